@@ -1,0 +1,266 @@
+package parsers
+
+import (
+	"bufio"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/recap-dev/recap/reports"
+)
+
+// ReadOptions configure [ReadAll]. The zero value detects formats and keeps
+// paths as the reports give them.
+type ReadOptions struct {
+	// Root is the repository root (absolute): paths are made relative to it.
+	Root string
+	// Format, when set, overrides detection for every input.
+	Format Format
+	// Stdin is read for the input "-".
+	Stdin io.Reader
+	// Wrap, when set, wraps each opened input (before decompression), for
+	// example to count bytes for a progress bar; size is -1 when unknown.
+	Wrap func(r io.Reader, name string, size int64) io.Reader
+}
+
+// ReadAll reads every input — a file, "-" for standard input, a gzip file, or
+// a directory searched recursively for reports — and calls emit for each
+// finding, with its ID set. It returns one [reports.Input] per report read; an
+// input that could not be read has its Error set, and the others are still
+// read. The error is non-nil only when emit returned one.
+func ReadAll(args []string, opts ReadOptions, emit func(reports.Finding) error) ([]reports.Input, error) {
+	var srcs []source
+	for _, a := range args {
+		srcs = append(srcs, expand(a)...)
+	}
+	tags := inputTags(srcs)
+	inputs := make([]reports.Input, 0, len(srcs))
+	for i, src := range srcs {
+		in, err := readOne(src, tags[i], opts, emit)
+		inputs = append(inputs, in)
+		if err != nil {
+			return inputs, err
+		}
+	}
+	return inputs, nil
+}
+
+// ParseAll reads one report into memory: for tests and small inputs.
+func ParseAll(r io.Reader, name string, opts ReadOptions) ([]reports.Finding, reports.Input) {
+	var out []reports.Finding
+	in, _ := readOne(source{name: name, r: r}, reports.InputTag(name, 4), opts, func(f reports.Finding) error {
+		out = append(out, f)
+		return nil
+	})
+	return out, in
+}
+
+// source is one input: a file path, or an open reader (standard input), or
+// an error found while expanding the arguments.
+type source struct {
+	name string
+	r    io.Reader
+	err  error
+}
+
+// reportExts are the file endings a directory search looks at; each
+// candidate is then detected from its content.
+var reportExts = []string{".sarif", ".json", ".xml", ".gz"}
+
+func expand(arg string) []source {
+	if arg == "-" {
+		return []source{{name: "-"}}
+	}
+	st, err := os.Stat(arg)
+	if err != nil {
+		return []source{{name: arg, err: err}}
+	}
+	if !st.IsDir() {
+		return []source{{name: arg}}
+	}
+	var out []source
+	walkErr := filepath.WalkDir(arg, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			out = append(out, source{name: p, err: err})
+			return nil
+		}
+		if d.IsDir() {
+			if p != arg && skipDir(d.Name()) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() || !hasReportExt(d.Name()) {
+			return nil
+		}
+		if _, ok := sniffFile(p); ok {
+			out = append(out, source{name: p})
+		}
+		return nil
+	})
+	if walkErr != nil {
+		out = append(out, source{name: arg, err: walkErr})
+	}
+	if len(out) == 0 {
+		return []source{{name: arg, err: errors.New("no SARIF, SpotBugs, Checkstyle or PMD report found in the directory")}}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	return out
+}
+
+func hasReportExt(name string) bool {
+	lower := strings.ToLower(name)
+	for _, e := range reportExts {
+		if strings.HasSuffix(lower, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// sniffFile detects the format of a file (gzip undone).
+func sniffFile(path string) (Format, bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", false
+	}
+	defer f.Close()
+	br, err := decompress(bufio.NewReaderSize(f, SniffLen))
+	if err != nil {
+		return "", false
+	}
+	head, _ := br.Peek(SniffLen)
+	return Detect(head)
+}
+
+// decompress undoes gzip when the content starts with its magic bytes.
+func decompress(br *bufio.Reader) (*bufio.Reader, error) {
+	if magic, err := br.Peek(2); err == nil && magic[0] == 0x1f && magic[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, fmt.Errorf("gzip: %w", err)
+		}
+		return bufio.NewReaderSize(zr, 64<<10), nil
+	}
+	return br, nil
+}
+
+// inputTags gives each source a short tag for finding ids, lengthened until
+// no two sources share one.
+func inputTags(srcs []source) []string {
+	tags := make([]string, len(srcs))
+	for n := 4; ; n += 2 {
+		seen := map[string]bool{}
+		dup := false
+		for i, s := range srcs {
+			tags[i] = reports.InputTag(fmt.Sprintf("%d:%s", i, s.name), n)
+			if seen[tags[i]] {
+				dup = true
+			}
+			seen[tags[i]] = true
+		}
+		if !dup || n >= 40 {
+			return tags
+		}
+	}
+}
+
+func readOne(src source, tag string, opts ReadOptions, emit func(reports.Finding) error) (reports.Input, error) {
+	in := reports.Input{Path: src.name}
+	if src.err != nil {
+		in.Error = fmt.Sprintf("%s: %v", src.name, unwrapPathError(src.err))
+		return in, nil
+	}
+	r, size, closeFn, err := openSource(src, opts)
+	if err != nil {
+		in.Error = fmt.Sprintf("%s: %v", src.name, unwrapPathError(err))
+		return in, nil
+	}
+	defer closeFn()
+	if opts.Wrap != nil {
+		r = opts.Wrap(r, src.name, size)
+	}
+	br, err := decompress(bufio.NewReaderSize(r, 64<<10))
+	if err != nil {
+		in.Error = fmt.Sprintf("%s: %v", src.name, err)
+		return in, nil
+	}
+	format := opts.Format
+	if format == "" {
+		head, _ := br.Peek(SniffLen)
+		f, ok := Detect(head)
+		if !ok {
+			if len(strings.TrimSpace(string(head))) == 0 {
+				in.Error = (&ParseError{Input: src.name, Offset: 0, Err: ErrEmpty}).Error()
+			} else {
+				in.Error = src.name + ": " + ErrUnknownFormat.Error()
+			}
+			return in, nil
+		}
+		format = f
+	}
+	p, err := New(format, Options{Name: src.name, Root: opts.Root})
+	if err != nil {
+		in.Error = src.name + ": " + err.Error()
+		return in, nil
+	}
+	n := 0
+	var emitErr error
+	got, err := p.Parse(br, func(f reports.Finding) error {
+		n++
+		f.ID = reports.ID(tag, n)
+		if e := emit(f); e != nil {
+			emitErr = e
+			return e
+		}
+		return nil
+	})
+	got.Path = src.name
+	if err != nil && emitErr != nil && errors.Is(err, emitErr) {
+		return got, emitErr
+	}
+	if err != nil {
+		got.Error = err.Error()
+	}
+	return got, nil
+}
+
+func openSource(src source, opts ReadOptions) (io.Reader, int64, func(), error) {
+	if src.r != nil {
+		return src.r, -1, func() {}, nil
+	}
+	if src.name == "-" {
+		if opts.Stdin == nil {
+			return nil, 0, nil, errors.New("no standard input")
+		}
+		return opts.Stdin, -1, func() {}, nil
+	}
+	f, err := os.Open(src.name)
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	size := int64(-1)
+	if st, err := f.Stat(); err == nil {
+		if st.IsDir() {
+			f.Close()
+			return nil, 0, nil, errors.New("is a directory")
+		}
+		size = st.Size()
+	}
+	return f, size, func() { f.Close() }, nil
+}
+
+// unwrapPathError drops the path an *fs.PathError repeats.
+func unwrapPathError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

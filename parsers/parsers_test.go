@@ -1,0 +1,112 @@
+package parsers
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/recap-dev/recap/reports"
+)
+
+func parseString(t *testing.T, format Format, root, content string) ([]reports.Finding, reports.Input) {
+	t.Helper()
+	findings, in := ParseAll(strings.NewReader(content), "report", ReadOptions{Root: root, Format: format})
+	return findings, in
+}
+
+func TestPMDXML(t *testing.T) {
+	const report = `<?xml version="1.0" encoding="UTF-8"?>
+<pmd xmlns="http://pmd.sourceforge.net/report/2.0.0" version="7.0.0">
+<file name="/repo/src/A.java">
+<violation beginline="3" endline="4" begincolumn="5" endcolumn="9" rule="UnusedLocalVariable" ruleset="Best Practices" externalInfoUrl="https://docs.pmd-code.org/x.html" priority="3">
+Avoid unused local variables such as 'x'.
+</violation>
+<violation beginline="7" endline="7" begincolumn="1" endcolumn="2" rule="EmptyCatchBlock" ruleset="Error Prone" priority="1">Avoid empty catch blocks</violation>
+</file>
+<suppressedviolation filename="/repo/src/A.java" suppressiontype="annotation" msg="m" usermsg=""/>
+<error filename="/repo/src/B.java" msg="ParseException: boom&#10;at x.y(Z.java:1)">trace</error>
+<error filename="/repo/src/C.java" msg="ParseException: bang"/>
+<configerror rule="LoosePackageCoupling" msg="No packages configured"/>
+</pmd>`
+	findings, in := parseString(t, "", "/repo", report)
+	want := []reports.Finding{
+		{Tool: "PMD", ToolVersion: "7.0.0", Rule: "UnusedLocalVariable", Category: "Best Practices", Severity: reports.SeverityWarning,
+			Priority: 3, Message: "Avoid unused local variables such as 'x'.", Path: "src/A.java", Line: 3, EndLine: 4, Column: 5, EndColumn: 9,
+			HelpURI: "https://docs.pmd-code.org/x.html"},
+		{Tool: "PMD", ToolVersion: "7.0.0", Rule: "EmptyCatchBlock", Category: "Error Prone", Severity: reports.SeverityError,
+			Priority: 1, Message: "Avoid empty catch blocks", Path: "src/A.java", Line: 7, EndLine: 7, Column: 1, EndColumn: 2},
+	}
+	if diff := cmp.Diff(want, stripIDs(findings)); diff != "" {
+		t.Errorf("findings mismatch (-want +got):\n%s", diff)
+	}
+	wantIn := reports.Input{Path: "report", Format: "pmd", Tool: "PMD", ToolVersion: "7.0.0", Findings: 2, Suppressed: 1,
+		Warnings: []string{
+			"PMD configuration error in rule LoosePackageCoupling: No packages configured",
+			"PMD could not process 2 files (first: src/B.java: ParseException: boom)",
+		}}
+	if diff := cmp.Diff(wantIn, in); diff != "" {
+		t.Errorf("input mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestCheckstyleXML(t *testing.T) {
+	const report = `<?xml version="1.0" encoding="ISO-8859-1"?>
+<checkstyle version="8.36.1">
+<file name="C:\work\repo\A.java"/>
+<file name="/repo/src/A.java">
+<error line="12" column="3" severity="warning" message="Line is longer than 80 characters (found 95)." source="com.puppycrawl.tools.checkstyle.checks.sizes.LineLengthCheck"/>
+<error line="1" severity="info" message="Zeile l` + "\xe4" + `nger" source="com.puppycrawl.tools.checkstyle.checks.NewlineAtEndOfFileCheck"/>
+<error line="2" severity="ignore" message="ignored" source="x"/>
+</file>
+</checkstyle>`
+	findings, in := parseString(t, "", "/repo", report)
+	want := []reports.Finding{
+		{Tool: "Checkstyle", ToolVersion: "8.36.1", Rule: "com.puppycrawl.tools.checkstyle.checks.sizes.LineLengthCheck", RuleName: "LineLength",
+			Category: "sizes", Severity: reports.SeverityWarning, Message: "Line is longer than 80 characters (found 95).", Path: "src/A.java",
+			Line: 12, EndLine: 12, Column: 3, HelpURI: "https://checkstyle.org/checks/sizes/linelength.html"},
+		{Tool: "Checkstyle", ToolVersion: "8.36.1", Rule: "com.puppycrawl.tools.checkstyle.checks.NewlineAtEndOfFileCheck", RuleName: "NewlineAtEndOfFile",
+			Category: "misc", Severity: reports.SeverityNote, Message: "Zeile länger", Path: "src/A.java", Line: 1, EndLine: 1},
+	}
+	if diff := cmp.Diff(want, stripIDs(findings)); diff != "" {
+		t.Errorf("findings mismatch (-want +got):\n%s", diff)
+	}
+	if in.Findings != 2 || in.Error != "" {
+		t.Errorf("input = %+v", in)
+	}
+}
+
+func TestXMLErrors(t *testing.T) {
+	tests := map[string]struct {
+		format  Format
+		content string
+		want    string
+	}{
+		"pmd wrong root":         {FormatPMD, "<?xml version=\"1.0\"?>\n<SomeThing version=\"1\"/>", "report: line 2, column 25: root element is <SomeThing>, want <pmd>"},
+		"checkstyle truncated":   {"", "<checkstyle>\n<file name=\"a\">\n<error line=\"1\"", "report: line 3: XML syntax error: unexpected EOF"},
+		"checkstyle unclosed":    {"", "<checkstyle>\n<file name=\"a\">\n", "report: line 3: XML syntax error: unexpected EOF"},
+		"spotbugs mismatched":    {"", "<BugCollection>\n<BugInstance type=\"X\">\n</Bug>", "report: line 3: XML syntax error: element <BugInstance> closed by </Bug>"},
+		"spotbugs forced on pmd": {FormatSpotBugs, "<pmd/>", "report: root element is <pmd>, want <BugCollection>"},
+		"empty":                  {"", "  \n", "report: byte 0: empty input"},
+		"unknown":                {"", "hello", "report: " + ErrUnknownFormat.Error()},
+		"sarif 1.0":              {"", `{"version":"1.0.0","runs":[]}`, `report: $.version: line 1, column 19: SARIF version "1.0.0" is not supported (recap reads 2.1.0)`},
+		"sarif no runs":          {"", `{"version":"2.1.0"}`, `report: $: line 1, column 20: not a SARIF log: no "runs"`},
+		"sarif truncated":        {"", `{"version":"2.1.0","runs":[{"results":[{"ruleId":"a"}`, `report: $.runs[0].results: line 1, column 54: unexpected end of input`},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			_, in := parseString(t, tc.format, "", tc.content)
+			if in.Error != tc.want {
+				t.Errorf("error = %q\n want %q", in.Error, tc.want)
+			}
+		})
+	}
+}
+
+func stripIDs(fs []reports.Finding) []reports.Finding {
+	out := make([]reports.Finding, len(fs))
+	for i, f := range fs {
+		f.ID, f.Fingerprint = "", ""
+		out[i] = f
+	}
+	return out
+}

@@ -1,0 +1,204 @@
+package parsers
+
+import (
+	"fmt"
+	"net/url"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/recap-dev/recap/reports"
+)
+
+// placer turns the paths tools write (absolute, Windows, file: URIs, relative)
+// into repository-relative forward-slash paths. A path it cannot place stays as
+// given, slashes normalized, and is counted for one warning on the input.
+type placer struct {
+	roots        []string // the root, and its symlink-resolved form when different; slash form, no trailing slash
+	outside      int
+	firstOutside string
+}
+
+func newPlacer(root string) *placer {
+	p := &placer{}
+	if root == "" {
+		return p
+	}
+	add := func(r string) {
+		r = strings.TrimSuffix(filepath.ToSlash(filepath.Clean(r)), "/")
+		for _, have := range p.roots {
+			if have == r {
+				return
+			}
+		}
+		p.roots = append(p.roots, r)
+	}
+	add(root)
+	if real, err := filepath.EvalSymlinks(root); err == nil {
+		add(real)
+	}
+	return p
+}
+
+// place makes a file system path (not a URI) repository-relative.
+func (p *placer) place(name string) string {
+	if name == "" {
+		return ""
+	}
+	s := strings.ReplaceAll(name, `\`, "/")
+	s = strings.TrimPrefix(s, "**/") // Checkstyle's Ant task writes glob-prefixed paths
+	if isWindowsAbs(s) || strings.HasPrefix(s, "//") {
+		return p.unplaced(s)
+	}
+	if strings.HasPrefix(s, "/") {
+		clean := path.Clean(s)
+		for _, r := range p.roots {
+			if r == "/" {
+				return strings.TrimPrefix(clean, "/")
+			}
+			if strings.HasPrefix(clean, r+"/") {
+				return clean[len(r)+1:]
+			}
+		}
+		return p.unplaced(clean)
+	}
+	clean := path.Clean(s)
+	if clean == ".." || strings.HasPrefix(clean, "../") {
+		return p.unplaced(clean)
+	}
+	return clean
+}
+
+func (p *placer) unplaced(s string) string {
+	p.outside++
+	if p.firstOutside == "" {
+		p.firstOutside = s
+	}
+	return s
+}
+
+// finish adds the one warning about unplaced paths to in.
+func (p *placer) finish(in *reports.Input) {
+	if p.outside == 0 {
+		return
+	}
+	where := "no repository root was given"
+	if len(p.roots) > 0 {
+		where = "outside the repository root " + p.roots[0]
+	}
+	in.Warn(fmt.Sprintf("%s %s; kept as given (first: %s)", plural(p.outside, "finding path is", "finding paths are"), where, p.firstOutside))
+}
+
+func isWindowsAbs(s string) bool {
+	return len(s) >= 3 && s[1] == ':' && (s[2] == '/' || s[2] == '\\') &&
+		(s[0] >= 'a' && s[0] <= 'z' || s[0] >= 'A' && s[0] <= 'Z')
+}
+
+// uriPath turns a SARIF artifact URI (§3.4.3) into a file system path:
+// "file:///home/a/x.java" → "/home/a/x.java", "file:/C:/x.java" → "C:/x.java",
+// "file:src/x.java" → "src/x.java", "src/x%20y.java" → "src/x y.java".
+// ok is false for URIs of another scheme and for ones that do not parse.
+func uriPath(uri string) (p string, ok bool) {
+	if isWindowsAbs(uri) {
+		return uri, true
+	}
+	if !strings.Contains(uri, ":") {
+		if u, err := url.PathUnescape(uri); err == nil {
+			return u, true
+		}
+		return uri, true
+	}
+	u, err := url.Parse(uri)
+	if err != nil {
+		return uri, false
+	}
+	if !strings.EqualFold(u.Scheme, "file") {
+		return uri, false
+	}
+	switch {
+	case u.Opaque != "": // file:relative/path
+		if s, err := url.PathUnescape(u.Opaque); err == nil {
+			return s, true
+		}
+		return u.Opaque, true
+	case u.Host != "" && u.Host != "localhost":
+		if u.Path == "" || u.Path == "/" { // file://name.ext: a relative name written as a host
+			return u.Host, true
+		}
+		return "//" + u.Host + u.Path, true // UNC
+	}
+	s := u.Path
+	if len(s) >= 4 && s[0] == '/' && isWindowsAbs(s[1:]) {
+		s = s[1:]
+	}
+	return s, true
+}
+
+// joinURI resolves a relative URI reference against a base file path.
+func joinURI(base, rel string) string {
+	if rel == "" {
+		return base
+	}
+	if strings.HasPrefix(rel, "/") || isWindowsAbs(rel) {
+		return rel
+	}
+	return strings.TrimSuffix(base, "/") + "/" + rel
+}
+
+// messageText makes one message of a tool's text: leading and trailing space
+// trimmed, stack-trace lines dropped, the remaining lines joined by a space,
+// and at most maxMessage characters.
+func messageText(s string) string {
+	s = strings.TrimSpace(s)
+	if !strings.ContainsAny(s, "\r\n") {
+		return cut(s, maxMessage)
+	}
+	var kept []string
+	for _, line := range strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' }) {
+		t := strings.TrimSpace(line)
+		if t == "" || isStackLine(t) {
+			continue
+		}
+		kept = append(kept, t)
+	}
+	return cut(strings.Join(kept, " "), maxMessage)
+}
+
+// maxMessage bounds a message: a finding is a pointer to a problem, and a view
+// must fit a context window.
+const maxMessage = 1000
+
+func isStackLine(t string) bool {
+	return strings.HasPrefix(t, "at ") && strings.HasSuffix(t, ")") ||
+		strings.HasPrefix(t, "... ") && strings.HasSuffix(t, " more") ||
+		strings.HasPrefix(t, "Caused by: ") || strings.HasPrefix(t, "Suppressed: ")
+}
+
+// firstLine is the first non-empty line of s, for warnings.
+func firstLine(s string) string {
+	for _, line := range strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' }) {
+		if t := strings.TrimSpace(line); t != "" {
+			return cut(t, 300)
+		}
+	}
+	return ""
+}
+
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// plural writes "1 thing is" or "n things are".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}

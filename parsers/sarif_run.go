@@ -1,0 +1,435 @@
+package parsers
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/recap-dev/recap/reports"
+)
+
+// sarifRun reads one run (§3.14). Its results are converted as they stream
+// by, except the few that need something the run has not given yet (the tool
+// object, when "results" comes first, which JSON allows; the artifacts, for a
+// location that only names an artifact index): those wait for the run's end.
+type sarifRun struct {
+	s         *sarifStream
+	idx       int
+	path      string
+	tool      *sarifTool
+	kind      toolKind
+	toolName  string
+	version   string
+	ruleByID  map[string]*sarifRule
+	bases     map[string]sarifArtifactLocation
+	artifacts []sarifArtifact
+	sawArts   bool
+	pending   []pendingResult
+}
+
+type pendingResult struct {
+	res sarifResult
+	idx int
+}
+
+func (s *sarifStream) run(i int) error {
+	r := &sarifRun{s: s, idx: i, path: "$.runs[" + strconv.Itoa(i) + "]"}
+	if err := s.delim(r.path, '{'); err != nil {
+		return err
+	}
+	var invocations []sarifInvocation
+	for {
+		k, ok, err := s.key(r.path)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		p := r.path + "." + k
+		switch k {
+		case "tool":
+			var t sarifTool
+			if err := s.dec.Decode(&t); err != nil {
+				return s.fail(p, err)
+			}
+			r.setTool(&t)
+		case "originalUriBaseIds":
+			if err := s.dec.Decode(&r.bases); err != nil {
+				return s.fail(p, err)
+			}
+		case "artifacts":
+			if err := s.dec.Decode(&r.artifacts); err != nil {
+				return s.fail(p, err)
+			}
+			r.sawArts = true
+		case "invocations":
+			if err := s.dec.Decode(&invocations); err != nil {
+				return s.fail(p, err)
+			}
+		case "results":
+			if err := r.results(p); err != nil {
+				return err
+			}
+		default:
+			if err := s.skip(p); err != nil {
+				return err
+			}
+		}
+	}
+	if r.tool == nil {
+		r.setTool(&sarifTool{})
+	}
+	for _, pr := range r.pending {
+		if err := r.convert(&pr.res, pr.idx); err != nil {
+			return s.fail(r.path+".results["+strconv.Itoa(pr.idx)+"]", err)
+		}
+	}
+	r.invocations(invocations)
+	return nil
+}
+
+func (r *sarifRun) setTool(t *sarifTool) {
+	r.tool = t
+	r.toolName = t.Driver.Name
+	if r.toolName == "" {
+		r.toolName = "unknown"
+	}
+	r.version = t.Driver.Version
+	if r.version == "" {
+		r.version = t.Driver.SemanticVersion
+	}
+	r.kind = sarifToolKind(r.toolName)
+	r.ruleByID = make(map[string]*sarifRule)
+	for _, c := range append([]sarifComponent{t.Driver}, t.Extensions...) {
+		for i := range c.Rules {
+			if _, dup := r.ruleByID[c.Rules[i].ID]; !dup {
+				r.ruleByID[c.Rules[i].ID] = &c.Rules[i]
+			}
+		}
+	}
+	in := r.s.in
+	if r.s.tools == nil {
+		r.s.tools = map[string]bool{}
+	}
+	if !r.s.tools[r.toolName] {
+		r.s.tools[r.toolName] = true
+		if in.Tool == "" {
+			in.Tool, in.ToolVersion = r.toolName, r.version
+		} else {
+			in.Tool += ", " + r.toolName
+		}
+	}
+}
+
+func (r *sarifRun) results(path string) error {
+	s := r.s
+	tok, err := s.dec.Token()
+	if err != nil {
+		return s.fail(path, err)
+	}
+	if tok == nil {
+		return nil
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '[' {
+		return s.fail(path, fmt.Errorf("want an array of results, got %s", tokenName(tok)))
+	}
+	for j := 0; s.dec.More(); j++ {
+		var res sarifResult
+		if err := s.dec.Decode(&res); err != nil {
+			if _, ok := err.(*json.UnmarshalTypeError); ok {
+				// The value was read whole; the result is kept as far as it fits.
+				if s.typeErr == nil {
+					s.typeErr = s.fail(path+"["+strconv.Itoa(j)+"]", err)
+				}
+			} else {
+				return s.fail(path+"["+strconv.Itoa(j)+"]", err)
+			}
+		}
+		if r.tool == nil || (!r.sawArts && needsArtifacts(&res)) {
+			r.pending = append(r.pending, pendingResult{res: res, idx: j})
+			continue
+		}
+		if err := r.convert(&res, j); err != nil {
+			return s.fail(path+"["+strconv.Itoa(j)+"]", err)
+		}
+	}
+	if _, err := s.dec.Token(); err != nil {
+		return s.fail(path, err)
+	}
+	return nil
+}
+
+func needsArtifacts(res *sarifResult) bool {
+	for _, l := range res.Locations {
+		if pl := l.PhysicalLocation; pl != nil && pl.ArtifactLocation != nil &&
+			pl.ArtifactLocation.URI == "" && pl.ArtifactLocation.Index != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// suppressed: a non-empty suppressions array (§3.27.23) with a status that is
+// absent or "accepted" ("underReview" and "rejected" do not suppress).
+func suppressed(res *sarifResult) bool {
+	for _, sp := range res.Suppressions {
+		if sp.Status == "" || sp.Status == "accepted" {
+			return true
+		}
+	}
+	return false
+}
+
+// convert turns one result into findings and emits them.
+func (r *sarifRun) convert(res *sarifResult, j int) error {
+	if suppressed(res) {
+		r.s.in.Suppressed++
+		return nil
+	}
+	rule := r.rule(res)
+	f := reports.Finding{Tool: r.toolName, ToolVersion: r.version, Rule: res.RuleID}
+	if f.Rule == "" && res.Rule != nil {
+		f.Rule = res.Rule.ID
+	}
+	if f.Rule == "" && rule != nil {
+		f.Rule = rule.ID
+	}
+	level := res.Level
+	if level == "" && rule != nil && rule.DefaultConfiguration != nil {
+		level = rule.DefaultConfiguration.Level
+	}
+	f.Severity, f.Priority = r.kind.severity(level, rule)
+	f.Category = r.kind.category(rule, f.Rule)
+	f.RuleName = r.kind.ruleName(rule, f.Rule)
+	if rule != nil {
+		f.HelpURI = rule.HelpURI
+	}
+	f.Message = r.message(res.Message, rule)
+	if f.Message == "" {
+		f.Message = f.Rule
+	}
+	partial := fingerprints(res.PartialFingerprints)
+
+	locs := res.Locations
+	if len(locs) > 1 && r.kind != toolPMD {
+		// Only PMD (6.31–6.42) put one finding per location into one result;
+		// for other tools the first location is the result's place (§3.27.12).
+		locs = locs[:1]
+	}
+	if len(locs) == 0 {
+		locs = []sarifLocation{{}}
+	}
+	for _, l := range locs {
+		g := f
+		r.place(&g, l)
+		g.Fingerprint = reports.Fingerprint(g, partial)
+		if err := r.s.emit(g); err != nil {
+			return errEmit{err}
+		}
+		r.s.in.Findings++
+	}
+	return nil
+}
+
+func (r *sarifRun) rule(res *sarifResult) *sarifRule {
+	idx, comp := -1, -1
+	if res.RuleIndex != nil {
+		idx = *res.RuleIndex
+	}
+	if res.Rule != nil {
+		if res.Rule.Index != nil {
+			idx = *res.Rule.Index
+		}
+		if tc := res.Rule.ToolComponent; tc != nil {
+			if tc.Index != nil {
+				comp = *tc.Index
+			} else if tc.Name != "" && tc.Name != r.tool.Driver.Name {
+				for i, e := range r.tool.Extensions {
+					if e.Name == tc.Name {
+						comp = i
+					}
+				}
+			}
+		}
+	}
+	rules := r.tool.Driver.Rules
+	if comp >= 0 && comp < len(r.tool.Extensions) {
+		rules = r.tool.Extensions[comp].Rules
+	}
+	if idx >= 0 && idx < len(rules) {
+		return &rules[idx]
+	}
+	id := res.RuleID
+	if id == "" && res.Rule != nil {
+		id = res.Rule.ID
+	}
+	if id == "" {
+		return nil
+	}
+	if rule, ok := r.ruleByID[id]; ok {
+		return rule
+	}
+	// A hierarchical id ("A/B") may name a rule declared as "A" (§3.27.5).
+	if i := strings.IndexByte(id, '/'); i > 0 {
+		return r.ruleByID[id[:i]]
+	}
+	return nil
+}
+
+// message follows §3.11: the text, else the rule's message string for the id;
+// {n} placeholders are filled with the arguments. A message string with
+// arguments is preferred to a plain text, as it says more (SpotBugs writes both).
+func (r *sarifRun) message(m sarifMessage, rule *sarifRule) string {
+	text := m.Text
+	if m.ID != "" && rule != nil {
+		if ms, ok := rule.MessageStrings[m.ID]; ok && ms.Text != "" && (text == "" || len(m.Arguments) > 0) {
+			text = ms.Text
+		}
+	}
+	if text == "" {
+		text = m.Markdown
+	}
+	if len(m.Arguments) > 0 && strings.Contains(text, "{") {
+		for i, a := range m.Arguments {
+			text = strings.ReplaceAll(text, "{"+strconv.Itoa(i)+"}", a)
+		}
+	}
+	return messageText(text)
+}
+
+func (r *sarifRun) place(f *reports.Finding, l sarifLocation) {
+	pl := l.PhysicalLocation
+	if pl == nil {
+		return
+	}
+	if pl.ArtifactLocation != nil {
+		f.Path = r.locate(pl.ArtifactLocation)
+	}
+	reg := pl.Region
+	if reg == nil {
+		reg = pl.ContextRegion
+	}
+	if reg == nil {
+		return
+	}
+	f.Line, f.Column = max(reg.StartLine, 0), max(reg.StartColumn, 0)
+	f.EndLine, f.EndColumn = max(reg.EndLine, 0), max(reg.EndColumn, 0)
+	if f.EndLine == 0 {
+		f.EndLine = f.Line
+	}
+	if reg.Snippet != nil {
+		f.Snippet = reg.Snippet.Text
+	}
+}
+
+// locate resolves an artifact location (§3.4) to a repository path: the
+// artifact named by index when the uri is absent, then uriBaseId through
+// originalUriBaseIds (§3.14.14), which may chain.
+func (r *sarifRun) locate(al *sarifArtifactLocation) string {
+	uri, base := al.URI, al.URIBaseID
+	if uri == "" && al.Index != nil && *al.Index >= 0 && *al.Index < len(r.artifacts) {
+		if a := r.artifacts[*al.Index].Location; a != nil {
+			uri, base = a.URI, a.URIBaseID
+		}
+	}
+	if uri == "" {
+		return ""
+	}
+	p, ok := uriPath(uri)
+	if !ok {
+		return r.s.placer.unplaced(uri)
+	}
+	if base != "" && !strings.HasPrefix(p, "/") && !isWindowsAbs(p) {
+		dir, known, usable := r.baseDir(base, 0)
+		switch {
+		case known && !usable:
+			return r.s.placer.unplaced(p)
+		case known:
+			p = joinURI(dir, p)
+		}
+		// An unknown base (often %SRCROOT%) is taken as the repository root.
+	}
+	return r.s.placer.place(p)
+}
+
+func (r *sarifRun) baseDir(id string, depth int) (dir string, known, usable bool) {
+	b, ok := r.bases[id]
+	if !ok || depth > 8 {
+		return "", false, false
+	}
+	if b.URI == "" {
+		return "", b.URIBaseID == "", false
+	}
+	p, ok := uriPath(b.URI)
+	if !ok {
+		return "", true, false
+	}
+	if b.URIBaseID != "" && !strings.HasPrefix(p, "/") && !isWindowsAbs(p) {
+		parent, known, usable := r.baseDir(b.URIBaseID, depth+1)
+		if known && !usable {
+			return "", true, false
+		}
+		if known {
+			p = joinURI(parent, p)
+		}
+	}
+	return p, true, true
+}
+
+func fingerprints(m map[string]json.RawMessage) map[string]string {
+	if len(m) == 0 {
+		return nil
+	}
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		var s string
+		if json.Unmarshal(v, &s) == nil {
+			out[k] = s
+		} else {
+			out[k] = string(v)
+		}
+	}
+	return out
+}
+
+// invocations turns a failed execution and the tool's error and warning
+// notifications (§3.20) into one-line warnings: never a stack trace.
+func (r *sarifRun) invocations(invs []sarifInvocation) {
+	in := r.s.in
+	for _, inv := range invs {
+		if inv.ExecutionSuccessful != nil && !*inv.ExecutionSuccessful {
+			msg := r.toolName + " reports that its execution failed"
+			if inv.ExitCode != nil {
+				msg += fmt.Sprintf(" (exit code %d)", *inv.ExitCode)
+			}
+			in.Warn(msg)
+		}
+		for _, n := range inv.ToolExecutionNotifications {
+			if w := notification(r.toolName, "", n); w != "" {
+				in.Warn(w)
+			}
+		}
+		for _, n := range inv.ToolConfigurationNotifications {
+			if w := notification(r.toolName, "configuration ", n); w != "" {
+				in.Warn(w)
+			}
+		}
+	}
+}
+
+func notification(tool, kind string, n sarifNotification) string {
+	level := n.Level
+	if level == "" {
+		level = "warning" // §3.58.6
+	}
+	if level != "error" && level != "warning" {
+		return ""
+	}
+	text := firstLine(n.Message.Text)
+	if text == "" {
+		return ""
+	}
+	return fmt.Sprintf("%s %s%s: %s", tool, kind, level, text)
+}

@@ -1,0 +1,70 @@
+package parsers
+
+import (
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+func newXMLDecoder(r io.Reader) *xml.Decoder {
+	d := xml.NewDecoder(r)
+	d.CharsetReader = charsetReader
+	return d
+}
+
+// xmlFail wraps an XML error with the input name and its line and column.
+func xmlFail(name string, d *xml.Decoder, err error) error {
+	line, col := d.InputPos()
+	var se *xml.SyntaxError
+	switch {
+	case errors.As(err, &se):
+		line, col = se.Line, 0
+		err = errors.New("XML syntax error: " + se.Msg)
+	case errors.Is(err, io.EOF):
+		err = errors.New("unexpected end of input")
+	}
+	return &ParseError{Input: name, Line: line, Column: col, Offset: d.InputOffset(), Err: err}
+}
+
+// xmlRootElement reads up to the root element and checks its name.
+func xmlRootElement(name string, d *xml.Decoder, want string) (xml.StartElement, error) {
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			if d.InputOffset() == 0 {
+				return xml.StartElement{}, &ParseError{Input: name, Offset: 0, Err: ErrEmpty}
+			}
+			return xml.StartElement{}, xmlFail(name, d, errors.New("no root element"))
+		}
+		if err != nil {
+			return xml.StartElement{}, xmlFail(name, d, err)
+		}
+		if se, ok := tok.(xml.StartElement); ok {
+			if se.Name.Local != want {
+				return se, xmlFail(name, d, fmt.Errorf("root element is <%s>, want <%s>", se.Name.Local, want))
+			}
+			return se, nil
+		}
+	}
+}
+
+func attr(se xml.StartElement, name string) string {
+	for _, a := range se.Attr {
+		if a.Name.Local == name {
+			return a.Value
+		}
+	}
+	return ""
+}
+
+// atoi reads a non-negative number attribute; anything else is 0 (unknown).
+func atoi(s string) int {
+	n, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil || n < 0 {
+		return 0
+	}
+	return n
+}

@@ -1,0 +1,61 @@
+package reports
+
+import (
+	"crypto/sha256"
+	"encoding/base32"
+	"encoding/hex"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Fingerprint returns f's identity across runs, 16 hex digits.
+//
+// Where the report carries SARIF partialFingerprints (§3.27.17), they win: the
+// hash covers the tool, the rule and every partial fingerprint, so the value
+// follows the tool's own notion of identity. Otherwise the hash covers the
+// tool, the rule, the path and the message with its white space folded. Line
+// and column are left out on purpose, so that a finding whose code moved keeps
+// its fingerprint.
+func Fingerprint(f Finding, partial map[string]string) string {
+	h := sha256.New()
+	write := func(s string) { h.Write([]byte(s)); h.Write([]byte{0}) }
+	write(f.Tool)
+	write(f.Rule)
+	if len(partial) > 0 {
+		keys := make([]string, 0, len(partial))
+		for k := range partial {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		write("partial")
+		for _, k := range keys {
+			write(k)
+			write(partial[k])
+		}
+	} else {
+		write(f.Path)
+		write(strings.Join(strings.Fields(f.Message), " "))
+	}
+	return hex.EncodeToString(h.Sum(nil)[:8])
+}
+
+var idEncoding = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)
+
+// InputTag returns a short tag for an input path (n base32 characters of its
+// hash); [ID] joins it with a finding's ordinal. Callers that read several
+// inputs lengthen the tag when two inputs' tags collide.
+func InputTag(path string, n int) string {
+	sum := sha256.Sum256([]byte(path))
+	s := idEncoding.EncodeToString(sum[:])
+	if n > len(s) {
+		n = len(s)
+	}
+	return s[:n]
+}
+
+// ID returns the id of the n-th finding (1-based) of the input tagged tag:
+// "tag-n". It is unique within a run and stable while the inputs are unchanged.
+func ID(tag string, n int) string {
+	return tag + "-" + strconv.Itoa(n)
+}

@@ -1,0 +1,36 @@
+package reports
+
+// An Input is what recap learned about one input file: its detected format,
+// the producing tool, how many findings it gave, and what went wrong.
+// A parser that fails still returns the Input it filled so far.
+type Input struct {
+	// Path names the input as the user gave it ("-" for standard input).
+	Path        string `json:"path"`
+	Format      string `json:"format"`
+	Tool        string `json:"tool"`
+	ToolVersion string `json:"toolVersion,omitempty"`
+	// Findings counts the findings emitted, after suppressed ones are left out.
+	Findings int `json:"findings"`
+	// Suppressed counts results the report marks as suppressed (SARIF
+	// suppressions, PMD suppressedviolation); they are not findings.
+	Suppressed int `json:"suppressed,omitempty"`
+	// Error is the reason the input could not be read completely, "" if none.
+	Error string `json:"error,omitempty"`
+	// Warnings are one-line notes: failed tool executions, paths that could not
+	// be placed in the repository, processing errors the tool reported.
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// MaxWarnings bounds the warnings kept on one input, so that a report with a
+// warning per result cannot flood a view; the last one says how many were cut.
+const MaxWarnings = 20
+
+// Warn adds a one-line warning, keeping at most [MaxWarnings].
+func (in *Input) Warn(msg string) {
+	switch {
+	case len(in.Warnings) < MaxWarnings-1:
+		in.Warnings = append(in.Warnings, msg)
+	case len(in.Warnings) == MaxWarnings-1:
+		in.Warnings = append(in.Warnings, "further warnings left out")
+	}
+}
