@@ -94,9 +94,7 @@ func checkstyleFinding(t xml.StartElement, file, version string) (reports.Findin
 	} else if f.Category != reports.Uncategorized && f.Category != "checker" && f.Category != "misc" {
 		f.HelpURI = "https://checkstyle.org/checks/" + f.Category + "/" + strings.ToLower(f.RuleName) + ".html"
 	}
-	if f.Message == "" {
-		f.Message = f.RuleName
-	}
+	f.Message = orMessage(f.Message, f.RuleName)
 	f.Fingerprint = reports.Fingerprint(f, nil)
 	return f, true
 }

@@ -167,4 +167,3 @@ func checkFindings(t *testing.T, findings []reports.Finding) {
 		ids[f.ID] = true
 	}
 }
-

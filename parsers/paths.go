@@ -202,3 +202,14 @@ func plural(n int, one, many string) string {
 	}
 	return fmt.Sprintf("%d %s", n, many)
 }
+
+// orMessage returns the first non-empty of msg and the alternatives, or a
+// placeholder: a finding always says something.
+func orMessage(msg string, alts ...string) string {
+	for _, m := range append([]string{msg}, alts...) {
+		if m != "" {
+			return m
+		}
+	}
+	return "(no message)"
+}

@@ -84,10 +84,7 @@ func (p *pmdParser) Parse(r io.Reader, emit func(reports.Finding) error) (in rep
 				if cur == nil {
 					continue
 				}
-				cur.Message = messageText(text.String())
-				if cur.Message == "" {
-					cur.Message = cur.Rule
-				}
+				cur.Message = orMessage(messageText(text.String()), cur.Rule)
 				cur.Fingerprint = reports.Fingerprint(*cur, nil)
 				if err := emit(*cur); err != nil {
 					return in, err

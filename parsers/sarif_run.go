@@ -206,10 +206,7 @@ func (r *sarifRun) convert(res *sarifResult, j int) error {
 	if rule != nil {
 		f.HelpURI = rule.HelpURI
 	}
-	f.Message = r.message(res.Message, rule)
-	if f.Message == "" {
-		f.Message = f.Rule
-	}
+	f.Message = orMessage(r.message(res.Message, rule), f.Rule)
 	partial := fingerprints(res.PartialFingerprints)
 
 	locs := res.Locations

@@ -192,7 +192,7 @@ func bugMessage(b *etree.Element, typ, pattern string) string {
 	if where != "" {
 		m += " in " + where
 	}
-	return messageText(m)
+	return orMessage(messageText(m))
 }
 
 // spotbugsSeverity maps SpotBugs' bug rank, which measures how bad a bug is:

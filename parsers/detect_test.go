@@ -1,0 +1,42 @@
+package parsers
+
+import (
+	"fmt"
+	"testing"
+)
+
+func TestDetect(t *testing.T) {
+	tests := map[string]struct {
+		head   string
+		want   Format
+		wantOK bool
+	}{
+		"sarif":                 {`{"version":"2.1.0","runs":[]}`, FormatSARIF, true},
+		"sarif with bom":        {"\xef\xbb\xbf\n  {\"runs\":[]}", FormatSARIF, true},
+		"spotbugs":              {`<?xml version="1.0"?><BugCollection version="4.8.2">`, FormatSpotBugs, true},
+		"findbugs leading line": {"\n<BugCollection>", FormatSpotBugs, true},
+		"checkstyle":            {"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<checkstyle version=\"8.36\">", FormatCheckstyle, true},
+		"pmd with namespace":    {`<pmd xmlns="http://pmd.sourceforge.net/report/2.0.0" version="7">`, FormatPMD, true},
+		"comment before root":   {"<?xml version=\"1.0\"?><!-- made by PMD --><pmd>", FormatPMD, true},
+		"latin-1 declaration":   {"<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><checkstyle>", FormatCheckstyle, true},
+		"other xml":             {`<SomeThing version="1.2.0"/>`, "", false},
+		"json array":            {`[1,2]`, "", false},
+		"text":                  {"hello", "", false},
+		"empty":                 {"", "", false},
+		"spaces":                {" \n\t", "", false},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			got, ok := Detect([]byte(tc.head))
+			if got != tc.want || ok != tc.wantOK {
+				t.Errorf("Detect(%q) = %q, %v; want %q, %v", tc.head, got, ok, tc.want, tc.wantOK)
+			}
+		})
+	}
+}
+
+func ExampleDetect() {
+	f, ok := Detect([]byte(`<?xml version="1.0"?><BugCollection version="4.8.2">`))
+	fmt.Println(f, ok)
+	// Output: spotbugs true
+}

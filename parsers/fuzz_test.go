@@ -1,0 +1,95 @@
+package parsers
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/recap-dev/recap/reports"
+	"github.com/recap-dev/recap/reports/reportstest"
+)
+
+// seed adds the corpus files of the given directories (and invalid/) to f.
+func seed(f *testing.F, dirs ...string) {
+	dir, files := reportstest.Corpus(f)
+	for _, cf := range files {
+		for _, d := range append(dirs, "invalid") {
+			if cf.Dir() == d && !strings.HasSuffix(cf.Path, ".diff") {
+				b, err := os.ReadFile(filepath.Join(dir, cf.Path))
+				if err != nil {
+					f.Fatal(err)
+				}
+				if len(b) > 64<<10 { // large files slow the fuzzer down without adding shapes
+					b = b[:64<<10]
+				}
+				f.Add(b)
+			}
+		}
+	}
+}
+
+// fuzzParse checks the parser's properties on any input: no panic, and on
+// success every finding is valid and the counts agree.
+func fuzzParse(f *testing.F, format Format) {
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var got []reports.Finding
+		p, err := New(format, Options{Name: "fuzz", Root: "/repo"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		in, err := p.Parse(strings.NewReader(string(data)), func(f reports.Finding) error {
+			got = append(got, f)
+			return nil
+		})
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "fuzz: ") {
+				t.Fatalf("error does not name the input: %v", err)
+			}
+			return
+		}
+		if in.Findings != len(got) {
+			t.Fatalf("input counts %d findings, %d emitted", in.Findings, len(got))
+		}
+		for i, f := range got {
+			f.ID = reports.ID("fuzz", i+1)
+			got[i] = f
+		}
+		checkFindings(t, got)
+	})
+}
+
+func FuzzParseSARIF(f *testing.F) {
+	seed(f, "pmd-sarif", "checkstyle-sarif", "spotbugs-sarif", "sarif-other")
+	f.Add([]byte(`{"version":"2.1.0","runs":[{"results":[{"ruleIndex":-1,"locations":[{"physicalLocation":{"artifactLocation":{"index":-1}}}]}],"tool":{"driver":{"name":"PMD"}}}]}`))
+	fuzzParse(f, FormatSARIF)
+}
+
+func FuzzParseSpotBugs(f *testing.F) {
+	seed(f, "spotbugs-xml")
+	fuzzParse(f, FormatSpotBugs)
+}
+
+func FuzzParseCheckstyle(f *testing.F) {
+	seed(f, "checkstyle-xml")
+	fuzzParse(f, FormatCheckstyle)
+}
+
+func FuzzParsePMD(f *testing.F) {
+	seed(f, "pmd-xml")
+	fuzzParse(f, FormatPMD)
+}
+
+func FuzzDetect(f *testing.F) {
+	seed(f, "pmd-sarif", "spotbugs-xml", "checkstyle-xml", "pmd-xml")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		got, ok := Detect(data)
+		if ok != (got != "") {
+			t.Fatalf("Detect = %q, %v", got, ok)
+		}
+		again, ok2 := Detect(data)
+		if got != again || ok != ok2 {
+			t.Fatal("Detect is not a pure function of its input")
+		}
+	})
+}
