@@ -3,6 +3,7 @@ package parsers
 import (
 	"fmt"
 	"net/url"
+	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -13,10 +14,18 @@ import (
 // placer turns the paths tools write (absolute, Windows, file: URIs, relative)
 // into repository-relative forward-slash paths. A path it cannot place stays as
 // given, slashes normalized, and is counted for one warning on the input.
+//
+// A report made elsewhere (on CI, under /home/runner/work/repo/repo) is placed
+// too: for an absolute path outside the root, the placer looks for the
+// longest tail of it (two components at least) that exists under the root,
+// and learns the head as the report's root; later paths under that head are
+// mapped by prefix alone. Each learned mapping is reported as a warning.
 type placer struct {
 	roots        []string // the root, and its symlink-resolved form when different; slash form, no trailing slash
 	outside      int
 	firstOutside string
+	learned      []string        // report-side roots mapped onto roots[0]
+	failedDirs   map[string]bool // directories whose paths matched nothing under the root
 }
 
 func newPlacer(root string) *placer {
@@ -47,7 +56,10 @@ func (p *placer) place(name string) string {
 	}
 	s := strings.ReplaceAll(name, `\`, "/")
 	s = strings.TrimPrefix(s, "**/") // Checkstyle's Ant task writes glob-prefixed paths
-	if isWindowsAbs(s) || strings.HasPrefix(s, "//") {
+	if isWindowsAbs(s) {
+		return p.elsewhere(s[:2] + path.Clean(s[2:]))
+	}
+	if strings.HasPrefix(s, "//") {
 		return p.unplaced(s)
 	}
 	if strings.HasPrefix(s, "/") {
@@ -60,13 +72,44 @@ func (p *placer) place(name string) string {
 				return clean[len(r)+1:]
 			}
 		}
-		return p.unplaced(clean)
+		return p.elsewhere(clean)
 	}
 	clean := path.Clean(s)
 	if clean == ".." || strings.HasPrefix(clean, "../") {
 		return p.unplaced(clean)
 	}
 	return clean
+}
+
+// elsewhere places an absolute path that is not under the root, through a
+// learned report root or by finding its tail under the root.
+func (p *placer) elsewhere(abs string) string {
+	if len(p.roots) == 0 {
+		return p.unplaced(abs)
+	}
+	for _, l := range p.learned {
+		if strings.HasPrefix(abs, l+"/") {
+			return abs[len(l)+1:]
+		}
+	}
+	dir := path.Dir(abs)
+	if p.failedDirs[dir] {
+		return p.unplaced(abs)
+	}
+	parts := strings.Split(strings.TrimPrefix(abs, "/"), "/")
+	for i := 1; i <= len(parts)-2; i++ {
+		tail := strings.Join(parts[i:], "/")
+		if st, err := os.Stat(filepath.Join(p.roots[0], filepath.FromSlash(tail))); err == nil && st.Mode().IsRegular() {
+			head := strings.TrimSuffix(abs, "/"+tail)
+			p.learned = append(p.learned, head)
+			return tail
+		}
+	}
+	if p.failedDirs == nil {
+		p.failedDirs = map[string]bool{}
+	}
+	p.failedDirs[dir] = true
+	return p.unplaced(abs)
 }
 
 func (p *placer) unplaced(s string) string {
@@ -79,6 +122,9 @@ func (p *placer) unplaced(s string) string {
 
 // finish adds the one warning about unplaced paths to in.
 func (p *placer) finish(in *reports.Input) {
+	for _, l := range p.learned {
+		in.Warn(fmt.Sprintf("paths under %s (where the report was made) were mapped to the repository root %s", l, p.roots[0]))
+	}
 	if p.outside == 0 {
 		return
 	}

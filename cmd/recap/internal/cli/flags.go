@@ -1,0 +1,72 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+
+	"github.com/recap-dev/recap/parsers"
+	"github.com/recap-dev/recap/summarize/render"
+	"github.com/spf13/cobra"
+)
+
+// commonFlags are the flags every report command shares.
+type commonFlags struct {
+	repo        string
+	format      string
+	inputFormat string
+}
+
+func (c *commonFlags) register(cmd *cobra.Command) {
+	f := cmd.Flags()
+	f.StringVar(&c.repo, "repo", "", "repository root for paths and source context (default: the git top level of the current directory)")
+	f.StringVar(&c.format, "format", "text", "output format: text or json")
+	f.StringVar(&c.inputFormat, "input-format", "", "read every input as this report format (sarif, spotbugs, checkstyle, pmd) instead of detecting it")
+}
+
+// resolve checks the flags and returns the renderer, the input format
+// override and the repository root.
+func (c *commonFlags) resolve() (render.Renderer, parsers.Format, string, error) {
+	r, err := render.Lookup(c.format)
+	if err != nil {
+		return nil, "", "", usageError("--format: %v", err)
+	}
+	var in parsers.Format
+	if c.inputFormat != "" {
+		if in, err = parsers.ParseFormat(c.inputFormat); err != nil {
+			return nil, "", "", usageError("--input-format: %v", err)
+		}
+	}
+	root, err := repoRoot(c.repo)
+	if err != nil {
+		return nil, "", "", err
+	}
+	return r, in, root, nil
+}
+
+// repoRoot returns the repository root: --repo when given (it must be a
+// directory), else the nearest directory above the current one that holds
+// .git, else the current directory.
+func repoRoot(flag string) (string, error) {
+	if flag != "" {
+		abs, err := filepath.Abs(flag)
+		if err != nil {
+			return "", usageError("--repo: %v", err)
+		}
+		if st, err := os.Stat(abs); err != nil || !st.IsDir() {
+			return "", usageError("--repo %s: not a directory", flag)
+		}
+		return abs, nil
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for dir := wd; ; dir = filepath.Dir(dir) {
+		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
+			return dir, nil
+		}
+		if filepath.Dir(dir) == dir {
+			return wd, nil
+		}
+	}
+}

@@ -1,0 +1,55 @@
+// Package cli is recap's command line: flags and validation, one call into
+// the library packages, and errors mapped to exit codes. main is its only caller.
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+)
+
+// IO is what a command reads and writes; tests give buffers.
+type IO struct {
+	In     io.Reader
+	Out    io.Writer
+	ErrOut io.Writer
+}
+
+// Version is recap's version, set at build time with -ldflags "-X …".
+var Version = "dev"
+
+// Main runs recap with args and returns the process exit code.
+func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	streams := &IO{In: stdin, Out: stdout, ErrOut: stderr}
+	root := newRoot(streams)
+	root.SetArgs(args)
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := root.ExecuteContext(ctx)
+	if err != nil && err != errInputs {
+		fmt.Fprintf(stderr, "recap: %v\n", err)
+	}
+	return exitCode(err)
+}
+
+func newRoot(streams *IO) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "recap",
+		Short: "Summary-first views of static-analysis reports and git diffs",
+		Long: `recap reads SARIF (any tool), SpotBugs/FindBugs XML, Checkstyle XML and PMD XML
+reports and prints small, summary-first views: counts by severity and category
+first, then the details that fit.`,
+		Version:       Version,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.CompletionOptions.DisableDefaultCmd = true
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+		return usageError("%v", err)
+	})
+	root.AddCommand(newSummary(streams))
+	return root
+}

@@ -1,0 +1,98 @@
+package parsers
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/recap-dev/recap/reports"
+)
+
+func TestPlace(t *testing.T) {
+	root := t.TempDir()
+	for _, f := range []string{"src/main/java/a/A.java", "src/main/java/a/B.java", "README"} {
+		p := filepath.Join(root, filepath.FromSlash(f))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct { // in order: the placer learns as it goes
+		name, in, want string
+		placed         bool
+	}{
+		{"relative", "src/x/../A.java", "src/A.java", true},
+		{"dot relative", "./src/A.java", "src/A.java", true},
+		{"under the root", root + "/src/main/java/a/A.java", "src/main/java/a/A.java", true},
+		{"windows separators", `src\main\A.java`, "src/main/A.java", true},
+		{"ant glob prefix", "**/src/A.java", "src/A.java", true},
+		{"made on CI, learned", "/home/runner/work/r/r/src/main/java/a/A.java", "src/main/java/a/A.java", true},
+		{"made on CI, by the learned prefix", "/home/runner/work/r/r/src/gone/C.java", "src/gone/C.java", true},
+		{"windows absolute, tail found", `C:\build\ws\src\main\java\a\B.java`, "src/main/java/a/B.java", true},
+		{"outside, not found", "/opt/other/Z.java", "/opt/other/Z.java", false},
+		{"parent escape", "../x/A.java", "../x/A.java", false},
+		{"a lone base name does not match", "/elsewhere/README", "/elsewhere/README", false},
+		{"unc", `\\server\share\A.java`, "//server/share/A.java", false},
+	}
+	p := newPlacer(root)
+	outside := 0
+	for _, tc := range tests {
+		got := p.place(tc.in)
+		if got != tc.want {
+			t.Errorf("%s: place(%q) = %q, want %q", tc.name, tc.in, got, tc.want)
+		}
+		if !tc.placed {
+			outside++
+		}
+		if p.outside != outside {
+			t.Fatalf("%s: %d unplaced, want %d", tc.name, p.outside, outside)
+		}
+	}
+	var in reports.Input
+	p.finish(&in)
+	if len(in.Warnings) != 3 || !strings.Contains(in.Warnings[0], "/home/runner/work/r/r") ||
+		!strings.HasPrefix(in.Warnings[2], "4 finding paths are outside the repository root") {
+		t.Errorf("warnings = %q", in.Warnings)
+	}
+}
+
+func TestURIPath(t *testing.T) {
+	tests := []struct {
+		uri, want string
+		ok        bool
+	}{
+		{"file:///home/a/x.java", "/home/a/x.java", true},
+		{"file:/C:/Users/x.java", "C:/Users/x.java", true},
+		{"file:///C:/my/%E2%82%ACpath.cs", "C:/my/€path.cs", true},
+		{"file:src/a%20b.java", "src/a b.java", true},
+		{"src/T%C3%BCr.java", "src/Tür.java", true},
+		{"file://notAvailable.ext", "notAvailable.ext", true},
+		{"file://server/share/x", "//server/share/x", true},
+		{"C:/x.java", "C:/x.java", true},
+		{"https://example.com/x", "https://example.com/x", false},
+		{"::::::/", "::::::/", false},
+	}
+	for _, tc := range tests {
+		got, ok := uriPath(tc.uri)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("uriPath(%q) = %q, %v; want %q, %v", tc.uri, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+func TestMessageText(t *testing.T) {
+	tests := map[string]string{
+		"  one line  ": "one line",
+		"java.lang.NullPointerException\n\tat a.B.c(B.java:3)\n\tat d.E.f(E.java:9)\n\t... 4 more": "java.lang.NullPointerException",
+		"first\r\nsecond":         "first second",
+		strings.Repeat("x", 1200): strings.Repeat("x", 999) + "…",
+	}
+	for in, want := range tests {
+		if got := messageText(in); got != want {
+			t.Errorf("messageText(%.30q) = %.40q, want %.40q", in, got, want)
+		}
+	}
+}

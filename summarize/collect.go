@@ -1,0 +1,112 @@
+package summarize
+
+import (
+	"sort"
+
+	"github.com/recap-dev/recap/reports"
+)
+
+// TopN is the length of the top lists (categories, rules, files): enough to
+// see where the findings are, small enough for any context window.
+const TopN = 10
+
+// A Collector counts a stream of findings for the summary. Its memory is the
+// counts: one entry per distinct file, category, rule and tool, never the
+// findings. The zero value is not usable; call [NewCollector].
+type Collector struct {
+	total int
+	sev   SeverityCounts
+	tools map[string]int
+	cats  map[string]int
+	rules map[ruleKey]int
+	files map[string]int
+}
+
+type ruleKey struct{ tool, rule string }
+
+// NewCollector returns an empty collector.
+func NewCollector() *Collector {
+	return &Collector{
+		tools: map[string]int{},
+		cats:  map[string]int{},
+		rules: map[ruleKey]int{},
+		files: map[string]int{},
+	}
+}
+
+// Add counts one finding.
+func (c *Collector) Add(f reports.Finding) {
+	c.total++
+	switch f.Severity {
+	case reports.SeverityError:
+		c.sev.Error++
+	case reports.SeverityWarning:
+		c.sev.Warning++
+	case reports.SeverityNote:
+		c.sev.Note++
+	}
+	c.tools[f.Tool]++
+	c.cats[f.Category]++
+	c.rules[ruleKey{f.Tool, f.Rule}]++
+	if f.Path != "" {
+		c.files[f.Path]++
+	}
+}
+
+// Summary returns the counts and top lists so far.
+func (c *Collector) Summary() Summary {
+	s := Summary{
+		Total: c.total, Files: len(c.files), BySeverity: c.sev, ByTool: map[string]int{},
+		TopCategories: top(c.cats), TopFiles: top(c.files), TopRules: []RuleCount{},
+	}
+	for k, v := range c.tools {
+		s.ByTool[k] = v
+	}
+	for k, n := range c.rules {
+		s.TopRules = append(s.TopRules, RuleCount{Name: k.rule, Tool: k.tool, Count: n})
+	}
+	sort.Slice(s.TopRules, func(i, j int) bool {
+		a, b := s.TopRules[i], s.TopRules[j]
+		if a.Count != b.Count {
+			return a.Count > b.Count
+		}
+		if a.Tool != b.Tool {
+			return a.Tool < b.Tool
+		}
+		return a.Name < b.Name
+	})
+	if len(s.TopRules) > TopN {
+		s.TopRules = s.TopRules[:TopN]
+	}
+	return s
+}
+
+// View returns the summary view with the status of the inputs read.
+func (c *Collector) View(inputs []reports.Input) *View {
+	v := &View{Summary: c.Summary(), Inputs: make([]InputStatus, len(inputs))}
+	for i, in := range inputs {
+		v.Inputs[i] = InputStatus{
+			Path: in.Path, Format: in.Format, Tool: in.Tool, ToolVersion: in.ToolVersion,
+			Findings: in.Findings, Suppressed: in.Suppressed, Error: in.Error, Warnings: in.Warnings,
+		}
+	}
+	return v
+}
+
+// top returns the TopN largest counts, largest first, ties by name.
+func top(m map[string]int) []Count {
+	out := make([]Count, 0, len(m))
+	for k, n := range m {
+		out = append(out, Count{Name: k, Count: n})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Count != out[j].Count {
+			return out[i].Count > out[j].Count
+		}
+		return out[i].Name < out[j].Name
+	})
+	if len(out) > TopN {
+		out = out[:TopN]
+	}
+	return out
+}

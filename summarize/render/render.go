@@ -1,0 +1,76 @@
+// Package render writes a [summarize.View] in each output format: text
+// (ASCII tables for terminals and CI logs) and json (SPEC §6's shape). Every
+// format renders the same view, summary first; a new format is one file and
+// one entry in the table below.
+package render
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/renderer"
+	"github.com/olekukonko/tablewriter/tw"
+	"github.com/recap-dev/recap/summarize"
+)
+
+// A Renderer writes a view to w.
+type Renderer interface {
+	Render(w io.Writer, v *summarize.View) error
+}
+
+// renderers is the table of output formats.
+var renderers = map[string]Renderer{
+	"text": Text{},
+	"json": JSON{},
+}
+
+// Lookup returns the renderer for a format name.
+func Lookup(format string) (Renderer, error) {
+	if r, ok := renderers[format]; ok {
+		return r, nil
+	}
+	return nil, fmt.Errorf("unknown output format %q (want one of %s)", format, strings.Join(Names(), ", "))
+}
+
+// Names lists the output formats, sorted.
+func Names() []string {
+	out := make([]string, 0, len(renderers))
+	for k := range renderers {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// table writes one ASCII table: header as given (not upper-cased), numbers
+// aligned right where the column says so.
+func table(w io.Writer, header []string, align []tw.Align, rows [][]string) error {
+	t := tablewriter.NewTable(w,
+		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{Symbols: tw.NewSymbols(tw.StyleASCII)})),
+		tablewriter.WithHeaderAutoFormat(tw.Off),
+		tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: align}),
+		tablewriter.WithHeaderAlignment(tw.AlignLeft),
+		tablewriter.WithRowAutoWrap(tw.WrapNone),
+	)
+	t.Header(header)
+	if err := t.Bulk(rows); err != nil {
+		return err
+	}
+	return t.Render()
+}
+
+// plural writes "1 finding" or "n findings".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// oneLine folds newlines so that a value cannot break a table row.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}

@@ -1,0 +1,121 @@
+package render
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+
+	"github.com/olekukonko/tablewriter/tw"
+	"github.com/recap-dev/recap/reports"
+	"github.com/recap-dev/recap/summarize"
+)
+
+// Text writes the view for a terminal or a CI log: a headline with the
+// counts, then ASCII tables (severity, tools, top categories, rules, files,
+// inputs), then the inputs' warnings and errors.
+type Text struct{}
+
+var left2 = []tw.Align{tw.AlignLeft, tw.AlignRight}
+
+// Render implements [Renderer].
+func (Text) Render(w io.Writer, v *summarize.View) error {
+	s := v.Summary
+	ew := &errWriter{w: w}
+	ew.printf("%s in %s from %s\n\n", plural(s.Total, "finding", "findings"), plural(s.Files, "file", "files"), plural(len(v.Inputs), "input", "inputs"))
+
+	var rows [][]string
+	for _, sev := range reports.Severities {
+		rows = append(rows, []string{sev.String(), strconv.Itoa(s.BySeverity.Of(sev))})
+	}
+	ew.table([]string{"severity", "count"}, left2, rows)
+
+	if len(s.ByTool) > 0 {
+		rows = rows[:0]
+		for _, name := range sortedKeys(s.ByTool) {
+			rows = append(rows, []string{oneLine(name), strconv.Itoa(s.ByTool[name])})
+		}
+		ew.table([]string{"tool", "count"}, left2, rows)
+	}
+	if len(s.TopCategories) > 0 {
+		ew.table([]string{"top categories", "count"}, left2, countRows(s.TopCategories))
+	}
+	if len(s.TopRules) > 0 {
+		rows = rows[:0]
+		for _, r := range s.TopRules {
+			rows = append(rows, []string{oneLine(r.Name), oneLine(r.Tool), strconv.Itoa(r.Count)})
+		}
+		ew.table([]string{"top rules", "tool", "count"}, []tw.Align{tw.AlignLeft, tw.AlignLeft, tw.AlignRight}, rows)
+	}
+	if len(s.TopFiles) > 0 {
+		ew.table([]string{"top files", "count"}, left2, countRows(s.TopFiles))
+	}
+	rows = rows[:0]
+	for _, in := range v.Inputs {
+		status := "ok"
+		if in.Error != "" {
+			status = "ERROR"
+		} else if len(in.Warnings) > 0 {
+			status = plural(len(in.Warnings), "warning", "warnings")
+		}
+		rows = append(rows, []string{oneLine(in.Path), in.Format, oneLine(in.Tool), strconv.Itoa(in.Findings), status})
+	}
+	ew.table([]string{"input", "format", "tool", "findings", "status"},
+		[]tw.Align{tw.AlignLeft, tw.AlignLeft, tw.AlignLeft, tw.AlignRight, tw.AlignLeft}, rows)
+	for _, in := range v.Inputs {
+		for _, warn := range in.Warnings {
+			ew.printf("warning: %s: %s\n", in.Path, oneLine(warn))
+		}
+	}
+	for _, in := range v.Inputs {
+		if in.Error != "" {
+			ew.printf("error: %s\n", oneLine(in.Error))
+		}
+	}
+	return ew.err
+}
+
+func countRows(cs []summarize.Count) [][]string {
+	rows := make([][]string, len(cs))
+	for i, c := range cs {
+		name := c.Name
+		if name == "" {
+			name = "(none)"
+		}
+		rows[i] = []string{oneLine(name), strconv.Itoa(c.Count)}
+	}
+	return rows
+}
+
+func sortedKeys(m map[string]int) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if m[keys[i]] != m[keys[j]] {
+			return m[keys[i]] > m[keys[j]]
+		}
+		return keys[i] < keys[j]
+	})
+	return keys
+}
+
+// errWriter keeps the first error, so the renderer reads as a sequence.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) printf(format string, args ...any) {
+	if e.err == nil {
+		_, e.err = fmt.Fprintf(e.w, format, args...)
+	}
+}
+
+func (e *errWriter) table(header []string, align []tw.Align, rows [][]string) {
+	if e.err == nil {
+		e.err = table(e.w, header, align, rows)
+	}
+	e.printf("\n")
+}

@@ -1,0 +1,78 @@
+package summarize
+
+import "github.com/recap-dev/recap/reports"
+
+// View is what every output format renders, in the JSON shape of SPEC §6.
+// Field names are a contract read by agents, CI jobs and the PR bot: extend,
+// don't rename.
+type View struct {
+	Summary Summary `json:"summary"`
+	// Inputs is the status of every input read, in the order given.
+	Inputs []InputStatus `json:"inputs"`
+}
+
+// InputStatus is one input's line in a view.
+type InputStatus struct {
+	Path        string   `json:"path"`
+	Format      string   `json:"format"`
+	Tool        string   `json:"tool"`
+	ToolVersion string   `json:"toolVersion,omitempty"`
+	Findings    int      `json:"findings"`
+	Suppressed  int      `json:"suppressed,omitempty"`
+	Error       string   `json:"error"`
+	Warnings    []string `json:"warnings,omitempty"`
+}
+
+// Summary is SPEC §3's summary: counts after filters.
+type Summary struct {
+	Total         int            `json:"total"`
+	Files         int            `json:"files"`
+	BySeverity    SeverityCounts `json:"bySeverity"`
+	ByTool        map[string]int `json:"byTool"`
+	TopCategories []Count        `json:"topCategories"`
+	TopRules      []RuleCount    `json:"topRules"`
+	TopFiles      []Count        `json:"topFiles"`
+}
+
+// SeverityCounts counts findings by severity.
+type SeverityCounts struct {
+	Error   int `json:"error"`
+	Warning int `json:"warning"`
+	Note    int `json:"note"`
+}
+
+// Of returns the count for s.
+func (c SeverityCounts) Of(s reports.Severity) int {
+	switch s {
+	case reports.SeverityError:
+		return c.Error
+	case reports.SeverityWarning:
+		return c.Warning
+	case reports.SeverityNote:
+		return c.Note
+	}
+	return 0
+}
+
+// Count is a name with how many findings it has.
+type Count struct {
+	Name  string `json:"name"`
+	Count int    `json:"count"`
+}
+
+// RuleCount is a rule, its tool, and how many findings it has.
+type RuleCount struct {
+	Name  string `json:"name"`
+	Tool  string `json:"tool"`
+	Count int    `json:"count"`
+}
+
+// Failed reports whether any input could not be read.
+func (v *View) Failed() bool {
+	for _, in := range v.Inputs {
+		if in.Error != "" {
+			return true
+		}
+	}
+	return false
+}
