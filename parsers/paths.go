@@ -96,14 +96,20 @@ func (p *placer) elsewhere(abs string) string {
 	if p.failedDirs[dir] {
 		return p.unplaced(abs)
 	}
-	parts := strings.Split(strings.TrimPrefix(abs, "/"), "/")
-	for i := 1; i <= len(parts)-2; i++ {
-		tail := strings.Join(parts[i:], "/")
+	// Try each tail from the longest, by slicing at the separators: linear in
+	// the path, and at most maxTailTries stat calls.
+	tries := 0
+	for i := strings.IndexByte(abs[1:], '/') + 1; i > 0 && tries < maxTailTries; tries++ {
+		tail := abs[i+1:]
+		if !strings.Contains(tail, "/") {
+			break // a lone base name is too weak a match
+		}
 		if st, err := os.Stat(filepath.Join(p.roots[0], filepath.FromSlash(tail))); err == nil && st.Mode().IsRegular() {
-			head := strings.TrimSuffix(abs, "/"+tail)
-			p.learned = append(p.learned, head)
+			p.learned = append(p.learned, abs[:i])
 			return tail
 		}
+		next := strings.IndexByte(tail, '/')
+		i += next + 1
 	}
 	if p.failedDirs == nil {
 		p.failedDirs = map[string]bool{}
@@ -111,6 +117,10 @@ func (p *placer) elsewhere(abs string) string {
 	p.failedDirs[dir] = true
 	return p.unplaced(abs)
 }
+
+// maxTailTries bounds the tails tried for one path: real source trees are
+// not deeper than this, and a hostile path must not cost a stat per component.
+const maxTailTries = 32
 
 func (p *placer) unplaced(s string) string {
 	p.outside++

@@ -288,12 +288,7 @@ func (r *sarifRun) message(m sarifMessage, rule *sarifRule) string {
 	if text == "" {
 		text = m.Markdown
 	}
-	if len(m.Arguments) > 0 && strings.Contains(text, "{") {
-		for i, a := range m.Arguments {
-			text = strings.ReplaceAll(text, "{"+strconv.Itoa(i)+"}", a)
-		}
-	}
-	return messageText(text)
+	return messageText(formatArgs(text, m.Arguments))
 }
 
 func (r *sarifRun) place(f *reports.Finding, l sarifLocation) {
@@ -429,4 +424,38 @@ func notification(tool, kind string, n sarifNotification) string {
 		return ""
 	}
 	return fmt.Sprintf("%s %s%s: %s", tool, kind, level, text)
+}
+
+// formatArgs fills the {n} placeholders of a SARIF message string (§3.11.5)
+// in one pass; "{{" and "}}" stand for literal braces. A placeholder without
+// an argument stays as written.
+func formatArgs(text string, args []string) string {
+	if len(args) == 0 || !strings.ContainsAny(text, "{}") {
+		return text
+	}
+	var b strings.Builder
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case c == '{' && i+1 < len(text) && text[i+1] == '{', c == '}' && i+1 < len(text) && text[i+1] == '}':
+			b.WriteByte(c)
+			i++
+		case c == '{':
+			j := i + 1
+			for j < len(text) && j-i <= 6 && text[j] >= '0' && text[j] <= '9' {
+				j++
+			}
+			if j > i+1 && j < len(text) && text[j] == '}' {
+				if n, err := strconv.Atoi(text[i+1 : j]); err == nil && n < len(args) {
+					b.WriteString(args[n])
+					i = j
+					continue
+				}
+			}
+			b.WriteByte(c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }

@@ -1,0 +1,46 @@
+package parsers
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestFormatArgs(t *testing.T) {
+	tests := []struct {
+		text string
+		args []string
+		want string
+	}{
+		{"Found {0} in {1}.", []string{"a", "b"}, "Found a in b."},
+		{"{1}{0}", []string{"x", "y"}, "yx"},
+		{"literal {{0}} and {2}", []string{"x"}, "literal {0} and {2}"},
+		{"no placeholders", []string{"x"}, "no placeholders"},
+		{"{0", []string{"x"}, "{0"},
+	}
+	for _, tc := range tests {
+		if got := formatArgs(tc.text, tc.args); got != tc.want {
+			t.Errorf("formatArgs(%q) = %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
+
+// TestHostileSizes guards against work that grows faster than the input:
+// a path of many components and a message with many arguments. The bound is
+// far above the linear cost (milliseconds); it catches quadratic work only.
+func TestHostileSizes(t *testing.T) {
+	deep := "file:///" + strings.Repeat("a/", 30000) + "x.java"
+	args := `"` + strings.Repeat(`x","`, 20000) + `x"`
+	text := strings.Repeat("{1}", 20000)
+	report := `{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"t"}},"results":[` +
+		`{"message":{"text":"m"},"locations":[{"physicalLocation":{"artifactLocation":{"uri":"` + deep + `"}}}]},` +
+		`{"message":{"text":"` + text + `","arguments":[` + args + `]}}]}]}`
+	start := time.Now()
+	findings, in := ParseAll(strings.NewReader(report), "hostile", ReadOptions{Root: t.TempDir()})
+	if in.Error != "" || len(findings) != 2 {
+		t.Fatalf("error %q, %d findings", in.Error, len(findings))
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("took %v; the work is not linear in the input", d)
+	}
+}
