@@ -82,6 +82,7 @@ func (s *sarifStream) fail(path string, err error) error {
 		}
 		err = fmt.Errorf("%s: want %s, got %s", what, jsonKind(te.Type.String()), te.Value)
 	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
+		off = s.lc.read // the place of a truncation is the end of the input
 		err = errors.New("unexpected end of input")
 	}
 	line, col := s.lc.position(off)

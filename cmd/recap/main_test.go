@@ -1,0 +1,104 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/recap-dev/recap/reports/reportstest"
+)
+
+var bin string
+
+// TestMain builds the recap binary once; the tests run it as a user would.
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "recap-e2e")
+	if err != nil {
+		panic(err)
+	}
+	bin = filepath.Join(dir, "recap")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		os.Stderr.Write(out)
+		panic(err)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+func TestCommands(t *testing.T) {
+	root := reportstest.RepoRoot(t)
+	gz := gzipFile(t, filepath.Join(root, "testdata", "reports", "checkstyle.xml"))
+	tests := []struct {
+		name     string
+		args     []string
+		stdin    string
+		golden   string // under testdata/golden; "" to check the exit code only
+		wantCode int
+	}{
+		{"summary text", []string{"summary", "--repo", "testdata/sample", "testdata/reports"}, "", "summary.txt", 0},
+		{"summary json", []string{"summary", "--format", "json", "--repo", "testdata/sample", "testdata/reports"}, "", "summary.json", 0},
+		{"flags after inputs", []string{"summary", "testdata/reports/spotbugs.xml", "--repo", "testdata/sample", "--format", "json"}, "", "spotbugs.json", 0},
+		{"a bad input among good ones", []string{"summary", "--repo", "testdata/sample", "testdata/reports/pmd.sarif", "testdata/bad/truncated.sarif", "testdata/bad/missing.xml"}, "", "bad-input.txt", 2},
+		{"standard input", []string{"summary", "--format", "json", "--repo", "testdata/sample", "-"}, readFile(t, filepath.Join(root, "testdata", "pmd-xml", "pmd.xml")), "stdin.json", 0},
+		{"gzip input", []string{"summary", "--repo", "testdata/sample", gz}, "", "", 0},
+		{"input format override", []string{"summary", "--input-format", "pmd", "testdata/reports/spotbugs.xml"}, "", "", 2},
+		{"no input", []string{"summary"}, "", "", 2},
+		{"unknown flag", []string{"summary", "--nope", "x"}, "", "", 2},
+		{"unknown output format", []string{"summary", "--format", "yaml", "testdata/reports"}, "", "", 2},
+		{"unknown command", []string{"summarise"}, "", "", 2},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			cmd := exec.Command(bin, tc.args...)
+			cmd.Dir = root
+			cmd.Stdin = strings.NewReader(tc.stdin)
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			err := cmd.Run()
+			code := 0
+			if ee, ok := err.(*exec.ExitError); ok {
+				code = ee.ExitCode()
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			if code != tc.wantCode {
+				t.Fatalf("exit code %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tc.wantCode, stdout.String(), stderr.String())
+			}
+			if tc.wantCode == 2 && tc.golden == "" && !strings.HasPrefix(stderr.String(), "recap: ") && stdout.Len() == 0 {
+				t.Errorf("no error message on stderr")
+			}
+			if tc.golden != "" {
+				got := strings.ReplaceAll(stdout.String(), root, "$REPO")
+				reportstest.Golden(t, filepath.Join(root, "testdata", "golden", tc.golden), []byte(got))
+			}
+			if strings.Contains(stdout.String()+stderr.String(), "panic") {
+				t.Errorf("output mentions a panic")
+			}
+		})
+	}
+}
+
+func readFile(t *testing.T, path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func gzipFile(t *testing.T, path string) string {
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	zw.Write([]byte(readFile(t, path)))
+	zw.Close()
+	out := filepath.Join(t.TempDir(), "checkstyle.xml.gz")
+	if err := os.WriteFile(out, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
