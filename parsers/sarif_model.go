@@ -7,29 +7,42 @@ import "encoding/json"
 // and raw fingerprint values (not always strings in real files). Everything
 // else in a log is skipped by the decoder.
 
+// sarifTool is the tool object (§3.18), filled by sarifStream.tool one
+// rule at a time: PMD 7 writes one descriptor per (rule, message) pair, 82 MB
+// of them in a large report, and none of that may be held whole.
 type sarifTool struct {
-	Driver     sarifComponent   `json:"driver"`
-	Extensions []sarifComponent `json:"extensions"`
+	Driver     sarifComponent
+	Extensions []sarifComponent
 }
 
 type sarifComponent struct {
-	Name            string      `json:"name"`
-	Version         string      `json:"version"`
-	SemanticVersion string      `json:"semanticVersion"`
-	Rules           []sarifRule `json:"rules"`
+	Name            string
+	Version         string
+	SemanticVersion string
+	Rules           []sarifRule
 }
 
 // sarifRule is a reportingDescriptor (§3.49).
 type sarifRule struct {
-	ID                   string            `json:"id"`
-	Name                 string            `json:"name"`
-	HelpURI              string            `json:"helpUri"`
-	ShortDescription     *sarifMultiformat `json:"shortDescription"`
+	ID                   string `json:"id"`
+	Name                 string `json:"name"`
+	HelpURI              string `json:"helpUri"`
 	DefaultConfiguration *struct {
 		Level string `json:"level"`
 	} `json:"defaultConfiguration"`
-	MessageStrings map[string]sarifMultiformat `json:"messageStrings"`
-	Properties     map[string]json.RawMessage  `json:"properties"`
+	MessageStrings map[string]struct {
+		Text string `json:"text"`
+	} `json:"messageStrings"`
+	Properties sarifRuleProperties `json:"properties"`
+}
+
+// sarifRuleProperties are the property-bag entries recap reads (PMD's
+// ruleset and priority, a category, tags); raw, as their types vary by tool.
+type sarifRuleProperties struct {
+	Ruleset  json.RawMessage `json:"ruleset"`
+	Priority json.RawMessage `json:"priority"`
+	Category json.RawMessage `json:"category"`
+	Tags     json.RawMessage `json:"tags"`
 }
 
 type sarifMultiformat struct {

@@ -50,11 +50,11 @@ func (s *sarifStream) run(i int) error {
 		p := r.path + "." + k
 		switch k {
 		case "tool":
-			var t sarifTool
-			if err := s.dec.Decode(&t); err != nil {
-				return s.fail(p, err)
+			t, err := s.tool(p)
+			if err != nil {
+				return err
 			}
-			r.setTool(&t)
+			r.setTool(t)
 		case "originalUriBaseIds":
 			if err := s.dec.Decode(&r.bases); err != nil {
 				return s.fail(p, err)
@@ -88,6 +88,108 @@ func (s *sarifStream) run(i int) error {
 	}
 	r.invocations(invocations)
 	return nil
+}
+
+// tool reads the tool object token by token, and its rules one at a time.
+func (s *sarifStream) tool(path string) (*sarifTool, error) {
+	t := &sarifTool{}
+	if err := s.delim(path, '{'); err != nil {
+		return nil, err
+	}
+	for {
+		k, ok, err := s.key(path)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return t, nil
+		}
+		p := path + "." + k
+		switch k {
+		case "driver":
+			if err := s.component(p, &t.Driver); err != nil {
+				return nil, err
+			}
+		case "extensions":
+			if err := s.delim(p, '['); err != nil {
+				return nil, err
+			}
+			for i := 0; s.dec.More(); i++ {
+				var c sarifComponent
+				if err := s.component(p+"["+strconv.Itoa(i)+"]", &c); err != nil {
+					return nil, err
+				}
+				t.Extensions = append(t.Extensions, c)
+			}
+			if _, err := s.dec.Token(); err != nil {
+				return nil, s.fail(p, err)
+			}
+		default:
+			if err := s.skip(p); err != nil {
+				return nil, err
+			}
+		}
+	}
+}
+
+// component reads a toolComponent (§3.19): its name, version and rules.
+func (s *sarifStream) component(path string, c *sarifComponent) error {
+	if err := s.delim(path, '{'); err != nil {
+		return err
+	}
+	for {
+		k, ok, err := s.key(path)
+		if err != nil || !ok {
+			return err
+		}
+		p := path + "." + k
+		switch k {
+		case "name", "version", "semanticVersion":
+			var raw json.RawMessage
+			if err := s.dec.Decode(&raw); err != nil {
+				return s.fail(p, err)
+			}
+			v := stringProperty(raw)
+			switch k {
+			case "name":
+				c.Name = v
+			case "version":
+				c.Version = v
+			default:
+				c.SemanticVersion = v
+			}
+		case "rules":
+			tok, err := s.dec.Token()
+			if err != nil {
+				return s.fail(p, err)
+			}
+			if tok == nil {
+				continue
+			}
+			if d, ok := tok.(json.Delim); !ok || d != '[' {
+				return s.fail(p, fmt.Errorf("want an array of rules, got %s", tokenName(tok)))
+			}
+			for i := 0; s.dec.More(); i++ {
+				var rule sarifRule
+				if err := s.dec.Decode(&rule); err != nil {
+					if _, ok := err.(*json.UnmarshalTypeError); !ok {
+						return s.fail(p+"["+strconv.Itoa(i)+"]", err)
+					}
+					if s.typeErr == nil {
+						s.typeErr = s.fail(p+"["+strconv.Itoa(i)+"]", err)
+					}
+				}
+				c.Rules = append(c.Rules, rule)
+			}
+			if _, err := s.dec.Token(); err != nil {
+				return s.fail(p, err)
+			}
+		default:
+			if err := s.skip(p); err != nil {
+				return err
+			}
+		}
+	}
 }
 
 func (r *sarifRun) setTool(t *sarifTool) {

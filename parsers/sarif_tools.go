@@ -38,7 +38,7 @@ func sarifToolKind(driver string) toolKind {
 func (k toolKind) severity(level string, rule *sarifRule) (reports.Severity, int) {
 	prio := 0
 	if k == toolPMD && rule != nil {
-		prio = intProperty(rule.Properties, "priority")
+		prio = intProperty(rule.Properties.Priority)
 	}
 	switch level {
 	case "error":
@@ -58,7 +58,7 @@ func (k toolKind) category(rule *sarifRule, ruleID string) string {
 	switch k {
 	case toolPMD:
 		if rule != nil {
-			if c := pmdCategory(stringProperty(rule.Properties, "ruleset"), rule.HelpURI); c != "" {
+			if c := pmdCategory(stringProperty(rule.Properties.Ruleset), rule.HelpURI); c != "" {
 				return c
 			}
 		}
@@ -66,16 +66,16 @@ func (k toolKind) category(rule *sarifRule, ruleID string) string {
 		return checkstyleCategory(ruleID)
 	case toolSpotBugs:
 		if rule != nil {
-			if tags := tagsProperty(rule.Properties); len(tags) > 0 {
+			if tags := tagsProperty(rule.Properties.Tags); len(tags) > 0 {
 				return strings.ToUpper(tags[0])
 			}
 		}
 	}
 	if rule != nil {
-		if c := stringProperty(rule.Properties, "category"); c != "" {
+		if c := stringProperty(rule.Properties.Category); c != "" {
 			return c
 		}
-		for _, t := range tagsProperty(rule.Properties) {
+		for _, t := range tagsProperty(rule.Properties.Tags) {
 			if t != "" && !strings.ContainsAny(t, "/:") {
 				return t
 			}
@@ -94,25 +94,34 @@ func (k toolKind) ruleName(rule *sarifRule, ruleID string) string {
 	return ""
 }
 
-func stringProperty(props map[string]json.RawMessage, key string) string {
+func stringProperty(raw json.RawMessage) string {
 	var s string
-	if raw, ok := props[key]; ok && json.Unmarshal(raw, &s) == nil {
+	if len(raw) > 0 && json.Unmarshal(raw, &s) == nil {
 		return s
 	}
 	return ""
 }
 
-func intProperty(props map[string]json.RawMessage, key string) int {
+// intProperty reads a number, or a string holding one (tools differ).
+func intProperty(raw json.RawMessage) int {
 	var n float64
-	if raw, ok := props[key]; ok && json.Unmarshal(raw, &n) == nil && n >= 0 && n < 1e6 {
+	if len(raw) == 0 {
+		return 0
+	}
+	if json.Unmarshal(raw, &n) != nil {
+		if s := stringProperty(raw); s == "" || json.Unmarshal([]byte(s), &n) != nil {
+			return 0
+		}
+	}
+	if n >= 0 && n < 1e6 {
 		return int(n)
 	}
 	return 0
 }
 
-func tagsProperty(props map[string]json.RawMessage) []string {
+func tagsProperty(raw json.RawMessage) []string {
 	var tags []string
-	if raw, ok := props["tags"]; ok && json.Unmarshal(raw, &tags) == nil {
+	if len(raw) > 0 && json.Unmarshal(raw, &tags) == nil {
 		return tags
 	}
 	return nil

@@ -25,8 +25,14 @@ type Input struct {
 // warning per result cannot flood a view; the last one says how many were cut.
 const MaxWarnings = 20
 
-// Warn adds a one-line warning, keeping at most [MaxWarnings].
+// Warn adds a one-line warning, keeping at most [MaxWarnings] and each
+// distinct message once.
 func (in *Input) Warn(msg string) {
+	for _, w := range in.Warnings {
+		if w == msg {
+			return
+		}
+	}
 	switch {
 	case len(in.Warnings) < MaxWarnings-1:
 		in.Warnings = append(in.Warnings, msg)
