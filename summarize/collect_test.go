@@ -1,0 +1,63 @@
+package summarize
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/recap-dev/recap/reports"
+)
+
+func TestCollector(t *testing.T) {
+	c := NewCollector()
+	add := func(n int, f reports.Finding) {
+		for i := 0; i < n; i++ {
+			c.Add(f)
+		}
+	}
+	add(3, reports.Finding{Tool: "PMD", Rule: "A", Category: "Design", Severity: reports.SeverityError, Path: "a.java"})
+	add(2, reports.Finding{Tool: "PMD", Rule: "B", Category: "Code Style", Severity: reports.SeverityWarning, Path: "b.java"})
+	add(2, reports.Finding{Tool: "Checkstyle", Rule: "B", Category: "sizes", Severity: reports.SeverityNote, Path: "b.java"})
+	add(1, reports.Finding{Tool: "SpotBugs", Rule: "C", Category: "STYLE", Severity: reports.SeverityNote})
+	for i := 0; i < 12; i++ { // more files than the top list holds
+		c.Add(reports.Finding{Tool: "PMD", Rule: "D", Category: "Design", Severity: reports.SeverityNote, Path: fmt.Sprintf("f%02d.java", i)})
+	}
+	got := c.Summary()
+	want := Summary{
+		Total: 20, Files: 14,
+		BySeverity: SeverityCounts{Error: 3, Warning: 2, Note: 15},
+		ByTool:     map[string]int{"PMD": 17, "Checkstyle": 2, "SpotBugs": 1},
+		TopCategories: []Count{
+			{"Design", 15}, {"Code Style", 2}, {"sizes", 2}, {"STYLE", 1},
+		},
+		TopRules: []RuleCount{
+			{"D", "PMD", 12}, {"A", "PMD", 3}, {"B", "Checkstyle", 2}, {"B", "PMD", 2}, {"C", "SpotBugs", 1},
+		},
+		TopFiles: []Count{
+			{"b.java", 4}, {"a.java", 3}, {"f00.java", 1}, {"f01.java", 1}, {"f02.java", 1},
+			{"f03.java", 1}, {"f04.java", 1}, {"f05.java", 1}, {"f06.java", 1}, {"f07.java", 1},
+		},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Summary() mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestViewFailed(t *testing.T) {
+	c := NewCollector()
+	if v := c.View([]reports.Input{{Path: "a"}}); v.Failed() {
+		t.Error("Failed() with no input error")
+	}
+	if v := c.View([]reports.Input{{Path: "a"}, {Path: "b", Error: "b: bad"}}); !v.Failed() {
+		t.Error("not Failed() with an input error")
+	}
+}
+
+func ExampleCollector() {
+	c := NewCollector()
+	c.Add(reports.Finding{Tool: "PMD", Rule: "UnusedLocalVariable", Category: "Best Practices", Severity: reports.SeverityWarning, Path: "src/A.java"})
+	c.Add(reports.Finding{Tool: "PMD", Rule: "EmptyCatchBlock", Category: "Error Prone", Severity: reports.SeverityError, Path: "src/A.java"})
+	s := c.Summary()
+	fmt.Println(s.Total, s.Files, s.BySeverity.Error, s.BySeverity.Warning, s.TopCategories[0].Name)
+	// Output: 2 1 1 1 Best Practices
+}
