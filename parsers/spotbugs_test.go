@@ -1,0 +1,107 @@
+package parsers
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/recap-dev/recap/reports"
+	"github.com/recap-dev/recap/reports/reportstest"
+)
+
+func TestSpotBugsSourcePaths(t *testing.T) {
+	root := t.TempDir()
+	for _, f := range []string{
+		"core/src/main/java/a/Found.java", // under a SrcDir
+		"web/src/main/java/b/Unique.java", // not under any SrcDir, found by search
+		"x/src/main/java/c/Twice.java",    // found twice: ambiguous
+		"y/src/main/java/c/Twice.java",
+	} {
+		p := filepath.Join(root, filepath.FromSlash(f))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bug := func(typ, rank, sp string) string {
+		return `<BugInstance type="` + typ + `" priority="2" rank="` + rank + `" abbrev="X" category="CORRECTNESS">
+<Class classname="a.Found"><SourceLine classname="a.Found" start="1" end="90" sourcepath="` + sp + `"/></Class>
+<Method classname="a.Found" name="run" signature="()V"><SourceLine classname="a.Found" start="10" end="20" sourcepath="` + sp + `"/></Method>
+<SourceLine classname="a.Found" start="12" end="13" sourcepath="` + sp + `"/></BugInstance>`
+	}
+	report := `<BugCollection version="4.8.2"><Project><SrcDir>/ci/elsewhere/src/main/java</SrcDir><SrcDir>` + root + `/core/src/main/java</SrcDir></Project>` +
+		bug("NP_A", "3", "a/Found.java") + bug("NP_B", "7", "b/Unique.java") + bug("NP_C", "12", "c/Twice.java") + bug("NP_D", "20", "d/Nowhere.java") +
+		`<BugPattern type="NP_A"><ShortDescription>Possible null pointer dereference</ShortDescription></BugPattern></BugCollection>`
+	findings, in := parseString(t, "", root, report)
+	var got []string
+	for _, f := range findings {
+		got = append(got, f.Rule+" "+f.Severity.String()+" "+f.Path+":"+itoa(f.Line)+"-"+itoa(f.EndLine)+" "+f.RuleName)
+	}
+	want := []string{
+		"NP_A error core/src/main/java/a/Found.java:12-13 Possible null pointer dereference",
+		"NP_B warning web/src/main/java/b/Unique.java:12-13 X",
+		"NP_C note c/Twice.java:12-13 X",
+		"NP_D note d/Nowhere.java:12-13 X",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("findings mismatch (-want +got):\n%s", diff)
+	}
+	if len(in.Warnings) != 2 || !strings.HasPrefix(in.Warnings[0], "1 SpotBugs source path matches several files") ||
+		!strings.HasPrefix(in.Warnings[1], "1 SpotBugs source path was not found") {
+		t.Errorf("warnings = %q", in.Warnings)
+	}
+	if in.Tool != "SpotBugs" || in.ToolVersion != "4.8.2" {
+		t.Errorf("tool = %q %q", in.Tool, in.ToolVersion)
+	}
+}
+
+func TestSpotBugsSeverity(t *testing.T) {
+	tests := []struct {
+		rank, priority int
+		want           reports.Severity
+	}{
+		{1, 3, reports.SeverityError}, {4, 3, reports.SeverityError},
+		{5, 1, reports.SeverityWarning}, {9, 1, reports.SeverityWarning},
+		{10, 1, reports.SeverityNote}, {20, 1, reports.SeverityNote},
+		{0, 1, reports.SeverityError}, {0, 2, reports.SeverityWarning}, {0, 3, reports.SeverityNote},
+	}
+	for _, tc := range tests {
+		if got := spotbugsSeverity(tc.rank, tc.priority); got != tc.want {
+			t.Errorf("spotbugsSeverity(rank %d, priority %d) = %v, want %v", tc.rank, tc.priority, got, tc.want)
+		}
+	}
+	for prio, want := range map[int]reports.Severity{1: reports.SeverityError, 2: reports.SeverityError, 3: reports.SeverityWarning,
+		4: reports.SeverityNote, 5: reports.SeverityNote, 0: reports.SeverityWarning} {
+		if got := pmdSeverity(prio); got != want {
+			t.Errorf("pmdSeverity(%d) = %v, want %v", prio, got, want)
+		}
+	}
+}
+
+// TestSampleReports reads the committed reports of the sample project: every
+// finding lands on a file of the sample, though the reports were made under
+// /home/runner/work/shop/shop.
+func TestSampleReports(t *testing.T) {
+	top := reportstest.RepoRoot(t)
+	sample := filepath.Join(top, "testdata", "sample")
+	want := map[string]int{"pmd.sarif": 55, "checkstyle.xml": 51, "spotbugs.xml": 11, "pmd.xml": 55}
+	for name, n := range want {
+		path := filepath.Join(top, "testdata", "reports", name)
+		if name == "pmd.xml" {
+			path = filepath.Join(top, "testdata", "pmd-xml", name)
+		}
+		findings, in := parseFile(t, path, sample)
+		if in.Error != "" || len(findings) != n {
+			t.Errorf("%s: %d findings (error %q), want %d", name, len(findings), in.Error, n)
+		}
+		for _, f := range findings {
+			if _, err := os.Stat(filepath.Join(sample, f.Path)); err != nil || f.Path == "" {
+				t.Fatalf("%s: finding path %q is not a file of the sample", name, f.Path)
+			}
+		}
+	}
+}
