@@ -1,0 +1,141 @@
+package reports
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"strings"
+)
+
+// Filter selects findings. The zero value matches everything; each non-empty
+// field narrows the selection, and they combine with AND. Within a list field
+// the values combine with OR. Names compare case-insensitively.
+type Filter struct {
+	// Categories keeps findings in any of these categories.
+	Categories []string
+	// MinSeverity keeps findings at or above it (0: all).
+	MinSeverity Severity
+	// Tools keeps findings of any of these tools.
+	Tools []string
+	// Rules keeps findings whose rule id or rule name is any of these.
+	Rules []string
+	// Paths keeps findings whose path matches any of these globs: * and ?
+	// within a path segment, ** across segments ("src/**/*.java").
+	Paths []string
+	// Grep keeps findings whose message contains this text (case-insensitive).
+	Grep string
+
+	globs []*regexp.Regexp
+}
+
+// Compile checks the path globs; Match calls it when it has not been called.
+func (f *Filter) Compile() error {
+	f.globs = f.globs[:0]
+	for _, g := range f.Paths {
+		re, err := globRegexp(g)
+		if err != nil {
+			return fmt.Errorf("path glob %q: %w", g, err)
+		}
+		f.globs = append(f.globs, re)
+	}
+	f.Grep = strings.ToLower(f.Grep)
+	return nil
+}
+
+// Match reports whether the finding passes every step of the filter. The
+// steps run cheapest first; the path step needs the finding's path to be
+// normalized already (parsers do that).
+func (f *Filter) Match(x Finding) bool {
+	if len(f.globs) != len(f.Paths) {
+		if err := f.Compile(); err != nil {
+			return false
+		}
+	}
+	switch {
+	case f.MinSeverity.Valid() && x.Severity < f.MinSeverity:
+		return false
+	case len(f.Tools) > 0 && !anyEqualFold(f.Tools, x.Tool):
+		return false
+	case len(f.Categories) > 0 && !anyEqualFold(f.Categories, x.Category):
+		return false
+	case len(f.Rules) > 0 && !anyEqualFold(f.Rules, x.Rule) && (x.RuleName == "" || !anyEqualFold(f.Rules, x.RuleName)):
+		return false
+	case f.Grep != "" && !strings.Contains(strings.ToLower(x.Message), f.Grep):
+		return false
+	case len(f.globs) > 0 && !f.matchPath(x.Path):
+		return false
+	}
+	return true
+}
+
+// Empty reports whether the filter keeps everything.
+func (f *Filter) Empty() bool {
+	return len(f.Categories) == 0 && !f.MinSeverity.Valid() && len(f.Tools) == 0 &&
+		len(f.Rules) == 0 && len(f.Paths) == 0 && f.Grep == ""
+}
+
+func (f *Filter) matchPath(p string) bool {
+	for _, re := range f.globs {
+		if re.MatchString(p) {
+			return true
+		}
+	}
+	return false
+}
+
+func anyEqualFold(list []string, s string) bool {
+	for _, v := range list {
+		if strings.EqualFold(v, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// globRegexp compiles a path glob: "**/" matches any number of directories,
+// "**" anything, "*" and "?" stay within one segment, [...] is a class as in
+// path.Match. A glob without a slash matches the base name anywhere
+// ("*.java"), as .gitignore does.
+func globRegexp(glob string) (*regexp.Regexp, error) {
+	if _, err := path.Match(strings.ReplaceAll(glob, "**", "*"), ""); err != nil {
+		return nil, err
+	}
+	var b strings.Builder
+	b.WriteString("^")
+	if !strings.Contains(glob, "/") {
+		b.WriteString("(?:.*/)?")
+	}
+	for i := 0; i < len(glob); i++ {
+		c := glob[i]
+		switch {
+		case strings.HasPrefix(glob[i:], "**/"):
+			b.WriteString("(?:.*/)?")
+			i += 2
+		case strings.HasPrefix(glob[i:], "**"):
+			b.WriteString(".*")
+			i++
+		case c == '*':
+			b.WriteString("[^/]*")
+		case c == '?':
+			b.WriteString("[^/]")
+		case c == '[':
+			j := strings.IndexByte(glob[i:], ']')
+			if j < 0 {
+				return nil, path.ErrBadPattern
+			}
+			class := glob[i+1 : i+j]
+			if strings.HasPrefix(class, "!") || strings.HasPrefix(class, "^") {
+				class = "^" + class[1:]
+			}
+			b.WriteString("[" + class + "]")
+			i += j
+		case c == '\\' && i+1 < len(glob):
+			i++
+			b.WriteString(regexp.QuoteMeta(glob[i : i+1]))
+		default:
+			b.WriteString(regexp.QuoteMeta(string(c)))
+		}
+	}
+	b.WriteString("$")
+	return regexp.Compile(b.String())
+}

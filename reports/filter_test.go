@@ -1,0 +1,60 @@
+package reports
+
+import "testing"
+
+func TestFilter(t *testing.T) {
+	f := Finding{Tool: "PMD", Rule: "com.x.checks.LineLengthCheck", RuleName: "LineLength", Category: "Code Style",
+		Severity: SeverityWarning, Path: "core/src/main/java/a/B.java", Message: "Line is longer than 100 characters"}
+	tests := map[string]struct {
+		filter Filter
+		want   bool
+	}{
+		"zero value":               {Filter{}, true},
+		"category, any case":       {Filter{Categories: []string{"design", "code style"}}, true},
+		"other category":           {Filter{Categories: []string{"Design"}}, false},
+		"min severity met":         {Filter{MinSeverity: SeverityWarning}, true},
+		"min severity not met":     {Filter{MinSeverity: SeverityError}, false},
+		"tool":                     {Filter{Tools: []string{"pmd"}}, true},
+		"other tool":               {Filter{Tools: []string{"Checkstyle"}}, false},
+		"rule by id":               {Filter{Rules: []string{"com.x.checks.LineLengthCheck"}}, true},
+		"rule by name":             {Filter{Rules: []string{"linelength"}}, true},
+		"other rule":               {Filter{Rules: []string{"MagicNumber"}}, false},
+		"grep":                     {Filter{Grep: "LONGER than"}, true},
+		"grep miss":                {Filter{Grep: "shorter"}, false},
+		"glob **":                  {Filter{Paths: []string{"core/**/*.java"}}, true},
+		"glob ** at start":         {Filter{Paths: []string{"**/a/B.java"}}, true},
+		"glob base name anywhere":  {Filter{Paths: []string{"B.java"}}, true},
+		"glob * stays in segment":  {Filter{Paths: []string{"core/*.java"}}, false},
+		"glob other dir":           {Filter{Paths: []string{"web/**"}}, false},
+		"glob class":               {Filter{Paths: []string{"**/[AB].java"}}, true},
+		"combined, all match":      {Filter{Tools: []string{"PMD"}, MinSeverity: SeverityNote, Paths: []string{"**/*.java"}}, true},
+		"combined, one step fails": {Filter{Tools: []string{"PMD"}, MinSeverity: SeverityError}, false},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			if err := tc.filter.Compile(); err != nil {
+				t.Fatal(err)
+			}
+			if got := tc.filter.Match(f); got != tc.want {
+				t.Errorf("Match = %v, want %v", got, tc.want)
+			}
+		})
+	}
+	bad := Filter{Paths: []string{"src/[a"}}
+	if err := bad.Compile(); err == nil {
+		t.Error("Compile accepted a bad glob")
+	}
+}
+
+func TestLess(t *testing.T) {
+	a := Finding{Severity: SeverityError, Category: "Z"}
+	b := Finding{Severity: SeverityWarning, Category: "A"}
+	c := Finding{Severity: SeverityWarning, Category: "A", Rule: "R", Path: "a", Line: 2}
+	d := Finding{Severity: SeverityWarning, Category: "A", Rule: "R", Path: "a", Line: 10}
+	order := []*Finding{&a, &b, &c, &d}
+	for i := 0; i+1 < len(order); i++ {
+		if !Less(order[i], order[i+1]) || Less(order[i+1], order[i]) {
+			t.Errorf("order broken between %d and %d", i, i+1)
+		}
+	}
+}
