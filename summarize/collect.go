@@ -20,6 +20,7 @@ type Collector struct {
 	cats  map[string]int
 	rules map[ruleKey]int
 	files map[string]int
+	pager *pager
 }
 
 type ruleKey struct{ tool, rule string }
@@ -51,6 +52,21 @@ func (c *Collector) Add(f reports.Finding) {
 	if f.Path != "" {
 		c.files[f.Path]++
 	}
+	if c.pager != nil {
+		c.pager.add(f)
+	}
+}
+
+// KeepPage makes the collector keep the page of findings from offset (0-based)
+// on, at most limit of them (clamped to 1…[MaxLimit]; 0 means [DefaultLimit]),
+// in view order. Call it before the first Add.
+func (c *Collector) KeepPage(offset, limit int) {
+	if limit <= 0 {
+		limit = DefaultLimit
+	}
+	limit = min(limit, MaxLimit)
+	offset = max(offset, 0)
+	c.pager = &pager{offset: offset, limit: limit, keep: offset + limit}
 }
 
 // Summary returns the counts and top lists so far.
@@ -88,6 +104,17 @@ func (c *Collector) View(inputs []reports.Input) *View {
 		v.Inputs[i] = InputStatus{
 			Path: in.Path, Format: in.Format, Tool: in.Tool, ToolVersion: in.ToolVersion,
 			Findings: in.Findings, Suppressed: in.Suppressed, Error: in.Error, Warnings: in.Warnings,
+		}
+	}
+	if c.pager != nil {
+		page := c.pager.page()
+		v.Findings = make([]FindingView, len(page))
+		for i, f := range page {
+			v.Findings[i] = FindingView{Finding: f}
+		}
+		v.Page = &Page{Offset: c.pager.offset, Limit: c.pager.limit, Returned: len(page), Total: c.total}
+		if next := c.pager.offset + len(page); next < c.total {
+			v.Page.NextOffset = &next
 		}
 	}
 	return v

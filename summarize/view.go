@@ -9,6 +9,36 @@ type View struct {
 	Summary Summary `json:"summary"`
 	// Inputs is the status of every input read, in the order given.
 	Inputs []InputStatus `json:"inputs"`
+	// Findings is the requested page, in view order; nil in a summary-only view.
+	Findings []FindingView `json:"findings,omitempty"`
+	// Page says where Findings sits among all the findings that passed the filters.
+	Page *Page `json:"page,omitempty"`
+}
+
+// FindingView is a finding as a view shows it: the finding's fields, and up
+// to three lines of source around it.
+type FindingView struct {
+	reports.Finding
+	Context []ContextLine `json:"context,omitempty"`
+	// ContextNote says why Context is empty or comes from the report's snippet.
+	ContextNote string `json:"contextNote,omitempty"`
+}
+
+// ContextLine is one line of source.
+type ContextLine struct {
+	Line int    `json:"line"`
+	Text string `json:"text"`
+}
+
+// Page locates a page of findings: offset and limit as asked, how many were
+// returned, the total after filters, and the offset of the next page (null on
+// the last page).
+type Page struct {
+	Offset     int  `json:"offset"`
+	Limit      int  `json:"limit"`
+	Returned   int  `json:"returned"`
+	Total      int  `json:"total"`
+	NextOffset *int `json:"nextOffset"`
 }
 
 // InputStatus is one input's line in a view.

@@ -1,0 +1,144 @@
+package summarize
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+)
+
+// A Source gives lines of a file: the working tree (a [Dir]) or a revision of
+// a repository. Lines returns lines from..to (1-based, inclusive; to may pass
+// the end of the file) without their line endings.
+type Source interface {
+	Lines(path string, from, to int) ([]string, error)
+}
+
+// Context limits (SPEC §3).
+const (
+	ContextRadius = 1   // lines before and after the finding's line
+	MaxLineChars  = 200 // characters of a context line; longer ones are cut with …
+)
+
+// ErrBinary: the file is not text.
+var ErrBinary = errors.New("binary file")
+
+// Dir is a [Source] over a directory (the repository's working tree). Paths
+// are repository-relative; one that leaves the directory is refused. It keeps
+// the last files it read, since a page's findings share files.
+type Dir struct {
+	Root  string
+	cache map[string][]string
+	order []string
+}
+
+// dirCacheFiles bounds the files a Dir keeps in memory.
+const dirCacheFiles = 16
+
+// Lines implements [Source].
+func (d *Dir) Lines(p string, from, to int) ([]string, error) {
+	lines, err := d.file(p)
+	if err != nil {
+		return nil, err
+	}
+	from = max(from, 1)
+	to = min(to, len(lines))
+	if from > to {
+		return nil, fmt.Errorf("%s has %d lines", p, len(lines))
+	}
+	return lines[from-1 : to], nil
+}
+
+func (d *Dir) file(p string) ([]string, error) {
+	if lines, ok := d.cache[p]; ok {
+		return lines, nil
+	}
+	clean := path.Clean(p)
+	if p == "" || path.IsAbs(clean) || clean == ".." || strings.HasPrefix(clean, "../") || isWindowsAbs(clean) {
+		return nil, fmt.Errorf("%s is not inside the repository", p)
+	}
+	b, err := os.ReadFile(filepath.Join(d.Root, filepath.FromSlash(clean)))
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, err
+	}
+	lines, err := SplitLines(b)
+	if err != nil {
+		return nil, err
+	}
+	if d.cache == nil {
+		d.cache = map[string][]string{}
+	}
+	if len(d.order) >= dirCacheFiles {
+		delete(d.cache, d.order[0])
+		d.order = d.order[1:]
+	}
+	d.cache[p] = lines
+	d.order = append(d.order, p)
+	return lines, nil
+}
+
+// SplitLines splits file content into lines, LF or CRLF, and refuses binary
+// content (a NUL byte in the first 8,000 bytes, as git decides).
+func SplitLines(b []byte) ([]string, error) {
+	if bytes.IndexByte(b[:min(len(b), 8000)], 0) >= 0 {
+		return nil, ErrBinary
+	}
+	s := strings.TrimSuffix(string(b), "\n")
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimSuffix(l, "\r")
+	}
+	return lines, nil
+}
+
+func isWindowsAbs(s string) bool {
+	return len(s) >= 3 && s[1] == ':' && (s[2] == '/' || s[2] == '\\')
+}
+
+// AddContext fills fv's context: the line before, the finding's line and the
+// line after, read from src; where the source is missing or binary, the
+// report's own snippet, else no context and a note saying why.
+func AddContext(fv *FindingView, src Source) {
+	if fv.Line <= 0 {
+		fv.ContextNote = "the finding has no line"
+		return
+	}
+	from := max(fv.Line-ContextRadius, 1)
+	lines, err := src.Lines(fv.Path, from, fv.Line+ContextRadius)
+	if err == nil {
+		for i, l := range lines {
+			fv.Context = append(fv.Context, ContextLine{Line: from + i, Text: cutLine(l)})
+		}
+		return
+	}
+	if fv.Snippet != "" {
+		snippet, _ := SplitLines([]byte(fv.Snippet))
+		for i, l := range snippet {
+			if i > 2*ContextRadius {
+				break
+			}
+			fv.Context = append(fv.Context, ContextLine{Line: fv.Line + i, Text: cutLine(l)})
+		}
+		fv.ContextNote = fmt.Sprintf("from the report's snippet: source not readable (%v)", err)
+		return
+	}
+	fv.ContextNote = fmt.Sprintf("no context: %v", err)
+}
+
+func cutLine(s string) string {
+	if len(s) <= MaxLineChars {
+		return s
+	}
+	r := []rune(s)
+	if len(r) <= MaxLineChars {
+		return s
+	}
+	return string(r[:MaxLineChars-1]) + "…"
+}

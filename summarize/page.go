@@ -1,0 +1,61 @@
+package summarize
+
+import (
+	"container/heap"
+	"sort"
+
+	"github.com/recap-dev/recap/reports"
+)
+
+// Limits of a page of findings (SPEC §3).
+const (
+	DefaultLimit = 50  // findings in one response unless asked otherwise
+	MaxLimit     = 200 // findings in one response at most
+)
+
+// pageHeap keeps the first offset+limit findings in view order while they
+// stream by, without sorting them all: a max-heap whose root is the last of
+// the kept ones, replaced when a finding that sorts before it arrives.
+// Memory is offset+limit findings, whatever the number streamed.
+type pageHeap []reports.Finding
+
+func (h pageHeap) Len() int           { return len(h) }
+func (h pageHeap) Less(i, j int) bool { return reports.Less(&h[j], &h[i]) } // max-heap
+func (h pageHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *pageHeap) Push(x any)        { *h = append(*h, x.(reports.Finding)) }
+func (h *pageHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+type pager struct {
+	offset, limit int
+	keep          int
+	h             pageHeap
+}
+
+func (p *pager) add(f reports.Finding) {
+	if p.keep == 0 {
+		return
+	}
+	if len(p.h) < p.keep {
+		heap.Push(&p.h, f)
+		return
+	}
+	if reports.Less(&f, &p.h[0]) {
+		p.h[0] = f
+		heap.Fix(&p.h, 0)
+	}
+}
+
+// page returns the kept findings from offset on, in view order.
+func (p *pager) page() []reports.Finding {
+	out := append([]reports.Finding(nil), p.h...)
+	sort.Slice(out, func(i, j int) bool { return reports.Less(&out[i], &out[j]) })
+	if p.offset >= len(out) {
+		return nil
+	}
+	return out[p.offset:]
+}

@@ -1,0 +1,57 @@
+package summarize
+
+import (
+	"fmt"
+	"math/rand"
+	"sort"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/recap-dev/recap/reports"
+)
+
+// TestPage checks the streamed page against a full sort, for many offsets
+// and limits, on findings in random order.
+func TestPage(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	var all []reports.Finding
+	for i := 0; i < 500; i++ {
+		all = append(all, reports.Finding{
+			ID: fmt.Sprintf("f-%d", i), Severity: reports.Severities[rng.Intn(3)],
+			Category: []string{"a", "b", "c"}[rng.Intn(3)], Rule: []string{"r1", "r2"}[rng.Intn(2)],
+			Path: []string{"x.java", "y.java"}[rng.Intn(2)], Line: rng.Intn(50),
+		})
+	}
+	sorted := append([]reports.Finding(nil), all...)
+	sort.Slice(sorted, func(i, j int) bool { return reports.Less(&sorted[i], &sorted[j]) })
+	for _, tc := range []struct{ offset, limit, wantLimit int }{
+		{0, 0, DefaultLimit}, {0, 10, 10}, {37, 20, 20}, {490, 50, 50}, {499, 1, 1}, {500, 10, 10}, {0, 1000, MaxLimit}, {-5, 3, 3},
+	} {
+		c := NewCollector()
+		c.KeepPage(tc.offset, tc.limit)
+		for _, f := range all {
+			c.Add(f)
+		}
+		v := c.View(nil)
+		off := max(tc.offset, 0)
+		end := min(off+tc.wantLimit, len(sorted))
+		var want []reports.Finding
+		if off < len(sorted) {
+			want = sorted[off:end]
+		}
+		var got []reports.Finding
+		for _, fv := range v.Findings {
+			got = append(got, fv.Finding)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("offset %d limit %d: page mismatch (-want +got):\n%s", tc.offset, tc.limit, diff)
+		}
+		p := v.Page
+		if p.Total != 500 || p.Returned != len(want) || p.Limit != tc.wantLimit {
+			t.Errorf("offset %d limit %d: page %+v", tc.offset, tc.limit, *p)
+		}
+		if hasNext := end < len(sorted); hasNext != (p.NextOffset != nil) || hasNext && *p.NextOffset != end {
+			t.Errorf("offset %d limit %d: nextOffset %v, want %d", tc.offset, tc.limit, p.NextOffset, end)
+		}
+	}
+}
