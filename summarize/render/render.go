@@ -74,3 +74,29 @@ func plural(n int, one, many string) string {
 func oneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
+
+// location writes path:line:column, leaving out what is unknown.
+func location(path string, line, col int) string {
+	if path == "" {
+		path = "(no file)"
+	}
+	switch {
+	case line > 0 && col > 0:
+		return fmt.Sprintf("%s:%d:%d", path, line, col)
+	case line > 0:
+		return fmt.Sprintf("%s:%d", path, line)
+	}
+	return path
+}
+
+// displayRule prefers a rule's short name when its id is a long qualified
+// one (Checkstyle's com.puppycrawl.tools.checkstyle.checks.sizes.LineLengthCheck).
+func displayRule(id, name string) string {
+	if name != "" && strings.Count(id, ".") >= 2 {
+		return name
+	}
+	if id == "" {
+		return "(no rule)"
+	}
+	return id
+}

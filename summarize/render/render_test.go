@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"fmt"
 	"path/filepath"
 	"testing"
 
@@ -24,7 +25,19 @@ func scenarios() map[string]*summarize.View {
 			Category: []string{"Design", "sizes", "naming"}[i%3], Severity: sev, Path: []string{"a.java", "b.java", "c d.java"}[i%3]})
 	}
 
+	paged := summarize.NewCollector()
+	paged.KeepPage(0, 2)
+	for i := 1; i <= 3; i++ {
+		paged.Add(reports.Finding{ID: fmt.Sprintf("abcd-%d", i), Tool: "Checkstyle", Rule: "com.puppycrawl.tools.checkstyle.checks.sizes.LineLengthCheck",
+			RuleName: "LineLength", Category: "sizes", Severity: reports.SeverityWarning, Path: "src/A.java", Line: 10 * i, Column: 3,
+			Message: "Line is longer than 80 characters <b>|</b>"})
+	}
+	page := paged.View([]reports.Input{{Path: "checkstyle.xml", Format: "checkstyle", Tool: "Checkstyle", Findings: 3}})
+	page.Findings[0].Context = []summarize.ContextLine{{Line: 9, Text: "int a;"}, {Line: 10, Text: "String s = \"|\";"}, {Line: 11, Text: "}"}}
+	page.Findings[1].ContextNote = "no context: no such file or directory"
+
 	return map[string]*summarize.View{
+		"page":  page,
 		"empty": empty,
 		"one":   one.View([]reports.Input{{Path: "pmd.sarif", Format: "sarif", Tool: "PMD", ToolVersion: "7.0.0", Findings: 1}}),
 		"many": many.View([]reports.Input{

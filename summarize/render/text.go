@@ -72,7 +72,50 @@ func (Text) Render(w io.Writer, v *summarize.View) error {
 			ew.printf("error: %s\n", oneLine(in.Error))
 		}
 	}
+	textFindings(ew, v)
 	return ew.err
+}
+
+// textFindings writes the page of findings, each with its context:
+//
+//	error  src/A.java:34:9  PMD UseEqualsToCompareStrings [Error Prone]  (id k3xq-12)
+//	       Use equals() to compare strings instead of '==' or '!='
+//	          33 |     public void addItem(String item) {
+//	       >  34 |         if (item == "") {
+//	          35 |             return;
+func textFindings(ew *errWriter, v *summarize.View) {
+	p := v.Page
+	if p == nil {
+		return
+	}
+	if p.Returned == 0 {
+		ew.printf("\nno findings at offset %d of %d\n", p.Offset, p.Total)
+		return
+	}
+	ew.printf("\nfindings %d-%d of %d", p.Offset+1, p.Offset+p.Returned, p.Total)
+	if p.NextOffset != nil {
+		ew.printf(" (next page: --offset %d)", *p.NextOffset)
+	}
+	ew.printf("\n")
+	for _, f := range v.Findings {
+		ew.printf("\n%-7s %s  %s %s [%s]  (id %s)\n", f.Severity, location(f.Path, f.Line, f.Column),
+			oneLine(f.Tool), oneLine(displayRule(f.Rule, f.RuleName)), oneLine(f.Category), f.ID)
+		ew.printf("        %s\n", oneLine(f.Message))
+		width := 1
+		for _, c := range f.Context {
+			width = max(width, len(strconv.Itoa(c.Line)))
+		}
+		for _, c := range f.Context {
+			mark := " "
+			if c.Line == f.Line {
+				mark = ">"
+			}
+			ew.printf("      %s %*d | %s\n", mark, width, c.Line, c.Text)
+		}
+		if f.ContextNote != "" {
+			ew.printf("        (%s)\n", f.ContextNote)
+		}
+	}
 }
 
 func countRows(cs []summarize.Count) [][]string {

@@ -8,37 +8,73 @@ import (
 )
 
 func newSummary(streams *IO) *cobra.Command {
-	var flags commonFlags
+	var opts reportOptions
 	cmd := &cobra.Command{
 		Use:   "summary [flags] INPUT...",
 		Short: "Count findings by severity, tool, category, rule and file",
 		Long: `summary reads every INPUT (a report file, a gzip file, a directory searched for
 reports, or - for standard input) and prints the counts: total, files, by
 severity, by tool, the top 10 categories, rules and files, and the status of each
-input. It exits 2 when an input could not be read, after printing the rest.`,
+input. Filters narrow what is counted. It exits 2 when an input could not be
+read, after printing the rest.`,
 		Example: `  recap summary build/reports/pmd.sarif build/reports/checkstyle.xml
-  recap summary --format json build/reports/`,
+  recap summary --format json --severity warning build/reports/`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runSummary(streams, &flags, args)
+			return runReport(streams, &opts, args, false)
 		},
 	}
-	flags.register(cmd)
+	opts.common.register(cmd)
+	opts.filters.register(cmd)
 	return cmd
 }
 
-func runSummary(streams *IO, flags *commonFlags, args []string) error {
-	r, inFormat, root, err := flags.resolve()
+// reportOptions are the flags of the commands that read reports.
+type reportOptions struct {
+	common        commonFlags
+	filters       filterFlags
+	offset, limit int
+	noContext     bool
+}
+
+// runReport reads the inputs through the filter into a collector and
+// renders the view; with page set it keeps a page of findings with context.
+func runReport(streams *IO, opts *reportOptions, args []string, page bool) error {
+	r, inFormat, root, err := opts.common.resolve()
+	if err != nil {
+		return err
+	}
+	flt, err := opts.filters.filter()
 	if err != nil {
 		return err
 	}
 	c := summarize.NewCollector()
+	if page {
+		if opts.limit < 0 || opts.limit > summarize.MaxLimit {
+			return usageError("--limit must be between 1 and %d", summarize.MaxLimit)
+		}
+		if opts.offset < 0 {
+			return usageError("--offset must not be negative")
+		}
+		c.KeepPage(opts.offset, opts.limit)
+	}
 	inputs, err := parsers.ReadAll(args, parsers.ReadOptions{Root: root, Format: inFormat, Stdin: streams.In},
-		func(f reports.Finding) error { c.Add(f); return nil })
+		func(f reports.Finding) error {
+			if flt.Match(f) {
+				c.Add(f)
+			}
+			return nil
+		})
 	if err != nil {
 		return err
 	}
 	v := c.View(inputs)
+	if page && !opts.noContext {
+		src := &summarize.Dir{Root: root}
+		for i := range v.Findings {
+			summarize.AddContext(&v.Findings[i], src)
+		}
+	}
 	if err := r.Render(streams.Out, v); err != nil {
 		return err
 	}

@@ -1,0 +1,32 @@
+package cli
+
+import (
+	"github.com/recap-dev/recap/summarize"
+	"github.com/spf13/cobra"
+)
+
+func newFindings(streams *IO) *cobra.Command {
+	var opts reportOptions
+	cmd := &cobra.Command{
+		Use:   "findings [flags] INPUT...",
+		Short: "The summary, then a page of findings with 3 lines of source context",
+		Long: `findings prints the summary of the inputs, then one page of the findings that
+pass the filters, most severe first (then by category, rule, path and line), each
+with the line before, its line and the line after, read from the repository
+(--repo). Page with --offset and --limit (at most 200).`,
+		Example: `  recap findings --severity error build/reports/
+  recap findings --category "Error Prone" --path 'src/**/*.java' --limit 20 pmd.sarif
+  recap findings --format json --offset 50 pmd.sarif`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runReport(streams, &opts, args, true)
+		},
+	}
+	opts.common.register(cmd)
+	opts.filters.register(cmd)
+	f := cmd.Flags()
+	f.IntVar(&opts.offset, "offset", 0, "skip this many findings (page start)")
+	f.IntVar(&opts.limit, "limit", summarize.DefaultLimit, "findings in the page, at most 200")
+	f.BoolVar(&opts.noContext, "no-context", false, "leave out the source lines around each finding")
+	return cmd
+}
