@@ -11,7 +11,9 @@ import (
 type JSON struct{}
 
 // Render implements [Renderer].
-func (JSON) Render(w io.Writer, v *summarize.View) error {
+func (JSON) Render(w io.Writer, v *summarize.View) error { return writeJSON(w, v) }
+
+func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
