@@ -13,6 +13,26 @@ type View struct {
 	Findings []FindingView `json:"findings,omitempty"`
 	// Page says where Findings sits among all the findings that passed the filters.
 	Page *Page `json:"page,omitempty"`
+	// Omitted has a marker for each part left out to keep the budget.
+	Omitted []Omission `json:"omitted,omitempty"`
+	// Suggestions say what would narrow a result that did not fit.
+	Suggestions []string `json:"suggestions,omitempty"`
+	// Tokens states the view's own size; nil when no budget applied.
+	Tokens *TokenInfo `json:"tokens,omitempty"`
+}
+
+// Omission is one part left out of a view, with what it would cost and how
+// to get it, in its What sentence.
+type Omission struct {
+	What   string `json:"what"`
+	Tokens int    `json:"tokens"`
+}
+
+// TokenInfo is a view's size in tokens, its budget and how it was counted.
+type TokenInfo struct {
+	Estimated int    `json:"estimated"`
+	Budget    int    `json:"budget"`
+	Tokenizer string `json:"tokenizer"`
 }
 
 // FindingView is a finding as a view shows it: the finding's fields, and up

@@ -24,6 +24,7 @@ with the line before, its line and the line after, read from the repository
 	}
 	opts.common.register(cmd)
 	opts.filters.register(cmd)
+	opts.registerBudget(cmd)
 	f := cmd.Flags()
 	f.IntVar(&opts.offset, "offset", 0, "skip this many findings (page start)")
 	f.IntVar(&opts.limit, "limit", summarize.DefaultLimit, "findings in the page, at most 200")

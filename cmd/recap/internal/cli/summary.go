@@ -1,9 +1,12 @@
 package cli
 
 import (
+	"strings"
+
 	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/summarize"
+	"github.com/recap-dev/recap/summarize/tokens"
 	"github.com/spf13/cobra"
 )
 
@@ -26,6 +29,7 @@ read, after printing the rest.`,
 	}
 	opts.common.register(cmd)
 	opts.filters.register(cmd)
+	opts.registerBudget(cmd)
 	return cmd
 }
 
@@ -35,6 +39,14 @@ type reportOptions struct {
 	filters       filterFlags
 	offset, limit int
 	noContext     bool
+	maxTokens     int
+	tokenizer     string
+}
+
+func (o *reportOptions) registerBudget(cmd *cobra.Command) {
+	f := cmd.Flags()
+	f.IntVar(&o.maxTokens, "max-tokens", summarize.DefaultMaxTokens, "token budget of --format json output (256 to 25000)")
+	f.StringVar(&o.tokenizer, "tokenizer", tokens.Default, "how the budget counts: "+strings.Join(tokens.Names(), ", "))
 }
 
 // runReport reads the inputs through the filter into a collector and
@@ -47,6 +59,13 @@ func runReport(streams *IO, opts *reportOptions, args []string, page bool) error
 	flt, err := opts.filters.filter()
 	if err != nil {
 		return err
+	}
+	if opts.maxTokens < summarize.MinMaxTokens || opts.maxTokens > summarize.MaxMaxTokens {
+		return usageError("--max-tokens must be between %d and %d", summarize.MinMaxTokens, summarize.MaxMaxTokens)
+	}
+	counter, err := tokens.New(opts.tokenizer)
+	if err != nil {
+		return usageError("--tokenizer: %v", err)
 	}
 	c := summarize.NewCollector()
 	if page {
@@ -74,6 +93,9 @@ func runReport(streams *IO, opts *reportOptions, args []string, page bool) error
 		for i := range v.Findings {
 			summarize.AddContext(&v.Findings[i], src)
 		}
+	}
+	if opts.common.format == "json" {
+		summarize.Fit(v, counter, opts.maxTokens)
 	}
 	if err := r.Render(streams.Out, v); err != nil {
 		return err

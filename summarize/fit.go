@@ -1,0 +1,223 @@
+package summarize
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// A Counter counts tokens (package tokens provides them).
+type Counter interface {
+	Count(text string) int
+	Name() string
+}
+
+// packMargin keeps room for what measuring parts one by one misses (commas,
+// indentation, the tokens block itself); the final check trims if needed.
+const packMargin = 0.97
+
+// Fit makes v fit budget tokens as counted by c, and in 4 characters per
+// budget token, when rendered as JSON (compact, as the JSON renderer writes a
+// view that has a budget). The summary counts and the
+// inputs are always kept (their warnings go first when even they do not fit);
+// then the top lists, the page's findings and their contexts are admitted by
+// [Pack]. Nothing is cut inside a finding. Each part left out gets a marker
+// in Omitted; Suggestions name the largest groups that would narrow the
+// result; Page and Tokens are updated.
+func Fit(v *View, c Counter, budget int) {
+	budget = min(max(budget, MinMaxTokens), MaxMaxTokens)
+	v.Tokens = &TokenInfo{Budget: budget, Tokenizer: c.Name()}
+	findings := v.Findings
+	tops := [3]any{v.Summary.TopCategories, v.Summary.TopRules, v.Summary.TopFiles}
+	cost := func(x any) int { return c.Count(indented(x)) }
+
+	v.Findings = nil
+	v.Summary.TopCategories, v.Summary.TopRules, v.Summary.TopFiles = []Count{}, []RuleCount{}, []Count{}
+	fitBase(v, c, budget)
+	baseOmitted := len(v.Omitted)
+	parts := []Part{{PartSummary, cost(v)}, {PartTopLists, cost(tops)}}
+	for _, f := range findings {
+		bare := f
+		bare.Context, bare.ContextNote = nil, ""
+		parts = append(parts, Part{PartFinding, cost(bare)}, Part{PartContext, cost(f.Context) + c.Count(f.ContextNote)})
+	}
+	keep, _ := Pack(parts, int(float64(budget)*packMargin))
+
+	suggest := true
+	for {
+		apply(v, baseOmitted, findings, tops, parts, keep, suggest)
+		n := measure(v, c)
+		if n <= budget && utf8.RuneCountInString(indented(v)) <= 4*budget {
+			return
+		}
+		if dropLast(keep) {
+			continue
+		}
+		if !suggest {
+			return // only the summary is left; fitBase made it as small as it gets
+		}
+		suggest = false // the last thing to go: the summary's own counts say as much
+	}
+}
+
+// measure sets v.Tokens.Estimated to the count of v as rendered, counting the
+// tokens block with its final value.
+func measure(v *View, c Counter) int {
+	v.Tokens.Estimated = 0
+	for i := 0; i < 3; i++ {
+		n := c.Count(indented(v))
+		if n == v.Tokens.Estimated {
+			break
+		}
+		v.Tokens.Estimated = n
+	}
+	return v.Tokens.Estimated
+}
+
+// fitBase shrinks the always-kept part when it alone is over budget: first
+// the inputs' warnings, then inputs from the end.
+func fitBase(v *View, c Counter, budget int) {
+	if c.Count(indented(v)) <= budget/2 {
+		return
+	}
+	warned := 0
+	for i := range v.Inputs {
+		if len(v.Inputs[i].Warnings) > 0 {
+			warned++
+			v.Inputs[i].Warnings = nil
+		}
+	}
+	if warned > 0 {
+		v.Omitted = append(v.Omitted, Omission{What: fmt.Sprintf("warnings of %d input(s): read the inputs one at a time", warned)})
+	}
+	dropped := 0
+	for len(v.Inputs) > 1 && c.Count(indented(v)) > budget/2 {
+		v.Inputs = v.Inputs[:len(v.Inputs)-1]
+		dropped++
+	}
+	if dropped > 0 {
+		v.Omitted = append(v.Omitted, Omission{What: fmt.Sprintf("the status of %d more inputs: read fewer inputs at a time", dropped)})
+	}
+}
+
+// apply rebuilds v's findings, top lists, page and markers from keep.
+func apply(v *View, baseOmitted int, findings []FindingView, tops [3]any, parts []Part, keep []bool, suggest bool) {
+	v.Omitted, v.Suggestions = v.Omitted[:baseOmitted], nil
+	if keep[1] {
+		v.Summary.TopCategories, v.Summary.TopRules, v.Summary.TopFiles = tops[0].([]Count), tops[1].([]RuleCount), tops[2].([]Count)
+	} else {
+		v.Summary.TopCategories, v.Summary.TopRules, v.Summary.TopFiles = []Count{}, []RuleCount{}, []Count{}
+		v.Omitted = append(v.Omitted, Omission{What: "top categories, rules and files: raise maxTokens", Tokens: parts[1].Tokens})
+	}
+	v.Findings = v.Findings[:0]
+	droppedN, droppedTok, noCtxN, noCtxTok := 0, 0, 0, 0
+	for i, f := range findings {
+		fi, ci := 2+2*i, 3+2*i
+		if !keep[fi] {
+			droppedN++
+			droppedTok += parts[fi].Tokens + parts[ci].Tokens
+			continue
+		}
+		if !keep[ci] && len(f.Context) > 0 {
+			f.Context, f.ContextNote = nil, "context omitted to keep the token budget"
+			noCtxN++
+			noCtxTok += parts[ci].Tokens
+		}
+		v.Findings = append(v.Findings, f)
+	}
+	if v.Page == nil {
+		return
+	}
+	p := v.Page
+	p.Returned = len(v.Findings)
+	next := p.Offset + p.Returned
+	p.NextOffset = nil
+	if next < p.Total {
+		p.NextOffset = &next
+	}
+	if noCtxN > 0 {
+		v.Omitted = append(v.Omitted, Omission{What: fmt.Sprintf("context of %d findings: raise maxTokens, or ask for fewer findings (limit)", noCtxN), Tokens: noCtxTok})
+	}
+	if droppedN > 0 {
+		v.Omitted = append(v.Omitted, Omission{What: fmt.Sprintf("%d findings of the requested page: raise maxTokens, narrow the filters, or page with offset=%d", droppedN, next), Tokens: droppedTok})
+	}
+	if after := p.Total - p.Offset - len(findings); after > 0 && len(findings) > 0 {
+		avg := (droppedTok + sumKept(parts, keep)) / len(findings)
+		v.Omitted = append(v.Omitted, Omission{What: fmt.Sprintf("%d findings after the requested page: page with offset=%d, or narrow the filters", after, p.Offset+len(findings)), Tokens: avg * after})
+	}
+	if suggest && (droppedN > 0 || !keep[1] || (p.NextOffset != nil && p.Total > 2*len(v.Findings))) {
+		v.Suggestions = suggestions(&v.Summary)
+	}
+}
+
+func sumKept(parts []Part, keep []bool) int {
+	n := 0
+	for i := 2; i < len(parts); i++ {
+		if keep[i] {
+			n += parts[i].Tokens
+		}
+	}
+	return n
+}
+
+// suggestions name the largest groups that would narrow a result.
+func suggestions(s *Summary) []string {
+	var out []string
+	for _, sev := range []struct {
+		name string
+		n    int
+	}{{"error", s.BySeverity.Error}, {"warning", s.BySeverity.Warning}} {
+		if sev.n > 0 && sev.n < s.Total {
+			out = append(out, fmt.Sprintf("severity=%s keeps %d of %d findings", sev.name, sev.n, s.Total))
+			break
+		}
+	}
+	if len(s.TopCategories) > 0 {
+		c := s.TopCategories[0]
+		out = append(out, fmt.Sprintf("category=%q has %d findings", c.Name, c.Count))
+	}
+	if len(s.TopRules) > 0 {
+		r := s.TopRules[0]
+		out = append(out, fmt.Sprintf("rule=%q (%s) has %d findings", r.Name, r.Tool, r.Count))
+	}
+	if len(s.TopFiles) > 0 {
+		f := s.TopFiles[0]
+		out = append(out, fmt.Sprintf("path=%q has %d findings", f.Name, f.Count))
+	}
+	return out
+}
+
+// dropLast un-keeps the last kept context, else the last kept finding, else
+// the top lists; false when only the summary is left.
+func dropLast(keep []bool) bool {
+	for i := len(keep) - 1; i >= 3; i -= 2 {
+		if keep[i] {
+			keep[i] = false
+			return true
+		}
+	}
+	for i := len(keep) - 2; i >= 2; i -= 2 {
+		if keep[i] {
+			keep[i] = false
+			return true
+		}
+	}
+	if keep[1] {
+		keep[1] = false
+		return true
+	}
+	return false
+}
+
+// indented renders x as the JSON renderer renders a budgeted view: compact
+// (indentation costs characters, which the budget counts too), one line.
+func indented(x any) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(x); err != nil {
+		return ""
+	}
+	return b.String()
+}
