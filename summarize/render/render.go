@@ -23,8 +23,9 @@ type Renderer interface {
 
 // renderers is the table of output formats.
 var renderers = map[string]Renderer{
-	"text": Text{},
-	"json": JSON{},
+	"text":     Text{},
+	"json":     JSON{},
+	"markdown": Markdown{},
 }
 
 // Lookup returns the renderer for a format name.
@@ -48,8 +49,29 @@ func Names() []string {
 // table writes one ASCII table: header as given (not upper-cased), numbers
 // aligned right where the column says so.
 func table(w io.Writer, header []string, align []tw.Align, rows [][]string) error {
+	return newTable(w, renderer.NewBlueprint(tw.Rendition{Symbols: tw.NewSymbols(tw.StyleASCII)}), header, align, rows)
+}
+
+// markdownCell escapes what tablewriter's Markdown renderer passes through
+// as is: a | breaks the row, a newline starts a new row, and HTML reaches
+// GitHub as HTML.
+var markdownCell = strings.NewReplacer("|", `\|`, "\r\n", "<br>", "\n", "<br>", "<", "&lt;", ">", "&gt;", "&", "&amp;")
+
+// markdownTable writes one GitHub-flavoured Markdown table, cells escaped.
+func markdownTable(w io.Writer, header []string, align []tw.Align, rows [][]string) error {
+	esc := make([][]string, len(rows))
+	for i, r := range rows {
+		esc[i] = make([]string, len(r))
+		for j, c := range r {
+			esc[i][j] = markdownCell.Replace(c)
+		}
+	}
+	return newTable(w, renderer.NewMarkdown(), header, align, esc)
+}
+
+func newTable(w io.Writer, rend tw.Renderer, header []string, align []tw.Align, rows [][]string) error {
 	t := tablewriter.NewTable(w,
-		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{Symbols: tw.NewSymbols(tw.StyleASCII)})),
+		tablewriter.WithRenderer(rend),
 		tablewriter.WithHeaderAutoFormat(tw.Off),
 		tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: align}),
 		tablewriter.WithHeaderAlignment(tw.AlignLeft),

@@ -28,27 +28,27 @@ func (Text) Render(w io.Writer, v *summarize.View) error {
 	for _, sev := range reports.Severities {
 		rows = append(rows, []string{sev.String(), strconv.Itoa(s.BySeverity.Of(sev))})
 	}
-	ew.table([]string{"severity", "count"}, left2, rows)
+	ew.tbl([]string{"severity", "count"}, left2, rows)
 
 	if len(s.ByTool) > 0 {
 		rows = rows[:0]
 		for _, name := range sortedKeys(s.ByTool) {
 			rows = append(rows, []string{oneLine(name), strconv.Itoa(s.ByTool[name])})
 		}
-		ew.table([]string{"tool", "count"}, left2, rows)
+		ew.tbl([]string{"tool", "count"}, left2, rows)
 	}
 	if len(s.TopCategories) > 0 {
-		ew.table([]string{"top categories", "count"}, left2, countRows(s.TopCategories))
+		ew.tbl([]string{"top categories", "count"}, left2, countRows(s.TopCategories))
 	}
 	if len(s.TopRules) > 0 {
 		rows = rows[:0]
 		for _, r := range s.TopRules {
 			rows = append(rows, []string{oneLine(r.Name), oneLine(r.Tool), strconv.Itoa(r.Count)})
 		}
-		ew.table([]string{"top rules", "tool", "count"}, []tw.Align{tw.AlignLeft, tw.AlignLeft, tw.AlignRight}, rows)
+		ew.tbl([]string{"top rules", "tool", "count"}, []tw.Align{tw.AlignLeft, tw.AlignLeft, tw.AlignRight}, rows)
 	}
 	if len(s.TopFiles) > 0 {
-		ew.table([]string{"top files", "count"}, left2, countRows(s.TopFiles))
+		ew.tbl([]string{"top files", "count"}, left2, countRows(s.TopFiles))
 	}
 	rows = rows[:0]
 	for _, in := range v.Inputs {
@@ -60,7 +60,7 @@ func (Text) Render(w io.Writer, v *summarize.View) error {
 		}
 		rows = append(rows, []string{oneLine(in.Path), in.Format, oneLine(in.Tool), strconv.Itoa(in.Findings), status})
 	}
-	ew.table([]string{"input", "format", "tool", "findings", "status"},
+	ew.tbl([]string{"input", "format", "tool", "findings", "status"},
 		[]tw.Align{tw.AlignLeft, tw.AlignLeft, tw.AlignLeft, tw.AlignRight, tw.AlignLeft}, rows)
 	for _, in := range v.Inputs {
 		for _, warn := range in.Warnings {
@@ -146,8 +146,9 @@ func sortedKeys(m map[string]int) []string {
 
 // errWriter keeps the first error, so the renderer reads as a sequence.
 type errWriter struct {
-	w   io.Writer
-	err error
+	w     io.Writer
+	err   error
+	table func(io.Writer, []string, []tw.Align, [][]string) error // nil: ASCII
 }
 
 func (e *errWriter) printf(format string, args ...any) {
@@ -156,9 +157,13 @@ func (e *errWriter) printf(format string, args ...any) {
 	}
 }
 
-func (e *errWriter) table(header []string, align []tw.Align, rows [][]string) {
+func (e *errWriter) tbl(header []string, align []tw.Align, rows [][]string) {
 	if e.err == nil {
-		e.err = table(e.w, header, align, rows)
+		f := e.table
+		if f == nil {
+			f = table
+		}
+		e.err = f(e.w, header, align, rows)
 	}
 	e.printf("\n")
 }

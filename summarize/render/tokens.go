@@ -31,7 +31,7 @@ func Tokens(w io.Writer, format string, r tokens.Report) error {
 		}
 		rows = append(rows, []string{oneLine(f.Path), strconv.FormatInt(f.Bytes, 10), strconv.FormatInt(f.Lines, 10), n})
 	}
-	ew.table([]string{"file", "bytes", "lines", "tokens (" + r.Tokenizer + ")"},
+	ew.tbl([]string{"file", "bytes", "lines", "tokens (" + r.Tokenizer + ")"},
 		[]tw.Align{tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight}, rows)
 	if r.Recommendation != "" {
 		ew.printf("recommendation: %s\n", r.Recommendation)

@@ -19,7 +19,7 @@ type commonFlags struct {
 func (c *commonFlags) register(cmd *cobra.Command) {
 	f := cmd.Flags()
 	f.StringVar(&c.repo, "repo", "", "repository root for paths and source context (default: the git top level of the current directory)")
-	f.StringVar(&c.format, "format", "text", "output format: text or json")
+	f.StringVar(&c.format, "format", "text", "output format: text, markdown or json")
 	f.StringVar(&c.inputFormat, "input-format", "", "read every input as this report format (sarif, spotbugs, checkstyle, pmd) instead of detecting it")
 }
 
