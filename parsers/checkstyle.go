@@ -25,45 +25,32 @@ func (p *checkstyleParser) Parse(r io.Reader, emit func(reports.Finding) error) 
 	in = reports.Input{Format: string(FormatCheckstyle), Tool: "Checkstyle"}
 	pl := newPlacer(p.opts.Root)
 	defer pl.finish(&in)
-	d := newXMLDecoder(r)
-	root, err := xmlRootElement(p.opts.Name, d, "checkstyle")
-	if err != nil {
-		return in, err
-	}
-	in.ToolVersion = attr(root, "version")
 	file := ""
-	for {
-		tok, err := d.Token()
-		if err == io.EOF {
-			return in, xmlFail(p.opts.Name, d, io.ErrUnexpectedEOF)
-		}
-		if err != nil {
-			return in, xmlFail(p.opts.Name, d, err)
-		}
-		switch t := tok.(type) {
-		case xml.StartElement:
+	err = walkXML(p.opts.Name, r, "checkstyle", func(root xml.StartElement) { in.ToolVersion = attr(root, "version") },
+		func(tok xml.Token) error {
+			t, ok := tok.(xml.StartElement)
+			if !ok {
+				return nil
+			}
 			switch t.Name.Local {
 			case "file":
 				file = pl.place(attr(t, "name"))
 			case "error":
 				f, keep := checkstyleFinding(t, file, in.ToolVersion)
 				if !keep {
-					continue
+					return nil
 				}
 				if f.Tool != in.Tool && in.Findings == 0 {
 					in.Tool = f.Tool
 				}
 				if err := emit(f); err != nil {
-					return in, err
+					return err
 				}
 				in.Findings++
 			}
-		case xml.EndElement:
-			if t.Name.Local == "checkstyle" {
-				return in, nil
-			}
-		}
-	}
+			return nil
+		})
+	return in, err
 }
 
 // checkstyleFinding maps one <error>; keep is false for severity "ignore",

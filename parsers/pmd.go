@@ -33,12 +33,6 @@ func (p *pmdParser) Parse(r io.Reader, emit func(reports.Finding) error) (in rep
 	in = reports.Input{Format: string(FormatPMD), Tool: "PMD"}
 	pl := newPlacer(p.opts.Root)
 	defer pl.finish(&in)
-	d := newXMLDecoder(r)
-	root, err := xmlRootElement(p.opts.Name, d, "pmd")
-	if err != nil {
-		return in, err
-	}
-	in.ToolVersion = attr(root, "version")
 	file := ""
 	var text strings.Builder
 	var cur *reports.Finding
@@ -48,54 +42,45 @@ func (p *pmdParser) Parse(r io.Reader, emit func(reports.Finding) error) (in rep
 			in.Warn(fmt.Sprintf("PMD could not process %s (first: %s)", plural(procErrors, "file", "files"), firstProc))
 		}
 	}()
-	for {
-		tok, err := d.Token()
-		if err == io.EOF {
-			return in, xmlFail(p.opts.Name, d, io.ErrUnexpectedEOF)
-		}
-		if err != nil {
-			return in, xmlFail(p.opts.Name, d, err)
-		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			switch t.Name.Local {
-			case "file":
-				file = pl.place(attr(t, "name"))
-			case "violation":
-				f := pmdFinding(t, file, in.ToolVersion)
-				cur = &f
-				text.Reset()
-			case "suppressedviolation":
-				in.Suppressed++
-			case "error":
-				if procErrors++; procErrors == 1 {
-					firstProc = pl.place(attr(t, "filename")) + ": " + firstLine(attr(t, "msg"))
+	err = walkXML(p.opts.Name, r, "pmd", func(root xml.StartElement) { in.ToolVersion = attr(root, "version") },
+		func(tok xml.Token) error {
+			switch t := tok.(type) {
+			case xml.StartElement:
+				switch t.Name.Local {
+				case "file":
+					file = pl.place(attr(t, "name"))
+				case "violation":
+					f := pmdFinding(t, file, in.ToolVersion)
+					cur = &f
+					text.Reset()
+				case "suppressedviolation":
+					in.Suppressed++
+				case "error":
+					if procErrors++; procErrors == 1 {
+						firstProc = pl.place(attr(t, "filename")) + ": " + firstLine(attr(t, "msg"))
+					}
+				case "configerror":
+					in.Warn(fmt.Sprintf("PMD configuration error in rule %s: %s", attr(t, "rule"), firstLine(attr(t, "msg"))))
 				}
-			case "configerror":
-				in.Warn(fmt.Sprintf("PMD configuration error in rule %s: %s", attr(t, "rule"), firstLine(attr(t, "msg"))))
-			}
-		case xml.CharData:
-			if cur != nil {
-				text.Write(t)
-			}
-		case xml.EndElement:
-			switch t.Name.Local {
-			case "violation":
-				if cur == nil {
-					continue
+			case xml.CharData:
+				if cur != nil {
+					text.Write(t)
+				}
+			case xml.EndElement:
+				if t.Name.Local != "violation" || cur == nil {
+					return nil
 				}
 				cur.Message = orMessage(messageText(text.String()), cur.Rule)
 				cur.Fingerprint = reports.Fingerprint(*cur, nil)
 				if err := emit(*cur); err != nil {
-					return in, err
+					return err
 				}
 				in.Findings++
 				cur = nil
-			case "pmd":
-				return in, nil
 			}
-		}
-	}
+			return nil
+		})
+	return in, err
 }
 
 func pmdFinding(t xml.StartElement, file, version string) reports.Finding {

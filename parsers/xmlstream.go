@@ -68,3 +68,31 @@ func atoi(s string) int {
 	}
 	return n
 }
+
+// walkXML reads a report whose root element is rootName: it calls start with
+// the root element, then each with every token until the root closes. An
+// input that ends before is an error at its end; every error names the input
+// and the place.
+func walkXML(name string, r io.Reader, rootName string, start func(xml.StartElement), each func(xml.Token) error) error {
+	d := newXMLDecoder(r)
+	root, err := xmlRootElement(name, d, rootName)
+	if err != nil {
+		return err
+	}
+	start(root)
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			return xmlFail(name, d, io.ErrUnexpectedEOF)
+		}
+		if err != nil {
+			return xmlFail(name, d, err)
+		}
+		if end, ok := tok.(xml.EndElement); ok && end.Name.Local == rootName {
+			return nil
+		}
+		if err := each(tok); err != nil {
+			return err
+		}
+	}
+}
