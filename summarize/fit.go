@@ -1,7 +1,6 @@
 package summarize
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -13,43 +12,68 @@ type Counter interface {
 	Name() string
 }
 
+// A Layout renders a view as one output format writes it: whole, and in the
+// parts that [Fit] prices on their own (package render provides one per
+// format). Parts are priced as they render, so that the budget holds for
+// what is written, whatever the format.
+type Layout interface {
+	// View renders the whole view, exactly as it is written.
+	View(v *View) string
+	// TopLists renders the top categories, rules and files.
+	TopLists(s *Summary) string
+	// Finding renders one finding without its context; Context renders its
+	// context lines and note alone.
+	Finding(f *FindingView) string
+	Context(f *FindingView) string
+}
+
 // packMargin keeps room for what measuring parts one by one misses (commas,
 // indentation, the tokens block itself); the final check trims if needed.
 const packMargin = 0.97
 
 // Fit makes v fit budget tokens as counted by c, and in 4 characters per
-// budget token, when rendered as JSON (compact, as the JSON renderer writes a
-// view that has a budget). The summary counts and the
+// budget token, when rendered by l. The summary counts and the
 // inputs are always kept (their warnings go first when even they do not fit);
 // then the top lists, the page's findings and their contexts are admitted by
 // [Pack]. Nothing is cut inside a finding. Each part left out gets a marker
 // in Omitted; Suggestions name the largest groups that would narrow the
 // result; Page and Tokens are updated.
-func Fit(v *View, c Counter, budget int) {
+func Fit(v *View, c Counter, budget int, l Layout) {
 	budget = min(max(budget, MinMaxTokens), MaxMaxTokens)
 	v.Tokens = &TokenInfo{Budget: budget, Tokenizer: c.Name()}
 	findings := v.Findings
 	tops := [3]any{v.Summary.TopCategories, v.Summary.TopRules, v.Summary.TopFiles}
-	cost := func(x any) int { return c.Count(indented(x)) }
+	cost := func(s string) int { return max(c.Count(s), (utf8.RuneCountInString(s)+3)/4) }
+	topsCost := cost(l.TopLists(&v.Summary))
 
 	v.Findings = nil
 	v.Summary.TopCategories, v.Summary.TopRules, v.Summary.TopFiles = []Count{}, []RuleCount{}, []Count{}
-	fitBase(v, c, budget)
+	fitBase(v, c, budget, l)
 	baseOmitted := len(v.Omitted)
-	parts := []Part{{PartSummary, cost(v)}, {PartTopLists, cost(tops)}}
-	for _, f := range findings {
-		bare := f
-		bare.Context, bare.ContextNote = nil, ""
-		parts = append(parts, Part{PartFinding, cost(bare)}, Part{PartContext, cost(f.Context) + c.Count(f.ContextNote)})
+	parts := []Part{{PartSummary, cost(l.View(v))}, {PartTopLists, topsCost}}
+	for i := range findings {
+		f := &findings[i]
+		parts = append(parts, Part{PartFinding, cost(l.Finding(f))}, Part{PartContext, cost(l.Context(f))})
 	}
-	keep, _ := Pack(parts, int(float64(budget)*packMargin))
+	packBudget := int(float64(budget) * packMargin)
+	keep, _ := Pack(parts, packBudget)
 
+	// Parts priced alone miss what joins them (markers, notes, the tokens
+	// line); while the whole is over, pack again into less, so that a part
+	// dropped (the top lists) makes room for smaller ones (findings), and
+	// when only the summary is left, drop the suggestions.
 	suggest := true
 	for {
 		apply(v, baseOmitted, findings, tops, parts, keep, suggest)
-		n := measure(v, c)
-		if n <= budget && utf8.RuneCountInString(indented(v)) <= 4*budget {
+		n := measure(v, c, l)
+		over := max(n, (utf8.RuneCountInString(l.View(v))+3)/4) - budget
+		if over <= 0 {
 			return
+		}
+		if packBudget > parts[0].Tokens {
+			packBudget -= max(over, budget/100)
+			keep, _ = Pack(parts, packBudget)
+			continue
 		}
 		if dropLast(keep) {
 			continue
@@ -63,10 +87,10 @@ func Fit(v *View, c Counter, budget int) {
 
 // measure sets v.Tokens.Estimated to the count of v as rendered, counting the
 // tokens block with its final value.
-func measure(v *View, c Counter) int {
+func measure(v *View, c Counter, l Layout) int {
 	v.Tokens.Estimated = 0
 	for i := 0; i < 3; i++ {
-		n := c.Count(indented(v))
+		n := c.Count(l.View(v))
 		if n == v.Tokens.Estimated {
 			break
 		}
@@ -77,8 +101,8 @@ func measure(v *View, c Counter) int {
 
 // fitBase shrinks the always-kept part when it alone is over budget: first
 // the inputs' warnings, then inputs from the end.
-func fitBase(v *View, c Counter, budget int) {
-	if c.Count(indented(v)) <= budget/2 {
+func fitBase(v *View, c Counter, budget int, l Layout) {
+	if c.Count(l.View(v)) <= budget/2 {
 		return
 	}
 	warned := 0
@@ -92,7 +116,7 @@ func fitBase(v *View, c Counter, budget int) {
 		v.Omitted = append(v.Omitted, Omission{What: fmt.Sprintf("warnings of %d input(s): read the inputs one at a time", warned)})
 	}
 	dropped := 0
-	for len(v.Inputs) > 1 && c.Count(indented(v)) > budget/2 {
+	for len(v.Inputs) > 1 && c.Count(l.View(v)) > budget/2 {
 		v.Inputs = v.Inputs[:len(v.Inputs)-1]
 		dropped++
 	}
@@ -210,14 +234,15 @@ func dropLast(keep []bool) bool {
 	return false
 }
 
-// indented renders x as the JSON renderer renders a budgeted view: compact
-// (indentation costs characters, which the budget counts too), one line.
-func indented(x any) string {
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(x); err != nil {
-		return ""
+// Marker is the omission as one line, its cost after its subject:
+// "[omitted: 150 findings of the requested page (~31000 tokens): raise maxTokens, …]".
+func (o Omission) Marker() string {
+	subject, how, ok := strings.Cut(o.What, ": ")
+	if o.Tokens <= 0 {
+		return "[omitted: " + o.What + "]"
 	}
-	return b.String()
+	if !ok {
+		return fmt.Sprintf("[omitted: %s (~%d tokens)]", o.What, o.Tokens)
+	}
+	return fmt.Sprintf("[omitted: %s (~%d tokens): %s]", subject, o.Tokens, how)
 }

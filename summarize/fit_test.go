@@ -20,8 +20,8 @@ import (
 var markerCount = regexp.MustCompile(`^(\d+) findings (of|after) the requested page`)
 
 // TestFitCorpus is the budget's property test: over every corpus report,
-// with random filters, offsets, limits and budgets (256…25,000), the JSON a
-// view renders to stays within the budget by the exact o200k_base count and
+// with random filters, offsets, limits, budgets (256…25,000) and output
+// formats, what a view renders to stays within the budget by the exact o200k_base count and
 // by chars/4; the page and the omission markers add up to the filtered total;
 // and every finding comes whole.
 func TestFitCorpus(t *testing.T) {
@@ -33,6 +33,17 @@ func TestFitCorpus(t *testing.T) {
 	counter, _ := tokens.New(tokens.Max)
 	rng := rand.New(rand.NewSource(7))
 	cats := []string{"", "Code Style", "Best Practices", "javadoc", "CORRECTNESS", "uncategorized"}
+	var layouts []struct {
+		name string
+		render.Renderer
+	}
+	for _, n := range render.Names() {
+		r, _ := render.Lookup(n)
+		layouts = append(layouts, struct {
+			name string
+			render.Renderer
+		}{n, r})
+	}
 	runs, trimmed, noContext := 0, 0, 0
 	type input struct{ path, root string }
 	var inputs []input
@@ -81,9 +92,11 @@ func TestFitCorpus(t *testing.T) {
 			for i := range v.Findings {
 				summarize.AddContext(&v.Findings[i], src)
 			}
-			summarize.Fit(v, counter, budget)
+			r := layouts[rng.Intn(len(layouts))]
+			name += "/" + r.name
+			summarize.Fit(v, counter, budget, r.Renderer)
 			var out strings.Builder
-			if err := (render.JSON{}).Render(&out, v); err != nil {
+			if err := r.Render(&out, v); err != nil {
 				t.Fatal(err)
 			}
 			runs++

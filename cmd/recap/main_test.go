@@ -52,6 +52,8 @@ func TestCommands(t *testing.T) {
 		{"findings json, second page", []string{"findings", "--format", "json", "--repo", "testdata/sample", "--category", "Code Style", "--offset", "5", "--limit", "3", "testdata/reports"}, "", "findings.json", 0},
 		{"findings past the end", []string{"findings", "--repo", "testdata/sample", "--offset", "1000", "testdata/reports/spotbugs.xml"}, "", "findings-past-end.txt", 0},
 		{"findings json within 1000 tokens", []string{"findings", "--format", "json", "--max-tokens", "1000", "--repo", "testdata/sample", "testdata/reports"}, "", "findings-budget.json", 0},
+		{"findings text within 1000 tokens", []string{"findings", "--max-tokens", "1000", "--repo", "testdata/sample", "testdata/reports"}, "", "findings-budget.txt", 0},
+		{"findings markdown within 600 tokens", []string{"findings", "--format", "markdown", "--max-tokens", "600", "--tokenizer", "o200k_base", "--repo", "testdata/sample", "--severity", "error", "testdata/reports"}, "", "findings-budget.md", 0},
 		{"max-tokens under 256", []string{"findings", "--format", "json", "--max-tokens", "100", "testdata/reports"}, "", "", 2},
 		{"limit over 200", []string{"findings", "--limit", "201", "testdata/reports"}, "", "", 2},
 		{"bad severity", []string{"summary", "--severity", "fatal", "testdata/reports"}, "", "", 2},

@@ -16,9 +16,21 @@ import (
 	"github.com/recap-dev/recap/summarize"
 )
 
-// A Renderer writes a view to w.
+// A Renderer writes a view to w, and renders it whole and in parts for
+// [summarize.Fit], so that a budget holds in every format.
 type Renderer interface {
 	Render(w io.Writer, v *summarize.View) error
+	summarize.Layout
+}
+
+// renderString renders v to a string; a renderer's only errors are the
+// writer's, and a strings.Builder has none.
+func renderString(r Renderer, v *summarize.View) string {
+	var b strings.Builder
+	if err := r.Render(&b, v); err != nil {
+		return ""
+	}
+	return b.String()
 }
 
 // renderers is the table of output formats.

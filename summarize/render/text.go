@@ -5,6 +5,7 @@ import (
 	"io"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/olekukonko/tablewriter/tw"
 	"github.com/recap-dev/recap/reports"
@@ -37,19 +38,7 @@ func (Text) Render(w io.Writer, v *summarize.View) error {
 		}
 		ew.tbl([]string{"tool", "count"}, left2, rows)
 	}
-	if len(s.TopCategories) > 0 {
-		ew.tbl([]string{"top categories", "count"}, left2, countRows(s.TopCategories))
-	}
-	if len(s.TopRules) > 0 {
-		rows = rows[:0]
-		for _, r := range s.TopRules {
-			rows = append(rows, []string{oneLine(r.Name), oneLine(r.Tool), strconv.Itoa(r.Count)})
-		}
-		ew.tbl([]string{"top rules", "tool", "count"}, []tw.Align{tw.AlignLeft, tw.AlignLeft, tw.AlignRight}, rows)
-	}
-	if len(s.TopFiles) > 0 {
-		ew.tbl([]string{"top files", "count"}, left2, countRows(s.TopFiles))
-	}
+	textTopLists(ew, &s)
 	rows = rows[:0]
 	for _, in := range v.Inputs {
 		status := "ok"
@@ -73,7 +62,24 @@ func (Text) Render(w io.Writer, v *summarize.View) error {
 		}
 	}
 	textFindings(ew, v)
+	textBudget(ew, v)
 	return ew.err
+}
+
+func textTopLists(ew *errWriter, s *summarize.Summary) {
+	if len(s.TopCategories) > 0 {
+		ew.tbl([]string{"top categories", "count"}, left2, countRows(s.TopCategories))
+	}
+	if len(s.TopRules) > 0 {
+		var rows [][]string
+		for _, r := range s.TopRules {
+			rows = append(rows, []string{oneLine(r.Name), oneLine(r.Tool), strconv.Itoa(r.Count)})
+		}
+		ew.tbl([]string{"top rules", "tool", "count"}, []tw.Align{tw.AlignLeft, tw.AlignLeft, tw.AlignRight}, rows)
+	}
+	if len(s.TopFiles) > 0 {
+		ew.tbl([]string{"top files", "count"}, left2, countRows(s.TopFiles))
+	}
 }
 
 // textFindings writes the page of findings, each with its context:
@@ -97,26 +103,79 @@ func textFindings(ew *errWriter, v *summarize.View) {
 		ew.printf(" (next page: --offset %d)", *p.NextOffset)
 	}
 	ew.printf("\n")
-	for _, f := range v.Findings {
-		ew.printf("\n%-7s %s  %s %s [%s]  (id %s)\n", f.Severity, location(f.Path, f.Line, f.Column),
-			oneLine(f.Tool), oneLine(displayRule(f.Rule, f.RuleName)), oneLine(f.Category), f.ID)
-		ew.printf("        %s\n", oneLine(f.Message))
-		width := 1
-		for _, c := range f.Context {
-			width = max(width, len(strconv.Itoa(c.Line)))
-		}
-		for _, c := range f.Context {
-			mark := " "
-			if c.Line == f.Line {
-				mark = ">"
-			}
-			ew.printf("      %s %*d | %s\n", mark, width, c.Line, c.Text)
-		}
-		if f.ContextNote != "" {
-			ew.printf("        (%s)\n", f.ContextNote)
-		}
+	for i := range v.Findings {
+		textFinding(ew, &v.Findings[i])
+		textContext(ew, &v.Findings[i])
 	}
 }
+
+func textFinding(ew *errWriter, f *summarize.FindingView) {
+	ew.printf("\n%-7s %s  %s %s [%s]  (id %s)\n", f.Severity, location(f.Path, f.Line, f.Column),
+		oneLine(f.Tool), oneLine(displayRule(f.Rule, f.RuleName)), oneLine(f.Category), f.ID)
+	ew.printf("        %s\n", oneLine(f.Message))
+}
+
+func textContext(ew *errWriter, f *summarize.FindingView) {
+	width := 1
+	for _, c := range f.Context {
+		width = max(width, len(strconv.Itoa(c.Line)))
+	}
+	for _, c := range f.Context {
+		mark := " "
+		if c.Line == f.Line {
+			mark = ">"
+		}
+		ew.printf("      %s %*d | %s\n", mark, width, c.Line, c.Text)
+	}
+	if f.ContextNote != "" {
+		ew.printf("        (%s)\n", f.ContextNote)
+	}
+}
+
+// textBudget writes the omission markers, the suggestions and the view's
+// size, when a budget applied.
+func textBudget(ew *errWriter, v *summarize.View) {
+	if v.Tokens == nil {
+		return
+	}
+	ew.printf("\n")
+	for _, o := range v.Omitted {
+		ew.printf("%s\n", o.Marker())
+	}
+	for _, s := range v.Suggestions {
+		ew.printf("to narrow: %s\n", s)
+	}
+	ew.printf("%s\n", tokenLine(v.Tokens))
+}
+
+// tokenLine states a view's size against its budget.
+func tokenLine(t *summarize.TokenInfo) string {
+	return fmt.Sprintf("tokens: %d of a %d budget (%s)", t.Estimated, t.Budget, t.Tokenizer)
+}
+
+// TopLists implements [summarize.Layout].
+func (Text) TopLists(s *summarize.Summary) string {
+	var b strings.Builder
+	textTopLists(&errWriter{w: &b}, s)
+	return b.String()
+}
+
+// Finding implements [summarize.Layout].
+func (Text) Finding(f *summarize.FindingView) string {
+	var b strings.Builder
+	textFinding(&errWriter{w: &b}, f)
+	return b.String()
+}
+
+// Context implements [summarize.Layout].
+func (Text) Context(f *summarize.FindingView) string {
+	var b strings.Builder
+	textContext(&errWriter{w: &b}, f)
+	return b.String()
+}
+
+// View implements [summarize.Layout].
+func (t Text) View(v *summarize.View) string { return renderString(t, v) }
 
 func countRows(cs []summarize.Count) [][]string {
 	rows := make([][]string, len(cs))

@@ -19,6 +19,7 @@ with the line before, its line and the line after, read from the repository
   recap findings --format json --offset 50 pmd.sarif`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.budgeted = cmd.Flags().Changed("max-tokens")
 			return runReport(streams, &opts, args, true)
 		},
 	}

@@ -24,6 +24,7 @@ read, after printing the rest.`,
   recap summary --format json --severity warning build/reports/`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.budgeted = cmd.Flags().Changed("max-tokens")
 			return runReport(streams, &opts, args, false)
 		},
 	}
@@ -41,11 +42,12 @@ type reportOptions struct {
 	noContext     bool
 	maxTokens     int
 	tokenizer     string
+	budgeted      bool // --max-tokens was given
 }
 
 func (o *reportOptions) registerBudget(cmd *cobra.Command) {
 	f := cmd.Flags()
-	f.IntVar(&o.maxTokens, "max-tokens", summarize.DefaultMaxTokens, "token budget of --format json output (256 to 25000)")
+	f.IntVar(&o.maxTokens, "max-tokens", summarize.DefaultMaxTokens, "token budget of the output (256 to 25000); json output always has one, text and markdown when this flag is given")
 	f.StringVar(&o.tokenizer, "tokenizer", tokens.Default, "how the budget counts: "+strings.Join(tokens.Names(), ", "))
 }
 
@@ -94,8 +96,8 @@ func runReport(streams *IO, opts *reportOptions, args []string, page bool) error
 			summarize.AddContext(&v.Findings[i], src)
 		}
 	}
-	if opts.common.format == "json" {
-		summarize.Fit(v, counter, opts.maxTokens)
+	if opts.common.format == "json" || opts.budgeted {
+		summarize.Fit(v, counter, opts.maxTokens, r)
 	}
 	if err := r.Render(streams.Out, v); err != nil {
 		return err
