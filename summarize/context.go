@@ -26,21 +26,21 @@ const (
 // ErrBinary: the file is not text.
 var ErrBinary = errors.New("binary file")
 
-// Dir is a [Source] over a directory (the repository's working tree). Paths
-// are repository-relative; one that leaves the directory is refused. It keeps
-// the last files it read, since a page's findings share files.
-type Dir struct {
-	Root  string
+// FileSource is a [Source] over whole files that Read returns (from the
+// working tree, a git revision, …). It keeps the last files it read, since a
+// page's findings share files.
+type FileSource struct {
+	Read  func(path string) ([]byte, error)
 	cache map[string][]string
 	order []string
 }
 
-// dirCacheFiles bounds the files a Dir keeps in memory.
-const dirCacheFiles = 16
+// fileCacheFiles bounds the files a FileSource keeps in memory.
+const fileCacheFiles = 16
 
 // Lines implements [Source].
-func (d *Dir) Lines(p string, from, to int) ([]string, error) {
-	lines, err := d.file(p)
+func (s *FileSource) Lines(p string, from, to int) ([]string, error) {
+	lines, err := s.file(p)
 	if err != nil {
 		return nil, err
 	}
@@ -52,10 +52,46 @@ func (d *Dir) Lines(p string, from, to int) ([]string, error) {
 	return lines[from-1 : to], nil
 }
 
-func (d *Dir) file(p string) ([]string, error) {
-	if lines, ok := d.cache[p]; ok {
+func (s *FileSource) file(p string) ([]string, error) {
+	if lines, ok := s.cache[p]; ok {
 		return lines, nil
 	}
+	b, err := s.Read(p)
+	if err != nil {
+		return nil, err
+	}
+	lines, err := SplitLines(b)
+	if err != nil {
+		return nil, err
+	}
+	if s.cache == nil {
+		s.cache = map[string][]string{}
+	}
+	if len(s.order) >= fileCacheFiles {
+		delete(s.cache, s.order[0])
+		s.order = s.order[1:]
+	}
+	s.cache[p] = lines
+	s.order = append(s.order, p)
+	return lines, nil
+}
+
+// Dir is a [Source] over a directory (the repository's working tree). Paths
+// are repository-relative; one that leaves the directory is refused.
+type Dir struct {
+	Root  string
+	files FileSource
+}
+
+// Lines implements [Source].
+func (d *Dir) Lines(p string, from, to int) ([]string, error) {
+	if d.files.Read == nil {
+		d.files.Read = d.read
+	}
+	return d.files.Lines(p, from, to)
+}
+
+func (d *Dir) read(p string) ([]byte, error) {
 	clean := path.Clean(p)
 	if p == "" || path.IsAbs(clean) || clean == ".." || strings.HasPrefix(clean, "../") || isWindowsAbs(clean) {
 		return nil, fmt.Errorf("%s is not inside the repository", p)
@@ -68,20 +104,7 @@ func (d *Dir) file(p string) ([]string, error) {
 		}
 		return nil, err
 	}
-	lines, err := SplitLines(b)
-	if err != nil {
-		return nil, err
-	}
-	if d.cache == nil {
-		d.cache = map[string][]string{}
-	}
-	if len(d.order) >= dirCacheFiles {
-		delete(d.cache, d.order[0])
-		d.order = d.order[1:]
-	}
-	d.cache[p] = lines
-	d.order = append(d.order, p)
-	return lines, nil
+	return b, nil
 }
 
 // SplitLines splits file content into lines, LF or CRLF, and refuses binary

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/recap-dev/recap/internal/gittest"
 	"github.com/recap-dev/recap/reports/reportstest"
 )
 
@@ -116,4 +117,39 @@ func gzipFile(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// TestFindingsAtRevision reads context from git revisions of a real
+// repository: the same finding shows the line as each revision had it.
+func TestFindingsAtRevision(t *testing.T) {
+	g := gittest.New(t)
+	g.Commit("first", map[string]string{"src/A.java": "class A {\n  int a = 1;\n}\n"})
+	g.Commit("second", map[string]string{"src/A.java": "class A {\n  int a = 2;\n}\n"})
+	report := filepath.Join(t.TempDir(), "report.sarif")
+	if err := os.WriteFile(report, []byte(`{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"PMD"}},"results":[
+		{"ruleId":"R","level":"warning","message":{"text":"m"},"locations":[{"physicalLocation":{"artifactLocation":{"uri":"src/A.java"},"region":{"startLine":2}}}]}]}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		rev, want string
+		code      int
+	}{
+		{"HEAD", "> 2 |   int a = 2;", 0},
+		{"HEAD~1", "> 2 |   int a = 1;", 0},
+		{"", "> 2 |   int a = 2;", 0}, // the working tree
+		{"v9", `--rev: unknown revision "v9"`, 2},
+	} {
+		args := []string{"findings", "--repo", g.Dir, report}
+		if tc.rev != "" {
+			args = append(args, "--rev", tc.rev)
+		}
+		out, err := exec.Command(bin, args...).CombinedOutput()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		}
+		if code != tc.code || !strings.Contains(string(out), tc.want) {
+			t.Errorf("--rev %q: exit %d, output:\n%s\nwant exit %d and %q", tc.rev, code, out, tc.code, tc.want)
+		}
+	}
 }

@@ -12,11 +12,13 @@ func newFindings(streams *IO) *cobra.Command {
 		Short: "The summary, then a page of findings with 3 lines of source context",
 		Long: `findings prints the summary of the inputs, then one page of the findings that
 pass the filters, most severe first (then by category, rule, path and line), each
-with the line before, its line and the line after, read from the repository
-(--repo). Page with --offset and --limit (at most 200).`,
+with the line before, its line and the line after, read from the repository's
+working tree (--repo), or from a git revision with --rev. Page with --offset and
+--limit (at most 200).`,
 		Example: `  recap findings --severity error build/reports/
   recap findings --category "Error Prone" --path 'src/**/*.java' --limit 20 pmd.sarif
-  recap findings --format json --offset 50 pmd.sarif`,
+  recap findings --format json --offset 50 pmd.sarif
+  recap findings --rev origin/main build/reports/pmd.sarif`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.budgeted = cmd.Flags().Changed("max-tokens")
@@ -30,5 +32,6 @@ with the line before, its line and the line after, read from the repository
 	f.IntVar(&opts.offset, "offset", 0, "skip this many findings (page start)")
 	f.IntVar(&opts.limit, "limit", summarize.DefaultLimit, "findings in the page, at most 200")
 	f.BoolVar(&opts.noContext, "no-context", false, "leave out the source lines around each finding")
+	f.StringVar(&opts.rev, "rev", "", "read the context from this git revision (branch, tag, commit, HEAD~N) instead of the working tree")
 	return cmd
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"strings"
 
+	"github.com/recap-dev/recap/diff"
 	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/summarize"
@@ -40,6 +41,7 @@ type reportOptions struct {
 	filters       filterFlags
 	offset, limit int
 	noContext     bool
+	rev           string
 	maxTokens     int
 	tokenizer     string
 	budgeted      bool // --max-tokens was given
@@ -69,6 +71,13 @@ func runReport(streams *IO, opts *reportOptions, args []string, page bool) error
 	if err != nil {
 		return usageError("--tokenizer: %v", err)
 	}
+	// The context's source, checked before the inputs are read (they may be large).
+	var src summarize.Source = &summarize.Dir{Root: root}
+	if opts.rev != "" {
+		if src, err = revSource(root, opts.rev); err != nil {
+			return err
+		}
+	}
 	c := summarize.NewCollector()
 	if page {
 		if opts.limit < 0 || opts.limit > summarize.MaxLimit {
@@ -91,7 +100,6 @@ func runReport(streams *IO, opts *reportOptions, args []string, page bool) error
 	}
 	v := c.View(inputs)
 	if page && !opts.noContext {
-		src := &summarize.Dir{Root: root}
 		for i := range v.Findings {
 			summarize.AddContext(&v.Findings[i], src)
 		}
@@ -106,4 +114,17 @@ func runReport(streams *IO, opts *reportOptions, args []string, page bool) error
 		return errInputs
 	}
 	return nil
+}
+
+// revSource opens the repository at root and serves revision rev's files.
+func revSource(root, rev string) (summarize.Source, error) {
+	repo, err := diff.Open(root)
+	if err != nil {
+		return nil, usageError("--rev: %v", err)
+	}
+	src, err := repo.Source(rev)
+	if err != nil {
+		return nil, usageError("--rev: %v", err)
+	}
+	return src, nil
 }

@@ -1,0 +1,104 @@
+package diff
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"path"
+	"strings"
+
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/recap-dev/recap/summarize"
+)
+
+// Repo is a git repository read with go-git: no git binary is needed.
+type Repo struct {
+	repo *git.Repository
+	// Root is the top level of the working tree.
+	Root string
+}
+
+// Open opens the repository that holds dir (dir or a directory above it).
+func Open(dir string) (*Repo, error) {
+	r, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
+	if err != nil {
+		if errors.Is(err, git.ErrRepositoryNotExists) {
+			return nil, fmt.Errorf("%s is not inside a git repository", dir)
+		}
+		return nil, fmt.Errorf("opening the git repository at %s: %w", dir, err)
+	}
+	root := dir
+	if wt, err := r.Worktree(); err == nil {
+		root = wt.Filesystem.Root()
+	}
+	return &Repo{repo: r, Root: root}, nil
+}
+
+// Commit resolves rev (a branch, tag, commit hash, HEAD~N, …) to a commit.
+// Ranges and reflog forms are refused (go-git would misread them), and an
+// unknown revision, or one that a shallow clone lacks, gets an error that
+// says what to do.
+func (r *Repo) Commit(rev string) (*object.Commit, error) {
+	switch {
+	case rev == "":
+		return nil, errors.New("empty revision")
+	case strings.Contains(rev, ".."):
+		return nil, fmt.Errorf("revision %q is a range: give the two ends separately (--base and --head)", rev)
+	case strings.Contains(rev, "@{"):
+		return nil, fmt.Errorf("revision %q: reflog forms (@{…}) are not supported; give a branch, tag or commit", rev)
+	}
+	h, err := r.repo.ResolveRevision(plumbing.Revision(rev))
+	if err == nil {
+		var c *object.Commit
+		if c, err = r.repo.CommitObject(*h); err == nil {
+			return c, nil
+		}
+	}
+	if r.shallow() {
+		return nil, fmt.Errorf("revision %q is not in this shallow clone: fetch the full history (git fetch --unshallow, or fetch-depth: 0 in actions/checkout)", rev)
+	}
+	return nil, fmt.Errorf("unknown revision %q: give a branch, tag, commit or HEAD~N that exists here (fetch it first if it is on a remote only)", rev)
+}
+
+func (r *Repo) shallow() bool {
+	s, err := r.repo.Storer.Shallow()
+	return err == nil && len(s) > 0
+}
+
+// Source returns the files of revision rev as a [summarize.Source], for
+// code context as it was at that revision.
+func (r *Repo) Source(rev string) (summarize.Source, error) {
+	c, err := r.Commit(rev)
+	if err != nil {
+		return nil, err
+	}
+	tree, err := c.Tree()
+	if err != nil {
+		return nil, fmt.Errorf("revision %q: %w", rev, err)
+	}
+	short := c.Hash.String()[:12]
+	return &summarize.FileSource{Read: func(p string) ([]byte, error) {
+		clean := path.Clean(p)
+		if p == "" || path.IsAbs(clean) || strings.HasPrefix(clean, "../") || clean == ".." {
+			return nil, fmt.Errorf("%s is not inside the repository", p)
+		}
+		f, err := tree.File(clean)
+		if err != nil {
+			if errors.Is(err, object.ErrFileNotFound) || errors.Is(err, object.ErrDirectoryNotFound) {
+				return nil, fmt.Errorf("%s is not in revision %s (%s)", p, rev, short)
+			}
+			return nil, err
+		}
+		if bin, err := f.IsBinary(); err == nil && bin {
+			return nil, summarize.ErrBinary
+		}
+		rd, err := f.Reader()
+		if err != nil {
+			return nil, err
+		}
+		defer rd.Close()
+		return io.ReadAll(rd)
+	}}, nil
+}

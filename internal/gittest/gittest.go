@@ -1,0 +1,84 @@
+// Package gittest makes real git repositories in a test's temp dir with the
+// git binary, so that recap's go-git reading is checked against git itself.
+package gittest
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Repo is a repository in a temp dir.
+type Repo struct {
+	t   testing.TB
+	Dir string
+}
+
+// New makes an empty repository with branch main, or skips the test when
+// the git binary is absent.
+func New(t testing.TB) *Repo {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed: skipping the test that compares with a real git repository")
+	}
+	r := &Repo{t: t, Dir: t.TempDir()}
+	r.Git("init", "-q", "-b", "main")
+	r.Git("config", "user.email", "test@example.com")
+	r.Git("config", "user.name", "Test")
+	r.Git("config", "core.autocrlf", "false")
+	return r
+}
+
+// Git runs git in the repository and returns its standard output; a failure
+// fails the test.
+func (r *Repo) Git(args ...string) string {
+	r.t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = r.Dir
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_DATE=2026-01-01T00:00:00Z", "GIT_COMMITTER_DATE=2026-01-01T00:00:00Z")
+	out, err := cmd.Output()
+	if err != nil {
+		msg := ""
+		if ee, ok := err.(*exec.ExitError); ok {
+			msg = string(ee.Stderr)
+		}
+		r.t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, msg)
+	}
+	return string(out)
+}
+
+// Write writes files (path → content) under the repository.
+func (r *Repo) Write(files map[string]string) {
+	r.t.Helper()
+	for p, content := range files {
+		full := filepath.Join(r.Dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			r.t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
+			r.t.Fatal(err)
+		}
+	}
+}
+
+// Remove deletes files from the working tree.
+func (r *Repo) Remove(paths ...string) {
+	r.t.Helper()
+	for _, p := range paths {
+		if err := os.Remove(filepath.Join(r.Dir, filepath.FromSlash(p))); err != nil {
+			r.t.Fatal(err)
+		}
+	}
+}
+
+// Commit writes files, stages everything and commits; it returns the
+// commit's hash.
+func (r *Repo) Commit(msg string, files map[string]string) string {
+	r.t.Helper()
+	r.Write(files)
+	r.Git("add", "-A")
+	r.Git("commit", "-q", "--allow-empty", "-m", msg)
+	return strings.TrimSpace(r.Git("rev-parse", "HEAD"))
+}
