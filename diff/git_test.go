@@ -1,0 +1,222 @@
+package diff_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/recap-dev/recap/diff"
+	"github.com/recap-dev/recap/internal/gittest"
+)
+
+// shape is what recap and git must agree on: each file's paths and status,
+// binary or not, and its hunk ranges.
+func shape(files []diff.File) []string {
+	var out []string
+	for _, f := range files {
+		s := fmt.Sprintf("%s %s→%s", f.Status, f.OldPath, f.NewPath)
+		if f.Binary {
+			s += " binary"
+		}
+		if f.ModeChanged() {
+			s += fmt.Sprintf(" mode %o→%o", f.OldMode, f.NewMode)
+		}
+		for _, h := range f.Hunks {
+			a, d := h.Counts()
+			s += fmt.Sprintf(" @@-%d,%d+%d,%d(+%d-%d)", h.OldStart, h.OldLines, h.NewStart, h.NewLines, a, d)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// gitShape parses what the git binary prints, with recap's text parser.
+func gitShape(t *testing.T, g *gittest.Repo, args ...string) []string {
+	t.Helper()
+	files, err := diff.Parse("git diff", strings.NewReader(g.Git(append([]string{"diff", "--no-color", "--no-ext-diff"}, args...)...)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return shape(files)
+}
+
+func lines(n int, f func(i int) string) string {
+	var b strings.Builder
+	for i := 1; i <= n; i++ {
+		b.WriteString(f(i))
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func TestRevisionsLikeGit(t *testing.T) {
+	g := gittest.New(t)
+	java := lines(60, func(i int) string { return fmt.Sprintf("    int field%d = %d;", i, i) })
+	g.Commit("base", map[string]string{
+		"src/A.java":      java,
+		"src/Keep.java":   "class Keep {}\n",
+		"src/Old.java":    lines(30, func(i int) string { return fmt.Sprintf("// old line %d", i) }),
+		"src/Gone.java":   "class Gone {}\n",
+		"src/crlf.txt":    "one\r\ntwo\r\nthree\r\n",
+		"src/noeol.txt":   "a\nb\nc",
+		"img.bin":         "\x00\x01\x02",
+		"scripts/run.sh":  "echo hi\n",
+		"src/Spaces.java": lines(20, func(i int) string { return fmt.Sprintf("  call(%d);", i) }),
+	})
+	g.Git("checkout", "-q", "-b", "feature")
+	edited := strings.Replace(java, "int field5 = 5;", "int field5 = 50;", 1)
+	edited = strings.Replace(edited, "int field30 = 30;\n", "int field30 = 30;\n    int added = 1;\n", 1)
+	edited = strings.Replace(edited, "    int field36 = 36;\n", "", 1) // within 6 lines of the insertion: one hunk
+	edited = strings.Replace(edited, "int field59 = 59;", "int field59 = 590;", 1)
+	renamed := strings.Replace(lines(30, func(i int) string { return fmt.Sprintf("// old line %d", i) }), "// old line 15", "// new line 15", 1)
+	g.Remove("src/Old.java", "src/Gone.java")
+	g.Commit("feature", map[string]string{
+		"src/A.java":      edited,
+		"src/New.java":    renamed,
+		"src/Added.java":  "class Added {\n}\n",
+		"src/crlf.txt":    "one\r\nTWO\r\nthree\r\n",
+		"src/noeol.txt":   "a\nb\nc\n",
+		"img.bin":         "\x00\x01\x03",
+		"src/Spaces.java": strings.Replace(lines(20, func(i int) string { return fmt.Sprintf("  call(%d);", i) }), "  call(3);", "\tcall(3);  ", 1),
+	})
+	if err := os.Chmod(filepath.Join(g.Dir, "scripts", "run.sh"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	g.Commit("mode", nil)
+	// main moves on too: base...feature must diff from the merge base.
+	g.Git("checkout", "-q", "main")
+	g.Commit("main moves", map[string]string{"src/Keep.java": "class Keep { int x; }\n"})
+
+	repo, err := diff.Open(g.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := repo.Revisions(context.Background(), "main", "feature")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("main...feature: %q", shape(got))
+	if d := cmp.Diff(gitShape(t, g, "main...feature"), shape(got)); d != "" {
+		t.Errorf("recap's main...feature differs from git's (-git +recap):\n%s", d)
+	}
+	// The other way round, and a plain ancestor range.
+	back, err := repo.Revisions(context.Background(), "feature", "main")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(gitShape(t, g, "feature...main"), shape(back)); d != "" {
+		t.Errorf("feature...main (-git +recap):\n%s", d)
+	}
+}
+
+// TestRandomHistoryLikeGit makes a history of random, realistic edits and
+// checks every range against git.
+func TestRandomHistoryLikeGit(t *testing.T) {
+	g := gittest.New(t)
+	rng := rand.New(rand.NewSource(3))
+	files := map[string][]string{}
+	for i := 0; i < 12; i++ {
+		var l []string
+		for j := 0; j < 40+rng.Intn(80); j++ {
+			l = append(l, fmt.Sprintf("%sstatement(%d, %d);", strings.Repeat("  ", 1+rng.Intn(3)), i, j))
+		}
+		files[fmt.Sprintf("pkg%d/File%d.java", i%3, i)] = l
+	}
+	snapshot := func() map[string]string {
+		out := map[string]string{}
+		for p, l := range files {
+			out[p] = strings.Join(l, "\n") + "\n"
+		}
+		return out
+	}
+	var commits []string
+	commits = append(commits, g.Commit("c0", snapshot()))
+	for c := 1; c <= 25; c++ {
+		for e := 0; e < 1+rng.Intn(4); e++ {
+			p := fmt.Sprintf("pkg%d/File%d.java", 0, rng.Intn(12))
+			for k := range files {
+				if rng.Intn(12) == 0 {
+					p = k
+				}
+			}
+			l := files[p]
+			if len(l) == 0 {
+				continue
+			}
+			at := rng.Intn(len(l))
+			switch rng.Intn(5) {
+			case 0: // modify
+				l[at] = l[at] + " // changed"
+			case 1: // insert a few lines
+				ins := []string{fmt.Sprintf("  inserted(%d);", c), fmt.Sprintf("  more(%d);", c)}
+				l = append(l[:at], append(ins, l[at:]...)...)
+			case 2: // delete a few lines
+				l = append(l[:at], l[min(at+1+rng.Intn(3), len(l)):]...)
+			case 3: // re-indent
+				l[at] = "\t" + strings.TrimLeft(l[at], " ")
+			case 4: // a blank line
+				l = append(l[:at], append([]string{""}, l[at:]...)...)
+			}
+			files[p] = l
+		}
+		commits = append(commits, g.Commit(fmt.Sprintf("c%d", c), snapshot()))
+	}
+	repo, err := diff.Open(g.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, span := range []int{1, 3, 10, 25} {
+		base := commits[len(commits)-1-span]
+		got, err := repo.Revisions(context.Background(), base, "HEAD")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := cmp.Diff(gitShape(t, g, base+"...HEAD"), shape(got)); d != "" {
+			t.Errorf("HEAD~%d...HEAD (-git +recap):\n%s", span, d)
+		}
+	}
+}
+
+func TestWorkingTreeLikeGit(t *testing.T) {
+	g := gittest.New(t)
+	g.Commit("base", map[string]string{
+		"a.txt":       lines(30, func(i int) string { return fmt.Sprintf("line %d", i) }),
+		"staged.txt":  "s1\ns2\n",
+		"gone.txt":    "bye\n",
+		"moved.txt":   lines(10, func(i int) string { return fmt.Sprintf("moved %d", i) }),
+		"same.txt":    "same\n",
+		"dir/run.sh":  "echo\n",
+		"untouched.c": "int main;\n",
+	})
+	g.Write(map[string]string{
+		"a.txt":      strings.Replace(lines(30, func(i int) string { return fmt.Sprintf("line %d", i) }), "line 12\n", "line twelve\n", 1),
+		"staged.txt": "s1\ns2 staged\n",
+		"new.txt":    "untracked\n",
+		"renamed.txt": lines(10, func(i int) string { return fmt.Sprintf("moved %d", i) }),
+	})
+	g.Git("add", "staged.txt", "renamed.txt")
+	g.Git("rm", "-q", "moved.txt")
+	g.Remove("gone.txt")
+	if err := os.Chmod(filepath.Join(g.Dir, "dir", "run.sh"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	g.Write(map[string]string{"staged.txt": "s1\ns2 staged, then edited\n"})
+
+	repo, err := diff.Open(g.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := repo.WorkingTree(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("HEAD: %q", shape(got))
+	if d := cmp.Diff(gitShape(t, g, "HEAD"), shape(got)); d != "" {
+		t.Errorf("working tree against HEAD (-git +recap):\n%s", d)
+	}
+}

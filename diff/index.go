@@ -1,0 +1,57 @@
+package diff
+
+import "sort"
+
+// Index holds the changed lines of the head revision: path → the sorted
+// numbers of its added lines (a modified line is a deleted one and an added
+// one), leaving out runs of changes that are whitespace only.
+type Index struct {
+	lines map[string][]int
+}
+
+// NewIndex indexes the changed lines of files.
+func NewIndex(files []File) *Index {
+	x := &Index{lines: map[string][]int{}}
+	for i := range files {
+		f := &files[i]
+		if f.NewPath == "" {
+			continue
+		}
+		var nums []int
+		for hi := range f.Hunks {
+			for _, b := range f.Hunks[hi].blocks() {
+				if b.whitespaceOnly() {
+					continue
+				}
+				for _, l := range b {
+					if l.Kind == Add {
+						nums = append(nums, l.New)
+					}
+				}
+			}
+		}
+		if len(nums) > 0 {
+			sort.Ints(nums)
+			x.lines[f.NewPath] = append(x.lines[f.NewPath], nums...)
+		}
+	}
+	return x
+}
+
+// Files is how many files have changed lines.
+func (x *Index) Files() int { return len(x.lines) }
+
+// Lines returns the changed lines of path, sorted.
+func (x *Index) Lines(path string) []int { return x.lines[path] }
+
+// Touches reports whether any line of from..to (to < from means from alone)
+// in path changed. A finding without a line (from ≤ 0) touches nothing.
+func (x *Index) Touches(path string, from, to int) bool {
+	if from <= 0 {
+		return false
+	}
+	to = max(to, from)
+	nums := x.lines[path]
+	i := sort.SearchInts(nums, from)
+	return i < len(nums) && nums[i] <= to
+}

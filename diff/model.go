@@ -1,0 +1,97 @@
+package diff
+
+import "strings"
+
+// Status says what happened to a file.
+type Status string
+
+// The statuses of a changed file.
+const (
+	Added    Status = "added"
+	Deleted  Status = "deleted"
+	Modified Status = "modified"
+	Renamed  Status = "renamed"
+	Copied   Status = "copied"
+)
+
+// LineKind is a diff line's kind, written as its unified-diff prefix.
+type LineKind byte
+
+// The kinds of lines in a hunk.
+const (
+	Context LineKind = ' '
+	Add     LineKind = '+'
+	Delete  LineKind = '-'
+)
+
+// Line is one line of a hunk: its kind, its numbers in the old and the new
+// file (0 on the side it is not on), and its text without the line feed (a
+// CR before it is kept: whitespace checks fold it, output drops it).
+type Line struct {
+	Kind LineKind
+	Old  int
+	New  int
+	Text string
+	// NoEOL: the line ends its file without a newline.
+	NoEOL bool
+}
+
+// Hunk is a run of changed lines with the context around them.
+type Hunk struct {
+	OldStart, OldLines int
+	NewStart, NewLines int
+	Lines              []Line
+}
+
+// File is one changed file. OldPath is empty for an added file and NewPath
+// for a deleted one. Modes are git's octal modes (0o100644), 0 when unknown.
+type File struct {
+	OldPath, NewPath string
+	Status           Status
+	OldMode, NewMode uint32
+	Binary           bool
+	Hunks            []Hunk
+}
+
+// Path is the file's path in the new revision, or its old path when it was
+// deleted.
+func (f *File) Path() string {
+	if f.NewPath != "" {
+		return f.NewPath
+	}
+	return f.OldPath
+}
+
+// ModeChanged reports whether the file's mode changed.
+func (f *File) ModeChanged() bool {
+	return f.OldMode != 0 && f.NewMode != 0 && f.OldMode != f.NewMode
+}
+
+// Counts returns the added and deleted lines of the hunks.
+func (f *File) Counts() (added, deleted int) {
+	for _, h := range f.Hunks {
+		a, d := h.Counts()
+		added += a
+		deleted += d
+	}
+	return added, deleted
+}
+
+// Counts returns the hunk's added and deleted lines.
+func (h *Hunk) Counts() (added, deleted int) {
+	for _, l := range h.Lines {
+		switch l.Kind {
+		case Add:
+			added++
+		case Delete:
+			deleted++
+		}
+	}
+	return added, deleted
+}
+
+// Unified writes the line as a unified diff does: its prefix, then its text
+// without a trailing CR.
+func (l Line) Unified() string {
+	return string(l.Kind) + strings.TrimSuffix(l.Text, "\r")
+}
