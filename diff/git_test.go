@@ -194,9 +194,9 @@ func TestWorkingTreeLikeGit(t *testing.T) {
 		"untouched.c": "int main;\n",
 	})
 	g.Write(map[string]string{
-		"a.txt":      strings.Replace(lines(30, func(i int) string { return fmt.Sprintf("line %d", i) }), "line 12\n", "line twelve\n", 1),
-		"staged.txt": "s1\ns2 staged\n",
-		"new.txt":    "untracked\n",
+		"a.txt":       strings.Replace(lines(30, func(i int) string { return fmt.Sprintf("line %d", i) }), "line 12\n", "line twelve\n", 1),
+		"staged.txt":  "s1\ns2 staged\n",
+		"new.txt":     "untracked\n",
 		"renamed.txt": lines(10, func(i int) string { return fmt.Sprintf("moved %d", i) }),
 	})
 	g.Git("add", "staged.txt", "renamed.txt")
