@@ -70,15 +70,19 @@ func convert(g *gitdiff.File) File {
 	return f
 }
 
-// stripPrefixes drops the a/ and b/ of a plain diff's names (git's own
-// headers are stripped by the parser already): only when both sides carry
-// them, or one side is /dev/null, as patch -p1 would.
+// stripPrefixes drops the a/ and b/ of a plain diff's names, as patch -p1
+// would (git's own headers are stripped by the parser already, and for a
+// plain diff it gives the +++ name to both sides).
 func stripPrefixes(f *File) {
-	oldOK := f.OldPath == "" || strings.HasPrefix(f.OldPath, "a/")
-	newOK := f.NewPath == "" || strings.HasPrefix(f.NewPath, "b/")
-	if !oldOK || !newOK || (f.OldPath == "" && f.NewPath == "") {
+	ok := func(p string) bool { return p == "" || strings.HasPrefix(p, "a/") || strings.HasPrefix(p, "b/") }
+	if !ok(f.OldPath) || !ok(f.NewPath) {
 		return
 	}
-	f.OldPath = strings.TrimPrefix(f.OldPath, "a/")
-	f.NewPath = strings.TrimPrefix(f.NewPath, "b/")
+	strip := func(p string) string {
+		if p == "" {
+			return p
+		}
+		return p[2:]
+	}
+	f.OldPath, f.NewPath = strip(f.OldPath), strip(f.NewPath)
 }

@@ -1,0 +1,184 @@
+package diff_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/recap-dev/recap/diff"
+	"github.com/recap-dev/recap/reports/reportstest"
+)
+
+// TestCorpusDiffs: every diff in the corpus parses to the manifest's file,
+// hunk and binary counts.
+func TestCorpusDiffs(t *testing.T) {
+	dir, files := reportstest.Corpus(t)
+	n := 0
+	for _, cf := range files {
+		if cf.Dir() != "diffs" {
+			continue
+		}
+		n++
+		t.Run(filepath.Base(cf.Path), func(t *testing.T) {
+			r, err := os.Open(filepath.Join(dir, cf.Path))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			got, err := diff.Parse(cf.Path, r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			hunks, binary := 0, 0
+			for _, f := range got {
+				hunks += len(f.Hunks)
+				if f.Binary {
+					binary++
+				}
+				if f.Path() == "" || strings.HasPrefix(f.Path(), "b/") {
+					t.Errorf("file path %q not placed", f.Path())
+				}
+				for _, h := range f.Hunks {
+					a, d := h.Counts()
+					if h.NewLines != len(h.Lines)-d || h.OldLines != len(h.Lines)-a {
+						t.Errorf("%s: hunk %+v: line counts do not add up", f.Path(), h)
+					}
+				}
+			}
+			want := cf.Expected
+			if len(got) != want["files"] || hunks != want["hunks"] || binary != want["binary"] {
+				t.Errorf("files %d, hunks %d, binary %d; the manifest says %v", len(got), hunks, binary, want)
+			}
+		})
+	}
+	if n < 18 {
+		t.Errorf("%d corpus diffs, want 18", n)
+	}
+}
+
+func TestParseDetails(t *testing.T) {
+	dir := reportstest.SharedDir(t, "corpus/diffs")
+	parse := func(name string) []diff.File {
+		t.Helper()
+		r, err := os.Open(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		files, err := diff.Parse(name, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return files
+	}
+	summary := func(files []diff.File) []string {
+		var out []string
+		for _, f := range files {
+			out = append(out, string(f.Status)+" "+f.OldPath+" → "+f.NewPath)
+		}
+		return out
+	}
+	tests := []struct {
+		file string
+		want []string
+	}{
+		{"go-diff-complicated-filenames.diff", []string{
+			"added  → new empty file with spaces",
+			"added  → new file with text",
+			"copied existing file with spaces → new file with spaces",
+			"copied existing file with spaces → new, complicated\nfilenøme",
+			"copied existing file with spaces → new \"complicated\" filename",
+			"copied existing \"complicated\" filename → new, simpler filename",
+		}},
+		{"python-unidiff-git-new-modified-deleted.diff", []string{"added  → added_file", "modified modified_file → modified_file", "deleted removed_file → "}},
+		{"reviewdog-gofmt-whitespace-only.diff", []string{"modified gofmt.go → gofmt.go"}},
+		{"go-diff-rename-and-mode-change.diff", []string{"renamed textfile.txt → textfile2.txt"}},
+	}
+	for _, tc := range tests {
+		if d := cmp.Diff(tc.want, summary(parse(tc.file))); d != "" {
+			t.Errorf("%s (-want +got):\n%s", tc.file, d)
+		}
+	}
+	// Lines keep CR (the whitespace check folds it) and number both sides.
+	crlf := parse("python-patch-git-crlf.diff")
+	if l := crlf[0].Hunks[0].Lines[0]; !strings.HasSuffix(l.Text, "\r") || strings.HasSuffix(l.Unified(), "\r") {
+		t.Errorf("CRLF line %q / %q", l.Text, l.Unified())
+	}
+	eof := parse("reviewdog-remove-eof-newline.diff")
+	noEOL := 0
+	for _, l := range eof[0].Hunks[0].Lines {
+		if l.NoEOL {
+			noEOL++
+		}
+	}
+	if noEOL != 1 {
+		t.Errorf("%d lines without a newline at the end, want 1", noEOL)
+	}
+	mode := parse("go-diff-filemode-change.diff")
+	if !mode[0].ModeChanged() {
+		t.Errorf("mode change not seen: %o → %o", mode[0].OldMode, mode[0].NewMode)
+	}
+}
+
+func TestParsePlainPrefixes(t *testing.T) {
+	text := "--- a/src/x.go\t2020-01-01\n+++ b/src/x.go\t2020-01-02\n@@ -1 +1 @@\n-a\n+b\n" +
+		"--- /dev/null\n+++ b/src/new.go\n@@ -0,0 +1 @@\n+n\n" +
+		"--- old/y.go\n+++ new/y.go\n@@ -1 +1 @@\n-c\n+d\n"
+	files, err := diff.Parse("plain.diff", strings.NewReader(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range files {
+		got = append(got, f.OldPath+"|"+f.NewPath+"|"+string(f.Status))
+	}
+	want := []string{"src/x.go|src/x.go|modified", "|src/new.go|added", "new/y.go|new/y.go|modified"} // a plain diff names a file by its +++ line
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	for name, text := range map[string]string{
+		"miscounted hunk": "diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1,3 +1,3 @@\n-a\n+b\n",
+		"bad hunk header": "diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1,x +1 @@\n-a\n+b\n",
+		"not a diff":      "hello\nworld\n",
+	} {
+		_, err := diff.Parse("in.diff", strings.NewReader(text))
+		if err == nil || !strings.HasPrefix(err.Error(), "in.diff: line ") {
+			t.Errorf("%s: error %v, want one naming the input and its line", name, err)
+		}
+	}
+	if files, err := diff.Parse("empty.diff", strings.NewReader("")); err != nil || len(files) != 0 {
+		t.Errorf("empty diff: %v, %v", files, err)
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	dir := reportstest.SharedDir(f, "corpus/diffs")
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if b, err := os.ReadFile(filepath.Join(dir, e.Name())); err == nil && len(b) < 64<<10 {
+			f.Add(b)
+		}
+	}
+	f.Add([]byte("--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n\\ No newline at end of file\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		files, err := diff.Parse("fuzz.diff", strings.NewReader(string(b)))
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "fuzz.diff: ") {
+				t.Errorf("error does not name the input: %v", err)
+			}
+			return
+		}
+		x := diff.NewIndex(files)
+		for _, f := range files {
+			for i := range f.Hunks {
+				f.Hunks[i].WhitespaceOnly()
+			}
+			x.Touches(f.Path(), 1, 1<<20)
+		}
+	})
+}
