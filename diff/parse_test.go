@@ -1,10 +1,13 @@
 package diff_test
 
 import (
+	"crypto/sha256"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/recap-dev/recap/diff"
@@ -166,6 +169,18 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Add([]byte("--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n\\ No newline at end of file\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
+		// A parse that takes seconds is a bug too: keep the input and stop.
+		done := make(chan struct{})
+		go func() {
+			select {
+			case <-done:
+			case <-time.After(3 * time.Second):
+				p := filepath.Join(os.TempDir(), fmt.Sprintf("recap-slow-%x.diff", sha256.Sum256(b)))
+				os.WriteFile(p, b, 0o644)
+				panic("diff.Parse took over 3 s; the input is in " + p)
+			}
+		}()
+		defer close(done)
 		files, err := diff.Parse("fuzz.diff", strings.NewReader(string(b)))
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), "fuzz.diff: ") {

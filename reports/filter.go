@@ -30,14 +30,11 @@ type Filter struct {
 
 // Compile checks the path globs; Match calls it when it has not been called.
 func (f *Filter) Compile() error {
-	f.globs = f.globs[:0]
-	for _, g := range f.Paths {
-		re, err := globRegexp(g)
-		if err != nil {
-			return fmt.Errorf("path glob %q: %w", g, err)
-		}
-		f.globs = append(f.globs, re)
+	globs, err := CompileGlobs(f.Paths)
+	if err != nil {
+		return err
 	}
+	f.globs = globs
 	f.Grep = strings.ToLower(f.Grep)
 	return nil
 }
@@ -74,8 +71,27 @@ func (f *Filter) Empty() bool {
 		len(f.Rules) == 0 && len(f.Paths) == 0 && f.Grep == ""
 }
 
-func (f *Filter) matchPath(p string) bool {
-	for _, re := range f.globs {
+func (f *Filter) matchPath(p string) bool { return Globs(f.globs).Match(p) }
+
+// Globs is a compiled list of path globs (see [Filter.Paths]).
+type Globs []*regexp.Regexp
+
+// CompileGlobs compiles path globs.
+func CompileGlobs(globs []string) (Globs, error) {
+	out := make(Globs, 0, len(globs))
+	for _, g := range globs {
+		re, err := globRegexp(g)
+		if err != nil {
+			return nil, fmt.Errorf("path glob %q: %w", g, err)
+		}
+		out = append(out, re)
+	}
+	return out, nil
+}
+
+// Match reports whether p matches any of the globs.
+func (g Globs) Match(p string) bool {
+	for _, re := range g {
 		if re.MatchString(p) {
 			return true
 		}
