@@ -17,12 +17,12 @@ const MaxHunks = 20
 // the counts, a line per file, then at most MaxHunks hunks. Field names are a
 // contract: extend, don't rename.
 type View struct {
-	Summary     ViewSummary           `json:"summary"`
-	Files       []FileRow             `json:"files"`
-	Hunks       []HunkView            `json:"hunks"`
-	Omitted     []summarize.Omission  `json:"omitted,omitempty"`
-	Suggestions []string              `json:"suggestions,omitempty"`
-	Tokens      *summarize.TokenInfo  `json:"tokens,omitempty"`
+	Summary     ViewSummary          `json:"summary"`
+	Files       []FileRow            `json:"files"`
+	Hunks       []HunkView           `json:"hunks"`
+	Omitted     []summarize.Omission `json:"omitted,omitempty"`
+	Suggestions []string             `json:"suggestions,omitempty"`
+	Tokens      *summarize.TokenInfo `json:"tokens,omitempty"`
 	hunkBase    []summarize.Omission // the markers NewView made, which Fit keeps
 }
 
