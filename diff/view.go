@@ -169,9 +169,17 @@ func (h *HunkView) Header() string {
 func (v *View) Title() string {
 	s := v.Summary
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d files changed, %d hunks (+%d −%d)", s.Files, s.Hunks, s.Added, s.Deleted)
+	fmt.Fprintf(&b, "%s changed, %s (+%d −%d)", count(s.Files, "file"), count(s.Hunks, "hunk"), s.Added, s.Deleted)
 	if s.WhitespaceOnlyHunks > 0 {
-		fmt.Fprintf(&b, "; %d whitespace-only hunks left out", s.WhitespaceOnlyHunks)
+		fmt.Fprintf(&b, "; %s left out", count(s.WhitespaceOnlyHunks, "whitespace-only hunk"))
 	}
 	return b.String()
+}
+
+// count writes "1 file" or "n files".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -1,7 +1,6 @@
 package render
 
 import (
-	"fmt"
 	"html"
 	"io"
 	"strconv"
@@ -150,17 +149,9 @@ func inlineCode(s string) string { return strings.ReplaceAll(s, "`", "'") }
 
 // codeFence is a fence longer than any run of backticks in the lines.
 func codeFence(lines []summarize.ContextLine) string {
-	n := 3
-	for _, l := range lines {
-		run := 0
-		for _, r := range l.Text {
-			if r == '`' {
-				run++
-				n = max(n, run+1)
-			} else {
-				run = 0
-			}
-		}
+	texts := make([]string, len(lines))
+	for i, l := range lines {
+		texts[i] = l.Text
 	}
-	return fmt.Sprint(strings.Repeat("`", n))
+	return fenceFor(texts)
 }

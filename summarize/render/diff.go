@@ -1,0 +1,224 @@
+package render
+
+import (
+	"fmt"
+	"html"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/olekukonko/tablewriter/tw"
+	"github.com/recap-dev/recap/diff"
+)
+
+// A DiffRenderer writes a whitespace-free diff view, and renders it whole
+// and in parts for [diff.Fit], so that a budget holds in every format.
+type DiffRenderer interface {
+	Render(w io.Writer, v *diff.View) error
+	diff.Layout
+}
+
+var diffRenderers = map[string]DiffRenderer{
+	"text":     DiffText{},
+	"markdown": DiffMarkdown{},
+	"json":     DiffJSON{},
+}
+
+// LookupDiff returns the diff renderer for a format name.
+func LookupDiff(format string) (DiffRenderer, error) {
+	if r, ok := diffRenderers[format]; ok {
+		return r, nil
+	}
+	return nil, fmt.Errorf("unknown output format %q for a diff (want text, markdown or json)", format)
+}
+
+func diffString(r DiffRenderer, v *diff.View) string {
+	var b strings.Builder
+	if err := r.Render(&b, v); err != nil {
+		return ""
+	}
+	return b.String()
+}
+
+// fileLabel names a file as the view shows it: renames and copies as
+// old → new.
+func fileLabel(f *diff.FileRow) string {
+	if f.OldPath != "" && f.OldPath != f.Path {
+		return f.OldPath + " → " + f.Path
+	}
+	return f.Path
+}
+
+// fileChange says what happened to a file besides its hunks.
+func fileChange(f *diff.FileRow) string {
+	parts := []string{string(f.Status)}
+	if f.Binary {
+		parts = append(parts, "binary")
+	}
+	if f.Mode != "" {
+		parts = append(parts, "mode "+f.Mode)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// DiffText writes the view for a terminal or a CI log:
+//
+//	2 files changed, 3 hunks (+7 −2); 1 whitespace-only hunk left out
+//
+//	modified  src/A.java           2 hunks  +5 −1
+//	renamed   old.txt → new.txt    1 hunk   +2 −1
+//
+//	src/A.java @@ -10,6 +10,8 @@
+//	 context
+//	+added
+type DiffText struct{}
+
+// Render implements [DiffRenderer].
+func (t DiffText) Render(w io.Writer, v *diff.View) error {
+	ew := &errWriter{w: w}
+	ew.printf("%s\n", v.Title())
+	if len(v.Files) > 0 {
+		ew.printf("\n")
+	}
+	for i := range v.Files {
+		ew.printf("%s", t.File(&v.Files[i]))
+	}
+	for i := range v.Hunks {
+		ew.printf("%s", t.Hunk(&v.Hunks[i]))
+	}
+	if len(v.Omitted) > 0 || len(v.Suggestions) > 0 || v.Tokens != nil {
+		ew.printf("\n")
+	}
+	for _, o := range v.Omitted {
+		ew.printf("%s\n", o.Marker())
+	}
+	for _, s := range v.Suggestions {
+		ew.printf("to narrow: %s\n", s)
+	}
+	if v.Tokens != nil {
+		ew.printf("%s\n", tokenLine(v.Tokens))
+	}
+	return ew.err
+}
+
+// View implements [diff.Layout].
+func (t DiffText) View(v *diff.View) string { return diffString(t, v) }
+
+// File implements [diff.Layout].
+func (DiffText) File(f *diff.FileRow) string {
+	counts := ""
+	if f.Hunks > 0 {
+		counts = fmt.Sprintf("  %s  +%d −%d", plural(f.Hunks, "hunk", "hunks"), f.Added, f.Deleted)
+	}
+	return fmt.Sprintf("%-8s  %s%s\n", fileChange(f), oneLine(fileLabel(f)), counts)
+}
+
+// Hunk implements [diff.Layout].
+func (DiffText) Hunk(h *diff.HunkView) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n%s %s\n", oneLine(h.Path), h.Header())
+	for _, l := range h.Lines {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// DiffMarkdown writes the view as GitHub-flavoured Markdown: a headline,
+// a table of files, then each hunk in a diff code block.
+type DiffMarkdown struct{}
+
+// Render implements [DiffRenderer].
+func (m DiffMarkdown) Render(w io.Writer, v *diff.View) error {
+	ew := &errWriter{w: w}
+	ew.printf("### recap diff: %s\n", html.EscapeString(v.Title()))
+	if len(v.Files) > 0 {
+		ew.printf("\n%s", markdownFileHeader)
+	}
+	for i := range v.Files {
+		ew.printf("%s", m.File(&v.Files[i]))
+	}
+	for i := range v.Hunks {
+		ew.printf("%s", m.Hunk(&v.Hunks[i]))
+	}
+	if len(v.Omitted) > 0 || len(v.Suggestions) > 0 {
+		ew.printf("\n")
+	}
+	for _, o := range v.Omitted {
+		ew.printf("- %s\n", html.EscapeString(o.Marker()))
+	}
+	for _, s := range v.Suggestions {
+		ew.printf("- to narrow: %s\n", html.EscapeString(s))
+	}
+	if v.Tokens != nil {
+		ew.printf("\n_%s_\n", tokenLine(v.Tokens))
+	}
+	return ew.err
+}
+
+var markdownFileHeader = func() string {
+	var b strings.Builder
+	markdownTable(&b, []string{"file", "change", "hunks", "+", "−"},
+		[]tw.Align{tw.AlignLeft, tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight}, nil)
+	return b.String()
+}()
+
+// View implements [diff.Layout].
+func (m DiffMarkdown) View(v *diff.View) string { return diffString(m, v) }
+
+// File implements [diff.Layout]: one table row.
+func (DiffMarkdown) File(f *diff.FileRow) string {
+	cells := []string{"`" + inlineCode(fileLabel(f)) + "`", fileChange(f),
+		strconv.Itoa(f.Hunks), strconv.Itoa(f.Added), strconv.Itoa(f.Deleted)}
+	for i, c := range cells {
+		cells[i] = markdownCell.Replace(c)
+	}
+	return "| " + strings.Join(cells, " | ") + " |\n"
+}
+
+// Hunk implements [diff.Layout].
+func (DiffMarkdown) Hunk(h *diff.HunkView) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n`%s` `%s`\n\n", inlineCode(h.Path), h.Header())
+	fence := fenceFor(h.Lines)
+	b.WriteString(fence + "diff\n")
+	for _, l := range h.Lines {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	b.WriteString(fence + "\n")
+	return b.String()
+}
+
+// fenceFor is a fence longer than any run of backticks in lines.
+func fenceFor(lines []string) string {
+	n := 3
+	for _, l := range lines {
+		run := 0
+		for _, r := range l {
+			if r == '`' {
+				run++
+				n = max(n, run+1)
+			} else {
+				run = 0
+			}
+		}
+	}
+	return strings.Repeat("`", n)
+}
+
+// DiffJSON writes the view with the field names of SPEC §6: indented for
+// people, compact when it has a token budget.
+type DiffJSON struct{}
+
+// Render implements [DiffRenderer].
+func (DiffJSON) Render(w io.Writer, v *diff.View) error { return encodeJSON(w, v, v.Tokens == nil) }
+
+// View implements [diff.Layout].
+func (j DiffJSON) View(v *diff.View) string { return diffString(j, v) }
+
+// File implements [diff.Layout].
+func (DiffJSON) File(f *diff.FileRow) string { return compact(f) }
+
+// Hunk implements [diff.Layout].
+func (DiffJSON) Hunk(h *diff.HunkView) string { return compact(h) }

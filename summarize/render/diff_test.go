@@ -1,0 +1,199 @@
+package render
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/recap-dev/recap/diff"
+	"github.com/recap-dev/recap/reports/reportstest"
+	"github.com/recap-dev/recap/summarize"
+	"github.com/recap-dev/recap/summarize/tokens"
+)
+
+const mixedDiff = `diff --git a/old.txt b/new.txt
+similarity index 80%
+rename from old.txt
+rename to new.txt
+--- a/old.txt
++++ b/new.txt
+@@ -1,2 +1,2 @@
+ keep
+-old
++new
+diff --git a/gone.txt b/gone.txt
+deleted file mode 100644
+--- a/gone.txt
++++ /dev/null
+@@ -1,2 +0,0 @@
+-a
+-b
+diff --git a/img.png b/img.png
+new file mode 100644
+index 0000000..1111111
+Binary files /dev/null and b/img.png differ
+diff --git a/run.sh b/run.sh
+old mode 100644
+new mode 100755
+diff --git a/doc|<b>.md b/doc|<b>.md
+--- a/doc|<b>.md
++++ b/doc|<b>.md
+@@ -3,3 +3,3 @@ heading
+ text
+-` + "```go" + `
++` + "````go" + `
+ more
+@@ -20,2 +20,2 @@
+-  indented
++	indented
+ end
+`
+
+func manyHunks(files, hunks int) string {
+	var b strings.Builder
+	for f := 0; f < files; f++ {
+		fmt.Fprintf(&b, "diff --git a/src/F%d.java b/src/F%d.java\n--- a/src/F%d.java\n+++ b/src/F%d.java\n", f, f, f, f)
+		for h := 0; h < hunks; h++ {
+			l := 1 + h*20
+			fmt.Fprintf(&b, "@@ -%d,3 +%d,3 @@\n     int a%d;\n-    return old(%d);\n+    return renamed(%d, true);\n     }\n", l, l, h, h, h)
+		}
+	}
+	return b.String()
+}
+
+func viewOf(t *testing.T, text string, opts diff.ViewOptions) *diff.View {
+	t.Helper()
+	files, err := diff.Parse("t.diff", strings.NewReader(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return diff.NewView(files, opts)
+}
+
+// TestDiffRenderGolden: each diff scenario in each format, with and without a budget.
+func TestDiffRenderGolden(t *testing.T) {
+	counter, err := tokens.New(tokens.Max)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scenarios := []struct {
+		name   string
+		text   string
+		budget int
+	}{
+		{"mixed", mixedDiff, 0},
+		{"capped", manyHunks(8, 4), 0},
+		{"budget", manyHunks(8, 4), 600},
+		{"empty", "", 0},
+	}
+	for _, format := range []string{"text", "markdown", "json"} {
+		r, err := LookupDiff(format)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, sc := range scenarios {
+			t.Run(format+"/"+sc.name, func(t *testing.T) {
+				var v *diff.View
+				if sc.text == "" {
+					v = diff.NewView(nil, diff.ViewOptions{})
+				} else {
+					v = viewOf(t, sc.text, diff.ViewOptions{})
+				}
+				if sc.budget > 0 {
+					diff.Fit(v, counter, sc.budget, r)
+				}
+				var buf bytes.Buffer
+				if err := r.Render(&buf, v); err != nil {
+					t.Fatal(err)
+				}
+				reportstest.Golden(t, filepath.Join("testdata", "diff-"+sc.name+"."+format+".golden"), buf.Bytes())
+			})
+		}
+	}
+	if _, err := LookupDiff("sarif"); err == nil {
+		t.Error("LookupDiff(sarif) succeeded")
+	}
+}
+
+// TestDiffFit is the budget's property test for diff views: over every
+// corpus diff and generated ones, with random budgets, hunk caps and formats,
+// the output stays within the budget by the exact o200k_base count and by
+// chars/4; the hunks shown are the first ones, whole; every hunk left out is
+// in a marker.
+func TestDiffFit(t *testing.T) {
+	dir, files := reportstest.Corpus(t)
+	o200k, err := tokens.New(tokens.O200k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	counter, _ := tokens.New(tokens.Max)
+	texts := map[string]string{"generated-small": manyHunks(3, 2), "generated-large": manyHunks(60, 9)}
+	for _, cf := range files {
+		if cf.Dir() == "diffs" {
+			b, err := os.ReadFile(filepath.Join(dir, cf.Path))
+			if err != nil {
+				t.Fatal(err)
+			}
+			texts[filepath.Base(cf.Path)] = string(b)
+		}
+	}
+	rng := rand.New(rand.NewSource(11))
+	runs, packed := 0, 0
+	for name, text := range texts {
+		parsed, err := diff.Parse(name, strings.NewReader(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for round := 0; round < 12; round++ {
+			format := []string{"text", "markdown", "json"}[rng.Intn(3)]
+			r, _ := LookupDiff(format)
+			budget := summarize.MinMaxTokens + rng.Intn(2000)
+			if rng.Intn(3) == 0 {
+				budget = summarize.MinMaxTokens + rng.Intn(summarize.MaxMaxTokens-summarize.MinMaxTokens+1)
+			}
+			maxHunks := rng.Intn(diff.MaxHunks + 1)
+			label := fmt.Sprintf("%s/%s/budget=%d/maxHunks=%d", name, format, budget, maxHunks)
+
+			full := diff.NewView(parsed, diff.ViewOptions{MaxHunks: maxHunks})
+			v := diff.NewView(parsed, diff.ViewOptions{MaxHunks: maxHunks})
+			diff.Fit(v, counter, budget, r)
+			var out strings.Builder
+			if err := r.Render(&out, v); err != nil {
+				t.Fatal(err)
+			}
+			runs++
+			if n := o200k.Count(out.String()); n > budget {
+				t.Errorf("%s: o200k count %d over the budget", label, n)
+			}
+			if n := (len([]rune(out.String())) + 3) / 4; n > budget {
+				t.Errorf("%s: chars/4 %d over the budget", label, n)
+			}
+			if v.Tokens == nil || v.Tokens.Estimated > budget {
+				t.Errorf("%s: tokens %+v", label, v.Tokens)
+			}
+			for i := range v.Hunks {
+				if strings.Join(v.Hunks[i].Lines, "\n") != strings.Join(full.Hunks[i].Lines, "\n") {
+					t.Errorf("%s: hunk %d not whole", label, i)
+				}
+			}
+			if len(v.Hunks) < len(full.Hunks) || len(v.Files) < len(full.Files) {
+				packed++
+				if len(v.Omitted) == len(full.Omitted) {
+					t.Errorf("%s: %d of %d hunks and %d of %d files shown, and no marker says so",
+						label, len(v.Hunks), len(full.Hunks), len(v.Files), len(full.Files))
+				}
+			}
+			if v.Summary != full.Summary {
+				t.Errorf("%s: the summary changed: %+v", label, v.Summary)
+			}
+		}
+	}
+	t.Logf("%d runs, %d packed", runs, packed)
+	if packed == 0 {
+		t.Error("no run needed packing: the test does not test the packer")
+	}
+}
