@@ -4,7 +4,9 @@ import "sort"
 
 // Index holds the changed lines of the head revision: path → the sorted
 // numbers of its added lines (a modified line is a deleted one and an added
-// one), leaving out runs of changes that are whitespace only.
+// one), leaving out what changed in whitespace only: blank lines, and lines
+// that only moved in indentation or spacing, as git diff -w
+// --ignore-blank-lines leaves them out.
 type Index struct {
 	lines map[string][]int
 }
@@ -20,14 +22,7 @@ func NewIndex(files []File) *Index {
 		var nums []int
 		for hi := range f.Hunks {
 			for _, b := range f.Hunks[hi].blocks() {
-				if b.whitespaceOnly() {
-					continue
-				}
-				for _, l := range b {
-					if l.Kind == Add {
-						nums = append(nums, l.New)
-					}
-				}
+				nums = b.changedLines(nums)
 			}
 		}
 		if len(nums) > 0 {

@@ -95,3 +95,24 @@ func (h *Hunk) Counts() (added, deleted int) {
 func (l Line) Unified() string {
 	return string(l.Kind) + strings.TrimSuffix(l.Text, "\r")
 }
+
+// Under keeps the files under directory dir (slash-separated, relative to
+// the repository's top level) and makes their paths relative to it: the
+// changes as seen from a subdirectory.
+func Under(files []File, dir string) []File {
+	prefix := strings.TrimSuffix(dir, "/") + "/"
+	rel := func(p string) string {
+		if strings.HasPrefix(p, prefix) {
+			return p[len(prefix):]
+		}
+		return ""
+	}
+	var out []File
+	for _, f := range files {
+		f.OldPath, f.NewPath = rel(f.OldPath), rel(f.NewPath)
+		if f.OldPath != "" || f.NewPath != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}

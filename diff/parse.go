@@ -1,6 +1,8 @@
 package diff
 
 import (
+	"bufio"
+	"compress/gzip"
 	"fmt"
 	"io"
 	"strings"
@@ -11,8 +13,20 @@ import (
 // Parse reads unified diff text: git's (extended headers, renames, copies,
 // modes, binary files, C-quoted names), and plain diffs (diff -u, svn),
 // whose a/ and b/ prefixes it strips as patch -p1 does. name names the
-// input in errors, which give the line of the malformed text.
+// input in errors, which give the line of the malformed text. Gzip
+// compressed text is undone first.
 func Parse(name string, r io.Reader) ([]File, error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	if magic, err := br.Peek(2); err == nil && magic[0] == 0x1f && magic[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, fmt.Errorf("%s: gzip: %w", name, err)
+		}
+		defer zr.Close()
+		r = zr
+	} else {
+		r = br
+	}
 	files, preamble, err := gitdiff.Parse(r)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s", name, strings.TrimPrefix(err.Error(), "gitdiff: "))

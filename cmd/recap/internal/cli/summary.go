@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"strings"
 
 	"github.com/recap-dev/recap/diff"
@@ -22,16 +23,18 @@ severity, by tool, the top 10 categories, rules and files, and the status of eac
 input. Filters narrow what is counted. It exits 2 when an input could not be
 read, after printing the rest.`,
 		Example: `  recap summary build/reports/pmd.sarif build/reports/checkstyle.xml
-  recap summary --format json --severity warning build/reports/`,
+  recap summary --format json --severity warning build/reports/
+  recap summary --changed-only --base origin/main build/reports/`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.budgeted = cmd.Flags().Changed("max-tokens")
-			return runReport(streams, &opts, args, false)
+			return runReport(cmd.Context(), streams, &opts, args, false)
 		},
 	}
 	opts.common.register(cmd)
 	opts.filters.register(cmd)
 	opts.registerBudget(cmd)
+	opts.registerChanged(cmd)
 	return cmd
 }
 
@@ -45,6 +48,14 @@ type reportOptions struct {
 	maxTokens     int
 	tokenizer     string
 	budgeted      bool // --max-tokens was given
+	changedOnly   bool
+	changes       diffSource
+}
+
+func (o *reportOptions) registerChanged(cmd *cobra.Command) {
+	cmd.Flags().BoolVar(&o.changedOnly, "changed-only", false,
+		"keep the findings whose lines touch a changed line (whitespace-only changes aside): of --base...--head, of --diff FILE, or else of the working tree against HEAD")
+	o.changes.register(cmd, true)
 }
 
 func (o *reportOptions) registerBudget(cmd *cobra.Command) {
@@ -55,7 +66,7 @@ func (o *reportOptions) registerBudget(cmd *cobra.Command) {
 
 // runReport reads the inputs through the filter into a collector and
 // renders the view; with page set it keeps a page of findings with context.
-func runReport(streams *IO, opts *reportOptions, args []string, page bool) error {
+func runReport(ctx context.Context, streams *IO, opts *reportOptions, args []string, page bool) error {
 	r, inFormat, root, err := opts.common.resolve()
 	if err != nil {
 		return err
@@ -78,6 +89,16 @@ func runReport(streams *IO, opts *reportOptions, args []string, page bool) error
 			return err
 		}
 	}
+	keep := flt.Match
+	if c := opts.changes; !opts.changedOnly && (c.base != "" || c.head != "" || c.file != "") {
+		return usageError("--base, --head and --diff choose the changes for --changed-only: add it")
+	} else if opts.changedOnly {
+		idx, err := c.index(ctx, streams, root)
+		if err != nil {
+			return err
+		}
+		keep = func(f reports.Finding) bool { return idx.Touches(f.Path, f.Line, f.EndLine) && flt.Match(f) }
+	}
 	c := summarize.NewCollector()
 	if page {
 		if opts.limit < 0 || opts.limit > summarize.MaxLimit {
@@ -90,7 +111,7 @@ func runReport(streams *IO, opts *reportOptions, args []string, page bool) error
 	}
 	inputs, err := parsers.ReadAll(args, parsers.ReadOptions{Root: root, Format: inFormat, Stdin: streams.In},
 		func(f reports.Finding) error {
-			if flt.Match(f) {
+			if keep(f) {
 				c.Add(f)
 			}
 			return nil

@@ -1,0 +1,197 @@
+package diff_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/recap-dev/recap/diff"
+	"github.com/recap-dev/recap/internal/gittest"
+)
+
+func TestIndex(t *testing.T) {
+	tests := []struct {
+		name string
+		body string
+		want []int
+	}{
+		{"a line added", "@@ -1,2 +1,3 @@\n a\n+b\n c\n", []int{2}},
+		{"a line modified", "@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n", []int{2}},
+		{"a line deleted", "@@ -1,3 +1,2 @@\n a\n-b\n c\n", nil},
+		{"re-indented only", "@@ -1,2 +1,2 @@\n-  a\n+\ta\n b\n", nil},
+		{"a blank line added", "@@ -1,2 +1,3 @@\n a\n+\n b\n", nil},
+		{"wrapped in an if: the body re-indented", "@@ -1,3 +1,5 @@\n x\n-a();\n-b();\n+if (ok) {\n+  a();\n+  b();\n+}\n", []int{2, 5}},
+		{"trailing blanks and a real change", "@@ -1,2 +1,2 @@\n-a  \n-b\n+a\n+c\n", []int{2}},
+		{"two blocks", "@@ -1,4 +1,4 @@\n-a\n+A\n x\n y\n-b\n+B\n", []int{1, 4}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			files := parse(t, "--- a/f.go\n+++ b/f.go\n"+tc.body)
+			x := diff.NewIndex(files)
+			if d := cmp.Diff(tc.want, x.Lines("f.go")); d != "" {
+				t.Errorf("lines (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+func TestIndexTouches(t *testing.T) {
+	x := diff.NewIndex(parse(t, "--- a/f.go\n+++ b/f.go\n@@ -10,0 +11,2 @@\n+a\n+b\n@@ -40 +42 @@\n-c\n+d\n"))
+	tests := []struct {
+		path     string
+		from, to int
+		want     bool
+	}{
+		{"f.go", 11, 0, true},
+		{"f.go", 12, 12, true},
+		{"f.go", 13, 0, false},
+		{"f.go", 5, 10, false},
+		{"f.go", 5, 11, true},
+		{"f.go", 30, 50, true},
+		{"f.go", 43, 60, false},
+		{"f.go", 0, 100, false}, // no line: a file-level finding is not on a changed line
+		{"g.go", 11, 11, false},
+	}
+	for _, tc := range tests {
+		if got := x.Touches(tc.path, tc.from, tc.to); got != tc.want {
+			t.Errorf("Touches(%s, %d, %d) = %v, want %v", tc.path, tc.from, tc.to, got, tc.want)
+		}
+	}
+	if x.Files() != 1 {
+		t.Errorf("Files() = %d", x.Files())
+	}
+}
+
+var (
+	plusFile = regexp.MustCompile(`^\+\+\+ b/(.*)$`)
+	hunkHead = regexp.MustCompile(`^@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@`)
+)
+
+// gitChangedLines reads git diff -U0 -w --ignore-blank-lines: path → the
+// new line numbers of its added lines that are not blank.
+func gitChangedLines(t *testing.T, g *gittest.Repo, args ...string) map[string][]int {
+	out := map[string][]int{}
+	var path string
+	next := 0
+	for _, l := range strings.Split(g.Git(append([]string{"diff", "-U0", "-w", "--ignore-blank-lines", "--no-color"}, args...)...), "\n") {
+		if m := plusFile.FindStringSubmatch(l); m != nil {
+			path = m[1]
+			continue
+		}
+		if m := hunkHead.FindStringSubmatch(l); m != nil {
+			next, _ = strconv.Atoi(m[1])
+			continue
+		}
+		if strings.HasPrefix(l, "+") && !strings.HasPrefix(l, "+++") {
+			if strings.TrimSpace(l[1:]) != "" {
+				out[path] = append(out[path], next)
+			}
+			next++
+		}
+	}
+	return out
+}
+
+// TestIndexLikeGit: on a random history of real edits (changes, inserts,
+// deletes, re-indents, blank lines, blocks wrapped in a new if), the
+// changed-line index equals the added lines of git diff -w
+// --ignore-blank-lines, for base...head and for the working tree.
+func TestIndexLikeGit(t *testing.T) {
+	g := gittest.New(t)
+	rng := rand.New(rand.NewSource(5))
+	uniq := 0
+	stmt := func(indent int) string {
+		uniq++
+		return fmt.Sprintf("%sstatement(%d);", strings.Repeat("    ", indent), uniq)
+	}
+	files := map[string][]string{}
+	for i := 0; i < 8; i++ {
+		var l []string
+		for j := 0; j < 60+rng.Intn(60); j++ {
+			l = append(l, stmt(1+rng.Intn(2)))
+		}
+		files[fmt.Sprintf("src/F%d.java", i)] = l
+	}
+	snapshot := func() map[string]string {
+		out := map[string]string{}
+		for p, l := range files {
+			out[p] = strings.Join(l, "\n") + "\n"
+		}
+		return out
+	}
+	edit := func() {
+		p := fmt.Sprintf("src/F%d.java", rng.Intn(8))
+		l := files[p]
+		at := rng.Intn(len(l) - 4)
+		switch rng.Intn(6) {
+		case 0:
+			l[at] = stmt(2)
+		case 1:
+			l = append(l[:at], append([]string{stmt(1), stmt(1)}, l[at:]...)...)
+		case 2:
+			l = append(l[:at], l[at+1+rng.Intn(3):]...)
+		case 3:
+			l[at] = "\t" + strings.TrimLeft(l[at], " \t")
+		case 4:
+			l = append(l[:at], append([]string{""}, l[at:]...)...)
+		case 5: // wrap three lines in an if
+			wrapped := []string{"    if (ready) {"}
+			for _, s := range l[at : at+3] {
+				wrapped = append(wrapped, "    "+s)
+			}
+			wrapped = append(wrapped, "    }")
+			l = append(l[:at], append(wrapped, l[at+3:]...)...)
+		}
+		files[p] = l
+	}
+	base := g.Commit("base", snapshot())
+	for c := 0; c < 15; c++ {
+		for e := 0; e < 1+rng.Intn(3); e++ {
+			edit()
+		}
+		g.Commit(fmt.Sprintf("c%d", c), snapshot())
+	}
+	repo, err := diff.Open(g.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(label string, files []diff.File, want map[string][]int) {
+		t.Helper()
+		if len(want) == 0 {
+			t.Fatalf("%s: git shows no changed lines: the edits did not happen", label)
+		}
+		x := diff.NewIndex(files)
+		got := map[string][]int{}
+		for p := range want {
+			if l := x.Lines(p); l != nil {
+				got[p] = l
+			}
+		}
+		if x.Files() != len(want) {
+			t.Errorf("%s: %d files with changed lines, git has %d", label, x.Files(), len(want))
+		}
+		if d := cmp.Diff(want, got); d != "" {
+			t.Errorf("%s: changed lines (-git +recap):\n%s", label, d)
+		}
+	}
+	files2, err := repo.Revisions(context.Background(), base, "HEAD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("base...HEAD", files2, gitChangedLines(t, g, base+"...HEAD"))
+
+	for e := 0; e < 6; e++ {
+		edit()
+	}
+	g.Write(snapshot())
+	wt, err := repo.WorkingTree(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("working tree", wt, gitChangedLines(t, g, "HEAD"))
+}
