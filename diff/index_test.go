@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/rand"
-	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -65,36 +63,6 @@ func TestIndexTouches(t *testing.T) {
 	if x.Files() != 1 {
 		t.Errorf("Files() = %d", x.Files())
 	}
-}
-
-var (
-	plusFile = regexp.MustCompile(`^\+\+\+ b/(.*)$`)
-	hunkHead = regexp.MustCompile(`^@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@`)
-)
-
-// gitChangedLines reads git diff -U0 -w --ignore-blank-lines: path → the
-// new line numbers of its added lines that are not blank.
-func gitChangedLines(t *testing.T, g *gittest.Repo, args ...string) map[string][]int {
-	out := map[string][]int{}
-	var path string
-	next := 0
-	for _, l := range strings.Split(g.Git(append([]string{"diff", "-U0", "-w", "--ignore-blank-lines", "--no-color"}, args...)...), "\n") {
-		if m := plusFile.FindStringSubmatch(l); m != nil {
-			path = m[1]
-			continue
-		}
-		if m := hunkHead.FindStringSubmatch(l); m != nil {
-			next, _ = strconv.Atoi(m[1])
-			continue
-		}
-		if strings.HasPrefix(l, "+") && !strings.HasPrefix(l, "+++") {
-			if strings.TrimSpace(l[1:]) != "" {
-				out[path] = append(out[path], next)
-			}
-			next++
-		}
-	}
-	return out
 }
 
 // TestIndexLikeGit: on a random history of real edits (changes, inserts,
@@ -183,7 +151,7 @@ func TestIndexLikeGit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	check("base...HEAD", files2, gitChangedLines(t, g, base+"...HEAD"))
+	check("base...HEAD", files2, g.ChangedLines(base+"...HEAD"))
 
 	for e := 0; e < 6; e++ {
 		edit()
@@ -193,5 +161,33 @@ func TestIndexLikeGit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	check("working tree", wt, gitChangedLines(t, g, "HEAD"))
+	check("working tree", wt, g.ChangedLines("HEAD"))
+}
+
+func TestUnder(t *testing.T) {
+	files := parse(t, `diff --git a/app/src/A.java b/app/src/A.java
+--- a/app/src/A.java
++++ b/app/src/A.java
+@@ -1 +1 @@
+-a
++b
+diff --git a/lib/B.java b/lib/B.java
+--- a/lib/B.java
++++ b/lib/B.java
+@@ -1 +1 @@
+-a
++b
+diff --git a/app/old.txt b/docs/new.txt
+similarity index 90%
+rename from app/old.txt
+rename to docs/new.txt
+`)
+	got := diff.Under(files, "app")
+	if len(got) != 2 || got[0].NewPath != "src/A.java" || got[0].OldPath != "src/A.java" ||
+		got[1].OldPath != "old.txt" || got[1].NewPath != "" {
+		t.Errorf("Under(app) = %+v", got)
+	}
+	if x := diff.NewIndex(got); !x.Touches("src/A.java", 1, 1) || x.Files() != 1 {
+		t.Errorf("index of app/: %d files", x.Files())
+	}
 }

@@ -3,13 +3,18 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/recap-dev/recap/internal/gittest"
+	"github.com/recap-dev/recap/internal/tooltest"
 	"github.com/recap-dev/recap/reports/reportstest"
 )
 
@@ -67,6 +72,21 @@ func TestCommands(t *testing.T) {
 		{"unknown flag", []string{"summary", "--nope", "x"}, "", "", 2},
 		{"unknown output format", []string{"summary", "--format", "yaml", "testdata/reports"}, "", "", 2},
 		{"unknown command", []string{"summarise"}, "", "", 2},
+		{"diff text", []string{"diff", "testdata/changes.diff"}, "", "diff.txt", 0},
+		{"diff markdown from standard input", []string{"diff", "--format", "markdown", "-"}, readFile(t, filepath.Join(root, "testdata", "changes.diff")), "diff.md", 0},
+		{"diff json", []string{"diff", "--format", "json", "testdata/changes.diff"}, "", "diff.json", 0},
+		{"diff text within 256 tokens, one hunk", []string{"diff", "--max-tokens", "256", "--max-hunks", "1", "--tokenizer", "o200k_base", "testdata/changes.diff"}, "", "diff-budget.txt", 0},
+		{"diff of some paths", []string{"diff", "--path", "**/*.png", "--path", "src/**/Purchase*", "testdata/changes.diff"}, "", "diff-path.txt", 0},
+		{"diff of a gzip file", []string{"diff", gzipFile(t, filepath.Join(root, "testdata", "changes.diff"))}, "", "diff.txt", 0},
+		{"diff of a file that is not a diff", []string{"diff", "testdata/sample/src/main/java/com/example/shop/Order.java"}, "", "", 2},
+		{"diff of a missing file", []string{"diff", "testdata/nope.diff"}, "", "", 2},
+		{"diff with too many hunks", []string{"diff", "--max-hunks", "21", "testdata/changes.diff"}, "", "", 2},
+		{"diff of a file and revisions", []string{"diff", "--base", "HEAD", "testdata/changes.diff"}, "", "", 2},
+		{"diff --head without --base", []string{"diff", "--head", "HEAD"}, "", "", 2},
+		{"diff in markdown with an unknown format", []string{"diff", "--format", "sarif", "testdata/changes.diff"}, "", "", 2},
+		{"--base without --changed-only", []string{"findings", "--base", "HEAD", "testdata/reports"}, "", "", 2},
+		{"--changed-only with a diff file", []string{"summary", "--changed-only", "--diff", "testdata/changes.diff", "--repo", "testdata/sample", "testdata/reports"}, "", "summary-changed.txt", 0},
+		{"--changed-only with a bad diff file", []string{"summary", "--changed-only", "--diff", "README.md", "testdata/reports"}, "", "", 2},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -112,7 +132,7 @@ func gzipFile(t *testing.T, path string) string {
 	zw := gzip.NewWriter(&buf)
 	zw.Write([]byte(readFile(t, path)))
 	zw.Close()
-	out := filepath.Join(t.TempDir(), "checkstyle.xml.gz")
+	out := filepath.Join(t.TempDir(), filepath.Base(path)+".gz")
 	if err := os.WriteFile(out, buf.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -151,5 +171,98 @@ func TestFindingsAtRevision(t *testing.T) {
 		if code != tc.code || !strings.Contains(string(out), tc.want) {
 			t.Errorf("--rev %q: exit %d, output:\n%s\nwant exit %d and %q", tc.rev, code, out, tc.code, tc.want)
 		}
+	}
+}
+
+// TestChangedOnlyWithPMD runs the real PMD on the head of a feature branch
+// of the sample project (a new method with an empty catch block, a method
+// re-indented with tabs, a blank line, a rename) and checks that
+// --changed-only keeps exactly the findings whose lines touch a line that
+// git diff -w --ignore-blank-lines shows as added: from --base/--head, from
+// a --diff file, and from the working tree.
+func TestChangedOnlyWithPMD(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs PMD")
+	}
+	tooltest.PMD(t)
+	root := reportstest.RepoRoot(t)
+	g := gittest.New(t)
+	if out, err := exec.Command("cp", "-r", filepath.Join(root, "testdata", "sample", "src"), g.Dir).CombinedOutput(); err != nil {
+		t.Fatalf("copy the sample: %v\n%s", err, out)
+	}
+	g.Git("add", "-A")
+	g.Git("commit", "-q", "-m", "base")
+	g.Git("checkout", "-q", "-b", "feature")
+	g.Git("apply", "--index", filepath.Join(root, "testdata", "changes.diff"))
+	g.Git("commit", "-q", "-m", "feature")
+
+	report := filepath.Join(t.TempDir(), "pmd.sarif")
+	tooltest.RunPMD(t, g.Dir, "src", "sarif", report)
+
+	type finding struct {
+		Rule    string `json:"rule"`
+		Path    string `json:"path"`
+		Line    int    `json:"line"`
+		EndLine int    `json:"endLine"`
+	}
+	findings := func(args ...string) []finding {
+		t.Helper()
+		args = append([]string{"findings", "--format", "json", "--no-context", "--limit", "200", "--max-tokens", "25000", "--repo", g.Dir}, args...)
+		out, err := exec.Command(bin, append(args, report)...).Output()
+		if err != nil {
+			t.Fatalf("recap %s: %v", strings.Join(args, " "), err)
+		}
+		var v struct {
+			Findings []finding `json:"findings"`
+			Page     struct{ Total int }
+		}
+		if err := json.Unmarshal(out, &v); err != nil {
+			t.Fatal(err)
+		}
+		if len(v.Findings) != v.Page.Total {
+			t.Fatalf("%d of %d findings returned: raise the limit or the budget", len(v.Findings), v.Page.Total)
+		}
+		sort.Slice(v.Findings, func(i, j int) bool {
+			return fmt.Sprint(v.Findings[i]) < fmt.Sprint(v.Findings[j])
+		})
+		return v.Findings
+	}
+
+	all := findings()
+	changed := g.ChangedLines("main...feature")
+	var want []finding
+	for _, f := range all {
+		for _, l := range changed[f.Path] {
+			if f.Line > 0 && l >= f.Line && l <= max(f.Line, f.EndLine) {
+				want = append(want, f)
+				break
+			}
+		}
+	}
+	if len(want) == 0 || len(want) == len(all) {
+		t.Fatalf("%d of %d findings are on changed lines; the change is meant to add some and not all", len(want), len(all))
+	}
+	for _, f := range want {
+		if f.Line < 49 {
+			t.Errorf("finding %+v is before the new method: the re-indented lines count as changed", f)
+		}
+	}
+	t.Logf("PMD: %d findings, %d on changed lines", len(all), len(want))
+
+	if d := cmp.Diff(want, findings("--changed-only", "--base", "main", "--head", "feature")); d != "" {
+		t.Errorf("--base main --head feature (-want +got):\n%s", d)
+	}
+	diffFile := filepath.Join(t.TempDir(), "pr.diff")
+	if err := os.WriteFile(diffFile, []byte(g.Git("diff", "main...feature")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(want, findings("--changed-only", "--diff", diffFile)); d != "" {
+		t.Errorf("--diff (-want +got):\n%s", d)
+	}
+	// The same change, uncommitted on main.
+	g.Git("checkout", "-q", "main")
+	g.Git("apply", filepath.Join(root, "testdata", "changes.diff"))
+	if d := cmp.Diff(want, findings("--changed-only")); d != "" {
+		t.Errorf("working tree (-want +got):\n%s", d)
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -81,4 +83,36 @@ func (r *Repo) Commit(msg string, files map[string]string) string {
 	r.Git("add", "-A")
 	r.Git("commit", "-q", "--allow-empty", "-m", msg)
 	return strings.TrimSpace(r.Git("rev-parse", "HEAD"))
+}
+
+var (
+	plusFile = regexp.MustCompile(`^\+\+\+ b/(.*)$`)
+	hunkHead = regexp.MustCompile(`^@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@`)
+)
+
+// ChangedLines runs git diff -U0 -w --ignore-blank-lines with args and
+// returns path → the new line numbers of its added lines that are not blank:
+// the lines that changed in more than whitespace, as git sees them.
+func (r *Repo) ChangedLines(args ...string) map[string][]int {
+	r.t.Helper()
+	out := map[string][]int{}
+	var path string
+	next := 0
+	for _, l := range strings.Split(r.Git(append([]string{"diff", "-U0", "-w", "--ignore-blank-lines", "--no-color", "--no-ext-diff"}, args...)...), "\n") {
+		if m := plusFile.FindStringSubmatch(l); m != nil {
+			path = m[1]
+			continue
+		}
+		if m := hunkHead.FindStringSubmatch(l); m != nil {
+			next, _ = strconv.Atoi(m[1])
+			continue
+		}
+		if strings.HasPrefix(l, "+") && !strings.HasPrefix(l, "+++") {
+			if strings.TrimSpace(l[1:]) != "" {
+				out[path] = append(out[path], next)
+			}
+			next++
+		}
+	}
+	return out
 }

@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/olekukonko/tablewriter/tw"
 	"github.com/recap-dev/recap/diff"
 )
 
@@ -156,12 +155,7 @@ func (m DiffMarkdown) Render(w io.Writer, v *diff.View) error {
 	return ew.err
 }
 
-var markdownFileHeader = func() string {
-	var b strings.Builder
-	markdownTable(&b, []string{"file", "change", "hunks", "+", "−"},
-		[]tw.Align{tw.AlignLeft, tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight}, nil)
-	return b.String()
-}()
+const markdownFileHeader = "| file | change | hunks | + | − |\n|:-----|:-------|------:|--:|--:|\n"
 
 // View implements [diff.Layout].
 func (m DiffMarkdown) View(v *diff.View) string { return diffString(m, v) }
