@@ -104,6 +104,21 @@ func changeFile(ctx context.Context, c *object.Change) (File, error) {
 		}
 		f.Hunks = hunksOf(chunks, ContextLines)
 	}
+	if !f.Binary && f.OldPath != "" && f.NewPath != "" && len(f.Hunks) > 0 {
+		from, to, err := c.Files()
+		if err != nil {
+			return f, err
+		}
+		old, err := from.Contents()
+		if err != nil {
+			return f, err
+		}
+		cur, err := to.Contents()
+		if err != nil {
+			return f, err
+		}
+		f.Changed = wsChanged(textLines(old), textLines(cur), []int{})
+	}
 	return f, nil
 }
 
@@ -214,6 +229,9 @@ func fillText(f *File, old, cur []byte) {
 		chunks = append(chunks, chunk{kind: k, text: d.Text})
 	}
 	f.Hunks = hunksOf(chunks, ContextLines)
+	if len(old) > 0 && len(cur) > 0 {
+		f.Changed = wsChanged(textLines(string(old)), textLines(string(cur)), []int{})
+	}
 }
 
 // pairRenames joins a deleted file and an added one with the same content

@@ -13,31 +13,34 @@ type chunk struct {
 // as git does by default.
 const ContextLines = 3
 
-// hunksOf numbers the lines of whole-file chunks and cuts them into hunks
-// as git does: ctx lines of context around each change, and changes whose
+// hunksOf numbers the lines of whole-file chunks, settles ambiguous runs of
+// changes as git does (see compactLines), and cuts them into hunks as git does: ctx lines of context around each change, and changes whose
 // contexts touch (at most 2·ctx unchanged lines apart) in one hunk.
 func hunksOf(chunks []chunk, ctx int) []Hunk {
 	var lines []Line
-	oldN, newN := 1, 1
 	for _, c := range chunks {
 		rest := c.text
 		for rest != "" {
 			text, after, found := strings.Cut(rest, "\n")
 			rest = after
-			l := Line{Kind: c.kind, Text: text, NoEOL: !found}
-			switch c.kind {
-			case Add:
-				l.New = newN
-				newN++
-			case Delete:
-				l.Old = oldN
-				oldN++
-			default:
-				l.Old, l.New = oldN, newN
-				oldN++
-				newN++
-			}
-			lines = append(lines, l)
+			lines = append(lines, Line{Kind: c.kind, Text: text, NoEOL: !found})
+		}
+	}
+	lines = compactLines(lines)
+	oldN, newN := 1, 1
+	for i := range lines {
+		l := &lines[i]
+		switch l.Kind {
+		case Add:
+			l.New = newN
+			newN++
+		case Delete:
+			l.Old = oldN
+			oldN++
+		default:
+			l.Old, l.New = oldN, newN
+			oldN++
+			newN++
 		}
 	}
 	var hunks []Hunk

@@ -19,13 +19,14 @@ func NewIndex(files []File) *Index {
 		if f.NewPath == "" {
 			continue
 		}
-		var nums []int
-		for hi := range f.Hunks {
-			for _, b := range f.Hunks[hi].blocks() {
-				nums = b.changedLines(nums)
+		nums := f.Changed
+		if nums == nil {
+			for hi := range f.Hunks {
+				nums = f.Hunks[hi].changedLines(nums)
 			}
 		}
 		if len(nums) > 0 {
+			nums = append([]int(nil), nums...)
 			sort.Ints(nums)
 			x.lines[f.NewPath] = append(x.lines[f.NewPath], nums...)
 		}

@@ -51,6 +51,11 @@ type File struct {
 	OldMode, NewMode uint32
 	Binary           bool
 	Hunks            []Hunk
+	// Changed, when the whole file was diffed (from a repository), holds
+	// the new line numbers that changed in more than whitespace, as git diff
+	// -w --ignore-blank-lines sees the whole file; nil when only the hunks
+	// are known, and the index then looks at each hunk alone.
+	Changed []int
 }
 
 // Path is the file's path in the new revision, or its old path when it was

@@ -1,0 +1,317 @@
+package diff
+
+// A diff is ambiguous where a run of added (or deleted) lines can slide up
+// or down over equal lines: "+}\n+\n+f() {" or "+\n+f() {\n+}" add the same
+// text. git settles each such run the same way (xdiff's xdl_change_compact:
+// slide as far down as possible, line up with a change in the other file
+// when one is in reach, else pick the position by the indent heuristic, on
+// by default since git 2.14). recap does the same after its line diff, so
+// its hunks, and the changed lines findings are matched to, are git's.
+
+// side is one file of a line diff: its lines and which of them changed.
+type side struct {
+	lines []Line
+	// keys are what lines are compared by: their text, or their text
+	// without whitespace when whitespace is ignored.
+	keys []string
+	// chg[i+1] marks lines[i] as changed; chg[0] and chg[len] are false
+	// sentinels, as in xdiff.
+	chg []bool
+}
+
+func (s *side) n() int             { return len(s.lines) }
+func (s *side) changed(i int) bool { return s.chg[i+1] }
+func (s *side) set(i int, v bool)  { s.chg[i+1] = v }
+func (s *side) same(i, j int) bool { return s.keys[i] == s.keys[j] }
+
+// group is a run of changed lines [start, end); start == end for the empty
+// group above line start.
+type group struct{ start, end int }
+
+func (s *side) first() group {
+	g := group{}
+	for s.changed(g.end) {
+		g.end++
+	}
+	return g
+}
+
+func (s *side) next(g *group) bool {
+	if g.end == s.n() {
+		return false
+	}
+	g.start = g.end + 1
+	for g.end = g.start; s.changed(g.end); g.end++ {
+	}
+	return true
+}
+
+func (s *side) previous(g *group) bool {
+	if g.start == 0 {
+		return false
+	}
+	g.end = g.start - 1
+	for g.start = g.end; s.changed(g.start - 1); g.start-- {
+	}
+	return true
+}
+
+func (s *side) slideDown(g *group) bool {
+	if g.end < s.n() && s.same(g.start, g.end) {
+		s.set(g.start, false)
+		s.set(g.end, true)
+		g.start++
+		g.end++
+		for s.changed(g.end) {
+			g.end++
+		}
+		return true
+	}
+	return false
+}
+
+func (s *side) slideUp(g *group) bool {
+	if g.start > 0 && s.same(g.start-1, g.end-1) {
+		g.start--
+		g.end--
+		s.set(g.start, true)
+		s.set(g.end, false)
+		for s.changed(g.start - 1) {
+			g.start--
+		}
+		return true
+	}
+	return false
+}
+
+const maxSliding = 100 // INDENT_HEURISTIC_MAX_SLIDING
+
+// compact settles the ambiguous runs of s, keeping o (the other file) in step.
+func compact(s, o *side) {
+	g, og := s.first(), o.first()
+	for {
+		if g.end != g.start {
+			var earliestEnd, size int
+			endMatchingOther := -1
+			for {
+				size = g.end - g.start
+				endMatchingOther = -1
+				for s.slideUp(&g) {
+					o.previous(&og)
+				}
+				earliestEnd = g.end
+				if og.end > og.start {
+					endMatchingOther = g.end
+				}
+				for s.slideDown(&g) {
+					o.next(&og)
+					if og.end > og.start {
+						endMatchingOther = g.end
+					}
+				}
+				if size == g.end-g.start {
+					break
+				}
+			}
+			switch {
+			case g.end == earliestEnd:
+			case endMatchingOther != -1:
+				for og.end == og.start {
+					s.slideUp(&g)
+					o.previous(&og)
+				}
+			default:
+				shift := max(earliestEnd, g.end-size-1, g.end-maxSliding)
+				best, bestScore := -1, score{}
+				for ; shift <= g.end; shift++ {
+					var sc score
+					sc.add(s.measure(shift))
+					sc.add(s.measure(shift - size))
+					if best == -1 || sc.cmp(bestScore) <= 0 {
+						best, bestScore = shift, sc
+					}
+				}
+				for g.end > best {
+					s.slideUp(&g)
+					o.previous(&og)
+				}
+			}
+		}
+		if !s.next(&g) {
+			break
+		}
+		o.next(&og)
+	}
+}
+
+// indent is a line's indentation (a tab to the next multiple of 8), or -1
+// for a blank line.
+func indent(text string) int {
+	n := 0
+	for i := 0; i < len(text); i++ {
+		switch text[i] {
+		case ' ':
+			n++
+		case '\t':
+			n += 8 - n%8
+		case '\r', '\f', '\v':
+		default:
+			return n
+		}
+		if n >= 200 {
+			return 200
+		}
+	}
+	return -1
+}
+
+const maxBlanks = 20
+
+type split struct {
+	endOfFile             bool
+	indent                int
+	preBlank, preIndent   int
+	postBlank, postIndent int
+}
+
+func (s *side) measure(at int) split {
+	m := split{indent: -1, preIndent: -1, postIndent: -1}
+	if at >= s.n() {
+		m.endOfFile = true
+	} else {
+		m.indent = indent(s.lines[at].Text)
+	}
+	for i := at - 1; i >= 0; i-- {
+		if m.preIndent = indent(s.lines[i].Text); m.preIndent != -1 {
+			break
+		}
+		m.preBlank++
+		if m.preBlank == maxBlanks {
+			m.preIndent = 0
+			break
+		}
+	}
+	for i := at + 1; i < s.n(); i++ {
+		if m.postIndent = indent(s.lines[i].Text); m.postIndent != -1 {
+			break
+		}
+		m.postBlank++
+		if m.postBlank == maxBlanks {
+			m.postIndent = 0
+			break
+		}
+	}
+	return m
+}
+
+type score struct{ effectiveIndent, penalty int }
+
+// add scores a split as git's score_add_split does (the weights come from
+// git's xdiffi.c, fitted on a corpus of human-judged diffs).
+func (s *score) add(m split) {
+	if m.preIndent == -1 && m.preBlank == 0 {
+		s.penalty += 1 // start of file
+	}
+	if m.endOfFile {
+		s.penalty += 21
+	}
+	postBlank := 0
+	if m.indent == -1 {
+		postBlank = 1 + m.postBlank
+	}
+	totalBlank := m.preBlank + postBlank
+	s.penalty += -30*totalBlank + 6*postBlank
+	ind := m.indent
+	if ind == -1 {
+		ind = m.postIndent
+	}
+	anyBlanks := totalBlank != 0
+	s.effectiveIndent += ind
+	pick := func(withBlank, without int) int {
+		if anyBlanks {
+			return withBlank
+		}
+		return without
+	}
+	switch {
+	case ind == -1, m.preIndent == -1, ind == m.preIndent:
+	case ind > m.preIndent:
+		s.penalty += pick(10, -4)
+	case m.postIndent != -1 && m.postIndent > ind:
+		s.penalty += pick(17, 24)
+	default:
+		s.penalty += pick(17, 23)
+	}
+}
+
+func (s score) cmp(o score) int {
+	c := 0
+	if s.effectiveIndent > o.effectiveIndent {
+		c = 1
+	} else if s.effectiveIndent < o.effectiveIndent {
+		c = -1
+	}
+	return 60*c + s.penalty - o.penalty
+}
+
+// compactLines settles the ambiguous runs of a whole-file line diff (in
+// order: equal, deleted and added lines, not yet numbered) as git does, and
+// returns it with each change's deleted lines before its added ones.
+func compactLines(lines []Line) []Line {
+	key := func(l Line) string {
+		if l.NoEOL {
+			return l.Text + "\x00"
+		}
+		return l.Text
+	}
+	var old, cur side
+	for _, l := range lines {
+		if l.Kind != Add {
+			old.lines = append(old.lines, l)
+			old.keys = append(old.keys, key(l))
+		}
+		if l.Kind != Delete {
+			cur.lines = append(cur.lines, l)
+			cur.keys = append(cur.keys, key(l))
+		}
+	}
+	return compactSides(&old, &cur)
+}
+
+// compactSides settles the changed lines of old (those of kind Delete) and
+// cur (kind Add) and merges the two sides back into one sequence.
+func compactSides(old, cur *side) []Line {
+	old.chg = make([]bool, old.n()+2)
+	for i, l := range old.lines {
+		old.set(i, l.Kind == Delete)
+	}
+	cur.chg = make([]bool, cur.n()+2)
+	for j, l := range cur.lines {
+		cur.set(j, l.Kind == Add)
+	}
+	compact(old, cur)
+	compact(cur, old)
+	out := make([]Line, 0, old.n()+cur.n())
+	i, j := 0, 0
+	for i < old.n() || j < cur.n() {
+		if i < old.n() && old.changed(i) || j < cur.n() && cur.changed(j) {
+			for ; i < old.n() && old.changed(i); i++ {
+				l := old.lines[i]
+				l.Kind = Delete
+				out = append(out, l)
+			}
+			for ; j < cur.n() && cur.changed(j); j++ {
+				l := cur.lines[j]
+				l.Kind = Add
+				out = append(out, l)
+			}
+			continue
+		}
+		l := cur.lines[j]
+		l.Kind = Context
+		out = append(out, l)
+		i++
+		j++
+	}
+	return out
+}
