@@ -70,15 +70,7 @@ func Fit(v *View, c summarize.Counter, budget int, l Layout) {
 }
 
 func measure(v *View, c summarize.Counter, l Layout) int {
-	v.Tokens.Estimated = 0
-	for i := 0; i < 3; i++ {
-		n := c.Count(l.View(v))
-		if n == v.Tokens.Estimated {
-			break
-		}
-		v.Tokens.Estimated = n
-	}
-	return v.Tokens.Estimated
+	return summarize.Measure(v.Tokens, c, func() string { return l.View(v) })
 }
 
 func sum(xs []int) int {

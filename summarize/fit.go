@@ -88,15 +88,21 @@ func Fit(v *View, c Counter, budget int, l Layout) {
 // measure sets v.Tokens.Estimated to the count of v as rendered, counting the
 // tokens block with its final value.
 func measure(v *View, c Counter, l Layout) int {
-	v.Tokens.Estimated = 0
+	return Measure(v.Tokens, c, func() string { return l.View(v) })
+}
+
+// Measure sets t.Estimated to the count of what render returns, which shows
+// t itself: it counts again until the count it shows is the count it has.
+func Measure(t *TokenInfo, c Counter, render func() string) int {
+	t.Estimated = 0
 	for i := 0; i < 3; i++ {
-		n := c.Count(l.View(v))
-		if n == v.Tokens.Estimated {
+		n := c.Count(render())
+		if n == t.Estimated {
 			break
 		}
-		v.Tokens.Estimated = n
+		t.Estimated = n
 	}
-	return v.Tokens.Estimated
+	return t.Estimated
 }
 
 // fitBase shrinks the always-kept part when it alone is over budget: first
