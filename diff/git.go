@@ -66,7 +66,7 @@ func (r *Repo) Revisions(ctx context.Context, base, head string) ([]File, error)
 	}
 	files := make([]File, 0, len(changes))
 	for _, c := range changes {
-		f, err := changeFile(ctx, c)
+		f, err := changeFile(ctx, c, r.ChangedLines)
 		if err != nil {
 			return nil, fmt.Errorf("diff of %s...%s: %w", base, head, err)
 		}
@@ -77,7 +77,7 @@ func (r *Repo) Revisions(ctx context.Context, base, head string) ([]File, error)
 }
 
 // changeFile turns one tree change into a File with git's hunks.
-func changeFile(ctx context.Context, c *object.Change) (File, error) {
+func changeFile(ctx context.Context, c *object.Change, changed bool) (File, error) {
 	var f File
 	if c.From.Name != "" {
 		f.OldPath, f.OldMode = c.From.Name, uint32(c.From.TreeEntry.Mode)
@@ -104,7 +104,7 @@ func changeFile(ctx context.Context, c *object.Change) (File, error) {
 		}
 		f.Hunks = hunksOf(chunks, ContextLines)
 	}
-	if !f.Binary && f.OldPath != "" && f.NewPath != "" && len(f.Hunks) > 0 {
+	if changed && !f.Binary && f.OldPath != "" && f.NewPath != "" && len(f.Hunks) > 0 {
 		from, to, err := c.Files()
 		if err != nil {
 			return f, err
@@ -200,7 +200,7 @@ func (r *Repo) WorkingTree(ctx context.Context) ([]File, error) {
 		case bytes.Equal(old, cur) && oldMode == curMode:
 			continue
 		}
-		fillText(&f, old, cur)
+		fillText(&f, old, cur, r.ChangedLines)
 		files = append(files, f)
 	}
 	files = pairRenames(files, contents)
@@ -209,7 +209,7 @@ func (r *Repo) WorkingTree(ctx context.Context) ([]File, error) {
 }
 
 // fillText diffs old and cur into f's hunks, or marks f binary.
-func fillText(f *File, old, cur []byte) {
+func fillText(f *File, old, cur []byte, changed bool) {
 	if isBinary(old) || isBinary(cur) {
 		f.Binary = !bytes.Equal(old, cur)
 		return
@@ -229,7 +229,7 @@ func fillText(f *File, old, cur []byte) {
 		chunks = append(chunks, chunk{kind: k, text: d.Text})
 	}
 	f.Hunks = hunksOf(chunks, ContextLines)
-	if len(old) > 0 && len(cur) > 0 {
+	if changed && len(old) > 0 && len(cur) > 0 {
 		f.Changed = wsChanged(textLines(string(old)), textLines(string(cur)), []int{})
 	}
 }

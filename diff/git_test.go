@@ -241,6 +241,7 @@ func TestGeneratedHistoryLikeGit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	repo.ChangedLines = true
 	for _, n := range []int{1, 10, 50, 150, 300} {
 		base := fmt.Sprintf("HEAD~%d", n)
 		got, err := repo.Revisions(context.Background(), base, "HEAD")

@@ -26,9 +26,8 @@ func NewIndex(files []File) *Index {
 			}
 		}
 		if len(nums) > 0 {
-			nums = append([]int(nil), nums...)
-			sort.Ints(nums)
 			x.lines[f.NewPath] = append(x.lines[f.NewPath], nums...)
+			sort.Ints(x.lines[f.NewPath])
 		}
 	}
 	return x

@@ -128,6 +128,7 @@ func TestIndexLikeGit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	repo.ChangedLines = true
 	check := func(label string, files []diff.File, want map[string][]int) {
 		t.Helper()
 		if len(want) == 0 {

@@ -18,6 +18,10 @@ type Repo struct {
 	repo *git.Repository
 	// Root is the top level of the working tree.
 	Root string
+	// ChangedLines makes Revisions and WorkingTree also fill each file's
+	// Changed lines, with a second, whitespace-blind diff of the whole file,
+	// for NewIndex. Without it the index looks at each hunk alone.
+	ChangedLines bool
 }
 
 // Open opens the repository that holds dir (dir or a directory above it).

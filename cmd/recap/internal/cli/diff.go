@@ -33,14 +33,14 @@ func (d *diffSource) register(cmd *cobra.Command, withFile bool) {
 // that holds root, or from the working tree against HEAD. Paths are as git
 // gives them, relative to the repository's top level.
 func (d *diffSource) load(ctx context.Context, streams *IO, root string) ([]diff.File, error) {
-	files, _, err := d.loadFrom(ctx, streams, root)
+	files, _, err := d.loadFrom(ctx, streams, root, false)
 	return files, err
 }
 
 // index loads the diff and indexes its changed lines by paths relative to
 // root, which may be below the repository's top level.
 func (d *diffSource) index(ctx context.Context, streams *IO, root string) (*diff.Index, error) {
-	files, top, err := d.loadFrom(ctx, streams, root)
+	files, top, err := d.loadFrom(ctx, streams, root, true)
 	if err != nil {
 		return nil, err
 	}
@@ -52,7 +52,9 @@ func (d *diffSource) index(ctx context.Context, streams *IO, root string) (*diff
 	return diff.NewIndex(files), nil
 }
 
-func (d *diffSource) loadFrom(ctx context.Context, streams *IO, root string) ([]diff.File, string, error) {
+// loadFrom reads the diff; changedLines asks a repository for the
+// whitespace-blind changed lines of whole files too (see diff.Repo).
+func (d *diffSource) loadFrom(ctx context.Context, streams *IO, root string, changedLines bool) ([]diff.File, string, error) {
 	if d.head != "" && d.base == "" {
 		return nil, "", usageError("--head needs --base")
 	}
@@ -67,6 +69,7 @@ func (d *diffSource) loadFrom(ctx context.Context, streams *IO, root string) ([]
 	if err != nil {
 		return nil, "", usageError("%v", err)
 	}
+	repo.ChangedLines = changedLines
 	var files []diff.File
 	if d.base != "" {
 		head := d.head
