@@ -149,6 +149,14 @@ func status(oldPath, newPath string) Status {
 // not part of it (git diff leaves them out too); a file deleted and another
 // added with the same content are a rename.
 func (r *Repo) WorkingTree(ctx context.Context) ([]File, error) {
+	return r.WorkingTreeSince(ctx, "")
+}
+
+// WorkingTreeSince returns what changed in the working tree since the merge
+// base of rev and HEAD — the commits made since and the work not committed
+// yet — as git diff --merge-base REV shows it. rev "" is HEAD (see
+// [Repo.WorkingTree]). Untracked files are left out, as git does.
+func (r *Repo) WorkingTreeSince(ctx context.Context, rev string) ([]File, error) {
 	wt, err := r.repo.Worktree()
 	if err != nil {
 		return nil, fmt.Errorf("the working tree: %w", err)
@@ -161,18 +169,39 @@ func (r *Repo) WorkingTree(ctx context.Context) ([]File, error) {
 	if err != nil {
 		return nil, err
 	}
-	tree, err := head.Tree()
+	headTree, err := head.Tree()
 	if err != nil {
 		return nil, err
 	}
-	var files []File
-	contents := map[string][]byte{} // of added and deleted files, for renames
+	tree := headTree
+	paths := map[string]bool{}
 	for p, s := range st {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
 		if s.Staging == git.Untracked || (s.Staging == git.Unmodified && s.Worktree == git.Unmodified) {
 			continue
+		}
+		paths[p] = true
+	}
+	if rev != "" && rev != "HEAD" {
+		if tree, err = r.mergeBaseTree(head, rev); err != nil {
+			return nil, err
+		}
+		changes, err := object.DiffTreeWithOptions(ctx, tree, headTree, nil)
+		if err != nil {
+			return nil, fmt.Errorf("diff of %s...HEAD: %w", rev, err)
+		}
+		for _, c := range changes {
+			for _, name := range []string{c.From.Name, c.To.Name} {
+				if name != "" {
+					paths[name] = true
+				}
+			}
+		}
+	}
+	var files []File
+	contents := map[string][]byte{} // of added and deleted files, for renames
+	for p := range paths {
+		if err := ctx.Err(); err != nil {
+			return nil, err
 		}
 		var old, cur []byte
 		var oldMode, curMode uint32
@@ -206,6 +235,25 @@ func (r *Repo) WorkingTree(ctx context.Context) ([]File, error) {
 	files = pairRenames(files, contents)
 	sortFiles(files)
 	return files, nil
+}
+
+// mergeBaseTree returns the tree of the merge base of head and rev.
+func (r *Repo) mergeBaseTree(head *object.Commit, rev string) (*object.Tree, error) {
+	rc, err := r.Commit(rev)
+	if err != nil {
+		return nil, err
+	}
+	bases, err := head.MergeBase(rc)
+	if err != nil {
+		if r.shallow() {
+			return nil, fmt.Errorf("no merge base of %s and HEAD in this shallow clone: fetch the full history (git fetch --unshallow, or fetch-depth: 0 in actions/checkout)", rev)
+		}
+		return nil, fmt.Errorf("merge base of %s and HEAD: %w", rev, err)
+	}
+	if len(bases) == 0 {
+		return nil, fmt.Errorf("%s and HEAD have no common ancestor: give a revision of the same history", rev)
+	}
+	return bases[0].Tree()
 }
 
 // fillText diffs old and cur into f's hunks, or marks f binary.

@@ -222,6 +222,42 @@ func TestWorkingTreeLikeGit(t *testing.T) {
 	}
 }
 
+// TestWorkingTreeSinceLikeGit: the working tree since the merge base of a
+// revision (commits on the branch, then uncommitted edits) is git diff
+// --merge-base's, with renames, deletions, edits on both sides, and changes
+// on the other branch left out.
+func TestWorkingTreeSinceLikeGit(t *testing.T) {
+	g := gittest.New(t)
+	body := lines(40, func(i int) string { return fmt.Sprintf("line %d", i) })
+	g.Commit("base", map[string]string{"a.txt": body, "b.txt": "b\n", "c.txt": lines(10, func(i int) string { return fmt.Sprintf("c %d", i) }), "d.txt": "d\n"})
+	g.Git("checkout", "-q", "-b", "feature")
+	g.Commit("on the branch", map[string]string{"a.txt": strings.Replace(body, "line 5\n", "line five\n", 1), "new.txt": "new\n"})
+	g.Git("mv", "c.txt", "moved.txt")
+	g.Git("rm", "-q", "d.txt")
+	g.Git("commit", "-q", "-m", "move and delete")
+	g.Git("checkout", "-q", "main")
+	g.Commit("on main", map[string]string{"b.txt": "b on main\n", "main-only.txt": "m\n"})
+	g.Git("checkout", "-q", "feature")
+	g.Write(map[string]string{"a.txt": strings.Replace(strings.Replace(body, "line 5\n", "line five\n", 1), "line 30\n", "line thirty\n", 1), "b.txt": "b edited\n", "untracked.txt": "u\n"})
+
+	repo, err := diff.Open(g.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rev := range []string{"main", "HEAD~1", "HEAD"} {
+		got, err := repo.WorkingTreeSince(context.Background(), rev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := cmp.Diff(gitShape(t, g, "-M", "--merge-base", rev), shape(got)); d != "" {
+			t.Errorf("working tree since %s (-git +recap):\n%s", rev, d)
+		}
+	}
+	if _, err := repo.WorkingTreeSince(context.Background(), "no-such-branch"); err == nil {
+		t.Error("an unknown revision gave no error")
+	}
+}
+
 // TestGeneratedHistoryLikeGit: on a generated history of realistic edits
 // (methods added after others, blocks inserted and deleted, re-indents,
 // blank lines, renames: the ambiguous runs git settles with its slider

@@ -51,6 +51,28 @@ func ReadAll(args []string, opts ReadOptions, emit func(reports.Finding) error) 
 	return inputs, nil
 }
 
+// ReadFile reads one report file (gzip or not) and calls emit for each
+// finding, its ID made of tag and its ordinal (see [reports.ID]). A caller
+// that reads reports one at a time, as a server caching them does, gives each
+// a tag of its own (for example [reports.InputTag] of its path), so that ids
+// stay stable whatever else is read. The error is non-nil only when emit
+// returned one; a report that could not be read has the Input's Error set.
+func ReadFile(name, tag string, opts ReadOptions, emit func(reports.Finding) error) (reports.Input, error) {
+	return readOne(source{name: name}, tag, opts, emit)
+}
+
+// Sniff detects the format of a report file from its first bytes (gzip
+// undone); false when it is not a report recap reads, or cannot be opened.
+func Sniff(path string) (Format, bool) { return sniffFile(path) }
+
+// SkipDir reports whether a directory search leaves out a directory of this
+// name (.git, .hg, .svn, node_modules, vendor).
+func SkipDir(name string) bool { return skipDir(name) }
+
+// HasReportExt reports whether a directory search looks at a file of this
+// name (.sarif, .json, .xml, .gz; any case) before sniffing its content.
+func HasReportExt(name string) bool { return hasReportExt(name) }
+
 // ParseAll reads one report into memory: for tests and small inputs.
 func ParseAll(r io.Reader, name string, opts ReadOptions) ([]reports.Finding, reports.Input) {
 	var out []reports.Finding
