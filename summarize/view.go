@@ -17,6 +17,9 @@ type View struct {
 	Omitted []Omission `json:"omitted,omitempty"`
 	// Suggestions say what would narrow a result that did not fit.
 	Suggestions []string `json:"suggestions,omitempty"`
+	// BufferID names a result kept in memory by the MCP server, so that
+	// further pages are served without reading the reports again.
+	BufferID string `json:"bufferId,omitempty"`
 	// Tokens states the view's own size; nil when no budget applied.
 	Tokens *TokenInfo `json:"tokens,omitempty"`
 }

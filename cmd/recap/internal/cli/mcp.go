@@ -1,0 +1,110 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/recap-dev/recap/mcpserver"
+	"github.com/spf13/cobra"
+)
+
+func newMCP(streams *IO) *cobra.Command {
+	var root, addr, toolNames string
+	cmd := &cobra.Command{
+		Use:   "mcp [--root DIR] [--http ADDR] [--tool-names dotted|underscore]",
+		Short: "Serve the MCP tools analysis.getReports, analysis.getFinding, vcs.diff and tokens.count",
+		Long: `mcp serves recap to AI agents over the Model Context Protocol: on standard
+input and output by default, or over streamable HTTP at http://ADDR/mcp with
+--http (an address without a host is bound to 127.0.0.1). Every answer stays
+within its token budget (default 10,000 tokens and 40,000 characters).
+
+The tools read the reports and the git repository under --root (default: the
+git top level of the current directory); paths outside it are refused.
+Parsed reports are cached by path, size and modification time; result pages
+are kept for 10 minutes without use (bufferId). One log line per call goes to
+standard error.
+
+Some clients accept only tool names matching ^[a-zA-Z0-9_-]{1,64}$: with
+--tool-names underscore the tools are analysis_getReports, analysis_getFinding,
+vcs_diff, tokens_count and server_stats.`,
+		Example: `  claude mcp add recap -- recap mcp --root .
+  recap mcp --root ~/src/shop --http :8765
+  recap mcp --tool-names underscore`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			dir, err := repoRoot(root)
+			if err != nil {
+				return err
+			}
+			if toolNames != "dotted" && toolNames != "underscore" {
+				return usageError("--tool-names must be dotted or underscore")
+			}
+			logger := slog.New(slog.NewTextHandler(streams.ErrOut, nil))
+			s, err := mcpserver.New(mcpserver.Options{Root: dir, ToolNames: toolNames, Version: Version, Logger: logger})
+			if err != nil {
+				return usageError("%v", err)
+			}
+			ctx := cmd.Context()
+			if addr == "" {
+				logger.Info("serving MCP on standard input and output", "root", s.Root())
+				if err := s.MCP().Run(ctx, &mcp.StdioTransport{}); err != nil && !errors.Is(err, context.Canceled) && !isEOF(err) {
+					return err
+				}
+				return nil
+			}
+			return serveHTTP(ctx, streams, logger, s, addr)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&root, "root", "", "the directory served: reports are found, and paths confined, there (default: the git top level of the current directory)")
+	f.StringVar(&addr, "http", "", "serve streamable HTTP at this address (host:port; :port binds 127.0.0.1) instead of standard input and output")
+	f.StringVar(&toolNames, "tool-names", "dotted", "tool names: dotted (analysis.getReports) or underscore (analysis_getReports) for clients that refuse dots")
+	return cmd
+}
+
+func isEOF(err error) bool {
+	return err != nil && (strings.Contains(err.Error(), "EOF") || strings.Contains(err.Error(), "closed"))
+}
+
+// serveHTTP serves s at http://addr/mcp until ctx ends. The address it
+// listens on is printed on standard error (useful with port 0).
+func serveHTTP(ctx context.Context, streams *IO, logger *slog.Logger, s *mcpserver.Server, addr string) error {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		if !strings.Contains(addr, ":") {
+			host, port, err = "", addr, nil
+		} else {
+			return usageError("--http %s: %v", addr, err)
+		}
+	}
+	if host == "" {
+		host = "127.0.0.1"
+	}
+	ln, err := net.Listen("tcp", net.JoinHostPort(host, port))
+	if err != nil {
+		return usageError("--http %s: %v", addr, err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", s.Handler())
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	fmt.Fprintf(streams.ErrOut, "recap mcp: serving http://%s/mcp (root %s)\n", ln.Addr(), s.Root())
+	logger.Info("serving MCP over streamable HTTP", "url", "http://"+ln.Addr().String()+"/mcp")
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case <-ctx.Done():
+		shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(shut)
+		return nil
+	case err := <-errc:
+		return err
+	}
+}

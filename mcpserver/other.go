@@ -1,0 +1,173 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/recap-dev/recap/diff"
+	"github.com/recap-dev/recap/reports"
+	"github.com/recap-dev/recap/summarize"
+	"github.com/recap-dev/recap/summarize/render"
+	"github.com/recap-dev/recap/summarize/tokens"
+)
+
+// diffAnswer is vcs.diff's answer: the diff view of SPEC §6.
+type diffAnswer struct{ v *diff.View }
+
+func (a *diffAnswer) fit(c summarize.Counter, budget int) { diff.Fit(a.v, c, budget, diffLayout{}) }
+func (a *diffAnswer) text() string                        { return diffLayout{}.View(a.v) }
+func (a *diffAnswer) out() any                            { return a.v }
+
+// diffLayout renders a diff view as the tool sends it: a line, then the JSON.
+type diffLayout struct{ render.DiffJSON }
+
+func (l diffLayout) View(v *diff.View) string {
+	line := "recap: " + v.Title()
+	if len(v.Omitted) > 0 {
+		line += fmt.Sprintf("; %d parts omitted (see omitted)", len(v.Omitted))
+	}
+	return line + "\n" + strings.TrimSuffix(l.DiffJSON.View(v), "\n")
+}
+
+func (s *Server) diff(ctx context.Context, in *DiffIn) (answer, error) {
+	if in.Head != "" && in.Base == "" {
+		return nil, toolErrorf(CodeBadArgument, "head needs base: give base (for example main) to diff base...head, or neither for the working tree")
+	}
+	if in.MaxHunks == 0 {
+		in.MaxHunks = diff.MaxHunks
+	}
+	for _, p := range in.Paths {
+		if err := s.root.checkPattern(p); err != nil {
+			return nil, err
+		}
+	}
+	globs, err := reports.CompileGlobs(in.Paths)
+	if err != nil {
+		return nil, toolErrorf(CodeBadArgument, "paths: %v", err)
+	}
+	repo, err := diff.Open(s.root.dir)
+	if err != nil {
+		return nil, gitError("vcs.diff", err)
+	}
+	var files []diff.File
+	if in.Base != "" {
+		files, err = repo.Revisions(ctx, in.Base, in.Head)
+	} else {
+		files, err = repo.WorkingTree(ctx)
+	}
+	if err != nil {
+		return nil, gitError("vcs.diff", err)
+	}
+	v := diff.NewView(s.underRoot(repo, files), diff.ViewOptions{MaxHunks: in.MaxHunks, Paths: globs})
+	return &diffAnswer{v}, nil
+}
+
+// TokensAnswer is tokens.count's answer.
+type TokensAnswer struct {
+	tokens.Report
+	Omitted []summarize.Omission `json:"omitted,omitempty"`
+	Tokens  *summarize.TokenInfo `json:"tokens,omitempty"`
+
+	all []tokens.File
+}
+
+func (a *TokensAnswer) out() any { return a }
+
+func (a *TokensAnswer) text() string {
+	t := a.Total
+	line := fmt.Sprintf("recap: %d files, %d tokens, %d lines, %d bytes (%s)", len(a.all), t.Tokens, t.Lines, t.Bytes, a.Tokenizer)
+	if a.Recommendation != "" {
+		line += "; " + a.Recommendation
+	}
+	b, _ := json.Marshal(a)
+	return line + "\n" + string(b)
+}
+
+// fit keeps the first files' rows that fit, and a marker for the rest.
+func (a *TokensAnswer) fit(c summarize.Counter, budget int) {
+	budget = min(max(budget, summarize.MinMaxTokens), summarize.MaxMaxTokens)
+	if a.all == nil {
+		a.all = a.Files
+	}
+	a.Tokens = &summarize.TokenInfo{Budget: budget, Tokenizer: c.Name()}
+	lo, hi := 0, len(a.all)
+	for lo < hi { // the most rows that fit
+		mid := (lo + hi + 1) / 2
+		if a.cost(c, mid) <= budget {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	a.cost(c, lo)
+}
+
+func (a *TokensAnswer) cost(c summarize.Counter, rows int) int {
+	a.Files, a.Omitted = a.all[:rows], nil
+	if rows < len(a.all) {
+		a.Omitted = []summarize.Omission{{What: fmt.Sprintf("%d more files (counted in the total): raise maxTokens, or count fewer paths", len(a.all)-rows)}}
+	}
+	n := summarize.Measure(a.Tokens, c, a.text)
+	return max(n, (len([]rune(a.text()))+3)/4)
+}
+
+func (s *Server) tokens(_ context.Context, in *TokensIn) (answer, error) {
+	if len(in.Paths) == 0 {
+		return nil, toolErrorf(CodeBadArgument, "paths: give at least one file or glob")
+	}
+	name := in.Tokenizer
+	if name == "" {
+		name = tokens.Default
+	}
+	c, err := tokens.New(name)
+	if err != nil {
+		return nil, toolErrorf(CodeBadArgument, "tokenizer: %v", err)
+	}
+	if in.Budget == 0 {
+		in.Budget = summarize.DefaultMaxTokens
+	}
+	files, err := s.root.expand(in.Paths, false)
+	if err != nil {
+		return nil, err
+	}
+	abs := make([]string, len(files))
+	for i, f := range files {
+		abs[i] = f.abs
+	}
+	r := tokens.CountFiles(c, abs, in.Budget)
+	for i := range r.Files {
+		r.Files[i].Path = files[i].rel
+		r.Files[i].Error = strings.ReplaceAll(r.Files[i].Error, files[i].abs, files[i].rel)
+	}
+	return &TokensAnswer{Report: r}, nil
+}
+
+// StatsAnswer is server.stats' answer.
+type StatsAnswer struct {
+	Stats
+	Tokens *summarize.TokenInfo `json:"tokens,omitempty"`
+}
+
+func (a *StatsAnswer) out() any { return a }
+
+func (a *StatsAnswer) text() string {
+	calls := 0
+	for _, t := range a.Tools {
+		calls += t.Calls
+	}
+	b, _ := json.Marshal(a)
+	return fmt.Sprintf("recap: %d calls, %d reports parsed, %d cached, %d buffers", calls, a.ReportsParsed, a.ReportsCached, a.Buffers) + "\n" + string(b)
+}
+
+// fit: the statistics are a row per tool (five at most); they always fit
+// the smallest budget.
+func (a *StatsAnswer) fit(c summarize.Counter, budget int) {
+	a.Tokens = &summarize.TokenInfo{Budget: min(max(budget, summarize.MinMaxTokens), summarize.MaxMaxTokens), Tokenizer: c.Name()}
+	summarize.Measure(a.Tokens, c, a.text)
+}
+
+func (s *Server) statsTool(context.Context, *StatsIn) (answer, error) {
+	return &StatsAnswer{Stats: s.snapshot()}, nil
+}

@@ -1,0 +1,304 @@
+// Package mcpserver is recap's MCP server: analysis.getReports,
+// analysis.getFinding, vcs.diff, tokens.count and server.stats over the
+// reports and the repository of one root directory (SPEC §6). Every answer
+// is a compact text line followed by the answer's JSON, the same JSON as
+// structured content, and stays inside its token budget: what does not fit
+// is left out with a marker, never cut in the middle of an item.
+//
+//	s, err := mcpserver.New(mcpserver.Options{Root: dir})
+//	err = s.MCP().Run(ctx, &mcp.StdioTransport{})
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"runtime/debug"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/recap-dev/recap/summarize"
+	"github.com/recap-dev/recap/summarize/tokens"
+)
+
+// Tool names, as SPEC §6 gives them. With ToolNames "underscore" the dots
+// become underscores, for clients that accept only ^[a-zA-Z0-9_-]{1,64}$.
+const (
+	ToolGetReports  = "analysis.getReports"
+	ToolGetFinding  = "analysis.getFinding"
+	ToolDiff        = "vcs.diff"
+	ToolTokens      = "tokens.count"
+	ToolServerStats = "server.stats"
+)
+
+// StatsURI is the resource that serves the per-tool statistics.
+const StatsURI = "recap://stats"
+
+// Defaults of Options.
+const (
+	DefaultBufferTTL      = 10 * time.Minute
+	DefaultMaxBuffers     = 64
+	DefaultMaxBufferBytes = 256 << 20
+	DefaultMaxCacheBytes  = 1 << 30
+)
+
+// Options configure a server. Only Root is required.
+type Options struct {
+	// Root is the directory served: reports are found and paths are
+	// confined there. Paths in findings are relative to it.
+	Root string
+	// ToolNames is "dotted" (the default: analysis.getReports) or
+	// "underscore" (analysis_getReports).
+	ToolNames string
+	// Version is reported to clients.
+	Version string
+	// Logger receives a line per call (tool, tokens, bytes, duration); nil
+	// discards. It must not write to the protocol's stream.
+	Logger *slog.Logger
+	// Tokenizer counts the budget (tokens.Default when empty).
+	Tokenizer string
+	// BufferTTL is how long a result buffer lives without use.
+	BufferTTL time.Duration
+	// MaxBuffers and MaxBufferBytes bound the result buffers.
+	MaxBuffers     int
+	MaxBufferBytes int64
+	// MaxCacheBytes bounds the parsed reports kept (estimated memory).
+	MaxCacheBytes int64
+	// Now is the clock (tests); time.Now when nil.
+	Now func() time.Time
+}
+
+// Server serves recap's tools over MCP.
+type Server struct {
+	opts    Options
+	root    *root
+	srv     *mcp.Server
+	counter tokens.Counter
+	cache   *reportCache
+	buffers *bufferStore
+	stats   *stats
+	log     *slog.Logger
+	started time.Time
+	names   map[string]string // served name → SPEC name
+}
+
+// New makes a server over opts.Root.
+func New(opts Options) (*Server, error) {
+	r, err := newRoot(opts.Root)
+	if err != nil {
+		return nil, fmt.Errorf("--root: %w", err)
+	}
+	switch opts.ToolNames {
+	case "", "dotted", "underscore":
+	default:
+		return nil, fmt.Errorf("--tool-names %q: want dotted or underscore", opts.ToolNames)
+	}
+	if opts.Tokenizer == "" {
+		opts.Tokenizer = tokens.Default
+	}
+	c, err := tokens.New(opts.Tokenizer)
+	if err != nil {
+		return nil, fmt.Errorf("--tokenizer: %w", err)
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.BufferTTL <= 0 {
+		opts.BufferTTL = DefaultBufferTTL
+	}
+	if opts.MaxBuffers <= 0 {
+		opts.MaxBuffers = DefaultMaxBuffers
+	}
+	if opts.MaxBufferBytes <= 0 {
+		opts.MaxBufferBytes = DefaultMaxBufferBytes
+	}
+	if opts.MaxCacheBytes <= 0 {
+		opts.MaxCacheBytes = DefaultMaxCacheBytes
+	}
+	if opts.Version == "" {
+		opts.Version = "dev"
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	s := &Server{
+		opts: opts, root: r, counter: c, log: log, started: opts.Now(),
+		cache:   newReportCache(opts.MaxCacheBytes, opts.Now),
+		buffers: newBufferStore(opts.BufferTTL, opts.MaxBuffers, opts.MaxBufferBytes, opts.Now),
+		stats:   newStats(),
+		names:   map[string]string{},
+	}
+	s.srv = mcp.NewServer(&mcp.Implementation{Name: "recap", Title: "recap: summary-first static analysis and diffs", Version: opts.Version},
+		&mcp.ServerOptions{
+			Logger: log,
+			Instructions: "recap reads the static-analysis reports (SARIF, SpotBugs, Checkstyle, PMD) and the git history of " + r.dir +
+				". Start with " + s.name(ToolGetReports) + " (summaryOnly: true) to see counts by severity and category, then narrow with " +
+				"categories/severity/paths and page with bufferId; " + s.name(ToolGetFinding) + " shows one finding with more code. " +
+				"Every answer stays within maxTokens (default 10,000).",
+		})
+	s.srv.AddReceivingMiddleware(s.argumentErrors)
+	s.addTools()
+	s.srv.AddResource(&mcp.Resource{URI: StatsURI, Name: "stats", Title: "recap server statistics",
+		Description: "Per-tool calls, errors, tokens (mean, p95, max) and durations, and the caches' state, as JSON.",
+		MIMEType:    "application/json"}, s.readStats)
+	return s, nil
+}
+
+// MCP returns the MCP server, to Run on a transport.
+func (s *Server) MCP() *mcp.Server { return s.srv }
+
+// Root returns the directory served.
+func (s *Server) Root() string { return s.root.dir }
+
+// Handler serves MCP over streamable HTTP.
+func (s *Server) Handler() http.Handler {
+	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.srv }, nil)
+}
+
+// name is the served name of a tool.
+func (s *Server) name(spec string) string {
+	if s.opts.ToolNames == "underscore" {
+		return strings.ReplaceAll(spec, ".", "_")
+	}
+	return spec
+}
+
+// An answer is a tool's result: fit packs it into a budget, text renders
+// what is sent (a line, then the JSON), out is the structured content.
+type answer interface {
+	fit(c summarize.Counter, budget int)
+	text() string
+	out() any
+}
+
+// cost is what a text costs: its count, and never less than a token per
+// four characters (SPEC §4).
+func cost(c summarize.Counter, s string) int {
+	return max(c.Count(s), (utf8.RuneCountInString(s)+tokens.CharsPerToken-1)/tokens.CharsPerToken)
+}
+
+// addTool registers a tool behind the one wrapper that every tool shares:
+// it packs the answer into its budget and checks it, turns errors into
+// tool errors with a code, recovers from panics, logs the call and
+// records its figures.
+func addTool[In any](s *Server, spec string, t *mcp.Tool, budget func(*In) int, h func(context.Context, *In) (answer, error)) {
+	t.Name = s.name(spec)
+	s.names[t.Name] = spec
+	mcp.AddTool(s.srv, t, func(ctx context.Context, _ *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
+		start := time.Now()
+		a, text, n, err := s.run(t.Name, budget(&in), func() (answer, error) { return h(ctx, &in) })
+		if err != nil {
+			te := asToolError(err)
+			text := te.Error()
+			s.done(t.Name, cost(s.counter, text), len(text), time.Since(start), te.Code)
+			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: text}}}, errorAnswer{te}, nil
+		}
+		s.done(t.Name, n, len(text), time.Since(start), "")
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, a.out(), nil
+	})
+}
+
+// run calls a tool's handler and packs its answer into budget: the text
+// sent and its cost. A panic becomes an INTERNAL tool error.
+func (s *Server) run(tool string, budget int, h func() (answer, error)) (a answer, text string, n int, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			s.log.Error("panic", "tool", tool, "panic", p, "stack", string(debug.Stack()))
+			a, err = nil, toolErrorf(codeInternal, "recap failed on this call (%v): please report it", p)
+		}
+	}()
+	if a, err = h(); err != nil {
+		return nil, "", 0, err
+	}
+	a.fit(s.counter, budget)
+	text = a.text()
+	n = cost(s.counter, text)
+	for try := 1; n > budget && try <= 3; try++ {
+		s.log.Warn("over budget, packing again", "tool", tool, "tokens", n, "budget", budget)
+		a.fit(s.counter, budget-(n-budget)-budget/20*try)
+		text = a.text()
+		n = cost(s.counter, text)
+	}
+	return a, text, n, nil
+}
+
+func (s *Server) done(tool string, tok, bytes int, d time.Duration, code string) {
+	s.stats.record(tool, tok, bytes, d, code != "")
+	attrs := []any{"tool", tool, "tokens", tok, "bytes", bytes, "duration", d.Round(time.Microsecond)}
+	if code != "" {
+		attrs = append(attrs, "error", code)
+	}
+	s.log.Info("call", attrs...)
+}
+
+// argumentErrors gives the SDK's own argument errors (schema validation:
+// a bound, an enum, an unknown argument) the BAD_ARGUMENT code and the
+// error object every other tool error has.
+func (s *Server) argumentErrors(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if method != "tools/call" {
+			return next(ctx, method, req)
+		}
+		// "arguments": null (or none) is no arguments: the schema's defaults
+		// are applied to an object.
+		if p, ok := req.GetParams().(*mcp.CallToolParamsRaw); ok {
+			if a := strings.TrimSpace(string(p.Arguments)); a == "" || a == "null" {
+				p.Arguments = json.RawMessage("{}")
+			}
+		}
+		start := time.Now()
+		res, err := next(ctx, method, req)
+		if err != nil {
+			return res, err
+		}
+		r, ok := res.(*mcp.CallToolResult)
+		if !ok || !r.IsError || r.StructuredContent != nil {
+			return res, err
+		}
+		msg := ""
+		for _, c := range r.Content {
+			if t, ok := c.(*mcp.TextContent); ok {
+				msg += t.Text
+			}
+		}
+		tool := ""
+		if p, ok := req.GetParams().(*mcp.CallToolParamsRaw); ok {
+			tool = p.Name
+		}
+		te := toolErrorf(CodeBadArgument, "%s: see the tool's input schema for the arguments, their bounds and defaults", strings.TrimSpace(msg))
+		text := te.Error()
+		r.Content = []mcp.Content{&mcp.TextContent{Text: text}}
+		raw, _ := json.Marshal(errorAnswer{te})
+		r.StructuredContent = json.RawMessage(raw)
+		s.done(tool, cost(s.counter, text), len(text), time.Since(start), te.Code)
+		return r, nil
+	}
+}
+
+// snapshot returns the server's statistics.
+func (s *Server) snapshot() Stats {
+	tools, parsed := s.stats.snapshot()
+	s.cache.mu.Lock()
+	cached, bytes := len(s.cache.entries), s.cache.total
+	s.cache.mu.Unlock()
+	return Stats{Tools: tools, ReportsParsed: parsed, ReportsCached: cached, CacheBytes: bytes, Buffers: s.buffers.len(),
+		UptimeSeconds: s.opts.Now().Sub(s.started).Seconds(), TokenizerName: s.counter.Name(),
+		DefaultBudget: summarize.DefaultMaxTokens, MaxBudget: summarize.MaxMaxTokens, BufferIdleSecs: s.opts.BufferTTL.Seconds()}
+}
+
+func (s *Server) readStats(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	if req.Params.URI != StatsURI {
+		return nil, mcp.ResourceNotFoundError(req.Params.URI)
+	}
+	b, err := json.MarshalIndent(s.snapshot(), "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: StatsURI, MIMEType: "application/json", Text: string(b)}}}, nil
+}

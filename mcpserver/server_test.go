@@ -1,0 +1,619 @@
+package mcpserver_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/recap-dev/recap/internal/gittest"
+	"github.com/recap-dev/recap/mcpserver"
+	"github.com/recap-dev/recap/parsers"
+	"github.com/recap-dev/recap/reports"
+	"github.com/recap-dev/recap/reports/reportstest"
+	"github.com/recap-dev/recap/summarize"
+	"github.com/recap-dev/recap/summarize/tokens"
+)
+
+// workspace is a real repository: the sample project committed on main,
+// a feature branch with testdata/changes.diff committed and checked out
+// (but for its rename of Order.java, so that the reports still match the
+// files),
+// and the sample's reports (PMD SARIF, Checkstyle XML, SpotBugs XML) in
+// build/reports, untracked, as a build leaves them.
+func workspace(t testing.TB) *gittest.Repo {
+	t.Helper()
+	root := reportstest.RepoRoot(t)
+	g := gittest.New(t)
+	cp := func(src, dst string) {
+		t.Helper()
+		if err := os.MkdirAll(dst, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if out, err := exec.Command("cp", "-r", src, dst).CombinedOutput(); err != nil {
+			t.Fatalf("cp %s: %v\n%s", src, err, out)
+		}
+	}
+	cp(filepath.Join(root, "testdata", "sample", "src"), g.Dir)
+	g.Git("add", "-A")
+	g.Git("commit", "-q", "-m", "base")
+	g.Git("checkout", "-q", "-b", "feature")
+	g.Git("apply", "--index", filepath.Join(root, "testdata", "changes.diff"))
+	g.Git("mv", "src/main/java/com/example/shop/PurchaseOrder.java", "src/main/java/com/example/shop/Order.java")
+	svc := filepath.Join(g.Dir, "src/main/java/com/example/shop/OrderService.java")
+	if err := os.WriteFile(svc, []byte(strings.Replace(readFile(t, svc), "order without customer", "an order has no customer", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g.Git("add", "-A")
+	g.Git("commit", "-q", "-m", "feature")
+	for _, r := range []string{"pmd.sarif", "checkstyle.xml", "spotbugs.xml"} {
+		cp(filepath.Join(root, "testdata", "reports", r), filepath.Join(g.Dir, "build", "reports"))
+	}
+	return g
+}
+
+// connect starts a server over dir and returns a client session to it.
+func connect(t testing.TB, opts mcpserver.Options) (*mcp.ClientSession, *mcpserver.Server) {
+	t.Helper()
+	s, err := mcpserver.New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := s.MCP().Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close(); ss.Wait() })
+	return cs, s
+}
+
+// result is a call's answer as a test reads it.
+type result struct {
+	text  string
+	isErr bool
+	raw   json.RawMessage // structured content
+}
+
+func call(t testing.TB, cs *mcp.ClientSession, tool string, args map[string]any) result {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s %v: %v", tool, args, err)
+	}
+	var r result
+	r.isErr = res.IsError
+	for _, c := range res.Content {
+		r.text += c.(*mcp.TextContent).Text
+	}
+	if res.StructuredContent != nil {
+		if r.raw, err = json.Marshal(res.StructuredContent); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return r
+}
+
+func (r result) decode(t testing.TB, v any) {
+	t.Helper()
+	if r.isErr {
+		t.Fatalf("tool error: %s", r.text)
+	}
+	if err := json.Unmarshal(r.raw, v); err != nil {
+		t.Fatalf("%v\n%s", err, r.raw)
+	}
+	// The text is a line, then the same JSON.
+	_, js, ok := strings.Cut(r.text, "\n")
+	if !ok || !strings.HasPrefix(r.text, "recap: ") {
+		t.Fatalf("the text is not a line and the JSON:\n%.300s", r.text)
+	}
+	var a, b any
+	if err := json.Unmarshal([]byte(js), &a); err != nil {
+		t.Fatalf("the text's JSON: %v", err)
+	}
+	_ = json.Unmarshal(r.raw, &b)
+	ja, _ := json.Marshal(a)
+	jb, _ := json.Marshal(b)
+	if string(ja) != string(jb) {
+		t.Fatalf("the text's JSON differs from the structured content:\n%.500s\n%.500s", ja, jb)
+	}
+}
+
+// errorCode returns the code of a tool error, failing when the call did not fail.
+func (r result) errorCode(t testing.TB) string {
+	t.Helper()
+	if !r.isErr {
+		t.Fatalf("no error: %.300s", r.text)
+	}
+	var e struct {
+		Error mcpserver.ToolError `json:"error"`
+	}
+	if err := json.Unmarshal(r.raw, &e); err != nil || e.Error.Code == "" {
+		t.Fatalf("no error object in %s (%v)", r.raw, err)
+	}
+	if !strings.HasPrefix(r.text, e.Error.Code+": ") || e.Error.Message == "" {
+		t.Fatalf("the text %q does not start with the code %s", r.text, e.Error.Code)
+	}
+	return e.Error.Code
+}
+
+// expected reads reports as the CLI does, for the counts a view must have.
+func expected(t testing.TB, root string, flt reports.Filter, paths ...string) ([]reports.Finding, summarize.Summary) {
+	t.Helper()
+	c := summarize.NewCollector()
+	var all []reports.Finding
+	_, err := parsers.ReadAll(paths, parsers.ReadOptions{Root: root}, func(f reports.Finding) error {
+		if flt.Match(f) {
+			c.Add(f)
+			all = append(all, f)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return all, c.Summary()
+}
+
+func TestToolList(t *testing.T) {
+	g := workspace(t)
+	strict := regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+	sdk := regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
+	for _, mode := range []string{"dotted", "underscore"} {
+		cs, _ := connect(t, mcpserver.Options{Root: g.Dir, ToolNames: mode})
+		var names []string
+		byName := map[string]*mcp.Tool{}
+		for tool, err := range cs.Tools(context.Background(), nil) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			names = append(names, tool.Name)
+			byName[tool.Name] = tool
+		}
+		want := []string{"analysis.getReports", "analysis.getFinding", "vcs.diff", "tokens.count", "server.stats"}
+		for _, w := range want {
+			if mode == "underscore" {
+				w = strings.ReplaceAll(w, ".", "_")
+			}
+			tool := byName[w]
+			if tool == nil {
+				t.Fatalf("%s: no tool %s in %v", mode, w, names)
+			}
+			if !sdk.MatchString(w) || (mode == "underscore" && !strict.MatchString(w)) {
+				t.Errorf("%s: tool name %q breaks the naming rule", mode, w)
+			}
+			b, _ := json.Marshal(tool.InputSchema)
+			var sc struct {
+				Properties map[string]struct {
+					Minimum, Maximum *float64
+					Default          json.RawMessage
+				}
+			}
+			if err := json.Unmarshal(b, &sc); err != nil {
+				t.Fatal(err)
+			}
+			mt := sc.Properties["maxTokens"]
+			if mt.Minimum == nil || *mt.Minimum != 256 || mt.Maximum == nil || *mt.Maximum != 25000 || string(mt.Default) != "10000" {
+				t.Errorf("%s: maxTokens schema %s", w, b)
+			}
+			if strings.HasSuffix(w, "getReports") {
+				l := sc.Properties["limit"]
+				if l.Maximum == nil || *l.Maximum != 200 || string(l.Default) != "50" {
+					t.Errorf("limit schema: %s", b)
+				}
+			}
+			if strings.HasSuffix(w, "diff") {
+				if m := sc.Properties["maxHunks"].Maximum; m == nil || *m != 20 {
+					t.Errorf("maxHunks schema: %s", b)
+				}
+			}
+		}
+		if len(names) != len(want) {
+			t.Errorf("%s: tools %v", mode, names)
+		}
+	}
+}
+
+// view is getReports' structured content.
+type view struct {
+	summarize.View
+}
+
+func TestGetReports(t *testing.T) {
+	g := workspace(t)
+	cs, _ := connect(t, mcpserver.Options{Root: g.Dir})
+	reportsDir := filepath.Join(g.Dir, "build", "reports")
+	_, want := expected(t, g.Dir, reports.Filter{}, reportsDir)
+	if want.Total != 117 {
+		t.Fatalf("the sample reports have %d findings, want 117", want.Total)
+	}
+
+	var sum view
+	call(t, cs, "analysis.getReports", map[string]any{"summaryOnly": true}).decode(t, &sum)
+	if sum.Summary.Total != want.Total || sum.Summary.BySeverity != want.BySeverity || sum.Findings != nil || sum.Page != nil {
+		t.Fatalf("summary only: %+v", sum.Summary)
+	}
+	if len(sum.Inputs) != 3 || sum.BufferID == "" || sum.Tokens == nil || sum.Tokens.Budget != 10000 {
+		t.Fatalf("inputs %d, bufferId %q, tokens %+v", len(sum.Inputs), sum.BufferID, sum.Tokens)
+	}
+
+	// Refine by category: the counts are the filter's, the page has context.
+	cat := want.TopCategories[0].Name
+	flt := reports.Filter{Categories: []string{cat}}
+	wantCat, wantSum := expected(t, g.Dir, flt, reportsDir)
+	var page view
+	call(t, cs, "analysis.getReports", map[string]any{"categories": []string{cat}, "limit": 5}).decode(t, &page)
+	if page.Summary.Total != wantSum.Total || page.Page.Total != len(wantCat) || len(page.Findings) != 5 {
+		t.Fatalf("category %s: total %d page %+v, want %d", cat, page.Summary.Total, page.Page, wantSum.Total)
+	}
+	for _, f := range page.Findings {
+		if f.Category != cat {
+			t.Errorf("finding %s in category %s", f.ID, f.Category)
+		}
+		if len(f.Context) == 0 && f.Line > 0 {
+			t.Errorf("finding %s at %s:%d has no context (%s)", f.ID, f.Path, f.Line, f.ContextNote)
+		}
+	}
+
+	// Page through the rest by bufferId: every finding once, in view order.
+	seen := map[string]bool{}
+	for _, f := range page.Findings {
+		seen[f.ID] = true
+	}
+	next := page.Page.NextOffset
+	for next != nil {
+		var p view
+		call(t, cs, "analysis.getReports", map[string]any{"bufferId": page.BufferID, "offset": *next, "limit": 5}).decode(t, &p)
+		if p.BufferID != page.BufferID || p.Summary.Total != wantSum.Total {
+			t.Fatalf("page at %d: buffer %s, total %d", *next, p.BufferID, p.Summary.Total)
+		}
+		for _, f := range p.Findings {
+			if seen[f.ID] {
+				t.Fatalf("finding %s twice", f.ID)
+			}
+			seen[f.ID] = true
+		}
+		next = p.Page.NextOffset
+	}
+	if len(seen) != len(wantCat) {
+		t.Fatalf("paged %d findings, want %d", len(seen), len(wantCat))
+	}
+
+	// Explicit reports, globs and types.
+	for _, tc := range []struct {
+		args map[string]any
+		want int
+	}{
+		{map[string]any{"reports": []string{"build/reports/pmd.sarif"}}, 55},
+		{map[string]any{"reports": []string{"build/**/*.xml"}}, 62},
+		{map[string]any{"reports": []string{"build/reports"}, "types": []string{"sarif"}}, 55},
+		{map[string]any{"tools": []string{"SpotBugs"}}, 11},
+		{map[string]any{"severity": "error", "paths": []string{"**/OrderService.java"}}, -1},
+		{map[string]any{"grep": "javadoc"}, -1},
+	} {
+		var v view
+		call(t, cs, "analysis.getReports", tc.args).decode(t, &v)
+		n := tc.want
+		if n < 0 {
+			f := reports.Filter{}
+			if s, ok := tc.args["severity"]; ok {
+				f.MinSeverity, _ = reports.ParseSeverity(s.(string))
+			}
+			if p, ok := tc.args["paths"]; ok {
+				f.Paths = p.([]string)
+			}
+			if q, ok := tc.args["grep"]; ok {
+				f.Grep = q.(string)
+			}
+			all, _ := expected(t, g.Dir, f, reportsDir)
+			n = len(all)
+			if n == 0 {
+				t.Fatalf("%v keeps nothing: a test that cannot fail", tc.args)
+			}
+		}
+		if v.Summary.Total != n {
+			t.Errorf("%v: %d findings, want %d", tc.args, v.Summary.Total, n)
+		}
+	}
+}
+
+func TestChangedSince(t *testing.T) {
+	g := workspace(t)
+	cs, _ := connect(t, mcpserver.Options{Root: g.Dir})
+	all, _ := expected(t, g.Dir, reports.Filter{}, filepath.Join(g.Dir, "build", "reports"))
+	changed := g.ChangedLines("main...feature")
+	want := map[string]bool{}
+	for _, f := range all {
+		for _, l := range changed[f.Path] {
+			if f.Line > 0 && l >= f.Line && l <= max(f.Line, f.EndLine) {
+				want[key(f)] = true
+				break
+			}
+		}
+	}
+	if len(want) == 0 || len(want) == len(all) {
+		t.Fatalf("%d of %d findings on changed lines: the change is meant to touch some", len(want), len(all))
+	}
+	var v view
+	call(t, cs, "analysis.getReports", map[string]any{"changedSince": "main", "limit": 200, "context": false, "maxTokens": 25000}).decode(t, &v)
+	if v.Summary.Total != len(want) || len(v.Findings) != len(want) {
+		t.Fatalf("changedSince main: %d findings (%d shown), want %d", v.Summary.Total, len(v.Findings), len(want))
+	}
+	for _, f := range v.Findings {
+		if !want[key(f.Finding)] {
+			t.Errorf("finding %s at %s:%d is not on a changed line", f.ID, f.Path, f.Line)
+		}
+	}
+	// An uncommitted edit counts too.
+	g.Write(map[string]string{"src/main/java/com/example/shop/PriceCalculator.java": strings.Replace(
+		readFile(t, filepath.Join(g.Dir, "src/main/java/com/example/shop/PriceCalculator.java")), "package com.example.shop;", "package com.example.shop; // edited", 1)})
+	var w view
+	call(t, cs, "analysis.getReports", map[string]any{"changedSince": "HEAD", "summaryOnly": true}).decode(t, &w)
+	if w.Summary.Total == 0 || w.Summary.TopFiles[0].Name != "src/main/java/com/example/shop/PriceCalculator.java" {
+		t.Errorf("changedSince HEAD after an edit of line 1: %+v", w.Summary)
+	}
+}
+
+// key identifies a finding across runs that number them differently.
+func key(f reports.Finding) string {
+	return f.Tool + "|" + f.Rule + "|" + f.Path + "|" + strconv.Itoa(f.Line) + "|" + strconv.Itoa(f.Column) + "|" + f.Message
+}
+
+func readFile(t testing.TB, p string) string {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestGetFinding(t *testing.T) {
+	g := workspace(t)
+	cs, _ := connect(t, mcpserver.Options{Root: g.Dir})
+	var v view
+	call(t, cs, "analysis.getReports", map[string]any{"limit": 200, "context": false, "maxTokens": 25000}).decode(t, &v)
+	if len(v.Findings) != v.Page.Total {
+		t.Fatalf("%d of %d findings", len(v.Findings), v.Page.Total)
+	}
+	c, _ := tokens.New(tokens.O200k)
+	withCode := 0
+	for _, f := range v.Findings {
+		var a mcpserver.FindingAnswer
+		call(t, cs, "analysis.getFinding", map[string]any{"id": f.ID}).decode(t, &a)
+		if a.Finding.ID != f.ID || a.Finding.Message != f.Message || a.Finding.Fingerprint == "" || a.Rule.ID != f.Rule || a.Rule.InReport < 1 {
+			t.Fatalf("finding %s: %+v", f.ID, a)
+		}
+		if a.Code == nil || len(a.Code.Lines) == 0 {
+			continue
+		}
+		withCode++
+		b, _ := json.Marshal(a.Code)
+		if len(a.Code.Lines) > 80 || c.Count(string(b)) > 1200 {
+			t.Errorf("finding %s: %d lines of code, %d tokens", f.ID, len(a.Code.Lines), c.Count(string(b)))
+		}
+		if a.Code.From > f.Line || a.Code.To < f.Line {
+			t.Errorf("finding %s at line %d: code %d-%d", f.ID, f.Line, a.Code.From, a.Code.To)
+		}
+	}
+	if withCode == 0 {
+		t.Fatal("no finding had code")
+	}
+	// A new server (a restart) finds the same ids in the reports on disk.
+	cs2, _ := connect(t, mcpserver.Options{Root: g.Dir})
+	var a mcpserver.FindingAnswer
+	call(t, cs2, "analysis.getFinding", map[string]any{"id": v.Findings[0].ID}).decode(t, &a)
+	if a.Finding.Message != v.Findings[0].Message {
+		t.Errorf("after a restart: %+v", a.Finding)
+	}
+}
+
+func TestErrors(t *testing.T) {
+	g := workspace(t)
+	outside := t.TempDir()
+	if err := os.WriteFile(filepath.Join(outside, "secret.sarif"), []byte(readFile(t, filepath.Join(g.Dir, "build/reports/pmd.sarif"))), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "secret.sarif"), filepath.Join(g.Dir, "build", "link.sarif")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(g.Dir, "linkdir")); err != nil {
+		t.Fatal(err)
+	}
+	g.Write(map[string]string{"build/broken/truncated.sarif": `{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"x"}},"results":[{"ruleId":"a","message":{"text":"m"}`})
+	many := map[string]string{}
+	for i := 0; i < 1001; i++ {
+		many["many/f"+strings.Repeat("x", i%7)+string(rune('a'+i%26))+"/"+strconv.Itoa(i)+".txt"] = "x\n"
+	}
+	g.Write(many)
+	cs, _ := connect(t, mcpserver.Options{Root: g.Dir})
+	for _, tc := range []struct {
+		tool string
+		args map[string]any
+		code string
+	}{
+		{"analysis.getReports", map[string]any{"reports": []string{"nope.sarif"}}, "NOT_FOUND"},
+		{"analysis.getReports", map[string]any{"reports": []string{"no/**/*.sarif"}}, "NOT_FOUND"},
+		{"analysis.getReports", map[string]any{"bufferId": "b000000000000"}, "NOT_FOUND"},
+		{"analysis.getReports", map[string]any{"changedSince": "no-such-branch"}, "NOT_FOUND"},
+		{"analysis.getReports", map[string]any{"reports": []string{"build/broken/truncated.sarif"}}, "PARSE_ERROR"},
+		{"analysis.getReports", map[string]any{"limit": 500}, "BAD_ARGUMENT"},
+		{"analysis.getReports", map[string]any{"maxTokens": 100}, "BAD_ARGUMENT"},
+		{"analysis.getReports", map[string]any{"severity": "fatal"}, "BAD_ARGUMENT"},
+		{"analysis.getReports", map[string]any{"unknownArg": 1}, "BAD_ARGUMENT"},
+		{"analysis.getReports", map[string]any{"bufferId": "b000000000000", "categories": []string{"x"}}, "BAD_ARGUMENT"},
+		{"analysis.getReports", map[string]any{"changedSince": "main..feature"}, "BAD_ARGUMENT"},
+		{"analysis.getReports", map[string]any{"reports": []string{"../x.sarif"}}, "OUTSIDE_ROOT"},
+		{"analysis.getReports", map[string]any{"reports": []string{filepath.Join(outside, "secret.sarif")}}, "OUTSIDE_ROOT"},
+		{"analysis.getReports", map[string]any{"reports": []string{"build/link.sarif"}}, "OUTSIDE_ROOT"},
+		{"analysis.getReports", map[string]any{"reports": []string{"linkdir/secret.sarif"}}, "OUTSIDE_ROOT"},
+		{"analysis.getReports", map[string]any{"reports": []string{"../**/*.sarif"}}, "OUTSIDE_ROOT"},
+		{"analysis.getFinding", map[string]any{"id": "zzzzzzzz-1"}, "NOT_FOUND"},
+		{"analysis.getFinding", map[string]any{"id": "no id"}, "BAD_ARGUMENT"},
+		{"analysis.getFinding", map[string]any{}, "BAD_ARGUMENT"},
+		{"vcs.diff", map[string]any{"head": "main"}, "BAD_ARGUMENT"},
+		{"vcs.diff", map[string]any{"base": "nope"}, "NOT_FOUND"},
+		{"vcs.diff", map[string]any{"maxHunks": 21}, "BAD_ARGUMENT"},
+		{"vcs.diff", map[string]any{"paths": []string{"/etc/**"}}, "OUTSIDE_ROOT"},
+		{"tokens.count", map[string]any{"paths": []string{"/etc/passwd"}}, "OUTSIDE_ROOT"},
+		{"tokens.count", map[string]any{"paths": []string{"linkdir/secret.sarif"}}, "OUTSIDE_ROOT"},
+		{"tokens.count", map[string]any{"paths": []string{"src"}}, "BAD_ARGUMENT"},
+		{"tokens.count", map[string]any{"paths": []string{}}, "BAD_ARGUMENT"},
+		{"tokens.count", map[string]any{"paths": []string{"many/**"}}, "TOO_LARGE"},
+	} {
+		if got := call(t, cs, tc.tool, tc.args).errorCode(t); got != tc.code {
+			t.Errorf("%s %v: %s, want %s", tc.tool, tc.args, got, tc.code)
+		}
+	}
+	// A symlink inside the root to a file inside it is fine.
+	if err := os.Symlink("reports/pmd.sarif", filepath.Join(g.Dir, "build", "inside.sarif")); err != nil {
+		t.Fatal(err)
+	}
+	var v view
+	call(t, cs, "analysis.getReports", map[string]any{"reports": []string{"build/inside.sarif"}, "summaryOnly": true}).decode(t, &v)
+	if v.Summary.Total != 55 {
+		t.Errorf("through an inside symlink: %d findings", v.Summary.Total)
+	}
+	// An unknown tool is the protocol's error.
+	if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "no.such.tool"}); err == nil {
+		t.Error("an unknown tool gave no error")
+	}
+}
+
+func TestDiffAndTokens(t *testing.T) {
+	g := workspace(t)
+	cs, _ := connect(t, mcpserver.Options{Root: g.Dir})
+	var d struct {
+		Summary struct{ Files, Hunks, Added, Deleted, WhitespaceOnlyHunks int }
+		Files   []struct{ Path, OldPath, Status string }
+		Hunks   []struct{ Path string }
+		Tokens  summarize.TokenInfo
+	}
+	call(t, cs, "vcs.diff", map[string]any{"base": "main", "head": "feature"}).decode(t, &d)
+	if d.Summary.Files != 2 || d.Summary.Hunks == 0 || d.Summary.WhitespaceOnlyHunks == 0 || len(d.Hunks) != d.Summary.Hunks {
+		t.Fatalf("main...feature: %+v", d.Summary)
+	}
+	if d.Files[0].Path != "logo.png" {
+		t.Errorf("files: %+v", d.Files)
+	}
+	call(t, cs, "vcs.diff", map[string]any{"base": "main", "maxHunks": 1, "paths": []string{"**/OrderService.java"}}).decode(t, &d)
+	if d.Summary.Files != 1 || len(d.Hunks) != 1 {
+		t.Errorf("one file, one hunk: %+v, %d hunks", d.Summary, len(d.Hunks))
+	}
+	call(t, cs, "vcs.diff", nil).decode(t, &d)
+	if d.Summary.Files != 0 {
+		t.Errorf("a clean working tree: %+v", d.Summary)
+	}
+	g.Write(map[string]string{"src/main/java/com/example/shop/PriceCalculator.java": "class PriceCalculator {}\n"})
+	call(t, cs, "vcs.diff", nil).decode(t, &d)
+	if d.Summary.Files != 1 || d.Files[0].Path != "src/main/java/com/example/shop/PriceCalculator.java" {
+		t.Errorf("the working tree after an edit: %+v %+v", d.Summary, d.Files)
+	}
+
+	var tk mcpserver.TokensAnswer
+	call(t, cs, "tokens.count", map[string]any{"paths": []string{"build/reports/*", "src/**/*.java"}, "budget": 1000}).decode(t, &tk)
+	c, _ := tokens.New(tokens.Default)
+	var abs []string
+	for _, f := range tk.Files {
+		abs = append(abs, filepath.Join(g.Dir, f.Path))
+	}
+	want := tokens.CountFiles(c, abs, 1000)
+	if len(tk.Files) != 6 || tk.Total.Tokens != want.Total.Tokens || tk.Total.Bytes != want.Total.Bytes || tk.Recommendation == "" {
+		t.Errorf("tokens: %d files, total %+v, want %+v; recommendation %q", len(tk.Files), tk.Total, want.Total, tk.Recommendation)
+	}
+}
+
+func TestCacheAndStats(t *testing.T) {
+	g := workspace(t)
+	cs, _ := connect(t, mcpserver.Options{Root: g.Dir})
+	stats := func() mcpserver.StatsAnswer {
+		var s mcpserver.StatsAnswer
+		call(t, cs, "server.stats", nil).decode(t, &s)
+		return s
+	}
+	call(t, cs, "analysis.getReports", map[string]any{"summaryOnly": true})
+	if s := stats(); s.ReportsParsed != 3 || s.ReportsCached != 3 {
+		t.Fatalf("after one call: %+v", s.Stats)
+	}
+	call(t, cs, "analysis.getReports", map[string]any{"categories": []string{"design"}})
+	call(t, cs, "analysis.getReports", map[string]any{"summaryOnly": true})
+	if s := stats(); s.ReportsParsed != 3 {
+		t.Fatalf("a second call parsed again: %+v", s.Stats)
+	}
+	// A report that changes on disk is read again.
+	p := filepath.Join(g.Dir, "build", "reports", "spotbugs.xml")
+	later := time.Now().Add(time.Minute)
+	if err := os.Chtimes(p, later, later); err != nil {
+		t.Fatal(err)
+	}
+	call(t, cs, "analysis.getReports", map[string]any{"summaryOnly": true})
+	s := stats()
+	if s.ReportsParsed != 4 {
+		t.Fatalf("after a touch: %+v", s.Stats)
+	}
+	byTool := map[string]mcpserver.ToolStats{}
+	for _, ts := range s.Tools {
+		byTool[ts.Tool] = ts
+	}
+	if gr := byTool["analysis.getReports"]; gr.Calls != 4 || gr.MeanTokens <= 0 || gr.P95Tokens < gr.MeanTokens/2 || gr.MaxTokens > 10000 {
+		t.Errorf("getReports stats: %+v", gr)
+	}
+	// The same figures as a resource.
+	res, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: mcpserver.StatsURI})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rs mcpserver.Stats
+	if err := json.Unmarshal([]byte(res.Contents[0].Text), &rs); err != nil {
+		t.Fatal(err)
+	}
+	if len(rs.Tools) < 2 || rs.ReportsParsed != 4 {
+		t.Errorf("resource: %+v", rs)
+	}
+}
+
+func TestBuffers(t *testing.T) {
+	g := workspace(t)
+	now := time.Now()
+	clock := func() time.Time { return now }
+	cs, _ := connect(t, mcpserver.Options{Root: g.Dir, Now: clock, MaxBuffers: 2})
+	first := func(args map[string]any) string {
+		var v view
+		call(t, cs, "analysis.getReports", args).decode(t, &v)
+		return v.BufferID
+	}
+	a := first(map[string]any{"limit": 1})
+	if b := first(map[string]any{"limit": 1, "offset": 1}); b != a {
+		t.Errorf("the same query made a new buffer: %s, %s", a, b)
+	}
+	now = now.Add(9 * time.Minute)
+	call(t, cs, "analysis.getReports", map[string]any{"bufferId": a, "offset": 2}).decode(t, &view{})
+	now = now.Add(9 * time.Minute) // 9 idle minutes since its last use: alive
+	call(t, cs, "analysis.getReports", map[string]any{"bufferId": a, "offset": 3}).decode(t, &view{})
+	now = now.Add(11 * time.Minute)
+	if code := call(t, cs, "analysis.getReports", map[string]any{"bufferId": a}).errorCode(t); code != "NOT_FOUND" {
+		t.Errorf("an expired buffer: %s", code)
+	}
+	// At most two buffers: the oldest goes first.
+	b1 := first(map[string]any{"tools": []string{"PMD"}})
+	now = now.Add(time.Second)
+	b2 := first(map[string]any{"tools": []string{"Checkstyle"}})
+	now = now.Add(time.Second)
+	first(map[string]any{"tools": []string{"SpotBugs"}})
+	if call(t, cs, "analysis.getReports", map[string]any{"bufferId": b1}).errorCode(t) != "NOT_FOUND" {
+		t.Error("the oldest buffer was kept past the bound")
+	}
+	call(t, cs, "analysis.getReports", map[string]any{"bufferId": b2}).decode(t, &view{})
+}

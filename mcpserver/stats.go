@@ -1,0 +1,126 @@
+package mcpserver
+
+import (
+	"sort"
+	"sync"
+	"time"
+)
+
+// statsWindow is how many recent calls of a tool the percentiles look at.
+const statsWindow = 1000
+
+// ToolStats are one tool's figures since the server started: calls, errors,
+// and the tokens and durations of its answers (mean and max over all calls,
+// p95 over the last 1,000).
+type ToolStats struct {
+	Tool        string  `json:"tool"`
+	Calls       int     `json:"calls"`
+	Errors      int     `json:"errors"`
+	MeanTokens  int     `json:"meanTokens"`
+	P95Tokens   int     `json:"p95Tokens"`
+	MaxTokens   int     `json:"maxTokens"`
+	MeanMillis  float64 `json:"meanMillis"`
+	P95Millis   float64 `json:"p95Millis"`
+	MaxMillis   float64 `json:"maxMillis"`
+	TotalTokens int64   `json:"totalTokens"`
+	TotalBytes  int64   `json:"totalBytes"`
+}
+
+// Stats are the server's figures: per tool, and its caches.
+type Stats struct {
+	Tools          []ToolStats `json:"tools"`
+	ReportsParsed  int         `json:"reportsParsed"`
+	ReportsCached  int         `json:"reportsCached"`
+	CacheBytes     int64       `json:"cacheBytes"`
+	Buffers        int         `json:"buffers"`
+	UptimeSeconds  float64     `json:"uptimeSeconds"`
+	TokenizerName  string      `json:"tokenizer"`
+	DefaultBudget  int         `json:"defaultBudget"`
+	MaxBudget      int         `json:"maxBudget"`
+	BufferIdleSecs float64     `json:"bufferIdleSeconds"`
+}
+
+type toolStats struct {
+	calls, errors  int
+	tokens         int64
+	bytes          int64
+	maxTokens      int
+	dur, maxDur    time.Duration
+	recentTokens   []int
+	recentDuration []time.Duration
+	next           int
+}
+
+type stats struct {
+	mu     sync.Mutex
+	tools  map[string]*toolStats
+	parsed int
+}
+
+func newStats() *stats { return &stats{tools: map[string]*toolStats{}} }
+
+func (s *stats) record(tool string, tokens, bytes int, d time.Duration, failed bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t := s.tools[tool]
+	if t == nil {
+		t = &toolStats{}
+		s.tools[tool] = t
+	}
+	t.calls++
+	if failed {
+		t.errors++
+	}
+	t.tokens += int64(tokens)
+	t.bytes += int64(bytes)
+	t.maxTokens = max(t.maxTokens, tokens)
+	t.dur += d
+	t.maxDur = max(t.maxDur, d)
+	if len(t.recentTokens) < statsWindow {
+		t.recentTokens = append(t.recentTokens, tokens)
+		t.recentDuration = append(t.recentDuration, d)
+	} else {
+		t.recentTokens[t.next] = tokens
+		t.recentDuration[t.next] = d
+		t.next = (t.next + 1) % statsWindow
+	}
+}
+
+func (s *stats) parsedOne() {
+	s.mu.Lock()
+	s.parsed++
+	s.mu.Unlock()
+}
+
+func (s *stats) snapshot() ([]ToolStats, int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]ToolStats, 0, len(s.tools))
+	for name, t := range s.tools {
+		ts := ToolStats{Tool: name, Calls: t.calls, Errors: t.errors, MaxTokens: t.maxTokens,
+			MaxMillis: millis(t.maxDur), TotalTokens: t.tokens, TotalBytes: t.bytes}
+		if t.calls > 0 {
+			ts.MeanTokens = int(t.tokens / int64(t.calls))
+			ts.MeanMillis = millis(t.dur / time.Duration(t.calls))
+		}
+		ts.P95Tokens = p95(t.recentTokens)
+		ts.P95Millis = millis(p95(t.recentDuration))
+		out = append(out, ts)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Tool < out[j].Tool })
+	return out, s.parsed
+}
+
+func p95[T int | time.Duration](xs []T) T {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := append([]T(nil), xs...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	i := (len(s)*95 + 99) / 100
+	return s[min(max(i-1, 0), len(s)-1)]
+}
+
+func millis(d time.Duration) float64 {
+	return float64(d.Microseconds()) / 1000
+}

@@ -1,0 +1,176 @@
+package mcpserver
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/recap-dev/recap/diff"
+	"github.com/recap-dev/recap/parsers"
+	"github.com/recap-dev/recap/summarize"
+	"github.com/recap-dev/recap/summarize/tokens"
+)
+
+// maxListItems bounds every list argument.
+const maxListItems = 100
+
+// GetReportsIn are analysis.getReports' arguments.
+type GetReportsIn struct {
+	Reports      []string `json:"reports,omitempty" jsonschema:"report files, directories or globs (** spans directories), relative to the root; default: every SARIF, SpotBugs, Checkstyle and PMD report under the root"`
+	Types        []string `json:"types,omitempty" jsonschema:"read only reports of these formats"`
+	Categories   []string `json:"categories,omitempty" jsonschema:"keep findings in any of these categories, as topCategories names them"`
+	Severity     string   `json:"severity,omitempty" jsonschema:"keep findings at or above this severity"`
+	Tools        []string `json:"tools,omitempty" jsonschema:"keep findings of these tools"`
+	Rules        []string `json:"rules,omitempty" jsonschema:"keep findings of these rules (id or name)"`
+	Paths        []string `json:"paths,omitempty" jsonschema:"keep findings in files matching these globs (** spans directories)"`
+	Grep         string   `json:"grep,omitempty" jsonschema:"keep findings whose message contains this text"`
+	ChangedSince string   `json:"changedSince,omitempty" jsonschema:"keep findings on lines changed since this git revision (from its merge base with HEAD, committed or not; whitespace-only changes aside)"`
+	Offset       int      `json:"offset,omitempty" jsonschema:"first finding of the page (page.nextOffset of the previous page)"`
+	Limit        int      `json:"limit,omitempty" jsonschema:"findings in the page"`
+	MaxTokens    int      `json:"maxTokens,omitempty" jsonschema:"token budget of the answer"`
+	Context      *bool    `json:"context,omitempty" jsonschema:"show 3 lines of code around each finding"`
+	SummaryOnly  bool     `json:"summaryOnly,omitempty" jsonschema:"only the counts, no findings"`
+	BufferID     string   `json:"bufferId,omitempty" jsonschema:"page an earlier answer's result without reading the reports again (its reports and filters stay; give only offset, limit, maxTokens, context, summaryOnly)"`
+}
+
+// GetFindingIn are analysis.getFinding's arguments.
+type GetFindingIn struct {
+	ID        string `json:"id" jsonschema:"a finding's id from analysis.getReports"`
+	MaxTokens int    `json:"maxTokens,omitempty" jsonschema:"token budget of the answer"`
+}
+
+// DiffIn are vcs.diff's arguments.
+type DiffIn struct {
+	Base      string   `json:"base,omitempty" jsonschema:"diff from the merge base of this revision and head (git diff base...head); default: the working tree against HEAD"`
+	Head      string   `json:"head,omitempty" jsonschema:"the revision to diff to (default HEAD; needs base)"`
+	Paths     []string `json:"paths,omitempty" jsonschema:"keep files matching these globs (** spans directories)"`
+	MaxHunks  int      `json:"maxHunks,omitempty" jsonschema:"hunks shown; the rest are counted per file"`
+	MaxTokens int      `json:"maxTokens,omitempty" jsonschema:"token budget of the answer"`
+}
+
+// TokensIn are tokens.count's arguments.
+type TokensIn struct {
+	Paths     []string `json:"paths" jsonschema:"files or globs relative to the root"`
+	Tokenizer string   `json:"tokenizer,omitempty" jsonschema:"how to count (max: the larger of chars/4 and o200k_base)"`
+	Budget    int      `json:"budget,omitempty" jsonschema:"the context budget the total is compared with, for the recommendation"`
+	MaxTokens int      `json:"maxTokens,omitempty" jsonschema:"token budget of the answer"`
+}
+
+// StatsIn: server.stats takes no arguments.
+type StatsIn struct {
+	MaxTokens int `json:"maxTokens,omitempty" jsonschema:"token budget of the answer"`
+}
+
+func (s *Server) addTools() {
+	addTool(s, ToolGetReports, &mcp.Tool{
+		Title: "Static-analysis findings, summary first",
+		Description: "Counts of the workspace's static-analysis findings (SARIF, SpotBugs, Checkstyle, PMD reports) by severity, tool, " +
+			"category, rule and file, then a page of findings (most severe first) with 3 lines of code. Filter by categories, severity, " +
+			"tools, rules, paths, grep, or lines changed since a revision; page with offset or bufferId. Never over maxTokens: what does " +
+			"not fit is listed in omitted with its cost, and suggestions say how to narrow.",
+		InputSchema: schema[GetReportsIn](func(p props) {
+			p.bound("offset", 0, 1<<30, 0)
+			p.bound("limit", 1, summarize.MaxLimit, summarize.DefaultLimit)
+			p.budget()
+			p.enum("severity", "error", "warning", "note")
+			p.itemsEnum("types", formatNames()...)
+			p["context"].Default = json.RawMessage("true")
+			for _, l := range []string{"reports", "types", "categories", "tools", "rules", "paths"} {
+				p[l].MaxItems = jsonschema.Ptr(maxListItems)
+			}
+		}),
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: jsonschema.Ptr(false)},
+	}, func(in *GetReportsIn) int { return in.MaxTokens }, s.getReports)
+
+	addTool(s, ToolGetFinding, &mcp.Tool{
+		Title: "One finding in full",
+		Description: "One finding by its id from " + s.name(ToolGetReports) + ": the full message, the rule with its help link, " +
+			"and up to 80 lines (1,200 tokens) of code around it.",
+		InputSchema: schema[GetFindingIn](func(p props) {
+			p.budget()
+			p["id"].MinLength = jsonschema.Ptr(1)
+			p["id"].MaxLength = jsonschema.Ptr(100)
+		}),
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: jsonschema.Ptr(false)},
+	}, func(in *GetFindingIn) int { return in.MaxTokens }, s.getFinding)
+
+	addTool(s, ToolDiff, &mcp.Tool{
+		Title: "What changed, without whitespace noise",
+		Description: "The git diff between two revisions (base...head) or of the working tree against HEAD: counts, a line per file, " +
+			"then at most maxHunks hunks; whitespace-only hunks are dropped and counted, binary files named, renames shown as old → new.",
+		InputSchema: schema[DiffIn](func(p props) {
+			p.bound("maxHunks", 1, diff.MaxHunks, diff.MaxHunks)
+			p.budget()
+			p["paths"].MaxItems = jsonschema.Ptr(maxListItems)
+		}),
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: jsonschema.Ptr(false)},
+	}, func(in *DiffIn) int { return in.MaxTokens }, s.diff)
+
+	addTool(s, ToolTokens, &mcp.Tool{
+		Title:       "Token counts of files",
+		Description: "Tokens, lines and bytes of files before reading them, with the total and a recommendation when they would not fit the budget.",
+		InputSchema: schema[TokensIn](func(p props) {
+			p.budget()
+			p.enum("tokenizer", tokens.Names()...)
+			p["tokenizer"].Default = json.RawMessage(`"` + tokens.Default + `"`)
+			p.bound("budget", 1, 10_000_000, summarize.DefaultMaxTokens)
+			p["paths"].MinItems = jsonschema.Ptr(1)
+			p["paths"].MaxItems = jsonschema.Ptr(maxListItems)
+		}),
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: jsonschema.Ptr(false)},
+	}, func(in *TokensIn) int { return in.MaxTokens }, s.tokens)
+
+	addTool(s, ToolServerStats, &mcp.Tool{
+		Title:       "recap server statistics",
+		Description: "Per-tool calls, errors, answer tokens (mean, p95, max) and durations since the server started; also the resource " + StatsURI + ".",
+		InputSchema: schema[StatsIn](func(p props) { p.budget() }),
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: jsonschema.Ptr(false)},
+	}, func(in *StatsIn) int { return in.MaxTokens }, s.statsTool)
+}
+
+func formatNames() []string {
+	var out []string
+	for _, f := range parsers.Formats() {
+		out = append(out, string(f))
+	}
+	return out
+}
+
+// props are a schema's properties, with helpers to set bounds.
+type props map[string]*jsonschema.Schema
+
+func (p props) bound(name string, lo, hi, def int) {
+	p[name].Minimum = jsonschema.Ptr(float64(lo))
+	p[name].Maximum = jsonschema.Ptr(float64(hi))
+	p[name].Default = json.RawMessage(fmt.Sprint(def))
+}
+
+func (p props) budget() {
+	p.bound("maxTokens", summarize.MinMaxTokens, summarize.MaxMaxTokens, summarize.DefaultMaxTokens)
+}
+
+func (p props) enum(name string, values ...string) {
+	for _, v := range values {
+		p[name].Enum = append(p[name].Enum, v)
+	}
+}
+
+func (p props) itemsEnum(name string, values ...string) {
+	items := &jsonschema.Schema{Type: "string"}
+	for _, v := range values {
+		items.Enum = append(items.Enum, v)
+	}
+	p[name].Items = items
+}
+
+// schema derives T's input schema and lets set add bounds, defaults and
+// enums (struct tags only carry descriptions).
+func schema[T any](set func(props)) *jsonschema.Schema {
+	sc, err := jsonschema.For[T](nil)
+	if err != nil {
+		panic(err) // the types above are fixed: a failure is a bug caught by any test
+	}
+	set(props(sc.Properties))
+	return sc
+}
