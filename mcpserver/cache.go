@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"strings"
 	"sync"
 	"time"
 	"unique"
@@ -149,6 +150,10 @@ func parse(f file, rootDir string, format parsers.Format) *report {
 		return nil
 	})
 	in.Path = f.rel
+	in.Error = strings.ReplaceAll(in.Error, f.abs, f.rel)
+	for i, w := range in.Warnings {
+		in.Warnings[i] = strings.ReplaceAll(w, f.abs, f.rel)
+	}
 	r.input = in
 	r.findings = r.findings[:len(r.findings):len(r.findings)]
 	r.bytes = int64(unsafe.Sizeof(reports.Finding{})) * int64(len(r.findings))

@@ -23,15 +23,18 @@ const (
 type FindingAnswer struct {
 	Finding reports.Finding `json:"finding"`
 	// Report is the report the finding comes from, relative to the root.
-	Report string   `json:"report"`
-	Rule   RuleInfo `json:"rule"`
+	Report string    `json:"report"`
+	Rule   *RuleInfo `json:"rule,omitempty"`
 	// Code is the source around the finding.
 	Code    *Snippet             `json:"code,omitempty"`
 	Omitted []summarize.Omission `json:"omitted,omitempty"`
 	Tokens  *summarize.TokenInfo `json:"tokens,omitempty"`
 
-	full *Snippet // the snippet before fitting
-	msg  string   // the message before fitting
+	full  *Snippet // the snippet before fitting
+	msg   string   // the message before fitting
+	rule  *RuleInfo
+	saved bool
+	short bool // the line without place and message: the smallest budgets
 }
 
 // RuleInfo is what recap knows of a finding's rule, and how often the rule
@@ -58,7 +61,10 @@ func (a *FindingAnswer) out() any { return a }
 
 func (a *FindingAnswer) text() string {
 	f := &a.Finding
-	line := fmt.Sprintf("recap: %s %s %s/%s at %s:%d: %s", f.ID, f.Severity, f.Tool, f.Rule, f.Path, f.Line, firstLine(f.Message, 120))
+	line := fmt.Sprintf("recap: %s %s %s/%s at %s:%d: %s", f.ID, f.Severity, f.Tool, f.Rule, f.Path, f.Line, firstLine(f.Message, 80))
+	if a.short {
+		line = fmt.Sprintf("recap: %s %s %s/%s", f.ID, f.Severity, f.Tool, f.Rule)
+	}
 	b, _ := json.Marshal(a)
 	return line + "\n" + string(b)
 }
@@ -76,13 +82,10 @@ func firstLine(s string, n int) string {
 // long message; each with a marker.
 func (a *FindingAnswer) fit(c summarize.Counter, budget int) {
 	budget = min(max(budget, summarize.MinMaxTokens), summarize.MaxMaxTokens)
-	if a.full == nil && a.Code != nil {
-		a.full, a.msg = a.Code, a.Finding.Message
+	if !a.saved {
+		a.saved, a.full, a.msg, a.rule = true, a.Code, a.Finding.Message, a.Rule
 	}
-	if a.msg == "" {
-		a.msg = a.Finding.Message
-	}
-	a.Code, a.Finding.Message, a.Omitted = a.full, a.msg, nil
+	a.Code, a.Finding.Message, a.Rule, a.Omitted, a.short = a.full, a.msg, a.rule, nil, false
 	a.Tokens = &summarize.TokenInfo{Budget: budget, Tokenizer: c.Name()}
 	measure := func() int {
 		n := summarize.Measure(a.Tokens, c, a.text)
@@ -120,6 +123,17 @@ func (a *FindingAnswer) fit(c summarize.Counter, budget int) {
 	if a.Finding.Snippet != "" {
 		a.Finding.Snippet = ""
 		a.Omitted = append(a.Omitted, summarize.Omission{What: "the report's snippet: raise maxTokens"})
+		if measure() <= budget {
+			return
+		}
+	}
+	a.short = true
+	if measure() <= budget {
+		return
+	}
+	if a.Rule != nil {
+		a.Rule = nil
+		a.Omitted = append(a.Omitted, summarize.Omission{What: "the rule's summary: raise maxTokens"})
 		if measure() <= budget {
 			return
 		}
@@ -162,7 +176,7 @@ func (s *Server) getFinding(ctx context.Context, in *GetFindingIn) (answer, erro
 	}
 	f := r.findings[n-1]
 	a := &FindingAnswer{Finding: f, Report: r.rel,
-		Rule: RuleInfo{ID: f.Rule, Name: f.RuleName, Tool: f.Tool, Category: f.Category, HelpURI: f.HelpURI}}
+		Rule: &RuleInfo{ID: f.Rule, Name: f.RuleName, Tool: f.Tool, Category: f.Category, HelpURI: f.HelpURI}}
 	for i := range r.findings {
 		if r.findings[i].Rule == f.Rule && r.findings[i].Tool == f.Tool {
 			a.Rule.InReport++

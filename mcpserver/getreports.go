@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/recap-dev/recap/diff"
@@ -15,9 +17,26 @@ import (
 )
 
 // reportsAnswer is analysis.getReports' answer: the view of SPEC §6.
-type reportsAnswer struct{ v *summarize.View }
+type reportsAnswer struct {
+	v    *summarize.View
+	orig summarize.View // before fitting: each fit starts from it
+}
+
+func newReportsAnswer(v *summarize.View) *reportsAnswer {
+	return &reportsAnswer{v: v, orig: *v}
+}
 
 func (a *reportsAnswer) fit(c summarize.Counter, budget int) {
+	v := a.orig
+	v.Inputs = slices.Clone(v.Inputs)
+	v.Findings = slices.Clone(v.Findings)
+	v.Omitted = slices.Clone(v.Omitted)
+	v.Summary.ByTool = maps.Clone(v.Summary.ByTool)
+	if v.Page != nil {
+		p := *v.Page
+		v.Page = &p
+	}
+	*a.v = v
 	summarize.Fit(a.v, c, budget, reportsLayout{})
 }
 func (a *reportsAnswer) text() string { return reportsLayout{}.View(a.v) }
@@ -112,7 +131,7 @@ func (s *Server) getReports(ctx context.Context, in *GetReportsIn) (answer, erro
 			v.Page.NextOffset = &to
 		}
 	}
-	return &reportsAnswer{v}, nil
+	return newReportsAnswer(v), nil
 }
 
 // query reads the reports a call names (or finds them), filters their

@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
+	"sync"
 
 	"github.com/recap-dev/recap/diff"
 	"github.com/recap-dev/recap/reports"
@@ -14,11 +16,19 @@ import (
 )
 
 // diffAnswer is vcs.diff's answer: the diff view of SPEC §6.
-type diffAnswer struct{ v *diff.View }
+type diffAnswer struct {
+	v    *diff.View
+	orig diff.View // before fitting: each fit starts from it
+}
 
-func (a *diffAnswer) fit(c summarize.Counter, budget int) { diff.Fit(a.v, c, budget, diffLayout{}) }
-func (a *diffAnswer) text() string                        { return diffLayout{}.View(a.v) }
-func (a *diffAnswer) out() any                            { return a.v }
+func (a *diffAnswer) fit(c summarize.Counter, budget int) {
+	v := a.orig
+	v.Files, v.Hunks, v.Omitted = slices.Clone(v.Files), slices.Clone(v.Hunks), slices.Clone(v.Omitted)
+	*a.v = v
+	diff.Fit(a.v, c, budget, diffLayout{})
+}
+func (a *diffAnswer) text() string { return diffLayout{}.View(a.v) }
+func (a *diffAnswer) out() any     { return a.v }
 
 // diffLayout renders a diff view as the tool sends it: a line, then the JSON.
 type diffLayout struct{ render.DiffJSON }
@@ -61,7 +71,7 @@ func (s *Server) diff(ctx context.Context, in *DiffIn) (answer, error) {
 		return nil, gitError("vcs.diff", err)
 	}
 	v := diff.NewView(s.underRoot(repo, files), diff.ViewOptions{MaxHunks: in.MaxHunks, Paths: globs})
-	return &diffAnswer{v}, nil
+	return &diffAnswer{v: v, orig: *v}, nil
 }
 
 // TokensAnswer is tokens.count's answer.
@@ -132,16 +142,47 @@ func (s *Server) tokens(_ context.Context, in *TokensIn) (answer, error) {
 	if err != nil {
 		return nil, err
 	}
-	abs := make([]string, len(files))
+	counted := make([]tokens.File, len(files))
 	for i, f := range files {
-		abs[i] = f.abs
+		counted[i] = s.counts.count(c, f)
 	}
-	r := tokens.CountFiles(c, abs, in.Budget)
-	for i := range r.Files {
-		r.Files[i].Path = files[i].rel
-		r.Files[i].Error = strings.ReplaceAll(r.Files[i].Error, files[i].abs, files[i].rel)
+	return &TokensAnswer{Report: tokens.Total(c, counted, in.Budget)}, nil
+}
+
+// countCache keeps token counts by file, tokenizer, size and modification
+// time: counting is about 7 MB/s, and agents count the same files again.
+type countCache struct {
+	mu sync.Mutex
+	m  map[countKey]tokens.File
+}
+
+type countKey struct {
+	abs, tokenizer string
+	size           int64
+	mtime          int64
+}
+
+// maxCounts bounds the counts kept; past it the cache starts again.
+const maxCounts = 20000
+
+func (cc *countCache) count(c tokens.Counter, f file) tokens.File {
+	k := countKey{f.abs, c.Name(), f.info.Size(), f.info.ModTime().UnixNano()}
+	cc.mu.Lock()
+	got, ok := cc.m[k]
+	cc.mu.Unlock()
+	if ok {
+		return got
 	}
-	return &TokensAnswer{Report: r}, nil
+	got = tokens.CountFile(c, f.abs)
+	got.Path = f.rel
+	got.Error = strings.ReplaceAll(got.Error, f.abs, f.rel)
+	cc.mu.Lock()
+	if cc.m == nil || len(cc.m) >= maxCounts {
+		cc.m = map[countKey]tokens.File{}
+	}
+	cc.m[k] = got
+	cc.mu.Unlock()
+	return got
 }
 
 // StatsAnswer is server.stats' answer.

@@ -81,6 +81,7 @@ type Server struct {
 	counter tokens.Counter
 	cache   *reportCache
 	buffers *bufferStore
+	counts  countCache
 	stats   *stats
 	log     *slog.Logger
 	started time.Time

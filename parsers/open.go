@@ -2,6 +2,7 @@ package parsers
 
 import (
 	"bufio"
+	"bytes"
 	"compress/gzip"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -158,7 +160,22 @@ func sniffFile(path string) (Format, bool) {
 		return "", false
 	}
 	head, _ := br.Peek(SniffLen)
-	return Detect(head)
+	format, ok := Detect(head)
+	if ok && format == FormatSARIF && !sarifMarked(head) {
+		return "", false // package.json, tsconfig.json, …: JSON, but not a report
+	}
+	return format, ok
+}
+
+// sarifSchema matches a SARIF $schema property.
+var sarifSchema = regexp.MustCompile(`"\$schema"\s*:\s*"[^"]*(?i:sarif)`)
+
+// sarifMarked reports whether a JSON head carries SARIF's marks: a "runs"
+// property or a SARIF $schema. Detect takes any JSON object for SARIF (an
+// input named by the user gets SARIF's error when it is not); a directory
+// search needs the marks, so that other JSON files are not taken for reports.
+func sarifMarked(head []byte) bool {
+	return bytes.Contains(head, []byte(`"runs"`)) || sarifSchema.Match(head)
 }
 
 // decompress undoes gzip when the content starts with its magic bytes.

@@ -1,6 +1,8 @@
 package parsers
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -109,4 +111,45 @@ func stripIDs(fs []reports.Finding) []reports.Finding {
 		out[i] = f
 	}
 	return out
+}
+
+// TestDirectorySearch: a directory search reads the reports in it and leaves
+// out JSON and XML files that are not reports (package.json, a Maven pom),
+// and the directories searches skip; a file named explicitly is read, and
+// one that is not a report gets an error.
+func TestDirectorySearch(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"build/pmd.sarif":             `{"$schema":"https://json.schemastore.org/sarif-2.1.0.json","version":"2.1.0","runs":[{"tool":{"driver":{"name":"PMD"}},"results":[{"ruleId":"r","message":{"text":"m"}}]}]}`,
+		"build/other.json":            `{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"X"}},"results":[]}]}`,
+		"package.json":                `{"name":"shop","version":"1.0.0","scripts":{"test":"jest"}}`,
+		"tsconfig.json":               `{"compilerOptions":{"strict":true}}`,
+		"pom.xml":                     `<?xml version="1.0"?><project><modelVersion>4.0.0</modelVersion></project>`,
+		"node_modules/x/report.sarif": `{"version":"2.1.0","runs":[]}`,
+	}
+	for p, body := range files {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	inputs, err := ReadAll([]string{dir}, ReadOptions{Root: dir}, func(reports.Finding) error { return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, in := range inputs {
+		rel, _ := filepath.Rel(dir, in.Path)
+		got = append(got, filepath.ToSlash(rel)+":"+in.Error)
+	}
+	if want := []string{"build/other.json:", "build/pmd.sarif:"}; strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("found %q, want %q", got, want)
+	}
+	inputs, _ = ReadAll([]string{filepath.Join(dir, "package.json")}, ReadOptions{Root: dir}, func(reports.Finding) error { return nil })
+	if len(inputs) != 1 || !strings.Contains(inputs[0].Error, "package.json") {
+		t.Errorf("package.json named explicitly: %+v", inputs)
+	}
 }

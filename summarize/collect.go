@@ -126,14 +126,19 @@ func top(m map[string]int) []Count {
 	for k, n := range m {
 		out = append(out, Count{Name: k, Count: n})
 	}
+	sortCounts(out)
+	if len(out) > TopN {
+		out = out[:TopN]
+	}
+	return out
+}
+
+// sortCounts sorts the largest counts first, ties by name.
+func sortCounts(out []Count) {
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Count != out[j].Count {
 			return out[i].Count > out[j].Count
 		}
 		return out[i].Name < out[j].Name
 	})
-	if len(out) > TopN {
-		out = out[:TopN]
-	}
-	return out
 }

@@ -62,9 +62,10 @@ func Fit(v *View, c Counter, budget int, l Layout) {
 	// line); while the whole is over, pack again into less, so that a part
 	// dropped (the top lists) makes room for smaller ones (findings), and
 	// when only the summary is left, drop the suggestions.
-	suggest := true
+	suggest, squeezed := true, 0
 	for {
 		apply(v, baseOmitted, findings, tops, parts, keep, suggest)
+		squeeze(v, squeezed)
 		n := measure(v, c, l)
 		over := max(n, (utf8.RuneCountInString(l.View(v))+3)/4) - budget
 		if over <= 0 {
@@ -79,7 +80,11 @@ func Fit(v *View, c Counter, budget int, l Layout) {
 			continue
 		}
 		if !suggest {
-			return // only the summary is left; fitBase made it as small as it gets
+			if squeezed < 2 {
+				squeezed++
+				continue
+			}
+			return // only the counts are left, as small as they get
 		}
 		suggest = false // the last thing to go: the summary's own counts say as much
 	}
@@ -128,6 +133,47 @@ func fitBase(v *View, c Counter, budget int, l Layout) {
 	}
 	if dropped > 0 {
 		v.Omitted = append(v.Omitted, Omission{What: fmt.Sprintf("the status of %d more inputs: read fewer inputs at a time", dropped)})
+	}
+	// Many inputs of many tools in the smallest budgets: the last input's
+	// status, then the counts of the smallest tools go too.
+	if len(v.Inputs) == 1 && dropped > 0 && c.Count(l.View(v)) > budget/2 {
+		v.Inputs = v.Inputs[:0]
+		v.Omitted[len(v.Omitted)-1].What = fmt.Sprintf("the status of %d inputs: read fewer inputs at a time", dropped+1)
+	}
+	if len(v.Summary.ByTool) > 3 && c.Count(l.View(v)) > budget/2 {
+		tools := make([]Count, 0, len(v.Summary.ByTool))
+		for k, n := range v.Summary.ByTool {
+			tools = append(tools, Count{k, n})
+		}
+		sortCounts(tools)
+		byTool := map[string]int{}
+		for _, t := range tools[:3] {
+			byTool[t.Name] = t.Count
+		}
+		v.Summary.ByTool = byTool
+		v.Omitted = append(v.Omitted, Omission{What: fmt.Sprintf("the counts of %d more tools: filter by tool, or raise maxTokens", len(tools)-3)})
+	}
+}
+
+// squeeze is the last resort of the smallest budgets, once only the
+// summary is left: at level 1 the markers become one, at level 2 the counts
+// by tool keep only the largest.
+func squeeze(v *View, level int) {
+	if level >= 1 && len(v.Omitted) > 1 {
+		total := 0
+		for _, o := range v.Omitted {
+			total += o.Tokens
+		}
+		v.Omitted = []Omission{{What: fmt.Sprintf("%d parts (findings, top lists, statuses): raise maxTokens, or narrow the filters", len(v.Omitted)), Tokens: total}}
+	}
+	if level >= 2 && len(v.Summary.ByTool) > 1 {
+		best, n := "", -1
+		for k, c := range v.Summary.ByTool {
+			if c > n || c == n && k < best {
+				best, n = k, c
+			}
+		}
+		v.Summary.ByTool = map[string]int{best: n}
 	}
 }
 

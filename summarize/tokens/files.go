@@ -42,10 +42,18 @@ type Report struct {
 // CountFiles counts each file with c and totals them; a file that cannot be
 // read has its Error set and the others are still counted.
 func CountFiles(c Counter, paths []string, budget int) Report {
-	r := Report{Tokenizer: c.Name(), Budget: budget, Total: File{Path: "total"}}
-	for _, p := range paths {
-		f := countFile(c, p)
-		r.Files = append(r.Files, f)
+	files := make([]File, len(paths))
+	for i, p := range paths {
+		files[i] = CountFile(c, p)
+	}
+	return Total(c, files, budget)
+}
+
+// Total totals files counted by c (with [CountFile]) against budget, with a
+// recommendation when they are over it.
+func Total(c Counter, files []File, budget int) Report {
+	r := Report{Files: files, Tokenizer: c.Name(), Budget: budget, Total: File{Path: "total"}}
+	for _, f := range files {
 		r.Total.Bytes += f.Bytes
 		r.Total.Lines += f.Lines
 		r.Total.Tokens += f.Tokens
@@ -58,6 +66,10 @@ func CountFiles(c Counter, paths []string, budget int) Report {
 	}
 	return r
 }
+
+// CountFile counts one file with c; a file that cannot be read has its
+// Error set.
+func CountFile(c Counter, path string) File { return countFile(c, path) }
 
 func countFile(c Counter, path string) File {
 	f := File{Path: path}

@@ -1,0 +1,137 @@
+package mcpserver_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"path"
+	"sort"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/recap-dev/recap/mcpserver"
+	"github.com/recap-dev/recap/parsers"
+	"github.com/recap-dev/recap/reports"
+	"github.com/recap-dev/recap/reports/reportstest"
+	"github.com/recap-dev/recap/summarize/tokens"
+)
+
+// TestBudgetRandomCalls: 10,000 calls with random valid arguments over the
+// corpus (every report in it, the invalid ones too): no answer exceeds its
+// budget, by the exact o200k_base count or by a token per 4 characters.
+func TestBudgetRandomCalls(t *testing.T) {
+	calls := 10000
+	if testing.Short() {
+		calls = 1000
+	}
+	dir, files := reportstest.Corpus(t)
+	cs, _ := connect(t, mcpserver.Options{Root: dir})
+	exact, err := tokens.New(tokens.O200k)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// What the arguments are drawn from: the corpus's own names.
+	var rels []string
+	for _, f := range files {
+		if !strings.HasPrefix(f.Path, "diffs/") {
+			rels = append(rels, f.Path)
+		}
+	}
+	set := map[string]map[string]bool{"category": {}, "tool": {}, "rule": {}, "path": {}}
+	var ids []string
+	_, err = parsers.ReadAll([]string{dir}, parsers.ReadOptions{Root: dir}, func(f reports.Finding) error {
+		set["category"][f.Category] = true
+		set["tool"][f.Tool] = true
+		set["rule"][f.Rule] = true
+		if f.Path != "" {
+			set["path"][path.Dir(f.Path)+"/**"] = true
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string][]string{}
+	for k, m := range set {
+		for v := range m {
+			names[k] = append(names[k], v)
+		}
+		sort.Strings(names[k])
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	pick := func(k string) []string {
+		n := 1 + rng.IntN(2)
+		var out []string
+		for i := 0; i < n && len(names[k]) > 0; i++ {
+			out = append(out, names[k][rng.IntN(len(names[k]))])
+		}
+		return out
+	}
+	budgets := []int{256, 300, 500, 1000, 2000, 4000, 10000, 25000}
+	tools := map[string]int{}
+	worst := 0.0
+	for i := 0; i < calls; i++ {
+		budget := budgets[rng.IntN(len(budgets))]
+		if rng.IntN(3) == 0 {
+			budget = 256 + rng.IntN(25000-256+1)
+		}
+		args := map[string]any{"maxTokens": budget}
+		tool := "analysis.getReports"
+		switch r := rng.IntN(10); {
+		case r < 7:
+			if rng.IntN(3) > 0 {
+				args["reports"] = []string{rels[rng.IntN(len(rels))]}
+			}
+			if rng.IntN(4) == 0 {
+				args["categories"] = pick("category")
+			}
+			if rng.IntN(5) == 0 {
+				args["tools"] = pick("tool")
+			}
+			if rng.IntN(6) == 0 {
+				args["rules"] = pick("rule")
+			}
+			if rng.IntN(6) == 0 {
+				args["paths"] = pick("path")
+			}
+			if rng.IntN(5) == 0 {
+				args["severity"] = []string{"error", "warning", "note"}[rng.IntN(3)]
+			}
+			if rng.IntN(8) == 0 {
+				args["grep"] = []string{"a", "the", "should", "unused"}[rng.IntN(4)]
+			}
+			args["limit"] = 1 + rng.IntN(200)
+			args["offset"] = rng.IntN(300)
+			args["context"] = rng.IntN(4) > 0
+			args["summaryOnly"] = rng.IntN(6) == 0
+		case r < 9 && len(ids) > 0:
+			tool = "analysis.getFinding"
+			args["id"] = ids[rng.IntN(len(ids))]
+		default:
+			tool = "tokens.count"
+			args["paths"] = []string{[]string{"**/*.sarif", "**/*.xml", "**", rels[rng.IntN(len(rels))]}[rng.IntN(4)]}
+		}
+		res := call(t, cs, tool, args)
+		if res.isErr && !(strings.HasPrefix(res.text, "PARSE_ERROR") && strings.Contains(fmt.Sprint(args["reports"]), "invalid/")) {
+			t.Fatalf("call %d: %s %v: %s", i, tool, args, res.text)
+		}
+		tools[tool]++
+		n, chars := exact.Count(res.text), utf8.RuneCountInString(res.text)
+		if n > budget || chars > 4*budget {
+			t.Logf("%s", res.text)
+			t.Fatalf("call %d: %s %v: %d tokens, %d characters, over the budget %d", i, tool, args, n, chars, budget)
+		}
+		worst = max(worst, float64(max(n, (chars+3)/4))/float64(budget))
+		if tool == "analysis.getReports" && !res.isErr {
+			var v view
+			res.decode(t, &v)
+			for _, f := range v.Findings {
+				if len(ids) < 5000 {
+					ids = append(ids, f.ID)
+				}
+			}
+		}
+	}
+	t.Logf("%d calls %v; the fullest answer used %.1f%% of its budget", calls, tools, 100*worst)
+}
