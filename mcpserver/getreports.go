@@ -39,8 +39,9 @@ func (a *reportsAnswer) fit(c summarize.Counter, budget int) {
 	*a.v = v
 	summarize.Fit(a.v, c, budget, reportsLayout{})
 }
-func (a *reportsAnswer) text() string { return reportsLayout{}.View(a.v) }
-func (a *reportsAnswer) out() any     { return a.v }
+func (a *reportsAnswer) measured() int { return a.v.Tokens.Estimated }
+func (a *reportsAnswer) text() string  { return reportsLayout{}.View(a.v) }
+func (a *reportsAnswer) out() any      { return a.v }
 
 // reportsLayout renders a view as the tool sends it: a line, then the JSON.
 type reportsLayout struct{ render.JSON }

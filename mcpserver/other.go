@@ -27,8 +27,9 @@ func (a *diffAnswer) fit(c summarize.Counter, budget int) {
 	*a.v = v
 	diff.Fit(a.v, c, budget, diffLayout{})
 }
-func (a *diffAnswer) text() string { return diffLayout{}.View(a.v) }
-func (a *diffAnswer) out() any     { return a.v }
+func (a *diffAnswer) measured() int { return a.v.Tokens.Estimated }
+func (a *diffAnswer) text() string  { return diffLayout{}.View(a.v) }
+func (a *diffAnswer) out() any      { return a.v }
 
 // diffLayout renders a diff view as the tool sends it: a line, then the JSON.
 type diffLayout struct{ render.DiffJSON }

@@ -85,6 +85,16 @@ func (r *root) resolve(p string) (file, error) {
 	real, err := filepath.EvalSymlinks(abs)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
+			// Missing: where its nearest existing parent leads says whether
+			// it is outside (a symlink out must not reveal what is there).
+			for dir := filepath.Dir(abs); dir != filepath.Dir(dir); dir = filepath.Dir(dir) {
+				if rd, err := filepath.EvalSymlinks(dir); err == nil {
+					if _, ok := r.inside(r.real, rd); !ok {
+						return file{}, toolErrorf(CodeOutsideRoot, "%s is under a symlink that leads outside the root %s: give a path inside it", p, r.dir)
+					}
+					break
+				}
+			}
 			return file{}, toolErrorf(CodeNotFound, "%s does not exist under the root %s: check the path (it is relative to the root)", p, r.dir)
 		}
 		return file{}, toolErrorf(CodeNotFound, "%s: %v", p, unwrapPath(err))

@@ -178,6 +178,12 @@ type answer interface {
 	out() any
 }
 
+// A measuredAnswer knows the exact count of its text after fit (the views
+// measure themselves), which spares counting it again.
+type measuredAnswer interface {
+	measured() int
+}
+
 // cost is what a text costs: its count, and never less than a token per
 // four characters (SPEC §4).
 func cost(c summarize.Counter, s string) int {
@@ -219,7 +225,11 @@ func (s *Server) run(tool string, budget int, h func() (answer, error)) (a answe
 	}
 	a.fit(s.counter, budget)
 	text = a.text()
-	n = cost(s.counter, text)
+	if m, ok := a.(measuredAnswer); ok && m.measured() > 0 {
+		n = max(m.measured(), (utf8.RuneCountInString(text)+tokens.CharsPerToken-1)/tokens.CharsPerToken)
+	} else {
+		n = cost(s.counter, text)
+	}
 	for try := 1; n > budget && try <= 3; try++ {
 		s.log.Warn("over budget, packing again", "tool", tool, "tokens", n, "budget", budget)
 		a.fit(s.counter, budget-(n-budget)-budget/20*try)

@@ -3,12 +3,14 @@ package mcpserver_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -616,4 +618,97 @@ func TestBuffers(t *testing.T) {
 		t.Error("the oldest buffer was kept past the bound")
 	}
 	call(t, cs, "analysis.getReports", map[string]any{"bufferId": b2}).decode(t, &view{})
+}
+
+func mustJSON(t testing.TB, v any) json.RawMessage {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestConcurrentCalls: 100 calls at once, of every tool, on a cold server
+// (the first ones race to parse the same reports): every answer is right,
+// and the reports are parsed once. The test command runs it under -race.
+func TestConcurrentCalls(t *testing.T) {
+	g := workspace(t)
+	cs, _ := connect(t, mcpserver.Options{Root: g.Dir, MaxBuffers: 8})
+	outside := t.TempDir()
+	if err := os.Symlink(outside, filepath.Join(g.Dir, "escape")); err != nil {
+		t.Fatal(err)
+	}
+	type job struct {
+		tool  string
+		args  map[string]any
+		check func(result) string
+	}
+	total := func(want int) func(result) string {
+		return func(r result) string {
+			var v view
+			if r.isErr || json.Unmarshal(r.raw, &v) != nil || v.Summary.Total != want {
+				return fmt.Sprintf("total %d, want %d: %.200s", v.Summary.Total, want, r.text)
+			}
+			return ""
+		}
+	}
+	code := func(want string) func(result) string {
+		return func(r result) string {
+			if !r.isErr || !strings.HasPrefix(r.text, want+":") {
+				return "want " + want + ": " + r.text
+			}
+			return ""
+		}
+	}
+	ok := func(r result) string {
+		if r.isErr {
+			return r.text
+		}
+		return ""
+	}
+	jobs := []job{
+		{"analysis.getReports", map[string]any{"summaryOnly": true}, total(117)},
+		{"analysis.getReports", map[string]any{"tools": []string{"PMD"}, "limit": 7}, total(55)},
+		{"analysis.getReports", map[string]any{"reports": []string{"build/reports/spotbugs.xml"}}, total(11)},
+		{"analysis.getReports", map[string]any{"changedSince": "main", "summaryOnly": true}, ok},
+		{"analysis.getReports", map[string]any{"reports": []string{"escape/x.sarif"}}, code("OUTSIDE_ROOT")},
+		{"analysis.getReports", map[string]any{"reports": []string{"../../etc/passwd"}}, code("OUTSIDE_ROOT")},
+		{"vcs.diff", map[string]any{"base": "main"}, ok},
+		{"tokens.count", map[string]any{"paths": []string{"src/**/*.java"}}, ok},
+		{"server.stats", nil, ok},
+	}
+	const n = 100
+	errs := make(chan string, n)
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		j := jobs[i%len(jobs)]
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: j.tool, Arguments: j.args})
+			if err != nil {
+				errs <- err.Error()
+				return
+			}
+			r := result{isErr: res.IsError}
+			for _, c := range res.Content {
+				r.text += c.(*mcp.TextContent).Text
+			}
+			r.raw, _ = json.Marshal(res.StructuredContent)
+			if msg := j.check(r); msg != "" {
+				errs <- fmt.Sprintf("%s %v: %s", j.tool, j.args, msg)
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+	var s mcpserver.StatsAnswer
+	call(t, cs, "server.stats", nil).decode(t, &s)
+	if s.ReportsParsed != 3 {
+		t.Errorf("%d reports parsed by 100 concurrent calls, want 3 (each once)", s.ReportsParsed)
+	}
 }

@@ -2,6 +2,7 @@ package summarize
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -98,8 +99,14 @@ func measure(v *View, c Counter, l Layout) int {
 
 // Measure sets t.Estimated to the count of what render returns, which shows
 // t itself: it counts again until the count it shows is the count it has.
+//
+// The first count is of the text showing 0; the next guess adds what the
+// number costs more than "0" (a few tokens), so that one more count
+// usually confirms it.
 func Measure(t *TokenInfo, c Counter, render func() string) int {
 	t.Estimated = 0
+	n := c.Count(render())
+	t.Estimated = n + c.Count(strconv.Itoa(n)) - c.Count("0")
 	for i := 0; i < 3; i++ {
 		n := c.Count(render())
 		if n == t.Estimated {

@@ -1,0 +1,78 @@
+package mcpserver_test
+
+import (
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/recap-dev/recap/mcpserver"
+	"github.com/recap-dev/recap/reports/reportstest"
+)
+
+// benchRoot is a root holding a copy of the largest bench report (the PMD 7
+// SARIF of Spring Framework, 314,926 results, gzip).
+func benchRoot(b *testing.B) string {
+	b.Helper()
+	src := filepath.Join(reportstest.SharedDir(b, "bench"), "spring-framework.pmd7-all.sarif.gz")
+	in, err := os.Open(src)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer in.Close()
+	dir := b.TempDir()
+	out, err := os.Create(filepath.Join(dir, "pmd.sarif.gz"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		b.Fatal(err)
+	}
+	if err := out.Close(); err != nil {
+		b.Fatal(err)
+	}
+	return dir
+}
+
+// BenchmarkGetReports: analysis.getReports over the largest bench report,
+// through an in-memory client: the first call (parse) once, then warm pages
+// (default limit and budget, with context) by bufferId and by the same
+// query; reports p50 and p95 of the warm calls. The goal is a warm p95
+// under 20 ms.
+func BenchmarkGetReports(b *testing.B) {
+	dir := benchRoot(b)
+	cs, _ := connect(b, mcpserver.Options{Root: dir})
+	ctx := context.Background()
+	start := time.Now()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "analysis.getReports", Arguments: map[string]any{"summaryOnly": true}})
+	if err != nil || res.IsError {
+		b.Fatalf("%v %v", err, res)
+	}
+	b.ReportMetric(float64(time.Since(start).Milliseconds()), "first-ms")
+	var v view
+	result{text: res.Content[0].(*mcp.TextContent).Text, raw: mustJSON(b, res.StructuredContent)}.decode(b, &v)
+	if v.Summary.Total != 314926 {
+		b.Fatalf("%d findings", v.Summary.Total)
+	}
+	var durs []time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		args := map[string]any{"bufferId": v.BufferID, "offset": (i * 50) % 300000}
+		if i%2 == 1 {
+			args = map[string]any{"offset": (i * 50) % 300000}
+		}
+		t := time.Now()
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "analysis.getReports", Arguments: args})
+		durs = append(durs, time.Since(t))
+		if err != nil || res.IsError {
+			b.Fatalf("%v %v", err, res)
+		}
+	}
+	sort.Slice(durs, func(i, j int) bool { return durs[i] < durs[j] })
+	b.ReportMetric(float64(durs[len(durs)/2].Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(durs[(len(durs)*95+99)/100-1].Microseconds())/1000, "p95-ms")
+}
