@@ -79,7 +79,7 @@ func reportsLine(v *summarize.View) string {
 		fmt.Fprintf(&b, "; bufferId=%s", v.BufferID)
 	}
 	if len(v.Omitted) > 0 {
-		fmt.Fprintf(&b, "; %d parts omitted to fit the budget (see omitted)", len(v.Omitted))
+		fmt.Fprintf(&b, "; %d left out (see omitted)", len(v.Omitted))
 	}
 	return b.String()
 }
