@@ -38,21 +38,7 @@ func (r *Repo) Revisions(ctx context.Context, base, head string) ([]File, error)
 	if err != nil {
 		return nil, err
 	}
-	bc, err := r.Commit(base)
-	if err != nil {
-		return nil, err
-	}
-	bases, err := hc.MergeBase(bc)
-	if err != nil {
-		if r.shallow() {
-			return nil, fmt.Errorf("no merge base of %s and %s in this shallow clone: fetch the full history (git fetch --unshallow, or fetch-depth: 0 in actions/checkout)", base, head)
-		}
-		return nil, fmt.Errorf("merge base of %s and %s: %w", base, head, err)
-	}
-	if len(bases) == 0 {
-		return nil, fmt.Errorf("%s and %s have no common ancestor: diff two revisions of the same history", base, head)
-	}
-	from, err := bases[0].Tree()
+	from, err := r.mergeBaseTree(hc, head, base)
 	if err != nil {
 		return nil, err
 	}
@@ -182,7 +168,7 @@ func (r *Repo) WorkingTreeSince(ctx context.Context, rev string) ([]File, error)
 		paths[p] = true
 	}
 	if rev != "" && rev != "HEAD" {
-		if tree, err = r.mergeBaseTree(head, rev); err != nil {
+		if tree, err = r.mergeBaseTree(head, "HEAD", rev); err != nil {
 			return nil, err
 		}
 		changes, err := object.DiffTreeWithOptions(ctx, tree, headTree, nil)
@@ -237,8 +223,9 @@ func (r *Repo) WorkingTreeSince(ctx context.Context, rev string) ([]File, error)
 	return files, nil
 }
 
-// mergeBaseTree returns the tree of the merge base of head and rev.
-func (r *Repo) mergeBaseTree(head *object.Commit, rev string) (*object.Tree, error) {
+// mergeBaseTree returns the tree of the merge base of rev and the commit
+// head (named headName).
+func (r *Repo) mergeBaseTree(head *object.Commit, headName, rev string) (*object.Tree, error) {
 	rc, err := r.Commit(rev)
 	if err != nil {
 		return nil, err
@@ -246,12 +233,12 @@ func (r *Repo) mergeBaseTree(head *object.Commit, rev string) (*object.Tree, err
 	bases, err := head.MergeBase(rc)
 	if err != nil {
 		if r.shallow() {
-			return nil, fmt.Errorf("no merge base of %s and HEAD in this shallow clone: fetch the full history (git fetch --unshallow, or fetch-depth: 0 in actions/checkout)", rev)
+			return nil, fmt.Errorf("no merge base of %s and %s in this shallow clone: fetch the full history (git fetch --unshallow, or fetch-depth: 0 in actions/checkout)", rev, headName)
 		}
-		return nil, fmt.Errorf("merge base of %s and HEAD: %w", rev, err)
+		return nil, fmt.Errorf("merge base of %s and %s: %w", rev, headName, err)
 	}
 	if len(bases) == 0 {
-		return nil, fmt.Errorf("%s and HEAD have no common ancestor: give a revision of the same history", rev)
+		return nil, fmt.Errorf("%s and %s have no common ancestor: diff two revisions of the same history", rev, headName)
 	}
 	return bases[0].Tree()
 }
