@@ -280,7 +280,7 @@ func (r *root) sniff(f file) (parsers.Format, bool) {
 	return format, ok
 }
 
-// source reads files of the root for code context, refusing any that lead
+// read reads a file of the root for code context, refusing one that leads
 // outside it.
 func (r *root) read(rel string) ([]byte, error) {
 	f, err := r.resolve(rel)

@@ -85,7 +85,6 @@ type Server struct {
 	stats   *stats
 	log     *slog.Logger
 	started time.Time
-	names   map[string]string // served name → SPEC name
 }
 
 // New makes a server over opts.Root.
@@ -133,7 +132,6 @@ func New(opts Options) (*Server, error) {
 		cache:   newReportCache(opts.MaxCacheBytes, opts.Now),
 		buffers: newBufferStore(opts.BufferTTL, opts.MaxBuffers, opts.MaxBufferBytes, opts.Now),
 		stats:   newStats(),
-		names:   map[string]string{},
 	}
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: "recap", Title: "recap: summary-first static analysis and diffs", Version: opts.Version},
 		&mcp.ServerOptions{
@@ -196,7 +194,6 @@ func cost(c summarize.Counter, s string) int {
 // records its figures.
 func addTool[In any](s *Server, spec string, t *mcp.Tool, budget func(*In) int, h func(context.Context, *In) (answer, error)) {
 	t.Name = s.name(spec)
-	s.names[t.Name] = spec
 	mcp.AddTool(s.srv, t, func(ctx context.Context, _ *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
 		start := time.Now()
 		a, text, n, err := s.run(t.Name, budget(&in), func() (answer, error) { return h(ctx, &in) })

@@ -33,7 +33,7 @@ import (
 func workspace(t testing.TB) *gittest.Repo {
 	t.Helper()
 	root := reportstest.RepoRoot(t)
-	g := gittest.New(t)
+	g := gittest.Sample(t, root)
 	cp := func(src, dst string) {
 		t.Helper()
 		if err := os.MkdirAll(dst, 0o755); err != nil {
@@ -43,9 +43,6 @@ func workspace(t testing.TB) *gittest.Repo {
 			t.Fatalf("cp %s: %v\n%s", src, err, out)
 		}
 	}
-	cp(filepath.Join(root, "testdata", "sample", "src"), g.Dir)
-	g.Git("add", "-A")
-	g.Git("commit", "-q", "-m", "base")
 	g.Git("checkout", "-q", "-b", "feature")
 	g.Git("apply", "--index", filepath.Join(root, "testdata", "changes.diff"))
 	g.Git("mv", "src/main/java/com/example/shop/PurchaseOrder.java", "src/main/java/com/example/shop/Order.java")

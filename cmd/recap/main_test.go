@@ -186,12 +186,7 @@ func TestChangedOnlyWithPMD(t *testing.T) {
 	}
 	tooltest.PMD(t)
 	root := reportstest.RepoRoot(t)
-	g := gittest.New(t)
-	if out, err := exec.Command("cp", "-r", filepath.Join(root, "testdata", "sample", "src"), g.Dir).CombinedOutput(); err != nil {
-		t.Fatalf("copy the sample: %v\n%s", err, out)
-	}
-	g.Git("add", "-A")
-	g.Git("commit", "-q", "-m", "base")
+	g := gittest.Sample(t, root)
 	g.Git("checkout", "-q", "-b", "feature")
 	g.Git("apply", "--index", filepath.Join(root, "testdata", "changes.diff"))
 	g.Git("commit", "-q", "-m", "feature")

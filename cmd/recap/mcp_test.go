@@ -23,12 +23,7 @@ import (
 func mcpWorkspace(t *testing.T) string {
 	t.Helper()
 	root := reportstest.RepoRoot(t)
-	g := gittest.New(t)
-	if out, err := exec.Command("cp", "-r", filepath.Join(root, "testdata", "sample", "src"), g.Dir).CombinedOutput(); err != nil {
-		t.Fatalf("copy the sample: %v\n%s", err, out)
-	}
-	g.Git("add", "-A")
-	g.Git("commit", "-q", "-m", "base")
+	g := gittest.Sample(t, root)
 	svc := filepath.Join(g.Dir, "src", "main", "java", "com", "example", "shop", "OrderService.java")
 	g.Write(map[string]string{"src/main/java/com/example/shop/OrderService.java": strings.Replace(readFile(t, svc), "order without customer", "an order has no customer", 1)})
 	if err := os.MkdirAll(filepath.Join(g.Dir, "build", "reports"), 0o755); err != nil {

@@ -33,6 +33,20 @@ func New(t testing.TB) *Repo {
 	return r
 }
 
+// Sample makes a repository holding the sample project of testdata/sample
+// (its src directory, as on GitHub Actions), committed on main; repoRoot is
+// the recap checkout.
+func Sample(t testing.TB, repoRoot string) *Repo {
+	t.Helper()
+	r := New(t)
+	if out, err := exec.Command("cp", "-r", filepath.Join(repoRoot, "testdata", "sample", "src"), r.Dir).CombinedOutput(); err != nil {
+		t.Fatalf("copy the sample: %v\n%s", err, out)
+	}
+	r.Git("add", "-A")
+	r.Git("commit", "-q", "-m", "base")
+	return r
+}
+
 // Git runs git in the repository and returns its standard output; a failure
 // fails the test.
 func (r *Repo) Git(args ...string) string {
