@@ -32,6 +32,9 @@ type Finding struct {
 	// Snippet is source text the report itself carries for the region (SARIF
 	// region or contextRegion snippet); used when the source file is missing.
 	Snippet string `json:"snippet,omitempty"`
+	// Baseline is the finding's state against a baseline run (new,
+	// unchanged or fixed); "" when no baseline was given.
+	Baseline string `json:"baseline,omitempty"`
 }
 
 // Uncategorized is the category of a finding whose tool gives none.

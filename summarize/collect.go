@@ -21,6 +21,10 @@ type Collector struct {
 	rules map[ruleKey]int
 	files map[string]int
 	pager *pager
+	// bySev keeps a page per severity (KeepTop); all keeps every finding (KeepAll).
+	bySev   map[reports.Severity]*pager
+	all     []reports.Finding
+	keepAll bool
 }
 
 type ruleKey struct{ tool, rule string }
@@ -55,6 +59,34 @@ func (c *Collector) Add(f reports.Finding) {
 	if c.pager != nil {
 		c.pager.add(f)
 	}
+	if c.bySev != nil {
+		if p := c.bySev[f.Severity]; p != nil {
+			p.add(f)
+		}
+	}
+	if c.keepAll {
+		c.all = append(c.all, f)
+	}
+}
+
+// KeepTop makes the collector keep, for each severity, the first n findings
+// of that severity in view order (n ≥ 0 each; GitHub shows 10 annotations of
+// each level per step). The view's page holds them most severe first.
+// Call it before the first Add; it replaces KeepPage and KeepAll.
+func (c *Collector) KeepTop(errors, warnings, notes int) {
+	c.pager, c.keepAll = nil, false
+	c.bySev = map[reports.Severity]*pager{
+		reports.SeverityError:   {limit: errors, keep: errors},
+		reports.SeverityWarning: {limit: warnings, keep: warnings},
+		reports.SeverityNote:    {limit: notes, keep: notes},
+	}
+}
+
+// KeepAll makes the collector keep every finding, for an output that lists
+// them all (SARIF); its memory then grows with the findings. Call it before
+// the first Add; it replaces KeepPage and KeepTop.
+func (c *Collector) KeepAll() {
+	c.pager, c.bySev, c.keepAll = nil, nil, true
 }
 
 // KeepPage makes the collector keep the page of findings from offset (0-based)
@@ -67,6 +99,7 @@ func (c *Collector) KeepPage(offset, limit int) {
 	limit = min(limit, MaxLimit)
 	offset = max(offset, 0)
 	c.pager = &pager{offset: offset, limit: limit, keep: offset + limit}
+	c.bySev, c.keepAll = nil, false
 }
 
 // Summary returns the counts and top lists so far.
@@ -106,16 +139,30 @@ func (c *Collector) View(inputs []reports.Input) *View {
 			Findings: in.Findings, Suppressed: in.Suppressed, Error: in.Error, Warnings: in.Warnings,
 		}
 	}
-	if c.pager != nil {
-		page := c.pager.page()
-		v.Findings = make([]FindingView, len(page))
-		for i, f := range page {
-			v.Findings[i] = FindingView{Finding: f}
+	var page []reports.Finding
+	offset, limit := 0, 0
+	switch {
+	case c.pager != nil:
+		page, offset, limit = c.pager.page(), c.pager.offset, c.pager.limit
+	case c.bySev != nil:
+		for _, sev := range reports.Severities {
+			p := c.bySev[sev]
+			page = append(page, p.page()...)
+			limit += p.limit
 		}
-		v.Page = &Page{Offset: c.pager.offset, Limit: c.pager.limit, Returned: len(page), Total: c.total}
-		if next := c.pager.offset + len(page); next < c.total {
-			v.Page.NextOffset = &next
-		}
+	case c.keepAll:
+		sort.Slice(c.all, func(i, j int) bool { return reports.Less(&c.all[i], &c.all[j]) })
+		page, limit = c.all, len(c.all)
+	default:
+		return v
+	}
+	v.Findings = make([]FindingView, len(page))
+	for i, f := range page {
+		v.Findings[i] = FindingView{Finding: f}
+	}
+	v.Page = &Page{Offset: offset, Limit: limit, Returned: len(page), Total: c.total}
+	if next := offset + len(page); c.pager != nil && next < c.total {
+		v.Page.NextOffset = &next
 	}
 	return v
 }

@@ -85,6 +85,29 @@ type Summary struct {
 	TopCategories []Count        `json:"topCategories"`
 	TopRules      []RuleCount    `json:"topRules"`
 	TopFiles      []Count        `json:"topFiles"`
+	// Baseline counts the findings against a baseline run; nil without one.
+	Baseline *BaselineCounts `json:"baseline,omitempty"`
+}
+
+// BaselineCounts counts findings by their state against a baseline run:
+// new, unchanged, and fixed (only in the baseline). They are counted after
+// the filters but before --new-only, so that they say what changed.
+type BaselineCounts struct {
+	New       int `json:"new"`
+	Unchanged int `json:"unchanged"`
+	Fixed     int `json:"fixed"`
+}
+
+// Add counts one finding by its Baseline state.
+func (b *BaselineCounts) Add(state string) {
+	switch state {
+	case reports.BaselineNew:
+		b.New++
+	case reports.BaselineUnchanged:
+		b.Unchanged++
+	case reports.BaselineFixed:
+		b.Fixed++
+	}
 }
 
 // SeverityCounts counts findings by severity.

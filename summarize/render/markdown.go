@@ -1,6 +1,7 @@
 package render
 
 import (
+	"fmt"
 	"html"
 	"io"
 	"strconv"
@@ -11,19 +12,90 @@ import (
 	"github.com/recap-dev/recap/summarize"
 )
 
+// GitHub's sizes for Markdown: a comment (and a review body) holds at most
+// 65,536 characters, a job summary ($GITHUB_STEP_SUMMARY) 1 MiB.
+const (
+	CommentLimit = 65536
+	SummaryLimit = 1 << 20
+)
+
 // Markdown writes the view as GitHub-flavoured Markdown, for a job summary
 // or a pull-request comment: a headline with the counts, the tables, then the
-// findings, each with its context in a code block. Cells and messages are
-// escaped, so report text cannot break the layout or inject HTML.
-type Markdown struct{}
+// findings, each a collapsible <details> holding its context. Cells and
+// messages are escaped, so report text cannot break the layout or inject HTML.
+//
+// The output stays within MaxChars bytes (so within as many characters):
+// findings that do not fit are left out whole, and a line says how many.
+// 0 means [CommentLimit].
+type Markdown struct {
+	MaxChars int
+}
 
 // Render implements [Renderer].
-func (Markdown) Render(w io.Writer, v *summarize.View) error {
+func (m Markdown) Render(w io.Writer, v *summarize.View) error {
+	var head, body, tail strings.Builder
+	markdownHead(&errWriter{w: &head, table: markdownTable}, v)
+	ends := markdownFindings(&errWriter{w: &body}, v)
+	markdownBudget(&errWriter{w: &tail}, v)
+
+	limit := m.MaxChars
+	if limit <= 0 {
+		limit = CommentLimit
+	}
+	out := head.String()
+	if len(out)+body.Len()+tail.Len() <= limit {
+		out += body.String() + tail.String()
+	} else {
+		out += cutFindings(body.String(), ends, limit-len(out)-tail.Len(), limit) + tail.String()
+		if len(out) > limit { // the head alone is too long: many inputs with warnings
+			out = cutLines(out, limit)
+		}
+	}
+	_, err := io.WriteString(w, out)
+	return err
+}
+
+// cutFindings keeps the findings section up to the last finding that ends
+// within room bytes (ends[i] is where finding i ends in body), and a line
+// saying how many were left out.
+func cutFindings(body string, ends []int, room, limit int) string {
+	const noteRoom = 200
+	kept := 0
+	for kept < len(ends) && ends[kept] <= room-noteRoom {
+		kept++
+	}
+	cut := 0
+	if kept > 0 {
+		cut = ends[kept-1]
+	}
+	if len(ends) == 0 || room-noteRoom <= 0 {
+		return ""
+	}
+	return body[:cut] + fmt.Sprintf("\n_%d of these %d findings left out to stay under %d characters (GitHub's limit is %d for a comment, %d for a job summary): --max-chars sets it; --format json or sarif lists them all._\n",
+		len(ends)-kept, len(ends), limit, CommentLimit, SummaryLimit)
+}
+
+// cutLines keeps whole lines of s up to limit bytes, the last one a marker.
+func cutLines(s string, limit int) string {
+	const marker = "\n_…cut here to stay within the size limit._\n"
+	if limit <= len(marker) {
+		return ""
+	}
+	s = s[:limit-len(marker)]
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	return s + marker
+}
+
+func markdownHead(ew *errWriter, v *summarize.View) {
 	s := v.Summary
-	ew := &errWriter{w: w, table: markdownTable}
 	ew.printf("### recap: %s in %s\n\n", plural(s.Total, "finding", "findings"), plural(s.Files, "file", "files"))
 	ew.printf("**%d** error · **%d** warning · **%d** note, from %s\n\n", s.BySeverity.Error, s.BySeverity.Warning, s.BySeverity.Note,
 		plural(len(v.Inputs), "input", "inputs"))
+	if b := s.Baseline; b != nil {
+		ew.printf("Against the baseline: **%d** new · **%d** unchanged · **%d** fixed\n\n", b.New, b.Unchanged, b.Fixed)
+	}
 	markdownTopLists(ew, &s)
 	var rows [][]string
 	for _, in := range v.Inputs {
@@ -37,9 +109,6 @@ func (Markdown) Render(w io.Writer, v *summarize.View) error {
 	}
 	ew.tbl([]string{"input", "format", "tool", "findings", "status"},
 		[]tw.Align{tw.AlignLeft, tw.AlignLeft, tw.AlignLeft, tw.AlignRight, tw.AlignLeft}, rows)
-	markdownFindings(ew, v)
-	markdownBudget(ew, v)
-	return ew.err
 }
 
 func markdownTopLists(ew *errWriter, s *summarize.Summary) {
@@ -98,40 +167,83 @@ func (Markdown) Context(f *summarize.FindingView) string {
 // View implements [summarize.Layout].
 func (m Markdown) View(v *summarize.View) string { return renderString(m, v) }
 
-func markdownFindings(ew *errWriter, v *summarize.View) {
+
+// markdownFindings writes the page of findings and returns where each one
+// ends in what it wrote, so that a cut falls between findings.
+func markdownFindings(ew *errWriter, v *summarize.View) []int {
 	p := v.Page
 	if p == nil || p.Returned == 0 {
-		return
+		return nil
 	}
+	n := &countingWriter{w: ew.w}
+	ew.w = n
 	ew.printf("#### Findings %d–%d of %d\n\n", p.Offset+1, p.Offset+p.Returned, p.Total)
+	ends := make([]int, len(v.Findings))
 	for i := range v.Findings {
 		markdownFinding(ew, &v.Findings[i])
 		markdownContext(ew, &v.Findings[i])
+		ends[i] = n.n
 	}
 	ew.printf("\n")
 	if p.NextOffset != nil {
 		ew.printf("_%d more: next page at offset %d._\n", p.Total-*p.NextOffset, *p.NextOffset)
 	}
+	return ends
 }
 
+// countingWriter counts the bytes written through it.
+type countingWriter struct {
+	w io.Writer
+	n int
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += n
+	return n, err
+}
+
+// markdownFinding writes a finding's headline: the <summary> of a <details>
+// that holds its context, or a list item when it has none.
 func markdownFinding(ew *errWriter, f *summarize.FindingView) {
-	ew.printf("- %s **%s** `%s` %s: %s\n", severityMark(f.Severity), f.Severity,
-		inlineCode(location(f.Path, f.Line, f.Column)), html.EscapeString(oneLine(f.Tool+" "+displayRule(f.Rule, f.RuleName))),
+	line := fmt.Sprintf("%s <b>%s</b>%s <code>%s</code> %s: %s", severityMark(f.Severity), f.Severity, markdownBaseline(f.Baseline),
+		html.EscapeString(location(f.Path, f.Line, f.Column)), html.EscapeString(oneLine(f.Tool+" "+displayRule(f.Rule, f.RuleName))),
 		html.EscapeString(oneLine(f.Message)))
+	if len(f.Context) == 0 && f.ContextNote == "" {
+		ew.printf("- %s\n", line)
+		return
+	}
+	ew.printf("<details><summary>%s</summary>\n\n", line)
 }
 
+func markdownBaseline(state string) string {
+	if state == "" {
+		return ""
+	}
+	return " <i>" + state + "</i>"
+}
+
+// markdownContext writes the body of the finding's <details>: its context
+// in a code block, or the note saying why there is none.
 func markdownContext(ew *errWriter, f *summarize.FindingView) {
+	if len(f.Context) == 0 && f.ContextNote == "" {
+		return
+	}
 	if len(f.Context) > 0 {
 		fence := codeFence(f.Context)
-		ew.printf("  %s\n", fence)
+		ew.printf("%s\n", fence)
 		for _, c := range f.Context {
-			ew.printf("  %d%s %s\n", c.Line, map[bool]string{true: ">", false: "|"}[c.Line == f.Line], c.Text)
+			ew.printf("%d%s %s\n", c.Line, map[bool]string{true: ">", false: "|"}[c.Line == f.Line], c.Text)
 		}
-		ew.printf("  %s\n", fence)
+		ew.printf("%s\n", fence)
 	}
 	if f.ContextNote != "" {
-		ew.printf("  _%s_\n", html.EscapeString(f.ContextNote))
+		if len(f.Context) > 0 {
+			ew.printf("\n")
+		}
+		ew.printf("_%s_\n", html.EscapeString(f.ContextNote))
 	}
+	ew.printf("\n</details>\n\n")
 }
 
 func severityMark(s reports.Severity) string {

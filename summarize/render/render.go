@@ -37,7 +37,7 @@ func renderString(r Renderer, v *summarize.View) string {
 var renderers = map[string]Renderer{
 	"text":     Text{},
 	"json":     JSON{},
-	"markdown": Markdown{},
+	"markdown": Markdown{MaxChars: CommentLimit},
 }
 
 // Lookup returns the renderer for a format name.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/recap-dev/recap/reports"
@@ -36,8 +37,18 @@ func scenarios() map[string]*summarize.View {
 	page.Findings[0].Context = []summarize.ContextLine{{Line: 9, Text: "int a;"}, {Line: 10, Text: "String s = \"|\";"}, {Line: 11, Text: "}"}}
 	page.Findings[1].ContextNote = "no context: no such file or directory"
 
+	based := summarize.NewCollector()
+	based.KeepPage(0, 5)
+	for i, state := range []string{reports.BaselineNew, reports.BaselineUnchanged, reports.BaselineUnchanged} {
+		based.Add(reports.Finding{ID: fmt.Sprintf("efgh-%d", i+1), Tool: "PMD", Rule: "UnusedLocalVariable", Category: "Best Practices",
+			Severity: reports.SeverityWarning, Path: "src/B.java", Line: 5 + i, Message: "Avoid unused local variables", Baseline: state})
+	}
+	baseline := based.View([]reports.Input{{Path: "pmd.sarif", Format: "sarif", Tool: "PMD", Findings: 3}})
+	baseline.Summary.Baseline = &summarize.BaselineCounts{New: 1, Unchanged: 2, Fixed: 4}
+
 	return map[string]*summarize.View{
-		"page":  page,
+		"baseline": baseline,
+		"page":     page,
 		"empty": empty,
 		"one":   one.View([]reports.Input{{Path: "pmd.sarif", Format: "sarif", Tool: "PMD", ToolVersion: "7.0.0", Findings: 1}}),
 		"many": many.View([]reports.Input{
@@ -72,5 +83,47 @@ func TestRenderGolden(t *testing.T) {
 func TestLookupUnknown(t *testing.T) {
 	if _, err := Lookup("yaml"); err == nil {
 		t.Error("Lookup(yaml) succeeded")
+	}
+}
+
+// TestMarkdownLimit: a page too large for the limit keeps whole findings,
+// says how many it left out, and stays within the limit.
+func TestMarkdownLimit(t *testing.T) {
+	c := summarize.NewCollector()
+	c.KeepPage(0, 200)
+	for i := 1; i <= 200; i++ {
+		c.Add(reports.Finding{ID: fmt.Sprintf("t-%d", i), Tool: "PMD", Rule: "CommentRequired", Category: "Documentation",
+			Severity: reports.SeverityNote, Path: "src/Big.java", Line: i, Message: strings.Repeat("long message ", 40)})
+	}
+	v := c.View([]reports.Input{{Path: "pmd.sarif", Format: "sarif", Tool: "PMD", Findings: 200}})
+	for i := range v.Findings {
+		v.Findings[i].Context = []summarize.ContextLine{{Line: i, Text: strings.Repeat("x", 100)}, {Line: i + 1, Text: "y"}}
+	}
+	for _, limit := range []int{2000, 20000, CommentLimit} {
+		var b bytes.Buffer
+		if err := (Markdown{MaxChars: limit}).Render(&b, v); err != nil {
+			t.Fatal(err)
+		}
+		out := b.String()
+		if len(out) > limit {
+			t.Errorf("limit %d: %d bytes", limit, len(out))
+		}
+		if strings.Count(out, "<details>") != strings.Count(out, "</details>") {
+			t.Errorf("limit %d: a finding was cut in the middle", limit)
+		}
+		shown := strings.Count(out, "<details>")
+		if want := fmt.Sprintf("_%d of these 200 findings left out", 200-shown); !strings.Contains(out, want) {
+			t.Errorf("limit %d: %d shown, no %q marker in\n%s", limit, shown, want, out[max(0, len(out)-400):])
+		}
+		if limit == CommentLimit && shown < 50 {
+			t.Errorf("only %d findings of ~700 bytes each in %d bytes", shown, limit)
+		}
+	}
+	var b bytes.Buffer
+	if err := (Markdown{MaxChars: SummaryLimit}).Render(&b, v); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(b.String(), "<details>"); n != 200 || strings.Contains(b.String(), "left out") {
+		t.Errorf("1 MiB: %d findings shown, want all 200 and no marker", n)
 	}
 }

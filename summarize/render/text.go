@@ -23,7 +23,11 @@ var left2 = []tw.Align{tw.AlignLeft, tw.AlignRight}
 func (Text) Render(w io.Writer, v *summarize.View) error {
 	s := v.Summary
 	ew := &errWriter{w: w}
-	ew.printf("%s in %s from %s\n\n", plural(s.Total, "finding", "findings"), plural(s.Files, "file", "files"), plural(len(v.Inputs), "input", "inputs"))
+	ew.printf("%s in %s from %s\n", plural(s.Total, "finding", "findings"), plural(s.Files, "file", "files"), plural(len(v.Inputs), "input", "inputs"))
+	if b := s.Baseline; b != nil {
+		ew.printf("against the baseline: %d new, %d unchanged, %d fixed\n", b.New, b.Unchanged, b.Fixed)
+	}
+	ew.printf("\n")
 
 	var rows [][]string
 	for _, sev := range reports.Severities {
@@ -110,8 +114,8 @@ func textFindings(ew *errWriter, v *summarize.View) {
 }
 
 func textFinding(ew *errWriter, f *summarize.FindingView) {
-	ew.printf("\n%-7s %s  %s %s [%s]  (id %s)\n", f.Severity, location(f.Path, f.Line, f.Column),
-		oneLine(f.Tool), oneLine(displayRule(f.Rule, f.RuleName)), oneLine(f.Category), f.ID)
+	ew.printf("\n%-7s %s  %s %s [%s]  (id %s%s)\n", f.Severity, location(f.Path, f.Line, f.Column),
+		oneLine(f.Tool), oneLine(displayRule(f.Rule, f.RuleName)), oneLine(f.Category), f.ID, baselineTag(f.Baseline, ", "))
 	ew.printf("        %s\n", oneLine(f.Message))
 }
 
@@ -146,6 +150,14 @@ func textBudget(ew *errWriter, v *summarize.View) {
 		ew.printf("to narrow: %s\n", s)
 	}
 	ew.printf("%s\n", tokenLine(v.Tokens))
+}
+
+// baselineTag is sep+state for a finding marked against a baseline, "" otherwise.
+func baselineTag(state, sep string) string {
+	if state == "" {
+		return ""
+	}
+	return sep + state
 }
 
 // tokenLine states a view's size against its budget.
