@@ -167,7 +167,6 @@ func (Markdown) Context(f *summarize.FindingView) string {
 // View implements [summarize.Layout].
 func (m Markdown) View(v *summarize.View) string { return renderString(m, v) }
 
-
 // markdownFindings writes the page of findings and returns where each one
 // ends in what it wrote, so that a cut falls between findings.
 func markdownFindings(ew *errWriter, v *summarize.View) []int {

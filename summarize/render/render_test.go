@@ -49,8 +49,8 @@ func scenarios() map[string]*summarize.View {
 	return map[string]*summarize.View{
 		"baseline": baseline,
 		"page":     page,
-		"empty": empty,
-		"one":   one.View([]reports.Input{{Path: "pmd.sarif", Format: "sarif", Tool: "PMD", ToolVersion: "7.0.0", Findings: 1}}),
+		"empty":    empty,
+		"one":      one.View([]reports.Input{{Path: "pmd.sarif", Format: "sarif", Tool: "PMD", ToolVersion: "7.0.0", Findings: 1}}),
 		"many": many.View([]reports.Input{
 			{Path: "pmd.sarif", Format: "sarif", Tool: "PMD", Findings: 15, Suppressed: 2, Warnings: []string{"PMD reports that its execution failed"}},
 			{Path: "checkstyle.xml", Format: "checkstyle", Tool: "Checkstyle", Findings: 15},
