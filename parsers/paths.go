@@ -168,6 +168,9 @@ func uriPath(uri string) (p string, ok bool) {
 	if err != nil {
 		return uri, false
 	}
+	if u.Scheme == "" && u.Host == "" { // a relative reference with a colon after a slash: "a/C:/b"
+		return u.Path, true
+	}
 	if !strings.EqualFold(u.Scheme, "file") {
 		return uri, false
 	}

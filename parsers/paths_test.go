@@ -68,6 +68,7 @@ func TestURIPath(t *testing.T) {
 		{"file:/C:/Users/x.java", "C:/Users/x.java", true},
 		{"file:///C:/my/%E2%82%ACpath.cs", "C:/my/€path.cs", true},
 		{"file:src/a%20b.java", "src/a b.java", true},
+		{"hudson/E:/Dokumente%20und/A.java", "hudson/E:/Dokumente und/A.java", true}, // a colon after a slash: still relative
 		{"src/T%C3%BCr.java", "src/Tür.java", true},
 		{"file://notAvailable.ext", "notAvailable.ext", true},
 		{"file://server/share/x", "//server/share/x", true},

@@ -71,12 +71,3 @@ func (b *Baseline) Fixed() []Finding {
 	sort.SliceStable(out, func(i, j int) bool { return Less(&out[i], &out[j]) })
 	return out
 }
-
-// FixedCount is len(Fixed()) without building the list.
-func (b *Baseline) FixedCount() int {
-	n := 0
-	for _, e := range b.left {
-		n += e.n
-	}
-	return n
-}

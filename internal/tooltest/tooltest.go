@@ -3,6 +3,8 @@
 package tooltest
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -63,4 +65,77 @@ func Run(t testing.TB, dir, report string, name string, args ...string) {
 func RunPMD(t testing.TB, dir, src, format, report string) {
 	t.Helper()
 	Run(t, dir, report, PMD(t), "check", "--no-progress", "--no-cache", "-d", src, "-R", PMDRules, "-f", format, "-r", report)
+}
+
+// Multitool finds the SARIF Multitool: $RECAP_SARIF_MULTITOOL, the npm package
+// in the repository (npm install @microsoft/sarif-multitool-linux, then chmod
+// +x), then Sarif.Multitool on PATH; it skips the test when there is none.
+func Multitool(t testing.TB) string {
+	t.Helper()
+	if p := os.Getenv("RECAP_SARIF_MULTITOOL"); p != "" {
+		return p
+	}
+	local := filepath.Join(reportstest.RepoRoot(t), "node_modules", "@microsoft", "sarif-multitool-linux", "Sarif.Multitool")
+	if st, err := os.Stat(local); err == nil && st.Mode()&0o111 != 0 {
+		return local
+	}
+	p, err := exec.LookPath("Sarif.Multitool")
+	if err != nil {
+		t.Skipf("Sarif.Multitool not found (npm install @microsoft/sarif-multitool-linux; chmod +x): %v", err)
+	}
+	return p
+}
+
+// ValidateSARIF runs the SARIF Multitool's validate on files, offline (the
+// configuration in ../shared/sarif-validate.xml turns off the rule that
+// fetches every helpUri) and returns its error-level results, one line each:
+// the Multitool exits 0 whatever it finds, so its log is what tells.
+func ValidateSARIF(t testing.TB, files ...string) []string {
+	t.Helper()
+	tool := Multitool(t)
+	config := filepath.Join(reportstest.SharedDir(t, "sarif-validate.xml"))
+	logFile := filepath.Join(t.TempDir(), "validate.sarif")
+	args := append([]string{"validate"}, files...)
+	args = append(args, "-c", config, "--max-file-size-in-kb", "2000000", "-o", logFile)
+	out, err := exec.Command(tool, args...).CombinedOutput()
+	b, readErr := os.ReadFile(logFile)
+	if readErr != nil {
+		t.Fatalf("Sarif.Multitool validate wrote no log (%v):\n%s", err, out)
+	}
+	var log struct {
+		Runs []struct {
+			Results []struct {
+				Level   string `json:"level"`
+				RuleID  string `json:"ruleId"`
+				Message struct {
+					Text      string   `json:"text"`
+					Arguments []string `json:"arguments"`
+				} `json:"message"`
+				Locations []struct {
+					PhysicalLocation struct {
+						ArtifactLocation struct {
+							URI string `json:"uri"`
+						} `json:"artifactLocation"`
+					} `json:"physicalLocation"`
+				} `json:"locations"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(b, &log); err != nil {
+		t.Fatalf("Sarif.Multitool validate log: %v", err)
+	}
+	var errs []string
+	for _, run := range log.Runs {
+		for _, r := range run.Results {
+			if r.Level != "error" {
+				continue
+			}
+			where := ""
+			if len(r.Locations) > 0 {
+				where = r.Locations[0].PhysicalLocation.ArtifactLocation.URI
+			}
+			errs = append(errs, fmt.Sprintf("%s: %s %s %v", where, r.RuleID, r.Message.Text, r.Message.Arguments))
+		}
+	}
+	return errs
 }

@@ -38,6 +38,8 @@ var renderers = map[string]Renderer{
 	"text":     Text{},
 	"json":     JSON{},
 	"markdown": Markdown{MaxChars: CommentLimit},
+	"github":   GitHub{},
+	"sarif":    SARIF{},
 }
 
 // Lookup returns the renderer for a format name.

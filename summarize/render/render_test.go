@@ -127,3 +127,36 @@ func TestMarkdownLimit(t *testing.T) {
 		t.Errorf("1 MiB: %d findings shown, want all 200 and no marker", n)
 	}
 }
+
+// TestGitHubLimits: at most 10 annotations of each level, inputs' errors
+// among them, the closing notice among the notices.
+func TestGitHubLimits(t *testing.T) {
+	c := summarize.NewCollector()
+	c.KeepTop(10, 10, 10)
+	for i := 0; i < 90; i++ {
+		c.Add(reports.Finding{ID: fmt.Sprintf("g-%d", i), Tool: "PMD", Rule: "R", Severity: reports.Severities[i%3],
+			Path: "a,b:c.java", Line: i + 1, Message: "100% wrong\nsecond line"})
+	}
+	v := c.View([]reports.Input{{Path: "bad.sarif", Error: "bad.sarif: line 1: not JSON"}, {Path: "ok.sarif", Findings: 90}})
+	var b bytes.Buffer
+	if err := (GitHub{}).Render(&b, v); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	count := func(prefix string) int { return strings.Count(out, "\n"+prefix) + map[bool]int{true: 1}[strings.HasPrefix(out, prefix)] }
+	if n := count("::error "); n != 10 {
+		t.Errorf("%d errors, want 10 (1 input + 9 findings)", n)
+	}
+	if n := count("::warning "); n != 10 {
+		t.Errorf("%d warnings, want 10", n)
+	}
+	if n := count("::notice "); n != 10 {
+		t.Errorf("%d notices, want 10 (9 findings + the totals)", n)
+	}
+	for _, want := range []string{"file=a%2Cb%3Ac.java,line=1,title=PMD R::100%25 wrong%0Asecond line\n",
+		"::notice title=recap::90 findings in 1 file: 30 error, 30 warning, 30 note. Annotated: the first 28"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in\n%s", want, out)
+		}
+	}
+}

@@ -25,7 +25,7 @@ or in the working tree against HEAD.`,
   recap findings --changed-only --diff pr.diff build/reports/pmd.sarif`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.budgeted = cmd.Flags().Changed("max-tokens")
+			opts.flagsChanged(cmd)
 			return runReport(cmd.Context(), streams, &opts, args, true)
 		},
 	}
@@ -33,6 +33,7 @@ or in the working tree against HEAD.`,
 	opts.filters.register(cmd)
 	opts.registerBudget(cmd)
 	opts.registerChanged(cmd)
+	opts.gate.register(cmd)
 	f := cmd.Flags()
 	f.IntVar(&opts.offset, "offset", 0, "skip this many findings (page start)")
 	f.IntVar(&opts.limit, "limit", summarize.DefaultLimit, "findings in the page, at most 200")

@@ -14,12 +14,14 @@ type commonFlags struct {
 	repo        string
 	format      string
 	inputFormat string
+	maxChars    int
 }
 
 func (c *commonFlags) register(cmd *cobra.Command) {
 	f := cmd.Flags()
 	f.StringVar(&c.repo, "repo", "", "repository root for paths and source context (default: the git top level of the current directory)")
-	f.StringVar(&c.format, "format", "text", "output format: text, markdown or json")
+	f.StringVar(&c.format, "format", "text", "output format: text, markdown (job summary, PR comment), json, sarif (code scanning) or github (workflow annotations)")
+	f.IntVar(&c.maxChars, "max-chars", render.CommentLimit, "markdown: the most characters to write, findings left out whole beyond it (65536 fits a PR comment, 1048576 a job summary)")
 	f.StringVar(&c.inputFormat, "input-format", "", "read every input as this report format (sarif, spotbugs, checkstyle, pmd) instead of detecting it")
 }
 
@@ -29,6 +31,12 @@ func (c *commonFlags) resolve() (render.Renderer, parsers.Format, string, error)
 	r, err := render.Lookup(c.format)
 	if err != nil {
 		return nil, "", "", usageError("--format: %v", err)
+	}
+	if c.maxChars < 1024 || c.maxChars > render.SummaryLimit {
+		return nil, "", "", usageError("--max-chars must be between 1024 and %d", render.SummaryLimit)
+	}
+	if _, ok := r.(render.Markdown); ok {
+		r = render.Markdown{MaxChars: c.maxChars}
 	}
 	var in parsers.Format
 	if c.inputFormat != "" {

@@ -8,6 +8,7 @@ import (
 	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/summarize"
+	"github.com/recap-dev/recap/summarize/render"
 	"github.com/recap-dev/recap/summarize/tokens"
 	"github.com/spf13/cobra"
 )
@@ -27,7 +28,7 @@ read, after printing the rest.`,
   recap summary --changed-only --base origin/main build/reports/`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.budgeted = cmd.Flags().Changed("max-tokens")
+			opts.flagsChanged(cmd)
 			return runReport(cmd.Context(), streams, &opts, args, false)
 		},
 	}
@@ -35,6 +36,7 @@ read, after printing the rest.`,
 	opts.filters.register(cmd)
 	opts.registerBudget(cmd)
 	opts.registerChanged(cmd)
+	opts.gate.register(cmd)
 	return cmd
 }
 
@@ -43,6 +45,7 @@ type reportOptions struct {
 	common        commonFlags
 	filters       filterFlags
 	offset, limit int
+	paged         bool // --offset or --limit was given
 	noContext     bool
 	rev           string
 	maxTokens     int
@@ -50,6 +53,7 @@ type reportOptions struct {
 	budgeted      bool // --max-tokens was given
 	changedOnly   bool
 	changes       diffSource
+	gate          gateFlags
 }
 
 func (o *reportOptions) registerChanged(cmd *cobra.Command) {
@@ -64,79 +68,146 @@ func (o *reportOptions) registerBudget(cmd *cobra.Command) {
 	f.StringVar(&o.tokenizer, "tokenizer", tokens.Default, "how the budget counts: "+strings.Join(tokens.Names(), ", "))
 }
 
+// flagsChanged notes which defaults the user overrode.
+func (o *reportOptions) flagsChanged(cmd *cobra.Command) {
+	o.budgeted = cmd.Flags().Changed("max-tokens")
+	o.paged = cmd.Flags().Changed("offset") || cmd.Flags().Changed("limit")
+}
+
+// collected is what reading the inputs gave: the view, before context and
+// budget, and what rendering and the gates need.
+type collected struct {
+	view     *summarize.View
+	renderer render.Renderer
+	root     string
+	src      summarize.Source
+	counter  summarize.Counter
+	baseline *summarize.BaselineCounts
+}
+
 // runReport reads the inputs through the filter into a collector and
 // renders the view; with page set it keeps a page of findings with context.
+// The gates run on what was rendered.
 func runReport(ctx context.Context, streams *IO, opts *reportOptions, args []string, page bool) error {
-	r, inFormat, root, err := opts.common.resolve()
+	col, err := collect(ctx, streams, opts, args, page)
 	if err != nil {
 		return err
 	}
-	flt, err := opts.filters.filter()
-	if err != nil {
-		return err
-	}
-	if opts.maxTokens < summarize.MinMaxTokens || opts.maxTokens > summarize.MaxMaxTokens {
-		return usageError("--max-tokens must be between %d and %d", summarize.MinMaxTokens, summarize.MaxMaxTokens)
-	}
-	counter, err := tokens.New(opts.tokenizer)
-	if err != nil {
-		return usageError("--tokenizer: %v", err)
-	}
-	// The context's source, checked before the inputs are read (they may be large).
-	var src summarize.Source = &summarize.Dir{Root: root}
-	if opts.rev != "" {
-		if src, err = revSource(root, opts.rev); err != nil {
-			return err
-		}
-	}
-	keep := flt.Match
-	if c := opts.changes; !opts.changedOnly && (c.base != "" || c.head != "" || c.file != "") {
-		return usageError("--base, --head and --diff choose the changes for --changed-only: add it")
-	} else if opts.changedOnly {
-		idx, err := c.index(ctx, streams, root)
-		if err != nil {
-			return err
-		}
-		keep = func(f reports.Finding) bool { return idx.Touches(f.Path, f.Line, f.EndLine) && flt.Match(f) }
-	}
-	c := summarize.NewCollector()
-	if page {
-		if opts.limit < 0 || opts.limit > summarize.MaxLimit {
-			return usageError("--limit must be between 1 and %d", summarize.MaxLimit)
-		}
-		if opts.offset < 0 {
-			return usageError("--offset must not be negative")
-		}
-		c.KeepPage(opts.offset, opts.limit)
-	}
-	inputs, err := parsers.ReadAll(args, parsers.ReadOptions{Root: root, Format: inFormat, Stdin: streams.In},
-		func(f reports.Finding) error {
-			if keep(f) {
-				c.Add(f)
-			}
-			return nil
-		})
-	if err != nil {
-		return err
-	}
-	v := c.View(inputs)
-	if page && !opts.noContext {
+	v := col.view
+	if page && !opts.noContext && wantsContext(opts.common.format) {
 		for i := range v.Findings {
-			summarize.AddContext(&v.Findings[i], src)
+			summarize.AddContext(&v.Findings[i], col.src)
 		}
 	}
 	if opts.common.format == "json" || opts.budgeted {
-		summarize.Fit(v, counter, opts.maxTokens, r)
+		summarize.Fit(v, col.counter, opts.maxTokens, col.renderer)
 	}
-	if err := r.Render(streams.Out, v); err != nil {
+	if err := col.renderer.Render(streams.Out, v); err != nil {
 		return err
 	}
 	if v.Failed() {
 		return errInputs
 	}
-	return nil
+	return opts.gate.check(v)
 }
 
+// wantsContext: annotations and SARIF results carry no source lines.
+func wantsContext(format string) bool { return format != "github" && format != "sarif" }
+
+// collect checks the flags, reads the baseline and the inputs, and returns
+// the view. What it keeps of the findings depends on the format: a page, the
+// first of each severity (github), or all of them (sarif).
+func collect(ctx context.Context, streams *IO, opts *reportOptions, args []string, page bool) (*collected, error) {
+	r, inFormat, root, err := opts.common.resolve()
+	if err != nil {
+		return nil, err
+	}
+	flt, err := opts.filters.filter()
+	if err != nil {
+		return nil, err
+	}
+	if opts.maxTokens < summarize.MinMaxTokens || opts.maxTokens > summarize.MaxMaxTokens {
+		return nil, usageError("--max-tokens must be between %d and %d", summarize.MinMaxTokens, summarize.MaxMaxTokens)
+	}
+	format := opts.common.format
+	if opts.budgeted && !wantsContext(format) {
+		return nil, usageError("--max-tokens does not apply to --format %s", format)
+	}
+	if err := opts.gate.validate(); err != nil {
+		return nil, err
+	}
+	counter, err := tokens.New(opts.tokenizer)
+	if err != nil {
+		return nil, usageError("--tokenizer: %v", err)
+	}
+	col := &collected{renderer: r, root: root, counter: counter, src: &summarize.Dir{Root: root}}
+	// The context's source, checked before the inputs are read (they may be large).
+	if opts.rev != "" {
+		if col.src, err = revSource(root, opts.rev); err != nil {
+			return nil, err
+		}
+	}
+	var idx *diff.Index
+	if c := opts.changes; !opts.changedOnly && (c.base != "" || c.head != "" || c.file != "") {
+		return nil, usageError("--base, --head and --diff choose the changes for --changed-only: add it")
+	} else if opts.changedOnly {
+		if idx, err = c.index(ctx, streams, root); err != nil {
+			return nil, err
+		}
+	}
+	readOpts := parsers.ReadOptions{Root: root, Format: inFormat, Stdin: streams.In}
+	base, err := opts.gate.readBaseline(readOpts, flt)
+	if err != nil {
+		return nil, err
+	}
+
+	c := summarize.NewCollector()
+	switch {
+	case format == "github":
+		c.KeepTop(render.AnnotationsPerLevel, render.AnnotationsPerLevel, render.AnnotationsPerLevel)
+	case format == "sarif" && !(page && opts.paged):
+		c.KeepAll()
+	case page:
+		if opts.limit < 0 || opts.limit > summarize.MaxLimit {
+			return nil, usageError("--limit must be between 1 and %d", summarize.MaxLimit)
+		}
+		if opts.offset < 0 {
+			return nil, usageError("--offset must not be negative")
+		}
+		c.KeepPage(opts.offset, opts.limit)
+	}
+	if base != nil {
+		col.baseline = &summarize.BaselineCounts{}
+	}
+	inputs, err := parsers.ReadAll(args, readOpts, func(f reports.Finding) error {
+		if !flt.Match(f) || (idx != nil && !idx.Touches(f.Path, f.Line, f.EndLine)) {
+			return nil
+		}
+		if base != nil {
+			base.Mark(&f)
+			col.baseline.Add(f.Baseline)
+			if opts.gate.newOnly && f.Baseline != reports.BaselineNew {
+				return nil
+			}
+		}
+		c.Add(f)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	col.view = c.View(inputs)
+	if base != nil {
+		for _, f := range base.Fixed() {
+			// On changed lines only, a fixed finding is one of a changed file.
+			if idx == nil || len(idx.Lines(f.Path)) > 0 {
+				col.baseline.Fixed++
+			}
+		}
+		col.view.Summary.Baseline = col.baseline
+	}
+	return col, nil
+}
 // revSource opens the repository at root and serves revision rev's files.
 func revSource(root, rev string) (summarize.Source, error) {
 	repo, err := diff.Open(root)

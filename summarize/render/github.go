@@ -1,0 +1,120 @@
+package render
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/recap-dev/recap/reports"
+	"github.com/recap-dev/recap/summarize"
+)
+
+// GitHub's annotation limits: a step shows at most 10 annotations of each
+// level (error, warning, notice); more are dropped by GitHub.
+const AnnotationsPerLevel = 10
+
+// GitHub writes GitHub Actions workflow commands: an ::error for each input
+// that could not be read, then one annotation per finding, most severe first
+// and at most [AnnotationsPerLevel] of each level (the inputs' errors count
+// among the errors, the closing notice among the notices), then a ::notice
+// with the totals that says how many were not annotated. The CLI gives this
+// format the first findings of each severity.
+type GitHub struct{}
+
+// Render implements [Renderer].
+func (GitHub) Render(w io.Writer, v *summarize.View) error {
+	ew := &errWriter{w: w}
+	room := map[reports.Severity]int{
+		reports.SeverityError:   AnnotationsPerLevel,
+		reports.SeverityWarning: AnnotationsPerLevel,
+		reports.SeverityNote:    AnnotationsPerLevel - 1, // the closing notice is one
+	}
+	for _, in := range v.Inputs {
+		if in.Error != "" && room[reports.SeverityError] > 0 {
+			room[reports.SeverityError]--
+			ew.printf("::error title=%s::%s\n", ghProperty("recap: cannot read "+in.Path), ghData(in.Error))
+		}
+	}
+	shown := map[reports.Severity]int{}
+	for i := range v.Findings {
+		f := &v.Findings[i]
+		if room[f.Severity] == 0 {
+			continue
+		}
+		room[f.Severity]--
+		shown[f.Severity]++
+		ew.printf("%s", ghAnnotation(f))
+	}
+	ew.printf("%s", ghNotice(v, shown))
+	return ew.err
+}
+
+// ghAnnotation is one finding as a workflow command.
+func ghAnnotation(f *summarize.FindingView) string {
+	var props []string
+	if f.Path != "" {
+		props = append(props, "file="+ghProperty(f.Path))
+		if f.Line > 0 {
+			props = append(props, "line="+strconv.Itoa(f.Line))
+			if f.EndLine > f.Line {
+				props = append(props, "endLine="+strconv.Itoa(f.EndLine))
+			}
+			if f.Column > 0 {
+				props = append(props, "col="+strconv.Itoa(f.Column))
+				if f.EndColumn >= f.Column && f.EndLine <= f.Line {
+					props = append(props, "endColumn="+strconv.Itoa(f.EndColumn))
+				}
+			}
+		}
+	}
+	title := oneLine(f.Tool + " " + displayRule(f.Rule, f.RuleName))
+	if f.Baseline == reports.BaselineNew {
+		title += " (new)"
+	}
+	props = append(props, "title="+ghProperty(title))
+	return fmt.Sprintf("::%s %s::%s\n", ghLevel(f.Severity), strings.Join(props, ","), ghData(f.Message))
+}
+
+// ghNotice is the closing notice: the totals, and what was not annotated.
+func ghNotice(v *summarize.View, shown map[reports.Severity]int) string {
+	s := v.Summary
+	msg := fmt.Sprintf("%s in %s: %d error, %d warning, %d note", plural(s.Total, "finding", "findings"),
+		plural(s.Files, "file", "files"), s.BySeverity.Error, s.BySeverity.Warning, s.BySeverity.Note)
+	if b := s.Baseline; b != nil {
+		msg += fmt.Sprintf("; against the baseline %d new, %d unchanged, %d fixed", b.New, b.Unchanged, b.Fixed)
+	}
+	if n := shown[reports.SeverityError] + shown[reports.SeverityWarning] + shown[reports.SeverityNote]; v.Page != nil && n < s.Total {
+		msg += fmt.Sprintf(". Annotated: the first %d (GitHub shows %d per level and step); the job summary (--format markdown) lists more",
+			n, AnnotationsPerLevel)
+	}
+	return fmt.Sprintf("::notice title=recap::%s.\n", ghData(msg))
+}
+
+func ghLevel(s reports.Severity) string {
+	switch s {
+	case reports.SeverityError:
+		return "error"
+	case reports.SeverityWarning:
+		return "warning"
+	}
+	return "notice"
+}
+
+// ghData escapes a workflow command's message (GitHub's toolkit escapeData).
+var ghData = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace
+
+// ghProperty escapes a workflow command's property value (escapeProperty).
+var ghProperty = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace
+
+// View implements [summarize.Layout].
+func (g GitHub) View(v *summarize.View) string { return renderString(g, v) }
+
+// TopLists implements [summarize.Layout]: annotations have no top lists.
+func (GitHub) TopLists(*summarize.Summary) string { return "" }
+
+// Finding implements [summarize.Layout].
+func (GitHub) Finding(f *summarize.FindingView) string { return ghAnnotation(f) }
+
+// Context implements [summarize.Layout]: annotations carry no context.
+func (GitHub) Context(*summarize.FindingView) string { return "" }

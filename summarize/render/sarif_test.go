@@ -1,0 +1,170 @@
+package render
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/recap-dev/recap/internal/tooltest"
+	"github.com/recap-dev/recap/parsers"
+	"github.com/recap-dev/recap/reports"
+	"github.com/recap-dev/recap/reports/reportstest"
+	"github.com/recap-dev/recap/summarize"
+)
+
+// sarifLog is what the tests read back of recap's SARIF output.
+type sarifLog struct {
+	Runs []struct {
+		Tool struct {
+			Driver struct {
+				Name  string `json:"name"`
+				Rules []struct {
+					ID               string `json:"id"`
+					ShortDescription struct {
+						Text string `json:"text"`
+					} `json:"shortDescription"`
+				} `json:"rules"`
+			} `json:"driver"`
+		} `json:"tool"`
+		Results []struct {
+			RuleID              string            `json:"ruleId"`
+			RuleIndex           *int              `json:"ruleIndex"`
+			PartialFingerprints map[string]string `json:"partialFingerprints"`
+		} `json:"results"`
+	} `json:"runs"`
+}
+
+// TestSARIFOfCorpus writes every corpus report as recap's SARIF and checks
+// it: the SARIF Multitool's validate finds no error in any of them, reading
+// the output back gives the same findings (rule, severity, path, lines,
+// message), every rule is declared once with a description, every result's
+// ruleIndex points at its rule, and the fingerprints are the inputs'.
+func TestSARIFOfCorpus(t *testing.T) {
+	dir, files := reportstest.Corpus(t)
+	out := t.TempDir()
+	var written []string
+	for _, cf := range files {
+		switch cf.Dir() {
+		case "invalid", "":
+			continue
+		}
+		path := filepath.Join(dir, cf.Path)
+		if _, err := os.Stat(path); err != nil {
+			continue
+		}
+		t.Run(cf.Path, func(t *testing.T) {
+			c := summarize.NewCollector()
+			c.KeepAll()
+			inputs, err := parsers.ReadAll([]string{path}, parsers.ReadOptions{Root: dir}, func(f reports.Finding) error {
+				c.Add(f)
+				return nil
+			})
+			if err != nil || inputs[0].Error != "" {
+				t.Skipf("not a report recap reads: %v %s", err, inputs[0].Error)
+			}
+			v := c.View(inputs)
+			var buf bytes.Buffer
+			if err := (SARIF{}).Render(&buf, v); err != nil {
+				t.Fatal(err)
+			}
+			name := filepath.Join(out, strings.ReplaceAll(cf.Path, "/", "_")+".sarif")
+			if err := os.WriteFile(name, buf.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			written = append(written, name)
+			checkSARIFLog(t, buf.Bytes(), v)
+
+			back, in := parsers.ParseAll(bytes.NewReader(buf.Bytes()), name, parsers.ReadOptions{Root: dir})
+			if in.Error != "" {
+				t.Fatalf("reading the output back: %s", in.Error)
+			}
+			if len(back) != len(v.Findings) {
+				t.Fatalf("read back %d findings, wrote %d", len(back), len(v.Findings))
+			}
+			want := map[string]int{}
+			for _, f := range v.Findings {
+				want[sameKey(f.Finding)]++
+			}
+			for _, f := range back {
+				if want[sameKey(f)] == 0 {
+					t.Fatalf("read back a finding that was not written: %s", sameKey(f))
+				}
+				want[sameKey(f)]--
+			}
+		})
+	}
+	if len(written) < 50 {
+		t.Fatalf("only %d corpus reports written as SARIF", len(written))
+	}
+	if errs := tooltest.ValidateSARIF(t, written...); len(errs) > 0 {
+		t.Errorf("Sarif.Multitool validate: %d errors, first:\n%s", len(errs), strings.Join(errs[:min(len(errs), 10)], "\n"))
+	}
+}
+
+// sameKey is what must survive a round trip through recap's SARIF.
+func sameKey(f reports.Finding) string {
+	rule := f.Rule
+	if rule == "" {
+		rule = "(no rule)" // SARIF results need a ruleId
+	}
+	return strings.Join([]string{f.Tool, rule, f.Severity.String(), f.Path, itoa(f.Line), itoa(max(f.EndLine, f.Line)),
+		itoa(f.Column), strings.TrimSpace(f.Message)}, "|")
+}
+
+func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
+
+func checkSARIFLog(t *testing.T, b []byte, v *summarize.View) {
+	t.Helper()
+	var log sarifLog
+	if err := json.Unmarshal(b, &log); err != nil {
+		t.Fatalf("not JSON: %v", err)
+	}
+	fps := map[string]int{}
+	for _, f := range v.Findings {
+		fps[f.Fingerprint]++
+	}
+	n := 0
+	for _, run := range log.Runs {
+		ids := map[string]bool{}
+		for _, r := range run.Tool.Driver.Rules {
+			if ids[r.ID] || r.ShortDescription.Text == "" {
+				t.Errorf("%s: rule %q declared twice or without a description", run.Tool.Driver.Name, r.ID)
+			}
+			ids[r.ID] = true
+		}
+		used := map[string]bool{}
+		for _, res := range run.Results {
+			n++
+			if res.RuleIndex == nil || *res.RuleIndex >= len(run.Tool.Driver.Rules) || run.Tool.Driver.Rules[*res.RuleIndex].ID != res.RuleID {
+				t.Fatalf("result of %q: ruleIndex %v does not point at its rule", res.RuleID, res.RuleIndex)
+			}
+			used[res.RuleID] = true
+			fps[res.PartialFingerprints[FingerprintKey]]--
+		}
+		if len(used) != len(ids) {
+			t.Errorf("%s: %d rules declared, %d used", run.Tool.Driver.Name, len(ids), len(used))
+		}
+	}
+	if n != len(v.Findings) {
+		t.Errorf("%d results, want %d", n, len(v.Findings))
+	}
+	for fp, left := range fps {
+		if left != 0 {
+			t.Errorf("fingerprint %s: %d more in the input than in the output", fp, left)
+			break
+		}
+	}
+}
+
+// TestValidateSARIFFindsErrors: the validation the corpus test relies on
+// does report a broken log.
+func TestValidateSARIFFindsErrors(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "bad.sarif")
+	os.WriteFile(bad, []byte(`{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"x","rules":[]}},"results":[{"ruleId":"R","ruleIndex":-7,"message":{"text":"m."}}]}]}`), 0o644)
+	if errs := tooltest.ValidateSARIF(t, bad); len(errs) == 0 {
+		t.Error("Sarif.Multitool validate found no error in a log with ruleIndex -7")
+	}
+}
