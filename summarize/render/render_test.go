@@ -143,7 +143,9 @@ func TestGitHubLimits(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := b.String()
-	count := func(prefix string) int { return strings.Count(out, "\n"+prefix) + map[bool]int{true: 1}[strings.HasPrefix(out, prefix)] }
+	count := func(prefix string) int {
+		return strings.Count(out, "\n"+prefix) + map[bool]int{true: 1}[strings.HasPrefix(out, prefix)]
+	}
 	if n := count("::error "); n != 10 {
 		t.Errorf("%d errors, want 10 (1 input + 9 findings)", n)
 	}

@@ -208,6 +208,7 @@ func collect(ctx context.Context, streams *IO, opts *reportOptions, args []strin
 	}
 	return col, nil
 }
+
 // revSource opens the repository at root and serves revision rev's files.
 func revSource(root, rev string) (summarize.Source, error) {
 	repo, err := diff.Open(root)
