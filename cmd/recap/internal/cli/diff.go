@@ -39,17 +39,17 @@ func (d *diffSource) load(ctx context.Context, streams *IO, root string) ([]diff
 
 // index loads the diff and indexes its changed lines by paths relative to
 // root, which may be below the repository's top level.
-func (d *diffSource) index(ctx context.Context, streams *IO, root string) (*diff.Index, error) {
+func (d *diffSource) index(ctx context.Context, streams *IO, root string) ([]diff.File, *diff.Index, error) {
 	files, top, err := d.loadFrom(ctx, streams, root, true)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if top != "" {
 		if rel, err := filepath.Rel(top, root); err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
 			files = diff.Under(files, filepath.ToSlash(rel))
 		}
 	}
-	return diff.NewIndex(files), nil
+	return files, diff.NewIndex(files), nil
 }
 
 // loadFrom reads the diff; changedLines asks a repository for the

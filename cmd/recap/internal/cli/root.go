@@ -50,6 +50,6 @@ first, then the details that fit.`,
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return usageError("%v", err)
 	})
-	root.AddCommand(newSummary(streams), newFindings(streams), newDiff(streams), newTokens(streams), newMCP(streams))
+	root.AddCommand(newSummary(streams), newFindings(streams), newReview(streams), newDiff(streams), newTokens(streams), newMCP(streams))
 	return root
 }

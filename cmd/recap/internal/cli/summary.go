@@ -83,6 +83,11 @@ type collected struct {
 	src      summarize.Source
 	counter  summarize.Counter
 	baseline *summarize.BaselineCounts
+	// With --changed-only: the diff, and how many findings passed the
+	// filters but not the changed lines.
+	files   []diff.File
+	index   *diff.Index
+	outside int
 }
 
 // runReport reads the inputs through the filter into a collector and
@@ -151,10 +156,11 @@ func collect(ctx context.Context, streams *IO, opts *reportOptions, args []strin
 	if c := opts.changes; !opts.changedOnly && (c.base != "" || c.head != "" || c.file != "") {
 		return nil, usageError("--base, --head and --diff choose the changes for --changed-only: add it")
 	} else if opts.changedOnly {
-		if idx, err = c.index(ctx, streams, root); err != nil {
+		if col.files, idx, err = c.index(ctx, streams, root); err != nil {
 			return nil, err
 		}
 	}
+	col.index = idx
 	readOpts := parsers.ReadOptions{Root: root, Format: inFormat, Stdin: streams.In}
 	base, err := opts.gate.readBaseline(readOpts, flt)
 	if err != nil {
@@ -180,7 +186,11 @@ func collect(ctx context.Context, streams *IO, opts *reportOptions, args []strin
 		col.baseline = &summarize.BaselineCounts{}
 	}
 	inputs, err := parsers.ReadAll(args, readOpts, func(f reports.Finding) error {
-		if !flt.Match(f) || (idx != nil && !idx.Touches(f.Path, f.Line, f.EndLine)) {
+		if !flt.Match(f) {
+			return nil
+		}
+		if idx != nil && !idx.Touches(f.Path, f.Line, f.EndLine) {
+			col.outside++
 			return nil
 		}
 		if base != nil {

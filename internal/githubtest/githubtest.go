@@ -1,0 +1,306 @@
+// Package githubtest is a local stand-in for the parts of GitHub's REST API
+// that recap review --post uses. It checks every request against GitHub's
+// documented endpoints, headers, fields and limits, answers as GitHub does
+// (422 for a review comment on a line outside the diff, 403 when the rate
+// limit is used up), and keeps what was posted for the test to read.
+package githubtest
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// Comment is an inline review comment or an issue comment as stored.
+type Comment struct {
+	ID       int64  `json:"id"`
+	Path     string `json:"path,omitempty"`
+	Line     int    `json:"line,omitempty"`
+	Side     string `json:"side,omitempty"`
+	Body     string `json:"body"`
+	ReviewID int64  `json:"pull_request_review_id,omitempty"`
+	HTMLURL  string `json:"html_url"`
+}
+
+// Server is one repository with one pull request.
+type Server struct {
+	*httptest.Server
+	t           testing.TB
+	Owner, Repo string
+	PR          int
+	Token       string
+	// Hunks: path → the [start, end] line ranges of the head side that the
+	// pull request's diff shows; a review comment elsewhere is refused.
+	Hunks map[string][][2]int
+
+	mu             sync.Mutex
+	nextID         int64
+	ReviewComments []Comment
+	IssueComments  []Comment
+	Reviews        int
+	Requests       []string // "METHOD path" of every request, in order
+	// Fail, when set, answers a request instead of the normal handler:
+	// return a status (0: handle normally) and a JSON body.
+	Fail func(r *http.Request) (int, string, http.Header)
+	// Errors are the protocol mistakes found in recap's requests.
+	Errors []string
+}
+
+// New starts a server; it stops with the test.
+func New(t testing.TB, owner, repo string, pr int, hunks map[string][][2]int) *Server {
+	s := &Server{t: t, Owner: owner, Repo: repo, PR: pr, Token: "test-token", Hunks: hunks, nextID: 1000}
+	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
+	t.Cleanup(s.Close)
+	return s
+}
+
+// HunksOfGitDiff reads the head-side ranges of the hunks of a unified diff
+// (git diff output).
+func HunksOfGitDiff(diff string) map[string][][2]int {
+	out := map[string][][2]int{}
+	header := regexp.MustCompile(`^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@`)
+	path := ""
+	for _, line := range strings.Split(diff, "\n") {
+		switch {
+		case strings.HasPrefix(line, "+++ "):
+			path = strings.TrimPrefix(strings.TrimPrefix(line, "+++ "), "b/")
+		case strings.HasPrefix(line, "@@"):
+			m := header.FindStringSubmatch(line)
+			if m == nil {
+				continue
+			}
+			start, _ := strconv.Atoi(m[1])
+			n := 1
+			if m[2] != "" {
+				n, _ = strconv.Atoi(m[2])
+			}
+			if n > 0 {
+				out[path] = append(out[path], [2]int{start, start + n - 1})
+			}
+		}
+	}
+	return out
+}
+
+func (s *Server) errorf(format string, args ...any) {
+	s.Errors = append(s.Errors, fmt.Sprintf(format, args...))
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v)
+}
+
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.Requests = append(s.Requests, r.Method+" "+r.URL.Path)
+	if r.Header.Get("Authorization") != "Bearer "+s.Token && r.Header.Get("Authorization") != "token "+s.Token {
+		writeJSON(w, 401, map[string]string{"message": "Bad credentials", "documentation_url": "https://docs.github.com/rest"})
+		return
+	}
+	if a := r.Header.Get("Accept"); a != "application/vnd.github+json" {
+		s.errorf("%s %s: Accept %q, want application/vnd.github+json", r.Method, r.URL.Path, a)
+	}
+	if v := r.Header.Get("X-GitHub-Api-Version"); v != "2022-11-28" {
+		s.errorf("%s %s: X-GitHub-Api-Version %q", r.Method, r.URL.Path, v)
+	}
+	if r.Header.Get("User-Agent") == "" {
+		s.errorf("%s %s: no User-Agent (GitHub requires one)", r.Method, r.URL.Path)
+	}
+	if s.Fail != nil {
+		if status, body, h := s.Fail(r); status != 0 {
+			for k, v := range h {
+				w.Header()[k] = v
+			}
+			w.Header().Set("Content-Type", "application/json; charset=utf-8")
+			w.WriteHeader(status)
+			w.Write([]byte(body))
+			return
+		}
+	}
+	repo := fmt.Sprintf("/repos/%s/%s", s.Owner, s.Repo)
+	pr := strconv.Itoa(s.PR)
+	switch p := r.URL.Path; {
+	case r.Method == "GET" && p == repo+"/pulls/"+pr+"/comments":
+		s.list(w, r, s.ReviewComments)
+	case r.Method == "GET" && p == repo+"/issues/"+pr+"/comments":
+		s.list(w, r, s.IssueComments)
+	case r.Method == "POST" && p == repo+"/pulls/"+pr+"/reviews":
+		s.createReview(w, r)
+	case r.Method == "POST" && p == repo+"/issues/"+pr+"/comments":
+		s.createIssueComment(w, r)
+	case r.Method == "PATCH" && strings.HasPrefix(p, repo+"/issues/comments/"):
+		s.updateIssueComment(w, r, strings.TrimPrefix(p, repo+"/issues/comments/"))
+	default:
+		s.errorf("%s %s: not an endpoint recap should call", r.Method, p)
+		writeJSON(w, 404, map[string]string{"message": "Not Found"})
+	}
+}
+
+// list serves a listing page by page (per_page at most 100, Link rel=next).
+func (s *Server) list(w http.ResponseWriter, r *http.Request, items []Comment) {
+	per, _ := strconv.Atoi(r.URL.Query().Get("per_page"))
+	if per == 0 {
+		per = 30
+	}
+	if per > 100 {
+		s.errorf("GET %s: per_page %d over GitHub's 100", r.URL.Path, per)
+		per = 100
+	}
+	page, _ := strconv.Atoi(r.URL.Query().Get("page"))
+	page = max(page, 1)
+	from := min((page-1)*per, len(items))
+	to := min(from+per, len(items))
+	if to < len(items) {
+		w.Header().Set("Link", fmt.Sprintf(`<%s%s?per_page=%d&page=%d>; rel="next"`, s.URL, r.URL.Path, per, page+1))
+	}
+	out := items[from:to]
+	if out == nil {
+		out = []Comment{}
+	}
+	writeJSON(w, 200, out)
+}
+
+// decode reads a JSON body with only the allowed fields.
+func (s *Server) decode(w http.ResponseWriter, r *http.Request, allowed []string, v any) bool {
+	if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+		s.errorf("%s %s: Content-Type %q", r.Method, r.URL.Path, ct)
+	}
+	var raw map[string]json.RawMessage
+	if err := json.NewDecoder(r.Body).Decode(&raw); err != nil {
+		writeJSON(w, 400, map[string]string{"message": "Problems parsing JSON"})
+		return false
+	}
+	for k := range raw {
+		ok := false
+		for _, a := range allowed {
+			ok = ok || k == a
+		}
+		if !ok {
+			s.errorf("%s %s: field %q is not a field of this endpoint", r.Method, r.URL.Path, k)
+		}
+	}
+	b, _ := json.Marshal(raw)
+	if err := json.Unmarshal(b, v); err != nil {
+		writeJSON(w, 422, map[string]any{"message": "Invalid request.", "errors": []string{err.Error()}})
+		return false
+	}
+	return true
+}
+
+func (s *Server) createReview(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		CommitID string `json:"commit_id"`
+		Body     string `json:"body"`
+		Event    string `json:"event"`
+		Comments []struct {
+			Path string `json:"path"`
+			Line int    `json:"line"`
+			Side string `json:"side"`
+			Body string `json:"body"`
+		} `json:"comments"`
+	}
+	if !s.decode(w, r, []string{"commit_id", "body", "event", "comments"}, &req) {
+		return
+	}
+	switch req.Event {
+	case "COMMENT", "REQUEST_CHANGES":
+		if req.Body == "" {
+			writeJSON(w, 422, map[string]any{"message": "Unprocessable Entity", "errors": []string{"Body is required for an event of " + req.Event}})
+			return
+		}
+	case "APPROVE", "":
+	default:
+		writeJSON(w, 422, map[string]any{"message": "Unprocessable Entity", "errors": []string{"event is not valid"}})
+		return
+	}
+	if len([]rune(req.Body)) > 65536 {
+		writeJSON(w, 422, map[string]any{"message": "Unprocessable Entity", "errors": []string{"Body is too long (maximum is 65536 characters)"}})
+		return
+	}
+	if len(req.Comments) > 30 {
+		s.errorf("review with %d inline comments, over recap's 30", len(req.Comments))
+	}
+	for _, c := range req.Comments {
+		if c.Path == "" || c.Line < 1 || c.Body == "" || (c.Side != "RIGHT" && c.Side != "LEFT") || len([]rune(c.Body)) > 65536 {
+			writeJSON(w, 422, map[string]any{"message": "Unprocessable Entity", "errors": []string{fmt.Sprintf("comment %+v is not valid", c)}})
+			return
+		}
+		if !s.inDiff(c.Path, c.Line) {
+			writeJSON(w, 422, map[string]any{"message": "Unprocessable Entity",
+				"errors": []string{"Line could not be resolved"}, "documentation_url": "https://docs.github.com/rest/pulls/reviews#create-a-review-for-a-pull-request"})
+			return
+		}
+	}
+	s.Reviews++
+	s.nextID++
+	review := s.nextID
+	for _, c := range req.Comments {
+		s.nextID++
+		s.ReviewComments = append(s.ReviewComments, Comment{ID: s.nextID, Path: c.Path, Line: c.Line, Side: c.Side, Body: c.Body,
+			ReviewID: review, HTMLURL: fmt.Sprintf("https://github.com/%s/%s/pull/%d#discussion_r%d", s.Owner, s.Repo, s.PR, s.nextID)})
+	}
+	writeJSON(w, 200, map[string]any{"id": review, "state": "COMMENTED", "body": req.Body})
+}
+
+func (s *Server) inDiff(path string, line int) bool {
+	for _, h := range s.Hunks[path] {
+		if line >= h[0] && line <= h[1] {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *Server) createIssueComment(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Body string `json:"body"`
+	}
+	if !s.decode(w, r, []string{"body"}, &req) {
+		return
+	}
+	if req.Body == "" || len([]rune(req.Body)) > 65536 {
+		writeJSON(w, 422, map[string]any{"message": "Validation Failed", "errors": []map[string]string{{"resource": "IssueComment", "field": "body", "code": "invalid"}}})
+		return
+	}
+	s.nextID++
+	c := Comment{ID: s.nextID, Body: req.Body, HTMLURL: fmt.Sprintf("https://github.com/%s/%s/pull/%d#issuecomment-%d", s.Owner, s.Repo, s.PR, s.nextID)}
+	s.IssueComments = append(s.IssueComments, c)
+	writeJSON(w, 201, c)
+}
+
+func (s *Server) updateIssueComment(w http.ResponseWriter, r *http.Request, id string) {
+	var req struct {
+		Body string `json:"body"`
+	}
+	if !s.decode(w, r, []string{"body"}, &req) {
+		return
+	}
+	for i := range s.IssueComments {
+		if strconv.FormatInt(s.IssueComments[i].ID, 10) == id {
+			if req.Body == "" || len([]rune(req.Body)) > 65536 {
+				writeJSON(w, 422, map[string]any{"message": "Validation Failed"})
+				return
+			}
+			s.IssueComments[i].Body = req.Body
+			writeJSON(w, 200, s.IssueComments[i])
+			return
+		}
+	}
+	writeJSON(w, 404, map[string]string{"message": "Not Found"})
+}
+
+// Snapshot returns copies of what was posted, under the lock.
+func (s *Server) Snapshot() (review, issue []Comment, reviews int, errs []string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Comment(nil), s.ReviewComments...), append([]Comment(nil), s.IssueComments...), s.Reviews, append([]string(nil), s.Errors...)
+}

@@ -1,0 +1,376 @@
+package review
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// DefaultAPIURL is GitHub.com's REST API; GitHub Enterprise Server has its
+// own (https://HOST/api/v3), given by $GITHUB_API_URL in Actions.
+const DefaultAPIURL = "https://api.github.com"
+
+// apiVersion is the REST API version recap speaks.
+const apiVersion = "2022-11-28"
+
+// Client posts reviews to one pull request.
+type Client struct {
+	APIURL string // DefaultAPIURL when ""
+	Token  string
+	Owner  string
+	Repo   string
+	PR     int
+	// UserAgent names the client (GitHub requires one).
+	UserAgent string
+	HTTP      *http.Client
+	// RetryWait is the pause before a GET that failed with 5xx is tried again.
+	RetryWait time.Duration
+}
+
+// Posted says what Post did.
+type Posted struct {
+	// ReviewID is the review made for the new inline comments (0: none needed).
+	ReviewID int64
+	// Comments were posted inline; Skipped were posted by an earlier run.
+	Comments, Skipped int
+	// SummaryID is the summary comment; SummaryUpdated when it was there before.
+	SummaryID      int64
+	SummaryURL     string
+	SummaryUpdated bool
+}
+
+// Post posts req to the pull request: the inline comments that an earlier
+// run has not posted, as one review, then the summary as the pull request's
+// recap comment, updated in place when it is there already. A review with a
+// bad anchor fails whole at GitHub, so an error before the review leaves
+// nothing posted; the error says what was posted when it comes after.
+func (c *Client) Post(ctx context.Context, req *Request) (*Posted, error) {
+	if c.Token == "" {
+		return nil, errors.New("no token: set GITHUB_TOKEN (in GitHub Actions, pass secrets.GITHUB_TOKEN with permissions pull-requests: write)")
+	}
+	done := &Posted{}
+	posted, err := c.postedKeys(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("reading the pull request's review comments: %w; nothing was posted", err)
+	}
+	var fresh []Comment
+	for _, cm := range req.Comments {
+		if posted[cm.Key] {
+			done.Skipped++
+			continue
+		}
+		fresh = append(fresh, cm)
+	}
+	if len(fresh) > 0 {
+		body := fmt.Sprintf("recap: %s on changed lines, commented inline. The summary is the recap comment in the conversation.",
+			plural(len(fresh), "finding", "findings"))
+		var out struct {
+			ID int64 `json:"id"`
+		}
+		r := Request{CommitID: req.CommitID, Body: body, Event: req.Event, Comments: fresh}
+		if err := c.do(ctx, http.MethodPost, c.prPath("pulls", "reviews"), r, &out); err != nil {
+			return nil, fmt.Errorf("posting the review with %s: %w; nothing was posted",
+				plural(len(fresh), "inline comment", "inline comments"), err)
+		}
+		done.ReviewID, done.Comments = out.ID, len(fresh)
+	}
+	if err := c.postSummary(ctx, req.Body, done); err != nil {
+		what := "no review was needed (every inline comment was posted before)"
+		if done.ReviewID != 0 {
+			what = fmt.Sprintf("the review with %s was posted", plural(done.Comments, "inline comment", "inline comments"))
+		}
+		return done, fmt.Errorf("%s, but the summary comment was not: %w", what, err)
+	}
+	return done, nil
+}
+
+// postSummary updates recap's summary comment, or makes it.
+func (c *Client) postSummary(ctx context.Context, body string, done *Posted) error {
+	var found *issueComment
+	err := c.each(ctx, c.prPath("issues", "comments"), func(raw json.RawMessage) error {
+		var ic issueComment
+		if err := json.Unmarshal(raw, &ic); err != nil {
+			return err
+		}
+		if found == nil && strings.Contains(ic.Body, SummaryMarker) {
+			found = &ic
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	var out issueComment
+	payload := map[string]string{"body": body}
+	if found != nil {
+		err = c.do(ctx, http.MethodPatch, fmt.Sprintf("/repos/%s/%s/issues/comments/%d", c.Owner, c.Repo, found.ID), payload, &out)
+		done.SummaryUpdated = err == nil
+	} else {
+		err = c.do(ctx, http.MethodPost, c.prPath("issues", "comments"), payload, &out)
+	}
+	done.SummaryID, done.SummaryURL = out.ID, out.HTMLURL
+	return err
+}
+
+type issueComment struct {
+	ID      int64  `json:"id"`
+	Body    string `json:"body"`
+	HTMLURL string `json:"html_url"`
+}
+
+// postedKeys reads the keys of the inline comments already on the pull request.
+func (c *Client) postedKeys(ctx context.Context) (map[string]bool, error) {
+	keys := map[string]bool{}
+	err := c.each(ctx, c.prPath("pulls", "comments"), func(raw json.RawMessage) error {
+		var cm struct {
+			Body string `json:"body"`
+		}
+		if err := json.Unmarshal(raw, &cm); err != nil {
+			return err
+		}
+		if k := KeyOf(cm.Body); k != "" {
+			keys[k] = true
+		}
+		return nil
+	})
+	return keys, err
+}
+
+// prPath is /repos/{owner}/{repo}/{kind}/{number}/{what}.
+func (c *Client) prPath(kind, what string) string {
+	return fmt.Sprintf("/repos/%s/%s/%s/%d/%s", c.Owner, c.Repo, kind, c.PR, what)
+}
+
+var nextLink = regexp.MustCompile(`<([^>]+)>;\s*rel="next"`)
+
+// each calls fn for every item of a listing, page after page (100 a page,
+// following the Link header).
+func (c *Client) each(ctx context.Context, path string, fn func(json.RawMessage) error) error {
+	next := c.url(path) + "?per_page=100"
+	for pages := 0; next != "" && pages < 100; pages++ {
+		var items []json.RawMessage
+		resp, err := c.send(ctx, http.MethodGet, next, nil, &items)
+		if err != nil {
+			return err
+		}
+		for _, it := range items {
+			if err := fn(it); err != nil {
+				return fmt.Errorf("GET %s: %w", path, err)
+			}
+		}
+		next = ""
+		if m := nextLink.FindStringSubmatch(resp.Header.Get("Link")); m != nil {
+			next = m[1]
+		}
+	}
+	return nil
+}
+
+func (c *Client) url(path string) string {
+	base := c.APIURL
+	if base == "" {
+		base = DefaultAPIURL
+	}
+	return strings.TrimRight(base, "/") + path
+}
+
+func (c *Client) do(ctx context.Context, method, path string, in, out any) error {
+	_, err := c.send(ctx, method, c.url(path), in, out)
+	return err
+}
+
+// send makes one request (a GET is tried again once after a 5xx or a
+// network error) and decodes the answer into out.
+func (c *Client) send(ctx context.Context, method, u string, in, out any) (*http.Response, error) {
+	var payload []byte
+	if in != nil {
+		var err error
+		if payload, err = json.Marshal(in); err != nil {
+			return nil, err
+		}
+	}
+	hc := c.HTTP
+	if hc == nil {
+		hc = &http.Client{Timeout: 60 * time.Second}
+	}
+	tries := 1
+	if method == http.MethodGet {
+		tries = 2
+	}
+	var lastErr error
+	for try := 0; try < tries; try++ {
+		if try > 0 {
+			select {
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			case <-time.After(c.RetryWait):
+			}
+		}
+		req, err := http.NewRequestWithContext(ctx, method, u, bytes.NewReader(payload))
+		if err != nil {
+			return nil, err
+		}
+		req.Header.Set("Accept", "application/vnd.github+json")
+		req.Header.Set("Authorization", "Bearer "+c.Token)
+		req.Header.Set("X-GitHub-Api-Version", apiVersion)
+		ua := c.UserAgent
+		if ua == "" {
+			ua = "recap"
+		}
+		req.Header.Set("User-Agent", ua)
+		if in != nil {
+			req.Header.Set("Content-Type", "application/json")
+		}
+		resp, err := hc.Do(req)
+		if err != nil {
+			lastErr = fmt.Errorf("%s %s: %w", method, redact(u), err)
+			continue
+		}
+		body, err := io.ReadAll(io.LimitReader(resp.Body, 32<<20))
+		resp.Body.Close()
+		if err != nil {
+			lastErr = fmt.Errorf("%s %s: reading the answer: %w", method, redact(u), err)
+			continue
+		}
+		if resp.StatusCode >= 300 {
+			lastErr = apiError(method, u, resp, body)
+			if resp.StatusCode >= 500 {
+				continue
+			}
+			return resp, lastErr
+		}
+		if out != nil && len(body) > 0 {
+			if err := json.Unmarshal(body, out); err != nil {
+				return resp, fmt.Errorf("%s %s: the answer is not the JSON expected: %w", method, redact(u), err)
+			}
+		}
+		return resp, nil
+	}
+	return nil, lastErr
+}
+
+// APIError is an answer of GitHub's API that is not a success.
+type APIError struct {
+	Method, URL string
+	Status      int
+	Message     string
+	Details     []string
+	// RateLimited, with the time the limit resets (zero when not said).
+	RateLimited bool
+	Reset       time.Time
+}
+
+func (e *APIError) Error() string {
+	what := fmt.Sprintf("GitHub answered %d to %s %s", e.Status, e.Method, e.URL)
+	if e.Message != "" {
+		what += ": " + e.Message
+	}
+	if len(e.Details) > 0 {
+		what += " (" + strings.Join(e.Details, "; ") + ")"
+	}
+	switch {
+	case e.RateLimited && !e.Reset.IsZero():
+		return what + fmt.Sprintf("; the API rate limit is used up until %s", e.Reset.UTC().Format("15:04:05 MST"))
+	case e.RateLimited:
+		return what + "; the API rate limit is used up, try again later"
+	case e.Status == http.StatusUnauthorized:
+		return what + "; check GITHUB_TOKEN"
+	case e.Status == http.StatusForbidden:
+		return what + "; the token needs the permissions pull-requests: write and issues: write"
+	case e.Status == http.StatusNotFound:
+		return what + "; check the repository (--github-repo) and the pull request number (--pr), and that the token can see them"
+	case e.Status == http.StatusUnprocessableEntity:
+		return what + "; GitHub refuses a review whose comment is on a line outside the pull request's diff: review against the pull request's base (--base)"
+	case e.Status >= 500:
+		return what + "; GitHub failed, re-run later (comments already posted are not posted again)"
+	}
+	return what
+}
+
+func apiError(method, u string, resp *http.Response, body []byte) *APIError {
+	e := &APIError{Method: method, URL: redact(u), Status: resp.StatusCode}
+	var msg struct {
+		Message string `json:"message"`
+		Errors  []any  `json:"errors"`
+	}
+	if json.Unmarshal(body, &msg) == nil {
+		e.Message = msg.Message
+		for _, d := range msg.Errors {
+			switch d := d.(type) {
+			case string:
+				e.Details = append(e.Details, d)
+			case map[string]any:
+				if m, ok := d["message"].(string); ok {
+					e.Details = append(e.Details, m)
+				} else if code, ok := d["code"].(string); ok {
+					e.Details = append(e.Details, fmt.Sprintf("%v %v: %s", d["resource"], d["field"], code))
+				}
+			}
+		}
+	} else if len(body) > 0 {
+		e.Message = oneLine(cut(string(body), 200))
+	}
+	if resp.StatusCode == http.StatusTooManyRequests || (resp.StatusCode == http.StatusForbidden &&
+		(resp.Header.Get("X-RateLimit-Remaining") == "0" || strings.Contains(strings.ToLower(e.Message), "rate limit"))) {
+		e.RateLimited = true
+		if s, err := strconv.ParseInt(resp.Header.Get("X-RateLimit-Reset"), 10, 64); err == nil {
+			e.Reset = time.Unix(s, 0)
+		} else if s, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil {
+			e.Reset = time.Now().Add(time.Duration(s) * time.Second)
+		}
+	}
+	return e
+}
+
+// redact leaves the query out of a URL in messages.
+func redact(u string) string {
+	if p, err := url.Parse(u); err == nil {
+		p.RawQuery = ""
+		return p.String()
+	}
+	return u
+}
+
+// Event is what recap reads of a GitHub Actions event file
+// ($GITHUB_EVENT_PATH) of a pull_request or pull_request_target event.
+type Event struct {
+	Number      int `json:"number"`
+	PullRequest struct {
+		Number int `json:"number"`
+		Head   struct {
+			SHA string `json:"sha"`
+		} `json:"head"`
+		Base struct {
+			SHA string `json:"sha"`
+		} `json:"base"`
+	} `json:"pull_request"`
+	Repository struct {
+		FullName string `json:"full_name"`
+	} `json:"repository"`
+}
+
+// ReadEvent reads an event file.
+func ReadEvent(path string) (*Event, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var e Event
+	if err := json.Unmarshal(b, &e); err != nil {
+		return nil, fmt.Errorf("%s: not a GitHub event file: %w", path, err)
+	}
+	if e.PullRequest.Number == 0 {
+		e.PullRequest.Number = e.Number
+	}
+	return &e, nil
+}

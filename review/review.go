@@ -1,0 +1,288 @@
+// Package review turns the findings on a pull request's changed lines into a
+// GitHub review: a Markdown summary and at most 30 inline comments, each
+// anchored on a line the diff's hunks show, and posts it through GitHub's
+// REST API without posting a comment twice.
+//
+//	req := review.Build(review.Input{View: v, Outside: n, Files: files, Index: idx})
+//	json.NewEncoder(os.Stdout).Encode(req) // GitHub's "create a review" request
+package review
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/recap-dev/recap/diff"
+	"github.com/recap-dev/recap/reports"
+	"github.com/recap-dev/recap/summarize"
+)
+
+// Limits that shape a review (SPEC §6).
+const (
+	// MaxComments is the most inline comments in one review; the rest are
+	// listed in the body.
+	MaxComments = 30
+	// MaxBody is GitHub's limit for a review body or comment, in characters.
+	MaxBody = 65536
+)
+
+// Markers recap leaves in what it posts, to find it again on a re-run.
+const (
+	SummaryMarker = "<!-- recap:summary -->"
+	markerPrefix  = "<!-- recap:fp="
+)
+
+// Request is GitHub's "create a review for a pull request" request body
+// (POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews).
+type Request struct {
+	CommitID string    `json:"commit_id,omitempty"`
+	Body     string    `json:"body"`
+	Event    string    `json:"event"`
+	Comments []Comment `json:"comments"`
+}
+
+// Comment is one inline comment of a review, on a line of the head side.
+type Comment struct {
+	Path string `json:"path"`
+	Line int    `json:"line"`
+	Side string `json:"side"`
+	Body string `json:"body"`
+	// Key identifies the finding across runs (its fingerprint and its
+	// occurrence); it is in Body as a hidden marker too.
+	Key string `json:"-"`
+}
+
+// Input is what a review is made of.
+type Input struct {
+	// View holds the findings on changed lines: the summary counts them, its
+	// page (up to 200, in view order) lists the first of them.
+	View *summarize.View
+	// Outside counts the findings of the reports that are not on changed lines.
+	Outside int
+	// Files is the diff, with git's hunks; Index its changed lines.
+	Files []diff.File
+	Index *diff.Index
+	// CommitID is the head commit the lines refer to, "" to leave it to GitHub.
+	CommitID string
+}
+
+// Build makes the review: the first MaxComments findings (most severe first)
+// whose anchor is inside one of the diff's hunks become inline comments; the
+// others are listed in the body, which starts with the summary.
+func Build(in Input) *Request {
+	anchors := NewAnchors(in.Files)
+	req := &Request{CommitID: in.CommitID, Event: "COMMENT", Comments: []Comment{}}
+	var listed []summarize.FindingView
+	seen := map[string]int{}
+	for _, f := range in.View.Findings {
+		seen[f.Fingerprint]++
+		key := f.Fingerprint + "#" + strconv.Itoa(seen[f.Fingerprint])
+		line, ok := anchorLine(&f.Finding, in.Index, anchors)
+		if !ok || len(req.Comments) == MaxComments {
+			listed = append(listed, f)
+			continue
+		}
+		req.Comments = append(req.Comments, Comment{Path: f.Path, Line: line, Side: "RIGHT", Key: key, Body: commentBody(&f, key)})
+	}
+	req.Body = summaryBody(in, req.Comments, listed)
+	sortComments(req.Comments)
+	return req
+}
+
+// anchorLine is the first line of the finding's range that changed and that
+// a hunk of the diff shows.
+func anchorLine(f *reports.Finding, idx *diff.Index, a *Anchors) (int, bool) {
+	if f.Path == "" || f.Line <= 0 {
+		return 0, false
+	}
+	end := max(f.EndLine, f.Line)
+	for _, n := range idx.Lines(f.Path) {
+		if n >= f.Line && n <= end && a.Valid(f.Path, n) {
+			return n, true
+		}
+	}
+	if a.Valid(f.Path, f.Line) {
+		return f.Line, true
+	}
+	return 0, false
+}
+
+// Anchors are the lines of the head side that a diff's hunks show, where
+// GitHub accepts a review comment; any other line makes it refuse the whole
+// review (422).
+type Anchors struct {
+	ranges map[string][][2]int // path → [start, end] of each hunk's new side
+}
+
+// NewAnchors indexes the hunks of files.
+func NewAnchors(files []diff.File) *Anchors {
+	a := &Anchors{ranges: map[string][][2]int{}}
+	for _, f := range files {
+		if f.NewPath == "" {
+			continue
+		}
+		for _, h := range f.Hunks {
+			if h.NewLines > 0 {
+				a.ranges[f.NewPath] = append(a.ranges[f.NewPath], [2]int{h.NewStart, h.NewStart + h.NewLines - 1})
+			}
+		}
+	}
+	return a
+}
+
+// Valid reports whether line of path (head side) is inside a hunk.
+func (a *Anchors) Valid(path string, line int) bool {
+	for _, r := range a.ranges[path] {
+		if line >= r[0] && line <= r[1] {
+			return true
+		}
+	}
+	return false
+}
+
+// commentBody is one finding as an inline comment, its key hidden in it.
+func commentBody(f *summarize.FindingView, key string) string {
+	var b strings.Builder
+	rule := ruleName(&f.Finding)
+	if f.HelpURI != "" {
+		rule = "[" + rule + "](" + f.HelpURI + ")"
+	}
+	fmt.Fprintf(&b, "%s **%s** · %s %s", mark(f.Severity), f.Severity, esc(f.Tool), rule)
+	if f.Category != "" && f.Category != reports.Uncategorized {
+		fmt.Fprintf(&b, " · %s", esc(f.Category))
+	}
+	if f.Baseline == reports.BaselineNew {
+		b.WriteString(" · _new_")
+	}
+	fmt.Fprintf(&b, "\n\n%s\n\n%s%s -->\n", esc(cut(f.Message, 4000)), markerPrefix, key)
+	return b.String()
+}
+
+// KeyOf returns the key hidden in a comment body recap posted, or "".
+func KeyOf(body string) string {
+	i := strings.Index(body, markerPrefix)
+	if i < 0 {
+		return ""
+	}
+	rest := body[i+len(markerPrefix):]
+	j := strings.Index(rest, " -->")
+	if j < 0 {
+		return ""
+	}
+	return rest[:j]
+}
+
+// summaryBody is the review's Markdown body: the counts first, then the
+// findings on changed lines that are not commented inline, as many as fit.
+func summaryBody(in Input, comments []Comment, listed []summarize.FindingView) string {
+	s := in.View.Summary
+	var b strings.Builder
+	b.WriteString(SummaryMarker + "\n")
+	fmt.Fprintf(&b, "### recap: %s on changed lines\n\n", plural(s.Total, "finding", "findings"))
+	fmt.Fprintf(&b, "**%d** error · **%d** warning · **%d** note in %s; %d inline %s.",
+		s.BySeverity.Error, s.BySeverity.Warning, s.BySeverity.Note, plural(s.Files, "file", "files"),
+		len(comments), map[bool]string{true: "comment", false: "comments"}[len(comments) == 1])
+	fmt.Fprintf(&b, " %s in the reports %s outside the changed lines (not listed).\n\n",
+		plural(in.Outside, "more finding", "more findings"), map[bool]string{true: "is", false: "are"}[in.Outside == 1])
+	if bl := s.Baseline; bl != nil {
+		fmt.Fprintf(&b, "Against the baseline: **%d** new · **%d** unchanged · **%d** fixed.\n\n", bl.New, bl.Unchanged, bl.Fixed)
+	}
+	var failed []string
+	for _, inp := range in.View.Inputs {
+		if inp.Error != "" {
+			failed = append(failed, esc(inp.Error))
+		}
+	}
+	if len(failed) > 0 {
+		fmt.Fprintf(&b, "**Not read:** %s\n\n", strings.Join(failed, "; "))
+	}
+	if len(s.TopCategories) > 0 {
+		b.WriteString("| category | findings |\n|:--|--:|\n")
+		for _, c := range s.TopCategories {
+			fmt.Fprintf(&b, "| %s | %d |\n", strings.ReplaceAll(esc(c.Name), "|", `\|`), c.Count)
+		}
+		b.WriteString("\n")
+	}
+	notShown := s.Total - len(in.View.Findings) // beyond the page
+	if len(listed) > 0 {
+		fmt.Fprintf(&b, "#### Not commented inline (%d)\n\n", len(listed)+notShown)
+		tail := "\n_Listed in full by `recap findings --changed-only`._\n"
+		room := MaxBody - b.Len() - len(tail) - 200
+		for i, f := range listed {
+			line := fmt.Sprintf("- %s **%s** `%s` %s %s: %s\n", mark(f.Severity), f.Severity, strings.ReplaceAll(location(&f.Finding), "`", "'"),
+				esc(f.Tool), ruleName(&f.Finding), esc(cut(oneLine(f.Message), 300)))
+			if b.Len()+len(line) > room {
+				notShown += len(listed) - i
+				break
+			}
+			b.WriteString(line)
+		}
+		if notShown > 0 {
+			fmt.Fprintf(&b, "- … and %d more\n", notShown)
+		}
+		b.WriteString(tail)
+	}
+	return b.String()
+}
+
+func location(f *reports.Finding) string {
+	if f.Line > 0 {
+		return f.Path + ":" + strconv.Itoa(f.Line)
+	}
+	return f.Path
+}
+
+func ruleName(f *reports.Finding) string {
+	name := f.Rule
+	if f.RuleName != "" && strings.Count(f.Rule, ".") >= 2 {
+		name = f.RuleName
+	}
+	if name == "" {
+		name = "(no rule)"
+	}
+	return "`" + strings.ReplaceAll(name, "`", "'") + "`"
+}
+
+func mark(s reports.Severity) string {
+	switch s {
+	case reports.SeverityError:
+		return "🔴"
+	case reports.SeverityWarning:
+		return "🟡"
+	}
+	return "🔵"
+}
+
+// esc keeps report text from becoming HTML (or a hidden marker) in Markdown.
+var esc = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// cut shortens s to at most n bytes on a rune boundary.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+// sortComments orders comments by path and line, as GitHub lists them.
+func sortComments(cs []Comment) {
+	sort.SliceStable(cs, func(i, j int) bool {
+		if cs[i].Path != cs[j].Path {
+			return cs[i].Path < cs[j].Path
+		}
+		return cs[i].Line < cs[j].Line
+	})
+}

@@ -1,0 +1,197 @@
+package review
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/recap-dev/recap/diff"
+	"github.com/recap-dev/recap/internal/githubtest"
+	"github.com/recap-dev/recap/reports"
+	"github.com/recap-dev/recap/summarize"
+)
+
+// fixture: A.java changed on lines 10-12 (a hunk of 4-15) and 40 (hunk
+// 37-43); n findings on changed lines plus one whose range only ends on a
+// changed line.
+func fixture(n int) Input {
+	files := []diff.File{{OldPath: "A.java", NewPath: "A.java", Status: diff.Modified, Changed: []int{10, 11, 12, 40},
+		Hunks: []diff.Hunk{{OldStart: 4, OldLines: 9, NewStart: 4, NewLines: 12}, {OldStart: 37, OldLines: 7, NewStart: 37, NewLines: 7}}}}
+	c := summarize.NewCollector()
+	c.KeepPage(0, summarize.MaxLimit)
+	for i := 0; i < n; i++ {
+		f := reports.Finding{ID: fmt.Sprintf("t-%d", i), Tool: "PMD", Rule: fmt.Sprintf("R%02d", i%40), Category: "Design",
+			Severity: reports.Severities[i%3], Path: "A.java", Line: []int{10, 11, 12, 40}[i%4],
+			Message: fmt.Sprintf("problem %d <b>", i), HelpURI: "https://pmd.example/r"}
+		f.Fingerprint = reports.Fingerprint(f, nil)
+		c.Add(f)
+	}
+	span := reports.Finding{ID: "t-span", Tool: "PMD", Rule: "GodClass", Severity: reports.SeverityError, Path: "A.java", Line: 1, EndLine: 11, Message: "whole class"}
+	span.Fingerprint = reports.Fingerprint(span, nil)
+	c.Add(span)
+	return Input{View: c.View(nil), Outside: 7, Files: files, Index: diff.NewIndex(files)}
+}
+
+func TestBuild(t *testing.T) {
+	for _, n := range []int{0, 3, 29, 100, 199} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			in := fixture(n)
+			req := Build(in)
+			a := NewAnchors(in.Files)
+			if want := min(n+1, MaxComments); len(req.Comments) != want {
+				t.Errorf("%d inline comments, want %d", len(req.Comments), want)
+			}
+			keys := map[string]bool{}
+			for _, c := range req.Comments {
+				if !a.Valid(c.Path, c.Line) || c.Side != "RIGHT" || KeyOf(c.Body) != c.Key || keys[c.Key] {
+					t.Errorf("comment %+v: anchor outside the hunks, or key not in the body or twice", c)
+				}
+				keys[c.Key] = true
+				if c.Line == 1 {
+					t.Errorf("the GodClass finding (lines 1-11) is anchored on line 1, outside the hunks; want 10")
+				}
+			}
+			if !strings.HasPrefix(req.Body, SummaryMarker) || !strings.Contains(req.Body, "7 more findings in the reports are outside the changed lines") {
+				t.Errorf("body does not start with the summary:\n%s", req.Body)
+			}
+			if listed := n + 1 - len(req.Comments); listed > 0 && !strings.Contains(req.Body, fmt.Sprintf("Not commented inline (%d)", listed)) {
+				t.Errorf("body does not list the %d findings left out of the inline comments:\n%s", listed, req.Body)
+			}
+			if strings.Contains(req.Body, "<b>") || len(req.Body) > MaxBody {
+				t.Errorf("body unescaped or too long (%d)", len(req.Body))
+			}
+		})
+	}
+}
+
+func TestBodyWithinGitHubLimit(t *testing.T) {
+	in := fixture(199)
+	for i := range in.View.Findings {
+		in.View.Findings[i].Message = strings.Repeat("very long message ", 100)
+	}
+	in.View.Summary.Total = 5000
+	req := Build(in)
+	if len([]rune(req.Body)) > MaxBody || !strings.Contains(req.Body, "more\n") {
+		t.Errorf("body of %d characters, or no count of what was left out", len([]rune(req.Body)))
+	}
+}
+
+func newClient(s *githubtest.Server) *Client {
+	return &Client{APIURL: s.URL, Token: s.Token, Owner: s.Owner, Repo: s.Repo, PR: s.PR, UserAgent: "recap-test"}
+}
+
+func hunksOf(files []diff.File) map[string][][2]int {
+	out := map[string][][2]int{}
+	for _, f := range files {
+		for _, h := range f.Hunks {
+			out[f.NewPath] = append(out[f.NewPath], [2]int{h.NewStart, h.NewStart + h.NewLines - 1})
+		}
+	}
+	return out
+}
+
+// TestPostTwice: the first run posts a review with every inline comment and
+// the summary; the second posts no comment again and updates the summary.
+func TestPostTwice(t *testing.T) {
+	in := fixture(40)
+	s := githubtest.New(t, "acme", "shop", 7, hunksOf(in.Files))
+	// 150 comments of other reviewers: the listing takes two pages.
+	for i := 0; i < 150; i++ {
+		s.ReviewComments = append(s.ReviewComments, githubtest.Comment{ID: int64(i + 1), Path: "A.java", Line: 10, Body: "a person's comment"})
+	}
+	req := Build(in)
+	done, err := newClient(s).Post(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc, ic, reviews, errs := s.Snapshot()
+	if len(errs) > 0 {
+		t.Fatalf("protocol errors: %v", errs)
+	}
+	if done.Comments != MaxComments || reviews != 1 || len(rc) != 150+MaxComments || len(ic) != 1 || done.SummaryUpdated {
+		t.Fatalf("first run: %+v; %d reviews, %d review comments, %d issue comments", done, reviews, len(rc), len(ic))
+	}
+
+	in.View.Summary.Total++ // something changed in the summary
+	req = Build(in)
+	done, err = newClient(s).Post(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc, ic, reviews, _ = s.Snapshot()
+	if done.Comments != 0 || done.Skipped != MaxComments || reviews != 1 || len(rc) != 150+MaxComments || len(ic) != 1 || !done.SummaryUpdated {
+		t.Fatalf("second run: %+v; %d reviews, %d review comments, %d issue comments", done, reviews, len(rc), len(ic))
+	}
+	if ic[0].Body != req.Body {
+		t.Error("the summary comment was not updated")
+	}
+}
+
+// TestPostErrors: every failure says what happened and what was posted.
+func TestPostErrors(t *testing.T) {
+	in := fixture(5)
+	once := func(status int, body string, h http.Header, match string) func(*http.Request) (int, string, http.Header) {
+		done := false
+		return func(r *http.Request) (int, string, http.Header) {
+			if done || !strings.Contains(r.Method+" "+r.URL.Path, match) {
+				return 0, "", nil
+			}
+			done = true
+			return status, body, h
+		}
+	}
+	reset := time.Date(2026, 11, 22, 23, 0, 0, 0, time.UTC)
+	tests := []struct {
+		name    string
+		fail    func(*http.Request) (int, string, http.Header)
+		badLine bool
+		want    []string // in the error
+		posted  int      // reviews posted
+	}{
+		{"anchor outside the diff", nil, true, []string{"422", "Line could not be resolved", "nothing was posted"}, 0},
+		{"rate limit", once(403, `{"message":"API rate limit exceeded for installation ID 1."}`,
+			http.Header{"X-Ratelimit-Remaining": {"0"}, "X-Ratelimit-Reset": {fmt.Sprint(reset.Unix())}}, "GET"),
+			false, []string{"403", "rate limit is used up until 23:00:00 UTC", "nothing was posted"}, 0},
+		{"server error on a listing, retried", once(502, `{"message":"Server Error"}`, nil, "GET"), false, nil, 1},
+		{"server error on the review", once(500, `{"message":"Server Error"}`, nil, "POST /repos/acme/shop/pulls"), false,
+			[]string{"500", "nothing was posted", "re-run later"}, 0},
+		{"summary refused after the review", once(403, `{"message":"Resource not accessible by integration"}`, nil, "POST /repos/acme/shop/issues"), false,
+			[]string{"the review with 6 inline comments was posted, but the summary comment was not", "issues: write"}, 1},
+		{"bad token", once(401, `{"message":"Bad credentials"}`, nil, "GET"), false, []string{"401", "check GITHUB_TOKEN"}, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := githubtest.New(t, "acme", "shop", 7, hunksOf(in.Files))
+			s.Fail = tc.fail
+			req := Build(in)
+			if tc.badLine {
+				req.Comments[0].Line = 25 // between the hunks
+			}
+			_, err := newClient(s).Post(context.Background(), req)
+			_, _, reviews, errs := s.Snapshot()
+			if len(errs) > 0 {
+				t.Errorf("protocol errors: %v", errs)
+			}
+			if reviews != tc.posted {
+				t.Errorf("%d reviews posted, want %d", reviews, tc.posted)
+			}
+			if tc.want == nil {
+				if err != nil {
+					t.Errorf("error %v, want none", err)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatal("no error")
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not say %q", err, w)
+				}
+			}
+		})
+	}
+}
