@@ -33,6 +33,36 @@ func NewIndex(files []File) *Index {
 	return x
 }
 
+// NewAddedIndex indexes every added line of the files' hunks, whitespace-only
+// changes included, as git diff and reviewdog's filter-mode=added count them.
+func NewAddedIndex(files []File) *Index {
+	x := &Index{lines: map[string][]int{}}
+	for i := range files {
+		f := &files[i]
+		if f.NewPath == "" {
+			continue
+		}
+		var nums []int
+		for _, h := range f.Hunks {
+			n := h.NewStart
+			for _, l := range h.Lines {
+				switch l.Kind {
+				case Add:
+					nums = append(nums, n)
+					n++
+				case Context:
+					n++
+				}
+			}
+		}
+		if len(nums) > 0 {
+			x.lines[f.NewPath] = append(x.lines[f.NewPath], nums...)
+			sort.Ints(x.lines[f.NewPath])
+		}
+	}
+	return x
+}
+
 // Files is how many files have changed lines.
 func (x *Index) Files() int { return len(x.lines) }
 

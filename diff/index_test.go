@@ -14,25 +14,28 @@ import (
 
 func TestIndex(t *testing.T) {
 	tests := []struct {
-		name string
-		body string
-		want []int
+		name     string
+		body     string
+		want     []int // NewIndex: whitespace-only changes aside
+		wantPlus []int // NewAddedIndex: every added line
 	}{
-		{"a line added", "@@ -1,2 +1,3 @@\n a\n+b\n c\n", []int{2}},
-		{"a line modified", "@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n", []int{2}},
-		{"a line deleted", "@@ -1,3 +1,2 @@\n a\n-b\n c\n", nil},
-		{"re-indented only", "@@ -1,2 +1,2 @@\n-  a\n+\ta\n b\n", nil},
-		{"a blank line added", "@@ -1,2 +1,3 @@\n a\n+\n b\n", nil},
-		{"wrapped in an if: the body re-indented", "@@ -1,3 +1,5 @@\n x\n-a();\n-b();\n+if (ok) {\n+  a();\n+  b();\n+}\n", []int{2, 5}},
-		{"trailing blanks and a real change", "@@ -1,2 +1,2 @@\n-a  \n-b\n+a\n+c\n", []int{2}},
-		{"two blocks", "@@ -1,4 +1,4 @@\n-a\n+A\n x\n y\n-b\n+B\n", []int{1, 4}},
+		{"a line added", "@@ -1,2 +1,3 @@\n a\n+b\n c\n", []int{2}, []int{2}},
+		{"a line modified", "@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n", []int{2}, []int{2}},
+		{"a line deleted", "@@ -1,3 +1,2 @@\n a\n-b\n c\n", nil, nil},
+		{"re-indented only", "@@ -1,2 +1,2 @@\n-  a\n+\ta\n b\n", nil, []int{1}},
+		{"a blank line added", "@@ -1,2 +1,3 @@\n a\n+\n b\n", nil, []int{2}},
+		{"wrapped in an if: the body re-indented", "@@ -1,3 +1,5 @@\n x\n-a();\n-b();\n+if (ok) {\n+  a();\n+  b();\n+}\n", []int{2, 5}, []int{2, 3, 4, 5}},
+		{"trailing blanks and a real change", "@@ -1,2 +1,2 @@\n-a  \n-b\n+a\n+c\n", []int{2}, []int{1, 2}},
+		{"two blocks", "@@ -1,4 +1,4 @@\n-a\n+A\n x\n y\n-b\n+B\n", []int{1, 4}, []int{1, 4}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			files := parse(t, "--- a/f.go\n+++ b/f.go\n"+tc.body)
-			x := diff.NewIndex(files)
-			if d := cmp.Diff(tc.want, x.Lines("f.go")); d != "" {
-				t.Errorf("lines (-want +got):\n%s", d)
+			if d := cmp.Diff(tc.want, diff.NewIndex(files).Lines("f.go")); d != "" {
+				t.Errorf("NewIndex lines (-want +got):\n%s", d)
+			}
+			if d := cmp.Diff(tc.wantPlus, diff.NewAddedIndex(files).Lines("f.go")); d != "" {
+				t.Errorf("NewAddedIndex lines (-want +got):\n%s", d)
 			}
 		})
 	}

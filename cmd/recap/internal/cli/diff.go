@@ -18,6 +18,14 @@ import (
 // unified diff text, or (neither) the working tree against HEAD.
 type diffSource struct {
 	base, head, file string
+	// whitespace counts whitespace-only changes as changed lines.
+	whitespace bool
+}
+
+// registerIndex adds the flag of the changed-line index.
+func (d *diffSource) registerIndex(cmd *cobra.Command) {
+	cmd.Flags().BoolVar(&d.whitespace, "whitespace-changes", false,
+		"count lines changed in whitespace only (re-indented, blank, trailing spaces) as changed, as git diff and reviewdog's -filter-mode=added do")
 }
 
 func (d *diffSource) register(cmd *cobra.Command, withFile bool) {
@@ -48,6 +56,9 @@ func (d *diffSource) index(ctx context.Context, streams *IO, root string) ([]dif
 		if rel, err := filepath.Rel(top, root); err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
 			files = diff.Under(files, filepath.ToSlash(rel))
 		}
+	}
+	if d.whitespace {
+		return files, diff.NewAddedIndex(files), nil
 	}
 	return files, diff.NewIndex(files), nil
 }

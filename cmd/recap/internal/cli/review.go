@@ -55,6 +55,7 @@ $GITHUB_API_URL) points at GitHub Enterprise Server.`,
 	f.StringVar(&opts.common.inputFormat, "input-format", "", "read every input as this report format (sarif, spotbugs, checkstyle, pmd) instead of detecting it")
 	opts.filters.register(cmd)
 	opts.changes.register(cmd, true)
+	opts.changes.registerIndex(cmd)
 	opts.gate.register(cmd)
 	f.BoolVar(&rf.post, "post", false, "post the review to GitHub (needs GITHUB_TOKEN)")
 	f.StringVar(&rf.repoSlug, "github-repo", "", "OWNER/REPO of the pull request (default: $GITHUB_REPOSITORY or the event file)")

@@ -60,6 +60,7 @@ func (o *reportOptions) registerChanged(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&o.changedOnly, "changed-only", false,
 		"keep the findings whose lines touch a changed line (whitespace-only changes aside): of --base...--head, of --diff FILE, or else of the working tree against HEAD")
 	o.changes.register(cmd, true)
+	o.changes.registerIndex(cmd)
 }
 
 func (o *reportOptions) registerBudget(cmd *cobra.Command) {
