@@ -2,18 +2,20 @@ package parsers
 
 import (
 	"bufio"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/recap-dev/recap/reports"
 )
 
 // sarifParser reads SARIF 2.1.0 logs from any tool as a stream: a
-// json.Decoder walks the tokens down to runs[].results[] and decodes one result
-// at a time, so memory does not grow with the number of results. Rules are
+// jsontext.Decoder walks the tokens down to runs[].results[] and reads one
+// result at a time, so memory does not grow with the number of results. Rules are
 // decoded with the tool object into small structs (id, name, level, category
 // properties). See ../shared/LIBRARIES.md §1 for why go-sarif's own decoder is
 // not used to read: it rejects "ruleIndex": -1 and a BOM, and holds the whole log.
@@ -31,7 +33,7 @@ func (p *sarifParser) Parse(r io.Reader, emit func(reports.Finding) error) (repo
 		br.Discard(3)
 	}
 	lc := newLineCounter(br)
-	dec := json.NewDecoder(lc)
+	dec := jsontext.NewDecoder(lc, jsonOptions)
 	s := &sarifStream{opts: p.opts, dec: dec, lc: lc, in: &in, emit: emit, placer: newPlacer(p.opts.Root)}
 	err := s.document()
 	s.placer.finish(&in)
@@ -43,7 +45,7 @@ func (p *sarifParser) Parse(r io.Reader, emit func(reports.Finding) error) (repo
 
 type sarifStream struct {
 	opts    Options
-	dec     *json.Decoder
+	dec     *jsontext.Decoder
 	lc      *lineCounter
 	in      *reports.Input
 	emit    func(reports.Finding) error
@@ -57,6 +59,22 @@ type errEmit struct{ err error }
 
 func (e errEmit) Error() string { return e.err.Error() }
 
+// jsonOptions read JSON as real tools write it: names matched in any case
+// (as encoding/json does), duplicate names and invalid UTF-8 let through.
+var jsonOptions = jsonv2.JoinOptions(
+	jsonv2.MatchCaseInsensitiveNames(true),
+	jsontext.AllowDuplicateNames(true),
+	jsontext.AllowInvalidUTF8(true),
+)
+
+// valueError is a value that did not fit its Go type, at an offset of the input.
+type valueError struct {
+	off int64
+	err error
+}
+
+func (e *valueError) Error() string { return e.err.Error() }
+
 // fail wraps err with the input name, the JSON path and the place.
 func (s *sarifStream) fail(path string, err error) error {
 	var ee errEmit
@@ -68,103 +86,146 @@ func (s *sarifStream) fail(path string, err error) error {
 		return err
 	}
 	off := s.dec.InputOffset()
-	var se *json.SyntaxError
-	var te *json.UnmarshalTypeError
+	var se *jsontext.SyntacticError
+	var ve *valueError
 	switch {
-	case errors.As(err, &se):
-		off = se.Offset
-		err = errors.New(strings.TrimPrefix(se.Error(), "json: "))
-	case errors.As(err, &te):
-		off = te.Offset
-		what := te.Field
-		if what == "" {
-			what = "value"
-		}
-		err = fmt.Errorf("%s: want %s, got %s", what, jsonKind(te.Type.String()), te.Value)
 	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
 		off = s.lc.read // the place of a truncation is the end of the input
 		err = errors.New("unexpected end of input")
+	case errors.As(err, &se):
+		off = se.ByteOffset
+		if se.Err != nil {
+			err = se.Err
+		}
+	case errors.As(err, &ve):
+		off, err = ve.off, ve.err
 	}
 	line, col := s.lc.position(off)
 	return &ParseError{Input: s.opts.Name, Path: path, Line: line, Column: col, Offset: off, Err: err}
 }
 
-func jsonKind(goType string) string {
-	switch {
-	case strings.HasPrefix(goType, "[]"):
-		return "an array"
-	case strings.HasPrefix(goType, "map[") || strings.HasPrefix(goType, "parsers.") || strings.HasPrefix(goType, "struct"):
-		return "an object"
-	case goType == "string":
-		return "a string"
-	case strings.HasPrefix(goType, "int") || strings.HasPrefix(goType, "*int"):
-		return "a number"
-	case goType == "bool" || goType == "*bool":
-		return "a boolean"
-	}
-	return goType
-}
-
-// delim reads the next token and checks that it is the delimiter want.
-func (s *sarifStream) delim(path string, want json.Delim) error {
-	tok, err := s.dec.Token()
+// decode reads the next value whole and unmarshals it into v. A value that
+// does not fit v (a string where a number belongs) is a *valueError, and the
+// stream is past the value, so that reading can go on.
+func (s *sarifStream) decode(v any) error {
+	val, err := s.dec.ReadValue()
 	if err != nil {
-		return s.fail(path, err)
+		return err
 	}
-	if d, ok := tok.(json.Delim); !ok || d != want {
-		return s.fail(path, fmt.Errorf("want %s, got %s", delimName(want), tokenName(tok)))
+	start := s.dec.InputOffset() - int64(len(val))
+	if err := jsonv2.Unmarshal(val, v, jsonOptions); err != nil {
+		var se *jsonv2.SemanticError
+		if errors.As(err, &se) {
+			what := pointerPath(string(se.JSONPointer))
+			got := kindName(se.JSONKind)
+			if se.JSONValue != nil {
+				got = kindName(se.JSONValue.Kind())
+			}
+			return &valueError{off: start + se.ByteOffset, err: fmt.Errorf("%s: want %s, got %s", what, goKind(se), got)}
+		}
+		return &valueError{off: start, err: err}
 	}
 	return nil
 }
 
-func delimName(d json.Delim) string {
-	if d == '{' {
-		return "an object"
+// pointerPath writes a JSON pointer within a value as a path:
+// "/locations/0/region" → "locations[0].region"; "" → "value".
+func pointerPath(ptr string) string {
+	if ptr == "" {
+		return "value"
 	}
-	return "an array"
+	var b strings.Builder
+	for _, tok := range strings.Split(strings.TrimPrefix(ptr, "/"), "/") {
+		tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
+		if _, err := strconv.Atoi(tok); err == nil {
+			b.WriteString("[" + tok + "]")
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(tok)
+	}
+	return b.String()
 }
 
-func tokenName(tok json.Token) string {
-	switch v := tok.(type) {
-	case json.Delim:
-		if v == '{' {
+func goKind(se *jsonv2.SemanticError) string {
+	if se.GoType == nil {
+		return "another value"
+	}
+	t := se.GoType.String()
+	switch {
+	case len(t) > 2 && t[:2] == "[]":
+		return "an array"
+	case t == "string":
+		return "a string"
+	case t == "bool" || t == "*bool":
+		return "a boolean"
+	case t == "int" || t == "*int" || t == "int64" || t == "float64":
+		return "a number"
+	}
+	return "an object"
+}
+
+// delim reads the next token and checks that it is the delimiter want.
+func (s *sarifStream) delim(path string, want jsontext.Kind) error {
+	tok, err := s.dec.ReadToken()
+	if err != nil {
+		return s.fail(path, err)
+	}
+	if tok.Kind() != want {
+		return s.fail(path, fmt.Errorf("want %s, got %s", kindName(want), kindName(tok.Kind())))
+	}
+	return nil
+}
+
+// kindName names a JSON kind in messages.
+func kindName(k jsontext.Kind) string {
+	switch k {
+	case '{', '}':
+		if k == '{' {
 			return "an object"
 		}
-		if v == '[' {
-			return "an array"
-		}
-		return "'" + v.String() + "'"
-	case string:
+		return "'}'"
+	case '[':
+		return "an array"
+	case ']':
+		return "']'"
+	case '"':
 		return "a string"
-	case float64, json.Number:
+	case '0':
 		return "a number"
-	case bool:
+	case 't', 'f':
 		return "a boolean"
-	case nil:
+	case 'n':
 		return "null"
 	}
-	return fmt.Sprintf("%T", tok)
+	return "nothing"
+}
+
+// more reports whether the object or array being read has another member.
+func (s *sarifStream) more() bool {
+	k := s.dec.PeekKind()
+	return k != '}' && k != ']' && k != 0
 }
 
 // key reads an object key, or reports false at the object's end.
 func (s *sarifStream) key(path string) (string, bool, error) {
-	if !s.dec.More() {
-		if _, err := s.dec.Token(); err != nil { // the closing '}'
+	if !s.more() {
+		if _, err := s.dec.ReadToken(); err != nil { // the closing '}'
 			return "", false, s.fail(path, err)
 		}
 		return "", false, nil
 	}
-	tok, err := s.dec.Token()
+	tok, err := s.dec.ReadToken()
 	if err != nil {
 		return "", false, s.fail(path, err)
 	}
-	k, _ := tok.(string)
-	return k, true, nil
+	return tok.String(), true, nil
 }
 
 func (s *sarifStream) skip(path string) error {
-	var raw json.RawMessage
-	if err := s.dec.Decode(&raw); err != nil {
+	if err := s.dec.SkipValue(); err != nil {
 		return s.fail(path, err)
 	}
 	return nil
@@ -172,15 +233,15 @@ func (s *sarifStream) skip(path string) error {
 
 // document reads the log object (§3.13).
 func (s *sarifStream) document() error {
-	tok, err := s.dec.Token()
+	tok, err := s.dec.ReadToken()
 	if err == io.EOF {
 		return &ParseError{Input: s.opts.Name, Offset: 0, Err: ErrEmpty}
 	}
 	if err != nil {
 		return s.fail("$", err)
 	}
-	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return s.fail("$", fmt.Errorf("want a SARIF log object, got %s", tokenName(tok)))
+	if tok.Kind() != '{' {
+		return s.fail("$", fmt.Errorf("want a SARIF log object, got %s", kindName(tok.Kind())))
 	}
 	sawRuns := false
 	for {
@@ -194,7 +255,7 @@ func (s *sarifStream) document() error {
 		switch k {
 		case "version":
 			var v string
-			if err := s.dec.Decode(&v); err != nil {
+			if err := s.decode(&v); err != nil {
 				return s.fail("$.version", err)
 			}
 			if v != sarifVersion {
@@ -217,12 +278,12 @@ func (s *sarifStream) runs() error {
 	if err := s.delim("$.runs", '['); err != nil {
 		return err
 	}
-	for i := 0; s.dec.More(); i++ {
+	for i := 0; s.more(); i++ {
 		if err := s.run(i); err != nil {
 			return err
 		}
 	}
-	if _, err := s.dec.Token(); err != nil {
+	if _, err := s.dec.ReadToken(); err != nil {
 		return s.fail("$.runs", err)
 	}
 	return nil

@@ -1,6 +1,6 @@
 package parsers
 
-import "encoding/json"
+import "github.com/go-json-experiment/json/jsontext"
 
 // The SARIF 2.1.0 structs recap decodes: only the fields the model needs, with
 // int indexes (SARIF's default index is -1, which go-sarif's uint fields reject)
@@ -39,10 +39,10 @@ type sarifRule struct {
 // sarifRuleProperties are the property-bag entries recap reads (PMD's
 // ruleset and priority, a category, tags); raw, as their types vary by tool.
 type sarifRuleProperties struct {
-	Ruleset  json.RawMessage `json:"ruleset"`
-	Priority json.RawMessage `json:"priority"`
-	Category json.RawMessage `json:"category"`
-	Tags     json.RawMessage `json:"tags"`
+	Ruleset  jsontext.Value `json:"ruleset"`
+	Priority jsontext.Value `json:"priority"`
+	Category jsontext.Value `json:"category"`
+	Tags     jsontext.Value `json:"tags"`
 }
 
 type sarifMultiformat struct {
@@ -95,11 +95,11 @@ type sarifResult struct {
 			Index *int   `json:"index"`
 		} `json:"toolComponent"`
 	} `json:"rule"`
-	Kind                string                     `json:"kind"`
-	Level               string                     `json:"level"`
-	Message             sarifMessage               `json:"message"`
-	Locations           []sarifLocation            `json:"locations"`
-	PartialFingerprints map[string]json.RawMessage `json:"partialFingerprints"`
+	Kind                string                    `json:"kind"`
+	Level               string                    `json:"level"`
+	Message             sarifMessage              `json:"message"`
+	Locations           []sarifLocation           `json:"locations"`
+	PartialFingerprints map[string]jsontext.Value `json:"partialFingerprints"`
 	Suppressions        []struct {
 		Status string `json:"status"`
 	} `json:"suppressions"`

@@ -2,7 +2,9 @@ package parsers
 
 import (
 	"encoding/json"
+
 	"fmt"
+	"github.com/go-json-experiment/json/jsontext"
 	"strconv"
 	"strings"
 
@@ -56,16 +58,16 @@ func (s *sarifStream) run(i int) error {
 			}
 			r.setTool(t)
 		case "originalUriBaseIds":
-			if err := s.dec.Decode(&r.bases); err != nil {
+			if err := s.decode(&r.bases); err != nil {
 				return s.fail(p, err)
 			}
 		case "artifacts":
-			if err := s.dec.Decode(&r.artifacts); err != nil {
+			if err := s.decode(&r.artifacts); err != nil {
 				return s.fail(p, err)
 			}
 			r.sawArts = true
 		case "invocations":
-			if err := s.dec.Decode(&invocations); err != nil {
+			if err := s.decode(&invocations); err != nil {
 				return s.fail(p, err)
 			}
 		case "results":
@@ -114,14 +116,14 @@ func (s *sarifStream) tool(path string) (*sarifTool, error) {
 			if err := s.delim(p, '['); err != nil {
 				return nil, err
 			}
-			for i := 0; s.dec.More(); i++ {
+			for i := 0; s.more(); i++ {
 				var c sarifComponent
 				if err := s.component(p+"["+strconv.Itoa(i)+"]", &c); err != nil {
 					return nil, err
 				}
 				t.Extensions = append(t.Extensions, c)
 			}
-			if _, err := s.dec.Token(); err != nil {
+			if _, err := s.dec.ReadToken(); err != nil {
 				return nil, s.fail(p, err)
 			}
 		default:
@@ -145,8 +147,8 @@ func (s *sarifStream) component(path string, c *sarifComponent) error {
 		p := path + "." + k
 		switch k {
 		case "name", "version", "semanticVersion":
-			var raw json.RawMessage
-			if err := s.dec.Decode(&raw); err != nil {
+			raw, err := s.dec.ReadValue()
+			if err != nil {
 				return s.fail(p, err)
 			}
 			v := stringProperty(raw)
@@ -159,20 +161,20 @@ func (s *sarifStream) component(path string, c *sarifComponent) error {
 				c.SemanticVersion = v
 			}
 		case "rules":
-			tok, err := s.dec.Token()
+			tok, err := s.dec.ReadToken()
 			if err != nil {
 				return s.fail(p, err)
 			}
-			if tok == nil {
+			if tok.Kind() == 'n' {
 				continue
 			}
-			if d, ok := tok.(json.Delim); !ok || d != '[' {
-				return s.fail(p, fmt.Errorf("want an array of rules, got %s", tokenName(tok)))
+			if tok.Kind() != '[' {
+				return s.fail(p, fmt.Errorf("want an array of rules, got %s", kindName(tok.Kind())))
 			}
-			for i := 0; s.dec.More(); i++ {
+			for i := 0; s.more(); i++ {
 				var rule sarifRule
-				if err := s.dec.Decode(&rule); err != nil {
-					if _, ok := err.(*json.UnmarshalTypeError); !ok {
+				if err := s.decode(&rule); err != nil {
+					if _, ok := err.(*valueError); !ok {
 						return s.fail(p+"["+strconv.Itoa(i)+"]", err)
 					}
 					if s.typeErr == nil {
@@ -181,7 +183,7 @@ func (s *sarifStream) component(path string, c *sarifComponent) error {
 				}
 				c.Rules = append(c.Rules, rule)
 			}
-			if _, err := s.dec.Token(); err != nil {
+			if _, err := s.dec.ReadToken(); err != nil {
 				return s.fail(p, err)
 			}
 		default:
@@ -227,20 +229,20 @@ func (r *sarifRun) setTool(t *sarifTool) {
 
 func (r *sarifRun) results(path string) error {
 	s := r.s
-	tok, err := s.dec.Token()
+	tok, err := s.dec.ReadToken()
 	if err != nil {
 		return s.fail(path, err)
 	}
-	if tok == nil {
+	if tok.Kind() == 'n' {
 		return nil
 	}
-	if d, ok := tok.(json.Delim); !ok || d != '[' {
-		return s.fail(path, fmt.Errorf("want an array of results, got %s", tokenName(tok)))
+	if tok.Kind() != '[' {
+		return s.fail(path, fmt.Errorf("want an array of results, got %s", kindName(tok.Kind())))
 	}
-	for j := 0; s.dec.More(); j++ {
+	for j := 0; s.more(); j++ {
 		var res sarifResult
-		if err := s.dec.Decode(&res); err != nil {
-			if _, ok := err.(*json.UnmarshalTypeError); ok {
+		if err := s.decode(&res); err != nil {
+			if _, ok := err.(*valueError); ok {
 				// The value was read whole; the result is kept as far as it fits.
 				if s.typeErr == nil {
 					s.typeErr = s.fail(path+"["+strconv.Itoa(j)+"]", err)
@@ -257,7 +259,7 @@ func (r *sarifRun) results(path string) error {
 			return s.fail(path+"["+strconv.Itoa(j)+"]", err)
 		}
 	}
-	if _, err := s.dec.Token(); err != nil {
+	if _, err := s.dec.ReadToken(); err != nil {
 		return s.fail(path, err)
 	}
 	return nil
@@ -472,7 +474,7 @@ func (r *sarifRun) baseDir(id string, depth int) (dir string, known, usable bool
 	return p, true, true
 }
 
-func fingerprints(m map[string]json.RawMessage) map[string]string {
+func fingerprints(m map[string]jsontext.Value) map[string]string {
 	if len(m) == 0 {
 		return nil
 	}

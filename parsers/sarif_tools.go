@@ -94,7 +94,7 @@ func (k toolKind) ruleName(rule *sarifRule, ruleID string) string {
 	return ""
 }
 
-func stringProperty(raw json.RawMessage) string {
+func stringProperty(raw []byte) string {
 	var s string
 	if len(raw) > 0 && json.Unmarshal(raw, &s) == nil {
 		return s
@@ -103,7 +103,7 @@ func stringProperty(raw json.RawMessage) string {
 }
 
 // intProperty reads a number, or a string holding one (tools differ).
-func intProperty(raw json.RawMessage) int {
+func intProperty(raw []byte) int {
 	var n float64
 	if len(raw) == 0 {
 		return 0
@@ -119,7 +119,7 @@ func intProperty(raw json.RawMessage) int {
 	return 0
 }
 
-func tagsProperty(raw json.RawMessage) []string {
+func tagsProperty(raw []byte) []string {
 	var tags []string
 	if len(raw) > 0 && json.Unmarshal(raw, &tags) == nil {
 		return tags
