@@ -52,6 +52,22 @@ type sarifStream struct {
 	placer  *placer
 	typeErr error // the first result that did not fit the schema; reading went on
 	tools   map[string]bool
+	strs    map[string]string // interned rule strings
+}
+
+// intern returns one shared copy of each distinct string.
+func (s *sarifStream) intern(v string) string {
+	if v == "" {
+		return ""
+	}
+	if w, ok := s.strs[v]; ok {
+		return w
+	}
+	if s.strs == nil {
+		s.strs = map[string]string{}
+	}
+	s.strs[v] = v
+	return v
 }
 
 // errEmit marks an error returned by emit, which is passed on unwrapped.

@@ -22,8 +22,8 @@ type sarifComponent struct {
 	Rules           []sarifRule
 }
 
-// sarifRule is a reportingDescriptor (§3.49).
-type sarifRule struct {
+// sarifRuleJSON is a reportingDescriptor (§3.49) as decoded.
+type sarifRuleJSON struct {
 	ID                   string `json:"id"`
 	Name                 string `json:"name"`
 	HelpURI              string `json:"helpUri"`
@@ -34,6 +34,40 @@ type sarifRule struct {
 		Text string `json:"text"`
 	} `json:"messageStrings"`
 	Properties sarifRuleProperties `json:"properties"`
+}
+
+// sarifRule is what recap keeps of a descriptor: a log may hold tens of
+// thousands (PMD 7 writes one per rule and message), so its strings are
+// interned and its properties parsed once.
+type sarifRule struct {
+	ID, Name, HelpURI string
+	level             string // defaultConfiguration.level
+	messageStrings    map[string]string
+	ruleset, category string
+	priority          int
+	tags              []string
+}
+
+// newSARIFRule keeps what recap reads of a decoded descriptor.
+func newSARIFRule(j *sarifRuleJSON, intern func(string) string) sarifRule {
+	r := sarifRule{ID: intern(j.ID), Name: intern(j.Name), HelpURI: intern(j.HelpURI),
+		ruleset:  intern(stringProperty(j.Properties.Ruleset)),
+		category: intern(stringProperty(j.Properties.Category)),
+		priority: intProperty(j.Properties.Priority),
+	}
+	if j.DefaultConfiguration != nil {
+		r.level = intern(j.DefaultConfiguration.Level)
+	}
+	for id, m := range j.MessageStrings {
+		if r.messageStrings == nil {
+			r.messageStrings = map[string]string{}
+		}
+		r.messageStrings[id] = m.Text
+	}
+	for _, t := range tagsProperty(j.Properties.Tags) {
+		r.tags = append(r.tags, intern(t))
+	}
+	return r
 }
 
 // sarifRuleProperties are the property-bag entries recap reads (PMD's

@@ -28,6 +28,7 @@ type sarifRun struct {
 	artifacts []sarifArtifact
 	sawArts   bool
 	pending   []pendingResult
+	placed    map[string]string // locate's cache: uri (and base) → path
 }
 
 type pendingResult struct {
@@ -172,7 +173,7 @@ func (s *sarifStream) component(path string, c *sarifComponent) error {
 				return s.fail(p, fmt.Errorf("want an array of rules, got %s", kindName(tok.Kind())))
 			}
 			for i := 0; s.more(); i++ {
-				var rule sarifRule
+				var rule sarifRuleJSON
 				if err := s.decode(&rule); err != nil {
 					if _, ok := err.(*valueError); !ok {
 						return s.fail(p+"["+strconv.Itoa(i)+"]", err)
@@ -181,7 +182,7 @@ func (s *sarifStream) component(path string, c *sarifComponent) error {
 						s.typeErr = s.fail(p+"["+strconv.Itoa(i)+"]", err)
 					}
 				}
-				c.Rules = append(c.Rules, rule)
+				c.Rules = append(c.Rules, newSARIFRule(&rule, s.intern))
 			}
 			if _, err := s.dec.ReadToken(); err != nil {
 				return s.fail(p, err)
@@ -301,8 +302,8 @@ func (r *sarifRun) convert(res *sarifResult, j int) error {
 		f.Rule = rule.ID
 	}
 	level := res.Level
-	if level == "" && rule != nil && rule.DefaultConfiguration != nil {
-		level = rule.DefaultConfiguration.Level
+	if level == "" && rule != nil && rule.level != "" {
+		level = rule.level
 	}
 	f.Severity, f.Priority = r.kind.severity(level, rule)
 	f.Category = r.kind.category(rule, f.Rule)
@@ -385,8 +386,8 @@ func (r *sarifRun) rule(res *sarifResult) *sarifRule {
 func (r *sarifRun) message(m sarifMessage, rule *sarifRule) string {
 	text := m.Text
 	if m.ID != "" && rule != nil {
-		if ms, ok := rule.MessageStrings[m.ID]; ok && ms.Text != "" && (text == "" || len(m.Arguments) > 0) {
-			text = ms.Text
+		if ms, ok := rule.messageStrings[m.ID]; ok && ms != "" && (text == "" || len(m.Arguments) > 0) {
+			text = ms
 		}
 	}
 	if text == "" {
@@ -433,6 +434,30 @@ func (r *sarifRun) locate(al *sarifArtifactLocation) string {
 	if uri == "" {
 		return ""
 	}
+	// Results repeat their file's URI: a path placed once is placed again
+	// from the cache (the path shared, not copied). Paths that could not be
+	// placed are not cached, so that they are counted, and placed should a
+	// later path teach the placer their root.
+	key := uri
+	if base != "" {
+		key = base + "\x00" + uri
+	}
+	if p, ok := r.placed[key]; ok {
+		return p
+	}
+	before := r.s.placer.outside
+	p := r.resolve(uri, base)
+	if r.s.placer.outside == before {
+		if r.placed == nil {
+			r.placed = map[string]string{}
+		}
+		r.placed[key] = p
+	}
+	return p
+}
+
+// resolve is locate without the cache.
+func (r *sarifRun) resolve(uri, base string) string {
 	p, ok := uriPath(uri)
 	if !ok {
 		return r.s.placer.unplaced(uri)

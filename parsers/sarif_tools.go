@@ -38,7 +38,7 @@ func sarifToolKind(driver string) toolKind {
 func (k toolKind) severity(level string, rule *sarifRule) (reports.Severity, int) {
 	prio := 0
 	if k == toolPMD && rule != nil {
-		prio = intProperty(rule.Properties.Priority)
+		prio = rule.priority
 	}
 	switch level {
 	case "error":
@@ -58,7 +58,7 @@ func (k toolKind) category(rule *sarifRule, ruleID string) string {
 	switch k {
 	case toolPMD:
 		if rule != nil {
-			if c := pmdCategory(stringProperty(rule.Properties.Ruleset), rule.HelpURI); c != "" {
+			if c := pmdCategory(rule.ruleset, rule.HelpURI); c != "" {
 				return c
 			}
 		}
@@ -66,16 +66,16 @@ func (k toolKind) category(rule *sarifRule, ruleID string) string {
 		return checkstyleCategory(ruleID)
 	case toolSpotBugs:
 		if rule != nil {
-			if tags := tagsProperty(rule.Properties.Tags); len(tags) > 0 {
+			if tags := rule.tags; len(tags) > 0 {
 				return strings.ToUpper(tags[0])
 			}
 		}
 	}
 	if rule != nil {
-		if c := stringProperty(rule.Properties.Category); c != "" {
+		if c := rule.category; c != "" {
 			return c
 		}
-		for _, t := range tagsProperty(rule.Properties.Tags) {
+		for _, t := range rule.tags {
 			if t != "" && !strings.ContainsAny(t, "/:") {
 				return t
 			}

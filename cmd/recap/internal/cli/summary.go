@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/recap-dev/recap/diff"
@@ -142,11 +143,17 @@ func collect(ctx context.Context, streams *IO, opts *reportOptions, args []strin
 	if err := opts.gate.validate(); err != nil {
 		return nil, err
 	}
-	counter, err := tokens.New(opts.tokenizer)
-	if err != nil {
+	if !slices.Contains(tokens.Names(), opts.tokenizer) {
+		_, err := tokens.New(opts.tokenizer)
 		return nil, usageError("--tokenizer: %v", err)
 	}
-	col := &collected{renderer: r, root: root, counter: counter, src: &summarize.Dir{Root: root}}
+	col := &collected{renderer: r, root: root, src: &summarize.Dir{Root: root}}
+	// The vocabularies cost 20 MB: loaded only when a budget is applied.
+	if format == "json" || opts.budgeted {
+		if col.counter, err = tokens.New(opts.tokenizer); err != nil {
+			return nil, usageError("--tokenizer: %v", err)
+		}
+	}
 	// The context's source, checked before the inputs are read (they may be large).
 	if opts.rev != "" {
 		if col.src, err = revSource(root, opts.rev); err != nil {
