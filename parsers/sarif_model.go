@@ -19,7 +19,7 @@ type sarifComponent struct {
 	Name            string
 	Version         string
 	SemanticVersion string
-	Rules           []sarifRule
+	Rules           []*sarifRule
 }
 
 // sarifRuleJSON is a reportingDescriptor (§3.49) as decoded.
@@ -49,8 +49,8 @@ type sarifRule struct {
 }
 
 // newSARIFRule keeps what recap reads of a decoded descriptor.
-func newSARIFRule(j *sarifRuleJSON, intern func(string) string) sarifRule {
-	r := sarifRule{ID: intern(j.ID), Name: intern(j.Name), HelpURI: intern(j.HelpURI),
+func newSARIFRule(j *sarifRuleJSON, intern func(string) string) *sarifRule {
+	r := &sarifRule{ID: intern(j.ID), Name: intern(j.Name), HelpURI: intern(j.HelpURI),
 		ruleset:  intern(stringProperty(j.Properties.Ruleset)),
 		category: intern(stringProperty(j.Properties.Category)),
 		priority: intProperty(j.Properties.Priority),

@@ -208,9 +208,9 @@ func (r *sarifRun) setTool(t *sarifTool) {
 	r.kind = sarifToolKind(r.toolName)
 	r.ruleByID = make(map[string]*sarifRule)
 	for _, c := range append([]sarifComponent{t.Driver}, t.Extensions...) {
-		for i := range c.Rules {
-			if _, dup := r.ruleByID[c.Rules[i].ID]; !dup {
-				r.ruleByID[c.Rules[i].ID] = &c.Rules[i]
+		for _, rule := range c.Rules {
+			if _, dup := r.ruleByID[rule.ID]; !dup {
+				r.ruleByID[rule.ID] = rule
 			}
 		}
 	}
@@ -361,7 +361,7 @@ func (r *sarifRun) rule(res *sarifResult) *sarifRule {
 		rules = r.tool.Extensions[comp].Rules
 	}
 	if idx >= 0 && idx < len(rules) {
-		return &rules[idx]
+		return rules[idx]
 	}
 	id := res.RuleID
 	if id == "" && res.Rule != nil {
