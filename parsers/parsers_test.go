@@ -92,8 +92,8 @@ func TestXMLErrors(t *testing.T) {
 		"unknown":                {"", "hello", "report: " + ErrUnknownFormat.Error()},
 		"sarif 1.0":              {"", `{"version":"1.0.0","runs":[]}`, `report: $.version: line 1, column 19: SARIF version "1.0.0" is not supported (recap reads 2.1.0)`},
 		"sarif no runs":          {"", `{"version":"2.1.0"}`, `report: $: line 1, column 20: not a SARIF log: no "runs"`},
-		"sarif wrong type":       {"", "{\"version\":\"2.1.0\",\"runs\":[{\"results\":[\n{\"ruleId\":\"b\",\"ruleIndex\":\"zero\"}]}]}", `report: $.runs[0].results[0]: line 2, column 27: ruleIndex: want a number, got a string`},
-		"sarif syntax":           {"", "{\"version\":\"2.1.0\",\"runs\":[{\"results\":[\n{\"ruleId\":\"b\",,}]}]}", `report: $.runs[0].results[0]: line 2, column 15: invalid character ',' at start of string (expecting '"')`},
+		"sarif wrong type":       {"", "{\"version\":\"2.1.0\",\"runs\":[{\"results\":[\n{\"ruleId\":\"b\",\"ruleIndex\":\"zero\"}]}]}", `report: $.runs[0].results[0].ruleIndex: line 2, column 27: want a number, got a string`},
+		"sarif syntax":           {"", "{\"version\":\"2.1.0\",\"runs\":[{\"results\":[\n{\"ruleId\":\"b\",,}]}]}", `report: $.runs[0].results[0]: line 2, column 15: invalid character ',' at start of value`},
 		"sarif truncated":        {"", `{"version":"2.1.0","runs":[{"results":[{"ruleId":"a"}`, `report: $.runs[0].results: line 1, column 54: unexpected end of input`},
 	}
 	for name, tc := range tests {

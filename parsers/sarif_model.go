@@ -103,11 +103,26 @@ type sarifRegion struct {
 }
 
 type sarifLocation struct {
-	PhysicalLocation *struct {
-		ArtifactLocation *sarifArtifactLocation `json:"artifactLocation"`
-		Region           *sarifRegion           `json:"region"`
-		ContextRegion    *sarifRegion           `json:"contextRegion"`
-	} `json:"physicalLocation"`
+	PhysicalLocation *sarifPhysicalLocation `json:"physicalLocation"`
+}
+
+type sarifPhysicalLocation struct {
+	ArtifactLocation *sarifArtifactLocation `json:"artifactLocation"`
+	Region           *sarifRegion           `json:"region"`
+	ContextRegion    *sarifRegion           `json:"contextRegion"`
+}
+
+// sarifRuleRef is a reportingDescriptorReference (§3.52).
+type sarifRuleRef struct {
+	ID            string             `json:"id"`
+	Index         *int               `json:"index"`
+	ToolComponent *sarifComponentRef `json:"toolComponent"`
+}
+
+// sarifComponentRef is a toolComponentReference (§3.54).
+type sarifComponentRef struct {
+	Name  string `json:"name"`
+	Index *int   `json:"index"`
 }
 
 type sarifMessage struct {
@@ -119,16 +134,9 @@ type sarifMessage struct {
 
 // sarifResult is a result (§3.27).
 type sarifResult struct {
-	RuleID    string `json:"ruleId"`
-	RuleIndex *int   `json:"ruleIndex"`
-	Rule      *struct {
-		ID            string `json:"id"`
-		Index         *int   `json:"index"`
-		ToolComponent *struct {
-			Name  string `json:"name"`
-			Index *int   `json:"index"`
-		} `json:"toolComponent"`
-	} `json:"rule"`
+	RuleID              string                    `json:"ruleId"`
+	RuleIndex           *int                      `json:"ruleIndex"`
+	Rule                *sarifRuleRef             `json:"rule"`
 	Kind                string                    `json:"kind"`
 	Level               string                    `json:"level"`
 	Message             sarifMessage              `json:"message"`

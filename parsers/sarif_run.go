@@ -242,15 +242,10 @@ func (r *sarifRun) results(path string) error {
 	}
 	for j := 0; s.more(); j++ {
 		var res sarifResult
-		if err := s.decode(&res); err != nil {
-			if _, ok := err.(*valueError); ok {
-				// The value was read whole; the result is kept as far as it fits.
-				if s.typeErr == nil {
-					s.typeErr = s.fail(path+"["+strconv.Itoa(j)+"]", err)
-				}
-			} else {
-				return s.fail(path+"["+strconv.Itoa(j)+"]", err)
-			}
+		// A value of the wrong kind is noted in s.typeErr and skipped; the
+		// result is kept as far as it fits.
+		if err := s.result(&res); err != nil {
+			return s.fail(path+"["+strconv.Itoa(j)+"]", err)
 		}
 		if r.tool == nil || (!r.sawArts && needsArtifacts(&res)) {
 			r.pending = append(r.pending, pendingResult{res: res, idx: j})

@@ -1,0 +1,329 @@
+package parsers
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// The result decoder: a result (§3.27) read token by token into sarifResult,
+// in one pass over the stream, without reflection. A value of the wrong kind
+// (a string where a number belongs) is skipped and noted as the input's
+// first type error; the result keeps what fits, and reading goes on.
+
+// result reads one result object.
+func (s *sarifStream) result(res *sarifResult) error {
+	return s.object(func(name string) error {
+		switch name {
+		case "ruleId":
+			return s.str(&res.RuleID)
+		case "ruleIndex":
+			return s.optInt(&res.RuleIndex)
+		case "rule":
+			res.Rule = &sarifRuleRef{}
+			return s.ruleRef(res.Rule)
+		case "kind":
+			return s.str(&res.Kind)
+		case "level":
+			return s.str(&res.Level)
+		case "message":
+			return s.message(&res.Message)
+		case "locations":
+			return s.array(func() error {
+				var l sarifLocation
+				err := s.location(&l)
+				res.Locations = append(res.Locations, l)
+				return err
+			})
+		case "partialFingerprints":
+			return s.object(func(k string) error {
+				v, err := s.dec.ReadValue()
+				if err != nil {
+					return err
+				}
+				if res.PartialFingerprints == nil {
+					res.PartialFingerprints = map[string]jsontext.Value{}
+				}
+				res.PartialFingerprints[k] = bytes.Clone(v)
+				return nil
+			})
+		case "suppressions":
+			return s.array(func() error {
+				var status string
+				err := s.object(func(k string) error {
+					if k == "status" {
+						return s.str(&status)
+					}
+					return s.dec.SkipValue()
+				})
+				res.Suppressions = append(res.Suppressions, struct {
+					Status string `json:"status"`
+				}{status})
+				return err
+			})
+		}
+		return s.dec.SkipValue()
+	})
+}
+
+func (s *sarifStream) ruleRef(r *sarifRuleRef) error {
+	return s.object(func(name string) error {
+		switch name {
+		case "id":
+			return s.str(&r.ID)
+		case "index":
+			return s.optInt(&r.Index)
+		case "toolComponent":
+			r.ToolComponent = &sarifComponentRef{}
+			return s.object(func(k string) error {
+				switch k {
+				case "name":
+					return s.str(&r.ToolComponent.Name)
+				case "index":
+					return s.optInt(&r.ToolComponent.Index)
+				}
+				return s.dec.SkipValue()
+			})
+		}
+		return s.dec.SkipValue()
+	})
+}
+
+func (s *sarifStream) message(m *sarifMessage) error {
+	return s.object(func(name string) error {
+		switch name {
+		case "text":
+			return s.str(&m.Text)
+		case "markdown":
+			return s.str(&m.Markdown)
+		case "id":
+			return s.str(&m.ID)
+		case "arguments":
+			return s.array(func() error {
+				var a string
+				err := s.str(&a)
+				m.Arguments = append(m.Arguments, a)
+				return err
+			})
+		}
+		return s.dec.SkipValue()
+	})
+}
+
+func (s *sarifStream) location(l *sarifLocation) error {
+	return s.object(func(name string) error {
+		if name != "physicalLocation" {
+			return s.dec.SkipValue()
+		}
+		pl := &sarifPhysicalLocation{}
+		l.PhysicalLocation = pl
+		return s.object(func(k string) error {
+			switch k {
+			case "artifactLocation":
+				pl.ArtifactLocation = &sarifArtifactLocation{}
+				return s.artifactLocation(pl.ArtifactLocation)
+			case "region":
+				pl.Region = &sarifRegion{}
+				return s.region(pl.Region)
+			case "contextRegion":
+				pl.ContextRegion = &sarifRegion{}
+				return s.region(pl.ContextRegion)
+			}
+			return s.dec.SkipValue()
+		})
+	})
+}
+
+func (s *sarifStream) artifactLocation(a *sarifArtifactLocation) error {
+	return s.object(func(name string) error {
+		switch name {
+		case "uri":
+			return s.str(&a.URI)
+		case "uriBaseId":
+			return s.str(&a.URIBaseID)
+		case "index":
+			return s.optInt(&a.Index)
+		}
+		return s.dec.SkipValue()
+	})
+}
+
+func (s *sarifStream) region(r *sarifRegion) error {
+	return s.object(func(name string) error {
+		switch name {
+		case "startLine":
+			return s.int(&r.StartLine)
+		case "startColumn":
+			return s.int(&r.StartColumn)
+		case "endLine":
+			return s.int(&r.EndLine)
+		case "endColumn":
+			return s.int(&r.EndColumn)
+		case "snippet":
+			r.Snippet = &sarifMultiformat{}
+			return s.object(func(k string) error {
+				switch k {
+				case "text":
+					return s.str(&r.Snippet.Text)
+				case "markdown":
+					return s.str(&r.Snippet.Markdown)
+				}
+				return s.dec.SkipValue()
+			})
+		}
+		return s.dec.SkipValue()
+	})
+}
+
+// object reads an object, calling field for each member name with the
+// decoder at the member's value; null is an absent object.
+func (s *sarifStream) object(field func(name string) error) error {
+	switch s.dec.PeekKind() {
+	case '{':
+	case 'n':
+		_, err := s.dec.ReadToken()
+		return err
+	default:
+		return s.mismatch("an object")
+	}
+	if _, err := s.dec.ReadToken(); err != nil {
+		return err
+	}
+	for s.dec.PeekKind() != '}' {
+		tok, err := s.dec.ReadToken()
+		if err != nil {
+			return err
+		}
+		if err := field(tok.String()); err != nil {
+			return err
+		}
+	}
+	_, err := s.dec.ReadToken()
+	return err
+}
+
+// array reads an array, calling elem with the decoder at each element;
+// null is an absent array.
+func (s *sarifStream) array(elem func() error) error {
+	switch s.dec.PeekKind() {
+	case '[':
+	case 'n':
+		_, err := s.dec.ReadToken()
+		return err
+	default:
+		return s.mismatch("an array")
+	}
+	if _, err := s.dec.ReadToken(); err != nil {
+		return err
+	}
+	for s.dec.PeekKind() != ']' {
+		if err := elem(); err != nil {
+			return err
+		}
+	}
+	_, err := s.dec.ReadToken()
+	return err
+}
+
+// str reads a string; null leaves dst as it is.
+func (s *sarifStream) str(dst *string) error {
+	switch s.dec.PeekKind() {
+	case '"':
+		tok, err := s.dec.ReadToken()
+		if err != nil {
+			return err
+		}
+		*dst = tok.String()
+		return nil
+	case 'n':
+		_, err := s.dec.ReadToken()
+		return err
+	}
+	return s.mismatch("a string")
+}
+
+// int reads an integer; null leaves dst as it is.
+func (s *sarifStream) int(dst *int) error {
+	var p *int
+	if err := s.optInt(&p); err != nil || p == nil {
+		return err
+	}
+	*dst = *p
+	return nil
+}
+
+// optInt reads an integer into a new int; null leaves dst nil.
+func (s *sarifStream) optInt(dst **int) error {
+	switch s.dec.PeekKind() {
+	case '0':
+		off := s.valueOffset()
+		tok, err := s.dec.ReadToken()
+		if err != nil {
+			return err
+		}
+		text := tok.String()
+		n, err := strconv.Atoi(text)
+		if err != nil {
+			f, ferr := strconv.ParseFloat(text, 64)
+			if ferr != nil || f != math.Trunc(f) || math.Abs(f) > math.MaxInt32 {
+				s.noteType(off, "an integer", "the number "+text)
+				return nil
+			}
+			n = int(f)
+		}
+		*dst = &n
+		return nil
+	case 'n':
+		_, err := s.dec.ReadToken()
+		return err
+	}
+	return s.mismatch("a number")
+}
+
+// mismatch notes a value of the wrong kind and skips it.
+func (s *sarifStream) mismatch(want string) error {
+	off := s.valueOffset()
+	got := kindName(s.dec.PeekKind())
+	if err := s.dec.SkipValue(); err != nil {
+		return err
+	}
+	s.noteType(off, want, got)
+	return nil
+}
+
+// noteType keeps the first value of the wrong kind as the input's type error.
+func (s *sarifStream) noteType(off int64, want, got string) {
+	if s.typeErr != nil {
+		return
+	}
+	line, col := s.lc.position(off)
+	s.typeErr = &ParseError{Input: s.opts.Name, Path: pointerToPath(string(s.dec.StackPointer())), Line: line, Column: col, Offset: off,
+		Err: fmt.Errorf("want %s, got %s", want, got)}
+}
+
+// valueOffset is the offset of the next value: past the white space, colon
+// or comma the decoder has not consumed yet.
+func (s *sarifStream) valueOffset() int64 {
+	off := s.dec.InputOffset()
+	for _, c := range s.dec.UnreadBuffer() {
+		if c != ' ' && c != '\t' && c != '\r' && c != '\n' && c != ':' && c != ',' {
+			break
+		}
+		off++
+	}
+	return off
+}
+
+// pointerToPath writes a JSON pointer as the paths of recap's messages:
+// "/runs/0/results/3/ruleIndex" → "$.runs[0].results[3].ruleIndex".
+func pointerToPath(ptr string) string {
+	p := pointerPath(ptr)
+	if strings.HasPrefix(p, "[") {
+		return "$" + p
+	}
+	return "$." + p
+}
