@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -20,16 +21,16 @@ func (s *sarifStream) result(res *sarifResult) error {
 	return s.object(func(name string) error {
 		switch name {
 		case "ruleId":
-			return s.str(&res.RuleID)
+			return s.istr(&res.RuleID)
 		case "ruleIndex":
 			return s.optInt(&res.RuleIndex)
 		case "rule":
 			res.Rule = &sarifRuleRef{}
 			return s.ruleRef(res.Rule)
 		case "kind":
-			return s.str(&res.Kind)
+			return s.istr(&res.Kind)
 		case "level":
-			return s.str(&res.Level)
+			return s.istr(&res.Level)
 		case "message":
 			return s.message(&res.Message)
 		case "locations":
@@ -63,6 +64,70 @@ func (s *sarifStream) result(res *sarifResult) error {
 				res.Suppressions = append(res.Suppressions, struct {
 					Status string `json:"status"`
 				}{status})
+				return err
+			})
+		}
+		return s.dec.SkipValue()
+	})
+}
+
+// rule reads a reportingDescriptor (§3.49), keeping what recap reads of it;
+// its descriptions and help (most of the bytes) are skipped, not decoded.
+func (s *sarifStream) rule(j *sarifRuleJSON) error {
+	return s.object(func(name string) error {
+		switch name {
+		case "id":
+			return s.str(&j.ID)
+		case "name":
+			return s.str(&j.Name)
+		case "helpUri":
+			return s.str(&j.HelpURI)
+		case "defaultConfiguration":
+			j.DefaultConfiguration = &struct {
+				Level string `json:"level"`
+			}{}
+			return s.object(func(k string) error {
+				if k == "level" {
+					return s.str(&j.DefaultConfiguration.Level)
+				}
+				return s.dec.SkipValue()
+			})
+		case "messageStrings":
+			return s.object(func(id string) error {
+				var text string
+				err := s.object(func(k string) error {
+					if k == "text" {
+						return s.str(&text)
+					}
+					return s.dec.SkipValue()
+				})
+				if j.MessageStrings == nil {
+					j.MessageStrings = map[string]struct {
+						Text string `json:"text"`
+					}{}
+				}
+				j.MessageStrings[id] = struct {
+					Text string `json:"text"`
+				}{text}
+				return err
+			})
+		case "properties":
+			return s.object(func(k string) error {
+				var dst *jsontext.Value
+				switch k {
+				case "ruleset":
+					dst = &j.Properties.Ruleset
+				case "priority":
+					dst = &j.Properties.Priority
+				case "category":
+					dst = &j.Properties.Category
+				case "tags":
+					dst = &j.Properties.Tags
+				default:
+					return s.dec.SkipValue()
+				}
+				v, err := s.dec.ReadValue()
+				*dst = bytes.Clone(v)
 				return err
 			})
 		}
@@ -142,9 +207,9 @@ func (s *sarifStream) artifactLocation(a *sarifArtifactLocation) error {
 	return s.object(func(name string) error {
 		switch name {
 		case "uri":
-			return s.str(&a.URI)
+			return s.istr(&a.URI)
 		case "uriBaseId":
-			return s.str(&a.URIBaseID)
+			return s.istr(&a.URIBaseID)
 		case "index":
 			return s.optInt(&a.Index)
 		}
@@ -244,6 +309,30 @@ func (s *sarifStream) str(dst *string) error {
 		return err
 	}
 	return s.mismatch("a string")
+}
+
+// istr reads a string that repeats across results (a rule id, a level, a
+// file's URI) as one shared copy, allocating only the first time.
+func (s *sarifStream) istr(dst *string) error {
+	if s.dec.PeekKind() != '"' {
+		return s.str(dst)
+	}
+	v, err := s.dec.ReadValue()
+	if err != nil {
+		return err
+	}
+	raw := v[1 : len(v)-1]
+	if bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) {
+		if w, ok := s.strs[string(raw)]; ok { // no allocation for the lookup
+			*dst = w
+			return nil
+		}
+		*dst = s.intern(string(raw))
+		return nil
+	}
+	u, _ := jsontext.AppendUnquote(nil, v) // invalid UTF-8 is replaced, as ReadToken does
+	*dst = s.intern(string(u))
+	return nil
 }
 
 // int reads an integer; null leaves dst as it is.

@@ -174,13 +174,8 @@ func (s *sarifStream) component(path string, c *sarifComponent) error {
 			}
 			for i := 0; s.more(); i++ {
 				var rule sarifRuleJSON
-				if err := s.decode(&rule); err != nil {
-					if _, ok := err.(*valueError); !ok {
-						return s.fail(p+"["+strconv.Itoa(i)+"]", err)
-					}
-					if s.typeErr == nil {
-						s.typeErr = s.fail(p+"["+strconv.Itoa(i)+"]", err)
-					}
+				if err := s.rule(&rule); err != nil {
+					return s.fail(p+"["+strconv.Itoa(i)+"]", err)
 				}
 				c.Rules = append(c.Rules, newSARIFRule(&rule, s.intern))
 			}

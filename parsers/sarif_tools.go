@@ -2,6 +2,10 @@ package parsers
 
 import (
 	"encoding/json"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/go-json-experiment/json/jsontext"
 	"regexp"
 	"strings"
 
@@ -95,28 +99,29 @@ func (k toolKind) ruleName(rule *sarifRule, ruleID string) string {
 }
 
 func stringProperty(raw []byte) string {
-	var s string
-	if len(raw) > 0 && json.Unmarshal(raw, &s) == nil {
-		return s
+	if len(raw) < 2 || raw[0] != '"' {
+		return ""
 	}
-	return ""
+	u, err := jsontext.AppendUnquote(nil, raw)
+	if err != nil && !utf8.Valid(raw) {
+		return string(u) // invalid UTF-8 replaced, as the decoder does
+	} else if err != nil {
+		return ""
+	}
+	return string(u)
 }
 
 // intProperty reads a number, or a string holding one (tools differ).
 func intProperty(raw []byte) int {
-	var n float64
-	if len(raw) == 0 {
+	text := strings.TrimSpace(string(raw))
+	if len(raw) > 0 && raw[0] == '"' {
+		text = strings.TrimSpace(stringProperty(raw))
+	}
+	n, err := strconv.ParseFloat(text, 64)
+	if err != nil || n < 0 || n >= 1e6 {
 		return 0
 	}
-	if json.Unmarshal(raw, &n) != nil {
-		if s := stringProperty(raw); s == "" || json.Unmarshal([]byte(s), &n) != nil {
-			return 0
-		}
-	}
-	if n >= 0 && n < 1e6 {
-		return int(n)
-	}
-	return 0
+	return int(n)
 }
 
 func tagsProperty(raw []byte) []string {

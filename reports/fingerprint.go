@@ -4,9 +4,11 @@ import (
 	"crypto/sha256"
 	"encoding/base32"
 	"encoding/hex"
+	"hash"
 	"sort"
 	"strconv"
-	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Fingerprint returns f's identity across runs, 16 hex digits.
@@ -35,10 +37,51 @@ func Fingerprint(f Finding, partial map[string]string) string {
 		}
 	} else {
 		write(f.Path)
-		write(strings.Join(strings.Fields(f.Message), " "))
+		writeFolded(h, f.Message)
+		h.Write([]byte{0})
 	}
 	return hex.EncodeToString(h.Sum(nil)[:8])
 }
+
+// writeFolded writes s with its white space folded, as
+// strings.Join(strings.Fields(s), " ") would give it, without building it.
+func writeFolded(h hash.Hash, s string) {
+	var buf [256]byte
+	b := buf[:0]
+	started, space := false, false
+	for i := 0; i < len(s); {
+		n := 1
+		if c := s[i]; c < utf8.RuneSelf {
+			if asciiSpace[c] {
+				space = started
+				i++
+				continue
+			}
+		} else {
+			var r rune
+			r, n = utf8.DecodeRuneInString(s[i:])
+			if unicode.IsSpace(r) {
+				space = started
+				i += n
+				continue
+			}
+		}
+		if len(b)+n+1 > len(buf) {
+			h.Write(b)
+			b = b[:0]
+		}
+		if space {
+			b = append(b, ' ')
+			space = false
+		}
+		b = append(b, s[i:i+n]...)
+		started = true
+		i += n
+	}
+	h.Write(b)
+}
+
+var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
 
 var idEncoding = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)
 

@@ -1,6 +1,12 @@
 package reports
 
-import "testing"
+import (
+	"bytes"
+	"crypto/sha256"
+	"math/rand"
+	"strings"
+	"testing"
+)
 
 func TestFingerprint(t *testing.T) {
 	base := Finding{Tool: "PMD", Rule: "UnusedLocalVariable", Path: "src/A.java", Line: 3, Message: "Avoid unused  local variables"}
@@ -42,5 +48,25 @@ func TestID(t *testing.T) {
 	}
 	if got := ID(tag, 12); got != tag+"-12" {
 		t.Errorf("ID = %q", got)
+	}
+}
+
+// TestWriteFolded: the folded message hashed is exactly the one
+// strings.Fields and a join give, whatever the spaces and the length.
+func TestWriteFolded(t *testing.T) {
+	r := rand.New(rand.NewSource(1))
+	parts := []string{"a", "bc", " ", "  ", "\t", "\n", "\u00a0", "é", "日本", "\u2003", "\xff", strings.Repeat("x", 300)}
+	for i := 0; i < 2000; i++ {
+		var b strings.Builder
+		for j := r.Intn(40); j > 0; j-- {
+			b.WriteString(parts[r.Intn(len(parts))])
+		}
+		s := b.String()
+		got, want := sha256.New(), sha256.New()
+		writeFolded(got, s)
+		want.Write([]byte(strings.Join(strings.Fields(s), " ")))
+		if !bytes.Equal(got.Sum(nil), want.Sum(nil)) {
+			t.Fatalf("writeFolded(%q) differs from the folded text %q", s, strings.Join(strings.Fields(s), " "))
+		}
 	}
 }
