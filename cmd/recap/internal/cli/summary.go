@@ -169,7 +169,7 @@ func collect(ctx context.Context, streams *IO, opts *reportOptions, args []strin
 		}
 	}
 	col.index = idx
-	readOpts := parsers.ReadOptions{Root: root, Format: inFormat, Stdin: streams.In}
+	readOpts := parsers.ReadOptions{Root: root, Format: inFormat, Stdin: streams.In, Wrap: progress(streams.ErrOut)}
 	base, err := opts.gate.readBaseline(readOpts, flt)
 	if err != nil {
 		return nil, err
