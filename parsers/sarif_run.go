@@ -28,7 +28,7 @@ type sarifRun struct {
 	artifacts []sarifArtifact
 	sawArts   bool
 	pending   []pendingResult
-	placed    map[string]string // locate's cache: uri (and base) → path
+	placed    map[string]placedPath // locate's cache, by uri (and base)
 }
 
 type pendingResult struct {
@@ -424,26 +424,35 @@ func (r *sarifRun) locate(al *sarifArtifactLocation) string {
 	if uri == "" {
 		return ""
 	}
-	// Results repeat their file's URI: a path placed once is placed again
-	// from the cache (the path shared, not copied). Paths that could not be
-	// placed are not cached, so that they are counted, and placed should a
-	// later path teach the placer their root.
+	// Results repeat their file's URI: a path is placed once and then served
+	// from the cache (shared, not copied). A path that could not be placed
+	// is counted again at each use, and placed again once the placer has
+	// learned a new report root, which may place it.
 	key := uri
 	if base != "" {
 		key = base + "\x00" + uri
 	}
-	if p, ok := r.placed[key]; ok {
-		return p
-	}
-	before := r.s.placer.outside
-	p := r.resolve(uri, base)
-	if r.s.placer.outside == before {
-		if r.placed == nil {
-			r.placed = map[string]string{}
+	pl := r.s.placer
+	if e, ok := r.placed[key]; ok && (!e.outside || e.learned == len(pl.learned)) {
+		if e.outside {
+			pl.unplaced(e.path)
 		}
-		r.placed[key] = p
+		return e.path
 	}
+	before := pl.outside
+	p := r.resolve(uri, base)
+	if r.placed == nil {
+		r.placed = map[string]placedPath{}
+	}
+	r.placed[key] = placedPath{path: p, outside: pl.outside != before, learned: len(pl.learned)}
 	return p
+}
+
+// placedPath is a cached result of locate.
+type placedPath struct {
+	path    string
+	outside bool // not placed in the repository (counted by the placer)
+	learned int  // report roots the placer knew then
 }
 
 // resolve is locate without the cache.
