@@ -36,64 +36,106 @@ const srcRoot = "SRCROOT"
 
 // Render implements [Renderer].
 func (SARIF) Render(w io.Writer, v *summarize.View) error {
-	bw := bufio.NewWriterSize(w, 64<<10)
-	if _, err := io.WriteString(bw, `{"$schema":"https://json.schemastore.org/sarif-2.1.0.json","version":"2.1.0","runs":[`); err != nil {
-		return err
+	runs := newSARIFRuns(v.Inputs)
+	for i := range v.Findings {
+		runs.add(&v.Findings[i].Finding)
 	}
-	for i, r := range sarifRuns(v) {
+	return runs.write(w, func(r *sarifRun, bw *bufio.Writer) error {
+		for i, f := range r.findings {
+			if err := writeResult(bw, i, f, r.ruleIndex[f.Rule]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// sarifRuns groups findings by tool: a run per tool, in order of name.
+type sarifRuns struct {
+	byTool   map[string]*sarifRun
+	versions map[string]string // tool → version, from the inputs
+}
+
+// sarifRun is one tool's findings (kept in memory by Render; a stream
+// keeps only their count) and the rules they use, in order of first use.
+type sarifRun struct {
+	tool, version string
+	findings      []*reports.Finding
+	n             int
+	rules         []reports.Finding // the first finding of each rule, message and snippet left out
+	ruleIndex     map[string]int
+	spill         *spill // the stream's encoded results
+}
+
+func newSARIFRuns(inputs []summarize.InputStatus) *sarifRuns {
+	rs := &sarifRuns{byTool: map[string]*sarifRun{}, versions: map[string]string{}}
+	for _, in := range inputs {
+		if in.ToolVersion != "" {
+			rs.versions[in.Tool] = in.ToolVersion
+		}
+	}
+	return rs
+}
+
+// add files f under its tool's run and declares its rule; it returns the
+// run and the rule's index.
+func (rs *sarifRuns) add(f *reports.Finding) (*sarifRun, int) {
+	r := rs.byTool[f.Tool]
+	if r == nil {
+		r = &sarifRun{tool: f.Tool, version: f.ToolVersion, ruleIndex: map[string]int{}}
+		rs.byTool[f.Tool] = r
+	}
+	idx, ok := r.ruleIndex[f.Rule]
+	if !ok {
+		idx = len(r.rules)
+		r.ruleIndex[f.Rule] = idx
+		rule := *f
+		rule.Message, rule.Snippet = "", ""
+		r.rules = append(r.rules, rule)
+	}
+	r.n++
+	if r.spill == nil {
+		r.findings = append(r.findings, f)
+	}
+	return r, idx
+}
+
+// write writes the log: each run's tool and rules through go-sarif, then
+// its results by results(r, w), one by one where go-sarif would write them
+// all at once.
+func (rs *sarifRuns) write(w io.Writer, results func(*sarifRun, *bufio.Writer) error) error {
+	runs := make([]*sarifRun, 0, len(rs.byTool))
+	for _, r := range rs.byTool {
+		if r.version == "" {
+			r.version = rs.versions[r.tool]
+		}
+		runs = append(runs, r)
+	}
+	sort.Slice(runs, func(i, j int) bool { return runs[i].tool < runs[j].tool })
+	bw := bufio.NewWriterSize(w, 64<<10)
+	bw.WriteString(`{"$schema":"https://json.schemastore.org/sarif-2.1.0.json","version":"2.1.0","runs":[`)
+	for i, r := range runs {
 		if i > 0 {
 			bw.WriteString(",")
 		}
-		if err := r.write(bw); err != nil {
+		before, after, err := r.head()
+		if err != nil {
 			return err
 		}
+		bw.Write(before)
+		bw.WriteString(`"results":[`)
+		if err := results(r, bw); err != nil {
+			return err
+		}
+		bw.WriteString("]")
+		bw.Write(after)
 	}
 	bw.WriteString("]}\n")
 	return bw.Flush()
 }
 
-// sarifRun is one tool's findings and the rules they use, in order of first use.
-type sarifRun struct {
-	tool, version string
-	findings      []*summarize.FindingView
-	rules         []*summarize.FindingView // the first finding of each rule
-	ruleIndex     map[string]int
-}
-
-// sarifRuns groups the findings by tool, tools by name.
-func sarifRuns(v *summarize.View) []*sarifRun {
-	byTool := map[string]*sarifRun{}
-	versions := map[string]string{}
-	for _, in := range v.Inputs {
-		if in.ToolVersion != "" {
-			versions[in.Tool] = in.ToolVersion
-		}
-	}
-	var runs []*sarifRun
-	for i := range v.Findings {
-		f := &v.Findings[i]
-		r := byTool[f.Tool]
-		if r == nil {
-			r = &sarifRun{tool: f.Tool, version: f.ToolVersion, ruleIndex: map[string]int{}}
-			if r.version == "" {
-				r.version = versions[f.Tool]
-			}
-			byTool[f.Tool] = r
-			runs = append(runs, r)
-		}
-		if _, ok := r.ruleIndex[f.Rule]; !ok {
-			r.ruleIndex[f.Rule] = len(r.rules)
-			r.rules = append(r.rules, f)
-		}
-		r.findings = append(r.findings, f)
-	}
-	sort.Slice(runs, func(i, j int) bool { return runs[i].tool < runs[j].tool })
-	return runs
-}
-
-// write writes the run: its tool and rules through go-sarif, then its
-// results one by one where go-sarif would write them all at once.
-func (r *sarifRun) write(w *bufio.Writer) error {
+// head is the run as go-sarif writes it, cut where its results go.
+func (r *sarifRun) head() (before, after []byte, err error) {
 	name := r.tool
 	if name == "" {
 		name = "unknown tool"
@@ -105,46 +147,46 @@ func (r *sarifRun) write(w *bufio.Writer) error {
 	if uri := toolURI(name); uri != "" {
 		driver.InformationURI = &uri
 	}
-	for _, f := range r.rules {
-		driver.Rules = append(driver.Rules, sarifRule(f))
+	for i := range r.rules {
+		driver.Rules = append(driver.Rules, sarifRule(&r.rules[i]))
 	}
 	run := sarif.NewRun(sarif.Tool{Driver: driver})
 	run.OriginalUriBaseIDs = map[string]*sarif.ArtifactLocation{
 		srcRoot: {Description: sarif.NewTextMessage("The root of the repository the findings' paths are relative to.")},
 	}
 	run.Results = nil
-	head, err := json.Marshal(run)
+	b, err := json.Marshal(run)
 	if err != nil {
-		return fmt.Errorf("sarif: run of %s: %w", name, err)
+		return nil, nil, fmt.Errorf("sarif: run of %s: %w", name, err)
 	}
-	// go-sarif writes "results":null for a nil slice; the results go there,
-	// one at a time. Inside a JSON string a quote is escaped, so the only
-	// unescaped `"results":null` is the run's own.
-	before, after, ok := bytes.Cut(head, []byte(`"results":null`))
+	// go-sarif writes "results":null for a nil slice; the results go there.
+	// Inside a JSON string a quote is escaped, so the only unescaped
+	// `"results":null` is the run's own.
+	before, after, ok := bytes.Cut(b, []byte(`"results":null`))
 	if !ok {
-		return fmt.Errorf("sarif: run of %s: no results member in %.80s", name, head)
+		return nil, nil, fmt.Errorf("sarif: run of %s: no results member in %.80s", name, b)
 	}
-	w.Write(before)
-	w.WriteString(`"results":[`)
-	for i, f := range r.findings {
-		if i > 0 {
-			w.WriteString(",")
-		}
-		w.WriteString("\n")
-		b, err := json.Marshal(sarifResult(f, r.ruleIndex[f.Rule]))
-		if err != nil {
-			return fmt.Errorf("sarif: result %s: %w", f.ID, err)
-		}
-		if _, err := w.Write(b); err != nil {
-			return err
-		}
+	return before, after, nil
+}
+
+// writeResult writes the i-th result of a run, on a line of its own.
+func writeResult(w io.Writer, i int, f *reports.Finding, ruleIndex int) error {
+	b, err := json.Marshal(sarifResult(f, ruleIndex))
+	if err != nil {
+		return fmt.Errorf("sarif: result %s: %w", f.ID, err)
 	}
-	w.WriteString("]")
-	_, err = w.Write(after)
+	sep := ",\n"
+	if i == 0 {
+		sep = "\n"
+	}
+	if _, err := io.WriteString(w, sep); err != nil {
+		return err
+	}
+	_, err = w.Write(b)
 	return err
 }
 
-func sarifRule(f *summarize.FindingView) *sarif.ReportingDescriptor {
+func sarifRule(f *reports.Finding) *sarif.ReportingDescriptor {
 	rule := sarif.NewRule(f.Rule)
 	if rule.ID == "" {
 		rule.ID = "(no rule)"
@@ -180,7 +222,7 @@ func categoryName(c string) string {
 	return c
 }
 
-func sarifResult(f *summarize.FindingView, ruleIndex int) *sarif.Result {
+func sarifResult(f *reports.Finding, ruleIndex int) *sarif.Result {
 	rule := f.Rule
 	if rule == "" {
 		rule = "(no rule)"
@@ -209,7 +251,7 @@ func sarifResult(f *summarize.FindingView, ruleIndex int) *sarif.Result {
 }
 
 // sarifMessage is the finding's message, never empty (SARIF requires text).
-func sarifMessage(f *summarize.FindingView) string {
+func sarifMessage(f *reports.Finding) string {
 	if m := strings.TrimSpace(f.Message); m != "" {
 		return m
 	}
@@ -246,7 +288,7 @@ func isDrivePath(p string) bool {
 
 // sarifRegion is the finding's region, its ends written only when they are
 // consistent with its start (SARIF §3.30.2 to .5); nil without a line.
-func sarifRegion(f *summarize.FindingView) *sarif.Region {
+func sarifRegion(f *reports.Finding) *sarif.Region {
 	if f.Line <= 0 {
 		return nil
 	}
@@ -286,7 +328,7 @@ func (SARIF) TopLists(*summarize.Summary) string { return "" }
 
 // Finding implements [summarize.Layout].
 func (SARIF) Finding(f *summarize.FindingView) string {
-	b, _ := json.Marshal(sarifResult(f, 0))
+	b, _ := json.Marshal(sarifResult(&f.Finding, 0))
 	return string(b)
 }
 

@@ -77,6 +77,24 @@ func TestSARIFOfCorpus(t *testing.T) {
 			written = append(written, name)
 			checkSARIFLog(t, buf.Bytes(), v)
 
+			// The stream writes the same log, given the findings in the same order.
+			st := NewSARIFStream()
+			for i := range v.Findings {
+				if err := st.Add(&v.Findings[i].Finding); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var streamed bytes.Buffer
+			if err := st.Write(&streamed, v.Inputs); err != nil {
+				t.Fatal(err)
+			}
+			if err := st.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(streamed.Bytes(), buf.Bytes()) {
+				t.Fatalf("SARIFStream wrote another log than SARIF.Render:\n%.600s\nwant\n%.600s", streamed.Bytes(), buf.Bytes())
+			}
+
 			back, in := parsers.ParseAll(bytes.NewReader(buf.Bytes()), name, parsers.ReadOptions{Root: dir})
 			if in.Error != "" {
 				t.Fatalf("reading the output back: %s", in.Error)

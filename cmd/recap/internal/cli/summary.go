@@ -90,6 +90,9 @@ type collected struct {
 	files   []diff.File
 	index   *diff.Index
 	outside int
+	// sarif holds every finding as SARIF when the format is sarif and no
+	// page was asked for.
+	sarif *render.SARIFStream
 }
 
 // runReport reads the inputs through the filter into a collector and
@@ -100,6 +103,7 @@ func runReport(ctx context.Context, streams *IO, opts *reportOptions, args []str
 	if err != nil {
 		return err
 	}
+	defer col.close()
 	v := col.view
 	if page && !opts.noContext && wantsContext(opts.common.format) {
 		for i := range v.Findings {
@@ -109,13 +113,25 @@ func runReport(ctx context.Context, streams *IO, opts *reportOptions, args []str
 	if opts.common.format == "json" || opts.budgeted {
 		summarize.Fit(v, col.counter, opts.maxTokens, col.renderer)
 	}
-	if err := col.renderer.Render(streams.Out, v); err != nil {
+	if col.sarif != nil {
+		err = col.sarif.Write(streams.Out, v.Inputs)
+	} else {
+		err = col.renderer.Render(streams.Out, v)
+	}
+	if err != nil {
 		return err
 	}
 	if v.Failed() {
 		return errInputs
 	}
 	return opts.gate.check(v)
+}
+
+// close removes what the collection left on disk.
+func (col *collected) close() {
+	if col.sarif != nil {
+		col.sarif.Close()
+	}
 }
 
 // wantsContext: annotations and SARIF results carry no source lines.
@@ -180,7 +196,7 @@ func collect(ctx context.Context, streams *IO, opts *reportOptions, args []strin
 	case format == "github":
 		c.KeepTop(render.AnnotationsPerLevel, render.AnnotationsPerLevel, render.AnnotationsPerLevel)
 	case format == "sarif" && !(page && opts.paged):
-		c.KeepAll()
+		col.sarif = render.NewSARIFStream()
 	case page:
 		if opts.limit < 0 || opts.limit > summarize.MaxLimit {
 			return nil, usageError("--limit must be between 1 and %d", summarize.MaxLimit)
@@ -209,9 +225,13 @@ func collect(ctx context.Context, streams *IO, opts *reportOptions, args []strin
 			}
 		}
 		c.Add(f)
+		if col.sarif != nil {
+			return col.sarif.Add(&f)
+		}
 		return nil
 	})
 	if err != nil {
+		col.close()
 		return nil, err
 	}
 	col.view = c.View(inputs)
