@@ -1,7 +1,11 @@
 package parsers
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/xml"
+	"errors"
+	"fmt"
 	"io"
 	"strings"
 
@@ -20,8 +24,99 @@ type checkstyleParser struct{ opts Options }
 
 func newCheckstyle(opts Options) Parser { return &checkstyleParser{opts: opts} }
 
-// The results are named so that the deferred warnings reach the caller.
-func (p *checkstyleParser) Parse(r io.Reader, emit func(reports.Finding) error) (in reports.Input, err error) {
+// Parse reads the report with the fast scanner (xmlscan.go), or with
+// encoding/xml when the document declares another encoding than UTF-8 or is
+// blank; both give the same findings (TestCheckstyleScannerAgrees).
+func (p *checkstyleParser) Parse(r io.Reader, emit func(reports.Finding) error) (reports.Input, error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	head, _ := br.Peek(512)
+	if len(bytes.TrimSpace(head)) == 0 || !utf8Encoding(xmlDeclaration(head)) {
+		return p.parseXML(br, emit)
+	}
+	return p.scan(br, emit)
+}
+
+// xmlDeclaration is the <?xml …?> at the head of a document, if any.
+func xmlDeclaration(head []byte) []byte {
+	head = bytes.TrimLeft(head, "\ufeff \t\r\n")
+	if !bytes.HasPrefix(head, []byte("<?xml")) {
+		return nil
+	}
+	if i := bytes.Index(head, []byte("?>")); i > 0 {
+		return head[:i]
+	}
+	return head
+}
+
+// scan is Parse on the fast scanner.
+func (p *checkstyleParser) scan(r io.Reader, emit func(reports.Finding) error) (in reports.Input, err error) {
+	in = reports.Input{Format: string(FormatCheckstyle), Tool: "Checkstyle"}
+	pl := newPlacer(p.opts.Root)
+	defer pl.finish(&in)
+	s := newXMLScanner(r)
+	fail := func(err error) error { return xmlScanError(p.opts.Name, err) }
+	ev, err := s.next()
+	if err != nil {
+		return in, fail(err)
+	}
+	if ev != xmlStart {
+		return in, fail(errors.New("no root element"))
+	}
+	if string(s.name) != "checkstyle" {
+		return in, &ParseError{Input: p.opts.Name, Line: s.line, Err: fmt.Errorf("root element is <%s>, want <checkstyle>", s.name)}
+	}
+	if in.ToolVersion, err = s.attr("version"); err != nil {
+		return in, fail(err)
+	}
+	file := ""
+	for {
+		ev, err := s.next()
+		if err != nil {
+			return in, fail(err)
+		}
+		switch {
+		case ev == xmlEOF:
+			return in, fail(s.fail("unexpected EOF"))
+		case ev == xmlEnd && len(s.stack) == 0:
+			return in, nil // the root closed
+		case ev != xmlStart:
+			continue
+		}
+		switch string(s.name) {
+		case "file":
+			name, err := s.attr("name")
+			if err != nil {
+				return in, fail(err)
+			}
+			file = pl.place(name)
+		case "error":
+			var a checkstyleAttrs
+			for _, x := range []struct {
+				name string
+				dst  *string
+			}{{"severity", &a.severity}, {"source", &a.source}, {"message", &a.message}, {"line", &a.line}, {"column", &a.column}} {
+				if *x.dst, err = s.attr(x.name); err != nil {
+					return in, fail(err)
+				}
+			}
+			f, keep := checkstyleFinding(a, file, in.ToolVersion)
+			if !keep {
+				continue
+			}
+			if f.Tool != in.Tool && in.Findings == 0 {
+				in.Tool = f.Tool
+			}
+			if err := emit(f); err != nil {
+				return in, err
+			}
+			in.Findings++
+		}
+	}
+}
+
+// parseXML is Parse on encoding/xml. The results are named so that the
+// deferred warnings reach the caller.
+func (p *checkstyleParser) parseXML(r io.Reader, emit func(reports.Finding) error) (in reports.Input, err error) {
 	in = reports.Input{Format: string(FormatCheckstyle), Tool: "Checkstyle"}
 	pl := newPlacer(p.opts.Root)
 	defer pl.finish(&in)
@@ -36,7 +131,9 @@ func (p *checkstyleParser) Parse(r io.Reader, emit func(reports.Finding) error) 
 			case "file":
 				file = pl.place(attr(t, "name"))
 			case "error":
-				f, keep := checkstyleFinding(t, file, in.ToolVersion)
+				a := checkstyleAttrs{severity: attr(t, "severity"), source: attr(t, "source"), message: attr(t, "message"),
+					line: attr(t, "line"), column: attr(t, "column")}
+				f, keep := checkstyleFinding(a, file, in.ToolVersion)
 				if !keep {
 					return nil
 				}
@@ -53,11 +150,16 @@ func (p *checkstyleParser) Parse(r io.Reader, emit func(reports.Finding) error) 
 	return in, err
 }
 
+// checkstyleAttrs are the attributes of an <error> that recap reads.
+type checkstyleAttrs struct {
+	severity, source, message, line, column string
+}
+
 // checkstyleFinding maps one <error>; keep is false for severity "ignore",
 // which Checkstyle documents as not reported.
-func checkstyleFinding(t xml.StartElement, file, version string) (reports.Finding, bool) {
+func checkstyleFinding(t checkstyleAttrs, file, version string) (reports.Finding, bool) {
 	sev := reports.SeverityError // Checkstyle's default severity
-	switch s := strings.ToLower(attr(t, "severity")); s {
+	switch s := strings.ToLower(t.severity); s {
 	case "ignore":
 		return reports.Finding{}, false
 	case "", "error":
@@ -68,12 +170,12 @@ func checkstyleFinding(t xml.StartElement, file, version string) (reports.Findin
 			sev = reports.SeverityWarning
 		}
 	}
-	source := attr(t, "source")
+	source := t.source
 	f := reports.Finding{
 		Tool: "Checkstyle", ToolVersion: version, Rule: source,
 		Category: checkstyleCategory(source), RuleName: checkstyleRuleName(source),
-		Severity: sev, Message: messageText(attr(t, "message")), Path: file,
-		Line: atoi(attr(t, "line")), Column: atoi(attr(t, "column")),
+		Severity: sev, Message: messageText(t.message), Path: file,
+		Line: atoi(t.line), Column: atoi(t.column),
 	}
 	f.EndLine = f.Line
 	if rule, ok := strings.CutPrefix(source, "eslint.rules."); ok {
