@@ -54,6 +54,7 @@ func (p *checkstyleParser) scan(r io.Reader, emit func(reports.Finding) error) (
 	pl := newPlacer(p.opts.Root)
 	defer pl.finish(&in)
 	s := newXMLScanner(r)
+	rules := checkstyleRules{}
 	fail := func(err error) error { return xmlScanError(p.opts.Name, err) }
 	ev, err := s.next()
 	if err != nil {
@@ -94,12 +95,15 @@ func (p *checkstyleParser) scan(r io.Reader, emit func(reports.Finding) error) (
 			for _, x := range []struct {
 				name string
 				dst  *string
-			}{{"severity", &a.severity}, {"source", &a.source}, {"message", &a.message}, {"line", &a.line}, {"column", &a.column}} {
-				if *x.dst, err = s.attr(x.name); err != nil {
+			}{{"severity", &a.severity}, {"source", &a.source}, {"line", &a.line}, {"column", &a.column}} {
+				if *x.dst, err = s.attrShared(x.name); err != nil {
 					return in, fail(err)
 				}
 			}
-			f, keep := checkstyleFinding(a, file, in.ToolVersion)
+			if a.message, err = s.attr("message"); err != nil {
+				return in, fail(err)
+			}
+			f, keep := checkstyleFinding(a, file, in.ToolVersion, rules)
 			if !keep {
 				continue
 			}
@@ -121,6 +125,7 @@ func (p *checkstyleParser) parseXML(r io.Reader, emit func(reports.Finding) erro
 	pl := newPlacer(p.opts.Root)
 	defer pl.finish(&in)
 	file := ""
+	rules := checkstyleRules{}
 	err = walkXML(p.opts.Name, r, "checkstyle", func(root xml.StartElement) { in.ToolVersion = attr(root, "version") },
 		func(tok xml.Token) error {
 			t, ok := tok.(xml.StartElement)
@@ -133,7 +138,7 @@ func (p *checkstyleParser) parseXML(r io.Reader, emit func(reports.Finding) erro
 			case "error":
 				a := checkstyleAttrs{severity: attr(t, "severity"), source: attr(t, "source"), message: attr(t, "message"),
 					line: attr(t, "line"), column: attr(t, "column")}
-				f, keep := checkstyleFinding(a, file, in.ToolVersion)
+				f, keep := checkstyleFinding(a, file, in.ToolVersion, rules)
 				if !keep {
 					return nil
 				}
@@ -157,7 +162,7 @@ type checkstyleAttrs struct {
 
 // checkstyleFinding maps one <error>; keep is false for severity "ignore",
 // which Checkstyle documents as not reported.
-func checkstyleFinding(t checkstyleAttrs, file, version string) (reports.Finding, bool) {
+func checkstyleFinding(t checkstyleAttrs, file, version string, rules checkstyleRules) (reports.Finding, bool) {
 	sev := reports.SeverityError // Checkstyle's default severity
 	switch s := strings.ToLower(t.severity); s {
 	case "ignore":
@@ -170,20 +175,40 @@ func checkstyleFinding(t checkstyleAttrs, file, version string) (reports.Finding
 			sev = reports.SeverityWarning
 		}
 	}
-	source := t.source
+	r := rules.of(t.source)
 	f := reports.Finding{
-		Tool: "Checkstyle", ToolVersion: version, Rule: source,
-		Category: checkstyleCategory(source), RuleName: checkstyleRuleName(source),
+		Tool: r.tool, ToolVersion: version, Rule: r.rule, Category: r.category, RuleName: r.name, HelpURI: r.helpURI,
 		Severity: sev, Message: messageText(t.message), Path: file,
 		Line: atoi(t.line), Column: atoi(t.column),
 	}
-	f.EndLine = f.Line
-	if rule, ok := strings.CutPrefix(source, "eslint.rules."); ok {
-		f.Tool, f.ToolVersion, f.Rule, f.RuleName = "ESLint", "", rule, rule
-	} else if f.Category != reports.Uncategorized && f.Category != "checker" && f.Category != "misc" {
-		f.HelpURI = "https://checkstyle.org/checks/" + f.Category + "/" + strings.ToLower(f.RuleName) + ".html"
+	if r.tool != "Checkstyle" {
+		f.ToolVersion = ""
 	}
+	f.EndLine = f.Line
 	f.Message = orMessage(f.Message, f.RuleName)
 	f.Fingerprint = reports.Fingerprint(f, nil)
 	return f, true
+}
+
+// checkstyleRule is what a source attribute says of its finding.
+type checkstyleRule struct {
+	tool, rule, name, category, helpURI string
+}
+
+// checkstyleRules caches checkstyleRule by source: a report repeats a few
+// dozen sources over hundreds of thousands of errors.
+type checkstyleRules map[string]*checkstyleRule
+
+func (c checkstyleRules) of(source string) *checkstyleRule {
+	if r, ok := c[source]; ok {
+		return r
+	}
+	r := &checkstyleRule{tool: "Checkstyle", rule: source, category: checkstyleCategory(source), name: checkstyleRuleName(source)}
+	if rule, ok := strings.CutPrefix(source, "eslint.rules."); ok {
+		r.tool, r.rule, r.name = "ESLint", rule, rule
+	} else if r.category != reports.Uncategorized && r.category != "checker" && r.category != "misc" {
+		r.helpURI = "https://checkstyle.org/checks/" + r.category + "/" + strings.ToLower(r.name) + ".html"
+	}
+	c[source] = r
+	return r
 }

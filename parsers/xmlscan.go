@@ -19,14 +19,15 @@ import (
 // declaring another encoding than UTF-8 is refused with errOtherEncoding, for
 // the caller to read it with encoding/xml instead.
 type xmlScanner struct {
-	r     *bufio.Reader
-	line  int // of the reader's position, 1-based
-	stack [][]byte
-	tag   []byte // the current tag, between < and >
-	name  []byte
-	attrs []xmlRawAttr
-	buf   []byte
-	start bool // the document has begun (after the declaration)
+	r      *bufio.Reader
+	line   int // of the reader's position, 1-based
+	stack  [][]byte
+	tag    []byte // the current tag, between < and >
+	name   []byte
+	attrs  []xmlRawAttr
+	buf    []byte
+	start  bool              // the document has begun (after the declaration)
+	shared map[string]string // attrShared's values, by their raw bytes
 }
 
 // xmlRawAttr is an attribute as written: its value still escaped.
@@ -312,6 +313,29 @@ func (s *xmlScanner) attr(name string) (string, error) {
 		if string(a.name) == name {
 			return s.unescape(a.value)
 		}
+	}
+	return "", nil
+}
+
+// attrShared is attr for a value that repeats (a rule id, a severity): one
+// shared copy per distinct value, no allocation after the first.
+func (s *xmlScanner) attrShared(name string) (string, error) {
+	for _, a := range s.attrs {
+		if string(a.name) != name {
+			continue
+		}
+		if v, ok := s.shared[string(a.value)]; ok {
+			return v, nil
+		}
+		v, err := s.unescape(a.value)
+		if err != nil {
+			return "", err
+		}
+		if s.shared == nil {
+			s.shared = map[string]string{}
+		}
+		s.shared[string(a.value)] = v
+		return v, nil
 	}
 	return "", nil
 }

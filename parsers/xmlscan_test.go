@@ -44,19 +44,19 @@ and crlf" source="eslint.rules.no-console"></error>
 <file name="src/Empty.java"></file>
 </checkstyle>
 trailing text after the root`),
-		"self-closing file":   []byte(`<checkstyle><file name="a"/><file name="b"><error line="1" message="m" source="s"/></file></checkstyle>`),
-		"bad entity":          []byte("<checkstyle>\n<file name=\"a\">\n<error message=\"&nope;\"/></file></checkstyle>"),
-		"no semicolon":        []byte("<checkstyle>\n<file name=\"a &b\"></file></checkstyle>"),
-		"mismatched":          []byte("<checkstyle>\n<file name=\"a\">\n</checkstyle>"),
-		"unquoted":            []byte("<checkstyle>\n<file name=a></file></checkstyle>"),
-		"lt in value":         []byte("<checkstyle>\n<file name=\"a<b\"></file></checkstyle>"),
-		"invalid utf-8":       []byte("<checkstyle>\n<file name=\"a\xffb\"></file></checkstyle>"),
-		"truncated in tag":    []byte("<checkstyle>\n<file name=\"a\">\n<error line=\"1\""),
-		"truncated in value":  []byte("<checkstyle>\n<file name=\"a"),
-		"wrong root":          []byte("<?xml version=\"1.0\"?>\n<pmd version=\"7\"/>"),
-		"unclosed comment":    []byte("<checkstyle><!-- no end"),
-		"cdata":               []byte("<checkstyle><![CDATA[ <error/> ]]><file name=\"a\"><error line=\"2\" message=\"m\" source=\"s\"/></file></checkstyle>"),
-		"processing":          []byte("<?xml version=\"1.0\"?><?pi x?><checkstyle><file name=\"a\"><error line=\"2\" message=\"m\" source=\"s\"/></file></checkstyle>"),
+		"self-closing file":  []byte(`<checkstyle><file name="a"/><file name="b"><error line="1" message="m" source="s"/></file></checkstyle>`),
+		"bad entity":         []byte("<checkstyle>\n<file name=\"a\">\n<error message=\"&nope;\"/></file></checkstyle>"),
+		"no semicolon":       []byte("<checkstyle>\n<file name=\"a &b\"></file></checkstyle>"),
+		"mismatched":         []byte("<checkstyle>\n<file name=\"a\">\n</checkstyle>"),
+		"unquoted":           []byte("<checkstyle>\n<file name=a></file></checkstyle>"),
+		"lt in value":        []byte("<checkstyle>\n<file name=\"a<b\"></file></checkstyle>"),
+		"invalid utf-8":      []byte("<checkstyle>\n<file name=\"a\xffb\"></file></checkstyle>"),
+		"truncated in tag":   []byte("<checkstyle>\n<file name=\"a\">\n<error line=\"1\""),
+		"truncated in value": []byte("<checkstyle>\n<file name=\"a"),
+		"wrong root":         []byte("<?xml version=\"1.0\"?>\n<pmd version=\"7\"/>"),
+		"unclosed comment":   []byte("<checkstyle><!-- no end"),
+		"cdata":              []byte("<checkstyle><![CDATA[ <error/> ]]><file name=\"a\"><error line=\"2\" message=\"m\" source=\"s\"/></file></checkstyle>"),
+		"processing":         []byte("<?xml version=\"1.0\"?><?pi x?><checkstyle><file name=\"a\"><error line=\"2\" message=\"m\" source=\"s\"/></file></checkstyle>"),
 	}
 	for _, cf := range files {
 		if cf.Dir() != "checkstyle-xml" && cf.Dir() != "invalid" {

@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/base32"
 	"encoding/hex"
-	"hash"
 	"sort"
 	"strconv"
 	"unicode"
@@ -20,34 +19,36 @@ import (
 // and column are left out on purpose, so that a finding whose code moved keeps
 // its fingerprint.
 func Fingerprint(f Finding, partial map[string]string) string {
-	h := sha256.New()
-	write := func(s string) { h.Write([]byte(s)); h.Write([]byte{0}) }
-	write(f.Tool)
-	write(f.Rule)
+	// The parts are joined, each ended by a 0 byte, and hashed at once: many
+	// small writes to the hash cost more than the copy.
+	var stack [512]byte
+	b := stack[:0]
+	add := func(s string) { b = append(append(b, s...), 0) }
+	add(f.Tool)
+	add(f.Rule)
 	if len(partial) > 0 {
 		keys := make([]string, 0, len(partial))
 		for k := range partial {
 			keys = append(keys, k)
 		}
 		sort.Strings(keys)
-		write("partial")
+		add("partial")
 		for _, k := range keys {
-			write(k)
-			write(partial[k])
+			add(k)
+			add(partial[k])
 		}
 	} else {
-		write(f.Path)
-		writeFolded(h, f.Message)
-		h.Write([]byte{0})
+		add(f.Path)
+		b = appendFolded(b, f.Message)
+		b = append(b, 0)
 	}
-	return hex.EncodeToString(h.Sum(nil)[:8])
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:8])
 }
 
-// writeFolded writes s with its white space folded, as
+// appendFolded appends s with its white space folded, as
 // strings.Join(strings.Fields(s), " ") would give it, without building it.
-func writeFolded(h hash.Hash, s string) {
-	var buf [256]byte
-	b := buf[:0]
+func appendFolded(b []byte, s string) []byte {
 	started, space := false, false
 	for i := 0; i < len(s); {
 		n := 1
@@ -66,10 +67,6 @@ func writeFolded(h hash.Hash, s string) {
 				continue
 			}
 		}
-		if len(b)+n+1 > len(buf) {
-			h.Write(b)
-			b = b[:0]
-		}
 		if space {
 			b = append(b, ' ')
 			space = false
@@ -78,7 +75,7 @@ func writeFolded(h hash.Hash, s string) {
 		started = true
 		i += n
 	}
-	h.Write(b)
+	return b
 }
 
 var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
