@@ -32,7 +32,7 @@ type buffer struct {
 }
 
 func (b *buffer) finding(r ref) *reports.Finding {
-	return &b.reports[r.report].findings[r.index]
+	return b.reports[r.report].at(int(r.index))
 }
 
 // buildBuffer filters the reports' findings into a buffer, counted and in
@@ -43,8 +43,8 @@ func buildBuffer(reps []*report, keep func(*reports.Finding) bool) *buffer {
 	inputs := make([]reports.Input, len(reps))
 	for ri, r := range reps {
 		inputs[ri] = r.input
-		for i := range r.findings {
-			f := &r.findings[i]
+		for i := 0; i < r.n; i++ {
+			f := r.at(i)
 			if keep(f) {
 				c.Add(*f)
 				b.refs = append(b.refs, ref{int32(ri), int32(i)})

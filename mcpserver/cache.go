@@ -22,7 +22,8 @@ type report struct {
 	mtime    time.Time
 	tag      string
 	input    reports.Input
-	findings []reports.Finding
+	chunks   [][]reports.Finding // the findings, chunkLen at a time (see at)
+	n        int
 	bytes    int64 // estimated memory
 	used     time.Time
 }
@@ -146,7 +147,7 @@ func parse(f file, rootDir string, format parsers.Format) *report {
 		x.Category = intern(x.Category)
 		x.Path = intern(x.Path)
 		x.HelpURI = intern(x.HelpURI)
-		r.findings = append(r.findings, x)
+		r.add(x)
 		return nil
 	})
 	in.Path = f.rel
@@ -155,13 +156,30 @@ func parse(f file, rootDir string, format parsers.Format) *report {
 		in.Warnings[i] = strings.ReplaceAll(w, f.abs, f.rel)
 	}
 	r.input = in
-	r.findings = r.findings[:len(r.findings):len(r.findings)]
-	r.bytes = int64(unsafe.Sizeof(reports.Finding{})) * int64(len(r.findings))
-	for i := range r.findings {
-		x := &r.findings[i]
+	r.bytes = int64(unsafe.Sizeof(reports.Finding{})) * int64(len(r.chunks)*chunkLen)
+	for i := 0; i < r.n; i++ {
+		x := r.at(i)
 		r.bytes += int64(len(x.ID) + len(x.Fingerprint) + len(x.Message) + len(x.Snippet))
 	}
 	return r
+}
+
+// chunkLen is the findings of one chunk of a report: appending to chunks
+// never copies findings already read, as growing one slice of 300,000 would,
+// several times over.
+const chunkLen = 4096
+
+// at returns the i-th finding (0-based) of the report.
+func (r *report) at(i int) *reports.Finding { return &r.chunks[i/chunkLen][i%chunkLen] }
+
+// add appends a finding.
+func (r *report) add(f reports.Finding) {
+	if r.n%chunkLen == 0 {
+		r.chunks = append(r.chunks, make([]reports.Finding, 0, chunkLen))
+	}
+	last := &r.chunks[len(r.chunks)-1]
+	*last = append(*last, f)
+	r.n++
 }
 
 func intern(s string) string {

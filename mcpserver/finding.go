@@ -171,14 +171,14 @@ func (s *Server) getFinding(ctx context.Context, in *GetFindingIn) (answer, erro
 	if err != nil {
 		return nil, err
 	}
-	if r == nil || n > len(r.findings) {
+	if r == nil || n > r.n {
 		return nil, toolErrorf(CodeNotFound, "no finding %s: the reports may have changed since it was listed; call %s again for current ids", in.ID, s.name(ToolGetReports))
 	}
-	f := r.findings[n-1]
+	f := *r.at(n - 1)
 	a := &FindingAnswer{Finding: f, Report: r.rel,
 		Rule: &RuleInfo{ID: f.Rule, Name: f.RuleName, Tool: f.Tool, Category: f.Category, HelpURI: f.HelpURI}}
-	for i := range r.findings {
-		if r.findings[i].Rule == f.Rule && r.findings[i].Tool == f.Tool {
+	for i := 0; i < r.n; i++ {
+		if x := r.at(i); x.Rule == f.Rule && x.Tool == f.Tool {
 			a.Rule.InReport++
 		}
 	}

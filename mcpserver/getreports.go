@@ -221,7 +221,7 @@ func (s *Server) query(ctx context.Context, in *GetReportsIn) (*buffer, error) {
 	failed := 0
 	var msgs []string
 	for _, r := range reps {
-		if r.input.Error != "" && len(r.findings) == 0 {
+		if r.input.Error != "" && r.n == 0 {
 			failed++
 			msgs = append(msgs, r.input.Error)
 		}
