@@ -17,15 +17,15 @@ const tagLen = 8
 // report is one parsed report, kept whole: its findings in the order the
 // report gives them, so that finding n has the id tag-n.
 type report struct {
-	rel      string // path relative to the root
-	size     int64
-	mtime    time.Time
-	tag      string
-	input    reports.Input
-	chunks   [][]reports.Finding // the findings, chunkLen at a time (see at)
-	n        int
-	bytes    int64 // estimated memory
-	used     time.Time
+	rel    string // path relative to the root
+	size   int64
+	mtime  time.Time
+	tag    string
+	input  reports.Input
+	chunks [][]reports.Finding // the findings, chunkLen at a time (see at)
+	n      int
+	bytes  int64 // estimated memory
+	used   time.Time
 }
 
 // reportCache keeps parsed reports by path, size and modification time, so
