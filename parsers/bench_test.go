@@ -1,6 +1,7 @@
 package parsers
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
@@ -47,6 +48,34 @@ func BenchmarkReadBench(b *testing.B) {
 				}
 				if n != tc.want {
 					b.Fatalf("%d findings, want %d", n, tc.want)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkParseCorpus reads the largest corpus report of each format that
+// has no bench file (SpotBugs XML and SARIF) and one of each other format,
+// from memory, for the parsers' speed on small and mid-sized inputs.
+func BenchmarkParseCorpus(b *testing.B) {
+	dir := reportstest.SharedDir(b, "corpus")
+	for _, name := range []string{
+		"spotbugs-xml/findbugs-1.3.9-issue7238-large.xml",
+		"spotbugs-sarif/spotbugs-4.8.2-findsecbugs.sarif",
+		"checkstyle-xml/checkstyle-10.3.3-35-files.xml",
+		"pmd-xml/pmd-4.1-669-violations.xml",
+	} {
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(filepath.Base(name), func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(data)))
+			for i := 0; i < b.N; i++ {
+				_, in := ParseAll(bytes.NewReader(data), name, ReadOptions{})
+				if in.Error != "" {
+					b.Fatal(in.Error)
 				}
 			}
 		})
