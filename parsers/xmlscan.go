@@ -69,7 +69,7 @@ const (
 // followed by its end. At the end of the input it returns xmlEOF, or an
 // error if elements are still open.
 func (s *xmlScanner) next() (xmlEvent, error) {
-	if s.tag != nil && len(s.tag) > 0 && s.tag[len(s.tag)-1] == '/' {
+	if len(s.tag) > 0 && s.tag[len(s.tag)-1] == '/' {
 		s.tag = nil // the end of a self-closing tag
 		s.stack = s.stack[:len(s.stack)-1]
 		return xmlEnd, nil
