@@ -15,9 +15,10 @@ import (
 
 // sarifParser reads SARIF 2.1.0 logs from any tool as a stream: a
 // jsontext.Decoder walks the tokens down to runs[].results[] and reads one
-// result at a time, so memory does not grow with the number of results. Rules are
-// decoded with the tool object into small structs (id, name, level, category
-// properties). See ../shared/LIBRARIES.md §1 for why go-sarif's own decoder is
+// result at a time, token by token (sarif_result.go), so memory does not grow
+// with the number of results. Rule descriptors are read the same way into
+// compact rules (id, name, level, help URI, category properties), their
+// description and help text skipped. See ../shared/LIBRARIES.md §1 for why go-sarif's own decoder is
 // not used to read: it rejects "ruleIndex": -1 and a BOM, and holds the whole log.
 type sarifParser struct{ opts Options }
 

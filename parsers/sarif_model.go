@@ -2,10 +2,12 @@ package parsers
 
 import "github.com/go-json-experiment/json/jsontext"
 
-// The SARIF 2.1.0 structs recap decodes: only the fields the model needs, with
+// The SARIF 2.1.0 structs recap reads: only the fields the model needs, with
 // int indexes (SARIF's default index is -1, which go-sarif's uint fields reject)
-// and raw fingerprint values (not always strings in real files). Everything
-// else in a log is skipped by the decoder.
+// and raw fingerprint values (not always strings in real files). Results and
+// rules are filled token by token (sarif_result.go); the run's smaller members
+// (originalUriBaseIds, artifacts, invocations) through their json tags.
+// Everything else in a log is skipped.
 
 // sarifTool is the tool object (§3.18), filled by sarifStream.tool one
 // rule at a time: PMD 7 writes one descriptor per (rule, message) pair, 82 MB
@@ -22,21 +24,7 @@ type sarifComponent struct {
 	Rules           []*sarifRule
 }
 
-// sarifRuleJSON is a reportingDescriptor (§3.49) as decoded.
-type sarifRuleJSON struct {
-	ID                   string `json:"id"`
-	Name                 string `json:"name"`
-	HelpURI              string `json:"helpUri"`
-	DefaultConfiguration *struct {
-		Level string `json:"level"`
-	} `json:"defaultConfiguration"`
-	MessageStrings map[string]struct {
-		Text string `json:"text"`
-	} `json:"messageStrings"`
-	Properties sarifRuleProperties `json:"properties"`
-}
-
-// sarifRule is what recap keeps of a descriptor: a log may hold tens of
+// sarifRule is what recap keeps of a reportingDescriptor (§3.49): a log may hold tens of
 // thousands (PMD 7 writes one per rule and message), so its strings are
 // interned and its properties parsed once.
 type sarifRule struct {
@@ -46,37 +34,6 @@ type sarifRule struct {
 	ruleset, category string
 	priority          int
 	tags              []string
-}
-
-// newSARIFRule keeps what recap reads of a decoded descriptor.
-func newSARIFRule(j *sarifRuleJSON, intern func(string) string) *sarifRule {
-	r := &sarifRule{ID: intern(j.ID), Name: intern(j.Name), HelpURI: intern(j.HelpURI),
-		ruleset:  intern(stringProperty(j.Properties.Ruleset)),
-		category: intern(stringProperty(j.Properties.Category)),
-		priority: intProperty(j.Properties.Priority),
-	}
-	if j.DefaultConfiguration != nil {
-		r.level = intern(j.DefaultConfiguration.Level)
-	}
-	for id, m := range j.MessageStrings {
-		if r.messageStrings == nil {
-			r.messageStrings = map[string]string{}
-		}
-		r.messageStrings[id] = m.Text
-	}
-	for _, t := range tagsProperty(j.Properties.Tags) {
-		r.tags = append(r.tags, intern(t))
-	}
-	return r
-}
-
-// sarifRuleProperties are the property-bag entries recap reads (PMD's
-// ruleset and priority, a category, tags); raw, as their types vary by tool.
-type sarifRuleProperties struct {
-	Ruleset  jsontext.Value `json:"ruleset"`
-	Priority jsontext.Value `json:"priority"`
-	Category jsontext.Value `json:"category"`
-	Tags     jsontext.Value `json:"tags"`
 }
 
 type sarifMultiformat struct {
@@ -142,9 +99,8 @@ type sarifResult struct {
 	Message             sarifMessage              `json:"message"`
 	Locations           []sarifLocation           `json:"locations"`
 	PartialFingerprints map[string]jsontext.Value `json:"partialFingerprints"`
-	Suppressions        []struct {
-		Status string `json:"status"`
-	} `json:"suppressions"`
+	// SuppressionStatuses holds each suppression's status ("" when absent).
+	SuppressionStatuses []string
 }
 
 type sarifNotification struct {

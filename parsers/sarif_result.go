@@ -61,9 +61,7 @@ func (s *sarifStream) result(res *sarifResult) error {
 					}
 					return s.dec.SkipValue()
 				})
-				res.Suppressions = append(res.Suppressions, struct {
-					Status string `json:"status"`
-				}{status})
+				res.SuppressionStatuses = append(res.SuppressionStatuses, status)
 				return err
 			})
 		}
@@ -73,22 +71,20 @@ func (s *sarifStream) result(res *sarifResult) error {
 
 // rule reads a reportingDescriptor (§3.49), keeping what recap reads of it;
 // its descriptions and help (most of the bytes) are skipped, not decoded.
-func (s *sarifStream) rule(j *sarifRuleJSON) error {
-	return s.object(func(name string) error {
+func (s *sarifStream) rule() (*sarifRule, error) {
+	r := &sarifRule{}
+	err := s.object(func(name string) error {
 		switch name {
 		case "id":
-			return s.str(&j.ID)
+			return s.istr(&r.ID)
 		case "name":
-			return s.str(&j.Name)
+			return s.istr(&r.Name)
 		case "helpUri":
-			return s.str(&j.HelpURI)
+			return s.istr(&r.HelpURI)
 		case "defaultConfiguration":
-			j.DefaultConfiguration = &struct {
-				Level string `json:"level"`
-			}{}
 			return s.object(func(k string) error {
 				if k == "level" {
-					return s.str(&j.DefaultConfiguration.Level)
+					return s.istr(&r.level)
 				}
 				return s.dec.SkipValue()
 			})
@@ -101,38 +97,42 @@ func (s *sarifStream) rule(j *sarifRuleJSON) error {
 					}
 					return s.dec.SkipValue()
 				})
-				if j.MessageStrings == nil {
-					j.MessageStrings = map[string]struct {
-						Text string `json:"text"`
-					}{}
+				if r.messageStrings == nil {
+					r.messageStrings = map[string]string{}
 				}
-				j.MessageStrings[id] = struct {
-					Text string `json:"text"`
-				}{text}
+				r.messageStrings[id] = text
 				return err
 			})
 		case "properties":
+			// Their types vary by tool: read raw, parsed once here.
 			return s.object(func(k string) error {
-				var dst *jsontext.Value
 				switch k {
-				case "ruleset":
-					dst = &j.Properties.Ruleset
-				case "priority":
-					dst = &j.Properties.Priority
-				case "category":
-					dst = &j.Properties.Category
-				case "tags":
-					dst = &j.Properties.Tags
+				case "ruleset", "category", "priority", "tags":
 				default:
 					return s.dec.SkipValue()
 				}
 				v, err := s.dec.ReadValue()
-				*dst = bytes.Clone(v)
-				return err
+				if err != nil {
+					return err
+				}
+				switch k {
+				case "ruleset":
+					r.ruleset = s.intern(stringProperty(v))
+				case "category":
+					r.category = s.intern(stringProperty(v))
+				case "priority":
+					r.priority = intProperty(v)
+				case "tags":
+					for _, t := range tagsProperty(v) {
+						r.tags = append(r.tags, s.intern(t))
+					}
+				}
+				return nil
 			})
 		}
 		return s.dec.SkipValue()
 	})
+	return r, err
 }
 
 func (s *sarifStream) ruleRef(r *sarifRuleRef) error {

@@ -173,11 +173,11 @@ func (s *sarifStream) component(path string, c *sarifComponent) error {
 				return s.fail(p, fmt.Errorf("want an array of rules, got %s", kindName(tok.Kind())))
 			}
 			for i := 0; s.more(); i++ {
-				var rule sarifRuleJSON
-				if err := s.rule(&rule); err != nil {
+				rule, err := s.rule()
+				if err != nil {
 					return s.fail(p+"["+strconv.Itoa(i)+"]", err)
 				}
-				c.Rules = append(c.Rules, newSARIFRule(&rule, s.intern))
+				c.Rules = append(c.Rules, rule)
 			}
 			if _, err := s.dec.ReadToken(); err != nil {
 				return s.fail(p, err)
@@ -269,8 +269,8 @@ func needsArtifacts(res *sarifResult) bool {
 // suppressed: a non-empty suppressions array (§3.27.23) with a status that is
 // absent or "accepted" ("underReview" and "rejected" do not suppress).
 func suppressed(res *sarifResult) bool {
-	for _, sp := range res.Suppressions {
-		if sp.Status == "" || sp.Status == "accepted" {
+	for _, status := range res.SuppressionStatuses {
+		if status == "" || status == "accepted" {
 			return true
 		}
 	}

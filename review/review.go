@@ -16,6 +16,7 @@ import (
 	"github.com/recap-dev/recap/diff"
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/summarize"
+	"github.com/recap-dev/recap/summarize/render"
 )
 
 // Limits that shape a review (SPEC §6).
@@ -148,7 +149,7 @@ func commentBody(f *summarize.FindingView, key string) string {
 	if f.HelpURI != "" {
 		rule = "[" + rule + "](" + f.HelpURI + ")"
 	}
-	fmt.Fprintf(&b, "%s **%s** · %s %s", mark(f.Severity), f.Severity, esc(f.Tool), rule)
+	fmt.Fprintf(&b, "%s **%s** · %s %s", render.SeverityMark(f.Severity), f.Severity, esc(f.Tool), rule)
 	if f.Category != "" && f.Category != reports.Uncategorized {
 		fmt.Fprintf(&b, " · %s", esc(f.Category))
 	}
@@ -179,12 +180,12 @@ func summaryBody(in Input, comments []Comment, listed []summarize.FindingView) s
 	s := in.View.Summary
 	var b strings.Builder
 	b.WriteString(SummaryMarker + "\n")
-	fmt.Fprintf(&b, "### recap: %s on changed lines\n\n", plural(s.Total, "finding", "findings"))
+	fmt.Fprintf(&b, "### recap: %s on changed lines\n\n", render.Plural(s.Total, "finding", "findings"))
 	fmt.Fprintf(&b, "**%d** error · **%d** warning · **%d** note in %s; %d inline %s.",
-		s.BySeverity.Error, s.BySeverity.Warning, s.BySeverity.Note, plural(s.Files, "file", "files"),
+		s.BySeverity.Error, s.BySeverity.Warning, s.BySeverity.Note, render.Plural(s.Files, "file", "files"),
 		len(comments), map[bool]string{true: "comment", false: "comments"}[len(comments) == 1])
 	fmt.Fprintf(&b, " %s in the reports %s outside the changed lines (not listed).\n\n",
-		plural(in.Outside, "more finding", "more findings"), map[bool]string{true: "is", false: "are"}[in.Outside == 1])
+		render.Plural(in.Outside, "more finding", "more findings"), map[bool]string{true: "is", false: "are"}[in.Outside == 1])
 	if bl := s.Baseline; bl != nil {
 		fmt.Fprintf(&b, "Against the baseline: **%d** new · **%d** unchanged · **%d** fixed.\n\n", bl.New, bl.Unchanged, bl.Fixed)
 	}
@@ -210,7 +211,7 @@ func summaryBody(in Input, comments []Comment, listed []summarize.FindingView) s
 		tail := "\n_Listed in full by `recap findings --changed-only`._\n"
 		room := MaxBody - b.Len() - len(tail) - 200
 		for i, f := range listed {
-			line := fmt.Sprintf("- %s **%s** `%s` %s %s: %s\n", mark(f.Severity), f.Severity, strings.ReplaceAll(location(&f.Finding), "`", "'"),
+			line := fmt.Sprintf("- %s **%s** `%s` %s %s: %s\n", render.SeverityMark(f.Severity), f.Severity, strings.ReplaceAll(location(&f.Finding), "`", "'"),
 				esc(f.Tool), ruleName(&f.Finding), esc(cut(oneLine(f.Message), 300)))
 			if b.Len()+len(line) > room {
 				notShown += len(listed) - i
@@ -233,25 +234,9 @@ func location(f *reports.Finding) string {
 	return f.Path
 }
 
+// ruleName is the rule as Markdown code.
 func ruleName(f *reports.Finding) string {
-	name := f.Rule
-	if f.RuleName != "" && strings.Count(f.Rule, ".") >= 2 {
-		name = f.RuleName
-	}
-	if name == "" {
-		name = "(no rule)"
-	}
-	return "`" + strings.ReplaceAll(name, "`", "'") + "`"
-}
-
-func mark(s reports.Severity) string {
-	switch s {
-	case reports.SeverityError:
-		return "🔴"
-	case reports.SeverityWarning:
-		return "🟡"
-	}
-	return "🔵"
+	return "`" + strings.ReplaceAll(render.DisplayRule(f.Rule, f.RuleName), "`", "'") + "`"
 }
 
 // esc keeps report text from becoming HTML (or a hidden marker) in Markdown.
@@ -268,13 +253,6 @@ func cut(s string, n int) string {
 		n--
 	}
 	return s[:n] + "…"
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
 }
 
 // sortComments orders comments by path and line, as GitHub lists them.

@@ -21,10 +21,8 @@ type Collector struct {
 	rules map[ruleKey]int
 	files map[string]int
 	pager *pager
-	// bySev keeps a page per severity (KeepTop); all keeps every finding (KeepAll).
-	bySev   map[reports.Severity]*pager
-	all     []reports.Finding
-	keepAll bool
+	// bySev keeps a page per severity (KeepTop).
+	bySev map[reports.Severity]*pager
 }
 
 type ruleKey struct{ tool, rule string }
@@ -64,29 +62,19 @@ func (c *Collector) Add(f reports.Finding) {
 			p.add(f)
 		}
 	}
-	if c.keepAll {
-		c.all = append(c.all, f)
-	}
 }
 
 // KeepTop makes the collector keep, for each severity, the first n findings
 // of that severity in view order (n ≥ 0 each; GitHub shows 10 annotations of
 // each level per step). The view's page holds them most severe first.
-// Call it before the first Add; it replaces KeepPage and KeepAll.
+// Call it before the first Add; it replaces KeepPage.
 func (c *Collector) KeepTop(errors, warnings, notes int) {
-	c.pager, c.keepAll = nil, false
+	c.pager = nil
 	c.bySev = map[reports.Severity]*pager{
 		reports.SeverityError:   {limit: errors, keep: errors},
 		reports.SeverityWarning: {limit: warnings, keep: warnings},
 		reports.SeverityNote:    {limit: notes, keep: notes},
 	}
-}
-
-// KeepAll makes the collector keep every finding, for an output that lists
-// them all (SARIF); its memory then grows with the findings. Call it before
-// the first Add; it replaces KeepPage and KeepTop.
-func (c *Collector) KeepAll() {
-	c.pager, c.bySev, c.keepAll = nil, nil, true
 }
 
 // KeepPage makes the collector keep the page of findings from offset (0-based)
@@ -99,7 +87,7 @@ func (c *Collector) KeepPage(offset, limit int) {
 	limit = min(limit, MaxLimit)
 	offset = max(offset, 0)
 	c.pager = &pager{offset: offset, limit: limit, keep: offset + limit}
-	c.bySev, c.keepAll = nil, false
+	c.bySev = nil
 }
 
 // Summary returns the counts and top lists so far.
@@ -150,9 +138,6 @@ func (c *Collector) View(inputs []reports.Input) *View {
 			page = append(page, p.page()...)
 			limit += p.limit
 		}
-	case c.keepAll:
-		sort.Slice(c.all, func(i, j int) bool { return reports.Less(&c.all[i], &c.all[j]) })
-		page, limit = c.all, len(c.all)
 	default:
 		return v
 	}

@@ -107,7 +107,7 @@ func (t DiffText) View(v *diff.View) string { return diffString(t, v) }
 func (DiffText) File(f *diff.FileRow) string {
 	counts := ""
 	if f.Hunks > 0 {
-		counts = fmt.Sprintf("  %s  +%d −%d", plural(f.Hunks, "hunk", "hunks"), f.Added, f.Deleted)
+		counts = fmt.Sprintf("  %s  +%d −%d", Plural(f.Hunks, "hunk", "hunks"), f.Added, f.Deleted)
 	}
 	return fmt.Sprintf("%-8s  %s%s\n", fileChange(f), oneLine(fileLabel(f)), counts)
 }

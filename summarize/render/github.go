@@ -68,7 +68,7 @@ func ghAnnotation(f *summarize.FindingView) string {
 			}
 		}
 	}
-	title := oneLine(f.Tool + " " + displayRule(f.Rule, f.RuleName))
+	title := oneLine(f.Tool + " " + DisplayRule(f.Rule, f.RuleName))
 	if f.Baseline == reports.BaselineNew {
 		title += " (new)"
 	}
@@ -79,8 +79,8 @@ func ghAnnotation(f *summarize.FindingView) string {
 // ghNotice is the closing notice: the totals, and what was not annotated.
 func ghNotice(v *summarize.View, shown map[reports.Severity]int) string {
 	s := v.Summary
-	msg := fmt.Sprintf("%s in %s: %d error, %d warning, %d note", plural(s.Total, "finding", "findings"),
-		plural(s.Files, "file", "files"), s.BySeverity.Error, s.BySeverity.Warning, s.BySeverity.Note)
+	msg := fmt.Sprintf("%s in %s: %d error, %d warning, %d note", Plural(s.Total, "finding", "findings"),
+		Plural(s.Files, "file", "files"), s.BySeverity.Error, s.BySeverity.Warning, s.BySeverity.Note)
 	if b := s.Baseline; b != nil {
 		msg += fmt.Sprintf("; against the baseline %d new, %d unchanged, %d fixed", b.New, b.Unchanged, b.Fixed)
 	}

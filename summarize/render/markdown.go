@@ -90,9 +90,9 @@ func cutLines(s string, limit int) string {
 
 func markdownHead(ew *errWriter, v *summarize.View) {
 	s := v.Summary
-	ew.printf("### recap: %s in %s\n\n", plural(s.Total, "finding", "findings"), plural(s.Files, "file", "files"))
+	ew.printf("### recap: %s in %s\n\n", Plural(s.Total, "finding", "findings"), Plural(s.Files, "file", "files"))
 	ew.printf("**%d** error · **%d** warning · **%d** note, from %s\n\n", s.BySeverity.Error, s.BySeverity.Warning, s.BySeverity.Note,
-		plural(len(v.Inputs), "input", "inputs"))
+		Plural(len(v.Inputs), "input", "inputs"))
 	if b := s.Baseline; b != nil {
 		ew.printf("Against the baseline: **%d** new · **%d** unchanged · **%d** fixed\n\n", b.New, b.Unchanged, b.Fixed)
 	}
@@ -205,8 +205,8 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 // markdownFinding writes a finding's headline: the <summary> of a <details>
 // that holds its context, or a list item when it has none.
 func markdownFinding(ew *errWriter, f *summarize.FindingView) {
-	line := fmt.Sprintf("%s <b>%s</b>%s <code>%s</code> %s: %s", severityMark(f.Severity), f.Severity, markdownBaseline(f.Baseline),
-		html.EscapeString(location(f.Path, f.Line, f.Column)), html.EscapeString(oneLine(f.Tool+" "+displayRule(f.Rule, f.RuleName))),
+	line := fmt.Sprintf("%s <b>%s</b>%s <code>%s</code> %s: %s", SeverityMark(f.Severity), f.Severity, markdownBaseline(f.Baseline),
+		html.EscapeString(location(f.Path, f.Line, f.Column)), html.EscapeString(oneLine(f.Tool+" "+DisplayRule(f.Rule, f.RuleName))),
 		html.EscapeString(oneLine(f.Message)))
 	if len(f.Context) == 0 && f.ContextNote == "" {
 		ew.printf("- %s\n", line)
@@ -245,7 +245,8 @@ func markdownContext(ew *errWriter, f *summarize.FindingView) {
 	ew.printf("\n</details>\n\n")
 }
 
-func severityMark(s reports.Severity) string {
+// SeverityMark is a severity as a coloured dot, for Markdown.
+func SeverityMark(s reports.Severity) string {
 	switch s {
 	case reports.SeverityError:
 		return "🔴"

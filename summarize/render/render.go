@@ -98,8 +98,8 @@ func newTable(w io.Writer, rend tw.Renderer, header []string, align []tw.Align, 
 	return t.Render()
 }
 
-// plural writes "1 finding" or "n findings".
-func plural(n int, one, many string) string {
+// Plural writes "1 finding" or "n findings".
+func Plural(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one
 	}
@@ -125,9 +125,9 @@ func location(path string, line, col int) string {
 	return path
 }
 
-// displayRule prefers a rule's short name when its id is a long qualified
+// DisplayRule prefers a rule's short name when its id is a long qualified
 // one (Checkstyle's com.puppycrawl.tools.checkstyle.checks.sizes.LineLengthCheck).
-func displayRule(id, name string) string {
+func DisplayRule(id, name string) string {
 	if name != "" && strings.Count(id, ".") >= 2 {
 		return name
 	}

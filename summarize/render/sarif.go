@@ -191,7 +191,7 @@ func sarifRule(f *reports.Finding) *sarif.ReportingDescriptor {
 	if rule.ID == "" {
 		rule.ID = "(no rule)"
 	}
-	short := displayRule(f.Rule, f.RuleName)
+	short := DisplayRule(f.Rule, f.RuleName)
 	if f.RuleName != "" {
 		rule.Name = &f.RuleName
 	}
@@ -255,7 +255,7 @@ func sarifMessage(f *reports.Finding) string {
 	if m := strings.TrimSpace(f.Message); m != "" {
 		return m
 	}
-	return displayRule(f.Rule, f.RuleName)
+	return DisplayRule(f.Rule, f.RuleName)
 }
 
 func sarifLevel(s reports.Severity) string {

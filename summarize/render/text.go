@@ -23,7 +23,7 @@ var left2 = []tw.Align{tw.AlignLeft, tw.AlignRight}
 func (Text) Render(w io.Writer, v *summarize.View) error {
 	s := v.Summary
 	ew := &errWriter{w: w}
-	ew.printf("%s in %s from %s\n", plural(s.Total, "finding", "findings"), plural(s.Files, "file", "files"), plural(len(v.Inputs), "input", "inputs"))
+	ew.printf("%s in %s from %s\n", Plural(s.Total, "finding", "findings"), Plural(s.Files, "file", "files"), Plural(len(v.Inputs), "input", "inputs"))
 	if b := s.Baseline; b != nil {
 		ew.printf("against the baseline: %d new, %d unchanged, %d fixed\n", b.New, b.Unchanged, b.Fixed)
 	}
@@ -49,7 +49,7 @@ func (Text) Render(w io.Writer, v *summarize.View) error {
 		if in.Error != "" {
 			status = "ERROR"
 		} else if len(in.Warnings) > 0 {
-			status = plural(len(in.Warnings), "warning", "warnings")
+			status = Plural(len(in.Warnings), "warning", "warnings")
 		}
 		rows = append(rows, []string{oneLine(in.Path), in.Format, oneLine(in.Tool), strconv.Itoa(in.Findings), status})
 	}
@@ -115,7 +115,7 @@ func textFindings(ew *errWriter, v *summarize.View) {
 
 func textFinding(ew *errWriter, f *summarize.FindingView) {
 	ew.printf("\n%-7s %s  %s %s [%s]  (id %s%s)\n", f.Severity, location(f.Path, f.Line, f.Column),
-		oneLine(f.Tool), oneLine(displayRule(f.Rule, f.RuleName)), oneLine(f.Category), f.ID, baselineTag(f.Baseline, ", "))
+		oneLine(f.Tool), oneLine(DisplayRule(f.Rule, f.RuleName)), oneLine(f.Category), f.ID, baselineTag(f.Baseline, ", "))
 	ew.printf("        %s\n", oneLine(f.Message))
 }
 

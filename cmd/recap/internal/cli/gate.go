@@ -7,6 +7,7 @@ import (
 	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/summarize"
+	"github.com/recap-dev/recap/summarize/render"
 	"github.com/spf13/cobra"
 )
 
@@ -85,7 +86,7 @@ func (g *gateFlags) check(v *summarize.View) error {
 			}
 		}
 		if n > 0 {
-			failed = append(failed, fmt.Sprintf("%s at or above %s (--fail-on %s)", plural(n, "finding", "findings"), g.level, g.failOn))
+			failed = append(failed, fmt.Sprintf("%s at or above %s (--fail-on %s)", render.Plural(n, "finding", "findings"), g.level, g.failOn))
 		}
 	}
 	if b := v.Summary.Baseline; g.maxNew >= 0 && b != nil && b.New > g.maxNew {
@@ -95,11 +96,4 @@ func (g *gateFlags) check(v *summarize.View) error {
 		return nil
 	}
 	return &exitError{code: exitGate, err: fmt.Errorf("quality gate failed: %s", strings.Join(failed, "; "))}
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }

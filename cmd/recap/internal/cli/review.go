@@ -8,6 +8,7 @@ import (
 
 	"github.com/recap-dev/recap/review"
 	"github.com/recap-dev/recap/summarize"
+	"github.com/recap-dev/recap/summarize/render"
 	"github.com/spf13/cobra"
 )
 
@@ -129,7 +130,7 @@ func reportPosted(streams *IO, c *review.Client, done *review.Posted) {
 	pr := fmt.Sprintf("%s/%s#%d", c.Owner, c.Repo, c.PR)
 	switch {
 	case done.ReviewID != 0:
-		fmt.Fprintf(streams.Out, "recap review: %s: posted a review with %s", pr, plural(done.Comments, "inline comment", "inline comments"))
+		fmt.Fprintf(streams.Out, "recap review: %s: posted a review with %s", pr, render.Plural(done.Comments, "inline comment", "inline comments"))
 	default:
 		fmt.Fprintf(streams.Out, "recap review: %s: no new inline comment", pr)
 	}
