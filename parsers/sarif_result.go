@@ -259,11 +259,11 @@ func (s *sarifStream) object(field func(name string) error) error {
 		return err
 	}
 	for s.dec.PeekKind() != '}' {
-		tok, err := s.dec.ReadToken()
+		name, err := s.name()
 		if err != nil {
 			return err
 		}
-		if err := field(tok.String()); err != nil {
+		if err := field(name); err != nil {
 			return err
 		}
 	}
@@ -335,42 +335,105 @@ func (s *sarifStream) istr(dst *string) error {
 	return nil
 }
 
+// name reads an object's member name. Names repeat in every result, so
+// the first few hundred distinct ones are kept and shared, not allocated
+// each time.
+func (s *sarifStream) name() (string, error) {
+	v, err := s.dec.ReadValue()
+	if err != nil {
+		return "", err
+	}
+	raw := v[1 : len(v)-1]
+	if bytes.IndexByte(raw, '\\') >= 0 {
+		u, _ := jsontext.AppendUnquote(nil, v)
+		return string(u), nil
+	}
+	if w, ok := s.names[string(raw)]; ok {
+		return w, nil
+	}
+	w := string(raw)
+	if len(s.names) < maxNames {
+		if s.names == nil {
+			s.names = map[string]string{}
+		}
+		s.names[w] = w
+	}
+	return w, nil
+}
+
+// maxNames bounds the shared member names, whatever the input holds.
+const maxNames = 512
+
 // int reads an integer; null leaves dst as it is.
 func (s *sarifStream) int(dst *int) error {
-	var p *int
-	if err := s.optInt(&p); err != nil || p == nil {
-		return err
+	n, ok, err := s.readInt()
+	if ok {
+		*dst = n
 	}
-	*dst = *p
-	return nil
+	return err
 }
 
 // optInt reads an integer into a new int; null leaves dst nil.
 func (s *sarifStream) optInt(dst **int) error {
+	n, ok, err := s.readInt()
+	if ok {
+		*dst = &n
+	}
+	return err
+}
+
+// readInt reads an integer: ok is false for null and for a value that is
+// not one (noted as a type error and skipped). A number written as a
+// float with no fraction ("3.0", "1e2") is taken.
+func (s *sarifStream) readInt() (n int, ok bool, err error) {
 	switch s.dec.PeekKind() {
 	case '0':
 		off := s.valueOffset()
-		tok, err := s.dec.ReadToken()
+		v, err := s.dec.ReadValue()
 		if err != nil {
-			return err
+			return 0, false, err
 		}
-		text := tok.String()
-		n, err := strconv.Atoi(text)
+		if n, ok := smallInt(v); ok {
+			return n, true, nil
+		}
+		text := string(v)
+		n, err = strconv.Atoi(text)
 		if err != nil {
 			f, ferr := strconv.ParseFloat(text, 64)
 			if ferr != nil || f != math.Trunc(f) || math.Abs(f) > math.MaxInt32 {
 				s.noteType(off, "an integer", "the number "+text)
-				return nil
+				return 0, false, nil
 			}
 			n = int(f)
 		}
-		*dst = &n
-		return nil
+		return n, true, nil
 	case 'n':
 		_, err := s.dec.ReadToken()
-		return err
+		return 0, false, err
 	}
-	return s.mismatch("a number")
+	return 0, false, s.mismatch("a number")
+}
+
+// smallInt parses an optionally negative run of at most 18 digits.
+func smallInt(v []byte) (int, bool) {
+	neg := len(v) > 0 && v[0] == '-'
+	if neg {
+		v = v[1:]
+	}
+	if len(v) == 0 || len(v) > 18 {
+		return 0, false
+	}
+	n := 0
+	for _, c := range v {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	if neg {
+		n = -n
+	}
+	return n, true
 }
 
 // mismatch notes a value of the wrong kind and skips it.

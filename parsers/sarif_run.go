@@ -235,20 +235,29 @@ func (r *sarifRun) results(path string) error {
 	if tok.Kind() != '[' {
 		return s.fail(path, fmt.Errorf("want an array of results, got %s", kindName(tok.Kind())))
 	}
+	pipe := newConvPipe(r)
 	for j := 0; s.more(); j++ {
-		var res sarifResult
+		res := pipe.slot()
 		// A value of the wrong kind is noted in s.typeErr and skipped; the
 		// result is kept as far as it fits.
-		if err := s.result(&res); err != nil {
+		if err := s.result(res); err != nil {
+			pipe.drop()
+			if at, cerr := pipe.finish(); cerr != nil {
+				return s.fail(path+"["+strconv.Itoa(at)+"]", cerr)
+			}
 			return s.fail(path+"["+strconv.Itoa(j)+"]", err)
 		}
-		if r.tool == nil || (!r.sawArts && needsArtifacts(&res)) {
-			r.pending = append(r.pending, pendingResult{res: res, idx: j})
+		if r.tool == nil || (!r.sawArts && needsArtifacts(res)) {
+			r.pending = append(r.pending, pendingResult{res: *res, idx: j})
+			pipe.drop()
 			continue
 		}
-		if err := r.convert(&res, j); err != nil {
-			return s.fail(path+"["+strconv.Itoa(j)+"]", err)
+		if !pipe.push(j) {
+			break
 		}
+	}
+	if at, err := pipe.finish(); err != nil {
+		return s.fail(path+"["+strconv.Itoa(at)+"]", err)
 	}
 	if _, err := s.dec.ReadToken(); err != nil {
 		return s.fail(path, err)

@@ -1,0 +1,89 @@
+package parsers
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/recap-dev/recap/reports"
+)
+
+// manyResults is a SARIF log of n results, the i-th with message "m<i>" on
+// line i+1, and the offset where each result starts.
+func manyResults(n int) (string, []int) {
+	var b strings.Builder
+	b.WriteString(`{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"t"}},"results":[`)
+	starts := make([]int, n)
+	for i := range n {
+		if i > 0 {
+			b.WriteString(",\n")
+		}
+		starts[i] = b.Len()
+		fmt.Fprintf(&b, `{"ruleId":"R%d","message":{"text":"m%d"},"locations":[{"physicalLocation":{"artifactLocation":{"uri":"src/A.java"},"region":{"startLine":%d}}}]}`, i%7, i, i+1)
+	}
+	b.WriteString("]}]}")
+	return b.String(), starts
+}
+
+// TestSARIFPipeline: results are converted on a goroutine of their own in
+// batches; the findings come out whole and in order at every batch boundary,
+// an error of emit stops reading at its result, a truncated log keeps every
+// result before the cut, and a panic of emit reaches the caller.
+func TestSARIFPipeline(t *testing.T) {
+	for _, n := range []int{0, 1, convBatch - 1, convBatch, convBatch + 1, 3*convBatch + 17, 10 * convBatch} {
+		t.Run(fmt.Sprintf("%d results", n), func(t *testing.T) {
+			report, starts := manyResults(n)
+			findings, in := ParseAll(strings.NewReader(report), "many.sarif", ReadOptions{Root: t.TempDir()})
+			if in.Error != "" || len(findings) != n || in.Findings != n {
+				t.Fatalf("error %q, %d findings, input counts %d; want %d", in.Error, len(findings), in.Findings, n)
+			}
+			for i, f := range findings {
+				if f.Message != fmt.Sprintf("m%d", i) || f.Line != i+1 || f.Rule != fmt.Sprintf("R%d", i%7) {
+					t.Fatalf("finding %d = %q line %d rule %s", i, f.Message, f.Line, f.Rule)
+				}
+			}
+
+			if n == 0 {
+				return
+			}
+			// Cut inside the last result: every one before it is kept.
+			cut := report[:starts[n-1]+20]
+			findings, in = ParseAll(strings.NewReader(cut), "cut.sarif", ReadOptions{Root: t.TempDir()})
+			if len(findings) != n-1 || !strings.Contains(in.Error, "cut.sarif") || !strings.Contains(in.Error, "unexpected end of input") {
+				t.Errorf("truncated: %d findings (want %d), error %q", len(findings), n-1, in.Error)
+			}
+
+			// emit fails at the k-th finding: exactly k-1 before it were taken.
+			k := n/2 + 1
+			stop := errors.New("enough")
+			var got []reports.Finding
+			_, err := ReadAll([]string{"-"}, ReadOptions{Root: t.TempDir(), Stdin: strings.NewReader(report)}, func(f reports.Finding) error {
+				if len(got) == k-1 {
+					return stop
+				}
+				got = append(got, f)
+				return nil
+			})
+			if !errors.Is(err, stop) || len(got) != k-1 {
+				t.Errorf("emit error at %d: err %v, %d findings taken", k, err, len(got))
+			}
+
+			// A panic of emit is raised on the caller's goroutine.
+			func() {
+				defer func() {
+					if v := recover(); v != "boom" {
+						t.Errorf("recovered %v, want the emit's panic", v)
+					}
+				}()
+				seen := 0
+				ReadAll([]string{"-"}, ReadOptions{Root: t.TempDir(), Stdin: strings.NewReader(report)}, func(reports.Finding) error {
+					if seen++; seen == k {
+						panic("boom")
+					}
+					return nil
+				})
+			}()
+		})
+	}
+}
