@@ -54,7 +54,6 @@ type sarifStream struct {
 	typeErr error // the first result that did not fit the schema; reading went on
 	tools   map[string]bool
 	strs    map[string]string // interned rule strings
-	names   map[string]string // shared member names
 }
 
 // intern returns one shared copy of each distinct string.

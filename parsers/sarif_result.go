@@ -335,9 +335,9 @@ func (s *sarifStream) istr(dst *string) error {
 	return nil
 }
 
-// name reads an object's member name. Names repeat in every result, so
-// the first few hundred distinct ones are kept and shared, not allocated
-// each time.
+// name reads an object's member name. The names SARIF defines come back as
+// constants, without allocating; others (message ids, fingerprint keys,
+// properties of a tool's own) as new strings.
 func (s *sarifStream) name() (string, error) {
 	v, err := s.dec.ReadValue()
 	if err != nil {
@@ -348,21 +348,164 @@ func (s *sarifStream) name() (string, error) {
 		u, _ := jsontext.AppendUnquote(nil, v)
 		return string(u), nil
 	}
-	if w, ok := s.names[string(raw)]; ok {
-		return w, nil
-	}
-	w := string(raw)
-	if len(s.names) < maxNames {
-		if s.names == nil {
-			s.names = map[string]string{}
-		}
-		s.names[w] = w
-	}
-	return w, nil
+	return sarifName(raw), nil
 }
 
-// maxNames bounds the shared member names, whatever the input holds.
-const maxNames = 512
+// sarifName returns raw as a string, a constant for the names recap reads
+// or skips most often.
+func sarifName(raw []byte) string {
+	switch string(raw) {
+	case "ruleId":
+		return "ruleId"
+	case "ruleIndex":
+		return "ruleIndex"
+	case "rule":
+		return "rule"
+	case "kind":
+		return "kind"
+	case "level":
+		return "level"
+	case "message":
+		return "message"
+	case "locations":
+		return "locations"
+	case "partialFingerprints":
+		return "partialFingerprints"
+	case "suppressions":
+		return "suppressions"
+	case "status":
+		return "status"
+	case "id":
+		return "id"
+	case "name":
+		return "name"
+	case "helpUri":
+		return "helpUri"
+	case "defaultConfiguration":
+		return "defaultConfiguration"
+	case "messageStrings":
+		return "messageStrings"
+	case "text":
+		return "text"
+	case "properties":
+		return "properties"
+	case "ruleset":
+		return "ruleset"
+	case "category":
+		return "category"
+	case "priority":
+		return "priority"
+	case "tags":
+		return "tags"
+	case "index":
+		return "index"
+	case "toolComponent":
+		return "toolComponent"
+	case "markdown":
+		return "markdown"
+	case "arguments":
+		return "arguments"
+	case "physicalLocation":
+		return "physicalLocation"
+	case "artifactLocation":
+		return "artifactLocation"
+	case "region":
+		return "region"
+	case "contextRegion":
+		return "contextRegion"
+	case "uri":
+		return "uri"
+	case "uriBaseId":
+		return "uriBaseId"
+	case "startLine":
+		return "startLine"
+	case "startColumn":
+		return "startColumn"
+	case "endLine":
+		return "endLine"
+	case "endColumn":
+		return "endColumn"
+	case "snippet":
+		return "snippet"
+	case "shortDescription":
+		return "shortDescription"
+	case "fullDescription":
+		return "fullDescription"
+	case "help":
+		return "help"
+	case "guid":
+		return "guid"
+	case "fingerprints":
+		return "fingerprints"
+	case "baselineState":
+		return "baselineState"
+	case "codeFlows":
+		return "codeFlows"
+	case "relatedLocations":
+		return "relatedLocations"
+	case "logicalLocations":
+		return "logicalLocations"
+	case "fixes":
+		return "fixes"
+	case "rank":
+		return "rank"
+	case "occurrenceCount":
+		return "occurrenceCount"
+	case "provenance":
+		return "provenance"
+	case "analysisTarget":
+		return "analysisTarget"
+	case "correlationGuid":
+		return "correlationGuid"
+	case "hostedViewerUri":
+		return "hostedViewerUri"
+	case "taxa":
+		return "taxa"
+	case "stacks":
+		return "stacks"
+	case "graphs":
+		return "graphs"
+	case "attachments":
+		return "attachments"
+	case "workItemUris":
+		return "workItemUris"
+	case "charOffset":
+		return "charOffset"
+	case "charLength":
+		return "charLength"
+	case "byteOffset":
+		return "byteOffset"
+	case "byteLength":
+		return "byteLength"
+	case "sourceLanguage":
+		return "sourceLanguage"
+	case "enabled":
+		return "enabled"
+	case "relationships":
+		return "relationships"
+	case "deprecatedIds":
+		return "deprecatedIds"
+	case "deprecatedGuids":
+		return "deprecatedGuids"
+	case "deprecatedNames":
+		return "deprecatedNames"
+	case "justification":
+		return "justification"
+	case "location":
+		return "location"
+	case "fullyQualifiedName":
+		return "fullyQualifiedName"
+	case "decoratedName":
+		return "decoratedName"
+	case "parentIndex":
+		return "parentIndex"
+	case "problem":
+		return "problem"
+	case "severity":
+		return "severity"
+	}
+	return string(raw)
+}
 
 // int reads an integer; null leaves dst as it is.
 func (s *sarifStream) int(dst *int) error {

@@ -1,6 +1,8 @@
 package parsers
 
 import (
+	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -42,5 +44,22 @@ func TestHostileSizes(t *testing.T) {
 	}
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("took %v; the work is not linear in the input", d)
+	}
+}
+
+// TestTagsProperty: the hand reader of a rule's tags agrees with
+// encoding/json on arrays of strings, and gives no tags for anything else.
+func TestTagsProperty(t *testing.T) {
+	for _, raw := range []string{
+		`["a","b"]`, ` [ "a" , "b\"c" ,"d\\"] `, `[]`, `[ ]`, `["\u00e9", "x\ty"]`, `["\ud800"]`,
+		`"a"`, `[1]`, `["a",1]`, `{"a":1}`, `null`, `["a"`, `["a",]`, `["a"]x`, "[\"\xff\"]", ``,
+	} {
+		var want []string
+		if json.Unmarshal([]byte(raw), &want) != nil || len(want) == 0 {
+			want = nil
+		}
+		if got := tagsProperty([]byte(raw)); !reflect.DeepEqual(got, want) {
+			t.Errorf("tagsProperty(%s) = %q, want %q", raw, got, want)
+		}
 	}
 }

@@ -1,14 +1,13 @@
 package parsers
 
 import (
-	"encoding/json"
+	"bytes"
+	"regexp"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
-	"regexp"
-	"strings"
-
 	"github.com/recap-dev/recap/reports"
 )
 
@@ -102,12 +101,12 @@ func stringProperty(raw []byte) string {
 	if len(raw) < 2 || raw[0] != '"' {
 		return ""
 	}
-	u, err := jsontext.AppendUnquote(nil, raw)
-	if err != nil && !utf8.Valid(raw) {
-		return string(u) // invalid UTF-8 replaced, as the decoder does
-	} else if err != nil {
-		return ""
+	if body := raw[1 : len(raw)-1]; bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) {
+		return string(body)
 	}
+	// Invalid UTF-8 and lone surrogates come back replaced by U+FFFD, as
+	// the decoder gives them.
+	u, _ := jsontext.AppendUnquote(nil, raw)
 	return string(u)
 }
 
@@ -124,12 +123,45 @@ func intProperty(raw []byte) int {
 	return int(n)
 }
 
+// tagsProperty reads an array of strings; anything else gives no tags.
 func tagsProperty(raw []byte) []string {
-	var tags []string
-	if len(raw) > 0 && json.Unmarshal(raw, &tags) == nil {
-		return tags
+	rest := bytes.TrimLeft(raw, " \t\r\n")
+	if len(rest) == 0 || rest[0] != '[' {
+		return nil
 	}
-	return nil
+	rest = bytes.TrimLeft(rest[1:], " \t\r\n")
+	if len(rest) > 0 && rest[0] == ']' {
+		return nil
+	}
+	var tags []string
+	for {
+		if len(rest) == 0 || rest[0] != '"' {
+			return nil
+		}
+		end := 1
+		for end < len(rest) && rest[end] != '"' {
+			if rest[end] == '\\' {
+				end++
+			}
+			end++
+		}
+		if end >= len(rest) {
+			return nil
+		}
+		tags = append(tags, stringProperty(rest[:end+1]))
+		rest = bytes.TrimLeft(rest[end+1:], " \t\r\n")
+		switch {
+		case len(rest) > 0 && rest[0] == ',':
+			rest = bytes.TrimLeft(rest[1:], " \t\r\n")
+		case len(rest) > 0 && rest[0] == ']':
+			if len(bytes.TrimLeft(rest[1:], " \t\r\n")) > 0 {
+				return nil
+			}
+			return tags
+		default:
+			return nil
+		}
+	}
 }
 
 // pmdCategories are PMD's eight rule categories (since PMD 6), keyed by the
