@@ -27,7 +27,7 @@ func newCheckstyle(opts Options) Parser { return &checkstyleParser{opts: opts} }
 // Parse reads the report with the fast scanner (xmlscan.go), or with
 // encoding/xml when the document declares another encoding than UTF-8 or is
 // blank; both give the same findings (TestCheckstyleScannerAgrees).
-func (p *checkstyleParser) Parse(r io.Reader, emit func(reports.Finding) error) (reports.Input, error) {
+func (p *checkstyleParser) Parse(r io.Reader, emit Emit) (reports.Input, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	head, _ := br.Peek(512)
 	if len(bytes.TrimSpace(head)) == 0 || !utf8Encoding(xmlDeclaration(head)) {
@@ -49,7 +49,7 @@ func xmlDeclaration(head []byte) []byte {
 }
 
 // scan is Parse on the fast scanner.
-func (p *checkstyleParser) scan(r io.Reader, emit func(reports.Finding) error) (in reports.Input, err error) {
+func (p *checkstyleParser) scan(r io.Reader, emit Emit) (in reports.Input, err error) {
 	in = reports.Input{Format: string(FormatCheckstyle), Tool: "Checkstyle"}
 	pl := newPlacer(p.opts.Root)
 	defer pl.finish(&in)
@@ -110,7 +110,7 @@ func (p *checkstyleParser) scan(r io.Reader, emit func(reports.Finding) error) (
 			if f.Tool != in.Tool && in.Findings == 0 {
 				in.Tool = f.Tool
 			}
-			if err := emit(f); err != nil {
+			if err := emit(f, nil); err != nil {
 				return in, err
 			}
 			in.Findings++
@@ -120,7 +120,7 @@ func (p *checkstyleParser) scan(r io.Reader, emit func(reports.Finding) error) (
 
 // parseXML is Parse on encoding/xml. The results are named so that the
 // deferred warnings reach the caller.
-func (p *checkstyleParser) parseXML(r io.Reader, emit func(reports.Finding) error) (in reports.Input, err error) {
+func (p *checkstyleParser) parseXML(r io.Reader, emit Emit) (in reports.Input, err error) {
 	in = reports.Input{Format: string(FormatCheckstyle), Tool: "Checkstyle"}
 	pl := newPlacer(p.opts.Root)
 	defer pl.finish(&in)
@@ -145,7 +145,7 @@ func (p *checkstyleParser) parseXML(r io.Reader, emit func(reports.Finding) erro
 				if f.Tool != in.Tool && in.Findings == 0 {
 					in.Tool = f.Tool
 				}
-				if err := emit(f); err != nil {
+				if err := emit(f, nil); err != nil {
 					return err
 				}
 				in.Findings++
@@ -186,7 +186,6 @@ func checkstyleFinding(t checkstyleAttrs, file, version string, rules checkstyle
 	}
 	f.EndLine = f.Line
 	f.Message = orMessage(f.Message, f.RuleName)
-	f.Fingerprint = reports.Fingerprint(f, nil)
 	return f, true
 }
 

@@ -38,7 +38,8 @@ func fuzzParse(f *testing.F, format Format) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		in, err := p.Parse(strings.NewReader(string(data)), func(f reports.Finding) error {
+		in, err := p.Parse(strings.NewReader(string(data)), func(f reports.Finding, partial map[string]string) error {
+			f.Fingerprint = reports.Fingerprint(f, partial)
 			got = append(got, f)
 			return nil
 		})

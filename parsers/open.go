@@ -29,6 +29,11 @@ type ReadOptions struct {
 	// Wrap, when set, wraps each opened input (before decompression), for
 	// example to count bytes for a progress bar; size is -1 when unknown.
 	Wrap func(r io.Reader, name string, size int64) io.Reader
+	// Keep, when set, is asked about each finding before it is given its id
+	// and fingerprint (which cost more than most filters): a finding it
+	// refuses is counted in its input but not emitted. It must not change
+	// the finding, and the fields it sees are all but ID and Fingerprint.
+	Keep func(f *reports.Finding) bool
 }
 
 // ReadAll reads every input — a file, "-" for standard input, a gzip file, or
@@ -251,9 +256,13 @@ func readOne(src source, tag string, opts ReadOptions, emit func(reports.Finding
 	}
 	n := 0
 	var emitErr error
-	got, err := p.Parse(br, func(f reports.Finding) error {
-		n++
+	got, err := p.Parse(br, func(f reports.Finding, partial map[string]string) error {
+		n++ // ids number every finding of the input, kept or not
+		if opts.Keep != nil && !opts.Keep(&f) {
+			return nil
+		}
 		f.ID = reports.ID(tag, n)
+		f.Fingerprint = reports.Fingerprint(f, partial)
 		if e := emit(f); e != nil {
 			emitErr = e
 			return e

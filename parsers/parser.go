@@ -14,10 +14,16 @@ import (
 // so far together with a *[ParseError]. An error returned by emit stops the
 // parse and is returned as is.
 //
-// Parsers set every field of a finding but ID (given by [Read]).
+// Parsers set every field of a finding but its ID and Fingerprint: the
+// reader gives both (see [ReadAll]), once it knows the finding is kept.
 type Parser interface {
-	Parse(r io.Reader, emit func(reports.Finding) error) (reports.Input, error)
+	Parse(r io.Reader, emit Emit) (reports.Input, error)
 }
+
+// Emit receives a parser's findings. partial holds the identity the tool
+// gave a finding (SARIF's partialFingerprints, SpotBugs' instanceHash; nil
+// when none), which [reports.Fingerprint] prefers to the finding's text.
+type Emit func(f reports.Finding, partial map[string]string) error
 
 // Format names a report format.
 type Format string

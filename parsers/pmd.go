@@ -29,7 +29,7 @@ type pmdParser struct{ opts Options }
 func newPMD(opts Options) Parser { return &pmdParser{opts: opts} }
 
 // The results are named so that the deferred warnings reach the caller.
-func (p *pmdParser) Parse(r io.Reader, emit func(reports.Finding) error) (in reports.Input, err error) {
+func (p *pmdParser) Parse(r io.Reader, emit Emit) (in reports.Input, err error) {
 	in = reports.Input{Format: string(FormatPMD), Tool: "PMD"}
 	pl := newPlacer(p.opts.Root)
 	defer pl.finish(&in)
@@ -71,8 +71,7 @@ func (p *pmdParser) Parse(r io.Reader, emit func(reports.Finding) error) (in rep
 					return nil
 				}
 				cur.Message = orMessage(messageText(text.String()), cur.Rule)
-				cur.Fingerprint = reports.Fingerprint(*cur, nil)
-				if err := emit(*cur); err != nil {
+				if err := emit(*cur, nil); err != nil {
 					return err
 				}
 				in.Findings++

@@ -27,7 +27,7 @@ func newSARIF(opts Options) Parser { return &sarifParser{opts: opts} }
 // sarifVersion is the only SARIF version recap reads.
 const sarifVersion = "2.1.0"
 
-func (p *sarifParser) Parse(r io.Reader, emit func(reports.Finding) error) (reports.Input, error) {
+func (p *sarifParser) Parse(r io.Reader, emit Emit) (reports.Input, error) {
 	in := reports.Input{Format: string(FormatSARIF)}
 	br := bufio.NewReaderSize(r, 64<<10)
 	if b, err := br.Peek(3); err == nil && string(b) == string(utf8BOM) {
@@ -49,7 +49,7 @@ type sarifStream struct {
 	dec     *jsontext.Decoder
 	lc      *lineCounter
 	in      *reports.Input
-	emit    func(reports.Finding) error
+	emit    Emit
 	placer  *placer
 	typeErr error // the first result that did not fit the schema; reading went on
 	tools   map[string]bool

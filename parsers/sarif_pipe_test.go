@@ -3,6 +3,7 @@ package parsers
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -85,5 +86,32 @@ func TestSARIFPipeline(t *testing.T) {
 				})
 			}()
 		})
+	}
+}
+
+// TestKeep: findings refused by ReadOptions.Keep are counted but not
+// emitted, and the kept ones have the ids and fingerprints they have when
+// everything is read.
+func TestKeep(t *testing.T) {
+	report, _ := manyResults(3*convBatch + 5)
+	root := t.TempDir()
+	all, allIn := ParseAll(strings.NewReader(report), "r.sarif", ReadOptions{Root: root})
+	asked := 0
+	kept, keptIn := ParseAll(strings.NewReader(report), "r.sarif", ReadOptions{Root: root, Keep: func(f *reports.Finding) bool {
+		asked++
+		if f.ID != "" || f.Fingerprint != "" {
+			t.Fatalf("Keep sees id %q, fingerprint %q", f.ID, f.Fingerprint)
+		}
+		return f.Rule == "R3"
+	}})
+	var want []reports.Finding
+	for _, f := range all {
+		if f.Rule == "R3" {
+			want = append(want, f)
+		}
+	}
+	if asked != len(all) || keptIn.Findings != allIn.Findings || len(want) == 0 || !reflect.DeepEqual(kept, want) {
+		t.Errorf("asked %d of %d, input counts %d vs %d, kept %d findings, want %d equal to the unfiltered ones",
+			asked, len(all), keptIn.Findings, allIn.Findings, len(kept), len(want))
 	}
 }

@@ -325,8 +325,7 @@ func (r *sarifRun) convert(res *sarifResult, j int) error {
 	for _, l := range locs {
 		g := f
 		r.place(&g, l)
-		g.Fingerprint = reports.Fingerprint(g, partial)
-		if err := r.s.emit(g); err != nil {
+		if err := r.s.emit(g, partial); err != nil {
 			return errEmit{err}
 		}
 		r.s.in.Findings++

@@ -35,7 +35,7 @@ func newSpotBugs(opts Options) Parser { return &spotbugsParser{opts: opts} }
 
 var primarySourceLine = etree.MustCompilePath("./SourceLine[@primary='true']")
 
-func (p *spotbugsParser) Parse(r io.Reader, emit func(reports.Finding) error) (reports.Input, error) {
+func (p *spotbugsParser) Parse(r io.Reader, emit Emit) (reports.Input, error) {
 	in := reports.Input{Format: string(FormatSpotBugs), Tool: "SpotBugs"}
 	data, err := io.ReadAll(r)
 	if err != nil {
@@ -75,8 +75,8 @@ func (p *spotbugsParser) Parse(r io.Reader, emit func(reports.Finding) error) (r
 	}
 	res := newSourceResolver(p.opts.Root, srcDirs)
 	for _, b := range root.SelectElements("BugInstance") {
-		f := spotbugsFinding(b, patterns, res, in.Tool, in.ToolVersion)
-		if err := emit(f); err != nil {
+		f, partial := spotbugsFinding(b, patterns, res, in.Tool, in.ToolVersion)
+		if err := emit(f, partial); err != nil {
 			return in, err
 		}
 		in.Findings++
@@ -114,7 +114,7 @@ func spotbugsToolName(version string) string {
 	return "SpotBugs"
 }
 
-func spotbugsFinding(b *etree.Element, patterns map[string]string, res *sourceResolver, tool, version string) reports.Finding {
+func spotbugsFinding(b *etree.Element, patterns map[string]string, res *sourceResolver, tool, version string) (reports.Finding, map[string]string) {
 	typ := b.SelectAttrValue("type", "")
 	prio := atoi(b.SelectAttrValue("priority", ""))
 	rank := atoi(b.SelectAttrValue("rank", ""))
@@ -144,8 +144,7 @@ func spotbugsFinding(b *etree.Element, patterns map[string]string, res *sourceRe
 	if h := b.SelectAttrValue("instanceHash", ""); h != "" {
 		partial = map[string]string{"instanceHash": h}
 	}
-	f.Fingerprint = reports.Fingerprint(f, partial)
-	return f
+	return f, partial
 }
 
 func bugSourceLine(b *etree.Element) *etree.Element {

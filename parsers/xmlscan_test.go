@@ -15,8 +15,8 @@ import (
 // bothCheckstyle reads data with the scanner and with encoding/xml.
 func bothCheckstyle(data []byte) (fast, slow []reports.Finding, fastIn, slowIn reports.Input, fastErr, slowErr error) {
 	p := &checkstyleParser{opts: Options{Name: "report", Root: "/repo"}}
-	collect := func(out *[]reports.Finding) func(reports.Finding) error {
-		return func(f reports.Finding) error { *out = append(*out, f); return nil }
+	collect := func(out *[]reports.Finding) Emit {
+		return func(f reports.Finding, _ map[string]string) error { *out = append(*out, f); return nil }
 	}
 	fastIn, fastErr = p.scan(bytes.NewReader(data), collect(&fast))
 	slowIn, slowErr = p.parseXML(bytes.NewReader(data), collect(&slow))

@@ -51,10 +51,9 @@ func (g *gateFlags) readBaseline(opts parsers.ReadOptions, flt *reports.Filter) 
 	}
 	opts.Stdin = nil
 	b := reports.NewBaseline()
+	opts.Keep = func(f *reports.Finding) bool { return flt.Match(*f) }
 	inputs, err := parsers.ReadAll(g.baseline, opts, func(f reports.Finding) error {
-		if flt.Match(f) {
-			b.Add(f)
-		}
+		b.Add(f)
 		return nil
 	})
 	if err != nil {

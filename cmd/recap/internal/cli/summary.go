@@ -209,14 +209,19 @@ func collect(ctx context.Context, streams *IO, opts *reportOptions, args []strin
 	if base != nil {
 		col.baseline = &summarize.BaselineCounts{}
 	}
-	inputs, err := parsers.ReadAll(args, readOpts, func(f reports.Finding) error {
-		if !flt.Match(f) {
-			return nil
+	// The filters run before a finding gets its id and fingerprint: on a
+	// large report most findings are left out, and the hash is the cost.
+	readOpts.Keep = func(f *reports.Finding) bool {
+		if !flt.Match(*f) {
+			return false
 		}
 		if idx != nil && !idx.Touches(f.Path, f.Line, f.EndLine) {
 			col.outside++
-			return nil
+			return false
 		}
+		return true
+	}
+	inputs, err := parsers.ReadAll(args, readOpts, func(f reports.Finding) error {
 		if base != nil {
 			base.Mark(&f)
 			col.baseline.Add(f.Baseline)
