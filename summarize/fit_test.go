@@ -136,3 +136,45 @@ func TestFitCorpus(t *testing.T) {
 	}
 	t.Logf("%d runs, %d trimmed a page, %d dropped context", runs, trimmed, noContext)
 }
+
+// plainCounter hides a counter's SplitCounter methods, so that Measure
+// counts every text whole.
+type plainCounter struct{ summarize.Counter }
+
+// TestMeasureSplit: Measure with a split counter (one count, the number
+// priced alone) gives what counting every text whole gives, wherever the
+// number stands; where it cannot be priced alone (twice, next to digits),
+// the texts are counted whole.
+func TestMeasureSplit(t *testing.T) {
+	long := strings.Repeat(`{"id":"ab12-3","message":"Avoid unused imports such as 'java.util.List'","line":120} `, 300)
+	renders := map[string]func(n int) string{
+		"json": func(n int) string {
+			return `{"tokens":{"estimated":` + strconv.Itoa(n) + `,"budget":8000},"x":` + long + `}`
+		},
+		"text":          func(n int) string { return long + "\n~" + strconv.Itoa(n) + " tokens\n" },
+		"after letters": func(n int) string { return long + "estimated" + strconv.Itoa(n) + "tokens" },
+		"after digits":  func(n int) string { return long + "12" + strconv.Itoa(n) },
+		"before digits": func(n int) string { return strconv.Itoa(n) + "٣" + long },
+		"twice":         func(n int) string { return strconv.Itoa(n) + long + strconv.Itoa(n) },
+		"at the end":    func(n int) string { return long + strconv.Itoa(n) },
+		"short":         func(n int) string { return strconv.Itoa(n) },
+		"unicode":       func(n int) string { return "é" + strconv.Itoa(n) + "ü " + long },
+	}
+	for _, name := range tokens.Names() {
+		c, err := tokens.New(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for what, render := range renders {
+			var split, whole summarize.TokenInfo
+			got := summarize.Measure(&split, c, func() string { return render(split.Estimated) })
+			want := summarize.Measure(&whole, plainCounter{c}, func() string { return render(whole.Estimated) })
+			if got != want || split.Estimated != want {
+				t.Errorf("%s, %s: Measure = %d (estimated %d), counting whole texts %d", name, what, got, split.Estimated, want)
+			}
+			if n := c.Count(render(got)); n != got {
+				t.Errorf("%s, %s: the text shows %d and counts %d", name, what, got, n)
+			}
+		}
+	}
+}

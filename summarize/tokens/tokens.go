@@ -67,11 +67,12 @@ const CharsPerToken = 4
 type bpeCounter struct {
 	name  string
 	codec tokenizer.Codec
+	memo  *memo
 }
 
 var (
 	codecMu sync.Mutex
-	codecs  = map[string]tokenizer.Codec{}
+	codecs  = map[string]*bpeCounter{}
 )
 
 // bpe loads a vocabulary once per process (10–55 ms) and shares it.
@@ -79,22 +80,58 @@ func bpe(name string) (Counter, error) {
 	codecMu.Lock()
 	defer codecMu.Unlock()
 	if c, ok := codecs[name]; ok {
-		return bpeCounter{name: name, codec: c}, nil
+		return *c, nil
 	}
 	c, err := tokenizer.Get(tokenizer.Encoding(name))
 	if err != nil {
 		return nil, fmt.Errorf("tokenizer %s: %w", name, err)
 	}
-	codecs[name] = c
-	return bpeCounter{name: name, codec: c}, nil
+	b := &bpeCounter{name: name, codec: c, memo: &memo{counts: map[string]int{}}}
+	codecs[name] = b
+	return *b, nil
 }
 
 func (b bpeCounter) Name() string { return b.name }
 
-// Count returns the exact token count; special tokens count as text. Should
-// the codec fail (it accepts invalid UTF-8, so it does not in practice), the
-// chars4 estimate stands in.
+// Count returns the exact token count; special tokens count as text.
+//
+// A text is counted as the sum of its lines (see nextChunk), and the count
+// of a short line is kept: the lines of recap's JSON repeat ("severity":
+// "warning", a rule, a path), and a count kept costs a map lookup where the
+// BPE costs microseconds.
 func (b bpeCounter) Count(s string) int {
+	if len(s) < minChunk {
+		return b.count(s)
+	}
+	n := 0
+	for len(s) > 0 {
+		end := nextChunk(s)
+		n += b.countChunk(s[:end])
+		s = s[end:]
+	}
+	return n
+}
+
+// countChunk counts a chunk, one that starts with two spaces or more and
+// then a printable character as two: its indentation but one space, and
+// the rest. The patterns make that split themselves (white space not
+// followed by white space ends before the last space, which goes with
+// what follows), and so the same line counted at two depths of JSON (a
+// finding priced alone, then inside the view) is counted once.
+func (b bpeCounter) countChunk(c string) int {
+	k := 0
+	for k < len(c) && c[k] == ' ' {
+		k++
+	}
+	if k >= 2 && k < len(c) && c[k] > ' ' && c[k] < 0x7f {
+		return b.memo.count(c[:k-1], b.count) + b.memo.count(c[k-1:], b.count)
+	}
+	return b.memo.count(c, b.count)
+}
+
+// count is the codec's count. Should the codec fail (it accepts invalid
+// UTF-8, so it does not in practice), the chars4 estimate stands in.
+func (b bpeCounter) count(s string) int {
 	n, err := b.codec.Count(s)
 	if err != nil {
 		return chars4{}.Count(s)
@@ -102,7 +139,108 @@ func (b bpeCounter) Count(s string) int {
 	return n
 }
 
+// minChunk is the size under which a text is counted whole.
+const minChunk = 16
+
+// nextChunk returns the end of s's first chunk: the first place where no
+// pre-token of o200k_base or cl100k_base can go on. There are two kinds.
+//
+// After a run of ASCII letters, before an ASCII character that is neither
+// a letter nor an apostrophe: the patterns' letter pieces take letters and
+// marks only (and "'s", "'ll", … after them), and no other piece takes a
+// letter, so the letters' piece ends there and the next one starts.
+//
+// After a line break: the patterns let a piece cross one only as white
+// space that ends in another line break, or as punctuation followed by
+// line breaks and slashes; so the break must be followed by a line that
+// starts with neither a line break nor a slash, and that holds a printable
+// ASCII character, which is white space in no definition.
+func nextChunk(s string) int {
+	for i := 1; i < len(s); i++ {
+		prev, c := s[i-1], s[i]
+		switch {
+		case asciiLetter(prev):
+			if c < utf8.RuneSelf && !asciiLetter(c) && c != '\'' {
+				return i
+			}
+		case prev == '\n':
+			if c == '\r' || c == '\n' || c == '/' {
+				continue
+			}
+			line := s[i:]
+			if j := strings.IndexByte(line, '\n'); j >= 0 {
+				line = line[:j]
+			}
+			if printable(line) {
+				return i
+			}
+		}
+	}
+	return len(s)
+}
+
+func asciiLetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
+
+// printable reports whether s holds a printable ASCII character (not space).
+func printable(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] > ' ' && s[i] < 0x7f {
+			return true
+		}
+	}
+	return false
+}
+
+// memo keeps the counts of short chunks, at most memoBytes of them: when
+// full it starts again.
+type memo struct {
+	mu     sync.Mutex
+	counts map[string]int
+	bytes  int
+}
+
+const (
+	memoChunk = 512     // longer chunks are counted, not kept
+	memoBytes = 8 << 20 // bytes of chunks kept
+)
+
+func (m *memo) count(s string, count func(string) int) int {
+	if len(s) > memoChunk {
+		return count(s)
+	}
+	m.mu.Lock()
+	n, ok := m.counts[s]
+	m.mu.Unlock()
+	if ok {
+		return n
+	}
+	n = count(s)
+	m.mu.Lock()
+	if m.bytes+len(s) > memoBytes {
+		clear(m.counts)
+		m.bytes = 0
+	}
+	if _, dup := m.counts[s]; !dup {
+		m.counts[strings.Clone(s)] = n
+		m.bytes += len(s)
+	}
+	m.mu.Unlock()
+	return n
+}
+
+// BPE and Combine make the BPE counters split counters (see
+// summarize.SplitCounter): their count is the BPE count alone.
+func (b bpeCounter) BPE(s string) int { return b.Count(s) }
+
+func (bpeCounter) Combine(bpe, _ int) int { return bpe }
+
 type maxCounter struct{ exact Counter }
+
+// BPE is the o200k_base count; Combine takes the larger of it and the
+// chars4 count of the runes, as Count does.
+func (m maxCounter) BPE(s string) int { return m.exact.Count(s) }
+
+func (maxCounter) Combine(bpe, runes int) int { return max((runes+3)/4, bpe) }
 
 func (maxCounter) Name() string { return Max }
 

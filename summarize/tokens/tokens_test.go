@@ -1,9 +1,13 @@
 package tokens
 
 import (
+	"math/rand"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/recap-dev/recap/reports/reportstest"
 )
 
 func TestCount(t *testing.T) {
@@ -90,4 +94,85 @@ func TestCountFiles(t *testing.T) {
 	if r := CountFiles(c, []string{small}, 1000); r.Recommendation != "" {
 		t.Errorf("recommendation under budget: %q", r.Recommendation)
 	}
+}
+
+// TestChunkedCount: counting a text line by line (with kept counts) gives
+// the codec's count of the whole text, on recap-like JSON and on random
+// texts built from the characters where pre-tokens could cross a line:
+// white space of every kind, line breaks, slashes, punctuation, digits and
+// letters.
+func TestChunkedCount(t *testing.T) {
+	finding := `{
+  "id": "k3xq-12",
+  "tool": "PMD",
+  "rule": "UnusedLocalVariable",
+  "message": "Avoid unused local variables such as 'x'.",
+  "path": "src/main/java/org/example/Foo.java",
+  "line": 120,
+  "context": [
+    "    int x = 3;",
+    "    // a comment /* with */ slashes",
+
+    "}"
+  ]
+},
+`
+	texts := []string{strings.Repeat(finding, 50), strings.Repeat("a\n\n  \n/b\n", 200),
+		"      " + strings.ReplaceAll(strings.Repeat(finding, 20), "\n", "\n      "),
+		"  \n  x\n   \n    1\n  'll\n  /x\n", "   \t  x\n  \u00a0 y\n"}
+	pieces := []string{"\n", "\r\n", "\n\n", " ", "  ", "\t", "\u00a0", "\u2028", "\u3000", "\u0085", "/", "//", "*/", "}", "},", `"`, "'s", "'LL",
+		"1", "123", "4567", "abc", "Word", "ÉCOLE", "naïve", "日本", "x", ".", "\v", "\f",
+		`":"`, `","`, "-", "_", ".java", "'", "e\u0301", "\u0301", "ǅ", "ʰ", "ª", "²", "Ⅻ", "it's", "I'M", "'re", "'ve", "'d"}
+	rng := rand.New(rand.NewSource(1))
+	for range 2000 {
+		var b strings.Builder
+		for range 20 + rng.Intn(300) {
+			b.WriteString(pieces[rng.Intn(len(pieces))])
+		}
+		texts = append(texts, b.String())
+	}
+	// Real text: every report of the corpus (JSON, XML, messages, code).
+	dir, files := reportstest.Corpus(t)
+	for _, f := range files {
+		data, err := os.ReadFile(filepath.Join(dir, f.Path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(data) > 100<<10 {
+			data = data[:100<<10]
+		}
+		texts = append(texts, string(data))
+	}
+	for _, name := range []string{O200k, Cl100k} {
+		c, err := New(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := c.(bpeCounter)
+		for _, text := range texts {
+			for range 2 { // the second time from kept counts
+				if got, want := b.Count(text), b.count(text); got != want {
+					t.Fatalf("%s: counted by chunks %d, whole %d: %q", name, got, want, text)
+				}
+			}
+		}
+	}
+}
+
+// FuzzChunkedCount: on any text, counting by chunks gives the codec's count
+// of the whole text.
+func FuzzChunkedCount(f *testing.F) {
+	for _, s := range []string{"{\"a\":\"b\",\n  \"c\": 12}\n", "it's\n  \n/x", "  x\n\n\ty'LL", "é\u0301a1b2", "abc\r\n   /*x*/"} {
+		f.Add(s)
+	}
+	c, err := New(O200k)
+	if err != nil {
+		f.Fatal(err)
+	}
+	b := c.(bpeCounter)
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := b.Count(s), b.count(s); got != want {
+			t.Errorf("counted by chunks %d, whole %d: %q", got, want, s)
+		}
+	})
 }

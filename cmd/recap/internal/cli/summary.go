@@ -164,12 +164,6 @@ func collect(ctx context.Context, streams *IO, opts *reportOptions, args []strin
 		return nil, usageError("--tokenizer: %v", err)
 	}
 	col := &collected{renderer: r, root: root, src: &summarize.Dir{Root: root}}
-	// The vocabularies cost 20 MB: loaded only when a budget is applied.
-	if format == "json" || opts.budgeted {
-		if col.counter, err = tokens.New(opts.tokenizer); err != nil {
-			return nil, usageError("--tokenizer: %v", err)
-		}
-	}
 	// The context's source, checked before the inputs are read (they may be large).
 	if opts.rev != "" {
 		if col.src, err = revSource(root, opts.rev); err != nil {
@@ -240,6 +234,14 @@ func collect(ctx context.Context, streams *IO, opts *reportOptions, args []strin
 		return nil, err
 	}
 	col.view = c.View(inputs)
+	// The vocabularies cost 20 MB: loaded only when a budget is applied, and
+	// once the reading's garbage can make room for them.
+	if format == "json" || opts.budgeted {
+		if col.counter, err = tokens.New(opts.tokenizer); err != nil {
+			col.close()
+			return nil, usageError("--tokenizer: %v", err)
+		}
+	}
 	if base != nil {
 		for _, f := range base.Fixed() {
 			// On changed lines only, a fixed finding is one of a changed file.
