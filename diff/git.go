@@ -8,13 +8,20 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	fdiff "github.com/go-git/go-git/v5/plumbing/format/diff"
 	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/storer"
+	"github.com/go-git/go-git/v5/storage/filesystem"
 	"github.com/go-git/go-git/v5/utils/diff"
 	"github.com/sergi/go-diff/diffmatchpatch"
 )
@@ -46,24 +53,125 @@ func (r *Repo) Revisions(ctx context.Context, base, head string) ([]File, error)
 	if err != nil {
 		return nil, err
 	}
+	// Blobs are read through storages of the diff's own, which keep the
+	// pack files open (go-git's default opens a pack for every object read).
+	st := r.storage(cache.NewObjectLRUDefault())
+	defer st.close()
+	if from, err = object.GetTree(st.s, from.Hash); err != nil {
+		return nil, err
+	}
+	if to, err = object.GetTree(st.s, to.Hash); err != nil {
+		return nil, err
+	}
 	changes, err := object.DiffTreeWithOptions(ctx, from, to, &object.DiffTreeOptions{DetectRenames: true, RenameScore: renameScore})
 	if err != nil {
 		return nil, fmt.Errorf("diff of %s...%s: %w", base, head, err)
 	}
-	files := make([]File, 0, len(changes))
-	for _, c := range changes {
-		f, err := changeFile(ctx, c, r.ChangedLines)
-		if err != nil {
-			return nil, fmt.Errorf("diff of %s...%s: %w", base, head, err)
-		}
-		files = append(files, f)
+	files, err := r.changeFiles(ctx, changes, st)
+	if err != nil {
+		return nil, fmt.Errorf("diff of %s...%s: %w", base, head, err)
 	}
 	sortFiles(files)
 	return files, nil
 }
 
-// changeFile turns one tree change into a File with git's hunks.
-func changeFile(ctx context.Context, c *object.Change, changed bool) (File, error) {
+// changeFiles diffs the changed files on up to diffWorkers goroutines, each
+// reading blobs through a storage of its own (go-git's are not safe to
+// share, and their caches are small next to the work).
+func (r *Repo) changeFiles(ctx context.Context, changes object.Changes, st *storage) ([]File, error) {
+	files := make([]File, len(changes))
+	workers := min(runtime.GOMAXPROCS(0), diffWorkers, len(changes)/minPerWorker+1)
+	if workers <= 1 || !st.own {
+		for i, c := range changes {
+			var err error
+			if files[i], err = changeFile(ctx, st.s, c, r.ChangedLines); err != nil {
+				return nil, err
+			}
+		}
+		return files, nil
+	}
+	var (
+		next   atomic.Int64
+		wg     sync.WaitGroup
+		errMu  sync.Mutex
+		first  error
+		failed atomic.Bool
+	)
+	work := func(s storer.EncodedObjectStorer) {
+		defer wg.Done()
+		for !failed.Load() {
+			i := int(next.Add(1)) - 1
+			if i >= len(changes) {
+				return
+			}
+			f, err := changeFile(ctx, s, changes[i], r.ChangedLines)
+			if err != nil {
+				errMu.Lock()
+				if first == nil {
+					first = err
+				}
+				errMu.Unlock()
+				failed.Store(true)
+				return
+			}
+			files[i] = f
+		}
+	}
+	wg.Add(workers)
+	go work(st.s)
+	for range workers - 1 {
+		w := r.storage(st.cache)
+		go func() {
+			defer w.close()
+			work(w.s)
+		}()
+	}
+	wg.Wait()
+	if first != nil {
+		return nil, first
+	}
+	return files, nil
+}
+
+// diffWorkers bounds the goroutines of a revision diff; each takes at least
+// minPerWorker files.
+const (
+	diffWorkers  = 4
+	minPerWorker = 32
+)
+
+// storage is an object storage for one goroutine.
+type storage struct {
+	s     storer.EncodedObjectStorer
+	cache cache.Object
+	own   bool // opened for the diff, and closed after it
+}
+
+// storage opens the repository's objects again, keeping pack files open,
+// with a cache of objects that goroutines share (it locks; the objects in
+// it are not changed once read): a delta's base read by one is there for
+// the others. Without a file system behind the repository it is the
+// repository's own storage.
+func (r *Repo) storage(c cache.Object) *storage {
+	if fs, ok := r.repo.Storer.(*filesystem.Storage); ok {
+		s := filesystem.NewStorageWithOptions(fs.Filesystem(), c, filesystem.Options{KeepDescriptors: true})
+		return &storage{s: s, cache: c, own: true}
+	}
+	return &storage{s: r.repo.Storer}
+}
+
+func (s *storage) close() {
+	if c, ok := s.s.(io.Closer); ok && s.own {
+		c.Close()
+	}
+}
+
+// changeFile turns one tree change into a File with git's hunks, reading
+// each side's blob once.
+func changeFile(ctx context.Context, s storer.EncodedObjectStorer, c *object.Change, changed bool) (File, error) {
+	if err := ctx.Err(); err != nil {
+		return File{}, err
+	}
 	var f File
 	if c.From.Name != "" {
 		f.OldPath, f.OldMode = c.From.Name, uint32(c.From.TreeEntry.Mode)
@@ -75,37 +183,63 @@ func changeFile(ctx context.Context, c *object.Change, changed bool) (File, erro
 	if f.OldPath != "" && f.NewPath != "" && c.From.TreeEntry.Hash == c.To.TreeEntry.Hash {
 		return f, nil // a pure rename or a mode change: no content to diff
 	}
-	p, err := c.PatchContext(ctx)
-	if err != nil {
-		return f, err
+	// As go-git's patch: a side that is not a file (a submodule) makes
+	// both sides empty.
+	var old, cur []byte
+	if (f.OldPath == "" || c.From.TreeEntry.Mode.IsFile()) && (f.NewPath == "" || c.To.TreeEntry.Mode.IsFile()) {
+		var err error
+		if f.OldPath != "" {
+			if old, err = blobContent(s, c.From.TreeEntry.Hash); err != nil {
+				return f, err
+			}
+		}
+		if f.NewPath != "" {
+			if cur, err = blobContent(s, c.To.TreeEntry.Hash); err != nil {
+				return f, err
+			}
+		}
 	}
-	for _, fp := range p.FilePatches() {
-		if fp.IsBinary() {
-			f.Binary = true
-			continue
-		}
-		chunks := make([]chunk, 0, len(fp.Chunks()))
-		for _, ch := range fp.Chunks() {
-			chunks = append(chunks, chunk{kind: chunkKind(ch.Type()), text: ch.Content()})
-		}
-		f.Hunks = hunksOf(chunks, ContextLines)
+	if binaryContent(old) || binaryContent(cur) {
+		f.Binary = true
+		return f, nil
 	}
-	if changed && !f.Binary && f.OldPath != "" && f.NewPath != "" && len(f.Hunks) > 0 {
-		from, to, err := c.Files()
-		if err != nil {
-			return f, err
+	var chunks []chunk
+	for _, d := range diff.Do(string(old), string(cur)) {
+		var kind LineKind
+		switch d.Type {
+		case diffmatchpatch.DiffDelete:
+			kind = Delete
+		case diffmatchpatch.DiffInsert:
+			kind = Add
+		default:
+			kind = Context
 		}
-		old, err := from.Contents()
-		if err != nil {
-			return f, err
-		}
-		cur, err := to.Contents()
-		if err != nil {
-			return f, err
-		}
-		f.Changed = wsChanged(textLines(old), textLines(cur), []int{})
+		chunks = append(chunks, chunk{kind: kind, text: d.Text})
+	}
+	f.Hunks = hunksOf(chunks, ContextLines)
+	if changed && f.OldPath != "" && f.NewPath != "" && len(f.Hunks) > 0 {
+		f.Changed = wsChanged(textLines(string(old)), textLines(string(cur)), []int{})
 	}
 	return f, nil
+}
+
+// blobContent reads a blob whole.
+func blobContent(s storer.EncodedObjectStorer, h plumbing.Hash) ([]byte, error) {
+	b, err := object.GetBlob(s, h)
+	if err != nil {
+		return nil, err
+	}
+	rd, err := b.Reader()
+	if err != nil {
+		return nil, err
+	}
+	defer rd.Close()
+	return io.ReadAll(rd)
+}
+
+// binaryContent is git's (and go-git's) test: a NUL byte in the first 8,000.
+func binaryContent(b []byte) bool {
+	return bytes.IndexByte(b[:min(len(b), 8000)], 0) >= 0
 }
 
 func chunkKind(op fdiff.Operation) LineKind {
