@@ -41,26 +41,23 @@ func (r *Repo) Revisions(ctx context.Context, base, head string) ([]File, error)
 	if head == "" {
 		head = "HEAD"
 	}
+	// Objects are read through storages of the diff's own, which keep the
+	// pack files open (go-git's default opens a pack for every object read).
+	st := r.storage(cache.NewObjectLRUDefault())
+	defer st.close()
 	hc, err := r.Commit(head)
 	if err != nil {
 		return nil, err
 	}
-	from, err := r.mergeBaseTree(hc, head, base)
+	if hc, err = object.GetCommit(st.s, hc.Hash); err != nil {
+		return nil, err
+	}
+	from, err := r.mergeBaseTree(hc, head, base, st.s)
 	if err != nil {
 		return nil, err
 	}
 	to, err := hc.Tree()
 	if err != nil {
-		return nil, err
-	}
-	// Blobs are read through storages of the diff's own, which keep the
-	// pack files open (go-git's default opens a pack for every object read).
-	st := r.storage(cache.NewObjectLRUDefault())
-	defer st.close()
-	if from, err = object.GetTree(st.s, from.Hash); err != nil {
-		return nil, err
-	}
-	if to, err = object.GetTree(st.s, to.Hash); err != nil {
 		return nil, err
 	}
 	changes, err := object.DiffTreeWithOptions(ctx, from, to, &object.DiffTreeOptions{DetectRenames: true, RenameScore: renameScore})
@@ -199,7 +196,7 @@ func changeFile(ctx context.Context, s storer.EncodedObjectStorer, c *object.Cha
 			}
 		}
 	}
-	if binaryContent(old) || binaryContent(cur) {
+	if isBinary(old) || isBinary(cur) {
 		f.Binary = true
 		return f, nil
 	}
@@ -235,11 +232,6 @@ func blobContent(s storer.EncodedObjectStorer, h plumbing.Hash) ([]byte, error) 
 	}
 	defer rd.Close()
 	return io.ReadAll(rd)
-}
-
-// binaryContent is git's (and go-git's) test: a NUL byte in the first 8,000.
-func binaryContent(b []byte) bool {
-	return bytes.IndexByte(b[:min(len(b), 8000)], 0) >= 0
 }
 
 func chunkKind(op fdiff.Operation) LineKind {
@@ -302,7 +294,7 @@ func (r *Repo) WorkingTreeSince(ctx context.Context, rev string) ([]File, error)
 		paths[p] = true
 	}
 	if rev != "" && rev != "HEAD" {
-		if tree, err = r.mergeBaseTree(head, "HEAD", rev); err != nil {
+		if tree, err = r.mergeBaseTree(head, "HEAD", rev, nil); err != nil {
 			return nil, err
 		}
 		changes, err := object.DiffTreeWithOptions(ctx, tree, headTree, nil)
@@ -358,11 +350,16 @@ func (r *Repo) WorkingTreeSince(ctx context.Context, rev string) ([]File, error)
 }
 
 // mergeBaseTree returns the tree of the merge base of rev and the commit
-// head (named headName).
-func (r *Repo) mergeBaseTree(head *object.Commit, headName, rev string) (*object.Tree, error) {
+// head (named headName), reading commits through s when it is not nil.
+func (r *Repo) mergeBaseTree(head *object.Commit, headName, rev string, s storer.EncodedObjectStorer) (*object.Tree, error) {
 	rc, err := r.Commit(rev)
 	if err != nil {
 		return nil, err
+	}
+	if s != nil { // the walk reads commits through this storage
+		if rc, err = object.GetCommit(s, rc.Hash); err != nil {
+			return nil, err
+		}
 	}
 	bases, err := head.MergeBase(rc)
 	if err != nil {
