@@ -401,7 +401,11 @@ func lastLine(out []byte) string {
 // countPrefix counts the lines that start with p.
 func countPrefix(p string) func([]byte) string {
 	return func(out []byte) string {
-		return strconv.Itoa(bytes.Count(out, []byte("\n"+p)) + map[bool]int{true: 1}[bytes.HasPrefix(out, []byte(p))])
+		n := bytes.Count(out, []byte("\n"+p))
+		if bytes.HasPrefix(out, []byte(p)) {
+			n++
+		}
+		return strconv.Itoa(n)
 	}
 }
 
