@@ -43,7 +43,7 @@ func (r *Repo) Revisions(ctx context.Context, base, head string) ([]File, error)
 	}
 	// Objects are read through storages of the diff's own, which keep the
 	// pack files open (go-git's default opens a pack for every object read).
-	st := r.storage(cache.NewObjectLRUDefault())
+	st := r.storage(r.objects)
 	defer st.close()
 	hc, err := r.Commit(head)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/recap-dev/recap/summarize"
 )
@@ -16,6 +17,9 @@ import (
 // Repo is a git repository read with go-git: no git binary is needed.
 type Repo struct {
 	repo *git.Repository
+	// objects is the object cache of the revision diffs' storages, kept
+	// across calls (see Repo.storage).
+	objects cache.Object
 	// Root is the top level of the working tree.
 	Root string
 	// ChangedLines makes Revisions and WorkingTree also fill each file's
@@ -37,7 +41,7 @@ func Open(dir string) (*Repo, error) {
 	if wt, err := r.Worktree(); err == nil {
 		root = wt.Filesystem.Root()
 	}
-	return &Repo{repo: r, Root: root}, nil
+	return &Repo{repo: r, Root: root, objects: cache.NewObjectLRUDefault()}, nil
 }
 
 // Commit resolves rev (a branch, tag, commit hash, HEAD~N, …) to a commit.
