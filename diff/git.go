@@ -18,7 +18,6 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
-	fdiff "github.com/go-git/go-git/v5/plumbing/format/diff"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/storage/filesystem"
@@ -196,27 +195,7 @@ func changeFile(ctx context.Context, s storer.EncodedObjectStorer, c *object.Cha
 			}
 		}
 	}
-	if isBinary(old) || isBinary(cur) {
-		f.Binary = true
-		return f, nil
-	}
-	var chunks []chunk
-	for _, d := range diff.Do(string(old), string(cur)) {
-		var kind LineKind
-		switch d.Type {
-		case diffmatchpatch.DiffDelete:
-			kind = Delete
-		case diffmatchpatch.DiffInsert:
-			kind = Add
-		default:
-			kind = Context
-		}
-		chunks = append(chunks, chunk{kind: kind, text: d.Text})
-	}
-	f.Hunks = hunksOf(chunks, ContextLines)
-	if changed && f.OldPath != "" && f.NewPath != "" && len(f.Hunks) > 0 {
-		f.Changed = wsChanged(textLines(string(old)), textLines(string(cur)), []int{})
-	}
+	fillText(&f, old, cur, changed, time.Hour) // as git, however long it takes
 	return f, nil
 }
 
@@ -232,16 +211,6 @@ func blobContent(s storer.EncodedObjectStorer, h plumbing.Hash) ([]byte, error) 
 	}
 	defer rd.Close()
 	return io.ReadAll(rd)
-}
-
-func chunkKind(op fdiff.Operation) LineKind {
-	switch op {
-	case fdiff.Add:
-		return Add
-	case fdiff.Delete:
-		return Delete
-	}
-	return Context
 }
 
 func status(oldPath, newPath string) Status {
@@ -341,7 +310,7 @@ func (r *Repo) WorkingTreeSince(ctx context.Context, rev string) ([]File, error)
 		case bytes.Equal(old, cur) && oldMode == curMode:
 			continue
 		}
-		fillText(&f, old, cur, r.ChangedLines)
+		fillText(&f, old, cur, r.ChangedLines, LineDiffTimeout)
 		files = append(files, f)
 	}
 	files = pairRenames(files, contents)
@@ -374,8 +343,9 @@ func (r *Repo) mergeBaseTree(head *object.Commit, headName, rev string, s storer
 	return bases[0].Tree()
 }
 
-// fillText diffs old and cur into f's hunks, or marks f binary.
-func fillText(f *File, old, cur []byte, changed bool) {
+// fillText diffs old and cur into f's hunks, or marks f binary; past
+// timeout the line diff is coarser.
+func fillText(f *File, old, cur []byte, changed bool, timeout time.Duration) {
 	if isBinary(old) || isBinary(cur) {
 		f.Binary = !bytes.Equal(old, cur)
 		return
@@ -384,7 +354,7 @@ func fillText(f *File, old, cur []byte, changed bool) {
 		return
 	}
 	var chunks []chunk
-	for _, d := range diff.DoWithTimeout(string(old), string(cur), LineDiffTimeout) {
+	for _, d := range diff.DoWithTimeout(string(old), string(cur), timeout) {
 		k := Context
 		switch d.Type {
 		case diffmatchpatch.DiffInsert:
