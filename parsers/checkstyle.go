@@ -63,8 +63,8 @@ func (p *checkstyleParser) scan(r io.Reader, emit Emit) (in reports.Input, err e
 	if ev != xmlStart {
 		return in, fail(errors.New("no root element"))
 	}
-	if string(s.name) != "checkstyle" {
-		return in, &ParseError{Input: p.opts.Name, Line: s.line, Err: fmt.Errorf("root element is <%s>, want <checkstyle>", s.name)}
+	if string(local(s.name)) != "checkstyle" {
+		return in, &ParseError{Input: p.opts.Name, Line: s.line, Err: fmt.Errorf("root element is <%s>, want <checkstyle>", local(s.name))}
 	}
 	if in.ToolVersion, err = s.attr("version"); err != nil {
 		return in, fail(err)
@@ -83,7 +83,7 @@ func (p *checkstyleParser) scan(r io.Reader, emit Emit) (in reports.Input, err e
 		case ev != xmlStart:
 			continue
 		}
-		switch string(s.name) {
+		switch string(local(s.name)) {
 		case "file":
 			name, err := s.attr("name")
 			if err != nil {

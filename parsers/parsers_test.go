@@ -83,7 +83,7 @@ func TestXMLErrors(t *testing.T) {
 		content string
 		want    string
 	}{
-		"pmd wrong root":         {FormatPMD, "<?xml version=\"1.0\"?>\n<SomeThing version=\"1\"/>", "report: line 2, column 25: root element is <SomeThing>, want <pmd>"},
+		"pmd wrong root":         {FormatPMD, "<?xml version=\"1.0\"?>\n<SomeThing version=\"1\"/>", "report: line 2: root element is <SomeThing>, want <pmd>"},
 		"checkstyle truncated":   {"", "<checkstyle>\n<file name=\"a\">\n<error line=\"1\"", "report: line 3: XML syntax error: unexpected EOF"},
 		"checkstyle unclosed":    {"", "<checkstyle>\n<file name=\"a\">\n", "report: line 3: XML syntax error: unexpected EOF"},
 		"spotbugs mismatched":    {"", "<BugCollection>\n<BugInstance type=\"X\">\n</Bug>", "report: line 3: XML syntax error: element <BugInstance> closed by </Bug>"},

@@ -1,7 +1,10 @@
 package parsers
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/xml"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -28,39 +31,141 @@ type pmdParser struct{ opts Options }
 
 func newPMD(opts Options) Parser { return &pmdParser{opts: opts} }
 
-// The results are named so that the deferred warnings reach the caller.
-func (p *pmdParser) Parse(r io.Reader, emit Emit) (in reports.Input, err error) {
-	in = reports.Input{Format: string(FormatPMD), Tool: "PMD"}
-	pl := newPlacer(p.opts.Root)
-	defer pl.finish(&in)
-	file := ""
+// Parse reads the report with the fast scanner (xmlscan.go), or with
+// encoding/xml when the document declares another encoding than UTF-8 or is
+// blank; both give the same findings (TestPMDScannerAgrees).
+func (p *pmdParser) Parse(r io.Reader, emit Emit) (reports.Input, error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	head, _ := br.Peek(512)
+	if len(bytes.TrimSpace(head)) == 0 || !utf8Encoding(xmlDeclaration(head)) {
+		return p.parseXML(br, emit)
+	}
+	return p.scan(br, emit)
+}
+
+// pmdRun is what both readers keep while they read: the file, the input,
+// the processing errors.
+type pmdRun struct {
+	in         reports.Input
+	pl         *placer
+	file       string
+	procErrors int
+	firstProc  string
+}
+
+func (p *pmdParser) newRun() *pmdRun {
+	return &pmdRun{in: reports.Input{Format: string(FormatPMD), Tool: "PMD"}, pl: newPlacer(p.opts.Root)}
+}
+
+// finish adds the warnings of the run to its input.
+func (r *pmdRun) finish() reports.Input {
+	if r.procErrors > 0 {
+		r.in.Warn(fmt.Sprintf("PMD could not process %s (first: %s)", plural(r.procErrors, "file", "files"), r.firstProc))
+	}
+	r.pl.finish(&r.in)
+	return r.in
+}
+
+// element handles a start tag other than a violation's; get reads its
+// attributes.
+func (r *pmdRun) element(name string, get func(string) string) {
+	switch name {
+	case "file":
+		r.file = r.pl.place(get("name"))
+	case "suppressedviolation":
+		r.in.Suppressed++
+	case "error":
+		if r.procErrors++; r.procErrors == 1 {
+			r.firstProc = r.pl.place(get("filename")) + ": " + firstLine(get("msg"))
+		}
+	case "configerror":
+		r.in.Warn(fmt.Sprintf("PMD configuration error in rule %s: %s", get("rule"), firstLine(get("msg"))))
+	}
+}
+
+// scan is Parse on the fast scanner.
+func (p *pmdParser) scan(r io.Reader, emit Emit) (reports.Input, error) {
+	run := p.newRun()
+	err := p.scanRun(run, r, emit)
+	return run.finish(), err
+}
+
+func (p *pmdParser) scanRun(run *pmdRun, r io.Reader, emit Emit) error {
+	s := newXMLScanner(r)
+	fail := func(err error) error { return xmlScanError(p.opts.Name, err) }
+	var attrErr error
+	get := func(name string) string {
+		v, err := s.attrShared(name)
+		if err != nil && attrErr == nil {
+			attrErr = err
+		}
+		return v
+	}
+	ev, err := s.next()
+	if err != nil {
+		return fail(err)
+	}
+	if ev != xmlStart {
+		return fail(errors.New("no root element"))
+	}
+	if string(local(s.name)) != "pmd" {
+		return &ParseError{Input: p.opts.Name, Line: s.line, Err: fmt.Errorf("root element is <%s>, want <pmd>", local(s.name))}
+	}
+	if run.in.ToolVersion, err = s.attr("version"); err != nil {
+		return fail(err)
+	}
+	var cur *reports.Finding
+	for {
+		ev, err := s.next()
+		if err != nil {
+			return fail(err)
+		}
+		switch {
+		case ev == xmlEOF:
+			return fail(s.fail("unexpected EOF"))
+		case ev == xmlEnd && len(s.stack) == 0:
+			return nil // the root closed
+		case ev == xmlEnd:
+			if cur == nil || string(local(s.ended)) != "violation" {
+				continue
+			}
+			cur.Message = orMessage(messageText(string(s.text)), cur.Rule)
+			if err := emit(*cur, nil); err != nil {
+				return err
+			}
+			run.in.Findings++
+			cur, s.keepText = nil, false
+			continue
+		}
+		name := string(local(s.name))
+		if name == "violation" {
+			f := pmdFinding(get, run.file, run.in.ToolVersion)
+			cur, s.keepText, s.text = &f, true, s.text[:0]
+		} else {
+			run.element(name, get)
+		}
+		if attrErr != nil {
+			return fail(attrErr)
+		}
+	}
+}
+
+// parseXML is Parse on encoding/xml.
+func (p *pmdParser) parseXML(r io.Reader, emit Emit) (reports.Input, error) {
+	run := p.newRun()
 	var text strings.Builder
 	var cur *reports.Finding
-	procErrors, firstProc := 0, ""
-	defer func() {
-		if procErrors > 0 {
-			in.Warn(fmt.Sprintf("PMD could not process %s (first: %s)", plural(procErrors, "file", "files"), firstProc))
-		}
-	}()
-	err = walkXML(p.opts.Name, r, "pmd", func(root xml.StartElement) { in.ToolVersion = attr(root, "version") },
+	err := walkXML(p.opts.Name, r, "pmd", func(root xml.StartElement) { run.in.ToolVersion = attr(root, "version") },
 		func(tok xml.Token) error {
 			switch t := tok.(type) {
 			case xml.StartElement:
-				switch t.Name.Local {
-				case "file":
-					file = pl.place(attr(t, "name"))
-				case "violation":
-					f := pmdFinding(t, file, in.ToolVersion)
+				get := func(name string) string { return attr(t, name) }
+				if t.Name.Local == "violation" {
+					f := pmdFinding(get, run.file, run.in.ToolVersion)
 					cur = &f
 					text.Reset()
-				case "suppressedviolation":
-					in.Suppressed++
-				case "error":
-					if procErrors++; procErrors == 1 {
-						firstProc = pl.place(attr(t, "filename")) + ": " + firstLine(attr(t, "msg"))
-					}
-				case "configerror":
-					in.Warn(fmt.Sprintf("PMD configuration error in rule %s: %s", attr(t, "rule"), firstLine(attr(t, "msg"))))
+				} else {
+					run.element(t.Name.Local, get)
 				}
 			case xml.CharData:
 				if cur != nil {
@@ -74,30 +179,32 @@ func (p *pmdParser) Parse(r io.Reader, emit Emit) (in reports.Input, err error) 
 				if err := emit(*cur, nil); err != nil {
 					return err
 				}
-				in.Findings++
+				run.in.Findings++
 				cur = nil
 			}
 			return nil
 		})
-	return in, err
+	return run.finish(), err
 }
 
-func pmdFinding(t xml.StartElement, file, version string) reports.Finding {
-	prio := atoi(attr(t, "priority"))
-	help := attr(t, "externalInfoUrl")
+// pmdFinding makes a violation's finding from its attributes (read by get),
+// without its message (the element's text).
+func pmdFinding(get func(string) string, file, version string) reports.Finding {
+	prio := atoi(get("priority"))
+	help := get("externalInfoUrl")
 	if strings.Contains(help, "${") { // an unexpanded placeholder, as in PMD's own test output
 		help = ""
 	}
-	rule := attr(t, "rule")
-	category := pmdCategory(attr(t, "ruleset"), help)
+	rule := get("rule")
+	category := pmdCategory(get("ruleset"), help)
 	if category == "" {
 		category = reports.Uncategorized
 	}
 	f := reports.Finding{
 		Tool: "PMD", ToolVersion: version, Rule: rule, Category: category,
 		Severity: pmdSeverity(prio), Priority: prio, Path: file, HelpURI: help,
-		Line: atoi(attr(t, "beginline")), EndLine: atoi(attr(t, "endline")),
-		Column: atoi(attr(t, "begincolumn")), EndColumn: atoi(attr(t, "endcolumn")),
+		Line: atoi(get("beginline")), EndLine: atoi(get("endline")),
+		Column: atoi(get("begincolumn")), EndColumn: atoi(get("endcolumn")),
 	}
 	if f.EndLine == 0 {
 		f.EndLine = f.Line

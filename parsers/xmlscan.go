@@ -10,12 +10,13 @@ import (
 	"unicode/utf8"
 )
 
-// xmlScanner is a small XML tokenizer for flat, attribute-only reports
-// (Checkstyle's): it hands out start tags with their raw attributes and
+// xmlScanner is a small XML tokenizer for flat reports (Checkstyle's,
+// PMD's): it hands out start tags with their raw attributes and
 // checks what encoding/xml checks on such documents (tags closed in order,
 // quoted attribute values, character entities, UTF-8), several times faster
-// because it allocates nothing for what is not asked for. Text, comments,
-// processing instructions, CDATA and a DOCTYPE are skipped. A document
+// because it allocates nothing for what is not asked for. Text is skipped
+// unless keepText is set, when it is decoded into text (CDATA as written);
+// comments, processing instructions and a DOCTYPE are skipped. A document
 // declaring another encoding than UTF-8 is refused with errOtherEncoding, for
 // the caller to read it with encoding/xml instead.
 type xmlScanner struct {
@@ -24,10 +25,15 @@ type xmlScanner struct {
 	stack  [][]byte
 	tag    []byte // the current tag, between < and >
 	name   []byte
+	ended  []byte // the name of the element an end event closed
 	attrs  []xmlRawAttr
 	buf    []byte
 	start  bool              // the document has begun (after the declaration)
 	shared map[string]string // attrShared's values, by their raw bytes
+	// keepText makes next append the text it passes to text, decoded.
+	keepText bool
+	text     []byte
+	raw      []byte // a text run being read
 }
 
 // xmlRawAttr is an attribute as written: its value still escaped.
@@ -71,16 +77,23 @@ const (
 func (s *xmlScanner) next() (xmlEvent, error) {
 	if len(s.tag) > 0 && s.tag[len(s.tag)-1] == '/' {
 		s.tag = nil // the end of a self-closing tag
+		s.ended = s.stack[len(s.stack)-1]
 		s.stack = s.stack[:len(s.stack)-1]
 		return xmlEnd, nil
 	}
 	for {
+		s.raw = s.raw[:0]
 		text, err := s.r.ReadSlice('<')
 		for err == bufio.ErrBufferFull {
 			s.line += bytes.Count(text, []byte{'\n'})
+			s.raw = append(s.raw, text...)
 			text, err = s.r.ReadSlice('<')
 		}
 		s.line += bytes.Count(text, []byte{'\n'})
+		s.raw = append(s.raw, bytes.TrimSuffix(text, []byte{'<'})...)
+		if err := s.keep(s.raw); err != nil { // text kept or not is checked
+			return xmlEOF, err
+		}
 		if err == io.EOF {
 			if len(s.stack) > 0 || !s.start {
 				return xmlEOF, s.fail("unexpected EOF")
@@ -122,6 +135,7 @@ func (s *xmlScanner) next() (xmlEvent, error) {
 			if !bytes.Equal(open, name) {
 				return xmlEOF, s.fail("element <" + string(open) + "> closed by </" + string(name) + ">")
 			}
+			s.ended = open
 			s.stack = s.stack[:len(s.stack)-1]
 			s.tag = nil
 			return xmlEnd, nil
@@ -192,7 +206,13 @@ func (s *xmlScanner) bang() error {
 		return err
 	}
 	if head, err := s.r.Peek(7); err == nil && string(head) == "[CDATA[" {
-		_, err := s.until("]]>")
+		body, err := s.until("]]>")
+		if err == nil && s.keepText {
+			s.text = appendNewlines(s.text, body[len("[CDATA["):])
+			if !utf8.Valid(body) {
+				return s.fail("invalid UTF-8")
+			}
+		}
 		return err
 	}
 	depth := 0
@@ -306,11 +326,53 @@ func (s *xmlScanner) parseStart(tag []byte) error {
 	}
 }
 
+// keep checks a run of text as encoding/xml does (references, UTF-8) and,
+// with keepText, appends it decoded to s.text.
+func (s *xmlScanner) keep(raw []byte) error {
+	if bytes.IndexByte(raw, '&') < 0 && bytes.IndexByte(raw, '\r') < 0 {
+		if !utf8.Valid(raw) {
+			return s.fail("invalid UTF-8")
+		}
+		if s.keepText {
+			s.text = append(s.text, raw...)
+		}
+		return nil
+	}
+	v, err := s.unescape(raw)
+	if s.keepText {
+		s.text = append(s.text, v...)
+	}
+	return err
+}
+
+// appendNewlines appends b with \r\n and a lone \r turned into \n, as
+// encoding/xml gives text.
+func appendNewlines(dst, b []byte) []byte {
+	for i := 0; i < len(b); i++ {
+		if b[i] != '\r' {
+			dst = append(dst, b[i])
+		} else if i+1 >= len(b) || b[i+1] != '\n' {
+			dst = append(dst, '\n')
+		}
+	}
+	return dst
+}
+
+// local is a name without its namespace prefix, split as encoding/xml
+// splits it: at a colon with something either side.
+func local(name []byte) []byte {
+	if i := bytes.IndexByte(name, ':'); i > 0 && i < len(name)-1 {
+		return name[i+1:]
+	}
+	return name
+}
+
 // attr returns the unescaped value of the named attribute of the current
-// start tag, "" when it has none.
+// start tag (matched without its prefix, as encoding/xml's Local), "" when
+// it has none.
 func (s *xmlScanner) attr(name string) (string, error) {
 	for _, a := range s.attrs {
-		if string(a.name) == name {
+		if string(local(a.name)) == name {
 			return s.unescape(a.value)
 		}
 	}
@@ -321,7 +383,7 @@ func (s *xmlScanner) attr(name string) (string, error) {
 // shared copy per distinct value, no allocation after the first.
 func (s *xmlScanner) attrShared(name string) (string, error) {
 	for _, a := range s.attrs {
-		if string(a.name) != name {
+		if string(local(a.name)) != name {
 			continue
 		}
 		if v, ok := s.shared[string(a.value)]; ok {

@@ -132,3 +132,107 @@ func FuzzCheckstyleScanner(f *testing.F) {
 		}
 	})
 }
+
+// bothPMD reads data with the scanner and with encoding/xml.
+func bothPMD(data []byte) (fast, slow []reports.Finding, fastIn, slowIn reports.Input, fastErr, slowErr error) {
+	p := &pmdParser{opts: Options{Name: "report", Root: "/repo"}}
+	collect := func(out *[]reports.Finding) Emit {
+		return func(f reports.Finding, _ map[string]string) error { *out = append(*out, f); return nil }
+	}
+	fastIn, fastErr = p.scan(bytes.NewReader(data), collect(&fast))
+	slowIn, slowErr = p.parseXML(bytes.NewReader(data), collect(&slow))
+	return
+}
+
+// TestPMDScannerAgrees: on every PMD XML of the corpus, valid or not, and on
+// hand-made cases (text with entities, CDATA, comments and line ends,
+// prefixes, processing and configuration errors), the scanner gives exactly
+// the findings, input status and error line that encoding/xml gives.
+func TestPMDScannerAgrees(t *testing.T) {
+	dir, files := reportstest.Corpus(t)
+	cases := map[string][]byte{
+		"text": []byte("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<pmd xmlns=\"http://pmd.sourceforge.net/report/2.0.0\" version=\"7.0.0\">\n" +
+			"<file name=\"src/A&amp;B.java\">\n" +
+			"<violation beginline=\"3\" endline=\"4\" begincolumn=\"5\" endcolumn=\"9\" rule=\"UnusedLocalVariable\" ruleset=\"Best Practices\" externalInfoUrl=\"https://docs.pmd-code.org/x.html\" priority=\"3\">\r\n" +
+			"  Avoid unused &lt;local&gt; variables such as &apos;x&apos; &#65;&#x42;<!-- a comment -->\r\n<![CDATA[ raw <text> & ]]> after\r\n</violation>\n" +
+			"<violation beginline=\"7\" rule=\"NoText\" ruleset=\"Design\" priority=\"1\"/>\n" +
+			"<violation beginline=\"8\" rule=\"Empty\" ruleset=\"Design\" priority=\"2\"></violation>\n" +
+			"</file>\n<error filename=\"src/C.java\" msg=\"ParseException: x&#10;second line\">stack\ntrace</error>\n" +
+			"<suppressedviolation filename=\"src/D.java\"/>\n<configerror rule=\"R\" msg=\"bad &quot;config&quot;\"/>\n</pmd>\n"),
+		"prefixes":             []byte(`<p:pmd xmlns:p="urn:x" p:version="6.55.0"><p:file p:name="a.java"><p:violation p:beginline="2" p:rule="R" p:priority="4">m</p:violation></p:file></p:pmd>`),
+		"nested":               []byte(`<pmd version="7"><file name="a"><violation beginline="1" rule="R">one <b>two</b> three</violation></file></pmd>`),
+		"bad entity in text":   []byte("<pmd>\n<file name=\"a\">\n<violation rule=\"R\">a &nope; b</violation></file></pmd>"),
+		"bad entity elsewhere": []byte("<pmd>\n<file name=\"a\"> &nope; <violation rule=\"R\">m</violation></file></pmd>"),
+		"mismatched":           []byte("<pmd>\n<file name=\"a\">\n<violation rule=\"R\">m</file></pmd>"),
+		"truncated in text":    []byte("<pmd>\n<file name=\"a\">\n<violation rule=\"R\">message"),
+		"invalid utf-8":        []byte("<pmd>\n<file name=\"a\">\n<violation rule=\"R\">a\xffb</violation></file></pmd>"),
+		"wrong root":           []byte("<?xml version=\"1.0\"?>\n<checkstyle version=\"8\"/>"),
+	}
+	for _, cf := range files {
+		if cf.Dir() != "pmd-xml" && cf.Dir() != "invalid" {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(dir, cf.Path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f, ok := Detect(b); ok && f == FormatPMD && utf8Encoding(xmlDeclaration(b[:min(len(b), 512)])) {
+			cases[cf.Path] = b
+		}
+	}
+	if len(cases) < 15 {
+		t.Fatalf("only %d cases", len(cases))
+	}
+	for name, data := range cases {
+		t.Run(name, func(t *testing.T) {
+			fast, slow, fastIn, slowIn, fastErr, slowErr := bothPMD(data)
+			if want, ok := map[string]int{"text": 3, "prefixes": 1, "nested": 1}[name]; ok && (len(fast) != want || fastErr != nil) {
+				t.Errorf("%d findings (error %v), want %d", len(fast), fastErr, want)
+			}
+			if name == "text" && (len(fast) < 1 || fast[0].Message != "Avoid unused <local> variables such as 'x' AB raw <text> &  after") {
+				t.Errorf("message %q", fast[0].Message)
+			}
+			if !reflect.DeepEqual(fast, slow) {
+				t.Errorf("findings differ:\nscanner     %+v\nencoding/xml %+v", fast, slow)
+			}
+			if !reflect.DeepEqual(fastIn, slowIn) {
+				t.Errorf("input differs:\nscanner     %+v\nencoding/xml %+v", fastIn, slowIn)
+			}
+			if (fastErr == nil) != (slowErr == nil) {
+				t.Fatalf("errors differ: scanner %v, encoding/xml %v", fastErr, slowErr)
+			}
+			if fastErr != nil && errLine(fastErr) != errLine(slowErr) {
+				t.Errorf("error lines differ: scanner %v, encoding/xml %v", fastErr, slowErr)
+			}
+		})
+	}
+}
+
+// FuzzPMDScanner: on any input, the scanner succeeds where encoding/xml
+// does, with the same findings and input.
+func FuzzPMDScanner(f *testing.F) {
+	dir, files := reportstest.Corpus(f)
+	for _, cf := range files {
+		if cf.Dir() == "pmd-xml" {
+			if b, err := os.ReadFile(filepath.Join(dir, cf.Path)); err == nil {
+				f.Add(b[:min(len(b), 2048)])
+			}
+		}
+	}
+	f.Add([]byte("<pmd version=\"7\"><file name=\"a\"><violation beginline=\"1\" rule=\"R\">a &amp; b<![CDATA[c\r\n]]>\r</violation></file></pmd>"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if bytes.Contains(data, []byte("encoding")) {
+			return // other encodings go to encoding/xml by design
+		}
+		fast, slow, fastIn, slowIn, fastErr, slowErr := bothPMD(data)
+		if slowErr == nil && fastErr != nil {
+			t.Fatalf("encoding/xml reads it, the scanner fails: %v", fastErr)
+		}
+		if slowErr == nil && (!reflect.DeepEqual(fast, slow) || !reflect.DeepEqual(fastIn, slowIn)) {
+			t.Fatalf("results differ:\nscanner     %+v %+v\nencoding/xml %+v %+v", fast, fastIn, slow, slowIn)
+		}
+		if fastErr != nil && !strings.HasPrefix(fastErr.Error(), "report: ") {
+			t.Fatalf("error does not name the input: %v", fastErr)
+		}
+	})
+}
