@@ -1,7 +1,6 @@
 package parsers
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/xml"
 	"errors"
@@ -28,12 +27,7 @@ func newCheckstyle(opts Options) Parser { return &checkstyleParser{opts: opts} }
 // encoding/xml when the document declares another encoding than UTF-8 or is
 // blank; both give the same findings (TestCheckstyleScannerAgrees).
 func (p *checkstyleParser) Parse(r io.Reader, emit Emit) (reports.Input, error) {
-	br := bufio.NewReaderSize(r, 64<<10)
-	head, _ := br.Peek(512)
-	if len(bytes.TrimSpace(head)) == 0 || !utf8Encoding(xmlDeclaration(head)) {
-		return p.parseXML(br, emit)
-	}
-	return p.scan(br, emit)
+	return readXML(r, emit, p.scan, p.parseXML)
 }
 
 // xmlDeclaration is the <?xml …?> at the head of a document, if any.

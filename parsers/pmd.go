@@ -1,8 +1,6 @@
 package parsers
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/xml"
 	"errors"
 	"fmt"
@@ -35,12 +33,7 @@ func newPMD(opts Options) Parser { return &pmdParser{opts: opts} }
 // encoding/xml when the document declares another encoding than UTF-8 or is
 // blank; both give the same findings (TestPMDScannerAgrees).
 func (p *pmdParser) Parse(r io.Reader, emit Emit) (reports.Input, error) {
-	br := bufio.NewReaderSize(r, 64<<10)
-	head, _ := br.Peek(512)
-	if len(bytes.TrimSpace(head)) == 0 || !utf8Encoding(xmlDeclaration(head)) {
-		return p.parseXML(br, emit)
-	}
-	return p.scan(br, emit)
+	return readXML(r, emit, p.scan, p.parseXML)
 }
 
 // pmdRun is what both readers keep while they read: the file, the input,

@@ -8,6 +8,8 @@ import (
 	"io"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/recap-dev/recap/reports"
 )
 
 // xmlScanner is a small XML tokenizer for flat reports (Checkstyle's,
@@ -153,6 +155,17 @@ func (s *xmlScanner) next() (xmlEvent, error) {
 		s.start = true
 		return xmlStart, nil
 	}
+}
+
+// readXML reads a report with the scanner, or with encoding/xml (slow) when
+// the document declares another encoding than UTF-8 or is blank.
+func readXML(r io.Reader, emit Emit, scan, slow func(io.Reader, Emit) (reports.Input, error)) (reports.Input, error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	head, _ := br.Peek(512)
+	if len(bytes.TrimSpace(head)) == 0 || !utf8Encoding(xmlDeclaration(head)) {
+		return slow(br, emit)
+	}
+	return scan(br, emit)
 }
 
 // utf8Encoding reports whether an XML declaration declares UTF-8 (or

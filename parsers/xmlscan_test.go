@@ -2,6 +2,7 @@ package parsers
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -12,15 +13,67 @@ import (
 	"github.com/recap-dev/recap/reports/reportstest"
 )
 
-// bothCheckstyle reads data with the scanner and with encoding/xml.
-func bothCheckstyle(data []byte) (fast, slow []reports.Finding, fastIn, slowIn reports.Input, fastErr, slowErr error) {
-	p := &checkstyleParser{opts: Options{Name: "report", Root: "/repo"}}
+// readings is one input read by a parser's scanner (fast) and by
+// encoding/xml (slow).
+type readings struct {
+	fast, slow       []reports.Finding
+	fastIn, slowIn   reports.Input
+	fastErr, slowErr error
+}
+
+func readBoth(data []byte, scan, slow func(io.Reader, Emit) (reports.Input, error)) (r readings) {
 	collect := func(out *[]reports.Finding) Emit {
 		return func(f reports.Finding, _ map[string]string) error { *out = append(*out, f); return nil }
 	}
-	fastIn, fastErr = p.scan(bytes.NewReader(data), collect(&fast))
-	slowIn, slowErr = p.parseXML(bytes.NewReader(data), collect(&slow))
-	return
+	r.fastIn, r.fastErr = scan(bytes.NewReader(data), collect(&r.fast))
+	r.slowIn, r.slowErr = slow(bytes.NewReader(data), collect(&r.slow))
+	return r
+}
+
+func bothCheckstyle(data []byte) readings {
+	p := &checkstyleParser{opts: Options{Name: "report", Root: "/repo"}}
+	return readBoth(data, p.scan, p.parseXML)
+}
+
+func bothPMD(data []byte) readings {
+	p := &pmdParser{opts: Options{Name: "report", Root: "/repo"}}
+	return readBoth(data, p.scan, p.parseXML)
+}
+
+// agree checks that both readers gave the same findings, input, error and
+// error line; want, when not negative, is the number of findings expected.
+func (r readings) agree(t *testing.T, want int) {
+	t.Helper()
+	if want >= 0 && (len(r.fast) != want || r.fastErr != nil) {
+		t.Errorf("%d findings (error %v), want %d", len(r.fast), r.fastErr, want)
+	}
+	if !reflect.DeepEqual(r.fast, r.slow) {
+		t.Errorf("findings differ:\nscanner     %+v\nencoding/xml %+v", r.fast, r.slow)
+	}
+	if !reflect.DeepEqual(r.fastIn, r.slowIn) {
+		t.Errorf("input differs:\nscanner     %+v\nencoding/xml %+v", r.fastIn, r.slowIn)
+	}
+	if (r.fastErr == nil) != (r.slowErr == nil) {
+		t.Fatalf("errors differ: scanner %v, encoding/xml %v", r.fastErr, r.slowErr)
+	}
+	if r.fastErr != nil && errLine(r.fastErr) != errLine(r.slowErr) {
+		t.Errorf("error lines differ: scanner %v, encoding/xml %v", r.fastErr, r.slowErr)
+	}
+}
+
+// agreeWhereXMLReads is the fuzz targets' check: where encoding/xml reads
+// an input, the scanner reads it too, the same; its errors name the input.
+func (r readings) agreeWhereXMLReads(t *testing.T) {
+	t.Helper()
+	if r.slowErr == nil && r.fastErr != nil {
+		t.Fatalf("encoding/xml reads it, the scanner fails: %v", r.fastErr)
+	}
+	if r.slowErr == nil && (!reflect.DeepEqual(r.fast, r.slow) || !reflect.DeepEqual(r.fastIn, r.slowIn)) {
+		t.Fatalf("results differ:\nscanner     %+v %+v\nencoding/xml %+v %+v", r.fast, r.fastIn, r.slow, r.slowIn)
+	}
+	if r.fastErr != nil && !strings.HasPrefix(r.fastErr.Error(), "report: ") {
+		t.Fatalf("error does not name the input: %v", r.fastErr)
+	}
 }
 
 // TestCheckstyleScannerAgrees: on every Checkstyle XML of the corpus, valid
@@ -75,22 +128,11 @@ trailing text after the root`),
 	}
 	for name, data := range cases {
 		t.Run(name, func(t *testing.T) {
-			fast, slow, fastIn, slowIn, fastErr, slowErr := bothCheckstyle(data)
-			if want, ok := map[string]int{"entities and quotes": 2, "self-closing file": 1, "cdata": 1, "processing": 1}[name]; ok && (len(fast) != want || fastErr != nil) {
-				t.Errorf("%d findings (error %v), want %d", len(fast), fastErr, want)
+			want, ok := map[string]int{"entities and quotes": 2, "self-closing file": 1, "cdata": 1, "processing": 1}[name]
+			if !ok {
+				want = -1
 			}
-			if !reflect.DeepEqual(fast, slow) {
-				t.Errorf("findings differ:\nscanner     %+v\nencoding/xml %+v", fast, slow)
-			}
-			if !reflect.DeepEqual(fastIn, slowIn) {
-				t.Errorf("input differs:\nscanner     %+v\nencoding/xml %+v", fastIn, slowIn)
-			}
-			if (fastErr == nil) != (slowErr == nil) {
-				t.Fatalf("errors differ: scanner %v, encoding/xml %v", fastErr, slowErr)
-			}
-			if fastErr != nil && errLine(fastErr) != errLine(slowErr) {
-				t.Errorf("error lines differ: scanner %v, encoding/xml %v", fastErr, slowErr)
-			}
+			bothCheckstyle(data).agree(t, want)
 		})
 	}
 }
@@ -120,28 +162,8 @@ func FuzzCheckstyleScanner(f *testing.F) {
 		if bytes.Contains(data, []byte("encoding")) {
 			return // other encodings go to encoding/xml by design
 		}
-		fast, slow, _, _, fastErr, slowErr := bothCheckstyle(data)
-		if slowErr == nil && fastErr != nil {
-			t.Fatalf("encoding/xml reads it, the scanner fails: %v", fastErr)
-		}
-		if slowErr == nil && !reflect.DeepEqual(fast, slow) {
-			t.Fatalf("findings differ:\nscanner     %+v\nencoding/xml %+v", fast, slow)
-		}
-		if fastErr != nil && !strings.HasPrefix(fastErr.Error(), "report: ") {
-			t.Fatalf("error does not name the input: %v", fastErr)
-		}
+		bothCheckstyle(data).agreeWhereXMLReads(t)
 	})
-}
-
-// bothPMD reads data with the scanner and with encoding/xml.
-func bothPMD(data []byte) (fast, slow []reports.Finding, fastIn, slowIn reports.Input, fastErr, slowErr error) {
-	p := &pmdParser{opts: Options{Name: "report", Root: "/repo"}}
-	collect := func(out *[]reports.Finding) Emit {
-		return func(f reports.Finding, _ map[string]string) error { *out = append(*out, f); return nil }
-	}
-	fastIn, fastErr = p.scan(bytes.NewReader(data), collect(&fast))
-	slowIn, slowErr = p.parseXML(bytes.NewReader(data), collect(&slow))
-	return
 }
 
 // TestPMDScannerAgrees: on every PMD XML of the corpus, valid or not, and on
@@ -185,24 +207,14 @@ func TestPMDScannerAgrees(t *testing.T) {
 	}
 	for name, data := range cases {
 		t.Run(name, func(t *testing.T) {
-			fast, slow, fastIn, slowIn, fastErr, slowErr := bothPMD(data)
-			if want, ok := map[string]int{"text": 3, "prefixes": 1, "nested": 1}[name]; ok && (len(fast) != want || fastErr != nil) {
-				t.Errorf("%d findings (error %v), want %d", len(fast), fastErr, want)
+			r := bothPMD(data)
+			want, ok := map[string]int{"text": 3, "prefixes": 1, "nested": 1}[name]
+			if !ok {
+				want = -1
 			}
-			if name == "text" && (len(fast) < 1 || fast[0].Message != "Avoid unused <local> variables such as 'x' AB raw <text> &  after") {
-				t.Errorf("message %q", fast[0].Message)
-			}
-			if !reflect.DeepEqual(fast, slow) {
-				t.Errorf("findings differ:\nscanner     %+v\nencoding/xml %+v", fast, slow)
-			}
-			if !reflect.DeepEqual(fastIn, slowIn) {
-				t.Errorf("input differs:\nscanner     %+v\nencoding/xml %+v", fastIn, slowIn)
-			}
-			if (fastErr == nil) != (slowErr == nil) {
-				t.Fatalf("errors differ: scanner %v, encoding/xml %v", fastErr, slowErr)
-			}
-			if fastErr != nil && errLine(fastErr) != errLine(slowErr) {
-				t.Errorf("error lines differ: scanner %v, encoding/xml %v", fastErr, slowErr)
+			r.agree(t, want)
+			if name == "text" && (len(r.fast) < 1 || r.fast[0].Message != "Avoid unused <local> variables such as 'x' AB raw <text> &  after") {
+				t.Errorf("first message %+v", r.fast)
 			}
 		})
 	}
@@ -224,15 +236,6 @@ func FuzzPMDScanner(f *testing.F) {
 		if bytes.Contains(data, []byte("encoding")) {
 			return // other encodings go to encoding/xml by design
 		}
-		fast, slow, fastIn, slowIn, fastErr, slowErr := bothPMD(data)
-		if slowErr == nil && fastErr != nil {
-			t.Fatalf("encoding/xml reads it, the scanner fails: %v", fastErr)
-		}
-		if slowErr == nil && (!reflect.DeepEqual(fast, slow) || !reflect.DeepEqual(fastIn, slowIn)) {
-			t.Fatalf("results differ:\nscanner     %+v %+v\nencoding/xml %+v %+v", fast, fastIn, slow, slowIn)
-		}
-		if fastErr != nil && !strings.HasPrefix(fastErr.Error(), "report: ") {
-			t.Fatalf("error does not name the input: %v", fastErr)
-		}
+		bothPMD(data).agreeWhereXMLReads(t)
 	})
 }
