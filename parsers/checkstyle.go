@@ -45,7 +45,7 @@ func xmlDeclaration(head []byte) []byte {
 // scan is Parse on the fast scanner.
 func (p *checkstyleParser) scan(r io.Reader, emit Emit) (in reports.Input, err error) {
 	in = reports.Input{Format: string(FormatCheckstyle), Tool: "Checkstyle"}
-	pl := newPlacer(p.opts.Root)
+	pl := newPlacer(p.opts.Root, p.opts.FS)
 	defer pl.finish(&in)
 	s := newXMLScanner(r)
 	rules := checkstyleRules{}
@@ -116,7 +116,7 @@ func (p *checkstyleParser) scan(r io.Reader, emit Emit) (in reports.Input, err e
 // deferred warnings reach the caller.
 func (p *checkstyleParser) parseXML(r io.Reader, emit Emit) (in reports.Input, err error) {
 	in = reports.Input{Format: string(FormatCheckstyle), Tool: "Checkstyle"}
-	pl := newPlacer(p.opts.Root)
+	pl := newPlacer(p.opts.Root, p.opts.FS)
 	defer pl.finish(&in)
 	file := ""
 	rules := checkstyleRules{}

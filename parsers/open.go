@@ -22,6 +22,8 @@ import (
 type ReadOptions struct {
 	// Root is the repository root (absolute): paths are made relative to it.
 	Root string
+	// FS holds the repository's files (nil: os.DirFS(Root)); see [Options].
+	FS fs.FS
 	// Format, when set, overrides detection for every input.
 	Format Format
 	// Stdin is read for the input "-".
@@ -249,7 +251,7 @@ func readOne(src source, tag string, opts ReadOptions, emit func(reports.Finding
 		}
 		format = f
 	}
-	p, err := New(format, Options{Name: src.name, Root: opts.Root})
+	p, err := New(format, Options{Name: src.name, Root: opts.Root, FS: opts.FS})
 	if err != nil {
 		in.Error = src.name + ": " + err.Error()
 		return in, nil

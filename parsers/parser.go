@@ -3,6 +3,7 @@ package parsers
 import (
 	"fmt"
 	"io"
+	"io/fs"
 	"strings"
 
 	"github.com/recap-dev/recap/reports"
@@ -44,6 +45,9 @@ type Options struct {
 	// Root is the repository root, an absolute directory. Report paths under it
 	// are made relative to it; SpotBugs source paths are looked up below it.
 	Root string
+	// FS holds the repository's files, where paths are looked up (nil:
+	// os.DirFS(Root)). Nothing outside it is ever looked at.
+	FS fs.FS
 }
 
 type format struct {

@@ -2,6 +2,7 @@ package parsers
 
 import (
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"path"
@@ -20,19 +21,30 @@ import (
 // longest tail of it (two components at least) that exists under the root,
 // and learns the head as the report's root; later paths under that head are
 // mapped by prefix alone. Each learned mapping is reported as a warning.
+//
+// Whether a path exists is asked of fsys, the repository's file system
+// (os.DirFS of the root unless a test gives another): the placer never looks
+// at the host outside the repository, whatever paths a report holds.
 type placer struct {
 	roots        []string // the root, and its symlink-resolved form when different; slash form, no trailing slash
+	fsys         fs.FS    // the repository; nil without a root
 	outside      int
 	firstOutside string
 	learned      []string        // report-side roots mapped onto roots[0]
 	failedDirs   map[string]bool // directories whose paths matched nothing under the root
 }
 
-func newPlacer(root string) *placer {
+// newPlacer returns a placer for the repository at root, whose files fsys
+// holds (nil: os.DirFS(root)).
+func newPlacer(root string, fsys fs.FS) *placer {
 	p := &placer{}
 	if root == "" {
 		return p
 	}
+	if fsys == nil {
+		fsys = os.DirFS(root)
+	}
+	p.fsys = fsys
 	add := func(r string) {
 		r = strings.TrimSuffix(filepath.ToSlash(filepath.Clean(r)), "/")
 		for _, have := range p.roots {
@@ -104,7 +116,7 @@ func (p *placer) elsewhere(abs string) string {
 		if !strings.Contains(tail, "/") {
 			break // a lone base name is too weak a match
 		}
-		if st, err := os.Stat(filepath.Join(p.roots[0], filepath.FromSlash(tail))); err == nil && st.Mode().IsRegular() {
+		if p.exists(tail) {
 			p.learned = append(p.learned, abs[:i])
 			return tail
 		}
@@ -116,6 +128,66 @@ func (p *placer) elsewhere(abs string) string {
 	}
 	p.failedDirs[dir] = true
 	return p.unplaced(abs)
+}
+
+// exists reports whether rel (repository-relative, slash form) is a regular
+// file of the repository.
+func (p *placer) exists(rel string) bool {
+	if p.fsys == nil || !fs.ValidPath(rel) {
+		return false
+	}
+	st, err := fs.Stat(p.fsys, rel)
+	return err == nil && st.Mode().IsRegular()
+}
+
+// locate returns the repository-relative path of a file that a tool names
+// (absolute, or relative to the root) when that file exists in the
+// repository, learning the report's root as place does; false otherwise,
+// without counting the path as unplaced. It never asks the host about a path
+// outside the repository.
+func (p *placer) locate(name string) (string, bool) {
+	if p.fsys == nil || name == "" {
+		return "", false
+	}
+	s := strings.ReplaceAll(name, `\`, "/")
+	if !strings.HasPrefix(s, "/") && !isWindowsAbs(s) {
+		clean := path.Clean(s)
+		return clean, p.exists(clean)
+	}
+	if isWindowsAbs(s) {
+		s = s[:2] + path.Clean(s[2:])
+	} else {
+		s = path.Clean(s)
+		for _, r := range p.roots {
+			if r == "/" {
+				rel := strings.TrimPrefix(s, "/")
+				return rel, p.exists(rel)
+			}
+			if strings.HasPrefix(s, r+"/") {
+				rel := s[len(r)+1:]
+				return rel, p.exists(rel)
+			}
+		}
+	}
+	for _, l := range p.learned {
+		if strings.HasPrefix(s, l+"/") {
+			rel := s[len(l)+1:]
+			return rel, p.exists(rel)
+		}
+	}
+	tries := 0
+	for i := strings.IndexByte(s[1:], '/') + 1; i > 0 && tries < maxTailTries; tries++ {
+		tail := s[i+1:]
+		if !strings.Contains(tail, "/") {
+			break // a lone base name is too weak a match
+		}
+		if p.exists(tail) {
+			p.learned = append(p.learned, s[:i])
+			return tail, true
+		}
+		i += strings.IndexByte(tail, '/') + 1
+	}
+	return "", false
 }
 
 // maxTailTries bounds the tails tried for one path: real source trees are

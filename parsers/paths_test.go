@@ -5,7 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/fstest"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/recap-dev/recap/reports"
 )
 
@@ -37,7 +39,7 @@ func TestPlace(t *testing.T) {
 		{"a lone base name does not match", "/elsewhere/README", "/elsewhere/README", false},
 		{"unc", `\\server\share\A.java`, "//server/share/A.java", false},
 	}
-	p := newPlacer(root)
+	p := newPlacer(root, nil)
 	outside := 0
 	for _, tc := range tests {
 		got := p.place(tc.in)
@@ -95,5 +97,58 @@ func TestMessageText(t *testing.T) {
 		if got := messageText(in); got != want {
 			t.Errorf("messageText(%.30q) = %.40q, want %.40q", in, got, want)
 		}
+	}
+}
+
+func TestSourceResolver(t *testing.T) {
+	t.Parallel()
+	// A host directory outside the repository that holds the file a
+	// hostile SrcDir names: it must never be looked at.
+	outside := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(outside, "conf"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(outside, "conf", "passwd"), []byte("root:x:0:0"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	repo := fstest.MapFS{
+		"src/main/java/com/ex/A.java":   {},
+		"src/test/java/com/ex/T.java":   {},
+		"lib/src/com/ex/Twice.java":     {},
+		"other/src/com/ex/Twice.java":   {},
+		"src/main/java/com/ex/B.java":   {},
+		"module/src/main/java/x/Y.java": {},
+	}
+	srcDirs := []string{
+		outside, // hostile: holds conf/passwd on the host
+		"/home/runner/work/shop/shop/src/main/java", // where CI ran SpotBugs
+		"/home/runner/work/shop/shop/src/test/java",
+		`C:\ci\shop\module\src\main\java`,
+	}
+	res := newSourceResolver("/repo", repo, srcDirs)
+	tests := []struct{ in, want string }{
+		{"com/ex/A.java", "src/main/java/com/ex/A.java"}, // learns /home/runner/work/shop/shop
+		{"com/ex/T.java", "src/test/java/com/ex/T.java"}, // second SrcDir, by the learned root
+		{"x/Y.java", "module/src/main/java/x/Y.java"},    // a Windows SrcDir
+		{"conf/passwd", "conf/passwd"},                   // not in the repository: kept as given
+		{"com/ex/Twice.java", "com/ex/Twice.java"},       // two matches by suffix: ambiguous
+		{`com\ex\B.java`, "src/main/java/com/ex/B.java"}, // Windows separators
+		{"com/ex/Gone.java", "com/ex/Gone.java"},         // nowhere
+	}
+	for _, tc := range tests {
+		if got := res.resolve(tc.in); got != tc.want {
+			t.Errorf("resolve(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	var in reports.Input
+	res.finish(&in)
+	want := []string{
+		"paths under /home/runner/work/shop/shop (where the report was made) were mapped onto the repository",
+		"paths under C:/ci/shop (where the report was made) were mapped onto the repository",
+		"1 SpotBugs source path matches several files in the repository; kept as given (first: com/ex/Twice.java (lib/src/com/ex/Twice.java, other/src/com/ex/Twice.java))",
+		"2 SpotBugs source paths were not found in the source directories or the repository; kept as given (first: conf/passwd)",
+	}
+	if diff := cmp.Diff(want, in.Warnings); diff != "" {
+		t.Errorf("warnings (-want +got):\n%s", diff)
 	}
 }

@@ -47,7 +47,7 @@ type pmdRun struct {
 }
 
 func (p *pmdParser) newRun() *pmdRun {
-	return &pmdRun{in: reports.Input{Format: string(FormatPMD), Tool: "PMD"}, pl: newPlacer(p.opts.Root)}
+	return &pmdRun{in: reports.Input{Format: string(FormatPMD), Tool: "PMD"}, pl: newPlacer(p.opts.Root, p.opts.FS)}
 }
 
 // finish adds the warnings of the run to its input.

@@ -35,7 +35,7 @@ func (p *sarifParser) Parse(r io.Reader, emit Emit) (reports.Input, error) {
 	}
 	lc := newLineCounter(br)
 	dec := jsontext.NewDecoder(lc, jsonOptions)
-	s := &sarifStream{opts: p.opts, dec: dec, lc: lc, in: &in, emit: emit, placer: newPlacer(p.opts.Root)}
+	s := &sarifStream{opts: p.opts, dec: dec, lc: lc, in: &in, emit: emit, placer: newPlacer(p.opts.Root, p.opts.FS)}
 	err := s.document()
 	s.placer.finish(&in)
 	if err == nil && s.typeErr != nil {

@@ -3,9 +3,7 @@ package parsers
 import (
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
-	"path/filepath"
 	"strings"
 
 	"github.com/recap-dev/recap/reports"
@@ -17,8 +15,14 @@ import (
 // a unique file with that suffix under the repository root. A path found
 // twice is ambiguous and stays as given, as does one found nowhere; both are
 // counted for one warning each. Results are cached per source path.
+//
+// A SrcDir is where the sources were on the machine that ran SpotBugs
+// (/home/runner/work/shop/shop/src/main/java on CI): its files are looked up
+// inside the repository only, through the placer, which learns the report's
+// root from the first one found there. The host outside the repository is
+// never probed, whatever the report says.
 type sourceResolver struct {
-	root      string
+	fsys      fs.FS
 	srcDirs   []string
 	placer    *placer
 	cache     map[string]string
@@ -33,8 +37,9 @@ type sourceResolver struct {
 // root that is not a source tree cannot stall a run.
 const maxIndexedFiles = 500_000
 
-func newSourceResolver(root string, srcDirs []string) *sourceResolver {
-	return &sourceResolver{root: root, srcDirs: srcDirs, placer: newPlacer(root), cache: map[string]string{}}
+func newSourceResolver(root string, fsys fs.FS, srcDirs []string) *sourceResolver {
+	pl := newPlacer(root, fsys)
+	return &sourceResolver{fsys: pl.fsys, srcDirs: srcDirs, placer: pl, cache: map[string]string{}}
 }
 
 func (s *sourceResolver) resolve(sourcepath string) string {
@@ -52,12 +57,12 @@ func (s *sourceResolver) resolve(sourcepath string) string {
 func (s *sourceResolver) lookup(sp string) string {
 	sp = strings.ReplaceAll(sp, `\`, "/")
 	for _, dir := range s.srcDirs {
-		cand := filepath.Join(dir, filepath.FromSlash(sp))
-		if st, err := os.Stat(cand); err == nil && st.Mode().IsRegular() {
-			return s.placer.place(cand)
+		dir = strings.TrimSuffix(strings.ReplaceAll(dir, `\`, "/"), "/")
+		if rel, ok := s.placer.locate(dir + "/" + sp); ok {
+			return rel
 		}
 	}
-	if s.root != "" {
+	if s.fsys != nil {
 		if s.byName == nil {
 			s.index()
 		}
@@ -89,23 +94,20 @@ func (s *sourceResolver) lookup(sp string) string {
 func (s *sourceResolver) index() {
 	s.byName = map[string][]string{}
 	n := 0
-	_ = filepath.WalkDir(s.root, func(p string, d fs.DirEntry, err error) error {
+	_ = fs.WalkDir(s.fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil
 		}
 		if d.IsDir() {
-			if skipDir(d.Name()) && p != s.root {
-				return filepath.SkipDir
+			if skipDir(d.Name()) && p != "." {
+				return fs.SkipDir
 			}
 			return nil
 		}
 		if n++; n > maxIndexedFiles {
-			return filepath.SkipAll
+			return fs.SkipAll
 		}
-		if rel, err := filepath.Rel(s.root, p); err == nil {
-			rel = filepath.ToSlash(rel)
-			s.byName[d.Name()] = append(s.byName[d.Name()], rel)
-		}
+		s.byName[d.Name()] = append(s.byName[d.Name()], p)
 		return nil
 	})
 }

@@ -73,7 +73,7 @@ func (p *spotbugsParser) Parse(r io.Reader, emit Emit) (reports.Input, error) {
 			patterns[bp.SelectAttrValue("type", "")] = strings.TrimSpace(sd.Text())
 		}
 	}
-	res := newSourceResolver(p.opts.Root, srcDirs)
+	res := newSourceResolver(p.opts.Root, p.opts.FS, srcDirs)
 	for _, b := range root.SelectElements("BugInstance") {
 		f, partial := spotbugsFinding(b, patterns, res, in.Tool, in.ToolVersion)
 		if err := emit(f, partial); err != nil {
