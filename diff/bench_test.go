@@ -14,6 +14,7 @@ import (
 	"github.com/recap-dev/recap/diff"
 	"github.com/recap-dev/recap/internal/genrepo"
 	"github.com/recap-dev/recap/reports/reportstest"
+	"github.com/recap-dev/recap/summarize"
 )
 
 // BenchmarkParseBench parses the large masked spring-framework diffs of
@@ -42,7 +43,7 @@ func BenchmarkParseBench(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				diff.NewView(files, diff.ViewOptions{})
+				summarize.NewDiffView(files, summarize.DiffOptions{})
 				diff.NewIndex(files)
 			}
 		})
@@ -77,7 +78,7 @@ func BenchmarkRevisions(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				diff.NewView(files, diff.ViewOptions{})
+				summarize.NewDiffView(files, summarize.DiffOptions{})
 			}
 		})
 	}

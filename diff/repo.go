@@ -11,7 +11,6 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/plumbing/object"
-	"github.com/recap-dev/recap/summarize"
 )
 
 // Repo is a git repository read with go-git: no git binary is needed.
@@ -75,9 +74,13 @@ func (r *Repo) shallow() bool {
 	return err == nil && len(s) > 0
 }
 
-// Source returns the files of revision rev as a [summarize.Source], for
-// code context as it was at that revision.
-func (r *Repo) Source(rev string) (summarize.Source, error) {
+// ErrBinary: the file is not text.
+var ErrBinary = errors.New("binary file")
+
+// ReadAt returns a function that reads files of revision rev by their
+// repository-relative paths, for code context as it was at that revision;
+// a binary file gives [ErrBinary].
+func (r *Repo) ReadAt(rev string) (func(path string) ([]byte, error), error) {
 	c, err := r.Commit(rev)
 	if err != nil {
 		return nil, err
@@ -87,7 +90,7 @@ func (r *Repo) Source(rev string) (summarize.Source, error) {
 		return nil, fmt.Errorf("revision %q: %w", rev, err)
 	}
 	short := c.Hash.String()[:12]
-	return &summarize.FileSource{Read: func(p string) ([]byte, error) {
+	return func(p string) ([]byte, error) {
 		clean := path.Clean(p)
 		if p == "" || path.IsAbs(clean) || strings.HasPrefix(clean, "../") || clean == ".." {
 			return nil, fmt.Errorf("%s is not inside the repository", p)
@@ -100,7 +103,7 @@ func (r *Repo) Source(rev string) (summarize.Source, error) {
 			return nil, err
 		}
 		if bin, err := f.IsBinary(); err == nil && bin {
-			return nil, summarize.ErrBinary
+			return nil, ErrBinary
 		}
 		rd, err := f.Reader()
 		if err != nil {
@@ -108,5 +111,5 @@ func (r *Repo) Source(rev string) (summarize.Source, error) {
 		}
 		defer rd.Close()
 		return io.ReadAll(rd)
-	}}, nil
+	}, nil
 }

@@ -4,11 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math/bits"
+	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/summarize"
+	"github.com/recap-dev/recap/summarize/budget"
 )
 
 // Limits of getFinding's code snippet (SPEC §6).
@@ -26,12 +29,14 @@ type FindingAnswer struct {
 	Report string    `json:"report"`
 	Rule   *RuleInfo `json:"rule,omitempty"`
 	// Code is the source around the finding.
-	Code    *Snippet             `json:"code,omitempty"`
-	Omitted []summarize.Omission `json:"omitted,omitempty"`
-	Tokens  *summarize.TokenInfo `json:"tokens,omitempty"`
+	Code    *Snippet          `json:"code,omitempty"`
+	Omitted []budget.Omission `json:"omitted,omitempty"`
+	Tokens  *budget.TokenInfo `json:"tokens,omitempty"`
 
-	full  *Snippet // the snippet before fitting
+	full  *Snippet // the code before fitting
 	msg   string   // the message before fitting
+	snip  string   // the report's snippet before fitting
+	help  string   // the finding's help link before fitting
 	rule  *RuleInfo
 	saved bool
 	short bool // the line without place and message: the smallest budgets
@@ -77,75 +82,144 @@ func firstLine(s string, n int) string {
 	return s
 }
 
-// fit keeps the answer within budget: it narrows the code around the
-// finding, then drops it, then the report's own snippet, and last cuts a
-// long message; each with a marker.
-func (a *FindingAnswer) fit(c summarize.Counter, budget int) {
-	budget = min(max(budget, summarize.MinMaxTokens), summarize.MaxMaxTokens)
+// The kinds of a finding answer's parts, in the order they are admitted.
+const (
+	kindFindingCore  = iota // the finding, with the short first line
+	kindFindingRule         // the rule's summary
+	kindFindingPlace        // place and message in the first line
+	kindFindingSnip         // the report's own snippet
+	kindFindingCode         // a line of code, the closest to the finding first
+)
+
+// fit keeps the answer within budget: the finding always; then its rule,
+// the first line's place and message, the report's snippet and the lines of
+// code around it, closest first, as they fit; each left out with a marker.
+// The last resort cuts a long message in half, and again.
+func (a *FindingAnswer) fit(c budget.Counter, limit int) int {
 	if !a.saved {
-		a.saved, a.full, a.msg, a.rule = true, a.Code, a.Finding.Message, a.Rule
+		a.saved, a.full, a.msg, a.rule, a.snip, a.help = true, a.Code, a.Finding.Message, a.Rule, a.Finding.Snippet, a.Finding.HelpURI
 	}
-	a.Code, a.Finding.Message, a.Rule, a.Omitted, a.short = a.full, a.msg, a.rule, nil, false
-	a.Tokens = &summarize.TokenInfo{Budget: budget, Tokenizer: c.Name()}
-	measure := func() int {
-		n := summarize.Measure(a.Tokens, c, a.text)
-		return max(n, (len([]rune(a.text()))+3)/4)
+	a.Tokens = &budget.TokenInfo{}
+	a.Code, a.Rule, a.Finding.Snippet, a.Finding.Message, a.Omitted, a.short = nil, nil, "", a.msg, nil, true
+	parts := []budget.Part{{Kind: kindFindingCore, Tokens: budget.Cost(c, a.text())}}
+	if a.rule != nil {
+		b, _ := json.Marshal(a.rule)
+		parts = append(parts, budget.Part{Kind: kindFindingRule, Tokens: budget.Cost(c, string(b))})
 	}
-	if measure() <= budget {
-		return
-	}
-	if a.full != nil {
-		lines := a.full.Lines
-		first, last := a.Finding.Line, max(a.Finding.EndLine, a.Finding.Line)
-		for len(lines) > 1 {
-			// Drop a line from the side farther from the finding's lines.
-			before, after := first-lines[0].Line, lines[len(lines)-1].Line-last
-			if before > after {
-				lines = lines[1:]
-			} else {
-				lines = lines[:len(lines)-1]
-			}
-			cut := *a.full
-			cut.Lines = lines
-			cut.From, cut.To = lines[0].Line, lines[len(lines)-1].Line
-			a.Code = &cut
-			a.Omitted = []summarize.Omission{{What: fmt.Sprintf("%d lines of code around the finding: raise maxTokens", len(a.full.Lines)-len(lines))}}
-			if measure() <= budget {
-				return
-			}
-		}
-		a.Code = nil
-		a.Omitted = []summarize.Omission{{What: "the code around the finding: raise maxTokens"}}
-		if measure() <= budget {
-			return
-		}
-	}
-	if a.Finding.Snippet != "" {
-		a.Finding.Snippet = ""
-		a.Omitted = append(a.Omitted, summarize.Omission{What: "the report's snippet: raise maxTokens"})
-		if measure() <= budget {
-			return
-		}
-	}
+	a.short = false
+	long := a.text()
 	a.short = true
-	if measure() <= budget {
-		return
+	parts = append(parts, budget.Part{Kind: kindFindingPlace, Tokens: max(budget.Cost(c, long)-parts[0].Tokens, 0)})
+	if a.snip != "" {
+		b, _ := json.Marshal(a.snip)
+		parts = append(parts, budget.Part{Kind: kindFindingSnip, Tokens: budget.Cost(c, string(b))})
 	}
-	if a.Rule != nil {
-		a.Rule = nil
-		a.Omitted = append(a.Omitted, summarize.Omission{What: "the rule's summary: raise maxTokens"})
-		if measure() <= budget {
-			return
+	code := 0 // the code lines' parts start here
+	var order []int
+	if a.full != nil {
+		code = len(parts)
+		order = a.codeOrder()
+		for _, i := range order {
+			b, _ := json.Marshal(a.full.Lines[i])
+			parts = append(parts, budget.Part{Kind: kindFindingCode, Tokens: budget.Cost(c, string(b))})
 		}
 	}
-	r := []rune(a.msg)
-	for n := len(r) / 2; n > 0; n /= 2 {
-		a.Finding.Message = string(r[:n]) + "…"
-		a.Omitted = append(a.Omitted[:len(a.Omitted):len(a.Omitted)], summarize.Omission{What: fmt.Sprintf("%d characters of the message: raise maxTokens", len(r)-n)})
-		if measure() <= budget {
-			return
+	msg := []rune(a.msg)
+	halves := max(bits.Len(uint(len(msg)))-1, 0) // the message halved down to one character
+	return budget.Fit(c, limit, budget.Plan{
+		Parts: parts,
+		Apply: func(keep []bool, level int) {
+			a.apply(parts, keep, code, order)
+			if h := min(level, halves); h > 0 {
+				n := len(msg) >> h
+				a.Finding.Message = string(msg[:n]) + "…"
+				a.Omitted = append(a.Omitted, budget.Omission{What: fmt.Sprintf("%d characters of the message: raise maxTokens", len(msg)-n)})
+			}
+			if level > halves { // the markers become one
+				a.Omitted = []budget.Omission{{What: fmt.Sprintf("%d parts (code, rule, message): raise maxTokens", len(a.Omitted))}}
+			}
+			if level > halves+1 { // the help link goes (the rule's id names it)
+				a.Finding.HelpURI = ""
+			}
+		},
+		Levels: halves + 2,
+		Render: a.text,
+		Tokens: a.Tokens,
+	})
+}
+
+// codeOrder is the order the lines of the code are admitted in: the
+// finding's own lines, then the others by their distance from them, the line
+// before first on a tie.
+func (a *FindingAnswer) codeOrder() []int {
+	first, last := a.Finding.Line, max(a.Finding.EndLine, a.Finding.Line)
+	dist := func(l int) int {
+		switch {
+		case l < first:
+			return 2 * (first - l)
+		case l > last:
+			return 2*(l-last) + 1
 		}
-		a.Omitted = a.Omitted[:len(a.Omitted)-1]
+		return 0
+	}
+	order := make([]int, len(a.full.Lines))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(i, j int) bool { return dist(a.full.Lines[order[i]].Line) < dist(a.full.Lines[order[j]].Line) })
+	return order
+}
+
+// apply shows the parts keep says, with a marker for each one left out.
+func (a *FindingAnswer) apply(parts []budget.Part, keep []bool, code int, order []int) {
+	a.Omitted, a.Finding.Message, a.Finding.HelpURI = nil, a.msg, a.help
+	i := 1
+	a.Rule = nil
+	if a.rule != nil {
+		if keep[i] {
+			a.Rule = a.rule
+		}
+		i++
+	}
+	a.short = !keep[i]
+	i++
+	a.Finding.Snippet = ""
+	if a.snip != "" {
+		if keep[i] {
+			a.Finding.Snippet = a.snip
+		}
+		i++
+	}
+	a.Code = nil
+	if a.full != nil {
+		var kept []int
+		for k, at := range order {
+			if keep[code+k] {
+				kept = append(kept, at)
+			}
+		}
+		switch {
+		case len(kept) == 0:
+			a.Omitted = append(a.Omitted, budget.Omission{What: "the code around the finding: raise maxTokens"})
+		default:
+			sort.Ints(kept)
+			cut := *a.full
+			cut.Lines = make([]summarize.ContextLine, len(kept))
+			for k, at := range kept {
+				cut.Lines[k] = a.full.Lines[at]
+			}
+			cut.From, cut.To = cut.Lines[0].Line, cut.Lines[len(cut.Lines)-1].Line
+			a.Code = &cut
+			if len(kept) < len(order) {
+				a.Omitted = append(a.Omitted, budget.Omission{What: fmt.Sprintf("%d lines of code around the finding: raise maxTokens", len(order)-len(kept))})
+			}
+		}
+	}
+	if a.snip != "" && a.Finding.Snippet == "" {
+		a.Omitted = append(a.Omitted, budget.Omission{What: "the report's snippet: raise maxTokens"})
+	}
+	if a.rule != nil && a.Rule == nil {
+		a.Omitted = append(a.Omitted, budget.Omission{What: "the rule's summary: raise maxTokens"})
 	}
 }
 
@@ -246,7 +320,7 @@ func (s *Server) snippet(f *reports.Finding) *Snippet {
 			sn.Lines = append(sn.Lines, summarize.ContextLine{Line: from + i, Text: l})
 		}
 		b, _ := json.Marshal(sn)
-		if cost(s.counter, string(b)) <= snippetMaxTokens {
+		if budget.Cost(s.counter, string(b)) <= snippetMaxTokens {
 			return sn
 		}
 		if pad == 0 { // the finding's own lines are over: show the first that fit
@@ -255,7 +329,7 @@ func (s *Server) snippet(f *reports.Finding) *Snippet {
 				sn.To = sn.Lines[len(sn.Lines)-1].Line
 				sn.Note = fmt.Sprintf("lines %d-%d of the finding are shown, within %d tokens", sn.From, sn.To, snippetMaxTokens)
 				b, _ := json.Marshal(sn)
-				if cost(s.counter, string(b)) <= snippetMaxTokens {
+				if budget.Cost(s.counter, string(b)) <= snippetMaxTokens {
 					return sn
 				}
 			}

@@ -4,44 +4,25 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/recap-dev/recap/diff"
 	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/summarize"
+	"github.com/recap-dev/recap/summarize/budget"
 	"github.com/recap-dev/recap/summarize/render"
 )
 
-// reportsAnswer is analysis.getReports' answer: the view of SPEC §6.
-type reportsAnswer struct {
-	v    *summarize.View
-	orig summarize.View // before fitting: each fit starts from it
-}
+// reportsAnswer is analysis.getReports' answer: the findings view.
+type reportsAnswer struct{ v *summarize.View }
 
-func newReportsAnswer(v *summarize.View) *reportsAnswer {
-	return &reportsAnswer{v: v, orig: *v}
+func (a *reportsAnswer) fit(c budget.Counter, limit int) int {
+	return summarize.Fit(a.v, c, limit, reportsLayout{})
 }
-
-func (a *reportsAnswer) fit(c summarize.Counter, budget int) {
-	v := a.orig
-	v.Inputs = slices.Clone(v.Inputs)
-	v.Findings = slices.Clone(v.Findings)
-	v.Omitted = slices.Clone(v.Omitted)
-	v.Summary.ByTool = maps.Clone(v.Summary.ByTool)
-	if v.Page != nil {
-		p := *v.Page
-		v.Page = &p
-	}
-	*a.v = v
-	summarize.Fit(a.v, c, budget, reportsLayout{})
-}
-func (a *reportsAnswer) measured() int { return a.v.Tokens.Estimated }
-func (a *reportsAnswer) text() string  { return reportsLayout{}.View(a.v) }
-func (a *reportsAnswer) out() any      { return a.v }
+func (a *reportsAnswer) text() string { return reportsLayout{}.View(a.v) }
+func (a *reportsAnswer) out() any     { return a.v }
 
 // reportsLayout renders a view as the tool sends it: a line, then the JSON.
 type reportsLayout struct{ render.JSON }
@@ -132,7 +113,7 @@ func (s *Server) getReports(ctx context.Context, in *GetReportsIn) (answer, erro
 			v.Page.NextOffset = &to
 		}
 	}
-	return newReportsAnswer(v), nil
+	return &reportsAnswer{v: v}, nil
 }
 
 // query reads the reports a call names (or finds them), filters their

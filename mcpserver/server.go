@@ -19,10 +19,9 @@ import (
 	"runtime/debug"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/recap-dev/recap/summarize"
+	"github.com/recap-dev/recap/summarize/budget"
 	"github.com/recap-dev/recap/summarize/tokens"
 )
 
@@ -168,39 +167,28 @@ func (s *Server) name(spec string) string {
 	return spec
 }
 
-// An answer is a tool's result: fit packs it into a budget, text renders
-// what is sent (a line, then the JSON), out is the structured content.
+// An answer is a tool's result: fit packs it into a budget through
+// [budget.Fit] and returns what it costs, text renders what is sent (a
+// line, then the JSON), out is the structured content.
 type answer interface {
-	fit(c summarize.Counter, budget int)
+	fit(c budget.Counter, limit int) int
 	text() string
 	out() any
-}
-
-// A measuredAnswer knows the exact count of its text after fit (the views
-// measure themselves), which spares counting it again.
-type measuredAnswer interface {
-	measured() int
-}
-
-// cost is what a text costs: its count, and never less than a token per
-// four characters (SPEC §4).
-func cost(c summarize.Counter, s string) int {
-	return max(c.Count(s), (utf8.RuneCountInString(s)+tokens.CharsPerToken-1)/tokens.CharsPerToken)
 }
 
 // addTool registers a tool behind the one wrapper that every tool shares:
 // it packs the answer into its budget and checks it, turns errors into
 // tool errors with a code, recovers from panics, logs the call and
 // records its figures.
-func addTool[In any](s *Server, spec string, t *mcp.Tool, budget func(*In) int, h func(context.Context, *In) (answer, error)) {
+func addTool[In any](s *Server, spec string, t *mcp.Tool, limit func(*In) int, h func(context.Context, *In) (answer, error)) {
 	t.Name = s.name(spec)
 	mcp.AddTool(s.srv, t, func(ctx context.Context, _ *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
 		start := time.Now()
-		a, text, n, err := s.run(t.Name, budget(&in), func() (answer, error) { return h(ctx, &in) })
+		a, text, n, err := s.run(t.Name, limit(&in), func() (answer, error) { return h(ctx, &in) })
 		if err != nil {
 			te := asToolError(err)
 			text := te.Error()
-			s.done(t.Name, cost(s.counter, text), len(text), time.Since(start), te.Code)
+			s.done(t.Name, budget.Cost(s.counter, text), len(text), time.Since(start), te.Code)
 			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: text}}}, errorAnswer{te}, nil
 		}
 		s.done(t.Name, n, len(text), time.Since(start), "")
@@ -210,7 +198,7 @@ func addTool[In any](s *Server, spec string, t *mcp.Tool, budget func(*In) int, 
 
 // run calls a tool's handler and packs its answer into budget: the text
 // sent and its cost. A panic becomes an INTERNAL tool error.
-func (s *Server) run(tool string, budget int, h func() (answer, error)) (a answer, text string, n int, err error) {
+func (s *Server) run(tool string, limit int, h func() (answer, error)) (a answer, text string, n int, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			s.log.Error("panic", "tool", tool, "panic", p, "stack", string(debug.Stack()))
@@ -220,20 +208,8 @@ func (s *Server) run(tool string, budget int, h func() (answer, error)) (a answe
 	if a, err = h(); err != nil {
 		return nil, "", 0, err
 	}
-	a.fit(s.counter, budget)
-	text = a.text()
-	if m, ok := a.(measuredAnswer); ok && m.measured() > 0 {
-		n = max(m.measured(), (utf8.RuneCountInString(text)+tokens.CharsPerToken-1)/tokens.CharsPerToken)
-	} else {
-		n = cost(s.counter, text)
-	}
-	for try := 1; n > budget && try <= 3; try++ {
-		s.log.Warn("over budget, packing again", "tool", tool, "tokens", n, "budget", budget)
-		a.fit(s.counter, budget-(n-budget)-budget/20*try)
-		text = a.text()
-		n = cost(s.counter, text)
-	}
-	return a, text, n, nil
+	n = a.fit(s.counter, limit)
+	return a, a.text(), n, nil
 }
 
 func (s *Server) done(tool string, tok, bytes int, d time.Duration, code string) {
@@ -284,7 +260,7 @@ func (s *Server) argumentErrors(next mcp.MethodHandler) mcp.MethodHandler {
 		r.Content = []mcp.Content{&mcp.TextContent{Text: text}}
 		raw, _ := json.Marshal(errorAnswer{te})
 		r.StructuredContent = json.RawMessage(raw)
-		s.done(tool, cost(s.counter, text), len(text), time.Since(start), te.Code)
+		s.done(tool, budget.Cost(s.counter, text), len(text), time.Since(start), te.Code)
 		return r, nil
 	}
 }
@@ -297,7 +273,7 @@ func (s *Server) snapshot() Stats {
 	s.cache.mu.Unlock()
 	return Stats{Tools: tools, ReportsParsed: parsed, ReportsCached: cached, CacheBytes: bytes, Buffers: s.buffers.len(),
 		UptimeSeconds: s.opts.Now().Sub(s.started).Seconds(), TokenizerName: s.counter.Name(),
-		DefaultBudget: summarize.DefaultMaxTokens, MaxBudget: summarize.MaxMaxTokens, BufferIdleSecs: s.opts.BufferTTL.Seconds()}
+		DefaultBudget: budget.DefaultMaxTokens, MaxBudget: budget.MaxMaxTokens, BufferIdleSecs: s.opts.BufferTTL.Seconds()}
 }
 
 func (s *Server) readStats(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {

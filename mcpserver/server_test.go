@@ -21,6 +21,7 @@ import (
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/reports/reportstest"
 	"github.com/recap-dev/recap/summarize"
+	"github.com/recap-dev/recap/summarize/budget"
 	"github.com/recap-dev/recap/summarize/tokens"
 )
 
@@ -498,7 +499,7 @@ func TestDiffAndTokens(t *testing.T) {
 		Summary struct{ Files, Hunks, Added, Deleted, WhitespaceOnlyHunks int }
 		Files   []struct{ Path, OldPath, Status string }
 		Hunks   []struct{ Path string }
-		Tokens  summarize.TokenInfo
+		Tokens  budget.TokenInfo
 	}
 	call(t, cs, "vcs.diff", map[string]any{"base": "main", "head": "feature"}).decode(t, &d)
 	if d.Summary.Files != 2 || d.Summary.Hunks == 0 || d.Summary.WhitespaceOnlyHunks == 0 || len(d.Hunks) != d.Summary.Hunks {

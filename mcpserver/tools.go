@@ -6,9 +6,9 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/recap-dev/recap/diff"
 	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/summarize"
+	"github.com/recap-dev/recap/summarize/budget"
 	"github.com/recap-dev/recap/summarize/tokens"
 )
 
@@ -100,7 +100,7 @@ func (s *Server) addTools() {
 		Description: "The git diff between two revisions (base...head) or of the working tree against HEAD: counts, a line per file, " +
 			"then at most maxHunks hunks; whitespace-only hunks are dropped and counted, binary files named, renames shown as old → new.",
 		InputSchema: schema[DiffIn](func(p props) {
-			p.bound("maxHunks", 1, diff.MaxHunks, diff.MaxHunks)
+			p.bound("maxHunks", 1, summarize.MaxHunks, summarize.MaxHunks)
 			p.budget()
 			p["paths"].MaxItems = jsonschema.Ptr(maxListItems)
 		}),
@@ -114,7 +114,7 @@ func (s *Server) addTools() {
 			p.budget()
 			p.enum("tokenizer", tokens.Names()...)
 			p["tokenizer"].Default = json.RawMessage(`"` + tokens.Default + `"`)
-			p.bound("budget", 1, 10_000_000, summarize.DefaultMaxTokens)
+			p.bound("budget", 1, 10_000_000, budget.DefaultMaxTokens)
 			p["paths"].MinItems = jsonschema.Ptr(1)
 			p["paths"].MaxItems = jsonschema.Ptr(maxListItems)
 		}),
@@ -147,7 +147,7 @@ func (p props) bound(name string, lo, hi, def int) {
 }
 
 func (p props) budget() {
-	p.bound("maxTokens", summarize.MinMaxTokens, summarize.MaxMaxTokens, summarize.DefaultMaxTokens)
+	p.bound("maxTokens", budget.MinMaxTokens, budget.MaxMaxTokens, budget.DefaultMaxTokens)
 }
 
 func (p props) enum(name string, values ...string) {

@@ -8,6 +8,7 @@ import (
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/reports/reportstest"
 	"github.com/recap-dev/recap/summarize"
+	"github.com/recap-dev/recap/summarize/budget"
 	"github.com/recap-dev/recap/summarize/render"
 	"github.com/recap-dev/recap/summarize/tokens"
 )
@@ -51,8 +52,8 @@ func BenchmarkSummarize(b *testing.B) {
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {
 			v := c.View(inputs)
-			summarize.Fit(v, counter, summarize.DefaultMaxTokens, render.JSON{})
-			if v.Tokens.Estimated > summarize.DefaultMaxTokens {
+			summarize.Fit(v, counter, budget.DefaultMaxTokens, render.JSON{})
+			if v.Tokens.Estimated > budget.DefaultMaxTokens {
 				b.Fatalf("%d tokens", v.Tokens.Estimated)
 			}
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/reports/reportstest"
 	"github.com/recap-dev/recap/summarize"
+	"github.com/recap-dev/recap/summarize/budget"
 	"github.com/recap-dev/recap/summarize/render"
 	"github.com/recap-dev/recap/summarize/tokens"
 )
@@ -70,11 +71,11 @@ func TestFitCorpus(t *testing.T) {
 				flt.MinSeverity = reports.Severities[rng.Intn(3)]
 			}
 			offset, limit := rng.Intn(30), 1+rng.Intn(summarize.MaxLimit)
-			budget := summarize.MinMaxTokens + rng.Intn(summarize.MaxMaxTokens-summarize.MinMaxTokens+1)
+			maxTok := budget.MinMaxTokens + rng.Intn(budget.MaxMaxTokens-budget.MinMaxTokens+1)
 			if rng.Intn(2) == 0 { // small budgets are where packing happens
-				budget = summarize.MinMaxTokens + rng.Intn(4000)
+				maxTok = budget.MinMaxTokens + rng.Intn(4000)
 			}
-			name := fmt.Sprintf("%s/filter=%v,%v/offset=%d/limit=%d/budget=%d", filepath.Base(path), flt.Categories, flt.MinSeverity, offset, limit, budget)
+			name := fmt.Sprintf("%s/filter=%v,%v/offset=%d/limit=%d/maxTok=%d", filepath.Base(path), flt.Categories, flt.MinSeverity, offset, limit, maxTok)
 
 			c := summarize.NewCollector()
 			c.KeepPage(offset, limit)
@@ -94,17 +95,17 @@ func TestFitCorpus(t *testing.T) {
 			}
 			r := layouts[rng.Intn(len(layouts))]
 			name += "/" + r.name
-			summarize.Fit(v, counter, budget, r.Renderer)
+			summarize.Fit(v, counter, maxTok, r.Renderer)
 			var out strings.Builder
 			if err := r.Render(&out, v); err != nil {
 				t.Fatal(err)
 			}
 			runs++
 			text := out.String()
-			if n := o200k.Count(text); n > budget {
+			if n := o200k.Count(text); n > maxTok {
 				t.Errorf("%s: o200k count %d over the budget", name, n)
 			}
-			if n := (len([]rune(text)) + 3) / 4; n > budget {
+			if n := (len([]rune(text)) + 3) / 4; n > maxTok {
 				t.Errorf("%s: chars/4 %d over the budget", name, n)
 			}
 			p := v.Page
@@ -135,46 +136,4 @@ func TestFitCorpus(t *testing.T) {
 		t.Errorf("%d runs, %d trimmed a page, %d dropped context: the test does not exercise the budget", runs, trimmed, noContext)
 	}
 	t.Logf("%d runs, %d trimmed a page, %d dropped context", runs, trimmed, noContext)
-}
-
-// plainCounter hides a counter's SplitCounter methods, so that Measure
-// counts every text whole.
-type plainCounter struct{ summarize.Counter }
-
-// TestMeasureSplit: Measure with a split counter (one count, the number
-// priced alone) gives what counting every text whole gives, wherever the
-// number stands; where it cannot be priced alone (twice, next to digits),
-// the texts are counted whole.
-func TestMeasureSplit(t *testing.T) {
-	long := strings.Repeat(`{"id":"ab12-3","message":"Avoid unused imports such as 'java.util.List'","line":120} `, 300)
-	renders := map[string]func(n int) string{
-		"json": func(n int) string {
-			return `{"tokens":{"estimated":` + strconv.Itoa(n) + `,"budget":8000},"x":` + long + `}`
-		},
-		"text":          func(n int) string { return long + "\n~" + strconv.Itoa(n) + " tokens\n" },
-		"after letters": func(n int) string { return long + "estimated" + strconv.Itoa(n) + "tokens" },
-		"after digits":  func(n int) string { return long + "12" + strconv.Itoa(n) },
-		"before digits": func(n int) string { return strconv.Itoa(n) + "٣" + long },
-		"twice":         func(n int) string { return strconv.Itoa(n) + long + strconv.Itoa(n) },
-		"at the end":    func(n int) string { return long + strconv.Itoa(n) },
-		"short":         func(n int) string { return strconv.Itoa(n) },
-		"unicode":       func(n int) string { return "é" + strconv.Itoa(n) + "ü " + long },
-	}
-	for _, name := range tokens.Names() {
-		c, err := tokens.New(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for what, render := range renders {
-			var split, whole summarize.TokenInfo
-			got := summarize.Measure(&split, c, func() string { return render(split.Estimated) })
-			want := summarize.Measure(&whole, plainCounter{c}, func() string { return render(whole.Estimated) })
-			if got != want || split.Estimated != want {
-				t.Errorf("%s, %s: Measure = %d (estimated %d), counting whole texts %d", name, what, got, split.Estimated, want)
-			}
-			if n := c.Count(render(got)); n != got {
-				t.Errorf("%s, %s: the text shows %d and counts %d", name, what, got, n)
-			}
-		}
-	}
 }

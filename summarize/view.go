@@ -1,6 +1,9 @@
 package summarize
 
-import "github.com/recap-dev/recap/reports"
+import (
+	"github.com/recap-dev/recap/reports"
+	"github.com/recap-dev/recap/summarize/budget"
+)
 
 // View is what every output format renders, in the JSON shape of SPEC §6.
 // Field names are a contract read by agents, CI jobs and the PR bot: extend,
@@ -14,28 +17,14 @@ type View struct {
 	// Page says where Findings sits among all the findings that passed the filters.
 	Page *Page `json:"page,omitempty"`
 	// Omitted has a marker for each part left out to keep the budget.
-	Omitted []Omission `json:"omitted,omitempty"`
+	Omitted []budget.Omission `json:"omitted,omitempty"`
 	// Suggestions say what would narrow a result that did not fit.
 	Suggestions []string `json:"suggestions,omitempty"`
 	// BufferID names a result kept in memory by the MCP server, so that
 	// further pages are served without reading the reports again.
 	BufferID string `json:"bufferId,omitempty"`
 	// Tokens states the view's own size; nil when no budget applied.
-	Tokens *TokenInfo `json:"tokens,omitempty"`
-}
-
-// Omission is one part left out of a view, with what it would cost and how
-// to get it, in its What sentence.
-type Omission struct {
-	What   string `json:"what"`
-	Tokens int    `json:"tokens"`
-}
-
-// TokenInfo is a view's size in tokens, its budget and how it was counted.
-type TokenInfo struct {
-	Estimated int    `json:"estimated"`
-	Budget    int    `json:"budget"`
-	Tokenizer string `json:"tokenizer"`
+	Tokens *budget.TokenInfo `json:"tokens,omitempty"`
 }
 
 // FindingView is a finding as a view shows it: the finding's fields, and up

@@ -7,14 +7,14 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/recap-dev/recap/diff"
+	"github.com/recap-dev/recap/summarize"
 )
 
 // A DiffRenderer writes a whitespace-free diff view, and renders it whole
-// and in parts for [diff.Fit], so that a budget holds in every format.
+// and in parts for [summarize.FitDiff], so that a budget holds in every format.
 type DiffRenderer interface {
-	Render(w io.Writer, v *diff.View) error
-	diff.Layout
+	Render(w io.Writer, v *summarize.DiffView) error
+	summarize.DiffLayout
 }
 
 var diffRenderers = map[string]DiffRenderer{
@@ -31,7 +31,7 @@ func LookupDiff(format string) (DiffRenderer, error) {
 	return nil, fmt.Errorf("unknown output format %q for a diff (want text, markdown or json)", format)
 }
 
-func diffString(r DiffRenderer, v *diff.View) string {
+func diffString(r DiffRenderer, v *summarize.DiffView) string {
 	var b strings.Builder
 	if err := r.Render(&b, v); err != nil {
 		return ""
@@ -41,7 +41,7 @@ func diffString(r DiffRenderer, v *diff.View) string {
 
 // fileLabel names a file as the view shows it: renames and copies as
 // old → new.
-func fileLabel(f *diff.FileRow) string {
+func fileLabel(f *summarize.DiffFile) string {
 	if f.OldPath != "" && f.OldPath != f.Path {
 		return f.OldPath + " → " + f.Path
 	}
@@ -49,7 +49,7 @@ func fileLabel(f *diff.FileRow) string {
 }
 
 // fileChange says what happened to a file besides its hunks.
-func fileChange(f *diff.FileRow) string {
+func fileChange(f *summarize.DiffFile) string {
 	parts := []string{string(f.Status)}
 	if f.Binary {
 		parts = append(parts, "binary")
@@ -73,7 +73,7 @@ func fileChange(f *diff.FileRow) string {
 type DiffText struct{}
 
 // Render implements [DiffRenderer].
-func (t DiffText) Render(w io.Writer, v *diff.View) error {
+func (t DiffText) Render(w io.Writer, v *summarize.DiffView) error {
 	ew := &errWriter{w: w}
 	ew.printf("%s\n", v.Title())
 	if len(v.Files) > 0 {
@@ -100,11 +100,11 @@ func (t DiffText) Render(w io.Writer, v *diff.View) error {
 	return ew.err
 }
 
-// View implements [diff.Layout].
-func (t DiffText) View(v *diff.View) string { return diffString(t, v) }
+// View implements [summarize.DiffLayout].
+func (t DiffText) View(v *summarize.DiffView) string { return diffString(t, v) }
 
-// File implements [diff.Layout].
-func (DiffText) File(f *diff.FileRow) string {
+// File implements [summarize.DiffLayout].
+func (DiffText) File(f *summarize.DiffFile) string {
 	counts := ""
 	if f.Hunks > 0 {
 		counts = fmt.Sprintf("  %s  +%d −%d", Plural(f.Hunks, "hunk", "hunks"), f.Added, f.Deleted)
@@ -112,8 +112,8 @@ func (DiffText) File(f *diff.FileRow) string {
 	return fmt.Sprintf("%-8s  %s%s\n", fileChange(f), oneLine(fileLabel(f)), counts)
 }
 
-// Hunk implements [diff.Layout].
-func (DiffText) Hunk(h *diff.HunkView) string {
+// Hunk implements [summarize.DiffLayout].
+func (DiffText) Hunk(h *summarize.HunkView) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "\n%s %s\n", oneLine(h.Path), h.Header())
 	for _, l := range h.Lines {
@@ -128,7 +128,7 @@ func (DiffText) Hunk(h *diff.HunkView) string {
 type DiffMarkdown struct{}
 
 // Render implements [DiffRenderer].
-func (m DiffMarkdown) Render(w io.Writer, v *diff.View) error {
+func (m DiffMarkdown) Render(w io.Writer, v *summarize.DiffView) error {
 	ew := &errWriter{w: w}
 	ew.printf("### recap diff: %s\n", html.EscapeString(v.Title()))
 	if len(v.Files) > 0 {
@@ -157,11 +157,11 @@ func (m DiffMarkdown) Render(w io.Writer, v *diff.View) error {
 
 const markdownFileHeader = "| file | change | hunks | + | − |\n|:-----|:-------|------:|--:|--:|\n"
 
-// View implements [diff.Layout].
-func (m DiffMarkdown) View(v *diff.View) string { return diffString(m, v) }
+// View implements [summarize.DiffLayout].
+func (m DiffMarkdown) View(v *summarize.DiffView) string { return diffString(m, v) }
 
-// File implements [diff.Layout]: one table row.
-func (DiffMarkdown) File(f *diff.FileRow) string {
+// File implements [summarize.DiffLayout]: one table row.
+func (DiffMarkdown) File(f *summarize.DiffFile) string {
 	cells := []string{"`" + inlineCode(fileLabel(f)) + "`", fileChange(f),
 		strconv.Itoa(f.Hunks), strconv.Itoa(f.Added), strconv.Itoa(f.Deleted)}
 	for i, c := range cells {
@@ -170,8 +170,8 @@ func (DiffMarkdown) File(f *diff.FileRow) string {
 	return "| " + strings.Join(cells, " | ") + " |\n"
 }
 
-// Hunk implements [diff.Layout].
-func (DiffMarkdown) Hunk(h *diff.HunkView) string {
+// Hunk implements [summarize.DiffLayout].
+func (DiffMarkdown) Hunk(h *summarize.HunkView) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "\n`%s` `%s`\n\n", inlineCode(h.Path), h.Header())
 	fence := fenceFor(h.Lines)
@@ -206,13 +206,15 @@ func fenceFor(lines []string) string {
 type DiffJSON struct{}
 
 // Render implements [DiffRenderer].
-func (DiffJSON) Render(w io.Writer, v *diff.View) error { return encodeJSON(w, v, v.Tokens == nil) }
+func (DiffJSON) Render(w io.Writer, v *summarize.DiffView) error {
+	return encodeJSON(w, v, v.Tokens == nil)
+}
 
-// View implements [diff.Layout].
-func (j DiffJSON) View(v *diff.View) string { return diffString(j, v) }
+// View implements [summarize.DiffLayout].
+func (j DiffJSON) View(v *summarize.DiffView) string { return diffString(j, v) }
 
-// File implements [diff.Layout].
-func (DiffJSON) File(f *diff.FileRow) string { return compact(f) }
+// File implements [summarize.DiffLayout].
+func (DiffJSON) File(f *summarize.DiffFile) string { return compact(f) }
 
-// Hunk implements [diff.Layout].
-func (DiffJSON) Hunk(h *diff.HunkView) string { return compact(h) }
+// Hunk implements [summarize.DiffLayout].
+func (DiffJSON) Hunk(h *summarize.HunkView) string { return compact(h) }

@@ -12,6 +12,7 @@ import (
 	"github.com/recap-dev/recap/diff"
 	"github.com/recap-dev/recap/reports/reportstest"
 	"github.com/recap-dev/recap/summarize"
+	"github.com/recap-dev/recap/summarize/budget"
 	"github.com/recap-dev/recap/summarize/tokens"
 )
 
@@ -65,13 +66,13 @@ func manyHunks(files, hunks int) string {
 	return b.String()
 }
 
-func viewOf(t *testing.T, text string, opts diff.ViewOptions) *diff.View {
+func viewOf(t *testing.T, text string, opts summarize.DiffOptions) *summarize.DiffView {
 	t.Helper()
 	files, err := diff.Parse("t.diff", strings.NewReader(text))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return diff.NewView(files, opts)
+	return summarize.NewDiffView(files, opts)
 }
 
 // TestDiffRenderGolden: each diff scenario in each format, with and without a budget.
@@ -83,7 +84,7 @@ func TestDiffRenderGolden(t *testing.T) {
 	scenarios := []struct {
 		name   string
 		text   string
-		budget int
+		maxTok int
 	}{
 		{"mixed", mixedDiff, 0},
 		{"capped", manyHunks(8, 4), 0},
@@ -97,14 +98,14 @@ func TestDiffRenderGolden(t *testing.T) {
 		}
 		for _, sc := range scenarios {
 			t.Run(format+"/"+sc.name, func(t *testing.T) {
-				var v *diff.View
+				var v *summarize.DiffView
 				if sc.text == "" {
-					v = diff.NewView(nil, diff.ViewOptions{})
+					v = summarize.NewDiffView(nil, summarize.DiffOptions{})
 				} else {
-					v = viewOf(t, sc.text, diff.ViewOptions{})
+					v = viewOf(t, sc.text, summarize.DiffOptions{})
 				}
-				if sc.budget > 0 {
-					diff.Fit(v, counter, sc.budget, r)
+				if sc.maxTok > 0 {
+					summarize.FitDiff(v, counter, sc.maxTok, r)
 				}
 				var buf bytes.Buffer
 				if err := r.Render(&buf, v); err != nil {
@@ -119,9 +120,9 @@ func TestDiffRenderGolden(t *testing.T) {
 	}
 }
 
-// TestDiffFit is the budget's property test for diff views: over every
+// TestDiffFit is the maxTok's property test for diff views: over every
 // corpus diff and generated ones, with random budgets, hunk caps and formats,
-// the output stays within the budget by the exact o200k_base count and by
+// the output stays within the maxTok by the exact o200k_base count and by
 // chars/4; the hunks shown are the first ones, whole; every hunk left out is
 // in a marker.
 func TestDiffFit(t *testing.T) {
@@ -151,28 +152,28 @@ func TestDiffFit(t *testing.T) {
 		for round := 0; round < 12; round++ {
 			format := []string{"text", "markdown", "json"}[rng.Intn(3)]
 			r, _ := LookupDiff(format)
-			budget := summarize.MinMaxTokens + rng.Intn(2000)
+			maxTok := budget.MinMaxTokens + rng.Intn(2000)
 			if rng.Intn(3) == 0 {
-				budget = summarize.MinMaxTokens + rng.Intn(summarize.MaxMaxTokens-summarize.MinMaxTokens+1)
+				maxTok = budget.MinMaxTokens + rng.Intn(budget.MaxMaxTokens-budget.MinMaxTokens+1)
 			}
-			maxHunks := rng.Intn(diff.MaxHunks + 1)
-			label := fmt.Sprintf("%s/%s/budget=%d/maxHunks=%d", name, format, budget, maxHunks)
+			maxHunks := rng.Intn(summarize.MaxHunks + 1)
+			label := fmt.Sprintf("%s/%s/maxTok=%d/maxHunks=%d", name, format, maxTok, maxHunks)
 
-			full := diff.NewView(parsed, diff.ViewOptions{MaxHunks: maxHunks})
-			v := diff.NewView(parsed, diff.ViewOptions{MaxHunks: maxHunks})
-			diff.Fit(v, counter, budget, r)
+			full := summarize.NewDiffView(parsed, summarize.DiffOptions{MaxHunks: maxHunks})
+			v := summarize.NewDiffView(parsed, summarize.DiffOptions{MaxHunks: maxHunks})
+			summarize.FitDiff(v, counter, maxTok, r)
 			var out strings.Builder
 			if err := r.Render(&out, v); err != nil {
 				t.Fatal(err)
 			}
 			runs++
-			if n := o200k.Count(out.String()); n > budget {
+			if n := o200k.Count(out.String()); n > maxTok {
 				t.Errorf("%s: o200k count %d over the budget", label, n)
 			}
-			if n := (len([]rune(out.String())) + 3) / 4; n > budget {
+			if n := (len([]rune(out.String())) + 3) / 4; n > maxTok {
 				t.Errorf("%s: chars/4 %d over the budget", label, n)
 			}
-			if v.Tokens == nil || v.Tokens.Estimated > budget {
+			if v.Tokens == nil || v.Tokens.Estimated > maxTok {
 				t.Errorf("%s: tokens %+v", label, v.Tokens)
 			}
 			for i := range v.Hunks {

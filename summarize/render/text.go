@@ -10,6 +10,7 @@ import (
 	"github.com/olekukonko/tablewriter/tw"
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/summarize"
+	"github.com/recap-dev/recap/summarize/budget"
 )
 
 // Text writes the view for a terminal or a CI log: a headline with the
@@ -161,7 +162,7 @@ func baselineTag(state, sep string) string {
 }
 
 // tokenLine states a view's size against its budget.
-func tokenLine(t *summarize.TokenInfo) string {
+func tokenLine(t *budget.TokenInfo) string {
 	return fmt.Sprintf("tokens: %d of a %d budget (%s)", t.Estimated, t.Budget, t.Tokenizer)
 }
 

@@ -14,15 +14,13 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/recap-dev/recap/summarize/budget"
 	"github.com/tiktoken-go/tokenizer"
 )
 
-// A Counter counts the tokens of a text.
-type Counter interface {
-	Count(text string) int
-	// Name is the counter's name as --tokenizer takes it.
-	Name() string
-}
+// A Counter counts the tokens of a text; its Name is the counter's name as
+// --tokenizer takes it.
+type Counter = budget.Counter
 
 // Names of the counters.
 const (
@@ -57,12 +55,8 @@ type chars4 struct{}
 
 func (chars4) Name() string { return Chars4 }
 
-// Count is ceil(runes/4).
-func (chars4) Count(s string) int { return (utf8.RuneCountInString(s) + 3) / 4 }
-
-// CharsPerToken is the ratio chars4 assumes; a text of n tokens by any
-// counter here stays within 4n characters only under chars4 or max.
-const CharsPerToken = 4
+// Count is ceil(runes/budget.CharsPerToken), the floor of every count.
+func (chars4) Count(s string) int { return budget.Floor(s) }
 
 type bpeCounter struct {
 	name  string
@@ -229,7 +223,7 @@ func (m *memo) count(s string, count func(string) int) int {
 }
 
 // BPE and Combine make the BPE counters split counters (see
-// summarize.SplitCounter): their count is the BPE count alone.
+// budget.SplitCounter): their count is the BPE count alone.
 func (b bpeCounter) BPE(s string) int { return b.Count(s) }
 
 func (bpeCounter) Combine(bpe, _ int) int { return bpe }
@@ -240,7 +234,7 @@ type maxCounter struct{ exact Counter }
 // chars4 count of the runes, as Count does.
 func (m maxCounter) BPE(s string) int { return m.exact.Count(s) }
 
-func (maxCounter) Combine(bpe, runes int) int { return max((runes+3)/4, bpe) }
+func (maxCounter) Combine(bpe, runes int) int { return max(budget.FloorRunes(runes), bpe) }
 
 func (maxCounter) Name() string { return Max }
 

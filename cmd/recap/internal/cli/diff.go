@@ -9,6 +9,7 @@ import (
 	"github.com/recap-dev/recap/diff"
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/summarize"
+	"github.com/recap-dev/recap/summarize/budget"
 	"github.com/recap-dev/recap/summarize/render"
 	"github.com/recap-dev/recap/summarize/tokens"
 	"github.com/spf13/cobra"
@@ -150,11 +151,11 @@ repository is read with go-git: no git binary is needed.`,
 			if err != nil {
 				return usageError("--format: %v", err)
 			}
-			if maxHunks < 1 || maxHunks > diff.MaxHunks {
-				return usageError("--max-hunks must be between 1 and %d", diff.MaxHunks)
+			if maxHunks < 1 || maxHunks > summarize.MaxHunks {
+				return usageError("--max-hunks must be between 1 and %d", summarize.MaxHunks)
 			}
-			if maxTokens < summarize.MinMaxTokens || maxTokens > summarize.MaxMaxTokens {
-				return usageError("--max-tokens must be between %d and %d", summarize.MinMaxTokens, summarize.MaxMaxTokens)
+			if maxTokens < budget.MinMaxTokens || maxTokens > budget.MaxMaxTokens {
+				return usageError("--max-tokens must be between %d and %d", budget.MinMaxTokens, budget.MaxMaxTokens)
 			}
 			counter, err := tokens.New(tokenizer)
 			if err != nil {
@@ -180,9 +181,9 @@ repository is read with go-git: no git binary is needed.`,
 			if err != nil {
 				return err
 			}
-			v := diff.NewView(files, diff.ViewOptions{MaxHunks: maxHunks, Paths: globs})
+			v := summarize.NewDiffView(files, summarize.DiffOptions{MaxHunks: maxHunks, Paths: globs})
 			if format == "json" || cmd.Flags().Changed("max-tokens") {
-				diff.Fit(v, counter, maxTokens, r)
+				summarize.FitDiff(v, counter, maxTokens, r)
 			}
 			return r.Render(streams.Out, v)
 		},
@@ -191,9 +192,9 @@ repository is read with go-git: no git binary is needed.`,
 	f := cmd.Flags()
 	f.StringVar(&repo, "repo", "", "the git repository (default: the one that holds the current directory)")
 	f.StringVar(&format, "format", "text", "output format: text, markdown or json")
-	f.IntVar(&maxHunks, "max-hunks", diff.MaxHunks, "hunks shown, at most 20; the rest are counted per file")
+	f.IntVar(&maxHunks, "max-hunks", summarize.MaxHunks, "hunks shown, at most 20; the rest are counted per file")
 	f.StringArrayVar(&paths, "path", nil, "keep files whose path matches this glob; ** spans directories (repeatable)")
-	f.IntVar(&maxTokens, "max-tokens", summarize.DefaultMaxTokens, "token budget of the output (256 to 25000); json output always has one, text and markdown when this flag is given")
+	f.IntVar(&maxTokens, "max-tokens", budget.DefaultMaxTokens, "token budget of the output (256 to 25000); json output always has one, text and markdown when this flag is given")
 	f.StringVar(&tokenizer, "tokenizer", tokens.Default, "how the budget counts: "+strings.Join(tokens.Names(), ", "))
 	return cmd
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/recap-dev/recap/review"
 	"github.com/recap-dev/recap/summarize"
+	"github.com/recap-dev/recap/summarize/budget"
 	"github.com/recap-dev/recap/summarize/render"
 	"github.com/spf13/cobra"
 )
@@ -81,7 +82,7 @@ func runReview(cmd *cobra.Command, streams *IO, opts *reportOptions, rf *reviewF
 		}
 	}
 	opts.changedOnly = true
-	opts.limit, opts.maxTokens, opts.tokenizer = summarize.MaxLimit, summarize.DefaultMaxTokens, "chars4"
+	opts.limit, opts.maxTokens, opts.tokenizer = summarize.MaxLimit, budget.DefaultMaxTokens, "chars4"
 	opts.common.maxChars = review.MaxBody
 	col, err := collect(cmd.Context(), streams, opts, args, true)
 	if err != nil {

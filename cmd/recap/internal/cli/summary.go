@@ -9,6 +9,7 @@ import (
 	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/summarize"
+	"github.com/recap-dev/recap/summarize/budget"
 	"github.com/recap-dev/recap/summarize/render"
 	"github.com/recap-dev/recap/summarize/tokens"
 	"github.com/spf13/cobra"
@@ -66,7 +67,7 @@ func (o *reportOptions) registerChanged(cmd *cobra.Command) {
 
 func (o *reportOptions) registerBudget(cmd *cobra.Command) {
 	f := cmd.Flags()
-	f.IntVar(&o.maxTokens, "max-tokens", summarize.DefaultMaxTokens, "token budget of the output (256 to 25000); json output always has one, text and markdown when this flag is given")
+	f.IntVar(&o.maxTokens, "max-tokens", budget.DefaultMaxTokens, "token budget of the output (256 to 25000); json output always has one, text and markdown when this flag is given")
 	f.StringVar(&o.tokenizer, "tokenizer", tokens.Default, "how the budget counts: "+strings.Join(tokens.Names(), ", "))
 }
 
@@ -83,7 +84,7 @@ type collected struct {
 	renderer render.Renderer
 	root     string
 	src      summarize.Source
-	counter  summarize.Counter
+	counter  budget.Counter
 	baseline *summarize.BaselineCounts
 	// With --changed-only: the diff, and how many findings passed the
 	// filters but not the changed lines.
@@ -149,8 +150,8 @@ func collect(ctx context.Context, streams *IO, opts *reportOptions, args []strin
 	if err != nil {
 		return nil, err
 	}
-	if opts.maxTokens < summarize.MinMaxTokens || opts.maxTokens > summarize.MaxMaxTokens {
-		return nil, usageError("--max-tokens must be between %d and %d", summarize.MinMaxTokens, summarize.MaxMaxTokens)
+	if opts.maxTokens < budget.MinMaxTokens || opts.maxTokens > budget.MaxMaxTokens {
+		return nil, usageError("--max-tokens must be between %d and %d", budget.MinMaxTokens, budget.MaxMaxTokens)
 	}
 	format := opts.common.format
 	if opts.budgeted && !wantsContext(format) {
@@ -260,9 +261,9 @@ func revSource(root, rev string) (summarize.Source, error) {
 	if err != nil {
 		return nil, usageError("--rev: %v", err)
 	}
-	src, err := repo.Source(rev)
+	read, err := repo.ReadAt(rev)
 	if err != nil {
 		return nil, usageError("--rev: %v", err)
 	}
-	return src, nil
+	return &summarize.FileSource{Read: read}, nil
 }

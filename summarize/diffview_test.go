@@ -1,4 +1,4 @@
-package diff_test
+package summarize_test
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/recap-dev/recap/diff"
 	"github.com/recap-dev/recap/reports"
+	"github.com/recap-dev/recap/summarize"
 )
 
 func parse(t *testing.T, text string) []diff.File {
@@ -47,7 +48,7 @@ func TestViewCapsHunks(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			v := diff.NewView(parse(t, manyHunks(tc.files, tc.hunks)), diff.ViewOptions{MaxHunks: tc.maxHunks})
+			v := summarize.NewDiffView(parse(t, manyHunks(tc.files, tc.hunks)), summarize.DiffOptions{MaxHunks: tc.maxHunks})
 			if len(v.Hunks) != tc.wantShown || v.Summary.Hunks != tc.wantHunks {
 				t.Errorf("shown %d of %d hunks, want %d of %d", len(v.Hunks), v.Summary.Hunks, tc.wantShown, tc.wantHunks)
 			}
@@ -131,8 +132,8 @@ diff --git a/mixed.go b/mixed.go
 -b
 +c
 `
-	v := diff.NewView(parse(t, text), diff.ViewOptions{})
-	want := []diff.FileRow{
+	v := summarize.NewDiffView(parse(t, text), summarize.DiffOptions{})
+	want := []summarize.DiffFile{
 		{Path: "new.txt", OldPath: "old.txt", Status: diff.Renamed, Hunks: 1, Added: 1, Deleted: 1},
 		{Path: "moved2.txt", OldPath: "moved.txt", Status: diff.Renamed},
 		{Path: "gone.txt", Status: diff.Deleted, Hunks: 1, Deleted: 2},
@@ -143,7 +144,7 @@ diff --git a/mixed.go b/mixed.go
 	if d := cmp.Diff(want, v.Files); d != "" {
 		t.Errorf("files (-want +got):\n%s", d)
 	}
-	wantSum := diff.ViewSummary{Files: 6, Hunks: 3, Added: 2, Deleted: 4, WhitespaceOnlyHunks: 3}
+	wantSum := summarize.DiffSummary{Files: 6, Hunks: 3, Added: 2, Deleted: 4, WhitespaceOnlyHunks: 3}
 	if v.Summary != wantSum {
 		t.Errorf("summary %+v, want %+v", v.Summary, wantSum)
 	}
@@ -160,7 +161,7 @@ func TestViewPaths(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := diff.NewView(parse(t, manyHunks(5, 2)), diff.ViewOptions{Paths: globs})
+	v := summarize.NewDiffView(parse(t, manyHunks(5, 2)), summarize.DiffOptions{Paths: globs})
 	var got []string
 	for _, f := range v.Files {
 		got = append(got, f.Path)
@@ -175,7 +176,7 @@ func TestViewPaths(t *testing.T) {
 
 func TestViewCutsLongLines(t *testing.T) {
 	long := strings.Repeat("é", 500)
-	v := diff.NewView(parse(t, "--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\n+"+long+"\n\\ No newline at end of file\n"), diff.ViewOptions{})
+	v := summarize.NewDiffView(parse(t, "--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\n+"+long+"\n\\ No newline at end of file\n"), summarize.DiffOptions{})
 	lines := v.Hunks[0].Lines
 	if len(lines) != 3 || lines[2] != `\ No newline at end of file` {
 		t.Fatalf("lines %q", lines)

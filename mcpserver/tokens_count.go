@@ -1,0 +1,124 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/recap-dev/recap/summarize/budget"
+	"github.com/recap-dev/recap/summarize/tokens"
+)
+
+// TokensAnswer is tokens.count's answer.
+type TokensAnswer struct {
+	tokens.Report
+	Omitted []budget.Omission `json:"omitted,omitempty"`
+	Tokens  *budget.TokenInfo `json:"tokens,omitempty"`
+
+	all []tokens.File
+}
+
+func (a *TokensAnswer) out() any { return a }
+
+func (a *TokensAnswer) text() string {
+	t := a.Total
+	line := fmt.Sprintf("recap: %d files, %d tokens, %d lines, %d bytes (%s)", len(a.all), t.Tokens, t.Lines, t.Bytes, a.Tokenizer)
+	if a.Recommendation != "" {
+		line += "; " + a.Recommendation
+	}
+	b, _ := json.Marshal(a)
+	return line + "\n" + string(b)
+}
+
+// fit keeps the first files' rows that fit, and a marker for the rest.
+func (a *TokensAnswer) fit(c budget.Counter, limit int) int {
+	if a.all == nil {
+		a.all = a.Files
+	}
+	a.Tokens = &budget.TokenInfo{}
+	a.Files, a.Omitted = nil, nil
+	parts := []budget.Part{{Kind: 0, Tokens: budget.Cost(c, a.text())}}
+	for i := range a.all {
+		b, _ := json.Marshal(a.all[i])
+		parts = append(parts, budget.Part{Kind: 1, Tokens: budget.Cost(c, string(b))})
+	}
+	return budget.Fit(c, limit, budget.Plan{
+		Parts: parts,
+		Apply: func(keep []bool, _ int) {
+			rows := 0
+			for rows < len(a.all) && keep[1+rows] {
+				rows++
+			}
+			a.Files, a.Omitted = a.all[:rows], nil
+			if rows < len(a.all) {
+				a.Omitted = []budget.Omission{{What: fmt.Sprintf("%d more files (counted in the total): raise maxTokens, or count fewer paths", len(a.all)-rows)}}
+			}
+		},
+		Render: a.text,
+		Tokens: a.Tokens,
+	})
+}
+
+func (s *Server) tokens(_ context.Context, in *TokensIn) (answer, error) {
+	if len(in.Paths) == 0 {
+		return nil, toolErrorf(CodeBadArgument, "paths: give at least one file or glob")
+	}
+	name := in.Tokenizer
+	if name == "" {
+		name = tokens.Default
+	}
+	c, err := tokens.New(name)
+	if err != nil {
+		return nil, toolErrorf(CodeBadArgument, "tokenizer: %v", err)
+	}
+	if in.Budget == 0 {
+		in.Budget = budget.DefaultMaxTokens
+	}
+	files, err := s.root.expand(in.Paths, false)
+	if err != nil {
+		return nil, err
+	}
+	counted := make([]tokens.File, len(files))
+	for i, f := range files {
+		counted[i] = s.counts.count(c, f)
+	}
+	return &TokensAnswer{Report: tokens.Total(c, counted, in.Budget)}, nil
+}
+
+// countCache keeps token counts by file, tokenizer, size and modification
+// time: counting is about 7 MB/s, and agents count the same files again.
+type countCache struct {
+	mu sync.Mutex
+	m  map[countKey]tokens.File
+}
+
+type countKey struct {
+	abs, tokenizer string
+	size           int64
+	mtime          int64
+}
+
+// maxCounts bounds the counts kept; past it the cache starts again.
+const maxCounts = 20000
+
+func (cc *countCache) count(c tokens.Counter, f file) tokens.File {
+	k := countKey{f.abs, c.Name(), f.info.Size(), f.info.ModTime().UnixNano()}
+	cc.mu.Lock()
+	got, ok := cc.m[k]
+	cc.mu.Unlock()
+	if ok {
+		return got
+	}
+	got = tokens.CountFile(c, f.abs)
+	got.Path = f.rel
+	got.Error = strings.ReplaceAll(got.Error, f.abs, f.rel)
+	cc.mu.Lock()
+	if cc.m == nil || len(cc.m) >= maxCounts {
+		cc.m = map[countKey]tokens.File{}
+	}
+	cc.m[k] = got
+	cc.mu.Unlock()
+	return got
+}

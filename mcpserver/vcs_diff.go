@@ -1,0 +1,66 @@
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/recap-dev/recap/diff"
+	"github.com/recap-dev/recap/reports"
+	"github.com/recap-dev/recap/summarize"
+	"github.com/recap-dev/recap/summarize/budget"
+	"github.com/recap-dev/recap/summarize/render"
+)
+
+// diffAnswer is vcs.diff's answer: the diff view.
+type diffAnswer struct{ v *summarize.DiffView }
+
+func (a *diffAnswer) fit(c budget.Counter, limit int) int {
+	return summarize.FitDiff(a.v, c, limit, diffLayout{})
+}
+func (a *diffAnswer) text() string { return diffLayout{}.View(a.v) }
+func (a *diffAnswer) out() any     { return a.v }
+
+// diffLayout renders a diff view as the tool sends it: a line, then the JSON.
+type diffLayout struct{ render.DiffJSON }
+
+func (l diffLayout) View(v *summarize.DiffView) string {
+	line := "recap: " + v.Title()
+	if len(v.Omitted) > 0 {
+		line += fmt.Sprintf("; %d parts omitted (see omitted)", len(v.Omitted))
+	}
+	return line + "\n" + strings.TrimSuffix(l.DiffJSON.View(v), "\n")
+}
+
+func (s *Server) diff(ctx context.Context, in *DiffIn) (answer, error) {
+	if in.Head != "" && in.Base == "" {
+		return nil, toolErrorf(CodeBadArgument, "head needs base: give base (for example main) to diff base...head, or neither for the working tree")
+	}
+	if in.MaxHunks == 0 {
+		in.MaxHunks = summarize.MaxHunks
+	}
+	for _, p := range in.Paths {
+		if err := s.root.checkPattern(p); err != nil {
+			return nil, err
+		}
+	}
+	globs, err := reports.CompileGlobs(in.Paths)
+	if err != nil {
+		return nil, toolErrorf(CodeBadArgument, "paths: %v", err)
+	}
+	repo, err := diff.Open(s.root.dir)
+	if err != nil {
+		return nil, gitError("vcs.diff", err)
+	}
+	var files []diff.File
+	if in.Base != "" {
+		files, err = repo.Revisions(ctx, in.Base, in.Head)
+	} else {
+		files, err = repo.WorkingTree(ctx)
+	}
+	if err != nil {
+		return nil, gitError("vcs.diff", err)
+	}
+	v := summarize.NewDiffView(s.underRoot(repo, files), summarize.DiffOptions{MaxHunks: in.MaxHunks, Paths: globs})
+	return &diffAnswer{v: v}, nil
+}
