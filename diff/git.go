@@ -333,12 +333,12 @@ func (r *Repo) mergeBaseTree(head *object.Commit, headName, rev string, s storer
 	bases, err := head.MergeBase(rc)
 	if err != nil {
 		if r.shallow() {
-			return nil, fmt.Errorf("no merge base of %s and %s in this shallow clone: fetch the full history (git fetch --unshallow, or fetch-depth: 0 in actions/checkout)", rev, headName)
+			return nil, repoErrorf(ErrShallow, "no merge base of %s and %s in this shallow clone: fetch the full history (git fetch --unshallow, or fetch-depth: 0 in actions/checkout)", rev, headName)
 		}
 		return nil, fmt.Errorf("merge base of %s and %s: %w", rev, headName, err)
 	}
 	if len(bases) == 0 {
-		return nil, fmt.Errorf("%s and %s have no common ancestor: diff two revisions of the same history", rev, headName)
+		return nil, repoErrorf(ErrNoMergeBase, "%s and %s have no common ancestor: diff two revisions of the same history", rev, headName)
 	}
 	return bases[0].Tree()
 }

@@ -32,7 +32,7 @@ func Open(dir string) (*Repo, error) {
 	r, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
 	if err != nil {
 		if errors.Is(err, git.ErrRepositoryNotExists) {
-			return nil, fmt.Errorf("%s is not inside a git repository", dir)
+			return nil, repoErrorf(ErrNotRepository, "%s is not inside a git repository", dir)
 		}
 		return nil, fmt.Errorf("opening the git repository at %s: %w", dir, err)
 	}
@@ -50,11 +50,11 @@ func Open(dir string) (*Repo, error) {
 func (r *Repo) Commit(rev string) (*object.Commit, error) {
 	switch {
 	case rev == "":
-		return nil, errors.New("empty revision")
+		return nil, repoErrorf(ErrBadRevision, "empty revision")
 	case strings.Contains(rev, ".."):
-		return nil, fmt.Errorf("revision %q is a range: give the two ends separately (--base and --head)", rev)
+		return nil, repoErrorf(ErrBadRevision, "revision %q is a range: give the two ends separately (--base and --head)", rev)
 	case strings.Contains(rev, "@{"):
-		return nil, fmt.Errorf("revision %q: reflog forms (@{…}) are not supported; give a branch, tag or commit", rev)
+		return nil, repoErrorf(ErrBadRevision, "revision %q: reflog forms (@{…}) are not supported; give a branch, tag or commit", rev)
 	}
 	h, err := r.repo.ResolveRevision(plumbing.Revision(rev))
 	if err == nil {
@@ -64,9 +64,9 @@ func (r *Repo) Commit(rev string) (*object.Commit, error) {
 		}
 	}
 	if r.shallow() {
-		return nil, fmt.Errorf("revision %q is not in this shallow clone: fetch the full history (git fetch --unshallow, or fetch-depth: 0 in actions/checkout)", rev)
+		return nil, repoErrorf(ErrShallow, "revision %q is not in this shallow clone: fetch the full history (git fetch --unshallow, or fetch-depth: 0 in actions/checkout)", rev)
 	}
-	return nil, fmt.Errorf("unknown revision %q: give a branch, tag, commit or HEAD~N that exists here (fetch it first if it is on a remote only)", rev)
+	return nil, repoErrorf(ErrUnknownRevision, "unknown revision %q: give a branch, tag, commit or HEAD~N that exists here (fetch it first if it is on a remote only)", rev)
 }
 
 func (r *Repo) shallow() bool {

@@ -1,6 +1,8 @@
 package diff_test
 
 import (
+	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -76,17 +78,26 @@ func TestCommitErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for rev, want := range map[string]string{
-		"nope":        `unknown revision "nope"`,
-		"HEAD~5":      `unknown revision "HEAD~5"`,
-		"main..HEAD":  "is a range",
-		"main...HEAD": "is a range",
-		"HEAD@{1}":    "reflog forms",
-		"":            "empty revision",
+	for rev, want := range map[string]struct {
+		text string
+		kind error
+	}{
+		"nope":        {`unknown revision "nope"`, diff.ErrUnknownRevision},
+		"HEAD~5":      {`unknown revision "HEAD~5"`, diff.ErrUnknownRevision},
+		"main..HEAD":  {"is a range", diff.ErrBadRevision},
+		"main...HEAD": {"is a range", diff.ErrBadRevision},
+		"HEAD@{1}":    {"reflog forms", diff.ErrBadRevision},
+		"":            {"empty revision", diff.ErrBadRevision},
 	} {
-		if _, err := repo.Commit(rev); err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("Commit(%q) error %v, want one that says %q", rev, err, want)
+		if _, err := repo.Commit(rev); err == nil || !strings.Contains(err.Error(), want.text) || !errors.Is(err, want.kind) {
+			t.Errorf("Commit(%q) error %v, want one that says %q and is %v", rev, err, want.text, want.kind)
 		}
+	}
+	other := gittest.New(t)
+	other.Commit("unrelated", map[string]string{"b.txt": "b\n"})
+	g.Git("fetch", "-q", other.Dir, "HEAD:unrelated")
+	if _, err := repo.Revisions(context.Background(), "unrelated", "HEAD"); !errors.Is(err, diff.ErrNoMergeBase) {
+		t.Errorf("Revisions of unrelated histories: %v, want ErrNoMergeBase", err)
 	}
 
 	shallow := gittest.New(t)
@@ -98,11 +109,11 @@ func TestCommitErrors(t *testing.T) {
 	if _, err := repo.Commit("HEAD"); err != nil {
 		t.Errorf("HEAD of a shallow clone: %v", err)
 	}
-	if _, err := repo.Commit("HEAD~1"); err == nil || !strings.Contains(err.Error(), "shallow clone: fetch the full history") {
+	if _, err := repo.Commit("HEAD~1"); err == nil || !strings.Contains(err.Error(), "shallow clone: fetch the full history") || !errors.Is(err, diff.ErrShallow) {
 		t.Errorf("HEAD~1 of a shallow clone: error %v, want the shallow-clone advice", err)
 	}
 
-	if _, err := diff.Open(t.TempDir()); err == nil || !strings.Contains(err.Error(), "not inside a git repository") {
+	if _, err := diff.Open(t.TempDir()); err == nil || !strings.Contains(err.Error(), "not inside a git repository") || !errors.Is(err, diff.ErrNotRepository) {
 		t.Errorf("Open of a plain directory: %v", err)
 	}
 }

@@ -26,7 +26,7 @@ type buffer struct {
 	reports []*report
 	refs    []ref
 	summary summarize.Summary
-	inputs  []summarize.InputStatus
+	inputs  []reports.Input
 	bytes   int64
 	used    time.Time
 }

@@ -93,7 +93,7 @@ func (s *Server) getReports(ctx context.Context, in *GetReportsIn) (answer, erro
 			return nil, err
 		}
 	}
-	v := &summarize.View{Summary: b.summary, Inputs: make([]summarize.InputStatus, len(b.inputs)), BufferID: b.id}
+	v := &summarize.View{Summary: b.summary, Inputs: make([]reports.Input, len(b.inputs)), BufferID: b.id}
 	copy(v.Inputs, b.inputs)
 	if !in.SummaryOnly {
 		from := min(in.Offset, len(b.refs))

@@ -44,16 +44,19 @@ func (b *Baseline) Add(f Finding) {
 	e.n++
 }
 
-// Mark sets f.Baseline to new or unchanged; an unchanged finding uses up its
-// match, so Mark is called once per finding of this run.
-func (b *Baseline) Mark(f *Finding) {
+// State returns f's state against the baseline, new or unchanged, without
+// changing f; an unchanged finding uses up its match, so State is asked once
+// per finding of this run.
+func (b *Baseline) State(f *Finding) string {
 	if e := b.left[f.Fingerprint]; e != nil && e.n > 0 {
 		e.n--
-		f.Baseline = BaselineUnchanged
-		return
+		return BaselineUnchanged
 	}
-	f.Baseline = BaselineNew
+	return BaselineNew
 }
+
+// Mark sets f.Baseline to its [Baseline.State].
+func (b *Baseline) Mark(f *Finding) { f.Baseline = b.State(f) }
 
 // Fixed returns the baseline's findings that no finding of this run matched,
 // one per match left (their Baseline set to fixed), in view order. Call it

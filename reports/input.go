@@ -15,7 +15,7 @@ type Input struct {
 	// suppressions, PMD suppressedviolation); they are not findings.
 	Suppressed int `json:"suppressed,omitempty"`
 	// Error is the reason the input could not be read completely, "" if none.
-	Error string `json:"error,omitempty"`
+	Error string `json:"error"`
 	// Warnings are one-line notes: failed tool executions, paths that could not
 	// be placed in the repository, processing errors the tool reported.
 	Warnings []string `json:"warnings,omitempty"`

@@ -120,13 +120,7 @@ func (c *Collector) Summary() Summary {
 
 // View returns the summary view with the status of the inputs read.
 func (c *Collector) View(inputs []reports.Input) *View {
-	v := &View{Summary: c.Summary(), Inputs: make([]InputStatus, len(inputs))}
-	for i, in := range inputs {
-		v.Inputs[i] = InputStatus{
-			Path: in.Path, Format: in.Format, Tool: in.Tool, ToolVersion: in.ToolVersion,
-			Findings: in.Findings, Suppressed: in.Suppressed, Error: in.Error, Warnings: in.Warnings,
-		}
-	}
+	v := &View{Summary: c.Summary(), Inputs: inputs}
 	var page []reports.Finding
 	offset, limit := 0, 0
 	switch {

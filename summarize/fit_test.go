@@ -34,16 +34,23 @@ func TestFitCorpus(t *testing.T) {
 	counter, _ := tokens.New(tokens.Max)
 	rng := rand.New(rand.NewSource(7))
 	cats := []string{"", "Code Style", "Best Practices", "javadoc", "CORRECTNESS", "uncategorized"}
+	// Every format that can be budgeted.
+	type layout interface {
+		render.Renderer
+		summarize.Layout
+	}
 	var layouts []struct {
 		name string
-		render.Renderer
+		layout
 	}
 	for _, n := range render.Names() {
 		r, _ := render.Lookup(n)
-		layouts = append(layouts, struct {
-			name string
-			render.Renderer
-		}{n, r})
+		if l, ok := r.(layout); ok {
+			layouts = append(layouts, struct {
+				name string
+				layout
+			}{n, l})
+		}
 	}
 	runs, trimmed, noContext := 0, 0, 0
 	type input struct{ path, root string }
@@ -95,7 +102,7 @@ func TestFitCorpus(t *testing.T) {
 			}
 			r := layouts[rng.Intn(len(layouts))]
 			name += "/" + r.name
-			summarize.Fit(v, counter, maxTok, r.Renderer)
+			summarize.Fit(v, counter, maxTok, r.layout)
 			var out strings.Builder
 			if err := r.Render(&out, v); err != nil {
 				t.Fatal(err)

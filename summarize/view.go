@@ -11,7 +11,7 @@ import (
 type View struct {
 	Summary Summary `json:"summary"`
 	// Inputs is the status of every input read, in the order given.
-	Inputs []InputStatus `json:"inputs"`
+	Inputs []reports.Input `json:"inputs"`
 	// Findings is the requested page, in view order; nil in a summary-only view.
 	Findings []FindingView `json:"findings,omitempty"`
 	// Page says where Findings sits among all the findings that passed the filters.
@@ -51,18 +51,6 @@ type Page struct {
 	Returned   int  `json:"returned"`
 	Total      int  `json:"total"`
 	NextOffset *int `json:"nextOffset"`
-}
-
-// InputStatus is one input's line in a view.
-type InputStatus struct {
-	Path        string   `json:"path"`
-	Format      string   `json:"format"`
-	Tool        string   `json:"tool"`
-	ToolVersion string   `json:"toolVersion,omitempty"`
-	Findings    int      `json:"findings"`
-	Suppressed  int      `json:"suppressed,omitempty"`
-	Error       string   `json:"error"`
-	Warnings    []string `json:"warnings,omitempty"`
 }
 
 // Summary is SPEC §3's summary: counts after filters.

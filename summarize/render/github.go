@@ -18,8 +18,8 @@ const AnnotationsPerLevel = 10
 // that could not be read, then one annotation per finding, most severe first
 // and at most [AnnotationsPerLevel] of each level (the inputs' errors count
 // among the errors, the closing notice among the notices), then a ::notice
-// with the totals that says how many were not annotated. The CLI gives this
-// format the first findings of each severity.
+// with the totals that says how many were not annotated. As a [Selector] it
+// is given the first findings of each severity.
 type GitHub struct{}
 
 // Render implements [Renderer].
@@ -107,14 +107,6 @@ var ghData = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace
 // ghProperty escapes a workflow command's property value (escapeProperty).
 var ghProperty = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace
 
-// View implements [summarize.Layout].
-func (g GitHub) View(v *summarize.View) string { return renderString(g, v) }
-
-// TopLists implements [summarize.Layout]: annotations have no top lists.
-func (GitHub) TopLists(*summarize.Summary) string { return "" }
-
-// Finding implements [summarize.Layout].
-func (GitHub) Finding(f *summarize.FindingView) string { return ghAnnotation(f) }
-
-// Context implements [summarize.Layout]: annotations carry no context.
-func (GitHub) Context(*summarize.FindingView) string { return "" }
+// PerSeverity implements [Selector]: GitHub shows [AnnotationsPerLevel] of
+// each level.
+func (GitHub) PerSeverity() int { return AnnotationsPerLevel }

@@ -31,6 +31,9 @@ func encodeJSON(w io.Writer, v any, indent bool) error {
 	return enc.Encode(v)
 }
 
+// AlwaysFitted implements [Fitted]: JSON output always has a budget.
+func (JSON) AlwaysFitted() {}
+
 // View implements [summarize.Layout].
 func (j JSON) View(v *summarize.View) string { return renderString(j, v) }
 

@@ -1,7 +1,17 @@
 // Package render writes a [summarize.View] in each output format: text
-// (ASCII tables for terminals and CI logs) and json (SPEC §6's shape). Every
-// format renders the same view, summary first; a new format is one file and
-// one entry in the table below.
+// (ASCII tables for terminals and CI logs), markdown (a job summary or PR
+// comment), json (the view's contract), github (workflow annotations) and
+// sarif (code scanning). Every format renders the same view, summary first;
+// a new format is one file and one entry in the table below.
+//
+// A [Renderer] only renders. What else a format can do or needs, it says by
+// the optional interfaces it implements, which callers assert:
+//   - [summarize.Layout]: it can be budgeted (rendered in parts for
+//     [summarize.Fit]); a format without it shows no source context either;
+//   - [Fitted]: it is always budgeted (json);
+//   - [Selector]: it shows the first findings of each severity, not a page;
+//   - [Streamer]: it shows every finding that passes the filters, which it
+//     takes one at a time and spills to disk (see [Spill]), never holding them.
 package render
 
 import (
@@ -13,14 +23,43 @@ import (
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
+	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/summarize"
 )
 
-// A Renderer writes a view to w, and renders it whole and in parts for
-// [summarize.Fit], so that a budget holds in every format.
+// A Renderer writes a view to w.
 type Renderer interface {
 	Render(w io.Writer, v *summarize.View) error
+}
+
+// Fitted is implemented by a format whose output always has a token budget.
+type Fitted interface {
+	Renderer
 	summarize.Layout
+	AlwaysFitted()
+}
+
+// A Selector shows the first PerSeverity findings of each severity, in view
+// order, instead of a page.
+type Selector interface {
+	Renderer
+	PerSeverity() int
+}
+
+// A Streamer shows every finding that passes the filters: a caller hands
+// them to a [Stream], one at a time, then writes it.
+type Streamer interface {
+	Renderer
+	NewStream() Stream
+}
+
+// A Stream takes findings one at a time, in the reports' order, and writes
+// them with the view's summary and inputs; its memory does not grow with the
+// findings. Close removes what it left on disk.
+type Stream interface {
+	Add(f *reports.Finding) error
+	Write(w io.Writer, v *summarize.View) error
+	Close() error
 }
 
 // renderString renders v to a string; a renderer's only errors are the

@@ -22,7 +22,8 @@ import (
 // referring to them by ruleIndex; repository-relative URIs under the
 // SRCROOT base; recap's fingerprint as a partial fingerprint; the baseline
 // state when a baseline was given. Summary, page and budget are not part of
-// it: the CLI gives this format every finding that passed the filters.
+// it: as a [Streamer] it shows every finding that passed the filters; Render
+// writes the findings of a view's page.
 //
 // The log is written one result at a time through go-sarif's types, so that
 // its memory is one run's rules, not the whole log.
@@ -67,7 +68,7 @@ type sarifRun struct {
 	spill         *spill // the stream's encoded results
 }
 
-func newSARIFRuns(inputs []summarize.InputStatus) *sarifRuns {
+func newSARIFRuns(inputs []reports.Input) *sarifRuns {
 	rs := &sarifRuns{byTool: map[string]*sarifRun{}, versions: map[string]string{}}
 	for _, in := range inputs {
 		if in.ToolVersion != "" {
@@ -320,17 +321,5 @@ func toolURI(tool string) string {
 	return ""
 }
 
-// View implements [summarize.Layout].
-func (s SARIF) View(v *summarize.View) string { return renderString(s, v) }
-
-// TopLists implements [summarize.Layout]: the SARIF log has no summary.
-func (SARIF) TopLists(*summarize.Summary) string { return "" }
-
-// Finding implements [summarize.Layout].
-func (SARIF) Finding(f *summarize.FindingView) string {
-	b, _ := json.Marshal(sarifResult(&f.Finding, 0))
-	return string(b)
-}
-
-// Context implements [summarize.Layout]: results carry no context.
-func (SARIF) Context(*summarize.FindingView) string { return "" }
+// NewStream implements [Streamer]: every finding, as a [SARIFStream].
+func (SARIF) NewStream() Stream { return NewSARIFStream() }

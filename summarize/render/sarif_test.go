@@ -91,7 +91,7 @@ func TestSARIFOfCorpus(t *testing.T) {
 				}
 			}
 			var streamed bytes.Buffer
-			if err := st.Write(&streamed, v.Inputs); err != nil {
+			if err := st.Write(&streamed, v); err != nil {
 				t.Fatal(err)
 			}
 			if err := st.Close(); err != nil {

@@ -85,12 +85,12 @@ func (sp *spill) copyTo(w io.Writer) error {
 	return err
 }
 
-// Write writes the log; inputs give the tools' versions.
-func (s *SARIFStream) Write(w io.Writer, inputs []summarize.InputStatus) error {
+// Write writes the log; the view's inputs give the tools' versions.
+func (s *SARIFStream) Write(w io.Writer, v *summarize.View) error {
 	if s.err != nil {
 		return s.err
 	}
-	for _, in := range inputs {
+	for _, in := range v.Inputs {
 		if in.ToolVersion != "" {
 			s.runs.versions[in.Tool] = in.ToolVersion
 		}

@@ -1,12 +1,10 @@
 package cli
 
 import (
-	"context"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/recap-dev/recap/diff"
+	"github.com/recap-dev/recap/pipeline"
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/summarize"
 	"github.com/recap-dev/recap/summarize/budget"
@@ -38,85 +36,40 @@ func (d *diffSource) register(cmd *cobra.Command, withFile bool) {
 	}
 }
 
-// load reads the diff: from the file, from base...head in the repository
-// that holds root, or from the working tree against HEAD. Paths are as git
-// gives them, relative to the repository's top level.
-func (d *diffSource) load(ctx context.Context, streams *IO, root string) ([]diff.File, error) {
-	files, _, err := d.loadFrom(ctx, streams, root, false)
-	return files, err
+// changes maps the flags onto the query's changes: nil without
+// --changed-only (when no flag of the changes is given either).
+func (d *diffSource) changes(changedOnly bool, root string, streams *IO) (*pipeline.Changes, error) {
+	if !changedOnly {
+		if d.base != "" || d.head != "" || d.file != "" {
+			return nil, usageError("--base, --head and --diff choose the changes for --changed-only: add it")
+		}
+		return nil, nil
+	}
+	c := d.spec(root, streams)
+	if err := d.check(); err != nil {
+		return nil, err
+	}
+	return c, nil
 }
 
-// index loads the diff and indexes its changed lines by paths relative to
-// root, which may be below the repository's top level.
-func (d *diffSource) index(ctx context.Context, streams *IO, root string) ([]diff.File, *diff.Index, error) {
-	files, top, err := d.loadFrom(ctx, streams, root, true)
-	if err != nil {
-		return nil, nil, err
-	}
-	if top != "" {
-		if rel, err := filepath.Rel(top, root); err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
-			files = diff.Under(files, filepath.ToSlash(rel))
-		}
-	}
-	if d.whitespace {
-		return files, diff.NewAddedIndex(files), nil
-	}
-	return files, diff.NewIndex(files), nil
+// spec is the changes the flags name.
+func (d *diffSource) spec(root string, streams *IO) *pipeline.Changes {
+	return &pipeline.Changes{Root: root, Base: d.base, Head: d.head, DiffFile: d.file, Stdin: streams.In, Whitespace: d.whitespace}
 }
 
-// loadFrom reads the diff; changedLines asks a repository for the
-// whitespace-blind changed lines of whole files too (see diff.Repo).
-func (d *diffSource) loadFrom(ctx context.Context, streams *IO, root string, changedLines bool) ([]diff.File, string, error) {
-	if d.head != "" && d.base == "" {
-		return nil, "", usageError("--head needs --base")
+// check refuses contradictory flags, in their names.
+func (d *diffSource) check() error {
+	switch {
+	case d.head != "" && d.base == "":
+		return usageError("--head needs --base")
+	case d.file != "" && d.base != "":
+		return usageError("give either a diff file or --base/--head, not both")
 	}
-	if d.file != "" {
-		if d.base != "" {
-			return nil, "", usageError("give either a diff file or --base/--head, not both")
-		}
-		files, err := parseDiffFile(streams, d.file)
-		return files, "", err
-	}
-	repo, err := diff.Open(root)
-	if err != nil {
-		return nil, "", usageError("%v", err)
-	}
-	repo.ChangedLines = changedLines
-	var files []diff.File
-	if d.base != "" {
-		head := d.head
-		if head == "" {
-			head = "HEAD"
-		}
-		files, err = repo.Revisions(ctx, d.base, head)
-	} else {
-		files, err = repo.WorkingTree(ctx)
-	}
-	if err != nil {
-		return nil, "", usageError("%v", err)
-	}
-	return files, repo.Root, nil
+	return nil
 }
 
-func parseDiffFile(streams *IO, name string) ([]diff.File, error) {
-	if name == "-" {
-		files, err := diff.Parse("standard input", streams.In)
-		if err != nil {
-			return nil, &exitError{code: exitUsage, err: err}
-		}
-		return files, nil
-	}
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, &exitError{code: exitUsage, err: err}
-	}
-	defer f.Close()
-	files, err := diff.Parse(name, f)
-	if err != nil {
-		return nil, &exitError{code: exitUsage, err: err}
-	}
-	return files, nil
-}
+// openRepo opens the repository that holds root.
+func openRepo(root string) (*diff.Repo, error) { return diff.Open(root) }
 
 func newDiff(streams *IO) *cobra.Command {
 	var (
@@ -177,9 +130,12 @@ repository is read with go-git: no git binary is needed.`,
 					return err
 				}
 			}
-			files, err := src.load(cmd.Context(), streams, root)
-			if err != nil {
+			if err := src.check(); err != nil {
 				return err
+			}
+			files, _, err := src.spec(root, streams).Diff(cmd.Context())
+			if err != nil {
+				return &exitError{code: exitUsage, err: err}
 			}
 			v := summarize.NewDiffView(files, summarize.DiffOptions{MaxHunks: maxHunks, Paths: globs})
 			if format == "json" || cmd.Flags().Changed("max-tokens") {

@@ -1,13 +1,12 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
-	"github.com/recap-dev/recap/parsers"
+	"github.com/recap-dev/recap/pipeline"
 	"github.com/recap-dev/recap/reports"
-	"github.com/recap-dev/recap/summarize"
-	"github.com/recap-dev/recap/summarize/render"
 	"github.com/spf13/cobra"
 )
 
@@ -17,7 +16,6 @@ type gateFlags struct {
 	maxNew   int
 	baseline []string
 	newOnly  bool
-	level    reports.Severity
 }
 
 func (g *gateFlags) register(cmd *cobra.Command) {
@@ -28,71 +26,51 @@ func (g *gateFlags) register(cmd *cobra.Command) {
 	f.BoolVar(&g.newOnly, "new-only", false, "keep only the findings that are new against --baseline")
 }
 
-func (g *gateFlags) validate() error {
+// check checks the flags and returns the gate.
+func (g *gateFlags) check() (pipeline.Gate, error) {
+	gate := pipeline.Gate{MaxNew: g.maxNew}
 	if g.failOn != "" {
 		s, err := reports.ParseSeverity(g.failOn)
 		if err != nil {
-			return usageError("--fail-on: %v", err)
+			return gate, usageError("--fail-on: %v", err)
 		}
-		g.level = s
+		gate.FailOn = s
 	}
 	if len(g.baseline) == 0 && (g.newOnly || g.maxNew >= 0) {
-		return usageError("--new-only and --max-new compare with a baseline: add --baseline REPORT")
+		return gate, usageError("--new-only and --max-new compare with a baseline: add --baseline REPORT")
 	}
-	return nil
+	return gate, nil
 }
 
-// readBaseline reads the baseline reports through the filters; nil without
-// --baseline. A baseline that cannot be read is an error: without it every
-// finding would look new.
-func (g *gateFlags) readBaseline(opts parsers.ReadOptions, flt *reports.Filter) (*reports.Baseline, error) {
-	if len(g.baseline) == 0 {
-		return nil, nil
+// gateError gives a failed gate its exit code and names the flags.
+func gateError(err error, o *reportOptions) error {
+	var ge *pipeline.GateError
+	if !errors.As(err, &ge) {
+		return err
 	}
-	opts.Stdin = nil
-	b := reports.NewBaseline()
-	opts.Keep = func(f *reports.Finding) bool { return flt.Match(*f) }
-	inputs, err := parsers.ReadAll(g.baseline, opts, func(f reports.Finding) error {
-		b.Add(f)
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	var errs []string
-	for _, in := range inputs {
-		if in.Error != "" {
-			errs = append(errs, in.Error)
-		}
-	}
-	if len(errs) > 0 {
-		return nil, usageError("--baseline: %s", strings.Join(errs, "; "))
-	}
-	if len(inputs) == 0 {
-		return nil, usageError("--baseline %s: no report found", strings.Join(g.baseline, " "))
-	}
-	return b, nil
-}
-
-// check runs the gates on the view's counts (after filters and --new-only).
-func (g *gateFlags) check(v *summarize.View) error {
 	var failed []string
-	if g.level.Valid() {
-		n := 0
-		for _, s := range reports.Severities {
-			if s >= g.level {
-				n += v.Summary.BySeverity.Of(s)
-			}
-		}
-		if n > 0 {
-			failed = append(failed, fmt.Sprintf("%s at or above %s (--fail-on %s)", render.Plural(n, "finding", "findings"), g.level, g.failOn))
-		}
+	if ge.AtOrAbove > 0 {
+		failed = append(failed, fmt.Sprintf("%d %s at or above %s (--fail-on %s)", ge.AtOrAbove, plural(ge.AtOrAbove, "finding", "findings"), ge.FailOn, o.gate.failOn))
 	}
-	if b := v.Summary.Baseline; g.maxNew >= 0 && b != nil && b.New > g.maxNew {
-		failed = append(failed, fmt.Sprintf("%d new against the baseline, more than --max-new %d", b.New, g.maxNew))
-	}
-	if len(failed) == 0 {
-		return nil
+	if ge.New > 0 {
+		failed = append(failed, fmt.Sprintf("%d new against the baseline, more than --max-new %d", ge.New, ge.MaxNew))
 	}
 	return &exitError{code: exitGate, err: fmt.Errorf("quality gate failed: %s", strings.Join(failed, "; "))}
+}
+
+// queryError gives an error of the query its exit code: every one is about
+// an input (a baseline, the changes) or the command line.
+func queryError(err error) error {
+	var be *pipeline.BaselineError
+	if errors.As(err, &be) {
+		return usageError("--baseline: %s", be.Reason)
+	}
+	return &exitError{code: exitUsage, err: err}
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

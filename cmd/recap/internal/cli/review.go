@@ -81,10 +81,16 @@ func runReview(cmd *cobra.Command, streams *IO, opts *reportOptions, rf *reviewF
 			return err
 		}
 	}
-	opts.changedOnly = true
+	opts.changedOnly, opts.noContext = true, true
 	opts.limit, opts.maxTokens, opts.tokenizer = summarize.MaxLimit, budget.DefaultMaxTokens, "chars4"
 	opts.common.maxChars = review.MaxBody
-	col, err := collect(cmd.Context(), streams, opts, args, true)
+	rep, err := newReport(streams, opts, args, true)
+	if err != nil {
+		return err
+	}
+	defer rep.close()
+	rep.fit = false // the review has its own limits (comments, body)
+	res, err := rep.run(cmd.Context(), opts)
 	if err != nil {
 		return err
 	}
@@ -94,8 +100,8 @@ func runReview(cmd *cobra.Command, streams *IO, opts *reportOptions, rf *reviewF
 			commitID = ev.PullRequest.Head.SHA
 		}
 	}
-	req := review.Build(review.Input{View: col.view, Outside: col.outside, Files: col.files,
-		Index: col.index, CommitID: commitID})
+	req := review.Build(review.Input{View: res.View, Outside: res.Outside, Files: res.Files,
+		Index: res.Index, CommitID: commitID})
 
 	if client != nil {
 		client.UserAgent = "recap/" + Version
@@ -116,15 +122,15 @@ func runReview(cmd *cobra.Command, streams *IO, opts *reportOptions, rf *reviewF
 			return err
 		}
 	}
-	if col.view.Failed() {
-		for _, in := range col.view.Inputs {
+	if res.View.Failed() {
+		for _, in := range res.View.Inputs {
 			if in.Error != "" {
 				fmt.Fprintf(streams.ErrOut, "recap: %s\n", in.Error)
 			}
 		}
 		return errInputs
 	}
-	return opts.gate.check(col.view)
+	return gateError(rep.gate.Check(res.View), opts)
 }
 
 func reportPosted(streams *IO, c *review.Client, done *review.Posted) {

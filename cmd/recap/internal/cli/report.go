@@ -1,0 +1,213 @@
+package cli
+
+import (
+	"context"
+	"strings"
+
+	"github.com/recap-dev/recap/parsers"
+	"github.com/recap-dev/recap/pipeline"
+	"github.com/recap-dev/recap/reports"
+	"github.com/recap-dev/recap/summarize"
+	"github.com/recap-dev/recap/summarize/budget"
+	"github.com/recap-dev/recap/summarize/render"
+	"github.com/recap-dev/recap/summarize/tokens"
+	"github.com/spf13/cobra"
+)
+
+// reportOptions are the flags of the commands that read reports.
+type reportOptions struct {
+	common        commonFlags
+	filters       filterFlags
+	offset, limit int
+	paged         bool // --offset or --limit was given
+	noContext     bool
+	rev           string
+	maxTokens     int
+	tokenizer     string
+	budgeted      bool // --max-tokens was given
+	changedOnly   bool
+	changes       diffSource
+	gate          gateFlags
+}
+
+func (o *reportOptions) registerChanged(cmd *cobra.Command) {
+	cmd.Flags().BoolVar(&o.changedOnly, "changed-only", false,
+		"keep the findings whose lines touch a changed line (whitespace-only changes aside): of --base...--head, of --diff FILE, or else of the working tree against HEAD")
+	o.changes.register(cmd, true)
+	o.changes.registerIndex(cmd)
+}
+
+func (o *reportOptions) registerBudget(cmd *cobra.Command) {
+	f := cmd.Flags()
+	f.IntVar(&o.maxTokens, "max-tokens", budget.DefaultMaxTokens, "token budget of the output (256 to 25000); json output always has one, text and markdown when this flag is given")
+	f.StringVar(&o.tokenizer, "tokenizer", tokens.Default, "how the budget counts: "+strings.Join(tokens.Names(), ", "))
+}
+
+// flagsChanged notes which defaults the user overrode.
+func (o *reportOptions) flagsChanged(cmd *cobra.Command) {
+	o.budgeted = cmd.Flags().Changed("max-tokens")
+	o.paged = cmd.Flags().Changed("offset") || cmd.Flags().Changed("limit")
+}
+
+// report is a checked command line of a report command: the query, and
+// how its result is shown.
+type report struct {
+	query    pipeline.Query
+	renderer render.Renderer
+	layout   summarize.Layout // nil: the format cannot be budgeted
+	fit      bool             // apply the budget
+	context  summarize.Source // nil: no context
+	stream   render.Stream
+	gate     pipeline.Gate
+}
+
+// newReport checks the flags and maps them onto a query; page asks for a
+// page of findings (findings, review), else the counts alone (summary).
+func newReport(streams *IO, o *reportOptions, args []string, page bool) (*report, error) {
+	r, inFormat, root, err := o.common.resolve()
+	if err != nil {
+		return nil, err
+	}
+	flt, err := o.filters.filter()
+	if err != nil {
+		return nil, err
+	}
+	if o.maxTokens < budget.MinMaxTokens || o.maxTokens > budget.MaxMaxTokens {
+		return nil, usageError("--max-tokens must be between %d and %d", budget.MinMaxTokens, budget.MaxMaxTokens)
+	}
+	if !tokensName(o.tokenizer) {
+		_, err := tokens.New(o.tokenizer)
+		return nil, usageError("--tokenizer: %v", err)
+	}
+	rep := &report{renderer: r}
+	rep.layout, _ = r.(summarize.Layout)
+	if o.budgeted && rep.layout == nil {
+		return nil, usageError("--max-tokens does not apply to --format %s", o.common.format)
+	}
+	_, always := r.(render.Fitted)
+	rep.fit = always || o.budgeted
+	if rep.gate, err = o.gate.check(); err != nil {
+		return nil, err
+	}
+	readOpts := parsers.ReadOptions{Root: root, Format: inFormat, Stdin: streams.In, Wrap: progress(streams.ErrOut)}
+	q := &rep.query
+	q.Reports = pipeline.Files{Paths: args, Options: readOpts}
+	q.Filter = *flt
+	if q.Changes, err = o.changes.changes(o.changedOnly, root, streams); err != nil {
+		return nil, err
+	}
+	if len(o.gate.baseline) > 0 {
+		baseOpts := readOpts
+		baseOpts.Stdin, baseOpts.Wrap = nil, nil
+		q.Baseline = pipeline.Files{Paths: o.gate.baseline, Options: baseOpts}
+		q.NewOnly = o.gate.newOnly
+	}
+	st, streamer := r.(render.Streamer)
+	sel, selects := r.(render.Selector)
+	switch {
+	case streamer && !(page && o.paged):
+		rep.stream = st.NewStream()
+		q.Keep.Each = func(f *reports.Finding, state string) error {
+			g := *f
+			g.Baseline = state
+			return rep.stream.Add(&g)
+		}
+	case selects:
+		q.Keep.PerSeverity = sel.PerSeverity()
+	case page:
+		q.Keep.Page = &pipeline.Page{Offset: o.offset, Limit: o.limit}
+		if err := q.Keep.Page.Check(); err != nil {
+			return nil, usageError("--%v", err)
+		}
+	}
+	if page && !o.noContext && rep.layout != nil {
+		rep.context = &summarize.Dir{Root: root}
+		if o.rev != "" { // checked before the inputs are read: they may be large
+			if rep.context, err = revSource(root, o.rev); err != nil {
+				rep.close()
+				return nil, err
+			}
+		}
+	}
+	return rep, nil
+}
+
+// close removes what the stream left on disk.
+func (rep *report) close() {
+	if rep.stream != nil {
+		rep.stream.Close()
+	}
+}
+
+// run runs the query and prepares its view: context for the page, then the
+// budget (the vocabularies, 20 MB, are loaded once the reading's garbage
+// can make room for them).
+func (rep *report) run(ctx context.Context, o *reportOptions) (*pipeline.Result, error) {
+	res, err := pipeline.Run(ctx, &rep.query)
+	if err != nil {
+		return nil, queryError(err)
+	}
+	v := res.View
+	if rep.context != nil {
+		for i := range v.Findings {
+			summarize.AddContext(&v.Findings[i], rep.context)
+		}
+	}
+	if rep.fit {
+		counter, err := tokens.New(o.tokenizer)
+		if err != nil {
+			return nil, usageError("--tokenizer: %v", err)
+		}
+		summarize.Fit(v, counter, o.maxTokens, rep.layout)
+	}
+	return res, nil
+}
+
+// runReport runs a report command: the query, the view written in its
+// format, then the exit code (an input not read, then the gates).
+func runReport(ctx context.Context, streams *IO, o *reportOptions, args []string, page bool) error {
+	rep, err := newReport(streams, o, args, page)
+	if err != nil {
+		return err
+	}
+	defer rep.close()
+	res, err := rep.run(ctx, o)
+	if err != nil {
+		return err
+	}
+	v := res.View
+	if rep.stream != nil {
+		err = rep.stream.Write(streams.Out, v)
+	} else {
+		err = rep.renderer.Render(streams.Out, v)
+	}
+	if err != nil {
+		return err
+	}
+	if v.Failed() {
+		return errInputs
+	}
+	return gateError(rep.gate.Check(v), o)
+}
+
+func tokensName(name string) bool {
+	for _, n := range tokens.Names() {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
+// revSource opens the repository at root and serves revision rev's files.
+func revSource(root, rev string) (summarize.Source, error) {
+	repo, err := openRepo(root)
+	if err != nil {
+		return nil, usageError("--rev: %v", err)
+	}
+	read, err := repo.ReadAt(rev)
+	if err != nil {
+		return nil, usageError("--rev: %v", err)
+	}
+	return &summarize.FileSource{Read: read}, nil
+}

@@ -1,0 +1,30 @@
+// Package pipeline is recap's one query pipeline, shared by every door: the
+// command line (summary, findings), the pull-request review and the MCP
+// server. A [Query] names the reports, the filters, the changed lines, the
+// baseline and what to keep of the findings; [Run] reads the reports and
+// returns the view:
+//
+//	reports → filters → changed lines → baseline → new only → counts and kept findings
+//
+// The filters and the changed lines run before a finding gets its id and
+// fingerprint (parsers hash only what is kept); the baseline marks each
+// remaining finding new or unchanged by fingerprint and counts the fixed
+// ones; new-only keeps the new; a [summarize.Collector] counts what is left
+// and keeps what [Keep] asks: a page, the first findings of each severity,
+// or every finding handed to a sink (streamed, never held).
+//
+// Reports come from a [Source]: [Files] reads report files, gzip files,
+// directories and standard input through package parsers; a caller that
+// keeps parsed reports (the MCP server) gives its own.
+//
+//	res, err := pipeline.Run(ctx, &pipeline.Query{
+//		Reports: pipeline.Files{Paths: args, Options: parsers.ReadOptions{Root: root}},
+//		Filter:  reports.Filter{MinSeverity: reports.SeverityWarning},
+//		Changes: &pipeline.Changes{Root: root, Base: "origin/main"},
+//		Keep:    pipeline.Keep{Page: &pipeline.Page{Limit: 50}},
+//	})
+//	// res.View: the summary, the inputs and the page
+//
+// The package imports parsers, reports, diff and summarize; it prints
+// nothing and knows no flag or tool argument.
+package pipeline

@@ -1,0 +1,65 @@
+package pipeline
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/recap-dev/recap/reports"
+	"github.com/recap-dev/recap/summarize"
+)
+
+// A Gate is a quality gate on a result's counts: it fails when a finding at
+// or above FailOn remains, or when more than MaxNew findings are new against
+// the baseline. The zero value of FailOn and a negative MaxNew check nothing.
+type Gate struct {
+	FailOn reports.Severity
+	MaxNew int
+}
+
+// GateError says which checks of a gate failed.
+type GateError struct {
+	// AtOrAbove counts the findings at or above the gate's FailOn when that
+	// check failed (0: it passed).
+	AtOrAbove int
+	FailOn    reports.Severity
+	// New counts the new findings when there were more than MaxNew (0: passed).
+	New, MaxNew int
+}
+
+func (e *GateError) Error() string {
+	var failed []string
+	if e.AtOrAbove > 0 {
+		failed = append(failed, fmt.Sprintf("%d %s at or above %s", e.AtOrAbove, plural(e.AtOrAbove, "finding", "findings"), e.FailOn))
+	}
+	if e.New > 0 {
+		failed = append(failed, fmt.Sprintf("%d new against the baseline, more than %d", e.New, e.MaxNew))
+	}
+	return "quality gate failed: " + strings.Join(failed, "; ")
+}
+
+// Check runs the gate on v's counts (after the filters and new-only); nil
+// when it passes.
+func (g Gate) Check(v *summarize.View) error {
+	e := &GateError{FailOn: g.FailOn, MaxNew: g.MaxNew}
+	if g.FailOn.Valid() {
+		for _, s := range reports.Severities {
+			if s >= g.FailOn {
+				e.AtOrAbove += v.Summary.BySeverity.Of(s)
+			}
+		}
+	}
+	if b := v.Summary.Baseline; g.MaxNew >= 0 && b != nil && b.New > g.MaxNew {
+		e.New = b.New
+	}
+	if e.AtOrAbove == 0 && e.New == 0 {
+		return nil
+	}
+	return e
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

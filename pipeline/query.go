@@ -1,0 +1,232 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/recap-dev/recap/diff"
+	"github.com/recap-dev/recap/parsers"
+	"github.com/recap-dev/recap/reports"
+	"github.com/recap-dev/recap/summarize"
+)
+
+// A Query is what a door asks of the reports. The zero value of each field
+// but Reports asks for nothing: no filter, every line, no baseline, the
+// counts alone.
+type Query struct {
+	// Reports are the findings read.
+	Reports Source
+	// Filter keeps the findings it matches (the zero value keeps all).
+	Filter reports.Filter
+	// Changes, when set, keeps the findings on changed lines.
+	Changes *Changes
+	// Baseline, when set, is an earlier run's reports: each finding is
+	// marked new or unchanged against it, and what it has that this run has
+	// not is counted as fixed.
+	Baseline Source
+	// NewOnly keeps only the findings new against Baseline.
+	NewOnly bool
+	// Keep says which findings the result holds, besides the counts.
+	Keep Keep
+}
+
+// A Source gives findings. Read calls emit for each finding that keep
+// accepts (keep sees every field but ID and Fingerprint, which a parser
+// gives only to kept findings), in the reports' order, and returns the
+// status of every input read; the error is non-nil only when emit or the
+// context stopped it.
+type Source interface {
+	Read(ctx context.Context, keep func(*reports.Finding) bool, emit func(*reports.Finding) error) ([]reports.Input, error)
+}
+
+// Files is a [Source] of report files read by package parsers: files,
+// gzip files, directories searched for reports, and "-" for Options.Stdin.
+type Files struct {
+	Paths   []string
+	Options parsers.ReadOptions
+}
+
+// Read implements [Source].
+func (f Files) Read(ctx context.Context, keep func(*reports.Finding) bool, emit func(*reports.Finding) error) ([]reports.Input, error) {
+	opts := f.Options
+	opts.Keep = keep
+	return parsers.ReadAll(f.Paths, opts, func(x reports.Finding) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		return emit(&x)
+	})
+}
+
+// Keep says which findings a result holds besides the counts. At most one of
+// Page, PerSeverity and Each is set; none keeps the counts alone.
+type Keep struct {
+	// Page keeps one page of the findings in view order.
+	Page *Page
+	// PerSeverity keeps the first findings of each severity in view order
+	// (GitHub shows 10 annotations of each level).
+	PerSeverity int
+	// Each receives every finding that passes, in the reports' order, with
+	// its state against the baseline ("" without one); f is the source's
+	// and must not be kept or changed.
+	Each func(f *reports.Finding, baseline string) error
+}
+
+// Page is a page of findings: Limit findings (1 to summarize.MaxLimit) from
+// Offset (0-based).
+type Page struct {
+	Offset, Limit int
+}
+
+// Check reports a page out of bounds.
+func (p Page) Check() error {
+	if p.Limit < 1 || p.Limit > summarize.MaxLimit {
+		return fmt.Errorf("limit must be between 1 and %d", summarize.MaxLimit)
+	}
+	if p.Offset < 0 {
+		return errors.New("offset must not be negative")
+	}
+	return nil
+}
+
+// Result is what a query found.
+type Result struct {
+	// View is the summary, the inputs' status and what Keep asked for (a
+	// page, or the first of each severity); with a baseline the summary
+	// counts new, unchanged and fixed.
+	View *summarize.View
+	// Files and Index are the changes and their changed lines (with Changes).
+	Files []diff.File
+	Index *diff.Index
+	// Outside counts the findings that passed the filter but are not on a
+	// changed line.
+	Outside int
+}
+
+// Run runs the query: it loads the changes, reads the baseline, then the
+// reports through the steps in order, and counts.
+//
+// The steps, in order (each needs the one before):
+//  1. the filter, on the finding as the parser gives it (paths placed);
+//  2. the changed lines, on the same;
+//  3. the baseline mark, which needs the fingerprint the reader gives kept findings;
+//  4. new only, which needs the mark;
+//  5. the counts and what Keep asks.
+func Run(ctx context.Context, q *Query) (*Result, error) {
+	res := &Result{}
+	if q.Reports == nil {
+		return nil, errors.New("no reports to read")
+	}
+	if q.NewOnly && q.Baseline == nil {
+		return nil, errors.New("new only compares with a baseline: give one")
+	}
+	if p := q.Keep.Page; p != nil {
+		if err := p.Check(); err != nil {
+			return nil, err
+		}
+	}
+	flt := q.Filter
+	if err := flt.Compile(); err != nil {
+		return nil, err
+	}
+	if q.Changes != nil {
+		files, idx, err := q.Changes.Load(ctx)
+		if err != nil {
+			return nil, err
+		}
+		res.Files, res.Index = files, idx
+	}
+	base, err := readBaseline(ctx, q.Baseline, &flt)
+	if err != nil {
+		return nil, err
+	}
+
+	c := summarize.NewCollector()
+	switch k := q.Keep; {
+	case k.Page != nil:
+		c.KeepPage(k.Page.Offset, k.Page.Limit)
+	case k.PerSeverity > 0:
+		c.KeepTop(k.PerSeverity, k.PerSeverity, k.PerSeverity)
+	}
+	var counts summarize.BaselineCounts
+	keep := func(f *reports.Finding) bool {
+		if !flt.Match(*f) {
+			return false
+		}
+		if res.Index != nil && !res.Index.Touches(f.Path, f.Line, f.EndLine) {
+			res.Outside++
+			return false
+		}
+		return true
+	}
+	inputs, err := q.Reports.Read(ctx, keep, func(f *reports.Finding) error {
+		state := ""
+		if base != nil {
+			state = base.State(f)
+			counts.Add(state)
+			if q.NewOnly && state != reports.BaselineNew {
+				return nil
+			}
+		}
+		if q.Keep.Each != nil {
+			if err := q.Keep.Each(f, state); err != nil {
+				return err
+			}
+		}
+		g := *f
+		g.Baseline = state
+		c.Add(g)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	res.View = c.View(inputs)
+	if base != nil {
+		for _, f := range base.Fixed() {
+			// On changed lines only, a fixed finding is one of a changed file.
+			if res.Index == nil || len(res.Index.Lines(f.Path)) > 0 {
+				counts.Fixed++
+			}
+		}
+		res.View.Summary.Baseline = &counts
+	}
+	return res, nil
+}
+
+// readBaseline reads the baseline's findings through the filter; nil
+// without one. A baseline that cannot be read is an error: without it every
+// finding would look new.
+func readBaseline(ctx context.Context, src Source, flt *reports.Filter) (*reports.Baseline, error) {
+	if src == nil {
+		return nil, nil
+	}
+	b := reports.NewBaseline()
+	inputs, err := src.Read(ctx, func(f *reports.Finding) bool { return flt.Match(*f) }, func(f *reports.Finding) error {
+		b.Add(*f)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	var errs []string
+	for _, in := range inputs {
+		if in.Error != "" {
+			errs = append(errs, in.Error)
+		}
+	}
+	if len(errs) > 0 {
+		return nil, &BaselineError{Reason: strings.Join(errs, "; ")}
+	}
+	if len(inputs) == 0 {
+		return nil, &BaselineError{Reason: "no report found"}
+	}
+	return b, nil
+}
+
+// BaselineError says why a baseline could not be read.
+type BaselineError struct{ Reason string }
+
+func (e *BaselineError) Error() string { return "baseline: " + e.Reason }
