@@ -1,20 +1,52 @@
 package mcpserver
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"sort"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/summarize"
 )
 
-// ref is one finding of a buffer: its report and its index there.
+// ref is one finding of a buffer: its report and its index there, and its
+// state against the query's baseline.
 type ref struct {
 	report int32
 	index  int32
+	state  uint8
+}
+
+// The states of a ref against a baseline: none, new or unchanged.
+const (
+	stateNone uint8 = iota
+	stateNew
+	stateUnchanged
+)
+
+func stateOf(s string) uint8 {
+	switch s {
+	case reports.BaselineNew:
+		return stateNew
+	case reports.BaselineUnchanged:
+		return stateUnchanged
+	}
+	return stateNone
+}
+
+// baseline is the finding's state against the query's baseline, "" without one.
+func (r ref) baseline() string {
+	switch r.state {
+	case stateNew:
+		return reports.BaselineNew
+	case stateUnchanged:
+		return reports.BaselineUnchanged
+	}
+	return ""
 }
 
 // buffer is the result of one getReports query, kept so that its pages are
@@ -35,27 +67,41 @@ func (b *buffer) finding(r ref) *reports.Finding {
 	return b.reports[r.report].at(int(r.index))
 }
 
-// buildBuffer filters the reports' findings into a buffer, counted and in
-// view order.
-func buildBuffer(reps []*report, keep func(*reports.Finding) bool) *buffer {
-	b := &buffer{reports: reps}
-	c := summarize.NewCollector()
-	inputs := make([]reports.Input, len(reps))
-	for ri, r := range reps {
+// sort puts the buffer's findings in view order and prices the buffer.
+func (b *buffer) sort() {
+	sort.Slice(b.refs, func(i, j int) bool { return reports.Less(b.finding(b.refs[i]), b.finding(b.refs[j])) })
+	b.bytes = int64(len(b.refs))*int64(unsafe.Sizeof(ref{})) + 4096
+}
+
+// cached is a [pipeline.Source] over parsed reports: it hands out their
+// findings in order, and at says which one it is handing out.
+type cached struct {
+	reps []*report
+	at   ref
+}
+
+// Read implements [pipeline.Source].
+func (c *cached) Read(ctx context.Context, keep func(*reports.Finding) bool, emit func(*reports.Finding) error) ([]reports.Input, error) {
+	inputs := make([]reports.Input, len(c.reps))
+	for ri, r := range c.reps {
 		inputs[ri] = r.input
 		for i := 0; i < r.n; i++ {
+			if i%chunkLen == 0 {
+				if err := ctx.Err(); err != nil {
+					return inputs, err
+				}
+			}
 			f := r.at(i)
-			if keep(f) {
-				c.Add(*f)
-				b.refs = append(b.refs, ref{int32(ri), int32(i)})
+			if !keep(f) {
+				continue
+			}
+			c.at = ref{report: int32(ri), index: int32(i)}
+			if err := emit(f); err != nil {
+				return inputs, err
 			}
 		}
 	}
-	sort.Slice(b.refs, func(i, j int) bool { return reports.Less(b.finding(b.refs[i]), b.finding(b.refs[j])) })
-	v := c.View(inputs)
-	b.summary, b.inputs = v.Summary, v.Inputs
-	b.bytes = int64(len(b.refs))*8 + 4096
-	return b
+	return inputs, nil
 }
 
 // bufferStore keeps result buffers: each expires after ttl without use, and

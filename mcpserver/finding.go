@@ -237,18 +237,11 @@ func parseID(id string) (string, int, bool) {
 }
 
 func (s *Server) getFinding(ctx context.Context, in *GetFindingIn) (answer, error) {
-	tag, n, ok := parseID(in.ID)
-	if !ok {
-		return nil, toolErrorf(CodeBadArgument, "%q is not a finding id (ids look like %s-12): take one from %s", in.ID, strings.Repeat("a", tagLen), s.name(ToolGetReports))
-	}
-	r, err := s.reportByTag(ctx, tag)
+	r, n, err := s.locate(ctx, in.ID)
 	if err != nil {
 		return nil, err
 	}
-	if r == nil || n > r.n {
-		return nil, toolErrorf(CodeNotFound, "no finding %s: the reports may have changed since it was listed; call %s again for current ids", in.ID, s.name(ToolGetReports))
-	}
-	f := *r.at(n - 1)
+	f := *r.at(n)
 	a := &FindingAnswer{Finding: f, Report: r.rel,
 		Rule: &RuleInfo{ID: f.Rule, Name: f.RuleName, Tool: f.Tool, Category: f.Category, HelpURI: f.HelpURI}}
 	for i := 0; i < r.n; i++ {
@@ -258,6 +251,53 @@ func (s *Server) getFinding(ctx context.Context, in *GetFindingIn) (answer, erro
 	}
 	a.Code = s.snippet(&f)
 	return a, nil
+}
+
+// locate finds a finding by its id (tag-n), or by its fingerprint among the
+// reports under the root: the report and the finding's index there.
+func (s *Server) locate(ctx context.Context, id string) (*report, int, error) {
+	if tag, n, ok := parseID(id); ok {
+		r, err := s.reportByTag(ctx, tag)
+		if err != nil {
+			return nil, 0, err
+		}
+		if r == nil || n > r.n {
+			return nil, 0, toolErrorf(CodeNotFound, "no finding %s: the reports may have changed since it was listed; call %s again for current ids, or give the finding's fingerprint", id, s.name(ToolGetReports))
+		}
+		return r, n - 1, nil
+	}
+	if !isFingerprint(id) {
+		return nil, 0, toolErrorf(CodeBadArgument, "%q is neither a finding id (ids look like %s-12) nor a fingerprint (16 hex digits): take one from %s", id, strings.Repeat("a", tagLen), s.name(ToolGetReports))
+	}
+	files, err := s.root.discover(s.root.dir)
+	if err != nil {
+		return nil, 0, err
+	}
+	reps, err := s.readAll(ctx, files)
+	if err != nil {
+		return nil, 0, err
+	}
+	for _, r := range reps {
+		for i := 0; i < r.n; i++ {
+			if r.at(i).Fingerprint == id {
+				return r, i, nil
+			}
+		}
+	}
+	return nil, 0, toolErrorf(CodeNotFound, "no finding with the fingerprint %s in the reports under the root: it may have been fixed; call %s for the current findings", id, s.name(ToolGetReports))
+}
+
+// isFingerprint reports whether id has the form of a finding's fingerprint.
+func isFingerprint(id string) bool {
+	if len(id) != 16 {
+		return false
+	}
+	for _, c := range id {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // reportByTag finds the report whose id tag is tag: cached, or among the

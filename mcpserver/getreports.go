@@ -3,12 +3,13 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/recap-dev/recap/diff"
 	"github.com/recap-dev/recap/parsers"
+	"github.com/recap-dev/recap/pipeline"
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/summarize"
 	"github.com/recap-dev/recap/summarize/budget"
@@ -68,16 +69,17 @@ func reportsLine(v *summarize.View) string {
 // hasQuery reports whether the call names reports or filters, which a
 // bufferId fixes.
 func (in *GetReportsIn) hasQuery() bool {
-	return len(in.Reports)+len(in.Types)+len(in.Categories)+len(in.Tools)+len(in.Rules)+len(in.Paths) > 0 ||
-		in.Severity != "" || in.Grep != "" || in.ChangedSince != ""
+	return len(in.Reports)+len(in.Types)+len(in.Categories)+len(in.Tools)+len(in.Rules)+len(in.Paths)+len(in.Baseline) > 0 ||
+		in.Severity != "" || in.Grep != "" || in.ChangedSince != "" || in.NewOnly
 }
 
 func (s *Server) getReports(ctx context.Context, in *GetReportsIn) (answer, error) {
 	if in.Limit == 0 {
 		in.Limit = summarize.DefaultLimit
 	}
-	if in.Limit < 1 || in.Limit > summarize.MaxLimit || in.Offset < 0 {
-		return nil, toolErrorf(CodeBadArgument, "limit must be 1 to %d and offset not negative", summarize.MaxLimit)
+	page := pipeline.Page{Offset: in.Offset, Limit: in.Limit}
+	if err := page.Check(); err != nil {
+		return nil, toolErrorf(CodeBadArgument, "%v", err)
 	}
 	var b *buffer
 	if in.BufferID != "" {
@@ -102,6 +104,7 @@ func (s *Server) getReports(ctx context.Context, in *GetReportsIn) (answer, erro
 		v.Findings = make([]summarize.FindingView, 0, to-from)
 		for _, r := range b.refs[from:to] {
 			fv := summarize.FindingView{Finding: *b.finding(r)}
+			fv.Baseline = r.baseline()
 			fv.Snippet = "" // the context shows the code; getFinding shows the snippet
 			if in.Context == nil || *in.Context {
 				summarize.AddContext(&fv, src)
@@ -116,21 +119,85 @@ func (s *Server) getReports(ctx context.Context, in *GetReportsIn) (answer, erro
 	return &reportsAnswer{v: v}, nil
 }
 
-// query reads the reports a call names (or finds them), filters their
-// findings, and returns the result's buffer: a live one for the same query
-// on unchanged reports, else a new one.
+// query reads the reports a call names (or finds them) and runs the
+// pipeline on them, and returns the result's buffer: a live one for the same
+// query on unchanged reports, else a new one.
 func (s *Server) query(ctx context.Context, in *GetReportsIn) (*buffer, error) {
-	flt := &reports.Filter{Categories: in.Categories, Tools: in.Tools, Rules: in.Rules, Paths: in.Paths, Grep: in.Grep}
+	q := pipeline.Query{Filter: reports.Filter{Categories: in.Categories, Tools: in.Tools, Rules: in.Rules, Paths: in.Paths, Grep: in.Grep}}
 	if in.Severity != "" {
 		sev, err := reports.ParseSeverity(in.Severity)
 		if err != nil {
 			return nil, toolErrorf(CodeBadArgument, "severity: %v", err)
 		}
-		flt.MinSeverity = sev
+		q.Filter.MinSeverity = sev
 	}
-	if err := flt.Compile(); err != nil {
+	if err := q.Filter.Compile(); err != nil {
 		return nil, toolErrorf(CodeBadArgument, "paths: %v", err)
 	}
+	if in.NewOnly && len(in.Baseline) == 0 {
+		return nil, toolErrorf(CodeBadArgument, "newOnly compares with a baseline: give baseline (the paths of an earlier run's reports)")
+	}
+	files, err := s.reportFiles(in)
+	if err != nil {
+		return nil, err
+	}
+	var baseFiles []file
+	if len(in.Baseline) > 0 {
+		if baseFiles, err = s.root.expand(in.Baseline, true); err != nil {
+			return nil, err
+		}
+	}
+	key := ""
+	if in.ChangedSince != "" {
+		q.Changes = &pipeline.Changes{Root: s.root.dir, Since: in.ChangedSince}
+	} else {
+		key = queryKey(in, files, baseFiles)
+		if b := s.buffers.lookup(key); b != nil {
+			return b, nil
+		}
+	}
+	reps, err := s.readAll(ctx, files)
+	if err != nil {
+		return nil, err
+	}
+	failed := 0
+	var msgs []string
+	for _, r := range reps {
+		if r.input.Error != "" && r.n == 0 {
+			failed++
+			msgs = append(msgs, r.input.Error)
+		}
+	}
+	if failed == len(reps) {
+		return nil, toolErrorf(CodeParseError, "no report could be read: %s. Check that each is a complete %s report", strings.Join(msgs, "; "), formatList())
+	}
+	if len(baseFiles) > 0 {
+		baseReps, err := s.readAll(ctx, baseFiles)
+		if err != nil {
+			return nil, err
+		}
+		q.Baseline, q.NewOnly = &cached{reps: baseReps}, in.NewOnly
+	}
+	src := &cached{reps: reps}
+	b := &buffer{reports: reps, key: key}
+	q.Reports = src
+	q.Keep.Each = func(_ *reports.Finding, state string) error {
+		b.refs = append(b.refs, ref{report: src.at.report, index: src.at.index, state: stateOf(state)})
+		return nil
+	}
+	res, err := pipeline.Run(ctx, &q)
+	if err != nil {
+		return nil, queryError(err)
+	}
+	b.summary, b.inputs = res.View.Summary, res.View.Inputs
+	b.sort()
+	s.buffers.put(b)
+	return b, nil
+}
+
+// reportFiles are the reports a call names, or those under the root, of
+// the types it asks for.
+func (s *Server) reportFiles(in *GetReportsIn) ([]file, error) {
 	formats := map[parsers.Format]bool{}
 	for _, t := range in.Types {
 		f, err := parsers.ParseFormat(t)
@@ -146,48 +213,48 @@ func (s *Server) query(ctx context.Context, in *GetReportsIn) (*buffer, error) {
 	} else {
 		files, err = s.root.discover(s.root.dir)
 		if err == nil && len(files) == 0 {
-			err = toolErrorf(CodeNotFound, "no SARIF, SpotBugs, Checkstyle or PMD report under the root %s: run the analysis first (PMD: --format sarif; Checkstyle: -f xml; SpotBugs: -xml), or give reports", s.root.dir)
+			err = toolErrorf(CodeNotFound, "no %s report under the root %s: run the analysis first (PMD: --format sarif; Checkstyle: -f xml; SpotBugs: -xml), or give reports", formatList(), s.root.dir)
 		}
 	}
-	if err != nil {
-		return nil, err
+	if err != nil || len(formats) == 0 {
+		return files, err
 	}
-	if len(formats) > 0 {
-		kept := files[:0]
-		for _, f := range files {
-			if format, ok := s.root.sniff(f); ok && formats[format] {
-				kept = append(kept, f)
-			}
+	kept := files[:0]
+	for _, f := range files {
+		if format, ok := s.root.sniff(f); ok && formats[format] {
+			kept = append(kept, f)
 		}
-		if len(kept) == 0 {
-			return nil, toolErrorf(CodeNotFound, "none of the %d reports is of the types %s: drop types, or give other reports", len(files), strings.Join(in.Types, ", "))
-		}
-		files = kept
 	}
+	if len(kept) == 0 {
+		return nil, toolErrorf(CodeNotFound, "none of the %d reports is of the types %s: drop types, or give other reports", len(files), strings.Join(in.Types, ", "))
+	}
+	return kept, nil
+}
 
-	keep := flt.Match
-	key := ""
-	if in.ChangedSince != "" {
-		idx, err := s.changedSince(ctx, in.ChangedSince)
-		if err != nil {
-			return nil, err
-		}
-		keep = func(f reports.Finding) bool { return idx.Touches(f.Path, f.Line, f.EndLine) && flt.Match(f) }
-	} else {
-		k := struct {
-			Files                           [][3]any
-			Categories, Tools, Rules, Paths []string
-			Severity, Grep                  string
-		}{Categories: in.Categories, Tools: in.Tools, Rules: in.Rules, Paths: in.Paths, Severity: in.Severity, Grep: in.Grep}
-		for _, f := range files {
-			k.Files = append(k.Files, [3]any{f.abs, f.info.Size(), f.info.ModTime().UnixNano()})
-		}
-		raw, _ := json.Marshal(k)
-		key = string(raw)
-		if b := s.buffers.lookup(key); b != nil {
-			return b, nil
-		}
+// formatList names the report formats recap reads, for messages.
+func formatList() string { return "SARIF, SpotBugs, Checkstyle or PMD" }
+
+// queryKey identifies a query on reports as they are on disk, so that the
+// same query again reuses its buffer.
+func queryKey(in *GetReportsIn, files, baseline []file) string {
+	k := struct {
+		Files, Baseline                 [][3]any
+		Categories, Tools, Rules, Paths []string
+		Severity, Grep                  string
+		NewOnly                         bool
+	}{Categories: in.Categories, Tools: in.Tools, Rules: in.Rules, Paths: in.Paths, Severity: in.Severity, Grep: in.Grep, NewOnly: in.NewOnly}
+	for _, f := range files {
+		k.Files = append(k.Files, [3]any{f.abs, f.info.Size(), f.info.ModTime().UnixNano()})
 	}
+	for _, f := range baseline {
+		k.Baseline = append(k.Baseline, [3]any{f.abs, f.info.Size(), f.info.ModTime().UnixNano()})
+	}
+	raw, _ := json.Marshal(k)
+	return string(raw)
+}
+
+// readAll returns the reports at files, parsed now or before.
+func (s *Server) readAll(ctx context.Context, files []file) ([]*report, error) {
 	reps := make([]*report, len(files))
 	for i, f := range files {
 		if err := ctx.Err(); err != nil {
@@ -199,59 +266,31 @@ func (s *Server) query(ctx context.Context, in *GetReportsIn) (*buffer, error) {
 		}
 		reps[i] = r
 	}
-	failed := 0
-	var msgs []string
-	for _, r := range reps {
-		if r.input.Error != "" && r.n == 0 {
-			failed++
-			msgs = append(msgs, r.input.Error)
-		}
-	}
-	if failed == len(reps) {
-		return nil, toolErrorf(CodeParseError, "no report could be read: %s. Check that each is a complete SARIF, SpotBugs, Checkstyle or PMD report", strings.Join(msgs, "; "))
-	}
-	b := buildBuffer(reps, func(f *reports.Finding) bool { return keep(*f) })
-	b.key = key
-	s.buffers.put(b)
-	return b, nil
+	return reps, nil
 }
 
-// changedSince indexes the lines changed since rev's merge base with HEAD
-// (commits and the working tree), by paths relative to the root.
-func (s *Server) changedSince(ctx context.Context, rev string) (*diff.Index, error) {
-	repo, err := diff.Open(s.root.dir)
-	if err != nil {
-		return nil, gitError("changedSince", err)
+// queryError gives an error of the pipeline its code: the changes' git
+// errors, or a baseline that cannot be read.
+func queryError(err error) error {
+	var be *pipeline.BaselineError
+	switch {
+	case errors.As(err, &be):
+		return toolErrorf(CodeParseError, "baseline: %s. Give the complete reports of an earlier run", be.Reason)
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return err
 	}
-	repo.ChangedLines = true
-	files, err := repo.WorkingTreeSince(ctx, rev)
-	if err != nil {
-		return nil, gitError("changedSince", err)
-	}
-	return diff.NewIndex(s.underRoot(repo, files)), nil
+	return gitError("changedSince", err)
 }
 
-// underRoot keeps the files under the root when the repository's top level
-// is above it, with paths relative to the root.
-func (s *Server) underRoot(repo *diff.Repo, files []diff.File) []diff.File {
-	top, err := filepath.EvalSymlinks(repo.Root)
-	if err != nil {
-		top = repo.Root
-	}
-	if rel, err := filepath.Rel(top, s.root.real); err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
-		return diff.Under(files, filepath.ToSlash(rel))
-	}
-	return files
-}
-
-// gitError gives a repository error its code.
+// gitError gives a repository error its code: what is not there (a
+// revision, the history of a shallow clone, a repository, a merge base) is
+// NOT_FOUND, anything else a bad argument.
 func gitError(arg string, err error) error {
-	msg := err.Error()
 	code := CodeBadArgument
-	for _, s := range []string{"unknown revision", "not in this shallow clone", "not inside a git repository", "no merge base", "no common ancestor"} {
-		if strings.Contains(msg, s) {
+	for _, kind := range []error{diff.ErrUnknownRevision, diff.ErrShallow, diff.ErrNotRepository, diff.ErrNoMergeBase} {
+		if errors.Is(err, kind) {
 			code = CodeNotFound
 		}
 	}
-	return toolErrorf(code, "%s: %s", arg, msg)
+	return toolErrorf(code, "%s: %s", arg, err)
 }

@@ -710,3 +710,97 @@ func TestConcurrentCalls(t *testing.T) {
 		t.Errorf("%d reports parsed by 100 concurrent calls, want 3 (each once)", s.ReportsParsed)
 	}
 }
+
+// TestBaseline: getReports marks findings against an earlier run's reports
+// (the same Checkstyle report with 3 findings that are new since, and one
+// that was fixed), counts new, unchanged and fixed, keeps the new ones
+// with newOnly, and pages them by bufferId with their states.
+func TestBaseline(t *testing.T) {
+	g := workspace(t)
+	now := readFile(t, filepath.Join(g.Dir, "build/reports/checkstyle.xml"))
+	var lines []string
+	removed := 0
+	for _, l := range strings.Split(now, "\n") {
+		if strings.HasPrefix(l, "<error ") && strings.Contains(l, "magic number") && removed < 3 {
+			removed++ // new since the baseline
+			continue
+		}
+		lines = append(lines, l)
+		if strings.Contains(l, "JavadocPackageCheck") && !strings.Contains(strings.Join(lines, "\n"), "gone away") {
+			lines = append(lines, `<error line="3" severity="warning" message="A finding that has gone away." source="com.puppycrawl.tools.checkstyle.checks.coding.MagicNumberCheck"/>`)
+		}
+	}
+	if err := os.MkdirAll(filepath.Join(g.Dir, "main"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(g.Dir, "main", "checkstyle.xml"), []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cs, _ := connect(t, mcpserver.Options{Root: g.Dir})
+	args := map[string]any{"reports": []string{"build/reports/checkstyle.xml"}, "baseline": []string{"main/*.xml"}, "limit": 200, "context": false}
+	var v view
+	call(t, cs, "analysis.getReports", args).decode(t, &v)
+	if b := v.Summary.Baseline; b == nil || b.New != 3 || b.Unchanged != 48 || b.Fixed != 1 {
+		t.Fatalf("baseline counts %+v, want 3 new, 48 unchanged, 1 fixed", v.Summary.Baseline)
+	}
+	states := map[string]int{}
+	for _, f := range v.Findings {
+		states[f.Baseline]++
+	}
+	if states["new"] != 3 || states["unchanged"] != 48 {
+		t.Errorf("finding states %v", states)
+	}
+	args["newOnly"] = true
+	call(t, cs, "analysis.getReports", args).decode(t, &v)
+	if v.Summary.Total != 3 || len(v.Findings) != 3 || v.Findings[0].Baseline != "new" || !strings.Contains(v.Findings[0].Message, "magic number") {
+		t.Fatalf("newOnly: %d findings (%+v)", v.Summary.Total, v.Findings)
+	}
+	var p view
+	call(t, cs, "analysis.getReports", map[string]any{"bufferId": v.BufferID, "offset": 1, "limit": 1}).decode(t, &p)
+	if len(p.Findings) != 1 || p.Findings[0].ID != v.Findings[1].ID || p.Findings[0].Baseline != "new" {
+		t.Errorf("paged by bufferId: %+v", p.Findings)
+	}
+	if code := call(t, cs, "analysis.getReports", map[string]any{"newOnly": true}).errorCode(t); code != mcpserver.CodeBadArgument {
+		t.Errorf("newOnly without a baseline: %s", code)
+	}
+	if code := call(t, cs, "analysis.getReports", map[string]any{"baseline": []string{"main/nope.sarif"}}).errorCode(t); code != mcpserver.CodeNotFound {
+		t.Errorf("a missing baseline: %s", code)
+	}
+	if code := call(t, cs, "analysis.getReports", map[string]any{"baseline": []string{"../x.sarif"}}).errorCode(t); code != mcpserver.CodeOutsideRoot {
+		t.Errorf("a baseline outside the root: %s", code)
+	}
+}
+
+// TestFindingByFingerprint: getFinding takes a fingerprint as well as an id,
+// and finds the finding again after the report was made again (its ids
+// renumbered: here, one finding fewer before it).
+func TestFindingByFingerprint(t *testing.T) {
+	g := workspace(t)
+	cs, _ := connect(t, mcpserver.Options{Root: g.Dir})
+	var v view
+	call(t, cs, "analysis.getReports", map[string]any{"reports": []string{"build/reports/checkstyle.xml"}, "limit": 200, "context": false}).decode(t, &v)
+	want := v.Findings[len(v.Findings)-1]
+	var a mcpserver.FindingAnswer
+	call(t, cs, "analysis.getFinding", map[string]any{"id": want.Fingerprint}).decode(t, &a)
+	if a.Finding.ID != want.ID || a.Finding.Message != want.Message {
+		t.Fatalf("by fingerprint: %+v, want %s", a.Finding, want.ID)
+	}
+	// The report made again without its first finding: the id now names
+	// another finding, the fingerprint the same one.
+	path := filepath.Join(g.Dir, "build/reports/checkstyle.xml")
+	text := readFile(t, path)
+	i := strings.Index(text, "<error ")
+	j := i + strings.Index(text[i:], "\n") + 1
+	if err := os.WriteFile(path, []byte(text[:i]+text[j:]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	call(t, cs, "analysis.getFinding", map[string]any{"id": want.Fingerprint}).decode(t, &a)
+	if a.Finding.Message != want.Message || a.Finding.Path != want.Path || a.Finding.Line != want.Line {
+		t.Errorf("after the report was made again: %+v, want %+v", a.Finding, want.Finding)
+	}
+	for id, code := range map[string]string{"0123456789abcdef": mcpserver.CodeNotFound, "not-an-id!": mcpserver.CodeBadArgument} {
+		if got := call(t, cs, "analysis.getFinding", map[string]any{"id": id}).errorCode(t); got != code {
+			t.Errorf("getFinding %q: %s, want %s", id, got, code)
+		}
+	}
+}

@@ -26,6 +26,8 @@ type GetReportsIn struct {
 	Paths        []string `json:"paths,omitempty" jsonschema:"keep findings in files matching these globs (** spans directories)"`
 	Grep         string   `json:"grep,omitempty" jsonschema:"keep findings whose message contains this text"`
 	ChangedSince string   `json:"changedSince,omitempty" jsonschema:"keep findings on lines changed since this git revision (from its merge base with HEAD, committed or not; whitespace-only changes aside)"`
+	Baseline     []string `json:"baseline,omitempty" jsonschema:"an earlier run's reports (files, directories or globs under the root): each finding is marked new or unchanged against them by fingerprint, and the summary counts new, unchanged and fixed"`
+	NewOnly      bool     `json:"newOnly,omitempty" jsonschema:"keep only the findings new against baseline"`
 	Offset       int      `json:"offset,omitempty" jsonschema:"first finding of the page (page.nextOffset of the previous page)"`
 	Limit        int      `json:"limit,omitempty" jsonschema:"findings in the page"`
 	MaxTokens    int      `json:"maxTokens,omitempty" jsonschema:"token budget of the answer"`
@@ -36,7 +38,7 @@ type GetReportsIn struct {
 
 // GetFindingIn are analysis.getFinding's arguments.
 type GetFindingIn struct {
-	ID        string `json:"id" jsonschema:"a finding's id from analysis.getReports"`
+	ID        string `json:"id" jsonschema:"a finding's id from analysis.getReports, or its fingerprint (which stays the same when the reports are made again)"`
 	MaxTokens int    `json:"maxTokens,omitempty" jsonschema:"token budget of the answer"`
 }
 
@@ -76,7 +78,7 @@ func (s *Server) addTools() {
 			p.enum("severity", "error", "warning", "note")
 			p.itemsEnum("types", formatNames()...)
 			p["context"].Default = json.RawMessage("true")
-			for _, l := range []string{"reports", "types", "categories", "tools", "rules", "paths"} {
+			for _, l := range []string{"reports", "types", "categories", "tools", "rules", "paths", "baseline"} {
 				p[l].MaxItems = jsonschema.Ptr(maxListItems)
 			}
 		}),

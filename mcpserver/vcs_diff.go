@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/recap-dev/recap/diff"
+	"github.com/recap-dev/recap/pipeline"
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/summarize"
 	"github.com/recap-dev/recap/summarize/budget"
@@ -48,19 +48,11 @@ func (s *Server) diff(ctx context.Context, in *DiffIn) (answer, error) {
 	if err != nil {
 		return nil, toolErrorf(CodeBadArgument, "paths: %v", err)
 	}
-	repo, err := diff.Open(s.root.dir)
+	files, repo, err := (&pipeline.Changes{Root: s.root.dir, Base: in.Base, Head: in.Head}).Diff(ctx)
 	if err != nil {
-		return nil, gitError("vcs.diff", err)
+		return nil, gitError(s.name(ToolDiff), err)
 	}
-	var files []diff.File
-	if in.Base != "" {
-		files, err = repo.Revisions(ctx, in.Base, in.Head)
-	} else {
-		files, err = repo.WorkingTree(ctx)
-	}
-	if err != nil {
-		return nil, gitError("vcs.diff", err)
-	}
-	v := summarize.NewDiffView(s.underRoot(repo, files), summarize.DiffOptions{MaxHunks: in.MaxHunks, Paths: globs})
+	files = pipeline.Under(repo, s.root.dir, files)
+	v := summarize.NewDiffView(files, summarize.DiffOptions{MaxHunks: in.MaxHunks, Paths: globs})
 	return &diffAnswer{v: v}, nil
 }
