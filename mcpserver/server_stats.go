@@ -38,26 +38,12 @@ func (a *StatsAnswer) fit(c budget.Counter, limit int) int {
 	}
 	a.Tokens = &budget.TokenInfo{}
 	a.Tools, a.Omitted = []ToolStats{}, nil
-	parts := []budget.Part{{Kind: 0, Tokens: budget.Cost(c, a.text())}}
-	for i := range a.all {
-		b, _ := json.Marshal(a.all[i])
-		parts = append(parts, budget.Part{Kind: 1, Tokens: budget.Cost(c, string(b))})
-	}
-	return budget.Fit(c, limit, budget.Plan{
-		Parts: parts,
-		Apply: func(keep []bool, _ int) {
-			rows := 0
-			for rows < len(a.all) && keep[1+rows] {
-				rows++
-			}
-			a.Tools, a.Omitted = a.all[:rows], nil
-			if rows < len(a.all) {
-				a.Omitted = []budget.Omission{{What: fmt.Sprintf("the figures of %d more tools: raise maxTokens", len(a.all)-rows)}}
-			}
-		},
-		Render: a.text,
-		Tokens: a.Tokens,
-	})
+	return budget.FitList(c, limit, a.text(), jsonRows(a.all), func(n int) {
+		a.Tools, a.Omitted = a.all[:n], nil
+		if n < len(a.all) {
+			a.Omitted = []budget.Omission{{What: fmt.Sprintf("the figures of %d more tools: raise maxTokens", len(a.all)-n)}}
+		}
+	}, a.text, a.Tokens)
 }
 
 func (s *Server) statsTool(context.Context, *StatsIn) (answer, error) {

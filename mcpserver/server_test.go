@@ -582,6 +582,24 @@ func TestCacheAndStats(t *testing.T) {
 	if len(rs.Tools) < 2 || rs.ReportsParsed != 4 {
 		t.Errorf("resource: %+v", rs)
 	}
+	// Every tool called, then the statistics in the smallest budget: the
+	// busiest tools' rows that fit, a marker for the rest.
+	call(t, cs, "vcs.diff", nil)
+	call(t, cs, "tokens.count", map[string]any{"paths": []string{"build/reports/*"}})
+	call(t, cs, "analysis.getFinding", map[string]any{"id": "nope-1"})
+	r := call(t, cs, "server.stats", map[string]any{"maxTokens": 256})
+	exact, _ := tokens.New(tokens.O200k)
+	if n := exact.Count(r.text); n > 256 || len([]rune(r.text)) > 4*256 {
+		t.Errorf("server.stats in 256 tokens: %d tokens, %d characters:\n%s", n, len([]rune(r.text)), r.text)
+	}
+	var small struct {
+		mcpserver.Stats
+		Omitted []struct{ What string }
+	}
+	r.decode(t, &small)
+	if len(small.Tools) == 0 || len(small.Tools) >= 5 || len(small.Omitted) != 1 || small.Tools[0].Tool != "analysis.getReports" {
+		t.Errorf("server.stats in 256 tokens: %d rows, omitted %v", len(small.Tools), small.Omitted)
+	}
 }
 
 func TestBuffers(t *testing.T) {

@@ -39,26 +39,22 @@ func (a *TokensAnswer) fit(c budget.Counter, limit int) int {
 	}
 	a.Tokens = &budget.TokenInfo{}
 	a.Files, a.Omitted = nil, nil
-	parts := []budget.Part{{Kind: 0, Tokens: budget.Cost(c, a.text())}}
-	for i := range a.all {
-		b, _ := json.Marshal(a.all[i])
-		parts = append(parts, budget.Part{Kind: 1, Tokens: budget.Cost(c, string(b))})
+	return budget.FitList(c, limit, a.text(), jsonRows(a.all), func(n int) {
+		a.Files, a.Omitted = a.all[:n], nil
+		if n < len(a.all) {
+			a.Omitted = []budget.Omission{{What: fmt.Sprintf("%d more files (counted in the total): raise maxTokens, or count fewer paths", len(a.all)-n)}}
+		}
+	}, a.text, a.Tokens)
+}
+
+// jsonRows are the rows as JSON, to price them.
+func jsonRows[T any](rows []T) []string {
+	out := make([]string, len(rows))
+	for i := range rows {
+		b, _ := json.Marshal(rows[i])
+		out[i] = string(b)
 	}
-	return budget.Fit(c, limit, budget.Plan{
-		Parts: parts,
-		Apply: func(keep []bool, _ int) {
-			rows := 0
-			for rows < len(a.all) && keep[1+rows] {
-				rows++
-			}
-			a.Files, a.Omitted = a.all[:rows], nil
-			if rows < len(a.all) {
-				a.Omitted = []budget.Omission{{What: fmt.Sprintf("%d more files (counted in the total): raise maxTokens, or count fewer paths", len(a.all)-rows)}}
-			}
-		},
-		Render: a.text,
-		Tokens: a.Tokens,
-	})
+	return out
 }
 
 func (s *Server) tokens(_ context.Context, in *TokensIn) (answer, error) {

@@ -138,3 +138,27 @@ func dropLast(parts []Part, keep []bool) bool {
 	keep[at] = false
 	return true
 }
+
+// FitList is [Fit] for a view made of a head, always kept, and rows kept as
+// a prefix (files' counts, tools' figures): head and rows are their texts as
+// priced, show(n) makes the view show the first n rows (with a marker for
+// the rest), render returns the whole, t is its size statement (nil: none).
+func FitList(c Counter, limit int, head string, rows []string, show func(n int), render func() string, t *TokenInfo) int {
+	parts := make([]Part, 0, 1+len(rows))
+	parts = append(parts, Part{Kind: 0, Tokens: Cost(c, head)})
+	for _, r := range rows {
+		parts = append(parts, Part{Kind: 1, Tokens: Cost(c, r)})
+	}
+	return Fit(c, limit, Plan{
+		Parts: parts,
+		Apply: func(keep []bool, _ int) {
+			n := 0
+			for n < len(rows) && keep[1+n] {
+				n++
+			}
+			show(n)
+		},
+		Render: render,
+		Tokens: t,
+	})
+}
