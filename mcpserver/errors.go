@@ -5,7 +5,7 @@ import (
 	"fmt"
 )
 
-// Error codes of tool errors (SPEC §6, MCP tools).
+// Error codes of tool errors (docs/mcp.md, "Errors").
 const (
 	CodeNotFound    = "NOT_FOUND"
 	CodeParseError  = "PARSE_ERROR"

@@ -14,7 +14,7 @@ import (
 	"github.com/recap-dev/recap/summarize/budget"
 )
 
-// Limits of getFinding's code snippet (SPEC §6).
+// Limits of getFinding's code snippet (docs/mcp.md).
 const (
 	snippetMaxLines  = 80
 	snippetMaxTokens = 1200

@@ -1,6 +1,6 @@
 // Package mcpserver is recap's MCP server: analysis.getReports,
 // analysis.getFinding, vcs.diff, tokens.count and server.stats over the
-// reports and the repository of one root directory (SPEC §6). Every answer
+// reports and the repository of one root directory (docs/mcp.md). Every answer
 // is a compact text line followed by the answer's JSON, the same JSON as
 // structured content, and stays inside its token budget: what does not fit
 // is left out with a marker, never cut in the middle of an item.
@@ -25,7 +25,7 @@ import (
 	"github.com/recap-dev/recap/summarize/tokens"
 )
 
-// Tool names, as SPEC §6 gives them. With ToolNames "underscore" the dots
+// Tool names, as docs/mcp.md gives them. With ToolNames "underscore" the dots
 // become underscores, for clients that accept only ^[a-zA-Z0-9_-]{1,64}$.
 const (
 	ToolGetReports  = "analysis.getReports"

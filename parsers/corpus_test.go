@@ -23,8 +23,8 @@ var corpusFormats = map[string]Format{
 }
 
 // multiLocation lists the corpus files written in PMD 6.31–6.42's layout, which
-// puts every violation of a rule into one result with many locations. SPEC §1
-// makes each location a finding, so the count differs from the manifest's
+// puts every violation of a rule into one result with many locations. recap
+// makes each location a finding (docs/formats.md), so the count differs from the manifest's
 // result count. Checked by hand: 2 results with 2 and 4 locations.
 var multiLocation = map[string]int{
 	"pmd-sarif/pmd-7-docs-report-example.sarif.json": 6,

@@ -35,7 +35,7 @@ func sarifToolKind(driver string) toolKind {
 	return toolGeneric
 }
 
-// severity applies SPEC §2: the SARIF level chain (the caller has already
+// severity applies the severity mapping (docs/formats.md): the SARIF level chain (the caller has already
 // fallen back from the result's level to the rule's default); older PMD SARIF
 // has no level at all, and PMD's priority decides; otherwise "warning" (§3.27.10).
 func (k toolKind) severity(level string, rule *sarifRule) (reports.Severity, int) {

@@ -1,7 +1,7 @@
 package reports
 
 // A Finding is one problem reported by one tool at one place, in recap's
-// normalized form (SPEC §2). It is a flat value: 0 or "" means unknown.
+// normalized form (docs/formats.md, "The finding"). It is a flat value: 0 or "" means unknown.
 type Finding struct {
 	// ID is a short id, unique within one run over a set of inputs and stable
 	// while the inputs do not change; it is what a caller uses to ask for details.

@@ -1,6 +1,6 @@
 package reports
 
-// Less is the order of findings in every view (SPEC §3): the most severe
+// Less is the order of findings in every view (docs/formats.md, "The view"): the most severe
 // first, then by category, rule, path, line and column; the id breaks ties so
 // that the order is total and pages are stable.
 func Less(a, b *Finding) bool {

@@ -19,7 +19,7 @@ import (
 	"github.com/recap-dev/recap/summarize/render"
 )
 
-// Limits that shape a review (SPEC §6).
+// Limits that shape a review (docs/ci.md).
 const (
 	// MaxComments is the most inline comments in one review; the rest are
 	// listed in the body.

@@ -17,7 +17,7 @@ type Source interface {
 	Lines(path string, from, to int) ([]string, error)
 }
 
-// Context limits (SPEC §3).
+// Context limits (docs/formats.md, "Limits of a view").
 const (
 	ContextRadius = 1   // lines before and after the finding's line
 	MaxLineChars  = 200 // characters of a context line; longer ones are cut with …

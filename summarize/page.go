@@ -7,7 +7,7 @@ import (
 	"github.com/recap-dev/recap/reports"
 )
 
-// Limits of a page of findings (SPEC §3).
+// Limits of a page of findings (docs/formats.md, "Limits of a view").
 const (
 	DefaultLimit = 50  // findings in one response unless asked otherwise
 	MaxLimit     = 200 // findings in one response at most

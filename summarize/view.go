@@ -5,7 +5,7 @@ import (
 	"github.com/recap-dev/recap/summarize/budget"
 )
 
-// View is what every output format renders, in the JSON shape of SPEC §6.
+// View is what every output format renders, in the JSON shape of docs/formats.md ("The view").
 // Field names are a contract read by agents, CI jobs and the PR bot: extend,
 // don't rename.
 type View struct {
@@ -53,7 +53,7 @@ type Page struct {
 	NextOffset *int `json:"nextOffset"`
 }
 
-// Summary is SPEC §3's summary: counts after filters.
+// Summary is the view's summary (docs/formats.md, "The view"): counts after filters.
 type Summary struct {
 	Total         int            `json:"total"`
 	Files         int            `json:"files"`

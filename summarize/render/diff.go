@@ -201,7 +201,7 @@ func fenceFor(lines []string) string {
 	return strings.Repeat("`", n)
 }
 
-// DiffJSON writes the view with the field names of SPEC §6: indented for
+// DiffJSON writes the view with the field names of docs/formats.md ("The diff view"): indented for
 // people, compact when it has a token budget.
 type DiffJSON struct{}
 

@@ -8,7 +8,7 @@ import (
 	"github.com/recap-dev/recap/summarize"
 )
 
-// JSON writes the view with the field names of SPEC §6: indented for people,
+// JSON writes the view with the field names of docs/formats.md ("The view"): indented for people,
 // or compact when the view has a token budget (summarize.Fit measured it so).
 type JSON struct{}
 

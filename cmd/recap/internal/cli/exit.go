@@ -5,7 +5,7 @@ import (
 	"fmt"
 )
 
-// Exit codes (SPEC §6).
+// Exit codes (docs/cli.md, "Exit codes").
 const (
 	exitOK    = 0 // fine
 	exitGate  = 1 // a quality gate failed (--fail-on)
