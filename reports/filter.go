@@ -65,12 +65,6 @@ func (f *Filter) Match(x Finding) bool {
 	return true
 }
 
-// Empty reports whether the filter keeps everything.
-func (f *Filter) Empty() bool {
-	return len(f.Categories) == 0 && !f.MinSeverity.Valid() && len(f.Tools) == 0 &&
-		len(f.Rules) == 0 && len(f.Paths) == 0 && f.Grep == ""
-}
-
 func (f *Filter) matchPath(p string) bool { return Globs(f.globs).Match(p) }
 
 // Globs is a compiled list of path globs (see [Filter.Paths]).

@@ -320,7 +320,7 @@ func apiError(method, u string, resp *http.Response, body []byte) *APIError {
 			}
 		}
 	} else if len(body) > 0 {
-		e.Message = oneLine(cut(string(body), 200))
+		e.Message = render.OneLine(cut(string(body), 200))
 	}
 	if resp.StatusCode == http.StatusTooManyRequests || (resp.StatusCode == http.StatusForbidden &&
 		(resp.Header.Get("X-RateLimit-Remaining") == "0" || strings.Contains(strings.ToLower(e.Message), "rate limit"))) {

@@ -212,7 +212,7 @@ func summaryBody(in Input, comments []Comment, listed []summarize.FindingView) s
 		room := MaxBody - b.Len() - len(tail) - 200
 		for i, f := range listed {
 			line := fmt.Sprintf("- %s **%s** `%s` %s %s: %s\n", render.SeverityMark(f.Severity), f.Severity, strings.ReplaceAll(location(&f.Finding), "`", "'"),
-				esc(f.Tool), ruleName(&f.Finding), esc(cut(oneLine(f.Message), 300)))
+				esc(f.Tool), ruleName(&f.Finding), esc(cut(render.OneLine(f.Message), 300)))
 			if b.Len()+len(line) > room {
 				notShown += len(listed) - i
 				break
@@ -241,8 +241,6 @@ func ruleName(f *reports.Finding) string {
 
 // esc keeps report text from becoming HTML (or a hidden marker) in Markdown.
 var esc = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // cut shortens s to at most n bytes on a rune boundary.
 func cut(s string, n int) string {

@@ -109,13 +109,13 @@ func (DiffText) File(f *summarize.DiffFile) string {
 	if f.Hunks > 0 {
 		counts = fmt.Sprintf("  %s  +%d −%d", Plural(f.Hunks, "hunk", "hunks"), f.Added, f.Deleted)
 	}
-	return fmt.Sprintf("%-8s  %s%s\n", fileChange(f), oneLine(fileLabel(f)), counts)
+	return fmt.Sprintf("%-8s  %s%s\n", fileChange(f), OneLine(fileLabel(f)), counts)
 }
 
 // Hunk implements [summarize.DiffLayout].
 func (DiffText) Hunk(h *summarize.HunkView) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "\n%s %s\n", oneLine(h.Path), h.Header())
+	fmt.Fprintf(&b, "\n%s %s\n", OneLine(h.Path), h.Header())
 	for _, l := range h.Lines {
 		b.WriteString(l)
 		b.WriteByte('\n')

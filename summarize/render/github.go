@@ -68,7 +68,7 @@ func ghAnnotation(f *summarize.FindingView) string {
 			}
 		}
 	}
-	title := oneLine(f.Tool + " " + DisplayRule(f.Rule, f.RuleName))
+	title := OneLine(f.Tool + " " + DisplayRule(f.Rule, f.RuleName))
 	if f.Baseline == reports.BaselineNew {
 		title += " (new)"
 	}

@@ -206,8 +206,8 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 // that holds its context, or a list item when it has none.
 func markdownFinding(ew *errWriter, f *summarize.FindingView) {
 	line := fmt.Sprintf("%s <b>%s</b>%s <code>%s</code> %s: %s", SeverityMark(f.Severity), f.Severity, markdownBaseline(f.Baseline),
-		html.EscapeString(location(f.Path, f.Line, f.Column)), html.EscapeString(oneLine(f.Tool+" "+DisplayRule(f.Rule, f.RuleName))),
-		html.EscapeString(oneLine(f.Message)))
+		html.EscapeString(location(f.Path, f.Line, f.Column)), html.EscapeString(OneLine(f.Tool+" "+DisplayRule(f.Rule, f.RuleName))),
+		html.EscapeString(OneLine(f.Message)))
 	if len(f.Context) == 0 && f.ContextNote == "" {
 		ew.printf("- %s\n", line)
 		return

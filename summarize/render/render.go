@@ -145,8 +145,9 @@ func Plural(n int, one, many string) string {
 	return fmt.Sprintf("%d %s", n, many)
 }
 
-// oneLine folds newlines so that a value cannot break a table row.
-func oneLine(s string) string {
+// OneLine folds white space, newlines included, so that a value cannot
+// break a table row or a line.
+func OneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 

@@ -39,7 +39,7 @@ func (Text) Render(w io.Writer, v *summarize.View) error {
 	if len(s.ByTool) > 0 {
 		rows = rows[:0]
 		for _, name := range sortedKeys(s.ByTool) {
-			rows = append(rows, []string{oneLine(name), strconv.Itoa(s.ByTool[name])})
+			rows = append(rows, []string{OneLine(name), strconv.Itoa(s.ByTool[name])})
 		}
 		ew.tbl([]string{"tool", "count"}, left2, rows)
 	}
@@ -52,18 +52,18 @@ func (Text) Render(w io.Writer, v *summarize.View) error {
 		} else if len(in.Warnings) > 0 {
 			status = Plural(len(in.Warnings), "warning", "warnings")
 		}
-		rows = append(rows, []string{oneLine(in.Path), in.Format, oneLine(in.Tool), strconv.Itoa(in.Findings), status})
+		rows = append(rows, []string{OneLine(in.Path), in.Format, OneLine(in.Tool), strconv.Itoa(in.Findings), status})
 	}
 	ew.tbl([]string{"input", "format", "tool", "findings", "status"},
 		[]tw.Align{tw.AlignLeft, tw.AlignLeft, tw.AlignLeft, tw.AlignRight, tw.AlignLeft}, rows)
 	for _, in := range v.Inputs {
 		for _, warn := range in.Warnings {
-			ew.printf("warning: %s: %s\n", in.Path, oneLine(warn))
+			ew.printf("warning: %s: %s\n", in.Path, OneLine(warn))
 		}
 	}
 	for _, in := range v.Inputs {
 		if in.Error != "" {
-			ew.printf("error: %s\n", oneLine(in.Error))
+			ew.printf("error: %s\n", OneLine(in.Error))
 		}
 	}
 	textFindings(ew, v)
@@ -78,7 +78,7 @@ func textTopLists(ew *errWriter, s *summarize.Summary) {
 	if len(s.TopRules) > 0 {
 		var rows [][]string
 		for _, r := range s.TopRules {
-			rows = append(rows, []string{oneLine(r.Name), oneLine(r.Tool), strconv.Itoa(r.Count)})
+			rows = append(rows, []string{OneLine(r.Name), OneLine(r.Tool), strconv.Itoa(r.Count)})
 		}
 		ew.tbl([]string{"top rules", "tool", "count"}, []tw.Align{tw.AlignLeft, tw.AlignLeft, tw.AlignRight}, rows)
 	}
@@ -116,8 +116,8 @@ func textFindings(ew *errWriter, v *summarize.View) {
 
 func textFinding(ew *errWriter, f *summarize.FindingView) {
 	ew.printf("\n%-7s %s  %s %s [%s]  (id %s%s)\n", f.Severity, location(f.Path, f.Line, f.Column),
-		oneLine(f.Tool), oneLine(DisplayRule(f.Rule, f.RuleName)), oneLine(f.Category), f.ID, baselineTag(f.Baseline, ", "))
-	ew.printf("        %s\n", oneLine(f.Message))
+		OneLine(f.Tool), OneLine(DisplayRule(f.Rule, f.RuleName)), OneLine(f.Category), f.ID, baselineTag(f.Baseline, ", "))
+	ew.printf("        %s\n", OneLine(f.Message))
 }
 
 func textContext(ew *errWriter, f *summarize.FindingView) {
@@ -197,7 +197,7 @@ func countRows(cs []summarize.Count) [][]string {
 		if name == "" {
 			name = "(none)"
 		}
-		rows[i] = []string{oneLine(name), strconv.Itoa(c.Count)}
+		rows[i] = []string{OneLine(name), strconv.Itoa(c.Count)}
 	}
 	return rows
 }
