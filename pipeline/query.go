@@ -75,18 +75,22 @@ type Keep struct {
 }
 
 // Page is a page of findings: Limit findings (1 to summarize.MaxLimit) from
-// Offset (0-based).
+// Offset (0-based, at most MaxOffset).
 type Page struct {
 	Offset, Limit int
 }
+
+// MaxOffset is the deepest page's offset: more findings than this do not
+// come out of one set of reports (a finding's id numbers them in an int32).
+const MaxOffset = 1<<31 - 1
 
 // Check reports a page out of bounds.
 func (p Page) Check() error {
 	if p.Limit < 1 || p.Limit > summarize.MaxLimit {
 		return fmt.Errorf("limit must be between 1 and %d", summarize.MaxLimit)
 	}
-	if p.Offset < 0 {
-		return errors.New("offset must not be negative")
+	if p.Offset < 0 || p.Offset > MaxOffset {
+		return fmt.Errorf("offset must be between 0 and %d", MaxOffset)
 	}
 	return nil
 }

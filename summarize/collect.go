@@ -1,6 +1,7 @@
 package summarize
 
 import (
+	"math"
 	"sort"
 
 	"github.com/recap-dev/recap/reports"
@@ -85,7 +86,8 @@ func (c *Collector) KeepPage(offset, limit int) {
 		limit = DefaultLimit
 	}
 	limit = min(limit, MaxLimit)
-	offset = max(offset, 0)
+	offset = min(max(offset, 0), math.MaxInt32) // offset+limit must not overflow
+
 	c.pager = &pager{offset: offset, limit: limit, keep: offset + limit}
 	c.bySev = nil
 }

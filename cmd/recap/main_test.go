@@ -279,3 +279,41 @@ func TestChangedOnlyWithPMD(t *testing.T) {
 		t.Errorf("working tree (-want +got):\n%s", d)
 	}
 }
+
+// TestUsageErrors: a value that would silently mean something else (an
+// offset that overflows, a limit of 0, a negative --max-new, an empty
+// --base from an unset CI variable) is a usage error that says so.
+func TestUsageErrors(t *testing.T) {
+	root := reportstest.RepoRoot(t)
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"offset near 2^63", []string{"findings", "--offset", "9223372036854775000", "testdata/reports"}, "offset must be between 0 and"},
+		{"offset -1", []string{"findings", "--offset", "-1", "testdata/reports"}, "offset must be between 0 and"},
+		{"limit 0", []string{"findings", "--limit", "0", "testdata/reports"}, "limit must be between 1 and 200"},
+		{"max-new -1", []string{"summary", "--max-new", "-1", "--baseline", "testdata/reports/pmd.sarif", "testdata/reports"}, "--max-new must not be negative"},
+		{"an empty --base", []string{"summary", "--changed-only", "--base", "", "testdata/reports"}, "--base is empty"},
+		{"an empty --baseline", []string{"summary", "--baseline", "", "testdata/reports"}, "--baseline is empty"},
+		{"an empty --rev", []string{"findings", "--rev", " ", "testdata/reports"}, "--rev is empty"},
+		{"an empty review --base", []string{"review", "--base", "", "testdata/reports"}, "--base is empty"},
+		{"an empty diff --head", []string{"diff", "--base", "HEAD", "--head", ""}, "--head is empty"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			cmd := exec.Command(bin, tc.args...)
+			cmd.Dir = root
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			err := cmd.Run()
+			if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 {
+				t.Fatalf("%v, want exit 2\nstdout:\n%s\nstderr:\n%s", err, stdout.String(), stderr.String())
+			}
+			if !strings.Contains(stderr.String(), tc.want) || stdout.Len() > 0 {
+				t.Errorf("stderr %q, want it to say %q (and nothing on stdout: %q)", stderr.String(), tc.want, stdout.String())
+			}
+		})
+	}
+}

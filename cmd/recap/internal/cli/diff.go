@@ -100,6 +100,9 @@ repository is read with go-git: no git binary is needed.`,
   recap diff --format json --max-tokens 4000 changes.patch`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := emptyFlags(cmd); err != nil {
+				return err
+			}
 			r, err := render.LookupDiff(format)
 			if err != nil {
 				return usageError("--format: %v", err)

@@ -25,7 +25,9 @@ or in the working tree against HEAD.`,
   recap findings --changed-only --diff pr.diff build/reports/pmd.sarif`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.flagsChanged(cmd)
+			if err := opts.flagsChanged(cmd); err != nil {
+				return err
+			}
 			return runReport(cmd.Context(), streams, &opts, args, true)
 		},
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/recap-dev/recap/summarize/render"
 	"github.com/recap-dev/recap/summarize/tokens"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // reportOptions are the flags of the commands that read reports.
@@ -43,10 +44,40 @@ func (o *reportOptions) registerBudget(cmd *cobra.Command) {
 	f.StringVar(&o.tokenizer, "tokenizer", tokens.Default, "how the budget counts: "+strings.Join(tokens.Names(), ", "))
 }
 
-// flagsChanged notes which defaults the user overrode.
-func (o *reportOptions) flagsChanged(cmd *cobra.Command) {
+// flagsChanged notes which defaults the user overrode, and refuses values
+// given explicitly that would silently mean "not given".
+func (o *reportOptions) flagsChanged(cmd *cobra.Command) error {
 	o.budgeted = cmd.Flags().Changed("max-tokens")
 	o.paged = cmd.Flags().Changed("offset") || cmd.Flags().Changed("limit")
+	if cmd.Flags().Changed("max-new") && o.gate.maxNew < 0 {
+		return usageError("--max-new must not be negative (0 allows no new finding)")
+	}
+	return emptyFlags(cmd)
+}
+
+// emptyFlags refuses a string flag given with an empty value (an unset CI
+// variable, as in --base "$BASE"): it would otherwise mean "not given", and
+// compare the working tree, read no baseline, or the like.
+func emptyFlags(cmd *cobra.Command) error {
+	var err error
+	cmd.Flags().Visit(func(f *pflag.Flag) {
+		if err != nil {
+			return
+		}
+		switch v := f.Value.(type) {
+		case pflag.SliceValue:
+			for _, s := range v.GetSlice() {
+				if strings.TrimSpace(s) == "" {
+					err = usageError("--%s is empty: give a value (is a CI variable unset?)", f.Name)
+				}
+			}
+		default:
+			if f.Value.Type() == "string" && strings.TrimSpace(f.Value.String()) == "" {
+				err = usageError("--%s is empty: give a value (is a CI variable unset?)", f.Name)
+			}
+		}
+	})
+	return err
 }
 
 // report is a checked command line of a report command: the query, and

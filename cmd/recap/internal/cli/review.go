@@ -68,6 +68,9 @@ $GITHUB_API_URL) points at GitHub Enterprise Server.`,
 }
 
 func runReview(cmd *cobra.Command, streams *IO, opts *reportOptions, rf *reviewFlags, args []string) error {
+	if err := opts.flagsChanged(cmd); err != nil {
+		return err
+	}
 	if opts.common.format != "json" && opts.common.format != "markdown" {
 		return usageError("--format: review writes json or markdown, not %q", opts.common.format)
 	}

@@ -19,7 +19,9 @@ read, after printing the rest.`,
   recap summary --changed-only --base origin/main build/reports/`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.flagsChanged(cmd)
+			if err := opts.flagsChanged(cmd); err != nil {
+				return err
+			}
 			return runReport(cmd.Context(), streams, &opts, args, false)
 		},
 	}
