@@ -12,15 +12,15 @@ import (
 const TopN = 10
 
 // A Collector counts a stream of findings for the summary. Its memory is the
-// counts: one entry per distinct file, category, rule and tool, never the
-// findings. The zero value is not usable; call [NewCollector].
+// counts: one entry per distinct file, category, rule and tool (at most
+// [MaxDistinct] of each), never the findings. The zero value is not usable; call [NewCollector].
 type Collector struct {
 	total int
 	sev   SeverityCounts
-	tools map[string]int
-	cats  map[string]int
-	rules map[ruleKey]int
-	files map[string]int
+	tools *tally[string]
+	cats  *tally[string]
+	rules *tally[ruleKey]
+	files *tally[string]
 	pager *pager
 	// bySev keeps a page per severity (KeepTop).
 	bySev map[reports.Severity]*pager
@@ -31,10 +31,10 @@ type ruleKey struct{ tool, rule string }
 // NewCollector returns an empty collector.
 func NewCollector() *Collector {
 	return &Collector{
-		tools: map[string]int{},
-		cats:  map[string]int{},
-		rules: map[ruleKey]int{},
-		files: map[string]int{},
+		tools: newTally(MaxDistinct, hashString),
+		cats:  newTally(MaxDistinct, hashString),
+		rules: newTally(MaxDistinct, hashRule),
+		files: newTally(MaxDistinct, hashString),
 	}
 }
 
@@ -49,11 +49,11 @@ func (c *Collector) Add(f reports.Finding) {
 	case reports.SeverityNote:
 		c.sev.Note++
 	}
-	c.tools[f.Tool]++
-	c.cats[f.Category]++
-	c.rules[ruleKey{f.Tool, f.Rule}]++
+	c.tools.add(f.Tool)
+	c.cats.add(f.Category)
+	c.rules.add(ruleKey{f.Tool, f.Rule})
 	if f.Path != "" {
-		c.files[f.Path]++
+		c.files.add(f.Path)
 	}
 	if c.pager != nil {
 		c.pager.add(f)
@@ -94,14 +94,27 @@ func (c *Collector) KeepPage(offset, limit int) {
 
 // Summary returns the counts and top lists so far.
 func (c *Collector) Summary() Summary {
+	files, exact := c.files.distinct()
 	s := Summary{
-		Total: c.total, Files: len(c.files), BySeverity: c.sev, ByTool: map[string]int{},
-		TopCategories: top(c.cats), TopFiles: top(c.files), TopRules: []RuleCount{},
+		Total: c.total, Files: files, BySeverity: c.sev, ByTool: map[string]int{},
+		TopCategories: top(c.cats.m), TopFiles: top(c.files.m), TopRules: []RuleCount{},
 	}
-	for k, v := range c.tools {
+	if !exact {
+		s.Approximate = append(s.Approximate, "files", "topFiles")
+	}
+	for what, t := range map[string]*tally[string]{"topCategories": c.cats, "byTool": c.tools} {
+		if _, exact := t.distinct(); !exact {
+			s.Approximate = append(s.Approximate, what)
+		}
+	}
+	if _, exact := c.rules.distinct(); !exact {
+		s.Approximate = append(s.Approximate, "topRules")
+	}
+	sort.Strings(s.Approximate)
+	for k, v := range c.tools.m {
 		s.ByTool[k] = v
 	}
-	for k, n := range c.rules {
+	for k, n := range c.rules.m {
 		s.TopRules = append(s.TopRules, RuleCount{Name: k.rule, Tool: k.tool, Count: n})
 	}
 	sort.Slice(s.TopRules, func(i, j int) bool {

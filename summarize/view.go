@@ -64,6 +64,10 @@ type Summary struct {
 	TopFiles      []Count        `json:"topFiles"`
 	// Baseline counts the findings against a baseline run; nil without one.
 	Baseline *BaselineCounts `json:"baseline,omitempty"`
+	// Approximate names the counts that are estimates (files, topFiles,
+	// topRules, …), when there were more distinct names than [MaxDistinct];
+	// empty when every count is exact.
+	Approximate []string `json:"approximate,omitempty"`
 }
 
 // BaselineCounts counts findings by their state against a baseline run:
