@@ -111,10 +111,7 @@ func (s *Server) getReports(ctx context.Context, in *GetReportsIn) (answer, erro
 			}
 			v.Findings = append(v.Findings, fv)
 		}
-		v.Page = &summarize.Page{Offset: in.Offset, Limit: in.Limit, Returned: len(v.Findings), Total: len(b.refs)}
-		if to < len(b.refs) {
-			v.Page.NextOffset = &to
-		}
+		v.Page = summarize.NewPage(in.Offset, in.Limit, len(v.Findings), len(b.refs))
 	}
 	return &reportsAnswer{v: v}, nil
 }

@@ -131,8 +131,8 @@ func Run(ctx context.Context, q *Query) (*Result, error) {
 			return nil, err
 		}
 	}
-	flt := q.Filter
-	if err := flt.Compile(); err != nil {
+	s := &scan{q: q, flt: q.Filter, res: res}
+	if err := s.flt.Compile(); err != nil {
 		return nil, err
 	}
 	if q.Changes != nil {
@@ -142,9 +142,14 @@ func Run(ctx context.Context, q *Query) (*Result, error) {
 		}
 		res.Files, res.Index = files, idx
 	}
-	base, err := readBaseline(ctx, q.Baseline, &flt)
-	if err != nil {
+	var err error
+	if s.base, err = readBaseline(ctx, q.Baseline, &s.flt); err != nil {
 		return nil, err
+	}
+	if p := q.Keep.Page; p != nil && p.Offset+p.Limit > DeepPage {
+		if done, err := runDeep(ctx, s); done || err != nil {
+			return res, err
+		}
 	}
 
 	c := summarize.NewCollector()
@@ -155,25 +160,7 @@ func Run(ctx context.Context, q *Query) (*Result, error) {
 		c.KeepTop(k.PerSeverity, k.PerSeverity, k.PerSeverity)
 	}
 	var counts summarize.BaselineCounts
-	keep := func(f *reports.Finding) bool {
-		if !flt.Match(*f) {
-			return false
-		}
-		if res.Index != nil && !res.Index.Touches(f.Path, f.Line, f.EndLine) {
-			res.Outside++
-			return false
-		}
-		return true
-	}
-	inputs, err := q.Reports.Read(ctx, keep, func(f *reports.Finding) error {
-		state := ""
-		if base != nil {
-			state = base.State(f)
-			counts.Add(state)
-			if q.NewOnly && state != reports.BaselineNew {
-				return nil
-			}
-		}
+	inputs, marked, err := s.pass(ctx, q.Reports, &counts, func(f *reports.Finding, state string) error {
 		if q.Keep.Each != nil {
 			if err := q.Keep.Each(f, state); err != nil {
 				return err
@@ -188,16 +175,71 @@ func Run(ctx context.Context, q *Query) (*Result, error) {
 		return nil, err
 	}
 	res.View = c.View(inputs)
-	if base != nil {
-		for _, f := range base.Fixed() {
-			// On changed lines only, a fixed finding is one of a changed file.
-			if res.Index == nil || len(res.Index.Lines(f.Path)) > 0 {
-				counts.Fixed++
+	s.summarizeBaseline(res.View, marked, &counts)
+	return res, nil
+}
+
+// scan is one query's steps, for the passes over the reports: the filter,
+// the changed lines, the baseline and new only.
+type scan struct {
+	q    *Query
+	flt  reports.Filter
+	base *reports.Baseline // as read; each pass marks a copy; nil without one
+	res  *Result
+}
+
+// pass reads src once through the steps and calls visit for each finding
+// that passes, with its state against the baseline. The first pass (counts
+// given) counts the states, and the findings left out for the changed lines.
+// Each pass marks a fresh copy of the baseline, which it returns, so that
+// every pass sees the same states.
+func (s *scan) pass(ctx context.Context, src Source, counts *summarize.BaselineCounts, visit func(f *reports.Finding, state string) error) ([]reports.Input, *reports.Baseline, error) {
+	var base *reports.Baseline
+	if s.base != nil {
+		base = s.base.Clone()
+	}
+	first, idx := counts != nil, s.res.Index
+	keep := func(f *reports.Finding) bool {
+		if !s.flt.Match(*f) {
+			return false
+		}
+		if idx != nil && !idx.Touches(f.Path, f.Line, f.EndLine) {
+			if first {
+				s.res.Outside++
+			}
+			return false
+		}
+		return true
+	}
+	inputs, err := src.Read(ctx, keep, func(f *reports.Finding) error {
+		state := ""
+		if base != nil {
+			state = base.State(f)
+			if first {
+				counts.Add(state)
+			}
+			if s.q.NewOnly && state != reports.BaselineNew {
+				return nil
 			}
 		}
-		res.View.Summary.Baseline = &counts
+		return visit(f, state)
+	})
+	return inputs, base, err
+}
+
+// summarizeBaseline puts the counts against the baseline in v's summary,
+// with the fixed ones: the findings of the baseline that no finding marked
+// matched (on changed lines only, those of a changed file).
+func (s *scan) summarizeBaseline(v *summarize.View, marked *reports.Baseline, counts *summarize.BaselineCounts) {
+	if marked == nil {
+		return
 	}
-	return res, nil
+	for _, f := range marked.Fixed() {
+		if s.res.Index == nil || len(s.res.Index.Lines(f.Path)) > 0 {
+			counts.Fixed++
+		}
+	}
+	v.Summary.Baseline = counts
 }
 
 // readBaseline reads the baseline's findings through the filter; nil

@@ -55,6 +55,17 @@ func (b *Baseline) State(f *Finding) string {
 	return BaselineNew
 }
 
+// Clone returns a copy of b with the matches it has left, so that the same
+// findings can be marked again.
+func (b *Baseline) Clone() *Baseline {
+	c := &Baseline{left: make(map[string]*baselineEntry, len(b.left)), order: b.order}
+	for fp, e := range b.left {
+		x := *e
+		c.left[fp] = &x
+	}
+	return c
+}
+
 // Mark sets f.Baseline to its [Baseline.State].
 func (b *Baseline) Mark(f *Finding) { f.Baseline = b.State(f) }
 

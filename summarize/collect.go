@@ -154,9 +154,9 @@ func (c *Collector) View(inputs []reports.Input) *View {
 	for i, f := range page {
 		v.Findings[i] = FindingView{Finding: f}
 	}
-	v.Page = &Page{Offset: offset, Limit: limit, Returned: len(page), Total: c.total}
-	if next := offset + len(page); c.pager != nil && next < c.total {
-		v.Page.NextOffset = &next
+	v.Page = NewPage(offset, limit, len(page), c.total)
+	if c.pager == nil { // the first of each severity: no next page
+		v.Page.NextOffset = nil
 	}
 	return v
 }

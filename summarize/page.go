@@ -30,6 +30,16 @@ func (h *pageHeap) Pop() any {
 	return x
 }
 
+// NewPage locates a page of returned findings from offset among total,
+// asked for with limit: its next offset is set when findings are left after it.
+func NewPage(offset, limit, returned, total int) *Page {
+	p := &Page{Offset: offset, Limit: limit, Returned: returned, Total: total}
+	if next := offset + returned; next < total {
+		p.NextOffset = &next
+	}
+	return p
+}
+
 type pager struct {
 	offset, limit int
 	keep          int

@@ -1,0 +1,217 @@
+package pipeline
+
+import (
+	"context"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"slices"
+
+	"github.com/recap-dev/recap/reports"
+	"github.com/recap-dev/recap/summarize"
+)
+
+// DeepPage is the end (offset+limit) from which a page is found in several
+// passes over the reports instead of in one pass that keeps the first
+// offset+limit findings: the memory of a deep page stays that of a page
+// ending at DeepPage (a few MB), whatever its offset, at the cost of reading
+// the reports again (three or four times in all; standard input is kept in
+// a temporary file for it).
+const DeepPage = 10_000
+
+// The selection's bounds: the findings sampled in a pass to place the
+// next pass's range, and the most findings of a range kept to sort.
+const (
+	deepSample     = 4096
+	deepCandidates = 8192
+	deepRounds     = 24
+)
+
+// runDeep finds a deep page in passes: the first counts and samples the
+// findings' order; each next one keeps only the findings between two
+// sampled ones around the page, counts those before, and samples again,
+// until the range holds few enough findings to sort. It reports false when
+// the reports cannot be read again (then a single pass does it).
+func runDeep(ctx context.Context, s *scan) (bool, error) {
+	src, cleanup, ok, err := rereadable(s.q.Reports)
+	if err != nil || !ok {
+		return false, err
+	}
+	defer cleanup()
+	page := *s.q.Keep.Page
+	c := summarize.NewCollector()
+	var counts summarize.BaselineCounts
+	smp := newSample()
+	inputs, marked, err := s.pass(ctx, src, &counts, func(f *reports.Finding, state string) error {
+		g := *f
+		g.Baseline = state
+		c.Add(g)
+		smp.add(f)
+		return nil
+	})
+	if err != nil {
+		return true, err
+	}
+	v := c.View(inputs)
+	s.summarizeBaseline(v, marked, &counts)
+	total := v.Summary.Total
+	var found []reports.Finding
+	if page.Offset < total {
+		if found, ok, err = selectPage(ctx, s, src, smp, total, page); err != nil || !ok {
+			return ok, err
+		}
+	}
+	v.Findings = make([]summarize.FindingView, len(found))
+	for i, f := range found {
+		v.Findings[i] = summarize.FindingView{Finding: f}
+	}
+	v.Page = summarize.NewPage(page.Offset, page.Limit, len(found), total)
+	s.res.View = v
+	return true, nil
+}
+
+// selectPage narrows the range of findings that holds the page, pass by
+// pass, and returns the page; false when the sample kept missing it.
+func selectPage(ctx context.Context, s *scan, src Source, smp *sample, total int, page Page) ([]reports.Finding, bool, error) {
+	var lo, hi *reports.Finding // the range, inclusive; nil: unbounded
+	below, inRange := 0, total
+	end := min(page.Offset+page.Limit, total)
+	for round := 0; round < deepRounds; round++ {
+		nlo, nhi := lo, hi
+		if inRange > deepCandidates {
+			keys := smp.sorted()
+			n := len(keys)
+			p := float64(page.Offset-below) / float64(inRange)
+			m := int(4*math.Sqrt(float64(n)*p*(1-p))+2) << min(round, 10)
+			if a := (page.Offset-below)*n/inRange - m; a > 0 && a < n {
+				nlo = &keys[a]
+			}
+			if b := ((end-below)*n+inRange-1)/inRange + m; b >= 0 && b < n {
+				nhi = &keys[b]
+			}
+		}
+		nbelow, nin, over := below, 0, false
+		var cands []reports.Finding
+		next := newSample()
+		_, _, err := s.pass(ctx, src, nil, func(f *reports.Finding, state string) error {
+			if !within(f, lo, hi) {
+				return nil
+			}
+			if nlo != nil && reports.Less(f, nlo) {
+				nbelow++
+				return nil
+			}
+			if nhi != nil && reports.Less(nhi, f) {
+				return nil
+			}
+			nin++
+			next.add(f)
+			switch {
+			case over:
+			case len(cands) < deepCandidates:
+				g := *f
+				g.Baseline = state
+				cands = append(cands, g)
+			default:
+				over, cands = true, nil
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, true, err
+		}
+		if nbelow > page.Offset || nbelow+nin < end {
+			continue // the sample missed the page: the same range, a wider margin
+		}
+		lo, hi, below, inRange, smp = nlo, nhi, nbelow, nin, next
+		if !over {
+			slices.SortFunc(cands, func(a, b reports.Finding) int {
+				if reports.Less(&a, &b) {
+					return -1
+				}
+				return 1
+			})
+			return cands[page.Offset-below : end-below], true, nil
+		}
+	}
+	return nil, false, nil
+}
+
+// within reports whether lo ≤ f ≤ hi in view order (nil: unbounded).
+func within(f, lo, hi *reports.Finding) bool {
+	return (lo == nil || !reports.Less(f, lo)) && (hi == nil || !reports.Less(hi, f))
+}
+
+// sample is a uniform sample of the findings of a pass (a reservoir), each
+// kept with only what the view order compares.
+type sample struct {
+	keys []reports.Finding
+	seen int
+	rng  *rand.Rand
+}
+
+func newSample() *sample {
+	return &sample{rng: rand.New(rand.NewPCG(1, 2))} // the same passes give the same pages
+}
+
+func (s *sample) add(f *reports.Finding) {
+	s.seen++
+	k := reports.Finding{Severity: f.Severity, Category: f.Category, Rule: f.Rule, Path: f.Path, Line: f.Line, Column: f.Column, ID: f.ID}
+	if len(s.keys) < deepSample {
+		s.keys = append(s.keys, k)
+		return
+	}
+	if i := s.rng.IntN(s.seen); i < deepSample {
+		s.keys[i] = k
+	}
+}
+
+func (s *sample) sorted() []reports.Finding {
+	slices.SortFunc(s.keys, func(a, b reports.Finding) int {
+		if reports.Less(&a, &b) {
+			return -1
+		}
+		return 1
+	})
+	return s.keys
+}
+
+// rereadable returns a source that can be read again and again: report
+// files as they are, standard input kept in a temporary file (which cleanup
+// removes) and read from its start at each pass; false for a source of
+// another kind.
+func rereadable(src Source) (Source, func(), bool, error) {
+	files, ok := src.(Files)
+	if !ok {
+		return nil, nil, false, nil
+	}
+	if !slices.Contains(files.Paths, "-") || files.Options.Stdin == nil {
+		return files, func() {}, true, nil
+	}
+	tmp, err := os.CreateTemp("", "recap-stdin-*")
+	if err != nil {
+		return nil, nil, false, err
+	}
+	cleanup := func() { tmp.Close(); os.Remove(tmp.Name()) }
+	if _, err := io.Copy(tmp, files.Options.Stdin); err != nil {
+		cleanup()
+		return nil, nil, false, err
+	}
+	return rewound{files, tmp}, cleanup, true, nil
+}
+
+// rewound is report files whose standard input is a temporary file, read
+// from its start at each pass.
+type rewound struct {
+	Files
+	stdin *os.File
+}
+
+func (r rewound) Read(ctx context.Context, keep func(*reports.Finding) bool, emit func(*reports.Finding) error) ([]reports.Input, error) {
+	if _, err := r.stdin.Seek(0, io.SeekStart); err != nil {
+		return nil, err
+	}
+	r.Files.Options.Stdin = r.stdin
+	return r.Files.Read(ctx, keep, emit)
+}
