@@ -69,8 +69,8 @@ func TestDeepPage(t *testing.T) {
 		return pipeline.Files{Paths: []string{"-"}, Options: parsers.ReadOptions{Stdin: strings.NewReader(log)}}
 	}
 	queries := map[string]pipeline.Query{
-		"all":     {},
-		"filters": {Filter: reports.Filter{MinSeverity: reports.SeverityWarning, Paths: []string{"src/f1*.go"}}},
+		"all":                         {},
+		"filters":                     {Filter: reports.Filter{MinSeverity: reports.SeverityWarning, Paths: []string{"src/f1*.go"}}},
 		"new only against a baseline": {Baseline: pipeline.Files{Paths: []string{base}}, NewOnly: true},
 		"marked against a baseline":   {Baseline: pipeline.Files{Paths: []string{base}}},
 	}
