@@ -9,6 +9,7 @@ import "sort"
 // --ignore-blank-lines leaves them out.
 type Index struct {
 	lines map[string][]int
+	whole map[string]bool // files every line of which counts (NewFileIndex)
 }
 
 // NewIndex indexes the changed lines of files.
@@ -63,15 +64,73 @@ func NewAddedIndex(files []File) *Index {
 	return x
 }
 
-// Files is how many files have changed lines.
-func (x *Index) Files() int { return len(x.lines) }
+// NewContextIndex indexes every line the files' hunks show on the new
+// side, context lines included, as reviewdog's filter-mode=diff_context
+// does: where a review may comment.
+func NewContextIndex(files []File) *Index {
+	x := &Index{lines: map[string][]int{}}
+	for i := range files {
+		f := &files[i]
+		if f.NewPath == "" {
+			continue
+		}
+		var nums []int
+		for _, h := range f.Hunks {
+			for n := h.NewStart; n < h.NewStart+h.NewLines; n++ {
+				nums = append(nums, n)
+			}
+		}
+		if len(nums) > 0 {
+			x.lines[f.NewPath] = append(x.lines[f.NewPath], nums...)
+			sort.Ints(x.lines[f.NewPath])
+		}
+	}
+	return x
+}
 
-// Lines returns the changed lines of path, sorted.
-func (x *Index) Lines(path string) []int { return x.lines[path] }
+// NewFileIndex counts every line of every file the diff changed (added,
+// modified, renamed, copied; not deleted), and a file's findings without a
+// line too, as reviewdog's filter-mode=file does.
+func NewFileIndex(files []File) *Index {
+	x := &Index{lines: map[string][]int{}, whole: map[string]bool{}}
+	for i := range files {
+		if p := files[i].NewPath; p != "" {
+			x.whole[p] = true
+		}
+	}
+	return x
+}
+
+// Files is how many files have changed lines.
+func (x *Index) Files() int {
+	if x == nil {
+		return 0
+	}
+	return max(len(x.lines), len(x.whole))
+}
+
+// Changed reports whether path has changed lines, or is a changed file of
+// a file index.
+func (x *Index) Changed(path string) bool {
+	return x != nil && (len(x.lines[path]) > 0 || x.whole[path])
+}
+
+// Lines returns the changed lines of path, sorted (none for a nil index,
+// nor in a file index).
+func (x *Index) Lines(path string) []int {
+	if x == nil {
+		return nil
+	}
+	return x.lines[path]
+}
 
 // Touches reports whether any line of from..to (to < from means from alone)
-// in path changed. A finding without a line (from ≤ 0) touches nothing.
+// in path changed. A finding without a line (from ≤ 0) touches nothing but
+// in a file index, where every line of a changed file counts.
 func (x *Index) Touches(path string, from, to int) bool {
+	if x.whole[path] {
+		return true
+	}
 	if from <= 0 {
 		return false
 	}

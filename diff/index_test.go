@@ -195,3 +195,36 @@ rename to docs/new.txt
 		t.Errorf("index of app/: %d files", x.Files())
 	}
 }
+
+// TestIndexModes: the diff_context index holds every line a hunk shows on
+// the new side, the file index every line (and none) of a changed file;
+// deleted files count in neither.
+func TestIndexModes(t *testing.T) {
+	t.Parallel()
+	files := parse(t, "--- a/f.go\n+++ b/f.go\n@@ -3,4 +3,5 @@\n c\n d\n-e\n+E\n+E2\n f\n"+
+		"--- a/gone.go\n+++ /dev/null\n@@ -1,2 +0,0 @@\n-a\n-b\n")
+	ctx := diff.NewContextIndex(files)
+	if d := cmp.Diff([]int{3, 4, 5, 6, 7}, ctx.Lines("f.go")); d != "" {
+		t.Errorf("NewContextIndex lines (-want +got):\n%s", d)
+	}
+	if ctx.Touches("f.go", 8, 9) || !ctx.Touches("f.go", 1, 3) || ctx.Touches("f.go", 0, 0) {
+		t.Error("NewContextIndex touches lines outside the hunk, or none inside")
+	}
+	whole := diff.NewFileIndex(files)
+	for _, tc := range []struct {
+		path     string
+		from, to int
+		want     bool
+	}{{"f.go", 1000, 1000, true}, {"f.go", 0, 0, true}, {"gone.go", 1, 1, false}, {"other.go", 1, 1, false}} {
+		if got := whole.Touches(tc.path, tc.from, tc.to); got != tc.want {
+			t.Errorf("NewFileIndex.Touches(%s, %d) = %v", tc.path, tc.from, got)
+		}
+	}
+	if !whole.Changed("f.go") || whole.Changed("gone.go") || whole.Files() != 1 {
+		t.Errorf("NewFileIndex: changed %v %v, %d files", whole.Changed("f.go"), whole.Changed("gone.go"), whole.Files())
+	}
+	var none *diff.Index
+	if none.Lines("f.go") != nil || none.Changed("f.go") || none.Files() != 0 {
+		t.Error("a nil index has lines")
+	}
+}

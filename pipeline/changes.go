@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -33,6 +34,47 @@ type Changes struct {
 	// Whitespace counts lines changed in whitespace only as changed, as git
 	// diff and reviewdog's -filter-mode=added do.
 	Whitespace bool
+	// Mode says which lines count (the zero value: Added).
+	Mode FilterMode
+}
+
+// A FilterMode says which lines of a diff a finding must touch to be kept,
+// as reviewdog's -filter-mode does.
+type FilterMode string
+
+// The filter modes.
+const (
+	// Added keeps the findings on added or modified lines (whitespace-only
+	// changes aside unless Changes.Whitespace).
+	Added FilterMode = "added"
+	// DiffContext keeps the findings on lines the diff's hunks show,
+	// context lines included.
+	DiffContext FilterMode = "diff_context"
+	// File keeps the findings anywhere in a changed file.
+	File FilterMode = "file"
+	// NoFilter keeps every finding; the diff is still read (a review
+	// anchors its comments on it).
+	NoFilter FilterMode = "nofilter"
+)
+
+// FilterModes lists the filter modes.
+func FilterModes() []FilterMode { return []FilterMode{Added, DiffContext, File, NoFilter} }
+
+// ParseFilterMode checks a filter mode's name ("" is Added).
+func ParseFilterMode(name string) (FilterMode, error) {
+	if name == "" {
+		return Added, nil
+	}
+	for _, m := range FilterModes() {
+		if string(m) == name {
+			return m, nil
+		}
+	}
+	names := make([]string, 0, 4)
+	for _, m := range FilterModes() {
+		names = append(names, string(m))
+	}
+	return "", fmt.Errorf("unknown filter mode %q (want one of %s)", name, strings.Join(names, ", "))
 }
 
 // Check reports a contradictory set of changes.
@@ -45,11 +87,14 @@ func (c *Changes) Check() error {
 	case c.Since != "" && c.Base != "":
 		return errors.New("give either base...head or the working tree since a revision, not both")
 	}
+	if _, err := ParseFilterMode(string(c.Mode)); err != nil {
+		return err
+	}
 	return nil
 }
 
-// Load reads the changes and indexes their changed lines by paths relative
-// to Root.
+// Load reads the changes and indexes the lines that count by Mode, by paths
+// relative to Root; the index is nil with NoFilter.
 func (c *Changes) Load(ctx context.Context) ([]diff.File, *diff.Index, error) {
 	if err := c.Check(); err != nil {
 		return nil, nil, err
@@ -60,6 +105,14 @@ func (c *Changes) Load(ctx context.Context) ([]diff.File, *diff.Index, error) {
 	}
 	if repo != nil {
 		files = Under(repo, c.Root, files)
+	}
+	switch c.Mode {
+	case DiffContext:
+		return files, diff.NewContextIndex(files), nil
+	case File:
+		return files, diff.NewFileIndex(files), nil
+	case NoFilter:
+		return files, nil, nil
 	}
 	if c.Whitespace {
 		return files, diff.NewAddedIndex(files), nil

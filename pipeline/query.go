@@ -235,7 +235,7 @@ func (s *scan) summarizeBaseline(v *summarize.View, marked *reports.Baseline, co
 		return
 	}
 	for _, f := range marked.Fixed() {
-		if s.res.Index == nil || len(s.res.Index.Lines(f.Path)) > 0 {
+		if s.res.Index == nil || s.res.Index.Changed(f.Path) {
 			counts.Fixed++
 		}
 	}

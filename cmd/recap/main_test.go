@@ -299,6 +299,8 @@ func TestUsageErrors(t *testing.T) {
 		{"an empty --rev", []string{"findings", "--rev", " ", "testdata/reports"}, "--rev is empty"},
 		{"an empty review --base", []string{"review", "--base", "", "testdata/reports"}, "--base is empty"},
 		{"an empty diff --head", []string{"diff", "--base", "HEAD", "--head", ""}, "--head is empty"},
+		{"a filter mode without --changed-only", []string{"findings", "--filter-mode", "file", "testdata/reports"}, "--filter-mode chooses the lines for --changed-only"},
+		{"an unknown filter mode", []string{"findings", "--changed-only", "--filter-mode", "context", "--diff", "testdata/changes.diff", "testdata/reports"}, `unknown filter mode "context"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -19,12 +19,21 @@ type diffSource struct {
 	base, head, file string
 	// whitespace counts whitespace-only changes as changed lines.
 	whitespace bool
+	// mode says which lines count.
+	mode string
 }
 
-// registerIndex adds the flag of the changed-line index.
+// registerIndex adds the flags of the changed-line index.
 func (d *diffSource) registerIndex(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&d.whitespace, "whitespace-changes", false,
 		"count lines changed in whitespace only (re-indented, blank, trailing spaces) as changed, as git diff and reviewdog's -filter-mode=added do")
+	var modes []string
+	for _, m := range pipeline.FilterModes() {
+		modes = append(modes, string(m))
+	}
+	cmd.Flags().StringVar(&d.mode, "filter-mode", string(pipeline.Added),
+		"which lines a finding must touch: "+strings.Join(modes, ", ")+
+			" (added: added or modified lines; diff_context: any line of the diff's hunks; file: anywhere in a changed file; nofilter: all findings)")
 }
 
 func (d *diffSource) register(cmd *cobra.Command, withFile bool) {
@@ -43,12 +52,20 @@ func (d *diffSource) changes(changedOnly bool, root string, streams *IO) (*pipel
 		if d.base != "" || d.head != "" || d.file != "" {
 			return nil, usageError("--base, --head and --diff choose the changes for --changed-only: add it")
 		}
+		if d.mode != string(pipeline.Added) {
+			return nil, usageError("--filter-mode chooses the lines for --changed-only: add it")
+		}
 		return nil, nil
 	}
 	c := d.spec(root, streams)
 	if err := d.check(); err != nil {
 		return nil, err
 	}
+	mode, err := pipeline.ParseFilterMode(d.mode)
+	if err != nil {
+		return nil, usageError("--filter-mode: %v", err)
+	}
+	c.Mode = mode
 	return c, nil
 }
 
