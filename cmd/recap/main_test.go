@@ -72,6 +72,7 @@ func TestCommands(t *testing.T) {
 		{"unknown flag", []string{"summary", "--nope", "x"}, "", "", 2},
 		{"unknown output format", []string{"summary", "--format", "yaml", "testdata/reports"}, "", "", 2},
 		{"unknown command", []string{"summarise"}, "", "", 2},
+		{"version", []string{"version"}, "", "", 0},
 		{"diff text", []string{"diff", "testdata/changes.diff"}, "", "diff.txt", 0},
 		{"diff markdown from standard input", []string{"diff", "--format", "markdown", "-"}, readFile(t, filepath.Join(root, "testdata", "changes.diff")), "diff.md", 0},
 		{"diff json", []string{"diff", "--format", "json", "testdata/changes.diff"}, "", "diff.json", 0},

@@ -47,7 +47,7 @@ vcs_diff, tokens_count and server_stats.`,
 				return usageError("--tool-names must be dotted or underscore")
 			}
 			logger := slog.New(slog.NewTextHandler(streams.ErrOut, nil))
-			s, err := mcpserver.New(mcpserver.Options{Root: dir, ToolNames: toolNames, Version: Version, Logger: logger})
+			s, err := mcpserver.New(mcpserver.Options{Root: dir, ToolNames: toolNames, Version: version(), Logger: logger})
 			if err != nil {
 				return usageError("%v", err)
 			}

@@ -107,7 +107,7 @@ func runReview(cmd *cobra.Command, streams *IO, opts *reportOptions, rf *reviewF
 		Index: res.Index, CommitID: commitID})
 
 	if client != nil {
-		client.UserAgent = "recap/" + Version
+		client.UserAgent = "recap/" + version()
 		done, err := client.Post(cmd.Context(), req)
 		if done != nil {
 			reportPosted(streams, client, done)

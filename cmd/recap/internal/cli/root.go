@@ -17,9 +17,6 @@ type IO struct {
 	ErrOut io.Writer
 }
 
-// Version is recap's version, set at build time with -ldflags "-X …".
-var Version = "dev"
-
 // Main runs recap with args and returns the process exit code.
 func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	streams := &IO{In: stdin, Out: stdout, ErrOut: stderr}
@@ -42,7 +39,7 @@ func newRoot(streams *IO) *cobra.Command {
 		Long: `recap reads SARIF (any tool), SpotBugs/FindBugs XML, Checkstyle XML and PMD XML
 reports and prints small, summary-first views: counts by severity and category
 first, then the details that fit.`,
-		Version:       Version,
+		Version:       version(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
@@ -50,6 +47,6 @@ first, then the details that fit.`,
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return usageError("%v", err)
 	})
-	root.AddCommand(newSummary(streams), newFindings(streams), newReview(streams), newDiff(streams), newTokens(streams), newMCP(streams))
+	root.AddCommand(newSummary(streams), newFindings(streams), newReview(streams), newDiff(streams), newTokens(streams), newMCP(streams), newVersion(streams))
 	return root
 }
