@@ -10,7 +10,9 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/recap-dev/recap/internal/gittest"
@@ -316,6 +318,75 @@ func TestUsageErrors(t *testing.T) {
 			}
 			if !strings.Contains(stderr.String(), tc.want) || stdout.Len() > 0 {
 				t.Errorf("stderr %q, want it to say %q (and nothing on stdout: %q)", stderr.String(), tc.want, stdout.String())
+			}
+		})
+	}
+}
+
+// TestSignals: SIGINT and SIGTERM stop recap within a second, with exit
+// codes 130 and 143 and nothing on standard output, while it reads a large
+// input and while it waits on a pipe that never ends.
+func TestSignals(t *testing.T) {
+	root := reportstest.RepoRoot(t)
+	big := filepath.Join(t.TempDir(), "big.sarif")
+	var b strings.Builder
+	b.WriteString(`{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"Lint"}},"results":[`)
+	for i := 0; i < 400_000; i++ {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `{"ruleId":"R%d","message":{"text":"problem %d"},"locations":[{"physicalLocation":{"artifactLocation":{"uri":"src/f%d.go"},"region":{"startLine":%d}}}]}`, i%50, i, i%900, 1+i%70)
+	}
+	b.WriteString(`]}]}`)
+	if err := os.WriteFile(big, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name  string
+		args  []string
+		stdin bool // a pipe kept open: the read blocks
+		sig   syscall.Signal
+		code  int
+	}{
+		{"SIGINT while reading", []string{"findings", "--format", "sarif", big, big, big}, false, syscall.SIGINT, 130},
+		{"SIGTERM while reading", []string{"summary", "--format", "json", big, big, big}, false, syscall.SIGTERM, 143},
+		{"SIGINT on a pipe that never ends", []string{"summary", "-"}, true, syscall.SIGINT, 130},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			cmd := exec.Command(bin, tc.args...)
+			cmd.Dir = root
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			if tc.stdin {
+				r, w, err := os.Pipe()
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer w.Close()
+				defer r.Close()
+				cmd.Stdin = r
+				w.WriteString(`{"version":"2.1.0","runs":[`)
+			}
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(300 * time.Millisecond)
+			sent := time.Now()
+			if err := cmd.Process.Signal(tc.sig); err != nil {
+				t.Fatal(err)
+			}
+			err := cmd.Wait()
+			took := time.Since(sent)
+			ee, ok := err.(*exec.ExitError)
+			if !ok || ee.ExitCode() != tc.code {
+				t.Fatalf("%v, want exit %d\nstderr:\n%s", err, tc.code, stderr.String())
+			}
+			if took > 1500*time.Millisecond {
+				t.Errorf("took %v to stop after the signal", took)
+			}
+			if stdout.Len() > 0 || !strings.Contains(stderr.String(), "stopped by SIG") {
+				t.Errorf("stdout %d bytes (want none), stderr %q", stdout.Len(), stderr.String())
 			}
 		})
 	}

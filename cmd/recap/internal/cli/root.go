@@ -26,6 +26,10 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	err := root.ExecuteContext(ctx)
+	if code, sig, ok := signalCode(ctx); ok {
+		fmt.Fprintf(stderr, "recap: %v\n", sig)
+		return code
+	}
 	if err != nil && err != errInputs {
 		fmt.Fprintf(stderr, "recap: %v\n", err)
 	}

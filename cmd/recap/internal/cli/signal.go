@@ -1,0 +1,70 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+)
+
+// Signals returns a context that ends on SIGINT or SIGTERM, its cause the
+// signal (see [Main]): readers stop at their next chunk and recap exits
+// 128 + the signal's number. What is still running a second later (a read
+// blocked on a pipe) is cut short with that code, as is a second signal.
+// stop releases the signal handling.
+func Signals() (ctx context.Context, stop func()) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		var first syscall.Signal
+		select {
+		case s := <-sigs:
+			first = s.(syscall.Signal)
+			cancel(&signalError{first})
+		case <-done:
+			return
+		}
+		select {
+		case <-sigs: // a second one: the user insists
+		case <-time.After(stopGrace):
+		case <-done:
+			return
+		}
+		fmt.Fprintf(os.Stderr, "recap: %v\n", &signalError{first})
+		os.Exit(128 + int(first))
+	}()
+	return ctx, func() { signal.Stop(sigs); close(done); cancel(nil) }
+}
+
+// stopGrace is how long recap may take to stop after a signal.
+const stopGrace = time.Second
+
+// signalError is the cause of a context ended by a signal.
+type signalError struct{ sig syscall.Signal }
+
+func (e *signalError) Error() string { return "stopped by " + signalName(e.sig) }
+
+func signalName(s syscall.Signal) string {
+	switch s {
+	case syscall.SIGINT:
+		return "SIGINT"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	}
+	return fmt.Sprint(s)
+}
+
+// signalCode is the exit code of a run a signal stopped: 128 + the signal's
+// number, as a shell reports it (130 for SIGINT, 143 for SIGTERM).
+func signalCode(ctx context.Context) (int, error, bool) {
+	var se *signalError
+	if errors.As(context.Cause(ctx), &se) {
+		return 128 + int(se.sig), se, true
+	}
+	return 0, nil, false
+}
