@@ -165,14 +165,14 @@ func parseID(id string) (string, int, bool) {
 func (s *Server) getFinding(ctx context.Context, in *GetFindingIn) (answer, error) {
 	tag, n, ok := parseID(in.ID)
 	if !ok {
-		return nil, toolErrorf(CodeBadArgument, "%q is not a finding id (ids look like %s-12): take one from %s", in.ID, strings.Repeat("a", tagLen), s.name(ToolGetReports))
+		return nil, toolErrorf(CodeBadArgument, "%q is not a finding id (ids look like %s-12): take one from %s", in.ID, strings.Repeat("a", tagLen), s.name(ctx, ToolGetReports))
 	}
 	r, err := s.reportByTag(ctx, tag)
 	if err != nil {
 		return nil, err
 	}
 	if r == nil || n > r.n {
-		return nil, toolErrorf(CodeNotFound, "no finding %s: the reports may have changed since it was listed; call %s again for current ids", in.ID, s.name(ToolGetReports))
+		return nil, toolErrorf(CodeNotFound, "no finding %s: the reports may have changed since it was listed; call %s again for current ids", in.ID, s.name(ctx, ToolGetReports))
 	}
 	f := *r.at(n - 1)
 	a := &FindingAnswer{Finding: f, Report: r.rel,
@@ -211,7 +211,10 @@ func (s *Server) reportByTag(ctx context.Context, tag string) (*report, error) {
 	if err != nil {
 		return nil, nil // the report is gone
 	}
-	r, parsed := s.cache.get(f, s.root.dir, "")
+	r, parsed, err := s.cache.get(ctx, f, s.root.dir, "")
+	if err != nil {
+		return nil, err
+	}
 	if parsed {
 		s.stats.parsedOne()
 	}

@@ -103,7 +103,7 @@ func (s *Server) getReports(ctx context.Context, in *GetReportsIn) (answer, erro
 		if in.hasQuery() {
 			return nil, toolErrorf(CodeBadArgument, "bufferId %s pages an earlier result, whose reports and filters stay: drop bufferId to change them, or drop the other arguments to page", in.BufferID)
 		}
-		if b = s.buffers.get(in.BufferID); b == nil {
+		if b = s.buffers.getFor(in.BufferID, sessionName(ctx)); b == nil {
 			return nil, toolErrorf(CodeNotFound, "bufferId %s is unknown or expired (buffers live %s without use): call again without bufferId, with the same filters", in.BufferID, s.opts.BufferTTL)
 		}
 	} else {
@@ -202,7 +202,7 @@ func (s *Server) query(ctx context.Context, in *GetReportsIn) (*buffer, error) {
 			k.Files = append(k.Files, [3]any{f.abs, f.info.Size(), f.info.ModTime().UnixNano()})
 		}
 		raw, _ := json.Marshal(k)
-		key = string(raw)
+		key = sessionName(ctx) + "\x00" + string(raw) // a session reuses its own buffers only
 		if b := s.buffers.lookup(key); b != nil {
 			return b, nil
 		}
@@ -212,7 +212,10 @@ func (s *Server) query(ctx context.Context, in *GetReportsIn) (*buffer, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		r, parsed := s.cache.get(f, s.root.dir, "")
+		r, parsed, err := s.cache.get(ctx, f, s.root.dir, "")
+		if err != nil {
+			return nil, err
+		}
 		if parsed {
 			s.stats.parsedOne()
 		}
@@ -230,7 +233,7 @@ func (s *Server) query(ctx context.Context, in *GetReportsIn) (*buffer, error) {
 		return nil, toolErrorf(CodeParseError, "no report could be read: %s. Check that each is a complete SARIF, SpotBugs, Checkstyle or PMD report", strings.Join(msgs, "; "))
 	}
 	b := buildBuffer(reps, func(f *reports.Finding) bool { return keep(*f) })
-	b.key = key
+	b.key, b.owner = key, sessionName(ctx)
 	s.buffers.put(b)
 	return b, nil
 }

@@ -60,7 +60,7 @@ func (s *Server) diff(ctx context.Context, in *DiffIn) (answer, error) {
 	}
 	repo, err := diff.Open(s.root.dir)
 	if err != nil {
-		return nil, gitError("vcs.diff", err)
+		return nil, gitError(s.name(ctx, ToolDiff), err)
 	}
 	var files []diff.File
 	if in.Base != "" {
@@ -69,7 +69,7 @@ func (s *Server) diff(ctx context.Context, in *DiffIn) (answer, error) {
 		files, err = repo.WorkingTree(ctx)
 	}
 	if err != nil {
-		return nil, gitError("vcs.diff", err)
+		return nil, gitError(s.name(ctx, ToolDiff), err)
 	}
 	v := diff.NewView(s.underRoot(repo, files), diff.ViewOptions{MaxHunks: in.MaxHunks, Paths: globs})
 	return &diffAnswer{v: v, orig: *v}, nil
@@ -124,7 +124,7 @@ func (a *TokensAnswer) cost(c summarize.Counter, rows int) int {
 	return max(n, (len([]rune(a.text()))+3)/4)
 }
 
-func (s *Server) tokens(_ context.Context, in *TokensIn) (answer, error) {
+func (s *Server) tokens(ctx context.Context, in *TokensIn) (answer, error) {
 	if len(in.Paths) == 0 {
 		return nil, toolErrorf(CodeBadArgument, "paths: give at least one file or glob")
 	}
@@ -147,7 +147,9 @@ func (s *Server) tokens(_ context.Context, in *TokensIn) (answer, error) {
 	for i, f := range files {
 		counted[i] = s.counts.count(c, f)
 	}
-	return &TokensAnswer{Report: tokens.Total(c, counted, in.Budget)}, nil
+	rep := tokens.Total(c, counted, in.Budget)
+	rep.Recommendation = s.text(ctx, rep.Recommendation) // it names analysis.getReports
+	return &TokensAnswer{Report: rep}, nil
 }
 
 // countCache keeps token counts by file, tokenizer, size and modification
@@ -210,6 +212,6 @@ func (a *StatsAnswer) fit(c summarize.Counter, budget int) {
 	summarize.Measure(a.Tokens, c, a.text)
 }
 
-func (s *Server) statsTool(context.Context, *StatsIn) (answer, error) {
-	return &StatsAnswer{Stats: s.snapshot()}, nil
+func (s *Server) statsTool(ctx context.Context, _ *StatsIn) (answer, error) {
+	return &StatsAnswer{Stats: s.snapshot(ctx)}, nil
 }
