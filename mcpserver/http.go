@@ -192,9 +192,6 @@ func jsonrpcID(raw json.RawMessage) jsonrpc.ID {
 	if json.Unmarshal(raw, &v) != nil || v == nil {
 		return jsonrpc.ID{}
 	}
-	if f, ok := v.(float64); ok {
-		v = int64(f)
-	}
 	id, _ := jsonrpc.MakeID(v)
 	return id
 }

@@ -159,18 +159,22 @@ func (s *Server) toolNames(next mcp.MethodHandler) mcp.MethodHandler {
 			if p, ok := req.GetParams().(*mcp.CallToolParamsRaw); ok {
 				p.Name = specName(p.Name)
 			}
-		case "initialize":
+		case "initialize", "server/discover":
+			// The session knows its client once initialize (or, in the
+			// sessionless protocol, each request's _meta) has told it.
 			res, err := next(ctx, method, req)
-			if r, ok := res.(*mcp.InitializeResult); ok && err == nil {
-				under := s.opts.ToolNames == NamesUnderscore
-				if p, ok := req.GetParams().(*mcp.InitializeParams); ok && s.opts.ToolNames != NamesDotted && p.ClientInfo != nil && clientRefusesDots(p.ClientInfo.Name) {
-					under = true
-				}
-				if under {
-					c := *r
-					c.Instructions = underscoreText(r.Instructions)
-					return &c, nil
-				}
+			if err != nil || !s.underscoreFor(sessionOf(req)) {
+				return res, err
+			}
+			switch r := res.(type) {
+			case *mcp.InitializeResult:
+				c := *r
+				c.Instructions = underscoreText(r.Instructions)
+				return &c, nil
+			case *mcp.DiscoverResult:
+				c := *r
+				c.Instructions = underscoreText(r.Instructions)
+				return &c, nil
 			}
 			return res, err
 		case "tools/list":

@@ -188,9 +188,6 @@ func cancelledID(params json.RawMessage) (jsonrpc.ID, bool) {
 	if json.Unmarshal(params, &p) != nil || p.RequestID == nil {
 		return jsonrpc.ID{}, false
 	}
-	if f, ok := p.RequestID.(float64); ok { // JSON numbers are integer ids
-		p.RequestID = int64(f)
-	}
 	id, err := jsonrpc.MakeID(p.RequestID)
 	return id, err == nil
 }

@@ -294,7 +294,7 @@ func (s *Server) argumentErrors(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		start := time.Now()
 		res, err := next(ctx, method, req)
-		if err != nil {
+		if err != nil || ctx.Err() != nil { // a cancelled call is no argument error
 			return res, err
 		}
 		r, ok := res.(*mcp.CallToolResult)
