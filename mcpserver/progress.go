@@ -50,18 +50,15 @@ func (p *callProgress) state() (read, total int64) {
 
 // startProgress sends notifications/progress for the call of req, every
 // progressInterval while its parses read on, when the client gave a
-// progressToken. It returns ctx to run the call with, and stop, which ends
-// the notifications before the answer is sent.
-func (s *Server) startProgress(ctx context.Context, req *mcp.CallToolRequest) (context.Context, func()) {
-	if req == nil || req.Params == nil || req.Session == nil {
-		return ctx, func() {}
+// progressToken. It returns ctx to run the call with, the call's progress,
+// and stop, which ends the notifications before the answer is sent.
+func (s *Server) startProgress(ctx context.Context, req *mcp.CallToolRequest) (context.Context, *callProgress, func()) {
+	p := &callProgress{} // kept for the log of a cancelled call, token or not
+	ctx = context.WithValue(ctx, progressKey{}, p)
+	if req == nil || req.Params == nil || req.Session == nil || req.Params.GetProgressToken() == nil {
+		return ctx, p, func() {}
 	}
 	tok := req.Params.GetProgressToken()
-	if tok == nil {
-		return ctx, func() {}
-	}
-	p := &callProgress{}
-	ctx = context.WithValue(ctx, progressKey{}, p)
 	done, finished := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(finished)
@@ -89,7 +86,7 @@ func (s *Server) startProgress(ctx context.Context, req *mcp.CallToolRequest) (c
 			}
 		}
 	}()
-	return ctx, func() {
+	return ctx, p, func() {
 		close(done)
 		<-finished
 	}

@@ -197,7 +197,7 @@ func addTool[In any](s *Server, spec string, t *mcp.Tool, budget func(*In) int, 
 	mcp.AddTool(s.srv, &reg, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
 		start := time.Now()
 		ctx = withNames(withSession(ctx, s.clients.key(req.Session)), s.underscoreFor(req.Session))
-		ctx, stop := s.startProgress(ctx, req)
+		ctx, prog, stop := s.startProgress(ctx, req)
 		a, text, n, err := s.run(spec, budget(&in), func() (answer, error) {
 			a, err := h(ctx, &in)
 			if err == nil && !paging(&in) {
@@ -208,7 +208,8 @@ func addTool[In any](s *Server, spec string, t *mcp.Tool, budget func(*In) int, 
 		stop()
 		if ctx.Err() != nil {
 			s.stats.cancel(spec)
-			s.log.Info("call cancelled", "tool", spec, "duration", time.Since(start).Round(time.Microsecond))
+			read, total := prog.state()
+			s.log.Info("call cancelled", "tool", spec, "duration", time.Since(start).Round(time.Microsecond), "read", read, "of", total)
 			return nil, nil, ctx.Err()
 		}
 		if err != nil {

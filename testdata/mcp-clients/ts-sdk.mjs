@@ -4,14 +4,15 @@
 //
 //   {"clients": {"a": {"name": "claude-ai", "stdio": {"command": "...", "args": [...]}},
 //                "b": {"name": "other", "url": "http://127.0.0.1:PORT/mcp"}},
-//    "steps": [{"client": "a", "op": "listTools"},
+//    "steps": [{"client": "a", "op": "connect"}, {"client": "a", "op": "listTools"},
 //              {"client": "a", "op": "call", "name": "tokens_count", "args": {"paths": ["x"]}, "save": "t"},
 //              {"client": "a", "op": "call", "name": "...", "args": {"bufferId": "$t.structuredContent.bufferId"}},
 //              {"client": "a", "op": "call", ..., "progress": true, "abortAfterProgress": 1, "waitMs": 1500},
 //              {"client": "a", "op": "setLevel", "level": "warning"},
 //              {"client": "a", "op": "terminate"}, {"op": "sleep", "ms": 100}]}
 //
-// Each step's outcome is {ok, result} or {ok: false, error, code}; a call
+// A client connects at its first step. Each step's outcome is {ok, result}
+// or {ok: false, error, code}; a call
 // also lists the progress notifications it got. Every client reports its
 // server instructions, its onerror messages and the log messages it got.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -46,7 +47,7 @@ async function connect(id, spec) {
   client.onerror = (e) => seen.errors.push(String(e && e.message ? e.message : e));
   client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => seen.logs.push(n.params));
   const transport = spec.url
-    ? new StreamableHTTPClientTransport(new URL(spec.url))
+    ? new StreamableHTTPClientTransport(new URL(spec.url), { requestInit: { headers: spec.headers || {} } })
     : new StdioClientTransport({ command: spec.stdio.command, args: spec.stdio.args, stderr: 'inherit' });
   await client.connect(transport);
   seen.instructions = client.getInstructions();
@@ -58,6 +59,10 @@ async function step(s) {
   if (s.op === 'sleep') {
     await new Promise((r) => setTimeout(r, s.ms));
     return { ok: true };
+  }
+  if (s.op === 'connect' || !clients[s.client]) {
+    await connect(s.client, plan.clients[s.client]);
+    if (s.op === 'connect') return { ok: true };
   }
   const c = clients[s.client];
   switch (s.op) {
@@ -98,7 +103,6 @@ async function step(s) {
 }
 
 try {
-  for (const [id, spec] of Object.entries(plan.clients)) await connect(id, spec);
   for (const s of plan.steps) {
     let out;
     try {
