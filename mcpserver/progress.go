@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 MCP logging is deprecated from protocol 2026-07-28 on, but the clients in use speak 2025-11-25 and earlier, where notifications/message and logging/setLevel are how a server tells its client
+
 package mcpserver
 
 import (

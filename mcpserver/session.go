@@ -72,14 +72,12 @@ func sessionName(ctx context.Context) string {
 // or nil: a buffer id is no capability outside its session.
 func (s *bufferStore) getFor(id, owner string) *buffer {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.expire()
 	b := s.byID[id]
-	if b == nil || b.owner != owner {
+	s.mu.Unlock()
+	if b == nil || b.owner != owner { // another session's use keeps it no longer alive
 		return nil
 	}
-	b.used = s.now()
-	return b
+	return s.get(id)
 }
 
 // dropOwner drops the buffers of a session that ended.

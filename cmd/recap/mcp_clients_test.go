@@ -475,11 +475,11 @@ func TestMCPHTTPOrigins(t *testing.T) {
 	}
 	const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`
 	for origin, want := range map[string]int{
-		"":                          http.StatusOK,
+		"":                         http.StatusOK,
 		"http://localhost:" + port: http.StatusOK,
 		"http://127.0.0.1:" + port: http.StatusOK,
-		"https://evil.example":      http.StatusForbidden,
-		"http://localhost:9":        http.StatusForbidden,
+		"https://evil.example":     http.StatusForbidden,
+		"http://localhost:9":       http.StatusForbidden,
 	} {
 		if got, _, body := post(origin, "", initialize); got != want {
 			t.Errorf("Origin %q: %d %s, want %d", origin, got, body, want)
@@ -530,7 +530,7 @@ func TestMCPHTTPSessions(t *testing.T) {
 			stats("b"), // 6
 			{"client": "c", "op": "call", "name": "analysis.getReports", "args": map[string]any{"limit": 5}},
 			{"op": "sleep", "ms": 3500}, // b and c idle past 2s
-			stats("d"), // 9
+			stats("d"),                  // 9
 		},
 	})
 	type st struct {
