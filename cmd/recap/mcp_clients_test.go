@@ -397,18 +397,11 @@ func TestMCPStdioMalformedLine(t *testing.T) {
 	}
 	replies := bufio.NewScanner(stdout)
 	replies.Buffer(nil, 16<<20)
-	for _, l := range []string{
-		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`,
-		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
-		`{"jsonrpc":"2.0","id":2,"method":"tools/list"`, // cut short
-		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"server.stats","arguments":{}}}`,
-	} {
-		if _, err := io.WriteString(stdin, l+"\n"); err != nil {
-			t.Fatal(err)
+	reply := func() string {
+		t.Helper()
+		if !replies.Scan() {
+			t.Fatalf("no reply: %v", replies.Err())
 		}
-	}
-	var got []string
-	for len(got) < 3 && replies.Scan() {
 		var m struct {
 			ID     any
 			Error  *struct{ Code int }
@@ -417,13 +410,24 @@ func TestMCPStdioMalformedLine(t *testing.T) {
 		if err := json.Unmarshal(replies.Bytes(), &m); err != nil {
 			t.Fatalf("%v: %s", err, replies.Text())
 		}
-		switch {
-		case m.Error != nil:
-			got = append(got, fmt.Sprintf("id %v error %d", m.ID, m.Error.Code))
-		default:
-			got = append(got, fmt.Sprintf("id %v result %v", m.ID, len(m.Result) > 0))
+		if m.Error != nil {
+			return fmt.Sprintf("id %v error %d", m.ID, m.Error.Code)
+		}
+		return fmt.Sprintf("id %v result %v", m.ID, len(m.Result) > 0)
+	}
+	send := func(l string) {
+		t.Helper()
+		if _, err := io.WriteString(stdin, l+"\n"); err != nil {
+			t.Fatal(err)
 		}
 	}
+	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+	got := []string{reply()}
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	send(`{"jsonrpc":"2.0","id":2,"method":"tools/list"`) // cut short
+	got = append(got, reply())
+	send(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"server.stats","arguments":{}}}`)
+	got = append(got, reply())
 	stdin.Close()
 	if err := cmd.Wait(); err != nil {
 		t.Errorf("recap mcp after the malformed line: %v", err)

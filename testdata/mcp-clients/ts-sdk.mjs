@@ -122,5 +122,6 @@ for (const { client } of Object.values(clients)) {
     // closing is best effort
   }
 }
-process.stdout.write(JSON.stringify(report));
-process.exit(0);
+// Exit once the report is flushed: a pipe takes writes asynchronously, and
+// exiting at once would cut a long report.
+process.stdout.write(JSON.stringify(report), () => process.exit(0));
