@@ -55,6 +55,7 @@ func (r ref) baseline() string {
 type buffer struct {
 	id      string
 	key     string // the query's key; "" when the query cannot be reused
+	owner   string // the session that made it (see sessions)
 	reports []*report
 	refs    []ref
 	summary summarize.Summary

@@ -1,8 +1,11 @@
 package mcpserver
 
 import (
+	"context"
+	"io"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unique"
 	"unsafe"
@@ -42,8 +45,10 @@ type reportCache struct {
 }
 
 type cacheEntry struct {
-	ready chan struct{} // closed when r is set
+	ready chan struct{} // closed when r is set, or the parse was cancelled (r nil)
 	r     *report
+	read  atomic.Int64 // bytes of the file read so far by its parse (progress)
+	size  int64        // bytes of the file
 }
 
 func newReportCache(maxBytes int64, now func() time.Time) *reportCache {
@@ -51,19 +56,33 @@ func newReportCache(maxBytes int64, now func() time.Time) *reportCache {
 }
 
 // get returns the report at f, parsed now or earlier; concurrent callers
-// of the same report wait for one parse. parsed says whether this call parsed.
-func (c *reportCache) get(f file, rootDir string, format parsers.Format) (r *report, parsed bool) {
+// of the same report wait for one parse. parsed says whether this call
+// parsed. A parse whose ctx ends stops at once and leaves nothing behind:
+// the callers waiting for it parse again, each with its own ctx.
+func (c *reportCache) get(ctx context.Context, f file, rootDir string, format parsers.Format) (r *report, parsed bool, err error) {
 	for {
+		if err := ctx.Err(); err != nil {
+			return nil, false, err
+		}
 		c.mu.Lock()
 		e, ok := c.entries[f.abs]
 		if ok {
 			c.mu.Unlock()
-			<-e.ready
+			select {
+			case <-e.ready:
+			default:
+				watch(ctx, e) // the progress of the parse this call waits for
+				select {
+				case <-e.ready:
+				case <-ctx.Done():
+					return nil, false, ctx.Err()
+				}
+			}
 			if e.r != nil && e.r.size == f.info.Size() && e.r.mtime.Equal(f.info.ModTime()) {
 				c.mu.Lock()
 				e.r.used = c.now()
 				c.mu.Unlock()
-				return e.r, false
+				return e.r, false, nil
 			}
 			c.mu.Lock()
 			if c.entries[f.abs] == e { // stale: drop it and parse again
@@ -75,19 +94,28 @@ func (c *reportCache) get(f file, rootDir string, format parsers.Format) (r *rep
 			c.mu.Unlock()
 			continue
 		}
-		e = &cacheEntry{ready: make(chan struct{})}
+		e = &cacheEntry{ready: make(chan struct{}), size: f.info.Size()}
 		c.entries[f.abs] = e
 		c.mu.Unlock()
 
-		r = parse(f, rootDir, format)
-		r.used = c.now()
+		watch(ctx, e)
+		r, err = parse(ctx, f, rootDir, format, &e.read)
 		c.mu.Lock()
+		if err != nil { // cancelled: a half-read report is not kept
+			if c.entries[f.abs] == e {
+				delete(c.entries, f.abs)
+			}
+			close(e.ready)
+			c.mu.Unlock()
+			return nil, false, err
+		}
+		r.used = c.now()
 		e.r = r
 		close(e.ready)
 		c.total += r.bytes
 		c.evict(f.abs)
 		c.mu.Unlock()
-		return r, true
+		return r, true, nil
 	}
 }
 
@@ -134,12 +162,15 @@ func (c *reportCache) evict(keep string) {
 	}
 }
 
-// parse reads one report whole. Strings that repeat from finding to finding
-// (tool, rule, category, path) are interned, so that a report of 300,000
-// findings holds each once.
-func parse(f file, rootDir string, format parsers.Format) *report {
+// parse reads one report whole, counting the bytes read in read; it stops
+// with ctx's error when ctx ends. Strings that repeat from finding to
+// finding (tool, rule, category, path) are interned, so that a report of
+// 300,000 findings holds each once.
+func parse(ctx context.Context, f file, rootDir string, format parsers.Format, read *atomic.Int64) (*report, error) {
 	r := &report{rel: f.rel, size: f.info.Size(), mtime: f.info.ModTime(), tag: reports.InputTag(f.rel, tagLen)}
-	in, _ := parsers.ReadFile(f.abs, r.tag, parsers.ReadOptions{Root: rootDir, Format: format}, func(x reports.Finding) error {
+	opts := parsers.ReadOptions{Root: rootDir, Format: format, Context: ctx,
+		Wrap: func(in io.Reader, _ string, _ int64) io.Reader { return &countingReader{r: in, n: read} }}
+	in, _ := parsers.ReadFile(f.abs, r.tag, opts, func(x reports.Finding) error {
 		x.Tool = intern(x.Tool)
 		x.ToolVersion = intern(x.ToolVersion)
 		x.Rule = intern(x.Rule)
@@ -150,6 +181,9 @@ func parse(f file, rootDir string, format parsers.Format) *report {
 		r.add(x)
 		return nil
 	})
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	in.Path = f.rel
 	in.Error = strings.ReplaceAll(in.Error, f.abs, f.rel)
 	for i, w := range in.Warnings {
@@ -161,7 +195,19 @@ func parse(f file, rootDir string, format parsers.Format) *report {
 		x := r.at(i)
 		r.bytes += int64(len(x.ID) + len(x.Fingerprint) + len(x.Message) + len(x.Snippet))
 	}
-	return r
+	return r, nil
+}
+
+// countingReader adds the bytes it reads to n.
+type countingReader struct {
+	r io.Reader
+	n *atomic.Int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	k, err := c.r.Read(p)
+	c.n.Add(int64(k))
+	return k, err
 }
 
 // chunkLen is the findings of one chunk of a report: appending to chunks

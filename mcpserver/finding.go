@@ -262,12 +262,12 @@ func (s *Server) locate(ctx context.Context, id string) (*report, int, error) {
 			return nil, 0, err
 		}
 		if r == nil || n > r.n {
-			return nil, 0, toolErrorf(CodeNotFound, "no finding %s: the reports may have changed since it was listed; call %s again for current ids, or give the finding's fingerprint", id, s.name(ToolGetReports))
+			return nil, 0, toolErrorf(CodeNotFound, "no finding %s: the reports may have changed since it was listed; call %s again for current ids, or give the finding's fingerprint", id, s.name(ctx, ToolGetReports))
 		}
 		return r, n - 1, nil
 	}
 	if !isFingerprint(id) {
-		return nil, 0, toolErrorf(CodeBadArgument, "%q is neither a finding id (ids look like %s-12) nor a fingerprint (16 hex digits): take one from %s", id, strings.Repeat("a", tagLen), s.name(ToolGetReports))
+		return nil, 0, toolErrorf(CodeBadArgument, "%q is neither a finding id (ids look like %s-12) nor a fingerprint (16 hex digits): take one from %s", id, strings.Repeat("a", tagLen), s.name(ctx, ToolGetReports))
 	}
 	files, err := s.root.discover(s.root.dir)
 	if err != nil {
@@ -284,7 +284,7 @@ func (s *Server) locate(ctx context.Context, id string) (*report, int, error) {
 			}
 		}
 	}
-	return nil, 0, toolErrorf(CodeNotFound, "no finding with the fingerprint %s in the reports under the root: it may have been fixed; call %s for the current findings", id, s.name(ToolGetReports))
+	return nil, 0, toolErrorf(CodeNotFound, "no finding with the fingerprint %s in the reports under the root: it may have been fixed; call %s for the current findings", id, s.name(ctx, ToolGetReports))
 }
 
 // isFingerprint reports whether id has the form of a finding's fingerprint.
@@ -325,7 +325,10 @@ func (s *Server) reportByTag(ctx context.Context, tag string) (*report, error) {
 	if err != nil {
 		return nil, nil // the report is gone
 	}
-	r, parsed := s.cache.get(f, s.root.dir, "")
+	r, parsed, err := s.cache.get(ctx, f, s.root.dir, "")
+	if err != nil {
+		return nil, err
+	}
 	if parsed {
 		s.stats.parsedOne()
 	}

@@ -86,7 +86,7 @@ func (s *Server) getReports(ctx context.Context, in *GetReportsIn) (answer, erro
 		if in.hasQuery() {
 			return nil, toolErrorf(CodeBadArgument, "bufferId %s pages an earlier result, whose reports and filters stay: drop bufferId to change them, or drop the other arguments to page", in.BufferID)
 		}
-		if b = s.buffers.get(in.BufferID); b == nil {
+		if b = s.buffers.getFor(in.BufferID, sessionName(ctx)); b == nil {
 			return nil, toolErrorf(CodeNotFound, "bufferId %s is unknown or expired (buffers live %s without use): call again without bufferId, with the same filters", in.BufferID, s.opts.BufferTTL)
 		}
 	} else {
@@ -148,7 +148,7 @@ func (s *Server) query(ctx context.Context, in *GetReportsIn) (*buffer, error) {
 	if in.ChangedSince != "" {
 		q.Changes = &pipeline.Changes{Root: s.root.dir, Since: in.ChangedSince}
 	} else {
-		key = queryKey(in, files, baseFiles)
+		key = sessionName(ctx) + "\x00" + queryKey(in, files, baseFiles) // a session reuses its own buffers only
 		if b := s.buffers.lookup(key); b != nil {
 			return b, nil
 		}
@@ -176,7 +176,7 @@ func (s *Server) query(ctx context.Context, in *GetReportsIn) (*buffer, error) {
 		q.Baseline, q.NewOnly = &cached{reps: baseReps}, in.NewOnly
 	}
 	src := &cached{reps: reps}
-	b := &buffer{reports: reps, key: key}
+	b := &buffer{reports: reps, key: key, owner: sessionName(ctx)}
 	q.Reports = src
 	q.Keep.Each = func(_ *reports.Finding, state string) error {
 		b.refs = append(b.refs, ref{report: src.at.report, index: src.at.index, state: stateOf(state)})
@@ -257,7 +257,10 @@ func (s *Server) readAll(ctx context.Context, files []file) ([]*report, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		r, parsed := s.cache.get(f, s.root.dir, "")
+		r, parsed, err := s.cache.get(ctx, f, s.root.dir, "")
+		if err != nil {
+			return nil, err
+		}
 		if parsed {
 			s.stats.parsedOne()
 		}

@@ -15,7 +15,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net/http"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -25,8 +24,9 @@ import (
 	"github.com/recap-dev/recap/summarize/tokens"
 )
 
-// Tool names, as docs/mcp.md gives them. With ToolNames "underscore" the dots
-// become underscores, for clients that accept only ^[a-zA-Z0-9_-]{1,64}$.
+// Tool names, as docs/mcp.md gives them. Clients that accept only
+// ^[a-zA-Z0-9_-]{1,64}$ are served them with underscores for dots (see
+// Options.ToolNames and names.go).
 const (
 	ToolGetReports  = "analysis.getReports"
 	ToolGetFinding  = "analysis.getFinding"
@@ -51,8 +51,10 @@ type Options struct {
 	// Root is the directory served: reports are found and paths are
 	// confined there. Paths in findings are relative to it.
 	Root string
-	// ToolNames is "dotted" (the default: analysis.getReports) or
-	// "underscore" (analysis_getReports).
+	// ToolNames is "auto" (the default: underscore names such as
+	// analysis_getReports for the clients known to refuse dots, recognised
+	// by clientInfo.name; dotted names such as analysis.getReports for the
+	// others), "dotted" or "underscore" (for every client).
 	ToolNames string
 	// Version is reported to clients.
 	Version string
@@ -82,6 +84,8 @@ type Server struct {
 	buffers *bufferStore
 	counts  countCache
 	stats   *stats
+	listed  listedTools // the tools as tools/list shows them
+	clients sessions
 	log     *slog.Logger
 	started time.Time
 }
@@ -93,9 +97,11 @@ func New(opts Options) (*Server, error) {
 		return nil, fmt.Errorf("--root: %w", err)
 	}
 	switch opts.ToolNames {
-	case "", "dotted", "underscore":
+	case "":
+		opts.ToolNames = NamesAuto
+	case NamesAuto, NamesDotted, NamesUnderscore:
 	default:
-		return nil, fmt.Errorf("--tool-names %q: want dotted or underscore", opts.ToolNames)
+		return nil, fmt.Errorf("--tool-names %q: want auto, dotted or underscore", opts.ToolNames)
 	}
 	if opts.Tokenizer == "" {
 		opts.Tokenizer = tokens.Default
@@ -132,15 +138,16 @@ func New(opts Options) (*Server, error) {
 		buffers: newBufferStore(opts.BufferTTL, opts.MaxBuffers, opts.MaxBufferBytes, opts.Now),
 		stats:   newStats(),
 	}
+	s.clients.ended = s.buffers.dropOwner
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: "recap", Title: "recap: summary-first static analysis and diffs", Version: opts.Version},
 		&mcp.ServerOptions{
 			Logger: log,
 			Instructions: "recap reads the static-analysis reports (SARIF, SpotBugs, Checkstyle, PMD) and the git history of " + r.dir +
-				". Start with " + s.name(ToolGetReports) + " (summaryOnly: true) to see counts by severity and category, then narrow with " +
-				"categories/severity/paths and page with bufferId; " + s.name(ToolGetFinding) + " shows one finding with more code. " +
+				". Start with " + ToolGetReports + " (summaryOnly: true) to see counts by severity and category, then narrow with " +
+				"categories/severity/paths and page with bufferId; " + ToolGetFinding + " shows one finding with more code. " +
 				"Every answer stays within maxTokens (default 10,000).",
 		})
-	s.srv.AddReceivingMiddleware(s.argumentErrors)
+	s.srv.AddReceivingMiddleware(s.toolNames, s.checkSetLevel, s.argumentErrors)
 	s.addTools()
 	s.srv.AddResource(&mcp.Resource{URI: StatsURI, Name: "stats", Title: "recap server statistics",
 		Description: "Per-tool calls, errors, tokens (mean, p95, max) and durations, and the caches' state, as JSON.",
@@ -154,19 +161,6 @@ func (s *Server) MCP() *mcp.Server { return s.srv }
 // Root returns the directory served.
 func (s *Server) Root() string { return s.root.dir }
 
-// Handler serves MCP over streamable HTTP.
-func (s *Server) Handler() http.Handler {
-	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.srv }, nil)
-}
-
-// name is the served name of a tool.
-func (s *Server) name(spec string) string {
-	if s.opts.ToolNames == "underscore" {
-		return strings.ReplaceAll(spec, ".", "_")
-	}
-	return spec
-}
-
 // An answer is a tool's result: fit packs it into a budget through
 // [budget.Fit] and returns what it costs, text renders what is sent (a
 // line, then the JSON), out is the structured content.
@@ -179,21 +173,49 @@ type answer interface {
 // addTool registers a tool behind the one wrapper that every tool shares:
 // it packs the answer into its budget and checks it, turns errors into
 // tool errors with a code, recovers from panics, logs the call and
-// records its figures.
+// records its figures. t.OutputSchema is shown by tools/list (see
+// listedTools) but not checked by the SDK on every call: the tests check it.
+// A call the client cancelled stops, is not counted as an error, and is not
+// answered (the transports drop its answer).
 func addTool[In any](s *Server, spec string, t *mcp.Tool, limit func(*In) int, h func(context.Context, *In) (answer, error)) {
-	t.Name = s.name(spec)
-	mcp.AddTool(s.srv, t, func(ctx context.Context, _ *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
+	t.Name = spec
+	s.listed.add(t)
+	reg := *t
+	reg.OutputSchema = nil
+	mcp.AddTool(s.srv, &reg, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
 		start := time.Now()
-		a, text, n, err := s.run(t.Name, limit(&in), func() (answer, error) { return h(ctx, &in) })
+		ctx = withNames(withSession(ctx, s.clients.key(req.Session)), s.underscoreFor(req.Session))
+		ctx, prog, stop := s.startProgress(ctx, req)
+		a, text, n, err := s.run(spec, limit(&in), func() (answer, error) {
+			a, err := h(ctx, &in)
+			if err == nil && !paging(&in) {
+				s.logInputs(ctx, req.Session, a)
+			}
+			return a, err
+		})
+		stop()
+		if ctx.Err() != nil {
+			s.stats.cancel(spec)
+			read, total := prog.state()
+			s.log.Info("call cancelled", "tool", spec, "duration", time.Since(start).Round(time.Microsecond), "read", read, "of", total)
+			return nil, nil, ctx.Err()
+		}
 		if err != nil {
 			te := asToolError(err)
 			text := te.Error()
-			s.done(t.Name, budget.Cost(s.counter, text), len(text), time.Since(start), te.Code)
+			s.done(spec, budget.Cost(s.counter, text), len(text), time.Since(start), te.Code)
 			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: text}}}, errorAnswer{te}, nil
 		}
-		s.done(t.Name, n, len(text), time.Since(start), "")
+		s.done(spec, n, len(text), time.Since(start), "")
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, a.out(), nil
 	})
+}
+
+// paging reports whether a call pages an earlier result (whose inputs'
+// warnings were sent with it).
+func paging(in any) bool {
+	p, ok := in.(*GetReportsIn)
+	return ok && p.BufferID != ""
 }
 
 // run calls a tool's handler and packs its answer into budget: the text
@@ -230,15 +252,26 @@ func (s *Server) argumentErrors(next mcp.MethodHandler) mcp.MethodHandler {
 			return next(ctx, method, req)
 		}
 		// "arguments": null (or none) is no arguments: the schema's defaults
-		// are applied to an object.
+		// are applied to an object. An argument given as null is left out:
+		// the schemas type every argument plainly (an array, a boolean).
 		if p, ok := req.GetParams().(*mcp.CallToolParamsRaw); ok {
 			if a := strings.TrimSpace(string(p.Arguments)); a == "" || a == "null" {
 				p.Arguments = json.RawMessage("{}")
+			} else if strings.Contains(a, "null") {
+				var args map[string]json.RawMessage
+				if json.Unmarshal(p.Arguments, &args) == nil {
+					for k, v := range args {
+						if string(v) == "null" {
+							delete(args, k)
+						}
+					}
+					p.Arguments, _ = json.Marshal(args)
+				}
 			}
 		}
 		start := time.Now()
 		res, err := next(ctx, method, req)
-		if err != nil {
+		if err != nil || ctx.Err() != nil { // a cancelled call is no argument error
 			return res, err
 		}
 		r, ok := res.(*mcp.CallToolResult)
@@ -253,7 +286,7 @@ func (s *Server) argumentErrors(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		tool := ""
 		if p, ok := req.GetParams().(*mcp.CallToolParamsRaw); ok {
-			tool = p.Name
+			tool = specName(p.Name)
 		}
 		te := toolErrorf(CodeBadArgument, "%s: see the tool's input schema for the arguments, their bounds and defaults", strings.TrimSpace(msg))
 		text := te.Error()
@@ -265,22 +298,26 @@ func (s *Server) argumentErrors(next mcp.MethodHandler) mcp.MethodHandler {
 	}
 }
 
-// snapshot returns the server's statistics.
-func (s *Server) snapshot() Stats {
+// snapshot returns the server's statistics, with the tool names the
+// session of ctx sees.
+func (s *Server) snapshot(ctx context.Context) Stats {
 	tools, parsed := s.stats.snapshot()
+	for i := range tools {
+		tools[i].Tool = s.name(ctx, tools[i].Tool)
+	}
 	s.cache.mu.Lock()
 	cached, bytes := len(s.cache.entries), s.cache.total
 	s.cache.mu.Unlock()
 	return Stats{Tools: tools, ReportsParsed: parsed, ReportsCached: cached, CacheBytes: bytes, Buffers: s.buffers.len(),
-		UptimeSeconds: s.opts.Now().Sub(s.started).Seconds(), TokenizerName: s.counter.Name(),
+		UptimeSeconds: s.opts.Now().Sub(s.started).Seconds(), TokenizerName: s.counter.Name(), Sessions: s.clients.live(),
 		DefaultBudget: budget.DefaultMaxTokens, MaxBudget: budget.MaxMaxTokens, BufferIdleSecs: s.opts.BufferTTL.Seconds()}
 }
 
-func (s *Server) readStats(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+func (s *Server) readStats(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 	if req.Params.URI != StatsURI {
 		return nil, mcp.ResourceNotFoundError(req.Params.URI)
 	}
-	b, err := json.MarshalIndent(s.snapshot(), "", "  ")
+	b, err := json.MarshalIndent(s.snapshot(withNames(ctx, s.underscoreFor(req.Session))), "", "  ")
 	if err != nil {
 		return nil, err
 	}

@@ -46,6 +46,6 @@ func (a *StatsAnswer) fit(c budget.Counter, limit int) int {
 	}, a.text, a.Tokens)
 }
 
-func (s *Server) statsTool(context.Context, *StatsIn) (answer, error) {
-	return &StatsAnswer{Stats: s.snapshot()}, nil
+func (s *Server) statsTool(ctx context.Context, _ *StatsIn) (answer, error) {
+	return &StatsAnswer{Stats: s.snapshot(ctx)}, nil
 }

@@ -16,6 +16,7 @@ type ToolStats struct {
 	Tool        string  `json:"tool"`
 	Calls       int     `json:"calls"`
 	Errors      int     `json:"errors"`
+	Cancelled   int     `json:"cancelled"` // calls the client cancelled: not in calls, errors or the figures
 	MeanTokens  int     `json:"meanTokens"`
 	P95Tokens   int     `json:"p95Tokens"`
 	MaxTokens   int     `json:"maxTokens"`
@@ -38,10 +39,12 @@ type Stats struct {
 	DefaultBudget  int         `json:"defaultBudget"`
 	MaxBudget      int         `json:"maxBudget"`
 	BufferIdleSecs float64     `json:"bufferIdleSeconds"`
+	Sessions       int         `json:"sessions"` // MCP sessions open that called a tool
 }
 
 type toolStats struct {
 	calls, errors  int
+	cancelled      int
 	tokens         int64
 	bytes          int64
 	maxTokens      int
@@ -86,6 +89,18 @@ func (s *stats) record(tool string, tokens, bytes int, d time.Duration, failed b
 	}
 }
 
+// cancel counts a call the client cancelled.
+func (s *stats) cancel(tool string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t := s.tools[tool]
+	if t == nil {
+		t = &toolStats{}
+		s.tools[tool] = t
+	}
+	t.cancelled++
+}
+
 func (s *stats) parsedOne() {
 	s.mu.Lock()
 	s.parsed++
@@ -97,7 +112,7 @@ func (s *stats) snapshot() ([]ToolStats, int) {
 	defer s.mu.Unlock()
 	out := make([]ToolStats, 0, len(s.tools))
 	for name, t := range s.tools {
-		ts := ToolStats{Tool: name, Calls: t.calls, Errors: t.errors, MaxTokens: t.maxTokens,
+		ts := ToolStats{Tool: name, Calls: t.calls, Errors: t.errors, Cancelled: t.cancelled, MaxTokens: t.maxTokens,
 			MaxMillis: millis(t.maxDur), TotalTokens: t.tokens, TotalBytes: t.bytes}
 		if t.calls > 0 {
 			ts.MeanTokens = int(t.tokens / int64(t.calls))

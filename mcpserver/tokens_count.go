@@ -57,7 +57,7 @@ func jsonRows[T any](rows []T) []string {
 	return out
 }
 
-func (s *Server) tokens(_ context.Context, in *TokensIn) (answer, error) {
+func (s *Server) tokens(ctx context.Context, in *TokensIn) (answer, error) {
 	if len(in.Paths) == 0 {
 		return nil, toolErrorf(CodeBadArgument, "paths: give at least one file or glob")
 	}
@@ -80,7 +80,9 @@ func (s *Server) tokens(_ context.Context, in *TokensIn) (answer, error) {
 	for i, f := range files {
 		counted[i] = s.counts.count(c, f)
 	}
-	return &TokensAnswer{Report: tokens.Total(c, counted, in.Budget)}, nil
+	rep := tokens.Total(c, counted, in.Budget)
+	rep.Recommendation = s.text(ctx, rep.Recommendation) // it names analysis.getReports
+	return &TokensAnswer{Report: rep}, nil
 }
 
 // countCache keeps token counts by file, tokenizer, size and modification

@@ -82,19 +82,21 @@ func (s *Server) addTools() {
 				p[l].MaxItems = jsonschema.Ptr(maxListItems)
 			}
 		}),
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: jsonschema.Ptr(false)},
+		OutputSchema: outputSchema[summarize.View](),
+		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: jsonschema.Ptr(false)},
 	}, func(in *GetReportsIn) int { return in.MaxTokens }, s.getReports)
 
 	addTool(s, ToolGetFinding, &mcp.Tool{
 		Title: "One finding in full",
-		Description: "One finding by its id from " + s.name(ToolGetReports) + ": the full message, the rule with its help link, " +
+		Description: "One finding by its id from " + ToolGetReports + ": the full message, the rule with its help link, " +
 			"and up to 80 lines (1,200 tokens) of code around it.",
 		InputSchema: schema[GetFindingIn](func(p props) {
 			p.budget()
 			p["id"].MinLength = jsonschema.Ptr(1)
 			p["id"].MaxLength = jsonschema.Ptr(100)
 		}),
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: jsonschema.Ptr(false)},
+		OutputSchema: outputSchema[FindingAnswer](),
+		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: jsonschema.Ptr(false)},
 	}, func(in *GetFindingIn) int { return in.MaxTokens }, s.getFinding)
 
 	addTool(s, ToolDiff, &mcp.Tool{
@@ -106,7 +108,8 @@ func (s *Server) addTools() {
 			p.budget()
 			p["paths"].MaxItems = jsonschema.Ptr(maxListItems)
 		}),
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: jsonschema.Ptr(false)},
+		OutputSchema: outputSchema[summarize.DiffView](),
+		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: jsonschema.Ptr(false)},
 	}, func(in *DiffIn) int { return in.MaxTokens }, s.diff)
 
 	addTool(s, ToolTokens, &mcp.Tool{
@@ -120,14 +123,16 @@ func (s *Server) addTools() {
 			p["paths"].MinItems = jsonschema.Ptr(1)
 			p["paths"].MaxItems = jsonschema.Ptr(maxListItems)
 		}),
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: jsonschema.Ptr(false)},
+		OutputSchema: outputSchema[TokensAnswer](),
+		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: jsonschema.Ptr(false)},
 	}, func(in *TokensIn) int { return in.MaxTokens }, s.tokens)
 
 	addTool(s, ToolServerStats, &mcp.Tool{
-		Title:       "recap server statistics",
-		Description: "Per-tool calls, errors, answer tokens (mean, p95, max) and durations since the server started; also the resource " + StatsURI + ".",
-		InputSchema: schema[StatsIn](func(p props) { p.budget() }),
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: jsonschema.Ptr(false)},
+		Title:        "recap server statistics",
+		Description:  "Per-tool calls, errors, answer tokens (mean, p95, max) and durations since the server started; also the resource " + StatsURI + ".",
+		InputSchema:  schema[StatsIn](func(p props) { p.budget() }),
+		OutputSchema: outputSchema[StatsAnswer](),
+		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: jsonschema.Ptr(false)},
 	}, func(in *StatsIn) int { return in.MaxTokens }, s.statsTool)
 }
 
@@ -167,12 +172,14 @@ func (p props) itemsEnum(name string, values ...string) {
 }
 
 // schema derives T's input schema and lets set add bounds, defaults and
-// enums (struct tags only carry descriptions).
+// enums (struct tags only carry descriptions); every property has one plain
+// type (see plainTypes).
 func schema[T any](set func(props)) *jsonschema.Schema {
 	sc, err := jsonschema.For[T](nil)
 	if err != nil {
 		panic(err) // the types above are fixed: a failure is a bug caught by any test
 	}
 	set(props(sc.Properties))
+	plainTypes(sc)
 	return sc
 }

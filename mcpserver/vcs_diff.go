@@ -50,7 +50,7 @@ func (s *Server) diff(ctx context.Context, in *DiffIn) (answer, error) {
 	}
 	files, repo, err := (&pipeline.Changes{Root: s.root.dir, Base: in.Base, Head: in.Head}).Diff(ctx)
 	if err != nil {
-		return nil, gitError(s.name(ToolDiff), err)
+		return nil, gitError(s.name(ctx, ToolDiff), err)
 	}
 	files = pipeline.Under(repo, s.root.dir, files)
 	v := summarize.NewDiffView(files, summarize.DiffOptions{MaxHunks: in.MaxHunks, Paths: globs})

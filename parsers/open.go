@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -31,6 +32,9 @@ type ReadOptions struct {
 	// Wrap, when set, wraps each opened input (before decompression), for
 	// example to count bytes for a progress bar; size is -1 when unknown.
 	Wrap func(r io.Reader, name string, size int64) io.Reader
+	// Context, when set, stops the reading once it is done: the input's
+	// next read fails with its error (a server's cancelled call).
+	Context context.Context
 	// Keep, when set, is asked about each finding before it is given its id
 	// and fingerprint (which cost more than most filters): a finding it
 	// refuses is counted in its input but not emitted. It must not change
@@ -229,6 +233,9 @@ func readOne(src source, tag string, opts ReadOptions, emit func(reports.Finding
 		return in, nil
 	}
 	defer closeFn()
+	if opts.Context != nil {
+		r = ctxReader{opts.Context, r}
+	}
 	if opts.Wrap != nil {
 		r = opts.Wrap(r, src.name, size)
 	}
@@ -313,4 +320,17 @@ func unwrapPathError(err error) error {
 		return pe.Err
 	}
 	return err
+}
+
+// ctxReader fails its reads with the context's error once it is done.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
 }

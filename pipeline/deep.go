@@ -50,6 +50,9 @@ func runDeep(ctx context.Context, s *scan) (bool, error) {
 		smp.add(f)
 		return nil
 	})
+	if err == nil {
+		err = ctx.Err()
+	}
 	if err != nil {
 		return true, err
 	}
@@ -118,6 +121,9 @@ func selectPage(ctx context.Context, s *scan, src Source, smp *sample, total int
 			}
 			return nil
 		})
+		if err == nil {
+			err = ctx.Err()
+		}
 		if err != nil {
 			return nil, true, err
 		}

@@ -51,7 +51,7 @@ type Files struct {
 // Read implements [Source].
 func (f Files) Read(ctx context.Context, keep func(*reports.Finding) bool, emit func(*reports.Finding) error) ([]reports.Input, error) {
 	opts := f.Options
-	opts.Keep = keep
+	opts.Keep, opts.Context = keep, ctx
 	return parsers.ReadAll(f.Paths, opts, func(x reports.Finding) error {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -171,6 +171,9 @@ func Run(ctx context.Context, q *Query) (*Result, error) {
 		c.Add(g)
 		return nil
 	})
+	if err == nil {
+		err = ctx.Err() // a read stopped by the context is not a result
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -254,6 +257,9 @@ func readBaseline(ctx context.Context, src Source, flt *reports.Filter) (*report
 		b.Add(*f)
 		return nil
 	})
+	if err == nil {
+		err = ctx.Err()
+	}
 	if err != nil {
 		return nil, err
 	}

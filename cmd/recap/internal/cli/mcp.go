@@ -10,16 +10,17 @@ import (
 	"strings"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/recap-dev/recap/mcpserver"
 	"github.com/spf13/cobra"
 )
 
 func newMCP(streams *IO) *cobra.Command {
 	var root, addr, toolNames string
+	var idle time.Duration
+	var origins []string
 	cmd := &cobra.Command{
-		Use:   "mcp [--root DIR] [--http ADDR] [--tool-names dotted|underscore]",
-		Short: "Serve the MCP tools analysis.getReports, analysis.getFinding, vcs.diff and tokens.count",
+		Use:   "mcp [--root DIR] [--http ADDR] [--tool-names auto|dotted|underscore]",
+		Short: "Serve the MCP tools analysis.getReports, analysis.getFinding, vcs.diff, tokens.count and server.stats",
 		Long: `mcp serves recap to AI agents over the Model Context Protocol: on standard
 input and output by default, or over streamable HTTP at http://ADDR/mcp with
 --http (an address without a host is bound to 127.0.0.1). Every answer stays
@@ -28,23 +29,34 @@ within its token budget (default 10,000 tokens and 40,000 characters).
 The tools read the reports and the git repository under --root (default: the
 git top level of the current directory); paths outside it are refused.
 Parsed reports are cached by path, size and modification time; result pages
-are kept for 10 minutes without use (bufferId). One log line per call goes to
-standard error.
+are kept for 10 minutes without use (bufferId), in the session that made them
+only. One log line per call goes to standard error.
 
-Some clients accept only tool names matching ^[a-zA-Z0-9_-]{1,64}$: with
---tool-names underscore the tools are analysis_getReports, analysis_getFinding,
-vcs_diff, tokens_count and server_stats.`,
+Over HTTP each client has its own session (Mcp-Session-Id), closed after
+--session-idle without a request (default 30m); a request from a browser page
+of another origin is refused (403) unless --allow-origin names it.
+
+Some clients accept only tool names matching ^[a-zA-Z0-9_-]{1,64}$ (the Claude
+desktop app, GitHub Copilot CLI, OpenAI Codex CLI): with --tool-names auto, the
+default, recap recognises them by the name they give at initialize and serves
+them analysis_getReports, analysis_getFinding, vcs_diff, tokens_count and
+server_stats; other clients get the dotted names. --tool-names dotted or
+underscore serves one kind to every client.`,
 		Example: `  claude mcp add recap -- recap mcp --root .
   recap mcp --root ~/src/shop --http :8765
-  recap mcp --tool-names underscore`,
+  recap mcp --tool-names underscore
+  recap mcp --http 127.0.0.1:8765 --session-idle 2h --allow-origin http://localhost:6274`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			dir, err := repoRoot(root)
 			if err != nil {
 				return err
 			}
-			if toolNames != "dotted" && toolNames != "underscore" {
-				return usageError("--tool-names must be dotted or underscore")
+			if toolNames != mcpserver.NamesAuto && toolNames != mcpserver.NamesDotted && toolNames != mcpserver.NamesUnderscore {
+				return usageError("--tool-names must be auto, dotted or underscore")
+			}
+			if idle <= 0 {
+				return usageError("--session-idle must be positive (for example 30m)")
 			}
 			logger := slog.New(slog.NewTextHandler(streams.ErrOut, nil))
 			s, err := mcpserver.New(mcpserver.Options{Root: dir, ToolNames: toolNames, Version: version(), Logger: logger})
@@ -54,18 +66,20 @@ vcs_diff, tokens_count and server_stats.`,
 			ctx := cmd.Context()
 			if addr == "" {
 				logger.Info("serving MCP on standard input and output", "root", s.Root())
-				if err := s.MCP().Run(ctx, &mcp.StdioTransport{}); err != nil && !errors.Is(err, context.Canceled) && !isEOF(err) {
+				if err := s.MCP().Run(ctx, mcpserver.StdioTransport(streams.In, streams.Out)); err != nil && !errors.Is(err, context.Canceled) && !isEOF(err) {
 					return err
 				}
 				return nil
 			}
-			return serveHTTP(ctx, streams, logger, s, addr)
+			return serveHTTP(ctx, streams, logger, s, addr, mcpserver.HTTPOptions{SessionIdle: idle, AllowedOrigins: origins})
 		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&root, "root", "", "the directory served: reports are found, and paths confined, there (default: the git top level of the current directory)")
 	f.StringVar(&addr, "http", "", "serve streamable HTTP at this address (host:port; :port binds 127.0.0.1) instead of standard input and output")
-	f.StringVar(&toolNames, "tool-names", "dotted", "tool names: dotted (analysis.getReports) or underscore (analysis_getReports) for clients that refuse dots")
+	f.StringVar(&toolNames, "tool-names", mcpserver.NamesAuto, "tool names: auto (underscore names for the clients known to refuse dots, dotted for the others), dotted (analysis.getReports) or underscore (analysis_getReports)")
+	f.DurationVar(&idle, "session-idle", mcpserver.DefaultSessionIdle, "with --http: close a session (and drop its result buffers) after this long without a request")
+	f.StringArrayVar(&origins, "allow-origin", nil, "with --http: also serve browser pages of this origin (scheme://host:port; repeatable); other foreign origins get 403")
 	return cmd
 }
 
@@ -75,7 +89,7 @@ func isEOF(err error) bool {
 
 // serveHTTP serves s at http://addr/mcp until ctx ends. The address it
 // listens on is printed on standard error (useful with port 0).
-func serveHTTP(ctx context.Context, streams *IO, logger *slog.Logger, s *mcpserver.Server, addr string) error {
+func serveHTTP(ctx context.Context, streams *IO, logger *slog.Logger, s *mcpserver.Server, addr string, o mcpserver.HTTPOptions) error {
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
 		if !strings.Contains(addr, ":") {
@@ -92,7 +106,7 @@ func serveHTTP(ctx context.Context, streams *IO, logger *slog.Logger, s *mcpserv
 		return usageError("--http %s: %v", addr, err)
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", s.Handler())
+	mux.Handle("/mcp", s.HTTPHandler(o))
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(streams.ErrOut, "recap mcp: serving http://%s/mcp (root %s)\n", ln.Addr(), s.Root())
 	logger.Info("serving MCP over streamable HTTP", "url", "http://"+ln.Addr().String()+"/mcp")

@@ -1,0 +1,206 @@
+package mcpserver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// DefaultSessionIdle is how long an HTTP session lives without a request.
+const DefaultSessionIdle = 30 * time.Minute
+
+// HTTPOptions configure the streamable HTTP handler.
+type HTTPOptions struct {
+	// SessionIdle closes a session that received no request for this long
+	// (DefaultSessionIdle when zero); its result buffers go with it.
+	SessionIdle time.Duration
+	// AllowedOrigins are browser origins (scheme://host[:port]) served
+	// besides the server's own: a request with any other Origin is refused
+	// with 403, as the MCP specification asks.
+	AllowedOrigins []string
+}
+
+// Handler serves MCP over streamable HTTP with the default HTTPOptions.
+func (s *Server) Handler() http.Handler { return s.HTTPHandler(HTTPOptions{}) }
+
+// HTTPHandler serves MCP over streamable HTTP: the SDK's handler (a session
+// per Mcp-Session-Id, closed after o.SessionIdle without a request, and
+// DNS-rebinding protection on loopback addresses), behind recap's checks:
+//   - a request whose Origin is neither the server's own (any loopback name
+//     with the server's port) nor in o.AllowedOrigins is refused with 403,
+//     whatever its method; a request without Origin (non-browser clients
+//     send none) is served;
+//   - a POST without Mcp-Session-Id that is not an initialize request gets
+//     400 with a JSON-RPC error;
+//   - a call of a method MCP does not have gets the JSON-RPC error -32601;
+//   - a call the client cancels is not answered: its POST ends without it.
+func (s *Server) HTTPHandler(o HTTPOptions) http.Handler {
+	if o.SessionIdle <= 0 {
+		o.SessionIdle = DefaultSessionIdle
+	}
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.srv },
+		&mcp.StreamableHTTPOptions{SessionTimeout: o.SessionIdle, Logger: s.log})
+	allowed := map[string]bool{}
+	for _, a := range o.AllowedOrigins {
+		allowed[strings.TrimSuffix(strings.ToLower(a), "/")] = true
+	}
+	return &httpChecks{next: h, allowed: allowed, calls: map[callKey]context.CancelFunc{}}
+}
+
+type httpChecks struct {
+	next    http.Handler
+	allowed map[string]bool
+
+	mu    sync.Mutex
+	calls map[callKey]context.CancelFunc // the POSTs of calls in flight
+}
+
+// callKey names a call in flight: its session and its JSON-RPC id.
+type callKey struct {
+	session string
+	id      jsonrpc.ID
+}
+
+func (c *httpChecks) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if origin := r.Header.Get("Origin"); origin != "" && !c.trusted(origin, r) {
+		http.Error(w, fmt.Sprintf("Forbidden: Origin %s is not this server's: recap mcp serves browser pages of its own origin only (see --allow-origin)", origin), http.StatusForbidden)
+		return
+	}
+	if r.Method != http.MethodPost || r.Body == nil {
+		c.next.ServeHTTP(w, r)
+		return
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, mcp.DefaultMaxRequestBodyBytes+1))
+	if err != nil {
+		http.Error(w, "failed to read body", http.StatusBadRequest)
+		return
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	var msg struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+		Params json.RawMessage `json:"params"`
+	}
+	if json.Unmarshal(body, &msg) != nil || msg.Method == "" { // a batch, a response, or no JSON: the SDK's
+		c.next.ServeHTTP(w, r)
+		return
+	}
+	isCall := len(msg.ID) > 0 && string(msg.ID) != "null"
+	id := jsonrpcID(msg.ID)
+	session := r.Header.Get("Mcp-Session-Id")
+	switch {
+	case session == "" && msg.Method != "initialize":
+		writeRPCError(w, http.StatusBadRequest, id, jsonrpc.CodeInvalidRequest,
+			fmt.Sprintf("Bad Request: %s needs the Mcp-Session-Id header of a session: initialize one first", msg.Method))
+		return
+	case !knownMethods[msg.Method]:
+		if !isCall { // an unknown notification is dropped
+			w.WriteHeader(http.StatusAccepted)
+			return
+		}
+		writeRPCError(w, http.StatusOK, id, jsonrpc.CodeMethodNotFound, fmt.Sprintf("Method not found: %q", msg.Method))
+		return
+	case msg.Method == "notifications/cancelled":
+		if cid, ok := cancelledID(msg.Params); ok {
+			c.mu.Lock()
+			cancel := c.calls[callKey{session, cid}]
+			c.mu.Unlock()
+			if cancel != nil {
+				cancel() // the call's POST ends without its answer
+			}
+		}
+	case msg.Method == "tools/call" && isCall && session != "":
+		ctx, cancel := context.WithCancel(r.Context())
+		defer cancel()
+		k := callKey{session, id}
+		c.mu.Lock()
+		c.calls[k] = cancel
+		c.mu.Unlock()
+		defer func() {
+			c.mu.Lock()
+			delete(c.calls, k)
+			c.mu.Unlock()
+		}()
+		r = r.WithContext(ctx)
+	}
+	c.next.ServeHTTP(w, r)
+}
+
+// trusted reports whether a request's Origin is the server's own (its Host,
+// or a loopback name with the port of the address it came in on) or allowed.
+func (c *httpChecks) trusted(origin string, r *http.Request) bool {
+	o := strings.TrimSuffix(strings.ToLower(origin), "/")
+	if c.allowed[o] {
+		return true
+	}
+	u, err := url.Parse(o)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return false // "null" among them
+	}
+	if strings.EqualFold(u.Host, r.Host) {
+		return true
+	}
+	local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+	if !ok {
+		return false
+	}
+	_, localPort, err := net.SplitHostPort(local.String())
+	if err != nil {
+		return false
+	}
+	host, port := u.Hostname(), u.Port()
+	if port == "" {
+		port = map[string]string{"http": "80", "https": "443"}[u.Scheme]
+	}
+	if port != localPort {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// knownMethods are the JSON-RPC methods an MCP server takes (those of the
+// go-sdk's server).
+var knownMethods = map[string]bool{
+	"initialize": true, "ping": true, "server/discover": true,
+	"tools/list": true, "tools/call": true,
+	"resources/list": true, "resources/templates/list": true, "resources/read": true,
+	"resources/subscribe": true, "resources/unsubscribe": true, "subscriptions/listen": true,
+	"prompts/list": true, "prompts/get": true, "completion/complete": true, "logging/setLevel": true,
+	"notifications/initialized": true, "notifications/cancelled": true,
+	"notifications/progress": true, "notifications/roots/list_changed": true,
+}
+
+// jsonrpcID reads a JSON-RPC id (a string or an integer); the zero ID when
+// there is none.
+func jsonrpcID(raw json.RawMessage) jsonrpc.ID {
+	var v any
+	if json.Unmarshal(raw, &v) != nil || v == nil {
+		return jsonrpc.ID{}
+	}
+	id, _ := jsonrpc.MakeID(v)
+	return id
+}
+
+// writeRPCError answers with a JSON-RPC error object.
+func writeRPCError(w http.ResponseWriter, status int, id jsonrpc.ID, code int, msg string) {
+	resp := map[string]any{"jsonrpc": "2.0", "id": id.Raw(), "error": map[string]any{"code": code, "message": msg}}
+	b, _ := json.Marshal(resp)
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(b)
+}

@@ -1,0 +1,210 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Tool-name modes (Options.ToolNames).
+const (
+	NamesAuto       = "auto"       // underscore names for the clients in dotRefusingClients, dotted for the others
+	NamesDotted     = "dotted"     // analysis.getReports, whatever the client
+	NamesUnderscore = "underscore" // analysis_getReports, whatever the client
+)
+
+// dotRefusingClients are the clientInfo.name values (lower case) of the
+// clients known to refuse tool names outside ^[a-zA-Z0-9_-]{1,64}$; in auto
+// mode they are served analysis_getReports and so on. Sources:
+//   - "claude-ai": the Claude desktop app. Its initialize request appears in
+//     server logs quoted in public issues; it refuses the whole tool list with
+//     "tools.N.FrontendRemoteMcpToolDefinition.name: String should match
+//     pattern '^[a-zA-Z0-9_-]{1,64}$'" (github.com/barryw/ImmichMCP/issues/4,
+//     github.com/loomle/loomle/issues/168, github.com/jamiepine/voicebox/issues/790).
+//   - "github-copilot-developer": GitHub Copilot CLI, whose initialize request
+//     is quoted in github.com/github/copilot-cli/issues/1268; dotted names
+//     fail every prompt with "400 tools.N.custom.name: String should match
+//     pattern '^[a-zA-Z0-9_-]{1,128}$'" (github.com/github/copilot-cli/issues/2581).
+//   - "codex-mcp-client": OpenAI Codex CLI (clientInfo in
+//     codex-rs/core/src/mcp_connection_manager.rs of github.com/openai/codex);
+//     its releases before tool names were sanitised fail with
+//     ^[a-zA-Z0-9_-]+$ (github.com/openai/codex/issues/8174).
+var dotRefusingClients = map[string]bool{
+	"claude-ai":                true,
+	"github-copilot-developer": true,
+	"codex-mcp-client":         true,
+}
+
+// toolSpecs are the tools' names as SPEC §6 gives them.
+var toolSpecs = []string{ToolGetReports, ToolGetFinding, ToolDiff, ToolTokens, ToolServerStats}
+
+// underscoreName is a tool's name with its dots made underscores.
+func underscoreName(spec string) string { return strings.ReplaceAll(spec, ".", "_") }
+
+// specName returns the SPEC name of a served tool name (dotted or
+// underscore), or name unchanged when it is no tool of recap.
+func specName(name string) string {
+	for _, t := range toolSpecs {
+		if name == underscoreName(t) {
+			return t
+		}
+	}
+	return name
+}
+
+// underscoreText replaces the dotted tool names in a text recap wrote (a
+// description, a recommendation, an error) by their underscore names.
+func underscoreText(s string) string {
+	for _, t := range toolSpecs {
+		s = strings.ReplaceAll(s, t, underscoreName(t))
+	}
+	return s
+}
+
+// clientRefusesDots reports whether a client, by its clientInfo.name, is
+// one known to refuse dotted tool names.
+func clientRefusesDots(name string) bool {
+	return dotRefusingClients[strings.ToLower(strings.TrimSpace(name))]
+}
+
+// underscoreFor reports whether a session is served underscore names: the
+// forced mode, else by the client's name.
+func (s *Server) underscoreFor(ss *mcp.ServerSession) bool {
+	switch s.opts.ToolNames {
+	case NamesUnderscore:
+		return true
+	case NamesDotted:
+		return false
+	}
+	if ss == nil {
+		return false
+	}
+	p := ss.InitializeParams()
+	return p != nil && p.ClientInfo != nil && clientRefusesDots(p.ClientInfo.Name)
+}
+
+type underscoreKey struct{}
+
+// withNames records in ctx whether the call's session is served underscore
+// names.
+func withNames(ctx context.Context, underscore bool) context.Context {
+	return context.WithValue(ctx, underscoreKey{}, underscore)
+}
+
+// name is the name of a tool as the session of ctx sees it.
+func (s *Server) name(ctx context.Context, spec string) string {
+	if u, ok := ctx.Value(underscoreKey{}).(bool); ok && u || !ok && s.opts.ToolNames == NamesUnderscore {
+		return underscoreName(spec)
+	}
+	return spec
+}
+
+// text is a text recap wrote, with the tool names the session of ctx sees.
+func (s *Server) text(ctx context.Context, t string) string {
+	if s.name(ctx, ToolGetReports) != ToolGetReports {
+		return underscoreText(t)
+	}
+	return t
+}
+
+// listedTools are the tools as tools/list shows them: dotted and underscore
+// variants, by SPEC name.
+type listedTools struct {
+	dotted, underscore map[string]*mcp.Tool
+}
+
+// list records how tools/list shows t (t.Name is its SPEC name): with its
+// output schema, and an underscore variant whose name, description and
+// schemas name tools with underscores.
+func (l *listedTools) add(t *mcp.Tool) {
+	if l.dotted == nil {
+		l.dotted, l.underscore = map[string]*mcp.Tool{}, map[string]*mcp.Tool{}
+	}
+	l.dotted[t.Name] = t
+	u := *t
+	u.Name = underscoreName(t.Name)
+	u.Description = underscoreText(t.Description)
+	u.InputSchema = underscoreSchema(t.InputSchema)
+	u.OutputSchema = underscoreSchema(t.OutputSchema)
+	l.underscore[t.Name] = &u
+}
+
+// underscoreSchema copies a schema with the tool names in its text made
+// underscore names.
+func underscoreSchema(sc any) any {
+	if sc == nil {
+		return nil
+	}
+	b, err := json.Marshal(sc)
+	if err != nil {
+		panic(err) // the schemas are recap's own: a failure is a bug any test catches
+	}
+	var out jsonschema.Schema
+	if err := json.Unmarshal([]byte(underscoreText(string(b))), &out); err != nil {
+		panic(err)
+	}
+	return &out
+}
+
+// toolNames is the receiving middleware that serves each session its tool
+// names: the initialize answer's instructions and tools/list in the
+// session's names, and tools/call by either name.
+func (s *Server) toolNames(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		switch method {
+		case "tools/call":
+			if p, ok := req.GetParams().(*mcp.CallToolParamsRaw); ok {
+				p.Name = specName(p.Name)
+			}
+		case "initialize", "server/discover":
+			// The session knows its client once initialize (or, in the
+			// sessionless protocol, each request's _meta) has told it.
+			res, err := next(ctx, method, req)
+			if err != nil || !s.underscoreFor(sessionOf(req)) {
+				return res, err
+			}
+			switch r := res.(type) {
+			case *mcp.InitializeResult:
+				c := *r
+				c.Instructions = underscoreText(r.Instructions)
+				return &c, nil
+			case *mcp.DiscoverResult:
+				c := *r
+				c.Instructions = underscoreText(r.Instructions)
+				return &c, nil
+			}
+			return res, err
+		case "tools/list":
+			res, err := next(ctx, method, req)
+			if r, ok := res.(*mcp.ListToolsResult); ok && err == nil {
+				shown := s.listed.dotted
+				if s.underscoreFor(sessionOf(req)) {
+					shown = s.listed.underscore
+				}
+				c := *r
+				c.Tools = make([]*mcp.Tool, len(r.Tools))
+				for i, t := range r.Tools {
+					if x := shown[t.Name]; x != nil {
+						t = x
+					}
+					c.Tools[i] = t
+				}
+				return &c, nil
+			}
+			return res, err
+		}
+		return next(ctx, method, req)
+	}
+}
+
+// sessionOf returns the server session a request came in on (nil when none).
+func sessionOf(req mcp.Request) *mcp.ServerSession {
+	if req == nil {
+		return nil
+	}
+	ss, _ := req.GetSession().(*mcp.ServerSession)
+	return ss
+}
