@@ -70,7 +70,7 @@ func reportsLine(v *summarize.View) string {
 // bufferId fixes.
 func (in *GetReportsIn) hasQuery() bool {
 	return len(in.Reports)+len(in.Types)+len(in.Categories)+len(in.Tools)+len(in.Rules)+len(in.Paths)+len(in.Baseline) > 0 ||
-		in.Severity != "" || in.Grep != "" || in.ChangedSince != "" || in.NewOnly
+		in.Severity != "" || in.Grep != "" || in.ChangedSince != "" || (in.FilterMode != "" && in.FilterMode != string(pipeline.Added)) || in.NewOnly
 }
 
 func (s *Server) getReports(ctx context.Context, in *GetReportsIn) (answer, error) {
@@ -145,8 +145,15 @@ func (s *Server) query(ctx context.Context, in *GetReportsIn) (*buffer, error) {
 		}
 	}
 	key := ""
+	mode, err := pipeline.ParseFilterMode(in.FilterMode)
+	if err != nil {
+		return nil, toolErrorf(CodeBadArgument, "filterMode: %v", err)
+	}
+	if in.ChangedSince == "" && mode != pipeline.Added {
+		return nil, toolErrorf(CodeBadArgument, "filterMode chooses the lines of changedSince: give changedSince (a revision, for example main)")
+	}
 	if in.ChangedSince != "" {
-		q.Changes = &pipeline.Changes{Root: s.root.dir, Since: in.ChangedSince}
+		q.Changes = &pipeline.Changes{Root: s.root.dir, Since: in.ChangedSince, Mode: mode}
 	} else {
 		key = sessionName(ctx) + "\x00" + queryKey(in, files, baseFiles) // a session reuses its own buffers only
 		if b := s.buffers.lookup(key); b != nil {

@@ -356,6 +356,27 @@ func TestChangedSince(t *testing.T) {
 			t.Errorf("finding %s at %s:%d is not on a changed line", f.ID, f.Path, f.Line)
 		}
 	}
+	// The filter modes: anywhere in a changed file keeps those files'
+	// findings; nofilter keeps all.
+	files := map[string]bool{}
+	for _, p := range strings.Fields(g.Git("diff", "--name-only", "--diff-filter=d", "main")) {
+		files[p] = true
+	}
+	inFiles := 0
+	for _, f := range all {
+		if files[f.Path] {
+			inFiles++
+		}
+	}
+	for mode, n := range map[string]int{"file": inFiles, "nofilter": len(all)} {
+		call(t, cs, "analysis.getReports", map[string]any{"changedSince": "main", "filterMode": mode, "summaryOnly": true}).decode(t, &v)
+		if v.Summary.Total != n || n <= len(want) {
+			t.Errorf("changedSince main, filterMode %s: %d findings, want %d (added: %d)", mode, v.Summary.Total, n, len(want))
+		}
+	}
+	if code := call(t, cs, "analysis.getReports", map[string]any{"filterMode": "file"}).errorCode(t); code != mcpserver.CodeBadArgument {
+		t.Errorf("filterMode without changedSince: %s", code)
+	}
 	// An uncommitted edit counts too.
 	g.Write(map[string]string{"src/main/java/com/example/shop/PriceCalculator.java": strings.Replace(
 		readFile(t, filepath.Join(g.Dir, "src/main/java/com/example/shop/PriceCalculator.java")), "package com.example.shop;", "package com.example.shop; // edited", 1)})

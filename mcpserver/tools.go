@@ -7,6 +7,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/recap-dev/recap/parsers"
+	"github.com/recap-dev/recap/pipeline"
 	"github.com/recap-dev/recap/summarize"
 	"github.com/recap-dev/recap/summarize/budget"
 	"github.com/recap-dev/recap/summarize/tokens"
@@ -26,6 +27,7 @@ type GetReportsIn struct {
 	Paths        []string `json:"paths,omitempty" jsonschema:"keep findings in files matching these globs (** spans directories)"`
 	Grep         string   `json:"grep,omitempty" jsonschema:"keep findings whose message contains this text"`
 	ChangedSince string   `json:"changedSince,omitempty" jsonschema:"keep findings on lines changed since this git revision (from its merge base with HEAD, committed or not; whitespace-only changes aside)"`
+	FilterMode   string   `json:"filterMode,omitempty" jsonschema:"with changedSince, which lines a finding must touch: added (added or modified lines), diff_context (any line of the diff's hunks), file (anywhere in a changed file), nofilter (all)"`
 	Baseline     []string `json:"baseline,omitempty" jsonschema:"an earlier run's reports (files, directories or globs under the root): each finding is marked new or unchanged against them by fingerprint, and the summary counts new, unchanged and fixed"`
 	NewOnly      bool     `json:"newOnly,omitempty" jsonschema:"keep only the findings new against baseline"`
 	Offset       int      `json:"offset,omitempty" jsonschema:"first finding of the page (page.nextOffset of the previous page)"`
@@ -76,6 +78,10 @@ func (s *Server) addTools() {
 			p.bound("limit", 1, summarize.MaxLimit, summarize.DefaultLimit)
 			p.budget()
 			p.enum("severity", "error", "warning", "note")
+			for _, m := range pipeline.FilterModes() {
+				p.enum("filterMode", string(m))
+			}
+			p["filterMode"].Default = json.RawMessage(`"` + string(pipeline.Added) + `"`)
 			p.itemsEnum("types", formatNames()...)
 			p["context"].Default = json.RawMessage("true")
 			for _, l := range []string{"reports", "types", "categories", "tools", "rules", "paths", "baseline"} {
