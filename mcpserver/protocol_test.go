@@ -535,16 +535,21 @@ func TestCancel(t *testing.T) {
 		t.Fatalf("the cancelled call: %v", err)
 	}
 	var st mcpserver.Stats
+	var gr mcpserver.ToolStats
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		call(t, cs, "server.stats", nil).decode(t, &st)
-		if len(st.Tools) > 0 && st.Tools[0].Cancelled == 1 || time.Now().After(deadline) {
+		for _, ts := range st.Tools {
+			if ts.Tool == "analysis.getReports" {
+				gr = ts
+			}
+		}
+		if gr.Cancelled == 1 || time.Now().After(deadline) {
 			break
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
 	stopped := time.Since(start)
-	gr := st.Tools[0]
 	if gr.Tool != "analysis.getReports" || gr.Cancelled != 1 || gr.Errors != 0 || gr.Calls != 0 {
 		t.Errorf("statistics after the cancelled call: %+v", gr)
 	}

@@ -26,7 +26,9 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	err := root.ExecuteContext(ctx)
-	if code, sig, ok := signalCode(ctx); ok {
+	// A command that a signal stopped (a read) fails with the signal's
+	// code; one that finished (a server shut down cleanly) exits 0.
+	if code, sig, ok := signalCode(ctx); ok && err != nil {
 		fmt.Fprintf(stderr, "recap: %v\n", sig)
 		return code
 	}
