@@ -165,7 +165,7 @@ func (s *Server) query(ctx context.Context, in *GetReportsIn) (*buffer, error) {
 	} else {
 		files, err = s.root.discover(s.root.dir)
 		if err == nil && len(files) == 0 {
-			err = toolErrorf(CodeNotFound, "no SARIF, SpotBugs, Checkstyle or PMD report under the root %s: run the analysis first (PMD: --format sarif; Checkstyle: -f xml; SpotBugs: -xml), or give reports", s.root.dir)
+			err = toolErrorf(CodeNotFound, "no %s report under the root %s: run the analysis first (PMD: --format sarif; Checkstyle: -f xml; SpotBugs: -xml), or give reports", parsers.FormatTitles("or"), s.root.dir)
 		}
 	}
 	if err != nil {
@@ -227,7 +227,7 @@ func (s *Server) query(ctx context.Context, in *GetReportsIn) (*buffer, error) {
 		}
 	}
 	if failed == len(reps) {
-		return nil, toolErrorf(CodeParseError, "no report could be read: %s. Check that each is a complete SARIF, SpotBugs, Checkstyle or PMD report", strings.Join(msgs, "; "))
+		return nil, toolErrorf(CodeParseError, "no report could be read: %s. Check that each is a complete %s report", strings.Join(msgs, "; "), parsers.FormatTitles("or"))
 	}
 	b := buildBuffer(reps, func(f *reports.Finding) bool { return keep(*f) })
 	b.key = key

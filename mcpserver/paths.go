@@ -168,7 +168,7 @@ func (r *root) expand(paths []string, reportsOnly bool) ([]file, error) {
 				return nil, err
 			}
 			if len(found) == 0 {
-				return nil, toolErrorf(CodeNotFound, "no SARIF, SpotBugs, Checkstyle or PMD report under %s: run the analysis first, or give the report's path", p)
+				return nil, toolErrorf(CodeNotFound, "no %s report under %s: run the analysis first, or give the report's path", parsers.FormatTitles("or"), p)
 			}
 			for _, g := range found {
 				if err := add(g); err != nil {

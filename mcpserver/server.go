@@ -22,6 +22,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/summarize"
 	"github.com/recap-dev/recap/summarize/tokens"
 )
@@ -136,7 +137,7 @@ func New(opts Options) (*Server, error) {
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: "recap", Title: "recap: summary-first static analysis and diffs", Version: opts.Version},
 		&mcp.ServerOptions{
 			Logger: log,
-			Instructions: "recap reads the static-analysis reports (SARIF, SpotBugs, Checkstyle, PMD) and the git history of " + r.dir +
+			Instructions: "recap reads the static-analysis reports (" + parsers.FormatTitles("") + ") and the git history of " + r.dir +
 				". Start with " + s.name(ToolGetReports) + " (summaryOnly: true) to see counts by severity and category, then narrow with " +
 				"categories/severity/paths and page with bufferId; " + s.name(ToolGetFinding) + " shows one finding with more code. " +
 				"Every answer stays within maxTokens (default 10,000).",
