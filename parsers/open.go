@@ -2,7 +2,6 @@ package parsers
 
 import (
 	"bufio"
-	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
@@ -12,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/recap-dev/recap/internal/content"
 	"github.com/recap-dev/recap/reports"
 )
 
@@ -174,14 +174,14 @@ func (t formatTable) sniffFile(path string) (Format, bool) {
 
 // decompress undoes gzip when the content starts with its magic bytes.
 func decompress(br *bufio.Reader) (*bufio.Reader, error) {
-	if magic, err := br.Peek(2); err == nil && magic[0] == 0x1f && magic[1] == 0x8b {
-		zr, err := gzip.NewReader(br)
-		if err != nil {
-			return nil, fmt.Errorf("gzip: %w", err)
-		}
-		return bufio.NewReaderSize(zr, 64<<10), nil
+	if !content.IsGzip(br) {
+		return br, nil
 	}
-	return br, nil
+	r, err := content.Decompress(br)
+	if err != nil {
+		return nil, err
+	}
+	return bufio.NewReaderSize(r, 64<<10), nil
 }
 
 // inputTags gives each source a short tag for finding ids, lengthened until
@@ -207,12 +207,12 @@ func inputTags(srcs []source) []string {
 func readOne(src source, tag string, opts ReadOptions, emit func(reports.Finding) error) (reports.Input, error) {
 	in := reports.Input{Path: src.name}
 	if src.err != nil {
-		in.Error = fmt.Sprintf("%s: %v", src.name, unwrapPathError(src.err))
+		in.Error = fmt.Sprintf("%s: %v", src.name, content.PathErr(src.err))
 		return in, nil
 	}
 	r, size, closeFn, err := openSource(src, opts)
 	if err != nil {
-		in.Error = fmt.Sprintf("%s: %v", src.name, unwrapPathError(err))
+		in.Error = fmt.Sprintf("%s: %v", src.name, content.PathErr(err))
 		return in, nil
 	}
 	defer closeFn()
@@ -291,13 +291,4 @@ func openSource(src source, opts ReadOptions) (io.Reader, int64, func(), error) 
 		size = st.Size()
 	}
 	return f, size, func() { f.Close() }, nil
-}
-
-// unwrapPathError drops the path an *fs.PathError repeats.
-func unwrapPathError(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }
