@@ -22,6 +22,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 	"github.com/go-git/go-git/v5/utils/diff"
+	"github.com/recap-dev/recap/internal/content"
 	"github.com/sergi/go-diff/diffmatchpatch"
 )
 
@@ -346,7 +347,7 @@ func (r *Repo) mergeBaseTree(head *object.Commit, headName, rev string, s storer
 // fillText diffs old and cur into f's hunks, or marks f binary; past
 // timeout the line diff is coarser.
 func fillText(f *File, old, cur []byte, changed bool, timeout time.Duration) {
-	if isBinary(old) || isBinary(cur) {
+	if content.IsBinary(old) || content.IsBinary(cur) {
 		f.Binary = !bytes.Equal(old, cur)
 		return
 	}
@@ -444,11 +445,6 @@ func readWorking(root, p string) ([]byte, uint32, error) {
 		mode = filemode.Executable
 	}
 	return b, uint32(mode), err
-}
-
-// isBinary decides as git does: a NUL in the first 8,000 bytes.
-func isBinary(b []byte) bool {
-	return bytes.IndexByte(b[:min(len(b), 8000)], 0) >= 0
 }
 
 func sortFiles(files []File) {

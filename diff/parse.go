@@ -2,12 +2,12 @@ package diff
 
 import (
 	"bufio"
-	"compress/gzip"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/bluekeyes/go-gitdiff/gitdiff"
+	"github.com/recap-dev/recap/internal/content"
 )
 
 // Parse reads unified diff text: git's (extended headers, renames, copies,
@@ -16,16 +16,9 @@ import (
 // input in errors, which give the line of the malformed text. Gzip
 // compressed text is undone first.
 func Parse(name string, r io.Reader) ([]File, error) {
-	br := bufio.NewReaderSize(r, 64<<10)
-	if magic, err := br.Peek(2); err == nil && magic[0] == 0x1f && magic[1] == 0x8b {
-		zr, err := gzip.NewReader(br)
-		if err != nil {
-			return nil, fmt.Errorf("%s: gzip: %w", name, err)
-		}
-		defer zr.Close()
-		r = zr
-	} else {
-		r = br
+	r, err := content.Decompress(bufio.NewReaderSize(r, 64<<10))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	files, preamble, err := gitdiff.Parse(r)
 	if err != nil {

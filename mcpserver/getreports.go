@@ -173,7 +173,7 @@ func (s *Server) query(ctx context.Context, in *GetReportsIn) (*buffer, error) {
 		}
 	}
 	if failed == len(reps) {
-		return nil, toolErrorf(CodeParseError, "no report could be read: %s. Check that each is a complete %s report", strings.Join(msgs, "; "), formatList())
+		return nil, toolErrorf(CodeParseError, "no report could be read: %s. Check that each is a complete %s report", strings.Join(msgs, "; "), parsers.FormatTitles("or"))
 	}
 	if len(baseFiles) > 0 {
 		baseReps, err := s.readAll(ctx, baseFiles)
@@ -217,7 +217,7 @@ func (s *Server) reportFiles(in *GetReportsIn) ([]file, error) {
 	} else {
 		files, err = s.root.discover(s.root.dir)
 		if err == nil && len(files) == 0 {
-			err = toolErrorf(CodeNotFound, "no %s report under the root %s: run the analysis first (PMD: --format sarif; Checkstyle: -f xml; SpotBugs: -xml), or give reports", formatList(), s.root.dir)
+			err = toolErrorf(CodeNotFound, "no %s report under the root %s: run the analysis first (PMD: --format sarif; Checkstyle: -f xml; SpotBugs: -xml), or give reports", parsers.FormatTitles("or"), s.root.dir)
 		}
 	}
 	if err != nil || len(formats) == 0 {
@@ -234,9 +234,6 @@ func (s *Server) reportFiles(in *GetReportsIn) ([]file, error) {
 	}
 	return kept, nil
 }
-
-// formatList names the report formats recap reads, for messages.
-func formatList() string { return "SARIF, SpotBugs, Checkstyle or PMD" }
 
 // queryKey identifies a query on reports as they are on disk, so that the
 // same query again reuses its buffer.

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/recap-dev/recap/internal/content"
 	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/reports"
 )
@@ -97,14 +98,14 @@ func (r *root) resolve(p string) (file, error) {
 			}
 			return file{}, toolErrorf(CodeNotFound, "%s does not exist under the root %s: check the path (it is relative to the root)", p, r.dir)
 		}
-		return file{}, toolErrorf(CodeNotFound, "%s: %v", p, unwrapPath(err))
+		return file{}, toolErrorf(CodeNotFound, "%s: %v", p, content.PathErr(err))
 	}
 	if _, ok := r.inside(r.real, real); !ok {
 		return file{}, toolErrorf(CodeOutsideRoot, "%s is a symlink that leads outside the root %s: give a path inside it", p, r.dir)
 	}
 	st, err := os.Stat(real)
 	if err != nil {
-		return file{}, toolErrorf(CodeNotFound, "%s: %v", p, unwrapPath(err))
+		return file{}, toolErrorf(CodeNotFound, "%s: %v", p, content.PathErr(err))
 	}
 	return file{abs: abs, rel: rel, info: st}, nil
 }
@@ -168,7 +169,7 @@ func (r *root) expand(paths []string, reportsOnly bool) ([]file, error) {
 				return nil, err
 			}
 			if len(found) == 0 {
-				return nil, toolErrorf(CodeNotFound, "no SARIF, SpotBugs, Checkstyle or PMD report under %s: run the analysis first, or give the report's path", p)
+				return nil, toolErrorf(CodeNotFound, "no %s report under %s: run the analysis first, or give the report's path", parsers.FormatTitles("or"), p)
 			}
 			for _, g := range found {
 				if err := add(g); err != nil {
@@ -221,7 +222,7 @@ func (r *root) walk(dir string, fn func(rel, abs string, d fs.DirEntry) error) e
 	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if p == dir {
-				return toolErrorf(CodeNotFound, "%s: %v", dir, unwrapPath(err))
+				return toolErrorf(CodeNotFound, "%s: %v", dir, content.PathErr(err))
 			}
 			return nil // unreadable: skipped
 		}
@@ -298,12 +299,4 @@ func (r *root) read(rel string) ([]byte, error) {
 		return nil, errors.New("is a directory")
 	}
 	return os.ReadFile(f.abs)
-}
-
-func unwrapPath(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/summarize/budget"
 	"github.com/recap-dev/recap/summarize/tokens"
 )
@@ -142,7 +143,7 @@ func New(opts Options) (*Server, error) {
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: "recap", Title: "recap: summary-first static analysis and diffs", Version: opts.Version},
 		&mcp.ServerOptions{
 			Logger: log,
-			Instructions: "recap reads the static-analysis reports (SARIF, SpotBugs, Checkstyle, PMD) and the git history of " + r.dir +
+			Instructions: "recap reads the static-analysis reports (" + parsers.FormatTitles("") + ") and the git history of " + r.dir +
 				". Start with " + ToolGetReports + " (summaryOnly: true) to see counts by severity and category, then narrow with " +
 				"categories/severity/paths and page with bufferId; " + ToolGetFinding + " shows one finding with more code. " +
 				"Every answer stays within maxTokens (default 10,000).",

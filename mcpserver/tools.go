@@ -18,7 +18,7 @@ const maxListItems = 100
 
 // GetReportsIn are analysis.getReports' arguments.
 type GetReportsIn struct {
-	Reports      []string `json:"reports,omitempty" jsonschema:"report files, directories or globs (** spans directories), relative to the root; default: every SARIF, SpotBugs, Checkstyle and PMD report under the root"`
+	Reports      []string `json:"reports,omitempty"` // described in addTools, from the format table
 	Types        []string `json:"types,omitempty" jsonschema:"read only reports of these formats"`
 	Categories   []string `json:"categories,omitempty" jsonschema:"keep findings in any of these categories, as topCategories names them"`
 	Severity     string   `json:"severity,omitempty" jsonschema:"keep findings at or above this severity"`
@@ -69,7 +69,7 @@ type StatsIn struct {
 func (s *Server) addTools() {
 	addTool(s, ToolGetReports, &mcp.Tool{
 		Title: "Static-analysis findings, summary first",
-		Description: "Counts of the workspace's static-analysis findings (SARIF, SpotBugs, Checkstyle, PMD reports) by severity, tool, " +
+		Description: "Counts of the workspace's static-analysis findings (" + parsers.FormatTitles("") + " reports) by severity, tool, " +
 			"category, rule and file, then a page of findings (most severe first) with 3 lines of code. Filter by categories, severity, " +
 			"tools, rules, paths, grep, or lines changed since a revision; page with offset or bufferId. Never over maxTokens: what does " +
 			"not fit is listed in omitted with its cost, and suggestions say how to narrow.",
@@ -83,6 +83,7 @@ func (s *Server) addTools() {
 			}
 			p["filterMode"].Default = json.RawMessage(`"` + string(pipeline.Added) + `"`)
 			p.itemsEnum("types", formatNames()...)
+			p["reports"].Description = "report files, directories or globs (** spans directories), relative to the root; default: every " + parsers.FormatTitles("and") + " report under the root"
 			p["context"].Default = json.RawMessage("true")
 			for _, l := range []string{"reports", "types", "categories", "tools", "rules", "paths", "baseline"} {
 				p[l].MaxItems = jsonschema.Ptr(maxListItems)

@@ -21,6 +21,8 @@ func TestDetect(t *testing.T) {
 		"latin-1 declaration":   {"<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><checkstyle>", FormatCheckstyle, true},
 		"other xml":             {`<SomeThing version="1.2.0"/>`, "", false},
 		"json array":            {`[1,2]`, "", false},
+		"json without marks":    {`{"name":"app","version":"1.0.0"}`, FormatSARIF, true}, // a weak match: SARIF's error
+		"sarif schema only":     {`{"$schema":"https://json.schemastore.org/sarif-2.1.0.json"}`, FormatSARIF, true},
 		"text":                  {"hello", "", false},
 		"empty":                 {"", "", false},
 		"spaces":                {" \n\t", "", false},
@@ -39,4 +41,24 @@ func ExampleDetect() {
 	f, ok := Detect([]byte(`<?xml version="1.0"?><BugCollection version="4.8.2">`))
 	fmt.Println(f, ok)
 	// Output: spotbugs true
+}
+
+// TestDetectStrength: a JSON object is SARIF for Detect, but only one with
+// SARIF's marks is a strong match, the only kind a directory search takes.
+func TestDetectStrength(t *testing.T) {
+	for _, tc := range []struct {
+		head string
+		want match
+	}{
+		{`{"version":"2.1.0","runs":[]}`, strongMatch},
+		{`{"$schema" : "https://schemastore.azurewebsites.net/schemas/json/sarif-2.1.0-rtm.5.json"}`, strongMatch},
+		{`{"name":"app","scripts":{}}`, weakMatch},
+		{`<checkstyle/>`, strongMatch},
+		{`<project/>`, noMatch},
+		{`[{"runs":[]}]`, noMatch},
+	} {
+		if _, m := formats.detect([]byte(tc.head)); m != tc.want {
+			t.Errorf("detect(%q) = %v, want %v", tc.head, m, tc.want)
+		}
+	}
 }

@@ -9,7 +9,9 @@ import (
 // Sentinel error kinds, for errors.Is.
 var (
 	// ErrUnknownFormat: the content matches no report format recap reads.
-	ErrUnknownFormat = errors.New("unknown report format (recap reads SARIF 2.1.0, SpotBugs/FindBugs XML, Checkstyle XML and PMD XML)")
+	// Its text names what recap reads: "unknown report format (recap reads
+	// SARIF 2.1.0, SpotBugs/FindBugs XML, Checkstyle XML and PMD XML)".
+	ErrUnknownFormat = errors.New(formats.errUnknownFormat())
 	// ErrEmpty: the input has no content.
 	ErrEmpty = errors.New("empty input")
 )

@@ -82,6 +82,8 @@ func FuzzParsePMD(f *testing.F) {
 }
 
 func FuzzDetect(f *testing.F) {
+	f.Add([]byte(codeQualityReport))
+	f.Add([]byte(`{"runs":[]}`))
 	seed(f, "pmd-sarif", "spotbugs-xml", "checkstyle-xml", "pmd-xml")
 	f.Fuzz(func(t *testing.T, data []byte) {
 		got, ok := Detect(data)
@@ -91,6 +93,15 @@ func FuzzDetect(f *testing.F) {
 		again, ok2 := Detect(data)
 		if got != again || ok != ok2 {
 			t.Fatal("Detect is not a pure function of its input")
+		}
+		// A row added to the table changes nothing for the other formats.
+		base, m := formats.detect(data)
+		more, m2 := withCodeQuality().detect(data)
+		if base != got || (m != noMatch) != ok {
+			t.Fatalf("detect = %q, %v; Detect = %q, %v", base, m, got, ok)
+		}
+		if more != "codequality" && (more != base || m2 != m) {
+			t.Fatalf("with a format more: %q, %v; without: %q, %v", more, m2, base, m)
 		}
 	})
 }

@@ -2,8 +2,6 @@ package parsers
 
 import (
 	"bufio"
-	"bytes"
-	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -11,10 +9,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 
+	"github.com/recap-dev/recap/internal/content"
 	"github.com/recap-dev/recap/reports"
 )
 
@@ -40,6 +38,15 @@ type ReadOptions struct {
 	// refuses is counted in its input but not emitted. It must not change
 	// the finding, and the fields it sees are all but ID and Fingerprint.
 	Keep func(f *reports.Finding) bool
+
+	table formatTable // the formats read (nil: the package's table)
+}
+
+func (o *ReadOptions) formats() formatTable {
+	if o.table != nil {
+		return o.table
+	}
+	return formats
 }
 
 // ReadAll reads every input — a file, "-" for standard input, a gzip file, or
@@ -50,7 +57,7 @@ type ReadOptions struct {
 func ReadAll(args []string, opts ReadOptions, emit func(reports.Finding) error) ([]reports.Input, error) {
 	var srcs []source
 	for _, a := range args {
-		srcs = append(srcs, expand(a)...)
+		srcs = append(srcs, expand(a, opts.formats())...)
 	}
 	tags := inputTags(srcs)
 	inputs := make([]reports.Input, 0, len(srcs))
@@ -75,16 +82,19 @@ func ReadFile(name, tag string, opts ReadOptions, emit func(reports.Finding) err
 }
 
 // Sniff detects the format of a report file from its first bytes (gzip
-// undone); false when it is not a report recap reads, or cannot be opened.
-func Sniff(path string) (Format, bool) { return sniffFile(path) }
+// undone), as a directory search does: JSON must carry its format's marks
+// (see [Detect]). False when it is not a report recap reads, or cannot be
+// opened.
+func Sniff(path string) (Format, bool) { return formats.sniffFile(path) }
 
 // SkipDir reports whether a directory search leaves out a directory of this
 // name (.git, .hg, .svn, node_modules, vendor).
 func SkipDir(name string) bool { return skipDir(name) }
 
 // HasReportExt reports whether a directory search looks at a file of this
-// name (.sarif, .json, .xml, .gz; any case) before sniffing its content.
-func HasReportExt(name string) bool { return hasReportExt(name) }
+// name before sniffing its content: an ending a format declares (.sarif,
+// .json, .xml; any case), or .gz.
+func HasReportExt(name string) bool { return formats.hasExt(name) }
 
 // ParseAll reads one report into memory: for tests and small inputs.
 func ParseAll(r io.Reader, name string, opts ReadOptions) ([]reports.Finding, reports.Input) {
@@ -104,11 +114,10 @@ type source struct {
 	err  error
 }
 
-// reportExts are the file endings a directory search looks at; each
-// candidate is then detected from its content.
-var reportExts = []string{".sarif", ".json", ".xml", ".gz"}
-
-func expand(arg string) []source {
+// expand lists the inputs an argument names: a directory is searched for
+// files with the endings the formats declare, each then detected from its
+// content.
+func expand(arg string, table formatTable) []source {
 	if arg == "-" {
 		return []source{{name: "-"}}
 	}
@@ -131,10 +140,10 @@ func expand(arg string) []source {
 			}
 			return nil
 		}
-		if !d.Type().IsRegular() || !hasReportExt(d.Name()) {
+		if !d.Type().IsRegular() || !table.hasExt(d.Name()) {
 			return nil
 		}
-		if _, ok := sniffFile(p); ok {
+		if _, ok := table.sniffFile(p); ok {
 			out = append(out, source{name: p})
 		}
 		return nil
@@ -143,24 +152,16 @@ func expand(arg string) []source {
 		out = append(out, source{name: arg, err: walkErr})
 	}
 	if len(out) == 0 {
-		return []source{{name: arg, err: errors.New("no SARIF, SpotBugs, Checkstyle or PMD report found in the directory")}}
+		return []source{{name: arg, err: errors.New("no " + table.titles("or") + " report found in the directory")}}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
 	return out
 }
 
-func hasReportExt(name string) bool {
-	lower := strings.ToLower(name)
-	for _, e := range reportExts {
-		if strings.HasSuffix(lower, e) {
-			return true
-		}
-	}
-	return false
-}
-
-// sniffFile detects the format of a file (gzip undone).
-func sniffFile(path string) (Format, bool) {
+// sniffFile detects the format of a file (gzip undone) as a directory
+// search does: a weak match (JSON without its format's marks: package.json,
+// tsconfig.json, …) is not a report.
+func (t formatTable) sniffFile(path string) (Format, bool) {
 	f, err := os.Open(path)
 	if err != nil {
 		return "", false
@@ -171,34 +172,20 @@ func sniffFile(path string) (Format, bool) {
 		return "", false
 	}
 	head, _ := br.Peek(SniffLen)
-	format, ok := Detect(head)
-	if ok && format == FormatSARIF && !sarifMarked(head) {
-		return "", false // package.json, tsconfig.json, …: JSON, but not a report
-	}
-	return format, ok
-}
-
-// sarifSchema matches a SARIF $schema property.
-var sarifSchema = regexp.MustCompile(`"\$schema"\s*:\s*"[^"]*(?i:sarif)`)
-
-// sarifMarked reports whether a JSON head carries SARIF's marks: a "runs"
-// property or a SARIF $schema. Detect takes any JSON object for SARIF (an
-// input named by the user gets SARIF's error when it is not); a directory
-// search needs the marks, so that other JSON files are not taken for reports.
-func sarifMarked(head []byte) bool {
-	return bytes.Contains(head, []byte(`"runs"`)) || sarifSchema.Match(head)
+	format, m := t.detect(head)
+	return format, m == strongMatch
 }
 
 // decompress undoes gzip when the content starts with its magic bytes.
 func decompress(br *bufio.Reader) (*bufio.Reader, error) {
-	if magic, err := br.Peek(2); err == nil && magic[0] == 0x1f && magic[1] == 0x8b {
-		zr, err := gzip.NewReader(br)
-		if err != nil {
-			return nil, fmt.Errorf("gzip: %w", err)
-		}
-		return bufio.NewReaderSize(zr, 64<<10), nil
+	if !content.IsGzip(br) {
+		return br, nil
 	}
-	return br, nil
+	r, err := content.Decompress(br)
+	if err != nil {
+		return nil, err
+	}
+	return bufio.NewReaderSize(r, 64<<10), nil
 }
 
 // inputTags gives each source a short tag for finding ids, lengthened until
@@ -224,12 +211,12 @@ func inputTags(srcs []source) []string {
 func readOne(src source, tag string, opts ReadOptions, emit func(reports.Finding) error) (reports.Input, error) {
 	in := reports.Input{Path: src.name}
 	if src.err != nil {
-		in.Error = fmt.Sprintf("%s: %v", src.name, unwrapPathError(src.err))
+		in.Error = fmt.Sprintf("%s: %v", src.name, content.PathErr(src.err))
 		return in, nil
 	}
 	r, size, closeFn, err := openSource(src, opts)
 	if err != nil {
-		in.Error = fmt.Sprintf("%s: %v", src.name, unwrapPathError(err))
+		in.Error = fmt.Sprintf("%s: %v", src.name, content.PathErr(err))
 		return in, nil
 	}
 	defer closeFn()
@@ -247,18 +234,18 @@ func readOne(src source, tag string, opts ReadOptions, emit func(reports.Finding
 	format := opts.Format
 	if format == "" {
 		head, _ := br.Peek(SniffLen)
-		f, ok := Detect(head)
-		if !ok {
+		f, m := opts.formats().detect(head)
+		if m == noMatch {
 			if len(strings.TrimSpace(string(head))) == 0 {
 				in.Error = (&ParseError{Input: src.name, Offset: 0, Err: ErrEmpty}).Error()
 			} else {
-				in.Error = src.name + ": " + ErrUnknownFormat.Error()
+				in.Error = src.name + ": " + opts.formats().errUnknownFormat()
 			}
 			return in, nil
 		}
 		format = f
 	}
-	p, err := New(format, Options{Name: src.name, Root: opts.Root, FS: opts.FS})
+	p, err := opts.formats().parser(format, Options{Name: src.name, Root: opts.Root, FS: opts.FS})
 	if err != nil {
 		in.Error = src.name + ": " + err.Error()
 		return in, nil
@@ -311,15 +298,6 @@ func openSource(src source, opts ReadOptions) (io.Reader, int64, func(), error) 
 		size = st.Size()
 	}
 	return f, size, func() { f.Close() }, nil
-}
-
-// unwrapPathError drops the path an *fs.PathError repeats.
-func unwrapPathError(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }
 
 // ctxReader fails its reads with the context's error once it is done.

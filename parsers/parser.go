@@ -50,19 +50,50 @@ type Options struct {
 	FS fs.FS
 }
 
-type format struct {
-	name  Format
-	sniff func(root string, json bool) bool
+// formatSpec is one row of the format table: all that recap knows of a
+// report format outside its parser. Adding a format is its parser's file and
+// one row in formats; detection, the directory search, ParseFormat, the
+// flags' help and the messages that list the formats all follow the table.
+type formatSpec struct {
+	name  Format   // as --input-format and the MCP types argument give it
+	title string   // in messages: "SpotBugs"
+	about string   // what is read of it, in ErrUnknownFormat: "SpotBugs/FindBugs XML"
+	head  sniffer  // how its content begins
+	exts  []string // the file endings a directory search looks at (any case)
 	new   func(Options) Parser
 }
 
-// formats is the table of report formats, in detection order.
-var formats = []format{
-	{name: FormatSARIF, sniff: func(_ string, json bool) bool { return json }, new: newSARIF},
-	{name: FormatSpotBugs, sniff: func(root string, _ bool) bool { return root == "BugCollection" }, new: newSpotBugs},
-	{name: FormatCheckstyle, sniff: func(root string, _ bool) bool { return root == "checkstyle" }, new: newCheckstyle},
-	{name: FormatPMD, sniff: func(root string, _ bool) bool { return root == "pmd" }, new: newPMD},
+// A sniffer recognises the head of a format's content: JSON whose first
+// value is an object or an array carrying the format's marks, or XML by
+// its root element.
+type sniffer struct {
+	json  byte                   // '{' or '[' for JSON; 0 for XML
+	marks func(head []byte) bool // JSON: whether head carries the format's marks (nil: any head of that kind)
+	root  string                 // XML: the root element's local name
 }
+
+// jsonObject recognises a JSON object whose head carries marks.
+func jsonObject(marks func(head []byte) bool) sniffer { return sniffer{json: '{', marks: marks} }
+
+// jsonArray recognises a JSON array whose head carries marks.
+func jsonArray(marks func(head []byte) bool) sniffer { return sniffer{json: '[', marks: marks} }
+
+// xmlElement recognises XML whose root element has this local name.
+func xmlElement(root string) sniffer { return sniffer{root: root} }
+
+// formats is the table of report formats, in detection order: the first
+// JSON format of a kind also takes a head of that kind that carries no
+// format's marks when the input is named (see [Detect]).
+var formats = formatTable{
+	{name: FormatSARIF, title: "SARIF", about: "SARIF 2.1.0", head: jsonObject(sarifMarked), exts: []string{".sarif", ".json"}, new: newSARIF},
+	{name: FormatSpotBugs, title: "SpotBugs", about: "SpotBugs/FindBugs XML", head: xmlElement("BugCollection"), exts: []string{".xml"}, new: newSpotBugs},
+	{name: FormatCheckstyle, title: "Checkstyle", about: "Checkstyle XML", head: xmlElement("checkstyle"), exts: []string{".xml"}, new: newCheckstyle},
+	{name: FormatPMD, title: "PMD", about: "PMD XML", head: xmlElement("pmd"), exts: []string{".xml"}, new: newPMD},
+}
+
+// formatTable is a table of formats; the package reads through formats, and
+// tests through tables of their own.
+type formatTable []formatSpec
 
 // Formats lists the names of the formats recap reads.
 func Formats() []Format {
@@ -73,26 +104,68 @@ func Formats() []Format {
 	return out
 }
 
+// FormatNames lists the formats' names as a user gives them, for help
+// texts: "sarif, spotbugs, checkstyle, pmd".
+func FormatNames() string { return formats.names() }
+
+// FormatTitles lists the formats' names as messages write them, the last
+// two joined by conj: FormatTitles("or") is "SARIF, SpotBugs, Checkstyle or
+// PMD"; FormatTitles("") separates them all with commas.
+func FormatTitles(conj string) string { return formats.titles(conj) }
+
+func (t formatTable) names() string {
+	names := make([]string, len(t))
+	for i, f := range t {
+		names[i] = string(f.name)
+	}
+	return strings.Join(names, ", ")
+}
+
+func (t formatTable) titles(conj string) string {
+	titles := make([]string, len(t))
+	for i, f := range t {
+		titles[i] = f.title
+	}
+	return joinList(titles, conj)
+}
+
+// joinList joins items with commas, the last two with conj when it is set.
+func joinList(items []string, conj string) string {
+	if conj == "" || len(items) < 2 {
+		return strings.Join(items, ", ")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " " + conj + " " + items[len(items)-1]
+}
+
 // ParseFormat checks a format name given by a user (--format of an input).
-func ParseFormat(name string) (Format, error) {
-	for _, f := range formats {
+func ParseFormat(name string) (Format, error) { return formats.parse(name) }
+
+func (t formatTable) parse(name string) (Format, error) {
+	for _, f := range t {
 		if strings.EqualFold(string(f.name), name) {
 			return f.name, nil
 		}
 	}
-	names := make([]string, len(formats))
-	for i, f := range formats {
-		names[i] = string(f.name)
-	}
-	return "", fmt.Errorf("unknown report format %q (want one of %s)", name, strings.Join(names, ", "))
+	return "", fmt.Errorf("unknown report format %q (want one of %s)", name, t.names())
 }
 
 // New returns the parser for a format.
-func New(f Format, opts Options) (Parser, error) {
-	for _, e := range formats {
+func New(f Format, opts Options) (Parser, error) { return formats.parser(f, opts) }
+
+func (t formatTable) parser(f Format, opts Options) (Parser, error) {
+	for _, e := range t {
 		if e.name == f {
 			return e.new(opts), nil
 		}
 	}
 	return nil, fmt.Errorf("unknown report format %q", f)
+}
+
+// errUnknownFormat is ErrUnknownFormat's text for a table.
+func (t formatTable) errUnknownFormat() string {
+	about := make([]string, len(t))
+	for i, f := range t {
+		about[i] = f.about
+	}
+	return "unknown report format (recap reads " + joinList(about, "and") + ")"
 }

@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
+	jsonv1 "github.com/go-json-experiment/json/v1"
 	"github.com/recap-dev/recap/reports"
 )
 
@@ -77,9 +79,11 @@ type errEmit struct{ err error }
 func (e errEmit) Error() string { return e.err.Error() }
 
 // jsonOptions read JSON as real tools write it: names matched in any case
-// (as encoding/json does), duplicate names and invalid UTF-8 let through.
+// as encoding/json matches them (strings.EqualFold: "RuleId" is ruleId,
+// "rule_id" is not), duplicate names and invalid UTF-8 let through.
 var jsonOptions = jsonv2.JoinOptions(
 	jsonv2.MatchCaseInsensitiveNames(true),
+	jsonv1.MatchCaseSensitiveDelimiter(true),
 	jsontext.AllowDuplicateNames(true),
 	jsontext.AllowInvalidUTF8(true),
 )
@@ -226,8 +230,10 @@ func (s *sarifStream) more() bool {
 	return k != '}' && k != ']' && k != 0
 }
 
-// key reads an object key, or reports false at the object's end.
-func (s *sarifStream) key(path string) (string, bool, error) {
+// key reads an object key, or reports false at the object's end. A key
+// that is none of members but one of them in another case is given as that
+// member (see foldName).
+func (s *sarifStream) key(path string, members []string) (string, bool, error) {
 	if !s.more() {
 		if _, err := s.dec.ReadToken(); err != nil { // the closing '}'
 			return "", false, s.fail(path, err)
@@ -238,7 +244,11 @@ func (s *sarifStream) key(path string) (string, bool, error) {
 	if err != nil {
 		return "", false, s.fail(path, err)
 	}
-	return tok.String(), true, nil
+	k := tok.String()
+	if !slices.Contains(members, k) {
+		k = foldName(k, members)
+	}
+	return k, true, nil
 }
 
 func (s *sarifStream) skip(path string) error {
@@ -247,6 +257,14 @@ func (s *sarifStream) skip(path string) error {
 	}
 	return nil
 }
+
+// The members of the log's outer objects that recap reads.
+var (
+	logMembers       = []string{"version", "runs"}
+	runMembers       = []string{"tool", "originalUriBaseIds", "artifacts", "invocations", "results"}
+	toolMembers      = []string{"driver", "extensions"}
+	componentMembers = []string{"name", "version", "semanticVersion", "rules"}
+)
 
 // document reads the log object (§3.13).
 func (s *sarifStream) document() error {
@@ -262,7 +280,7 @@ func (s *sarifStream) document() error {
 	}
 	sawRuns := false
 	for {
-		k, ok, err := s.key("$")
+		k, ok, err := s.key("$", logMembers)
 		if err != nil || !ok {
 			if err == nil && !sawRuns {
 				return s.fail("$", errors.New(`not a SARIF log: no "runs"`))

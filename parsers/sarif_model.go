@@ -7,7 +7,9 @@ import "github.com/go-json-experiment/json/jsontext"
 // and raw fingerprint values (not always strings in real files). Results and
 // rules are filled token by token (sarif_result.go); the run's smaller members
 // (originalUriBaseIds, artifacts, invocations) through their json tags.
-// Everything else in a log is skipped.
+// Everything else in a log is skipped. The json tags of results and rules
+// serve sarif_oracle_test.go, which decodes them with go-json-experiment's
+// Unmarshal to check the token decoder.
 
 // sarifTool is the tool object (§3.18), filled by sarifStream.tool one
 // rule at a time: PMD 7 writes one descriptor per (rule, message) pair, 82 MB
@@ -28,7 +30,9 @@ type sarifComponent struct {
 // thousands (PMD 7 writes one per rule and message), so its strings are
 // interned and its properties parsed once.
 type sarifRule struct {
-	ID, Name, HelpURI string
+	ID                string `json:"id"`
+	Name              string `json:"name"`
+	HelpURI           string `json:"helpUri"`
 	level             string // defaultConfiguration.level
 	messageStrings    map[string]string
 	ruleset, category string
@@ -100,7 +104,7 @@ type sarifResult struct {
 	Locations           []sarifLocation           `json:"locations"`
 	PartialFingerprints map[string]jsontext.Value `json:"partialFingerprints"`
 	// SuppressionStatuses holds each suppression's status ("" when absent).
-	SuppressionStatuses []string
+	SuppressionStatuses []string `json:"-"`
 }
 
 type sarifNotification struct {

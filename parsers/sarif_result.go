@@ -15,17 +15,55 @@ import (
 // in one pass over the stream, without reflection. A value of the wrong kind
 // (a string where a number belongs) is skipped and noted as the input's
 // first type error; the result keeps what fits, and reading goes on.
+//
+// Member names are matched as encoding/json, go-sarif and the SARIF
+// Multitool (Newtonsoft.Json) match them: exactly, else in any case
+// (strings.EqualFold), so "RuleId" is ruleId. The exact match is the fast
+// path; a name is folded only when it is none of the names SARIF defines.
+// The keys of maps (partialFingerprints, messageStrings, property bags) are
+// data, matched exactly. sarif_oracle_test.go checks this decoder against
+// go-json-experiment's Unmarshal into the same structs.
+
+// The members each object's reader knows, for names in another case.
+var (
+	resultMembers       = []string{"ruleId", "ruleIndex", "rule", "kind", "level", "message", "locations", "partialFingerprints", "suppressions"}
+	suppressionMembers  = []string{"status"}
+	ruleMembers         = []string{"id", "name", "helpUri", "defaultConfiguration", "messageStrings", "properties"}
+	configMembers       = []string{"level"}
+	textMembers         = []string{"text"}
+	ruleRefMembers      = []string{"id", "index", "toolComponent"}
+	componentRefMembers = []string{"name", "index"}
+	messageMembers      = []string{"text", "markdown", "id", "arguments"}
+	locationMembers     = []string{"physicalLocation"}
+	physicalMembers     = []string{"artifactLocation", "region", "contextRegion"}
+	artifactMembers     = []string{"uri", "uriBaseId", "index"}
+	regionMembers       = []string{"startLine", "startColumn", "endLine", "endColumn", "snippet"}
+	snippetMembers      = []string{"text", "markdown"}
+)
+
+// foldName returns the member that name is in another case, or name itself
+// when it is none.
+func foldName(name string, members []string) string {
+	for _, m := range members {
+		if strings.EqualFold(name, m) {
+			return m
+		}
+	}
+	return name
+}
 
 // result reads one result object.
 func (s *sarifStream) result(res *sarifResult) error {
-	return s.object(func(name string) error {
+	return s.object(resultMembers, func(name string) error {
 		switch name {
 		case "ruleId":
 			return s.istr(&res.RuleID)
 		case "ruleIndex":
 			return s.optInt(&res.RuleIndex)
 		case "rule":
-			res.Rule = &sarifRuleRef{}
+			if res.Rule == nil && s.dec.PeekKind() != 'n' {
+				res.Rule = &sarifRuleRef{}
+			}
 			return s.ruleRef(res.Rule)
 		case "kind":
 			return s.istr(&res.Kind)
@@ -41,7 +79,7 @@ func (s *sarifStream) result(res *sarifResult) error {
 				return err
 			})
 		case "partialFingerprints":
-			return s.object(func(k string) error {
+			return s.object(nil, func(k string) error {
 				v, err := s.dec.ReadValue()
 				if err != nil {
 					return err
@@ -55,7 +93,7 @@ func (s *sarifStream) result(res *sarifResult) error {
 		case "suppressions":
 			return s.array(func() error {
 				var status string
-				err := s.object(func(k string) error {
+				err := s.object(suppressionMembers, func(k string) error {
 					if k == "status" {
 						return s.str(&status)
 					}
@@ -73,7 +111,7 @@ func (s *sarifStream) result(res *sarifResult) error {
 // its descriptions and help (most of the bytes) are skipped, not decoded.
 func (s *sarifStream) rule() (*sarifRule, error) {
 	r := &sarifRule{}
-	err := s.object(func(name string) error {
+	err := s.object(ruleMembers, func(name string) error {
 		switch name {
 		case "id":
 			return s.istr(&r.ID)
@@ -82,16 +120,16 @@ func (s *sarifStream) rule() (*sarifRule, error) {
 		case "helpUri":
 			return s.istr(&r.HelpURI)
 		case "defaultConfiguration":
-			return s.object(func(k string) error {
+			return s.object(configMembers, func(k string) error {
 				if k == "level" {
 					return s.istr(&r.level)
 				}
 				return s.dec.SkipValue()
 			})
 		case "messageStrings":
-			return s.object(func(id string) error {
+			return s.object(nil, func(id string) error {
 				var text string
-				err := s.object(func(k string) error {
+				err := s.object(textMembers, func(k string) error {
 					if k == "text" {
 						return s.str(&text)
 					}
@@ -105,7 +143,7 @@ func (s *sarifStream) rule() (*sarifRule, error) {
 			})
 		case "properties":
 			// Their types vary by tool: read raw, parsed once here.
-			return s.object(func(k string) error {
+			return s.object(nil, func(k string) error {
 				switch k {
 				case "ruleset", "category", "priority", "tags":
 				default:
@@ -135,16 +173,19 @@ func (s *sarifStream) rule() (*sarifRule, error) {
 	return r, err
 }
 
+// ruleRef reads a rule reference into r, which is nil when the value is null.
 func (s *sarifStream) ruleRef(r *sarifRuleRef) error {
-	return s.object(func(name string) error {
+	return s.object(ruleRefMembers, func(name string) error {
 		switch name {
 		case "id":
 			return s.str(&r.ID)
 		case "index":
 			return s.optInt(&r.Index)
 		case "toolComponent":
-			r.ToolComponent = &sarifComponentRef{}
-			return s.object(func(k string) error {
+			if r.ToolComponent == nil && s.dec.PeekKind() != 'n' {
+				r.ToolComponent = &sarifComponentRef{}
+			}
+			return s.object(componentRefMembers, func(k string) error {
 				switch k {
 				case "name":
 					return s.str(&r.ToolComponent.Name)
@@ -159,7 +200,7 @@ func (s *sarifStream) ruleRef(r *sarifRuleRef) error {
 }
 
 func (s *sarifStream) message(m *sarifMessage) error {
-	return s.object(func(name string) error {
+	return s.object(messageMembers, func(name string) error {
 		switch name {
 		case "text":
 			return s.str(&m.Text)
@@ -180,22 +221,30 @@ func (s *sarifStream) message(m *sarifMessage) error {
 }
 
 func (s *sarifStream) location(l *sarifLocation) error {
-	return s.object(func(name string) error {
+	return s.object(locationMembers, func(name string) error {
 		if name != "physicalLocation" {
 			return s.dec.SkipValue()
 		}
-		pl := &sarifPhysicalLocation{}
-		l.PhysicalLocation = pl
-		return s.object(func(k string) error {
+		if l.PhysicalLocation == nil && s.dec.PeekKind() != 'n' {
+			l.PhysicalLocation = &sarifPhysicalLocation{}
+		}
+		pl := l.PhysicalLocation
+		return s.object(physicalMembers, func(k string) error {
 			switch k {
 			case "artifactLocation":
-				pl.ArtifactLocation = &sarifArtifactLocation{}
+				if pl.ArtifactLocation == nil && s.dec.PeekKind() != 'n' {
+					pl.ArtifactLocation = &sarifArtifactLocation{}
+				}
 				return s.artifactLocation(pl.ArtifactLocation)
 			case "region":
-				pl.Region = &sarifRegion{}
+				if pl.Region == nil && s.dec.PeekKind() != 'n' {
+					pl.Region = &sarifRegion{}
+				}
 				return s.region(pl.Region)
 			case "contextRegion":
-				pl.ContextRegion = &sarifRegion{}
+				if pl.ContextRegion == nil && s.dec.PeekKind() != 'n' {
+					pl.ContextRegion = &sarifRegion{}
+				}
 				return s.region(pl.ContextRegion)
 			}
 			return s.dec.SkipValue()
@@ -204,7 +253,7 @@ func (s *sarifStream) location(l *sarifLocation) error {
 }
 
 func (s *sarifStream) artifactLocation(a *sarifArtifactLocation) error {
-	return s.object(func(name string) error {
+	return s.object(artifactMembers, func(name string) error {
 		switch name {
 		case "uri":
 			return s.istr(&a.URI)
@@ -218,7 +267,7 @@ func (s *sarifStream) artifactLocation(a *sarifArtifactLocation) error {
 }
 
 func (s *sarifStream) region(r *sarifRegion) error {
-	return s.object(func(name string) error {
+	return s.object(regionMembers, func(name string) error {
 		switch name {
 		case "startLine":
 			return s.int(&r.StartLine)
@@ -229,8 +278,10 @@ func (s *sarifStream) region(r *sarifRegion) error {
 		case "endColumn":
 			return s.int(&r.EndColumn)
 		case "snippet":
-			r.Snippet = &sarifMultiformat{}
-			return s.object(func(k string) error {
+			if r.Snippet == nil && s.dec.PeekKind() != 'n' {
+				r.Snippet = &sarifMultiformat{}
+			}
+			return s.object(snippetMembers, func(k string) error {
 				switch k {
 				case "text":
 					return s.str(&r.Snippet.Text)
@@ -245,8 +296,11 @@ func (s *sarifStream) region(r *sarifRegion) error {
 }
 
 // object reads an object, calling field for each member name with the
-// decoder at the member's value; null is an absent object.
-func (s *sarifStream) object(field func(name string) error) error {
+// decoder at the member's value; null is an absent object. members are the
+// names field knows: a name that is none of SARIF's but one of them in
+// another case is given as that member. With nil members (a map's keys)
+// names are given as they are.
+func (s *sarifStream) object(members []string, field func(name string) error) error {
 	switch s.dec.PeekKind() {
 	case '{':
 	case 'n':
@@ -259,9 +313,12 @@ func (s *sarifStream) object(field func(name string) error) error {
 		return err
 	}
 	for s.dec.PeekKind() != '}' {
-		name, err := s.name()
+		name, known, err := s.name()
 		if err != nil {
 			return err
+		}
+		if !known && members != nil {
+			name = foldName(name, members)
 		}
 		if err := field(name); err != nil {
 			return err
@@ -336,175 +393,178 @@ func (s *sarifStream) istr(dst *string) error {
 }
 
 // name reads an object's member name. The names SARIF defines come back as
-// constants, without allocating; others (message ids, fingerprint keys,
-// properties of a tool's own) as new strings.
-func (s *sarifStream) name() (string, error) {
+// constants, without allocating, and known; others (message ids,
+// fingerprint keys, properties of a tool's own, names in another case) as
+// new strings.
+func (s *sarifStream) name() (name string, known bool, err error) {
 	v, err := s.dec.ReadValue()
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
 	raw := v[1 : len(v)-1]
 	if bytes.IndexByte(raw, '\\') >= 0 {
 		u, _ := jsontext.AppendUnquote(nil, v)
-		return string(u), nil
+		name, known = sarifName(u)
+		return name, known, nil
 	}
-	return sarifName(raw), nil
+	name, known = sarifName(raw)
+	return name, known, nil
 }
 
-// sarifName returns raw as a string, a constant for the names recap reads
-// or skips most often.
-func sarifName(raw []byte) string {
+// sarifName returns raw as a string: a constant for the names recap reads
+// or skips most often, all names SARIF defines (known), else a new string.
+func sarifName(raw []byte) (string, bool) {
 	switch string(raw) {
 	case "ruleId":
-		return "ruleId"
+		return "ruleId", true
 	case "ruleIndex":
-		return "ruleIndex"
+		return "ruleIndex", true
 	case "rule":
-		return "rule"
+		return "rule", true
 	case "kind":
-		return "kind"
+		return "kind", true
 	case "level":
-		return "level"
+		return "level", true
 	case "message":
-		return "message"
+		return "message", true
 	case "locations":
-		return "locations"
+		return "locations", true
 	case "partialFingerprints":
-		return "partialFingerprints"
+		return "partialFingerprints", true
 	case "suppressions":
-		return "suppressions"
+		return "suppressions", true
 	case "status":
-		return "status"
+		return "status", true
 	case "id":
-		return "id"
+		return "id", true
 	case "name":
-		return "name"
+		return "name", true
 	case "helpUri":
-		return "helpUri"
+		return "helpUri", true
 	case "defaultConfiguration":
-		return "defaultConfiguration"
+		return "defaultConfiguration", true
 	case "messageStrings":
-		return "messageStrings"
+		return "messageStrings", true
 	case "text":
-		return "text"
+		return "text", true
 	case "properties":
-		return "properties"
+		return "properties", true
 	case "ruleset":
-		return "ruleset"
+		return "ruleset", true
 	case "category":
-		return "category"
+		return "category", true
 	case "priority":
-		return "priority"
+		return "priority", true
 	case "tags":
-		return "tags"
+		return "tags", true
 	case "index":
-		return "index"
+		return "index", true
 	case "toolComponent":
-		return "toolComponent"
+		return "toolComponent", true
 	case "markdown":
-		return "markdown"
+		return "markdown", true
 	case "arguments":
-		return "arguments"
+		return "arguments", true
 	case "physicalLocation":
-		return "physicalLocation"
+		return "physicalLocation", true
 	case "artifactLocation":
-		return "artifactLocation"
+		return "artifactLocation", true
 	case "region":
-		return "region"
+		return "region", true
 	case "contextRegion":
-		return "contextRegion"
+		return "contextRegion", true
 	case "uri":
-		return "uri"
+		return "uri", true
 	case "uriBaseId":
-		return "uriBaseId"
+		return "uriBaseId", true
 	case "startLine":
-		return "startLine"
+		return "startLine", true
 	case "startColumn":
-		return "startColumn"
+		return "startColumn", true
 	case "endLine":
-		return "endLine"
+		return "endLine", true
 	case "endColumn":
-		return "endColumn"
+		return "endColumn", true
 	case "snippet":
-		return "snippet"
+		return "snippet", true
 	case "shortDescription":
-		return "shortDescription"
+		return "shortDescription", true
 	case "fullDescription":
-		return "fullDescription"
+		return "fullDescription", true
 	case "help":
-		return "help"
+		return "help", true
 	case "guid":
-		return "guid"
+		return "guid", true
 	case "fingerprints":
-		return "fingerprints"
+		return "fingerprints", true
 	case "baselineState":
-		return "baselineState"
+		return "baselineState", true
 	case "codeFlows":
-		return "codeFlows"
+		return "codeFlows", true
 	case "relatedLocations":
-		return "relatedLocations"
+		return "relatedLocations", true
 	case "logicalLocations":
-		return "logicalLocations"
+		return "logicalLocations", true
 	case "fixes":
-		return "fixes"
+		return "fixes", true
 	case "rank":
-		return "rank"
+		return "rank", true
 	case "occurrenceCount":
-		return "occurrenceCount"
+		return "occurrenceCount", true
 	case "provenance":
-		return "provenance"
+		return "provenance", true
 	case "analysisTarget":
-		return "analysisTarget"
+		return "analysisTarget", true
 	case "correlationGuid":
-		return "correlationGuid"
+		return "correlationGuid", true
 	case "hostedViewerUri":
-		return "hostedViewerUri"
+		return "hostedViewerUri", true
 	case "taxa":
-		return "taxa"
+		return "taxa", true
 	case "stacks":
-		return "stacks"
+		return "stacks", true
 	case "graphs":
-		return "graphs"
+		return "graphs", true
 	case "attachments":
-		return "attachments"
+		return "attachments", true
 	case "workItemUris":
-		return "workItemUris"
+		return "workItemUris", true
 	case "charOffset":
-		return "charOffset"
+		return "charOffset", true
 	case "charLength":
-		return "charLength"
+		return "charLength", true
 	case "byteOffset":
-		return "byteOffset"
+		return "byteOffset", true
 	case "byteLength":
-		return "byteLength"
+		return "byteLength", true
 	case "sourceLanguage":
-		return "sourceLanguage"
+		return "sourceLanguage", true
 	case "enabled":
-		return "enabled"
+		return "enabled", true
 	case "relationships":
-		return "relationships"
+		return "relationships", true
 	case "deprecatedIds":
-		return "deprecatedIds"
+		return "deprecatedIds", true
 	case "deprecatedGuids":
-		return "deprecatedGuids"
+		return "deprecatedGuids", true
 	case "deprecatedNames":
-		return "deprecatedNames"
+		return "deprecatedNames", true
 	case "justification":
-		return "justification"
+		return "justification", true
 	case "location":
-		return "location"
+		return "location", true
 	case "fullyQualifiedName":
-		return "fullyQualifiedName"
+		return "fullyQualifiedName", true
 	case "decoratedName":
-		return "decoratedName"
+		return "decoratedName", true
 	case "parentIndex":
-		return "parentIndex"
+		return "parentIndex", true
 	case "problem":
-		return "problem"
+		return "problem", true
 	case "severity":
-		return "severity"
+		return "severity", true
 	}
-	return string(raw)
+	return string(raw), false
 }
 
 // int reads an integer; null leaves dst as it is.

@@ -43,7 +43,7 @@ func (s *sarifStream) run(i int) error {
 	}
 	var invocations []sarifInvocation
 	for {
-		k, ok, err := s.key(r.path)
+		k, ok, err := s.key(r.path, runMembers)
 		if err != nil {
 			return err
 		}
@@ -100,7 +100,7 @@ func (s *sarifStream) tool(path string) (*sarifTool, error) {
 		return nil, err
 	}
 	for {
-		k, ok, err := s.key(path)
+		k, ok, err := s.key(path, toolMembers)
 		if err != nil {
 			return nil, err
 		}
@@ -141,7 +141,7 @@ func (s *sarifStream) component(path string, c *sarifComponent) error {
 		return err
 	}
 	for {
-		k, ok, err := s.key(path)
+		k, ok, err := s.key(path, componentMembers)
 		if err != nil || !ok {
 			return err
 		}

@@ -1,13 +1,14 @@
 package summarize
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/recap-dev/recap/internal/content"
 )
 
 // A Source gives lines of a file: the working tree (a [Dir]) or a revision of
@@ -98,11 +99,7 @@ func (d *Dir) read(p string) ([]byte, error) {
 	}
 	b, err := os.ReadFile(filepath.Join(d.Root, filepath.FromSlash(clean)))
 	if err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return nil, err
+		return nil, content.PathErr(err)
 	}
 	return b, nil
 }
@@ -110,7 +107,7 @@ func (d *Dir) read(p string) ([]byte, error) {
 // SplitLines splits file content into lines, LF or CRLF, and refuses binary
 // content (a NUL byte in the first 8,000 bytes, as git decides).
 func SplitLines(b []byte) ([]string, error) {
-	if bytes.IndexByte(b[:min(len(b), 8000)], 0) >= 0 {
+	if content.IsBinary(b) {
 		return nil, ErrBinary
 	}
 	s := strings.TrimSuffix(string(b), "\n")

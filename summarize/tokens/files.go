@@ -3,12 +3,11 @@ package tokens
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
+
+	"github.com/recap-dev/recap/internal/content"
 )
 
 // ExactLimit is the size up to which a file is counted exactly. A larger one
@@ -75,23 +74,15 @@ func countFile(c Counter, path string) File {
 	f := File{Path: path}
 	fh, err := os.Open(path)
 	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		f.Error = err.Error()
+		f.Error = content.PathErr(err).Error()
 		return f
 	}
 	defer fh.Close()
 	br := bufio.NewReaderSize(fh, 64<<10)
-	var r io.Reader = br
-	if magic, err := br.Peek(2); err == nil && magic[0] == 0x1f && magic[1] == 0x8b {
-		zr, err := gzip.NewReader(br)
-		if err != nil {
-			f.Error = "gzip: " + err.Error()
-			return f
-		}
-		r = zr
+	r, err := content.Decompress(br)
+	if err != nil {
+		f.Error = err.Error()
+		return f
 	}
 	var sample bytes.Buffer
 	buf := make([]byte, 256<<10)

@@ -22,7 +22,7 @@ func (c *commonFlags) register(cmd *cobra.Command) {
 	f.StringVar(&c.repo, "repo", "", "repository root for paths and source context (default: the git top level of the current directory)")
 	f.StringVar(&c.format, "format", "text", "output format: text, markdown (job summary, PR comment), json, sarif (code scanning) or github (workflow annotations)")
 	f.IntVar(&c.maxChars, "max-chars", render.CommentLimit, "markdown: the most characters to write, findings left out whole beyond it (65536 fits a PR comment, 1048576 a job summary)")
-	f.StringVar(&c.inputFormat, "input-format", "", "read every input as this report format (sarif, spotbugs, checkstyle, pmd) instead of detecting it")
+	f.StringVar(&c.inputFormat, "input-format", "", "read every input as this report format ("+parsers.FormatNames()+") instead of detecting it")
 }
 
 // resolve checks the flags and returns the renderer, the input format

@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/review"
 	"github.com/recap-dev/recap/summarize"
 	"github.com/recap-dev/recap/summarize/budget"
@@ -54,7 +55,7 @@ $GITHUB_API_URL) points at GitHub Enterprise Server.`,
 	f := cmd.Flags()
 	f.StringVar(&opts.common.repo, "repo", "", "repository root for paths and the diff (default: the git top level of the current directory)")
 	f.StringVar(&opts.common.format, "format", "json", "output: json (the review request) or markdown (its body)")
-	f.StringVar(&opts.common.inputFormat, "input-format", "", "read every input as this report format (sarif, spotbugs, checkstyle, pmd) instead of detecting it")
+	f.StringVar(&opts.common.inputFormat, "input-format", "", "read every input as this report format ("+parsers.FormatNames()+") instead of detecting it")
 	opts.filters.register(cmd)
 	opts.changes.register(cmd, true)
 	opts.changes.registerIndex(cmd)

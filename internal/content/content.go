@@ -1,0 +1,57 @@
+// Package content holds the checks recap makes on the raw bytes of its
+// inputs wherever they are read: whether a stream is gzip (undone before
+// reading), whether a file is binary as git decides, and the plain message
+// of an error from opening a path. It depends on the standard library only.
+package content
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+)
+
+// IsGzip reports whether br's content starts with gzip's magic bytes. It
+// peeks, reading nothing.
+func IsGzip(br *bufio.Reader) bool {
+	magic, err := br.Peek(2)
+	return err == nil && magic[0] == 0x1f && magic[1] == 0x8b
+}
+
+// Decompress returns br itself when its content is not gzip, and a reader of
+// the decompressed content when it is. The error is the gzip header's,
+// worded "gzip: …".
+func Decompress(br *bufio.Reader) (io.Reader, error) {
+	if !IsGzip(br) {
+		return br, nil
+	}
+	zr, err := gzip.NewReader(br)
+	if err != nil {
+		return nil, fmt.Errorf("gzip: %w", err)
+	}
+	return zr, nil
+}
+
+// BinarySniffLen is how many leading bytes [IsBinary] looks at, as git does.
+const BinarySniffLen = 8000
+
+// IsBinary decides as git does: content is binary when a NUL byte is among
+// its first 8,000 bytes.
+func IsBinary(b []byte) bool {
+	return bytes.IndexByte(b[:min(len(b), BinarySniffLen)], 0) >= 0
+}
+
+// PathErr drops the operation and path an *fs.PathError repeats ("open
+// a.txt: no such file or directory" becomes "no such file or directory"),
+// for messages that name the path already; other errors are returned as they
+// are.
+func PathErr(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

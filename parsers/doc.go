@@ -1,0 +1,70 @@
+// Package parsers reads static-analysis reports into recap's findings
+// ([reports.Finding]) and what was learned of each input ([reports.Input]).
+//
+// It owns the report formats recap reads: SARIF 2.1.0 from any tool
+// (PMD, Checkstyle and SpotBugs conventions understood), SpotBugs and
+// FindBugs XML, Checkstyle XML and PMD XML; telling them apart by content
+// ([Detect]); finding reports in a directory; undoing gzip; the 8-bit
+// encodings older XML reports declare; placing the paths tools write in the
+// repository (absolute, Windows, file: URIs, SpotBugs' package-relative
+// source paths); and each finding's id and fingerprint. The SARIF, Checkstyle
+// and PMD parsers stream: their memory does not grow with the number of
+// findings (SpotBugs XML, whose summary follows the bugs, is read whole).
+// Bad input is an error that names the input and the place ([ParseError]),
+// on the input's [reports.Input.Error], never a panic; the other inputs are
+// still read.
+//
+// It does not filter, sort, group, count or render findings (package
+// summarize does), read git or diffs (package diff), or know about the CLI
+// and the MCP server, which call it.
+//
+// # Entry points
+//
+//   - [ReadAll] reads files, standard input ("-"), gzip files and
+//     directories (searched for reports) and calls a function for each
+//     finding, its id set: what the CLI uses.
+//   - [ReadFile] reads one report with a tag of the caller's, so that ids
+//     stay stable whatever else is read: what the MCP server's cache uses.
+//   - [ParseAll] reads one report from a reader into memory: for tests and
+//     small inputs.
+//   - [Detect] tells a report's format from its first bytes; [Sniff] does
+//     it for a file as a directory search does.
+//   - [New] returns the [Parser] of a [Format], for a caller that knows it
+//     and wants the findings before ids are given.
+//
+// # The format table
+//
+// Each format is one row of a table (parser.go): its name (as
+// --input-format takes it), its human name, how the head of its content
+// looks (a JSON object or array carrying the format's marks, or an XML root
+// element), the file endings a directory search looks at, and its parser.
+// Detection, the directory search, [ParseFormat], [ErrUnknownFormat] and
+// the lists the CLI help and the MCP server show ([FormatNames],
+// [FormatTitles]) all derive from it, so a new format is its parser's file
+// and one row. For a JSON array of issues with "check_name" members, say:
+//
+//	{name: "codequality", title: "Code Quality", about: "GitLab Code Quality JSON",
+//		head: jsonArray(func(head []byte) bool { return bytes.Contains(head, []byte(`"check_name"`)) }),
+//		exts: []string{".json"}, new: newCodeQuality},
+//
+// A head of the right JSON kind without any format's marks is taken for the
+// table's first format of that kind when the input is named (a JSON object
+// is SARIF, and gets SARIF's error), but never by a directory search, which
+// would otherwise take package.json for a report.
+//
+// # Example
+//
+//	inputs, err := parsers.ReadAll([]string{"build/reports"}, parsers.ReadOptions{Root: repo},
+//		func(f reports.Finding) error {
+//			fmt.Printf("%s:%d: %s [%s]\n", f.Path, f.Line, f.Message, f.Rule)
+//			return nil
+//		})
+//	if err != nil {
+//		return err // only an error of the callback stops the reading
+//	}
+//	for _, in := range inputs {
+//		if in.Error != "" {
+//			fmt.Fprintln(os.Stderr, in.Error) // "build/reports/pmd.sarif: $.runs[0]: line 3, column 9: …"
+//		}
+//	}
+package parsers

@@ -1,0 +1,450 @@
+package parsers
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+	jsonv1 "github.com/go-json-experiment/json/v1"
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/recap-dev/recap/reports"
+	"github.com/recap-dev/recap/reports/reportstest"
+)
+
+// The oracle of the SARIF token decoder (sarif_result.go): go-json-experiment's
+// Unmarshal decodes each result and rule into the same structs, by their
+// json tags, with the options that say what the token decoder does:
+//
+//   - names matched exactly, else as strings.EqualFold (encoding/json's
+//     rule): MatchCaseInsensitiveNames and MatchCaseSensitiveDelimiter;
+//   - invalid UTF-8 replaced, not refused;
+//   - a value of the wrong kind skipped and reported, the rest read
+//     (ReportErrorsWithLegacySemantics);
+//   - an integer written as an integral float ("3.0", "1e2") taken, a wrong
+//     kind leaving an optional integer absent (the unmarshalers below).
+//
+// Objects with duplicate names (in any case) are outside the comparison:
+// the oracle refuses them, and the decoder keeps the last.
+var oracleOptions = jsonv2.JoinOptions(
+	jsonv2.MatchCaseInsensitiveNames(true),
+	jsonv1.MatchCaseSensitiveDelimiter(true),
+	jsontext.AllowInvalidUTF8(true),
+	jsontext.AllowDuplicateNames(false),
+	jsonv1.ReportErrorsWithLegacySemantics(true),
+	jsonv2.WithUnmarshalers(jsonv2.JoinUnmarshalers(
+		jsonv2.UnmarshalFromFunc(func(dec *jsontext.Decoder, n *int) error {
+			v, ok, err := oracleInt(dec)
+			if ok {
+				*n = v
+			}
+			return err
+		}),
+		jsonv2.UnmarshalFromFunc(func(dec *jsontext.Decoder, p **int) error {
+			v, ok, err := oracleInt(dec)
+			if ok {
+				*p = &v
+			}
+			return err
+		}),
+	)),
+)
+
+var errOracleKind = errors.New("not an integer")
+
+// oracleInt reads an integer as SARIF's integers are read: null is absent;
+// a number with no fraction is taken; anything else is skipped, an error.
+func oracleInt(dec *jsontext.Decoder) (int, bool, error) {
+	v, err := dec.ReadValue()
+	if err != nil {
+		return 0, false, err
+	}
+	switch v.Kind() {
+	case 'n':
+		return 0, false, nil
+	case '0':
+		if n, err := strconv.Atoi(string(v)); err == nil {
+			return n, true, nil
+		}
+		if f, err := strconv.ParseFloat(string(v), 64); err == nil && f == math.Trunc(f) && math.Abs(f) <= math.MaxInt32 {
+			return int(f), true, nil
+		}
+	}
+	return 0, false, errOracleKind
+}
+
+// oracleResult is a result as the oracle decodes it: the suppressions'
+// statuses, which the decoder keeps alone, come from their objects.
+type oracleResult struct {
+	sarifResult
+	Suppressions []struct {
+		Status string `json:"status"`
+	} `json:"suppressions"`
+}
+
+// oracleRule is a reportingDescriptor as the oracle decodes it; what recap
+// keeps of it is then taken as the decoder takes it.
+type oracleRule struct {
+	sarifRule
+	DefaultConfiguration struct {
+		Level string `json:"level"`
+	} `json:"defaultConfiguration"`
+	MessageStrings map[string]struct {
+		Text string `json:"text"`
+	} `json:"messageStrings"`
+	Properties map[string]jsontext.Value `json:"properties"`
+}
+
+// decoded is one value read by the token decoder or the oracle.
+type decoded struct {
+	Result  *sarifResult
+	Rule    *sarifRule
+	TypeErr bool // a value of the wrong kind was skipped
+}
+
+func tokenStream(data []byte) *sarifStream {
+	lc := newLineCounter(bytes.NewReader(data))
+	return &sarifStream{opts: Options{Name: "oracle"}, dec: jsontext.NewDecoder(lc, jsonOptions), lc: lc}
+}
+
+// tokenResult reads data as one result with the token decoder.
+func tokenResult(data []byte) (decoded, error) {
+	s := tokenStream(data)
+	res := &sarifResult{}
+	if err := s.result(res); err != nil {
+		return decoded{}, err
+	}
+	return decoded{Result: res, TypeErr: s.typeErr != nil}, nil
+}
+
+// tokenRule reads data as one rule with the token decoder.
+func tokenRule(data []byte) (decoded, error) {
+	s := tokenStream(data)
+	r, err := s.rule()
+	if err != nil {
+		return decoded{}, err
+	}
+	return decoded{Rule: r, TypeErr: s.typeErr != nil}, nil
+}
+
+// oracleDecodeResult reads data as one result with Unmarshal. A non-nil
+// error is one that is not a value of the wrong kind.
+func oracleDecodeResult(data []byte) (decoded, error) {
+	var o oracleResult
+	err := jsonv2.Unmarshal(data, &o, oracleOptions)
+	typeErr, err := oracleError(err)
+	if err != nil {
+		return decoded{}, err
+	}
+	res := o.sarifResult
+	for _, s := range o.Suppressions {
+		res.SuppressionStatuses = append(res.SuppressionStatuses, s.Status)
+	}
+	return decoded{Result: &res, TypeErr: typeErr}, nil
+}
+
+// oracleDecodeRule reads data as one rule with Unmarshal, then keeps of it
+// what the decoder keeps, with the decoder's readers of property values.
+func oracleDecodeRule(data []byte) (decoded, error) {
+	var o oracleRule
+	err := jsonv2.Unmarshal(data, &o, oracleOptions)
+	typeErr, err := oracleError(err)
+	if err != nil {
+		return decoded{}, err
+	}
+	r := o.sarifRule
+	r.level = o.DefaultConfiguration.Level
+	for id, m := range o.MessageStrings {
+		if r.messageStrings == nil {
+			r.messageStrings = map[string]string{}
+		}
+		r.messageStrings[id] = m.Text
+	}
+	for k, v := range o.Properties {
+		switch k {
+		case "ruleset":
+			r.ruleset = stringProperty(v)
+		case "category":
+			r.category = stringProperty(v)
+		case "priority":
+			r.priority = intProperty(v)
+		case "tags":
+			r.tags = tagsProperty(v)
+		}
+	}
+	return decoded{Rule: &r, TypeErr: typeErr}, nil
+}
+
+// errDuplicate is Unmarshal's refusal of a duplicate name.
+var errDuplicate = errors.New("duplicate names")
+
+// oracleError sorts Unmarshal's error on valid JSON: a value of the wrong
+// kind (the decoded value is still to compare), or a duplicate name, the
+// only syntax error valid JSON gets (reported, with legacy semantics, as
+// encoding/json's SyntaxError).
+func oracleError(err error) (typeErr bool, other error) {
+	var se *jsonv1.SyntaxError
+	switch {
+	case err == nil:
+		return false, nil
+	case errors.As(err, &se) || errors.Is(err, jsontext.ErrDuplicateName):
+		return false, fmt.Errorf("%w: %v", errDuplicate, err)
+	}
+	return true, nil
+}
+
+// compareDecoders reads data as a result or a rule with both decoders. ok
+// is false when data is outside the comparison (not one JSON value, or an
+// object with duplicate names).
+func compareDecoders(t *testing.T, data []byte, token, oracle func([]byte) (decoded, error)) (ok bool) {
+	t.Helper()
+	got, tokErr := token(data)
+	if !jsontext.Value(data).IsValid(jsontext.AllowInvalidUTF8(true), jsontext.AllowDuplicateNames(true)) {
+		return false
+	}
+	want, oraErr := oracle(data)
+	if errors.Is(oraErr, errDuplicate) {
+		return false
+	}
+	if oraErr != nil {
+		t.Fatalf("the oracle fails on %q: %v", data, oraErr)
+	}
+	if tokErr != nil {
+		t.Fatalf("the token decoder fails on %q, which Unmarshal reads: %v", data, tokErr)
+	}
+	// An empty array or object is as absent: the decoder leaves it nil.
+	if diff := cmp.Diff(want, got, cmp.AllowUnexported(sarifRule{}), cmpopts.EquateEmpty()); diff != "" {
+		t.Errorf("%q: the token decoder (+) and Unmarshal (-) differ:\n%s", data, diff)
+	}
+	return true
+}
+
+// The hand cases: escapes, values of the wrong kind, -1 indexes, missing,
+// unknown and null members, nested property bags, Unicode, and names in
+// other cases (Unicode folding included: K is the Kelvin sign, ſ a long s).
+var oracleResults = []string{
+	`{"ruleId":"A\u0042\n\"q\"\\","message":{"text":"tab\there \ud83d\ude00 \u00e9 \/","id":"d\u00e9f"}}`,
+	`{"ruleId":5,"ruleIndex":"3","kind":true,"message":"text","locations":[{"physicalLocation":{"region":{"startLine":"12","endLine":{}}}}]}`,
+	`{"ruleIndex":-1,"rule":{"id":"R","index":-1,"toolComponent":{"name":"x","index":-1}},"locations":[{"physicalLocation":{"artifactLocation":{"index":-1}}}]}`,
+	`{}`,
+	`{"message":{},"locations":[],"partialFingerprints":{},"suppressions":[]}`,
+	`{"guid":"x","extra":{"a":[1,{"b":null}]},"ruleId":"R","fixes":[{}],"codeFlows":[],"rank":-1.5}`,
+	`{"ruleId":"R","properties":{"tags":["a"],"nested":{"properties":{"ruleId":"X"}}},"message":{"text":"m","properties":{"text":"no"}}}`,
+	`{"ruleId":"règle-日本","message":{"text":"naïve \u2028 \u0000 \ud800 end"},"locations":[{"physicalLocation":{"artifactLocation":{"uri":"src/ü.java"}}}]}`,
+	"{\"ruleId\":\"bad \xff\xfe utf-8\",\"message\":{\"text\":\"\xc3\"}}",
+	`{"RuleId":"R1","RULEINDEX":2,"Message":{"Text":"m","ID":"x","Arguments":["a"]},"Locations":[{"PhysicalLocation":{"ArtifactLocation":{"URI":"a.java","UriBaseId":"SRC"},"Region":{"StartLine":3,"snippet":{"TEXT":"x"}}}}],"PartialFingerprints":{"Hash/v1":"x","hash/v1":"y"},"Suppressions":[{"Status":"accepted"}]}`,
+	`{"meſſage":{"text":"long s"},"\u212aind":"fail","rule_id":"not ruleId","rule-index":3}`,
+	`{"ruleId":null,"rule":null,"locations":null,"message":null,"partialFingerprints":null,"suppressions":null,"level":null}`,
+	`{"locations":[null,{"physicalLocation":null},{"physicalLocation":{"region":null,"artifactLocation":null,"contextRegion":{"snippet":null}}}]}`,
+	`{"ruleIndex":1e0,"locations":[{"physicalLocation":{"region":{"startLine":12.0,"startColumn":1.5,"endLine":99999999999,"endColumn":-0}}}]}`,
+	`{"suppressions":[{},{"status":"underReview"},{"status":null},"x",{"status":3}]}`,
+	`{"message":{"arguments":["a",1,null,"b",["c"]]},"partialFingerprints":{"a":1,"b":"x","c":{"d":[true]}}}`,
+	`{"rule":"R","locations":"x"}`,
+	`{"rule":{"toolComponent":"x"},"locations":[{"physicalLocation":{"artifactLocation":"a.java","region":[1]}}]}`,
+}
+
+var oracleRules = []string{
+	`{"id":"R1","name":"Name","helpUri":"https://x","defaultConfiguration":{"level":"error","rank":3},"messageStrings":{"default":{"text":"Found {0}"},"alt":{"markdown":"m"}},"properties":{"ruleset":"Best Practices","priority":3,"tags":["a","b"],"other":{"x":1}},"shortDescription":{"text":"s"}}`,
+	`{"ID":"R","Name":"n","HelpUri":"u","DefaultConfiguration":{"Level":"note"},"MessageStrings":{"Default":{"Text":"t"}},"Properties":{"Priority":"2","priority":"4","Tags":["x"],"category":"c"}}`,
+	`{"id":1,"name":["x"],"defaultConfiguration":"error","messageStrings":{"a":"text","b":{"text":2},"c":null},"properties":{"priority":"high","tags":"a","ruleset":5}}`,
+	`{"id":"r\u00e9gle","messageStrings":{"d\u00e9f":{"text":"\ud83d\ude00"}},"properties":{"priority":2.5,"tags":["a",1],"ruleset":"\u0041"}}`,
+	`{"id":"R","properties":{"tags":[],"priority":-1,"properties":{"ruleset":"nested"}},"help":{"text":"h","markdown":"m"}}`,
+	`{}`,
+	`{"id":null,"defaultConfiguration":null,"messageStrings":null,"properties":null}`,
+	`{"ıd":"dotless i is not i","\u212a":1,"helpuri":"lower case"}`,
+}
+
+// TestSARIFDecoderOracle: on hand cases, every result and rule is read by
+// the token decoder as Unmarshal reads it into the same structs.
+func TestSARIFDecoderOracle(t *testing.T) {
+	for i, c := range oracleResults {
+		t.Run(fmt.Sprintf("result %d", i), func(t *testing.T) {
+			if !compareDecoders(t, []byte(c), tokenResult, oracleDecodeResult) {
+				t.Fatalf("outside the comparison: %s", c)
+			}
+		})
+	}
+	for i, c := range oracleRules {
+		t.Run(fmt.Sprintf("rule %d", i), func(t *testing.T) {
+			if !compareDecoders(t, []byte(c), tokenRule, oracleDecodeRule) {
+				t.Fatalf("outside the comparison: %s", c)
+			}
+		})
+	}
+	for _, c := range []string{`{"ruleId":"a","RuleId":"b"}`, `{"message":{"text":"a","TEXT":"b"}}`, `{"partialFingerprints":{"a":"1","a":"2"}}`, `{"ruleId":"a"} x`, `{"ruleId":`} {
+		if compareDecoders(t, []byte(c), tokenResult, oracleDecodeResult) {
+			t.Errorf("%s is compared", c)
+		}
+	}
+}
+
+// TestSARIFNameCase: names are matched in any case everywhere in a log, as
+// encoding/json matches them: "RuleId" names the rule, and the finding gets
+// the rule's category; "rule_id" is not ruleId.
+func TestSARIFNameCase(t *testing.T) {
+	const log = `{"Version":"2.1.0","Runs":[{"Tool":{"Driver":{"Name":"PMD","Version":"7.0.0","Rules":[
+		{"Id":"UnusedLocalVariable","NAME":"UnusedLocalVariable","Properties":{"ruleset":"Best Practices","priority":3}}]}},
+		"OriginalUriBaseIds":{"SRC":{"Uri":"file:///repo/"}},
+		"Results":[
+		{"RuleId":"UnusedLocalVariable","Level":"warning","Message":{"Text":"Avoid unused x"},
+		 "Locations":[{"PhysicalLocation":{"ArtifactLocation":{"Uri":"src/A.java","UriBaseId":"SRC"},"Region":{"StartLine":3}}}]},
+		{"rule_id":"UnusedLocalVariable","message":{"text":"no rule"}}]}]}`
+	got, in := ParseAll(strings.NewReader(log), "case.sarif", ReadOptions{Root: "/repo"})
+	if in.Error != "" || in.Tool != "PMD" || in.ToolVersion != "7.0.0" || len(got) != 2 {
+		t.Fatalf("%+v, %d findings", in, len(got))
+	}
+	want := reports.Finding{Tool: "PMD", ToolVersion: "7.0.0", Rule: "UnusedLocalVariable", RuleName: "UnusedLocalVariable",
+		Category: "Best Practices", Severity: reports.SeverityWarning, Priority: 3, Message: "Avoid unused x",
+		Path: "src/A.java", Line: 3, EndLine: 3}
+	if diff := cmp.Diff(want, stripIDs(got)[0]); diff != "" {
+		t.Errorf("RuleId (-want +got):\n%s", diff)
+	}
+	if got[1].Rule != "" {
+		t.Errorf("rule_id gave the rule %q", got[1].Rule)
+	}
+}
+
+// TestSARIFNamesFoldApart: no name SARIF defines (which the decoder takes
+// exactly, without folding) is another member's name in another case, so
+// the fast path gives what folding would.
+func TestSARIFNamesFoldApart(t *testing.T) {
+	src, err := os.ReadFile("sarif_result.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var known []string
+	for _, line := range strings.Split(string(src), "\n") {
+		line = strings.TrimSpace(line)
+		if name, ok := strings.CutPrefix(line, `return "`); ok && strings.HasSuffix(name, `", true`) {
+			known = append(known, strings.TrimSuffix(name, `", true`))
+		}
+	}
+	if len(known) < 70 {
+		t.Fatalf("found %d names in sarifName", len(known))
+	}
+	for _, members := range [][]string{resultMembers, suppressionMembers, ruleMembers, configMembers, textMembers, ruleRefMembers,
+		componentRefMembers, messageMembers, locationMembers, physicalMembers, artifactMembers, regionMembers, snippetMembers} {
+		for _, m := range members {
+			if _, ok := sarifName([]byte(m)); !ok {
+				t.Errorf("member %s is not among sarifName's names", m)
+			}
+			for _, k := range known {
+				if k != m && strings.EqualFold(k, m) {
+					t.Errorf("%s and %s differ only in case", k, m)
+				}
+			}
+		}
+	}
+}
+
+// sarifValues returns the raw results and rules of a SARIF log.
+func sarifValues(t testing.TB, data []byte) (results, rules []jsontext.Value) {
+	var log struct {
+		Runs []struct {
+			Tool struct {
+				Driver struct {
+					Rules []jsontext.Value `json:"rules"`
+				} `json:"driver"`
+				Extensions []struct {
+					Rules []jsontext.Value `json:"rules"`
+				} `json:"extensions"`
+			} `json:"tool"`
+			Results []jsontext.Value `json:"results"`
+		} `json:"runs"`
+	}
+	if err := jsonv2.Unmarshal(bytes.TrimPrefix(data, utf8BOM), &log, jsonOptions); err != nil {
+		t.Fatal(err)
+	}
+	for _, run := range log.Runs {
+		results = append(results, run.Results...)
+		rules = append(rules, run.Tool.Driver.Rules...)
+		for _, e := range run.Tool.Extensions {
+			rules = append(rules, e.Rules...)
+		}
+	}
+	return results, rules
+}
+
+// corpusSARIF returns the valid SARIF logs of the corpus.
+func corpusSARIF(t testing.TB) map[string][]byte {
+	dir, files := reportstest.Corpus(t)
+	out := map[string][]byte{}
+	for _, cf := range files {
+		switch cf.Dir() {
+		case "pmd-sarif", "checkstyle-sarif", "spotbugs-sarif", "sarif-other":
+		default:
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(dir, cf.Path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, in := ParseAll(bytes.NewReader(data), cf.Path, ReadOptions{}); in.Error == "" {
+			out[cf.Path] = data
+		}
+	}
+	return out
+}
+
+// TestSARIFDecoderOracleOnCorpus: on every valid SARIF log of the corpus,
+// every result and rule is read by the token decoder as Unmarshal reads it.
+func TestSARIFDecoderOracleOnCorpus(t *testing.T) {
+	logs := corpusSARIF(t)
+	if len(logs) < 20 {
+		t.Fatalf("only %d SARIF logs", len(logs))
+	}
+	total := 0
+	for name, data := range logs {
+		t.Run(name, func(t *testing.T) {
+			results, rules := sarifValues(t, data)
+			for _, v := range results {
+				if !compareDecoders(t, v, tokenResult, oracleDecodeResult) {
+					t.Fatalf("outside the comparison: %s", v)
+				}
+			}
+			for _, v := range rules {
+				if !compareDecoders(t, v, tokenRule, oracleDecodeRule) {
+					t.Fatalf("outside the comparison: %s", v)
+				}
+			}
+			total += len(results) + len(rules)
+		})
+	}
+	t.Logf("%d results and rules of %d logs compared", total, len(logs))
+}
+
+// FuzzSARIFDecoderOracle: on any input that is one JSON value without
+// duplicate names, the token decoder reads it as a result and as a rule as
+// Unmarshal does.
+func FuzzSARIFDecoderOracle(f *testing.F) {
+	for _, c := range append(oracleResults, oracleRules...) {
+		f.Add([]byte(c))
+	}
+	if dir := filepath.Join(reportstest.RepoRoot(f), "..", "shared", "corpus"); dirExists(dir) {
+		for _, data := range corpusSARIF(f) {
+			results, rules := sarifValues(f, data)
+			for i, v := range append(results, rules...) {
+				if i < 3 && len(v) < 4096 {
+					f.Add([]byte(v))
+				}
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		compareDecoders(t, data, tokenResult, oracleDecodeResult)
+		compareDecoders(t, data, tokenRule, oracleDecodeRule)
+	})
+}
+
+func dirExists(dir string) bool {
+	st, err := os.Stat(dir)
+	return err == nil && st.IsDir()
+}
