@@ -107,6 +107,11 @@ func (r *root) resolve(p string) (file, error) {
 	if err != nil {
 		return file{}, toolErrorf(CodeNotFound, "%s: %v", p, content.PathErr(err))
 	}
+	if !st.IsDir() {
+		if err := content.Regular(st); err != nil { // a FIFO would block the call
+			return file{}, toolErrorf(CodeBadArgument, "%s: %v", p, err)
+		}
+	}
 	return file{abs: abs, rel: rel, info: st}, nil
 }
 

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -841,5 +842,41 @@ func TestFindingByFingerprint(t *testing.T) {
 		if got := call(t, cs, "analysis.getFinding", map[string]any{"id": id}).errorCode(t); got != code {
 			t.Errorf("getFinding %q: %s, want %s", id, got, code)
 		}
+	}
+}
+
+// TestFIFOUnderRoot: a FIFO under the root (named like a report) neither
+// blocks discovery, a glob, nor a call that names it: named, it is refused.
+func TestFIFOUnderRoot(t *testing.T) {
+	g := workspace(t)
+	if err := syscall.Mkfifo(filepath.Join(g.Dir, "build", "reports", "live.sarif"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cs, _ := connect(t, mcpserver.Options{Root: g.Dir})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var v view
+		call(t, cs, "analysis.getReports", map[string]any{"summaryOnly": true}).decode(t, &v)
+		if v.Summary.Total != 117 {
+			t.Errorf("discovery beside a FIFO: %d findings, want 117", v.Summary.Total)
+		}
+		call(t, cs, "analysis.getReports", map[string]any{"reports": []string{"build/reports/*.sarif"}, "summaryOnly": true}).decode(t, &v)
+		if len(v.Inputs) != 1 {
+			t.Errorf("a glob beside a FIFO: %d inputs", len(v.Inputs))
+		}
+		if code := call(t, cs, "analysis.getReports", map[string]any{"reports": []string{"build/reports/live.sarif"}}).errorCode(t); code != mcpserver.CodeBadArgument {
+			t.Errorf("a FIFO named: %s", code)
+		}
+		var tk mcpserver.TokensAnswer
+		call(t, cs, "tokens.count", map[string]any{"paths": []string{"build/reports/*"}}).decode(t, &tk)
+		if len(tk.Files) != 3 {
+			t.Errorf("tokens.count of a glob beside a FIFO: %d files", len(tk.Files))
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("a call blocked on the FIFO")
 	}
 }

@@ -2,6 +2,7 @@ package parsers
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -114,9 +115,16 @@ type source struct {
 	err  error
 }
 
-// expand lists the inputs an argument names: a directory is searched for
-// files with the endings the formats declare, each then detected from its
-// content.
+// expand lists the inputs an argument names: a file (a regular one: a
+// FIFO or a device would block or never end; "-" is standard input), or a
+// directory searched for files with the endings the formats declare. In a
+// directory, a file is read when its content is a report; and when its name
+// says it is one (reportName) but its first bytes do not say what it is
+// (empty, cut, unreadable, binary), it is read too, so that its error is
+// reported: a crashed tool leaves exactly such a file. A file whose content
+// shows it is something else (a Checkstyle configuration named
+// checkstyle.xml, package.json) stays out. Symbolic links to files are
+// followed; links to directories are not (they could loop).
 func expand(arg string, table formatTable) []source {
 	if arg == "-" {
 		return []source{{name: "-"}}
@@ -126,6 +134,9 @@ func expand(arg string, table formatTable) []source {
 		return []source{{name: arg, err: err}}
 	}
 	if !st.IsDir() {
+		if err := content.Regular(st); err != nil {
+			return []source{{name: arg, err: err}}
+		}
 		return []source{{name: arg}}
 	}
 	var out []source
@@ -140,11 +151,41 @@ func expand(arg string, table formatTable) []source {
 			}
 			return nil
 		}
-		if !d.Type().IsRegular() || !table.hasExt(d.Name()) {
+		if !table.hasExt(d.Name()) {
 			return nil
 		}
-		if _, ok := table.sniffFile(p); ok {
+		named := table.reportName(p)
+		mode := d.Type()
+		if mode&fs.ModeSymlink != 0 {
+			st, err := os.Stat(p)
+			switch {
+			case err != nil:
+				if named {
+					out = append(out, source{name: p, err: err})
+				}
+				return nil
+			case st.IsDir():
+				return nil
+			}
+			mode = st.Mode().Type()
+		}
+		if !mode.IsRegular() {
+			if named {
+				out = append(out, source{name: p, err: content.NotRegular(mode)})
+			}
+			return nil
+		}
+		switch table.look(p) {
+		case lookReport:
 			out = append(out, source{name: p})
+		case lookUnknown: // empty, cut, unreadable, not XML nor JSON
+			if named {
+				out = append(out, source{name: p})
+			}
+		case lookJSON: // a JSON file without a format's marks
+			if sarifNamed(p) {
+				out = append(out, source{name: p})
+			}
 		}
 		return nil
 	})
@@ -158,11 +199,79 @@ func expand(arg string, table formatTable) []source {
 	return out
 }
 
+// What a directory search learns from a file's first bytes.
+type lookKind int
+
+const (
+	lookUnknown lookKind = iota // nothing that says what it is: empty, cut, unreadable, binary
+	lookReport                  // a report of a format of the table
+	lookJSON                    // JSON of no format's (package.json)
+	lookOther                   // XML with another root element (a pom, a tool's configuration)
+)
+
+// look tells what a file holds from its first bytes (gzip undone).
+func (t formatTable) look(path string) lookKind {
+	f, _, err := content.Open(path)
+	if err != nil {
+		return lookUnknown
+	}
+	defer f.Close()
+	br, err := decompress(bufio.NewReaderSize(f, SniffLen))
+	if err != nil {
+		return lookUnknown
+	}
+	head, _ := br.Peek(SniffLen)
+	switch _, m := t.detect(head); {
+	case m == strongMatch:
+		return lookReport
+	case m == weakMatch:
+		return lookJSON
+	}
+	trimmed := bytes.TrimLeft(bytes.TrimPrefix(head, utf8BOM), " \t\r\n")
+	switch {
+	case len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '['):
+		return lookJSON
+	case len(trimmed) > 0 && trimmed[0] == '<' && firstElement(head) != "":
+		return lookOther
+	}
+	return lookUnknown
+}
+
+// sarifNamed reports whether a file's name says it is SARIF.
+func sarifNamed(p string) bool {
+	return strings.Contains(strings.ToLower(filepath.Base(p)), ".sarif")
+}
+
+// reportName reports whether a file's name says it is a report: it ends in
+// .sarif (before .json or .gz), or its name or its directory's names a
+// format or its tool (pmd.xml, checkstyle-result.xml,
+// build/reports/spotbugs/main.xml).
+func (t formatTable) reportName(p string) bool {
+	base := strings.ToLower(filepath.Base(p))
+	base = strings.TrimSuffix(base, ".gz")
+	if strings.Contains(base, ".sarif") {
+		return true
+	}
+	dir := strings.ToLower(filepath.Base(filepath.Dir(p)))
+	for _, f := range t {
+		for _, n := range append([]string{string(f.name)}, f.aka...) {
+			if strings.Contains(base, n) || strings.Contains(dir, n) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ErrNotRegular: an input is a FIFO, a device or a socket, refused (its
+// reading would block or never end); "-" reads standard input.
+var ErrNotRegular = content.ErrNotRegular
+
 // sniffFile detects the format of a file (gzip undone) as a directory
 // search does: a weak match (JSON without its format's marks: package.json,
 // tsconfig.json, …) is not a report.
 func (t formatTable) sniffFile(path string) (Format, bool) {
-	f, err := os.Open(path)
+	f, _, err := content.Open(path)
 	if err != nil {
 		return "", false
 	}
@@ -285,19 +394,11 @@ func openSource(src source, opts ReadOptions) (io.Reader, int64, func(), error) 
 		}
 		return opts.Stdin, -1, func() {}, nil
 	}
-	f, err := os.Open(src.name)
+	f, st, err := content.Open(src.name)
 	if err != nil {
 		return nil, 0, nil, err
 	}
-	size := int64(-1)
-	if st, err := f.Stat(); err == nil {
-		if st.IsDir() {
-			f.Close()
-			return nil, 0, nil, errors.New("is a directory")
-		}
-		size = st.Size()
-	}
-	return f, size, func() { f.Close() }, nil
+	return f, st.Size(), func() { f.Close() }, nil
 }
 
 // ctxReader fails its reads with the context's error once it is done.

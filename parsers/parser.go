@@ -60,6 +60,7 @@ type formatSpec struct {
 	about string   // what is read of it, in ErrUnknownFormat: "SpotBugs/FindBugs XML"
 	head  sniffer  // how its content begins
 	exts  []string // the file endings a directory search looks at (any case)
+	aka   []string // other names the tool's reports go by (in file names)
 	new   func(Options) Parser
 }
 
@@ -86,7 +87,7 @@ func xmlElement(root string) sniffer { return sniffer{root: root} }
 // format's marks when the input is named (see [Detect]).
 var formats = formatTable{
 	{name: FormatSARIF, title: "SARIF", about: "SARIF 2.1.0", head: jsonObject(sarifMarked), exts: []string{".sarif", ".json"}, new: newSARIF},
-	{name: FormatSpotBugs, title: "SpotBugs", about: "SpotBugs/FindBugs XML", head: xmlElement("BugCollection"), exts: []string{".xml"}, new: newSpotBugs},
+	{name: FormatSpotBugs, title: "SpotBugs", about: "SpotBugs/FindBugs XML", head: xmlElement("BugCollection"), exts: []string{".xml"}, aka: []string{"findbugs"}, new: newSpotBugs},
 	{name: FormatCheckstyle, title: "Checkstyle", about: "Checkstyle XML", head: xmlElement("checkstyle"), exts: []string{".xml"}, new: newCheckstyle},
 	{name: FormatPMD, title: "PMD", about: "PMD XML", head: xmlElement("pmd"), exts: []string{".xml"}, new: newPMD},
 }

@@ -4,7 +4,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/recap-dev/recap/reports"
@@ -153,5 +155,96 @@ func TestDirectorySearch(t *testing.T) {
 	inputs, _ = ReadAll([]string{filepath.Join(dir, "package.json")}, ReadOptions{Root: dir}, func(reports.Finding) error { return nil })
 	if len(inputs) != 1 || !strings.Contains(inputs[0].Error, "package.json") {
 		t.Errorf("package.json named explicitly: %+v", inputs)
+	}
+}
+
+// TestDirectoryBrokenReports: in a directory, a file whose name or first
+// bytes say it is a report and that cannot be read is an input error, not
+// skipped (a crashed tool leaves an empty or cut report); a symlinked report
+// is read; a FIFO named like a report is refused without being opened (it
+// would block); other files stay out.
+func TestDirectoryBrokenReports(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	good := `{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"PMD"}},"results":[{"ruleId":"r","message":{"text":"m"}}]}]}`
+	files := map[string]string{
+		"reports/pmd.sarif":                good,
+		"reports/checkstyle.xml":           "", // a crashed Checkstyle
+		"reports/cut.sarif":                good[:60],
+		"reports/old.sarif.gz":             "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff", // 10 bytes: a gzip header, no stream
+		"reports/spotbugs/main.xml":        "<BugCollection",                           // cut, in Gradle's layout
+		"reports/notes.xml":                "<notes/>",                                 // not a report, not named like one
+		"reports/package.json":             `{"name":"x"}`,
+		"elsewhere/linked-report.sarif":    good,
+		"reports/garbage-named-pmd.xml":    "\x00\x01binary",
+		"reports/config/findbugs-rule.xml": "<FindBugsFilter/>",                             // named like one, but XML of another kind: out
+		"reports/config/checkstyle.xml":    `<?xml version="1.0"?><module name="Checker"/>`, // Checkstyle's configuration, not a report
+		"reports/results.sarif":            `{"version":"2.1.0"}`,                           // named SARIF, JSON without runs: read, and its error says why
+	}
+	for p, body := range files {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(filepath.Join(dir, "elsewhere", "linked-report.sarif"), filepath.Join(dir, "reports", "link.sarif")); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "reports", "live.sarif"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "reports", "pipe.xml"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan []reports.Input)
+	go func() {
+		inputs, _ := ReadAll([]string{filepath.Join(dir, "reports")}, ReadOptions{Root: dir}, func(reports.Finding) error { return nil })
+		done <- inputs
+	}()
+	var inputs []reports.Input
+	select {
+	case inputs = <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the directory search blocked (on a FIFO?)")
+	}
+	got := map[string]string{}
+	for _, in := range inputs {
+		rel, _ := filepath.Rel(filepath.Join(dir, "reports"), in.Path)
+		got[filepath.ToSlash(rel)] = in.Error
+	}
+	want := map[string]string{
+		"pmd.sarif":             "",
+		"link.sarif":            "",
+		"checkstyle.xml":        "empty",
+		"cut.sarif":             "unexpected end of input",
+		"old.sarif.gz":          "empty input",
+		"spotbugs/main.xml":     "unknown report format",
+		"garbage-named-pmd.xml": "unknown report format",
+		"results.sarif":         "runs",
+		"live.sarif":            "not a regular file (a FIFO)",
+	}
+	if len(got) != len(want) {
+		t.Errorf("inputs %q, want %d of them", got, len(want))
+	}
+	for p, w := range want {
+		e, ok := got[p]
+		switch {
+		case !ok:
+			t.Errorf("%s: not among the inputs", p)
+		case w == "" && e != "":
+			t.Errorf("%s: error %q, want none", p, e)
+		case w != "" && !strings.Contains(e, w):
+			t.Errorf("%s: error %q, want it to say %q", p, e, w)
+		}
+	}
+	// Named on the command line, a FIFO or a device is refused at once.
+	for _, p := range []string{filepath.Join(dir, "reports", "live.sarif"), "/dev/zero"} {
+		in, _ := ReadAll([]string{p}, ReadOptions{}, func(reports.Finding) error { return nil })
+		if len(in) != 1 || !strings.Contains(in[0].Error, "not a regular file") {
+			t.Errorf("%s: %+v", p, in)
+		}
 	}
 }

@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/recap-dev/recap/diff"
+	"github.com/recap-dev/recap/internal/content"
 )
 
 // Changes name the changed lines a query keeps findings on: those of
@@ -183,9 +183,9 @@ func ParseDiff(name string, stdin io.Reader) ([]diff.File, error) {
 		}
 		return diff.Parse("standard input", stdin)
 	}
-	f, err := os.Open(name)
+	f, _, err := content.Open(name)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", name, content.PathErr(err))
 	}
 	defer f.Close()
 	return diff.Parse(name, f)

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -387,6 +388,62 @@ func TestSignals(t *testing.T) {
 			}
 			if stdout.Len() > 0 || !strings.Contains(stderr.String(), "stopped by SIG") {
 				t.Errorf("stdout %d bytes (want none), stderr %q", stdout.Len(), stderr.String())
+			}
+		})
+	}
+}
+
+// TestNonRegularInputs: a FIFO or a device given as an input is refused at
+// once (opening a FIFO blocks until a writer comes; /dev/zero never ends),
+// by every command that reads files; a broken report inside a directory
+// fails the run.
+func TestNonRegularInputs(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "report.sarif")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reportsDir := filepath.Join(dir, "build")
+	if err := os.MkdirAll(reportsDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	root := reportstest.RepoRoot(t)
+	if err := os.WriteFile(filepath.Join(reportsDir, "pmd.sarif"), []byte(readFile(t, filepath.Join(root, "testdata", "reports", "pmd.sarif"))), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(reportsDir, "checkstyle.xml"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"summary of a FIFO", []string{"summary", fifo}, "not a regular file (a FIFO)"},
+		{"summary of /dev/zero", []string{"summary", "--input-format", "checkstyle", "/dev/zero"}, "not a regular file (a character device)"},
+		{"tokens of /dev/zero", []string{"tokens", "/dev/zero"}, "not a regular file"},
+		{"tokens of a FIFO", []string{"tokens", fifo}, "not a regular file"},
+		{"diff of a FIFO", []string{"diff", fifo}, "not a regular file"},
+		{"changed lines from a FIFO", []string{"summary", "--changed-only", "--diff", fifo, reportsDir}, "not a regular file"},
+		{"a directory with an empty report", []string{"summary", reportsDir}, "checkstyle.xml: byte 0: empty input"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, bin, tc.args...)
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			err := cmd.Run()
+			if ctx.Err() != nil {
+				t.Fatal("recap blocked")
+			}
+			if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 {
+				t.Fatalf("%v, want exit 2\nstdout:\n%s\nstderr:\n%s", err, stdout.String(), stderr.String())
+			}
+			if out := stdout.String() + stderr.String(); !strings.Contains(out, tc.want) {
+				t.Errorf("output does not say %q:\n%s", tc.want, out)
 			}
 		})
 	}

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/recap-dev/recap/internal/content"
 )
@@ -72,7 +71,7 @@ func CountFile(c Counter, path string) File { return countFile(c, path) }
 
 func countFile(c Counter, path string) File {
 	f := File{Path: path}
-	fh, err := os.Open(path)
+	fh, _, err := content.Open(path)
 	if err != nil {
 		f.Error = content.PathErr(err).Error()
 		return f
