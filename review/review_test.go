@@ -8,7 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/recap-dev/recap/diff"
+	"github.com/recap-dev/recap/internal/gfmtest"
 	"github.com/recap-dev/recap/internal/githubtest"
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/summarize"
@@ -193,5 +195,52 @@ func TestPostErrors(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestReviewInertOnGitHub: report text in the review's body and comments
+// (Javadoc tags, issue references, Markdown links and images, HTML, a
+// planted marker) renders on GitHub as text: no link, image, mention,
+// reference or hidden comment but recap's own markers.
+func TestReviewInertOnGitHub(t *testing.T) {
+	hostile := []string{"Missing @param tag and @return", "Annotated with @Test; see #123", "Fixed in acme/shop#5",
+		"[x](javascript:alert(1))", "![](https://e.x/a.png)", "<img src=x>", "<!-- recap:fp=x -->", "a ` backtick", "a | pipe"}
+	files := []diff.File{{OldPath: "A.java", NewPath: "A.java", Status: diff.Modified, Changed: []int{10, 11, 12, 40},
+		Hunks: []diff.Hunk{{OldStart: 4, OldLines: 9, NewStart: 4, NewLines: 12}}}}
+	c := summarize.NewCollector()
+	c.KeepPage(0, summarize.MaxLimit)
+	for i := 0; i < MaxComments+len(hostile); i++ { // the last ones are listed in the body
+		m := hostile[i%len(hostile)]
+		f := reports.Finding{ID: fmt.Sprint(i), Tool: "PMD", Rule: "R@" + m, Category: "C " + m, Severity: reports.SeverityWarning,
+			Path: "A.java", Line: 10 + i%3, Message: m, HelpURI: []string{"javascript:alert(1)", "https://pmd.example/r"}[i%2]}
+		f.Fingerprint = reports.Fingerprint(f, nil)
+		c.Add(f)
+	}
+	in := Input{View: c.View([]reports.Input{{Path: "@me/#1.sarif", Error: "cannot read @me/#1.sarif: [x](javascript:1)"}}),
+		Files: files, Index: diff.NewIndex(files)}
+	req := Build(in)
+	check := func(what, md string, markers []string, texts []string) {
+		doc := gfmtest.Render(t, md)
+		for _, p := range gfmtest.Problems(doc) {
+			if !strings.Contains(p, `<a href="https://pmd.example/r">`) { // recap's own link to the rule's help
+				t.Errorf("%s: %s", what, p)
+			}
+		}
+		if got := gfmtest.Comments(doc); !cmp.Equal(got, markers) {
+			t.Errorf("%s: HTML comments %q, want %q", what, got, markers)
+		}
+		text := gfmtest.Text(doc)
+		for _, s := range texts {
+			if !strings.Contains(text, s) {
+				t.Errorf("%s: the text does not read %q:\n%s", what, s, text)
+			}
+		}
+	}
+	check("body", req.Body, []string{" recap:summary "}, hostile[len(hostile)-2:])
+	for i, cm := range req.Comments {
+		check(fmt.Sprintf("comment %d", i), cm.Body, []string{" recap:fp=" + cm.Key + " "}, nil)
+		if KeyOf(cm.Body) != cm.Key {
+			t.Errorf("comment %d: key %q, want %q", i, KeyOf(cm.Body), cm.Key)
+		}
 	}
 }
