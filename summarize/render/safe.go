@@ -173,16 +173,22 @@ func isWordByte(c byte) bool {
 
 // NoCommands writes to w what is written to it, line by line, with a
 // zero-width space between the two colons of a line that starts with "::"
-// after white space: the GitHub Actions runner would execute such a line as
-// a workflow command. Close flushes what is left.
+// after white space, and in "##[" anywhere: the GitHub Actions runner would
+// execute such a line as a workflow command. Close flushes what is left.
 type NoCommands struct {
-	w   io.Writer
-	buf []byte
-	err error
+	w    io.Writer
+	buf  []byte
+	err  error
+	hash []byte // what "##[" becomes
 }
 
-// NewNoCommands guards w.
-func NewNoCommands(w io.Writer) *NoCommands { return &NoCommands{w: w} }
+// NewNoCommands guards w, a text or Markdown output.
+func NewNoCommands(w io.Writer) *NoCommands { return &NoCommands{w: w, hash: []byte("##\u200b[")} }
+
+// NewJSONNoCommands guards w, a JSON output, without changing its values:
+// "##[" (only ever inside a JSON string) is written "#\u0023[". No line of
+// JSON starts with "::".
+func NewJSONNoCommands(w io.Writer) *NoCommands { return &NoCommands{w: w, hash: []byte(`#\u0023[`)} }
 
 // Write implements io.Writer.
 func (n *NoCommands) Write(p []byte) (int, error) {
@@ -194,7 +200,7 @@ func (n *NoCommands) Write(p []byte) (int, error) {
 	if last < 0 {
 		return len(p), nil
 	}
-	n.err = writeGuarded(n.w, n.buf[:last+1])
+	n.err = n.writeGuarded(n.buf[:last+1])
 	n.buf = append(n.buf[:0], n.buf[last+1:]...)
 	return len(p), n.err
 }
@@ -202,20 +208,23 @@ func (n *NoCommands) Write(p []byte) (int, error) {
 // Close writes the last line, one without a newline.
 func (n *NoCommands) Close() error {
 	if n.err == nil && len(n.buf) > 0 {
-		n.err = writeGuarded(n.w, n.buf)
+		n.err = n.writeGuarded(n.buf)
 		n.buf = n.buf[:0]
 	}
 	return n.err
 }
 
-func writeGuarded(w io.Writer, b []byte) error {
-	bw := bufio.NewWriter(w)
+func (n *NoCommands) writeGuarded(b []byte) error {
+	bw := bufio.NewWriterSize(n.w, 64<<10)
 	for len(b) > 0 {
 		line := b
 		if i := bytes.IndexAny(b, "\n\r"); i >= 0 {
 			line = b[:i+1]
 		}
 		b = b[len(line):]
+		if bytes.Contains(line, []byte("##[")) { // the runner's older form, anywhere in a line
+			line = bytes.ReplaceAll(line, []byte("##["), n.hash)
+		}
 		trimmed := bytes.TrimLeft(line, " \t\v\f\u00a0")
 		if bytes.HasPrefix(trimmed, []byte("::")) {
 			lead := len(line) - len(trimmed)

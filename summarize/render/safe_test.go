@@ -89,6 +89,7 @@ func TestNoCommands(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{"::error::x\nok\n  ::warning::y", ":\u200b:error::x\nok\n  :\u200b:warning::y"},
 		{"a::b\n\t::c\r::d", "a::b\n\t:\u200b:c\r:\u200b:d"},
+		{"x ##[error]y\n", "x ##\u200b[error]y\n"},
 	} {
 		var b bytes.Buffer
 		g := NewNoCommands(&b)

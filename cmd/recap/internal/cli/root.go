@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/recap-dev/recap/summarize/render"
 	"github.com/spf13/cobra"
 )
 
@@ -29,8 +30,8 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	err := root.ExecuteContext(ctx)
-	if err != nil && err != errInputs {
-		fmt.Fprintf(stderr, "recap: %v\n", err)
+	if err != nil && err.Error() != "" {
+		fmt.Fprintf(stderr, "recap: %s\n", render.PlainText(err.Error()))
 	}
 	return exitCode(err)
 }
