@@ -442,7 +442,7 @@ func apiError(method, u string, resp *http.Response, body []byte, now time.Time)
 			e.Reset = time.Unix(s, 0)
 		}
 	}
-	e.ReadOnly = resp.StatusCode == http.StatusForbidden && !e.RateLimited &&
+	e.ReadOnly = resp.StatusCode == http.StatusForbidden && !e.RateLimited && method != http.MethodGet &&
 		strings.Contains(e.Message, "Resource not accessible by integration")
 	return e
 }

@@ -67,6 +67,10 @@ type Input struct {
 	Index *diff.Index
 	// CommitID is the head commit the lines refer to, "" to leave it to GitHub.
 	CommitID string
+	// NotInHead counts the findings on lines of the checked-out merge
+	// commit that the pull request's head has not (the base branch brought
+	// them): they cannot be commented on.
+	NotInHead int
 }
 
 // Build makes the review: the first MaxComments findings (most severe first)
@@ -207,6 +211,13 @@ func summaryBody(in Input, comments []Comment, listed []summarize.FindingView) s
 		len(comments), map[bool]string{true: "comment", false: "comments"}[len(comments) == 1])
 	fmt.Fprintf(&b, " %s in the reports %s outside the changed lines (not listed).\n\n",
 		render.Plural(in.Outside, "more finding", "more findings"), map[bool]string{true: "is", false: "are"}[in.Outside == 1])
+	if in.NotInHead > 0 {
+		fmt.Fprintf(&b, "%s on lines of the merge commit that the pull request's head has not (from the base branch): not commented.\n\n",
+			render.Plural(in.NotInHead, "finding is", "findings are"))
+	}
+	if n := render.Suppressed(in.View); n > 0 {
+		fmt.Fprintf(&b, "%s suppressed in the reports, not counted.\n\n", render.Plural(n, "result", "results"))
+	}
 	if bl := s.Baseline; bl != nil {
 		fmt.Fprintf(&b, "Against the baseline: **%d** new · **%d** unchanged · **%d** fixed.\n\n", bl.New, bl.Unchanged, bl.Fixed)
 	}
