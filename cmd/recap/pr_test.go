@@ -22,11 +22,11 @@ import (
 // and the checked-out commit is the merge of the head into main, detached,
 // as refs/pull/N/merge is.
 type mergePR struct {
-	repo             *gittest.Repo
+	repo              *gittest.Repo
 	base, head, merge string
-	sarif            string // findings on the merge commit's lines
-	prLine           int    // the changed line as GitHub's diff (base...head) numbers it
-	hunks            map[string][][2]int
+	sarif             string // findings on the merge commit's lines
+	prLine            int    // the changed line as GitHub's diff (base...head) numbers it
+	hunks             map[string][][2]int
 }
 
 func newMergePR(t *testing.T) *mergePR {

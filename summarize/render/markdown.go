@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"html"
 	"io"
 	"strconv"
 	"strings"
@@ -143,7 +144,7 @@ func markdownBudget(ew *errWriter, v *summarize.View) {
 	}
 	ew.printf("\n")
 	for _, o := range v.Omitted {
-		ew.printf("- %s\n", MarkdownText(o.Marker()))
+		ew.printf("- %s\n", html.EscapeString(o.Marker())) // recap's own words and numbers
 	}
 	for _, s := range v.Suggestions {
 		ew.printf("- to narrow: %s\n", MarkdownText(s))

@@ -238,6 +238,17 @@ func (n *NoCommands) writeGuarded(b []byte) error {
 	return bw.Flush()
 }
 
+// InertLine is report text for one line of a log that is not an output of
+// recap's (an error or a warning on stderr): [PlainText], with no workflow
+// command in it (see [NoCommands]).
+func InertLine(s string) string {
+	s = strings.ReplaceAll(PlainText(s), "##[", "##\u200b[")
+	if strings.HasPrefix(s, "::") {
+		s = ":\u200b" + s[1:]
+	}
+	return s
+}
+
 // CommandLine reports whether line would be run by the GitHub Actions
 // runner as a workflow command (it trims leading white space first).
 func CommandLine(line string) bool {

@@ -222,12 +222,12 @@ func (nopCloser) Close() error { return nil }
 func reportInputs(w io.Writer, v *summarize.View) {
 	for _, in := range v.Inputs {
 		for _, warn := range in.Warnings {
-			fmt.Fprintf(w, "recap: warning: %s: %s\n", render.PlainText(in.Path), render.PlainText(warn))
+			fmt.Fprintf(w, "recap: warning: %s: %s\n", render.InertLine(in.Path), render.InertLine(warn))
 		}
 	}
 	for _, in := range v.Inputs {
 		if in.Error != "" {
-			fmt.Fprintf(w, "recap: %s\n", render.PlainText(in.Error))
+			fmt.Fprintf(w, "recap: %s\n", render.InertLine(in.Error))
 		}
 	}
 }

@@ -154,7 +154,7 @@ func runReview(cmd *cobra.Command, streams *IO, opts *reportOptions, rf *reviewF
 			if done != nil {
 				reportPosted(streams, client, done)
 			}
-			fmt.Fprintf(streams.ErrOut, "recap: review: %s\n", render.PlainText(err.Error()))
+			fmt.Fprintf(streams.ErrOut, "recap: review: %s\n", render.InertLine(err.Error()))
 			postFailed = true
 		}
 	} else {
@@ -241,7 +241,7 @@ func readOnlyFallback(streams *IO, c *review.Client, v *summarize.View, req *rev
 	}
 	fmt.Fprintf(streams.ErrOut, "recap: review: the token cannot comment on %s/%s#%d (%s): a pull request from a fork gets a read-only GITHUB_TOKEN. "+
 		"Wrote the findings as %s instead; docs/ci.md shows how to comment on forks (workflow_run)\n",
-		c.Owner, c.Repo, c.PR, render.PlainText(readOnlyCause(cause)), where)
+		c.Owner, c.Repo, c.PR, render.InertLine(readOnlyCause(cause)), where)
 	if werr != nil {
 		fmt.Fprintf(streams.ErrOut, "recap: warning: the job summary: %v\n", werr)
 	}

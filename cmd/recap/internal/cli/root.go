@@ -31,7 +31,7 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 	root.SetErr(stderr)
 	err := root.ExecuteContext(ctx)
 	if err != nil && err.Error() != "" {
-		fmt.Fprintf(stderr, "recap: %s\n", render.PlainText(err.Error()))
+		fmt.Fprintf(stderr, "recap: %s\n", render.InertLine(err.Error()))
 	}
 	return exitCode(err)
 }
