@@ -191,6 +191,11 @@ func runReport(ctx context.Context, streams *IO, o *reportOptions, args []string
 		return err
 	}
 	reportInputs(streams.ErrOut, v)
+	if om, ok := rep.stream.(interface{ Omitted() int }); ok && om.Omitted() > 0 {
+		fmt.Fprintf(streams.ErrOut, "recap: warning: sarif: %s left out to keep at most %d results a run, the most severe first "+
+			"(GitHub's code scanning takes %d): the run's properties.%s counts them; --max-results sets the cap, 0 keeps all\n",
+			render.Plural(om.Omitted(), "result", "results"), o.common.maxResults, render.MaxRunResults, render.OmittedProperty)
+	}
 	if v.Failed() {
 		return errInputs
 	}
