@@ -35,9 +35,9 @@ func TestLineMapAgainstGit(t *testing.T) {
 	}
 	from := g.Commit("old", map[string]string{"A.txt": strings.Join(a, "\n") + "\n", "gone.txt": "x\n", "same.txt": "s\n", "old/name.txt": strings.Join(a, "\n") + "\n"})
 	g.Git("mv", "old/name.txt", "new-name.txt")
-	to := g.Commit("new", map[string]string{"A.txt": strings.Join(b, "\n") + "\n"})
+	g.Commit("new", map[string]string{"A.txt": strings.Join(b, "\n") + "\n"})
 	g.Git("rm", "-q", "gone.txt")
-	to = g.Commit("gone", nil)
+	to := g.Commit("gone", nil)
 	repo, err := diff.Open(g.Dir)
 	if err != nil {
 		t.Fatal(err)

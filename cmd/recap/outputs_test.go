@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/recap-dev/recap/internal/githubtest"
 	"github.com/recap-dev/recap/reports/reportstest"
 )
 
@@ -216,5 +217,47 @@ func TestErrorsOnStderr(t *testing.T) {
 		if code != 2 || !strings.HasPrefix(errOut, "recap: ") || !strings.Contains(errOut, "broken.sarif") {
 			t.Errorf("%s: exit %d, stderr %q", format, code, errOut)
 		}
+	}
+}
+
+// TestSpringSARIFForCodeScanning: the documented command on Spring
+// Framework's PMD report (314,926 results in one run) writes a log that
+// GitHub's code scanning accepts: 25,000 results, the most severe, the
+// others counted; and it says so on stderr.
+func TestSpringSARIFForCodeScanning(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads a 350 MB report")
+	}
+	report := filepath.Join(reportstest.SharedDir(t, "bench"), "spring-framework.pmd7-all.sarif.gz")
+	dir := t.TempDir()
+	out, errOut, code := recap(t, dir, nil, "summary", "--format", "sarif", report)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, errOut)
+	}
+	if errs := githubtest.SARIFLimits([]byte(out)); len(errs) > 0 {
+		t.Errorf("GitHub would reject it: %v", errs)
+	}
+	var log struct {
+		Runs []struct {
+			Properties map[string]int `json:"properties"`
+			Results    []struct {
+				Level string `json:"level"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(out), &log); err != nil {
+		t.Fatal(err)
+	}
+	levels := map[string]int{}
+	for _, r := range log.Runs[0].Results {
+		levels[r.Level]++
+	}
+	// MANIFEST: 314,926 results, 5,885 of them errors.
+	if len(log.Runs) != 1 || len(log.Runs[0].Results) != 25000 || log.Runs[0].Properties["recapOmittedResults"] != 314926-25000 ||
+		levels["error"] != 5885 || levels["warning"] != 25000-5885 {
+		t.Errorf("%d runs, %v results by level, properties %v", len(log.Runs), levels, log.Runs[0].Properties)
+	}
+	if !strings.Contains(errOut, "recap: warning: sarif: 289926 results left out to keep at most 25000 results a run") {
+		t.Errorf("stderr:\n%s", errOut)
 	}
 }
