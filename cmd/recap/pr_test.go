@@ -14,6 +14,7 @@ import (
 
 	"github.com/recap-dev/recap/internal/githubtest"
 	"github.com/recap-dev/recap/internal/gittest"
+	"github.com/recap-dev/recap/internal/tooltest"
 	"github.com/recap-dev/recap/review"
 )
 
@@ -308,5 +309,43 @@ func TestReviewPostOnGitHub(t *testing.T) {
 			}
 			key = review.KeyOf(req.Comments[0].Body)
 		}
+	}
+}
+
+// TestReviewOnMergeCommitWithPMD: the same pull request analysed by a real
+// PMD run on the checked-out merge commit: every inline comment lands on
+// the line git diff base...head changed, and so does GitHub's stand-in take
+// the review.
+func TestReviewOnMergeCommitWithPMD(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs PMD")
+	}
+	tooltest.PMD(t)
+	pr := newMergePR(t)
+	report := filepath.Join(t.TempDir(), "pmd.sarif")
+	tooltest.RunPMD(t, pr.repo.Dir, "src", "sarif", report)
+	event := githubtest.EventFile(t, githubtest.PullRequestEvent{Action: "opened", Owner: "acme", Repo: "shop", Number: 5, Head: pr.head, Base: pr.base})
+	out, errOut, code := recap(t, pr.repo.Dir, []string{"GITHUB_EVENT_PATH=" + event}, "review", report)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, errOut)
+	}
+	var req review.Request
+	if err := json.Unmarshal([]byte(out), &req); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if len(req.Comments) == 0 {
+		t.Fatalf("no comment; PMD finds nothing on the changed line?\n%s", req.Body)
+	}
+	for _, c := range req.Comments {
+		if c.Path != "src/Cart.java" || c.Line != pr.prLine {
+			t.Errorf("comment on %s:%d, want src/Cart.java:%d (git diff base...head)", c.Path, c.Line, pr.prLine)
+		}
+	}
+	s := githubtest.New(t, "acme", "shop", 5, pr.hunks)
+	_, errOut, code = recap(t, pr.repo.Dir, []string{"GITHUB_EVENT_PATH=" + event, "GITHUB_TOKEN=" + s.Token, "GITHUB_REPOSITORY=acme/shop"},
+		"review", "--post", "--api-url", s.URL, report)
+	rc, _, reviews, errs := s.Snapshot()
+	if code != 0 || len(errs) > 0 || reviews != 1 || len(rc) != len(req.Comments) {
+		t.Errorf("exit %d, %d reviews, %d comments, protocol errors %v\n%s", code, reviews, len(rc), errs, errOut)
 	}
 }
