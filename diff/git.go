@@ -38,6 +38,28 @@ const renameScore = 50
 // head, as git diff base...head shows it (renames detected as git does by
 // default). head "" is HEAD.
 func (r *Repo) Revisions(ctx context.Context, base, head string) ([]File, error) {
+	return r.diffTrees(ctx, base, head, "...", func(hc *object.Commit, st *storage) (*object.Tree, error) {
+		return r.mergeBaseTree(hc, head, base, st.s)
+	})
+}
+
+// Between returns what changed from revision from to revision to, as git
+// diff from to shows it (no merge base; renames detected).
+func (r *Repo) Between(ctx context.Context, from, to string) ([]File, error) {
+	return r.diffTrees(ctx, from, to, " ", func(_ *object.Commit, st *storage) (*object.Tree, error) {
+		fc, err := r.Commit(from)
+		if err != nil {
+			return nil, err
+		}
+		if fc, err = object.GetCommit(st.s, fc.Hash); err != nil {
+			return nil, err
+		}
+		return fc.Tree()
+	})
+}
+
+// diffTrees diffs the tree fromTree gives (for head's commit) to head's.
+func (r *Repo) diffTrees(ctx context.Context, base, head, sep string, fromTree func(*object.Commit, *storage) (*object.Tree, error)) ([]File, error) {
 	if head == "" {
 		head = "HEAD"
 	}
@@ -52,7 +74,7 @@ func (r *Repo) Revisions(ctx context.Context, base, head string) ([]File, error)
 	if hc, err = object.GetCommit(st.s, hc.Hash); err != nil {
 		return nil, err
 	}
-	from, err := r.mergeBaseTree(hc, head, base, st.s)
+	from, err := fromTree(hc, st)
 	if err != nil {
 		return nil, err
 	}
@@ -62,11 +84,11 @@ func (r *Repo) Revisions(ctx context.Context, base, head string) ([]File, error)
 	}
 	changes, err := object.DiffTreeWithOptions(ctx, from, to, &object.DiffTreeOptions{DetectRenames: true, RenameScore: renameScore})
 	if err != nil {
-		return nil, fmt.Errorf("diff of %s...%s: %w", base, head, err)
+		return nil, fmt.Errorf("diff of %s%s%s: %w", base, sep, head, err)
 	}
 	files, err := r.changeFiles(ctx, changes, st)
 	if err != nil {
-		return nil, fmt.Errorf("diff of %s...%s: %w", base, head, err)
+		return nil, fmt.Errorf("diff of %s%s%s: %w", base, sep, head, err)
 	}
 	sortFiles(files)
 	return files, nil

@@ -36,6 +36,15 @@ type Changes struct {
 	Whitespace bool
 	// Mode says which lines count (the zero value: Added).
 	Mode FilterMode
+	// From, with Base, is the revision the reports were made on when it is
+	// not Head: a pull request's merge commit, which actions/checkout
+	// checks out for a pull_request event, while the pull request's diff is
+	// its head's. The findings' lines are carried onto Head through the diff
+	// From→Head (see diff.LineMap) before they are checked against the
+	// changed lines; a finding on a line Head has not is not kept.
+	From string
+
+	lines *diff.LineMap // From→Head, once loaded
 }
 
 // A FilterMode says which lines of a diff a finding must touch to be kept,
@@ -86,6 +95,8 @@ func (c *Changes) Check() error {
 		return errors.New("give either a diff file or revisions, not both")
 	case c.Since != "" && c.Base != "":
 		return errors.New("give either base...head or the working tree since a revision, not both")
+	case c.From != "" && c.Base == "":
+		return errors.New("the revision the reports were made on needs base...head")
 	}
 	if _, err := ParseFilterMode(string(c.Mode)); err != nil {
 		return err
@@ -106,6 +117,17 @@ func (c *Changes) Load(ctx context.Context) ([]diff.File, *diff.Index, error) {
 	if repo != nil {
 		files = Under(repo, c.Root, files)
 	}
+	if c.From != "" && repo != nil {
+		head := c.Head
+		if head == "" {
+			head = "HEAD"
+		}
+		moved, err := repo.Between(ctx, c.From, head)
+		if err != nil {
+			return nil, nil, err
+		}
+		c.lines = diff.NewLineMap(Under(repo, c.Root, moved))
+	}
 	switch c.Mode {
 	case DiffContext:
 		return files, diff.NewContextIndex(files), nil
@@ -119,6 +141,10 @@ func (c *Changes) Load(ctx context.Context) ([]diff.File, *diff.Index, error) {
 	}
 	return files, diff.NewIndex(files), nil
 }
+
+// Lines is the map of the findings' lines onto Head, once Load has read it;
+// nil without From.
+func (c *Changes) Lines() *diff.LineMap { return c.lines }
 
 // Diff reads the changes as git gives them: paths relative to the
 // repository's top level (see [Under]); repo is nil for a diff file.

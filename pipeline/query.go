@@ -34,7 +34,8 @@ type Query struct {
 
 // A Source gives findings. Read calls emit for each finding that keep
 // accepts (keep sees every field but ID and Fingerprint, which a parser
-// gives only to kept findings), in the reports' order, and returns the
+// gives only to kept findings; emit gets the finding as keep left it, which
+// may have moved its path and lines), in the reports' order, and returns the
 // status of every input read; the error is non-nil only when emit or the
 // context stopped it.
 type Source interface {
@@ -107,6 +108,10 @@ type Result struct {
 	// Outside counts the findings that passed the filter but are not on a
 	// changed line.
 	Outside int
+	// NotInHead counts the findings that passed the filter on lines that
+	// Changes.From has and Changes.Head has not (lines the base branch
+	// brought into a merge commit): not kept, not in Outside.
+	NotInHead int
 }
 
 // Run runs the query: it loads the changes, reads the baseline, then the
@@ -202,8 +207,18 @@ func (s *scan) pass(ctx context.Context, src Source, counts *summarize.BaselineC
 		base = s.base.Clone()
 	}
 	first, idx := counts != nil, s.res.Index
+	var lines *diff.LineMap
+	if s.q.Changes != nil {
+		lines = s.q.Changes.Lines()
+	}
 	keep := func(f *reports.Finding) bool {
 		if !s.flt.Match(*f) {
+			return false
+		}
+		if lines != nil && !moveLines(lines, f) {
+			if first {
+				s.res.NotInHead++
+			}
 			return false
 		}
 		if idx != nil && !idx.Touches(f.Path, f.Line, f.EndLine) {
@@ -282,3 +297,24 @@ func readBaseline(ctx context.Context, src Source, flt *reports.Filter) (*report
 type BaselineError struct{ Reason string }
 
 func (e *BaselineError) Error() string { return "baseline: " + e.Reason }
+
+// moveLines carries f's path and lines onto the new side of m; false when
+// the new side has not its line. The reader keeps what keep changed in the
+// finding it emits.
+func moveLines(m *diff.LineMap, f *reports.Finding) bool {
+	p, line, ok := m.Map(f.Path, f.Line)
+	if !ok {
+		return false
+	}
+	if f.EndLine > f.Line {
+		if _, end, ok := m.Map(f.Path, f.EndLine); ok && end >= line {
+			f.EndLine = end
+		} else {
+			f.EndLine = line
+		}
+	} else if f.EndLine > 0 {
+		f.EndLine = line
+	}
+	f.Path, f.Line = p, line
+	return true
+}

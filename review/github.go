@@ -37,7 +37,31 @@ type Client struct {
 	HTTP      *http.Client
 	// RetryWait is the pause before a GET that failed with 5xx is tried again.
 	RetryWait time.Duration
+	// Login is the account recap posts as: only its comments' markers count
+	// (anyone can write "<!-- recap:summary -->" in a comment). "" learns
+	// it: GET /user answers for a personal or OAuth token; an installation
+	// token (GITHUB_TOKEN in Actions, a GitHub App's) may not read /user,
+	// and is then taken for GITHUB_TOKEN's github-actions[bot].
+	Login string
+	// Sleep waits d or until ctx ends (time.Sleep's when nil); Now is the
+	// clock (time.Now when nil). Tests give their own.
+	Sleep func(ctx context.Context, d time.Duration) error
+	Now   func() time.Time
+
+	waited time.Duration // on Retry-After, in this Post
 }
+
+// Rate-limit retries (docs/ci.md): a request GitHub answers with
+// Retry-After (a secondary rate limit, or 429) is tried again after the
+// time it asks, at most MaxTries times in all, and one Post waits at most
+// MaxRetryWait in all; past that it fails and names the time to re-run at.
+const (
+	MaxTries     = 3
+	MaxRetryWait = 60 * time.Second
+)
+
+// ActionsBot is the account GITHUB_TOKEN posts as in GitHub Actions.
+const ActionsBot = "github-actions[bot]"
 
 // Posted says what Post did.
 type Posted struct {
@@ -49,6 +73,10 @@ type Posted struct {
 	SummaryID      int64
 	SummaryURL     string
 	SummaryUpdated bool
+	// Login is the account recap took itself for; PostedAs the one GitHub
+	// says wrote the summary (they differ when an installation token is not
+	// GITHUB_TOKEN's: give its login, e.g. my-app[bot]).
+	Login, PostedAs string
 }
 
 // Post posts req to the pull request: the inline comments that an earlier
@@ -60,8 +88,14 @@ func (c *Client) Post(ctx context.Context, req *Request) (*Posted, error) {
 	if c.Token == "" {
 		return nil, errors.New("no token: set GITHUB_TOKEN (in GitHub Actions, pass secrets.GITHUB_TOKEN with permissions pull-requests: write)")
 	}
+	c.waited = 0
 	done := &Posted{}
-	posted, err := c.postedKeys(ctx)
+	login, err := c.login(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("finding the account the token posts as: %w; nothing was posted", err)
+	}
+	done.Login = login
+	posted, err := c.postedKeys(ctx, login)
 	if err != nil {
 		return nil, fmt.Errorf("reading the pull request's review comments: %w; nothing was posted", err)
 	}
@@ -86,7 +120,7 @@ func (c *Client) Post(ctx context.Context, req *Request) (*Posted, error) {
 		}
 		done.ReviewID, done.Comments = out.ID, len(fresh)
 	}
-	if err := c.postSummary(ctx, req.Body, done); err != nil {
+	if err := c.postSummary(ctx, login, req.Body, done); err != nil {
 		what := "no review was needed (every inline comment was posted before)"
 		if done.ReviewID != 0 {
 			what = fmt.Sprintf("the review with %s was posted", render.Plural(done.Comments, "inline comment", "inline comments"))
@@ -96,15 +130,41 @@ func (c *Client) Post(ctx context.Context, req *Request) (*Posted, error) {
 	return done, nil
 }
 
+// login is the account recap posts as (see Client.Login).
+func (c *Client) login(ctx context.Context) (string, error) {
+	if c.Login != "" {
+		return c.Login, nil
+	}
+	var u user
+	err := c.do(ctx, http.MethodGet, "/user", nil, &u)
+	var ae *APIError
+	switch {
+	case err == nil && u.Login != "":
+		c.Login = u.Login
+	case errors.As(err, &ae) && (ae.Status == http.StatusForbidden || ae.Status == http.StatusNotFound) && !ae.RateLimited:
+		// "Resource not accessible by integration": an installation token.
+		c.Login = ActionsBot
+	case err == nil:
+		return "", errors.New("GET /user gave no login")
+	default:
+		return "", err
+	}
+	return c.Login, nil
+}
+
+type user struct {
+	Login string `json:"login"`
+}
+
 // postSummary updates recap's summary comment, or makes it.
-func (c *Client) postSummary(ctx context.Context, body string, done *Posted) error {
+func (c *Client) postSummary(ctx context.Context, login, body string, done *Posted) error {
 	var found *issueComment
 	err := c.each(ctx, c.prPath("issues", "comments"), func(raw json.RawMessage) error {
 		var ic issueComment
 		if err := json.Unmarshal(raw, &ic); err != nil {
 			return err
 		}
-		if found == nil && strings.Contains(ic.Body, SummaryMarker) {
+		if found == nil && ic.User.Login == login && strings.Contains(ic.Body, SummaryMarker) {
 			found = &ic
 		}
 		return nil
@@ -120,7 +180,7 @@ func (c *Client) postSummary(ctx context.Context, body string, done *Posted) err
 	} else {
 		err = c.do(ctx, http.MethodPost, c.prPath("issues", "comments"), payload, &out)
 	}
-	done.SummaryID, done.SummaryURL = out.ID, out.HTMLURL
+	done.SummaryID, done.SummaryURL, done.PostedAs = out.ID, out.HTMLURL, out.User.Login
 	return err
 }
 
@@ -128,19 +188,22 @@ type issueComment struct {
 	ID      int64  `json:"id"`
 	Body    string `json:"body"`
 	HTMLURL string `json:"html_url"`
+	User    user   `json:"user"`
 }
 
-// postedKeys reads the keys of the inline comments already on the pull request.
-func (c *Client) postedKeys(ctx context.Context) (map[string]bool, error) {
+// postedKeys reads the keys of the inline comments login already posted
+// on the pull request.
+func (c *Client) postedKeys(ctx context.Context, login string) (map[string]bool, error) {
 	keys := map[string]bool{}
 	err := c.each(ctx, c.prPath("pulls", "comments"), func(raw json.RawMessage) error {
 		var cm struct {
 			Body string `json:"body"`
+			User user   `json:"user"`
 		}
 		if err := json.Unmarshal(raw, &cm); err != nil {
 			return err
 		}
-		if k := KeyOf(cm.Body); k != "" {
+		if k := KeyOf(cm.Body); k != "" && cm.User.Login == login {
 			keys[k] = true
 		}
 		return nil
@@ -191,8 +254,10 @@ func (c *Client) do(ctx context.Context, method, path string, in, out any) error
 	return err
 }
 
-// send makes one request (a GET is tried again once after a 5xx or a
-// network error) and decodes the answer into out.
+// send makes one request and decodes the answer into out. A GET is tried
+// again once after a 5xx or a network error; any request GitHub answers
+// with Retry-After is tried again after that time, within MaxTries and
+// MaxRetryWait.
 func (c *Client) send(ctx context.Context, method, u string, in, out any) (*http.Response, error) {
 	var payload []byte
 	if in != nil {
@@ -205,19 +270,9 @@ func (c *Client) send(ctx context.Context, method, u string, in, out any) (*http
 	if hc == nil {
 		hc = &http.Client{Timeout: 60 * time.Second}
 	}
-	tries := 1
-	if method == http.MethodGet {
-		tries = 2
-	}
+	failedOnce := false // a GET's one retry after a 5xx or a network error
 	var lastErr error
-	for try := 0; try < tries; try++ {
-		if try > 0 {
-			select {
-			case <-ctx.Done():
-				return nil, ctx.Err()
-			case <-time.After(c.RetryWait):
-			}
-		}
+	for try := 0; try < MaxTries; try++ {
 		req, err := http.NewRequestWithContext(ctx, method, u, bytes.NewReader(payload))
 		if err != nil {
 			return nil, err
@@ -233,32 +288,72 @@ func (c *Client) send(ctx context.Context, method, u string, in, out any) (*http
 		if in != nil {
 			req.Header.Set("Content-Type", "application/json")
 		}
+		wait := time.Duration(-1)
 		resp, err := hc.Do(req)
-		if err != nil {
+		switch {
+		case err != nil:
 			lastErr = fmt.Errorf("%s %s: %w", method, redact(u), err)
-			continue
-		}
-		body, err := io.ReadAll(io.LimitReader(resp.Body, 32<<20))
-		resp.Body.Close()
-		if err != nil {
-			lastErr = fmt.Errorf("%s %s: reading the answer: %w", method, redact(u), err)
-			continue
-		}
-		if resp.StatusCode >= 300 {
-			lastErr = apiError(method, u, resp, body)
-			if resp.StatusCode >= 500 {
-				continue
+			if method == http.MethodGet && !failedOnce && ctx.Err() == nil {
+				failedOnce, wait = true, c.RetryWait
 			}
-			return resp, lastErr
-		}
-		if out != nil && len(body) > 0 {
-			if err := json.Unmarshal(body, out); err != nil {
-				return resp, fmt.Errorf("%s %s: the answer is not the JSON expected: %w", method, redact(u), err)
+		default:
+			body, rerr := io.ReadAll(io.LimitReader(resp.Body, 32<<20))
+			resp.Body.Close()
+			if rerr != nil {
+				return resp, fmt.Errorf("%s %s: reading the answer: %w", method, redact(u), rerr)
+			}
+			if resp.StatusCode < 300 {
+				if out != nil && len(body) > 0 {
+					if err := json.Unmarshal(body, out); err != nil {
+						return resp, fmt.Errorf("%s %s: the answer is not the JSON expected: %w", method, redact(u), err)
+					}
+				}
+				return resp, nil
+			}
+			e := apiError(method, u, resp, body, c.now())
+			lastErr = e
+			switch {
+			case e.RetryAfter > 0:
+				if try+1 < MaxTries && c.waited+e.RetryAfter <= MaxRetryWait {
+					wait = e.RetryAfter
+					c.waited += wait
+				}
+			case resp.StatusCode >= 500 && method == http.MethodGet && !failedOnce:
+				failedOnce, wait = true, c.RetryWait
+			}
+			if wait < 0 {
+				return resp, e
 			}
 		}
-		return resp, nil
+		if wait < 0 {
+			return nil, lastErr
+		}
+		if err := c.sleep(ctx, wait); err != nil {
+			return nil, err
+		}
 	}
 	return nil, lastErr
+}
+
+func (c *Client) sleep(ctx context.Context, d time.Duration) error {
+	if c.Sleep != nil {
+		return c.Sleep(ctx, d)
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+func (c *Client) now() time.Time {
+	if c.Now != nil {
+		return c.Now()
+	}
+	return time.Now()
 }
 
 // APIError is an answer of GitHub's API that is not a success.
@@ -267,9 +362,17 @@ type APIError struct {
 	Status      int
 	Message     string
 	Details     []string
-	// RateLimited, with the time the limit resets (zero when not said).
+	// RateLimited, with the time to try again at (zero when not said):
+	// Retry-After's when GitHub sent it (a secondary rate limit), else the
+	// primary limit's reset (X-RateLimit-Reset).
 	RateLimited bool
 	Reset       time.Time
+	// RetryAfter is the wait GitHub asked for (Retry-After), 0 if none.
+	RetryAfter time.Duration
+	// ReadOnly: the token may read but not write (403 "Resource not
+	// accessible by integration"): a pull request from a fork, or a job
+	// without the permissions.
+	ReadOnly bool
 }
 
 func (e *APIError) Error() string {
@@ -281,25 +384,31 @@ func (e *APIError) Error() string {
 		what += " (" + strings.Join(e.Details, "; ") + ")"
 	}
 	switch {
+	case e.RateLimited && e.RetryAfter > 0:
+		return what + fmt.Sprintf("; GitHub's rate limit asks to wait %s (Retry-After): re-run after %s", e.RetryAfter, e.Reset.UTC().Format("15:04:05 MST"))
 	case e.RateLimited && !e.Reset.IsZero():
 		return what + fmt.Sprintf("; the API rate limit is used up until %s", e.Reset.UTC().Format("15:04:05 MST"))
 	case e.RateLimited:
 		return what + "; the API rate limit is used up, try again later"
 	case e.Status == http.StatusUnauthorized:
 		return what + "; check GITHUB_TOKEN"
+	case e.ReadOnly:
+		return what + "; the token cannot write here: give the job the permissions pull-requests: write and issues: write " +
+			"(a pull request from a fork gets a read-only token: see docs/ci.md for commenting on forks)"
 	case e.Status == http.StatusForbidden:
 		return what + "; the token needs the permissions pull-requests: write and issues: write"
 	case e.Status == http.StatusNotFound:
 		return what + "; check the repository (--github-repo) and the pull request number (--pr), and that the token can see them"
 	case e.Status == http.StatusUnprocessableEntity:
-		return what + "; GitHub refuses a review whose comment is on a line outside the pull request's diff: review against the pull request's base (--base)"
+		return what + "; GitHub refuses a review whose comment is on a line outside the pull request's diff (its head against the merge base with its base): " +
+			"give recap the pull request's head and base (the event file $GITHUB_EVENT_PATH, or --head and --base), with reports made on that head or on its merge commit"
 	case e.Status >= 500:
 		return what + "; GitHub failed, re-run later (comments already posted are not posted again)"
 	}
 	return what
 }
 
-func apiError(method, u string, resp *http.Response, body []byte) *APIError {
+func apiError(method, u string, resp *http.Response, body []byte, now time.Time) *APIError {
 	e := &APIError{Method: method, URL: redact(u), Status: resp.StatusCode}
 	var msg struct {
 		Message string `json:"message"`
@@ -322,16 +431,35 @@ func apiError(method, u string, resp *http.Response, body []byte) *APIError {
 	} else if len(body) > 0 {
 		e.Message = render.OneLine(cut(string(body), 200))
 	}
+	retryAfter, hasRetry := parseRetryAfter(resp.Header.Get("Retry-After"), now)
 	if resp.StatusCode == http.StatusTooManyRequests || (resp.StatusCode == http.StatusForbidden &&
-		(resp.Header.Get("X-RateLimit-Remaining") == "0" || strings.Contains(strings.ToLower(e.Message), "rate limit"))) {
+		(hasRetry || resp.Header.Get("X-RateLimit-Remaining") == "0" || strings.Contains(strings.ToLower(e.Message), "rate limit"))) {
 		e.RateLimited = true
-		if s, err := strconv.ParseInt(resp.Header.Get("X-RateLimit-Reset"), 10, 64); err == nil {
+		if hasRetry {
+			e.RetryAfter = retryAfter
+			e.Reset = now.Add(retryAfter)
+		} else if s, err := strconv.ParseInt(resp.Header.Get("X-RateLimit-Reset"), 10, 64); err == nil {
 			e.Reset = time.Unix(s, 0)
-		} else if s, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil {
-			e.Reset = time.Now().Add(time.Duration(s) * time.Second)
 		}
 	}
+	e.ReadOnly = resp.StatusCode == http.StatusForbidden && !e.RateLimited && method != http.MethodGet &&
+		strings.Contains(e.Message, "Resource not accessible by integration")
 	return e
+}
+
+// parseRetryAfter reads a Retry-After header: seconds, or an HTTP date.
+func parseRetryAfter(h string, now time.Time) (time.Duration, bool) {
+	h = strings.TrimSpace(h)
+	if h == "" {
+		return 0, false
+	}
+	if s, err := strconv.Atoi(h); err == nil && s >= 0 {
+		return max(time.Duration(s)*time.Second, time.Second), true
+	}
+	if t, err := http.ParseTime(h); err == nil {
+		return max(t.Sub(now), time.Second), true
+	}
+	return 0, false
 }
 
 // redact leaves the query out of a URL in messages.
@@ -375,4 +503,11 @@ func ReadEvent(path string) (*Event, error) {
 		e.PullRequest.Number = e.Number
 	}
 	return &e, nil
+}
+
+// ReadOnly reports whether err says the token may not write to the pull
+// request (see APIError.ReadOnly).
+func ReadOnly(err error) bool {
+	var e *APIError
+	return errors.As(err, &e) && e.ReadOnly
 }

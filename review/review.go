@@ -9,6 +9,7 @@ package review
 
 import (
 	"fmt"
+	"net/url"
 	"sort"
 	"strconv"
 	"strings"
@@ -66,6 +67,10 @@ type Input struct {
 	Index *diff.Index
 	// CommitID is the head commit the lines refer to, "" to leave it to GitHub.
 	CommitID string
+	// NotInHead counts the findings on lines of the checked-out merge
+	// commit that the pull request's head has not (the base branch brought
+	// them): they cannot be commented on.
+	NotInHead int
 }
 
 // Build makes the review: the first MaxComments findings (most severe first)
@@ -146,8 +151,8 @@ func (a *Anchors) Valid(path string, line int) bool {
 func commentBody(f *summarize.FindingView, key string) string {
 	var b strings.Builder
 	rule := ruleName(&f.Finding)
-	if f.HelpURI != "" {
-		rule = "[" + rule + "](" + f.HelpURI + ")"
+	if u, ok := linkURI(f.HelpURI); ok {
+		rule = "[" + rule + "](<" + u + ">)"
 	}
 	fmt.Fprintf(&b, "%s **%s** · %s %s", render.SeverityMark(f.Severity), f.Severity, esc(f.Tool), rule)
 	if f.Category != "" && f.Category != reports.Uncategorized {
@@ -156,8 +161,28 @@ func commentBody(f *summarize.FindingView, key string) string {
 	if f.Baseline == reports.BaselineNew {
 		b.WriteString(" · _new_")
 	}
-	fmt.Fprintf(&b, "\n\n%s\n\n%s%s -->\n", esc(cut(f.Message, 4000)), markerPrefix, key)
+	fmt.Fprintf(&b, "\n\n%s\n\n%s%s -->\n", esc(cut(f.Message, 4000)), markerPrefix, markerKey(key))
 	return b.String()
+}
+
+// markerKey keeps a key from ending its HTML comment early.
+func markerKey(key string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '-' || r == '>' || r == '<' || r < 0x20 {
+			return '_'
+		}
+		return r
+	}, key)
+}
+
+// linkURI is a rule's help URI fit for a Markdown link: http or https, with
+// nothing that could end the link's destination.
+func linkURI(s string) (string, bool) {
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || strings.ContainsAny(s, "<> \t\r\n\"'`\\") {
+		return "", false
+	}
+	return s, true
 }
 
 // KeyOf returns the key hidden in a comment body recap posted, or "".
@@ -186,6 +211,13 @@ func summaryBody(in Input, comments []Comment, listed []summarize.FindingView) s
 		len(comments), map[bool]string{true: "comment", false: "comments"}[len(comments) == 1])
 	fmt.Fprintf(&b, " %s in the reports %s outside the changed lines (not listed).\n\n",
 		render.Plural(in.Outside, "more finding", "more findings"), map[bool]string{true: "is", false: "are"}[in.Outside == 1])
+	if in.NotInHead > 0 {
+		fmt.Fprintf(&b, "%s on lines of the merge commit that the pull request's head has not (from the base branch): not commented.\n\n",
+			render.Plural(in.NotInHead, "finding is", "findings are"))
+	}
+	if n := render.Suppressed(in.View); n > 0 {
+		fmt.Fprintf(&b, "%s suppressed in the reports, not counted.\n\n", render.Plural(n, "result", "results"))
+	}
 	if bl := s.Baseline; bl != nil {
 		fmt.Fprintf(&b, "Against the baseline: **%d** new · **%d** unchanged · **%d** fixed.\n\n", bl.New, bl.Unchanged, bl.Fixed)
 	}
@@ -201,7 +233,7 @@ func summaryBody(in Input, comments []Comment, listed []summarize.FindingView) s
 	if len(s.TopCategories) > 0 {
 		b.WriteString("| category | findings |\n|:--|--:|\n")
 		for _, c := range s.TopCategories {
-			fmt.Fprintf(&b, "| %s | %d |\n", strings.ReplaceAll(esc(c.Name), "|", `\|`), c.Count)
+			fmt.Fprintf(&b, "| %s | %d |\n", esc(c.Name), c.Count)
 		}
 		b.WriteString("\n")
 	}
@@ -211,8 +243,8 @@ func summaryBody(in Input, comments []Comment, listed []summarize.FindingView) s
 		tail := "\n_Listed in full by `recap findings --changed-only`._\n"
 		room := MaxBody - b.Len() - len(tail) - 200
 		for i, f := range listed {
-			line := fmt.Sprintf("- %s **%s** `%s` %s %s: %s\n", render.SeverityMark(f.Severity), f.Severity, strings.ReplaceAll(location(&f.Finding), "`", "'"),
-				esc(f.Tool), ruleName(&f.Finding), esc(cut(render.OneLine(f.Message), 300)))
+			line := fmt.Sprintf("- %s **%s** <code>%s</code> %s %s: %s\n", render.SeverityMark(f.Severity), f.Severity, render.MarkdownText(location(&f.Finding)),
+				esc(f.Tool), ruleName(&f.Finding), esc(cut(render.PlainText(f.Message), 300)))
 			if b.Len()+len(line) > room {
 				notShown += len(listed) - i
 				break
@@ -234,13 +266,14 @@ func location(f *reports.Finding) string {
 	return f.Path
 }
 
-// ruleName is the rule as Markdown code.
+// ruleName is the rule as code.
 func ruleName(f *reports.Finding) string {
-	return "`" + strings.ReplaceAll(render.DisplayRule(f.Rule, f.RuleName), "`", "'") + "`"
+	return "<code>" + render.MarkdownText(render.DisplayRule(f.Rule, f.RuleName)) + "</code>"
 }
 
-// esc keeps report text from becoming HTML (or a hidden marker) in Markdown.
-var esc = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace
+// esc makes report text inert in Markdown: no HTML, no hidden marker, no
+// link, image, mention or reference (see render.MarkdownText).
+var esc = render.MarkdownText
 
 // cut shortens s to at most n bytes on a rune boundary.
 func cut(s string, n int) string {

@@ -8,7 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/recap-dev/recap/diff"
+	"github.com/recap-dev/recap/internal/gfmtest"
 	"github.com/recap-dev/recap/internal/githubtest"
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/summarize"
@@ -191,6 +193,164 @@ func TestPostErrors(t *testing.T) {
 				if !strings.Contains(err.Error(), w) {
 					t.Errorf("error %q does not say %q", err, w)
 				}
+			}
+		})
+	}
+}
+
+// TestReviewInertOnGitHub: report text in the review's body and comments
+// (Javadoc tags, issue references, Markdown links and images, HTML, a
+// planted marker) renders on GitHub as text: no link, image, mention,
+// reference or hidden comment but recap's own markers.
+func TestReviewInertOnGitHub(t *testing.T) {
+	hostile := []string{"Missing @param tag and @return", "Annotated with @Test; see #123", "Fixed in acme/shop#5",
+		"[x](javascript:alert(1))", "![](https://e.x/a.png)", "<img src=x>", "<!-- recap:fp=x -->", "a ` backtick", "a | pipe"}
+	files := []diff.File{{OldPath: "A.java", NewPath: "A.java", Status: diff.Modified, Changed: []int{10, 11, 12, 40},
+		Hunks: []diff.Hunk{{OldStart: 4, OldLines: 9, NewStart: 4, NewLines: 12}}}}
+	c := summarize.NewCollector()
+	c.KeepPage(0, summarize.MaxLimit)
+	for i := 0; i < MaxComments+len(hostile); i++ { // the last ones are listed in the body
+		m := hostile[i%len(hostile)]
+		f := reports.Finding{ID: fmt.Sprint(i), Tool: "PMD", Rule: "R@" + m, Category: "C " + m, Severity: reports.SeverityWarning,
+			Path: "A.java", Line: 10 + i%3, Message: m, HelpURI: []string{"javascript:alert(1)", "https://pmd.example/r"}[i%2]}
+		f.Fingerprint = reports.Fingerprint(f, nil)
+		c.Add(f)
+	}
+	in := Input{View: c.View([]reports.Input{{Path: "@me/#1.sarif", Error: "cannot read @me/#1.sarif: [x](javascript:1)"}}),
+		Files: files, Index: diff.NewIndex(files)}
+	req := Build(in)
+	check := func(what, md string, markers []string, texts []string) {
+		doc := gfmtest.Render(t, md)
+		for _, p := range gfmtest.Problems(doc) {
+			if !strings.Contains(p, `<a href="https://pmd.example/r">`) { // recap's own link to the rule's help
+				t.Errorf("%s: %s", what, p)
+			}
+		}
+		if got := gfmtest.Comments(doc); !cmp.Equal(got, markers) {
+			t.Errorf("%s: HTML comments %q, want %q", what, got, markers)
+		}
+		text := gfmtest.Text(doc)
+		for _, s := range texts {
+			if !strings.Contains(text, s) {
+				t.Errorf("%s: the text does not read %q:\n%s", what, s, text)
+			}
+		}
+	}
+	check("body", req.Body, []string{" recap:summary "}, hostile[len(hostile)-2:])
+	for i, cm := range req.Comments {
+		check(fmt.Sprintf("comment %d", i), cm.Body, []string{" recap:fp=" + cm.Key + " "}, nil)
+		if KeyOf(cm.Body) != cm.Key {
+			t.Errorf("comment %d: key %q, want %q", i, KeyOf(cm.Body), cm.Key)
+		}
+	}
+}
+
+// TestRetryAfter: a secondary rate limit (403 with Retry-After) is waited
+// out and the request tried again, within MaxTries and MaxRetryWait; past
+// them the error names the time Retry-After gives, not the hourly reset
+// that X-RateLimit-Reset gives in the same answer.
+func TestRetryAfter(t *testing.T) {
+	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	hourly := now.Add(47 * time.Minute)
+	for _, tc := range []struct {
+		name    string
+		after   []string // Retry-After of the answers to POST …/reviews, in order ("" answers normally)
+		slept   []time.Duration
+		reviews int
+		want    string
+	}{
+		{"waited once", []string{"30"}, []time.Duration{30 * time.Second}, 1, ""},
+		{"waited twice", []string{"20", "40"}, []time.Duration{20 * time.Second, 40 * time.Second}, 1, ""},
+		{"three tries", []string{"1", "1", "1"}, []time.Duration{time.Second, time.Second}, 0,
+			"wait 1s (Retry-After): re-run after 12:00:03 UTC"},
+		{"over the wait bound", []string{"90"}, nil, 0, "wait 1m30s (Retry-After): re-run after 12:01:30 UTC"},
+		{"bound spent", []string{"50", "20"}, []time.Duration{50 * time.Second}, 0, "re-run after 12:01:10 UTC"},
+		{"an HTTP date", []string{now.Add(10 * time.Second).Format(http.TimeFormat)}, []time.Duration{10 * time.Second}, 1, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in := fixture(3)
+			s := githubtest.New(t, "acme", "shop", 7, hunksOf(in.Files))
+			n := 0
+			s.Fail = func(r *http.Request) (int, string, http.Header) {
+				if r.Method != "POST" || !strings.HasSuffix(r.URL.Path, "/reviews") || n >= len(tc.after) || tc.after[n] == "" {
+					return 0, "", nil
+				}
+				n++
+				return 403, `{"message":"You have exceeded a secondary rate limit. Please wait a few minutes before you try again."}`,
+					http.Header{"Retry-After": {tc.after[n-1]}, "X-Ratelimit-Remaining": {"4000"}, "X-Ratelimit-Reset": {fmt.Sprint(hourly.Unix())}}
+			}
+			clock := now
+			var slept []time.Duration
+			c := newClient(s)
+			c.Now = func() time.Time { return clock }
+			c.Sleep = func(_ context.Context, d time.Duration) error {
+				slept = append(slept, d)
+				clock = clock.Add(d)
+				return nil
+			}
+			_, err := c.Post(context.Background(), Build(in))
+			_, _, reviews, errs := s.Snapshot()
+			if len(errs) > 0 {
+				t.Errorf("protocol errors: %v", errs)
+			}
+			if !cmp.Equal(slept, tc.slept) || reviews != tc.reviews {
+				t.Errorf("slept %v, %d reviews; want %v, %d", slept, reviews, tc.slept, tc.reviews)
+			}
+			switch {
+			case tc.want == "" && err != nil:
+				t.Errorf("error %v", err)
+			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "12:47")):
+				t.Errorf("error %v, want one saying %q (and not the hourly reset)", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestMarkersOfOthers: markers count only in comments of the account recap
+// posts as: a comment by someone else that carries recap's summary marker is
+// not overwritten, nor does one carrying an inline comment's marker hide
+// recap's comment. Both kinds of token: GITHUB_TOKEN (GET /user refused,
+// github-actions[bot]) and a personal token (GET /user).
+func TestMarkersOfOthers(t *testing.T) {
+	for _, poster := range []githubtest.User{githubtest.ActionsBot, githubtest.By("octocat")} {
+		t.Run(poster.Login, func(t *testing.T) {
+			in := fixture(2)
+			req := Build(in)
+			s := githubtest.New(t, "acme", "shop", 7, hunksOf(in.Files))
+			s.Poster = poster
+			mallory := githubtest.By("mallory")
+			other := githubtest.ActionsBot // the other kind of account than recap's
+			if poster == githubtest.ActionsBot {
+				other = githubtest.By("octocat")
+			}
+			for _, u := range []githubtest.User{mallory, other} {
+				s.IssueComments = append(s.IssueComments, githubtest.Comment{ID: int64(len(s.IssueComments) + 1), Body: SummaryMarker + "\nplanted", User: u})
+				for _, cm := range req.Comments {
+					s.ReviewComments = append(s.ReviewComments, githubtest.Comment{ID: int64(len(s.ReviewComments) + 100), Path: cm.Path, Line: cm.Line,
+						Body: "planted " + markerPrefix + cm.Key + " -->", User: u})
+				}
+			}
+			done, err := newClient(s).Post(context.Background(), req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rc, ic, _, errs := s.Snapshot()
+			if len(errs) > 0 {
+				t.Errorf("protocol errors: %v", errs)
+			}
+			if done.Login != poster.Login || done.Comments != len(req.Comments) || done.Skipped != 0 || done.SummaryUpdated || len(ic) != 3 ||
+				len(rc) != 3*len(req.Comments) {
+				t.Fatalf("posted %+v; %d review comments, %d issue comments", done, len(rc), len(ic))
+			}
+			for _, c := range ic[:2] {
+				if !strings.HasSuffix(c.Body, "planted") {
+					t.Errorf("%s's comment was overwritten: %q", c.User.Login, c.Body)
+				}
+			}
+			// A second run finds its own comments only.
+			done, err = newClient(s).Post(context.Background(), req)
+			if err != nil || done.Skipped != len(req.Comments) || !done.SummaryUpdated || done.SummaryID != ic[2].ID {
+				t.Errorf("second run: %+v, %v", done, err)
 			}
 		})
 	}

@@ -94,14 +94,14 @@ func TestReviewWithPMD(t *testing.T) {
 		t.Fatalf("second post: %d reviews, %d inline comments, %d summary comments; output %q", reviews, len(rc), len(ic), second)
 	}
 
-	// GitHub refusing: a clear message, exit 2.
+	// GitHub refusing to be read: a clear message, exit 3 (the posting failed).
 	s.Fail = func(*http.Request) (int, string, http.Header) {
 		return 403, `{"message":"Resource not accessible by integration"}`, nil
 	}
 	cmd := exec.Command(bin, "review", "--repo", dir, "--base", "main", "--post", "--api-url", s.URL, "--github-repo", "acme/shop", "--pr", "12", pr.head)
 	cmd.Env = append(os.Environ(), "GITHUB_TOKEN="+s.Token)
 	msg, err := cmd.CombinedOutput()
-	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 || !strings.Contains(string(msg), "403") || !strings.Contains(string(msg), "nothing was posted") {
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 3 || !strings.Contains(string(msg), "403") || !strings.Contains(string(msg), "nothing was posted") {
 		t.Errorf("403: %v\n%s", err, msg)
 	}
 }

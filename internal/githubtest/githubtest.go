@@ -1,13 +1,18 @@
 // Package githubtest is a local stand-in for the parts of GitHub's REST API
 // that recap review --post uses. It checks every request against GitHub's
-// documented endpoints, headers, fields and limits, answers as GitHub does
-// (422 for a review comment on a line outside the diff, 403 when the rate
-// limit is used up), and keeps what was posted for the test to read.
+// OpenAPI description (the operation, its path and query parameters, its
+// request body with no field it does not define; see [Spec]) and GitHub's
+// headers and limits, checks its own answers against the description too,
+// answers as GitHub does (422 for a review comment on a line outside the
+// diff, 403 for a read-only token or a used-up rate limit, GET /user refused
+// to an installation token), and keeps what was posted for the test to read.
 package githubtest
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -26,7 +31,21 @@ type Comment struct {
 	Body     string `json:"body"`
 	ReviewID int64  `json:"pull_request_review_id,omitempty"`
 	HTMLURL  string `json:"html_url"`
+	User     User   `json:"user"`
 }
+
+// User is a comment's author.
+type User struct {
+	Login string `json:"login"`
+	ID    int64  `json:"id"`
+	Type  string `json:"type"`
+}
+
+// ActionsBot is the account GITHUB_TOKEN posts as.
+var ActionsBot = User{Login: "github-actions[bot]", ID: 41898282, Type: "Bot"}
+
+// By returns a user of the given login.
+func By(login string) User { return User{Login: login, ID: int64(len(login)) * 1000, Type: "User"} }
 
 // Server is one repository with one pull request.
 type Server struct {
@@ -50,11 +69,22 @@ type Server struct {
 	Fail func(r *http.Request) (int, string, http.Header)
 	// Errors are the protocol mistakes found in recap's requests.
 	Errors []string
+	// Poster is who the token posts as. A Bot (GITHUB_TOKEN's ActionsBot,
+	// the default) is an installation: GET /user answers 403 to it.
+	Poster User
+	// ReadOnly makes every write answer 403 "Resource not accessible by
+	// integration", as the GITHUB_TOKEN of a pull request from a fork does.
+	ReadOnly bool
+	spec     *Spec
 }
 
 // New starts a server; it stops with the test.
 func New(t testing.TB, owner, repo string, pr int, hunks map[string][][2]int) *Server {
-	s := &Server{t: t, Owner: owner, Repo: repo, PR: pr, Token: "test-token", Hunks: hunks, nextID: 1000}
+	s := &Server{t: t, Owner: owner, Repo: repo, PR: pr, Token: "test-token", Hunks: hunks, nextID: 1000, Poster: ActionsBot}
+	var err error
+	if s.spec, err = LoadSpec(t); err != nil {
+		t.Logf("requests are not checked against GitHub's OpenAPI description: %v", err)
+	}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
 	t.Cleanup(s.Close)
 	return s
@@ -92,6 +122,26 @@ func (s *Server) errorf(format string, args ...any) {
 	s.Errors = append(s.Errors, fmt.Sprintf(format, args...))
 }
 
+// recorder keeps the stand-in's answer for the check against the description.
+type recorder struct {
+	http.ResponseWriter
+	status int
+	body   bytes.Buffer
+}
+
+func (r *recorder) WriteHeader(status int) {
+	r.status = status
+	r.ResponseWriter.WriteHeader(status)
+}
+
+func (r *recorder) Write(b []byte) (int, error) {
+	if r.status == 0 {
+		r.status = 200
+	}
+	r.body.Write(b)
+	return r.ResponseWriter.Write(b)
+}
+
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(status)
@@ -115,6 +165,33 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	if r.Header.Get("User-Agent") == "" {
 		s.errorf("%s %s: no User-Agent (GitHub requires one)", r.Method, r.URL.Path)
 	}
+	body, _ := io.ReadAll(r.Body)
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	var op *Operation
+	if s.spec != nil {
+		var err error
+		if op, err = s.spec.Find(r.Method, r.URL.Path); err != nil {
+			s.errorf("%v", err)
+		} else {
+			for _, e := range op.CheckParams(r.URL.Query()) {
+				s.errorf("%s %s: %s", r.Method, r.URL.Path, e)
+			}
+			for _, e := range op.CheckBody(r.Header.Get("Content-Type"), body) {
+				s.errorf("%s %s: %s", r.Method, r.URL.Path, e)
+			}
+		}
+	}
+	if op != nil {
+		rec := &recorder{ResponseWriter: w}
+		w = rec
+		defer func() {
+			if rec.status < 300 {
+				for _, e := range op.CheckResponse(rec.status, rec.body.Bytes()) {
+					s.errorf("the stand-in's answer to %s %s: %s", r.Method, r.URL.Path, e)
+				}
+			}
+		}()
+	}
 	if s.Fail != nil {
 		if status, body, h := s.Fail(r); status != 0 {
 			for k, v := range h {
@@ -128,7 +205,19 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	repo := fmt.Sprintf("/repos/%s/%s", s.Owner, s.Repo)
 	pr := strconv.Itoa(s.PR)
+	if s.ReadOnly && r.Method != "GET" {
+		writeJSON(w, 403, map[string]string{"message": "Resource not accessible by integration",
+			"documentation_url": "https://docs.github.com/rest/pulls/reviews#create-a-review-for-a-pull-request", "status": "403"})
+		return
+	}
 	switch p := r.URL.Path; {
+	case r.Method == "GET" && p == "/user":
+		if s.Poster.Type == "Bot" {
+			writeJSON(w, 403, map[string]string{"message": "Resource not accessible by integration",
+				"documentation_url": "https://docs.github.com/rest/users/users#get-the-authenticated-user", "status": "403"})
+			return
+		}
+		writeJSON(w, 200, map[string]any{"login": s.Poster.Login, "id": s.Poster.ID, "type": s.Poster.Type})
 	case r.Method == "GET" && p == repo+"/pulls/"+pr+"/comments":
 		s.list(w, r, s.ReviewComments)
 	case r.Method == "GET" && p == repo+"/issues/"+pr+"/comments":
@@ -245,10 +334,10 @@ func (s *Server) createReview(w http.ResponseWriter, r *http.Request) {
 	review := s.nextID
 	for _, c := range req.Comments {
 		s.nextID++
-		s.ReviewComments = append(s.ReviewComments, Comment{ID: s.nextID, Path: c.Path, Line: c.Line, Side: c.Side, Body: c.Body,
+		s.ReviewComments = append(s.ReviewComments, Comment{ID: s.nextID, Path: c.Path, Line: c.Line, Side: c.Side, Body: c.Body, User: s.Poster,
 			ReviewID: review, HTMLURL: fmt.Sprintf("https://github.com/%s/%s/pull/%d#discussion_r%d", s.Owner, s.Repo, s.PR, s.nextID)})
 	}
-	writeJSON(w, 200, map[string]any{"id": review, "state": "COMMENTED", "body": req.Body})
+	writeJSON(w, 200, map[string]any{"id": review, "state": "COMMENTED", "body": req.Body, "user": s.Poster, "commit_id": req.CommitID})
 }
 
 func (s *Server) inDiff(path string, line int) bool {
@@ -272,7 +361,7 @@ func (s *Server) createIssueComment(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.nextID++
-	c := Comment{ID: s.nextID, Body: req.Body, HTMLURL: fmt.Sprintf("https://github.com/%s/%s/pull/%d#issuecomment-%d", s.Owner, s.Repo, s.PR, s.nextID)}
+	c := Comment{ID: s.nextID, Body: req.Body, User: s.Poster, HTMLURL: fmt.Sprintf("https://github.com/%s/%s/pull/%d#issuecomment-%d", s.Owner, s.Repo, s.PR, s.nextID)}
 	s.IssueComments = append(s.IssueComments, c)
 	writeJSON(w, 201, c)
 }
@@ -286,6 +375,11 @@ func (s *Server) updateIssueComment(w http.ResponseWriter, r *http.Request, id s
 	}
 	for i := range s.IssueComments {
 		if strconv.FormatInt(s.IssueComments[i].ID, 10) == id {
+			if s.IssueComments[i].User.Login != s.Poster.Login {
+				// GitHub lets an app edit only its own comments.
+				writeJSON(w, 403, map[string]string{"message": "Resource not accessible by integration"})
+				return
+			}
 			if req.Body == "" || len([]rune(req.Body)) > 65536 {
 				writeJSON(w, 422, map[string]any{"message": "Validation Failed"})
 				return

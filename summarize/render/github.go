@@ -68,7 +68,7 @@ func ghAnnotation(f *summarize.FindingView) string {
 			}
 		}
 	}
-	title := OneLine(f.Tool + " " + DisplayRule(f.Rule, f.RuleName))
+	title := PlainText(f.Tool + " " + DisplayRule(f.Rule, f.RuleName))
 	if f.Baseline == reports.BaselineNew {
 		title += " (new)"
 	}
@@ -83,6 +83,9 @@ func ghNotice(v *summarize.View, shown map[reports.Severity]int) string {
 		Plural(s.Files, "file", "files"), s.BySeverity.Error, s.BySeverity.Warning, s.BySeverity.Note)
 	if b := s.Baseline; b != nil {
 		msg += fmt.Sprintf("; against the baseline %d new, %d unchanged, %d fixed", b.New, b.Unchanged, b.Fixed)
+	}
+	if n := Suppressed(v); n > 0 {
+		msg += fmt.Sprintf("; %s suppressed in the reports, not counted", Plural(n, "result", "results"))
 	}
 	if n := shown[reports.SeverityError] + shown[reports.SeverityWarning] + shown[reports.SeverityNote]; v.Page != nil && n < s.Total {
 		msg += fmt.Sprintf(". Annotated: the first %d (GitHub shows %d per level and step); the job summary (--format markdown) lists more",
@@ -101,11 +104,29 @@ func ghLevel(s reports.Severity) string {
 	return "notice"
 }
 
-// ghData escapes a workflow command's message (GitHub's toolkit escapeData).
-var ghData = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace
+// ghData escapes a workflow command's message as GitHub's toolkit does
+// (escapeData in @actions/core's command.ts), after taking out the control
+// characters that are not line breaks (an escape sequence would colour
+// the log).
+func ghData(s string) string { return ghDataEsc.Replace(ghClean(s)) }
 
 // ghProperty escapes a workflow command's property value (escapeProperty).
-var ghProperty = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace
+func ghProperty(s string) string { return ghPropertyEsc.Replace(ghClean(s)) }
+
+var (
+	ghDataEsc     = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
+	ghPropertyEsc = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
+)
+
+// ghClean drops control characters but line breaks, which are escaped.
+func ghClean(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r != '\n' && r != '\r' && isControl(r) {
+			return -1
+		}
+		return r
+	}, s)
+}
 
 // PerSeverity implements [Selector]: GitHub shows [AnnotationsPerLevel] of
 // each level.

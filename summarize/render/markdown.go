@@ -51,8 +51,11 @@ func (m Markdown) Render(w io.Writer, v *summarize.View) error {
 			out = cutLines(out, limit)
 		}
 	}
-	_, err := io.WriteString(w, out)
-	return err
+	guard := NewNoCommands(w)
+	if _, err := io.WriteString(guard, out); err != nil {
+		return err
+	}
+	return guard.Close()
 }
 
 // cutFindings keeps the findings section up to the last finding that ends
@@ -91,6 +94,9 @@ func cutLines(s string, limit int) string {
 func markdownHead(ew *errWriter, v *summarize.View) {
 	s := v.Summary
 	ew.printf("### recap: %s in %s\n\n", Plural(s.Total, "finding", "findings"), Plural(s.Files, "file", "files"))
+	if n := Suppressed(v); n > 0 {
+		ew.printf("_%s suppressed in the reports, not counted._\n\n", Plural(n, "result", "results"))
+	}
 	ew.printf("**%d** error · **%d** warning · **%d** note, from %s\n\n", s.BySeverity.Error, s.BySeverity.Warning, s.BySeverity.Note,
 		Plural(len(v.Inputs), "input", "inputs"))
 	if b := s.Baseline; b != nil {
@@ -101,9 +107,12 @@ func markdownHead(ew *errWriter, v *summarize.View) {
 	for _, in := range v.Inputs {
 		status := "ok"
 		if in.Error != "" {
-			status = "**error**: " + in.Error
+			status = "error: " + in.Error
 		} else if len(in.Warnings) > 0 {
-			status = strings.Join(in.Warnings, "\n")
+			status = strings.Join(in.Warnings, "; ")
+		}
+		if in.Suppressed > 0 {
+			status += fmt.Sprintf(" (%d suppressed)", in.Suppressed)
 		}
 		rows = append(rows, []string{in.Path, in.Format, in.Tool, strconv.Itoa(in.Findings), status})
 	}
@@ -135,10 +144,10 @@ func markdownBudget(ew *errWriter, v *summarize.View) {
 	}
 	ew.printf("\n")
 	for _, o := range v.Omitted {
-		ew.printf("- %s\n", html.EscapeString(o.Marker()))
+		ew.printf("- %s\n", html.EscapeString(o.Marker())) // recap's own words and numbers
 	}
 	for _, s := range v.Suggestions {
-		ew.printf("- to narrow: %s\n", html.EscapeString(s))
+		ew.printf("- to narrow: %s\n", MarkdownText(s))
 	}
 	ew.printf("\n_%s_\n", tokenLine(v.Tokens))
 }
@@ -206,8 +215,8 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 // that holds its context, or a list item when it has none.
 func markdownFinding(ew *errWriter, f *summarize.FindingView) {
 	line := fmt.Sprintf("%s <b>%s</b>%s <code>%s</code> %s: %s", SeverityMark(f.Severity), f.Severity, markdownBaseline(f.Baseline),
-		html.EscapeString(location(f.Path, f.Line, f.Column)), html.EscapeString(OneLine(f.Tool+" "+DisplayRule(f.Rule, f.RuleName))),
-		html.EscapeString(OneLine(f.Message)))
+		MarkdownText(location(f.Path, f.Line, f.Column)), MarkdownText(f.Tool+" "+DisplayRule(f.Rule, f.RuleName)),
+		MarkdownText(f.Message))
 	if len(f.Context) == 0 && f.ContextNote == "" {
 		ew.printf("- %s\n", line)
 		return
@@ -232,7 +241,7 @@ func markdownContext(ew *errWriter, f *summarize.FindingView) {
 		fence := codeFence(f.Context)
 		ew.printf("%s\n", fence)
 		for _, c := range f.Context {
-			ew.printf("%d%s %s\n", c.Line, map[bool]string{true: ">", false: "|"}[c.Line == f.Line], c.Text)
+			ew.printf("%d%s %s\n", c.Line, map[bool]string{true: ">", false: "|"}[c.Line == f.Line], CleanLine(c.Text))
 		}
 		ew.printf("%s\n", fence)
 	}
@@ -240,7 +249,7 @@ func markdownContext(ew *errWriter, f *summarize.FindingView) {
 		if len(f.Context) > 0 {
 			ew.printf("\n")
 		}
-		ew.printf("_%s_\n", html.EscapeString(f.ContextNote))
+		ew.printf("_%s_\n", MarkdownText(f.ContextNote))
 	}
 	ew.printf("\n</details>\n\n")
 }

@@ -110,13 +110,14 @@ func table(w io.Writer, header []string, align []tw.Align, rows [][]string) erro
 // GitHub as HTML.
 var markdownCell = strings.NewReplacer("|", `\|`, "\r\n", "<br>", "\n", "<br>", "<", "&lt;", ">", "&gt;", "&", "&amp;")
 
-// markdownTable writes one GitHub-flavoured Markdown table, cells escaped.
+// markdownTable writes one GitHub-flavoured Markdown table, cells made
+// inert by [MarkdownText].
 func markdownTable(w io.Writer, header []string, align []tw.Align, rows [][]string) error {
 	esc := make([][]string, len(rows))
 	for i, r := range rows {
 		esc[i] = make([]string, len(r))
 		for j, c := range r {
-			esc[i][j] = markdownCell.Replace(c)
+			esc[i][j] = MarkdownText(c)
 		}
 	}
 	return newTable(w, renderer.NewMarkdown(), header, align, esc)

@@ -5,10 +5,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"net/url"
 	"path"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/owenrumney/go-sarif/v2/sarif"
@@ -27,9 +29,29 @@ import (
 //
 // The log is written one result at a time through go-sarif's types, so that
 // its memory is one run's rules, not the whole log.
-type SARIF struct{}
+//
+// A stream (every finding) keeps at most MaxResults results in each run,
+// the most severe first, then in view order, and says in the run's
+// properties how many it left out (OmittedProperty): GitHub's code scanning
+// refuses a run of more than 25,000 results. 0 keeps them all.
+type SARIF struct {
+	MaxResults int
+}
 
-// FingerprintKey names recap's fingerprint in partialFingerprints.
+// MaxRunResults is the most results of one run GitHub's code scanning
+// takes; recap's SARIF stream keeps that many by default (--max-results).
+const MaxRunResults = 25000
+
+// OmittedProperty names the run property that counts the results a capped
+// run left out.
+const OmittedProperty = "recapOmittedResults"
+
+// FingerprintKey names recap's fingerprint in partialFingerprints. Its
+// value is the finding's fingerprint, a colon and the finding's occurrence
+// among the results of its run with that fingerprint (1, 2, … in the
+// reports' order), as GitHub's primaryLocationLineHash does: two findings
+// of a rule with the same message in one file are told apart, and a
+// finding keeps its value from run to run while those before it stay.
 const FingerprintKey = "recapFingerprint/v1"
 
 // srcRoot is the uriBaseId of repository-relative paths.
@@ -41,9 +63,14 @@ func (SARIF) Render(w io.Writer, v *summarize.View) error {
 	for i := range v.Findings {
 		runs.add(&v.Findings[i].Finding)
 	}
+	for _, r := range runs.byTool {
+		for _, f := range r.findings {
+			r.occ = append(r.occ, r.occurrence(f.Fingerprint))
+		}
+	}
 	return runs.write(w, func(r *sarifRun, bw *bufio.Writer) error {
 		for i, f := range r.findings {
-			if err := writeResult(bw, i, f, r.ruleIndex[f.Rule]); err != nil {
+			if err := writeResult(bw, i, f, r.ruleIndex[f.Rule], r.occ[i]); err != nil {
 				return err
 			}
 		}
@@ -65,7 +92,36 @@ type sarifRun struct {
 	n             int
 	rules         []reports.Finding // the first finding of each rule, message and snippet left out
 	ruleIndex     map[string]int
-	spill         *spill // the stream's encoded results
+	spill         *spill            // the stream's encoded results
+	seen          map[uint64]uint32 // fingerprint → results with it so far
+	occ           []int             // Render's occurrences, by finding
+	omitted       int               // results a capped stream left out
+}
+
+// occurrence counts one more result with fingerprint fp and returns its
+// number among them (0 without a fingerprint).
+func (r *sarifRun) occurrence(fp string) int {
+	if fp == "" {
+		return 0
+	}
+	if r.seen == nil {
+		r.seen = map[uint64]uint32{}
+	}
+	k := fpKey(fp)
+	r.seen[k]++
+	return int(r.seen[k])
+}
+
+// fpKey packs a fingerprint (16 hex digits) in a word; another form is hashed.
+func fpKey(fp string) uint64 {
+	if len(fp) == 16 {
+		if n, err := strconv.ParseUint(fp, 16, 64); err == nil {
+			return n
+		}
+	}
+	h := fnv.New64a()
+	h.Write([]byte(fp))
+	return h.Sum64()
 }
 
 func newSARIFRuns(inputs []reports.Input) *sarifRuns {
@@ -156,6 +212,9 @@ func (r *sarifRun) head() (before, after []byte, err error) {
 		srcRoot: {Description: sarif.NewTextMessage("The root of the repository the findings' paths are relative to.")},
 	}
 	run.Results = nil
+	if r.omitted > 0 {
+		run.Properties = sarif.Properties{OmittedProperty: r.omitted}
+	}
 	b, err := json.Marshal(run)
 	if err != nil {
 		return nil, nil, fmt.Errorf("sarif: run of %s: %w", name, err)
@@ -171,20 +230,32 @@ func (r *sarifRun) head() (before, after []byte, err error) {
 }
 
 // writeResult writes the i-th result of a run, on a line of its own.
-func writeResult(w io.Writer, i int, f *reports.Finding, ruleIndex int) error {
-	b, err := json.Marshal(sarifResult(f, ruleIndex))
+func writeResult(w io.Writer, i int, f *reports.Finding, ruleIndex, occurrence int) error {
+	b, err := encodeResult(f, ruleIndex, occurrence)
 	if err != nil {
-		return fmt.Errorf("sarif: result %s: %w", f.ID, err)
+		return err
 	}
-	sep := ",\n"
-	if i == 0 {
-		sep = "\n"
-	}
-	if _, err := io.WriteString(w, sep); err != nil {
+	if _, err := io.WriteString(w, resultSep(i)); err != nil {
 		return err
 	}
 	_, err = w.Write(b)
 	return err
+}
+
+func encodeResult(f *reports.Finding, ruleIndex, occurrence int) ([]byte, error) {
+	b, err := json.Marshal(sarifResult(f, ruleIndex, occurrence))
+	if err != nil {
+		return nil, fmt.Errorf("sarif: result %s: %w", f.ID, err)
+	}
+	return b, nil
+}
+
+// resultSep goes before the i-th result of a run.
+func resultSep(i int) string {
+	if i == 0 {
+		return "\n"
+	}
+	return ",\n"
 }
 
 func sarifRule(f *reports.Finding) *sarif.ReportingDescriptor {
@@ -223,7 +294,7 @@ func categoryName(c string) string {
 	return c
 }
 
-func sarifResult(f *reports.Finding, ruleIndex int) *sarif.Result {
+func sarifResult(f *reports.Finding, ruleIndex, occurrence int) *sarif.Result {
 	rule := f.Rule
 	if rule == "" {
 		rule = "(no rule)"
@@ -238,7 +309,7 @@ func sarifResult(f *reports.Finding, ruleIndex int) *sarif.Result {
 		res.AddLocation(sarif.NewLocationWithPhysicalLocation(loc))
 	}
 	if f.Fingerprint != "" {
-		res.PartialFingerprints = map[string]interface{}{FingerprintKey: f.Fingerprint}
+		res.PartialFingerprints = map[string]interface{}{FingerprintKey: f.Fingerprint + ":" + strconv.Itoa(occurrence)}
 	}
 	switch f.Baseline {
 	case reports.BaselineNew, reports.BaselineUnchanged:
@@ -321,5 +392,10 @@ func toolURI(tool string) string {
 	return ""
 }
 
-// NewStream implements [Streamer]: every finding, as a [SARIFStream].
-func (SARIF) NewStream() Stream { return NewSARIFStream() }
+// NewStream implements [Streamer]: every finding, as a [SARIFStream] of
+// at most MaxResults results a run.
+func (s SARIF) NewStream() Stream {
+	st := NewSARIFStream()
+	st.MaxResults = s.MaxResults
+	return st
+}

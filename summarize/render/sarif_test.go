@@ -3,12 +3,14 @@ package render
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 
+	"github.com/recap-dev/recap/internal/githubtest"
 	"github.com/recap-dev/recap/internal/tooltest"
 	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/reports"
@@ -160,13 +162,22 @@ func checkSARIFLog(t *testing.T, b []byte, v *summarize.View) {
 			ids[r.ID] = true
 		}
 		used := map[string]bool{}
+		seen := map[string]bool{}
 		for _, res := range run.Results {
 			n++
 			if res.RuleIndex == nil || *res.RuleIndex >= len(run.Tool.Driver.Rules) || run.Tool.Driver.Rules[*res.RuleIndex].ID != res.RuleID {
 				t.Fatalf("result of %q: ruleIndex %v does not point at its rule", res.RuleID, res.RuleIndex)
 			}
 			used[res.RuleID] = true
-			fps[res.PartialFingerprints[FingerprintKey]]--
+			fp := res.PartialFingerprints[FingerprintKey]
+			if seen[fp] {
+				t.Errorf("%s: fingerprint %s on two results", run.Tool.Driver.Name, fp)
+			}
+			seen[fp] = true
+			if i := strings.LastIndexByte(fp, ':'); i >= 0 {
+				fp = fp[:i]
+			}
+			fps[fp]--
 		}
 		if len(used) != len(ids) {
 			t.Errorf("%s: %d rules declared, %d used", run.Tool.Driver.Name, len(ids), len(used))
@@ -190,5 +201,103 @@ func TestValidateSARIFFindsErrors(t *testing.T) {
 	os.WriteFile(bad, []byte(`{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"x","rules":[]}},"results":[{"ruleId":"R","ruleIndex":-7,"message":{"text":"m."}}]}]}`), 0o644)
 	if errs := tooltest.ValidateSARIF(t, bad); len(errs) == 0 {
 		t.Error("Sarif.Multitool validate found no error in a log with ruleIndex -7")
+	}
+}
+
+// TestSARIFStreamCap: a stream of more results than GitHub's code scanning
+// takes in a run keeps the 25,000 most severe (then first in view order),
+// counts the others in the run's properties, gives every result a
+// fingerprint of its own, and writes a log within every limit GitHub
+// documents for an upload; a run under the cap keeps its order.
+func TestSARIFStreamCap(t *testing.T) {
+	const n = 60000
+	var all []reports.Finding
+	for i := 0; i < n; i++ {
+		f := reports.Finding{ID: fmt.Sprintf("p-%d", i), Tool: "PMD", Rule: fmt.Sprintf("R%02d", i%40), Category: "Design",
+			Severity: reports.Severities[[]int{0, 1, 1, 1, 2}[i%5]], Path: fmt.Sprintf("src/F%03d.java", i%700), Line: 1 + i/700,
+			Message: "the same message in every file, so that fingerprints repeat"}
+		f.Fingerprint = reports.Fingerprint(f, nil)
+		all = append(all, f)
+	}
+	for i := 0; i < 100; i++ {
+		f := reports.Finding{ID: fmt.Sprintf("c-%d", i), Tool: "Checkstyle", Rule: "LineLength", Severity: reports.SeverityWarning,
+			Path: "src/A.java", Line: 100 - i, Message: "Line is longer than 100 characters"}
+		f.Fingerprint = reports.Fingerprint(f, nil)
+		all = append(all, f)
+	}
+	st := NewSARIFStream()
+	st.MaxResults = MaxRunResults
+	defer st.Close()
+	for i := range all {
+		if err := st.Add(&all[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var buf bytes.Buffer
+	if err := st.Write(&buf, &summarize.View{}); err != nil {
+		t.Fatal(err)
+	}
+	if st.Omitted() != n-MaxRunResults {
+		t.Errorf("%d omitted, want %d", st.Omitted(), n-MaxRunResults)
+	}
+	if errs := githubtest.SARIFLimits(buf.Bytes()); len(errs) > 0 {
+		t.Errorf("GitHub would reject the log: %v", errs)
+	}
+	var log struct {
+		Runs []struct {
+			Tool       struct{ Driver struct{ Name string } }
+			Properties map[string]int `json:"properties"`
+			Results    []struct {
+				Level               string            `json:"level"`
+				PartialFingerprints map[string]string `json:"partialFingerprints"`
+				Locations           []struct {
+					PhysicalLocation struct {
+						ArtifactLocation struct{ URI string }
+						Region           struct{ StartLine int }
+					}
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal(buf.Bytes(), &log); err != nil {
+		t.Fatal(err)
+	}
+	sort.SliceStable(all[:n], func(i, j int) bool { return reports.Less(&all[i], &all[j]) })
+	for _, run := range log.Runs {
+		fps := map[string]bool{}
+		for i, r := range run.Results {
+			fp := r.PartialFingerprints[FingerprintKey]
+			if fps[fp] {
+				t.Fatalf("%s: fingerprint %s twice", run.Tool.Driver.Name, fp)
+			}
+			fps[fp] = true
+			loc := r.Locations[0].PhysicalLocation
+			var want reports.Finding
+			switch run.Tool.Driver.Name {
+			case "PMD":
+				want = all[i] // the first 25,000 in view order
+			default:
+				want = all[n+i] // under the cap: the order added
+			}
+			if loc.ArtifactLocation.URI != want.Path || loc.Region.StartLine != want.Line || r.Level != sarifLevel(want.Severity) {
+				t.Fatalf("%s: result %d is %s:%d (%s), want %s:%d (%s)", run.Tool.Driver.Name, i, loc.ArtifactLocation.URI,
+					loc.Region.StartLine, r.Level, want.Path, want.Line, sarifLevel(want.Severity))
+			}
+		}
+		wantN, wantOmitted := MaxRunResults, n-MaxRunResults
+		if run.Tool.Driver.Name != "PMD" {
+			wantN, wantOmitted = 100, 0
+		}
+		if len(run.Results) != wantN || run.Properties[OmittedProperty] != wantOmitted {
+			t.Errorf("%s: %d results, %d omitted; want %d, %d", run.Tool.Driver.Name, len(run.Results), run.Properties[OmittedProperty], wantN, wantOmitted)
+		}
+	}
+	if testing.Short() {
+		return
+	}
+	name := filepath.Join(t.TempDir(), "capped.sarif")
+	os.WriteFile(name, buf.Bytes(), 0o644)
+	if errs := tooltest.ValidateSARIF(t, name); len(errs) > 0 {
+		t.Errorf("Sarif.Multitool validate: %d errors, first:\n%s", len(errs), strings.Join(errs[:min(len(errs), 10)], "\n"))
 	}
 }

@@ -2,9 +2,11 @@ package render
 
 import (
 	"bufio"
+	"container/heap"
 	"errors"
 	"io"
 	"os"
+	"sort"
 
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/summarize"
@@ -16,13 +18,23 @@ import (
 // runs. Its memory is the rules the results use, whatever the number of
 // results; the results keep the order they were added in.
 //
+// With MaxResults, a run keeps at most that many results: the most severe,
+// then the first in view order ([reports.Less]), chosen while they stream
+// by with a bounded heap of their sort keys and their places in the file
+// (its memory grows with MaxResults, not with the results); a run that left
+// some out writes its kept results in view order and counts the others in
+// its properties ([OmittedProperty]).
+//
 //	st := render.NewSARIFStream()
 //	defer st.Close()
 //	for each finding: st.Add(&f)
 //	st.Write(os.Stdout, view.Inputs)
 type SARIFStream struct {
-	runs *sarifRuns
-	err  error
+	// MaxResults is the most results of a run (0: all); set it before the
+	// first Add.
+	MaxResults int
+	runs       *sarifRuns
+	err        error
 }
 
 // spill is a run's encoded results: a temporary file, or memory when no
@@ -31,9 +43,34 @@ type spill struct {
 	file *os.File
 	mem  []byte
 	bw   *bufio.Writer
+	size int64    // bytes written
+	kept keptHeap // with a cap, the results kept so far
 }
 
-// NewSARIFStream returns an empty stream.
+// keptResult is a result kept under a cap: what view order compares, and
+// where its encoding is in the spill.
+type keptResult struct {
+	key      reports.Finding // only the fields reports.Less reads
+	off      int64
+	len, seq int
+}
+
+// keptHeap is a max-heap in view order: its root is the result to drop
+// first.
+type keptHeap []keptResult
+
+func (h keptHeap) Len() int           { return len(h) }
+func (h keptHeap) Less(i, j int) bool { return reports.Less(&h[j].key, &h[i].key) }
+func (h keptHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *keptHeap) Push(x any)        { *h = append(*h, x.(keptResult)) }
+func (h *keptHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// NewSARIFStream returns an empty stream that keeps every result.
 func NewSARIFStream() *SARIFStream {
 	return &SARIFStream{runs: newSARIFRuns(nil)}
 }
@@ -48,8 +85,45 @@ func (s *SARIFStream) Add(f *reports.Finding) error {
 		r.findings = nil
 		r.spill = newSpill()
 	}
-	s.err = writeResult(r.spill.bw, r.n-1, f, idx)
+	sp := r.spill
+	b, err := encodeResult(f, idx, r.occurrence(f.Fingerprint))
+	if err != nil {
+		s.err = err
+		return err
+	}
+	if s.MaxResults <= 0 {
+		_, err = sp.bw.WriteString(resultSep(r.n - 1))
+		if err == nil {
+			_, err = sp.bw.Write(b)
+		}
+		s.err = err
+		return err
+	}
+	k := keptResult{key: reports.Finding{Severity: f.Severity, Category: f.Category, Rule: f.Rule, Path: f.Path,
+		Line: f.Line, Column: f.Column, ID: f.ID}, off: sp.size, len: len(b), seq: r.n}
+	switch {
+	case len(sp.kept) < s.MaxResults:
+		heap.Push(&sp.kept, k)
+	case reports.Less(&k.key, &sp.kept[0].key):
+		sp.kept[0] = k
+		heap.Fix(&sp.kept, 0)
+		r.omitted++
+	default:
+		r.omitted++
+		return nil // not written at all
+	}
+	_, s.err = sp.bw.Write(b)
+	sp.size += int64(len(b))
 	return s.err
+}
+
+// Omitted counts the results left out by the cap, in all runs.
+func (s *SARIFStream) Omitted() int {
+	n := 0
+	for _, r := range s.runs.byTool {
+		n += r.omitted
+	}
+	return n
 }
 
 func newSpill() *spill {
@@ -69,20 +143,53 @@ func (sp *spill) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// copyTo writes the spilled results to w.
-func (sp *spill) copyTo(w io.Writer) error {
+// copyTo writes the spilled results to w: all of them as written, or the
+// kept ones of a cap (in the order written when none was left out, else in
+// view order).
+func (sp *spill) copyTo(w io.Writer, capped bool, omitted int) error {
 	if err := sp.bw.Flush(); err != nil {
 		return err
 	}
-	if sp.file == nil {
-		_, err := w.Write(sp.mem)
+	if !capped {
+		if sp.file == nil {
+			_, err := w.Write(sp.mem)
+			return err
+		}
+		if _, err := sp.file.Seek(0, io.SeekStart); err != nil {
+			return err
+		}
+		_, err := io.Copy(w, sp.file)
 		return err
 	}
-	if _, err := sp.file.Seek(0, io.SeekStart); err != nil {
-		return err
+	kept := []keptResult(sp.kept)
+	if omitted == 0 {
+		sort.Slice(kept, func(i, j int) bool { return kept[i].seq < kept[j].seq })
+	} else {
+		sort.Slice(kept, func(i, j int) bool { return reports.Less(&kept[i].key, &kept[j].key) })
 	}
-	_, err := io.Copy(w, sp.file)
-	return err
+	var buf []byte
+	for i, k := range kept {
+		if _, err := io.WriteString(w, resultSep(i)); err != nil {
+			return err
+		}
+		if sp.file == nil {
+			if _, err := w.Write(sp.mem[k.off : k.off+int64(k.len)]); err != nil {
+				return err
+			}
+			continue
+		}
+		if cap(buf) < k.len {
+			buf = make([]byte, k.len)
+		}
+		buf = buf[:k.len]
+		if _, err := sp.file.ReadAt(buf, k.off); err != nil {
+			return err
+		}
+		if _, err := w.Write(buf); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Write writes the log; the view's inputs give the tools' versions.
@@ -96,7 +203,7 @@ func (s *SARIFStream) Write(w io.Writer, v *summarize.View) error {
 		}
 	}
 	return s.runs.write(w, func(r *sarifRun, bw *bufio.Writer) error {
-		return r.spill.copyTo(bw)
+		return r.spill.copyTo(bw, s.MaxResults > 0, r.omitted)
 	})
 }
 

@@ -23,8 +23,10 @@ var left2 = []tw.Align{tw.AlignLeft, tw.AlignRight}
 // Render implements [Renderer].
 func (Text) Render(w io.Writer, v *summarize.View) error {
 	s := v.Summary
-	ew := &errWriter{w: w}
-	ew.printf("%s in %s from %s\n", Plural(s.Total, "finding", "findings"), Plural(s.Files, "file", "files"), Plural(len(v.Inputs), "input", "inputs"))
+	guard := NewNoCommands(w)
+	ew := &errWriter{w: guard}
+	ew.printf("%s in %s from %s%s\n", Plural(s.Total, "finding", "findings"), Plural(s.Files, "file", "files"),
+		Plural(len(v.Inputs), "input", "inputs"), suppressedNote(v))
 	if b := s.Baseline; b != nil {
 		ew.printf("against the baseline: %d new, %d unchanged, %d fixed\n", b.New, b.Unchanged, b.Fixed)
 	}
@@ -39,7 +41,7 @@ func (Text) Render(w io.Writer, v *summarize.View) error {
 	if len(s.ByTool) > 0 {
 		rows = rows[:0]
 		for _, name := range sortedKeys(s.ByTool) {
-			rows = append(rows, []string{OneLine(name), strconv.Itoa(s.ByTool[name])})
+			rows = append(rows, []string{PlainText(name), strconv.Itoa(s.ByTool[name])})
 		}
 		ew.tbl([]string{"tool", "count"}, left2, rows)
 	}
@@ -52,22 +54,28 @@ func (Text) Render(w io.Writer, v *summarize.View) error {
 		} else if len(in.Warnings) > 0 {
 			status = Plural(len(in.Warnings), "warning", "warnings")
 		}
-		rows = append(rows, []string{OneLine(in.Path), in.Format, OneLine(in.Tool), strconv.Itoa(in.Findings), status})
+		if in.Suppressed > 0 {
+			status += fmt.Sprintf(" (%d suppressed)", in.Suppressed)
+		}
+		rows = append(rows, []string{PlainText(in.Path), in.Format, PlainText(in.Tool), strconv.Itoa(in.Findings), status})
 	}
 	ew.tbl([]string{"input", "format", "tool", "findings", "status"},
 		[]tw.Align{tw.AlignLeft, tw.AlignLeft, tw.AlignLeft, tw.AlignRight, tw.AlignLeft}, rows)
 	for _, in := range v.Inputs {
 		for _, warn := range in.Warnings {
-			ew.printf("warning: %s: %s\n", in.Path, OneLine(warn))
+			ew.printf("warning: %s: %s\n", PlainText(in.Path), PlainText(warn))
 		}
 	}
 	for _, in := range v.Inputs {
 		if in.Error != "" {
-			ew.printf("error: %s\n", OneLine(in.Error))
+			ew.printf("error: %s\n", PlainText(in.Error))
 		}
 	}
 	textFindings(ew, v)
 	textBudget(ew, v)
+	if err := guard.Close(); ew.err == nil {
+		ew.err = err
+	}
 	return ew.err
 }
 
@@ -78,7 +86,7 @@ func textTopLists(ew *errWriter, s *summarize.Summary) {
 	if len(s.TopRules) > 0 {
 		var rows [][]string
 		for _, r := range s.TopRules {
-			rows = append(rows, []string{OneLine(r.Name), OneLine(r.Tool), strconv.Itoa(r.Count)})
+			rows = append(rows, []string{PlainText(r.Name), PlainText(r.Tool), strconv.Itoa(r.Count)})
 		}
 		ew.tbl([]string{"top rules", "tool", "count"}, []tw.Align{tw.AlignLeft, tw.AlignLeft, tw.AlignRight}, rows)
 	}
@@ -115,9 +123,9 @@ func textFindings(ew *errWriter, v *summarize.View) {
 }
 
 func textFinding(ew *errWriter, f *summarize.FindingView) {
-	ew.printf("\n%-7s %s  %s %s [%s]  (id %s%s)\n", f.Severity, location(f.Path, f.Line, f.Column),
-		OneLine(f.Tool), OneLine(DisplayRule(f.Rule, f.RuleName)), OneLine(f.Category), f.ID, baselineTag(f.Baseline, ", "))
-	ew.printf("        %s\n", OneLine(f.Message))
+	ew.printf("\n%-7s %s  %s %s [%s]  (id %s%s)\n", f.Severity, location(PlainText(f.Path), f.Line, f.Column),
+		PlainText(f.Tool), PlainText(DisplayRule(f.Rule, f.RuleName)), PlainText(f.Category), f.ID, baselineTag(f.Baseline, ", "))
+	ew.printf("        %s\n", PlainText(f.Message))
 }
 
 func textContext(ew *errWriter, f *summarize.FindingView) {
@@ -130,10 +138,10 @@ func textContext(ew *errWriter, f *summarize.FindingView) {
 		if c.Line == f.Line {
 			mark = ">"
 		}
-		ew.printf("      %s %*d | %s\n", mark, width, c.Line, c.Text)
+		ew.printf("      %s %*d | %s\n", mark, width, c.Line, CleanLine(c.Text))
 	}
 	if f.ContextNote != "" {
-		ew.printf("        (%s)\n", f.ContextNote)
+		ew.printf("        (%s)\n", PlainText(f.ContextNote))
 	}
 }
 
@@ -148,7 +156,7 @@ func textBudget(ew *errWriter, v *summarize.View) {
 		ew.printf("%s\n", o.Marker())
 	}
 	for _, s := range v.Suggestions {
-		ew.printf("to narrow: %s\n", s)
+		ew.printf("to narrow: %s\n", PlainText(s))
 	}
 	ew.printf("%s\n", tokenLine(v.Tokens))
 }
@@ -197,7 +205,7 @@ func countRows(cs []summarize.Count) [][]string {
 		if name == "" {
 			name = "(none)"
 		}
-		rows[i] = []string{OneLine(name), strconv.Itoa(c.Count)}
+		rows[i] = []string{PlainText(name), strconv.Itoa(c.Count)}
 	}
 	return rows
 }

@@ -5,11 +5,15 @@ import (
 	"fmt"
 )
 
-// Exit codes (docs/cli.md, "Exit codes").
+// Exit codes (docs/cli.md, "Exit codes"). When more than one applies, the
+// first of these wins: 2 (what was read is incomplete), then 3 (what was
+// posted is incomplete), then 1 (the verdict on a complete run); every
+// message is on stderr all the same.
 const (
 	exitOK    = 0 // fine
-	exitGate  = 1 // a quality gate failed (--fail-on)
+	exitGate  = 1 // a quality gate failed (--fail-on, --max-new)
 	exitUsage = 2 // a usage error, or an input could not be read
+	exitPost  = 3 // recap review --post could not post everything
 )
 
 // exitError carries the exit code for an error; its message, if any, has
@@ -19,9 +23,10 @@ type exitError struct {
 	err  error
 }
 
+// Error is "" when the message was printed already.
 func (e *exitError) Error() string {
 	if e.err == nil {
-		return fmt.Sprintf("exit %d", e.code)
+		return ""
 	}
 	return e.err.Error()
 }
@@ -33,7 +38,8 @@ func usageError(format string, args ...any) error {
 	return &exitError{code: exitUsage, err: fmt.Errorf(format, args...)}
 }
 
-// errInputs: an input could not be read; the view was printed, errors included.
+// errInputs: an input could not be read; the view was printed, and the
+// errors on stderr.
 var errInputs = &exitError{code: exitUsage}
 
 func exitCode(err error) int {

@@ -15,6 +15,7 @@ type commonFlags struct {
 	format      string
 	inputFormat string
 	maxChars    int
+	maxResults  int
 }
 
 func (c *commonFlags) register(cmd *cobra.Command) {
@@ -23,6 +24,7 @@ func (c *commonFlags) register(cmd *cobra.Command) {
 	f.StringVar(&c.format, "format", "text", "output format: text, markdown (job summary, PR comment), json, sarif (code scanning) or github (workflow annotations)")
 	f.IntVar(&c.maxChars, "max-chars", render.CommentLimit, "markdown: the most characters to write, findings left out whole beyond it (65536 fits a PR comment, 1048576 a job summary)")
 	f.StringVar(&c.inputFormat, "input-format", "", "read every input as this report format ("+parsers.FormatNames()+") instead of detecting it")
+	f.IntVar(&c.maxResults, "max-results", render.MaxRunResults, "sarif: the most results of each run, the most severe first, the others counted in the run's properties (GitHub's code scanning takes 25000); 0 keeps all")
 }
 
 // resolve checks the flags and returns the renderer, the input format
@@ -37,6 +39,12 @@ func (c *commonFlags) resolve() (render.Renderer, parsers.Format, string, error)
 	}
 	if _, ok := r.(render.Markdown); ok {
 		r = render.Markdown{MaxChars: c.maxChars}
+	}
+	if c.maxResults < 0 {
+		return nil, "", "", usageError("--max-results must be 0 (all) or more")
+	}
+	if _, ok := r.(render.SARIF); ok {
+		r = render.SARIF{MaxResults: c.maxResults}
 	}
 	var in parsers.Format
 	if c.inputFormat != "" {

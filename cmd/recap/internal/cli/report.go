@@ -2,6 +2,8 @@ package cli
 
 import (
 	"context"
+	"fmt"
+	"io"
 	"strings"
 
 	"github.com/recap-dev/recap/parsers"
@@ -207,18 +209,63 @@ func runReport(ctx context.Context, streams *IO, o *reportOptions, args []string
 		return err
 	}
 	v := res.View
+	out := guardOutput(streams.Out, o.common.format)
 	if rep.stream != nil {
-		err = rep.stream.Write(streams.Out, v)
+		err = rep.stream.Write(out, v)
 	} else {
-		err = rep.renderer.Render(streams.Out, v)
+		err = rep.renderer.Render(out, v)
+	}
+	if err == nil {
+		err = out.Close()
 	}
 	if err != nil {
 		return err
+	}
+	reportInputs(streams.ErrOut, v)
+	if om, ok := rep.stream.(interface{ Omitted() int }); ok && om.Omitted() > 0 {
+		fmt.Fprintf(streams.ErrOut, "recap: warning: sarif: %s left out to keep at most %d results a run, the most severe first "+
+			"(GitHub's code scanning takes %d): the run's properties.%s counts them; --max-results sets the cap, 0 keeps all\n",
+			render.Plural(om.Omitted(), "result", "results"), o.common.maxResults, render.MaxRunResults, render.OmittedProperty)
 	}
 	if v.Failed() {
 		return errInputs
 	}
 	return gateError(rep.gate.Check(v), o)
+}
+
+// guardOutput keeps report text from making a workflow command of a line
+// of the output (see render.NoCommands); the github format writes commands
+// on purpose, its values escaped.
+func guardOutput(w io.Writer, format string) interface {
+	io.Writer
+	Close() error
+} {
+	switch format {
+	case "github":
+		return nopCloser{w}
+	case "json", "sarif":
+		return render.NewJSONNoCommands(w)
+	}
+	return render.NewNoCommands(w)
+}
+
+type nopCloser struct{ io.Writer }
+
+func (nopCloser) Close() error { return nil }
+
+// reportInputs writes the inputs' errors and warnings on stderr, where CI
+// shows them whatever the format of the output (which may hold them too).
+func reportInputs(w io.Writer, v *summarize.View) {
+	for _, in := range v.Inputs {
+		for _, warn := range in.Warnings {
+			fmt.Fprintf(w, "recap: warning: %s: %s\n", render.InertLine(in.Path), render.InertLine(warn))
+		}
+	}
+	for _, in := range v.Inputs {
+		if in.Error != "" {
+			fmt.Fprintf(w, "recap: %s\n", render.InertLine(in.Error))
+		}
+	}
 }
 
 func tokensName(name string) bool {

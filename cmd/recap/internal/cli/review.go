@@ -2,7 +2,9 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -21,13 +23,14 @@ type reviewFlags struct {
 	pr       int
 	apiURL   string
 	commitID string
+	login    string
 }
 
 func newReview(streams *IO) *cobra.Command {
 	var opts reportOptions
 	var rf reviewFlags
 	cmd := &cobra.Command{
-		Use:   "review --base REV [--head REV] [flags] INPUT...",
+		Use:   "review [--base REV [--head REV]] [flags] INPUT...",
 		Short: "A pull-request review of the findings on changed lines: a Markdown summary and inline comments",
 		Long: `review keeps the findings on the lines changed from the merge base of --base to
 --head (default HEAD), or in a --diff file, and writes a GitHub review: a
@@ -43,7 +46,20 @@ fingerprint in a hidden marker), as one review, then the summary as a comment
 of the pull request that later runs update in place. The repository and the
 pull request number come from --github-repo and --pr, or from the GitHub
 Actions event ($GITHUB_EVENT_PATH, $GITHUB_REPOSITORY); --api-url (or
-$GITHUB_API_URL) points at GitHub Enterprise Server.`,
+$GITHUB_API_URL) points at GitHub Enterprise Server.
+
+In a pull_request workflow the event file gives the diff GitHub shows: the
+pull request's head against its merge base with the base (--base and --head
+override). When the checked-out commit is the pull request's merge commit
+(refs/pull/N/merge, what actions/checkout checks out), the findings' lines
+are carried onto the head through the diff between the two; findings on
+lines only the merge commit has are counted in the body, not commented. The
+clone needs both commits (actions/checkout with fetch-depth: 0).
+
+A token that cannot write (a pull request from a fork) makes recap write the
+findings as workflow annotations and the summary to $GITHUB_STEP_SUMMARY
+instead, without failing. Exit codes: 1 a quality gate failed, 2 bad input or
+usage, 3 the review could not be posted (docs/cli.md).`,
 		Example: `  recap review --base origin/main build/reports/
   recap review --base origin/main --format markdown build/reports/pmd.sarif
   GITHUB_TOKEN=… recap review --base origin/main --post --github-repo acme/shop --pr 42 build/reports/`,
@@ -65,6 +81,7 @@ $GITHUB_API_URL) points at GitHub Enterprise Server.`,
 	f.IntVar(&rf.pr, "pr", 0, "the pull request number (default: from $GITHUB_EVENT_PATH)")
 	f.StringVar(&rf.apiURL, "api-url", "", "GitHub's REST API URL (default: $GITHUB_API_URL or "+review.DefaultAPIURL+")")
 	f.StringVar(&rf.commitID, "commit-id", "", "the head commit the review is on (default: the event's pull_request.head.sha; else GitHub takes the latest)")
+	f.StringVar(&rf.login, "github-login", "", "the account the token posts as, whose comments' markers recap trusts (default: GET /user, or github-actions[bot] for an installation token)")
 	return cmd
 }
 
@@ -75,8 +92,19 @@ func runReview(cmd *cobra.Command, streams *IO, opts *reportOptions, rf *reviewF
 	if opts.common.format != "json" && opts.common.format != "markdown" {
 		return usageError("--format: review writes json or markdown, not %q", opts.common.format)
 	}
+	ev := eventFile()
+	headFromEvent := false
+	if opts.changes.file == "" && ev != nil && ev.PullRequest.Head.SHA != "" {
+		// The diff GitHub shows: the head against its merge base with the base.
+		if opts.changes.base == "" {
+			opts.changes.base = ev.PullRequest.Base.SHA
+		}
+		if opts.changes.head == "" {
+			opts.changes.head, headFromEvent = ev.PullRequest.Head.SHA, true
+		}
+	}
 	if opts.changes.base == "" && opts.changes.file == "" {
-		return usageError("review needs the changes: --base REV (the pull request's base branch), or --diff FILE")
+		return usageError("review needs the changes: --base REV (the pull request's base branch), --diff FILE, or a pull_request event in $GITHUB_EVENT_PATH")
 	}
 	var client *review.Client
 	if rf.post {
@@ -94,47 +122,154 @@ func runReview(cmd *cobra.Command, streams *IO, opts *reportOptions, rf *reviewF
 	}
 	defer rep.close()
 	rep.fit = false // the review has its own limits (comments, body)
+	if ch := rep.query.Changes; ch != nil && ch.Base != "" && ch.Head != "" {
+		if ch.From, err = checkedOut(ch.Root, ch.Head, headFromEvent); err != nil {
+			return err
+		}
+	}
 	res, err := rep.run(cmd.Context(), opts)
 	if err != nil {
 		return err
 	}
 	commitID := rf.commitID
-	if client != nil && commitID == "" {
-		if ev := eventFile(); ev != nil {
-			commitID = ev.PullRequest.Head.SHA
-		}
+	if commitID == "" && ev != nil && opts.changes.head == ev.PullRequest.Head.SHA {
+		commitID = ev.PullRequest.Head.SHA
 	}
 	req := review.Build(review.Input{View: res.View, Outside: res.Outside, Files: res.Files,
-		Index: res.Index, CommitID: commitID})
+		Index: res.Index, CommitID: commitID, NotInHead: res.NotInHead})
 
+	postFailed := false
 	if client != nil {
 		client.UserAgent = "recap/" + version()
+		client.Login = rf.login
 		done, err := client.Post(cmd.Context(), req)
-		if done != nil {
+		switch {
+		case err == nil:
 			reportPosted(streams, client, done)
+			if done.PostedAs != "" && done.PostedAs != done.Login {
+				fmt.Fprintf(streams.ErrOut, "recap: warning: review: GitHub says the summary was posted by %s, not %s: give --github-login %s so that later runs know recap's comments\n",
+					done.PostedAs, done.Login, done.PostedAs)
+			}
+		case review.ReadOnly(err) && (done == nil || done.ReviewID == 0 && done.SummaryID == 0):
+			if err := readOnlyFallback(streams, client, res.View, req, err); err != nil {
+				return err
+			}
+		default:
+			if done != nil {
+				reportPosted(streams, client, done)
+			}
+			fmt.Fprintf(streams.ErrOut, "recap: review: %s\n", render.InertLine(err.Error()))
+			postFailed = true
+		}
+	} else {
+		out := guardOutput(streams.Out, opts.common.format)
+		if opts.common.format == "markdown" {
+			_, err = io.WriteString(out, req.Body)
+		} else {
+			enc := json.NewEncoder(out)
+			enc.SetIndent("", "  ")
+			enc.SetEscapeHTML(false)
+			err = enc.Encode(req)
+		}
+		if err == nil {
+			err = out.Close()
 		}
 		if err != nil {
-			return &exitError{code: exitUsage, err: fmt.Errorf("review: %w", err)}
-		}
-	} else if opts.common.format == "markdown" {
-		fmt.Fprint(streams.Out, req.Body)
-	} else {
-		enc := json.NewEncoder(streams.Out)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(req); err != nil {
 			return err
 		}
 	}
+	reportInputs(streams.ErrOut, res.View)
 	if res.View.Failed() {
-		for _, in := range res.View.Inputs {
-			if in.Error != "" {
-				fmt.Fprintf(streams.ErrOut, "recap: %s\n", in.Error)
-			}
-		}
 		return errInputs
 	}
-	return gateError(rep.gate.Check(res.View), opts)
+	gate := gateError(rep.gate.Check(res.View), opts)
+	if postFailed {
+		// The gate's verdict is printed all the same; the exit code says
+		// that what was posted is incomplete (docs/cli.md, "Exit codes").
+		if gate != nil {
+			fmt.Fprintf(streams.ErrOut, "recap: %s\n", gate)
+		}
+		return &exitError{code: exitPost}
+	}
+	return gate
+}
+
+// checkedOut says which commit the reports' lines are of, when the review
+// is anchored on head: "" when HEAD is head, HEAD's hash when HEAD is a
+// merge commit of head (refs/pull/N/merge, which actions/checkout checks
+// out for a pull_request event). Another commit is an error when head came
+// from the event (the lines would not match); with --head the reports are
+// taken to be of it.
+func checkedOut(root, head string, strict bool) (string, error) {
+	repo, err := openRepo(root)
+	if err != nil {
+		return "", usageError("%v", err)
+	}
+	hc, err := repo.Commit("HEAD")
+	if err != nil {
+		return "", usageError("the checked-out commit: %v", err)
+	}
+	want, err := repo.Commit(head)
+	if err != nil {
+		return "", usageError("the pull request's head: %v", err)
+	}
+	if hc.Hash == want.Hash {
+		return "", nil
+	}
+	for _, p := range hc.ParentHashes {
+		if p == want.Hash && len(hc.ParentHashes) > 1 {
+			return hc.Hash.String(), nil
+		}
+	}
+	if !strict {
+		return "", nil
+	}
+	return "", usageError("the checked-out commit %.12s is neither the pull request's head %.12s nor its merge commit (refs/pull/N/merge): "+
+		"the reports' lines would not be the pull request's. Check out one of them and make the reports there "+
+		"(actions/checkout checks out the merge commit for pull_request events; ref: ${{ github.event.pull_request.head.sha }} checks out the head)", hc.Hash, want.Hash)
+}
+
+// readOnlyFallback does what a read-only token allows (a pull request from
+// a fork gets one): the findings as workflow annotations on stdout, the
+// summary appended to the job summary ($GITHUB_STEP_SUMMARY), and a note
+// on stderr that says so once.
+func readOnlyFallback(streams *IO, c *review.Client, v *summarize.View, req *review.Request, cause error) error {
+	where := "annotations"
+	summaryFile := os.Getenv("GITHUB_STEP_SUMMARY")
+	var werr error
+	if summaryFile != "" {
+		werr = appendFile(summaryFile, req.Body+"\n")
+		if werr == nil {
+			where += " and the job summary"
+		}
+	}
+	fmt.Fprintf(streams.ErrOut, "recap: review: the token cannot comment on %s/%s#%d (%s): a pull request from a fork gets a read-only GITHUB_TOKEN. "+
+		"Wrote the findings as %s instead; docs/ci.md shows how to comment on forks (workflow_run)\n",
+		c.Owner, c.Repo, c.PR, render.InertLine(readOnlyCause(cause)), where)
+	if werr != nil {
+		fmt.Fprintf(streams.ErrOut, "recap: warning: the job summary: %v\n", werr)
+	}
+	return render.GitHub{}.Render(streams.Out, v)
+}
+
+func readOnlyCause(err error) string {
+	var e *review.APIError
+	if errors.As(err, &e) {
+		return fmt.Sprintf("GitHub answered %d to %s: %s", e.Status, e.Method, e.Message)
+	}
+	return err.Error()
+}
+
+func appendFile(path, text string) error {
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.WriteString(text); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 func reportPosted(streams *IO, c *review.Client, done *review.Posted) {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/recap-dev/recap/summarize/render"
 	"github.com/spf13/cobra"
 )
 
@@ -32,8 +33,8 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 		fmt.Fprintf(stderr, "recap: %v\n", sig)
 		return code
 	}
-	if err != nil && err != errInputs {
-		fmt.Fprintf(stderr, "recap: %v\n", err)
+	if err != nil && err.Error() != "" {
+		fmt.Fprintf(stderr, "recap: %s\n", render.InertLine(err.Error()))
 	}
 	return exitCode(err)
 }

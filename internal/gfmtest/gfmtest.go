@@ -1,0 +1,118 @@
+// Package gfmtest renders Markdown as GitHub does, with the GFM reference
+// renderer cmark-gfm (Debian package cmark-gfm), and checks that report text
+// put in it made nothing GitHub would act on: no link, no image, no mention
+// and no issue reference.
+package gfmtest
+
+import (
+	"bytes"
+	"os/exec"
+	"regexp"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+)
+
+// Render renders md with cmark-gfm's table and autolink extensions, raw HTML
+// kept (GitHub keeps it, then sanitizes it); it skips the test when
+// cmark-gfm is absent.
+func Render(t testing.TB, md string) string {
+	t.Helper()
+	bin, err := exec.LookPath("cmark-gfm")
+	if err != nil {
+		t.Skipf("cmark-gfm not found (apt-get install cmark-gfm): %v", err)
+	}
+	cmd := exec.Command(bin, "--unsafe", "--extension", "table", "--extension", "autolink", "--extension", "strikethrough")
+	cmd.Stdin = strings.NewReader(md)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("cmark-gfm: %v", err)
+	}
+	return string(out)
+}
+
+// ref is what GitHub links in text: an @ or # directly followed by a word
+// character (@param, #123, owner/repo#5).
+var ref = regexp.MustCompile(`[@#]\w`)
+
+// Problems lists what in the HTML GitHub would turn into something: <a> and
+// <img> elements, and mentions or references in the text outside code
+// (GitHub leaves <code> and <pre> alone). HTML comments are listed by
+// [Comments].
+func Problems(doc string) []string {
+	var out []string
+	root, err := html.Parse(strings.NewReader(doc))
+	if err != nil {
+		return []string{"not HTML: " + err.Error()}
+	}
+	var walk func(n *html.Node, code bool)
+	walk = func(n *html.Node, code bool) {
+		switch n.Type {
+		case html.ElementNode:
+			switch n.Data {
+			case "a", "img", "script", "iframe":
+				out = append(out, "element <"+n.Data+">: "+outer(n))
+			case "code", "pre":
+				code = true
+			}
+		case html.TextNode:
+			if m := ref.FindString(n.Data); m != "" && !code {
+				out = append(out, "reference "+m+" in text "+strings.TrimSpace(n.Data))
+			}
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c, code)
+		}
+	}
+	walk(root, false)
+	return out
+}
+
+func outer(n *html.Node) string {
+	var b bytes.Buffer
+	html.Render(&b, n)
+	return b.String()
+}
+
+// Text is the text of the HTML as a reader sees it, zero-width joiners
+// left out and white space folded.
+func Text(doc string) string {
+	root, err := html.Parse(strings.NewReader(doc))
+	if err != nil {
+		return ""
+	}
+	var b strings.Builder
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.TextNode {
+			b.WriteString(n.Data)
+			b.WriteByte(' ')
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(root)
+	return strings.Join(strings.Fields(strings.ReplaceAll(b.String(), "\u200d", "")), " ")
+}
+
+// Comments lists the HTML comments of the document (hidden text).
+func Comments(doc string) []string {
+	var out []string
+	root, err := html.Parse(strings.NewReader(doc))
+	if err != nil {
+		return nil
+	}
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.CommentNode {
+			out = append(out, n.Data)
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(root)
+	return out
+}
