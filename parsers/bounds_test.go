@@ -1,0 +1,227 @@
+package parsers
+
+import (
+	"bytes"
+	"cmp"
+	"io"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/recap-dev/recap/reports"
+)
+
+// repeatReader gives n bytes of b repeated, without holding them.
+type repeatReader struct {
+	b byte
+	n int64
+}
+
+func (r *repeatReader) Read(p []byte) (int, error) {
+	if r.n <= 0 {
+		return 0, io.EOF
+	}
+	n := int(min(int64(len(p)), r.n))
+	for i := range p[:n] {
+		p[i] = r.b
+	}
+	r.n -= int64(n)
+	return n, nil
+}
+
+// stream is head, n bytes of b, then tail.
+func stream(head string, b byte, n int64, tail string) io.Reader {
+	return io.MultiReader(strings.NewReader(head), &repeatReader{b: b, n: n}, strings.NewReader(tail))
+}
+
+// peakHeap runs f and returns the most heap it saw in use above what was in
+// use before, sampling every millisecond.
+func peakHeap(f func()) uint64 {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	base := ms.HeapAlloc
+	var peak uint64
+	var mu sync.Mutex
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		t := time.NewTicker(time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				var ms runtime.MemStats
+				runtime.ReadMemStats(&ms)
+				mu.Lock()
+				peak = max(peak, ms.HeapAlloc)
+				mu.Unlock()
+			}
+		}
+	}()
+	f()
+	close(done)
+	wg.Wait()
+	runtime.ReadMemStats(&ms)
+	peak = max(peak, ms.HeapAlloc)
+	if peak < base {
+		return 0
+	}
+	return peak - base
+}
+
+// TestXMLBounds: a long text run, a long message, a long CDATA section,
+// deep nesting, a long tag or a stream of NULs cost both XML readers (the
+// scanner and encoding/xml through xmlLimiter) bounded memory, and end with
+// the same findings (messages cut, with a warning) or a named error.
+func TestXMLBounds(t *testing.T) {
+	const bound = 6 << 20 // held whole, the inputs below show far above it
+	cs := `<checkstyle version="8"><file name="a.java">`
+	csTail := `<error line="2" severity="warning" message="after" source="x.Y"/></file></checkstyle>`
+	pmd := `<pmd version="7"><file name="a.java"><violation beginline="3" rule="R" ruleset="Design" priority="3">`
+	pmdTail := `</violation></file></pmd>`
+	cases := []struct {
+		name     string
+		pmd      bool
+		in       func(big int64) io.Reader
+		findings int
+		msg      string // of the last finding
+		warn     string
+		err      string
+		bound    uint64 // of the heap, when not bound
+	}{
+		{name: "spaces between elements", in: func(big int64) io.Reader { return stream(cs, ' ', big, csTail) }, findings: 1, msg: "after"},
+		{name: "spaces before the root", in: func(big int64) io.Reader { return stream("", ' ', big, cs+csTail) }, findings: 1, msg: "after"},
+		{name: "long message text", pmd: true, in: func(big int64) io.Reader { return stream(pmd, 'x', big, pmdTail) }, findings: 1,
+			msg: strings.Repeat("x", maxMessage-1) + "…", warn: "1 value longer than 64 KiB cut to that size (marked …)"},
+		{name: "long CDATA", pmd: true, in: func(big int64) io.Reader { return stream(pmd+"<![CDATA[", 'y', big, "]]>"+pmdTail) }, findings: 1,
+			msg: strings.Repeat("y", maxMessage-1) + "…", warn: "1 value longer than 64 KiB cut to that size (marked …)"},
+		{name: "long comment", in: func(big int64) io.Reader { return stream(cs+"<!--", 'c', big, "-->"+csTail) }, err: "longer than 4 MiB", bound: 4 * maxXMLTag},
+		{name: "long attribute", in: func(big int64) io.Reader { return stream(cs+`<error line="1" message="`, 'z', big, `"/>`+csTail) }, err: "longer than 4 MiB", bound: 4 * maxXMLTag},
+		{name: "NULs", in: func(big int64) io.Reader { return stream(cs, 0, big, csTail) }, err: "illegal character code U+0000"},
+		{name: "NULs before the root", in: func(big int64) io.Reader { return stream("", 0, big, cs+csTail) }, err: "illegal character code U+0000"},
+		{name: "deep nesting", in: func(big int64) io.Reader {
+			return io.MultiReader(strings.NewReader(cs), &repeatPattern{p: []byte("<a>"), n: int(big / 3)})
+		}, err: "elements nested deeper than 256"},
+	}
+	for _, c := range cases {
+		for _, reader := range []string{"scanner", "encoding/xml"} {
+			t.Run(c.name+"/"+reader, func(t *testing.T) {
+				var p interface {
+					scanner(bool) func(io.Reader, Emit) (reports.Input, error)
+				}
+				if c.pmd {
+					p = pmdReaders{&pmdParser{opts: Options{Name: "report"}}}
+				} else {
+					p = checkstyleReaders{&checkstyleParser{opts: Options{Name: "report"}}}
+				}
+				big := int64(32 << 20)
+				if reader == "encoding/xml" {
+					big = 8 << 20 // encoding/xml reads 10 MB/s
+				}
+				var got []reports.Finding
+				var in reports.Input
+				var err error
+				peak := peakHeap(func() {
+					in, err = p.scanner(reader == "scanner")(c.in(big), func(f reports.Finding, _ map[string]string) error {
+						got = append(got, f)
+						return nil
+					})
+				})
+				t.Logf("heap peak %.1f MiB", float64(peak)/(1<<20))
+				if b := cmp.Or(c.bound, bound); peak > b {
+					t.Errorf("heap peaked %d MiB above the start, want at most %d", peak>>20, b>>20)
+				}
+				if c.err != "" {
+					if err == nil || !strings.Contains(err.Error(), c.err) || !strings.HasPrefix(err.Error(), "report: line ") {
+						t.Fatalf("error %v, want one naming the input and line, with %q", err, c.err)
+					}
+					return
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(got) != c.findings || got[len(got)-1].Message != c.msg {
+					t.Fatalf("%d findings, last message %.80q…, want %d, %.80q", len(got), got[len(got)-1].Message, c.findings, c.msg)
+				}
+				if w := strings.Join(in.Warnings, "; "); w != c.warn {
+					t.Errorf("warnings %q, want %q", w, c.warn)
+				}
+			})
+		}
+	}
+}
+
+type pmdReaders struct{ p *pmdParser }
+
+func (r pmdReaders) scanner(fast bool) func(io.Reader, Emit) (reports.Input, error) {
+	if fast {
+		return r.p.scan
+	}
+	return r.p.parseXML
+}
+
+type checkstyleReaders struct{ p *checkstyleParser }
+
+func (r checkstyleReaders) scanner(fast bool) func(io.Reader, Emit) (reports.Input, error) {
+	if fast {
+		return r.p.scan
+	}
+	return r.p.parseXML
+}
+
+// repeatPattern gives p repeated n times, without holding it.
+type repeatPattern struct {
+	p   []byte
+	n   int
+	off int
+}
+
+func (r *repeatPattern) Read(b []byte) (int, error) {
+	if r.n <= 0 {
+		return 0, io.EOF
+	}
+	w := 0
+	for w < len(b) && r.n > 0 {
+		c := copy(b[w:], r.p[r.off:])
+		w += c
+		if r.off += c; r.off == len(r.p) {
+			r.off = 0
+			r.n--
+		}
+	}
+	return w, nil
+}
+
+// TestXMLCutsAgree: values past maxXMLValue (a message attribute, a
+// message text split by entities and CDATA across the scanner's chunks)
+// are cut at the same place by both readers, with the same warning.
+func TestXMLCutsAgree(t *testing.T) {
+	long := strings.Repeat("é&amp;<![CDATA[ü\r\n]]>x", 20000)
+	pmd := []byte(`<pmd version="7"><file name="a.java"><violation beginline="3" rule="R">` + long + `</violation>` +
+		`<violation beginline="4" rule="R2" externalInfoUrl="` + strings.Repeat("u", 70000) + `">m</violation></file></pmd>`)
+	r := bothPMD(pmd)
+	r.agree(t, 2)
+	if len(r.fastIn.Warnings) != 1 || r.fastIn.Warnings[0] != "2 values longer than 64 KiB cut to that size (marked …)" {
+		t.Errorf("warnings %q", r.fastIn.Warnings)
+	}
+	cs := []byte(`<checkstyle><file name="a"><error line="1" message="` + strings.Repeat("ab&#10;", 30000) + `" source="s"/></file></checkstyle>`)
+	r = bothCheckstyle(cs)
+	r.agree(t, 1)
+	if len(r.fastIn.Warnings) != 1 {
+		t.Errorf("warnings %q", r.fastIn.Warnings)
+	}
+	// The text a reader keeps is cut on a character, never inside one.
+	if got := cutValue(strings.Repeat("a", maxXMLValue-1)+"é", new(int)); got != strings.Repeat("a", maxXMLValue-1)+"…" {
+		t.Errorf("cut %q", got[len(got)-8:])
+	}
+	if !bytes.Equal([]byte(cutValue("short", new(int))), []byte("short")) {
+		t.Error("a short value was cut")
+	}
+}
