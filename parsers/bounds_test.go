@@ -102,8 +102,8 @@ func TestXMLBounds(t *testing.T) {
 			msg: strings.Repeat("x", maxMessage-1) + "…", warn: "1 value longer than 64 KiB cut to that size (marked …)"},
 		{name: "long CDATA", pmd: true, in: func(big int64) io.Reader { return stream(pmd+"<![CDATA[", 'y', big, "]]>"+pmdTail) }, findings: 1,
 			msg: strings.Repeat("y", maxMessage-1) + "…", warn: "1 value longer than 64 KiB cut to that size (marked …)"},
-		{name: "long comment", in: func(big int64) io.Reader { return stream(cs+"<!--", 'c', big, "-->"+csTail) }, err: "longer than 4 MiB", bound: 4 * maxXMLTag},
-		{name: "long attribute", in: func(big int64) io.Reader { return stream(cs+`<error line="1" message="`, 'z', big, `"/>`+csTail) }, err: "longer than 4 MiB", bound: 4 * maxXMLTag},
+		{name: "long comment", in: func(big int64) io.Reader { return stream(cs+"<!--", 'c', big, "-->"+csTail) }, err: "longer than 4 MiB", bound: 6 * maxXMLTag},
+		{name: "long attribute", in: func(big int64) io.Reader { return stream(cs+`<error line="1" message="`, 'z', big, `"/>`+csTail) }, err: "longer than 4 MiB", bound: 6 * maxXMLTag},
 		{name: "NULs", in: func(big int64) io.Reader { return stream(cs, 0, big, csTail) }, err: "illegal character code U+0000"},
 		{name: "NULs before the root", in: func(big int64) io.Reader { return stream("", 0, big, cs+csTail) }, err: "illegal character code U+0000"},
 		{name: "deep nesting", in: func(big int64) io.Reader {
