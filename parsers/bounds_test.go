@@ -3,6 +3,7 @@ package parsers
 import (
 	"bytes"
 	"cmp"
+	"fmt"
 	"io"
 	"runtime"
 	"strings"
@@ -223,5 +224,117 @@ func TestXMLCutsAgree(t *testing.T) {
 	}
 	if !bytes.Equal([]byte(cutValue("short", new(int))), []byte("short")) {
 		t.Error("a short value was cut")
+	}
+}
+
+// TestSARIFBounds: one huge string anywhere in a SARIF log (a message, a
+// snippet, a URI, a rule's skipped description, a property bag, a member
+// recap skips, a member name), a long run of white space, or a long number
+// cost bounded memory; the values recap keeps are cut with … and counted
+// in one warning; errors after a cut still give the input's offset.
+func TestSARIFBounds(t *testing.T) {
+	const big = 64 << 20
+	const bound = 12 << 20
+	head := `{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"T","rules":[{"id":"R1","fullDescription":{"text":"`
+	rule := `"}}]}},"results":[`
+	result := `{"ruleId":"R1","message":{"text":"m"},"locations":[{"physicalLocation":{"artifactLocation":{"uri":"a.go"},"region":{"startLine":3}}}]}`
+	tail := `]}]}`
+	huge := func(pre string, b byte, post string) io.Reader { return stream(pre, b, big, post) }
+	warn1 := "1 string longer than its bound cut (marked …)"
+	cases := []struct {
+		name     string
+		in       io.Reader
+		findings int
+		check    func(f reports.Finding) string // "" when right
+		warn     string
+		err      string
+		offset   int64 // of the error, when not 0
+	}{
+		{name: "message", in: huge(head+"d"+rule+`{"ruleId":"R1","message":{"text":"`, 'x', `"}},`+result+tail), findings: 2,
+			check: func(f reports.Finding) string {
+				if f.Message != strings.Repeat("x", maxMessage-1)+"…" {
+					return "message " + f.Message[:20]
+				}
+				return ""
+			}, warn: warn1},
+		{name: "uri", in: huge(head+"d"+rule+`{"ruleId":"R1","message":{"text":"m"},"locations":[{"physicalLocation":{"artifactLocation":{"uri":"`, 'p', `"},"region":{"startLine":3}}}]},`+result+tail), findings: 2,
+			check: func(f reports.Finding) string {
+				if len(f.Path) > maxSARIFName+len(ellipsis) || !strings.HasSuffix(f.Path, "p…") {
+					return fmt.Sprintf("path of %d bytes", len(f.Path))
+				}
+				return ""
+			}, warn: warn1},
+		{name: "escaped snippet", in: huge(head+"d"+rule+`{"ruleId":"R1","message":{"text":"m"},"locations":[{"physicalLocation":{"artifactLocation":{"uri":"a.go"},"region":{"startLine":3,"snippet":{"text":"\u00e9`, 'q', `"}}}}]},`+result+tail), findings: 2, warn: warn1},
+		{name: "rule description", in: huge(head, 'd', rule+result+tail), findings: 1, warn: warn1},
+		{name: "property bag", in: huge(head+`d"},"properties":{"category":"`, 'c', `"}`+rule[2:]+result+tail), findings: 1, warn: warn1},
+		{name: "skipped member", in: huge(`{"x":"`, 's', `",`+head[1:]+"d"+rule+result+tail), findings: 1, warn: warn1},
+		{name: "member name", in: huge(head+"d"+rule+`{"`, 'n', `":1,`+result[1:]+tail), findings: 1, warn: warn1},
+		{name: "white space", in: huge(head+"d"+rule, ' ', result+tail), findings: 1},
+		{name: "number", in: huge(head+"d"+rule+`{"ruleId":"R1","rank":`, '9', `}`+tail), err: "a number or literal longer than 4 KiB"},
+		{name: "error after a cut", in: huge(head, 'd', rule+"oops"+tail), err: "invalid character 'o'", offset: int64(len(head) + big + len(rule))},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var got []reports.Finding
+			var in reports.Input
+			var err error
+			peak := peakHeap(func() {
+				in, err = newSARIF(Options{Name: "report"}).Parse(c.in, func(f reports.Finding, _ map[string]string) error {
+					got = append(got, f)
+					return nil
+				})
+			})
+			t.Logf("heap peak %.1f MiB", float64(peak)/(1<<20))
+			if peak > bound {
+				t.Errorf("heap peaked %d MiB above the start, want at most %d", peak>>20, bound>>20)
+			}
+			if c.err != "" {
+				if err == nil || !strings.Contains(err.Error(), c.err) || !strings.HasPrefix(err.Error(), "report: ") {
+					t.Fatalf("error %v, want one naming the input, with %q", err, c.err)
+				}
+				if pe := err.(*ParseError); c.offset != 0 && pe.Offset != c.offset {
+					t.Errorf("error at byte %d, want %d", pe.Offset, c.offset)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != c.findings {
+				t.Fatalf("%d findings, want %d", len(got), c.findings)
+			}
+			if c.check != nil {
+				if msg := c.check(got[0]); msg != "" {
+					t.Error(msg)
+				}
+			}
+			if last := got[len(got)-1]; last.Path != "a.go" || last.Line != 3 || last.Message != "m" {
+				t.Errorf("last finding %+v", last)
+			}
+			if w := strings.Join(in.Warnings, "; "); w != c.warn {
+				t.Errorf("warnings %q, want %q", w, c.warn)
+			}
+		})
+	}
+}
+
+// TestSARIFCuts: strings past their bound (and not past the limiter's) are
+// cut on whole escapes and characters; those under it are read as before.
+func TestSARIFCuts(t *testing.T) {
+	s := &sarifStream{}
+	cases := []struct{ raw, want string }{
+		{`"abc"`, "abc"},
+		{`"` + strings.Repeat("a", maxSARIFName-1) + `\u00e9"`, strings.Repeat("a", maxSARIFName-1) + "…"},
+		{`"` + strings.Repeat("a", maxSARIFName-2) + `\n"`, strings.Repeat("a", maxSARIFName-2) + "\n"},
+		{`"` + strings.Repeat("a", maxSARIFName-3) + `\ud83d\ude00b"`, strings.Repeat("a", maxSARIFName-3) + "…"},
+		{`"` + strings.Repeat("a", maxSARIFName-1) + "é" + `"`, strings.Repeat("a", maxSARIFName-1) + "…"},
+	}
+	for _, c := range cases {
+		if got := s.unquote([]byte(c.raw), maxSARIFName); got != c.want {
+			t.Errorf("unquote(%.20q…) = …%q, want …%q", c.raw, got[max(0, len(got)-10):], c.want[max(0, len(c.want)-10):])
+		}
+	}
+	if s.cuts != 3 {
+		t.Errorf("%d cuts counted, want 3", s.cuts)
 	}
 }
