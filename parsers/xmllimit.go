@@ -25,22 +25,22 @@ type xmlLimiter struct {
 	n     int // bytes of the current construct, or of the text piece
 	depth int
 	line  int
-	quote byte   // in a tag or DOCTYPE: the open quote
-	end   bool   // in a tag: an end tag
+	quote byte    // in a tag or DOCTYPE: the open quote
+	end   bool    // in a tag: an end tag
 	prev  [2]byte // the last two bytes, prev[1] the last
-	amp   int    // in text: bytes since an & not yet ended, 0 when none
-	nest  int    // in a DOCTYPE: open < and [
+	amp   int     // in text: bytes since an & not yet ended, 0 when none
+	nest  int     // in a DOCTYPE: open < and [
 	err   error
 }
 
 type xmlLimState uint8
 
 const (
-	limText xmlLimState = iota
-	limOpen             // after <
-	limBang             // after <!
-	limBangDash         // after <!-
-	limCDATAHead        // in <![CDATA[
+	limText      xmlLimState = iota
+	limOpen                  // after <
+	limBang                  // after <!
+	limBangDash              // after <!-
+	limCDATAHead             // in <![CDATA[
 	limCDATA
 	limComment
 	limPI
