@@ -5,77 +5,20 @@ import (
 	"cmp"
 	"fmt"
 	"io"
-	"runtime"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/recap-dev/recap/reports"
+	"github.com/recap-dev/recap/reports/reportstest"
 )
-
-// repeatReader gives n bytes of b repeated, without holding them.
-type repeatReader struct {
-	b byte
-	n int64
-}
-
-func (r *repeatReader) Read(p []byte) (int, error) {
-	if r.n <= 0 {
-		return 0, io.EOF
-	}
-	n := int(min(int64(len(p)), r.n))
-	for i := range p[:n] {
-		p[i] = r.b
-	}
-	r.n -= int64(n)
-	return n, nil
-}
 
 // stream is head, n bytes of b, then tail.
 func stream(head string, b byte, n int64, tail string) io.Reader {
-	return io.MultiReader(strings.NewReader(head), &repeatReader{b: b, n: n}, strings.NewReader(tail))
+	return reportstest.Stream(head, string(b), n, tail)
 }
 
-// peakHeap runs f and returns the most heap it saw in use above what was in
-// use before, sampling every millisecond.
-func peakHeap(f func()) uint64 {
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	base := ms.HeapAlloc
-	var peak uint64
-	var mu sync.Mutex
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		t := time.NewTicker(time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				var ms runtime.MemStats
-				runtime.ReadMemStats(&ms)
-				mu.Lock()
-				peak = max(peak, ms.HeapAlloc)
-				mu.Unlock()
-			}
-		}
-	}()
-	f()
-	close(done)
-	wg.Wait()
-	runtime.ReadMemStats(&ms)
-	peak = max(peak, ms.HeapAlloc)
-	if peak < base {
-		return 0
-	}
-	return peak - base
-}
+// peakHeap: see reportstest.PeakHeap.
+func peakHeap(f func()) uint64 { return reportstest.PeakHeap(f) }
 
 // TestXMLBounds: a long text run, a long message, a long CDATA section,
 // deep nesting, a long tag or a stream of NULs cost both XML readers (the
@@ -108,7 +51,7 @@ func TestXMLBounds(t *testing.T) {
 		{name: "NULs", in: func(big int64) io.Reader { return stream(cs, 0, big, csTail) }, err: "illegal character code U+0000"},
 		{name: "NULs before the root", in: func(big int64) io.Reader { return stream("", 0, big, cs+csTail) }, err: "illegal character code U+0000"},
 		{name: "deep nesting", in: func(big int64) io.Reader {
-			return io.MultiReader(strings.NewReader(cs), &repeatPattern{p: []byte("<a>"), n: int(big / 3)})
+			return io.MultiReader(strings.NewReader(cs), reportstest.Repeat("<a>", big))
 		}, err: "elements nested deeper than 256"},
 	}
 	for _, c := range cases {
@@ -175,29 +118,6 @@ func (r checkstyleReaders) scanner(fast bool) func(io.Reader, Emit) (reports.Inp
 		return r.p.scan
 	}
 	return r.p.parseXML
-}
-
-// repeatPattern gives p repeated n times, without holding it.
-type repeatPattern struct {
-	p   []byte
-	n   int
-	off int
-}
-
-func (r *repeatPattern) Read(b []byte) (int, error) {
-	if r.n <= 0 {
-		return 0, io.EOF
-	}
-	w := 0
-	for w < len(b) && r.n > 0 {
-		c := copy(b[w:], r.p[r.off:])
-		w += c
-		if r.off += c; r.off == len(r.p) {
-			r.off = 0
-			r.n--
-		}
-	}
-	return w, nil
 }
 
 // TestXMLCutsAgree: values past maxXMLValue (a message attribute, a
