@@ -167,7 +167,6 @@ func domBugMessage(b *etree.Element, typ, pattern string) string {
 	return orMessage(messageText(m))
 }
 
-
 // TestSpotBugsStreamAgrees: on every SpotBugs file of the corpus (the
 // invalid one too) and on made-up ones (the patterns and the SrcDirs before
 // or after the bugs, more bugs than spotbugsHeld, truncated, blank, another
