@@ -87,26 +87,25 @@ func (r *Repo) Source(rev string) (summarize.Source, error) {
 		return nil, fmt.Errorf("revision %q: %w", rev, err)
 	}
 	short := c.Hash.String()[:12]
-	return &summarize.FileSource{Read: func(p string) ([]byte, error) {
+	return &summarize.FileSource{Open: func(p string) (io.ReadCloser, int64, error) {
 		clean := path.Clean(p)
 		if p == "" || path.IsAbs(clean) || strings.HasPrefix(clean, "../") || clean == ".." {
-			return nil, fmt.Errorf("%s is not inside the repository", p)
+			return nil, 0, fmt.Errorf("%s is not inside the repository", p)
 		}
 		f, err := tree.File(clean)
 		if err != nil {
 			if errors.Is(err, object.ErrFileNotFound) || errors.Is(err, object.ErrDirectoryNotFound) {
-				return nil, fmt.Errorf("%s is not in revision %s (%s)", p, rev, short)
+				return nil, 0, fmt.Errorf("%s is not in revision %s (%s)", p, rev, short)
 			}
-			return nil, err
+			return nil, 0, err
 		}
 		if bin, err := f.IsBinary(); err == nil && bin {
-			return nil, summarize.ErrBinary
+			return nil, 0, summarize.ErrBinary
 		}
 		rd, err := f.Reader()
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
-		defer rd.Close()
-		return io.ReadAll(rd)
+		return rd, f.Size, nil // the FileSource reads a bounded prefix
 	}}, nil
 }
