@@ -208,10 +208,10 @@ type summary struct {
 		Warnings []string `json:"warnings"`
 	} `json:"inputs"`
 	Findings []struct {
-		Message     string `json:"message"`
-		Line        int    `json:"line"`
+		Message     string               `json:"message"`
+		Line        int                  `json:"line"`
 		Context     []struct{ Line int } `json:"context"`
-		ContextNote string `json:"contextNote"`
+		ContextNote string               `json:"contextNote"`
 	} `json:"findings"`
 }
 
