@@ -173,6 +173,11 @@ func FuzzCheckstyleScanner(f *testing.F) {
 		}
 	}
 	f.Add([]byte(`<checkstyle><file name="a"><error line="1" message="a &amp; b" source="s"/></file></checkstyle>`))
+	// Seeds at the bounds: characters XML refuses, nesting past maxXMLDepth,
+	// text and values past the chunk and value sizes (64 KiB).
+	f.Add([]byte("<checkstyle><file name=\"a\x1b\">\x00</file></checkstyle>"))
+	f.Add([]byte("<checkstyle>" + strings.Repeat("<file name=\"a\">", maxXMLDepth+1) + "</checkstyle>"))
+	f.Add([]byte("<checkstyle>" + strings.Repeat("é &amp; \r\n", 7000) + `<file name="a"><error line="1" message="` + strings.Repeat("m&#10;", 12000) + `" source="s"/></file></checkstyle>`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if bytes.Contains(data, []byte("encoding")) {
 			return // other encodings go to encoding/xml by design
@@ -252,6 +257,10 @@ func FuzzPMDScanner(f *testing.F) {
 		}
 	}
 	f.Add([]byte("<pmd version=\"7\"><file name=\"a\"><violation beginline=\"1\" rule=\"R\">a &amp; b<![CDATA[c\r\n]]>\r</violation></file></pmd>"))
+	// Seeds at the bounds (see FuzzCheckstyleScanner).
+	f.Add([]byte("<pmd><file name=\"a\"><violation rule=\"R\">\x1b[0m<![CDATA[\x00]]></violation></file></pmd>"))
+	f.Add([]byte("<pmd><file name=\"a\"><violation rule=\"R\">" + strings.Repeat("<b>", maxXMLDepth) + "</violation></file></pmd>"))
+	f.Add([]byte("<pmd><file name=\"a\"><violation rule=\"R\">" + strings.Repeat("ü&lt;\r\n<![CDATA[]]]]>", 6000) + "</violation></file></pmd>"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if bytes.Contains(data, []byte("encoding")) {
 			return // other encodings go to encoding/xml by design
