@@ -7,7 +7,9 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
+	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/reports/reportstest"
 )
@@ -256,5 +258,37 @@ func TestSARIFCuts(t *testing.T) {
 	}
 	if s.cuts != 3 {
 		t.Errorf("%d cuts counted, want 3", s.cuts)
+	}
+}
+
+// TestJSONLimiterCuts: a string past maxJSONString is cut where no escape,
+// surrogate pair or character is split, and still decodes; the input's
+// offsets of what follows are kept.
+func TestJSONLimiterCuts(t *testing.T) {
+	for _, tail := range []string{`\u00e9b`, `\ud83d\ude00b`, `\\b`, `\"b`, "éb", "😀b"} {
+		for pad := 0; pad < 8; pad++ {
+			body := strings.Repeat("a", maxJSONString-pad) + strings.Repeat(tail, 3)
+			in := `["` + body + `",` + "\n" + `"after"]`
+			l := newJSONLimiter(strings.NewReader(in))
+			out, err := io.ReadAll(l)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			if err := jsonv2.Unmarshal(out, &got); err != nil {
+				t.Fatalf("tail %q pad %d: %v", tail, pad, err)
+			}
+			s := got[0]
+			if !strings.HasSuffix(s, "…") || !utf8.ValidString(s) || strings.ContainsRune(s, utf8.RuneError) || got[1] != "after" {
+				t.Errorf("tail %q pad %d: …%q, %q", tail, pad, s[len(s)-12:], got[1])
+			}
+			if l.cuts != 1 {
+				t.Errorf("%d cuts", l.cuts)
+			}
+			at := int64(bytes.Index(out, []byte(`"after"`)))
+			if want := int64(strings.Index(in, `"after"`)); l.original(at) != want {
+				t.Errorf("tail %q pad %d: \"after\" at %d, want %d", tail, pad, l.original(at), want)
+			}
+		}
 	}
 }

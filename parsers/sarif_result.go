@@ -376,9 +376,10 @@ func (s *sarifStream) unquote(v []byte, n int) string {
 }
 
 // cutByLimiter reports whether a string's raw bytes are one jsonLimiter cut
-// (already counted there).
+// (already counted there): maxJSONString bytes, a few more to end an
+// escape or a character, and ….
 func cutByLimiter(raw []byte) bool {
-	return len(raw) >= maxJSONString+len(ellipsis) && len(raw) <= maxJSONString+16+len(ellipsis) && bytes.HasSuffix(raw, []byte(ellipsis))
+	return len(raw) >= maxJSONString+len(ellipsis) && len(raw) <= maxJSONString+24+len(ellipsis) && bytes.HasSuffix(raw, []byte(ellipsis))
 }
 
 // cut cuts a decoded string to n bytes, on a character, with …, counting
