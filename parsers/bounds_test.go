@@ -3,6 +3,7 @@ package parsers
 import (
 	"bytes"
 	"cmp"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -265,30 +266,97 @@ func TestSARIFCuts(t *testing.T) {
 // surrogate pair or character is split, and still decodes; the input's
 // offsets of what follows are kept.
 func TestJSONLimiterCuts(t *testing.T) {
-	for _, tail := range []string{`\u00e9b`, `\ud83d\ude00b`, `\\b`, `\"b`, "éb", "😀b"} {
+	tails := []string{`\u00e9b`, `\ud83d\ude00b`, `\\b`, `\"b`, "éb", "😀b", `\n`}
+	for _, tail := range tails {
 		for pad := 0; pad < 8; pad++ {
-			body := strings.Repeat("a", maxJSONString-pad) + strings.Repeat(tail, 3)
-			in := `["` + body + `",` + "\n" + `"after"]`
-			l := newJSONLimiter(strings.NewReader(in))
-			out, err := io.ReadAll(l)
-			if err != nil {
-				t.Fatal(err)
+			for _, chunk := range []int{64 << 10, 4093, 7} {
+				if chunk == 7 && pad > 1 {
+					continue // slow
+				}
+				body := strings.Repeat("a", maxJSONString-pad) + strings.Repeat(tail, 3)
+				if tail == `\n` {
+					body = strings.Repeat(tail, maxJSONString/2+pad+1) // escapes only
+				}
+				in := `["` + body + `",` + "\n" + `"after", 12, "` + strings.Repeat("s", 100) + `"]`
+				l := newJSONLimiter(&chunkReader{r: strings.NewReader(in), n: chunk})
+				out, err := io.ReadAll(l)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var got []any
+				if err := jsonv2.Unmarshal(out, &got); err != nil {
+					t.Fatalf("tail %q pad %d chunk %d: %v", tail, pad, chunk, err)
+				}
+				s := got[0].(string)
+				if !strings.HasSuffix(s, "…") || !utf8.ValidString(s) || strings.ContainsRune(s, utf8.RuneError) || got[1] != "after" || len(got) != 4 {
+					t.Errorf("tail %q pad %d chunk %d: …%q, %v", tail, pad, chunk, s[len(s)-12:], got[1:])
+				}
+				if l.cuts != 1 {
+					t.Errorf("%d cuts", l.cuts)
+				}
+				at := int64(bytes.Index(out, []byte(`"after"`)))
+				if want := int64(strings.Index(in, `"after"`)); l.original(at) != want {
+					t.Errorf("tail %q pad %d chunk %d: \"after\" at %d, want %d", tail, pad, chunk, l.original(at), want)
+				}
 			}
-			var got []string
-			if err := jsonv2.Unmarshal(out, &got); err != nil {
-				t.Fatalf("tail %q pad %d: %v", tail, pad, err)
+		}
+	}
+	// Under the bounds, any JSON passes as it is, however it is read.
+	in := `{"a": [1, -2.5e3, true, null, "x\"y\\z\u00e9\ud83d\ude00"], "b" :` + strings.Repeat(" ", 5000) + `"` + strings.Repeat("c", 70000) + `"}`
+	for _, chunk := range []int{1, 3, 8, 100, 64 << 10} {
+		out, err := io.ReadAll(newJSONLimiter(&chunkReader{r: strings.NewReader(in), n: chunk}))
+		if err != nil || string(out) != in {
+			t.Errorf("chunk %d: changed (%v)", chunk, err)
+		}
+	}
+}
+
+// chunkReader reads at most n bytes at a time.
+type chunkReader struct {
+	r io.Reader
+	n int
+}
+
+func (c *chunkReader) Read(p []byte) (int, error) { return c.r.Read(p[:min(len(p), c.n)]) }
+
+func TestIndexQuoteOrBackslash(t *testing.T) {
+	for _, s := range []string{"", "a", `"`, `\`, "abcdefgh\"", "abcdefghijklmnop", "abcdefg\\hijk\"", "\x00\x01\"", "ééééé\"", "\xff\xfe\xdd\xa2\\", strings.Repeat("x", 37) + `"`} {
+		want := strings.IndexAny(s, `"\`)
+		if got := indexQuoteOrBackslash([]byte(s)); got != want {
+			t.Errorf("%q: %d, want %d", s, got, want)
+		}
+	}
+}
+
+// TestSARIFLongStringsRead: however the input comes in (a byte, a few
+// bytes, a buffer at a time), a long string of escapes and characters is
+// noticed in the decoder's buffer, cut where nothing is split, and what
+// follows is read as before, at the input's offsets.
+func TestSARIFLongStringsRead(t *testing.T) {
+	long := strings.Repeat(`a\u00e9\ud83d\ude00\"\\é😀`, (3<<20)/30)
+	doc := `{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"T"}},"results":[` +
+		`{"ruleId":"R","message":{"text":"` + long + `"}},` +
+		`{"ruleId":"R","message":{"text":"m"},"properties":{"x":` + strings.Repeat(" ", 2<<20) + `"` + long + `"}},` +
+		`{"ruleId":"R","message":{"text":"last"}}, oops]}]}`
+	for _, chunk := range []int{1, 7, 4093, 1 << 20} {
+		var got []reports.Finding
+		in, err := newSARIF(Options{Name: "report"}).Parse(&chunkReader{r: strings.NewReader(doc), n: chunk}, func(f reports.Finding, _ map[string]string) error {
+			got = append(got, f)
+			return nil
+		})
+		var pe *ParseError
+		if !errors.As(err, &pe) || pe.Offset != int64(strings.Index(doc, "oops")) {
+			t.Fatalf("chunk %d: error %v, want one at byte %d", chunk, err, strings.Index(doc, "oops"))
+		}
+		if len(got) != 3 || got[2].Message != "last" || !strings.HasSuffix(got[0].Message, "…") || strings.ContainsRune(got[0].Message, utf8.RuneError) {
+			msgs := []string{}
+			for _, f := range got {
+				msgs = append(msgs, f.Message[max(0, len(f.Message)-20):])
 			}
-			s := got[0]
-			if !strings.HasSuffix(s, "…") || !utf8.ValidString(s) || strings.ContainsRune(s, utf8.RuneError) || got[1] != "after" {
-				t.Errorf("tail %q pad %d: …%q, %q", tail, pad, s[len(s)-12:], got[1])
-			}
-			if l.cuts != 1 {
-				t.Errorf("%d cuts", l.cuts)
-			}
-			at := int64(bytes.Index(out, []byte(`"after"`)))
-			if want := int64(strings.Index(in, `"after"`)); l.original(at) != want {
-				t.Errorf("tail %q pad %d: \"after\" at %d, want %d", tail, pad, l.original(at), want)
-			}
+			t.Fatalf("chunk %d: %d findings, message ends %q", chunk, len(got), msgs)
+		}
+		if w := strings.Join(in.Warnings, "; "); w != "2 strings longer than its bound cut (marked …)" {
+			t.Errorf("chunk %d: warnings %q", chunk, w)
 		}
 	}
 }

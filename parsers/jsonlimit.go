@@ -1,8 +1,11 @@
 package parsers
 
 import (
+	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
+	"math/bits"
 	"unicode/utf8"
 )
 
@@ -29,15 +32,25 @@ const (
 // long runs of white space dropped, and fails on a long number. What it
 // drops is noted, so that a decoder's offset can be turned back into the
 // input's (original).
+//
+// It looks at the bytes only when it must: it hands what it reads to the
+// decoder as it is, and at each read asks the decoder how much it holds
+// unread (jsontext.Decoder.UnreadBuffer). Past jsonLookAt bytes, a token
+// (or a run of white space) that long is being read: the limiter follows
+// it from its start, in the decoder's buffer, then goes careful — byte by
+// byte, cutting and dropping — up to the token's end.
 type jsonLimiter struct {
 	r    io.Reader
-	in   []byte
-	out  []byte
-	off  int // of out already read
+	dec  interface{ UnreadBuffer() []byte } // nil: careful throughout
+	pend []byte                               // read, for careful mode
+	out  []byte                               // careful mode's output
+	off  int                                  // of out already read
 	err  error
-	read int64 // bytes read from r
-	emit int64 // bytes given out (out included)
+	read int64 // bytes of the input passed on or dropped
+	emit int64 // bytes given out before out
 
+	careful bool
+	dry     bool // following bytes already given out: nothing cut or dropped
 	str     bool // in a string
 	cutting bool // dropping the rest of a string
 	slen    int  // bytes of the string so far
@@ -51,6 +64,10 @@ type jsonLimiter struct {
 	marks []jsonShift // where the output shifts against the input, in order
 	base  int64       // the shift before marks[0]
 }
+
+// jsonLookAt is how much the decoder may hold unread before the limiter
+// looks: the longest token of a real report is a few KiB.
+const jsonLookAt = 64 << 10
 
 // jsonShift: from output offset at on, the input is ahead by shift bytes.
 type jsonShift struct{ at, shift int64 }
@@ -66,28 +83,131 @@ func (e *jsonLimitError) Error() string { return e.msg }
 // ellipsis marks a cut string.
 const ellipsis = "…"
 
-func newJSONLimiter(r io.Reader) *jsonLimiter {
-	return &jsonLimiter{r: r, in: make([]byte, 64<<10)}
+func newJSONLimiter(r io.Reader) *jsonLimiter { return &jsonLimiter{r: r, careful: true} }
+
+// watch makes the limiter look only when dec holds more than jsonLookAt
+// bytes unread.
+func (l *jsonLimiter) watch(dec interface{ UnreadBuffer() []byte }) {
+	l.dec, l.careful = dec, false
 }
 
 func (l *jsonLimiter) Read(p []byte) (int, error) {
-	for l.off == len(l.out) {
-		if l.err != nil {
-			return 0, l.err
+	for {
+		if l.off < len(l.out) {
+			n := copy(p, l.out[l.off:])
+			l.off += n
+			return n, nil
 		}
 		l.emit += int64(len(l.out))
 		l.out, l.off = l.out[:0], 0
-		n, err := l.r.Read(l.in)
-		if n > 0 {
-			l.process(l.in[:n])
+		if len(l.pend) > 0 {
+			l.drain()
+			continue
 		}
-		if err != nil && l.err == nil {
+		if l.err != nil {
+			return 0, l.err
+		}
+		if !l.careful {
+			if u := l.dec.UnreadBuffer(); len(u) > jsonLookAt {
+				if l.follow(u); l.err != nil {
+					return 0, l.err // a literal past its bound
+				}
+			}
+		}
+		n, err := l.r.Read(p)
+		if err != nil {
 			l.err = err
 		}
+		if l.careful {
+			l.pend = append(l.pend[:0], p[:n]...)
+			continue
+		}
+		l.read += int64(n)
+		l.emit += int64(n)
+		if n > 0 {
+			return n, nil
+		}
 	}
-	n := copy(p, l.out[l.off:])
-	l.off += n
-	return n, nil
+}
+
+// follow reads, without changing them, the bytes the decoder holds unread
+// (they start where its last token ended), to be careful from their end.
+func (l *jsonLimiter) follow(u []byte) {
+	l.careful, l.dry = true, true
+	l.str, l.cutting, l.slen, l.esc, l.high, l.space, l.lit = false, false, 0, 0, false, 0, 0
+	read := l.read
+	l.read -= int64(len(u)) // the offsets of u's bytes, for an error
+	for _, c := range u {
+		l.read++
+		l.carefulByte(c)
+	}
+	l.read, l.dry = read, false
+}
+
+// drain passes the pending bytes to out, carefully as long as need be.
+func (l *jsonLimiter) drain() {
+	b := l.pend
+	for i := 0; i < len(b); {
+		if l.err != nil && !errors.Is(l.err, io.EOF) {
+			break
+		}
+		if !l.careful {
+			l.out = append(l.out, b[i:]...)
+			l.read += int64(len(b) - i)
+			break
+		}
+		if l.cutting && l.esc == 0 { // drop up to the next quote or backslash at once
+			j := indexQuoteOrBackslash(b[i:])
+			if j < 0 {
+				j = len(b) - i
+			}
+			if j > 0 {
+				l.read += int64(j)
+				l.shifted()
+				i += j
+				continue
+			}
+		}
+		l.read++
+		l.carefulByte(b[i])
+		i++
+	}
+	l.pend = l.pend[:0]
+}
+
+// carefulByte passes (or drops) one byte in careful mode; past the long
+// token, the limiter stops being careful (when it watches a decoder).
+func (l *jsonLimiter) carefulByte(c byte) {
+	if l.str {
+		l.strByte(c)
+		return
+	}
+	switch c {
+	case '"':
+		l.str, l.slen, l.esc, l.high, l.space, l.lit = true, 0, 0, false, 0, 0
+	case ' ', '\t', '\r', '\n':
+		l.lit = 0
+		if l.space++; l.space > maxJSONSpace && !l.dry {
+			l.shifted()
+			return
+		}
+	case '{', '}', '[', ']', ':', ',':
+		l.space, l.lit = 0, 0
+		if l.dec != nil && !l.dry {
+			l.careful = false
+		}
+	default:
+		l.space = 0
+		if l.lit++; l.lit > maxJSONLiteral {
+			if l.err == nil || errors.Is(l.err, io.EOF) {
+				l.err = &jsonLimitError{off: l.read - int64(l.lit), msg: fmt.Sprintf("a number or literal longer than %d KiB", maxJSONLiteral>>10)}
+			}
+			return
+		}
+	}
+	if !l.dry {
+		l.out = append(l.out, c)
+	}
 }
 
 // original turns an offset of the output into the input's.
@@ -116,42 +236,31 @@ func (l *jsonLimiter) shifted() {
 	l.marks = append(l.marks, jsonShift{at: at, shift: shift})
 }
 
-func (l *jsonLimiter) process(b []byte) {
-	start := l.read
-	for i, c := range b {
-		l.read = start + int64(i) + 1
-		if l.str {
-			l.strByte(c)
-			continue
+// indexQuoteOrBackslash is the index of the first '"' or '\\' in b, -1 if
+// none: eight bytes at a time, as strings in a SARIF log are short and
+// bytes.IndexByte's call costs more than its scan.
+func indexQuoteOrBackslash(b []byte) int {
+	const lsb, msb = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		q, s := x^(lsb*'"'), x^(lsb*'\\')
+		// The lowest byte flagged is a match (a higher one may not be).
+		if m := ((q - lsb) &^ q) | ((s-lsb)&^s)&msb; m&msb != 0 {
+			return i + bits.TrailingZeros64(m&msb)/8
 		}
-		switch c {
-		case '"':
-			l.str, l.slen, l.esc, l.high, l.space, l.lit = true, 0, 0, false, 0, 0
-		case ' ', '\t', '\r', '\n':
-			l.lit = 0
-			if l.space++; l.space > maxJSONSpace {
-				l.shifted()
-				continue
-			}
-		case '{', '}', '[', ']', ':', ',':
-			l.space, l.lit = 0, 0
-		default:
-			l.space = 0
-			if l.lit++; l.lit > maxJSONLiteral {
-				if l.err == nil {
-					l.err = &jsonLimitError{off: l.read - int64(l.lit), msg: fmt.Sprintf("a number or literal longer than %d KiB", maxJSONLiteral>>10)}
-				}
-				return
-			}
-		}
-		l.out = append(l.out, c)
 	}
-	l.read = start + int64(len(b))
+	for ; i < len(b); i++ {
+		if b[i] == '"' || b[i] == '\\' {
+			return i
+		}
+	}
+	return -1
 }
 
 // strByte passes (or drops) a byte of a string.
 func (l *jsonLimiter) strByte(c byte) {
-	if !l.cutting && l.slen >= maxJSONString && c != '"' && l.esc == 0 &&
+	if !l.cutting && !l.dry && l.slen >= maxJSONString && c != '"' && l.esc == 0 &&
 		(!l.high && utf8.RuneStart(c) || l.slen >= maxJSONString+16) {
 		l.cutting = true
 		l.cuts++
@@ -179,12 +288,17 @@ func (l *jsonLimiter) strByte(c byte) {
 	}
 	if end {
 		l.str, l.cutting = false, false
+		if l.dec != nil && !l.dry {
+			l.careful = false // the long token ended
+		}
 	} else if l.cutting {
 		l.shifted()
 		return
 	}
 	l.slen++
-	l.out = append(l.out, c)
+	if !l.dry {
+		l.out = append(l.out, c)
+	}
 }
 
 func hexValue(c byte) byte {

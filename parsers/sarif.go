@@ -36,6 +36,7 @@ func (p *sarifParser) Parse(r io.Reader, emit Emit) (reports.Input, error) {
 	lc := newLineCounter(br)
 	lim := newJSONLimiter(lc)
 	dec := jsontext.NewDecoder(lim, jsonOptions)
+	lim.watch(dec)
 	s := &sarifStream{opts: p.opts, dec: dec, lc: lc, lim: lim, in: &in, emit: emit, placer: newPlacer(p.opts.Root, p.opts.FS)}
 	err := s.document()
 	if n := lim.cuts + s.cuts; n > 0 {
