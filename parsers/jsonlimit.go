@@ -42,9 +42,9 @@ const (
 type jsonLimiter struct {
 	r    io.Reader
 	dec  interface{ UnreadBuffer() []byte } // nil: careful throughout
-	pend []byte                               // read, for careful mode
-	out  []byte                               // careful mode's output
-	off  int                                  // of out already read
+	pend []byte                             // read, for careful mode
+	out  []byte                             // careful mode's output
+	off  int                                // of out already read
 	err  error
 	read int64 // bytes of the input passed on or dropped
 	emit int64 // bytes given out before out
