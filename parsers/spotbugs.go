@@ -241,7 +241,7 @@ func readElement(d *xml.Decoder, se xml.StartElement) (e *etree.Element, cut boo
 			}
 			text += len(t)
 			if len(t) > 0 {
-				top.CreateCharData(string(t))
+				top.CreateText(string(t))
 			}
 		case xml.ProcInst:
 			if top != nil {
