@@ -17,14 +17,16 @@ const (
 	// bytes as written: a longer one reaches the decoder cut, with …, so
 	// that one string anywhere (a result, a rule, a property bag, a member
 	// recap skips) costs at most a few times this. The values recap keeps
-	// are cut shorter still (maxSARIFText, maxSARIFURI, maxSARIFID).
+	// are cut shorter still (maxSARIFText, maxSARIFName).
 	maxJSONString = 1 << 20
 	// maxJSONSpace bounds a run of white space between tokens, which the
 	// decoder also holds whole; the rest is dropped (line ends are still
 	// counted for error positions).
 	maxJSONSpace = 1 << 20
 	// maxJSONLiteral bounds a number or a literal (true, false, null): no
-	// real number has 4 KiB of digits; a longer one is an error.
+	// real number has 4 KiB of digits; a longer one is an error. The
+	// limiter looks at a token only once the decoder holds jsonLookAt
+	// bytes unread: a number under that passes unseen, harmlessly.
 	maxJSONLiteral = 4 << 10
 )
 
