@@ -360,3 +360,53 @@ func TestSARIFLongStringsRead(t *testing.T) {
 		}
 	}
 }
+
+// TestSpotBugsBounds: a BugInstance with a huge message or a huge number
+// of children, or a document nested too deep, costs the SpotBugs reader
+// bounded memory; the bug is still reported, its message cut.
+func TestSpotBugsBounds(t *testing.T) {
+	const big = 16 << 20 // held whole (twice, by etree), it shows above the bound
+	head := `<BugCollection version="4.8.2"><BugInstance type="X" rank="3" category="C">`
+	tail := `<SourceLine start="7" end="7" sourcepath="a/B.java"/></BugInstance><BugInstance type="Y"/></BugCollection>`
+	cases := []struct {
+		name string
+		in   io.Reader
+		msg  string
+		line int
+		err  string
+	}{
+		{name: "long message", in: reportstest.Stream(head+"<LongMessage>", "m", big, "</LongMessage>"+tail), msg: strings.Repeat("m", maxMessage-1) + "…", line: 7},
+		// The SourceLine after maxBugNodes children is not kept.
+		{name: "many children", in: reportstest.Stream(head, `<Class classname="a.B"/>`, big/24*24, tail), msg: "X in a.B", line: 0},
+		{name: "deep", in: reportstest.Stream(head, "<a>", big, tail), err: "elements nested deeper than 256"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var got []reports.Finding
+			var in reports.Input
+			var err error
+			peak := peakHeap(func() {
+				in, err = newSpotBugs(Options{Name: "report"}).Parse(c.in, func(f reports.Finding, _ map[string]string) error {
+					got = append(got, f)
+					return nil
+				})
+			})
+			t.Logf("heap peak %.1f MiB", float64(peak)/(1<<20))
+			if peak > 12<<20 {
+				t.Errorf("heap peaked %d MiB above the start, want at most 12", peak>>20)
+			}
+			if c.err != "" {
+				if err == nil || !strings.Contains(err.Error(), c.err) {
+					t.Fatalf("error %v, want %q", err, c.err)
+				}
+				return
+			}
+			if err != nil || len(got) != 2 || got[0].Message != c.msg || got[0].Line != c.line {
+				t.Fatalf("%d findings, error %v, first %+v", len(got), err, got)
+			}
+			if len(in.Warnings) == 0 || !strings.Contains(strings.Join(in.Warnings, "\n"), "cut to that size") {
+				t.Errorf("warnings %q", in.Warnings)
+			}
+		})
+	}
+}
