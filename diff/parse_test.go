@@ -168,6 +168,9 @@ func FuzzParse(f *testing.F) {
 		}
 	}
 	f.Add([]byte("--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n\\ No newline at end of file\n"))
+	// Seeds at the reader's bounds: binary data before a header, and after one.
+	f.Add([]byte("Subject: x\n\x7fELF\x00\x01\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n"))
+	f.Add([]byte("--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\x00\n+b\x00\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		// A parse that takes seconds is a bug too: keep the input and stop.
 		done := make(chan struct{})

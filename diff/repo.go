@@ -77,10 +77,11 @@ func (r *Repo) shallow() bool {
 // ErrBinary: the file is not text.
 var ErrBinary = errors.New("binary file")
 
-// ReadAt returns a function that reads files of revision rev by their
-// repository-relative paths, for code context as it was at that revision;
-// a binary file gives [ErrBinary].
-func (r *Repo) ReadAt(rev string) (func(path string) ([]byte, error), error) {
+// OpenAt returns a function that opens files of revision rev by their
+// repository-relative paths, with their sizes, for code context as it was
+// at that revision; a binary file gives [ErrBinary]. The reader streams
+// the blob: the caller reads as much of it as it needs.
+func (r *Repo) OpenAt(rev string) (func(path string) (io.ReadCloser, int64, error), error) {
 	c, err := r.Commit(rev)
 	if err != nil {
 		return nil, err
@@ -90,26 +91,25 @@ func (r *Repo) ReadAt(rev string) (func(path string) ([]byte, error), error) {
 		return nil, fmt.Errorf("revision %q: %w", rev, err)
 	}
 	short := c.Hash.String()[:12]
-	return func(p string) ([]byte, error) {
+	return func(p string) (io.ReadCloser, int64, error) {
 		clean := path.Clean(p)
 		if p == "" || path.IsAbs(clean) || strings.HasPrefix(clean, "../") || clean == ".." {
-			return nil, fmt.Errorf("%s is not inside the repository", p)
+			return nil, 0, fmt.Errorf("%s is not inside the repository", p)
 		}
 		f, err := tree.File(clean)
 		if err != nil {
 			if errors.Is(err, object.ErrFileNotFound) || errors.Is(err, object.ErrDirectoryNotFound) {
-				return nil, fmt.Errorf("%s is not in revision %s (%s)", p, rev, short)
+				return nil, 0, fmt.Errorf("%s is not in revision %s (%s)", p, rev, short)
 			}
-			return nil, err
+			return nil, 0, err
 		}
 		if bin, err := f.IsBinary(); err == nil && bin {
-			return nil, ErrBinary
+			return nil, 0, ErrBinary
 		}
 		rd, err := f.Reader()
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
-		defer rd.Close()
-		return io.ReadAll(rd)
+		return rd, f.Size, nil
 	}, nil
 }

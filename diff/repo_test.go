@@ -51,11 +51,11 @@ func TestSourceAtRevisions(t *testing.T) {
 		{"HEAD", "../etc/passwd", 1, nil, "not inside the repository"},
 	}
 	for _, tc := range tests {
-		read, err := repo.ReadAt(tc.rev)
+		open, err := repo.OpenAt(tc.rev)
 		if err != nil {
-			t.Fatalf("ReadAt(%s): %v", tc.rev, err)
+			t.Fatalf("OpenAt(%s): %v", tc.rev, err)
 		}
-		got, note := context(&summarize.FileSource{Read: read}, tc.path, tc.line)
+		got, note := context(&summarize.FileSource{Open: open}, tc.path, tc.line)
 		if diff := cmp.Diff(tc.want, got); diff != "" {
 			t.Errorf("%s:%s:%d context (-want +got):\n%s", tc.rev, tc.path, tc.line, diff)
 		}

@@ -342,7 +342,7 @@ func (s *Server) snippet(f *reports.Finding) *Snippet {
 		return nil
 	}
 	end := max(f.EndLine, f.Line)
-	src := &summarize.FileSource{Read: s.root.read}
+	src := &summarize.FileSource{Open: s.root.open}
 	note := ""
 	if end-f.Line+1 > snippetMaxLines {
 		end = f.Line + snippetMaxLines - 1

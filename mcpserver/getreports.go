@@ -100,7 +100,7 @@ func (s *Server) getReports(ctx context.Context, in *GetReportsIn) (answer, erro
 	if !in.SummaryOnly {
 		from := min(in.Offset, len(b.refs))
 		to := min(from+in.Limit, len(b.refs))
-		src := &summarize.FileSource{Read: s.root.read}
+		src := &summarize.FileSource{Open: s.root.open}
 		v.Findings = make([]summarize.FindingView, 0, to-from)
 		for _, r := range b.refs[from:to] {
 			fv := summarize.FindingView{Finding: *b.finding(r)}

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -14,6 +15,7 @@ import (
 	"github.com/recap-dev/recap/internal/content"
 	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/reports"
+	"github.com/recap-dev/recap/summarize"
 )
 
 // maxMatches bounds the files one list of paths or globs may name.
@@ -286,22 +288,22 @@ func (r *root) sniff(f file) (parsers.Format, bool) {
 	return format, ok
 }
 
-// read reads a file of the root for code context, refusing one that leads
-// outside it.
-func (r *root) read(rel string) ([]byte, error) {
+// open opens a file of the root for code context (a summarize.FileSource
+// reads a bounded prefix of it), refusing one that leads outside it.
+func (r *root) open(rel string) (io.ReadCloser, int64, error) {
 	f, err := r.resolve(rel)
 	if err != nil {
 		var te *ToolError
 		if errors.As(err, &te) {
 			if te.Code == CodeNotFound {
-				return nil, fs.ErrNotExist
+				return nil, 0, fs.ErrNotExist
 			}
-			return nil, errors.New("outside the root")
+			return nil, 0, errors.New("outside the root")
 		}
-		return nil, err
+		return nil, 0, err
 	}
 	if f.info.IsDir() {
-		return nil, errors.New("is a directory")
+		return nil, 0, errors.New("is a directory")
 	}
-	return os.ReadFile(f.abs)
+	return summarize.OpenSized(f.abs)
 }

@@ -48,6 +48,7 @@ func (p *checkstyleParser) scan(r io.Reader, emit Emit) (in reports.Input, err e
 	pl := newPlacer(p.opts.Root, p.opts.FS)
 	defer pl.finish(&in)
 	s := newXMLScanner(r)
+	defer func() { warnCuts(&in, s.cuts) }()
 	rules := checkstyleRules{}
 	fail := func(err error) error { return xmlScanError(p.opts.Name, err) }
 	ev, err := s.next()
@@ -118,6 +119,9 @@ func (p *checkstyleParser) parseXML(r io.Reader, emit Emit) (in reports.Input, e
 	in = reports.Input{Format: string(FormatCheckstyle), Tool: "Checkstyle"}
 	pl := newPlacer(p.opts.Root, p.opts.FS)
 	defer pl.finish(&in)
+	cuts := 0
+	defer func() { warnCuts(&in, cuts) }()
+	attr := func(se xml.StartElement, name string) string { return cutValue(attr(se, name), &cuts) }
 	file := ""
 	rules := checkstyleRules{}
 	err = walkXML(p.opts.Name, r, "checkstyle", func(root xml.StartElement) { in.ToolVersion = attr(root, "version") },
@@ -195,6 +199,9 @@ type checkstyleRules map[string]*checkstyleRule
 func (c checkstyleRules) of(source string) *checkstyleRule {
 	if r, ok := c[source]; ok {
 		return r
+	}
+	if len(c) >= maxXMLShared { // a hostile report's distinct sources
+		clear(c)
 	}
 	r := &checkstyleRule{tool: "Checkstyle", rule: source, category: checkstyleCategory(source), name: checkstyleRuleName(source)}
 	if rule, ok := strings.CutPrefix(source, "eslint.rules."); ok {

@@ -44,6 +44,7 @@ type pmdRun struct {
 	file       string
 	procErrors int
 	firstProc  string
+	cuts       int // values cut to maxXMLValue
 }
 
 func (p *pmdParser) newRun() *pmdRun {
@@ -55,6 +56,7 @@ func (r *pmdRun) finish() reports.Input {
 	if r.procErrors > 0 {
 		r.in.Warn(fmt.Sprintf("PMD could not process %s (first: %s)", plural(r.procErrors, "file", "files"), r.firstProc))
 	}
+	warnCuts(&r.in, r.cuts)
 	r.pl.finish(&r.in)
 	return r.in
 }
@@ -85,6 +87,7 @@ func (p *pmdParser) scan(r io.Reader, emit Emit) (reports.Input, error) {
 
 func (p *pmdParser) scanRun(run *pmdRun, r io.Reader, emit Emit) error {
 	s := newXMLScanner(r)
+	defer func() { run.cuts += s.cuts }()
 	fail := func(err error) error { return xmlScanError(p.opts.Name, err) }
 	var attrErr error
 	get := func(name string) string {
@@ -122,7 +125,7 @@ func (p *pmdParser) scanRun(run *pmdRun, r io.Reader, emit Emit) error {
 			if cur == nil || string(local(s.ended)) != "violation" {
 				continue
 			}
-			cur.Message = orMessage(messageText(string(s.text)), cur.Rule)
+			cur.Message = orMessage(messageText(s.keptText()), cur.Rule)
 			if err := emit(*cur, nil); err != nil {
 				return err
 			}
@@ -133,7 +136,7 @@ func (p *pmdParser) scanRun(run *pmdRun, r io.Reader, emit Emit) error {
 		name := string(local(s.name))
 		if name == "violation" {
 			f := pmdFinding(get, run.file, run.in.ToolVersion)
-			cur, s.keepText, s.text = &f, true, s.text[:0]
+			cur, s.keepText, s.text, s.textCut = &f, true, s.text[:0], false
 		} else {
 			run.element(name, get)
 		}
@@ -146,29 +149,39 @@ func (p *pmdParser) scanRun(run *pmdRun, r io.Reader, emit Emit) error {
 // parseXML is Parse on encoding/xml.
 func (p *pmdParser) parseXML(r io.Reader, emit Emit) (reports.Input, error) {
 	run := p.newRun()
-	var text strings.Builder
+	var text []byte
+	textCut := false
 	var cur *reports.Finding
-	err := walkXML(p.opts.Name, r, "pmd", func(root xml.StartElement) { run.in.ToolVersion = attr(root, "version") },
+	err := walkXML(p.opts.Name, r, "pmd", func(root xml.StartElement) { run.in.ToolVersion = cutValue(attr(root, "version"), &run.cuts) },
 		func(tok xml.Token) error {
 			switch t := tok.(type) {
 			case xml.StartElement:
-				get := func(name string) string { return attr(t, name) }
+				get := func(name string) string { return cutValue(attr(t, name), &run.cuts) }
 				if t.Name.Local == "violation" {
 					f := pmdFinding(get, run.file, run.in.ToolVersion)
 					cur = &f
-					text.Reset()
+					text, textCut = text[:0], false
 				} else {
 					run.element(t.Name.Local, get)
 				}
 			case xml.CharData:
-				if cur != nil {
-					text.Write(t)
+				if cur != nil && !textCut {
+					// Cut as the scanner cuts: at maxXMLValue bytes, on a character.
+					if room := maxXMLValue - len(text); len(t) > room {
+						t, textCut = t[:runeStart(t, room)], true
+					}
+					text = append(text, t...)
 				}
 			case xml.EndElement:
 				if t.Name.Local != "violation" || cur == nil {
 					return nil
 				}
-				cur.Message = orMessage(messageText(text.String()), cur.Rule)
+				msg := string(text)
+				if textCut {
+					msg += "…"
+					run.cuts++
+				}
+				cur.Message = orMessage(messageText(msg), cur.Rule)
 				if err := emit(*cur, nil); err != nil {
 					return err
 				}

@@ -36,9 +36,14 @@ func (p *sarifParser) Parse(r io.Reader, emit Emit) (reports.Input, error) {
 		br.Discard(3)
 	}
 	lc := newLineCounter(br)
-	dec := jsontext.NewDecoder(lc, jsonOptions)
-	s := &sarifStream{opts: p.opts, dec: dec, lc: lc, in: &in, emit: emit, placer: newPlacer(p.opts.Root, p.opts.FS)}
+	lim := newJSONLimiter(lc)
+	dec := jsontext.NewDecoder(lim, jsonOptions)
+	lim.watch(dec)
+	s := &sarifStream{opts: p.opts, dec: dec, lc: lc, lim: lim, in: &in, emit: emit, placer: newPlacer(p.opts.Root, p.opts.FS)}
 	err := s.document()
+	if n := lim.cuts + s.cuts; n > 0 {
+		in.Warn(fmt.Sprintf("%s longer than its bound cut (marked …)", plural(n, "string", "strings")))
+	}
 	s.placer.finish(&in)
 	if err == nil && s.typeErr != nil {
 		err = s.typeErr
@@ -50,6 +55,8 @@ type sarifStream struct {
 	opts    Options
 	dec     *jsontext.Decoder
 	lc      *lineCounter
+	lim     *jsonLimiter
+	cuts    int // kept strings cut to their bound (jsonLimiter counts its own)
 	in      *reports.Input
 	emit    Emit
 	placer  *placer
@@ -66,11 +73,23 @@ func (s *sarifStream) intern(v string) string {
 	if w, ok := s.strs[v]; ok {
 		return w
 	}
-	if s.strs == nil {
+	if s.strs == nil || len(s.strs) >= maxInterned {
 		s.strs = map[string]string{}
 	}
 	s.strs[v] = v
 	return v
+}
+
+// maxInterned bounds the strings intern keeps one copy of: a report
+// repeats a few thousand rule ids and paths, a hostile one may not.
+const maxInterned = 1 << 16
+
+// position turns an offset of the decoder into the input's offset, line
+// and column.
+func (s *sarifStream) position(off int64) (line, col int, orig int64) {
+	orig = s.lim.original(off)
+	line, col = s.lc.position(orig)
+	return line, col, orig
 }
 
 // errEmit marks an error returned by emit, which is passed on unwrapped.
@@ -109,10 +128,14 @@ func (s *sarifStream) fail(path string, err error) error {
 	off := s.dec.InputOffset()
 	var se *jsontext.SyntacticError
 	var ve *valueError
+	var le *jsonLimitError
 	switch {
+	case errors.As(err, &le):
+		line, col := s.lc.position(le.off)
+		return &ParseError{Input: s.opts.Name, Path: path, Line: line, Column: col, Offset: le.off, Err: le}
 	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
-		off = s.lc.read // the place of a truncation is the end of the input
-		err = errors.New("unexpected end of input")
+		line, col := s.lc.position(s.lc.read) // the place of a truncation is the end of the input
+		return &ParseError{Input: s.opts.Name, Path: path, Line: line, Column: col, Offset: s.lc.read, Err: errors.New("unexpected end of input")}
 	case errors.As(err, &se):
 		off = se.ByteOffset
 		if se.Err != nil {
@@ -121,7 +144,7 @@ func (s *sarifStream) fail(path string, err error) error {
 	case errors.As(err, &ve):
 		off, err = ve.off, ve.err
 	}
-	line, col := s.lc.position(off)
+	line, col, off := s.position(off)
 	return &ParseError{Input: s.opts.Name, Path: path, Line: line, Column: col, Offset: off, Err: err}
 }
 

@@ -87,6 +87,14 @@ func (s *sarifStream) result(res *sarifResult) error {
 				if res.PartialFingerprints == nil {
 					res.PartialFingerprints = map[string]jsontext.Value{}
 				}
+				if len(v) > maxSARIFName {
+					// A long one is cut: a string to its bound, another value to null.
+					if v[0] == '"' {
+						v, _ = jsontext.AppendQuote(nil, s.unquote(v, maxSARIFName))
+					} else {
+						v = jsontext.Value("null")
+					}
+				}
 				res.PartialFingerprints[k] = bytes.Clone(v)
 				return nil
 			})
@@ -155,14 +163,14 @@ func (s *sarifStream) rule() (*sarifRule, error) {
 				}
 				switch k {
 				case "ruleset":
-					r.ruleset = s.intern(stringProperty(v))
+					r.ruleset = s.intern(s.cut(stringProperty(v), maxSARIFName))
 				case "category":
-					r.category = s.intern(stringProperty(v))
+					r.category = s.intern(s.cut(stringProperty(v), maxSARIFName))
 				case "priority":
 					r.priority = intProperty(v)
 				case "tags":
 					for _, t := range tagsProperty(v) {
-						r.tags = append(r.tags, s.intern(t))
+						r.tags = append(r.tags, s.intern(s.cut(t, maxSARIFName)))
 					}
 				}
 				return nil
@@ -351,15 +359,34 @@ func (s *sarifStream) array(elem func() error) error {
 	return err
 }
 
-// str reads a string; null leaves dst as it is.
+// Bounds of the strings the SARIF reader keeps, in bytes as written (the
+// token's raw bytes, measured before it is decoded): a longer one is cut,
+// with …, and counted in the input's warning.
+const (
+	// maxSARIFText bounds a message's text, markdown, id and arguments, a
+	// rule's message strings, a snippet: a finding shows 1,000 characters
+	// of its message and a few lines of code.
+	maxSARIFText = 16 << 10
+	// maxSARIFName bounds what is interned: rule ids, names, levels, kinds,
+	// help URIs, artifact URIs and their base ids (a path has at most 4 KiB
+	// on Linux), rule properties and fingerprints.
+	maxSARIFName = 4 << 10
+)
+
+// str reads a string, cut to maxSARIFText; null leaves dst as it is.
 func (s *sarifStream) str(dst *string) error {
 	switch s.dec.PeekKind() {
 	case '"':
-		tok, err := s.dec.ReadToken()
+		v, err := s.dec.ReadValue()
 		if err != nil {
 			return err
 		}
-		*dst = tok.String()
+		raw := v[1 : len(v)-1]
+		if len(raw) <= maxSARIFText && bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) {
+			*dst = string(raw)
+			return nil
+		}
+		*dst = s.unquote(v, maxSARIFText)
 		return nil
 	case 'n':
 		_, err := s.dec.ReadToken()
@@ -368,8 +395,66 @@ func (s *sarifStream) str(dst *string) error {
 	return s.mismatch("a string")
 }
 
+// unquote decodes a string token whose raw bytes may pass n: it is cut
+// there, on a whole escape and character, with …, and counted. Invalid
+// UTF-8 is replaced, as ReadToken does.
+func (s *sarifStream) unquote(v []byte, n int) string {
+	raw := v[1 : len(v)-1]
+	if len(raw) <= n {
+		u, _ := jsontext.AppendUnquote(nil, v)
+		return string(u)
+	}
+	if !cutByLimiter(raw) {
+		s.cuts++
+	}
+	i := 0
+	for i < len(raw) {
+		step := 1
+		if raw[i] == '\\' && i+1 < len(raw) {
+			step = 2
+			if raw[i+1] == 'u' {
+				step = 6
+				// A surrogate pair stays whole.
+				if i+12 <= len(raw) && raw[i+6] == '\\' && raw[i+7] == 'u' && (raw[i+2]|0x20) == 'd' && strings.IndexByte("89ab", raw[i+3]|0x20) >= 0 {
+					step = 12
+				}
+			}
+		}
+		if i+step > n {
+			break
+		}
+		i += step
+	}
+	i = runeSplit(raw, i)
+	q := make([]byte, 0, i+2)
+	q = append(append(append(q, '"'), raw[:i]...), '"')
+	u, _ := jsontext.AppendUnquote(nil, q)
+	return string(u) + ellipsis
+}
+
+// cutByLimiter reports whether a string's raw bytes are one jsonLimiter cut
+// (already counted there): maxJSONString bytes, a few more to end an
+// escape or a character, and ….
+func cutByLimiter(raw []byte) bool {
+	return len(raw) >= maxJSONString+len(ellipsis) && len(raw) <= maxJSONString+24+len(ellipsis) && bytes.HasSuffix(raw, []byte(ellipsis))
+}
+
+// cut cuts a decoded string to n bytes, on a character, with …, counting
+// it (a property value, read raw) unless jsonLimiter cut it already (a
+// string that long, which decodes to at least a sixth of it, ending in …).
+func (s *sarifStream) cut(v string, n int) string {
+	if len(v) <= n {
+		return v
+	}
+	if !(len(v) >= maxJSONString/6 && strings.HasSuffix(v, ellipsis)) {
+		s.cuts++
+	}
+	return v[:runeStart([]byte(v[:n+1]), n)] + ellipsis
+}
+
 // istr reads a string that repeats across results (a rule id, a level, a
-// file's URI) as one shared copy, allocating only the first time.
+// file's URI) as one shared copy, allocating only the first time; it is
+// cut to maxSARIFName.
 func (s *sarifStream) istr(dst *string) error {
 	if s.dec.PeekKind() != '"' {
 		return s.str(dst)
@@ -379,7 +464,7 @@ func (s *sarifStream) istr(dst *string) error {
 		return err
 	}
 	raw := v[1 : len(v)-1]
-	if bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) {
+	if len(raw) <= maxSARIFName && bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) {
 		if w, ok := s.strs[string(raw)]; ok { // no allocation for the lookup
 			*dst = w
 			return nil
@@ -387,8 +472,7 @@ func (s *sarifStream) istr(dst *string) error {
 		*dst = s.intern(string(raw))
 		return nil
 	}
-	u, _ := jsontext.AppendUnquote(nil, v) // invalid UTF-8 is replaced, as ReadToken does
-	*dst = s.intern(string(u))
+	*dst = s.intern(s.unquote(v, maxSARIFName))
 	return nil
 }
 
@@ -655,7 +739,7 @@ func (s *sarifStream) noteType(off int64, want, got string) {
 	if s.typeErr != nil {
 		return
 	}
-	line, col := s.lc.position(off)
+	line, col, off := s.position(off)
 	s.typeErr = &ParseError{Input: s.opts.Name, Path: pointerToPath(string(s.dec.StackPointer())), Line: line, Column: col, Offset: off,
 		Err: fmt.Errorf("want %s, got %s", want, got)}
 }

@@ -2,7 +2,7 @@ package parsers
 
 import (
 	"bytes"
-
+	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
@@ -13,7 +13,8 @@ import (
 	"github.com/recap-dev/recap/reports"
 )
 
-// spotbugsParser reads SpotBugs and FindBugs (1.x–3.0) XML reports with etree:
+// spotbugsParser reads SpotBugs and FindBugs (1.x–3.0) XML reports as a
+// stream (encoding/xml, through xmlLimiter's bounds):
 //
 //	<BugCollection version="4.8.2">
 //	  <Project><SrcDir>/abs/src/main/java</SrcDir></Project>
@@ -27,78 +28,232 @@ import (
 //	</BugCollection>
 //
 // The bug's place is its direct SourceLine child (the primary one when marked),
-// else the Method's, Field's or Class's SourceLine. BugPattern descriptions come
-// after the bugs, so the document is read whole first.
+// else the Method's, Field's or Class's SourceLine. Each BugInstance is read
+// into an etree element of its own and reduced to the few fields its finding
+// needs (bugFields); the BugPattern descriptions (the rule names, and the
+// message of a bug without one) come after the bugs, and the SrcDirs may, so
+// the findings are completed and emitted at the end of the document. The
+// fields wait in memory up to spotbugsHeld bugs, then in a temporary file:
+// memory does not grow with the number of bugs.
 type spotbugsParser struct{ opts Options }
 
 func newSpotBugs(opts Options) Parser { return &spotbugsParser{opts: opts} }
 
 var primarySourceLine = etree.MustCompilePath("./SourceLine[@primary='true']")
 
+// Bounds of the SpotBugs reader, beyond the XML readers' own.
+const (
+	// spotbugsHeld is the number of bugs whose fields wait in memory for
+	// the end of the document; past it they wait in a temporary file.
+	spotbugsHeld = 1024
+	// maxBugNodes bounds the elements kept of one BugInstance, Project or
+	// BugPattern (a real one has a dozen); the rest are skipped.
+	maxBugNodes = 4096
+	// maxBugText bounds the text kept of one such element, in bytes (a
+	// message shows 1,000 characters).
+	maxBugText = 1 << 20
+	// maxBugPatterns bounds the BugPattern descriptions kept (SpotBugs and
+	// its plugins define about 1,000), maxSrcDirs the SrcDirs.
+	maxBugPatterns = 1 << 14
+	maxSrcDirs     = 1 << 12
+)
+
 func (p *spotbugsParser) Parse(r io.Reader, emit Emit) (reports.Input, error) {
 	in := reports.Input{Format: string(FormatSpotBugs), Tool: "SpotBugs"}
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return in, &ParseError{Input: p.opts.Name, Offset: int64(len(data)), Err: err}
+	sr := &spaceReader{r: r}
+	d := newXMLDecoder(sr)
+	var root xml.StartElement
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			if !sr.text {
+				return in, &ParseError{Input: p.opts.Name, Offset: 0, Err: ErrEmpty}
+			}
+			return in, xmlFail(p.opts.Name, d, errors.New("no root element"))
+		}
+		if err != nil {
+			return in, xmlFail(p.opts.Name, d, err)
+		}
+		if se, ok := tok.(xml.StartElement); ok {
+			root = se
+			break
+		}
 	}
-	if len(bytes.TrimSpace(data)) == 0 {
-		return in, &ParseError{Input: p.opts.Name, Offset: 0, Err: ErrEmpty}
+	if root.Name.Local != "BugCollection" {
+		return in, &ParseError{Input: p.opts.Name, Line: 0, Offset: -1, Err: fmt.Errorf("root element is <%s>, want <BugCollection>", root.Name.Local)}
 	}
-	doc := etree.NewDocument()
-	doc.ReadSettings.CharsetReader = charsetReader
-	if err := doc.ReadFromBytes(data); err != nil {
-		return in, p.syntaxError(data, err)
-	}
-	root := doc.Root()
-	if root == nil {
-		return in, p.syntaxError(data, errors.New("no root element"))
-	}
-	if root.Tag != "BugCollection" {
-		return in, &ParseError{Input: p.opts.Name, Line: 0, Offset: -1, Err: fmt.Errorf("root element is <%s>, want <BugCollection>", root.Tag)}
-	}
-	in.ToolVersion = root.SelectAttrValue("version", "")
-	in.Tool = spotbugsToolName(in.ToolVersion)
+	// The input names the tool once the document is read, as it did when
+	// the document was read whole first.
+	version := elementOf(root).SelectAttrValue("version", "")
+	tool := spotbugsToolName(version)
 
 	var srcDirs []string
-	for _, proj := range root.SelectElements("Project") {
-		for _, s := range proj.SelectElements("SrcDir") {
-			if d := strings.TrimSpace(s.Text()); d != "" {
-				srcDirs = append(srcDirs, d)
+	patterns := map[string]string{}
+	held := &bugQueue{}
+	defer held.close()
+	cut := false
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			return in, xmlFail(p.opts.Name, d, &xml.SyntaxError{Msg: "unexpected EOF", Line: inputLine(d)})
+		}
+		if err != nil {
+			return in, xmlFail(p.opts.Name, d, err)
+		}
+		if _, ok := tok.(xml.EndElement); ok {
+			break // the root's end: encoding/xml checked that it matches
+		}
+		se, ok := tok.(xml.StartElement)
+		if !ok {
+			continue
+		}
+		switch se.Name.Local {
+		case "Project", "BugPattern", "BugInstance":
+		default:
+			if err := d.Skip(); err != nil {
+				return in, xmlFail(p.opts.Name, d, err)
+			}
+			continue
+		}
+		e, c, err := readElement(d, se)
+		if err != nil {
+			return in, xmlFail(p.opts.Name, d, err)
+		}
+		cut = cut || c
+		switch se.Name.Local {
+		case "Project":
+			for _, s := range e.SelectElements("SrcDir") {
+				if d := strings.TrimSpace(s.Text()); d != "" && len(srcDirs) < maxSrcDirs {
+					srcDirs = append(srcDirs, d)
+				}
+			}
+		case "BugPattern":
+			if sd := e.SelectElement("ShortDescription"); sd != nil {
+				if typ := e.SelectAttrValue("type", ""); len(patterns) < maxBugPatterns || patterns[typ] != "" {
+					patterns[typ] = strings.TrimSpace(sd.Text())
+				}
+			}
+		case "BugInstance":
+			if err := held.add(bugFieldsOf(e)); err != nil {
+				return in, &ParseError{Input: p.opts.Name, Offset: -1, Err: err}
 			}
 		}
 	}
-	patterns := map[string]string{}
-	for _, bp := range root.SelectElements("BugPattern") {
-		if sd := bp.SelectElement("ShortDescription"); sd != nil {
-			patterns[bp.SelectAttrValue("type", "")] = strings.TrimSpace(sd.Text())
+	if err := d.Skip(); err != nil && err != io.EOF { // what follows the root is checked, as etree does
+		var se *xml.SyntaxError
+		if errors.As(err, &se) || errors.As(err, new(*xmlLimitError)) {
+			return in, xmlFail(p.opts.Name, d, err)
 		}
 	}
+	in.Tool, in.ToolVersion = tool, version
 	res := newSourceResolver(p.opts.Root, p.opts.FS, srcDirs)
-	for _, b := range root.SelectElements("BugInstance") {
-		f, partial := spotbugsFinding(b, patterns, res, in.Tool, in.ToolVersion)
+	err := held.each(func(b *bugFields) error {
+		f, partial := b.finding(patterns, res, in.Tool, in.ToolVersion)
 		if err := emit(f, partial); err != nil {
-			return in, err
+			return err
 		}
 		in.Findings++
+		return nil
+	})
+	if err != nil {
+		return in, err
 	}
 	res.finish(&in)
+	if cut {
+		in.Warn(fmt.Sprintf("elements with more than %d children or %d MiB of text cut to that size", maxBugNodes, maxBugText>>20))
+	}
 	return in, nil
 }
 
-// syntaxError finds the line of a well-formedness error: etree's own errors
-// carry no place, so encoding/xml reads the bytes again to name it.
-func (p *spotbugsParser) syntaxError(data []byte, err error) error {
-	d := newXMLDecoder(bytes.NewReader(data))
-	for {
-		_, xerr := d.Token()
-		if xerr == io.EOF {
-			break
+// spaceReader tells whether anything but white space went through it: a
+// blank document is empty, not malformed.
+type spaceReader struct {
+	r    io.Reader
+	text bool
+}
+
+func (s *spaceReader) Read(p []byte) (int, error) {
+	n, err := s.r.Read(p)
+	if !s.text && len(bytes.TrimLeft(p[:n], " \t\r\n")) > 0 {
+		s.text = true
+	}
+	return n, err
+}
+
+func inputLine(d *xml.Decoder) int {
+	line, _ := d.InputPos()
+	return line
+}
+
+// elementOf makes an etree element of a start tag (its attributes, a
+// repeated one keeping its last value, as etree reads them).
+func elementOf(se xml.StartElement) *etree.Element {
+	e := etree.NewElement(se.Name.Local)
+	e.Space = se.Name.Space
+	for _, a := range se.Attr {
+		dup := false
+		for i := range e.Attr {
+			if e.Attr[i].Space == a.Name.Space && e.Attr[i].Key == a.Name.Local {
+				e.Attr[i].Value, dup = a.Value, true
+			}
 		}
-		if xerr != nil {
-			return xmlFail(p.opts.Name, d, xerr)
+		if !dup {
+			e.Attr = append(e.Attr, etree.Attr{Space: a.Name.Space, Key: a.Name.Local, Value: a.Value})
 		}
 	}
-	return &ParseError{Input: p.opts.Name, Offset: -1, Err: err}
+	return e
+}
+
+// readElement reads the element se starts, up to its end, into an etree
+// element, keeping at most maxBugNodes elements and maxBugText bytes of
+// text; cut tells that some were left out.
+func readElement(d *xml.Decoder, se xml.StartElement) (e *etree.Element, cut bool, err error) {
+	root := elementOf(se)
+	stack := []*etree.Element{root}
+	nodes, text := 1, 0
+	for len(stack) > 0 {
+		tok, err := d.Token()
+		if err == io.EOF {
+			return nil, cut, &xml.SyntaxError{Msg: "unexpected EOF", Line: inputLine(d)}
+		}
+		if err != nil {
+			return nil, cut, err
+		}
+		top := stack[len(stack)-1]
+		switch t := tok.(type) {
+		case xml.StartElement:
+			if nodes++; nodes > maxBugNodes || top == nil {
+				cut = cut || top != nil
+				stack = append(stack, nil) // skipped, with what it holds
+				continue
+			}
+			child := elementOf(t)
+			top.AddChild(child)
+			stack = append(stack, child)
+		case xml.EndElement:
+			stack = stack[:len(stack)-1]
+		case xml.CharData:
+			if top == nil {
+				continue
+			}
+			if text+len(t) > maxBugText {
+				t, cut = t[:runeStart(t, maxBugText-text)], true
+			}
+			text += len(t)
+			if len(t) > 0 {
+				top.CreateText(string(t))
+			}
+		case xml.ProcInst:
+			if top != nil {
+				top.CreateProcInst(t.Target, string(t.Inst))
+			}
+		case xml.Directive:
+			if top != nil {
+				top.CreateDirective(string(t))
+			}
+		}
+	}
+	return root, cut, nil
 }
 
 // spotbugsToolName: SpotBugs continued FindBugs from version 3.1.0 on.
@@ -114,35 +269,73 @@ func spotbugsToolName(version string) string {
 	return "SpotBugs"
 }
 
-func spotbugsFinding(b *etree.Element, patterns map[string]string, res *sourceResolver, tool, version string) (reports.Finding, map[string]string) {
-	typ := b.SelectAttrValue("type", "")
-	prio := atoi(b.SelectAttrValue("priority", ""))
-	rank := atoi(b.SelectAttrValue("rank", ""))
+// bugFields is what a BugInstance's finding needs of it: its finding is
+// made once the BugPatterns and SrcDirs are known (finding).
+type bugFields struct {
+	typ, category, abbrev, hash string
+	priority, rank              int
+	hasLine                     bool
+	sourcepath, start, end      string
+	message                     string // the bug's own message, "" if none
+	where                       string // its class and method, for a message made of the pattern
+}
+
+func bugFieldsOf(b *etree.Element) *bugFields {
+	f := &bugFields{
+		typ:      b.SelectAttrValue("type", ""),
+		category: b.SelectAttrValue("category", ""),
+		abbrev:   b.SelectAttrValue("abbrev", ""),
+		hash:     b.SelectAttrValue("instanceHash", ""),
+		priority: atoi(b.SelectAttrValue("priority", "")),
+		rank:     atoi(b.SelectAttrValue("rank", "")),
+	}
+	if sl := bugSourceLine(b); sl != nil {
+		f.hasLine = true
+		f.sourcepath = sl.SelectAttrValue("sourcepath", "")
+		f.start, f.end = sl.SelectAttrValue("start", ""), sl.SelectAttrValue("end", "")
+	}
+	f.message, f.where = bugMessage(b)
+	return f
+}
+
+// finding makes the bug's finding.
+func (b *bugFields) finding(patterns map[string]string, res *sourceResolver, tool, version string) (reports.Finding, map[string]string) {
 	f := reports.Finding{
-		Tool: tool, ToolVersion: version, Rule: typ,
-		Category: b.SelectAttrValue("category", ""),
-		Severity: spotbugsSeverity(rank, prio), Priority: prio,
-		HelpURI: "https://spotbugs.readthedocs.io/en/latest/bugDescriptions.html#" + typ,
+		Tool: tool, ToolVersion: version, Rule: b.typ,
+		Category: b.category,
+		Severity: spotbugsSeverity(b.rank, b.priority), Priority: b.priority,
+		HelpURI: "https://spotbugs.readthedocs.io/en/latest/bugDescriptions.html#" + b.typ,
 	}
 	if f.Category == "" {
 		f.Category = reports.Uncategorized
 	}
-	f.RuleName = patterns[typ]
+	pattern := patterns[b.typ]
+	f.RuleName = pattern
 	if f.RuleName == "" {
-		f.RuleName = b.SelectAttrValue("abbrev", "")
+		f.RuleName = b.abbrev
 	}
-	if sl := bugSourceLine(b); sl != nil {
-		f.Path = res.resolve(sl.SelectAttrValue("sourcepath", ""))
-		f.Line = atoi(sl.SelectAttrValue("start", ""))
-		f.EndLine = atoi(sl.SelectAttrValue("end", ""))
+	if b.hasLine {
+		f.Path = res.resolve(b.sourcepath)
+		f.Line = atoi(b.start)
+		f.EndLine = atoi(b.end)
 		if f.EndLine < f.Line {
 			f.EndLine = f.Line
 		}
 	}
-	f.Message = bugMessage(b, typ, patterns[typ])
+	f.Message = b.message
+	if f.Message == "" {
+		m := pattern
+		if m == "" {
+			m = b.typ
+		}
+		if b.where != "" {
+			m += " in " + b.where
+		}
+		f.Message = orMessage(messageText(m))
+	}
 	var partial map[string]string
-	if h := b.SelectAttrValue("instanceHash", ""); h != "" {
-		partial = map[string]string{"instanceHash": h}
+	if b.hash != "" {
+		partial = map[string]string{"instanceHash": b.hash}
 	}
 	return f, partial
 }
@@ -165,21 +358,16 @@ func bugSourceLine(b *etree.Element) *etree.Element {
 }
 
 // bugMessage: the LongMessage (reports written with -xml:withMessages), else
-// the ShortMessage, else the pattern's description, else the bug type; the
-// class and method are added when the report gives no message of its own.
-func bugMessage(b *etree.Element, typ, pattern string) string {
+// the ShortMessage; without either, where says the class and method, to add
+// to the pattern's description (or the bug type) once it is known.
+func bugMessage(b *etree.Element) (msg, where string) {
 	for _, tag := range []string{"LongMessage", "ShortMessage"} {
 		if e := b.SelectElement(tag); e != nil {
 			if m := messageText(e.Text()); m != "" {
-				return m
+				return m, ""
 			}
 		}
 	}
-	m := pattern
-	if m == "" {
-		m = typ
-	}
-	where := ""
 	if c := b.SelectElement("Class"); c != nil {
 		where = c.SelectAttrValue("classname", "")
 	}
@@ -188,10 +376,7 @@ func bugMessage(b *etree.Element, typ, pattern string) string {
 			where += "." + name
 		}
 	}
-	if where != "" {
-		m += " in " + where
-	}
-	return orMessage(messageText(m))
+	return "", where
 }
 
 // spotbugsSeverity maps SpotBugs' bug rank, which measures how bad a bug is:

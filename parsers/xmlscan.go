@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/recap-dev/recap/reports"
@@ -32,10 +33,14 @@ type xmlScanner struct {
 	buf    []byte
 	start  bool              // the document has begun (after the declaration)
 	shared map[string]string // attrShared's values, by their raw bytes
-	// keepText makes next append the text it passes to text, decoded.
+	// keepText makes next append the text it passes to text, decoded, up
+	// to maxXMLValue bytes; textCut tells that more was left out.
 	keepText bool
 	text     []byte
-	raw      []byte // a text run being read
+	textCut  bool
+	carry    []byte // the unfinished end of a text chunk (a reference, a character, a \r)
+	// cuts counts the kept values (texts, attribute values) cut to maxXMLValue.
+	cuts int
 }
 
 // xmlRawAttr is an attribute as written: its value still escaped.
@@ -44,6 +49,35 @@ type xmlRawAttr struct {
 }
 
 var errOtherEncoding = errors.New("the document declares an encoding other than UTF-8")
+
+// Bounds of the XML readers (the scanner, and encoding/xml through
+// xmlLimiter), so that a hostile or broken report costs bounded memory.
+const (
+	// maxXMLDepth bounds element nesting. Checkstyle and PMD reports nest 3
+	// deep, SpotBugs' 4; encoding/xml has no bound, and keeps every open
+	// element's name.
+	maxXMLDepth = 256
+	// maxXMLTag bounds a tag (name and attributes), a comment, a processing
+	// instruction or a DOCTYPE, in bytes: each is read whole, and the
+	// largest real one is a few KiB.
+	maxXMLTag = 4 << 20
+	// maxXMLValue bounds a value recap keeps (a message, an attribute
+	// value), in bytes once decoded: a longer one is cut, with …, and the
+	// input says how many were. A message shows 1,000 characters anyway.
+	maxXMLValue = 64 << 10
+	// maxXMLReference bounds a character or entity reference (&…;): the
+	// longest real one, &#x10FFFF;, has 10 bytes.
+	maxXMLReference = 4 << 10
+	// maxXMLShared bounds the distinct attribute values attrShared keeps
+	// one copy of (rule ids, severities, line numbers).
+	maxXMLShared = 4096
+)
+
+// errTooDeep: the document nests elements deeper than maxXMLDepth.
+var errTooDeep = fmt.Errorf("elements nested deeper than %d", maxXMLDepth)
+
+// tooDeep reports whether err is the depth bound's error.
+func tooDeep(err error) bool { return err != nil && strings.Contains(err.Error(), errTooDeep.Error()) }
 
 // xmlSyntax is an XML syntax error at a line, worded as encoding/xml words it.
 type xmlSyntax struct {
@@ -84,18 +118,7 @@ func (s *xmlScanner) next() (xmlEvent, error) {
 		return xmlEnd, nil
 	}
 	for {
-		s.raw = s.raw[:0]
-		text, err := s.r.ReadSlice('<')
-		for err == bufio.ErrBufferFull {
-			s.line += bytes.Count(text, []byte{'\n'})
-			s.raw = append(s.raw, text...)
-			text, err = s.r.ReadSlice('<')
-		}
-		s.line += bytes.Count(text, []byte{'\n'})
-		s.raw = append(s.raw, bytes.TrimSuffix(text, []byte{'<'})...)
-		if err := s.keep(s.raw); err != nil { // text kept or not is checked
-			return xmlEOF, err
-		}
+		err := s.textRun()
 		if err == io.EOF {
 			if len(s.stack) > 0 || !s.start {
 				return xmlEOF, s.fail("unexpected EOF")
@@ -157,6 +180,132 @@ func (s *xmlScanner) next() (xmlEvent, error) {
 	}
 }
 
+// textRun reads the text up to the next '<' (consumed) in chunks of the
+// reader's buffer, checking it as encoding/xml does and keeping it (see
+// keepText) without holding more than a chunk. It returns io.EOF at the
+// end of the input.
+func (s *xmlScanner) textRun() error {
+	s.carry = s.carry[:0]
+	for {
+		chunk, err := s.r.ReadSlice('<')
+		final := err != bufio.ErrBufferFull
+		if err == nil {
+			chunk = chunk[:len(chunk)-1]
+		}
+		s.line += bytes.Count(chunk, []byte{'\n'})
+		if err := s.textChunk(chunk, final); err != nil {
+			return err
+		}
+		if final {
+			return err
+		}
+	}
+}
+
+// textChunk checks (and keeps) a chunk of a text run; unless final, an
+// unfinished reference, character or \r at its end waits for the next.
+func (s *xmlScanner) textChunk(b []byte, final bool) error {
+	data := b
+	if len(s.carry) > 0 {
+		s.carry = append(s.carry, b...)
+		data = s.carry
+	}
+	p := len(data)
+	if !final {
+		p = textSplit(data)
+	}
+	if err := s.keep(data[:p]); err != nil {
+		return err
+	}
+	rest := data[p:]
+	if len(rest) > maxXMLReference {
+		return s.fail("invalid character entity " + string(rest[:min(len(rest), 40)]) + "… (no semicolon)")
+	}
+	if len(s.carry) > 0 {
+		s.carry = s.carry[:copy(s.carry, rest)]
+	} else {
+		s.carry = append(s.carry, rest...)
+	}
+	return nil
+}
+
+// textSplit is where a chunk of text can end: before an unfinished
+// reference (an & with no ; after it), a character split by the chunk, or
+// a final \r (which may start a \r\n).
+func textSplit(b []byte) int {
+	p := len(b)
+	if i := bytes.LastIndexByte(b, '&'); i >= 0 && bytes.IndexByte(b[i:], ';') < 0 {
+		p = i
+	}
+	p = runeSplit(b, p)
+	if p > 0 && b[p-1] == '\r' {
+		p--
+	}
+	return p
+}
+
+// runeSplit moves p back to the start of a UTF-8 sequence that b[:p] does
+// not hold whole.
+func runeSplit(b []byte, p int) int {
+	for i := p - 1; i >= 0 && i >= p-utf8.UTFMax; i-- {
+		if utf8.RuneStart(b[i]) {
+			if !utf8.FullRune(b[i:p]) {
+				return i
+			}
+			break
+		}
+	}
+	return p
+}
+
+// appendText adds decoded text to s.text, up to maxXMLValue bytes.
+func (s *xmlScanner) appendText(b []byte) {
+	if s.textCut {
+		return
+	}
+	room := maxXMLValue - len(s.text)
+	if len(b) > room {
+		b = b[:runeStart(b, room)]
+		s.textCut = true
+	}
+	s.text = append(s.text, b...)
+}
+
+// runeStart is the start of the character at n, n at most len(b).
+func runeStart(b []byte, n int) int {
+	for n > 0 && n < len(b) && !utf8.RuneStart(b[n]) {
+		n--
+	}
+	return n
+}
+
+// keptText is the text kept since keepText was set, cut with … if longer
+// than maxXMLValue (counted in cuts).
+func (s *xmlScanner) keptText() string {
+	if s.textCut {
+		s.cuts++
+		return string(s.text) + "…"
+	}
+	return string(s.text)
+}
+
+// cutValue cuts a kept value to maxXMLValue bytes, with …, counting it in
+// *cuts; both XML readers cut the same values at the same place.
+func cutValue(v string, cuts *int) string {
+	if len(v) <= maxXMLValue {
+		return v
+	}
+	*cuts++
+	return v[:runeStart([]byte(v[:maxXMLValue+1]), maxXMLValue)] + "…"
+}
+
+// warnCuts notes on the input how many values were cut.
+func warnCuts(in *reports.Input, cuts int) {
+	if cuts > 0 {
+		in.Warn(fmt.Sprintf("%s longer than %d KiB cut to that size (marked …)", plural(cuts, "value", "values"), maxXMLValue>>10))
+	}
+}
+
 // readXML reads a report with the scanner, or with encoding/xml (slow) when
 // the document declares another encoding than UTF-8 or is blank.
 func readXML(r io.Reader, emit Emit, scan, slow func(io.Reader, Emit) (reports.Input, error)) (reports.Input, error) {
@@ -199,6 +348,9 @@ func (s *xmlScanner) until(end string) ([]byte, error) {
 		chunk, err := s.r.ReadSlice(last)
 		s.buf = append(s.buf, chunk...)
 		s.line += bytes.Count(chunk, []byte{'\n'})
+		if len(s.buf) > maxXMLTag {
+			return nil, s.fail(fmt.Sprintf("a comment or processing instruction longer than %d MiB", maxXMLTag>>20))
+		}
 		if err == bufio.ErrBufferFull {
 			continue
 		}
@@ -219,14 +371,8 @@ func (s *xmlScanner) bang() error {
 		return err
 	}
 	if head, err := s.r.Peek(7); err == nil && string(head) == "[CDATA[" {
-		body, err := s.until("]]>")
-		if err == nil && s.keepText {
-			s.text = appendNewlines(s.text, body[len("[CDATA["):])
-			if !utf8.Valid(body) {
-				return s.fail("invalid UTF-8")
-			}
-		}
-		return err
+		s.r.Discard(7)
+		return s.cdata()
 	}
 	depth := 0
 	for {
@@ -246,6 +392,47 @@ func (s *xmlScanner) bang() error {
 				return nil
 			}
 		}
+	}
+}
+
+// cdata reads a CDATA section's content after its <![CDATA[, up to its
+// ]]>, in chunks: checked as encoding/xml checks it, kept (line ends
+// turned into \n) when keepText is set.
+func (s *xmlScanner) cdata() error {
+	s.carry = s.carry[:0]
+	for {
+		chunk, err := s.r.ReadSlice('>')
+		if err != nil && err != bufio.ErrBufferFull {
+			return s.fail("unexpected EOF in CDATA section")
+		}
+		s.line += bytes.Count(chunk, []byte{'\n'})
+		s.carry = append(s.carry, chunk...)
+		data := s.carry
+		end := err == nil && bytes.HasSuffix(data, []byte("]]>"))
+		p := len(data)
+		if end {
+			p -= 3
+		} else {
+			// Hold back what may start the ]]>, a character or a \r\n.
+			for p > 0 && p > len(data)-2 && data[p-1] == ']' {
+				p--
+			}
+			p = runeSplit(data, p)
+			if p > 0 && data[p-1] == '\r' {
+				p--
+			}
+		}
+		if msg := xmlCharsError(data[:p]); msg != "" {
+			return s.fail(msg)
+		}
+		if s.keepText {
+			s.buf = appendNewlines(s.buf[:0], data[:p])
+			s.appendText(s.buf)
+		}
+		if end {
+			return nil
+		}
+		s.carry = s.carry[:copy(s.carry, data[p:])]
 	}
 }
 
@@ -272,6 +459,9 @@ func (s *xmlScanner) readTag() ([]byte, error) {
 			}
 		}
 		s.buf = append(s.buf, chunk...)
+		if len(s.buf) > maxXMLTag {
+			return nil, s.fail(fmt.Sprintf("a tag longer than %d MiB", maxXMLTag>>20))
+		}
 		if err == nil && quote == 0 {
 			return s.buf[:len(s.buf)-1], nil
 		}
@@ -294,6 +484,9 @@ func (s *xmlScanner) parseStart(tag []byte) error {
 	s.name = tag[:i]
 	if len(s.name) == 0 {
 		return s.fail("expected element name after <")
+	}
+	if len(s.stack) >= maxXMLDepth {
+		return s.fail(errTooDeep.Error())
 	}
 	s.stack = append(s.stack, append([]byte(nil), s.name...))
 	s.attrs = s.attrs[:0]
@@ -339,23 +532,58 @@ func (s *xmlScanner) parseStart(tag []byte) error {
 	}
 }
 
-// keep checks a run of text as encoding/xml does (references, UTF-8) and,
-// with keepText, appends it decoded to s.text.
+// keep checks text as encoding/xml does (references, characters, UTF-8)
+// and, with keepText, appends it decoded to s.text.
 func (s *xmlScanner) keep(raw []byte) error {
 	if bytes.IndexByte(raw, '&') < 0 && bytes.IndexByte(raw, '\r') < 0 {
-		if !utf8.Valid(raw) {
-			return s.fail("invalid UTF-8")
+		if msg := xmlCharsError(raw); msg != "" {
+			return s.fail(msg)
 		}
 		if s.keepText {
-			s.text = append(s.text, raw...)
+			s.appendText(raw)
 		}
 		return nil
 	}
 	v, err := s.unescape(raw)
 	if s.keepText {
-		s.text = append(s.text, v...)
+		s.appendText([]byte(v))
 	}
 	return err
+}
+
+// xmlCharsError names the first character of b that XML does not allow
+// (as encoding/xml checks text and attribute values): invalid UTF-8, a
+// control character but tab, line feed and carriage return, a surrogate,
+// U+FFFE or U+FFFF. It is "" when there is none.
+func xmlCharsError(b []byte) string {
+	for i := 0; i < len(b); {
+		c := b[i]
+		if c < utf8.RuneSelf {
+			if c < 0x20 && c != '\t' && c != '\n' && c != '\r' {
+				return fmt.Sprintf("illegal character code %U", rune(c))
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size == 1 {
+			return "invalid UTF-8"
+		}
+		if !xmlChar(r) {
+			return fmt.Sprintf("illegal character code %U", r)
+		}
+		i += size
+	}
+	return ""
+}
+
+// xmlChar reports whether r is in XML's Char production, as encoding/xml
+// decides.
+func xmlChar(r rune) bool {
+	return r == 0x09 || r == 0x0A || r == 0x0D ||
+		r >= 0x20 && r <= 0xD7FF ||
+		r >= 0xE000 && r <= 0xFFFD ||
+		r >= 0x10000 && r <= 0x10FFFF
 }
 
 // appendNewlines appends b with \r\n and a lone \r turned into \n, as
@@ -386,7 +614,8 @@ func local(name []byte) []byte {
 func (s *xmlScanner) attr(name string) (string, error) {
 	for _, a := range s.attrs {
 		if string(local(a.name)) == name {
-			return s.unescape(a.value)
+			v, err := s.unescape(a.value)
+			return cutValue(v, &s.cuts), err
 		}
 	}
 	return "", nil
@@ -406,7 +635,10 @@ func (s *xmlScanner) attrShared(name string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		if s.shared == nil {
+		if len(v) > maxXMLValue {
+			return cutValue(v, &s.cuts), nil // not shared: counted each time
+		}
+		if s.shared == nil || len(s.shared) >= maxXMLShared {
 			s.shared = map[string]string{}
 		}
 		s.shared[string(a.value)] = v
@@ -419,8 +651,8 @@ func (s *xmlScanner) attrShared(name string) (string, error) {
 // and checks UTF-8, as encoding/xml does for attribute values.
 func (s *xmlScanner) unescape(v []byte) (string, error) {
 	if bytes.IndexByte(v, '&') < 0 && bytes.IndexByte(v, '\r') < 0 {
-		if !utf8.Valid(v) {
-			return "", s.fail("invalid UTF-8")
+		if msg := xmlCharsError(v); msg != "" {
+			return "", s.fail(msg)
 		}
 		return string(v), nil
 	}
@@ -449,8 +681,8 @@ func (s *xmlScanner) unescape(v []byte) (string, error) {
 			out = append(out, c)
 		}
 	}
-	if !utf8.Valid(out) {
-		return "", s.fail("invalid UTF-8")
+	if msg := xmlCharsError(out); msg != "" {
+		return "", s.fail(msg)
 	}
 	return string(out), nil
 }
@@ -474,11 +706,13 @@ func xmlEntity(ent []byte) (rune, bool) {
 	var n uint64
 	var err error
 	if ent[1] == 'x' {
-		n, err = strconv.ParseUint(string(ent[2:]), 16, 32)
+		n, err = strconv.ParseUint(string(ent[2:]), 16, 64)
 	} else {
-		n, err = strconv.ParseUint(string(ent[1:]), 10, 32)
+		n, err = strconv.ParseUint(string(ent[1:]), 10, 64)
 	}
-	if err != nil || n == 0 || n > utf8.MaxRune || (n >= 0xD800 && n <= 0xDFFF) {
+	// As encoding/xml: a surrogate becomes U+FFFD; a character XML does not
+	// allow (&#0;) is refused by the check of the decoded text.
+	if err != nil || n > utf8.MaxRune {
 		return 0, false
 	}
 	return rune(n), true

@@ -9,8 +9,10 @@ import (
 	"strings"
 )
 
+// newXMLDecoder reads r with encoding/xml, through an xmlLimiter that holds
+// it to the scanner's bounds (depth, tag and text sizes).
 func newXMLDecoder(r io.Reader) *xml.Decoder {
-	d := xml.NewDecoder(r)
+	d := xml.NewDecoder(newXMLLimiter(r))
 	d.CharsetReader = charsetReader
 	return d
 }
@@ -19,7 +21,10 @@ func newXMLDecoder(r io.Reader) *xml.Decoder {
 func xmlFail(name string, d *xml.Decoder, err error) error {
 	line, col := d.InputPos()
 	var se *xml.SyntaxError
+	var le *xmlLimitError
 	switch {
+	case errors.As(err, &le):
+		line, col = le.line, 0
 	case errors.As(err, &se):
 		line, col = se.Line, 0
 		err = errors.New("XML syntax error: " + se.Msg)

@@ -3,10 +3,11 @@ package summarize
 import (
 	"errors"
 	"fmt"
-	"os"
+	"io"
 	"path"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/recap-dev/recap/internal/content"
 )
@@ -27,54 +28,130 @@ const (
 // ErrBinary: the file is not text.
 var ErrBinary = errors.New("binary file")
 
-// FileSource is a [Source] over whole files that Read returns (from the
-// working tree, a git revision, …). It keeps the last files it read, since a
-// page's findings share files.
+// FileSource is a [Source] over files that Open (streamed, preferred) or
+// Read (whole) gives: from the working tree, a git revision, …. Of a file
+// it reads the first MaxSourceBytes only, so that a huge file costs no more
+// than that, and it keeps the last files it read (at most fileCacheFiles
+// and fileCacheBytes), since a page's findings share files.
 type FileSource struct {
+	// Open opens a file and gives its size in bytes (-1 when unknown).
+	Open func(path string) (io.ReadCloser, int64, error)
+	// Read gives a whole file, when Open is nil.
 	Read  func(path string) ([]byte, error)
-	cache map[string][]string
+	cache map[string]*sourceFile
 	order []string
+	bytes int
 }
 
-// fileCacheFiles bounds the files a FileSource keeps in memory.
-const fileCacheFiles = 16
+// Bounds of the files read for context.
+const (
+	// MaxSourceBytes bounds what is read of a source file for context: the
+	// lines in its first 4 MiB (a source file of 100,000 lines of 40
+	// characters); past them the context note says the file's size.
+	MaxSourceBytes = 4 << 20
+	// fileCacheFiles and fileCacheBytes bound the files a FileSource keeps.
+	fileCacheFiles = 16
+	fileCacheBytes = 16 << 20
+)
+
+// sourceFile is what a FileSource keeps of a file.
+type sourceFile struct {
+	lines []string
+	size  int64 // the file's size, -1 when unknown
+	cut   bool  // the file goes on past the lines kept
+	bytes int
+}
 
 // Lines implements [Source].
 func (s *FileSource) Lines(p string, from, to int) ([]string, error) {
-	lines, err := s.file(p)
+	f, err := s.file(p)
 	if err != nil {
 		return nil, err
 	}
+	lines := f.lines
 	from = max(from, 1)
+	// Of a file cut at MaxSourceBytes, a range whose middle line (the
+	// finding's, as AddContext and the MCP snippet ask) was not read is
+	// refused: what follows the lines read is not known.
+	if f.cut && (from+to)/2 > len(lines) {
+		from = to + 1
+	}
 	to = min(to, len(lines))
 	if from > to {
+		if f.cut {
+			return nil, fmt.Errorf("the file is %s; lines past the first %d MiB are not read", byteSize(f.size), MaxSourceBytes>>20)
+		}
 		return nil, fmt.Errorf("%s has %d lines", p, len(lines))
 	}
 	return lines[from-1 : to], nil
 }
 
-func (s *FileSource) file(p string) ([]string, error) {
-	if lines, ok := s.cache[p]; ok {
-		return lines, nil
+func (s *FileSource) file(p string) (*sourceFile, error) {
+	if f, ok := s.cache[p]; ok {
+		return f, nil
 	}
-	b, err := s.Read(p)
-	if err != nil {
-		return nil, err
+	var b []byte
+	size := int64(-1)
+	if s.Open != nil {
+		rc, n, err := s.Open(p)
+		if err != nil {
+			return nil, err
+		}
+		size = n
+		b, err = io.ReadAll(io.LimitReader(rc, MaxSourceBytes+1))
+		rc.Close()
+		if err != nil {
+			return nil, err
+		}
+	} else {
+		var err error
+		if b, err = s.Read(p); err != nil {
+			return nil, err
+		}
+		size = int64(len(b))
+	}
+	cut := len(b) > MaxSourceBytes || size > int64(len(b))
+	if len(b) > MaxSourceBytes {
+		b = b[:MaxSourceBytes]
+	}
+	if size < 0 && !cut {
+		size = int64(len(b))
 	}
 	lines, err := SplitLines(b)
 	if err != nil {
 		return nil, err
 	}
-	if s.cache == nil {
-		s.cache = map[string][]string{}
+	if cut && len(b) > 0 && b[len(b)-1] != '\n' {
+		lines[len(lines)-1] += "…" // the start of a line the bound cut
 	}
-	if len(s.order) >= fileCacheFiles {
+	f := &sourceFile{lines: lines, size: size, cut: cut, bytes: len(b)}
+	if s.cache == nil {
+		s.cache = map[string]*sourceFile{}
+	}
+	for len(s.order) > 0 && (len(s.order) >= fileCacheFiles || s.bytes+f.bytes > fileCacheBytes) {
+		s.bytes -= s.cache[s.order[0]].bytes
 		delete(s.cache, s.order[0])
 		s.order = s.order[1:]
 	}
-	s.cache[p] = lines
+	s.cache[p] = f
 	s.order = append(s.order, p)
-	return lines, nil
+	s.bytes += f.bytes
+	return f, nil
+}
+
+// byteSize writes a size as people read it: 2.1 GB, 340 MB, 12 KB.
+func byteSize(n int64) string {
+	switch {
+	case n < 0:
+		return fmt.Sprintf("over %d MiB", MaxSourceBytes>>20)
+	case n >= 1e9:
+		return fmt.Sprintf("%.1f GB", float64(n)/1e9)
+	case n >= 1e6:
+		return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+	case n >= 1e3:
+		return fmt.Sprintf("%d KB", n/1e3)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // Dir is a [Source] over a directory (the repository's working tree). Paths
@@ -86,22 +163,28 @@ type Dir struct {
 
 // Lines implements [Source].
 func (d *Dir) Lines(p string, from, to int) ([]string, error) {
-	if d.files.Read == nil {
-		d.files.Read = d.read
+	if d.files.Open == nil {
+		d.files.Open = d.open
 	}
 	return d.files.Lines(p, from, to)
 }
 
-func (d *Dir) read(p string) ([]byte, error) {
+func (d *Dir) open(p string) (io.ReadCloser, int64, error) {
 	clean := path.Clean(p)
 	if p == "" || path.IsAbs(clean) || clean == ".." || strings.HasPrefix(clean, "../") || isWindowsAbs(clean) {
-		return nil, fmt.Errorf("%s is not inside the repository", p)
+		return nil, 0, fmt.Errorf("%s is not inside the repository", p)
 	}
-	b, err := os.ReadFile(filepath.Join(d.Root, filepath.FromSlash(clean)))
+	return OpenSized(filepath.Join(d.Root, filepath.FromSlash(clean)))
+}
+
+// OpenSized opens a regular file (a directory, a FIFO or a device is
+// refused) with its size, as FileSource.Open gives it.
+func OpenSized(name string) (io.ReadCloser, int64, error) {
+	f, st, err := content.Open(name)
 	if err != nil {
-		return nil, content.PathErr(err)
+		return nil, 0, content.PathErr(err)
 	}
-	return b, nil
+	return f, st.Size(), nil
 }
 
 // SplitLines splits file content into lines, LF or CRLF, and refuses binary
@@ -156,9 +239,15 @@ func cutLine(s string) string {
 	if len(s) <= MaxLineChars {
 		return s
 	}
-	r := []rune(s)
-	if len(r) <= MaxLineChars {
-		return s
+	n := 0
+	for i := range s { // no copy of a long line (up to MaxSourceBytes)
+		if n == MaxLineChars-1 {
+			if utf8.RuneCountInString(s[i:]) > 1 {
+				return s[:i] + "…"
+			}
+			return s
+		}
+		n++
 	}
-	return string(r[:MaxLineChars-1]) + "…"
+	return s
 }

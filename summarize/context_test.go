@@ -1,6 +1,8 @@
 package summarize
 
 import (
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -8,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/recap-dev/recap/reports"
+	"github.com/recap-dev/recap/reports/reportstest"
 )
 
 func TestAddContext(t *testing.T) {
@@ -52,5 +55,75 @@ func TestAddContext(t *testing.T) {
 				t.Errorf("note = %q, want %q", fv.ContextNote, tc.wantNote)
 			}
 		})
+	}
+}
+
+// TestContextBounds: a finding in a huge file (2 GiB, sparse), a file of
+// one long line, or many large files cost bounded memory: the lines in the
+// first MaxSourceBytes are shown, and the note says why others are not.
+func TestContextBounds(t *testing.T) {
+	root := t.TempDir()
+	var head strings.Builder
+	for i := 1; i <= 10000; i++ {
+		fmt.Fprintf(&head, "line %d\n", i)
+	}
+	huge := filepath.Join(root, "Huge.java")
+	if err := os.WriteFile(huge, []byte(head.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(huge, 2<<30); err != nil { // sparse: no disk used
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "min.js"), []byte(strings.Repeat("x", 10<<20)+"\nsecond\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	src := &Dir{Root: root}
+	tests := map[string]struct {
+		f        reports.Finding
+		want     []ContextLine
+		wantNote string
+	}{
+		"huge, early line":  {reports.Finding{Path: "Huge.java", Line: 5}, []ContextLine{{4, "line 4"}, {5, "line 5"}, {6, "line 6"}}, ""},
+		"huge, late line":   {reports.Finding{Path: "Huge.java", Line: 9999999}, nil, "no context: the file is 2.1 GB; lines past the first 4 MiB are not read"},
+		"long line":         {reports.Finding{Path: "min.js", Line: 1}, []ContextLine{{1, strings.Repeat("x", MaxLineChars-1) + "…"}}, ""},
+		"after a long line": {reports.Finding{Path: "min.js", Line: 2}, nil, "no context: the file is 10.5 MB; lines past the first 4 MiB are not read"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			fv := FindingView{Finding: tc.f}
+			peak := reportstest.PeakHeap(func() { AddContext(&fv, src) })
+			if peak > 24<<20 {
+				t.Errorf("heap peaked %d MiB above the start", peak>>20)
+			}
+			if diff := cmp.Diff(tc.want, fv.Context); diff != "" {
+				t.Errorf("context mismatch (-want +got):\n%s", diff)
+			}
+			if fv.ContextNote != tc.wantNote {
+				t.Errorf("note = %q, want %q", fv.ContextNote, tc.wantNote)
+			}
+		})
+	}
+	// The cache is bounded in bytes: 3 MiB files, 16 MiB at most.
+	for i := range 12 {
+		if err := os.WriteFile(filepath.Join(root, fmt.Sprintf("f%d.go", i)), []byte(strings.Repeat("abc\n", 3<<18)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fs := &FileSource{Open: func(p string) (io.ReadCloser, int64, error) { return OpenSized(filepath.Join(root, p)) }}
+	for i := range 12 {
+		if _, err := fs.Lines(fmt.Sprintf("f%d.go", i), 1, 2); err != nil {
+			t.Fatal(err)
+		}
+		if fs.bytes > fileCacheBytes || len(fs.cache) != len(fs.order) || len(fs.order) > fileCacheFiles {
+			t.Fatalf("cache of %d files, %d bytes", len(fs.order), fs.bytes)
+		}
+	}
+	if len(fs.order) != 5 {
+		t.Errorf("%d files kept, want 5 (16 MiB of 3 MiB files)", len(fs.order))
+	}
+	// A Read source is bounded the same way.
+	rs := &FileSource{Read: func(string) ([]byte, error) { return []byte(strings.Repeat("a\n", 3<<20)), nil }}
+	if _, err := rs.Lines("x", 3<<20-1, 3<<20); err == nil || err.Error() != "the file is 6.3 MB; lines past the first 4 MiB are not read" {
+		t.Errorf("error %v", err)
 	}
 }

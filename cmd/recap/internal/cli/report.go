@@ -283,9 +283,9 @@ func revSource(root, rev string) (summarize.Source, error) {
 	if err != nil {
 		return nil, usageError("--rev: %v", err)
 	}
-	read, err := repo.ReadAt(rev)
+	open, err := repo.OpenAt(rev)
 	if err != nil {
 		return nil, usageError("--rev: %v", err)
 	}
-	return &summarize.FileSource{Read: read}, nil
+	return &summarize.FileSource{Open: open}, nil
 }

@@ -1,0 +1,454 @@
+// Package hostile holds the hostile-input cases of recap: inputs a pull
+// request can shape (huge strings, endless streams, deep nesting, files of
+// gigabytes), each run through the recap binary with a time limit and its
+// peak RSS read from the process's rusage. cmd/recap's TestHostile runs
+// them at small sizes in the test command; scripts/hostile runs them at
+// full size and prints the table of the reliability page.
+//
+// A case makes its input on the fly, in a directory of its own, at the size
+// asked: files (gzip where it helps), a stream on standard input, sparse
+// files made with truncate. Cases of other kinds (the MCP server, signals)
+// give a Run of their own.
+package hostile
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// MiB is 2^20 bytes; GB 10^9.
+const (
+	MiB = 1 << 20
+	GB  = 1_000_000_000
+)
+
+// Bounds of peak RSS (the process's, as rusage gives it): a streaming
+// reader holds a bounded window of its input; anything else a bounded
+// amount more.
+const (
+	StreamBound = 64 * MiB
+	AnyBound    = 256 * MiB
+)
+
+// A Case is one hostile input and what recap must do with it.
+type Case struct {
+	Name string
+	// Make writes the case's inputs of about size bytes into dir, and
+	// gives recap's arguments, its standard input (nil: none) and a few
+	// words on the input ("6.5 GB of spaces, 6.4 MB as .gz").
+	Make func(dir string, size int64) (args []string, stdin io.Reader, what string, err error)
+	// Size is the hostile part's size in the test command; Full in
+	// scripts/hostile.
+	Size, Full int64
+	// Bound is the peak RSS allowed, in bytes.
+	Bound int64
+	// Check judges a run: nil when it ended as it must (a named error, or a
+	// bounded result), with the good inputs of the same call reported.
+	Check func(r *Result) error
+	// Run, when set, runs the case instead of the recap command Make gives
+	// (a case of the MCP server, of a signal).
+	Run func(ctx context.Context, bin, dir string, size int64) (*Result, error)
+}
+
+// A Result is one run of a case.
+type Result struct {
+	Code           int
+	Stdout, Stderr []byte
+	Wall           time.Duration
+	MaxRSS         int64 // bytes
+	What           string
+}
+
+// Run runs c at size with bin in dir (made empty by the caller), within
+// timeout.
+func Run(bin, dir string, c Case, size int64, timeout time.Duration) (*Result, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	if c.Run != nil {
+		return c.Run(ctx, bin, dir, size)
+	}
+	args, stdin, what, err := c.Make(dir, size)
+	if err != nil {
+		return nil, fmt.Errorf("making the input: %w", err)
+	}
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Dir = dir
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &limited{w: &out, n: 4 * MiB}, &limited{w: &errOut, n: MiB}
+	if stdin != nil {
+		cmd.Stdin = stdin
+	}
+	cmd.WaitDelay = 5 * time.Second // standard input may still be being written
+	start := time.Now()
+	err = cmd.Run()
+	r := &Result{Stdout: out.Bytes(), Stderr: errOut.Bytes(), Wall: time.Since(start), What: what}
+	if ctx.Err() != nil {
+		return r, fmt.Errorf("no end within %s", timeout)
+	}
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) && !errors.Is(err, exec.ErrWaitDelay) {
+		return r, err
+	}
+	r.Code = cmd.ProcessState.ExitCode()
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		r.MaxRSS = ru.Maxrss * 1024 // KiB on Linux
+	}
+	return r, nil
+}
+
+// limited keeps the first n bytes written to it.
+type limited struct {
+	w *bytes.Buffer
+	n int
+}
+
+func (l *limited) Write(p []byte) (int, error) {
+	if room := l.n - l.w.Len(); room > 0 {
+		l.w.Write(p[:min(len(p), room)])
+	}
+	return len(p), nil
+}
+
+// Repeat gives pattern repeated up to n bytes, made as it is read.
+func Repeat(pattern string, n int64) io.Reader { return &repeater{p: []byte(pattern), n: n} }
+
+type repeater struct {
+	p   []byte
+	n   int64
+	off int
+}
+
+func (r *repeater) Read(b []byte) (int, error) {
+	if r.n <= 0 {
+		return 0, io.EOF
+	}
+	if int64(len(b)) > r.n {
+		b = b[:r.n]
+	}
+	w := 0
+	for w < len(b) {
+		c := copy(b[w:], r.p[r.off:])
+		w += c
+		r.off = (r.off + c) % len(r.p)
+	}
+	r.n -= int64(w)
+	return w, nil
+}
+
+// stream is head, pattern repeated to n bytes, and tail.
+func stream(head, pattern string, n int64, tail string) io.Reader {
+	return io.MultiReader(strings.NewReader(head), Repeat(pattern, n), strings.NewReader(tail))
+}
+
+// writeGzip writes r gzip-compressed (fastest level: the inputs repeat)
+// and gives the compressed size.
+func writeGzip(path string, r io.Reader) (int64, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return 0, err
+	}
+	zw, _ := gzip.NewWriterLevel(f, gzip.BestSpeed)
+	if _, err := io.Copy(zw, r); err != nil {
+		f.Close()
+		return 0, err
+	}
+	if err := zw.Close(); err != nil {
+		f.Close()
+		return 0, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return 0, err
+	}
+	return st.Size(), f.Close()
+}
+
+// Size writes a size as the table shows it.
+func Size(n int64) string {
+	switch {
+	case n >= GB:
+		return fmt.Sprintf("%.1f GB", float64(n)/GB)
+	case n >= 1_000_000:
+		return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+	case n >= 1000:
+		return fmt.Sprintf("%.0f KB", float64(n)/1e3)
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+// The good inputs given beside a hostile one: they must still be reported.
+const (
+	goodCheckstyle = `<?xml version="1.0" encoding="UTF-8"?>
+<checkstyle version="8.36"><file name="src/Good.java">
+<error line="3" severity="warning" message="good one" source="com.puppycrawl.tools.checkstyle.checks.coding.MagicNumberCheck"/>
+<error line="4" severity="error" message="good two" source="com.puppycrawl.tools.checkstyle.checks.coding.MagicNumberCheck"/>
+</file></checkstyle>
+`
+	goodFindings = 2
+)
+
+// summary is the part of recap's JSON output the checks read.
+type summary struct {
+	Inputs []struct {
+		Path     string   `json:"path"`
+		Findings int      `json:"findings"`
+		Error    string   `json:"error"`
+		Warnings []string `json:"warnings"`
+	} `json:"inputs"`
+	Findings []struct {
+		Message     string               `json:"message"`
+		Line        int                  `json:"line"`
+		Context     []struct{ Line int } `json:"context"`
+		ContextNote string               `json:"contextNote"`
+	} `json:"findings"`
+}
+
+// inputs checks a summary's inputs: the hostile one's findings, and its
+// error or a warning holding the text given ("" for none), then the good
+// one's findings.
+func inputs(r *Result, code, findings int, errText, warnText string) error {
+	if r.Code != code {
+		return fmt.Errorf("exit %d, want %d (%s)", r.Code, code, firstLine(r.Stderr))
+	}
+	var s summary
+	if err := json.Unmarshal(r.Stdout, &s); err != nil {
+		return fmt.Errorf("output: %v", err)
+	}
+	if len(s.Inputs) != 2 {
+		return fmt.Errorf("%d inputs reported, want 2", len(s.Inputs))
+	}
+	h, g := s.Inputs[0], s.Inputs[1]
+	if h.Findings != findings {
+		return fmt.Errorf("%d findings of the hostile input, want %d", h.Findings, findings)
+	}
+	if errText == "" && h.Error != "" || !strings.Contains(h.Error, errText) || errText != "" && !strings.HasPrefix(h.Error, h.Path+": ") {
+		return fmt.Errorf("error %q, want one naming the input, with %q", h.Error, errText)
+	}
+	if warnText != "" && !strings.Contains(strings.Join(h.Warnings, "\n"), warnText) {
+		return fmt.Errorf("warnings %q, want one with %q", h.Warnings, warnText)
+	}
+	if g.Findings != goodFindings || g.Error != "" {
+		return fmt.Errorf("the good input: %d findings, error %q; want %d", g.Findings, g.Error, goodFindings)
+	}
+	return nil
+}
+
+// Describe says in a few words how a run ended: the hostile input's error,
+// else its warnings and findings (recap's JSON), else recap's error.
+func Describe(r *Result) string {
+	var s summary
+	if json.Unmarshal(r.Stdout, &s) == nil && len(s.Inputs) > 0 {
+		h := s.Inputs[0]
+		switch {
+		case h.Error != "":
+			return fmt.Sprintf("exit %d: %s", r.Code, h.Error)
+		case len(h.Warnings) > 0:
+			return fmt.Sprintf("exit %d: %d findings; %s", r.Code, h.Findings, strings.Join(h.Warnings, "; "))
+		case len(s.Findings) > 0 && s.Findings[len(s.Findings)-1].ContextNote != "":
+			return fmt.Sprintf("exit %d: context note %q", r.Code, s.Findings[len(s.Findings)-1].ContextNote)
+		}
+		return fmt.Sprintf("exit %d: %d findings", r.Code, h.Findings)
+	}
+	if line := firstLine(r.Stderr); line != "" {
+		return fmt.Sprintf("exit %d: %s", r.Code, line)
+	}
+	return fmt.Sprintf("exit %d", r.Code)
+}
+
+func firstLine(b []byte) string {
+	s, _, _ := strings.Cut(string(b), "\n")
+	return s
+}
+
+// gzCase is a summary of one hostile .gz report beside a good one.
+func gzCase(name, head, pattern, tail string) func(dir string, size int64) ([]string, io.Reader, string, error) {
+	return func(dir string, size int64) ([]string, io.Reader, string, error) {
+		if err := os.WriteFile(filepath.Join(dir, "good.xml"), []byte(goodCheckstyle), 0o644); err != nil {
+			return nil, nil, "", err
+		}
+		gz, err := writeGzip(filepath.Join(dir, name), stream(head, pattern, size, tail))
+		if err != nil {
+			return nil, nil, "", err
+		}
+		what := fmt.Sprintf("%s as .gz of %s", Size(gz), Size(size))
+		return []string{"summary", "--format", "json", name, "good.xml"}, nil, what, nil
+	}
+}
+
+// Cases are the hostile inputs, in the order of the table.
+func Cases() []Case {
+	const csHead = `<?xml version="1.0" encoding="UTF-8"?><checkstyle version="8"><file name="a.java">`
+	const csTail = `<error line="1" severity="error" message="after" source="x.Y"/></file></checkstyle>`
+	const pmdHead = `<pmd version="7.0.0"><file name="a.java"><violation beginline="1" rule="R" ruleset="Design" priority="3">`
+	const sarifHead = `{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"T"}},"results":[{"ruleId":"R","message":{"text":"`
+	const sarifTail = `"}},{"ruleId":"R","message":{"text":"m"}}]}]}`
+	return []Case{
+		{
+			Name: "Checkstyle XML: spaces", Size: 64 * MiB, Full: 6_500_000_000, Bound: StreamBound,
+			Make:  gzCase("spaces.xml.gz", csHead, " ", csTail),
+			Check: func(r *Result) error { return inputs(r, 0, 1, "", "") },
+		},
+		{
+			Name: "Checkstyle XML: nested elements", Size: 4 * MiB, Full: 1 * GB, Bound: StreamBound,
+			Make:  gzCase("nested.xml.gz", csHead, "<a>", ""),
+			Check: func(r *Result) error { return inputs(r, 2, 0, "elements nested deeper than 256", "") },
+		},
+		{
+			Name: "Checkstyle XML: zeros on standard input", Size: 64 * MiB, Full: 100 * GB, Bound: StreamBound,
+			Make: func(dir string, size int64) ([]string, io.Reader, string, error) {
+				if err := os.WriteFile(filepath.Join(dir, "good.xml"), []byte(goodCheckstyle), 0o644); err != nil {
+					return nil, nil, "", err
+				}
+				return []string{"summary", "--format", "json", "--input-format", "checkstyle", "-", "good.xml"},
+					Repeat("\x00", size), Size(size) + " of zeros on standard input", nil
+			},
+			Check: func(r *Result) error { return inputs(r, 2, 0, "illegal character code U+0000", "") },
+		},
+		{
+			Name: "PMD XML: one long message", Size: 64 * MiB, Full: 2 * GB, Bound: StreamBound,
+			Make:  gzCase("message.xml.gz", pmdHead, "x", "</violation></file></pmd>"),
+			Check: func(r *Result) error { return inputs(r, 0, 1, "", "1 value longer than 64 KiB cut") },
+		},
+		{
+			Name: "SARIF: one long string", Size: 64 * MiB, Full: 500_000_000, Bound: StreamBound,
+			Make:  gzCase("string.sarif.gz", sarifHead, "x", sarifTail),
+			Check: func(r *Result) error { return inputs(r, 0, 2, "", "1 string longer than its bound cut") },
+		},
+		{
+			Name: "SARIF: long string in a skipped member", Size: 64 * MiB, Full: 500_000_000, Bound: StreamBound,
+			Make:  gzCase("skipped.sarif.gz", `{"x":"`, "s", `",`+sarifHead[1:]+"m"+sarifTail),
+			Check: func(r *Result) error { return inputs(r, 0, 2, "", "1 string longer than its bound cut") },
+		},
+		{
+			Name: "SpotBugs XML: many bugs", Size: 16 * MiB, Full: 330_000_000, Bound: StreamBound,
+			Make: func(dir string, size int64) ([]string, io.Reader, string, error) {
+				if err := os.WriteFile(filepath.Join(dir, "good.xml"), []byte(goodCheckstyle), 0o644); err != nil {
+					return nil, nil, "", err
+				}
+				n := size / int64(len(spotbugsBug))
+				f, err := os.Create(filepath.Join(dir, "spotbugs.xml"))
+				if err != nil {
+					return nil, nil, "", err
+				}
+				_, err = io.Copy(f, stream(`<?xml version="1.0" encoding="UTF-8"?><BugCollection version="4.8.2"><Project><SrcDir>/ci/src/main/java</SrcDir></Project>`,
+					spotbugsBug, n*int64(len(spotbugsBug)), `<BugPattern type="NP_NULL_ON_SOME_PATH"><ShortDescription>Possible null pointer dereference</ShortDescription></BugPattern></BugCollection>`))
+				if cerr := f.Close(); err == nil {
+					err = cerr
+				}
+				if err != nil {
+					return nil, nil, "", err
+				}
+				return []string{"summary", "--format", "json", "spotbugs.xml", "good.xml"}, nil, fmt.Sprintf("%s, %d bugs", Size(size), n), nil
+			},
+			Check: func(r *Result) error {
+				var s summary
+				json.Unmarshal(r.Stdout, &s)
+				want := 0
+				if len(s.Inputs) > 0 {
+					want = s.Inputs[0].Findings // checked against the size below
+				}
+				if err := inputs(r, 0, want, "", ""); err != nil {
+					return err
+				}
+				if want == 0 {
+					return errors.New("no bugs read")
+				}
+				return nil
+			},
+		},
+		{
+			Name: "diff: zeros on standard input", Size: 64 * MiB, Full: 100 * GB, Bound: StreamBound,
+			Make: func(dir string, size int64) ([]string, io.Reader, string, error) {
+				return []string{"diff", "-"}, Repeat("\x00", size), Size(size) + " of zeros on standard input", nil
+			},
+			Check: diffError("recap: standard input: line 1: binary data before any file header: not a diff"),
+		},
+		{
+			Name: "diff: one long line", Size: 64 * MiB, Full: 2 * GB, Bound: StreamBound,
+			Make: func(dir string, size int64) ([]string, io.Reader, string, error) {
+				return []string{"diff", "-"}, Repeat("a", size), Size(size) + " without a line end on standard input", nil
+			},
+			Check: diffError("recap: standard input: line 1: no file header (diff --git, or --- and +++ lines) in the first 1 MiB: not a diff"),
+		},
+		{
+			Name: "context: a finding in a 2 GB file", Size: 2 * GB, Full: 2 * GB, Bound: StreamBound,
+			Make: func(dir string, size int64) ([]string, io.Reader, string, error) {
+				repo := filepath.Join(dir, "repo")
+				if err := os.MkdirAll(repo, 0o755); err != nil {
+					return nil, nil, "", err
+				}
+				var head strings.Builder
+				for i := 1; i <= 1000; i++ {
+					fmt.Fprintf(&head, "line %d\n", i)
+				}
+				big := filepath.Join(repo, "Big.java")
+				if err := os.WriteFile(big, []byte(head.String()), 0o644); err != nil {
+					return nil, nil, "", err
+				}
+				if err := os.Truncate(big, size); err != nil { // sparse
+					return nil, nil, "", err
+				}
+				report := `<checkstyle version="8.36"><file name="Big.java">` +
+					`<error line="5" severity="error" message="early" source="x.Y"/>` +
+					`<error line="40000000" severity="error" message="late" source="x.Y"/></file></checkstyle>`
+				if err := os.WriteFile(filepath.Join(dir, "report.xml"), []byte(report), 0o644); err != nil {
+					return nil, nil, "", err
+				}
+				return []string{"findings", "--format", "json", "--repo", repo, "report.xml"}, nil, Size(size) + " sparse source file", nil
+			},
+			Check: func(r *Result) error {
+				if r.Code != 0 {
+					return fmt.Errorf("exit %d (%s)", r.Code, firstLine(r.Stderr))
+				}
+				var s summary
+				if err := json.Unmarshal(r.Stdout, &s); err != nil {
+					return fmt.Errorf("output: %v", err)
+				}
+				if len(s.Findings) != 2 {
+					return fmt.Errorf("%d findings, want 2", len(s.Findings))
+				}
+				for _, f := range s.Findings {
+					switch {
+					case f.Line == 5 && len(f.Context) != 3:
+						return fmt.Errorf("line 5: %d context lines, want 3", len(f.Context))
+					case f.Line != 5 && !strings.Contains(f.ContextNote, "lines past the first 4 MiB are not read"):
+						return fmt.Errorf("line %d: note %q", f.Line, f.ContextNote)
+					}
+				}
+				return nil
+			},
+		},
+	}
+}
+
+// spotbugsBug is the BugInstance the SpotBugs case repeats.
+const spotbugsBug = `
+<BugInstance type="NP_NULL_ON_SOME_PATH" priority="1" rank="6" abbrev="NP" category="CORRECTNESS" instanceHash="0123456789abcdef0123456789abcdef">
+<ShortMessage>Possible null pointer dereference</ShortMessage><LongMessage>Possible null pointer dereference of value in com.example.shop.Order.total()</LongMessage>
+<Class classname="com.example.shop.Order" primary="true"><SourceLine classname="com.example.shop.Order" start="1" end="120" sourcefile="Order.java" sourcepath="com/example/shop/Order.java"/></Class>
+<Method classname="com.example.shop.Order" name="total" signature="()J" isStatic="false" primary="true"><SourceLine classname="com.example.shop.Order" start="40" end="60" startBytecode="0" endBytecode="120" sourcefile="Order.java" sourcepath="com/example/shop/Order.java"/></Method>
+<LocalVariable name="value" register="1" pc="12" role="LOCAL_VARIABLE_VALUE_OF"/>
+<SourceLine classname="com.example.shop.Order" primary="true" start="44" end="44" startBytecode="12" endBytecode="12" sourcefile="Order.java" sourcepath="com/example/shop/Order.java"/>
+</BugInstance>`
+
+// diffError checks that recap diff ended with the error given.
+func diffError(want string) func(r *Result) error {
+	return func(r *Result) error {
+		if r.Code == 0 || firstLine(r.Stderr) != want {
+			return fmt.Errorf("exit %d, error %q; want %q", r.Code, firstLine(r.Stderr), want)
+		}
+		return nil
+	}
+}

@@ -1,0 +1,81 @@
+package reportstest
+
+import (
+	"io"
+	"runtime"
+	"sync"
+	"time"
+)
+
+// PeakHeap runs f and returns the most heap in use it saw above what was in
+// use before, sampling every millisecond: a bound on what f held at once.
+func PeakHeap(f func()) uint64 {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	base := ms.HeapAlloc
+	var peak uint64
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		t := time.NewTicker(time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				var ms runtime.MemStats
+				runtime.ReadMemStats(&ms)
+				peak = max(peak, ms.HeapAlloc)
+			}
+		}
+	}()
+	f()
+	close(done)
+	wg.Wait()
+	runtime.ReadMemStats(&ms)
+	peak = max(peak, ms.HeapAlloc)
+	if peak < base {
+		return 0
+	}
+	return peak - base
+}
+
+// Repeat gives pattern repeated until n bytes are given, without holding
+// them: a large input made on the fly.
+func Repeat(pattern string, n int64) io.Reader {
+	return &repeater{p: []byte(pattern), n: n}
+}
+
+type repeater struct {
+	p   []byte
+	n   int64
+	off int
+}
+
+func (r *repeater) Read(b []byte) (int, error) {
+	if r.n <= 0 {
+		return 0, io.EOF
+	}
+	if int64(len(b)) > r.n {
+		b = b[:r.n]
+	}
+	w := 0
+	for w < len(b) {
+		c := copy(b[w:], r.p[r.off:])
+		w += c
+		r.off = (r.off + c) % len(r.p)
+	}
+	r.n -= int64(w)
+	return w, nil
+}
+
+// Stream is head, n bytes of pattern repeated, then tail.
+func Stream(head, pattern string, n int64, tail string) io.Reader {
+	return io.MultiReader(stringReader(head), Repeat(pattern, n), stringReader(tail))
+}
+
+func stringReader(s string) io.Reader { return &repeater{p: []byte(s + "\x00"), n: int64(len(s))} }
