@@ -155,10 +155,14 @@ func byteSize(n int64) string {
 }
 
 // Dir is a [Source] over a directory (the repository's working tree). Paths
-// are repository-relative; one that leaves the directory is refused.
+// are repository-relative; one that leaves the directory is refused, and so
+// is one that a symbolic link leads out of it (a pull request can add a
+// link to /etc/passwd, or to a directory outside): the path is resolved,
+// then checked.
 type Dir struct {
 	Root  string
 	files FileSource
+	real  string // Root with its symbolic links resolved, once known
 }
 
 // Lines implements [Source].
@@ -174,7 +178,29 @@ func (d *Dir) open(p string) (io.ReadCloser, int64, error) {
 	if p == "" || path.IsAbs(clean) || clean == ".." || strings.HasPrefix(clean, "../") || isWindowsAbs(clean) {
 		return nil, 0, fmt.Errorf("%s is not inside the repository", p)
 	}
-	return OpenSized(filepath.Join(d.Root, filepath.FromSlash(clean)))
+	full := filepath.Join(d.Root, filepath.FromSlash(clean))
+	if !d.inside(full) {
+		return nil, 0, fmt.Errorf("%s is a symbolic link that leads outside the repository", p)
+	}
+	return OpenSized(full)
+}
+
+// inside reports whether full, its links resolved, lies in the root; a path
+// that does not resolve (a missing file) is left to the opening to report.
+func (d *Dir) inside(full string) bool {
+	if d.real == "" {
+		real, err := filepath.EvalSymlinks(d.Root)
+		if err != nil {
+			return true
+		}
+		d.real = real
+	}
+	real, err := filepath.EvalSymlinks(full)
+	if err != nil {
+		return true
+	}
+	rel, err := filepath.Rel(d.real, real)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // OpenSized opens a regular file (a directory, a FIFO or a device is

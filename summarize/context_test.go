@@ -127,3 +127,44 @@ func TestContextBounds(t *testing.T) {
 		t.Errorf("error %v", err)
 	}
 }
+
+// TestDirSymlinks: context is not read through a symbolic link inside the
+// repository that leads outside it (to a file or through a directory), as
+// a pull request can add one; links that stay inside are followed.
+func TestDirSymlinks(t *testing.T) {
+	t.Parallel()
+	outside := t.TempDir()
+	secret := filepath.Join(outside, "secret.txt")
+	if err := os.WriteFile(secret, []byte("root:x:0:0\ntoken=abc\nmore\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	repo := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(repo, "src"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(repo, "src", "A.java"), []byte("a\nb\nc\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for link, target := range map[string]string{
+		"src/Evil.java": secret,                               // a file outside
+		"out":           outside,                              // a directory outside
+		"src/Same.java": filepath.Join(repo, "src", "A.java"), // inside: fine
+	} {
+		if err := os.Symlink(target, filepath.Join(repo, filepath.FromSlash(link))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d := &Dir{Root: repo}
+	for _, p := range []string{"src/Evil.java", "out/secret.txt"} {
+		fv := FindingView{Finding: reports.Finding{Path: p, Line: 2}}
+		AddContext(&fv, d)
+		if len(fv.Context) != 0 || !strings.Contains(fv.ContextNote, "leads outside the repository") {
+			t.Errorf("%s: context %v, note %q", p, fv.Context, fv.ContextNote)
+		}
+	}
+	fv := FindingView{Finding: reports.Finding{Path: "src/Same.java", Line: 2}}
+	AddContext(&fv, d)
+	if len(fv.Context) != 3 || fv.Context[1].Text != "b" {
+		t.Errorf("a link inside the repository: %+v (%s)", fv.Context, fv.ContextNote)
+	}
+}

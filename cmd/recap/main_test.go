@@ -448,3 +448,35 @@ func TestNonRegularInputs(t *testing.T) {
 		})
 	}
 }
+
+// TestContextThroughSymlink: findings on a file that is a symbolic link out
+// of the repository (a pull request can add one) show no context from the
+// link's target, in any format that shows context.
+func TestContextThroughSymlink(t *testing.T) {
+	outside := t.TempDir()
+	if err := os.WriteFile(filepath.Join(outside, "passwd"), []byte("root:x:0:0:root:/root:/bin/bash\nSECRET-LINE\nmore\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	repo := t.TempDir()
+	if err := os.Mkdir(filepath.Join(repo, "src"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "passwd"), filepath.Join(repo, "src", "Evil.java")); err != nil {
+		t.Fatal(err)
+	}
+	report := filepath.Join(repo, "checkstyle.xml")
+	xml := `<?xml version="1.0"?><checkstyle version="8.36"><file name="` + filepath.Join(repo, "src", "Evil.java") +
+		`"><error line="2" severity="error" message="Line is longer than 80 characters." source="com.puppycrawl.tools.checkstyle.checks.sizes.LineLengthCheck"/></file></checkstyle>`
+	if err := os.WriteFile(report, []byte(xml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, format := range []string{"text", "markdown", "json"} {
+		out, err := exec.Command(bin, "findings", "--format", format, "--repo", repo, report).CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", format, err, out)
+		}
+		if strings.Contains(string(out), "SECRET-LINE") || !strings.Contains(string(out), "leads outside the repository") {
+			t.Errorf("%s: the link's target shows, or no note says why not:\n%s", format, out)
+		}
+	}
+}
