@@ -74,7 +74,10 @@ func (p *checkstyleParser) scan(r io.Reader, emit Emit) (in reports.Input, err e
 		case ev == xmlEOF:
 			return in, fail(s.fail("unexpected EOF"))
 		case ev == xmlEnd && len(s.stack) == 0:
-			return in, nil // the root closed
+			if err := s.end(); err != nil { // the root closed: nothing may follow
+				return in, fail(err)
+			}
+			return in, nil
 		case ev != xmlStart:
 			continue
 		}

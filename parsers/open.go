@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/recap-dev/recap/internal/content"
 	"github.com/recap-dev/recap/reports"
@@ -378,10 +379,35 @@ func readOne(src source, tag string, opts ReadOptions, emit func(reports.Finding
 	if err != nil && emitErr != nil && errors.Is(err, emitErr) {
 		return got, emitErr
 	}
+	if err == nil {
+		err = drain(src.name, br)
+	}
 	if err != nil {
 		got.Error = err.Error()
 	}
 	return got, nil
+}
+
+// drain reads what a parser left of its input once the report ended, to
+// the end: a gzip stream checks its checksum only there (a corrupt .gz
+// whose report parsed would pass), and bytes a parser did not reach (it
+// reads a format's end itself and refuses what follows) must be blank.
+func drain(name string, br *bufio.Reader) error {
+	var off int64
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := br.Read(buf)
+		if i := bytes.IndexFunc(buf[:n], func(r rune) bool { return !unicode.IsSpace(r) }); i >= 0 {
+			return &ParseError{Input: name, Offset: -1, Err: errors.New("content after the end of the report")}
+		}
+		off += int64(n)
+		switch {
+		case err == io.EOF:
+			return nil
+		case err != nil:
+			return &ParseError{Input: name, Offset: -1, Err: err}
+		}
+	}
 }
 
 func openSource(src source, opts ReadOptions) (io.Reader, int64, func(), error) {

@@ -1,6 +1,8 @@
 package parsers
 
 import (
+	"bytes"
+	"compress/gzip"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/recap-dev/recap/reports"
+	"github.com/recap-dev/recap/reports/reportstest"
 )
 
 func parseString(t *testing.T, format Format, root, content string) ([]reports.Finding, reports.Input) {
@@ -94,7 +97,8 @@ func TestXMLErrors(t *testing.T) {
 		"unknown":                {"", "hello", "report: " + ErrUnknownFormat.Error()},
 		"sarif 1.0":              {"", `{"version":"1.0.0","runs":[]}`, `report: $.version: line 1, column 19: SARIF version "1.0.0" is not supported (recap reads 2.1.0)`},
 		"sarif no runs":          {"", `{"version":"2.1.0"}`, `report: $: line 1, column 20: not a SARIF log: no "runs"`},
-		"sarif wrong type":       {"", "{\"version\":\"2.1.0\",\"runs\":[{\"results\":[\n{\"ruleId\":\"b\",\"ruleIndex\":\"zero\"}]}]}", `report: $.runs[0].results[0].ruleIndex: line 2, column 27: want a number, got a string`},
+		"sarif wrong type":       {"", "{\"version\":\"2.1.0\",\"runs\":[{\"results\":[\n{\"ruleId\":\"b\",\"ruleIndex\":\"zero\"}]}]}", `report: $.runs[0].results[0].ruleIndex: line 2, column 27: want a number, got a string; 1 result left out`},
+		"sarif wrong types":      {"", "{\"version\":\"2.1.0\",\"runs\":[{\"results\":[\n{\"ruleId\":\"a\",\"message\":{\"text\":\"m\"}},\n{\"ruleId\":\"b\",\"ruleIndex\":\"zero\",\"level\":7},\n{\"ruleId\":\"c\",\"locations\":[{\"physicalLocation\":{\"region\":{\"startLine\":\"ten\"}}}]},\n{\"ruleId\":\"d\",\"kind\":[]}]}]}", `report: $.runs[0].results[1].ruleIndex: line 3, column 27: want a number, got a string; 4 values of the wrong kind in all; 3 results left out (also $.runs[0].results[1].level: line 3, column 42: want a string, got a number; $.runs[0].results[2].locations[0].physicalLocation.region.startLine: line 4: want a number, got a string)`},
 		"sarif syntax":           {"", "{\"version\":\"2.1.0\",\"runs\":[{\"results\":[\n{\"ruleId\":\"b\",,}]}]}", `report: $.runs[0].results[0]: line 2, column 15: invalid character ',' at start of value`},
 		"sarif truncated":        {"", `{"version":"2.1.0","runs":[{"results":[{"ruleId":"a"}`, `report: $.runs[0].results: line 1, column 54: unexpected end of input`},
 	}
@@ -246,5 +250,55 @@ func TestDirectoryBrokenReports(t *testing.T) {
 		if len(in) != 1 || !strings.Contains(in[0].Error, "not a regular file") {
 			t.Errorf("%s: %+v", p, in)
 		}
+	}
+}
+
+// TestTrailingContent: a report followed by garbage, a second root
+// appended, or a gzip stream whose checksum is wrong is named as broken,
+// not read as fine; logs concatenated (cat a.sarif b.sarif) are read whole.
+func TestTrailingContent(t *testing.T) {
+	t.Parallel()
+	top := reportstest.RepoRoot(t)
+	read := func(name string) []byte {
+		b, err := os.ReadFile(filepath.Join(top, "testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	sarif, cs, sb, pmd := read("reports/pmd.sarif"), read("reports/checkstyle.xml"), read("reports/spotbugs.xml"), read("pmd-xml/pmd.xml")
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(sarif)
+	zw.Close()
+	bad := bytes.Clone(gz.Bytes())
+	bad[len(bad)-8] ^= 0xff // the CRC-32 of the gzip trailer
+	cat := func(parts ...[]byte) []byte { return bytes.Join(parts, nil) }
+	tests := []struct {
+		name     string
+		data     []byte
+		findings int
+		err      string
+	}{
+		{"SARIF, then garbage", cat(sarif, []byte("\nxyz")), 55, "content after the SARIF log"},
+		{"SARIF, then a number", cat(sarif, []byte(" 42")), 55, "content after the SARIF log"},
+		{"two SARIF logs concatenated", cat(sarif, sarif), 110, ""},
+		{"SARIF logs one per line", cat(bytes.Join(bytes.Fields(sarif), []byte(" ")), []byte("\n"), bytes.Join(bytes.Fields(sarif), []byte(" ")), []byte("\n")), 110, ""},
+		{"SARIF, then white space", cat(sarif, []byte(" \n\t\n")), 55, ""},
+		{"SARIF gzip, wrong checksum", bad, 55, "invalid checksum"},
+		{"SARIF gzip", gz.Bytes(), 55, ""},
+		{"Checkstyle, then text", cat(cs, []byte("trailing")), 51, "content after the root element"},
+		{"Checkstyle, then another report", cat(cs, cs), 51, "content after the root element"},
+		{"Checkstyle, then a comment", cat(cs, []byte("<!-- done -->\n")), 51, ""},
+		{"PMD, then a root", cat(pmd, []byte("<pmd/>")), 55, "content after the root element"},
+		{"SpotBugs, then junk", cat(sb, []byte("junk")), 0, "content after the root element"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, in := ParseAll(bytes.NewReader(tc.data), "report", ReadOptions{})
+			if len(got) != tc.findings || !strings.Contains(in.Error, tc.err) || (tc.err == "") != (in.Error == "") {
+				t.Errorf("%d findings, error %q; want %d and an error saying %q", len(got), in.Error, tc.findings, tc.err)
+			}
+		})
 	}
 }

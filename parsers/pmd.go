@@ -120,7 +120,10 @@ func (p *pmdParser) scanRun(run *pmdRun, r io.Reader, emit Emit) error {
 		case ev == xmlEOF:
 			return fail(s.fail("unexpected EOF"))
 		case ev == xmlEnd && len(s.stack) == 0:
-			return nil // the root closed
+			if err := s.end(); err != nil { // the root closed: nothing may follow
+				return fail(err)
+			}
+			return nil
 		case ev == xmlEnd:
 			if cur == nil || string(local(s.ended)) != "violation" {
 				continue

@@ -2,6 +2,7 @@ package parsers
 
 import (
 	"bufio"
+	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
@@ -40,13 +41,13 @@ func (p *sarifParser) Parse(r io.Reader, emit Emit) (reports.Input, error) {
 	dec := jsontext.NewDecoder(lim, jsonOptions)
 	lim.watch(dec)
 	s := &sarifStream{opts: p.opts, dec: dec, lc: lc, lim: lim, in: &in, emit: emit, placer: newPlacer(p.opts.Root, p.opts.FS)}
-	err := s.document()
+	err := s.documents()
 	if n := lim.cuts + s.cuts; n > 0 {
 		in.Warn(fmt.Sprintf("%s longer than its bound cut (marked …)", plural(n, "string", "strings")))
 	}
 	s.placer.finish(&in)
-	if err == nil && s.typeErr != nil {
-		err = s.typeErr
+	if err == nil {
+		err = s.typeError()
 	}
 	return in, err
 }
@@ -60,7 +61,9 @@ type sarifStream struct {
 	in      *reports.Input
 	emit    Emit
 	placer  *placer
-	typeErr error // the first result that did not fit the schema; reading went on
+	typeErrs   int           // values of the wrong kind, skipped; reading went on
+	typePlaces []*ParseError // the first maxTypePlaces of them
+	skipped    int           // results left out for them
 	tools   map[string]bool
 	strs    map[string]string // interned rule strings
 }
@@ -288,6 +291,34 @@ var (
 	toolMembers      = []string{"driver", "extensions"}
 	componentMembers = []string{"name", "version", "semanticVersion", "rules"}
 )
+
+// documents reads the log, and further logs when they follow it (logs
+// concatenated, as `cat a.sarif b.sarif` makes them, or a stream of logs
+// one per line): each is read whole, and anything else after a log is an
+// error, so that a report with garbage appended is not taken for sound.
+func (s *sarifStream) documents() error {
+	if err := s.document(); err != nil {
+		return err
+	}
+	for s.dec.PeekKind() == '{' {
+		if err := s.document(); err != nil {
+			return err
+		}
+	}
+	_, err := s.dec.ReadToken()
+	var se *jsontext.SyntacticError
+	switch {
+	case err == io.EOF:
+		return nil
+	case err == nil:
+		err = errors.New("content after the SARIF log: a value that is not a log")
+	case errors.As(err, &se):
+		err = &jsontext.SyntacticError{ByteOffset: se.ByteOffset, Err: fmt.Errorf("content after the SARIF log: %w", se.Err)}
+	case errors.Is(err, gzip.ErrChecksum) || errors.Is(err, gzip.ErrHeader):
+		return &ParseError{Input: s.opts.Name, Offset: -1, Err: err}
+	}
+	return s.fail("$", err)
+}
 
 // document reads the log object (§3.13).
 func (s *sarifStream) document() error {

@@ -122,7 +122,7 @@ func tokenResult(data []byte) (decoded, error) {
 	if err := s.result(res); err != nil {
 		return decoded{}, err
 	}
-	return decoded{Result: res, TypeErr: s.typeErr != nil}, nil
+	return decoded{Result: res, TypeErr: s.typeErrs > 0}, nil
 }
 
 // tokenRule reads data as one rule with the token decoder.
@@ -132,7 +132,7 @@ func tokenRule(data []byte) (decoded, error) {
 	if err != nil {
 		return decoded{}, err
 	}
-	return decoded{Rule: r, TypeErr: s.typeErr != nil}, nil
+	return decoded{Rule: r, TypeErr: s.typeErrs > 0}, nil
 }
 
 // oracleDecodeResult reads data as one result with Unmarshal. A non-nil

@@ -2,6 +2,7 @@ package parsers
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -734,14 +735,50 @@ func (s *sarifStream) mismatch(want string) error {
 	return nil
 }
 
-// noteType keeps the first value of the wrong kind as the input's type error.
+// noteType counts a value of the wrong kind, and keeps the first few of
+// them, with their places, for the input's error (see typeError).
 func (s *sarifStream) noteType(off int64, want, got string) {
-	if s.typeErr != nil {
+	s.typeErrs++
+	if len(s.typePlaces) >= maxTypePlaces {
 		return
 	}
 	line, col, off := s.position(off)
-	s.typeErr = &ParseError{Input: s.opts.Name, Path: pointerToPath(string(s.dec.StackPointer())), Line: line, Column: col, Offset: off,
-		Err: fmt.Errorf("want %s, got %s", want, got)}
+	s.typePlaces = append(s.typePlaces, &ParseError{Input: s.opts.Name, Path: pointerToPath(string(s.dec.StackPointer())), Line: line, Column: col, Offset: off,
+		Err: fmt.Errorf("want %s, got %s", want, got)})
+}
+
+// maxTypePlaces is how many values of the wrong kind an input's error names.
+const maxTypePlaces = 3
+
+// typeError is the input's error for the values of the wrong kind it had:
+// the first one's place, how many there were and how many results were
+// left out for them (a result with a field of the wrong kind is left out
+// whole, rather than kept with that field missing: a line that reads as 0
+// would slip past --changed-only), and the next places; nil when none.
+func (s *sarifStream) typeError() error {
+	if s.typeErrs == 0 {
+		return nil
+	}
+	first := *s.typePlaces[0]
+	msg := first.Err.Error()
+	if s.typeErrs > 1 {
+		msg += fmt.Sprintf("; %d values of the wrong kind in all", s.typeErrs)
+	}
+	switch {
+	case s.skipped == 1:
+		msg += "; 1 result left out"
+	case s.skipped > 1:
+		msg += fmt.Sprintf("; %d results left out", s.skipped)
+	}
+	if len(s.typePlaces) > 1 {
+		var more []string
+		for _, p := range s.typePlaces[1:] {
+			more = append(more, strings.TrimPrefix(p.Error(), p.Input+": "))
+		}
+		msg += " (also " + strings.Join(more, "; ") + ")"
+	}
+	first.Err = errors.New(msg)
+	return &first
 }
 
 // valueOffset is the offset of the next value: past the white space, colon

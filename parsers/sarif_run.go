@@ -238,14 +238,20 @@ func (r *sarifRun) results(path string) error {
 	pipe := newConvPipe(r)
 	for j := 0; s.more(); j++ {
 		res := pipe.slot()
-		// A value of the wrong kind is noted in s.typeErr and skipped; the
-		// result is kept as far as it fits.
+		// A value of the wrong kind is noted (see typeError) and skipped,
+		// and its result left out whole.
+		bad := s.typeErrs
 		if err := s.result(res); err != nil {
 			pipe.drop()
 			if at, cerr := pipe.finish(); cerr != nil {
 				return s.fail(path+"["+strconv.Itoa(at)+"]", cerr)
 			}
 			return s.fail(path+"["+strconv.Itoa(j)+"]", err)
+		}
+		if s.typeErrs > bad {
+			s.skipped++
+			pipe.drop()
+			continue
 		}
 		if r.tool == nil || (!r.sawArts && needsArtifacts(res)) {
 			r.pending = append(r.pending, pendingResult{res: *res, idx: j})

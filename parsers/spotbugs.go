@@ -139,11 +139,8 @@ func (p *spotbugsParser) Parse(r io.Reader, emit Emit) (reports.Input, error) {
 			}
 		}
 	}
-	if err := d.Skip(); err != nil && err != io.EOF { // what follows the root is checked, as etree does
-		var se *xml.SyntaxError
-		if errors.As(err, &se) || errors.As(err, new(*xmlLimitError)) {
-			return in, xmlFail(p.opts.Name, d, err)
-		}
+	if err := xmlAfterRoot(p.opts.Name, d); err != nil { // nothing but comments may follow the root
+		return in, err
 	}
 	in.Tool, in.ToolVersion = tool, version
 	res := newSourceResolver(p.opts.Root, p.opts.FS, srcDirs)

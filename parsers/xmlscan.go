@@ -180,6 +180,28 @@ func (s *xmlScanner) next() (xmlEvent, error) {
 	}
 }
 
+// errAfterRoot: content follows the root element (a second document, or
+// garbage appended to a report).
+const errAfterRoot = "content after the root element"
+
+// end reads what follows the root element, once it has closed: white
+// space, comments and processing instructions only, up to the end of the
+// input. Anything else (a second root, text, a report appended to another)
+// is an error: the report is not what it seems.
+func (s *xmlScanner) end() error {
+	for {
+		ev, err := s.next()
+		switch {
+		case err != nil:
+			return err
+		case ev == xmlEOF:
+			return nil
+		default:
+			return s.fail(errAfterRoot)
+		}
+	}
+}
+
 // textRun reads the text up to the next '<' (consumed) in chunks of the
 // reader's buffer, checking it as encoding/xml does and keeping it (see
 // keepText) without holding more than a chunk. It returns io.EOF at the
@@ -213,6 +235,9 @@ func (s *xmlScanner) textChunk(b []byte, final bool) error {
 	p := len(data)
 	if !final {
 		p = textSplit(data)
+	}
+	if s.start && len(s.stack) == 0 && len(bytes.TrimLeft(data[:p], " \t\r\n")) > 0 {
+		return s.fail(errAfterRoot) // text after the root closed
 	}
 	if err := s.keep(data[:p]); err != nil {
 		return err

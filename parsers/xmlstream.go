@@ -1,6 +1,7 @@
 package parsers
 
 import (
+	"bytes"
 	"encoding/xml"
 	"errors"
 	"fmt"
@@ -74,6 +75,31 @@ func atoi(s string) int {
 	return n
 }
 
+// xmlAfterRoot reads what follows the root element: white space, comments and
+// processing instructions only, up to the end of the input; anything else
+// is the scanner's error (see xmlScanner.end).
+func xmlAfterRoot(name string, d *xml.Decoder) error {
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return xmlFail(name, d, err)
+		}
+		switch t := tok.(type) {
+		case xml.Comment, xml.ProcInst, xml.Directive:
+			continue
+		case xml.CharData:
+			if len(bytes.TrimLeft(t, " \t\r\n")) == 0 {
+				continue
+			}
+		}
+		line, _ := d.InputPos()
+		return &ParseError{Input: name, Line: line, Offset: d.InputOffset(), Err: errors.New("XML syntax error: " + errAfterRoot)}
+	}
+}
+
 // walkXML reads a report whose root element is rootName: it calls start with
 // the root element, then each with every token until the root closes. An
 // input that ends before is an error at its end; every error names the input
@@ -94,7 +120,7 @@ func walkXML(name string, r io.Reader, rootName string, start func(xml.StartElem
 			return xmlFail(name, d, err)
 		}
 		if end, ok := tok.(xml.EndElement); ok && end.Name.Local == rootName {
-			return nil
+			return xmlAfterRoot(name, d)
 		}
 		if err := each(tok); err != nil {
 			return err
