@@ -53,19 +53,19 @@ func (p *sarifParser) Parse(r io.Reader, emit Emit) (reports.Input, error) {
 }
 
 type sarifStream struct {
-	opts    Options
-	dec     *jsontext.Decoder
-	lc      *lineCounter
-	lim     *jsonLimiter
-	cuts    int // kept strings cut to their bound (jsonLimiter counts its own)
-	in      *reports.Input
-	emit    Emit
-	placer  *placer
+	opts       Options
+	dec        *jsontext.Decoder
+	lc         *lineCounter
+	lim        *jsonLimiter
+	cuts       int // kept strings cut to their bound (jsonLimiter counts its own)
+	in         *reports.Input
+	emit       Emit
+	placer     *placer
 	typeErrs   int           // values of the wrong kind, skipped; reading went on
 	typePlaces []*ParseError // the first maxTypePlaces of them
 	skipped    int           // results left out for them
-	tools   map[string]bool
-	strs    map[string]string // interned rule strings
+	tools      map[string]bool
+	strs       map[string]string // interned rule strings
 }
 
 // intern returns one shared copy of each distinct string.
