@@ -1,6 +1,7 @@
 package parsers
 
 import (
+	"bufio"
 	"bytes"
 	"cmp"
 	"errors"
@@ -408,5 +409,44 @@ func TestSpotBugsBounds(t *testing.T) {
 				t.Errorf("warnings %q", in.Warnings)
 			}
 		})
+	}
+}
+
+// TestDistinctFilesBounded: the paths a SARIF reader caches (placed, or
+// not placeable) stay bounded whatever the number of distinct files a
+// report names: 400,000 files, each named once, hold no more heap than a
+// few MB of caches.
+func TestDistinctFilesBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads 400,000 results")
+	}
+	const n = 400_000
+	pr, pw := io.Pipe()
+	go func() {
+		w := bufio.NewWriter(pw)
+		w.WriteString(`{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"T"}},"results":[`)
+		for i := 0; i < n; i++ {
+			if i > 0 {
+				w.WriteByte(',')
+			}
+			fmt.Fprintf(w, `{"ruleId":"R","message":{"text":"m"},"locations":[{"physicalLocation":{"artifactLocation":{"uri":"/ci/src/d%d/f%d.java"},"region":{"startLine":1}}}]}`, i%1000, i)
+		}
+		w.WriteString(`]}]}`)
+		w.Flush()
+		pw.Close()
+	}()
+	root := t.TempDir()
+	count := 0
+	peak := peakHeap(func() {
+		_, err := ReadAll([]string{"-"}, ReadOptions{Root: root, Stdin: pr}, func(reports.Finding) error { count++; return nil })
+		if err != nil {
+			t.Error(err)
+		}
+	})
+	if count != n {
+		t.Fatalf("%d findings, want %d", count, n)
+	}
+	if peak > 48<<20 {
+		t.Errorf("reading %d distinct files held %d MB of heap", n, peak>>20)
 	}
 }

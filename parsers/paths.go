@@ -123,7 +123,7 @@ func (p *placer) elsewhere(abs string) string {
 		next := strings.IndexByte(tail, '/')
 		i += next + 1
 	}
-	if p.failedDirs == nil {
+	if p.failedDirs == nil || len(p.failedDirs) >= maxPlaced {
 		p.failedDirs = map[string]bool{}
 	}
 	p.failedDirs[dir] = true

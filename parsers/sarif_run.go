@@ -455,12 +455,16 @@ func (r *sarifRun) locate(al *sarifArtifactLocation) string {
 	}
 	before := pl.outside
 	p := r.resolve(uri, base)
-	if r.placed == nil {
-		r.placed = map[string]placedPath{}
+	if r.placed == nil || len(r.placed) >= maxPlaced {
+		r.placed = map[string]placedPath{} // a report of more distinct files than this: start again
 	}
 	r.placed[key] = placedPath{path: p, outside: pl.outside != before, learned: len(pl.learned)}
 	return p
 }
+
+// maxPlaced bounds the placed paths a run keeps: real reports name tens of
+// thousands of files at most; a hostile one may name millions.
+const maxPlaced = 1 << 16
 
 // placedPath is a cached result of locate.
 type placedPath struct {

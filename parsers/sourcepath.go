@@ -50,6 +50,9 @@ func (s *sourceResolver) resolve(sourcepath string) string {
 		return p
 	}
 	p := s.lookup(sourcepath)
+	if len(s.cache) >= maxPlaced {
+		clear(s.cache)
+	}
 	s.cache[sourcepath] = p
 	return p
 }

@@ -12,6 +12,7 @@
 package hostile
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"context"
@@ -22,6 +23,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -430,7 +432,80 @@ func Cases() []Case {
 				return nil
 			},
 		},
+		{
+			Name: "SARIF: millions of distinct files", Size: 40 * MiB, Full: 480_000_000, Bound: AnyBound,
+			Make: func(dir string, size int64) ([]string, io.Reader, string, error) {
+				if err := os.WriteFile(filepath.Join(dir, "good.xml"), []byte(goodCheckstyle), 0o644); err != nil {
+					return nil, nil, "", err
+				}
+				n, err := distinctSARIF(filepath.Join(dir, "files.sarif"), size)
+				if err != nil {
+					return nil, nil, "", err
+				}
+				return []string{"summary", "--format", "json", "files.sarif", "good.xml"}, nil, fmt.Sprintf("%s, %d results in as many files", Size(size), n), nil
+			},
+			Check: func(r *Result) error {
+				var s summary
+				json.Unmarshal(r.Stdout, &s)
+				if len(s.Inputs) == 0 || s.Inputs[0].Findings < 100_000 {
+					return errors.New("too few findings read")
+				}
+				return inputs(r, 0, s.Inputs[0].Findings, "", "")
+			},
+		},
+		{
+			Name: "findings: a deep page", Size: 40 * MiB, Full: 480_000_000, Bound: AnyBound,
+			Make: func(dir string, size int64) ([]string, io.Reader, string, error) {
+				n, err := distinctSARIF(filepath.Join(dir, "files.sarif"), size)
+				if err != nil {
+					return nil, nil, "", err
+				}
+				return []string{"findings", "--format", "json", "--offset", strconv.FormatInt(n-1000, 10), "files.sarif"}, nil,
+					fmt.Sprintf("%s, %d results; --offset %d", Size(size), n, n-1000), nil
+			},
+			Check: func(r *Result) error {
+				var s struct {
+					Findings []json.RawMessage
+					Page     struct{ Offset, Returned, Total int }
+				}
+				if r.Code != 0 {
+					return fmt.Errorf("exit %d (%s)", r.Code, firstLine(r.Stderr))
+				}
+				if err := json.Unmarshal(r.Stdout, &s); err != nil {
+					return fmt.Errorf("output: %v", err)
+				}
+				if s.Page.Returned == 0 || len(s.Findings) != s.Page.Returned || s.Page.Offset != s.Page.Total-1000 {
+					return fmt.Errorf("page %+v, %d findings", s.Page, len(s.Findings))
+				}
+				return nil
+			},
+		},
 	}
+}
+
+// distinctSARIF writes a SARIF log of about size bytes whose every result
+// names a file of its own, and returns the number of results.
+func distinctSARIF(path string, size int64) (int64, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return 0, err
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	w.WriteString(`{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"T"}},"results":[`)
+	var n, written int64
+	for ; written < size; n++ {
+		if n > 0 {
+			w.WriteByte(',')
+		}
+		k, _ := fmt.Fprintf(w, `{"ruleId":"R%d","message":{"text":"m"},"locations":[{"physicalLocation":{"artifactLocation":{"uri":"/ci/src/d%d/f%d.java"},"region":{"startLine":%d}}}]}`, n%50, n%1000, n, 1+n%90)
+		written += int64(k)
+	}
+	w.WriteString(`]}]}`)
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return 0, err
+	}
+	return n, f.Close()
 }
 
 // spotbugsBug is the BugInstance the SpotBugs case repeats.
