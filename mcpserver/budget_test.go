@@ -1,6 +1,7 @@
 package mcpserver_test
 
 import (
+	"flag"
 	"fmt"
 	"math/rand/v2"
 	"path"
@@ -16,14 +17,16 @@ import (
 	"github.com/recap-dev/recap/summarize/tokens"
 )
 
-// TestBudgetRandomCalls: 10,000 calls with random valid arguments over the
+// randomCalls sizes TestBudgetRandomCalls: 1,000 calls by default, so that
+// go test ./... stays quick; the test command runs 10,000
+// (go test ./mcpserver -run TestBudgetRandomCalls -calls 10000).
+var randomCalls = flag.Int("calls", 1000, "calls of TestBudgetRandomCalls (the test command runs 10000)")
+
+// TestBudgetRandomCalls: random calls with random valid arguments over the
 // corpus (every report in it, the invalid ones too): no answer exceeds its
 // budget, by the exact o200k_base count or by a token per 4 characters.
 func TestBudgetRandomCalls(t *testing.T) {
-	calls := 10000
-	if testing.Short() {
-		calls = 1000
-	}
+	calls := *randomCalls
 	dir, files := reportstest.Corpus(t)
 	cs, _ := connect(t, mcpserver.Options{Root: dir})
 	exact, err := tokens.New(tokens.O200k)
