@@ -37,37 +37,36 @@ func NewIndex(files []File) *Index {
 // NewAddedIndex indexes every added line of the files' hunks, whitespace-only
 // changes included, as git diff and reviewdog's filter-mode=added count them.
 func NewAddedIndex(files []File) *Index {
-	x := &Index{lines: map[string][]int{}}
-	for i := range files {
-		f := &files[i]
-		if f.NewPath == "" {
-			continue
-		}
-		var nums []int
-		for _, h := range f.Hunks {
-			n := h.NewStart
-			for _, l := range h.Lines {
-				switch l.Kind {
-				case Add:
-					nums = append(nums, n)
-					n++
-				case Context:
-					n++
-				}
+	return hunkIndex(files, func(h *Hunk, nums []int) []int {
+		n := h.NewStart
+		for _, l := range h.Lines {
+			switch l.Kind {
+			case Add:
+				nums = append(nums, n)
+				n++
+			case Context:
+				n++
 			}
 		}
-		if len(nums) > 0 {
-			x.lines[f.NewPath] = append(x.lines[f.NewPath], nums...)
-			sort.Ints(x.lines[f.NewPath])
-		}
-	}
-	return x
+		return nums
+	})
 }
 
 // NewContextIndex indexes every line the files' hunks show on the new
 // side, context lines included, as reviewdog's filter-mode=diff_context
 // does: where a review may comment.
 func NewContextIndex(files []File) *Index {
+	return hunkIndex(files, func(h *Hunk, nums []int) []int {
+		for n := h.NewStart; n < h.NewStart+h.NewLines; n++ {
+			nums = append(nums, n)
+		}
+		return nums
+	})
+}
+
+// hunkIndex indexes the lines lines picks of each hunk of the files that
+// have a new side.
+func hunkIndex(files []File, lines func(h *Hunk, nums []int) []int) *Index {
 	x := &Index{lines: map[string][]int{}}
 	for i := range files {
 		f := &files[i]
@@ -75,10 +74,8 @@ func NewContextIndex(files []File) *Index {
 			continue
 		}
 		var nums []int
-		for _, h := range f.Hunks {
-			for n := h.NewStart; n < h.NewStart+h.NewLines; n++ {
-				nums = append(nums, n)
-			}
+		for hi := range f.Hunks {
+			nums = lines(&f.Hunks[hi], nums)
 		}
 		if len(nums) > 0 {
 			x.lines[f.NewPath] = append(x.lines[f.NewPath], nums...)

@@ -148,8 +148,8 @@ func (r *repeater) Read(b []byte) (int, error) {
 	return w, nil
 }
 
-// stream is head, pattern repeated to n bytes, and tail.
-func stream(head, pattern string, n int64, tail string) io.Reader {
+// Stream is head, pattern repeated to n bytes, and tail.
+func Stream(head, pattern string, n int64, tail string) io.Reader {
 	return io.MultiReader(strings.NewReader(head), Repeat(pattern, n), strings.NewReader(tail))
 }
 
@@ -280,7 +280,7 @@ func gzCase(name, head, pattern, tail string) func(dir string, size int64) ([]st
 		if err := os.WriteFile(filepath.Join(dir, "good.xml"), []byte(goodCheckstyle), 0o644); err != nil {
 			return nil, nil, "", err
 		}
-		gz, err := writeGzip(filepath.Join(dir, name), stream(head, pattern, size, tail))
+		gz, err := writeGzip(filepath.Join(dir, name), Stream(head, pattern, size, tail))
 		if err != nil {
 			return nil, nil, "", err
 		}
@@ -344,7 +344,7 @@ func Cases() []Case {
 				if err != nil {
 					return nil, nil, "", err
 				}
-				_, err = io.Copy(f, stream(`<?xml version="1.0" encoding="UTF-8"?><BugCollection version="4.8.2"><Project><SrcDir>/ci/src/main/java</SrcDir></Project>`,
+				_, err = io.Copy(f, Stream(`<?xml version="1.0" encoding="UTF-8"?><BugCollection version="4.8.2"><Project><SrcDir>/ci/src/main/java</SrcDir></Project>`,
 					spotbugsBug, n*int64(len(spotbugsBug)), `<BugPattern type="NP_NULL_ON_SOME_PATH"><ShortDescription>Possible null pointer dereference</ShortDescription></BugPattern></BugCollection>`))
 				if cerr := f.Close(); err == nil {
 					err = cerr

@@ -5,6 +5,8 @@ import (
 	"runtime"
 	"sync"
 	"time"
+
+	"github.com/recap-dev/recap/internal/hostile"
 )
 
 // PeakHeap runs f and returns the most heap in use it saw above what was in
@@ -45,37 +47,10 @@ func PeakHeap(f func()) uint64 {
 }
 
 // Repeat gives pattern repeated until n bytes are given, without holding
-// them: a large input made on the fly.
-func Repeat(pattern string, n int64) io.Reader {
-	return &repeater{p: []byte(pattern), n: n}
-}
-
-type repeater struct {
-	p   []byte
-	n   int64
-	off int
-}
-
-func (r *repeater) Read(b []byte) (int, error) {
-	if r.n <= 0 {
-		return 0, io.EOF
-	}
-	if int64(len(b)) > r.n {
-		b = b[:r.n]
-	}
-	w := 0
-	for w < len(b) {
-		c := copy(b[w:], r.p[r.off:])
-		w += c
-		r.off = (r.off + c) % len(r.p)
-	}
-	r.n -= int64(w)
-	return w, nil
-}
+// them: a large input made on the fly (see hostile.Repeat).
+func Repeat(pattern string, n int64) io.Reader { return hostile.Repeat(pattern, n) }
 
 // Stream is head, n bytes of pattern repeated, then tail.
 func Stream(head, pattern string, n int64, tail string) io.Reader {
-	return io.MultiReader(stringReader(head), Repeat(pattern, n), stringReader(tail))
+	return hostile.Stream(head, pattern, n, tail)
 }
-
-func stringReader(s string) io.Reader { return &repeater{p: []byte(s + "\x00"), n: int64(len(s))} }
