@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"errors"
 	"fmt"
+	"unicode/utf8"
 )
 
 // Error codes of tool errors (docs/mcp.md, "Errors").
@@ -40,4 +41,23 @@ func asToolError(err error) *ToolError {
 		return te
 	}
 	return &ToolError{Code: codeInternal, Message: err.Error()}
+}
+
+// maxEcho bounds an argument quoted in an error message, in characters.
+const maxEcho = 100
+
+// cut shortens an argument quoted in a message to maxEcho characters, the
+// last one …, so that an error never echoes a long argument whole.
+func cut(s string) string {
+	n := 0
+	for i := range s {
+		if n == maxEcho-1 { // s[i:] is the 100th character on
+			if _, size := utf8.DecodeRuneInString(s[i:]); i+size < len(s) {
+				return s[:i] + "…"
+			}
+			return s
+		}
+		n++
+	}
+	return s
 }

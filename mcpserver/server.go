@@ -69,8 +69,18 @@ type Options struct {
 	// MaxBuffers and MaxBufferBytes bound the result buffers.
 	MaxBuffers     int
 	MaxBufferBytes int64
-	// MaxCacheBytes bounds the parsed reports kept (estimated memory).
+	// MaxCacheBytes bounds the memory of the parsed reports kept
+	// (DefaultMaxCacheBytes when zero): a report that does not fit alone is
+	// read by each call that needs it, and not kept.
 	MaxCacheBytes int64
+	// MaxReportBytes is the size (gzip undone) over which a search for
+	// reports (the default search, a directory, a glob) leaves a report
+	// out: a path that names it reads it (DefaultMaxReportBytes when zero).
+	MaxReportBytes int64
+	// MaxWalkFiles and MaxWalkTime bound each walk of the root's files
+	// (DefaultMaxWalkFiles and DefaultMaxWalkTime when zero).
+	MaxWalkFiles int
+	MaxWalkTime  time.Duration
 	// Now is the clock (tests); time.Now when nil.
 	Now func() time.Time
 }
@@ -126,6 +136,15 @@ func New(opts Options) (*Server, error) {
 	if opts.MaxCacheBytes <= 0 {
 		opts.MaxCacheBytes = DefaultMaxCacheBytes
 	}
+	if opts.MaxReportBytes > 0 {
+		r.maxReport = opts.MaxReportBytes
+	}
+	if opts.MaxWalkFiles > 0 {
+		r.maxWalkFiles = opts.MaxWalkFiles
+	}
+	if opts.MaxWalkTime > 0 {
+		r.maxWalkTime = opts.MaxWalkTime
+	}
 	if opts.Version == "" {
 		opts.Version = "dev"
 	}
@@ -140,6 +159,7 @@ func New(opts Options) (*Server, error) {
 		stats:   newStats(),
 	}
 	s.clients.ended = s.buffers.dropOwner
+	s.cache.evicted = s.buffers.dropReport
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: "recap", Title: "recap: summary-first static analysis and diffs", Version: opts.Version},
 		&mcp.ServerOptions{
 			Logger: log,
@@ -306,9 +326,7 @@ func (s *Server) snapshot(ctx context.Context) Stats {
 	for i := range tools {
 		tools[i].Tool = s.name(ctx, tools[i].Tool)
 	}
-	s.cache.mu.Lock()
-	cached, bytes := len(s.cache.entries), s.cache.total
-	s.cache.mu.Unlock()
+	cached, bytes := s.cache.held()
 	return Stats{Tools: tools, ReportsParsed: parsed, ReportsCached: cached, CacheBytes: bytes, Buffers: s.buffers.len(),
 		UptimeSeconds: s.opts.Now().Sub(s.started).Seconds(), TokenizerName: s.counter.Name(), Sessions: s.clients.live(),
 		DefaultBudget: budget.DefaultMaxTokens, MaxBudget: budget.MaxMaxTokens, BufferIdleSecs: s.opts.BufferTTL.Seconds()}

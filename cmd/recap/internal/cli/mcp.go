@@ -7,12 +7,18 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
+	"runtime/debug"
 	"strings"
 	"time"
 
 	"github.com/recap-dev/recap/mcpserver"
 	"github.com/spf13/cobra"
 )
+
+// mcpGCPercent is the garbage collector's target of recap mcp (GOGC),
+// unless the environment sets GOGC.
+const mcpGCPercent = 50
 
 func newMCP(streams *IO) *cobra.Command {
 	var root, addr, toolNames string
@@ -57,6 +63,14 @@ underscore serves one kind to every client.`,
 			}
 			if idle <= 0 {
 				return usageError("--session-idle must be positive (for example 30m)")
+			}
+			if os.Getenv("GOGC") == "" {
+				// The server holds every finding it read (compact, without
+				// pointers: collections cost little), and its calls make
+				// garbage at a high rate: collecting at 50% growth instead of
+				// Go's 100% keeps its peak memory a quarter lower, for about
+				// a millisecond more per page.
+				debug.SetGCPercent(mcpGCPercent)
 			}
 			logger := slog.New(slog.NewTextHandler(streams.ErrOut, nil))
 			s, err := mcpserver.New(mcpserver.Options{Root: dir, ToolNames: toolNames, Version: version(), Logger: logger})
