@@ -100,12 +100,12 @@ func (c *reportCache) get(ctx context.Context, f file, rootDir string, format pa
 			c.total -= r.admitted // counted again below, whole, when the report is kept
 		}
 		switch {
-		case errors.Is(err, errTooLarge):
+		case errors.Is(err, errTooLarge) && r.admitted > c.maxBytes: // larger than the cache: known until the file changes
 			e.big, e.info = true, [2]int64{f.info.Size(), f.info.ModTime().UnixNano()}
 			close(e.ready)
 			c.mu.Unlock()
 			return nil, false, err
-		case err != nil: // cancelled: a half-read report is not kept
+		case err != nil: // cancelled, or no room beside the reports other calls use: a half-read report is not kept
 			if c.entries[f.abs] == e {
 				delete(c.entries, f.abs)
 			}

@@ -18,33 +18,44 @@ import (
 )
 
 // reportsAnswer is analysis.getReports' answer: the findings view.
-type reportsAnswer struct{ v *summarize.View }
+type reportsAnswer struct {
+	v      *summarize.View
+	layout *reportsLayout
+}
+
+func newReportsAnswer(v *summarize.View) *reportsAnswer {
+	l := &reportsLayout{inputs: len(v.Inputs)}
+	for _, in := range v.Inputs {
+		if in.Error != "" {
+			l.failed++
+		}
+	}
+	return &reportsAnswer{v: v, layout: l}
+}
 
 func (a *reportsAnswer) fit(c budget.Counter, limit int) int {
-	return summarize.Fit(a.v, c, limit, reportsLayout{})
+	return summarize.Fit(a.v, c, limit, a.layout)
 }
-func (a *reportsAnswer) text() string { return reportsLayout{}.View(a.v) }
+func (a *reportsAnswer) text() string { return a.layout.View(a.v) }
 func (a *reportsAnswer) out() any     { return a.v }
 
 // reportsLayout renders a view as the tool sends it: a line, then the JSON.
-type reportsLayout struct{ render.JSON }
+// The line counts the inputs before the budget left any out.
+type reportsLayout struct {
+	render.JSON
+	inputs, failed int
+}
 
-func (l reportsLayout) View(v *summarize.View) string {
-	return reportsLine(v) + "\n" + strings.TrimSuffix(l.JSON.View(v), "\n")
+func (l *reportsLayout) View(v *summarize.View) string {
+	return reportsLine(v, l.inputs, l.failed) + "\n" + strings.TrimSuffix(l.JSON.View(v), "\n")
 }
 
 // reportsLine is the answer in one line: the counts, the page, the buffer.
-func reportsLine(v *summarize.View) string {
+func reportsLine(v *summarize.View, inputs, failed int) string {
 	s := &v.Summary
 	var b strings.Builder
 	fmt.Fprintf(&b, "recap: %d findings (%d error, %d warning, %d note) in %d files from %d reports",
-		s.Total, s.BySeverity.Error, s.BySeverity.Warning, s.BySeverity.Note, s.Files, len(v.Inputs))
-	failed := 0
-	for _, in := range v.Inputs {
-		if in.Error != "" {
-			failed++
-		}
-	}
+		s.Total, s.BySeverity.Error, s.BySeverity.Warning, s.BySeverity.Note, s.Files, inputs)
 	if failed > 0 {
 		fmt.Fprintf(&b, ", %d not read (see inputs[].error)", failed)
 	}
@@ -103,7 +114,7 @@ func (s *Server) getReports(ctx context.Context, in *GetReportsIn) (answer, erro
 		}
 		if streamed != nil {
 			s.showPage(streamed.Findings, in)
-			return &reportsAnswer{v: streamed}, nil
+			return newReportsAnswer(streamed), nil
 		}
 	}
 	v := &summarize.View{Summary: b.summary, Inputs: make([]reports.Input, len(b.inputs)), BufferID: b.id}
@@ -121,7 +132,7 @@ func (s *Server) getReports(ctx context.Context, in *GetReportsIn) (answer, erro
 		s.showPage(v.Findings, in)
 		v.Page = summarize.NewPage(in.Offset, in.Limit, len(v.Findings), len(b.refs))
 	}
-	return &reportsAnswer{v: v}, nil
+	return newReportsAnswer(v), nil
 }
 
 // showPage readies a page's findings to be shown: the code around each
