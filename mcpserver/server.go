@@ -222,9 +222,8 @@ func addTool[In any](s *Server, spec string, t *mcp.Tool, limit func(*In) int, h
 			return nil, nil, ctx.Err()
 		}
 		if err != nil {
-			te := asToolError(err)
-			text := te.Error()
-			s.done(spec, budget.Cost(s.counter, text), len(text), time.Since(start), te.Code)
+			te, text, n := fitError(s.counter, asToolError(err), limit(&in), echoes(&in))
+			s.done(spec, n, len(text), time.Since(start), te.Code)
 			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: text}}}, errorAnswer{te}, nil
 		}
 		s.done(spec, n, len(text), time.Since(start), "")
@@ -305,16 +304,23 @@ func (s *Server) argumentErrors(next mcp.MethodHandler) mcp.MethodHandler {
 				msg += t.Text
 			}
 		}
-		tool := ""
+		tool, limit := "", budget.DefaultMaxTokens
+		var args any
 		if p, ok := req.GetParams().(*mcp.CallToolParamsRaw); ok {
 			tool = specName(p.Name)
+			_ = json.Unmarshal(p.Arguments, &args)
+			if m, ok := args.(map[string]any); ok {
+				if n, ok := m["maxTokens"].(float64); ok && n == float64(int(n)) && n >= budget.MinMaxTokens && n <= budget.MaxMaxTokens {
+					limit = int(n) // the call's budget, when it is one
+				}
+			}
 		}
 		te := toolErrorf(CodeBadArgument, "%s: see the tool's input schema for the arguments, their bounds and defaults", strings.TrimSpace(msg))
-		text := te.Error()
+		te, text, n := fitError(s.counter, te, limit, echoes(args))
 		r.Content = []mcp.Content{&mcp.TextContent{Text: text}}
 		raw, _ := json.Marshal(errorAnswer{te})
 		r.StructuredContent = json.RawMessage(raw)
-		s.done(tool, budget.Cost(s.counter, text), len(text), time.Since(start), te.Code)
+		s.done(tool, n, len(text), time.Since(start), te.Code)
 		return r, nil
 	}
 }
