@@ -21,7 +21,7 @@ import (
 const mcpGCPercent = 50
 
 func newMCP(streams *IO) *cobra.Command {
-	var root, addr, toolNames string
+	var root, addr, toolNames, token string
 	var idle time.Duration
 	var origins []string
 	cmd := &cobra.Command{
@@ -40,7 +40,13 @@ only. One log line per call goes to standard error.
 
 Over HTTP each client has its own session (Mcp-Session-Id), closed after
 --session-idle without a request (default 30m); a request from a browser page
-of another origin is refused (403) unless --allow-origin names it.
+of another origin is refused (403) unless --allow-origin names it, and on a
+loopback address a request that names another host (DNS rebinding) is
+refused (421). An address beyond loopback (0.0.0.0:8765, a LAN address, a
+host name) serves other machines: it needs a bearer token (--http-token, or
+better the environment variable RECAP_HTTP_TOKEN, at least 16 characters),
+which every request must then carry (Authorization: Bearer TOKEN; 401
+otherwise). A token given on loopback is asked for too.
 
 Some clients accept only tool names matching ^[a-zA-Z0-9_-]{1,64}$ (the Claude
 desktop app, GitHub Copilot CLI, OpenAI Codex CLI): with --tool-names auto, the
@@ -51,7 +57,8 @@ underscore serves one kind to every client.`,
 		Example: `  claude mcp add recap -- recap mcp --root .
   recap mcp --root ~/src/shop --http :8765
   recap mcp --tool-names underscore
-  recap mcp --http 127.0.0.1:8765 --session-idle 2h --allow-origin http://localhost:6274`,
+  recap mcp --http 127.0.0.1:8765 --session-idle 2h --allow-origin http://localhost:6274
+  RECAP_HTTP_TOKEN=$(openssl rand -hex 16) recap mcp --http 0.0.0.0:8765`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			dir, err := repoRoot(root)
@@ -85,7 +92,10 @@ underscore serves one kind to every client.`,
 				}
 				return nil
 			}
-			return serveHTTP(ctx, streams, logger, s, addr, mcpserver.HTTPOptions{SessionIdle: idle, AllowedOrigins: origins})
+			if token == "" {
+				token = os.Getenv("RECAP_HTTP_TOKEN")
+			}
+			return serveHTTP(ctx, streams, logger, s, addr, mcpserver.HTTPOptions{SessionIdle: idle, AllowedOrigins: origins, Token: token})
 		},
 	}
 	f := cmd.Flags()
@@ -93,6 +103,7 @@ underscore serves one kind to every client.`,
 	f.StringVar(&addr, "http", "", "serve streamable HTTP at this address (host:port; :port binds 127.0.0.1) instead of standard input and output")
 	f.StringVar(&toolNames, "tool-names", mcpserver.NamesAuto, "tool names: auto (underscore names for the clients known to refuse dots, dotted for the others), dotted (analysis.getReports) or underscore (analysis_getReports)")
 	f.DurationVar(&idle, "session-idle", mcpserver.DefaultSessionIdle, "with --http: close a session (and drop its result buffers) after this long without a request")
+	f.StringVar(&token, "http-token", "", "with --http: the bearer token every request must carry (Authorization: Bearer TOKEN), at least 16 characters; needed to listen beyond loopback (default: $RECAP_HTTP_TOKEN)")
 	f.StringArrayVar(&origins, "allow-origin", nil, "with --http: also serve browser pages of this origin (scheme://host:port; repeatable); other foreign origins get 403")
 	return cmd
 }
@@ -115,6 +126,13 @@ func serveHTTP(ctx context.Context, streams *IO, logger *slog.Logger, s *mcpserv
 	if host == "" {
 		host = "127.0.0.1"
 	}
+	public := !mcpserver.IsLoopbackAddr(host)
+	switch {
+	case o.Token != "" && len(o.Token) < mcpserver.MinTokenLen:
+		return usageError("the HTTP token is %d characters: give one of at least %d (openssl rand -hex 16)", len(o.Token), mcpserver.MinTokenLen)
+	case public && o.Token == "":
+		return usageError("--http %s listens beyond this machine (any host but localhost, 127.0.0.1 or ::1): give a bearer token that every request must carry, in the environment variable RECAP_HTTP_TOKEN or with --http-token (at least %d characters: openssl rand -hex 16), or listen on 127.0.0.1", addr, mcpserver.MinTokenLen)
+	}
 	ln, err := net.Listen("tcp", net.JoinHostPort(host, port))
 	if err != nil {
 		return usageError("--http %s: %v", addr, err)
@@ -122,6 +140,9 @@ func serveHTTP(ctx context.Context, streams *IO, logger *slog.Logger, s *mcpserv
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", s.HTTPHandler(o))
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	if public {
+		fmt.Fprintf(streams.ErrOut, "recap mcp: listening beyond this machine (%s): every request needs Authorization: Bearer with the token\n", ln.Addr())
+	}
 	fmt.Fprintf(streams.ErrOut, "recap mcp: serving http://%s/mcp (root %s)\n", ln.Addr(), s.Root())
 	logger.Info("serving MCP over streamable HTTP", "url", "http://"+ln.Addr().String()+"/mcp")
 	errc := make(chan error, 1)
