@@ -297,7 +297,7 @@ func (s *Server) locate(ctx context.Context, id string) (located, error) {
 	if !isFingerprint(id) {
 		return located{}, toolErrorf(CodeBadArgument, "%q is neither a finding id (ids look like %s-12) nor a fingerprint (16 hex digits): take one from %s", cut(id), strings.Repeat("a", tagLen), s.name(ctx, ToolGetReports))
 	}
-	g, err := s.root.discover(s.root.dir)
+	g, err := s.root.discover(s.root.dir, s.root.maxReport)
 	if err != nil {
 		return located{}, err
 	}
@@ -379,7 +379,7 @@ func (s *Server) reportByTag(ctx context.Context, tag string) (*file, *report, e
 	if r := s.cache.byTag(tag); r != nil {
 		rel = r.rel
 	} else {
-		g, err := s.root.discover(s.root.dir)
+		g, err := s.root.discover(s.root.dir, s.root.maxReport)
 		if err != nil {
 			return nil, nil, err
 		}

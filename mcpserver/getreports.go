@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -176,7 +177,9 @@ func (s *Server) query(ctx context.Context, in *GetReportsIn) (b *buffer, stream
 	var base found
 	var baseFiles []file
 	if len(in.Baseline) > 0 {
-		if base, err = s.root.expand(in.Baseline, true); err != nil {
+		// Named as a baseline: read whatever their size (without them every
+		// finding would look new).
+		if base, err = s.root.expand(in.Baseline, true, math.MaxInt64); err != nil {
 			return nil, nil, err
 		}
 		baseFiles, _ = s.root.dedupe(base.files)
@@ -309,9 +312,9 @@ func (s *Server) reportFiles(in *GetReportsIn) (g found, copies map[string][]str
 		formats[f] = true
 	}
 	if len(in.Reports) > 0 {
-		g, err = s.root.expand(in.Reports, true)
+		g, err = s.root.expand(in.Reports, true, s.root.maxReport)
 	} else {
-		g, err = s.root.discover(s.root.dir)
+		g, err = s.root.discover(s.root.dir, s.root.maxReport)
 		if err == nil && len(g.files) == 0 {
 			if len(g.big) > 0 || g.stopped != "" {
 				err = noReport("the root "+s.root.dir, g, s.root)

@@ -208,7 +208,7 @@ func TestCacheBound(t *testing.T) {
 
 // TestSearchBounds: a search for reports leaves out those over
 // MaxReportBytes (listed as inputs not read, with what to do; read when a
-// path names one), and walks at most MaxWalkFiles entries in MaxWalkTime,
+// path names one, or as a baseline), and walks at most MaxWalkFiles entries in MaxWalkTime,
 // answering with what it found and a warning, or NOT_FOUND that says why.
 func TestSearchBounds(t *testing.T) {
 	dir := t.TempDir()
@@ -239,6 +239,12 @@ func TestSearchBounds(t *testing.T) {
 	r := call(t, cs, "analysis.getReports", map[string]any{"summaryOnly": true, "reports": []string{"build/huge*"}})
 	if r.errorCode(t) != "TOO_LARGE" || !strings.Contains(r.text, "build/huge.sarif (") || !strings.Contains(r.text, "give the path of one in reports to read it") {
 		t.Errorf("a glob of large reports only: %s", r.text)
+	}
+
+	// A baseline is read whatever its size (and its copies once).
+	call(t, cs, "analysis.getReports", map[string]any{"summaryOnly": true, "reports": []string{"build/pmd.sarif"}, "baseline": []string{"build/huge*"}}).decode(t, &v)
+	if bl := v.Summary.Baseline; bl == nil || bl.New != 55 || bl.Fixed != 2000 {
+		t.Errorf("a large baseline: %+v", bl)
 	}
 
 	// Walk bounds: 300 files in a/ come before the report in z/.

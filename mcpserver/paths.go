@@ -184,8 +184,8 @@ func (f *found) add(g found) {
 // directory searched for reports when reportsOnly (else refused), a glob
 // matched against the files under the root (directories that searches skip
 // are left out). Each file is confined to the root. With reportsOnly, a
-// search leaves out reports over the root's maxReport bytes (found.big).
-func (r *root) expand(paths []string, reportsOnly bool) (found, error) {
+// search leaves out reports over maxReport bytes (found.big).
+func (r *root) expand(paths []string, reportsOnly bool, maxReport int64) (found, error) {
 	var out found
 	seen := map[string]bool{}
 	add := func(f file) error {
@@ -214,7 +214,7 @@ func (r *root) expand(paths []string, reportsOnly bool) (found, error) {
 			if !reportsOnly {
 				return found{}, toolErrorf(CodeBadArgument, "%s is a directory: give files, or a glob such as %s/**/*.java", cut(p), cut(strings.TrimSuffix(p, "/")))
 			}
-			g, err := r.discover(f.abs)
+			g, err := r.discover(f.abs, maxReport)
 			if err != nil {
 				return found{}, err
 			}
@@ -252,7 +252,7 @@ func (r *root) expand(paths []string, reportsOnly bool) (found, error) {
 				if _, ok := r.sniff(f); !ok {
 					return nil
 				}
-				if r.contentSize(f) > r.maxReport {
+				if r.contentSize(f) > maxReport {
 					big = append(big, f)
 					return nil
 				}
@@ -384,10 +384,10 @@ func (r *root) walk(dir string, fn func(rel, abs string, d fs.DirEntry) error) (
 }
 
 // discover finds the reports under dir: files with a report's extension
-// whose content is a report, those over r.maxReport bytes apart (found.big).
+// whose content is a report, those over maxReport bytes apart (found.big).
 // Sniffing is cached by size and modification time, so a second search only
 // lists the directories.
-func (r *root) discover(dir string) (found, error) {
+func (r *root) discover(dir string, maxReport int64) (found, error) {
 	var out found
 	stopped, err := r.walk(dir, func(rel, abs string, d fs.DirEntry) error {
 		if !d.Type().IsRegular() || !parsers.HasReportExt(d.Name()) {
@@ -401,7 +401,7 @@ func (r *root) discover(dir string) (found, error) {
 		if _, ok := r.sniff(f); !ok {
 			return nil
 		}
-		if r.contentSize(f) > r.maxReport {
+		if r.contentSize(f) > maxReport {
 			out.big = append(out.big, f)
 		} else {
 			out.files = append(out.files, f)

@@ -72,7 +72,7 @@ func (s *Server) tokens(ctx context.Context, in *TokensIn) (answer, error) {
 	if in.Budget == 0 {
 		in.Budget = budget.DefaultMaxTokens
 	}
-	g, err := s.root.expand(in.Paths, false)
+	g, err := s.root.expand(in.Paths, false, s.root.maxReport)
 	if err != nil {
 		return nil, err
 	}
