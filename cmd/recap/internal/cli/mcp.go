@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"time"
 
@@ -21,7 +22,7 @@ import (
 const mcpGCPercent = 50
 
 func newMCP(streams *IO) *cobra.Command {
-	var root, addr, toolNames, token string
+	var root, addr, toolNames, token, cacheSize string
 	var idle time.Duration
 	var origins []string
 	cmd := &cobra.Command{
@@ -34,9 +35,13 @@ within its token budget (default 10,000 tokens and 40,000 characters).
 
 The tools read the reports and the git repository under --root (default: the
 git top level of the current directory); paths outside it are refused.
-Parsed reports are cached by path, size and modification time; result pages
-are kept for 10 minutes without use (bufferId), in the session that made them
-only. One log line per call goes to standard error.
+Parsed reports are cached by path, size and modification time, within
+--cache-size of memory (default 1GiB; a report larger than that alone is read
+by each call that needs it); result pages are kept for 10 minutes without use
+(bufferId), in the session that made them only. The search for reports skips
+reports over 512 MiB (a path that names one reads it) and stops after 200,000
+files and directories or 5 seconds. One log line per call goes to standard
+error.
 
 Over HTTP each client has its own session (Mcp-Session-Id), closed after
 --session-idle without a request (default 30m); a request from a browser page
@@ -79,8 +84,12 @@ underscore serves one kind to every client.`,
 				// a millisecond more per page.
 				debug.SetGCPercent(mcpGCPercent)
 			}
+			cacheBytes, err := parseSize(cacheSize)
+			if err != nil {
+				return usageError("--cache-size %s: %v", cacheSize, err)
+			}
 			logger := slog.New(slog.NewTextHandler(streams.ErrOut, nil))
-			s, err := mcpserver.New(mcpserver.Options{Root: dir, ToolNames: toolNames, Version: version(), Logger: logger})
+			s, err := mcpserver.New(mcpserver.Options{Root: dir, ToolNames: toolNames, Version: version(), Logger: logger, MaxCacheBytes: cacheBytes})
 			if err != nil {
 				return usageError("%v", err)
 			}
@@ -102,10 +111,32 @@ underscore serves one kind to every client.`,
 	f.StringVar(&root, "root", "", "the directory served: reports are found, and paths confined, there (default: the git top level of the current directory)")
 	f.StringVar(&addr, "http", "", "serve streamable HTTP at this address (host:port; :port binds 127.0.0.1) instead of standard input and output")
 	f.StringVar(&toolNames, "tool-names", mcpserver.NamesAuto, "tool names: auto (underscore names for the clients known to refuse dots, dotted for the others), dotted (analysis.getReports) or underscore (analysis_getReports)")
+	f.StringVar(&cacheSize, "cache-size", "1GiB", "memory of the parsed reports kept (KiB, MiB or GiB; at least 1MiB); a report larger than that alone is read by each call")
 	f.DurationVar(&idle, "session-idle", mcpserver.DefaultSessionIdle, "with --http: close a session (and drop its result buffers) after this long without a request")
 	f.StringVar(&token, "http-token", "", "with --http: the bearer token every request must carry (Authorization: Bearer TOKEN), at least 16 characters; needed to listen beyond loopback (default: $RECAP_HTTP_TOKEN)")
 	f.StringArrayVar(&origins, "allow-origin", nil, "with --http: also serve browser pages of this origin (scheme://host:port; repeatable); other foreign origins get 403")
 	return cmd
+}
+
+// parseSize reads a size of memory: a number of bytes, or of KiB, MiB or
+// GiB (KB, MB, GB are taken as the same), at least 1 MiB.
+func parseSize(s string) (int64, error) {
+	t := strings.ToUpper(strings.TrimSpace(s))
+	unit := int64(1)
+	for _, u := range []struct {
+		suffix string
+		n      int64
+	}{{"KIB", 1 << 10}, {"MIB", 1 << 20}, {"GIB", 1 << 30}, {"KB", 1 << 10}, {"MB", 1 << 20}, {"GB", 1 << 30}, {"B", 1}} {
+		if strings.HasSuffix(t, u.suffix) {
+			t, unit = strings.TrimSpace(strings.TrimSuffix(t, u.suffix)), u.n
+			break
+		}
+	}
+	n, err := strconv.ParseFloat(t, 64)
+	if err != nil || n*float64(unit) < 1<<20 || n*float64(unit) > 1<<50 {
+		return 0, errors.New("want a size of at least 1MiB, such as 512MiB or 2GiB")
+	}
+	return int64(n * float64(unit)), nil
 }
 
 func isEOF(err error) bool {
