@@ -149,14 +149,6 @@ func (c *reportCache) unpin(reps ...*report) {
 	}
 }
 
-// holds reports whether r is in the cache.
-func (c *reportCache) holds(r *report) bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	e := c.entries[r.abs]
-	return e != nil && e.r == r
-}
-
 // byTag returns a cached report with this id tag.
 func (c *reportCache) byTag(tag string) *report {
 	c.mu.Lock()

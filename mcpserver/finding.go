@@ -185,11 +185,8 @@ func (a *FindingAnswer) apply(parts []budget.Part, keep []bool, code int, order 
 	a.short = !keep[i]
 	i++
 	a.Finding.Snippet = ""
-	if a.snip != "" {
-		if keep[i] {
-			a.Finding.Snippet = a.snip
-		}
-		i++
+	if a.snip != "" && keep[i] {
+		a.Finding.Snippet = a.snip
 	}
 	a.Code = nil
 	if a.full != nil {

@@ -1,5 +1,6 @@
 // Command mcpbench measures recap mcp as an agent meets it: it runs
-// `recap summary REPORT` once (the command line's time on the same file),
+// `recap summary REPORT` once (the command line's time on the same file, in
+// the same root),
 // starts the server as a subprocess over stdio on a root holding REPORT,
 // calls analysis.getReports once (the parse), then -calls warm pages (half
 // by bufferId, half by the same query at another offset), and prints the
@@ -36,6 +37,11 @@ func main() {
 	if flag.NArg() != 1 {
 		log.Fatal("usage: mcpbench [-recap BIN] [-calls N] REPORT")
 	}
+	if strings.ContainsRune(*recap, filepath.Separator) { // run from the temp dir too
+		if abs, err := filepath.Abs(*recap); err == nil {
+			*recap = abs
+		}
+	}
 	dir, err := os.MkdirTemp("", "mcpbench")
 	if err != nil {
 		log.Fatal(err)
@@ -45,8 +51,10 @@ func main() {
 	if err := copyFile(flag.Arg(0), filepath.Join(dir, name)); err != nil {
 		log.Fatal(err)
 	}
+	sum := exec.Command(*recap, "summary", "--repo", dir, name) // the server's root: the same paths to place
+	sum.Dir = dir
 	t := time.Now()
-	if out, err := exec.Command(*recap, "summary", filepath.Join(dir, name)).CombinedOutput(); err != nil {
+	if out, err := sum.CombinedOutput(); err != nil {
 		log.Fatalf("recap summary: %v\n%s", err, out)
 	}
 	summary := time.Since(t)
