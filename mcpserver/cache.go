@@ -50,10 +50,12 @@ func newReportCache(maxBytes int64, now func() time.Time) *reportCache {
 
 // get returns the report at f, parsed now or earlier, pinned: it stays in
 // the cache until unpin; concurrent callers of the same report wait for one
-// parse. parsed says whether this call parsed. A parse whose ctx ends stops at once and leaves nothing behind:
-// the callers waiting for it parse again, each with its own ctx. A report
-// that does not fit the cache gives errTooLarge, at once the next times
-// while the file is unchanged.
+// parse. parsed says whether this call parsed. A parse whose ctx ends stops
+// at once and leaves nothing behind: the callers waiting for it parse
+// again, each with its own ctx. A report that does not fit gives
+// errTooLarge: at once the next times while the file is unchanged when it
+// is larger than the cache, or again after a parse when there was no room
+// beside the reports that calls under way use.
 func (c *reportCache) get(ctx context.Context, f file, rootDir string, format parsers.Format) (r *report, parsed bool, err error) {
 	for {
 		if err := ctx.Err(); err != nil {
