@@ -1,9 +1,12 @@
+//go:build unix
+
 package mcpserver_test
 
 import (
 	"context"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 	"time"
 
@@ -20,7 +23,10 @@ import (
 // readers and counts: pipeline.Run over pipeline.Files), the best of 3
 // each, measured in turn in the same test: on the bench's Spring PMD SARIF
 // (314,926 findings) when ../shared is there, else on a generated report
-// of 200,000 findings.
+// of 200,000 findings. Time is the process's CPU time (user and system,
+// the garbage collector's included), which other work on the machine
+// changes less than the wall clock; scripts/mcpbench measures the wall
+// clock.
 func TestFirstCallTime(t *testing.T) {
 	if testing.Short() || raceEnabled {
 		t.Skip("a measure of time: not with -short or -race")
@@ -40,9 +46,9 @@ func TestFirstCallTime(t *testing.T) {
 	}
 	ctx := context.Background()
 	summary := func() time.Duration {
-		start := time.Now()
+		start := cpuTime(t)
 		res, err := pipeline.Run(ctx, &pipeline.Query{Reports: pipeline.Files{Paths: []string{path}, Options: parsers.ReadOptions{Root: dir}}})
-		d := time.Since(start)
+		d := cpuTime(t) - start
 		if err != nil || res.View.Summary.Total != want {
 			t.Fatalf("summary: %v, %+v", err, res)
 		}
@@ -50,9 +56,9 @@ func TestFirstCallTime(t *testing.T) {
 	}
 	first := func() time.Duration {
 		cs, _ := connect(t, mcpserver.Options{Root: dir})
-		start := time.Now()
+		start := cpuTime(t)
 		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "analysis.getReports", Arguments: map[string]any{"summaryOnly": true}})
-		d := time.Since(start)
+		d := cpuTime(t) - start
 		if err != nil || res.IsError {
 			t.Fatalf("first call: %v %v", err, res)
 		}
@@ -71,8 +77,17 @@ func TestFirstCallTime(t *testing.T) {
 		f = best(f, first())
 	}
 	ratio := f.Seconds() / s.Seconds()
-	t.Logf("summary %v, first call %v: %.2f", s.Round(time.Millisecond), f.Round(time.Millisecond), ratio)
+	t.Logf("CPU time: summary %v, first call %v: %.2f", s.Round(time.Millisecond), f.Round(time.Millisecond), ratio)
 	if ratio > 1.3 {
 		t.Errorf("the first call took %v, %.2f times the summary's %v: want at most 1.3", f.Round(time.Millisecond), ratio, s.Round(time.Millisecond))
 	}
+}
+
+// cpuTime is the CPU time the process has used so far.
+func cpuTime(t *testing.T) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		t.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
