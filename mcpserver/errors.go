@@ -136,9 +136,7 @@ func scrub(msg string, long []string) string {
 func fitError(c budget.Counter, te *ToolError, limit int, long []string) (*ToolError, string, int) {
 	limit = budget.Clamp(limit)
 	msg := scrub(te.Message, long)
-	if r := budget.CharsPerToken * limit; utf8.RuneCountInString(msg) > r { // nothing longer fits: count no more
-		msg = string([]rune(msg[:min(len(msg), 4*r)])[:r])
-	}
+	msg = firstRunes(msg, budget.CharsPerToken*limit) // nothing longer fits: count no more
 	out := &ToolError{Code: te.Code, Message: msg}
 	runes := []rune(msg)
 	halves := max(bits.Len(uint(len(runes)))-1, 0)
@@ -155,4 +153,15 @@ func fitError(c budget.Counter, te *ToolError, limit int, long []string) (*ToolE
 		Render: render,
 	})
 	return out, render(), n
+}
+
+// firstRunes returns the first n characters of s.
+func firstRunes(s string, n int) string {
+	for i := range s {
+		if n == 0 {
+			return s[:i]
+		}
+		n--
+	}
+	return s
 }
