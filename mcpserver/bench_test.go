@@ -52,7 +52,7 @@ func BenchmarkGetReports(b *testing.B) {
 	if err != nil || res.IsError {
 		b.Fatalf("%v %v", err, res)
 	}
-	b.ReportMetric(float64(time.Since(start).Milliseconds()), "first-ms")
+	first := time.Since(start)
 	var v view
 	result{text: res.Content[0].(*mcp.TextContent).Text, raw: mustJSON(b, res.StructuredContent)}.decode(b, &v)
 	if v.Summary.Total != 314926 {
@@ -75,4 +75,5 @@ func BenchmarkGetReports(b *testing.B) {
 	sort.Slice(durs, func(i, j int) bool { return durs[i] < durs[j] })
 	b.ReportMetric(float64(durs[len(durs)/2].Microseconds())/1000, "p50-ms")
 	b.ReportMetric(float64(durs[(len(durs)*95+99)/100-1].Microseconds())/1000, "p95-ms")
+	b.ReportMetric(float64(first.Milliseconds()), "first-ms") // after ResetTimer, which drops the metrics reported before it
 }

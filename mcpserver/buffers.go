@@ -1,14 +1,19 @@
 package mcpserver
 
 import (
+	"bytes"
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"sort"
+	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 	"unsafe"
 
+	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/summarize"
 )
@@ -51,7 +56,8 @@ func (r ref) baseline() string {
 
 // buffer is the result of one getReports query, kept so that its pages are
 // served without reading or filtering the reports again: the summary, the
-// inputs' status, and the matching findings in view order.
+// inputs' status, and the matching findings, put in view order when a page
+// is first asked for (a call for the counts alone does not sort).
 type buffer struct {
 	id      string
 	key     string // the query's key; "" when the query cannot be reused
@@ -62,47 +68,165 @@ type buffer struct {
 	inputs  []reports.Input
 	bytes   int64
 	used    time.Time
+
+	sortOnce sync.Once
 }
 
-func (b *buffer) finding(r ref) *reports.Finding {
-	return b.reports[r.report].at(int(r.index))
+// finding returns the finding of r, whole.
+func (b *buffer) finding(r ref) reports.Finding {
+	return b.reports[r.report].finding(int(r.index))
 }
 
-// sort puts the buffer's findings in view order and prices the buffer.
-func (b *buffer) sort() {
-	sort.Slice(b.refs, func(i, j int) bool { return reports.Less(b.finding(b.refs[i]), b.finding(b.refs[j])) })
-	b.bytes = int64(len(b.refs))*int64(unsafe.Sizeof(ref{})) + 4096
+// price sets the buffer's bytes.
+func (b *buffer) price() {
+	b.bytes = int64(cap(b.refs))*int64(unsafe.Sizeof(ref{})) + 4096
+}
+
+// sorted puts the buffer's findings in view order ([reports.Less]), once.
+func (b *buffer) sorted() {
+	b.sortOnce.Do(func() { sortRefs(b.reports, b.refs) })
+}
+
+// sortRefs sorts refs of reps in view order without making their findings:
+// the categories and rules (by kind) and the paths of every report are
+// ranked once, so that most comparisons are of integers; the id breaks the
+// remaining ties as reports.Less does, as strings.
+func sortRefs(reps []*report, refs []ref) {
+	type kindKey struct{ category, rule string }
+	var kinds []kindKey
+	var paths []string
+	for _, r := range reps {
+		for _, k := range r.kinds {
+			kinds = append(kinds, kindKey{k.category, k.rule})
+		}
+		paths = append(paths, r.paths...)
+	}
+	slices.SortFunc(kinds, func(a, b kindKey) int {
+		if c := strings.Compare(a.category, b.category); c != 0 {
+			return c
+		}
+		return strings.Compare(a.rule, b.rule)
+	})
+	kinds = slices.Compact(kinds)
+	slices.Sort(paths)
+	paths = slices.Compact(paths)
+	kindRank := make([][]uint32, len(reps))
+	pathRank := make([][]uint32, len(reps))
+	for i, r := range reps {
+		kindRank[i] = make([]uint32, len(r.kinds))
+		for j, k := range r.kinds {
+			at, _ := slices.BinarySearchFunc(kinds, kindKey{k.category, k.rule}, func(a, b kindKey) int {
+				if c := strings.Compare(a.category, b.category); c != 0 {
+					return c
+				}
+				return strings.Compare(a.rule, b.rule)
+			})
+			kindRank[i][j] = uint32(at)
+		}
+		pathRank[i] = make([]uint32, len(r.paths))
+		for j, p := range r.paths {
+			at, _ := slices.BinarySearch(paths, p)
+			pathRank[i][j] = uint32(at)
+		}
+	}
+	slices.SortFunc(refs, func(a, b ref) int {
+		ra, rb := reps[a.report], reps[b.report]
+		xa, xb := ra.rec(int(a.index)), rb.rec(int(b.index))
+		if sa, sb := ra.kinds[xa.kind].severity, rb.kinds[xb.kind].severity; sa != sb {
+			return cmp.Compare(sb, sa) // the most severe first
+		}
+		if c := cmp.Compare(kindRank[a.report][xa.kind], kindRank[b.report][xb.kind]); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(pathRank[a.report][xa.path], pathRank[b.report][xb.path]); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(xa.line, xb.line); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(xa.column, xb.column); c != 0 {
+			return c
+		}
+		return compareIDs(ra.tag, int(a.index)+1, rb.tag, int(b.index)+1)
+	})
+}
+
+// compareIDs compares the ids tag-n as strings, as reports.Less does.
+func compareIDs(tagA string, a int, tagB string, b int) int {
+	var ba, bb [64]byte
+	x := strconv.AppendInt(append(append(ba[:0], tagA...), '-'), int64(a), 10)
+	y := strconv.AppendInt(append(append(bb[:0], tagB...), '-'), int64(b), 10)
+	return bytes.Compare(x, y)
 }
 
 // cached is a [pipeline.Source] over parsed reports: it hands out their
-// findings in order, and at says which one it is handing out.
+// findings in order, made again one at a time in one reused Finding (the
+// pipeline keeps none past emit), and at says which one it is handing out.
+// ids gives them their ID and fingerprint too (a baseline and a page need
+// them). A report too large for the cache (nil in reps) is read from its
+// file as it goes.
 type cached struct {
-	reps []*report
-	at   ref
+	reps  []*report
+	files []file // the reports' files, for those read as they go
+	root  string // the root directory, to place the paths of those
+	ids   bool
+	at    ref
 }
 
 // Read implements [pipeline.Source].
 func (c *cached) Read(ctx context.Context, keep func(*reports.Finding) bool, emit func(*reports.Finding) error) ([]reports.Input, error) {
 	inputs := make([]reports.Input, len(c.reps))
+	var f reports.Finding
 	for ri, r := range c.reps {
+		if r == nil {
+			in, err := readFile(ctx, c.files[ri], c.root, keep, func(x *reports.Finding) error {
+				c.at = ref{report: int32(ri), index: -1}
+				return emit(x)
+			})
+			inputs[ri] = in
+			if err != nil {
+				return inputs, err
+			}
+			continue
+		}
 		inputs[ri] = r.input
 		for i := 0; i < r.n; i++ {
-			if i%chunkLen == 0 {
+			if i%recChunk == 0 {
 				if err := ctx.Err(); err != nil {
 					return inputs, err
 				}
 			}
-			f := r.at(i)
-			if !keep(f) {
+			r.at(i, &f, false)
+			if !keep(&f) {
 				continue
 			}
+			if c.ids {
+				f.ID, f.Fingerprint = reports.ID(r.tag, i+1), r.fingerprint(i)
+			}
 			c.at = ref{report: int32(ri), index: int32(i)}
-			if err := emit(f); err != nil {
+			if err := emit(&f); err != nil {
 				return inputs, err
 			}
 		}
 	}
 	return inputs, nil
+}
+
+// readFile reads a report from its file, without keeping it: keep (nil:
+// all) and emit as a [pipeline.Source]'s; the ids are the server's
+// (tag-n), the input's path relative to the root.
+func readFile(ctx context.Context, f file, root string, keep func(*reports.Finding) bool, emit func(*reports.Finding) error) (reports.Input, error) {
+	opts := parsers.ReadOptions{Root: root, Context: ctx, Keep: keep}
+	in, err := parsers.ReadFile(f.abs, reports.InputTag(f.rel, tagLen), opts, func(x reports.Finding) error { return emit(&x) })
+	if err == nil {
+		err = ctx.Err()
+	}
+	in.Path = f.rel
+	in.Error = strings.ReplaceAll(in.Error, f.abs, f.rel)
+	for i, w := range in.Warnings {
+		in.Warnings[i] = strings.ReplaceAll(w, f.abs, f.rel)
+	}
+	return in, err
 }
 
 // bufferStore keeps result buffers: each expires after ttl without use, and
@@ -195,6 +319,17 @@ func (s *bufferStore) expire() {
 	now := s.now()
 	for _, b := range s.byID {
 		if now.Sub(b.used) > s.ttl {
+			s.drop(b)
+		}
+	}
+}
+
+// dropReport drops the buffers that refer to r (it left the cache).
+func (s *bufferStore) dropReport(r *report) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, b := range s.byID {
+		if slices.Contains(b.reports, r) {
 			s.drop(b)
 		}
 	}

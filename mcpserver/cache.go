@@ -2,13 +2,12 @@ package mcpserver
 
 import (
 	"context"
+	"errors"
 	"io"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
-	"unique"
-	"unsafe"
 
 	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/reports"
@@ -17,36 +16,30 @@ import (
 // tagLen is the length of a report's id tag: 40 bits of its path's hash.
 const tagLen = 8
 
-// report is one parsed report, kept whole: its findings in the order the
-// report gives them, so that finding n has the id tag-n.
-type report struct {
-	rel    string // path relative to the root
-	size   int64
-	mtime  time.Time
-	tag    string
-	input  reports.Input
-	chunks [][]reports.Finding // the findings, chunkLen at a time (see at)
-	n      int
-	bytes  int64 // estimated memory
-	used   time.Time
-}
-
 // reportCache keeps parsed reports by path, size and modification time, so
-// that a second call does not parse again. It is bounded in estimated
-// memory: the least recently used reports go first (a result buffer that
-// still holds one keeps it alive until the buffer goes).
+// that a second call does not parse again. It is bounded in the bytes the
+// reports really hold (see report): a parse asks for its memory as it
+// grows, the least recently used reports going first to make room; a
+// report that does not fit even alone stops its parse and is not kept
+// (errTooLarge: the call reads it as it goes, see stream). A report that
+// leaves the cache takes the result buffers that refer to it along (evicted),
+// so that what the cache counts is what the server holds.
 type reportCache struct {
 	maxBytes int64
 	now      func() time.Time
+	evicted  func(*report) // called with c.mu held; nil: nothing
 
 	mu      sync.Mutex
 	entries map[string]*cacheEntry // by absolute path
-	total   int64
+	total   int64                  // bytes of the reports kept and of the parses under way
 }
 
 type cacheEntry struct {
-	ready chan struct{} // closed when r is set, or the parse was cancelled (r nil)
+	ready chan struct{} // closed when r is set, the report is too large, or the parse was cancelled (r nil)
 	r     *report
+	pins  int          // calls using r: not evicted while they run (guarded by the cache's mutex)
+	big   bool         // the report did not fit the cache: not kept, read by each call
+	info  [2]int64     // size and modification time (ns) of the file that was too large
 	read  atomic.Int64 // bytes of the file read so far by its parse (progress)
 	size  int64        // bytes of the file
 }
@@ -55,10 +48,14 @@ func newReportCache(maxBytes int64, now func() time.Time) *reportCache {
 	return &reportCache{maxBytes: maxBytes, now: now, entries: map[string]*cacheEntry{}}
 }
 
-// get returns the report at f, parsed now or earlier; concurrent callers
-// of the same report wait for one parse. parsed says whether this call
-// parsed. A parse whose ctx ends stops at once and leaves nothing behind:
-// the callers waiting for it parse again, each with its own ctx.
+// get returns the report at f, parsed now or earlier, pinned: it stays in
+// the cache until unpin; concurrent callers of the same report wait for one
+// parse. parsed says whether this call parsed. A parse whose ctx ends stops
+// at once and leaves nothing behind: the callers waiting for it parse
+// again, each with its own ctx. A report that does not fit gives
+// errTooLarge: at once the next times while the file is unchanged when it
+// is larger than the cache, or again after a parse when there was no room
+// beside the reports that calls under way use.
 func (c *reportCache) get(ctx context.Context, f file, rootDir string, format parsers.Format) (r *report, parsed bool, err error) {
 	for {
 		if err := ctx.Err(); err != nil {
@@ -78,18 +75,18 @@ func (c *reportCache) get(ctx context.Context, f file, rootDir string, format pa
 					return nil, false, ctx.Err()
 				}
 			}
-			if e.r != nil && e.r.size == f.info.Size() && e.r.mtime.Equal(f.info.ModTime()) {
-				c.mu.Lock()
+			if e.big && e.info == [2]int64{f.info.Size(), f.info.ModTime().UnixNano()} {
+				return nil, false, errTooLarge
+			}
+			c.mu.Lock()
+			if e.r != nil && e.r.size == f.info.Size() && e.r.mtime.Equal(f.info.ModTime()) && c.entries[f.abs] == e {
 				e.r.used = c.now()
+				e.pins++
 				c.mu.Unlock()
 				return e.r, false, nil
 			}
-			c.mu.Lock()
 			if c.entries[f.abs] == e { // stale: drop it and parse again
-				delete(c.entries, f.abs)
-				if e.r != nil {
-					c.total -= e.r.bytes
-				}
+				c.drop(f.abs)
 			}
 			c.mu.Unlock()
 			continue
@@ -99,9 +96,18 @@ func (c *reportCache) get(ctx context.Context, f file, rootDir string, format pa
 		c.mu.Unlock()
 
 		watch(ctx, e)
-		r, err = parse(ctx, f, rootDir, format, &e.read)
+		r, err = parse(ctx, f, rootDir, format, &e.read, func(n int64) bool { return c.admit(n, f.abs) })
 		c.mu.Lock()
-		if err != nil { // cancelled: a half-read report is not kept
+		if r != nil {
+			c.total -= r.admitted // counted again below, whole, when the report is kept
+		}
+		switch {
+		case errors.Is(err, errTooLarge) && r.admitted > c.maxBytes: // larger than the cache: known until the file changes
+			e.big, e.info = true, [2]int64{f.info.Size(), f.info.ModTime().UnixNano()}
+			close(e.ready)
+			c.mu.Unlock()
+			return nil, false, err
+		case err != nil: // cancelled, or no room beside the reports other calls use: a half-read report is not kept
 			if c.entries[f.abs] == e {
 				delete(c.entries, f.abs)
 			}
@@ -109,13 +115,39 @@ func (c *reportCache) get(ctx context.Context, f file, rootDir string, format pa
 			c.mu.Unlock()
 			return nil, false, err
 		}
-		r.used = c.now()
+		r.used, r.abs = c.now(), f.abs
 		e.r = r
+		e.pins++
 		close(e.ready)
 		c.total += r.bytes
-		c.evict(f.abs)
+		c.evict(f.abs, 0)
 		c.mu.Unlock()
 		return r, true, nil
+	}
+}
+
+// admit counts n more bytes for the parse of keep, making room by
+// dropping the least recently used reports; false when the cache cannot
+// hold them even so (the parse then stops). The bytes stay counted until
+// the parse ends.
+func (c *reportCache) admit(n int64, keep string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.total += n
+	return c.evict(keep, 0)
+}
+
+// unpin ends a call's use of reports that get returned.
+func (c *reportCache) unpin(reps ...*report) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, r := range reps {
+		if r == nil {
+			continue
+		}
+		if e := c.entries[r.abs]; e != nil && e.r == r && e.pins > 0 {
+			e.pins--
+		}
 	}
 }
 
@@ -136,9 +168,10 @@ func (c *reportCache) byTag(tag string) *report {
 }
 
 // evict drops the least recently used reports, never keep, while the cache
-// is over its bound. c.mu is held.
-func (c *reportCache) evict(keep string) {
-	for c.total > c.maxBytes {
+// is over its bound by more than slack, and reports whether it is within
+// it. c.mu is held.
+func (c *reportCache) evict(keep string, slack int64) bool {
+	for c.total > c.maxBytes+slack {
 		var oldest string
 		var at time.Time
 		for p, e := range c.entries {
@@ -147,7 +180,7 @@ func (c *reportCache) evict(keep string) {
 			default:
 				continue
 			}
-			if p == keep || e.r == nil {
+			if p == keep || e.r == nil || e.pins > 0 {
 				continue
 			}
 			if oldest == "" || e.r.used.Before(at) {
@@ -155,34 +188,59 @@ func (c *reportCache) evict(keep string) {
 			}
 		}
 		if oldest == "" {
-			return
+			return false
 		}
-		c.total -= c.entries[oldest].r.bytes
-		delete(c.entries, oldest)
+		c.drop(oldest)
+	}
+	return true
+}
+
+// drop removes an entry; c.mu is held.
+func (c *reportCache) drop(abs string) {
+	e := c.entries[abs]
+	delete(c.entries, abs)
+	if e != nil && e.r != nil {
+		c.total -= e.r.bytes
+		if c.evicted != nil {
+			c.evicted(e.r)
+		}
 	}
 }
 
-// parse reads one report whole, counting the bytes read in read; it stops
-// with ctx's error when ctx ends. Strings that repeat from finding to
-// finding (tool, rule, category, path) are interned, so that a report of
-// 300,000 findings holds each once.
-func parse(ctx context.Context, f file, rootDir string, format parsers.Format, read *atomic.Int64) (*report, error) {
-	r := &report{rel: f.rel, size: f.info.Size(), mtime: f.info.ModTime(), tag: reports.InputTag(f.rel, tagLen)}
+// held returns the reports kept and the bytes counted.
+func (c *reportCache) held() (int, int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := 0
+	for _, e := range c.entries {
+		select {
+		case <-e.ready:
+			if e.r != nil {
+				n++
+			}
+		default:
+		}
+	}
+	return n, c.total
+}
+
+// parse reads one report whole into its compact form, counting the bytes
+// read in read and asking admit for each growth of its memory; it stops
+// with ctx's error when ctx ends, and with errTooLarge when admit refuses
+// (the report returned then holds what it was admitted, to give back).
+func parse(ctx context.Context, f file, rootDir string, format parsers.Format, read *atomic.Int64, admit func(int64) bool) (*report, error) {
+	r := newReport(f.rel, reports.InputTag(f.rel, tagLen), f.info.Size(), f.info.ModTime())
+	r.admit = admit
+	r.grow(reportSize)
 	opts := parsers.ReadOptions{Root: rootDir, Format: format, Context: ctx,
 		Wrap: func(in io.Reader, _ string, _ int64) io.Reader { return &countingReader{r: in, n: read} }}
-	in, _ := parsers.ReadFile(f.abs, r.tag, opts, func(x reports.Finding) error {
-		x.Tool = intern(x.Tool)
-		x.ToolVersion = intern(x.ToolVersion)
-		x.Rule = intern(x.Rule)
-		x.RuleName = intern(x.RuleName)
-		x.Category = intern(x.Category)
-		x.Path = intern(x.Path)
-		x.HelpURI = intern(x.HelpURI)
-		r.add(x)
-		return nil
-	})
+	in, _ := parsers.ReadFile(f.abs, r.tag, opts, func(x reports.Finding) error { return r.add(&x) })
+	r.done()
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return r, err
+	}
+	if r.stop != nil {
+		return r, r.stop
 	}
 	in.Path = f.rel
 	in.Error = strings.ReplaceAll(in.Error, f.abs, f.rel)
@@ -190,10 +248,9 @@ func parse(ctx context.Context, f file, rootDir string, format parsers.Format, r
 		in.Warnings[i] = strings.ReplaceAll(w, f.abs, f.rel)
 	}
 	r.input = in
-	r.bytes = int64(unsafe.Sizeof(reports.Finding{})) * int64(len(r.chunks)*chunkLen)
-	for i := 0; i < r.n; i++ {
-		x := r.at(i)
-		r.bytes += int64(len(x.ID) + len(x.Fingerprint) + len(x.Message) + len(x.Snippet))
+	r.bytes += int64(len(in.Path) + len(in.Format) + len(in.Tool) + len(in.ToolVersion) + len(in.Error))
+	for _, w := range in.Warnings {
+		r.bytes += stringSize + int64(len(w))
 	}
 	return r, nil
 }
@@ -208,29 +265,4 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	k, err := c.r.Read(p)
 	c.n.Add(int64(k))
 	return k, err
-}
-
-// chunkLen is the findings of one chunk of a report: appending to chunks
-// never copies findings already read, as growing one slice of 300,000 would,
-// several times over.
-const chunkLen = 4096
-
-// at returns the i-th finding (0-based) of the report.
-func (r *report) at(i int) *reports.Finding { return &r.chunks[i/chunkLen][i%chunkLen] }
-
-// add appends a finding.
-func (r *report) add(f reports.Finding) {
-	if r.n%chunkLen == 0 {
-		r.chunks = append(r.chunks, make([]reports.Finding, 0, chunkLen))
-	}
-	last := &r.chunks[len(r.chunks)-1]
-	*last = append(*last, f)
-	r.n++
-}
-
-func intern(s string) string {
-	if s == "" {
-		return ""
-	}
-	return unique.Make(s).Value()
 }

@@ -1,8 +1,16 @@
 package mcpserver
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"math/bits"
+	"reflect"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/recap-dev/recap/summarize/budget"
 )
 
 // Error codes of tool errors (docs/mcp.md, "Errors").
@@ -40,4 +48,120 @@ func asToolError(err error) *ToolError {
 		return te
 	}
 	return &ToolError{Code: codeInternal, Message: err.Error()}
+}
+
+// maxEcho bounds an argument quoted in an error message, in characters.
+const maxEcho = 100
+
+// cut shortens an argument quoted in a message to maxEcho characters, the
+// last one …, so that an error never echoes a long argument whole.
+func cut(s string) string {
+	n := 0
+	for i := range s {
+		if n == maxEcho-1 { // s[i:] is the 100th character on
+			if _, size := utf8.DecodeRuneInString(s[i:]); i+size < len(s) {
+				return s[:i] + "…"
+			}
+			return s
+		}
+		n++
+	}
+	return s
+}
+
+// echoes are the strings of a call's arguments longer than maxEcho
+// characters (in struct fields, lists, maps and their keys), which an
+// error must not quote whole.
+func echoes(args any) []string {
+	var out []string
+	var walk func(v reflect.Value)
+	walk = func(v reflect.Value) {
+		switch v.Kind() {
+		case reflect.Pointer, reflect.Interface:
+			if !v.IsNil() {
+				walk(v.Elem())
+			}
+		case reflect.String:
+			if s := v.String(); len(s) > maxEcho {
+				out = append(out, s)
+			}
+		case reflect.Struct:
+			for i := 0; i < v.NumField(); i++ {
+				if v.Type().Field(i).IsExported() {
+					walk(v.Field(i))
+				}
+			}
+		case reflect.Slice, reflect.Array:
+			for i := 0; i < v.Len(); i++ {
+				walk(v.Index(i))
+			}
+		case reflect.Map:
+			for it := v.MapRange(); it.Next(); {
+				walk(it.Key())
+				walk(it.Value())
+			}
+		}
+	}
+	walk(reflect.ValueOf(args))
+	return out
+}
+
+// scrub cuts each of the long arguments wherever msg quotes it, as is or
+// escaped as %q and JSON escape it (an escaped form is looked for only when
+// msg holds the escaped form of its first characters).
+func scrub(msg string, long []string) string {
+	for _, s := range long {
+		if len(msg) < maxEcho {
+			break
+		}
+		msg = strings.ReplaceAll(msg, s, cut(s))
+		head := s[:len(cut(s))-len("…")]
+		for _, esc := range []func(string) string{
+			func(x string) string { q := strconv.Quote(x); return q[1 : len(q)-1] },
+			func(x string) string { j, _ := json.Marshal(x); return string(j[1 : len(j)-1]) },
+		} {
+			if e := esc(head); e != head && strings.Contains(msg, e) {
+				full := esc(s)
+				msg = strings.ReplaceAll(msg, full, cut(full))
+			}
+		}
+	}
+	return msg
+}
+
+// fitError makes a tool error fit its call's budget (as every answer
+// does, through budget.Fit): the long arguments it quotes cut first, then
+// its message halved with …, and again, until the text fits. It returns the
+// error as sent, its text and its cost.
+func fitError(c budget.Counter, te *ToolError, limit int, long []string) (*ToolError, string, int) {
+	limit = budget.Clamp(limit)
+	msg := scrub(te.Message, long)
+	msg = firstRunes(msg, budget.CharsPerToken*limit) // nothing longer fits: count no more
+	out := &ToolError{Code: te.Code, Message: msg}
+	runes := []rune(msg)
+	halves := max(bits.Len(uint(len(runes)))-1, 0)
+	render := func() string { return out.Error() }
+	n := budget.Fit(c, limit, budget.Plan{
+		Parts: []budget.Part{{Kind: 0, Tokens: budget.Cost(c, render())}},
+		Apply: func(_ []bool, level int) {
+			out.Message = msg
+			if level > 0 {
+				out.Message = string(runes[:len(runes)>>min(level, halves)]) + "…"
+			}
+		},
+		Levels: halves,
+		Render: render,
+	})
+	return out, render(), n
+}
+
+// firstRunes returns the first n characters of s.
+func firstRunes(s string, n int) string {
+	for i := range s {
+		if n == 0 {
+			return s[:i]
+		}
+		n--
+	}
+	return s
 }

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/bits"
 	"sort"
@@ -184,11 +185,8 @@ func (a *FindingAnswer) apply(parts []budget.Part, keep []bool, code int, order 
 	a.short = !keep[i]
 	i++
 	a.Finding.Snippet = ""
-	if a.snip != "" {
-		if keep[i] {
-			a.Finding.Snippet = a.snip
-		}
-		i++
+	if a.snip != "" && keep[i] {
+		a.Finding.Snippet = a.snip
 	}
 	a.Code = nil
 	if a.full != nil {
@@ -237,54 +235,122 @@ func parseID(id string) (string, int, bool) {
 }
 
 func (s *Server) getFinding(ctx context.Context, in *GetFindingIn) (answer, error) {
-	r, n, err := s.locate(ctx, in.ID)
+	loc, err := s.locate(ctx, in.ID)
 	if err != nil {
 		return nil, err
 	}
-	f := *r.at(n)
-	a := &FindingAnswer{Finding: f, Report: r.rel,
-		Rule: &RuleInfo{ID: f.Rule, Name: f.RuleName, Tool: f.Tool, Category: f.Category, HelpURI: f.HelpURI}}
-	for i := 0; i < r.n; i++ {
-		if x := r.at(i); x.Rule == f.Rule && x.Tool == f.Tool {
-			a.Rule.InReport++
-		}
-	}
+	f := loc.f
+	a := &FindingAnswer{Finding: f, Report: loc.rel,
+		Rule: &RuleInfo{ID: f.Rule, Name: f.RuleName, Tool: f.Tool, Category: f.Category, HelpURI: f.HelpURI, InReport: loc.inReport}}
 	a.Code = s.snippet(&f)
 	return a, nil
 }
 
+// located is a finding found by its id or fingerprint: the finding, its
+// report (relative to the root), and how often its rule fires there.
+type located struct {
+	f        reports.Finding
+	rel      string
+	inReport int
+}
+
+// inReport counts the findings of r of f's tool and rule.
+func inReport(r *report, f *reports.Finding) int {
+	n := 0
+	for _, k := range r.kinds {
+		if k.rule == f.Rule && k.tool == f.Tool {
+			n += k.n
+		}
+	}
+	return n
+}
+
 // locate finds a finding by its id (tag-n), or by its fingerprint among the
-// reports under the root: the report and the finding's index there.
-func (s *Server) locate(ctx context.Context, id string) (*report, int, error) {
+// reports under the root.
+func (s *Server) locate(ctx context.Context, id string) (located, error) {
 	if tag, n, ok := parseID(id); ok {
-		r, err := s.reportByTag(ctx, tag)
+		f, r, err := s.reportByTag(ctx, tag)
 		if err != nil {
-			return nil, 0, err
+			return located{}, err
 		}
-		if r == nil || n > r.n {
-			return nil, 0, toolErrorf(CodeNotFound, "no finding %s: the reports may have changed since it was listed; call %s again for current ids, or give the finding's fingerprint", id, s.name(ctx, ToolGetReports))
+		notFound := toolErrorf(CodeNotFound, "no finding %s: the reports may have changed since it was listed; call %s again for current ids, or give the finding's fingerprint", cut(id), s.name(ctx, ToolGetReports))
+		switch {
+		case f == nil:
+			return located{}, notFound
+		case r != nil:
+			defer s.cache.unpin(r)
+			if n > r.n {
+				return located{}, notFound
+			}
+			x := r.finding(n - 1)
+			return located{f: x, rel: r.rel, inReport: inReport(r, &x)}, nil
 		}
-		return r, n - 1, nil
+		loc, ok, err := s.scan(ctx, *f, func(i int, _ *reports.Finding) bool { return i == n }, nil)
+		if err == nil && !ok {
+			err = notFound
+		}
+		return loc, err
 	}
 	if !isFingerprint(id) {
-		return nil, 0, toolErrorf(CodeBadArgument, "%q is neither a finding id (ids look like %s-12) nor a fingerprint (16 hex digits): take one from %s", id, strings.Repeat("a", tagLen), s.name(ctx, ToolGetReports))
+		return located{}, toolErrorf(CodeBadArgument, "%q is neither a finding id (ids look like %s-12) nor a fingerprint (16 hex digits): take one from %s", cut(id), strings.Repeat("a", tagLen), s.name(ctx, ToolGetReports))
 	}
-	files, err := s.root.discover(s.root.dir)
+	g, err := s.root.discover(s.root.dir, s.root.maxReport)
 	if err != nil {
-		return nil, 0, err
+		return located{}, err
 	}
-	reps, err := s.readAll(ctx, files)
+	reps, err := s.readAll(ctx, g.files)
 	if err != nil {
-		return nil, 0, err
+		return located{}, err
 	}
-	for _, r := range reps {
+	defer s.cache.unpin(reps...)
+	fp, _ := strconv.ParseUint(id, 16, 64)
+	for ri, r := range reps {
+		if r == nil { // too large for the cache: read as it goes
+			loc, ok, err := s.scan(ctx, g.files[ri], nil, func(x *reports.Finding) bool { return x.Fingerprint == id })
+			if err != nil || ok {
+				return loc, err
+			}
+			continue
+		}
 		for i := 0; i < r.n; i++ {
-			if r.at(i).Fingerprint == id {
-				return r, i, nil
+			if r.rec(i).fp == fp && (r.fps == nil || r.fingerprint(i) == id) {
+				x := r.finding(i)
+				return located{f: x, rel: r.rel, inReport: inReport(r, &x)}, nil
 			}
 		}
 	}
-	return nil, 0, toolErrorf(CodeNotFound, "no finding with the fingerprint %s in the reports under the root: it may have been fixed; call %s for the current findings", id, s.name(ctx, ToolGetReports))
+	left := ""
+	if len(g.big) > 0 {
+		left = fmt.Sprintf(" (%d reports over %s were not searched: give the finding's id)", len(g.big), sizeName(s.root.maxReport))
+	}
+	return located{}, toolErrorf(CodeNotFound, "no finding with the fingerprint %s in the reports under the root%s: it may have been fixed; call %s for the current findings", id, left, s.name(ctx, ToolGetReports))
+}
+
+// scan reads a report too large for the cache from its file for one
+// finding: the n-th (byIndex, 1-based) or the first that match accepts
+// (given its id and fingerprint); it counts the findings of each rule on the
+// way, for the finding's inReport.
+func (s *Server) scan(ctx context.Context, f file, byIndex func(int, *reports.Finding) bool, match func(*reports.Finding) bool) (located, bool, error) {
+	type toolRule struct{ tool, rule string }
+	count := map[toolRule]int{}
+	var hit *reports.Finding
+	n := 0
+	keep := func(x *reports.Finding) bool {
+		n++
+		count[toolRule{x.Tool, x.Rule}]++
+		return hit == nil && (byIndex == nil || byIndex(n, x))
+	}
+	_, err := readFile(ctx, f, s.root.dir, keep, func(x *reports.Finding) error {
+		if hit == nil && (match == nil || match(x)) {
+			c := *x
+			hit = &c
+		}
+		return nil
+	})
+	if err != nil || hit == nil {
+		return located{}, false, err
+	}
+	return located{f: *hit, rel: f.rel, inReport: count[toolRule{hit.Tool, hit.Rule}]}, true, nil
 }
 
 // isFingerprint reports whether id has the form of a finding's fingerprint.
@@ -301,17 +367,20 @@ func isFingerprint(id string) bool {
 }
 
 // reportByTag finds the report whose id tag is tag: cached, or among the
-// reports under the root; it is read again when it changed on disk.
-func (s *Server) reportByTag(ctx context.Context, tag string) (*report, error) {
+// reports under the root (those a search leaves out for their size too);
+// it is read again when it changed on disk. It returns the report's file
+// (nil when none has the tag) and the report, pinned (nil when it is too
+// large for the cache: scan reads it).
+func (s *Server) reportByTag(ctx context.Context, tag string) (*file, *report, error) {
 	rel := ""
 	if r := s.cache.byTag(tag); r != nil {
 		rel = r.rel
 	} else {
-		files, err := s.root.discover(s.root.dir)
+		g, err := s.root.discover(s.root.dir, s.root.maxReport)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		for _, f := range files {
+		for _, f := range append(g.files, g.big...) {
 			if reports.InputTag(f.rel, tagLen) == tag {
 				rel = f.rel
 				break
@@ -319,20 +388,23 @@ func (s *Server) reportByTag(ctx context.Context, tag string) (*report, error) {
 		}
 	}
 	if rel == "" || ctx.Err() != nil {
-		return nil, ctx.Err()
+		return nil, nil, ctx.Err()
 	}
 	f, err := s.root.resolve(rel)
 	if err != nil {
-		return nil, nil // the report is gone
+		return nil, nil, nil // the report is gone
 	}
 	r, parsed, err := s.cache.get(ctx, f, s.root.dir, "")
+	if errors.Is(err, errTooLarge) {
+		return &f, nil, nil
+	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if parsed {
 		s.stats.parsedOne()
 	}
-	return r, nil
+	return &f, r, nil
 }
 
 // snippet reads the code around f: its lines and snippetRadius more each

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
+	"slices"
 	"strings"
 
 	"github.com/recap-dev/recap/diff"
@@ -17,33 +19,44 @@ import (
 )
 
 // reportsAnswer is analysis.getReports' answer: the findings view.
-type reportsAnswer struct{ v *summarize.View }
+type reportsAnswer struct {
+	v      *summarize.View
+	layout *reportsLayout
+}
+
+func newReportsAnswer(v *summarize.View) *reportsAnswer {
+	l := &reportsLayout{inputs: len(v.Inputs)}
+	for _, in := range v.Inputs {
+		if in.Error != "" {
+			l.failed++
+		}
+	}
+	return &reportsAnswer{v: v, layout: l}
+}
 
 func (a *reportsAnswer) fit(c budget.Counter, limit int) int {
-	return summarize.Fit(a.v, c, limit, reportsLayout{})
+	return summarize.Fit(a.v, c, limit, a.layout)
 }
-func (a *reportsAnswer) text() string { return reportsLayout{}.View(a.v) }
+func (a *reportsAnswer) text() string { return a.layout.View(a.v) }
 func (a *reportsAnswer) out() any     { return a.v }
 
 // reportsLayout renders a view as the tool sends it: a line, then the JSON.
-type reportsLayout struct{ render.JSON }
+// The line counts the inputs before the budget left any out.
+type reportsLayout struct {
+	render.JSON
+	inputs, failed int
+}
 
-func (l reportsLayout) View(v *summarize.View) string {
-	return reportsLine(v) + "\n" + strings.TrimSuffix(l.JSON.View(v), "\n")
+func (l *reportsLayout) View(v *summarize.View) string {
+	return reportsLine(v, l.inputs, l.failed) + "\n" + strings.TrimSuffix(l.JSON.View(v), "\n")
 }
 
 // reportsLine is the answer in one line: the counts, the page, the buffer.
-func reportsLine(v *summarize.View) string {
+func reportsLine(v *summarize.View, inputs, failed int) string {
 	s := &v.Summary
 	var b strings.Builder
 	fmt.Fprintf(&b, "recap: %d findings (%d error, %d warning, %d note) in %d files from %d reports",
-		s.Total, s.BySeverity.Error, s.BySeverity.Warning, s.BySeverity.Note, s.Files, len(v.Inputs))
-	failed := 0
-	for _, in := range v.Inputs {
-		if in.Error != "" {
-			failed++
-		}
-	}
+		s.Total, s.BySeverity.Error, s.BySeverity.Warning, s.BySeverity.Note, s.Files, inputs)
 	if failed > 0 {
 		fmt.Fprintf(&b, ", %d not read (see inputs[].error)", failed)
 	}
@@ -66,6 +79,11 @@ func reportsLine(v *summarize.View) string {
 	return b.String()
 }
 
+// filterless reports whether the call filters nothing.
+func (in *GetReportsIn) filterless() bool {
+	return len(in.Categories)+len(in.Tools)+len(in.Rules)+len(in.Paths) == 0 && in.Severity == "" && in.Grep == ""
+}
+
 // hasQuery reports whether the call names reports or filters, which a
 // bufferId fixes.
 func (in *GetReportsIn) hasQuery() bool {
@@ -84,155 +102,248 @@ func (s *Server) getReports(ctx context.Context, in *GetReportsIn) (answer, erro
 	var b *buffer
 	if in.BufferID != "" {
 		if in.hasQuery() {
-			return nil, toolErrorf(CodeBadArgument, "bufferId %s pages an earlier result, whose reports and filters stay: drop bufferId to change them, or drop the other arguments to page", in.BufferID)
+			return nil, toolErrorf(CodeBadArgument, "bufferId %s pages an earlier result, whose reports and filters stay: drop bufferId to change them, or drop the other arguments to page", cut(in.BufferID))
 		}
 		if b = s.buffers.getFor(in.BufferID, sessionName(ctx)); b == nil {
-			return nil, toolErrorf(CodeNotFound, "bufferId %s is unknown or expired (buffers live %s without use): call again without bufferId, with the same filters", in.BufferID, s.opts.BufferTTL)
+			return nil, toolErrorf(CodeNotFound, "bufferId %s is unknown or expired (buffers live %s without use): call again without bufferId, with the same filters", cut(in.BufferID), s.opts.BufferTTL)
 		}
 	} else {
+		var streamed *summarize.View
 		var err error
-		if b, err = s.query(ctx, in); err != nil {
+		if b, streamed, err = s.query(ctx, in); err != nil {
 			return nil, err
+		}
+		if streamed != nil {
+			s.showPage(streamed.Findings, in)
+			return newReportsAnswer(streamed), nil
 		}
 	}
 	v := &summarize.View{Summary: b.summary, Inputs: make([]reports.Input, len(b.inputs)), BufferID: b.id}
 	copy(v.Inputs, b.inputs)
 	if !in.SummaryOnly {
+		b.sorted()
 		from := min(in.Offset, len(b.refs))
 		to := min(from+in.Limit, len(b.refs))
-		src := &summarize.FileSource{Open: s.root.open}
 		v.Findings = make([]summarize.FindingView, 0, to-from)
 		for _, r := range b.refs[from:to] {
-			fv := summarize.FindingView{Finding: *b.finding(r)}
+			fv := summarize.FindingView{Finding: b.finding(r)}
 			fv.Baseline = r.baseline()
-			fv.Snippet = "" // the context shows the code; getFinding shows the snippet
-			if in.Context == nil || *in.Context {
-				summarize.AddContext(&fv, src)
-			}
 			v.Findings = append(v.Findings, fv)
 		}
+		s.showPage(v.Findings, in)
 		v.Page = summarize.NewPage(in.Offset, in.Limit, len(v.Findings), len(b.refs))
 	}
-	return &reportsAnswer{v: v}, nil
+	return newReportsAnswer(v), nil
+}
+
+// showPage readies a page's findings to be shown: the code around each
+// (unless the call said context: false) instead of the report's snippet,
+// which getFinding shows.
+func (s *Server) showPage(page []summarize.FindingView, in *GetReportsIn) {
+	src := &summarize.FileSource{Open: s.root.open}
+	for i := range page {
+		page[i].Snippet = ""
+		if in.Context == nil || *in.Context {
+			summarize.AddContext(&page[i], src)
+		}
+	}
 }
 
 // query reads the reports a call names (or finds them) and runs the
 // pipeline on them, and returns the result's buffer: a live one for the same
-// query on unchanged reports, else a new one.
-func (s *Server) query(ctx context.Context, in *GetReportsIn) (*buffer, error) {
+// query on unchanged reports, else a new one. When a report is too large
+// for the cache, the reports are read as they go, for this call only, and
+// the view with its page is returned instead (streamed).
+func (s *Server) query(ctx context.Context, in *GetReportsIn) (b *buffer, streamed *summarize.View, err error) {
 	q := pipeline.Query{Filter: reports.Filter{Categories: in.Categories, Tools: in.Tools, Rules: in.Rules, Paths: in.Paths, Grep: in.Grep}}
 	if in.Severity != "" {
 		sev, err := reports.ParseSeverity(in.Severity)
 		if err != nil {
-			return nil, toolErrorf(CodeBadArgument, "severity: %v", err)
+			return nil, nil, toolErrorf(CodeBadArgument, "severity: %v", err)
 		}
 		q.Filter.MinSeverity = sev
 	}
 	if err := q.Filter.Compile(); err != nil {
-		return nil, toolErrorf(CodeBadArgument, "paths: %v", err)
+		return nil, nil, toolErrorf(CodeBadArgument, "paths: %v", err)
 	}
 	if in.NewOnly && len(in.Baseline) == 0 {
-		return nil, toolErrorf(CodeBadArgument, "newOnly compares with a baseline: give baseline (the paths of an earlier run's reports)")
+		return nil, nil, toolErrorf(CodeBadArgument, "newOnly compares with a baseline: give baseline (the paths of an earlier run's reports)")
 	}
-	files, err := s.reportFiles(in)
+	g, copies, err := s.reportFiles(in)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	files := g.files
+	var base found
 	var baseFiles []file
 	if len(in.Baseline) > 0 {
-		if baseFiles, err = s.root.expand(in.Baseline, true); err != nil {
-			return nil, err
+		// Named as a baseline: read whatever their size (without them every
+		// finding would look new).
+		if base, err = s.root.expand(in.Baseline, true, math.MaxInt64); err != nil {
+			return nil, nil, err
 		}
+		baseFiles, _ = s.root.dedupe(base.files)
 	}
 	key := ""
 	mode, err := pipeline.ParseFilterMode(in.FilterMode)
 	if err != nil {
-		return nil, toolErrorf(CodeBadArgument, "filterMode: %v", err)
+		return nil, nil, toolErrorf(CodeBadArgument, "filterMode: %v", err)
 	}
 	if in.ChangedSince == "" && mode != pipeline.Added {
-		return nil, toolErrorf(CodeBadArgument, "filterMode chooses the lines of changedSince: give changedSince (a revision, for example main)")
+		return nil, nil, toolErrorf(CodeBadArgument, "filterMode chooses the lines of changedSince: give changedSince (a revision, for example main)")
 	}
 	if in.ChangedSince != "" {
 		q.Changes = &pipeline.Changes{Root: s.root.dir, Since: in.ChangedSince, Mode: mode}
 	} else {
 		key = sessionName(ctx) + "\x00" + queryKey(in, files, baseFiles) // a session reuses its own buffers only
 		if b := s.buffers.lookup(key); b != nil {
-			return b, nil
+			return b, nil, nil
 		}
 	}
 	reps, err := s.readAll(ctx, files)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	defer s.cache.unpin(reps...)
 	failed := 0
 	var msgs []string
 	for _, r := range reps {
-		if r.input.Error != "" && r.n == 0 {
+		if r != nil && r.input.Error != "" && r.n == 0 {
 			failed++
 			msgs = append(msgs, r.input.Error)
 		}
 	}
 	if failed == len(reps) {
-		return nil, toolErrorf(CodeParseError, "no report could be read: %s. Check that each is a complete %s report", strings.Join(msgs, "; "), parsers.FormatTitles("or"))
+		return nil, nil, toolErrorf(CodeParseError, "no report could be read: %s. Check that each is a complete %s report", strings.Join(msgs, "; "), parsers.FormatTitles("or"))
 	}
 	if len(baseFiles) > 0 {
 		baseReps, err := s.readAll(ctx, baseFiles)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		q.Baseline, q.NewOnly = &cached{reps: baseReps}, in.NewOnly
+		defer s.cache.unpin(baseReps...)
+		q.Baseline, q.NewOnly = &cached{reps: baseReps, files: baseFiles, root: s.root.dir, ids: true}, in.NewOnly
 	}
-	src := &cached{reps: reps}
-	b := &buffer{reports: reps, key: key, owner: sessionName(ctx)}
+	src := &cached{reps: reps, files: files, root: s.root.dir, ids: q.Baseline != nil} // a baseline matches fingerprints
 	q.Reports = src
+	if slices.Contains(reps, nil) { // a report too large to keep: read as it goes, for this call
+		if in.Offset+in.Limit > pipeline.DeepPage {
+			return nil, nil, toolErrorf(CodeTooLarge, "pages past the first %d findings are not served while a report is larger than the cache (%s), since each call reads it again: narrow with filters (categories, severity, paths)",
+				pipeline.DeepPage, sizeName(s.opts.MaxCacheBytes))
+		}
+		src.ids = true
+		if !in.SummaryOnly {
+			q.Keep.Page = &pipeline.Page{Offset: in.Offset, Limit: in.Limit}
+		}
+		res, err := pipeline.Run(ctx, &q)
+		if err != nil {
+			return nil, nil, queryError(err)
+		}
+		res.View.Inputs = s.noteInputs(res.View.Inputs, files, reps, copies, g)
+		return nil, res.View, nil
+	}
+	b = &buffer{reports: reps, key: key, owner: sessionName(ctx)}
+	if in.filterless() && q.Changes == nil && !q.NewOnly { // every finding: room for them at once
+		n := 0
+		for _, r := range reps {
+			n += r.n
+		}
+		b.refs = make([]ref, 0, n)
+	}
 	q.Keep.Each = func(_ *reports.Finding, state string) error {
 		b.refs = append(b.refs, ref{report: src.at.report, index: src.at.index, state: stateOf(state)})
 		return nil
 	}
 	res, err := pipeline.Run(ctx, &q)
 	if err != nil {
-		return nil, queryError(err)
+		return nil, nil, queryError(err)
 	}
-	b.summary, b.inputs = res.View.Summary, res.View.Inputs
-	b.sort()
+	b.summary, b.inputs = res.View.Summary, s.noteInputs(res.View.Inputs, files, reps, copies, g)
+	b.price()
 	s.buffers.put(b)
-	return b, nil
+	return b, nil, nil
+}
+
+// noteInputs adds to the inputs' status what the call should know of them:
+// the copies counted once, a report too large to keep, the reports a
+// search left out for their size (as inputs not read), a search stopped.
+func (s *Server) noteInputs(inputs []reports.Input, files []file, reps []*report, copies map[string][]string, g found) []reports.Input {
+	out := make([]reports.Input, len(inputs), len(inputs)+len(g.big))
+	copy(out, inputs)
+	warn := func(i int, msg string) {
+		out[i].Warnings = slices.Clone(out[i].Warnings)
+		out[i].Warn(msg)
+	}
+	for i, f := range files {
+		if i >= len(out) {
+			break
+		}
+		if c := copies[f.abs]; len(c) > 0 {
+			names := c
+			more := ""
+			if len(c) > 5 {
+				names, more = c[:5], fmt.Sprintf(" and %d more", len(c)-5)
+			}
+			warn(i, fmt.Sprintf("the same content as %s%s: counted once", strings.Join(names, ", "), more))
+		}
+		if reps[i] == nil {
+			warn(i, fmt.Sprintf("larger than the cache (%s): read again by each call, not kept, so no bufferId and no page past the first %d findings", sizeName(s.opts.MaxCacheBytes), pipeline.DeepPage))
+		}
+	}
+	for _, f := range g.big {
+		out = append(out, reports.Input{Path: f.rel, Error: fmt.Sprintf("not read: %s, over the %s a search reads; give its path in reports to read it", sizeName(s.root.contentSize(f)), sizeName(s.root.maxReport))})
+	}
+	if g.stopped != "" && len(out) > 0 {
+		warn(0, fmt.Sprintf("the search for reports stopped (%s): reports further on were not looked for; give reports to name them", g.stopped))
+	}
+	return out
 }
 
 // reportFiles are the reports a call names, or those under the root, of
-// the types it asks for.
-func (s *Server) reportFiles(in *GetReportsIn) ([]file, error) {
+// the types it asks for, each content once (copies: the files left out as
+// copies, by the kept one's absolute path).
+func (s *Server) reportFiles(in *GetReportsIn) (g found, copies map[string][]string, err error) {
 	formats := map[parsers.Format]bool{}
 	for _, t := range in.Types {
 		f, err := parsers.ParseFormat(t)
 		if err != nil {
-			return nil, toolErrorf(CodeBadArgument, "types: %v", err)
+			return found{}, nil, toolErrorf(CodeBadArgument, "types: %v", err)
 		}
 		formats[f] = true
 	}
-	var files []file
-	var err error
 	if len(in.Reports) > 0 {
-		files, err = s.root.expand(in.Reports, true)
+		g, err = s.root.expand(in.Reports, true, s.root.maxReport)
 	} else {
-		files, err = s.root.discover(s.root.dir)
-		if err == nil && len(files) == 0 {
-			err = toolErrorf(CodeNotFound, "no %s report under the root %s: run the analysis first (PMD: --format sarif; Checkstyle: -f xml; SpotBugs: -xml), or give reports", parsers.FormatTitles("or"), s.root.dir)
+		g, err = s.root.discover(s.root.dir, s.root.maxReport)
+		if err == nil && len(g.files) == 0 {
+			if len(g.big) > 0 || g.stopped != "" {
+				err = noReport("the root "+s.root.dir, g, s.root)
+			} else {
+				err = toolErrorf(CodeNotFound, "no %s report under the root %s: run the analysis first (PMD: --format sarif; Checkstyle: -f xml; SpotBugs: -xml), or give reports", parsers.FormatTitles("or"), s.root.dir)
+			}
 		}
 	}
-	if err != nil || len(formats) == 0 {
-		return files, err
+	if err != nil {
+		return found{}, nil, err
 	}
-	kept := files[:0]
-	for _, f := range files {
-		if format, ok := s.root.sniff(f); ok && formats[format] {
-			kept = append(kept, f)
+	if len(formats) > 0 {
+		of := func(files []file) []file {
+			var kept []file
+			for _, f := range files {
+				if format, ok := s.root.sniff(f); ok && formats[format] {
+					kept = append(kept, f)
+				}
+			}
+			return kept
+		}
+		n := len(g.files)
+		g.files, g.big = of(g.files), of(g.big)
+		if len(g.files) == 0 {
+			return found{}, nil, toolErrorf(CodeNotFound, "none of the %d reports is of the types %s: drop types, or give other reports", n, strings.Join(in.Types, ", "))
 		}
 	}
-	if len(kept) == 0 {
-		return nil, toolErrorf(CodeNotFound, "none of the %d reports is of the types %s: drop types, or give other reports", len(files), strings.Join(in.Types, ", "))
-	}
-	return kept, nil
+	g.files, copies = s.root.dedupe(g.files)
+	return g, copies, nil
 }
 
 // queryKey identifies a query on reports as they are on disk, so that the
@@ -254,15 +365,23 @@ func queryKey(in *GetReportsIn, files, baseline []file) string {
 	return string(raw)
 }
 
-// readAll returns the reports at files, parsed now or before.
+// readAll returns the reports at files, parsed now or before, pinned in
+// the cache until the caller unpins them; nil for a report too large for
+// the cache (read as it goes: see cached).
 func (s *Server) readAll(ctx context.Context, files []file) ([]*report, error) {
 	reps := make([]*report, len(files))
 	for i, f := range files {
-		if err := ctx.Err(); err != nil {
-			return nil, err
+		err := ctx.Err()
+		var r *report
+		var parsed bool
+		if err == nil {
+			r, parsed, err = s.cache.get(ctx, f, s.root.dir, "")
 		}
-		r, parsed, err := s.cache.get(ctx, f, s.root.dir, "")
+		if errors.Is(err, errTooLarge) {
+			continue
+		}
 		if err != nil {
+			s.cache.unpin(reps...)
 			return nil, err
 		}
 		if parsed {

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"bytes"
 	"context"
+	"crypto/subtle"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -29,7 +30,14 @@ type HTTPOptions struct {
 	// besides the server's own: a request with any other Origin is refused
 	// with 403, as the MCP specification asks.
 	AllowedOrigins []string
+	// Token, when set, is the bearer token every request must carry
+	// (Authorization: Bearer TOKEN), else 401. A server that listens beyond
+	// loopback needs one (the command line refuses to start without it).
+	Token string
 }
+
+// MinTokenLen is the fewest characters of a bearer token.
+const MinTokenLen = 16
 
 // Handler serves MCP over streamable HTTP with the default HTTPOptions.
 func (s *Server) Handler() http.Handler { return s.HTTPHandler(HTTPOptions{}) }
@@ -37,6 +45,12 @@ func (s *Server) Handler() http.Handler { return s.HTTPHandler(HTTPOptions{}) }
 // HTTPHandler serves MCP over streamable HTTP: the SDK's handler (a session
 // per Mcp-Session-Id, closed after o.SessionIdle without a request, and
 // DNS-rebinding protection on loopback addresses), behind recap's checks:
+//   - a request that came in on a loopback address and names another host
+//     than a loopback name with the server's port (localhost, 127.0.0.1,
+//     [::1]) is refused with 421: a page of another site whose name was
+//     made to lead to 127.0.0.1 (DNS rebinding) cannot reach the server;
+//   - with o.Token, a request without Authorization: Bearer TOKEN gets 401
+//     (compared in constant time);
 //   - a request whose Origin is neither the server's own (any loopback name
 //     with the server's port) nor in o.AllowedOrigins is refused with 403,
 //     whatever its method; a request without Origin (non-browser clients
@@ -55,12 +69,25 @@ func (s *Server) HTTPHandler(o HTTPOptions) http.Handler {
 	for _, a := range o.AllowedOrigins {
 		allowed[strings.TrimSuffix(strings.ToLower(a), "/")] = true
 	}
-	return &httpChecks{next: h, allowed: allowed, calls: map[callKey]context.CancelFunc{}}
+	c := &httpChecks{next: h, allowed: allowed, calls: map[callKey]context.CancelFunc{}}
+	if o.Token != "" {
+		c.token = []byte(o.Token)
+	}
+	return c
+}
+
+// authorized reports whether an Authorization header carries the token:
+// "Bearer TOKEN", the scheme in any case, the token compared in constant
+// time.
+func (c *httpChecks) authorized(h string) bool {
+	scheme, token, ok := strings.Cut(h, " ")
+	return ok && strings.EqualFold(scheme, "Bearer") && subtle.ConstantTimeCompare([]byte(strings.TrimSpace(token)), c.token) == 1
 }
 
 type httpChecks struct {
 	next    http.Handler
 	allowed map[string]bool
+	token   []byte // nil: none asked
 
 	mu    sync.Mutex
 	calls map[callKey]context.CancelFunc // the POSTs of calls in flight
@@ -73,6 +100,15 @@ type callKey struct {
 }
 
 func (c *httpChecks) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if local, ok := localAddr(r); ok && isLoopback(local.Hostname()) && !ownHost(r.Host, local.Port()) {
+		http.Error(w, fmt.Sprintf("Misdirected Request: Host %s is not this server's: on a loopback address recap mcp answers localhost:%s, 127.0.0.1:%s and [::1]:%s only", cutHost(r.Host), local.Port(), local.Port(), local.Port()), http.StatusMisdirectedRequest)
+		return
+	}
+	if c.token != nil && !c.authorized(r.Header.Get("Authorization")) {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="recap mcp"`)
+		http.Error(w, "Unauthorized: this server needs the header Authorization: Bearer TOKEN, with the token it was started with (--http-token or RECAP_HTTP_TOKEN)", http.StatusUnauthorized)
+		return
+	}
 	if origin := r.Header.Get("Origin"); origin != "" && !c.trusted(origin, r) {
 		http.Error(w, fmt.Sprintf("Forbidden: Origin %s is not this server's: recap mcp serves browser pages of its own origin only (see --allow-origin)", origin), http.StatusForbidden)
 		return
@@ -171,6 +207,58 @@ func (c *httpChecks) trusted(origin string, r *http.Request) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
+}
+
+// hostPort is an address split in its host and port.
+type hostPort struct{ host, port string }
+
+func (a hostPort) Hostname() string { return a.host }
+func (a hostPort) Port() string     { return a.port }
+
+// localAddr is the address a request came in on.
+func localAddr(r *http.Request) (hostPort, bool) {
+	local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+	if !ok || local == nil {
+		return hostPort{}, false
+	}
+	host, port, err := net.SplitHostPort(local.String())
+	if err != nil {
+		return hostPort{}, false
+	}
+	return hostPort{host, port}, true
+}
+
+// isLoopback reports whether host is a loopback name or address.
+func isLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(strings.Trim(host, "[]"))
+	return ip != nil && ip.IsLoopback()
+}
+
+// ownHost reports whether a request's Host names this server on loopback:
+// a loopback name with the port it listens on (80 when Host gives none).
+func ownHost(host, port string) bool {
+	h, p, err := net.SplitHostPort(host)
+	if err != nil {
+		h, p = host, "80"
+	}
+	return isLoopback(h) && p == port
+}
+
+// cutHost shortens a Host header quoted in a message.
+func cutHost(h string) string { return cut(strings.ToValidUTF8(h, "?")) }
+
+// IsLoopbackAddr reports whether a listening address (host:port, or a
+// host) is on loopback only: its host is localhost or a loopback IP.
+// An empty host (every interface) is not.
+func IsLoopbackAddr(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		host = addr
+	}
+	return host != "" && isLoopback(host)
 }
 
 // knownMethods are the JSON-RPC methods an MCP server takes (those of the

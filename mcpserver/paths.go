@@ -1,13 +1,18 @@
 package mcpserver
 
 import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -21,21 +26,43 @@ import (
 // maxMatches bounds the files one list of paths or globs may name.
 const maxMatches = 1000
 
+// Bounds of the searches for reports under the root (docs/reliability.md,
+// "Limits"): a report larger than DefaultMaxReportBytes (gzip undone) is
+// read only when a path names it, and a walk visits at most
+// DefaultMaxWalkFiles files and directories in at most DefaultMaxWalkTime.
+const (
+	DefaultMaxReportBytes = 512 << 20
+	DefaultMaxWalkFiles   = 200_000
+	DefaultMaxWalkTime    = 5 * time.Second
+)
+
 // root is the directory the server serves; every path given to it is
 // confined there.
 type root struct {
 	dir  string // absolute, as given (cleaned)
 	real string // dir with symlinks resolved
 
+	maxReport    int64         // reports larger are left out of searches
+	maxWalkFiles int           // entries a walk visits at most
+	maxWalkTime  time.Duration // time a walk takes at most
+
 	mu     sync.Mutex
 	sniffs map[string]sniffed // by absolute path
 }
 
+// sniffed is what is known of a file of a given size and modification
+// time: its format, its content's size, its content's hash.
 type sniffed struct {
-	size   int64
-	mtime  time.Time
-	format parsers.Format
-	ok     bool
+	size    int64
+	mtime   time.Time
+	format  parsers.Format
+	ok      bool
+	sniffed bool
+	csize   int64
+	sized   bool
+	hash    [sha256.Size]byte
+	hashOK  bool
+	hashed  bool
 }
 
 func newRoot(dir string) (*root, error) {
@@ -54,7 +81,8 @@ func newRoot(dir string) (*root, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &root{dir: abs, real: real, sniffs: map[string]sniffed{}}, nil
+	return &root{dir: abs, real: real, sniffs: map[string]sniffed{},
+		maxReport: DefaultMaxReportBytes, maxWalkFiles: DefaultMaxWalkFiles, maxWalkTime: DefaultMaxWalkTime}, nil
 }
 
 // file is one file under the root.
@@ -138,62 +166,87 @@ func (r *root) checkPattern(p string) error {
 	return nil
 }
 
+// found is what a search for reports or files found.
+type found struct {
+	files []file
+	// big are reports over the root's maxReport bytes that a search (a
+	// directory, a glob, the default search) left out: only a path that
+	// names one reads it.
+	big []file
+	// stopped says why a walk stopped before its end ("" when it went
+	// through): it visited maxWalkFiles entries, or took maxWalkTime.
+	stopped string
+}
+
+func (f *found) add(g found) {
+	f.files = append(f.files, g.files...)
+	f.big = append(f.big, g.big...)
+	if f.stopped == "" {
+		f.stopped = g.stopped
+	}
+}
+
 // expand turns paths and globs into the files they name: a file as is, a
 // directory searched for reports when reportsOnly (else refused), a glob
 // matched against the files under the root (directories that searches skip
-// are left out). Each file is confined to the root.
-func (r *root) expand(paths []string, reportsOnly bool) ([]file, error) {
-	var out []file
+// are left out). Each file is confined to the root. With reportsOnly, a
+// search leaves out reports over maxReport bytes (found.big).
+func (r *root) expand(paths []string, reportsOnly bool, maxReport int64) (found, error) {
+	var out found
 	seen := map[string]bool{}
 	add := func(f file) error {
 		if seen[f.abs] {
 			return nil
 		}
 		seen[f.abs] = true
-		if len(out) >= maxMatches {
+		if len(out.files) >= maxMatches {
 			return toolErrorf(CodeTooLarge, "the paths name more than %d files: give narrower paths or globs", maxMatches)
 		}
-		out = append(out, f)
+		out.files = append(out.files, f)
 		return nil
 	}
 	for _, p := range paths {
 		if !hasGlob(p) {
 			f, err := r.resolve(p)
 			if err != nil {
-				return nil, err
+				return found{}, err
 			}
 			if !f.info.IsDir() {
 				if err := add(f); err != nil {
-					return nil, err
+					return found{}, err
 				}
 				continue
 			}
 			if !reportsOnly {
-				return nil, toolErrorf(CodeBadArgument, "%s is a directory: give files, or a glob such as %s/**/*.java", p, strings.TrimSuffix(p, "/"))
+				return found{}, toolErrorf(CodeBadArgument, "%s is a directory: give files, or a glob such as %s/**/*.java", cut(p), cut(strings.TrimSuffix(p, "/")))
 			}
-			found, err := r.discover(f.abs)
+			g, err := r.discover(f.abs, maxReport)
 			if err != nil {
-				return nil, err
+				return found{}, err
 			}
-			if len(found) == 0 {
-				return nil, toolErrorf(CodeNotFound, "no %s report under %s: run the analysis first, or give the report's path", parsers.FormatTitles("or"), p)
+			if len(g.files) == 0 {
+				return found{}, noReport(p, g, r)
 			}
-			for _, g := range found {
-				if err := add(g); err != nil {
-					return nil, err
+			for _, h := range g.files {
+				if err := add(h); err != nil {
+					return found{}, err
 				}
 			}
+			g.files = nil
+			out.add(g)
 			continue
 		}
 		if err := r.checkPattern(p); err != nil {
-			return nil, err
+			return found{}, err
 		}
-		globs, err := reports.CompileGlobs([]string{path.Clean(filepath.ToSlash(p))})
+		clean := path.Clean(filepath.ToSlash(p))
+		globs, err := reports.CompileGlobs([]string{clean})
 		if err != nil {
-			return nil, toolErrorf(CodeBadArgument, "the pattern %s: %v", p, err)
+			return found{}, toolErrorf(CodeBadArgument, "the pattern %s: %v", cut(p), err)
 		}
 		n := 0
-		err = r.walk(r.dir, func(rel, abs string, d fs.DirEntry) error {
+		var big []file
+		stopped, err := r.walk(r.globBase(clean), func(rel, abs string, d fs.DirEntry) error {
 			if !globs.Match(rel) {
 				return nil
 			}
@@ -205,33 +258,118 @@ func (r *root) expand(paths []string, reportsOnly bool) ([]file, error) {
 				if _, ok := r.sniff(f); !ok {
 					return nil
 				}
+				if r.contentSize(f) > maxReport {
+					big = append(big, f)
+					return nil
+				}
 			}
 			n++
 			return add(f)
 		})
 		if err != nil {
-			return nil, err
+			return found{}, err
 		}
 		if n == 0 {
 			what := "file"
 			if reportsOnly {
 				what = "report"
 			}
-			return nil, toolErrorf(CodeNotFound, "no %s under the root matches %s: check the pattern (** spans directories)", what, p)
+			if len(big) > 0 || stopped != "" {
+				return found{}, noReport(p, found{big: big, stopped: stopped}, r)
+			}
+			return found{}, toolErrorf(CodeNotFound, "no %s under the root matches %s: check the pattern (** spans directories)", what, cut(p))
 		}
+		out.add(found{big: big, stopped: stopped})
 	}
 	return out, nil
 }
 
+// noReport is the error of a search that found no report to read under
+// where: it says why (reports too large, a walk stopped) and what to do.
+func noReport(where string, g found, r *root) error {
+	switch {
+	case len(g.big) > 0:
+		return toolErrorf(CodeTooLarge, "the reports found under %s are over %s, which a search leaves out: %s; give the path of one in reports to read it",
+			cut(where), sizeName(r.maxReport), bigNames(g.big, r))
+	case g.stopped != "":
+		return toolErrorf(CodeNotFound, "no %s report found under %s before the search stopped (%s): give reports (their paths, or globs under a directory such as build/**/*.sarif)",
+			parsers.FormatTitles("or"), cut(where), g.stopped)
+	}
+	return toolErrorf(CodeNotFound, "no %s report under %s: run the analysis first, or give the report's path", parsers.FormatTitles("or"), cut(where))
+}
+
+// bigNames lists reports left out for their size, with their sizes, at
+// most 5.
+func bigNames(big []file, r *root) string {
+	var names []string
+	for i, f := range big {
+		if i == 5 {
+			names = append(names, fmt.Sprintf("and %d more", len(big)-5))
+			break
+		}
+		names = append(names, fmt.Sprintf("%s (%s)", cut(f.rel), sizeName(r.contentSize(f))))
+	}
+	return strings.Join(names, ", ")
+}
+
+// sizeName writes a size in bytes for a message: 512 MiB, 3.5 GiB.
+func sizeName(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return strings.TrimSuffix(strconv.FormatFloat(float64(n)/(1<<30), 'f', 1, 64), ".0") + " GiB"
+	case n >= 1<<20:
+		return strconv.FormatInt(n>>20, 10) + " MiB"
+	case n >= 1<<10:
+		return strconv.FormatInt(n>>10, 10) + " KiB"
+	}
+	return strconv.FormatInt(n, 10) + " bytes"
+}
+
+// globBase is the directory a glob's walk starts from: the part of the
+// pattern before its first segment with a glob character, when that is a
+// directory inside the root; else the root.
+func (r *root) globBase(clean string) string {
+	segs := strings.Split(clean, "/")
+	var fixed []string
+	for _, s := range segs[:len(segs)-1] {
+		if hasGlob(s) {
+			break
+		}
+		fixed = append(fixed, s)
+	}
+	if len(fixed) == 0 {
+		return r.dir
+	}
+	f, err := r.resolve(strings.Join(fixed, "/"))
+	if err != nil || !f.info.IsDir() {
+		return r.dir
+	}
+	return f.abs
+}
+
 // walk calls fn for each regular file (and symlink) under dir, skipping the
-// directories that report searches skip.
-func (r *root) walk(dir string, fn func(rel, abs string, d fs.DirEntry) error) error {
-	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+// directories that report searches skip. It visits at most r.maxWalkFiles
+// entries and takes at most r.maxWalkTime: past either it stops, and says
+// so (stopped).
+func (r *root) walk(dir string, fn func(rel, abs string, d fs.DirEntry) error) (stopped string, err error) {
+	start := time.Now()
+	visited := 0
+	errStop := errors.New("stop")
+	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if p == dir {
 				return toolErrorf(CodeNotFound, "%s: %v", dir, content.PathErr(err))
 			}
 			return nil // unreadable: skipped
+		}
+		visited++
+		if visited > r.maxWalkFiles {
+			stopped = fmt.Sprintf("it visited %d files and directories, its bound", r.maxWalkFiles)
+			return errStop
+		}
+		if visited%256 == 0 && time.Since(start) > r.maxWalkTime {
+			stopped = fmt.Sprintf("it took %s, its bound, and visited %d files and directories", r.maxWalkTime, visited)
+			return errStop
 		}
 		if d.IsDir() {
 			if p != dir && parsers.SkipDir(d.Name()) {
@@ -245,14 +383,19 @@ func (r *root) walk(dir string, fn func(rel, abs string, d fs.DirEntry) error) e
 		}
 		return fn(rel, p, d)
 	})
+	if err == errStop {
+		err = nil
+	}
+	return stopped, err
 }
 
 // discover finds the reports under dir: files with a report's extension
-// whose content is a report. Sniffing is cached by size and modification
-// time, so a second search only lists the directories.
-func (r *root) discover(dir string) ([]file, error) {
-	var out []file
-	err := r.walk(dir, func(rel, abs string, d fs.DirEntry) error {
+// whose content is a report, those over maxReport bytes apart (found.big).
+// Sniffing is cached by size and modification time, so a second search only
+// lists the directories.
+func (r *root) discover(dir string, maxReport int64) (found, error) {
+	var out found
+	stopped, err := r.walk(dir, func(rel, abs string, d fs.DirEntry) error {
 		if !d.Type().IsRegular() || !parsers.HasReportExt(d.Name()) {
 			return nil
 		}
@@ -261,31 +404,178 @@ func (r *root) discover(dir string) ([]file, error) {
 			return nil
 		}
 		f := file{abs: abs, rel: rel, info: info}
-		if _, ok := r.sniff(f); ok {
-			out = append(out, f)
+		if _, ok := r.sniff(f); !ok {
+			return nil
+		}
+		if r.contentSize(f) > maxReport {
+			out.big = append(out.big, f)
+		} else {
+			out.files = append(out.files, f)
 		}
 		return nil
 	})
-	sort.Slice(out, func(i, j int) bool { return out[i].rel < out[j].rel })
+	out.stopped = stopped
+	sort.Slice(out.files, func(i, j int) bool { return out.files[i].rel < out.files[j].rel })
+	sort.Slice(out.big, func(i, j int) bool { return out.big[i].rel < out.big[j].rel })
 	return out, err
 }
 
 // sniff detects a file's report format, cached by size and time.
 func (r *root) sniff(f file) (parsers.Format, bool) {
+	s := r.known(f, func(s *sniffed) {
+		s.format, s.ok = parsers.Sniff(f.abs)
+		s.sniffed = true
+	}, func(s *sniffed) bool { return s.sniffed })
+	return s.format, s.ok
+}
+
+// contentSize is a file's size with gzip undone: gzip's own record of it
+// (its last 4 bytes: the size modulo 4 GiB), or the file's size if that
+// is larger.
+func (r *root) contentSize(f file) int64 {
+	return r.known(f, func(s *sniffed) {
+		s.csize = f.info.Size()
+		if n, ok := gzipSize(f.abs); ok {
+			s.csize = max(s.csize, n)
+		}
+		s.sized = true
+	}, func(s *sniffed) bool { return s.sized }).csize
+}
+
+// contentHash is the SHA-256 of a file's content, gzip undone; false when
+// it cannot be read.
+func (r *root) contentHash(f file) ([sha256.Size]byte, bool) {
+	s := r.known(f, func(s *sniffed) {
+		s.hash, s.hashOK = hashContent(f.abs)
+		s.hashed = true
+	}, func(s *sniffed) bool { return s.hashed })
+	return s.hash, s.hashOK
+}
+
+// known returns what is known of f, learning it with learn unless has says
+// it is known already for f's size and modification time.
+func (r *root) known(f file, learn func(*sniffed), has func(*sniffed) bool) sniffed {
 	r.mu.Lock()
 	s, hit := r.sniffs[f.abs]
 	r.mu.Unlock()
-	if hit && s.size == f.info.Size() && s.mtime.Equal(f.info.ModTime()) {
-		return s.format, s.ok
+	if !hit || s.size != f.info.Size() || !s.mtime.Equal(f.info.ModTime()) {
+		s = sniffed{size: f.info.Size(), mtime: f.info.ModTime()}
+	} else if has(&s) {
+		return s
 	}
-	format, ok := parsers.Sniff(f.abs)
+	learn(&s)
 	r.mu.Lock()
 	if len(r.sniffs) > 100000 {
 		clear(r.sniffs)
 	}
-	r.sniffs[f.abs] = sniffed{size: f.info.Size(), mtime: f.info.ModTime(), format: format, ok: ok}
+	if old, ok := r.sniffs[f.abs]; ok && old.size == s.size && old.mtime.Equal(s.mtime) {
+		s.merge(old) // learnt meanwhile by another call
+	}
+	r.sniffs[f.abs] = s
 	r.mu.Unlock()
-	return format, ok
+	return s
+}
+
+// merge adds what o knows and s does not.
+func (s *sniffed) merge(o sniffed) {
+	if !s.sniffed && o.sniffed {
+		s.format, s.ok, s.sniffed = o.format, o.ok, true
+	}
+	if !s.sized && o.sized {
+		s.csize, s.sized = o.csize, true
+	}
+	if !s.hashed && o.hashed {
+		s.hash, s.hashOK, s.hashed = o.hash, o.hashOK, true
+	}
+}
+
+// gzipSize reads the size a gzip file records of its content (modulo
+// 4 GiB); false when the file is not gzip.
+func gzipSize(name string) (int64, bool) {
+	fh, err := os.Open(name)
+	if err != nil {
+		return 0, false
+	}
+	defer fh.Close()
+	var head [2]byte
+	if _, err := io.ReadFull(fh, head[:]); err != nil || head != [2]byte{0x1f, 0x8b} {
+		return 0, false
+	}
+	var tail [4]byte
+	if _, err := fh.Seek(-4, io.SeekEnd); err != nil {
+		return 0, false
+	}
+	if _, err := io.ReadFull(fh, tail[:]); err != nil {
+		return 0, false
+	}
+	return int64(binary.LittleEndian.Uint32(tail[:])), true
+}
+
+// hashContent hashes a file's content, gzip undone.
+func hashContent(name string) ([sha256.Size]byte, bool) {
+	var sum [sha256.Size]byte
+	fh, err := os.Open(name)
+	if err != nil {
+		return sum, false
+	}
+	defer fh.Close()
+	in, err := content.Decompress(bufio.NewReaderSize(fh, 64<<10))
+	if err != nil {
+		return sum, false
+	}
+	h := sha256.New()
+	if _, err := io.Copy(h, in); err != nil {
+		return sum, false
+	}
+	copy(sum[:], h.Sum(nil))
+	return sum, true
+}
+
+// dedupe keeps one of the files whose content is the same (the same bytes
+// once gzip is undone): the first. copies names, by the kept file's
+// absolute path, the files left out as its copies. Only files of the same
+// content size are hashed, so that reports that differ cost a stat.
+func (r *root) dedupe(files []file) (kept []file, copies map[string][]string) {
+	if len(files) < 2 {
+		return files, nil
+	}
+	bySize := map[int64][]int{}
+	for i, f := range files {
+		n := r.contentSize(f)
+		bySize[n] = append(bySize[n], i)
+	}
+	drop := map[int]bool{}
+	for _, group := range bySize {
+		if len(group) < 2 {
+			continue
+		}
+		first := map[[sha256.Size]byte]int{}
+		for _, i := range group {
+			h, ok := r.contentHash(files[i])
+			if !ok {
+				continue
+			}
+			j, seen := first[h]
+			if !seen {
+				first[h] = i
+				continue
+			}
+			drop[i] = true
+			if copies == nil {
+				copies = map[string][]string{}
+			}
+			copies[files[j].abs] = append(copies[files[j].abs], files[i].rel)
+		}
+	}
+	if len(drop) == 0 {
+		return files, nil
+	}
+	for i, f := range files {
+		if !drop[i] {
+			kept = append(kept, f)
+		}
+	}
+	return kept, copies
 }
 
 // open opens a file of the root for code context (a summarize.FileSource

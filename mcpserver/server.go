@@ -69,8 +69,18 @@ type Options struct {
 	// MaxBuffers and MaxBufferBytes bound the result buffers.
 	MaxBuffers     int
 	MaxBufferBytes int64
-	// MaxCacheBytes bounds the parsed reports kept (estimated memory).
+	// MaxCacheBytes bounds the memory of the parsed reports kept
+	// (DefaultMaxCacheBytes when zero): a report that does not fit alone is
+	// read by each call that needs it, and not kept.
 	MaxCacheBytes int64
+	// MaxReportBytes is the size (gzip undone) over which a search for
+	// reports (the default search, a directory, a glob) leaves a report
+	// out: a path that names it reads it (DefaultMaxReportBytes when zero).
+	MaxReportBytes int64
+	// MaxWalkFiles and MaxWalkTime bound each walk of the root's files
+	// (DefaultMaxWalkFiles and DefaultMaxWalkTime when zero).
+	MaxWalkFiles int
+	MaxWalkTime  time.Duration
 	// Now is the clock (tests); time.Now when nil.
 	Now func() time.Time
 }
@@ -126,6 +136,15 @@ func New(opts Options) (*Server, error) {
 	if opts.MaxCacheBytes <= 0 {
 		opts.MaxCacheBytes = DefaultMaxCacheBytes
 	}
+	if opts.MaxReportBytes > 0 {
+		r.maxReport = opts.MaxReportBytes
+	}
+	if opts.MaxWalkFiles > 0 {
+		r.maxWalkFiles = opts.MaxWalkFiles
+	}
+	if opts.MaxWalkTime > 0 {
+		r.maxWalkTime = opts.MaxWalkTime
+	}
 	if opts.Version == "" {
 		opts.Version = "dev"
 	}
@@ -140,6 +159,7 @@ func New(opts Options) (*Server, error) {
 		stats:   newStats(),
 	}
 	s.clients.ended = s.buffers.dropOwner
+	s.cache.evicted = s.buffers.dropReport
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: "recap", Title: "recap: summary-first static analysis and diffs", Version: opts.Version},
 		&mcp.ServerOptions{
 			Logger: log,
@@ -202,9 +222,8 @@ func addTool[In any](s *Server, spec string, t *mcp.Tool, limit func(*In) int, h
 			return nil, nil, ctx.Err()
 		}
 		if err != nil {
-			te := asToolError(err)
-			text := te.Error()
-			s.done(spec, budget.Cost(s.counter, text), len(text), time.Since(start), te.Code)
+			te, text, n := fitError(s.counter, asToolError(err), limit(&in), echoes(&in))
+			s.done(spec, n, len(text), time.Since(start), te.Code)
 			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: text}}}, errorAnswer{te}, nil
 		}
 		s.done(spec, n, len(text), time.Since(start), "")
@@ -285,16 +304,23 @@ func (s *Server) argumentErrors(next mcp.MethodHandler) mcp.MethodHandler {
 				msg += t.Text
 			}
 		}
-		tool := ""
+		tool, limit := "", budget.DefaultMaxTokens
+		var args any
 		if p, ok := req.GetParams().(*mcp.CallToolParamsRaw); ok {
 			tool = specName(p.Name)
+			_ = json.Unmarshal(p.Arguments, &args)
+			if m, ok := args.(map[string]any); ok {
+				if n, ok := m["maxTokens"].(float64); ok && n == float64(int(n)) && n >= budget.MinMaxTokens && n <= budget.MaxMaxTokens {
+					limit = int(n) // the call's budget, when it is one
+				}
+			}
 		}
 		te := toolErrorf(CodeBadArgument, "%s: see the tool's input schema for the arguments, their bounds and defaults", strings.TrimSpace(msg))
-		text := te.Error()
+		te, text, n := fitError(s.counter, te, limit, echoes(args))
 		r.Content = []mcp.Content{&mcp.TextContent{Text: text}}
 		raw, _ := json.Marshal(errorAnswer{te})
 		r.StructuredContent = json.RawMessage(raw)
-		s.done(tool, budget.Cost(s.counter, text), len(text), time.Since(start), te.Code)
+		s.done(tool, n, len(text), time.Since(start), te.Code)
 		return r, nil
 	}
 }
@@ -306,9 +332,7 @@ func (s *Server) snapshot(ctx context.Context) Stats {
 	for i := range tools {
 		tools[i].Tool = s.name(ctx, tools[i].Tool)
 	}
-	s.cache.mu.Lock()
-	cached, bytes := len(s.cache.entries), s.cache.total
-	s.cache.mu.Unlock()
+	cached, bytes := s.cache.held()
 	return Stats{Tools: tools, ReportsParsed: parsed, ReportsCached: cached, CacheBytes: bytes, Buffers: s.buffers.len(),
 		UptimeSeconds: s.opts.Now().Sub(s.started).Seconds(), TokenizerName: s.counter.Name(), Sessions: s.clients.live(),
 		DefaultBudget: budget.DefaultMaxTokens, MaxBudget: budget.MaxMaxTokens, BufferIdleSecs: s.opts.BufferTTL.Seconds()}

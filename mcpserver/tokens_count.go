@@ -72,10 +72,14 @@ func (s *Server) tokens(ctx context.Context, in *TokensIn) (answer, error) {
 	if in.Budget == 0 {
 		in.Budget = budget.DefaultMaxTokens
 	}
-	files, err := s.root.expand(in.Paths, false)
+	g, err := s.root.expand(in.Paths, false, s.root.maxReport)
 	if err != nil {
 		return nil, err
 	}
+	if g.stopped != "" {
+		return nil, toolErrorf(CodeTooLarge, "the search for the files the globs match stopped (%s): give narrower globs, starting with a directory (src/**/*.java)", g.stopped)
+	}
+	files := g.files
 	counted := make([]tokens.File, len(files))
 	for i, f := range files {
 		counted[i] = s.counts.count(c, f)

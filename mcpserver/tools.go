@@ -16,6 +16,10 @@ import (
 // maxListItems bounds every list argument.
 const maxListItems = 100
 
+// maxArgChars bounds every string argument and list item that is not a
+// choice among names (an enum): paths, globs, revisions, filters.
+const maxArgChars = 4096
+
 // GetReportsIn are analysis.getReports' arguments.
 type GetReportsIn struct {
 	Reports      []string `json:"reports,omitempty"` // described in addTools, from the format table
@@ -188,5 +192,12 @@ func schema[T any](set func(props)) *jsonschema.Schema {
 	}
 	set(props(sc.Properties))
 	plainTypes(sc)
+	for _, p := range sc.Properties {
+		for _, x := range []*jsonschema.Schema{p, p.Items} {
+			if x != nil && x.Type == "string" && x.Enum == nil && x.MaxLength == nil {
+				x.MaxLength = jsonschema.Ptr(maxArgChars)
+			}
+		}
+	}
 	return sc
 }

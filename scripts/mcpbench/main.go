@@ -1,9 +1,13 @@
-// Command mcpbench measures recap mcp as an agent meets it: it starts the
-// server as a subprocess over stdio on a root holding REPORT, calls
-// analysis.getReports once (the parse), then -calls warm pages (half by
-// bufferId, half by the same query at another offset), and prints the
-// first call's time, the warm p50/p95/max and the server's peak RSS (from
-// /proc, Linux).
+// Command mcpbench measures recap mcp as an agent meets it: it runs
+// `recap summary REPORT` once (the command line's time on the same file, in
+// the same root),
+// starts the server as a subprocess over stdio on a root holding REPORT,
+// calls analysis.getReports once (the parse), then -calls warm pages (half
+// by bufferId, half by the same query at another offset), and prints the
+// first call's time and its ratio to the summary's, the warm p50/p95/max,
+// the server's RSS before the first call and at its peak (from /proc,
+// Linux), and the bytes per finding held: the peak less the RSS before the
+// first call, divided by the findings.
 //
 //	go build -o /tmp/recap ./cmd/recap
 //	go run ./scripts/mcpbench -recap /tmp/recap ../shared/bench/spring-framework.pmd7-all.sarif.gz
@@ -19,6 +23,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -32,6 +37,11 @@ func main() {
 	if flag.NArg() != 1 {
 		log.Fatal("usage: mcpbench [-recap BIN] [-calls N] REPORT")
 	}
+	if strings.ContainsRune(*recap, filepath.Separator) { // run from the temp dir too
+		if abs, err := filepath.Abs(*recap); err == nil {
+			*recap = abs
+		}
+	}
 	dir, err := os.MkdirTemp("", "mcpbench")
 	if err != nil {
 		log.Fatal(err)
@@ -41,6 +51,13 @@ func main() {
 	if err := copyFile(flag.Arg(0), filepath.Join(dir, name)); err != nil {
 		log.Fatal(err)
 	}
+	sum := exec.Command(*recap, "summary", "--repo", dir, name) // the server's root: the same paths to place
+	sum.Dir = dir
+	t := time.Now()
+	if out, err := sum.CombinedOutput(); err != nil {
+		log.Fatalf("recap summary: %v\n%s", err, out)
+	}
+	summary := time.Since(t)
 	cmd := exec.Command(*recap, "mcp", "--root", dir)
 	ctx := context.Background()
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "mcpbench"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
@@ -48,6 +65,7 @@ func main() {
 		log.Fatal(err)
 	}
 	defer cs.Close()
+	before := procStatus(cmd, "VmRSS:")
 	call := func(args map[string]any) (*mcp.CallToolResult, time.Duration) {
 		t := time.Now()
 		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "analysis.getReports", Arguments: args})
@@ -57,6 +75,7 @@ func main() {
 		return res, time.Since(t)
 	}
 	res, first := call(map[string]any{"summaryOnly": true})
+	firstPeak := procStatus(cmd, "VmHWM:")
 	line, _, _ := strings.Cut(res.Content[0].(*mcp.TextContent).Text, "\n")
 	buf := ""
 	if _, rest, ok := strings.Cut(line, "bufferId="); ok {
@@ -75,16 +94,37 @@ func main() {
 	pct := func(p int) time.Duration { return warm[min(len(warm)-1, (len(warm)*p+99)/100-1)] }
 	fmt.Printf("%s\n%s\n", name, line)
 	fmt.Printf("first call (parse): %v\n", first.Round(time.Millisecond))
+	fmt.Printf("recap summary: %v; first call / summary: %.2f\n", summary.Round(time.Millisecond), first.Seconds()/summary.Seconds())
 	fmt.Printf("warm getReports pages (%d): p50 %v, p95 %v, max %v\n", len(warm), pct(50).Round(100*time.Microsecond), pct(95).Round(100*time.Microsecond), warm[len(warm)-1].Round(100*time.Microsecond))
-	if cmd.Process != nil {
-		if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", cmd.Process.Pid)); err == nil {
-			for _, l := range strings.Split(string(b), "\n") {
-				if strings.HasPrefix(l, "VmHWM:") {
-					fmt.Printf("server peak RSS: %s\n", strings.TrimSpace(strings.TrimPrefix(l, "VmHWM:")))
-				}
-			}
+	peak := procStatus(cmd, "VmHWM:")
+	if peak > 0 {
+		fmt.Printf("server RSS before the first call: %d kB\n", before)
+		fmt.Printf("server peak RSS after the first call: %d kB\n", firstPeak)
+		fmt.Printf("server peak RSS: %d kB\n", peak)
+		var findings int
+		if _, err := fmt.Sscanf(line, "recap: %d findings", &findings); err == nil && findings > 0 {
+			fmt.Printf("bytes per finding held: %d\n", (peak-before)*1024/int64(findings))
 		}
 	}
+}
+
+// procStatus reads a figure in kB of the server's /proc status (VmRSS,
+// VmHWM); 0 when there is none (not Linux).
+func procStatus(cmd *exec.Cmd, key string) int64 {
+	if cmd.Process == nil {
+		return 0
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", cmd.Process.Pid))
+	if err != nil {
+		return 0
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, key); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+			return kb
+		}
+	}
+	return 0
 }
 
 func copyFile(src, dst string) error {

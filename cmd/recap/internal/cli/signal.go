@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -31,7 +32,7 @@ func Signals() (ctx context.Context, stop func()) {
 		}
 		select {
 		case <-sigs: // a second one: the user insists
-		case <-time.After(stopGrace):
+		case <-time.After(grace()):
 		case <-done:
 			return
 		}
@@ -41,8 +42,18 @@ func Signals() (ctx context.Context, stop func()) {
 	return ctx, func() { signal.Stop(sigs); close(done); cancel(nil) }
 }
 
-// stopGrace is how long recap may take to stop after a signal.
-const stopGrace = time.Second
+// serving is set while recap serves (recap mcp), whose graceful shutdown
+// takes up to 5 s.
+var serving atomic.Bool
+
+// grace is how long recap may take to stop after a signal: a second for a
+// command that reads, more for a server that shuts down its sessions.
+func grace() time.Duration {
+	if serving.Load() {
+		return 6 * time.Second
+	}
+	return time.Second
+}
 
 // signalError is the cause of a context ended by a signal.
 type signalError struct{ sig syscall.Signal }

@@ -1,0 +1,50 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/recap-dev/recap/reports/reportstest"
+)
+
+// TestMCPCacheSize: --cache-size bounds the parsed reports kept: a report
+// larger than it alone is still answered, read by the call and not kept
+// (the answer says so, without a bufferId); a size under 1 MiB or not a
+// size is refused with exit 2.
+func TestMCPCacheSize(t *testing.T) {
+	dir := t.TempDir()
+	reportstest.BigSARIF(t, filepath.Join(dir, "big.sarif"), 60_000) // about 7 MB held
+	for _, size := range []string{"10", "0.5MiB", "lots"} {
+		out, err := exec.Command(bin, "mcp", "--root", dir, "--cache-size", size).CombinedOutput()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 2 || !strings.Contains(string(out), "--cache-size "+size+": want a size of at least 1MiB") {
+			t.Errorf("--cache-size %s: %v\n%s", size, err, out)
+		}
+	}
+	for _, tc := range []struct {
+		size string
+		kept bool
+	}{{"1MiB", false}, {"64MiB", true}} {
+		cmd := exec.Command(bin, "mcp", "--root", dir, "--cache-size", tc.size)
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "analysis.getReports", Arguments: map[string]any{"limit": 2}})
+		if err != nil || res.IsError {
+			t.Fatalf("--cache-size %s: %v %v", tc.size, err, res)
+		}
+		text := res.Content[0].(*mcp.TextContent).Text
+		line, _, _ := strings.Cut(text, "\n")
+		if !strings.HasPrefix(line, "recap: 60000 findings") || strings.Contains(line, "bufferId=") != tc.kept ||
+			strings.Contains(text, "larger than the cache (1 MiB): read again by each call, not kept") == tc.kept {
+			t.Errorf("--cache-size %s: %.600s", tc.size, text)
+		}
+		cs.Close()
+	}
+}

@@ -1,0 +1,331 @@
+package mcpserver_test
+
+import (
+	"compress/gzip"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/recap-dev/recap/mcpserver"
+	"github.com/recap-dev/recap/reports/reportstest"
+)
+
+// copyTo copies src to dst (made with its directories), gzipped when zip.
+func copyTo(t testing.TB, src, dst string, zip bool) {
+	t.Helper()
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out, err := os.Create(dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if zip {
+		zw := gzip.NewWriter(out)
+		if _, err := zw.Write(b); err != nil {
+			t.Fatal(err)
+		}
+		if err := zw.Close(); err != nil {
+			t.Fatal(err)
+		}
+	} else if _, err := out.Write(b); err != nil {
+		t.Fatal(err)
+	}
+	if err := out.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// lastWarnings are the inputs' warnings that contain what (the sample's
+// reports have warnings of their own), by input path.
+func lastWarnings(v view, what string) map[string][]string {
+	out := map[string][]string{}
+	for _, in := range v.Inputs {
+		for _, w := range in.Warnings {
+			if strings.Contains(w, what) {
+				out[in.Path] = append(out[in.Path], w)
+			}
+		}
+	}
+	return out
+}
+
+// TestCopiesCountedOnce: reports of the same content (the same bytes once
+// gzip is undone) under the root are read and counted once, the kept one
+// naming its copies in its warnings; found by the default search, named
+// explicitly, or as a baseline. A report of other bytes with the same
+// findings (recap's own SARIF of the sample's reports) still counts.
+func TestCopiesCountedOnce(t *testing.T) {
+	g := workspace(t)
+	reportsDir := filepath.Join(g.Dir, "build", "reports")
+	copyTo(t, filepath.Join(reportsDir, "pmd.sarif"), filepath.Join(g.Dir, "test", "fixtures", "pmd.sarif"), false)
+	copyTo(t, filepath.Join(reportsDir, "pmd.sarif"), filepath.Join(g.Dir, "test", "fixtures", "pmd-copy.sarif.gz"), true)
+	copyTo(t, filepath.Join(reportsDir, "checkstyle.xml"), filepath.Join(g.Dir, "old", "checkstyle.xml.gz"), true)
+	// The same size, other bytes: not a copy.
+	b := []byte(readFile(t, filepath.Join(reportsDir, "checkstyle.xml")))
+	i := strings.Index(string(b), `line="16"`)
+	copy(b[i:], `line="17"`)
+	if err := os.MkdirAll(filepath.Join(g.Dir, "other"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(g.Dir, "other", "checkstyle.xml"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cs, _ := connect(t, mcpserver.Options{Root: g.Dir})
+
+	var v view
+	call(t, cs, "analysis.getReports", map[string]any{"summaryOnly": true}).decode(t, &v)
+	if v.Summary.Total != 117+51 || len(v.Inputs) != 4 {
+		t.Fatalf("%d findings from %d reports, want 168 from 4 (the sample's and other/checkstyle.xml)", v.Summary.Total, len(v.Inputs))
+	}
+	want := map[string][]string{
+		"build/reports/checkstyle.xml": {"the same content as old/checkstyle.xml.gz: counted once"},
+		"build/reports/pmd.sarif":      {"the same content as test/fixtures/pmd-copy.sarif.gz, test/fixtures/pmd.sarif: counted once"},
+	}
+	if diff := cmp.Diff(want, lastWarnings(v, "counted once")); diff != "" {
+		t.Errorf("warnings (-want +got):\n%s", diff)
+	}
+
+	// Named explicitly, and through a glob.
+	call(t, cs, "analysis.getReports", map[string]any{"summaryOnly": true, "reports": []string{"test/fixtures/pmd.sarif", "build/reports/pmd.sarif", "**/*.gz"}}).decode(t, &v)
+	if v.Summary.Total != 55+51 || len(v.Inputs) != 2 || v.Inputs[0].Path != "test/fixtures/pmd.sarif" {
+		t.Fatalf("named: %d findings from %+v", v.Summary.Total, v.Inputs)
+	}
+	// A baseline that holds a report twice marks each finding once.
+	call(t, cs, "analysis.getReports", map[string]any{"summaryOnly": true, "reports": []string{"build/reports/pmd.sarif"}, "baseline": []string{"test/fixtures"}}).decode(t, &v)
+	if bl := v.Summary.Baseline; bl == nil || bl.New != 0 || bl.Unchanged != 55 || bl.Fixed != 0 {
+		t.Fatalf("baseline of two copies: %+v", bl)
+	}
+
+	// recap's SARIF of the sample's reports is other bytes: it counts.
+	root := reportstest.RepoRoot(t)
+	copyTo(t, filepath.Join(root, "testdata", "golden", "findings.sarif"), filepath.Join(g.Dir, "golden", "findings.sarif"), false)
+	call(t, cs, "analysis.getReports", map[string]any{"summaryOnly": true}).decode(t, &v)
+	if v.Summary.Total != 117+51+117 {
+		t.Errorf("with recap's SARIF: %d findings, want 285", v.Summary.Total)
+	}
+}
+
+// TestCacheBound: the cache holds at most MaxCacheBytes of reports, as
+// they really are in memory; a report that does not fit alone is read by
+// each call that needs it (no bufferId, no page past 10,000, a warning
+// that says so) and found by id and fingerprint all the same; reports that
+// fit alone but not together take turns, and a buffer goes with its report.
+func TestCacheBound(t *testing.T) {
+	dir := t.TempDir()
+	reportstest.BigSARIF(t, filepath.Join(dir, "big.sarif"), 60_000) // about 7 MB held
+	const limit = 1500 << 10
+	cs, _ := connect(t, mcpserver.Options{Root: dir, MaxCacheBytes: limit})
+	stats := func() mcpserver.StatsAnswer {
+		var s mcpserver.StatsAnswer
+		call(t, cs, "server.stats", nil).decode(t, &s)
+		if s.CacheBytes > limit {
+			t.Fatalf("the cache holds %d bytes, over its %d", s.CacheBytes, limit)
+		}
+		return s
+	}
+
+	var v view
+	call(t, cs, "analysis.getReports", map[string]any{"reports": []string{"big.sarif"}, "limit": 3, "offset": 100}).decode(t, &v)
+	if v.Summary.Total != 60_000 || v.BufferID != "" || len(v.Findings) != 3 || v.Page.Total != 60_000 || *v.Page.NextOffset != 103 {
+		t.Fatalf("a report over the cache: total %d, bufferId %q, page %+v", v.Summary.Total, v.BufferID, v.Page)
+	}
+	if w := v.Inputs[0].Warnings; len(w) != 1 || !strings.Contains(w[0], "larger than the cache (1 MiB): read again by each call, not kept") {
+		t.Errorf("warnings %q", w)
+	}
+	if s := stats(); s.ReportsCached != 0 {
+		t.Errorf("%d reports cached", s.ReportsCached)
+	}
+	// The page is the one a report that fits gives.
+	cs2, _ := connect(t, mcpserver.Options{Root: dir})
+	var w view
+	call(t, cs2, "analysis.getReports", map[string]any{"reports": []string{"big.sarif"}, "limit": 3, "offset": 100}).decode(t, &w)
+	if diff := cmp.Diff(w.Findings, v.Findings); diff != "" {
+		t.Errorf("the streamed page differs from the cached one (-cached +streamed):\n%s", diff)
+	}
+	if code := call(t, cs, "analysis.getReports", map[string]any{"reports": []string{"big.sarif"}, "offset": 20_000}).errorCode(t); code != "TOO_LARGE" {
+		t.Errorf("a deep page of a report over the cache: %s", code)
+	}
+	var f mcpserver.FindingAnswer
+	call(t, cs, "analysis.getFinding", map[string]any{"id": v.Findings[1].ID}).decode(t, &f)
+	if f.Finding.Message != v.Findings[1].Message || f.Report != "big.sarif" || f.Rule.InReport != 60_000/7+1 {
+		t.Errorf("by id: %+v, rule %+v", f.Finding, f.Rule)
+	}
+	call(t, cs, "analysis.getFinding", map[string]any{"id": v.Findings[2].Fingerprint}).decode(t, &f)
+	if f.Finding.ID != v.Findings[2].ID {
+		t.Errorf("by fingerprint: %s, want %s", f.Finding.ID, v.Findings[2].ID)
+	}
+
+	// Two that fit alone, not together: the second pushes the first out,
+	// and the first's buffer goes with it.
+	for i, p := range []string{"a/one.sarif", "b/two.sarif"} { // about 1 MB held each
+		if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		reportstest.BigSARIF(t, filepath.Join(dir, p), 8000+i) // not copies
+	}
+	var one, two view
+	call(t, cs, "analysis.getReports", map[string]any{"reports": []string{"a"}, "limit": 1}).decode(t, &one)
+	if one.BufferID == "" || one.Summary.Total != 8000 {
+		t.Fatalf("one: %+v", one.Summary)
+	}
+	if s := stats(); s.ReportsCached != 1 || s.CacheBytes < 800<<10 {
+		t.Errorf("after one: %d cached, %d bytes", s.ReportsCached, s.CacheBytes)
+	}
+	call(t, cs, "analysis.getReports", map[string]any{"reports": []string{"b"}, "limit": 1}).decode(t, &two)
+	if two.BufferID == "" || two.Summary.Total != 8001 {
+		t.Fatalf("two: %+v", two.Summary)
+	}
+	if s := stats(); s.ReportsCached != 1 || s.Buffers != 1 {
+		t.Errorf("after two: %d cached, %d buffers", s.ReportsCached, s.Buffers)
+	}
+	if code := call(t, cs, "analysis.getReports", map[string]any{"bufferId": one.BufferID}).errorCode(t); code != "NOT_FOUND" {
+		t.Errorf("the buffer of a report pushed out: %s", code)
+	}
+	// Both in one call: the one in the cache stays, the other is read as
+	// it goes.
+	var both view
+	call(t, cs, "analysis.getReports", map[string]any{"reports": []string{"a", "b"}, "limit": 2, "offset": 7999}).decode(t, &both)
+	if both.Summary.Total != 16_001 || both.BufferID != "" || len(both.Findings) != 2 {
+		t.Fatalf("both: %+v, bufferId %q", both.Summary, both.BufferID)
+	}
+	// The one read as it goes fits alone: it is kept the next time.
+	call(t, cs, "analysis.getReports", map[string]any{"reports": []string{"b"}, "limit": 1}).decode(t, &two)
+	if two.BufferID == "" {
+		t.Error("a report that fits alone was not kept after a call that had no room for it")
+	}
+	stats()
+}
+
+// TestSearchBounds: a search for reports leaves out those over
+// MaxReportBytes (listed as inputs not read, with what to do; read when a
+// path names one, or as a baseline), and walks at most MaxWalkFiles entries in MaxWalkTime,
+// answering with what it found and a warning, or NOT_FOUND that says why.
+func TestSearchBounds(t *testing.T) {
+	dir := t.TempDir()
+	root := reportstest.RepoRoot(t)
+	copyTo(t, filepath.Join(root, "testdata", "reports", "pmd.sarif"), filepath.Join(dir, "build", "pmd.sarif"), false)
+	reportstest.BigSARIF(t, filepath.Join(dir, "build", "huge.sarif"), 2000)
+	copyTo(t, filepath.Join(dir, "build", "huge.sarif"), filepath.Join(dir, "build", "huge2.sarif.gz"), true)
+	cs, _ := connect(t, mcpserver.Options{Root: dir, MaxReportBytes: 200 << 10})
+
+	var v view
+	call(t, cs, "analysis.getReports", map[string]any{"summaryOnly": true}).decode(t, &v)
+	if v.Summary.Total != 55 || len(v.Inputs) != 3 {
+		t.Fatalf("%d findings, inputs %+v", v.Summary.Total, v.Inputs)
+	}
+	for i, p := range []string{"build/huge.sarif", "build/huge2.sarif.gz"} {
+		in := v.Inputs[1+i]
+		if in.Path != p || !strings.HasPrefix(in.Error, "not read: ") || !strings.Contains(in.Error, "over the 200 KiB a search reads; give its path in reports to read it") {
+			t.Errorf("input %d: %+v", i, in)
+		}
+	}
+	if line, _, _ := strings.Cut(call(t, cs, "analysis.getReports", map[string]any{"summaryOnly": true}).text, "\n"); !strings.Contains(line, "2 not read (see inputs[].error)") {
+		t.Errorf("the line: %s", line)
+	}
+	call(t, cs, "analysis.getReports", map[string]any{"summaryOnly": true, "reports": []string{"build/huge2.sarif.gz"}}).decode(t, &v)
+	if v.Summary.Total != 2000 {
+		t.Errorf("named: %d findings", v.Summary.Total)
+	}
+	r := call(t, cs, "analysis.getReports", map[string]any{"summaryOnly": true, "reports": []string{"build/huge*"}})
+	if r.errorCode(t) != "TOO_LARGE" || !strings.Contains(r.text, "build/huge.sarif (") || !strings.Contains(r.text, "give the path of one in reports to read it") {
+		t.Errorf("a glob of large reports only: %s", r.text)
+	}
+
+	// A baseline is read whatever its size (and its copies once).
+	call(t, cs, "analysis.getReports", map[string]any{"summaryOnly": true, "reports": []string{"build/pmd.sarif"}, "baseline": []string{"build/huge*"}}).decode(t, &v)
+	if bl := v.Summary.Baseline; bl == nil || bl.New != 55 || bl.Fixed != 2000 {
+		t.Errorf("a large baseline: %+v", bl)
+	}
+
+	// Walk bounds: 300 files in a/ come before the report in z/.
+	many := map[string]string{}
+	for i := range 300 {
+		many[filepath.Join("a", strings.Repeat("d", i%5), "f"+time.Duration(i).String()+".txt")] = "x"
+	}
+	wdir := t.TempDir()
+	for p, c := range many {
+		if err := os.MkdirAll(filepath.Join(wdir, filepath.Dir(p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(wdir, p), []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	copyTo(t, filepath.Join(root, "testdata", "reports", "pmd.sarif"), filepath.Join(wdir, "0", "pmd.sarif"), false)
+	copyTo(t, filepath.Join(root, "testdata", "reports", "checkstyle.xml"), filepath.Join(wdir, "z", "checkstyle.xml"), false)
+	for _, tc := range []struct {
+		name  string
+		opts  mcpserver.Options
+		stop  string
+		total int
+	}{
+		{"files", mcpserver.Options{MaxWalkFiles: 100}, "it visited 100 files and directories, its bound", 55},
+		{"time", mcpserver.Options{MaxWalkTime: time.Nanosecond}, "it took 1ns, its bound, and visited 256 files and directories", 55},
+		{"unbounded", mcpserver.Options{}, "", 55 + 51},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.opts.Root = wdir
+			cs, _ := connect(t, tc.opts)
+			var v view
+			call(t, cs, "analysis.getReports", map[string]any{"summaryOnly": true}).decode(t, &v)
+			var want map[string][]string
+			if tc.stop != "" {
+				want = map[string][]string{"0/pmd.sarif": {"the search for reports stopped (" + tc.stop + "): reports further on were not looked for; give reports to name them"}}
+			}
+			if diff := cmp.Diff(want, lastWarnings(v, "stopped"), cmpEmpty); diff != "" || v.Summary.Total != tc.total {
+				t.Errorf("%d findings; warnings (-want +got):\n%s", v.Summary.Total, diff)
+			}
+		})
+	}
+	if err := os.RemoveAll(filepath.Join(wdir, "0")); err != nil {
+		t.Fatal(err)
+	}
+	cs, _ = connect(t, mcpserver.Options{Root: wdir, MaxWalkFiles: 100})
+	r = call(t, cs, "analysis.getReports", map[string]any{"summaryOnly": true})
+	if r.errorCode(t) != "NOT_FOUND" || !strings.Contains(r.text, "before the search stopped (it visited 100 files and directories, its bound): give reports") {
+		t.Errorf("nothing before the bound: %s", r.text)
+	}
+	r = call(t, cs, "tokens.count", map[string]any{"paths": []string{"**/*.txt"}})
+	if r.errorCode(t) != "TOO_LARGE" {
+		t.Errorf("tokens.count past the bound: %s", r.text)
+	}
+	// A glob that starts with a directory walks that directory only.
+	var tk mcpserver.TokensAnswer
+	call(t, cs, "tokens.count", map[string]any{"paths": []string{"z/*.xml"}}).decode(t, &tk)
+	if len(tk.Files) != 1 {
+		t.Errorf("z/*.xml: %+v", tk.Files)
+	}
+}
+
+var cmpEmpty = cmp.FilterValues(func(a, b map[string][]string) bool { return len(a) == 0 && len(b) == 0 }, cmp.Ignore())
+
+// TestRootOfTheDisk: a server over / answers the default search: its walk
+// stops at its bounds (5 s), and it reads what it found (here, reports of
+// up to 64 MiB) within a cache of 64 MiB, whatever the disk holds.
+func TestRootOfTheDisk(t *testing.T) {
+	if testing.Short() {
+		t.Skip("walks the disk for 5 s")
+	}
+	cs, _ := connect(t, mcpserver.Options{Root: "/", MaxCacheBytes: 64 << 20, MaxReportBytes: 64 << 20})
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	start := time.Now()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "analysis.getReports", Arguments: map[string]any{"summaryOnly": true, "maxTokens": 256}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%v: %.300s", time.Since(start), res.Content[0].(*mcp.TextContent).Text)
+	if d := time.Since(start); d > 2*time.Minute {
+		t.Errorf("the answer took %v", d)
+	}
+}

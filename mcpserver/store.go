@@ -1,0 +1,354 @@
+package mcpserver
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+	"time"
+	"unsafe"
+
+	"github.com/recap-dev/recap/reports"
+)
+
+// A report is one parsed report, kept whole in a compact form: a record of
+// fixed size per finding, in the order the report gives them (so that
+// finding i has the id tag-(i+1), which is not stored), with the strings
+// that repeat (tool, rule, category, help link, path) as small numbers into
+// the report's tables, and the messages and snippets in a byte arena, a
+// message that repeats stored once. No part of it holds a pointer but the
+// tables, so that the garbage collector does not scan the findings.
+// A [reports.Finding] is made again from a record only for the findings a
+// page shows, a filter looks at, or a sort compares.
+type report struct {
+	rel   string // path relative to the root
+	abs   string // the file, as the cache knows it
+	size  int64
+	mtime time.Time
+	tag   string
+	input reports.Input
+
+	n     int
+	recs  [][]rec // the findings, recChunk at a time
+	kinds []kind  // what findings of one rule share, by rec.kind
+	paths []string
+	arena arena
+	snips []snip           // the findings with a snippet, by index
+	fps   map[int32]string // fingerprints that are not 16 hex digits (none from recap's readers)
+	bytes int64            // the memory held: records, tables, arena
+	used  time.Time        // guarded by the cache's mutex
+
+	build    *builder         // while the report is read; nil after
+	admit    func(int64) bool // asked to admit each growth of bytes while it is read; false stops the read
+	admitted int64            // the bytes admit was asked for
+	stop     error            // why the read stopped
+}
+
+// rec is one finding: what is not in the tables. 40 bytes.
+type rec struct {
+	fp                               uint64 // the fingerprint's 16 hex digits
+	kind                             uint32 // into report.kinds
+	path                             uint32 // into report.paths
+	msg                              uint32 // the message: an arena offset (see arena)
+	msgLen                           uint32
+	line, endLine, column, endColumn int32
+}
+
+// kind is what the findings of one rule share (in practice: a report's
+// findings have as many kinds as the tool has rules that fired).
+type kind struct {
+	tool, toolVersion, rule, ruleName, category, helpURI string
+	severity                                             reports.Severity
+	priority                                             int
+	n                                                    int // findings of this kind
+}
+
+// snip is the report's own snippet of finding i.
+type snip struct {
+	i, off, n uint32
+}
+
+// recChunk is the records of one chunk: appending never copies the records
+// already read, as growing one slice of 300,000 would, several times over.
+const recChunk = 4096
+
+// Sizes of what a report holds, for its bytes.
+const (
+	recSize    = int64(unsafe.Sizeof(rec{}))
+	kindSize   = int64(unsafe.Sizeof(kind{}))
+	snipSize   = int64(unsafe.Sizeof(snip{}))
+	stringSize = int64(unsafe.Sizeof(""))
+	reportSize = int64(unsafe.Sizeof(report{}))
+)
+
+// errTooLarge stops a read whose report would not fit the cache.
+var errTooLarge = errors.New("the report is larger than the cache")
+
+// builder is what a report needs while it is read: the tables' indexes.
+type builder struct {
+	kinds map[string][]uint32 // by rule: the kinds of that rule
+	paths map[string]uint32
+	msgs  map[string]uint32 // messages seen lately: their arena offset
+	last  uint32            // the last finding's path, tried first
+}
+
+// maxMsgIndex bounds the messages indexed to be stored once: past it the
+// index starts again (repeated messages come back into it), so that a
+// report of distinct messages does not grow a map as large as itself.
+const maxMsgIndex = 1 << 16
+
+func newReport(rel, tag string, size int64, mtime time.Time) *report {
+	return &report{rel: rel, tag: tag, size: size, mtime: mtime,
+		build: &builder{kinds: map[string][]uint32{}, paths: map[string]uint32{}, msgs: map[string]uint32{}}}
+}
+
+// grow counts n more bytes held, and asks over whether they may be; a
+// refusal stops the read (add returns errTooLarge).
+func (r *report) grow(n int64) bool {
+	r.bytes += n
+	if r.admit != nil {
+		r.admitted += n
+		if !r.admit(n) && r.stop == nil {
+			r.stop = errTooLarge
+		}
+	}
+	return r.stop == nil
+}
+
+// add appends a finding as the reader gives it (ID and fingerprint set).
+func (r *report) add(f *reports.Finding) error {
+	if r.stop != nil {
+		return r.stop
+	}
+	if r.n == len(r.recs)*recChunk || r.n >= 1<<31-1 {
+		if r.n >= 1<<31-1 {
+			r.stop = errTooLarge
+			return r.stop
+		}
+		r.recs = append(r.recs, make([]rec, 0, recChunk))
+		if !r.grow(recChunk * recSize) {
+			return r.stop
+		}
+	}
+	x := rec{kind: r.kindOf(f), path: r.pathOf(f.Path),
+		line: clamp32(f.Line), endLine: clamp32(f.EndLine), column: clamp32(f.Column), endColumn: clamp32(f.EndColumn)}
+	var ok bool
+	if x.msg, x.msgLen, ok = r.message(f.Message); !ok {
+		return r.stop
+	}
+	if fp, err := strconv.ParseUint(f.Fingerprint, 16, 64); err == nil && len(f.Fingerprint) == 16 && f.Fingerprint == strings.ToLower(f.Fingerprint) {
+		x.fp = fp
+	} else {
+		if r.fps == nil {
+			r.fps = map[int32]string{}
+		}
+		r.fps[int32(r.n)] = strings.Clone(f.Fingerprint)
+		r.grow(int64(len(f.Fingerprint)) + stringSize + 8)
+	}
+	if f.Snippet != "" {
+		off, err := r.arena.put(f.Snippet)
+		if err != nil {
+			r.stop = errTooLarge
+			return r.stop
+		}
+		r.snips = append(r.snips, snip{i: uint32(r.n), off: off, n: uint32(len(f.Snippet))})
+		if !r.grow(snipSize + r.arena.grown()) {
+			return r.stop
+		}
+	}
+	last := &r.recs[len(r.recs)-1]
+	*last = append(*last, x)
+	r.n++
+	return nil
+}
+
+func clamp32(v int) int32 { return int32(max(min(v, 1<<31-1), -1<<31)) }
+
+// kindOf returns the kind of f, adding it the first time.
+func (r *report) kindOf(f *reports.Finding) uint32 {
+	for _, k := range r.build.kinds[f.Rule] {
+		x := &r.kinds[k]
+		if x.tool == f.Tool && x.ruleName == f.RuleName && x.category == f.Category && x.severity == f.Severity &&
+			x.priority == f.Priority && x.helpURI == f.HelpURI && x.toolVersion == f.ToolVersion {
+			x.n++
+			return k
+		}
+	}
+	k := uint32(len(r.kinds))
+	x := kind{tool: strings.Clone(f.Tool), toolVersion: strings.Clone(f.ToolVersion), rule: strings.Clone(f.Rule),
+		ruleName: strings.Clone(f.RuleName), category: strings.Clone(f.Category), helpURI: strings.Clone(f.HelpURI),
+		severity: f.Severity, priority: f.Priority, n: 1}
+	r.kinds = append(r.kinds, x)
+	r.build.kinds[x.rule] = append(r.build.kinds[x.rule], k)
+	r.grow(kindSize + int64(len(x.tool)+len(x.toolVersion)+len(x.rule)+len(x.ruleName)+len(x.category)+len(x.helpURI)))
+	return k
+}
+
+// pathOf returns the index of path in the report's table, adding it the
+// first time; the last finding's path is tried first (reports list a
+// file's findings together).
+func (r *report) pathOf(path string) uint32 {
+	b := r.build
+	if int(b.last) < len(r.paths) && r.paths[b.last] == path {
+		return b.last
+	}
+	i, ok := b.paths[path]
+	if !ok {
+		i = uint32(len(r.paths))
+		p := strings.Clone(path)
+		r.paths = append(r.paths, p)
+		b.paths[p] = i
+		r.grow(stringSize + int64(len(p)))
+	}
+	b.last = i
+	return i
+}
+
+// message stores a message in the arena, once while it repeats.
+func (r *report) message(m string) (uint32, uint32, bool) {
+	if m == "" {
+		return 0, 0, true
+	}
+	b := r.build
+	if off, ok := b.msgs[m]; ok {
+		return off, uint32(len(m)), true
+	}
+	off, err := r.arena.put(m)
+	if err != nil {
+		r.stop = errTooLarge
+		return 0, 0, false
+	}
+	if len(b.msgs) >= maxMsgIndex {
+		clear(b.msgs)
+	}
+	b.msgs[r.arena.str(off, uint32(len(m)))] = off
+	if !r.grow(r.arena.grown()) {
+		return 0, 0, false
+	}
+	return off, uint32(len(m)), true
+}
+
+// done ends the read: the indexes go, the counts of memory are final.
+func (r *report) done() {
+	r.build = nil
+	r.admit = nil
+}
+
+// at makes finding i (0-based) in f: every field but ID and Fingerprint,
+// and those too when ids is set. f may be a reused one: every field is set.
+// Its strings are the report's own and stay valid.
+func (r *report) at(i int, f *reports.Finding, ids bool) {
+	x := &r.recs[i/recChunk][i%recChunk]
+	k := &r.kinds[x.kind]
+	*f = reports.Finding{Tool: k.tool, ToolVersion: k.toolVersion, Rule: k.rule, RuleName: k.ruleName, Category: k.category,
+		Severity: k.severity, Priority: k.priority, Message: r.arena.str(x.msg, x.msgLen), Path: r.paths[x.path],
+		Line: int(x.line), EndLine: int(x.endLine), Column: int(x.column), EndColumn: int(x.endColumn), HelpURI: k.helpURI}
+	if len(r.snips) > 0 {
+		f.Snippet = r.snippet(i)
+	}
+	if ids {
+		f.ID = reports.ID(r.tag, i+1)
+		f.Fingerprint = r.fingerprint(i)
+	}
+}
+
+// finding returns finding i (0-based) whole.
+func (r *report) finding(i int) reports.Finding {
+	var f reports.Finding
+	r.at(i, &f, true)
+	return f
+}
+
+// rec returns finding i's record.
+func (r *report) rec(i int) *rec { return &r.recs[i/recChunk][i%recChunk] }
+
+// fingerprint returns finding i's fingerprint.
+func (r *report) fingerprint(i int) string {
+	if s, ok := r.fps[int32(i)]; ok {
+		return s
+	}
+	var b [16]byte
+	fp := r.rec(i).fp
+	const hex = "0123456789abcdef"
+	for j := 15; j >= 0; j-- {
+		b[j] = hex[fp&0xf]
+		fp >>= 4
+	}
+	return string(b[:])
+}
+
+// snippet returns finding i's snippet, "" when it has none.
+func (r *report) snippet(i int) string {
+	lo, hi := 0, len(r.snips)
+	for lo < hi {
+		m := (lo + hi) / 2
+		if int(r.snips[m].i) < i {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < len(r.snips) && int(r.snips[lo].i) == i {
+		return r.arena.str(r.snips[lo].off, r.snips[lo].n)
+	}
+	return ""
+}
+
+// arena holds a report's text: blocks of bytes, each at most arenaBlock
+// (the first ones smaller, so that a small report holds little), never
+// written again once a string is in them. An offset is the block's index
+// times arenaBlock plus the place in it, in 32 bits; a string longer than
+// a block has a block of its own.
+type arena struct {
+	blocks [][]byte
+	held   int64 // bytes of the blocks
+	new    int64 // bytes of blocks made since grown was last asked
+}
+
+const (
+	arenaBits  = 20
+	arenaBlock = 1 << arenaBits // 1 MiB
+	arenaFirst = 4 << 10
+	maxBlocks  = 1 << (32 - arenaBits) // 4 GiB in all
+)
+
+var errArenaFull = errors.New("more than 4 GiB of text in one report")
+
+// put stores s and returns its offset.
+func (a *arena) put(s string) (uint32, error) {
+	n := len(a.blocks)
+	if n == 0 || len(a.blocks[n-1])+len(s) > cap(a.blocks[n-1]) {
+		if n >= maxBlocks {
+			return 0, errArenaFull
+		}
+		size := arenaBlock
+		if n < arenaBits-12 { // 4 KiB, 8 KiB, … up to 1 MiB
+			size = arenaFirst << n
+		}
+		size = max(size, len(s))
+		a.blocks = append(a.blocks, make([]byte, 0, size))
+		a.held += int64(size)
+		a.new += int64(size)
+		n++
+	}
+	b := &a.blocks[n-1]
+	off := uint32((n-1)<<arenaBits | len(*b))
+	*b = append(*b, s...)
+	return off, nil
+}
+
+// grown returns the bytes of blocks made since it was last asked.
+func (a *arena) grown() int64 {
+	n := a.new
+	a.new = 0
+	return n
+}
+
+// str returns the string at off, n bytes long: it shares the arena's
+// memory, which is never written again.
+func (a *arena) str(off, n uint32) string {
+	if n == 0 {
+		return ""
+	}
+	b := a.blocks[off>>arenaBits]
+	return unsafe.String(&b[off&(arenaBlock-1)], int(n))
+}

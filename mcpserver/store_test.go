@@ -1,0 +1,221 @@
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/recap-dev/recap/parsers"
+	"github.com/recap-dev/recap/reports"
+	"github.com/recap-dev/recap/reports/reportstest"
+)
+
+// fileAt is the root's file at rel.
+func fileAt(t testing.TB, dir, rel string) file {
+	t.Helper()
+	abs := filepath.Join(dir, filepath.FromSlash(rel))
+	info, err := os.Stat(abs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return file{abs: abs, rel: rel, info: info}
+}
+
+// parseAll reads a report as the server does, through a cache of 1 GiB.
+func parseAll(t testing.TB, dir, rel string) *report {
+	t.Helper()
+	c := newReportCache(1<<30, time.Now)
+	r, _, err := c.get(context.Background(), fileAt(t, dir, rel), dir, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// readAll reads a report as the command line's readers give it.
+func readAllFindings(t testing.TB, dir, rel string) ([]reports.Finding, reports.Input) {
+	t.Helper()
+	var out []reports.Finding
+	in, err := parsers.ReadFile(filepath.Join(dir, filepath.FromSlash(rel)), reports.InputTag(rel, tagLen), parsers.ReadOptions{Root: dir}, func(f reports.Finding) error {
+		out = append(out, f)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out, in
+}
+
+// TestReportKeepsEveryField: a report kept in the compact form gives back
+// every finding exactly as the readers gave it (id, fingerprint, snippet,
+// help link, priority, columns and all), for the sample's reports, every
+// report of the corpus, and generated ones: with a snippet per finding,
+// findings past the first arena blocks and record chunks, odd
+// fingerprints (SARIF's own) and huge line numbers.
+func TestReportKeepsEveryField(t *testing.T) {
+	type input struct{ dir, rel string }
+	var inputs []input
+	root := reportstest.RepoRoot(t)
+	for _, r := range []string{"pmd.sarif", "checkstyle.xml", "spotbugs.xml"} {
+		inputs = append(inputs, input{root, "testdata/reports/" + r})
+	}
+	inputs = append(inputs, input{root, "testdata/pmd-xml/pmd.xml"}, input{root, "testdata/golden/findings.sarif"})
+	gen := t.TempDir()
+	reportstest.BigSARIF(t, filepath.Join(gen, "big.sarif"), 10_000)
+	var b strings.Builder
+	b.WriteString(`{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"Snip","rules":[{"id":"S1","helpUri":"https://example.com/s1"}]}},"results":[`)
+	for i := range 5000 {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `{"ruleId":"S1","level":"%s","message":{"text":"message %d %s"},"locations":[{"physicalLocation":{"artifactLocation":{"uri":"src/F%d.java"},"region":{"startLine":%d,"endLine":%d,"startColumn":%d,"endColumn":%d,"snippet":{"text":"code %d"}}}}]}`,
+			[]string{"error", "warning", "note"}[i%3], i%17, strings.Repeat("é", i%300), i%40, 1<<30+i, 1<<30+i+2, i%70000, i%90000, i)
+	}
+	b.WriteString(`]}]}`)
+	if err := os.WriteFile(filepath.Join(gen, "snippets.sarif"), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	inputs = append(inputs, input{gen, "big.sarif"}, input{gen, "snippets.sarif"})
+	if _, err := os.Stat(filepath.Join(root, "..", "shared", "corpus")); err == nil {
+		dir, files := reportstest.Corpus(t)
+		for _, f := range files {
+			if f.Dir() != "diffs" {
+				inputs = append(inputs, input{dir, f.Path})
+			}
+		}
+	}
+	total := 0
+	for _, in := range inputs {
+		t.Run(in.rel, func(t *testing.T) {
+			want, wantIn := readAllFindings(t, in.dir, in.rel)
+			r := parseAll(t, in.dir, in.rel)
+			wantIn.Path = in.rel
+			wantIn.Error = strings.ReplaceAll(wantIn.Error, filepath.Join(in.dir, filepath.FromSlash(in.rel)), in.rel)
+			for i, w := range wantIn.Warnings {
+				wantIn.Warnings[i] = strings.ReplaceAll(w, filepath.Join(in.dir, filepath.FromSlash(in.rel)), in.rel)
+			}
+			if diff := cmp.Diff(wantIn, r.input); diff != "" {
+				t.Errorf("input (-want +got):\n%s", diff)
+			}
+			if r.n != len(want) {
+				t.Fatalf("%d findings kept, want %d", r.n, len(want))
+			}
+			for i := range want {
+				if diff := cmp.Diff(want[i], r.finding(i)); diff != "" {
+					t.Fatalf("finding %d (-want +got):\n%s", i, diff)
+				}
+			}
+			total += r.n
+		})
+	}
+	if total < 15_000 {
+		t.Errorf("%d findings compared: the generated reports were not read", total)
+	}
+}
+
+// TestReportMemory: a report held by the cache costs what it counts (its
+// bytes are the heap it holds, within 10%), and little per finding: at
+// most 120 bytes for findings of distinct 62-byte messages (a generated
+// report), 60 for findings whose messages repeat, as real reports' do (a
+// finding as the readers give it holds 300 to 400 bytes).
+func TestReportMemory(t *testing.T) {
+	dir := t.TempDir()
+	reportstest.BigSARIF(t, filepath.Join(dir, "distinct.sarif"), 100_000)
+	var b strings.Builder
+	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<checkstyle version="8.36">` + "\n")
+	for f := range 2000 {
+		fmt.Fprintf(&b, "<file name=\"/src/main/java/org/example/pkg%d/SomeClass%d.java\">\n", f%50, f)
+		for i := range 50 {
+			fmt.Fprintf(&b, "<error line=\"%d\" column=\"%d\" severity=\"warning\" message=\"%s\" source=\"com.puppycrawl.tools.checkstyle.checks.%s\"/>\n",
+				i*3+1, i%80, []string{"Line is longer than 100 characters (found 120).", "Missing a Javadoc comment.", "&apos;x&apos; hides a field.", "Parameter x should be final."}[i%4],
+				[]string{"sizes.LineLengthCheck", "javadoc.MissingJavadocMethodCheck", "coding.HiddenFieldCheck", "FinalParametersCheck"}[i%4])
+		}
+		b.WriteString("</file>\n")
+	}
+	b.WriteString("</checkstyle>\n")
+	if err := os.WriteFile(filepath.Join(dir, "repeated.xml"), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		rel     string
+		n       int
+		perItem int64
+	}{
+		{"distinct.sarif", 100_000, 120},
+		{"repeated.xml", 100_000, 60},
+	} {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		r := parseAll(t, dir, tc.rel)
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		held := int64(after.HeapAlloc) - int64(before.HeapAlloc)
+		if r.n != tc.n {
+			t.Fatalf("%s: %d findings, want %d", tc.rel, r.n, tc.n)
+		}
+		if per := held / int64(r.n); per > tc.perItem {
+			t.Errorf("%s: %d bytes per finding held, want at most %d", tc.rel, per, tc.perItem)
+		}
+		if r.bytes < held*9/10 || r.bytes > held*11/10 {
+			t.Errorf("%s: the report counts %d bytes, the heap grew by %d", tc.rel, r.bytes, held)
+		}
+		runtime.KeepAlive(r)
+	}
+}
+
+// TestSortRefs: the buffer's order is reports.Less's on the findings made
+// whole, over several reports, with ties that only the ids break (ids
+// compare as strings: x-10 before x-9).
+func TestSortRefs(t *testing.T) {
+	dir := t.TempDir()
+	var reps []*report
+	for ri, name := range []string{"a.sarif", "b.sarif"} {
+		var b strings.Builder
+		b.WriteString(`{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"T","rules":[{"id":"R1","properties":{"category":"Zeta"}},{"id":"R2","properties":{"category":"Alpha"}}]}},"results":[`)
+		for i := range 300 {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			fmt.Fprintf(&b, `{"ruleId":"R%d","level":"%s","message":{"text":"m"},"locations":[{"physicalLocation":{"artifactLocation":{"uri":"src/%c.java"},"region":{"startLine":%d,"startColumn":%d}}}]}`,
+				i%2+1, []string{"error", "warning", "note"}[(i/7+ri)%3], 'a'+rune(i%3), i%4+1, i%2+1)
+		}
+		b.WriteString(`]}]}`)
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		reps = append(reps, parseAll(t, dir, name))
+	}
+	var refs []ref
+	var want []reports.Finding
+	for ri, r := range reps {
+		for i := 0; i < r.n; i++ {
+			refs = append(refs, ref{report: int32(ri), index: int32(i)})
+			want = append(want, r.finding(i))
+		}
+	}
+	slices.Reverse(refs)
+	sortRefs(reps, refs)
+	slices.SortFunc(want, func(a, b reports.Finding) int {
+		if reports.Less(&a, &b) {
+			return -1
+		}
+		return 1
+	})
+	got := make([]string, len(refs))
+	wantIDs := make([]string, len(want))
+	for i, x := range refs {
+		got[i] = reps[x.report].finding(int(x.index)).ID
+		wantIDs[i] = want[i].ID
+	}
+	if diff := cmp.Diff(wantIDs, got); diff != "" {
+		t.Errorf("order (-want +got):\n%s", diff)
+	}
+}
