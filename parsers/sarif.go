@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -270,11 +271,31 @@ func (s *sarifStream) key(path string, members []string) (string, bool, error) {
 	if err != nil {
 		return "", false, s.fail(path, err)
 	}
-	k := tok.String()
+	k := validUTF8(tok.String())
 	if !slices.Contains(members, k) {
 		k = foldName(k, members)
 	}
 	return k, true, nil
+}
+
+// validUTF8 replaces each byte of s that is not UTF-8 with U+FFFD, as
+// encoding/json and json.Unmarshal do with names (jsontext's tokens keep
+// the bytes when invalid UTF-8 is allowed).
+func validUTF8(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			b.WriteRune(utf8.RuneError)
+		} else {
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
 }
 
 func (s *sarifStream) skip(path string) error {

@@ -490,9 +490,12 @@ func (s *sarifStream) name() (name string, known bool, err error) {
 	if bytes.IndexByte(raw, '\\') >= 0 {
 		u, _ := jsontext.AppendUnquote(nil, v)
 		name, known = sarifName(u)
-		return name, known, nil
+		return validUTF8(name), known, nil
 	}
 	name, known = sarifName(raw)
+	if !known {
+		name = validUTF8(name)
+	}
 	return name, known, nil
 }
 
