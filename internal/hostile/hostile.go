@@ -59,8 +59,11 @@ type Case struct {
 	// bounded result), with the good inputs of the same call reported.
 	Check func(r *Result) error
 	// Run, when set, runs the case instead of the recap command Make gives
-	// (a case of the MCP server, of a signal).
+	// (a case of the MCP server).
 	Run func(ctx context.Context, bin, dir string, size int64) (*Result, error)
+	// Signal, when set, is sent to recap SignalAfter after it started.
+	Signal      syscall.Signal
+	SignalAfter time.Duration
 }
 
 // A Result is one run of a case.
@@ -93,7 +96,14 @@ func Run(bin, dir string, c Case, size int64, timeout time.Duration) (*Result, e
 	}
 	cmd.WaitDelay = 5 * time.Second // standard input may still be being written
 	start := time.Now()
-	err = cmd.Run()
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	if c.Signal != 0 {
+		t := time.AfterFunc(c.SignalAfter, func() { cmd.Process.Signal(c.Signal) })
+		defer t.Stop()
+	}
+	err = cmd.Wait()
 	r := &Result{Stdout: out.Bytes(), Stderr: errOut.Bytes(), Wall: time.Since(start), What: what}
 	if ctx.Err() != nil {
 		return r, fmt.Errorf("no end within %s", timeout)
@@ -476,6 +486,108 @@ func Cases() []Case {
 				}
 				if s.Page.Returned == 0 || len(s.Findings) != s.Page.Returned || s.Page.Offset != s.Page.Total-1000 {
 					return fmt.Errorf("page %+v, %d findings", s.Page, len(s.Findings))
+				}
+				return nil
+			},
+		},
+		{
+			Name: "a FIFO named as input", Size: 0, Full: 0, Bound: StreamBound,
+			Make: func(dir string, _ int64) ([]string, io.Reader, string, error) {
+				if err := os.WriteFile(filepath.Join(dir, "good.xml"), []byte(goodCheckstyle), 0o644); err != nil {
+					return nil, nil, "", err
+				}
+				if err := syscall.Mkfifo(filepath.Join(dir, "live.sarif"), 0o644); err != nil {
+					return nil, nil, "", err
+				}
+				return []string{"summary", "--format", "json", "live.sarif", "good.xml"}, nil, "a FIFO no one writes to", nil
+			},
+			Check: func(r *Result) error { return inputs(r, 2, 0, "not a regular file (a FIFO)", "") },
+		},
+		{
+			Name: "SARIF with garbage appended", Size: 0, Full: 0, Bound: StreamBound,
+			Make: func(dir string, _ int64) ([]string, io.Reader, string, error) {
+				if err := os.WriteFile(filepath.Join(dir, "good.xml"), []byte(goodCheckstyle), 0o644); err != nil {
+					return nil, nil, "", err
+				}
+				log := sarifHead + "m" + sarifTail + "\n<html>not a log</html>"
+				if err := os.WriteFile(filepath.Join(dir, "garbage.sarif"), []byte(log), 0o644); err != nil {
+					return nil, nil, "", err
+				}
+				return []string{"summary", "--format", "json", "garbage.sarif", "good.xml"}, nil, "a log, then text", nil
+			},
+			Check: func(r *Result) error { return inputs(r, 2, 2, "content after the SARIF log", "") },
+		},
+		{
+			Name: "two SARIF logs concatenated", Size: 0, Full: 0, Bound: StreamBound,
+			Make: func(dir string, _ int64) ([]string, io.Reader, string, error) {
+				if err := os.WriteFile(filepath.Join(dir, "good.xml"), []byte(goodCheckstyle), 0o644); err != nil {
+					return nil, nil, "", err
+				}
+				log := sarifHead + "m" + sarifTail
+				if err := os.WriteFile(filepath.Join(dir, "two.sarif"), []byte(log+"\n"+log), 0o644); err != nil {
+					return nil, nil, "", err
+				}
+				return []string{"summary", "--format", "json", "two.sarif", "good.xml"}, nil, "cat a.sarif a.sarif", nil
+			},
+			Check: func(r *Result) error { return inputs(r, 0, 4, "", "") },
+		},
+		{
+			Name: "a .gz whose checksum is wrong", Size: 0, Full: 0, Bound: StreamBound,
+			Make: func(dir string, _ int64) ([]string, io.Reader, string, error) {
+				if err := os.WriteFile(filepath.Join(dir, "good.xml"), []byte(goodCheckstyle), 0o644); err != nil {
+					return nil, nil, "", err
+				}
+				path := filepath.Join(dir, "bad.sarif.gz")
+				if _, err := writeGzip(path, strings.NewReader(sarifHead+"m"+sarifTail)); err != nil {
+					return nil, nil, "", err
+				}
+				b, err := os.ReadFile(path)
+				if err != nil {
+					return nil, nil, "", err
+				}
+				b[len(b)-8] ^= 0xff // the CRC-32 of the trailer
+				return []string{"summary", "--format", "json", "bad.sarif.gz", "good.xml"}, nil, "a gzip trailer whose CRC-32 is wrong", os.WriteFile(path, b, 0o644)
+			},
+			Check: func(r *Result) error { return inputs(r, 2, 2, "invalid checksum", "") },
+		},
+		{
+			Name: "a symlink out of the repository", Size: 0, Full: 0, Bound: StreamBound,
+			Make: func(dir string, _ int64) ([]string, io.Reader, string, error) {
+				repo := filepath.Join(dir, "repo")
+				if err := os.MkdirAll(repo, 0o755); err != nil {
+					return nil, nil, "", err
+				}
+				if err := os.WriteFile(filepath.Join(dir, "secret"), []byte("one\nSECRET\nthree\n"), 0o644); err != nil {
+					return nil, nil, "", err
+				}
+				if err := os.Symlink(filepath.Join(dir, "secret"), filepath.Join(repo, "Evil.java")); err != nil {
+					return nil, nil, "", err
+				}
+				report := `<checkstyle version="8.36"><file name="Evil.java"><error line="2" severity="error" message="m" source="x.Y"/></file></checkstyle>`
+				if err := os.WriteFile(filepath.Join(dir, "report.xml"), []byte(report), 0o644); err != nil {
+					return nil, nil, "", err
+				}
+				return []string{"findings", "--format", "json", "--repo", repo, "report.xml"}, nil, "a finding on a link to a file outside", nil
+			},
+			Check: func(r *Result) error {
+				if r.Code != 0 || bytes.Contains(r.Stdout, []byte("SECRET")) || !bytes.Contains(r.Stdout, []byte("leads outside the repository")) {
+					return fmt.Errorf("exit %d; the target's lines shown, or no note (%s)", r.Code, firstLine(r.Stdout))
+				}
+				return nil
+			},
+		},
+		{
+			Name: "SIGINT during a long read", Size: 64 * MiB, Full: 2 * GB, Bound: AnyBound, Signal: syscall.SIGINT, SignalAfter: 500 * time.Millisecond,
+			Make: func(dir string, size int64) ([]string, io.Reader, string, error) {
+				n, err := distinctSARIF(filepath.Join(dir, "big.sarif"), size)
+				if err != nil {
+					return nil, nil, "", err
+				}
+				return []string{"findings", "--format", "sarif", "big.sarif"}, nil, fmt.Sprintf("%s, %d results; SIGINT after 0.5 s", Size(size), n), nil
+			},
+			Check: func(r *Result) error {
+				if r.Code != 130 || len(r.Stdout) > 0 || r.Wall > 2*time.Second {
+					return fmt.Errorf("exit %d after %s, %d bytes written; want 130 within a second and nothing written", r.Code, r.Wall.Round(time.Millisecond), len(r.Stdout))
 				}
 				return nil
 			},
