@@ -55,7 +55,7 @@ var (
 // ccIssue is what recap reads of an issue.
 type ccIssue struct {
 	typ, check, description, category, severity, fingerprint, engine, path string
-	line, endLine, column                                                   int
+	line, endLine, column                                                  int
 }
 
 func (p *codeClimateParser) Parse(r io.Reader, emit Emit) (reports.Input, error) {

@@ -33,7 +33,7 @@ func TestCodeClimateReports(t *testing.T) {
 			[]reports.Finding{
 				{Tool: "Code Quality", Rule: "length-zero-no-unit", Category: reports.Uncategorized, Severity: reports.SeverityWarning,
 					Message: "Unexpected unit (length-zero-no-unit) [maybe fixable] - https://stylelint.io/user-guide/rules/length-zero-no-unit",
-					Path: "styles/site.css", Line: 2, EndLine: 2, Column: 24},
+					Path:    "styles/site.css", Line: 2, EndLine: 2, Column: 24},
 			}},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
