@@ -44,7 +44,7 @@ func (c *commonFlags) resolve() (render.Renderer, parsers.Format, string, error)
 		return nil, "", "", usageError("--max-results must be 0 (all) or more")
 	}
 	if _, ok := r.(render.SARIF); ok {
-		r = render.SARIF{MaxResults: c.maxResults}
+		r = render.SARIF{MaxResults: c.maxResults, Version: version()}
 	}
 	var in parsers.Format
 	if c.inputFormat != "" {
