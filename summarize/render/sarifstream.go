@@ -35,8 +35,8 @@ type SARIFStream struct {
 	MaxResults int
 	// Version is recap's version, recorded in each run's conversion.
 	Version string
-	runs       *sarifRuns
-	err        error
+	runs    *sarifRuns
+	err     error
 }
 
 // spill is a run's encoded results: a temporary file, or memory when no
