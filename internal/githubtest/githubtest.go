@@ -79,7 +79,7 @@ type Server struct {
 	// the commits a check run may be made on.
 	CheckRuns []*CheckRun
 	Commits   map[string]bool
-	spec     *Spec
+	spec      *Spec
 }
 
 // New starts a server; it stops with the test.
