@@ -51,35 +51,3 @@ func GitLabText(s string) string {
 	}
 	return b.String()
 }
-
-// GitLabMarkdown is report text made inert in GitLab-flavoured Markdown, on
-// one line, for a note or a discussion: [MarkdownText] (no HTML, link,
-// image, emphasis or table break), a zero-width joiner after each reference
-// sigil followed by a word, a quote or a digit (after the entity of &, whose
-// text is still &), and a leading / written as an entity so that the line
-// runs no quick action.
-func GitLabMarkdown(s string) string {
-	s = MarkdownText(s)
-	var b strings.Builder
-	b.Grow(len(s) + len(s)/8)
-	if strings.HasPrefix(s, "/") {
-		b.WriteString("&#47;")
-		s = s[1:]
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		b.WriteByte(c)
-		if i+1 >= len(s) {
-			continue
-		}
-		next := s[i+1]
-		word := isWordByte(next) || next == '"' || next >= 0x80 && !strings.HasPrefix(s[i+1:], zwj)
-		switch {
-		case strings.IndexByte("!%~$^", c) >= 0 && word:
-			b.WriteString(zwj)
-		case c == ';' && i >= 4 && s[i-4:i+1] == "&amp;" && word:
-			b.WriteString(zwj)
-		}
-	}
-	return b.String()
-}

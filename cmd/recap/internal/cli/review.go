@@ -25,6 +25,7 @@ type reviewFlags struct {
 	commitID string
 	login    string
 	checks   checksOptions
+	gitlab   gitlabFlags
 }
 
 func newReview(streams *IO) *cobra.Command {
@@ -94,6 +95,10 @@ usage, 3 the review could not be posted (docs/cli.md).`,
 	f.BoolVar(&rf.checks.on, "checks", false, "create a GitHub check run of the findings (the Checks API; needs GITHUB_TOKEN with checks: write): an annotation for each finding the filter mode keeps, the quality gate's conclusion")
 	f.StringVar(&rf.checks.name, "check-name", "", "--checks: the check run's name (default: \"recap: \" and the inputs' tools)")
 	f.IntVar(&rf.checks.maxAnnotations, "max-annotations", review.DefaultMaxAnnotations, "--checks: the most annotations, most severe first (0: every finding)")
+	f.BoolVar(&rf.gitlab.on, "gitlab", false, "post the review to a GitLab merge request: discussions on changed lines and a summary note (GITLAB_TOKEN or CI_JOB_TOKEN; the project and merge request from GitLab CI's variables)")
+	f.StringVar(&rf.gitlab.project, "gitlab-project", "", "--gitlab: the project's id or path (default: $CI_PROJECT_ID)")
+	f.IntVar(&rf.gitlab.mr, "mr", 0, "--gitlab: the merge request's iid (default: $CI_MERGE_REQUEST_IID)")
+	f.StringVar(&rf.gitlab.login, "gitlab-login", "", "--gitlab: the username the token posts as, whose notes' markers recap trusts (default: GET /user; with CI_JOB_TOKEN, $GITLAB_USER_LOGIN)")
 	f.StringVar(&rf.login, "github-login", "", "the account the token posts as, whose comments' markers recap trusts (default: GET /user, or github-actions[bot] for an installation token)")
 	return cmd
 }
@@ -107,6 +112,13 @@ func runReview(cmd *cobra.Command, streams *IO, opts *reportOptions, rf *reviewF
 	}
 	ev := eventFile()
 	headFromEvent := false
+	if rf.gitlab.on {
+		if rf.post || rf.checks.on {
+			return usageError("--gitlab posts to GitLab; --post and --checks to GitHub: give one")
+		}
+		ev = nil
+		headFromEvent = gitlabChanges(&opts.changes)
+	}
 	if opts.changes.file == "" && ev != nil && ev.PullRequest.Head.SHA != "" {
 		// The diff GitHub shows: the head against its merge base with the base.
 		if opts.changes.base == "" {
@@ -117,12 +129,19 @@ func runReview(cmd *cobra.Command, streams *IO, opts *reportOptions, rf *reviewF
 		}
 	}
 	if opts.changes.base == "" && opts.changes.file == "" {
-		return usageError("review needs the changes: --base REV (the pull request's base branch), --diff FILE, or a pull_request event in $GITHUB_EVENT_PATH")
+		return usageError("review needs the changes: --base REV (the pull request's base branch), --diff FILE, a pull_request event in $GITHUB_EVENT_PATH, or with --gitlab $CI_MERGE_REQUEST_DIFF_BASE_SHA")
 	}
 	var client *review.Client
 	if rf.post || rf.checks.on {
 		var err error
 		if client, err = rf.client(rf.post); err != nil {
+			return err
+		}
+	}
+	var gl *review.GitLab
+	if rf.gitlab.on {
+		var err error
+		if gl, err = gitlabClient(rf); err != nil {
 			return err
 		}
 	}
@@ -214,7 +233,14 @@ func runReview(cmd *cobra.Command, streams *IO, opts *reportOptions, rf *reviewF
 			return err
 		}
 	}
-	if client == nil {
+	if gl != nil {
+		gl.UserAgent = "recap/" + version()
+		gl.HeadSHA = headSHA(rf, "", opts.changes.head, rep.query.Changes.Root)
+		if !postGitLab(cmd.Context(), streams, gl, req, review.NewGitLabPositions(res.Files)) {
+			postFailed = true
+		}
+	}
+	if client == nil && gl == nil {
 		out := guardOutput(streams.Out, opts.common.format)
 		if opts.common.format == "markdown" {
 			_, err = io.WriteString(out, req.Body)
