@@ -60,7 +60,8 @@ func conclusion(gate error, failed bool, g *gateFlags) string {
 
 // headSHA is the commit the check run is on: --commit-id, the event's
 // pull_request.head.sha when the review is anchored on it, the --head
-// revision (or HEAD) resolved in the repository, else $GITHUB_SHA.
+// revision (or HEAD) resolved in the repository, else $GITHUB_SHA (or
+// GitLab CI's $CI_COMMIT_SHA).
 func headSHA(rf *reviewFlags, fromEvent, head, root string) string {
 	switch {
 	case rf.commitID != "":
@@ -76,7 +77,10 @@ func headSHA(rf *reviewFlags, fromEvent, head, root string) string {
 			return c.Hash.String()
 		}
 	}
-	return os.Getenv("GITHUB_SHA")
+	if sha := os.Getenv("GITHUB_SHA"); sha != "" {
+		return sha
+	}
+	return os.Getenv("CI_COMMIT_SHA")
 }
 
 // detailsURL links the check run to the Actions job that made it.

@@ -90,7 +90,7 @@ usage, 3 the review could not be posted (docs/cli.md).`,
 	f.BoolVar(&rf.post, "post", false, "post the review to GitHub (needs GITHUB_TOKEN)")
 	f.StringVar(&rf.repoSlug, "github-repo", "", "OWNER/REPO of the pull request (default: $GITHUB_REPOSITORY or the event file)")
 	f.IntVar(&rf.pr, "pr", 0, "the pull request number (default: from $GITHUB_EVENT_PATH)")
-	f.StringVar(&rf.apiURL, "api-url", "", "GitHub's REST API URL (default: $GITHUB_API_URL or "+review.DefaultAPIURL+")")
+	f.StringVar(&rf.apiURL, "api-url", "", "GitHub's REST API URL (default: $GITHUB_API_URL or "+review.DefaultAPIURL+"); with --gitlab, GitLab's (default: $CI_API_V4_URL)")
 	f.StringVar(&rf.commitID, "commit-id", "", "the head commit the review is on (default: the event's pull_request.head.sha; else GitHub takes the latest)")
 	f.BoolVar(&rf.checks.on, "checks", false, "create a GitHub check run of the findings (the Checks API; needs GITHUB_TOKEN with checks: write): an annotation for each finding the filter mode keeps, the quality gate's conclusion")
 	f.StringVar(&rf.checks.name, "check-name", "", "--checks: the check run's name (default: \"recap: \" and the inputs' tools)")
