@@ -20,7 +20,8 @@ func TestDetect(t *testing.T) {
 		"comment before root":   {"<?xml version=\"1.0\"?><!-- made by PMD --><pmd>", FormatPMD, true},
 		"latin-1 declaration":   {"<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><checkstyle>", FormatCheckstyle, true},
 		"other xml":             {`<SomeThing version="1.2.0"/>`, "", false},
-		"json array":            {`[1,2]`, "", false},
+		"json array":            {`[1,2]`, FormatCodeClimate, true}, // a weak match: Code Quality's error
+		"code quality":          {`[{"description":"x","check_name":"r","location":{"path":"a.js"}}]`, FormatCodeClimate, true},
 		"json without marks":    {`{"name":"app","version":"1.0.0"}`, FormatSARIF, true}, // a weak match: SARIF's error
 		"sarif schema only":     {`{"$schema":"https://json.schemastore.org/sarif-2.1.0.json"}`, FormatSARIF, true},
 		"text":                  {"hello", "", false},
@@ -43,8 +44,9 @@ func ExampleDetect() {
 	// Output: spotbugs true
 }
 
-// TestDetectStrength: a JSON object is SARIF for Detect, but only one with
-// SARIF's marks is a strong match, the only kind a directory search takes.
+// TestDetectStrength: a JSON object is SARIF for Detect and a JSON array
+// Code Quality, but only one with the format's marks is a strong match, the
+// only kind a directory search takes.
 func TestDetectStrength(t *testing.T) {
 	for _, tc := range []struct {
 		head string
@@ -55,7 +57,8 @@ func TestDetectStrength(t *testing.T) {
 		{`{"name":"app","scripts":{}}`, weakMatch},
 		{`<checkstyle/>`, strongMatch},
 		{`<project/>`, noMatch},
-		{`[{"runs":[]}]`, noMatch},
+		{`[{"runs":[]}]`, weakMatch},
+		{`[{"fingerprint":"ab","location":{}}]`, strongMatch},
 	} {
 		if _, m := formats.detect([]byte(tc.head)); m != tc.want {
 			t.Errorf("detect(%q) = %v, want %v", tc.head, m, tc.want)

@@ -32,6 +32,6 @@ func ExampleFormatTitles() {
 	fmt.Println(parsers.FormatNames())
 	fmt.Println("no " + parsers.FormatTitles("or") + " report found")
 	// Output:
-	// sarif, spotbugs, checkstyle, pmd
-	// no SARIF, SpotBugs, Checkstyle or PMD report found
+	// sarif, spotbugs, checkstyle, pmd, codeclimate
+	// no SARIF, SpotBugs, Checkstyle, PMD or Code Quality report found
 }

@@ -76,6 +76,20 @@ func FuzzParseCheckstyle(f *testing.F) {
 	fuzzParse(f, FormatCheckstyle)
 }
 
+func FuzzParseCodeClimate(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "codeclimate", "*.json"))
+	for _, name := range files {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Add([]byte(codeQualityReport))
+	f.Add([]byte(`[{"type":"measurement"},{"location":{"positions":{"begin":{"line":3,"column":2},"end":{"line":1}}}}]`))
+	fuzzParse(f, FormatCodeClimate)
+}
+
 func FuzzParsePMD(f *testing.F) {
 	seed(f, "pmd-xml")
 	fuzzParse(f, FormatPMD)
@@ -94,13 +108,14 @@ func FuzzDetect(f *testing.F) {
 		if got != again || ok != ok2 {
 			t.Fatal("Detect is not a pure function of its input")
 		}
-		// A row added to the table changes nothing for the other formats.
-		base, m := formats.detect(data)
-		more, m2 := withCodeQuality().detect(data)
-		if base != got || (m != noMatch) != ok {
-			t.Fatalf("detect = %q, %v; Detect = %q, %v", base, m, got, ok)
+		// A row of the table (Code Quality's) changes nothing for the
+		// other formats.
+		more, m2 := formats.detect(data)
+		base, m := withoutCodeClimate().detect(data)
+		if more != got || (m2 != noMatch) != ok {
+			t.Fatalf("detect = %q, %v; Detect = %q, %v", more, m2, got, ok)
 		}
-		if more != "codequality" && (more != base || m2 != m) {
+		if more != FormatCodeClimate && (more != base || m2 != m) {
 			t.Fatalf("with a format more: %q, %v; without: %q, %v", more, m2, base, m)
 		}
 	})

@@ -35,6 +35,9 @@ const (
 	FormatSpotBugs   Format = "spotbugs"
 	FormatCheckstyle Format = "checkstyle"
 	FormatPMD        Format = "pmd"
+	// FormatCodeClimate is GitLab's Code Quality report: a JSON array of
+	// Code Climate issues (codeclimate.go).
+	FormatCodeClimate Format = "codeclimate"
 )
 
 // Options configure a parser. The zero value works: paths then stay as the
@@ -90,6 +93,7 @@ var formats = formatTable{
 	{name: FormatSpotBugs, title: "SpotBugs", about: "SpotBugs/FindBugs XML", head: xmlElement("BugCollection"), exts: []string{".xml"}, aka: []string{"findbugs"}, new: newSpotBugs},
 	{name: FormatCheckstyle, title: "Checkstyle", about: "Checkstyle XML", head: xmlElement("checkstyle"), exts: []string{".xml"}, new: newCheckstyle},
 	{name: FormatPMD, title: "PMD", about: "PMD XML", head: xmlElement("pmd"), exts: []string{".xml"}, new: newPMD},
+	{name: FormatCodeClimate, title: "Code Quality", about: "GitLab Code Quality JSON", head: jsonArray(codeClimateMarked), exts: []string{".json"}, aka: []string{"codequality", "code-quality"}, new: newCodeClimate},
 }
 
 // formatTable is a table of formats; the package reads through formats, and
@@ -106,7 +110,7 @@ func Formats() []Format {
 }
 
 // FormatNames lists the formats' names as a user gives them, for help
-// texts: "sarif, spotbugs, checkstyle, pmd".
+// texts: "sarif, spotbugs, checkstyle, pmd, codeclimate".
 func FormatNames() string { return formats.names() }
 
 // FormatTitles lists the formats' names as messages write them, the last

@@ -62,7 +62,9 @@ func (f Files) Read(ctx context.Context, keep func(*reports.Finding) bool, emit 
 }
 
 // Keep says which findings a result holds besides the counts. At most one of
-// Page, PerSeverity and Each is set; none keeps the counts alone.
+// Page and PerSeverity is set; Each may be set with either (recap review
+// --checks takes every finding besides the review's page; a page past
+// DeepPage does not call Each); none keeps the counts alone.
 type Keep struct {
 	// Page keeps one page of the findings in view order.
 	Page *Page

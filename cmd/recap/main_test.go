@@ -23,6 +23,9 @@ import (
 
 var bin string
 
+// testVersion is the version the tests' binary is built with.
+const testVersion = "v0.0.0-test"
+
 // TestMain builds the recap binary once; the tests run it as a user would.
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "recap-e2e")
@@ -30,7 +33,9 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	bin = filepath.Join(dir, "recap")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+	// A fixed version, which recap's SARIF records (run.conversion), keeps
+	// the goldens the same from commit to commit.
+	if out, err := exec.Command("go", "build", "-ldflags", "-X github.com/recap-dev/recap/cmd/recap/internal/cli.Version="+testVersion, "-o", bin, ".").CombinedOutput(); err != nil {
 		os.Stderr.Write(out)
 		panic(err)
 	}

@@ -1,5 +1,5 @@
 // Package githubtest is a local stand-in for the parts of GitHub's REST API
-// that recap review --post uses. It checks every request against GitHub's
+// that recap review --post and --checks use (checks.go: check runs). It checks every request against GitHub's
 // OpenAPI description (the operation, its path and query parameters, its
 // request body with no field it does not define; see [Spec]) and GitHub's
 // headers and limits, checks its own answers against the description too,
@@ -75,7 +75,11 @@ type Server struct {
 	// ReadOnly makes every write answer 403 "Resource not accessible by
 	// integration", as the GITHUB_TOKEN of a pull request from a fork does.
 	ReadOnly bool
-	spec     *Spec
+	// CheckRuns are the check runs made (checks.go); Commits, when set, are
+	// the commits a check run may be made on.
+	CheckRuns []*CheckRun
+	Commits   map[string]bool
+	spec      *Spec
 }
 
 // New starts a server; it stops with the test.
@@ -228,6 +232,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		s.createIssueComment(w, r)
 	case r.Method == "PATCH" && strings.HasPrefix(p, repo+"/issues/comments/"):
 		s.updateIssueComment(w, r, strings.TrimPrefix(p, repo+"/issues/comments/"))
+	case r.Method == "POST" && p == repo+"/check-runs":
+		s.createCheckRun(w, r)
+	case r.Method == "PATCH" && strings.HasPrefix(p, repo+"/check-runs/"):
+		s.updateCheckRun(w, r, strings.TrimPrefix(p, repo+"/check-runs/"))
 	default:
 		s.errorf("%s %s: not an endpoint recap should call", r.Method, p)
 		writeJSON(w, 404, map[string]string{"message": "Not Found"})

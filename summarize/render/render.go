@@ -1,7 +1,7 @@
 // Package render writes a [summarize.View] in each output format: text
 // (ASCII tables for terminals and CI logs), markdown (a job summary or PR
-// comment), json (the view's contract), github (workflow annotations) and
-// sarif (code scanning). Every format renders the same view, summary first;
+// comment), json (the view's contract), github (workflow annotations),
+// sarif (code scanning) and codeclimate (GitLab Code Quality). Every format renders the same view, summary first;
 // a new format is one file and one entry in the table below.
 //
 // A [Renderer] only renders. What else a format can do or needs, it says by
@@ -79,6 +79,8 @@ var renderers = map[string]Renderer{
 	"markdown": Markdown{MaxChars: CommentLimit},
 	"github":   GitHub{},
 	"sarif":    SARIF{},
+	// GitLab Code Quality (codeclimate.go).
+	"codeclimate": CodeClimate{},
 }
 
 // Lookup returns the renderer for a format name.

@@ -36,6 +36,9 @@ import (
 // refuses a run of more than 25,000 results. 0 keeps them all.
 type SARIF struct {
 	MaxResults int
+	// Version is recap's version, which each run's conversion records
+	// (see recapConversion); "" leaves it out.
+	Version string
 }
 
 // MaxRunResults is the most results of one run GitHub's code scanning
@@ -58,8 +61,9 @@ const FingerprintKey = "recapFingerprint/v1"
 const srcRoot = "SRCROOT"
 
 // Render implements [Renderer].
-func (SARIF) Render(w io.Writer, v *summarize.View) error {
+func (s SARIF) Render(w io.Writer, v *summarize.View) error {
 	runs := newSARIFRuns(v.Inputs)
+	runs.recap = s.Version
 	for i := range v.Findings {
 		runs.add(&v.Findings[i].Finding)
 	}
@@ -82,6 +86,7 @@ func (SARIF) Render(w io.Writer, v *summarize.View) error {
 type sarifRuns struct {
 	byTool   map[string]*sarifRun
 	versions map[string]string // tool → version, from the inputs
+	recap    string            // recap's version, for the runs' conversion
 }
 
 // sarifRun is one tool's findings (kept in memory by Render; a stream
@@ -96,6 +101,7 @@ type sarifRun struct {
 	seen          map[uint64]uint32 // fingerprint → results with it so far
 	occ           []int             // Render's occurrences, by finding
 	omitted       int               // results a capped stream left out
+	recap         string            // recap's version (sarifRuns.recap)
 }
 
 // occurrence counts one more result with fingerprint fp and returns its
@@ -166,6 +172,7 @@ func (rs *sarifRuns) write(w io.Writer, results func(*sarifRun, *bufio.Writer) e
 		if r.version == "" {
 			r.version = rs.versions[r.tool]
 		}
+		r.recap = rs.recap
 		runs = append(runs, r)
 	}
 	sort.Slice(runs, func(i, j int) bool { return runs[i].tool < runs[j].tool })
@@ -212,6 +219,7 @@ func (r *sarifRun) head() (before, after []byte, err error) {
 		srcRoot: {Description: sarif.NewTextMessage("The root of the repository the findings' paths are relative to.")},
 	}
 	run.Results = nil
+	run.Conversion = recapConversion(r.recap)
 	if r.omitted > 0 {
 		run.Properties = sarif.Properties{OmittedProperty: r.omitted}
 	}
@@ -396,6 +404,6 @@ func toolURI(tool string) string {
 // at most MaxResults results a run.
 func (s SARIF) NewStream() Stream {
 	st := NewSARIFStream()
-	st.MaxResults = s.MaxResults
+	st.MaxResults, st.Version = s.MaxResults, s.Version
 	return st
 }

@@ -33,8 +33,10 @@ type SARIFStream struct {
 	// MaxResults is the most results of a run (0: all); set it before the
 	// first Add.
 	MaxResults int
-	runs       *sarifRuns
-	err        error
+	// Version is recap's version, recorded in each run's conversion.
+	Version string
+	runs    *sarifRuns
+	err     error
 }
 
 // spill is a run's encoded results: a temporary file, or memory when no
@@ -202,6 +204,7 @@ func (s *SARIFStream) Write(w io.Writer, v *summarize.View) error {
 			s.runs.versions[in.Tool] = in.ToolVersion
 		}
 	}
+	s.runs.recap = s.Version
 	return s.runs.write(w, func(r *sarifRun, bw *bufio.Writer) error {
 		return r.spill.copyTo(bw, s.MaxResults > 0, r.omitted)
 	})

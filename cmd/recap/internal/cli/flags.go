@@ -21,7 +21,7 @@ type commonFlags struct {
 func (c *commonFlags) register(cmd *cobra.Command) {
 	f := cmd.Flags()
 	f.StringVar(&c.repo, "repo", "", "repository root for paths and source context (default: the git top level of the current directory)")
-	f.StringVar(&c.format, "format", "text", "output format: text, markdown (job summary, PR comment), json, sarif (code scanning) or github (workflow annotations)")
+	f.StringVar(&c.format, "format", "text", "output format: text, markdown (job summary, PR comment), json, sarif (code scanning), github (workflow annotations) or codeclimate (GitLab Code Quality)")
 	f.IntVar(&c.maxChars, "max-chars", render.CommentLimit, "markdown: the most characters to write, findings left out whole beyond it (65536 fits a PR comment, 1048576 a job summary)")
 	f.StringVar(&c.inputFormat, "input-format", "", "read every input as this report format ("+parsers.FormatNames()+") instead of detecting it")
 	f.IntVar(&c.maxResults, "max-results", render.MaxRunResults, "sarif: the most results of each run, the most severe first, the others counted in the run's properties (GitHub's code scanning takes 25000); 0 keeps all")
@@ -44,7 +44,7 @@ func (c *commonFlags) resolve() (render.Renderer, parsers.Format, string, error)
 		return nil, "", "", usageError("--max-results must be 0 (all) or more")
 	}
 	if _, ok := r.(render.SARIF); ok {
-		r = render.SARIF{MaxResults: c.maxResults}
+		r = render.SARIF{MaxResults: c.maxResults, Version: version()}
 	}
 	var in parsers.Format
 	if c.inputFormat != "" {

@@ -227,6 +227,10 @@ func runReport(ctx context.Context, streams *IO, o *reportOptions, args []string
 			"(GitHub's code scanning takes %d): the run's properties.%s counts them; --max-results sets the cap, 0 keeps all\n",
 			render.Plural(om.Omitted(), "result", "results"), o.common.maxResults, render.MaxRunResults, render.OmittedProperty)
 	}
+	if cc, ok := rep.stream.(*render.CodeClimateStream); ok && cc.NoPath > 0 {
+		fmt.Fprintf(streams.ErrOut, "recap: warning: codeclimate: %s without a file left out (a Code Quality issue needs a path)\n",
+			render.Plural(cc.NoPath, "finding", "findings"))
+	}
 	if v.Failed() {
 		return errInputs
 	}
@@ -243,7 +247,7 @@ func guardOutput(w io.Writer, format string) interface {
 	switch format {
 	case "github":
 		return nopCloser{w}
-	case "json", "sarif":
+	case "json", "sarif", "codeclimate":
 		return render.NewJSONNoCommands(w)
 	}
 	return render.NewNoCommands(w)

@@ -24,6 +24,8 @@ type reviewFlags struct {
 	apiURL   string
 	commitID string
 	login    string
+	checks   checksOptions
+	gitlab   gitlabFlags
 }
 
 func newReview(streams *IO) *cobra.Command {
@@ -56,13 +58,22 @@ are carried onto the head through the diff between the two; findings on
 lines only the merge commit has are counted in the body, not commented. The
 clone needs both commits (actions/checkout with fetch-depth: 0).
 
+With --checks it creates a GitHub check run instead of (or, with --post,
+besides) the review: named "recap: " and the inputs' tools (--check-name),
+on the pull request's head commit, its conclusion the quality gate's
+(success, failure, or neutral without --fail-on or --max-new), the review's
+summary, and an annotation for every finding the filter mode keeps
+(--filter-mode file: the whole changed files), the most severe first, at
+most --max-annotations, 50 a request. Each run makes a new check run.
+
 A token that cannot write (a pull request from a fork) makes recap write the
 findings as workflow annotations and the summary to $GITHUB_STEP_SUMMARY
 instead, without failing. Exit codes: 1 a quality gate failed, 2 bad input or
 usage, 3 the review could not be posted (docs/cli.md).`,
 		Example: `  recap review --base origin/main build/reports/
   recap review --base origin/main --format markdown build/reports/pmd.sarif
-  GITHUB_TOKEN=… recap review --base origin/main --post --github-repo acme/shop --pr 42 build/reports/`,
+  GITHUB_TOKEN=… recap review --base origin/main --post --github-repo acme/shop --pr 42 build/reports/
+  GITHUB_TOKEN=… recap review --checks --filter-mode file --fail-on error build/reports/   # in a pull_request workflow`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runReview(cmd, streams, &opts, &rf, args)
@@ -79,8 +90,15 @@ usage, 3 the review could not be posted (docs/cli.md).`,
 	f.BoolVar(&rf.post, "post", false, "post the review to GitHub (needs GITHUB_TOKEN)")
 	f.StringVar(&rf.repoSlug, "github-repo", "", "OWNER/REPO of the pull request (default: $GITHUB_REPOSITORY or the event file)")
 	f.IntVar(&rf.pr, "pr", 0, "the pull request number (default: from $GITHUB_EVENT_PATH)")
-	f.StringVar(&rf.apiURL, "api-url", "", "GitHub's REST API URL (default: $GITHUB_API_URL or "+review.DefaultAPIURL+")")
+	f.StringVar(&rf.apiURL, "api-url", "", "GitHub's REST API URL (default: $GITHUB_API_URL or "+review.DefaultAPIURL+"); with --gitlab, GitLab's (default: $CI_API_V4_URL)")
 	f.StringVar(&rf.commitID, "commit-id", "", "the head commit the review is on (default: the event's pull_request.head.sha; else GitHub takes the latest)")
+	f.BoolVar(&rf.checks.on, "checks", false, "create a GitHub check run of the findings (the Checks API; needs GITHUB_TOKEN with checks: write): an annotation for each finding the filter mode keeps, the quality gate's conclusion")
+	f.StringVar(&rf.checks.name, "check-name", "", "--checks: the check run's name (default: \"recap: \" and the inputs' tools)")
+	f.IntVar(&rf.checks.maxAnnotations, "max-annotations", review.DefaultMaxAnnotations, "--checks: the most annotations, most severe first (0: every finding)")
+	f.BoolVar(&rf.gitlab.on, "gitlab", false, "post the review to a GitLab merge request: discussions on changed lines and a summary note (GITLAB_TOKEN or CI_JOB_TOKEN; the project and merge request from GitLab CI's variables)")
+	f.StringVar(&rf.gitlab.project, "gitlab-project", "", "--gitlab: the project's id or path (default: $CI_PROJECT_ID)")
+	f.IntVar(&rf.gitlab.mr, "mr", 0, "--gitlab: the merge request's iid (default: $CI_MERGE_REQUEST_IID)")
+	f.StringVar(&rf.gitlab.login, "gitlab-login", "", "--gitlab: the username the token posts as, whose notes' markers recap trusts (default: GET /user; with CI_JOB_TOKEN, $GITLAB_USER_LOGIN)")
 	f.StringVar(&rf.login, "github-login", "", "the account the token posts as, whose comments' markers recap trusts (default: GET /user, or github-actions[bot] for an installation token)")
 	return cmd
 }
@@ -94,6 +112,13 @@ func runReview(cmd *cobra.Command, streams *IO, opts *reportOptions, rf *reviewF
 	}
 	ev := eventFile()
 	headFromEvent := false
+	if rf.gitlab.on {
+		if rf.post || rf.checks.on {
+			return usageError("--gitlab posts to GitLab; --post and --checks to GitHub: give one")
+		}
+		ev = nil
+		headFromEvent = gitlabChanges(&opts.changes)
+	}
 	if opts.changes.file == "" && ev != nil && ev.PullRequest.Head.SHA != "" {
 		// The diff GitHub shows: the head against its merge base with the base.
 		if opts.changes.base == "" {
@@ -104,14 +129,24 @@ func runReview(cmd *cobra.Command, streams *IO, opts *reportOptions, rf *reviewF
 		}
 	}
 	if opts.changes.base == "" && opts.changes.file == "" {
-		return usageError("review needs the changes: --base REV (the pull request's base branch), --diff FILE, or a pull_request event in $GITHUB_EVENT_PATH")
+		return usageError("review needs the changes: --base REV (the pull request's base branch), --diff FILE, a pull_request event in $GITHUB_EVENT_PATH, or with --gitlab $CI_MERGE_REQUEST_DIFF_BASE_SHA")
 	}
 	var client *review.Client
-	if rf.post {
+	if rf.post || rf.checks.on {
 		var err error
-		if client, err = rf.client(); err != nil {
+		if client, err = rf.client(rf.post); err != nil {
 			return err
 		}
+	}
+	var gl *review.GitLab
+	if rf.gitlab.on {
+		var err error
+		if gl, err = gitlabClient(rf); err != nil {
+			return err
+		}
+	}
+	if rf.checks.maxAnnotations < 0 {
+		return usageError("--max-annotations must be 0 (every finding) or more")
 	}
 	opts.changedOnly, opts.noContext = true, true
 	opts.limit, opts.maxTokens, opts.tokenizer = summarize.MaxLimit, budget.DefaultMaxTokens, "chars4"
@@ -122,6 +157,10 @@ func runReview(cmd *cobra.Command, streams *IO, opts *reportOptions, rf *reviewF
 	}
 	defer rep.close()
 	rep.fit = false // the review has its own limits (comments, body)
+	var annotated *review.Annotated
+	if rf.checks.on {
+		annotated = rf.checks.collect(&rep.query)
+	}
 	if ch := rep.query.Changes; ch != nil && ch.Base != "" && ch.Head != "" {
 		if ch.From, err = checkedOut(ch.Root, ch.Head, headFromEvent); err != nil {
 			return err
@@ -139,9 +178,13 @@ func runReview(cmd *cobra.Command, streams *IO, opts *reportOptions, rf *reviewF
 		Index: res.Index, CommitID: commitID, NotInHead: res.NotInHead})
 
 	postFailed := false
+	var readOnly error // the first write refused to a read-only token, when nothing was posted
+	fallbackTarget, fallbackSummary := "", req.Body
 	if client != nil {
 		client.UserAgent = "recap/" + version()
 		client.Login = rf.login
+	}
+	if client != nil && rf.post {
 		done, err := client.Post(cmd.Context(), req)
 		switch {
 		case err == nil:
@@ -151,9 +194,8 @@ func runReview(cmd *cobra.Command, streams *IO, opts *reportOptions, rf *reviewF
 					done.PostedAs, done.Login, done.PostedAs)
 			}
 		case review.ReadOnly(err) && (done == nil || done.ReviewID == 0 && done.SummaryID == 0):
-			if err := readOnlyFallback(streams, client, res.View, req, err); err != nil {
-				return err
-			}
+			readOnly = err
+			fallbackTarget = fmt.Sprintf("comment on %s/%s#%d", client.Owner, client.Repo, client.PR)
 		default:
 			if done != nil {
 				reportPosted(streams, client, done)
@@ -161,7 +203,44 @@ func runReview(cmd *cobra.Command, streams *IO, opts *reportOptions, rf *reviewF
 			fmt.Fprintf(streams.ErrOut, "recap: review: %s\n", render.InertLine(err.Error()))
 			postFailed = true
 		}
-	} else {
+	}
+	if client != nil && rf.checks.on {
+		kept, omitted, noFile := annotated.Findings()
+		name := rf.checks.name
+		if name == "" {
+			name = review.CheckName(res.View.Inputs)
+		}
+		run := review.BuildCheck(review.CheckInput{View: res.View, Findings: kept, Omitted: omitted, NoFile: noFile,
+			Outside: res.Outside, NotInHead: res.NotInHead, Where: where(opts.changes.mode), Name: name,
+			HeadSHA:    headSHA(rf, commitID, opts.changes.head, rep.query.Changes.Root),
+			Conclusion: conclusion(rep.gate.Check(res.View), res.View.Failed(), &opts.gate)})
+		err := postChecks(cmd.Context(), streams, client, run)
+		switch {
+		case err == nil:
+		case review.ReadOnly(err) && !rf.post:
+			readOnly = err
+			fallbackTarget = fmt.Sprintf("create check runs on %s/%s", client.Owner, client.Repo)
+			fallbackSummary = run.Summary
+		case review.ReadOnly(err) && readOnly != nil:
+			// the review's fallback writes the annotations and the summary
+		default:
+			fmt.Fprintf(streams.ErrOut, "recap: review: %s\n", render.InertLine(err.Error()))
+			postFailed = true
+		}
+	}
+	if readOnly != nil {
+		if err := readOnlyFallback(streams, fallbackTarget, res.View, fallbackSummary, readOnly); err != nil {
+			return err
+		}
+	}
+	if gl != nil {
+		gl.UserAgent = "recap/" + version()
+		gl.HeadSHA = headSHA(rf, "", opts.changes.head, rep.query.Changes.Root)
+		if !postGitLab(cmd.Context(), streams, gl, req, review.NewGitLabPositions(res.Files)) {
+			postFailed = true
+		}
+	}
+	if client == nil && gl == nil {
 		out := guardOutput(streams.Out, opts.common.format)
 		if opts.common.format == "markdown" {
 			_, err = io.WriteString(out, req.Body)
@@ -233,19 +312,19 @@ func checkedOut(root, head string, strict bool) (string, error) {
 // a fork gets one): the findings as workflow annotations on stdout, the
 // summary appended to the job summary ($GITHUB_STEP_SUMMARY), and a note
 // on stderr that says so once.
-func readOnlyFallback(streams *IO, c *review.Client, v *summarize.View, req *review.Request, cause error) error {
+func readOnlyFallback(streams *IO, target string, v *summarize.View, summary string, cause error) error {
 	where := "annotations"
 	summaryFile := os.Getenv("GITHUB_STEP_SUMMARY")
 	var werr error
 	if summaryFile != "" {
-		werr = appendFile(summaryFile, req.Body+"\n")
+		werr = appendFile(summaryFile, summary+"\n")
 		if werr == nil {
 			where += " and the job summary"
 		}
 	}
-	fmt.Fprintf(streams.ErrOut, "recap: review: the token cannot comment on %s/%s#%d (%s): a pull request from a fork gets a read-only GITHUB_TOKEN. "+
+	fmt.Fprintf(streams.ErrOut, "recap: review: the token cannot %s (%s): a pull request from a fork gets a read-only GITHUB_TOKEN. "+
 		"Wrote the findings as %s instead; docs/ci.md shows how to comment on forks (workflow_run)\n",
-		c.Owner, c.Repo, c.PR, render.InertLine(readOnlyCause(cause)), where)
+		target, render.InertLine(readOnlyCause(cause)), where)
 	if werr != nil {
 		fmt.Fprintf(streams.ErrOut, "recap: warning: the job summary: %v\n", werr)
 	}
@@ -294,10 +373,14 @@ func reportPosted(streams *IO, c *review.Client, done *review.Posted) {
 
 // client makes the GitHub client from the flags, the environment and the
 // Actions event file.
-func (rf *reviewFlags) client() (*review.Client, error) {
+func (rf *reviewFlags) client(needPR bool) (*review.Client, error) {
 	c := &review.Client{Token: os.Getenv("GITHUB_TOKEN"), APIURL: rf.apiURL, PR: rf.pr, RetryWait: 2e9}
+	flag := "--post"
+	if !needPR {
+		flag = "--checks"
+	}
 	if c.Token == "" {
-		return nil, usageError("--post needs a token in GITHUB_TOKEN (in GitHub Actions: env: GITHUB_TOKEN: ${{ secrets.GITHUB_TOKEN }})")
+		return nil, usageError("%s needs a token in GITHUB_TOKEN (in GitHub Actions: env: GITHUB_TOKEN: ${{ secrets.GITHUB_TOKEN }})", flag)
 	}
 	if c.APIURL == "" {
 		c.APIURL = os.Getenv("GITHUB_API_URL")
@@ -315,9 +398,9 @@ func (rf *reviewFlags) client() (*review.Client, error) {
 	}
 	owner, repo, ok := strings.Cut(slug, "/")
 	if !ok || owner == "" || repo == "" || strings.Contains(repo, "/") {
-		return nil, usageError("--post needs the repository as OWNER/REPO: --github-repo, or $GITHUB_REPOSITORY (got %q)", slug)
+		return nil, usageError("%s needs the repository as OWNER/REPO: --github-repo, or $GITHUB_REPOSITORY (got %q)", flag, slug)
 	}
-	if c.PR <= 0 {
+	if c.PR <= 0 && needPR {
 		return nil, usageError("--post needs the pull request number: --pr N, or a pull_request event in $GITHUB_EVENT_PATH")
 	}
 	c.Owner, c.Repo = owner, repo

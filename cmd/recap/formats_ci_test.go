@@ -1,0 +1,95 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/recap-dev/recap/reports/reportstest"
+)
+
+// TestSARIFRecordsRecap: the SARIF the binary writes records, in every
+// run's conversion, recap and the version recap version prints.
+func TestSARIFRecordsRecap(t *testing.T) {
+	root := reportstest.RepoRoot(t)
+	out, _, code := recap(t, root, nil, "version")
+	if code != 0 || !strings.HasPrefix(out, "recap "+testVersion+" (") {
+		t.Fatalf("recap version: %q (exit %d)", out, code)
+	}
+	sarif, stderr, code := recap(t, root, nil, "summary", "--format", "sarif", "--repo", "testdata/sample", "testdata/reports")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var log struct {
+		Runs []struct {
+			Conversion struct {
+				Tool struct {
+					Driver struct{ Name, Version string } `json:"driver"`
+				} `json:"tool"`
+			} `json:"conversion"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(sarif), &log); err != nil || len(log.Runs) != 3 {
+		t.Fatalf("%v: %d runs", err, len(log.Runs))
+	}
+	for _, r := range log.Runs {
+		if d := r.Conversion.Tool.Driver; d.Name != "recap" || d.Version != testVersion {
+			t.Errorf("conversion driver %+v, want recap %s", d, testVersion)
+		}
+	}
+}
+
+// TestCodeClimateReadsBack: recap summary --format codeclimate on the
+// sample's reports, read by recap again, gives the same findings (tool,
+// rule, severity, path, line, message), counted the same.
+func TestCodeClimateReadsBack(t *testing.T) {
+	root := reportstest.RepoRoot(t)
+	cq, stderr, code := recap(t, root, nil, "summary", "--format", "codeclimate", "--repo", "testdata/sample", "testdata/reports")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	file := filepath.Join(t.TempDir(), "gl-code-quality-report.json")
+	if err := os.WriteFile(file, []byte(cq), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	type finding struct {
+		Tool, Rule, Severity, Path, Message string
+		Line                                int
+	}
+	read := func(args ...string) (int, []string) {
+		out, stderr, code := recap(t, root, nil, append([]string{"findings", "--format", "json", "--limit", "200", "--max-tokens", "25000", "--no-context"}, args...)...)
+		if code != 0 {
+			t.Fatalf("recap findings %v: exit %d: %s", args, code, stderr)
+		}
+		var v struct {
+			Summary struct {
+				Total int `json:"total"`
+			} `json:"summary"`
+			Findings []finding `json:"findings"`
+		}
+		if err := json.Unmarshal([]byte(out), &v); err != nil {
+			t.Fatal(err)
+		}
+		var keys []string
+		for _, f := range v.Findings {
+			keys = append(keys, strings.Join([]string{f.Tool, f.Rule, f.Severity, f.Path, itoa(max(f.Line, 1)), f.Message}, "|"))
+		}
+		sort.Strings(keys)
+		return v.Summary.Total, keys
+	}
+	wantTotal, want := read("--repo", "testdata/sample", "testdata/reports")
+	gotTotal, got := read("--repo", "testdata/sample", file)
+	if wantTotal != 117 || gotTotal != wantTotal {
+		t.Fatalf("%d findings read back, %d written (want 117)", gotTotal, wantTotal)
+	}
+	if len(got) != len(want) || len(got) < 30 {
+		t.Fatalf("%d findings in the page read back, %d written", len(got), len(want))
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("read back (-written +read):\n%s", diff)
+	}
+}

@@ -1,0 +1,389 @@
+package review
+
+import (
+	"container/heap"
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/recap-dev/recap/reports"
+	"github.com/recap-dev/recap/summarize"
+	"github.com/recap-dev/recap/summarize/render"
+)
+
+// The Checks API's limits (GitHub's REST API description, "Create a check
+// run"): at most 50 annotations a request, more added by updates of the
+// check run; a summary of at most 65,535 characters; an annotation's title
+// of at most 255 characters, its message and raw details of at most 64 KB.
+const (
+	AnnotationsPerRequest = 50
+	MaxCheckSummary       = 65535
+	maxAnnotationTitle    = 255
+	maxAnnotationText     = 64 << 10
+)
+
+// DefaultMaxAnnotations is the most annotations recap adds to one check
+// run by default (--max-annotations): 20 requests, well within the 1,000
+// requests an hour GitHub grants a repository's GITHUB_TOKEN.
+const DefaultMaxAnnotations = 1000
+
+// CheckRun is a check run of recap's findings: what the create request
+// and its updates send.
+type CheckRun struct {
+	Name       string
+	HeadSHA    string
+	Conclusion string // success, failure or neutral
+	Title      string
+	Summary    string // Markdown, inert report text
+	// Annotations in view order (most severe first).
+	Annotations []Annotation
+}
+
+// Annotation is one annotation of a check run.
+type Annotation struct {
+	Path        string `json:"path"`
+	StartLine   int    `json:"start_line"`
+	EndLine     int    `json:"end_line"`
+	StartColumn int    `json:"start_column,omitempty"`
+	EndColumn   int    `json:"end_column,omitempty"`
+	Level       string `json:"annotation_level"`
+	Title       string `json:"title,omitempty"`
+	Message     string `json:"message"`
+	RawDetails  string `json:"raw_details,omitempty"`
+}
+
+// The conclusions recap gives a check run.
+const (
+	ConclusionSuccess = "success"
+	ConclusionFailure = "failure"
+	ConclusionNeutral = "neutral"
+)
+
+// CheckInput is what a check run is made of.
+type CheckInput struct {
+	// View holds the summary of the findings kept (by the filter mode).
+	View *summarize.View
+	// Findings are the findings to annotate, in view order, and Omitted the
+	// others the cap left out (see Annotated).
+	Findings []reports.Finding
+	Omitted  int
+	// NoFile counts the findings without a path, which cannot be annotated.
+	NoFile int
+	// Outside counts the findings the filter mode left out; NotInHead those
+	// on lines only the merge commit has.
+	Outside, NotInHead int
+	// Where says which findings were kept: "on changed lines", "in changed
+	// files", "in the reports".
+	Where      string
+	Name       string
+	HeadSHA    string
+	Conclusion string
+}
+
+// CheckName is the check run's name: "recap: " and the tools of the
+// inputs, in the order given ("recap: PMD, Checkstyle"), so that it stays
+// the same from run to run (a branch protection rule names it).
+func CheckName(inputs []reports.Input) string {
+	var tools []string
+	seen := map[string]bool{}
+	for _, in := range inputs {
+		if in.Tool != "" && !seen[in.Tool] {
+			seen[in.Tool] = true
+			tools = append(tools, render.PlainText(in.Tool))
+		}
+	}
+	if len(tools) == 0 {
+		return "recap"
+	}
+	return cut("recap: "+strings.Join(tools, ", "), 200)
+}
+
+// BuildCheck makes the check run: an annotation per finding, the title and
+// the Markdown summary.
+func BuildCheck(in CheckInput) *CheckRun {
+	run := &CheckRun{Name: in.Name, HeadSHA: in.HeadSHA, Conclusion: in.Conclusion}
+	for i := range in.Findings {
+		run.Annotations = append(run.Annotations, annotation(&in.Findings[i]))
+	}
+	s := in.View.Summary
+	if s.Total == 0 {
+		run.Title = "No findings " + in.Where
+	} else {
+		run.Title = fmt.Sprintf("%s %s: %d error, %d warning, %d note", render.Plural(s.Total, "finding", "findings"), in.Where,
+			s.BySeverity.Error, s.BySeverity.Warning, s.BySeverity.Note)
+	}
+	run.Summary = checkSummary(in, len(run.Annotations))
+	return run
+}
+
+// annotation is one finding as an annotation: its level from the
+// severity, its lines (columns only on one line, as the API takes them),
+// the tool and rule as title, the message, and the rule's details.
+func annotation(f *reports.Finding) Annotation {
+	a := Annotation{Path: f.Path, StartLine: max(f.Line, 1), Level: annotationLevel(f.Severity)}
+	a.EndLine = max(f.EndLine, a.StartLine)
+	if a.EndLine == a.StartLine && f.Line > 0 && f.Column > 0 {
+		a.StartColumn = f.Column
+		if f.EndColumn >= f.Column {
+			a.EndColumn = f.EndColumn
+		}
+	}
+	a.Title = cutRunes(render.PlainText(f.Tool+" "+render.DisplayRule(f.Rule, f.RuleName)), maxAnnotationTitle)
+	msg := render.PlainText(f.Message)
+	if msg == "" {
+		msg = render.PlainText(render.DisplayRule(f.Rule, f.RuleName))
+	}
+	a.Message = cut(msg, maxAnnotationText-8)
+	var d strings.Builder
+	fmt.Fprintf(&d, "%s %s: %s rule", f.Severity, render.PlainText(f.Tool), render.PlainText(f.Rule))
+	if f.Category != "" && f.Category != reports.Uncategorized {
+		fmt.Fprintf(&d, ", category %s", render.PlainText(f.Category))
+	}
+	if f.Baseline == reports.BaselineNew {
+		d.WriteString(", new against the baseline")
+	}
+	if f.Line <= 0 {
+		d.WriteString("; about the whole file")
+	}
+	if u, ok := linkURI(f.HelpURI); ok {
+		d.WriteString("\nHelp: " + u)
+	}
+	if f.Fingerprint != "" {
+		d.WriteString("\nFingerprint: " + f.Fingerprint)
+	}
+	a.RawDetails = cut(d.String(), maxAnnotationText-8)
+	return a
+}
+
+// annotationLevel maps recap's severity onto the Checks API's levels.
+func annotationLevel(s reports.Severity) string {
+	switch s {
+	case reports.SeverityError:
+		return "failure"
+	case reports.SeverityNote:
+		return "notice"
+	}
+	return "warning"
+}
+
+// checkSummary is the check run's Markdown summary: the review body's
+// counts, the annotations made and left out, the inputs not read, the
+// categories.
+func checkSummary(in CheckInput, annotated int) string {
+	s := in.View.Summary
+	var b strings.Builder
+	fmt.Fprintf(&b, "### recap: %s %s\n\n", render.Plural(s.Total, "finding", "findings"), in.Where)
+	fmt.Fprintf(&b, "**%d** error · **%d** warning · **%d** note in %s; %s.",
+		s.BySeverity.Error, s.BySeverity.Warning, s.BySeverity.Note, render.Plural(s.Files, "file", "files"),
+		render.Plural(annotated, "annotation", "annotations"))
+	if in.Outside > 0 {
+		fmt.Fprintf(&b, " %s in the reports %s not %s (not annotated).", render.Plural(in.Outside, "more finding", "more findings"),
+			map[bool]string{true: "is", false: "are"}[in.Outside == 1], in.Where)
+	}
+	b.WriteString("\n\n")
+	if in.Omitted > 0 {
+		fmt.Fprintf(&b, "%s not annotated: the first %d (most severe first) are (--max-annotations).\n\n",
+			render.Plural(in.Omitted, "finding is", "findings are"), annotated)
+	}
+	if in.NoFile > 0 {
+		fmt.Fprintf(&b, "%s without a file, which an annotation cannot show.\n\n", render.Plural(in.NoFile, "finding is", "findings are"))
+	}
+	if in.NotInHead > 0 {
+		fmt.Fprintf(&b, "%s on lines of the merge commit that the pull request's head has not (from the base branch): not annotated.\n\n",
+			render.Plural(in.NotInHead, "finding is", "findings are"))
+	}
+	if n := render.Suppressed(in.View); n > 0 {
+		fmt.Fprintf(&b, "%s suppressed in the reports, not counted.\n\n", render.Plural(n, "result", "results"))
+	}
+	if bl := s.Baseline; bl != nil {
+		fmt.Fprintf(&b, "Against the baseline: **%d** new · **%d** unchanged · **%d** fixed.\n\n", bl.New, bl.Unchanged, bl.Fixed)
+	}
+	var failed []string
+	for _, inp := range in.View.Inputs {
+		if inp.Error != "" {
+			failed = append(failed, esc(inp.Error))
+		}
+	}
+	if len(failed) > 0 {
+		fmt.Fprintf(&b, "**Not read:** %s\n\n", strings.Join(failed, "; "))
+	}
+	if len(s.TopCategories) > 0 {
+		b.WriteString("| category | findings |\n|:--|--:|\n")
+		for _, c := range s.TopCategories {
+			fmt.Fprintf(&b, "| %s | %d |\n", esc(c.Name), c.Count)
+		}
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(&b, "Conclusion: **%s**.\n", in.Conclusion)
+	return cutRunes(b.String(), MaxCheckSummary)
+}
+
+// cutRunes shortens s to at most n characters.
+func cutRunes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// Annotated keeps the first Max findings in view order (most severe
+// first) of those given to Add, and counts the others, while they stream
+// by: its memory is Max findings. Findings without a path are counted
+// apart (an annotation needs a file).
+type Annotated struct {
+	Max     int // 0: every finding
+	h       findingHeap
+	omitted int
+	noFile  int
+}
+
+// Add offers f (copied).
+func (a *Annotated) Add(f *reports.Finding) {
+	if f.Path == "" {
+		a.noFile++
+		return
+	}
+	switch {
+	case a.Max <= 0 || len(a.h) < a.Max:
+		heap.Push(&a.h, *f)
+	case reports.Less(f, &a.h[0]):
+		a.h[0] = *f
+		heap.Fix(&a.h, 0)
+		a.omitted++
+	default:
+		a.omitted++
+	}
+}
+
+// Findings returns the kept findings in view order, the number left out
+// by the cap, and the number without a file.
+func (a *Annotated) Findings() (kept []reports.Finding, omitted, noFile int) {
+	kept = append([]reports.Finding(nil), a.h...)
+	sort.Slice(kept, func(i, j int) bool { return reports.Less(&kept[i], &kept[j]) })
+	return kept, a.omitted, a.noFile
+}
+
+// findingHeap is a max-heap in view order: its root is dropped first.
+type findingHeap []reports.Finding
+
+func (h findingHeap) Len() int           { return len(h) }
+func (h findingHeap) Less(i, j int) bool { return reports.Less(&h[j], &h[i]) }
+func (h findingHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *findingHeap) Push(x any)        { *h = append(*h, x.(reports.Finding)) }
+func (h *findingHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// CheckPosted says what PostCheck did.
+type CheckPosted struct {
+	ID      int64
+	HTMLURL string
+	// Annotations were added, in Requests requests (the create and its updates).
+	Annotations, Requests int
+}
+
+// checkRequest is the body of "create a check run" and of its updates.
+type checkRequest struct {
+	Name        string      `json:"name,omitempty"`
+	HeadSHA     string      `json:"head_sha,omitempty"`
+	Status      string      `json:"status,omitempty"`
+	Conclusion  string      `json:"conclusion,omitempty"`
+	StartedAt   string      `json:"started_at,omitempty"`
+	CompletedAt string      `json:"completed_at,omitempty"`
+	DetailsURL  string      `json:"details_url,omitempty"`
+	Output      checkOutput `json:"output"`
+}
+
+type checkOutput struct {
+	Title       string       `json:"title"`
+	Summary     string       `json:"summary"`
+	Annotations []Annotation `json:"annotations,omitempty"`
+}
+
+// PostCheck creates the check run, completed with its conclusion and the
+// first 50 annotations, then adds the others 50 at a time by updating it
+// (each update appends its annotations, as the API documents). A run of
+// recap makes a new check run each time: GitHub shows the latest of a name
+// on the commit, and keeps up to 1,000 of one name in a check suite. The
+// client's PR is not needed. DetailsURL, when set, links the check run to
+// the job that made it.
+func (c *Client) PostCheck(ctx context.Context, run *CheckRun, detailsURL string) (*CheckPosted, error) {
+	if c.Token == "" {
+		return nil, errors.New("no token: set GITHUB_TOKEN (in GitHub Actions, pass secrets.GITHUB_TOKEN with permissions checks: write)")
+	}
+	if run.HeadSHA == "" {
+		return nil, errors.New("no head commit for the check run: give --head or --commit-id (in a pull_request workflow the event file gives it)")
+	}
+	c.waited = 0
+	now := c.now().UTC().Format(time.RFC3339)
+	first := run.Annotations[:min(len(run.Annotations), AnnotationsPerRequest)]
+	req := checkRequest{Name: run.Name, HeadSHA: run.HeadSHA, Status: "completed", Conclusion: run.Conclusion,
+		StartedAt: now, CompletedAt: now, DetailsURL: detailsURL,
+		Output: checkOutput{Title: run.Title, Summary: run.Summary, Annotations: first}}
+	var out struct {
+		ID      int64  `json:"id"`
+		HTMLURL string `json:"html_url"`
+	}
+	path := fmt.Sprintf("/repos/%s/%s/check-runs", c.Owner, c.Repo)
+	if err := c.do(ctx, http.MethodPost, path, req, &out); err != nil {
+		return nil, fmt.Errorf("creating the check run %q: %w; nothing was posted", run.Name, checkError(err))
+	}
+	done := &CheckPosted{ID: out.ID, HTMLURL: out.HTMLURL, Annotations: len(first), Requests: 1}
+	for rest := run.Annotations[len(first):]; len(rest) > 0; {
+		batch := rest[:min(len(rest), AnnotationsPerRequest)]
+		rest = rest[len(batch):]
+		upd := checkRequest{Output: checkOutput{Title: run.Title, Summary: run.Summary, Annotations: batch}}
+		if err := c.do(ctx, http.MethodPatch, fmt.Sprintf("%s/%d", path, out.ID), upd, nil); err != nil {
+			return done, fmt.Errorf("the check run %s was created with %s, but adding %d more failed: %w",
+				out.HTMLURL, render.Plural(done.Annotations, "annotation", "annotations"), len(batch)+len(rest), checkError(err))
+		}
+		done.Annotations += len(batch)
+		done.Requests++
+	}
+	return done, nil
+}
+
+// checkError explains a refusal of the Checks API: its own words for a
+// 422 and a 403 (the review's explanations are about review comments).
+func checkError(err error) error {
+	var e *APIError
+	if !errors.As(err, &e) {
+		return err
+	}
+	what := fmt.Sprintf("GitHub answered %d to %s %s", e.Status, e.Method, e.URL)
+	if e.Message != "" {
+		what += ": " + e.Message
+	}
+	if len(e.Details) > 0 {
+		what += " (" + strings.Join(e.Details, "; ") + ")"
+	}
+	switch {
+	case e.Status == http.StatusUnprocessableEntity:
+		return &checkAPIError{err: e, text: what + "; GitHub refused the check run: its head_sha must be a commit of the repository " +
+			"(give --head or --commit-id the pull request's head), and each annotation a path, lines and a level it accepts"}
+	case e.ReadOnly || e.Status == http.StatusForbidden && !e.RateLimited:
+		return &checkAPIError{err: e, text: what + "; the token cannot create check runs: give the job the permission checks: write " +
+			"(a pull request from a fork gets a read-only token)"}
+	}
+	return err
+}
+
+// checkAPIError is an APIError explained for the Checks API.
+type checkAPIError struct {
+	err  *APIError
+	text string
+}
+
+func (e *checkAPIError) Error() string { return e.text }
+func (e *checkAPIError) Unwrap() error { return e.err }

@@ -1,0 +1,551 @@
+package review
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/recap-dev/recap/diff"
+	"github.com/recap-dev/recap/summarize/render"
+)
+
+// GitLab posts a review to one merge request through GitLab's REST API
+// (v4): the inline comments as merge-request discussions anchored on the
+// diff with GitLab's position object, and the summary as a note that later
+// runs update in place. It posts no comment twice: each carries its
+// finding's key in a hidden marker, which counts only in a note of the
+// account recap posts as.
+type GitLab struct {
+	// APIURL is the API's root, https://gitlab.com/api/v4 ($CI_API_V4_URL).
+	APIURL string
+	// Token authenticates as PRIVATE-TOKEN (a personal, project or group
+	// access token, $GITLAB_TOKEN), or as JOB-TOKEN when JobToken is set
+	// ($CI_JOB_TOKEN).
+	Token    string
+	JobToken bool
+	// Project is the project's id or its path ($CI_PROJECT_ID); MR the
+	// merge request's iid ($CI_MERGE_REQUEST_IID).
+	Project string
+	MR      int
+	// HeadSHA is the commit the comments' lines are of: the merge request's
+	// diff version whose head it is gives the position's SHAs ("" takes
+	// the latest version).
+	HeadSHA string
+	// Login is the account recap posts as, whose markers count. "" learns
+	// it from GET /user; a job token cannot call /user: the command line
+	// gives $GITLAB_USER_LOGIN, the user a job token acts for.
+	Login     string
+	UserAgent string
+	HTTP      *http.Client
+	// RetryWait is the pause before a GET that failed with 5xx is tried
+	// again; Sleep waits (nil: a timer).
+	RetryWait time.Duration
+	Sleep     func(ctx context.Context, d time.Duration) error
+
+	waited time.Duration
+}
+
+// GitLabPosted says what PostGitLab did.
+type GitLabPosted struct {
+	// Discussions were started, Skipped posted by an earlier run.
+	Discussions, Skipped int
+	// SummaryID is the summary note; SummaryUpdated when it was there before.
+	SummaryID      int64
+	SummaryUpdated bool
+	Login          string
+	// Version is the merge request diff version the positions are on.
+	Version MRVersion
+}
+
+// MRVersion is a merge request diff version (GET …/versions).
+type MRVersion struct {
+	ID             int64  `json:"id"`
+	HeadCommitSHA  string `json:"head_commit_sha"`
+	BaseCommitSHA  string `json:"base_commit_sha"`
+	StartCommitSHA string `json:"start_commit_sha"`
+}
+
+// Position is GitLab's position of a diff note on a text line: the three
+// SHAs of the diff version, the file's paths before and after, and the
+// line after the change (an added line), or both lines (an unchanged one).
+type Position struct {
+	BaseSHA      string `json:"base_sha"`
+	StartSHA     string `json:"start_sha"`
+	HeadSHA      string `json:"head_sha"`
+	PositionType string `json:"position_type"`
+	NewPath      string `json:"new_path"`
+	OldPath      string `json:"old_path"`
+	NewLine      int    `json:"new_line,omitempty"`
+	OldLine      int    `json:"old_line,omitempty"`
+}
+
+// GitLabPositions finds the position of each line a comment may sit on:
+// the added and unchanged lines of the diff's hunks, by new path and line.
+type GitLabPositions struct {
+	lines map[string]map[int]Position // SHAs left out
+}
+
+// NewGitLabPositions indexes files' hunks.
+func NewGitLabPositions(files []diff.File) *GitLabPositions {
+	p := &GitLabPositions{lines: map[string]map[int]Position{}}
+	for _, f := range files {
+		if f.NewPath == "" {
+			continue
+		}
+		old := f.OldPath
+		if old == "" {
+			old = f.NewPath // GitLab wants both paths, the new one for an added file
+		}
+		m := map[int]Position{}
+		for _, h := range f.Hunks {
+			for _, l := range h.Lines {
+				switch l.Kind {
+				case diff.Add:
+					m[l.New] = Position{PositionType: "text", NewPath: f.NewPath, OldPath: old, NewLine: l.New}
+				case diff.Context:
+					m[l.New] = Position{PositionType: "text", NewPath: f.NewPath, OldPath: old, NewLine: l.New, OldLine: l.Old}
+				}
+			}
+		}
+		p.lines[f.NewPath] = m
+	}
+	return p
+}
+
+// At is the position of line of path, false when the diff shows no such line.
+func (p *GitLabPositions) At(path string, line int) (Position, bool) {
+	pos, ok := p.lines[path][line]
+	return pos, ok
+}
+
+// PostGitLab posts req to the merge request: a discussion for each inline
+// comment that no earlier run posted, anchored by positions, then the
+// summary note, made or updated. GitLab takes one discussion a request, so
+// a refused one does not stop the others; the error says which were
+// refused and what was posted.
+func (g *GitLab) PostGitLab(ctx context.Context, req *Request, positions *GitLabPositions) (*GitLabPosted, error) {
+	if g.Token == "" {
+		return nil, errors.New("no token: set GITLAB_TOKEN (a project access token with the api scope) or run in GitLab CI ($CI_JOB_TOKEN)")
+	}
+	g.waited = 0
+	done := &GitLabPosted{}
+	login, err := g.login(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("finding the account the token posts as: %w; nothing was posted", err)
+	}
+	done.Login = login
+	v, err := g.version(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("reading the merge request's diff versions: %w; nothing was posted", err)
+	}
+	done.Version = v
+	posted, summary, err := g.notes(ctx, login)
+	if err != nil {
+		return nil, fmt.Errorf("reading the merge request's notes: %w; nothing was posted", err)
+	}
+	var refused []string
+	var firstErr error
+	for _, cm := range req.Comments {
+		if posted[cm.Key] {
+			done.Skipped++
+			continue
+		}
+		pos, ok := positions.At(cm.Path, cm.Line)
+		if !ok {
+			refused = append(refused, fmt.Sprintf("%s:%d (not a line of the diff)", cm.Path, cm.Line))
+			continue
+		}
+		pos.BaseSHA, pos.StartSHA, pos.HeadSHA = v.BaseCommitSHA, v.StartCommitSHA, v.HeadCommitSHA
+		body := struct {
+			Body     string   `json:"body"`
+			Position Position `json:"position"`
+		}{GitLabBody(cm.Body), pos}
+		if err := g.do(ctx, http.MethodPost, g.mrPath("discussions"), body, nil); err != nil {
+			refused = append(refused, fmt.Sprintf("%s:%d", cm.Path, cm.Line))
+			if firstErr == nil {
+				firstErr = err
+			}
+			continue
+		}
+		done.Discussions++
+	}
+	serr := g.postSummary(ctx, summary, GitLabBody(req.Body), done)
+	what := fmt.Sprintf("started %s", render.Plural(done.Discussions, "discussion", "discussions"))
+	switch {
+	case len(refused) > 0 && firstErr != nil:
+		return done, fmt.Errorf("%d of the inline comments refused (%s): %w; %s, %s", len(refused), strings.Join(refused, ", "), firstErr, what, summaryState(done, serr))
+	case len(refused) > 0:
+		return done, fmt.Errorf("%d of the inline comments are not on a line of the diff (%s); %s, %s", len(refused), strings.Join(refused, ", "), what, summaryState(done, serr))
+	case serr != nil:
+		return done, fmt.Errorf("%s, but the summary note was not posted: %w", what, serr)
+	}
+	return done, nil
+}
+
+func summaryState(done *GitLabPosted, err error) string {
+	switch {
+	case err != nil:
+		return "and the summary note was not posted: " + err.Error()
+	case done.SummaryUpdated:
+		return "updated the summary note"
+	}
+	return "posted the summary note"
+}
+
+// login is the account recap posts as (see GitLab.Login).
+func (g *GitLab) login(ctx context.Context) (string, error) {
+	if g.Login != "" {
+		return g.Login, nil
+	}
+	if g.JobToken {
+		return "", errors.New("a job token cannot read GET /user: give --gitlab-login (GitLab CI sets $GITLAB_USER_LOGIN)")
+	}
+	var u struct {
+		Username string `json:"username"`
+	}
+	if err := g.do(ctx, http.MethodGet, "/user", nil, &u); err != nil {
+		return "", err
+	}
+	if u.Username == "" {
+		return "", errors.New("GET /user gave no username")
+	}
+	g.Login = u.Username
+	return g.Login, nil
+}
+
+// version is the diff version whose head is HeadSHA, else the latest.
+func (g *GitLab) version(ctx context.Context) (MRVersion, error) {
+	var latest, match MRVersion
+	err := g.each(ctx, g.mrPath("versions"), func(raw json.RawMessage) error {
+		var v MRVersion
+		if err := json.Unmarshal(raw, &v); err != nil {
+			return err
+		}
+		if latest.ID == 0 || v.ID > latest.ID {
+			latest = v
+		}
+		if g.HeadSHA != "" && v.HeadCommitSHA == g.HeadSHA && v.ID > match.ID {
+			match = v
+		}
+		return nil
+	})
+	switch {
+	case err != nil:
+		return MRVersion{}, err
+	case match.ID != 0:
+		return match, nil
+	case latest.ID == 0:
+		return MRVersion{}, errors.New("the merge request has no diff version yet")
+	case g.HeadSHA != "":
+		return MRVersion{}, fmt.Errorf("no diff version of the merge request has the head %.12s (the latest has %.12s): the branch moved on since this pipeline started; re-run it on the latest commit", g.HeadSHA, latest.HeadCommitSHA)
+	}
+	return latest, nil
+}
+
+// gitLabNote is what recap reads of a note.
+type gitLabNote struct {
+	ID     int64  `json:"id"`
+	Body   string `json:"body"`
+	Type   string `json:"type"`
+	System bool   `json:"system"`
+	Author struct {
+		Username string `json:"username"`
+	} `json:"author"`
+}
+
+// notes reads the keys of the comments login posted and its summary note.
+func (g *GitLab) notes(ctx context.Context, login string) (map[string]bool, *gitLabNote, error) {
+	keys := map[string]bool{}
+	var summary *gitLabNote
+	err := g.each(ctx, g.mrPath("notes")+"?sort=asc&order_by=created_at", func(raw json.RawMessage) error {
+		var n gitLabNote
+		if err := json.Unmarshal(raw, &n); err != nil {
+			return err
+		}
+		if n.System || n.Author.Username != login {
+			return nil
+		}
+		if k := KeyOf(n.Body); k != "" {
+			keys[k] = true
+		}
+		if summary == nil && n.Type != "DiffNote" && strings.Contains(n.Body, SummaryMarker) {
+			summary = &n
+		}
+		return nil
+	})
+	return keys, summary, err
+}
+
+func (g *GitLab) postSummary(ctx context.Context, found *gitLabNote, body string, done *GitLabPosted) error {
+	var out gitLabNote
+	payload := map[string]string{"body": body}
+	if found != nil {
+		err := g.do(ctx, http.MethodPut, fmt.Sprintf("%s/%d", g.mrPath("notes"), found.ID), payload, &out)
+		if err == nil {
+			done.SummaryID, done.SummaryUpdated = out.ID, true
+		}
+		return err
+	}
+	err := g.do(ctx, http.MethodPost, g.mrPath("notes"), payload, &out)
+	done.SummaryID = out.ID
+	return err
+}
+
+// mrPath is /projects/{id}/merge_requests/{iid}/{what}.
+func (g *GitLab) mrPath(what string) string {
+	return fmt.Sprintf("/projects/%s/merge_requests/%d/%s", url.PathEscape(g.Project), g.MR, what)
+}
+
+// each calls fn for every item of a listing, page after page (100 a page,
+// following X-Next-Page).
+func (g *GitLab) each(ctx context.Context, path string, fn func(json.RawMessage) error) error {
+	sep := "?"
+	if strings.Contains(path, "?") {
+		sep = "&"
+	}
+	for page, pages := "1", 0; page != "" && pages < 100; pages++ {
+		var items []json.RawMessage
+		resp, err := g.send(ctx, http.MethodGet, g.url(path+sep+"per_page=100&page="+page), nil, &items)
+		if err != nil {
+			return err
+		}
+		for _, it := range items {
+			if err := fn(it); err != nil {
+				return fmt.Errorf("GET %s: %w", path, err)
+			}
+		}
+		page = resp.Header.Get("X-Next-Page")
+		if _, err := strconv.Atoi(page); err != nil {
+			page = ""
+		}
+	}
+	return nil
+}
+
+func (g *GitLab) url(path string) string {
+	return strings.TrimRight(g.APIURL, "/") + path
+}
+
+func (g *GitLab) do(ctx context.Context, method, path string, in, out any) error {
+	_, err := g.send(ctx, method, g.url(path), in, out)
+	return err
+}
+
+// send makes one request and decodes the answer into out: a GET is tried
+// again once after a 5xx or a network error; an answer with Retry-After
+// (429) is tried again after that time, within MaxTries and MaxRetryWait.
+func (g *GitLab) send(ctx context.Context, method, u string, in, out any) (*http.Response, error) {
+	var payload []byte
+	if in != nil {
+		var err error
+		if payload, err = json.Marshal(in); err != nil {
+			return nil, err
+		}
+	}
+	hc := g.HTTP
+	if hc == nil {
+		hc = &http.Client{Timeout: 60 * time.Second}
+	}
+	retried := false
+	var lastErr error
+	for try := 0; try < MaxTries; try++ {
+		req, err := http.NewRequestWithContext(ctx, method, u, bytes.NewReader(payload))
+		if err != nil {
+			return nil, err
+		}
+		if g.JobToken {
+			req.Header.Set("JOB-TOKEN", g.Token)
+		} else {
+			req.Header.Set("PRIVATE-TOKEN", g.Token)
+		}
+		ua := g.UserAgent
+		if ua == "" {
+			ua = "recap"
+		}
+		req.Header.Set("User-Agent", ua)
+		req.Header.Set("Accept", "application/json")
+		if in != nil {
+			req.Header.Set("Content-Type", "application/json")
+		}
+		wait := time.Duration(-1)
+		resp, err := hc.Do(req)
+		if err != nil {
+			lastErr = fmt.Errorf("%s %s: %w", method, redact(u), err)
+			if method == http.MethodGet && !retried && ctx.Err() == nil {
+				retried, wait = true, g.RetryWait
+			}
+		} else {
+			body, rerr := io.ReadAll(io.LimitReader(resp.Body, 32<<20))
+			resp.Body.Close()
+			if rerr != nil {
+				return resp, fmt.Errorf("%s %s: reading the answer: %w", method, redact(u), rerr)
+			}
+			if resp.StatusCode < 300 {
+				if out != nil && len(body) > 0 {
+					if err := json.Unmarshal(body, out); err != nil {
+						return resp, fmt.Errorf("%s %s: the answer is not the JSON expected: %w", method, redact(u), err)
+					}
+				}
+				return resp, nil
+			}
+			e := gitLabError(method, u, resp, body, g.JobToken)
+			lastErr = e
+			switch {
+			case e.RetryAfter > 0 && try+1 < MaxTries && g.waited+e.RetryAfter <= MaxRetryWait:
+				wait = e.RetryAfter
+				g.waited += wait
+			case resp.StatusCode >= 500 && method == http.MethodGet && !retried:
+				retried, wait = true, g.RetryWait
+			}
+		}
+		if wait < 0 {
+			return resp, lastErr
+		}
+		if err := g.sleep(ctx, wait); err != nil {
+			return nil, err
+		}
+	}
+	return nil, lastErr
+}
+
+func (g *GitLab) sleep(ctx context.Context, d time.Duration) error {
+	if g.Sleep != nil {
+		return g.Sleep(ctx, d)
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// GitLabError is an answer of GitLab's API that is not a success.
+type GitLabError struct {
+	Method, URL string
+	Status      int
+	Message     string
+	RetryAfter  time.Duration
+	jobToken    bool
+}
+
+func (e *GitLabError) Error() string {
+	what := fmt.Sprintf("GitLab answered %d to %s %s", e.Status, e.Method, e.URL)
+	if e.Message != "" {
+		what += ": " + e.Message
+	}
+	switch {
+	case e.Status == http.StatusTooManyRequests:
+		return what + "; GitLab's rate limit is reached: re-run later"
+	case e.Status == http.StatusUnauthorized && e.jobToken:
+		return what + "; GitLab does not let CI_JOB_TOKEN write merge-request notes: set GITLAB_TOKEN to a project access token with the api scope"
+	case e.Status == http.StatusUnauthorized:
+		return what + "; check GITLAB_TOKEN (a token with the api scope, sent as PRIVATE-TOKEN)"
+	case e.Status == http.StatusForbidden:
+		return what + "; the token's account may not comment on this merge request: give it the Reporter role or above"
+	case e.Status == http.StatusNotFound:
+		return what + "; check the project ($CI_PROJECT_ID, --gitlab-project) and the merge request ($CI_MERGE_REQUEST_IID, --mr), and that the token can see them"
+	case e.Status == http.StatusBadRequest && strings.Contains(e.Message, "line_code"):
+		return what + "; GitLab refuses a discussion on a line outside the merge request's diff: give recap the merge request's base ($CI_MERGE_REQUEST_DIFF_BASE_SHA) and reports made on its head"
+	case e.Status >= 500:
+		return what + "; GitLab failed, re-run later (comments already posted are not posted again)"
+	}
+	return what
+}
+
+var htmlTags = regexp.MustCompile(`<[^>]*>`)
+
+func gitLabError(method, u string, resp *http.Response, body []byte, jobToken bool) *GitLabError {
+	e := &GitLabError{Method: method, URL: redact(u), Status: resp.StatusCode, jobToken: jobToken}
+	var msg struct {
+		Message any    `json:"message"`
+		Error   string `json:"error"`
+	}
+	if json.Unmarshal(body, &msg) == nil {
+		switch m := msg.Message.(type) {
+		case string:
+			e.Message = m
+		case nil:
+			e.Message = msg.Error
+		default:
+			b, _ := json.Marshal(m)
+			e.Message = string(b)
+		}
+	} else if len(body) > 0 {
+		e.Message = htmlTags.ReplaceAllString(string(body), " ")
+	}
+	e.Message = render.OneLine(cut(e.Message, 300))
+	if d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
+		e.RetryAfter = d
+	}
+	return e
+}
+
+// GitLabBody makes a body recap wrote for GitHub inert on GitLab too. The
+// report text in it is already inert for GitHub (render.MarkdownText);
+// GitLab also links !123 (merge requests), &123 (epics), %milestones,
+// ~labels, $snippets and ^alerts, even when written as entities, and runs
+// a quick action for a line that starts with /. A zero-width joiner after
+// those sigils breaks each reference; a leading / becomes an entity. Link
+// destinations (the rule's help) and HTML comments (recap's markers) are
+// kept as they are.
+func GitLabBody(s string) string {
+	var b strings.Builder
+	b.Grow(len(s) + len(s)/16)
+	lineStart := true
+	for i := 0; i < len(s); {
+		switch {
+		case strings.HasPrefix(s[i:], "](<"):
+			end := strings.Index(s[i:], ">)")
+			if end < 0 {
+				end = len(s) - i - 2
+			}
+			b.WriteString(s[i : i+end+2])
+			i += end + 2
+			lineStart = false
+			continue
+		case strings.HasPrefix(s[i:], "<!--"):
+			end := strings.Index(s[i:], "-->")
+			if end < 0 {
+				end = len(s) - i - 3
+			}
+			b.WriteString(s[i : i+end+3])
+			i += end + 3
+			lineStart = false
+			continue
+		}
+		c := s[i]
+		if lineStart && c == '/' {
+			b.WriteString("&#47;")
+			i++
+			lineStart = false
+			continue
+		}
+		b.WriteByte(c)
+		i++
+		lineStart = c == '\n'
+		if i >= len(s) {
+			break
+		}
+		next := s[i]
+		word := next == '_' || next == '"' || next >= '0' && next <= '9' || next|0x20 >= 'a' && next|0x20 <= 'z' || next >= 0x80 && !strings.HasPrefix(s[i:], "\u200d")
+		switch {
+		case strings.IndexByte("!%~$^", c) >= 0 && word:
+			b.WriteString("\u200d")
+		case c == ';' && i >= 5 && s[i-5:i] == "&amp;" && word:
+			b.WriteString("\u200d")
+		}
+	}
+	return b.String()
+}

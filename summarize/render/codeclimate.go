@@ -1,0 +1,206 @@
+package render
+
+import (
+	"bufio"
+	"crypto/md5"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"strconv"
+
+	"github.com/recap-dev/recap/reports"
+	"github.com/recap-dev/recap/summarize"
+)
+
+// CodeClimate writes the findings as a GitLab Code Quality report: the JSON
+// array of Code Climate issues that GitLab's merge-request widget, its
+// pipeline tab and its diff view read (artifacts: reports: codequality:).
+// Each issue has the fields GitLab documents:
+//   - description: the message, made inert ([GitLabText]: GitLab renders it);
+//   - check_name: the tool and the rule, "PMD/SystemPrintln";
+//   - fingerprint: 32 hex digits, the MD5 of the finding's fingerprint and
+//     its occurrence among the findings with that fingerprint (as SARIF's
+//     partial fingerprint counts them), so that every issue has its own —
+//     GitLab keeps one issue per fingerprint — and keeps it from run to run;
+//   - severity: minor, major or critical for note, warning and error
+//     ([CodeClimateSeverity]);
+//   - location.path, repository-relative, and location.lines.begin (and end).
+//
+// It also writes type ("issue") and engine_name (the tool), as the Code
+// Climate CLI does. GitLab needs a file: a finding without a path is left
+// out (counted by [CodeClimateStream.NoPath]); a file-level finding is on
+// line 1. As a [Streamer] it writes every finding that passes the filters,
+// spilled to a temporary file as they come; Render writes a view's page.
+type CodeClimate struct{}
+
+// Code Climate severities (GitLab: info, minor, major, critical, blocker).
+const (
+	ccInfo     = "info"
+	ccMinor    = "minor"
+	ccMajor    = "major"
+	ccCritical = "critical"
+	ccBlocker  = "blocker"
+)
+
+// CodeClimateSeverity maps recap's severity onto Code Climate's: note is
+// minor, warning major, error critical (info and blocker are left to the
+// tools that have them; recap reads them back as note and error).
+func CodeClimateSeverity(s reports.Severity) string {
+	switch s {
+	case reports.SeverityError:
+		return ccCritical
+	case reports.SeverityNote:
+		return ccMinor
+	}
+	return ccMajor
+}
+
+// ccIssue is one issue of a Code Quality report.
+type ccIssue struct {
+	Type        string     `json:"type"`
+	CheckName   string     `json:"check_name"`
+	Description string     `json:"description"`
+	Severity    string     `json:"severity"`
+	Fingerprint string     `json:"fingerprint"`
+	Location    ccLocation `json:"location"`
+	EngineName  string     `json:"engine_name,omitempty"`
+}
+
+type ccLocation struct {
+	Path  string  `json:"path"`
+	Lines ccLines `json:"lines"`
+}
+
+type ccLines struct {
+	Begin int `json:"begin"`
+	End   int `json:"end,omitempty"`
+}
+
+// ccCounter numbers the occurrences of each fingerprint.
+type ccCounter map[uint64]uint32
+
+func (c ccCounter) next(fp string) int {
+	k := fpKey(fp)
+	c[k]++
+	return int(c[k])
+}
+
+// codeClimateIssue encodes f as an issue; ok is false when it has no path.
+func codeClimateIssue(f *reports.Finding, occ ccCounter) ([]byte, bool, error) {
+	if f.Path == "" {
+		return nil, false, nil
+	}
+	id := f.Fingerprint
+	if id == "" {
+		id = f.Tool + "\x00" + f.ID
+	}
+	sum := md5.Sum([]byte(id + ":" + strconv.Itoa(occ.next(id))))
+	line := max(f.Line, 1)
+	is := ccIssue{
+		Type:        "issue",
+		CheckName:   f.Tool + "/" + f.Rule,
+		Description: GitLabText(sarifMessage(f)),
+		Severity:    CodeClimateSeverity(f.Severity),
+		Fingerprint: hex.EncodeToString(sum[:]),
+		Location:    ccLocation{Path: f.Path, Lines: ccLines{Begin: line}},
+		EngineName:  f.Tool,
+	}
+	if f.EndLine > line {
+		is.Location.Lines.End = f.EndLine
+	}
+	b, err := json.Marshal(is)
+	return b, true, err
+}
+
+// Render implements [Renderer]: the findings of the view's page.
+func (CodeClimate) Render(w io.Writer, v *summarize.View) error {
+	bw := bufio.NewWriter(w)
+	occ := ccCounter{}
+	n := 0
+	bw.WriteString("[")
+	for i := range v.Findings {
+		b, ok, err := codeClimateIssue(&v.Findings[i].Finding, occ)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			continue
+		}
+		bw.WriteString(resultSep(n))
+		bw.Write(b)
+		n++
+	}
+	bw.WriteString("\n]\n")
+	return bw.Flush()
+}
+
+// NewStream implements [Streamer].
+func (CodeClimate) NewStream() Stream { return NewCodeClimateStream() }
+
+// CodeClimateStream writes every finding added to it as a Code Quality
+// report without holding them: each issue is encoded when it is added, into
+// a temporary file (memory when none can be made), and Write wraps them in
+// the array. Its memory is a counter per distinct fingerprint.
+type CodeClimateStream struct {
+	sp  *spill
+	occ ccCounter
+	n   int
+	// NoPath counts the findings left out for want of a path.
+	NoPath int
+	err    error
+}
+
+// NewCodeClimateStream returns an empty stream.
+func NewCodeClimateStream() *CodeClimateStream {
+	return &CodeClimateStream{sp: newSpill(), occ: ccCounter{}}
+}
+
+// Add implements [Stream].
+func (s *CodeClimateStream) Add(f *reports.Finding) error {
+	if s.err != nil {
+		return s.err
+	}
+	b, ok, err := codeClimateIssue(f, s.occ)
+	if err != nil {
+		s.err = err
+		return err
+	}
+	if !ok {
+		s.NoPath++
+		return nil
+	}
+	if _, err := s.sp.bw.WriteString(resultSep(s.n)); err != nil {
+		s.err = err
+		return err
+	}
+	_, s.err = s.sp.bw.Write(b)
+	s.n++
+	return s.err
+}
+
+// Write implements [Stream]: the array of the issues added.
+func (s *CodeClimateStream) Write(w io.Writer, _ *summarize.View) error {
+	if s.err != nil {
+		return s.err
+	}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	bw.WriteString("[")
+	if err := s.sp.copyTo(bw, false, 0); err != nil {
+		return err
+	}
+	bw.WriteString("\n]\n")
+	return bw.Flush()
+}
+
+// Close implements [Stream]: it removes the temporary file.
+func (s *CodeClimateStream) Close() error {
+	if s.sp == nil || s.sp.file == nil {
+		return nil
+	}
+	name := s.sp.file.Name()
+	err := errors.Join(s.sp.file.Close(), os.Remove(name))
+	s.sp.file = nil
+	return err
+}
