@@ -68,14 +68,14 @@ func (p *codeClimateParser) Parse(r io.Reader, emit Emit) (reports.Input, error)
 	lim := newJSONLimiter(lc)
 	dec := jsontext.NewDecoder(lim, jsonOptions)
 	lim.watch(dec)
-	s := &sarifStream{opts: p.opts, dec: dec, lc: lc, lim: lim, in: &in, emit: emit, placer: newPlacer(p.opts.Root, p.opts.FS)}
+	s := &sarifStream{opts: p.opts, dec: dec, lc: lc, lim: lim, in: &in, emit: emit, placer: newPlacer(p.opts.Root, p.opts.FS), item: "issue"}
 	err := p.issues(s, &in, emit)
 	if n := lim.cuts + s.cuts; n > 0 {
 		in.Warn(fmt.Sprintf("%s longer than its bound cut (marked …)", plural(n, "string", "strings")))
 	}
 	s.placer.finish(&in)
-	if err == nil && s.typeErr != nil {
-		err = s.typeErr
+	if err == nil {
+		err = s.typeError()
 	}
 	return in, err
 }
@@ -100,8 +100,13 @@ func (p *codeClimateParser) issues(s *sarifStream, in *reports.Input, emit Emit)
 			return s.failAt(path, fmt.Errorf("want a Code Quality issue (an object), got %s", kindName(k)))
 		}
 		var is ccIssue
+		bad := s.typeErrs
 		if err := s.ccIssue(&is); err != nil {
 			return s.fail(path, err)
+		}
+		if s.typeErrs > bad { // a field of the wrong kind: the issue is left out, counted (see typeError)
+			s.skipped++
+			continue
 		}
 		if is.typ != "" && !strings.EqualFold(is.typ, "issue") {
 			continue

@@ -105,7 +105,7 @@ func TestCodeClimateIssues(t *testing.T) {
 		{"an object", `{"runs":[]}`, nil, "bad.json: $: line 1, column 1: want a JSON array of Code Quality issues, got an object"},
 		{"a number in the array", `[{"location":{"path":"a"}}, 3]`, nil, "bad.json: $[1]: line 1, column 29: want a Code Quality issue (an object), got a number"},
 		{"truncated", `[{"location":{"path":"a"`, nil, "bad.json: $[0]: line 1, column 25: unexpected end of input"},
-		{"a line that is text", `[{"location":{"path":"a","lines":{"begin":"x"}}}]`, nil, "bad.json: $[0].location.lines.begin: line 1, column 43: want a number, got a string"},
+		{"a line that is text", `[{"location":{"path":"a","lines":{"begin":"x"}}}]`, nil, "bad.json: $[0].location.lines.begin: line 1, column 43: want a number, got a string; 1 issue left out"},
 		{"more after the array", `[] {}`, nil, "bad.json: $: line 1, column 4: more JSON after the array of issues"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -65,6 +65,7 @@ type sarifStream struct {
 	typeErrs   int           // values of the wrong kind, skipped; reading went on
 	typePlaces []*ParseError // the first maxTypePlaces of them
 	skipped    int           // results left out for them
+	item       string        // what a result is called in messages ("result"; Code Quality: "issue")
 	tools      map[string]bool
 	strs       map[string]string // interned rule strings
 }

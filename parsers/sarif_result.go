@@ -767,11 +767,15 @@ func (s *sarifStream) typeError() error {
 	if s.typeErrs > 1 {
 		msg += fmt.Sprintf("; %d values of the wrong kind in all", s.typeErrs)
 	}
+	item := s.item
+	if item == "" {
+		item = "result"
+	}
 	switch {
 	case s.skipped == 1:
-		msg += "; 1 result left out"
+		msg += "; 1 " + item + " left out"
 	case s.skipped > 1:
-		msg += fmt.Sprintf("; %d results left out", s.skipped)
+		msg += fmt.Sprintf("; %d %ss left out", s.skipped, item)
 	}
 	if len(s.typePlaces) > 1 {
 		var more []string

@@ -25,6 +25,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -103,7 +104,9 @@ func Run(bin, dir string, c Case, size int64, timeout time.Duration) (*Result, e
 		t := time.AfterFunc(c.SignalAfter, func() { cmd.Process.Signal(c.Signal) })
 		defer t.Stop()
 	}
+	peak := watchPeak(cmd.Process.Pid)
 	err = cmd.Wait()
+	polled := peak()
 	r := &Result{Stdout: out.Bytes(), Stderr: errOut.Bytes(), Wall: time.Since(start), What: what}
 	if ctx.Err() != nil {
 		return r, fmt.Errorf("no end within %s", timeout)
@@ -113,10 +116,62 @@ func Run(bin, dir string, c Case, size int64, timeout time.Duration) (*Result, e
 		return r, err
 	}
 	r.Code = cmd.ProcessState.ExitCode()
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+	r.MaxRSS = polled
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && polled == 0 {
 		r.MaxRSS = ru.Maxrss * 1024 // KiB on Linux
 	}
 	return r, nil
+}
+
+// watchPeak samples the peak resident set (VmHWM) of process pid every
+// millisecond until the returned function is called, which gives the
+// highest seen (0: none). The process's own rusage is no good for a child
+// of a large process: Linux counts in it the parent's memory, which the
+// child shared until it started recap (os/exec forks with CLONE_VM).
+func watchPeak(pid int) func() int64 {
+	status := fmt.Sprintf("/proc/%d/status", pid)
+	var peak atomic.Int64
+	done := make(chan struct{})
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		t := time.NewTicker(time.Millisecond)
+		defer t.Stop()
+		for {
+			if n := vmHWM(status); n > peak.Load() {
+				peak.Store(n)
+			}
+			select {
+			case <-done:
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return func() int64 {
+		close(done)
+		<-stopped
+		return peak.Load()
+	}
+}
+
+// vmHWM reads the peak resident set of a /proc status file, in bytes; 0
+// when it cannot.
+func vmHWM(status string) int64 {
+	b, err := os.ReadFile(status)
+	if err != nil {
+		return 0
+	}
+	_, rest, ok := bytes.Cut(b, []byte("VmHWM:"))
+	if !ok {
+		return 0
+	}
+	line, _, _ := bytes.Cut(rest, []byte("\n"))
+	kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(string(line)), " kB"), 10, 64)
+	if err != nil {
+		return 0
+	}
+	return kb * 1024
 }
 
 // limited keeps the first n bytes written to it.
