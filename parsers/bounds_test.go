@@ -29,6 +29,9 @@ func peakHeap(f func()) uint64 { return reportstest.PeakHeap(f) }
 // scanner and encoding/xml through xmlLimiter) bounded memory, and end with
 // the same findings (messages cut, with a warning) or a named error.
 func TestXMLBounds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads inputs of many MB: in the full run, not under -short (the race run)")
+	}
 	const bound = 6 << 20 // held whole, the inputs below show far above it
 	cs := `<checkstyle version="8"><file name="a.java">`
 	csTail := `<error line="2" severity="warning" message="after" source="x.Y"/></file></checkstyle>`
@@ -157,6 +160,9 @@ func TestXMLCutsAgree(t *testing.T) {
 // cost bounded memory; the values recap keeps are cut with … and counted
 // in one warning; errors after a cut still give the input's offset.
 func TestSARIFBounds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads inputs of many MB: in the full run, not under -short (the race run)")
+	}
 	const big = 32 << 20 // held whole, it shows far above the bound
 	const bound = 12 << 20
 	head := `{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"T","rules":[{"id":"R1","fullDescription":{"text":"`
@@ -267,6 +273,9 @@ func TestSARIFCuts(t *testing.T) {
 // surrogate pair or character is split, and still decodes; the input's
 // offsets of what follows are kept.
 func TestJSONLimiterCuts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads inputs of many MB: in the full run, not under -short (the race run)")
+	}
 	tails := []string{`\u00e9b`, `\ud83d\ude00b`, `\\b`, `\"b`, "éb", "😀b", `\n`}
 	for _, tail := range tails {
 		for pad := 0; pad < 8; pad++ {
@@ -334,6 +343,9 @@ func TestIndexQuoteOrBackslash(t *testing.T) {
 // noticed in the decoder's buffer, cut where nothing is split, and what
 // follows is read as before, at the input's offsets.
 func TestSARIFLongStringsRead(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads inputs of many MB: in the full run, not under -short (the race run)")
+	}
 	long := strings.Repeat(`a\u00e9\ud83d\ude00\"\\é😀`, (3<<20)/30)
 	doc := `{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"T"}},"results":[` +
 		`{"ruleId":"R","message":{"text":"` + long + `"}},` +
@@ -366,6 +378,9 @@ func TestSARIFLongStringsRead(t *testing.T) {
 // of children, or a document nested too deep, costs the SpotBugs reader
 // bounded memory; the bug is still reported, its message cut.
 func TestSpotBugsBounds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads inputs of many MB: in the full run, not under -short (the race run)")
+	}
 	const big = 16 << 20 // held whole (twice, by etree), it shows above the bound
 	head := `<BugCollection version="4.8.2"><BugInstance type="X" rank="3" category="C">`
 	tail := `<SourceLine start="7" end="7" sourcepath="a/B.java"/></BugInstance><BugInstance type="Y"/></BugCollection>`
