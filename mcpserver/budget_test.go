@@ -17,16 +17,20 @@ import (
 	"github.com/recap-dev/recap/summarize/tokens"
 )
 
-// randomCalls sizes TestBudgetRandomCalls: 1,000 calls by default, so that
-// go test ./... stays quick; the test command runs 10,000
-// (go test ./mcpserver -run TestBudgetRandomCalls -calls 10000).
-var randomCalls = flag.Int("calls", 1000, "calls of TestBudgetRandomCalls (the test command runs 10000)")
+// full sizes the tests that take long at full size: 10,000 random calls
+// instead of 1,000, arguments of 10 MB instead of 1 MB, and a server over
+// the root of the disk. go test ./... runs them small; the test command
+// runs them full (go test ./mcpserver -run '…' -full).
+var full = flag.Bool("full", false, "run the long tests at full size (the test command does)")
 
 // TestBudgetRandomCalls: random calls with random valid arguments over the
 // corpus (every report in it, the invalid ones too): no answer exceeds its
 // budget, by the exact o200k_base count or by a token per 4 characters.
 func TestBudgetRandomCalls(t *testing.T) {
-	calls := *randomCalls
+	calls := 1000
+	if *full {
+		calls = 10000
+	}
 	dir, files := reportstest.Corpus(t)
 	cs, _ := connect(t, mcpserver.Options{Root: dir})
 	exact, err := tokens.New(tokens.O200k)
