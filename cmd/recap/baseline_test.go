@@ -83,6 +83,7 @@ func runJSON(t *testing.T, dir string, args ...string) (jsonView, int) {
 // branch's has exactly one new finding and one fixed, and every finding that
 // only moved is unchanged.
 func TestBaselineAcrossPMDRuns(t *testing.T) {
+	t.Parallel()
 	pr := newPMDPR(t)
 	base, _ := runJSON(t, pr.repo.Dir, "summary", "--format", "json", pr.base)
 	v, code := runJSON(t, pr.repo.Dir, "summary", "--format", "json", "--baseline", pr.base, pr.head)

@@ -208,6 +208,7 @@ func TestFindingsAtRevision(t *testing.T) {
 // git diff -w --ignore-blank-lines shows as added: from --base/--head, from
 // a --diff file, and from the working tree.
 func TestChangedOnlyWithPMD(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs PMD")
 	}

@@ -230,6 +230,7 @@ func dotted(s string) string     { return s }
 // error, passes the client's check of structuredContent against the tool's
 // output schema.
 func TestMCPClientsTypeScript(t *testing.T) {
+	t.Parallel()
 	nodeClients(t)
 	dir := mcpWorkspace(t)
 	url, _ := serveHTTP(t, dir)
@@ -337,6 +338,7 @@ func inspect(t *testing.T, entry string, args ...string) toolResult {
 // arrays and booleans (typed from the tools' input schemas), over stdio and
 // over HTTP.
 func TestMCPClientsInspector(t *testing.T) {
+	t.Parallel()
 	nodeClients(t)
 	dir := mcpWorkspace(t)
 	url, _ := serveHTTP(t, dir)
@@ -517,6 +519,7 @@ func TestMCPHTTPOrigins(t *testing.T) {
 // A's buffer is gone once A ends its session (DELETE), and a session idle
 // for longer than --session-idle is closed with its buffers.
 func TestMCPHTTPSessions(t *testing.T) {
+	t.Parallel()
 	dir := mcpWorkspace(t)
 	url, logs := serveHTTP(t, dir, "--session-idle", "2s")
 	stats := func(client string) map[string]any {
@@ -567,6 +570,7 @@ func TestMCPHTTPSessions(t *testing.T) {
 // parse stops the parse, is not answered (the client would report a
 // response to an unknown id), and counts as cancelled, not as an error.
 func TestMCPCancelAndProgress(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("parses an 80 MB report")
 	}

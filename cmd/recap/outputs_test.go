@@ -225,6 +225,7 @@ func TestErrorsOnStderr(t *testing.T) {
 // GitHub's code scanning accepts: 25,000 results, the most severe, the
 // others counted; and it says so on stderr.
 func TestSpringSARIFForCodeScanning(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("reads a 350 MB report")
 	}

@@ -178,6 +178,7 @@ func TestReviewOnMergeCommit(t *testing.T) {
 // by others, a pull request from a fork (read-only token), a secondary rate
 // limit with Retry-After, a 422, and what the exit code says of each.
 func TestReviewPostOnGitHub(t *testing.T) {
+	t.Parallel()
 	pr := newMergePR(t)
 	type step struct {
 		name       string
@@ -317,6 +318,7 @@ func TestReviewPostOnGitHub(t *testing.T) {
 // the line git diff base...head changed, and so does GitHub's stand-in take
 // the review.
 func TestReviewOnMergeCommitWithPMD(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs PMD")
 	}

@@ -27,6 +27,7 @@ type reviewRequest struct {
 // --post sends them to a local stand-in of GitHub's API, and a second run
 // posts nothing twice and updates the summary.
 func TestReviewWithPMD(t *testing.T) {
+	t.Parallel()
 	pr := newPMDPR(t)
 	dir := pr.repo.Dir
 	hunks := githubtest.HunksOfGitDiff(pr.repo.Git("diff", "main...feature"))
