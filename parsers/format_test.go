@@ -56,7 +56,7 @@ func (p codeQualityParser) Parse(r io.Reader, emit Emit) (reports.Input, error) 
 		case "critical", "blocker":
 			sev = reports.SeverityError
 		}
-		f := reports.Finding{Tool: in.Tool, Rule: is.CheckName, Category: reports.Uncategorized, Severity: sev,
+		f := reports.Finding{Tool: in.Tool, Rule: is.CheckName, Category: reports.CategoryOther, Severity: sev,
 			Message: is.Description, Path: pl.place(is.Location.Path), Line: is.Location.Lines.Begin, EndLine: is.Location.Lines.Begin}
 		if err := emit(f, map[string]string{"fingerprint": is.Fingerprint}); err != nil {
 			return in, err

@@ -41,14 +41,25 @@ func (p *pmdParser) Parse(r io.Reader, emit Emit) (reports.Input, error) {
 type pmdRun struct {
 	in         reports.Input
 	pl         *placer
+	held       *heldFindings
 	file       string
 	procErrors int
 	firstProc  string
 	cuts       int // values cut to maxXMLValue
+	rules      map[[3]string]*pmdRule
+}
+
+// pmdRule is what a violation's rule, ruleset and help URI say of it,
+// worked out once per rule.
+type pmdRule struct {
+	category, help string
 }
 
 func (p *pmdParser) newRun() *pmdRun {
-	return &pmdRun{in: reports.Input{Format: string(FormatPMD), Tool: "PMD"}, pl: newPlacer(p.opts.Root, p.opts.FS)}
+	r := &pmdRun{in: reports.Input{Format: string(FormatPMD), Tool: "PMD", Rules: &reports.Rules{}}, pl: newPlacer(p.opts.Root, p.opts.FS),
+		rules: map[[3]string]*pmdRule{}}
+	r.held = &heldFindings{p: r.pl}
+	return r
 }
 
 // finish adds the warnings of the run to its input.
@@ -57,6 +68,7 @@ func (r *pmdRun) finish() reports.Input {
 		r.in.Warn(fmt.Sprintf("PMD could not process %s (first: %s)", plural(r.procErrors, "file", "files"), r.firstProc))
 	}
 	warnCuts(&r.in, r.cuts)
+	warnRules(&r.in)
 	r.pl.finish(&r.in)
 	return r.in
 }
@@ -120,13 +132,13 @@ func (p *pmdParser) scanRun(run *pmdRun, r io.Reader, emit Emit) error {
 		case ev == xmlEOF:
 			return fail(s.fail("unexpected EOF"))
 		case ev == xmlEnd && len(s.stack) == 0:
-			return nil // the root closed
+			return run.held.flush(emit) // the root closed
 		case ev == xmlEnd:
 			if cur == nil || string(local(s.ended)) != "violation" {
 				continue
 			}
 			cur.Message = orMessage(messageText(s.keptText()), cur.Rule)
-			if err := emit(*cur, nil); err != nil {
+			if err := run.held.emit(emit, *cur, nil); err != nil {
 				return err
 			}
 			run.in.Findings++
@@ -135,7 +147,7 @@ func (p *pmdParser) scanRun(run *pmdRun, r io.Reader, emit Emit) error {
 		}
 		name := string(local(s.name))
 		if name == "violation" {
-			f := pmdFinding(get, run.file, run.in.ToolVersion)
+			f := run.finding(get)
 			cur, s.keepText, s.text, s.textCut = &f, true, s.text[:0], false
 		} else {
 			run.element(name, get)
@@ -158,7 +170,7 @@ func (p *pmdParser) parseXML(r io.Reader, emit Emit) (reports.Input, error) {
 			case xml.StartElement:
 				get := func(name string) string { return cutValue(attr(t, name), &run.cuts) }
 				if t.Name.Local == "violation" {
-					f := pmdFinding(get, run.file, run.in.ToolVersion)
+					f := run.finding(get)
 					cur = &f
 					text, textCut = text[:0], false
 				} else {
@@ -182,7 +194,7 @@ func (p *pmdParser) parseXML(r io.Reader, emit Emit) (reports.Input, error) {
 					run.cuts++
 				}
 				cur.Message = orMessage(messageText(msg), cur.Rule)
-				if err := emit(*cur, nil); err != nil {
+				if err := run.held.emit(emit, *cur, nil); err != nil {
 					return err
 				}
 				run.in.Findings++
@@ -190,25 +202,39 @@ func (p *pmdParser) parseXML(r io.Reader, emit Emit) (reports.Input, error) {
 			}
 			return nil
 		})
+	if err == nil {
+		err = run.held.flush(emit)
+	}
 	return run.finish(), err
 }
 
-// pmdFinding makes a violation's finding from its attributes (read by get),
-// without its message (the element's text).
-func pmdFinding(get func(string) string, file, version string) reports.Finding {
+// finding makes a violation's finding from its attributes (read by get),
+// without its message (the element's text). Its rule goes into the input's
+// rule table the first time.
+func (r *pmdRun) finding(get func(string) string) reports.Finding {
 	prio := atoi(get("priority"))
-	help := get("externalInfoUrl")
-	if strings.Contains(help, "${") { // an unexpanded placeholder, as in PMD's own test output
-		help = ""
-	}
-	rule := get("rule")
-	category := pmdCategory(get("ruleset"), help)
-	if category == "" {
-		category = reports.Uncategorized
+	rule, ruleset, help := get("rule"), get("ruleset"), get("externalInfoUrl")
+	key := [3]string{rule, ruleset, help}
+	pr, ok := r.rules[key]
+	if !ok {
+		if strings.Contains(help, "${") { // an unexpanded placeholder, as in PMD's own test output
+			help = ""
+		}
+		category, _ := pmdCategory(ruleset, help)
+		pr = &pmdRule{category: category, help: help}
+		if len(r.rules) >= maxXMLShared { // a hostile report's distinct rules
+			clear(r.rules)
+		}
+		r.rules[key] = pr
+		var tags []string
+		if ruleset != "" {
+			tags = []string{ruleset}
+		}
+		r.in.Rules.Add("PMD", reports.Rule{ID: rule, HelpURI: help, Tags: tags})
 	}
 	f := reports.Finding{
-		Tool: "PMD", ToolVersion: version, Rule: rule, Category: category,
-		Severity: pmdSeverity(prio), Priority: prio, Path: file, HelpURI: help,
+		Tool: "PMD", ToolVersion: r.in.ToolVersion, Rule: rule, Category: pr.category, ToolCategory: ruleset,
+		Severity: pmdSeverity(prio), Priority: prio, Path: r.file, HelpURI: pr.help,
 		Line: atoi(get("beginline")), EndLine: atoi(get("endline")),
 		Column: atoi(get("begincolumn")), EndColumn: atoi(get("endcolumn")),
 	}

@@ -19,8 +19,10 @@ import (
 // jsontext.Decoder walks the tokens down to runs[].results[] and reads one
 // result at a time, token by token (sarif_result.go), so memory does not grow
 // with the number of results. Rule descriptors are read the same way into
-// compact rules (id, name, level, help URI, category properties), their
-// description and help text skipped. See ../shared/LIBRARIES.md §1 for why go-sarif's own decoder is
+// compact rules (id, name, level, help URI, category and security
+// properties); the descriptions and help of a rule id are read from its
+// first descriptor only, and kept once per rule in the input's rule table.
+// See ../shared/LIBRARIES.md §1 for why go-sarif's own decoder is
 // not used to read: it rejects "ruleIndex": -1 and a BOM, and holds the whole log.
 type sarifParser struct{ opts Options }
 
@@ -30,7 +32,7 @@ func newSARIF(opts Options) Parser { return &sarifParser{opts: opts} }
 const sarifVersion = "2.1.0"
 
 func (p *sarifParser) Parse(r io.Reader, emit Emit) (reports.Input, error) {
-	in := reports.Input{Format: string(FormatSARIF)}
+	in := reports.Input{Format: string(FormatSARIF), Rules: &reports.Rules{}}
 	br := bufio.NewReaderSize(r, 64<<10)
 	if b, err := br.Peek(3); err == nil && string(b) == string(utf8BOM) {
 		br.Discard(3)
@@ -40,7 +42,12 @@ func (p *sarifParser) Parse(r io.Reader, emit Emit) (reports.Input, error) {
 	dec := jsontext.NewDecoder(lim, jsonOptions)
 	lim.watch(dec)
 	s := &sarifStream{opts: p.opts, dec: dec, lc: lc, lim: lim, in: &in, emit: emit, placer: newPlacer(p.opts.Root, p.opts.FS)}
+	s.held.p = s.placer
 	err := s.document()
+	if err == nil {
+		err = s.held.flush(s.emit)
+	}
+	warnRules(&in)
 	if n := lim.cuts + s.cuts; n > 0 {
 		in.Warn(fmt.Sprintf("%s longer than its bound cut (marked …)", plural(n, "string", "strings")))
 	}
@@ -63,6 +70,10 @@ type sarifStream struct {
 	typeErr error // the first result that did not fit the schema; reading went on
 	tools   map[string]bool
 	strs    map[string]string // interned rule strings
+	// ruleFirst is the first descriptor of each rule id of the component
+	// being read (see firstOfID).
+	ruleFirst map[string]*sarifRule
+	held      heldFindings // findings whose path waits for the report's root (see placer)
 }
 
 // intern returns one shared copy of each distinct string.

@@ -81,13 +81,92 @@ func oracleInt(dec *jsontext.Decoder) (int, bool, error) {
 	return 0, false, errOracleKind
 }
 
-// oracleResult is a result as the oracle decodes it: the suppressions'
-// statuses, which the decoder keeps alone, come from their objects.
+// oracleResult is a result as the oracle decodes it: what the decoder
+// keeps of the suppressions, related locations, code flows, fixes and taxa
+// is taken from the whole of them, with the decoder's bounds.
 type oracleResult struct {
 	sarifResult
 	Suppressions []struct {
 		Status string `json:"status"`
 	} `json:"suppressions"`
+	RelatedLocations []sarifLocation `json:"relatedLocations"`
+	CodeFlows        []struct {
+		ThreadFlows []struct {
+			Locations []struct {
+				Location *sarifLocation `json:"location"`
+			} `json:"locations"`
+		} `json:"threadFlows"`
+	} `json:"codeFlows"`
+	Fixes []struct {
+		Description     sarifMessage `json:"description"`
+		ArtifactChanges []struct {
+			ArtifactLocation *sarifArtifactLocation `json:"artifactLocation"`
+			Replacements     []struct {
+				DeletedRegion   *sarifRegion `json:"deletedRegion"`
+				InsertedContent *struct {
+					Text   string `json:"text"`
+					Binary string `json:"binary"`
+				} `json:"insertedContent"`
+			} `json:"replacements"`
+		} `json:"artifactChanges"`
+	} `json:"fixes"`
+	Taxa []sarifRuleRef `json:"taxa"`
+}
+
+// reduce keeps of the whole result what the token decoder keeps.
+func (o *oracleResult) reduce() sarifResult {
+	res := o.sarifResult
+	for _, s := range o.Suppressions {
+		res.SuppressionStatuses = append(res.SuppressionStatuses, s.Status)
+	}
+	res.RelatedCount = len(o.RelatedLocations)
+	res.Related = o.RelatedLocations[:min(len(o.RelatedLocations), reports.MaxRelated)]
+	if len(o.CodeFlows) > 0 && len(o.CodeFlows[0].ThreadFlows) > 0 {
+		steps := o.CodeFlows[0].ThreadFlows[0].Locations
+		res.FlowSteps = len(steps)
+		for _, st := range steps[:min(len(steps), reports.MaxFlowSteps)] {
+			var l sarifLocation
+			if st.Location != nil {
+				l = *st.Location
+			}
+			res.Flow = append(res.Flow, l)
+		}
+	}
+	if len(o.Fixes) > 0 {
+		fx := o.Fixes[0]
+		fix := &sarifFix{Description: fx.Description.Text}
+		usable, n := true, 0
+		for _, ch := range fx.ArtifactChanges {
+			var al sarifArtifactLocation
+			if ch.ArtifactLocation != nil {
+				al = *ch.ArtifactLocation
+			}
+			for _, rp := range ch.Replacements {
+				if n++; n > reports.MaxFixReplacements {
+					usable = false
+					break
+				}
+				r := sarifReplacement{Artifact: al}
+				if rp.DeletedRegion != nil {
+					r.Region = *rp.DeletedRegion
+				}
+				if ic := rp.InsertedContent; ic != nil {
+					r.Text = ic.Text
+					if ic.Binary != "" {
+						usable = false
+					}
+				}
+				fix.Replacements = append(fix.Replacements, r)
+			}
+		}
+		if usable && usableFix(fix) {
+			res.Fix = fix
+		}
+	}
+	for i := range o.Taxa {
+		res.CWE = addCWE(res.CWE, taxonCWE(&o.Taxa[i]))
+	}
+	return res
 }
 
 // oracleRule is a reportingDescriptor as the oracle decodes it; what recap
@@ -100,7 +179,10 @@ type oracleRule struct {
 	MessageStrings map[string]struct {
 		Text string `json:"text"`
 	} `json:"messageStrings"`
-	Properties map[string]jsontext.Value `json:"properties"`
+	Properties    map[string]jsontext.Value `json:"properties"`
+	Relationships []struct {
+		Target *sarifRuleRef `json:"target"`
+	} `json:"relationships"`
 }
 
 // decoded is one value read by the token decoder or the oracle.
@@ -144,10 +226,7 @@ func oracleDecodeResult(data []byte) (decoded, error) {
 	if err != nil {
 		return decoded{}, err
 	}
-	res := o.sarifResult
-	for _, s := range o.Suppressions {
-		res.SuppressionStatuses = append(res.SuppressionStatuses, s.Status)
-	}
+	res := o.reduce()
 	return decoded{Result: &res, TypeErr: typeErr}, nil
 }
 
@@ -168,6 +247,11 @@ func oracleDecodeRule(data []byte) (decoded, error) {
 		}
 		r.messageStrings[id] = m.Text
 	}
+	for _, rel := range o.Relationships {
+		if rel.Target != nil {
+			r.cwe = addCWE(r.cwe, taxonCWE(rel.Target))
+		}
+	}
 	for k, v := range o.Properties {
 		switch k {
 		case "ruleset":
@@ -177,7 +261,18 @@ func oracleDecodeRule(data []byte) (decoded, error) {
 		case "priority":
 			r.priority = intProperty(v)
 		case "tags":
-			r.tags = tagsProperty(v)
+			for _, t := range tagsProperty(v) {
+				if len(r.tags) < maxRuleTags {
+					r.tags = append(r.tags, t)
+				}
+				r.cwe = addCWE(r.cwe, tagCWE(t))
+			}
+		case "security-severity":
+			r.securitySeverity = severityProperty(v)
+		case "precision":
+			r.precision = stringProperty(v)
+		case "toolCategory":
+			r.toolCategory = stringProperty(v)
 		}
 	}
 	return decoded{Rule: &r, TypeErr: typeErr}, nil
@@ -302,7 +397,7 @@ func TestSARIFNameCase(t *testing.T) {
 		t.Fatalf("%+v, %d findings", in, len(got))
 	}
 	want := reports.Finding{Tool: "PMD", ToolVersion: "7.0.0", Rule: "UnusedLocalVariable", RuleName: "UnusedLocalVariable",
-		Category: "Best Practices", Severity: reports.SeverityWarning, Priority: 3, Message: "Avoid unused x",
+		Category: "Best Practices", ToolCategory: "Best Practices", Severity: reports.SeverityWarning, Priority: 3, Message: "Avoid unused x",
 		Path: "src/A.java", Line: 3, EndLine: 3}
 	if diff := cmp.Diff(want, stripIDs(got)[0]); diff != "" {
 		t.Errorf("RuleId (-want +got):\n%s", diff)

@@ -155,7 +155,7 @@ func commentBody(f *summarize.FindingView, key string) string {
 		rule = "[" + rule + "](<" + u + ">)"
 	}
 	fmt.Fprintf(&b, "%s **%s** · %s %s", render.SeverityMark(f.Severity), f.Severity, esc(f.Tool), rule)
-	if f.Category != "" && f.Category != reports.Uncategorized {
+	if f.Category != "" && f.Category != reports.CategoryOther {
 		fmt.Fprintf(&b, " · %s", esc(f.Category))
 	}
 	if f.Baseline == reports.BaselineNew {

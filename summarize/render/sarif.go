@@ -288,7 +288,7 @@ func validHelpURI(s string) bool {
 }
 
 func categoryName(c string) string {
-	if c == "" || c == reports.Uncategorized {
+	if c == "" || c == reports.CategoryOther {
 		return "uncategorized"
 	}
 	return c
