@@ -70,9 +70,9 @@ type sarifStream struct {
 	typeErr error // the first result that did not fit the schema; reading went on
 	tools   map[string]bool
 	strs    map[string]string // interned rule strings
-	// ruleFirst is the first descriptor of each rule id of the component
-	// being read (see firstOfID).
-	ruleFirst map[string]*sarifRule
+	// ruleFirst is what the descriptors of each rule id of the component
+	// being read share (see firstOfID).
+	ruleFirst map[string]*ruleShared
 	held      heldFindings // findings whose path waits for the report's root (see placer)
 }
 

@@ -34,26 +34,42 @@ type sarifComponent struct {
 // interned, its properties parsed once, and the texts of a rule id read
 // once (sarifStream.rule skips them in the id's later descriptors).
 type sarifRule struct {
-	ID                string            `json:"id"`
-	Name              string            `json:"name"`
-	HelpURI           string            `json:"helpUri"`
-	ShortDescription  *sarifMultiformat `json:"shortDescription"`
-	FullDescription   *sarifMultiformat `json:"fullDescription"`
-	Help              *sarifMultiformat `json:"help"`
-	level             string            // defaultConfiguration.level
+	ID      string `json:"id"`
+	Name    string `json:"name"`
+	HelpURI string `json:"helpUri"`
+	level   string // defaultConfiguration.level
+	// texts are the descriptor's shortDescription, fullDescription and
+	// help, while the rule table has not taken them; nil when it has none.
+	texts             *ruleTexts
 	messageStrings    map[string]string
 	ruleset, category string
 	priority          int
 	tags              []string
-	securitySeverity  float64 // properties.security-severity
-	precision         string  // properties.precision
-	toolCategory      string  // properties.toolCategory: recap's SARIF read back
-	cwe               []int   // from the tags and the relationships to a CWE taxonomy
+	props             *ruleProps // nil when the descriptor has none of them
+	// shared is what the descriptors of one id share, set by the stream
+	// (firstOfID) and the run (describe).
+	shared *ruleShared
+}
 
-	// Set by the run, once the tool is known (setTool).
-	first       *sarifRule    // the first descriptor of the id, whose texts count (nil: this one)
-	described   bool          // its rule table entry is made
-	shortVaries bool          // the id's descriptors differ in shortDescription (PMD 7 writes the message there)
+// ruleTexts are a descriptor's texts (§3.49.9, .10, .13).
+type ruleTexts struct {
+	short, full, help *sarifMultiformat
+}
+
+// ruleProps are the properties of a descriptor that few have.
+type ruleProps struct {
+	securitySeverity float64 // properties.security-severity
+	precision        string  // properties.precision
+	toolCategory     string  // properties.toolCategory: recap's SARIF read back
+	cwe              []int   // from the tags and the relationships to a CWE taxonomy
+}
+
+// ruleShared is what the descriptors of one rule id share: PMD 7 writes one
+// per rule and message, tens of thousands in a large report.
+type ruleShared struct {
+	short       string        // the first descriptor's short description
+	shortVaries bool          // the descriptors differ in it: PMD 7 writes the message there
+	described   bool          // the fields below are set
 	info        *reports.Rule // the input's rule table entry
 	cat, word   string        // the category and the tool's word for it
 }

@@ -179,8 +179,11 @@ type oracleRule struct {
 	MessageStrings map[string]struct {
 		Text string `json:"text"`
 	} `json:"messageStrings"`
-	Properties    map[string]jsontext.Value `json:"properties"`
-	Relationships []struct {
+	Properties       map[string]jsontext.Value `json:"properties"`
+	ShortDescription *sarifMultiformat         `json:"shortDescription"`
+	FullDescription  *sarifMultiformat         `json:"fullDescription"`
+	Help             *sarifMultiformat         `json:"help"`
+	Relationships    []struct {
 		Target *sarifRuleRef `json:"target"`
 	} `json:"relationships"`
 }
@@ -241,6 +244,9 @@ func oracleDecodeRule(data []byte) (decoded, error) {
 	}
 	r := o.sarifRule
 	r.level = o.DefaultConfiguration.Level
+	if o.ShortDescription != nil || o.FullDescription != nil || o.Help != nil {
+		r.texts = &ruleTexts{short: o.ShortDescription, full: o.FullDescription, help: o.Help}
+	}
 	for id, m := range o.MessageStrings {
 		if r.messageStrings == nil {
 			r.messageStrings = map[string]string{}
@@ -249,7 +255,9 @@ func oracleDecodeRule(data []byte) (decoded, error) {
 	}
 	for _, rel := range o.Relationships {
 		if rel.Target != nil {
-			r.cwe = addCWE(r.cwe, taxonCWE(rel.Target))
+			if id := taxonCWE(rel.Target); id > 0 {
+				r.prop().cwe = addCWE(r.props.cwe, id)
+			}
 		}
 	}
 	for k, v := range o.Properties {
@@ -265,14 +273,22 @@ func oracleDecodeRule(data []byte) (decoded, error) {
 				if len(r.tags) < maxRuleTags {
 					r.tags = append(r.tags, t)
 				}
-				r.cwe = addCWE(r.cwe, tagCWE(t))
+				if id := tagCWE(t); id > 0 {
+					r.prop().cwe = addCWE(r.props.cwe, id)
+				}
 			}
 		case "security-severity":
-			r.securitySeverity = severityProperty(v)
+			if sev := severityProperty(v); sev > 0 {
+				r.prop().securitySeverity = sev
+			}
 		case "precision":
-			r.precision = stringProperty(v)
+			if p := stringProperty(v); p != "" {
+				r.prop().precision = p
+			}
 		case "toolCategory":
-			r.toolCategory = stringProperty(v)
+			if c := stringProperty(v); c != "" {
+				r.prop().toolCategory = c
+			}
 		}
 	}
 	return decoded{Rule: &r, TypeErr: typeErr}, nil
@@ -316,7 +332,7 @@ func compareDecoders(t *testing.T, data []byte, token, oracle func([]byte) (deco
 		t.Fatalf("the token decoder fails on %q, which Unmarshal reads: %v", data, tokErr)
 	}
 	// An empty array or object is as absent: the decoder leaves it nil.
-	if diff := cmp.Diff(want, got, cmp.AllowUnexported(sarifRule{}), cmpopts.EquateEmpty()); diff != "" {
+	if diff := cmp.Diff(want, got, cmp.AllowUnexported(sarifRule{}, ruleProps{}, ruleTexts{}), cmpopts.IgnoreFields(sarifRule{}, "shared"), cmpopts.EquateEmpty()); diff != "" {
 		t.Errorf("%q: the token decoder (+) and Unmarshal (-) differ:\n%s", data, diff)
 	}
 	return true
@@ -344,6 +360,18 @@ var oracleResults = []string{
 	`{"message":{"arguments":["a",1,null,"b",["c"]]},"partialFingerprints":{"a":1,"b":"x","c":{"d":[true]}}}`,
 	`{"rule":"R","locations":"x"}`,
 	`{"rule":{"toolComponent":"x"},"locations":[{"physicalLocation":{"artifactLocation":"a.java","region":[1]}}]}`,
+	`{"relatedLocations":[{"id":1,"physicalLocation":{"artifactLocation":{"uri":"a.c"},"region":{"startLine":4}},"message":{"text":"here"}},null,{"message":null},{"message":"x"}]}`,
+	`{"codeFlows":[{"message":{"text":"flow"},"threadFlows":[{"locations":[{"location":{"message":{"text":"s1"},"physicalLocation":{"region":{"startLine":1}}},"nestingLevel":0},` +
+		`{"kinds":["x"]},null,{"location":null}]},{"locations":[{"location":{}}]}]},{"threadFlows":[{"locations":[{}]}]}]}`,
+	`{"codeFlows":[null,{"threadFlows":[{"locations":[{}]}]}]}`,
+	`{"codeFlows":[{"threadFlows":"x"}],"relatedLocations":{"a":1}}`,
+	`{"fixes":[{"description":{"text":"d"},"artifactChanges":[{"artifactLocation":{"uri":"a.py","index":-1},"replacements":[{"deletedRegion":{"startLine":5,"startColumn":3,"endColumn":12},"insertedContent":{"text":"x"}},{"deletedRegion":{"startLine":6}}]},{"artifactLocation":{"index":0},"replacements":[{"deletedRegion":{"startLine":1,"endLine":2},"insertedContent":{"text":""}}]}]},{"description":{"text":"second"}}]}`,
+	`{"fixes":[{"artifactChanges":[{"replacements":[{"deletedRegion":{"startLine":5},"insertedContent":{"text":"no artifact"}}]}]}]}`,
+	`{"fixes":[{"artifactChanges":[{"artifactLocation":{"uri":"a"},"replacements":[{"deletedRegion":{"charOffset":5,"charLength":2}}]}]}]}`,
+	`{"fixes":[{"artifactChanges":[{"artifactLocation":{"uri":"a"},"replacements":[{"deletedRegion":{"startLine":5},"insertedContent":{"binary":"AA=="}}]}]}]}`,
+	`{"fixes":[null],"taxa":[{"id":"89","toolComponent":{"name":"CWE"}},{"id":"CWE-79","toolComponent":{"name":"cwe","index":0}},{"id":"79","toolComponent":{"name":"CWE"}},{"id":"x","toolComponent":{"name":"CWE"}},{"id":"12","toolComponent":{"name":"OWASP"}},{"id":"7"}]}`,
+	`{"fixes":"x","taxa":[1,null,{"toolComponent":null}],"locations":[{"message":{"text":"m","arguments":["a"]},"physicalLocation":{"artifactLocation":{"uri":"a"}}}]}`,
+	`{"Fixes":[{"ArtifactChanges":[{"ArtifactLocation":{"URI":"a"},"Replacements":[{"DeletedRegion":{"StartLine":2},"InsertedContent":{"Text":"t"}}]}]}],"CodeFlows":[{"ThreadFlows":[{"Locations":[{"Location":{"Message":{"Text":"m"}}}]}]}],"RelatedLocations":[{"Message":{"Text":"r"}}],"Taxa":[{"Id":"1","ToolComponent":{"Name":"CWE"}}]}`,
 }
 
 var oracleRules = []string{
@@ -355,6 +383,11 @@ var oracleRules = []string{
 	`{}`,
 	`{"id":null,"defaultConfiguration":null,"messageStrings":null,"properties":null}`,
 	`{"ıd":"dotless i is not i","\u212a":1,"helpuri":"lower case"}`,
+	`{"id":"R","shortDescription":{"text":"s","markdown":"**s**"},"fullDescription":{"text":"f"},"help":{"text":"h","markdown":"m"},"properties":{"security-severity":"8.8","precision":"high","toolCategory":"BAD_PRACTICE","tags":["security","external/cwe/cwe-089","CWE-79: XSS","cwe","xcwe-1","cwe-1x"]}}`,
+	`{"shortDescription":{"text":"before the id"},"id":"R","fullDescription":null,"help":"x","properties":{"security-severity":11,"precision":3}}`,
+	`{"id":"R","relationships":[{"target":{"id":"22","toolComponent":{"name":"CWE"}},"kinds":["superset"]},{"target":{"id":"CWE-22","toolComponent":{"name":"CWE"}}},{"target":null},{"target":{"id":"5","toolComponent":{"name":"OWASP"}}},"x"]}`,
+	`{"id":"R","properties":{"security-severity":"0","precision":"","toolCategory":"","tags":["CWE-1","CWE-2","CWE-3","CWE-4","CWE-5","CWE-6","CWE-7","CWE-8","CWE-9","CWE-10","CWE-11","CWE-12","CWE-13","CWE-14","CWE-15","CWE-16","CWE-17","CWE-18","CWE-19","CWE-20","CWE-21","CWE-22"]}}`,
+	`{"ID":"R","ShortDescription":{"Text":"s"},"FullDescription":{"Markdown":"f"},"HELP":{"text":"h"},"Relationships":[{"Target":{"Id":"1","ToolComponent":{"Name":"CWE"}}}]}`,
 }
 
 // TestSARIFDecoderOracle: on hand cases, every result and rule is read by

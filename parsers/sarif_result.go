@@ -305,15 +305,18 @@ func (s *sarifStream) rule() (*sarifRule, error) {
 		case "helpUri":
 			return s.istr(&r.HelpURI)
 		case "shortDescription":
-			return s.multiformat(&r.ShortDescription)
+			if sh := s.ruleFirst[r.ID]; r.ID != "" && sh != nil {
+				return s.sameShort(sh) // compared with the id's, not kept
+			}
+			return s.ruleText(r, 0)
 		case "fullDescription", "help":
 			if r.ID != "" && s.ruleFirst[r.ID] != nil {
-				return s.dec.SkipValue() // the id's first descriptor holds its texts
+				return s.dec.SkipValue() // the id's first descriptor has its texts
 			}
 			if name == "help" {
-				return s.multiformat(&r.Help)
+				return s.ruleText(r, 2)
 			}
-			return s.multiformat(&r.FullDescription)
+			return s.ruleText(r, 1)
 		case "relationships":
 			return s.array(func() error {
 				return s.object(relationshipMembers, func(name string) error {
@@ -322,7 +325,9 @@ func (s *sarifStream) rule() (*sarifRule, error) {
 					}
 					var ref sarifRuleRef
 					err := s.ruleRef(&ref)
-					r.cwe = addCWE(r.cwe, taxonCWE(&ref))
+					if id := taxonCWE(&ref); id > 0 {
+						r.prop().cwe = addCWE(r.props.cwe, id)
+					}
 					return err
 				})
 			})
@@ -372,14 +377,22 @@ func (s *sarifStream) rule() (*sarifRule, error) {
 						if len(r.tags) < maxRuleTags {
 							r.tags = append(r.tags, s.intern(s.cut(t, maxSARIFName)))
 						}
-						r.cwe = addCWE(r.cwe, tagCWE(t))
+						if id := tagCWE(t); id > 0 {
+							r.prop().cwe = addCWE(r.props.cwe, id)
+						}
 					}
 				case "security-severity":
-					r.securitySeverity = severityProperty(v)
+					if sev := severityProperty(v); sev > 0 || r.props != nil {
+						r.prop().securitySeverity = sev
+					}
 				case "precision":
-					r.precision = s.intern(s.cut(stringProperty(v), maxSARIFName))
+					if p := stringProperty(v); p != "" || r.props != nil {
+						r.prop().precision = s.intern(s.cut(p, maxSARIFName))
+					}
 				case "toolCategory":
-					r.toolCategory = s.intern(s.cut(stringProperty(v), maxSARIFName))
+					if c := stringProperty(v); c != "" || r.props != nil {
+						r.prop().toolCategory = s.intern(s.cut(c, maxSARIFName))
+					}
 				}
 				return nil
 			})
@@ -390,41 +403,102 @@ func (s *sarifStream) rule() (*sarifRule, error) {
 	return r, err
 }
 
-// firstOfID links a descriptor to the first one of its id in the
-// component, which holds the id's texts: its own are dropped (a later
-// descriptor's are skipped unread, when its id comes first). A short
-// description that differs between them is a message, not the rule's
-// (PMD 7 writes one descriptor per rule and message).
+// firstOfID gives a descriptor what the descriptors of its id share in
+// the component, which the first of them makes: its texts are the id's (a
+// later descriptor's are dropped, or skipped unread when its id comes
+// first). A short description that differs between them is a message, not
+// the rule's (PMD 7 writes one descriptor per rule and message).
 func (s *sarifStream) firstOfID(r *sarifRule) {
 	if r.ID == "" {
 		return
 	}
-	first := s.ruleFirst[r.ID]
-	if first == nil {
+	sh := s.ruleFirst[r.ID]
+	if sh == nil {
 		if s.ruleFirst == nil {
-			s.ruleFirst = map[string]*sarifRule{}
+			s.ruleFirst = map[string]*ruleShared{}
 		}
-		s.ruleFirst[r.ID] = r
+		r.shared = &ruleShared{short: textOf(r.texts, 0)}
+		s.ruleFirst[r.ID] = r.shared
 		return
 	}
-	r.first = first
-	if textOf(r.ShortDescription) != textOf(first.ShortDescription) {
-		first.shortVaries = true
+	r.shared = sh
+	if textOf(r.texts, 0) != sh.short {
+		sh.shortVaries = true
 	}
-	r.ShortDescription, r.FullDescription, r.Help = nil, nil, nil
+	r.texts = nil
 }
 
-func textOf(m *sarifMultiformat) string {
+// textOf is the text of a descriptor's short description (0), full
+// description (1) or help (2).
+func textOf(t *ruleTexts, which int) string {
+	if t == nil {
+		return ""
+	}
+	m := [3]*sarifMultiformat{t.short, t.full, t.help}[which]
 	if m == nil {
 		return ""
 	}
 	return m.Text
 }
 
+// ruleText reads a descriptor's short description (0), full description
+// (1) or help (2); its texts are made only for an object.
+func (s *sarifStream) ruleText(r *sarifRule, which int) error {
+	var dst *sarifMultiformat
+	if s.dec.PeekKind() != 'n' && r.texts == nil {
+		r.texts = &ruleTexts{}
+	}
+	err := s.multiformat(&dst)
+	if dst != nil {
+		*[3]**sarifMultiformat{&r.texts.short, &r.texts.full, &r.texts.help}[which] = dst
+	}
+	return err
+}
+
+// sameShort reads a later descriptor's shortDescription and notes when its
+// text is not the id's; a text written without escapes is compared without
+// being copied.
+func (s *sarifStream) sameShort(sh *ruleShared) error {
+	text, seen := "", false
+	err := s.object(snippetMembers, func(k string) error {
+		if k != "text" || s.dec.PeekKind() != '"' {
+			return s.dec.SkipValue()
+		}
+		seen = true
+		v, err := s.dec.ReadValue()
+		if err != nil {
+			return err
+		}
+		if raw := v[1 : len(v)-1]; bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) && len(raw) <= maxRuleText {
+			if string(raw) != sh.short {
+				sh.shortVaries = true
+			}
+			return nil
+		}
+		text = s.unquote(v, maxRuleText)
+		if text != sh.short {
+			sh.shortVaries = true
+		}
+		return nil
+	})
+	if !seen && sh.short != "" {
+		sh.shortVaries = true
+	}
+	return err
+}
+
+// prop returns r's props, made when it has none.
+func (r *sarifRule) prop() *ruleProps {
+	if r.props == nil {
+		r.props = &ruleProps{}
+	}
+	return r.props
+}
+
 // multiformat reads a rule's multiformatMessageString (§3.12) into a new
 // value, its strings cut to what the rule table keeps; null leaves dst nil.
 func (s *sarifStream) multiformat(dst **sarifMultiformat) error {
-	if *dst == nil && s.dec.PeekKind() == '{' {
+	if *dst == nil && s.dec.PeekKind() != 'n' {
 		*dst = &sarifMultiformat{}
 	}
 	m := *dst
@@ -493,7 +567,7 @@ func (s *sarifStream) message(m *sarifMessage) error {
 func (s *sarifStream) location(l *sarifLocation) error {
 	return s.object(locationMembers, func(name string) error {
 		if name == "message" {
-			if l.Message == nil && s.dec.PeekKind() == '{' {
+			if l.Message == nil && s.dec.PeekKind() != 'n' {
 				l.Message = &sarifMessage{}
 			}
 			if l.Message == nil {

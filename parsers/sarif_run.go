@@ -229,31 +229,37 @@ func (r *sarifRun) setTool(t *sarifTool) {
 }
 
 // describe works out what a descriptor gives each of its results: its
-// category, and its rule's entry in the input's rule table, made from the
-// first descriptor of the id (which holds the texts, then let go).
+// category, and its rule's entry in the input's rule table, made once per
+// id from its first descriptor (which holds the texts, then let go).
 func (r *sarifRun) describe(rule *sarifRule) {
-	rule.cat, rule.word = r.kind.category(r.toolName, rule, rule.ID)
-	first := rule.first
-	if first == nil {
-		first = rule
+	if rule.shared == nil { // a descriptor without an id
+		rule.shared = &ruleShared{}
 	}
-	if !first.described {
-		first.described = true
-		first.info = r.s.in.Rules.Add(r.toolName, ruleInfo(first))
-		first.ShortDescription, first.FullDescription, first.Help = nil, nil, nil
+	sh := rule.shared // the first descriptor of the id describes it
+	if sh.described {
+		return
 	}
-	rule.info = first.info
+	sh.described = true
+	sh.cat, sh.word = r.kind.category(r.toolName, rule, rule.ID)
+	sh.info = r.s.in.Rules.Add(r.toolName, ruleInfo(rule, sh.shortVaries))
+	rule.texts = nil
 }
 
 // ruleInfo is what the rule table keeps of a rule's first descriptor.
-func ruleInfo(d *sarifRule) reports.Rule {
-	r := reports.Rule{ID: d.ID, Name: d.Name, HelpURI: d.HelpURI, Precision: d.precision, SecuritySeverity: d.securitySeverity,
-		Tags: d.tags, CWE: d.cwe}
-	if !d.shortVaries {
-		r.Short = ruleText(multiformatText(d.ShortDescription))
+func ruleInfo(d *sarifRule, shortVaries bool) reports.Rule {
+	r := reports.Rule{ID: d.ID, Name: d.Name, HelpURI: d.HelpURI, Tags: d.tags}
+	if p := d.props; p != nil {
+		r.Precision, r.SecuritySeverity, r.CWE = p.precision, p.securitySeverity, p.cwe
 	}
-	r.Full = ruleText(multiformatText(d.FullDescription))
-	if h := d.Help; h != nil {
+	t := d.texts
+	if t == nil {
+		return r
+	}
+	if !shortVaries {
+		r.Short = ruleText(multiformatText(t.short))
+	}
+	r.Full = ruleText(multiformatText(t.full))
+	if h := t.help; h != nil {
 		help := h.Markdown
 		if help == "" {
 			help = h.Text
@@ -360,9 +366,11 @@ func (r *sarifRun) convert(res *sarifResult, j int) error {
 	f.Severity, f.Priority = r.kind.severity(level, rule)
 	f.RuleName = r.kind.ruleName(rule, f.Rule)
 	if rule != nil {
-		f.Category, f.ToolCategory = rule.cat, rule.word
+		f.Category, f.ToolCategory = rule.shared.cat, rule.shared.word
 		f.HelpURI = rule.HelpURI
-		f.SecuritySeverity, f.CWE = rule.securitySeverity, rule.cwe
+		if p := rule.props; p != nil {
+			f.SecuritySeverity, f.CWE = p.securitySeverity, p.cwe
+		}
 	} else {
 		f.Category, f.ToolCategory = r.categoryOf(f.Rule)
 	}

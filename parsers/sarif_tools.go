@@ -64,8 +64,8 @@ func (k toolKind) severity(level string, rule *sarifRule) (reports.Severity, int
 // package, SpotBugs' first tag, or another tool's category property or
 // first tag that is not a path or URI.
 func (k toolKind) category(tool string, rule *sarifRule, ruleID string) (category, word string) {
-	if rule != nil && rule.toolCategory != "" {
-		return reports.Categorize(tool, rule.toolCategory), rule.toolCategory
+	if rule != nil && rule.props != nil && rule.props.toolCategory != "" {
+		return reports.Categorize(tool, rule.props.toolCategory), rule.props.toolCategory
 	}
 	switch k {
 	case toolPMD:
