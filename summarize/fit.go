@@ -153,8 +153,11 @@ func apply(v *View, baseOmitted int, findings []FindingView, tops [3]any, parts 
 			droppedTok += parts[fi].Tokens + parts[ci].Tokens
 			continue
 		}
-		if !keep[ci] && len(f.Context) > 0 {
-			f.Context, f.ContextNote = nil, "context omitted to keep the token budget"
+		if !keep[ci] && (len(f.Context) > 0 || f.RuleInfo != nil) {
+			if len(f.Context) > 0 {
+				f.Context, f.ContextNote = nil, "context omitted to keep the token budget"
+			}
+			f.RuleInfo = nil // a format that shows the rule shows it with the context
 			noCtxN++
 			noCtxTok += parts[ci].Tokens
 		}

@@ -154,6 +154,33 @@ func MarkdownText(s string) string {
 	return b.String()
 }
 
+// MarkdownBlock is report text of several lines (a rule's description or
+// help) made inert as [MarkdownText] makes one line: each line on its own,
+// the lines of a paragraph joined by <br>, paragraphs by a blank line; cut
+// at max bytes (0: no cut) of the text, with "…". No Markdown of the report
+// (a list, a table, a code block, a link) is rendered: it shows as text.
+func MarkdownBlock(s string, max int) string {
+	if max > 0 && len(s) > max {
+		for max > 0 && !utf8.RuneStart(s[max]) {
+			max--
+		}
+		s = s[:max] + "…"
+	}
+	var paras []string
+	for _, p := range strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n\n") {
+		var lines []string
+		for _, l := range strings.Split(p, "\n") {
+			if t := MarkdownText(l); t != "" {
+				lines = append(lines, t)
+			}
+		}
+		if len(lines) > 0 {
+			paras = append(paras, strings.Join(lines, "<br>"))
+		}
+	}
+	return strings.Join(paras, "\n\n")
+}
+
 // leadingNumber: s[:i] is all digits (s[i] ends a list item number).
 func leadingNumber(s string, i int) bool {
 	if i == 0 || i > 9 {

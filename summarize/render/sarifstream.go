@@ -80,6 +80,10 @@ func (s *SARIFStream) Add(f *reports.Finding) error {
 	if s.err != nil {
 		return s.err
 	}
+	if f.Path == "" {
+		s.runs.unlocated(f)
+		return nil
+	}
 	r, idx := s.runs.add(f)
 	if r.spill == nil {
 		r.findings = nil
@@ -115,6 +119,15 @@ func (s *SARIFStream) Add(f *reports.Finding) error {
 	_, s.err = sp.bw.Write(b)
 	sp.size += int64(len(b))
 	return s.err
+}
+
+// Unlocated counts the findings without a file left out, in all runs.
+func (s *SARIFStream) Unlocated() int {
+	n := 0
+	for _, r := range s.runs.byTool {
+		n += r.unlocated
+	}
+	return n
 }
 
 // Omitted counts the results left out by the cap, in all runs.
@@ -202,7 +215,11 @@ func (s *SARIFStream) Write(w io.Writer, v *summarize.View) error {
 			s.runs.versions[in.Tool] = in.ToolVersion
 		}
 	}
+	s.runs.inputs = v.Inputs
 	return s.runs.write(w, func(r *sarifRun, bw *bufio.Writer) error {
+		if r.spill == nil { // only findings without a file
+			return nil
+		}
 		return r.spill.copyTo(bw, s.MaxResults > 0, r.omitted)
 	})
 }

@@ -227,6 +227,11 @@ func runReport(ctx context.Context, streams *IO, o *reportOptions, args []string
 			"(GitHub's code scanning takes %d): the run's properties.%s counts them; --max-results sets the cap, 0 keeps all\n",
 			render.Plural(om.Omitted(), "result", "results"), o.common.maxResults, render.MaxRunResults, render.OmittedProperty)
 	}
+	if un, ok := rep.stream.(interface{ Unlocated() int }); ok && un.Unlocated() > 0 {
+		fmt.Fprintf(streams.ErrOut, "recap: warning: sarif: %s without a file left out (GitHub's code scanning takes a result only "+
+			"with a location in a file): the run's properties.%s counts them; --format json lists them\n",
+			render.Plural(un.Unlocated(), "finding", "findings"), render.UnlocatedProperty)
+	}
 	if v.Failed() {
 		return errInputs
 	}
