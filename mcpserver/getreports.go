@@ -69,8 +69,9 @@ func reportsLine(v *summarize.View) string {
 // hasQuery reports whether the call names reports or filters, which a
 // bufferId fixes.
 func (in *GetReportsIn) hasQuery() bool {
-	return len(in.Reports)+len(in.Types)+len(in.Categories)+len(in.Tools)+len(in.Rules)+len(in.Paths)+len(in.Baseline) > 0 ||
-		in.Severity != "" || in.Grep != "" || in.ChangedSince != "" || (in.FilterMode != "" && in.FilterMode != string(pipeline.Added)) || in.NewOnly
+	return len(in.Reports)+len(in.Types)+len(in.Categories)+len(in.Tools)+len(in.Rules)+len(in.Paths)+len(in.Baseline)+len(in.CWE) > 0 ||
+		in.Severity != "" || in.Grep != "" || in.ChangedSince != "" || (in.FilterMode != "" && in.FilterMode != string(pipeline.Added)) ||
+		in.NewOnly || in.SecurityOnly
 }
 
 func (s *Server) getReports(ctx context.Context, in *GetReportsIn) (answer, error) {
@@ -120,7 +121,15 @@ func (s *Server) getReports(ctx context.Context, in *GetReportsIn) (answer, erro
 // pipeline on them, and returns the result's buffer: a live one for the same
 // query on unchanged reports, else a new one.
 func (s *Server) query(ctx context.Context, in *GetReportsIn) (*buffer, error) {
-	q := pipeline.Query{Filter: reports.Filter{Categories: in.Categories, Tools: in.Tools, Rules: in.Rules, Paths: in.Paths, Grep: in.Grep}}
+	q := pipeline.Query{Filter: reports.Filter{Categories: in.Categories, Tools: in.Tools, Rules: in.Rules, Paths: in.Paths, Grep: in.Grep,
+		Security: in.SecurityOnly}}
+	for _, c := range in.CWE {
+		id, err := reports.ParseCWE(c)
+		if err != nil {
+			return nil, toolErrorf(CodeBadArgument, "cwe: %v", err)
+		}
+		q.Filter.CWE = append(q.Filter.CWE, id)
+	}
 	if in.Severity != "" {
 		sev, err := reports.ParseSeverity(in.Severity)
 		if err != nil {
@@ -239,11 +248,12 @@ func (s *Server) reportFiles(in *GetReportsIn) ([]file, error) {
 // same query again reuses its buffer.
 func queryKey(in *GetReportsIn, files, baseline []file) string {
 	k := struct {
-		Files, Baseline                 [][3]any
-		Categories, Tools, Rules, Paths []string
-		Severity, Grep                  string
-		NewOnly                         bool
-	}{Categories: in.Categories, Tools: in.Tools, Rules: in.Rules, Paths: in.Paths, Severity: in.Severity, Grep: in.Grep, NewOnly: in.NewOnly}
+		Files, Baseline                      [][3]any
+		Categories, Tools, Rules, Paths, CWE []string
+		Severity, Grep                       string
+		NewOnly, SecurityOnly                bool
+	}{Categories: in.Categories, Tools: in.Tools, Rules: in.Rules, Paths: in.Paths, CWE: in.CWE, Severity: in.Severity, Grep: in.Grep,
+		NewOnly: in.NewOnly, SecurityOnly: in.SecurityOnly}
 	for _, f := range files {
 		k.Files = append(k.Files, [3]any{f.abs, f.info.Size(), f.info.ModTime().UnixNano()})
 	}
