@@ -136,7 +136,7 @@ const (
 // (-1: none), and the order of the code lines.
 type answerParts struct {
 	rule, place, full, fix, help, snip int
-	note                             int // the code's note when there is no code
+	note                               int // the code's note when there is no code
 	code, flow, related                int // the first of each run of parts
 	order                              []int
 }

@@ -36,9 +36,10 @@ type ReadOptions struct {
 	Context context.Context
 	// Keep, when set, is asked about each finding before it is given its id
 	// and fingerprint (which cost more than most filters): a finding it
-	// refuses is counted in its input but not emitted. It must not change
-	// the finding nor keep the pointer, and the fields it sees are all but
-	// ID and Fingerprint.
+	// refuses is counted in its input but not emitted. What it changes in
+	// the finding is emitted (the pipeline carries lines onto another
+	// revision); it must not keep the pointer. The fields it sees are all
+	// but ID and Fingerprint.
 	Keep func(f *reports.Finding) bool
 
 	table formatTable // the formats read (nil: the package's table)
@@ -370,6 +371,7 @@ func readOne(src source, tag string, opts ReadOptions, emit func(reports.Finding
 			if !opts.Keep(&asked) {
 				return nil
 			}
+			f = asked
 		}
 		f.ID = reports.ID(tag, n)
 		f.Fingerprint = reports.Fingerprint(f, partial)

@@ -359,8 +359,8 @@ func messageText(s string) string {
 	}
 	var b strings.Builder
 	blank := false
-	for _, line := range strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n") {
-		t := strings.TrimSpace(strings.TrimSuffix(line, "\r"))
+	for _, line := range strings.Split(strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n"), "\n") { // a lone CR breaks a line too
+		t := strings.TrimSpace(line)
 		switch {
 		case isStackLine(t):
 			continue

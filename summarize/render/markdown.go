@@ -220,7 +220,7 @@ func markdownFinding(ew *errWriter, f *summarize.FindingView) {
 	line := fmt.Sprintf("%s <b>%s</b>%s <code>%s</code> %s: %s", SeverityMark(f.Severity), f.Severity, markdownBaseline(f.Baseline),
 		MarkdownText(location(f.Path, f.Line, f.Column)), MarkdownText(f.Tool+" "+DisplayRule(f.Rule, f.RuleName)),
 		MarkdownText(f.Message))
-	if len(f.Context) == 0 && f.ContextNote == "" && f.RuleInfo == nil {
+	if len(f.Context) == 0 && f.ContextNote == "" && !describes(f.RuleInfo) {
 		ew.printf("- %s\n", line)
 		return
 	}
@@ -238,7 +238,7 @@ func markdownBaseline(state string) string {
 // in a code block, or the note saying why there is none, then what the
 // report says of its rule.
 func markdownContext(ew *errWriter, f *summarize.FindingView) {
-	if len(f.Context) == 0 && f.ContextNote == "" && f.RuleInfo == nil {
+	if len(f.Context) == 0 && f.ContextNote == "" && !describes(f.RuleInfo) {
 		return
 	}
 	if len(f.Context) > 0 {
@@ -255,7 +255,7 @@ func markdownContext(ew *errWriter, f *summarize.FindingView) {
 		}
 		ew.printf("_%s_\n", MarkdownText(f.ContextNote))
 	}
-	if r := f.RuleInfo; r != nil {
+	if r := f.RuleInfo; describes(r) {
 		if len(f.Context) > 0 || f.ContextNote != "" {
 			ew.printf("\n")
 		}
@@ -293,6 +293,12 @@ func markdownRule(ew *errWriter, f *summarize.FindingView, r *reports.Rule) {
 		ew.printf("_%s_\n\n", MarkdownText(facts))
 	}
 	ew.printf("</details>\n")
+}
+
+// describes reports whether the report says something of the rule beyond
+// its names: a description, help, or security facts.
+func describes(r *reports.Rule) bool {
+	return r != nil && (r.Short != "" || r.Full != "" || r.Help != "" || ruleFacts(r) != "")
 }
 
 // ruleFacts are a rule's security facts on one line: "CWE-89, CWE-564 ·

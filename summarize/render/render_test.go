@@ -186,7 +186,7 @@ func TestGitHubLimits(t *testing.T) {
 	if n := count("::notice "); n != 10 {
 		t.Errorf("%d notices, want 10 (9 findings + the totals)", n)
 	}
-	for _, want := range []string{"file=a%2Cb%3Ac.java,line=1,title=PMD R::100%25 wrong%0Asecond line\n",
+	for _, want := range []string{"file=a%2Cb%3Ac.java,line=1,title=PMD R::100%25 wrong second line\n",
 		"::notice title=recap::90 findings in 1 file: 30 error, 30 warning, 30 note. Annotated: the first 28"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("no %q in\n%s", want, out)
