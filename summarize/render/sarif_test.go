@@ -389,3 +389,71 @@ func TestSARIFStreamCap(t *testing.T) {
 		t.Errorf("Sarif.Multitool validate: %d errors, first:\n%s", len(errs), strings.Join(errs[:min(len(errs), 10)], "\n"))
 	}
 }
+
+// TestSARIFOfSample: recap's SARIF of the sample's reports declares every
+// rule with the descriptions and help GitHub's code scanning needs, in the
+// tools' words where the reports have them (PMD's, SpotBugs'), and the
+// SARIF Multitool finds nothing against GitHub's rules in it.
+func TestSARIFOfSample(t *testing.T) {
+	root := reportstest.RepoRoot(t)
+	c := summarize.NewCollector()
+	var all []reports.Finding
+	inputs, err := parsers.ReadAll([]string{filepath.Join(root, "testdata", "reports")}, parsers.ReadOptions{Root: filepath.Join(root, "testdata", "sample")},
+		func(f reports.Finding) error {
+			c.Add(f)
+			all = append(all, f)
+			return nil
+		})
+	if err != nil || len(all) != 117 {
+		t.Fatalf("%d findings, %v", len(all), err)
+	}
+	v := c.View(inputs)
+	for _, f := range all {
+		v.Findings = append(v.Findings, summarize.FindingView{Finding: f})
+	}
+	var buf bytes.Buffer
+	if err := (SARIF{}).Render(&buf, v); err != nil {
+		t.Fatal(err)
+	}
+	var log struct {
+		Runs []struct {
+			Tool struct {
+				Driver struct {
+					Name  string
+					Rules []struct {
+						ID               string
+						ShortDescription struct{ Text string }
+						FullDescription  struct{ Text string }
+						Help             struct{ Text, Markdown string }
+					}
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal(buf.Bytes(), &log); err != nil {
+		t.Fatal(err)
+	}
+	described := 0
+	for _, run := range log.Runs {
+		for _, r := range run.Tool.Driver.Rules {
+			if r.ShortDescription.Text == "" || r.FullDescription.Text == "" || r.Help.Text == "" || r.Help.Markdown != "" {
+				t.Errorf("%s %s: short %q, full %q, help %q (markdown %q)", run.Tool.Driver.Name, r.ID, r.ShortDescription.Text, r.FullDescription.Text,
+					r.Help.Text, r.Help.Markdown)
+			}
+			if want := reports.RuleOf(inputs, &reports.Finding{Tool: run.Tool.Driver.Name, Rule: r.ID}); want != nil && want.Full != "" {
+				described++
+				if r.FullDescription.Text != want.Full {
+					t.Errorf("%s %s: full description %q, want the report's %q", run.Tool.Driver.Name, r.ID, r.FullDescription.Text, want.Full)
+				}
+			}
+		}
+	}
+	if described < 20 {
+		t.Errorf("only %d rules described in the reports' words", described)
+	}
+	name := filepath.Join(t.TempDir(), "sample.sarif")
+	os.WriteFile(name, buf.Bytes(), 0o644)
+	if errs := tooltest.ValidateSARIF(t, name); len(errs) > 0 {
+		t.Errorf("Sarif.Multitool validate: %d results, first:\n%s", len(errs), strings.Join(errs[:min(len(errs), 10)], "\n"))
+	}
+}
