@@ -834,7 +834,8 @@ func (s *sarifStream) name() (name string, known bool, err error) {
 		return "", false, err
 	}
 	raw := v[1 : len(v)-1]
-	if bytes.IndexByte(raw, '\\') >= 0 {
+	if bytes.IndexByte(raw, '\\') >= 0 || !utf8.Valid(raw) {
+		// Escapes decoded; invalid UTF-8 replaced, as the decoder gives it.
 		u, _ := jsontext.AppendUnquote(nil, v)
 		name, known = sarifName(u)
 		return name, known, nil
