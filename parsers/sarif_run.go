@@ -3,6 +3,7 @@ package parsers
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -383,7 +384,7 @@ func (r *sarifRun) convert(res *sarifResult, j int) error {
 	partial := fingerprints(res.PartialFingerprints)
 	f.Detail = r.detail(res)
 	if d := f.Detail; d != nil {
-		f.FlowSteps, f.Related, f.Fixable = res.FlowSteps, res.RelatedCount, d.Fix != nil
+		f.FlowSteps, f.Related, f.Fixable = clamp32(res.FlowSteps), clamp32(res.RelatedCount), d.Fix != nil
 	}
 
 	locs := res.Locations
@@ -405,6 +406,9 @@ func (r *sarifRun) convert(res *sarifResult, j int) error {
 	}
 	return nil
 }
+
+// clamp32 is n as an int32, at most math.MaxInt32.
+func clamp32(n int) int32 { return int32(min(n, math.MaxInt32)) }
 
 // categoryOf is the category of a result whose rule has no descriptor
 // (Checkstyle's older SARIF), once per rule id.
@@ -574,7 +578,7 @@ func (r *sarifRun) place(f *reports.Finding, l sarifLocation) {
 		max(c.EndLine, c.StartLine) >= f.Line {
 		f.Snippet = c.Snippet.Text
 		if c.StartLine != f.Line {
-			f.SnippetLine = c.StartLine
+			f.SnippetLine = clamp32(c.StartLine)
 		}
 	}
 }

@@ -48,13 +48,14 @@ type Finding struct {
 	// region or contextRegion snippet); used when the source file is missing.
 	// SnippetLine is the line it starts at, 0 for the finding's line.
 	Snippet     string `json:"snippet,omitempty"`
-	SnippetLine int    `json:"snippetLine,omitempty"`
+	SnippetLine int32  `json:"snippetLine,omitempty"`
 	// FlowSteps counts the steps of the finding's code flow and Related its
 	// related locations, as the report gives them (Detail keeps the first of
-	// each); Fixable says that the report proposes a fix.
-	FlowSteps int  `json:"flowSteps,omitempty"`
-	Related   int  `json:"related,omitempty"`
-	Fixable   bool `json:"fixable,omitempty"`
+	// each); Fixable says that the report proposes a fix. (int32 and bool
+	// side by side: a finding is copied as it streams, and every word counts.)
+	FlowSteps int32 `json:"flowSteps,omitempty"`
+	Related   int32 `json:"related,omitempty"`
+	Fixable   bool  `json:"fixable,omitempty"`
 	// Baseline is the finding's state against a baseline run (new,
 	// unchanged or fixed); "" when no baseline was given.
 	Baseline string `json:"baseline,omitempty"`

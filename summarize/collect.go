@@ -39,7 +39,6 @@ func NewCollector() *Collector {
 		cats:  newTally(MaxDistinct, hashString),
 		rules: newTally(MaxDistinct, hashRule),
 		files: newTally(MaxDistinct, hashString),
-		cwe:   newTally(MaxDistinct, hashInt),
 	}
 }
 
@@ -63,15 +62,18 @@ func (c *Collector) Add(f reports.Finding) {
 	if f.Security() {
 		c.security++
 		for _, id := range f.CWE {
+			if c.cwe == nil {
+				c.cwe = newTally(MaxDistinct, hashInt)
+			}
 			c.cwe.add(id)
 		}
 	}
 	if c.pager != nil {
-		c.pager.add(f)
+		c.pager.add(&f)
 	}
 	if c.bySev != nil {
 		if p := c.bySev[f.Severity]; p != nil {
-			p.add(f)
+			p.add(&f)
 		}
 	}
 }
@@ -122,9 +124,12 @@ func (c *Collector) Summary() Summary {
 		s.Approximate = append(s.Approximate, "topRules")
 	}
 	if c.security > 0 {
-		s.Security = &SecurityCounts{Findings: c.security, TopCWE: topCWE(c.cwe.m)}
-		if _, exact := c.cwe.distinct(); !exact {
-			s.Approximate = append(s.Approximate, "topCwe")
+		s.Security = &SecurityCounts{Findings: c.security, TopCWE: []Count{}}
+		if c.cwe != nil {
+			s.Security.TopCWE = topCWE(c.cwe.m)
+			if _, exact := c.cwe.distinct(); !exact {
+				s.Approximate = append(s.Approximate, "topCwe")
+			}
 		}
 	}
 	sort.Strings(s.Approximate)

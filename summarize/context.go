@@ -224,7 +224,7 @@ func AddContext(fv *FindingView, src Source) {
 	if fv.Snippet != "" {
 		// The snippet starts at SnippetLine (a context region's) or at the
 		// finding's line: the lines around the finding's are taken from it.
-		start := fv.SnippetLine
+		start := int(fv.SnippetLine)
 		if start <= 0 {
 			start = fv.Line
 		}

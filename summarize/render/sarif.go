@@ -521,11 +521,12 @@ func sarifSnippet(loc *sarif.PhysicalLocation, f *reports.Finding) {
 		loc.Region.WithSnippet(sarif.NewArtifactContent().WithText(f.Snippet))
 		return
 	}
-	end := f.SnippetLine + strings.Count(strings.TrimSuffix(f.Snippet, "\n"), "\n")
-	if f.SnippetLine > f.Line || end < max(f.EndLine, f.Line) {
+	start := int(f.SnippetLine)
+	end := start + strings.Count(strings.TrimSuffix(f.Snippet, "\n"), "\n")
+	if start > f.Line || end < max(f.EndLine, f.Line) {
 		return // it does not hold the region
 	}
-	loc.WithContextRegion(sarif.NewSimpleRegion(f.SnippetLine, end).WithSnippet(sarif.NewArtifactContent().WithText(f.Snippet)))
+	loc.WithContextRegion(sarif.NewSimpleRegion(start, end).WithSnippet(sarif.NewArtifactContent().WithText(f.Snippet)))
 }
 
 // sarifDetail writes a finding's code flow, related locations and fix.
