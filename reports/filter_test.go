@@ -113,3 +113,31 @@ func TestParseCWE(t *testing.T) {
 		}
 	}
 }
+
+// TestSortKeyAgrees: a finding's sort key orders as the finding does.
+func TestSortKeyAgrees(t *testing.T) {
+	var fs []Finding
+	for _, sev := range Severities {
+		for _, cat := range []string{"A", "B"} {
+			for _, rule := range []string{"R", "S"} {
+				for _, path := range []string{"a", "b"} {
+					for _, line := range []int{1, 2} {
+						for _, col := range []int{0, 3} {
+							for _, id := range []string{"x-1", "x-2"} {
+								fs = append(fs, Finding{Severity: sev, Category: cat, Rule: rule, Path: path, Line: line, Column: col, ID: id, Message: id})
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	for i := range fs {
+		for j := range fs {
+			ki, kj := KeyOf(&fs[i]), KeyOf(&fs[j])
+			if ki.Less(&kj) != Less(&fs[i], &fs[j]) {
+				t.Fatalf("key and finding order differ for %+v and %+v", fs[i], fs[j])
+			}
+		}
+	}
+}
