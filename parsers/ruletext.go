@@ -28,7 +28,7 @@ func ruleText(s string) string {
 	}
 	// What the rule table keeps is far shorter: a long text (SpotBugs'
 	// Details may hold up to maxBugText) is cut before it is worked on.
-	s = reportsCut(s, 4*reports.MaxRuleText)
+	s = cutBytes(s, 4*reports.MaxRuleText)
 	s = strings.ReplaceAll(s, "\r\n", "\n")
 	s = strings.ReplaceAll(s, "\r", "\n")
 	if looksHTML(s) {
@@ -200,8 +200,8 @@ func stripTags(s string) string {
 	}
 }
 
-// reportsCut cuts s to at most n bytes on a character boundary, with "…".
-func reportsCut(s string, n int) string {
+// cutBytes cuts s to at most n bytes on a character boundary, with "…".
+func cutBytes(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}

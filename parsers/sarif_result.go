@@ -308,15 +308,12 @@ func (s *sarifStream) rule() (*sarifRule, error) {
 			if sh := s.ruleFirst[r.ID]; r.ID != "" && sh != nil {
 				return s.sameShort(sh) // compared with the id's, not kept
 			}
-			return s.ruleText(r, 0)
+			return s.ruleText(r, name)
 		case "fullDescription", "help":
 			if r.ID != "" && s.ruleFirst[r.ID] != nil {
 				return s.dec.SkipValue() // the id's first descriptor has its texts
 			}
-			if name == "help" {
-				return s.ruleText(r, 2)
-			}
-			return s.ruleText(r, 1)
+			return s.ruleText(r, name)
 		case "relationships":
 			return s.array(func() error {
 				return s.object(relationshipMembers, func(name string) error {
@@ -417,40 +414,42 @@ func (s *sarifStream) firstOfID(r *sarifRule) {
 		if s.ruleFirst == nil {
 			s.ruleFirst = map[string]*ruleShared{}
 		}
-		r.shared = &ruleShared{short: textOf(r.texts, 0)}
+		r.shared = &ruleShared{short: shortText(r.texts)}
 		s.ruleFirst[r.ID] = r.shared
 		return
 	}
 	r.shared = sh
-	if textOf(r.texts, 0) != sh.short {
+	if shortText(r.texts) != sh.short {
 		sh.shortVaries = true
 	}
 	r.texts = nil
 }
 
-// textOf is the text of a descriptor's short description (0), full
-// description (1) or help (2).
-func textOf(t *ruleTexts, which int) string {
-	if t == nil {
+// shortText is the text of a descriptor's short description, "" when none.
+func shortText(t *ruleTexts) string {
+	if t == nil || t.short == nil {
 		return ""
 	}
-	m := [3]*sarifMultiformat{t.short, t.full, t.help}[which]
-	if m == nil {
-		return ""
-	}
-	return m.Text
+	return t.short.Text
 }
 
-// ruleText reads a descriptor's short description (0), full description
-// (1) or help (2); its texts are made only for an object.
-func (s *sarifStream) ruleText(r *sarifRule, which int) error {
+// ruleText reads a descriptor's shortDescription, fullDescription or help
+// (name); its texts are made for any value but null, as Unmarshal makes them.
+func (s *sarifStream) ruleText(r *sarifRule, name string) error {
 	var dst *sarifMultiformat
 	if s.dec.PeekKind() != 'n' && r.texts == nil {
 		r.texts = &ruleTexts{}
 	}
 	err := s.multiformat(&dst)
 	if dst != nil {
-		*[3]**sarifMultiformat{&r.texts.short, &r.texts.full, &r.texts.help}[which] = dst
+		switch name {
+		case "shortDescription":
+			r.texts.short = dst
+		case "fullDescription":
+			r.texts.full = dst
+		default:
+			r.texts.help = dst
+		}
 	}
 	return err
 }
