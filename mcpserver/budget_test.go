@@ -108,6 +108,12 @@ func TestBudgetRandomCalls(t *testing.T) {
 			if rng.IntN(8) == 0 {
 				args["grep"] = []string{"a", "the", "should", "unused"}[rng.IntN(4)]
 			}
+			if rng.IntN(10) == 0 {
+				args["securityOnly"] = true
+			}
+			if rng.IntN(12) == 0 {
+				args["cwe"] = []string{[]string{"22", "CWE-382", "89"}[rng.IntN(3)]}
+			}
 			args["limit"] = 1 + rng.IntN(200)
 			args["offset"] = rng.IntN(300)
 			args["context"] = rng.IntN(4) > 0

@@ -248,7 +248,7 @@ func parse(ctx context.Context, f file, rootDir string, format parsers.Format, r
 		in.Warnings[i] = strings.ReplaceAll(w, f.abs, f.rel)
 	}
 	r.input = in
-	r.bytes += int64(len(in.Path) + len(in.Format) + len(in.Tool) + len(in.ToolVersion) + len(in.Error))
+	r.bytes += int64(len(in.Path) + len(in.Format) + len(in.Tool) + len(in.ToolVersion) + len(in.Error) + in.Rules.Bytes())
 	for _, w := range in.Warnings {
 		r.bytes += stringSize + int64(len(w))
 	}

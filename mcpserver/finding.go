@@ -29,29 +29,64 @@ type FindingAnswer struct {
 	// Report is the report the finding comes from, relative to the root.
 	Report string    `json:"report"`
 	Rule   *RuleInfo `json:"rule,omitempty"`
+	// Fix is the change the tool proposes, as a unified diff.
+	Fix *FixInfo `json:"fix,omitempty"`
+	// Flow is the steps of the finding's code flow (at most
+	// reports.MaxFlowSteps; finding.flowSteps counts them all), Related its
+	// related locations, each with its line of code when the file is under
+	// the root.
+	Flow    []Step `json:"flow,omitempty"`
+	Related []Step `json:"related,omitempty"`
 	// Code is the source around the finding.
 	Code    *Snippet          `json:"code,omitempty"`
 	Omitted []budget.Omission `json:"omitted,omitempty"`
 	Tokens  *budget.TokenInfo `json:"tokens,omitempty"`
 
-	full  *Snippet // the code before fitting
-	msg   string   // the message before fitting
-	snip  string   // the report's snippet before fitting
-	help  string   // the finding's help link before fitting
-	rule  *RuleInfo
-	saved bool
-	short bool // the line without place and message: the smallest budgets
+	full    *Snippet  // the code before fitting
+	msg     string    // the message before fitting
+	snip    string    // the report's snippet before fitting
+	help    string    // the finding's help link before fitting
+	rule    *RuleInfo // the rule before fitting
+	fix     *FixInfo
+	flow    []Step
+	related []Step
+	saved   bool
+	short   bool // the line without place and message: the smallest budgets
 }
 
-// RuleInfo is what recap knows of a finding's rule, and how often the rule
-// fires in the same report.
+// RuleInfo is what recap knows of a finding's rule, in the tool's own
+// words, and how often the rule fires in the same report.
 type RuleInfo struct {
-	ID       string `json:"id"`
-	Name     string `json:"name,omitempty"`
-	Tool     string `json:"tool"`
-	Category string `json:"category"`
-	HelpURI  string `json:"helpUri,omitempty"`
-	InReport int    `json:"findingsInReport"`
+	ID           string `json:"id"`
+	Name         string `json:"name,omitempty"`
+	Tool         string `json:"tool"`
+	Category     string `json:"category"`
+	ToolCategory string `json:"toolCategory,omitempty"`
+	// ShortDescription and FullDescription say what the rule finds and why
+	// it matters; Help how to fix it, as Markdown (the tool's).
+	ShortDescription string  `json:"shortDescription,omitempty"`
+	FullDescription  string  `json:"fullDescription,omitempty"`
+	Help             string  `json:"help,omitempty"`
+	HelpURI          string  `json:"helpUri,omitempty"`
+	CWE              []int   `json:"cwe,omitempty"`
+	SecuritySeverity float64 `json:"securitySeverity,omitempty"`
+	Precision        string  `json:"precision,omitempty"`
+	InReport         int     `json:"findingsInReport"`
+}
+
+// FixInfo is a fix as getFinding shows it: a unified diff against the
+// files' current lines, and notes where they could not be read.
+type FixInfo struct {
+	Description string   `json:"description,omitempty"`
+	Diff        string   `json:"diff"`
+	Notes       []string `json:"notes,omitempty"`
+}
+
+// Step is a step of a code flow or a related location, with its line of
+// code.
+type Step struct {
+	reports.Location
+	Code string `json:"code,omitempty"`
 }
 
 // Snippet is lines of a file around a finding.
@@ -83,61 +118,103 @@ func firstLine(s string, n int) string {
 	return s
 }
 
-// The kinds of a finding answer's parts, in the order they are admitted.
+// The kinds of a finding answer's parts, in the order they are admitted:
+// what the rule is and why it matters, then how to fix it, then the code.
 const (
-	kindFindingCore  = iota // the finding, with the short first line
-	kindFindingRule         // the rule's summary
-	kindFindingPlace        // place and message in the first line
-	kindFindingSnip         // the report's own snippet
-	kindFindingCode         // a line of code, the closest to the finding first
+	kindFindingCore     = iota // the finding, with the short first line
+	kindFindingRule            // the rule's summary: ids, names, short description, CWE
+	kindFindingPlace           // place and message in the first line
+	kindFindingRuleFull        // the rule's full description
+	kindFindingFix             // the fix as a diff
+	kindFindingCode            // a line of code, the closest to the finding first
+	kindFindingFlow            // a step of the code flow, in order
+	kindFindingRelated         // a related location, in order
+	kindFindingRuleHelp        // the rule's help
+	kindFindingSnip            // the report's own snippet
 )
 
+// answerParts are where each optional part of an answer is in its plan
+// (-1: none), and the order of the code lines.
+type answerParts struct {
+	rule, place, full, fix, help, snip int
+	note                               int // the code's note when there is no code
+	code, flow, related                int // the first of each run of parts
+	order                              []int
+}
+
 // fit keeps the answer within budget: the finding always; then its rule,
-// the first line's place and message, the report's snippet and the lines of
-// code around it, closest first, as they fit; each left out with a marker.
-// The last resort cuts a long message in half, and again.
+// the first line's place and message, the rule's description, the fix,
+// the lines of code around it (closest first), the flow's steps and the
+// related locations (in order), the rule's help and the report's snippet,
+// as they fit; each left out with a marker. The last resort cuts a long
+// message in half, and again.
 func (a *FindingAnswer) fit(c budget.Counter, limit int) int {
 	if !a.saved {
 		a.saved, a.full, a.msg, a.rule, a.snip, a.help = true, a.Code, a.Finding.Message, a.Rule, a.Finding.Snippet, a.Finding.HelpURI
+		a.fix, a.flow, a.related = a.Fix, a.Flow, a.Related
 	}
 	a.Tokens = &budget.TokenInfo{}
-	a.Code, a.Rule, a.Finding.Snippet, a.Finding.Message, a.Omitted, a.short = nil, nil, "", a.msg, nil, true
+	a.Code, a.Rule, a.Fix, a.Flow, a.Related, a.Finding.Snippet, a.Finding.Message, a.Omitted, a.short = nil, nil, nil, nil, nil, "", a.msg, nil, true
+	cost := func(v any) int {
+		b, _ := json.Marshal(v)
+		return budget.Cost(c, string(b))
+	}
+	ap := answerParts{rule: -1, full: -1, fix: -1, help: -1, snip: -1, note: -1}
 	parts := []budget.Part{{Kind: kindFindingCore, Tokens: budget.Cost(c, a.text())}}
+	add := func(kind, tokens, needs int) int {
+		parts = append(parts, budget.Part{Kind: kind, Tokens: tokens, Needs: needs})
+		return len(parts) - 1
+	}
 	if a.rule != nil {
-		b, _ := json.Marshal(a.rule)
-		parts = append(parts, budget.Part{Kind: kindFindingRule, Tokens: budget.Cost(c, string(b))})
+		ap.rule = add(kindFindingRule, cost(a.rule.summary()), 0)
+		if a.rule.FullDescription != "" {
+			ap.full = add(kindFindingRuleFull, cost(a.rule.FullDescription), ap.rule+1)
+		}
 	}
 	a.short = false
 	long := a.text()
 	a.short = true
-	parts = append(parts, budget.Part{Kind: kindFindingPlace, Tokens: max(budget.Cost(c, long)-parts[0].Tokens, 0)})
-	if a.snip != "" {
-		b, _ := json.Marshal(a.snip)
-		parts = append(parts, budget.Part{Kind: kindFindingSnip, Tokens: budget.Cost(c, string(b))})
+	ap.place = add(kindFindingPlace, max(budget.Cost(c, long)-parts[0].Tokens, 0), 0)
+	if a.fix != nil {
+		ap.fix = add(kindFindingFix, cost(a.fix), 0)
 	}
-	code := 0 // the code lines' parts start here
-	var order []int
-	if a.full != nil {
-		code = len(parts)
-		order = a.codeOrder()
-		for _, i := range order {
-			b, _ := json.Marshal(a.full.Lines[i])
-			parts = append(parts, budget.Part{Kind: kindFindingCode, Tokens: budget.Cost(c, string(b))})
+	if a.full != nil && len(a.full.Lines) == 0 {
+		ap.note = add(kindFindingCode, cost(a.full), 0)
+	}
+	if a.full != nil && len(a.full.Lines) > 0 {
+		ap.code = len(parts)
+		ap.order = a.codeOrder()
+		for _, i := range ap.order {
+			add(kindFindingCode, cost(a.full.Lines[i]), 0)
 		}
+	}
+	ap.flow = len(parts)
+	for _, st := range a.flow {
+		add(kindFindingFlow, cost(st), 0)
+	}
+	ap.related = len(parts)
+	for _, st := range a.related {
+		add(kindFindingRelated, cost(st), 0)
+	}
+	if a.rule != nil && a.rule.Help != "" {
+		ap.help = add(kindFindingRuleHelp, cost(a.rule.Help), ap.rule+1)
+	}
+	if a.snip != "" {
+		ap.snip = add(kindFindingSnip, cost(a.snip), 0)
 	}
 	msg := []rune(a.msg)
 	halves := max(bits.Len(uint(len(msg)))-1, 0) // the message halved down to one character
 	return budget.Fit(c, limit, budget.Plan{
 		Parts: parts,
 		Apply: func(keep []bool, level int) {
-			a.apply(parts, keep, code, order)
+			a.apply(&ap, keep)
 			if h := min(level, halves); h > 0 {
 				n := len(msg) >> h
 				a.Finding.Message = string(msg[:n]) + "…"
 				a.Omitted = append(a.Omitted, budget.Omission{What: fmt.Sprintf("%d characters of the message: raise maxTokens", len(msg)-n)})
 			}
 			if level > halves { // the markers become one
-				a.Omitted = []budget.Omission{{What: fmt.Sprintf("%d parts (code, rule, message): raise maxTokens", len(a.Omitted))}}
+				a.Omitted = []budget.Omission{{What: fmt.Sprintf("%d parts (code, rule, fix, flow, message): raise maxTokens", len(a.Omitted))}}
 			}
 			if level > halves+1 { // the help link goes (the rule's id names it)
 				a.Finding.HelpURI = ""
@@ -147,6 +224,13 @@ func (a *FindingAnswer) fit(c budget.Counter, limit int) int {
 		Render: a.text,
 		Tokens: a.Tokens,
 	})
+}
+
+// summary is the rule without its full description and help.
+func (r *RuleInfo) summary() *RuleInfo {
+	s := *r
+	s.FullDescription, s.Help = "", ""
+	return &s
 }
 
 // codeOrder is the order the lines of the code are admitted in: the
@@ -172,53 +256,90 @@ func (a *FindingAnswer) codeOrder() []int {
 }
 
 // apply shows the parts keep says, with a marker for each one left out.
-func (a *FindingAnswer) apply(parts []budget.Part, keep []bool, code int, order []int) {
+func (a *FindingAnswer) apply(ap *answerParts, keep []bool) {
 	a.Omitted, a.Finding.Message, a.Finding.HelpURI = nil, a.msg, a.help
-	i := 1
+	kept := func(i int) bool { return i >= 0 && keep[i] }
+	omit := func(what string) { a.Omitted = append(a.Omitted, budget.Omission{What: what + ": raise maxTokens"}) }
 	a.Rule = nil
-	if a.rule != nil {
-		if keep[i] {
-			a.Rule = a.rule
+	if kept(ap.rule) {
+		a.Rule = a.rule.summary()
+		if kept(ap.full) {
+			a.Rule.FullDescription = a.rule.FullDescription
 		}
-		i++
+		if kept(ap.help) {
+			a.Rule.Help = a.rule.Help
+		}
 	}
-	a.short = !keep[i]
-	i++
-	a.Finding.Snippet = ""
-	if a.snip != "" && keep[i] {
-		a.Finding.Snippet = a.snip
+	a.short = !keep[ap.place]
+	a.Fix = nil
+	if kept(ap.fix) {
+		a.Fix = a.fix
 	}
 	a.Code = nil
-	if a.full != nil {
-		var kept []int
-		for k, at := range order {
-			if keep[code+k] {
-				kept = append(kept, at)
+	if kept(ap.note) {
+		a.Code = a.full // no code, and the note that says why (left out unmarked)
+	}
+	if a.full != nil && len(a.full.Lines) > 0 {
+		var lines []int
+		for k, at := range ap.order {
+			if keep[ap.code+k] {
+				lines = append(lines, at)
 			}
 		}
 		switch {
-		case len(kept) == 0:
-			a.Omitted = append(a.Omitted, budget.Omission{What: "the code around the finding: raise maxTokens"})
+		case len(lines) == 0:
+			omit("the code around the finding")
 		default:
-			sort.Ints(kept)
+			sort.Ints(lines)
 			cut := *a.full
-			cut.Lines = make([]summarize.ContextLine, len(kept))
-			for k, at := range kept {
+			cut.Lines = make([]summarize.ContextLine, len(lines))
+			for k, at := range lines {
 				cut.Lines[k] = a.full.Lines[at]
 			}
 			cut.From, cut.To = cut.Lines[0].Line, cut.Lines[len(cut.Lines)-1].Line
 			a.Code = &cut
-			if len(kept) < len(order) {
-				a.Omitted = append(a.Omitted, budget.Omission{What: fmt.Sprintf("%d lines of code around the finding: raise maxTokens", len(order)-len(kept))})
+			if len(lines) < len(ap.order) {
+				omit(fmt.Sprintf("%d lines of code around the finding", len(ap.order)-len(lines)))
 			}
 		}
 	}
-	if a.snip != "" && a.Finding.Snippet == "" {
-		a.Omitted = append(a.Omitted, budget.Omission{What: "the report's snippet: raise maxTokens"})
+	a.Flow, a.Related = keptSteps(a.flow, keep[ap.flow:]), keptSteps(a.related, keep[ap.related:])
+	if n := len(a.flow) - len(a.Flow); n > 0 {
+		omit(fmt.Sprintf("%d of the %d steps of the code flow", n, len(a.flow)))
+	}
+	if n := len(a.related) - len(a.Related); n > 0 {
+		omit(fmt.Sprintf("%d of the %d related locations", n, len(a.related)))
+	}
+	a.Finding.Snippet = ""
+	if kept(ap.snip) {
+		a.Finding.Snippet = a.snip
+	} else if a.snip != "" {
+		omit("the report's snippet")
+	}
+	if a.fix != nil && a.Fix == nil {
+		omit("the fix the tool proposes")
 	}
 	if a.rule != nil && a.Rule == nil {
-		a.Omitted = append(a.Omitted, budget.Omission{What: "the rule's summary: raise maxTokens"})
+		omit("the rule's summary")
 	}
+	if a.rule != nil && a.Rule != nil && a.Rule.FullDescription == "" && a.rule.FullDescription != "" {
+		omit("the rule's full description")
+	}
+	if a.rule != nil && a.Rule != nil && a.Rule.Help == "" && a.rule.Help != "" {
+		omit("the rule's help")
+	}
+}
+
+// keptSteps is the prefix of steps that keep admits.
+func keptSteps(steps []Step, keep []bool) []Step {
+	n := 0
+	for n < len(steps) && keep[n] {
+		n++
+	}
+	if n == 0 {
+		return nil
+	}
+	return steps[:n]
 }
 
 // parseID splits "tag-n" into the report's tag and the finding's ordinal.
@@ -240,9 +361,17 @@ func (s *Server) getFinding(ctx context.Context, in *GetFindingIn) (answer, erro
 		return nil, err
 	}
 	f := loc.f
-	a := &FindingAnswer{Finding: f, Report: loc.rel,
-		Rule: &RuleInfo{ID: f.Rule, Name: f.RuleName, Tool: f.Tool, Category: f.Category, HelpURI: f.HelpURI, InReport: loc.inReport}}
+	a := &FindingAnswer{Finding: f, Report: loc.rel, Rule: ruleInfo(&f, loc.rule)}
+	a.Rule.InReport = loc.inReport
 	a.Code = s.snippet(&f)
+	if d := f.Detail; d != nil {
+		src := &summarize.FileSource{Open: s.root.open}
+		if d.Fix != nil {
+			diff, notes := summarize.FixDiff(d.Fix, src)
+			a.Fix = &FixInfo{Description: d.Fix.Description, Diff: diff, Notes: notes}
+		}
+		a.Flow, a.Related = steps(d.Flow, src), steps(d.Related, src)
+	}
 	return a, nil
 }
 
@@ -252,6 +381,7 @@ type located struct {
 	f        reports.Finding
 	rel      string
 	inReport int
+	rule     *reports.Rule // what the report says of the rule, nil: nothing
 }
 
 // inReport counts the findings of r of f's tool and rule.
@@ -263,6 +393,48 @@ func inReport(r *report, f *reports.Finding) int {
 		}
 	}
 	return n
+}
+
+// ruleInfo is what getFinding says of a finding's rule: the finding's own
+// fields, and what its report says of the rule (nil: nothing).
+func ruleInfo(f *reports.Finding, r *reports.Rule) *RuleInfo {
+	info := &RuleInfo{ID: f.Rule, Name: f.RuleName, Tool: f.Tool, Category: f.Category, ToolCategory: f.ToolCategory, HelpURI: f.HelpURI,
+		CWE: f.CWE, SecuritySeverity: f.SecuritySeverity}
+	if r == nil {
+		return info
+	}
+	if info.Name == "" {
+		info.Name = r.Name
+	}
+	if info.HelpURI == "" {
+		info.HelpURI = r.HelpURI
+	}
+	info.ShortDescription, info.FullDescription, info.Help, info.Precision = r.Short, r.Full, r.Help, r.Precision
+	if len(info.CWE) == 0 {
+		info.CWE = r.CWE
+	}
+	info.SecuritySeverity = max(info.SecuritySeverity, r.SecuritySeverity)
+	return info
+}
+
+// steps are a flow's steps or related locations with their lines of code,
+// read from the root when the file is there.
+func steps(locs []reports.Location, src summarize.Source) []Step {
+	out := make([]Step, len(locs))
+	for i, l := range locs {
+		out[i] = Step{Location: l}
+		if l.Path == "" || l.Line <= 0 {
+			continue
+		}
+		if lines, err := src.Lines(l.Path, l.Line, l.Line); err == nil && len(lines) == 1 {
+			line := lines[0]
+			if r := []rune(line); len(r) > snippetLineChars {
+				line = string(r[:snippetLineChars-1]) + "…"
+			}
+			out[i].Code = line
+		}
+	}
+	return out
 }
 
 // locate finds a finding by its id (tag-n), or by its fingerprint among the
@@ -283,7 +455,7 @@ func (s *Server) locate(ctx context.Context, id string) (located, error) {
 				return located{}, notFound
 			}
 			x := r.finding(n - 1)
-			return located{f: x, rel: r.rel, inReport: inReport(r, &x)}, nil
+			return located{f: x, rel: r.rel, inReport: inReport(r, &x), rule: r.input.Rules.Lookup(x.Tool, x.Rule)}, nil
 		}
 		loc, ok, err := s.scan(ctx, *f, func(i int, _ *reports.Finding) bool { return i == n }, nil)
 		if err == nil && !ok {
@@ -315,7 +487,7 @@ func (s *Server) locate(ctx context.Context, id string) (located, error) {
 		for i := 0; i < r.n; i++ {
 			if r.rec(i).fp == fp && (r.fps == nil || r.fingerprint(i) == id) {
 				x := r.finding(i)
-				return located{f: x, rel: r.rel, inReport: inReport(r, &x)}, nil
+				return located{f: x, rel: r.rel, inReport: inReport(r, &x), rule: r.input.Rules.Lookup(x.Tool, x.Rule)}, nil
 			}
 		}
 	}
@@ -340,7 +512,7 @@ func (s *Server) scan(ctx context.Context, f file, byIndex func(int, *reports.Fi
 		count[toolRule{x.Tool, x.Rule}]++
 		return hit == nil && (byIndex == nil || byIndex(n, x))
 	}
-	_, err := readFile(ctx, f, s.root.dir, keep, func(x *reports.Finding) error {
+	in, err := readFile(ctx, f, s.root.dir, keep, func(x *reports.Finding) error {
 		if hit == nil && (match == nil || match(x)) {
 			c := *x
 			hit = &c
@@ -350,7 +522,7 @@ func (s *Server) scan(ctx context.Context, f file, byIndex func(int, *reports.Fi
 	if err != nil || hit == nil {
 		return located{}, false, err
 	}
-	return located{f: *hit, rel: f.rel, inReport: count[toolRule{hit.Tool, hit.Rule}]}, true, nil
+	return located{f: *hit, rel: f.rel, inReport: count[toolRule{hit.Tool, hit.Rule}], rule: in.Rules.Lookup(hit.Tool, hit.Rule)}, true, nil
 }
 
 // isFingerprint reports whether id has the form of a finding's fingerprint.

@@ -87,8 +87,9 @@ func (in *GetReportsIn) filterless() bool {
 // hasQuery reports whether the call names reports or filters, which a
 // bufferId fixes.
 func (in *GetReportsIn) hasQuery() bool {
-	return len(in.Reports)+len(in.Types)+len(in.Categories)+len(in.Tools)+len(in.Rules)+len(in.Paths)+len(in.Baseline) > 0 ||
-		in.Severity != "" || in.Grep != "" || in.ChangedSince != "" || (in.FilterMode != "" && in.FilterMode != string(pipeline.Added)) || in.NewOnly
+	return len(in.Reports)+len(in.Types)+len(in.Categories)+len(in.Tools)+len(in.Rules)+len(in.Paths)+len(in.Baseline)+len(in.CWE) > 0 ||
+		in.Severity != "" || in.Grep != "" || in.ChangedSince != "" || (in.FilterMode != "" && in.FilterMode != string(pipeline.Added)) ||
+		in.NewOnly || in.SecurityOnly
 }
 
 func (s *Server) getReports(ctx context.Context, in *GetReportsIn) (answer, error) {
@@ -155,7 +156,15 @@ func (s *Server) showPage(page []summarize.FindingView, in *GetReportsIn) {
 // for the cache, the reports are read as they go, for this call only, and
 // the view with its page is returned instead (streamed).
 func (s *Server) query(ctx context.Context, in *GetReportsIn) (b *buffer, streamed *summarize.View, err error) {
-	q := pipeline.Query{Filter: reports.Filter{Categories: in.Categories, Tools: in.Tools, Rules: in.Rules, Paths: in.Paths, Grep: in.Grep}}
+	q := pipeline.Query{Filter: reports.Filter{Categories: in.Categories, Tools: in.Tools, Rules: in.Rules, Paths: in.Paths, Grep: in.Grep,
+		Security: in.SecurityOnly}}
+	for _, c := range in.CWE {
+		id, err := reports.ParseCWE(c)
+		if err != nil {
+			return nil, nil, toolErrorf(CodeBadArgument, "cwe: %v", err)
+		}
+		q.Filter.CWE = append(q.Filter.CWE, id)
+	}
 	if in.Severity != "" {
 		sev, err := reports.ParseSeverity(in.Severity)
 		if err != nil {
@@ -350,11 +359,12 @@ func (s *Server) reportFiles(in *GetReportsIn) (g found, copies map[string][]str
 // same query again reuses its buffer.
 func queryKey(in *GetReportsIn, files, baseline []file) string {
 	k := struct {
-		Files, Baseline                 [][3]any
-		Categories, Tools, Rules, Paths []string
-		Severity, Grep                  string
-		NewOnly                         bool
-	}{Categories: in.Categories, Tools: in.Tools, Rules: in.Rules, Paths: in.Paths, Severity: in.Severity, Grep: in.Grep, NewOnly: in.NewOnly}
+		Files, Baseline                      [][3]any
+		Categories, Tools, Rules, Paths, CWE []string
+		Severity, Grep                       string
+		NewOnly, SecurityOnly                bool
+	}{Categories: in.Categories, Tools: in.Tools, Rules: in.Rules, Paths: in.Paths, CWE: in.CWE, Severity: in.Severity, Grep: in.Grep,
+		NewOnly: in.NewOnly, SecurityOnly: in.SecurityOnly}
 	for _, f := range files {
 		k.Files = append(k.Files, [3]any{f.abs, f.info.Size(), f.info.ModTime().UnixNano()})
 	}

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -34,6 +35,7 @@ type report struct {
 	arena arena
 	snips []snip           // the findings with a snippet, by index
 	fps   map[int32]string // fingerprints that are not 16 hex digits (none from recap's readers)
+	more  map[int32]*more  // the findings with a flow, related locations or a fix
 	bytes int64            // the memory held: records, tables, arena
 	used  time.Time        // guarded by the cache's mutex
 
@@ -56,15 +58,26 @@ type rec struct {
 // kind is what the findings of one rule share (in practice: a report's
 // findings have as many kinds as the tool has rules that fired).
 type kind struct {
-	tool, toolVersion, rule, ruleName, category, helpURI string
-	severity                                             reports.Severity
-	priority                                             int
-	n                                                    int // findings of this kind
+	tool, toolVersion, rule, ruleName, category, toolCategory, helpURI string
+	severity                                                           reports.Severity
+	priority                                                           int
+	securitySeverity                                                   float64
+	cwe                                                                []int // shared with the findings, as the reader shares it
+	n                                                                  int   // findings of this kind
 }
 
-// snip is the report's own snippet of finding i.
+// snip is the report's own snippet of finding i, and the line it starts at.
 type snip struct {
 	i, off, n uint32
+	line      int32
+}
+
+// more is what a finding says beyond its place: the counts of its flow and
+// related locations, whether it has a fix, and the detail the reader kept.
+type more struct {
+	flowSteps, related int32
+	fixable            bool
+	detail             *reports.Detail
 }
 
 // recChunk is the records of one chunk: appending never copies the records
@@ -76,6 +89,7 @@ const (
 	recSize    = int64(unsafe.Sizeof(rec{}))
 	kindSize   = int64(unsafe.Sizeof(kind{}))
 	snipSize   = int64(unsafe.Sizeof(snip{}))
+	moreSize   = int64(unsafe.Sizeof(more{})) + 8 + 48 // and its map entry
 	stringSize = int64(unsafe.Sizeof(""))
 	reportSize = int64(unsafe.Sizeof(report{}))
 )
@@ -150,8 +164,17 @@ func (r *report) add(f *reports.Finding) error {
 			r.stop = errTooLarge
 			return r.stop
 		}
-		r.snips = append(r.snips, snip{i: uint32(r.n), off: off, n: uint32(len(f.Snippet))})
+		r.snips = append(r.snips, snip{i: uint32(r.n), off: off, n: uint32(len(f.Snippet)), line: f.SnippetLine})
 		if !r.grow(snipSize + r.arena.grown()) {
+			return r.stop
+		}
+	}
+	if f.FlowSteps != 0 || f.Related != 0 || f.Fixable || f.Detail != nil {
+		if r.more == nil {
+			r.more = map[int32]*more{}
+		}
+		r.more[int32(r.n)] = &more{flowSteps: f.FlowSteps, related: f.Related, fixable: f.Fixable, detail: f.Detail}
+		if !r.grow(moreSize + detailBytes(f.Detail)) {
 			return r.stop
 		}
 	}
@@ -168,18 +191,19 @@ func (r *report) kindOf(f *reports.Finding) uint32 {
 	for _, k := range r.build.kinds[f.Rule] {
 		x := &r.kinds[k]
 		if x.tool == f.Tool && x.ruleName == f.RuleName && x.category == f.Category && x.severity == f.Severity &&
-			x.priority == f.Priority && x.helpURI == f.HelpURI && x.toolVersion == f.ToolVersion {
+			x.priority == f.Priority && x.helpURI == f.HelpURI && x.toolVersion == f.ToolVersion &&
+			x.toolCategory == f.ToolCategory && x.securitySeverity == f.SecuritySeverity && slices.Equal(x.cwe, f.CWE) {
 			x.n++
 			return k
 		}
 	}
 	k := uint32(len(r.kinds))
 	x := kind{tool: strings.Clone(f.Tool), toolVersion: strings.Clone(f.ToolVersion), rule: strings.Clone(f.Rule),
-		ruleName: strings.Clone(f.RuleName), category: strings.Clone(f.Category), helpURI: strings.Clone(f.HelpURI),
-		severity: f.Severity, priority: f.Priority, n: 1}
+		ruleName: strings.Clone(f.RuleName), category: strings.Clone(f.Category), toolCategory: strings.Clone(f.ToolCategory),
+		helpURI: strings.Clone(f.HelpURI), severity: f.Severity, priority: f.Priority, securitySeverity: f.SecuritySeverity, cwe: f.CWE, n: 1}
 	r.kinds = append(r.kinds, x)
 	r.build.kinds[x.rule] = append(r.build.kinds[x.rule], k)
-	r.grow(kindSize + int64(len(x.tool)+len(x.toolVersion)+len(x.rule)+len(x.ruleName)+len(x.category)+len(x.helpURI)))
+	r.grow(kindSize + int64(len(x.tool)+len(x.toolVersion)+len(x.rule)+len(x.ruleName)+len(x.category)+len(x.toolCategory)+len(x.helpURI)+8*len(x.cwe)))
 	return k
 }
 
@@ -240,10 +264,14 @@ func (r *report) at(i int, f *reports.Finding, ids bool) {
 	x := &r.recs[i/recChunk][i%recChunk]
 	k := &r.kinds[x.kind]
 	*f = reports.Finding{Tool: k.tool, ToolVersion: k.toolVersion, Rule: k.rule, RuleName: k.ruleName, Category: k.category,
-		Severity: k.severity, Priority: k.priority, Message: r.arena.str(x.msg, x.msgLen), Path: r.paths[x.path],
-		Line: int(x.line), EndLine: int(x.endLine), Column: int(x.column), EndColumn: int(x.endColumn), HelpURI: k.helpURI}
+		ToolCategory: k.toolCategory, Severity: k.severity, Priority: k.priority, Message: r.arena.str(x.msg, x.msgLen), Path: r.paths[x.path],
+		Line: int(x.line), EndLine: int(x.endLine), Column: int(x.column), EndColumn: int(x.endColumn), HelpURI: k.helpURI,
+		SecuritySeverity: k.securitySeverity, CWE: k.cwe}
 	if len(r.snips) > 0 {
-		f.Snippet = r.snippet(i)
+		f.Snippet, f.SnippetLine = r.snippet(i)
+	}
+	if m := r.more[int32(i)]; m != nil {
+		f.FlowSteps, f.Related, f.Fixable, f.Detail = m.flowSteps, m.related, m.fixable, m.detail
 	}
 	if ids {
 		f.ID = reports.ID(r.tag, i+1)
@@ -276,8 +304,8 @@ func (r *report) fingerprint(i int) string {
 	return string(b[:])
 }
 
-// snippet returns finding i's snippet, "" when it has none.
-func (r *report) snippet(i int) string {
+// snippet returns finding i's snippet and its line, "" when it has none.
+func (r *report) snippet(i int) (string, int32) {
 	lo, hi := 0, len(r.snips)
 	for lo < hi {
 		m := (lo + hi) / 2
@@ -288,9 +316,30 @@ func (r *report) snippet(i int) string {
 		}
 	}
 	if lo < len(r.snips) && int(r.snips[lo].i) == i {
-		return r.arena.str(r.snips[lo].off, r.snips[lo].n)
+		return r.arena.str(r.snips[lo].off, r.snips[lo].n), r.snips[lo].line
 	}
-	return ""
+	return "", 0
+}
+
+// detailBytes is about the memory d holds.
+func detailBytes(d *reports.Detail) int64 {
+	if d == nil {
+		return 0
+	}
+	locSize := int64(unsafe.Sizeof(reports.Location{}))
+	n := int64(unsafe.Sizeof(reports.Detail{}))
+	for _, ls := range [][]reports.Location{d.Flow, d.Related} {
+		for _, l := range ls {
+			n += locSize + int64(len(l.Path)+len(l.Message))
+		}
+	}
+	if x := d.Fix; x != nil {
+		n += int64(unsafe.Sizeof(*x)) + int64(len(x.Description))
+		for _, rp := range x.Replacements {
+			n += int64(unsafe.Sizeof(rp)) + int64(len(rp.Path)+len(rp.Text))
+		}
+	}
+	return n
 }
 
 // arena holds a report's text: blocks of bytes, each at most arenaBlock

@@ -24,12 +24,14 @@ const maxArgChars = 4096
 type GetReportsIn struct {
 	Reports      []string `json:"reports,omitempty"` // described in addTools, from the format table
 	Types        []string `json:"types,omitempty" jsonschema:"read only reports of these formats"`
-	Categories   []string `json:"categories,omitempty" jsonschema:"keep findings in any of these categories, as topCategories names them"`
+	Categories   []string `json:"categories,omitempty" jsonschema:"keep findings in any of these categories, as topCategories names them (Best Practices, Code Style, Design, Documentation, Error Prone, Multithreading, Performance, Security, Internationalization, Other) or in the tool's words (toolCategory)"`
 	Severity     string   `json:"severity,omitempty" jsonschema:"keep findings at or above this severity"`
 	Tools        []string `json:"tools,omitempty" jsonschema:"keep findings of these tools"`
 	Rules        []string `json:"rules,omitempty" jsonschema:"keep findings of these rules (id or name)"`
 	Paths        []string `json:"paths,omitempty" jsonschema:"keep findings in files matching these globs (** spans directories)"`
 	Grep         string   `json:"grep,omitempty" jsonschema:"keep findings whose message contains this text"`
+	CWE          []string `json:"cwe,omitempty" jsonschema:"keep findings of any of these CWE ids (89 or CWE-89)"`
+	SecurityOnly bool     `json:"securityOnly,omitempty" jsonschema:"keep only findings about security: with a security severity or a CWE id, or in the Security category"`
 	ChangedSince string   `json:"changedSince,omitempty" jsonschema:"keep findings on lines changed since this git revision (from its merge base with HEAD, committed or not; whitespace-only changes aside)"`
 	FilterMode   string   `json:"filterMode,omitempty" jsonschema:"with changedSince, which lines a finding must touch: added (added or modified lines), diff_context (any line of the diff's hunks), file (anywhere in a changed file), nofilter (all)"`
 	Baseline     []string `json:"baseline,omitempty" jsonschema:"an earlier run's reports (files, directories or globs under the root): each finding is marked new or unchanged against them by fingerprint, and the summary counts new, unchanged and fixed"`
@@ -74,9 +76,10 @@ func (s *Server) addTools() {
 	addTool(s, ToolGetReports, &mcp.Tool{
 		Title: "Static-analysis findings, summary first",
 		Description: "Counts of the workspace's static-analysis findings (" + parsers.FormatTitles("") + " reports) by severity, tool, " +
-			"category, rule and file, then a page of findings (most severe first) with 3 lines of code. Filter by categories, severity, " +
-			"tools, rules, paths, grep, or lines changed since a revision; page with offset or bufferId. Never over maxTokens: what does " +
-			"not fit is listed in omitted with its cost, and suggestions say how to narrow.",
+			"category, rule and file (and of those about security, by CWE), then a page of findings (most severe first) with 3 lines of code. " +
+			"Filter by categories, severity, tools, rules, paths, grep, CWE ids, security only, or lines changed since a revision; page " +
+			"with offset or bufferId. Never over maxTokens: what does not fit is listed in omitted with its cost, and suggestions say how " +
+			"to narrow. analysis.getFinding tells one finding's rule, fix and flow.",
 		InputSchema: schema[GetReportsIn](func(p props) {
 			p.bound("offset", 0, 1<<30, 0)
 			p.bound("limit", 1, summarize.MaxLimit, summarize.DefaultLimit)
@@ -89,7 +92,7 @@ func (s *Server) addTools() {
 			p.itemsEnum("types", formatNames()...)
 			p["reports"].Description = "report files, directories or globs (** spans directories), relative to the root; default: every " + parsers.FormatTitles("and") + " report under the root"
 			p["context"].Default = json.RawMessage("true")
-			for _, l := range []string{"reports", "types", "categories", "tools", "rules", "paths", "baseline"} {
+			for _, l := range []string{"reports", "types", "categories", "tools", "rules", "paths", "baseline", "cwe"} {
 				p[l].MaxItems = jsonschema.Ptr(maxListItems)
 			}
 		}),
@@ -99,8 +102,9 @@ func (s *Server) addTools() {
 
 	addTool(s, ToolGetFinding, &mcp.Tool{
 		Title: "One finding in full",
-		Description: "One finding by its id from " + ToolGetReports + ": the full message, the rule with its help link, " +
-			"and up to 80 lines (1,200 tokens) of code around it.",
+		Description: "One finding by its id from " + ToolGetReports + ": the full message; its rule in the tool's own words (name, short and " +
+			"full description, help as Markdown, link, CWE ids, security severity); the fix the tool proposes as a unified diff; the steps " +
+			"of its code flow and its related locations with their lines; and up to 80 lines (1,200 tokens) of code around it.",
 		InputSchema: schema[GetFindingIn](func(p props) {
 			p.budget()
 			p["id"].MinLength = jsonschema.Ptr(1)

@@ -47,9 +47,12 @@ func (p *checkstyleParser) scan(r io.Reader, emit Emit) (in reports.Input, err e
 	in = reports.Input{Format: string(FormatCheckstyle), Tool: "Checkstyle"}
 	pl := newPlacer(p.opts.Root, p.opts.FS)
 	defer pl.finish(&in)
+	defer warnRules(&in)
 	s := newXMLScanner(r)
 	defer func() { warnCuts(&in, s.cuts) }()
-	rules := checkstyleRules{}
+	rules := newCheckstyleRules(&in)
+	held := &heldFindings{p: pl}
+	defer func() { err = held.end(emit, err) }()
 	fail := func(err error) error { return xmlScanError(p.opts.Name, err) }
 	ev, err := s.next()
 	if err != nil {
@@ -108,7 +111,7 @@ func (p *checkstyleParser) scan(r io.Reader, emit Emit) (in reports.Input, err e
 			if f.Tool != in.Tool && in.Findings == 0 {
 				in.Tool = f.Tool
 			}
-			if err := emit(f, nil); err != nil {
+			if err := held.emit(emit, f, nil); err != nil {
 				return in, err
 			}
 			in.Findings++
@@ -122,11 +125,13 @@ func (p *checkstyleParser) parseXML(r io.Reader, emit Emit) (in reports.Input, e
 	in = reports.Input{Format: string(FormatCheckstyle), Tool: "Checkstyle"}
 	pl := newPlacer(p.opts.Root, p.opts.FS)
 	defer pl.finish(&in)
+	defer warnRules(&in)
 	cuts := 0
 	defer func() { warnCuts(&in, cuts) }()
 	attr := func(se xml.StartElement, name string) string { return cutValue(attr(se, name), &cuts) }
 	file := ""
-	rules := checkstyleRules{}
+	rules := newCheckstyleRules(&in)
+	held := &heldFindings{p: pl}
 	err = walkXML(p.opts.Name, r, "checkstyle", func(root xml.StartElement) { in.ToolVersion = attr(root, "version") },
 		func(tok xml.Token) error {
 			t, ok := tok.(xml.StartElement)
@@ -146,14 +151,14 @@ func (p *checkstyleParser) parseXML(r io.Reader, emit Emit) (in reports.Input, e
 				if f.Tool != in.Tool && in.Findings == 0 {
 					in.Tool = f.Tool
 				}
-				if err := emit(f, nil); err != nil {
+				if err := held.emit(emit, f, nil); err != nil {
 					return err
 				}
 				in.Findings++
 			}
 			return nil
 		})
-	return in, err
+	return in, held.end(emit, err)
 }
 
 // checkstyleAttrs are the attributes of an <error> that recap reads.
@@ -163,7 +168,7 @@ type checkstyleAttrs struct {
 
 // checkstyleFinding maps one <error>; keep is false for severity "ignore",
 // which Checkstyle documents as not reported.
-func checkstyleFinding(t checkstyleAttrs, file, version string, rules checkstyleRules) (reports.Finding, bool) {
+func checkstyleFinding(t checkstyleAttrs, file, version string, rules *checkstyleRules) (reports.Finding, bool) {
 	sev := reports.SeverityError // Checkstyle's default severity
 	switch s := strings.ToLower(t.severity); s {
 	case "ignore":
@@ -178,7 +183,7 @@ func checkstyleFinding(t checkstyleAttrs, file, version string, rules checkstyle
 	}
 	r := rules.of(t.source)
 	f := reports.Finding{
-		Tool: r.tool, ToolVersion: version, Rule: r.rule, Category: r.category, RuleName: r.name, HelpURI: r.helpURI,
+		Tool: r.tool, ToolVersion: version, Rule: r.rule, Category: r.category, ToolCategory: r.word, RuleName: r.name, HelpURI: r.helpURI,
 		Severity: sev, Message: messageText(t.message), Path: file,
 		Line: atoi(t.line), Column: atoi(t.column),
 	}
@@ -192,26 +197,39 @@ func checkstyleFinding(t checkstyleAttrs, file, version string, rules checkstyle
 
 // checkstyleRule is what a source attribute says of its finding.
 type checkstyleRule struct {
-	tool, rule, name, category, helpURI string
+	tool, rule, name, category, word, helpURI string
 }
 
 // checkstyleRules caches checkstyleRule by source: a report repeats a few
-// dozen sources over hundreds of thousands of errors.
-type checkstyleRules map[string]*checkstyleRule
+// dozen sources over hundreds of thousands of errors. Each rule is added to
+// the input's rule table (its check's name and documentation) once.
+type checkstyleRules struct {
+	m     map[string]*checkstyleRule
+	table *reports.Rules
+}
 
-func (c checkstyleRules) of(source string) *checkstyleRule {
-	if r, ok := c[source]; ok {
+func newCheckstyleRules(in *reports.Input) *checkstyleRules {
+	in.Rules = &reports.Rules{}
+	return &checkstyleRules{m: map[string]*checkstyleRule{}, table: in.Rules}
+}
+
+func (c *checkstyleRules) of(source string) *checkstyleRule {
+	if r, ok := c.m[source]; ok {
 		return r
 	}
-	if len(c) >= maxXMLShared { // a hostile report's distinct sources
-		clear(c)
+	if len(c.m) >= maxXMLShared { // a hostile report's distinct sources
+		clear(c.m)
 	}
-	r := &checkstyleRule{tool: "Checkstyle", rule: source, category: checkstyleCategory(source), name: checkstyleRuleName(source)}
+	r := &checkstyleRule{tool: "Checkstyle", rule: source, word: checkstyleCategory(source), name: checkstyleRuleName(source)}
 	if rule, ok := strings.CutPrefix(source, "eslint.rules."); ok {
 		r.tool, r.rule, r.name = "ESLint", rule, rule
-	} else if r.category != reports.Uncategorized && r.category != "checker" && r.category != "misc" {
-		r.helpURI = "https://checkstyle.org/checks/" + r.category + "/" + strings.ToLower(r.name) + ".html"
+	} else if r.word != "" && r.word != "checker" && r.word != "misc" {
+		r.helpURI = "https://checkstyle.org/checks/" + r.word + "/" + strings.ToLower(r.name) + ".html"
 	}
-	c[source] = r
+	r.category = reports.Categorize(r.tool, r.word)
+	if source != "" {
+		c.table.Add(r.tool, reports.Rule{ID: r.rule, Name: r.name, HelpURI: r.helpURI})
+	}
+	c.m[source] = r
 	return r
 }

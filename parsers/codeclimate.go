@@ -226,10 +226,6 @@ func (is *ccIssue) finding(s *sarifStream) reports.Finding {
 	if is.engine != "" && strings.HasPrefix(rule, is.engine+"/") {
 		rule = rule[len(is.engine)+1:]
 	}
-	cat := is.category
-	if cat == "" {
-		cat = reports.Uncategorized
-	}
 	msg := stripJoiners(is.description)
 	if strings.TrimSpace(msg) == "" {
 		msg = rule // a finding always has a message
@@ -237,7 +233,7 @@ func (is *ccIssue) finding(s *sarifStream) reports.Finding {
 			msg = "(no description)"
 		}
 	}
-	f := reports.Finding{Tool: tool, Rule: rule, Category: cat, Severity: codeClimateSeverity(is.severity),
+	f := reports.Finding{Tool: tool, Rule: rule, Category: reports.Categorize(tool, is.category), ToolCategory: is.category, Severity: codeClimateSeverity(is.severity),
 		Message: msg, Path: s.placer.place(is.path), Line: max(is.line, 0), Column: max(is.column, 0)}
 	if is.endLine >= f.Line {
 		f.EndLine = is.endLine

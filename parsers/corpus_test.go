@@ -161,8 +161,8 @@ func checkFindings(t *testing.T, findings []reports.Finding) {
 			bad("fingerprint " + f.Fingerprint)
 		case f.Tool == "" || f.Category == "" || f.Message == "":
 			bad("empty tool, category or message")
-		case strings.Contains(f.Message, "\n"):
-			bad("multi-line message")
+		case strings.Contains(f.Message, "\r") || strings.Contains(f.Message, "\n\n\n") || strings.TrimSpace(f.Message) != f.Message:
+			bad("message with a CR, blank lines or space around it")
 		}
 		ids[f.ID] = true
 	}

@@ -23,7 +23,7 @@ func ExampleParseAll() {
 	}
 	// Output:
 	// checkstyle Checkstyle 10.12.0 1
-	// src/Main.java:12:5 warning coding/MagicNumber: '42' is a magic number.
+	// src/Main.java:12:5 warning Error Prone/MagicNumber: '42' is a magic number.
 }
 
 // ExampleFormatTitles shows the lists of formats that help texts and

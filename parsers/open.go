@@ -37,8 +37,10 @@ type ReadOptions struct {
 	Context context.Context
 	// Keep, when set, is asked about each finding before it is given its id
 	// and fingerprint (which cost more than most filters): a finding it
-	// refuses is counted in its input but not emitted. It must not change
-	// the finding, and the fields it sees are all but ID and Fingerprint.
+	// refuses is counted in its input but not emitted. What it changes in
+	// the finding is emitted (the pipeline carries lines onto another
+	// revision); it must not keep the pointer. The fields it sees are all
+	// but ID and Fingerprint.
 	Keep func(f *reports.Finding) bool
 
 	table formatTable // the formats read (nil: the package's table)
@@ -362,10 +364,15 @@ func readOne(src source, tag string, opts ReadOptions, emit func(reports.Finding
 	}
 	n := 0
 	var emitErr error
+	var asked reports.Finding // what Keep is asked about: one copy, not one a finding on the heap
 	got, err := p.Parse(br, func(f reports.Finding, partial map[string]string) error {
 		n++ // ids number every finding of the input, kept or not
-		if opts.Keep != nil && !opts.Keep(&f) {
-			return nil
+		if opts.Keep != nil {
+			asked = f
+			if !opts.Keep(&asked) {
+				return nil
+			}
+			f = asked
 		}
 		f.ID = reports.ID(tag, n)
 		f.Fingerprint = reports.Fingerprint(f, partial)

@@ -21,6 +21,15 @@ func parseString(t *testing.T, format Format, root, content string) ([]reports.F
 	return findings, in
 }
 
+// ruleTable is a rule table holding rules of one tool.
+func ruleTable(tool string, rules ...reports.Rule) *reports.Rules {
+	t := &reports.Rules{}
+	for _, r := range rules {
+		t.Add(tool, r)
+	}
+	return t
+}
+
 func TestPMDXML(t *testing.T) {
 	const report = `<?xml version="1.0" encoding="UTF-8"?>
 <pmd xmlns="http://pmd.sourceforge.net/report/2.0.0" version="7.0.0">
@@ -37,10 +46,10 @@ Avoid unused local variables such as 'x'.
 </pmd>`
 	findings, in := parseString(t, "", "/repo", report)
 	want := []reports.Finding{
-		{Tool: "PMD", ToolVersion: "7.0.0", Rule: "UnusedLocalVariable", Category: "Best Practices", Severity: reports.SeverityWarning,
+		{Tool: "PMD", ToolVersion: "7.0.0", Rule: "UnusedLocalVariable", Category: "Best Practices", ToolCategory: "Best Practices", Severity: reports.SeverityWarning,
 			Priority: 3, Message: "Avoid unused local variables such as 'x'.", Path: "src/A.java", Line: 3, EndLine: 4, Column: 5, EndColumn: 9,
 			HelpURI: "https://docs.pmd-code.org/x.html"},
-		{Tool: "PMD", ToolVersion: "7.0.0", Rule: "EmptyCatchBlock", Category: "Error Prone", Severity: reports.SeverityError,
+		{Tool: "PMD", ToolVersion: "7.0.0", Rule: "EmptyCatchBlock", Category: "Error Prone", ToolCategory: "Error Prone", Severity: reports.SeverityError,
 			Priority: 1, Message: "Avoid empty catch blocks", Path: "src/A.java", Line: 7, EndLine: 7, Column: 1, EndColumn: 2},
 	}
 	if diff := cmp.Diff(want, stripIDs(findings)); diff != "" {
@@ -50,7 +59,11 @@ Avoid unused local variables such as 'x'.
 		Warnings: []string{
 			"PMD configuration error in rule LoosePackageCoupling: No packages configured",
 			"PMD could not process 2 files (first: src/B.java: ParseException: boom)",
-		}}
+		},
+		Rules: ruleTable("PMD",
+			reports.Rule{ID: "UnusedLocalVariable", HelpURI: "https://docs.pmd-code.org/x.html", Tags: []string{"Best Practices"}},
+			reports.Rule{ID: "EmptyCatchBlock", Tags: []string{"Error Prone"}}),
+	}
 	if diff := cmp.Diff(wantIn, in); diff != "" {
 		t.Errorf("input mismatch (-want +got):\n%s", diff)
 	}
@@ -69,16 +82,22 @@ func TestCheckstyleXML(t *testing.T) {
 	findings, in := parseString(t, "", "/repo", report)
 	want := []reports.Finding{
 		{Tool: "Checkstyle", ToolVersion: "8.36.1", Rule: "com.puppycrawl.tools.checkstyle.checks.sizes.LineLengthCheck", RuleName: "LineLength",
-			Category: "sizes", Severity: reports.SeverityWarning, Message: "Line is longer than 80 characters (found 95).", Path: "src/A.java",
+			Category: "Design", ToolCategory: "sizes", Severity: reports.SeverityWarning, Message: "Line is longer than 80 characters (found 95).", Path: "src/A.java",
 			Line: 12, EndLine: 12, Column: 3, HelpURI: "https://checkstyle.org/checks/sizes/linelength.html"},
 		{Tool: "Checkstyle", ToolVersion: "8.36.1", Rule: "com.puppycrawl.tools.checkstyle.checks.NewlineAtEndOfFileCheck", RuleName: "NewlineAtEndOfFile",
-			Category: "misc", Severity: reports.SeverityNote, Message: "Zeile länger", Path: "src/A.java", Line: 1, EndLine: 1},
+			Category: "Code Style", ToolCategory: "misc", Severity: reports.SeverityNote, Message: "Zeile länger", Path: "src/A.java", Line: 1, EndLine: 1},
 	}
 	if diff := cmp.Diff(want, stripIDs(findings)); diff != "" {
 		t.Errorf("findings mismatch (-want +got):\n%s", diff)
 	}
 	if in.Findings != 2 || in.Error != "" {
 		t.Errorf("input = %+v", in)
+	}
+	wantRules := ruleTable("Checkstyle",
+		reports.Rule{ID: "com.puppycrawl.tools.checkstyle.checks.sizes.LineLengthCheck", Name: "LineLength", HelpURI: "https://checkstyle.org/checks/sizes/linelength.html"},
+		reports.Rule{ID: "com.puppycrawl.tools.checkstyle.checks.NewlineAtEndOfFileCheck", Name: "NewlineAtEndOfFile"})
+	if diff := cmp.Diff(wantRules.List(), in.Rules.List()); diff != "" {
+		t.Errorf("rules (-want +got):\n%s", diff)
 	}
 }
 

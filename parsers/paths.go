@@ -1,6 +1,7 @@
 package parsers
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"net/url"
@@ -22,6 +23,13 @@ import (
 // and learns the head as the report's root; later paths under that head are
 // mapped by prefix alone. Each learned mapping is reported as a warning.
 //
+// A lone base name is too weak a match to learn a root from
+// (/abs/elsewhere/.eslintrc.json), but once the report's other paths have
+// taught the placer its root (/abs/elsewhere), it places such a file too:
+// a path whose base name is a file at the repository's root is held
+// (place returns it as given, not counted), the parser holds its findings
+// (heldFindings), and settle places it at the end of the report.
+//
 // Whether a path exists is asked of fsys, the repository's file system
 // (os.DirFS of the root unless a test gives another): the placer never looks
 // at the host outside the repository, whatever paths a report holds.
@@ -32,6 +40,7 @@ type placer struct {
 	firstOutside string
 	learned      []string        // report-side roots mapped onto roots[0]
 	failedDirs   map[string]bool // directories whose paths matched nothing under the root
+	held         map[string]bool // absolute paths whose base name is a file at the root, until settled
 }
 
 // newPlacer returns a placer for the repository at root, whose files fsys
@@ -105,28 +114,36 @@ func (p *placer) elsewhere(abs string) string {
 		}
 	}
 	dir := path.Dir(abs)
-	if p.failedDirs[dir] {
-		return p.unplaced(abs)
-	}
-	// Try each tail from the longest, by slicing at the separators: linear in
-	// the path, and at most maxTailTries stat calls.
-	tries := 0
-	for i := strings.IndexByte(abs[1:], '/') + 1; i > 0 && tries < maxTailTries; tries++ {
-		tail := abs[i+1:]
-		if !strings.Contains(tail, "/") {
-			break // a lone base name is too weak a match
+	if !p.failedDirs[dir] {
+		// Try each tail from the longest, by slicing at the separators:
+		// linear in the path, and at most maxTailTries stat calls.
+		tries := 0
+		for i := strings.IndexByte(abs[1:], '/') + 1; i > 0 && tries < maxTailTries; tries++ {
+			tail := abs[i+1:]
+			if !strings.Contains(tail, "/") {
+				break // a lone base name is too weak a match to learn a root from
+			}
+			if p.exists(tail) {
+				p.learned = append(p.learned, abs[:i])
+				return tail
+			}
+			next := strings.IndexByte(tail, '/')
+			i += next + 1
 		}
-		if p.exists(tail) {
-			p.learned = append(p.learned, abs[:i])
-			return tail
+		if p.failedDirs == nil || len(p.failedDirs) >= maxPlaced {
+			p.failedDirs = map[string]bool{} // bounded: forgotten, not grown
 		}
-		next := strings.IndexByte(tail, '/')
-		i += next + 1
+		p.failedDirs[dir] = true
 	}
-	if p.failedDirs == nil || len(p.failedDirs) >= maxPlaced {
-		p.failedDirs = map[string]bool{}
+	// The report's other paths may teach its root: a file at the
+	// repository's root is held until then.
+	if p.held[abs] || len(p.held) < maxHeld && p.exists(path.Base(abs)) {
+		if p.held == nil {
+			p.held = map[string]bool{}
+		}
+		p.held[abs] = true
+		return abs
 	}
-	p.failedDirs[dir] = true
 	return p.unplaced(abs)
 }
 
@@ -188,6 +205,77 @@ func (p *placer) locate(name string) (string, bool) {
 		i += strings.IndexByte(tail, '/') + 1
 	}
 	return "", false
+}
+
+// isHeld reports whether p is a path place held (see placer).
+func (p *placer) isHeld(path string) bool { return p.held[path] }
+
+// settle places a held path with the report roots learned by now, or counts
+// it as not placed.
+func (p *placer) settle(abs string) string {
+	for _, l := range p.learned {
+		if strings.HasPrefix(abs, l+"/") {
+			return abs[len(l)+1:]
+		}
+	}
+	return p.unplaced(abs)
+}
+
+// maxHeld bounds the paths a placer holds, and the findings a parser holds
+// for them (heldFindings): past it, they are not placed.
+const maxHeld = 10000
+
+// heldFindings holds the findings whose path the placer holds, until the
+// end of the report; their order among the others changes, not their
+// content (ids number findings in the order they are emitted).
+type heldFindings struct {
+	p    *placer
+	list []heldFinding
+}
+
+type heldFinding struct {
+	f       reports.Finding
+	partial map[string]string
+}
+
+// emit passes f on to e, or holds it.
+func (h *heldFindings) emit(e Emit, f reports.Finding, partial map[string]string) error {
+	if f.Path != "" && h.p.isHeld(f.Path) {
+		if len(h.list) < maxHeld {
+			h.list = append(h.list, heldFinding{f, partial})
+			return nil
+		}
+		f.Path = h.p.settle(f.Path)
+	}
+	return e(f, partial)
+}
+
+// end emits the held findings when the report ended (err nil) or broke
+// off (a *ParseError: a report cut short keeps every finding read before
+// the cut), and returns the reading's error; any other error is emit's
+// own, and stops.
+func (h *heldFindings) end(e Emit, err error) error {
+	var pe *ParseError
+	if err != nil && !errors.As(err, &pe) {
+		return err
+	}
+	if ferr := h.flush(e); ferr != nil {
+		return ferr
+	}
+	return err
+}
+
+// flush places the held findings' paths and emits them.
+func (h *heldFindings) flush(e Emit) error {
+	list := h.list
+	h.list = nil
+	for _, x := range list {
+		x.f.Path = h.p.settle(x.f.Path)
+		if err := e(x.f, x.partial); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // maxTailTries bounds the tails tried for one path: real source trees are
@@ -276,23 +364,34 @@ func joinURI(base, rel string) string {
 	return strings.TrimSuffix(base, "/") + "/" + rel
 }
 
-// messageText makes one message of a tool's text: leading and trailing space
-// trimmed, stack-trace lines dropped, the remaining lines joined by a space,
-// and at most maxMessage characters.
+// messageText makes one message of a tool's text: each line's leading and
+// trailing space trimmed, stack-trace lines and blank lines at the start
+// and end dropped, runs of blank lines made one, the line breaks kept (a
+// view that shows one line folds them), and at most maxMessage characters.
 func messageText(s string) string {
 	s = strings.TrimSpace(s)
 	if !strings.ContainsAny(s, "\r\n") {
 		return cut(s, maxMessage)
 	}
-	var kept []string
-	for _, line := range strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' }) {
+	var b strings.Builder
+	blank := false
+	for _, line := range strings.Split(strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n"), "\n") { // a lone CR breaks a line too
 		t := strings.TrimSpace(line)
-		if t == "" || isStackLine(t) {
+		switch {
+		case isStackLine(t):
 			continue
+		case t == "":
+			blank = b.Len() > 0
+			continue
+		case blank:
+			b.WriteString("\n\n")
+		case b.Len() > 0:
+			b.WriteByte('\n')
 		}
-		kept = append(kept, t)
+		blank = false
+		b.WriteString(t)
 	}
-	return cut(strings.Join(kept, " "), maxMessage)
+	return cut(b.String(), maxMessage)
 }
 
 // maxMessage bounds a message: a finding is a pointer to a problem, and a view

@@ -36,7 +36,7 @@ func TestPlace(t *testing.T) {
 		{"windows absolute, tail found", `C:\build\ws\src\main\java\a\B.java`, "src/main/java/a/B.java", true},
 		{"outside, not found", "/opt/other/Z.java", "/opt/other/Z.java", false},
 		{"parent escape", "../x/A.java", "../x/A.java", false},
-		{"a lone base name does not match", "/elsewhere/README", "/elsewhere/README", false},
+		{"a lone base name is held", "/elsewhere/README", "/elsewhere/README", true},
 		{"unc", `\\server\share\A.java`, "//server/share/A.java", false},
 	}
 	p := newPlacer(root, nil)
@@ -52,6 +52,15 @@ func TestPlace(t *testing.T) {
 		if p.outside != outside {
 			t.Fatalf("%s: %d unplaced, want %d", tc.name, p.outside, outside)
 		}
+	}
+	if !p.isHeld("/elsewhere/README") || p.isHeld("/opt/other/Z.java") {
+		t.Error("held paths: /elsewhere/README not held, or /opt/other/Z.java held")
+	}
+	if got := p.settle("/elsewhere/README"); got != "/elsewhere/README" || p.outside != outside+1 {
+		t.Errorf("settle without a learned root = %q, %d unplaced", got, p.outside)
+	}
+	if got := p.settle("/home/runner/work/r/r/README"); got != "README" {
+		t.Errorf("settle under a learned root = %q", got)
 	}
 	var in reports.Input
 	p.finish(&in)
@@ -90,7 +99,9 @@ func TestMessageText(t *testing.T) {
 	tests := map[string]string{
 		"  one line  ": "one line",
 		"java.lang.NullPointerException\n\tat a.B.c(B.java:3)\n\tat d.E.f(E.java:9)\n\t... 4 more": "java.lang.NullPointerException",
-		"first\r\nsecond":         "first second",
+		"first\r\nsecond":         "first\nsecond",
+		"\n  a  \n\n\n\tb \r\n\n": "a\n\nb",
+		"Package: x\r\nInstalled Version: 1\n\tat a.B.c(B.java:3)\nLink: y": "Package: x\nInstalled Version: 1\nLink: y",
 		strings.Repeat("x", 1200): strings.Repeat("x", 999) + "…",
 	}
 	for in, want := range tests {

@@ -41,14 +41,25 @@ func (p *pmdParser) Parse(r io.Reader, emit Emit) (reports.Input, error) {
 type pmdRun struct {
 	in         reports.Input
 	pl         *placer
+	held       *heldFindings
 	file       string
 	procErrors int
 	firstProc  string
 	cuts       int // values cut to maxXMLValue
+	rules      map[[3]string]*pmdRule
+}
+
+// pmdRule is what a violation's rule, ruleset and help URI say of it,
+// worked out once per rule.
+type pmdRule struct {
+	category, help string
 }
 
 func (p *pmdParser) newRun() *pmdRun {
-	return &pmdRun{in: reports.Input{Format: string(FormatPMD), Tool: "PMD"}, pl: newPlacer(p.opts.Root, p.opts.FS)}
+	r := &pmdRun{in: reports.Input{Format: string(FormatPMD), Tool: "PMD", Rules: &reports.Rules{}}, pl: newPlacer(p.opts.Root, p.opts.FS),
+		rules: map[[3]string]*pmdRule{}}
+	r.held = &heldFindings{p: r.pl}
+	return r
 }
 
 // finish adds the warnings of the run to its input.
@@ -57,6 +68,7 @@ func (r *pmdRun) finish() reports.Input {
 		r.in.Warn(fmt.Sprintf("PMD could not process %s (first: %s)", plural(r.procErrors, "file", "files"), r.firstProc))
 	}
 	warnCuts(&r.in, r.cuts)
+	warnRules(&r.in)
 	r.pl.finish(&r.in)
 	return r.in
 }
@@ -81,7 +93,7 @@ func (r *pmdRun) element(name string, get func(string) string) {
 // scan is Parse on the fast scanner.
 func (p *pmdParser) scan(r io.Reader, emit Emit) (reports.Input, error) {
 	run := p.newRun()
-	err := p.scanRun(run, r, emit)
+	err := run.held.end(emit, p.scanRun(run, r, emit))
 	return run.finish(), err
 }
 
@@ -129,7 +141,7 @@ func (p *pmdParser) scanRun(run *pmdRun, r io.Reader, emit Emit) error {
 				continue
 			}
 			cur.Message = orMessage(messageText(s.keptText()), cur.Rule)
-			if err := emit(*cur, nil); err != nil {
+			if err := run.held.emit(emit, *cur, nil); err != nil {
 				return err
 			}
 			run.in.Findings++
@@ -138,7 +150,7 @@ func (p *pmdParser) scanRun(run *pmdRun, r io.Reader, emit Emit) error {
 		}
 		name := string(local(s.name))
 		if name == "violation" {
-			f := pmdFinding(get, run.file, run.in.ToolVersion)
+			f := run.finding(get)
 			cur, s.keepText, s.text, s.textCut = &f, true, s.text[:0], false
 		} else {
 			run.element(name, get)
@@ -161,7 +173,7 @@ func (p *pmdParser) parseXML(r io.Reader, emit Emit) (reports.Input, error) {
 			case xml.StartElement:
 				get := func(name string) string { return cutValue(attr(t, name), &run.cuts) }
 				if t.Name.Local == "violation" {
-					f := pmdFinding(get, run.file, run.in.ToolVersion)
+					f := run.finding(get)
 					cur = &f
 					text, textCut = text[:0], false
 				} else {
@@ -185,7 +197,7 @@ func (p *pmdParser) parseXML(r io.Reader, emit Emit) (reports.Input, error) {
 					run.cuts++
 				}
 				cur.Message = orMessage(messageText(msg), cur.Rule)
-				if err := emit(*cur, nil); err != nil {
+				if err := run.held.emit(emit, *cur, nil); err != nil {
 					return err
 				}
 				run.in.Findings++
@@ -193,25 +205,37 @@ func (p *pmdParser) parseXML(r io.Reader, emit Emit) (reports.Input, error) {
 			}
 			return nil
 		})
+	err = run.held.end(emit, err)
 	return run.finish(), err
 }
 
-// pmdFinding makes a violation's finding from its attributes (read by get),
-// without its message (the element's text).
-func pmdFinding(get func(string) string, file, version string) reports.Finding {
+// finding makes a violation's finding from its attributes (read by get),
+// without its message (the element's text). Its rule goes into the input's
+// rule table the first time.
+func (r *pmdRun) finding(get func(string) string) reports.Finding {
 	prio := atoi(get("priority"))
-	help := get("externalInfoUrl")
-	if strings.Contains(help, "${") { // an unexpanded placeholder, as in PMD's own test output
-		help = ""
-	}
-	rule := get("rule")
-	category := pmdCategory(get("ruleset"), help)
-	if category == "" {
-		category = reports.Uncategorized
+	rule, ruleset, help := get("rule"), get("ruleset"), get("externalInfoUrl")
+	key := [3]string{rule, ruleset, help}
+	pr, ok := r.rules[key]
+	if !ok {
+		if strings.Contains(help, "${") { // an unexpanded placeholder, as in PMD's own test output
+			help = ""
+		}
+		category, _ := pmdCategory(ruleset, help)
+		pr = &pmdRule{category: category, help: help}
+		if len(r.rules) >= maxXMLShared { // a hostile report's distinct rules
+			clear(r.rules)
+		}
+		r.rules[key] = pr
+		var tags []string
+		if ruleset != "" {
+			tags = []string{ruleset}
+		}
+		r.in.Rules.Add("PMD", reports.Rule{ID: rule, HelpURI: help, Tags: tags})
 	}
 	f := reports.Finding{
-		Tool: "PMD", ToolVersion: version, Rule: rule, Category: category,
-		Severity: pmdSeverity(prio), Priority: prio, Path: file, HelpURI: help,
+		Tool: "PMD", ToolVersion: r.in.ToolVersion, Rule: rule, Category: pr.category, ToolCategory: ruleset,
+		Severity: pmdSeverity(prio), Priority: prio, Path: r.file, HelpURI: pr.help,
 		Line: atoi(get("beginline")), EndLine: atoi(get("endline")),
 		Column: atoi(get("begincolumn")), EndColumn: atoi(get("endcolumn")),
 	}

@@ -21,8 +21,10 @@ import (
 // jsontext.Decoder walks the tokens down to runs[].results[] and reads one
 // result at a time, token by token (sarif_result.go), so memory does not grow
 // with the number of results. Rule descriptors are read the same way into
-// compact rules (id, name, level, help URI, category properties), their
-// description and help text skipped. See ../shared/LIBRARIES.md §1 for why go-sarif's own decoder is
+// compact rules (id, name, level, help URI, category and security
+// properties); the descriptions and help of a rule id are read from its
+// first descriptor only, and kept once per rule in the input's rule table.
+// See ../shared/LIBRARIES.md §1 for why go-sarif's own decoder is
 // not used to read: it rejects "ruleIndex": -1 and a BOM, and holds the whole log.
 type sarifParser struct{ opts Options }
 
@@ -32,7 +34,7 @@ func newSARIF(opts Options) Parser { return &sarifParser{opts: opts} }
 const sarifVersion = "2.1.0"
 
 func (p *sarifParser) Parse(r io.Reader, emit Emit) (reports.Input, error) {
-	in := reports.Input{Format: string(FormatSARIF)}
+	in := reports.Input{Format: string(FormatSARIF), Rules: &reports.Rules{}}
 	br := bufio.NewReaderSize(r, 64<<10)
 	if b, err := br.Peek(3); err == nil && string(b) == string(utf8BOM) {
 		br.Discard(3)
@@ -42,7 +44,9 @@ func (p *sarifParser) Parse(r io.Reader, emit Emit) (reports.Input, error) {
 	dec := jsontext.NewDecoder(lim, jsonOptions)
 	lim.watch(dec)
 	s := &sarifStream{opts: p.opts, dec: dec, lc: lc, lim: lim, in: &in, emit: emit, placer: newPlacer(p.opts.Root, p.opts.FS)}
-	err := s.documents()
+	s.held.p = s.placer
+	err := s.held.end(s.emit, s.documents())
+	warnRules(&in)
 	if n := lim.cuts + s.cuts; n > 0 {
 		in.Warn(fmt.Sprintf("%s longer than its bound cut (marked …)", plural(n, "string", "strings")))
 	}
@@ -68,6 +72,10 @@ type sarifStream struct {
 	item       string        // what a result is called in messages ("result"; Code Quality: "issue")
 	tools      map[string]bool
 	strs       map[string]string // interned rule strings
+	// ruleFirst is what the descriptors of each rule id of the component
+	// being read share (see firstOfID).
+	ruleFirst map[string]*ruleShared
+	held      heldFindings // findings whose path waits for the report's root (see placer)
 }
 
 // intern returns one shared copy of each distinct string.

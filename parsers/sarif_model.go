@@ -1,6 +1,9 @@
 package parsers
 
-import "github.com/go-json-experiment/json/jsontext"
+import (
+	"github.com/go-json-experiment/json/jsontext"
+	"github.com/recap-dev/recap/reports"
+)
 
 // The SARIF 2.1.0 structs recap reads: only the fields the model needs, with
 // int indexes (SARIF's default index is -1, which go-sarif's uint fields reject)
@@ -28,16 +31,47 @@ type sarifComponent struct {
 
 // sarifRule is what recap keeps of a reportingDescriptor (§3.49): a log may hold tens of
 // thousands (PMD 7 writes one per rule and message), so its strings are
-// interned and its properties parsed once.
+// interned, its properties parsed once, and the texts of a rule id read
+// once (sarifStream.rule skips them in the id's later descriptors).
 type sarifRule struct {
-	ID                string `json:"id"`
-	Name              string `json:"name"`
-	HelpURI           string `json:"helpUri"`
-	level             string // defaultConfiguration.level
+	ID      string `json:"id"`
+	Name    string `json:"name"`
+	HelpURI string `json:"helpUri"`
+	level   string // defaultConfiguration.level
+	// texts are the descriptor's shortDescription, fullDescription and
+	// help, while the rule table has not taken them; nil when it has none.
+	texts             *ruleTexts
 	messageStrings    map[string]string
 	ruleset, category string
 	priority          int
 	tags              []string
+	props             *ruleProps // nil when the descriptor has none of them
+	// shared is what the descriptors of one id share, set by the stream
+	// (firstOfID) and the run (describe).
+	shared *ruleShared
+}
+
+// ruleTexts are a descriptor's texts (§3.49.9, .10, .13).
+type ruleTexts struct {
+	short, full, help *sarifMultiformat
+}
+
+// ruleProps are the properties of a descriptor that few have.
+type ruleProps struct {
+	securitySeverity float64 // properties.security-severity
+	precision        string  // properties.precision
+	toolCategory     string  // properties.toolCategory: recap's SARIF read back
+	cwe              []int   // from the tags and the relationships to a CWE taxonomy
+}
+
+// ruleShared is what the descriptors of one rule id share: PMD 7 writes one
+// per rule and message, tens of thousands in a large report.
+type ruleShared struct {
+	short       string        // the first descriptor's short description
+	shortVaries bool          // the descriptors differ in it: PMD 7 writes the message there
+	described   bool          // the fields below are set
+	info        *reports.Rule // the input's rule table entry
+	cat, word   string        // the category and the tool's word for it
 }
 
 type sarifMultiformat struct {
@@ -65,6 +99,7 @@ type sarifRegion struct {
 
 type sarifLocation struct {
 	PhysicalLocation *sarifPhysicalLocation `json:"physicalLocation"`
+	Message          *sarifMessage          `json:"message"`
 }
 
 type sarifPhysicalLocation struct {
@@ -105,6 +140,34 @@ type sarifResult struct {
 	PartialFingerprints map[string]jsontext.Value `json:"partialFingerprints"`
 	// SuppressionStatuses holds each suppression's status ("" when absent).
 	SuppressionStatuses []string `json:"-"`
+	// Related holds the first reports.MaxRelated relatedLocations (§3.27.22),
+	// RelatedCount counts them all.
+	Related      []sarifLocation `json:"-"`
+	RelatedCount int             `json:"-"`
+	// Flow holds the first reports.MaxFlowSteps steps of the first thread
+	// flow of the first code flow (§3.27.18, §3.36, §3.37, §3.38), FlowSteps
+	// counts its steps.
+	Flow      []sarifLocation `json:"-"`
+	FlowSteps int             `json:"-"`
+	// Fix is the first fix (§3.27.30), nil when none or when it is larger
+	// than reports.MaxFixReplacements and reports.MaxFixText allow.
+	Fix *sarifFix `json:"-"`
+	// CWE holds the CWE ids of the result's taxa (§3.27.8) that refer to a
+	// CWE taxonomy, at most maxCWE.
+	CWE []int `json:"-"`
+}
+
+// sarifFix is a fix (§3.55) with its artifactChanges' replacements in one list.
+type sarifFix struct {
+	Description  string
+	Replacements []sarifReplacement
+}
+
+// sarifReplacement is a replacement (§3.57) with the artifact it changes.
+type sarifReplacement struct {
+	Artifact sarifArtifactLocation
+	Region   sarifRegion
+	Text     string
 }
 
 type sarifNotification struct {
@@ -115,6 +178,8 @@ type sarifNotification struct {
 type sarifInvocation struct {
 	ExecutionSuccessful            *bool               `json:"executionSuccessful"`
 	ExitCode                       *int                `json:"exitCode"`
+	ExitCodeDescription            string              `json:"exitCodeDescription"`
+	ExitSignalName                 string              `json:"exitSignalName"`
 	ToolExecutionNotifications     []sarifNotification `json:"toolExecutionNotifications"`
 	ToolConfigurationNotifications []sarifNotification `json:"toolConfigurationNotifications"`
 }

@@ -81,13 +81,92 @@ func oracleInt(dec *jsontext.Decoder) (int, bool, error) {
 	return 0, false, errOracleKind
 }
 
-// oracleResult is a result as the oracle decodes it: the suppressions'
-// statuses, which the decoder keeps alone, come from their objects.
+// oracleResult is a result as the oracle decodes it: what the decoder
+// keeps of the suppressions, related locations, code flows, fixes and taxa
+// is taken from the whole of them, with the decoder's bounds.
 type oracleResult struct {
 	sarifResult
 	Suppressions []struct {
 		Status string `json:"status"`
 	} `json:"suppressions"`
+	RelatedLocations []sarifLocation `json:"relatedLocations"`
+	CodeFlows        []struct {
+		ThreadFlows []struct {
+			Locations []struct {
+				Location *sarifLocation `json:"location"`
+			} `json:"locations"`
+		} `json:"threadFlows"`
+	} `json:"codeFlows"`
+	Fixes []struct {
+		Description     sarifMessage `json:"description"`
+		ArtifactChanges []struct {
+			ArtifactLocation *sarifArtifactLocation `json:"artifactLocation"`
+			Replacements     []struct {
+				DeletedRegion   *sarifRegion `json:"deletedRegion"`
+				InsertedContent *struct {
+					Text   string `json:"text"`
+					Binary string `json:"binary"`
+				} `json:"insertedContent"`
+			} `json:"replacements"`
+		} `json:"artifactChanges"`
+	} `json:"fixes"`
+	Taxa []sarifRuleRef `json:"taxa"`
+}
+
+// reduce keeps of the whole result what the token decoder keeps.
+func (o *oracleResult) reduce() sarifResult {
+	res := o.sarifResult
+	for _, s := range o.Suppressions {
+		res.SuppressionStatuses = append(res.SuppressionStatuses, s.Status)
+	}
+	res.RelatedCount = len(o.RelatedLocations)
+	res.Related = o.RelatedLocations[:min(len(o.RelatedLocations), reports.MaxRelated)]
+	if len(o.CodeFlows) > 0 && len(o.CodeFlows[0].ThreadFlows) > 0 {
+		steps := o.CodeFlows[0].ThreadFlows[0].Locations
+		res.FlowSteps = len(steps)
+		for _, st := range steps[:min(len(steps), reports.MaxFlowSteps)] {
+			var l sarifLocation
+			if st.Location != nil {
+				l = *st.Location
+			}
+			res.Flow = append(res.Flow, l)
+		}
+	}
+	if len(o.Fixes) > 0 {
+		fx := o.Fixes[0]
+		fix := &sarifFix{Description: fx.Description.Text}
+		usable, n := true, 0
+		for _, ch := range fx.ArtifactChanges {
+			var al sarifArtifactLocation
+			if ch.ArtifactLocation != nil {
+				al = *ch.ArtifactLocation
+			}
+			for _, rp := range ch.Replacements {
+				if n++; n > reports.MaxFixReplacements {
+					usable = false
+					break
+				}
+				r := sarifReplacement{Artifact: al}
+				if rp.DeletedRegion != nil {
+					r.Region = *rp.DeletedRegion
+				}
+				if ic := rp.InsertedContent; ic != nil {
+					r.Text = ic.Text
+					if ic.Binary != "" {
+						usable = false
+					}
+				}
+				fix.Replacements = append(fix.Replacements, r)
+			}
+		}
+		if usable && usableFix(fix) {
+			res.Fix = fix
+		}
+	}
+	for i := range o.Taxa {
+		res.CWE = addCWE(res.CWE, taxonCWE(&o.Taxa[i]))
+	}
+	return res
 }
 
 // oracleRule is a reportingDescriptor as the oracle decodes it; what recap
@@ -100,7 +179,13 @@ type oracleRule struct {
 	MessageStrings map[string]struct {
 		Text string `json:"text"`
 	} `json:"messageStrings"`
-	Properties map[string]jsontext.Value `json:"properties"`
+	Properties       map[string]jsontext.Value `json:"properties"`
+	ShortDescription *sarifMultiformat         `json:"shortDescription"`
+	FullDescription  *sarifMultiformat         `json:"fullDescription"`
+	Help             *sarifMultiformat         `json:"help"`
+	Relationships    []struct {
+		Target *sarifRuleRef `json:"target"`
+	} `json:"relationships"`
 }
 
 // decoded is one value read by the token decoder or the oracle.
@@ -144,10 +229,7 @@ func oracleDecodeResult(data []byte) (decoded, error) {
 	if err != nil {
 		return decoded{}, err
 	}
-	res := o.sarifResult
-	for _, s := range o.Suppressions {
-		res.SuppressionStatuses = append(res.SuppressionStatuses, s.Status)
-	}
+	res := o.reduce()
 	return decoded{Result: &res, TypeErr: typeErr}, nil
 }
 
@@ -162,11 +244,21 @@ func oracleDecodeRule(data []byte) (decoded, error) {
 	}
 	r := o.sarifRule
 	r.level = o.DefaultConfiguration.Level
+	if o.ShortDescription != nil || o.FullDescription != nil || o.Help != nil {
+		r.texts = &ruleTexts{short: o.ShortDescription, full: o.FullDescription, help: o.Help}
+	}
 	for id, m := range o.MessageStrings {
 		if r.messageStrings == nil {
 			r.messageStrings = map[string]string{}
 		}
 		r.messageStrings[id] = m.Text
+	}
+	for _, rel := range o.Relationships {
+		if rel.Target != nil {
+			if id := taxonCWE(rel.Target); id > 0 {
+				r.prop().cwe = addCWE(r.props.cwe, id)
+			}
+		}
 	}
 	for k, v := range o.Properties {
 		switch k {
@@ -177,7 +269,26 @@ func oracleDecodeRule(data []byte) (decoded, error) {
 		case "priority":
 			r.priority = intProperty(v)
 		case "tags":
-			r.tags = tagsProperty(v)
+			for _, t := range tagsProperty(v) {
+				if len(r.tags) < maxRuleTags {
+					r.tags = append(r.tags, t)
+				}
+				if id := tagCWE(t); id > 0 {
+					r.prop().cwe = addCWE(r.props.cwe, id)
+				}
+			}
+		case "security-severity":
+			if sev := severityProperty(v); sev > 0 {
+				r.prop().securitySeverity = sev
+			}
+		case "precision":
+			if p := stringProperty(v); p != "" {
+				r.prop().precision = p
+			}
+		case "toolCategory":
+			if c := stringProperty(v); c != "" {
+				r.prop().toolCategory = c
+			}
 		}
 	}
 	return decoded{Rule: &r, TypeErr: typeErr}, nil
@@ -221,7 +332,7 @@ func compareDecoders(t *testing.T, data []byte, token, oracle func([]byte) (deco
 		t.Fatalf("the token decoder fails on %q, which Unmarshal reads: %v", data, tokErr)
 	}
 	// An empty array or object is as absent: the decoder leaves it nil.
-	if diff := cmp.Diff(want, got, cmp.AllowUnexported(sarifRule{}), cmpopts.EquateEmpty()); diff != "" {
+	if diff := cmp.Diff(want, got, cmp.AllowUnexported(sarifRule{}, ruleProps{}, ruleTexts{}), cmpopts.IgnoreFields(sarifRule{}, "shared"), cmpopts.EquateEmpty()); diff != "" {
 		t.Errorf("%q: the token decoder (+) and Unmarshal (-) differ:\n%s", data, diff)
 	}
 	return true
@@ -249,6 +360,18 @@ var oracleResults = []string{
 	`{"message":{"arguments":["a",1,null,"b",["c"]]},"partialFingerprints":{"a":1,"b":"x","c":{"d":[true]}}}`,
 	`{"rule":"R","locations":"x"}`,
 	`{"rule":{"toolComponent":"x"},"locations":[{"physicalLocation":{"artifactLocation":"a.java","region":[1]}}]}`,
+	`{"relatedLocations":[{"id":1,"physicalLocation":{"artifactLocation":{"uri":"a.c"},"region":{"startLine":4}},"message":{"text":"here"}},null,{"message":null},{"message":"x"}]}`,
+	`{"codeFlows":[{"message":{"text":"flow"},"threadFlows":[{"locations":[{"location":{"message":{"text":"s1"},"physicalLocation":{"region":{"startLine":1}}},"nestingLevel":0},` +
+		`{"kinds":["x"]},null,{"location":null}]},{"locations":[{"location":{}}]}]},{"threadFlows":[{"locations":[{}]}]}]}`,
+	`{"codeFlows":[null,{"threadFlows":[{"locations":[{}]}]}]}`,
+	`{"codeFlows":[{"threadFlows":"x"}],"relatedLocations":{"a":1}}`,
+	`{"fixes":[{"description":{"text":"d"},"artifactChanges":[{"artifactLocation":{"uri":"a.py","index":-1},"replacements":[{"deletedRegion":{"startLine":5,"startColumn":3,"endColumn":12},"insertedContent":{"text":"x"}},{"deletedRegion":{"startLine":6}}]},{"artifactLocation":{"index":0},"replacements":[{"deletedRegion":{"startLine":1,"endLine":2},"insertedContent":{"text":""}}]}]},{"description":{"text":"second"}}]}`,
+	`{"fixes":[{"artifactChanges":[{"replacements":[{"deletedRegion":{"startLine":5},"insertedContent":{"text":"no artifact"}}]}]}]}`,
+	`{"fixes":[{"artifactChanges":[{"artifactLocation":{"uri":"a"},"replacements":[{"deletedRegion":{"charOffset":5,"charLength":2}}]}]}]}`,
+	`{"fixes":[{"artifactChanges":[{"artifactLocation":{"uri":"a"},"replacements":[{"deletedRegion":{"startLine":5},"insertedContent":{"binary":"AA=="}}]}]}]}`,
+	`{"fixes":[null],"taxa":[{"id":"89","toolComponent":{"name":"CWE"}},{"id":"CWE-79","toolComponent":{"name":"cwe","index":0}},{"id":"79","toolComponent":{"name":"CWE"}},{"id":"x","toolComponent":{"name":"CWE"}},{"id":"12","toolComponent":{"name":"OWASP"}},{"id":"7"}]}`,
+	`{"fixes":"x","taxa":[1,null,{"toolComponent":null}],"locations":[{"message":{"text":"m","arguments":["a"]},"physicalLocation":{"artifactLocation":{"uri":"a"}}}]}`,
+	`{"Fixes":[{"ArtifactChanges":[{"ArtifactLocation":{"URI":"a"},"Replacements":[{"DeletedRegion":{"StartLine":2},"InsertedContent":{"Text":"t"}}]}]}],"CodeFlows":[{"ThreadFlows":[{"Locations":[{"Location":{"Message":{"Text":"m"}}}]}]}],"RelatedLocations":[{"Message":{"Text":"r"}}],"Taxa":[{"Id":"1","ToolComponent":{"Name":"CWE"}}]}`,
 }
 
 var oracleRules = []string{
@@ -260,6 +383,11 @@ var oracleRules = []string{
 	`{}`,
 	`{"id":null,"defaultConfiguration":null,"messageStrings":null,"properties":null}`,
 	`{"ıd":"dotless i is not i","\u212a":1,"helpuri":"lower case"}`,
+	`{"id":"R","shortDescription":{"text":"s","markdown":"**s**"},"fullDescription":{"text":"f"},"help":{"text":"h","markdown":"m"},"properties":{"security-severity":"8.8","precision":"high","toolCategory":"BAD_PRACTICE","tags":["security","external/cwe/cwe-089","CWE-79: XSS","cwe","xcwe-1","cwe-1x"]}}`,
+	`{"shortDescription":{"text":"before the id"},"id":"R","fullDescription":null,"help":"x","properties":{"security-severity":11,"precision":3}}`,
+	`{"id":"R","relationships":[{"target":{"id":"22","toolComponent":{"name":"CWE"}},"kinds":["superset"]},{"target":{"id":"CWE-22","toolComponent":{"name":"CWE"}}},{"target":null},{"target":{"id":"5","toolComponent":{"name":"OWASP"}}},"x"]}`,
+	`{"id":"R","properties":{"security-severity":"0","precision":"","toolCategory":"","tags":["CWE-1","CWE-2","CWE-3","CWE-4","CWE-5","CWE-6","CWE-7","CWE-8","CWE-9","CWE-10","CWE-11","CWE-12","CWE-13","CWE-14","CWE-15","CWE-16","CWE-17","CWE-18","CWE-19","CWE-20","CWE-21","CWE-22"]}}`,
+	`{"ID":"R","ShortDescription":{"Text":"s"},"FullDescription":{"Markdown":"f"},"HELP":{"text":"h"},"Relationships":[{"Target":{"Id":"1","ToolComponent":{"Name":"CWE"}}}]}`,
 }
 
 // TestSARIFDecoderOracle: on hand cases, every result and rule is read by
@@ -302,7 +430,7 @@ func TestSARIFNameCase(t *testing.T) {
 		t.Fatalf("%+v, %d findings", in, len(got))
 	}
 	want := reports.Finding{Tool: "PMD", ToolVersion: "7.0.0", Rule: "UnusedLocalVariable", RuleName: "UnusedLocalVariable",
-		Category: "Best Practices", Severity: reports.SeverityWarning, Priority: 3, Message: "Avoid unused x",
+		Category: "Best Practices", ToolCategory: "Best Practices", Severity: reports.SeverityWarning, Priority: 3, Message: "Avoid unused x",
 		Path: "src/A.java", Line: 3, EndLine: 3}
 	if diff := cmp.Diff(want, stripIDs(got)[0]); diff != "" {
 		t.Errorf("RuleId (-want +got):\n%s", diff)

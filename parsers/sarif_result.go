@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
+	"github.com/recap-dev/recap/reports"
 )
 
 // The result decoder: a result (§3.27) read token by token into sarifResult,
@@ -27,15 +28,24 @@ import (
 
 // The members each object's reader knows, for names in another case.
 var (
-	resultMembers       = []string{"ruleId", "ruleIndex", "rule", "kind", "level", "message", "locations", "partialFingerprints", "suppressions"}
+	resultMembers = []string{"ruleId", "ruleIndex", "rule", "kind", "level", "message", "locations", "partialFingerprints", "suppressions",
+		"relatedLocations", "codeFlows", "fixes", "taxa"}
 	suppressionMembers  = []string{"status"}
-	ruleMembers         = []string{"id", "name", "helpUri", "defaultConfiguration", "messageStrings", "properties"}
+	ruleMembers         = []string{"id", "name", "helpUri", "shortDescription", "fullDescription", "help", "defaultConfiguration", "messageStrings", "properties", "relationships"}
+	relationshipMembers = []string{"target"}
+	codeFlowMembers     = []string{"threadFlows"}
+	threadFlowMembers   = []string{"locations"}
+	flowStepMembers     = []string{"location"}
+	fixMembers          = []string{"description", "artifactChanges"}
+	changeMembers       = []string{"artifactLocation", "replacements"}
+	replacementMembers  = []string{"deletedRegion", "insertedContent"}
+	contentMembers      = []string{"text", "binary"}
 	configMembers       = []string{"level"}
 	textMembers         = []string{"text"}
 	ruleRefMembers      = []string{"id", "index", "toolComponent"}
 	componentRefMembers = []string{"name", "index"}
 	messageMembers      = []string{"text", "markdown", "id", "arguments"}
-	locationMembers     = []string{"physicalLocation"}
+	locationMembers     = []string{"physicalLocation", "message"}
 	physicalMembers     = []string{"artifactLocation", "region", "contextRegion"}
 	artifactMembers     = []string{"uri", "uriBaseId", "index"}
 	regionMembers       = []string{"startLine", "startColumn", "endLine", "endColumn", "snippet"}
@@ -111,9 +121,176 @@ func (s *sarifStream) result(res *sarifResult) error {
 				res.SuppressionStatuses = append(res.SuppressionStatuses, status)
 				return err
 			})
+		case "relatedLocations":
+			return s.array(func() error {
+				if res.RelatedCount++; res.RelatedCount > reports.MaxRelated {
+					return s.dec.SkipValue()
+				}
+				var l sarifLocation
+				err := s.location(&l)
+				res.Related = append(res.Related, l)
+				return err
+			})
+		case "codeFlows":
+			return s.codeFlows(res)
+		case "fixes":
+			return s.fixes(res)
+		case "taxa":
+			return s.array(func() error {
+				var ref sarifRuleRef
+				err := s.ruleRef(&ref)
+				res.CWE = addCWE(res.CWE, taxonCWE(&ref))
+				return err
+			})
 		}
 		return s.dec.SkipValue()
 	})
+}
+
+// codeFlows reads the steps of the first thread flow of the first code flow
+// (§3.36, §3.37, §3.38): its first reports.MaxFlowSteps locations, and
+// how many it has.
+func (s *sarifStream) codeFlows(res *sarifResult) error {
+	first := true
+	return s.array(func() error {
+		if !first {
+			return s.dec.SkipValue()
+		}
+		first = false
+		return s.object(codeFlowMembers, func(name string) error {
+			if name != "threadFlows" {
+				return s.dec.SkipValue()
+			}
+			firstThread := true
+			return s.array(func() error {
+				if !firstThread {
+					return s.dec.SkipValue()
+				}
+				firstThread = false
+				return s.object(threadFlowMembers, func(name string) error {
+					if name != "locations" {
+						return s.dec.SkipValue()
+					}
+					return s.array(func() error {
+						if res.FlowSteps++; res.FlowSteps > reports.MaxFlowSteps {
+							return s.dec.SkipValue()
+						}
+						var l sarifLocation
+						err := s.object(flowStepMembers, func(name string) error {
+							if name != "location" {
+								return s.dec.SkipValue()
+							}
+							return s.location(&l)
+						})
+						res.Flow = append(res.Flow, l)
+						return err
+					})
+				})
+			})
+		})
+	})
+}
+
+// fixes reads the first fix (§3.55): its description and its artifact
+// changes' replacements (§3.56, §3.57), kept whole when they are within the
+// bounds (usableFix), else left out.
+func (s *sarifStream) fixes(res *sarifResult) error {
+	first := true
+	return s.array(func() error {
+		if !first {
+			return s.dec.SkipValue()
+		}
+		first = false
+		if s.dec.PeekKind() != '{' {
+			return s.object(nil, nil) // null, or a value of the wrong kind noted
+		}
+		fix := &sarifFix{}
+		usable, n := true, 0
+		err := s.object(fixMembers, func(name string) error {
+			switch name {
+			case "description":
+				var m sarifMessage
+				err := s.message(&m)
+				fix.Description = m.Text
+				return err
+			case "artifactChanges":
+				return s.array(func() error {
+					var al sarifArtifactLocation
+					start := len(fix.Replacements)
+					err := s.object(changeMembers, func(name string) error {
+						switch name {
+						case "artifactLocation":
+							return s.artifactLocation(&al)
+						case "replacements":
+							return s.array(func() error {
+								if n++; n > reports.MaxFixReplacements {
+									usable = false
+									return s.dec.SkipValue()
+								}
+								var rp sarifReplacement
+								err := s.replacement(&rp, &usable)
+								fix.Replacements = append(fix.Replacements, rp)
+								return err
+							})
+						}
+						return s.dec.SkipValue()
+					})
+					for i := start; i < len(fix.Replacements); i++ {
+						fix.Replacements[i].Artifact = al
+					}
+					return err
+				})
+			}
+			return s.dec.SkipValue()
+		})
+		if usable && usableFix(fix) {
+			res.Fix = fix
+		}
+		return err
+	})
+}
+
+// replacement reads a replacement; a binary insertedContent makes the fix
+// unusable.
+func (s *sarifStream) replacement(rp *sarifReplacement, usable *bool) error {
+	return s.object(replacementMembers, func(name string) error {
+		switch name {
+		case "deletedRegion":
+			return s.region(&rp.Region)
+		case "insertedContent":
+			return s.object(contentMembers, func(name string) error {
+				switch name {
+				case "text":
+					return s.str(&rp.Text)
+				case "binary":
+					var b string
+					err := s.str(&b)
+					if b != "" {
+						*usable = false
+					}
+					return err
+				}
+				return s.dec.SkipValue()
+			})
+		}
+		return s.dec.SkipValue()
+	})
+}
+
+// usableFix reports whether a fix is one recap can show and apply: it has
+// replacements, at most reports.MaxFixReplacements, each of a region given
+// by lines (not by characters or bytes alone) in an artifact, inserting at
+// most reports.MaxFixText bytes.
+func usableFix(f *sarifFix) bool {
+	if len(f.Replacements) == 0 || len(f.Replacements) > reports.MaxFixReplacements {
+		return false
+	}
+	for _, r := range f.Replacements {
+		if r.Region.StartLine <= 0 || len(r.Text) > reports.MaxFixText || r.Artifact.URI == "" && r.Artifact.Index == nil {
+			return false
+		}
+	}
+	return true
 }
 
 // rule reads a reportingDescriptor (§3.49), keeping what recap reads of it;
@@ -128,6 +305,30 @@ func (s *sarifStream) rule() (*sarifRule, error) {
 			return s.istr(&r.Name)
 		case "helpUri":
 			return s.istr(&r.HelpURI)
+		case "shortDescription":
+			if sh := s.ruleFirst[r.ID]; r.ID != "" && sh != nil {
+				return s.sameShort(sh) // compared with the id's, not kept
+			}
+			return s.ruleText(r, name)
+		case "fullDescription", "help":
+			if r.ID != "" && s.ruleFirst[r.ID] != nil {
+				return s.dec.SkipValue() // the id's first descriptor has its texts
+			}
+			return s.ruleText(r, name)
+		case "relationships":
+			return s.array(func() error {
+				return s.object(relationshipMembers, func(name string) error {
+					if name != "target" {
+						return s.dec.SkipValue()
+					}
+					var ref sarifRuleRef
+					err := s.ruleRef(&ref)
+					if id := taxonCWE(&ref); id > 0 {
+						r.prop().cwe = addCWE(r.props.cwe, id)
+					}
+					return err
+				})
+			})
 		case "defaultConfiguration":
 			return s.object(configMembers, func(k string) error {
 				if k == "level" {
@@ -154,7 +355,7 @@ func (s *sarifStream) rule() (*sarifRule, error) {
 			// Their types vary by tool: read raw, parsed once here.
 			return s.object(nil, func(k string) error {
 				switch k {
-				case "ruleset", "category", "priority", "tags":
+				case "ruleset", "category", "priority", "tags", "security-severity", "precision", "toolCategory":
 				default:
 					return s.dec.SkipValue()
 				}
@@ -171,7 +372,24 @@ func (s *sarifStream) rule() (*sarifRule, error) {
 					r.priority = intProperty(v)
 				case "tags":
 					for _, t := range tagsProperty(v) {
-						r.tags = append(r.tags, s.intern(s.cut(t, maxSARIFName)))
+						if len(r.tags) < maxRuleTags {
+							r.tags = append(r.tags, s.intern(s.cut(t, maxSARIFName)))
+						}
+						if id := tagCWE(t); id > 0 {
+							r.prop().cwe = addCWE(r.props.cwe, id)
+						}
+					}
+				case "security-severity":
+					if sev := severityProperty(v); sev > 0 || r.props != nil {
+						r.prop().securitySeverity = sev
+					}
+				case "precision":
+					if p := stringProperty(v); p != "" || r.props != nil {
+						r.prop().precision = s.intern(s.cut(p, maxSARIFName))
+					}
+				case "toolCategory":
+					if c := stringProperty(v); c != "" || r.props != nil {
+						r.prop().toolCategory = s.intern(s.cut(c, maxSARIFName))
 					}
 				}
 				return nil
@@ -179,8 +397,125 @@ func (s *sarifStream) rule() (*sarifRule, error) {
 		}
 		return s.dec.SkipValue()
 	})
+	s.firstOfID(r)
 	return r, err
 }
+
+// firstOfID gives a descriptor what the descriptors of its id share in
+// the component, which the first of them makes: its texts are the id's (a
+// later descriptor's are dropped, or skipped unread when its id comes
+// first). A short description that differs between them is a message, not
+// the rule's (PMD 7 writes one descriptor per rule and message).
+func (s *sarifStream) firstOfID(r *sarifRule) {
+	if r.ID == "" {
+		return
+	}
+	sh := s.ruleFirst[r.ID]
+	if sh == nil {
+		if s.ruleFirst == nil {
+			s.ruleFirst = map[string]*ruleShared{}
+		}
+		r.shared = &ruleShared{short: shortText(r.texts)}
+		s.ruleFirst[r.ID] = r.shared
+		return
+	}
+	r.shared = sh
+	if shortText(r.texts) != sh.short {
+		sh.shortVaries = true
+	}
+	r.texts = nil
+}
+
+// shortText is the text of a descriptor's short description, "" when none.
+func shortText(t *ruleTexts) string {
+	if t == nil || t.short == nil {
+		return ""
+	}
+	return t.short.Text
+}
+
+// ruleText reads a descriptor's shortDescription, fullDescription or help
+// (name); its texts are made for any value but null, as Unmarshal makes them.
+func (s *sarifStream) ruleText(r *sarifRule, name string) error {
+	var dst *sarifMultiformat
+	if s.dec.PeekKind() != 'n' && r.texts == nil {
+		r.texts = &ruleTexts{}
+	}
+	err := s.multiformat(&dst)
+	if dst != nil {
+		switch name {
+		case "shortDescription":
+			r.texts.short = dst
+		case "fullDescription":
+			r.texts.full = dst
+		default:
+			r.texts.help = dst
+		}
+	}
+	return err
+}
+
+// sameShort reads a later descriptor's shortDescription and notes when its
+// text is not the id's; a text written without escapes is compared without
+// being copied.
+func (s *sarifStream) sameShort(sh *ruleShared) error {
+	text, seen := "", false
+	err := s.object(snippetMembers, func(k string) error {
+		if k != "text" || s.dec.PeekKind() != '"' {
+			return s.dec.SkipValue()
+		}
+		seen = true
+		v, err := s.dec.ReadValue()
+		if err != nil {
+			return err
+		}
+		if raw := v[1 : len(v)-1]; bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) && len(raw) <= maxRuleText {
+			if string(raw) != sh.short {
+				sh.shortVaries = true
+			}
+			return nil
+		}
+		text = s.unquote(v, maxRuleText)
+		if text != sh.short {
+			sh.shortVaries = true
+		}
+		return nil
+	})
+	if !seen && sh.short != "" {
+		sh.shortVaries = true
+	}
+	return err
+}
+
+// prop returns r's props, made when it has none.
+func (r *sarifRule) prop() *ruleProps {
+	if r.props == nil {
+		r.props = &ruleProps{}
+	}
+	return r.props
+}
+
+// multiformat reads a rule's multiformatMessageString (§3.12) into a new
+// value, its strings cut to what the rule table keeps; null leaves dst nil.
+func (s *sarifStream) multiformat(dst **sarifMultiformat) error {
+	if *dst == nil && s.dec.PeekKind() != 'n' {
+		*dst = &sarifMultiformat{}
+	}
+	m := *dst
+	return s.object(snippetMembers, func(k string) error {
+		switch k {
+		case "text":
+			return s.strN(&m.Text, maxRuleText)
+		case "markdown":
+			return s.strN(&m.Markdown, maxRuleText)
+		}
+		return s.dec.SkipValue()
+	})
+}
+
+// maxRuleText is the bound of a rule's texts as read: with its "…", within
+// the rule table's bound.
+const maxRuleText = reports.MaxRuleText - len(ellipsis)
 
 // ruleRef reads a rule reference into r, which is nil when the value is null.
 func (s *sarifStream) ruleRef(r *sarifRuleRef) error {
@@ -231,6 +566,15 @@ func (s *sarifStream) message(m *sarifMessage) error {
 
 func (s *sarifStream) location(l *sarifLocation) error {
 	return s.object(locationMembers, func(name string) error {
+		if name == "message" {
+			if l.Message == nil && s.dec.PeekKind() != 'n' {
+				l.Message = &sarifMessage{}
+			}
+			if l.Message == nil {
+				return s.object(nil, nil)
+			}
+			return s.message(l.Message)
+		}
 		if name != "physicalLocation" {
 			return s.dec.SkipValue()
 		}
@@ -375,7 +719,10 @@ const (
 )
 
 // str reads a string, cut to maxSARIFText; null leaves dst as it is.
-func (s *sarifStream) str(dst *string) error {
+func (s *sarifStream) str(dst *string) error { return s.strN(dst, maxSARIFText) }
+
+// strN reads a string, cut to n bytes as written; null leaves dst as it is.
+func (s *sarifStream) strN(dst *string, n int) error {
 	switch s.dec.PeekKind() {
 	case '"':
 		v, err := s.dec.ReadValue()
@@ -383,11 +730,11 @@ func (s *sarifStream) str(dst *string) error {
 			return err
 		}
 		raw := v[1 : len(v)-1]
-		if len(raw) <= maxSARIFText && bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) {
+		if len(raw) <= n && bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) {
 			*dst = string(raw)
 			return nil
 		}
-		*dst = s.unquote(v, maxSARIFText)
+		*dst = s.unquote(v, n)
 		return nil
 	case 'n':
 		_, err := s.dec.ReadToken()
@@ -487,7 +834,8 @@ func (s *sarifStream) name() (name string, known bool, err error) {
 		return "", false, err
 	}
 	raw := v[1 : len(v)-1]
-	if bytes.IndexByte(raw, '\\') >= 0 {
+	if bytes.IndexByte(raw, '\\') >= 0 || !utf8.Valid(raw) {
+		// Escapes decoded; invalid UTF-8 replaced, as the decoder gives it.
 		u, _ := jsontext.AppendUnquote(nil, v)
 		name, known = sarifName(u)
 		return validUTF8(name), known, nil
@@ -651,6 +999,30 @@ func sarifName(raw []byte) (string, bool) {
 		return "problem", true
 	case "severity":
 		return "severity", true
+	case "threadFlows":
+		return "threadFlows", true
+	case "threadFlowLocation":
+		return "threadFlowLocation", true
+	case "nestingLevel":
+		return "nestingLevel", true
+	case "executionOrder":
+		return "executionOrder", true
+	case "kinds":
+		return "kinds", true
+	case "artifactChanges":
+		return "artifactChanges", true
+	case "replacements":
+		return "replacements", true
+	case "deletedRegion":
+		return "deletedRegion", true
+	case "insertedContent":
+		return "insertedContent", true
+	case "binary":
+		return "binary", true
+	case "target":
+		return "target", true
+	case "description":
+		return "description", true
 	}
 	return string(raw), false
 }

@@ -2,12 +2,13 @@ package parsers
 
 import (
 	"encoding/json"
-
 	"fmt"
-	"github.com/go-json-experiment/json/jsontext"
+	"math"
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/recap-dev/recap/reports"
 )
 
@@ -29,6 +30,8 @@ type sarifRun struct {
 	sawArts   bool
 	pending   []pendingResult
 	placed    map[string]placedPath // locate's cache, by uri (and base)
+	// categories of results whose rule has no descriptor, by rule id
+	categories map[string][2]string
 }
 
 type pendingResult struct {
@@ -140,6 +143,8 @@ func (s *sarifStream) component(path string, c *sarifComponent) error {
 	if err := s.delim(path, '{'); err != nil {
 		return err
 	}
+	s.ruleFirst = nil
+	defer func() { s.ruleFirst = nil }()
 	for {
 		k, ok, err := s.key(path, componentMembers)
 		if err != nil || !ok {
@@ -207,6 +212,7 @@ func (r *sarifRun) setTool(t *sarifTool) {
 			if _, dup := r.ruleByID[rule.ID]; !dup {
 				r.ruleByID[rule.ID] = rule
 			}
+			r.describe(rule)
 		}
 	}
 	in := r.s.in
@@ -221,6 +227,60 @@ func (r *sarifRun) setTool(t *sarifTool) {
 			in.Tool += ", " + r.toolName
 		}
 	}
+}
+
+// describe works out what a descriptor gives each of its results: its
+// category, and its rule's entry in the input's rule table, made once per
+// id from its first descriptor (which holds the texts, then let go).
+func (r *sarifRun) describe(rule *sarifRule) {
+	if rule.shared == nil { // a descriptor without an id
+		rule.shared = &ruleShared{}
+	}
+	sh := rule.shared // the first descriptor of the id describes it
+	if sh.described {
+		return
+	}
+	sh.described = true
+	sh.cat, sh.word = r.kind.category(r.toolName, rule, rule.ID)
+	sh.info = r.s.in.Rules.Add(r.toolName, ruleInfo(rule, sh.shortVaries))
+	rule.texts = nil
+}
+
+// ruleInfo is what the rule table keeps of a rule's first descriptor.
+func ruleInfo(d *sarifRule, shortVaries bool) reports.Rule {
+	r := reports.Rule{ID: d.ID, Name: d.Name, HelpURI: d.HelpURI, Tags: d.tags}
+	if p := d.props; p != nil {
+		r.Precision, r.SecuritySeverity, r.CWE = p.precision, p.securitySeverity, p.cwe
+	}
+	t := d.texts
+	if t == nil {
+		return r
+	}
+	if !shortVaries {
+		r.Short = ruleText(multiformatText(t.short))
+	}
+	r.Full = ruleText(multiformatText(t.full))
+	if h := t.help; h != nil {
+		help := h.Markdown
+		if help == "" {
+			help = h.Text
+		}
+		if help = ruleText(help); help != r.Full && help != r.Short {
+			r.Help = help
+		}
+	}
+	return r
+}
+
+// multiformatText is a message string's text, else its Markdown.
+func multiformatText(m *sarifMultiformat) string {
+	if m == nil {
+		return ""
+	}
+	if m.Text != "" {
+		return m.Text
+	}
+	return m.Markdown
 }
 
 func (r *sarifRun) results(path string) error {
@@ -311,13 +371,27 @@ func (r *sarifRun) convert(res *sarifResult, j int) error {
 		level = rule.level
 	}
 	f.Severity, f.Priority = r.kind.severity(level, rule)
-	f.Category = r.kind.category(rule, f.Rule)
 	f.RuleName = r.kind.ruleName(rule, f.Rule)
 	if rule != nil {
+		f.Category, f.ToolCategory = rule.shared.cat, rule.shared.word
 		f.HelpURI = rule.HelpURI
+		if p := rule.props; p != nil {
+			f.SecuritySeverity, f.CWE = p.securitySeverity, p.cwe
+		}
+	} else {
+		f.Category, f.ToolCategory = r.categoryOf(f.Rule)
+	}
+	for _, id := range res.CWE {
+		if !slices.Contains(f.CWE, id) {
+			f.CWE = addCWE(append([]int(nil), f.CWE...), id)
+		}
 	}
 	f.Message = orMessage(r.message(res.Message, rule), f.Rule)
 	partial := fingerprints(res.PartialFingerprints)
+	f.Detail = r.detail(res)
+	if d := f.Detail; d != nil {
+		f.FlowSteps, f.Related, f.Fixable = clamp32(res.FlowSteps), clamp32(res.RelatedCount), d.Fix != nil
+	}
 
 	locs := res.Locations
 	if len(locs) > 1 && r.kind != toolPMD {
@@ -331,12 +405,93 @@ func (r *sarifRun) convert(res *sarifResult, j int) error {
 	for _, l := range locs {
 		g := f
 		r.place(&g, l)
-		if err := r.s.emit(g, partial); err != nil {
+		if err := r.s.held.emit(r.s.emit, g, partial); err != nil {
 			return errEmit{err}
 		}
 		r.s.in.Findings++
 	}
 	return nil
+}
+
+// clamp32 is n as an int32, at most math.MaxInt32.
+func clamp32(n int) int32 { return int32(min(n, math.MaxInt32)) }
+
+// categoryOf is the category of a result whose rule has no descriptor
+// (Checkstyle's older SARIF), once per rule id.
+func (r *sarifRun) categoryOf(id string) (category, word string) {
+	if c, ok := r.categories[id]; ok {
+		return c[0], c[1]
+	}
+	category, word = r.kind.category(r.toolName, nil, id)
+	if r.categories == nil || len(r.categories) >= maxInterned {
+		r.categories = map[string][2]string{}
+	}
+	r.categories[id] = [2]string{category, word}
+	return category, word
+}
+
+// detail is what a result says beyond its place: the steps of its flow,
+// its related locations, its fix; nil when none.
+func (r *sarifRun) detail(res *sarifResult) *reports.Detail {
+	if len(res.Flow) == 0 && len(res.Related) == 0 && res.Fix == nil {
+		return nil
+	}
+	d := &reports.Detail{}
+	for _, l := range res.Flow {
+		d.Flow = append(d.Flow, r.detailLocation(l))
+	}
+	for _, l := range res.Related {
+		d.Related = append(d.Related, r.detailLocation(l))
+	}
+	if fx := res.Fix; fx != nil {
+		fix := &reports.Fix{Description: messageText(fx.Description)}
+		for _, rp := range fx.Replacements {
+			al := rp.Artifact
+			fix.Replacements = append(fix.Replacements, reports.Replacement{Path: r.quietLocate(&al),
+				Line: rp.Region.StartLine, Column: max(rp.Region.StartColumn, 0),
+				EndLine: max(rp.Region.EndLine, 0), EndColumn: max(rp.Region.EndColumn, 0), Text: rp.Text})
+		}
+		d.Fix = fix
+	}
+	return d
+}
+
+// detailLocation is a flow step or a related location as the model has it.
+func (r *sarifRun) detailLocation(l sarifLocation) reports.Location {
+	var loc reports.Location
+	if m := l.Message; m != nil {
+		text := m.Text
+		if text == "" {
+			text = m.Markdown
+		}
+		loc.Message = messageText(text)
+	}
+	pl := l.PhysicalLocation
+	if pl == nil {
+		return loc
+	}
+	if pl.ArtifactLocation != nil {
+		loc.Path = r.quietLocate(pl.ArtifactLocation)
+	}
+	reg := pl.Region
+	if reg == nil {
+		reg = pl.ContextRegion
+	}
+	if reg != nil {
+		loc.Line, loc.Column = max(reg.StartLine, 0), max(reg.StartColumn, 0)
+		loc.EndLine, loc.EndColumn = max(reg.EndLine, 0), max(reg.EndColumn, 0)
+	}
+	return loc
+}
+
+// quietLocate is locate for the places of a finding's detail: a path that
+// cannot be placed is not counted among the findings' paths.
+func (r *sarifRun) quietLocate(al *sarifArtifactLocation) string {
+	pl := r.s.placer
+	n, first := pl.outside, pl.firstOutside
+	p := r.locate(al)
+	pl.outside, pl.firstOutside = n, first
+	return p
 }
 
 func (r *sarifRun) rule(res *sarifResult) *sarifRule {
@@ -422,6 +577,15 @@ func (r *sarifRun) place(f *reports.Finding, l sarifLocation) {
 	}
 	if reg.Snippet != nil {
 		f.Snippet = reg.Snippet.Text
+	}
+	// The context region's snippet (§3.29.5) shows more lines than the
+	// region's: it is the context when the source is not in the repository.
+	if c := pl.ContextRegion; c != nil && c != reg && c.Snippet != nil && c.Snippet.Text != "" && c.StartLine > 0 && c.StartLine <= f.Line &&
+		max(c.EndLine, c.StartLine) >= f.Line {
+		f.Snippet = c.Snippet.Text
+		if c.StartLine != f.Line {
+			f.SnippetLine = clamp32(c.StartLine)
+		}
 	}
 }
 
@@ -532,29 +696,56 @@ func fingerprints(m map[string]jsontext.Value) map[string]string {
 	return out
 }
 
-// invocations turns a failed execution and the tool's error and warning
-// notifications (§3.20) into one-line warnings: never a stack trace.
+// invocations turns a failed execution, with the reason the tool gives
+// (its exit code and its description, the signal, its first error or
+// warning notification), and the tool's error and warning notifications
+// (§3.20) into one-line warnings: never a stack trace.
 func (r *sarifRun) invocations(invs []sarifInvocation) {
 	in := r.s.in
 	for _, inv := range invs {
-		if inv.ExecutionSuccessful != nil && !*inv.ExecutionSuccessful {
-			msg := r.toolName + " reports that its execution failed"
-			if inv.ExitCode != nil {
-				msg += fmt.Sprintf(" (exit code %d)", *inv.ExitCode)
-			}
-			in.Warn(msg)
-		}
+		var notes []string
 		for _, n := range inv.ToolExecutionNotifications {
 			if w := notification(r.toolName, "", n); w != "" {
-				in.Warn(w)
+				notes = append(notes, w)
 			}
 		}
 		for _, n := range inv.ToolConfigurationNotifications {
 			if w := notification(r.toolName, "configuration ", n); w != "" {
-				in.Warn(w)
+				notes = append(notes, w)
 			}
 		}
+		if inv.ExecutionSuccessful != nil && !*inv.ExecutionSuccessful {
+			in.Warn(r.failure(inv, notes))
+			if len(notes) > 0 {
+				notes = notes[1:] // in the failure's warning
+			}
+		}
+		for _, w := range notes {
+			in.Warn(w)
+		}
 	}
+}
+
+// failure is the warning of a failed execution: what the tool says of why.
+func (r *sarifRun) failure(inv sarifInvocation, notes []string) string {
+	var why []string
+	if inv.ExitCode != nil {
+		why = append(why, fmt.Sprintf("exit code %d", *inv.ExitCode))
+	}
+	if d := firstLine(inv.ExitCodeDescription); d != "" {
+		why = append(why, d)
+	}
+	if sig := firstLine(inv.ExitSignalName); sig != "" {
+		why = append(why, "signal "+sig)
+	}
+	msg := r.toolName + " reports that its execution failed"
+	if len(why) > 0 {
+		msg += " (" + strings.Join(why, ", ") + ")"
+	}
+	if len(notes) > 0 {
+		msg += "; first notification: " + strings.TrimPrefix(notes[0], r.toolName+" ")
+	}
+	return msg
 }
 
 func notification(tool, kind string, n sarifNotification) string {

@@ -3,6 +3,7 @@ package parsers
 import (
 	"bytes"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -57,34 +58,39 @@ func (k toolKind) severity(level string, rule *sarifRule) (reports.Severity, int
 	return reports.SeverityWarning, prio
 }
 
-func (k toolKind) category(rule *sarifRule, ruleID string) string {
+// category returns the rule's category on recap's scale and the tool's own
+// word for it: recap's own toolCategory property (its SARIF read back),
+// else PMD's ruleset (or its help URI's category), Checkstyle's check
+// package, SpotBugs' first tag, or another tool's category property or
+// first tag that is not a path or URI.
+func (k toolKind) category(tool string, rule *sarifRule, ruleID string) (category, word string) {
+	if rule != nil && rule.props != nil && rule.props.toolCategory != "" {
+		return reports.Categorize(tool, rule.props.toolCategory), rule.props.toolCategory
+	}
 	switch k {
 	case toolPMD:
 		if rule != nil {
-			if c := pmdCategory(rule.ruleset, rule.HelpURI); c != "" {
-				return c
-			}
+			return pmdCategory(rule.ruleset, rule.HelpURI)
 		}
 	case toolCheckstyle:
-		return checkstyleCategory(ruleID)
+		word := checkstyleCategory(ruleID)
+		return reports.Categorize(tool, word), word
 	case toolSpotBugs:
-		if rule != nil {
-			if tags := rule.tags; len(tags) > 0 {
-				return strings.ToUpper(tags[0])
-			}
+		if rule != nil && len(rule.tags) > 0 {
+			word := strings.ToUpper(rule.tags[0])
+			return reports.Categorize(tool, word), word
 		}
 	}
 	if rule != nil {
-		if c := rule.category; c != "" {
-			return c
-		}
+		word := rule.category
 		for _, t := range rule.tags {
-			if t != "" && !strings.ContainsAny(t, "/:") {
-				return t
+			if word == "" && t != "" && !strings.ContainsAny(t, "/:") {
+				word = t
 			}
 		}
+		return reports.Categorize(tool, word), word
 	}
-	return reports.Uncategorized
+	return reports.CategoryOther, ""
 }
 
 func (k toolKind) ruleName(rule *sarifRule, ruleID string) string {
@@ -179,21 +185,22 @@ var pmdCategories = map[string]string{
 
 var pmdHelpCategory = regexp.MustCompile(`pmd_rules_[a-z0-9]+_([a-z]+)\.html`)
 
-// pmdCategory returns the rule's category: the ruleset name when it is one
-// of the eight (PMD 6 and 7 write it so), else the category in the rule's
-// documentation URL, else the ruleset as written (PMD 4 and 5 rulesets such as
-// "Basic Rules"); "" when there is neither.
-func pmdCategory(ruleset, helpURI string) string {
+// pmdCategory returns the rule's category and PMD's word for it, the
+// ruleset: one of the eight (PMD 6 and 7 write them so), else the category
+// of the rule's documentation URL when it has one (a ruleset of a
+// project's own), else the ruleset mapped by the category table (PMD 4 and 5
+// rulesets such as "Basic Rules").
+func pmdCategory(ruleset, helpURI string) (category, word string) {
 	key := strings.ToLower(strings.ReplaceAll(ruleset, " ", ""))
 	if c, ok := pmdCategories[key]; ok {
-		return c
+		return c, ruleset
 	}
 	if m := pmdHelpCategory.FindStringSubmatch(helpURI); m != nil {
 		if c, ok := pmdCategories[m[1]]; ok {
-			return c
+			return c, ruleset
 		}
 	}
-	return ruleset
+	return reports.Categorize("PMD", ruleset), ruleset
 }
 
 // pmdSeverity maps PMD's priority (1 high … 5 low): 1–2 → error, 3 → warning,
@@ -208,11 +215,12 @@ func pmdSeverity(priority int) reports.Severity {
 	return reports.SeverityWarning
 }
 
-// checkstyleCategory is the package of the check, the way Checkstyle groups
-// its checks: com.puppycrawl.tools.checkstyle.checks.whitespace.X → "whitespace".
+// checkstyleCategory is Checkstyle's word for a check's category, its
+// package, the way Checkstyle groups its checks:
+// com.puppycrawl.tools.checkstyle.checks.whitespace.X → "whitespace".
 // Checks directly in the checks package are "misc", as Checkstyle's own
 // documentation files them; the Checker itself (a file it could not parse)
-// is "checker"; other producers of Checkstyle XML (ESLint) give no category.
+// is "checker"; other producers of Checkstyle XML (ESLint) give no word.
 func checkstyleCategory(source string) string {
 	source, _, _ = strings.Cut(source, "#") // a module id suffix
 	const checks = "com.puppycrawl.tools.checkstyle.checks."
@@ -225,7 +233,7 @@ func checkstyleCategory(source string) string {
 	if strings.HasPrefix(source, "com.puppycrawl.tools.checkstyle.") {
 		return "checker"
 	}
-	return reports.Uncategorized
+	return ""
 }
 
 // checkstyleRuleName is the check's short name: ...sizes.LineLengthCheck → "LineLength".
@@ -235,4 +243,85 @@ func checkstyleRuleName(source string) string {
 		source = source[i+1:]
 	}
 	return strings.TrimSuffix(source, "Check")
+}
+
+// Bounds of what a rule or a result says of security.
+const (
+	// maxCWE bounds the CWE ids kept of a rule or a result.
+	maxCWE = 16
+	// maxRuleTags bounds the tags kept of a rule (GitHub's code scanning
+	// takes 20).
+	maxRuleTags = 20
+)
+
+// addCWE adds id (0: none) to the ascending list ids, at most maxCWE.
+func addCWE(ids []int, id int) []int {
+	if id <= 0 {
+		return ids
+	}
+	i, found := slices.BinarySearch(ids, id)
+	if found || len(ids) >= maxCWE {
+		return ids
+	}
+	return slices.Insert(ids, i, id)
+}
+
+// tagCWE reads a CWE id from a tag as tools write them:
+// "external/cwe/cwe-89" (CodeQL), "CWE-89", "CWE-89: Improper …" (Semgrep);
+// 0 when it names none.
+func tagCWE(tag string) int {
+	l := strings.ToLower(tag)
+	i := strings.LastIndex(l, "cwe")
+	if i < 0 || i > 0 && isWordByte(l[i-1]) {
+		return 0
+	}
+	rest := l[i+3:]
+	if len(rest) > 0 && (rest[0] == '-' || rest[0] == '_' || rest[0] == '/' || rest[0] == ':' || rest[0] == ' ') {
+		rest = rest[1:]
+	}
+	n := 0
+	for n < len(rest) && rest[n] >= '0' && rest[n] <= '9' {
+		n++
+	}
+	if n == 0 || n > 6 || n < len(rest) && isWordByte(rest[n]) {
+		return 0
+	}
+	id, _ := strconv.Atoi(rest[:n])
+	return id
+}
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
+}
+
+// taxonCWE is the CWE id a reference to a taxon names (§3.52): one whose
+// tool component is named CWE ("22", "CWE-22"); 0 otherwise.
+func taxonCWE(ref *sarifRuleRef) int {
+	if ref.ToolComponent == nil || !strings.EqualFold(ref.ToolComponent.Name, "CWE") {
+		return 0
+	}
+	id := strings.TrimSpace(ref.ID)
+	if len(id) > 4 && strings.EqualFold(id[:4], "cwe-") {
+		id = id[4:]
+	}
+	n, err := strconv.Atoi(id)
+	if err != nil || n <= 0 || n >= 1e6 {
+		return 0
+	}
+	return n
+}
+
+// severityProperty reads security-severity, a number in a string ("8.8")
+// or a number, from 0.1 to 10.0 as GitHub's code scanning reads it; 0
+// otherwise.
+func severityProperty(raw []byte) float64 {
+	text := strings.TrimSpace(string(raw))
+	if len(raw) > 0 && raw[0] == '"' {
+		text = strings.TrimSpace(stringProperty(raw))
+	}
+	f, err := strconv.ParseFloat(text, 64)
+	if err != nil || !(f > 0 && f <= 10) {
+		return 0
+	}
+	return f
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -24,15 +25,17 @@ import (
 //	    <Method …><SourceLine … start="10" end="20"/></Method>
 //	    <SourceLine classname="a.B" start="12" end="12" sourcepath="a/B.java" primary="true"/>
 //	  </BugInstance>
-//	  <BugPattern type="NP_NULL_ON_SOME_PATH"><ShortDescription>…</ShortDescription></BugPattern>
+//	  <BugPattern type="NP_NULL_ON_SOME_PATH" cweid="476" category="CORRECTNESS"><ShortDescription>…</ShortDescription><Details>HTML</Details></BugPattern>
+//	  <BugCode abbrev="NP" cweid="476"><Description>…</Description></BugCode>
 //	</BugCollection>
 //
 // The bug's place is its direct SourceLine child (the primary one when marked),
 // else the Method's, Field's or Class's SourceLine. Each BugInstance is read
 // into an etree element of its own and reduced to the few fields its finding
-// needs (bugFields); the BugPattern descriptions (the rule names, and the
-// message of a bug without one) come after the bugs, and the SrcDirs may, so
-// the findings are completed and emitted at the end of the document. The
+// needs (bugFields); the BugPattern descriptions (the rule names and texts,
+// the CWE ids, and the message of a bug without one) come after the bugs,
+// and the SrcDirs may, so the findings are completed and emitted at the end
+// of the document. The
 // fields wait in memory up to spotbugsHeld bugs, then in a temporary file:
 // memory does not grow with the number of bugs.
 type spotbugsParser struct{ opts Options }
@@ -88,7 +91,8 @@ func (p *spotbugsParser) Parse(r io.Reader, emit Emit) (reports.Input, error) {
 	tool := spotbugsToolName(version)
 
 	var srcDirs []string
-	patterns := map[string]string{}
+	patterns := map[string]*bugPattern{}
+	codeCWE := map[string]int{}
 	held := &bugQueue{}
 	defer held.close()
 	cut := false
@@ -108,7 +112,7 @@ func (p *spotbugsParser) Parse(r io.Reader, emit Emit) (reports.Input, error) {
 			continue
 		}
 		switch se.Name.Local {
-		case "Project", "BugPattern", "BugInstance":
+		case "Project", "BugPattern", "BugInstance", "BugCode":
 		default:
 			if err := d.Skip(); err != nil {
 				return in, xmlFail(p.opts.Name, d, err)
@@ -128,10 +132,12 @@ func (p *spotbugsParser) Parse(r io.Reader, emit Emit) (reports.Input, error) {
 				}
 			}
 		case "BugPattern":
-			if sd := e.SelectElement("ShortDescription"); sd != nil {
-				if typ := e.SelectAttrValue("type", ""); len(patterns) < maxBugPatterns || patterns[typ] != "" {
-					patterns[typ] = strings.TrimSpace(sd.Text())
-				}
+			if typ := e.SelectAttrValue("type", ""); len(patterns) < maxBugPatterns || patterns[typ] != nil {
+				patterns[typ] = bugPatternOf(e)
+			}
+		case "BugCode":
+			if n := atoi(e.SelectAttrValue("cweid", "")); n > 0 && len(codeCWE) < maxBugPatterns {
+				codeCWE[e.SelectAttrValue("abbrev", "")] = n
 			}
 		case "BugInstance":
 			if err := held.add(bugFieldsOf(e)); err != nil {
@@ -143,9 +149,11 @@ func (p *spotbugsParser) Parse(r io.Reader, emit Emit) (reports.Input, error) {
 		return in, err
 	}
 	in.Tool, in.ToolVersion = tool, version
+	in.Rules = &reports.Rules{}
 	res := newSourceResolver(p.opts.Root, p.opts.FS, srcDirs)
+	rules := &bugRules{patterns: patterns, codeCWE: codeCWE, table: in.Rules, tool: tool}
 	err := held.each(func(b *bugFields) error {
-		f, partial := b.finding(patterns, res, in.Tool, in.ToolVersion)
+		f, partial := b.finding(rules, res, in.Tool, in.ToolVersion)
 		if err := emit(f, partial); err != nil {
 			return err
 		}
@@ -156,6 +164,7 @@ func (p *spotbugsParser) Parse(r io.Reader, emit Emit) (reports.Input, error) {
 		return in, err
 	}
 	res.finish(&in)
+	warnRules(&in)
 	if cut {
 		in.Warn(fmt.Sprintf("elements with more than %d children or %d MiB of text cut to that size", maxBugNodes, maxBugText>>20))
 	}
@@ -270,7 +279,7 @@ func spotbugsToolName(version string) string {
 // made once the BugPatterns and SrcDirs are known (finding).
 type bugFields struct {
 	typ, category, abbrev, hash string
-	priority, rank              int
+	priority, rank, cwe         int
 	hasLine                     bool
 	sourcepath, start, end      string
 	message                     string // the bug's own message, "" if none
@@ -285,6 +294,7 @@ func bugFieldsOf(b *etree.Element) *bugFields {
 		hash:     b.SelectAttrValue("instanceHash", ""),
 		priority: atoi(b.SelectAttrValue("priority", "")),
 		rank:     atoi(b.SelectAttrValue("rank", "")),
+		cwe:      atoi(b.SelectAttrValue("cweid", "")),
 	}
 	if sl := bugSourceLine(b); sl != nil {
 		f.hasLine = true
@@ -296,17 +306,18 @@ func bugFieldsOf(b *etree.Element) *bugFields {
 }
 
 // finding makes the bug's finding.
-func (b *bugFields) finding(patterns map[string]string, res *sourceResolver, tool, version string) (reports.Finding, map[string]string) {
+func (b *bugFields) finding(rules *bugRules, res *sourceResolver, tool, version string) (reports.Finding, map[string]string) {
 	f := reports.Finding{
 		Tool: tool, ToolVersion: version, Rule: b.typ,
-		Category: b.category,
 		Severity: spotbugsSeverity(b.rank, b.priority), Priority: b.priority,
 		HelpURI: "https://spotbugs.readthedocs.io/en/latest/bugDescriptions.html#" + b.typ,
 	}
-	if f.Category == "" {
-		f.Category = reports.Uncategorized
+	r := rules.of(b)
+	f.Category, f.ToolCategory, f.CWE = r.category, r.word, r.cwe
+	if b.cwe > 0 && !slices.Contains(f.CWE, b.cwe) {
+		f.CWE = []int{b.cwe}
 	}
-	pattern := patterns[b.typ]
+	pattern := r.short
 	f.RuleName = pattern
 	if f.RuleName == "" {
 		f.RuleName = b.abbrev
@@ -335,6 +346,76 @@ func (b *bugFields) finding(patterns map[string]string, res *sourceResolver, too
 		partial = map[string]string{"instanceHash": b.hash}
 	}
 	return f, partial
+}
+
+// bugPattern is what a BugPattern says of a bug type.
+type bugPattern struct {
+	short, details, category string
+	cwe                      int
+}
+
+func bugPatternOf(e *etree.Element) *bugPattern {
+	p := &bugPattern{category: e.SelectAttrValue("category", ""), cwe: atoi(e.SelectAttrValue("cweid", ""))}
+	if sd := e.SelectElement("ShortDescription"); sd != nil {
+		p.short = strings.TrimSpace(sd.Text())
+	}
+	if d := e.SelectElement("Details"); d != nil {
+		p.details = ruleText(d.Text())
+	}
+	return p
+}
+
+// bugRule is what the findings of a bug type (and category and code)
+// share, worked out once.
+type bugRule struct {
+	short, category, word string
+	cwe                   []int
+}
+
+// bugRules makes each bug type's bugRule, and its entry in the input's rule
+// table, from the BugPatterns and BugCodes of the report.
+type bugRules struct {
+	patterns map[string]*bugPattern
+	codeCWE  map[string]int
+	table    *reports.Rules
+	tool     string
+	m        map[[3]string]*bugRule
+}
+
+func (rs *bugRules) of(b *bugFields) *bugRule {
+	k := [3]string{b.typ, b.category, b.abbrev}
+	if r, ok := rs.m[k]; ok {
+		return r
+	}
+	p := rs.patterns[b.typ]
+	if p == nil {
+		p = &bugPattern{}
+	}
+	r := &bugRule{short: p.short, word: b.category}
+	if r.word == "" {
+		r.word = p.category
+	}
+	r.category = reports.Categorize(rs.tool, r.word)
+	cwe := p.cwe
+	if cwe == 0 {
+		cwe = rs.codeCWE[b.abbrev]
+	}
+	if cwe > 0 {
+		r.cwe = []int{cwe}
+	}
+	if rs.table.Lookup(rs.tool, b.typ) == nil {
+		var tags []string
+		if r.word != "" {
+			tags = []string{r.word}
+		}
+		rs.table.Add(rs.tool, reports.Rule{ID: b.typ, Name: p.short, Short: p.short, Full: p.details, Tags: tags, CWE: r.cwe,
+			HelpURI: "https://spotbugs.readthedocs.io/en/latest/bugDescriptions.html#" + b.typ})
+	}
+	if rs.m == nil || len(rs.m) >= maxBugPatterns {
+		rs.m = map[[3]string]*bugRule{}
+	}
+	rs.m[k] = r
+	return r
 }
 
 func bugSourceLine(b *etree.Element) *etree.Element {

@@ -53,15 +53,20 @@ func (p *spotbugsParser) parseDOM(r io.Reader, emit Emit) (reports.Input, error)
 			}
 		}
 	}
-	patterns := map[string]string{}
+	patterns := map[string]*etree.Element{}
 	for _, bp := range root.SelectElements("BugPattern") {
-		if sd := bp.SelectElement("ShortDescription"); sd != nil {
-			patterns[bp.SelectAttrValue("type", "")] = strings.TrimSpace(sd.Text())
+		patterns[bp.SelectAttrValue("type", "")] = bp
+	}
+	codes := map[string]int{}
+	for _, bc := range root.SelectElements("BugCode") {
+		if n := atoi(bc.SelectAttrValue("cweid", "")); n > 0 {
+			codes[bc.SelectAttrValue("abbrev", "")] = n
 		}
 	}
+	in.Rules = &reports.Rules{}
 	res := newSourceResolver(p.opts.Root, p.opts.FS, srcDirs)
 	for _, b := range root.SelectElements("BugInstance") {
-		f, partial := domSpotbugsFinding(b, patterns, res, in.Tool, in.ToolVersion)
+		f, partial := domSpotbugsFinding(b, patterns, codes, in.Rules, res, in.Tool, in.ToolVersion)
 		if err := emit(f, partial); err != nil {
 			return in, err
 		}
@@ -87,20 +92,57 @@ func (p *spotbugsParser) domSyntaxError(data []byte, err error) error {
 	return &ParseError{Input: p.opts.Name, Offset: -1, Err: err}
 }
 
-func domSpotbugsFinding(b *etree.Element, patterns map[string]string, res *sourceResolver, tool, version string) (reports.Finding, map[string]string) {
+func domSpotbugsFinding(b *etree.Element, patterns map[string]*etree.Element, codes map[string]int, rules *reports.Rules, res *sourceResolver,
+	tool, version string) (reports.Finding, map[string]string) {
 	typ := b.SelectAttrValue("type", "")
 	prio := atoi(b.SelectAttrValue("priority", ""))
 	rank := atoi(b.SelectAttrValue("rank", ""))
+	help := "https://spotbugs.readthedocs.io/en/latest/bugDescriptions.html#" + typ
 	f := reports.Finding{
 		Tool: tool, ToolVersion: version, Rule: typ,
-		Category: b.SelectAttrValue("category", ""),
-		Severity: spotbugsSeverity(rank, prio), Priority: prio,
-		HelpURI: "https://spotbugs.readthedocs.io/en/latest/bugDescriptions.html#" + typ,
+		ToolCategory: b.SelectAttrValue("category", ""),
+		Severity:     spotbugsSeverity(rank, prio), Priority: prio,
+		HelpURI: help,
 	}
-	if f.Category == "" {
-		f.Category = reports.Uncategorized
+	short, details := "", ""
+	bp := patterns[typ]
+	if bp != nil {
+		if sd := bp.SelectElement("ShortDescription"); sd != nil {
+			short = strings.TrimSpace(sd.Text())
+		}
+		if d := bp.SelectElement("Details"); d != nil {
+			details = ruleText(d.Text())
+		}
+		if f.ToolCategory == "" {
+			f.ToolCategory = bp.SelectAttrValue("category", "")
+		}
 	}
-	f.RuleName = patterns[typ]
+	f.Category = reports.Categorize(tool, f.ToolCategory)
+	switch {
+	case atoi(b.SelectAttrValue("cweid", "")) > 0:
+		f.CWE = []int{atoi(b.SelectAttrValue("cweid", ""))}
+	case bp != nil && atoi(bp.SelectAttrValue("cweid", "")) > 0:
+		f.CWE = []int{atoi(bp.SelectAttrValue("cweid", ""))}
+	case codes[b.SelectAttrValue("abbrev", "")] > 0:
+		f.CWE = []int{codes[b.SelectAttrValue("abbrev", "")]}
+	}
+	var tags []string
+	if f.ToolCategory != "" {
+		tags = []string{f.ToolCategory}
+	}
+	if rules.Lookup(tool, typ) == nil {
+		ruleCWE := f.CWE
+		if c := atoi(b.SelectAttrValue("cweid", "")); c > 0 {
+			ruleCWE = nil
+			if bp != nil && atoi(bp.SelectAttrValue("cweid", "")) > 0 {
+				ruleCWE = []int{atoi(bp.SelectAttrValue("cweid", ""))}
+			} else if codes[b.SelectAttrValue("abbrev", "")] > 0 {
+				ruleCWE = []int{codes[b.SelectAttrValue("abbrev", "")]}
+			}
+		}
+		rules.Add(tool, reports.Rule{ID: typ, Name: short, Short: short, Full: details, Tags: tags, CWE: ruleCWE, HelpURI: help})
+	}
+	f.RuleName = short
 	if f.RuleName == "" {
 		f.RuleName = b.SelectAttrValue("abbrev", "")
 	}
@@ -112,7 +154,7 @@ func domSpotbugsFinding(b *etree.Element, patterns map[string]string, res *sourc
 			f.EndLine = f.Line
 		}
 	}
-	f.Message = domBugMessage(b, typ, patterns[typ])
+	f.Message = domBugMessage(b, typ, short)
 	var partial map[string]string
 	if h := b.SelectAttrValue("instanceHash", ""); h != "" {
 		partial = map[string]string{"instanceHash": h}

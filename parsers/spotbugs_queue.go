@@ -52,6 +52,7 @@ func (q *bugQueue) write(b *bugFields) {
 	}
 	num(b.priority)
 	num(b.rank)
+	num(b.cwe)
 	if b.hasLine {
 		num(1)
 	} else {
@@ -118,7 +119,7 @@ func readBug(r *bufio.Reader, b *bugFields) error {
 	for _, s := range []*string{&b.typ, &b.category, &b.abbrev, &b.hash, &b.sourcepath, &b.start, &b.end, &b.message, &b.where} {
 		*s = str()
 	}
-	b.priority, b.rank, b.hasLine = num(), num(), num() == 1
+	b.priority, b.rank, b.cwe, b.hasLine = num(), num(), num(), num() == 1
 	return err
 }
 

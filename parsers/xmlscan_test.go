@@ -244,7 +244,7 @@ func TestPMDScannerAgrees(t *testing.T) {
 				want = -1
 			}
 			r.agree(t, want)
-			if name == "text" && (len(r.fast) < 1 || r.fast[0].Message != "Avoid unused <local> variables such as 'x' AB raw <text> &  after") {
+			if name == "text" && (len(r.fast) < 1 || r.fast[0].Message != "Avoid unused <local> variables such as 'x' AB\nraw <text> &  after") {
 				t.Errorf("first message %+v", r.fast)
 			}
 		})
@@ -279,7 +279,7 @@ func TestPMDScannerAgreesOnCorpus(t *testing.T) {
 				want = -1
 			}
 			r.agree(t, want)
-			if name == "text" && (len(r.fast) < 1 || r.fast[0].Message != "Avoid unused <local> variables such as 'x' AB raw <text> &  after") {
+			if name == "text" && (len(r.fast) < 1 || r.fast[0].Message != "Avoid unused <local> variables such as 'x' AB\nraw <text> &  after") {
 				t.Errorf("first message %+v", r.fast)
 			}
 		})

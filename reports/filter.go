@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -11,7 +13,8 @@ import (
 // field narrows the selection, and they combine with AND. Within a list field
 // the values combine with OR. Names compare case-insensitively.
 type Filter struct {
-	// Categories keeps findings in any of these categories.
+	// Categories keeps findings in any of these categories, named on the
+	// scale ("Error Prone") or in the tool's words ("BAD_PRACTICE").
 	Categories []string
 	// MinSeverity keeps findings at or above it (0: all).
 	MinSeverity Severity
@@ -24,6 +27,10 @@ type Filter struct {
 	Paths []string
 	// Grep keeps findings whose message contains this text (case-insensitive).
 	Grep string
+	// CWE keeps findings with any of these CWE ids.
+	CWE []int
+	// Security keeps only the findings about security ([Finding.Security]).
+	Security bool
 
 	globs []*regexp.Regexp
 }
@@ -53,7 +60,11 @@ func (f *Filter) Match(x Finding) bool {
 		return false
 	case len(f.Tools) > 0 && !anyEqualFold(f.Tools, x.Tool):
 		return false
-	case len(f.Categories) > 0 && !anyEqualFold(f.Categories, x.Category):
+	case len(f.Categories) > 0 && !anyEqualFold(f.Categories, x.Category) && (x.ToolCategory == "" || !anyEqualFold(f.Categories, x.ToolCategory)):
+		return false
+	case f.Security && !x.Security():
+		return false
+	case len(f.CWE) > 0 && !anyCWE(f.CWE, x.CWE):
 		return false
 	case len(f.Rules) > 0 && !anyEqualFold(f.Rules, x.Rule) && (x.RuleName == "" || !anyEqualFold(f.Rules, x.RuleName)):
 		return false
@@ -91,6 +102,28 @@ func (g Globs) Match(p string) bool {
 		}
 	}
 	return false
+}
+
+func anyCWE(want, have []int) bool {
+	for _, c := range have {
+		if slices.Contains(want, c) {
+			return true
+		}
+	}
+	return false
+}
+
+// ParseCWE reads a CWE id as users write it: "89", "CWE-89", "cwe89".
+func ParseCWE(s string) (int, error) {
+	t := strings.TrimSpace(s)
+	if len(t) >= 3 && strings.EqualFold(t[:3], "cwe") {
+		t = strings.TrimPrefix(t[3:], "-")
+	}
+	n, err := strconv.Atoi(t)
+	if err != nil || n <= 0 || n > 1_000_000 {
+		return 0, fmt.Errorf("%q is not a CWE id (want 89 or CWE-89)", s)
+	}
+	return n, nil
 }
 
 func anyEqualFold(list []string, s string) bool {

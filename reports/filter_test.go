@@ -58,3 +58,86 @@ func TestLess(t *testing.T) {
 		}
 	}
 }
+
+func TestFilterSecurity(t *testing.T) {
+	style := Finding{Tool: "Checkstyle", Category: CategoryCodeStyle, ToolCategory: "whitespace", Severity: SeverityWarning}
+	sqli := Finding{Tool: "CodeQL", Category: CategoryOther, Severity: SeverityError, CWE: []int{89, 564}}
+	scored := Finding{Tool: "Trivy", Category: CategoryOther, Severity: SeverityWarning, SecuritySeverity: 5.3}
+	spot := Finding{Tool: "SpotBugs", Category: CategorySecurity, ToolCategory: "SECURITY", Severity: SeverityWarning}
+	all := []Finding{style, sqli, scored, spot}
+	tests := map[string]struct {
+		filter Filter
+		want   []int // indexes into all
+	}{
+		"the scale's name":     {Filter{Categories: []string{"code style"}}, []int{0}},
+		"the tool's word":      {Filter{Categories: []string{"WHITESPACE"}}, []int{0}},
+		"SpotBugs' word":       {Filter{Categories: []string{"security"}}, []int{3}},
+		"security":             {Filter{Security: true}, []int{1, 2, 3}},
+		"a CWE":                {Filter{CWE: []int{564}}, []int{1}},
+		"another CWE":          {Filter{CWE: []int{79}}, nil},
+		"security and a tool":  {Filter{Security: true, Tools: []string{"trivy"}}, []int{2}},
+		"security and CWE any": {Filter{Security: true, CWE: []int{79, 89}}, []int{1}},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			var got []int
+			for i, f := range all {
+				if tc.filter.Match(f) {
+					got = append(got, i)
+				}
+			}
+			if !equalInts(got, tc.want) {
+				t.Errorf("matched %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func equalInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func TestParseCWE(t *testing.T) {
+	for in, want := range map[string]int{"89": 89, "CWE-89": 89, "cwe89": 89, " CWE-1004 ": 1004, "x": 0, "CWE-": 0, "-3": 0, "0": 0} {
+		got, err := ParseCWE(in)
+		if got != want || (err != nil) != (want == 0) {
+			t.Errorf("ParseCWE(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+}
+
+// TestSortKeyAgrees: a finding's sort key orders as the finding does.
+func TestSortKeyAgrees(t *testing.T) {
+	var fs []Finding
+	for _, sev := range Severities {
+		for _, cat := range []string{"A", "B"} {
+			for _, rule := range []string{"R", "S"} {
+				for _, path := range []string{"a", "b"} {
+					for _, line := range []int{1, 2} {
+						for _, col := range []int{0, 3} {
+							for _, id := range []string{"x-1", "x-2"} {
+								fs = append(fs, Finding{Severity: sev, Category: cat, Rule: rule, Path: path, Line: line, Column: col, ID: id, Message: id})
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	for i := range fs {
+		for j := range fs {
+			ki, kj := KeyOf(&fs[i]), KeyOf(&fs[j])
+			if ki.Less(&kj) != Less(&fs[i], &fs[j]) {
+				t.Fatalf("key and finding order differ for %+v and %+v", fs[i], fs[j])
+			}
+		}
+	}
+}

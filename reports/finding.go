@@ -1,7 +1,10 @@
 package reports
 
 // A Finding is one problem reported by one tool at one place, in recap's
-// normalized form (docs/formats.md, "The finding"). It is a flat value: 0 or "" means unknown.
+// normalized form (docs/formats.md, "The finding"). It is a flat value: 0 or
+// "" means unknown, nil none. What a report says of the finding's rule is
+// held once per rule on its input (see [Rules]); what it says beyond the
+// finding's one place (a flow, related places, a fix) is in Detail.
 type Finding struct {
 	// ID is a short id, unique within one run over a set of inputs and stable
 	// while the inputs do not change; it is what a caller uses to ask for details.
@@ -14,13 +17,17 @@ type Finding struct {
 	// Rule is the rule id as the tool writes it; RuleName its human name.
 	Rule     string `json:"rule"`
 	RuleName string `json:"ruleName,omitempty"`
-	// Category is the normalized category (PMD's eight categories, Checkstyle's
-	// check package, SpotBugs' category); [Uncategorized] when the tool gives none.
-	Category string   `json:"category"`
-	Severity Severity `json:"severity"`
+	// Category is the finding's place on recap's one scale of categories
+	// (see [Categorize]); ToolCategory the tool's own word for it
+	// ("whitespace", "BAD_PRACTICE", "Best Practices"), "" when it gives none.
+	Category     string   `json:"category"`
+	ToolCategory string   `json:"toolCategory,omitempty"`
+	Severity     Severity `json:"severity"`
 	// Priority is the tool's own priority or rank, kept as is (0: none).
-	Priority int    `json:"priority,omitempty"`
-	Message  string `json:"message"`
+	Priority int `json:"priority,omitempty"`
+	// Message is the tool's message; it keeps its line breaks (a view that
+	// shows one line folds them).
+	Message string `json:"message"`
 	// Path is repository-relative with forward slashes, or the tool's path
 	// as given (slashes normalized) when it cannot be placed in the repository.
 	Path      string `json:"path"`
@@ -29,13 +36,37 @@ type Finding struct {
 	Column    int    `json:"column"`
 	EndColumn int    `json:"endColumn"`
 	HelpURI   string `json:"helpUri,omitempty"`
+	// SecuritySeverity is the rule's security severity, 0.1 to 10.0 as
+	// GitHub's code scanning reads it (SARIF's security-severity property);
+	// 0 when the report gives none.
+	SecuritySeverity float64 `json:"securitySeverity,omitempty"`
+	// CWE lists the CWE ids of the weakness (89 for CWE-89), ascending: from
+	// the rule's tags and taxonomy references, the result's taxa, SpotBugs'
+	// cweid. Findings of one rule share the slice: do not modify it.
+	CWE []int `json:"cwe,omitempty"`
 	// Snippet is source text the report itself carries for the region (SARIF
 	// region or contextRegion snippet); used when the source file is missing.
-	Snippet string `json:"snippet,omitempty"`
+	// SnippetLine is the line it starts at, 0 for the finding's line.
+	Snippet     string `json:"snippet,omitempty"`
+	SnippetLine int32  `json:"snippetLine,omitempty"`
+	// FlowSteps counts the steps of the finding's code flow and Related its
+	// related locations, as the report gives them (Detail keeps the first of
+	// each); Fixable says that the report proposes a fix. (int32 and bool
+	// side by side: a finding is copied as it streams, and every word counts.)
+	FlowSteps int32 `json:"flowSteps,omitempty"`
+	Related   int32 `json:"related,omitempty"`
+	Fixable   bool  `json:"fixable,omitempty"`
 	// Baseline is the finding's state against a baseline run (new,
 	// unchanged or fixed); "" when no baseline was given.
 	Baseline string `json:"baseline,omitempty"`
+	// Detail is what the report says beyond the finding's place; nil when
+	// nothing. Views count it (FlowSteps, Related, Fixable) and leave it
+	// out; analysis.getFinding, recap's SARIF and the review show it.
+	Detail *Detail `json:"-"`
 }
 
-// Uncategorized is the category of a finding whose tool gives none.
-const Uncategorized = "uncategorized"
+// Security reports whether the finding is about security: it has a
+// security severity or a CWE, or its category is [CategorySecurity].
+func (f *Finding) Security() bool {
+	return f.SecuritySeverity > 0 || len(f.CWE) > 0 || f.Category == CategorySecurity
+}

@@ -19,6 +19,9 @@ type Input struct {
 	// Warnings are one-line notes: failed tool executions, paths that could not
 	// be placed in the repository, processing errors the tool reported.
 	Warnings []string `json:"warnings,omitempty"`
+	// Rules is what the report says of its rules, once per rule (nil:
+	// nothing); views look a finding's rule up there ([RuleOf]).
+	Rules *Rules `json:"-"`
 }
 
 // MaxWarnings bounds the warnings kept on one input, so that a report with a

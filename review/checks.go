@@ -140,7 +140,7 @@ func annotation(f *reports.Finding) Annotation {
 	a.Message = cut(msg, maxAnnotationText-8)
 	var d strings.Builder
 	fmt.Fprintf(&d, "%s %s: %s rule", f.Severity, render.PlainText(f.Tool), render.PlainText(f.Rule))
-	if f.Category != "" && f.Category != reports.Uncategorized {
+	if f.Category != "" && f.Category != reports.CategoryOther {
 		fmt.Fprintf(&d, ", category %s", render.PlainText(f.Category))
 	}
 	if f.Baseline == reports.BaselineNew {

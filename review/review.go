@@ -44,12 +44,15 @@ type Request struct {
 	Comments []Comment `json:"comments"`
 }
 
-// Comment is one inline comment of a review, on a line of the head side.
+// Comment is one inline comment of a review, on a line of the head side,
+// or on the lines StartLine..Line (a comment that suggests a change to them).
 type Comment struct {
-	Path string `json:"path"`
-	Line int    `json:"line"`
-	Side string `json:"side"`
-	Body string `json:"body"`
+	Path      string `json:"path"`
+	StartLine int    `json:"start_line,omitempty"`
+	StartSide string `json:"start_side,omitempty"`
+	Line      int    `json:"line"`
+	Side      string `json:"side"`
+	Body      string `json:"body"`
 	// Key identifies the finding across runs (its fingerprint and its
 	// occurrence); it is in Body as a hidden marker too.
 	Key string `json:"-"`
@@ -89,7 +92,16 @@ func Build(in Input) *Request {
 			listed = append(listed, f)
 			continue
 		}
-		req.Comments = append(req.Comments, Comment{Path: f.Path, Line: line, Side: "RIGHT", Key: key, Body: commentBody(&f, key)})
+		c := Comment{Path: f.Path, Line: line, Side: "RIGHT", Key: key}
+		suggest, from, to, ok := suggestion(&f.Finding, in.Files, anchors)
+		if ok {
+			c.Line = to
+			if from < to {
+				c.StartLine, c.StartSide = from, "RIGHT"
+			}
+		}
+		c.Body = commentBody(&f, key, suggest)
+		req.Comments = append(req.Comments, c)
 	}
 	req.Body = summaryBody(in, req.Comments, listed)
 	sortComments(req.Comments)
@@ -137,6 +149,16 @@ func NewAnchors(files []diff.File) *Anchors {
 	return a
 }
 
+// Hunk returns the head-side lines of the hunk of path that shows line.
+func (a *Anchors) Hunk(path string, line int) (from, to int, ok bool) {
+	for _, r := range a.ranges[path] {
+		if line >= r[0] && line <= r[1] {
+			return r[0], r[1], true
+		}
+	}
+	return 0, 0, false
+}
+
 // Valid reports whether line of path (head side) is inside a hunk.
 func (a *Anchors) Valid(path string, line int) bool {
 	for _, r := range a.ranges[path] {
@@ -147,21 +169,29 @@ func (a *Anchors) Valid(path string, line int) bool {
 	return false
 }
 
-// commentBody is one finding as an inline comment, its key hidden in it.
-func commentBody(f *summarize.FindingView, key string) string {
+// commentBody is one finding as an inline comment, its key hidden in it,
+// with the change it suggests (a suggestion block, or "").
+func commentBody(f *summarize.FindingView, key, suggest string) string {
 	var b strings.Builder
 	rule := ruleName(&f.Finding)
 	if u, ok := linkURI(f.HelpURI); ok {
 		rule = "[" + rule + "](<" + u + ">)"
 	}
 	fmt.Fprintf(&b, "%s **%s** · %s %s", render.SeverityMark(f.Severity), f.Severity, esc(f.Tool), rule)
-	if f.Category != "" && f.Category != reports.Uncategorized {
+	if f.Category != "" && f.Category != reports.CategoryOther {
 		fmt.Fprintf(&b, " · %s", esc(f.Category))
 	}
 	if f.Baseline == reports.BaselineNew {
 		b.WriteString(" · _new_")
 	}
-	fmt.Fprintf(&b, "\n\n%s\n\n%s%s -->\n", esc(cut(f.Message, 4000)), markerPrefix, markerKey(key))
+	fmt.Fprintf(&b, "\n\n%s\n\n", esc(cut(f.Message, 4000)))
+	if suggest != "" {
+		if d := f.Detail.Fix.Description; d != "" {
+			fmt.Fprintf(&b, "Suggested fix: %s\n\n", esc(cut(d, 1000)))
+		}
+		b.WriteString(suggest)
+	}
+	fmt.Fprintf(&b, "%s%s -->\n", markerPrefix, markerKey(key))
 	return b.String()
 }
 

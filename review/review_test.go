@@ -355,3 +355,40 @@ func TestMarkersOfOthers(t *testing.T) {
 		})
 	}
 }
+
+// TestSuggestion: a fix becomes a suggested change only when it changes
+// the finding's file alone, on lines one hunk shows that the finding's own
+// lines overlap; the block's fence outlasts the text's backticks; the
+// lines come from the hunk (CR dropped).
+func TestSuggestion(t *testing.T) {
+	files := []diff.File{{NewPath: "a.md", Hunks: []diff.Hunk{{NewStart: 1, NewLines: 4, Lines: []diff.Line{
+		{Kind: diff.Context, New: 1, Text: "# Title\r"}, {Kind: diff.Delete, Old: 2, Text: "old"}, {Kind: diff.Add, New: 2, Text: "use `x` here\r"},
+		{Kind: diff.Add, New: 3, Text: "and ```y```"}, {Kind: diff.Context, New: 4, Text: "end"}}}}}}
+	a := NewAnchors(files)
+	fix := func(r ...reports.Replacement) *reports.Detail {
+		return &reports.Detail{Fix: &reports.Fix{Replacements: r}}
+	}
+	tests := map[string]struct {
+		f        reports.Finding
+		block    string
+		from, to int
+	}{
+		"one line": {reports.Finding{Path: "a.md", Line: 2, Detail: fix(reports.Replacement{Path: "a.md", Line: 2, Column: 5, EndColumn: 8, Text: "`y`"})},
+			"```suggestion\nuse `y` here\n```\n\n", 2, 2},
+		"two lines, backticks": {reports.Finding{Path: "a.md", Line: 3, Detail: fix(reports.Replacement{Path: "a.md", Line: 2, EndLine: 3, Text: "````z````"})},
+			"`````suggestion\n````z````\n`````\n\n", 2, 3},
+		"another file":               {reports.Finding{Path: "a.md", Line: 2, Detail: fix(reports.Replacement{Path: "b.md", Line: 2, Text: "x"})}, "", 0, 0},
+		"past the hunk":              {reports.Finding{Path: "a.md", Line: 4, Detail: fix(reports.Replacement{Path: "a.md", Line: 4, EndLine: 5, Text: "x"})}, "", 0, 0},
+		"not on the finding's lines": {reports.Finding{Path: "a.md", Line: 3, Detail: fix(reports.Replacement{Path: "a.md", Line: 1, Text: "# T"})}, "", 0, 0},
+		"does not fit the lines":     {reports.Finding{Path: "a.md", Line: 2, Detail: fix(reports.Replacement{Path: "a.md", Line: 2, Column: 40, EndColumn: 41, Text: "x"})}, "", 0, 0},
+		"no fix":                     {reports.Finding{Path: "a.md", Line: 2, Detail: &reports.Detail{}}, "", 0, 0},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			block, from, to, ok := suggestion(&tc.f, files, a)
+			if ok != (tc.block != "") || block != tc.block || from != tc.from || to != tc.to {
+				t.Errorf("suggestion = %q, %d-%d, %v; want %q, %d-%d", block, from, to, ok, tc.block, tc.from, tc.to)
+			}
+		})
+	}
+}

@@ -3,6 +3,7 @@ package summarize
 import (
 	"math"
 	"sort"
+	"strconv"
 
 	"github.com/recap-dev/recap/reports"
 )
@@ -21,7 +22,10 @@ type Collector struct {
 	cats  *tally[string]
 	rules *tally[ruleKey]
 	files *tally[string]
-	pager *pager
+	// security counts the findings about security, cwe their CWE ids.
+	security int
+	cwe      *tally[int]
+	pager    *pager
 	// bySev keeps a page per severity (KeepTop).
 	bySev map[reports.Severity]*pager
 }
@@ -55,12 +59,21 @@ func (c *Collector) Add(f reports.Finding) {
 	if f.Path != "" {
 		c.files.add(f.Path)
 	}
+	if f.Security() {
+		c.security++
+		for _, id := range f.CWE {
+			if c.cwe == nil {
+				c.cwe = newTally(MaxDistinct, hashInt)
+			}
+			c.cwe.add(id)
+		}
+	}
 	if c.pager != nil {
-		c.pager.add(f)
+		c.pager.add(&f)
 	}
 	if c.bySev != nil {
 		if p := c.bySev[f.Severity]; p != nil {
-			p.add(f)
+			p.add(&f)
 		}
 	}
 }
@@ -110,6 +123,15 @@ func (c *Collector) Summary() Summary {
 	if _, exact := c.rules.distinct(); !exact {
 		s.Approximate = append(s.Approximate, "topRules")
 	}
+	if c.security > 0 {
+		s.Security = &SecurityCounts{Findings: c.security, TopCWE: []Count{}}
+		if c.cwe != nil {
+			s.Security.TopCWE = topCWE(c.cwe.m)
+			if _, exact := c.cwe.distinct(); !exact {
+				s.Approximate = append(s.Approximate, "topCwe")
+			}
+		}
+	}
 	sort.Strings(s.Approximate)
 	for k, v := range c.tools.m {
 		s.ByTool[k] = v
@@ -152,13 +174,26 @@ func (c *Collector) View(inputs []reports.Input) *View {
 	}
 	v.Findings = make([]FindingView, len(page))
 	for i, f := range page {
-		v.Findings[i] = FindingView{Finding: f}
+		v.Findings[i] = FindingView{Finding: f, RuleInfo: reports.RuleOf(inputs, &f)}
 	}
 	v.Page = NewPage(offset, limit, len(page), c.total)
 	if c.pager == nil { // the first of each severity: no next page
 		v.Page.NextOffset = nil
 	}
 	return v
+}
+
+// topCWE returns the TopN CWE ids with the most findings, as "CWE-89".
+func topCWE(m map[int]int) []Count {
+	out := make([]Count, 0, len(m))
+	for id, n := range m {
+		out = append(out, Count{Name: "CWE-" + strconv.Itoa(id), Count: n})
+	}
+	sortCounts(out)
+	if len(out) > TopN {
+		out = out[:TopN]
+	}
+	return out
 }
 
 // top returns the TopN largest counts, largest first, ties by name.

@@ -43,6 +43,31 @@ func TestCollector(t *testing.T) {
 	}
 }
 
+// TestCollectorSecurity: the findings about security are counted with their
+// CWE ids; the page's findings get their rule from the inputs.
+func TestCollectorSecurity(t *testing.T) {
+	c := NewCollector()
+	c.KeepPage(0, 10)
+	c.Add(reports.Finding{Tool: "CodeQL", Rule: "js/sql", Category: reports.CategoryOther, Severity: reports.SeverityError, CWE: []int{89, 564}})
+	c.Add(reports.Finding{Tool: "CodeQL", Rule: "js/sql", Category: reports.CategoryOther, Severity: reports.SeverityError, CWE: []int{89}})
+	c.Add(reports.Finding{Tool: "Trivy", Rule: "CVE-1", Category: reports.CategorySecurity, Severity: reports.SeverityWarning, SecuritySeverity: 5.3})
+	c.Add(reports.Finding{Tool: "SpotBugs", Rule: "X", Category: reports.CategorySecurity, Severity: reports.SeverityNote})
+	c.Add(reports.Finding{Tool: "PMD", Rule: "Y", Category: reports.CategoryDesign, Severity: reports.SeverityNote})
+	rules := &reports.Rules{}
+	sql := rules.Add("CodeQL", reports.Rule{ID: "js/sql", Short: "SQL injection", CWE: []int{89}})
+	v := c.View([]reports.Input{{Path: "a"}, {Path: "b", Rules: rules}})
+	want := &SecurityCounts{Findings: 4, TopCWE: []Count{{"CWE-89", 2}, {"CWE-564", 1}}}
+	if diff := cmp.Diff(want, v.Summary.Security); diff != "" {
+		t.Errorf("security (-want +got):\n%s", diff)
+	}
+	if v.Findings[0].RuleInfo != sql || v.Findings[1].RuleInfo != sql || v.Findings[2].RuleInfo != nil {
+		t.Errorf("rules of the page: %v %v %v", v.Findings[0].RuleInfo, v.Findings[1].RuleInfo, v.Findings[2].RuleInfo)
+	}
+	if s := NewCollector().Summary(); s.Security != nil {
+		t.Errorf("no security finding, security %+v", s.Security)
+	}
+}
+
 func TestViewFailed(t *testing.T) {
 	c := NewCollector()
 	if v := c.View([]reports.Input{{Path: "a"}}); v.Failed() {

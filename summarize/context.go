@@ -248,12 +248,19 @@ func AddContext(fv *FindingView, src Source) {
 		return
 	}
 	if fv.Snippet != "" {
+		// The snippet starts at SnippetLine (a context region's) or at the
+		// finding's line: the lines around the finding's are taken from it.
+		start := int(fv.SnippetLine)
+		if start <= 0 {
+			start = fv.Line
+		}
 		snippet, _ := SplitLines([]byte(fv.Snippet))
 		for i, l := range snippet {
-			if i > 2*ContextRadius {
-				break
+			n := start + i
+			if n < from || n > fv.Line+ContextRadius || start == fv.Line && i > 2*ContextRadius {
+				continue
 			}
-			fv.Context = append(fv.Context, ContextLine{Line: fv.Line + i, Text: cutLine(l)})
+			fv.Context = append(fv.Context, ContextLine{Line: n, Text: cutLine(l)})
 		}
 		fv.ContextNote = fmt.Sprintf("from the report's snippet: source not readable (%v)", err)
 		return

@@ -43,6 +43,10 @@ func TestAddContext(t *testing.T) {
 		"line past the end": {reports.Finding{Path: "A.java", Line: 9}, nil, "no context: A.java has 4 lines"},
 		"snippet fallback": {reports.Finding{Path: "gone.java", Line: 7, Snippet: "x := 1\r\n"}, []ContextLine{{7, "x := 1"}},
 			"from the report's snippet: source not readable (no such file or directory)"},
+		"context region's snippet": {reports.Finding{Path: "gone.java", Line: 146, SnippetLine: 143, Snippet: "a\nb\nc\nd\ne\nf\ng\n"},
+			[]ContextLine{{145, "c"}, {146, "d"}, {147, "e"}}, "from the report's snippet: source not readable (no such file or directory)"},
+		"context region's snippet ends at the line": {reports.Finding{Path: "gone.java", Line: 3, SnippetLine: 1, Snippet: "a\nb\nc"},
+			[]ContextLine{{2, "b"}, {3, "c"}}, "from the report's snippet: source not readable (no such file or directory)"},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {

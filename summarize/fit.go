@@ -2,6 +2,7 @@ package summarize
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/recap-dev/recap/summarize/budget"
 )
@@ -48,7 +49,7 @@ func Fit(v *View, c budget.Counter, limit int, l Layout) int {
 	v.Findings = nil
 	v.Summary.TopCategories, v.Summary.TopRules, v.Summary.TopFiles = []Count{}, []RuleCount{}, []Count{}
 	fitBase(v, c, limit, l)
-	baseOmitted := len(v.Omitted)
+	baseOmitted := slices.Clone(v.Omitted) // fitBase's markers, which every try starts from
 	parts := []budget.Part{{Kind: kindSummary, Tokens: budget.Cost(c, l.View(v))}, {Kind: kindTopLists, Tokens: topsCost}}
 	for i := range findings {
 		f := &findings[i]
@@ -62,7 +63,7 @@ func Fit(v *View, c budget.Counter, limit int, l Layout) int {
 			apply(v, baseOmitted, findings, tops, parts, keep, level == 0)
 			squeeze(v, level-1)
 		},
-		Levels: 3,
+		Levels: 5,
 		Render: func() string { return l.View(v) },
 		Tokens: v.Tokens,
 	})
@@ -115,7 +116,8 @@ func fitBase(v *View, c budget.Counter, limit int, l Layout) {
 
 // squeeze is the last resort of the smallest budgets, once only the
 // summary is left: at level 1 the markers become one, at level 2 the counts
-// by tool keep only the largest.
+// by tool keep only the largest, at level 3 the security counts lose their
+// CWE ids, at level 4 they go.
 func squeeze(v *View, level int) {
 	if level >= 1 && len(v.Omitted) > 1 {
 		total := 0
@@ -133,11 +135,18 @@ func squeeze(v *View, level int) {
 		}
 		v.Summary.ByTool = map[string]int{best: n}
 	}
+	if sec := v.Summary.Security; sec != nil && level >= 3 {
+		if level >= 4 {
+			v.Summary.Security = nil
+		} else if len(sec.TopCWE) > 0 {
+			v.Summary.Security = &SecurityCounts{Findings: sec.Findings, TopCWE: []Count{}}
+		}
+	}
 }
 
 // apply rebuilds v's findings, top lists, page and markers from keep.
-func apply(v *View, baseOmitted int, findings []FindingView, tops [3]any, parts []budget.Part, keep []bool, suggest bool) {
-	v.Omitted, v.Suggestions = v.Omitted[:baseOmitted], nil
+func apply(v *View, baseOmitted []budget.Omission, findings []FindingView, tops [3]any, parts []budget.Part, keep []bool, suggest bool) {
+	v.Omitted, v.Suggestions = append([]budget.Omission(nil), baseOmitted...), nil
 	if keep[kindTopLists] {
 		v.Summary.TopCategories, v.Summary.TopRules, v.Summary.TopFiles = tops[0].([]Count), tops[1].([]RuleCount), tops[2].([]Count)
 	} else {
@@ -153,8 +162,11 @@ func apply(v *View, baseOmitted int, findings []FindingView, tops [3]any, parts 
 			droppedTok += parts[fi].Tokens + parts[ci].Tokens
 			continue
 		}
-		if !keep[ci] && len(f.Context) > 0 {
-			f.Context, f.ContextNote = nil, "context omitted to keep the token budget"
+		if !keep[ci] && (len(f.Context) > 0 || f.RuleInfo != nil) {
+			if len(f.Context) > 0 {
+				f.Context, f.ContextNote = nil, "context omitted to keep the token budget"
+			}
+			f.RuleInfo = nil // a format that shows the rule shows it with the context
 			noCtxN++
 			noCtxTok += parts[ci].Tokens
 		}

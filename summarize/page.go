@@ -46,16 +46,18 @@ type pager struct {
 	h             pageHeap
 }
 
-func (p *pager) add(f reports.Finding) {
+// add keeps f when it is among the first keep findings so far; f is
+// copied when kept, never held.
+func (p *pager) add(f *reports.Finding) {
 	if p.keep == 0 {
 		return
 	}
 	if len(p.h) < p.keep {
-		heap.Push(&p.h, f)
+		heap.Push(&p.h, *f)
 		return
 	}
-	if reports.Less(&f, &p.h[0]) {
-		p.h[0] = f
+	if reports.Less(f, &p.h[0]) {
+		p.h[0] = *f
 		heap.Fix(&p.h, 0)
 	}
 }

@@ -79,6 +79,8 @@ func (t *tally[K]) distinct() (int, bool) {
 
 func hashString(seed maphash.Seed, s string) uint64 { return maphash.String(seed, s) }
 
+func hashInt(seed maphash.Seed, n int) uint64 { return maphash.Comparable(seed, n) }
+
 func hashRule(seed maphash.Seed, k ruleKey) uint64 {
 	return maphash.String(seed, k.tool) ^ bits.RotateLeft64(maphash.String(seed, k.rule), 17)
 }

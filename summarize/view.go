@@ -34,6 +34,11 @@ type FindingView struct {
 	Context []ContextLine `json:"context,omitempty"`
 	// ContextNote says why Context is empty or comes from the report's snippet.
 	ContextNote string `json:"contextNote,omitempty"`
+	// RuleInfo is what the finding's input says of its rule (nil:
+	// nothing), for the formats that show it with the finding's context
+	// (markdown); the JSON view leaves it out (rule text is per rule, not
+	// per finding).
+	RuleInfo *reports.Rule `json:"-"`
 }
 
 // ContextLine is one line of source.
@@ -64,6 +69,9 @@ type Summary struct {
 	TopFiles      []Count        `json:"topFiles"`
 	// Baseline counts the findings against a baseline run; nil without one.
 	Baseline *BaselineCounts `json:"baseline,omitempty"`
+	// Security counts the findings about security ([reports.Finding.Security]);
+	// nil when there are none.
+	Security *SecurityCounts `json:"security,omitempty"`
 	// Approximate names the counts that are estimates (files, topFiles,
 	// topRules, …), when there were more distinct names than [MaxDistinct];
 	// empty when every count is exact.
@@ -77,6 +85,13 @@ type BaselineCounts struct {
 	New       int `json:"new"`
 	Unchanged int `json:"unchanged"`
 	Fixed     int `json:"fixed"`
+}
+
+// SecurityCounts counts the findings about security: how many, and the
+// TopN CWE ids among them, most findings first ("CWE-89").
+type SecurityCounts struct {
+	Findings int     `json:"findings"`
+	TopCWE   []Count `json:"topCwe"`
 }
 
 // Add counts one finding by its Baseline state.

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/recap-dev/recap/internal/githubtest"
+	"github.com/recap-dev/recap/internal/gittest"
 )
 
 type reviewRequest struct {
@@ -127,5 +128,65 @@ func TestReviewUsage(t *testing.T) {
 		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 || !strings.Contains(string(out), tc.want) {
 			t.Errorf("%v: %v\n%s\nwant exit 2 and %q", tc.args, err, out, tc.want)
 		}
+	}
+}
+
+// TestReviewSuggestion: a SARIF fix that changes only the lines a review
+// comment anchors (on changed lines of a real repository's pull request)
+// becomes a GitHub suggested change, one line or several (start_line and
+// line, side RIGHT), which the stand-in of GitHub's API takes; a fix that
+// reaches past its hunk suggests nothing.
+func TestReviewSuggestion(t *testing.T) {
+	g := gittest.New(t)
+	g.Commit("base", map[string]string{"app/db.py": "import db\n\n\ndef q(req):\n    return 1\n\n\n\n\n\n\n\n\n\ndef last():\n    pass\n"})
+	g.Git("checkout", "-q", "-b", "feature")
+	g.Commit("feature", map[string]string{"app/db.py": "import db\n\n\ndef q(req):\n    id = req.args['id']\n    db.run(\"SELECT * FROM t WHERE id=\" + id)\n" +
+		"    return 1\n\n\n\n\n\n\n\n\ndef last():\n    pass\n"})
+	hunks := githubtest.HunksOfGitDiff(g.Git("diff", "main...feature"))
+	result := func(rule string, line, endLine int, fix string) string {
+		return `{"ruleId":"` + rule + `","level":"error","message":{"text":"SQL built from user input"},"locations":[{"physicalLocation":` +
+			`{"artifactLocation":{"uri":"app/db.py"},"region":{"startLine":` + itoa(line) + `,"endLine":` + itoa(endLine) + `}}}],"fixes":[` + fix + `]}`
+	}
+	repl := func(line, col, endLine, endCol int, text string) string {
+		b, _ := json.Marshal(text)
+		return `{"artifactChanges":[{"artifactLocation":{"uri":"app/db.py"},"replacements":[{"deletedRegion":{"startLine":` + itoa(line) +
+			`,"startColumn":` + itoa(col) + `,"endLine":` + itoa(endLine) + `,"endColumn":` + itoa(endCol) + `},"insertedContent":{"text":` + string(b) + `}}]}],` +
+			`"description":{"text":"Use a parameter"}}`
+	}
+	report := filepath.Join(t.TempDir(), "semgrep.sarif")
+	os.WriteFile(report, []byte(`{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"Semgrep","rules":[{"id":"sqli"},{"id":"id-name"},{"id":"wide"}]}},"results":[`+
+		result("sqli", 6, 6, repl(6, 12, 6, 44, `"SELECT * FROM t WHERE id=?", id`))+","+
+		result("id-name", 5, 6, repl(5, 5, 6, 45, "key = req.args['id']\n    db.run(\"SELECT * FROM t WHERE id=?\", key)"))+","+
+		result("wide", 6, 6, repl(1, 1, 6, 5, "# gone\n"))+`]}]}`), 0o644)
+
+	s := githubtest.New(t, "acme", "shop", 7, hunks)
+	cmd := exec.Command(bin, "review", "--repo", g.Dir, "--base", "main", "--post", "--api-url", s.URL, "--github-repo", "acme/shop", "--pr", "7", report)
+	cmd.Env = append(os.Environ(), "GITHUB_TOKEN="+s.Token)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("recap review --post: %v\n%s", err, out)
+	}
+	rc, _, reviews, errs := s.Snapshot()
+	if len(errs) > 0 || reviews != 1 || len(rc) != 3 {
+		t.Fatalf("%d reviews, %d comments; requests GitHub would not take: %v", reviews, len(rc), errs)
+	}
+	byRule := map[string]githubtest.Comment{}
+	for _, c := range rc {
+		for _, r := range []string{"sqli", "id-name", "wide"} {
+			if strings.Contains(c.Body, "<code>"+r+"</code>") {
+				byRule[r] = c
+			}
+		}
+	}
+	one := byRule["sqli"]
+	if one.StartLine != 0 || one.Line != 6 || !strings.Contains(one.Body, "Suggested fix: Use a parameter\n\n```suggestion\n    db.run(\"SELECT * FROM t WHERE id=?\", id)\n```\n") {
+		t.Errorf("one-line suggestion on line 6 (%d-%d):\n%s", one.StartLine, one.Line, one.Body)
+	}
+	two := byRule["id-name"]
+	if two.StartLine != 5 || two.Line != 6 || two.Side != "RIGHT" ||
+		!strings.Contains(two.Body, "```suggestion\n    key = req.args['id']\n    db.run(\"SELECT * FROM t WHERE id=?\", key)\n```\n") {
+		t.Errorf("two-line suggestion on lines 5-6 (%d-%d):\n%s", two.StartLine, two.Line, two.Body)
+	}
+	if wide := byRule["wide"]; wide.Line != 6 || wide.StartLine != 0 || strings.Contains(wide.Body, "suggestion") {
+		t.Errorf("a fix that reaches past its hunk suggests a change on %d-%d:\n%s", wide.StartLine, wide.Line, wide.Body)
 	}
 }

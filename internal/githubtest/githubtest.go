@@ -24,14 +24,15 @@ import (
 
 // Comment is an inline review comment or an issue comment as stored.
 type Comment struct {
-	ID       int64  `json:"id"`
-	Path     string `json:"path,omitempty"`
-	Line     int    `json:"line,omitempty"`
-	Side     string `json:"side,omitempty"`
-	Body     string `json:"body"`
-	ReviewID int64  `json:"pull_request_review_id,omitempty"`
-	HTMLURL  string `json:"html_url"`
-	User     User   `json:"user"`
+	ID        int64  `json:"id"`
+	Path      string `json:"path,omitempty"`
+	StartLine int    `json:"start_line,omitempty"`
+	Line      int    `json:"line,omitempty"`
+	Side      string `json:"side,omitempty"`
+	Body      string `json:"body"`
+	ReviewID  int64  `json:"pull_request_review_id,omitempty"`
+	HTMLURL   string `json:"html_url"`
+	User      User   `json:"user"`
 }
 
 // User is a comment's author.
@@ -299,10 +300,12 @@ func (s *Server) createReview(w http.ResponseWriter, r *http.Request) {
 		Body     string `json:"body"`
 		Event    string `json:"event"`
 		Comments []struct {
-			Path string `json:"path"`
-			Line int    `json:"line"`
-			Side string `json:"side"`
-			Body string `json:"body"`
+			Path      string `json:"path"`
+			StartLine int    `json:"start_line"`
+			StartSide string `json:"start_side"`
+			Line      int    `json:"line"`
+			Side      string `json:"side"`
+			Body      string `json:"body"`
 		} `json:"comments"`
 	}
 	if !s.decode(w, r, []string{"commit_id", "body", "event", "comments"}, &req) {
@@ -336,16 +339,33 @@ func (s *Server) createReview(w http.ResponseWriter, r *http.Request) {
 				"errors": []string{"Line could not be resolved"}, "documentation_url": "https://docs.github.com/rest/pulls/reviews#create-a-review-for-a-pull-request"})
 			return
 		}
+		// A multi-line comment: its first line before its last, on the
+		// same side, in the same hunk.
+		if c.StartLine != 0 && (c.StartLine >= c.Line || c.StartSide != "" && c.StartSide != c.Side || !s.sameHunk(c.Path, c.StartLine, c.Line)) {
+			writeJSON(w, 422, map[string]any{"message": "Unprocessable Entity",
+				"errors": []string{"start_line must be part of the same hunk as the line, and before it"}, "documentation_url": "https://docs.github.com/rest/pulls/reviews#create-a-review-for-a-pull-request"})
+			return
+		}
 	}
 	s.Reviews++
 	s.nextID++
 	review := s.nextID
 	for _, c := range req.Comments {
 		s.nextID++
-		s.ReviewComments = append(s.ReviewComments, Comment{ID: s.nextID, Path: c.Path, Line: c.Line, Side: c.Side, Body: c.Body, User: s.Poster,
+		s.ReviewComments = append(s.ReviewComments, Comment{ID: s.nextID, Path: c.Path, StartLine: c.StartLine, Line: c.Line, Side: c.Side, Body: c.Body, User: s.Poster,
 			ReviewID: review, HTMLURL: fmt.Sprintf("https://github.com/%s/%s/pull/%d#discussion_r%d", s.Owner, s.Repo, s.PR, s.nextID)})
 	}
 	writeJSON(w, 200, map[string]any{"id": review, "state": "COMMENTED", "body": req.Body, "user": s.Poster, "commit_id": req.CommitID})
+}
+
+// sameHunk reports whether lines a and b of path are in one hunk.
+func (s *Server) sameHunk(path string, a, b int) bool {
+	for _, h := range s.Hunks[path] {
+		if a >= h[0] && b <= h[1] {
+			return true
+		}
+	}
+	return false
 }
 
 func (s *Server) inDiff(path string, line int) bool {

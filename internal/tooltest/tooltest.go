@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/recap-dev/recap/reports/reportstest"
@@ -86,17 +87,19 @@ func Multitool(t testing.TB) string {
 	return p
 }
 
-// ValidateSARIF runs the SARIF Multitool's validate on files, offline (the
-// configuration in ../shared/sarif-validate.xml turns off the rule that
-// fetches every helpUri) and returns its error-level results, one line each:
-// the Multitool exits 0 whatever it finds, so its log is what tells.
+// ValidateSARIF runs the SARIF Multitool's validate on files with the
+// SARIF rules and GitHub's rules for code scanning (--rule-kind "Sarif;Gh"),
+// offline (the configuration in ../shared/sarif-validate.xml turns off the
+// rule that fetches every helpUri), and returns its error-level results and
+// every result of a GitHub rule (GH…), one line each: the Multitool exits 0
+// whatever it finds, so its log is what tells.
 func ValidateSARIF(t testing.TB, files ...string) []string {
 	t.Helper()
 	tool := Multitool(t)
 	config := filepath.Join(reportstest.SharedDir(t, "sarif-validate.xml"))
 	logFile := filepath.Join(t.TempDir(), "validate.sarif")
 	args := append([]string{"validate"}, files...)
-	args = append(args, "-c", config, "--max-file-size-in-kb", "2000000", "-o", logFile)
+	args = append(args, "--rule-kind", "Sarif;Gh", "-c", config, "--max-file-size-in-kb", "2000000", "-o", logFile)
 	out, err := exec.Command(tool, args...).CombinedOutput()
 	b, readErr := os.ReadFile(logFile)
 	if readErr != nil {
@@ -127,7 +130,7 @@ func ValidateSARIF(t testing.TB, files ...string) []string {
 	var errs []string
 	for _, run := range log.Runs {
 		for _, r := range run.Results {
-			if r.Level != "error" {
+			if r.Level != "error" && !strings.HasPrefix(r.RuleID, "GH") {
 				continue
 			}
 			where := ""

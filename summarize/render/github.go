@@ -73,7 +73,8 @@ func ghAnnotation(f *summarize.FindingView) string {
 		title += " (new)"
 	}
 	props = append(props, "title="+ghProperty(title))
-	return fmt.Sprintf("::%s %s::%s\n", ghLevel(f.Severity), strings.Join(props, ","), ghData(f.Message))
+	// A message's line breaks are folded: an annotation is a line of a log.
+	return fmt.Sprintf("::%s %s::%s\n", ghLevel(f.Severity), strings.Join(props, ","), ghData(OneLine(f.Message)))
 }
 
 // ghNotice is the closing notice: the totals, and what was not annotated.

@@ -99,6 +99,9 @@ func markdownHead(ew *errWriter, v *summarize.View) {
 	}
 	ew.printf("**%d** error · **%d** warning · **%d** note, from %s\n\n", s.BySeverity.Error, s.BySeverity.Warning, s.BySeverity.Note,
 		Plural(len(v.Inputs), "input", "inputs"))
+	if sec := s.Security; sec != nil {
+		ew.printf("**%d** about security%s\n\n", sec.Findings, cweList(sec.TopCWE))
+	}
 	if b := s.Baseline; b != nil {
 		ew.printf("Against the baseline: **%d** new · **%d** unchanged · **%d** fixed\n\n", b.New, b.Unchanged, b.Fixed)
 	}
@@ -217,7 +220,7 @@ func markdownFinding(ew *errWriter, f *summarize.FindingView) {
 	line := fmt.Sprintf("%s <b>%s</b>%s <code>%s</code> %s: %s", SeverityMark(f.Severity), f.Severity, markdownBaseline(f.Baseline),
 		MarkdownText(location(f.Path, f.Line, f.Column)), MarkdownText(f.Tool+" "+DisplayRule(f.Rule, f.RuleName)),
 		MarkdownText(f.Message))
-	if len(f.Context) == 0 && f.ContextNote == "" {
+	if len(f.Context) == 0 && f.ContextNote == "" && !describes(f.RuleInfo) {
 		ew.printf("- %s\n", line)
 		return
 	}
@@ -232,9 +235,10 @@ func markdownBaseline(state string) string {
 }
 
 // markdownContext writes the body of the finding's <details>: its context
-// in a code block, or the note saying why there is none.
+// in a code block, or the note saying why there is none, then what the
+// report says of its rule.
 func markdownContext(ew *errWriter, f *summarize.FindingView) {
-	if len(f.Context) == 0 && f.ContextNote == "" {
+	if len(f.Context) == 0 && f.ContextNote == "" && !describes(f.RuleInfo) {
 		return
 	}
 	if len(f.Context) > 0 {
@@ -251,7 +255,91 @@ func markdownContext(ew *errWriter, f *summarize.FindingView) {
 		}
 		ew.printf("_%s_\n", MarkdownText(f.ContextNote))
 	}
+	if r := f.RuleInfo; describes(r) {
+		if len(f.Context) > 0 || f.ContextNote != "" {
+			ew.printf("\n")
+		}
+		markdownRule(ew, f, r)
+	}
 	ew.printf("\n</details>\n\n")
+}
+
+// Bounds of a rule's texts under a finding in Markdown: the view of a
+// page repeats a rule for each of its findings.
+const (
+	markdownRuleFull = 1000
+	markdownRuleHelp = 1000
+)
+
+// markdownRule writes what the report says of a finding's rule, in a
+// <details> of its own, inert as all report text.
+func markdownRule(ew *errWriter, f *summarize.FindingView, r *reports.Rule) {
+	title := r.Short
+	if title == "" {
+		title, _, _ = strings.Cut(r.Full, "\n")
+	}
+	summary := "Rule <code>" + MarkdownText(DisplayRule(f.Rule, f.RuleName)) + "</code>"
+	if title != "" {
+		summary += ": " + MarkdownText(cutRunes(title, 200))
+	}
+	ew.printf("<details><summary>%s</summary>\n\n", summary)
+	if r.Full != "" && r.Full != title {
+		ew.printf("%s\n\n", MarkdownBlock(r.Full, markdownRuleFull))
+	}
+	if r.Help != "" {
+		ew.printf("%s\n\n", MarkdownBlock(r.Help, markdownRuleHelp))
+	}
+	if facts := ruleFacts(r); facts != "" {
+		ew.printf("_%s_\n\n", MarkdownText(facts))
+	}
+	ew.printf("</details>\n")
+}
+
+// describes reports whether the report says something of the rule beyond
+// its names: a description, help, or security facts.
+func describes(r *reports.Rule) bool {
+	return r != nil && (r.Short != "" || r.Full != "" || r.Help != "" || ruleFacts(r) != "")
+}
+
+// ruleFacts are a rule's security facts on one line: "CWE-89, CWE-564 ·
+// security severity 8.8 · precision high"; "" when it has none.
+func ruleFacts(r *reports.Rule) string {
+	var parts []string
+	if len(r.CWE) > 0 {
+		ids := make([]string, len(r.CWE))
+		for i, id := range r.CWE {
+			ids[i] = "CWE-" + strconv.Itoa(id)
+		}
+		parts = append(parts, strings.Join(ids, ", "))
+	}
+	if r.SecuritySeverity > 0 {
+		parts = append(parts, "security severity "+strconv.FormatFloat(r.SecuritySeverity, 'f', 1, 64))
+	}
+	if r.Precision != "" {
+		parts = append(parts, "precision "+r.Precision)
+	}
+	return strings.Join(parts, " · ")
+}
+
+// cweList is " (CWE-89 ×2, CWE-79 ×1)", or "" without CWE ids: recap's
+// words and numbers, safe in any format.
+func cweList(top []summarize.Count) string {
+	if len(top) == 0 {
+		return ""
+	}
+	parts := make([]string, len(top))
+	for i, c := range top {
+		parts[i] = fmt.Sprintf("%s ×%d", c.Name, c.Count)
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
+}
+
+// cutRunes cuts s to n characters, with "…".
+func cutRunes(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
 }
 
 // SeverityMark is a severity as a coloured dot, for Markdown.

@@ -23,14 +23,15 @@ func scenarios() map[string]*summarize.View {
 	for i := 0; i < 30; i++ {
 		sev := reports.Severities[i%3]
 		many.Add(reports.Finding{Tool: []string{"PMD", "Checkstyle"}[i%2], Rule: []string{"R|pipe", "S", "T", "U"}[i%4],
-			Category: []string{"Design", "sizes", "naming"}[i%3], Severity: sev, Path: []string{"a.java", "b.java", "c d.java"}[i%3]})
+			Category: []string{"Design", "Design", "Code Style"}[i%3], ToolCategory: []string{"Design", "sizes", "naming"}[i%3], Severity: sev,
+			Path: []string{"a.java", "b.java", "c d.java"}[i%3]})
 	}
 
 	paged := summarize.NewCollector()
 	paged.KeepPage(0, 2)
 	for i := 1; i <= 3; i++ {
 		paged.Add(reports.Finding{ID: fmt.Sprintf("abcd-%d", i), Tool: "Checkstyle", Rule: "com.puppycrawl.tools.checkstyle.checks.sizes.LineLengthCheck",
-			RuleName: "LineLength", Category: "sizes", Severity: reports.SeverityWarning, Path: "src/A.java", Line: 10 * i, Column: 3,
+			RuleName: "LineLength", Category: "Design", ToolCategory: "sizes", Severity: reports.SeverityWarning, Path: "src/A.java", Line: 10 * i, Column: 3,
 			Message: "Line is longer than 80 characters <b>|</b>"})
 	}
 	page := paged.View([]reports.Input{{Path: "checkstyle.xml", Format: "checkstyle", Tool: "Checkstyle", Findings: 3}})
@@ -47,6 +48,7 @@ func scenarios() map[string]*summarize.View {
 	baseline.Summary.Baseline = &summarize.BaselineCounts{New: 1, Unchanged: 2, Fixed: 4}
 
 	return map[string]*summarize.View{
+		"detail":   detailView(),
 		"baseline": baseline,
 		"page":     page,
 		"empty":    empty,
@@ -60,6 +62,35 @@ func scenarios() map[string]*summarize.View {
 			{Path: "broken.sarif", Format: "sarif", Error: "broken.sarif: $.runs[0].results: line 14, column 20: want an array of results, got a number"},
 		}),
 	}
+}
+
+// detailView is a page of findings with what reports say beyond a place:
+// rule texts (with Markdown, HTML and mentions that must stay inert), a
+// security severity and CWE ids, a fix, a flow, related locations, a
+// multi-line message and a context region's snippet.
+func detailView() *summarize.View {
+	c := summarize.NewCollector()
+	c.KeepPage(0, 5)
+	c.Add(reports.Finding{ID: "sec-1", Tool: "CodeQL", Rule: "js/sql-injection", RuleName: "SqlInjection", Category: "Security", ToolCategory: "security",
+		Severity: reports.SeverityError, Path: "src/db.js", Line: 12, EndLine: 12, Column: 5, EndColumn: 30, SecuritySeverity: 8.8, CWE: []int{89, 564},
+		Message: "This query depends on a [user-provided value](1).\nSanitize it first.", FlowSteps: 3, Related: 1, Fixable: true,
+		HelpURI: "https://codeql.github.com/codeql-query-help/javascript/js-sql-injection/",
+		Snippet: "function q(req) {\n  const id = req.query.id;\n  db.run(\"SELECT * FROM t WHERE id=\" + id);\n}\n", SnippetLine: 10,
+		Detail: &reports.Detail{
+			Flow: []reports.Location{{Path: "src/db.js", Line: 11, Column: 14, EndColumn: 26, Message: "req.query.id"}, {Path: "src/db.js", Line: 11, Message: "id"},
+				{Path: "src/db.js", Line: 12, Column: 10, EndColumn: 30, Message: "the query"}},
+			Related: []reports.Location{{Path: "src/db.js", Line: 11, Column: 14, EndColumn: 26, Message: "user-provided value"}},
+			Fix: &reports.Fix{Description: "Use a parameter", Replacements: []reports.Replacement{
+				{Path: "src/db.js", Line: 12, Column: 10, EndColumn: 30, Text: "\"SELECT * FROM t WHERE id=?\", id"}}},
+		}})
+	c.Add(reports.Finding{ID: "sec-2", Tool: "CodeQL", Rule: "js/unused-local-variable", Category: "Design", ToolCategory: "maintainability",
+		Severity: reports.SeverityNote, Path: "src/db.js", Line: 3, Message: "Unused variable foo."})
+	rules := &reports.Rules{}
+	rules.Add("CodeQL", reports.Rule{ID: "js/sql-injection", Name: "SqlInjection", Short: "Database query built from user-controlled sources",
+		Full: "Building a query from user input <img src=x> lets an attacker change it; see [OWASP](https://owasp.org) or ask @security-team about #42.\n\n- use parameters\n- never concatenate",
+		Help: "# SQL injection\n\n| a | b |\n|---|---|\n\n```js\ndb.run(q)\n```", Tags: []string{"security", "external/cwe/cwe-089"},
+		SecuritySeverity: 8.8, Precision: "high", CWE: []int{89}})
+	return c.View([]reports.Input{{Path: "codeql.sarif", Format: "sarif", Tool: "CodeQL", ToolVersion: "2.20.0", Findings: 2, Rules: rules}})
 }
 
 func TestRenderGolden(t *testing.T) {
@@ -155,7 +186,7 @@ func TestGitHubLimits(t *testing.T) {
 	if n := count("::notice "); n != 10 {
 		t.Errorf("%d notices, want 10 (9 findings + the totals)", n)
 	}
-	for _, want := range []string{"file=a%2Cb%3Ac.java,line=1,title=PMD R::100%25 wrong%0Asecond line\n",
+	for _, want := range []string{"file=a%2Cb%3Ac.java,line=1,title=PMD R::100%25 wrong second line\n",
 		"::notice title=recap::90 findings in 1 file: 30 error, 30 warning, 30 note. Annotated: the first 28"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("no %q in\n%s", want, out)

@@ -154,6 +154,55 @@ func MarkdownText(s string) string {
 	return b.String()
 }
 
+// MarkdownBlock is report text of several lines (a rule's description or
+// help) made inert as [MarkdownText] makes one line: each line on its own,
+// the lines of a paragraph joined by a space (tools wrap their prose), but
+// by <br> before a line that starts a list item, paragraphs by a blank
+// line; cut at max bytes (0: no cut) of the text, with "…". No Markdown of
+// the report (a list, a table, a code block, a link) is rendered: it shows
+// as text.
+func MarkdownBlock(s string, max int) string {
+	if max > 0 && len(s) > max {
+		for max > 0 && !utf8.RuneStart(s[max]) {
+			max--
+		}
+		s = s[:max] + "…"
+	}
+	var paras []string
+	for _, p := range strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n\n") {
+		var b strings.Builder
+		for _, l := range strings.Split(p, "\n") {
+			t := MarkdownText(l)
+			switch {
+			case t == "":
+				continue
+			case b.Len() > 0 && listItem(strings.TrimSpace(l)):
+				b.WriteString("<br>")
+			case b.Len() > 0:
+				b.WriteByte(' ')
+			}
+			b.WriteString(t)
+		}
+		if b.Len() > 0 {
+			paras = append(paras, b.String())
+		}
+	}
+	return strings.Join(paras, "\n\n")
+}
+
+// listItem reports whether a line starts a list item: "- ", "* ", "+ ",
+// "1. " or "1) ".
+func listItem(l string) bool {
+	if len(l) >= 2 && strings.ContainsRune("-*+", rune(l[0])) && l[1] == ' ' {
+		return true
+	}
+	i := 0
+	for i < len(l) && i < 9 && l[i] >= '0' && l[i] <= '9' {
+		i++
+	}
+	return i > 0 && i+1 < len(l) && (l[i] == '.' || l[i] == ')') && l[i+1] == ' '
+}
+
 // leadingNumber: s[:i] is all digits (s[i] ends a list item number).
 func leadingNumber(s string, i int) bool {
 	if i == 0 || i > 9 {

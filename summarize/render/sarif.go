@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/url"
 	"path"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -20,10 +21,14 @@ import (
 
 // SARIF writes the view's findings as one SARIF 2.1.0 log, for code-scanning
 // upload and for other tools: one run per tool, each declaring exactly the
-// rules its results use (with a description, help URI and category) and
-// referring to them by ruleIndex; repository-relative URIs under the
-// SRCROOT base; recap's fingerprint as a partial fingerprint; the baseline
-// state when a baseline was given. Summary, page and budget are not part of
+// rules its results use, with what the reports say of them (descriptions,
+// help, help URI, category, security severity, precision, CWE tags; text
+// recap makes where a report says nothing, as GitHub's code scanning needs
+// a full description and help of every rule) and referring to them by
+// ruleIndex; repository-relative URIs under the SRCROOT base; recap's
+// fingerprint as a partial fingerprint; the baseline state when a baseline
+// was given; each result's snippet or context region, code flow, related
+// locations and fix. Summary, page and budget are not part of
 // it: as a [Streamer] it shows every finding that passed the filters; Render
 // writes the findings of a view's page.
 //
@@ -49,6 +54,12 @@ const MaxRunResults = 25000
 // run left out.
 const OmittedProperty = "recapOmittedResults"
 
+// UnlocatedProperty names the run property that counts the findings
+// without a file (a tool's own error, a finding on the whole project) that
+// a run left out: GitHub's code scanning takes a result only with a
+// location in a file.
+const UnlocatedProperty = "recapUnlocatedResults"
+
 // FingerprintKey names recap's fingerprint in partialFingerprints. Its
 // value is the finding's fingerprint, a colon and the finding's occurrence
 // among the results of its run with that fingerprint (1, 2, … in the
@@ -64,8 +75,13 @@ const srcRoot = "SRCROOT"
 func (s SARIF) Render(w io.Writer, v *summarize.View) error {
 	runs := newSARIFRuns(v.Inputs)
 	runs.recap = s.Version
+	runs.inputs = v.Inputs
 	for i := range v.Findings {
-		runs.add(&v.Findings[i].Finding)
+		if f := &v.Findings[i].Finding; f.Path == "" {
+			runs.unlocated(f)
+		} else {
+			runs.add(f)
+		}
 	}
 	for _, r := range runs.byTool {
 		for _, f := range r.findings {
@@ -87,6 +103,7 @@ type sarifRuns struct {
 	byTool   map[string]*sarifRun
 	versions map[string]string // tool → version, from the inputs
 	recap    string            // recap's version, for the runs' conversion
+	inputs   []reports.Input   // their rule tables describe the rules
 }
 
 // sarifRun is one tool's findings (kept in memory by Render; a stream
@@ -96,12 +113,14 @@ type sarifRun struct {
 	findings      []*reports.Finding
 	n             int
 	rules         []reports.Finding // the first finding of each rule, message and snippet left out
+	ruleSec       []ruleSecurity    // what the findings of each rule say of security
 	ruleIndex     map[string]int
 	spill         *spill            // the stream's encoded results
 	seen          map[uint64]uint32 // fingerprint → results with it so far
 	occ           []int             // Render's occurrences, by finding
 	omitted       int               // results a capped stream left out
 	recap         string            // recap's version (sarifRuns.recap)
+	unlocated     int               // findings without a file, left out
 }
 
 // occurrence counts one more result with fingerprint fp and returns its
@@ -140,22 +159,33 @@ func newSARIFRuns(inputs []reports.Input) *sarifRuns {
 	return rs
 }
 
-// add files f under its tool's run and declares its rule; it returns the
-// run and the rule's index.
-func (rs *sarifRuns) add(f *reports.Finding) (*sarifRun, int) {
+// run returns f's tool's run, made on first use.
+func (rs *sarifRuns) run(f *reports.Finding) *sarifRun {
 	r := rs.byTool[f.Tool]
 	if r == nil {
 		r = &sarifRun{tool: f.Tool, version: f.ToolVersion, ruleIndex: map[string]int{}}
 		rs.byTool[f.Tool] = r
 	}
+	return r
+}
+
+// unlocated counts a finding without a file, which the log leaves out.
+func (rs *sarifRuns) unlocated(f *reports.Finding) { rs.run(f).unlocated++ }
+
+// add files f under its tool's run and declares its rule; it returns the
+// run and the rule's index.
+func (rs *sarifRuns) add(f *reports.Finding) (*sarifRun, int) {
+	r := rs.run(f)
 	idx, ok := r.ruleIndex[f.Rule]
 	if !ok {
 		idx = len(r.rules)
 		r.ruleIndex[f.Rule] = idx
 		rule := *f
-		rule.Message, rule.Snippet = "", ""
+		rule.Message, rule.Snippet, rule.Detail = "", "", nil
 		r.rules = append(r.rules, rule)
+		r.ruleSec = append(r.ruleSec, ruleSecurity{})
 	}
+	r.ruleSec[idx].add(f)
 	r.n++
 	if r.spill == nil {
 		r.findings = append(r.findings, f)
@@ -182,7 +212,7 @@ func (rs *sarifRuns) write(w io.Writer, results func(*sarifRun, *bufio.Writer) e
 		if i > 0 {
 			bw.WriteString(",")
 		}
-		before, after, err := r.head()
+		before, after, err := r.head(rs.inputs)
 		if err != nil {
 			return err
 		}
@@ -198,8 +228,9 @@ func (rs *sarifRuns) write(w io.Writer, results func(*sarifRun, *bufio.Writer) e
 	return bw.Flush()
 }
 
-// head is the run as go-sarif writes it, cut where its results go.
-func (r *sarifRun) head() (before, after []byte, err error) {
+// head is the run as go-sarif writes it, cut where its results go; the
+// inputs' rule tables describe its rules.
+func (r *sarifRun) head(inputs []reports.Input) (before, after []byte, err error) {
 	name := r.tool
 	if name == "" {
 		name = "unknown tool"
@@ -212,7 +243,7 @@ func (r *sarifRun) head() (before, after []byte, err error) {
 		driver.InformationURI = &uri
 	}
 	for i := range r.rules {
-		driver.Rules = append(driver.Rules, sarifRule(&r.rules[i]))
+		driver.Rules = append(driver.Rules, sarifRule(&r.rules[i], reports.RuleOf(inputs, &r.rules[i]), &r.ruleSec[i]))
 	}
 	run := sarif.NewRun(sarif.Tool{Driver: driver})
 	run.OriginalUriBaseIDs = map[string]*sarif.ArtifactLocation{
@@ -220,8 +251,14 @@ func (r *sarifRun) head() (before, after []byte, err error) {
 	}
 	run.Results = nil
 	run.Conversion = recapConversion(r.recap)
+	if r.omitted > 0 || r.unlocated > 0 {
+		run.Properties = sarif.Properties{}
+	}
 	if r.omitted > 0 {
-		run.Properties = sarif.Properties{OmittedProperty: r.omitted}
+		run.Properties[OmittedProperty] = r.omitted
+	}
+	if r.unlocated > 0 {
+		run.Properties[UnlocatedProperty] = r.unlocated
 	}
 	b, err := json.Marshal(run)
 	if err != nil {
@@ -266,23 +303,93 @@ func resultSep(i int) string {
 	return ",\n"
 }
 
-func sarifRule(f *reports.Finding) *sarif.ReportingDescriptor {
+// ruleSecurity is what the findings of one rule say of security: their
+// CWE ids and the highest security severity.
+type ruleSecurity struct {
+	cwe      []int
+	severity float64
+	security bool // a finding of the rule is about security
+}
+
+func (rs *ruleSecurity) add(f *reports.Finding) {
+	for _, id := range f.CWE {
+		if !slices.Contains(rs.cwe, id) && len(rs.cwe) < maxRuleCWE {
+			rs.cwe = append(rs.cwe, id)
+			slices.Sort(rs.cwe)
+		}
+	}
+	rs.severity = max(rs.severity, f.SecuritySeverity)
+	rs.security = rs.security || f.Security()
+}
+
+// maxRuleCWE bounds the CWE tags of a rule (GitHub takes 20 tags).
+const maxRuleCWE = 10
+
+// sarifRule declares a rule: what its report says of it (info, nil when
+// nothing), else text recap makes of its tool and category; GitHub's code
+// scanning requires a short and a full description and a help text. The
+// help is written as text, never as Markdown that GitHub would render:
+// report text stays inert on a code host.
+func sarifRule(f *reports.Finding, info *reports.Rule, sec *ruleSecurity) *sarif.ReportingDescriptor {
 	rule := sarif.NewRule(f.Rule)
 	if rule.ID == "" {
 		rule.ID = "(no rule)"
+	}
+	if info == nil {
+		info = &reports.Rule{}
 	}
 	short := DisplayRule(f.Rule, f.RuleName)
 	if f.RuleName != "" {
 		rule.Name = &f.RuleName
 	}
 	desc := fmt.Sprintf("%s: %s rule, category %s.", short, f.Tool, categoryName(f.Category))
-	rule.ShortDescription = sarif.NewMultiformatMessageString(desc)
-	if validHelpURI(f.HelpURI) {
-		rule.HelpURI = &f.HelpURI
-		rule.Help = sarif.NewMultiformatMessageString(desc + " See " + f.HelpURI)
+	shortText := firstNonEmpty(info.Short, desc)
+	full := firstNonEmpty(info.Full, info.Short, desc)
+	help := firstNonEmpty(info.Help, info.Full, desc)
+	helpURI := firstNonEmpty(f.HelpURI, info.HelpURI)
+	if validHelpURI(helpURI) {
+		rule.HelpURI = &helpURI
 	}
-	rule.Properties = sarif.Properties{"category": f.Category, "tags": []string{f.Category}}
+	rule.ShortDescription = sarif.NewMultiformatMessageString(shortText)
+	rule.FullDescription = sarif.NewMultiformatMessageString(full)
+	rule.Help = sarif.NewMultiformatMessageString(help)
+	props := sarif.Properties{"category": f.Category}
+	tag := f.Category
+	if f.ToolCategory != "" {
+		props["toolCategory"], tag = f.ToolCategory, f.ToolCategory
+	}
+	tags := []string{tag}
+	if sec.security && tag != "security" {
+		tags = append(tags, "security")
+	}
+	cwe := sec.cwe
+	for _, id := range info.CWE {
+		if !slices.Contains(cwe, id) && len(cwe) < maxRuleCWE {
+			cwe = append(slices.Clone(cwe), id)
+		}
+	}
+	slices.Sort(cwe)
+	for _, id := range cwe {
+		tags = append(tags, "external/cwe/cwe-"+strconv.Itoa(id))
+	}
+	props["tags"] = tags
+	if sev := max(sec.severity, info.SecuritySeverity); sev > 0 {
+		props["security-severity"] = strconv.FormatFloat(sev, 'f', 1, 64)
+	}
+	if info.Precision != "" {
+		props["precision"] = info.Precision
+	}
+	rule.Properties = props
 	return rule
+}
+
+func firstNonEmpty(s ...string) string {
+	for _, v := range s {
+		if strings.TrimSpace(v) != "" {
+			return v
+		}
+	}
+	return ""
 }
 
 // validHelpURI: reports carry text that is no URI in helpUri ("Please see
@@ -296,8 +403,8 @@ func validHelpURI(s string) bool {
 }
 
 func categoryName(c string) string {
-	if c == "" || c == reports.Uncategorized {
-		return "uncategorized"
+	if c == "" {
+		return reports.CategoryOther
 	}
 	return c
 }
@@ -313,8 +420,12 @@ func sarifResult(f *reports.Finding, ruleIndex, occurrence int) *sarif.Result {
 		loc := sarif.NewPhysicalLocation().WithArtifactLocation(sarifArtifact(f.Path))
 		if region := sarifRegion(f); region != nil {
 			loc.WithRegion(region)
+			sarifSnippet(loc, f)
 		}
 		res.AddLocation(sarif.NewLocationWithPhysicalLocation(loc))
+	}
+	if d := f.Detail; d != nil {
+		sarifDetail(res, d)
 	}
 	if f.Fingerprint != "" {
 		res.PartialFingerprints = map[string]interface{}{FingerprintKey: f.Fingerprint + ":" + strconv.Itoa(occurrence)}
@@ -406,4 +517,82 @@ func (s SARIF) NewStream() Stream {
 	st := NewSARIFStream()
 	st.MaxResults, st.Version = s.MaxResults, s.Version
 	return st
+}
+
+// sarifSnippet writes the report's snippet of the finding: the region's,
+// or a context region holding the region (§3.29.5).
+func sarifSnippet(loc *sarif.PhysicalLocation, f *reports.Finding) {
+	if f.Snippet == "" {
+		return
+	}
+	if f.SnippetLine <= 0 {
+		loc.Region.WithSnippet(sarif.NewArtifactContent().WithText(f.Snippet))
+		return
+	}
+	start := int(f.SnippetLine)
+	end := start + strings.Count(strings.TrimSuffix(f.Snippet, "\n"), "\n")
+	if start > f.Line || end < max(f.EndLine, f.Line) {
+		return // it does not hold the region
+	}
+	loc.WithContextRegion(sarif.NewSimpleRegion(start, end).WithSnippet(sarif.NewArtifactContent().WithText(f.Snippet)))
+}
+
+// sarifDetail writes a finding's code flow, related locations and fix.
+func sarifDetail(res *sarif.Result, d *reports.Detail) {
+	if len(d.Flow) > 0 {
+		tf := sarif.NewThreadFlow()
+		for i := range d.Flow {
+			tf.AddLocation(sarif.NewThreadFlowLocation().WithLocation(sarifLocation(&d.Flow[i])))
+		}
+		cf := sarif.NewCodeFlow()
+		cf.AddThreadFlow(tf)
+		res.CodeFlows = []*sarif.CodeFlow{cf}
+	}
+	for i := range d.Related {
+		res.RelatedLocations = append(res.RelatedLocations, sarifLocation(&d.Related[i]).WithId(i+1))
+	}
+	if x := d.Fix; x != nil {
+		fix := sarif.NewFix()
+		if x.Description != "" {
+			fix.WithDescriptionText(x.Description)
+		}
+		for _, p := range x.Paths() {
+			change := sarif.NewArtifactChange(sarifArtifact(p))
+			for _, r := range x.Replacements {
+				if r.Path != p {
+					continue
+				}
+				reg := sarif.NewRegion().WithStartLine(r.Line)
+				if r.EndLine > 0 {
+					reg.WithEndLine(r.EndLine)
+				}
+				if r.Column > 0 {
+					reg.WithStartColumn(r.Column)
+				}
+				if r.EndColumn > 0 {
+					reg.WithEndColumn(r.EndColumn)
+				}
+				change.WithReplacement(sarif.NewReplacement(reg).WithInsertedContent(sarif.NewArtifactContent().WithText(r.Text)))
+			}
+			fix.AddArtifactChanges(change)
+		}
+		res.Fixes = []*sarif.Fix{fix}
+	}
+}
+
+// sarifLocation is a flow step or a related location: its place, when it
+// has a file, and its message.
+func sarifLocation(l *reports.Location) *sarif.Location {
+	loc := sarif.NewLocation()
+	if l.Path != "" {
+		pl := sarif.NewPhysicalLocation().WithArtifactLocation(sarifArtifact(l.Path))
+		if region := sarifRegion(&reports.Finding{Line: l.Line, EndLine: l.EndLine, Column: l.Column, EndColumn: l.EndColumn}); region != nil {
+			pl.WithRegion(region)
+		}
+		loc.WithPhysicalLocation(pl)
+	}
+	if l.Message != "" {
+		loc.WithMessage(sarif.NewTextMessage(l.Message))
+	}
+	return loc
 }

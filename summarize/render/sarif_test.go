@@ -6,10 +6,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/recap-dev/recap/internal/githubtest"
 	"github.com/recap-dev/recap/internal/tooltest"
 	"github.com/recap-dev/recap/parsers"
@@ -107,18 +110,24 @@ func TestSARIFOfCorpus(t *testing.T) {
 			if in.Error != "" {
 				t.Fatalf("reading the output back: %s", in.Error)
 			}
-			if len(back) != len(v.Findings) {
-				t.Fatalf("read back %d findings, wrote %d", len(back), len(v.Findings))
-			}
-			want := map[string]int{}
+			want := map[string][]reports.Finding{}
+			located := 0
 			for _, f := range v.Findings {
-				want[sameKey(f.Finding)]++
+				if f.Path != "" { // GitHub takes no result without a file
+					want[sameKey(f.Finding)] = append(want[sameKey(f.Finding)], f.Finding)
+					located++
+				}
+			}
+			if len(back) != located {
+				t.Fatalf("read back %d findings, wrote %d", len(back), located)
 			}
 			for _, f := range back {
-				if want[sameKey(f)] == 0 {
+				ws := want[sameKey(f)]
+				if len(ws) == 0 {
 					t.Fatalf("read back a finding that was not written: %s", sameKey(f))
 				}
-				want[sameKey(f)]--
+				sameDetail(t, ws[0], f, inputs[0].Rules.Lookup(ws[0].Tool, ws[0].Rule), in.Rules.Lookup(f.Tool, f.Rule))
+				want[sameKey(f)] = ws[1:]
 			}
 		})
 	}
@@ -129,6 +138,74 @@ func TestSARIFOfCorpus(t *testing.T) {
 		t.Errorf("Sarif.Multitool validate: %d errors, first:\n%s", len(errs), strings.Join(errs[:min(len(errs), 10)], "\n"))
 	}
 }
+
+// sameDetail checks that what a report says beyond a finding's place
+// survives a round trip through recap's SARIF: the category and the
+// tool's word, security severity and CWE ids, the snippet or context
+// region, the flow, related locations and fix (kept within their bounds),
+// and the rule's descriptions, help, help URI and precision.
+func sameDetail(t *testing.T, want, got reports.Finding, wantRule, gotRule *reports.Rule) {
+	t.Helper()
+	where := fmt.Sprintf("%s %s %s:%d", want.Tool, want.Rule, want.Path, want.Line)
+	if got.Category != want.Category || want.ToolCategory != "" && got.ToolCategory != want.ToolCategory {
+		t.Errorf("%s: category %q (%q), want %q (%q)", where, got.Category, got.ToolCategory, want.Category, want.ToolCategory)
+	}
+	for _, id := range want.CWE {
+		if !slicesContain(got.CWE, id) {
+			t.Errorf("%s: CWE %v, want %v among them", where, got.CWE, want.CWE)
+		}
+	}
+	if want.SecuritySeverity > 0 && fmt.Sprintf("%.1f", got.SecuritySeverity) != fmt.Sprintf("%.1f", want.SecuritySeverity) || got.Security() != want.Security() {
+		t.Errorf("%s: security severity %v (security %v), want %v (%v)", where, got.SecuritySeverity, got.Security(), want.SecuritySeverity, want.Security())
+	}
+	if want.Line > 0 && (got.Snippet != want.Snippet || got.SnippetLine != want.SnippetLine) {
+		t.Errorf("%s: snippet at %d %q, want at %d %q", where, got.SnippetLine, got.Snippet, want.SnippetLine, want.Snippet)
+	}
+	norm := func(d *reports.Detail) *reports.Detail {
+		if d == nil {
+			return nil
+		}
+		c := *d
+		for _, list := range []*[]reports.Location{&c.Flow, &c.Related} {
+			out := slices.Clone(*list)
+			for i := range out {
+				out[i].EndLine = max(out[i].EndLine, out[i].Line)
+			}
+			*list = out
+		}
+		return &c
+	}
+	if diff := cmp.Diff(norm(want.Detail), norm(got.Detail), cmpopts.EquateEmpty()); diff != "" {
+		t.Errorf("%s: detail (-want +got):\n%s", where, diff)
+	}
+	if got.FlowSteps != min(want.FlowSteps, reports.MaxFlowSteps) || got.Related != min(want.Related, reports.MaxRelated) || got.Fixable != want.Fixable {
+		t.Errorf("%s: %d steps, %d related, fixable %v; want %d, %d, %v", where, got.FlowSteps, got.Related, got.Fixable, want.FlowSteps, want.Related, want.Fixable)
+	}
+	if wantRule == nil {
+		return
+	}
+	if gotRule == nil {
+		t.Fatalf("%s: rule not read back", where)
+	}
+	for _, c := range []struct{ what, want, got string }{
+		{"short description", wantRule.Short, gotRule.Short}, {"full description", wantRule.Full, gotRule.Full},
+		{"help", wantRule.Help, gotRule.Help}, {"precision", wantRule.Precision, gotRule.Precision},
+	} {
+		if c.want != "" && c.got != c.want {
+			t.Errorf("%s: rule's %s %q, want %q", where, c.what, c.got, c.want)
+		}
+	}
+	if validHelpURI(wantRule.HelpURI) && want.HelpURI == "" && gotRule.HelpURI != wantRule.HelpURI {
+		t.Errorf("%s: rule's help URI %q, want %q", where, gotRule.HelpURI, wantRule.HelpURI)
+	}
+	for _, id := range wantRule.CWE {
+		if !slicesContain(gotRule.CWE, id) {
+			t.Errorf("%s: rule's CWE %v, want %v among them", where, gotRule.CWE, wantRule.CWE)
+		}
+	}
+}
+
+func slicesContain(list []int, v int) bool { return slices.Contains(list, v) }
 
 // sameKey is what must survive a round trip through recap's SARIF.
 func sameKey(f reports.Finding) string {
@@ -149,8 +226,12 @@ func checkSARIFLog(t *testing.T, b []byte, v *summarize.View) {
 		t.Fatalf("not JSON: %v", err)
 	}
 	fps := map[string]int{}
+	located := 0
 	for _, f := range v.Findings {
-		fps[f.Fingerprint]++
+		if f.Path != "" {
+			fps[f.Fingerprint]++
+			located++
+		}
 	}
 	n := 0
 	for _, run := range log.Runs {
@@ -183,8 +264,8 @@ func checkSARIFLog(t *testing.T, b []byte, v *summarize.View) {
 			t.Errorf("%s: %d rules declared, %d used", run.Tool.Driver.Name, len(ids), len(used))
 		}
 	}
-	if n != len(v.Findings) {
-		t.Errorf("%d results, want %d", n, len(v.Findings))
+	if n != located {
+		t.Errorf("%d results, want %d (findings with a file)", n, located)
 	}
 	for fp, left := range fps {
 		if left != 0 {
@@ -201,6 +282,13 @@ func TestValidateSARIFFindsErrors(t *testing.T) {
 	os.WriteFile(bad, []byte(`{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"x","rules":[]}},"results":[{"ruleId":"R","ruleIndex":-7,"message":{"text":"m."}}]}]}`), 0o644)
 	if errs := tooltest.ValidateSARIF(t, bad); len(errs) == 0 {
 		t.Error("Sarif.Multitool validate found no error in a log with ruleIndex -7")
+	}
+	noFull := filepath.Join(t.TempDir(), "gh.sarif")
+	os.WriteFile(noFull, []byte(`{"$schema":"https://json.schemastore.org/sarif-2.1.0.json","version":"2.1.0","runs":[{"tool":{"driver":{"name":"x",`+
+		`"rules":[{"id":"R","shortDescription":{"text":"s"}}]}},"results":[{"ruleId":"R","ruleIndex":0,"message":{"text":"m."}}]}]}`), 0o644)
+	errs := tooltest.ValidateSARIF(t, noFull)
+	if len(errs) == 0 || !strings.Contains(strings.Join(errs, "\n"), "GH2012") {
+		t.Errorf("Sarif.Multitool validate found no GH2012 in a log whose rule has no fullDescription: %q", errs)
 	}
 }
 
@@ -299,5 +387,73 @@ func TestSARIFStreamCap(t *testing.T) {
 	os.WriteFile(name, buf.Bytes(), 0o644)
 	if errs := tooltest.ValidateSARIF(t, name); len(errs) > 0 {
 		t.Errorf("Sarif.Multitool validate: %d errors, first:\n%s", len(errs), strings.Join(errs[:min(len(errs), 10)], "\n"))
+	}
+}
+
+// TestSARIFOfSample: recap's SARIF of the sample's reports declares every
+// rule with the descriptions and help GitHub's code scanning needs, in the
+// tools' words where the reports have them (PMD's, SpotBugs'), and the
+// SARIF Multitool finds nothing against GitHub's rules in it.
+func TestSARIFOfSample(t *testing.T) {
+	root := reportstest.RepoRoot(t)
+	c := summarize.NewCollector()
+	var all []reports.Finding
+	inputs, err := parsers.ReadAll([]string{filepath.Join(root, "testdata", "reports")}, parsers.ReadOptions{Root: filepath.Join(root, "testdata", "sample")},
+		func(f reports.Finding) error {
+			c.Add(f)
+			all = append(all, f)
+			return nil
+		})
+	if err != nil || len(all) != 117 {
+		t.Fatalf("%d findings, %v", len(all), err)
+	}
+	v := c.View(inputs)
+	for _, f := range all {
+		v.Findings = append(v.Findings, summarize.FindingView{Finding: f})
+	}
+	var buf bytes.Buffer
+	if err := (SARIF{}).Render(&buf, v); err != nil {
+		t.Fatal(err)
+	}
+	var log struct {
+		Runs []struct {
+			Tool struct {
+				Driver struct {
+					Name  string
+					Rules []struct {
+						ID               string
+						ShortDescription struct{ Text string }
+						FullDescription  struct{ Text string }
+						Help             struct{ Text, Markdown string }
+					}
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal(buf.Bytes(), &log); err != nil {
+		t.Fatal(err)
+	}
+	described := 0
+	for _, run := range log.Runs {
+		for _, r := range run.Tool.Driver.Rules {
+			if r.ShortDescription.Text == "" || r.FullDescription.Text == "" || r.Help.Text == "" || r.Help.Markdown != "" {
+				t.Errorf("%s %s: short %q, full %q, help %q (markdown %q)", run.Tool.Driver.Name, r.ID, r.ShortDescription.Text, r.FullDescription.Text,
+					r.Help.Text, r.Help.Markdown)
+			}
+			if want := reports.RuleOf(inputs, &reports.Finding{Tool: run.Tool.Driver.Name, Rule: r.ID}); want != nil && want.Full != "" {
+				described++
+				if r.FullDescription.Text != want.Full {
+					t.Errorf("%s %s: full description %q, want the report's %q", run.Tool.Driver.Name, r.ID, r.FullDescription.Text, want.Full)
+				}
+			}
+		}
+	}
+	if described < 20 {
+		t.Errorf("only %d rules described in the reports' words", described)
+	}
+	name := filepath.Join(t.TempDir(), "sample.sarif")
+	os.WriteFile(name, buf.Bytes(), 0o644)
+	if errs := tooltest.ValidateSARIF(t, name); len(errs) > 0 {
+		t.Errorf("Sarif.Multitool validate: %d results, first:\n%s", len(errs), strings.Join(errs[:min(len(errs), 10)], "\n"))
 	}
 }

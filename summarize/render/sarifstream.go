@@ -52,7 +52,7 @@ type spill struct {
 // keptResult is a result kept under a cap: what view order compares, and
 // where its encoding is in the spill.
 type keptResult struct {
-	key      reports.Finding // only the fields reports.Less reads
+	key      reports.SortKey
 	off      int64
 	len, seq int
 }
@@ -62,7 +62,7 @@ type keptResult struct {
 type keptHeap []keptResult
 
 func (h keptHeap) Len() int           { return len(h) }
-func (h keptHeap) Less(i, j int) bool { return reports.Less(&h[j].key, &h[i].key) }
+func (h keptHeap) Less(i, j int) bool { return h[j].key.Less(&h[i].key) }
 func (h keptHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
 func (h *keptHeap) Push(x any)        { *h = append(*h, x.(keptResult)) }
 func (h *keptHeap) Pop() any {
@@ -81,6 +81,10 @@ func NewSARIFStream() *SARIFStream {
 func (s *SARIFStream) Add(f *reports.Finding) error {
 	if s.err != nil {
 		return s.err
+	}
+	if f.Path == "" {
+		s.runs.unlocated(f)
+		return nil
 	}
 	r, idx := s.runs.add(f)
 	if r.spill == nil {
@@ -101,12 +105,11 @@ func (s *SARIFStream) Add(f *reports.Finding) error {
 		s.err = err
 		return err
 	}
-	k := keptResult{key: reports.Finding{Severity: f.Severity, Category: f.Category, Rule: f.Rule, Path: f.Path,
-		Line: f.Line, Column: f.Column, ID: f.ID}, off: sp.size, len: len(b), seq: r.n}
+	k := keptResult{key: reports.KeyOf(f), off: sp.size, len: len(b), seq: r.n}
 	switch {
 	case len(sp.kept) < s.MaxResults:
 		heap.Push(&sp.kept, k)
-	case reports.Less(&k.key, &sp.kept[0].key):
+	case k.key.Less(&sp.kept[0].key):
 		sp.kept[0] = k
 		heap.Fix(&sp.kept, 0)
 		r.omitted++
@@ -117,6 +120,15 @@ func (s *SARIFStream) Add(f *reports.Finding) error {
 	_, s.err = sp.bw.Write(b)
 	sp.size += int64(len(b))
 	return s.err
+}
+
+// Unlocated counts the findings without a file left out, in all runs.
+func (s *SARIFStream) Unlocated() int {
+	n := 0
+	for _, r := range s.runs.byTool {
+		n += r.unlocated
+	}
+	return n
 }
 
 // Omitted counts the results left out by the cap, in all runs.
@@ -167,7 +179,7 @@ func (sp *spill) copyTo(w io.Writer, capped bool, omitted int) error {
 	if omitted == 0 {
 		sort.Slice(kept, func(i, j int) bool { return kept[i].seq < kept[j].seq })
 	} else {
-		sort.Slice(kept, func(i, j int) bool { return reports.Less(&kept[i].key, &kept[j].key) })
+		sort.Slice(kept, func(i, j int) bool { return kept[i].key.Less(&kept[j].key) })
 	}
 	var buf []byte
 	for i, k := range kept {
@@ -205,7 +217,11 @@ func (s *SARIFStream) Write(w io.Writer, v *summarize.View) error {
 		}
 	}
 	s.runs.recap = s.Version
+	s.runs.inputs = v.Inputs
 	return s.runs.write(w, func(r *sarifRun, bw *bufio.Writer) error {
+		if r.spill == nil { // only findings without a file
+			return nil
+		}
 		return r.spill.copyTo(bw, s.MaxResults > 0, r.omitted)
 	})
 }

@@ -30,6 +30,9 @@ func (Text) Render(w io.Writer, v *summarize.View) error {
 	if b := s.Baseline; b != nil {
 		ew.printf("against the baseline: %d new, %d unchanged, %d fixed\n", b.New, b.Unchanged, b.Fixed)
 	}
+	if sec := s.Security; sec != nil {
+		ew.printf("about security: %d%s\n", sec.Findings, cweList(sec.TopCWE))
+	}
 	ew.printf("\n")
 
 	var rows [][]string

@@ -231,6 +231,11 @@ func runReport(ctx context.Context, streams *IO, o *reportOptions, args []string
 		fmt.Fprintf(streams.ErrOut, "recap: warning: codeclimate: %s without a file left out (a Code Quality issue needs a path)\n",
 			render.Plural(cc.NoPath, "finding", "findings"))
 	}
+	if un, ok := rep.stream.(interface{ Unlocated() int }); ok && un.Unlocated() > 0 {
+		fmt.Fprintf(streams.ErrOut, "recap: warning: sarif: %s without a file left out (GitHub's code scanning takes a result only "+
+			"with a location in a file): the run's properties.%s counts them; --format json lists them\n",
+			render.Plural(un.Unlocated(), "finding", "findings"), render.UnlocatedProperty)
+	}
 	if v.Failed() {
 		return errInputs
 	}

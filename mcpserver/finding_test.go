@@ -1,0 +1,219 @@
+package mcpserver_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/recap-dev/recap/mcpserver"
+	"github.com/recap-dev/recap/parsers"
+	"github.com/recap-dev/recap/reports"
+	"github.com/recap-dev/recap/reports/reportstest"
+	"github.com/recap-dev/recap/summarize/tokens"
+)
+
+// detailWorkspace is the sample workspace with corpus reports that say more
+// than a place (a fix, a code flow, related locations, a context region,
+// rule texts, CWE ids), and the source files of two of them.
+func detailWorkspace(t *testing.T) string {
+	t.Helper()
+	g := workspace(t)
+	corpus := reportstest.SharedDir(t, "corpus")
+	for dst, src := range map[string]string{
+		"build/semgrep/autofix.sarif":   "sarif-other/semgrep-autofix-fixes.sarif",
+		"build/semgrep/taint.sarif":     "sarif-other/semgrep-dataflow-codeflows.sarif",
+		"build/fortify/fortify.sarif":   "sarif-other/fortify-converted-contextregion.sarif",
+		"build/spotbugs/spotbugs-3.xml": "spotbugs-xml/spotbugs-3.1.12-withmessages-single-bug.xml",
+		"build/trivy/trivy.sarif":       "sarif-other/trivy-alpine-310.sarif",
+	} {
+		g.Write(map[string]string{dst: readFile(t, filepath.Join(corpus, src))})
+	}
+	g.Write(map[string]string{
+		"targets/autofix/autofix.py": "import sys\n\n\ndef f(inputs, x):\n  inputs[x] = 1\n  if inputs[x + 1] == True:\n    return 1\n",
+		"targets/taint/taint.py": "def main():\n    a = source1()\n    b = a\n    c = 1\n    d = 2\n    e = 3\n    f = 4\n" +
+			"    sink = b\n    sink1(b)\n",
+	})
+	return g.Dir
+}
+
+// TestGetFindingDetails: getFinding answers what the rule is and why it
+// matters in the tool's own words (PMD's and SpotBugs' descriptions), the
+// fix as a diff against the file's current lines, the flow's steps and the
+// related locations with their lines of code, the context region's
+// snippet; within the budget, the least valuable parts going first.
+func TestGetFindingDetails(t *testing.T) {
+	root := detailWorkspace(t)
+	cs, _ := connect(t, mcpserver.Options{Root: root})
+	find := func(report, rule string, maxTokens int) (mcpserver.FindingAnswer, string) {
+		t.Helper()
+		var v view
+		call(t, cs, "analysis.getReports", map[string]any{"reports": []string{report}, "rules": []string{rule}, "limit": 1, "context": false}).decode(t, &v)
+		if len(v.Findings) == 0 {
+			t.Fatalf("no finding of %s in %s", rule, report)
+		}
+		var a mcpserver.FindingAnswer
+		res := call(t, cs, "analysis.getFinding", map[string]any{"id": v.Findings[0].ID, "maxTokens": maxTokens})
+		res.decode(t, &a)
+		return a, res.text
+	}
+	ruleOf := func(report, tool, rule string) *reports.Rule {
+		t.Helper()
+		f, err := os.Open(filepath.Join(root, report))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		_, in := parsers.ParseAll(f, report, parsers.ReadOptions{Root: root})
+		r := in.Rules.Lookup(tool, rule)
+		if r == nil || r.Full == "" {
+			t.Fatalf("%s: no description of %s", report, rule)
+		}
+		return r
+	}
+
+	t.Run("PMD rule in its own words", func(t *testing.T) {
+		a, _ := find("build/reports/pmd.sarif", "ImmutableField", 10000)
+		want := ruleOf("build/reports/pmd.sarif", "PMD", "ImmutableField")
+		if a.Rule == nil || a.Rule.FullDescription != want.Full || !strings.HasPrefix(a.Rule.FullDescription, "Reports non-final fields whose value never changes") ||
+			a.Rule.Category != "Design" || a.Rule.ToolCategory != "Design" || a.Rule.HelpURI != want.HelpURI {
+			t.Errorf("rule %+v", a.Rule)
+		}
+	})
+	t.Run("SpotBugs rule in its own words", func(t *testing.T) {
+		a, _ := find("build/spotbugs/spotbugs-3.xml", "DM_EXIT", 10000)
+		want := &mcpserver.RuleInfo{ID: "DM_EXIT", Name: "Method invokes System.exit(...)", Tool: "SpotBugs", Category: reports.CategoryBestPractices,
+			ToolCategory: "BAD_PRACTICE", ShortDescription: "Method invokes System.exit(...)",
+			FullDescription: "Invoking System.exit shuts down the entire Java virtual machine. This should only been done when it is appropriate. " +
+				"Such calls make it hard or impossible for your code to be invoked by other code. Consider throwing a RuntimeException instead.",
+			HelpURI: "https://spotbugs.readthedocs.io/en/latest/bugDescriptions.html#DM_EXIT", CWE: []int{382}, InReport: 1}
+		if diff := cmp.Diff(want, a.Rule); diff != "" {
+			t.Errorf("rule (-want +got):\n%s", diff)
+		}
+	})
+	t.Run("fix as a diff", func(t *testing.T) {
+		a, _ := find("build/semgrep/autofix.sarif", "rules.autofix.use-dict-get", 10000)
+		// Semgrep's snapshot inserts a whole line over the matched
+		// region: the diff shows what the report says.
+		want := &mcpserver.FixInfo{Description: "Use `.get()` method to avoid a KeyNotFound error\nAutofix: Semgrep rule suggested fix",
+			Diff: "--- a/targets/autofix/autofix.py\n+++ b/targets/autofix/autofix.py\n@@ -4,3 +4,3 @@\n def f(inputs, x):\n" +
+				"-  inputs[x] = 1\n+    inputs.get(x) = 1 = 1\n   if inputs[x + 1] == True:\n"}
+		if diff := cmp.Diff(want, a.Fix); diff != "" || !a.Finding.Fixable {
+			t.Errorf("fix (-want +got):\n%s", diff)
+		}
+	})
+	t.Run("flow with code", func(t *testing.T) {
+		a, _ := find("build/semgrep/taint.sarif", "rules.classic", 10000)
+		if a.Finding.FlowSteps != 4 || len(a.Flow) != 4 {
+			t.Fatalf("%d steps of %d", len(a.Flow), a.Finding.FlowSteps)
+		}
+		got := []string{}
+		for _, st := range a.Flow {
+			got = append(got, st.Message+" | "+st.Code)
+		}
+		want := []string{"Source: 'source1()' @ 'targets/taint/taint.py:3' |     b = a", "Propagator : 'a' @ 'targets/taint/taint.py:3' |     b = a",
+			"Propagator : 'b' @ 'targets/taint/taint.py:8' |     sink = b", "Sink: 'sink1(b)' @ 'targets/taint/taint.py:9' |     sink1(b)"}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("flow (-want +got):\n%s", diff)
+		}
+	})
+	t.Run("related, flow and context region without the source", func(t *testing.T) {
+		a, _ := find("build/fortify/fortify.sarif", "97A5F38F-524B-4A83-94FA-9387B5265825", 10000)
+		if len(a.Related) != 1 || a.Related[0].Line != 146 || a.Related[0].Code != "" || len(a.Flow) != 4 || a.Flow[1].Message != "Branch not taken" {
+			t.Errorf("related %+v, flow %+v", a.Related, a.Flow)
+		}
+		if a.Finding.SnippetLine != 143 || !strings.Contains(a.Finding.Snippet, "SqlDataReader myReader = myCommand.ExecuteReader();") {
+			t.Errorf("snippet at %d: %q", a.Finding.SnippetLine, a.Finding.Snippet)
+		}
+		if a.Rule == nil || !strings.HasPrefix(a.Rule.FullDescription, "The program can potentially fail to release a system resource.") {
+			t.Errorf("rule %+v", a.Rule)
+		}
+	})
+	t.Run("within every budget", func(t *testing.T) {
+		c, _ := tokens.New(tokens.Default)
+		for _, q := range []struct{ report, rule string }{
+			{"build/semgrep/taint.sarif", "rules.classic"}, {"build/semgrep/autofix.sarif", "rules.autofix.use-dict-get"},
+			{"build/fortify/fortify.sarif", "97A5F38F-524B-4A83-94FA-9387B5265825"}, {"build/trivy/trivy.sarif", "CVE-2019-1549"},
+			{"build/reports/pmd.sarif", "ImmutableField"}, {"build/spotbugs/spotbugs-3.xml", "DM_EXIT"},
+		} {
+			full, _ := find(q.report, q.rule, 25000)
+			if len(full.Omitted) > 0 {
+				t.Errorf("%s at 25000 tokens: %v left out", q.rule, full.Omitted)
+			}
+			for _, limit := range []int{256, 300, 400, 600, 800, 1200, 2000, 4000} {
+				a, text := find(q.report, q.rule, limit)
+				if n := c.Count(text); n > limit {
+					t.Errorf("%s at %d tokens: %d", q.rule, limit, n)
+				}
+				if a.Finding.ID == "" || a.Tokens == nil || a.Tokens.Budget != limit {
+					t.Fatalf("%s at %d tokens: %+v", q.rule, limit, a)
+				}
+				// Each part left out has its marker.
+				markers, _ := json.Marshal(a.Omitted)
+				for _, c := range []struct {
+					had, has bool
+					what     string
+				}{
+					{full.Fix != nil, a.Fix != nil, "fix"},
+					{full.Rule != nil && full.Rule.FullDescription != "", a.Rule != nil && a.Rule.FullDescription != "", "rule's"},
+					{full.Rule != nil && full.Rule.Help != "", a.Rule != nil && a.Rule.Help != "", "rule's"},
+					{len(full.Flow) > 0, len(a.Flow) == len(full.Flow), "code flow"},
+					{len(full.Related) > 0, len(a.Related) == len(full.Related), "related"},
+				} {
+					if c.had && !c.has && !strings.Contains(string(markers), c.what) && !strings.Contains(string(markers), " parts (") {
+						t.Errorf("%s at %d tokens: the %s is left out without a marker: %s", q.rule, limit, c.what, markers)
+					}
+				}
+				// The rule's description goes before the finding: it is
+				// kept whenever the fix or the flow is.
+				if (a.Fix != nil || len(a.Flow) > 0) && full.Rule.FullDescription != "" && (a.Rule == nil || a.Rule.FullDescription == "") &&
+					c.Count(full.Rule.FullDescription) < limit/4 {
+					t.Errorf("%s at %d tokens: the fix or flow is kept, the rule's description not", q.rule, limit)
+				}
+			}
+		}
+	})
+}
+
+// TestGetReportsSecurity: getReports filters by CWE ids and to the
+// findings about security, takes categories on the scale and in the tools'
+// words, and counts the findings about security in its summary.
+func TestGetReportsSecurity(t *testing.T) {
+	root := detailWorkspace(t)
+	cs, _ := connect(t, mcpserver.Options{Root: root})
+	var paths []string
+	for _, p := range []string{"build/reports/pmd.sarif", "build/reports/checkstyle.xml", "build/reports/spotbugs.xml", "build/semgrep/autofix.sarif",
+		"build/semgrep/taint.sarif", "build/fortify/fortify.sarif", "build/spotbugs/spotbugs-3.xml", "build/trivy/trivy.sarif"} {
+		paths = append(paths, filepath.Join(root, p))
+	}
+	for name, c := range map[string]struct {
+		args map[string]any
+		flt  reports.Filter
+		want int
+	}{
+		"security only":       {map[string]any{"securityOnly": true}, reports.Filter{Security: true}, 7}, // 4 Trivy, 1 SpotBugs with a CWE, 2 MALICIOUS_CODE of the sample
+		"a CWE":               {map[string]any{"cwe": []string{"CWE-382"}}, reports.Filter{CWE: []int{382}}, 1},
+		"CWE ids, bare":       {map[string]any{"cwe": []string{"382", "79"}}, reports.Filter{CWE: []int{382, 79}}, 1},
+		"the tool's word":     {map[string]any{"categories": []string{"bad_practice"}}, reports.Filter{Categories: []string{"BAD_PRACTICE"}}, 0},
+		"the scale's name":    {map[string]any{"categories": []string{"best practices"}}, reports.Filter{Categories: []string{"Best Practices"}}, 0},
+		"security and a tool": {map[string]any{"securityOnly": true, "tools": []string{"Trivy"}}, reports.Filter{Security: true, Tools: []string{"Trivy"}}, 4},
+	} {
+		t.Run(name, func(t *testing.T) {
+			c.args["summaryOnly"] = true
+			var v view
+			call(t, cs, "analysis.getReports", c.args).decode(t, &v)
+			_, want := expected(t, root, c.flt, paths...)
+			if v.Summary.Total != want.Total || c.want > 0 && want.Total != c.want || want.Total == 0 {
+				t.Fatalf("%d findings, the reports have %d (want %d)", v.Summary.Total, want.Total, c.want)
+			}
+			if diff := cmp.Diff(want.Security, v.Summary.Security); diff != "" {
+				t.Errorf("security (-want +got):\n%s", diff)
+			}
+		})
+	}
+	if code := call(t, cs, "analysis.getReports", map[string]any{"cwe": []string{"SQL"}}).errorCode(t); code != mcpserver.CodeBadArgument {
+		t.Errorf("cwe SQL: %s", code)
+	}
+}

@@ -1,0 +1,186 @@
+package reports
+
+import (
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+// Detail is what a report says of a finding beyond its one place: the
+// steps of a code flow, related places, a fix. Each part is bounded (the
+// Max constants below), so that a finding's detail stays small whatever the
+// report holds; the finding counts what the report gave
+// ([Finding.FlowSteps], [Finding.Related]).
+type Detail struct {
+	// Flow is the steps of the first thread flow of the first code flow
+	// (SARIF §3.36, §3.37), at most MaxFlowSteps, in order.
+	Flow []Location `json:"flow,omitempty"`
+	// Related is the related locations (SARIF §3.27.22), at most MaxRelated.
+	Related []Location `json:"related,omitempty"`
+	// Fix is the first fix the report proposes (SARIF §3.55), nil when none
+	// (or when it was larger than the bounds: a fix is kept whole or not at all).
+	Fix *Fix `json:"fix,omitempty"`
+}
+
+// Bounds of a finding's [Detail].
+const (
+	// MaxFlowSteps bounds the steps kept of a code flow: enough to follow
+	// a taint from source to sink; the finding counts all of them.
+	MaxFlowSteps = 50
+	// MaxRelated bounds the related locations kept.
+	MaxRelated = 20
+	// MaxFixReplacements bounds the replacements of a fix, over all its
+	// files, and MaxFixText the text each one inserts, in bytes: a fix
+	// larger than that is no small change to suggest, and is left out.
+	MaxFixReplacements = 16
+	MaxFixText         = 2048
+)
+
+// Location is a place a finding's detail points at: a step of a flow or a
+// related location. Path is placed in the repository as the finding's is.
+type Location struct {
+	Path      string `json:"path,omitempty"`
+	Line      int    `json:"line,omitempty"`
+	EndLine   int    `json:"endLine,omitempty"`
+	Column    int    `json:"column,omitempty"`
+	EndColumn int    `json:"endColumn,omitempty"`
+	Message   string `json:"message,omitempty"`
+}
+
+// Fix is a change a tool proposes: replacements of regions of files.
+type Fix struct {
+	Description  string        `json:"description,omitempty"`
+	Replacements []Replacement `json:"replacements"`
+}
+
+// Replacement replaces a region of a file by Text. The region is SARIF's
+// (§3.30): lines and columns 1-based, columns counted in UTF-16 code units
+// (SARIF's default column kind); Column 0 is the start of the line, EndLine
+// 0 the start line, EndColumn 0 the end of the end line (its line break
+// kept) and otherwise one past the last character replaced. An empty region
+// (Column == EndColumn on one line) is an insertion.
+type Replacement struct {
+	Path      string `json:"path"`
+	Line      int    `json:"line"`
+	Column    int    `json:"column,omitempty"`
+	EndLine   int    `json:"endLine,omitempty"`
+	EndColumn int    `json:"endColumn,omitempty"`
+	Text      string `json:"text"`
+}
+
+// Lines returns the first and last line the replacement touches.
+func (r *Replacement) Lines() (from, to int) {
+	return r.Line, max(r.EndLine, r.Line)
+}
+
+// Paths lists the files the fix changes, in the order they first appear.
+func (x *Fix) Paths() []string {
+	var out []string
+	for _, r := range x.Replacements {
+		if !contains(out, r.Path) {
+			out = append(out, r.Path)
+		}
+	}
+	return out
+}
+
+// Span returns the first and last line of path that the fix touches; ok is
+// false when it does not touch path.
+func (x *Fix) Span(path string) (from, to int, ok bool) {
+	for _, r := range x.Replacements {
+		if r.Path != path {
+			continue
+		}
+		a, b := r.Lines()
+		if !ok || a < from {
+			from = a
+		}
+		if !ok || b > to {
+			to = b
+		}
+		ok = true
+	}
+	return from, to, ok
+}
+
+// Apply applies the fix's replacements of path to the lines from..to of
+// the file (lines holds them, without line breaks; [Fix.Span] says which),
+// and returns what those lines become. ok is false when a replacement's
+// region lies outside the lines or past a line's end, or two regions overlap.
+func (x *Fix) Apply(path string, from int, lines []string) (out []string, ok bool) {
+	text := strings.Join(lines, "\n")
+	// Each line's start in text, to turn (line, column) into an offset.
+	starts := make([]int, len(lines))
+	off := 0
+	for i, l := range lines {
+		starts[i] = off
+		off += len(l) + 1
+	}
+	type edit struct {
+		start, end int
+		text       string
+	}
+	var edits []edit
+	for _, r := range x.Replacements {
+		if r.Path != path {
+			continue
+		}
+		a, b := r.Lines()
+		if a < from || b >= from+len(lines) || r.Line <= 0 {
+			return nil, false
+		}
+		start, ok1 := column(lines[a-from], r.Column, 0)
+		end, ok2 := column(lines[b-from], r.EndColumn, len(lines[b-from]))
+		start += starts[a-from]
+		end += starts[b-from]
+		if !ok1 || !ok2 || end < start {
+			return nil, false
+		}
+		edits = append(edits, edit{start, end, r.Text})
+	}
+	sort.Slice(edits, func(i, j int) bool { return edits[i].start < edits[j].start })
+	var b strings.Builder
+	at := 0
+	for _, e := range edits {
+		if e.start < at {
+			return nil, false // overlapping regions
+		}
+		b.WriteString(text[at:e.start])
+		b.WriteString(e.text)
+		at = e.end
+	}
+	b.WriteString(text[at:])
+	return strings.Split(b.String(), "\n"), true
+}
+
+// column turns a 1-based column in UTF-16 code units into a byte offset in
+// line; 0 gives def. A column one past the line's end is its end.
+func column(line string, col, def int) (int, bool) {
+	if col <= 0 {
+		return def, true
+	}
+	units := 1
+	for i, r := range line {
+		if units >= col {
+			return i, units == col // not inside a surrogate pair
+		}
+		units += utf16Len(r)
+	}
+	return len(line), units == col
+}
+
+func utf16Len(r rune) int {
+	if r >= 0x10000 && r <= utf8.MaxRune {
+		return 2
+	}
+	return 1
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
