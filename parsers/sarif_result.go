@@ -812,13 +812,17 @@ func (s *sarifStream) istr(dst *string) error {
 		return err
 	}
 	raw := v[1 : len(v)-1]
-	if len(raw) <= maxSARIFName && bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) {
-		if w, ok := s.strs[string(raw)]; ok { // no allocation for the lookup
+	if plain := bytes.IndexByte(raw, '\\') < 0; plain {
+		// What intern holds is valid text: a string found there needs no
+		// check (and the lookup does not allocate).
+		if w, ok := s.strs[string(raw)]; ok {
 			*dst = w
 			return nil
 		}
-		*dst = s.intern(string(raw))
-		return nil
+		if len(raw) <= maxSARIFName && utf8.Valid(raw) {
+			*dst = s.intern(string(raw))
+			return nil
+		}
 	}
 	*dst = s.intern(s.unquote(v, maxSARIFName))
 	return nil
@@ -834,17 +838,16 @@ func (s *sarifStream) name() (name string, known bool, err error) {
 		return "", false, err
 	}
 	raw := v[1 : len(v)-1]
-	if bytes.IndexByte(raw, '\\') >= 0 || !utf8.Valid(raw) {
-		// Escapes decoded; invalid UTF-8 replaced, as the decoder gives it.
-		u, _ := jsontext.AppendUnquote(nil, v)
-		name, known = sarifName(u)
-		return validUTF8(name), known, nil
+	if bytes.IndexByte(raw, '\\') < 0 {
+		// A name SARIF defines is ASCII: only the others need the check.
+		if name, known = sarifName(raw); known || utf8.Valid(raw) {
+			return name, known, nil
+		}
 	}
-	name, known = sarifName(raw)
-	if !known {
-		name = validUTF8(name)
-	}
-	return name, known, nil
+	// Escapes decoded; invalid UTF-8 replaced, as the decoder gives it.
+	u, _ := jsontext.AppendUnquote(nil, v)
+	name, known = sarifName(u)
+	return validUTF8(name), known, nil
 }
 
 // sarifName returns raw as a string: a constant for the names recap reads
