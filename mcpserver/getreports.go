@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/recap-dev/recap/diff"
+	"github.com/recap-dev/recap/internal/english"
 	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/pipeline"
 	"github.com/recap-dev/recap/reports"
@@ -55,8 +56,9 @@ func (l *reportsLayout) View(v *summarize.View) string {
 func reportsLine(v *summarize.View, inputs, failed int) string {
 	s := &v.Summary
 	var b strings.Builder
-	fmt.Fprintf(&b, "recap: %d findings (%d error, %d warning, %d note) in %d files from %d reports",
-		s.Total, s.BySeverity.Error, s.BySeverity.Warning, s.BySeverity.Note, s.Files, inputs)
+	fmt.Fprintf(&b, "recap: %s (%d error, %d warning, %d note) in %s from %s",
+		english.Plural(s.Total, "finding", "findings"), s.BySeverity.Error, s.BySeverity.Warning, s.BySeverity.Note,
+		english.Plural(s.Files, "file", "files"), english.Plural(inputs, "report", "reports"))
 	if failed > 0 {
 		fmt.Fprintf(&b, ", %d not read (see inputs[].error)", failed)
 	}

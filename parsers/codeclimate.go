@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
+	"github.com/recap-dev/recap/internal/english"
 	"github.com/recap-dev/recap/reports"
 )
 
@@ -71,7 +72,7 @@ func (p *codeClimateParser) Parse(r io.Reader, emit Emit) (reports.Input, error)
 	s := &sarifStream{opts: p.opts, dec: dec, lc: lc, lim: lim, in: &in, emit: emit, placer: newPlacer(p.opts.Root, p.opts.FS), item: "issue"}
 	err := p.issues(s, &in, emit)
 	if n := lim.cuts + s.cuts; n > 0 {
-		in.Warn(fmt.Sprintf("%s longer than its bound cut (marked …)", plural(n, "string", "strings")))
+		in.Warn(fmt.Sprintf("%s longer than its bound cut (marked …)", english.Plural(n, "string", "strings")))
 	}
 	s.placer.finish(&in)
 	if err == nil {

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/recap-dev/recap/internal/english"
 	"github.com/recap-dev/recap/reports"
 )
 
@@ -302,7 +303,7 @@ func (p *placer) finish(in *reports.Input) {
 	if len(p.roots) > 0 {
 		where = "outside the repository root " + p.roots[0]
 	}
-	in.Warn(fmt.Sprintf("%s %s; kept as given (first: %s)", plural(p.outside, "finding path is", "finding paths are"), where, p.firstOutside))
+	in.Warn(fmt.Sprintf("%s %s; kept as given (first: %s)", english.Plural(p.outside, "finding path is", "finding paths are"), where, p.firstOutside))
 }
 
 func isWindowsAbs(s string) bool {
@@ -423,14 +424,6 @@ func cut(s string, n int) string {
 		return s
 	}
 	return string(r[:n-1]) + "…"
-}
-
-// plural writes "1 thing is" or "n things are".
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }
 
 // orMessage returns the first non-empty of msg and the alternatives, or a

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/recap-dev/recap/internal/english"
 	"github.com/recap-dev/recap/reports"
 )
 
@@ -65,7 +66,7 @@ func (p *pmdParser) newRun() *pmdRun {
 // finish adds the warnings of the run to its input.
 func (r *pmdRun) finish() reports.Input {
 	if r.procErrors > 0 {
-		r.in.Warn(fmt.Sprintf("PMD could not process %s (first: %s)", plural(r.procErrors, "file", "files"), r.firstProc))
+		r.in.Warn(fmt.Sprintf("PMD could not process %s (first: %s)", english.Plural(r.procErrors, "file", "files"), r.firstProc))
 	}
 	warnCuts(&r.in, r.cuts)
 	warnRules(&r.in)

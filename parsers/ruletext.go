@@ -5,6 +5,7 @@ import (
 	"html"
 	"strings"
 
+	"github.com/recap-dev/recap/internal/english"
 	"github.com/recap-dev/recap/reports"
 )
 
@@ -13,7 +14,7 @@ import (
 func warnRules(in *reports.Input) {
 	if in.Rules != nil && in.Rules.Cut > 0 {
 		in.Warn(fmt.Sprintf("%s of the rules left out or cut to the rule table's bounds (%d rules; %d KiB a text, %d MiB in all)",
-			plural(in.Rules.Cut, "description", "descriptions"), reports.MaxRules, reports.MaxRuleText>>10, reports.MaxRuleBytes>>20))
+			english.Plural(in.Rules.Cut, "description", "descriptions"), reports.MaxRules, reports.MaxRuleText>>10, reports.MaxRuleBytes>>20))
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 	jsonv1 "github.com/go-json-experiment/json/v1"
+	"github.com/recap-dev/recap/internal/english"
 	"github.com/recap-dev/recap/reports"
 )
 
@@ -48,7 +49,7 @@ func (p *sarifParser) Parse(r io.Reader, emit Emit) (reports.Input, error) {
 	err := s.held.end(s.emit, s.documents())
 	warnRules(&in)
 	if n := lim.cuts + s.cuts; n > 0 {
-		in.Warn(fmt.Sprintf("%s longer than its bound cut (marked …)", plural(n, "string", "strings")))
+		in.Warn(fmt.Sprintf("%s longer than its bound cut (marked …)", english.Plural(n, "string", "strings")))
 	}
 	s.placer.finish(&in)
 	if err == nil {

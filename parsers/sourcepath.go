@@ -6,6 +6,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/recap-dev/recap/internal/english"
 	"github.com/recap-dev/recap/reports"
 )
 
@@ -128,9 +129,9 @@ func skipDir(name string) bool {
 func (s *sourceResolver) finish(in *reports.Input) {
 	s.placer.finish(in)
 	if s.ambiguous > 0 {
-		in.Warn(fmt.Sprintf("%s several files in the repository; kept as given (first: %s)", plural(s.ambiguous, "SpotBugs source path matches", "SpotBugs source paths match"), s.firstAmb))
+		in.Warn(fmt.Sprintf("%s several files in the repository; kept as given (first: %s)", english.Plural(s.ambiguous, "SpotBugs source path matches", "SpotBugs source paths match"), s.firstAmb))
 	}
 	if s.missing > 0 {
-		in.Warn(fmt.Sprintf("%s not found in the source directories or the repository; kept as given (first: %s)", plural(s.missing, "SpotBugs source path was", "SpotBugs source paths were"), s.firstMiss))
+		in.Warn(fmt.Sprintf("%s not found in the source directories or the repository; kept as given (first: %s)", english.Plural(s.missing, "SpotBugs source path was", "SpotBugs source paths were"), s.firstMiss))
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/recap-dev/recap/internal/english"
 	"github.com/recap-dev/recap/reports"
 )
 
@@ -327,7 +328,7 @@ func cutValue(v string, cuts *int) string {
 // warnCuts notes on the input how many values were cut.
 func warnCuts(in *reports.Input, cuts int) {
 	if cuts > 0 {
-		in.Warn(fmt.Sprintf("%s longer than %d KiB cut to that size (marked …)", plural(cuts, "value", "values"), maxXMLValue>>10))
+		in.Warn(fmt.Sprintf("%s longer than %d KiB cut to that size (marked …)", english.Plural(cuts, "value", "values"), maxXMLValue>>10))
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/recap-dev/recap/internal/english"
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/summarize"
 	"github.com/recap-dev/recap/summarize/render"
@@ -113,7 +114,7 @@ func BuildCheck(in CheckInput) *CheckRun {
 	if s.Total == 0 {
 		run.Title = "No findings " + in.Where
 	} else {
-		run.Title = fmt.Sprintf("%s %s: %d error, %d warning, %d note", render.Plural(s.Total, "finding", "findings"), in.Where,
+		run.Title = fmt.Sprintf("%s %s: %d error, %d warning, %d note", english.Plural(s.Total, "finding", "findings"), in.Where,
 			s.BySeverity.Error, s.BySeverity.Warning, s.BySeverity.Note)
 	}
 	run.Summary = checkSummary(in, len(run.Annotations))
@@ -176,28 +177,28 @@ func annotationLevel(s reports.Severity) string {
 func checkSummary(in CheckInput, annotated int) string {
 	s := in.View.Summary
 	var b strings.Builder
-	fmt.Fprintf(&b, "### recap: %s %s\n\n", render.Plural(s.Total, "finding", "findings"), in.Where)
+	fmt.Fprintf(&b, "### recap: %s %s\n\n", english.Plural(s.Total, "finding", "findings"), in.Where)
 	fmt.Fprintf(&b, "**%d** error · **%d** warning · **%d** note in %s; %s.",
-		s.BySeverity.Error, s.BySeverity.Warning, s.BySeverity.Note, render.Plural(s.Files, "file", "files"),
-		render.Plural(annotated, "annotation", "annotations"))
+		s.BySeverity.Error, s.BySeverity.Warning, s.BySeverity.Note, english.Plural(s.Files, "file", "files"),
+		english.Plural(annotated, "annotation", "annotations"))
 	if in.Outside > 0 {
-		fmt.Fprintf(&b, " %s in the reports %s not %s (not annotated).", render.Plural(in.Outside, "more finding", "more findings"),
+		fmt.Fprintf(&b, " %s in the reports %s not %s (not annotated).", english.Plural(in.Outside, "more finding", "more findings"),
 			map[bool]string{true: "is", false: "are"}[in.Outside == 1], in.Where)
 	}
 	b.WriteString("\n\n")
 	if in.Omitted > 0 {
 		fmt.Fprintf(&b, "%s not annotated: the first %d (most severe first) are (--max-annotations).\n\n",
-			render.Plural(in.Omitted, "finding is", "findings are"), annotated)
+			english.Plural(in.Omitted, "finding is", "findings are"), annotated)
 	}
 	if in.NoFile > 0 {
-		fmt.Fprintf(&b, "%s without a file, which an annotation cannot show.\n\n", render.Plural(in.NoFile, "finding is", "findings are"))
+		fmt.Fprintf(&b, "%s without a file, which an annotation cannot show.\n\n", english.Plural(in.NoFile, "finding is", "findings are"))
 	}
 	if in.NotInHead > 0 {
 		fmt.Fprintf(&b, "%s on lines of the merge commit that the pull request's head has not (from the base branch): not annotated.\n\n",
-			render.Plural(in.NotInHead, "finding is", "findings are"))
+			english.Plural(in.NotInHead, "finding is", "findings are"))
 	}
 	if n := render.Suppressed(in.View); n > 0 {
-		fmt.Fprintf(&b, "%s suppressed in the reports, not counted.\n\n", render.Plural(n, "result", "results"))
+		fmt.Fprintf(&b, "%s suppressed in the reports, not counted.\n\n", english.Plural(n, "result", "results"))
 	}
 	if bl := s.Baseline; bl != nil {
 		fmt.Fprintf(&b, "Against the baseline: **%d** new · **%d** unchanged · **%d** fixed.\n\n", bl.New, bl.Unchanged, bl.Fixed)
@@ -346,7 +347,7 @@ func (c *Client) PostCheck(ctx context.Context, run *CheckRun, detailsURL string
 		upd := checkRequest{Output: checkOutput{Title: run.Title, Summary: run.Summary, Annotations: batch}}
 		if err := c.do(ctx, http.MethodPatch, fmt.Sprintf("%s/%d", path, out.ID), upd, nil); err != nil {
 			return done, fmt.Errorf("the check run %s was created with %s, but adding %d more failed: %w",
-				out.HTMLURL, render.Plural(done.Annotations, "annotation", "annotations"), len(batch)+len(rest), checkError(err))
+				out.HTMLURL, english.Plural(done.Annotations, "annotation", "annotations"), len(batch)+len(rest), checkError(err))
 		}
 		done.Annotations += len(batch)
 		done.Requests++

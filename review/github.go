@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/recap-dev/recap/internal/english"
 	"github.com/recap-dev/recap/summarize/render"
 )
 
@@ -109,21 +110,21 @@ func (c *Client) Post(ctx context.Context, req *Request) (*Posted, error) {
 	}
 	if len(fresh) > 0 {
 		body := fmt.Sprintf("recap: %s on changed lines, commented inline. The summary is the recap comment in the conversation.",
-			render.Plural(len(fresh), "finding", "findings"))
+			english.Plural(len(fresh), "finding", "findings"))
 		var out struct {
 			ID int64 `json:"id"`
 		}
 		r := Request{CommitID: req.CommitID, Body: body, Event: req.Event, Comments: fresh}
 		if err := c.do(ctx, http.MethodPost, c.prPath("pulls", "reviews"), r, &out); err != nil {
 			return nil, fmt.Errorf("posting the review with %s: %w; nothing was posted",
-				render.Plural(len(fresh), "inline comment", "inline comments"), err)
+				english.Plural(len(fresh), "inline comment", "inline comments"), err)
 		}
 		done.ReviewID, done.Comments = out.ID, len(fresh)
 	}
 	if err := c.postSummary(ctx, login, req.Body, done); err != nil {
 		what := "no review was needed (every inline comment was posted before)"
 		if done.ReviewID != 0 {
-			what = fmt.Sprintf("the review with %s was posted", render.Plural(done.Comments, "inline comment", "inline comments"))
+			what = fmt.Sprintf("the review with %s was posted", english.Plural(done.Comments, "inline comment", "inline comments"))
 		}
 		return done, fmt.Errorf("%s, but the summary comment was not: %w", what, err)
 	}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/recap-dev/recap/diff"
+	"github.com/recap-dev/recap/internal/english"
 	"github.com/recap-dev/recap/summarize/render"
 )
 
@@ -179,7 +180,7 @@ func (g *GitLab) PostGitLab(ctx context.Context, req *Request, positions *GitLab
 		done.Discussions++
 	}
 	serr := g.postSummary(ctx, summary, GitLabBody(req.Body), done)
-	what := fmt.Sprintf("started %s", render.Plural(done.Discussions, "discussion", "discussions"))
+	what := fmt.Sprintf("started %s", english.Plural(done.Discussions, "discussion", "discussions"))
 	switch {
 	case len(refused) > 0 && firstErr != nil:
 		return done, fmt.Errorf("%d of the inline comments refused (%s): %w; %s, %s", len(refused), strings.Join(refused, ", "), firstErr, what, summaryState(done, serr))

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/recap-dev/recap/diff"
+	"github.com/recap-dev/recap/internal/english"
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/summarize"
 	"github.com/recap-dev/recap/summarize/render"
@@ -235,18 +236,18 @@ func summaryBody(in Input, comments []Comment, listed []summarize.FindingView) s
 	s := in.View.Summary
 	var b strings.Builder
 	b.WriteString(SummaryMarker + "\n")
-	fmt.Fprintf(&b, "### recap: %s on changed lines\n\n", render.Plural(s.Total, "finding", "findings"))
+	fmt.Fprintf(&b, "### recap: %s on changed lines\n\n", english.Plural(s.Total, "finding", "findings"))
 	fmt.Fprintf(&b, "**%d** error · **%d** warning · **%d** note in %s; %d inline %s.",
-		s.BySeverity.Error, s.BySeverity.Warning, s.BySeverity.Note, render.Plural(s.Files, "file", "files"),
+		s.BySeverity.Error, s.BySeverity.Warning, s.BySeverity.Note, english.Plural(s.Files, "file", "files"),
 		len(comments), map[bool]string{true: "comment", false: "comments"}[len(comments) == 1])
 	fmt.Fprintf(&b, " %s in the reports %s outside the changed lines (not listed).\n\n",
-		render.Plural(in.Outside, "more finding", "more findings"), map[bool]string{true: "is", false: "are"}[in.Outside == 1])
+		english.Plural(in.Outside, "more finding", "more findings"), map[bool]string{true: "is", false: "are"}[in.Outside == 1])
 	if in.NotInHead > 0 {
 		fmt.Fprintf(&b, "%s on lines of the merge commit that the pull request's head has not (from the base branch): not commented.\n\n",
-			render.Plural(in.NotInHead, "finding is", "findings are"))
+			english.Plural(in.NotInHead, "finding is", "findings are"))
 	}
 	if n := render.Suppressed(in.View); n > 0 {
-		fmt.Fprintf(&b, "%s suppressed in the reports, not counted.\n\n", render.Plural(n, "result", "results"))
+		fmt.Fprintf(&b, "%s suppressed in the reports, not counted.\n\n", english.Plural(n, "result", "results"))
 	}
 	if bl := s.Baseline; bl != nil {
 		fmt.Fprintf(&b, "Against the baseline: **%d** new · **%d** unchanged · **%d** fixed.\n\n", bl.New, bl.Unchanged, bl.Fixed)

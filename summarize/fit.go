@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/recap-dev/recap/internal/english"
 	"github.com/recap-dev/recap/summarize/budget"
 )
 
@@ -183,7 +184,7 @@ func apply(v *View, baseOmitted []budget.Omission, findings []FindingView, tops 
 		p.NextOffset = &next
 	}
 	if noCtxN > 0 {
-		v.Omitted = append(v.Omitted, budget.Omission{What: fmt.Sprintf("context of %d findings: raise maxTokens, or ask for fewer findings (limit)", noCtxN), Tokens: noCtxTok})
+		v.Omitted = append(v.Omitted, budget.Omission{What: fmt.Sprintf("context of %s: raise maxTokens, or ask for fewer findings (limit)", english.Plural(noCtxN, "finding", "findings")), Tokens: noCtxTok})
 	}
 	if droppedN > 0 {
 		v.Omitted = append(v.Omitted, budget.Omission{What: fmt.Sprintf("%d findings of the requested page: raise maxTokens, narrow the filters, or page with offset=%d", droppedN, next), Tokens: droppedTok})
@@ -215,21 +216,21 @@ func suggestions(s *Summary) []string {
 		n    int
 	}{{"error", s.BySeverity.Error}, {"warning", s.BySeverity.Warning}} {
 		if sev.n > 0 && sev.n < s.Total {
-			out = append(out, fmt.Sprintf("severity=%s keeps %d of %d findings", sev.name, sev.n, s.Total))
+			out = append(out, fmt.Sprintf("severity=%s keeps %d of %s", sev.name, sev.n, english.Plural(s.Total, "finding", "findings")))
 			break
 		}
 	}
 	if len(s.TopCategories) > 0 {
 		c := s.TopCategories[0]
-		out = append(out, fmt.Sprintf("category=%q has %d findings", c.Name, c.Count))
+		out = append(out, fmt.Sprintf("category=%q has %s", c.Name, english.Plural(c.Count, "finding", "findings")))
 	}
 	if len(s.TopRules) > 0 {
 		r := s.TopRules[0]
-		out = append(out, fmt.Sprintf("rule=%q (%s) has %d findings", r.Name, r.Tool, r.Count))
+		out = append(out, fmt.Sprintf("rule=%q (%s) has %s", r.Name, r.Tool, english.Plural(r.Count, "finding", "findings")))
 	}
 	if len(s.TopFiles) > 0 {
 		f := s.TopFiles[0]
-		out = append(out, fmt.Sprintf("path=%q has %d findings", f.Name, f.Count))
+		out = append(out, fmt.Sprintf("path=%q has %s", f.Name, english.Plural(f.Count, "finding", "findings")))
 	}
 	return out
 }

@@ -28,6 +28,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/recap-dev/recap/internal/english"
 )
 
 // MiB is 2^20 bytes; GB 10^9.
@@ -322,11 +324,11 @@ func Describe(r *Result) string {
 		case h.Error != "":
 			return fmt.Sprintf("exit %d: %s", r.Code, h.Error)
 		case len(h.Warnings) > 0:
-			return fmt.Sprintf("exit %d: %d findings; %s", r.Code, h.Findings, strings.Join(h.Warnings, "; "))
+			return fmt.Sprintf("exit %d: %s; %s", r.Code, english.Plural(h.Findings, "finding", "findings"), strings.Join(h.Warnings, "; "))
 		case len(s.Findings) > 0 && s.Findings[len(s.Findings)-1].ContextNote != "":
 			return fmt.Sprintf("exit %d: context note %q", r.Code, s.Findings[len(s.Findings)-1].ContextNote)
 		}
-		return fmt.Sprintf("exit %d: %d findings", r.Code, h.Findings)
+		return fmt.Sprintf("exit %d: %s", r.Code, english.Plural(h.Findings, "finding", "findings"))
 	}
 	if line := firstLine(r.Stderr); line != "" {
 		return fmt.Sprintf("exit %d: %s", r.Code, line)

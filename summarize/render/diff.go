@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/recap-dev/recap/internal/english"
 	"github.com/recap-dev/recap/summarize"
 )
 
@@ -107,7 +108,7 @@ func (t DiffText) View(v *summarize.DiffView) string { return diffString(t, v) }
 func (DiffText) File(f *summarize.DiffFile) string {
 	counts := ""
 	if f.Hunks > 0 {
-		counts = fmt.Sprintf("  %s  +%d −%d", Plural(f.Hunks, "hunk", "hunks"), f.Added, f.Deleted)
+		counts = fmt.Sprintf("  %s  +%d −%d", english.Plural(f.Hunks, "hunk", "hunks"), f.Added, f.Deleted)
 	}
 	return fmt.Sprintf("%-8s  %s%s\n", fileChange(f), OneLine(fileLabel(f)), counts)
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/recap-dev/recap/internal/english"
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/summarize"
 )
@@ -80,13 +81,13 @@ func ghAnnotation(f *summarize.FindingView) string {
 // ghNotice is the closing notice: the totals, and what was not annotated.
 func ghNotice(v *summarize.View, shown map[reports.Severity]int) string {
 	s := v.Summary
-	msg := fmt.Sprintf("%s in %s: %d error, %d warning, %d note", Plural(s.Total, "finding", "findings"),
-		Plural(s.Files, "file", "files"), s.BySeverity.Error, s.BySeverity.Warning, s.BySeverity.Note)
+	msg := fmt.Sprintf("%s in %s: %d error, %d warning, %d note", english.Plural(s.Total, "finding", "findings"),
+		english.Plural(s.Files, "file", "files"), s.BySeverity.Error, s.BySeverity.Warning, s.BySeverity.Note)
 	if b := s.Baseline; b != nil {
 		msg += fmt.Sprintf("; against the baseline %d new, %d unchanged, %d fixed", b.New, b.Unchanged, b.Fixed)
 	}
 	if n := Suppressed(v); n > 0 {
-		msg += fmt.Sprintf("; %s suppressed in the reports, not counted", Plural(n, "result", "results"))
+		msg += fmt.Sprintf("; %s suppressed in the reports, not counted", english.Plural(n, "result", "results"))
 	}
 	if n := shown[reports.SeverityError] + shown[reports.SeverityWarning] + shown[reports.SeverityNote]; v.Page != nil && n < s.Total {
 		msg += fmt.Sprintf(". Annotated: the first %d (GitHub shows %d per level and step); the job summary (--format markdown) lists more",

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/olekukonko/tablewriter/tw"
+	"github.com/recap-dev/recap/internal/english"
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/summarize"
 )
@@ -93,12 +94,12 @@ func cutLines(s string, limit int) string {
 
 func markdownHead(ew *errWriter, v *summarize.View) {
 	s := v.Summary
-	ew.printf("### recap: %s in %s\n\n", Plural(s.Total, "finding", "findings"), Plural(s.Files, "file", "files"))
+	ew.printf("### recap: %s in %s\n\n", english.Plural(s.Total, "finding", "findings"), english.Plural(s.Files, "file", "files"))
 	if n := Suppressed(v); n > 0 {
-		ew.printf("_%s suppressed in the reports, not counted._\n\n", Plural(n, "result", "results"))
+		ew.printf("_%s suppressed in the reports, not counted._\n\n", english.Plural(n, "result", "results"))
 	}
 	ew.printf("**%d** error · **%d** warning · **%d** note, from %s\n\n", s.BySeverity.Error, s.BySeverity.Warning, s.BySeverity.Note,
-		Plural(len(v.Inputs), "input", "inputs"))
+		english.Plural(len(v.Inputs), "input", "inputs"))
 	if sec := s.Security; sec != nil {
 		ew.printf("**%d** about security%s\n\n", sec.Findings, cweList(sec.TopCWE))
 	}

@@ -140,14 +140,6 @@ func newTable(w io.Writer, rend tw.Renderer, header []string, align []tw.Align, 
 	return t.Render()
 }
 
-// Plural writes "1 finding" or "n findings".
-func Plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}
-
 // OneLine folds white space, newlines included, so that a value cannot
 // break a table row or a line.
 func OneLine(s string) string {

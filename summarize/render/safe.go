@@ -10,6 +10,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/recap-dev/recap/internal/english"
 	"github.com/recap-dev/recap/summarize"
 )
 
@@ -320,5 +321,5 @@ func suppressedNote(v *summarize.View) string {
 	if n == 0 {
 		return ""
 	}
-	return fmt.Sprintf(" (%s suppressed in the reports, not counted)", Plural(n, "result", "results"))
+	return fmt.Sprintf(" (%s suppressed in the reports, not counted)", english.Plural(n, "result", "results"))
 }

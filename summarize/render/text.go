@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/olekukonko/tablewriter/tw"
+	"github.com/recap-dev/recap/internal/english"
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/summarize"
 	"github.com/recap-dev/recap/summarize/budget"
@@ -25,8 +26,8 @@ func (Text) Render(w io.Writer, v *summarize.View) error {
 	s := v.Summary
 	guard := NewNoCommands(w)
 	ew := &errWriter{w: guard}
-	ew.printf("%s in %s from %s%s\n", Plural(s.Total, "finding", "findings"), Plural(s.Files, "file", "files"),
-		Plural(len(v.Inputs), "input", "inputs"), suppressedNote(v))
+	ew.printf("%s in %s from %s%s\n", english.Plural(s.Total, "finding", "findings"), english.Plural(s.Files, "file", "files"),
+		english.Plural(len(v.Inputs), "input", "inputs"), suppressedNote(v))
 	if b := s.Baseline; b != nil {
 		ew.printf("against the baseline: %d new, %d unchanged, %d fixed\n", b.New, b.Unchanged, b.Fixed)
 	}
@@ -55,7 +56,7 @@ func (Text) Render(w io.Writer, v *summarize.View) error {
 		if in.Error != "" {
 			status = "ERROR"
 		} else if len(in.Warnings) > 0 {
-			status = Plural(len(in.Warnings), "warning", "warnings")
+			status = english.Plural(len(in.Warnings), "warning", "warnings")
 		}
 		if in.Suppressed > 0 {
 			status += fmt.Sprintf(" (%d suppressed)", in.Suppressed)

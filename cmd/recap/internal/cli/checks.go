@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/recap-dev/recap/internal/english"
 	"github.com/recap-dev/recap/pipeline"
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/review"
-	"github.com/recap-dev/recap/summarize/render"
 )
 
 // checksOptions are review's flags of the Checks API reporter.
@@ -99,7 +99,7 @@ func postChecks(ctx context.Context, streams *IO, c *review.Client, run *review.
 	if done != nil {
 		fmt.Fprintf(streams.Out, "recap review: %s/%s: created the check run %q %s (%s) with %s in %s\n",
 			c.Owner, c.Repo, run.Name, done.HTMLURL, run.Conclusion,
-			render.Plural(done.Annotations, "annotation", "annotations"), render.Plural(done.Requests, "request", "requests"))
+			english.Plural(done.Annotations, "annotation", "annotations"), english.Plural(done.Requests, "request", "requests"))
 	}
 	return err
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"strconv"
 
+	"github.com/recap-dev/recap/internal/english"
 	"github.com/recap-dev/recap/review"
 	"github.com/recap-dev/recap/summarize/render"
 )
@@ -87,7 +88,7 @@ func postGitLab(ctx context.Context, streams *IO, g *review.GitLab, req *review.
 	done, err := g.PostGitLab(ctx, req, positions)
 	mr := fmt.Sprintf("%s!%d", g.Project, g.MR)
 	if done != nil {
-		fmt.Fprintf(streams.Out, "recap review: %s: started %s", mr, render.Plural(done.Discussions, "discussion", "discussions"))
+		fmt.Fprintf(streams.Out, "recap review: %s: started %s", mr, english.Plural(done.Discussions, "discussion", "discussions"))
 		if done.Skipped > 0 {
 			fmt.Fprintf(streams.Out, " (%d posted before, skipped)", done.Skipped)
 		}

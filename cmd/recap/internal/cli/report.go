@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/recap-dev/recap/internal/english"
 	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/pipeline"
 	"github.com/recap-dev/recap/reports"
@@ -225,16 +226,16 @@ func runReport(ctx context.Context, streams *IO, o *reportOptions, args []string
 	if om, ok := rep.stream.(interface{ Omitted() int }); ok && om.Omitted() > 0 {
 		fmt.Fprintf(streams.ErrOut, "recap: warning: sarif: %s left out to keep at most %d results a run, the most severe first "+
 			"(GitHub's code scanning takes %d): the run's properties.%s counts them; --max-results sets the cap, 0 keeps all\n",
-			render.Plural(om.Omitted(), "result", "results"), o.common.maxResults, render.MaxRunResults, render.OmittedProperty)
+			english.Plural(om.Omitted(), "result", "results"), o.common.maxResults, render.MaxRunResults, render.OmittedProperty)
 	}
 	if cc, ok := rep.stream.(*render.CodeClimateStream); ok && cc.NoPath > 0 {
 		fmt.Fprintf(streams.ErrOut, "recap: warning: codeclimate: %s without a file left out (a Code Quality issue needs a path)\n",
-			render.Plural(cc.NoPath, "finding", "findings"))
+			english.Plural(cc.NoPath, "finding", "findings"))
 	}
 	if un, ok := rep.stream.(interface{ Unlocated() int }); ok && un.Unlocated() > 0 {
 		fmt.Fprintf(streams.ErrOut, "recap: warning: sarif: %s without a file left out (GitHub's code scanning takes a result only "+
 			"with a location in a file): the run's properties.%s counts them; --format json lists them\n",
-			render.Plural(un.Unlocated(), "finding", "findings"), render.UnlocatedProperty)
+			english.Plural(un.Unlocated(), "finding", "findings"), render.UnlocatedProperty)
 	}
 	if v.Failed() {
 		return errInputs

@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/recap-dev/recap/internal/english"
 	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/review"
 	"github.com/recap-dev/recap/summarize"
@@ -355,7 +356,7 @@ func reportPosted(streams *IO, c *review.Client, done *review.Posted) {
 	pr := fmt.Sprintf("%s/%s#%d", c.Owner, c.Repo, c.PR)
 	switch {
 	case done.ReviewID != 0:
-		fmt.Fprintf(streams.Out, "recap review: %s: posted a review with %s", pr, render.Plural(done.Comments, "inline comment", "inline comments"))
+		fmt.Fprintf(streams.Out, "recap review: %s: posted a review with %s", pr, english.Plural(done.Comments, "inline comment", "inline comments"))
 	default:
 		fmt.Fprintf(streams.Out, "recap review: %s: no new inline comment", pr)
 	}
