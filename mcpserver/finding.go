@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -45,6 +46,7 @@ type FindingAnswer struct {
 	full    *Snippet  // the code before fitting
 	msg     string    // the message before fitting
 	snip    string    // the report's snippet before fitting
+	snipAt  int32     // the line it starts at
 	help    string    // the finding's help link before fitting
 	rule    *RuleInfo // the rule before fitting
 	fix     *FixInfo
@@ -151,6 +153,7 @@ type answerParts struct {
 func (a *FindingAnswer) fit(c budget.Counter, limit int) int {
 	if !a.saved {
 		a.saved, a.full, a.msg, a.rule, a.snip, a.help = true, a.Code, a.Finding.Message, a.Rule, a.Finding.Snippet, a.Finding.HelpURI
+		a.snipAt = a.Finding.SnippetLine
 		a.fix, a.flow, a.related = a.Fix, a.Flow, a.Related
 	}
 	a.Tokens = &budget.TokenInfo{}
@@ -305,14 +308,14 @@ func (a *FindingAnswer) apply(ap *answerParts, keep []bool) {
 	}
 	a.Flow, a.Related = keptSteps(a.flow, keep[ap.flow:]), keptSteps(a.related, keep[ap.related:])
 	if n := len(a.flow) - len(a.Flow); n > 0 {
-		omit(fmt.Sprintf("%d of the %d steps of the code flow", n, len(a.flow)))
+		omit(fmt.Sprintf("%d of the %d steps of the code flow kept", n, len(a.flow)))
 	}
 	if n := len(a.related) - len(a.Related); n > 0 {
-		omit(fmt.Sprintf("%d of the %d related locations", n, len(a.related)))
+		omit(fmt.Sprintf("%d of the %d related locations kept", n, len(a.related)))
 	}
-	a.Finding.Snippet = ""
+	a.Finding.Snippet, a.Finding.SnippetLine = "", 0
 	if kept(ap.snip) {
-		a.Finding.Snippet = a.snip
+		a.Finding.Snippet, a.Finding.SnippetLine = a.snip, a.snipAt
 	} else if a.snip != "" {
 		omit("the report's snippet")
 	}
@@ -372,6 +375,10 @@ func (s *Server) getFinding(ctx context.Context, in *GetFindingIn) (answer, erro
 		}
 		a.Flow, a.Related = steps(d.Flow, src), steps(d.Related, src)
 	}
+	if f.Fixable && a.Fix == nil {
+		a.Fix = &FixInfo{Notes: []string{fmt.Sprintf("the report proposes a fix that recap does not keep: more than %d replacements, "+
+			"a text over %d bytes, or regions given without lines; the report has it", reports.MaxFixReplacements, reports.MaxFixText)}}
+	}
 	return a, nil
 }
 
@@ -409,10 +416,8 @@ func ruleInfo(f *reports.Finding, r *reports.Rule) *RuleInfo {
 	if info.HelpURI == "" {
 		info.HelpURI = r.HelpURI
 	}
-	info.ShortDescription, info.FullDescription, info.Help, info.Precision = r.Short, r.Full, r.Help, r.Precision
-	if len(info.CWE) == 0 {
-		info.CWE = r.CWE
-	}
+	info.ShortDescription, info.FullDescription, info.Help, info.Precision = r.Short, r.Full, cmp.Or(r.HelpMarkdown, r.Help), r.Precision
+	info.CWE = r.CWE // the rule's own; the finding's are finding.cwe
 	info.SecuritySeverity = max(info.SecuritySeverity, r.SecuritySeverity)
 	return info
 }

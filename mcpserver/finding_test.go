@@ -2,6 +2,7 @@ package mcpserver_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -31,6 +32,13 @@ func detailWorkspace(t *testing.T) string {
 	} {
 		g.Write(map[string]string{dst: readFile(t, filepath.Join(corpus, src))})
 	}
+	var reps []string
+	for i := range reports.MaxFixReplacements + 1 {
+		reps = append(reps, fmt.Sprintf(`{"deletedRegion":{"startLine":%d},"insertedContent":{"text":"x\\n"}}`, i+1))
+	}
+	g.Write(map[string]string{"build/big-fix.sarif": `{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"Fixer"}},"results":[{"ruleId":"F1",` +
+		`"message":{"text":"many lines"},"locations":[{"physicalLocation":{"artifactLocation":{"uri":"src/f.txt"},"region":{"startLine":1}}}],` +
+		`"fixes":[{"artifactChanges":[{"artifactLocation":{"uri":"src/f.txt"},"replacements":[` + strings.Join(reps, ",") + `]}]}]}]}]}`})
 	g.Write(map[string]string{
 		"targets/autofix/autofix.py": "import sys\n\n\ndef f(inputs, x):\n  inputs[x] = 1\n  if inputs[x + 1] == True:\n    return 1\n",
 		"targets/taint/taint.py": "def main():\n    a = source1()\n    b = a\n    c = 1\n    d = 2\n    e = 3\n    f = 4\n" +
@@ -119,6 +127,12 @@ func TestGetFindingDetails(t *testing.T) {
 			t.Errorf("flow (-want +got):\n%s", diff)
 		}
 	})
+	t.Run("a fix too large to keep is said to exist", func(t *testing.T) {
+		a, _ := find("build/big-fix.sarif", "F1", 10000)
+		if !a.Finding.Fixable || a.Fix == nil || a.Fix.Diff != "" || len(a.Fix.Notes) != 1 || !strings.Contains(a.Fix.Notes[0], "does not keep") {
+			t.Errorf("fixable %v, fix %+v", a.Finding.Fixable, a.Fix)
+		}
+	})
 	t.Run("related, flow and context region without the source", func(t *testing.T) {
 		a, _ := find("build/fortify/fortify.sarif", "97A5F38F-524B-4A83-94FA-9387B5265825", 10000)
 		if len(a.Related) != 1 || a.Related[0].Line != 146 || a.Related[0].Code != "" || len(a.Flow) != 4 || a.Flow[1].Message != "Branch not taken" {
@@ -129,6 +143,18 @@ func TestGetFindingDetails(t *testing.T) {
 		}
 		if a.Rule == nil || !strings.HasPrefix(a.Rule.FullDescription, "The program can potentially fail to release a system resource.") {
 			t.Errorf("rule %+v", a.Rule)
+		}
+		// getReports shows the lines around the finding from the snippet
+		// too, as recap findings does, and leaves the snippet to getFinding.
+		var v view
+		call(t, cs, "analysis.getReports", map[string]any{"reports": []string{"build/fortify/fortify.sarif"},
+			"rules": []string{"97A5F38F-524B-4A83-94FA-9387B5265825"}, "limit": 1}).decode(t, &v)
+		if len(v.Findings) != 1 {
+			t.Fatalf("%d findings", len(v.Findings))
+		}
+		fv := v.Findings[0]
+		if len(fv.Context) == 0 || !strings.HasPrefix(fv.ContextNote, "from the report's snippet") || fv.Snippet != "" || fv.SnippetLine != 0 {
+			t.Errorf("context %+v (%q), snippet %q at %d", fv.Context, fv.ContextNote, fv.Snippet, fv.SnippetLine)
 		}
 	})
 	t.Run("within every budget", func(t *testing.T) {

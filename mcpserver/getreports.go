@@ -140,15 +140,16 @@ func (s *Server) getReports(ctx context.Context, in *GetReportsIn) (answer, erro
 }
 
 // showPage readies a page's findings to be shown: the code around each
-// (unless the call said context: false) instead of the report's snippet,
-// which getFinding shows.
+// (unless the call said context: false), taken from the report's snippet
+// when the file is not under the root; the snippet itself is left to
+// getFinding.
 func (s *Server) showPage(page []summarize.FindingView, in *GetReportsIn) {
 	src := &summarize.FileSource{Open: s.root.open}
 	for i := range page {
-		page[i].Snippet = ""
 		if in.Context == nil || *in.Context {
 			summarize.AddContext(&page[i], src)
 		}
+		page[i].Snippet, page[i].SnippetLine = "", 0
 	}
 }
 

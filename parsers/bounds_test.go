@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -463,5 +465,47 @@ func TestDistinctFilesBounded(t *testing.T) {
 	}
 	if peak > 48<<20 {
 		t.Errorf("reading %d distinct files held %d MB of heap", n, peak>>20)
+	}
+}
+
+// TestSARIFRuleTextsBounded: a tool declaring thousands of rules with long
+// descriptions and help costs no more memory than the rule table keeps:
+// past twice its bound, descriptors' texts are skipped unread, and counted.
+func TestSARIFRuleTextsBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads 48 MB of rule texts")
+	}
+	const rules, text = 2000, 8000
+	long := strings.Repeat("a", text-8)
+	var b strings.Builder
+	b.WriteString(`{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"T","rules":[`)
+	for i := range rules {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `{"id":"R%d","shortDescription":{"text":"s%d %s"},"fullDescription":{"text":"f%d %s"},"help":{"text":"h%d %s"}}`, i, i, long, i, long, i, long)
+	}
+	b.WriteString(`]}},"results":[{"ruleId":"R1999","message":{"text":"m"}}]}]}`)
+	log := b.String()
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	findings, in := ParseAll(strings.NewReader(log), "rules.sarif", ReadOptions{})
+	runtime.ReadMemStats(&after)
+	if in.Error != "" || len(findings) != 1 {
+		t.Fatalf("%d findings, error %q", len(findings), in.Error)
+	}
+	alloc := after.TotalAlloc - before.TotalAlloc
+	if limit := uint64(3*reports.MaxRuleBytes + 8<<20); alloc > limit {
+		t.Errorf("reading %d MB of rule texts allocated %d MB, want at most %d MB", len(log)>>20, alloc>>20, limit>>20)
+	}
+	if in.Rules.Len() != rules || in.Rules.TextBytes() > reports.MaxRuleBytes || in.Rules.Cut == 0 {
+		t.Errorf("%d rules, %d bytes of text, %d cut", in.Rules.Len(), in.Rules.TextBytes(), in.Rules.Cut)
+	}
+	if r := in.Rules.Lookup("T", "R0"); r == nil || !strings.HasPrefix(r.Full, "f0 aaa") {
+		t.Errorf("the first rule's texts are kept: %+v", r)
+	}
+	if !slices.ContainsFunc(in.Warnings, func(w string) bool { return strings.Contains(w, "of the rules left out or cut") }) {
+		t.Errorf("warnings %q", in.Warnings)
 	}
 }

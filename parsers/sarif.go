@@ -77,6 +77,9 @@ type sarifStream struct {
 	// being read share (see firstOfID).
 	ruleFirst map[string]*ruleShared
 	held      heldFindings // findings whose path waits for the report's root (see placer)
+	// heldRuleText is the bytes of the descriptors' texts read and not yet
+	// in the rule table (see maxHeldRuleText).
+	heldRuleText int
 }
 
 // intern returns one shared copy of each distinct string.

@@ -41,6 +41,7 @@ type sarifRule struct {
 	// texts are the descriptor's shortDescription, fullDescription and
 	// help, while the rule table has not taken them; nil when it has none.
 	texts             *ruleTexts
+	textsCut          bool // texts left unread: the descriptors read held too many (see maxHeldRuleText)
 	messageStrings    map[string]string
 	ruleset, category string
 	priority          int
@@ -152,6 +153,9 @@ type sarifResult struct {
 	// Fix is the first fix (§3.27.30), nil when none or when it is larger
 	// than reports.MaxFixReplacements and reports.MaxFixText allow.
 	Fix *sarifFix `json:"-"`
+	// FixProposed says that the result's first fix has a replacement,
+	// kept in Fix or not.
+	FixProposed bool `json:"-"`
 	// CWE holds the CWE ids of the result's taxa (§3.27.8) that refer to a
 	// CWE taxonomy, at most maxCWE.
 	CWE []int `json:"-"`

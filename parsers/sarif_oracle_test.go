@@ -159,6 +159,7 @@ func (o *oracleResult) reduce() sarifResult {
 				fix.Replacements = append(fix.Replacements, r)
 			}
 		}
+		res.FixProposed = n > 0
 		if usable && usableFix(fix) {
 			res.Fix = fix
 		}

@@ -243,6 +243,7 @@ func (s *sarifStream) fixes(res *sarifResult) error {
 			}
 			return s.dec.SkipValue()
 		})
+		res.FixProposed = n > 0
 		if usable && usableFix(fix) {
 			res.Fix = fix
 		}
@@ -437,12 +438,22 @@ func shortText(t *ruleTexts) string {
 // ruleText reads a descriptor's shortDescription, fullDescription or help
 // (name); its texts are made for any value but null, as Unmarshal makes them.
 func (s *sarifStream) ruleText(r *sarifRule, name string) error {
+	held := s.heldRuleText
+	if s.in != nil {
+		held += s.in.Rules.TextBytes()
+	}
+	if held >= maxHeldRuleText {
+		// The rule table would not keep them: left unread, and counted.
+		r.textsCut = r.textsCut || s.dec.PeekKind() != 'n'
+		return s.dec.SkipValue()
+	}
 	var dst *sarifMultiformat
 	if s.dec.PeekKind() != 'n' && r.texts == nil {
 		r.texts = &ruleTexts{}
 	}
 	err := s.multiformat(&dst)
 	if dst != nil {
+		s.heldRuleText += len(dst.Text) + len(dst.Markdown)
 		switch name {
 		case "shortDescription":
 			r.texts.short = dst
@@ -516,6 +527,13 @@ func (s *sarifStream) multiformat(dst **sarifMultiformat) error {
 // maxRuleText is the bound of a rule's texts as read: with its "…", within
 // the rule table's bound.
 const maxRuleText = reports.MaxRuleText - len(ellipsis)
+
+// maxHeldRuleText bounds the bytes of rule texts read and held at once: a
+// tool's descriptors keep theirs until the tool is read whole, and the rule
+// table keeps at most reports.MaxRuleBytes of them (twice that is read, as
+// texts a table leaves out, equal or varying short descriptions, are
+// dropped only then). Past it, descriptors' texts are skipped unread.
+const maxHeldRuleText = 2 * reports.MaxRuleBytes
 
 // ruleRef reads a rule reference into r, which is nil when the value is null.
 func (s *sarifStream) ruleRef(r *sarifRuleRef) error {

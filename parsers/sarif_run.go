@@ -215,6 +215,7 @@ func (r *sarifRun) setTool(t *sarifTool) {
 			r.describe(rule)
 		}
 	}
+	r.s.heldRuleText = 0 // the rule table has them now, or left them out
 	in := r.s.in
 	if r.s.tools == nil {
 		r.s.tools = map[string]bool{}
@@ -243,6 +244,9 @@ func (r *sarifRun) describe(rule *sarifRule) {
 	sh.described = true
 	sh.cat, sh.word = r.kind.category(r.toolName, rule, rule.ID)
 	sh.info = r.s.in.Rules.Add(r.toolName, ruleInfo(rule, sh.shortVaries))
+	if rule.textsCut {
+		r.s.in.Rules.Cut++
+	}
 	rule.texts = nil
 }
 
@@ -261,12 +265,15 @@ func ruleInfo(d *sarifRule, shortVaries bool) reports.Rule {
 	}
 	r.Full = ruleText(multiformatText(t.full))
 	if h := t.help; h != nil {
-		help := h.Markdown
+		help := h.Text
 		if help == "" {
-			help = h.Text
+			help = h.Markdown
 		}
 		if help = ruleText(help); help != r.Full && help != r.Short {
 			r.Help = help
+		}
+		if md := ruleText(h.Markdown); md != "" && (r.Help != "" || md != r.Full && md != r.Short) {
+			r.HelpMarkdown = md
 		}
 	}
 	return r
@@ -390,8 +397,9 @@ func (r *sarifRun) convert(res *sarifResult, j int) error {
 	partial := fingerprints(res.PartialFingerprints)
 	f.Detail = r.detail(res)
 	if d := f.Detail; d != nil {
-		f.FlowSteps, f.Related, f.Fixable = clamp32(res.FlowSteps), clamp32(res.RelatedCount), d.Fix != nil
+		f.FlowSteps, f.Related = clamp32(res.FlowSteps), clamp32(res.RelatedCount)
 	}
+	f.Fixable = res.FixProposed // kept in Detail when within its bounds
 
 	locs := res.Locations
 	if len(locs) > 1 && r.kind != toolPMD {

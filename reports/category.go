@@ -1,6 +1,11 @@
 package reports
 
-import "strings"
+import (
+	"bytes"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
 
 // The categories of recap's one cross-tool scale (docs/formats.md,
 // "Categories"): PMD's eight rule categories, Internationalization for the
@@ -182,18 +187,19 @@ func vocabulary(tool string) string {
 
 // foldWord lower-cases a word and drops spaces, '-' and '_', so that
 // "Best Practices", "bestpractices" and "best-practices" are one word.
-func foldWord(s string) string {
-	var b strings.Builder
+func foldWord(s string) string { return string(appendFoldWord(nil, s)) }
+
+// appendFoldWord appends foldWord(s) to dst.
+func appendFoldWord(dst []byte, s string) []byte {
 	for _, r := range strings.TrimSpace(s) {
 		switch r {
 		case ' ', '-', '_', '\t':
 		default:
-			b.WriteRune(r)
+			dst = utf8.AppendRune(dst, unicode.ToLower(r))
 		}
 	}
-	w := strings.ToLower(b.String())
-	if strings.HasSuffix(w, "practice") { // "best practice" and "best practices"
-		w += "s"
+	if bytes.HasSuffix(dst, []byte("practice")) { // "best practice" and "best practices"
+		dst = append(dst, 's')
 	}
-	return w
+	return dst
 }

@@ -33,6 +33,7 @@ type Filter struct {
 	Security bool
 
 	globs []*regexp.Regexp
+	cats  []string // Categories as words compare (foldWord)
 }
 
 // Compile checks the path globs; Match calls it when it has not been called.
@@ -43,6 +44,10 @@ func (f *Filter) Compile() error {
 	}
 	f.globs = globs
 	f.Grep = strings.ToLower(f.Grep)
+	f.cats = make([]string, len(f.Categories))
+	for i, c := range f.Categories {
+		f.cats[i] = foldWord(c)
+	}
 	return nil
 }
 
@@ -50,7 +55,7 @@ func (f *Filter) Compile() error {
 // steps run cheapest first; the path step needs the finding's path to be
 // normalized already (parsers do that).
 func (f *Filter) Match(x Finding) bool {
-	if len(f.globs) != len(f.Paths) {
+	if len(f.globs) != len(f.Paths) || len(f.cats) != len(f.Categories) {
 		if err := f.Compile(); err != nil {
 			return false
 		}
@@ -60,7 +65,7 @@ func (f *Filter) Match(x Finding) bool {
 		return false
 	case len(f.Tools) > 0 && !anyEqualFold(f.Tools, x.Tool):
 		return false
-	case len(f.Categories) > 0 && !anyEqualFold(f.Categories, x.Category) && (x.ToolCategory == "" || !anyEqualFold(f.Categories, x.ToolCategory)):
+	case len(f.Categories) > 0 && !f.matchCategory(&x):
 		return false
 	case f.Security && !x.Security():
 		return false
@@ -77,6 +82,28 @@ func (f *Filter) Match(x Finding) bool {
 }
 
 func (f *Filter) matchPath(p string) bool { return Globs(f.globs).Match(p) }
+
+// matchCategory reports whether x's category or the tool's word for it is
+// one of the filter's, compared as the category table compares words
+// ("best-practices" is "Best Practices").
+func (f *Filter) matchCategory(x *Finding) bool {
+	if anyEqualFold(f.Categories, x.Category) || x.ToolCategory != "" && anyEqualFold(f.Categories, x.ToolCategory) {
+		return true
+	}
+	var buf [64]byte
+	for _, c := range []string{x.Category, x.ToolCategory} {
+		if c == "" {
+			continue
+		}
+		w := appendFoldWord(buf[:0], c)
+		for _, want := range f.cats {
+			if string(w) == want {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // Globs is a compiled list of path globs (see [Filter.Paths]).
 type Globs []*regexp.Regexp

@@ -69,14 +69,16 @@ func TestFilterSecurity(t *testing.T) {
 		filter Filter
 		want   []int // indexes into all
 	}{
-		"the scale's name":     {Filter{Categories: []string{"code style"}}, []int{0}},
-		"the tool's word":      {Filter{Categories: []string{"WHITESPACE"}}, []int{0}},
-		"SpotBugs' word":       {Filter{Categories: []string{"security"}}, []int{3}},
-		"security":             {Filter{Security: true}, []int{1, 2, 3}},
-		"a CWE":                {Filter{CWE: []int{564}}, []int{1}},
-		"another CWE":          {Filter{CWE: []int{79}}, nil},
-		"security and a tool":  {Filter{Security: true, Tools: []string{"trivy"}}, []int{2}},
-		"security and CWE any": {Filter{Security: true, CWE: []int{79, 89}}, []int{1}},
+		"the scale's name":                 {Filter{Categories: []string{"code style"}}, []int{0}},
+		"the tool's word":                  {Filter{Categories: []string{"WHITESPACE"}}, []int{0}},
+		"SpotBugs' word":                   {Filter{Categories: []string{"security"}}, []int{3}},
+		"words as the table compares them": {Filter{Categories: []string{"code-style", "white_space"}}, []int{0}},
+		"none of them":                     {Filter{Categories: []string{"codestyles", "error-prone"}}, nil},
+		"security":                         {Filter{Security: true}, []int{1, 2, 3}},
+		"a CWE":                            {Filter{CWE: []int{564}}, []int{1}},
+		"another CWE":                      {Filter{CWE: []int{79}}, nil},
+		"security and a tool":              {Filter{Security: true, Tools: []string{"trivy"}}, []int{2}},
+		"security and CWE any":             {Filter{Security: true, CWE: []int{79, 89}}, []int{1}},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {

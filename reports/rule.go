@@ -18,10 +18,12 @@ type Rule struct {
 	// Details), plain text with line breaks; HTML is turned into text.
 	Short string `json:"shortDescription,omitempty"`
 	Full  string `json:"fullDescription,omitempty"`
-	// Help is the rule's help as Markdown (SARIF help.markdown, else
-	// help.text), when it says more than Full.
-	Help    string `json:"help,omitempty"`
-	HelpURI string `json:"helpUri,omitempty"`
+	// Help is the rule's help as text (SARIF help.text, else its
+	// help.markdown), when it says more than Full; HelpMarkdown the help's
+	// Markdown (help.markdown) when the report gives one.
+	Help         string `json:"help,omitempty"`
+	HelpMarkdown string `json:"helpMarkdown,omitempty"`
+	HelpURI      string `json:"helpUri,omitempty"`
 	// Tags are the rule's tags (SARIF properties.tags).
 	Tags []string `json:"tags,omitempty"`
 	// SecuritySeverity is SARIF's properties.security-severity (0 none),
@@ -69,7 +71,7 @@ func (rs *Rules) Add(tool string, r Rule) *Rule {
 		rs.Cut++
 		return nil
 	}
-	for _, s := range []*string{&r.Short, &r.Full, &r.Help} {
+	for _, s := range []*string{&r.Short, &r.Full, &r.Help, &r.HelpMarkdown} {
 		if len(*s) > MaxRuleText {
 			*s = cutText(*s, MaxRuleText)
 			rs.Cut++
@@ -118,13 +120,22 @@ func (rs *Rules) Bytes() int {
 	}
 	n := 0
 	for k, r := range rs.m {
-		n += int(unsafe.Sizeof(*r)) + 64 + len(k.tool) + len(r.ID) + len(r.Name) + len(r.Short) + len(r.Full) + len(r.Help) +
+		n += int(unsafe.Sizeof(*r)) + 64 + len(k.tool) + len(r.ID) + len(r.Name) + len(r.Short) + len(r.Full) + len(r.Help) + len(r.HelpMarkdown) +
 			len(r.HelpURI) + len(r.Precision) + 8*len(r.CWE)
 		for _, t := range r.Tags {
 			n += 16 + len(t)
 		}
 	}
 	return n
+}
+
+// TextBytes is the bytes of the texts the table holds, which
+// MaxRuleBytes bounds.
+func (rs *Rules) TextBytes() int {
+	if rs == nil {
+		return 0
+	}
+	return rs.bytes
 }
 
 // RuleEntry is a rule of a table with its tool.

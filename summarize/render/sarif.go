@@ -119,6 +119,7 @@ type sarifRun struct {
 	seen          map[uint64]uint32 // fingerprint → results with it so far
 	occ           []int             // Render's occurrences, by finding
 	omitted       int               // results a capped stream left out
+	taxa          bool              // a result refers to the CWE taxonomy
 	recap         string            // recap's version (sarifRuns.recap)
 	unlocated     int               // findings without a file, left out
 }
@@ -186,6 +187,7 @@ func (rs *sarifRuns) add(f *reports.Finding) (*sarifRun, int) {
 		r.ruleSec = append(r.ruleSec, ruleSecurity{})
 	}
 	r.ruleSec[idx].add(f)
+	r.taxa = r.taxa || len(f.CWE) > 0
 	r.n++
 	if r.spill == nil {
 		r.findings = append(r.findings, f)
@@ -251,6 +253,9 @@ func (r *sarifRun) head(inputs []reports.Input) (before, after []byte, err error
 	}
 	run.Results = nil
 	run.Conversion = recapConversion(r.recap)
+	if r.taxa {
+		run.Taxonomies = []*sarif.ToolComponent{cweTaxonomyComponent()}
+	}
 	if r.omitted > 0 || r.unlocated > 0 {
 		run.Properties = sarif.Properties{}
 	}
@@ -303,23 +308,50 @@ func resultSep(i int) string {
 	return ",\n"
 }
 
-// ruleSecurity is what the findings of one rule say of security: their
-// CWE ids and the highest security severity.
+// ruleSecurity is what the findings of one rule say of security: the CWE
+// ids they all have (a result's own are its taxa), the highest security
+// severity.
 type ruleSecurity struct {
 	cwe      []int
+	seen     bool // a finding was added: cwe is what they share
 	severity float64
 	security bool // a finding of the rule is about security
 }
 
 func (rs *ruleSecurity) add(f *reports.Finding) {
-	for _, id := range f.CWE {
-		if !slices.Contains(rs.cwe, id) && len(rs.cwe) < maxRuleCWE {
-			rs.cwe = append(rs.cwe, id)
-			slices.Sort(rs.cwe)
-		}
+	if !rs.seen {
+		rs.seen = true
+		rs.cwe = slices.Clone(f.CWE[:min(len(f.CWE), maxRuleCWE)])
+	} else if len(rs.cwe) > 0 {
+		rs.cwe = slices.DeleteFunc(rs.cwe, func(id int) bool { return !slices.Contains(f.CWE, id) })
 	}
 	rs.severity = max(rs.severity, f.SecuritySeverity)
 	rs.security = rs.security || f.Security()
+}
+
+// The CWE taxonomy that results' taxa refer to (SARIF §3.19.3, §3.27.8): a
+// fixed GUID, the UUID of https://cwe.mitre.org/ in the URL namespace.
+const (
+	cweTaxonomy     = "CWE"
+	cweTaxonomyGUID = "ec480a2c-8267-5d90-affc-401687cd64b0"
+)
+
+// cweTaxonomyComponent declares the CWE taxonomy of a run.
+func cweTaxonomyComponent() *sarif.ToolComponent {
+	name, guid, org, uri := cweTaxonomy, cweTaxonomyGUID, "MITRE", "https://cwe.mitre.org/"
+	return &sarif.ToolComponent{Name: name, GUID: &guid, Organization: &org, InformationURI: &uri, Rules: []*sarif.ReportingDescriptor{},
+		ShortDescription: sarif.NewMultiformatMessageString("The MITRE Common Weakness Enumeration")}
+}
+
+// sarifTaxa are the finding's CWE ids as references into the run's CWE
+// taxonomy.
+func sarifTaxa(cwe []int) []*sarif.ReportingDescriptorReference {
+	taxa := make([]*sarif.ReportingDescriptorReference, len(cwe))
+	for i, id := range cwe {
+		taxa[i] = sarif.NewReportingDescriptorReference().WithId(strconv.Itoa(id)).
+			WithToolComponentReference(sarif.NewToolComponentReference().WithName(cweTaxonomy).WithIndex(0).WithGuid(cweTaxonomyGUID))
+	}
+	return taxa
 }
 
 // maxRuleCWE bounds the CWE tags of a rule (GitHub takes 20 tags).
@@ -328,8 +360,9 @@ const maxRuleCWE = 10
 // sarifRule declares a rule: what its report says of it (info, nil when
 // nothing), else text recap makes of its tool and category; GitHub's code
 // scanning requires a short and a full description and a help text. The
-// help is written as text, never as Markdown that GitHub would render:
-// report text stays inert on a code host.
+// help is written as text (the report's help.text when it has one), never
+// as Markdown that GitHub would render: report text stays inert on a code
+// host.
 func sarifRule(f *reports.Finding, info *reports.Rule, sec *ruleSecurity) *sarif.ReportingDescriptor {
 	rule := sarif.NewRule(f.Rule)
 	if rule.ID == "" {
@@ -339,7 +372,7 @@ func sarifRule(f *reports.Finding, info *reports.Rule, sec *ruleSecurity) *sarif
 		info = &reports.Rule{}
 	}
 	short := DisplayRule(f.Rule, f.RuleName)
-	if f.RuleName != "" {
+	if f.RuleName != "" && f.RuleName != rule.ID { // a name that is the id says nothing (SARIF1001)
 		rule.Name = &f.RuleName
 	}
 	desc := fmt.Sprintf("%s: %s rule, category %s.", short, f.Tool, categoryName(f.Category))
@@ -426,6 +459,9 @@ func sarifResult(f *reports.Finding, ruleIndex, occurrence int) *sarif.Result {
 	}
 	if d := f.Detail; d != nil {
 		sarifDetail(res, d)
+	}
+	if len(f.CWE) > 0 {
+		res.Taxa = sarifTaxa(f.CWE)
 	}
 	if f.Fingerprint != "" {
 		res.PartialFingerprints = map[string]interface{}{FingerprintKey: f.Fingerprint + ":" + strconv.Itoa(occurrence)}

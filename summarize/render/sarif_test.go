@@ -150,10 +150,8 @@ func sameDetail(t *testing.T, want, got reports.Finding, wantRule, gotRule *repo
 	if got.Category != want.Category || want.ToolCategory != "" && got.ToolCategory != want.ToolCategory {
 		t.Errorf("%s: category %q (%q), want %q (%q)", where, got.Category, got.ToolCategory, want.Category, want.ToolCategory)
 	}
-	for _, id := range want.CWE {
-		if !slicesContain(got.CWE, id) {
-			t.Errorf("%s: CWE %v, want %v among them", where, got.CWE, want.CWE)
-		}
+	if !slices.Equal(got.CWE, want.CWE) { // a result's own CWE ids are its, not its rule's
+		t.Errorf("%s: CWE %v, want %v", where, got.CWE, want.CWE)
 	}
 	if want.SecuritySeverity > 0 && fmt.Sprintf("%.1f", got.SecuritySeverity) != fmt.Sprintf("%.1f", want.SecuritySeverity) || got.Security() != want.Security() {
 		t.Errorf("%s: security severity %v (security %v), want %v (%v)", where, got.SecuritySeverity, got.Security(), want.SecuritySeverity, want.Security())
@@ -455,5 +453,54 @@ func TestSARIFOfSample(t *testing.T) {
 	os.WriteFile(name, buf.Bytes(), 0o644)
 	if errs := tooltest.ValidateSARIF(t, name); len(errs) > 0 {
 		t.Errorf("Sarif.Multitool validate: %d results, first:\n%s", len(errs), strings.Join(errs[:min(len(errs), 10)], "\n"))
+	}
+}
+
+// TestSARIFResultCWE: a CWE id that one result of a rule gives in its taxa
+// stays that result's through recap's SARIF, and the rule's own (a tag)
+// stays on every result of the rule.
+func TestSARIFResultCWE(t *testing.T) {
+	const log = `{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"CodeQL","rules":[
+{"id":"py/a","properties":{"tags":["external/cwe/cwe-89"]}},{"id":"py/b"}]}},"results":[
+{"ruleId":"py/a","message":{"text":"one"},"locations":[{"physicalLocation":{"artifactLocation":{"uri":"a.py"},"region":{"startLine":1}}}],
+ "taxa":[{"id":"79","toolComponent":{"name":"CWE"}}]},
+{"ruleId":"py/a","message":{"text":"two"},"locations":[{"physicalLocation":{"artifactLocation":{"uri":"a.py"},"region":{"startLine":2}}}]},
+{"ruleId":"py/b","message":{"text":"three"},"locations":[{"physicalLocation":{"artifactLocation":{"uri":"a.py"},"region":{"startLine":3}}}],
+ "taxa":[{"id":"22","toolComponent":{"name":"CWE"}}]},
+{"ruleId":"py/b","message":{"text":"four"},"locations":[{"physicalLocation":{"artifactLocation":{"uri":"a.py"},"region":{"startLine":4}}}],
+ "taxa":[{"id":"22","toolComponent":{"name":"CWE"}},{"id":"23","toolComponent":{"name":"CWE"}}]}]}]}`
+	findings, in := parsers.ParseAll(strings.NewReader(log), "in.sarif", parsers.ReadOptions{})
+	want := map[string][]int{"one": {79, 89}, "two": {89}, "three": {22}, "four": {22, 23}}
+	check := func(what string, fs []reports.Finding) {
+		t.Helper()
+		if len(fs) != len(want) {
+			t.Fatalf("%s: %d findings", what, len(fs))
+		}
+		for _, f := range fs {
+			if !slices.Equal(f.CWE, want[f.Message]) {
+				t.Errorf("%s: %q has CWE %v, want %v", what, f.Message, f.CWE, want[f.Message])
+			}
+		}
+	}
+	check("read", findings)
+	v := &summarize.View{Inputs: []reports.Input{in}}
+	for _, f := range findings {
+		v.Findings = append(v.Findings, summarize.FindingView{Finding: f})
+	}
+	var buf bytes.Buffer
+	if err := (SARIF{}).Render(&buf, v); err != nil {
+		t.Fatal(err)
+	}
+	back, bin := parsers.ParseAll(bytes.NewReader(buf.Bytes()), "out.sarif", parsers.ReadOptions{})
+	if bin.Error != "" {
+		t.Fatal(bin.Error)
+	}
+	check("read back", back)
+	name := filepath.Join(t.TempDir(), "cwe.sarif")
+	if err := os.WriteFile(name, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if errs := tooltest.ValidateSARIF(t, name); len(errs) > 0 {
+		t.Errorf("Sarif.Multitool validate: %s", strings.Join(errs, "\n"))
 	}
 }
