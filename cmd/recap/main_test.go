@@ -486,3 +486,37 @@ func TestContextThroughSymlink(t *testing.T) {
 		}
 	}
 }
+
+// TestReadmeSample: the README's sample command prints what the README
+// shows (each line of its output block, in order; "…" stands for lines
+// left out).
+func TestReadmeSample(t *testing.T) {
+	root := reportstest.RepoRoot(t)
+	readme := readFile(t, filepath.Join(root, "README.md"))
+	const cmdLine = "go run ./cmd/recap summary --repo testdata/sample testdata/reports\n```\n\n```\n"
+	i := strings.Index(readme, cmdLine)
+	if i < 0 {
+		t.Fatal("the README does not show the sample command and its output")
+	}
+	block, _, _ := strings.Cut(readme[i+len(cmdLine):], "```")
+	cmd := exec.Command(bin, "summary", "--repo", "testdata/sample", "testdata/reports")
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(out), "\n")
+	at := 0
+	for _, want := range strings.Split(strings.TrimSuffix(block, "\n"), "\n") {
+		if want == "…" {
+			continue
+		}
+		for at < len(lines) && lines[at] != want {
+			at++
+		}
+		if at == len(lines) {
+			t.Fatalf("the README shows %q, which the command does not print (in that order):\n%s", want, out)
+		}
+		at++
+	}
+}
