@@ -138,6 +138,12 @@ func newReport(streams *IO, o *reportOptions, args []string, page bool) (*report
 	}
 	st, streamer := r.(render.Streamer)
 	sel, selects := r.(render.Selector)
+	if !page && !streamer && !selects && q.Baseline == nil {
+		// Counts alone: no finding is shown or compared, so none needs
+		// its fingerprint.
+		readOpts.NoFingerprints = true
+		q.Reports = pipeline.Files{Paths: args, Options: readOpts}
+	}
 	switch {
 	case streamer && !(page && o.paged):
 		rep.stream = st.NewStream()
