@@ -115,3 +115,23 @@ func TestKeep(t *testing.T) {
 			asked, len(all), keptIn.Findings, allIn.Findings, len(kept), len(want))
 	}
 }
+
+// TestNoFingerprints: findings read without fingerprints are the same
+// findings, ids too, with an empty fingerprint.
+func TestNoFingerprints(t *testing.T) {
+	report, _ := manyResults(convBatch + 7)
+	all, allIn := ParseAll(strings.NewReader(report), "r.sarif", ReadOptions{})
+	bare, bareIn := ParseAll(strings.NewReader(report), "r.sarif", ReadOptions{NoFingerprints: true})
+	if len(all) != len(bare) || allIn.Findings != bareIn.Findings {
+		t.Fatalf("%d findings, want %d", len(bare), len(all))
+	}
+	for i := range all {
+		if bare[i].Fingerprint != "" || all[i].Fingerprint == "" {
+			t.Fatalf("finding %d: fingerprint %q (with them: %q)", i, bare[i].Fingerprint, all[i].Fingerprint)
+		}
+		all[i].Fingerprint = ""
+		if !reflect.DeepEqual(all[i], bare[i]) {
+			t.Fatalf("finding %d: %+v, with fingerprints %+v", i, bare[i], all[i])
+		}
+	}
+}
