@@ -400,22 +400,63 @@ func (s *xmlScanner) bang() error {
 		s.r.Discard(7)
 		return s.cdata()
 	}
-	depth := 0
-	for {
+	// A directive (<!DOCTYPE …>), read as encoding/xml reads it: its first
+	// byte whatever it is, then up to a > outside quotes and outside the
+	// <…> nested in it; a comment inside is skipped.
+	get := func() (byte, error) {
 		c, err := s.r.ReadByte()
 		if err != nil {
-			return s.fail("unexpected EOF")
+			return 0, s.fail("unexpected EOF")
 		}
-		switch c {
-		case '\n':
+		if c == '\n' {
 			s.line++
-		case '[':
-			depth++
-		case ']':
+		}
+		return c, nil
+	}
+	if _, err := get(); err != nil {
+		return err
+	}
+	var inquote byte
+	depth := 0
+	for {
+		c, err := get()
+		if err != nil {
+			return err
+		}
+		if inquote == 0 && c == '>' && depth == 0 {
+			return nil
+		}
+	handle:
+		switch {
+		case c == inquote:
+			inquote = 0
+		case inquote != 0:
+		case c == '\'' || c == '"':
+			inquote = c
+		case c == '>':
 			depth--
-		case '>':
-			if depth <= 0 {
-				return nil
+		case c == '<':
+			for i := 0; i < len("!--"); i++ {
+				if c, err = get(); err != nil {
+					return err
+				}
+				if c != "!--"[i] {
+					depth++
+					goto handle
+				}
+			}
+			var b0, b1 byte
+			for {
+				if c, err = get(); err != nil {
+					return err
+				}
+				if b0 == '-' && b1 == '-' {
+					if c != '>' {
+						return s.fail(`invalid sequence "--" not allowed in comments`)
+					}
+					break
+				}
+				b0, b1 = b1, c
 			}
 		}
 	}
