@@ -14,7 +14,7 @@
 // XML), in a process of its own. The reports' paths are absolute under the
 // directory they were made in (/home/runner/work/REPO/REPO); the findings-
 // on-changed-lines rows need that directory to exist as --repo, and the
-// script makes it when it can. The diff rows run on the generated
+// script makes it when it can, and removes what it made when it ends. The diff rows run on the generated
 // repository of the diff benchmarks (3,000 files, 3,000 commits), made in
 // the temp dir the first time; the MCP row runs scripts/mcpbench.
 package main
@@ -76,7 +76,8 @@ func main() {
 	sarifGz := filepath.Join(*benchDir, "spring-framework.pmd7-all.sarif.gz")
 	cs := in("spring-framework.checkstyle-sun.xml")
 	diff200 := in("spring-framework.200-commits.masked.diff")
-	haveRoot := os.MkdirAll(springRoot, 0o755) == nil
+	removeRoot, haveRoot := makeDir(springRoot)
+	defer removeRoot()
 
 	multitool := "node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool"
 	if _, err := os.Stat(multitool); err != nil {
@@ -489,4 +490,26 @@ func floor(kind, path string) {
 		}
 	}
 	fmt.Println(n)
+}
+
+// makeDir makes dir and its missing parents, and returns what removes the
+// directories it made (the highest of them, with what is under it).
+func makeDir(dir string) (remove func(), ok bool) {
+	top := ""
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		if _, err := os.Stat(d); err == nil {
+			break
+		}
+		top = d
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return func() {}, false
+	}
+	if top == "" {
+		return func() {}, true
+	}
+	return func() { os.RemoveAll(top) }, true
 }
