@@ -131,7 +131,7 @@ var CategoryTable = []CategoryRow{
 	// Code Climate's categories (GitLab Code Quality reports); Complexity,
 	// Performance, Security and Style are rows above or the scale's names.
 	{VocabularyAny, "bug risk", CategoryErrorProne},
-	{VocabularyAny, "clarity", CategoryCodeStyle},
+	{VocabularyAny, "clarity", CategoryDocumentation},
 	{VocabularyAny, "compatibility", CategoryBestPractices},
 	{VocabularyAny, "duplication", CategoryDesign},
 }

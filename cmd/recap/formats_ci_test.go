@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/reports/reportstest"
 )
 
@@ -45,7 +46,8 @@ func TestSARIFRecordsRecap(t *testing.T) {
 
 // TestCodeClimateReadsBack: recap summary --format codeclimate on the
 // sample's reports, read by recap again, gives the same findings (tool,
-// rule, severity, path, line, message), counted the same.
+// rule, severity, path, line, message, and category but for
+// Multithreading, which Code Climate calls a bug risk), counted the same.
 func TestCodeClimateReadsBack(t *testing.T) {
 	root := reportstest.RepoRoot(t)
 	cq, stderr, code := recap(t, root, nil, "summary", "--format", "codeclimate", "--repo", "testdata/sample", "testdata/reports")
@@ -57,8 +59,8 @@ func TestCodeClimateReadsBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	type finding struct {
-		Tool, Rule, Severity, Path, Message string
-		Line                                int
+		Tool, Rule, Severity, Path, Message, Category string
+		Line                                          int
 	}
 	read := func(args ...string) (int, []string) {
 		out, stderr, code := recap(t, root, nil, append([]string{"findings", "--format", "json", "--limit", "200", "--max-tokens", "25000", "--no-context"}, args...)...)
@@ -76,7 +78,10 @@ func TestCodeClimateReadsBack(t *testing.T) {
 		}
 		var keys []string
 		for _, f := range v.Findings {
-			keys = append(keys, strings.Join([]string{f.Tool, f.Rule, f.Severity, f.Path, itoa(max(f.Line, 1)), f.Message}, "|"))
+			if f.Category == reports.CategoryMultithreading {
+				f.Category = reports.CategoryErrorProne
+			}
+			keys = append(keys, strings.Join([]string{f.Tool, f.Rule, f.Severity, f.Path, itoa(max(f.Line, 1)), f.Message, f.Category}, "|"))
 		}
 		sort.Strings(keys)
 		return v.Summary.Total, keys

@@ -28,8 +28,9 @@ import (
 //     ([CodeClimateSeverity]);
 //   - location.path, repository-relative, and location.lines.begin (and end).
 //
-// It also writes type ("issue") and engine_name (the tool), as the Code
-// Climate CLI does. GitLab needs a file: a finding without a path is left
+// It also writes type ("issue"), engine_name (the tool) and categories (the
+// finding's category in Code Climate's words, see ccCategories), as the
+// Code Climate CLI does. GitLab needs a file: a finding without a path is left
 // out (counted by [CodeClimateStream.NoPath]); a file-level finding is on
 // line 1. As a [Streamer] it writes every finding that passes the filters,
 // spilled to a temporary file as they come; Render writes a view's page.
@@ -66,6 +67,23 @@ type ccIssue struct {
 	Fingerprint string     `json:"fingerprint"`
 	Location    ccLocation `json:"location"`
 	EngineName  string     `json:"engine_name,omitempty"`
+	Categories  []string   `json:"categories,omitempty"`
+}
+
+// ccCategories are Code Climate's categories of recap's scale (Code
+// Climate names seven; recap reads each back as the scale's category it
+// came from, but Multithreading as Error Prone and Internationalization as
+// Best Practices). Other has none.
+var ccCategories = map[string][]string{
+	reports.CategoryBestPractices:        {"Compatibility"},
+	reports.CategoryCodeStyle:            {"Style"},
+	reports.CategoryDesign:               {"Complexity"},
+	reports.CategoryDocumentation:        {"Clarity"},
+	reports.CategoryErrorProne:           {"Bug Risk"},
+	reports.CategoryMultithreading:       {"Bug Risk"},
+	reports.CategoryPerformance:          {"Performance"},
+	reports.CategorySecurity:             {"Security"},
+	reports.CategoryInternationalization: {"Compatibility"},
 }
 
 type ccLocation struct {
@@ -106,6 +124,7 @@ func codeClimateIssue(f *reports.Finding, occ ccCounter) ([]byte, bool, error) {
 		Fingerprint: hex.EncodeToString(sum[:]),
 		Location:    ccLocation{Path: f.Path, Lines: ccLines{Begin: line}},
 		EngineName:  f.Tool,
+		Categories:  ccCategories[f.Category],
 	}
 	if f.EndLine > line {
 		is.Location.Lines.End = f.EndLine
