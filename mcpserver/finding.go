@@ -57,13 +57,11 @@ type FindingAnswer struct {
 }
 
 // RuleInfo is what recap knows of a finding's rule, in the tool's own
-// words, and how often the rule fires in the same report.
+// words, and how often the rule fires in the same report. What the finding
+// says already (its tool and categories, its help link) is not repeated.
 type RuleInfo struct {
-	ID           string `json:"id"`
-	Name         string `json:"name,omitempty"`
-	Tool         string `json:"tool"`
-	Category     string `json:"category"`
-	ToolCategory string `json:"toolCategory,omitempty"`
+	ID   string `json:"id"`
+	Name string `json:"name,omitempty"`
 	// ShortDescription and FullDescription say what the rule finds and why
 	// it matters; Help how to fix it, as Markdown (the tool's).
 	ShortDescription string  `json:"shortDescription,omitempty"`
@@ -402,18 +400,17 @@ func inReport(r *report, f *reports.Finding) int {
 	return n
 }
 
-// ruleInfo is what getFinding says of a finding's rule: the finding's own
-// fields, and what its report says of the rule (nil: nothing).
+// ruleInfo is what getFinding says of a finding's rule: its id and name,
+// and what its report says of the rule (nil: nothing).
 func ruleInfo(f *reports.Finding, r *reports.Rule) *RuleInfo {
-	info := &RuleInfo{ID: f.Rule, Name: f.RuleName, Tool: f.Tool, Category: f.Category, ToolCategory: f.ToolCategory, HelpURI: f.HelpURI,
-		CWE: f.CWE, SecuritySeverity: f.SecuritySeverity}
+	info := &RuleInfo{ID: f.Rule, Name: f.RuleName, CWE: f.CWE, SecuritySeverity: f.SecuritySeverity}
 	if r == nil {
 		return info
 	}
 	if info.Name == "" {
 		info.Name = r.Name
 	}
-	if info.HelpURI == "" {
+	if r.HelpURI != f.HelpURI {
 		info.HelpURI = r.HelpURI
 	}
 	info.ShortDescription, info.FullDescription, info.Help, info.Precision = r.Short, r.Full, cmp.Or(r.HelpMarkdown, r.Help), r.Precision

@@ -86,19 +86,22 @@ func TestGetFindingDetails(t *testing.T) {
 		a, _ := find("build/reports/pmd.sarif", "ImmutableField", 10000)
 		want := ruleOf("build/reports/pmd.sarif", "PMD", "ImmutableField")
 		if a.Rule == nil || a.Rule.FullDescription != want.Full || !strings.HasPrefix(a.Rule.FullDescription, "Reports non-final fields whose value never changes") ||
-			a.Rule.Category != "Design" || a.Rule.ToolCategory != "Design" || a.Rule.HelpURI != want.HelpURI {
+			a.Finding.Category != "Design" || a.Finding.ToolCategory != "Design" || a.Finding.HelpURI != want.HelpURI || a.Rule.HelpURI != "" {
 			t.Errorf("rule %+v", a.Rule)
 		}
 	})
 	t.Run("SpotBugs rule in its own words", func(t *testing.T) {
 		a, _ := find("build/spotbugs/spotbugs-3.xml", "DM_EXIT", 10000)
-		want := &mcpserver.RuleInfo{ID: "DM_EXIT", Name: "Method invokes System.exit(...)", Tool: "SpotBugs", Category: reports.CategoryBestPractices,
-			ToolCategory: "BAD_PRACTICE", ShortDescription: "Method invokes System.exit(...)",
+		want := &mcpserver.RuleInfo{ID: "DM_EXIT", Name: "Method invokes System.exit(...)", ShortDescription: "Method invokes System.exit(...)",
 			FullDescription: "Invoking System.exit shuts down the entire Java virtual machine. This should only been done when it is appropriate. " +
 				"Such calls make it hard or impossible for your code to be invoked by other code. Consider throwing a RuntimeException instead.",
-			HelpURI: "https://spotbugs.readthedocs.io/en/latest/bugDescriptions.html#DM_EXIT", CWE: []int{382}, InReport: 1}
+			CWE: []int{382}, InReport: 1}
 		if diff := cmp.Diff(want, a.Rule); diff != "" {
 			t.Errorf("rule (-want +got):\n%s", diff)
+		}
+		if f := a.Finding; f.Tool != "SpotBugs" || f.Category != reports.CategoryBestPractices || f.ToolCategory != "BAD_PRACTICE" ||
+			f.HelpURI != "https://spotbugs.readthedocs.io/en/latest/bugDescriptions.html#DM_EXIT" {
+			t.Errorf("finding %+v", f)
 		}
 	})
 	t.Run("fix as a diff", func(t *testing.T) {
