@@ -114,6 +114,7 @@ type sarifRun struct {
 	n             int
 	rules         []reports.Finding // the first finding of each rule, message and snippet left out
 	ruleSec       []ruleSecurity    // what the findings of each rule say of security
+	rulePrio      []int             // the tool's priority all the findings of each rule have, 0 when none or they differ
 	ruleIndex     map[string]int
 	spill         *spill            // the stream's encoded results
 	seen          map[uint64]uint32 // fingerprint → results with it so far
@@ -185,8 +186,12 @@ func (rs *sarifRuns) add(f *reports.Finding) (*sarifRun, int) {
 		rule.Message, rule.Snippet, rule.Detail = "", "", nil
 		r.rules = append(r.rules, rule)
 		r.ruleSec = append(r.ruleSec, ruleSecurity{})
+		r.rulePrio = append(r.rulePrio, f.Priority)
 	}
 	r.ruleSec[idx].add(f)
+	if r.rulePrio[idx] != f.Priority {
+		r.rulePrio[idx] = 0 // the rule's findings differ: none is the rule's
+	}
 	r.taxa = r.taxa || len(f.CWE) > 0
 	r.n++
 	if r.spill == nil {
@@ -245,7 +250,11 @@ func (r *sarifRun) head(inputs []reports.Input) (before, after []byte, err error
 		driver.InformationURI = &uri
 	}
 	for i := range r.rules {
-		driver.Rules = append(driver.Rules, sarifRule(&r.rules[i], reports.RuleOf(inputs, &r.rules[i]), &r.ruleSec[i]))
+		rule := sarifRule(&r.rules[i], reports.RuleOf(inputs, &r.rules[i]), &r.ruleSec[i])
+		if p := r.rulePrio[i]; p > 0 {
+			rule.Properties["priority"] = p // PMD's, as PMD writes it (read back as the findings')
+		}
+		driver.Rules = append(driver.Rules, rule)
 	}
 	run := sarif.NewRun(sarif.Tool{Driver: driver})
 	run.OriginalUriBaseIDs = map[string]*sarif.ArtifactLocation{

@@ -147,6 +147,9 @@ func TestSARIFOfCorpus(t *testing.T) {
 func sameDetail(t *testing.T, want, got reports.Finding, wantRule, gotRule *reports.Rule) {
 	t.Helper()
 	where := fmt.Sprintf("%s %s %s:%d", want.Tool, want.Rule, want.Path, want.Line)
+	if want.Tool == "PMD" && got.Priority != want.Priority {
+		t.Errorf("%s: priority %d, want %d", where, got.Priority, want.Priority)
+	}
 	if got.Category != want.Category || want.ToolCategory != "" && got.ToolCategory != want.ToolCategory {
 		t.Errorf("%s: category %q (%q), want %q (%q)", where, got.Category, got.ToolCategory, want.Category, want.ToolCategory)
 	}
