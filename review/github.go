@@ -1,12 +1,10 @@
 package review
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"os"
@@ -255,99 +253,21 @@ func (c *Client) do(ctx context.Context, method, path string, in, out any) error
 	return err
 }
 
-// send makes one request and decodes the answer into out. A GET is tried
-// again once after a 5xx or a network error; any request GitHub answers
-// with Retry-After is tried again after that time, within MaxTries and
-// MaxRetryWait.
+// send makes one request to GitHub and decodes the answer into out (see
+// restCall.send).
 func (c *Client) send(ctx context.Context, method, u string, in, out any) (*http.Response, error) {
-	var payload []byte
-	if in != nil {
-		var err error
-		if payload, err = json.Marshal(in); err != nil {
-			return nil, err
-		}
-	}
-	hc := c.HTTP
-	if hc == nil {
-		hc = &http.Client{Timeout: 60 * time.Second}
-	}
-	failedOnce := false // a GET's one retry after a 5xx or a network error
-	var lastErr error
-	for try := 0; try < MaxTries; try++ {
-		req, err := http.NewRequestWithContext(ctx, method, u, bytes.NewReader(payload))
-		if err != nil {
-			return nil, err
-		}
-		req.Header.Set("Accept", "application/vnd.github+json")
-		req.Header.Set("Authorization", "Bearer "+c.Token)
-		req.Header.Set("X-GitHub-Api-Version", apiVersion)
-		ua := c.UserAgent
-		if ua == "" {
-			ua = "recap"
-		}
-		req.Header.Set("User-Agent", ua)
-		if in != nil {
-			req.Header.Set("Content-Type", "application/json")
-		}
-		wait := time.Duration(-1)
-		resp, err := hc.Do(req)
-		switch {
-		case err != nil:
-			lastErr = fmt.Errorf("%s %s: %w", method, redact(u), err)
-			if method == http.MethodGet && !failedOnce && ctx.Err() == nil {
-				failedOnce, wait = true, c.RetryWait
-			}
-		default:
-			body, rerr := io.ReadAll(io.LimitReader(resp.Body, 32<<20))
-			resp.Body.Close()
-			if rerr != nil {
-				return resp, fmt.Errorf("%s %s: reading the answer: %w", method, redact(u), rerr)
-			}
-			if resp.StatusCode < 300 {
-				if out != nil && len(body) > 0 {
-					if err := json.Unmarshal(body, out); err != nil {
-						return resp, fmt.Errorf("%s %s: the answer is not the JSON expected: %w", method, redact(u), err)
-					}
-				}
-				return resp, nil
-			}
+	call := restCall{http: c.HTTP, userAgent: c.UserAgent, retryWait: c.RetryWait, sleep: c.Sleep, waited: &c.waited,
+		header: func(req *http.Request) {
+			req.Header.Set("Accept", "application/vnd.github+json")
+			req.Header.Set("Authorization", "Bearer "+c.Token)
+			req.Header.Set("X-GitHub-Api-Version", apiVersion)
+		},
+		refused: func(resp *http.Response, body []byte) (time.Duration, error) {
 			e := apiError(method, u, resp, body, c.now())
-			lastErr = e
-			switch {
-			case e.RetryAfter > 0:
-				if try+1 < MaxTries && c.waited+e.RetryAfter <= MaxRetryWait {
-					wait = e.RetryAfter
-					c.waited += wait
-				}
-			case resp.StatusCode >= 500 && method == http.MethodGet && !failedOnce:
-				failedOnce, wait = true, c.RetryWait
-			}
-			if wait < 0 {
-				return resp, e
-			}
-		}
-		if wait < 0 {
-			return nil, lastErr
-		}
-		if err := c.sleep(ctx, wait); err != nil {
-			return nil, err
-		}
+			return e.RetryAfter, e
+		},
 	}
-	return nil, lastErr
-}
-
-func (c *Client) sleep(ctx context.Context, d time.Duration) error {
-	if c.Sleep != nil {
-		return c.Sleep(ctx, d)
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
+	return call.send(ctx, method, u, in, out)
 }
 
 func (c *Client) now() time.Time {

@@ -1,12 +1,10 @@
 package review
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -341,95 +339,24 @@ func (g *GitLab) do(ctx context.Context, method, path string, in, out any) error
 	return err
 }
 
-// send makes one request and decodes the answer into out: a GET is tried
-// again once after a 5xx or a network error; an answer with Retry-After
-// (429) is tried again after that time, within MaxTries and MaxRetryWait.
+// send makes one request to GitLab and decodes the answer into out (see
+// restCall.send).
 func (g *GitLab) send(ctx context.Context, method, u string, in, out any) (*http.Response, error) {
-	var payload []byte
-	if in != nil {
-		var err error
-		if payload, err = json.Marshal(in); err != nil {
-			return nil, err
-		}
-	}
-	hc := g.HTTP
-	if hc == nil {
-		hc = &http.Client{Timeout: 60 * time.Second}
-	}
-	retried := false
-	var lastErr error
-	for try := 0; try < MaxTries; try++ {
-		req, err := http.NewRequestWithContext(ctx, method, u, bytes.NewReader(payload))
-		if err != nil {
-			return nil, err
-		}
-		if g.JobToken {
-			req.Header.Set("JOB-TOKEN", g.Token)
-		} else {
-			req.Header.Set("PRIVATE-TOKEN", g.Token)
-		}
-		ua := g.UserAgent
-		if ua == "" {
-			ua = "recap"
-		}
-		req.Header.Set("User-Agent", ua)
-		req.Header.Set("Accept", "application/json")
-		if in != nil {
-			req.Header.Set("Content-Type", "application/json")
-		}
-		wait := time.Duration(-1)
-		resp, err := hc.Do(req)
-		if err != nil {
-			lastErr = fmt.Errorf("%s %s: %w", method, redact(u), err)
-			if method == http.MethodGet && !retried && ctx.Err() == nil {
-				retried, wait = true, g.RetryWait
+	call := restCall{http: g.HTTP, userAgent: g.UserAgent, retryWait: g.RetryWait, sleep: g.Sleep, waited: &g.waited,
+		header: func(req *http.Request) {
+			if g.JobToken {
+				req.Header.Set("JOB-TOKEN", g.Token)
+			} else {
+				req.Header.Set("PRIVATE-TOKEN", g.Token)
 			}
-		} else {
-			body, rerr := io.ReadAll(io.LimitReader(resp.Body, 32<<20))
-			resp.Body.Close()
-			if rerr != nil {
-				return resp, fmt.Errorf("%s %s: reading the answer: %w", method, redact(u), rerr)
-			}
-			if resp.StatusCode < 300 {
-				if out != nil && len(body) > 0 {
-					if err := json.Unmarshal(body, out); err != nil {
-						return resp, fmt.Errorf("%s %s: the answer is not the JSON expected: %w", method, redact(u), err)
-					}
-				}
-				return resp, nil
-			}
+			req.Header.Set("Accept", "application/json")
+		},
+		refused: func(resp *http.Response, body []byte) (time.Duration, error) {
 			e := gitLabError(method, u, resp, body, g.JobToken)
-			lastErr = e
-			switch {
-			case e.RetryAfter > 0 && try+1 < MaxTries && g.waited+e.RetryAfter <= MaxRetryWait:
-				wait = e.RetryAfter
-				g.waited += wait
-			case resp.StatusCode >= 500 && method == http.MethodGet && !retried:
-				retried, wait = true, g.RetryWait
-			}
-		}
-		if wait < 0 {
-			return resp, lastErr
-		}
-		if err := g.sleep(ctx, wait); err != nil {
-			return nil, err
-		}
+			return e.RetryAfter, e
+		},
 	}
-	return nil, lastErr
-}
-
-func (g *GitLab) sleep(ctx context.Context, d time.Duration) error {
-	if g.Sleep != nil {
-		return g.Sleep(ctx, d)
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
+	return call.send(ctx, method, u, in, out)
 }
 
 // GitLabError is an answer of GitLab's API that is not a success.
