@@ -197,28 +197,7 @@ func checkSummary(in CheckInput, annotated int) string {
 		fmt.Fprintf(&b, "%s on lines of the merge commit that the pull request's head has not (from the base branch): not annotated.\n\n",
 			english.Plural(in.NotInHead, "finding is", "findings are"))
 	}
-	if n := render.Suppressed(in.View); n > 0 {
-		fmt.Fprintf(&b, "%s suppressed in the reports, not counted.\n\n", english.Plural(n, "result", "results"))
-	}
-	if bl := s.Baseline; bl != nil {
-		fmt.Fprintf(&b, "Against the baseline: **%d** new · **%d** unchanged · **%d** fixed.\n\n", bl.New, bl.Unchanged, bl.Fixed)
-	}
-	var failed []string
-	for _, inp := range in.View.Inputs {
-		if inp.Error != "" {
-			failed = append(failed, esc(inp.Error))
-		}
-	}
-	if len(failed) > 0 {
-		fmt.Fprintf(&b, "**Not read:** %s\n\n", strings.Join(failed, "; "))
-	}
-	if len(s.TopCategories) > 0 {
-		b.WriteString("| category | findings |\n|:--|--:|\n")
-		for _, c := range s.TopCategories {
-			fmt.Fprintf(&b, "| %s | %d |\n", esc(c.Name), c.Count)
-		}
-		b.WriteString("\n")
-	}
+	writeCounts(&b, in.View)
 	fmt.Fprintf(&b, "Conclusion: **%s**.\n", in.Conclusion)
 	return cutRunes(b.String(), MaxCheckSummary)
 }

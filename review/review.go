@@ -246,28 +246,7 @@ func summaryBody(in Input, comments []Comment, listed []summarize.FindingView) s
 		fmt.Fprintf(&b, "%s on lines of the merge commit that the pull request's head has not (from the base branch): not commented.\n\n",
 			english.Plural(in.NotInHead, "finding is", "findings are"))
 	}
-	if n := render.Suppressed(in.View); n > 0 {
-		fmt.Fprintf(&b, "%s suppressed in the reports, not counted.\n\n", english.Plural(n, "result", "results"))
-	}
-	if bl := s.Baseline; bl != nil {
-		fmt.Fprintf(&b, "Against the baseline: **%d** new · **%d** unchanged · **%d** fixed.\n\n", bl.New, bl.Unchanged, bl.Fixed)
-	}
-	var failed []string
-	for _, inp := range in.View.Inputs {
-		if inp.Error != "" {
-			failed = append(failed, esc(inp.Error))
-		}
-	}
-	if len(failed) > 0 {
-		fmt.Fprintf(&b, "**Not read:** %s\n\n", strings.Join(failed, "; "))
-	}
-	if len(s.TopCategories) > 0 {
-		b.WriteString("| category | findings |\n|:--|--:|\n")
-		for _, c := range s.TopCategories {
-			fmt.Fprintf(&b, "| %s | %d |\n", esc(c.Name), c.Count)
-		}
-		b.WriteString("\n")
-	}
+	writeCounts(&b, in.View)
 	notShown := s.Total - len(in.View.Findings) // beyond the page
 	if len(listed) > 0 {
 		fmt.Fprintf(&b, "#### Not commented inline (%d)\n\n", len(listed)+notShown)
@@ -325,4 +304,34 @@ func sortComments(cs []Comment) {
 		}
 		return cs[i].Line < cs[j].Line
 	})
+}
+
+// writeCounts writes what a review's summary and a check run's say after
+// their headline: results suppressed in the reports, the counts against the
+// baseline, the inputs not read, and the findings by category, report text
+// made inert.
+func writeCounts(b *strings.Builder, v *summarize.View) {
+	s := &v.Summary
+	if n := render.Suppressed(v); n > 0 {
+		fmt.Fprintf(b, "%s suppressed in the reports, not counted.\n\n", english.Plural(n, "result", "results"))
+	}
+	if bl := s.Baseline; bl != nil {
+		fmt.Fprintf(b, "Against the baseline: **%d** new · **%d** unchanged · **%d** fixed.\n\n", bl.New, bl.Unchanged, bl.Fixed)
+	}
+	var failed []string
+	for _, inp := range v.Inputs {
+		if inp.Error != "" {
+			failed = append(failed, esc(inp.Error))
+		}
+	}
+	if len(failed) > 0 {
+		fmt.Fprintf(b, "**Not read:** %s\n\n", strings.Join(failed, "; "))
+	}
+	if len(s.TopCategories) > 0 {
+		b.WriteString("| category | findings |\n|:--|--:|\n")
+		for _, c := range s.TopCategories {
+			fmt.Fprintf(b, "| %s | %d |\n", esc(c.Name), c.Count)
+		}
+		b.WriteString("\n")
+	}
 }
