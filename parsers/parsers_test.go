@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/recap-dev/recap/internal/tooltest"
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/reports/reportstest"
 )
@@ -299,17 +300,17 @@ func TestTrailingContent(t *testing.T) {
 		findings int
 		err      string
 	}{
-		{"SARIF, then garbage", cat(sarif, []byte("\nxyz")), 55, "content after the SARIF log"},
-		{"SARIF, then a number", cat(sarif, []byte(" 42")), 55, "content after the SARIF log"},
-		{"two SARIF logs concatenated", cat(sarif, sarif), 110, ""},
-		{"SARIF logs one per line", cat(bytes.Join(bytes.Fields(sarif), []byte(" ")), []byte("\n"), bytes.Join(bytes.Fields(sarif), []byte(" ")), []byte("\n")), 110, ""},
-		{"SARIF, then white space", cat(sarif, []byte(" \n\t\n")), 55, ""},
-		{"SARIF gzip, wrong checksum", bad, 55, "invalid checksum"},
-		{"SARIF gzip", gz.Bytes(), 55, ""},
-		{"Checkstyle, then text", cat(cs, []byte("trailing")), 51, "content after the root element"},
-		{"Checkstyle, then another report", cat(cs, cs), 51, "content after the root element"},
-		{"Checkstyle, then a comment", cat(cs, []byte("<!-- done -->\n")), 51, ""},
-		{"PMD, then a root", cat(pmd, []byte("<pmd/>")), 55, "content after the root element"},
+		{"SARIF, then garbage", cat(sarif, []byte("\nxyz")), tooltest.SamplePMD, "content after the SARIF log"},
+		{"SARIF, then a number", cat(sarif, []byte(" 42")), tooltest.SamplePMD, "content after the SARIF log"},
+		{"two SARIF logs concatenated", cat(sarif, sarif), 2 * tooltest.SamplePMD, ""},
+		{"SARIF logs one per line", cat(bytes.Join(bytes.Fields(sarif), []byte(" ")), []byte("\n"), bytes.Join(bytes.Fields(sarif), []byte(" ")), []byte("\n")), 2 * tooltest.SamplePMD, ""},
+		{"SARIF, then white space", cat(sarif, []byte(" \n\t\n")), tooltest.SamplePMD, ""},
+		{"SARIF gzip, wrong checksum", bad, tooltest.SamplePMD, "invalid checksum"},
+		{"SARIF gzip", gz.Bytes(), tooltest.SamplePMD, ""},
+		{"Checkstyle, then text", cat(cs, []byte("trailing")), tooltest.SampleCheckstyle, "content after the root element"},
+		{"Checkstyle, then another report", cat(cs, cs), tooltest.SampleCheckstyle, "content after the root element"},
+		{"Checkstyle, then a comment", cat(cs, []byte("<!-- done -->\n")), tooltest.SampleCheckstyle, ""},
+		{"PMD, then a root", cat(pmd, []byte("<pmd/>")), tooltest.SamplePMD, "content after the root element"},
 		{"SpotBugs, then junk", cat(sb, []byte("junk")), 0, "content after the root element"},
 	}
 	for _, tc := range tests {

@@ -66,6 +66,9 @@ func TestRealTools(t *testing.T) {
 		report := filepath.Join(dir, "findbugs.xml")
 		tooltest.RunFindBugs(t, dir, "src/main/java", report)
 		found := checkReport(t, dir, report, FormatSpotBugs, countMatches(t, report, `<BugInstance `))
+		if len(found) != tooltest.SampleFindBugs {
+			t.Errorf("FindBugs reports %d findings on the sample, want %d", len(found), tooltest.SampleFindBugs)
+		}
 		_, in := parseFile(t, report, dir)
 		if !strings.HasPrefix(in.ToolVersion, "3.1.0") {
 			t.Errorf("tool %q version %q, want FindBugs 3.1.0", in.Tool, in.ToolVersion)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/recap-dev/recap/internal/tooltest"
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/reports/reportstest"
 )
@@ -88,8 +89,8 @@ func TestCodeClimateReadsBack(t *testing.T) {
 	}
 	wantTotal, want := read("--repo", "testdata/sample", "testdata/reports")
 	gotTotal, got := read("--repo", "testdata/sample", file)
-	if wantTotal != 117 || gotTotal != wantTotal {
-		t.Fatalf("%d findings read back, %d written (want 117)", gotTotal, wantTotal)
+	if wantTotal != tooltest.SampleFindings || gotTotal != wantTotal {
+		t.Fatalf("%d findings read back, %d written (want %d)", gotTotal, wantTotal, tooltest.SampleFindings)
 	}
 	if len(got) != len(want) || len(got) < 30 {
 		t.Fatalf("%d findings in the page read back, %d written", len(got), len(want))

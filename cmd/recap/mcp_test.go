@@ -15,6 +15,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/recap-dev/recap/internal/gittest"
+	"github.com/recap-dev/recap/internal/tooltest"
 	"github.com/recap-dev/recap/reports/reportstest"
 )
 
@@ -76,7 +77,7 @@ func agentFlow(t *testing.T, cs *mcp.ClientSession) {
 	}
 	var sum view
 	line := call("analysis.getReports", map[string]any{"summaryOnly": true}, &sum)
-	if sum.Summary.Total != 117 || sum.Findings != nil || !strings.HasPrefix(line, "recap: 117 findings") {
+	if sum.Summary.Total != tooltest.SampleFindings || sum.Findings != nil || !strings.HasPrefix(line, "recap: "+itoa(tooltest.SampleFindings)+" findings") {
 		t.Fatalf("summary: %d findings; %q", sum.Summary.Total, strings.SplitN(line, "\n", 2)[0])
 	}
 	cat := sum.Summary.TopCategories[0]

@@ -18,6 +18,17 @@ import (
 	"github.com/recap-dev/recap/reports/reportstest"
 )
 
+// The findings of the real tools' reports on the sample project
+// (testdata/sample) kept in testdata: scripts/sample-reports writes them, and
+// parsers' TestRealTools checks that they are what the tools report now.
+const (
+	SamplePMD        = 84 // testdata/reports/pmd.sarif, testdata/pmd-xml/pmd.xml
+	SampleCheckstyle = 68 // testdata/reports/checkstyle.xml
+	SampleFindBugs   = 19 // testdata/reports/spotbugs.xml
+	// SampleFindings is the findings of testdata/reports.
+	SampleFindings = SamplePMD + SampleCheckstyle + SampleFindBugs
+)
+
 // PMDRules are PMD 7's eight Java categories, all rules.
 const PMDRules = "category/java/bestpractices.xml,category/java/codestyle.xml,category/java/design.xml," +
 	"category/java/documentation.xml,category/java/errorprone.xml,category/java/multithreading.xml," +

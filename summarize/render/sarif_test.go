@@ -405,7 +405,7 @@ func TestSARIFOfSample(t *testing.T) {
 			all = append(all, f)
 			return nil
 		})
-	if err != nil || len(all) != 117 {
+	if err != nil || len(all) != tooltest.SampleFindings {
 		t.Fatalf("%d findings, %v", len(all), err)
 	}
 	v := c.View(inputs)
