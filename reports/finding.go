@@ -23,6 +23,11 @@ type Finding struct {
 	Category     string   `json:"category"`
 	ToolCategory string   `json:"toolCategory,omitempty"`
 	Severity     Severity `json:"severity"`
+	// Quality and Impact place the finding on recap's one importance scale
+	// (see [Impact], [Quality]): what the tool says of the rule, not the
+	// report's configurable severity, which stays as given in Severity.
+	Quality Quality `json:"quality,omitempty"`
+	Impact  Impact  `json:"impact,omitempty"`
 	// Priority is the tool's own priority or rank, kept as is (0: none).
 	Priority int `json:"priority,omitempty"`
 	// Message is the tool's message; it keeps its line breaks (a view that
