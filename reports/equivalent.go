@@ -40,12 +40,12 @@ var RuleClasses = []RuleClass{
 	{
 		Problem:  "objects or strings compared with == or != instead of equals()",
 		Rules:    []string{"Checkstyle:StringLiteralEquality", "PMD:CompareObjectsWithEquals", "PMD:UseEqualsToCompareStrings", "SpotBugs:ES_COMPARING_STRINGS_WITH_EQ", "SpotBugs:ES_COMPARING_PARAMETER_STRING_WITH_EQ"},
-		Evidence: "Sonar S1698 / StringEqualityComparisonCheck (sonar-pmd: both PMD rules; sonar-findbugs: both ES rules); Checkstyle docs",
+		Evidence: "Sonar S1698 (sonar-pmd: both PMD rules) and StringEqualityComparisonCheck (sonar-pmd: UseEqualsToCompareStrings; sonar-findbugs: both ES rules); Checkstyle docs",
 	},
 	{
 		Problem:  "a resource not closed on every path",
 		Rules:    []string{"PMD:CloseResource", "SpotBugs:OS_OPEN_STREAM", "SpotBugs:OS_OPEN_STREAM_EXCEPTION_PATH", "SpotBugs:ODR_OPEN_DATABASE_RESOURCE", "SpotBugs:ODR_OPEN_DATABASE_RESOURCE_EXCEPTION_PATH", "SpotBugs:OBL_UNSATISFIED_OBLIGATION", "SpotBugs:OBL_UNSATISFIED_OBLIGATION_EXCEPTION_EDGE"},
-		Evidence: "Sonar S2095 (sonar-pmd: CloseResource; sonar-findbugs: OS_, ODR_, OBL_)",
+		Evidence: "Sonar S2095 (sonar-pmd: CloseResource; sonar-findbugs: OS_OPEN_STREAM, ODR_OPEN_DATABASE_RESOURCE and its _EXCEPTION_PATH, OBL_UNSATISFIED_OBLIGATION); SpotBugs docs",
 	},
 	{
 		Problem:  "an empty catch block: the exception is ignored",
@@ -110,7 +110,7 @@ var RuleClasses = []RuleClass{
 	{
 		Problem:  "a switch without a default case",
 		Rules:    []string{"Checkstyle:MissingSwitchDefault", "PMD:NonExhaustiveSwitch", "PMD:SwitchStmtsShouldHaveDefault", "SpotBugs:SF_SWITCH_NO_DEFAULT"},
-		Evidence: "Sonar S131 (sonar-pmd: SwitchStmtsShouldHaveDefault, renamed NonExhaustiveSwitch in PMD 7); Checkstyle and SpotBugs docs",
+		Evidence: "Sonar SwitchLastCaseIsDefaultCheck, S131 (sonar-pmd: SwitchStmtsShouldHaveDefault, renamed NonExhaustiveSwitch in PMD 7); Checkstyle and SpotBugs docs",
 	},
 	{
 		Problem:  "a switch case that falls through to the next",
@@ -270,7 +270,7 @@ var RuleClasses = []RuleClass{
 	{
 		Problem:  "a finalize() that does not call super.finalize()",
 		Rules:    []string{"Checkstyle:SuperFinalize", "PMD:FinalizeDoesNotCallSuperFinalize", "SpotBugs:FI_MISSING_SUPER_CALL"},
-		Evidence: "Sonar S1114, ObjectFinalizeOverridenCallsSuperFinalizeCheck (sonar-pmd, sonar-findbugs); Checkstyle docs",
+		Evidence: "Sonar ObjectFinalizeOverridenCallsSuperFinalizeCheck, S1114 (sonar-pmd, sonar-findbugs); Checkstyle docs",
 	},
 	{
 		Problem:  "a clone() that does not call super.clone()",
