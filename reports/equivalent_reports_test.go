@@ -13,99 +13,42 @@ import (
 	"github.com/recap-dev/recap/reports/reportstest"
 )
 
-// duplicates is what reports.RuleClasses makes of a set of findings when
-// findings of different rules of one class on overlapping lines of one file
-// are one problem, each rule's findings paired in the order of their places
-// (the grouping docs/formats.md, "Duplicates", describes).
+// duplicates is what the grouping (reports.Grouper with reports.ClassOf,
+// docs/formats.md, "Duplicates") makes of a set of findings.
 type duplicates struct {
 	findings, placed int
 	// groups are the problems reported by several findings, each a list of
-	// indexes into the findings.
+	// indexes into the findings, its lead first.
 	groups [][]int
 	fs     []reports.Finding
 }
 
-// findDuplicates groups fs. Findings without a line (a SpotBugs field bug,
-// a file-level finding) are never grouped.
+// findDuplicates groups fs as one run.
 func findDuplicates(fs []reports.Finding) duplicates {
 	d := duplicates{findings: len(fs), fs: fs}
-	type member struct {
-		class, index int
-	}
-	byFile := map[string][]member{}
+	g := reports.NewGrouper(reports.ClassOf)
 	for i := range fs {
-		if fs[i].Line <= 0 {
+		if fs[i].Line > 0 {
+			d.placed++
+		}
+		g.Add(&fs[i], reports.Ref{N: uint32(i)})
+	}
+	gs := g.Resolve(nil)
+	for i := range fs {
+		others := gs.Others(reports.Ref{N: uint32(i)})
+		if len(others) == 0 {
 			continue
 		}
-		d.placed++
-		if class := reports.ClassOf(fs[i].Tool, fs[i].Rule); class >= 0 {
-			byFile[fs[i].Path] = append(byFile[fs[i].Path], member{class, i})
+		group := []int{i}
+		for _, o := range others {
+			group = append(group, int(o.N))
 		}
+		d.groups = append(d.groups, group)
 	}
-	paths := make([]string, 0, len(byFile))
-	for p := range byFile {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
-	for _, p := range paths {
-		ms := byFile[p]
-		sort.SliceStable(ms, func(i, j int) bool {
-			a, b := fs[ms[i].index], fs[ms[j].index]
-			if ms[i].class != ms[j].class {
-				return ms[i].class < ms[j].class
-			}
-			if a.Line != b.Line {
-				return a.Line < b.Line
-			}
-			return a.Column < b.Column
-		})
-		// In place order, each finding joins the first open problem of its
-		// class whose lines it overlaps and that has no finding of its rule
-		// yet (two findings of one rule are two problems: two parameters of
-		// one line), or opens one.
-		var open [][]int
-		for _, m := range ms {
-			f := fs[m.index]
-			joined := false
-			for k, g := range open {
-				first := fs[g[0]]
-				if reports.ClassOf(first.Tool, first.Rule) != m.class || !overlapsAll(fs, g, f) || hasRule(fs, g, tableRule(f)) {
-					continue
-				}
-				open[k] = append(g, m.index)
-				joined = true
-				break
-			}
-			if !joined {
-				open = append(open, []int{m.index})
-			}
-		}
-		for _, g := range open {
-			if len(g) > 1 {
-				d.groups = append(d.groups, g)
-			}
-		}
+	if len(d.groups) != gs.Problems() {
+		panic(fmt.Sprintf("%d groups, Problems() = %d", len(d.groups), gs.Problems()))
 	}
 	return d
-}
-
-// overlapsAll reports whether f shares a line with every finding of g.
-func overlapsAll(fs []reports.Finding, g []int, f reports.Finding) bool {
-	for _, i := range g {
-		if !overlap(fs[i], f) {
-			return false
-		}
-	}
-	return true
-}
-
-func hasRule(fs []reports.Finding, g []int, rule string) bool {
-	for _, i := range g {
-		if tableRule(fs[i]) == rule {
-			return true
-		}
-	}
-	return false
 }
 
 // tools is "Checkstyle + PMD" for a group's findings: its tools, sorted,
@@ -134,7 +77,11 @@ func (d duplicates) summary(b *strings.Builder) {
 	for _, g := range d.groups {
 		grouped += len(g)
 		byTools[d.tools(g)]++
-		byProblem[reports.RuleClasses[reports.ClassOf(d.fs[g[0]].Tool, d.fs[g[0]].Rule)].Problem]++
+		problem := "a security weakness of one CWE id"
+		if c := reports.ClassOf(d.fs[g[0]].Tool, d.fs[g[0]].Rule); c >= 0 {
+			problem = reports.RuleClasses[c].Problem
+		}
+		byProblem[problem]++
 	}
 	fmt.Fprintf(b, "%d findings (%d placed on a line): %d problems, %d reported by more than one finding (%d findings)\n",
 		d.findings, d.placed, d.findings-grouped+len(d.groups), len(d.groups), grouped)
@@ -264,24 +211,26 @@ func readFindings(t testing.TB, root string, names ...string) []reports.Finding 
 	return fs
 }
 
-// checkGroups: every group's findings are of one class, one file, and
-// rules of more than one name; no finding is in two groups.
+// checkGroups: every group's findings are of one file, of different
+// rules, of one class (or, about security, share a CWE id); no finding is in
+// two groups.
 func checkGroups(t *testing.T, d duplicates) {
 	t.Helper()
 	seen := map[int]bool{}
 	for _, g := range d.groups {
-		class, path := reports.ClassOf(d.fs[g[0]].Tool, d.fs[g[0]].Rule), d.fs[g[0]].Path
+		first := d.fs[g[0]]
+		class := reports.ClassOf(first.Tool, first.Rule)
 		rules := map[string]bool{}
 		for _, i := range g {
 			f := d.fs[i]
-			if reports.ClassOf(f.Tool, f.Rule) != class || f.Path != path || seen[i] {
-				t.Errorf("group %v mixes classes or files, or shares a finding", g)
+			if f.Path != first.Path || seen[i] || rules[tableRule(f)] || !overlap(f, first) && f.Line != first.Line {
+				t.Errorf("group %v: %s:%d %s and %s:%d %s", g, first.Path, first.Line, tableRule(first), f.Path, f.Line, tableRule(f))
+			}
+			if c := reports.ClassOf(f.Tool, f.Rule); c != class && !(f.Security() && len(f.CWE) > 0) {
+				t.Errorf("group %v mixes classes: %s and %s", g, tableRule(first), tableRule(f))
 			}
 			seen[i] = true
 			rules[tableRule(f)] = true
-		}
-		if len(rules) < 2 {
-			t.Logf("%s:%d: %d findings of %s on overlapping lines (one rule, one problem each time the tool fires: the pipeline keeps them apart)", path, d.fs[g[0]].Line, len(g), tableRule(d.fs[g[0]]))
 		}
 	}
 }
@@ -296,7 +245,7 @@ func TestDuplicatesInSample(t *testing.T) {
 	d := findDuplicates(fs)
 	checkGroups(t, d)
 	var b strings.Builder
-	b.WriteString("The sample's reports (testdata/reports) grouped by reports.RuleClasses: findings of\ndifferent rules of one class on overlapping lines of one file are one problem.\n\n")
+	b.WriteString("The sample's reports (testdata/reports) grouped by reports.Grouper with reports.ClassOf:\nfindings of different rules of one class on overlapping lines of one file are one problem.\n\n")
 	d.summary(&b)
 	lines, problems := d.apart()
 	fmt.Fprintf(&b, "\nlines where findings of different problems start, kept apart (%d):\n", len(lines))
@@ -332,7 +281,7 @@ func TestDuplicatesInCorpus(t *testing.T) {
 	d := findDuplicates(all)
 	checkGroups(t, d)
 	var b strings.Builder
-	fmt.Fprintf(&b, "The corpus's Checkstyle, PMD and SpotBugs reports (%d files, each on its own) grouped by reports.RuleClasses.\n\n", len(names))
+	fmt.Fprintf(&b, "The corpus's Checkstyle, PMD and SpotBugs reports (%d files, each on its own) grouped by reports.Grouper with reports.ClassOf.\n\n", len(names))
 	d.summary(&b)
 	b.WriteString("\n")
 	writeCounts(&b, "pairs of rules of different problems starting findings on one line, kept apart (lines)", d.apartPairs())
@@ -353,7 +302,7 @@ func TestDuplicatesInCommonsLang(t *testing.T) {
 	d := findDuplicates(fs)
 	checkGroups(t, d)
 	var b strings.Builder
-	b.WriteString("commons-lang (../shared/bench): Checkstyle 8.36 (Sun checks) and PMD 7.28 (all Java rules), grouped by reports.RuleClasses.\n\n")
+	b.WriteString("commons-lang (../shared/bench): Checkstyle 8.36 (Sun checks) and PMD 7.28 (all Java rules), grouped by reports.Grouper with reports.ClassOf.\n\n")
 	d.summary(&b)
 	b.WriteString("\n")
 	pairs := d.apartPairs()
