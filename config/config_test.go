@@ -213,7 +213,7 @@ var badFiles = map[string]struct {
 	"two documents": {"version: 1\n---\nversion: 1\n",
 		`.recap.yml:2:1: a second YAML document: a configuration is one`, false},
 	"a tag": {"version: !v 1\n",
-		`.recap.yml:1:10: version: a tag (!v): the configuration has none`, false},
+		`.recap.yml:1:10: version: a tag (!v): the configuration has none`, true},
 	"a merge key": {"base: &b {paths: [a]}\nexclude:\n  <<: *b\n",
 		`.recap.yml:1:1: base: unknown key (want version, exclude, overrides or same)
 .recap.yml:3:3: exclude: a merge key (<<): write the values themselves`, true},

@@ -107,6 +107,13 @@ func (c *Config) Unmatched() (rules []RulePattern, paths []PathGlob) {
 }
 
 // matcher is a Config's matching state, made from its fields once.
+//
+// Lookups are lock-free on the common paths: the rules seen so far are in
+// a map that is replaced, never changed (copy on write), up to
+// maxSnapshot rules, more than a real set of reports has; the last rule
+// and the last path looked up are kept (a report lists a file's findings
+// together, and Excluded and Apply ask about the same finding in turn).
+// Past maxSnapshot rules, and for paths, a map under a lock.
 type matcher struct {
 	uses     []use // every rule pattern, in file order
 	ruleSeen []atomic.Bool
@@ -116,11 +123,20 @@ type matcher struct {
 	excludesRules, overrides, groups bool
 	cfg                              *Config
 
-	mu    sync.RWMutex
-	rules map[ruleKey]*ruleEntry
-	pmu   sync.RWMutex
-	paths map[string]bool
+	lastRule atomic.Pointer[ruleEntry]
+	snapshot atomic.Pointer[map[string]*ruleEntry] // by rule id; see ruleEntry.next
+	mu       sync.Mutex
+	overflow map[ruleKey]*ruleEntry // past maxSnapshot, under mu
+	size     int                    // rules in the snapshot
+
+	lastPath atomic.Pointer[pathEntry]
+	pmu      sync.RWMutex
+	paths    map[string]*pathEntry
 }
+
+// maxSnapshot bounds the copy-on-write map of rules: each new rule copies
+// it, so filling it costs maxSnapshot²/2 copies once (a few milliseconds).
+const maxSnapshot = 1024
 
 // A use is a rule pattern and what it is for.
 type use struct {
@@ -144,14 +160,23 @@ type glob struct {
 
 type ruleKey struct{ tool, rule, name string }
 
-// ruleEntry is what the configuration says of one rule.
+// ruleEntry is what the configuration says of one rule. The snapshot is
+// keyed by the rule id alone (one string to hash), and the rare entries of
+// one id with another tool or name are chained through next.
 type ruleEntry struct {
+	key      ruleKey
+	next     *ruleEntry
 	excluded bool
 	impact   reports.Impact
 	quality  reports.Quality
 	severity reports.Severity
 	category string
 	groups   []int32 // indexes of the groups of same, ascending
+}
+
+type pathEntry struct {
+	path     string
+	excluded bool
 }
 
 func (c *Config) matcher() *matcher {
@@ -163,7 +188,8 @@ func (c *Config) matcher() *matcher {
 }
 
 func newMatcher(c *Config) *matcher {
-	m := &matcher{cfg: c, rules: map[ruleKey]*ruleEntry{}, paths: map[string]bool{}}
+	m := &matcher{cfg: c, overflow: map[ruleKey]*ruleEntry{}, paths: map[string]*pathEntry{}}
+	m.snapshot.Store(&map[string]*ruleEntry{})
 	for i := range c.Exclude.Rules {
 		m.uses = append(m.uses, use{p: &c.Exclude.Rules[i], kind: useExclude})
 		m.excludesRules = true
@@ -194,23 +220,54 @@ func newMatcher(c *Config) *matcher {
 
 // rule returns what the configuration says of f's rule.
 func (m *matcher) rule(f *reports.Finding) *ruleEntry {
-	k := ruleKey{f.Tool, f.Rule, f.RuleName}
-	m.mu.RLock()
-	e, ok := m.rules[k]
-	n := len(m.rules)
-	m.mu.RUnlock()
-	if ok {
+	if e := m.lastRule.Load(); e != nil && e.is(f) {
 		return e
 	}
-	e = m.work(k)
-	if n < maxCached {
-		// The key's strings may share memory with a whole report.
-		k = ruleKey{strings.Clone(k.tool), strings.Clone(k.rule), strings.Clone(k.name)}
-		m.mu.Lock()
-		if len(m.rules) < maxCached {
-			m.rules[k] = e
+	e := (*m.snapshot.Load())[f.Rule]
+	for e != nil && !e.is(f) {
+		e = e.next
+	}
+	if e == nil {
+		e = m.newRule(ruleKey{f.Tool, f.Rule, f.RuleName})
+	}
+	m.lastRule.Store(e)
+	return e
+}
+
+func (e *ruleEntry) is(f *reports.Finding) bool {
+	return e.key.rule == f.Rule && e.key.tool == f.Tool && e.key.name == f.RuleName
+}
+
+// newRule works out a rule not in the snapshot and keeps it: in a new
+// snapshot while it is small, in the overflow map past it, and nowhere
+// past maxCached.
+func (m *matcher) newRule(k ruleKey) *ruleEntry {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	snap := *m.snapshot.Load()
+	for e := snap[k.rule]; e != nil; e = e.next {
+		if e.key == k {
+			return e
 		}
-		m.mu.Unlock()
+	}
+	if e, ok := m.overflow[k]; ok {
+		return e
+	}
+	// The key's strings may share memory with a whole report.
+	k = ruleKey{strings.Clone(k.tool), strings.Clone(k.rule), strings.Clone(k.name)}
+	e := m.work(k)
+	switch {
+	case m.size < maxSnapshot:
+		next := make(map[string]*ruleEntry, len(snap)+1)
+		for key, v := range snap {
+			next[key] = v
+		}
+		e.next = snap[k.rule]
+		next[k.rule] = e
+		m.snapshot.Store(&next)
+		m.size++
+	case len(m.overflow) < maxCached:
+		m.overflow[k] = e
 	}
 	return e
 }
@@ -218,7 +275,7 @@ func (m *matcher) rule(f *reports.Finding) *ruleEntry {
 // work matches a rule against every pattern, in file order, so that a
 // later override's fields replace an earlier one's.
 func (m *matcher) work(k ruleKey) *ruleEntry {
-	e := &ruleEntry{}
+	e := &ruleEntry{key: k}
 	for i, u := range m.uses {
 		if !u.p.Match(k.tool, k.rule, k.name) {
 			continue
@@ -252,25 +309,29 @@ func (m *matcher) work(k ruleKey) *ruleEntry {
 
 // path reports whether a path matches a glob of exclude.paths.
 func (m *matcher) path(p string) bool {
+	if e := m.lastPath.Load(); e != nil && e.path == p {
+		return e.excluded
+	}
 	m.pmu.RLock()
-	x, ok := m.paths[p]
+	e, ok := m.paths[p]
 	n := len(m.paths)
 	m.pmu.RUnlock()
-	if ok {
-		return x
-	}
-	for i, g := range m.globs {
-		if g.re.MatchString(p) {
-			x = true
-			m.pathSeen[i].Store(true)
+	if !ok {
+		e = &pathEntry{path: strings.Clone(p)}
+		for i, g := range m.globs {
+			if g.re.MatchString(p) {
+				e.excluded = true
+				m.pathSeen[i].Store(true)
+			}
+		}
+		if n < maxCached {
+			m.pmu.Lock()
+			if len(m.paths) < maxCached {
+				m.paths[e.path] = e
+			}
+			m.pmu.Unlock()
 		}
 	}
-	if n < maxCached {
-		m.pmu.Lock()
-		if len(m.paths) < maxCached {
-			m.paths[strings.Clone(p)] = x
-		}
-		m.pmu.Unlock()
-	}
-	return x
+	m.lastPath.Store(e)
+	return e.excluded
 }
