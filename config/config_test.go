@@ -104,21 +104,21 @@ var badFiles = map[string]struct {
 	schema bool
 }{
 	"unknown top key": {"exclude: {}\noverides: []\n",
-		`.recap.yml:2:1: overides: unknown key (want version, exclude, overrides or same; did you mean overrides?)`, true},
+		`.recap.yml:2:1: unknown key "overides"; did you mean overrides? (want version, exclude, overrides or same)`, true},
 	"unknown exclude key": {"exclude:\n  path: [a]\n",
-		`.recap.yml:2:3: exclude.path: unknown key (want paths or rules; did you mean paths?)`, true},
+		`.recap.yml:2:3: exclude: unknown key "path"; did you mean paths? (want paths or rules)`, true},
 	"unknown override key": {"overrides:\n  - rules: [PMD:X]\n    impcat: high\n",
-		`.recap.yml:3:5: overrides[0].impcat: unknown key (want rules, impact, quality, severity or category; did you mean impact?)`, true},
+		`.recap.yml:3:5: overrides[0]: unknown key "impcat"; did you mean impact? (want rules, impact, quality, severity or category)`, true},
 	"bad impact": {"overrides:\n  - rules: [PMD:X]\n    impact: low\n  - rules: [PMD:Y]\n    impact: hihg\n",
-		`.recap.yml:5:13: overrides[1].impact: unknown impact "hihg" (want blocker, high, medium, low or info; did you mean high?)`, true},
+		`.recap.yml:5:13: overrides[1].impact: unknown impact "hihg"; did you mean high? (want blocker, high, medium, low or info)`, true},
 	"impact in capitals": {"overrides:\n  - rules: [PMD:X]\n    impact: High\n",
-		`.recap.yml:3:13: overrides[0].impact: unknown impact "High" (want blocker, high, medium, low or info; did you mean high?)`, true},
+		`.recap.yml:3:13: overrides[0].impact: unknown impact "High"; did you mean high? (want blocker, high, medium, low or info)`, true},
 	"bad quality": {"overrides:\n  - rules: [PMD:X]\n    quality: securty\n",
-		`.recap.yml:3:14: overrides[0].quality: unknown quality "securty" (want security, reliability or maintainability; did you mean security?)`, true},
+		`.recap.yml:3:14: overrides[0].quality: unknown quality "securty"; did you mean security? (want security, reliability or maintainability)`, true},
 	"bad severity": {"overrides:\n  - rules: [PMD:X]\n    severity: info\n",
 		`.recap.yml:3:15: overrides[0].severity: unknown severity "info" (want error, warning or note)`, true},
 	"bad category": {"overrides:\n  - rules: [PMD:X]\n    category: error prone\n",
-		`.recap.yml:3:15: overrides[0].category: unknown category "error prone" (want Best Practices, Code Style, Design, Documentation, Error Prone, Multithreading, Performance, Security, Internationalization or Other; did you mean Error Prone?)`, true},
+		`.recap.yml:3:15: overrides[0].category: unknown category "error prone"; did you mean Error Prone? (want Best Practices, Code Style, Design, Documentation, Error Prone, Multithreading, Performance, Security, Internationalization or Other)`, true},
 	"category far from all": {"overrides:\n  - rules: [PMD:X]\n    category: Bugs\n",
 		`.recap.yml:3:15: overrides[0].category: unknown category "Bugs" (want Best Practices, Code Style, Design, Documentation, Error Prone, Multithreading, Performance, Security, Internationalization or Other)`, true},
 	"impact not a string": {"overrides:\n  - rules: [PMD:X]\n    impact: [high]\n",
@@ -178,7 +178,7 @@ var badFiles = map[string]struct {
 		`.recap.yml:2:3: exclude: want a mapping of paths or rules, got a list`, true},
 	"several mistakes, in file order": {"overrides:\n  - rules: [X]\n    impact: hgh\nsame: [[A:B]]\n",
 		`.recap.yml:2:13: overrides[0].rules[0]: "X" names no tool (write Tool:Rule, such as Checkstyle:X, or "*:X" for every tool)
-.recap.yml:3:13: overrides[0].impact: unknown impact "hgh" (want blocker, high, medium, low or info; did you mean high?)
+.recap.yml:3:13: overrides[0].impact: unknown impact "hgh"; did you mean high? (want blocker, high, medium, low or info)
 .recap.yml:4:8: same[0]: a group of 1 (want two Tool:Rule patterns or more)`, true},
 
 	// What YAML itself says, and what a JSON Schema cannot see.
@@ -215,7 +215,7 @@ var badFiles = map[string]struct {
 	"a tag": {"version: !v 1\n",
 		`.recap.yml:1:10: version: a tag (!v): the configuration has none`, true},
 	"a merge key": {"base: &b {paths: [a]}\nexclude:\n  <<: *b\n",
-		`.recap.yml:1:1: base: unknown key (want version, exclude, overrides or same)
+		`.recap.yml:1:1: unknown key "base"; did you mean same? (want version, exclude, overrides or same)
 .recap.yml:3:3: exclude: a merge key (<<): write the values themselves`, true},
 	"not UTF-8": {"exclude:\n  rules: [PMD:\xff]\n",
 		`.recap.yml:2:15: not UTF-8 text`, false},
@@ -371,7 +371,7 @@ func TestFindAndLoad(t *testing.T) {
 	t.Run("load a bad file", func(t *testing.T) {
 		dir := t.TempDir()
 		write(t, dir, ".recap.yml", "overrides:\n  - rules: [PMD:X]\n    impact: hihg\n")
-		want := filepath.Join(dir, ".recap.yml") + `:3:13: overrides[0].impact: unknown impact "hihg" (want blocker, high, medium, low or info; did you mean high?)`
+		want := filepath.Join(dir, ".recap.yml") + `:3:13: overrides[0].impact: unknown impact "hihg"; did you mean high? (want blocker, high, medium, low or info)`
 		if _, err := LoadDir(dir); err == nil || err.Error() != want {
 			t.Errorf("LoadDir error = %v, want %s", err, want)
 		}

@@ -295,8 +295,9 @@ func (d *decoder) pathGlob(n *yaml.Node, key string) (PathGlob, bool) {
 }
 
 // word reads a word of one of recap's scales, written as the scale writes
-// it (lower case), with the nearest words when it is not one; what is
-// "an impact", "a quality".
+// it (lower case), with the nearest words when it is not one, as the
+// command line's filters say it ([reports.UnknownWord]); what is "an
+// impact", "a quality".
 func word[T fmt.Stringer](d *decoder, n *yaml.Node, key, what string, scale []T, parse func(string) (T, error)) T {
 	var zero T
 	n = d.value(n, key)
@@ -309,7 +310,7 @@ func word[T fmt.Stringer](d *decoder, n *yaml.Node, key, what string, scale []T,
 		return zero
 	}
 	if !slices.Contains(names, s) {
-		d.fail(n, key, fmt.Errorf("unknown %s %q (want %s%s)", noun(what), s, orList(names), didYouMean(reports.Nearest(s, names))))
+		d.fail(n, key, reports.UnknownWord(noun(what), s, names, names))
 		return zero
 	}
 	v, _ := parse(s)
@@ -323,7 +324,7 @@ func (d *decoder) category(n *yaml.Node, key string) string {
 		return ""
 	}
 	if !slices.Contains(reports.Categories, s) {
-		d.fail(n, key, fmt.Errorf("unknown category %q (want %s%s)", s, orList(reports.Categories), didYouMean(reports.Nearest(s, reports.Categories))))
+		d.fail(n, key, reports.UnknownWord("category", s, reports.Categories, reports.Categories))
 		return ""
 	}
 	return s

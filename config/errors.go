@@ -50,7 +50,7 @@ const MaxErrors = 20
 // sentences in the decoder.
 func errorf(format string, args ...any) error { return fmt.Errorf(format, args...) }
 
-// orList writes words as "a, b or c", each through quote when it is given.
+// orList writes words as "a, b or c".
 func orList(words []string) string {
 	switch len(words) {
 	case 0:
@@ -59,12 +59,4 @@ func orList(words []string) string {
 		return words[0]
 	}
 	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
-}
-
-// didYouMean is "; did you mean X?" for the words near word, "" for none.
-func didYouMean(near []string) string {
-	if len(near) == 0 {
-		return ""
-	}
-	return "; did you mean " + orList(near) + "?"
 }

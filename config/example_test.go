@@ -39,5 +39,5 @@ func ExampleParse_mistake() {
 	_, err := config.Parse(".recap.yml", []byte("overrides:\n  - rules: [PMD:X]\n    impact: hihg\n"))
 	fmt.Println(err)
 	// Output:
-	// .recap.yml:3:13: overrides[0].impact: unknown impact "hihg" (want blocker, high, medium, low or info; did you mean high?)
+	// .recap.yml:3:13: overrides[0].impact: unknown impact "hihg"; did you mean high? (want blocker, high, medium, low or info)
 }

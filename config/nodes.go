@@ -111,7 +111,7 @@ func quoteHint(n *yaml.Node) string {
 }
 
 func (d *decoder) unknownKey(p pair, parent string, keys []string) {
-	d.fail(p.node, joinKey(parent, p.key), fmt.Errorf("unknown key (want %s%s)", orList(keys), didYouMean(reports.Nearest(p.key, keys))))
+	d.fail(p.node, parent, reports.UnknownWord("key", p.key, keys, keys))
 }
 
 // fail records a mistake at n's place.
