@@ -399,7 +399,7 @@ func (s *Server) reportFiles(in *GetReportsIn) (g found, copies map[string][]str
 // same query again reuses its buffer.
 func queryKey(in *GetReportsIn, files, baseline []file) string {
 	k := struct {
-		Files, Baseline                      [][3]any
+		Files, Baseline                                 [][3]any
 		Categories, Tools, Rules, Paths, CWE, Qualities []string
 		Severity, Grep, Impact, Sort                    string
 		NewOnly, SecurityOnly                           bool
