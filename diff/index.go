@@ -20,10 +20,17 @@ func NewIndex(files []File) *Index {
 		if f.NewPath == "" {
 			continue
 		}
+		if f.Large != nil && !f.Large.Diffed {
+			x.wholeFile(f.NewPath)
+			continue
+		}
 		nums := f.Changed
 		if nums == nil {
 			for hi := range f.Hunks {
 				nums = f.Hunks[hi].changedLines(nums)
+			}
+			if f.Large != nil { // the hunks are not kept: every added line
+				nums = expand(nums, f.Large.AddedRuns)
 			}
 		}
 		if len(nums) > 0 {
@@ -37,7 +44,7 @@ func NewIndex(files []File) *Index {
 // NewAddedIndex indexes every added line of the files' hunks, whitespace-only
 // changes included, as git diff and reviewdog's filter-mode=added count them.
 func NewAddedIndex(files []File) *Index {
-	return hunkIndex(files, func(h *Hunk, nums []int) []int {
+	return hunkIndex(files, func(l *Large) []Run { return l.AddedRuns }, func(h *Hunk, nums []int) []int {
 		n := h.NewStart
 		for _, l := range h.Lines {
 			switch l.Kind {
@@ -56,7 +63,7 @@ func NewAddedIndex(files []File) *Index {
 // side, context lines included, as reviewdog's filter-mode=diff_context
 // does: where a review may comment.
 func NewContextIndex(files []File) *Index {
-	return hunkIndex(files, func(h *Hunk, nums []int) []int {
+	return hunkIndex(files, func(l *Large) []Run { return l.HunkRuns }, func(h *Hunk, nums []int) []int {
 		for n := h.NewStart; n < h.NewStart+h.NewLines; n++ {
 			nums = append(nums, n)
 		}
@@ -65,8 +72,9 @@ func NewContextIndex(files []File) *Index {
 }
 
 // hunkIndex indexes the lines lines picks of each hunk of the files that
-// have a new side.
-func hunkIndex(files []File, lines func(h *Hunk, nums []int) []int) *Index {
+// have a new side (of a large file, the runs large picks; every line of
+// one not diffed).
+func hunkIndex(files []File, large func(l *Large) []Run, lines func(h *Hunk, nums []int) []int) *Index {
 	x := &Index{lines: map[string][]int{}}
 	for i := range files {
 		f := &files[i]
@@ -74,6 +82,13 @@ func hunkIndex(files []File, lines func(h *Hunk, nums []int) []int) *Index {
 			continue
 		}
 		var nums []int
+		switch {
+		case f.Large != nil && !f.Large.Diffed:
+			x.wholeFile(f.NewPath)
+			continue
+		case f.Large != nil:
+			nums = expand(nums, large(f.Large))
+		}
 		for hi := range f.Hunks {
 			nums = lines(&f.Hunks[hi], nums)
 		}
@@ -83,6 +98,25 @@ func hunkIndex(files []File, lines func(h *Hunk, nums []int) []int) *Index {
 		}
 	}
 	return x
+}
+
+// wholeFile makes every line of path count: a large file not diffed, of
+// which nothing is known but that it changed.
+func (x *Index) wholeFile(path string) {
+	if x.whole == nil {
+		x.whole = map[string]bool{}
+	}
+	x.whole[path] = true
+}
+
+// expand appends the lines of runs to nums.
+func expand(nums []int, runs []Run) []int {
+	for _, r := range runs {
+		for n := r.From; n <= r.To; n++ {
+			nums = append(nums, n)
+		}
+	}
+	return nums
 }
 
 // NewFileIndex counts every line of every file the diff changed (added,
@@ -103,7 +137,13 @@ func (x *Index) Files() int {
 	if x == nil {
 		return 0
 	}
-	return max(len(x.lines), len(x.whole))
+	n := len(x.lines)
+	for p := range x.whole {
+		if len(x.lines[p]) == 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // Changed reports whether path has changed lines, or is a changed file of
