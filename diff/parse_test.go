@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/recap-dev/recap/diff"
 	"github.com/recap-dev/recap/reports/reportstest"
 )
@@ -171,6 +172,14 @@ func FuzzParse(f *testing.F) {
 	// Seeds at the reader's bounds: binary data before a header, and after one.
 	f.Add([]byte("Subject: x\n\x7fELF\x00\x01\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n"))
 	f.Add([]byte("--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\x00\n+b\x00\n"))
+	// Seeds of what the streamed reader must tell apart: a plain header
+	// after a git file, lines that look like headers inside hunks and in
+	// the text between files, binary patches, new and deleted files.
+	f.Add([]byte("diff --git a/x b/x\nindex 1..2 100644\n--- a/x\n+++ b/x\n@@ -1,2 +1,2 @@\n--- a\n+++ b\n diff --git a/y b/y\n--- a/z\n+++ b/z\n@@ -1 +1 @@\n-q\n+r\n"))
+	f.Add([]byte("From 1 Mon\nSubject: x\n\ndiff --git a/n b/n\nnew file mode 100644\nindex 0000000..1\n--- /dev/null\n+++ b/n\n@@ -0,0 +1 @@\n+n\n-- \n2.39\n\nFrom 2 Mon\n\ndiff --git a/d b/d\ndeleted file mode 100644\n--- a/d\n+++ /dev/null\n@@ -1 +0,0 @@\n-d\n"))
+	f.Add([]byte("diff --git a/b.bin b/b.bin\nindex 1..2 100644\nGIT binary patch\nliteral 5\nMcmZQzWMXE00009\n\nliteral 0\nHcmV?d00001\n\ndiff --git a/c b/c\nBinary files a/c and b/c differ\n"))
+	f.Add([]byte("--- /dev/null\n+++ b/new\n@@ -0,0 +1,2 @@\n+a\n+b\n--- a/old\n+++ /dev/null\n@@ -1 +0,0 @@\n-a\n"))
+	f.Add([]byte("diff --git a/m b/m\nold mode 100644\nnew mode 100755\ndiff --git \"a/q\\tx\" \"b/q\\tx\"\n--- \"a/q\\tx\"\n+++ \"b/q\\tx\"\n@@ -1 +1 @@\n-a\n+b\n\\ No newline at end of file\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		// A parse that takes seconds is a bug too: keep the input and stop.
 		done := make(chan struct{})
@@ -185,11 +194,25 @@ func FuzzParse(f *testing.F) {
 		}()
 		defer close(done)
 		files, err := diff.Parse("fuzz.diff", strings.NewReader(string(b)))
+		// The diff is read a file at a time, go-gitdiff reading each
+		// header: it must read what go-gitdiff reads whole, and refuse
+		// what it refuses.
+		want, werr := diff.ParseWhole("fuzz.diff", strings.NewReader(string(b)))
+		if (err == nil) != (werr == nil) {
+			t.Fatalf("error %v, read whole: %v", err, werr)
+		}
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), "fuzz.diff: ") {
 				t.Errorf("error does not name the input: %v", err)
 			}
 			return
+		}
+		large := false
+		for _, f := range files {
+			large = large || f.Large != nil
+		}
+		if d := cmp.Diff(want, files, cmpopts.EquateEmpty()); d != "" && !large {
+			t.Fatalf("files differ from those read whole (-whole +streamed):\n%s", d)
 		}
 		x := diff.NewIndex(files)
 		for _, f := range files {
