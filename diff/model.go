@@ -77,6 +77,55 @@ type Large struct {
 	// AddedRuns are the new side's added lines; HunkRuns the new side's
 	// lines its hunks would show (the changes and ContextLines around them).
 	AddedRuns, HunkRuns []Run
+	// ChangedRuns, for a file of a diff read as text, are its Changed lines
+	// (the whitespace-blind changed lines of each hunk); a file diffed
+	// from a repository has them in File.Changed.
+	ChangedRuns []Run
+}
+
+// Summarize drops f's hunks, keeping what is known of them in f.Large:
+// the counts, the added lines, the hunks' lines and the changed ones.
+func (f *File) Summarize() {
+	if f.Large != nil || len(f.Hunks) == 0 {
+		return
+	}
+	f.Large = &Large{Diffed: true}
+	for i := range f.Hunks {
+		f.Large.add(&f.Hunks[i], f.Changed == nil)
+	}
+	if f.Changed != nil {
+		for _, n := range f.Changed {
+			f.Large.ChangedRuns = appendRun(f.Large.ChangedRuns, n, n)
+		}
+		f.Changed = nil
+	}
+	if f.Large.ChangedRuns == nil {
+		f.Large.ChangedRuns = []Run{}
+	}
+	f.Hunks = nil
+}
+
+// add counts a hunk in, with its changed lines when changed.
+func (l *Large) add(h *Hunk, changed bool) {
+	a, d := h.Counts()
+	l.Added += a
+	l.Deleted += d
+	for _, ln := range h.Lines {
+		if ln.Kind == Add {
+			l.AddedRuns = appendRun(l.AddedRuns, ln.New, ln.New)
+		}
+	}
+	if h.NewLines > 0 {
+		l.HunkRuns = appendRun(l.HunkRuns, h.NewStart, h.NewStart+h.NewLines-1)
+	}
+	if changed {
+		for _, n := range h.changedLines(nil) {
+			l.ChangedRuns = appendRun(l.ChangedRuns, n, n)
+		}
+		if l.ChangedRuns == nil {
+			l.ChangedRuns = []Run{}
+		}
+	}
 }
 
 // Run is the lines From to To, both included.

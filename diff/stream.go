@@ -556,34 +556,11 @@ func (b *fileBuilder) add(h Hunk) {
 	b.lines += len(h.Lines)
 	f := b.f
 	if f.Large == nil && b.lines > MaxHunkLines {
-		f.Large = &Large{Diffed: true}
-		f.Changed = []int{}
-		kept := f.Hunks
-		f.Hunks = nil
-		for i := range kept {
-			b.summarize(&kept[i])
-		}
+		f.Summarize()
 	}
 	if f.Large != nil {
-		b.summarize(&h)
+		f.Large.add(&h, true)
 		return
 	}
 	f.Hunks = append(f.Hunks, h)
-}
-
-// summarize counts a hunk into the file's Large, with its changed lines.
-func (b *fileBuilder) summarize(h *Hunk) {
-	l := b.f.Large
-	a, d := h.Counts()
-	l.Added += a
-	l.Deleted += d
-	for _, ln := range h.Lines {
-		if ln.Kind == Add {
-			l.AddedRuns = appendRun(l.AddedRuns, ln.New, ln.New)
-		}
-	}
-	if h.NewLines > 0 {
-		l.HunkRuns = appendRun(l.HunkRuns, h.NewStart, h.NewStart+h.NewLines-1)
-	}
-	b.f.Changed = h.changedLines(b.f.Changed)
 }

@@ -94,7 +94,7 @@ func TestLineDiffLikeGit(t *testing.T) {
 			continue
 		}
 		want := *w
-		want.OldLines, want.NewLines = l.OldLines, l.NewLines
+		want.OldLines, want.NewLines, want.ChangedRuns = l.OldLines, l.NewLines, nil // from a repository: File.Changed
 		if d := cmp.Diff(&want, l); d != "" {
 			t.Errorf("%s: large file (-git +recap):\n%s", got[i].Path(), d)
 		}
