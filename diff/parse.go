@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
-
 )
 
 // Bounds of the diff reader: a diff is read line by line as it streams,
