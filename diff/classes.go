@@ -28,14 +28,22 @@ type classifier struct {
 	buf   []byte // a squeezed line
 }
 
-func newClassifier(ws bool, texts *[2]*lines, sizeHint int) *classifier {
+// newClassifier makes a classifier for at most lines lines: its tables
+// are made once, at their largest.
+func newClassifier(ws bool, texts *[2]*lines, lines int) *classifier {
 	c := &classifier{seed: maphash.MakeSeed(), ws: ws, texts: texts}
 	n := 64
-	for n < 2*sizeHint {
+	for n*3 < lines*4 { // a load of at most 3/4
 		n <<= 1
 	}
 	c.slots = make([]int32, n)
 	c.mask = uint64(n - 1)
+	c.hash = make([]uint64, 0, lines)
+	c.count[0] = make([]int32, 0, lines)
+	c.count[1] = make([]int32, 0, lines)
+	if texts != nil {
+		c.reps = make([]uint32, 0, lines)
+	}
 	return c
 }
 
@@ -75,7 +83,7 @@ func (c *classifier) addHashed(side, line int, h uint64, key []byte) int32 {
 				c.reps = append(c.reps, uint32(side)<<31|uint32(line))
 			}
 			c.count[side][cl]++
-			if len(c.hash)*2 > len(c.slots) {
+			if len(c.hash)*4 > len(c.slots)*3 {
 				c.grow()
 			}
 			return cl

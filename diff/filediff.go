@@ -108,6 +108,7 @@ type fileSide struct {
 	indents []uint8 // each line's indent+1 (0: blank), when streamed
 	lines   int
 	noEOL   bool
+	counted bool    // lines and noEOL are known
 	count   []int32 // each class's lines on this side
 	blank   int32   // the class of a blank line (with white space ignored), or -1
 }
@@ -149,7 +150,7 @@ func diffFile(ctx context.Context, f *File, old, cur blob, changed bool) error {
 		texts = nil // lines are told apart by their hash alone
 	}
 	if err := classifySides(ctx, &sides, [2]*blob{&old, &cur}, false, texts); err != nil {
-		if errors.Is(err, errTooManyLines) {
+		if err == errTooManyLines {
 			f.Large = &Large{OldLines: sides[0].lines, NewLines: sides[1].lines}
 			return nil
 		}
@@ -217,42 +218,36 @@ var errTooManyLines = errors.New("too many lines to diff")
 
 // classifySides gives the lines of both sides their classes (with ws,
 // white space ignored), from their text when texts is set, else by
-// reading them. Past MaxDiffLines it counts the lines and gives
-// errTooManyLines.
+// reading them. A file with more lines than MaxDiffLines is not
+// classified: errTooManyLines.
 func classifySides(ctx context.Context, sides *[2]fileSide, blobs [2]*blob, ws bool, texts *[2]*lines) error {
-	hint := 0
 	for i := range sides {
-		hint += sides[i].lines
-		if sides[i].text == nil && blobs[i].present {
-			hint += int(blobs[i].size / 40)
+		if sides[i].text == nil && blobs[i].present && !sides[i].counted {
+			if err := sides[i].countLines(ctx, blobs[i]); err != nil {
+				return err
+			}
 		}
 	}
-	c := newClassifier(ws, texts, min(hint, MaxDiffLines))
-	total := 0
+	total := sides[0].lines + sides[1].lines
+	if total > MaxDiffLines {
+		return errTooManyLines
+	}
+	c := newClassifier(ws, texts, total)
 	for i := range sides {
 		s := &sides[i]
+		if cap(s.ids) < s.lines {
+			s.ids = make([]int32, 0, s.lines)
+		}
 		s.ids = s.ids[:0]
 		if s.text != nil {
-			if total+s.lines > MaxDiffLines {
-				return errTooManyLines
-			}
-			if cap(s.ids) < s.lines {
-				s.ids = make([]int32, 0, s.lines)
-			}
 			for j := 0; j < s.lines; j++ {
 				s.ids = append(s.ids, c.add(i, j, s.text.text(j), s.noEOL && j == s.lines-1))
 			}
 		} else if blobs[i].present {
-			if err := s.stream(ctx, c, i, blobs[i], total); err != nil {
-				if errors.Is(err, errTooManyLines) {
-					for k := i + 1; k < len(sides); k++ {
-						sides[k].countLines(blobs[k])
-					}
-				}
+			if err := s.stream(ctx, c, i, blobs[i]); err != nil {
 				return err
 			}
 		}
-		total += s.lines
 	}
 	if ws {
 		// the class of a blank line, if any: blank changed lines are no
@@ -299,9 +294,8 @@ func diffSides(ctx context.Context, sides *[2]fileSide, ws bool) ([]change, erro
 }
 
 // stream classifies a side read from its blob, line by line, keeping each
-// line's indent; past MaxDiffLines (with before lines already) it gives
-// errTooManyLines, having counted the side's lines.
-func (s *fileSide) stream(ctx context.Context, c *classifier, side int, b *blob, before int) error {
+// line's indent (its lines are counted already).
+func (s *fileSide) stream(ctx context.Context, c *classifier, side int, b *blob) error {
 	rd, err := b.reader()
 	if err != nil {
 		return err
@@ -309,19 +303,16 @@ func (s *fileSide) stream(ctx context.Context, c *classifier, side int, b *blob,
 	defer rd.Close()
 	first := s.indents == nil
 	if first {
-		s.indents = make([]uint8, 0, min(b.size/40+16, MaxDiffLines))
+		s.indents = make([]uint8, 0, s.lines)
 	}
 	var h maphash.Hash
 	h.SetSeed(c.seed)
 	var carry []byte // the start of a rune cut by a chunk
 	var scratch []byte
 	n := 0
-	over := false
+	var noEOL bool
 	err = eachLine(ctx, rd, func(chunk []byte, start, end, eol bool) {
-		if over {
-			if end {
-				n++
-			}
+		if n >= s.lines { // longer than counted: changed while read
 			return
 		}
 		if start {
@@ -349,39 +340,34 @@ func (s *fileSide) stream(ctx context.Context, c *classifier, side int, b *blob,
 			}
 			s.ids = append(s.ids, c.addHashed(side, n, h.Sum64(), nil))
 			n++
-			if before+n > MaxDiffLines {
-				over = true
-				s.ids = nil
-			}
 		}
-	}, &s.noEOL)
-	s.lines = n
+	}, &noEOL)
 	if err != nil {
 		return err
 	}
-	if over {
-		return errTooManyLines
+	if n != s.lines || noEOL != s.noEOL {
+		return errors.New("changed while it was read")
 	}
 	return nil
 }
 
-// countLines counts a side's lines, for a file too large to diff.
-func (s *fileSide) countLines(b *blob) {
-	if s.text != nil || !b.present {
-		return
-	}
+// countLines counts a side's lines, and whether its last has no newline.
+func (s *fileSide) countLines(ctx context.Context, b *blob) error {
 	rd, err := b.reader()
 	if err != nil {
-		return
+		return err
 	}
 	defer rd.Close()
 	n := 0
-	eachLine(context.Background(), rd, func(_ []byte, _, end, _ bool) {
+	if err := eachLine(ctx, rd, func(_ []byte, _, end, _ bool) {
 		if end {
 			n++
 		}
-	}, &s.noEOL)
-	s.lines = n
+	}, &s.noEOL); err != nil {
+		return err
+	}
+	s.lines, s.counted = n, true
+	return nil
 }
 
 // fullRunes is the length of the longest prefix of b that cuts no rune.
