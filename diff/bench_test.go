@@ -9,10 +9,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/recap-dev/recap/diff"
 	"github.com/recap-dev/recap/internal/genrepo"
+	"github.com/recap-dev/recap/internal/gittest"
 	"github.com/recap-dev/recap/reports/reportstest"
 	"github.com/recap-dev/recap/summarize"
 )
@@ -79,6 +81,55 @@ func BenchmarkRevisions(b *testing.B) {
 					b.Fatal(err)
 				}
 				summarize.NewDiffView(files, summarize.DiffOptions{})
+			}
+		})
+	}
+}
+
+// BenchmarkLargeFile diffs a file of a million lines (26 MB, past
+// MaxDiffBytes: streamed and summarized), with one line in a thousand
+// changed and wholly rewritten, and with the whitespace-blind changed lines
+// (--changed-only): the time is linear in the lines, the memory a few
+// words a line.
+func BenchmarkLargeFile(b *testing.B) {
+	g := gittest.New(b)
+	const n = 1_000_000
+	write := func(f func(i int) string) string {
+		var sb strings.Builder
+		for i := 0; i < n; i++ {
+			sb.WriteString(f(i))
+		}
+		return sb.String()
+	}
+	g.Commit("base", map[string]string{"big.txt": write(func(i int) string { return fmt.Sprintf("line %d of the file\n", i) })})
+	g.Commit("edit", map[string]string{"big.txt": write(func(i int) string {
+		if i%1000 == 0 {
+			return fmt.Sprintf("changed %d\n", i)
+		}
+		return fmt.Sprintf("line %d of the file\n", i)
+	})})
+	g.Commit("rewrite", map[string]string{"big.txt": write(func(i int) string { return fmt.Sprintf("other %d of the file\n", i) })})
+	repo, err := diff.Open(g.Dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name, base, head string
+		changed          bool
+	}{
+		{"edited", "HEAD~2", "HEAD~1", false},
+		{"edited-changed-lines", "HEAD~2", "HEAD~1", true},
+		{"rewritten", "HEAD~1", "HEAD", false},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			repo.ChangedLines = c.changed
+			b.SetBytes(26 << 20)
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				files, err := repo.Between(context.Background(), c.base, c.head)
+				if err != nil || len(files) != 1 || files[0].Large == nil {
+					b.Fatalf("%v, %d files", err, len(files))
+				}
 			}
 		})
 	}
