@@ -79,12 +79,36 @@ func (r *Repo) diffTrees(ctx context.Context, base, head, sep string, fromTree f
 	if err != nil {
 		return nil, fmt.Errorf("diff of %s%s%s: %w", base, sep, head, err)
 	}
+	changes = splitTypeChanges(changes)
 	files, err := r.changeFiles(ctx, changes, st)
 	if err != nil {
 		return nil, fmt.Errorf("diff of %s%s%s: %w", base, sep, head, err)
 	}
 	sortFiles(files)
 	return files, nil
+}
+
+// splitTypeChanges makes a path that changed its kind (a file became a
+// symbolic link or a submodule, or the other way) a deletion and an
+// addition, as git shows it.
+func splitTypeChanges(changes object.Changes) object.Changes {
+	var out object.Changes
+	for _, c := range changes {
+		if c.From.Name != "" && c.To.Name != "" && kindOf(c.From.TreeEntry.Mode) != kindOf(c.To.TreeEntry.Mode) {
+			out = append(out, &object.Change{From: c.From}, &object.Change{To: c.To})
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// kindOf is a mode's kind: a file (executable or not), a link, a submodule.
+func kindOf(m filemode.FileMode) filemode.FileMode {
+	if m == filemode.Executable || m == filemode.Deprecated {
+		return filemode.Regular
+	}
+	return m
 }
 
 // changeFiles diffs the changed files on up to diffWorkers goroutines, each
@@ -315,7 +339,8 @@ func (r *Repo) WorkingTreeSince(ctx context.Context, rev string) ([]File, error)
 	st2 := r.storage(cache.NewObjectLRU(8 * cache.MiByte))
 	defer st2.close()
 	var files []File
-	hashes := map[string]plumbing.Hash{} // of added and deleted files, for renames
+	// the hashes of added and deleted files, for renames
+	addedHash, deletedHash := map[string]plumbing.Hash{}, map[string]plumbing.Hash{}
 	for p := range paths {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -336,14 +361,25 @@ func (r *Repo) WorkingTreeSince(ctx context.Context, rev string) ([]File, error)
 		if oldMode == 0 && w.mode == 0 {
 			continue // added to the index, then deleted
 		}
+		if oldMode != 0 && w.mode != 0 && kindOf(filemode.FileMode(oldMode)) != kindOf(filemode.FileMode(w.mode)) {
+			// a file became a link, or a link a file: git shows a
+			// deletion and an addition
+			gone := File{Status: Deleted, OldPath: p, OldMode: oldMode}
+			if err := diffFile(ctx, &gone, old, blob{}, r.ChangedLines); err != nil {
+				return nil, fmt.Errorf("%s: %w", p, err)
+			}
+			files = append(files, gone)
+			deletedHash[p] = oldHash
+			old, oldMode = blob{}, 0
+		}
 		f := File{Status: Modified, OldPath: p, NewPath: p, OldMode: oldMode, NewMode: w.mode}
 		switch {
 		case oldMode == 0:
 			f.Status, f.OldPath = Added, ""
-			hashes[p] = w.hash
+			addedHash[p] = w.hash
 		case w.mode == 0:
 			f.Status, f.NewPath = Deleted, ""
-			hashes[p] = oldHash
+			deletedHash[p] = oldHash
 		case w.hash == oldHash && oldMode == w.mode:
 			continue
 		}
@@ -356,7 +392,7 @@ func (r *Repo) WorkingTreeSince(ctx context.Context, rev string) ([]File, error)
 		}
 		files = append(files, f)
 	}
-	files = pairRenames(files, hashes)
+	files = pairRenames(files, addedHash, deletedHash)
 	sortFiles(files)
 	return files, nil
 }
@@ -411,11 +447,11 @@ func (r *Repo) mergeBaseTree(head *object.Commit, headName, rev string, s storer
 
 // pairRenames joins a deleted file and an added one with the same content
 // (the same blob hash) into a rename.
-func pairRenames(files []File, hashes map[string]plumbing.Hash) []File {
+func pairRenames(files []File, addedHash, deletedHash map[string]plumbing.Hash) []File {
 	added := map[plumbing.Hash]int{} // content → index of an added file
 	for i, f := range files {
 		if f.Status == Added {
-			added[hashes[f.NewPath]] = i
+			added[addedHash[f.NewPath]] = i
 		}
 	}
 	if len(added) == 0 {
@@ -427,7 +463,7 @@ func pairRenames(files []File, hashes map[string]plumbing.Hash) []File {
 		if f.Status != Deleted {
 			continue
 		}
-		j, ok := added[hashes[f.OldPath]]
+		j, ok := added[deletedHash[f.OldPath]]
 		if !ok || drop[j] {
 			continue
 		}

@@ -66,7 +66,12 @@ func (r *Repo) Commit(rev string) (*object.Commit, error) {
 		if c, err = r.repo.CommitObject(*h); err == nil {
 			return c, nil
 		}
-		if o, oerr := r.repo.Storer.EncodedObject(plumbing.AnyObject, *h); oerr == nil && o.Type() != plumbing.CommitObject {
+	} else if plumbing.IsHash(rev) {
+		hh := plumbing.NewHash(rev)
+		h = &hh
+	}
+	if h != nil {
+		if o, oerr := r.repo.Storer.EncodedObject(plumbing.AnyObject, *h); oerr == nil && o.Type() != plumbing.CommitObject && o.Type() != plumbing.TagObject {
 			return nil, repoErrorf(ErrBadRevision, "revision %q names a %s, not a commit: give a branch, tag or commit", rev, o.Type())
 		}
 	}
@@ -150,7 +155,8 @@ func (r *Repo) OpenAt(rev string) (func(path string) (io.ReadCloser, int64, erro
 		}
 		e, err := tree.FindEntry(clean)
 		if err != nil {
-			if errors.Is(err, object.ErrFileNotFound) || errors.Is(err, object.ErrDirectoryNotFound) || errors.Is(err, object.ErrEntryNotFound) {
+			if errors.Is(err, object.ErrFileNotFound) || errors.Is(err, object.ErrDirectoryNotFound) || errors.Is(err, object.ErrEntryNotFound) ||
+				errors.Is(err, plumbing.ErrObjectNotFound) { // a path through a file or a link
 				return nil, 0, fmt.Errorf("%s is not in revision %s (%s)", p, rev, short)
 			}
 			return nil, 0, err
