@@ -149,6 +149,26 @@ func squeezeAppend(dst, text []byte) []byte {
 	return dst
 }
 
+// squeezeAppendString is squeezeAppend of a string.
+func squeezeAppendString(dst []byte, text string) []byte {
+	for i := 0; i < len(text); {
+		b := text[i]
+		if b < utf8.RuneSelf {
+			if !isSpaceByte(b) {
+				dst = append(dst, b)
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(text[i:])
+		if r == utf8.RuneError || !unicode.IsSpace(r) {
+			dst = append(dst, text[i:i+size]...)
+		}
+		i += size
+	}
+	return dst
+}
+
 // squeezedEqual reports whether text without its white space is squeezed.
 func squeezedEqual(text, squeezed []byte) bool {
 	j := 0

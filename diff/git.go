@@ -52,7 +52,8 @@ func (r *Repo) Between(ctx context.Context, from, to string) ([]File, error) {
 }
 
 // diffTrees diffs the tree fromTree gives (for head's commit) to head's.
-func (r *Repo) diffTrees(ctx context.Context, base, head, sep string, fromTree func(*object.Commit, *storage) (*object.Tree, error)) ([]File, error) {
+func (r *Repo) diffTrees(ctx context.Context, base, head, sep string, fromTree func(*object.Commit, *storage) (*object.Tree, error)) (_ []File, err error) {
+	defer recovered(&err)
 	if head == "" {
 		head = "HEAD"
 	}
@@ -204,7 +205,8 @@ func (s *storage) close() {
 }
 
 // changeFile turns one tree change into a File with git's hunks.
-func changeFile(ctx context.Context, s storer.EncodedObjectStorer, c *object.Change, changed bool) (File, error) {
+func changeFile(ctx context.Context, s storer.EncodedObjectStorer, c *object.Change, changed bool) (_ File, err error) {
+	defer recovered(&err) // it runs on the diff's own goroutines
 	if err := ctx.Err(); err != nil {
 		return File{}, err
 	}
@@ -220,7 +222,6 @@ func changeFile(ctx context.Context, s storer.EncodedObjectStorer, c *object.Cha
 		return f, nil // a pure rename or a mode change: no content to diff
 	}
 	var old, cur blob
-	var err error
 	if f.OldPath != "" {
 		if old, err = entryBlob(s, c.From.TreeEntry); err != nil {
 			return f, fmt.Errorf("%s: %w", f.OldPath, err)
@@ -285,7 +286,8 @@ func (r *Repo) WorkingTree(ctx context.Context) ([]File, error) {
 // text is its content; what it points to is never read), a path under a
 // link to a directory is not in the working tree, and a submodule's side is
 // the commit checked out in it. Nothing outside the working tree is read.
-func (r *Repo) WorkingTreeSince(ctx context.Context, rev string) ([]File, error) {
+func (r *Repo) WorkingTreeSince(ctx context.Context, rev string) (_ []File, err error) {
+	defer recovered(&err)
 	wt, err := r.repo.Worktree()
 	if err != nil {
 		return nil, fmt.Errorf("the working tree: %w", err)

@@ -1,17 +1,34 @@
 package diff
 
-import "sort"
+import (
+	"hash/maphash"
+	"sort"
+)
 
 // Index holds the changed lines of the head revision: path → its added
 // lines (a modified line is a deleted one and an added one), leaving out
 // what changed in whitespace only: blank lines, and lines that only moved
 // in indentation or spacing, as git diff -w --ignore-blank-lines leaves
-// them out. Lines are held as runs (8 bytes a run), so that a diff of
-// millions of added lines costs little.
+// them out. It is made to hold a diff of millions of files and lines in
+// little memory: the paths one after another in one buffer, found by
+// their hash, and the lines as runs (8 bytes a run) in another.
 type Index struct {
-	kind  indexKind
-	lines map[string][]span
-	whole map[string]bool // files every line of which counts
+	kind    indexKind
+	seed    maphash.Seed
+	byHash  map[uint64]int32 // a path's hash → its entry
+	byName  map[string]int32 // the paths whose hash another path has
+	names   []byte           // the paths
+	entries []indexEntry
+	spans   []span
+}
+
+// indexEntry is one path of an index: its name in names, its runs in
+// spans, or every line.
+type indexEntry struct {
+	name     int
+	nameLen  int32
+	from, to int32 // spans[from:to]
+	whole    bool
 }
 
 // span is the lines from to to, both included.
@@ -28,7 +45,7 @@ const (
 )
 
 func newIndex(kind indexKind, files []File) *Index {
-	x := &Index{kind: kind, lines: map[string][]span{}, whole: map[string]bool{}}
+	x := &Index{kind: kind, seed: maphash.MakeSeed(), byHash: map[uint64]int32{}}
 	for i := range files {
 		x.Add(&files[i])
 	}
@@ -61,7 +78,7 @@ func (x *Index) Add(f *File) {
 		return
 	}
 	if x.kind == fileKind || f.Large != nil && !f.Large.Diffed {
-		x.whole[p] = true
+		x.entries[x.entry(p, true)].whole = true
 		return
 	}
 	var nums []int
@@ -111,12 +128,15 @@ func (x *Index) Add(f *File) {
 	if len(nums) == 0 && len(runs) == 0 {
 		return
 	}
-	sp := x.lines[p]
+	var sp []span
+	e := &x.entries[x.entry(p, true)]
+	if e.to > e.from { // the path again: its runs are made anew
+		sp = append(sp, x.spans[e.from:e.to]...)
+	}
 	for _, r := range runs {
 		sp = append(sp, span{int32(r.From), int32(r.To)})
 	}
-	sorted := sort.IntsAreSorted(nums)
-	if !sorted {
+	if !sort.IntsAreSorted(nums) {
 		nums = append([]int(nil), nums...)
 		sort.Ints(nums)
 	}
@@ -127,7 +147,65 @@ func (x *Index) Add(f *File) {
 			sp = append(sp, span{int32(n), int32(n)})
 		}
 	}
-	x.lines[p] = normalize(sp)
+	sp = normalize(sp)
+	e.from = int32(len(x.spans))
+	x.spans = append(x.spans, sp...)
+	e.to = int32(len(x.spans))
+}
+
+// entry finds path's entry, or makes it when add; -1 when it has none.
+func (x *Index) entry(path string, add bool) int {
+	h := maphash.String(x.seed, path)
+	if i, ok := x.byHash[h]; ok {
+		if x.name(int(i)) == path {
+			return int(i)
+		}
+		if i, ok := x.byName[path]; ok {
+			return int(i)
+		}
+		if !add {
+			return -1
+		}
+		if x.byName == nil {
+			x.byName = map[string]int32{}
+		}
+		x.byName[path] = x.newEntry(path)
+		return int(x.byName[path])
+	}
+	if !add {
+		return -1
+	}
+	x.byHash[h] = x.newEntry(path)
+	return int(x.byHash[h])
+}
+
+func (x *Index) newEntry(path string) int32 {
+	x.entries = append(x.entries, indexEntry{name: len(x.names), nameLen: int32(len(path))})
+	x.names = append(x.names, path...)
+	return int32(len(x.entries) - 1)
+}
+
+func (x *Index) name(i int) string {
+	e := &x.entries[i]
+	return string(x.names[e.name : e.name+int(e.nameLen)])
+}
+
+// of is path's entry, or nil.
+func (x *Index) of(path string) *indexEntry {
+	if x == nil {
+		return nil
+	}
+	if i := x.entry(path, false); i >= 0 {
+		return &x.entries[i]
+	}
+	return nil
+}
+
+func (x *Index) spansOf(e *indexEntry) []span {
+	if e == nil {
+		return nil
+	}
+	return x.spans[e.from:e.to]
 }
 
 // normalize sorts spans and joins those that overlap or touch.
@@ -151,9 +229,9 @@ func (x *Index) Files() int {
 	if x == nil {
 		return 0
 	}
-	n := len(x.lines)
-	for p := range x.whole {
-		if len(x.lines[p]) == 0 {
+	n := 0
+	for i := range x.entries {
+		if e := &x.entries[i]; e.whole || e.to > e.from {
 			n++
 		}
 	}
@@ -163,17 +241,15 @@ func (x *Index) Files() int {
 // Changed reports whether path has changed lines, or is a changed file of
 // a file index.
 func (x *Index) Changed(path string) bool {
-	return x != nil && (len(x.lines[path]) > 0 || x.whole[path])
+	e := x.of(path)
+	return e != nil && (e.whole || e.to > e.from)
 }
 
 // Lines returns the changed lines of path, sorted (none for a nil index,
 // nor for a file every line of which counts).
 func (x *Index) Lines(path string) []int {
-	if x == nil {
-		return nil
-	}
 	var out []int
-	for _, s := range x.lines[path] {
+	for _, s := range x.spansOf(x.of(path)) {
 		for n := s.from; n <= s.to; n++ {
 			out = append(out, int(n))
 		}
@@ -185,14 +261,18 @@ func (x *Index) Lines(path string) []int {
 // in path changed. A finding without a line (from ≤ 0) touches nothing but
 // in a file every line of which counts.
 func (x *Index) Touches(path string, from, to int) bool {
-	if x.whole[path] {
+	e := x.of(path)
+	if e == nil {
+		return false
+	}
+	if e.whole {
 		return true
 	}
 	if from <= 0 {
 		return false
 	}
 	to = max(to, from)
-	sp := x.lines[path]
+	sp := x.spansOf(e)
 	// the first span that ends at or after from
 	i := sort.Search(len(sp), func(i int) bool { return int(sp[i].to) >= from })
 	return i < len(sp) && int(sp[i].from) <= to

@@ -148,7 +148,8 @@ func (r *Repo) OpenAt(rev string) (func(path string) (io.ReadCloser, int64, erro
 		return nil, fmt.Errorf("revision %q: %w", rev, err)
 	}
 	short := c.Hash.String()[:12]
-	return func(p string) (io.ReadCloser, int64, error) {
+	return func(p string) (_ io.ReadCloser, _ int64, err error) {
+		defer recovered(&err)
 		clean := path.Clean(p)
 		if p == "" || path.IsAbs(clean) || strings.HasPrefix(clean, "../") || clean == ".." {
 			return nil, 0, fmt.Errorf("%s is not inside the repository", p)

@@ -41,8 +41,13 @@ func Parse(name string, r io.Reader) ([]File, error) {
 // go-gitdiff reads each file's header (names, quoting, modes, renames),
 // one file at a time; the hunks are read here, line by line, with its
 // checks and messages.
-func ParseEach(name string, r io.Reader, each func(*File) error) error {
-	r, err := content.Decompress(bufio.NewReaderSize(r, 64<<10))
+func ParseEach(name string, r io.Reader, each func(*File) error) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("%s: reading the diff failed: %v (please report it: it is a bug)", name, p)
+		}
+	}()
+	r, err = content.Decompress(bufio.NewReaderSize(r, 64<<10))
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}

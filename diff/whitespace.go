@@ -69,6 +69,9 @@ func (b block) whitespaceOnly() bool {
 // lines that git diff -w --ignore-blank-lines shows (see wsChanged), when
 // only the hunks are known (a diff read as text).
 func (h *Hunk) changedLines(nums []int) []int {
+	if n, ok := h.plainlyChanged(nums); ok {
+		return n
+	}
 	var old, cur []Line
 	for _, l := range h.Lines {
 		if l.Kind != Add {
@@ -79,6 +82,38 @@ func (h *Hunk) changedLines(nums []int) []int {
 		}
 	}
 	return wsChanged(old, cur, nums)
+}
+
+// plainlyChanged is changedLines for the common hunk whose added lines,
+// white space removed, match no line of its old side: the diff would find
+// no match for them, so that every one but the blank ones changed. ok is
+// false when one matches.
+func (h *Hunk) plainlyChanged(nums []int) ([]int, bool) {
+	var buf []byte
+	var old map[string]bool
+	for _, l := range h.Lines {
+		if l.Kind != Add {
+			if old == nil {
+				old = map[string]bool{}
+			}
+			buf = squeezeAppendString(buf[:0], l.Text)
+			old[string(buf)] = true
+		}
+	}
+	start := len(nums)
+	for _, l := range h.Lines {
+		if l.Kind != Add {
+			continue
+		}
+		buf = squeezeAppendString(buf[:0], l.Text)
+		if old[string(buf)] {
+			return nums[:start], false
+		}
+		if len(buf) > 0 {
+			nums = append(nums, l.New)
+		}
+	}
+	return nums, true
 }
 
 // wsChanged diffs old and cur (a hunk's two sides) with white space

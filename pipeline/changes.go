@@ -108,7 +108,7 @@ func (c *Changes) Check() error {
 // (a review anchors its comments and suggests changes on them), counted as
 // their lines' text and 48 bytes a line: past it a file is indexed, and not
 // kept.
-const MaxKeptHunkBytes = 64 << 20
+const MaxKeptHunkBytes = 16 << 20
 
 // Load reads the changes and indexes the lines that count by Mode, by paths
 // relative to Root; the index is nil with NoFilter. A diff file is read as
