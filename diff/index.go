@@ -1,8 +1,10 @@
 package diff
 
 import (
-	"hash/maphash"
+	"bytes"
+	"encoding/binary"
 	"sort"
+	"sync"
 )
 
 // Index holds the changed lines of the head revision: path → its added
@@ -10,26 +12,36 @@ import (
 // what changed in whitespace only: blank lines, and lines that only moved
 // in indentation or spacing, as git diff -w --ignore-blank-lines leaves
 // them out. It is made to hold a diff of millions of files and lines in
-// little memory: the paths one after another in one buffer, found by
-// their hash, and the lines as runs (8 bytes a run) in another.
+// little memory: the paths one after another in one buffer, the lines as
+// runs, each two varints (the gap from the run before, the length) in
+// another, about 20 bytes a file and 3 a run; the files are sorted by path
+// when it is first asked. It is safe for concurrent use once made.
 type Index struct {
 	kind    indexKind
-	seed    maphash.Seed
-	byHash  map[uint64]int32 // a path's hash → its entry
-	byName  map[string]int32 // the paths whose hash another path has
-	names   []byte           // the paths
+	names   []byte
+	runs    []byte
+	big     [][]span // the runs of files that have many
 	entries []indexEntry
-	spans   []span
+	once    sync.Once // sorts the entries, once they are all added
 }
 
-// indexEntry is one path of an index: its name in names, its runs in
-// spans, or every line.
+// indexEntry is one path of an index.
 type indexEntry struct {
-	name     int
-	nameLen  int32
-	from, to int32 // spans[from:to]
-	whole    bool
+	name, nameLen uint32 // names[name:name+nameLen]
+	// at and n: the file's runs are runs[at:at+n]; or, with bigRuns,
+	// big[at].
+	at, n uint32
+	flags uint8
 }
+
+const (
+	wholeFile = 1 << iota // every line counts
+	bigRuns               // the runs are in big
+)
+
+// manyRuns is how many runs a file may have before they are kept as
+// spans, searched by halves, rather than varints read in order.
+const manyRuns = 64
 
 // span is the lines from to to, both included.
 type span struct{ from, to int32 }
@@ -45,7 +57,7 @@ const (
 )
 
 func newIndex(kind indexKind, files []File) *Index {
-	x := &Index{kind: kind, seed: maphash.MakeSeed(), byHash: map[uint64]int32{}}
+	x := &Index{kind: kind}
 	for i := range files {
 		x.Add(&files[i])
 	}
@@ -71,14 +83,15 @@ func NewFileIndex(files []File) *Index { return newIndex(fileKind, files) }
 
 // Add indexes one more file, as the index's constructor indexes each of
 // its files: an index is made a file at a time as a diff streams. A large
-// file counts its runs; one not diffed counts whole.
+// file counts its runs; one not diffed counts whole. All files are added
+// before the index is first asked.
 func (x *Index) Add(f *File) {
 	p := f.NewPath
 	if p == "" {
 		return
 	}
 	if x.kind == fileKind || f.Large != nil && !f.Large.Diffed {
-		x.entries[x.entry(p, true)].whole = true
+		x.add(p, nil, true)
 		return
 	}
 	var nums []int
@@ -129,10 +142,6 @@ func (x *Index) Add(f *File) {
 		return
 	}
 	var sp []span
-	e := &x.entries[x.entry(p, true)]
-	if e.to > e.from { // the path again: its runs are made anew
-		sp = append(sp, x.spans[e.from:e.to]...)
-	}
 	for _, r := range runs {
 		sp = append(sp, span{int32(r.From), int32(r.To)})
 	}
@@ -147,65 +156,59 @@ func (x *Index) Add(f *File) {
 			sp = append(sp, span{int32(n), int32(n)})
 		}
 	}
-	sp = normalize(sp)
-	e.from = int32(len(x.spans))
-	x.spans = append(x.spans, sp...)
-	e.to = int32(len(x.spans))
+	x.add(p, normalize(sp), false)
 }
 
-// entry finds path's entry, or makes it when add; -1 when it has none.
-func (x *Index) entry(path string, add bool) int {
-	h := maphash.String(x.seed, path)
-	if i, ok := x.byHash[h]; ok {
-		if x.name(int(i)) == path {
-			return int(i)
-		}
-		if i, ok := x.byName[path]; ok {
-			return int(i)
-		}
-		if !add {
-			return -1
-		}
-		if x.byName == nil {
-			x.byName = map[string]int32{}
-		}
-		x.byName[path] = x.newEntry(path)
-		return int(x.byName[path])
-	}
-	if !add {
-		return -1
-	}
-	x.byHash[h] = x.newEntry(path)
-	return int(x.byHash[h])
-}
-
-func (x *Index) newEntry(path string) int32 {
-	x.entries = append(x.entries, indexEntry{name: len(x.names), nameLen: int32(len(path))})
+// add adds an entry for path with its runs (sorted, apart).
+func (x *Index) add(path string, sp []span, whole bool) {
+	e := indexEntry{name: uint32(len(x.names)), nameLen: uint32(len(path))}
 	x.names = append(x.names, path...)
-	return int32(len(x.entries) - 1)
-}
-
-func (x *Index) name(i int) string {
-	e := &x.entries[i]
-	return string(x.names[e.name : e.name+int(e.nameLen)])
-}
-
-// of is path's entry, or nil.
-func (x *Index) of(path string) *indexEntry {
-	if x == nil {
-		return nil
+	if whole {
+		e.flags |= wholeFile
 	}
-	if i := x.entry(path, false); i >= 0 {
-		return &x.entries[i]
-	}
-	return nil
+	x.setRuns(&e, sp)
+	x.entries = append(x.entries, e)
 }
 
+// setRuns stores an entry's runs.
+func (x *Index) setRuns(e *indexEntry, sp []span) {
+	if len(sp) > manyRuns {
+		e.flags |= bigRuns
+		e.at, e.n = uint32(len(x.big)), 0
+		x.big = append(x.big, sp)
+		return
+	}
+	e.flags &^= bigRuns
+	e.at = uint32(len(x.runs))
+	prev := int32(0)
+	for _, r := range sp {
+		x.runs = binary.AppendUvarint(x.runs, uint64(r.from-prev))
+		x.runs = binary.AppendUvarint(x.runs, uint64(r.to-r.from))
+		prev = r.to
+	}
+	e.n = uint32(len(x.runs)) - e.at
+}
+
+// spansOf decodes an entry's runs.
 func (x *Index) spansOf(e *indexEntry) []span {
 	if e == nil {
 		return nil
 	}
-	return x.spans[e.from:e.to]
+	if e.flags&bigRuns != 0 {
+		return x.big[e.at]
+	}
+	var out []span
+	b := x.runs[e.at : e.at+e.n]
+	prev := int32(0)
+	for len(b) > 0 {
+		gap, n := binary.Uvarint(b)
+		length, m := binary.Uvarint(b[n:])
+		b = b[n+m:]
+		from := prev + int32(gap)
+		out = append(out, span{from, from + int32(length)})
+		prev = from + int32(length)
+	}
+	return out
 }
 
 // normalize sorts spans and joins those that overlap or touch.
@@ -224,14 +227,52 @@ func normalize(sp []span) []span {
 	return out
 }
 
+func (x *Index) name(e *indexEntry) []byte { return x.names[e.name : e.name+e.nameLen] }
+
+// sorted sorts the entries by path, once, joining those of a path that
+// came more than once.
+func (x *Index) sorted() {
+	x.once.Do(func() {
+		sort.SliceStable(x.entries, func(i, j int) bool {
+			return bytes.Compare(x.name(&x.entries[i]), x.name(&x.entries[j])) < 0
+		})
+		out := x.entries[:0]
+		for i := range x.entries {
+			e := x.entries[i]
+			if k := len(out); k > 0 && bytes.Equal(x.name(&out[k-1]), x.name(&e)) {
+				last := &out[k-1]
+				last.flags |= e.flags & wholeFile
+				x.setRuns(last, normalize(append(x.spansOf(last), x.spansOf(&e)...)))
+				continue
+			}
+			out = append(out, e)
+		}
+		x.entries = out
+	})
+}
+
+// of is path's entry, or nil.
+func (x *Index) of(path string) *indexEntry {
+	if x == nil {
+		return nil
+	}
+	x.sorted()
+	i := sort.Search(len(x.entries), func(i int) bool { return string(x.name(&x.entries[i])) >= path })
+	if i < len(x.entries) && string(x.name(&x.entries[i])) == path {
+		return &x.entries[i]
+	}
+	return nil
+}
+
 // Files is how many files have changed lines.
 func (x *Index) Files() int {
 	if x == nil {
 		return 0
 	}
+	x.sorted()
 	n := 0
 	for i := range x.entries {
-		if e := &x.entries[i]; e.whole || e.to > e.from {
+		if e := &x.entries[i]; e.flags&wholeFile != 0 || e.n > 0 || e.flags&bigRuns != 0 {
 			n++
 		}
 	}
@@ -242,7 +283,7 @@ func (x *Index) Files() int {
 // a file index.
 func (x *Index) Changed(path string) bool {
 	e := x.of(path)
-	return e != nil && (e.whole || e.to > e.from)
+	return e != nil && (e.flags&wholeFile != 0 || e.n > 0 || e.flags&bigRuns != 0)
 }
 
 // Lines returns the changed lines of path, sorted (none for a nil index,
@@ -265,15 +306,31 @@ func (x *Index) Touches(path string, from, to int) bool {
 	if e == nil {
 		return false
 	}
-	if e.whole {
+	if e.flags&wholeFile != 0 {
 		return true
 	}
 	if from <= 0 {
 		return false
 	}
 	to = max(to, from)
-	sp := x.spansOf(e)
-	// the first span that ends at or after from
-	i := sort.Search(len(sp), func(i int) bool { return int(sp[i].to) >= from })
-	return i < len(sp) && int(sp[i].from) <= to
+	if e.flags&bigRuns != 0 {
+		sp := x.big[e.at]
+		// the first span that ends at or after from
+		i := sort.Search(len(sp), func(i int) bool { return int(sp[i].to) >= from })
+		return i < len(sp) && int(sp[i].from) <= to
+	}
+	b := x.runs[e.at : e.at+e.n]
+	prev := 0
+	for len(b) > 0 {
+		gap, n := binary.Uvarint(b)
+		length, m := binary.Uvarint(b[n:])
+		b = b[n+m:]
+		f := prev + int(gap)
+		t := f + int(length)
+		if t >= from {
+			return f <= to
+		}
+		prev = t
+	}
+	return false
 }

@@ -199,7 +199,7 @@ func diffCases() []Case {
 		{
 			Name: "diff: 2 GB of diff on standard input", Size: 64 * MiB, Full: 2 * GB, Bound: StreamBound,
 			Make: func(dir string, size int64) ([]string, io.Reader, string, error) {
-				return []string{"diff", "--format", "json", "-"}, newDiffStream(size), Size(size) + " of a valid diff (files of 10 hunks) on standard input", nil
+				return []string{"diff", "--format", "json", "-"}, DiffStream(size), Size(size) + " of a valid diff (files of 10 hunks) on standard input", nil
 			},
 			Check: func(r *Result) error {
 				v, err := diffView(r)
@@ -218,7 +218,7 @@ func diffCases() []Case {
 				if err := diffStreamReport(dir); err != nil {
 					return nil, nil, "", err
 				}
-				return []string{"findings", "--changed-only", "--diff", "-", "--format", "json", "report.xml"}, newDiffStream(size),
+				return []string{"findings", "--changed-only", "--diff", "-", "--format", "json", "report.xml"}, DiffStream(size),
 					Size(size) + " of a valid diff on standard input; findings on a changed line and beside it", nil
 			},
 			Check: changedOnlyChecked,
@@ -229,7 +229,7 @@ func diffCases() []Case {
 				if err := diffStreamReport(dir); err != nil {
 					return nil, nil, "", err
 				}
-				return []string{"review", "--diff", "-", "--format", "markdown", "report.xml"}, newDiffStream(size),
+				return []string{"review", "--diff", "-", "--format", "markdown", "report.xml"}, DiffStream(size),
 					Size(size) + " of a valid diff on standard input", nil
 			},
 			Check: func(r *Result) error {
@@ -578,7 +578,9 @@ type diffStream struct {
 	buf  bytes.Buffer
 }
 
-func newDiffStream(n int64) io.Reader { return &diffStream{n: n} }
+// DiffStream is a valid git diff of about n bytes, made as it is read (see
+// diffStream), for the cases and the benchmarks of a streamed diff.
+func DiffStream(n int64) io.Reader { return &diffStream{n: n} }
 
 func (d *diffStream) Read(p []byte) (int, error) {
 	for d.buf.Len() < len(p) && d.n > 0 {
