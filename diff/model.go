@@ -86,7 +86,7 @@ type Large struct {
 // Summarize drops f's hunks, keeping what is known of them in f.Large:
 // the counts, the added lines, the hunks' lines and the changed ones.
 func (f *File) Summarize() {
-	if f.Large != nil || len(f.Hunks) == 0 {
+	if f.Large != nil || f.Binary {
 		return
 	}
 	f.Large = &Large{Diffed: true}

@@ -223,3 +223,48 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestParseLargeFile: a file whose hunks pass MaxHunkLines, in one hunk or
+// over many, keeps its counts and changed lines, not its hunks; the files
+// around it are read whole; the index of either is the same.
+func TestParseLargeFile(t *testing.T) {
+	var one, many strings.Builder
+	one.WriteString("diff --git a/Big.java b/Big.java\nnew file mode 100644\n--- /dev/null\n+++ b/Big.java\n@@ -0,0 +1,25000 @@\n")
+	for i := 1; i <= 25000; i++ {
+		fmt.Fprintf(&one, "+int f%d;\n", i)
+	}
+	many.WriteString("diff --git a/Big.java b/Big.java\n--- a/Big.java\n+++ b/Big.java\n")
+	for h := 0; h < 3000; h++ { // 3,000 hunks of 7 lines
+		l := 10*h + 1
+		fmt.Fprintf(&many, "@@ -%d,6 +%d,6 @@\n a\n b\n c\n-old%d\n+new%d\n d\n   \n", l, l, h, h)
+	}
+	tail := "diff --git a/A.java b/A.java\n--- a/A.java\n+++ b/A.java\n@@ -1 +1 @@\n-a\n+b\n"
+	for name, text := range map[string]string{"one hunk": one.String(), "many hunks": many.String()} {
+		t.Run(name, func(t *testing.T) {
+			files := parse(t, text+tail)
+			if len(files) != 2 || files[0].Large == nil || len(files[0].Hunks) != 0 || files[1].Large != nil || len(files[1].Hunks) != 1 {
+				t.Fatalf("files %q", shape(files))
+			}
+			l := files[0].Large
+			added, deleted := files[0].Counts()
+			switch name {
+			case "one hunk":
+				if added != 25000 || deleted != 0 || len(l.AddedRuns) != 1 || l.AddedRuns[0] != (diff.Run{From: 1, To: 25000}) {
+					t.Errorf("+%d -%d, added runs %v", added, deleted, l.AddedRuns)
+				}
+			case "many hunks":
+				if added != 3000 || deleted != 3000 || len(l.AddedRuns) != 3000 || len(l.HunkRuns) != 3000 || len(l.ChangedRuns) != 3000 {
+					t.Errorf("+%d -%d, %d added runs, %d hunk runs, %d changed runs", added, deleted, len(l.AddedRuns), len(l.HunkRuns), len(l.ChangedRuns))
+				}
+			}
+			whole, err := diff.ParseWhole("t.diff", strings.NewReader(text+tail))
+			if err != nil {
+				t.Fatal(err)
+			}
+			x, y := diff.NewIndex(files), diff.NewIndex(whole)
+			if d := cmp.Diff(y.Lines("Big.java"), x.Lines("Big.java")); d != "" {
+				t.Errorf("changed lines (-read whole +large):\n%s", d)
+			}
+		})
+	}
+}
