@@ -611,3 +611,37 @@ func (d *diffStream) Read(p []byte) (int, error) {
 	}
 	return d.buf.Read(p)
 }
+
+// describeOutput says in a few words what a command wrote that is not a
+// summary: a diff view's counts and its large files, the headline of a
+// text or Markdown output, what a JSON output holds.
+func describeOutput(r *Result) string {
+	var v diffSummary
+	if json.Unmarshal(r.Stdout, &v) == nil && (v.Summary.Files > 0 || v.Files != nil) {
+		d := fmt.Sprintf("%d files, %d hunks (+%d −%d)", v.Summary.Files, v.Summary.Hunks, v.Summary.Added, v.Summary.Deleted)
+		for _, f := range v.Files {
+			if f.Note != "" {
+				return d + "; " + f.Path + ": " + f.Note
+			}
+			if len(v.Files) == 1 {
+				return d + "; " + f.Path + " " + f.Status
+			}
+		}
+		return d
+	}
+	out := bytes.TrimSpace(r.Stdout)
+	switch {
+	case len(out) == 0:
+		return ""
+	case out[0] == '{' || out[0] == '[':
+		if err := noControls(out); err != nil {
+			return "JSON with " + err.Error()
+		}
+		return fmt.Sprintf("JSON of %s, no raw control character", Size(int64(len(out))))
+	}
+	line := firstLine(out)
+	if err := noControls(out); err != nil {
+		return line + " (" + err.Error() + ")"
+	}
+	return strings.ReplaceAll(strings.TrimPrefix(line, "### "), "|", `\|`)
+}

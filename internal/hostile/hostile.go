@@ -347,6 +347,9 @@ func Describe(r *Result) string {
 	if line := firstLine(r.Stderr); line != "" {
 		return fmt.Sprintf("exit %d: %s", r.Code, line)
 	}
+	if d := describeOutput(r); d != "" {
+		return fmt.Sprintf("exit %d: %s", r.Code, d)
+	}
 	return fmt.Sprintf("exit %d", r.Code)
 }
 
