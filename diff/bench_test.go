@@ -10,7 +10,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/recap-dev/recap/diff"
 	"github.com/recap-dev/recap/internal/genrepo"
@@ -126,6 +128,7 @@ func BenchmarkLargeFile(b *testing.B) {
 			repo.ChangedLines = c.changed
 			b.SetBytes(26 << 20)
 			b.ReportAllocs()
+			defer reportCPU(b)()
 			for i := 0; i < b.N; i++ {
 				files, err := repo.Between(context.Background(), c.base, c.head)
 				if err != nil || len(files) != 1 || files[0].Large == nil {
@@ -146,6 +149,7 @@ func BenchmarkParseStream(b *testing.B) {
 		b.Run(fmt.Sprintf("%dMiB", size>>20), func(b *testing.B) {
 			b.SetBytes(size)
 			b.ReportAllocs()
+			defer reportCPU(b)()
 			for i := 0; i < b.N; i++ {
 				v := summarize.NewDiffViewBuilder(summarize.DiffOptions{})
 				x := diff.NewIndex(nil)
@@ -162,4 +166,20 @@ func BenchmarkParseStream(b *testing.B) {
 			}
 		})
 	}
+}
+
+// reportCPU reports the process's CPU time per operation (cpu-ms/op), which
+// a loaded machine does not inflate as it does the wall time; call the
+// function it returns when the operations are done.
+func reportCPU(b *testing.B) func() {
+	start := cpuTime()
+	return func() {
+		b.ReportMetric(float64((cpuTime()-start).Milliseconds())/float64(b.N), "cpu-ms/op")
+	}
+}
+
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
