@@ -624,6 +624,9 @@ func describeOutput(r *Result) string {
 				return d + "; " + f.Path + ": " + f.Note
 			}
 			if len(v.Files) == 1 {
+				if noControls([]byte(f.Path)) != nil {
+					return d + "; a path with control characters, escaped"
+				}
 				return d + "; " + f.Path + " " + f.Status
 			}
 		}
@@ -640,8 +643,22 @@ func describeOutput(r *Result) string {
 		return fmt.Sprintf("JSON of %s, no raw control character", Size(int64(len(out))))
 	}
 	line := firstLine(out)
+	header := false
+	for _, l := range strings.Split(string(out), "\n") {
+		t := strings.TrimSpace(l)
+		switch {
+		case t == "" || t[0] == '+': // a table's border
+			continue
+		case t[0] == '|' && !header: // a table's header
+			header = true
+			continue
+		}
+		line = t
+		break
+	}
 	if err := noControls(out); err != nil {
 		return line + " (" + err.Error() + ")"
 	}
-	return strings.ReplaceAll(strings.TrimPrefix(line, "### "), "|", `\|`)
+	line += ", no raw control character"
+	return strings.TrimPrefix(line, "### ") // the table escapes its |
 }
