@@ -11,6 +11,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/recap-dev/recap/internal/english"
 )
 
 // The cases of changes: a pull request shapes its diff (files of any size,
@@ -618,7 +620,7 @@ func (d *diffStream) Read(p []byte) (int, error) {
 func describeOutput(r *Result) string {
 	var v diffSummary
 	if json.Unmarshal(r.Stdout, &v) == nil && (v.Summary.Files > 0 || v.Files != nil) {
-		d := fmt.Sprintf("%d files, %d hunks (+%d −%d)", v.Summary.Files, v.Summary.Hunks, v.Summary.Added, v.Summary.Deleted)
+		d := fmt.Sprintf("%s, %s (+%d −%d)", english.Plural(v.Summary.Files, "file", "files"), english.Plural(v.Summary.Hunks, "hunk", "hunks"), v.Summary.Added, v.Summary.Deleted)
 		for _, f := range v.Files {
 			if f.Note != "" {
 				return d + "; " + f.Path + ": " + f.Note
@@ -647,7 +649,7 @@ func describeOutput(r *Result) string {
 	for _, l := range strings.Split(string(out), "\n") {
 		t := strings.TrimSpace(l)
 		switch {
-		case t == "" || t[0] == '+': // a table's border
+		case t == "" || t[0] == '+' || strings.HasPrefix(t, "<!--"): // a table's border, a marker
 			continue
 		case t[0] == '|' && !header: // a table's header
 			header = true
