@@ -3,6 +3,7 @@ package diff_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -321,5 +322,51 @@ func TestSubmodulesLikeGit(t *testing.T) {
 	}
 	if got, err = repo.WorkingTree(context.Background()); err != nil || len(got) != 0 {
 		t.Errorf("a submodule not checked out: %q, %v; want no change (git shows %q)", shape(got), err, gitShape(t, g, "HEAD"))
+	}
+}
+
+// TestWorkingTreeLargeFile: a working-tree file past MaxDiffBytes is read
+// as a stream and summarized with git's counts; the same file touched but
+// unchanged is no change.
+func TestWorkingTreeLargeFile(t *testing.T) {
+	g := gittest.New(t)
+	var before, after strings.Builder
+	for i := 0; i < 500000; i++ {
+		fmt.Fprintf(&before, "line %d of the file\n", i)
+		if i%1000 == 0 {
+			fmt.Fprintf(&after, "changed %d\n", i)
+		} else {
+			fmt.Fprintf(&after, "line %d of the file\n", i)
+		}
+	}
+	if before.Len() <= diff.MaxDiffBytes {
+		t.Fatalf("%d bytes: not past MaxDiffBytes", before.Len())
+	}
+	g.Commit("base", map[string]string{"big.txt": before.String()})
+	g.Write(map[string]string{"big.txt": after.String()})
+	repo, err := diff.Open(g.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	repo.ChangedLines = true
+	got, err := repo.WorkingTree(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	numstat := strings.Fields(g.Git("diff", "--numstat", "HEAD"))
+	if len(got) != 1 || got[0].Large == nil || len(numstat) < 2 {
+		t.Fatalf("files %q, git %q", shape(got), numstat)
+	}
+	added, deleted := got[0].Counts()
+	if fmt.Sprint(added) != numstat[0] || fmt.Sprint(deleted) != numstat[1] {
+		t.Errorf("+%d −%d, git +%s −%s", added, deleted, numstat[0], numstat[1])
+	}
+	changed := g.ChangedLines("HEAD")["big.txt"]
+	if d := cmp.Diff(changed, got[0].Changed); d != "" {
+		t.Errorf("changed lines (-git +recap):\n%s", d)
+	}
+	g.Write(map[string]string{"big.txt": before.String()}) // the same again, a new mtime
+	if got, err = repo.WorkingTree(context.Background()); err != nil || len(got) != 0 {
+		t.Errorf("an unchanged file: %q, %v", shape(got), err)
 	}
 }
