@@ -24,7 +24,6 @@ func testClasses(tool, rule string) int {
 }
 
 func TestGrouper(t *testing.T) {
-	type f = Finding
 	mk := func(tool, rule, path string, line, end, col int, imp Impact) Finding {
 		return Finding{Tool: tool, Rule: rule, Path: path, Line: line, EndLine: end, Column: col, Impact: imp,
 			Quality: QualityMaintainability, Severity: SeverityWarning}
