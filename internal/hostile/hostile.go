@@ -67,6 +67,19 @@ type Case struct {
 	// Signal, when set, is sent to recap SignalAfter after it started.
 	Signal      syscall.Signal
 	SignalAfter time.Duration
+	// Tools are the programs Make needs (git): without one the case is
+	// skipped.
+	Tools []string
+}
+
+// Missing is the first of the case's tools that is not installed, or "".
+func (c *Case) Missing() string {
+	for _, t := range c.Tools {
+		if _, err := exec.LookPath(t); err != nil {
+			return t
+		}
+	}
+	return ""
 }
 
 // A Result is one run of a case.
@@ -76,6 +89,7 @@ type Result struct {
 	Wall           time.Duration
 	MaxRSS         int64 // bytes
 	What           string
+	size           int64 // the size the case was made at
 }
 
 // Run runs c at size with bin in dir (made empty by the caller), within
@@ -109,7 +123,7 @@ func Run(bin, dir string, c Case, size int64, timeout time.Duration) (*Result, e
 	peak := watchPeak(cmd.Process.Pid)
 	err = cmd.Wait()
 	polled := peak()
-	r := &Result{Stdout: out.Bytes(), Stderr: errOut.Bytes(), Wall: time.Since(start), What: what}
+	r := &Result{Stdout: out.Bytes(), Stderr: errOut.Bytes(), Wall: time.Since(start), What: what, size: size}
 	if ctx.Err() != nil {
 		return r, fmt.Errorf("no end within %s", timeout)
 	}
@@ -333,6 +347,9 @@ func Describe(r *Result) string {
 	if line := firstLine(r.Stderr); line != "" {
 		return fmt.Sprintf("exit %d: %s", r.Code, line)
 	}
+	if d := describeOutput(r); d != "" {
+		return fmt.Sprintf("exit %d: %s", r.Code, d)
+	}
 	return fmt.Sprintf("exit %d", r.Code)
 }
 
@@ -357,7 +374,10 @@ func gzCase(name, head, pattern, tail string) func(dir string, size int64) ([]st
 }
 
 // Cases are the hostile inputs, in the order of the table.
-func Cases() []Case {
+func Cases() []Case { return append(readerCases(), diffCases()...) }
+
+// readerCases are the cases of the report readers, context and signals.
+func readerCases() []Case {
 	const csHead = `<?xml version="1.0" encoding="UTF-8"?><checkstyle version="8"><file name="a.java">`
 	const csTail = `<error line="1" severity="error" message="after" source="x.Y"/></file></checkstyle>`
 	const pmdHead = `<pmd version="7.0.0"><file name="a.java"><violation beginline="1" rule="R" ruleset="Design" priority="3">`

@@ -130,7 +130,7 @@ func codeClimateIssue(f *reports.Finding, occ ccCounter) ([]byte, bool, error) {
 		is.Location.Lines.End = f.EndLine
 	}
 	b, err := json.Marshal(is)
-	return b, true, err
+	return EscapeJSON(b), true, err
 }
 
 // Render implements [Renderer]: the findings of the view's page.

@@ -278,6 +278,7 @@ func (r *sarifRun) head(inputs []reports.Input) (before, after []byte, err error
 	if err != nil {
 		return nil, nil, fmt.Errorf("sarif: run of %s: %w", name, err)
 	}
+	b = EscapeJSON(b)
 	// go-sarif writes "results":null for a nil slice; the results go there.
 	// Inside a JSON string a quote is escaped, so the only unescaped
 	// `"results":null` is the run's own.
@@ -306,7 +307,7 @@ func encodeResult(f *reports.Finding, ruleIndex, occurrence int) ([]byte, error)
 	if err != nil {
 		return nil, fmt.Errorf("sarif: result %s: %w", f.ID, err)
 	}
-	return b, nil
+	return EscapeJSON(b), nil
 }
 
 // resultSep goes before the i-th result of a run.
