@@ -349,6 +349,8 @@ func checkError(err error) error {
 		what += " (" + strings.Join(e.Details, "; ") + ")"
 	}
 	switch {
+	case e.NotApp:
+		return err // its own words say what the Checks API takes
 	case e.Status == http.StatusUnprocessableEntity:
 		return &checkAPIError{err: e, text: what + "; GitHub refused the check run: its head_sha must be a commit of the repository " +
 			"(give --head or --commit-id the pull request's head), and each annotation a path, lines and a level it accepts"}
