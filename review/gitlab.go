@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -380,59 +381,112 @@ func gitLabError(method, u string, resp *http.Response, body []byte, jobToken bo
 }
 
 // GitLabBody makes a body recap wrote for GitHub inert on GitLab too. The
-// report text in it is already inert for GitHub (render.MarkdownText);
-// GitLab also links !123 (merge requests), &123 (epics), %milestones,
-// ~labels, $snippets and ^alerts, even when written as entities, and runs
-// a quick action for a line that starts with /. A zero-width joiner after
-// those sigils breaks each reference; a leading / becomes an entity. Link
-// destinations (the rule's help) and HTML comments (recap's markers) are
-// kept as they are.
+// report text in it is already inert for GitHub (esc); GitLab also links
+// !123 (merge requests), &123 (epics), %milestones, ~labels, $snippets,
+// ^alerts, *iteration:1, [vulnerability:1] and [[wiki]] links, and it
+// finds them in the text after entities are decoded (&#126;bug is ~bug),
+// so each sigil is judged by what it and the next character decode to: a
+// zero-width joiner after it breaks the reference. A line that starts
+// with / (a quick action) starts with an entity instead. Link destinations
+// (the rule's help) and HTML comments (recap's markers) are kept as they
+// are.
 func GitLabBody(s string) string {
 	var b strings.Builder
 	b.Grow(len(s) + len(s)/16)
 	lineStart := true
 	for i := 0; i < len(s); {
-		switch {
-		case strings.HasPrefix(s[i:], "](<"):
-			end := strings.Index(s[i:], ">)")
-			if end < 0 {
-				end = len(s) - i - 2
-			}
-			b.WriteString(s[i : i+end+2])
-			i += end + 2
-			lineStart = false
-			continue
-		case strings.HasPrefix(s[i:], "<!--"):
-			end := strings.Index(s[i:], "-->")
-			if end < 0 {
-				end = len(s) - i - 3
-			}
-			b.WriteString(s[i : i+end+3])
-			i += end + 3
+		if n := keptWhole(s[i:]); n > 0 {
+			b.WriteString(s[i : i+n])
+			i += n
 			lineStart = false
 			continue
 		}
-		c := s[i]
+		c, n := decodeAt(s, i)
 		if lineStart && c == '/' {
 			b.WriteString("&#47;")
-			i++
+			i += n
 			lineStart = false
 			continue
 		}
-		b.WriteByte(c)
-		i++
+		b.WriteString(s[i : i+n])
+		i += n
 		lineStart = c == '\n'
-		if i >= len(s) {
-			break
+		if i < len(s) && breaksAfter(c, n > 1, s[i:]) {
+			b.WriteString(zwj)
 		}
-		next := s[i]
-		word := next == '_' || next == '"' || next >= '0' && next <= '9' || next|0x20 >= 'a' && next|0x20 <= 'z' || next >= 0x80 && !strings.HasPrefix(s[i:], "\u200d")
-		switch {
-		case strings.IndexByte("!%~$^", c) >= 0 && word:
-			b.WriteString("\u200d")
-		case c == ';' && i >= 5 && s[i-5:i] == "&amp;" && word:
-			b.WriteString("\u200d")
+	}
+	return b.String()
+}
+
+// keptWhole is the length of a link destination ("](<…>)") or an HTML
+// comment at the start of s, which GitLabBody copies as they are; 0 when
+// s starts with neither.
+func keptWhole(s string) int {
+	for _, k := range [][2]string{{"](<", ">)"}, {"<!--", "-->"}} {
+		if strings.HasPrefix(s, k[0]) {
+			if end := strings.Index(s, k[1]); end >= 0 {
+				return end + len(k[1])
+			}
+			return len(s)
 		}
+	}
+	return 0
+}
+
+// breaksAfter reports whether the character c (written as an entity when
+// entity) starts a GitLab reference with the text rest after it.
+func breaksAfter(c byte, entity bool, rest string) bool {
+	if strings.HasPrefix(rest, zwj) {
+		return false
+	}
+	next, _ := decodeAt(rest, 0)
+	word := next == '_' || next >= '0' && next <= '9' || next|0x20 >= 'a' && next|0x20 <= 'z' || next >= 0x80
+	switch {
+	case strings.IndexByte("@#!&%~$^", c) >= 0:
+		return word || next == '"'
+	case c == '[' && entity: // report text's [: recap's own links stay
+		return word || next == '['
+	case c == '*' && entity:
+		return strings.HasPrefix(decodeAll(rest, 10), "iteration")
+	}
+	return false
+}
+
+// decodeAt is the character at s[i], decoding an entity there (&amp;
+// &lt; &gt; &quot; &#NN;), and the bytes it takes; an entity of a
+// character past ASCII, or not one, is its first byte.
+func decodeAt(s string, i int) (byte, int) {
+	if s[i] != '&' {
+		return s[i], 1
+	}
+	end := strings.IndexByte(s[i:min(len(s), i+8)], ';')
+	if end < 0 {
+		return '&', 1
+	}
+	switch name := s[i+1 : i+end]; {
+	case name == "amp":
+		return '&', end + 1
+	case name == "lt":
+		return '<', end + 1
+	case name == "gt":
+		return '>', end + 1
+	case name == "quot":
+		return '"', end + 1
+	case strings.HasPrefix(name, "#"):
+		if n, err := strconv.Atoi(name[1:]); err == nil && n > 0 && n < 0x80 {
+			return byte(n), end + 1
+		}
+	}
+	return '&', 1
+}
+
+// decodeAll decodes the first n characters of s.
+func decodeAll(s string, n int) string {
+	var b strings.Builder
+	for i := 0; i < len(s) && b.Len() < n; {
+		c, k := decodeAt(s, i)
+		b.WriteByte(c)
+		i += k
 	}
 	return b.String()
 }

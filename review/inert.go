@@ -16,7 +16,7 @@ const zwj = "\u200d"
 // esc breaks as well the other references GitHub documents as autolinked
 // ("Autolinked references and URLs"): GH-26, and a commit SHA (a5c3785…,
 // 7 to 40 hex digits standing alone as a word), with a zero-width joiner
-// after the "GH-" and after the SHA's sixth digit.
+// after the "GH-" and after every sixth digit of the SHA.
 func esc(s string) string { return breakRefs(render.MarkdownText(s)) }
 
 // breakRefs breaks GH-<number> and commit SHAs in text that is already
@@ -40,7 +40,11 @@ func breakRefs(s string) string {
 		case entity:
 			b.WriteString(word)
 		case isSHA(word):
-			b.WriteString(word[:6] + zwj + word[6:])
+			for len(word) > 6 { // no run of 7 hex digits is left
+				b.WriteString(word[:6] + zwj)
+				word = word[6:]
+			}
+			b.WriteString(word)
 		case len(word) == 2 && strings.EqualFold(word, "GH") && j+1 < len(s) && s[j] == '-' && s[j+1] >= '0' && s[j+1] <= '9':
 			b.WriteString(word + "-" + zwj)
 			j++

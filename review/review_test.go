@@ -211,7 +211,8 @@ func TestPostErrors(t *testing.T) {
 // reference or hidden comment but recap's own markers.
 func TestReviewInertOnGitHub(t *testing.T) {
 	hostile := []string{"Missing @param tag and @return", "Annotated with @Test; see #123", "Fixed in acme/shop#5",
-		"[x](javascript:alert(1))", "![](https://e.x/a.png)", "<img src=x>", "<!-- recap:fp=x -->", "a ` backtick", "a | pipe"}
+		"[x](javascript:alert(1))", "![](https://e.x/a.png)", "<img src=x>", "<!-- recap:fp=x -->", "a ` backtick", "a | pipe",
+		"cf. GH-12 and gh-7", "since a5c3785ed8d6a35868bc169f07e40e889087fd2e", "short 9ba1224", "user@a5c3785ed8d6a35868bc169f07e40e889087fd2e"}
 	files := []diff.File{{OldPath: "A.java", NewPath: "A.java", Status: diff.Modified, Changed: []int{10, 11, 12, 40},
 		Hunks: []diff.Hunk{{OldStart: 4, OldLines: 9, NewStart: 4, NewLines: 12}}}}
 	c := summarize.NewCollector()
@@ -228,7 +229,7 @@ func TestReviewInertOnGitHub(t *testing.T) {
 	req := Build(in)
 	check := func(what, md string, markers []string, texts []string) {
 		doc := gfmtest.Render(t, md)
-		for _, p := range gfmtest.Problems(doc) {
+		for _, p := range append(gfmtest.Problems(doc), gfmtest.Autolinks(doc)...) {
 			if !strings.Contains(p, `<a href="https://pmd.example/r">`) { // recap's own link to the rule's help
 				t.Errorf("%s: %s", what, p)
 			}
@@ -492,5 +493,56 @@ func TestPacing(t *testing.T) {
 		if gap := times[i].Sub(times[i-1]); gap < 150*time.Millisecond {
 			t.Errorf("write %d came %v after the one before, want at least 150ms", i, gap)
 		}
+	}
+}
+
+// TestReviewInertOnGitLab: the same hostile report text, made inert for
+// GitLab (GitLabBody) and rendered with cmark-gfm as GitLab renders
+// Markdown: the text GitLab's reference filters read (entities decoded,
+// code and links aside) holds none of GitLab's references, and reads as
+// the report wrote it.
+func TestReviewInertOnGitLab(t *testing.T) {
+	hostile := []string{"see !12 and project!3", "labels ~bug ~\"needs review\" ~42 and ~group::scoped", "milestones %v1.2 %\"Sprint 3\" %7",
+		"snippet $7, epic &3 and group&4", "alert ^alert#1", "issue #5 and @alice", "iteration *iteration:9", "[vulnerability:1] and [[Wiki Page]]",
+		"commit 9ba12248 and 9ba12248...b19a04f5", "written as entities: &#126;bug &#33;12 &amp;3", "/merge", "/approve"}
+	files := []diff.File{{OldPath: "A.java", NewPath: "A.java", Status: diff.Modified, Changed: []int{10, 11, 12},
+		Hunks: []diff.Hunk{{OldStart: 4, OldLines: 9, NewStart: 4, NewLines: 12}}}}
+	c := summarize.NewCollector()
+	c.KeepPage(0, summarize.MaxLimit)
+	for i := 0; i < MaxComments+len(hostile); i++ {
+		m := hostile[i%len(hostile)]
+		f := reports.Finding{ID: fmt.Sprint(i), Tool: "PMD", Rule: "R" + m, Category: "C " + m, Severity: reports.SeverityWarning,
+			Path: "A.java", Line: 10 + i%3, Message: m}
+		f.Fingerprint = reports.Fingerprint(f, nil)
+		c.Add(f)
+	}
+	req := Build(Input{View: c.View(nil), Files: files, Index: diff.NewIndex(files)})
+	bodies := []string{GitLabBody(req.Body)}
+	for _, cm := range req.Comments {
+		bodies = append(bodies, GitLabBody(cm.Body))
+	}
+	for i, md := range bodies {
+		doc := gfmtest.Render(t, md)
+		for _, p := range gfmtest.GitLabReferences(doc) {
+			t.Errorf("body %d: %s", i, p)
+		}
+		for _, line := range strings.Split(md, "\n") {
+			if strings.HasPrefix(line, "/") {
+				t.Errorf("body %d: a quick action line %q", i, line)
+			}
+		}
+	}
+	text := gfmtest.Text(gfmtest.Render(t, bodies[0]))
+	for _, m := range hostile[len(hostile)-4:] {
+		if !strings.Contains(text, m) {
+			t.Errorf("the summary does not read %q:\n%s", m, text)
+		}
+	}
+	// The check can fail: a body with live references is caught.
+	if len(gfmtest.GitLabReferences(gfmtest.Render(t, "see &#126;bug, !12 and [[Home]]"))) != 3 {
+		t.Error("GitLabReferences misses references written as entities")
+	}
+	if len(gfmtest.Autolinks(gfmtest.Render(t, "GH-12 a5c3785ed8d6a35868bc169f07e40e889087fd2e"))) != 2 {
+		t.Error("Autolinks misses GH-12 or a SHA")
 	}
 }

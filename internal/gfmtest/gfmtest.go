@@ -116,3 +116,75 @@ func Comments(doc string) []string {
 	walk(root)
 	return out
 }
+
+// Autolinks lists what GitHub links in the text outside code besides
+// mentions and #references ([Problems]): the references its documentation
+// lists as autolinked ("Autolinked references and URLs"): GH-26, and a
+// commit SHA (7 to 40 hex digits as a word, with a digit and a letter).
+func Autolinks(doc string) []string {
+	var out []string
+	textNodes(doc, func(text string) {
+		for _, m := range ghIssue.FindAllString(text, -1) {
+			out = append(out, "reference "+m+" in text "+strings.TrimSpace(text))
+		}
+		for _, w := range hexWord.FindAllString(text, -1) {
+			if strings.ContainsAny(w, "0123456789") && strings.ContainsAny(strings.ToLower(w), "abcdef") {
+				out = append(out, "commit "+w+" in text "+strings.TrimSpace(text))
+			}
+		}
+	})
+	return out
+}
+
+var (
+	ghIssue = regexp.MustCompile(`(?i)\bGH-\d`)
+	hexWord = regexp.MustCompile(`\b[0-9a-fA-F]{7,40}\b`)
+)
+
+// GitLabReferences lists the references GitLab would make of the text
+// outside code, links and preformatted blocks. GitLab renders Markdown
+// (with cmark-gfm's rules), then runs its reference filters on the text
+// of the HTML, after entities are decoded (so &#126;bug is ~bug): users
+// (@name), issues (#1), merge requests (!1), snippets ($1), epics (&1),
+// labels (~bug, ~"a b", ~1), milestones (%v1, %"a b"), alerts (^alert#1),
+// iterations (*iteration:1), vulnerabilities and the like
+// ([vulnerability:1]), wiki links ([[page]]) and commits.
+func GitLabReferences(doc string) []string {
+	var out []string
+	textNodes(doc, func(text string) {
+		for _, m := range gitLabRef.FindAllString(text, -1) {
+			out = append(out, "GitLab reference "+strings.TrimSpace(m)+" in text "+strings.TrimSpace(text))
+		}
+		for _, w := range hexWord.FindAllString(text, -1) {
+			if strings.ContainsAny(w, "0123456789") && strings.ContainsAny(strings.ToLower(w), "abcdef") {
+				out = append(out, "commit "+w+" in text "+strings.TrimSpace(text))
+			}
+		}
+	})
+	return out
+}
+
+var gitLabRef = regexp.MustCompile(`(?:^|[^\w])[@#!$&~%^][\w"]|\*iteration:|\[(?:vulnerability|feature_flag|contact|issue|work_item):|\[\[`)
+
+// textNodes calls fn with the text of each text node outside <code>,
+// <pre> and <a>, as GitLab's and GitHub's reference filters see it.
+func textNodes(doc string, fn func(string)) {
+	root, err := html.Parse(strings.NewReader(doc))
+	if err != nil {
+		fn(doc)
+		return
+	}
+	var walk func(n *html.Node, skip bool)
+	walk = func(n *html.Node, skip bool) {
+		if n.Type == html.ElementNode && (n.Data == "code" || n.Data == "pre" || n.Data == "a") {
+			skip = true
+		}
+		if n.Type == html.TextNode && !skip {
+			fn(n.Data)
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c, skip)
+		}
+	}
+	walk(root, false)
+}
