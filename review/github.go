@@ -8,7 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-		"strconv"
+	"strconv"
 	"strings"
 	"time"
 

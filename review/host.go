@@ -2,7 +2,7 @@ package review
 
 import (
 	"context"
-		"fmt"
+	"fmt"
 	"strings"
 
 	"github.com/recap-dev/recap/internal/english"

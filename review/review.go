@@ -339,7 +339,6 @@ func ruleName(f *reports.Finding) string {
 	return "<code>" + esc(render.DisplayRule(f.Rule, f.RuleName)) + "</code>"
 }
 
-
 // cut shortens s to at most n bytes on a rune boundary.
 func cut(s string, n int) string {
 	if len(s) <= n {
