@@ -166,7 +166,7 @@ func TestActionScript(t *testing.T) {
 	if !strings.Contains(string(sum), "3 findings in 1 file") {
 		t.Errorf("job summary:\n%s", sum)
 	}
-	if !strings.Contains(stdout.String(), "::warning file=src/Cart.java,line=") || !strings.Contains(stdout.String(), "posted a review with 1 inline comment") ||
+	if !strings.Contains(stdout.String(), "::warning file=src/Cart.java,line=") || !strings.Contains(stdout.String(), "posted 1 inline comment") ||
 		!strings.Contains(stdout.String(), `created the check run "recap: PMD"`) {
 		t.Errorf("stdout:\n%s", stdout.String())
 	}

@@ -86,7 +86,7 @@ func TestReviewWithPMD(t *testing.T) {
 	if len(errs) > 0 {
 		t.Fatalf("requests GitHub would not take: %v", errs)
 	}
-	if reviews != 1 || len(rc) != len(req.Comments) || len(ic) != 1 || !strings.Contains(first, "posted a review with") {
+	if reviews != 1 || len(rc) != len(req.Comments) || len(ic) != 1 || !strings.Contains(first, "inline comment") {
 		t.Fatalf("first post: %d reviews, %d inline comments, %d summary comments; output %q", reviews, len(rc), len(ic), first)
 	}
 	second := post([]string{"GITHUB_EVENT_PATH=" + event, "GITHUB_REPOSITORY="})
