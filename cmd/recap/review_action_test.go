@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -163,10 +164,11 @@ func TestActionScript(t *testing.T) {
 		t.Fatalf("exit %d, want 1 (the gate)\nstdout %s\nstderr %s", code, stdout.String(), stderr.String())
 	}
 	sum, _ := os.ReadFile(summary)
-	if !strings.Contains(string(sum), "3 findings in 1 file") {
+	if !strings.Contains(string(sum), "1 finding on changed lines") || !strings.Contains(string(sum), fmt.Sprintf("line %d · PMD", pr.prLine)) {
 		t.Errorf("job summary:\n%s", sum)
 	}
-	if !strings.Contains(stdout.String(), "::warning file=src/Cart.java,line=") || !strings.Contains(stdout.String(), "posted 1 inline comment") ||
+	// The check run holds the annotations: no workflow annotation besides.
+	if strings.Contains(stdout.String(), "::warning") || !strings.Contains(stdout.String(), "posted 1 inline comment") ||
 		!strings.Contains(stdout.String(), `created the check run "recap: PMD"`) {
 		t.Errorf("stdout:\n%s", stdout.String())
 	}
@@ -184,6 +186,16 @@ func TestActionScript(t *testing.T) {
 	checks := s.Checks()
 	if len(errs) > 0 || reviews != 1 || len(rc) != 1 || len(ic) != 1 || len(checks) != 1 || checks[0].Conclusion != "failure" || checks[0].HeadSHA != pr.head {
 		t.Errorf("%d reviews, %d comments, %d summaries, check runs %+v; protocol errors %v", reviews, len(rc), len(ic), checks, errs)
+	}
+
+	// Without the check run, the workflow annotations are on the head's
+	// line (the merge commit's is 20 lines lower).
+	cmd = exec.Command("bash", script, "run")
+	cmd.Dir = pr.repo.Dir
+	cmd.Env = append(os.Environ(), append(env, "INPUT_CHECKS=false", "INPUT_REVIEW=false", "INPUT_SARIF=")...)
+	out, _ := cmd.Output()
+	if !strings.Contains(string(out), fmt.Sprintf("::warning file=src/Cart.java,line=%d,", pr.prLine)) || strings.Count(string(out), "::warning") != 1 {
+		t.Errorf("annotations:\n%s", out)
 	}
 
 	keys := map[string]bool{}
