@@ -83,4 +83,3 @@ func gitlabClient(rf *reviewFlags, opts *reportOptions) (*review.GitLab, error) 
 	g.HeadSHA = headSHA(rf, "", opts.changes.head, root)
 	return g, nil
 }
-

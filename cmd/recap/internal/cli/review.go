@@ -185,4 +185,3 @@ func checkedOut(root, head string, strict bool) (string, error) {
 		"the reports' lines would not be the pull request's. Check out one of them and make the reports there "+
 		"(actions/checkout checks out the merge commit for pull_request events; ref: ${{ github.event.pull_request.head.sha }} checks out the head)", hc.Hash, want.Hash)
 }
-
