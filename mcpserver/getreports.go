@@ -56,9 +56,14 @@ func (l *reportsLayout) View(v *summarize.View) string {
 func reportsLine(v *summarize.View, inputs, failed int) string {
 	s := &v.Summary
 	var b strings.Builder
-	fmt.Fprintf(&b, "recap: %s (%d error, %d warning, %d note) in %s from %s",
-		english.Plural(s.Total, "finding", "findings"), s.BySeverity.Error, s.BySeverity.Warning, s.BySeverity.Note,
+	fmt.Fprintf(&b, "recap: %s in %s from %s", english.Plural(s.Total, "finding", "findings"),
 		english.Plural(s.Files, "file", "files"), english.Plural(inputs, "report", "reports"))
+	if by := impactList(s.ByImpact); by != "" {
+		b.WriteString(": " + by)
+	}
+	if s.Security != nil {
+		fmt.Fprintf(&b, "; %d about security", s.Security.Findings)
+	}
 	if failed > 0 {
 		fmt.Fprintf(&b, ", %d not read (see inputs[].error)", failed)
 	}
@@ -81,9 +86,22 @@ func reportsLine(v *summarize.View, inputs, failed int) string {
 	return b.String()
 }
 
+// impactList says counts by impact, most important first: "2 high, 30
+// medium"; "" when there are none.
+func impactList(c summarize.ImpactCounts) string {
+	var parts []string
+	for _, i := range reports.Impacts {
+		if n := c.Of(i); n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, i))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
 // filterless reports whether the call filters nothing.
 func (in *GetReportsIn) filterless() bool {
-	return len(in.Categories)+len(in.Tools)+len(in.Rules)+len(in.Paths) == 0 && in.Severity == "" && in.Grep == ""
+	return len(in.Categories)+len(in.Tools)+len(in.Rules)+len(in.Paths)+len(in.Qualities) == 0 && in.Severity == "" && in.Grep == "" &&
+		in.Impact == ""
 }
 
 // hasQuery reports whether the call names reports or filters, which a
@@ -91,12 +109,12 @@ func (in *GetReportsIn) filterless() bool {
 func (in *GetReportsIn) hasQuery() bool {
 	return len(in.Reports)+len(in.Types)+len(in.Categories)+len(in.Tools)+len(in.Rules)+len(in.Paths)+len(in.Baseline)+len(in.CWE) > 0 ||
 		in.Severity != "" || in.Grep != "" || in.ChangedSince != "" || (in.FilterMode != "" && in.FilterMode != string(pipeline.Added)) ||
-		in.NewOnly || in.SecurityOnly
+		in.NewOnly || in.SecurityOnly || in.Impact != "" || len(in.Qualities) > 0 || (in.Sort != "" && in.Sort != reports.OrderImportance.String())
 }
 
 func (s *Server) getReports(ctx context.Context, in *GetReportsIn) (answer, error) {
 	if in.Limit == 0 {
-		in.Limit = summarize.DefaultLimit
+		in.Limit = FirstAnswerLimit
 	}
 	page := pipeline.Page{Offset: in.Offset, Limit: in.Limit}
 	if err := page.Check(); err != nil {
@@ -175,6 +193,25 @@ func (s *Server) query(ctx context.Context, in *GetReportsIn) (b *buffer, stream
 		}
 		q.Filter.MinSeverity = sev
 	}
+	if in.Impact != "" {
+		i, err := reports.ParseImpact(in.Impact)
+		if err != nil {
+			return nil, nil, toolErrorf(CodeBadArgument, "impact: %v", err)
+		}
+		q.Filter.MinImpact = i
+	}
+	for _, name := range in.Qualities {
+		qu, err := reports.ParseQuality(name)
+		if err != nil {
+			return nil, nil, toolErrorf(CodeBadArgument, "qualities: %v", err)
+		}
+		q.Filter.Qualities = append(q.Filter.Qualities, qu)
+	}
+	order, err := reports.ParseOrder(in.Sort)
+	if err != nil {
+		return nil, nil, toolErrorf(CodeBadArgument, "sort: %v", err)
+	}
+	q.Order = order
 	if err := q.Filter.Compile(); err != nil {
 		return nil, nil, toolErrorf(CodeBadArgument, "paths: %v", err)
 	}
@@ -254,7 +291,7 @@ func (s *Server) query(ctx context.Context, in *GetReportsIn) (b *buffer, stream
 		res.View.Inputs = s.noteInputs(res.View.Inputs, files, reps, copies, g)
 		return nil, res.View, nil
 	}
-	b = &buffer{reports: reps, key: key, owner: sessionName(ctx)}
+	b = &buffer{reports: reps, key: key, owner: sessionName(ctx), order: order}
 	if in.filterless() && q.Changes == nil && !q.NewOnly { // every finding: room for them at once
 		n := 0
 		for _, r := range reps {
@@ -363,11 +400,11 @@ func (s *Server) reportFiles(in *GetReportsIn) (g found, copies map[string][]str
 func queryKey(in *GetReportsIn, files, baseline []file) string {
 	k := struct {
 		Files, Baseline                      [][3]any
-		Categories, Tools, Rules, Paths, CWE []string
-		Severity, Grep                       string
-		NewOnly, SecurityOnly                bool
-	}{Categories: in.Categories, Tools: in.Tools, Rules: in.Rules, Paths: in.Paths, CWE: in.CWE, Severity: in.Severity, Grep: in.Grep,
-		NewOnly: in.NewOnly, SecurityOnly: in.SecurityOnly}
+		Categories, Tools, Rules, Paths, CWE, Qualities []string
+		Severity, Grep, Impact, Sort                    string
+		NewOnly, SecurityOnly                           bool
+	}{Categories: in.Categories, Tools: in.Tools, Rules: in.Rules, Paths: in.Paths, CWE: in.CWE, Qualities: in.Qualities, Severity: in.Severity,
+		Grep: in.Grep, Impact: in.Impact, Sort: in.Sort, NewOnly: in.NewOnly, SecurityOnly: in.SecurityOnly}
 	for _, f := range files {
 		k.Files = append(k.Files, [3]any{f.abs, f.info.Size(), f.info.ModTime().UnixNano()})
 	}

@@ -192,12 +192,18 @@ func checkstyleFinding(t checkstyleAttrs, file, version string, rules *checkstyl
 	}
 	f.EndLine = f.Line
 	f.Message = orMessage(f.Message, f.RuleName)
+	a := &r.assessed[sev]
+	if !a.quality.Valid() {
+		a.quality, a.impact = reports.Assess(&reports.Signals{Tool: f.Tool, Rule: f.Rule, Category: f.Category, ToolCategory: f.ToolCategory, Level: sev})
+	}
+	f.Quality, f.Impact = a.quality, a.impact
 	return f, true
 }
 
 // checkstyleRule is what a source attribute says of its finding.
 type checkstyleRule struct {
 	tool, rule, name, category, word, helpURI string
+	assessed                                  [4]importance // by severity, once worked out
 }
 
 // checkstyleRules caches checkstyleRule by source: a report repeats a few

@@ -47,10 +47,10 @@ Avoid unused local variables such as 'x'.
 	findings, in := parseString(t, "", "/repo", report)
 	want := []reports.Finding{
 		{Tool: "PMD", ToolVersion: "7.0.0", Rule: "UnusedLocalVariable", Category: "Best Practices", ToolCategory: "Best Practices", Severity: reports.SeverityWarning,
-			Priority: 3, Message: "Avoid unused local variables such as 'x'.", Path: "src/A.java", Line: 3, EndLine: 4, Column: 5, EndColumn: 9,
+			Quality: reports.QualityMaintainability, Impact: reports.ImpactMedium, Priority: 3, Message: "Avoid unused local variables such as 'x'.", Path: "src/A.java", Line: 3, EndLine: 4, Column: 5, EndColumn: 9,
 			HelpURI: "https://docs.pmd-code.org/x.html"},
 		{Tool: "PMD", ToolVersion: "7.0.0", Rule: "EmptyCatchBlock", Category: "Error Prone", ToolCategory: "Error Prone", Severity: reports.SeverityError,
-			Priority: 1, Message: "Avoid empty catch blocks", Path: "src/A.java", Line: 7, EndLine: 7, Column: 1, EndColumn: 2},
+			Quality: reports.QualityReliability, Impact: reports.ImpactBlocker, Priority: 1, Message: "Avoid empty catch blocks", Path: "src/A.java", Line: 7, EndLine: 7, Column: 1, EndColumn: 2},
 	}
 	if diff := cmp.Diff(want, stripIDs(findings)); diff != "" {
 		t.Errorf("findings mismatch (-want +got):\n%s", diff)
@@ -82,10 +82,12 @@ func TestCheckstyleXML(t *testing.T) {
 	findings, in := parseString(t, "", "/repo", report)
 	want := []reports.Finding{
 		{Tool: "Checkstyle", ToolVersion: "8.36.1", Rule: "com.puppycrawl.tools.checkstyle.checks.sizes.LineLengthCheck", RuleName: "LineLength",
-			Category: "Design", ToolCategory: "sizes", Severity: reports.SeverityWarning, Message: "Line is longer than 80 characters (found 95).", Path: "src/A.java",
+			Category: "Design", ToolCategory: "sizes", Severity: reports.SeverityWarning,
+			Quality: reports.QualityMaintainability, Impact: reports.ImpactLow, Message: "Line is longer than 80 characters (found 95).", Path: "src/A.java",
 			Line: 12, EndLine: 12, Column: 3, HelpURI: "https://checkstyle.org/checks/sizes/linelength.html"},
 		{Tool: "Checkstyle", ToolVersion: "8.36.1", Rule: "com.puppycrawl.tools.checkstyle.checks.NewlineAtEndOfFileCheck", RuleName: "NewlineAtEndOfFile",
-			Category: "Code Style", ToolCategory: "misc", Severity: reports.SeverityNote, Message: "Zeile länger", Path: "src/A.java", Line: 1, EndLine: 1},
+			Category: "Code Style", ToolCategory: "misc", Severity: reports.SeverityNote,
+			Quality: reports.QualityMaintainability, Impact: reports.ImpactLow, Message: "Zeile länger", Path: "src/A.java", Line: 1, EndLine: 1},
 	}
 	if diff := cmp.Diff(want, stripIDs(findings)); diff != "" {
 		t.Errorf("findings mismatch (-want +got):\n%s", diff)

@@ -54,6 +54,7 @@ type pmdRun struct {
 // worked out once per rule.
 type pmdRule struct {
 	category, help string
+	assessed       [6]importance // by priority (0: none, 1–5), once worked out
 }
 
 func (p *pmdParser) newRun() *pmdRun {
@@ -243,5 +244,19 @@ func (r *pmdRun) finding(get func(string) string) reports.Finding {
 	if f.EndLine == 0 {
 		f.EndLine = f.Line
 	}
+	f.Quality, f.Impact = pr.assess(&f)
 	return f
+}
+
+// assess places a finding of the rule on the importance scale, once per
+// priority.
+func (pr *pmdRule) assess(f *reports.Finding) (reports.Quality, reports.Impact) {
+	if f.Priority < 0 || f.Priority >= len(pr.assessed) {
+		return reports.Assess(&reports.Signals{Tool: f.Tool, Rule: f.Rule, Category: f.Category, ToolCategory: f.ToolCategory, Priority: f.Priority, Level: f.Severity})
+	}
+	a := &pr.assessed[f.Priority]
+	if !a.quality.Valid() {
+		a.quality, a.impact = reports.Assess(&reports.Signals{Tool: f.Tool, Rule: f.Rule, Category: f.Category, ToolCategory: f.ToolCategory, Priority: f.Priority, Level: f.Severity})
+	}
+	return a.quality, a.impact
 }

@@ -62,6 +62,9 @@ type ruleProps struct {
 	securitySeverity float64 // properties.security-severity
 	precision        string  // properties.precision
 	toolCategory     string  // properties.toolCategory: recap's SARIF read back
+	categories       []string        // properties.categories (Snyk Code files its rules under "Security")
+	quality          reports.Quality // properties.quality and impact: recap's SARIF read back
+	impact           reports.Impact
 	cwe              []int   // from the tags and the relationships to a CWE taxonomy
 }
 
@@ -73,6 +76,9 @@ type ruleShared struct {
 	described   bool          // the fields below are set
 	info        *reports.Rule // the input's rule table entry
 	cat, word   string        // the category and the tool's word for it
+	// assessed holds the rule's place on the importance scale for each
+	// severity a result of it has (reports.Assess), once worked out.
+	assessed [4]importance
 }
 
 type sarifMultiformat struct {

@@ -290,6 +290,20 @@ func oracleDecodeRule(data []byte) (decoded, error) {
 			if c := stringProperty(v); c != "" {
 				r.prop().toolCategory = c
 			}
+		case "categories":
+			for _, c := range tagsProperty(v) {
+				if p := r.prop(); len(p.categories) < maxRuleTags {
+					p.categories = append(p.categories, c)
+				}
+			}
+		case "quality":
+			if q, err := reports.ParseQuality(stringProperty(v)); err == nil {
+				r.prop().quality = q
+			}
+		case "impact":
+			if i, err := reports.ParseImpact(stringProperty(v)); err == nil {
+				r.prop().impact = i
+			}
 		}
 	}
 	return decoded{Rule: &r, TypeErr: typeErr}, nil
@@ -384,7 +398,7 @@ var oracleRules = []string{
 	`{}`,
 	`{"id":null,"defaultConfiguration":null,"messageStrings":null,"properties":null}`,
 	`{"ıd":"dotless i is not i","\u212a":1,"helpuri":"lower case"}`,
-	`{"id":"R","shortDescription":{"text":"s","markdown":"**s**"},"fullDescription":{"text":"f"},"help":{"text":"h","markdown":"m"},"properties":{"security-severity":"8.8","precision":"high","toolCategory":"BAD_PRACTICE","tags":["security","external/cwe/cwe-089","CWE-79: XSS","cwe","xcwe-1","cwe-1x"]}}`,
+	`{"id":"R","shortDescription":{"text":"s","markdown":"**s**"},"fullDescription":{"text":"f"},"help":{"text":"h","markdown":"m"},"properties":{"security-severity":"8.8","precision":"high","toolCategory":"BAD_PRACTICE","categories":["Security","x"],"quality":"reliability","impact":"high","tags":["security","external/cwe/cwe-089","CWE-79: XSS","cwe","xcwe-1","cwe-1x"]}}`,
 	`{"shortDescription":{"text":"before the id"},"id":"R","fullDescription":null,"help":"x","properties":{"security-severity":11,"precision":3}}`,
 	`{"id":"R","relationships":[{"target":{"id":"22","toolComponent":{"name":"CWE"}},"kinds":["superset"]},{"target":{"id":"CWE-22","toolComponent":{"name":"CWE"}}},{"target":null},{"target":{"id":"5","toolComponent":{"name":"OWASP"}}},"x"]}`,
 	`{"id":"R","properties":{"security-severity":"0","precision":"","toolCategory":"","tags":["CWE-1","CWE-2","CWE-3","CWE-4","CWE-5","CWE-6","CWE-7","CWE-8","CWE-9","CWE-10","CWE-11","CWE-12","CWE-13","CWE-14","CWE-15","CWE-16","CWE-17","CWE-18","CWE-19","CWE-20","CWE-21","CWE-22"]}}`,
@@ -431,7 +445,8 @@ func TestSARIFNameCase(t *testing.T) {
 		t.Fatalf("%+v, %d findings", in, len(got))
 	}
 	want := reports.Finding{Tool: "PMD", ToolVersion: "7.0.0", Rule: "UnusedLocalVariable", RuleName: "UnusedLocalVariable",
-		Category: "Best Practices", ToolCategory: "Best Practices", Severity: reports.SeverityWarning, Priority: 3, Message: "Avoid unused x",
+		Category: "Best Practices", ToolCategory: "Best Practices", Severity: reports.SeverityWarning,
+		Quality: reports.QualityMaintainability, Impact: reports.ImpactMedium, Priority: 3, Message: "Avoid unused x",
 		Path: "src/A.java", Line: 3, EndLine: 3}
 	if diff := cmp.Diff(want, stripIDs(got)[0]); diff != "" {
 		t.Errorf("RuleId (-want +got):\n%s", diff)

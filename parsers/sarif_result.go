@@ -356,7 +356,7 @@ func (s *sarifStream) rule() (*sarifRule, error) {
 			// Their types vary by tool: read raw, parsed once here.
 			return s.object(nil, func(k string) error {
 				switch k {
-				case "ruleset", "category", "priority", "tags", "security-severity", "precision", "toolCategory":
+				case "ruleset", "category", "priority", "tags", "security-severity", "precision", "toolCategory", "categories", "quality", "impact":
 				default:
 					return s.dec.SkipValue()
 				}
@@ -391,6 +391,20 @@ func (s *sarifStream) rule() (*sarifRule, error) {
 				case "toolCategory":
 					if c := stringProperty(v); c != "" || r.props != nil {
 						r.prop().toolCategory = s.intern(s.cut(c, maxSARIFName))
+					}
+				case "categories":
+					for _, c := range tagsProperty(v) {
+						if p := r.prop(); len(p.categories) < maxRuleTags {
+							p.categories = append(p.categories, s.intern(s.cut(c, maxSARIFName)))
+						}
+					}
+				case "quality":
+					if q, err := reports.ParseQuality(stringProperty(v)); err == nil {
+						r.prop().quality = q
+					}
+				case "impact":
+					if i, err := reports.ParseImpact(stringProperty(v)); err == nil {
+						r.prop().impact = i
 					}
 				}
 				return nil

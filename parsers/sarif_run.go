@@ -393,6 +393,7 @@ func (r *sarifRun) convert(res *sarifResult, j int) error {
 			f.CWE = addCWE(append([]int(nil), f.CWE...), id)
 		}
 	}
+	f.Quality, f.Impact = r.assess(rule, &f, len(res.CWE) > 0)
 	f.Message = orMessage(r.message(res.Message, rule), f.Rule)
 	partial := fingerprints(res.PartialFingerprints)
 	f.Detail = r.detail(res)
@@ -419,6 +420,53 @@ func (r *sarifRun) convert(res *sarifResult, j int) error {
 		r.s.in.Findings++
 	}
 	return nil
+}
+
+// importance is a finding's place on the importance scale.
+type importance struct {
+	quality reports.Quality
+	impact  reports.Impact
+}
+
+// assess places f on the importance scale from what its rule says
+// (reports.Assess), once per rule and severity; own says that the
+// result has CWE ids of its own, which its rule's cache cannot hold.
+// recap's own SARIF read back gives both as it wrote them.
+func (r *sarifRun) assess(rule *sarifRule, f *reports.Finding, own bool) (reports.Quality, reports.Impact) {
+	var cached *importance
+	if rule != nil && rule.shared != nil && !own && f.Severity.Valid() {
+		cached = &rule.shared.assessed[f.Severity]
+		if cached.quality.Valid() {
+			return cached.quality, cached.impact
+		}
+	}
+	s := reports.Signals{Tool: f.Tool, Rule: f.Rule, Category: f.Category, ToolCategory: f.ToolCategory,
+		SecuritySeverity: f.SecuritySeverity, CWE: f.CWE, Level: f.Severity}
+	if r.kind == toolPMD {
+		s.Priority = f.Priority
+	}
+	var q reports.Quality
+	var i reports.Impact
+	if rule != nil {
+		s.Tags = rule.tags
+		if p := rule.props; p != nil {
+			if len(p.categories) > 0 {
+				s.Tags = append(slices.Clip(s.Tags), p.categories...)
+			}
+			q, i = p.quality, p.impact
+		}
+	}
+	aq, ai := reports.Assess(&s)
+	if !q.Valid() {
+		q = aq
+	}
+	if !i.Valid() {
+		i = ai
+	}
+	if cached != nil {
+		*cached = importance{q, i}
+	}
+	return q, i
 }
 
 // clamp32 is n as an int32, at most math.MaxInt32.

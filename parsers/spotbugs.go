@@ -317,6 +317,8 @@ func (b *bugFields) finding(rules *bugRules, res *sourceResolver, tool, version 
 	if b.cwe > 0 && !slices.Contains(f.CWE, b.cwe) {
 		f.CWE = []int{b.cwe}
 	}
+	f.Quality, f.Impact = reports.Assess(&reports.Signals{Tool: tool, Rule: b.typ, Category: f.Category, ToolCategory: f.ToolCategory,
+		Rank: b.rank, Priority: b.priority, CWE: f.CWE, Level: f.Severity})
 	pattern := r.short
 	f.RuleName = pattern
 	if f.RuleName == "" {

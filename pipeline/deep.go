@@ -41,8 +41,9 @@ func runDeep(ctx context.Context, s *scan) (bool, error) {
 	defer cleanup()
 	page := *s.q.Keep.Page
 	c := summarize.NewCollector()
+	c.SortBy(s.q.Order)
 	var counts summarize.BaselineCounts
-	smp := newSample()
+	smp := newSample(s.q.Order)
 	inputs, marked, err := s.pass(ctx, src, &counts, func(f *reports.Finding, state string) error {
 		g := *f
 		g.Baseline = state
@@ -96,16 +97,16 @@ func selectPage(ctx context.Context, s *scan, src Source, smp *sample, total int
 		}
 		nbelow, nin, over := below, 0, false
 		var cands []reports.Finding
-		next := newSample()
+		next := newSample(s.q.Order)
 		_, _, err := s.pass(ctx, src, nil, func(f *reports.Finding, state string) error {
-			if !within(f, lo, hi) {
+			if !within(s.q.Order, f, lo, hi) {
 				return nil
 			}
-			if nlo != nil && reports.Less(f, nlo) {
+			if nlo != nil && s.q.Order.Less(f, nlo) {
 				nbelow++
 				return nil
 			}
-			if nhi != nil && reports.Less(nhi, f) {
+			if nhi != nil && s.q.Order.Less(nhi, f) {
 				return nil
 			}
 			nin++
@@ -133,7 +134,7 @@ func selectPage(ctx context.Context, s *scan, src Source, smp *sample, total int
 		lo, hi, below, inRange, smp = nlo, nhi, nbelow, nin, next
 		if !over {
 			slices.SortFunc(cands, func(a, b reports.Finding) int {
-				if reports.Less(&a, &b) {
+				if s.q.Order.Less(&a, &b) {
 					return -1
 				}
 				return 1
@@ -144,26 +145,28 @@ func selectPage(ctx context.Context, s *scan, src Source, smp *sample, total int
 	return nil, false, nil
 }
 
-// within reports whether lo ≤ f ≤ hi in view order (nil: unbounded).
-func within(f, lo, hi *reports.Finding) bool {
-	return (lo == nil || !reports.Less(f, lo)) && (hi == nil || !reports.Less(hi, f))
+// within reports whether lo ≤ f ≤ hi in the order (nil: unbounded).
+func within(o reports.Order, f, lo, hi *reports.Finding) bool {
+	return (lo == nil || !o.Less(f, lo)) && (hi == nil || !o.Less(hi, f))
 }
 
 // sample is a uniform sample of the findings of a pass (a reservoir), each
 // kept with only what the view order compares.
 type sample struct {
-	keys []reports.Finding
-	seen int
-	rng  *rand.Rand
+	keys  []reports.Finding
+	seen  int
+	rng   *rand.Rand
+	order reports.Order
 }
 
-func newSample() *sample {
-	return &sample{rng: rand.New(rand.NewPCG(1, 2))} // the same passes give the same pages
+func newSample(o reports.Order) *sample {
+	return &sample{rng: rand.New(rand.NewPCG(1, 2)), order: o} // the same passes give the same pages
 }
 
 func (s *sample) add(f *reports.Finding) {
 	s.seen++
-	k := reports.Finding{Severity: f.Severity, Category: f.Category, Rule: f.Rule, Path: f.Path, Line: f.Line, Column: f.Column, ID: f.ID}
+	k := reports.Finding{Impact: f.Impact, Quality: f.Quality, Severity: f.Severity, Category: f.Category, Tool: f.Tool, Rule: f.Rule,
+		Path: f.Path, Line: f.Line, Column: f.Column, ID: f.ID}
 	if len(s.keys) < deepSample {
 		s.keys = append(s.keys, k)
 		return
@@ -175,7 +178,7 @@ func (s *sample) add(f *reports.Finding) {
 
 func (s *sample) sorted() []reports.Finding {
 	slices.SortFunc(s.keys, func(a, b reports.Finding) int {
-		if reports.Less(&a, &b) {
+		if s.order.Less(&a, &b) {
 			return -1
 		}
 		return 1

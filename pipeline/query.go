@@ -30,6 +30,9 @@ type Query struct {
 	NewOnly bool
 	// Keep says which findings the result holds, besides the counts.
 	Keep Keep
+	// Order is the order of the findings kept (the zero value is
+	// reports.OrderImportance).
+	Order reports.Order
 }
 
 // A Source gives findings. Read calls emit for each finding that keep
@@ -160,6 +163,7 @@ func Run(ctx context.Context, q *Query) (*Result, error) {
 	}
 
 	c := summarize.NewCollector()
+	c.SortBy(q.Order)
 	switch k := q.Keep; {
 	case k.Page != nil:
 		c.KeepPage(k.Page.Offset, k.Page.Limit)

@@ -18,6 +18,10 @@ type Filter struct {
 	Categories []string
 	// MinSeverity keeps findings at or above it (0: all).
 	MinSeverity Severity
+	// MinImpact keeps findings at or above it (0: all).
+	MinImpact Impact
+	// Qualities keeps findings about any of these qualities.
+	Qualities []Quality
 	// Tools keeps findings of any of these tools.
 	Tools []string
 	// Rules keeps findings whose rule id or rule name is any of these.
@@ -62,6 +66,10 @@ func (f *Filter) Match(x Finding) bool {
 	}
 	switch {
 	case f.MinSeverity.Valid() && x.Severity < f.MinSeverity:
+		return false
+	case f.MinImpact.Valid() && x.Impact < f.MinImpact:
+		return false
+	case len(f.Qualities) > 0 && !slices.Contains(f.Qualities, x.Quality):
 		return false
 	case len(f.Tools) > 0 && !anyEqualFold(f.Tools, x.Tool):
 		return false

@@ -22,10 +22,14 @@ type Collector struct {
 	cats  *tally[string]
 	rules *tally[ruleKey]
 	files *tally[string]
-	// security counts the findings about security, cwe their CWE ids.
-	security int
-	cwe      *tally[int]
-	pager    *pager
+	// importance counts the findings by quality and impact (0: not placed).
+	importance [4][6]int
+	// security counts the findings about security, by impact; cwe their CWE ids.
+	security         int
+	securityByImpact [6]int
+	cwe              *tally[int]
+	order            reports.Order
+	pager            *pager
 	// bySev keeps a page per severity (KeepTop).
 	bySev map[reports.Severity]*pager
 }
@@ -53,6 +57,9 @@ func (c *Collector) Add(f reports.Finding) {
 	case reports.SeverityNote:
 		c.sev.Note++
 	}
+	if int(f.Quality) < len(c.importance) && int(f.Impact) < len(c.importance[0]) {
+		c.importance[f.Quality][f.Impact]++
+	}
 	c.tools.add(f.Tool)
 	c.cats.add(f.Category)
 	c.rules.add(ruleKey{f.Tool, f.Rule})
@@ -61,6 +68,9 @@ func (c *Collector) Add(f reports.Finding) {
 	}
 	if f.Security() {
 		c.security++
+		if int(f.Impact) < len(c.securityByImpact) {
+			c.securityByImpact[f.Impact]++
+		}
 		for _, id := range f.CWE {
 			if c.cwe == nil {
 				c.cwe = newTally(MaxDistinct, hashInt)
@@ -78,6 +88,10 @@ func (c *Collector) Add(f reports.Finding) {
 	}
 }
 
+// SortBy sets the order of the findings the collector keeps (the default
+// is reports.OrderImportance). Call it before KeepPage or KeepTop.
+func (c *Collector) SortBy(o reports.Order) { c.order = o }
+
 // KeepTop makes the collector keep, for each severity, the first n findings
 // of that severity in view order (n ≥ 0 each; GitHub shows 10 annotations of
 // each level per step). The view's page holds them most severe first.
@@ -85,9 +99,9 @@ func (c *Collector) Add(f reports.Finding) {
 func (c *Collector) KeepTop(errors, warnings, notes int) {
 	c.pager = nil
 	c.bySev = map[reports.Severity]*pager{
-		reports.SeverityError:   {limit: errors, keep: errors},
-		reports.SeverityWarning: {limit: warnings, keep: warnings},
-		reports.SeverityNote:    {limit: notes, keep: notes},
+		reports.SeverityError:   {limit: errors, keep: errors, order: c.order},
+		reports.SeverityWarning: {limit: warnings, keep: warnings, order: c.order},
+		reports.SeverityNote:    {limit: notes, keep: notes, order: c.order},
 	}
 }
 
@@ -101,7 +115,7 @@ func (c *Collector) KeepPage(offset, limit int) {
 	limit = min(limit, MaxLimit)
 	offset = min(max(offset, 0), math.MaxInt32) // offset+limit must not overflow
 
-	c.pager = &pager{offset: offset, limit: limit, keep: offset + limit}
+	c.pager = &pager{offset: offset, limit: limit, keep: offset + limit, order: c.order}
 	c.bySev = nil
 }
 
@@ -111,6 +125,25 @@ func (c *Collector) Summary() Summary {
 	s := Summary{
 		Total: c.total, Files: files, BySeverity: c.sev, ByTool: map[string]int{},
 		TopCategories: top(c.cats.m), TopFiles: top(c.files.m), TopRules: []RuleCount{},
+	}
+	for _, q := range reports.Qualities {
+		var byImpact ImpactCounts
+		for _, i := range reports.Impacts {
+			n := c.importance[q][i]
+			*byImpact.at(i) = n
+			*s.ByImpact.at(i) += n
+		}
+		if byImpact.Total() == 0 {
+			continue
+		}
+		switch q {
+		case reports.QualitySecurity:
+			s.ByQuality.Security, s.ByQualityImpact.Security = byImpact.Total(), &byImpact
+		case reports.QualityReliability:
+			s.ByQuality.Reliability, s.ByQualityImpact.Reliability = byImpact.Total(), &byImpact
+		case reports.QualityMaintainability:
+			s.ByQuality.Maintainability, s.ByQualityImpact.Maintainability = byImpact.Total(), &byImpact
+		}
 	}
 	if !exact {
 		s.Approximate = append(s.Approximate, "files", "topFiles")
@@ -125,6 +158,9 @@ func (c *Collector) Summary() Summary {
 	}
 	if c.security > 0 {
 		s.Security = &SecurityCounts{Findings: c.security, TopCWE: []Count{}}
+		for _, i := range reports.Impacts {
+			*s.Security.ByImpact.at(i) = c.securityByImpact[i]
+		}
 		if c.cwe != nil {
 			s.Security.TopCWE = topCWE(c.cwe.m)
 			if _, exact := c.cwe.distinct(); !exact {

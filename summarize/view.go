@@ -60,9 +60,15 @@ type Page struct {
 
 // Summary is the view's summary (docs/formats.md, "The view"): counts after filters.
 type Summary struct {
-	Total         int            `json:"total"`
-	Files         int            `json:"files"`
-	BySeverity    SeverityCounts `json:"bySeverity"`
+	Total int `json:"total"`
+	Files int `json:"files"`
+	// ByImpact and ByQuality count the findings on the importance scale
+	// (docs/formats.md, "Importance"), ByQualityImpact both at once; an
+	// impact or quality without findings is left out.
+	ByImpact        ImpactCounts        `json:"byImpact"`
+	ByQuality       QualityCounts       `json:"byQuality"`
+	ByQualityImpact QualityImpactCounts `json:"byQualityImpact"`
+	BySeverity      SeverityCounts      `json:"bySeverity"`
 	ByTool        map[string]int `json:"byTool"`
 	TopCategories []Count        `json:"topCategories"`
 	TopRules      []RuleCount    `json:"topRules"`
@@ -87,11 +93,97 @@ type BaselineCounts struct {
 	Fixed     int `json:"fixed"`
 }
 
-// SecurityCounts counts the findings about security: how many, and the
-// TopN CWE ids among them, most findings first ("CWE-89").
+// SecurityCounts counts the findings about security: how many, how many of
+// each impact, and the TopN CWE ids among them, most findings first
+// ("CWE-89").
 type SecurityCounts struct {
-	Findings int     `json:"findings"`
-	TopCWE   []Count `json:"topCwe"`
+	Findings int          `json:"findings"`
+	ByImpact ImpactCounts `json:"byImpact"`
+	TopCWE   []Count      `json:"topCwe"`
+}
+
+// ImpactCounts counts findings by impact, most important first; an impact
+// without findings is left out of the JSON.
+type ImpactCounts struct {
+	Blocker int `json:"blocker,omitempty"`
+	High    int `json:"high,omitempty"`
+	Medium  int `json:"medium,omitempty"`
+	Low     int `json:"low,omitempty"`
+	Info    int `json:"info,omitempty"`
+}
+
+// at returns the count of impact i, nil for an invalid one.
+func (c *ImpactCounts) at(i reports.Impact) *int {
+	switch i {
+	case reports.ImpactBlocker:
+		return &c.Blocker
+	case reports.ImpactHigh:
+		return &c.High
+	case reports.ImpactMedium:
+		return &c.Medium
+	case reports.ImpactLow:
+		return &c.Low
+	case reports.ImpactInfo:
+		return &c.Info
+	}
+	return nil
+}
+
+// Of returns the count of impact i.
+func (c ImpactCounts) Of(i reports.Impact) int {
+	if p := c.at(i); p != nil {
+		return *p
+	}
+	return 0
+}
+
+// Total is the sum of the counts.
+func (c ImpactCounts) Total() int { return c.Blocker + c.High + c.Medium + c.Low + c.Info }
+
+// QualityCounts counts findings by quality, in the order views show them;
+// a quality without findings is left out of the JSON.
+type QualityCounts struct {
+	Security        int `json:"security,omitempty"`
+	Reliability     int `json:"reliability,omitempty"`
+	Maintainability int `json:"maintainability,omitempty"`
+}
+
+// Of returns the count of quality q.
+func (c QualityCounts) Of(q reports.Quality) int {
+	switch q {
+	case reports.QualitySecurity:
+		return c.Security
+	case reports.QualityReliability:
+		return c.Reliability
+	case reports.QualityMaintainability:
+		return c.Maintainability
+	}
+	return 0
+}
+
+// QualityImpactCounts counts findings by quality and impact; a quality
+// without findings is left out of the JSON.
+type QualityImpactCounts struct {
+	Security        *ImpactCounts `json:"security,omitempty"`
+	Reliability     *ImpactCounts `json:"reliability,omitempty"`
+	Maintainability *ImpactCounts `json:"maintainability,omitempty"`
+}
+
+// Of returns the counts of quality q by impact.
+func (c QualityImpactCounts) Of(q reports.Quality) ImpactCounts {
+	var p *ImpactCounts
+	switch q {
+	case reports.QualitySecurity:
+		p = c.Security
+	case reports.QualityReliability:
+		p = c.Reliability
+	case reports.QualityMaintainability:
+		p = c.Maintainability
+	}
+	if p == nil {
+		return ImpactCounts{}
+	}
+	return *p
 }
 
 // Add counts one finding by its Baseline state.
