@@ -381,7 +381,7 @@ func gitLabError(method, u string, resp *http.Response, body []byte, jobToken bo
 }
 
 // GitLabBody makes a body recap wrote for GitHub inert on GitLab too. The
-// report text in it is already inert for GitHub (esc); GitLab also links
+// report text in it is already inert for GitHub (render.MarkdownText); GitLab also links
 // !123 (merge requests), &123 (epics), %milestones, ~labels, $snippets,
 // ^alerts, *iteration:1, [vulnerability:1] and [[wiki]] links, and it
 // finds them in the text after entities are decoded (&#126;bug is ~bug),
@@ -490,3 +490,8 @@ func decodeAll(s string, n int) string {
 	}
 	return b.String()
 }
+
+// zwj is the zero-width joiner that breaks a reference: it does not show,
+// and it is not a word character, so no reference pattern matches across
+// it (render.MarkdownText uses the same).
+const zwj = "\u200d"

@@ -91,7 +91,7 @@ func (j *JobSummary) Write(w io.Writer, in JobSummaryInput) error {
 			return ""
 		}
 		return fmt.Sprintf("\n_%s did not fit GitHub's 1 MiB job summary: %s %s._\n", english.Plural(n, "more finding", "more findings"),
-			map[bool]string{true: "it is in", false: "they are in"}[n == 1], esc(in.Rest))
+			map[bool]string{true: "it is in", false: "they are in"}[n == 1], render.MarkdownText(in.Rest))
 	}
 	// Leave out the last findings until the whole fits (group headers and
 	// the counts were not in the picker's budget).
@@ -154,7 +154,7 @@ func (g *fileGroup) header() string {
 	if path == "" {
 		path = "(no file)"
 	}
-	return fmt.Sprintf("<details><summary><code>%s</code>: %s</summary>\n\n", esc(path), strings.Join(parts, ", "))
+	return fmt.Sprintf("<details><summary><code>%s</code>: %s</summary>\n\n", render.MarkdownText(path), strings.Join(parts, ", "))
 }
 
 func (g *fileGroup) size() int {
@@ -195,6 +195,6 @@ func jobLine(f *reports.Finding) string {
 	if f.Baseline == reports.BaselineNew {
 		note = " · _new_"
 	}
-	return fmt.Sprintf("- %s **%s** %s · %s %s: %s%s\n", render.SeverityMark(f.Severity), f.Severity, where, esc(f.Tool), ruleName(f),
-		esc(cut(render.PlainText(f.Message), 500)), note)
+	return fmt.Sprintf("- %s **%s** %s · %s %s: %s%s\n", render.SeverityMark(f.Severity), f.Severity, where, render.MarkdownText(f.Tool), ruleName(f),
+		render.MarkdownText(cut(render.PlainText(f.Message), 500)), note)
 }

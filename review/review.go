@@ -130,7 +130,7 @@ func (r *Request) BodyWith(refused []Refusal) string {
 		return r.Body
 	}
 	if r.in == nil { // not made by Build: the refused are named at the end
-		return r.Body + "\n**Not commented inline** (the code host refused their lines): " + esc(RefusedText(refused)) + "\n"
+		return r.Body + "\n**Not commented inline** (the code host refused their lines): " + render.MarkdownText(RefusedText(refused)) + "\n"
 	}
 	var first []refusedFinding
 	for _, rf := range refused {
@@ -225,17 +225,17 @@ func commentBody(f *summarize.FindingView, key, suggest string) string {
 	if u, ok := linkURI(f.HelpURI); ok {
 		rule = "[" + rule + "](<" + u + ">)"
 	}
-	fmt.Fprintf(&b, "%s **%s** · %s %s", render.SeverityMark(f.Severity), f.Severity, esc(f.Tool), rule)
+	fmt.Fprintf(&b, "%s **%s** · %s %s", render.SeverityMark(f.Severity), f.Severity, render.MarkdownText(f.Tool), rule)
 	if f.Category != "" && f.Category != reports.CategoryOther {
-		fmt.Fprintf(&b, " · %s", esc(f.Category))
+		fmt.Fprintf(&b, " · %s", render.MarkdownText(f.Category))
 	}
 	if f.Baseline == reports.BaselineNew {
 		b.WriteString(" · _new_")
 	}
-	fmt.Fprintf(&b, "\n\n%s\n\n", esc(cut(f.Message, 4000)))
+	fmt.Fprintf(&b, "\n\n%s\n\n", render.MarkdownText(cut(f.Message, 4000)))
 	if suggest != "" {
 		if d := f.Detail.Fix.Description; d != "" {
-			fmt.Fprintf(&b, "Suggested fix: %s\n\n", esc(cut(d, 1000)))
+			fmt.Fprintf(&b, "Suggested fix: %s\n\n", render.MarkdownText(cut(d, 1000)))
 		}
 		b.WriteString(suggest)
 	}
@@ -301,7 +301,7 @@ func summaryBody(in Input, comments int, refused []refusedFinding, listed []summ
 		room := MaxBody - b.Len() - len(tail) - 200
 		lines := make([]string, 0, len(refused)+len(listed))
 		for _, r := range refused {
-			lines = append(lines, listLine(&r.f, " _(not placed: "+esc(cut(r.reason, 200))+")_"))
+			lines = append(lines, listLine(&r.f, " _(not placed: "+render.MarkdownText(cut(r.reason, 200))+")_"))
 		}
 		for i := range listed {
 			lines = append(lines, listLine(&listed[i], ""))
@@ -323,8 +323,8 @@ func summaryBody(in Input, comments int, refused []refusedFinding, listed []summ
 
 // listLine is a finding as a line of the summary's list, note after it.
 func listLine(f *summarize.FindingView, note string) string {
-	return fmt.Sprintf("- %s **%s** <code>%s</code> %s %s: %s%s\n", render.SeverityMark(f.Severity), f.Severity, esc(location(&f.Finding)),
-		esc(f.Tool), ruleName(&f.Finding), esc(cut(render.PlainText(f.Message), 300)), note)
+	return fmt.Sprintf("- %s **%s** <code>%s</code> %s %s: %s%s\n", render.SeverityMark(f.Severity), f.Severity, render.MarkdownText(location(&f.Finding)),
+		render.MarkdownText(f.Tool), ruleName(&f.Finding), render.MarkdownText(cut(render.PlainText(f.Message), 300)), note)
 }
 
 func location(f *reports.Finding) string {
@@ -336,7 +336,7 @@ func location(f *reports.Finding) string {
 
 // ruleName is the rule as code.
 func ruleName(f *reports.Finding) string {
-	return "<code>" + esc(render.DisplayRule(f.Rule, f.RuleName)) + "</code>"
+	return "<code>" + render.MarkdownText(render.DisplayRule(f.Rule, f.RuleName)) + "</code>"
 }
 
 // cut shortens s to at most n bytes on a rune boundary.
@@ -375,7 +375,7 @@ func writeCounts(b *strings.Builder, v *summarize.View) {
 	var failed []string
 	for _, inp := range v.Inputs {
 		if inp.Error != "" {
-			failed = append(failed, esc(inp.Error))
+			failed = append(failed, render.MarkdownText(inp.Error))
 		}
 	}
 	if len(failed) > 0 {
@@ -384,7 +384,7 @@ func writeCounts(b *strings.Builder, v *summarize.View) {
 	if len(s.TopCategories) > 0 {
 		b.WriteString("| category | findings |\n|:--|--:|\n")
 		for _, c := range s.TopCategories {
-			fmt.Fprintf(b, "| %s | %d |\n", esc(c.Name), c.Count)
+			fmt.Fprintf(b, "| %s | %d |\n", render.MarkdownText(c.Name), c.Count)
 		}
 		b.WriteString("\n")
 	}

@@ -37,9 +37,9 @@ func Render(t testing.TB, md string) string {
 var ref = regexp.MustCompile(`[@#]\w`)
 
 // Problems lists what in the HTML GitHub would turn into something: <a> and
-// <img> elements, and mentions or references in the text outside code
-// (GitHub leaves <code> and <pre> alone). HTML comments are listed by
-// [Comments].
+// <img> elements, and mentions, references (#123, GH-26) and commit SHAs
+// in the text outside code (GitHub leaves <code> and <pre> alone). HTML
+// comments are listed by [Comments].
 func Problems(doc string) []string {
 	var out []string
 	root, err := html.Parse(strings.NewReader(doc))
@@ -57,9 +57,13 @@ func Problems(doc string) []string {
 				code = true
 			}
 		case html.TextNode:
-			if m := ref.FindString(n.Data); m != "" && !code {
+			if code {
+				break
+			}
+			if m := ref.FindString(n.Data); m != "" {
 				out = append(out, "reference "+m+" in text "+strings.TrimSpace(n.Data))
 			}
+			out = append(out, autolinks(n.Data)...)
 		}
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
 			walk(c, code)
@@ -117,22 +121,26 @@ func Comments(doc string) []string {
 	return out
 }
 
-// Autolinks lists what GitHub links in the text outside code besides
-// mentions and #references ([Problems]): the references its documentation
-// lists as autolinked ("Autolinked references and URLs"): GH-26, and a
+// autolinks lists the other references GitHub's documentation lists as
+// autolinked ("Autolinked references and URLs") in text: GH-26, and a
 // commit SHA (7 to 40 hex digits as a word, with a digit and a letter).
-func Autolinks(doc string) []string {
+func autolinks(text string) []string {
 	var out []string
-	textNodes(doc, func(text string) {
-		for _, m := range ghIssue.FindAllString(text, -1) {
-			out = append(out, "reference "+m+" in text "+strings.TrimSpace(text))
+	for _, m := range ghIssue.FindAllString(text, -1) {
+		out = append(out, "reference "+m+" in text "+strings.TrimSpace(text))
+	}
+	return append(out, commits(text)...)
+}
+
+// commits lists the words of text that GitHub and GitLab take for a commit
+// SHA: 7 to 40 hex digits, with a digit and a letter.
+func commits(text string) []string {
+	var out []string
+	for _, w := range hexWord.FindAllString(text, -1) {
+		if strings.ContainsAny(w, "0123456789") && strings.ContainsAny(strings.ToLower(w), "abcdef") {
+			out = append(out, "commit "+w+" in text "+strings.TrimSpace(text))
 		}
-		for _, w := range hexWord.FindAllString(text, -1) {
-			if strings.ContainsAny(w, "0123456789") && strings.ContainsAny(strings.ToLower(w), "abcdef") {
-				out = append(out, "commit "+w+" in text "+strings.TrimSpace(text))
-			}
-		}
-	})
+	}
 	return out
 }
 
@@ -155,11 +163,7 @@ func GitLabReferences(doc string) []string {
 		for _, m := range gitLabRef.FindAllString(text, -1) {
 			out = append(out, "GitLab reference "+strings.TrimSpace(m)+" in text "+strings.TrimSpace(text))
 		}
-		for _, w := range hexWord.FindAllString(text, -1) {
-			if strings.ContainsAny(w, "0123456789") && strings.ContainsAny(strings.ToLower(w), "abcdef") {
-				out = append(out, "commit "+w+" in text "+strings.TrimSpace(text))
-			}
-		}
+		out = append(out, commits(text)...)
 	})
 	return out
 }
