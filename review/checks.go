@@ -38,7 +38,7 @@ type CheckRun struct {
 	Conclusion string // success, failure or neutral
 	Title      string
 	Summary    string // Markdown, inert report text
-	// Annotations in view order (most severe first).
+	// Annotations in view order (most important first: reports.Less).
 	Annotations []Annotation
 }
 
@@ -185,7 +185,7 @@ func checkSummary(in CheckInput, annotated int) string {
 	}
 	b.WriteString("\n\n")
 	if in.Omitted > 0 {
-		fmt.Fprintf(&b, "%s not annotated: the first %d (most severe first) are (--max-annotations).\n\n",
+		fmt.Fprintf(&b, "%s not annotated: the first %d (most important first) are (--max-annotations).\n\n",
 			english.Plural(in.Omitted, "finding is", "findings are"), annotated)
 	}
 	if in.NoFile > 0 {

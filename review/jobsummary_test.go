@@ -22,10 +22,11 @@ func jobFindings(n, files, size int) []reports.Finding {
 }
 
 // TestJobSummary: every finding is listed when they fit, grouped by file
-// in collapsed <details>, most severe file first; past GitHub's 1 MiB the
-// first findings in view order are listed, the summary stays within the
-// room left in the step's summary, and it says where the rest are. It
-// never says to page: a job summary's reader cannot.
+// in collapsed <details>, the file of the first finding in view order
+// first; past GitHub's 1 MiB the first findings in view order are listed,
+// the summary stays within the room left in the step's summary, and it
+// says where the rest are. It never says to page: a job summary's reader
+// cannot.
 func TestJobSummary(t *testing.T) {
 	for _, tc := range []struct {
 		name       string

@@ -88,9 +88,10 @@ type Input struct {
 	Lines *diff.LineMap
 }
 
-// Build makes the review: the first MaxComments findings (most severe first)
-// whose anchor is inside one of the diff's hunks become inline comments; the
-// others are listed in the body, which starts with the summary.
+// Build makes the review: the first MaxComments findings (most important
+// first) whose anchor is inside one of the diff's hunks become inline
+// comments; the others are listed in the body, which starts with the
+// summary.
 func Build(in Input) *Request {
 	anchors := NewAnchors(in.Files)
 	req := &Request{CommitID: in.CommitID, Event: "COMMENT", Comments: []Comment{}, in: &in, byKey: map[string]summarize.FindingView{}}

@@ -65,7 +65,7 @@ func (h *pickHeap) Pop() any {
 	return x
 }
 
-// Annotated keeps the first Max findings in view order (most severe
+// Annotated keeps the first Max findings in view order (most important
 // first) of those given to Add, and counts the others, while they stream
 // by: its memory is Max findings. Findings without a path are counted
 // apart (an annotation needs a file).

@@ -63,7 +63,7 @@ besides) the review: named "recap: " and the inputs' tools (--check-name),
 on the pull request's head commit, its conclusion the quality gate's
 (success, failure, or neutral without --fail-on or --max-new), the review's
 summary, and an annotation for every finding the filter mode keeps
-(--filter-mode file: the whole changed files), the most severe first, at
+(--filter-mode file: the whole changed files), the most important first, at
 most --max-annotations, 50 a request. Each run makes a new check run.
 
 A token that cannot write (a pull request from a fork) makes recap write the
@@ -94,7 +94,7 @@ usage, 3 the review could not be posted (docs/cli.md).`,
 	f.StringVar(&rf.commitID, "commit-id", "", "the head commit the review is on (default: the event's pull_request.head.sha; else GitHub takes the latest)")
 	f.BoolVar(&rf.checks.on, "checks", false, "create a GitHub check run of the findings (the Checks API; needs GITHUB_TOKEN with checks: write): an annotation for each finding the filter mode keeps, the quality gate's conclusion")
 	f.StringVar(&rf.checks.name, "check-name", "", "--checks: the check run's name (default: \"recap: \" and the inputs' tools)")
-	f.IntVar(&rf.checks.maxAnnotations, "max-annotations", review.DefaultMaxAnnotations, "--checks: the most annotations, most severe first (0: every finding)")
+	f.IntVar(&rf.checks.maxAnnotations, "max-annotations", review.DefaultMaxAnnotations, "--checks: the most annotations, the most important first (0: every finding)")
 	f.BoolVar(&rf.gitlab.on, "gitlab", false, "post the review to a GitLab merge request: discussions on changed lines and a summary note (GITLAB_TOKEN or CI_JOB_TOKEN; the project and merge request from GitLab CI's variables)")
 	f.StringVar(&rf.gitlab.project, "gitlab-project", "", "--gitlab: the project's id or path (default: $CI_PROJECT_ID)")
 	f.IntVar(&rf.gitlab.mr, "mr", 0, "--gitlab: the merge request's iid (default: $CI_MERGE_REQUEST_IID)")
