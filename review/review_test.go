@@ -416,6 +416,7 @@ func TestPostRefusedAnchor(t *testing.T) {
 		together bool
 	}{
 		{"one of six", 5, []int{0}, 2, 1, false},
+		{"one of thirty: 6 refused requests, 5 reviews", 40, []int{11}, 5, 1, false},
 		{"two of thirty", 40, []int{3, 17}, 8, 2, false},
 		{"all of thirty", 40, []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29}, 0, 30, true},
 	} {

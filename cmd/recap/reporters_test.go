@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/recap-dev/recap/internal/githubtest"
 	"github.com/recap-dev/recap/review"
@@ -86,6 +87,26 @@ func TestChecksPersonalToken(t *testing.T) {
 	if code != 3 || !strings.Contains(errOut, "You must authenticate via a GitHub App.") || !strings.Contains(errOut, "takes only a GitHub App's token") ||
 		strings.Contains(errOut, "give the job the permission checks: write (a pull request") {
 		t.Errorf("exit %d\n%s", code, errOut)
+	}
+}
+
+// TestWritesPaced: the review, its summary and the check run of one recap
+// review are one client's writes, spaced by --write-interval from the end
+// of one to the start of the next.
+func TestWritesPaced(t *testing.T) {
+	pr := newMergePR(t)
+	s := githubtest.New(t, "acme", "shop", 5, pr.hunks)
+	event := githubtest.EventFile(t, githubtest.PullRequestEvent{Action: "synchronize", Owner: "acme", Repo: "shop", Number: 5, Head: pr.head, Base: pr.base})
+	out, errOut, code := recap(t, pr.repo.Dir, []string{"GITHUB_EVENT_PATH=" + event, "GITHUB_TOKEN=" + s.Token, "GITHUB_REPOSITORY=acme/shop"},
+		"review", "--post", "--checks", "--write-interval", "300ms", "--api-url", s.URL, pr.sarif)
+	times := s.WriteTimes()
+	if code != 0 || len(times) != 3 || len(s.Checks()) != 1 {
+		t.Fatalf("exit %d, %d writes, %d check runs, want 3 writes (review, summary, check run)\n%s%s", code, len(times), len(s.Checks()), out, errOut)
+	}
+	for i := 1; i < len(times); i++ {
+		if gap := times[i].Sub(times[i-1]); gap < 300*time.Millisecond {
+			t.Errorf("write %d came %v after the one before, want at least 300ms", i, gap)
+		}
 	}
 }
 

@@ -116,7 +116,9 @@ func runReview(cmd *cobra.Command, streams *IO, opts *reportOptions, rf *reviewF
 		return err
 	}
 	rr := &reviewRun{streams: streams, opts: opts, rf: rf, ev: ev, host: host}
-	if rf.checks.on {
+	if c, ok := host.(*review.Client); ok && rf.checks.on {
+		rr.checks = c // one client: its writes are paced together
+	} else if rf.checks.on {
 		if rr.checks, err = rf.githubClient(false, ev); err != nil {
 			return err
 		}
