@@ -120,6 +120,10 @@ func TestReviewUsage(t *testing.T) {
 		{[]string{"review", "--base", "HEAD", "--post", "testdata/reports"}, []string{"GITHUB_TOKEN="}, "GITHUB_TOKEN"},
 		{[]string{"review", "--base", "HEAD", "--post", "testdata/reports"}, []string{"GITHUB_TOKEN=x", "GITHUB_REPOSITORY=", "GITHUB_EVENT_PATH="}, "OWNER/REPO"},
 		{[]string{"review", "--base", "HEAD", "--post", "--github-repo", "a/b", "testdata/reports"}, []string{"GITHUB_TOKEN=x", "GITHUB_EVENT_PATH="}, "--pr N"},
+		{[]string{"review", "--base", "HEAD", "--post", "--github-repo", "a/b", "--pr", "1", "--job-summary", "testdata/reports"},
+			[]string{"GITHUB_TOKEN=x", "GITHUB_STEP_SUMMARY="}, "$GITHUB_STEP_SUMMARY, which is not set"},
+		{[]string{"review", "--base", "HEAD", "--write-interval", "-1s", "testdata/reports"}, nil, "--write-interval must be 0 or more"},
+		{[]string{"review", "--base", "HEAD", "--checks", "--max-annotations", "-1", "testdata/reports"}, []string{"GITHUB_TOKEN=x"}, "--max-annotations must be 0"},
 	} {
 		cmd := exec.Command(bin, tc.args...)
 		cmd.Dir = filepath.Join("..", "..")

@@ -58,6 +58,9 @@ func (rf *reviewFlags) check(cmd *cobra.Command, opts *reportOptions) (*review.E
 		return nil, false, usageError("--max-annotations must be 0 (every finding) or more")
 	case rf.writeInterval < 0:
 		return nil, false, usageError("--write-interval must be 0 or more")
+	case rf.jobSummary && os.Getenv("GITHUB_STEP_SUMMARY") == "":
+		// Before anything is posted.
+		return nil, false, usageError("--job-summary writes to $GITHUB_STEP_SUMMARY, which is not set (GitHub Actions sets it)")
 	}
 	return ev, headFromEvent, nil
 }
@@ -286,11 +289,7 @@ func (rr *reviewRun) writeJobSummary() error {
 	if rr.job == nil {
 		return nil
 	}
-	file := os.Getenv("GITHUB_STEP_SUMMARY")
-	if file == "" {
-		return usageError("--job-summary writes to $GITHUB_STEP_SUMMARY, which is not set (GitHub Actions sets it)")
-	}
-	f, err := os.OpenFile(file, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	f, err := os.OpenFile(os.Getenv("GITHUB_STEP_SUMMARY"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
 	if err != nil {
 		return err
 	}
