@@ -66,6 +66,7 @@ type buffer struct {
 	refs    []ref
 	summary summarize.Summary
 	inputs  []reports.Input
+	notes   []string // what the query's filter matched nothing of (see unmatchedNotes)
 	order   reports.Order
 	bytes   int64
 	used    time.Time

@@ -64,8 +64,11 @@ func reportsLine(v *summarize.View, inputs, failed int) string {
 	if s.Security != nil {
 		fmt.Fprintf(&b, "; %d about security", s.Security.Findings)
 	}
-	if failed > 0 {
+	switch {
+	case failed > 0 && len(v.Inputs) > 0:
 		fmt.Fprintf(&b, ", %d not read (see inputs[].error)", failed)
+	case failed > 0:
+		fmt.Fprintf(&b, ", %d not read", failed)
 	}
 	if p := v.Page; p != nil {
 		if p.Returned > 0 {
@@ -139,7 +142,7 @@ func (s *Server) getReports(ctx context.Context, in *GetReportsIn) (answer, erro
 			return newReportsAnswer(streamed), nil
 		}
 	}
-	v := &summarize.View{Summary: b.summary, Inputs: make([]reports.Input, len(b.inputs)), BufferID: b.id}
+	v := &summarize.View{Summary: b.summary, Inputs: make([]reports.Input, len(b.inputs)), BufferID: b.id, Suggestions: slices.Clone(b.notes)}
 	copy(v.Inputs, b.inputs)
 	if !in.SummaryOnly {
 		b.sorted()
@@ -289,6 +292,7 @@ func (s *Server) query(ctx context.Context, in *GetReportsIn) (b *buffer, stream
 			return nil, nil, queryError(err)
 		}
 		res.View.Inputs = s.noteInputs(res.View.Inputs, files, reps, copies, g)
+		res.View.Suggestions = append(unmatchedNotes(res.Unmatched), res.View.Suggestions...)
 		return nil, res.View, nil
 	}
 	b = &buffer{reports: reps, key: key, owner: sessionName(ctx), order: order}
@@ -308,9 +312,24 @@ func (s *Server) query(ctx context.Context, in *GetReportsIn) (b *buffer, stream
 		return nil, nil, queryError(err)
 	}
 	b.summary, b.inputs = res.View.Summary, s.noteInputs(res.View.Inputs, files, reps, copies, g)
+	b.notes = unmatchedNotes(res.Unmatched)
 	b.price()
 	s.buffers.put(b)
 	return b, nil, nil
+}
+
+// unmatchedNotes say which tools and rules of the call's filter no
+// finding of the reports has, and the closest ones they have.
+func unmatchedNotes(un []pipeline.Unmatched) []string {
+	var out []string
+	for _, u := range un {
+		msg := fmt.Sprintf("%ss: %q matches no finding of the reports", u.What, u.Name)
+		if len(u.Closest) > 0 {
+			msg += "; closest: " + strings.Join(u.Closest, ", ")
+		}
+		out = append(out, msg)
+	}
+	return out
 }
 
 // noteInputs adds to the inputs' status what the call should know of them:
@@ -399,7 +418,7 @@ func (s *Server) reportFiles(in *GetReportsIn) (g found, copies map[string][]str
 // same query again reuses its buffer.
 func queryKey(in *GetReportsIn, files, baseline []file) string {
 	k := struct {
-		Files, Baseline                      [][3]any
+		Files, Baseline                                 [][3]any
 		Categories, Tools, Rules, Paths, CWE, Qualities []string
 		Severity, Grep, Impact, Sort                    string
 		NewOnly, SecurityOnly                           bool

@@ -157,7 +157,12 @@ func TestCacheBound(t *testing.T) {
 	}
 	var f mcpserver.FindingAnswer
 	call(t, cs, "analysis.getFinding", map[string]any{"id": v.Findings[1].ID}).decode(t, &f)
-	if f.Finding.Message != v.Findings[1].Message || f.Report != "big.sarif" || f.Rule.InReport != 60_000/7+1 {
+	// Result i is rule R(i%7): of 60,000, R0 to R2 have 8,572, the others 8,571.
+	wantIn := 60_000 / 7
+	if r := f.Finding.Rule; r == "R0" || r == "R1" || r == "R2" {
+		wantIn++
+	}
+	if f.Finding.Message != v.Findings[1].Message || f.Report != "big.sarif" || f.Rule.InReport != wantIn {
 		t.Errorf("by id: %+v, rule %+v", f.Finding, f.Rule)
 	}
 	call(t, cs, "analysis.getFinding", map[string]any{"id": v.Findings[2].Fingerprint}).decode(t, &f)

@@ -164,9 +164,10 @@ func New(opts Options) (*Server, error) {
 		&mcp.ServerOptions{
 			Logger: log,
 			Instructions: "recap reads the static-analysis reports (" + parsers.FormatTitles("") + ") and the git history of " + r.dir +
-				". Start with " + ToolGetReports + " (summaryOnly: true) to see counts by severity and category, then narrow with " +
-				"categories/severity/paths and page with bufferId; " + ToolGetFinding + " shows one finding with more code. " +
-				"Every answer stays within maxTokens (default 10,000).",
+				". Start with " + ToolGetReports + " without arguments: the counts by quality and impact and the 5 most important " +
+				"findings, in at most 2,000 tokens; then narrow with impact/categories/paths and page with bufferId (raise limit " +
+				"and maxTokens for larger pages); " + ToolGetFinding + " shows one finding with more code. " +
+				"Every answer stays within maxTokens.",
 		})
 	s.srv.AddReceivingMiddleware(s.toolNames, s.checkSetLevel, s.argumentErrors)
 	s.addTools()

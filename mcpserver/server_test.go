@@ -206,12 +206,16 @@ func TestToolList(t *testing.T) {
 				t.Fatal(err)
 			}
 			mt := sc.Properties["maxTokens"]
-			if mt.Minimum == nil || *mt.Minimum != 256 || mt.Maximum == nil || *mt.Maximum != 25000 || string(mt.Default) != "10000" {
+			def := "10000"
+			if strings.HasSuffix(w, "getReports") {
+				def = "2000" // the first answer
+			}
+			if mt.Minimum == nil || *mt.Minimum != 256 || mt.Maximum == nil || *mt.Maximum != 25000 || string(mt.Default) != def {
 				t.Errorf("%s: maxTokens schema %s", w, b)
 			}
 			if strings.HasSuffix(w, "getReports") {
 				l := sc.Properties["limit"]
-				if l.Maximum == nil || *l.Maximum != 200 || string(l.Default) != "50" {
+				if l.Maximum == nil || *l.Maximum != 200 || string(l.Default) != "5" {
 					t.Errorf("limit schema: %s", b)
 				}
 			}
@@ -246,7 +250,7 @@ func TestGetReports(t *testing.T) {
 	if sum.Summary.Total != want.Total || sum.Summary.BySeverity != want.BySeverity || sum.Findings != nil || sum.Page != nil {
 		t.Fatalf("summary only: %+v", sum.Summary)
 	}
-	if len(sum.Inputs) != 3 || sum.BufferID == "" || sum.Tokens == nil || sum.Tokens.Budget != 10000 {
+	if len(sum.Inputs) != 3 || sum.BufferID == "" || sum.Tokens == nil || sum.Tokens.Budget != mcpserver.FirstAnswerTokens {
 		t.Fatalf("inputs %d, bufferId %q, tokens %+v", len(sum.Inputs), sum.BufferID, sum.Tokens)
 	}
 
@@ -777,7 +781,8 @@ func TestBaseline(t *testing.T) {
 		t.Fatal(err)
 	}
 	cs, _ := connect(t, mcpserver.Options{Root: g.Dir})
-	args := map[string]any{"reports": []string{"build/reports/checkstyle.xml"}, "baseline": []string{"main/*.xml"}, "limit": 200, "context": false}
+	args := map[string]any{"reports": []string{"build/reports/checkstyle.xml"}, "baseline": []string{"main/*.xml"}, "limit": 200, "context": false,
+		"maxTokens": 25000}
 	var v view
 	call(t, cs, "analysis.getReports", args).decode(t, &v)
 	if b := v.Summary.Baseline; b == nil || b.New != 3 || b.Unchanged != 48 || b.Fixed != 1 {

@@ -102,9 +102,11 @@ func (s *Server) addTools() {
 			for _, i := range reports.Impacts {
 				p.enum("impact", i.String())
 			}
+			var qualities []string
 			for _, q := range reports.Qualities {
-				p.itemsEnum("qualities", q.String())
+				qualities = append(qualities, q.String())
 			}
+			p.itemsEnum("qualities", qualities...)
 			p.enum("sort", reports.OrderNames...)
 			p["sort"].Default = json.RawMessage(`"` + reports.OrderImportance.String() + `"`)
 			for _, m := range pipeline.FilterModes() {

@@ -59,13 +59,13 @@ type ruleTexts struct {
 
 // ruleProps are the properties of a descriptor that few have.
 type ruleProps struct {
-	securitySeverity float64 // properties.security-severity
-	precision        string  // properties.precision
-	toolCategory     string  // properties.toolCategory: recap's SARIF read back
+	securitySeverity float64         // properties.security-severity
+	precision        string          // properties.precision
+	toolCategory     string          // properties.toolCategory: recap's SARIF read back
 	categories       []string        // properties.categories (Snyk Code files its rules under "Security")
 	quality          reports.Quality // properties.quality and impact: recap's SARIF read back
 	impact           reports.Impact
-	cwe              []int   // from the tags and the relationships to a CWE taxonomy
+	cwe              []int // from the tags and the relationships to a CWE taxonomy
 }
 
 // ruleShared is what the descriptors of one rule id share: PMD 7 writes one

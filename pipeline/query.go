@@ -117,6 +117,17 @@ type Result struct {
 	// Changes.From has and Changes.Head has not (lines the base branch
 	// brought into a merge commit): not kept, not in Outside.
 	NotInHead int
+	// Unmatched are the tools and rules the filter names that no finding
+	// of the reports has, with the closest ones the reports have: a typo
+	// in a gate would otherwise pass silently.
+	Unmatched []Unmatched
+}
+
+// Unmatched is a tool or rule a filter names that no finding has.
+type Unmatched struct {
+	What    string   // "tool" or "rule"
+	Name    string   // as the filter gives it
+	Closest []string // the nearest names the reports have
 }
 
 // Run runs the query: it loads the changes, reads the baseline, then the
@@ -142,6 +153,9 @@ func Run(ctx context.Context, q *Query) (*Result, error) {
 		}
 	}
 	s := &scan{q: q, flt: q.Filter, res: res}
+	if len(q.Filter.Tools)+len(q.Filter.Rules) > 0 {
+		s.seen = newSeen()
+	}
 	if err := s.flt.Compile(); err != nil {
 		return nil, err
 	}
@@ -158,6 +172,7 @@ func Run(ctx context.Context, q *Query) (*Result, error) {
 	}
 	if p := q.Keep.Page; p != nil && p.Offset+p.Limit > DeepPage {
 		if done, err := runDeep(ctx, s); done || err != nil {
+			res.Unmatched = s.seen.unmatched(&q.Filter)
 			return res, err
 		}
 	}
@@ -190,6 +205,7 @@ func Run(ctx context.Context, q *Query) (*Result, error) {
 	}
 	res.View = c.View(inputs)
 	s.summarizeBaseline(res.View, marked, &counts)
+	res.Unmatched = s.seen.unmatched(&q.Filter)
 	return res, nil
 }
 
@@ -200,6 +216,7 @@ type scan struct {
 	flt  reports.Filter
 	base *reports.Baseline // as read; each pass marks a copy; nil without one
 	res  *Result
+	seen *seen // the tools and rules of the first pass, when the filter names some
 }
 
 // pass reads src once through the steps and calls visit for each finding
@@ -218,6 +235,9 @@ func (s *scan) pass(ctx context.Context, src Source, counts *summarize.BaselineC
 		lines = s.q.Changes.Lines()
 	}
 	keep := func(f *reports.Finding) bool {
+		if first && s.seen != nil {
+			s.seen.add(f)
+		}
 		if !s.flt.Match(*f) {
 			return false
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -501,8 +502,13 @@ func ImportanceRows() []ImportanceRow {
 	for _, s := range Severities {
 		add("any", "nothing of the above: the report's severity `"+s.String()+"`", 0, levelImpact[s])
 	}
+	add("any", "nothing at all", 0, ImpactMedium)
+	top := make([]string, len(cweTop25))
+	for i, id := range cweTop25 {
+		top[i] = strconv.Itoa(id)
+	}
 	rows = append(rows,
-		ImportanceRow{Tool: "any", Says: "about security, with a CWE of MITRE's 2024 Top 25", Impact: "at least " + ImpactHigh.String()},
+		ImportanceRow{Tool: "any", Says: "about security, with a CWE of MITRE's 2024 Top 25 (CWE-" + strings.Join(top, ", ") + ")", Impact: "at least " + ImpactHigh.String()},
 		ImportanceRow{Tool: "any", Says: "about maintainability, in `Code Style` or `Documentation`", Impact: "at most " + ImpactLow.String()},
 		ImportanceRow{Tool: "any", Says: "about maintainability, in another category", Impact: "at most " + ImpactMedium.String()})
 	return rows

@@ -2,7 +2,6 @@ package reports
 
 import (
 	"cmp"
-	"fmt"
 	"strings"
 )
 
@@ -47,7 +46,7 @@ func ParseOrder(name string) (Order, error) {
 			return Order(i), nil
 		}
 	}
-	return 0, fmt.Errorf("unknown order %q (want %s)", name, strings.Join(OrderNames, ", "))
+	return 0, UnknownWord("order", name, OrderNames, OrderNames)
 }
 
 // Less is the default order of findings in every view, [OrderImportance].

@@ -3,6 +3,7 @@ package summarize
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/recap-dev/recap/internal/english"
 	"github.com/recap-dev/recap/summarize/budget"
@@ -39,9 +40,11 @@ const (
 // a marker in Omitted; Suggestions name the largest groups that would narrow
 // the result; Page and Tokens are updated. The last resorts, once only the
 // summary is left: no suggestions, then one marker for all, then the counts
-// of the largest tool alone. It returns what the view costs.
+// of the largest tool alone. Suggestions the view had before (a filter that
+// matches nothing) are kept, first. It returns what the view costs.
 func Fit(v *View, c budget.Counter, limit int, l Layout) int {
 	limit = budget.Clamp(limit)
+	given := slices.Clone(v.Suggestions)
 	v.Tokens = &budget.TokenInfo{Budget: limit, Tokenizer: c.Name()}
 	findings := v.Findings
 	tops := [3]any{v.Summary.TopCategories, v.Summary.TopRules, v.Summary.TopFiles}
@@ -62,6 +65,9 @@ func Fit(v *View, c budget.Counter, limit int, l Layout) int {
 		Parts: parts,
 		Apply: func(keep []bool, level int) {
 			apply(v, baseOmitted, findings, tops, parts, keep, level == 0)
+			if level == 0 && len(given) > 0 {
+				v.Suggestions = append(slices.Clone(given), v.Suggestions...)
+			}
 			squeeze(v, level-1)
 		},
 		Levels: 5,
@@ -117,8 +123,11 @@ func fitBase(v *View, c budget.Counter, limit int, l Layout) {
 
 // squeeze is the last resort of the smallest budgets, once only the
 // summary is left: at level 1 the markers become one, at level 2 the counts
-// by tool keep only the largest, at level 3 the security counts lose their
-// CWE ids, at level 4 they go.
+// by tool keep only the largest and the counts by quality and impact at once
+// go (byImpact and byQuality stay), at level 3 the security counts lose
+// their impacts and CWE ids and the counts by quality go (byImpact stays),
+// at level 4 the security counts, the counts by tool and the inputs'
+// statuses go.
 func squeeze(v *View, level int) {
 	if level >= 1 && len(v.Omitted) > 1 {
 		total := 0
@@ -136,10 +145,25 @@ func squeeze(v *View, level int) {
 		}
 		v.Summary.ByTool = map[string]int{best: n}
 	}
+	if level >= 2 {
+		v.Summary.ByQualityImpact = QualityImpactCounts{}
+	}
+	if level >= 3 {
+		v.Summary.ByQuality = QualityCounts{}
+	}
+	if level >= 4 {
+		v.Summary.ByTool = map[string]int{}
+	}
+	if level >= 4 && len(v.Inputs) > 0 {
+		v.Inputs = v.Inputs[:0]
+		if len(v.Omitted) == 1 && !strings.Contains(v.Omitted[0].What, "statuses") {
+			v.Omitted[0].What = "inputs' statuses, " + v.Omitted[0].What
+		}
+	}
 	if sec := v.Summary.Security; sec != nil && level >= 3 {
 		if level >= 4 {
 			v.Summary.Security = nil
-		} else if len(sec.TopCWE) > 0 {
+		} else if len(sec.TopCWE) > 0 || sec.ByImpact.Total() > 0 {
 			v.Summary.Security = &SecurityCounts{Findings: sec.Findings, TopCWE: []Count{}}
 		}
 	}
@@ -187,11 +211,11 @@ func apply(v *View, baseOmitted []budget.Omission, findings []FindingView, tops 
 		v.Omitted = append(v.Omitted, budget.Omission{What: fmt.Sprintf("context of %s: raise maxTokens, or ask for fewer findings (limit)", english.Plural(noCtxN, "finding", "findings")), Tokens: noCtxTok})
 	}
 	if droppedN > 0 {
-		v.Omitted = append(v.Omitted, budget.Omission{What: fmt.Sprintf("%d findings of the requested page: raise maxTokens, narrow the filters, or page with offset=%d", droppedN, next), Tokens: droppedTok})
+		v.Omitted = append(v.Omitted, budget.Omission{What: fmt.Sprintf("%s of the requested page: raise maxTokens, narrow the filters, or page with offset=%d", english.Plural(droppedN, "finding", "findings"), next), Tokens: droppedTok})
 	}
 	if after := p.Total - p.Offset - len(findings); after > 0 && len(findings) > 0 {
 		avg := (droppedTok + sumKept(parts, keep)) / len(findings)
-		v.Omitted = append(v.Omitted, budget.Omission{What: fmt.Sprintf("%d findings after the requested page: page with offset=%d, or narrow the filters", after, p.Offset+len(findings)), Tokens: avg * after})
+		v.Omitted = append(v.Omitted, budget.Omission{What: fmt.Sprintf("%s after the requested page: page with offset=%d, or narrow the filters", english.Plural(after, "finding", "findings"), p.Offset+len(findings)), Tokens: avg * after})
 	}
 	if suggest && (droppedN > 0 || !keep[kindTopLists] || (p.NextOffset != nil && p.Total > 2*len(v.Findings))) {
 		v.Suggestions = suggestions(&v.Summary)

@@ -69,10 +69,10 @@ type Summary struct {
 	ByQuality       QualityCounts       `json:"byQuality"`
 	ByQualityImpact QualityImpactCounts `json:"byQualityImpact"`
 	BySeverity      SeverityCounts      `json:"bySeverity"`
-	ByTool        map[string]int `json:"byTool"`
-	TopCategories []Count        `json:"topCategories"`
-	TopRules      []RuleCount    `json:"topRules"`
-	TopFiles      []Count        `json:"topFiles"`
+	ByTool          map[string]int      `json:"byTool"`
+	TopCategories   []Count             `json:"topCategories"`
+	TopRules        []RuleCount         `json:"topRules"`
+	TopFiles        []Count             `json:"topFiles"`
 	// Baseline counts the findings against a baseline run; nil without one.
 	Baseline *BaselineCounts `json:"baseline,omitempty"`
 	// Security counts the findings about security ([reports.Finding.Security]);

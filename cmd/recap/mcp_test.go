@@ -81,12 +81,12 @@ func agentFlow(t *testing.T, cs *mcp.ClientSession) {
 	}
 	cat := sum.Summary.TopCategories[0]
 	var first view
-	call("analysis.getReports", map[string]any{"categories": []string{cat.Name}, "limit": 10}, &first)
+	call("analysis.getReports", map[string]any{"categories": []string{cat.Name}, "limit": 10, "maxTokens": 10000}, &first)
 	if first.Page.Total != cat.Count || len(first.Findings) != 10 || first.Page.NextOffset == nil || first.BufferID == "" {
 		t.Fatalf("category %s: %+v", cat.Name, first.Page)
 	}
 	var next view
-	call("analysis.getReports", map[string]any{"bufferId": first.BufferID, "offset": *first.Page.NextOffset, "limit": 10}, &next)
+	call("analysis.getReports", map[string]any{"bufferId": first.BufferID, "offset": *first.Page.NextOffset, "limit": 10, "maxTokens": 10000}, &next)
 	if len(next.Findings) != min(10, cat.Count-10) || next.Findings[0].ID == first.Findings[0].ID || next.Findings[0].Category != cat.Name {
 		t.Fatalf("next page: %+v", next.Findings)
 	}

@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/olekukonko/tablewriter"
@@ -170,4 +171,80 @@ func DisplayRule(id, name string) string {
 		return "(no rule)"
 	}
 	return id
+}
+
+// importanceTable is the summary's counts by quality and impact, the first
+// table of the text and Markdown views: a row per quality that has
+// findings, a column per impact and the total. No rows without findings
+// placed on the scale.
+func importanceTable(s *summarize.Summary) (header []string, align []tw.Align, rows [][]string) {
+	header = []string{"importance"}
+	align = []tw.Align{tw.AlignLeft}
+	for _, i := range reports.Impacts {
+		header = append(header, i.String())
+		align = append(align, tw.AlignRight)
+	}
+	header = append(header, "total")
+	align = append(align, tw.AlignRight)
+	for _, q := range reports.Qualities {
+		c := s.ByQualityImpact.Of(q)
+		if c.Total() == 0 {
+			continue
+		}
+		row := []string{q.String()}
+		for _, i := range reports.Impacts {
+			row = append(row, strconv.Itoa(c.Of(i)))
+		}
+		rows = append(rows, append(row, strconv.Itoa(c.Total())))
+	}
+	return header, align, rows
+}
+
+// securityNote is what follows the count of findings about security: their
+// impacts and their top CWE ids, " (1 high, 2 medium; CWE-89 ×1)"; recap's
+// own words and numbers, safe in any format.
+func securityNote(sec *summarize.SecurityCounts) string {
+	var parts []string
+	for _, i := range reports.Impacts {
+		if n := sec.ByImpact.Of(i); n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, i))
+		}
+	}
+	by := strings.Join(parts, ", ")
+	cwe := strings.TrimSuffix(strings.TrimPrefix(cweList(sec.TopCWE), " ("), ")")
+	switch {
+	case by != "" && cwe != "":
+		return " (" + by + "; " + cwe + ")"
+	case by != "":
+		return " (" + by + ")"
+	case cwe != "":
+		return " (" + cwe + ")"
+	}
+	return ""
+}
+
+// importanceLabel is a finding's impact as views show it first, or its
+// severity when it was not placed on the scale.
+func importanceLabel(f *reports.Finding) string {
+	if f.Impact.Valid() {
+		return f.Impact.String()
+	}
+	return f.Severity.String()
+}
+
+// findingFacts is what a finding line says of a finding's importance and
+// kinds, after its rule: "security, Security, note"; recap's words and the
+// category as the scale names it.
+func findingFacts(f *reports.Finding) string {
+	parts := make([]string, 0, 3)
+	if f.Quality.Valid() {
+		parts = append(parts, f.Quality.String())
+	}
+	if f.Category != "" {
+		parts = append(parts, f.Category)
+	}
+	if f.Impact.Valid() && f.Severity.Valid() {
+		parts = append(parts, f.Severity.String())
+	}
+	return strings.Join(parts, ", ")
 }

@@ -32,10 +32,13 @@ func (Text) Render(w io.Writer, v *summarize.View) error {
 		ew.printf("against the baseline: %d new, %d unchanged, %d fixed\n", b.New, b.Unchanged, b.Fixed)
 	}
 	if sec := s.Security; sec != nil {
-		ew.printf("about security: %d%s\n", sec.Findings, cweList(sec.TopCWE))
+		ew.printf("about security: %d%s\n", sec.Findings, securityNote(sec))
 	}
 	ew.printf("\n")
 
+	if h, a, rows := importanceTable(&s); len(rows) > 0 {
+		ew.tbl(h, a, rows)
+	}
 	var rows [][]string
 	for _, sev := range reports.Severities {
 		rows = append(rows, []string{sev.String(), strconv.Itoa(s.BySeverity.Of(sev))})
@@ -101,7 +104,7 @@ func textTopLists(ew *errWriter, s *summarize.Summary) {
 
 // textFindings writes the page of findings, each with its context:
 //
-//	error  src/A.java:34:9  PMD UseEqualsToCompareStrings [Error Prone]  (id k3xq-12)
+//	high   src/A.java:34:9  PMD UseEqualsToCompareStrings [reliability, Error Prone, error]  (id k3xq-12)
 //	       Use equals() to compare strings instead of '==' or '!='
 //	          33 |     public void addItem(String item) {
 //	       >  34 |         if (item == "") {
@@ -127,8 +130,8 @@ func textFindings(ew *errWriter, v *summarize.View) {
 }
 
 func textFinding(ew *errWriter, f *summarize.FindingView) {
-	ew.printf("\n%-7s %s  %s %s [%s]  (id %s%s)\n", f.Severity, location(PlainText(f.Path), f.Line, f.Column),
-		PlainText(f.Tool), PlainText(DisplayRule(f.Rule, f.RuleName)), PlainText(f.Category), f.ID, baselineTag(f.Baseline, ", "))
+	ew.printf("\n%-7s %s  %s %s [%s]  (id %s%s)\n", importanceLabel(&f.Finding), location(PlainText(f.Path), f.Line, f.Column),
+		PlainText(f.Tool), PlainText(DisplayRule(f.Rule, f.RuleName)), PlainText(findingFacts(&f.Finding)), f.ID, baselineTag(f.Baseline, ", "))
 	ew.printf("        %s\n", PlainText(f.Message))
 }
 

@@ -127,6 +127,9 @@ func newReport(streams *IO, o *reportOptions, args []string, page bool) (*report
 	q := &rep.query
 	q.Reports = pipeline.Files{Paths: args, Options: readOpts}
 	q.Filter = *flt
+	if q.Order, err = o.filters.order(); err != nil {
+		return nil, err
+	}
 	if q.Changes, err = o.changes.changes(o.changedOnly, root, streams); err != nil {
 		return nil, err
 	}
@@ -229,8 +232,9 @@ func runReport(ctx context.Context, streams *IO, o *reportOptions, args []string
 		return err
 	}
 	reportInputs(streams.ErrOut, v)
+	reportUnmatched(streams.ErrOut, res.Unmatched)
 	if om, ok := rep.stream.(interface{ Omitted() int }); ok && om.Omitted() > 0 {
-		fmt.Fprintf(streams.ErrOut, "recap: warning: sarif: %s left out to keep at most %d results a run, the most severe first "+
+		fmt.Fprintf(streams.ErrOut, "recap: warning: sarif: %s left out to keep at most %d results a run, the most important first "+
 			"(GitHub's code scanning takes %d): the run's properties.%s counts them; --max-results sets the cap, 0 keeps all\n",
 			english.Plural(om.Omitted(), "result", "results"), o.common.maxResults, render.MaxRunResults, render.OmittedProperty)
 	}
@@ -268,6 +272,18 @@ func guardOutput(w io.Writer, format string) interface {
 type nopCloser struct{ io.Writer }
 
 func (nopCloser) Close() error { return nil }
+
+// reportUnmatched warns of the --tool and --rule values no finding has,
+// naming the closest the reports have.
+func reportUnmatched(w io.Writer, un []pipeline.Unmatched) {
+	for _, u := range un {
+		msg := fmt.Sprintf("recap: warning: --%s %s matches no finding of the inputs", u.What, render.InertLine(u.Name))
+		if len(u.Closest) > 0 {
+			msg += "; closest: " + render.InertLine(strings.Join(u.Closest, ", "))
+		}
+		fmt.Fprintln(w, msg)
+	}
+}
 
 // reportInputs writes the inputs' errors and warnings on stderr, where CI
 // shows them whatever the format of the output (which may hold them too).

@@ -1,0 +1,70 @@
+package pipeline
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/recap-dev/recap/reports"
+)
+
+// maxSeen bounds the distinct tools and rules remembered for Unmatched.
+const maxSeen = 100_000
+
+// seen are the distinct tools and rules of the reports, before the filter,
+// as names compare (lower case): rule ids, names and short names.
+type seen struct {
+	tools, rules map[string]string // lower case → as written
+}
+
+func newSeen() *seen { return &seen{tools: map[string]string{}, rules: map[string]string{}} }
+
+func (s *seen) add(f *reports.Finding) {
+	note(s.tools, f.Tool)
+	note(s.rules, f.Rule)
+	note(s.rules, f.RuleName)
+	if short := reports.ShortRule(f.Tool, f.Rule); short != f.Rule {
+		note(s.rules, short)
+	}
+}
+
+func note(m map[string]string, name string) {
+	if name == "" || len(m) >= maxSeen {
+		return
+	}
+	k := strings.ToLower(name)
+	if _, ok := m[k]; !ok {
+		m[k] = name
+	}
+}
+
+// unmatched returns the tools and rules of flt that no finding had; nil
+// when s is nil.
+func (s *seen) unmatched(flt *reports.Filter) []Unmatched {
+	if s == nil {
+		return nil
+	}
+	var out []Unmatched
+	for _, c := range []struct {
+		what  string
+		names []string
+		have  map[string]string
+	}{{"tool", flt.Tools, s.tools}, {"rule", flt.Rules, s.rules}} {
+		if len(c.have) >= maxSeen {
+			continue // too many to be sure
+		}
+		var have []string
+		for _, name := range c.names {
+			if _, ok := c.have[strings.ToLower(name)]; ok {
+				continue
+			}
+			if have == nil {
+				for _, v := range c.have {
+					have = append(have, v)
+				}
+				slices.Sort(have)
+			}
+			out = append(out, Unmatched{What: c.what, Name: name, Closest: reports.ClosestWords(name, have, 3)})
+		}
+	}
+	return out
+}
