@@ -26,8 +26,10 @@ type JobSummary struct {
 	// Room is the bytes the summary may take: MaxJobSummary less what the
 	// step's summary file holds already (0: MaxJobSummary).
 	Room int
-	p    picker
-	seen int
+	// Order is the view's order (the zero value: importance).
+	Order reports.Order
+	p     picker
+	seen  int
 }
 
 // Reserved bytes of the room: the counts before the list and the closing
@@ -40,6 +42,7 @@ func (j *JobSummary) Add(f *reports.Finding) {
 		j.p.budget = max(j.room()-jobSummaryReserve, 1)
 	}
 	j.seen++
+	j.p.order = j.Order
 	line := jobLine(f)
 	g := *f
 	g.Detail = nil // the line is made: the rest of the finding orders it

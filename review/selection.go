@@ -8,18 +8,17 @@ import (
 )
 
 // Which findings a review shows, and in which order, is decided here and
-// nowhere else: the inline comments come from the view's page (already in
-// this order), and the check run's annotations, the workflow annotations
-// and the job summary keep the first findings of this order within their
-// bounds, while the findings stream by.
+// nowhere else: the view's order (reports.Order: importance unless --sort
+// says otherwise; reports.Less). The inline comments come from the view's
+// page (already in this order), and the check run's annotations and the
+// job summary keep the first findings of this order within their bounds,
+// while the findings stream by.
 
-// first reports whether a comes before b: the view order (reports.Less).
-func first(a, b *reports.Finding) bool { return reports.Less(a, b) }
-
-// picker keeps the first findings (in the order of first) whose costs add
-// up to at most budget (0: no bound), and counts the others; its memory is
-// what it keeps.
+// picker keeps the first findings in order whose costs add up to at most
+// budget (0: no bound), and counts the others; its memory is what it
+// keeps.
 type picker struct {
+	order   reports.Order
 	budget  int
 	used    int
 	h       pickHeap
@@ -35,9 +34,10 @@ type picked struct {
 
 // add offers f at cost, with text made of it.
 func (p *picker) add(f *reports.Finding, cost int, text string) {
+	p.h.order = p.order
 	heap.Push(&p.h, picked{f: *f, cost: cost, text: text})
 	p.used += cost
-	for p.budget > 0 && p.used > p.budget && len(p.h) > 0 {
+	for p.budget > 0 && p.used > p.budget && p.h.Len() > 0 {
 		out := heap.Pop(&p.h).(picked)
 		p.used -= out.cost
 		p.dropped++
@@ -46,22 +46,24 @@ func (p *picker) add(f *reports.Finding, cost int, text string) {
 
 // sorted returns the kept findings in order.
 func (p *picker) sorted() []picked {
-	out := append([]picked(nil), p.h...)
-	sort.Slice(out, func(i, j int) bool { return first(&out[i].f, &out[j].f) })
+	out := append([]picked(nil), p.h.items...)
+	sort.Slice(out, func(i, j int) bool { return p.order.Less(&out[i].f, &out[j].f) })
 	return out
 }
 
-// pickHeap is a max-heap in the order of first: its root goes first.
-type pickHeap []picked
+// pickHeap is a max-heap in order: its root goes first.
+type pickHeap struct {
+	order reports.Order
+	items []picked
+}
 
-func (h pickHeap) Len() int           { return len(h) }
-func (h pickHeap) Less(i, j int) bool { return first(&h[j].f, &h[i].f) }
-func (h pickHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *pickHeap) Push(x any)        { *h = append(*h, x.(picked)) }
+func (h *pickHeap) Len() int           { return len(h.items) }
+func (h *pickHeap) Less(i, j int) bool { return h.order.Less(&h.items[j].f, &h.items[i].f) }
+func (h *pickHeap) Swap(i, j int)      { h.items[i], h.items[j] = h.items[j], h.items[i] }
+func (h *pickHeap) Push(x any)         { h.items = append(h.items, x.(picked)) }
 func (h *pickHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
+	x := h.items[len(h.items)-1]
+	h.items = h.items[:len(h.items)-1]
 	return x
 }
 
@@ -70,7 +72,8 @@ func (h *pickHeap) Pop() any {
 // by: its memory is Max findings. Findings without a path are counted
 // apart (an annotation needs a file).
 type Annotated struct {
-	Max    int // 0: every finding
+	Max    int           // 0: every finding
+	Order  reports.Order // the view's (the zero value: importance)
 	p      picker
 	noFile int
 }
@@ -81,7 +84,7 @@ func (a *Annotated) Add(f *reports.Finding) {
 		a.noFile++
 		return
 	}
-	a.p.budget = a.Max
+	a.p.budget, a.p.order = a.Max, a.Order
 	a.p.add(f, 1, "")
 }
 

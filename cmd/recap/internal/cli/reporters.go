@@ -106,11 +106,11 @@ type reviewRun struct {
 func (rr *reviewRun) collect(q *pipeline.Query) {
 	var sinks []func(*reports.Finding)
 	if rr.rf.checks.on {
-		rr.annotated = &review.Annotated{Max: rr.rf.checks.maxAnnotations}
+		rr.annotated = &review.Annotated{Max: rr.rf.checks.maxAnnotations, Order: q.Order}
 		sinks = append(sinks, rr.annotated.Add)
 	}
 	if rr.rf.jobSummary {
-		rr.job = &review.JobSummary{Room: jobSummaryRoom()}
+		rr.job = &review.JobSummary{Room: jobSummaryRoom(), Order: q.Order}
 		sinks = append(sinks, rr.job.Add)
 	}
 	if len(sinks) == 0 {
@@ -165,6 +165,7 @@ func (rr *reviewRun) report(ctx context.Context) error {
 		}
 	}
 	reportInputs(rr.streams.ErrOut, rr.res.View)
+	reportUnmatched(rr.streams.ErrOut, rr.res.Unmatched)
 	return nil
 }
 
