@@ -216,3 +216,35 @@ func TestActionScript(t *testing.T) {
 		t.Errorf("two runs gave two keys: %v", keys)
 	}
 }
+
+// TestActionsPinned: every action that action.yml and the repository's
+// workflows use is pinned by a full commit SHA with its version in a
+// comment (a tag can be moved to other code; a SHA cannot); the action's
+// own checkout (uses: ./) is exempt.
+func TestActionsPinned(t *testing.T) {
+	root := reportstest.RepoRoot(t)
+	files, _ := filepath.Glob(filepath.Join(root, ".github", "workflows", "*.yml"))
+	files = append(files, filepath.Join(root, "action.yml"))
+	uses := regexp.MustCompile(`(?m)^\s*(?:-\s+)?uses:\s*(\S+)(.*)$`)
+	pinned := regexp.MustCompile(`^[\w.-]+/[\w.-]+(?:/[\w./-]+)?@[0-9a-f]{40}$`)
+	version := regexp.MustCompile(`^\s+# v\d+\.\d+\.\d+$`)
+	n := 0
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range uses.FindAllStringSubmatch(string(b), -1) {
+			if strings.HasPrefix(m[1], "./") {
+				continue
+			}
+			n++
+			if !pinned.MatchString(m[1]) || !version.MatchString(m[2]) {
+				t.Errorf("%s: uses: %s%s, want OWNER/REPO@<commit SHA> # vX.Y.Z", filepath.Base(f), m[1], m[2])
+			}
+		}
+	}
+	if n < 4 {
+		t.Errorf("%d actions used, want checkout, codeql-action, cache and setup-go at least", n)
+	}
+}
