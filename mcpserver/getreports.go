@@ -56,7 +56,11 @@ func (l *reportsLayout) View(v *summarize.View) string {
 func reportsLine(v *summarize.View, inputs, failed int) string {
 	s := &v.Summary
 	var b strings.Builder
-	fmt.Fprintf(&b, "recap: %s in %s from %s", english.Plural(s.Total, "finding", "findings"),
+	problems := ""
+	if d := s.Duplicates; d != nil && d.Findings > 0 {
+		problems = fmt.Sprintf(" (%s: %d repeat another's, left out of pages)", english.Plural(s.Problems, "problem", "problems"), d.Findings)
+	}
+	fmt.Fprintf(&b, "recap: %s%s in %s from %s", english.Plural(s.Total, "finding", "findings"), problems,
 		english.Plural(s.Files, "file", "files"), english.Plural(inputs, "report", "reports"))
 	if by := impactList(s.ByImpact); by != "" {
 		b.WriteString(": " + by)

@@ -57,9 +57,16 @@ func runDeep(ctx context.Context, s *scan) (bool, error) {
 	if err != nil {
 		return true, err
 	}
+	if s.grouper != nil {
+		s.grouped = &Grouped{groups: s.grouper.Resolve(hasText(inputs)), ids: s.ids}
+		s.res.Grouped = s.grouped
+	}
 	v := c.View(inputs)
 	s.summarizeBaseline(v, marked, &counts)
 	total := v.Summary.Total
+	if s.grouped != nil {
+		total -= s.grouped.groups.Duplicates // the passes below skip them
+	}
 	var found []reports.Finding
 	if page.Offset < total {
 		if found, ok, err = selectPage(ctx, s, src, smp, total, page); err != nil || !ok {
@@ -72,6 +79,7 @@ func runDeep(ctx context.Context, s *scan) (bool, error) {
 	}
 	v.Page = summarize.NewPage(page.Offset, page.Limit, len(found), total)
 	s.res.View = v
+	s.showGroups(v)
 	return true, nil
 }
 

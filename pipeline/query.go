@@ -33,6 +33,13 @@ type Query struct {
 	// Order is the order of the findings kept (the zero value is
 	// reports.OrderImportance).
 	Order reports.Order
+	// Classes, when set, groups the findings that report one problem at
+	// one place (docs/formats.md, "Duplicates"): it gives the index of a
+	// rule's class of equivalent rules (by the rule's short name), -1 for
+	// none, as reports.ClassOf does. The summary then counts the problems,
+	// the page shows each problem once, by its most important finding,
+	// which names the others, and Result.Grouped says which are which.
+	Classes func(tool, rule string) int
 }
 
 // A Source gives findings. Read calls emit for each finding that keep
@@ -121,6 +128,9 @@ type Result struct {
 	// of the reports has, with the closest ones the reports have: a typo
 	// in a gate would otherwise pass silently.
 	Unmatched []Unmatched
+	// Grouped says which findings repeat another's problem (with
+	// Query.Classes; nil without).
+	Grouped *Grouped
 }
 
 // Unmatched is a tool or rule a filter names that no finding has.
@@ -156,6 +166,9 @@ func Run(ctx context.Context, q *Query) (*Result, error) {
 	if len(q.Filter.Tools)+len(q.Filter.Rules) > 0 {
 		s.seen = newSeen()
 	}
+	if q.Classes != nil {
+		s.grouper, s.ids = reports.NewGrouper(q.Classes), newIDs()
+	}
 	if err := s.flt.Compile(); err != nil {
 		return nil, err
 	}
@@ -182,8 +195,14 @@ func Run(ctx context.Context, q *Query) (*Result, error) {
 	switch k := q.Keep; {
 	case k.Page != nil:
 		c.KeepPage(k.Page.Offset, k.Page.Limit)
+		if s.grouper != nil { // room for the duplicates among the first findings
+			c.Slack(k.Page.Offset + k.Page.Limit)
+		}
 	case k.PerSeverity > 0:
 		c.KeepTop(k.PerSeverity, k.PerSeverity, k.PerSeverity)
+		if s.grouper != nil {
+			c.Slack(k.PerSeverity)
+		}
 	}
 	var counts summarize.BaselineCounts
 	inputs, marked, err := s.pass(ctx, q.Reports, &counts, func(f *reports.Finding, state string) error {
@@ -203,10 +222,79 @@ func Run(ctx context.Context, q *Query) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := s.group(ctx, c, inputs); err != nil {
+		return nil, err
+	}
 	res.View = c.View(inputs)
+	if s.page != nil { // the second pass's
+		for i := range s.page {
+			s.page[i].RuleInfo = reports.RuleOf(inputs, &s.page[i].Finding)
+		}
+		p := res.View.Page
+		res.View.Findings = s.page
+		*p = *summarize.NewPage(p.Offset, p.Limit, len(s.page), p.Total)
+	}
 	s.summarizeBaseline(res.View, marked, &counts)
+	s.showGroups(res.View)
 	res.Unmatched = s.seen.unmatched(&q.Filter)
 	return res, nil
+}
+
+// group resolves the groups of the findings the first pass saw, and has
+// the collector leave the duplicates out of its page; when too many of the
+// findings it kept were duplicates, a second pass that skips them as they
+// come gives the page (when the reports can be read again).
+func (s *scan) group(ctx context.Context, c *summarize.Collector, inputs []reports.Input) error {
+	if s.grouper == nil {
+		return nil
+	}
+	s.grouped = &Grouped{groups: s.grouper.Resolve(hasText(inputs)), ids: s.ids}
+	s.res.Grouped = s.grouped
+	gs := s.grouped.groups
+	if !gs.Grouped() {
+		return nil
+	}
+	c.Skip(s.grouped.Duplicate, gs.Duplicates)
+	p := s.q.Keep.Page
+	if p == nil || !c.PageShort() {
+		return nil
+	}
+	src, cleanup, ok, err := rereadable(s.q.Reports)
+	if err != nil || !ok {
+		return err
+	}
+	defer cleanup()
+	again := summarize.NewCollector()
+	again.SortBy(s.q.Order)
+	again.KeepPage(p.Offset, p.Limit)
+	if _, _, err := s.pass(ctx, src, nil, func(f *reports.Finding, state string) error {
+		g := *f
+		g.Baseline = state
+		again.Add(g)
+		return nil
+	}); err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	s.page = again.View(nil).Findings
+	return nil
+}
+
+// showGroups puts the counts of problems in v's summary, and names the
+// other findings of each problem its page shows.
+func (s *scan) showGroups(v *summarize.View) {
+	if s.grouped == nil {
+		return
+	}
+	v.Summary.Duplicates = s.grouped.counts()
+	if d := v.Summary.Duplicates; d != nil {
+		v.Summary.Problems = v.Summary.Total - d.Findings
+	}
+	for i := range v.Findings {
+		v.Findings[i].AlsoReportedBy = s.grouped.Others(&v.Findings[i].Finding)
+	}
 }
 
 // scan is one query's steps, for the passes over the reports: the filter,
@@ -217,6 +305,12 @@ type scan struct {
 	base *reports.Baseline // as read; each pass marks a copy; nil without one
 	res  *Result
 	seen *seen // the tools and rules of the first pass, when the filter names some
+	// grouper sees the findings of the first pass (with Query.Classes),
+	// grouped is what it found, which later passes skip the duplicates of.
+	grouper *reports.Grouper
+	ids     *ids
+	grouped *Grouped
+	page    []summarize.FindingView // the page of a second pass that skipped the duplicates
 }
 
 // pass reads src once through the steps and calls visit for each finding
@@ -256,6 +350,14 @@ func (s *scan) pass(ctx context.Context, src Source, counts *summarize.BaselineC
 		return true
 	}
 	inputs, err := src.Read(ctx, keep, func(f *reports.Finding) error {
+		if !first && s.grouped.Duplicate(f) {
+			return nil
+		}
+		if first && s.grouper != nil {
+			if r, ok := s.ids.ref(f.ID); ok {
+				s.grouper.Add(f, r)
+			}
+		}
 		state := ""
 		if base != nil {
 			state = base.State(f)

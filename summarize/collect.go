@@ -29,6 +29,8 @@ type Collector struct {
 	securityByImpact [6]int
 	cwe              *tally[int]
 	order            reports.Order
+	skip             func(*reports.Finding) bool
+	skipped          int
 	pager            *pager
 	// bySev keeps a page per severity (KeepTop).
 	bySev map[reports.Severity]*pager
@@ -88,6 +90,38 @@ func (c *Collector) Add(f reports.Finding) {
 	}
 }
 
+// Slack makes the collector keep n findings past the page too, for a
+// caller that will skip some of them (see Skip). Call it after KeepPage.
+func (c *Collector) Slack(n int) {
+	if c.pager != nil && n > 0 {
+		c.pager.keep += n
+	}
+}
+
+// Skip leaves the findings skip accepts out of the page (their problem is
+// another finding's), skipped of them in all: the page counts the others.
+// Call it after the last Add and before View.
+func (c *Collector) Skip(skip func(*reports.Finding) bool, skipped int) {
+	c.skip, c.skipped = skip, skipped
+}
+
+// PageShort reports whether the page kept may miss findings since too
+// many of those it kept were skipped: a pass that skips them as they come
+// gives the page.
+func (c *Collector) PageShort() bool {
+	p := c.pager
+	if p == nil || c.skip == nil || c.total <= p.keep {
+		return false
+	}
+	left := 0
+	for i := range p.h.fs {
+		if !c.skip(&p.h.fs[i]) {
+			left++
+		}
+	}
+	return left < p.offset+p.limit
+}
+
 // SortBy sets the order of the findings the collector keeps (the default
 // is reports.OrderImportance). Call it before KeepPage or KeepTop.
 func (c *Collector) SortBy(o reports.Order) { c.order = o }
@@ -123,7 +157,7 @@ func (c *Collector) KeepPage(offset, limit int) {
 func (c *Collector) Summary() Summary {
 	files, exact := c.files.distinct()
 	s := Summary{
-		Total: c.total, Files: files, BySeverity: c.sev, ByTool: map[string]int{},
+		Total: c.total, Problems: c.total, Files: files, BySeverity: c.sev, ByTool: map[string]int{},
 		TopCategories: top(c.cats.m), TopFiles: top(c.files.m), TopRules: []RuleCount{},
 	}
 	for _, q := range reports.Qualities {
@@ -198,11 +232,11 @@ func (c *Collector) View(inputs []reports.Input) *View {
 	offset, limit := 0, 0
 	switch {
 	case c.pager != nil:
-		page, offset, limit = c.pager.page(), c.pager.offset, c.pager.limit
+		page, offset, limit = c.pager.page(c.skip), c.pager.offset, c.pager.limit
 	case c.bySev != nil:
 		for _, sev := range reports.Severities {
 			p := c.bySev[sev]
-			page = append(page, p.page()...)
+			page = append(page, p.page(c.skip)...)
 			limit += p.limit
 		}
 	default:
@@ -212,7 +246,7 @@ func (c *Collector) View(inputs []reports.Input) *View {
 	for i, f := range page {
 		v.Findings[i] = FindingView{Finding: f, RuleInfo: reports.RuleOf(inputs, &f)}
 	}
-	v.Page = NewPage(offset, limit, len(page), c.total)
+	v.Page = NewPage(offset, limit, len(page), c.total-c.skipped)
 	if c.pager == nil { // the first of each severity: no next page
 		v.Page.NextOffset = nil
 	}

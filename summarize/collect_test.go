@@ -24,7 +24,7 @@ func TestCollector(t *testing.T) {
 	}
 	got := c.Summary()
 	want := Summary{
-		Total: 20, Files: 14,
+		Total: 20, Problems: 20, Files: 14,
 		BySeverity: SeverityCounts{Error: 3, Warning: 2, Note: 15},
 		ByTool:     map[string]int{"PMD": 17, "Checkstyle": 2, "SpotBugs": 1},
 		TopCategories: []Count{

@@ -67,12 +67,18 @@ func (p *pager) add(f *reports.Finding) {
 	}
 }
 
-// page returns the kept findings from offset on, in view order.
-func (p *pager) page() []reports.Finding {
-	out := append([]reports.Finding(nil), p.h.fs...)
+// page returns the kept findings from offset on, in view order, at most
+// limit of them, without those skip accepts (nil: none).
+func (p *pager) page(skip func(*reports.Finding) bool) []reports.Finding {
+	out := make([]reports.Finding, 0, len(p.h.fs))
+	for i := range p.h.fs {
+		if skip == nil || !skip(&p.h.fs[i]) {
+			out = append(out, p.h.fs[i])
+		}
+	}
 	sort.Slice(out, func(i, j int) bool { return p.order.Less(&out[i], &out[j]) })
 	if p.offset >= len(out) {
 		return nil
 	}
-	return out[p.offset:]
+	return out[p.offset:min(len(out), p.offset+p.limit)]
 }

@@ -34,11 +34,22 @@ type FindingView struct {
 	Context []ContextLine `json:"context,omitempty"`
 	// ContextNote says why Context is empty or comes from the report's snippet.
 	ContextNote string `json:"contextNote,omitempty"`
+	// AlsoReportedBy names the other findings of the finding's problem,
+	// most important first, when it leads one (see [DuplicateCounts]).
+	AlsoReportedBy []AlsoReported `json:"alsoReportedBy,omitempty"`
 	// RuleInfo is what the finding's input says of its rule (nil:
 	// nothing), for the formats that show it with the finding's context
 	// (markdown); the JSON view leaves it out (rule text is per rule, not
 	// per finding).
 	RuleInfo *reports.Rule `json:"-"`
+}
+
+// AlsoReported is another finding of a problem: its tool, its rule's
+// short name and its id.
+type AlsoReported struct {
+	Tool string `json:"tool"`
+	Rule string `json:"rule"`
+	ID   string `json:"id"`
 }
 
 // ContextLine is one line of source.
@@ -61,7 +72,12 @@ type Page struct {
 // Summary is the view's summary (docs/formats.md, "The view"): counts after filters.
 type Summary struct {
 	Total int `json:"total"`
-	Files int `json:"files"`
+	// Problems counts the distinct problems: the findings less those that
+	// repeat another finding's problem at the same place (docs/formats.md,
+	// "Duplicates"), which Duplicates counts.
+	Problems   int              `json:"problems"`
+	Duplicates *DuplicateCounts `json:"duplicates,omitempty"`
+	Files      int              `json:"files"`
 	// ByImpact and ByQuality count the findings on the importance scale
 	// (docs/formats.md, "Importance"), ByQualityImpact both at once; an
 	// impact or quality without findings is left out.
@@ -82,6 +98,18 @@ type Summary struct {
 	// topRules, …), when there were more distinct names than [MaxDistinct];
 	// empty when every count is exact.
 	Approximate []string `json:"approximate,omitempty"`
+}
+
+// DuplicateCounts counts the findings that repeat another's problem (the
+// same problem at the same place, by another rule or tool): views show
+// each problem once, by its most important finding, and leave these out.
+type DuplicateCounts struct {
+	// Findings counts the findings left out; Problems the problems that
+	// more than one finding reports.
+	Findings   int            `json:"findings"`
+	Problems   int            `json:"problems"`
+	ByImpact   ImpactCounts   `json:"byImpact"`
+	BySeverity SeverityCounts `json:"bySeverity"`
 }
 
 // BaselineCounts counts findings by their state against a baseline run:

@@ -94,7 +94,7 @@ func cutLines(s string, limit int) string {
 
 func markdownHead(ew *errWriter, v *summarize.View) {
 	s := v.Summary
-	ew.printf("### recap: %s in %s\n\n", english.Plural(s.Total, "finding", "findings"), english.Plural(s.Files, "file", "files"))
+	ew.printf("### recap: %s%s in %s\n\n", english.Plural(s.Total, "finding", "findings"), problemsNote(&s), english.Plural(s.Files, "file", "files"))
 	if n := Suppressed(v); n > 0 {
 		ew.printf("_%s suppressed in the reports, not counted._\n\n", english.Plural(n, "result", "results"))
 	}
@@ -225,6 +225,9 @@ func markdownFinding(ew *errWriter, f *summarize.FindingView) {
 		MarkdownText(findingFacts(&f.Finding)), markdownBaseline(f.Baseline),
 		MarkdownText(location(f.Path, f.Line, f.Column)), MarkdownText(f.Tool+" "+DisplayRule(f.Rule, f.RuleName)),
 		MarkdownText(f.Message))
+	if also := alsoLine(f.AlsoReportedBy, MarkdownText); also != "" {
+		line += " <i>(" + also + ")</i>"
+	}
 	if len(f.Context) == 0 && f.ContextNote == "" && !describes(f.RuleInfo) {
 		ew.printf("- %s\n", line)
 		return

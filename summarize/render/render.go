@@ -22,6 +22,7 @@ import (
 	"strings"
 
 	"github.com/olekukonko/tablewriter"
+	"github.com/recap-dev/recap/internal/english"
 	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
 	"github.com/recap-dev/recap/reports"
@@ -247,4 +248,28 @@ func findingFacts(f *reports.Finding) string {
 		parts = append(parts, f.Severity.String())
 	}
 	return strings.Join(parts, ", ")
+}
+
+// problemsNote is what the headline says of the problems when findings
+// repeat another's: ", 105 problems (12 reported more than once)"; "" when
+// none does. Recap's own words and numbers.
+func problemsNote(s *summarize.Summary) string {
+	d := s.Duplicates
+	if d == nil || d.Findings == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", %s (%d reported more than once)", english.Plural(s.Problems, "problem", "problems"), d.Problems)
+}
+
+// alsoLine names the other findings of a finding's problem: "also reported
+// as PMD MethodArgumentCouldBeFinal (id 2ibh-12), SpotBugs X (id …)".
+func alsoLine(also []summarize.AlsoReported, clean func(string) string) string {
+	if len(also) == 0 {
+		return ""
+	}
+	parts := make([]string, len(also))
+	for i, a := range also {
+		parts[i] = clean(a.Tool+" "+a.Rule) + " (id " + clean(a.ID) + ")"
+	}
+	return "also reported as " + strings.Join(parts, ", ")
 }

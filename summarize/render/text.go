@@ -26,7 +26,7 @@ func (Text) Render(w io.Writer, v *summarize.View) error {
 	s := v.Summary
 	guard := NewNoCommands(w)
 	ew := &errWriter{w: guard}
-	ew.printf("%s in %s from %s%s\n", english.Plural(s.Total, "finding", "findings"), english.Plural(s.Files, "file", "files"),
+	ew.printf("%s%s in %s from %s%s\n", english.Plural(s.Total, "finding", "findings"), problemsNote(&s), english.Plural(s.Files, "file", "files"),
 		english.Plural(len(v.Inputs), "input", "inputs"), suppressedNote(v))
 	if b := s.Baseline; b != nil {
 		ew.printf("against the baseline: %d new, %d unchanged, %d fixed\n", b.New, b.Unchanged, b.Fixed)
@@ -133,6 +133,9 @@ func textFinding(ew *errWriter, f *summarize.FindingView) {
 	ew.printf("\n%-7s %s  %s %s [%s]  (id %s%s)\n", importanceLabel(&f.Finding), location(PlainText(f.Path), f.Line, f.Column),
 		PlainText(f.Tool), PlainText(DisplayRule(f.Rule, f.RuleName)), PlainText(findingFacts(&f.Finding)), f.ID, baselineTag(f.Baseline, ", "))
 	ew.printf("        %s\n", PlainText(f.Message))
+	if also := alsoLine(f.AlsoReportedBy, PlainText); also != "" {
+		ew.printf("        (%s)\n", also)
+	}
 }
 
 func textContext(ew *errWriter, f *summarize.FindingView) {
