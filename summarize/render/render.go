@@ -22,9 +22,9 @@ import (
 	"strings"
 
 	"github.com/olekukonko/tablewriter"
-	"github.com/recap-dev/recap/internal/english"
 	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
+	"github.com/recap-dev/recap/internal/english"
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/summarize"
 )
