@@ -52,10 +52,10 @@ type Options struct {
 	// Root is the directory served: reports are found and paths are
 	// confined there. Paths in findings are relative to it.
 	Root string
-	// ToolNames is "auto" (the default: underscore names such as
-	// analysis_getReports for the clients known to refuse dots, recognised
-	// by clientInfo.name; dotted names such as analysis.getReports for the
-	// others), "dotted" or "underscore" (for every client).
+	// ToolNames is "auto" (the default: dotted names such as
+	// analysis.getReports for the clients known to take dots, recognised
+	// by clientInfo.name; underscore names such as analysis_getReports for
+	// the others), "dotted" or "underscore" (for every client).
 	ToolNames string
 	// Version is reported to clients.
 	Version string

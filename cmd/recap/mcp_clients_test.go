@@ -223,9 +223,10 @@ func underscore(s string) string { return strings.ReplaceAll(s, ".", "_") }
 func dotted(s string) string     { return s }
 
 // TestMCPClientsTypeScript: the TypeScript SDK's client, over stdio and
-// over HTTP, as the Claude desktop app ("claude-ai") and as another client
-// at once: the first sees only names matching ^[a-zA-Z0-9_-]{1,64}$ and no
-// dotted name in any text, the second the dotted names; each calls every
+// over HTTP, as Cursor ("cursor-vscode"), as a client recap does not know
+// and as Claude Code ("claude-code") at once: the first two see only names
+// matching ^[a-zA-Z0-9_-]{1,64}$ and no dotted name in any text, Claude
+// Code the dotted names; each calls every
 // tool by its names with arrays and booleans, and every answer, success or
 // error, passes the client's check of structuredContent against the tool's
 // output schema.
@@ -243,7 +244,7 @@ func TestMCPClientsTypeScript(t *testing.T) {
 			for _, c := range []struct {
 				id, name string
 				names    func(string) string
-			}{{"a", "claude-ai", underscore}, {"b", "recap-test", dotted}} {
+			}{{"a", "cursor-vscode", underscore}, {"b", "claude-code", dotted}, {"c", "recap-test", underscore}} {
 				if transport == "stdio" {
 					clients[c.id] = stdioClient(c.name, dir)
 				} else {
@@ -255,8 +256,8 @@ func TestMCPClientsTypeScript(t *testing.T) {
 				wants[c.id] = w
 			}
 			rep, logs := runTS(t, map[string]any{"clients": clients, "steps": steps})
-			for _, id := range []string{"a", "b"} {
-				under := id == "a"
+			for _, id := range []string{"a", "b", "c"} {
+				under := id != "b"
 				seen := rep.Clients[id]
 				if len(seen.Errors) > 0 {
 					t.Errorf("%s: client errors: %v", id, seen.Errors)
