@@ -1,6 +1,7 @@
 package mcpserver_test
 
 import (
+	"encoding/json"
 	"strconv"
 	"strings"
 	"testing"
@@ -45,6 +46,80 @@ func TestNonASCIIPaths(t *testing.T) {
 		call(t, cs, "vcs.diff", map[string]any{"paths": []string{glob}}).decode(t, &d)
 		if wantFiles := min(want, 1); len(d.Files) != wantFiles {
 			t.Errorf("vcs.diff paths %q: %+v, want %d file", glob, d.Files, wantFiles)
+		}
+	}
+}
+
+// TestInputErrorsLeftOut: when the budget leaves the inputs' status out,
+// the answer's line does not send the caller to inputs[].error.
+func TestInputErrorsLeftOut(t *testing.T) {
+	g, _ := nonASCIIRepo(t)
+	files := map[string]string{}
+	for i := 0; i < 40; i++ {
+		files["build/broken-"+strconv.Itoa(i)+"-with-a-rather-long-name-for-its-status.sarif"] = `{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"T` + strconv.Itoa(i) + `"}},"results":[{"ruleId":`
+	}
+	g.Write(files)
+	cs, _ := connect(t, mcpserver.Options{Root: g.Dir})
+	for _, budget := range []int{256, 600, 10000} {
+		r := call(t, cs, "analysis.getReports", map[string]any{"summaryOnly": true, "maxTokens": budget})
+		var v struct {
+			Inputs []struct{ Error string } `json:"inputs"`
+		}
+		r.decode(t, &v)
+		shown := 0
+		for _, in := range v.Inputs {
+			if in.Error != "" {
+				shown++
+			}
+		}
+		line, _, _ := strings.Cut(r.text, "\n")
+		if !strings.Contains(line, "40 not read") {
+			t.Errorf("maxTokens %d: %s", budget, line)
+		}
+		if says := strings.Contains(line, "see inputs[].error"); says != (shown > 0) {
+			t.Errorf("maxTokens %d: %d input errors shown, and the line says %q", budget, shown, line)
+		}
+		if shown < 40 && !strings.Contains(line, "raise maxTokens") {
+			t.Errorf("maxTokens %d: %d of 40 input errors shown, and the line does not say how to see them: %q", budget, shown, line)
+		}
+	}
+}
+
+// TestSuggestionsSpelling: the suggestions of what would narrow an answer
+// name the tools' arguments (categories, rules, paths, severity) as the
+// tools take them, never the command line's spelling.
+func TestSuggestionsSpelling(t *testing.T) {
+	g := workspace(t)
+	cs, _ := connect(t, mcpserver.Options{Root: g.Dir})
+	var v struct {
+		Suggestions []string `json:"suggestions"`
+	}
+	call(t, cs, "analysis.getReports", map[string]any{"limit": 50, "maxTokens": 2000}).decode(t, &v)
+	if len(v.Suggestions) < 3 {
+		t.Fatalf("suggestions %q", v.Suggestions)
+	}
+	all := strings.Join(v.Suggestions, "\n")
+	for _, want := range []string{"categories=[\"", "rules=[\"", "paths=[\"", "severity=\""} {
+		if !strings.Contains(all, want) {
+			t.Errorf("no %s in the suggestions %q", want, v.Suggestions)
+		}
+	}
+	for _, cli := range []string{"category=", "rule=", "path="} {
+		if strings.Contains(all, cli) {
+			t.Errorf("the command line's %s in the suggestions %q", cli, v.Suggestions)
+		}
+	}
+	// Each suggestion is an argument the tool takes as written.
+	for _, s := range v.Suggestions {
+		arg, _, _ := strings.Cut(s, " ")
+		name, value, _ := strings.Cut(arg, "=")
+		var decoded any
+		if err := json.Unmarshal([]byte(value), &decoded); err != nil {
+			t.Errorf("%s: %s is not a JSON value: %v", s, value, err)
+			continue
+		}
+		if r := call(t, cs, "analysis.getReports", map[string]any{name: decoded, "summaryOnly": true}); r.isErr {
+			t.Errorf("%s: the tool refuses %s=%s: %s", s, name, value, r.text)
 		}
 	}
 }

@@ -48,6 +48,29 @@ type reportsLayout struct {
 	inputs, failed int
 }
 
+// Spell writes a filter of a suggestion as the tool's arguments take it
+// (categories=["Design"], not the command line's category="Design").
+func (l *reportsLayout) Spell(filter, value string) string { return argSpelling{}.Spell(filter, value) }
+
+// argSpelling spells filters as the tools' arguments: severity is a
+// string, the others are lists.
+type argSpelling struct{}
+
+func (argSpelling) Spell(filter, value string) string {
+	q, _ := json.Marshal(value)
+	switch filter {
+	case "severity":
+		return "severity=" + string(q)
+	case "category":
+		return "categories=[" + string(q) + "]"
+	case "rule":
+		return "rules=[" + string(q) + "]"
+	case "path":
+		return "paths=[" + string(q) + "]"
+	}
+	return filter + "=" + string(q)
+}
+
 func (l *reportsLayout) View(v *summarize.View) string {
 	return reportsLine(v, l.inputs, l.failed) + "\n" + strings.TrimSuffix(l.JSON.View(v), "\n")
 }
@@ -60,7 +83,20 @@ func reportsLine(v *summarize.View, inputs, failed int) string {
 		english.Plural(s.Total, "finding", "findings"), s.BySeverity.Error, s.BySeverity.Warning, s.BySeverity.Note,
 		english.Plural(s.Files, "file", "files"), english.Plural(inputs, "report", "reports"))
 	if failed > 0 {
-		fmt.Fprintf(&b, ", %d not read (see inputs[].error)", failed)
+		shown := 0
+		for _, in := range v.Inputs {
+			if in.Error != "" {
+				shown++
+			}
+		}
+		switch {
+		case shown >= failed:
+			fmt.Fprintf(&b, ", %d not read (see inputs[].error)", failed)
+		case shown == 0: // the budget left their status out
+			fmt.Fprintf(&b, ", %d not read (their errors left out for the budget: raise maxTokens, or name fewer reports)", failed)
+		default:
+			fmt.Fprintf(&b, ", %d not read (see inputs[].error for %d; the others left out for the budget: raise maxTokens)", failed, shown)
+		}
 	}
 	if p := v.Page; p != nil {
 		if p.Returned > 0 {

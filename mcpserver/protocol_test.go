@@ -435,7 +435,9 @@ func (l *lines) all() []string {
 }
 
 // TestStdioMalformed: a line that is not JSON-RPC is answered with -32700
-// (or -32600) and id null, and the session goes on.
+// (or -32600) and id null, and the session goes on; a request before the
+// session is initialized is answered with -32600 (the SDK's plain error
+// would go out with code 0).
 func TestStdioMalformed(t *testing.T) {
 	g := workspace(t)
 	s := newServer(t, mcpserver.Options{Root: g.Dir})
@@ -462,6 +464,11 @@ func TestStdioMalformed(t *testing.T) {
 			t.Fatalf("%v: %s", err, replies.Text())
 		}
 		return m
+	}
+	// A request before the session is initialized gets a JSON-RPC code.
+	send(`{"jsonrpc":"2.0","id":0,"method":"tools/list"}`)
+	if m := next(); m["id"] != float64(0) || m["error"] == nil || m["error"].(map[string]any)["code"] != float64(jsonrpc.CodeInvalidRequest) {
+		t.Errorf("tools/list before initialize: %v, want error %d", m, jsonrpc.CodeInvalidRequest)
 	}
 	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
 	if m := next(); m["id"] != float64(1) || m["result"] == nil {

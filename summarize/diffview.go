@@ -67,6 +67,9 @@ type DiffOptions struct {
 	MaxHunks int
 	// Paths keeps the files whose new or old path matches (none: all).
 	Paths reports.Globs
+	// Spell writes the path filter of the suggestions as the door takes
+	// it (nil: path="…").
+	Spell Speller
 }
 
 // NewDiffView builds the whitespace-free view of files: hunks whose changes
@@ -134,7 +137,7 @@ func NewDiffView(files []diff.File, opts DiffOptions) *DiffView {
 		})
 		sort.SliceStable(byHunks, func(i, j int) bool { return byHunks[i].n > byHunks[j].n })
 		for _, fh := range byHunks[:min(3, len(byHunks))] {
-			v.Suggestions = append(v.Suggestions, fmt.Sprintf("path=%q has %d hunks", fh.path, fh.n))
+			v.Suggestions = append(v.Suggestions, fmt.Sprintf("%s has %d hunks", spell(opts.Spell, "path", fh.path), fh.n))
 		}
 	}
 	v.Omitted = append([]budget.Omission(nil), v.hunkBase...)

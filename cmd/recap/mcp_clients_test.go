@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/recap-dev/recap/reports/reportstest"
 )
 
@@ -696,5 +697,83 @@ func TestMCPLogging(t *testing.T) {
 				t.Errorf("log messages:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 			}
 		})
+	}
+}
+
+// TestMCPSchemasAjvStrict: every tool's input and output schema compiles in
+// ajv's strict mode (a required property is defined beside it, no unknown
+// keyword, no ambiguous type), and answers of every tool, successes and
+// errors, are valid against the output schema ajv compiled.
+func TestMCPSchemasAjvStrict(t *testing.T) {
+	t.Parallel()
+	node, root := nodeClients(t)
+	if _, err := os.Stat(filepath.Join(root, "node_modules", "ajv", "package.json")); err != nil {
+		t.Skip("node_modules/ajv is missing: run npm install --ignore-scripts")
+	}
+	dir := mcpWorkspace(t)
+	cmd := exec.Command(bin, "mcp", "--root", dir, "--tool-names", "dotted")
+	ctx := context.Background()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "claude-code"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	tools, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type answer struct {
+		Tool              string `json:"tool"`
+		StructuredContent any    `json:"structuredContent"`
+	}
+	var answers []answer
+	ask := func(tool string, args map[string]any) map[string]any {
+		t.Helper()
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+		if err != nil {
+			t.Fatalf("%s: %v", tool, err)
+		}
+		answers = append(answers, answer{tool, res.StructuredContent})
+		m, _ := res.StructuredContent.(map[string]any)
+		return m
+	}
+	v := ask("analysis.getReports", map[string]any{"limit": 3})
+	ask("analysis.getReports", map[string]any{"summaryOnly": true, "severity": "error"})
+	ask("analysis.getReports", map[string]any{"bufferId": "bnope"})
+	if fs, _ := v["findings"].([]any); len(fs) > 0 {
+		ask("analysis.getFinding", map[string]any{"id": fs[0].(map[string]any)["id"]})
+	}
+	ask("analysis.getFinding", map[string]any{"id": "nope"})
+	ask("vcs.diff", map[string]any{})
+	ask("vcs.diff", map[string]any{"base": "no-such-revision"})
+	ask("tokens.count", map[string]any{"paths": []string{"build/reports/*"}})
+	ask("server.stats", map[string]any{})
+	in, err := json.Marshal(map[string]any{"tools": tools.Tools, "answers": answers})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := exec.Command(node, filepath.Join(root, "testdata", "mcp-clients", "ajv-strict.mjs"))
+	run.Dir = root
+	run.Stdin = strings.NewReader(string(in))
+	out, err := run.Output()
+	if err != nil {
+		var stderr []byte
+		if ee, ok := err.(*exec.ExitError); ok {
+			stderr = ee.Stderr
+		}
+		t.Fatalf("ajv-strict.mjs: %v\n%s", err, stderr)
+	}
+	var rep struct {
+		Errors              []string
+		Compiled, Validated int
+	}
+	if err := json.Unmarshal(out, &rep); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	for _, e := range rep.Errors {
+		t.Error(e)
+	}
+	if rep.Compiled != 2*len(tools.Tools) || rep.Validated != len(answers) {
+		t.Errorf("ajv compiled %d schemas and validated %d answers, want %d and %d", rep.Compiled, rep.Validated, 2*len(tools.Tools), len(answers))
 	}
 }
