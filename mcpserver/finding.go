@@ -102,9 +102,10 @@ func (a *FindingAnswer) out() any { return a }
 
 func (a *FindingAnswer) text() string {
 	f := &a.Finding
-	line := fmt.Sprintf("recap: %s %s %s/%s at %s:%d: %s", f.ID, f.Severity, f.Tool, f.Rule, f.Path, f.Line, firstLine(f.Message, 80))
+	rule := reports.ShortRule(f.Tool, f.Rule) // the finding keeps the full id
+	line := fmt.Sprintf("recap: %s %s %s/%s at %s:%d: %s", f.ID, f.Severity, f.Tool, rule, f.Path, f.Line, firstLine(f.Message, 80))
 	if a.short {
-		line = fmt.Sprintf("recap: %s %s %s/%s", f.ID, f.Severity, f.Tool, f.Rule)
+		line = fmt.Sprintf("recap: %s %s %s/%s", f.ID, f.Severity, f.Tool, rule)
 	}
 	b, _ := json.Marshal(a)
 	return line + "\n" + string(b)

@@ -79,7 +79,8 @@ func TestCorpusDetails(t *testing.T) {
 		"checkstyle-sarif/checkstyle-multiple-rules.sarif": {want: func(f reports.Finding) reports.Finding {
 			f.Category, f.ToolCategory = reports.CategoryCodeStyle, "blocks"
 			return f
-		}, rule: &reports.Rule{ID: "com.puppycrawl.tools.checkstyle.checks.blocks.EmptyBlockCheck", Short: "EmptyBlock",
+		}, rule: &reports.Rule{ID: "com.puppycrawl.tools.checkstyle.checks.blocks.EmptyBlockCheck", Short: "Checks for empty blocks.",
+			HelpURI: "https://checkstyle.org/checks/blocks/emptyblock.html#EmptyBlock",
 			Full: "Checks for empty blocks.\n\nThis check does not validate sequential blocks. This check does not violate fallthrough.\n\n" +
 				"NOTE: This check processes LITERAL_CASE and LITERAL_DEFAULT separately. Verification empty block is done for single nearest `case` or `default`."}},
 		"pmd-sarif/pmd-7.0.0-rc4-java.sarif": {want: func(f reports.Finding) reports.Finding {

@@ -32,6 +32,8 @@ type sarifRun struct {
 	placed    map[string]placedPath // locate's cache, by uri (and base)
 	// categories of results whose rule has no descriptor, by rule id
 	categories map[string][2]string
+	// checkstyleDocs are the pages of Checkstyle's checks, by rule id
+	checkstyleDocs map[string]string
 }
 
 type pendingResult struct {
@@ -394,6 +396,9 @@ func (r *sarifRun) convert(res *sarifResult, j int) error {
 		}
 	}
 	f.Message = orMessage(r.message(res.Message, rule), f.Rule)
+	if r.kind == toolCheckstyle && f.HelpURI == "" {
+		f.HelpURI = r.checkstyleURI(f.Rule, f.RuleName)
+	}
 	partial := fingerprints(res.PartialFingerprints)
 	f.Detail = r.detail(res)
 	if d := f.Detail; d != nil {
@@ -419,6 +424,20 @@ func (r *sarifRun) convert(res *sarifResult, j int) error {
 		r.s.in.Findings++
 	}
 	return nil
+}
+
+// checkstyleURI is the page of the check a Checkstyle rule names, once
+// per rule, which describes the rule in the input's rule table too.
+func (r *sarifRun) checkstyleURI(rule, name string) string {
+	if uri, ok := r.checkstyleDocs[rule]; ok {
+		return uri
+	}
+	uri := describeCheckstyle(r.toolName, rule, name, r.s.in.Rules)
+	if r.checkstyleDocs == nil || len(r.checkstyleDocs) >= maxInterned {
+		r.checkstyleDocs = map[string]string{}
+	}
+	r.checkstyleDocs[rule] = uri
+	return uri
 }
 
 // clamp32 is n as an int32, at most math.MaxInt32.

@@ -582,9 +582,9 @@ func TestMCPCancelAndProgress(t *testing.T) {
 	url, httpLogs := serveHTTP(t, dir)
 	for _, transport := range []string{"stdio", "http"} {
 		t.Run(transport, func(t *testing.T) {
-			client := stdioClient("recap-test", dir)
+			client := stdioClient("claude-code", dir)
 			if transport == "http" {
-				client = httpClient("recap-test", url)
+				client = httpClient("claude-code", url)
 			}
 			big := map[string]any{"reports": []string{"build/big.sarif"}, "summaryOnly": true}
 			rep, stderr := runTS(t, map[string]any{

@@ -19,7 +19,8 @@ import (
 // pipeline tab and its diff view read (artifacts: reports: codequality:).
 // Each issue has the fields GitLab documents:
 //   - description: the message, made inert ([GitLabText]: GitLab renders it);
-//   - check_name: the tool and the rule, "PMD/SystemPrintln";
+//   - check_name: the tool and the rule as users write it, "PMD/SystemPrintln",
+//     "Checkstyle/LineLength" (not Checkstyle's class name);
 //   - fingerprint: 32 hex digits, the MD5 of the finding's fingerprint and
 //     its occurrence among the findings with that fingerprint (as SARIF's
 //     partial fingerprint counts them), so that every issue has its own —
@@ -118,7 +119,7 @@ func codeClimateIssue(f *reports.Finding, occ ccCounter) ([]byte, bool, error) {
 	line := max(f.Line, 1)
 	is := ccIssue{
 		Type:        "issue",
-		CheckName:   f.Tool + "/" + f.Rule,
+		CheckName:   f.Tool + "/" + reports.ShortRule(f.Tool, f.Rule),
 		Description: GitLabText(sarifMessage(f)),
 		Severity:    CodeClimateSeverity(f.Severity),
 		Fingerprint: hex.EncodeToString(sum[:]),
