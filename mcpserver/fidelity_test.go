@@ -8,6 +8,7 @@ import (
 
 	"github.com/recap-dev/recap/internal/gittest"
 	"github.com/recap-dev/recap/mcpserver"
+	"github.com/recap-dev/recap/summarize"
 )
 
 // nonASCIIRepo is a repository with a file of a non-ASCII name, changed in
@@ -120,6 +121,89 @@ func TestSuggestionsSpelling(t *testing.T) {
 		}
 		if r := call(t, cs, "analysis.getReports", map[string]any{name: decoded, "summaryOnly": true}); r.isErr {
 			t.Errorf("%s: the tool refuses %s=%s: %s", s, name, value, r.text)
+		}
+	}
+}
+
+// duplicatesSARIF is a SARIF log of n findings of one rule with one
+// message in one file, on lines 1…n: one identity, n occurrences.
+func duplicatesSARIF(file string, n int, extra string) string {
+	var results []string
+	for line := 1; line <= n; line++ {
+		results = append(results, `{"ruleId":"Dup","level":"warning","message":{"text":"the same message"},"locations":[{"physicalLocation":{"artifactLocation":{"uri":"`+file+`"},"region":{"startLine":`+strconv.Itoa(line)+`}}}]}`)
+	}
+	if extra != "" {
+		results = append(results, extra)
+	}
+	return `{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"Dups"}},"results":[` + strings.Join(results, ",") + `]}]}`
+}
+
+// TestFingerprintsUnique: findings of one identity (a rule's message
+// twice in a file) have fingerprints of their own, and analysis.getFinding
+// finds each by its fingerprint argument (or as id), in the current report
+// rather than in a baseline that holds a copy of it.
+func TestFingerprintsUnique(t *testing.T) {
+	g := workspace(t)
+	g.Write(map[string]string{
+		"build/reports/dups.sarif": duplicatesSARIF("src/main/java/com/example/shop/Order.java", 4, ""),
+		// The baseline: the same findings and one more, in another file.
+		"baseline/dups.sarif": duplicatesSARIF("src/main/java/com/example/shop/Order.java", 4,
+			`{"ruleId":"Gone","level":"warning","message":{"text":"fixed since"},"locations":[{"physicalLocation":{"artifactLocation":{"uri":"src/main/java/com/example/shop/Order.java"},"region":{"startLine":9}}}]}`),
+	})
+	cs, _ := connect(t, mcpserver.Options{Root: g.Dir})
+	var v view
+	call(t, cs, "analysis.getReports", map[string]any{"baseline": []string{"baseline/dups.sarif"}, "summaryOnly": true}).decode(t, &v)
+	if v.Summary.Total != 117+4 || len(v.Inputs) != 4 {
+		t.Fatalf("%d findings of %d reports, want 121 of 4 (the baseline is no current report)", v.Summary.Total, len(v.Inputs))
+	}
+	call(t, cs, "analysis.getReports", map[string]any{"baseline": []string{"baseline/dups.sarif"}, "limit": 200, "context": false, "maxTokens": 25000}).decode(t, &v)
+	if len(v.Findings) != v.Summary.Total {
+		t.Fatalf("%d findings shown of %d", len(v.Findings), v.Summary.Total)
+	}
+	ids, fps := map[string]bool{}, map[string]bool{}
+	var dups []summarize.FindingView
+	for _, f := range v.Findings {
+		if ids[f.ID] || fps[f.Fingerprint] || f.Fingerprint == "" {
+			t.Errorf("%s %s:%d: id %s or fingerprint %q not unique", f.Rule, f.Path, f.Line, f.ID, f.Fingerprint)
+		}
+		ids[f.ID], fps[f.Fingerprint] = true, true
+		if f.Rule == "Dup" {
+			dups = append(dups, f)
+		}
+	}
+	if len(dups) != 4 {
+		t.Fatalf("%d findings of rule Dup", len(dups))
+	}
+	for _, f := range dups {
+		for _, args := range []map[string]any{{"fingerprint": f.Fingerprint}, {"id": f.Fingerprint}, {"id": f.ID}} {
+			var a mcpserver.FindingAnswer
+			call(t, cs, "analysis.getFinding", args).decode(t, &a)
+			if a.Finding.Line != f.Line || a.Finding.Fingerprint != f.Fingerprint || a.Report != "build/reports/dups.sarif" {
+				t.Errorf("getFinding %v: line %d of %s (fingerprint %s), want line %d of build/reports/dups.sarif", args, a.Finding.Line, a.Report, a.Finding.Fingerprint, f.Line)
+			}
+		}
+	}
+	// The first occurrence as SARIF writes it ("…:1") is the same finding.
+	var a mcpserver.FindingAnswer
+	call(t, cs, "analysis.getFinding", map[string]any{"fingerprint": dups[0].Fingerprint + ":1"}).decode(t, &a)
+	if a.Finding.Line != dups[0].Line {
+		t.Errorf("%s:1 gives line %d, want %d", dups[0].Fingerprint, a.Finding.Line, dups[0].Line)
+	}
+	for _, args := range []map[string]any{{}, {"id": dups[0].ID, "fingerprint": dups[0].Fingerprint}, {"fingerprint": "nope"}, {"fingerprint": dups[0].Fingerprint + ":x"}} {
+		if code := call(t, cs, "analysis.getFinding", args).errorCode(t); code != mcpserver.CodeBadArgument {
+			t.Errorf("getFinding %v: %s, want %s", args, code, mcpserver.CodeBadArgument)
+		}
+	}
+	// A fingerprint only the baseline has (a fixed finding) is still found, in the baseline.
+	var all view
+	call(t, cs, "analysis.getReports", map[string]any{"reports": []string{"baseline/dups.sarif"}, "limit": 10}).decode(t, &all)
+	for _, f := range all.Findings {
+		if f.Rule == "Gone" {
+			call(t, cs, "analysis.getReports", map[string]any{"baseline": []string{"baseline/dups.sarif"}, "summaryOnly": true})
+			call(t, cs, "analysis.getFinding", map[string]any{"fingerprint": f.Fingerprint}).decode(t, &a)
+			if a.Report != "baseline/dups.sarif" {
+				t.Errorf("a fixed finding's fingerprint: report %s", a.Report)
+			}
 		}
 	}
 }

@@ -358,7 +358,19 @@ func parseID(id string) (string, int, bool) {
 }
 
 func (s *Server) getFinding(ctx context.Context, in *GetFindingIn) (answer, error) {
-	loc, err := s.locate(ctx, in.ID)
+	id := in.ID
+	switch {
+	case in.ID != "" && in.Fingerprint != "":
+		return nil, toolErrorf(CodeBadArgument, "give id or fingerprint, not both")
+	case in.Fingerprint != "":
+		if !isFingerprint(in.Fingerprint) {
+			return nil, toolErrorf(CodeBadArgument, "%q is not a fingerprint (16 hex digits, and :2, :3 … for the further findings of one identity in a report): take one from %s", cut(in.Fingerprint), s.name(ctx, ToolGetReports))
+		}
+		id = in.Fingerprint
+	case id == "":
+		return nil, toolErrorf(CodeBadArgument, "give a finding's id or its fingerprint, from %s", s.name(ctx, ToolGetReports))
+	}
+	loc, err := s.locate(ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -467,28 +479,31 @@ func (s *Server) locate(ctx context.Context, id string) (located, error) {
 		return loc, err
 	}
 	if !isFingerprint(id) {
-		return located{}, toolErrorf(CodeBadArgument, "%q is neither a finding id (ids look like %s-12) nor a fingerprint (16 hex digits): take one from %s", cut(id), strings.Repeat("a", tagLen), s.name(ctx, ToolGetReports))
+		return located{}, toolErrorf(CodeBadArgument, "%q is neither a finding id (ids look like %s-12) nor a fingerprint (16 hex digits, and :2, :3 … for the further findings of one identity in a report): take one from %s", cut(id), strings.Repeat("a", tagLen), s.name(ctx, ToolGetReports))
 	}
+	id = reports.NormalFingerprint(id) // "…:1", as SARIF writes it, is the first
 	g, err := s.root.discover(s.root.dir, s.root.maxReport)
 	if err != nil {
 		return located{}, err
 	}
-	reps, err := s.readAll(ctx, g.files)
+	files := s.fingerprintOrder(ctx, g.files)
+	reps, err := s.readAll(ctx, files)
 	if err != nil {
 		return located{}, err
 	}
 	defer s.cache.unpin(reps...)
-	fp, _ := strconv.ParseUint(id, 16, 64)
+	base, occ := reports.SplitFingerprint(id)
+	fp, _ := strconv.ParseUint(base, 16, 64)
 	for ri, r := range reps {
 		if r == nil { // too large for the cache: read as it goes
-			loc, ok, err := s.scan(ctx, g.files[ri], nil, func(x *reports.Finding) bool { return x.Fingerprint == id })
+			loc, ok, err := s.scan(ctx, files[ri], nil, func(x *reports.Finding) bool { return x.Fingerprint == id })
 			if err != nil || ok {
 				return loc, err
 			}
 			continue
 		}
 		for i := 0; i < r.n; i++ {
-			if r.rec(i).fp == fp && (r.fps == nil || r.fingerprint(i) == id) {
+			if r.rec(i).fp == fp && r.occurrence(i) == occ && (r.fps == nil || r.fingerprint(i) == id) {
 				x := r.finding(i)
 				return located{f: x, rel: r.rel, inReport: inReport(r, &x), rule: r.input.Rules.Lookup(x.Tool, x.Rule)}, nil
 			}
@@ -528,17 +543,48 @@ func (s *Server) scan(ctx context.Context, f file, byIndex func(int, *reports.Fi
 	return located{f: *hit, rel: f.rel, inReport: count[toolRule{hit.Tool, hit.Rule}], rule: in.Rules.Lookup(hit.Tool, hit.Rule)}, true, nil
 }
 
-// isFingerprint reports whether id has the form of a finding's fingerprint.
+// isFingerprint reports whether id has the form of a finding's
+// fingerprint: 16 hex digits, and the occurrence (":2") of a further
+// finding of the same identity in its report.
 func isFingerprint(id string) bool {
-	if len(id) != 16 {
+	base, n := reports.SplitFingerprint(id)
+	if len(base) != 16 || n < 1 || base == id && strings.Contains(id, ":") {
 		return false
 	}
-	for _, c := range id {
+	for _, c := range base {
 		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
 			return false
 		}
 	}
 	return true
+}
+
+// fingerprintOrder is the order the reports under the root are searched
+// for a fingerprint: the reports of the session's last analysis.getReports
+// first (the current ones), then the others, and the files it read as a
+// baseline last, so that a fingerprint names the current finding, not the
+// baseline's copy of it.
+func (s *Server) fingerprintOrder(ctx context.Context, found []file) []file {
+	recent := s.recent.get(sessionName(ctx))
+	var first, rest, baseline []file
+	seen := map[string]bool{}
+	for _, rel := range recent.reports {
+		if f, err := s.root.resolve(rel); err == nil && !seen[f.abs] {
+			seen[f.abs] = true
+			first = append(first, f)
+		}
+	}
+	for _, f := range found {
+		switch {
+		case seen[f.abs]:
+		case recent.baselines[f.rel]:
+			baseline = append(baseline, f)
+		default:
+			rest = append(rest, f)
+		}
+		seen[f.abs] = true
+	}
+	return append(append(first, rest...), baseline...)
 }
 
 // reportByTag finds the report whose id tag is tag: cached, or among the

@@ -217,11 +217,6 @@ func (s *Server) query(ctx context.Context, in *GetReportsIn) (b *buffer, stream
 	if in.NewOnly && len(in.Baseline) == 0 {
 		return nil, nil, toolErrorf(CodeBadArgument, "newOnly compares with a baseline: give baseline (the paths of an earlier run's reports)")
 	}
-	g, copies, err := s.reportFiles(in)
-	if err != nil {
-		return nil, nil, err
-	}
-	files := g.files
 	var base found
 	var baseFiles []file
 	if len(in.Baseline) > 0 {
@@ -232,6 +227,12 @@ func (s *Server) query(ctx context.Context, in *GetReportsIn) (b *buffer, stream
 		}
 		baseFiles, _ = s.root.dedupe(base.files)
 	}
+	g, copies, err := s.reportFiles(in, baseFiles)
+	if err != nil {
+		return nil, nil, err
+	}
+	files := g.files
+	s.recent.set(sessionName(ctx), files, baseFiles)
 	key := ""
 	mode, err := pipeline.ParseFilterMode(in.FilterMode)
 	if err != nil {
@@ -349,8 +350,9 @@ func (s *Server) noteInputs(inputs []reports.Input, files []file, reps []*report
 
 // reportFiles are the reports a call names, or those under the root, of
 // the types it asks for, each content once (copies: the files left out as
-// copies, by the kept one's absolute path).
-func (s *Server) reportFiles(in *GetReportsIn) (g found, copies map[string][]string, err error) {
+// copies, by the kept one's absolute path). A search leaves out the
+// baseline's files: they are the earlier run, not a report of this one.
+func (s *Server) reportFiles(in *GetReportsIn, baseline []file) (g found, copies map[string][]string, err error) {
 	formats := map[parsers.Format]bool{}
 	for _, t := range in.Types {
 		f, err := parsers.ParseFormat(t)
@@ -363,6 +365,14 @@ func (s *Server) reportFiles(in *GetReportsIn) (g found, copies map[string][]str
 		g, err = s.root.expand(in.Reports, true, s.root.maxReport)
 	} else {
 		g, err = s.root.discover(s.root.dir, s.root.maxReport)
+		if len(baseline) > 0 {
+			isBase := map[string]bool{}
+			for _, f := range baseline {
+				isBase[f.abs] = true
+			}
+			g.files = slices.DeleteFunc(g.files, func(f file) bool { return isBase[f.abs] })
+			g.big = slices.DeleteFunc(g.big, func(f file) bool { return isBase[f.abs] })
+		}
 		if err == nil && len(g.files) == 0 {
 			if len(g.big) > 0 || g.stopped != "" {
 				err = noReport("the root "+s.root.dir, g, s.root)

@@ -97,6 +97,7 @@ type Server struct {
 	stats   *stats
 	listed  listedTools // the tools as tools/list shows them
 	clients sessions
+	recent  recentQueries // each session's last reports and baseline
 	log     *slog.Logger
 	started time.Time
 }
@@ -158,7 +159,10 @@ func New(opts Options) (*Server, error) {
 		buffers: newBufferStore(opts.BufferTTL, opts.MaxBuffers, opts.MaxBufferBytes, opts.Now),
 		stats:   newStats(),
 	}
-	s.clients.ended = s.buffers.dropOwner
+	s.clients.ended = func(session string) {
+		s.buffers.dropOwner(session)
+		s.recent.drop(session)
+	}
 	s.cache.evicted = s.buffers.dropReport
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: "recap", Title: "recap: summary-first static analysis and diffs", Version: opts.Version},
 		&mcp.ServerOptions{

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"errors"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -34,7 +35,8 @@ type report struct {
 	paths []string
 	arena arena
 	snips []snip           // the findings with a snippet, by index
-	fps   map[int32]string // fingerprints that are not 16 hex digits (none from recap's readers)
+	occs  [][]uint32       // the occurrences of the findings of each chunk of recs (identity:2), nil for a chunk of first ones
+	fps   map[int32]string // fingerprints that are not recap's 16 hex digits (none from recap's readers)
 	more  map[int32]*more  // the findings with a flow, related locations or a fix
 	bytes int64            // the memory held: records, tables, arena
 	used  time.Time        // guarded by the cache's mutex
@@ -47,7 +49,7 @@ type report struct {
 
 // rec is one finding: what is not in the tables. 40 bytes.
 type rec struct {
-	fp                               uint64 // the fingerprint's 16 hex digits
+	fp                               uint64 // the fingerprint's identity, 16 hex digits (its occurrence is in report.occs)
 	kind                             uint32 // into report.kinds
 	path                             uint32 // into report.paths
 	msg                              uint32 // the message: an arena offset (see arena)
@@ -149,8 +151,14 @@ func (r *report) add(f *reports.Finding) error {
 	if x.msg, x.msgLen, ok = r.message(f.Message); !ok {
 		return r.stop
 	}
-	if fp, err := strconv.ParseUint(f.Fingerprint, 16, 64); err == nil && len(f.Fingerprint) == 16 && f.Fingerprint == strings.ToLower(f.Fingerprint) {
+	id, occ := reports.SplitFingerprint(f.Fingerprint)
+	if fp, err := strconv.ParseUint(id, 16, 64); err == nil && len(id) == 16 && id == strings.ToLower(id) && reports.Occurrence(id, occ) == f.Fingerprint {
 		x.fp = fp
+		if occ > 1 { // a further finding of one identity: its occurrence beside its record
+			if !r.setOccurrence(occ) {
+				return r.stop
+			}
+		}
 	} else {
 		if r.fps == nil {
 			r.fps = map[int32]string{}
@@ -294,14 +302,36 @@ func (r *report) fingerprint(i int) string {
 	if s, ok := r.fps[int32(i)]; ok {
 		return s
 	}
-	var b [16]byte
-	fp := r.rec(i).fp
-	const hex = "0123456789abcdef"
-	for j := 15; j >= 0; j-- {
-		b[j] = hex[fp&0xf]
-		fp >>= 4
+	return reports.Occurrence(reports.FingerprintHex(r.rec(i).fp), r.occurrence(i))
+}
+
+// occurrence returns finding i's occurrence among the findings of its
+// identity (1 for the first).
+func (r *report) occurrence(i int) int {
+	if c := i / recChunk; c < len(r.occs) && r.occs[c] != nil {
+		if n := r.occs[c][i%recChunk]; n > 1 {
+			return int(n)
+		}
 	}
-	return string(b[:])
+	return 1
+}
+
+// setOccurrence records the occurrence of the finding being added (number
+// r.n), in a slice beside its chunk of records made on the chunk's first
+// further occurrence: 4 bytes a finding, only in the chunks that have one.
+func (r *report) setOccurrence(n int) bool {
+	c := r.n / recChunk
+	for len(r.occs) <= c {
+		r.occs = append(r.occs, nil)
+	}
+	if r.occs[c] == nil {
+		r.occs[c] = make([]uint32, recChunk)
+		if !r.grow(recChunk * 4) {
+			return false
+		}
+	}
+	r.occs[c][r.n%recChunk] = uint32(min(n, math.MaxUint32))
+	return true
 }
 
 // snippet returns finding i's snippet and its line, "" when it has none.

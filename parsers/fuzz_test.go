@@ -38,8 +38,9 @@ func fuzzParse(f *testing.F, format Format) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		var occ occurrences
 		in, err := p.Parse(strings.NewReader(string(data)), func(f reports.Finding, partial map[string]string) error {
-			f.Fingerprint = reports.Fingerprint(f, partial)
+			f.Fingerprint = occ.fingerprint(&f, partial)
 			got = append(got, f)
 			return nil
 		})

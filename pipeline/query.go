@@ -213,10 +213,9 @@ func (s *scan) pass(ctx context.Context, src Source, counts *summarize.BaselineC
 	if s.q.Changes != nil {
 		lines = s.q.Changes.Lines()
 	}
-	keep := func(f *reports.Finding) bool {
-		if !s.flt.Match(*f) {
-			return false
-		}
+	// changed keeps the findings on the changed lines, carried onto the
+	// head's lines, and counts the others.
+	changed := func(f *reports.Finding) bool {
 		if lines != nil && !moveLines(lines, f) {
 			if first {
 				s.res.NotInHead++
@@ -231,10 +230,21 @@ func (s *scan) pass(ctx context.Context, src Source, counts *summarize.BaselineC
 		}
 		return true
 	}
+	// With a baseline, every finding that passes the filter takes its match
+	// in the baseline, also one off the changed lines: else an unchanged
+	// finding of a changed file, not shown, would leave its match to be
+	// counted as fixed. Without one, the changed lines are asked before the
+	// reader gives a finding its id and fingerprint.
+	keep := func(f *reports.Finding) bool {
+		return s.flt.Match(*f) && (base != nil || changed(f))
+	}
 	inputs, err := src.Read(ctx, keep, func(f *reports.Finding) error {
 		state := ""
 		if base != nil {
 			state = base.State(f)
+			if !changed(f) {
+				return nil
+			}
 			if first {
 				counts.Add(state)
 			}

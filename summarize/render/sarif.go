@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"hash/fnv"
 	"io"
 	"net/url"
 	"path"
@@ -61,12 +60,15 @@ const OmittedProperty = "recapOmittedResults"
 const UnlocatedProperty = "recapUnlocatedResults"
 
 // FingerprintKey names recap's fingerprint in partialFingerprints. Its
-// value is the finding's fingerprint, a colon and the finding's occurrence
-// among the results of its run with that fingerprint (1, 2, … in the
-// reports' order), as GitHub's primaryLocationLineHash does: two findings
-// of a rule with the same message in one file are told apart, and a
-// finding keeps its value from run to run while those before it stay.
-const FingerprintKey = "recapFingerprint/v1"
+// value is the finding's identity, a colon and its occurrence among the
+// findings of that identity in its report (1, 2, … in the report's order,
+// kept or not; [reports.Occurrence]), as GitHub's primaryLocationLineHash
+// counts: two findings of a rule with the same message in one file are
+// told apart, a finding keeps its value from run to run while those before
+// it stay, and whatever the filters. Findings of one identity from two
+// reports merged into one run get the next occurrences free. recap reads
+// the value back as the finding's fingerprint.
+const FingerprintKey = reports.SARIFFingerprintKey
 
 // srcRoot is the uriBaseId of repository-relative paths.
 const srcRoot = "SRCROOT"
@@ -85,7 +87,7 @@ func (s SARIF) Render(w io.Writer, v *summarize.View) error {
 	}
 	for _, r := range runs.byTool {
 		for _, f := range r.findings {
-			r.occ = append(r.occ, r.occurrence(f.Fingerprint))
+			r.occ = append(r.occ, r.fps.Value(f.Fingerprint))
 		}
 	}
 	return runs.write(w, func(r *sarifRun, bw *bufio.Writer) error {
@@ -116,39 +118,13 @@ type sarifRun struct {
 	ruleSec       []ruleSecurity    // what the findings of each rule say of security
 	rulePrio      []int             // the tool's priority all the findings of each rule have, 0 when none or they differ
 	ruleIndex     map[string]int
-	spill         *spill            // the stream's encoded results
-	seen          map[uint64]uint32 // fingerprint → results with it so far
-	occ           []int             // Render's occurrences, by finding
+	spill         *spill              // the stream's encoded results
+	fps           reports.Occurrences // the fingerprints written, each once
+	occ           []string            // Render's fingerprints, by finding
 	omitted       int               // results a capped stream left out
 	taxa          bool              // a result refers to the CWE taxonomy
 	recap         string            // recap's version (sarifRuns.recap)
 	unlocated     int               // findings without a file, left out
-}
-
-// occurrence counts one more result with fingerprint fp and returns its
-// number among them (0 without a fingerprint).
-func (r *sarifRun) occurrence(fp string) int {
-	if fp == "" {
-		return 0
-	}
-	if r.seen == nil {
-		r.seen = map[uint64]uint32{}
-	}
-	k := fpKey(fp)
-	r.seen[k]++
-	return int(r.seen[k])
-}
-
-// fpKey packs a fingerprint (16 hex digits) in a word; another form is hashed.
-func fpKey(fp string) uint64 {
-	if len(fp) == 16 {
-		if n, err := strconv.ParseUint(fp, 16, 64); err == nil {
-			return n
-		}
-	}
-	h := fnv.New64a()
-	h.Write([]byte(fp))
-	return h.Sum64()
 }
 
 func newSARIFRuns(inputs []reports.Input) *sarifRuns {
@@ -289,8 +265,8 @@ func (r *sarifRun) head(inputs []reports.Input) (before, after []byte, err error
 }
 
 // writeResult writes the i-th result of a run, on a line of its own.
-func writeResult(w io.Writer, i int, f *reports.Finding, ruleIndex, occurrence int) error {
-	b, err := encodeResult(f, ruleIndex, occurrence)
+func writeResult(w io.Writer, i int, f *reports.Finding, ruleIndex int, fingerprint string) error {
+	b, err := encodeResult(f, ruleIndex, fingerprint)
 	if err != nil {
 		return err
 	}
@@ -301,8 +277,8 @@ func writeResult(w io.Writer, i int, f *reports.Finding, ruleIndex, occurrence i
 	return err
 }
 
-func encodeResult(f *reports.Finding, ruleIndex, occurrence int) ([]byte, error) {
-	b, err := json.Marshal(sarifResult(f, ruleIndex, occurrence))
+func encodeResult(f *reports.Finding, ruleIndex int, fingerprint string) ([]byte, error) {
+	b, err := json.Marshal(sarifResult(f, ruleIndex, fingerprint))
 	if err != nil {
 		return nil, fmt.Errorf("sarif: result %s: %w", f.ID, err)
 	}
@@ -387,7 +363,7 @@ func sarifRule(f *reports.Finding, info *reports.Rule, sec *ruleSecurity) *sarif
 	desc := fmt.Sprintf("%s: %s rule, category %s.", short, f.Tool, categoryName(f.Category))
 	shortText := firstNonEmpty(info.Short, desc)
 	full := firstNonEmpty(info.Full, info.Short, desc)
-	help := firstNonEmpty(info.Help, info.Full, desc)
+	help := firstNonEmpty(info.Help, info.Full, info.Short, desc)
 	helpURI := firstNonEmpty(f.HelpURI, info.HelpURI)
 	if validHelpURI(helpURI) {
 		rule.HelpURI = &helpURI
@@ -451,7 +427,9 @@ func categoryName(c string) string {
 	return c
 }
 
-func sarifResult(f *reports.Finding, ruleIndex, occurrence int) *sarif.Result {
+// sarifResult is f as a result; fingerprint is its value of
+// FingerprintKey ("" for none).
+func sarifResult(f *reports.Finding, ruleIndex int, fingerprint string) *sarif.Result {
 	rule := f.Rule
 	if rule == "" {
 		rule = "(no rule)"
@@ -472,8 +450,8 @@ func sarifResult(f *reports.Finding, ruleIndex, occurrence int) *sarif.Result {
 	if len(f.CWE) > 0 {
 		res.Taxa = sarifTaxa(f.CWE)
 	}
-	if f.Fingerprint != "" {
-		res.PartialFingerprints = map[string]interface{}{FingerprintKey: f.Fingerprint + ":" + strconv.Itoa(occurrence)}
+	if fingerprint != "" {
+		res.PartialFingerprints = map[string]interface{}{FingerprintKey: fingerprint}
 	}
 	switch f.Baseline {
 	case reports.BaselineNew, reports.BaselineUnchanged:

@@ -92,7 +92,7 @@ func (s *SARIFStream) Add(f *reports.Finding) error {
 		r.spill = newSpill()
 	}
 	sp := r.spill
-	b, err := encodeResult(f, idx, r.occurrence(f.Fingerprint))
+	b, err := encodeResult(f, idx, r.fps.Value(f.Fingerprint))
 	if err != nil {
 		s.err = err
 		return err
