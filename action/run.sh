@@ -104,7 +104,8 @@ run() {
 		note $? annotations
 	fi
 	if [ -n "${INPUT_SARIF:-}" ]; then
-		"$bin" summary --format sarif ${baseline[@]+"${baseline[@]}"} "${reports[@]}" >"$INPUT_SARIF"
+		# for code scanning, which refuses an upload with a result without a file
+		"$bin" summary --format sarif --unlocated drop ${baseline[@]+"${baseline[@]}"} "${reports[@]}" >"$INPUT_SARIF"
 		note $? sarif
 		[ -z "${GITHUB_OUTPUT:-}" ] || echo "sarif=$INPUT_SARIF" >>"$GITHUB_OUTPUT"
 	fi

@@ -2,6 +2,8 @@ package mcpserver_test
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -205,5 +207,50 @@ func TestFingerprintsUnique(t *testing.T) {
 				t.Errorf("a fixed finding's fingerprint: report %s", a.Report)
 			}
 		}
+	}
+}
+
+// TestFindingPlaces: analysis.getFinding shows a result's further
+// locations with their code, and the place a tool gave a finding without a
+// file (its logical locations, the artifact it scanned).
+func TestFindingPlaces(t *testing.T) {
+	g := gittest.New(t)
+	g.Commit("files", map[string]string{"src/app.js": "const a = eval(input);\nconst b = \"ok\";\n", "src/other.js": strings.Repeat("x\n", 12)})
+	for _, name := range []string{"several-locations.sarif", "no-location.sarif"} {
+		b, err := os.ReadFile(filepath.Join("..", "parsers", "testdata", "sarif", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.Write(map[string]string{"build/" + name: string(b)})
+	}
+	cs, _ := connect(t, mcpserver.Options{Root: g.Dir})
+	var v view
+	call(t, cs, "analysis.getReports", map[string]any{"limit": 20, "context": false}).decode(t, &v)
+	seen := 0
+	for _, f := range v.Findings {
+		var a mcpserver.FindingAnswer
+		switch f.Message {
+		case "Hardcoded secret":
+			call(t, cs, "analysis.getFinding", map[string]any{"id": f.ID}).decode(t, &a)
+			if len(a.Locations) != 2 || a.Locations[0].Line != 2 || a.Locations[0].Code != `const b = "ok";` || a.Locations[1].Path != "src/other.js" {
+				t.Errorf("further locations %+v", a.Locations)
+			}
+			seen++
+		case "Package openssl is vulnerable":
+			call(t, cs, "analysis.getFinding", map[string]any{"id": f.ID}).decode(t, &a)
+			if len(a.Logical) != 1 || a.Logical[0].FullyQualifiedName != "alpine:3.10/openssl@1.1.1c" {
+				t.Errorf("logical locations %+v", a.Logical)
+			}
+			seen++
+		case "Secret in a layer":
+			call(t, cs, "analysis.getFinding", map[string]any{"id": f.ID}).decode(t, &a)
+			if a.Target != "images/app.tar" {
+				t.Errorf("target %q", a.Target)
+			}
+			seen++
+		}
+	}
+	if seen != 3 {
+		t.Errorf("%d of the 3 findings looked at", seen)
 	}
 }

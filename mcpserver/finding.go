@@ -38,6 +38,13 @@ type FindingAnswer struct {
 	// the root.
 	Flow    []Step `json:"flow,omitempty"`
 	Related []Step `json:"related,omitempty"`
+	// Locations are the result's further locations: places the problem is
+	// at too (at most reports.MaxLocations).
+	Locations []Step `json:"locations,omitempty"`
+	// Logical and Target are what the tool said of the place of a finding
+	// without a file: its logical locations, the artifact it scanned.
+	Logical []reports.LogicalLocation `json:"logical,omitempty"`
+	Target  string                    `json:"target,omitempty"`
 	// Code is the source around the finding.
 	Code    *Snippet          `json:"code,omitempty"`
 	Omitted []budget.Omission `json:"omitted,omitempty"`
@@ -52,6 +59,7 @@ type FindingAnswer struct {
 	fix     *FixInfo
 	flow    []Step
 	related []Step
+	locs    []Step
 	saved   bool
 	short   bool // the line without place and message: the smallest budgets
 }
@@ -130,6 +138,7 @@ const (
 	kindFindingCode            // a line of code, the closest to the finding first
 	kindFindingFlow            // a step of the code flow, in order
 	kindFindingRelated         // a related location, in order
+	kindFindingLocation        // a further location, in order
 	kindFindingRuleHelp        // the rule's help
 	kindFindingSnip            // the report's own snippet
 )
@@ -139,7 +148,7 @@ const (
 type answerParts struct {
 	rule, place, full, fix, help, snip int
 	note                               int // the code's note when there is no code
-	code, flow, related                int // the first of each run of parts
+	code, flow, related, locs          int // the first of each run of parts
 	order                              []int
 }
 
@@ -153,10 +162,10 @@ func (a *FindingAnswer) fit(c budget.Counter, limit int) int {
 	if !a.saved {
 		a.saved, a.full, a.msg, a.rule, a.snip, a.help = true, a.Code, a.Finding.Message, a.Rule, a.Finding.Snippet, a.Finding.HelpURI
 		a.snipAt = a.Finding.SnippetLine
-		a.fix, a.flow, a.related = a.Fix, a.Flow, a.Related
+		a.fix, a.flow, a.related, a.locs = a.Fix, a.Flow, a.Related, a.Locations
 	}
 	a.Tokens = &budget.TokenInfo{}
-	a.Code, a.Rule, a.Fix, a.Flow, a.Related, a.Finding.Snippet, a.Finding.Message, a.Omitted, a.short = nil, nil, nil, nil, nil, "", a.msg, nil, true
+	a.Code, a.Rule, a.Fix, a.Flow, a.Related, a.Locations, a.Finding.Snippet, a.Finding.Message, a.Omitted, a.short = nil, nil, nil, nil, nil, nil, "", a.msg, nil, true
 	cost := func(v any) int {
 		b, _ := json.Marshal(v)
 		return budget.Cost(c, string(b))
@@ -197,6 +206,10 @@ func (a *FindingAnswer) fit(c budget.Counter, limit int) int {
 	ap.related = len(parts)
 	for _, st := range a.related {
 		add(kindFindingRelated, cost(st), 0)
+	}
+	ap.locs = len(parts)
+	for _, st := range a.locs {
+		add(kindFindingLocation, cost(st), 0)
 	}
 	if a.rule != nil && a.rule.Help != "" {
 		ap.help = add(kindFindingRuleHelp, cost(a.rule.Help), ap.rule+1)
@@ -305,12 +318,15 @@ func (a *FindingAnswer) apply(ap *answerParts, keep []bool) {
 			}
 		}
 	}
-	a.Flow, a.Related = keptSteps(a.flow, keep[ap.flow:]), keptSteps(a.related, keep[ap.related:])
+	a.Flow, a.Related, a.Locations = keptSteps(a.flow, keep[ap.flow:]), keptSteps(a.related, keep[ap.related:]), keptSteps(a.locs, keep[ap.locs:])
 	if n := len(a.flow) - len(a.Flow); n > 0 {
 		omit(fmt.Sprintf("%d of the %d steps of the code flow kept", n, len(a.flow)))
 	}
 	if n := len(a.related) - len(a.Related); n > 0 {
 		omit(fmt.Sprintf("%d of the %d related locations kept", n, len(a.related)))
+	}
+	if n := len(a.locs) - len(a.Locations); n > 0 {
+		omit(fmt.Sprintf("%d of the %d further locations kept", n, len(a.locs)))
 	}
 	a.Finding.Snippet, a.Finding.SnippetLine = "", 0
 	if kept(ap.snip) {
@@ -384,11 +400,12 @@ func (s *Server) getFinding(ctx context.Context, in *GetFindingIn) (answer, erro
 			diff, notes := summarize.FixDiff(d.Fix, src)
 			a.Fix = &FixInfo{Description: d.Fix.Description, Diff: diff, Notes: notes}
 		}
-		a.Flow, a.Related = steps(d.Flow, src), steps(d.Related, src)
+		a.Flow, a.Related, a.Locations = steps(d.Flow, src), steps(d.Related, src), steps(d.Locations, src)
+		a.Logical, a.Target = d.Logical, d.Target
 	}
 	if f.Fixable && a.Fix == nil {
-		a.Fix = &FixInfo{Notes: []string{fmt.Sprintf("the report proposes a fix that recap does not keep: more than %d replacements, "+
-			"a text over %d bytes, or regions given without lines; the report has it", reports.MaxFixReplacements, reports.MaxFixText)}}
+		a.Fix = &FixInfo{Notes: []string{fmt.Sprintf("the report proposes a fix that recap does not keep, without a description: more than %d replacements, "+
+			"a text over %d bytes, binary content, or regions given by bytes; the report has it", reports.MaxFixReplacements, reports.MaxFixText)}}
 	}
 	return a, nil
 }

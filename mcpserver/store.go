@@ -62,6 +62,7 @@ type rec struct {
 type kind struct {
 	tool, toolVersion, rule, ruleName, category, toolCategory, helpURI string
 	severity                                                           reports.Severity
+	rank                                                               uint8
 	priority                                                           int
 	securitySeverity                                                   float64
 	cwe                                                                []int // shared with the findings, as the reader shares it
@@ -199,7 +200,7 @@ func (r *report) kindOf(f *reports.Finding) uint32 {
 	for _, k := range r.build.kinds[f.Rule] {
 		x := &r.kinds[k]
 		if x.tool == f.Tool && x.ruleName == f.RuleName && x.category == f.Category && x.severity == f.Severity &&
-			x.priority == f.Priority && x.helpURI == f.HelpURI && x.toolVersion == f.ToolVersion &&
+			x.priority == f.Priority && x.rank == f.Rank && x.helpURI == f.HelpURI && x.toolVersion == f.ToolVersion &&
 			x.toolCategory == f.ToolCategory && x.securitySeverity == f.SecuritySeverity && slices.Equal(x.cwe, f.CWE) {
 			x.n++
 			return k
@@ -208,7 +209,7 @@ func (r *report) kindOf(f *reports.Finding) uint32 {
 	k := uint32(len(r.kinds))
 	x := kind{tool: strings.Clone(f.Tool), toolVersion: strings.Clone(f.ToolVersion), rule: strings.Clone(f.Rule),
 		ruleName: strings.Clone(f.RuleName), category: strings.Clone(f.Category), toolCategory: strings.Clone(f.ToolCategory),
-		helpURI: strings.Clone(f.HelpURI), severity: f.Severity, priority: f.Priority, securitySeverity: f.SecuritySeverity, cwe: f.CWE, n: 1}
+		helpURI: strings.Clone(f.HelpURI), severity: f.Severity, priority: f.Priority, rank: f.Rank, securitySeverity: f.SecuritySeverity, cwe: f.CWE, n: 1}
 	r.kinds = append(r.kinds, x)
 	r.build.kinds[x.rule] = append(r.build.kinds[x.rule], k)
 	r.grow(kindSize + int64(len(x.tool)+len(x.toolVersion)+len(x.rule)+len(x.ruleName)+len(x.category)+len(x.toolCategory)+len(x.helpURI)+8*len(x.cwe)))
@@ -272,7 +273,7 @@ func (r *report) at(i int, f *reports.Finding, ids bool) {
 	x := &r.recs[i/recChunk][i%recChunk]
 	k := &r.kinds[x.kind]
 	*f = reports.Finding{Tool: k.tool, ToolVersion: k.toolVersion, Rule: k.rule, RuleName: k.ruleName, Category: k.category,
-		ToolCategory: k.toolCategory, Severity: k.severity, Priority: k.priority, Message: r.arena.str(x.msg, x.msgLen), Path: r.paths[x.path],
+		ToolCategory: k.toolCategory, Severity: k.severity, Priority: k.priority, Rank: k.rank, Message: r.arena.str(x.msg, x.msgLen), Path: r.paths[x.path],
 		Line: int(x.line), EndLine: int(x.endLine), Column: int(x.column), EndColumn: int(x.endColumn), HelpURI: k.helpURI,
 		SecuritySeverity: k.securitySeverity, CWE: k.cwe}
 	if len(r.snips) > 0 {

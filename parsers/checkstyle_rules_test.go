@@ -23,7 +23,7 @@ func TestCheckstyleDoc(t *testing.T) {
 			"https://checkstyle.org/checks/naming/methodname.html#MethodName", "Checks that method names conform to a specified pattern."},
 		"a check newer than the table": {"com.puppycrawl.tools.checkstyle.checks.coding.UnusedLocalVariableCheck",
 			"https://checkstyle.org/checks/coding/unusedlocalvariable.html#UnusedLocalVariable", ""},
-		"the Checker": {"com.puppycrawl.tools.checkstyle.Checker", "https://checkstyle.org/config.html#Checker", "Checkstyle's Checker could not process the file (it reports no check's finding, but an error reading or parsing the file)."},
+		"the Checker":        {"com.puppycrawl.tools.checkstyle.Checker", "https://checkstyle.org/config.html#Checker", "Checkstyle's Checker could not process the file (it reports no check's finding, but an error reading or parsing the file)."},
 		"another producer":   {"eslint.rules.no-unused-vars", "", ""},
 		"no source":          {"", "", ""},
 		"a source of no one": {"source", "", ""},

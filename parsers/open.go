@@ -47,6 +47,11 @@ type ReadOptions struct {
 	// that needs none (counts without a baseline): hashing each finding's
 	// message is a tenth of reading a large SARIF log.
 	NoFingerprints bool
+	// Uncounted emits the results a report says are no findings too
+	// (suppressed ones, SARIF results of a kind other than fail), marked
+	// ([reports.Finding.Uncounted]), for recap's SARIF. They have no id
+	// (ids number the findings) and fingerprints of their own count.
+	Uncounted bool
 
 	table formatTable // the formats read (nil: the package's table)
 }
@@ -372,13 +377,23 @@ func readOne(src source, tag string, opts ReadOptions, emit func(reports.Finding
 	var asked reports.Finding // what Keep is asked about: one copy, not one a finding on the heap
 	var occ occurrences
 	got, err := p.Parse(br, func(f reports.Finding, partial map[string]string) error {
-		n++ // ids number every finding of the input, kept or not
 		// The fingerprint is the finding's as the report gives it, and its
-		// occurrence counts every finding of its identity, kept or not, so
-		// that a finding has the same fingerprint whatever the filters.
+		// occurrence counts every result of its identity (kept or not,
+		// suppressed or not), so that a finding has the same fingerprint
+		// whatever the filters and options.
 		fp := ""
 		if !opts.NoFingerprints {
 			fp = occ.fingerprint(&f, partial)
+		}
+		uncounted := f.Uncounted()
+		if uncounted && !opts.Uncounted {
+			return nil
+		}
+		if f.RuleName == f.Rule {
+			f.RuleName = "" // a name that is the id says nothing more
+		}
+		if !uncounted {
+			n++ // ids number every finding of the input, kept or not
 		}
 		if opts.Keep != nil {
 			asked = f
@@ -387,7 +402,9 @@ func readOne(src source, tag string, opts ReadOptions, emit func(reports.Finding
 			}
 			f = asked
 		}
-		f.ID = reports.ID(tag, n)
+		if !uncounted {
+			f.ID = reports.ID(tag, n)
+		}
 		f.Fingerprint = fp
 		if e := emit(f); e != nil {
 			emitErr = e

@@ -44,6 +44,9 @@ func runDeep(ctx context.Context, s *scan) (bool, error) {
 	var counts summarize.BaselineCounts
 	smp := newSample()
 	inputs, marked, err := s.pass(ctx, src, &counts, func(f *reports.Finding, state string) error {
+		if f.Uncounted() {
+			return nil
+		}
 		g := *f
 		g.Baseline = state
 		c.Add(g)
@@ -98,7 +101,7 @@ func selectPage(ctx context.Context, s *scan, src Source, smp *sample, total int
 		var cands []reports.Finding
 		next := newSample()
 		_, _, err := s.pass(ctx, src, nil, func(f *reports.Finding, state string) error {
-			if !within(f, lo, hi) {
+			if f.Uncounted() || !within(f, lo, hi) {
 				return nil
 			}
 			if nlo != nil && reports.Less(f, nlo) {

@@ -73,7 +73,9 @@ type Keep struct {
 	PerSeverity int
 	// Each receives every finding that passes, in the reports' order, with
 	// its state against the baseline ("" without one); f is the source's
-	// and must not be kept or changed.
+	// and must not be kept or changed. When the source gives the results
+	// that are no findings too (parsers.ReadOptions.Uncounted), Each
+	// receives them, with no state, and nothing counts them.
 	Each func(f *reports.Finding, baseline string) error
 }
 
@@ -173,6 +175,9 @@ func Run(ctx context.Context, q *Query) (*Result, error) {
 				return err
 			}
 		}
+		if f.Uncounted() {
+			return nil // for Each alone
+		}
 		g := *f
 		g.Baseline = state
 		c.Add(g)
@@ -239,6 +244,12 @@ func (s *scan) pass(ctx context.Context, src Source, counts *summarize.BaselineC
 		return s.flt.Match(*f) && (base != nil || changed(f))
 	}
 	inputs, err := src.Read(ctx, keep, func(f *reports.Finding) error {
+		if f.Uncounted() { // asked for recap's SARIF: no state, no count
+			if base != nil && !changed(f) {
+				return nil
+			}
+			return visit(f, "")
+		}
 		state := ""
 		if base != nil {
 			state = base.State(f)

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/recap-dev/recap/reports/reportstest"
 )
 
 // TestMCPBaselineAgreesWithCLI: analysis.getReports with a baseline, with
@@ -149,4 +151,50 @@ func viewState(t *testing.T, b []byte) (s struct {
 		t.Errorf("%d findings shown of %d", len(v.Findings), v.Summary.Total)
 	}
 	return s
+}
+
+// TestBaselineOfRecapSARIF: recap's SARIF of a report, kept as the
+// baseline (as a CI keeps its artifact), matches the report: nothing new,
+// nothing fixed, every finding unchanged, and --max-new 0 passes; for the
+// sample's reports and for real reports of the corpus (ESLint's SARIF,
+// SpotBugs' and PMD's XML, which recap's SARIF converts).
+func TestBaselineOfRecapSARIF(t *testing.T) {
+	t.Parallel()
+	root := reportstest.RepoRoot(t)
+	inputs := [][]string{{filepath.Join(root, "testdata", "reports")}}
+	if corpus := filepath.Join(root, "..", "shared", "corpus"); dirExists(corpus) {
+		for _, f := range []string{"sarif-other/eslint-9.36.0-large.sarif", "spotbugs-xml/findbugs-1.3.9-issue7238-large.xml",
+			"pmd-xml/pmd-6.1.0-262-violations.xml", "pmd-xml/pmd-6.55.0-suppressed.xml", "sarif-other/suppressions-synthetic.sarif"} {
+			inputs = append(inputs, []string{filepath.Join(corpus, f)})
+		}
+	}
+	dir := t.TempDir()
+	for i, in := range inputs {
+		out := filepath.Join(dir, fmt.Sprintf("recap-%d.sarif", i))
+		cmd := exec.Command(bin, append([]string{"findings", "--format", "sarif", "--max-results", "0"}, in...)...)
+		cmd.Dir = root
+		b, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("recap findings --format sarif %v: %v", in, err)
+		}
+		if err := os.WriteFile(out, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		raw, _ := runJSON(t, root, append([]string{"summary", "--format", "json"}, in...)...)
+		v, code := runJSON(t, root, append([]string{"summary", "--format", "json", "--max-new", "0", "--baseline", out}, in...)...)
+		b2 := v.Summary.Baseline
+		if code != 0 || b2 == nil || b2.New != 0 || b2.Fixed != 0 || b2.Unchanged != raw.Summary.Total || raw.Summary.Total == 0 {
+			t.Errorf("%v against recap's SARIF of it: exit %d, baseline %+v of %d findings; want all unchanged", in, code, b2, raw.Summary.Total)
+		}
+		// Read as a report, recap's SARIF gives the same counts.
+		back, _ := runJSON(t, root, "summary", "--format", "json", out)
+		if back.Summary.Total != raw.Summary.Total {
+			t.Errorf("%v: recap's SARIF reads back %d findings, the report has %d", in, back.Summary.Total, raw.Summary.Total)
+		}
+	}
+}
+
+func dirExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
 }
