@@ -59,16 +59,28 @@ func TestSARIFOfCorpus(t *testing.T) {
 	dir, files := reportstest.Corpus(t)
 	out := t.TempDir()
 	var written []string
+	type input struct{ path, root, name string }
+	var ins []input
 	for _, cf := range files {
 		switch cf.Dir() {
 		case "invalid", "":
 			continue
 		}
-		path := filepath.Join(dir, cf.Path)
+		ins = append(ins, input{filepath.Join(dir, cf.Path), dir, cf.Path})
+	}
+	// The parsers' own small cases: results without a file, of every kind,
+	// suppressed, further locations, fixes of characters and in words.
+	cases, _ := filepath.Glob(filepath.Join("..", "..", "parsers", "testdata", "sarif", "*.sarif"))
+	for _, c := range cases {
+		root, _ := filepath.Abs(filepath.Join(filepath.Dir(c), "repo"))
+		ins = append(ins, input{c, root, "parsers-testdata/" + filepath.Base(c)})
+	}
+	for _, in := range ins {
+		path, dir := in.path, in.root
 		if _, err := os.Stat(path); err != nil {
 			continue
 		}
-		t.Run(cf.Path, func(t *testing.T) {
+		t.Run(in.name, func(t *testing.T) {
 			all, inputs, err := readAll(path, dir)
 			if err != nil || inputs[0].Error != "" {
 				t.Skipf("not a report recap reads: %v %s", err, inputs[0].Error)
@@ -87,7 +99,7 @@ func TestSARIFOfCorpus(t *testing.T) {
 			if err := (SARIF{}).Render(&buf, v); err != nil {
 				t.Fatal(err)
 			}
-			name := filepath.Join(out, strings.ReplaceAll(cf.Path, "/", "_")+".sarif")
+			name := filepath.Join(out, strings.ReplaceAll(in.name, "/", "_")+".sarif")
 			if err := os.WriteFile(name, buf.Bytes(), 0o644); err != nil {
 				t.Fatal(err)
 			}
