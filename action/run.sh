@@ -221,7 +221,8 @@ run() {
 		if [ "$code" = 1 ]; then note 1 "quality gate"; else note "$code" review; fi
 	fi
 	if [ -n "${INPUT_SARIF:-}" ]; then
-		"$bin" summary --format sarif ${baseline[@]+"${baseline[@]}"} "${reports[@]}" >"$INPUT_SARIF"
+		# for code scanning, which refuses an upload with a result without a file
+		"$bin" summary --format sarif --unlocated drop ${baseline[@]+"${baseline[@]}"} "${reports[@]}" >"$INPUT_SARIF"
 		note $? sarif
 		[ -z "${GITHUB_OUTPUT:-}" ] || echo "sarif=$INPUT_SARIF" >>"$GITHUB_OUTPUT"
 	fi

@@ -48,6 +48,29 @@ type reportsLayout struct {
 	inputs, failed int
 }
 
+// Spell writes a filter of a suggestion as the tool's arguments take it
+// (categories=["Design"], not the command line's category="Design").
+func (l *reportsLayout) Spell(filter, value string) string { return argSpelling{}.Spell(filter, value) }
+
+// argSpelling spells filters as the tools' arguments: severity is a
+// string, the others are lists.
+type argSpelling struct{}
+
+func (argSpelling) Spell(filter, value string) string {
+	q, _ := json.Marshal(value)
+	switch filter {
+	case "severity":
+		return "severity=" + string(q)
+	case "category":
+		return "categories=[" + string(q) + "]"
+	case "rule":
+		return "rules=[" + string(q) + "]"
+	case "path":
+		return "paths=[" + string(q) + "]"
+	}
+	return filter + "=" + string(q)
+}
+
 func (l *reportsLayout) View(v *summarize.View) string {
 	return reportsLine(v, l.inputs, l.failed) + "\n" + strings.TrimSuffix(l.JSON.View(v), "\n")
 }
@@ -68,11 +91,21 @@ func reportsLine(v *summarize.View, inputs, failed int) string {
 	if s.Security != nil {
 		fmt.Fprintf(&b, "; %d about security", s.Security.Findings)
 	}
-	switch {
-	case failed > 0 && len(v.Inputs) > 0:
-		fmt.Fprintf(&b, ", %d not read (see inputs[].error)", failed)
-	case failed > 0:
-		fmt.Fprintf(&b, ", %d not read", failed)
+	if failed > 0 {
+		shown := 0
+		for _, in := range v.Inputs {
+			if in.Error != "" {
+				shown++
+			}
+		}
+		switch {
+		case shown >= failed:
+			fmt.Fprintf(&b, ", %d not read (see inputs[].error)", failed)
+		case shown == 0: // the budget left their status out
+			fmt.Fprintf(&b, ", %d not read (their errors left out for the budget: raise maxTokens, or name fewer reports)", failed)
+		default:
+			fmt.Fprintf(&b, ", %d not read (see inputs[].error for %d; the others left out for the budget: raise maxTokens)", failed, shown)
+		}
 	}
 	if p := v.Page; p != nil {
 		if p.Returned > 0 {
@@ -225,11 +258,6 @@ func (s *Server) query(ctx context.Context, in *GetReportsIn) (b *buffer, stream
 	if in.NewOnly && len(in.Baseline) == 0 {
 		return nil, nil, toolErrorf(CodeBadArgument, "newOnly compares with a baseline: give baseline (the paths of an earlier run's reports)")
 	}
-	g, copies, err := s.reportFiles(in)
-	if err != nil {
-		return nil, nil, err
-	}
-	files := g.files
 	var base found
 	var baseFiles []file
 	if len(in.Baseline) > 0 {
@@ -240,6 +268,12 @@ func (s *Server) query(ctx context.Context, in *GetReportsIn) (b *buffer, stream
 		}
 		baseFiles, _ = s.root.dedupe(base.files)
 	}
+	g, copies, err := s.reportFiles(in, baseFiles)
+	if err != nil {
+		return nil, nil, err
+	}
+	files := g.files
+	s.recent.set(sessionName(ctx), files, baseFiles)
 	key := ""
 	mode, err := pipeline.ParseFilterMode(in.FilterMode)
 	if err != nil {
@@ -373,8 +407,9 @@ func (s *Server) noteInputs(inputs []reports.Input, files []file, reps []*report
 
 // reportFiles are the reports a call names, or those under the root, of
 // the types it asks for, each content once (copies: the files left out as
-// copies, by the kept one's absolute path).
-func (s *Server) reportFiles(in *GetReportsIn) (g found, copies map[string][]string, err error) {
+// copies, by the kept one's absolute path). A search leaves out the
+// baseline's files: they are the earlier run, not a report of this one.
+func (s *Server) reportFiles(in *GetReportsIn, baseline []file) (g found, copies map[string][]string, err error) {
 	formats := map[parsers.Format]bool{}
 	for _, t := range in.Types {
 		f, err := parsers.ParseFormat(t)
@@ -387,6 +422,14 @@ func (s *Server) reportFiles(in *GetReportsIn) (g found, copies map[string][]str
 		g, err = s.root.expand(in.Reports, true, s.root.maxReport)
 	} else {
 		g, err = s.root.discover(s.root.dir, s.root.maxReport)
+		if len(baseline) > 0 {
+			isBase := map[string]bool{}
+			for _, f := range baseline {
+				isBase[f.abs] = true
+			}
+			g.files = slices.DeleteFunc(g.files, func(f file) bool { return isBase[f.abs] })
+			g.big = slices.DeleteFunc(g.big, func(f file) bool { return isBase[f.abs] })
+		}
 		if err == nil && len(g.files) == 0 {
 			if len(g.big) > 0 || g.stopped != "" {
 				err = noReport("the root "+s.root.dir, g, s.root)

@@ -52,10 +52,10 @@ type Options struct {
 	// Root is the directory served: reports are found and paths are
 	// confined there. Paths in findings are relative to it.
 	Root string
-	// ToolNames is "auto" (the default: underscore names such as
-	// analysis_getReports for the clients known to refuse dots, recognised
-	// by clientInfo.name; dotted names such as analysis.getReports for the
-	// others), "dotted" or "underscore" (for every client).
+	// ToolNames is "auto" (the default: dotted names such as
+	// analysis.getReports for the clients known to take dots, recognised
+	// by clientInfo.name; underscore names such as analysis_getReports for
+	// the others), "dotted" or "underscore" (for every client).
 	ToolNames string
 	// Version is reported to clients.
 	Version string
@@ -97,6 +97,7 @@ type Server struct {
 	stats   *stats
 	listed  listedTools // the tools as tools/list shows them
 	clients sessions
+	recent  recentQueries // each session's last reports and baseline
 	log     *slog.Logger
 	started time.Time
 }
@@ -158,7 +159,10 @@ func New(opts Options) (*Server, error) {
 		buffers: newBufferStore(opts.BufferTTL, opts.MaxBuffers, opts.MaxBufferBytes, opts.Now),
 		stats:   newStats(),
 	}
-	s.clients.ended = s.buffers.dropOwner
+	s.clients.ended = func(session string) {
+		s.buffers.dropOwner(session)
+		s.recent.drop(session)
+	}
 	s.cache.evicted = s.buffers.dropReport
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: "recap", Title: "recap: summary-first static analysis and diffs", Version: opts.Version},
 		&mcp.ServerOptions{

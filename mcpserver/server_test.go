@@ -74,7 +74,9 @@ func connect(t testing.TB, opts mcpserver.Options) (*mcp.ClientSession, *mcpserv
 	if err != nil {
 		t.Fatal(err)
 	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(ctx, ct, nil)
+	// Claude Code, a client known to take dotted names: the tests call
+	// the tools as SPEC names them (TestToolNamesByClient covers the others).
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "claude-code"}, nil).Connect(ctx, ct, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

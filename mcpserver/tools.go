@@ -58,8 +58,9 @@ type GetReportsIn struct {
 
 // GetFindingIn are analysis.getFinding's arguments.
 type GetFindingIn struct {
-	ID        string `json:"id" jsonschema:"a finding's id from analysis.getReports, or its fingerprint (which stays the same when the reports are made again)"`
-	MaxTokens int    `json:"maxTokens,omitempty" jsonschema:"token budget of the answer"`
+	ID          string `json:"id,omitempty" jsonschema:"a finding's id from analysis.getReports (give id or fingerprint)"`
+	Fingerprint string `json:"fingerprint,omitempty" jsonschema:"a finding's fingerprint from analysis.getReports, which stays the same when the reports are made again (give id or fingerprint)"`
+	MaxTokens   int    `json:"maxTokens,omitempty" jsonschema:"token budget of the answer"`
 }
 
 // DiffIn are vcs.diff's arguments.

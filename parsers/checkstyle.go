@@ -227,14 +227,15 @@ func (c *checkstyleRules) of(source string) *checkstyleRule {
 		clear(c.m)
 	}
 	r := &checkstyleRule{tool: "Checkstyle", rule: source, word: checkstyleCategory(source), name: checkstyleRuleName(source)}
+	short := ""
 	if rule, ok := strings.CutPrefix(source, "eslint.rules."); ok {
 		r.tool, r.rule, r.name = "ESLint", rule, rule
-	} else if r.word != "" && r.word != "checker" && r.word != "misc" {
-		r.helpURI = "https://checkstyle.org/checks/" + r.word + "/" + strings.ToLower(r.name) + ".html"
+	} else {
+		r.helpURI, short = checkstyleDoc(source)
 	}
 	r.category = reports.Categorize(r.tool, r.word)
 	if source != "" {
-		c.table.Add(r.tool, reports.Rule{ID: r.rule, Name: r.name, HelpURI: r.helpURI})
+		c.table.Add(r.tool, reports.Rule{ID: r.rule, Name: r.name, HelpURI: r.helpURI, Short: short})
 	}
 	c.m[source] = r
 	return r

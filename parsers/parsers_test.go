@@ -85,10 +85,11 @@ func TestCheckstyleXML(t *testing.T) {
 		{Tool: "Checkstyle", ToolVersion: "8.36.1", Rule: "com.puppycrawl.tools.checkstyle.checks.sizes.LineLengthCheck", RuleName: "LineLength",
 			Category: "Design", ToolCategory: "sizes", Severity: reports.SeverityWarning,
 			Quality: reports.QualityMaintainability, Impact: reports.ImpactLow, Message: "Line is longer than 80 characters (found 95).", Path: "src/A.java",
-			Line: 12, EndLine: 12, Column: 3, HelpURI: "https://checkstyle.org/checks/sizes/linelength.html"},
+			Line: 12, EndLine: 12, Column: 3, HelpURI: "https://checkstyle.org/checks/sizes/linelength.html#LineLength"},
 		{Tool: "Checkstyle", ToolVersion: "8.36.1", Rule: "com.puppycrawl.tools.checkstyle.checks.NewlineAtEndOfFileCheck", RuleName: "NewlineAtEndOfFile",
 			Category: "Code Style", ToolCategory: "misc", Severity: reports.SeverityNote,
-			Quality: reports.QualityMaintainability, Impact: reports.ImpactLow, Message: "Zeile länger", Path: "src/A.java", Line: 1, EndLine: 1},
+			Quality: reports.QualityMaintainability, Impact: reports.ImpactLow, Message: "Zeile länger", Path: "src/A.java", Line: 1, EndLine: 1,
+			HelpURI: "https://checkstyle.org/checks/misc/newlineatendoffile.html#NewlineAtEndOfFile"},
 	}
 	if diff := cmp.Diff(want, stripIDs(findings)); diff != "" {
 		t.Errorf("findings mismatch (-want +got):\n%s", diff)
@@ -97,8 +98,10 @@ func TestCheckstyleXML(t *testing.T) {
 		t.Errorf("input = %+v", in)
 	}
 	wantRules := ruleTable("Checkstyle",
-		reports.Rule{ID: "com.puppycrawl.tools.checkstyle.checks.sizes.LineLengthCheck", Name: "LineLength", HelpURI: "https://checkstyle.org/checks/sizes/linelength.html"},
-		reports.Rule{ID: "com.puppycrawl.tools.checkstyle.checks.NewlineAtEndOfFileCheck", Name: "NewlineAtEndOfFile"})
+		reports.Rule{ID: "com.puppycrawl.tools.checkstyle.checks.sizes.LineLengthCheck", Name: "LineLength", Short: "Checks for long lines.",
+			HelpURI: "https://checkstyle.org/checks/sizes/linelength.html#LineLength"},
+		reports.Rule{ID: "com.puppycrawl.tools.checkstyle.checks.NewlineAtEndOfFileCheck", Name: "NewlineAtEndOfFile", Short: "Checks whether files end with a line separator.",
+			HelpURI: "https://checkstyle.org/checks/misc/newlineatendoffile.html#NewlineAtEndOfFile"})
 	if diff := cmp.Diff(wantRules.List(), in.Rules.List()); diff != "" {
 		t.Errorf("rules (-want +got):\n%s", diff)
 	}

@@ -309,7 +309,7 @@ func bugFieldsOf(b *etree.Element) *bugFields {
 func (b *bugFields) finding(rules *bugRules, res *sourceResolver, tool, version string) (reports.Finding, map[string]string) {
 	f := reports.Finding{
 		Tool: tool, ToolVersion: version, Rule: b.typ,
-		Severity: spotbugsSeverity(b.rank, b.priority), Priority: b.priority,
+		Severity: spotbugsSeverity(b.rank, b.priority), Priority: b.priority, Rank: uint8(min(max(b.rank, 0), 255)),
 		HelpURI: "https://spotbugs.readthedocs.io/en/latest/bugDescriptions.html#" + b.typ,
 	}
 	r := rules.of(b)

@@ -101,7 +101,7 @@ func domSpotbugsFinding(b *etree.Element, patterns map[string]*etree.Element, co
 	f := reports.Finding{
 		Tool: tool, ToolVersion: version, Rule: typ,
 		ToolCategory: b.SelectAttrValue("category", ""),
-		Severity:     spotbugsSeverity(rank, prio), Priority: prio,
+		Severity:     spotbugsSeverity(rank, prio), Priority: prio, Rank: uint8(min(max(rank, 0), 255)),
 		HelpURI: help,
 	}
 	short, details := "", ""

@@ -45,6 +45,9 @@ func runDeep(ctx context.Context, s *scan) (bool, error) {
 	var counts summarize.BaselineCounts
 	smp := newSample(s.q.Order)
 	inputs, marked, err := s.pass(ctx, src, &counts, func(f *reports.Finding, state string) error {
+		if f.Uncounted() {
+			return nil
+		}
 		g := *f
 		g.Baseline = state
 		c.Add(g)
@@ -107,7 +110,7 @@ func selectPage(ctx context.Context, s *scan, src Source, smp *sample, total int
 		var cands []reports.Finding
 		next := newSample(s.q.Order)
 		_, _, err := s.pass(ctx, src, nil, func(f *reports.Finding, state string) error {
-			if !within(s.q.Order, f, lo, hi) {
+			if f.Uncounted() || !within(s.q.Order, f, lo, hi) {
 				return nil
 			}
 			if nlo != nil && s.q.Order.Less(f, nlo) {

@@ -83,7 +83,9 @@ type Keep struct {
 	PerSeverity int
 	// Each receives every finding that passes, in the reports' order, with
 	// its state against the baseline ("" without one); f is the source's
-	// and must not be kept or changed.
+	// and must not be kept or changed. When the source gives the results
+	// that are no findings too (parsers.ReadOptions.Uncounted), Each
+	// receives them, with no state, and nothing counts them.
 	Each func(f *reports.Finding, baseline string) error
 }
 
@@ -211,6 +213,9 @@ func Run(ctx context.Context, q *Query) (*Result, error) {
 				return err
 			}
 		}
+		if f.Uncounted() {
+			return nil // for Each alone
+		}
 		g := *f
 		g.Baseline = state
 		c.Add(g)
@@ -328,13 +333,9 @@ func (s *scan) pass(ctx context.Context, src Source, counts *summarize.BaselineC
 	if s.q.Changes != nil {
 		lines = s.q.Changes.Lines()
 	}
-	keep := func(f *reports.Finding) bool {
-		if first && s.seen != nil {
-			s.seen.add(f)
-		}
-		if !s.flt.Match(*f) {
-			return false
-		}
+	// changed keeps the findings on the changed lines, carried onto the
+	// head's lines, and counts the others.
+	changed := func(f *reports.Finding) bool {
 		if lines != nil && !moveLines(lines, f) {
 			if first {
 				s.res.NotInHead++
@@ -349,7 +350,31 @@ func (s *scan) pass(ctx context.Context, src Source, counts *summarize.BaselineC
 		}
 		return true
 	}
+	// With a baseline, every finding that passes the filter takes its match
+	// in the baseline, also one off the changed lines: else an unchanged
+	// finding of a changed file, not shown, would leave its match to be
+	// counted as fixed. Without one, the changed lines are asked before the
+	// reader gives a finding its id and fingerprint.
+	keep := func(f *reports.Finding) bool {
+		if first && s.seen != nil {
+			s.seen.add(f)
+		}
+		return s.flt.Match(*f) && (base != nil || changed(f))
+	}
 	inputs, err := src.Read(ctx, keep, func(f *reports.Finding) error {
+		if f.Uncounted() { // asked for recap's SARIF: no state, no count
+			if base != nil && !changed(f) {
+				return nil
+			}
+			return visit(f, "")
+		}
+		state := ""
+		if base != nil {
+			state = base.State(f)
+			if !changed(f) {
+				return nil
+			}
+		}
 		if !first && s.grouped.Duplicate(f) {
 			return nil
 		}
@@ -358,9 +383,7 @@ func (s *scan) pass(ctx context.Context, src Source, counts *summarize.BaselineC
 				s.grouper.Add(f, r)
 			}
 		}
-		state := ""
 		if base != nil {
-			state = base.State(f)
 			if first {
 				counts.Add(state)
 			}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Filter selects findings. The zero value matches everything; each non-empty
@@ -208,10 +209,15 @@ func globRegexp(glob string) (*regexp.Regexp, error) {
 			b.WriteString("[" + class + "]")
 			i += j
 		case c == '\\' && i+1 < len(glob):
-			i++
-			b.WriteString(regexp.QuoteMeta(glob[i : i+1]))
+			_, n := utf8.DecodeRuneInString(glob[i+1:])
+			b.WriteString(regexp.QuoteMeta(glob[i+1 : i+1+n]))
+			i += n
 		default:
-			b.WriteString(regexp.QuoteMeta(string(c)))
+			// A character is quoted whole: a byte of a UTF-8 sequence
+			// quoted alone would be another character (é is two bytes).
+			_, n := utf8.DecodeRuneInString(glob[i:])
+			b.WriteString(regexp.QuoteMeta(glob[i : i+n]))
+			i += n - 1
 		}
 	}
 	b.WriteString("$")

@@ -153,3 +153,34 @@ func TestSortKeyAgrees(t *testing.T) {
 		}
 	}
 }
+
+// TestGlobNonASCII: a glob's characters outside ASCII match themselves,
+// written literally, escaped, in a class, or as what ? and * stand for.
+func TestGlobNonASCII(t *testing.T) {
+	const p = "src/com/acme/ünï/Naïve.java"
+	tests := map[string]bool{
+		"src/com/acme/ünï/Naïve.java": true,
+		"**/ünï/*.java":               true,
+		"**/Na?ve.java":               true,
+		"Naïve.java":                  true,
+		`**/Na\ïve.java`:              true,
+		"**/Na[ïi]ve.java":            true,
+		"**/Na[^ï]ve.java":            false,
+		"**/Naive.java":               false,
+		"**/Na??ve.java":              false, // ï is one character, not two bytes
+		"src/com/acme/ü*/日本.java":     false,
+	}
+	for glob, want := range tests {
+		g, err := CompileGlobs([]string{glob})
+		if err != nil {
+			t.Fatalf("%s: %v", glob, err)
+		}
+		if got := g.Match(p); got != want {
+			t.Errorf("%s matches %s: %v, want %v", glob, p, got, want)
+		}
+	}
+	g, _ := CompileGlobs([]string{"src/*/日本.java"})
+	if !g.Match("src/ü/日本.java") {
+		t.Error("src/*/日本.java does not match src/ü/日本.java")
+	}
+}

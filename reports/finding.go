@@ -56,11 +56,16 @@ type Finding struct {
 	SnippetLine int32  `json:"snippetLine,omitempty"`
 	// FlowSteps counts the steps of the finding's code flow and Related its
 	// related locations, as the report gives them (Detail keeps the first of
-	// each); Fixable says that the report proposes a fix. (int32 and bool
-	// side by side: a finding is copied as it streams, and every word counts.)
+	// each); Fixable says that the report proposes a fix, in edits or in
+	// words. (int32, bool and uint8 side by side: a finding is copied as it
+	// streams, and every word counts.)
 	FlowSteps int32 `json:"flowSteps,omitempty"`
 	Related   int32 `json:"related,omitempty"`
 	Fixable   bool  `json:"fixable,omitempty"`
+	// Rank is the tool's rank of the finding when it gives one beside its
+	// priority (SpotBugs' bug rank, 1 the scariest to 20), kept as is (0:
+	// none).
+	Rank uint8 `json:"rank,omitempty"`
 	// Baseline is the finding's state against a baseline run (new,
 	// unchanged or fixed); "" when no baseline was given.
 	Baseline string `json:"baseline,omitempty"`

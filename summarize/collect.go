@@ -64,7 +64,7 @@ func (c *Collector) Add(f reports.Finding) {
 	}
 	c.tools.add(f.Tool)
 	c.cats.add(f.Category)
-	c.rules.add(ruleKey{f.Tool, f.Rule})
+	c.rules.add(ruleKey{f.Tool, reports.ShortRule(f.Tool, f.Rule)}) // Checkstyle's checks by their names, as users write them
 	if f.Path != "" {
 		c.files.add(f.Path)
 	}

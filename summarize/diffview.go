@@ -72,6 +72,9 @@ type DiffOptions struct {
 	MaxHunks int
 	// Paths keeps the files whose new or old path matches (none: all).
 	Paths reports.Globs
+	// Spell writes the path filter of the suggestions as the door takes
+	// it (nil: path="…").
+	Spell Speller
 }
 
 // MaxDiffFiles is the most file lines one diff view keeps; past them files
@@ -199,7 +202,7 @@ func (b *DiffViewBuilder) View() *DiffView {
 			Tokens: budget.FloorRunes(b.moreChars),
 		})
 		for _, fh := range b.top {
-			v.Suggestions = append(v.Suggestions, fmt.Sprintf("path=%q has %d hunks", fh.path, fh.n))
+			v.Suggestions = append(v.Suggestions, fmt.Sprintf("%s has %d hunks", spell(b.opts.Spell, "path", fh.path), fh.n))
 		}
 	}
 	v.Omitted = append([]budget.Omission(nil), v.hunkBase...)

@@ -219,3 +219,19 @@ func TestDiffViewManyFiles(t *testing.T) {
 		t.Errorf("suggestions %q", v.Suggestions)
 	}
 }
+
+type listSpelling struct{}
+
+func (listSpelling) Spell(filter, value string) string { return filter + "s=[" + value + "]" }
+
+// TestDiffSuggestionsSpelled: the diff view's suggestions write the path
+// filter as the door's Speller does, path="…" without one.
+func TestDiffSuggestionsSpelled(t *testing.T) {
+	files := parse(t, manyHunks(2, 15))
+	if v := summarize.NewDiffView(files, summarize.DiffOptions{}); len(v.Suggestions) == 0 || !strings.HasPrefix(v.Suggestions[0], `path="f0.go" has 15 hunks`) {
+		t.Errorf("suggestions %q", v.Suggestions)
+	}
+	if v := summarize.NewDiffView(files, summarize.DiffOptions{Spell: listSpelling{}}); len(v.Suggestions) == 0 || !strings.HasPrefix(v.Suggestions[0], `paths=[f0.go] has 15 hunks`) {
+		t.Errorf("suggestions %q", v.Suggestions)
+	}
+}

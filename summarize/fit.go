@@ -24,6 +24,26 @@ type Layout interface {
 	Context(f *FindingView) string
 }
 
+// A Speller writes a filter as the door that made the view takes it, in
+// the suggestions of what would narrow a result: filter is "severity",
+// "category", "rule" or "path", value its value. A [Layout] may implement
+// it; without it a suggestion writes filter=value (severity=error,
+// category="Design").
+type Speller interface {
+	Spell(filter, value string) string
+}
+
+// spell writes filter with value as sp spells it, or as filter=value.
+func spell(sp Speller, filter, value string) string {
+	if sp != nil {
+		return sp.Spell(filter, value)
+	}
+	if filter == "severity" {
+		return filter + "=" + value
+	}
+	return fmt.Sprintf("%s=%q", filter, value)
+}
+
 // The kinds of a view's parts, in the order they are admitted.
 const (
 	kindSummary  = iota // the counts and the inputs: always kept
@@ -46,6 +66,7 @@ func Fit(v *View, c budget.Counter, limit int, l Layout) int {
 	limit = budget.Clamp(limit)
 	given := slices.Clone(v.Suggestions)
 	v.Tokens = &budget.TokenInfo{Budget: limit, Tokenizer: c.Name()}
+	sp, _ := l.(Speller)
 	findings := v.Findings
 	tops := [3]any{v.Summary.TopCategories, v.Summary.TopRules, v.Summary.TopFiles}
 	topsCost := budget.Cost(c, l.TopLists(&v.Summary))
@@ -64,7 +85,7 @@ func Fit(v *View, c budget.Counter, limit int, l Layout) int {
 	return budget.Fit(c, limit, budget.Plan{
 		Parts: parts,
 		Apply: func(keep []bool, level int) {
-			apply(v, baseOmitted, findings, tops, parts, keep, level == 0)
+			apply(v, baseOmitted, findings, tops, parts, keep, level == 0, sp)
 			if level == 0 && len(given) > 0 {
 				v.Suggestions = append(slices.Clone(given), v.Suggestions...)
 			}
@@ -170,7 +191,7 @@ func squeeze(v *View, level int) {
 }
 
 // apply rebuilds v's findings, top lists, page and markers from keep.
-func apply(v *View, baseOmitted []budget.Omission, findings []FindingView, tops [3]any, parts []budget.Part, keep []bool, suggest bool) {
+func apply(v *View, baseOmitted []budget.Omission, findings []FindingView, tops [3]any, parts []budget.Part, keep []bool, suggest bool, sp Speller) {
 	v.Omitted, v.Suggestions = append([]budget.Omission(nil), baseOmitted...), nil
 	if keep[kindTopLists] {
 		v.Summary.TopCategories, v.Summary.TopRules, v.Summary.TopFiles = tops[0].([]Count), tops[1].([]RuleCount), tops[2].([]Count)
@@ -218,7 +239,7 @@ func apply(v *View, baseOmitted []budget.Omission, findings []FindingView, tops 
 		v.Omitted = append(v.Omitted, budget.Omission{What: fmt.Sprintf("%s after the requested page: page with offset=%d, or narrow the filters", english.Plural(after, "finding", "findings"), p.Offset+len(findings)), Tokens: avg * after})
 	}
 	if suggest && (droppedN > 0 || !keep[kindTopLists] || (p.NextOffset != nil && p.Total > 2*len(v.Findings))) {
-		v.Suggestions = suggestions(&v.Summary)
+		v.Suggestions = suggestions(&v.Summary, sp)
 	}
 }
 
@@ -232,29 +253,30 @@ func sumKept(parts []budget.Part, keep []bool) int {
 	return n
 }
 
-// suggestions name the largest groups that would narrow a result.
-func suggestions(s *Summary) []string {
+// suggestions name the largest groups that would narrow a result, each
+// filter spelled by sp.
+func suggestions(s *Summary, sp Speller) []string {
 	var out []string
 	for _, sev := range []struct {
 		name string
 		n    int
 	}{{"error", s.BySeverity.Error}, {"warning", s.BySeverity.Warning}} {
 		if sev.n > 0 && sev.n < s.Total {
-			out = append(out, fmt.Sprintf("severity=%s keeps %d of %s", sev.name, sev.n, english.Plural(s.Total, "finding", "findings")))
+			out = append(out, fmt.Sprintf("%s keeps %d of %s", spell(sp, "severity", sev.name), sev.n, english.Plural(s.Total, "finding", "findings")))
 			break
 		}
 	}
 	if len(s.TopCategories) > 0 {
 		c := s.TopCategories[0]
-		out = append(out, fmt.Sprintf("category=%q has %s", c.Name, english.Plural(c.Count, "finding", "findings")))
+		out = append(out, fmt.Sprintf("%s has %s", spell(sp, "category", c.Name), english.Plural(c.Count, "finding", "findings")))
 	}
 	if len(s.TopRules) > 0 {
 		r := s.TopRules[0]
-		out = append(out, fmt.Sprintf("rule=%q (%s) has %s", r.Name, r.Tool, english.Plural(r.Count, "finding", "findings")))
+		out = append(out, fmt.Sprintf("%s (%s) has %s", spell(sp, "rule", r.Name), r.Tool, english.Plural(r.Count, "finding", "findings")))
 	}
 	if len(s.TopFiles) > 0 {
 		f := s.TopFiles[0]
-		out = append(out, fmt.Sprintf("path=%q has %s", f.Name, english.Plural(f.Count, "finding", "findings")))
+		out = append(out, fmt.Sprintf("%s has %s", spell(sp, "path", f.Name), english.Plural(f.Count, "finding", "findings")))
 	}
 	return out
 }

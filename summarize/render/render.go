@@ -55,6 +55,14 @@ type Streamer interface {
 	NewStream() Stream
 }
 
+// AllResults is a [Streamer] that writes the results a report says are no
+// findings too (suppressed ones, SARIF results of another kind than fail):
+// a caller reads them for it (parsers.ReadOptions.Uncounted) and hands
+// them to its stream, marked ([reports.Finding.Uncounted]).
+type AllResults interface {
+	AllResults() bool
+}
+
 // A Stream takes findings one at a time, in the reports' order, and writes
 // them with the view's summary and inputs; its memory does not grow with the
 // findings. Close removes what it left on disk.

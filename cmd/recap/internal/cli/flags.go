@@ -16,6 +16,7 @@ type commonFlags struct {
 	inputFormat string
 	maxChars    int
 	maxResults  int
+	unlocated   string
 }
 
 func (c *commonFlags) register(cmd *cobra.Command) {
@@ -25,6 +26,7 @@ func (c *commonFlags) register(cmd *cobra.Command) {
 	f.IntVar(&c.maxChars, "max-chars", render.CommentLimit, "markdown: the most characters to write, findings left out whole beyond it (65536 fits a PR comment, 1048576 a job summary)")
 	f.StringVar(&c.inputFormat, "input-format", "", "read every input as this report format ("+parsers.FormatNames()+") instead of detecting it")
 	f.IntVar(&c.maxResults, "max-results", render.MaxRunResults, "sarif: the most results of each run, the most severe first, the others counted in the run's properties (GitHub's code scanning takes 25000); 0 keeps all")
+	f.StringVar(&c.unlocated, "unlocated", "keep", "sarif: keep the findings without a file, with the place their tool gave (keep), or leave them out and count them (drop: GitHub's code scanning refuses an upload that has one)")
 }
 
 // resolve checks the flags and returns the renderer, the input format
@@ -43,8 +45,11 @@ func (c *commonFlags) resolve() (render.Renderer, parsers.Format, string, error)
 	if c.maxResults < 0 {
 		return nil, "", "", usageError("--max-results must be 0 (all) or more")
 	}
+	if c.unlocated != "" && c.unlocated != "keep" && c.unlocated != "drop" {
+		return nil, "", "", usageError("--unlocated must be keep or drop")
+	}
 	if _, ok := r.(render.SARIF); ok {
-		r = render.SARIF{MaxResults: c.maxResults, Version: version()}
+		r = render.SARIF{MaxResults: c.maxResults, Version: version(), DropUnlocated: c.unlocated == "drop"}
 	}
 	var in parsers.Format
 	if c.inputFormat != "" {

@@ -149,6 +149,11 @@ func newReport(streams *IO, o *reportOptions, args []string, page bool) (*report
 	}
 	switch {
 	case streamer && !(page && o.paged):
+		if all, ok := r.(render.AllResults); ok && all.AllResults() {
+			// The results that are no findings (suppressed, passes) too.
+			readOpts.Uncounted = true
+			q.Reports = pipeline.Files{Paths: args, Options: readOpts}
+		}
 		rep.stream = st.NewStream()
 		q.Keep.Each = func(f *reports.Finding, state string) error {
 			g := *f
@@ -243,9 +248,14 @@ func runReport(ctx context.Context, streams *IO, o *reportOptions, args []string
 			english.Plural(cc.NoPath, "finding", "findings"))
 	}
 	if un, ok := rep.stream.(interface{ Unlocated() int }); ok && un.Unlocated() > 0 {
-		fmt.Fprintf(streams.ErrOut, "recap: warning: sarif: %s without a file left out (GitHub's code scanning takes a result only "+
-			"with a location in a file): the run's properties.%s counts them; --format json lists them\n",
+		fmt.Fprintf(streams.ErrOut, "recap: warning: sarif: %s without a file left out (--unlocated drop): the run's properties.%s counts them; --format json lists them\n",
 			english.Plural(un.Unlocated(), "finding", "findings"), render.UnlocatedProperty)
+	}
+	if kept, ok := rep.stream.(interface{ Located() (int, int) }); ok {
+		if n, _ := kept.Located(); n > 0 {
+			fmt.Fprintf(streams.ErrOut, "recap: warning: sarif: %s without a file kept, with the place their tool gave: GitHub's code scanning shows no "+
+				"result without a file and refuses an upload that has one; --unlocated drop leaves them out\n", english.Plural(n, "finding", "findings"))
+		}
 	}
 	if v.Failed() {
 		return errInputs
