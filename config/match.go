@@ -84,6 +84,17 @@ func (c *Config) SameRule(a, b *reports.Finding) bool {
 	return false
 }
 
+// Groups returns the indexes of the groups of same that f's rule is in,
+// ascending; nil when it is in none. The slice is the configuration's: do
+// not change it.
+func (c *Config) Groups(f *reports.Finding) []int32 {
+	m := c.matcher()
+	if m == nil || !m.groups {
+		return nil
+	}
+	return m.rule(f).groups
+}
+
 // Unmatched returns the rule patterns and path globs that matched none of
 // the findings given to Excluded, Apply and SameRule so far, in file
 // order: after a run, the patterns worth a warning (a typo, a rule

@@ -8,6 +8,7 @@ import (
 
 	"github.com/recap-dev/recap/config"
 	"github.com/recap-dev/recap/parsers"
+	"github.com/recap-dev/recap/internal/tooltest"
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/reports/reportstest"
 )
@@ -39,8 +40,8 @@ same:
 		all = append(all, f)
 		return nil
 	})
-	if err != nil || len(all) != 117 {
-		t.Fatalf("%d findings read (%v), want the sample's 117", len(all), err)
+	if err != nil || len(all) != tooltest.SampleFindings {
+		t.Fatalf("%d findings read (%v), want the sample's %d", len(all), err, tooltest.SampleFindings)
 	}
 
 	var excluded, wantExcluded, overridden, wantOverridden int
@@ -73,7 +74,7 @@ same:
 		t.Errorf("%d findings overridden, want %d", overridden, wantOverridden)
 	}
 
-	// The sample's 12 places where Checkstyle's FinalParameters and PMD's
+	// The sample's 16 places where Checkstyle's FinalParameters and PMD's
 	// MethodArgumentCouldBeFinal report the same parameter.
 	type place struct {
 		file string
@@ -106,8 +107,8 @@ same:
 	if others == 0 {
 		t.Error("no PMD and Checkstyle findings on one line that stay apart")
 	}
-	if pairs != 12 {
-		t.Errorf("%d same-rule pairs on one line, want the sample's 12", pairs)
+	if pairs != 16 {
+		t.Errorf("%d same-rule pairs on one line, want the sample's 16", pairs)
 	}
 	rules, paths := c.Unmatched()
 	if len(rules) != 0 || len(paths) != 0 {

@@ -67,9 +67,12 @@ type buffer struct {
 	summary summarize.Summary
 	inputs  []reports.Input
 	notes   []string // what the query's filter matched nothing of (see unmatchedNotes)
-	order   reports.Order
-	bytes   int64
-	used    time.Time
+	// also names the other findings of the problems whose findings lead
+	// them (the duplicates have no ref), by their lead's report and index.
+	also  map[[2]int32][]summarize.AlsoReported
+	order reports.Order
+	bytes int64
+	used  time.Time
 
 	sortOnce sync.Once
 }
@@ -195,6 +198,10 @@ type cached struct {
 	ids   bool
 	at    ref
 }
+
+// Rereadable implements [pipeline.Rereadable]: the reports kept in the
+// cache are read again at no cost; one read as it goes is not.
+func (c *cached) Rereadable() bool { return !slices.Contains(c.reps, nil) }
 
 // Read implements [pipeline.Source].
 func (c *cached) Read(ctx context.Context, keep func(*reports.Finding) bool, emit func(*reports.Finding) error) ([]reports.Input, error) {

@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
 	"slices"
 	"strings"
 
+	"github.com/recap-dev/recap/config"
 	"github.com/recap-dev/recap/diff"
 	"github.com/recap-dev/recap/internal/english"
 	"github.com/recap-dev/recap/parsers"
@@ -187,7 +189,7 @@ func (s *Server) getReports(ctx context.Context, in *GetReportsIn) (answer, erro
 		to := min(from+in.Limit, len(b.refs))
 		v.Findings = make([]summarize.FindingView, 0, to-from)
 		for _, r := range b.refs[from:to] {
-			fv := summarize.FindingView{Finding: b.finding(r)}
+			fv := summarize.FindingView{Finding: b.finding(r), AlsoReportedBy: b.also[[2]int32{r.report, r.index}]}
 			fv.Baseline = r.baseline()
 			v.Findings = append(v.Findings, fv)
 		}
@@ -252,6 +254,14 @@ func (s *Server) query(ctx context.Context, in *GetReportsIn) (b *buffer, stream
 		return nil, nil, toolErrorf(CodeBadArgument, "sort: %v", err)
 	}
 	q.Order = order
+	if in.Group == nil || *in.Group {
+		q.Classes = reports.ClassOf
+	}
+	cfg, cfgKey, err := s.config()
+	if err != nil {
+		return nil, nil, err
+	}
+	q.Config = cfg
 	if err := q.Filter.Compile(); err != nil {
 		return nil, nil, toolErrorf(CodeBadArgument, "paths: %v", err)
 	}
@@ -285,7 +295,7 @@ func (s *Server) query(ctx context.Context, in *GetReportsIn) (b *buffer, stream
 	if in.ChangedSince != "" {
 		q.Changes = &pipeline.Changes{Root: s.root.dir, Since: in.ChangedSince, Mode: mode}
 	} else {
-		key = sessionName(ctx) + "\x00" + queryKey(in, files, baseFiles) // a session reuses its own buffers only
+		key = sessionName(ctx) + "\x00" + cfgKey + "\x00" + queryKey(in, files, baseFiles) // a session reuses its own buffers only
 		if b := s.buffers.lookup(key); b != nil {
 			return b, nil, nil
 		}
@@ -341,8 +351,14 @@ func (s *Server) query(ctx context.Context, in *GetReportsIn) (b *buffer, stream
 		}
 		b.refs = make([]ref, 0, n)
 	}
-	q.Keep.Each = func(_ *reports.Finding, state string) error {
+	q.Keep.Each = func(f *reports.Finding, state string) error {
 		b.refs = append(b.refs, ref{report: src.at.report, index: src.at.index, state: stateOf(state)})
+		if f.Detail != nil && len(f.Detail.Also) > 0 {
+			if b.also == nil {
+				b.also = map[[2]int32][]summarize.AlsoReported{}
+			}
+			b.also[[2]int32{src.at.report, src.at.index}] = f.Detail.Also
+		}
 		return nil
 	}
 	res, err := pipeline.Run(ctx, &q)
@@ -356,12 +372,37 @@ func (s *Server) query(ctx context.Context, in *GetReportsIn) (b *buffer, stream
 	return b, nil, nil
 }
 
+// config reads the root's configuration file (docs/config.md), at each
+// call (it is small, and may change between calls), and returns it with a
+// key that changes with the file; nil and "" when there is none.
+func (s *Server) config() (*config.Config, string, error) {
+	name, err := config.Find(s.root.dir)
+	if err != nil {
+		return nil, "", toolErrorf(CodeBadArgument, "configuration: %v", err)
+	}
+	if name == "" {
+		return nil, "", nil
+	}
+	cfg, err := config.LoadDir(s.root.dir)
+	if err != nil {
+		return nil, "", toolErrorf(CodeBadArgument, "configuration: %v (fix the file, see docs/config.md)", err)
+	}
+	key := name
+	if fi, err := os.Stat(name); err == nil {
+		key = fmt.Sprintf("%s %d %d", name, fi.Size(), fi.ModTime().UnixNano())
+	}
+	return cfg, key, nil
+}
+
 // unmatchedNotes say which tools and rules of the call's filter no
 // finding of the reports has, and the closest ones they have.
 func unmatchedNotes(un []pipeline.Unmatched) []string {
 	var out []string
 	for _, u := range un {
 		msg := fmt.Sprintf("%ss: %q matches no finding of the reports", u.What, u.Name)
+		if u.Where != "" {
+			msg = fmt.Sprintf("%s: %s matches no finding of the reports", u.Where, u.Name)
+		}
 		if len(u.Closest) > 0 {
 			msg += "; closest: " + strings.Join(u.Closest, ", ")
 		}
@@ -468,8 +509,8 @@ func queryKey(in *GetReportsIn, files, baseline []file) string {
 		Files, Baseline                                 [][3]any
 		Categories, Tools, Rules, Paths, CWE, Qualities []string
 		Severity, Grep, Impact, Sort                    string
-		NewOnly, SecurityOnly                           bool
-	}{Categories: in.Categories, Tools: in.Tools, Rules: in.Rules, Paths: in.Paths, CWE: in.CWE, Qualities: in.Qualities, Severity: in.Severity,
+		NewOnly, SecurityOnly, Ungrouped                bool
+	}{Ungrouped: in.Group != nil && !*in.Group, Categories: in.Categories, Tools: in.Tools, Rules: in.Rules, Paths: in.Paths, CWE: in.CWE, Qualities: in.Qualities, Severity: in.Severity,
 		Grep: in.Grep, Impact: in.Impact, Sort: in.Sort, NewOnly: in.NewOnly, SecurityOnly: in.SecurityOnly}
 	for _, f := range files {
 		k.Files = append(k.Files, [3]any{f.abs, f.info.Size(), f.info.ModTime().UnixNano()})

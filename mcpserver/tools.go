@@ -53,6 +53,7 @@ type GetReportsIn struct {
 	MaxTokens    int      `json:"maxTokens,omitempty" jsonschema:"token budget of the answer"`
 	Context      *bool    `json:"context,omitempty" jsonschema:"show 3 lines of code around each finding"`
 	SummaryOnly  bool     `json:"summaryOnly,omitempty" jsonschema:"only the counts, no findings"`
+	Group        *bool    `json:"group,omitempty" jsonschema:"show each problem once (the default): a finding that repeats another's problem at its place, often of another tool, is counted in summary.duplicates and named in its lead's alsoReportedBy; false lists every finding"`
 	BufferID     string   `json:"bufferId,omitempty" jsonschema:"page an earlier answer's result without reading the reports again (its reports and filters stay; give only offset, limit, maxTokens, context, summaryOnly)"`
 }
 

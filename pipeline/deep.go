@@ -202,6 +202,9 @@ func (s *sample) sorted() []reports.Finding {
 // removes) and read from its start at each pass; false for a source of
 // another kind.
 func rereadable(src Source) (Source, func(), bool, error) {
+	if r, ok := src.(Rereadable); ok && r.Rereadable() {
+		return src, func() {}, true, nil
+	}
 	files, ok := src.(Files)
 	if !ok {
 		return nil, nil, false, nil

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/recap-dev/recap/config"
 	"github.com/recap-dev/recap/diff"
 	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/reports"
@@ -40,6 +41,12 @@ type Query struct {
 	// the page shows each problem once, by its most important finding,
 	// which names the others, and Result.Grouped says which are which.
 	Classes func(tool, rule string) int
+	// Config, when set, is the repository's configuration (docs/config.md):
+	// the findings it excludes are counted and left out before every step,
+	// its overrides change the others before the filter sees them, and its
+	// groups of same rules join Classes'. Each finding of the reports and
+	// of the baseline goes through it.
+	Config *config.Config
 }
 
 // A Source gives findings. Read calls emit for each finding that keep
@@ -50,6 +57,15 @@ type Query struct {
 // context stopped it.
 type Source interface {
 	Read(ctx context.Context, keep func(*reports.Finding) bool, emit func(*reports.Finding) error) ([]reports.Input, error)
+}
+
+// Rereadable is a [Source] that can say it gives the same findings, with
+// the same ids, each time it is read (Files can, their standard input kept
+// in a file): a query reads such a source again to page past duplicates,
+// deep pages, and to hand Keep.Each each problem once.
+type Rereadable interface {
+	Source
+	Rereadable() bool
 }
 
 // Files is a [Source] of report files read by package parsers: files,
@@ -130,6 +146,8 @@ type Result struct {
 	// of the reports has, with the closest ones the reports have: a typo
 	// in a gate would otherwise pass silently.
 	Unmatched []Unmatched
+	// Excluded counts the findings Query.Config left out.
+	Excluded int
 	// Grouped says which findings repeat another's problem (with
 	// Query.Classes; nil without).
 	Grouped *Grouped
@@ -137,9 +155,12 @@ type Result struct {
 
 // Unmatched is a tool or rule a filter names that no finding has.
 type Unmatched struct {
-	What    string   // "tool" or "rule"
-	Name    string   // as the filter gives it
+	What    string   // "tool", "rule" or "path"
+	Name    string   // as the filter or the configuration gives it
 	Closest []string // the nearest names the reports have
+	// Where is the place in the configuration file of a pattern that
+	// matched nothing ("file:line:column: key"); "" for a filter's.
+	Where string
 }
 
 // Run runs the query: it loads the changes, reads the baseline, then the
@@ -165,11 +186,14 @@ func Run(ctx context.Context, q *Query) (*Result, error) {
 		}
 	}
 	s := &scan{q: q, flt: q.Filter, res: res}
-	if len(q.Filter.Tools)+len(q.Filter.Rules) > 0 {
+	if len(q.Filter.Tools)+len(q.Filter.Rules) > 0 || q.Config != nil {
 		s.seen = newSeen()
 	}
 	if q.Classes != nil {
 		s.grouper, s.ids = reports.NewGrouper(q.Classes), newIDs()
+		if q.Config != nil {
+			s.grouper.More(q.Config.Groups)
+		}
 	}
 	if err := s.flt.Compile(); err != nil {
 		return nil, err
@@ -182,12 +206,12 @@ func Run(ctx context.Context, q *Query) (*Result, error) {
 		res.Files, res.Index = files, idx
 	}
 	var err error
-	if s.base, err = readBaseline(ctx, q.Baseline, &s.flt); err != nil {
+	if s.base, err = readBaseline(ctx, q.Baseline, &s.flt, q.Config); err != nil {
 		return nil, err
 	}
 	if p := q.Keep.Page; p != nil && p.Offset+p.Limit > DeepPage {
 		if done, err := runDeep(ctx, s); done || err != nil {
-			res.Unmatched = s.seen.unmatched(&q.Filter)
+			res.Unmatched = append(s.seen.unmatched(&q.Filter), s.seen.unmatchedConfig(q.Config)...)
 			return res, err
 		}
 	}
@@ -206,9 +230,27 @@ func Run(ctx context.Context, q *Query) (*Result, error) {
 			c.Slack(k.PerSeverity)
 		}
 	}
+	// With groups, the findings handed to Each wait for a second pass,
+	// which skips the duplicates the first found: each problem once.
+	later := s.grouper != nil && q.Keep.Each != nil
+	if s.grouper != nil && (later || q.Keep.Page != nil) {
+		src, cleanup, ok, err := rereadable(q.Reports)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			defer cleanup()
+			s.src, s.reread = src, true
+		} else {
+			later = false
+		}
+	}
+	if s.src == nil {
+		s.src = q.Reports
+	}
 	var counts summarize.BaselineCounts
-	inputs, marked, err := s.pass(ctx, q.Reports, &counts, func(f *reports.Finding, state string) error {
-		if q.Keep.Each != nil {
+	inputs, marked, err := s.pass(ctx, s.src, &counts, func(f *reports.Finding, state string) error {
+		if q.Keep.Each != nil && !later {
 			if err := q.Keep.Each(f, state); err != nil {
 				return err
 			}
@@ -230,6 +272,11 @@ func Run(ctx context.Context, q *Query) (*Result, error) {
 	if err := s.group(ctx, c, inputs); err != nil {
 		return nil, err
 	}
+	if later {
+		if err := s.eachProblem(ctx); err != nil {
+			return nil, err
+		}
+	}
 	res.View = c.View(inputs)
 	if s.page != nil { // the second pass's
 		for i := range s.page {
@@ -241,7 +288,7 @@ func Run(ctx context.Context, q *Query) (*Result, error) {
 	}
 	s.summarizeBaseline(res.View, marked, &counts)
 	s.showGroups(res.View)
-	res.Unmatched = s.seen.unmatched(&q.Filter)
+	res.Unmatched = append(s.seen.unmatched(&q.Filter), s.seen.unmatchedConfig(q.Config)...)
 	return res, nil
 }
 
@@ -264,11 +311,10 @@ func (s *scan) group(ctx context.Context, c *summarize.Collector, inputs []repor
 	if p == nil || !c.PageShort() {
 		return nil
 	}
-	src, cleanup, ok, err := rereadable(s.q.Reports)
-	if err != nil || !ok {
-		return err
+	if !s.reread {
+		return nil
 	}
-	defer cleanup()
+	src := s.src
 	again := summarize.NewCollector()
 	again.SortBy(s.q.Order)
 	again.KeepPage(p.Offset, p.Limit)
@@ -287,9 +333,36 @@ func (s *scan) group(ctx context.Context, c *summarize.Collector, inputs []repor
 	return nil
 }
 
-// showGroups puts the counts of problems in v's summary, and names the
-// other findings of each problem its page shows.
+// eachProblem hands Query.Keep.Each the findings of a second pass, which
+// skips the duplicates: each problem once, by the finding that shows it,
+// which names the others (reports.Detail.Also).
+func (s *scan) eachProblem(ctx context.Context) error {
+	each := s.q.Keep.Each
+	_, _, err := s.pass(ctx, s.src, nil, func(f *reports.Finding, state string) error {
+		others := s.grouped.Others(f)
+		if len(others) == 0 {
+			return each(f, state)
+		}
+		g := *f
+		d := reports.Detail{}
+		if f.Detail != nil {
+			d = *f.Detail
+		}
+		d.Also = others
+		g.Detail = &d
+		return each(&g, state)
+	})
+	if err == nil {
+		err = ctx.Err()
+	}
+	return err
+}
+
+// showGroups puts the counts of problems (and of the findings the
+// configuration excluded) in v's summary, and names the other findings of
+// each problem its page shows.
 func (s *scan) showGroups(v *summarize.View) {
+	v.Summary.Excluded = s.res.Excluded
 	if s.grouped == nil {
 		return
 	}
@@ -316,6 +389,10 @@ type scan struct {
 	ids     *ids
 	grouped *Grouped
 	page    []summarize.FindingView // the page of a second pass that skipped the duplicates
+	// src is the reports as the passes read them: Query.Reports, or, when
+	// they are read again, their standard input kept in a file.
+	src    Source
+	reread bool // src can be read again
 }
 
 // pass reads src once through the steps and calls visit for each finding
@@ -358,6 +435,15 @@ func (s *scan) pass(ctx context.Context, src Source, counts *summarize.BaselineC
 	keep := func(f *reports.Finding) bool {
 		if first && s.seen != nil {
 			s.seen.add(f)
+		}
+		if cfg := s.q.Config; cfg != nil {
+			if cfg.Excluded(f) {
+				if first {
+					s.res.Excluded++
+				}
+				return false
+			}
+			cfg.Apply(f)
 		}
 		return s.flt.Match(*f) && (base != nil || changed(f))
 	}
@@ -414,12 +500,21 @@ func (s *scan) summarizeBaseline(v *summarize.View, marked *reports.Baseline, co
 // readBaseline reads the baseline's findings through the filter; nil
 // without one. A baseline that cannot be read is an error: without it every
 // finding would look new.
-func readBaseline(ctx context.Context, src Source, flt *reports.Filter) (*reports.Baseline, error) {
+func readBaseline(ctx context.Context, src Source, flt *reports.Filter, cfg *config.Config) (*reports.Baseline, error) {
 	if src == nil {
 		return nil, nil
 	}
 	b := reports.NewBaseline()
-	inputs, err := src.Read(ctx, func(f *reports.Finding) bool { return flt.Match(*f) }, func(f *reports.Finding) error {
+	keep := func(f *reports.Finding) bool {
+		if cfg != nil {
+			if cfg.Excluded(f) {
+				return false
+			}
+			cfg.Apply(f)
+		}
+		return flt.Match(*f)
+	}
+	inputs, err := src.Read(ctx, keep, func(f *reports.Finding) error {
 		b.Add(*f)
 		return nil
 	})

@@ -1,9 +1,11 @@
 package pipeline
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
+	"github.com/recap-dev/recap/config"
 	"github.com/recap-dev/recap/reports"
 )
 
@@ -67,4 +69,38 @@ func (s *seen) unmatched(flt *reports.Filter) []Unmatched {
 		}
 	}
 	return out
+}
+
+// unmatchedConfig returns the rule patterns and path globs of cfg that no
+// finding matched, each with its place in the file, a rule pattern with
+// the rules closest to its rule part; nil when cfg is nil.
+func (s *seen) unmatchedConfig(cfg *config.Config) []Unmatched {
+	if cfg == nil {
+		return nil
+	}
+	rules, paths := cfg.Unmatched()
+	var out []Unmatched
+	var have []string
+	for _, p := range rules {
+		u := Unmatched{What: "rule", Name: p.Tool + ":" + p.Rule, Where: place(cfg.Name, p.Pos)}
+		if s != nil && len(s.rules) < maxSeen && !strings.ContainsAny(p.Rule, "*?") {
+			if have == nil {
+				for _, v := range s.rules {
+					have = append(have, v)
+				}
+				slices.Sort(have)
+			}
+			u.Closest = reports.ClosestWords(p.Rule, have, 3)
+		}
+		out = append(out, u)
+	}
+	for _, p := range paths {
+		out = append(out, Unmatched{What: "path", Name: p.Glob, Where: place(cfg.Name, p.Pos)})
+	}
+	return out
+}
+
+// place is where a configuration says something: file:line:column: key.
+func place(file string, p config.Pos) string {
+	return fmt.Sprintf("%s:%d:%d: %s", file, p.Line, p.Column, p.Key)
 }

@@ -41,6 +41,20 @@ type Detail struct {
 	// recap's SARIF, asked for them, writes it (see [Finding.Uncounted]).
 	Suppressions []Suppression `json:"suppressions,omitempty"`
 	Kind         string        `json:"kind,omitempty"`
+	// Also names the other findings of the run that report this finding's
+	// problem at its place (docs/formats.md, "Duplicates"), most important
+	// first, when this one shows the problem: set by the pipeline for the
+	// outputs that stream findings (recap's SARIF, Code Quality, workflow
+	// annotations, the check run), which show each problem once.
+	Also []Also `json:"-"`
+}
+
+// Also is another finding of a problem: its tool, its rule's short name
+// and its id.
+type Also struct {
+	Tool string `json:"tool"`
+	Rule string `json:"rule"`
+	ID   string `json:"id"`
 }
 
 // LogicalLocation is a logical place (SARIF §3.33): its name, its fully

@@ -25,6 +25,7 @@ type Ref struct {
 // with a CWE id), and nothing of the others.
 type Grouper struct {
 	classOf func(tool, rule string) int
+	more    func(f *Finding) []int32 // the further classes a configuration gives f's rule
 	paths   map[string]uint32
 	rules   map[[2]string]uint32
 	names   [][2]string // tool and rule, by index
@@ -37,6 +38,7 @@ type member struct {
 	ref            Ref
 	path, rule     uint32
 	class          int32 // -1: none
+	alias          uint32 // 1 + the index of the member this one repeats in another class; 0: none
 	line, end, col int32
 	impact         Impact
 	quality        Quality
@@ -58,6 +60,17 @@ func NewGrouper(classOf func(tool, rule string) int) *Grouper {
 	return &Grouper{classOf: classOf, paths: map[string]uint32{}, rules: map[[2]string]uint32{}}
 }
 
+// More gives the grouper further classes of equivalent rules: more returns
+// the indexes of the groups of a configuration that f's rule is in (see
+// config.Config.Groups). A rule may be in several of them, besides its
+// class in RuleClasses; groups are not chained (a finding joins the others
+// of each of its groups, and they do not join each other through it unless
+// they share one).
+func (g *Grouper) More(more func(f *Finding) []int32) { g.more = more }
+
+// firstMoreClass is where the classes given by More begin.
+const firstMoreClass = 1 << 24
+
 // Add considers f, named by ref. A finding without a file, without a line,
 // or that can share no problem is not kept.
 func (g *Grouper) Add(f *Finding, ref Ref) {
@@ -66,6 +79,13 @@ func (g *Grouper) Add(f *Finding, ref Ref) {
 	}
 	short := ShortRule(f.Tool, f.Rule)
 	class := g.classOf(f.Tool, short)
+	var more []int32
+	if g.more != nil {
+		more = g.more(f)
+	}
+	if class < 0 && len(more) > 0 {
+		class, more = firstMoreClass+int(more[0]), more[1:]
+	}
 	security := f.Security() && len(f.CWE) > 0
 	if class < 0 && !security {
 		return
@@ -90,6 +110,12 @@ func (g *Grouper) Add(f *Finding, ref Ref) {
 		}
 	}
 	g.members = append(g.members, m)
+	primary := uint32(len(g.members))
+	for _, c := range more {
+		a := m
+		a.class, a.alias = firstMoreClass+int32(c), primary
+		g.members = append(g.members, a)
+	}
 }
 
 // Groups are the problems that more than one finding of a run reports: for
@@ -114,8 +140,16 @@ func (g *Grouper) Resolve(hasText func(tool, rule string) bool) *Groups {
 	uf := newUnionFind(len(g.members))
 	g.groupClasses(uf)
 	g.groupCWEs(uf)
+	for i := range g.members {
+		if a := g.members[i].alias; a > 0 {
+			uf.union(int(a-1), i)
+		}
+	}
 	sets := map[int][]int{}
 	for i := range g.members {
+		if g.members[i].alias > 0 {
+			continue // its finding is in the set as its primary member
+		}
 		if r := uf.find(i); uf.size[r] > 1 {
 			sets[r] = append(sets[r], i)
 		}

@@ -129,3 +129,51 @@ func BenchmarkGrouper(b *testing.B) {
 		g.Resolve(nil)
 	}
 }
+
+// TestGrouperMore: the classes a configuration adds (Grouper.More) group
+// rules that recap's table does not, join those it does, and are not
+// chained.
+func TestGrouperMore(t *testing.T) {
+	groups := map[string][]int32{ // as config.Config.Groups gives them
+		"Checkstyle:MagicNumber":         {0},
+		"PMD:AvoidLiteralsInIfCondition": {0},
+		"Checkstyle:NeedBraces":          {1},
+		"SpotBugs:XYZ_BRACES":            {1},
+		"PMD:A":                          {2},
+		"PMD:B":                          {2, 3},
+		"PMD:C":                          {3},
+	}
+	mk := func(tool, rule string, line int) Finding {
+		return Finding{Tool: tool, Rule: rule, Path: "A.java", Line: line, Impact: ImpactLow, Quality: QualityMaintainability}
+	}
+	tests := []struct {
+		name     string
+		findings []Finding
+		problems int
+		dups     int
+	}{
+		{"a group of the configuration alone", []Finding{mk("Checkstyle", "MagicNumber", 5), mk("PMD", "AvoidLiteralsInIfCondition", 5)}, 1, 1},
+		{"a group of the configuration joins a class of recap's", []Finding{mk("Checkstyle", "NeedBraces", 5), mk("PMD", "ControlStatementBraces", 5), mk("SpotBugs", "XYZ_BRACES", 5)}, 1, 2},
+		{"groups are not chained", []Finding{mk("PMD", "A", 5), mk("PMD", "C", 5)}, 0, 0},
+		{"a rule in two groups, with one of each", []Finding{mk("PMD", "A", 5), mk("PMD", "B", 5), mk("PMD", "C", 5)}, 1, 2},
+		{"other lines stay apart", []Finding{mk("Checkstyle", "MagicNumber", 5), mk("PMD", "AvoidLiteralsInIfCondition", 6)}, 0, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			g := NewGrouper(testClasses)
+			g.More(func(f *Finding) []int32 { return groups[f.Tool+":"+f.Rule] })
+			for i := range tc.findings {
+				g.Add(&tc.findings[i], Ref{Input: 1, N: uint32(i)})
+			}
+			gs := g.Resolve(nil)
+			if gs.Problems() != tc.problems || gs.Duplicates != tc.dups {
+				t.Errorf("problems %d, duplicates %d; want %d, %d", gs.Problems(), gs.Duplicates, tc.problems, tc.dups)
+			}
+			for i := range tc.findings {
+				if _, ok := gs.LeadOf(Ref{Input: 1, N: uint32(i)}); ok && len(gs.Others(Ref{Input: 1, N: uint32(i)})) > 0 {
+					t.Errorf("finding %d both leads and follows", i)
+				}
+			}
+		})
+	}
+}

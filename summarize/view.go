@@ -46,11 +46,7 @@ type FindingView struct {
 
 // AlsoReported is another finding of a problem: its tool, its rule's
 // short name and its id.
-type AlsoReported struct {
-	Tool string `json:"tool"`
-	Rule string `json:"rule"`
-	ID   string `json:"id"`
-}
+type AlsoReported = reports.Also
 
 // ContextLine is one line of source.
 type ContextLine struct {
@@ -77,7 +73,10 @@ type Summary struct {
 	// "Duplicates"), which Duplicates counts.
 	Problems   int              `json:"problems"`
 	Duplicates *DuplicateCounts `json:"duplicates,omitempty"`
-	Files      int              `json:"files"`
+	// Excluded counts the findings the repository's configuration left
+	// out (docs/config.md), which no other count holds.
+	Excluded int `json:"excluded,omitempty"`
+	Files    int `json:"files"`
 	// ByImpact and ByQuality count the findings on the importance scale
 	// (docs/formats.md, "Importance"), ByQualityImpact both at once; an
 	// impact or quality without findings is left out.

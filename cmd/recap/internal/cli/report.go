@@ -127,6 +127,9 @@ func newReport(streams *IO, o *reportOptions, args []string, page bool) (*report
 	q := &rep.query
 	q.Reports = pipeline.Files{Paths: args, Options: readOpts}
 	q.Filter = *flt
+	if err := o.common.query(q, root); err != nil {
+		return nil, err
+	}
 	if q.Order, err = o.filters.order(); err != nil {
 		return nil, err
 	}
@@ -288,6 +291,9 @@ func (nopCloser) Close() error { return nil }
 func reportUnmatched(w io.Writer, un []pipeline.Unmatched) {
 	for _, u := range un {
 		msg := fmt.Sprintf("recap: warning: --%s %s matches no finding of the inputs", u.What, render.InertLine(u.Name))
+		if u.Where != "" {
+			msg = fmt.Sprintf("recap: warning: %s: %s matches no finding of the inputs", render.InertLine(u.Where), render.InertLine(u.Name))
+		}
 		if len(u.Closest) > 0 {
 			msg += "; closest: " + render.InertLine(strings.Join(u.Closest, ", "))
 		}
