@@ -234,6 +234,9 @@ func commentBody(f *summarize.FindingView, key, suggest string) string {
 		b.WriteString(" · _new_")
 	}
 	fmt.Fprintf(&b, "\n\n%s\n\n", render.MarkdownText(cut(f.Message, 4000)))
+	if also := render.AlsoMarkdown(f.AlsoReportedBy); also != "" {
+		fmt.Fprintf(&b, "%s.\n\n", also)
+	}
 	if suggest != "" {
 		if d := f.Detail.Fix.Description; d != "" {
 			fmt.Fprintf(&b, "Suggested fix: %s\n\n", render.MarkdownText(cut(d, 1000)))
@@ -288,6 +291,7 @@ func summaryBody(in Input, comments int, refused []refusedFinding, listed []summ
 	fmt.Fprintf(&b, "**%d** error · **%d** warning · **%d** note in %s; %d inline %s.",
 		s.BySeverity.Error, s.BySeverity.Warning, s.BySeverity.Note, english.Plural(s.Files, "file", "files"),
 		comments, map[bool]string{true: "comment", false: "comments"}[comments == 1])
+	writeProblems(&b, &s, "commented or listed")
 	fmt.Fprintf(&b, " %s in the reports %s outside the changed lines (not listed).\n\n",
 		english.Plural(in.Outside, "more finding", "more findings"), map[bool]string{true: "is", false: "are"}[in.Outside == 1])
 	if in.NotInHead > 0 {
@@ -295,7 +299,8 @@ func summaryBody(in Input, comments int, refused []refusedFinding, listed []summ
 			english.Plural(in.NotInHead, "finding is", "findings are"))
 	}
 	writeCounts(&b, in.View)
-	notShown := s.Total - len(in.View.Findings) // beyond the page
+	problems, _, _ := render.ProblemCounts(&s)
+	notShown := max(problems-len(in.View.Findings), 0) // beyond the page (the duplicates are named by their problem's finding)
 	if len(listed)+len(refused) > 0 {
 		fmt.Fprintf(&b, "#### Not commented inline (%d)\n\n", len(listed)+len(refused)+notShown)
 		tail := "\n_Listed in full by `recap findings --changed-only`._\n"
@@ -324,6 +329,9 @@ func summaryBody(in Input, comments int, refused []refusedFinding, listed []summ
 
 // listLine is a finding as a line of the summary's list, note after it.
 func listLine(f *summarize.FindingView, note string) string {
+	if also := render.AlsoReportedBy(f.AlsoReportedBy); also != "" {
+		note = " _(" + render.MarkdownText(also) + ")_" + note
+	}
 	return fmt.Sprintf("- %s **%s** <code>%s</code> %s %s: %s%s\n", render.SeverityMark(f.Severity), f.Severity, render.MarkdownText(location(&f.Finding)),
 		render.MarkdownText(f.Tool), ruleName(&f.Finding), render.MarkdownText(cut(render.PlainText(f.Message), 300)), note)
 }
@@ -359,6 +367,18 @@ func sortComments(cs []Comment) {
 		}
 		return cs[i].Line < cs[j].Line
 	})
+}
+
+// writeProblems says, after a headline of findings, how many problems
+// they are when some repeat another's problem (docs/formats.md,
+// "Duplicates"), and that each is shown once (how: "annotated",
+// "commented", "listed"); nothing when none does.
+func writeProblems(b *strings.Builder, s *summarize.Summary, how string) {
+	note := render.ProblemsNote(s)
+	if note == "" {
+		return
+	}
+	fmt.Fprintf(b, " They are %s: each problem is %s once, naming the other tools that reported it.", note, how)
 }
 
 // writeCounts writes what a review's summary and a check run's say after

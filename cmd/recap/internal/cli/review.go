@@ -150,7 +150,7 @@ func runReview(cmd *cobra.Command, streams *IO, opts *reportOptions, rf *reviewF
 	if err := rr.report(cmd.Context()); err != nil {
 		return err
 	}
-	return rr.exit(rep.gate.Check(rr.res.View))
+	return rr.exit(checkGate(rep.gate, rr.res.View, rep.query.NewOnly))
 }
 
 // checkedOut says which commit the reports' lines are of, when the review
