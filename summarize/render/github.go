@@ -242,5 +242,12 @@ func ghClean(s string) string {
 }
 
 // PerSeverity implements [Selector]: GitHub shows [AnnotationsPerLevel] of
-// each level.
-func (GitHub) PerSeverity() int { return AnnotationsPerLevel }
+// each level, and Render writes that many; it asks for more of each
+// (selectSlack times as many), so that the findings that repeat another's
+// problem (left out of the view, docs/formats.md "Duplicates") do not take
+// the places of the problems that follow them.
+func (GitHub) PerSeverity() int { return AnnotationsPerLevel * selectSlack }
+
+// selectSlack is how many times GitHub's annotations per level a selection
+// keeps of each severity.
+const selectSlack = 5
