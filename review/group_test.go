@@ -86,6 +86,9 @@ func TestReviewAlsoReportedBy(t *testing.T) {
 		}
 		// The text of a code span comes with spaces around it.
 		texts[c.Key] = strings.NewReplacer(" ,", ",", " .", ".").Replace(gfmtest.Text(doc))
+		for _, r := range gfmtest.GitLabReferences(gfmtest.Render(t, GitLabBody(c.Body))) {
+			t.Errorf("comment %s on GitLab: %s", c.Key, r)
+		}
 	}
 	var named, bounded int
 	for _, text := range texts {
