@@ -43,6 +43,7 @@ type member struct {
 	impact         Impact
 	quality        Quality
 	severity       Severity
+	isNew          bool // new against a baseline (the finding's Baseline)
 }
 
 // cweLink is a finding about security and one of its CWE ids.
@@ -103,7 +104,7 @@ func (g *Grouper) Add(f *Finding, ref Ref) {
 		g.paths[f.Path] = pi
 	}
 	m := member{ref: ref, path: pi, rule: ri, class: int32(class), line: int32(f.Line), end: int32(max(f.EndLine, f.Line)),
-		col: int32(f.Column), impact: f.Impact, quality: f.Quality, severity: f.Severity}
+		col: int32(f.Column), impact: f.Impact, quality: f.Quality, severity: f.Severity, isNew: f.Baseline == BaselineNew}
 	if security {
 		for _, id := range f.CWE[:min(len(f.CWE), maxCWELinks)] {
 			g.cwes = append(g.cwes, cweLink{cwe: uint32(id), member: uint32(len(g.members))})
@@ -131,7 +132,19 @@ type Groups struct {
 	// ByImpact and BySeverity count the duplicates by impact and severity.
 	ByImpact   [6]int
 	BySeverity [4]int
+	// NewNotProblems counts, against a baseline, the findings new there
+	// that make no new problem: the duplicates of a new problem, and the
+	// new findings of a problem the baseline had (a tool added to the
+	// pipeline reports an old problem). The new problems are the new
+	// findings less these.
+	NewNotProblems int
+	old            map[Ref]bool // leads new against a baseline of a problem it had
 }
+
+// Known reports whether lead, new against a baseline, leads a problem that
+// the baseline had (another finding of it is not new): the problem is then
+// unchanged.
+func (gs *Groups) Known(lead Ref) bool { return gs != nil && gs.old[lead] }
 
 // Resolve groups the findings added. hasText says whether a rule's report
 // carries its text (the lead is then the member whose report explains its
@@ -200,6 +213,24 @@ func (g *Grouper) Resolve(hasText func(tool, rule string) bool) *Groups {
 		})
 		lead := g.members[set[0]].ref
 		gs.names[lead] = g.names[g.members[set[0]].rule]
+		newMembers := 0
+		for _, i := range set {
+			if g.members[i].isNew {
+				newMembers++
+			}
+		}
+		switch {
+		case newMembers == len(set): // a new problem
+			gs.NewNotProblems += newMembers - 1
+		case newMembers > 0:
+			gs.NewNotProblems += newMembers
+			if g.members[set[0]].isNew {
+				if gs.old == nil {
+					gs.old = map[Ref]bool{}
+				}
+				gs.old[lead] = true
+			}
+		}
 		for _, i := range set[1:] {
 			m := &g.members[i]
 			gs.leadOf[m.ref] = lead
