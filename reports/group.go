@@ -37,7 +37,7 @@ type Grouper struct {
 type member struct {
 	ref            Ref
 	path, rule     uint32
-	class          int32 // -1: none
+	class          int32  // -1: none
 	alias          uint32 // 1 + the index of the member this one repeats in another class; 0: none
 	line, end, col int32
 	impact         Impact
