@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/recap-dev/recap/config"
-	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/internal/tooltest"
+	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/reports/reportstest"
 )

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/recap-dev/recap/internal/gittest"
+	"github.com/recap-dev/recap/internal/tooltest"
 	"github.com/recap-dev/recap/mcpserver"
 	"github.com/recap-dev/recap/summarize"
 )
@@ -82,8 +83,8 @@ func TestInputErrorsLeftOut(t *testing.T) {
 		if says := strings.Contains(line, "see inputs[].error"); says != (shown > 0) {
 			t.Errorf("maxTokens %d: %d input errors shown, and the line says %q", budget, shown, line)
 		}
-		if shown < 40 && !strings.Contains(line, "raise maxTokens") {
-			t.Errorf("maxTokens %d: %d of 40 input errors shown, and the line does not say how to see them: %q", budget, shown, line)
+		if shown < 40 && (!strings.Contains(line, "left out") || !strings.Contains(r.text, "raise maxTokens")) {
+			t.Errorf("maxTokens %d: %d of 40 input errors shown, and the answer does not say how to see them: %q", budget, shown, r.text)
 		}
 	}
 }
@@ -114,13 +115,14 @@ func TestSuggestionsSpelling(t *testing.T) {
 	}
 	// Each suggestion is an argument the tool takes as written.
 	for _, s := range v.Suggestions {
-		arg, _, _ := strings.Cut(s, " ")
-		name, value, _ := strings.Cut(arg, "=")
+		name, rest, _ := strings.Cut(s, "=")
 		var decoded any
-		if err := json.Unmarshal([]byte(value), &decoded); err != nil {
-			t.Errorf("%s: %s is not a JSON value: %v", s, value, err)
+		dec := json.NewDecoder(strings.NewReader(rest))
+		if err := dec.Decode(&decoded); err != nil {
+			t.Errorf("%s: %s does not begin with a JSON value: %v", s, rest, err)
 			continue
 		}
+		value := rest[:dec.InputOffset()]
 		if r := call(t, cs, "analysis.getReports", map[string]any{name: decoded, "summaryOnly": true}); r.isErr {
 			t.Errorf("%s: the tool refuses %s=%s: %s", s, name, value, r.text)
 		}
@@ -154,17 +156,26 @@ func TestFingerprintsUnique(t *testing.T) {
 	})
 	cs, _ := connect(t, mcpserver.Options{Root: g.Dir})
 	var v view
-	call(t, cs, "analysis.getReports", map[string]any{"baseline": []string{"baseline/dups.sarif"}, "summaryOnly": true}).decode(t, &v)
-	if v.Summary.Total != 117+4 || len(v.Inputs) != 4 {
-		t.Fatalf("%d findings of %d reports, want 121 of 4 (the baseline is no current report)", v.Summary.Total, len(v.Inputs))
+	call(t, cs, "analysis.getReports", map[string]any{"baseline": []string{"baseline/dups.sarif"}, "summaryOnly": true, "group": false}).decode(t, &v)
+	if want := tooltest.SampleFindings + 4; v.Summary.Total != want || len(v.Inputs) != 4 {
+		t.Fatalf("%d findings of %d reports, want %d of 4 (the baseline is no current report)", v.Summary.Total, len(v.Inputs), want)
 	}
-	call(t, cs, "analysis.getReports", map[string]any{"baseline": []string{"baseline/dups.sarif"}, "limit": 200, "context": false, "maxTokens": 25000}).decode(t, &v)
-	if len(v.Findings) != v.Summary.Total {
-		t.Fatalf("%d findings shown of %d", len(v.Findings), v.Summary.Total)
+	var shown []summarize.FindingView
+	for offset := 0; ; {
+		call(t, cs, "analysis.getReports", map[string]any{"baseline": []string{"baseline/dups.sarif"}, "limit": 200, "offset": offset,
+			"context": false, "maxTokens": 25000, "group": false}).decode(t, &v)
+		shown = append(shown, v.Findings...)
+		if v.Page == nil || v.Page.NextOffset == nil || *v.Page.NextOffset <= offset {
+			break
+		}
+		offset = *v.Page.NextOffset
+	}
+	if len(shown) != v.Summary.Total {
+		t.Fatalf("%d findings shown of %d", len(shown), v.Summary.Total)
 	}
 	ids, fps := map[string]bool{}, map[string]bool{}
 	var dups []summarize.FindingView
-	for _, f := range v.Findings {
+	for _, f := range shown {
 		if ids[f.ID] || fps[f.Fingerprint] || f.Fingerprint == "" {
 			t.Errorf("%s %s:%d: id %s or fingerprint %q not unique", f.Rule, f.Path, f.Line, f.ID, f.Fingerprint)
 		}

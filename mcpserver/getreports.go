@@ -87,7 +87,10 @@ func reportsLine(v *summarize.View, inputs, failed int) string {
 	}
 	fmt.Fprintf(&b, "recap: %s%s in %s from %s", english.Plural(s.Total, "finding", "findings"), problems,
 		english.Plural(s.Files, "file", "files"), english.Plural(inputs, "report", "reports"))
-	if by := impactList(s.ByImpact); by != "" {
+	// At the budget's floor (the top lists and the inputs left out), the
+	// impacts are in the JSON's summary alone.
+	floor := len(v.Omitted) > 0 && len(v.Inputs) == 0 && len(s.TopRules) == 0
+	if by := impactList(s.ByImpact); by != "" && !floor {
 		b.WriteString(": " + by)
 	}
 	if s.Security != nil {
@@ -104,9 +107,9 @@ func reportsLine(v *summarize.View, inputs, failed int) string {
 		case shown >= failed:
 			fmt.Fprintf(&b, ", %d not read (see inputs[].error)", failed)
 		case shown == 0: // the budget left their status out
-			fmt.Fprintf(&b, ", %d not read (their errors left out for the budget: raise maxTokens, or name fewer reports)", failed)
+			fmt.Fprintf(&b, ", %d not read (errors left out: raise maxTokens)", failed)
 		default:
-			fmt.Fprintf(&b, ", %d not read (see inputs[].error for %d; the others left out for the budget: raise maxTokens)", failed, shown)
+			fmt.Fprintf(&b, ", %d not read (see inputs[].error for %d; raise maxTokens for the others)", failed, shown)
 		}
 	}
 	if p := v.Page; p != nil {

@@ -85,6 +85,17 @@ func (g *Grouped) Others(f *reports.Finding) []summarize.AlsoReported {
 	return out
 }
 
+// Known reports whether f, new against a baseline, shows a problem the
+// baseline had: another finding of the problem is not new (a tool added to
+// the pipeline reports an old problem). The problem is then unchanged.
+func (g *Grouped) Known(f *reports.Finding) bool {
+	if g == nil || !g.groups.Grouped() {
+		return false
+	}
+	r, ok := g.ids.ref(f.ID)
+	return ok && g.groups.Known(r)
+}
+
 // LeadID returns the id of the finding that shows f's problem, when f is a
 // duplicate of it.
 func (g *Grouped) LeadID(f *reports.Finding) (string, bool) {

@@ -370,8 +370,16 @@ func (s *scan) showGroups(v *summarize.View) {
 	if d := v.Summary.Duplicates; d != nil {
 		v.Summary.Problems = v.Summary.Total - d.Findings
 	}
+	if b := v.Summary.Baseline; b != nil {
+		n := b.New - s.grouped.Groups().NewNotProblems
+		b.NewProblems = &n
+	}
 	for i := range v.Findings {
-		v.Findings[i].AlsoReportedBy = s.grouped.Others(&v.Findings[i].Finding)
+		f := &v.Findings[i]
+		f.AlsoReportedBy = s.grouped.Others(&f.Finding)
+		if f.Baseline == reports.BaselineNew && s.grouped.Known(&f.Finding) {
+			f.Baseline = reports.BaselineUnchanged
+		}
 	}
 }
 
@@ -464,8 +472,12 @@ func (s *scan) pass(ctx context.Context, src Source, counts *summarize.BaselineC
 		if !first && s.grouped.Duplicate(f) {
 			return nil
 		}
+		if !first && state == reports.BaselineNew && s.grouped.Known(f) {
+			state = reports.BaselineUnchanged // its problem is not new
+		}
 		if first && s.grouper != nil {
 			if r, ok := s.ids.ref(f.ID); ok {
+				f.Baseline = state // the grouper counts the new problems
 				s.grouper.Add(f, r)
 			}
 		}

@@ -391,7 +391,7 @@ func writeCounts(b *strings.Builder, v *summarize.View) {
 		fmt.Fprintf(b, "%s suppressed in the reports, not counted.\n\n", english.Plural(n, "result", "results"))
 	}
 	if bl := s.Baseline; bl != nil {
-		fmt.Fprintf(b, "Against the baseline: **%d** new · **%d** unchanged · **%d** fixed.\n\n", bl.New, bl.Unchanged, bl.Fixed)
+		fmt.Fprintf(b, "Against the baseline: **%d** new%s · **%d** unchanged · **%d** fixed.\n\n", bl.New, render.NewProblemsNote(bl), bl.Unchanged, bl.Fixed)
 	}
 	var failed []string
 	for _, inp := range v.Inputs {

@@ -118,6 +118,11 @@ type BaselineCounts struct {
 	New       int `json:"new"`
 	Unchanged int `json:"unchanged"`
 	Fixed     int `json:"fixed"`
+	// NewProblems counts the new problems when findings are grouped
+	// (docs/formats.md, "Duplicates"): a problem is new when none of its
+	// findings is in the baseline, so a tool added to the pipeline that
+	// reports old problems makes none new. Nil without grouping.
+	NewProblems *int `json:"newProblems,omitempty"`
 }
 
 // SecurityCounts counts the findings about security: how many, how many of

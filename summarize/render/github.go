@@ -170,6 +170,11 @@ func ProblemCounts(s *summarize.Summary) (problems int, bySeverity summarize.Sev
 	return
 }
 
+// NewProblemsNote says how many problems are new against the baseline
+// when that is not the new findings' count: " (17 new problems)"; ""
+// otherwise.
+func NewProblemsNote(b *summarize.BaselineCounts) string { return newProblemsNote(b) }
+
 // ProblemsNote is what a headline of findings says of their problems when
 // some repeat another's: "118 problems, 41 reported by more than one
 // tool"; "" when none does.
@@ -191,7 +196,7 @@ func ghNotice(v *summarize.View, shown map[reports.Severity]int) string {
 	msg += fmt.Sprintf(" in %s: %d error, %d warning, %d note", english.Plural(s.Files, "file", "files"),
 		s.BySeverity.Error, s.BySeverity.Warning, s.BySeverity.Note)
 	if b := s.Baseline; b != nil {
-		msg += fmt.Sprintf("; against the baseline %d new, %d unchanged, %d fixed", b.New, b.Unchanged, b.Fixed)
+		msg += fmt.Sprintf("; against the baseline %d new%s, %d unchanged, %d fixed", b.New, newProblemsNote(b), b.Unchanged, b.Fixed)
 	}
 	if n := Suppressed(v); n > 0 {
 		msg += fmt.Sprintf("; %s suppressed in the reports, not counted", english.Plural(n, "result", "results"))

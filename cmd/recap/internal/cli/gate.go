@@ -7,8 +7,6 @@ import (
 
 	"github.com/recap-dev/recap/pipeline"
 	"github.com/recap-dev/recap/reports"
-	"github.com/recap-dev/recap/summarize"
-	"github.com/recap-dev/recap/summarize/render"
 	"github.com/spf13/cobra"
 )
 
@@ -22,8 +20,8 @@ type gateFlags struct {
 
 func (g *gateFlags) register(cmd *cobra.Command) {
 	f := cmd.Flags()
-	f.StringVar(&g.failOn, "fail-on", "", "exit 1 when a problem at or above this impact (blocker, high, medium, low, info) or severity (error, warning, note) remains after the filters (findings that report one problem count once, unless --no-group)")
-	f.IntVar(&g.maxNew, "max-new", -1, "exit 1 when more than this many findings are new against --baseline")
+	f.StringVar(&g.failOn, "fail-on", "", "exit 1 when a problem at or above this impact (blocker, high, medium, low, info) or severity (error, warning, note) remains after the filters (the findings of one problem count once, unless --no-group)")
+	f.IntVar(&g.maxNew, "max-new", -1, "exit 1 when more than this many problems are new against --baseline (a problem is new when none of its findings is in the baseline; findings with --no-group)")
 	f.StringArrayVar(&g.baseline, "baseline", nil, "an earlier run's report (repeatable): mark each finding new, unchanged or fixed by fingerprint")
 	f.BoolVar(&g.newOnly, "new-only", false, "keep only the findings that are new against --baseline")
 }
@@ -47,49 +45,18 @@ func (g *gateFlags) check() (pipeline.Gate, error) {
 	return gate, nil
 }
 
-// checkGate runs gate on the problems of v (docs/cli.md, "Quality
-// gates"): a problem that several findings report (docs/formats.md,
-// "Duplicates") counts once, at its leading finding's severity and impact,
-// so that a second tool run on the same code does not make more of a
-// problem. The findings that repeat another's are taken out of the
-// counts by severity and impact the gate reads. With --new-only they are
-// not: the grouping sees findings that are not new, and taking out of the
-// new ones a duplicate that is not new would let a gate pass wrongly, so
-// the new findings count as before. --max-new counts new findings (the
-// duplicates are not counted by their state against the baseline).
-func checkGate(gate pipeline.Gate, v *summarize.View, newOnly bool) error {
-	s := &v.Summary
-	if d := s.Duplicates; d == nil || d.Findings == 0 || newOnly {
-		return gate.Check(v)
-	}
-	pv := *v
-	_, pv.Summary.BySeverity, pv.Summary.ByImpact = render.ProblemCounts(s)
-	err := gate.Check(&pv)
-	var ge *pipeline.GateError
-	if errors.As(err, &ge) {
-		return &problemsGateError{ge}
-	}
-	return err
-}
-
-// problemsGateError is a gate's failure that counted problems.
-type problemsGateError struct{ *pipeline.GateError }
-
-func (e *problemsGateError) Unwrap() error { return e.GateError }
-
 // gateError gives a failed gate its exit code and names the flags.
 func gateError(err error, o *reportOptions) error {
 	var ge *pipeline.GateError
 	if !errors.As(err, &ge) {
 		return err
 	}
-	one, many := "finding", "findings"
-	var pe *problemsGateError
-	if errors.As(err, &pe) {
-		one, many = "problem", "problems"
-	}
 	var failed []string
 	if ge.AtOrAbove > 0 {
+		one, many := "finding", "findings"
+		if ge.Problems {
+			one, many = "problem", "problems"
+		}
 		failed = append(failed, fmt.Sprintf("%d %s at or above %s (--fail-on %s)", ge.AtOrAbove, plural(ge.AtOrAbove, one, many), ge.FailOn, o.gate.failOn))
 	}
 	if ge.New > 0 {

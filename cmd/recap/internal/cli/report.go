@@ -263,7 +263,7 @@ func runReport(ctx context.Context, streams *IO, o *reportOptions, args []string
 	if v.Failed() {
 		return errInputs
 	}
-	return gateError(checkGate(rep.gate, v, rep.query.NewOnly), o)
+	return gateError(rep.gate.Check(v), o)
 }
 
 // guardOutput keeps report text from making a workflow command of a line

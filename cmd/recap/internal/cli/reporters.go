@@ -225,7 +225,7 @@ func (rr *reviewRun) postChecks(ctx context.Context) {
 	run := review.BuildCheck(review.CheckInput{View: rr.res.View, Findings: kept, Omitted: omitted, NoFile: noFile,
 		Outside: rr.res.Outside, NotInHead: rr.res.NotInHead, Where: rr.where(), Name: name,
 		HeadSHA:    headSHA(rr.rf, rr.commitID(), rr.opts.changes.head, root),
-		Conclusion: conclusion(checkGate(rr.rep.gate, rr.res.View, rr.rep.query.NewOnly), rr.res.View.Failed(), &rr.opts.gate)})
+		Conclusion: conclusion(rr.rep.gate.Check(rr.res.View), rr.res.View.Failed(), &rr.opts.gate)})
 	err := postChecks(ctx, rr.streams, rr.checks, run)
 	switch {
 	case err == nil:
