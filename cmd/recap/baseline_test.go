@@ -49,8 +49,10 @@ func newPMDPR(t *testing.T) *pmdPR {
 type jsonView struct {
 	Summary struct {
 		Total    int `json:"total"`
+		Problems int `json:"problems"`
 		Baseline *struct {
 			New, Unchanged, Fixed int
+			NewProblems           *int `json:"newProblems"`
 		} `json:"baseline"`
 	} `json:"summary"`
 	Findings []struct {
