@@ -225,6 +225,9 @@ type Groups struct {
 	// pipeline reports an old problem). The new problems are the new
 	// findings less these.
 	NewNotProblems int
+	// NewOfOldProblems counts the findings new against a baseline whose
+	// problem the baseline had: they count as unchanged.
+	NewOfOldProblems int
 	old            map[Ref]bool // leads new against a baseline of a problem it had
 }
 
@@ -311,6 +314,7 @@ func (g *Grouper) Resolve(hasText func(tool, rule string) bool) *Groups {
 			gs.NewNotProblems += newMembers - 1
 		case newMembers > 0:
 			gs.NewNotProblems += newMembers
+			gs.NewOfOldProblems += newMembers
 			if g.at(set[0]).isNew {
 				if gs.old == nil {
 					gs.old = map[Ref]bool{}
