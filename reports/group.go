@@ -228,7 +228,7 @@ type Groups struct {
 	// NewOfOldProblems counts the findings new against a baseline whose
 	// problem the baseline had: they count as unchanged.
 	NewOfOldProblems int
-	old            map[Ref]bool // leads new against a baseline of a problem it had
+	old              map[Ref]bool // leads new against a baseline of a problem it had
 }
 
 // Known reports whether lead, new against a baseline, leads a problem that
