@@ -225,7 +225,10 @@ type Groups struct {
 	// pipeline reports an old problem). The new problems are the new
 	// findings less these.
 	NewNotProblems int
-	old            map[Ref]bool // leads new against a baseline of a problem it had
+	// NewOfOldProblems counts the findings new against a baseline whose
+	// problem the baseline had: they count as unchanged.
+	NewOfOldProblems int
+	old              map[Ref]bool // leads new against a baseline of a problem it had
 }
 
 // Known reports whether lead, new against a baseline, leads a problem that
@@ -311,6 +314,7 @@ func (g *Grouper) Resolve(hasText func(tool, rule string) bool) *Groups {
 			gs.NewNotProblems += newMembers - 1
 		case newMembers > 0:
 			gs.NewNotProblems += newMembers
+			gs.NewOfOldProblems += newMembers
 			if g.at(set[0]).isNew {
 				if gs.old == nil {
 					gs.old = map[Ref]bool{}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/recap-dev/recap/internal/tooltest"
 	"github.com/recap-dev/recap/reports/reportstest"
 )
 
@@ -113,8 +114,8 @@ func TestMCPBaselineAgreesWithCLI(t *testing.T) {
 			if strings.Contains(name, "changed") && (want.Fixed != 0 || want.Total != 2) {
 				t.Errorf("%d findings on the changed line, %d fixed; want 2, 0", want.Total, want.Fixed)
 			}
-			if !strings.Contains(name, "changed") && (want.Fixed != 1 || want.Total != 117) {
-				t.Errorf("%d findings, %d fixed; want 117, 1", want.Total, want.Fixed)
+			if !strings.Contains(name, "changed") && (want.Fixed != 1 || want.Total != tooltest.SampleFindings) {
+				t.Errorf("%d findings, %d fixed; want %d, 1", want.Total, want.Fixed, tooltest.SampleFindings)
 			}
 		})
 	}
@@ -128,8 +129,8 @@ func viewState(t *testing.T, b []byte) (s struct {
 	t.Helper()
 	var v struct {
 		Summary struct {
-			Total    int
-			Baseline *struct{ New, Unchanged, Fixed int }
+			Total, Problems int
+			Baseline        *struct{ New, Unchanged, Fixed int }
 		}
 		Findings []struct {
 			Rule, Path, Baseline string
@@ -147,21 +148,17 @@ func viewState(t *testing.T, b []byte) (s struct {
 		s.Findings = append(s.Findings, f.Rule+" "+f.Path+":"+itoa(f.Line)+" "+f.Baseline)
 	}
 	sort.Strings(s.Findings)
-	if len(v.Findings) != v.Summary.Total {
-		t.Errorf("%d findings shown of %d", len(v.Findings), v.Summary.Total)
+	if len(v.Findings) != v.Summary.Problems {
+		t.Errorf("%d findings shown of %d problems", len(v.Findings), v.Summary.Problems)
 	}
 	return s
 }
 
 // TestBaselineOfRecapSARIF: recap's SARIF of a report, kept as the
 // baseline (as a CI keeps its artifact), matches the report: nothing new,
-// nothing fixed, and --max-new 0 passes; for the sample's reports and for
-// real reports of the corpus (ESLint's SARIF, SpotBugs' and PMD's XML,
-// which recap's SARIF converts). With --no-group every finding is a result
-// and every finding is unchanged. Grouped (the default), the log has one
-// result per problem: no problem is new, every result's finding is
-// unchanged, and the findings it names in alsoReportedBy (which it does
-// not hold) are the only ones new, of problems that are not.
+// nothing fixed, every finding unchanged, and --max-new 0 passes; for the
+// sample's reports and for real reports of the corpus (ESLint's SARIF,
+// SpotBugs' and PMD's XML, which recap's SARIF converts).
 func TestBaselineOfRecapSARIF(t *testing.T) {
 	t.Parallel()
 	root := reportstest.RepoRoot(t)
@@ -174,40 +171,27 @@ func TestBaselineOfRecapSARIF(t *testing.T) {
 	}
 	dir := t.TempDir()
 	for i, in := range inputs {
-		for _, mode := range [][]string{{"--no-group"}, {}} {
-			grouped := len(mode) == 0
-			out := filepath.Join(dir, fmt.Sprintf("recap-%d-%v.sarif", i, grouped))
-			cmd := exec.Command(bin, append(append([]string{"findings", "--format", "sarif", "--max-results", "0"}, mode...), in...)...)
-			cmd.Dir = root
-			b, err := cmd.Output()
-			if err != nil {
-				t.Fatalf("recap findings --format sarif %v %v: %v", mode, in, err)
-			}
-			if err := os.WriteFile(out, b, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			raw, _ := runJSON(t, root, append(append([]string{"summary", "--format", "json"}, mode...), in...)...)
-			v, code := runJSON(t, root, append(append([]string{"summary", "--format", "json", "--max-new", "0", "--baseline", out}, mode...), in...)...)
-			b2 := v.Summary.Baseline
-			switch {
-			case raw.Summary.Total == 0 || code != 0 || b2 == nil || b2.Fixed != 0 || b2.New+b2.Unchanged != raw.Summary.Total:
-				t.Errorf("%v %v against recap's SARIF of it: exit %d, baseline %+v of %d findings; want none fixed, the gate passed", in, mode, code, b2, raw.Summary.Total)
-			case !grouped && b2.New != 0:
-				t.Errorf("%v --no-group against recap's SARIF of it: %d new; want every finding unchanged", in, b2.New)
-			case grouped && (b2.NewProblems == nil || *b2.NewProblems != 0 || b2.New != raw.Summary.Total-raw.Summary.Problems):
-				t.Errorf("%v against recap's grouped SARIF of it: baseline %+v, new problems %v, %d findings of %d problems; want no new problem, "+
-					"the findings the log names only new", in, b2, b2.NewProblems, raw.Summary.Total, raw.Summary.Problems)
-			}
-			// Read as a report, recap's SARIF gives a finding per result: one
-			// per problem when grouped.
-			want := raw.Summary.Total
-			if grouped {
-				want = raw.Summary.Problems
-			}
-			back, _ := runJSON(t, root, "summary", "--format", "json", "--no-group", out)
-			if back.Summary.Total != want {
-				t.Errorf("%v %v: recap's SARIF reads back %d findings, want %d", in, mode, back.Summary.Total, want)
-			}
+		out := filepath.Join(dir, fmt.Sprintf("recap-%d.sarif", i))
+		cmd := exec.Command(bin, append([]string{"findings", "--format", "sarif", "--max-results", "0"}, in...)...)
+		cmd.Dir = root
+		b, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("recap findings --format sarif %v: %v", in, err)
+		}
+		if err := os.WriteFile(out, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		raw, _ := runJSON(t, root, append([]string{"summary", "--format", "json"}, in...)...)
+		v, code := runJSON(t, root, append([]string{"summary", "--format", "json", "--max-new", "0", "--baseline", out}, in...)...)
+		b2 := v.Summary.Baseline
+		if code != 0 || b2 == nil || b2.New != 0 || b2.Fixed != 0 || b2.Unchanged != raw.Summary.Total || raw.Summary.Total == 0 {
+			t.Errorf("%v against recap's SARIF of it: exit %d, baseline %+v of %d findings; want all unchanged", in, code, b2, raw.Summary.Total)
+		}
+		// Read as a report, recap's SARIF gives the same problems: it
+		// writes each problem once.
+		back, _ := runJSON(t, root, "summary", "--format", "json", out)
+		if back.Summary.Total != raw.Summary.Problems || back.Summary.Problems != raw.Summary.Problems {
+			t.Errorf("%v: recap's SARIF reads back %d findings (%d problems), the report has %d problems", in, back.Summary.Total, back.Summary.Problems, raw.Summary.Problems)
 		}
 	}
 }

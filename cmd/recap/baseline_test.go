@@ -52,7 +52,6 @@ type jsonView struct {
 		Problems int `json:"problems"`
 		Baseline *struct {
 			New, Unchanged, Fixed int
-			NewProblems           *int `json:"newProblems"`
 		} `json:"baseline"`
 	} `json:"summary"`
 	Findings []struct {
