@@ -210,8 +210,8 @@ func (g *Grouper) rule(f *Finding) ruleInfo {
 // each, its lead (the most important member, which views show) and the
 // others (which they count and name).
 type Groups struct {
-	leadOf map[Ref]Ref   // a member that is not its group's lead → the lead
-	others map[Ref][]Ref // a lead → the other members, most important first
+	leadOf map[Ref]Ref    // a member that is not its group's lead → the lead
+	others map[Ref][]Ref  // a lead → the other members, most important first
 	names  map[Ref]uint32 // a member → its rule, an index into rules
 	rules  [][2]string    // tool and rule, by index
 	// Duplicates counts the members that are not leads: the findings
