@@ -73,14 +73,20 @@ func ReadAll(args []string, opts ReadOptions, emit func(reports.Finding) error) 
 	for _, a := range args {
 		srcs = append(srcs, expand(a, opts.formats())...)
 	}
+	srcs, notes, skipped := once(srcs)
 	tags := inputTags(srcs)
-	inputs := make([]reports.Input, 0, len(srcs))
+	inputs := make([]reports.Input, 0, len(srcs)+len(skipped))
 	for i, src := range srcs {
 		in, err := readOne(src, tags[i], opts, emit)
+		in.Warnings = append(in.Warnings, notes[i]...)
 		inputs = append(inputs, in)
 		if err != nil {
 			return inputs, err
 		}
+	}
+	for _, name := range skipped {
+		inputs = append(inputs, reports.Input{Path: name, Format: string(FormatSARIF),
+			Warnings: []string{"recap's own SARIF, made from other reports: not read (name it to read it)"}})
 	}
 	return inputs, nil
 }
@@ -123,9 +129,10 @@ func ParseAll(r io.Reader, name string, opts ReadOptions) ([]reports.Finding, re
 // source is one input: a file path, or an open reader (standard input), or
 // an error found while expanding the arguments.
 type source struct {
-	name string
-	r    io.Reader
-	err  error
+	name  string
+	r     io.Reader
+	err   error
+	found bool // by a directory search, not named
 }
 
 // expand lists the inputs an argument names: a file (a regular one: a
@@ -202,6 +209,9 @@ func expand(arg string, table formatTable) []source {
 		}
 		return nil
 	})
+	for i := range out {
+		out[i].found = true
+	}
 	if walkErr != nil {
 		out = append(out, source{name: arg, err: walkErr})
 	}

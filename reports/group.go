@@ -210,9 +210,10 @@ func (g *Grouper) rule(f *Finding) ruleInfo {
 // each, its lead (the most important member, which views show) and the
 // others (which they count and name).
 type Groups struct {
-	leadOf map[Ref]Ref   // a member that is not its group's lead → the lead
-	others map[Ref][]Ref // a lead → the other members, most important first
-	names  map[Ref][2]string
+	leadOf map[Ref]Ref    // a member that is not its group's lead → the lead
+	others map[Ref][]Ref  // a lead → the other members, most important first
+	names  map[Ref]uint32 // a member → its rule, an index into rules
+	rules  [][2]string    // tool and rule, by index
 	// Duplicates counts the members that are not leads: the findings
 	// that views leave out because another shows their problem.
 	Duplicates int
@@ -257,7 +258,7 @@ func (g *Grouper) Resolve(hasText func(tool, rule string) bool) *Groups {
 			sets[r] = append(sets[r], i)
 		}
 	}
-	gs := &Groups{leadOf: map[Ref]Ref{}, others: map[Ref][]Ref{}, names: map[Ref][2]string{}}
+	gs := &Groups{leadOf: map[Ref]Ref{}, others: map[Ref][]Ref{}, names: map[Ref]uint32{}, rules: g.names}
 	text := func(i int) bool {
 		n := g.names[g.at(i).rule]
 		return hasText != nil && hasText(n[0], n[1])
@@ -302,7 +303,7 @@ func (g *Grouper) Resolve(hasText func(tool, rule string) bool) *Groups {
 			return cmp.Compare(x.ref.N, y.ref.N)
 		})
 		lead := g.at(set[0]).ref
-		gs.names[lead] = g.names[g.at(set[0]).rule]
+		gs.names[lead] = g.at(set[0]).rule
 		newMembers := 0
 		for _, i := range set {
 			if g.at(i).isNew {
@@ -326,7 +327,7 @@ func (g *Grouper) Resolve(hasText func(tool, rule string) bool) *Groups {
 			m := g.at(i)
 			gs.leadOf[m.ref] = lead
 			gs.others[lead] = append(gs.others[lead], m.ref)
-			gs.names[m.ref] = g.names[m.rule]
+			gs.names[m.ref] = m.rule
 			gs.Duplicates++
 			gs.ByImpact[min(int(m.impact), 5)]++
 			gs.BySeverity[min(int(m.severity), 3)]++
@@ -380,13 +381,14 @@ func (g *Grouper) groupBucket(uf *unionFind, b []int) {
 		return
 	}
 	// One line at a time: the j-th finding of each rule on the line together.
+	var firstOf, row []int // reused from line to line
 	for start := 0; start < len(b); {
 		end := start + 1
 		line := g.at(b[start]).line
 		for end < len(b) && g.at(b[end]).line == line {
 			end++
 		}
-		var firstOf []int // the first finding of each rule on the line, by position in b
+		firstOf = firstOf[:0] // the first finding of each rule on the line, by position in b
 		for k := start; k < end; k++ {
 			if k == start || g.at(b[k]).rule != g.at(b[k-1]).rule {
 				firstOf = append(firstOf, k)
@@ -394,7 +396,7 @@ func (g *Grouper) groupBucket(uf *unionFind, b []int) {
 		}
 		if len(firstOf) > 1 {
 			for j := 0; ; j++ {
-				var row []int
+				row = row[:0]
 				for r, at := range firstOf {
 					stop := end
 					if r+1 < len(firstOf) {
@@ -416,19 +418,20 @@ func (g *Grouper) groupBucket(uf *unionFind, b []int) {
 	}
 	// Across lines: a finding that spans lines joins, of each other rule,
 	// the first finding whose lines overlap its own.
+	var joined []uint32
 	for i, x := range b {
 		mx := g.at(x)
 		if mx.span == 0 {
 			continue // a finding of one line joins the ranges that start before it, below
 		}
-		joined := map[uint32]bool{mx.rule: true}
+		joined = append(joined[:0], mx.rule) // the rules joined: few in a class
 		for _, y := range b[i+1:] {
 			my := g.at(y)
 			if my.line > mx.end() {
 				break
 			}
-			if !joined[my.rule] {
-				joined[my.rule] = true
+			if !slices.Contains(joined, my.rule) {
+				joined = append(joined, my.rule)
 				uf.union(x, y)
 			}
 		}
@@ -516,7 +519,11 @@ func (gs *Groups) Others(ref Ref) []Ref {
 
 // Name returns the tool and the rule's short name of a grouped finding.
 func (gs *Groups) Name(ref Ref) (tool, rule string) {
-	n := gs.names[ref]
+	i, ok := gs.names[ref]
+	if !ok {
+		return "", ""
+	}
+	n := gs.rules[i]
 	return n[0], n[1]
 }
 
