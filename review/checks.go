@@ -203,9 +203,7 @@ func checkSummary(in CheckInput, annotated int) string {
 	s := in.View.Summary
 	var b strings.Builder
 	fmt.Fprintf(&b, "### recap: %s %s\n\n", english.Plural(s.Total, "finding", "findings"), in.Where)
-	fmt.Fprintf(&b, "**%d** error · **%d** warning · **%d** note in %s; %s.",
-		s.BySeverity.Error, s.BySeverity.Warning, s.BySeverity.Note, english.Plural(s.Files, "file", "files"),
-		english.Plural(annotated, "annotation", "annotations"))
+	fmt.Fprintf(&b, "%s; %s.", countsLine(&s), english.Plural(annotated, "annotation", "annotations"))
 	writeProblems(&b, &s, "annotated")
 	if in.Outside > 0 {
 		fmt.Fprintf(&b, " %s in the reports %s not %s (not annotated).", english.Plural(in.Outside, "more finding", "more findings"),

@@ -74,8 +74,7 @@ func (j *JobSummary) Write(w io.Writer, in JobSummaryInput) error {
 	var b strings.Builder
 	s := in.View.Summary
 	fmt.Fprintf(&b, "### recap: %s %s\n\n", english.Plural(s.Total, "finding", "findings"), in.Where)
-	fmt.Fprintf(&b, "**%d** error · **%d** warning · **%d** note in %s.", s.BySeverity.Error, s.BySeverity.Warning, s.BySeverity.Note,
-		english.Plural(s.Files, "file", "files"))
+	fmt.Fprintf(&b, "%s.", countsLine(&s))
 	writeProblems(&b, &s, "listed")
 	if in.Outside > 0 {
 		fmt.Fprintf(&b, " %s in the reports %s not %s (not listed).", english.Plural(in.Outside, "more finding", "more findings"),
@@ -202,6 +201,6 @@ func jobLine(f *reports.Finding) string {
 	if f.Detail != nil && len(f.Detail.Also) > 0 {
 		note += " · _" + render.MarkdownText(render.AlsoReportedBy(f.Detail.Also)) + "_"
 	}
-	return fmt.Sprintf("- %s **%s** %s · %s %s: %s%s\n", render.SeverityMark(f.Severity), f.Severity, where, render.MarkdownText(f.Tool), ruleName(f),
+	return fmt.Sprintf("- %s %s · %s %s: %s%s\n", render.ImportanceHead(f), where, render.MarkdownText(f.Tool), ruleName(f),
 		render.MarkdownText(cut(render.PlainText(f.Message), 500)), note)
 }

@@ -226,7 +226,7 @@ func commentBody(f *summarize.FindingView, key, suggest string) string {
 	if u, ok := linkURI(f.HelpURI); ok {
 		rule = "[" + rule + "](<" + u + ">)"
 	}
-	fmt.Fprintf(&b, "%s **%s** · %s %s", render.SeverityMark(f.Severity), f.Severity, render.MarkdownText(f.Tool), rule)
+	fmt.Fprintf(&b, "%s · %s %s", render.ImportanceHead(&f.Finding), render.MarkdownText(f.Tool), rule)
 	if f.Category != "" && f.Category != reports.CategoryOther {
 		fmt.Fprintf(&b, " · %s", render.MarkdownText(f.Category))
 	}
@@ -281,6 +281,30 @@ func KeyOf(body string) string {
 	return rest[:j]
 }
 
+// countsLine is how the review's, the check run's and the job summary's
+// bodies count the findings: by impact first, the most important first,
+// then by the severity the reports give, and those about security:
+// "**1** high · **4** medium · **7** low (2 error, 6 warning, 4 note) in 1
+// file; **1** about security". Without impacts, by severity alone.
+func countsLine(s *summarize.Summary) string {
+	sev := fmt.Sprintf("%d error, %d warning, %d note", s.BySeverity.Error, s.BySeverity.Warning, s.BySeverity.Note)
+	var parts []string
+	for _, i := range reports.Impacts {
+		if n := s.ByImpact.Of(i); n > 0 {
+			parts = append(parts, fmt.Sprintf("**%d** %s", n, i))
+		}
+	}
+	line := fmt.Sprintf("**%d** error · **%d** warning · **%d** note", s.BySeverity.Error, s.BySeverity.Warning, s.BySeverity.Note)
+	if len(parts) > 0 {
+		line = strings.Join(parts, " · ") + " (" + sev + ")"
+	}
+	line += " in " + english.Plural(s.Files, "file", "files")
+	if sec := s.Security; sec != nil && sec.Findings > 0 {
+		line += fmt.Sprintf("; **%d** about security", sec.Findings)
+	}
+	return line
+}
+
 // summaryBody is the review's Markdown body: the counts first, then the
 // findings on changed lines that are not commented inline, as many as fit.
 func summaryBody(in Input, comments int, refused []refusedFinding, listed []summarize.FindingView) string {
@@ -288,8 +312,7 @@ func summaryBody(in Input, comments int, refused []refusedFinding, listed []summ
 	var b strings.Builder
 	b.WriteString(SummaryMarker + "\n")
 	fmt.Fprintf(&b, "### recap: %s on changed lines\n\n", english.Plural(s.Total, "finding", "findings"))
-	fmt.Fprintf(&b, "**%d** error · **%d** warning · **%d** note in %s; %d inline %s.",
-		s.BySeverity.Error, s.BySeverity.Warning, s.BySeverity.Note, english.Plural(s.Files, "file", "files"),
+	fmt.Fprintf(&b, "%s; %d inline %s.", countsLine(&s),
 		comments, map[bool]string{true: "comment", false: "comments"}[comments == 1])
 	writeProblems(&b, &s, "commented or listed")
 	fmt.Fprintf(&b, " %s in the reports %s outside the changed lines (not listed).\n\n",
@@ -332,7 +355,7 @@ func listLine(f *summarize.FindingView, note string) string {
 	if also := render.AlsoReportedBy(f.AlsoReportedBy); also != "" {
 		note = " _(" + render.MarkdownText(also) + ")_" + note
 	}
-	return fmt.Sprintf("- %s **%s** <code>%s</code> %s %s: %s%s\n", render.SeverityMark(f.Severity), f.Severity, render.MarkdownText(location(&f.Finding)),
+	return fmt.Sprintf("- %s <code>%s</code> %s %s: %s%s\n", render.ImportanceHead(&f.Finding), render.MarkdownText(location(&f.Finding)),
 		render.MarkdownText(f.Tool), ruleName(&f.Finding), render.MarkdownText(cut(render.PlainText(f.Message), 300)), note)
 }
 

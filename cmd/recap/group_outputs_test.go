@@ -285,12 +285,19 @@ func TestGateCountsProblems(t *testing.T) {
 	}
 }
 
-// TestReviewOfProblems: recap review of a pull request that adds the
-// sample, its reports' findings all on added lines, against GitHub's
-// stand-in (OpenAPI-validated): one inline comment per problem (up to the
-// cap), which names the others; a check run of one annotation per problem;
-// a job summary that lists each problem once.
-func TestReviewOfProblems(t *testing.T) {
+// samplePR is a pull request that adds the sample project, its reports'
+// findings all on added lines, with GitHub's stand-in (OpenAPI-validated),
+// the event and the job summary's file in the environment.
+type samplePR struct {
+	g       *gittest.Repo
+	s       *githubtest.Server
+	env     []string
+	summary string // the job summary's file
+	reports string // the sample's reports
+}
+
+func newSamplePR(t *testing.T) *samplePR {
+	t.Helper()
 	root := reportstest.RepoRoot(t)
 	g := gittest.New(t)
 	base := g.Commit("base", map[string]string{"README.md": "shop\n"})
@@ -309,8 +316,18 @@ func TestReviewOfProblems(t *testing.T) {
 	s := githubtest.New(t, "acme", "shop", 5, githubtest.HunksOfGitDiff(g.Git("diff", base+"..."+head)))
 	summary := filepath.Join(t.TempDir(), "summary.md")
 	env := []string{"GITHUB_EVENT_PATH=" + event, "GITHUB_TOKEN=" + s.Token, "GITHUB_REPOSITORY=acme/shop", "GITHUB_STEP_SUMMARY=" + summary}
-	reportsDir := filepath.Join(root, "testdata", "reports")
-	out, errOut, code := recap(t, g.Dir, env, "review", "--post", "--checks", "--job-summary", "--api-url", s.URL, reportsDir)
+	return &samplePR{g: g, s: s, env: env, summary: summary, reports: filepath.Join(root, "testdata", "reports")}
+}
+
+// TestReviewOfProblems: recap review of a pull request that adds the
+// sample, its reports' findings all on added lines, against GitHub's
+// stand-in (OpenAPI-validated): one inline comment per problem (up to the
+// cap), which names the others; a check run of one annotation per problem;
+// a job summary that lists each problem once.
+func TestReviewOfProblems(t *testing.T) {
+	pr := newSamplePR(t)
+	s, summary := pr.s, pr.summary
+	out, errOut, code := recap(t, pr.g.Dir, pr.env, "review", "--post", "--checks", "--job-summary", "--api-url", s.URL, pr.reports)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s%s", code, out, errOut)
 	}
