@@ -468,7 +468,7 @@ func (s *Server) locate(ctx context.Context, id string) (located, error) {
 	if !isFingerprint(id) {
 		return located{}, toolErrorf(CodeBadArgument, "%q is neither a finding id (ids look like %s-12) nor a fingerprint (16 hex digits): take one from %s", cut(id), strings.Repeat("a", tagLen), s.name(ctx, ToolGetReports))
 	}
-	g, err := s.root.discover(s.root.dir, s.root.maxReport)
+	g, err := s.root.discover(".", s.root.maxReport)
 	if err != nil {
 		return located{}, err
 	}
@@ -514,7 +514,7 @@ func (s *Server) scan(ctx context.Context, f file, byIndex func(int, *reports.Fi
 		count[toolRule{x.Tool, x.Rule}]++
 		return hit == nil && (byIndex == nil || byIndex(n, x))
 	}
-	in, err := readFile(ctx, f, s.root.dir, keep, func(x *reports.Finding) error {
+	in, err := readFile(ctx, f, s.root, keep, func(x *reports.Finding) error {
 		if hit == nil && (match == nil || match(x)) {
 			c := *x
 			hit = &c
@@ -550,7 +550,7 @@ func (s *Server) reportByTag(ctx context.Context, tag string) (*file, *report, e
 	if r := s.cache.byTag(tag); r != nil {
 		rel = r.rel
 	} else {
-		g, err := s.root.discover(s.root.dir, s.root.maxReport)
+		g, err := s.root.discover(".", s.root.maxReport)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -568,7 +568,7 @@ func (s *Server) reportByTag(ctx context.Context, tag string) (*file, *report, e
 	if err != nil {
 		return nil, nil, nil // the report is gone
 	}
-	r, parsed, err := s.cache.get(ctx, f, s.root.dir, "")
+	r, parsed, err := s.cache.get(ctx, f, s.root, "")
 	if errors.Is(err, errTooLarge) {
 		return &f, nil, nil
 	}

@@ -234,9 +234,9 @@ func (s *Server) query(ctx context.Context, in *GetReportsIn) (b *buffer, stream
 			return nil, nil, err
 		}
 		defer s.cache.unpin(baseReps...)
-		q.Baseline, q.NewOnly = &cached{reps: baseReps, files: baseFiles, root: s.root.dir, ids: true}, in.NewOnly
+		q.Baseline, q.NewOnly = &cached{reps: baseReps, files: baseFiles, root: s.root, ids: true}, in.NewOnly
 	}
-	src := &cached{reps: reps, files: files, root: s.root.dir, ids: q.Baseline != nil} // a baseline matches fingerprints
+	src := &cached{reps: reps, files: files, root: s.root, ids: q.Baseline != nil} // a baseline matches fingerprints
 	q.Reports = src
 	if slices.Contains(reps, nil) { // a report too large to keep: read as it goes, for this call
 		if in.Offset+in.Limit > pipeline.DeepPage {
@@ -326,7 +326,7 @@ func (s *Server) reportFiles(in *GetReportsIn) (g found, copies map[string][]str
 	if len(in.Reports) > 0 {
 		g, err = s.root.expand(in.Reports, true, s.root.maxReport)
 	} else {
-		g, err = s.root.discover(s.root.dir, s.root.maxReport)
+		g, err = s.root.discover(".", s.root.maxReport)
 		if err == nil && len(g.files) == 0 {
 			if len(g.big) > 0 || g.stopped != "" {
 				err = noReport("the root "+s.root.dir, g, s.root)
@@ -388,7 +388,7 @@ func (s *Server) readAll(ctx context.Context, files []file) ([]*report, error) {
 		var r *report
 		var parsed bool
 		if err == nil {
-			r, parsed, err = s.cache.get(ctx, f, s.root.dir, "")
+			r, parsed, err = s.cache.get(ctx, f, s.root, "")
 		}
 		if errors.Is(err, errTooLarge) {
 			continue

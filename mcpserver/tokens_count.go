@@ -4,7 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
+	"io/fs"
+	"os"
 	"sync"
 
 	"github.com/recap-dev/recap/summarize/budget"
@@ -82,7 +83,7 @@ func (s *Server) tokens(ctx context.Context, in *TokensIn) (answer, error) {
 	files := g.files
 	counted := make([]tokens.File, len(files))
 	for i, f := range files {
-		counted[i] = s.counts.count(c, f)
+		counted[i] = s.counts.count(c, f, s.root.openReport)
 	}
 	rep := tokens.Total(c, counted, in.Budget)
 	rep.Recommendation = s.text(ctx, rep.Recommendation) // it names analysis.getReports
@@ -105,7 +106,7 @@ type countKey struct {
 // maxCounts bounds the counts kept; past it the cache starts again.
 const maxCounts = 20000
 
-func (cc *countCache) count(c tokens.Counter, f file) tokens.File {
+func (cc *countCache) count(c tokens.Counter, f file, open func(string) (*os.File, fs.FileInfo, error)) tokens.File {
 	k := countKey{f.abs, c.Name(), f.info.Size(), f.info.ModTime().UnixNano()}
 	cc.mu.Lock()
 	got, ok := cc.m[k]
@@ -113,9 +114,7 @@ func (cc *countCache) count(c tokens.Counter, f file) tokens.File {
 	if ok {
 		return got
 	}
-	got = tokens.CountFile(c, f.abs)
-	got.Path = f.rel
-	got.Error = strings.ReplaceAll(got.Error, f.abs, f.rel)
+	got = tokens.CountOpened(c, f.rel, open)
 	cc.mu.Lock()
 	if cc.m == nil || len(cc.m) >= maxCounts {
 		cc.m = map[countKey]tokens.File{}

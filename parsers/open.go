@@ -23,8 +23,13 @@ import (
 type ReadOptions struct {
 	// Root is the repository root (absolute): paths are made relative to it.
 	Root string
-	// FS holds the repository's files (nil: os.DirFS(Root)); see [Options].
+	// FS holds the repository's files (nil: Root opened as a
+	// [content.Root], confined to it); see [Options].
 	FS fs.FS
+	// Open, when set, opens the inputs named by ReadFile (a server's
+	// confined root: [content.Root.Open]); nil opens them as they are
+	// named ([content.Open]). Either refuses what is not a regular file.
+	Open func(name string) (*os.File, fs.FileInfo, error)
 	// Format, when set, overrides detection for every input.
 	Format Format
 	// Stdin is read for the input "-".
@@ -63,6 +68,8 @@ func (o *ReadOptions) formats() formatTable {
 // input that could not be read has its Error set, and the others are still
 // read. The error is non-nil only when emit returned one.
 func ReadAll(args []string, opts ReadOptions, emit func(reports.Finding) error) ([]reports.Input, error) {
+	opts, done := opts.withRoot()
+	defer done()
 	var srcs []source
 	for _, a := range args {
 		srcs = append(srcs, expand(a, opts.formats())...)
@@ -86,14 +93,30 @@ func ReadAll(args []string, opts ReadOptions, emit func(reports.Finding) error) 
 // stay stable whatever else is read. The error is non-nil only when emit
 // returned one; a report that could not be read has the Input's Error set.
 func ReadFile(name, tag string, opts ReadOptions, emit func(reports.Finding) error) (reports.Input, error) {
+	opts, done := opts.withRoot()
+	defer done()
 	return readOne(source{name: name}, tag, opts, emit)
 }
 
-// Sniff detects the format of a report file from its first bytes (gzip
-// undone), as a directory search does: JSON must carry its format's marks
-// (see [Detect]). False when it is not a report recap reads, or cannot be
-// opened.
-func Sniff(path string) (Format, bool) { return formats.sniffFile(path) }
+// withRoot gives FS, when it is nil and Root is set, as Root opened
+// inside itself: placing a report's paths then looks at nothing outside
+// the repository, whatever links it holds. done releases it.
+func (o ReadOptions) withRoot() (ReadOptions, func()) {
+	if o.FS != nil || o.Root == "" {
+		return o, func() {}
+	}
+	r, err := content.OpenRoot(o.Root)
+	if err != nil {
+		return o, func() {} // no repository: nothing is looked up
+	}
+	o.FS = r.FS()
+	return o, func() { r.Close() }
+}
+
+// Sniff detects the format of a report from its first bytes (gzip undone),
+// as a directory search does: JSON must carry its format's marks (see
+// [Detect]). False when it is not a report recap reads, or cannot be read.
+func Sniff(r io.Reader) (Format, bool) { return formats.sniff(r) }
 
 // SkipDir reports whether a directory search leaves out a directory of this
 // name (.git, .hg, .svn, node_modules, vendor).
@@ -106,6 +129,8 @@ func HasReportExt(name string) bool { return formats.hasExt(name) }
 
 // ParseAll reads one report into memory: for tests and small inputs.
 func ParseAll(r io.Reader, name string, opts ReadOptions) ([]reports.Finding, reports.Input) {
+	opts, done := opts.withRoot()
+	defer done()
 	var out []reports.Finding
 	in, _ := readOne(source{name: name, r: r}, reports.InputTag(name, 4), opts, func(f reports.Finding) error {
 		out = append(out, f)
@@ -274,16 +299,11 @@ func (t formatTable) reportName(p string) bool {
 // reading would block or never end); "-" reads standard input.
 var ErrNotRegular = content.ErrNotRegular
 
-// sniffFile detects the format of a file (gzip undone) as a directory
-// search does: a weak match (JSON without its format's marks: package.json,
+// sniff detects the format of content (gzip undone) as a directory search
+// does: a weak match (JSON without its format's marks: package.json,
 // tsconfig.json, …) is not a report.
-func (t formatTable) sniffFile(path string) (Format, bool) {
-	f, _, err := content.Open(path)
-	if err != nil {
-		return "", false
-	}
-	defer f.Close()
-	br, err := decompress(bufio.NewReaderSize(f, SniffLen))
+func (t formatTable) sniff(r io.Reader) (Format, bool) {
+	br, err := decompress(bufio.NewReaderSize(r, SniffLen))
 	if err != nil {
 		return "", false
 	}
@@ -433,7 +453,11 @@ func openSource(src source, opts ReadOptions) (io.Reader, int64, func(), error) 
 		}
 		return opts.Stdin, -1, func() {}, nil
 	}
-	f, st, err := content.Open(src.name)
+	open := opts.Open
+	if open == nil {
+		open = content.Open
+	}
+	f, st, err := open(src.name)
 	if err != nil {
 		return nil, 0, nil, err
 	}

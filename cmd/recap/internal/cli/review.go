@@ -111,14 +111,18 @@ func runReview(cmd *cobra.Command, streams *IO, opts *reportOptions, rf *reviewF
 	if opts.common.format != "json" && opts.common.format != "markdown" {
 		return usageError("--format: review writes json or markdown, not %q", opts.common.format)
 	}
-	ev := eventFile()
+	var ev *review.Event
 	headFromEvent := false
 	if rf.gitlab.on {
 		if rf.post || rf.checks.on {
 			return usageError("--gitlab posts to GitLab; --post and --checks to GitHub: give one")
 		}
-		ev = nil
 		headFromEvent = gitlabChanges(&opts.changes)
+	} else {
+		var err error
+		if ev, err = eventFile(); err != nil {
+			return err
+		}
 	}
 	if opts.changes.file == "" && ev != nil && ev.PullRequest.Head.SHA != "" {
 		// The diff GitHub shows: the head against its merge base with the base.
@@ -387,7 +391,10 @@ func (rf *reviewFlags) client(needPR bool) (*review.Client, error) {
 		c.APIURL = os.Getenv("GITHUB_API_URL")
 	}
 	slug := rf.repoSlug
-	ev := eventFile()
+	ev, err := eventFile()
+	if err != nil {
+		return nil, err
+	}
 	if slug == "" {
 		slug = os.Getenv("GITHUB_REPOSITORY")
 	}
@@ -408,15 +415,17 @@ func (rf *reviewFlags) client(needPR bool) (*review.Client, error) {
 	return c, nil
 }
 
-// eventFile reads $GITHUB_EVENT_PATH when it is set and readable.
-func eventFile() *review.Event {
+// eventFile reads $GITHUB_EVENT_PATH when it is set (nil when not); an
+// event file that cannot be read is a usage error naming it, not a
+// review made without it.
+func eventFile() (*review.Event, error) {
 	p := os.Getenv("GITHUB_EVENT_PATH")
 	if p == "" {
-		return nil
+		return nil, nil
 	}
 	ev, err := review.ReadEvent(p)
 	if err != nil {
-		return nil
+		return nil, usageError("$GITHUB_EVENT_PATH: %v", err)
 	}
-	return ev
+	return ev, nil
 }
