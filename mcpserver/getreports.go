@@ -58,7 +58,7 @@ func reportsLine(v *summarize.View, inputs, failed int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "recap: %s (%d error, %d warning, %d note) in %s from %s",
 		english.Plural(s.Total, "finding", "findings"), s.BySeverity.Error, s.BySeverity.Warning, s.BySeverity.Note,
-		english.Plural(s.Files, "file", "files"), english.Plural(inputs, "report", "reports"))
+		s.FilesText(), english.Plural(inputs, "report", "reports"))
 	if failed > 0 {
 		fmt.Fprintf(&b, ", %d not read (see inputs[].error)", failed)
 	}

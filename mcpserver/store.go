@@ -82,7 +82,12 @@ type more struct {
 
 // recChunk is the records of one chunk: appending never copies the records
 // already read, as growing one slice of 300,000 would, several times over.
-const recChunk = 4096
+// The first chunk starts at recFirst and doubles up to recChunk, so that
+// ten thousand reports of a few findings hold a few KB each, not 160 KB.
+const (
+	recChunk = 4096
+	recFirst = 16
+)
 
 // Sizes of what a report holds, for its bytes.
 const (
@@ -138,8 +143,18 @@ func (r *report) add(f *reports.Finding) error {
 			r.stop = errTooLarge
 			return r.stop
 		}
-		r.recs = append(r.recs, make([]rec, 0, recChunk))
-		if !r.grow(recChunk * recSize) {
+		size := recChunk
+		if len(r.recs) == 0 {
+			size = recFirst // a small report holds little; the chunk grows to recChunk
+		}
+		r.recs = append(r.recs, make([]rec, 0, size))
+		if !r.grow(int64(size) * recSize) {
+			return r.stop
+		}
+	}
+	if last := &r.recs[len(r.recs)-1]; len(*last) == cap(*last) {
+		*last = slices.Grow(*last, min(cap(*last), recChunk-cap(*last)))
+		if !r.grow(int64(cap(*last)-len(*last)) * recSize) {
 			return r.stop
 		}
 	}

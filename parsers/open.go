@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/recap-dev/recap/internal/content"
@@ -362,7 +363,10 @@ func readOne(src source, tag string, opts ReadOptions, emit func(reports.Finding
 	if opts.Wrap != nil {
 		r = opts.Wrap(r, src.name, size)
 	}
-	br, err := decompress(bufio.NewReaderSize(r, 64<<10))
+	raw := readers.Get().(*bufio.Reader)
+	raw.Reset(r)
+	defer func() { raw.Reset(nil); readers.Put(raw) }()
+	br, err := decompress(raw)
 	if err != nil {
 		in.Error = fmt.Sprintf("%s: %v", src.name, err)
 		return in, nil
@@ -421,19 +425,21 @@ func readOne(src source, tag string, opts ReadOptions, emit func(reports.Finding
 	return got, nil
 }
 
+// readers are the buffers inputs are read through, one an input at a
+// time: thousands of small reports do not each allocate one.
+var readers = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 64<<10) }}
+
 // drain reads what a parser left of its input once the report ended, to
 // the end: a gzip stream checks its checksum only there (a corrupt .gz
 // whose report parsed would pass), and bytes a parser did not reach (it
 // reads a format's end itself and refuses what follows) must be blank.
 func drain(name string, br *bufio.Reader) error {
-	var off int64
-	buf := make([]byte, 32<<10)
 	for {
-		n, err := br.Read(buf)
-		if i := bytes.IndexFunc(buf[:n], func(r rune) bool { return !unicode.IsSpace(r) }); i >= 0 {
+		b, err := br.Peek(br.Size()) // the reader's own buffer: nothing allocated
+		if i := bytes.IndexFunc(b, func(r rune) bool { return !unicode.IsSpace(r) }); i >= 0 {
 			return &ParseError{Input: name, Offset: -1, Err: errors.New("content after the end of the report")}
 		}
-		off += int64(n)
+		br.Discard(len(b))
 		switch {
 		case err == io.EOF:
 			return nil

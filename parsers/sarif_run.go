@@ -2,6 +2,7 @@ package parsers
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -9,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
+	"github.com/recap-dev/recap/internal/english"
 	"github.com/recap-dev/recap/reports"
 )
 
@@ -71,7 +73,7 @@ func (s *sarifStream) run(i int) error {
 			}
 			r.sawArts = true
 		case "invocations":
-			if err := s.decode(&invocations); err != nil {
+			if err := s.invocations(&invocations); err != nil {
 				return s.fail(p, err)
 			}
 		case "results":
@@ -94,6 +96,110 @@ func (s *sarifStream) run(i int) error {
 	}
 	r.invocations(invocations)
 	return nil
+}
+
+// invocations reads a run's invocations one at a time, and of their
+// notifications only what can become a warning: the first distinct ones
+// (the input keeps MaxWarnings warnings), so that 300,000 notifications
+// cost what 21 do.
+func (s *sarifStream) invocations(dst *[]sarifInvocation) error {
+	i := 0
+	return s.array(func() error {
+		var inv sarifInvocation
+		err := s.object(invocationMembers, func(name string) error {
+			switch name {
+			case "executionSuccessful":
+				return s.decodeAt(&inv.ExecutionSuccessful, name)
+			case "exitCode":
+				return s.decodeAt(&inv.ExitCode, name)
+			case "exitCodeDescription":
+				return s.decodeAt(&inv.ExitCodeDescription, name)
+			case "exitSignalName":
+				return s.decodeAt(&inv.ExitSignalName, name)
+			case "toolExecutionNotifications":
+				return s.notifications(&inv.ToolExecutionNotifications, name)
+			case "toolConfigurationNotifications":
+				return s.notifications(&inv.ToolConfigurationNotifications, name)
+			}
+			return s.dec.SkipValue()
+		})
+		if err != nil {
+			return atPath(err, "["+strconv.Itoa(i)+"]")
+		}
+		*dst = append(*dst, inv)
+		i++
+		return nil
+	})
+}
+
+// notifications reads an array of notifications, keeping the first
+// maxNotes distinct ones that make a warning (see notification).
+func (s *sarifStream) notifications(dst *[]sarifNotification, name string) error {
+	const maxNotes = reports.MaxWarnings + 1
+	j := 0
+	return s.array(func() error {
+		var n sarifNotification
+		if err := s.decode(&n); err != nil {
+			return atPath(err, "."+name+"["+strconv.Itoa(j)+"]")
+		}
+		j++
+		if len(*dst) >= maxNotes || notification("", "", n) == "" {
+			return nil
+		}
+		for _, o := range *dst {
+			if notification("", "", o) == notification("", "", n) {
+				return nil
+			}
+		}
+		*dst = append(*dst, n)
+		return nil
+	})
+}
+
+// decodeAt decodes a member's value, a value of the wrong kind named by
+// its member.
+func (s *sarifStream) decodeAt(v any, name string) error {
+	return atPath(s.decode(v), "."+name)
+}
+
+// atPath puts prefix before the place a value error names ("level: want a
+// string" becomes "[3].toolExecutionNotifications[0].level: …").
+func atPath(err error, prefix string) error {
+	var ve *valueError
+	if !errors.As(err, &ve) {
+		return err
+	}
+	msg := ve.err.Error()
+	switch {
+	case strings.HasPrefix(msg, "value: "):
+		msg = prefix + msg[len("value"):]
+	case strings.HasPrefix(msg, "["):
+		msg = prefix + msg
+	default:
+		msg = prefix + "." + msg
+	}
+	return &valueError{off: ve.off, err: errors.New(strings.TrimPrefix(msg, "."))}
+}
+
+// maxRuleIDs bounds the rule ids of a tool component whose descriptors are
+// kept: PMD 7 writes 57,000 descriptors of 224 ids for Spring, and no tool
+// has tens of thousands of rules; a log of a million rules must not hold
+// them all.
+const maxRuleIDs = 1 << 16
+
+// sameRule reports whether two descriptors of one id say the same of it,
+// so that one is kept for both.
+func sameRule(a, b *sarifRule) bool {
+	return a.ID == b.ID && a.Name == b.Name && a.HelpURI == b.HelpURI && a.level == b.level && a.ruleset == b.ruleset &&
+		a.category == b.category && a.priority == b.priority && a.shared == b.shared && b.texts == nil && !b.textsCut &&
+		b.messageStrings == nil && a.messageStrings == nil && slices.Equal(a.tags, b.tags) && sameProps(a.props, b.props)
+}
+
+func sameProps(a, b *ruleProps) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.securitySeverity == b.securitySeverity && a.precision == b.precision && a.toolCategory == b.toolCategory && slices.Equal(a.cwe, b.cwe)
 }
 
 // tool reads the tool object token by token, and its rules one at a time.
@@ -177,15 +283,35 @@ func (s *sarifStream) component(path string, c *sarifComponent) error {
 			if tok.Kind() != '[' {
 				return s.fail(p, fmt.Errorf("want an array of rules, got %s", kindName(tok.Kind())))
 			}
+			canon := map[string]*sarifRule{}
+			dropped := 0
 			for i := 0; s.more(); i++ {
 				rule, err := s.rule()
 				if err != nil {
 					return s.fail(p+"["+strconv.Itoa(i)+"]", err)
 				}
+				switch first := canon[rule.ID]; {
+				case rule.ID != "" && s.ruleFirst[rule.ID] == nil: // past maxRuleIDs
+					dropped++
+					if s.stubRule == nil {
+						s.stubRule = &sarifRule{}
+					}
+					rule = s.stubRule
+				case first == nil:
+					if rule.ID != "" {
+						canon[rule.ID] = rule
+					}
+				case sameRule(first, rule):
+					rule = first // PMD 7 repeats a rule's descriptor for each message
+				}
 				c.Rules = append(c.Rules, rule)
 			}
 			if _, err := s.dec.ReadToken(); err != nil {
 				return s.fail(p, err)
+			}
+			if dropped > 0 {
+				s.in.Warn(fmt.Sprintf("%s of rules past the first %d rule ids of %s not kept: their results keep their ruleId, with SARIF's defaults (level warning, no rule name or help)",
+					english.Plural(dropped, "descriptor", "descriptors"), maxRuleIDs, p))
 			}
 		default:
 			if err := s.skip(p); err != nil {
@@ -216,18 +342,39 @@ func (r *sarifRun) setTool(t *sarifTool) {
 		}
 	}
 	r.s.heldRuleText = 0 // the rule table has them now, or left them out
-	in := r.s.in
-	if r.s.tools == nil {
-		r.s.tools = map[string]bool{}
+	r.s.listTool(r.toolName, r.version)
+}
+
+// maxListedTools bounds the tools an input's Tool names ("PMD, Checkstyle,
+// and 99998 more tools"): a log of 100,000 runs of distinct tools must not
+// build a name of them all, once per run.
+const maxListedTools = 10
+
+// listTool adds a run's tool to the input's, once per name: the first
+// maxListedTools by name, then a count of the others (distinct while
+// maxInterned names are remembered).
+func (s *sarifStream) listTool(name, version string) {
+	if s.tools == nil {
+		s.tools = map[string]bool{}
 	}
-	if !r.s.tools[r.toolName] {
-		r.s.tools[r.toolName] = true
-		if in.Tool == "" {
-			in.Tool, in.ToolVersion = r.toolName, r.version
-		} else {
-			in.Tool += ", " + r.toolName
-		}
+	if s.tools[name] {
+		return
 	}
+	if len(s.tools) < maxInterned {
+		s.tools[name] = true
+	}
+	in := s.in
+	switch {
+	case in.Tool == "":
+		in.Tool, in.ToolVersion = name, version
+	case len(s.toolNames) < maxListedTools:
+		in.Tool += ", " + name
+	default:
+		s.moreTools++
+		in.Tool = strings.Join(s.toolNames, ", ") + fmt.Sprintf(", and %d more tools", s.moreTools)
+		return
+	}
+	s.toolNames = append(s.toolNames, name)
 }
 
 // describe works out what a descriptor gives each of its results: its
@@ -302,6 +449,8 @@ func (r *sarifRun) results(path string) error {
 	if tok.Kind() != '[' {
 		return s.fail(path, fmt.Errorf("want an array of results, got %s", kindName(tok.Kind())))
 	}
+	s.oneLocation = r.tool != nil && r.kind != toolPMD
+	defer func() { s.oneLocation = false }()
 	pipe := newConvPipe(r)
 	for j := 0; s.more(); j++ {
 		res := pipe.slot()
@@ -340,12 +489,17 @@ func (r *sarifRun) results(path string) error {
 
 func needsArtifacts(res *sarifResult) bool {
 	for _, l := range res.Locations {
-		if pl := l.PhysicalLocation; pl != nil && pl.ArtifactLocation != nil &&
-			pl.ArtifactLocation.URI == "" && pl.ArtifactLocation.Index != nil {
+		if byIndex(&l) {
 			return true
 		}
 	}
-	return false
+	return res.more != nil && res.more.byIndex
+}
+
+// byIndex reports whether l names its artifact by index alone.
+func byIndex(l *sarifLocation) bool {
+	pl := l.PhysicalLocation
+	return pl != nil && pl.ArtifactLocation != nil && pl.ArtifactLocation.URI == "" && pl.ArtifactLocation.Index != nil
 }
 
 // suppressed: a non-empty suppressions array (§3.27.23) with a status that is
@@ -410,13 +564,25 @@ func (r *sarifRun) convert(res *sarifResult, j int) error {
 	if len(locs) == 0 {
 		locs = []sarifLocation{{}}
 	}
-	for _, l := range locs {
+	one := func(l sarifLocation) error {
 		g := f
 		r.place(&g, l)
 		if err := r.s.held.emit(r.s.emit, g, partial); err != nil {
 			return errEmit{err}
 		}
 		r.s.in.Findings++
+		return nil
+	}
+	for _, l := range locs {
+		if err := one(l); err != nil {
+			return err
+		}
+	}
+	if sp := res.more; sp != nil {
+		defer sp.close()
+		if r.kind == toolPMD {
+			return sp.each(one)
+		}
 	}
 	return nil
 }

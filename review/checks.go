@@ -179,7 +179,7 @@ func checkSummary(in CheckInput, annotated int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "### recap: %s %s\n\n", english.Plural(s.Total, "finding", "findings"), in.Where)
 	fmt.Fprintf(&b, "**%d** error · **%d** warning · **%d** note in %s; %s.",
-		s.BySeverity.Error, s.BySeverity.Warning, s.BySeverity.Note, english.Plural(s.Files, "file", "files"),
+		s.BySeverity.Error, s.BySeverity.Warning, s.BySeverity.Note, s.FilesText(),
 		english.Plural(annotated, "annotation", "annotations"))
 	if in.Outside > 0 {
 		fmt.Fprintf(&b, " %s in the reports %s not %s (not annotated).", english.Plural(in.Outside, "more finding", "more findings"),

@@ -238,7 +238,7 @@ func summaryBody(in Input, comments []Comment, listed []summarize.FindingView) s
 	b.WriteString(SummaryMarker + "\n")
 	fmt.Fprintf(&b, "### recap: %s on changed lines\n\n", english.Plural(s.Total, "finding", "findings"))
 	fmt.Fprintf(&b, "**%d** error · **%d** warning · **%d** note in %s; %d inline %s.",
-		s.BySeverity.Error, s.BySeverity.Warning, s.BySeverity.Note, english.Plural(s.Files, "file", "files"),
+		s.BySeverity.Error, s.BySeverity.Warning, s.BySeverity.Note, s.FilesText(),
 		len(comments), map[bool]string{true: "comment", false: "comments"}[len(comments) == 1])
 	fmt.Fprintf(&b, " %s in the reports %s outside the changed lines (not listed).\n\n",
 		english.Plural(in.Outside, "more finding", "more findings"), map[bool]string{true: "is", false: "are"}[in.Outside == 1])

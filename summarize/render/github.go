@@ -82,7 +82,7 @@ func ghAnnotation(f *summarize.FindingView) string {
 func ghNotice(v *summarize.View, shown map[reports.Severity]int) string {
 	s := v.Summary
 	msg := fmt.Sprintf("%s in %s: %d error, %d warning, %d note", english.Plural(s.Total, "finding", "findings"),
-		english.Plural(s.Files, "file", "files"), s.BySeverity.Error, s.BySeverity.Warning, s.BySeverity.Note)
+		s.FilesText(), s.BySeverity.Error, s.BySeverity.Warning, s.BySeverity.Note)
 	if b := s.Baseline; b != nil {
 		msg += fmt.Sprintf("; against the baseline %d new, %d unchanged, %d fixed", b.New, b.Unchanged, b.Fixed)
 	}
