@@ -51,6 +51,8 @@ func (r *Repo) Commit(rev string) (*object.Commit, error) {
 	switch {
 	case rev == "":
 		return nil, repoErrorf(ErrBadRevision, "empty revision")
+	case strings.HasPrefix(rev, "/") || strings.HasPrefix(rev, "./") || strings.HasPrefix(rev, "../") || strings.Contains(rev, "/../") || strings.HasSuffix(rev, "/.."):
+		return nil, repoErrorf(ErrBadRevision, "%q is a path, not a revision: give a branch, tag or commit", rev)
 	case strings.Contains(rev, ".."):
 		return nil, repoErrorf(ErrBadRevision, "revision %q is a range: give the two ends separately (--base and --head)", rev)
 	case strings.Contains(rev, "@{"):

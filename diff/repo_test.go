@@ -82,12 +82,14 @@ func TestCommitErrors(t *testing.T) {
 		text string
 		kind error
 	}{
-		"nope":        {`unknown revision "nope"`, diff.ErrUnknownRevision},
-		"HEAD~5":      {`unknown revision "HEAD~5"`, diff.ErrUnknownRevision},
-		"main..HEAD":  {"is a range", diff.ErrBadRevision},
-		"main...HEAD": {"is a range", diff.ErrBadRevision},
-		"HEAD@{1}":    {"reflog forms", diff.ErrBadRevision},
-		"":            {"empty revision", diff.ErrBadRevision},
+		"nope":             {`unknown revision "nope"`, diff.ErrUnknownRevision},
+		"HEAD~5":           {`unknown revision "HEAD~5"`, diff.ErrUnknownRevision},
+		"main..HEAD":       {"is a range", diff.ErrBadRevision},
+		"main...HEAD":      {"is a range", diff.ErrBadRevision},
+		"HEAD@{1}":         {"reflog forms", diff.ErrBadRevision},
+		"../../etc/passwd": {`"../../etc/passwd" is a path, not a revision`, diff.ErrBadRevision},
+		"/etc/passwd":      {"is a path, not a revision", diff.ErrBadRevision},
+		"":                 {"empty revision", diff.ErrBadRevision},
 	} {
 		if _, err := repo.Commit(rev); err == nil || !strings.Contains(err.Error(), want.text) || !errors.Is(err, want.kind) {
 			t.Errorf("Commit(%q) error %v, want one that says %q and is %v", rev, err, want.text, want.kind)

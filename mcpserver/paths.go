@@ -262,8 +262,13 @@ func (r *root) expand(paths []string, reportsOnly bool, maxReport int64) (found,
 			if reportsOnly {
 				what = "report"
 			}
-			if len(big) > 0 || stopped != "" || skipped.n > 0 {
+			switch {
+			case len(big) > 0 || reportsOnly && (stopped != "" || skipped.n > 0):
 				return found{}, noReport(p, found{big: big, stopped: stopped, skipped: skipped}, r)
+			case stopped != "":
+				return found{}, toolErrorf(CodeTooLarge, "no file matching %s found before the search stopped (%s): give a narrower glob, starting with a directory (src/**/*.java)", cut(p), stopped)
+			case skipped.n > 0:
+				return found{}, toolErrorf(CodeNotFound, "no file under the root matches %s, where %s", cut(p), skipped)
 			}
 			return found{}, toolErrorf(CodeNotFound, "no %s under the root matches %s: check the pattern (** spans directories)", what, cut(p))
 		}

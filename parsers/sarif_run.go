@@ -34,6 +34,9 @@ type sarifRun struct {
 	placed    map[string]placedPath // locate's cache, by uri (and base)
 	// categories of results whose rule has no descriptor, by rule id
 	categories map[string][2]string
+	baseLoop   string // the uriBaseId where a loop was found, warned at the run's end
+	badIndex   int    // locations naming an artifact out of range
+	firstBad   int    // the first such index
 }
 
 type pendingResult struct {
@@ -95,7 +98,20 @@ func (s *sarifStream) run(i int) error {
 		}
 	}
 	r.invocations(invocations)
+	r.warnPlaces()
 	return nil
+}
+
+// warnPlaces warns of what made locations unplaceable in the run: a loop
+// of uriBaseIds, artifact indexes out of range.
+func (r *sarifRun) warnPlaces() {
+	if r.baseLoop != "" {
+		r.s.in.Warn(fmt.Sprintf("the uriBaseIds of %s form a loop or a chain longer than %d (at %s): the paths under them are kept as given", r.path, maxBaseChain, r.baseLoop))
+	}
+	if r.badIndex > 0 {
+		r.s.in.Warn(fmt.Sprintf("%s: %s an artifact out of range (first: %d; the run has %s): their findings have no file",
+			r.path, english.Plural(r.badIndex, "location names", "locations name"), r.firstBad, english.Plural(len(r.artifacts), "artifact", "artifacts")))
+	}
 }
 
 // invocations reads a run's invocations one at a time, and of their
@@ -768,9 +784,16 @@ func (r *sarifRun) place(f *reports.Finding, l sarifLocation) {
 // originalUriBaseIds (§3.14.14), which may chain.
 func (r *sarifRun) locate(al *sarifArtifactLocation) string {
 	uri, base := al.URI, al.URIBaseID
-	if uri == "" && al.Index != nil && *al.Index >= 0 && *al.Index < len(r.artifacts) {
-		if a := r.artifacts[*al.Index].Location; a != nil {
-			uri, base = a.URI, a.URIBaseID
+	if uri == "" && al.Index != nil {
+		switch i := *al.Index; {
+		case i >= 0 && i < len(r.artifacts):
+			if a := r.artifacts[i].Location; a != nil {
+				uri, base = a.URI, a.URIBaseID
+			}
+		default:
+			if r.badIndex++; r.badIndex == 1 {
+				r.firstBad = i // warned at the run's end
+			}
 		}
 	}
 	if uri == "" {
@@ -832,8 +855,14 @@ func (r *sarifRun) resolve(uri, base string) string {
 
 func (r *sarifRun) baseDir(id string, depth int) (dir string, known, usable bool) {
 	b, ok := r.bases[id]
-	if !ok || depth > 8 {
+	if !ok {
 		return "", false, false
+	}
+	if depth > maxBaseChain { // a loop (A, B, A, …), or a chain too long to be real
+		if r.baseLoop == "" {
+			r.baseLoop = id // warned at the run's end (this may be the converter's goroutine)
+		}
+		return "", true, false
 	}
 	if b.URI == "" {
 		return "", b.URIBaseID == "", false
@@ -853,6 +882,10 @@ func (r *sarifRun) baseDir(id string, depth int) (dir string, known, usable bool
 	}
 	return p, true, true
 }
+
+// maxBaseChain bounds the uriBaseIds followed from one (§3.14.14): a loop
+// is refused, not followed 8 times.
+const maxBaseChain = 8
 
 func fingerprints(m map[string]jsontext.Value) map[string]string {
 	if len(m) == 0 {
