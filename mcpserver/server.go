@@ -10,12 +10,16 @@
 package mcpserver
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
+	"math/big"
+	"regexp"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"time"
 
@@ -315,7 +319,7 @@ func (s *Server) argumentErrors(next mcp.MethodHandler) mcp.MethodHandler {
 				}
 			}
 		}
-		te := toolErrorf(CodeBadArgument, "%s: see the tool's input schema for the arguments, their bounds and defaults", strings.TrimSpace(msg))
+		te := toolErrorf(CodeBadArgument, "%s: see the tool's input schema for the arguments, their bounds and defaults", schemaError(strings.TrimSpace(msg)))
 		te, text, n := fitError(s.counter, te, limit, echoes(args))
 		r.Content = []mcp.Content{&mcp.TextContent{Text: text}}
 		raw, _ := json.Marshal(errorAnswer{te})
@@ -347,4 +351,35 @@ func (s *Server) readStats(ctx context.Context, req *mcp.ReadResourceRequest) (*
 		return nil, err
 	}
 	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: StatsURI, MIMEType: "application/json", Text: string(b)}}}, nil
+}
+
+// The schema validator's words for an argument out of its bounds:
+// `validating "arguments": validating root: validating /properties/offset:
+// maximum: 1000…(309 digits)/1 is greater than 1073741824.000000`.
+var (
+	schemaPlace = regexp.MustCompile(`^validating "arguments": validating root: validating /properties/([A-Za-z]+): `)
+	schemaBound = regexp.MustCompile(`^(maximum|minimum): (-?[0-9]+)(?:/([0-9]+))? is (?:greater|less) than (-?[0-9.]+)$`)
+)
+
+// schemaError says the validator's message plainly: the argument named
+// first, a number out of its bounds in a few digits with the bound (an
+// offset of 1e308 is not echoed in 309 digits).
+func schemaError(msg string) string {
+	m := schemaPlace.FindStringSubmatch(msg)
+	if m == nil {
+		return msg
+	}
+	name, rest := m[1], msg[len(m[0]):]
+	b := schemaBound.FindStringSubmatch(rest)
+	if b == nil {
+		return name + ": " + rest
+	}
+	v, _ := new(big.Rat).SetString(b[2] + "/" + cmp.Or(b[3], "1"))
+	f, _ := v.Float64()
+	bound, _ := strconv.ParseFloat(b[4], 64)
+	word := "largest"
+	if b[1] == "minimum" {
+		word = "smallest"
+	}
+	return fmt.Sprintf("%s: %s is out of bounds (the %s is %s)", name, strconv.FormatFloat(f, 'g', 6, 64), word, strconv.FormatFloat(bound, 'f', -1, 64))
 }
