@@ -199,13 +199,16 @@ func apply(v *View, baseOmitted []budget.Omission, findings []FindingView, tops 
 	p.Returned = len(v.Findings)
 	next := p.Offset + p.Returned
 	p.NextOffset = nil
-	if next < p.Total {
+	if next < p.Total && next > p.Offset { // never the offset just asked for: a caller following it would loop
 		p.NextOffset = &next
 	}
 	if noCtxN > 0 {
 		v.Omitted = append(v.Omitted, budget.Omission{What: fmt.Sprintf("context of %s: raise maxTokens, or ask for fewer findings (limit)", english.Plural(noCtxN, "finding", "findings")), Tokens: noCtxTok})
 	}
-	if droppedN > 0 {
+	switch {
+	case droppedN > 0 && p.Returned == 0:
+		v.Omitted = append(v.Omitted, budget.Omission{What: fmt.Sprintf("%d findings of the requested page: not one fits beside the summary; raise maxTokens, or narrow the filters", droppedN), Tokens: droppedTok})
+	case droppedN > 0:
 		v.Omitted = append(v.Omitted, budget.Omission{What: fmt.Sprintf("%d findings of the requested page: raise maxTokens, narrow the filters, or page with offset=%d", droppedN, next), Tokens: droppedTok})
 	}
 	if after := p.Total - p.Offset - len(findings); after > 0 && len(findings) > 0 {
