@@ -75,16 +75,51 @@ func ReadAll(args []string, opts ReadOptions, emit func(reports.Finding) error) 
 	for _, a := range args {
 		srcs = append(srcs, expand(a, opts.formats())...)
 	}
+	srcs, again := once(srcs)
 	tags := inputTags(srcs)
 	inputs := make([]reports.Input, 0, len(srcs))
 	for i, src := range srcs {
 		in, err := readOne(src, tags[i], opts, emit)
+		if names := again[i]; len(names) > 0 {
+			in.Warn(fmt.Sprintf("given again as %s: read once", strings.Join(names, ", ")))
+		}
 		inputs = append(inputs, in)
 		if err != nil {
 			return inputs, err
 		}
 	}
 	return inputs, nil
+}
+
+// once keeps the first of the sources that name the same file (a
+// directory and a report in it, the same path twice, - twice), and gives,
+// by the kept one's index, the names the others had. Paths are compared
+// made absolute and clean; identical content under other names is not
+// looked for here.
+func once(srcs []source) ([]source, map[int][]string) {
+	seen := map[string]int{}
+	var again map[int][]string
+	out := srcs[:0]
+	for _, s := range srcs {
+		key := s.name
+		if s.name != "-" && s.r == nil {
+			if abs, err := filepath.Abs(s.name); err == nil {
+				key = abs
+			}
+		}
+		if i, ok := seen[key]; ok && s.err == nil {
+			if again == nil {
+				again = map[int][]string{}
+			}
+			if len(again[i]) < 5 {
+				again[i] = append(again[i], s.name)
+			}
+			continue
+		}
+		seen[key] = len(out)
+		out = append(out, s)
+	}
+	return out, again
 }
 
 // ReadFile reads one report file (gzip or not) and calls emit for each
@@ -232,6 +267,47 @@ func expand(arg string, table formatTable) []source {
 	return out
 }
 
+// pastSpace reads past the white space at the start of br (after a byte
+// order mark) when its first SniffLen bytes are all white space and more
+// follows, so that detection sees the content: a report may begin with
+// any amount of it. It gives the line ends it read, for the parser to be
+// given again, so that its line numbers stay those of the input.
+func pastSpace(br *bufio.Reader) (lines int64, skipped bool) {
+	head, _ := br.Peek(SniffLen)
+	rest := bytes.TrimPrefix(head, utf8BOM)
+	if len(head) < SniffLen || len(bytes.TrimLeft(rest, " \t\r\n")) > 0 {
+		return 0, false
+	}
+	br.Discard(len(head) - len(rest))
+	for {
+		b, err := br.Peek(SniffLen)
+		i := 0
+		for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n') {
+			i++
+		}
+		lines += int64(bytes.Count(b[:i], []byte{'\n'}))
+		br.Discard(i)
+		if i < len(b) || err != nil {
+			return lines, true
+		}
+	}
+}
+
+// lineEnds reads n line ends.
+type lineEnds struct{ n int64 }
+
+func (l *lineEnds) Read(p []byte) (int, error) {
+	if l.n == 0 {
+		return 0, io.EOF
+	}
+	k := int(min(int64(len(p)), l.n))
+	for i := range p[:k] {
+		p[i] = '\n'
+	}
+	l.n -= int64(k)
+	return k, nil
+}
+
 // What a directory search learns from a file's first bytes.
 type lookKind int
 
@@ -253,6 +329,7 @@ func (t formatTable) look(path string) lookKind {
 	if err != nil {
 		return lookUnknown
 	}
+	pastSpace(br)
 	head, _ := br.Peek(SniffLen)
 	switch _, m := t.detect(head); {
 	case m == strongMatch:
@@ -308,6 +385,7 @@ func (t formatTable) sniff(r io.Reader) (Format, bool) {
 	if err != nil {
 		return "", false
 	}
+	pastSpace(br)
 	head, _ := br.Peek(SniffLen)
 	format, m := t.detect(head)
 	return format, m == strongMatch
@@ -371,6 +449,10 @@ func readOne(src source, tag string, opts ReadOptions, emit func(reports.Finding
 		in.Error = fmt.Sprintf("%s: %v", src.name, err)
 		return in, nil
 	}
+	var body io.Reader = br
+	if lines, skipped := pastSpace(br); skipped {
+		body = io.MultiReader(&lineEnds{n: lines}, br) // the parser counts the lines as they were
+	}
 	format := opts.Format
 	if format == "" {
 		head, _ := br.Peek(SniffLen)
@@ -393,7 +475,7 @@ func readOne(src source, tag string, opts ReadOptions, emit func(reports.Finding
 	n := 0
 	var emitErr error
 	var asked reports.Finding // what Keep is asked about: one copy, not one a finding on the heap
-	got, err := p.Parse(br, func(f reports.Finding, partial map[string]string) error {
+	got, err := p.Parse(body, func(f reports.Finding, partial map[string]string) error {
 		n++ // ids number every finding of the input, kept or not
 		if opts.Keep != nil {
 			asked = f
