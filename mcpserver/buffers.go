@@ -307,6 +307,13 @@ func (s *bufferStore) put(b *buffer) {
 	}
 }
 
+// held returns the bytes of the buffers kept.
+func (s *bufferStore) held() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.total
+}
+
 // len returns the number of live buffers.
 func (s *bufferStore) len() int {
 	s.mu.Lock()

@@ -357,7 +357,12 @@ func parseID(id string) (string, int, bool) {
 }
 
 func (s *Server) getFinding(ctx context.Context, in *GetFindingIn) (answer, error) {
+	release, err := s.coldRead(ctx)
+	if err != nil {
+		return nil, err
+	}
 	loc, err := s.locate(ctx, in.ID)
+	release()
 	if err != nil {
 		return nil, err
 	}

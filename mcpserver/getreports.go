@@ -212,6 +212,14 @@ func (s *Server) query(ctx context.Context, in *GetReportsIn) (b *buffer, stream
 			return b, nil, nil
 		}
 	}
+	release, err := s.coldRead(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer release()
+	if b := s.buffers.lookup(key); key != "" && b != nil { // made while this call waited its turn
+		return b, nil, nil
+	}
 	reps, err := s.readAll(ctx, files)
 	if err != nil {
 		return nil, nil, err

@@ -43,13 +43,25 @@ const (
 // StatsURI is the resource that serves the per-tool statistics.
 const StatsURI = "recap://stats"
 
-// Defaults of Options.
+// Defaults of Options. With them the server keeps within 256 MiB (see
+// [Server.MemoryBound]): the parsed reports 96 MiB (Spring's 315,000 PMD
+// findings take 19 MiB), the result buffers 32 MiB (4 million findings'
+// references), and a call's work beside them.
 const (
 	DefaultBufferTTL      = 10 * time.Minute
 	DefaultMaxBuffers     = 64
-	DefaultMaxBufferBytes = 256 << 20
-	DefaultMaxCacheBytes  = 1 << 30
+	DefaultMaxBufferBytes = 32 << 20
+	DefaultMaxCacheBytes  = 96 << 20
+	DefaultMaxColdReads   = 2
+	DefaultColdWait       = 10 * time.Second
 )
+
+// MemoryHeadroom is the memory a server needs beside its cache and its
+// buffers: the tokenizer's vocabularies (about 30 MB), the calls reading
+// reports (at most MaxColdReads at once, a report too large for the cache
+// read as it goes), the pages being answered, HTTP bodies in flight (see
+// MaxBodyBytesInFlight), and the collector's slack.
+const MemoryHeadroom = 128 << 20
 
 // Options configure a server. Only Root is required.
 type Options struct {
@@ -77,6 +89,14 @@ type Options struct {
 	// (DefaultMaxCacheBytes when zero): a report that does not fit alone is
 	// read by each call that needs it, and not kept.
 	MaxCacheBytes int64
+	// MaxColdReads bounds the calls that read reports at once (a parse, a
+	// pass of the pipeline over the reports, looking a finding up, token
+	// counts);
+	// another waits at most ColdWait for its turn, then is answered BUSY
+	// (DefaultMaxColdReads and DefaultColdWait when zero). A page of a
+	// buffer is never made to wait.
+	MaxColdReads int
+	ColdWait     time.Duration
 	// MaxReportBytes is the size (gzip undone) over which a search for
 	// reports (the default search, a directory, a glob) leaves a report
 	// out: a path that names it reads it (DefaultMaxReportBytes when zero).
@@ -103,6 +123,7 @@ type Server struct {
 	clients sessions
 	log     *slog.Logger
 	started time.Time
+	cold    chan struct{} // a token per call reading reports (MaxColdReads)
 }
 
 // New makes a server over opts.Root.
@@ -140,6 +161,12 @@ func New(opts Options) (*Server, error) {
 	if opts.MaxCacheBytes <= 0 {
 		opts.MaxCacheBytes = DefaultMaxCacheBytes
 	}
+	if opts.MaxColdReads <= 0 {
+		opts.MaxColdReads = DefaultMaxColdReads
+	}
+	if opts.ColdWait <= 0 {
+		opts.ColdWait = DefaultColdWait
+	}
 	if opts.MaxReportBytes > 0 {
 		r.maxReport = opts.MaxReportBytes
 	}
@@ -161,6 +188,7 @@ func New(opts Options) (*Server, error) {
 		cache:   newReportCache(opts.MaxCacheBytes, opts.Now),
 		buffers: newBufferStore(opts.BufferTTL, opts.MaxBuffers, opts.MaxBufferBytes, opts.Now),
 		stats:   newStats(),
+		cold:    make(chan struct{}, opts.MaxColdReads),
 	}
 	s.clients.ended = s.buffers.dropOwner
 	s.cache.evicted = s.buffers.dropReport
@@ -178,6 +206,37 @@ func New(opts Options) (*Server, error) {
 		Description: "Per-tool calls, errors, tokens (mean, p95, max) and durations, and the caches' state, as JSON.",
 		MIMEType:    "application/json"}, s.readStats)
 	return s, nil
+}
+
+// MemoryBound is the memory the server keeps within: its cache, its
+// buffers and MemoryHeadroom. The command line makes it the Go runtime's
+// memory limit, so that the collector works harder before the process
+// goes past it.
+func (s *Server) MemoryBound() int64 {
+	return s.opts.MaxCacheBytes + s.opts.MaxBufferBytes + MemoryHeadroom
+}
+
+// coldRead waits for a turn to read reports, at most ColdWait: a server
+// asked by 500 agents at once reads for MaxColdReads of them and answers
+// the others BUSY, rather than holding 500 reads in memory. release ends
+// the turn.
+func (s *Server) coldRead(ctx context.Context) (release func(), err error) {
+	select {
+	case s.cold <- struct{}{}:
+		return func() { <-s.cold }, nil
+	default:
+	}
+	t := time.NewTimer(s.opts.ColdWait)
+	defer t.Stop()
+	select {
+	case s.cold <- struct{}{}:
+		return func() { <-s.cold }, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-t.C:
+		return nil, toolErrorf(CodeBusy, "the server is busy: %d calls are reading reports, and this one waited %s for its turn; call again in a few seconds (a page of a bufferId is served at once)",
+			cap(s.cold), s.opts.ColdWait)
+	}
 }
 
 // MCP returns the MCP server, to Run on a transport.
@@ -338,6 +397,7 @@ func (s *Server) snapshot(ctx context.Context) Stats {
 	}
 	cached, bytes := s.cache.held()
 	return Stats{Tools: tools, ReportsParsed: parsed, ReportsCached: cached, CacheBytes: bytes, Buffers: s.buffers.len(),
+		BufferBytes: s.buffers.held(), Memory: memoryNow(s.MemoryBound()),
 		UptimeSeconds: s.opts.Now().Sub(s.started).Seconds(), TokenizerName: s.counter.Name(), Sessions: s.clients.live(),
 		DefaultBudget: budget.DefaultMaxTokens, MaxBudget: budget.MaxMaxTokens, BufferIdleSecs: s.opts.BufferTTL.Seconds()}
 }

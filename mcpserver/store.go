@@ -39,10 +39,11 @@ type report struct {
 	bytes int64            // the memory held: records, tables, arena
 	used  time.Time        // guarded by the cache's mutex
 
-	build    *builder         // while the report is read; nil after
-	admit    func(int64) bool // asked to admit each growth of bytes while it is read; false stops the read
-	admitted int64            // the bytes admit was asked for
-	stop     error            // why the read stopped
+	build      *builder         // while the report is read; nil after
+	admit      func(int64) bool // asked to admit each growth of bytes while it is read; false stops the read
+	admitted   int64            // the bytes admit was asked for
+	indexBytes int64            // of the indexes the read builds (builder), in bytes until done
+	stop       error            // why the read stopped
 }
 
 // rec is one finding: what is not in the tables. 40 bytes.
@@ -96,7 +97,10 @@ const (
 	snipSize   = int64(unsafe.Sizeof(snip{}))
 	moreSize   = int64(unsafe.Sizeof(more{})) + 8 + 48 // and its map entry
 	stringSize = int64(unsafe.Sizeof(""))
-	reportSize = int64(unsafe.Sizeof(report{}))
+	// mapEntrySize is about what an entry of a string-keyed map costs: its
+	// key and value, and the table's room around them.
+	mapEntrySize = 2*stringSize + 16
+	reportSize   = int64(unsafe.Sizeof(report{}))
 )
 
 // errTooLarge stops a read whose report would not fit the cache.
@@ -219,6 +223,7 @@ func (r *report) kindOf(f *reports.Finding) uint32 {
 	r.kinds = append(r.kinds, x)
 	r.build.kinds[x.rule] = append(r.build.kinds[x.rule], k)
 	r.grow(kindSize + int64(len(x.tool)+len(x.toolVersion)+len(x.rule)+len(x.ruleName)+len(x.category)+len(x.toolCategory)+len(x.helpURI)+8*len(x.cwe)))
+	r.growIndex(mapEntrySize + 4)
 	return k
 }
 
@@ -234,9 +239,12 @@ func (r *report) pathOf(path string) uint32 {
 	if !ok {
 		i = uint32(len(r.paths))
 		p := strings.Clone(path)
+		was := cap(r.paths)
 		r.paths = append(r.paths, p)
+		r.grow(stringSize * int64(cap(r.paths)-was)) // the table's array, as it grows
 		b.paths[p] = i
-		r.grow(stringSize + int64(len(p)))
+		r.grow(int64(len(p)))
+		r.growIndex(mapEntrySize)
 	}
 	b.last = i
 	return i
@@ -257,7 +265,9 @@ func (r *report) message(m string) (uint32, uint32, bool) {
 		return 0, 0, false
 	}
 	if len(b.msgs) >= maxMsgIndex {
-		clear(b.msgs)
+		clear(b.msgs) // its room stays, counted already
+	} else {
+		r.growIndex(mapEntrySize)
 	}
 	b.msgs[r.arena.str(off, uint32(len(m)))] = off
 	if !r.grow(r.arena.grown()) {
@@ -266,10 +276,19 @@ func (r *report) message(m string) (uint32, uint32, bool) {
 	return off, uint32(len(m)), true
 }
 
+// growIndex counts n more bytes of the indexes a read builds: held (and
+// admitted) while the report is read, let go by done.
+func (r *report) growIndex(n int64) {
+	r.indexBytes += n
+	r.grow(n)
+}
+
 // done ends the read: the indexes go, the counts of memory are final.
 func (r *report) done() {
 	r.build = nil
 	r.admit = nil
+	r.bytes -= r.indexBytes
+	r.indexBytes = 0
 }
 
 // at makes finding i (0-based) in f: every field but ID and Fingerprint,

@@ -81,6 +81,11 @@ func (s *Server) tokens(ctx context.Context, in *TokensIn) (answer, error) {
 		return nil, toolErrorf(CodeTooLarge, "the search for the files the globs match stopped (%s): give narrower globs, starting with a directory (src/**/*.java)", g.stopped)
 	}
 	files := g.files
+	release, err := s.coldRead(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	counted := make([]tokens.File, len(files))
 	for i, f := range files {
 		counted[i] = s.counts.count(c, f, s.root.openReport)
