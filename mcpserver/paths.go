@@ -138,10 +138,11 @@ func (r *root) pathError(p, rel string, err error) error {
 // hasGlob reports whether p has glob characters.
 func hasGlob(p string) bool { return strings.ContainsAny(p, "*?[") }
 
-// checkPattern refuses a glob that could only match outside the root.
+// checkPattern refuses a glob that could only match outside the root, by
+// the root's own judgement of names (content.Root.Rel), and an absolute
+// one.
 func (r *root) checkPattern(p string) error {
-	clean := path.Clean(filepath.ToSlash(p))
-	if path.IsAbs(clean) || filepath.IsAbs(p) || clean == ".." || strings.HasPrefix(clean, "../") {
+	if _, err := r.fs.Rel(p); err != nil || filepath.IsAbs(p) || path.IsAbs(filepath.ToSlash(p)) {
 		return toolErrorf(CodeOutsideRoot, "the pattern %s leaves the root %s: give a pattern relative to it", p, r.dir)
 	}
 	return nil

@@ -48,6 +48,8 @@ func TestPathMessages(t *testing.T) {
 		{map[string]any{"reports": []string{"out/x.sarif"}}, "OUTSIDE_ROOT: out/x.sarif is under a symbolic link that leads outside the root " + root + ": give a path inside it"},
 		{map[string]any{"reports": []string{"out/none.sarif"}}, "OUTSIDE_ROOT: out/none.sarif is under a symbolic link that leads outside the root " + root + ": give a path inside it"},
 		{map[string]any{"reports": []string{"src/Pipe.java"}}, "BAD_ARGUMENT: src/Pipe.java: not a regular file (a FIFO): give a file, or - for standard input"},
+		{map[string]any{"reports": []string{"src/../../**/*.sarif"}}, "OUTSIDE_ROOT: the pattern src/../../**/*.sarif leaves the root " + root + ": give a pattern relative to it"},
+		{map[string]any{"reports": []string{"/**/*.sarif"}}, "OUTSIDE_ROOT: the pattern /**/*.sarif leaves the root " + root + ": give a pattern relative to it"},
 	} {
 		r := call(t, cs, "analysis.getReports", tc.args)
 		if first, _, _ := strings.Cut(r.text, "\n"); !r.isErr || first != tc.want {
