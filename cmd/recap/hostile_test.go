@@ -12,7 +12,7 @@ import (
 	"github.com/recap-dev/recap/internal/hostile"
 )
 
-var full = flag.Bool("full", false, "run the hostile cases at full size (the test command does)")
+var full = flag.Bool("full", false, "run the hostile cases at full size (gigabytes, minutes; the table of docs/reliability.md is made at that size by scripts/hostile)")
 
 // TestHostile runs every hostile-input case (internal/hostile) at its test
 // size through the recap binary (at full size with -full): each ends
