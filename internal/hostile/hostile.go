@@ -339,6 +339,12 @@ func Describe(r *Result) string {
 	if line := firstLine(r.Stderr); line != "" {
 		return fmt.Sprintf("exit %d: %s", r.Code, line)
 	}
+	if line := []rune(firstLine(r.Stdout)); len(line) > 0 { // a text summary, or what a case's Run saw
+		if len(line) > 200 {
+			line = append(line[:199], '…')
+		}
+		return fmt.Sprintf("exit %d: %s", r.Code, string(line))
+	}
 	return fmt.Sprintf("exit %d", r.Code)
 }
 
