@@ -591,7 +591,7 @@ func smallBudgetRun(ctx context.Context, bin, dir string, _ int64) (*Result, err
 	if _, err := distinctSARIF(filepath.Join(dir, "files.sarif"), 1<<20); err != nil {
 		return nil, err
 	}
-	return mcpRun(ctx, bin, dir, nil, "maxTokens 256 on 6,000 findings", func(cs *mcp.ClientSession) (string, error) {
+	return mcpRun(ctx, bin, dir, nil, "maxTokens 256 on a 1 MB log of distinct files", func(cs *mcp.ClientSession) (string, error) {
 		text, _, err := callText(ctx, cs, "analysis.getReports", map[string]any{"maxTokens": 256})
 		return text, err
 	})
