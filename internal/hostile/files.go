@@ -309,6 +309,17 @@ func filesCases() []Case {
 				if r.Code != 0 || !bytes.Contains(r.Stdout, []byte(" findings ")) {
 					return fmt.Errorf("answer %.300s", r.Stdout)
 				}
+				// server.stats counts what the process holds, within the bound.
+				_, stats, _ := bytes.Cut(bytes.TrimSpace(r.Stdout), []byte("\n{"))
+				var s struct {
+					Memory struct{ HeapBytes, RuntimeBytes, BoundBytes int64 }
+				}
+				if err := json.Unmarshal(append([]byte("{"), stats...), &s); err != nil {
+					return fmt.Errorf("server.stats: %v: %.300s", err, stats)
+				}
+				if m := s.Memory; m.BoundBytes != AnyBound || m.RuntimeBytes > m.BoundBytes || m.HeapBytes == 0 || m.RuntimeBytes > 2*r.MaxRSS {
+					return fmt.Errorf("server.stats memory %+v, peak RSS %d", m, r.MaxRSS)
+				}
 				return nil
 			},
 		},
