@@ -324,6 +324,15 @@ func filesCases() []Case {
 			},
 		},
 		{
+			Name: "MCP: a root of many small reports", Size: 2000, Full: 10_000, Bound: AnyBound, Run: manyReportsMCPRun,
+			Check: func(r *Result) error {
+				if r.Code != 0 || !bytes.Contains(r.Stdout, []byte(" findings ")) {
+					return fmt.Errorf("answer %.300s", r.Stdout)
+				}
+				return nil
+			},
+		},
+		{
 			Name: "MCP: hundreds of calls at once", Size: 50, Full: 500, Bound: AnyBound, Run: concurrentRun,
 			Check: func(r *Result) error {
 				if r.Code != 0 {
@@ -625,6 +634,25 @@ func bigMCPRun(ctx context.Context, bin, dir string, size int64) (*Result, error
 		stats, _, err := callText(ctx, cs, "server.stats", nil)
 		out.WriteString(stats)
 		return out.String(), err
+	})
+}
+
+func manyReportsMCPRun(ctx context.Context, bin, dir string, size int64) (*Result, error) {
+	if err := os.MkdirAll(filepath.Join(dir, "build"), 0o755); err != nil {
+		return nil, err
+	}
+	for i := 0; i < int(size); i++ {
+		if err := os.WriteFile(filepath.Join(dir, "build", fmt.Sprintf("r%05d.sarif", i)), []byte(tinySARIF(i)), 0o644); err != nil {
+			return nil, err
+		}
+	}
+	return mcpRun(ctx, bin, dir, nil, fmt.Sprintf("%d one-finding reports under the root; the default search, one call", size), func(cs *mcp.ClientSession) (string, error) {
+		text, isErr, err := callText(ctx, cs, "analysis.getReports", map[string]any{})
+		if err == nil && isErr {
+			err = errors.New(text)
+		}
+		line, _, _ := strings.Cut(text, "\n")
+		return line, err
 	})
 }
 
