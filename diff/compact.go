@@ -8,21 +8,23 @@ package diff
 // by default since git 2.14). recap does the same after its line diff, so
 // its hunks, and the changed lines findings are matched to, are git's.
 
-// side is one file of a line diff: its lines and which of them changed.
+// side is one file of a line diff: its lines as classes, how indented
+// they are, and which of them changed.
 type side struct {
-	lines []Line
-	// keys are what lines are compared by: their text, or their text
-	// without whitespace when whitespace is ignored.
-	keys []string
-	// chg[i+1] marks lines[i] as changed; chg[0] and chg[len] are false
+	// ids are the lines' classes: equal lines, equal classes.
+	ids []int32
+	// indentOf gives line i's indentation (see indent), for the indent
+	// heuristic.
+	indentOf func(i int) int
+	// chg[i+1] marks line i as changed; chg[0] and chg[len] are false
 	// sentinels, as in xdiff.
 	chg []bool
 }
 
-func (s *side) n() int             { return len(s.lines) }
+func (s *side) n() int             { return len(s.ids) }
 func (s *side) changed(i int) bool { return s.chg[i+1] }
 func (s *side) set(i int, v bool)  { s.chg[i+1] = v }
-func (s *side) same(i, j int) bool { return s.keys[i] == s.keys[j] }
+func (s *side) same(i, j int) bool { return s.ids[i] == s.ids[j] }
 
 // group is a run of changed lines [start, end); start == end for the empty
 // group above line start.
@@ -144,27 +146,6 @@ func compact(s, o *side) {
 	}
 }
 
-// indent is a line's indentation (a tab to the next multiple of 8), or -1
-// for a blank line.
-func indent(text string) int {
-	n := 0
-	for i := 0; i < len(text); i++ {
-		switch text[i] {
-		case ' ':
-			n++
-		case '\t':
-			n += 8 - n%8
-		case '\r', '\f', '\v':
-		default:
-			return n
-		}
-		if n >= 200 {
-			return 200
-		}
-	}
-	return -1
-}
-
 const maxBlanks = 20
 
 type split struct {
@@ -179,10 +160,10 @@ func (s *side) measure(at int) split {
 	if at >= s.n() {
 		m.endOfFile = true
 	} else {
-		m.indent = indent(s.lines[at].Text)
+		m.indent = s.indentOf(at)
 	}
 	for i := at - 1; i >= 0; i-- {
-		if m.preIndent = indent(s.lines[i].Text); m.preIndent != -1 {
+		if m.preIndent = s.indentOf(i); m.preIndent != -1 {
 			break
 		}
 		m.preBlank++
@@ -192,7 +173,7 @@ func (s *side) measure(at int) split {
 		}
 	}
 	for i := at + 1; i < s.n(); i++ {
-		if m.postIndent = indent(s.lines[i].Text); m.postIndent != -1 {
+		if m.postIndent = s.indentOf(i); m.postIndent != -1 {
 			break
 		}
 		m.postBlank++
@@ -254,64 +235,9 @@ func (s score) cmp(o score) int {
 	return 60*c + s.penalty - o.penalty
 }
 
-// compactLines settles the ambiguous runs of a whole-file line diff (in
-// order: equal, deleted and added lines, not yet numbered) as git does, and
-// returns it with each change's deleted lines before its added ones.
-func compactLines(lines []Line) []Line {
-	key := func(l Line) string {
-		if l.NoEOL {
-			return l.Text + "\x00"
-		}
-		return l.Text
-	}
-	var old, cur side
-	for _, l := range lines {
-		if l.Kind != Add {
-			old.lines = append(old.lines, l)
-			old.keys = append(old.keys, key(l))
-		}
-		if l.Kind != Delete {
-			cur.lines = append(cur.lines, l)
-			cur.keys = append(cur.keys, key(l))
-		}
-	}
-	return compactSides(&old, &cur)
-}
-
-// compactSides settles the changed lines of old (those of kind Delete) and
-// cur (kind Add) and merges the two sides back into one sequence.
-func compactSides(old, cur *side) []Line {
-	old.chg = make([]bool, old.n()+2)
-	for i, l := range old.lines {
-		old.set(i, l.Kind == Delete)
-	}
-	cur.chg = make([]bool, cur.n()+2)
-	for j, l := range cur.lines {
-		cur.set(j, l.Kind == Add)
-	}
+// compactSides settles the changed lines of old and cur (their chg, as
+// lineDiff marks them) as git does, each side in step with the other.
+func compactSides(old, cur *side) {
 	compact(old, cur)
 	compact(cur, old)
-	out := make([]Line, 0, old.n()+cur.n())
-	i, j := 0, 0
-	for i < old.n() || j < cur.n() {
-		if i < old.n() && old.changed(i) || j < cur.n() && cur.changed(j) {
-			for ; i < old.n() && old.changed(i); i++ {
-				l := old.lines[i]
-				l.Kind = Delete
-				out = append(out, l)
-			}
-			for ; j < cur.n() && cur.changed(j); j++ {
-				l := cur.lines[j]
-				l.Kind = Add
-				out = append(out, l)
-			}
-			continue
-		}
-		l := cur.lines[j]
-		l.Kind = Context
-		out = append(out, l)
-		i++
-		j++
-	}
-	return out
 }

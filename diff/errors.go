@@ -34,3 +34,11 @@ func (e *repoError) Unwrap() error { return e.kind }
 func repoErrorf(kind error, format string, args ...any) error {
 	return &repoError{kind: kind, msg: fmt.Sprintf(format, args...)}
 }
+
+// recovered turns a panic of a library under diff (go-git reading a
+// broken repository) into an error, so that none reaches the user.
+func recovered(err *error) {
+	if p := recover(); p != nil {
+		*err = fmt.Errorf("reading the repository failed: %v (please report it: it is a bug)", p)
+	}
+}

@@ -1,18 +1,19 @@
 package diff
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
+	"syscall"
 
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -21,15 +22,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/storage/filesystem"
-	"github.com/go-git/go-git/v5/utils/diff"
-	"github.com/recap-dev/recap/internal/content"
-	"github.com/sergi/go-diff/diffmatchpatch"
 )
-
-// LineDiffTimeout bounds the line diff of one working-tree file: two large,
-// wholly different files cost go-git's diff O(N·D). Past it the diff is
-// coarser (whole blocks replaced), never wrong.
-const LineDiffTimeout = 2 * time.Second
 
 // renameScore is git's default similarity for a rename (50%).
 const renameScore = 50
@@ -59,7 +52,8 @@ func (r *Repo) Between(ctx context.Context, from, to string) ([]File, error) {
 }
 
 // diffTrees diffs the tree fromTree gives (for head's commit) to head's.
-func (r *Repo) diffTrees(ctx context.Context, base, head, sep string, fromTree func(*object.Commit, *storage) (*object.Tree, error)) ([]File, error) {
+func (r *Repo) diffTrees(ctx context.Context, base, head, sep string, fromTree func(*object.Commit, *storage) (*object.Tree, error)) (_ []File, err error) {
+	defer recovered(&err)
 	if head == "" {
 		head = "HEAD"
 	}
@@ -86,12 +80,36 @@ func (r *Repo) diffTrees(ctx context.Context, base, head, sep string, fromTree f
 	if err != nil {
 		return nil, fmt.Errorf("diff of %s%s%s: %w", base, sep, head, err)
 	}
+	changes = splitTypeChanges(changes)
 	files, err := r.changeFiles(ctx, changes, st)
 	if err != nil {
 		return nil, fmt.Errorf("diff of %s%s%s: %w", base, sep, head, err)
 	}
 	sortFiles(files)
 	return files, nil
+}
+
+// splitTypeChanges makes a path that changed its kind (a file became a
+// symbolic link or a submodule, or the other way) a deletion and an
+// addition, as git shows it.
+func splitTypeChanges(changes object.Changes) object.Changes {
+	var out object.Changes
+	for _, c := range changes {
+		if c.From.Name != "" && c.To.Name != "" && kindOf(c.From.TreeEntry.Mode) != kindOf(c.To.TreeEntry.Mode) {
+			out = append(out, &object.Change{From: c.From}, &object.Change{To: c.To})
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// kindOf is a mode's kind: a file (executable or not), a link, a submodule.
+func kindOf(m filemode.FileMode) filemode.FileMode {
+	if m == filemode.Executable || m == filemode.Deprecated {
+		return filemode.Regular
+	}
+	return m
 }
 
 // changeFiles diffs the changed files on up to diffWorkers goroutines, each
@@ -167,13 +185,14 @@ type storage struct {
 }
 
 // storage opens the repository's objects again, keeping pack files open,
-// with a cache of objects that goroutines share (it locks; the objects in
+// reading an object larger than MaxDiffBytes as a stream (go-git reads
+// others whole), with a cache of objects that goroutines share (it locks; the objects in
 // it are not changed once read): a delta's base read by one is there for
 // the others. Without a file system behind the repository it is the
 // repository's own storage.
 func (r *Repo) storage(c cache.Object) *storage {
 	if fs, ok := r.repo.Storer.(*filesystem.Storage); ok {
-		s := filesystem.NewStorageWithOptions(fs.Filesystem(), c, filesystem.Options{KeepDescriptors: true})
+		s := filesystem.NewStorageWithOptions(fs.Filesystem(), c, filesystem.Options{KeepDescriptors: true, LargeObjectThreshold: MaxDiffBytes})
 		return &storage{s: s, cache: c, own: true}
 	}
 	return &storage{s: r.repo.Storer}
@@ -185,9 +204,9 @@ func (s *storage) close() {
 	}
 }
 
-// changeFile turns one tree change into a File with git's hunks, reading
-// each side's blob once.
-func changeFile(ctx context.Context, s storer.EncodedObjectStorer, c *object.Change, changed bool) (File, error) {
+// changeFile turns one tree change into a File with git's hunks.
+func changeFile(ctx context.Context, s storer.EncodedObjectStorer, c *object.Change, changed bool) (_ File, err error) {
+	defer recovered(&err) // it runs on the diff's own goroutines
 	if err := ctx.Err(); err != nil {
 		return File{}, err
 	}
@@ -202,39 +221,41 @@ func changeFile(ctx context.Context, s storer.EncodedObjectStorer, c *object.Cha
 	if f.OldPath != "" && f.NewPath != "" && c.From.TreeEntry.Hash == c.To.TreeEntry.Hash {
 		return f, nil // a pure rename or a mode change: no content to diff
 	}
-	// As go-git's patch: a side that is not a file (a submodule) makes
-	// both sides empty.
-	var old, cur []byte
-	if (f.OldPath == "" || c.From.TreeEntry.Mode.IsFile()) && (f.NewPath == "" || c.To.TreeEntry.Mode.IsFile()) {
-		var err error
-		if f.OldPath != "" {
-			if old, err = blobContent(s, c.From.TreeEntry.Hash); err != nil {
-				return f, err
-			}
-		}
-		if f.NewPath != "" {
-			if cur, err = blobContent(s, c.To.TreeEntry.Hash); err != nil {
-				return f, err
-			}
+	var old, cur blob
+	if f.OldPath != "" {
+		if old, err = entryBlob(s, c.From.TreeEntry); err != nil {
+			return f, fmt.Errorf("%s: %w", f.OldPath, err)
 		}
 	}
-	fillText(&f, old, cur, changed, time.Hour) // as git, however long it takes
+	if f.NewPath != "" {
+		if cur, err = entryBlob(s, c.To.TreeEntry); err != nil {
+			return f, fmt.Errorf("%s: %w", f.NewPath, err)
+		}
+	}
+	if err := diffFile(ctx, &f, old, cur, changed); err != nil {
+		return f, fmt.Errorf("%s: %w", f.Path(), err)
+	}
 	return f, nil
 }
 
-// blobContent reads a blob whole.
-func blobContent(s storer.EncodedObjectStorer, h plumbing.Hash) ([]byte, error) {
-	b, err := object.GetBlob(s, h)
-	if err != nil {
-		return nil, err
+// entryBlob is the content of a tree entry as git diffs it: a file's or a
+// symbolic link's blob (the link's target), or a submodule's commit as
+// git writes it ("Subproject commit …").
+func entryBlob(s storer.EncodedObjectStorer, e object.TreeEntry) (blob, error) {
+	if e.Mode == filemode.Submodule {
+		return textBlob(subproject(e.Hash)), nil
 	}
-	rd, err := b.Reader()
+	b, err := object.GetBlob(s, e.Hash)
 	if err != nil {
-		return nil, err
+		return blob{}, err
 	}
-	defer rd.Close()
-	return io.ReadAll(rd)
+	return readBlob(b.Size, b.Reader)
 }
+
+// subproject is a submodule's side of a diff, as git writes it.
+func subproject(h plumbing.Hash) string { return "Subproject commit " + h.String() + "\n" }
+
+func textBlob(s string) blob { return blob{present: true, size: int64(len(s)), data: []byte(s)} }
 
 func status(oldPath, newPath string) Status {
 	switch {
@@ -260,7 +281,13 @@ func (r *Repo) WorkingTree(ctx context.Context) ([]File, error) {
 // base of rev and HEAD — the commits made since and the work not committed
 // yet — as git diff --merge-base REV shows it. rev "" is HEAD (see
 // [Repo.WorkingTree]). Untracked files are left out, as git does.
-func (r *Repo) WorkingTreeSince(ctx context.Context, rev string) ([]File, error) {
+//
+// Files are read as git reads them: a symbolic link is a link (its target's
+// text is its content; what it points to is never read), a path under a
+// link to a directory is not in the working tree, and a submodule's side is
+// the commit checked out in it. Nothing outside the working tree is read.
+func (r *Repo) WorkingTreeSince(ctx context.Context, rev string) (_ []File, err error) {
+	defer recovered(&err)
 	wt, err := r.repo.Worktree()
 	if err != nil {
 		return nil, fmt.Errorf("the working tree: %w", err)
@@ -301,44 +328,98 @@ func (r *Repo) WorkingTreeSince(ctx context.Context, rev string) ([]File, error)
 			}
 		}
 	}
+	// go-git's status does not look into submodules: a submodule checked
+	// out at another commit than the tree's is a change too.
+	if err := gitlinks(ctx, tree, func(p string) { paths[p] = true }); err != nil {
+		return nil, err
+	}
+	root, err := os.OpenRoot(r.Root)
+	if err != nil {
+		return nil, fmt.Errorf("the working tree: %w", err)
+	}
+	defer root.Close()
+	st2 := r.storage(cache.NewObjectLRU(8 * cache.MiByte))
+	defer st2.close()
 	var files []File
-	contents := map[string][]byte{} // of added and deleted files, for renames
+	// the hashes of added and deleted files, for renames
+	addedHash, deletedHash := map[string]plumbing.Hash{}, map[string]plumbing.Hash{}
 	for p := range paths {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		var old, cur []byte
-		var oldMode, curMode uint32
-		if entry, err := tree.FindEntry(p); err == nil {
-			oldMode = uint32(entry.Mode)
-			if old, err = blobBytes(tree, p); err != nil {
-				return nil, err
+		var old blob
+		var oldMode uint32
+		var oldHash plumbing.Hash
+		if entry, err := tree.FindEntry(p); err == nil && (entry.Mode.IsFile() || entry.Mode == filemode.Submodule) {
+			oldMode, oldHash = uint32(entry.Mode), entry.Hash
+			if old, err = entryBlob(st2.s, *entry); err != nil {
+				return nil, fmt.Errorf("%s: %w", p, err)
 			}
 		}
-		cur, curMode, err = readWorking(r.Root, p)
+		w, err := r.readWorking(root, p, filemode.FileMode(oldMode), oldHash)
 		if err != nil {
 			return nil, err
 		}
-		if oldMode == 0 && curMode == 0 {
+		if oldMode == 0 && w.mode == 0 {
 			continue // added to the index, then deleted
 		}
-		f := File{Status: Modified, OldPath: p, NewPath: p, OldMode: oldMode, NewMode: curMode}
+		if oldMode != 0 && w.mode != 0 && kindOf(filemode.FileMode(oldMode)) != kindOf(filemode.FileMode(w.mode)) {
+			// a file became a link, or a link a file: git shows a
+			// deletion and an addition
+			gone := File{Status: Deleted, OldPath: p, OldMode: oldMode}
+			if err := diffFile(ctx, &gone, old, blob{}, r.ChangedLines); err != nil {
+				return nil, fmt.Errorf("%s: %w", p, err)
+			}
+			files = append(files, gone)
+			deletedHash[p] = oldHash
+			old, oldMode = blob{}, 0
+		}
+		f := File{Status: Modified, OldPath: p, NewPath: p, OldMode: oldMode, NewMode: w.mode}
 		switch {
 		case oldMode == 0:
 			f.Status, f.OldPath = Added, ""
-			contents[p] = cur
-		case curMode == 0:
+			addedHash[p] = w.hash
+		case w.mode == 0:
 			f.Status, f.NewPath = Deleted, ""
-			contents[p] = old
-		case bytes.Equal(old, cur) && oldMode == curMode:
+			deletedHash[p] = oldHash
+		case w.hash == oldHash && oldMode == w.mode:
 			continue
 		}
-		fillText(&f, old, cur, r.ChangedLines, LineDiffTimeout)
+		if w.hash == oldHash && oldMode != 0 && w.mode != 0 {
+			files = append(files, f) // the mode alone changed
+			continue
+		}
+		if err := diffFile(ctx, &f, old, w.blob, r.ChangedLines); err != nil {
+			return nil, fmt.Errorf("%s: %w", p, err)
+		}
 		files = append(files, f)
 	}
-	files = pairRenames(files, contents)
+	files = pairRenames(files, addedHash, deletedHash)
 	sortFiles(files)
 	return files, nil
+}
+
+// gitlinks gives the paths of tree's submodules.
+func gitlinks(ctx context.Context, tree *object.Tree, fn func(path string)) error {
+	w := object.NewTreeWalker(tree, true, nil)
+	defer w.Close()
+	for n := 0; ; n++ {
+		if n&0x3ff == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		name, e, err := w.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if e.Mode == filemode.Submodule {
+			fn(name)
+		}
+	}
 }
 
 // mergeBaseTree returns the tree of the merge base of rev and the commit
@@ -366,40 +447,13 @@ func (r *Repo) mergeBaseTree(head *object.Commit, headName, rev string, s storer
 	return bases[0].Tree()
 }
 
-// fillText diffs old and cur into f's hunks, or marks f binary; past
-// timeout the line diff is coarser.
-func fillText(f *File, old, cur []byte, changed bool, timeout time.Duration) {
-	if content.IsBinary(old) || content.IsBinary(cur) {
-		f.Binary = !bytes.Equal(old, cur)
-		return
-	}
-	if bytes.Equal(old, cur) {
-		return
-	}
-	var chunks []chunk
-	for _, d := range diff.DoWithTimeout(string(old), string(cur), timeout) {
-		k := Context
-		switch d.Type {
-		case diffmatchpatch.DiffInsert:
-			k = Add
-		case diffmatchpatch.DiffDelete:
-			k = Delete
-		}
-		chunks = append(chunks, chunk{kind: k, text: d.Text})
-	}
-	f.Hunks = hunksOf(chunks, ContextLines)
-	if changed && len(old) > 0 && len(cur) > 0 {
-		f.Changed = wsChanged(textLines(string(old)), textLines(string(cur)), []int{})
-	}
-}
-
 // pairRenames joins a deleted file and an added one with the same content
-// into a rename.
-func pairRenames(files []File, contents map[string][]byte) []File {
-	added := map[string]int{} // content → index of an added file
+// (the same blob hash) into a rename.
+func pairRenames(files []File, addedHash, deletedHash map[string]plumbing.Hash) []File {
+	added := map[plumbing.Hash]int{} // content → index of an added file
 	for i, f := range files {
 		if f.Status == Added {
-			added[string(contents[f.NewPath])] = i
+			added[addedHash[f.NewPath]] = i
 		}
 	}
 	if len(added) == 0 {
@@ -411,11 +465,11 @@ func pairRenames(files []File, contents map[string][]byte) []File {
 		if f.Status != Deleted {
 			continue
 		}
-		j, ok := added[string(contents[f.OldPath])]
+		j, ok := added[deletedHash[f.OldPath]]
 		if !ok || drop[j] {
 			continue
 		}
-		f.Status, f.NewPath, f.NewMode, f.Hunks, f.Binary = Renamed, files[j].NewPath, files[j].NewMode, nil, false
+		f.Status, f.NewPath, f.NewMode, f.Hunks, f.Binary, f.Large, f.Changed = Renamed, files[j].NewPath, files[j].NewMode, nil, false, nil, nil
 		drop[j] = true
 	}
 	out := files[:0]
@@ -427,46 +481,177 @@ func pairRenames(files []File, contents map[string][]byte) []File {
 	return out
 }
 
-func blobBytes(tree *object.Tree, p string) ([]byte, error) {
-	f, err := tree.File(p)
-	if err != nil {
-		if errors.Is(err, object.ErrFileNotFound) {
-			return nil, nil // a submodule or a symlink to a directory: no text
-		}
-		return nil, err
-	}
-	rd, err := f.Reader()
-	if err != nil {
-		return nil, err
-	}
-	defer rd.Close()
-	return io.ReadAll(rd)
+// working is a working-tree file as git sees it: its mode (0 when it is
+// not there), its content and its blob hash.
+type working struct {
+	mode uint32
+	blob blob
+	hash plumbing.Hash
 }
 
-// readWorking reads a working-tree file and its git mode; mode 0 when the
-// file is gone. A symlink's content is its target, as git stores it.
-func readWorking(root, p string) ([]byte, uint32, error) {
-	full := filepath.Join(root, filepath.FromSlash(p))
-	fi, err := os.Lstat(full)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, 0, nil
+// readWorking reads working-tree file p (slash-separated) as git reads it,
+// through root: a path with a symbolic link or a file among its leading
+// directories is not there (git does not follow them); a symbolic link's
+// content is its target; a directory is a submodule's checkout when the
+// tree has one there (its side is the commit checked out), else nothing;
+// a FIFO, a device or a socket is not there either. old and oldHash are
+// the tree's mode and hash.
+func (r *Repo) readWorking(root *os.Root, p string, old filemode.FileMode, oldHash plumbing.Hash) (working, error) {
+	name := filepath.FromSlash(p)
+	for i := 0; i < len(p); i++ {
+		if p[i] != '/' {
+			continue
+		}
+		fi, err := root.Lstat(filepath.FromSlash(p[:i]))
+		if err != nil || !fi.IsDir() {
+			if err != nil && !isGone(err) {
+				return working{}, fmt.Errorf("%s: %w", p, err)
+			}
+			return working{}, nil // beyond a symbolic link, or not there
+		}
 	}
+	fi, err := root.Lstat(name)
 	if err != nil {
-		return nil, 0, err
+		if isGone(err) {
+			return working{}, nil
+		}
+		return working{}, fmt.Errorf("%s: %w", p, err)
 	}
 	switch {
 	case fi.Mode()&os.ModeSymlink != 0:
-		target, err := os.Readlink(full)
-		return []byte(target), uint32(filemode.Symlink), err
+		target, err := root.Readlink(name)
+		if err != nil {
+			return working{}, fmt.Errorf("%s: %w", p, err)
+		}
+		b := textBlob(filepath.ToSlash(target))
+		return working{mode: uint32(filemode.Symlink), blob: b, hash: plumbing.ComputeHash(plumbing.BlobObject, b.data)}, nil
 	case fi.IsDir():
-		return nil, uint32(filemode.Submodule), nil
+		if old != filemode.Submodule {
+			return working{}, nil
+		}
+		h, ok := r.submoduleHead(p)
+		if !ok {
+			// not checked out: git shows no change
+			return working{mode: uint32(filemode.Submodule), hash: oldHash}, nil
+		}
+		return working{mode: uint32(filemode.Submodule), blob: textBlob(subproject(h)), hash: h}, nil
+	case !fi.Mode().IsRegular():
+		return working{}, nil
 	}
-	b, err := os.ReadFile(full)
 	mode := filemode.Regular
 	if fi.Mode()&0o111 != 0 {
 		mode = filemode.Executable
 	}
-	return b, uint32(mode), err
+	open := func() (io.ReadCloser, error) {
+		f, err := root.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		if now, err := f.Stat(); err != nil || !os.SameFile(fi, now) {
+			f.Close()
+			return nil, fmt.Errorf("replaced while it was read")
+		}
+		return f, nil
+	}
+	b, err := readBlob(fi.Size(), open)
+	if err != nil {
+		return working{}, fmt.Errorf("%s: %w", p, err)
+	}
+	w := working{mode: uint32(mode), blob: b}
+	if b.data != nil {
+		w.hash = plumbing.ComputeHash(plumbing.BlobObject, b.data)
+	} else if w.hash, err = hashStream(b); err != nil {
+		return working{}, fmt.Errorf("%s: %w", p, err)
+	}
+	return w, nil
+}
+
+// hashStream is the git blob hash of a side read as a stream.
+func hashStream(b blob) (plumbing.Hash, error) {
+	rd, err := b.open()
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	defer rd.Close()
+	// the size is needed first: read it through once to count it
+	n, err := io.Copy(io.Discard, rd)
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	rd2, err := b.open()
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	defer rd2.Close()
+	h := plumbing.NewHasher(plumbing.BlobObject, n)
+	if m, err := io.Copy(h, rd2); err != nil || m != n {
+		if err == nil {
+			err = errors.New("changed while it was read")
+		}
+		return plumbing.ZeroHash, err
+	}
+	return h.Sum(), nil
+}
+
+func isGone(err error) bool {
+	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
+}
+
+// submoduleHead is the commit checked out in the submodule at p, when it
+// is checked out: its .git (a directory, or a file naming one) must lie
+// inside the repository.
+func (r *Repo) submoduleHead(p string) (plumbing.Hash, bool) {
+	dir := filepath.Join(r.Root, filepath.FromSlash(p))
+	gitPath := filepath.Join(dir, ".git")
+	fi, err := os.Lstat(gitPath)
+	if err != nil {
+		return plumbing.ZeroHash, false
+	}
+	gitDir := gitPath
+	if fi.Mode().IsRegular() {
+		b, err := os.ReadFile(gitPath)
+		if err != nil || len(b) > 4096 {
+			return plumbing.ZeroHash, false
+		}
+		line, _, _ := strings.Cut(string(b), "\n")
+		target, ok := strings.CutPrefix(strings.TrimSpace(line), "gitdir:")
+		if !ok {
+			return plumbing.ZeroHash, false
+		}
+		target = strings.TrimSpace(target)
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(dir, target)
+		}
+		gitDir = target
+	} else if !fi.IsDir() {
+		return plumbing.ZeroHash, false
+	}
+	if !inside(r.Root, gitDir) {
+		return plumbing.ZeroHash, false
+	}
+	sub, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{EnableDotGitCommonDir: true})
+	if err != nil {
+		return plumbing.ZeroHash, false
+	}
+	ref, err := sub.Head()
+	if err != nil {
+		return plumbing.ZeroHash, false
+	}
+	return ref.Hash(), true
+}
+
+// inside reports whether path, its links resolved, lies under root.
+func inside(root, path string) bool {
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return false
+	}
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return false
+	}
+	rel, err := filepath.Rel(realRoot, real)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 func sortFiles(files []File) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand"
+	"sort"
 	"strings"
 	"testing"
 
@@ -226,5 +227,64 @@ func TestIndexModes(t *testing.T) {
 	var none *diff.Index
 	if none.Lines("f.go") != nil || none.Changed("f.go") || none.Files() != 0 {
 		t.Error("a nil index has lines")
+	}
+}
+
+// TestIndexAgainstLines: the compact index (paths in a buffer, runs as
+// varints or, past 64 a file, as spans; a path given twice joined) answers
+// Touches, Lines and Files as a plain map of line numbers does.
+func TestIndexAgainstLines(t *testing.T) {
+	rng := rand.New(rand.NewSource(5))
+	var files []diff.File
+	want := map[string]map[int]bool{}
+	for i := 0; i < 300; i++ {
+		path := fmt.Sprintf("src/f%d.java", rng.Intn(200)) // some paths twice
+		var changed []int
+		n := 1 + rng.Intn(3)
+		if i%10 == 0 {
+			n = 300 // many runs
+		}
+		line := 0
+		for k := 0; k < n; k++ {
+			line += 1 + rng.Intn(20)
+			for j := 0; j <= rng.Intn(3); j++ {
+				changed = append(changed, line)
+				line++
+			}
+		}
+		files = append(files, diff.File{NewPath: path, Status: diff.Modified, Changed: changed})
+		if want[path] == nil {
+			want[path] = map[int]bool{}
+		}
+		for _, l := range changed {
+			want[path][l] = true
+		}
+	}
+	x := diff.NewIndex(files)
+	if x.Files() != len(want) {
+		t.Errorf("%d files, want %d", x.Files(), len(want))
+	}
+	for path, lines := range want {
+		var sorted []int
+		for l := range lines {
+			sorted = append(sorted, l)
+		}
+		sort.Ints(sorted)
+		if d := cmp.Diff(sorted, x.Lines(path)); d != "" {
+			t.Fatalf("%s: lines (-want +got):\n%s", path, d)
+		}
+		for from := 0; from < sorted[len(sorted)-1]+5; from++ {
+			to := from + rng.Intn(4)
+			touched := false
+			for l := max(from, 1); l <= to; l++ {
+				touched = touched || lines[l]
+			}
+			if got := x.Touches(path, from, to); got != touched && from > 0 {
+				t.Fatalf("%s: Touches(%d, %d) = %v, want %v", path, from, to, got, touched)
+			}
+		}
+	}
+	if x.Touches("src/none.java", 1, 1<<20) || x.Changed("src/none.java") {
+		t.Error("a path not in the diff touched")
 	}
 }

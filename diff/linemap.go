@@ -35,8 +35,9 @@ func (m *LineMap) Map(path string, line int) (newPath string, newLine int, ok bo
 	if f.NewPath == "" {
 		return "", 0, false
 	}
-	if line <= 0 || f.Binary {
-		return f.NewPath, line, line <= 0 || !f.Binary
+	if line <= 0 || f.Binary || f.Large != nil {
+		// a large file's hunks are not kept: its lines cannot be carried
+		return f.NewPath, line, line <= 0 || !f.Binary && f.Large == nil
 	}
 	delta := 0 // new minus old, after the hunks before line
 	for _, h := range f.Hunks {

@@ -56,6 +56,92 @@ type File struct {
 	// -w --ignore-blank-lines sees the whole file; nil when only the hunks
 	// are known, and the index then looks at each hunk alone.
 	Changed []int
+	// Large, when set, stands for the hunks of a file whose diff is too
+	// large to show (see MaxHunkLines, MaxDiffBytes, MaxDiffLines): Hunks is
+	// empty, and Large says how much changed and where.
+	Large *Large
+}
+
+// Large is what is kept of the diff of a large file: its counts and where
+// its changes are, without their text.
+type Large struct {
+	// OldLines and NewLines are the lines of each side (0 when unknown:
+	// a file of a diff read as text).
+	OldLines, NewLines int
+	// Diffed is false for a file with more lines than a line diff takes
+	// (MaxDiffLines): then nothing is known of its changes but that the
+	// file changed.
+	Diffed bool
+	// Added and Deleted count the changed lines.
+	Added, Deleted int
+	// AddedRuns are the new side's added lines; HunkRuns the new side's
+	// lines its hunks would show (the changes and ContextLines around them).
+	AddedRuns, HunkRuns []Run
+	// ChangedRuns, for a file of a diff read as text, are its Changed lines
+	// (the whitespace-blind changed lines of each hunk); a file diffed
+	// from a repository has them in File.Changed.
+	ChangedRuns []Run
+}
+
+// Summarize drops f's hunks, keeping what is known of them in f.Large:
+// the counts, the added lines, the hunks' lines and the changed ones.
+func (f *File) Summarize() {
+	if f.Large != nil || f.Binary {
+		return
+	}
+	f.Large = &Large{Diffed: true}
+	for i := range f.Hunks {
+		f.Large.add(&f.Hunks[i], f.Changed == nil)
+	}
+	if f.Changed != nil {
+		for _, n := range f.Changed {
+			f.Large.ChangedRuns = appendRun(f.Large.ChangedRuns, n, n)
+		}
+		f.Changed = nil
+	}
+	if f.Large.ChangedRuns == nil {
+		f.Large.ChangedRuns = []Run{}
+	}
+	f.Hunks = nil
+}
+
+// add counts a hunk in, with its changed lines when changed.
+func (l *Large) add(h *Hunk, changed bool) {
+	a, d := h.Counts()
+	l.Added += a
+	l.Deleted += d
+	for _, ln := range h.Lines {
+		if ln.Kind == Add {
+			l.AddedRuns = appendRun(l.AddedRuns, ln.New, ln.New)
+		}
+	}
+	if h.NewLines > 0 {
+		l.HunkRuns = appendRun(l.HunkRuns, h.NewStart, h.NewStart+h.NewLines-1)
+	}
+	if changed {
+		for _, n := range h.changedLines(nil) {
+			l.ChangedRuns = appendRun(l.ChangedRuns, n, n)
+		}
+		if l.ChangedRuns == nil {
+			l.ChangedRuns = []Run{}
+		}
+	}
+}
+
+// Run is the lines From to To, both included.
+type Run struct{ From, To int }
+
+// appendRun adds lines from..to to runs, joining it to the last run when
+// they touch.
+func appendRun(runs []Run, from, to int) []Run {
+	if to < from {
+		return runs
+	}
+	if n := len(runs); n > 0 && runs[n-1].To+1 >= from {
+		runs[n-1].To = max(runs[n-1].To, to)
+		return runs
+	}
+	return append(runs, Run{from, to})
 }
 
 // Path is the file's path in the new revision, or its old path when it was
@@ -72,8 +158,15 @@ func (f *File) ModeChanged() bool {
 	return f.OldMode != 0 && f.NewMode != 0 && f.OldMode != f.NewMode
 }
 
-// Counts returns the added and deleted lines of the hunks.
+// Counts returns the added and deleted lines of the hunks (of a large
+// file, its counts; 0 when it was not diffed).
 func (f *File) Counts() (added, deleted int) {
+	if f.Large != nil {
+		if !f.Large.Diffed {
+			return 0, 0
+		}
+		return f.Large.Added, f.Large.Deleted
+	}
 	for _, h := range f.Hunks {
 		a, d := h.Counts()
 		added += a

@@ -4,11 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"io"
 	"strings"
-
-	"github.com/bluekeyes/go-gitdiff/gitdiff"
-	"github.com/recap-dev/recap/internal/content"
 )
 
 // Bounds of the diff reader: a diff is read line by line as it streams,
@@ -34,10 +30,6 @@ type diffLines struct {
 	pre    int64 // bytes before it
 	buf    []byte
 }
-
-// Read makes diffLines an io.Reader, as gitdiff.Parse takes; the parser
-// reads through ReadString only.
-func (d *diffLines) Read(p []byte) (int, error) { return d.r.Read(p) }
 
 func (d *diffLines) ReadString(delim byte) (string, error) {
 	d.buf = d.buf[:0]
@@ -72,73 +64,6 @@ func (d *diffLines) ReadString(delim byte) (string, error) {
 		}
 		return line, err
 	}
-}
-
-// Parse reads unified diff text: git's (extended headers, renames, copies,
-// modes, binary files, C-quoted names), and plain diffs (diff -u, svn),
-// whose a/ and b/ prefixes it strips as patch -p1 does. name names the
-// input in errors, which give the line of the malformed text. Gzip
-// compressed text is undone first.
-func Parse(name string, r io.Reader) ([]File, error) {
-	r, err := content.Decompress(bufio.NewReaderSize(r, 64<<10))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	files, preamble, err := gitdiff.Parse(&diffLines{r: bufio.NewReaderSize(r, 64<<10)})
-	if err != nil {
-		return nil, fmt.Errorf("%s: %s", name, strings.TrimPrefix(err.Error(), "gitdiff: "))
-	}
-	if len(files) == 0 && strings.TrimSpace(preamble) != "" {
-		return nil, fmt.Errorf("%s: line 1: no file header (diff --git, or --- and +++ lines) found: is it a unified diff?", name)
-	}
-	out := make([]File, 0, len(files))
-	for _, f := range files {
-		out = append(out, convert(f))
-	}
-	return out, nil
-}
-
-func convert(g *gitdiff.File) File {
-	f := File{OldPath: g.OldName, NewPath: g.NewName, OldMode: uint32(g.OldMode), NewMode: uint32(g.NewMode), Binary: g.IsBinary}
-	if f.NewMode == 0 {
-		f.NewMode = f.OldMode // go-gitdiff leaves NewMode 0 when the mode did not change
-	}
-	switch {
-	case g.IsNew:
-		f.Status, f.OldPath = Added, ""
-	case g.IsDelete:
-		f.Status, f.NewPath = Deleted, ""
-	case g.IsRename:
-		f.Status = Renamed
-	case g.IsCopy:
-		f.Status = Copied
-	default:
-		f.Status = Modified
-	}
-	stripPrefixes(&f)
-	for _, tf := range g.TextFragments {
-		h := Hunk{OldStart: int(tf.OldPosition), OldLines: int(tf.OldLines), NewStart: int(tf.NewPosition), NewLines: int(tf.NewLines)}
-		oldN, newN := h.OldStart, h.NewStart
-		h.Lines = make([]Line, 0, len(tf.Lines))
-		for _, l := range tf.Lines {
-			line := Line{Text: strings.TrimSuffix(l.Line, "\n"), NoEOL: l.NoEOL()}
-			switch l.Op {
-			case gitdiff.OpAdd:
-				line.Kind, line.New = Add, newN
-				newN++
-			case gitdiff.OpDelete:
-				line.Kind, line.Old = Delete, oldN
-				oldN++
-			default:
-				line.Kind, line.Old, line.New = Context, oldN, newN
-				oldN++
-				newN++
-			}
-			h.Lines = append(h.Lines, line)
-		}
-		f.Hunks = append(f.Hunks, h)
-	}
-	return f
 }
 
 // stripPrefixes drops the a/ and b/ of a plain diff's names, as patch -p1

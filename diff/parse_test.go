@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/recap-dev/recap/diff"
 	"github.com/recap-dev/recap/reports/reportstest"
 )
@@ -171,6 +172,14 @@ func FuzzParse(f *testing.F) {
 	// Seeds at the reader's bounds: binary data before a header, and after one.
 	f.Add([]byte("Subject: x\n\x7fELF\x00\x01\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n"))
 	f.Add([]byte("--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\x00\n+b\x00\n"))
+	// Seeds of what the streamed reader must tell apart: a plain header
+	// after a git file, lines that look like headers inside hunks and in
+	// the text between files, binary patches, new and deleted files.
+	f.Add([]byte("diff --git a/x b/x\nindex 1..2 100644\n--- a/x\n+++ b/x\n@@ -1,2 +1,2 @@\n--- a\n+++ b\n diff --git a/y b/y\n--- a/z\n+++ b/z\n@@ -1 +1 @@\n-q\n+r\n"))
+	f.Add([]byte("From 1 Mon\nSubject: x\n\ndiff --git a/n b/n\nnew file mode 100644\nindex 0000000..1\n--- /dev/null\n+++ b/n\n@@ -0,0 +1 @@\n+n\n-- \n2.39\n\nFrom 2 Mon\n\ndiff --git a/d b/d\ndeleted file mode 100644\n--- a/d\n+++ /dev/null\n@@ -1 +0,0 @@\n-d\n"))
+	f.Add([]byte("diff --git a/b.bin b/b.bin\nindex 1..2 100644\nGIT binary patch\nliteral 5\nMcmZQzWMXE00009\n\nliteral 0\nHcmV?d00001\n\ndiff --git a/c b/c\nBinary files a/c and b/c differ\n"))
+	f.Add([]byte("--- /dev/null\n+++ b/new\n@@ -0,0 +1,2 @@\n+a\n+b\n--- a/old\n+++ /dev/null\n@@ -1 +0,0 @@\n-a\n"))
+	f.Add([]byte("diff --git a/m b/m\nold mode 100644\nnew mode 100755\ndiff --git \"a/q\\tx\" \"b/q\\tx\"\n--- \"a/q\\tx\"\n+++ \"b/q\\tx\"\n@@ -1 +1 @@\n-a\n+b\n\\ No newline at end of file\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		// A parse that takes seconds is a bug too: keep the input and stop.
 		done := make(chan struct{})
@@ -185,11 +194,25 @@ func FuzzParse(f *testing.F) {
 		}()
 		defer close(done)
 		files, err := diff.Parse("fuzz.diff", strings.NewReader(string(b)))
+		// The diff is read a file at a time, go-gitdiff reading each
+		// header: it must read what go-gitdiff reads whole, and refuse
+		// what it refuses.
+		want, werr := diff.ParseWhole("fuzz.diff", strings.NewReader(string(b)))
+		if (err == nil) != (werr == nil) {
+			t.Fatalf("error %v, read whole: %v", err, werr)
+		}
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), "fuzz.diff: ") {
 				t.Errorf("error does not name the input: %v", err)
 			}
 			return
+		}
+		large := false
+		for _, f := range files {
+			large = large || f.Large != nil
+		}
+		if d := cmp.Diff(want, files, cmpopts.EquateEmpty()); d != "" && !large {
+			t.Fatalf("files differ from those read whole (-whole +streamed):\n%s", d)
 		}
 		x := diff.NewIndex(files)
 		for _, f := range files {
@@ -199,4 +222,49 @@ func FuzzParse(f *testing.F) {
 			x.Touches(f.Path(), 1, 1<<20)
 		}
 	})
+}
+
+// TestParseLargeFile: a file whose hunks pass MaxHunkLines, in one hunk or
+// over many, keeps its counts and changed lines, not its hunks; the files
+// around it are read whole; the index of either is the same.
+func TestParseLargeFile(t *testing.T) {
+	var one, many strings.Builder
+	one.WriteString("diff --git a/Big.java b/Big.java\nnew file mode 100644\n--- /dev/null\n+++ b/Big.java\n@@ -0,0 +1,25000 @@\n")
+	for i := 1; i <= 25000; i++ {
+		fmt.Fprintf(&one, "+int f%d;\n", i)
+	}
+	many.WriteString("diff --git a/Big.java b/Big.java\n--- a/Big.java\n+++ b/Big.java\n")
+	for h := 0; h < 3000; h++ { // 3,000 hunks of 7 lines
+		l := 10*h + 1
+		fmt.Fprintf(&many, "@@ -%d,6 +%d,6 @@\n a\n b\n c\n-old%d\n+new%d\n d\n   \n", l, l, h, h)
+	}
+	tail := "diff --git a/A.java b/A.java\n--- a/A.java\n+++ b/A.java\n@@ -1 +1 @@\n-a\n+b\n"
+	for name, text := range map[string]string{"one hunk": one.String(), "many hunks": many.String()} {
+		t.Run(name, func(t *testing.T) {
+			files := parse(t, text+tail)
+			if len(files) != 2 || files[0].Large == nil || len(files[0].Hunks) != 0 || files[1].Large != nil || len(files[1].Hunks) != 1 {
+				t.Fatalf("files %q", shape(files))
+			}
+			l := files[0].Large
+			added, deleted := files[0].Counts()
+			switch name {
+			case "one hunk":
+				if added != 25000 || deleted != 0 || len(l.AddedRuns) != 1 || l.AddedRuns[0] != (diff.Run{From: 1, To: 25000}) {
+					t.Errorf("+%d -%d, added runs %v", added, deleted, l.AddedRuns)
+				}
+			case "many hunks":
+				if added != 3000 || deleted != 3000 || len(l.AddedRuns) != 3000 || len(l.HunkRuns) != 3000 || len(l.ChangedRuns) != 3000 {
+					t.Errorf("+%d -%d, %d added runs, %d hunk runs, %d changed runs", added, deleted, len(l.AddedRuns), len(l.HunkRuns), len(l.ChangedRuns))
+				}
+			}
+			whole, err := diff.ParseWhole("t.diff", strings.NewReader(text+tail))
+			if err != nil {
+				t.Fatal(err)
+			}
+			x, y := diff.NewIndex(files), diff.NewIndex(whole)
+			if d := cmp.Diff(y.Lines("Big.java"), x.Lines("Big.java")); d != "" {
+				t.Errorf("changed lines (-read whole +large):\n%s", d)
+			}
+		})
+	}
 }

@@ -1,11 +1,9 @@
 package diff
 
 import (
+	"context"
 	"strings"
 	"unicode"
-
-	gitdiff "github.com/go-git/go-git/v5/utils/diff"
-	"github.com/sergi/go-diff/diffmatchpatch"
 )
 
 // WhitespaceOnly reports whether every change in the hunk is whitespace:
@@ -71,6 +69,9 @@ func (b block) whitespaceOnly() bool {
 // lines that git diff -w --ignore-blank-lines shows (see wsChanged), when
 // only the hunks are known (a diff read as text).
 func (h *Hunk) changedLines(nums []int) []int {
+	if n, ok := h.plainlyChanged(nums); ok {
+		return n
+	}
 	var old, cur []Line
 	for _, l := range h.Lines {
 		if l.Kind != Add {
@@ -83,60 +84,75 @@ func (h *Hunk) changedLines(nums []int) []int {
 	return wsChanged(old, cur, nums)
 }
 
-// wsChanged diffs old and cur (one file's lines, or a hunk's two sides) with
-// whitespace ignored, settles ambiguous runs as git does, and appends to
-// nums the New numbers of the lines still added, blank lines aside: the
-// added lines of git diff -w --ignore-blank-lines.
-func wsChanged(oldLines, curLines []Line, nums []int) []int {
-	old, cur := side{lines: oldLines}, side{lines: curLines}
-	var oldText, curText strings.Builder
-	for _, l := range oldLines {
-		k := squeeze(l.Text)
-		old.keys = append(old.keys, k)
-		oldText.WriteString(k)
-		oldText.WriteByte('\n')
-	}
-	for _, l := range curLines {
-		k := squeeze(l.Text)
-		cur.keys = append(cur.keys, k)
-		curText.WriteString(k)
-		curText.WriteByte('\n')
-	}
-	i, j := 0, 0
-	for _, d := range gitdiff.Do(oldText.String(), curText.String()) {
-		for n := strings.Count(d.Text, "\n"); n > 0; n-- {
-			switch d.Type {
-			case diffmatchpatch.DiffEqual:
-				old.lines[i].Kind, cur.lines[j].Kind = Context, Context
-				i++
-				j++
-			case diffmatchpatch.DiffDelete:
-				old.lines[i].Kind = Delete
-				i++
-			case diffmatchpatch.DiffInsert:
-				cur.lines[j].Kind = Add
-				j++
+// plainlyChanged is changedLines for the common hunk whose added lines,
+// white space removed, match no line of its old side: the diff would find
+// no match for them, so that every one but the blank ones changed. ok is
+// false when one matches.
+func (h *Hunk) plainlyChanged(nums []int) ([]int, bool) {
+	var buf []byte
+	var old map[string]bool
+	for _, l := range h.Lines {
+		if l.Kind != Add {
+			if old == nil {
+				old = map[string]bool{}
 			}
+			buf = squeezeAppendString(buf[:0], l.Text)
+			old[string(buf)] = true
 		}
 	}
-	for _, l := range compactSides(&old, &cur) {
-		if l.Kind == Add && squeeze(l.Text) != "" {
+	start := len(nums)
+	for _, l := range h.Lines {
+		if l.Kind != Add {
+			continue
+		}
+		buf = squeezeAppendString(buf[:0], l.Text)
+		if old[string(buf)] {
+			return nums[:start], false
+		}
+		if len(buf) > 0 {
 			nums = append(nums, l.New)
 		}
 	}
-	return nums
+	return nums, true
 }
 
-// textLines splits file content into lines numbered from 1 (New and Old
-// both set, for either side).
-func textLines(content string) []Line {
-	var out []Line
-	for n := 1; content != ""; n++ {
-		text, rest, found := strings.Cut(content, "\n")
-		out = append(out, Line{Text: text, NoEOL: !found, Old: n, New: n})
-		content = rest
+// wsChanged diffs old and cur (a hunk's two sides) with white space
+// ignored, settles ambiguous runs as git does, and appends to nums the New
+// numbers of the lines still added, blank lines aside: the added lines of
+// git diff -w --ignore-blank-lines.
+func wsChanged(oldLines, curLines []Line, nums []int) []int {
+	var sides [2]fileSide
+	for i, ls := range [][]Line{oldLines, curLines} {
+		var data []byte
+		for _, l := range ls {
+			data = append(append(data, l.Text...), '\n')
+		}
+		sides[i].text = cutLines(data)
+		sides[i].lines = len(ls)
 	}
-	return out
+	present := blob{present: true}
+	ctx := context.Background()
+	if err := classifySides(ctx, &sides, [2]*blob{&present, &present}, true, &[2]*lines{sides[0].text, sides[1].text}); err != nil {
+		// more lines than a diff takes: every non-blank added line counts
+		for _, l := range curLines {
+			if squeeze(l.Text) != "" {
+				nums = append(nums, l.New)
+			}
+		}
+		return nums
+	}
+	chs, err := diffSides(ctx, &sides, true)
+	if err != nil {
+		return nums
+	}
+	for _, c := range chs {
+		for j := c.n; j < c.n+c.add; j++ {
+			if sides[1].ids[j] != sides[1].blank {
+				nums = append(nums, curLines[j].New)
+			}
+		}
+	}
+	return nums
 }
 
 // squeeze removes every whitespace character.

@@ -66,8 +66,13 @@ type buffer struct {
 	refs    []ref
 	summary summarize.Summary
 	inputs  []reports.Input
-	bytes   int64
-	used    time.Time
+	notes   []string // what the query's filter matched nothing of (see unmatchedNotes)
+	// also names the other findings of the problems whose findings lead
+	// them (the duplicates have no ref), by their lead's report and index.
+	also  map[[2]int32][]summarize.AlsoReported
+	order reports.Order
+	bytes int64
+	used  time.Time
 
 	sortOnce sync.Once
 }
@@ -84,29 +89,36 @@ func (b *buffer) price() {
 
 // sorted puts the buffer's findings in view order ([reports.Less]), once.
 func (b *buffer) sorted() {
-	b.sortOnce.Do(func() { sortRefs(b.reports, b.refs) })
+	b.sortOnce.Do(func() { sortRefs(b.reports, b.refs, b.order) })
 }
 
-// sortRefs sorts refs of reps in view order without making their findings:
-// the categories and rules (by kind) and the paths of every report are
-// ranked once, so that most comparisons are of integers; the id breaks the
-// remaining ties as reports.Less does, as strings.
-func sortRefs(reps []*report, refs []ref) {
-	type kindKey struct{ category, rule string }
+// sortRefs sorts refs of reps in the order o without making their
+// findings: the kinds (tool, category, rule) and the paths of every report
+// are ranked once, so that most comparisons are of integers; the id breaks
+// the remaining ties as reports' orders do, as strings.
+func sortRefs(reps []*report, refs []ref, o reports.Order) {
+	type kindKey struct{ first, second string } // (category, rule) by severity, else (tool, rule)
+	keyOf := func(k *kind) kindKey {
+		if o == reports.OrderSeverity {
+			return kindKey{k.category, k.rule}
+		}
+		return kindKey{k.tool, k.rule}
+	}
+	compareKinds := func(a, b kindKey) int {
+		if c := strings.Compare(a.first, b.first); c != 0 {
+			return c
+		}
+		return strings.Compare(a.second, b.second)
+	}
 	var kinds []kindKey
 	var paths []string
 	for _, r := range reps {
-		for _, k := range r.kinds {
-			kinds = append(kinds, kindKey{k.category, k.rule})
+		for i := range r.kinds {
+			kinds = append(kinds, keyOf(&r.kinds[i]))
 		}
 		paths = append(paths, r.paths...)
 	}
-	slices.SortFunc(kinds, func(a, b kindKey) int {
-		if c := strings.Compare(a.category, b.category); c != 0 {
-			return c
-		}
-		return strings.Compare(a.rule, b.rule)
-	})
+	slices.SortFunc(kinds, compareKinds)
 	kinds = slices.Compact(kinds)
 	slices.Sort(paths)
 	paths = slices.Compact(paths)
@@ -114,13 +126,8 @@ func sortRefs(reps []*report, refs []ref) {
 	pathRank := make([][]uint32, len(reps))
 	for i, r := range reps {
 		kindRank[i] = make([]uint32, len(r.kinds))
-		for j, k := range r.kinds {
-			at, _ := slices.BinarySearchFunc(kinds, kindKey{k.category, k.rule}, func(a, b kindKey) int {
-				if c := strings.Compare(a.category, b.category); c != 0 {
-					return c
-				}
-				return strings.Compare(a.rule, b.rule)
-			})
+		for j := range r.kinds {
+			at, _ := slices.BinarySearchFunc(kinds, keyOf(&r.kinds[j]), compareKinds)
 			kindRank[i][j] = uint32(at)
 		}
 		pathRank[i] = make([]uint32, len(r.paths))
@@ -132,20 +139,39 @@ func sortRefs(reps []*report, refs []ref) {
 	slices.SortFunc(refs, func(a, b ref) int {
 		ra, rb := reps[a.report], reps[b.report]
 		xa, xb := ra.rec(int(a.index)), rb.rec(int(b.index))
-		if sa, sb := ra.kinds[xa.kind].severity, rb.kinds[xb.kind].severity; sa != sb {
-			return cmp.Compare(sb, sa) // the most severe first
+		ka, kb := &ra.kinds[xa.kind], &rb.kinds[xb.kind]
+		importance := func() int {
+			if c := cmp.Compare(kb.impact, ka.impact); c != 0 {
+				return c
+			}
+			if c := cmp.Compare(kb.quality, ka.quality); c != 0 {
+				return c
+			}
+			return cmp.Compare(kb.severity, ka.severity)
 		}
-		if c := cmp.Compare(kindRank[a.report][xa.kind], kindRank[b.report][xb.kind]); c != 0 {
-			return c
+		place := func() int {
+			if c := cmp.Compare(pathRank[a.report][xa.path], pathRank[b.report][xb.path]); c != 0 {
+				return c
+			}
+			if c := cmp.Compare(xa.line, xb.line); c != 0 {
+				return c
+			}
+			return cmp.Compare(xa.column, xb.column)
 		}
-		if c := cmp.Compare(pathRank[a.report][xa.path], pathRank[b.report][xb.path]); c != 0 {
-			return c
+		kinds := func() int { return cmp.Compare(kindRank[a.report][xa.kind], kindRank[b.report][xb.kind]) }
+		var steps [3]func() int
+		switch o {
+		case reports.OrderSeverity:
+			steps = [3]func() int{func() int { return cmp.Compare(kb.severity, ka.severity) }, kinds, place}
+		case reports.OrderLocation:
+			steps = [3]func() int{place, importance, kinds}
+		default:
+			steps = [3]func() int{importance, place, kinds}
 		}
-		if c := cmp.Compare(xa.line, xb.line); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(xa.column, xb.column); c != 0 {
-			return c
+		for _, step := range steps {
+			if c := step(); c != 0 {
+				return c
+			}
 		}
 		return compareIDs(ra.tag, int(a.index)+1, rb.tag, int(b.index)+1)
 	})
@@ -172,6 +198,10 @@ type cached struct {
 	ids   bool
 	at    ref
 }
+
+// Rereadable implements [pipeline.Rereadable]: the reports kept in the
+// cache are read again at no cost; one read as it goes is not.
+func (c *cached) Rereadable() bool { return !slices.Contains(c.reps, nil) }
 
 // Read implements [pipeline.Source].
 func (c *cached) Read(ctx context.Context, keep func(*reports.Finding) bool, emit func(*reports.Finding) error) ([]reports.Input, error) {

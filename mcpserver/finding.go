@@ -38,6 +38,13 @@ type FindingAnswer struct {
 	// the root.
 	Flow    []Step `json:"flow,omitempty"`
 	Related []Step `json:"related,omitempty"`
+	// Locations are the result's further locations: places the problem is
+	// at too (at most reports.MaxLocations).
+	Locations []Step `json:"locations,omitempty"`
+	// Logical and Target are what the tool said of the place of a finding
+	// without a file: its logical locations, the artifact it scanned.
+	Logical []reports.LogicalLocation `json:"logical,omitempty"`
+	Target  string                    `json:"target,omitempty"`
 	// Code is the source around the finding.
 	Code    *Snippet          `json:"code,omitempty"`
 	Omitted []budget.Omission `json:"omitted,omitempty"`
@@ -52,6 +59,7 @@ type FindingAnswer struct {
 	fix     *FixInfo
 	flow    []Step
 	related []Step
+	locs    []Step
 	saved   bool
 	short   bool // the line without place and message: the smallest budgets
 }
@@ -102,9 +110,10 @@ func (a *FindingAnswer) out() any { return a }
 
 func (a *FindingAnswer) text() string {
 	f := &a.Finding
-	line := fmt.Sprintf("recap: %s %s %s/%s at %s:%d: %s", f.ID, f.Severity, f.Tool, f.Rule, f.Path, f.Line, firstLine(f.Message, 80))
+	rule := reports.ShortRule(f.Tool, f.Rule) // the finding keeps the full id
+	line := fmt.Sprintf("recap: %s %s %s/%s at %s:%d: %s", f.ID, f.Severity, f.Tool, rule, f.Path, f.Line, firstLine(f.Message, 80))
 	if a.short {
-		line = fmt.Sprintf("recap: %s %s %s/%s", f.ID, f.Severity, f.Tool, f.Rule)
+		line = fmt.Sprintf("recap: %s %s %s/%s", f.ID, f.Severity, f.Tool, rule)
 	}
 	b, _ := json.Marshal(a)
 	return line + "\n" + string(b)
@@ -129,6 +138,7 @@ const (
 	kindFindingCode            // a line of code, the closest to the finding first
 	kindFindingFlow            // a step of the code flow, in order
 	kindFindingRelated         // a related location, in order
+	kindFindingLocation        // a further location, in order
 	kindFindingRuleHelp        // the rule's help
 	kindFindingSnip            // the report's own snippet
 )
@@ -138,7 +148,7 @@ const (
 type answerParts struct {
 	rule, place, full, fix, help, snip int
 	note                               int // the code's note when there is no code
-	code, flow, related                int // the first of each run of parts
+	code, flow, related, locs          int // the first of each run of parts
 	order                              []int
 }
 
@@ -152,10 +162,10 @@ func (a *FindingAnswer) fit(c budget.Counter, limit int) int {
 	if !a.saved {
 		a.saved, a.full, a.msg, a.rule, a.snip, a.help = true, a.Code, a.Finding.Message, a.Rule, a.Finding.Snippet, a.Finding.HelpURI
 		a.snipAt = a.Finding.SnippetLine
-		a.fix, a.flow, a.related = a.Fix, a.Flow, a.Related
+		a.fix, a.flow, a.related, a.locs = a.Fix, a.Flow, a.Related, a.Locations
 	}
 	a.Tokens = &budget.TokenInfo{}
-	a.Code, a.Rule, a.Fix, a.Flow, a.Related, a.Finding.Snippet, a.Finding.Message, a.Omitted, a.short = nil, nil, nil, nil, nil, "", a.msg, nil, true
+	a.Code, a.Rule, a.Fix, a.Flow, a.Related, a.Locations, a.Finding.Snippet, a.Finding.Message, a.Omitted, a.short = nil, nil, nil, nil, nil, nil, "", a.msg, nil, true
 	cost := func(v any) int {
 		b, _ := json.Marshal(v)
 		return budget.Cost(c, string(b))
@@ -196,6 +206,10 @@ func (a *FindingAnswer) fit(c budget.Counter, limit int) int {
 	ap.related = len(parts)
 	for _, st := range a.related {
 		add(kindFindingRelated, cost(st), 0)
+	}
+	ap.locs = len(parts)
+	for _, st := range a.locs {
+		add(kindFindingLocation, cost(st), 0)
 	}
 	if a.rule != nil && a.rule.Help != "" {
 		ap.help = add(kindFindingRuleHelp, cost(a.rule.Help), ap.rule+1)
@@ -304,12 +318,15 @@ func (a *FindingAnswer) apply(ap *answerParts, keep []bool) {
 			}
 		}
 	}
-	a.Flow, a.Related = keptSteps(a.flow, keep[ap.flow:]), keptSteps(a.related, keep[ap.related:])
+	a.Flow, a.Related, a.Locations = keptSteps(a.flow, keep[ap.flow:]), keptSteps(a.related, keep[ap.related:]), keptSteps(a.locs, keep[ap.locs:])
 	if n := len(a.flow) - len(a.Flow); n > 0 {
 		omit(fmt.Sprintf("%d of the %d steps of the code flow kept", n, len(a.flow)))
 	}
 	if n := len(a.related) - len(a.Related); n > 0 {
 		omit(fmt.Sprintf("%d of the %d related locations kept", n, len(a.related)))
+	}
+	if n := len(a.locs) - len(a.Locations); n > 0 {
+		omit(fmt.Sprintf("%d of the %d further locations kept", n, len(a.locs)))
 	}
 	a.Finding.Snippet, a.Finding.SnippetLine = "", 0
 	if kept(ap.snip) {
@@ -357,11 +374,23 @@ func parseID(id string) (string, int, bool) {
 }
 
 func (s *Server) getFinding(ctx context.Context, in *GetFindingIn) (answer, error) {
+	id := in.ID
+	switch {
+	case in.ID != "" && in.Fingerprint != "":
+		return nil, toolErrorf(CodeBadArgument, "give id or fingerprint, not both")
+	case in.Fingerprint != "":
+		if !isFingerprint(in.Fingerprint) {
+			return nil, toolErrorf(CodeBadArgument, "%q is not a fingerprint (16 hex digits, and :2, :3 … for the further findings of one identity in a report): take one from %s", cut(in.Fingerprint), s.name(ctx, ToolGetReports))
+		}
+		id = in.Fingerprint
+	case id == "":
+		return nil, toolErrorf(CodeBadArgument, "give a finding's id or its fingerprint, from %s", s.name(ctx, ToolGetReports))
+	}
 	release, err := s.coldRead(ctx)
 	if err != nil {
 		return nil, err
 	}
-	loc, err := s.locate(ctx, in.ID)
+	loc, err := s.locate(ctx, id)
 	release()
 	if err != nil {
 		return nil, err
@@ -376,11 +405,12 @@ func (s *Server) getFinding(ctx context.Context, in *GetFindingIn) (answer, erro
 			diff, notes := summarize.FixDiff(d.Fix, src)
 			a.Fix = &FixInfo{Description: d.Fix.Description, Diff: diff, Notes: notes}
 		}
-		a.Flow, a.Related = steps(d.Flow, src), steps(d.Related, src)
+		a.Flow, a.Related, a.Locations = steps(d.Flow, src), steps(d.Related, src), steps(d.Locations, src)
+		a.Logical, a.Target = d.Logical, d.Target
 	}
 	if f.Fixable && a.Fix == nil {
-		a.Fix = &FixInfo{Notes: []string{fmt.Sprintf("the report proposes a fix that recap does not keep: more than %d replacements, "+
-			"a text over %d bytes, or regions given without lines; the report has it", reports.MaxFixReplacements, reports.MaxFixText)}}
+		a.Fix = &FixInfo{Notes: []string{fmt.Sprintf("the report proposes a fix that recap does not keep, without a description: more than %d replacements, "+
+			"a text over %d bytes, binary content, or regions given by bytes; the report has it", reports.MaxFixReplacements, reports.MaxFixText)}}
 	}
 	return a, nil
 }
@@ -471,28 +501,31 @@ func (s *Server) locate(ctx context.Context, id string) (located, error) {
 		return loc, err
 	}
 	if !isFingerprint(id) {
-		return located{}, toolErrorf(CodeBadArgument, "%q is neither a finding id (ids look like %s-12) nor a fingerprint (16 hex digits): take one from %s", cut(id), strings.Repeat("a", tagLen), s.name(ctx, ToolGetReports))
+		return located{}, toolErrorf(CodeBadArgument, "%q is neither a finding id (ids look like %s-12) nor a fingerprint (16 hex digits, and :2, :3 … for the further findings of one identity in a report): take one from %s", cut(id), strings.Repeat("a", tagLen), s.name(ctx, ToolGetReports))
 	}
+	id = reports.NormalFingerprint(id) // "…:1", as SARIF writes it, is the first
 	g, err := s.root.discover(".", s.root.maxReport)
 	if err != nil {
 		return located{}, err
 	}
-	reps, err := s.readAll(ctx, g.files)
+	files := s.fingerprintOrder(ctx, g.files)
+	reps, err := s.readAll(ctx, files)
 	if err != nil {
 		return located{}, err
 	}
 	defer s.cache.unpin(reps...)
-	fp, _ := strconv.ParseUint(id, 16, 64)
+	base, occ := reports.SplitFingerprint(id)
+	fp, _ := strconv.ParseUint(base, 16, 64)
 	for ri, r := range reps {
 		if r == nil { // too large for the cache: read as it goes
-			loc, ok, err := s.scan(ctx, g.files[ri], nil, func(x *reports.Finding) bool { return x.Fingerprint == id })
+			loc, ok, err := s.scan(ctx, files[ri], nil, func(x *reports.Finding) bool { return x.Fingerprint == id })
 			if err != nil || ok {
 				return loc, err
 			}
 			continue
 		}
 		for i := 0; i < r.n; i++ {
-			if r.rec(i).fp == fp && (r.fps == nil || r.fingerprint(i) == id) {
+			if r.rec(i).fp == fp && r.occurrence(i) == occ && (r.fps == nil || r.fingerprint(i) == id) {
 				x := r.finding(i)
 				return located{f: x, rel: r.rel, inReport: inReport(r, &x), rule: r.input.Rules.Lookup(x.Tool, x.Rule)}, nil
 			}
@@ -532,17 +565,48 @@ func (s *Server) scan(ctx context.Context, f file, byIndex func(int, *reports.Fi
 	return located{f: *hit, rel: f.rel, inReport: count[toolRule{hit.Tool, hit.Rule}], rule: in.Rules.Lookup(hit.Tool, hit.Rule)}, true, nil
 }
 
-// isFingerprint reports whether id has the form of a finding's fingerprint.
+// isFingerprint reports whether id has the form of a finding's
+// fingerprint: 16 hex digits, and the occurrence (":2") of a further
+// finding of the same identity in its report.
 func isFingerprint(id string) bool {
-	if len(id) != 16 {
+	base, n := reports.SplitFingerprint(id)
+	if len(base) != 16 || n < 1 || base == id && strings.Contains(id, ":") {
 		return false
 	}
-	for _, c := range id {
+	for _, c := range base {
 		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
 			return false
 		}
 	}
 	return true
+}
+
+// fingerprintOrder is the order the reports under the root are searched
+// for a fingerprint: the reports of the session's last analysis.getReports
+// first (the current ones), then the others, and the files it read as a
+// baseline last, so that a fingerprint names the current finding, not the
+// baseline's copy of it.
+func (s *Server) fingerprintOrder(ctx context.Context, found []file) []file {
+	recent := s.recent.get(sessionName(ctx))
+	var first, rest, baseline []file
+	seen := map[string]bool{}
+	for _, rel := range recent.reports {
+		if f, err := s.root.resolve(rel); err == nil && !seen[f.abs] {
+			seen[f.abs] = true
+			first = append(first, f)
+		}
+	}
+	for _, f := range found {
+		switch {
+		case seen[f.abs]:
+		case recent.baselines[f.rel]:
+			baseline = append(baseline, f)
+		default:
+			rest = append(rest, f)
+		}
+		seen[f.abs] = true
+	}
+	return append(append(first, rest...), baseline...)
 }
 
 // reportByTag finds the report whose id tag is tag: cached, or among the

@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
 	"slices"
 	"strings"
 
+	"github.com/recap-dev/recap/config"
 	"github.com/recap-dev/recap/diff"
 	"github.com/recap-dev/recap/internal/english"
 	"github.com/recap-dev/recap/parsers"
@@ -48,6 +50,29 @@ type reportsLayout struct {
 	inputs, failed int
 }
 
+// Spell writes a filter of a suggestion as the tool's arguments take it
+// (categories=["Design"], not the command line's category="Design").
+func (l *reportsLayout) Spell(filter, value string) string { return argSpelling{}.Spell(filter, value) }
+
+// argSpelling spells filters as the tools' arguments: severity is a
+// string, the others are lists.
+type argSpelling struct{}
+
+func (argSpelling) Spell(filter, value string) string {
+	q, _ := json.Marshal(value)
+	switch filter {
+	case "severity":
+		return "severity=" + string(q)
+	case "category":
+		return "categories=[" + string(q) + "]"
+	case "rule":
+		return "rules=[" + string(q) + "]"
+	case "path":
+		return "paths=[" + string(q) + "]"
+	}
+	return filter + "=" + string(q)
+}
+
 func (l *reportsLayout) View(v *summarize.View) string {
 	return reportsLine(v, l.inputs, l.failed) + "\n" + strings.TrimSuffix(l.JSON.View(v), "\n")
 }
@@ -56,11 +81,36 @@ func (l *reportsLayout) View(v *summarize.View) string {
 func reportsLine(v *summarize.View, inputs, failed int) string {
 	s := &v.Summary
 	var b strings.Builder
-	fmt.Fprintf(&b, "recap: %s (%d error, %d warning, %d note) in %s from %s",
-		english.Plural(s.Total, "finding", "findings"), s.BySeverity.Error, s.BySeverity.Warning, s.BySeverity.Note,
+	problems := ""
+	if d := s.Duplicates; d != nil && d.Findings > 0 {
+		problems = fmt.Sprintf(" (%s: %d repeat another's, left out of pages)", english.Plural(s.Problems, "problem", "problems"), d.Findings)
+	}
+	fmt.Fprintf(&b, "recap: %s%s in %s from %s", english.Plural(s.Total, "finding", "findings"), problems,
 		s.FilesText(), english.Plural(inputs, "report", "reports"))
+	// At the budget's floor (the top lists and the inputs left out), the
+	// impacts are in the JSON's summary alone.
+	floor := len(v.Omitted) > 0 && len(v.Inputs) == 0 && len(s.TopRules) == 0
+	if by := impactList(s.ByImpact); by != "" && !floor {
+		b.WriteString(": " + by)
+	}
+	if s.Security != nil {
+		fmt.Fprintf(&b, "; %d about security", s.Security.Findings)
+	}
 	if failed > 0 {
-		fmt.Fprintf(&b, ", %d not read (see inputs[].error)", failed)
+		shown := 0
+		for _, in := range v.Inputs {
+			if in.Error != "" {
+				shown++
+			}
+		}
+		switch {
+		case shown >= failed:
+			fmt.Fprintf(&b, ", %d not read (see inputs[].error)", failed)
+		case shown == 0: // the budget left their status out
+			fmt.Fprintf(&b, ", %d not read (errors left out: raise maxTokens)", failed)
+		default:
+			fmt.Fprintf(&b, ", %d not read (see inputs[].error for %d; raise maxTokens for the others)", failed, shown)
+		}
 	}
 	if p := v.Page; p != nil {
 		if p.Returned > 0 {
@@ -81,9 +131,22 @@ func reportsLine(v *summarize.View, inputs, failed int) string {
 	return b.String()
 }
 
+// impactList says counts by impact, most important first: "2 high, 30
+// medium"; "" when there are none.
+func impactList(c summarize.ImpactCounts) string {
+	var parts []string
+	for _, i := range reports.Impacts {
+		if n := c.Of(i); n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, i))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
 // filterless reports whether the call filters nothing.
 func (in *GetReportsIn) filterless() bool {
-	return len(in.Categories)+len(in.Tools)+len(in.Rules)+len(in.Paths) == 0 && in.Severity == "" && in.Grep == ""
+	return len(in.Categories)+len(in.Tools)+len(in.Rules)+len(in.Paths)+len(in.Qualities) == 0 && in.Severity == "" && in.Grep == "" &&
+		in.Impact == ""
 }
 
 // hasQuery reports whether the call names reports or filters, which a
@@ -91,12 +154,12 @@ func (in *GetReportsIn) filterless() bool {
 func (in *GetReportsIn) hasQuery() bool {
 	return len(in.Reports)+len(in.Types)+len(in.Categories)+len(in.Tools)+len(in.Rules)+len(in.Paths)+len(in.Baseline)+len(in.CWE) > 0 ||
 		in.Severity != "" || in.Grep != "" || in.ChangedSince != "" || (in.FilterMode != "" && in.FilterMode != string(pipeline.Added)) ||
-		in.NewOnly || in.SecurityOnly
+		in.NewOnly || in.SecurityOnly || in.Impact != "" || len(in.Qualities) > 0 || (in.Sort != "" && in.Sort != reports.OrderImportance.String())
 }
 
 func (s *Server) getReports(ctx context.Context, in *GetReportsIn) (answer, error) {
 	if in.Limit == 0 {
-		in.Limit = summarize.DefaultLimit
+		in.Limit = FirstAnswerLimit
 	}
 	page := pipeline.Page{Offset: in.Offset, Limit: in.Limit}
 	if err := page.Check(); err != nil {
@@ -121,7 +184,7 @@ func (s *Server) getReports(ctx context.Context, in *GetReportsIn) (answer, erro
 			return newReportsAnswer(streamed), nil
 		}
 	}
-	v := &summarize.View{Summary: b.summary, Inputs: make([]reports.Input, len(b.inputs)), BufferID: b.id}
+	v := &summarize.View{Summary: b.summary, Inputs: make([]reports.Input, len(b.inputs)), BufferID: b.id, Suggestions: slices.Clone(b.notes)}
 	copy(v.Inputs, b.inputs)
 	if !in.SummaryOnly {
 		b.sorted()
@@ -129,7 +192,7 @@ func (s *Server) getReports(ctx context.Context, in *GetReportsIn) (answer, erro
 		to := min(from+in.Limit, len(b.refs))
 		v.Findings = make([]summarize.FindingView, 0, to-from)
 		for _, r := range b.refs[from:to] {
-			fv := summarize.FindingView{Finding: b.finding(r)}
+			fv := summarize.FindingView{Finding: b.finding(r), AlsoReportedBy: b.also[[2]int32{r.report, r.index}]}
 			fv.Baseline = r.baseline()
 			v.Findings = append(v.Findings, fv)
 		}
@@ -175,17 +238,39 @@ func (s *Server) query(ctx context.Context, in *GetReportsIn) (b *buffer, stream
 		}
 		q.Filter.MinSeverity = sev
 	}
+	if in.Impact != "" {
+		i, err := reports.ParseImpact(in.Impact)
+		if err != nil {
+			return nil, nil, toolErrorf(CodeBadArgument, "impact: %v", err)
+		}
+		q.Filter.MinImpact = i
+	}
+	for _, name := range in.Qualities {
+		qu, err := reports.ParseQuality(name)
+		if err != nil {
+			return nil, nil, toolErrorf(CodeBadArgument, "qualities: %v", err)
+		}
+		q.Filter.Qualities = append(q.Filter.Qualities, qu)
+	}
+	order, err := reports.ParseOrder(in.Sort)
+	if err != nil {
+		return nil, nil, toolErrorf(CodeBadArgument, "sort: %v", err)
+	}
+	q.Order = order
+	if in.Group == nil || *in.Group {
+		q.Classes = reports.ClassOf
+	}
+	cfg, cfgKey, err := s.config()
+	if err != nil {
+		return nil, nil, err
+	}
+	q.Config = cfg
 	if err := q.Filter.Compile(); err != nil {
 		return nil, nil, toolErrorf(CodeBadArgument, "paths: %v", err)
 	}
 	if in.NewOnly && len(in.Baseline) == 0 {
 		return nil, nil, toolErrorf(CodeBadArgument, "newOnly compares with a baseline: give baseline (the paths of an earlier run's reports)")
 	}
-	g, copies, err := s.reportFiles(in)
-	if err != nil {
-		return nil, nil, err
-	}
-	files := g.files
 	var base found
 	var baseFiles []file
 	if len(in.Baseline) > 0 {
@@ -196,6 +281,12 @@ func (s *Server) query(ctx context.Context, in *GetReportsIn) (b *buffer, stream
 		}
 		baseFiles, _ = s.root.dedupe(base.files)
 	}
+	g, copies, err := s.reportFiles(in, baseFiles)
+	if err != nil {
+		return nil, nil, err
+	}
+	files := g.files
+	s.recent.set(sessionName(ctx), files, baseFiles)
 	key := ""
 	mode, err := pipeline.ParseFilterMode(in.FilterMode)
 	if err != nil {
@@ -207,7 +298,7 @@ func (s *Server) query(ctx context.Context, in *GetReportsIn) (b *buffer, stream
 	if in.ChangedSince != "" {
 		q.Changes = &pipeline.Changes{Root: s.root.dir, Since: in.ChangedSince, Mode: mode}
 	} else {
-		key = sessionName(ctx) + "\x00" + queryKey(in, files, baseFiles) // a session reuses its own buffers only
+		key = sessionName(ctx) + "\x00" + cfgKey + "\x00" + queryKey(in, files, baseFiles) // a session reuses its own buffers only
 		if b := s.buffers.lookup(key); b != nil {
 			return b, nil, nil
 		}
@@ -260,9 +351,10 @@ func (s *Server) query(ctx context.Context, in *GetReportsIn) (b *buffer, stream
 			return nil, nil, queryError(err)
 		}
 		res.View.Inputs = s.noteInputs(res.View.Inputs, files, reps, copies, g)
+		res.View.Suggestions = append(unmatchedNotes(res.Unmatched), res.View.Suggestions...)
 		return nil, res.View, nil
 	}
-	b = &buffer{reports: reps, key: key, owner: sessionName(ctx)}
+	b = &buffer{reports: reps, key: key, owner: sessionName(ctx), order: order}
 	if in.filterless() && q.Changes == nil && !q.NewOnly { // every finding: room for them at once
 		n := 0
 		for _, r := range reps {
@@ -270,8 +362,14 @@ func (s *Server) query(ctx context.Context, in *GetReportsIn) (b *buffer, stream
 		}
 		b.refs = make([]ref, 0, n)
 	}
-	q.Keep.Each = func(_ *reports.Finding, state string) error {
+	q.Keep.Each = func(f *reports.Finding, state string) error {
 		b.refs = append(b.refs, ref{report: src.at.report, index: src.at.index, state: stateOf(state)})
+		if f.Detail != nil && len(f.Detail.Also) > 0 {
+			if b.also == nil {
+				b.also = map[[2]int32][]summarize.AlsoReported{}
+			}
+			b.also[[2]int32{src.at.report, src.at.index}] = f.Detail.Also
+		}
 		return nil
 	}
 	res, err := pipeline.Run(ctx, &q)
@@ -279,9 +377,49 @@ func (s *Server) query(ctx context.Context, in *GetReportsIn) (b *buffer, stream
 		return nil, nil, queryError(err)
 	}
 	b.summary, b.inputs = res.View.Summary, s.noteInputs(res.View.Inputs, files, reps, copies, g)
+	b.notes = unmatchedNotes(res.Unmatched)
 	b.price()
 	s.buffers.put(b)
 	return b, nil, nil
+}
+
+// config reads the root's configuration file (docs/config.md), at each
+// call (it is small, and may change between calls), and returns it with a
+// key that changes with the file; nil and "" when there is none.
+func (s *Server) config() (*config.Config, string, error) {
+	name, err := config.Find(s.root.dir)
+	if err != nil {
+		return nil, "", toolErrorf(CodeBadArgument, "configuration: %v", err)
+	}
+	if name == "" {
+		return nil, "", nil
+	}
+	cfg, err := config.LoadDir(s.root.dir)
+	if err != nil {
+		return nil, "", toolErrorf(CodeBadArgument, "configuration: %v (fix the file, see docs/config.md)", err)
+	}
+	key := name
+	if fi, err := os.Stat(name); err == nil {
+		key = fmt.Sprintf("%s %d %d", name, fi.Size(), fi.ModTime().UnixNano())
+	}
+	return cfg, key, nil
+}
+
+// unmatchedNotes say which tools and rules of the call's filter no
+// finding of the reports has, and the closest ones they have.
+func unmatchedNotes(un []pipeline.Unmatched) []string {
+	var out []string
+	for _, u := range un {
+		msg := fmt.Sprintf("%ss: %q matches no finding of the reports", u.What, u.Name)
+		if u.Where != "" {
+			msg = fmt.Sprintf("%s: %s matches no finding of the reports", u.Where, u.Name)
+		}
+		if len(u.Closest) > 0 {
+			msg += "; closest: " + strings.Join(u.Closest, ", ")
+		}
+		out = append(out, msg)
+	}
+	return out
 }
 
 // noteInputs adds to the inputs' status what the call should know of them:
@@ -321,8 +459,9 @@ func (s *Server) noteInputs(inputs []reports.Input, files []file, reps []*report
 
 // reportFiles are the reports a call names, or those under the root, of
 // the types it asks for, each content once (copies: the files left out as
-// copies, by the kept one's absolute path).
-func (s *Server) reportFiles(in *GetReportsIn) (g found, copies map[string][]string, err error) {
+// copies, by the kept one's absolute path). A search leaves out the
+// baseline's files: they are the earlier run, not a report of this one.
+func (s *Server) reportFiles(in *GetReportsIn, baseline []file) (g found, copies map[string][]string, err error) {
 	formats := map[parsers.Format]bool{}
 	for _, t := range in.Types {
 		f, err := parsers.ParseFormat(t)
@@ -335,6 +474,14 @@ func (s *Server) reportFiles(in *GetReportsIn) (g found, copies map[string][]str
 		g, err = s.root.expand(in.Reports, true, s.root.maxReport)
 	} else {
 		g, err = s.root.discover(".", s.root.maxReport)
+		if len(baseline) > 0 {
+			isBase := map[string]bool{}
+			for _, f := range baseline {
+				isBase[f.abs] = true
+			}
+			g.files = slices.DeleteFunc(g.files, func(f file) bool { return isBase[f.abs] })
+			g.big = slices.DeleteFunc(g.big, func(f file) bool { return isBase[f.abs] })
+		}
 		if err == nil && len(g.files) == 0 {
 			if len(g.big) > 0 || g.stopped != "" {
 				err = noReport("the root "+s.root.dir, g, s.root)
@@ -370,12 +517,12 @@ func (s *Server) reportFiles(in *GetReportsIn) (g found, copies map[string][]str
 // same query again reuses its buffer.
 func queryKey(in *GetReportsIn, files, baseline []file) string {
 	k := struct {
-		Files, Baseline                      [][3]any
-		Categories, Tools, Rules, Paths, CWE []string
-		Severity, Grep                       string
-		NewOnly, SecurityOnly                bool
-	}{Categories: in.Categories, Tools: in.Tools, Rules: in.Rules, Paths: in.Paths, CWE: in.CWE, Severity: in.Severity, Grep: in.Grep,
-		NewOnly: in.NewOnly, SecurityOnly: in.SecurityOnly}
+		Files, Baseline                                 [][3]any
+		Categories, Tools, Rules, Paths, CWE, Qualities []string
+		Severity, Grep, Impact, Sort                    string
+		NewOnly, SecurityOnly, Ungrouped                bool
+	}{Ungrouped: in.Group != nil && !*in.Group, Categories: in.Categories, Tools: in.Tools, Rules: in.Rules, Paths: in.Paths, CWE: in.CWE, Qualities: in.Qualities, Severity: in.Severity,
+		Grep: in.Grep, Impact: in.Impact, Sort: in.Sort, NewOnly: in.NewOnly, SecurityOnly: in.SecurityOnly}
 	for _, f := range files {
 		k.Files = append(k.Files, [3]any{f.abs, f.info.Size(), f.info.ModTime().UnixNano()})
 	}

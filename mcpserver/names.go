@@ -11,31 +11,44 @@ import (
 
 // Tool-name modes (Options.ToolNames).
 const (
-	NamesAuto       = "auto"       // underscore names for the clients in dotRefusingClients, dotted for the others
+	NamesAuto       = "auto"       // dotted names for the clients in dotAcceptingClients, underscore names for the others
 	NamesDotted     = "dotted"     // analysis.getReports, whatever the client
 	NamesUnderscore = "underscore" // analysis_getReports, whatever the client
 )
 
-// dotRefusingClients are the clientInfo.name values (lower case) of the
-// clients known to refuse tool names outside ^[a-zA-Z0-9_-]{1,64}$; in auto
-// mode they are served analysis_getReports and so on. Sources:
-//   - "claude-ai": the Claude desktop app. Its initialize request appears in
-//     server logs quoted in public issues; it refuses the whole tool list with
-//     "tools.N.FrontendRemoteMcpToolDefinition.name: String should match
-//     pattern '^[a-zA-Z0-9_-]{1,64}$'" (github.com/barryw/ImmichMCP/issues/4,
-//     github.com/loomle/loomle/issues/168, github.com/jamiepine/voicebox/issues/790).
-//   - "github-copilot-developer": GitHub Copilot CLI, whose initialize request
-//     is quoted in github.com/github/copilot-cli/issues/1268; dotted names
-//     fail every prompt with "400 tools.N.custom.name: String should match
-//     pattern '^[a-zA-Z0-9_-]{1,128}$'" (github.com/github/copilot-cli/issues/2581).
-//   - "codex-mcp-client": OpenAI Codex CLI (clientInfo in
-//     codex-rs/core/src/mcp_connection_manager.rs of github.com/openai/codex);
-//     its releases before tool names were sanitised fail with
-//     ^[a-zA-Z0-9_-]+$ (github.com/openai/codex/issues/8174).
-var dotRefusingClients = map[string]bool{
-	"claude-ai":                true,
-	"github-copilot-developer": true,
-	"codex-mcp-client":         true,
+// dotAcceptingClients are the clientInfo.name values (lower case) of the
+// clients known to take tool names with dots; in auto mode they are served
+// analysis.getReports and so on, and every other client
+// analysis_getReports: the MCP specification allows dots, but many clients
+// pass a tool's name on to a model API whose pattern refuses them, and a
+// client unknown to recap is safer with the names every client takes.
+// Sources:
+//   - "claude-code": Claude Code (clientInfo as observed in
+//     github.com/screenpipe/screenpipe/pull/5796); it rewrites a dot to an
+//     underscore when it prefixes a tool's name (github.com/MeshInspector/MeshLib/pull/6150,
+//     github.com/barryw/ImmichMCP/pull/8, github.com/kbanc85/claudia/pull/32).
+//   - "visual studio code", "visual studio code - insiders": VS Code, which
+//     maps dotted names to underscores itself and only warns about them
+//     (github.com/github/copilot-cli/issues/2581, github.com/microsoft/vscode/issues/308463).
+//   - "mcp-inspector", "inspector-cli", "mcp-inspector-tui": the MCP
+//     Inspector's web client, CLI and TUI (their clientInfo in the
+//     @modelcontextprotocol/inspector packages), which show and call any name.
+//
+// Clients known to refuse dots, served underscore names like every client
+// not listed: "claude-ai" (the Claude desktop app: "tools.N.
+// FrontendRemoteMcpToolDefinition.name: String should match pattern
+// '^[a-zA-Z0-9_-]{1,64}$'", github.com/barryw/ImmichMCP/issues/4),
+// "cursor-vscode" (Cursor: "must only contain alphanumeric characters and
+// underscores"), "github-copilot-developer" (GitHub Copilot CLI,
+// github.com/github/copilot-cli/issues/2581), "codex-mcp-client" (OpenAI
+// Codex CLI, github.com/openai/codex/issues/8174).
+var dotAcceptingClients = map[string]bool{
+	"claude-code":                   true,
+	"visual studio code":            true,
+	"visual studio code - insiders": true,
+	"mcp-inspector":                 true,
+	"inspector-cli":                 true,
+	"mcp-inspector-tui":             true,
 }
 
 // toolSpecs are the tools' names as SPEC §6 gives them.
@@ -64,14 +77,15 @@ func underscoreText(s string) string {
 	return s
 }
 
-// clientRefusesDots reports whether a client, by its clientInfo.name, is
-// one known to refuse dotted tool names.
-func clientRefusesDots(name string) bool {
-	return dotRefusingClients[strings.ToLower(strings.TrimSpace(name))]
+// clientAcceptsDots reports whether a client, by its clientInfo.name, is
+// one known to take dotted tool names.
+func clientAcceptsDots(name string) bool {
+	return dotAcceptingClients[strings.ToLower(strings.TrimSpace(name))]
 }
 
 // underscoreFor reports whether a session is served underscore names: the
-// forced mode, else by the client's name.
+// forced mode, else by the client's name (a session whose client has not
+// said its name yet gets underscore names).
 func (s *Server) underscoreFor(ss *mcp.ServerSession) bool {
 	switch s.opts.ToolNames {
 	case NamesUnderscore:
@@ -80,10 +94,10 @@ func (s *Server) underscoreFor(ss *mcp.ServerSession) bool {
 		return false
 	}
 	if ss == nil {
-		return false
+		return true
 	}
 	p := ss.InitializeParams()
-	return p != nil && p.ClientInfo != nil && clientRefusesDots(p.ClientInfo.Name)
+	return p == nil || p.ClientInfo == nil || !clientAcceptsDots(p.ClientInfo.Name)
 }
 
 type underscoreKey struct{}

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -178,8 +179,30 @@ func (c *cancelConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		if drop {
 			return nil
 		}
+		if r.Error != nil {
+			c := *r
+			c.Error = rpcError(r.Error)
+			msg = &c
+		}
 	}
 	return c.Connection.Write(ctx, msg)
+}
+
+// rpcError gives an error a JSON-RPC code: the SDK answers some requests
+// with a plain error, which goes out with code 0, no JSON-RPC code. A
+// request before the session is initialized is an invalid request (-32600);
+// another plain error is an internal error (-32603).
+func rpcError(err error) error {
+	var we *jsonrpc.Error
+	if errors.As(err, &we) {
+		return err
+	}
+	msg := err.Error()
+	if strings.Contains(msg, "invalid during session initialization") {
+		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest,
+			Message: "Invalid Request: " + msg + ": send initialize, then notifications/initialized, before other requests"}
+	}
+	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: msg}
 }
 
 // cancelledID reads the requestId of notifications/cancelled.

@@ -111,11 +111,12 @@ var wantErrors = map[string]string{
 	"tokens outside":            mcpserver.CodeOutsideRoot,
 }
 
-// TestToolNamesByClient: in auto mode the clients known to refuse dots
-// (by clientInfo.name) see only names matching ^[a-zA-Z0-9_-]{1,64}$ and no
-// dotted name in any text (instructions, descriptions, schemas, answers,
-// errors, statistics), and can call every tool by them; other clients see
-// the dotted names; --tool-names forces either.
+// TestToolNamesByClient: in auto mode every client but those known to take
+// dots (by clientInfo.name) sees only names matching ^[a-zA-Z0-9_-]{1,64}$
+// and no dotted name in any text (instructions, descriptions, schemas,
+// answers, errors, statistics), and can call every tool by them; the
+// clients known to take dots see the dotted names; --tool-names forces
+// either.
 func TestToolNamesByClient(t *testing.T) {
 	g := workspace(t)
 	for _, tc := range []struct {
@@ -125,10 +126,14 @@ func TestToolNamesByClient(t *testing.T) {
 		{"auto", "claude-ai", true},
 		{"", "codex-mcp-client", true},
 		{"auto", "github-copilot-developer", true},
+		{"auto", "cursor-vscode", true},
+		{"auto", "some-new-client", true},
+		{"auto", "", true},
 		{"auto", "claude-code", false},
-		{"auto", "test", false},
+		{"auto", "Visual Studio Code", false},
+		{"auto", "mcp-inspector", false},
 		{"dotted", "claude-ai", false},
-		{"underscore", "test", true},
+		{"underscore", "claude-code", true},
 	} {
 		t.Run(tc.mode+"/"+tc.client, func(t *testing.T) {
 			s := newServer(t, mcpserver.Options{Root: g.Dir, ToolNames: tc.mode})
@@ -210,7 +215,7 @@ func TestToolNamesByClient(t *testing.T) {
 func TestSchemas(t *testing.T) {
 	g := workspace(t)
 	s := newServer(t, mcpserver.Options{Root: g.Dir})
-	cs := connectAs(t, s, "test", nil)
+	cs := connectAs(t, s, "claude-code", nil)
 	tools := listTools(t, cs)
 	resolved := map[string]*jsonschema.Resolved{}
 	for name, tool := range tools {
@@ -313,7 +318,7 @@ func TestSetLevelAndLogs(t *testing.T) {
 	s := newServer(t, mcpserver.Options{Root: g.Dir})
 	var mu sync.Mutex
 	var logs []*mcp.LoggingMessageParams
-	cs := connectAs(t, s, "test", &mcp.ClientOptions{LoggingMessageHandler: func(_ context.Context, r *mcp.LoggingMessageRequest) {
+	cs := connectAs(t, s, "claude-code", &mcp.ClientOptions{LoggingMessageHandler: func(_ context.Context, r *mcp.LoggingMessageRequest) {
 		mu.Lock()
 		logs = append(logs, r.Params)
 		mu.Unlock()
@@ -398,7 +403,7 @@ func pipeClient(t testing.TB, s *mcpserver.Server, opts *mcp.ClientOptions) (*mc
 		}
 		tw.Close()
 	}()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, opts).Connect(ctx, &mcp.IOTransport{Reader: tr, Writer: inW}, nil)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "claude-code"}, opts).Connect(ctx, &mcp.IOTransport{Reader: tr, Writer: inW}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -430,7 +435,9 @@ func (l *lines) all() []string {
 }
 
 // TestStdioMalformed: a line that is not JSON-RPC is answered with -32700
-// (or -32600) and id null, and the session goes on.
+// (or -32600) and id null, and the session goes on; a request before the
+// session is initialized is answered with -32600 (the SDK's plain error
+// would go out with code 0).
 func TestStdioMalformed(t *testing.T) {
 	g := workspace(t)
 	s := newServer(t, mcpserver.Options{Root: g.Dir})
@@ -457,6 +464,11 @@ func TestStdioMalformed(t *testing.T) {
 			t.Fatalf("%v: %s", err, replies.Text())
 		}
 		return m
+	}
+	// A request before the session is initialized gets a JSON-RPC code.
+	send(`{"jsonrpc":"2.0","id":0,"method":"tools/list"}`)
+	if m := next(); m["id"] != float64(0) || m["error"] == nil || m["error"].(map[string]any)["code"] != float64(jsonrpc.CodeInvalidRequest) {
+		t.Errorf("tools/list before initialize: %v, want error %d", m, jsonrpc.CodeInvalidRequest)
 	}
 	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
 	if m := next(); m["id"] != float64(1) || m["result"] == nil {
@@ -675,7 +687,8 @@ func TestHTTPChecks(t *testing.T) {
 		t.Errorf("an unknown method: %d %s", resp.StatusCode, body)
 	}
 	resp, body = post("", session, `{"jsonrpc":"2.0","id":4,"method":"tools/list"}`)
-	if resp.StatusCode != http.StatusOK || !strings.Contains(body, "analysis.getReports") {
+	// A client recap does not know is served underscore names.
+	if resp.StatusCode != http.StatusOK || !strings.Contains(body, `"analysis_getReports"`) || dottedName.MatchString(body) {
 		t.Errorf("tools/list in the session: %d %.300s", resp.StatusCode, body)
 	}
 }

@@ -36,8 +36,20 @@ func outputSchema[T any]() *jsonschema.Schema {
 	sc.Properties["error"] = errs.Properties["error"]
 	sc.PropertyOrder = append(sc.PropertyOrder, "error")
 	if len(sc.Required) > 0 {
-		sc.AnyOf = []*jsonschema.Schema{{Required: sc.Required}, {Required: []string{"error"}}}
+		sc.AnyOf = []*jsonschema.Schema{required(sc.Required...), required("error")}
 		sc.Required = nil
+	}
+	return sc
+}
+
+// required is a schema that requires names. Each is defined beside it too
+// (by the empty schema: the outer schema types it), as strict validators
+// ask (ajv's strictRequired refuses a required property that its own
+// schema object does not define).
+func required(names ...string) *jsonschema.Schema {
+	sc := &jsonschema.Schema{Required: names, Properties: map[string]*jsonschema.Schema{}}
+	for _, n := range names {
+		sc.Properties[n] = &jsonschema.Schema{}
 	}
 	return sc
 }

@@ -68,10 +68,10 @@ type Options struct {
 	// Root is the directory served: reports are found and paths are
 	// confined there. Paths in findings are relative to it.
 	Root string
-	// ToolNames is "auto" (the default: underscore names such as
-	// analysis_getReports for the clients known to refuse dots, recognised
-	// by clientInfo.name; dotted names such as analysis.getReports for the
-	// others), "dotted" or "underscore" (for every client).
+	// ToolNames is "auto" (the default: dotted names such as
+	// analysis.getReports for the clients known to take dots, recognised
+	// by clientInfo.name; underscore names such as analysis_getReports for
+	// the others), "dotted" or "underscore" (for every client).
 	ToolNames string
 	// Version is reported to clients.
 	Version string
@@ -121,6 +121,7 @@ type Server struct {
 	stats   *stats
 	listed  listedTools // the tools as tools/list shows them
 	clients sessions
+	recent  recentQueries // each session's last reports and baseline
 	log     *slog.Logger
 	started time.Time
 	cold    chan struct{} // a token per call reading reports (MaxColdReads)
@@ -190,15 +191,19 @@ func New(opts Options) (*Server, error) {
 		stats:   newStats(),
 		cold:    make(chan struct{}, opts.MaxColdReads),
 	}
-	s.clients.ended = s.buffers.dropOwner
+	s.clients.ended = func(session string) {
+		s.buffers.dropOwner(session)
+		s.recent.drop(session)
+	}
 	s.cache.evicted = s.buffers.dropReport
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: "recap", Title: "recap: summary-first static analysis and diffs", Version: opts.Version},
 		&mcp.ServerOptions{
 			Logger: log,
 			Instructions: "recap reads the static-analysis reports (" + parsers.FormatTitles("") + ") and the git history of " + r.dir +
-				". Start with " + ToolGetReports + " (summaryOnly: true) to see counts by severity and category, then narrow with " +
-				"categories/severity/paths and page with bufferId; " + ToolGetFinding + " shows one finding with more code. " +
-				"Every answer stays within maxTokens (default 10,000).",
+				". Start with " + ToolGetReports + " without arguments: the counts by quality and impact and the 5 most important " +
+				"findings, in at most 2,000 tokens; then narrow with impact/categories/paths and page with bufferId (raise limit " +
+				"and maxTokens for larger pages); " + ToolGetFinding + " shows one finding with more code. " +
+				"Every answer stays within maxTokens.",
 		})
 	s.srv.AddReceivingMiddleware(s.toolNames, s.checkSetLevel, s.argumentErrors)
 	s.addTools()

@@ -17,6 +17,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/recap-dev/recap/internal/gittest"
+	"github.com/recap-dev/recap/internal/tooltest"
 	"github.com/recap-dev/recap/mcpserver"
 	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/reports"
@@ -73,7 +74,9 @@ func connect(t testing.TB, opts mcpserver.Options) (*mcp.ClientSession, *mcpserv
 	if err != nil {
 		t.Fatal(err)
 	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(ctx, ct, nil)
+	// Claude Code, a client known to take dotted names: the tests call
+	// the tools as SPEC names them (TestToolNamesByClient covers the others).
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "claude-code"}, nil).Connect(ctx, ct, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,12 +209,16 @@ func TestToolList(t *testing.T) {
 				t.Fatal(err)
 			}
 			mt := sc.Properties["maxTokens"]
-			if mt.Minimum == nil || *mt.Minimum != 256 || mt.Maximum == nil || *mt.Maximum != 25000 || string(mt.Default) != "10000" {
+			def := "10000"
+			if strings.HasSuffix(w, "getReports") {
+				def = "2000" // the first answer
+			}
+			if mt.Minimum == nil || *mt.Minimum != 256 || mt.Maximum == nil || *mt.Maximum != 25000 || string(mt.Default) != def {
 				t.Errorf("%s: maxTokens schema %s", w, b)
 			}
 			if strings.HasSuffix(w, "getReports") {
 				l := sc.Properties["limit"]
-				if l.Maximum == nil || *l.Maximum != 200 || string(l.Default) != "50" {
+				if l.Maximum == nil || *l.Maximum != 200 || string(l.Default) != "5" {
 					t.Errorf("limit schema: %s", b)
 				}
 			}
@@ -237,8 +244,8 @@ func TestGetReports(t *testing.T) {
 	cs, _ := connect(t, mcpserver.Options{Root: g.Dir})
 	reportsDir := filepath.Join(g.Dir, "build", "reports")
 	_, want := expected(t, g.Dir, reports.Filter{}, reportsDir)
-	if want.Total != 117 {
-		t.Fatalf("the sample reports have %d findings, want 117", want.Total)
+	if want.Total != tooltest.SampleFindings {
+		t.Fatalf("the sample reports have %d findings, want %d", want.Total, tooltest.SampleFindings)
 	}
 
 	var sum view
@@ -246,7 +253,7 @@ func TestGetReports(t *testing.T) {
 	if sum.Summary.Total != want.Total || sum.Summary.BySeverity != want.BySeverity || sum.Findings != nil || sum.Page != nil {
 		t.Fatalf("summary only: %+v", sum.Summary)
 	}
-	if len(sum.Inputs) != 3 || sum.BufferID == "" || sum.Tokens == nil || sum.Tokens.Budget != 10000 {
+	if len(sum.Inputs) != 3 || sum.BufferID == "" || sum.Tokens == nil || sum.Tokens.Budget != mcpserver.FirstAnswerTokens {
 		t.Fatalf("inputs %d, bufferId %q, tokens %+v", len(sum.Inputs), sum.BufferID, sum.Tokens)
 	}
 
@@ -297,10 +304,10 @@ func TestGetReports(t *testing.T) {
 		args map[string]any
 		want int
 	}{
-		{map[string]any{"reports": []string{"build/reports/pmd.sarif"}}, 55},
-		{map[string]any{"reports": []string{"build/**/*.xml"}}, 62},
-		{map[string]any{"reports": []string{"build/reports"}, "types": []string{"sarif"}}, 55},
-		{map[string]any{"tools": []string{"SpotBugs"}}, 11},
+		{map[string]any{"reports": []string{"build/reports/pmd.sarif"}}, tooltest.SamplePMD},
+		{map[string]any{"reports": []string{"build/**/*.xml"}}, tooltest.SampleCheckstyle + tooltest.SampleFindBugs},
+		{map[string]any{"reports": []string{"build/reports"}, "types": []string{"sarif"}}, tooltest.SamplePMD},
+		{map[string]any{"tools": []string{"SpotBugs"}}, tooltest.SampleFindBugs},
 		{map[string]any{"severity": "error", "paths": []string{"**/OrderService.java"}}, -1},
 		{map[string]any{"grep": "javadoc"}, -1},
 	} {
@@ -405,10 +412,19 @@ func readFile(t testing.TB, p string) string {
 func TestGetFinding(t *testing.T) {
 	g := workspace(t)
 	cs, _ := connect(t, mcpserver.Options{Root: g.Dir})
+	// Every finding, a page at a time.
 	var v view
-	call(t, cs, "analysis.getReports", map[string]any{"limit": 200, "context": false, "maxTokens": 25000}).decode(t, &v)
-	if len(v.Findings) != v.Page.Total {
-		t.Fatalf("%d of %d findings", len(v.Findings), v.Page.Total)
+	for offset := 0; ; {
+		var p view
+		call(t, cs, "analysis.getReports", map[string]any{"limit": 200, "offset": offset, "context": false, "maxTokens": 25000}).decode(t, &p)
+		v.Findings = append(v.Findings, p.Findings...)
+		if p.Page.NextOffset == nil || len(p.Findings) == 0 {
+			if len(v.Findings) != p.Page.Total {
+				t.Fatalf("%d of %d findings", len(v.Findings), p.Page.Total)
+			}
+			break
+		}
+		offset = *p.Page.NextOffset
 	}
 	c, _ := tokens.New(tokens.O200k)
 	withCode := 0
@@ -505,7 +521,7 @@ func TestErrors(t *testing.T) {
 	}
 	var v view
 	call(t, cs, "analysis.getReports", map[string]any{"reports": []string{"build/inside.sarif"}, "summaryOnly": true}).decode(t, &v)
-	if v.Summary.Total != 55 {
+	if v.Summary.Total != tooltest.SamplePMD {
 		t.Errorf("through an inside symlink: %d findings", v.Summary.Total)
 	}
 	// An unknown tool is the protocol's error.
@@ -524,7 +540,7 @@ func TestDiffAndTokens(t *testing.T) {
 		Tokens  budget.TokenInfo
 	}
 	call(t, cs, "vcs.diff", map[string]any{"base": "main", "head": "feature"}).decode(t, &d)
-	if d.Summary.Files != 2 || d.Summary.Hunks == 0 || d.Summary.WhitespaceOnlyHunks == 0 || len(d.Hunks) != d.Summary.Hunks {
+	if d.Summary.Files != 3 || d.Summary.Hunks == 0 || d.Summary.WhitespaceOnlyHunks == 0 || len(d.Hunks) != d.Summary.Hunks {
 		t.Fatalf("main...feature: %+v", d.Summary)
 	}
 	if d.Files[0].Path != "logo.png" {
@@ -552,7 +568,7 @@ func TestDiffAndTokens(t *testing.T) {
 		abs = append(abs, filepath.Join(g.Dir, f.Path))
 	}
 	want := tokens.CountFiles(c, abs, 1000)
-	if len(tk.Files) != 6 || tk.Total.Tokens != want.Total.Tokens || tk.Total.Bytes != want.Total.Bytes || tk.Recommendation == "" {
+	if len(tk.Files) != 7 || tk.Total.Tokens != want.Total.Tokens || tk.Total.Bytes != want.Total.Bytes || tk.Recommendation == "" {
 		t.Errorf("tokens: %d files, total %+v, want %+v; recommendation %q", len(tk.Files), tk.Total, want.Total, tk.Recommendation)
 	}
 }
@@ -706,9 +722,9 @@ func TestConcurrentCalls(t *testing.T) {
 		return ""
 	}
 	jobs := []job{
-		{"analysis.getReports", map[string]any{"summaryOnly": true}, total(117)},
-		{"analysis.getReports", map[string]any{"tools": []string{"PMD"}, "limit": 7}, total(55)},
-		{"analysis.getReports", map[string]any{"reports": []string{"build/reports/spotbugs.xml"}}, total(11)},
+		{"analysis.getReports", map[string]any{"summaryOnly": true}, total(tooltest.SampleFindings)},
+		{"analysis.getReports", map[string]any{"tools": []string{"PMD"}, "limit": 7}, total(tooltest.SamplePMD)},
+		{"analysis.getReports", map[string]any{"reports": []string{"build/reports/spotbugs.xml"}}, total(tooltest.SampleFindBugs)},
 		{"analysis.getReports", map[string]any{"changedSince": "main", "summaryOnly": true}, ok},
 		{"analysis.getReports", map[string]any{"reports": []string{"escape/x.sarif"}}, code("OUTSIDE_ROOT")},
 		{"analysis.getReports", map[string]any{"reports": []string{"../../etc/passwd"}}, code("OUTSIDE_ROOT")},
@@ -777,17 +793,19 @@ func TestBaseline(t *testing.T) {
 		t.Fatal(err)
 	}
 	cs, _ := connect(t, mcpserver.Options{Root: g.Dir})
-	args := map[string]any{"reports": []string{"build/reports/checkstyle.xml"}, "baseline": []string{"main/*.xml"}, "limit": 200, "context": false}
+	args := map[string]any{"reports": []string{"build/reports/checkstyle.xml"}, "baseline": []string{"main/*.xml"}, "limit": 200, "context": false,
+		"maxTokens": 25000}
 	var v view
 	call(t, cs, "analysis.getReports", args).decode(t, &v)
-	if b := v.Summary.Baseline; b == nil || b.New != 3 || b.Unchanged != 48 || b.Fixed != 1 {
-		t.Fatalf("baseline counts %+v, want 3 new, 48 unchanged, 1 fixed", v.Summary.Baseline)
+	unchanged := tooltest.SampleCheckstyle - 3
+	if b := v.Summary.Baseline; b == nil || b.New != 3 || b.Unchanged != unchanged || b.Fixed != 1 {
+		t.Fatalf("baseline counts %+v, want 3 new, %d unchanged, 1 fixed", v.Summary.Baseline, unchanged)
 	}
 	states := map[string]int{}
 	for _, f := range v.Findings {
 		states[f.Baseline]++
 	}
-	if states["new"] != 3 || states["unchanged"] != 48 {
+	if states["new"] != 3 || states["unchanged"] != unchanged {
 		t.Errorf("finding states %v", states)
 	}
 	args["newOnly"] = true
@@ -858,8 +876,8 @@ func TestFIFOUnderRoot(t *testing.T) {
 		defer close(done)
 		var v view
 		call(t, cs, "analysis.getReports", map[string]any{"summaryOnly": true}).decode(t, &v)
-		if v.Summary.Total != 117 {
-			t.Errorf("discovery beside a FIFO: %d findings, want 117", v.Summary.Total)
+		if v.Summary.Total != tooltest.SampleFindings {
+			t.Errorf("discovery beside a FIFO: %d findings, want %d", v.Summary.Total, tooltest.SampleFindings)
 		}
 		call(t, cs, "analysis.getReports", map[string]any{"reports": []string{"build/reports/*.sarif"}, "summaryOnly": true}).decode(t, &v)
 		if len(v.Inputs) != 1 {

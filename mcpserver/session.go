@@ -90,3 +90,48 @@ func (s *bufferStore) dropOwner(owner string) {
 		}
 	}
 }
+
+// recentQueries remembers, for each session, the reports and the baseline
+// its last analysis.getReports read (paths relative to the root): a
+// fingerprint names a finding of those reports first, never a baseline's
+// copy of it while another report has it.
+type recentQueries struct {
+	mu sync.Mutex
+	m  map[string]recentQuery
+}
+
+type recentQuery struct {
+	reports   []string
+	baselines map[string]bool
+}
+
+// set records a session's last query.
+func (q *recentQueries) set(session string, reports, baselines []file) {
+	rq := recentQuery{baselines: map[string]bool{}}
+	for _, f := range reports {
+		rq.reports = append(rq.reports, f.rel)
+	}
+	for _, f := range baselines {
+		rq.baselines[f.rel] = true
+	}
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.m == nil {
+		q.m = map[string]recentQuery{}
+	}
+	q.m[session] = rq
+}
+
+// get returns a session's last query.
+func (q *recentQueries) get(session string) recentQuery {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.m[session]
+}
+
+// drop forgets an ended session.
+func (q *recentQueries) drop(session string) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	delete(q.m, session)
+}

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"errors"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -34,7 +35,8 @@ type report struct {
 	paths []string
 	arena arena
 	snips []snip           // the findings with a snippet, by index
-	fps   map[int32]string // fingerprints that are not 16 hex digits (none from recap's readers)
+	occs  [][]uint32       // the occurrences of the findings of each chunk of recs (identity:2), nil for a chunk of first ones
+	fps   map[int32]string // fingerprints that are not recap's 16 hex digits (none from recap's readers)
 	more  map[int32]*more  // the findings with a flow, related locations or a fix
 	bytes int64            // the memory held: records, tables, arena
 	used  time.Time        // guarded by the cache's mutex
@@ -48,7 +50,7 @@ type report struct {
 
 // rec is one finding: what is not in the tables. 40 bytes.
 type rec struct {
-	fp                               uint64 // the fingerprint's 16 hex digits
+	fp                               uint64 // the fingerprint's identity, 16 hex digits (its occurrence is in report.occs)
 	kind                             uint32 // into report.kinds
 	path                             uint32 // into report.paths
 	msg                              uint32 // the message: an arena offset (see arena)
@@ -61,6 +63,9 @@ type rec struct {
 type kind struct {
 	tool, toolVersion, rule, ruleName, category, toolCategory, helpURI string
 	severity                                                           reports.Severity
+	quality                                                            reports.Quality
+	impact                                                             reports.Impact
+	rank                                                               uint8
 	priority                                                           int
 	securitySeverity                                                   float64
 	cwe                                                                []int // shared with the findings, as the reader shares it
@@ -168,8 +173,14 @@ func (r *report) add(f *reports.Finding) error {
 	if x.msg, x.msgLen, ok = r.message(f.Message); !ok {
 		return r.stop
 	}
-	if fp, err := strconv.ParseUint(f.Fingerprint, 16, 64); err == nil && len(f.Fingerprint) == 16 && f.Fingerprint == strings.ToLower(f.Fingerprint) {
+	id, occ := reports.SplitFingerprint(f.Fingerprint)
+	if fp, err := strconv.ParseUint(id, 16, 64); err == nil && len(id) == 16 && id == strings.ToLower(id) && reports.Occurrence(id, occ) == f.Fingerprint {
 		x.fp = fp
+		if occ > 1 { // a further finding of one identity: its occurrence beside its record
+			if !r.setOccurrence(occ) {
+				return r.stop
+			}
+		}
 	} else {
 		if r.fps == nil {
 			r.fps = map[int32]string{}
@@ -210,7 +221,8 @@ func (r *report) kindOf(f *reports.Finding) uint32 {
 	for _, k := range r.build.kinds[f.Rule] {
 		x := &r.kinds[k]
 		if x.tool == f.Tool && x.ruleName == f.RuleName && x.category == f.Category && x.severity == f.Severity &&
-			x.priority == f.Priority && x.helpURI == f.HelpURI && x.toolVersion == f.ToolVersion &&
+			x.quality == f.Quality && x.impact == f.Impact &&
+			x.priority == f.Priority && x.rank == f.Rank && x.helpURI == f.HelpURI && x.toolVersion == f.ToolVersion &&
 			x.toolCategory == f.ToolCategory && x.securitySeverity == f.SecuritySeverity && slices.Equal(x.cwe, f.CWE) {
 			x.n++
 			return k
@@ -219,7 +231,7 @@ func (r *report) kindOf(f *reports.Finding) uint32 {
 	k := uint32(len(r.kinds))
 	x := kind{tool: strings.Clone(f.Tool), toolVersion: strings.Clone(f.ToolVersion), rule: strings.Clone(f.Rule),
 		ruleName: strings.Clone(f.RuleName), category: strings.Clone(f.Category), toolCategory: strings.Clone(f.ToolCategory),
-		helpURI: strings.Clone(f.HelpURI), severity: f.Severity, priority: f.Priority, securitySeverity: f.SecuritySeverity, cwe: f.CWE, n: 1}
+		helpURI: strings.Clone(f.HelpURI), severity: f.Severity, quality: f.Quality, impact: f.Impact, priority: f.Priority, rank: f.Rank, securitySeverity: f.SecuritySeverity, cwe: f.CWE, n: 1}
 	r.kinds = append(r.kinds, x)
 	r.build.kinds[x.rule] = append(r.build.kinds[x.rule], k)
 	r.grow(kindSize + int64(len(x.tool)+len(x.toolVersion)+len(x.rule)+len(x.ruleName)+len(x.category)+len(x.toolCategory)+len(x.helpURI)+8*len(x.cwe)))
@@ -298,7 +310,7 @@ func (r *report) at(i int, f *reports.Finding, ids bool) {
 	x := &r.recs[i/recChunk][i%recChunk]
 	k := &r.kinds[x.kind]
 	*f = reports.Finding{Tool: k.tool, ToolVersion: k.toolVersion, Rule: k.rule, RuleName: k.ruleName, Category: k.category,
-		ToolCategory: k.toolCategory, Severity: k.severity, Priority: k.priority, Message: r.arena.str(x.msg, x.msgLen), Path: r.paths[x.path],
+		ToolCategory: k.toolCategory, Severity: k.severity, Quality: k.quality, Impact: k.impact, Priority: k.priority, Rank: k.rank, Message: r.arena.str(x.msg, x.msgLen), Path: r.paths[x.path],
 		Line: int(x.line), EndLine: int(x.endLine), Column: int(x.column), EndColumn: int(x.endColumn), HelpURI: k.helpURI,
 		SecuritySeverity: k.securitySeverity, CWE: k.cwe}
 	if len(r.snips) > 0 {
@@ -328,14 +340,36 @@ func (r *report) fingerprint(i int) string {
 	if s, ok := r.fps[int32(i)]; ok {
 		return s
 	}
-	var b [16]byte
-	fp := r.rec(i).fp
-	const hex = "0123456789abcdef"
-	for j := 15; j >= 0; j-- {
-		b[j] = hex[fp&0xf]
-		fp >>= 4
+	return reports.Occurrence(reports.FingerprintHex(r.rec(i).fp), r.occurrence(i))
+}
+
+// occurrence returns finding i's occurrence among the findings of its
+// identity (1 for the first).
+func (r *report) occurrence(i int) int {
+	if c := i / recChunk; c < len(r.occs) && r.occs[c] != nil {
+		if n := r.occs[c][i%recChunk]; n > 1 {
+			return int(n)
+		}
 	}
-	return string(b[:])
+	return 1
+}
+
+// setOccurrence records the occurrence of the finding being added (number
+// r.n), in a slice beside its chunk of records made on the chunk's first
+// further occurrence: 4 bytes a finding, only in the chunks that have one.
+func (r *report) setOccurrence(n int) bool {
+	c := r.n / recChunk
+	for len(r.occs) <= c {
+		r.occs = append(r.occs, nil)
+	}
+	if r.occs[c] == nil {
+		r.occs[c] = make([]uint32, recChunk)
+		if !r.grow(recChunk * 4) {
+			return false
+		}
+	}
+	r.occs[c][r.n%recChunk] = uint32(min(n, math.MaxUint32))
+	return true
 }
 
 // snippet returns finding i's snippet and its line, "" when it has none.

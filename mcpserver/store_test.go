@@ -204,29 +204,31 @@ func TestSortRefs(t *testing.T) {
 		}
 		reps = append(reps, parseAll(t, dir, name))
 	}
-	var refs []ref
-	var want []reports.Finding
-	for ri, r := range reps {
-		for i := 0; i < r.n; i++ {
-			refs = append(refs, ref{report: int32(ri), index: int32(i)})
-			want = append(want, r.finding(i))
+	for _, o := range []reports.Order{reports.OrderImportance, reports.OrderSeverity, reports.OrderLocation} {
+		var refs []ref
+		var want []reports.Finding
+		for ri, r := range reps {
+			for i := 0; i < r.n; i++ {
+				refs = append(refs, ref{report: int32(ri), index: int32(i)})
+				want = append(want, r.finding(i))
+			}
 		}
-	}
-	slices.Reverse(refs)
-	sortRefs(reps, refs)
-	slices.SortFunc(want, func(a, b reports.Finding) int {
-		if reports.Less(&a, &b) {
-			return -1
+		slices.Reverse(refs)
+		sortRefs(reps, refs, o)
+		slices.SortFunc(want, func(a, b reports.Finding) int {
+			if o.Less(&a, &b) {
+				return -1
+			}
+			return 1
+		})
+		got := make([]string, len(refs))
+		wantIDs := make([]string, len(want))
+		for i, x := range refs {
+			got[i] = reps[x.report].finding(int(x.index)).ID
+			wantIDs[i] = want[i].ID
 		}
-		return 1
-	})
-	got := make([]string, len(refs))
-	wantIDs := make([]string, len(want))
-	for i, x := range refs {
-		got[i] = reps[x.report].finding(int(x.index)).ID
-		wantIDs[i] = want[i].ID
-	}
-	if diff := cmp.Diff(wantIDs, got); diff != "" {
-		t.Errorf("order (-want +got):\n%s", diff)
+		if diff := cmp.Diff(wantIDs, got); diff != "" {
+			t.Errorf("%s order (-want +got):\n%s", o, diff)
+		}
 	}
 }

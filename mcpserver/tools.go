@@ -8,9 +8,18 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/pipeline"
+	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/summarize"
 	"github.com/recap-dev/recap/summarize/budget"
 	"github.com/recap-dev/recap/summarize/tokens"
+)
+
+// The first answer of analysis.getReports, asked without arguments: the
+// counts and the few most important findings, which an agent can afford
+// before it knows what it is looking at. Larger pages are on request.
+const (
+	FirstAnswerLimit  = 5
+	FirstAnswerTokens = 2000
 )
 
 // maxListItems bounds every list argument.
@@ -31,7 +40,10 @@ type GetReportsIn struct {
 	Paths        []string `json:"paths,omitempty" jsonschema:"keep findings in files matching these globs (** spans directories)"`
 	Grep         string   `json:"grep,omitempty" jsonschema:"keep findings whose message contains this text"`
 	CWE          []string `json:"cwe,omitempty" jsonschema:"keep findings of any of these CWE ids (89 or CWE-89)"`
-	SecurityOnly bool     `json:"securityOnly,omitempty" jsonschema:"keep only findings about security: with a security severity or a CWE id, or in the Security category"`
+	SecurityOnly bool     `json:"securityOnly,omitempty" jsonschema:"keep only findings about security, as their tools say (quality security)"`
+	Impact       string   `json:"impact,omitempty" jsonschema:"keep findings at or above this impact"`
+	Qualities    []string `json:"qualities,omitempty" jsonschema:"keep findings about any of these qualities"`
+	Sort         string   `json:"sort,omitempty" jsonschema:"the order of the findings: importance (impact, then quality, then severity, then place), severity (as the reports say it, then category and rule), location (path and line)"`
 	ChangedSince string   `json:"changedSince,omitempty" jsonschema:"keep findings on lines changed since this git revision (from its merge base with HEAD, committed or not; whitespace-only changes aside)"`
 	FilterMode   string   `json:"filterMode,omitempty" jsonschema:"with changedSince, which lines a finding must touch: added (added or modified lines), diff_context (any line of the diff's hunks), file (anywhere in a changed file), nofilter (all)"`
 	Baseline     []string `json:"baseline,omitempty" jsonschema:"an earlier run's reports (files, directories or globs under the root): each finding is marked new or unchanged against them by fingerprint, and the summary counts new, unchanged and fixed"`
@@ -41,13 +53,15 @@ type GetReportsIn struct {
 	MaxTokens    int      `json:"maxTokens,omitempty" jsonschema:"token budget of the answer"`
 	Context      *bool    `json:"context,omitempty" jsonschema:"show 3 lines of code around each finding"`
 	SummaryOnly  bool     `json:"summaryOnly,omitempty" jsonschema:"only the counts, no findings"`
+	Group        *bool    `json:"group,omitempty" jsonschema:"show each problem once (the default): a finding that repeats another's problem at its place, often of another tool, is counted in summary.duplicates and named in its lead's alsoReportedBy; false lists every finding"`
 	BufferID     string   `json:"bufferId,omitempty" jsonschema:"page an earlier answer's result without reading the reports again (its reports and filters stay; give only offset, limit, maxTokens, context, summaryOnly)"`
 }
 
 // GetFindingIn are analysis.getFinding's arguments.
 type GetFindingIn struct {
-	ID        string `json:"id" jsonschema:"a finding's id from analysis.getReports, or its fingerprint (which stays the same when the reports are made again)"`
-	MaxTokens int    `json:"maxTokens,omitempty" jsonschema:"token budget of the answer"`
+	ID          string `json:"id,omitempty" jsonschema:"a finding's id from analysis.getReports (give id or fingerprint)"`
+	Fingerprint string `json:"fingerprint,omitempty" jsonschema:"a finding's fingerprint from analysis.getReports, which stays the same when the reports are made again (give id or fingerprint)"`
+	MaxTokens   int    `json:"maxTokens,omitempty" jsonschema:"token budget of the answer"`
 }
 
 // DiffIn are vcs.diff's arguments.
@@ -75,16 +89,28 @@ type StatsIn struct {
 func (s *Server) addTools() {
 	addTool(s, ToolGetReports, &mcp.Tool{
 		Title: "Static-analysis findings, summary first",
-		Description: "Counts of the workspace's static-analysis findings (" + parsers.FormatTitles("") + " reports) by severity, tool, " +
-			"category, rule and file (and of those about security, by CWE), then a page of findings (most severe first) with 3 lines of code. " +
-			"Filter by categories, severity, tools, rules, paths, grep, CWE ids, security only, or lines changed since a revision; page " +
-			"with offset or bufferId. Never over maxTokens: what does not fit is listed in omitted with its cost, and suggestions say how " +
-			"to narrow. analysis.getFinding tells one finding's rule, fix and flow.",
+		Description: "Counts of the workspace's static-analysis findings (" + parsers.FormatTitles("") + " reports) by quality " +
+			"(security, reliability, maintainability) and impact (blocker to info), severity, tool, category, rule and file (and of those " +
+			"about security, by CWE), then a page of findings, most important first, with 3 lines of code. Without arguments: the " +
+			"counts and the 5 most important findings in at most 2,000 tokens; ask for more with limit and maxTokens. " +
+			"Filter by impact, qualities, categories, severity, tools, rules, paths, grep, CWE ids, security only, or lines changed since " +
+			"a revision; page with offset or bufferId. Never over maxTokens: what does not fit is listed in omitted with its cost, and " +
+			"suggestions say how to narrow. analysis.getFinding tells one finding's rule, fix and flow.",
 		InputSchema: schema[GetReportsIn](func(p props) {
 			p.bound("offset", 0, 1<<30, 0)
-			p.bound("limit", 1, summarize.MaxLimit, summarize.DefaultLimit)
-			p.budget()
+			p.bound("limit", 1, summarize.MaxLimit, FirstAnswerLimit)
+			p.bound("maxTokens", budget.MinMaxTokens, budget.MaxMaxTokens, FirstAnswerTokens)
 			p.enum("severity", "error", "warning", "note")
+			for _, i := range reports.Impacts {
+				p.enum("impact", i.String())
+			}
+			var qualities []string
+			for _, q := range reports.Qualities {
+				qualities = append(qualities, q.String())
+			}
+			p.itemsEnum("qualities", qualities...)
+			p.enum("sort", reports.OrderNames...)
+			p["sort"].Default = json.RawMessage(`"` + reports.OrderImportance.String() + `"`)
 			for _, m := range pipeline.FilterModes() {
 				p.enum("filterMode", string(m))
 			}
@@ -92,13 +118,18 @@ func (s *Server) addTools() {
 			p.itemsEnum("types", formatNames()...)
 			p["reports"].Description = "report files, directories or globs (** spans directories), relative to the root; default: every " + parsers.FormatTitles("and") + " report under the root"
 			p["context"].Default = json.RawMessage("true")
-			for _, l := range []string{"reports", "types", "categories", "tools", "rules", "paths", "baseline", "cwe"} {
+			for _, l := range []string{"reports", "types", "categories", "tools", "rules", "paths", "baseline", "cwe", "qualities"} {
 				p[l].MaxItems = jsonschema.Ptr(maxListItems)
 			}
 		}),
 		OutputSchema: outputSchema[summarize.View](),
 		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: jsonschema.Ptr(false)},
-	}, func(in *GetReportsIn) int { return in.MaxTokens }, s.getReports)
+	}, func(in *GetReportsIn) int {
+		if in.MaxTokens == 0 {
+			return FirstAnswerTokens
+		}
+		return in.MaxTokens
+	}, s.getReports)
 
 	addTool(s, ToolGetFinding, &mcp.Tool{
 		Title: "One finding in full",

@@ -53,6 +53,6 @@ func (s *Server) diff(ctx context.Context, in *DiffIn) (answer, error) {
 		return nil, gitError(s.name(ctx, ToolDiff), err)
 	}
 	files = pipeline.Under(repo, s.root.dir, files)
-	v := summarize.NewDiffView(files, summarize.DiffOptions{MaxHunks: in.MaxHunks, Paths: globs})
+	v := summarize.NewDiffView(files, summarize.DiffOptions{MaxHunks: in.MaxHunks, Paths: globs, Spell: argSpelling{}})
 	return &diffAnswer{v: v}, nil
 }

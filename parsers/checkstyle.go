@@ -192,12 +192,18 @@ func checkstyleFinding(t checkstyleAttrs, file, version string, rules *checkstyl
 	}
 	f.EndLine = f.Line
 	f.Message = orMessage(f.Message, f.RuleName)
+	a := &r.assessed[sev]
+	if !a.quality.Valid() {
+		a.quality, a.impact = reports.Assess(&reports.Signals{Tool: f.Tool, Rule: f.Rule, Category: f.Category, ToolCategory: f.ToolCategory, Level: sev})
+	}
+	f.Quality, f.Impact = a.quality, a.impact
 	return f, true
 }
 
 // checkstyleRule is what a source attribute says of its finding.
 type checkstyleRule struct {
 	tool, rule, name, category, word, helpURI string
+	assessed                                  [4]importance // by severity, once worked out
 }
 
 // checkstyleRules caches checkstyleRule by source: a report repeats a few
@@ -221,14 +227,15 @@ func (c *checkstyleRules) of(source string) *checkstyleRule {
 		clear(c.m)
 	}
 	r := &checkstyleRule{tool: "Checkstyle", rule: source, word: checkstyleCategory(source), name: checkstyleRuleName(source)}
+	short := ""
 	if rule, ok := strings.CutPrefix(source, "eslint.rules."); ok {
 		r.tool, r.rule, r.name = "ESLint", rule, rule
-	} else if r.word != "" && r.word != "checker" && r.word != "misc" {
-		r.helpURI = "https://checkstyle.org/checks/" + r.word + "/" + strings.ToLower(r.name) + ".html"
+	} else {
+		r.helpURI, short = checkstyleDoc(source)
 	}
 	r.category = reports.Categorize(r.tool, r.word)
 	if source != "" {
-		c.table.Add(r.tool, reports.Rule{ID: r.rule, Name: r.name, HelpURI: r.helpURI})
+		c.table.Add(r.tool, reports.Rule{ID: r.rule, Name: r.name, HelpURI: r.helpURI, Short: short})
 	}
 	c.m[source] = r
 	return r

@@ -239,6 +239,8 @@ func (is *ccIssue) finding(s *sarifStream) reports.Finding {
 	if is.endLine >= f.Line {
 		f.EndLine = is.endLine
 	}
+	f.Quality, f.Impact = reports.Assess(&reports.Signals{Tool: f.Tool, Rule: f.Rule, Category: f.Category, ToolCategory: f.ToolCategory,
+		Level: f.Severity, ClimateSeverity: is.severity})
 	return f
 }
 

@@ -143,7 +143,7 @@ func parseFile(t *testing.T, path, root string) ([]reports.Finding, reports.Inpu
 // checkFindings asserts the model's invariants on every finding.
 func checkFindings(t *testing.T, findings []reports.Finding) {
 	t.Helper()
-	ids := map[string]bool{}
+	ids, fps := map[string]bool{}, map[string]bool{}
 	for i, f := range findings {
 		bad := func(why string) { t.Errorf("finding %d (%s %s %s:%d): %s", i, f.Tool, f.Rule, f.Path, f.Line, why) }
 		switch {
@@ -157,13 +157,13 @@ func checkFindings(t *testing.T, findings []reports.Finding) {
 			bad("backslash in path")
 		case f.ID == "" || ids[f.ID]:
 			bad("missing or duplicate id " + f.ID)
-		case len(f.Fingerprint) != 16:
-			bad("fingerprint " + f.Fingerprint)
+		case !validFingerprint(f.Fingerprint) || reports.NormalFingerprint(f.Fingerprint) != f.Fingerprint || fps[f.Fingerprint]:
+			bad("missing, malformed or duplicate fingerprint " + f.Fingerprint)
 		case f.Tool == "" || f.Category == "" || f.Message == "":
 			bad("empty tool, category or message")
 		case strings.Contains(f.Message, "\r") || strings.Contains(f.Message, "\n\n\n") || strings.TrimSpace(f.Message) != f.Message:
 			bad("message with a CR, blank lines or space around it")
 		}
-		ids[f.ID] = true
+		ids[f.ID], fps[f.Fingerprint] = true, true
 	}
 }

@@ -53,9 +53,10 @@ func TestCorpusDetails(t *testing.T) {
 			f.Message = "The function getVSTSDetailsForICTO() in [DBHelper.cs](1) sometimes fails to release a system resource allocated by ExecuteReader() on line 146.\n" +
 				"The program can potentially fail to release a system resource."
 			f.Detail = &reports.Detail{
-				Flow: []reports.Location{{Path: file, Line: 146, Message: "myReader = ExecuteReader()"}, {Path: file, Line: 148, Message: "Branch not taken"},
-					{Path: file, Line: 139, Message: "myReader no longer refers to a database resource"}, {Path: file, Line: 139, Message: "myReader end scope : Database resource leaked"}},
-				Related: []reports.Location{{Path: file, Line: 146}}}
+				Flow: []reports.Location{{Path: file, Line: 146, EndLine: 146, Message: "myReader = ExecuteReader()"}, {Path: file, Line: 148, EndLine: 148, Message: "Branch not taken"},
+					{Path: file, Line: 139, EndLine: 139, Message: "myReader no longer refers to a database resource"},
+					{Path: file, Line: 139, EndLine: 139, Message: "myReader end scope : Database resource leaked"}},
+				Related: []reports.Location{{Path: file, Line: 146, EndLine: 146}}}
 			return f
 		}},
 		"sarif-other/trivy-alpine-310.sarif": {want: func(f reports.Finding) reports.Finding {
@@ -79,7 +80,8 @@ func TestCorpusDetails(t *testing.T) {
 		"checkstyle-sarif/checkstyle-multiple-rules.sarif": {want: func(f reports.Finding) reports.Finding {
 			f.Category, f.ToolCategory = reports.CategoryCodeStyle, "blocks"
 			return f
-		}, rule: &reports.Rule{ID: "com.puppycrawl.tools.checkstyle.checks.blocks.EmptyBlockCheck", Short: "EmptyBlock",
+		}, rule: &reports.Rule{ID: "com.puppycrawl.tools.checkstyle.checks.blocks.EmptyBlockCheck", Short: "Checks for empty blocks.",
+			HelpURI: "https://checkstyle.org/checks/blocks/emptyblock.html#EmptyBlock",
 			Full: "Checks for empty blocks.\n\nThis check does not validate sequential blocks. This check does not violate fallthrough.\n\n" +
 				"NOTE: This check processes LITERAL_CASE and LITERAL_DEFAULT separately. Verification empty block is done for single nearest `case` or `default`."}},
 		"pmd-sarif/pmd-7.0.0-rc4-java.sarif": {want: func(f reports.Finding) reports.Finding {
@@ -97,8 +99,8 @@ func TestCorpusDetails(t *testing.T) {
 			HelpURI: "https://docs.pmd-code.org/pmd-doc-7.0.0-rc4/pmd_rules_java_errorprone.html#closeresource", Tags: []string{"Error Prone"}}},
 		"sarif-other/codeql-action-two-runs.sarif": {finding: 2, want: func(f reports.Finding) reports.Finding {
 			f.Category, f.ToolCategory, f.Related = reports.CategoryErrorProne, "reliability", 2
-			f.Detail = &reports.Detail{Related: []reports.Location{{Path: "src/ParseObject.js", Line: 2281, Column: 33, EndColumn: 55, Message: "here"},
-				{Path: "src/LiveQueryClient.js", Line: 166, Message: "here"}}}
+			f.Detail = &reports.Detail{Related: []reports.Location{{Path: "src/ParseObject.js", Line: 2281, EndLine: 2281, Column: 33, EndColumn: 55, Message: "here"},
+				{Path: "src/LiveQueryClient.js", Line: 166, EndLine: 166, Message: "here"}}}
 			return f
 		}},
 	}
@@ -200,10 +202,20 @@ func TestSARIFDetailBounds(t *testing.T) {
 	if fix := findings[1].Detail.Fix; fix == nil || len(fix.Replacements) != reports.MaxFixReplacements || !findings[1].Fixable {
 		t.Errorf("a fix within the bounds: %+v", findings[1].Detail)
 	}
-	for i, why := range []string{"too many replacements", "a text too long", "a region of characters", "binary content"} {
-		if g := findings[2+i]; g.Detail != nil || !g.Fixable { // counted as proposed, not kept
+	// A fix whose edits cannot be kept keeps its description (the fix in
+	// words), and is counted as proposed.
+	for i, why := range []string{"too many replacements", "a text too long"} {
+		if g := findings[2+i]; g.Detail == nil || g.Detail.Fix == nil || g.Detail.Fix.Description != "d" || len(g.Detail.Fix.Replacements) != 0 || !g.Fixable {
 			t.Errorf("a fix with %s: kept %+v, fixable %v", why, g.Detail, g.Fixable)
 		}
+	}
+	// A region of characters whose file is not at hand keeps its offsets.
+	if g := findings[4]; g.Detail == nil || g.Detail.Fix == nil || !cmp.Equal(g.Detail.Fix.Replacements, []reports.Replacement{{Path: "a.go", Offset: 3, Length: 2}}) || !g.Fixable {
+		t.Errorf("a fix of a region of characters: %+v", g.Detail)
+	}
+	// Binary content and no description: nothing to keep but the flag.
+	if g := findings[5]; g.Detail != nil || !g.Fixable {
+		t.Errorf("a fix of binary content: kept %+v, fixable %v", g.Detail, g.Fixable)
 	}
 	want := &reports.Rule{ID: "R", Short: "", Full: "full", SecuritySeverity: 9.8, Tags: []string{"security", "external/cwe/cwe-79", "CWE-89: SQL"}, CWE: []int{79, 89}}
 	if diff := cmp.Diff(want, in.Rules.Lookup("T", "R")); diff != "" {

@@ -42,8 +42,14 @@ func fuzzParse(f *testing.F, format Format) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		var occ occurrences
+		uncounted := 0
 		in, err := p.Parse(strings.NewReader(string(data)), func(f reports.Finding, partial map[string]string) error {
-			f.Fingerprint = reports.Fingerprint(f, partial)
+			f.Fingerprint = occ.fingerprint(&f, partial)
+			if f.Uncounted() { // suppressed, or a pass: counted on the input apart
+				uncounted++
+				return nil
+			}
 			got = append(got, f)
 			return nil
 		})
@@ -55,6 +61,13 @@ func fuzzParse(f *testing.F, format Format) {
 		}
 		if in.Findings != len(got) {
 			t.Fatalf("input counts %d findings, %d emitted", in.Findings, len(got))
+		}
+		kinds := 0
+		for _, n := range in.Kinds {
+			kinds += n
+		}
+		if uncounted < in.Suppressed+kinds {
+			t.Fatalf("input counts %d suppressed and %d of other kinds, %d emitted as no findings", in.Suppressed, kinds, uncounted)
 		}
 		for i, f := range got {
 			f.ID = reports.ID("fuzz", i+1)

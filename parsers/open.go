@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode"
@@ -52,6 +53,11 @@ type ReadOptions struct {
 	// that needs none (counts without a baseline): hashing each finding's
 	// message is a tenth of reading a large SARIF log.
 	NoFingerprints bool
+	// Uncounted emits the results a report says are no findings too
+	// (suppressed ones, SARIF results of a kind other than fail), marked
+	// ([reports.Finding.Uncounted]), for recap's SARIF. They have no id
+	// (ids number the findings) and fingerprints of their own count.
+	Uncounted bool
 
 	table formatTable // the formats read (nil: the package's table)
 }
@@ -475,8 +481,26 @@ func readOne(src source, tag string, opts ReadOptions, emit func(reports.Finding
 	n := 0
 	var emitErr error
 	var asked reports.Finding // what Keep is asked about: one copy, not one a finding on the heap
+	var occ occurrences
 	got, err := p.Parse(body, func(f reports.Finding, partial map[string]string) error {
-		n++ // ids number every finding of the input, kept or not
+		// The fingerprint is the finding's as the report gives it, and its
+		// occurrence counts every result of its identity (kept or not,
+		// suppressed or not), so that a finding has the same fingerprint
+		// whatever the filters and options.
+		fp := ""
+		if !opts.NoFingerprints {
+			fp = occ.fingerprint(&f, partial)
+		}
+		uncounted := f.Uncounted()
+		if uncounted && !opts.Uncounted {
+			return nil
+		}
+		if f.RuleName == f.Rule {
+			f.RuleName = "" // a name that is the id says nothing more
+		}
+		if !uncounted {
+			n++ // ids number every finding of the input, kept or not
+		}
 		if opts.Keep != nil {
 			asked = f
 			if !opts.Keep(&asked) {
@@ -484,16 +508,19 @@ func readOne(src source, tag string, opts ReadOptions, emit func(reports.Finding
 			}
 			f = asked
 		}
-		f.ID = reports.ID(tag, n)
-		if !opts.NoFingerprints {
-			f.Fingerprint = reports.Fingerprint(f, partial)
+		if !uncounted {
+			f.ID = reports.ID(tag, n)
 		}
+		f.Fingerprint = fp
 		if e := emit(f); e != nil {
 			emitErr = e
 			return e
 		}
 		return nil
 	})
+	if occ.capped {
+		got.Warn(fmt.Sprintf("more than %d distinct fingerprints: the occurrences of further findings are not counted, and their fingerprints may repeat", maxOccurrences))
+	}
 	got.Path = src.name
 	if err != nil && emitErr != nil && errors.Is(err, emitErr) {
 		return got, emitErr
@@ -510,6 +537,78 @@ func readOne(src source, tag string, opts ReadOptions, emit func(reports.Finding
 // readers are the buffers inputs are read through, one an input at a
 // time: thousands of small reports do not each allocate one.
 var readers = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 64<<10) }}
+
+// occurrences numbers the findings of one input by their identity: the
+// n-th finding of an identity gets the fingerprint identity:n
+// ([reports.Occurrence]), so that no two findings of a report share one. A
+// finding of recap's own SARIF keeps the fingerprint it was written with
+// (reports.SARIFFingerprintKey), which its occurrence is already part of,
+// unless another finding of the input has it already (a log made by hand):
+// then it gets the next occurrence free, as a finding of that identity
+// would.
+type occurrences struct {
+	seen   map[uint64]uint32  // identity → the occurrences counted
+	taken  map[[2]uint64]bool // identity and occurrence given by recap's SARIF (nil: none)
+	capped bool               // past maxOccurrences identities: further ones are not counted
+}
+
+// maxOccurrences bounds the identities counted in one input (a word and a
+// count each): real reports have a few hundred thousand findings.
+const maxOccurrences = 1 << 22
+
+func (o *occurrences) fingerprint(f *reports.Finding, partial map[string]string) string {
+	if v, ok := partial[reports.SARIFFingerprintKey]; ok && len(partial) == 1 {
+		if fp := reports.NormalFingerprint(v); validFingerprint(fp) {
+			id, n := reports.SplitFingerprint(fp)
+			sum, _ := strconv.ParseUint(id, 16, 64)
+			if int(o.seen[sum]) < n && !o.taken[[2]uint64{sum, uint64(n)}] {
+				if o.taken == nil {
+					o.taken = map[[2]uint64]bool{}
+				}
+				if len(o.taken) < maxOccurrences {
+					o.taken[[2]uint64{sum, uint64(n)}] = true
+				}
+				return fp
+			}
+			return o.next(sum)
+		}
+	}
+	return o.next(reports.FingerprintSum(*f, partial))
+}
+
+// next counts one more finding of the identity sum and returns its
+// fingerprint: its first occurrence not taken.
+func (o *occurrences) next(sum uint64) string {
+	if o.seen == nil {
+		o.seen = map[uint64]uint32{}
+	}
+	c, ok := o.seen[sum]
+	if !ok && len(o.seen) >= maxOccurrences {
+		o.capped = true
+		return reports.FingerprintHex(sum)
+	}
+	c++
+	for o.taken[[2]uint64{sum, uint64(c)}] {
+		c++
+	}
+	o.seen[sum] = c
+	return reports.Occurrence(reports.FingerprintHex(sum), int(c))
+}
+
+// validFingerprint reports whether fp has the form of recap's fingerprints:
+// 16 lower-case hex digits, and its occurrence after a colon.
+func validFingerprint(fp string) bool {
+	id, _ := reports.SplitFingerprint(fp)
+	if len(id) != 16 {
+		return false
+	}
+	for _, c := range id {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
 
 // drain reads what a parser left of its input once the report ended, to
 // the end: a gzip stream checks its checksum only there (a corrupt .gz

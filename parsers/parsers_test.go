@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/recap-dev/recap/internal/tooltest"
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/reports/reportstest"
 )
@@ -47,10 +48,10 @@ Avoid unused local variables such as 'x'.
 	findings, in := parseString(t, "", "/repo", report)
 	want := []reports.Finding{
 		{Tool: "PMD", ToolVersion: "7.0.0", Rule: "UnusedLocalVariable", Category: "Best Practices", ToolCategory: "Best Practices", Severity: reports.SeverityWarning,
-			Priority: 3, Message: "Avoid unused local variables such as 'x'.", Path: "src/A.java", Line: 3, EndLine: 4, Column: 5, EndColumn: 9,
+			Quality: reports.QualityMaintainability, Impact: reports.ImpactMedium, Priority: 3, Message: "Avoid unused local variables such as 'x'.", Path: "src/A.java", Line: 3, EndLine: 4, Column: 5, EndColumn: 9,
 			HelpURI: "https://docs.pmd-code.org/x.html"},
 		{Tool: "PMD", ToolVersion: "7.0.0", Rule: "EmptyCatchBlock", Category: "Error Prone", ToolCategory: "Error Prone", Severity: reports.SeverityError,
-			Priority: 1, Message: "Avoid empty catch blocks", Path: "src/A.java", Line: 7, EndLine: 7, Column: 1, EndColumn: 2},
+			Quality: reports.QualityReliability, Impact: reports.ImpactBlocker, Priority: 1, Message: "Avoid empty catch blocks", Path: "src/A.java", Line: 7, EndLine: 7, Column: 1, EndColumn: 2},
 	}
 	if diff := cmp.Diff(want, stripIDs(findings)); diff != "" {
 		t.Errorf("findings mismatch (-want +got):\n%s", diff)
@@ -82,10 +83,13 @@ func TestCheckstyleXML(t *testing.T) {
 	findings, in := parseString(t, "", "/repo", report)
 	want := []reports.Finding{
 		{Tool: "Checkstyle", ToolVersion: "8.36.1", Rule: "com.puppycrawl.tools.checkstyle.checks.sizes.LineLengthCheck", RuleName: "LineLength",
-			Category: "Design", ToolCategory: "sizes", Severity: reports.SeverityWarning, Message: "Line is longer than 80 characters (found 95).", Path: "src/A.java",
-			Line: 12, EndLine: 12, Column: 3, HelpURI: "https://checkstyle.org/checks/sizes/linelength.html"},
+			Category: "Design", ToolCategory: "sizes", Severity: reports.SeverityWarning,
+			Quality: reports.QualityMaintainability, Impact: reports.ImpactLow, Message: "Line is longer than 80 characters (found 95).", Path: "src/A.java",
+			Line: 12, EndLine: 12, Column: 3, HelpURI: "https://checkstyle.org/checks/sizes/linelength.html#LineLength"},
 		{Tool: "Checkstyle", ToolVersion: "8.36.1", Rule: "com.puppycrawl.tools.checkstyle.checks.NewlineAtEndOfFileCheck", RuleName: "NewlineAtEndOfFile",
-			Category: "Code Style", ToolCategory: "misc", Severity: reports.SeverityNote, Message: "Zeile länger", Path: "src/A.java", Line: 1, EndLine: 1},
+			Category: "Code Style", ToolCategory: "misc", Severity: reports.SeverityNote,
+			Quality: reports.QualityMaintainability, Impact: reports.ImpactLow, Message: "Zeile länger", Path: "src/A.java", Line: 1, EndLine: 1,
+			HelpURI: "https://checkstyle.org/checks/misc/newlineatendoffile.html#NewlineAtEndOfFile"},
 	}
 	if diff := cmp.Diff(want, stripIDs(findings)); diff != "" {
 		t.Errorf("findings mismatch (-want +got):\n%s", diff)
@@ -94,8 +98,10 @@ func TestCheckstyleXML(t *testing.T) {
 		t.Errorf("input = %+v", in)
 	}
 	wantRules := ruleTable("Checkstyle",
-		reports.Rule{ID: "com.puppycrawl.tools.checkstyle.checks.sizes.LineLengthCheck", Name: "LineLength", HelpURI: "https://checkstyle.org/checks/sizes/linelength.html"},
-		reports.Rule{ID: "com.puppycrawl.tools.checkstyle.checks.NewlineAtEndOfFileCheck", Name: "NewlineAtEndOfFile"})
+		reports.Rule{ID: "com.puppycrawl.tools.checkstyle.checks.sizes.LineLengthCheck", Name: "LineLength", Short: "Checks for long lines.",
+			HelpURI: "https://checkstyle.org/checks/sizes/linelength.html#LineLength"},
+		reports.Rule{ID: "com.puppycrawl.tools.checkstyle.checks.NewlineAtEndOfFileCheck", Name: "NewlineAtEndOfFile", Short: "Checks whether files end with a line separator.",
+			HelpURI: "https://checkstyle.org/checks/misc/newlineatendoffile.html#NewlineAtEndOfFile"})
 	if diff := cmp.Diff(wantRules.List(), in.Rules.List()); diff != "" {
 		t.Errorf("rules (-want +got):\n%s", diff)
 	}
@@ -299,17 +305,17 @@ func TestTrailingContent(t *testing.T) {
 		findings int
 		err      string
 	}{
-		{"SARIF, then garbage", cat(sarif, []byte("\nxyz")), 55, "content after the SARIF log"},
-		{"SARIF, then a number", cat(sarif, []byte(" 42")), 55, "content after the SARIF log"},
-		{"two SARIF logs concatenated", cat(sarif, sarif), 110, ""},
-		{"SARIF logs one per line", cat(bytes.Join(bytes.Fields(sarif), []byte(" ")), []byte("\n"), bytes.Join(bytes.Fields(sarif), []byte(" ")), []byte("\n")), 110, ""},
-		{"SARIF, then white space", cat(sarif, []byte(" \n\t\n")), 55, ""},
-		{"SARIF gzip, wrong checksum", bad, 55, "invalid checksum"},
-		{"SARIF gzip", gz.Bytes(), 55, ""},
-		{"Checkstyle, then text", cat(cs, []byte("trailing")), 51, "content after the root element"},
-		{"Checkstyle, then another report", cat(cs, cs), 51, "content after the root element"},
-		{"Checkstyle, then a comment", cat(cs, []byte("<!-- done -->\n")), 51, ""},
-		{"PMD, then a root", cat(pmd, []byte("<pmd/>")), 55, "content after the root element"},
+		{"SARIF, then garbage", cat(sarif, []byte("\nxyz")), tooltest.SamplePMD, "content after the SARIF log"},
+		{"SARIF, then a number", cat(sarif, []byte(" 42")), tooltest.SamplePMD, "content after the SARIF log"},
+		{"two SARIF logs concatenated", cat(sarif, sarif), 2 * tooltest.SamplePMD, ""},
+		{"SARIF logs one per line", cat(bytes.Join(bytes.Fields(sarif), []byte(" ")), []byte("\n"), bytes.Join(bytes.Fields(sarif), []byte(" ")), []byte("\n")), 2 * tooltest.SamplePMD, ""},
+		{"SARIF, then white space", cat(sarif, []byte(" \n\t\n")), tooltest.SamplePMD, ""},
+		{"SARIF gzip, wrong checksum", bad, tooltest.SamplePMD, "invalid checksum"},
+		{"SARIF gzip", gz.Bytes(), tooltest.SamplePMD, ""},
+		{"Checkstyle, then text", cat(cs, []byte("trailing")), tooltest.SampleCheckstyle, "content after the root element"},
+		{"Checkstyle, then another report", cat(cs, cs), tooltest.SampleCheckstyle, "content after the root element"},
+		{"Checkstyle, then a comment", cat(cs, []byte("<!-- done -->\n")), tooltest.SampleCheckstyle, ""},
+		{"PMD, then a root", cat(pmd, []byte("<pmd/>")), tooltest.SamplePMD, "content after the root element"},
 		{"SpotBugs, then junk", cat(sb, []byte("junk")), 0, "content after the root element"},
 	}
 	for _, tc := range tests {

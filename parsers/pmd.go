@@ -25,7 +25,8 @@ import (
 //	</pmd>
 //
 // Processing and configuration errors become one-line warnings on the input;
-// suppressed violations are counted, not reported.
+// suppressed violations are counted, and given as findings marked
+// suppressed (for recap's SARIF), not as findings.
 type pmdParser struct{ opts Options }
 
 func newPMD(opts Options) Parser { return &pmdParser{opts: opts} }
@@ -54,6 +55,7 @@ type pmdRun struct {
 // worked out once per rule.
 type pmdRule struct {
 	category, help string
+	assessed       [6]importance // by priority (0: none, 1–5), once worked out
 }
 
 func (p *pmdParser) newRun() *pmdRun {
@@ -75,13 +77,22 @@ func (r *pmdRun) finish() reports.Input {
 }
 
 // element handles a start tag other than a violation's; get reads its
-// attributes.
-func (r *pmdRun) element(name string, get func(string) string) {
+// attributes. A suppressed violation is counted, and returned as a finding
+// marked suppressed ([reports.Finding.Uncounted]), for recap's SARIF.
+func (r *pmdRun) element(name string, get func(string) string) *reports.Finding {
 	switch name {
 	case "file":
 		r.file = r.pl.place(get("name"))
 	case "suppressedviolation":
 		r.in.Suppressed++
+		why := get("usermsg")
+		if why == "" {
+			why = "suppressed by " + get("suppressiontype") // nopmd (a comment), annotation
+		}
+		msg := get("msg")
+		return &reports.Finding{Tool: "PMD", ToolVersion: r.in.ToolVersion, Category: reports.CategoryOther, Severity: reports.SeverityWarning,
+			Message: orMessage(messageText(msg), "a suppressed violation"), Path: r.pl.place(get("filename")),
+			Detail: &reports.Detail{Suppressions: []reports.Suppression{{Kind: "inSource", Justification: why}}}}
 	case "error":
 		if r.procErrors++; r.procErrors == 1 {
 			r.firstProc = r.pl.place(get("filename")) + ": " + firstLine(get("msg"))
@@ -89,6 +100,7 @@ func (r *pmdRun) element(name string, get func(string) string) {
 	case "configerror":
 		r.in.Warn(fmt.Sprintf("PMD configuration error in rule %s: %s", get("rule"), firstLine(get("msg"))))
 	}
+	return nil
 }
 
 // scan is Parse on the fast scanner.
@@ -153,8 +165,10 @@ func (p *pmdParser) scanRun(run *pmdRun, r io.Reader, emit Emit) error {
 		if name == "violation" {
 			f := run.finding(get)
 			cur, s.keepText, s.text, s.textCut = &f, true, s.text[:0], false
-		} else {
-			run.element(name, get)
+		} else if sf := run.element(name, get); sf != nil && attrErr == nil {
+			if err := run.held.emit(emit, *sf, nil); err != nil {
+				return err
+			}
 		}
 		if attrErr != nil {
 			return fail(attrErr)
@@ -177,8 +191,8 @@ func (p *pmdParser) parseXML(r io.Reader, emit Emit) (reports.Input, error) {
 					f := run.finding(get)
 					cur = &f
 					text, textCut = text[:0], false
-				} else {
-					run.element(t.Name.Local, get)
+				} else if sf := run.element(t.Name.Local, get); sf != nil {
+					return run.held.emit(emit, *sf, nil)
 				}
 			case xml.CharData:
 				if cur != nil && !textCut {
@@ -243,5 +257,19 @@ func (r *pmdRun) finding(get func(string) string) reports.Finding {
 	if f.EndLine == 0 {
 		f.EndLine = f.Line
 	}
+	f.Quality, f.Impact = pr.assess(&f)
 	return f
+}
+
+// assess places a finding of the rule on the importance scale, once per
+// priority.
+func (pr *pmdRule) assess(f *reports.Finding) (reports.Quality, reports.Impact) {
+	if f.Priority < 0 || f.Priority >= len(pr.assessed) {
+		return reports.Assess(&reports.Signals{Tool: f.Tool, Rule: f.Rule, Category: f.Category, ToolCategory: f.ToolCategory, Priority: f.Priority, Level: f.Severity})
+	}
+	a := &pr.assessed[f.Priority]
+	if !a.quality.Valid() {
+		a.quality, a.impact = reports.Assess(&reports.Signals{Tool: f.Tool, Rule: f.Rule, Category: f.Category, ToolCategory: f.ToolCategory, Priority: f.Priority, Level: f.Severity})
+	}
+	return a.quality, a.impact
 }

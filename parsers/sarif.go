@@ -53,6 +53,9 @@ func (p *sarifParser) Parse(r io.Reader, emit Emit) (reports.Input, error) {
 	}()
 	err := s.held.end(s.emit, s.documents())
 	warnRules(&in)
+	if s.badSeverities > 0 {
+		in.Warn(fmt.Sprintf("the security-severity of %s is neither a number nor a severity word (first: %q): left out", english.Plural(s.badSeverities, "rule", "rules"), s.badSeverity))
+	}
 	if n := lim.cuts + s.cuts; n > 0 {
 		in.Warn(fmt.Sprintf("%s longer than its bound cut (marked …)", english.Plural(n, "string", "strings")))
 	}
@@ -64,22 +67,26 @@ func (p *sarifParser) Parse(r io.Reader, emit Emit) (reports.Input, error) {
 }
 
 type sarifStream struct {
-	opts       Options
-	dec        *jsontext.Decoder
-	lc         *lineCounter
-	lim        *jsonLimiter
-	cuts       int // kept strings cut to their bound (jsonLimiter counts its own)
-	in         *reports.Input
-	emit       Emit
-	placer     *placer
-	typeErrs   int               // values of the wrong kind, skipped; reading went on
-	typePlaces []*ParseError     // the first maxTypePlaces of them
-	skipped    int               // results left out for them
-	item       string            // what a result is called in messages ("result"; Code Quality: "issue")
-	tools      map[string]bool   // the tools of the runs read, by name
-	toolNames  []string          // the first maxListedTools, in the input's Tool
-	moreTools  int               // distinct tools past them
-	strs       map[string]string // interned rule strings
+	opts Options
+	dec  *jsontext.Decoder
+	lc   *lineCounter
+	lim  *jsonLimiter
+	cuts int // kept strings cut to their bound (jsonLimiter counts its own)
+	// badSeverities counts the rules whose security-severity is neither a
+	// number nor a word of severityWords; badSeverity is the first.
+	badSeverities int
+	badSeverity   string
+	in            *reports.Input
+	emit          Emit
+	placer        *placer
+	typeErrs      int               // values of the wrong kind, skipped; reading went on
+	typePlaces    []*ParseError     // the first maxTypePlaces of them
+	skipped       int               // results left out for them
+	item          string            // what a result is called in messages ("result"; Code Quality: "issue")
+	tools         map[string]bool   // the tools of the runs read, by name
+	toolNames     []string          // the first maxListedTools, in the input's Tool
+	moreTools     int               // distinct tools past them
+	strs          map[string]string // interned rule strings
 	// ruleFirst is what the descriptors of each rule id of the component
 	// being read share (see firstOfID).
 	ruleFirst map[string]*ruleShared
@@ -94,6 +101,20 @@ type sarifStream struct {
 	// heldRuleText is the bytes of the descriptors' texts read and not yet
 	// in the rule table (see maxHeldRuleText).
 	heldRuleText int
+}
+
+// noteSeverityWord counts a security-severity that is neither a number nor
+// a severity word (text: the string's text, raw: the value as written).
+func (s *sarifStream) noteSeverityWord(text string, raw []byte) {
+	if s.badSeverities++; s.badSeverity == "" {
+		if text == "" {
+			text = string(raw)
+		}
+		if len(text) > 40 { // quoted in a warning: the first characters
+			text = text[:runeStart([]byte(text[:41]), 40)] + ellipsis
+		}
+		s.badSeverity = text
+	}
 }
 
 // intern returns one shared copy of each distinct string.
@@ -336,7 +357,7 @@ func (s *sarifStream) skip(path string) error {
 var (
 	logMembers        = []string{"version", "runs"}
 	runMembers        = []string{"tool", "originalUriBaseIds", "artifacts", "invocations", "results"}
-	invocationMembers = []string{"executionSuccessful", "exitCode", "exitCodeDescription", "exitSignalName",
+	invocationMembers = []string{"ruleConfigurationOverrides", "executionSuccessful", "exitCode", "exitCodeDescription", "exitSignalName",
 		"toolExecutionNotifications", "toolConfigurationNotifications"}
 	toolMembers      = []string{"driver", "extensions"}
 	componentMembers = []string{"name", "version", "semanticVersion", "rules"}

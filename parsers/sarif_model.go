@@ -47,6 +47,9 @@ type sarifRule struct {
 	priority          int
 	tags              []string
 	props             *ruleProps // nil when the descriptor has none of them
+	// noRule marks the descriptor recap's SARIF writes for the results of
+	// no rule (its id "(no rule)", property recapNoRule): their rule is "".
+	noRule bool
 	// shared is what the descriptors of one id share, set by the stream
 	// (firstOfID) and the run (describe).
 	shared *ruleShared
@@ -59,10 +62,14 @@ type ruleTexts struct {
 
 // ruleProps are the properties of a descriptor that few have.
 type ruleProps struct {
-	securitySeverity float64 // properties.security-severity
-	precision        string  // properties.precision
-	toolCategory     string  // properties.toolCategory: recap's SARIF read back
-	cwe              []int   // from the tags and the relationships to a CWE taxonomy
+	securitySeverity float64         // properties.security-severity
+	precision        string          // properties.precision
+	toolCategory     string          // properties.toolCategory: recap's SARIF read back
+	recapCategory    bool            // the descriptor has a toolCategory (recap's SARIF): its category is recap's
+	categories       []string        // properties.categories (Snyk Code files its rules under "Security")
+	quality          reports.Quality // properties.quality and impact: recap's SARIF read back
+	impact           reports.Impact
+	cwe              []int // from the tags and the relationships to a CWE taxonomy
 }
 
 // ruleShared is what the descriptors of one rule id share: PMD 7 writes one
@@ -73,6 +80,9 @@ type ruleShared struct {
 	described   bool          // the fields below are set
 	info        *reports.Rule // the input's rule table entry
 	cat, word   string        // the category and the tool's word for it
+	// assessed holds the rule's place on the importance scale for each
+	// severity a result of it has (reports.Assess), once worked out.
+	assessed [4]importance
 }
 
 type sarifMultiformat struct {
@@ -88,6 +98,7 @@ type sarifArtifactLocation struct {
 
 type sarifArtifact struct {
 	Location *sarifArtifactLocation `json:"location"`
+	Contents *sarifMultiformat      `json:"contents"` // its text, where the log carries it (§3.24.8)
 }
 
 type sarifRegion struct {
@@ -96,11 +107,19 @@ type sarifRegion struct {
 	EndLine     int               `json:"endLine"`
 	EndColumn   int               `json:"endColumn"`
 	Snippet     *sarifMultiformat `json:"snippet"`
+	// CharOffset and CharLength give a region by characters (§3.30.10,
+	// .11), ByteOffset by bytes (recap keeps no region of bytes); nil when
+	// absent.
+	CharOffset *int `json:"charOffset"`
+	CharLength *int `json:"charLength"`
+	ByteOffset *int `json:"byteOffset"`
 }
 
 type sarifLocation struct {
 	PhysicalLocation *sarifPhysicalLocation `json:"physicalLocation"`
 	Message          *sarifMessage          `json:"message"`
+	// Logical holds the first reports.MaxLogical logical locations (§3.28.4).
+	Logical []reports.LogicalLocation `json:"logicalLocations"`
 }
 
 type sarifPhysicalLocation struct {
@@ -139,8 +158,19 @@ type sarifResult struct {
 	Message             sarifMessage              `json:"message"`
 	Locations           []sarifLocation           `json:"locations"`
 	PartialFingerprints map[string]jsontext.Value `json:"partialFingerprints"`
-	// SuppressionStatuses holds each suppression's status ("" when absent).
-	SuppressionStatuses []string `json:"-"`
+	// Suppressions holds the first reports.MaxSuppressions suppressions
+	// (§3.27.23), Suppressed says that one of them all takes effect.
+	Suppressions []reports.Suppression `json:"-"`
+	Suppressed   bool                  `json:"-"`
+	// AnalysisTarget is the artifact the tool scanned (§3.27.13).
+	AnalysisTarget *sarifArtifactLocation `json:"analysisTarget"`
+	// Priority and Rank are the result's properties of those names
+	// (recap's SARIF writes them: the tool's priority and rank), FixFlag
+	// and FixWords its fixable and fixDescription (recap's SARIF of a fix
+	// SARIF cannot hold: one in words).
+	Priority, Rank int    `json:"-"`
+	FixFlag        bool   `json:"-"`
+	FixWords       string `json:"-"`
 	// Related holds the first reports.MaxRelated relatedLocations (§3.27.22),
 	// RelatedCount counts them all.
 	Related      []sarifLocation `json:"-"`
@@ -153,8 +183,8 @@ type sarifResult struct {
 	// Fix is the first fix (§3.27.30), nil when none or when it is larger
 	// than reports.MaxFixReplacements and reports.MaxFixText allow.
 	Fix *sarifFix `json:"-"`
-	// FixProposed says that the result's first fix has a replacement,
-	// kept in Fix or not.
+	// FixProposed says that the result proposes a fix: its first fix has a
+	// description or a replacement, kept in Fix or not.
 	FixProposed bool `json:"-"`
 	// CWE holds the CWE ids of the result's taxa (§3.27.8) that refer to a
 	// CWE taxonomy, at most maxCWE.
@@ -171,10 +201,13 @@ type sarifFix struct {
 }
 
 // sarifReplacement is a replacement (§3.57) with the artifact it changes.
+// NoText marks an insertedContent with no text: an edit the tool did not
+// write out.
 type sarifReplacement struct {
 	Artifact sarifArtifactLocation
 	Region   sarifRegion
 	Text     string
+	NoText   bool
 }
 
 type sarifNotification struct {
@@ -182,7 +215,17 @@ type sarifNotification struct {
 	Message sarifMessage `json:"message"`
 }
 
+// sarifOverride is a configurationOverride (§3.51) of an invocation's
+// ruleConfigurationOverrides (§3.20.5): the level it gives a rule.
+type sarifOverride struct {
+	Descriptor    sarifRuleRef `json:"descriptor"`
+	Configuration struct {
+		Level string `json:"level"`
+	} `json:"configuration"`
+}
+
 type sarifInvocation struct {
+	RuleConfigurationOverrides     []sarifOverride     `json:"ruleConfigurationOverrides"`
 	ExecutionSuccessful            *bool               `json:"executionSuccessful"`
 	ExitCode                       *int                `json:"exitCode"`
 	ExitCodeDescription            string              `json:"exitCodeDescription"`

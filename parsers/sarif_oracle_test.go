@@ -86,10 +86,9 @@ func oracleInt(dec *jsontext.Decoder) (int, bool, error) {
 // is taken from the whole of them, with the decoder's bounds.
 type oracleResult struct {
 	sarifResult
-	Suppressions []struct {
-		Status string `json:"status"`
-	} `json:"suppressions"`
-	RelatedLocations []sarifLocation `json:"relatedLocations"`
+	Suppressions     []*reports.Suppression    `json:"suppressions"`
+	Properties       map[string]jsontext.Value `json:"properties"`
+	RelatedLocations []sarifLocation           `json:"relatedLocations"`
 	CodeFlows        []struct {
 		ThreadFlows []struct {
 			Locations []struct {
@@ -104,8 +103,8 @@ type oracleResult struct {
 			Replacements     []struct {
 				DeletedRegion   *sarifRegion `json:"deletedRegion"`
 				InsertedContent *struct {
-					Text   string `json:"text"`
-					Binary string `json:"binary"`
+					Text   *string `json:"text"`
+					Binary string  `json:"binary"`
 				} `json:"insertedContent"`
 			} `json:"replacements"`
 		} `json:"artifactChanges"`
@@ -116,8 +115,36 @@ type oracleResult struct {
 // reduce keeps of the whole result what the token decoder keeps.
 func (o *oracleResult) reduce() sarifResult {
 	res := o.sarifResult
-	for _, s := range o.Suppressions {
-		res.SuppressionStatuses = append(res.SuppressionStatuses, s.Status)
+	for _, sup := range o.Suppressions {
+		var x reports.Suppression
+		if sup != nil {
+			x = *sup
+		}
+		res.Suppressed = res.Suppressed || x.Suppresses()
+		if len(res.Suppressions) < reports.MaxSuppressions {
+			res.Suppressions = append(res.Suppressions, x)
+		}
+	}
+	if v, ok := o.Properties["priority"]; ok {
+		res.Priority = intProperty(v)
+	}
+	if v, ok := o.Properties["rank"]; ok {
+		res.Rank = intProperty(v)
+	}
+	if v, ok := o.Properties["fixable"]; ok {
+		res.FixFlag = string(v) == "true"
+	}
+	if v, ok := o.Properties["fixDescription"]; ok {
+		res.FixWords = stringProperty(v)
+	}
+	cutLogical := func(l *sarifLocation) {
+		l.Logical = l.Logical[:min(len(l.Logical), reports.MaxLogical)]
+	}
+	for i := range res.Locations {
+		cutLogical(&res.Locations[i])
+	}
+	for i := range o.RelatedLocations {
+		cutLogical(&o.RelatedLocations[i])
 	}
 	res.RelatedCount = len(o.RelatedLocations)
 	res.Related = o.RelatedLocations[:min(len(o.RelatedLocations), reports.MaxRelated)]
@@ -128,6 +155,7 @@ func (o *oracleResult) reduce() sarifResult {
 			var l sarifLocation
 			if st.Location != nil {
 				l = *st.Location
+				cutLogical(&l)
 			}
 			res.Flow = append(res.Flow, l)
 		}
@@ -135,6 +163,9 @@ func (o *oracleResult) reduce() sarifResult {
 	if len(o.Fixes) > 0 {
 		fx := o.Fixes[0]
 		fix := &sarifFix{Description: fx.Description.Text}
+		if fix.Description == "" {
+			fix.Description = fx.Description.Markdown
+		}
 		usable, n := true, 0
 		for _, ch := range fx.ArtifactChanges {
 			var al sarifArtifactLocation
@@ -151,7 +182,10 @@ func (o *oracleResult) reduce() sarifResult {
 					r.Region = *rp.DeletedRegion
 				}
 				if ic := rp.InsertedContent; ic != nil {
-					r.Text = ic.Text
+					if ic.Text != nil {
+						r.Text = *ic.Text
+					}
+					r.NoText = ic.Text == nil
 					if ic.Binary != "" {
 						usable = false
 					}
@@ -159,9 +193,12 @@ func (o *oracleResult) reduce() sarifResult {
 				fix.Replacements = append(fix.Replacements, r)
 			}
 		}
-		res.FixProposed = n > 0
-		if usable && usableFix(fix) {
+		res.FixProposed = n > 0 || fix.Description != ""
+		switch {
+		case usable && usableFix(fix):
 			res.Fix = fix
+		case fix.Description != "":
+			res.Fix = &sarifFix{Description: fix.Description}
 		}
 	}
 	for i := range o.Taxa {
@@ -278,8 +315,10 @@ func oracleDecodeRule(data []byte) (decoded, error) {
 					r.prop().cwe = addCWE(r.props.cwe, id)
 				}
 			}
+		case "recapNoRule":
+			r.noRule = string(v) == "true"
 		case "security-severity":
-			if sev := severityProperty(v); sev > 0 {
+			if sev, _ := severityProperty(v); sev > 0 {
 				r.prop().securitySeverity = sev
 			}
 		case "precision":
@@ -287,8 +326,21 @@ func oracleDecodeRule(data []byte) (decoded, error) {
 				r.prop().precision = p
 			}
 		case "toolCategory":
-			if c := stringProperty(v); c != "" {
-				r.prop().toolCategory = c
+			r.prop().toolCategory = stringProperty(v)
+			r.props.recapCategory = true
+		case "categories":
+			for _, c := range tagsProperty(v) {
+				if p := r.prop(); len(p.categories) < maxRuleTags {
+					p.categories = append(p.categories, c)
+				}
+			}
+		case "quality":
+			if q, err := reports.ParseQuality(stringProperty(v)); err == nil {
+				r.prop().quality = q
+			}
+		case "impact":
+			if i, err := reports.ParseImpact(stringProperty(v)); err == nil {
+				r.prop().impact = i
 			}
 		}
 	}
@@ -384,7 +436,7 @@ var oracleRules = []string{
 	`{}`,
 	`{"id":null,"defaultConfiguration":null,"messageStrings":null,"properties":null}`,
 	`{"ıd":"dotless i is not i","\u212a":1,"helpuri":"lower case"}`,
-	`{"id":"R","shortDescription":{"text":"s","markdown":"**s**"},"fullDescription":{"text":"f"},"help":{"text":"h","markdown":"m"},"properties":{"security-severity":"8.8","precision":"high","toolCategory":"BAD_PRACTICE","tags":["security","external/cwe/cwe-089","CWE-79: XSS","cwe","xcwe-1","cwe-1x"]}}`,
+	`{"id":"R","shortDescription":{"text":"s","markdown":"**s**"},"fullDescription":{"text":"f"},"help":{"text":"h","markdown":"m"},"properties":{"security-severity":"8.8","precision":"high","toolCategory":"BAD_PRACTICE","categories":["Security","x"],"quality":"reliability","impact":"high","tags":["security","external/cwe/cwe-089","CWE-79: XSS","cwe","xcwe-1","cwe-1x"]}}`,
 	`{"shortDescription":{"text":"before the id"},"id":"R","fullDescription":null,"help":"x","properties":{"security-severity":11,"precision":3}}`,
 	`{"id":"R","relationships":[{"target":{"id":"22","toolComponent":{"name":"CWE"}},"kinds":["superset"]},{"target":{"id":"CWE-22","toolComponent":{"name":"CWE"}}},{"target":null},{"target":{"id":"5","toolComponent":{"name":"OWASP"}}},"x"]}`,
 	`{"id":"R","properties":{"security-severity":"0","precision":"","toolCategory":"","tags":["CWE-1","CWE-2","CWE-3","CWE-4","CWE-5","CWE-6","CWE-7","CWE-8","CWE-9","CWE-10","CWE-11","CWE-12","CWE-13","CWE-14","CWE-15","CWE-16","CWE-17","CWE-18","CWE-19","CWE-20","CWE-21","CWE-22"]}}`,
@@ -430,8 +482,9 @@ func TestSARIFNameCase(t *testing.T) {
 	if in.Error != "" || in.Tool != "PMD" || in.ToolVersion != "7.0.0" || len(got) != 2 {
 		t.Fatalf("%+v, %d findings", in, len(got))
 	}
-	want := reports.Finding{Tool: "PMD", ToolVersion: "7.0.0", Rule: "UnusedLocalVariable", RuleName: "UnusedLocalVariable",
-		Category: "Best Practices", ToolCategory: "Best Practices", Severity: reports.SeverityWarning, Priority: 3, Message: "Avoid unused x",
+	want := reports.Finding{Tool: "PMD", ToolVersion: "7.0.0", Rule: "UnusedLocalVariable", // NAME is the id: no name
+		Category: "Best Practices", ToolCategory: "Best Practices", Severity: reports.SeverityWarning,
+		Quality: reports.QualityMaintainability, Impact: reports.ImpactMedium, Priority: 3, Message: "Avoid unused x",
 		Path: "src/A.java", Line: 3, EndLine: 3}
 	if diff := cmp.Diff(want, stripIDs(got)[0]); diff != "" {
 		t.Errorf("RuleId (-want +got):\n%s", diff)

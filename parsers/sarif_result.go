@@ -29,8 +29,9 @@ import (
 // The members each object's reader knows, for names in another case.
 var (
 	resultMembers = []string{"ruleId", "ruleIndex", "rule", "kind", "level", "message", "locations", "partialFingerprints", "suppressions",
-		"relatedLocations", "codeFlows", "fixes", "taxa"}
-	suppressionMembers  = []string{"status"}
+		"relatedLocations", "codeFlows", "fixes", "taxa", "analysisTarget", "properties"}
+	suppressionMembers  = []string{"kind", "status", "justification"}
+	logicalMembers      = []string{"name", "fullyQualifiedName", "kind"}
 	ruleMembers         = []string{"id", "name", "helpUri", "shortDescription", "fullDescription", "help", "defaultConfiguration", "messageStrings", "properties", "relationships"}
 	relationshipMembers = []string{"target"}
 	codeFlowMembers     = []string{"threadFlows"}
@@ -45,10 +46,10 @@ var (
 	ruleRefMembers      = []string{"id", "index", "toolComponent"}
 	componentRefMembers = []string{"name", "index"}
 	messageMembers      = []string{"text", "markdown", "id", "arguments"}
-	locationMembers     = []string{"physicalLocation", "message"}
+	locationMembers     = []string{"physicalLocation", "message", "logicalLocations"}
 	physicalMembers     = []string{"artifactLocation", "region", "contextRegion"}
 	artifactMembers     = []string{"uri", "uriBaseId", "index"}
-	regionMembers       = []string{"startLine", "startColumn", "endLine", "endColumn", "snippet"}
+	regionMembers       = []string{"startLine", "startColumn", "endLine", "endColumn", "snippet", "charOffset", "charLength", "byteOffset"}
 	snippetMembers      = []string{"text", "markdown"}
 )
 
@@ -121,15 +122,53 @@ func (s *sarifStream) result(res *sarifResult) error {
 			})
 		case "suppressions":
 			return s.array(func() error {
-				var status string
+				var sup reports.Suppression
 				err := s.object(suppressionMembers, func(k string) error {
-					if k == "status" {
-						return s.str(&status)
+					switch k {
+					case "kind":
+						return s.istr(&sup.Kind)
+					case "status":
+						return s.istr(&sup.Status)
+					case "justification":
+						return s.str(&sup.Justification)
 					}
 					return s.dec.SkipValue()
 				})
-				res.SuppressionStatuses = append(res.SuppressionStatuses, status)
+				res.Suppressed = res.Suppressed || sup.Suppresses()
+				if len(res.Suppressions) < reports.MaxSuppressions {
+					res.Suppressions = append(res.Suppressions, sup)
+				}
 				return err
+			})
+		case "analysisTarget":
+			if res.AnalysisTarget == nil && s.dec.PeekKind() != 'n' {
+				res.AnalysisTarget = &sarifArtifactLocation{}
+			}
+			return s.artifactLocation(res.AnalysisTarget)
+		case "properties":
+			// recap's SARIF writes the tool's priority and rank there, and
+			// a fix in words.
+			return s.object(nil, func(k string) error {
+				switch k {
+				case "priority", "rank", "fixable", "fixDescription":
+				default:
+					return s.dec.SkipValue()
+				}
+				v, err := s.dec.ReadValue()
+				if err != nil {
+					return err
+				}
+				switch k {
+				case "priority":
+					res.Priority = intProperty(v)
+				case "rank":
+					res.Rank = intProperty(v)
+				case "fixable":
+					res.FixFlag = string(v) == "true"
+				default:
+					res.FixWords = s.cut(stringProperty(v), maxSARIFText)
+				}
+				return nil
 			})
 		case "relatedLocations":
 			return s.array(func() error {
@@ -222,6 +261,9 @@ func (s *sarifStream) fixes(res *sarifResult) error {
 				var m sarifMessage
 				err := s.message(&m)
 				fix.Description = m.Text
+				if fix.Description == "" {
+					fix.Description = m.Markdown
+				}
 				return err
 			case "artifactChanges":
 				return s.array(func() error {
@@ -253,25 +295,34 @@ func (s *sarifStream) fixes(res *sarifResult) error {
 			}
 			return s.dec.SkipValue()
 		})
-		res.FixProposed = n > 0
-		if usable && usableFix(fix) {
+		res.FixProposed = n > 0 || fix.Description != ""
+		switch {
+		case usable && usableFix(fix):
 			res.Fix = fix
+		case fix.Description != "": // edits recap cannot keep: the fix in words
+			res.Fix = &sarifFix{Description: fix.Description}
 		}
 		return err
 	})
 }
 
 // replacement reads a replacement; a binary insertedContent makes the fix
-// unusable.
+// unusable, and so does an insertedContent with no text (a tool that meant
+// a change it did not write: absent, insertedContent deletes the region).
 func (s *sarifStream) replacement(rp *sarifReplacement, usable *bool) error {
 	return s.object(replacementMembers, func(name string) error {
 		switch name {
 		case "deletedRegion":
 			return s.region(&rp.Region)
 		case "insertedContent":
-			return s.object(contentMembers, func(name string) error {
+			if s.dec.PeekKind() != '{' {
+				return s.object(nil, nil) // null, or a value of the wrong kind noted
+			}
+			hasText := false
+			err := s.object(contentMembers, func(name string) error {
 				switch name {
 				case "text":
+					hasText = s.dec.PeekKind() == '"'
 					return s.str(&rp.Text)
 				case "binary":
 					var b string
@@ -283,21 +334,24 @@ func (s *sarifStream) replacement(rp *sarifReplacement, usable *bool) error {
 				}
 				return s.dec.SkipValue()
 			})
+			rp.NoText = !hasText
+			return err
 		}
 		return s.dec.SkipValue()
 	})
 }
 
-// usableFix reports whether a fix is one recap can show and apply: it has
+// usableFix reports whether a fix's edits are ones recap can keep: it has
 // replacements, at most reports.MaxFixReplacements, each of a region given
-// by lines (not by characters or bytes alone) in an artifact, inserting at
-// most reports.MaxFixText bytes.
+// by lines or by characters (not by bytes alone) in an artifact, inserting
+// a text of at most reports.MaxFixText bytes.
 func usableFix(f *sarifFix) bool {
 	if len(f.Replacements) == 0 || len(f.Replacements) > reports.MaxFixReplacements {
 		return false
 	}
 	for _, r := range f.Replacements {
-		if r.Region.StartLine <= 0 || len(r.Text) > reports.MaxFixText || r.Artifact.URI == "" && r.Artifact.Index == nil {
+		byChars := r.Region.CharOffset != nil && *r.Region.CharOffset >= 0 && (r.Region.CharLength == nil || *r.Region.CharLength >= 0)
+		if r.Region.StartLine <= 0 && !byChars || r.NoText || len(r.Text) > reports.MaxFixText || r.Artifact.URI == "" && r.Artifact.Index == nil {
 			return false
 		}
 	}
@@ -366,7 +420,7 @@ func (s *sarifStream) rule() (*sarifRule, error) {
 			// Their types vary by tool: read raw, parsed once here.
 			return s.object(nil, func(k string) error {
 				switch k {
-				case "ruleset", "category", "priority", "tags", "security-severity", "precision", "toolCategory":
+				case "ruleset", "category", "priority", "tags", "security-severity", "precision", "toolCategory", "recapNoRule", "categories", "quality", "impact":
 				default:
 					return s.dec.SkipValue()
 				}
@@ -391,16 +445,35 @@ func (s *sarifStream) rule() (*sarifRule, error) {
 						}
 					}
 				case "security-severity":
-					if sev := severityProperty(v); sev > 0 || r.props != nil {
+					sev, known := severityProperty(v)
+					if !known {
+						s.noteSeverityWord(stringProperty(v), v)
+					}
+					if sev > 0 || r.props != nil {
 						r.prop().securitySeverity = sev
 					}
+				case "recapNoRule":
+					r.noRule = string(v) == "true"
 				case "precision":
 					if p := stringProperty(v); p != "" || r.props != nil {
 						r.prop().precision = s.intern(s.cut(p, maxSARIFName))
 					}
-				case "toolCategory":
-					if c := stringProperty(v); c != "" || r.props != nil {
-						r.prop().toolCategory = s.intern(s.cut(c, maxSARIFName))
+				case "toolCategory": // recap's SARIF: the tool's word, "" when it gave none
+					r.prop().toolCategory = s.intern(s.cut(stringProperty(v), maxSARIFName))
+					r.props.recapCategory = true
+				case "categories":
+					for _, c := range tagsProperty(v) {
+						if p := r.prop(); len(p.categories) < maxRuleTags {
+							p.categories = append(p.categories, s.intern(s.cut(c, maxSARIFName)))
+						}
+					}
+				case "quality":
+					if q, err := reports.ParseQuality(stringProperty(v)); err == nil {
+						r.prop().quality = q
+					}
+				case "impact":
+					if i, err := reports.ParseImpact(stringProperty(v)); err == nil {
+						r.prop().impact = i
 					}
 				}
 				return nil
@@ -597,6 +670,26 @@ func (s *sarifStream) message(m *sarifMessage) error {
 
 func (s *sarifStream) location(l *sarifLocation) error {
 	return s.object(locationMembers, func(name string) error {
+		if name == "logicalLocations" {
+			return s.array(func() error {
+				var ll reports.LogicalLocation
+				err := s.object(logicalMembers, func(k string) error {
+					switch k {
+					case "name":
+						return s.istr(&ll.Name)
+					case "fullyQualifiedName":
+						return s.istr(&ll.FullyQualifiedName)
+					case "kind":
+						return s.istr(&ll.Kind)
+					}
+					return s.dec.SkipValue()
+				})
+				if len(l.Logical) < reports.MaxLogical {
+					l.Logical = append(l.Logical, ll)
+				}
+				return err
+			})
+		}
 		if name == "message" {
 			if l.Message == nil && s.dec.PeekKind() != 'n' {
 				l.Message = &sarifMessage{}
@@ -661,6 +754,12 @@ func (s *sarifStream) region(r *sarifRegion) error {
 			return s.int(&r.EndLine)
 		case "endColumn":
 			return s.int(&r.EndColumn)
+		case "charOffset":
+			return s.optInt(&r.CharOffset)
+		case "charLength":
+			return s.optInt(&r.CharLength)
+		case "byteOffset":
+			return s.optInt(&r.ByteOffset)
 		case "snippet":
 			if r.Snippet == nil && s.dec.PeekKind() != 'n' {
 				r.Snippet = &sarifMultiformat{}

@@ -37,6 +37,21 @@ type sarifRun struct {
 	baseLoop   string // the uriBaseId where a loop was found, warned at the run's end
 	badIndex   int    // locations naming an artifact out of range
 	firstBad   int    // the first such index
+	// checkstyleDocs are the pages of Checkstyle's checks, by rule id
+	checkstyleDocs map[string]string
+	// invs are the invocations read; overrides the levels they give rules
+	// (nil: none), set before the results are converted.
+	invs          []sarifInvocation
+	overrides     map[*sarifRule]string
+	lateOverrides bool // overrides read after results were converted
+	converted     int  // results converted so far
+	// mismatched counts the results whose ruleIndex names another rule
+	// than their ruleId; firstMismatch describes the first.
+	mismatched    int
+	firstMismatch string
+	reviews       int // results of kind review or open
+	// charFiles are repository files' texts, to place regions given by characters
+	charFiles map[string]charText
 }
 
 type pendingResult struct {
@@ -79,6 +94,10 @@ func (s *sarifStream) run(i int) error {
 			if err := s.invocations(&invocations); err != nil {
 				return s.fail(p, err)
 			}
+			r.invs = invocations
+			if r.converted > 0 && hasLevelOverrides(invocations) {
+				r.lateOverrides = true // the results read before them keep their levels
+			}
 		case "results":
 			if err := r.results(p); err != nil {
 				return err
@@ -92,14 +111,66 @@ func (s *sarifStream) run(i int) error {
 	if r.tool == nil {
 		r.setTool(&sarifTool{})
 	}
+	r.setOverrides()
 	for _, pr := range r.pending {
 		if err := r.convert(&pr.res, pr.idx); err != nil {
 			return s.fail(r.path+".results["+strconv.Itoa(pr.idx)+"]", err)
 		}
 	}
 	r.invocations(invocations)
+	r.warnings()
 	r.warnPlaces()
 	return nil
+}
+
+// warnings says on the input what the run's results did that recap had to
+// decide: a ruleIndex naming another rule than the ruleId, level overrides
+// that came after the results, results to review that are no findings.
+func (r *sarifRun) warnings() {
+	in := r.s.in
+	if r.mismatched > 0 {
+		in.Warn(fmt.Sprintf("%s of %s name a rule (ruleId) other than the one their ruleIndex points at (first: %s): SARIF says ruleId names the rule, which recap takes",
+			english.Plural(r.mismatched, "result", "results"), r.toolName, r.firstMismatch))
+	}
+	if r.lateOverrides {
+		in.Warn(fmt.Sprintf("%s's invocations give rules other levels (ruleConfigurationOverrides) after the results: the results keep their rules' default levels", r.toolName))
+	}
+	if n := r.reviews; n > 0 {
+		in.Warn(fmt.Sprintf("%s of %s ask a person to decide (kind review or open): they are not findings (inputs[].kinds counts them)", english.Plural(n, "result", "results"), r.toolName))
+	}
+}
+
+// hasLevelOverrides reports whether the invocations give a rule a level.
+func hasLevelOverrides(invs []sarifInvocation) bool {
+	for _, inv := range invs {
+		for _, o := range inv.RuleConfigurationOverrides {
+			if o.Configuration.Level != "" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// setOverrides reads the levels the invocations read so far give rules
+// (§3.20.5), which come before a rule's default level (§3.27.10); once,
+// before the results are converted.
+func (r *sarifRun) setOverrides() {
+	if r.overrides != nil || !hasLevelOverrides(r.invs) || r.tool == nil {
+		return
+	}
+	r.overrides = map[*sarifRule]string{}
+	for _, inv := range r.invs {
+		for _, o := range inv.RuleConfigurationOverrides {
+			if o.Configuration.Level == "" {
+				continue
+			}
+			ref := o.Descriptor
+			if rule := r.ruleByRef(ref.ID, ref.Index, &ref); rule != nil {
+				r.overrides[rule] = o.Configuration.Level
+			}
+		}
+	}
 }
 
 // warnPlaces warns of what made locations unplaceable in the run: a loop
@@ -124,6 +195,8 @@ func (s *sarifStream) invocations(dst *[]sarifInvocation) error {
 		var inv sarifInvocation
 		err := s.object(invocationMembers, func(name string) error {
 			switch name {
+			case "ruleConfigurationOverrides":
+				return s.decodeAt(&inv.RuleConfigurationOverrides, name)
 			case "executionSuccessful":
 				return s.decodeAt(&inv.ExecutionSuccessful, name)
 			case "exitCode":
@@ -351,6 +424,9 @@ func (r *sarifRun) setTool(t *sarifTool) {
 	r.ruleByID = make(map[string]*sarifRule)
 	for _, c := range append([]sarifComponent{t.Driver}, t.Extensions...) {
 		for _, rule := range c.Rules {
+			if !reports.IsURI(rule.HelpURI) {
+				rule.HelpURI = "" // text that is no link ("Please see details in message")
+			}
 			if _, dup := r.ruleByID[rule.ID]; !dup {
 				r.ruleByID[rule.ID] = rule
 			}
@@ -467,6 +543,9 @@ func (r *sarifRun) results(path string) error {
 	}
 	s.oneLocation = r.tool != nil && r.kind != toolPMD
 	defer func() { s.oneLocation = false }()
+	if r.tool != nil {
+		r.setOverrides() // before the converter reads them
+	}
 	pipe := newConvPipe(r)
 	for j := 0; s.more(); j++ {
 		res := pipe.slot()
@@ -518,23 +597,28 @@ func byIndex(l *sarifLocation) bool {
 	return pl != nil && pl.ArtifactLocation != nil && pl.ArtifactLocation.URI == "" && pl.ArtifactLocation.Index != nil
 }
 
-// suppressed: a non-empty suppressions array (§3.27.23) with a status that is
-// absent or "accepted" ("underReview" and "rejected" do not suppress).
-func suppressed(res *sarifResult) bool {
-	for _, status := range res.SuppressionStatuses {
-		if status == "" || status == "accepted" {
-			return true
+// resultKind is a result's kind (§3.27.9) as recap keeps it: "" for fail
+// (the default: a finding), else the kind, in SARIF's spelling when it is
+// one of SARIF's.
+func resultKind(kind string) string {
+	for _, k := range []string{"fail", "pass", "review", "open", "informational", "notApplicable"} {
+		if strings.EqualFold(kind, k) {
+			kind = k
 		}
 	}
-	return false
+	if kind == "fail" {
+		return ""
+	}
+	return kind
 }
 
-// convert turns one result into findings and emits them.
+// convert turns one result into findings and emits them. A result that is
+// suppressed (a suppression whose status is absent or accepted, §3.27.23)
+// or whose kind is not fail (§3.27.9) is no finding: its input counts it,
+// and it is emitted marked ([reports.Finding.Uncounted]) for recap's SARIF.
 func (r *sarifRun) convert(res *sarifResult, j int) error {
-	if suppressed(res) {
-		r.s.in.Suppressed++
-		return nil
-	}
+	r.converted++
+	kind := resultKind(res.Kind)
 	rule := r.rule(res)
 	f := reports.Finding{Tool: r.toolName, ToolVersion: r.version, Rule: res.RuleID}
 	if f.Rule == "" && res.Rule != nil {
@@ -543,11 +627,29 @@ func (r *sarifRun) convert(res *sarifResult, j int) error {
 	if f.Rule == "" && rule != nil {
 		f.Rule = rule.ID
 	}
+	if rule != nil && rule.noRule {
+		f.Rule = "" // recap's SARIF of a finding of no rule
+	}
+	// The level's default (§3.27.10): a kind other than fail has none; a
+	// failure without one takes its rule's configured level (an
+	// invocation's override, else the rule's default), else warning.
 	level := res.Level
-	if level == "" && rule != nil && rule.level != "" {
-		level = rule.level
+	if kind != "" {
+		level = "none"
+	} else if level == "" && rule != nil {
+		if lv, ok := r.overrides[rule]; ok {
+			level = lv
+		} else if rule.level != "" {
+			level = rule.level
+		}
 	}
 	f.Severity, f.Priority = r.kind.severity(level, rule)
+	if res.Priority > 0 {
+		f.Priority = res.Priority // recap's SARIF: the tool's own
+	}
+	if res.Rank > 0 && res.Rank <= math.MaxUint8 {
+		f.Rank = uint8(res.Rank)
+	}
 	f.RuleName = r.kind.ruleName(rule, f.Rule)
 	if rule != nil {
 		f.Category, f.ToolCategory = rule.shared.cat, rule.shared.word
@@ -563,19 +665,42 @@ func (r *sarifRun) convert(res *sarifResult, j int) error {
 			f.CWE = addCWE(append([]int(nil), f.CWE...), id)
 		}
 	}
+	f.Quality, f.Impact = r.assess(rule, &f, len(res.CWE) > 0)
 	f.Message = orMessage(r.message(res.Message, rule), f.Rule)
+	if r.kind == toolCheckstyle && f.HelpURI == "" {
+		f.HelpURI = r.checkstyleURI(f.Rule, f.RuleName)
+	}
 	partial := fingerprints(res.PartialFingerprints)
-	f.Detail = r.detail(res)
+	if res.Fix == nil && res.FixWords != "" { // recap's SARIF of a fix in words
+		res.Fix = &sarifFix{Description: res.FixWords}
+	}
+	res.FixProposed = res.FixProposed || res.FixFlag || res.FixWords != ""
+	split := len(res.Locations) > 1 && r.kind == toolPMD
+	f.Detail = r.detail(res, split, kind)
 	if d := f.Detail; d != nil {
 		f.FlowSteps, f.Related = clamp32(res.FlowSteps), clamp32(res.RelatedCount)
 	}
-	f.Fixable = res.FixProposed // kept in Detail when within its bounds
+	f.Fixable = res.FixProposed // kept in Detail, whole or in words
 
+	counted := kind == "" && !res.Suppressed
+	switch {
+	case res.Suppressed:
+		r.s.in.Suppressed++
+	case kind != "":
+		if r.s.in.Kinds == nil {
+			r.s.in.Kinds = map[string]int{}
+		}
+		r.s.in.Kinds[kind]++
+		if kind == "review" || kind == "open" {
+			r.reviews++
+		}
+	}
 	locs := res.Locations
-	if len(locs) > 1 && r.kind != toolPMD {
+	if !split {
 		// Only PMD (6.31–6.42) put one finding per location into one result;
-		// for other tools the first location is the result's place (§3.27.12).
-		locs = locs[:1]
+		// for other tools the first location is the result's place (§3.27.12),
+		// and the others are the detail's further locations.
+		locs = locs[:min(len(locs), 1)]
 	}
 	if len(locs) == 0 {
 		locs = []sarifLocation{{}}
@@ -583,10 +708,15 @@ func (r *sarifRun) convert(res *sarifResult, j int) error {
 	one := func(l sarifLocation) error {
 		g := f
 		r.place(&g, l)
+		if g.Path == "" {
+			r.unplacedDetail(&g, res, l)
+		}
 		if err := r.s.held.emit(r.s.emit, g, partial); err != nil {
 			return errEmit{err}
 		}
-		r.s.in.Findings++
+		if counted {
+			r.s.in.Findings++
+		}
 		return nil
 	}
 	for _, l := range locs {
@@ -601,6 +731,85 @@ func (r *sarifRun) convert(res *sarifResult, j int) error {
 		}
 	}
 	return nil
+}
+
+// importance is a finding's place on the importance scale.
+type importance struct {
+	quality reports.Quality
+	impact  reports.Impact
+}
+
+// assess places f on the importance scale from what its rule says
+// (reports.Assess), once per rule and severity; own says that the
+// result has CWE ids of its own, which its rule's cache cannot hold.
+// recap's own SARIF read back gives both as it wrote them.
+func (r *sarifRun) assess(rule *sarifRule, f *reports.Finding, own bool) (reports.Quality, reports.Impact) {
+	var cached *importance
+	if rule != nil && rule.shared != nil && !own && f.Severity.Valid() {
+		cached = &rule.shared.assessed[f.Severity]
+		if cached.quality.Valid() {
+			return cached.quality, cached.impact
+		}
+	}
+	s := reports.Signals{Tool: f.Tool, Rule: f.Rule, Category: f.Category, ToolCategory: f.ToolCategory,
+		SecuritySeverity: f.SecuritySeverity, CWE: f.CWE, Level: f.Severity}
+	if r.kind == toolPMD {
+		s.Priority = f.Priority
+	}
+	var q reports.Quality
+	var i reports.Impact
+	if rule != nil {
+		s.Tags = rule.tags
+		if p := rule.props; p != nil {
+			if len(p.categories) > 0 {
+				s.Tags = append(slices.Clip(s.Tags), p.categories...)
+			}
+			q, i = p.quality, p.impact
+		}
+	}
+	aq, ai := reports.Assess(&s)
+	if !q.Valid() {
+		q = aq
+	}
+	if !i.Valid() {
+		i = ai
+	}
+	if cached != nil {
+		*cached = importance{q, i}
+	}
+	return q, i
+}
+
+// unplacedDetail gives a finding without a file what the tool said of its
+// place: the logical locations of its location, the artifact it scanned.
+func (r *sarifRun) unplacedDetail(f *reports.Finding, res *sarifResult, l sarifLocation) {
+	var target string
+	if at := res.AnalysisTarget; at != nil {
+		target = r.quietLocate(at)
+	}
+	if len(l.Logical) == 0 && target == "" {
+		return
+	}
+	d := &reports.Detail{}
+	if f.Detail != nil {
+		*d = *f.Detail // its own: a PMD result's findings share theirs
+	}
+	d.Logical, d.Target = l.Logical, target
+	f.Detail = d
+}
+
+// checkstyleURI is the page of the check a Checkstyle rule names, once
+// per rule, which describes the rule in the input's rule table too.
+func (r *sarifRun) checkstyleURI(rule, name string) string {
+	if uri, ok := r.checkstyleDocs[rule]; ok {
+		return uri
+	}
+	uri := describeCheckstyle(r.toolName, rule, name, r.s.in.Rules)
+	if r.checkstyleDocs == nil || len(r.checkstyleDocs) >= maxInterned {
+		r.checkstyleDocs = map[string]string{}
+	}
+	r.checkstyleDocs[rule] = uri
+	return uri
 }
 
 // clamp32 is n as an int32, at most math.MaxInt32.
@@ -621,25 +830,41 @@ func (r *sarifRun) categoryOf(id string) (category, word string) {
 }
 
 // detail is what a result says beyond its place: the steps of its flow,
-// its related locations, its fix; nil when none.
-func (r *sarifRun) detail(res *sarifResult) *reports.Detail {
-	if len(res.Flow) == 0 && len(res.Related) == 0 && res.Fix == nil {
+// its related locations, its fix, its further locations (unless split: a
+// PMD result whose locations are findings of their own), its suppressions
+// and its kind; nil when none.
+func (r *sarifRun) detail(res *sarifResult, split bool, kind string) *reports.Detail {
+	further := 0
+	if !split && len(res.Locations) > 1 {
+		further = min(len(res.Locations)-1, reports.MaxLocations)
+	}
+	if len(res.Flow) == 0 && len(res.Related) == 0 && res.Fix == nil && further == 0 && len(res.Suppressions) == 0 && kind == "" {
 		return nil
 	}
-	d := &reports.Detail{}
+	d := &reports.Detail{Kind: kind, Suppressions: res.Suppressions}
 	for _, l := range res.Flow {
 		d.Flow = append(d.Flow, r.detailLocation(l))
 	}
 	for _, l := range res.Related {
 		d.Related = append(d.Related, r.detailLocation(l))
 	}
+	if further > 0 {
+		for _, l := range res.Locations[1 : 1+further] {
+			d.Locations = append(d.Locations, r.detailLocation(l))
+		}
+	}
 	if fx := res.Fix; fx != nil {
 		fix := &reports.Fix{Description: messageText(fx.Description)}
 		for _, rp := range fx.Replacements {
 			al := rp.Artifact
-			fix.Replacements = append(fix.Replacements, reports.Replacement{Path: r.quietLocate(&al),
+			rep := reports.Replacement{Path: r.quietLocate(&al),
 				Line: rp.Region.StartLine, Column: max(rp.Region.StartColumn, 0),
-				EndLine: max(rp.Region.EndLine, 0), EndColumn: max(rp.Region.EndColumn, 0), Text: rp.Text})
+				EndLine: max(rp.Region.EndLine, 0), EndColumn: max(rp.Region.EndColumn, 0), Text: rp.Text}
+			if rep.Line <= 0 {
+				rep.Line = 0
+				r.placeChars(&rep, &al, *rp.Region.CharOffset, rp.Region.CharLength)
+			}
+			fix.Replacements = append(fix.Replacements, rep)
 		}
 		d.Fix = fix
 	}
@@ -670,6 +895,9 @@ func (r *sarifRun) detailLocation(l sarifLocation) reports.Location {
 	if reg != nil {
 		loc.Line, loc.Column = max(reg.StartLine, 0), max(reg.StartColumn, 0)
 		loc.EndLine, loc.EndColumn = max(reg.EndLine, 0), max(reg.EndColumn, 0)
+		if loc.EndLine == 0 {
+			loc.EndLine = loc.Line // as a finding's: a region of one line ends on it
+		}
 	}
 	return loc
 }
@@ -684,16 +912,38 @@ func (r *sarifRun) quietLocate(al *sarifArtifactLocation) string {
 	return p
 }
 
+// rule returns the descriptor of a result's rule: the one its index
+// names (ruleIndex, rule.index, in its tool component), unless its id
+// names another, which SARIF says the result's rule is (§3.27.5: ruleId
+// names the rule; §3.27.6: ruleIndex SHALL agree); then the descriptor of
+// that id, and the result is counted for a warning.
 func (r *sarifRun) rule(res *sarifResult) *sarifRule {
-	idx, comp := -1, -1
+	idx := -1
 	if res.RuleIndex != nil {
 		idx = *res.RuleIndex
 	}
-	if res.Rule != nil {
-		if res.Rule.Index != nil {
-			idx = *res.Rule.Index
+	if res.Rule != nil && res.Rule.Index != nil {
+		idx = *res.Rule.Index
+	}
+	id := res.RuleID
+	if id == "" && res.Rule != nil {
+		id = res.Rule.ID
+	}
+	return r.ruleByRef(id, &idx, res.Rule)
+}
+
+// ruleByRef finds a rule by its id and its index (nil or -1: none) in the
+// tool component a reference names (ref, nil: the driver).
+func (r *sarifRun) ruleByRef(id string, index *int, ref *sarifRuleRef) *sarifRule {
+	idx, comp := -1, -1
+	if index != nil {
+		idx = *index
+	}
+	if ref != nil {
+		if ref.Index != nil && index == nil {
+			idx = *ref.Index
 		}
-		if tc := res.Rule.ToolComponent; tc != nil {
+		if tc := ref.ToolComponent; tc != nil {
 			if tc.Index != nil {
 				comp = *tc.Index
 			} else if tc.Name != "" && tc.Name != r.tool.Driver.Name {
@@ -709,24 +959,37 @@ func (r *sarifRun) rule(res *sarifResult) *sarifRule {
 	if comp >= 0 && comp < len(r.tool.Extensions) {
 		rules = r.tool.Extensions[comp].Rules
 	}
+	var byIndex *sarifRule
 	if idx >= 0 && idx < len(rules) {
-		return rules[idx]
-	}
-	id := res.RuleID
-	if id == "" && res.Rule != nil {
-		id = res.Rule.ID
+		byIndex = rules[idx]
+		if id == "" || byIndex.ID == id || strings.HasPrefix(id, byIndex.ID+"/") {
+			return byIndex
+		}
 	}
 	if id == "" {
 		return nil
 	}
-	if rule, ok := r.ruleByID[id]; ok {
-		return rule
+	byID, ok := r.ruleByID[id]
+	if !ok {
+		// A hierarchical id ("A/B") may name a rule declared as "A" (§3.27.5).
+		if i := strings.IndexByte(id, '/'); i > 0 {
+			byID = r.ruleByID[id[:i]]
+		}
 	}
-	// A hierarchical id ("A/B") may name a rule declared as "A" (§3.27.5).
-	if i := strings.IndexByte(id, '/'); i > 0 {
-		return r.ruleByID[id[:i]]
+	if byIndex != nil {
+		if r.mismatched++; r.firstMismatch == "" {
+			r.firstMismatch = fmt.Sprintf("%s, whose index %d is %s", cutName(id), idx, cutName(byIndex.ID))
+		}
 	}
-	return nil
+	return byID
+}
+
+// cutName quotes a rule id for a warning, cut to 60 bytes.
+func cutName(id string) string {
+	if len(id) > 60 {
+		id = id[:runeStart([]byte(id[:61]), 60)] + ellipsis
+	}
+	return strconv.Quote(id)
 }
 
 // message follows §3.11: the text, else the rule's message string for the id;

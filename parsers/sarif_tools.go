@@ -64,8 +64,11 @@ func (k toolKind) severity(level string, rule *sarifRule) (reports.Severity, int
 // package, SpotBugs' first tag, or another tool's category property or
 // first tag that is not a path or URI.
 func (k toolKind) category(tool string, rule *sarifRule, ruleID string) (category, word string) {
-	if rule != nil && rule.props != nil && rule.props.toolCategory != "" {
-		return reports.Categorize(tool, rule.props.toolCategory), rule.props.toolCategory
+	if rule != nil && rule.props != nil && rule.props.recapCategory {
+		if w := rule.props.toolCategory; w != "" {
+			return reports.Categorize(tool, w), w
+		}
+		return reports.Categorize(tool, rule.category), "" // recap's category property is on its scale
 	}
 	switch k {
 	case toolPMD:
@@ -312,16 +315,36 @@ func taxonCWE(ref *sarifRuleRef) int {
 }
 
 // severityProperty reads security-severity, a number in a string ("8.8")
-// or a number, from 0.1 to 10.0 as GitHub's code scanning reads it; 0
-// otherwise.
-func severityProperty(raw []byte) float64 {
+// or a number, from 0.1 to 10.0 as GitHub's code scanning reads it, or a
+// severity word (see severityWords); 0 otherwise. word is false for a value
+// that is neither (a warning names it).
+func severityProperty(raw []byte) (sev float64, known bool) {
 	text := strings.TrimSpace(string(raw))
 	if len(raw) > 0 && raw[0] == '"' {
 		text = strings.TrimSpace(stringProperty(raw))
 	}
-	f, err := strconv.ParseFloat(text, 64)
-	if err != nil || !(f > 0 && f <= 10) {
-		return 0
+	if text == "" || text == "null" {
+		return 0, true
 	}
-	return f
+	f, err := strconv.ParseFloat(text, 64)
+	if err != nil {
+		w, ok := severityWords[strings.ToLower(text)]
+		return w, ok
+	}
+	if !(f > 0 && f <= 10) {
+		return 0, true
+	}
+	return f, true
+}
+
+// severityWords are the words tools write as a security severity instead
+// of a number (Semgrep's "MEDIUM"), read as the lowest number of the band
+// GitHub's code scanning gives the word (critical 9.0 and over, high 7.0 to
+// 8.9, medium 4.0 to 6.9, low 0.1 to 3.9): the finding stays in its band,
+// and no graver than its tool said. "moderate" is GitHub advisories' word
+// for medium, "important" Red Hat's for high; the words of no severity give
+// none.
+var severityWords = map[string]float64{
+	"critical": 9.0, "high": 7.0, "important": 7.0, "medium": 4.0, "moderate": 4.0, "low": 0.1,
+	"none": 0, "info": 0, "informational": 0, "negligible": 0, "unknown": 0,
 }

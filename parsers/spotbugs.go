@@ -309,7 +309,7 @@ func bugFieldsOf(b *etree.Element) *bugFields {
 func (b *bugFields) finding(rules *bugRules, res *sourceResolver, tool, version string) (reports.Finding, map[string]string) {
 	f := reports.Finding{
 		Tool: tool, ToolVersion: version, Rule: b.typ,
-		Severity: spotbugsSeverity(b.rank, b.priority), Priority: b.priority,
+		Severity: spotbugsSeverity(b.rank, b.priority), Priority: b.priority, Rank: uint8(min(max(b.rank, 0), 255)),
 		HelpURI: "https://spotbugs.readthedocs.io/en/latest/bugDescriptions.html#" + b.typ,
 	}
 	r := rules.of(b)
@@ -317,6 +317,8 @@ func (b *bugFields) finding(rules *bugRules, res *sourceResolver, tool, version 
 	if b.cwe > 0 && !slices.Contains(f.CWE, b.cwe) {
 		f.CWE = []int{b.cwe}
 	}
+	f.Quality, f.Impact = reports.Assess(&reports.Signals{Tool: tool, Rule: b.typ, Category: f.Category, ToolCategory: f.ToolCategory,
+		Rank: b.rank, Priority: b.priority, CWE: f.CWE, Level: f.Severity})
 	pattern := r.short
 	f.RuleName = pattern
 	if f.RuleName == "" {

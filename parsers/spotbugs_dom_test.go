@@ -101,7 +101,7 @@ func domSpotbugsFinding(b *etree.Element, patterns map[string]*etree.Element, co
 	f := reports.Finding{
 		Tool: tool, ToolVersion: version, Rule: typ,
 		ToolCategory: b.SelectAttrValue("category", ""),
-		Severity:     spotbugsSeverity(rank, prio), Priority: prio,
+		Severity:     spotbugsSeverity(rank, prio), Priority: prio, Rank: uint8(min(max(rank, 0), 255)),
 		HelpURI: help,
 	}
 	short, details := "", ""
@@ -126,6 +126,8 @@ func domSpotbugsFinding(b *etree.Element, patterns map[string]*etree.Element, co
 	case codes[b.SelectAttrValue("abbrev", "")] > 0:
 		f.CWE = []int{codes[b.SelectAttrValue("abbrev", "")]}
 	}
+	f.Quality, f.Impact = reports.Assess(&reports.Signals{Tool: tool, Rule: typ, Category: f.Category, ToolCategory: f.ToolCategory,
+		Rank: rank, Priority: prio, CWE: f.CWE, Level: f.Severity})
 	var tags []string
 	if f.ToolCategory != "" {
 		tags = []string{f.ToolCategory}

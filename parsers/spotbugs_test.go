@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/recap-dev/recap/internal/tooltest"
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/reports/reportstest"
 )
@@ -88,7 +89,8 @@ func TestSpotBugsSeverity(t *testing.T) {
 func TestSampleReports(t *testing.T) {
 	top := reportstest.RepoRoot(t)
 	sample := filepath.Join(top, "testdata", "sample")
-	want := map[string]int{"pmd.sarif": 55, "checkstyle.xml": 51, "spotbugs.xml": 11, "pmd.xml": 55}
+	want := map[string]int{"pmd.sarif": tooltest.SamplePMD, "checkstyle.xml": tooltest.SampleCheckstyle,
+		"spotbugs.xml": tooltest.SampleFindBugs, "pmd.xml": tooltest.SamplePMD}
 	for name, n := range want {
 		path := filepath.Join(top, "testdata", "reports", name)
 		if name == "pmd.xml" {

@@ -27,14 +27,16 @@ func copySample(t *testing.T) string {
 	return dst
 }
 
-// TestRealTools runs the real PMD 7 (SARIF and XML) and Checkstyle (XML) on
-// the sample project and checks that recap counts exactly what they report,
-// counted here independently of the parsers, with every path relative to the
-// sample and naming a file in it. PMD's SARIF and XML of one run must give
-// the same findings.
+// TestRealTools runs the real PMD 7 (SARIF and XML), Checkstyle (XML) and
+// FindBugs (XML) on the sample project and checks that recap counts exactly
+// what they report, counted here independently of the parsers, with every
+// path relative to the sample and naming a file in it. PMD's SARIF and XML of
+// one run must give the same findings, and each run the findings of the
+// sample's report in testdata (made by scripts/sample-reports), so that the
+// reports stay what the tools say of the sample.
 func TestRealTools(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs PMD and Checkstyle")
+		t.Skip("runs PMD, Checkstyle and FindBugs")
 	}
 	t.Run("pmd", func(t *testing.T) {
 		tooltest.PMD(t)
@@ -47,14 +49,43 @@ func TestRealTools(t *testing.T) {
 		if diff := cmp.Diff(keys(fromSARIF), keys(fromXML)); diff != "" {
 			t.Errorf("PMD SARIF and XML disagree (-sarif +xml):\n%s", diff)
 		}
+		sameAsSampleReport(t, fromSARIF, "reports/pmd.sarif")
+		sameAsSampleReport(t, fromXML, "pmd-xml/pmd.xml")
 	})
 	t.Run("checkstyle", func(t *testing.T) {
 		cs := tooltest.Checkstyle(t)
 		dir := copySample(t)
 		report := filepath.Join(dir, "checkstyle.xml")
 		tooltest.Run(t, dir, report, cs, "-c", "/sun_checks.xml", "-f", "xml", "-o", report, filepath.Join(dir, "src"))
-		checkReport(t, dir, report, FormatCheckstyle, countMatches(t, report, `<error `))
+		found := checkReport(t, dir, report, FormatCheckstyle, countMatches(t, report, `<error `))
+		sameAsSampleReport(t, found, "reports/checkstyle.xml")
 	})
+	t.Run("findbugs", func(t *testing.T) {
+		tooltest.FindBugs(t)
+		dir := copySample(t)
+		report := filepath.Join(dir, "findbugs.xml")
+		tooltest.RunFindBugs(t, dir, "src/main/java", report)
+		found := checkReport(t, dir, report, FormatSpotBugs, countMatches(t, report, `<BugInstance `))
+		if len(found) != tooltest.SampleFindBugs {
+			t.Errorf("FindBugs reports %d findings on the sample, want %d", len(found), tooltest.SampleFindBugs)
+		}
+		_, in := parseFile(t, report, dir)
+		if !strings.HasPrefix(in.ToolVersion, "3.1.0") {
+			t.Errorf("tool %q version %q, want FindBugs 3.1.0", in.Tool, in.ToolVersion)
+		}
+		sameAsSampleReport(t, found, "reports/spotbugs.xml")
+	})
+}
+
+// sameAsSampleReport checks that a tool's run on the sample finds what the
+// sample's report in testdata (relative to testdata/) says.
+func sameAsSampleReport(t *testing.T, found []reports.Finding, report string) {
+	t.Helper()
+	root := reportstest.RepoRoot(t)
+	want, _ := parseFile(t, filepath.Join(root, "testdata", filepath.FromSlash(report)), filepath.Join(root, "testdata", "sample"))
+	if diff := cmp.Diff(keys(want), keys(found)); diff != "" {
+		t.Errorf("testdata/%s is not what the tool reports on the sample now; run scripts/sample-reports (-report +tool):\n%s", report, diff)
+	}
 }
 
 func checkReport(t *testing.T, dir, report string, want Format, count int) []reports.Finding {

@@ -104,11 +104,38 @@ func (c *Changes) Check() error {
 	return nil
 }
 
+// MaxKeptHunkBytes bounds the hunks Load keeps of a diff read as text
+// (a review anchors its comments and suggests changes on them), counted as
+// their lines' text and 48 bytes a line: past it a file is indexed, and not
+// kept.
+const MaxKeptHunkBytes = 16 << 20
+
 // Load reads the changes and indexes the lines that count by Mode, by paths
-// relative to Root; the index is nil with NoFilter.
+// relative to Root; the index is nil with NoFilter. A diff file is read as
+// it streams: the index is made a file at a time, and the files are kept
+// within MaxKeptHunkBytes.
 func (c *Changes) Load(ctx context.Context) ([]diff.File, *diff.Index, error) {
 	if err := c.Check(); err != nil {
 		return nil, nil, err
+	}
+	if c.DiffFile != "" {
+		idx := c.newIndex(nil)
+		var files []diff.File
+		kept := 0
+		err := EachDiff(ctx, c.DiffFile, c.Stdin, func(f *diff.File) error {
+			if idx != nil {
+				idx.Add(f)
+			}
+			if cost := hunkBytes(f); kept+cost <= MaxKeptHunkBytes {
+				kept += cost
+				files = append(files, *f)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, nil, err
+		}
+		return files, idx, nil
 	}
 	files, repo, err := c.read(ctx, true)
 	if err != nil {
@@ -128,18 +155,34 @@ func (c *Changes) Load(ctx context.Context) ([]diff.File, *diff.Index, error) {
 		}
 		c.lines = diff.NewLineMap(Under(repo, c.Root, moved))
 	}
+	return files, c.newIndex(files), nil
+}
+
+// newIndex indexes files by Mode (nil with NoFilter).
+func (c *Changes) newIndex(files []diff.File) *diff.Index {
 	switch c.Mode {
 	case DiffContext:
-		return files, diff.NewContextIndex(files), nil
+		return diff.NewContextIndex(files)
 	case File:
-		return files, diff.NewFileIndex(files), nil
+		return diff.NewFileIndex(files)
 	case NoFilter:
-		return files, nil, nil
+		return nil
 	}
 	if c.Whitespace {
-		return files, diff.NewAddedIndex(files), nil
+		return diff.NewAddedIndex(files)
 	}
-	return files, diff.NewIndex(files), nil
+	return diff.NewIndex(files)
+}
+
+// hunkBytes is what f's hunks hold, about.
+func hunkBytes(f *diff.File) int {
+	n := 0
+	for _, h := range f.Hunks {
+		for _, l := range h.Lines {
+			n += len(l.Text) + 48
+		}
+	}
+	return n
 }
 
 // Lines is the map of the findings' lines onto Head, once Load has read it;
@@ -153,6 +196,28 @@ func (c *Changes) Diff(ctx context.Context) (files []diff.File, repo *diff.Repo,
 		return nil, nil, err
 	}
 	return c.read(ctx, false)
+}
+
+// Each gives the changes' files to fn one at a time, as [Changes.Diff]
+// reads them: a diff file as it streams, keeping nothing; a repository's
+// diff once it is read (repo is nil for a diff file).
+func (c *Changes) Each(ctx context.Context, fn func(*diff.File) error) (repo *diff.Repo, err error) {
+	if err := c.Check(); err != nil {
+		return nil, err
+	}
+	if c.DiffFile != "" {
+		return nil, EachDiff(ctx, c.DiffFile, c.Stdin, fn)
+	}
+	files, repo, err := c.read(ctx, false)
+	if err != nil {
+		return nil, err
+	}
+	for i := range files {
+		if err := fn(&files[i]); err != nil {
+			return repo, err
+		}
+	}
+	return repo, nil
 }
 
 // read reads the diff; changedLines asks a repository for the
@@ -203,16 +268,33 @@ func Under(repo *diff.Repo, dir string, files []diff.File) []diff.File {
 
 // ParseDiff reads unified diff text from a file, or from stdin for "-".
 func ParseDiff(name string, stdin io.Reader) ([]diff.File, error) {
+	var files []diff.File
+	err := EachDiff(context.Background(), name, stdin, func(f *diff.File) error {
+		files = append(files, *f)
+		return nil
+	})
+	return files, err
+}
+
+// EachDiff reads unified diff text from a file, or from stdin for "-", a
+// file at a time (see diff.ParseEach); it stops when ctx ends.
+func EachDiff(ctx context.Context, name string, stdin io.Reader, fn func(*diff.File) error) error {
+	each := func(f *diff.File) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		return fn(f)
+	}
 	if name == "-" {
 		if stdin == nil {
-			return nil, errors.New("no standard input")
+			return errors.New("no standard input")
 		}
-		return diff.Parse("standard input", stdin)
+		return diff.ParseEach("standard input", stdin, each)
 	}
 	f, _, err := content.Open(name)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, content.PathErr(err))
+		return fmt.Errorf("%s: %w", name, content.PathErr(err))
 	}
 	defer f.Close()
-	return diff.Parse(name, f)
+	return diff.ParseEach(name, f, each)
 }

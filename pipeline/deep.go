@@ -41,9 +41,13 @@ func runDeep(ctx context.Context, s *scan) (bool, error) {
 	defer cleanup()
 	page := *s.q.Keep.Page
 	c := summarize.NewCollector()
+	c.SortBy(s.q.Order)
 	var counts summarize.BaselineCounts
-	smp := newSample()
+	smp := newSample(s.q.Order)
 	inputs, marked, err := s.pass(ctx, src, &counts, func(f *reports.Finding, state string) error {
+		if f.Uncounted() {
+			return nil
+		}
 		g := *f
 		g.Baseline = state
 		c.Add(g)
@@ -56,9 +60,16 @@ func runDeep(ctx context.Context, s *scan) (bool, error) {
 	if err != nil {
 		return true, err
 	}
+	if s.grouper != nil {
+		s.grouped = &Grouped{groups: s.grouper.Resolve(hasText(inputs)), ids: s.ids}
+		s.res.Grouped = s.grouped
+	}
 	v := c.View(inputs)
 	s.summarizeBaseline(v, marked, &counts)
 	total := v.Summary.Total
+	if s.grouped != nil {
+		total -= s.grouped.groups.Duplicates // the passes below skip them
+	}
 	var found []reports.Finding
 	if page.Offset < total {
 		if found, ok, err = selectPage(ctx, s, src, smp, total, page); err != nil || !ok {
@@ -71,6 +82,7 @@ func runDeep(ctx context.Context, s *scan) (bool, error) {
 	}
 	v.Page = summarize.NewPage(page.Offset, page.Limit, len(found), total)
 	s.res.View = v
+	s.showGroups(v)
 	return true, nil
 }
 
@@ -96,16 +108,16 @@ func selectPage(ctx context.Context, s *scan, src Source, smp *sample, total int
 		}
 		nbelow, nin, over := below, 0, false
 		var cands []reports.Finding
-		next := newSample()
+		next := newSample(s.q.Order)
 		_, _, err := s.pass(ctx, src, nil, func(f *reports.Finding, state string) error {
-			if !within(f, lo, hi) {
+			if f.Uncounted() || !within(s.q.Order, f, lo, hi) {
 				return nil
 			}
-			if nlo != nil && reports.Less(f, nlo) {
+			if nlo != nil && s.q.Order.Less(f, nlo) {
 				nbelow++
 				return nil
 			}
-			if nhi != nil && reports.Less(nhi, f) {
+			if nhi != nil && s.q.Order.Less(nhi, f) {
 				return nil
 			}
 			nin++
@@ -133,7 +145,7 @@ func selectPage(ctx context.Context, s *scan, src Source, smp *sample, total int
 		lo, hi, below, inRange, smp = nlo, nhi, nbelow, nin, next
 		if !over {
 			slices.SortFunc(cands, func(a, b reports.Finding) int {
-				if reports.Less(&a, &b) {
+				if s.q.Order.Less(&a, &b) {
 					return -1
 				}
 				return 1
@@ -144,26 +156,28 @@ func selectPage(ctx context.Context, s *scan, src Source, smp *sample, total int
 	return nil, false, nil
 }
 
-// within reports whether lo ≤ f ≤ hi in view order (nil: unbounded).
-func within(f, lo, hi *reports.Finding) bool {
-	return (lo == nil || !reports.Less(f, lo)) && (hi == nil || !reports.Less(hi, f))
+// within reports whether lo ≤ f ≤ hi in the order (nil: unbounded).
+func within(o reports.Order, f, lo, hi *reports.Finding) bool {
+	return (lo == nil || !o.Less(f, lo)) && (hi == nil || !o.Less(hi, f))
 }
 
 // sample is a uniform sample of the findings of a pass (a reservoir), each
 // kept with only what the view order compares.
 type sample struct {
-	keys []reports.Finding
-	seen int
-	rng  *rand.Rand
+	keys  []reports.Finding
+	seen  int
+	rng   *rand.Rand
+	order reports.Order
 }
 
-func newSample() *sample {
-	return &sample{rng: rand.New(rand.NewPCG(1, 2))} // the same passes give the same pages
+func newSample(o reports.Order) *sample {
+	return &sample{rng: rand.New(rand.NewPCG(1, 2)), order: o} // the same passes give the same pages
 }
 
 func (s *sample) add(f *reports.Finding) {
 	s.seen++
-	k := reports.Finding{Severity: f.Severity, Category: f.Category, Rule: f.Rule, Path: f.Path, Line: f.Line, Column: f.Column, ID: f.ID}
+	k := reports.Finding{Impact: f.Impact, Quality: f.Quality, Severity: f.Severity, Category: f.Category, Tool: f.Tool, Rule: f.Rule,
+		Path: f.Path, Line: f.Line, Column: f.Column, ID: f.ID}
 	if len(s.keys) < deepSample {
 		s.keys = append(s.keys, k)
 		return
@@ -175,7 +189,7 @@ func (s *sample) add(f *reports.Finding) {
 
 func (s *sample) sorted() []reports.Finding {
 	slices.SortFunc(s.keys, func(a, b reports.Finding) int {
-		if reports.Less(&a, &b) {
+		if s.order.Less(&a, &b) {
 			return -1
 		}
 		return 1
@@ -188,6 +202,9 @@ func (s *sample) sorted() []reports.Finding {
 // removes) and read from its start at each pass; false for a source of
 // another kind.
 func rereadable(src Source) (Source, func(), bool, error) {
+	if r, ok := src.(Rereadable); ok && r.Rereadable() {
+		return src, func() {}, true, nil
+	}
 	files, ok := src.(Files)
 	if !ok {
 		return nil, nil, false, nil

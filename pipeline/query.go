@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/recap-dev/recap/config"
 	"github.com/recap-dev/recap/diff"
 	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/reports"
@@ -30,6 +31,22 @@ type Query struct {
 	NewOnly bool
 	// Keep says which findings the result holds, besides the counts.
 	Keep Keep
+	// Order is the order of the findings kept (the zero value is
+	// reports.OrderImportance).
+	Order reports.Order
+	// Classes, when set, groups the findings that report one problem at
+	// one place (docs/formats.md, "Duplicates"): it gives the index of a
+	// rule's class of equivalent rules (by the rule's short name), -1 for
+	// none, as reports.ClassOf does. The summary then counts the problems,
+	// the page shows each problem once, by its most important finding,
+	// which names the others, and Result.Grouped says which are which.
+	Classes func(tool, rule string) int
+	// Config, when set, is the repository's configuration (docs/config.md):
+	// the findings it excludes are counted and left out before every step,
+	// its overrides change the others before the filter sees them, and its
+	// groups of same rules join Classes'. Each finding of the reports and
+	// of the baseline goes through it.
+	Config *config.Config
 }
 
 // A Source gives findings. Read calls emit for each finding that keep
@@ -40,6 +57,15 @@ type Query struct {
 // context stopped it.
 type Source interface {
 	Read(ctx context.Context, keep func(*reports.Finding) bool, emit func(*reports.Finding) error) ([]reports.Input, error)
+}
+
+// Rereadable is a [Source] that can say it gives the same findings, with
+// the same ids, each time it is read (Files can, their standard input kept
+// in a file): a query reads such a source again to page past duplicates,
+// deep pages, and to hand Keep.Each each problem once.
+type Rereadable interface {
+	Source
+	Rereadable() bool
 }
 
 // Files is a [Source] of report files read by package parsers: files,
@@ -73,7 +99,9 @@ type Keep struct {
 	PerSeverity int
 	// Each receives every finding that passes, in the reports' order, with
 	// its state against the baseline ("" without one); f is the source's
-	// and must not be kept or changed.
+	// and must not be kept or changed. When the source gives the results
+	// that are no findings too (parsers.ReadOptions.Uncounted), Each
+	// receives them, with no state, and nothing counts them.
 	Each func(f *reports.Finding, baseline string) error
 }
 
@@ -114,6 +142,25 @@ type Result struct {
 	// Changes.From has and Changes.Head has not (lines the base branch
 	// brought into a merge commit): not kept, not in Outside.
 	NotInHead int
+	// Unmatched are the tools and rules the filter names that no finding
+	// of the reports has, with the closest ones the reports have: a typo
+	// in a gate would otherwise pass silently.
+	Unmatched []Unmatched
+	// Excluded counts the findings Query.Config left out.
+	Excluded int
+	// Grouped says which findings repeat another's problem (with
+	// Query.Classes; nil without).
+	Grouped *Grouped
+}
+
+// Unmatched is a tool or rule a filter names that no finding has.
+type Unmatched struct {
+	What    string   // "tool", "rule" or "path"
+	Name    string   // as the filter or the configuration gives it
+	Closest []string // the nearest names the reports have
+	// Where is the place in the configuration file of a pattern that
+	// matched nothing ("file:line:column: key"); "" for a filter's.
+	Where string
 }
 
 // Run runs the query: it loads the changes, reads the baseline, then the
@@ -139,6 +186,15 @@ func Run(ctx context.Context, q *Query) (*Result, error) {
 		}
 	}
 	s := &scan{q: q, flt: q.Filter, res: res}
+	if len(q.Filter.Tools)+len(q.Filter.Rules) > 0 || q.Config != nil {
+		s.seen = newSeen()
+	}
+	if q.Classes != nil {
+		s.grouper, s.ids = reports.NewGrouper(q.Classes), newIDs()
+		if q.Config != nil {
+			s.grouper.More(q.Config.Groups)
+		}
+	}
 	if err := s.flt.Compile(); err != nil {
 		return nil, err
 	}
@@ -150,28 +206,57 @@ func Run(ctx context.Context, q *Query) (*Result, error) {
 		res.Files, res.Index = files, idx
 	}
 	var err error
-	if s.base, err = readBaseline(ctx, q.Baseline, &s.flt, res.Index); err != nil {
+	if s.base, err = readBaseline(ctx, q.Baseline, &s.flt, res.Index, q.Config); err != nil {
 		return nil, err
 	}
 	if p := q.Keep.Page; p != nil && p.Offset+p.Limit > DeepPage {
 		if done, err := runDeep(ctx, s); done || err != nil {
+			res.Unmatched = append(s.seen.unmatched(&q.Filter), s.seen.unmatchedConfig(q.Config)...)
 			return res, err
 		}
 	}
 
 	c := summarize.NewCollector()
+	c.SortBy(q.Order)
 	switch k := q.Keep; {
 	case k.Page != nil:
 		c.KeepPage(k.Page.Offset, k.Page.Limit)
+		if s.grouper != nil { // room for the duplicates among the first findings
+			c.Slack(k.Page.Offset + k.Page.Limit)
+		}
 	case k.PerSeverity > 0:
 		c.KeepTop(k.PerSeverity, k.PerSeverity, k.PerSeverity)
+		if s.grouper != nil {
+			c.Slack(k.PerSeverity)
+		}
+	}
+	// With groups, the findings handed to Each wait for a second pass,
+	// which skips the duplicates the first found: each problem once.
+	later := s.grouper != nil && q.Keep.Each != nil
+	if s.grouper != nil && (later || q.Keep.Page != nil) {
+		src, cleanup, ok, err := rereadable(q.Reports)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			defer cleanup()
+			s.src, s.reread = src, true
+		} else {
+			later = false
+		}
+	}
+	if s.src == nil {
+		s.src = q.Reports
 	}
 	var counts summarize.BaselineCounts
-	inputs, marked, err := s.pass(ctx, q.Reports, &counts, func(f *reports.Finding, state string) error {
-		if q.Keep.Each != nil {
+	inputs, marked, err := s.pass(ctx, s.src, &counts, func(f *reports.Finding, state string) error {
+		if q.Keep.Each != nil && !later {
 			if err := q.Keep.Each(f, state); err != nil {
 				return err
 			}
+		}
+		if f.Uncounted() {
+			return nil // for Each alone
 		}
 		g := *f
 		g.Baseline = state
@@ -184,9 +269,118 @@ func Run(ctx context.Context, q *Query) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := s.group(ctx, c, inputs); err != nil {
+		return nil, err
+	}
+	if later {
+		if err := s.eachProblem(ctx); err != nil {
+			return nil, err
+		}
+	}
 	res.View = c.View(inputs)
+	if s.page != nil { // the second pass's
+		for i := range s.page {
+			s.page[i].RuleInfo = reports.RuleOf(inputs, &s.page[i].Finding)
+		}
+		p := res.View.Page
+		res.View.Findings = s.page
+		*p = *summarize.NewPage(p.Offset, p.Limit, len(s.page), p.Total)
+	}
 	s.summarizeBaseline(res.View, marked, &counts)
+	s.showGroups(res.View)
+	res.Unmatched = append(s.seen.unmatched(&q.Filter), s.seen.unmatchedConfig(q.Config)...)
 	return res, nil
+}
+
+// group resolves the groups of the findings the first pass saw, and has
+// the collector leave the duplicates out of its page; when too many of the
+// findings it kept were duplicates, a second pass that skips them as they
+// come gives the page (when the reports can be read again).
+func (s *scan) group(ctx context.Context, c *summarize.Collector, inputs []reports.Input) error {
+	if s.grouper == nil {
+		return nil
+	}
+	s.grouped = &Grouped{groups: s.grouper.Resolve(hasText(inputs)), ids: s.ids}
+	s.res.Grouped = s.grouped
+	gs := s.grouped.groups
+	if !gs.Grouped() {
+		return nil
+	}
+	c.Skip(s.grouped.Duplicate, gs.Duplicates)
+	p := s.q.Keep.Page
+	if p == nil || !c.PageShort() {
+		return nil
+	}
+	if !s.reread {
+		return nil
+	}
+	src := s.src
+	again := summarize.NewCollector()
+	again.SortBy(s.q.Order)
+	again.KeepPage(p.Offset, p.Limit)
+	if _, _, err := s.pass(ctx, src, nil, func(f *reports.Finding, state string) error {
+		g := *f
+		g.Baseline = state
+		again.Add(g)
+		return nil
+	}); err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	s.page = again.View(nil).Findings
+	return nil
+}
+
+// eachProblem hands Query.Keep.Each the findings of a second pass, which
+// skips the duplicates: each problem once, by the finding that shows it,
+// which names the others (reports.Detail.Also).
+func (s *scan) eachProblem(ctx context.Context) error {
+	each := s.q.Keep.Each
+	_, _, err := s.pass(ctx, s.src, nil, func(f *reports.Finding, state string) error {
+		others := s.grouped.Others(f)
+		if len(others) == 0 {
+			return each(f, state)
+		}
+		g := *f
+		d := reports.Detail{}
+		if f.Detail != nil {
+			d = *f.Detail
+		}
+		d.Also = others
+		g.Detail = &d
+		return each(&g, state)
+	})
+	if err == nil {
+		err = ctx.Err()
+	}
+	return err
+}
+
+// showGroups puts the counts of problems (and of the findings the
+// configuration excluded) in v's summary, and names the other findings of
+// each problem its page shows.
+func (s *scan) showGroups(v *summarize.View) {
+	v.Summary.Excluded = s.res.Excluded
+	if s.grouped == nil {
+		return
+	}
+	v.Summary.Duplicates = s.grouped.counts()
+	if d := v.Summary.Duplicates; d != nil {
+		v.Summary.Problems = v.Summary.Total - d.Findings
+	}
+	if b := v.Summary.Baseline; b != nil {
+		n := b.New - s.grouped.Groups().NewNotProblems
+		b.NewProblems = &n
+	}
+	for i := range v.Findings {
+		f := &v.Findings[i]
+		f.AlsoReportedBy = s.grouped.Others(&f.Finding)
+		if f.Baseline == reports.BaselineNew && s.grouped.Known(&f.Finding) {
+			f.Baseline = reports.BaselineUnchanged
+		}
+	}
 }
 
 // scan is one query's steps, for the passes over the reports: the filter,
@@ -196,6 +390,17 @@ type scan struct {
 	flt  reports.Filter
 	base *reports.Baseline // as read; each pass marks a copy; nil without one
 	res  *Result
+	seen *seen // the tools and rules of the first pass, when the filter names some
+	// grouper sees the findings of the first pass (with Query.Classes),
+	// grouped is what it found, which later passes skip the duplicates of.
+	grouper *reports.Grouper
+	ids     *ids
+	grouped *Grouped
+	page    []summarize.FindingView // the page of a second pass that skipped the duplicates
+	// src is the reports as the passes read them: Query.Reports, or, when
+	// they are read again, their standard input kept in a file.
+	src    Source
+	reread bool // src can be read again
 }
 
 // pass reads src once through the steps and calls visit for each finding
@@ -213,10 +418,9 @@ func (s *scan) pass(ctx context.Context, src Source, counts *summarize.BaselineC
 	if s.q.Changes != nil {
 		lines = s.q.Changes.Lines()
 	}
-	keep := func(f *reports.Finding) bool {
-		if !s.flt.Match(*f) {
-			return false
-		}
+	// changed keeps the findings on the changed lines, carried onto the
+	// head's lines, and counts the others.
+	changed := func(f *reports.Finding) bool {
 		if lines != nil && !moveLines(lines, f) {
 			if first {
 				s.res.NotInHead++
@@ -231,10 +435,53 @@ func (s *scan) pass(ctx context.Context, src Source, counts *summarize.BaselineC
 		}
 		return true
 	}
+	// With a baseline, every finding that passes the filter takes its match
+	// in the baseline, also one off the changed lines: else an unchanged
+	// finding of a changed file, not shown, would leave its match to be
+	// counted as fixed. Without one, the changed lines are asked before the
+	// reader gives a finding its id and fingerprint.
+	keep := func(f *reports.Finding) bool {
+		if first && s.seen != nil {
+			s.seen.add(f)
+		}
+		if cfg := s.q.Config; cfg != nil {
+			if cfg.Excluded(f) {
+				if first {
+					s.res.Excluded++
+				}
+				return false
+			}
+			cfg.Apply(f)
+		}
+		return s.flt.Match(*f) && (base != nil || changed(f))
+	}
 	inputs, err := src.Read(ctx, keep, func(f *reports.Finding) error {
+		if f.Uncounted() { // asked for recap's SARIF: no state, no count
+			if base != nil && !changed(f) {
+				return nil
+			}
+			return visit(f, "")
+		}
 		state := ""
 		if base != nil {
 			state = base.State(f)
+			if !changed(f) {
+				return nil
+			}
+		}
+		if !first && s.grouped.Duplicate(f) {
+			return nil
+		}
+		if !first && state == reports.BaselineNew && s.grouped.Known(f) {
+			state = reports.BaselineUnchanged // its problem is not new
+		}
+		if first && s.grouper != nil {
+			if r, ok := s.ids.ref(f.ID); ok {
+				f.Baseline = state // the grouper counts the new problems
+				s.grouper.Add(f, r)
+			}
+		}
+		if base != nil {
 			if first {
 				counts.Add(state)
 			}
@@ -262,7 +509,7 @@ func (s *scan) summarizeBaseline(v *summarize.View, marked *reports.Baseline, co
 // without one. With changed lines (idx), only the findings of changed files
 // count as fixed when nothing matches them. A baseline that cannot be read
 // is an error: without it every finding would look new.
-func readBaseline(ctx context.Context, src Source, flt *reports.Filter, idx *diff.Index) (*reports.Baseline, error) {
+func readBaseline(ctx context.Context, src Source, flt *reports.Filter, idx *diff.Index, cfg *config.Config) (*reports.Baseline, error) {
 	if src == nil {
 		return nil, nil
 	}
@@ -270,7 +517,16 @@ func readBaseline(ctx context.Context, src Source, flt *reports.Filter, idx *dif
 	if idx != nil {
 		b.Scope = func(f *reports.Finding) bool { return idx.Changed(f.Path) }
 	}
-	inputs, err := src.Read(ctx, func(f *reports.Finding) bool { return flt.Match(*f) }, func(f *reports.Finding) error {
+	keep := func(f *reports.Finding) bool {
+		if cfg != nil {
+			if cfg.Excluded(f) {
+				return false
+			}
+			cfg.Apply(f)
+		}
+		return flt.Match(*f)
+	}
+	inputs, err := src.Read(ctx, keep, func(f *reports.Finding) error {
 		b.Add(*f)
 		return nil
 	})

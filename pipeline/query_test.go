@@ -103,3 +103,49 @@ func TestDeepPage(t *testing.T) {
 		}
 	}
 }
+
+// TestBaselineOnChangedLines: with changed lines only, a finding of a
+// changed file off the changed lines is neither shown nor counted, but it
+// still takes its match in the baseline: only what the current reports
+// have not at all is fixed (here one finding of the changed file), and the
+// findings on the changed lines are new or unchanged as without the diff.
+func TestBaselineOnChangedLines(t *testing.T) {
+	dir := t.TempDir()
+	result := func(rule, msg, file string, line int) string {
+		return fmt.Sprintf(`{"ruleId":%q,"level":"warning","message":{"text":%q},"locations":[{"physicalLocation":{"artifactLocation":{"uri":%q},"region":{"startLine":%d}}}]}`, rule, msg, file, line)
+	}
+	log := func(results ...string) string {
+		return `{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"Lint"}},"results":[` + strings.Join(results, ",") + `]}]}`
+	}
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	base := write("base.sarif", log(result("A", "a", "src/x.go", 2), result("B", "b", "src/x.go", 8), result("C", "c", "src/x.go", 9),
+		result("D", "d", "src/y.go", 1), result("E", "gone", "src/x.go", 12)))
+	head := write("head.sarif", log(result("A", "a", "src/x.go", 2), result("B", "b", "src/x.go", 8), result("C", "c", "src/x.go", 9),
+		result("D", "d", "src/y.go", 1), result("N", "new on a changed line", "src/x.go", 5)))
+	diffFile := write("change.diff", "diff --git a/src/x.go b/src/x.go\n--- a/src/x.go\n+++ b/src/x.go\n@@ -4,3 +4,3 @@\n a\n-old\n+new\n b\n")
+	for _, deep := range []bool{false, true} {
+		q := pipeline.Query{Reports: pipeline.Files{Paths: []string{head}}, Baseline: pipeline.Files{Paths: []string{base}},
+			Changes: &pipeline.Changes{DiffFile: diffFile}, Keep: pipeline.Keep{Page: &pipeline.Page{Limit: 10}}}
+		if deep {
+			q.Reports = opaque{q.Reports}
+		}
+		res, err := pipeline.Run(context.Background(), &q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := res.View.Summary.Baseline
+		if res.View.Summary.Total != 1 || b == nil || b.New != 1 || b.Unchanged != 0 || b.Fixed != 1 || res.Outside != 4 {
+			t.Errorf("%d findings on the changed lines (%d outside), baseline %+v; want 1 (4 outside), 1 new, 0 unchanged, 1 fixed",
+				res.View.Summary.Total, res.Outside, b)
+		}
+		if len(res.View.Findings) != 1 || res.View.Findings[0].Rule != "N" || res.View.Findings[0].Baseline != reports.BaselineNew {
+			t.Errorf("findings %+v", res.View.Findings)
+		}
+	}
+}

@@ -107,7 +107,7 @@ var CategoryTable = []CategoryRow{
 	{VocabularySpotBugs, "PERFORMANCE", CategoryPerformance},
 	{VocabularySpotBugs, "SECURITY", CategorySecurity},
 	{VocabularySpotBugs, "STYLE", CategoryErrorProne},
-	{VocabularySpotBugs, "MALICIOUS_CODE", CategorySecurity},
+	{VocabularySpotBugs, "MALICIOUS_CODE", CategoryDesign},
 	{VocabularySpotBugs, "I18N", CategoryInternationalization},
 	{VocabularySpotBugs, "EXPERIMENTAL", CategoryErrorProne},
 	{VocabularySpotBugs, "NOISE", CategoryOther},
@@ -174,12 +174,12 @@ func Categorize(tool, word string) string {
 }
 
 func vocabulary(tool string) string {
-	switch strings.ToLower(tool) {
-	case "pmd":
+	switch {
+	case strings.EqualFold(tool, "pmd"):
 		return VocabularyPMD
-	case "checkstyle":
+	case strings.EqualFold(tool, "checkstyle"):
 		return VocabularyCheckstyle
-	case "spotbugs", "findbugs":
+	case strings.EqualFold(tool, "spotbugs"), strings.EqualFold(tool, "findbugs"):
 		return VocabularySpotBugs
 	}
 	return ""

@@ -17,18 +17,100 @@ type Detail struct {
 	Flow []Location `json:"flow,omitempty"`
 	// Related is the related locations (SARIF §3.27.22), at most MaxRelated.
 	Related []Location `json:"related,omitempty"`
-	// Fix is the first fix the report proposes (SARIF §3.55), nil when none
-	// (or when it was larger than the bounds: a fix is kept whole or not at all).
+	// Fix is the first fix the report proposes (SARIF §3.55), nil when none:
+	// its description, and its replacements when recap can keep them (within
+	// the bounds below, each of a region given by lines or by characters in a
+	// file, inserting text); a fix whose edits cannot be kept keeps its
+	// description alone.
 	Fix *Fix `json:"fix,omitempty"`
+	// Locations are the result's further locations (SARIF §3.27.12: the
+	// second and on, each a place the problem is at too), at most
+	// MaxLocations.
+	Locations []Location `json:"locations,omitempty"`
+	// Logical and Target are what the tool said of the place of a finding
+	// without a file: its logical locations (§3.33: a class, a function, a
+	// package; at most MaxLogical) and the artifact it scanned (§3.27.13,
+	// the result's analysisTarget), as the finding's path would be.
+	Logical []LogicalLocation `json:"logical,omitempty"`
+	Target  string            `json:"target,omitempty"`
+	// Suppressions are the result's suppressions (SARIF §3.27.23, PMD's
+	// suppressedviolation), at most MaxSuppressions; Kind is the result's
+	// kind (§3.27.9) when it is not "fail" (pass, review, open,
+	// informational, notApplicable). A result suppressed (see [Detail.Suppressed])
+	// or of another kind is not a finding: its input counts it, and only
+	// recap's SARIF, asked for them, writes it (see [Finding.Uncounted]).
+	Suppressions []Suppression `json:"suppressions,omitempty"`
+	Kind         string        `json:"kind,omitempty"`
+	// Also names the other findings of the run that report this finding's
+	// problem at its place (docs/formats.md, "Duplicates"), most important
+	// first, when this one shows the problem: set by the pipeline for the
+	// outputs that stream findings (recap's SARIF, Code Quality, workflow
+	// annotations, the check run), which show each problem once.
+	Also []Also `json:"-"`
+}
+
+// Also is another finding of a problem: its tool, its rule's short name
+// and its id.
+type Also struct {
+	Tool string `json:"tool"`
+	Rule string `json:"rule"`
+	ID   string `json:"id"`
+}
+
+// LogicalLocation is a logical place (SARIF §3.33): its name, its fully
+// qualified name, and its kind (function, member, type, module, namespace,
+// package, resource, …).
+type LogicalLocation struct {
+	Name               string `json:"name,omitempty"`
+	FullyQualifiedName string `json:"fullyQualifiedName,omitempty"`
+	Kind               string `json:"kind,omitempty"`
+}
+
+// Suppression is a suppression of a result (SARIF §3.35): its kind
+// (inSource, external), its status ("" for none, accepted, underReview,
+// rejected) and its justification.
+type Suppression struct {
+	Kind          string `json:"kind"`
+	Status        string `json:"status,omitempty"`
+	Justification string `json:"justification,omitempty"`
+}
+
+// Suppresses reports whether the suppression takes effect: a status that
+// is absent or accepted (SARIF §3.35.3; underReview and rejected do not).
+func (s *Suppression) Suppresses() bool { return s.Status == "" || s.Status == "accepted" }
+
+// Suppressed reports whether one of d's suppressions takes effect.
+func (d *Detail) Suppressed() bool {
+	for i := range d.Suppressions {
+		if d.Suppressions[i].Suppresses() {
+			return true
+		}
+	}
+	return false
+}
+
+// Uncounted reports whether f is a result the report says is no finding:
+// suppressed, or of a kind other than fail. Readers give such results only
+// when asked (recap's SARIF keeps them); no view counts them.
+func (f *Finding) Uncounted() bool {
+	return f.Detail != nil && (f.Detail.Kind != "" || f.Detail.Suppressed())
 }
 
 // Bounds of a finding's [Detail].
 const (
-	// MaxFlowSteps bounds the steps kept of a code flow: enough to follow
-	// a taint from source to sink; the finding counts all of them.
-	MaxFlowSteps = 50
+	// MaxFlowSteps bounds the steps kept of a code flow: enough for the
+	// flows real tools write (Mayhem's run to 72 steps), so that recap's
+	// SARIF keeps them all; the finding counts all of them.
+	MaxFlowSteps = 1000
 	// MaxRelated bounds the related locations kept.
 	MaxRelated = 20
+	// MaxLocations bounds the further locations of a result kept: GitHub's
+	// code scanning takes 10 locations a result, the first and nine more.
+	MaxLocations = 9
+	// MaxLogical bounds the logical locations kept of a finding without a
+	// file, and MaxSuppressions the suppressions of a result.
+	MaxLogical      = 8
+	MaxSuppressions = 8
 	// MaxFixReplacements bounds the replacements of a fix, over all its
 	// files, and MaxFixText the text each one inserts, in bytes: a fix
 	// larger than that is no small change to suggest, and is left out.
@@ -58,15 +140,24 @@ type Fix struct {
 // (SARIF's default column kind); Column 0 is the start of the line, EndLine
 // 0 the start line, EndColumn 0 the end of the end line (its line break
 // kept) and otherwise one past the last character replaced. An empty region
-// (Column == EndColumn on one line) is an insertion.
+// (Column == EndColumn on one line) is an insertion. A region the report
+// gives by characters alone, that the reader could not place on lines (the
+// file's text was not at hand), has Line 0 and its Offset and Length (SARIF
+// charOffset and charLength, in UTF-16 code units from the file's start):
+// it is kept to be written again, not applied.
 type Replacement struct {
 	Path      string `json:"path"`
 	Line      int    `json:"line"`
 	Column    int    `json:"column,omitempty"`
 	EndLine   int    `json:"endLine,omitempty"`
 	EndColumn int    `json:"endColumn,omitempty"`
+	Offset    int    `json:"offset,omitempty"`
+	Length    int    `json:"length,omitempty"`
 	Text      string `json:"text"`
 }
+
+// ByCharacters reports whether the region is given by characters alone.
+func (r *Replacement) ByCharacters() bool { return r.Line <= 0 }
 
 // Lines returns the first and last line the replacement touches.
 func (r *Replacement) Lines() (from, to int) {

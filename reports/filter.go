@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Filter selects findings. The zero value matches everything; each non-empty
@@ -18,6 +19,10 @@ type Filter struct {
 	Categories []string
 	// MinSeverity keeps findings at or above it (0: all).
 	MinSeverity Severity
+	// MinImpact keeps findings at or above it (0: all).
+	MinImpact Impact
+	// Qualities keeps findings about any of these qualities.
+	Qualities []Quality
 	// Tools keeps findings of any of these tools.
 	Tools []string
 	// Rules keeps findings whose rule id or rule name is any of these.
@@ -62,6 +67,10 @@ func (f *Filter) Match(x Finding) bool {
 	}
 	switch {
 	case f.MinSeverity.Valid() && x.Severity < f.MinSeverity:
+		return false
+	case f.MinImpact.Valid() && x.Impact < f.MinImpact:
+		return false
+	case len(f.Qualities) > 0 && !slices.Contains(f.Qualities, x.Quality):
 		return false
 	case len(f.Tools) > 0 && !anyEqualFold(f.Tools, x.Tool):
 		return false
@@ -200,10 +209,15 @@ func globRegexp(glob string) (*regexp.Regexp, error) {
 			b.WriteString("[" + class + "]")
 			i += j
 		case c == '\\' && i+1 < len(glob):
-			i++
-			b.WriteString(regexp.QuoteMeta(glob[i : i+1]))
+			_, n := utf8.DecodeRuneInString(glob[i+1:])
+			b.WriteString(regexp.QuoteMeta(glob[i+1 : i+1+n]))
+			i += n
 		default:
-			b.WriteString(regexp.QuoteMeta(string(c)))
+			// A character is quoted whole: a byte of a UTF-8 sequence
+			// quoted alone would be another character (é is two bytes).
+			_, n := utf8.DecodeRuneInString(glob[i:])
+			b.WriteString(regexp.QuoteMeta(glob[i : i+n]))
+			i += n - 1
 		}
 	}
 	b.WriteString("$")

@@ -64,7 +64,13 @@ func TestFilterSecurity(t *testing.T) {
 	sqli := Finding{Tool: "CodeQL", Category: CategoryOther, Severity: SeverityError, CWE: []int{89, 564}}
 	scored := Finding{Tool: "Trivy", Category: CategoryOther, Severity: SeverityWarning, SecuritySeverity: 5.3}
 	spot := Finding{Tool: "SpotBugs", Category: CategorySecurity, ToolCategory: "SECURITY", Severity: SeverityWarning}
-	all := []Finding{style, sqli, scored, spot}
+	deadStore := Finding{Tool: "SpotBugs", Rule: "DLS_DEAD_LOCAL_STORE", Category: CategoryErrorProne, ToolCategory: "STYLE", Severity: SeverityNote, CWE: []int{563}}
+	all := []Finding{style, sqli, scored, spot, deadStore}
+	for i, tags := range [][]string{nil, {"security", "external/cwe/cwe-089"}, nil, nil, nil} {
+		f := &all[i]
+		f.Quality, f.Impact = Assess(&Signals{Tool: f.Tool, Rule: f.Rule, Category: f.Category, ToolCategory: f.ToolCategory,
+			SecuritySeverity: f.SecuritySeverity, Tags: tags, CWE: f.CWE, Level: f.Severity})
+	}
 	tests := map[string]struct {
 		filter Filter
 		want   []int // indexes into all
@@ -73,9 +79,13 @@ func TestFilterSecurity(t *testing.T) {
 		"the tool's word":                  {Filter{Categories: []string{"WHITESPACE"}}, []int{0}},
 		"SpotBugs' word":                   {Filter{Categories: []string{"security"}}, []int{3}},
 		"words as the table compares them": {Filter{Categories: []string{"code-style", "white_space"}}, []int{0}},
-		"none of them":                     {Filter{Categories: []string{"codestyles", "error-prone"}}, nil},
+		"none of them":                     {Filter{Categories: []string{"codestyles", "multi-threading"}}, nil},
 		"security":                         {Filter{Security: true}, []int{1, 2, 3}},
 		"a CWE":                            {Filter{CWE: []int{564}}, []int{1}},
+		"a CWE without security":           {Filter{CWE: []int{563}}, []int{4}},
+		"security, not a CWE alone":        {Filter{Security: true, CWE: []int{563}}, nil},
+		"an impact":                        {Filter{MinImpact: ImpactHigh}, []int{1}},
+		"a quality":                        {Filter{Qualities: []Quality{QualityReliability, QualityMaintainability}}, []int{0, 4}},
 		"another CWE":                      {Filter{CWE: []int{79}}, nil},
 		"security and a tool":              {Filter{Security: true, Tools: []string{"trivy"}}, []int{2}},
 		"security and CWE any":             {Filter{Security: true, CWE: []int{79, 89}}, []int{1}},
@@ -141,5 +151,36 @@ func TestSortKeyAgrees(t *testing.T) {
 				t.Fatalf("key and finding order differ for %+v and %+v", fs[i], fs[j])
 			}
 		}
+	}
+}
+
+// TestGlobNonASCII: a glob's characters outside ASCII match themselves,
+// written literally, escaped, in a class, or as what ? and * stand for.
+func TestGlobNonASCII(t *testing.T) {
+	const p = "src/com/acme/ünï/Naïve.java"
+	tests := map[string]bool{
+		"src/com/acme/ünï/Naïve.java": true,
+		"**/ünï/*.java":               true,
+		"**/Na?ve.java":               true,
+		"Naïve.java":                  true,
+		`**/Na\ïve.java`:              true,
+		"**/Na[ïi]ve.java":            true,
+		"**/Na[^ï]ve.java":            false,
+		"**/Naive.java":               false,
+		"**/Na??ve.java":              false, // ï is one character, not two bytes
+		"src/com/acme/ü*/日本.java":     false,
+	}
+	for glob, want := range tests {
+		g, err := CompileGlobs([]string{glob})
+		if err != nil {
+			t.Fatalf("%s: %v", glob, err)
+		}
+		if got := g.Match(p); got != want {
+			t.Errorf("%s matches %s: %v, want %v", glob, p, got, want)
+		}
+	}
+	g, _ := CompileGlobs([]string{"src/*/日本.java"})
+	if !g.Match("src/ü/日本.java") {
+		t.Error("src/*/日本.java does not match src/ü/日本.java")
 	}
 }

@@ -23,6 +23,11 @@ type Finding struct {
 	Category     string   `json:"category"`
 	ToolCategory string   `json:"toolCategory,omitempty"`
 	Severity     Severity `json:"severity"`
+	// Quality and Impact place the finding on recap's one importance scale
+	// (see [Impact], [Quality]): what the tool says of the rule, not the
+	// report's configurable severity, which stays as given in Severity.
+	Quality Quality `json:"quality,omitempty"`
+	Impact  Impact  `json:"impact,omitempty"`
 	// Priority is the tool's own priority or rank, kept as is (0: none).
 	Priority int `json:"priority,omitempty"`
 	// Message is the tool's message; it keeps its line breaks (a view that
@@ -51,11 +56,16 @@ type Finding struct {
 	SnippetLine int32  `json:"snippetLine,omitempty"`
 	// FlowSteps counts the steps of the finding's code flow and Related its
 	// related locations, as the report gives them (Detail keeps the first of
-	// each); Fixable says that the report proposes a fix. (int32 and bool
-	// side by side: a finding is copied as it streams, and every word counts.)
+	// each); Fixable says that the report proposes a fix, in edits or in
+	// words. (int32, bool and uint8 side by side: a finding is copied as it
+	// streams, and every word counts.)
 	FlowSteps int32 `json:"flowSteps,omitempty"`
 	Related   int32 `json:"related,omitempty"`
 	Fixable   bool  `json:"fixable,omitempty"`
+	// Rank is the tool's rank of the finding when it gives one beside its
+	// priority (SpotBugs' bug rank, 1 the scariest to 20), kept as is (0:
+	// none).
+	Rank uint8 `json:"rank,omitempty"`
 	// Baseline is the finding's state against a baseline run (new,
 	// unchanged or fixed); "" when no baseline was given.
 	Baseline string `json:"baseline,omitempty"`
@@ -65,8 +75,14 @@ type Finding struct {
 	Detail *Detail `json:"-"`
 }
 
-// Security reports whether the finding is about security: it has a
-// security severity or a CWE, or its category is [CategorySecurity].
+// Security reports whether the finding is about security: its quality is
+// [QualitySecurity], which is so when its tool says so (see [Assess]). A
+// CWE id alone does not make it so. A finding not placed on the importance
+// scale is about security when it has a security severity or the
+// [CategorySecurity].
 func (f *Finding) Security() bool {
-	return f.SecuritySeverity > 0 || len(f.CWE) > 0 || f.Category == CategorySecurity
+	if f.Quality.Valid() {
+		return f.Quality == QualitySecurity
+	}
+	return f.SecuritySeverity > 0 || f.Category == CategorySecurity
 }

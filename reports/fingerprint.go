@@ -3,14 +3,35 @@ package reports
 import (
 	"crypto/sha256"
 	"encoding/base32"
-	"encoding/hex"
+	"encoding/binary"
+	"hash/fnv"
 	"sort"
 	"strconv"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
 
-// Fingerprint returns f's identity across runs, 16 hex digits.
+// Fingerprint returns f's identity across runs, 16 hex digits: the
+// number [FingerprintSum] gives, written in hex. Findings of one identity
+// (the same rule's message twice in a file) share it; the reader tells
+// them apart by their occurrence ([Occurrence]).
+func Fingerprint(f Finding, partial map[string]string) string {
+	return FingerprintHex(FingerprintSum(f, partial))
+}
+
+// FingerprintHex writes a fingerprint's number as its 16 hex digits.
+func FingerprintHex(sum uint64) string {
+	var b [16]byte
+	const digits = "0123456789abcdef"
+	for i := 15; i >= 0; i-- {
+		b[i] = digits[sum&0xf]
+		sum >>= 4
+	}
+	return string(b[:])
+}
+
+// FingerprintSum returns f's identity across runs as a number.
 //
 // Where the report carries SARIF partialFingerprints (§3.27.17), they win: the
 // hash covers the tool, the rule and every partial fingerprint, so the value
@@ -18,7 +39,7 @@ import (
 // tool, the rule, the path and the message with its white space folded. Line
 // and column are left out on purpose, so that a finding whose code moved keeps
 // its fingerprint.
-func Fingerprint(f Finding, partial map[string]string) string {
+func FingerprintSum(f Finding, partial map[string]string) uint64 {
 	// The parts are joined, each ended by a 0 byte, and hashed at once: many
 	// small writes to the hash cost more than the copy.
 	var stack [512]byte
@@ -43,7 +64,88 @@ func Fingerprint(f Finding, partial map[string]string) string {
 		b = append(b, 0)
 	}
 	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:8])
+	return binary.BigEndian.Uint64(sum[:8])
+}
+
+// Occurrence returns the fingerprint of the n-th finding (1-based, in the
+// order of its report) whose identity is fp: fp for the first, fp:n for
+// the others ("7b473f4670c92020:2"), so that every finding of a report has
+// a fingerprint of its own, which it keeps while the findings of its
+// identity before it stay (as GitHub's primaryLocationLineHash counts).
+func Occurrence(fp string, n int) string {
+	if n <= 1 || fp == "" {
+		return fp
+	}
+	return fp + ":" + strconv.Itoa(n)
+}
+
+// SplitFingerprint returns a fingerprint's identity and its occurrence:
+// "7b473f4670c92020:2" → "7b473f4670c92020", 2; "7b473f4670c92020" (or
+// "…:1") → "7b473f4670c92020", 1.
+func SplitFingerprint(fp string) (string, int) {
+	i := strings.LastIndexByte(fp, ':')
+	if i <= 0 {
+		return fp, 1
+	}
+	n, err := strconv.Atoi(fp[i+1:])
+	if err != nil || n < 1 || fp[i+1] == '+' || fp[i+1] == '-' {
+		return fp, 1
+	}
+	return fp[:i], n
+}
+
+// NormalFingerprint writes a fingerprint as findings carry it: a first
+// occurrence without ":1" ("7b47…:1", as SARIF's partial fingerprint and
+// GitHub write it, is "7b47…").
+func NormalFingerprint(fp string) string { return Occurrence(SplitFingerprint(fp)) }
+
+// SARIFFingerprintKey names recap's fingerprint in SARIF
+// partialFingerprints (§3.27.17). Its value is the finding's identity, a
+// colon and its occurrence ("7b473f4670c92020:1"), which recap's reader
+// takes back as the finding's fingerprint as it is, so that recap's SARIF
+// of a report gives the report's own fingerprints.
+const SARIFFingerprintKey = "recapFingerprint/v1"
+
+// Occurrences keeps the fingerprints written in one set of results (a
+// SARIF run, a Code Quality report) unique: a finding keeps its own
+// occurrence, unless another finding of the set took the same (findings
+// of one identity from two reports), when it gets the next one free. Its
+// memory is a word per finding written.
+type Occurrences struct {
+	used map[uint64]struct{}
+}
+
+// Value returns fp with its occurrence, "identity:n", unique in the set.
+func (o *Occurrences) Value(fp string) string {
+	if fp == "" {
+		return ""
+	}
+	id, n := SplitFingerprint(fp)
+	if o.used == nil {
+		o.used = map[uint64]struct{}{}
+	}
+	base := occurrenceKey(id)
+	for {
+		k := base ^ uint64(n)*0x9e3779b97f4a7c15
+		if _, taken := o.used[k]; !taken {
+			o.used[k] = struct{}{}
+			return id + ":" + strconv.Itoa(n)
+		}
+		n++
+	}
+}
+
+// occurrenceKey packs an identity (16 hex digits) in a word; another form
+// is hashed.
+func occurrenceKey(id string) uint64 {
+	if len(id) == 16 {
+		if n, err := strconv.ParseUint(id, 16, 64); err == nil {
+			return n
+		}
+	}
+	h := fnv.New64a()
+	h.Write([]byte(id))
+	return h.Sum64()
 }
 
 // appendFolded appends s with its white space folded, as

@@ -14,6 +14,10 @@ type Input struct {
 	// Suppressed counts results the report marks as suppressed (SARIF
 	// suppressions, PMD suppressedviolation); they are not findings.
 	Suppressed int `json:"suppressed,omitempty"`
+	// Kinds counts the results whose kind is not fail (SARIF §3.27.9:
+	// pass, review, open, informational, notApplicable), by kind; they
+	// are not findings.
+	Kinds map[string]int `json:"kinds,omitempty"`
 	// Error is the reason the input could not be read completely, "" if none.
 	Error string `json:"error"`
 	// Warnings are one-line notes: failed tool executions, paths that could not

@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"net/url"
 	"reflect"
 	"sort"
 	"strings"
@@ -219,4 +220,16 @@ func cutText(s string, n int) string {
 		n--
 	}
 	return s[:n] + "…"
+}
+
+// IsURI reports whether s is an absolute URI with a host (or an opaque
+// part), as SARIF's helpUri must be: reports carry text that is none in
+// their help links ("Please see details in message"), which readers leave
+// out.
+func IsURI(s string) bool {
+	if s == "" || strings.ContainsAny(s, " \t\n\"<>\\^`{|}") {
+		return false
+	}
+	u, err := url.Parse(s)
+	return err == nil && u.IsAbs() && (u.Host != "" || u.Opaque != "")
 }

@@ -64,5 +64,5 @@ func ParseSeverity(name string) (Severity, error) {
 	case "note", "info":
 		return SeverityNote, nil
 	}
-	return 0, fmt.Errorf("unknown severity %q (want error, warning or note)", name)
+	return 0, UnknownWord("severity", name, []string{"error", "warning", "note", "info"}, []string{"error", "warning", "note"})
 }

@@ -1,12 +1,10 @@
 package review
 
 import (
-	"container/heap"
 	"context"
 	"errors"
 	"fmt"
 	"net/http"
-	"sort"
 	"strings"
 	"time"
 
@@ -40,7 +38,7 @@ type CheckRun struct {
 	Conclusion string // success, failure or neutral
 	Title      string
 	Summary    string // Markdown, inert report text
-	// Annotations in view order (most severe first).
+	// Annotations in view order (most important first: reports.Less).
 	Annotations []Annotation
 }
 
@@ -187,7 +185,7 @@ func checkSummary(in CheckInput, annotated int) string {
 	}
 	b.WriteString("\n\n")
 	if in.Omitted > 0 {
-		fmt.Fprintf(&b, "%s not annotated: the first %d (most severe first) are (--max-annotations).\n\n",
+		fmt.Fprintf(&b, "%s not annotated: the first %d (most important first) are (--max-annotations).\n\n",
 			english.Plural(in.Omitted, "finding is", "findings are"), annotated)
 	}
 	if in.NoFile > 0 {
@@ -212,57 +210,6 @@ func cutRunes(s string, n int) string {
 		return s
 	}
 	return string(r[:n-1]) + "…"
-}
-
-// Annotated keeps the first Max findings in view order (most severe
-// first) of those given to Add, and counts the others, while they stream
-// by: its memory is Max findings. Findings without a path are counted
-// apart (an annotation needs a file).
-type Annotated struct {
-	Max     int // 0: every finding
-	h       findingHeap
-	omitted int
-	noFile  int
-}
-
-// Add offers f (copied).
-func (a *Annotated) Add(f *reports.Finding) {
-	if f.Path == "" {
-		a.noFile++
-		return
-	}
-	switch {
-	case a.Max <= 0 || len(a.h) < a.Max:
-		heap.Push(&a.h, *f)
-	case reports.Less(f, &a.h[0]):
-		a.h[0] = *f
-		heap.Fix(&a.h, 0)
-		a.omitted++
-	default:
-		a.omitted++
-	}
-}
-
-// Findings returns the kept findings in view order, the number left out
-// by the cap, and the number without a file.
-func (a *Annotated) Findings() (kept []reports.Finding, omitted, noFile int) {
-	kept = append([]reports.Finding(nil), a.h...)
-	sort.Slice(kept, func(i, j int) bool { return reports.Less(&kept[i], &kept[j]) })
-	return kept, a.omitted, a.noFile
-}
-
-// findingHeap is a max-heap in view order: its root is dropped first.
-type findingHeap []reports.Finding
-
-func (h findingHeap) Len() int           { return len(h) }
-func (h findingHeap) Less(i, j int) bool { return reports.Less(&h[j], &h[i]) }
-func (h findingHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *findingHeap) Push(x any)        { *h = append(*h, x.(reports.Finding)) }
-func (h *findingHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
 }
 
 // CheckPosted says what PostCheck did.
@@ -349,6 +296,8 @@ func checkError(err error) error {
 		what += " (" + strings.Join(e.Details, "; ") + ")"
 	}
 	switch {
+	case e.NotApp:
+		return err // its own words say what the Checks API takes
 	case e.Status == http.StatusUnprocessableEntity:
 		return &checkAPIError{err: e, text: what + "; GitHub refused the check run: its head_sha must be a commit of the repository " +
 			"(give --head or --commit-id the pull request's head), and each annotation a path, lines and a level it accepts"}

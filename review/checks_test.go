@@ -36,7 +36,7 @@ func checkFixture(n, max int) CheckInput {
 }
 
 // TestBuildCheck: the check run's name, title, summary, and each
-// annotation's fields; the cap keeps the most severe; a file-level finding
+// annotation's fields; the cap keeps the first in view order; a file-level finding
 // is on line 1 without columns; a multi-line one has no columns.
 func TestBuildCheck(t *testing.T) {
 	in := checkFixture(7, 0)
@@ -87,10 +87,10 @@ func TestBuildCheck(t *testing.T) {
 	}
 	for i, f := range capped.Findings {
 		if f.Severity != reports.SeverityError || i > 0 && !reports.Less(&capped.Findings[i-1], &f) {
-			t.Errorf("kept %d: %s %s, not the most severe in view order", i, f.Severity, f.Rule)
+			t.Errorf("kept %d: %s %s, not the first in view order", i, f.Severity, f.Rule)
 		}
 	}
-	if run := BuildCheck(capped); !strings.Contains(run.Summary, "20 findings are not annotated: the first 10 (most severe first) are") {
+	if run := BuildCheck(capped); !strings.Contains(run.Summary, "20 findings are not annotated: the first 10 (most important first) are") {
 		t.Errorf("summary of a capped run:\n%s", run.Summary)
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -25,7 +24,9 @@ const DefaultAPIURL = "https://api.github.com"
 // apiVersion is the REST API version recap speaks.
 const apiVersion = "2022-11-28"
 
-// Client posts reviews to one pull request.
+// Client is GitHub's REST API for one repository and, to post reviews,
+// one pull request: a [Host] whose inline comments go in one review and
+// whose summary is a comment of the pull request.
 type Client struct {
 	APIURL string // DefaultAPIURL when ""
 	Token  string
@@ -37,18 +38,22 @@ type Client struct {
 	HTTP      *http.Client
 	// RetryWait is the pause before a GET that failed with 5xx is tried again.
 	RetryWait time.Duration
-	// Login is the account recap posts as: only its comments' markers count
+	// WriteInterval is the least time between two writes
+	// (DefaultWriteInterval when 0; negative: no pause).
+	WriteInterval time.Duration
+	// Account is the account recap posts as: only its comments' markers count
 	// (anyone can write "<!-- recap:summary -->" in a comment). "" learns
 	// it: GET /user answers for a personal or OAuth token; an installation
 	// token (GITHUB_TOKEN in Actions, a GitHub App's) may not read /user,
 	// and is then taken for GITHUB_TOKEN's github-actions[bot].
-	Login string
+	Account string
 	// Sleep waits d or until ctx ends (time.Sleep's when nil); Now is the
 	// clock (time.Now when nil). Tests give their own.
 	Sleep func(ctx context.Context, d time.Duration) error
 	Now   func() time.Time
 
 	waited time.Duration // on Retry-After, in this Post
+	pace   pacer
 }
 
 // Rate-limit retries (docs/ci.md): a request GitHub answers with
@@ -60,128 +65,164 @@ const (
 	MaxRetryWait = 60 * time.Second
 )
 
+// SecondaryWait is the least wait after a secondary rate limit that names
+// no time (no Retry-After, requests left in the hour): GitHub's guidance
+// is to wait at least a minute. recap does not wait it out: the error says
+// when to re-run.
+const SecondaryWait = time.Minute
+
 // ActionsBot is the account GITHUB_TOKEN posts as in GitHub Actions.
 const ActionsBot = "github-actions[bot]"
 
-// Posted says what Post did.
-type Posted struct {
-	// ReviewID is the review made for the new inline comments (0: none needed).
-	ReviewID int64
-	// Comments were posted inline; Skipped were posted by an earlier run.
-	Comments, Skipped int
-	// SummaryID is the summary comment; SummaryUpdated when it was there before.
-	SummaryID      int64
-	SummaryURL     string
-	SummaryUpdated bool
-	// Login is the account recap took itself for; PostedAs the one GitHub
-	// says wrote the summary (they differ when an installation token is not
-	// GITHUB_TOKEN's: give its login, e.g. my-app[bot]).
-	Login, PostedAs string
-}
+// MaxRefusedTries bounds the reviews GitHub may refuse (422) in one Post
+// while recap looks for the comments it refuses: GitHub's answer does not
+// say which comment it refused, so recap halves the comments until it
+// finds them; past this many refusals, the comments not yet placed are
+// listed in the summary together.
+const MaxRefusedTries = 16
 
-// Post posts req to the pull request: the inline comments that an earlier
-// run has not posted, as one review, then the summary as the pull request's
-// recap comment, updated in place when it is there already. A review with a
-// bad anchor fails whole at GitHub, so an error before the review leaves
-// nothing posted; the error says what was posted when it comes after.
+// Name implements [Host].
+func (c *Client) Name() string { return "GitHub" }
+
+// Target implements [Host]: OWNER/REPO#N.
+func (c *Client) Target() string { return fmt.Sprintf("%s/%s#%d", c.Owner, c.Repo, c.PR) }
+
+// Words implements [Host].
+func (c *Client) Words() (comment, summary string) { return "inline comment", "summary comment" }
+
+// Post posts req to the pull request (see [Post]).
 func (c *Client) Post(ctx context.Context, req *Request) (*Posted, error) {
 	if c.Token == "" {
 		return nil, errors.New("no token: set GITHUB_TOKEN (in GitHub Actions, pass secrets.GITHUB_TOKEN with permissions pull-requests: write)")
 	}
 	c.waited = 0
-	done := &Posted{}
-	login, err := c.login(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("finding the account the token posts as: %w; nothing was posted", err)
-	}
-	done.Login = login
-	posted, err := c.postedKeys(ctx, login)
-	if err != nil {
-		return nil, fmt.Errorf("reading the pull request's review comments: %w; nothing was posted", err)
-	}
-	var fresh []Comment
-	for _, cm := range req.Comments {
-		if posted[cm.Key] {
-			done.Skipped++
-			continue
-		}
-		fresh = append(fresh, cm)
-	}
-	if len(fresh) > 0 {
-		body := fmt.Sprintf("recap: %s on changed lines, commented inline. The summary is the recap comment in the conversation.",
-			english.Plural(len(fresh), "finding", "findings"))
-		var out struct {
-			ID int64 `json:"id"`
-		}
-		r := Request{CommitID: req.CommitID, Body: body, Event: req.Event, Comments: fresh}
-		if err := c.do(ctx, http.MethodPost, c.prPath("pulls", "reviews"), r, &out); err != nil {
-			return nil, fmt.Errorf("posting the review with %s: %w; nothing was posted",
-				english.Plural(len(fresh), "inline comment", "inline comments"), err)
-		}
-		done.ReviewID, done.Comments = out.ID, len(fresh)
-	}
-	if err := c.postSummary(ctx, login, req.Body, done); err != nil {
-		what := "no review was needed (every inline comment was posted before)"
-		if done.ReviewID != 0 {
-			what = fmt.Sprintf("the review with %s was posted", english.Plural(done.Comments, "inline comment", "inline comments"))
-		}
-		return done, fmt.Errorf("%s, but the summary comment was not: %w", what, err)
-	}
-	return done, nil
+	return Post(ctx, c, req)
 }
 
-// login is the account recap posts as (see Client.Login).
-func (c *Client) login(ctx context.Context) (string, error) {
-	if c.Login != "" {
-		return c.Login, nil
+// Login implements [Host]: the account recap posts as (see Client.Account).
+func (c *Client) Login(ctx context.Context) (string, error) {
+	if c.Account != "" {
+		return c.Account, nil
 	}
-	var u user
-	err := c.do(ctx, http.MethodGet, "/user", nil, &u)
+	login, err := c.rest().user(ctx, c.url("/user"), "login")
 	var ae *APIError
 	switch {
-	case err == nil && u.Login != "":
-		c.Login = u.Login
+	case err == nil:
+		c.Account = login
 	case errors.As(err, &ae) && (ae.Status == http.StatusForbidden || ae.Status == http.StatusNotFound) && !ae.RateLimited:
 		// "Resource not accessible by integration": an installation token.
-		c.Login = ActionsBot
-	case err == nil:
-		return "", errors.New("GET /user gave no login")
+		c.Account = ActionsBot
 	default:
 		return "", err
 	}
-	return c.Login, nil
+	return c.Account, nil
 }
 
-type user struct {
-	Login string `json:"login"`
-}
-
-// postSummary updates recap's summary comment, or makes it.
-func (c *Client) postSummary(ctx context.Context, login, body string, done *Posted) error {
-	var found *issueComment
-	err := c.each(ctx, c.prPath("issues", "comments"), func(raw json.RawMessage) error {
-		var ic issueComment
-		if err := json.Unmarshal(raw, &ic); err != nil {
+// Earlier implements [Host]: the keys of login's review comments, and
+// login's summary comment.
+func (c *Client) Earlier(ctx context.Context, login string) (*Earlier, error) {
+	e := &Earlier{Keys: map[string]bool{}}
+	err := c.rest().each(ctx, c.url(c.prPath("pulls", "comments")), func(raw json.RawMessage) error {
+		var cm issueComment
+		if err := json.Unmarshal(raw, &cm); err != nil {
 			return err
 		}
-		if found == nil && ic.User.Login == login && strings.Contains(ic.Body, SummaryMarker) {
-			found = &ic
+		if k := KeyOf(cm.Body); k != "" && cm.User.Login == login {
+			e.Keys[k] = true
 		}
 		return nil
 	})
 	if err != nil {
-		return err
+		return nil, fmt.Errorf("reading the pull request's review comments: %w", err)
 	}
+	err = c.rest().each(ctx, c.url(c.prPath("issues", "comments")), func(raw json.RawMessage) error {
+		var ic issueComment
+		if err := json.Unmarshal(raw, &ic); err != nil {
+			return err
+		}
+		if e.SummaryID == 0 && ic.User.Login == login && strings.Contains(ic.Body, SummaryMarker) {
+			e.SummaryID = ic.ID
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("reading the pull request's comments: %w", err)
+	}
+	return e, nil
+}
+
+// PostComments implements [Host]: the comments as one review. GitHub
+// refuses a whole review (422) for one comment it cannot place, without
+// saying which: recap then posts the halves as reviews of their own, and
+// halves the refused ones again, until the refused comments are found (at
+// most MaxRefusedTries refusals; the rest are refused together).
+func (c *Client) PostComments(ctx context.Context, r *Request, comments []Comment) (int, []Refusal, error) {
+	posted, tries := 0, 0
+	var refused []Refusal
+	var post func(cs []Comment) error
+	post = func(cs []Comment) error {
+		err := c.postReview(ctx, r, cs)
+		var ae *APIError
+		switch {
+		case err == nil:
+			posted += len(cs)
+			return nil
+		case !errors.As(err, &ae) || ae.Status != http.StatusUnprocessableEntity:
+			return err
+		}
+		tries++
+		if len(cs) == 1 || tries >= MaxRefusedTries {
+			reason := "GitHub answered 422"
+			if d := ae.Reason(); d != "" {
+				reason += ": " + d
+			}
+			if len(cs) > 1 {
+				reason += fmt.Sprintf(" (to %d comments together)", len(cs))
+			}
+			for _, cm := range cs {
+				refused = append(refused, Refusal{Comment: cm, Reason: reason})
+			}
+			return nil
+		}
+		if err := post(cs[:len(cs)/2]); err != nil {
+			return err
+		}
+		return post(cs[len(cs)/2:])
+	}
+	err := post(comments)
+	return posted, refused, err
+}
+
+// postReview posts comments as one review of the pull request.
+func (c *Client) postReview(ctx context.Context, r *Request, cs []Comment) error {
+	body := fmt.Sprintf("recap: %s on changed lines, commented inline. The summary is the recap comment in the conversation.",
+		english.Plural(len(cs), "finding", "findings"))
+	event := r.Event
+	if event == "" {
+		event = "COMMENT"
+	}
+	return c.do(ctx, http.MethodPost, c.prPath("pulls", "reviews"), Request{CommitID: r.CommitID, Body: body, Event: event, Comments: cs}, nil)
+}
+
+// PostSummary implements [Host]: the summary comment, updated in place
+// when earlier has one.
+func (c *Client) PostSummary(ctx context.Context, earlier *Earlier, body string) (*Summary, error) {
 	var out issueComment
 	payload := map[string]string{"body": body}
-	if found != nil {
-		err = c.do(ctx, http.MethodPatch, fmt.Sprintf("/repos/%s/%s/issues/comments/%d", c.Owner, c.Repo, found.ID), payload, &out)
-		done.SummaryUpdated = err == nil
+	var err error
+	if earlier != nil && earlier.SummaryID != 0 {
+		err = c.do(ctx, http.MethodPatch, fmt.Sprintf("/repos/%s/%s/issues/comments/%d", c.Owner, c.Repo, earlier.SummaryID), payload, &out)
 	} else {
 		err = c.do(ctx, http.MethodPost, c.prPath("issues", "comments"), payload, &out)
 	}
-	done.SummaryID, done.SummaryURL, done.PostedAs = out.ID, out.HTMLURL, out.User.Login
-	return err
+	if err != nil {
+		return nil, err
+	}
+	return &Summary{ID: out.ID, URL: out.HTMLURL, Updated: earlier != nil && earlier.SummaryID != 0, Author: out.User.Login}, nil
+}
+
+type user struct {
+	Login string `json:"login"`
 }
 
 type issueComment struct {
@@ -191,54 +232,9 @@ type issueComment struct {
 	User    user   `json:"user"`
 }
 
-// postedKeys reads the keys of the inline comments login already posted
-// on the pull request.
-func (c *Client) postedKeys(ctx context.Context, login string) (map[string]bool, error) {
-	keys := map[string]bool{}
-	err := c.each(ctx, c.prPath("pulls", "comments"), func(raw json.RawMessage) error {
-		var cm struct {
-			Body string `json:"body"`
-			User user   `json:"user"`
-		}
-		if err := json.Unmarshal(raw, &cm); err != nil {
-			return err
-		}
-		if k := KeyOf(cm.Body); k != "" && cm.User.Login == login {
-			keys[k] = true
-		}
-		return nil
-	})
-	return keys, err
-}
-
 // prPath is /repos/{owner}/{repo}/{kind}/{number}/{what}.
 func (c *Client) prPath(kind, what string) string {
 	return fmt.Sprintf("/repos/%s/%s/%s/%d/%s", c.Owner, c.Repo, kind, c.PR, what)
-}
-
-var nextLink = regexp.MustCompile(`<([^>]+)>;\s*rel="next"`)
-
-// each calls fn for every item of a listing, page after page (100 a page,
-// following the Link header).
-func (c *Client) each(ctx context.Context, path string, fn func(json.RawMessage) error) error {
-	next := c.url(path) + "?per_page=100"
-	for pages := 0; next != "" && pages < 100; pages++ {
-		var items []json.RawMessage
-		resp, err := c.send(ctx, http.MethodGet, next, nil, &items)
-		if err != nil {
-			return err
-		}
-		for _, it := range items {
-			if err := fn(it); err != nil {
-				return fmt.Errorf("GET %s: %w", path, err)
-			}
-		}
-		next = ""
-		if m := nextLink.FindStringSubmatch(resp.Header.Get("Link")); m != nil {
-			next = m[1]
-		}
-	}
-	return nil
 }
 
 func (c *Client) url(path string) string {
@@ -250,25 +246,29 @@ func (c *Client) url(path string) string {
 }
 
 func (c *Client) do(ctx context.Context, method, path string, in, out any) error {
-	_, err := c.send(ctx, method, c.url(path), in, out)
+	_, err := c.rest().send(ctx, method, c.url(path), in, out)
 	return err
 }
 
-// send makes one request to GitHub and decodes the answer into out (see
-// restCall.send).
-func (c *Client) send(ctx context.Context, method, u string, in, out any) (*http.Response, error) {
-	call := restCall{http: c.HTTP, userAgent: c.UserAgent, retryWait: c.RetryWait, sleep: c.Sleep, waited: &c.waited,
+// rest is the REST call set-up of GitHub: its headers, its errors, and
+// its writes paced by WriteInterval.
+func (c *Client) rest() *restCall {
+	c.pace.interval = c.WriteInterval
+	if c.pace.interval == 0 {
+		c.pace.interval = DefaultWriteInterval
+	}
+	return &restCall{http: c.HTTP, userAgent: c.UserAgent, retryWait: c.RetryWait, clock: &clock{sleep: c.Sleep, now: c.Now},
+		waited: &c.waited, pace: &c.pace,
 		header: func(req *http.Request) {
 			req.Header.Set("Accept", "application/vnd.github+json")
 			req.Header.Set("Authorization", "Bearer "+c.Token)
 			req.Header.Set("X-GitHub-Api-Version", apiVersion)
 		},
 		refused: func(resp *http.Response, body []byte) (time.Duration, error) {
-			e := apiError(method, u, resp, body, c.now())
+			e := apiError(resp.Request.Method, resp.Request.URL.String(), resp, body, c.now())
 			return e.RetryAfter, e
 		},
 	}
-	return call.send(ctx, method, u, in, out)
 }
 
 func (c *Client) now() time.Time {
@@ -291,10 +291,28 @@ type APIError struct {
 	Reset       time.Time
 	// RetryAfter is the wait GitHub asked for (Retry-After), 0 if none.
 	RetryAfter time.Duration
+	// Secondary: a secondary rate limit (requests too fast or too many at
+	// once), which the hourly limit's counts do not show.
+	Secondary bool
 	// ReadOnly: the token may read but not write (403 "Resource not
 	// accessible by integration"): a pull request from a fork, or a job
 	// without the permissions.
 	ReadOnly bool
+	// NotApp: the endpoint takes only a GitHub App's token (403 "You must
+	// authenticate via a GitHub App.", the Checks API to a personal token).
+	NotApp bool
+}
+
+// Reason is GitHub's message and its details, on one line.
+func (e *APIError) Reason() string {
+	r := e.Message
+	if len(e.Details) > 0 {
+		if r != "" {
+			r += ": "
+		}
+		r += strings.Join(e.Details, "; ")
+	}
+	return r
 }
 
 func (e *APIError) Error() string {
@@ -308,6 +326,12 @@ func (e *APIError) Error() string {
 	switch {
 	case e.RateLimited && e.RetryAfter > 0:
 		return what + fmt.Sprintf("; GitHub's rate limit asks to wait %s (Retry-After): re-run after %s", e.RetryAfter, e.Reset.UTC().Format("15:04:05 MST"))
+	case e.Secondary:
+		return what + fmt.Sprintf("; this is GitHub's secondary rate limit (too many requests at once, not the hourly limit), which names no time: "+
+			"GitHub asks to wait at least a minute; re-run after %s", e.Reset.UTC().Format("15:04:05 MST"))
+	case e.NotApp:
+		return what + "; the Checks API takes only a GitHub App's token (GITHUB_TOKEN in Actions, or an app's installation token), " +
+			"not a personal access token: give --checks the job's GITHUB_TOKEN with the permission checks: write"
 	case e.RateLimited && !e.Reset.IsZero():
 		return what + fmt.Sprintf("; the API rate limit is used up until %s", e.Reset.UTC().Format("15:04:05 MST"))
 	case e.RateLimited:
@@ -353,20 +377,36 @@ func apiError(method, u string, resp *http.Response, body []byte, now time.Time)
 	} else if len(body) > 0 {
 		e.Message = render.OneLine(cut(string(body), 200))
 	}
-	retryAfter, hasRetry := parseRetryAfter(resp.Header.Get("Retry-After"), now)
-	if resp.StatusCode == http.StatusTooManyRequests || (resp.StatusCode == http.StatusForbidden &&
-		(hasRetry || resp.Header.Get("X-RateLimit-Remaining") == "0" || strings.Contains(strings.ToLower(e.Message), "rate limit"))) {
-		e.RateLimited = true
-		if hasRetry {
-			e.RetryAfter = retryAfter
-			e.Reset = now.Add(retryAfter)
-		} else if s, err := strconv.ParseInt(resp.Header.Get("X-RateLimit-Reset"), 10, 64); err == nil {
-			e.Reset = time.Unix(s, 0)
-		}
-	}
+	rateLimit(e, resp, now)
 	e.ReadOnly = resp.StatusCode == http.StatusForbidden && !e.RateLimited && method != http.MethodGet &&
 		strings.Contains(e.Message, "Resource not accessible by integration")
+	e.NotApp = resp.StatusCode == http.StatusForbidden && strings.Contains(e.Message, "must authenticate via a GitHub App")
 	return e
+}
+
+// rateLimit tells the rate limits apart as GitHub's guidance does ("Rate
+// limits for the REST API", "Handle rate limit errors appropriately"):
+// Retry-After names the wait; else X-RateLimit-Remaining 0 is the hourly
+// limit, used up until X-RateLimit-Reset; else a 403 or 429 about a rate
+// limit is a secondary limit, to wait at least a minute out.
+func rateLimit(e *APIError, resp *http.Response, now time.Time) {
+	if resp.StatusCode != http.StatusTooManyRequests && resp.StatusCode != http.StatusForbidden {
+		return
+	}
+	retryAfter, hasRetry := parseRetryAfter(resp.Header.Get("Retry-After"), now)
+	used := resp.Header.Get("X-RateLimit-Remaining") == "0"
+	said := strings.Contains(strings.ToLower(e.Message), "rate limit")
+	switch {
+	case hasRetry:
+		e.RateLimited, e.RetryAfter, e.Reset = true, retryAfter, now.Add(retryAfter)
+	case used:
+		e.RateLimited = true
+		if s, err := strconv.ParseInt(resp.Header.Get("X-RateLimit-Reset"), 10, 64); err == nil {
+			e.Reset = time.Unix(s, 0)
+		}
+	case said || resp.StatusCode == http.StatusTooManyRequests:
+		e.RateLimited, e.Secondary, e.Reset = true, true, now.Add(SecondaryWait)
+	}
 }
 
 // parseRetryAfter reads a Retry-After header: seconds, or an HTTP date.

@@ -13,11 +13,10 @@ import (
 	"time"
 
 	"github.com/recap-dev/recap/diff"
-	"github.com/recap-dev/recap/internal/english"
 	"github.com/recap-dev/recap/summarize/render"
 )
 
-// GitLab posts a review to one merge request through GitLab's REST API
+// GitLab is a [Host] for one merge request, through GitLab's REST API
 // (v4): the inline comments as merge-request discussions anchored on the
 // diff with GitLab's position object, and the summary as a note that later
 // runs update in place. It posts no comment twice: each carries its
@@ -39,30 +38,43 @@ type GitLab struct {
 	// diff version whose head it is gives the position's SHAs ("" takes
 	// the latest version).
 	HeadSHA string
-	// Login is the account recap posts as, whose markers count. "" learns
+	// Account is the account recap posts as, whose markers count. "" learns
 	// it from GET /user; a job token cannot call /user: the command line
 	// gives $GITLAB_USER_LOGIN, the user a job token acts for.
-	Login     string
+	Account   string
 	UserAgent string
 	HTTP      *http.Client
 	// RetryWait is the pause before a GET that failed with 5xx is tried
 	// again; Sleep waits (nil: a timer).
 	RetryWait time.Duration
 	Sleep     func(ctx context.Context, d time.Duration) error
+	// WriteInterval is the least time between two writes (0: none; GitLab
+	// documents no pause between writes, its limits are per minute).
+	WriteInterval time.Duration
+	// Version is the merge request diff version the positions are on,
+	// once PostComments has read it.
+	Version MRVersion
 
 	waited time.Duration
+	pace   pacer
 }
 
-// GitLabPosted says what PostGitLab did.
-type GitLabPosted struct {
-	// Discussions were started, Skipped posted by an earlier run.
-	Discussions, Skipped int
-	// SummaryID is the summary note; SummaryUpdated when it was there before.
-	SummaryID      int64
-	SummaryUpdated bool
-	Login          string
-	// Version is the merge request diff version the positions are on.
-	Version MRVersion
+// Name implements [Host].
+func (g *GitLab) Name() string { return "GitLab" }
+
+// Target implements [Host]: PROJECT!IID.
+func (g *GitLab) Target() string { return fmt.Sprintf("%s!%d", g.Project, g.MR) }
+
+// Words implements [Host].
+func (g *GitLab) Words() (comment, summary string) { return "discussion", "summary note" }
+
+// Post posts req to the merge request (see [Post]).
+func (g *GitLab) Post(ctx context.Context, req *Request) (*Posted, error) {
+	if g.Token == "" {
+		return nil, errors.New("no token: set GITLAB_TOKEN (a project access token with the api scope) or run in GitLab CI ($CI_JOB_TOKEN)")
+	}
+	g.waited = 0
+	return Post(ctx, g, req)
 }
 
 // MRVersion is a merge request diff version (GET …/versions).
@@ -126,41 +138,53 @@ func (p *GitLabPositions) At(path string, line int) (Position, bool) {
 	return pos, ok
 }
 
-// PostGitLab posts req to the merge request: a discussion for each inline
-// comment that no earlier run posted, anchored by positions, then the
-// summary note, made or updated. GitLab takes one discussion a request, so
-// a refused one does not stop the others; the error says which were
-// refused and what was posted.
-func (g *GitLab) PostGitLab(ctx context.Context, req *Request, positions *GitLabPositions) (*GitLabPosted, error) {
-	if g.Token == "" {
-		return nil, errors.New("no token: set GITLAB_TOKEN (a project access token with the api scope) or run in GitLab CI ($CI_JOB_TOKEN)")
+// Login implements [Host]: the account recap posts as (see GitLab.Account).
+func (g *GitLab) Login(ctx context.Context) (string, error) {
+	if g.Account != "" {
+		return g.Account, nil
 	}
-	g.waited = 0
-	done := &GitLabPosted{}
-	login, err := g.login(ctx)
+	if g.JobToken {
+		return "", errors.New("a job token cannot read GET /user: give --gitlab-login (GitLab CI sets $GITLAB_USER_LOGIN)")
+	}
+	name, err := g.rest().user(ctx, g.url("/user"), "username")
 	if err != nil {
-		return nil, fmt.Errorf("finding the account the token posts as: %w; nothing was posted", err)
+		return "", err
 	}
-	done.Login = login
+	g.Account = name
+	return name, nil
+}
+
+// Earlier implements [Host]: the keys of login's notes, and its summary
+// note.
+func (g *GitLab) Earlier(ctx context.Context, login string) (*Earlier, error) {
+	keys, summary, err := g.notes(ctx, login)
+	if err != nil {
+		return nil, fmt.Errorf("reading the merge request's notes: %w", err)
+	}
+	e := &Earlier{Keys: keys}
+	if summary != nil {
+		e.SummaryID = summary.ID
+	}
+	return e, nil
+}
+
+// PostComments implements [Host]: a discussion per comment, anchored with
+// the position of its line in the diff version of HeadSHA. GitLab takes
+// one discussion a request, so a refused one (400, a position GitLab does
+// not find in its diff) does not stop the others.
+func (g *GitLab) PostComments(ctx context.Context, r *Request, comments []Comment) (int, []Refusal, error) {
 	v, err := g.version(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("reading the merge request's diff versions: %w; nothing was posted", err)
+		return 0, nil, fmt.Errorf("reading the merge request's diff versions: %w", err)
 	}
-	done.Version = v
-	posted, summary, err := g.notes(ctx, login)
-	if err != nil {
-		return nil, fmt.Errorf("reading the merge request's notes: %w; nothing was posted", err)
-	}
-	var refused []string
-	var firstErr error
-	for _, cm := range req.Comments {
-		if posted[cm.Key] {
-			done.Skipped++
-			continue
-		}
+	g.Version = v
+	positions := NewGitLabPositions(r.Files())
+	posted := 0
+	var refused []Refusal
+	for _, cm := range comments {
 		pos, ok := positions.At(cm.Path, cm.Line)
 		if !ok {
-			refused = append(refused, fmt.Sprintf("%s:%d (not a line of the diff)", cm.Path, cm.Line))
+			refused = append(refused, Refusal{Comment: cm, Reason: "not a line of the diff"})
 			continue
 		}
 		pos.BaseSHA, pos.StartSHA, pos.HeadSHA = v.BaseCommitSHA, v.StartCommitSHA, v.HeadCommitSHA
@@ -168,63 +192,41 @@ func (g *GitLab) PostGitLab(ctx context.Context, req *Request, positions *GitLab
 			Body     string   `json:"body"`
 			Position Position `json:"position"`
 		}{GitLabBody(cm.Body), pos}
-		if err := g.do(ctx, http.MethodPost, g.mrPath("discussions"), body, nil); err != nil {
-			refused = append(refused, fmt.Sprintf("%s:%d", cm.Path, cm.Line))
-			if firstErr == nil {
-				firstErr = err
-			}
-			continue
+		err := g.do(ctx, http.MethodPost, g.mrPath("discussions"), body, nil)
+		var ge *GitLabError
+		switch {
+		case err == nil:
+			posted++
+		case errors.As(err, &ge) && ge.Status == http.StatusBadRequest:
+			refused = append(refused, Refusal{Comment: cm, Reason: "GitLab answered 400: " + ge.Message})
+		default:
+			return posted, refused, err
 		}
-		done.Discussions++
 	}
-	serr := g.postSummary(ctx, summary, GitLabBody(req.Body), done)
-	what := fmt.Sprintf("started %s", english.Plural(done.Discussions, "discussion", "discussions"))
-	switch {
-	case len(refused) > 0 && firstErr != nil:
-		return done, fmt.Errorf("%d of the inline comments refused (%s): %w; %s, %s", len(refused), strings.Join(refused, ", "), firstErr, what, summaryState(done, serr))
-	case len(refused) > 0:
-		return done, fmt.Errorf("%d of the inline comments are not on a line of the diff (%s); %s, %s", len(refused), strings.Join(refused, ", "), what, summaryState(done, serr))
-	case serr != nil:
-		return done, fmt.Errorf("%s, but the summary note was not posted: %w", what, serr)
-	}
-	return done, nil
+	return posted, refused, nil
 }
 
-func summaryState(done *GitLabPosted, err error) string {
-	switch {
-	case err != nil:
-		return "and the summary note was not posted: " + err.Error()
-	case done.SummaryUpdated:
-		return "updated the summary note"
+// PostSummary implements [Host]: the summary note, edited in place when
+// earlier has one.
+func (g *GitLab) PostSummary(ctx context.Context, earlier *Earlier, body string) (*Summary, error) {
+	var out gitLabNote
+	payload := map[string]string{"body": GitLabBody(body)}
+	if earlier != nil && earlier.SummaryID != 0 {
+		if err := g.do(ctx, http.MethodPut, fmt.Sprintf("%s/%d", g.mrPath("notes"), earlier.SummaryID), payload, &out); err != nil {
+			return nil, err
+		}
+		return &Summary{ID: out.ID, Updated: true, Author: out.Author.Username}, nil
 	}
-	return "posted the summary note"
-}
-
-// login is the account recap posts as (see GitLab.Login).
-func (g *GitLab) login(ctx context.Context) (string, error) {
-	if g.Login != "" {
-		return g.Login, nil
+	if err := g.do(ctx, http.MethodPost, g.mrPath("notes"), payload, &out); err != nil {
+		return nil, err
 	}
-	if g.JobToken {
-		return "", errors.New("a job token cannot read GET /user: give --gitlab-login (GitLab CI sets $GITLAB_USER_LOGIN)")
-	}
-	var u struct {
-		Username string `json:"username"`
-	}
-	if err := g.do(ctx, http.MethodGet, "/user", nil, &u); err != nil {
-		return "", err
-	}
-	if u.Username == "" {
-		return "", errors.New("GET /user gave no username")
-	}
-	g.Login = u.Username
-	return g.Login, nil
+	return &Summary{ID: out.ID, Author: out.Author.Username}, nil
 }
 
 // version is the diff version whose head is HeadSHA, else the latest.
 func (g *GitLab) version(ctx context.Context) (MRVersion, error) {
 	var latest, match MRVersion
-	err := g.each(ctx, g.mrPath("versions"), func(raw json.RawMessage) error {
+	err := g.rest().each(ctx, g.url(g.mrPath("versions")), func(raw json.RawMessage) error {
 		var v MRVersion
 		if err := json.Unmarshal(raw, &v); err != nil {
 			return err
@@ -265,7 +267,7 @@ type gitLabNote struct {
 func (g *GitLab) notes(ctx context.Context, login string) (map[string]bool, *gitLabNote, error) {
 	keys := map[string]bool{}
 	var summary *gitLabNote
-	err := g.each(ctx, g.mrPath("notes")+"?sort=asc&order_by=created_at", func(raw json.RawMessage) error {
+	err := g.rest().each(ctx, g.url(g.mrPath("notes")+"?sort=asc&order_by=created_at"), func(raw json.RawMessage) error {
 		var n gitLabNote
 		if err := json.Unmarshal(raw, &n); err != nil {
 			return err
@@ -284,50 +286,9 @@ func (g *GitLab) notes(ctx context.Context, login string) (map[string]bool, *git
 	return keys, summary, err
 }
 
-func (g *GitLab) postSummary(ctx context.Context, found *gitLabNote, body string, done *GitLabPosted) error {
-	var out gitLabNote
-	payload := map[string]string{"body": body}
-	if found != nil {
-		err := g.do(ctx, http.MethodPut, fmt.Sprintf("%s/%d", g.mrPath("notes"), found.ID), payload, &out)
-		if err == nil {
-			done.SummaryID, done.SummaryUpdated = out.ID, true
-		}
-		return err
-	}
-	err := g.do(ctx, http.MethodPost, g.mrPath("notes"), payload, &out)
-	done.SummaryID = out.ID
-	return err
-}
-
 // mrPath is /projects/{id}/merge_requests/{iid}/{what}.
 func (g *GitLab) mrPath(what string) string {
 	return fmt.Sprintf("/projects/%s/merge_requests/%d/%s", url.PathEscape(g.Project), g.MR, what)
-}
-
-// each calls fn for every item of a listing, page after page (100 a page,
-// following X-Next-Page).
-func (g *GitLab) each(ctx context.Context, path string, fn func(json.RawMessage) error) error {
-	sep := "?"
-	if strings.Contains(path, "?") {
-		sep = "&"
-	}
-	for page, pages := "1", 0; page != "" && pages < 100; pages++ {
-		var items []json.RawMessage
-		resp, err := g.send(ctx, http.MethodGet, g.url(path+sep+"per_page=100&page="+page), nil, &items)
-		if err != nil {
-			return err
-		}
-		for _, it := range items {
-			if err := fn(it); err != nil {
-				return fmt.Errorf("GET %s: %w", path, err)
-			}
-		}
-		page = resp.Header.Get("X-Next-Page")
-		if _, err := strconv.Atoi(page); err != nil {
-			page = ""
-		}
-	}
-	return nil
 }
 
 func (g *GitLab) url(path string) string {
@@ -335,14 +296,14 @@ func (g *GitLab) url(path string) string {
 }
 
 func (g *GitLab) do(ctx context.Context, method, path string, in, out any) error {
-	_, err := g.send(ctx, method, g.url(path), in, out)
+	_, err := g.rest().send(ctx, method, g.url(path), in, out)
 	return err
 }
 
-// send makes one request to GitLab and decodes the answer into out (see
-// restCall.send).
-func (g *GitLab) send(ctx context.Context, method, u string, in, out any) (*http.Response, error) {
-	call := restCall{http: g.HTTP, userAgent: g.UserAgent, retryWait: g.RetryWait, sleep: g.Sleep, waited: &g.waited,
+// rest is the REST call set-up of GitLab: its token header and its errors.
+func (g *GitLab) rest() *restCall {
+	g.pace.interval = g.WriteInterval
+	return &restCall{http: g.HTTP, userAgent: g.UserAgent, retryWait: g.RetryWait, clock: &clock{sleep: g.Sleep}, waited: &g.waited, pace: &g.pace,
 		header: func(req *http.Request) {
 			if g.JobToken {
 				req.Header.Set("JOB-TOKEN", g.Token)
@@ -352,11 +313,10 @@ func (g *GitLab) send(ctx context.Context, method, u string, in, out any) (*http
 			req.Header.Set("Accept", "application/json")
 		},
 		refused: func(resp *http.Response, body []byte) (time.Duration, error) {
-			e := gitLabError(method, u, resp, body, g.JobToken)
+			e := gitLabError(resp.Request.Method, resp.Request.URL.String(), resp, body, g.JobToken)
 			return e.RetryAfter, e
 		},
 	}
-	return call.send(ctx, method, u, in, out)
 }
 
 // GitLabError is an answer of GitLab's API that is not a success.
@@ -421,59 +381,117 @@ func gitLabError(method, u string, resp *http.Response, body []byte, jobToken bo
 }
 
 // GitLabBody makes a body recap wrote for GitHub inert on GitLab too. The
-// report text in it is already inert for GitHub (render.MarkdownText);
-// GitLab also links !123 (merge requests), &123 (epics), %milestones,
-// ~labels, $snippets and ^alerts, even when written as entities, and runs
-// a quick action for a line that starts with /. A zero-width joiner after
-// those sigils breaks each reference; a leading / becomes an entity. Link
-// destinations (the rule's help) and HTML comments (recap's markers) are
-// kept as they are.
+// report text in it is already inert for GitHub (render.MarkdownText); GitLab also links
+// !123 (merge requests), &123 (epics), %milestones, ~labels, $snippets,
+// ^alerts, *iteration:1, [vulnerability:1] and [[wiki]] links, and it
+// finds them in the text after entities are decoded (&#126;bug is ~bug),
+// so each sigil is judged by what it and the next character decode to: a
+// zero-width joiner after it breaks the reference. A line that starts
+// with / (a quick action) starts with an entity instead. Link destinations
+// (the rule's help) and HTML comments (recap's markers) are kept as they
+// are.
 func GitLabBody(s string) string {
 	var b strings.Builder
 	b.Grow(len(s) + len(s)/16)
 	lineStart := true
 	for i := 0; i < len(s); {
-		switch {
-		case strings.HasPrefix(s[i:], "](<"):
-			end := strings.Index(s[i:], ">)")
-			if end < 0 {
-				end = len(s) - i - 2
-			}
-			b.WriteString(s[i : i+end+2])
-			i += end + 2
-			lineStart = false
-			continue
-		case strings.HasPrefix(s[i:], "<!--"):
-			end := strings.Index(s[i:], "-->")
-			if end < 0 {
-				end = len(s) - i - 3
-			}
-			b.WriteString(s[i : i+end+3])
-			i += end + 3
+		if n := keptWhole(s[i:]); n > 0 {
+			b.WriteString(s[i : i+n])
+			i += n
 			lineStart = false
 			continue
 		}
-		c := s[i]
+		c, n := decodeAt(s, i)
 		if lineStart && c == '/' {
 			b.WriteString("&#47;")
-			i++
+			i += n
 			lineStart = false
 			continue
 		}
-		b.WriteByte(c)
-		i++
+		b.WriteString(s[i : i+n])
+		i += n
 		lineStart = c == '\n'
-		if i >= len(s) {
-			break
-		}
-		next := s[i]
-		word := next == '_' || next == '"' || next >= '0' && next <= '9' || next|0x20 >= 'a' && next|0x20 <= 'z' || next >= 0x80 && !strings.HasPrefix(s[i:], "\u200d")
-		switch {
-		case strings.IndexByte("!%~$^", c) >= 0 && word:
-			b.WriteString("\u200d")
-		case c == ';' && i >= 5 && s[i-5:i] == "&amp;" && word:
-			b.WriteString("\u200d")
+		if i < len(s) && breaksAfter(c, n > 1, s[i:]) {
+			b.WriteString(zwj)
 		}
 	}
 	return b.String()
 }
+
+// keptWhole is the length of a link destination ("](<…>)") or an HTML
+// comment at the start of s, which GitLabBody copies as they are; 0 when
+// s starts with neither.
+func keptWhole(s string) int {
+	for _, k := range [][2]string{{"](<", ">)"}, {"<!--", "-->"}} {
+		if strings.HasPrefix(s, k[0]) {
+			if end := strings.Index(s, k[1]); end >= 0 {
+				return end + len(k[1])
+			}
+			return len(s)
+		}
+	}
+	return 0
+}
+
+// breaksAfter reports whether the character c (written as an entity when
+// entity) starts a GitLab reference with the text rest after it.
+func breaksAfter(c byte, entity bool, rest string) bool {
+	if strings.HasPrefix(rest, zwj) {
+		return false
+	}
+	next, _ := decodeAt(rest, 0)
+	word := next == '_' || next >= '0' && next <= '9' || next|0x20 >= 'a' && next|0x20 <= 'z' || next >= 0x80
+	switch {
+	case strings.IndexByte("@#!&%~$^", c) >= 0:
+		return word || next == '"'
+	case c == '[' && entity: // report text's [: recap's own links stay
+		return word || next == '['
+	case c == '*' && entity:
+		return strings.HasPrefix(decodeAll(rest, 10), "iteration")
+	}
+	return false
+}
+
+// decodeAt is the character at s[i], decoding an entity there (&amp;
+// &lt; &gt; &quot; &#NN;), and the bytes it takes; an entity of a
+// character past ASCII, or not one, is its first byte.
+func decodeAt(s string, i int) (byte, int) {
+	if s[i] != '&' {
+		return s[i], 1
+	}
+	end := strings.IndexByte(s[i:min(len(s), i+8)], ';')
+	if end < 0 {
+		return '&', 1
+	}
+	switch name := s[i+1 : i+end]; {
+	case name == "amp":
+		return '&', end + 1
+	case name == "lt":
+		return '<', end + 1
+	case name == "gt":
+		return '>', end + 1
+	case name == "quot":
+		return '"', end + 1
+	case strings.HasPrefix(name, "#"):
+		if n, err := strconv.Atoi(name[1:]); err == nil && n > 0 && n < 0x80 {
+			return byte(n), end + 1
+		}
+	}
+	return '&', 1
+}
+
+// decodeAll decodes the first n characters of s.
+func decodeAll(s string, n int) string {
+	var b strings.Builder
+	for i := 0; i < len(s) && b.Len() < n; {
+		c, k := decodeAt(s, i)
+		b.WriteByte(c)
+		i += k
+	}
+	return b.String()
+}
+
+// zwj is the zero-width joiner that breaks a reference: it does not show,
+// and it is not a word character, so no reference pattern matches across
+// it (render.MarkdownText uses the same).
+const zwj = "\u200d"

@@ -133,7 +133,7 @@ func TestGitLabBody(t *testing.T) {
 // makes the summary note; a re-run posts nothing twice and updates the
 // summary note in place; markers in other people's notes do not count.
 func TestPostGitLab(t *testing.T) {
-	in, files := gitLabFixture(t, 40)
+	in, _ := gitLabFixture(t, 40)
 	s := gitlabtest.New(t, "acme/shop", 7, mrDiff, glBase, glStart, glHead)
 	// Someone quotes recap's markers: neither hides a comment nor is taken
 	// for the summary.
@@ -142,7 +142,8 @@ func TestPostGitLab(t *testing.T) {
 	for i := 0; i < 120; i++ {
 		s.AddNote(fmt.Sprintf("a person's note %d", i), gitlabtest.Person("bob"), false)
 	}
-	done, err := newGitLab(s).PostGitLab(context.Background(), req, NewGitLabPositions(files))
+	g1 := newGitLab(s)
+	done, err := g1.Post(context.Background(), req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,8 +151,8 @@ func TestPostGitLab(t *testing.T) {
 	if len(errs) > 0 {
 		t.Fatalf("protocol errors: %v", errs)
 	}
-	if done.Discussions != MaxComments || discussions != MaxComments || done.SummaryUpdated || done.Login != gitlabtest.Bot.Username ||
-		done.Version.HeadCommitSHA != glHead {
+	if done.Comments != MaxComments || discussions != MaxComments || done.Summary.Updated || done.Login != gitlabtest.Bot.Username ||
+		g1.Version.HeadCommitSHA != glHead {
 		t.Fatalf("first run: %+v, %d discussions", done, discussions)
 	}
 	var diffNotes []gitlabtest.Note
@@ -178,12 +179,12 @@ func TestPostGitLab(t *testing.T) {
 
 	in.View.Summary.Total++
 	req = Build(in)
-	done, err = newGitLab(s).PostGitLab(context.Background(), req, NewGitLabPositions(files))
+	done, err = newGitLab(s).Post(context.Background(), req)
 	if err != nil {
 		t.Fatal(err)
 	}
 	notes2, discussions, _ := s.Snapshot()
-	if done.Discussions != 0 || done.Skipped != MaxComments || !done.SummaryUpdated || discussions != MaxComments || len(notes2) != len(notes) {
+	if done.Comments != 0 || done.Skipped != MaxComments || !done.Summary.Updated || discussions != MaxComments || len(notes2) != len(notes) {
 		t.Fatalf("re-run: %+v, %d discussions, %d notes (was %d)", done, discussions, len(notes2), len(notes))
 	}
 	for _, n := range notes2 {
@@ -198,7 +199,7 @@ func TestPostGitLab(t *testing.T) {
 // the error), a job token (401 on notes: set GITLAB_TOKEN), a token in the
 // wrong header, a missing merge request, a head no diff version has.
 func TestPostGitLabRefused(t *testing.T) {
-	in, files := gitLabFixture(t, 6)
+	in, _ := gitLabFixture(t, 6)
 	req := Build(in)
 
 	s := gitlabtest.New(t, "acme/shop", 7, mrDiff, glBase, glStart, glHead)
@@ -208,51 +209,65 @@ func TestPostGitLabRefused(t *testing.T) {
 		}
 		return 0, ""
 	}
-	done, err := newGitLab(s).PostGitLab(context.Background(), req, NewGitLabPositions(files))
-	if err == nil || done == nil || done.Discussions != 5 || done.SummaryID == 0 ||
-		!strings.Contains(err.Error(), "1 of the inline comments refused (B.java:1): GitLab answered 400 to POST") ||
-		!strings.Contains(err.Error(), "must be a valid line code") || !strings.Contains(err.Error(), "outside the merge request's diff") ||
-		!strings.Contains(err.Error(), "started 5 discussions, posted the summary note") {
-		t.Errorf("off the diff: %v (%+v)", err, done)
+	done, err := newGitLab(s).Post(context.Background(), req)
+	notes, _, _ := s.Snapshot()
+	summary := notes[len(notes)-1].Body
+	if err != nil || done == nil || done.Comments != 5 || len(done.Refused) != 1 || done.Refused[0].Comment.Path != "B.java" || done.Summary == nil ||
+		!strings.Contains(done.Refused[0].Reason, "must be a valid line code") ||
+		!strings.Contains(summary, "<code>B.java:1</code>") || !strings.Contains(summary, "not placed: GitLab answered 400") ||
+		!strings.Contains(summary, "5 inline comments") {
+		t.Errorf("off the diff: %v (%+v)\n%s", err, done, summary)
+	}
+	if !strings.Contains(done.Said(), "1 discussion refused by GitLab, listed in the summary note instead") {
+		t.Errorf("said %q", done.Said())
 	}
 
-	// Positions the stand-in computes itself: a line the diff does not show.
+	// A diff that is not the merge request's: the stand-in refuses the
+	// line (GitLab's 400), recap lists the finding in the summary.
 	s = gitlabtest.New(t, "acme/shop", 7, mrDiff, glBase, glStart, glHead)
-	bad := &GitLabPositions{lines: map[string]map[int]Position{"A.java": {10: {PositionType: "text", NewPath: "A.java", OldPath: "A.java", NewLine: 30}}}}
-	one := &Request{Body: req.Body, Comments: []Comment{{Path: "A.java", Line: 10, Body: "x", Key: "k#1"}}}
-	_, err = newGitLab(s).PostGitLab(context.Background(), one, bad)
-	if err == nil || !strings.Contains(err.Error(), `Note {:line_code=>["can't be blank", "must be a valid line code"]}`) {
-		t.Errorf("a line off the diff: %v", err)
+	other, err := diff.Parse("other.diff", strings.NewReader("diff --git a/A.java b/A.java\n--- a/A.java\n+++ b/A.java\n@@ -29,3 +29,3 @@\n 29\n-30\n+thirty\n 31\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := summarize.NewCollector()
+	c.KeepPage(0, 10)
+	f := reports.Finding{ID: "x", Tool: "PMD", Rule: "R", Severity: reports.SeverityError, Path: "A.java", Line: 30, Message: "off"}
+	f.Fingerprint = reports.Fingerprint(f, nil)
+	c.Add(f)
+	one := Build(Input{View: c.View(nil), Files: other, Index: diff.NewIndex(other)})
+	done, err = newGitLab(s).Post(context.Background(), one)
+	if err != nil || len(done.Refused) != 1 || !strings.Contains(done.Refused[0].Reason, `Note {:line_code=>["can't be blank", "must be a valid line code"]}`) {
+		t.Errorf("a line off the diff: %v %+v", err, done)
 	}
 
 	s = gitlabtest.New(t, "acme/shop", 7, mrDiff, glBase, glStart, glHead)
 	g := newGitLab(s)
-	g.Token, g.JobToken, g.Login = s.JobToken, true, "alice"
-	_, err = g.PostGitLab(context.Background(), req, NewGitLabPositions(files))
+	g.Token, g.JobToken, g.Account = s.JobToken, true, "alice"
+	_, err = g.Post(context.Background(), req)
 	if err == nil || !strings.Contains(err.Error(), "GitLab answered 401") || !strings.Contains(err.Error(), "set GITLAB_TOKEN to a project access token") {
 		t.Errorf("job token: %v", err)
 	}
 	s.JobTokenNotes = true // a GitLab that lets job tokens comment: the notes are alice's
-	done, err = g.PostGitLab(context.Background(), req, NewGitLabPositions(files))
-	if notes, _, errs := s.Snapshot(); err != nil || done.Discussions != 6 || len(errs) > 0 || notes[len(notes)-1].Author.Username != "alice" {
+	done, err = g.Post(context.Background(), req)
+	if notes, _, errs := s.Snapshot(); err != nil || done.Comments != 6 || len(errs) > 0 || notes[len(notes)-1].Author.Username != "alice" {
 		t.Errorf("job token allowed: %v, %+v, %v", err, done, errs)
 	}
-	g.Login = ""
-	if _, err := g.PostGitLab(context.Background(), req, NewGitLabPositions(files)); err == nil || !strings.Contains(err.Error(), "give --gitlab-login") {
+	g.Account = ""
+	if _, err := g.Post(context.Background(), req); err == nil || !strings.Contains(err.Error(), "give --gitlab-login") {
 		t.Errorf("job token without a login: %v", err)
 	}
 
 	s = gitlabtest.New(t, "acme/shop", 7, mrDiff, glBase, glStart, glHead)
 	g = newGitLab(s)
 	g.Token = s.JobToken // a job token sent as PRIVATE-TOKEN
-	if _, err := g.PostGitLab(context.Background(), req, NewGitLabPositions(files)); err == nil || !strings.Contains(err.Error(), "GitLab answered 401 to GET") ||
+	if _, err := g.Post(context.Background(), req); err == nil || !strings.Contains(err.Error(), "GitLab answered 401 to GET") ||
 		!strings.Contains(err.Error(), "check GITLAB_TOKEN") || !strings.Contains(err.Error(), "nothing was posted") {
 		t.Errorf("wrong header: %v", err)
 	}
 
 	g = newGitLab(s)
 	g.MR = 8
-	if _, err := g.PostGitLab(context.Background(), req, NewGitLabPositions(files)); err == nil || !strings.Contains(err.Error(), "GitLab answered 404") || !strings.Contains(err.Error(), "CI_MERGE_REQUEST_IID") {
+	if _, err := g.Post(context.Background(), req); err == nil || !strings.Contains(err.Error(), "GitLab answered 404") || !strings.Contains(err.Error(), "CI_MERGE_REQUEST_IID") {
 		t.Errorf("another merge request: %v", err)
 	}
 	if _, _, errs := s.Snapshot(); len(errs) != 1 { // the stand-in notes the unknown merge request
@@ -262,7 +277,7 @@ func TestPostGitLabRefused(t *testing.T) {
 	s = gitlabtest.New(t, "acme/shop", 7, mrDiff, glBase, glStart, glHead)
 	g = newGitLab(s)
 	g.HeadSHA = "4444444444444444444444444444444444444444"
-	if _, err := g.PostGitLab(context.Background(), req, NewGitLabPositions(files)); err == nil || !strings.Contains(err.Error(), "no diff version of the merge request has the head 444444444444") {
+	if _, err := g.Post(context.Background(), req); err == nil || !strings.Contains(err.Error(), "no diff version of the merge request has the head 444444444444") {
 		t.Errorf("an old head: %v", err)
 	}
 	if notes, _, _ := s.Snapshot(); len(notes) != 0 {

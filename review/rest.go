@@ -7,11 +7,14 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
 	"time"
 )
 
 // restCall is what one JSON request to a code host's REST API needs of its
-// client; send makes it, the same for GitHub and GitLab.
+// client; send makes it, the same for every host (github.go, gitlab.go).
 type restCall struct {
 	http      *http.Client // nil: one with a 60 s timeout
 	userAgent string       // "": "recap"
@@ -19,15 +22,88 @@ type restCall struct {
 	// refused makes the error of an answer that is not a success, and says
 	// the wait the host asked for (Retry-After; 0 when none).
 	refused   func(resp *http.Response, body []byte) (time.Duration, error)
-	retryWait time.Duration                                    // before a GET that failed with 5xx or on the network is tried again
-	sleep     func(ctx context.Context, d time.Duration) error // nil: a timer
-	waited    *time.Duration                                   // on Retry-After so far, within MaxRetryWait
+	retryWait time.Duration // before a GET that failed with 5xx or on the network is tried again
+	clock     *clock
+	waited    *time.Duration // on Retry-After so far, within MaxRetryWait
+	pace      *pacer         // nil: writes are not paced
 }
 
-// send makes one request and decodes the answer into out. A GET is tried
-// again once after a 5xx or a network error; any request answered with
-// Retry-After is tried again after that time, within MaxTries and
-// MaxRetryWait (past them, the answer's error says when to re-run).
+// clock is a client's time: Sleep waits d or until ctx ends (a timer when
+// nil), Now tells the time (time.Now when nil). Tests give their own.
+type clock struct {
+	sleep func(ctx context.Context, d time.Duration) error
+	now   func() time.Time
+}
+
+func (c *clock) Now() time.Time {
+	if c == nil || c.now == nil {
+		return time.Now()
+	}
+	return c.now()
+}
+
+// Sleep waits d or until ctx ends.
+func (c *clock) Sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	if c != nil && c.sleep != nil {
+		return c.sleep(ctx, d)
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// DefaultWriteInterval is the least time between two writes (POST, PATCH,
+// PUT, DELETE) of one GitHub client: GitHub's REST guidance asks for at
+// least a second between many writes of one user or client, to keep clear
+// of its secondary rate limits ("Best practices for using the REST API").
+const DefaultWriteInterval = time.Second
+
+// pacer spaces a client's writes by interval, from the end of one to the
+// start of the next; reads are not paced.
+type pacer struct {
+	interval time.Duration
+	last     time.Time // the previous write's end; zero before the first
+}
+
+// wait sleeps until interval has passed since the previous write.
+func (p *pacer) wait(ctx context.Context, c *clock) error {
+	if p == nil || p.interval <= 0 {
+		return nil
+	}
+	if !p.last.IsZero() {
+		if d := p.interval - c.Now().Sub(p.last); d > 0 {
+			if err := c.Sleep(ctx, d); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// done notes the end of a write.
+func (p *pacer) done(c *clock) {
+	if p != nil && p.interval > 0 {
+		p.last = c.Now()
+	}
+}
+
+func isWrite(method string) bool {
+	return method != http.MethodGet && method != http.MethodHead
+}
+
+// send makes one request and decodes the answer into out. A write waits
+// for its turn (the pacer). A GET is tried again once after a 5xx or a
+// network error; any request answered with Retry-After is tried again
+// after that time, within MaxTries and MaxRetryWait (past them, the
+// answer's error says when to re-run).
 func (c *restCall) send(ctx context.Context, method, u string, in, out any) (*http.Response, error) {
 	var payload []byte
 	if in != nil {
@@ -47,6 +123,11 @@ func (c *restCall) send(ctx context.Context, method, u string, in, out any) (*ht
 	failedOnce := false // a GET's one retry after a 5xx or a network error
 	var lastErr error
 	for try := 0; try < MaxTries; try++ {
+		if isWrite(method) {
+			if err := c.pace.wait(ctx, c.clock); err != nil {
+				return nil, err
+			}
+		}
 		req, err := http.NewRequestWithContext(ctx, method, u, bytes.NewReader(payload))
 		if err != nil {
 			return nil, err
@@ -58,6 +139,9 @@ func (c *restCall) send(ctx context.Context, method, u string, in, out any) (*ht
 		}
 		wait := time.Duration(-1)
 		resp, err := hc.Do(req)
+		if isWrite(method) {
+			c.pace.done(c.clock)
+		}
 		if err != nil {
 			lastErr = fmt.Errorf("%s %s: %w", method, redact(u), err)
 			if method == http.MethodGet && !failedOnce && ctx.Err() == nil {
@@ -95,24 +179,60 @@ func (c *restCall) send(ctx context.Context, method, u string, in, out any) (*ht
 		if wait < 0 {
 			return nil, lastErr
 		}
-		if err := sleepCtx(ctx, wait, c.sleep); err != nil {
+		if err := c.clock.Sleep(ctx, wait); err != nil {
 			return nil, err
 		}
 	}
 	return nil, lastErr
 }
 
-// sleepCtx waits d or until ctx ends, through sleep when a test gives one.
-func sleepCtx(ctx context.Context, d time.Duration, sleep func(context.Context, time.Duration) error) error {
-	if sleep != nil {
-		return sleep(ctx, d)
+// MaxPages bounds a listing: 100 pages of 100 items.
+const MaxPages = 100
+
+var nextLink = regexp.MustCompile(`<([^>]+)>;\s*rel="next"`)
+
+// each calls fn for every item of a listing at u, page after page, 100 a
+// page: the next page is the Link header's rel="next" (GitHub, GitLab),
+// else GitLab's X-Next-Page.
+func (c *restCall) each(ctx context.Context, u string, fn func(json.RawMessage) error) error {
+	sep := "?"
+	if strings.Contains(u, "?") {
+		sep = "&"
 	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
+	next := u + sep + "per_page=100"
+	for pages := 0; next != "" && pages < MaxPages; pages++ {
+		var items []json.RawMessage
+		resp, err := c.send(ctx, http.MethodGet, next, nil, &items)
+		if err != nil {
+			return err
+		}
+		for _, it := range items {
+			if err := fn(it); err != nil {
+				return fmt.Errorf("GET %s: %w", redact(u), err)
+			}
+		}
+		next = ""
+		if m := nextLink.FindStringSubmatch(resp.Header.Get("Link")); m != nil {
+			next = m[1]
+		} else if p := resp.Header.Get("X-Next-Page"); p != "" {
+			if _, err := strconv.Atoi(p); err == nil {
+				next = u + sep + "per_page=100&page=" + p
+			}
+		}
 	}
+	return nil
+}
+
+// user is the account the token is of (GET /user): the value of its field
+// named by field ("login" on GitHub, "username" on GitLab).
+func (c *restCall) user(ctx context.Context, u, field string) (string, error) {
+	var who map[string]any
+	if _, err := c.send(ctx, http.MethodGet, u, nil, &who); err != nil {
+		return "", err
+	}
+	name, _ := who[field].(string)
+	if name == "" {
+		return "", fmt.Errorf("GET /user gave no %s", field)
+	}
+	return name, nil
 }

@@ -43,6 +43,12 @@ type Request struct {
 	Body     string    `json:"body"`
 	Event    string    `json:"event"`
 	Comments []Comment `json:"comments"`
+
+	// What Build made it of, to list the findings of refused comments in
+	// the body (BodyWith) and to place comments on a host's diff.
+	in     *Input
+	listed []summarize.FindingView
+	byKey  map[string]summarize.FindingView
 }
 
 // Comment is one inline comment of a review, on a line of the head side,
@@ -75,14 +81,20 @@ type Input struct {
 	// commit that the pull request's head has not (the base branch brought
 	// them): they cannot be commented on.
 	NotInHead int
+	// Lines, when the reports were made on another commit than the head (a
+	// merge commit), is the map their lines were carried onto the head
+	// through (pipeline.Changes.Lines): a fix's lines are carried the same
+	// way before it becomes a suggested change.
+	Lines *diff.LineMap
 }
 
-// Build makes the review: the first MaxComments findings (most severe first)
-// whose anchor is inside one of the diff's hunks become inline comments; the
-// others are listed in the body, which starts with the summary.
+// Build makes the review: the first MaxComments findings (most important
+// first) whose anchor is inside one of the diff's hunks become inline
+// comments; the others are listed in the body, which starts with the
+// summary.
 func Build(in Input) *Request {
 	anchors := NewAnchors(in.Files)
-	req := &Request{CommitID: in.CommitID, Event: "COMMENT", Comments: []Comment{}}
+	req := &Request{CommitID: in.CommitID, Event: "COMMENT", Comments: []Comment{}, in: &in, byKey: map[string]summarize.FindingView{}}
 	var listed []summarize.FindingView
 	seen := map[string]int{}
 	for _, f := range in.View.Findings {
@@ -94,7 +106,7 @@ func Build(in Input) *Request {
 			continue
 		}
 		c := Comment{Path: f.Path, Line: line, Side: "RIGHT", Key: key}
-		suggest, from, to, ok := suggestion(&f.Finding, in.Files, anchors)
+		suggest, from, to, ok := suggestion(&f.Finding, in.Files, anchors, in.Lines)
 		if ok {
 			c.Line = to
 			if from < to {
@@ -103,10 +115,46 @@ func Build(in Input) *Request {
 		}
 		c.Body = commentBody(&f, key, suggest)
 		req.Comments = append(req.Comments, c)
+		req.byKey[key] = f
 	}
-	req.Body = summaryBody(in, req.Comments, listed)
+	req.listed = listed
+	req.Body = summaryBody(in, len(req.Comments), nil, listed)
 	sortComments(req.Comments)
 	return req
+}
+
+// BodyWith is the body with the findings of the refused comments listed
+// first among those not commented inline, each with the host's reason;
+// the body itself when none was refused.
+func (r *Request) BodyWith(refused []Refusal) string {
+	if len(refused) == 0 {
+		return r.Body
+	}
+	if r.in == nil { // not made by Build: the refused are named at the end
+		return r.Body + "\n**Not commented inline** (the code host refused their lines): " + render.MarkdownText(RefusedText(refused)) + "\n"
+	}
+	var first []refusedFinding
+	for _, rf := range refused {
+		if f, ok := r.byKey[rf.Comment.Key]; ok {
+			first = append(first, refusedFinding{f, rf.Reason})
+		}
+	}
+	return summaryBody(*r.in, len(r.Comments)-len(refused), first, r.listed)
+}
+
+// Files is the diff the review's comments are on (nil when the request
+// was not made by Build).
+func (r *Request) Files() []diff.File {
+	if r.in == nil {
+		return nil
+	}
+	return r.in.Files
+}
+
+// refusedFinding is the finding of a refused comment and the host's reason.
+type refusedFinding struct {
+	f      summarize.FindingView
+	reason string
 }
 
 // anchorLine is the first line of the finding's range that changed and that
@@ -178,17 +226,17 @@ func commentBody(f *summarize.FindingView, key, suggest string) string {
 	if u, ok := linkURI(f.HelpURI); ok {
 		rule = "[" + rule + "](<" + u + ">)"
 	}
-	fmt.Fprintf(&b, "%s **%s** · %s %s", render.SeverityMark(f.Severity), f.Severity, esc(f.Tool), rule)
+	fmt.Fprintf(&b, "%s **%s** · %s %s", render.SeverityMark(f.Severity), f.Severity, render.MarkdownText(f.Tool), rule)
 	if f.Category != "" && f.Category != reports.CategoryOther {
-		fmt.Fprintf(&b, " · %s", esc(f.Category))
+		fmt.Fprintf(&b, " · %s", render.MarkdownText(f.Category))
 	}
 	if f.Baseline == reports.BaselineNew {
 		b.WriteString(" · _new_")
 	}
-	fmt.Fprintf(&b, "\n\n%s\n\n", esc(cut(f.Message, 4000)))
+	fmt.Fprintf(&b, "\n\n%s\n\n", render.MarkdownText(cut(f.Message, 4000)))
 	if suggest != "" {
 		if d := f.Detail.Fix.Description; d != "" {
-			fmt.Fprintf(&b, "Suggested fix: %s\n\n", esc(cut(d, 1000)))
+			fmt.Fprintf(&b, "Suggested fix: %s\n\n", render.MarkdownText(cut(d, 1000)))
 		}
 		b.WriteString(suggest)
 	}
@@ -232,14 +280,14 @@ func KeyOf(body string) string {
 
 // summaryBody is the review's Markdown body: the counts first, then the
 // findings on changed lines that are not commented inline, as many as fit.
-func summaryBody(in Input, comments []Comment, listed []summarize.FindingView) string {
+func summaryBody(in Input, comments int, refused []refusedFinding, listed []summarize.FindingView) string {
 	s := in.View.Summary
 	var b strings.Builder
 	b.WriteString(SummaryMarker + "\n")
 	fmt.Fprintf(&b, "### recap: %s on changed lines\n\n", english.Plural(s.Total, "finding", "findings"))
 	fmt.Fprintf(&b, "**%d** error · **%d** warning · **%d** note in %s; %d inline %s.",
 		s.BySeverity.Error, s.BySeverity.Warning, s.BySeverity.Note, s.FilesText(),
-		len(comments), map[bool]string{true: "comment", false: "comments"}[len(comments) == 1])
+		comments, map[bool]string{true: "comment", false: "comments"}[comments == 1])
 	fmt.Fprintf(&b, " %s in the reports %s outside the changed lines (not listed).\n\n",
 		english.Plural(in.Outside, "more finding", "more findings"), map[bool]string{true: "is", false: "are"}[in.Outside == 1])
 	if in.NotInHead > 0 {
@@ -248,15 +296,20 @@ func summaryBody(in Input, comments []Comment, listed []summarize.FindingView) s
 	}
 	writeCounts(&b, in.View)
 	notShown := s.Total - len(in.View.Findings) // beyond the page
-	if len(listed) > 0 {
-		fmt.Fprintf(&b, "#### Not commented inline (%d)\n\n", len(listed)+notShown)
+	if len(listed)+len(refused) > 0 {
+		fmt.Fprintf(&b, "#### Not commented inline (%d)\n\n", len(listed)+len(refused)+notShown)
 		tail := "\n_Listed in full by `recap findings --changed-only`._\n"
 		room := MaxBody - b.Len() - len(tail) - 200
-		for i, f := range listed {
-			line := fmt.Sprintf("- %s **%s** <code>%s</code> %s %s: %s\n", render.SeverityMark(f.Severity), f.Severity, render.MarkdownText(location(&f.Finding)),
-				esc(f.Tool), ruleName(&f.Finding), esc(cut(render.PlainText(f.Message), 300)))
+		lines := make([]string, 0, len(refused)+len(listed))
+		for _, r := range refused {
+			lines = append(lines, listLine(&r.f, " _(not placed: "+render.MarkdownText(cut(r.reason, 200))+")_"))
+		}
+		for i := range listed {
+			lines = append(lines, listLine(&listed[i], ""))
+		}
+		for i, line := range lines {
 			if b.Len()+len(line) > room {
-				notShown += len(listed) - i
+				notShown += len(lines) - i
 				break
 			}
 			b.WriteString(line)
@@ -267,6 +320,12 @@ func summaryBody(in Input, comments []Comment, listed []summarize.FindingView) s
 		b.WriteString(tail)
 	}
 	return b.String()
+}
+
+// listLine is a finding as a line of the summary's list, note after it.
+func listLine(f *summarize.FindingView, note string) string {
+	return fmt.Sprintf("- %s **%s** <code>%s</code> %s %s: %s%s\n", render.SeverityMark(f.Severity), f.Severity, render.MarkdownText(location(&f.Finding)),
+		render.MarkdownText(f.Tool), ruleName(&f.Finding), render.MarkdownText(cut(render.PlainText(f.Message), 300)), note)
 }
 
 func location(f *reports.Finding) string {
@@ -280,10 +339,6 @@ func location(f *reports.Finding) string {
 func ruleName(f *reports.Finding) string {
 	return "<code>" + render.MarkdownText(render.DisplayRule(f.Rule, f.RuleName)) + "</code>"
 }
-
-// esc makes report text inert in Markdown: no HTML, no hidden marker, no
-// link, image, mention or reference (see render.MarkdownText).
-var esc = render.MarkdownText
 
 // cut shortens s to at most n bytes on a rune boundary.
 func cut(s string, n int) string {
@@ -321,7 +376,7 @@ func writeCounts(b *strings.Builder, v *summarize.View) {
 	var failed []string
 	for _, inp := range v.Inputs {
 		if inp.Error != "" {
-			failed = append(failed, esc(inp.Error))
+			failed = append(failed, render.MarkdownText(inp.Error))
 		}
 	}
 	if len(failed) > 0 {
@@ -330,7 +385,7 @@ func writeCounts(b *strings.Builder, v *summarize.View) {
 	if len(s.TopCategories) > 0 {
 		b.WriteString("| category | findings |\n|:--|--:|\n")
 		for _, c := range s.TopCategories {
-			fmt.Fprintf(b, "| %s | %d |\n", esc(c.Name), c.Count)
+			fmt.Fprintf(b, "| %s | %d |\n", render.MarkdownText(c.Name), c.Count)
 		}
 		b.WriteString("\n")
 	}

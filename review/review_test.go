@@ -82,7 +82,7 @@ func TestBodyWithinGitHubLimit(t *testing.T) {
 }
 
 func newClient(s *githubtest.Server) *Client {
-	return &Client{APIURL: s.URL, Token: s.Token, Owner: s.Owner, Repo: s.Repo, PR: s.PR, UserAgent: "recap-test"}
+	return &Client{APIURL: s.URL, Token: s.Token, Owner: s.Owner, Repo: s.Repo, PR: s.PR, UserAgent: "recap-test", WriteInterval: -1}
 }
 
 func hunksOf(files []diff.File) map[string][][2]int {
@@ -113,7 +113,7 @@ func TestPostTwice(t *testing.T) {
 	if len(errs) > 0 {
 		t.Fatalf("protocol errors: %v", errs)
 	}
-	if done.Comments != MaxComments || reviews != 1 || len(rc) != 150+MaxComments || len(ic) != 1 || done.SummaryUpdated {
+	if done.Comments != MaxComments || reviews != 1 || len(rc) != 150+MaxComments || len(ic) != 1 || done.Summary.Updated {
 		t.Fatalf("first run: %+v; %d reviews, %d review comments, %d issue comments", done, reviews, len(rc), len(ic))
 	}
 
@@ -124,7 +124,7 @@ func TestPostTwice(t *testing.T) {
 		t.Fatal(err)
 	}
 	rc, ic, reviews, _ = s.Snapshot()
-	if done.Comments != 0 || done.Skipped != MaxComments || reviews != 1 || len(rc) != 150+MaxComments || len(ic) != 1 || !done.SummaryUpdated {
+	if done.Comments != 0 || done.Skipped != MaxComments || reviews != 1 || len(rc) != 150+MaxComments || len(ic) != 1 || !done.Summary.Updated {
 		t.Fatalf("second run: %+v; %d reviews, %d review comments, %d issue comments", done, reviews, len(rc), len(ic))
 	}
 	if ic[0].Body != req.Body {
@@ -153,7 +153,6 @@ func TestPostErrors(t *testing.T) {
 		want    []string // in the error
 		posted  int      // reviews posted
 	}{
-		{"anchor outside the diff", nil, true, []string{"422", "Line could not be resolved", "nothing was posted"}, 0},
 		{"rate limit", once(403, `{"message":"API rate limit exceeded for installation ID 1."}`,
 			http.Header{"X-Ratelimit-Remaining": {"0"}, "X-Ratelimit-Reset": {fmt.Sprint(reset.Unix())}}, "GET"),
 			false, []string{"403", "rate limit is used up until 23:00:00 UTC", "nothing was posted"}, 0},
@@ -161,8 +160,11 @@ func TestPostErrors(t *testing.T) {
 		{"server error on the review", once(500, `{"message":"Server Error"}`, nil, "POST /repos/acme/shop/pulls"), false,
 			[]string{"500", "nothing was posted", "re-run later"}, 0},
 		{"summary refused after the review", once(403, `{"message":"Resource not accessible by integration"}`, nil, "POST /repos/acme/shop/issues"), false,
-			[]string{"the review with 6 inline comments was posted, but the summary comment was not", "issues: write"}, 1},
+			[]string{"posted 6 inline comments, but the summary comment was not", "issues: write"}, 1},
 		{"bad token", once(401, `{"message":"Bad credentials"}`, nil, "GET"), false, []string{"401", "check GITHUB_TOKEN"}, 0},
+		{"secondary rate limit without Retry-After", once(403, `{"message":"You have exceeded a secondary rate limit. Please wait a few minutes before you try again."}`,
+			http.Header{"X-Ratelimit-Remaining": {"4990"}, "X-Ratelimit-Reset": {fmt.Sprint(reset.Unix())}}, "POST"),
+			false, []string{"403", "secondary rate limit", "not the hourly limit", "wait at least a minute", "re-run after 12:01:00 UTC", "nothing was posted"}, 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -172,10 +174,15 @@ func TestPostErrors(t *testing.T) {
 			if tc.badLine {
 				req.Comments[0].Line = 25 // between the hunks
 			}
-			_, err := newClient(s).Post(context.Background(), req)
+			c := newClient(s)
+			c.Now = func() time.Time { return time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC) }
+			_, err := c.Post(context.Background(), req)
 			_, _, reviews, errs := s.Snapshot()
 			if len(errs) > 0 {
 				t.Errorf("protocol errors: %v", errs)
+			}
+			if err != nil && strings.Contains(err.Error(), "used up until") && !strings.Contains(tc.name, "rate limit") {
+				t.Errorf("not a used-up hourly limit: %v", err)
 			}
 			if reviews != tc.posted {
 				t.Errorf("%d reviews posted, want %d", reviews, tc.posted)
@@ -204,7 +211,8 @@ func TestPostErrors(t *testing.T) {
 // reference or hidden comment but recap's own markers.
 func TestReviewInertOnGitHub(t *testing.T) {
 	hostile := []string{"Missing @param tag and @return", "Annotated with @Test; see #123", "Fixed in acme/shop#5",
-		"[x](javascript:alert(1))", "![](https://e.x/a.png)", "<img src=x>", "<!-- recap:fp=x -->", "a ` backtick", "a | pipe"}
+		"[x](javascript:alert(1))", "![](https://e.x/a.png)", "<img src=x>", "<!-- recap:fp=x -->", "a ` backtick", "a | pipe",
+		"cf. GH-12 and gh-7", "since a5c3785ed8d6a35868bc169f07e40e889087fd2e", "short 9ba1224", "user@a5c3785ed8d6a35868bc169f07e40e889087fd2e"}
 	files := []diff.File{{OldPath: "A.java", NewPath: "A.java", Status: diff.Modified, Changed: []int{10, 11, 12, 40},
 		Hunks: []diff.Hunk{{OldStart: 4, OldLines: 9, NewStart: 4, NewLines: 12}}}}
 	c := summarize.NewCollector()
@@ -338,7 +346,7 @@ func TestMarkersOfOthers(t *testing.T) {
 			if len(errs) > 0 {
 				t.Errorf("protocol errors: %v", errs)
 			}
-			if done.Login != poster.Login || done.Comments != len(req.Comments) || done.Skipped != 0 || done.SummaryUpdated || len(ic) != 3 ||
+			if done.Login != poster.Login || done.Comments != len(req.Comments) || done.Skipped != 0 || done.Summary.Updated || len(ic) != 3 ||
 				len(rc) != 3*len(req.Comments) {
 				t.Fatalf("posted %+v; %d review comments, %d issue comments", done, len(rc), len(ic))
 			}
@@ -349,7 +357,7 @@ func TestMarkersOfOthers(t *testing.T) {
 			}
 			// A second run finds its own comments only.
 			done, err = newClient(s).Post(context.Background(), req)
-			if err != nil || done.Skipped != len(req.Comments) || !done.SummaryUpdated || done.SummaryID != ic[2].ID {
+			if err != nil || done.Skipped != len(req.Comments) || !done.Summary.Updated || done.Summary.ID != ic[2].ID {
 				t.Errorf("second run: %+v, %v", done, err)
 			}
 		})
@@ -385,10 +393,157 @@ func TestSuggestion(t *testing.T) {
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			block, from, to, ok := suggestion(&tc.f, files, a)
+			block, from, to, ok := suggestion(&tc.f, files, a, nil)
 			if ok != (tc.block != "") || block != tc.block || from != tc.from || to != tc.to {
 				t.Errorf("suggestion = %q, %d-%d, %v; want %q, %d-%d", block, from, to, ok, tc.block, tc.from, tc.to)
 			}
 		})
+	}
+}
+
+// TestPostRefusedAnchor: GitHub refuses a review for one comment on a line
+// it cannot place (422 "Line could not be resolved", without saying which
+// comment): recap finds it by halves, posts the others, and lists the
+// refused finding in the summary with GitHub's reason. Two refused comments
+// are both found; past MaxRefusedTries the rest are refused together.
+func TestPostRefusedAnchor(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		n        int   // findings
+		bad      []int // comments moved off GitHub's diff
+		reviews  int
+		refused  int
+		together bool
+	}{
+		{"one of six", 5, []int{0}, 2, 1, false},
+		{"one of thirty: 6 refused requests, 5 reviews", 40, []int{11}, 5, 1, false},
+		{"two of thirty", 40, []int{3, 17}, 8, 2, false},
+		{"all of thirty", 40, []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29}, 0, 30, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in := fixture(tc.n)
+			s := githubtest.New(t, "acme", "shop", 7, hunksOf(in.Files))
+			req := Build(in)
+			for _, i := range tc.bad {
+				req.Comments[i].Line = 25 + i%3 // between the hunks: GitHub cannot place it
+			}
+			done, err := newClient(s).Post(context.Background(), req)
+			rc, ic, reviews, errs := s.Snapshot()
+			if err != nil || len(errs) > 0 {
+				t.Fatalf("%v; protocol errors %v", err, errs)
+			}
+			if reviews != tc.reviews || len(done.Refused) != tc.refused || done.Comments != len(req.Comments)-tc.refused || len(rc) != done.Comments {
+				t.Fatalf("%d reviews, %d comments posted, %d refused; want %d reviews, %d refused", reviews, len(rc), len(done.Refused), tc.reviews, tc.refused)
+			}
+			together := false
+			for _, r := range done.Refused {
+				if !strings.Contains(r.Reason, "Line could not be resolved") || !tc.together && strings.Contains(r.Reason, "together") {
+					t.Errorf("reason %q", r.Reason)
+				}
+				together = together || strings.Contains(r.Reason, "together")
+			}
+			if together != tc.together {
+				t.Errorf("refused together: %v, want %v", together, tc.together)
+			}
+			body := ic[0].Body
+			if !strings.Contains(body, fmt.Sprintf("Not commented inline (%d)", tc.refused+tc.n+1-len(req.Comments))) ||
+				strings.Count(body, "not placed: GitHub answered 422") != tc.refused ||
+				!strings.Contains(body, fmt.Sprintf("%d inline comment", done.Comments)) {
+				t.Errorf("summary:\n%s", body)
+			}
+		})
+	}
+}
+
+// TestPacing: writes are at least WriteInterval apart, reads are not
+// paced, and the first write does not wait; with the real clock the
+// stand-in sees the gaps.
+func TestPacing(t *testing.T) {
+	in := fixture(3)
+	s := githubtest.New(t, "acme", "shop", 7, hunksOf(in.Files))
+	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	var slept []time.Duration
+	c := newClient(s)
+	c.WriteInterval = time.Second
+	c.Now = func() time.Time { now = now.Add(100 * time.Millisecond); return now } // each look at the clock: 100 ms later
+	c.Sleep = func(_ context.Context, d time.Duration) error { slept = append(slept, d); now = now.Add(d); return nil }
+	if _, err := c.Post(context.Background(), Build(in)); err != nil {
+		t.Fatal(err)
+	}
+	// The review (first write, no wait), then the summary: one wait of a
+	// second less the time the clock moved from the review's end.
+	if len(slept) != 1 || slept[0] >= time.Second || slept[0] < 500*time.Millisecond {
+		t.Errorf("slept %v", slept)
+	}
+
+	s = githubtest.New(t, "acme", "shop", 7, hunksOf(in.Files))
+	c = newClient(s)
+	c.WriteInterval = 150 * time.Millisecond
+	run := BuildCheck(checkFixture(120, 0)) // 3 writes
+	if _, err := c.PostCheck(context.Background(), run, ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Post(context.Background(), Build(in)); err != nil { // 2 more
+		t.Fatal(err)
+	}
+	times := s.WriteTimes()
+	if len(times) != 5 {
+		t.Fatalf("%d writes", len(times))
+	}
+	for i := 1; i < len(times); i++ {
+		if gap := times[i].Sub(times[i-1]); gap < 150*time.Millisecond {
+			t.Errorf("write %d came %v after the one before, want at least 150ms", i, gap)
+		}
+	}
+}
+
+// TestReviewInertOnGitLab: the same hostile report text, made inert for
+// GitLab (GitLabBody) and rendered with cmark-gfm as GitLab renders
+// Markdown: the text GitLab's reference filters read (entities decoded,
+// code and links aside) holds none of GitLab's references, and reads as
+// the report wrote it.
+func TestReviewInertOnGitLab(t *testing.T) {
+	hostile := []string{"see !12 and project!3", "labels ~bug ~\"needs review\" ~42 and ~group::scoped", "milestones %v1.2 %\"Sprint 3\" %7",
+		"snippet $7, epic &3 and group&4", "alert ^alert#1", "issue #5 and @alice", "iteration *iteration:9", "[vulnerability:1] and [[Wiki Page]]",
+		"commit 9ba12248 and 9ba12248...b19a04f5", "written as entities: &#126;bug &#33;12 &amp;3", "/merge", "/approve"}
+	files := []diff.File{{OldPath: "A.java", NewPath: "A.java", Status: diff.Modified, Changed: []int{10, 11, 12},
+		Hunks: []diff.Hunk{{OldStart: 4, OldLines: 9, NewStart: 4, NewLines: 12}}}}
+	c := summarize.NewCollector()
+	c.KeepPage(0, summarize.MaxLimit)
+	for i := 0; i < MaxComments+len(hostile); i++ {
+		m := hostile[i%len(hostile)]
+		f := reports.Finding{ID: fmt.Sprint(i), Tool: "PMD", Rule: "R" + m, Category: "C " + m, Severity: reports.SeverityWarning,
+			Path: "A.java", Line: 10 + i%3, Message: m}
+		f.Fingerprint = reports.Fingerprint(f, nil)
+		c.Add(f)
+	}
+	req := Build(Input{View: c.View(nil), Files: files, Index: diff.NewIndex(files)})
+	bodies := []string{GitLabBody(req.Body)}
+	for _, cm := range req.Comments {
+		bodies = append(bodies, GitLabBody(cm.Body))
+	}
+	for i, md := range bodies {
+		doc := gfmtest.Render(t, md)
+		for _, p := range gfmtest.GitLabReferences(doc) {
+			t.Errorf("body %d: %s", i, p)
+		}
+		for _, line := range strings.Split(md, "\n") {
+			if strings.HasPrefix(line, "/") {
+				t.Errorf("body %d: a quick action line %q", i, line)
+			}
+		}
+	}
+	text := gfmtest.Text(gfmtest.Render(t, strings.Join(bodies, "\n\n")))
+	for _, m := range hostile {
+		if !strings.Contains(text, m) {
+			t.Errorf("the summary does not read %q:\n%s", m, text)
+		}
+	}
+	// The check can fail: a body with live references is caught.
+	if len(gfmtest.GitLabReferences(gfmtest.Render(t, "see &#126;bug, !12 and [[Home]]"))) != 3 {
+		t.Error("GitLabReferences misses references written as entities")
+	}
+	if len(gfmtest.Problems(gfmtest.Render(t, "GH-12 a5c3785ed8d6a35868bc169f07e40e889087fd2e"))) != 2 {
+		t.Error("Problems misses GH-12 or a SHA")
 	}
 }

@@ -16,13 +16,18 @@ const maxSuggestion = 16 << 10
 // It is made only when the fix changes f's file alone, on lines that one
 // hunk of the diff shows (a multi-line comment must stay in one hunk) and
 // that f's own lines overlap; the lines' head text comes from the hunk, so
-// the suggestion is against the lines the pull request has. ok is false
-// otherwise, and the comment suggests nothing.
-func suggestion(f *reports.Finding, files []diff.File, a *Anchors) (block string, from, to int, ok bool) {
+// the suggestion is against the lines the pull request has. When the
+// reports were made on another commit (a merge commit), lines carries the
+// fix's lines onto the head as the finding's were. ok is false otherwise,
+// and the comment suggests nothing.
+func suggestion(f *reports.Finding, files []diff.File, a *Anchors, lines *diff.LineMap) (block string, from, to int, ok bool) {
 	if f.Detail == nil || f.Detail.Fix == nil || f.Path == "" {
 		return "", 0, 0, false
 	}
-	fix := f.Detail.Fix
+	fix, ok := carryFix(f.Detail.Fix, lines)
+	if !ok {
+		return "", 0, 0, false
+	}
 	for _, r := range fix.Replacements {
 		if r.Path != f.Path {
 			return "", 0, 0, false
@@ -33,11 +38,11 @@ func suggestion(f *reports.Finding, files []diff.File, a *Anchors) (block string
 	if !inHunk || to > last || from < first || to < f.Line || from > max(f.EndLine, f.Line) {
 		return "", 0, 0, false
 	}
-	lines := headLines(files, f.Path, from, to)
-	if lines == nil {
+	head := headLines(files, f.Path, from, to)
+	if head == nil {
 		return "", 0, 0, false
 	}
-	repl, ok := fix.Apply(f.Path, from, lines)
+	repl, ok := fix.Apply(f.Path, from, head)
 	if !ok {
 		return "", 0, 0, false
 	}
@@ -47,6 +52,33 @@ func suggestion(f *reports.Finding, files []diff.File, a *Anchors) (block string
 	}
 	fence := suggestionFence(text)
 	return fence + "suggestion\n" + text + "\n" + fence + "\n\n", from, to, true
+}
+
+// carryFix is fix with its replacements' paths and lines carried through
+// lines (a copy; fix itself is the finding's, shared); false when a line it
+// replaces is not on the new side. Without lines, fix as it is.
+func carryFix(fix *reports.Fix, lines *diff.LineMap) (*reports.Fix, bool) {
+	if lines == nil {
+		return fix, true
+	}
+	out := &reports.Fix{Description: fix.Description, Replacements: make([]reports.Replacement, len(fix.Replacements))}
+	for i, r := range fix.Replacements {
+		from, to := r.Lines()
+		path, newFrom, ok := lines.Map(r.Path, from)
+		if !ok {
+			return nil, false
+		}
+		_, newTo, ok := lines.Map(r.Path, to)
+		if !ok || newTo-newFrom != to-from {
+			return nil, false // lines came or went inside the region: its columns and text no longer fit
+		}
+		r.Path, r.Line = path, newFrom
+		if r.EndLine != 0 {
+			r.EndLine = newTo
+		}
+		out.Replacements[i] = r
+	}
+	return out, true
 }
 
 // headLines are the lines from..to of path in the head revision, as the

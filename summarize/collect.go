@@ -22,10 +22,16 @@ type Collector struct {
 	cats  *tally[string]
 	rules *tally[ruleKey]
 	files *tally[string]
-	// security counts the findings about security, cwe their CWE ids.
-	security int
-	cwe      *tally[int]
-	pager    *pager
+	// importance counts the findings by quality and impact (0: not placed).
+	importance [4][6]int
+	// security counts the findings about security, by impact; cwe their CWE ids.
+	security         int
+	securityByImpact [6]int
+	cwe              *tally[int]
+	order            reports.Order
+	skip             func(*reports.Finding) bool
+	skipped          int
+	pager            *pager
 	// bySev keeps a page per severity (KeepTop).
 	bySev map[reports.Severity]*pager
 }
@@ -53,14 +59,20 @@ func (c *Collector) Add(f reports.Finding) {
 	case reports.SeverityNote:
 		c.sev.Note++
 	}
+	if int(f.Quality) < len(c.importance) && int(f.Impact) < len(c.importance[0]) {
+		c.importance[f.Quality][f.Impact]++
+	}
 	c.tools.add(f.Tool)
 	c.cats.add(f.Category)
-	c.rules.add(ruleKey{f.Tool, f.Rule})
+	c.rules.add(ruleKey{f.Tool, reports.ShortRule(f.Tool, f.Rule)}) // Checkstyle's checks by their names, as users write them
 	if f.Path != "" {
 		c.files.add(f.Path)
 	}
 	if f.Security() {
 		c.security++
+		if int(f.Impact) < len(c.securityByImpact) {
+			c.securityByImpact[f.Impact]++
+		}
 		for _, id := range f.CWE {
 			if c.cwe == nil {
 				c.cwe = newTally(MaxDistinct, hashInt)
@@ -78,6 +90,42 @@ func (c *Collector) Add(f reports.Finding) {
 	}
 }
 
+// Slack makes the collector keep n findings past the page too, for a
+// caller that will skip some of them (see Skip). Call it after KeepPage.
+func (c *Collector) Slack(n int) {
+	if c.pager != nil && n > 0 {
+		c.pager.keep += n
+	}
+}
+
+// Skip leaves the findings skip accepts out of the page (their problem is
+// another finding's), skipped of them in all: the page counts the others.
+// Call it after the last Add and before View.
+func (c *Collector) Skip(skip func(*reports.Finding) bool, skipped int) {
+	c.skip, c.skipped = skip, skipped
+}
+
+// PageShort reports whether the page kept may miss findings since too
+// many of those it kept were skipped: a pass that skips them as they come
+// gives the page.
+func (c *Collector) PageShort() bool {
+	p := c.pager
+	if p == nil || c.skip == nil || c.total <= p.keep {
+		return false
+	}
+	left := 0
+	for i := range p.h.fs {
+		if !c.skip(&p.h.fs[i]) {
+			left++
+		}
+	}
+	return left < p.offset+p.limit
+}
+
+// SortBy sets the order of the findings the collector keeps (the default
+// is reports.OrderImportance). Call it before KeepPage or KeepTop.
+func (c *Collector) SortBy(o reports.Order) { c.order = o }
+
 // KeepTop makes the collector keep, for each severity, the first n findings
 // of that severity in view order (n ≥ 0 each; GitHub shows 10 annotations of
 // each level per step). The view's page holds them most severe first.
@@ -85,9 +133,9 @@ func (c *Collector) Add(f reports.Finding) {
 func (c *Collector) KeepTop(errors, warnings, notes int) {
 	c.pager = nil
 	c.bySev = map[reports.Severity]*pager{
-		reports.SeverityError:   {limit: errors, keep: errors},
-		reports.SeverityWarning: {limit: warnings, keep: warnings},
-		reports.SeverityNote:    {limit: notes, keep: notes},
+		reports.SeverityError:   {limit: errors, keep: errors, order: c.order},
+		reports.SeverityWarning: {limit: warnings, keep: warnings, order: c.order},
+		reports.SeverityNote:    {limit: notes, keep: notes, order: c.order},
 	}
 }
 
@@ -101,7 +149,7 @@ func (c *Collector) KeepPage(offset, limit int) {
 	limit = min(limit, MaxLimit)
 	offset = min(max(offset, 0), math.MaxInt32) // offset+limit must not overflow
 
-	c.pager = &pager{offset: offset, limit: limit, keep: offset + limit}
+	c.pager = &pager{offset: offset, limit: limit, keep: offset + limit, order: c.order}
 	c.bySev = nil
 }
 
@@ -109,8 +157,27 @@ func (c *Collector) KeepPage(offset, limit int) {
 func (c *Collector) Summary() Summary {
 	files, exact := c.files.distinct()
 	s := Summary{
-		Total: c.total, Files: files, BySeverity: c.sev, ByTool: map[string]int{},
+		Total: c.total, Problems: c.total, Files: files, BySeverity: c.sev, ByTool: map[string]int{},
 		TopCategories: top(c.cats.sure()), TopFiles: top(c.files.sure()), TopRules: []RuleCount{},
+	}
+	for _, q := range reports.Qualities {
+		var byImpact ImpactCounts
+		for _, i := range reports.Impacts {
+			n := c.importance[q][i]
+			*byImpact.at(i) = n
+			*s.ByImpact.at(i) += n
+		}
+		if byImpact.Total() == 0 {
+			continue
+		}
+		switch q {
+		case reports.QualitySecurity:
+			s.ByQuality.Security, s.ByQualityImpact.Security = byImpact.Total(), &byImpact
+		case reports.QualityReliability:
+			s.ByQuality.Reliability, s.ByQualityImpact.Reliability = byImpact.Total(), &byImpact
+		case reports.QualityMaintainability:
+			s.ByQuality.Maintainability, s.ByQualityImpact.Maintainability = byImpact.Total(), &byImpact
+		}
 	}
 	if !exact {
 		s.Approximate = append(s.Approximate, "files", "topFiles")
@@ -125,6 +192,9 @@ func (c *Collector) Summary() Summary {
 	}
 	if c.security > 0 {
 		s.Security = &SecurityCounts{Findings: c.security, TopCWE: []Count{}}
+		for _, i := range reports.Impacts {
+			*s.Security.ByImpact.at(i) = c.securityByImpact[i]
+		}
 		if c.cwe != nil {
 			s.Security.TopCWE = topCWE(c.cwe.sure())
 			if _, exact := c.cwe.distinct(); !exact {
@@ -162,11 +232,11 @@ func (c *Collector) View(inputs []reports.Input) *View {
 	offset, limit := 0, 0
 	switch {
 	case c.pager != nil:
-		page, offset, limit = c.pager.page(), c.pager.offset, c.pager.limit
+		page, offset, limit = c.pager.page(c.skip), c.pager.offset, c.pager.limit
 	case c.bySev != nil:
 		for _, sev := range reports.Severities {
 			p := c.bySev[sev]
-			page = append(page, p.page()...)
+			page = append(page, p.page(c.skip)...)
 			limit += p.limit
 		}
 	default:
@@ -176,7 +246,7 @@ func (c *Collector) View(inputs []reports.Input) *View {
 	for i, f := range page {
 		v.Findings[i] = FindingView{Finding: f, RuleInfo: reports.RuleOf(inputs, &f)}
 	}
-	v.Page = NewPage(offset, limit, len(page), c.total)
+	v.Page = NewPage(offset, limit, len(page), c.total-c.skipped)
 	if c.pager == nil { // the first of each severity: no next page
 		v.Page.NextOffset = nil
 	}

@@ -24,7 +24,7 @@ func TestCollector(t *testing.T) {
 	}
 	got := c.Summary()
 	want := Summary{
-		Total: 20, Files: 14,
+		Total: 20, Problems: 20, Files: 14,
 		BySeverity: SeverityCounts{Error: 3, Warning: 2, Note: 15},
 		ByTool:     map[string]int{"PMD": 17, "Checkstyle": 2, "SpotBugs": 1},
 		TopCategories: []Count{
@@ -48,17 +48,35 @@ func TestCollector(t *testing.T) {
 func TestCollectorSecurity(t *testing.T) {
 	c := NewCollector()
 	c.KeepPage(0, 10)
-	c.Add(reports.Finding{Tool: "CodeQL", Rule: "js/sql", Category: reports.CategoryOther, Severity: reports.SeverityError, CWE: []int{89, 564}})
-	c.Add(reports.Finding{Tool: "CodeQL", Rule: "js/sql", Category: reports.CategoryOther, Severity: reports.SeverityError, CWE: []int{89}})
-	c.Add(reports.Finding{Tool: "Trivy", Rule: "CVE-1", Category: reports.CategorySecurity, Severity: reports.SeverityWarning, SecuritySeverity: 5.3})
-	c.Add(reports.Finding{Tool: "SpotBugs", Rule: "X", Category: reports.CategorySecurity, Severity: reports.SeverityNote})
-	c.Add(reports.Finding{Tool: "PMD", Rule: "Y", Category: reports.CategoryDesign, Severity: reports.SeverityNote})
+	sec, rel := reports.QualitySecurity, reports.QualityReliability
+	c.Add(reports.Finding{Tool: "CodeQL", Rule: "js/sql", Category: reports.CategoryOther, Severity: reports.SeverityError, CWE: []int{89, 564},
+		Quality: sec, Impact: reports.ImpactHigh})
+	c.Add(reports.Finding{Tool: "CodeQL", Rule: "js/sql", Category: reports.CategoryOther, Severity: reports.SeverityError, CWE: []int{89},
+		Quality: sec, Impact: reports.ImpactHigh})
+	c.Add(reports.Finding{Tool: "Trivy", Rule: "CVE-1", Category: reports.CategorySecurity, Severity: reports.SeverityWarning, SecuritySeverity: 5.3,
+		Quality: sec, Impact: reports.ImpactMedium})
+	c.Add(reports.Finding{Tool: "SpotBugs", Rule: "X", Category: reports.CategorySecurity, Severity: reports.SeverityNote, Quality: sec, Impact: reports.ImpactLow})
+	c.Add(reports.Finding{Tool: "PMD", Rule: "Y", Category: reports.CategoryDesign, Severity: reports.SeverityNote,
+		Quality: reports.QualityMaintainability, Impact: reports.ImpactLow})
+	c.Add(reports.Finding{Tool: "SpotBugs", Rule: "DLS", Category: reports.CategoryErrorProne, Severity: reports.SeverityNote, CWE: []int{563},
+		Quality: rel, Impact: reports.ImpactLow}) // a CWE alone: not about security
 	rules := &reports.Rules{}
 	sql := rules.Add("CodeQL", reports.Rule{ID: "js/sql", Short: "SQL injection", CWE: []int{89}})
 	v := c.View([]reports.Input{{Path: "a"}, {Path: "b", Rules: rules}})
-	want := &SecurityCounts{Findings: 4, TopCWE: []Count{{"CWE-89", 2}, {"CWE-564", 1}}}
+	want := &SecurityCounts{Findings: 4, ByImpact: ImpactCounts{High: 2, Medium: 1, Low: 1}, TopCWE: []Count{{"CWE-89", 2}, {"CWE-564", 1}}}
 	if diff := cmp.Diff(want, v.Summary.Security); diff != "" {
 		t.Errorf("security (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(ImpactCounts{High: 2, Medium: 1, Low: 3}, v.Summary.ByImpact); diff != "" {
+		t.Errorf("byImpact (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(QualityCounts{Security: 4, Reliability: 1, Maintainability: 1}, v.Summary.ByQuality); diff != "" {
+		t.Errorf("byQuality (-want +got):\n%s", diff)
+	}
+	wantQI := QualityImpactCounts{Security: &ImpactCounts{High: 2, Medium: 1, Low: 1}, Reliability: &ImpactCounts{Low: 1},
+		Maintainability: &ImpactCounts{Low: 1}}
+	if diff := cmp.Diff(wantQI, v.Summary.ByQualityImpact); diff != "" {
+		t.Errorf("byQualityImpact (-want +got):\n%s", diff)
 	}
 	if v.Findings[0].RuleInfo != sql || v.Findings[1].RuleInfo != sql || v.Findings[2].RuleInfo != nil {
 		t.Errorf("rules of the page: %v %v %v", v.Findings[0].RuleInfo, v.Findings[1].RuleInfo, v.Findings[2].RuleInfo)

@@ -2,11 +2,11 @@ package summarize
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/recap-dev/recap/diff"
+	"github.com/recap-dev/recap/internal/english"
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/summarize/budget"
 )
@@ -48,6 +48,11 @@ type DiffFile struct {
 	Hunks   int    `json:"hunks"`
 	Added   int    `json:"added"`
 	Deleted int    `json:"deleted"`
+	// Large: the file's diff is too large to show (its hunks are not in the
+	// view); Note says what is known of it ("large file: 1114200 lines
+	// changed").
+	Large bool   `json:"large,omitempty"`
+	Note  string `json:"note,omitempty"`
 }
 
 // HunkView is one hunk as the view shows it: lines with their unified-diff
@@ -67,78 +72,152 @@ type DiffOptions struct {
 	MaxHunks int
 	// Paths keeps the files whose new or old path matches (none: all).
 	Paths reports.Globs
+	// Spell writes the path filter of the suggestions as the door takes
+	// it (nil: path="…").
+	Spell Speller
 }
 
-// NewDiffView builds the whitespace-free view of files: hunks whose changes
-// are all whitespace are dropped (and counted), files left with nothing are
-// left out, and past opts.MaxHunks hunks the rest are counted in a marker
-// with their approximate cost, with suggestions of files to narrow to.
+// MaxDiffFiles is the most file lines one diff view keeps; past them files
+// are counted (in the summary and a marker), not listed.
+const MaxDiffFiles = 10_000
+
+// NewDiffView builds the whitespace-free view of files (see
+// [DiffViewBuilder]).
 func NewDiffView(files []diff.File, opts DiffOptions) *DiffView {
-	maxHunks := opts.MaxHunks
-	if maxHunks <= 0 || maxHunks > MaxHunks {
-		maxHunks = MaxHunks
-	}
-	v := &DiffView{Files: []DiffFile{}, Hunks: []HunkView{}}
-	more, moreChars := 0, 0
-	type fileHunks struct {
-		path string
-		n    int
-	}
-	var byHunks []fileHunks
+	b := NewDiffViewBuilder(opts)
 	for i := range files {
-		f := &files[i]
-		if len(opts.Paths) > 0 && !opts.Paths.Match(f.NewPath) && !opts.Paths.Match(f.OldPath) {
+		b.Add(&files[i])
+	}
+	return b.View()
+}
+
+// A DiffViewBuilder builds the whitespace-free view of a diff a file at a
+// time, keeping only what the view shows: hunks whose changes are all
+// whitespace are dropped (and counted), files left with nothing are left
+// out, a large file is a line with its counts, and past opts.MaxHunks hunks
+// the rest are counted in a marker with their approximate cost, with
+// suggestions of files to narrow to.
+type DiffViewBuilder struct {
+	opts            DiffOptions
+	v               *DiffView
+	more, moreChars int
+	moreFiles       int
+	top             []fileHunks // the files with the most hunks, at most 3
+}
+
+type fileHunks struct {
+	path string
+	n    int
+}
+
+// NewDiffViewBuilder starts a view.
+func NewDiffViewBuilder(opts DiffOptions) *DiffViewBuilder {
+	if opts.MaxHunks <= 0 || opts.MaxHunks > MaxHunks {
+		opts.MaxHunks = MaxHunks
+	}
+	return &DiffViewBuilder{opts: opts, v: &DiffView{Files: []DiffFile{}, Hunks: []HunkView{}}}
+}
+
+// Add adds a file to the view; the view keeps nothing of f.
+func (b *DiffViewBuilder) Add(f *diff.File) {
+	v, opts := b.v, b.opts
+	if len(opts.Paths) > 0 && !opts.Paths.Match(f.NewPath) && !opts.Paths.Match(f.OldPath) {
+		return
+	}
+	row := DiffFile{Path: f.Path(), Status: f.Status, Binary: f.Binary}
+	if f.Status == diff.Renamed || f.Status == diff.Copied {
+		row.OldPath = f.OldPath
+	}
+	if f.ModeChanged() {
+		row.Mode = fmt.Sprintf("%o → %o", f.OldMode, f.NewMode)
+	}
+	if f.Large != nil {
+		row.Large = true
+		row.Note = LargeNote(f.Large)
+		row.Added, row.Deleted = f.Counts()
+	}
+	for hi := range f.Hunks {
+		h := &f.Hunks[hi]
+		if h.WhitespaceOnly() {
+			v.Summary.WhitespaceOnlyHunks++
 			continue
 		}
-		row := DiffFile{Path: f.Path(), Status: f.Status, Binary: f.Binary}
-		if f.Status == diff.Renamed || f.Status == diff.Copied {
-			row.OldPath = f.OldPath
-		}
-		if f.ModeChanged() {
-			row.Mode = fmt.Sprintf("%o → %o", f.OldMode, f.NewMode)
-		}
-		for hi := range f.Hunks {
-			h := &f.Hunks[hi]
-			if h.WhitespaceOnly() {
-				v.Summary.WhitespaceOnlyHunks++
-				continue
-			}
-			a, d := h.Counts()
-			row.Hunks++
-			row.Added += a
-			row.Deleted += d
-			hv := hunkView(row.Path, h)
-			if len(v.Hunks) < maxHunks {
-				v.Hunks = append(v.Hunks, hv)
-			} else {
-				more++
-				for _, l := range hv.Lines {
-					moreChars += utf8.RuneCountInString(l) + 4
-				}
+		a, d := h.Counts()
+		row.Hunks++
+		row.Added += a
+		row.Deleted += d
+		if len(v.Hunks) < opts.MaxHunks {
+			v.Hunks = append(v.Hunks, hunkView(row.Path, h))
+		} else {
+			b.more++
+			for _, l := range h.Lines {
+				b.moreChars += min(utf8.RuneCountInString(l.Text)+1, MaxLineChars+1) + 4
 			}
 		}
-		if row.Hunks == 0 && f.Status == diff.Modified && !f.Binary && row.Mode == "" && len(f.Hunks) > 0 {
-			continue // only whitespace changed
-		}
-		v.Files = append(v.Files, row)
-		v.Summary.Files++
-		v.Summary.Hunks += row.Hunks
-		v.Summary.Added += row.Added
-		v.Summary.Deleted += row.Deleted
-		byHunks = append(byHunks, fileHunks{row.Path, row.Hunks})
 	}
-	if more > 0 {
+	if row.Hunks == 0 && f.Status == diff.Modified && !f.Binary && row.Mode == "" && len(f.Hunks) > 0 {
+		return // only whitespace changed
+	}
+	v.Summary.Files++
+	v.Summary.Hunks += row.Hunks
+	v.Summary.Added += row.Added
+	v.Summary.Deleted += row.Deleted
+	if len(v.Files) < MaxDiffFiles {
+		v.Files = append(v.Files, row)
+	} else {
+		b.moreFiles++
+	}
+	b.rank(fileHunks{row.Path, row.Hunks})
+}
+
+// rank keeps the three files with the most hunks, the first seen first
+// among equals.
+func (b *DiffViewBuilder) rank(fh fileHunks) {
+	i := len(b.top)
+	for i > 0 && b.top[i-1].n < fh.n {
+		i--
+	}
+	if i >= 3 {
+		return
+	}
+	b.top = append(b.top, fileHunks{})
+	copy(b.top[i+1:], b.top[i:])
+	b.top[i] = fh
+	if len(b.top) > 3 {
+		b.top = b.top[:3]
+	}
+}
+
+// View is the view of the files added.
+func (b *DiffViewBuilder) View() *DiffView {
+	v := b.v
+	if b.moreFiles > 0 {
 		v.hunkBase = append(v.hunkBase, budget.Omission{
-			What:   fmt.Sprintf("%d hunks after the first %d: narrow to the files you need with a path filter", more, maxHunks),
-			Tokens: budget.FloorRunes(moreChars),
+			What: fmt.Sprintf("%d files after the first %d: narrow with a path filter", b.moreFiles, MaxDiffFiles),
 		})
-		sort.SliceStable(byHunks, func(i, j int) bool { return byHunks[i].n > byHunks[j].n })
-		for _, fh := range byHunks[:min(3, len(byHunks))] {
-			v.Suggestions = append(v.Suggestions, fmt.Sprintf("path=%q has %d hunks", fh.path, fh.n))
+	}
+	if b.more > 0 {
+		v.hunkBase = append(v.hunkBase, budget.Omission{
+			What:   fmt.Sprintf("%d hunks after the first %d: narrow to the files you need with a path filter", b.more, b.opts.MaxHunks),
+			Tokens: budget.FloorRunes(b.moreChars),
+		})
+		for _, fh := range b.top {
+			v.Suggestions = append(v.Suggestions, fmt.Sprintf("%s has %d hunks", spell(b.opts.Spell, "path", fh.path), fh.n))
 		}
 	}
 	v.Omitted = append([]budget.Omission(nil), v.hunkBase...)
 	return v
+}
+
+// LargeNote says what is known of a large file's changes.
+func LargeNote(l *diff.Large) string {
+	if !l.Diffed {
+		if l.OldLines > 0 || l.NewLines > 0 {
+			return fmt.Sprintf("large file (%s → %s): not diffed", english.Plural(l.OldLines, "line", "lines"), english.Plural(l.NewLines, "line", "lines"))
+		}
+		return "large file: not diffed"
+	}
+	return fmt.Sprintf("large file: %s changed", english.Plural(l.Added+l.Deleted, "line", "lines"))
 }
 
 func hunkView(path string, h *diff.Hunk) HunkView {

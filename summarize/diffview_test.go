@@ -185,3 +185,53 @@ func TestViewCutsLongLines(t *testing.T) {
 		t.Errorf("long line is %d runes: %q…", n, lines[1][:20])
 	}
 }
+
+// TestDiffViewManyFiles: past MaxDiffFiles file lines the view counts the
+// files (in the summary and a marker) without listing them; the
+// suggestions still name the files with the most hunks.
+func TestDiffViewManyFiles(t *testing.T) {
+	b := summarize.NewDiffViewBuilder(summarize.DiffOptions{})
+	n := summarize.MaxDiffFiles + 5
+	for i := 0; i < n; i++ {
+		f := diff.File{OldPath: fmt.Sprintf("f%d.txt", i), NewPath: fmt.Sprintf("f%d.txt", i), Status: diff.Modified}
+		hunks := 1
+		if i == n-1 {
+			hunks = 3 // the last file has the most
+		}
+		for h := 0; h < hunks; h++ {
+			f.Hunks = append(f.Hunks, diff.Hunk{OldStart: 10*h + 1, OldLines: 1, NewStart: 10*h + 1, NewLines: 1,
+				Lines: []diff.Line{{Kind: diff.Delete, Old: 10*h + 1, Text: "a"}, {Kind: diff.Add, New: 10*h + 1, Text: "b"}}})
+		}
+		b.Add(&f)
+	}
+	v := b.View()
+	if v.Summary.Files != n || len(v.Files) != summarize.MaxDiffFiles {
+		t.Errorf("%d files counted, %d listed; want %d and %d", v.Summary.Files, len(v.Files), n, summarize.MaxDiffFiles)
+	}
+	var markers []string
+	for _, o := range v.Omitted {
+		markers = append(markers, o.What)
+	}
+	if len(markers) != 2 || !strings.HasPrefix(markers[0], "5 files after the first 10000") {
+		t.Errorf("markers %q", markers)
+	}
+	if len(v.Suggestions) == 0 || v.Suggestions[0] != fmt.Sprintf("path=%q has 3 hunks", fmt.Sprintf("f%d.txt", n-1)) {
+		t.Errorf("suggestions %q", v.Suggestions)
+	}
+}
+
+type listSpelling struct{}
+
+func (listSpelling) Spell(filter, value string) string { return filter + "s=[" + value + "]" }
+
+// TestDiffSuggestionsSpelled: the diff view's suggestions write the path
+// filter as the door's Speller does, path="…" without one.
+func TestDiffSuggestionsSpelled(t *testing.T) {
+	files := parse(t, manyHunks(2, 15))
+	if v := summarize.NewDiffView(files, summarize.DiffOptions{}); len(v.Suggestions) == 0 || !strings.HasPrefix(v.Suggestions[0], `path="f0.go" has 15 hunks`) {
+		t.Errorf("suggestions %q", v.Suggestions)
+	}
+	if v := summarize.NewDiffView(files, summarize.DiffOptions{Spell: listSpelling{}}); len(v.Suggestions) == 0 || !strings.HasPrefix(v.Suggestions[0], `paths=[f0.go] has 15 hunks`) {
+		t.Errorf("suggestions %q", v.Suggestions)
+	}
+}

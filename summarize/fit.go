@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/recap-dev/recap/internal/english"
 	"github.com/recap-dev/recap/summarize/budget"
@@ -24,6 +25,26 @@ type Layout interface {
 	Context(f *FindingView) string
 }
 
+// A Speller writes a filter as the door that made the view takes it, in
+// the suggestions of what would narrow a result: filter is "severity",
+// "category", "rule" or "path", value its value. A [Layout] may implement
+// it; without it a suggestion writes filter=value (severity=error,
+// category="Design").
+type Speller interface {
+	Spell(filter, value string) string
+}
+
+// spell writes filter with value as sp spells it, or as filter=value.
+func spell(sp Speller, filter, value string) string {
+	if sp != nil {
+		return sp.Spell(filter, value)
+	}
+	if filter == "severity" {
+		return filter + "=" + value
+	}
+	return fmt.Sprintf("%s=%q", filter, value)
+}
+
 // The kinds of a view's parts, in the order they are admitted.
 const (
 	kindSummary  = iota // the counts and the inputs: always kept
@@ -40,10 +61,13 @@ const (
 // a marker in Omitted; Suggestions name the largest groups that would narrow
 // the result; Page and Tokens are updated. The last resorts, once only the
 // summary is left: no suggestions, then one marker for all, then the counts
-// of the largest tool alone. It returns what the view costs.
+// of the largest tool alone. Suggestions the view had before (a filter that
+// matches nothing) are kept, first. It returns what the view costs.
 func Fit(v *View, c budget.Counter, limit int, l Layout) int {
 	limit = budget.Clamp(limit)
+	given := slices.Clone(v.Suggestions)
 	v.Tokens = &budget.TokenInfo{Budget: limit, Tokenizer: c.Name()}
+	sp, _ := l.(Speller)
 	findings := v.Findings
 	tops := [3]any{v.Summary.TopCategories, v.Summary.TopRules, v.Summary.TopFiles}
 	topsCost := budget.Cost(c, l.TopLists(&v.Summary))
@@ -62,7 +86,10 @@ func Fit(v *View, c budget.Counter, limit int, l Layout) int {
 	return budget.Fit(c, limit, budget.Plan{
 		Parts: parts,
 		Apply: func(keep []bool, level int) {
-			apply(v, baseOmitted, findings, tops, parts, keep, level == 0)
+			apply(v, baseOmitted, findings, tops, parts, keep, level == 0, sp)
+			if level == 0 && len(given) > 0 {
+				v.Suggestions = append(slices.Clone(given), v.Suggestions...)
+			}
 			squeeze(v, level-1)
 		},
 		Levels: 5,
@@ -136,8 +163,11 @@ func keepInputs(v *View, c budget.Counter, limit int, l Layout) int {
 
 // squeeze is the last resort of the smallest budgets, once only the
 // summary is left: at level 1 the markers become one, at level 2 the counts
-// by tool keep only the largest, at level 3 the security counts lose their
-// CWE ids, at level 4 they go.
+// by tool keep only the largest and the counts by quality and impact at once
+// go (byImpact and byQuality stay), at level 3 the security counts lose
+// their impacts and CWE ids and the counts by quality go (byImpact stays),
+// at level 4 the security counts, the counts by tool and the inputs'
+// statuses go.
 func squeeze(v *View, level int) {
 	if level >= 1 && len(v.Omitted) > 1 {
 		total := 0
@@ -155,17 +185,32 @@ func squeeze(v *View, level int) {
 		}
 		v.Summary.ByTool = map[string]int{best: n}
 	}
+	if level >= 2 {
+		v.Summary.ByQualityImpact = QualityImpactCounts{}
+	}
+	if level >= 3 {
+		v.Summary.ByQuality = QualityCounts{}
+	}
+	if level >= 4 {
+		v.Summary.ByTool = map[string]int{}
+	}
+	if level >= 4 && len(v.Inputs) > 0 {
+		v.Inputs = v.Inputs[:0]
+		if len(v.Omitted) == 1 && !strings.Contains(v.Omitted[0].What, "statuses") {
+			v.Omitted[0].What = "inputs' statuses, " + v.Omitted[0].What
+		}
+	}
 	if sec := v.Summary.Security; sec != nil && level >= 3 {
 		if level >= 4 {
 			v.Summary.Security = nil
-		} else if len(sec.TopCWE) > 0 {
+		} else if len(sec.TopCWE) > 0 || sec.ByImpact.Total() > 0 {
 			v.Summary.Security = &SecurityCounts{Findings: sec.Findings, TopCWE: []Count{}}
 		}
 	}
 }
 
 // apply rebuilds v's findings, top lists, page and markers from keep.
-func apply(v *View, baseOmitted []budget.Omission, findings []FindingView, tops [3]any, parts []budget.Part, keep []bool, suggest bool) {
+func apply(v *View, baseOmitted []budget.Omission, findings []FindingView, tops [3]any, parts []budget.Part, keep []bool, suggest bool, sp Speller) {
 	v.Omitted, v.Suggestions = append([]budget.Omission(nil), baseOmitted...), nil
 	if keep[kindTopLists] {
 		v.Summary.TopCategories, v.Summary.TopRules, v.Summary.TopFiles = tops[0].([]Count), tops[1].([]RuleCount), tops[2].([]Count)
@@ -207,16 +252,16 @@ func apply(v *View, baseOmitted []budget.Omission, findings []FindingView, tops 
 	}
 	switch {
 	case droppedN > 0 && p.Returned == 0:
-		v.Omitted = append(v.Omitted, budget.Omission{What: fmt.Sprintf("%d findings of the requested page: not one fits beside the summary; raise maxTokens, or narrow the filters", droppedN), Tokens: droppedTok})
+		v.Omitted = append(v.Omitted, budget.Omission{What: fmt.Sprintf("%s of the requested page: not one fits beside the summary; raise maxTokens, or narrow the filters", english.Plural(droppedN, "finding", "findings")), Tokens: droppedTok})
 	case droppedN > 0:
-		v.Omitted = append(v.Omitted, budget.Omission{What: fmt.Sprintf("%d findings of the requested page: raise maxTokens, narrow the filters, or page with offset=%d", droppedN, next), Tokens: droppedTok})
+		v.Omitted = append(v.Omitted, budget.Omission{What: fmt.Sprintf("%s of the requested page: raise maxTokens, narrow the filters, or page with offset=%d", english.Plural(droppedN, "finding", "findings"), next), Tokens: droppedTok})
 	}
 	if after := p.Total - p.Offset - len(findings); after > 0 && len(findings) > 0 {
 		avg := (droppedTok + sumKept(parts, keep)) / len(findings)
-		v.Omitted = append(v.Omitted, budget.Omission{What: fmt.Sprintf("%d findings after the requested page: page with offset=%d, or narrow the filters", after, p.Offset+len(findings)), Tokens: avg * after})
+		v.Omitted = append(v.Omitted, budget.Omission{What: fmt.Sprintf("%s after the requested page: page with offset=%d, or narrow the filters", english.Plural(after, "finding", "findings"), p.Offset+len(findings)), Tokens: avg * after})
 	}
 	if suggest && (droppedN > 0 || !keep[kindTopLists] || (p.NextOffset != nil && p.Total > 2*len(v.Findings))) {
-		v.Suggestions = suggestions(&v.Summary)
+		v.Suggestions = suggestions(&v.Summary, sp)
 	}
 }
 
@@ -230,29 +275,30 @@ func sumKept(parts []budget.Part, keep []bool) int {
 	return n
 }
 
-// suggestions name the largest groups that would narrow a result.
-func suggestions(s *Summary) []string {
+// suggestions name the largest groups that would narrow a result, each
+// filter spelled by sp.
+func suggestions(s *Summary, sp Speller) []string {
 	var out []string
 	for _, sev := range []struct {
 		name string
 		n    int
 	}{{"error", s.BySeverity.Error}, {"warning", s.BySeverity.Warning}} {
 		if sev.n > 0 && sev.n < s.Total {
-			out = append(out, fmt.Sprintf("severity=%s keeps %d of %s", sev.name, sev.n, english.Plural(s.Total, "finding", "findings")))
+			out = append(out, fmt.Sprintf("%s keeps %d of %s", spell(sp, "severity", sev.name), sev.n, english.Plural(s.Total, "finding", "findings")))
 			break
 		}
 	}
 	if len(s.TopCategories) > 0 {
 		c := s.TopCategories[0]
-		out = append(out, fmt.Sprintf("category=%q has %s", c.Name, english.Plural(c.Count, "finding", "findings")))
+		out = append(out, fmt.Sprintf("%s has %s", spell(sp, "category", c.Name), english.Plural(c.Count, "finding", "findings")))
 	}
 	if len(s.TopRules) > 0 {
 		r := s.TopRules[0]
-		out = append(out, fmt.Sprintf("rule=%q (%s) has %s", r.Name, r.Tool, english.Plural(r.Count, "finding", "findings")))
+		out = append(out, fmt.Sprintf("%s (%s) has %s", spell(sp, "rule", r.Name), r.Tool, english.Plural(r.Count, "finding", "findings")))
 	}
 	if len(s.TopFiles) > 0 {
 		f := s.TopFiles[0]
-		out = append(out, fmt.Sprintf("path=%q has %s", f.Name, english.Plural(f.Count, "finding", "findings")))
+		out = append(out, fmt.Sprintf("%s has %s", spell(sp, "path", f.Name), english.Plural(f.Count, "finding", "findings")))
 	}
 	return out
 }

@@ -18,7 +18,7 @@ import (
 	"github.com/recap-dev/recap/summarize/tokens"
 )
 
-var markerCount = regexp.MustCompile(`^(\d+) findings (of|after) the requested page`)
+var markerCount = regexp.MustCompile(`^(\d+) findings? (of|after) the requested page`)
 
 // TestFitCorpus is the budget's property test: over every corpus report,
 // with random filters, offsets, limits, budgets (256…25,000) and output

@@ -19,6 +19,20 @@ const FixContext = 1
 func FixDiff(fix *reports.Fix, src Source) (diff string, notes []string) {
 	var b strings.Builder
 	for _, path := range fix.Paths() {
+		if chars := byCharacters(fix, path); len(chars) > 0 {
+			// Regions the reader could not place on lines (the file was not
+			// at hand): the replacements alone, by their offsets.
+			notes = append(notes, fmt.Sprintf("%s: the fix's regions are given by characters, which recap could not place on lines "+
+				"(the file was not at hand when the report was read); its replacements are shown alone", path))
+			fmt.Fprintf(&b, "--- a/%s\n+++ b/%s\n", path, path)
+			for _, r := range chars {
+				fmt.Fprintf(&b, "@@ replaces the %d characters at offset %d @@\n", r.Length, r.Offset)
+				for _, l := range strings.Split(r.Text, "\n") {
+					b.WriteString("+" + cutLine(l) + "\n")
+				}
+			}
+			continue
+		}
 		from, to, _ := fix.Span(path)
 		fmt.Fprintf(&b, "--- a/%s\n+++ b/%s\n", path, path)
 		lines, err := fileLines(src, path, from, to)
@@ -109,4 +123,16 @@ func region(r *reports.Replacement) string {
 		end = fmt.Sprint(r.EndColumn)
 	}
 	return fmt.Sprintf("%d:%d-%d:%s", a, max(r.Column, 1), z, end)
+}
+
+// byCharacters returns the replacements of path whose regions are given
+// by characters alone, nil when none is.
+func byCharacters(fix *reports.Fix, path string) []reports.Replacement {
+	var out []reports.Replacement
+	for _, r := range fix.Replacements {
+		if r.Path == path && r.ByCharacters() {
+			out = append(out, r)
+		}
+	}
+	return out
 }

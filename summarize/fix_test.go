@@ -45,6 +45,10 @@ func TestFixDiff(t *testing.T) {
 			[]string{"a.py: its regions do not fit the file's lines 2-2 (the file may have changed since the report); the fix's replacements are shown alone"}},
 		"past the end": {reports.Fix{Replacements: []reports.Replacement{{Path: "a.py", Line: 9, Text: "x"}}},
 			"--- a/a.py\n+++ b/a.py\n@@ -9,1 +9,1 @@ replaces line 9\n+x\n", []string{"a.py: past the end; the fix's replacements are shown alone"}},
+		"regions of characters": {reports.Fix{Replacements: []reports.Replacement{{Path: "a.py", Offset: 40, Length: 4, Text: "JSON.parse"}}},
+			"--- a/a.py\n+++ b/a.py\n@@ replaces the 4 characters at offset 40 @@\n+JSON.parse\n",
+			[]string{"a.py: the fix's regions are given by characters, which recap could not place on lines (the file was not at hand when the report was read); its replacements are shown alone"}},
+		"in words alone": {reports.Fix{Description: "Upgrade to 2.0"}, "", nil},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {

@@ -17,16 +17,19 @@ const (
 // stream by, without sorting them all: a max-heap whose root is the last of
 // the kept ones, replaced when a finding that sorts before it arrives.
 // Memory is offset+limit findings, whatever the number streamed.
-type pageHeap []reports.Finding
+type pageHeap struct {
+	fs    []reports.Finding
+	order reports.Order
+}
 
-func (h pageHeap) Len() int           { return len(h) }
-func (h pageHeap) Less(i, j int) bool { return reports.Less(&h[j], &h[i]) } // max-heap
-func (h pageHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *pageHeap) Push(x any)        { *h = append(*h, x.(reports.Finding)) }
+func (h *pageHeap) Len() int           { return len(h.fs) }
+func (h *pageHeap) Less(i, j int) bool { return h.order.Less(&h.fs[j], &h.fs[i]) } // max-heap
+func (h *pageHeap) Swap(i, j int)      { h.fs[i], h.fs[j] = h.fs[j], h.fs[i] }
+func (h *pageHeap) Push(x any)         { h.fs = append(h.fs, x.(reports.Finding)) }
 func (h *pageHeap) Pop() any {
-	old := *h
+	old := h.fs
 	x := old[len(old)-1]
-	*h = old[:len(old)-1]
+	h.fs = old[:len(old)-1]
 	return x
 }
 
@@ -43,6 +46,7 @@ func NewPage(offset, limit, returned, total int) *Page {
 type pager struct {
 	offset, limit int
 	keep          int
+	order         reports.Order
 	h             pageHeap
 }
 
@@ -52,22 +56,29 @@ func (p *pager) add(f *reports.Finding) {
 	if p.keep == 0 {
 		return
 	}
-	if len(p.h) < p.keep {
+	p.h.order = p.order
+	if len(p.h.fs) < p.keep {
 		heap.Push(&p.h, *f)
 		return
 	}
-	if reports.Less(f, &p.h[0]) {
-		p.h[0] = *f
+	if p.order.Less(f, &p.h.fs[0]) {
+		p.h.fs[0] = *f
 		heap.Fix(&p.h, 0)
 	}
 }
 
-// page returns the kept findings from offset on, in view order.
-func (p *pager) page() []reports.Finding {
-	out := append([]reports.Finding(nil), p.h...)
-	sort.Slice(out, func(i, j int) bool { return reports.Less(&out[i], &out[j]) })
+// page returns the kept findings from offset on, in view order, at most
+// limit of them, without those skip accepts (nil: none).
+func (p *pager) page(skip func(*reports.Finding) bool) []reports.Finding {
+	out := make([]reports.Finding, 0, len(p.h.fs))
+	for i := range p.h.fs {
+		if skip == nil || !skip(&p.h.fs[i]) {
+			out = append(out, p.h.fs[i])
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return p.order.Less(&out[i], &out[j]) })
 	if p.offset >= len(out) {
 		return nil
 	}
-	return out[p.offset:]
+	return out[p.offset:min(len(out), p.offset+p.limit)]
 }

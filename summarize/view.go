@@ -37,12 +37,19 @@ type FindingView struct {
 	Context []ContextLine `json:"context,omitempty"`
 	// ContextNote says why Context is empty or comes from the report's snippet.
 	ContextNote string `json:"contextNote,omitempty"`
+	// AlsoReportedBy names the other findings of the finding's problem,
+	// most important first, when it leads one (see [DuplicateCounts]).
+	AlsoReportedBy []AlsoReported `json:"alsoReportedBy,omitempty"`
 	// RuleInfo is what the finding's input says of its rule (nil:
 	// nothing), for the formats that show it with the finding's context
 	// (markdown); the JSON view leaves it out (rule text is per rule, not
 	// per finding).
 	RuleInfo *reports.Rule `json:"-"`
 }
+
+// AlsoReported is another finding of a problem: its tool, its rule's
+// short name and its id.
+type AlsoReported = reports.Also
 
 // ContextLine is one line of source.
 type ContextLine struct {
@@ -63,13 +70,27 @@ type Page struct {
 
 // Summary is the view's summary (docs/formats.md, "The view"): counts after filters.
 type Summary struct {
-	Total         int            `json:"total"`
-	Files         int            `json:"files"`
-	BySeverity    SeverityCounts `json:"bySeverity"`
-	ByTool        map[string]int `json:"byTool"`
-	TopCategories []Count        `json:"topCategories"`
-	TopRules      []RuleCount    `json:"topRules"`
-	TopFiles      []Count        `json:"topFiles"`
+	Total int `json:"total"`
+	// Problems counts the distinct problems: the findings less those that
+	// repeat another finding's problem at the same place (docs/formats.md,
+	// "Duplicates"), which Duplicates counts.
+	Problems   int              `json:"problems"`
+	Duplicates *DuplicateCounts `json:"duplicates,omitempty"`
+	// Excluded counts the findings the repository's configuration left
+	// out (docs/config.md), which no other count holds.
+	Excluded int `json:"excluded,omitempty"`
+	Files    int `json:"files"`
+	// ByImpact and ByQuality count the findings on the importance scale
+	// (docs/formats.md, "Importance"), ByQualityImpact both at once; an
+	// impact or quality without findings is left out.
+	ByImpact        ImpactCounts        `json:"byImpact"`
+	ByQuality       QualityCounts       `json:"byQuality"`
+	ByQualityImpact QualityImpactCounts `json:"byQualityImpact"`
+	BySeverity      SeverityCounts      `json:"bySeverity"`
+	ByTool          map[string]int      `json:"byTool"`
+	TopCategories   []Count             `json:"topCategories"`
+	TopRules        []RuleCount         `json:"topRules"`
+	TopFiles        []Count             `json:"topFiles"`
 	// Baseline counts the findings against a baseline run; nil without one.
 	Baseline *BaselineCounts `json:"baseline,omitempty"`
 	// Security counts the findings about security ([reports.Finding.Security]);
@@ -84,6 +105,18 @@ type Summary struct {
 	Approximate []string `json:"approximate,omitempty"`
 }
 
+// DuplicateCounts counts the findings that repeat another's problem (the
+// same problem at the same place, by another rule or tool): views show
+// each problem once, by its most important finding, and leave these out.
+type DuplicateCounts struct {
+	// Findings counts the findings left out; Problems the problems that
+	// more than one finding reports.
+	Findings   int            `json:"findings"`
+	Problems   int            `json:"problems"`
+	ByImpact   ImpactCounts   `json:"byImpact"`
+	BySeverity SeverityCounts `json:"bySeverity"`
+}
+
 // BaselineCounts counts findings by their state against a baseline run:
 // new, unchanged, and fixed (only in the baseline). They are counted after
 // the filters but before --new-only, so that they say what changed.
@@ -91,13 +124,104 @@ type BaselineCounts struct {
 	New       int `json:"new"`
 	Unchanged int `json:"unchanged"`
 	Fixed     int `json:"fixed"`
+	// NewProblems counts the new problems when findings are grouped
+	// (docs/formats.md, "Duplicates"): a problem is new when none of its
+	// findings is in the baseline, so a tool added to the pipeline that
+	// reports old problems makes none new. Nil without grouping.
+	NewProblems *int `json:"newProblems,omitempty"`
 }
 
-// SecurityCounts counts the findings about security: how many, and the
-// TopN CWE ids among them, most findings first ("CWE-89").
+// SecurityCounts counts the findings about security: how many, how many of
+// each impact, and the TopN CWE ids among them, most findings first
+// ("CWE-89").
 type SecurityCounts struct {
-	Findings int     `json:"findings"`
-	TopCWE   []Count `json:"topCwe"`
+	Findings int          `json:"findings"`
+	ByImpact ImpactCounts `json:"byImpact"`
+	TopCWE   []Count      `json:"topCwe"`
+}
+
+// ImpactCounts counts findings by impact, most important first; an impact
+// without findings is left out of the JSON.
+type ImpactCounts struct {
+	Blocker int `json:"blocker,omitempty"`
+	High    int `json:"high,omitempty"`
+	Medium  int `json:"medium,omitempty"`
+	Low     int `json:"low,omitempty"`
+	Info    int `json:"info,omitempty"`
+}
+
+// at returns the count of impact i, nil for an invalid one.
+func (c *ImpactCounts) at(i reports.Impact) *int {
+	switch i {
+	case reports.ImpactBlocker:
+		return &c.Blocker
+	case reports.ImpactHigh:
+		return &c.High
+	case reports.ImpactMedium:
+		return &c.Medium
+	case reports.ImpactLow:
+		return &c.Low
+	case reports.ImpactInfo:
+		return &c.Info
+	}
+	return nil
+}
+
+// Of returns the count of impact i.
+func (c ImpactCounts) Of(i reports.Impact) int {
+	if p := c.at(i); p != nil {
+		return *p
+	}
+	return 0
+}
+
+// Total is the sum of the counts.
+func (c ImpactCounts) Total() int { return c.Blocker + c.High + c.Medium + c.Low + c.Info }
+
+// QualityCounts counts findings by quality, in the order views show them;
+// a quality without findings is left out of the JSON.
+type QualityCounts struct {
+	Security        int `json:"security,omitempty"`
+	Reliability     int `json:"reliability,omitempty"`
+	Maintainability int `json:"maintainability,omitempty"`
+}
+
+// Of returns the count of quality q.
+func (c QualityCounts) Of(q reports.Quality) int {
+	switch q {
+	case reports.QualitySecurity:
+		return c.Security
+	case reports.QualityReliability:
+		return c.Reliability
+	case reports.QualityMaintainability:
+		return c.Maintainability
+	}
+	return 0
+}
+
+// QualityImpactCounts counts findings by quality and impact; a quality
+// without findings is left out of the JSON.
+type QualityImpactCounts struct {
+	Security        *ImpactCounts `json:"security,omitempty"`
+	Reliability     *ImpactCounts `json:"reliability,omitempty"`
+	Maintainability *ImpactCounts `json:"maintainability,omitempty"`
+}
+
+// Of returns the counts of quality q by impact.
+func (c QualityImpactCounts) Of(q reports.Quality) ImpactCounts {
+	var p *ImpactCounts
+	switch q {
+	case reports.QualitySecurity:
+		p = c.Security
+	case reports.QualityReliability:
+		p = c.Reliability
+	case reports.QualityMaintainability:
+		p = c.Maintainability
+	}
+	if p == nil {
+		return ImpactCounts{}
+	}
+	return *p
 }
 
 // Add counts one finding by its Baseline state.

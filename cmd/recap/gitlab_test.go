@@ -27,7 +27,7 @@ func TestReviewOnGitLab(t *testing.T) {
 	if code != 0 || len(errs) > 0 || discussions != 1 || len(notes) != 2 {
 		t.Fatalf("exit %d, %d discussions, %d notes, protocol errors %v\n%s%s", code, discussions, len(notes), errs, out, errOut)
 	}
-	if !strings.HasPrefix(out, "recap review: 42!9: started 1 discussion; posted the summary note ") {
+	if !strings.HasPrefix(out, "recap review: 42!9: posted 1 discussion; posted the summary note ") {
 		t.Errorf("stdout %q", out)
 	}
 	d := notes[0]
@@ -45,7 +45,7 @@ func TestReviewOnGitLab(t *testing.T) {
 
 	out, errOut, code = recap(t, pr.repo.Dir, env, "review", "--gitlab", "--fail-on", "warning", pr.sarif)
 	notes2, discussions, _ := s.Snapshot()
-	if code != 1 || discussions != 1 || len(notes2) != 2 || !strings.Contains(out, "started 0 discussions (1 posted before, skipped); updated the summary note") ||
+	if code != 1 || discussions != 1 || len(notes2) != 2 || !strings.Contains(out, "no new discussion (1 posted before, skipped); updated the summary note") ||
 		!strings.Contains(errOut, "quality gate failed") {
 		t.Errorf("re-run: exit %d, %d discussions, %d notes\n%s%s", code, discussions, len(notes2), out, errOut)
 	}

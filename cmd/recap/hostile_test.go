@@ -12,7 +12,7 @@ import (
 	"github.com/recap-dev/recap/internal/hostile"
 )
 
-var full = flag.Bool("full", false, "run the hostile cases at full size (gigabytes, minutes; the table of docs/reliability.md is made at that size by scripts/hostile)")
+var full = flag.Bool("full", false, "run the hostile cases at full size (the test command does, for the cases of changes)")
 
 // TestHostile runs every hostile-input case (internal/hostile) at its test
 // size through the recap binary (at full size with -full): each ends
@@ -20,12 +20,18 @@ var full = flag.Bool("full", false, "run the hostile cases at full size (gigabyt
 // inputs of the same call still reported, and a peak RSS (the child's
 // VmHWM) within its bound. scripts/hostile prints the table of the same
 // cases at full size.
+//
+// With -full (the test command gives it for the cases of changes) the
+// cases run at full size.
 func TestHostile(t *testing.T) {
 	if testing.Short() {
 		t.Skip("hostile inputs: not in -short")
 	}
 	for _, c := range hostile.Cases() {
 		t.Run(c.Name, func(t *testing.T) {
+			if tool := c.Missing(); tool != "" {
+				t.Skipf("%s is not installed: the case needs it", tool)
+			}
 			size, limit := c.Size, 2*time.Minute
 			if *full {
 				size, limit = c.Full, 10*time.Minute

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/recap-dev/recap/reports/reportstest"
 )
 
@@ -223,9 +224,10 @@ func underscore(s string) string { return strings.ReplaceAll(s, ".", "_") }
 func dotted(s string) string     { return s }
 
 // TestMCPClientsTypeScript: the TypeScript SDK's client, over stdio and
-// over HTTP, as the Claude desktop app ("claude-ai") and as another client
-// at once: the first sees only names matching ^[a-zA-Z0-9_-]{1,64}$ and no
-// dotted name in any text, the second the dotted names; each calls every
+// over HTTP, as Cursor ("cursor-vscode"), as a client recap does not know
+// and as Claude Code ("claude-code") at once: the first two see only names
+// matching ^[a-zA-Z0-9_-]{1,64}$ and no dotted name in any text, Claude
+// Code the dotted names; each calls every
 // tool by its names with arrays and booleans, and every answer, success or
 // error, passes the client's check of structuredContent against the tool's
 // output schema.
@@ -243,7 +245,7 @@ func TestMCPClientsTypeScript(t *testing.T) {
 			for _, c := range []struct {
 				id, name string
 				names    func(string) string
-			}{{"a", "claude-ai", underscore}, {"b", "recap-test", dotted}} {
+			}{{"a", "cursor-vscode", underscore}, {"b", "claude-code", dotted}, {"c", "recap-test", underscore}} {
 				if transport == "stdio" {
 					clients[c.id] = stdioClient(c.name, dir)
 				} else {
@@ -255,8 +257,8 @@ func TestMCPClientsTypeScript(t *testing.T) {
 				wants[c.id] = w
 			}
 			rep, logs := runTS(t, map[string]any{"clients": clients, "steps": steps})
-			for _, id := range []string{"a", "b"} {
-				under := id == "a"
+			for _, id := range []string{"a", "b", "c"} {
+				under := id != "b"
 				seen := rep.Clients[id]
 				if len(seen.Errors) > 0 {
 					t.Errorf("%s: client errors: %v", id, seen.Errors)
@@ -580,9 +582,9 @@ func TestMCPCancelAndProgress(t *testing.T) {
 	url, httpLogs := serveHTTP(t, dir)
 	for _, transport := range []string{"stdio", "http"} {
 		t.Run(transport, func(t *testing.T) {
-			client := stdioClient("recap-test", dir)
+			client := stdioClient("claude-code", dir)
 			if transport == "http" {
-				client = httpClient("recap-test", url)
+				client = httpClient("claude-code", url)
 			}
 			big := map[string]any{"reports": []string{"build/big.sarif"}, "summaryOnly": true}
 			rep, stderr := runTS(t, map[string]any{
@@ -695,5 +697,83 @@ func TestMCPLogging(t *testing.T) {
 				t.Errorf("log messages:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 			}
 		})
+	}
+}
+
+// TestMCPSchemasAjvStrict: every tool's input and output schema compiles in
+// ajv's strict mode (a required property is defined beside it, no unknown
+// keyword, no ambiguous type), and answers of every tool, successes and
+// errors, are valid against the output schema ajv compiled.
+func TestMCPSchemasAjvStrict(t *testing.T) {
+	t.Parallel()
+	node, root := nodeClients(t)
+	if _, err := os.Stat(filepath.Join(root, "node_modules", "ajv", "package.json")); err != nil {
+		t.Skip("node_modules/ajv is missing: run npm install --ignore-scripts")
+	}
+	dir := mcpWorkspace(t)
+	cmd := exec.Command(bin, "mcp", "--root", dir, "--tool-names", "dotted")
+	ctx := context.Background()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "claude-code"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	tools, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type answer struct {
+		Tool              string `json:"tool"`
+		StructuredContent any    `json:"structuredContent"`
+	}
+	var answers []answer
+	ask := func(tool string, args map[string]any) map[string]any {
+		t.Helper()
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+		if err != nil {
+			t.Fatalf("%s: %v", tool, err)
+		}
+		answers = append(answers, answer{tool, res.StructuredContent})
+		m, _ := res.StructuredContent.(map[string]any)
+		return m
+	}
+	v := ask("analysis.getReports", map[string]any{"limit": 3})
+	ask("analysis.getReports", map[string]any{"summaryOnly": true, "severity": "error"})
+	ask("analysis.getReports", map[string]any{"bufferId": "bnope"})
+	if fs, _ := v["findings"].([]any); len(fs) > 0 {
+		ask("analysis.getFinding", map[string]any{"id": fs[0].(map[string]any)["id"]})
+	}
+	ask("analysis.getFinding", map[string]any{"id": "nope"})
+	ask("vcs.diff", map[string]any{})
+	ask("vcs.diff", map[string]any{"base": "no-such-revision"})
+	ask("tokens.count", map[string]any{"paths": []string{"build/reports/*"}})
+	ask("server.stats", map[string]any{})
+	in, err := json.Marshal(map[string]any{"tools": tools.Tools, "answers": answers})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := exec.Command(node, filepath.Join(root, "testdata", "mcp-clients", "ajv-strict.mjs"))
+	run.Dir = root
+	run.Stdin = strings.NewReader(string(in))
+	out, err := run.Output()
+	if err != nil {
+		var stderr []byte
+		if ee, ok := err.(*exec.ExitError); ok {
+			stderr = ee.Stderr
+		}
+		t.Fatalf("ajv-strict.mjs: %v\n%s", err, stderr)
+	}
+	var rep struct {
+		Errors              []string
+		Compiled, Validated int
+	}
+	if err := json.Unmarshal(out, &rep); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	for _, e := range rep.Errors {
+		t.Error(e)
+	}
+	if rep.Compiled != 2*len(tools.Tools) || rep.Validated != len(answers) {
+		t.Errorf("ajv compiled %d schemas and validated %d answers, want %d and %d", rep.Compiled, rep.Validated, 2*len(tools.Tools), len(answers))
 	}
 }

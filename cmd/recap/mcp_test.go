@@ -15,6 +15,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/recap-dev/recap/internal/gittest"
+	"github.com/recap-dev/recap/internal/tooltest"
 	"github.com/recap-dev/recap/reports/reportstest"
 )
 
@@ -76,17 +77,17 @@ func agentFlow(t *testing.T, cs *mcp.ClientSession) {
 	}
 	var sum view
 	line := call("analysis.getReports", map[string]any{"summaryOnly": true}, &sum)
-	if sum.Summary.Total != 117 || sum.Findings != nil || !strings.HasPrefix(line, "recap: 117 findings") {
+	if sum.Summary.Total != tooltest.SampleFindings || sum.Findings != nil || !strings.HasPrefix(line, "recap: "+itoa(tooltest.SampleFindings)+" findings") {
 		t.Fatalf("summary: %d findings; %q", sum.Summary.Total, strings.SplitN(line, "\n", 2)[0])
 	}
 	cat := sum.Summary.TopCategories[0]
 	var first view
-	call("analysis.getReports", map[string]any{"categories": []string{cat.Name}, "limit": 10}, &first)
+	call("analysis.getReports", map[string]any{"categories": []string{cat.Name}, "limit": 10, "maxTokens": 10000}, &first)
 	if first.Page.Total != cat.Count || len(first.Findings) != 10 || first.Page.NextOffset == nil || first.BufferID == "" {
 		t.Fatalf("category %s: %+v", cat.Name, first.Page)
 	}
 	var next view
-	call("analysis.getReports", map[string]any{"bufferId": first.BufferID, "offset": *first.Page.NextOffset, "limit": 10}, &next)
+	call("analysis.getReports", map[string]any{"bufferId": first.BufferID, "offset": *first.Page.NextOffset, "limit": 10, "maxTokens": 10000}, &next)
 	if len(next.Findings) != min(10, cat.Count-10) || next.Findings[0].ID == first.Findings[0].ID || next.Findings[0].Category != cat.Name {
 		t.Fatalf("next page: %+v", next.Findings)
 	}

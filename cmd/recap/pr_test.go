@@ -203,7 +203,7 @@ func TestReviewPostOnGitHub(t *testing.T) {
 		}
 		start := time.Now()
 		out, errOut, code := recap(t, pr.repo.Dir, []string{"GITHUB_EVENT_PATH=" + event, "GITHUB_TOKEN=" + s.Token, "GITHUB_REPOSITORY=acme/shop", "GITHUB_STEP_SUMMARY=" + summary},
-			append(append([]string{"review", "--post", "--api-url", s.URL}, st.extra...), pr.sarif)...)
+			append(append([]string{"review", "--post", "--write-interval", "10ms", "--api-url", s.URL}, st.extra...), pr.sarif)...)
 		if time.Since(start) > 20*time.Second {
 			t.Errorf("took %v", time.Since(start))
 		}
@@ -251,7 +251,7 @@ func TestReviewPostOnGitHub(t *testing.T) {
 				}
 				s.IssueComments = append(s.IssueComments, githubtest.Comment{ID: 500, Body: review.SummaryMarker + " mine now", User: githubtest.By("mallory")})
 			},
-			wantStdout: []string{"posted a review with 1 inline comment", "posted the summary comment"},
+			wantStdout: []string{"posted 1 inline comment", "posted the summary comment"},
 			check: func(t *testing.T, s *githubtest.Server, _ string) {
 				rc, ic, reviews, _ := s.Snapshot()
 				if reviews != 1 || len(rc) != 151 || len(ic) != 2 || ic[0].Body != review.SummaryMarker+" mine now" || ic[1].User != githubtest.ActionsBot {
@@ -285,7 +285,7 @@ func TestReviewPostOnGitHub(t *testing.T) {
 				return 403, `{"message":"You have exceeded a secondary rate limit."}`, http.Header{"Retry-After": {"1"},
 					"X-Ratelimit-Remaining": {"100"}, "X-Ratelimit-Reset": {fmt.Sprint(time.Now().Add(time.Hour).Unix())}}
 			}
-		}, wantStdout: []string{"posted a review with 1 inline comment"}},
+		}, wantStdout: []string{"posted 1 inline comment"}},
 		{name: "secondary rate limit past the bound, gate failed too", extra: []string{"--fail-on", "warning"},
 			setup: func(s *githubtest.Server) {
 				s.ReviewComments = s.ReviewComments[:150]
@@ -297,8 +297,15 @@ func TestReviewPostOnGitHub(t *testing.T) {
 						"X-Ratelimit-Remaining": {"100"}, "X-Ratelimit-Reset": {fmt.Sprint(time.Now().Add(time.Hour).Unix())}}
 				}
 			}, wantCode: 3, wantStderr: []string{"wait 2m0s (Retry-After)", "nothing was posted", "quality gate failed: 1 finding at or above warning"}},
-		{name: "422", setup: func(s *githubtest.Server) { s.Hunks = map[string][][2]int{"src/Cart.java": {{1, 2}}} },
-			wantCode: 3, wantStderr: []string{"422", "Line could not be resolved", "$GITHUB_EVENT_PATH, or --head and --base"}},
+		{name: "422, the comment moved into the summary", setup: func(s *githubtest.Server) { s.Hunks = map[string][][2]int{"src/Cart.java": {{1, 2}}} },
+			wantStdout: []string{"1 inline comment refused by GitHub, listed in the summary comment instead", "updated the summary comment"},
+			wantStderr: []string{"422", "Line could not be resolved", "$GITHUB_EVENT_PATH, or --head and --base"},
+			check: func(t *testing.T, s *githubtest.Server, _ string) {
+				_, ic, _, _ := s.Snapshot()
+				if !strings.Contains(ic[len(ic)-1].Body, "not placed: GitHub answered 422") {
+					t.Errorf("the summary does not list the refused finding:\n%s", ic[len(ic)-1].Body)
+				}
+			}},
 	} {
 		t.Run(st.name, func(t *testing.T) { run(t, st) })
 		if key == "" { // the key recap gives the finding, for the planted markers

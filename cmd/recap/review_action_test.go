@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -163,10 +164,11 @@ func TestActionScript(t *testing.T) {
 		t.Fatalf("exit %d, want 1 (the gate)\nstdout %s\nstderr %s", code, stdout.String(), stderr.String())
 	}
 	sum, _ := os.ReadFile(summary)
-	if !strings.Contains(string(sum), "3 findings in 1 file") {
+	if !strings.Contains(string(sum), "1 finding on changed lines") || !strings.Contains(string(sum), fmt.Sprintf("line %d · PMD", pr.prLine)) {
 		t.Errorf("job summary:\n%s", sum)
 	}
-	if !strings.Contains(stdout.String(), "::warning file=src/Cart.java,line=") || !strings.Contains(stdout.String(), "posted a review with 1 inline comment") ||
+	// The check run holds the annotations: no workflow annotation besides.
+	if strings.Contains(stdout.String(), "::warning") || !strings.Contains(stdout.String(), "posted 1 inline comment") ||
 		!strings.Contains(stdout.String(), `created the check run "recap: PMD"`) {
 		t.Errorf("stdout:\n%s", stdout.String())
 	}
@@ -186,6 +188,16 @@ func TestActionScript(t *testing.T) {
 		t.Errorf("%d reviews, %d comments, %d summaries, check runs %+v; protocol errors %v", reviews, len(rc), len(ic), checks, errs)
 	}
 
+	// Without the check run, the workflow annotations are on the head's
+	// line (the merge commit's is 20 lines lower).
+	cmd = exec.Command("bash", script, "run")
+	cmd.Dir = pr.repo.Dir
+	cmd.Env = append(os.Environ(), append(env, "INPUT_CHECKS=false", "INPUT_REVIEW=false", "INPUT_SARIF=")...)
+	out, _ := cmd.Output()
+	if !strings.Contains(string(out), fmt.Sprintf("::warning file=src/Cart.java,line=%d,", pr.prLine)) || strings.Count(string(out), "::warning") != 1 {
+		t.Errorf("annotations:\n%s", out)
+	}
+
 	keys := map[string]bool{}
 	for i := 0; i < 2; i++ {
 		out := filepath.Join(tmp, "key"+itoa(i))
@@ -202,5 +214,37 @@ func TestActionScript(t *testing.T) {
 	}
 	if len(keys) != 1 {
 		t.Errorf("two runs gave two keys: %v", keys)
+	}
+}
+
+// TestActionsPinned: every action that action.yml and the repository's
+// workflows use is pinned by a full commit SHA with its version in a
+// comment (a tag can be moved to other code; a SHA cannot); the action's
+// own checkout (uses: ./) is exempt.
+func TestActionsPinned(t *testing.T) {
+	root := reportstest.RepoRoot(t)
+	files, _ := filepath.Glob(filepath.Join(root, ".github", "workflows", "*.yml"))
+	files = append(files, filepath.Join(root, "action.yml"))
+	uses := regexp.MustCompile(`(?m)^\s*(?:-\s+)?uses:\s*(\S+)(.*)$`)
+	pinned := regexp.MustCompile(`^[\w.-]+/[\w.-]+(?:/[\w./-]+)?@[0-9a-f]{40}$`)
+	version := regexp.MustCompile(`^\s+# v\d+\.\d+\.\d+$`)
+	n := 0
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range uses.FindAllStringSubmatch(string(b), -1) {
+			if strings.HasPrefix(m[1], "./") {
+				continue
+			}
+			n++
+			if !pinned.MatchString(m[1]) || !version.MatchString(m[2]) {
+				t.Errorf("%s: uses: %s%s, want OWNER/REPO@<commit SHA> # vX.Y.Z", filepath.Base(f), m[1], m[2])
+			}
+		}
+	}
+	if n < 4 {
+		t.Errorf("%d actions used, want checkout, codeql-action, cache and setup-go at least", n)
 	}
 }

@@ -86,7 +86,7 @@ func TestReviewWithPMD(t *testing.T) {
 	if len(errs) > 0 {
 		t.Fatalf("requests GitHub would not take: %v", errs)
 	}
-	if reviews != 1 || len(rc) != len(req.Comments) || len(ic) != 1 || !strings.Contains(first, "posted a review with") {
+	if reviews != 1 || len(rc) != len(req.Comments) || len(ic) != 1 || !strings.Contains(first, "inline comment") {
 		t.Fatalf("first post: %d reviews, %d inline comments, %d summary comments; output %q", reviews, len(rc), len(ic), first)
 	}
 	second := post([]string{"GITHUB_EVENT_PATH=" + event, "GITHUB_REPOSITORY="})
@@ -120,6 +120,10 @@ func TestReviewUsage(t *testing.T) {
 		{[]string{"review", "--base", "HEAD", "--post", "testdata/reports"}, []string{"GITHUB_TOKEN="}, "GITHUB_TOKEN"},
 		{[]string{"review", "--base", "HEAD", "--post", "testdata/reports"}, []string{"GITHUB_TOKEN=x", "GITHUB_REPOSITORY=", "GITHUB_EVENT_PATH="}, "OWNER/REPO"},
 		{[]string{"review", "--base", "HEAD", "--post", "--github-repo", "a/b", "testdata/reports"}, []string{"GITHUB_TOKEN=x", "GITHUB_EVENT_PATH="}, "--pr N"},
+		{[]string{"review", "--base", "HEAD", "--post", "--github-repo", "a/b", "--pr", "1", "--job-summary", "testdata/reports"},
+			[]string{"GITHUB_TOKEN=x", "GITHUB_STEP_SUMMARY="}, "$GITHUB_STEP_SUMMARY, which is not set"},
+		{[]string{"review", "--base", "HEAD", "--write-interval", "-1s", "testdata/reports"}, nil, "--write-interval must be 0 or more"},
+		{[]string{"review", "--base", "HEAD", "--checks", "--max-annotations", "-1", "testdata/reports"}, []string{"GITHUB_TOKEN=x"}, "--max-annotations must be 0"},
 	} {
 		cmd := exec.Command(bin, tc.args...)
 		cmd.Dir = filepath.Join("..", "..")

@@ -37,9 +37,9 @@ func Render(t testing.TB, md string) string {
 var ref = regexp.MustCompile(`[@#]\w`)
 
 // Problems lists what in the HTML GitHub would turn into something: <a> and
-// <img> elements, and mentions or references in the text outside code
-// (GitHub leaves <code> and <pre> alone). HTML comments are listed by
-// [Comments].
+// <img> elements, and mentions, references (#123, GH-26) and commit SHAs
+// in the text outside code (GitHub leaves <code> and <pre> alone). HTML
+// comments are listed by [Comments].
 func Problems(doc string) []string {
 	var out []string
 	root, err := html.Parse(strings.NewReader(doc))
@@ -57,9 +57,13 @@ func Problems(doc string) []string {
 				code = true
 			}
 		case html.TextNode:
-			if m := ref.FindString(n.Data); m != "" && !code {
+			if code {
+				break
+			}
+			if m := ref.FindString(n.Data); m != "" {
 				out = append(out, "reference "+m+" in text "+strings.TrimSpace(n.Data))
 			}
+			out = append(out, autolinks(n.Data)...)
 		}
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
 			walk(c, code)
@@ -115,4 +119,76 @@ func Comments(doc string) []string {
 	}
 	walk(root)
 	return out
+}
+
+// autolinks lists the other references GitHub's documentation lists as
+// autolinked ("Autolinked references and URLs") in text: GH-26, and a
+// commit SHA (7 to 40 hex digits as a word, with a digit and a letter).
+func autolinks(text string) []string {
+	var out []string
+	for _, m := range ghIssue.FindAllString(text, -1) {
+		out = append(out, "reference "+m+" in text "+strings.TrimSpace(text))
+	}
+	return append(out, commits(text)...)
+}
+
+// commits lists the words of text that GitHub and GitLab take for a commit
+// SHA: 7 to 40 hex digits, with a digit and a letter.
+func commits(text string) []string {
+	var out []string
+	for _, w := range hexWord.FindAllString(text, -1) {
+		if strings.ContainsAny(w, "0123456789") && strings.ContainsAny(strings.ToLower(w), "abcdef") {
+			out = append(out, "commit "+w+" in text "+strings.TrimSpace(text))
+		}
+	}
+	return out
+}
+
+var (
+	ghIssue = regexp.MustCompile(`(?i)\bGH-\d`)
+	hexWord = regexp.MustCompile(`\b[0-9a-fA-F]{7,40}\b`)
+)
+
+// GitLabReferences lists the references GitLab would make of the text
+// outside code, links and preformatted blocks. GitLab renders Markdown
+// (with cmark-gfm's rules), then runs its reference filters on the text
+// of the HTML, after entities are decoded (so &#126;bug is ~bug): users
+// (@name), issues (#1), merge requests (!1), snippets ($1), epics (&1),
+// labels (~bug, ~"a b", ~1), milestones (%v1, %"a b"), alerts (^alert#1),
+// iterations (*iteration:1), vulnerabilities and the like
+// ([vulnerability:1]), wiki links ([[page]]) and commits.
+func GitLabReferences(doc string) []string {
+	var out []string
+	textNodes(doc, func(text string) {
+		for _, m := range gitLabRef.FindAllString(text, -1) {
+			out = append(out, "GitLab reference "+strings.TrimSpace(m)+" in text "+strings.TrimSpace(text))
+		}
+		out = append(out, commits(text)...)
+	})
+	return out
+}
+
+var gitLabRef = regexp.MustCompile(`(?:^|[^\w])[@#!$&~%^][\w"]|\*iteration:|\[(?:vulnerability|feature_flag|contact|issue|work_item):|\[\[`)
+
+// textNodes calls fn with the text of each text node outside <code>,
+// <pre> and <a>, as GitLab's and GitHub's reference filters see it.
+func textNodes(doc string, fn func(string)) {
+	root, err := html.Parse(strings.NewReader(doc))
+	if err != nil {
+		fn(doc)
+		return
+	}
+	var walk func(n *html.Node, skip bool)
+	walk = func(n *html.Node, skip bool) {
+		if n.Type == html.ElementNode && (n.Data == "code" || n.Data == "pre" || n.Data == "a") {
+			skip = true
+		}
+		if n.Type == html.TextNode && !skip {
+			fn(n.Data)
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c, skip)
+		}
+	}
+	walk(root, false)
 }

@@ -20,6 +20,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // Comment is an inline review comment or an issue comment as stored.
@@ -65,13 +66,16 @@ type Server struct {
 	IssueComments  []Comment
 	Reviews        int
 	Requests       []string // "METHOD path" of every request, in order
+	writes         []time.Time
 	// Fail, when set, answers a request instead of the normal handler:
 	// return a status (0: handle normally) and a JSON body.
 	Fail func(r *http.Request) (int, string, http.Header)
 	// Errors are the protocol mistakes found in recap's requests.
 	Errors []string
 	// Poster is who the token posts as. A Bot (GITHUB_TOKEN's ActionsBot,
-	// the default) is an installation: GET /user answers 403 to it.
+	// the default) is an installation: GET /user answers 403 to it; any
+	// other is a personal token, which the Checks API refuses (403 "You
+	// must authenticate via a GitHub App.").
 	Poster User
 	// ReadOnly makes every write answer 403 "Resource not accessible by
 	// integration", as the GITHUB_TOKEN of a pull request from a fork does.
@@ -157,6 +161,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.Requests = append(s.Requests, r.Method+" "+r.URL.Path)
+	if r.Method != "GET" {
+		s.writes = append(s.writes, time.Now())
+	}
 	if r.Header.Get("Authorization") != "Bearer "+s.Token && r.Header.Get("Authorization") != "token "+s.Token {
 		writeJSON(w, 401, map[string]string{"message": "Bad credentials", "documentation_url": "https://docs.github.com/rest"})
 		return
@@ -233,6 +240,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		s.createIssueComment(w, r)
 	case r.Method == "PATCH" && strings.HasPrefix(p, repo+"/issues/comments/"):
 		s.updateIssueComment(w, r, strings.TrimPrefix(p, repo+"/issues/comments/"))
+	case strings.HasPrefix(p, repo+"/check-runs") && r.Method != "GET" && s.Poster.Type != "Bot":
+		// The Checks API takes only a GitHub App's token.
+		writeJSON(w, 403, map[string]string{"message": "You must authenticate via a GitHub App.",
+			"documentation_url": "https://docs.github.com/rest/checks/runs#create-a-check-run"})
 	case r.Method == "POST" && p == repo+"/check-runs":
 		s.createCheckRun(w, r)
 	case r.Method == "PATCH" && strings.HasPrefix(p, repo+"/check-runs/"):
@@ -418,6 +429,14 @@ func (s *Server) updateIssueComment(w http.ResponseWriter, r *http.Request, id s
 		}
 	}
 	writeJSON(w, 404, map[string]string{"message": "Not Found"})
+}
+
+// WriteTimes are the times the writes (every request but GET) came in, in
+// order.
+func (s *Server) WriteTimes() []time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]time.Time(nil), s.writes...)
 }
 
 // Snapshot returns copies of what was posted, under the lock.

@@ -70,6 +70,19 @@ type Case struct {
 	// Env, when set, gives environment variables (NAME=value) to add to
 	// recap's, with the case's directory.
 	Env func(dir string) []string
+	// Tools are the programs Make needs (git): without one the case is
+	// skipped.
+	Tools []string
+}
+
+// Missing is the first of the case's tools that is not installed, or "".
+func (c *Case) Missing() string {
+	for _, t := range c.Tools {
+		if _, err := exec.LookPath(t); err != nil {
+			return t
+		}
+	}
+	return ""
 }
 
 // A Result is one run of a case.
@@ -79,6 +92,7 @@ type Result struct {
 	Wall           time.Duration
 	MaxRSS         int64 // bytes
 	What           string
+	size           int64 // the size the case was made at
 }
 
 // Run runs c at size with bin in dir (made empty by the caller), within
@@ -115,7 +129,7 @@ func Run(bin, dir string, c Case, size int64, timeout time.Duration) (*Result, e
 	peak := watchPeak(cmd.Process.Pid)
 	err = cmd.Wait()
 	polled := peak()
-	r := &Result{Stdout: out.Bytes(), Stderr: errOut.Bytes(), Wall: time.Since(start), What: what}
+	r := &Result{Stdout: out.Bytes(), Stderr: errOut.Bytes(), Wall: time.Since(start), What: what, size: size}
 	if ctx.Err() != nil {
 		return r, fmt.Errorf("no end within %s", timeout)
 	}
@@ -339,11 +353,11 @@ func Describe(r *Result) string {
 	if line := firstLine(r.Stderr); line != "" {
 		return fmt.Sprintf("exit %d: %s", r.Code, line)
 	}
-	if line := []rune(firstLine(r.Stdout)); len(line) > 0 { // a text summary, or what a case's Run saw
-		if len(line) > 200 {
-			line = append(line[:199], '…')
+	if d := []rune(describeOutput(r)); len(d) > 0 { // a text summary, a diff, or what a case's Run saw
+		if len(d) > 240 {
+			d = append(d[:239], '…')
 		}
-		return fmt.Sprintf("exit %d: %s", r.Code, string(line))
+		return fmt.Sprintf("exit %d: %s", r.Code, string(d))
 	}
 	return fmt.Sprintf("exit %d", r.Code)
 }
@@ -369,7 +383,10 @@ func gzCase(name, head, pattern, tail string) func(dir string, size int64) ([]st
 }
 
 // Cases are the hostile inputs, in the order of the table.
-func Cases() []Case {
+func Cases() []Case { return append(readerCases(), diffCases()...) }
+
+// readerCases are the cases of the report readers, context and signals.
+func readerCases() []Case {
 	const csHead = `<?xml version="1.0" encoding="UTF-8"?><checkstyle version="8"><file name="a.java">`
 	const csTail = `<error line="1" severity="error" message="after" source="x.Y"/></file></checkstyle>`
 	const pmdHead = `<pmd version="7.0.0"><file name="a.java"><violation beginline="1" rule="R" ruleset="Design" priority="3">`

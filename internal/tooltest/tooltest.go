@@ -1,10 +1,14 @@
 // Package tooltest finds and runs the real analysis tools that tests check
-// recap against (PMD 7, Checkstyle), skipping a test when a tool is absent.
+// recap against (PMD 7, Checkstyle, FindBugs, the SARIF Multitool), skipping a
+// test when a tool is absent.
 package tooltest
 
 import (
+	"archive/zip"
 	"encoding/json"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +16,17 @@ import (
 	"testing"
 
 	"github.com/recap-dev/recap/reports/reportstest"
+)
+
+// The findings of the real tools' reports on the sample project
+// (testdata/sample) kept in testdata: scripts/sample-reports writes them, and
+// parsers' TestRealTools checks that they are what the tools report now.
+const (
+	SamplePMD        = 84 // testdata/reports/pmd.sarif, testdata/pmd-xml/pmd.xml
+	SampleCheckstyle = 68 // testdata/reports/checkstyle.xml
+	SampleFindBugs   = 19 // testdata/reports/spotbugs.xml
+	// SampleFindings is the findings of testdata/reports.
+	SampleFindings = SamplePMD + SampleCheckstyle + SampleFindBugs
 )
 
 // PMDRules are PMD 7's eight Java categories, all rules.
@@ -47,6 +62,106 @@ func Checkstyle(t testing.TB) string {
 		t.Skipf("checkstyle not found (apt-get install checkstyle): %v", err)
 	}
 	return p
+}
+
+// FindBugs finds the findbugs command (Debian package findbugs, FindBugs
+// 3.1.0-preview2) and javac (a JDK 9 or later, for --release 8 and its
+// lib/ct.sym); it skips the test when either is absent.
+func FindBugs(t testing.TB) (findbugs, javac string) {
+	t.Helper()
+	findbugs, err := exec.LookPath("findbugs")
+	if err != nil {
+		t.Skipf("findbugs not found (apt-get install findbugs): %v", err)
+	}
+	javac, err = exec.LookPath("javac")
+	if err != nil {
+		t.Skipf("javac not found (FindBugs analyses compiled classes): %v", err)
+	}
+	return findbugs, javac
+}
+
+// RunFindBugs analyses the Java sources under src (relative to dir) with
+// FindBugs as scripts/sample-reports does: FindBugs 3.1 reads class files up to
+// Java 8 only, so they are compiled with javac --release 8 -g into
+// dir/target/classes, and the Java 8 API they call is given from the JDK's
+// ct.sym (Java8API) as the auxiliary classpath. It writes report (XML with
+// messages, every confidence level, maximum effort) and fails the test when
+// FindBugs writes none.
+func RunFindBugs(t testing.TB, dir, src, report string) {
+	t.Helper()
+	findbugs, javac := FindBugs(t)
+	classes := filepath.Join(dir, "target", "classes")
+	api := filepath.Join(dir, "target", "java8-api")
+	Java8API(t, javac, api)
+	var sources []string
+	err := filepath.WalkDir(filepath.Join(dir, src), func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".java") {
+			sources = append(sources, p)
+		}
+		return err
+	})
+	if err != nil || len(sources) == 0 {
+		t.Fatalf("no Java sources under %s (%v)", src, err)
+	}
+	args := append([]string{"--release", "8", "-g", "-nowarn", "-d", classes}, sources...)
+	if out, err := exec.Command(javac, args...).CombinedOutput(); err != nil {
+		t.Fatalf("javac --release 8: %v\n%s", err, out)
+	}
+	Run(t, dir, report, findbugs, "-textui", "-effort:max", "-low", "-xml:withMessages", "-projectName", "shop",
+		"-auxclasspath", api, "-sourcepath", filepath.Join(dir, src), "-output", report, classes)
+}
+
+// Java8API writes the class signatures of Java 8's API into dir, from the
+// lib/ct.sym of the JDK javac belongs to: its entries are
+// RELEASES/MODULE/PACKAGE/NAME.sig, where RELEASES lists the releases an entry
+// is valid for ("8" for Java 8, "A" for 10, ...), and a .sig is a class file.
+func Java8API(t testing.TB, javac, dir string) {
+	t.Helper()
+	bin, err := filepath.EvalSymlinks(javac)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctSym := filepath.Join(filepath.Dir(filepath.Dir(bin)), "lib", "ct.sym")
+	zr, err := zip.OpenReader(ctSym)
+	if err != nil {
+		t.Skipf("no Java 8 API for FindBugs: %v", err)
+	}
+	defer zr.Close()
+	n := 0
+	for _, f := range zr.File {
+		parts := strings.SplitN(f.Name, "/", 3)
+		if len(parts) != 3 || !strings.Contains(parts[0], "8") || !strings.HasSuffix(parts[2], ".sig") {
+			continue
+		}
+		name := filepath.Join(dir, filepath.FromSlash(strings.TrimSuffix(parts[2], ".sig")+".class"))
+		if err := extract(f, name); err != nil {
+			t.Fatalf("%s: %v", ctSym, err)
+		}
+		n++
+	}
+	if n == 0 {
+		t.Skipf("%s has no classes of release 8", ctSym)
+	}
+}
+
+func extract(f *zip.File, name string) error {
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		return err
+	}
+	r, err := f.Open()
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	w, err := os.Create(name)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(w, r); err != nil {
+		w.Close()
+		return err
+	}
+	return w.Close()
 }
 
 // Run runs a tool in dir that exits non-zero when it finds violations; only

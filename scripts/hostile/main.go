@@ -55,6 +55,10 @@ func main() {
 		if !match.MatchString(c.Name) {
 			continue
 		}
+		if tool := c.Missing(); tool != "" {
+			fmt.Printf("| %s | | skipped: %s is not installed | | | | |\n", c.Name, tool)
+			continue
+		}
 		n := c.Full
 		if *size == "test" {
 			n = c.Size

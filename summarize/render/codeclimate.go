@@ -8,7 +8,6 @@ import (
 	"errors"
 	"io"
 	"os"
-	"strconv"
 
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/summarize"
@@ -19,7 +18,8 @@ import (
 // pipeline tab and its diff view read (artifacts: reports: codequality:).
 // Each issue has the fields GitLab documents:
 //   - description: the message, made inert ([GitLabText]: GitLab renders it);
-//   - check_name: the tool and the rule, "PMD/SystemPrintln";
+//   - check_name: the tool and the rule as users write it, "PMD/SystemPrintln",
+//     "Checkstyle/LineLength" (not Checkstyle's class name);
 //   - fingerprint: 32 hex digits, the MD5 of the finding's fingerprint and
 //     its occurrence among the findings with that fingerprint (as SARIF's
 //     partial fingerprint counts them), so that every issue has its own —
@@ -96,29 +96,20 @@ type ccLines struct {
 	End   int `json:"end,omitempty"`
 }
 
-// ccCounter numbers the occurrences of each fingerprint.
-type ccCounter map[uint64]uint32
-
-func (c ccCounter) next(fp string) int {
-	k := fpKey(fp)
-	c[k]++
-	return int(c[k])
-}
-
 // codeClimateIssue encodes f as an issue; ok is false when it has no path.
-func codeClimateIssue(f *reports.Finding, occ ccCounter) ([]byte, bool, error) {
+func codeClimateIssue(f *reports.Finding, occ *reports.Occurrences) ([]byte, bool, error) {
 	if f.Path == "" {
 		return nil, false, nil
 	}
-	id := f.Fingerprint
+	id := occ.Value(f.Fingerprint) // identity:occurrence, as SARIF's partial fingerprint writes it
 	if id == "" {
-		id = f.Tool + "\x00" + f.ID
+		id = occ.Value(f.Tool + "\x00" + f.ID)
 	}
-	sum := md5.Sum([]byte(id + ":" + strconv.Itoa(occ.next(id))))
+	sum := md5.Sum([]byte(id))
 	line := max(f.Line, 1)
 	is := ccIssue{
 		Type:        "issue",
-		CheckName:   f.Tool + "/" + f.Rule,
+		CheckName:   f.Tool + "/" + reports.ShortRule(f.Tool, f.Rule),
 		Description: GitLabText(sarifMessage(f)),
 		Severity:    CodeClimateSeverity(f.Severity),
 		Fingerprint: hex.EncodeToString(sum[:]),
@@ -130,13 +121,13 @@ func codeClimateIssue(f *reports.Finding, occ ccCounter) ([]byte, bool, error) {
 		is.Location.Lines.End = f.EndLine
 	}
 	b, err := json.Marshal(is)
-	return b, true, err
+	return EscapeJSON(b), true, err
 }
 
 // Render implements [Renderer]: the findings of the view's page.
 func (CodeClimate) Render(w io.Writer, v *summarize.View) error {
 	bw := bufio.NewWriter(w)
-	occ := ccCounter{}
+	occ := &reports.Occurrences{}
 	n := 0
 	bw.WriteString("[")
 	for i := range v.Findings {
@@ -164,7 +155,7 @@ func (CodeClimate) NewStream() Stream { return NewCodeClimateStream() }
 // the array. Its memory is a counter per distinct fingerprint.
 type CodeClimateStream struct {
 	sp  *spill
-	occ ccCounter
+	occ *reports.Occurrences
 	n   int
 	// NoPath counts the findings left out for want of a path.
 	NoPath int
@@ -173,7 +164,7 @@ type CodeClimateStream struct {
 
 // NewCodeClimateStream returns an empty stream.
 func NewCodeClimateStream() *CodeClimateStream {
-	return &CodeClimateStream{sp: newSpill(), occ: ccCounter{}}
+	return &CodeClimateStream{sp: newSpill(), occ: &reports.Occurrences{}}
 }
 
 // Add implements [Stream].

@@ -163,7 +163,8 @@ func roundTripKeys(fs []reports.Finding) []string {
 	out := make([]string, len(fs))
 	for i, f := range fs {
 		msg := sarifMessage(&f)
-		out[i] = strings.Join([]string{f.Tool, f.Rule, f.Severity.String(), f.Path, itoa(max(f.Line, 1)),
+		// check_name names a Checkstyle check by its name, not its class.
+		out[i] = strings.Join([]string{f.Tool, reports.ShortRule(f.Tool, f.Rule), f.Severity.String(), f.Path, itoa(max(f.Line, 1)),
 			itoa(max(f.EndLine, f.Line, 1)), PlainText(msg)}, "|")
 	}
 	sort.Strings(out)

@@ -40,13 +40,19 @@ func diffString(r DiffRenderer, v *summarize.DiffView) string {
 	return b.String()
 }
 
+// A diff's paths and lines come from whoever wrote the changes: in text
+// and Markdown they are made inert as report text is (PlainText for a
+// path, CleanLine for a line of code: no escape sequence, C1 control or
+// bidirectional override reaches a terminal or a log); JSON keeps them,
+// escaped (see encodeJSON).
+
 // fileLabel names a file as the view shows it: renames and copies as
 // old → new.
 func fileLabel(f *summarize.DiffFile) string {
 	if f.OldPath != "" && f.OldPath != f.Path {
-		return f.OldPath + " → " + f.Path
+		return PlainText(f.OldPath) + " → " + PlainText(f.Path)
 	}
-	return f.Path
+	return PlainText(f.Path)
 }
 
 // fileChange says what happened to a file besides its hunks.
@@ -57,6 +63,9 @@ func fileChange(f *summarize.DiffFile) string {
 	}
 	if f.Mode != "" {
 		parts = append(parts, "mode "+f.Mode)
+	}
+	if f.Note != "" {
+		parts = append(parts, f.Note)
 	}
 	return strings.Join(parts, ", ")
 }
@@ -107,18 +116,21 @@ func (t DiffText) View(v *summarize.DiffView) string { return diffString(t, v) }
 // File implements [summarize.DiffLayout].
 func (DiffText) File(f *summarize.DiffFile) string {
 	counts := ""
-	if f.Hunks > 0 {
+	switch {
+	case f.Hunks > 0:
 		counts = fmt.Sprintf("  %s  +%d −%d", english.Plural(f.Hunks, "hunk", "hunks"), f.Added, f.Deleted)
+	case f.Added+f.Deleted > 0:
+		counts = fmt.Sprintf("  +%d −%d", f.Added, f.Deleted)
 	}
-	return fmt.Sprintf("%-8s  %s%s\n", fileChange(f), OneLine(fileLabel(f)), counts)
+	return fmt.Sprintf("%-8s  %s%s\n", fileChange(f), fileLabel(f), counts)
 }
 
 // Hunk implements [summarize.DiffLayout].
 func (DiffText) Hunk(h *summarize.HunkView) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "\n%s %s\n", OneLine(h.Path), h.Header())
+	fmt.Fprintf(&b, "\n%s %s\n", PlainText(h.Path), h.Header())
 	for _, l := range h.Lines {
-		b.WriteString(l)
+		b.WriteString(CleanLine(l))
 		b.WriteByte('\n')
 	}
 	return b.String()
@@ -174,11 +186,11 @@ func (DiffMarkdown) File(f *summarize.DiffFile) string {
 // Hunk implements [summarize.DiffLayout].
 func (DiffMarkdown) Hunk(h *summarize.HunkView) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "\n`%s` `%s`\n\n", inlineCode(h.Path), h.Header())
+	fmt.Fprintf(&b, "\n`%s` `%s`\n\n", inlineCode(PlainText(h.Path)), h.Header())
 	fence := fenceFor(h.Lines)
 	b.WriteString(fence + "diff\n")
 	for _, l := range h.Lines {
-		b.WriteString(l)
+		b.WriteString(CleanLine(l))
 		b.WriteByte('\n')
 	}
 	b.WriteString(fence + "\n")

@@ -66,6 +66,24 @@ func manyHunks(files, hunks int) string {
 	return b.String()
 }
 
+// largeDiff adds a file of 25,000 lines, past diff.MaxHunkLines: the view
+// shows its counts, not its hunk.
+func largeDiff() string {
+	var b strings.Builder
+	b.WriteString("diff --git a/gen/Big.java b/gen/Big.java\nnew file mode 100644\n--- /dev/null\n+++ b/gen/Big.java\n@@ -0,0 +1,25000 @@\n")
+	for i := 1; i <= 25000; i++ {
+		fmt.Fprintf(&b, "+    int generated%d;\n", i)
+	}
+	b.WriteString("diff --git a/src/A.java b/src/A.java\n--- a/src/A.java\n+++ b/src/A.java\n@@ -1,2 +1,2 @@\n class A {\n-  int a;\n+  int b;\n")
+	return b.String()
+}
+
+// controlsDiff names a file and changes lines with ESC, BEL, CSI (U+009B)
+// and a right-to-left override (U+202E): text and Markdown drop them, JSON
+// escapes them.
+const controlsDiff = "diff --git a/x\x1b[2Jy\u202e.go b/x\x1b[2Jy\u202e.go\n" +
+	"--- a/x\x1b[2Jy\u202e.go\n+++ b/x\x1b[2Jy\u202e.go\n@@ -1,2 +1,2 @@\n ctx\x07\n-old\u009b31m\n+added\x1b]0;title\x07 \u202eevil\n"
+
 func viewOf(t *testing.T, text string, opts summarize.DiffOptions) *summarize.DiffView {
 	t.Helper()
 	files, err := diff.Parse("t.diff", strings.NewReader(text))
@@ -90,6 +108,8 @@ func TestDiffRenderGolden(t *testing.T) {
 		{"capped", manyHunks(8, 4), 0},
 		{"budget", manyHunks(8, 4), 600},
 		{"empty", "", 0},
+		{"large", largeDiff(), 0},
+		{"controls", controlsDiff, 0},
 	}
 	for _, format := range []string{"text", "markdown", "json"} {
 		r, err := LookupDiff(format)

@@ -1,9 +1,12 @@
 package render
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/recap-dev/recap/summarize"
 )
@@ -23,12 +26,56 @@ func (JSON) Render(w io.Writer, v *summarize.View) error {
 func writeJSON(w io.Writer, v any) error { return encodeJSON(w, v, true) }
 
 func encodeJSON(w io.Writer, v any, indent bool) error {
-	enc := json.NewEncoder(w)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
 	if indent {
 		enc.SetIndent("", "  ")
 	}
 	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(EscapeJSON(b.Bytes()))
+	return err
+}
+
+// EscapeJSON writes as \u escapes, in encoded JSON, the characters that
+// [Clean] removes from text and encoding/json leaves raw: DEL, the C1
+// controls (U+0080–U+009F, among them CSI U+009B, which a terminal obeys
+// as ESC [), and the bidirectional overrides and isolates (U+202A–U+202E,
+// U+2066–U+2069, which reorder what a log or a pull request shows). JSON
+// holds them only in strings, where an escape means the same character:
+// the values are unchanged, but a log or a code host that shows the JSON
+// shows the escape. b is changed in place when nothing is to be escaped.
+func EscapeJSON(b []byte) []byte {
+	i := nextEscape(b)
+	if i < 0 {
+		return b
+	}
+	out := make([]byte, 0, len(b)+16)
+	for i >= 0 {
+		out = append(out, b[:i]...)
+		r, size := utf8.DecodeRune(b[i:])
+		out = append(out, fmt.Sprintf(`\u%04x`, r)...)
+		b = b[i+size:]
+		i = nextEscape(b)
+	}
+	return append(out, b...)
+}
+
+// nextEscape is where the next character EscapeJSON escapes starts, or -1.
+func nextEscape(b []byte) int {
+	for i := 0; i < len(b); i++ {
+		switch c := b[i]; {
+		case c == 0x7f:
+			return i
+		case c == 0xc2 && i+1 < len(b) && b[i+1] >= 0x80 && b[i+1] <= 0x9f:
+			return i
+		case c == 0xe2 && i+2 < len(b) && (b[i+1] == 0x80 && b[i+2] >= 0xaa && b[i+2] <= 0xae || b[i+1] == 0x81 && b[i+2] >= 0xa6 && b[i+2] <= 0xa9):
+			return i
+		}
+	}
+	return -1
 }
 
 // AlwaysFitted implements [Fitted]: JSON output always has a budget.

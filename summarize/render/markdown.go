@@ -94,17 +94,20 @@ func cutLines(s string, limit int) string {
 
 func markdownHead(ew *errWriter, v *summarize.View) {
 	s := v.Summary
-	ew.printf("### recap: %s in %s\n\n", english.Plural(s.Total, "finding", "findings"), s.FilesText())
+	ew.printf("### recap: %s%s in %s\n\n", english.Plural(s.Total, "finding", "findings"), problemsNote(&s), s.FilesText())
 	if n := Suppressed(v); n > 0 {
 		ew.printf("_%s suppressed in the reports, not counted._\n\n", english.Plural(n, "result", "results"))
 	}
 	ew.printf("**%d** error · **%d** warning · **%d** note, from %s\n\n", s.BySeverity.Error, s.BySeverity.Warning, s.BySeverity.Note,
 		english.Plural(len(v.Inputs), "input", "inputs"))
 	if sec := s.Security; sec != nil {
-		ew.printf("**%d** about security%s\n\n", sec.Findings, cweList(sec.TopCWE))
+		ew.printf("**%d** about security%s\n\n", sec.Findings, securityNote(sec))
 	}
 	if b := s.Baseline; b != nil {
 		ew.printf("Against the baseline: **%d** new · **%d** unchanged · **%d** fixed\n\n", b.New, b.Unchanged, b.Fixed)
+	}
+	if h, a, rows := importanceTable(&s); len(rows) > 0 {
+		ew.tbl(h, a, rows)
 	}
 	markdownTopLists(ew, &s)
 	var rows [][]string
@@ -221,9 +224,13 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 // markdownFinding writes a finding's headline: the <summary> of a <details>
 // that holds its context, or a list item when it has none.
 func markdownFinding(ew *errWriter, f *summarize.FindingView) {
-	line := fmt.Sprintf("%s <b>%s</b>%s <code>%s</code> %s: %s", SeverityMark(f.Severity), f.Severity, markdownBaseline(f.Baseline),
+	line := fmt.Sprintf("%s <b>%s</b> <i>%s</i>%s <code>%s</code> %s: %s", SeverityMark(f.Severity), importanceLabel(&f.Finding),
+		MarkdownText(findingFacts(&f.Finding)), markdownBaseline(f.Baseline),
 		MarkdownText(location(f.Path, f.Line, f.Column)), MarkdownText(f.Tool+" "+DisplayRule(f.Rule, f.RuleName)),
 		MarkdownText(f.Message))
+	if also := alsoLine(f.AlsoReportedBy, MarkdownText); also != "" {
+		line += " <i>(" + also + ")</i>"
+	}
 	if len(f.Context) == 0 && f.ContextNote == "" && !describes(f.RuleInfo) {
 		ew.printf("- %s\n", line)
 		return

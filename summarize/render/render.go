@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/olekukonko/tablewriter"
@@ -52,6 +53,14 @@ type Selector interface {
 type Streamer interface {
 	Renderer
 	NewStream() Stream
+}
+
+// AllResults is a [Streamer] that writes the results a report says are no
+// findings too (suppressed ones, SARIF results of another kind than fail):
+// a caller reads them for it (parsers.ReadOptions.Uncounted) and hands
+// them to its stream, marked ([reports.Finding.Uncounted]).
+type AllResults interface {
+	AllResults() bool
 }
 
 // A Stream takes findings one at a time, in the reports' order, and writes
@@ -213,4 +222,104 @@ func countTitle(s *summarize.Summary, what string) string {
 		return "at least"
 	}
 	return "count"
+}
+
+// importanceTable is the summary's counts by quality and impact, the first
+// table of the text and Markdown views: a row per quality that has
+// findings, a column per impact and the total. No rows without findings
+// placed on the scale.
+func importanceTable(s *summarize.Summary) (header []string, align []tw.Align, rows [][]string) {
+	header = []string{"importance"}
+	align = []tw.Align{tw.AlignLeft}
+	for _, i := range reports.Impacts {
+		header = append(header, i.String())
+		align = append(align, tw.AlignRight)
+	}
+	header = append(header, "total")
+	align = append(align, tw.AlignRight)
+	for _, q := range reports.Qualities {
+		c := s.ByQualityImpact.Of(q)
+		if c.Total() == 0 {
+			continue
+		}
+		row := []string{q.String()}
+		for _, i := range reports.Impacts {
+			row = append(row, strconv.Itoa(c.Of(i)))
+		}
+		rows = append(rows, append(row, strconv.Itoa(c.Total())))
+	}
+	return header, align, rows
+}
+
+// securityNote is what follows the count of findings about security: their
+// impacts and their top CWE ids, " (1 high, 2 medium; CWE-89 ×1)"; recap's
+// own words and numbers, safe in any format.
+func securityNote(sec *summarize.SecurityCounts) string {
+	var parts []string
+	for _, i := range reports.Impacts {
+		if n := sec.ByImpact.Of(i); n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, i))
+		}
+	}
+	by := strings.Join(parts, ", ")
+	cwe := strings.TrimSuffix(strings.TrimPrefix(cweList(sec.TopCWE), " ("), ")")
+	switch {
+	case by != "" && cwe != "":
+		return " (" + by + "; " + cwe + ")"
+	case by != "":
+		return " (" + by + ")"
+	case cwe != "":
+		return " (" + cwe + ")"
+	}
+	return ""
+}
+
+// importanceLabel is a finding's impact as views show it first, or its
+// severity when it was not placed on the scale.
+func importanceLabel(f *reports.Finding) string {
+	if f.Impact.Valid() {
+		return f.Impact.String()
+	}
+	return f.Severity.String()
+}
+
+// findingFacts is what a finding line says of a finding's importance and
+// kinds, after its rule: "security, Security, note"; recap's words and the
+// category as the scale names it.
+func findingFacts(f *reports.Finding) string {
+	parts := make([]string, 0, 3)
+	if f.Quality.Valid() {
+		parts = append(parts, f.Quality.String())
+	}
+	if f.Category != "" {
+		parts = append(parts, f.Category)
+	}
+	if f.Impact.Valid() && f.Severity.Valid() {
+		parts = append(parts, f.Severity.String())
+	}
+	return strings.Join(parts, ", ")
+}
+
+// problemsNote is what the headline says of the problems when findings
+// repeat another's: ", 105 problems (12 reported more than once)"; "" when
+// none does. Recap's own words and numbers.
+func problemsNote(s *summarize.Summary) string {
+	d := s.Duplicates
+	if d == nil || d.Findings == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", %s (%d reported more than once)", english.Plural(s.Problems, "problem", "problems"), d.Problems)
+}
+
+// alsoLine names the other findings of a finding's problem: "also reported
+// as PMD MethodArgumentCouldBeFinal (id 2ibh-12), SpotBugs X (id …)".
+func alsoLine(also []summarize.AlsoReported, clean func(string) string) string {
+	if len(also) == 0 {
+		return ""
+	}
+	parts := make([]string, len(also))
+	for i, a := range also {
+		parts[i] = clean(a.Tool+" "+a.Rule) + " (id " + clean(a.ID) + ")"
+	}
+	return "also reported as " + strings.Join(parts, ", ")
 }

@@ -81,7 +81,9 @@ func isControl(r rune) bool {
 func PlainText(s string) string { return OneLine(Clean(s)) }
 
 // zwj is the zero-width joiner that MarkdownText puts after an @ or a # so
-// that GitHub sees no mention or reference; it does not show.
+// that GitHub sees no mention or reference, and into GH-26 and commit SHAs:
+// it does not show, and it is not a word character, so no reference
+// pattern matches across it.
 const zwj = "\u200d"
 
 // MarkdownText is report text made inert in GitHub-flavoured Markdown, on
@@ -99,7 +101,11 @@ const zwj = "\u200d"
 //   - an @ or # followed by a letter, digit or _ gets a zero-width joiner after
 //     it, so that GitHub makes no mention (@param, @Test) and no link to an
 //     issue (#123, owner/repo#5);
-//   - a leading #, -, +, =, > or "1." cannot start a heading, list or quote.
+//   - a leading #, -, +, =, > or "1." cannot start a heading, list or quote;
+//   - the other references GitHub documents as autolinked ("Autolinked
+//     references and URLs") are broken by a zero-width joiner: GH-26 after
+//     its "GH-", and a commit SHA (7 to 40 hex digits standing alone as a
+//     word, with a letter and a digit: a5c3785…) after every sixth digit.
 func MarkdownText(s string) string {
 	s = PlainText(s)
 	var b strings.Builder
@@ -152,7 +158,70 @@ func MarkdownText(s string) string {
 			b.WriteByte(c)
 		}
 	}
+	return breakRefs(b.String())
+}
+
+// breakRefs breaks GH-<number> and commit SHAs in text that is already
+// Markdown-inert (entities are left whole: a word never spans one); it
+// returns s itself when there is none.
+func breakRefs(s string) string {
+	var b strings.Builder
+	done := 0 // s[:done] is in b
+	for i := 0; i < len(s); {
+		if !isWordByte(s[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && isWordByte(s[j]) {
+			j++
+		}
+		word := s[i:j]
+		// A word right after "&#" or "&", ended by ";", is an entity's number or name.
+		entity := i > 0 && s[i-1] == '&' || i > 1 && s[i-2] == '&' && s[i-1] == '#'
+		switch {
+		case entity && j < len(s) && s[j] == ';':
+		case isSHA(word):
+			b.WriteString(s[done:i])
+			for len(word) > 6 { // no run of 7 hex digits is left
+				b.WriteString(word[:6] + zwj)
+				word = word[6:]
+			}
+			b.WriteString(word)
+			done = j
+		case len(word) == 2 && strings.EqualFold(word, "GH") && j+1 < len(s) && s[j] == '-' && s[j+1] >= '0' && s[j+1] <= '9':
+			j++
+			b.WriteString(s[done:j] + zwj)
+			done = j
+		}
+		i = j
+	}
+	if done == 0 {
+		return s
+	}
+	b.WriteString(s[done:])
 	return b.String()
+}
+
+// isSHA reports a word of 7 to 40 hex digits, with a letter and a digit
+// (a number alone, or a word like "defaced", is not taken for a commit).
+func isSHA(w string) bool {
+	if len(w) < 7 || len(w) > 40 {
+		return false
+	}
+	digit, letter := false, false
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		switch {
+		case c >= '0' && c <= '9':
+			digit = true
+		case c|0x20 >= 'a' && c|0x20 <= 'f':
+			letter = true
+		default:
+			return false
+		}
+	}
+	return digit && letter
 }
 
 // MarkdownBlock is report text of several lines (a rule's description or

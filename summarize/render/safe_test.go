@@ -16,7 +16,8 @@ import (
 var Hostile = []string{
 	"Missing @param tag for 'items' and @return",
 	"Method annotated with @Test should be public; see #123",
-	"Fixed in acme/shop#5, cf. GH-7",
+	"Fixed in acme/shop#5, cf. GH-7 and gh-12",
+	"Reverts a5c3785ed8d6a35868bc169f07e40e889087fd2e (see 1f0b5e3, not 1234567 or defaced)",
 	"[x](javascript:alert(1))",
 	"![](https://e.x/a.png)",
 	"<img src=x>",
@@ -78,6 +79,11 @@ func TestMarkdownText(t *testing.T) {
 		{"https://x www.y", "https&#58;//x www&#46;y"},
 		{"a\n::error::b\r\u001b[31mc\u0085d\u2028e\u202ef", "a ::error::b &#91;31mc d ef"},
 		{"plain text, 3.5", "plain text, 3.5"},
+		{"cf. GH-7, gh-12, GH-x and AGH-7", "cf. GH-\u200d7, gh-\u200d12, GH-x and AGH-7"},
+		{"a5c3785ed8d6a35868bc169f07e40e889087fd2e", "a5c378\u200d5ed8d6\u200da35868\u200dbc169f\u200d07e40e\u200d889087\u200dfd2e"},
+		{"see 1f0b5e3.", "see 1f0b5e\u200d3."},
+		{"1234567 defaced a5c378 a5c3785ed8d6a35868bc169f07e40e889087fd2e0 x1f0b5e3", "1234567 defaced a5c378 a5c3785ed8d6a35868bc169f07e40e889087fd2e0 x1f0b5e3"},
+		{"[1f0b5e3] &#x31;", "&#91;1f0b5e\u200d3&#93; &amp;#\u200dx31;"},
 	} {
 		if got := MarkdownText(tc.in); got != tc.want {
 			t.Errorf("MarkdownText(%q) = %q, want %q", tc.in, got, tc.want)

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"hash/fnv"
 	"io"
 	"net/url"
 	"path"
@@ -41,6 +40,11 @@ import (
 // refuses a run of more than 25,000 results. 0 keeps them all.
 type SARIF struct {
 	MaxResults int
+	// DropUnlocated leaves out the findings without a file, counted in
+	// their run's properties (UnlocatedProperty): GitHub's code scanning
+	// shows no result without a file, and refuses an upload that has one.
+	// By default they are kept, with the place their tool gave.
+	DropUnlocated bool
 	// Version is recap's version, which each run's conversion records
 	// (see recapConversion); "" leaves it out.
 	Version string
@@ -56,28 +60,31 @@ const OmittedProperty = "recapOmittedResults"
 
 // UnlocatedProperty names the run property that counts the findings
 // without a file (a tool's own error, a finding on the whole project) that
-// a run left out: GitHub's code scanning takes a result only with a
-// location in a file.
+// a run left out (DropUnlocated): GitHub's code scanning takes a result
+// only with a location in a file.
 const UnlocatedProperty = "recapUnlocatedResults"
 
 // FingerprintKey names recap's fingerprint in partialFingerprints. Its
-// value is the finding's fingerprint, a colon and the finding's occurrence
-// among the results of its run with that fingerprint (1, 2, … in the
-// reports' order), as GitHub's primaryLocationLineHash does: two findings
-// of a rule with the same message in one file are told apart, and a
-// finding keeps its value from run to run while those before it stay.
-const FingerprintKey = "recapFingerprint/v1"
+// value is the finding's identity, a colon and its occurrence among the
+// findings of that identity in its report (1, 2, … in the report's order,
+// kept or not; [reports.Occurrence]), as GitHub's primaryLocationLineHash
+// counts: two findings of a rule with the same message in one file are
+// told apart, a finding keeps its value from run to run while those before
+// it stay, and whatever the filters. Findings of one identity from two
+// reports merged into one run get the next occurrences free. recap reads
+// the value back as the finding's fingerprint.
+const FingerprintKey = reports.SARIFFingerprintKey
 
 // srcRoot is the uriBaseId of repository-relative paths.
 const srcRoot = "SRCROOT"
 
 // Render implements [Renderer].
 func (s SARIF) Render(w io.Writer, v *summarize.View) error {
-	runs := newSARIFRuns(v.Inputs)
+	runs := newSARIFRuns()
 	runs.recap = s.Version
 	runs.inputs = v.Inputs
 	for i := range v.Findings {
-		if f := &v.Findings[i].Finding; f.Path == "" {
+		if f := &v.Findings[i].Finding; f.Path == "" && s.DropUnlocated {
 			runs.unlocated(f)
 		} else {
 			runs.add(f)
@@ -85,7 +92,7 @@ func (s SARIF) Render(w io.Writer, v *summarize.View) error {
 	}
 	for _, r := range runs.byTool {
 		for _, f := range r.findings {
-			r.occ = append(r.occ, r.occurrence(f.Fingerprint))
+			r.occ = append(r.occ, r.fps.Value(f.Fingerprint))
 		}
 	}
 	return runs.write(w, func(r *sarifRun, bw *bufio.Writer) error {
@@ -100,10 +107,9 @@ func (s SARIF) Render(w io.Writer, v *summarize.View) error {
 
 // sarifRuns groups findings by tool: a run per tool, in order of name.
 type sarifRuns struct {
-	byTool   map[string]*sarifRun
-	versions map[string]string // tool → version, from the inputs
-	recap    string            // recap's version, for the runs' conversion
-	inputs   []reports.Input   // their rule tables describe the rules
+	byTool map[string]*sarifRun
+	recap  string          // recap's version, for the runs' conversion
+	inputs []reports.Input // their rule tables describe the rules
 }
 
 // sarifRun is one tool's findings (kept in memory by Render; a stream
@@ -116,49 +122,17 @@ type sarifRun struct {
 	ruleSec       []ruleSecurity    // what the findings of each rule say of security
 	rulePrio      []int             // the tool's priority all the findings of each rule have, 0 when none or they differ
 	ruleIndex     map[string]int
-	spill         *spill            // the stream's encoded results
-	seen          map[uint64]uint32 // fingerprint → results with it so far
-	occ           []int             // Render's occurrences, by finding
-	omitted       int               // results a capped stream left out
-	taxa          bool              // a result refers to the CWE taxonomy
-	recap         string            // recap's version (sarifRuns.recap)
-	unlocated     int               // findings without a file, left out
+	spill         *spill              // the stream's encoded results
+	fps           reports.Occurrences // the fingerprints written, each once
+	occ           []string            // Render's fingerprints, by finding
+	omitted       int                 // results a capped stream left out
+	taxa          bool                // a result refers to the CWE taxonomy
+	recap         string              // recap's version (sarifRuns.recap)
+	unlocated     int                 // findings without a file, left out
 }
 
-// occurrence counts one more result with fingerprint fp and returns its
-// number among them (0 without a fingerprint).
-func (r *sarifRun) occurrence(fp string) int {
-	if fp == "" {
-		return 0
-	}
-	if r.seen == nil {
-		r.seen = map[uint64]uint32{}
-	}
-	k := fpKey(fp)
-	r.seen[k]++
-	return int(r.seen[k])
-}
-
-// fpKey packs a fingerprint (16 hex digits) in a word; another form is hashed.
-func fpKey(fp string) uint64 {
-	if len(fp) == 16 {
-		if n, err := strconv.ParseUint(fp, 16, 64); err == nil {
-			return n
-		}
-	}
-	h := fnv.New64a()
-	h.Write([]byte(fp))
-	return h.Sum64()
-}
-
-func newSARIFRuns(inputs []reports.Input) *sarifRuns {
-	rs := &sarifRuns{byTool: map[string]*sarifRun{}, versions: map[string]string{}}
-	for _, in := range inputs {
-		if in.ToolVersion != "" {
-			rs.versions[in.Tool] = in.ToolVersion
-		}
-	}
-	return rs
+func newSARIFRuns() *sarifRuns {
+	return &sarifRuns{byTool: map[string]*sarifRun{}}
 }
 
 // run returns f's tool's run, made on first use.
@@ -206,9 +180,6 @@ func (rs *sarifRuns) add(f *reports.Finding) (*sarifRun, int) {
 func (rs *sarifRuns) write(w io.Writer, results func(*sarifRun, *bufio.Writer) error) error {
 	runs := make([]*sarifRun, 0, len(rs.byTool))
 	for _, r := range rs.byTool {
-		if r.version == "" {
-			r.version = rs.versions[r.tool]
-		}
 		r.recap = rs.recap
 		runs = append(runs, r)
 	}
@@ -278,6 +249,7 @@ func (r *sarifRun) head(inputs []reports.Input) (before, after []byte, err error
 	if err != nil {
 		return nil, nil, fmt.Errorf("sarif: run of %s: %w", name, err)
 	}
+	b = EscapeJSON(b)
 	// go-sarif writes "results":null for a nil slice; the results go there.
 	// Inside a JSON string a quote is escaped, so the only unescaped
 	// `"results":null` is the run's own.
@@ -289,8 +261,8 @@ func (r *sarifRun) head(inputs []reports.Input) (before, after []byte, err error
 }
 
 // writeResult writes the i-th result of a run, on a line of its own.
-func writeResult(w io.Writer, i int, f *reports.Finding, ruleIndex, occurrence int) error {
-	b, err := encodeResult(f, ruleIndex, occurrence)
+func writeResult(w io.Writer, i int, f *reports.Finding, ruleIndex int, fingerprint string) error {
+	b, err := encodeResult(f, ruleIndex, fingerprint)
 	if err != nil {
 		return err
 	}
@@ -301,12 +273,12 @@ func writeResult(w io.Writer, i int, f *reports.Finding, ruleIndex, occurrence i
 	return err
 }
 
-func encodeResult(f *reports.Finding, ruleIndex, occurrence int) ([]byte, error) {
-	b, err := json.Marshal(sarifResult(f, ruleIndex, occurrence))
+func encodeResult(f *reports.Finding, ruleIndex int, fingerprint string) ([]byte, error) {
+	b, err := json.Marshal(sarifResult(f, ruleIndex, fingerprint))
 	if err != nil {
 		return nil, fmt.Errorf("sarif: result %s: %w", f.ID, err)
 	}
-	return b, nil
+	return EscapeJSON(b), nil
 }
 
 // resultSep goes before the i-th result of a run.
@@ -374,8 +346,9 @@ const maxRuleCWE = 10
 // host.
 func sarifRule(f *reports.Finding, info *reports.Rule, sec *ruleSecurity) *sarif.ReportingDescriptor {
 	rule := sarif.NewRule(f.Rule)
-	if rule.ID == "" {
-		rule.ID = "(no rule)"
+	noRule := rule.ID == ""
+	if noRule {
+		rule.ID = noRuleID
 	}
 	if info == nil {
 		info = &reports.Rule{}
@@ -387,7 +360,7 @@ func sarifRule(f *reports.Finding, info *reports.Rule, sec *ruleSecurity) *sarif
 	desc := fmt.Sprintf("%s: %s rule, category %s.", short, f.Tool, categoryName(f.Category))
 	shortText := firstNonEmpty(info.Short, desc)
 	full := firstNonEmpty(info.Full, info.Short, desc)
-	help := firstNonEmpty(info.Help, info.Full, desc)
+	help := firstNonEmpty(info.Help, info.Full, info.Short, desc)
 	helpURI := firstNonEmpty(f.HelpURI, info.HelpURI)
 	if validHelpURI(helpURI) {
 		rule.HelpURI = &helpURI
@@ -395,10 +368,12 @@ func sarifRule(f *reports.Finding, info *reports.Rule, sec *ruleSecurity) *sarif
 	rule.ShortDescription = sarif.NewMultiformatMessageString(shortText)
 	rule.FullDescription = sarif.NewMultiformatMessageString(full)
 	rule.Help = sarif.NewMultiformatMessageString(help)
-	props := sarif.Properties{"category": f.Category}
+	// category is on recap's scale, toolCategory the tool's word ("" when
+	// it gave none), which recap reads back.
+	props := sarif.Properties{"category": f.Category, "toolCategory": f.ToolCategory}
 	tag := f.Category
 	if f.ToolCategory != "" {
-		props["toolCategory"], tag = f.ToolCategory, f.ToolCategory
+		tag = f.ToolCategory
 	}
 	tags := []string{tag}
 	if sec.security && tag != "security" {
@@ -416,10 +391,13 @@ func sarifRule(f *reports.Finding, info *reports.Rule, sec *ruleSecurity) *sarif
 	}
 	props["tags"] = tags
 	if sev := max(sec.severity, info.SecuritySeverity); sev > 0 {
-		props["security-severity"] = strconv.FormatFloat(sev, 'f', 1, 64)
+		props["security-severity"] = strconv.FormatFloat(sev, 'f', -1, 64)
 	}
 	if info.Precision != "" {
 		props["precision"] = info.Precision
+	}
+	if noRule {
+		props["recapNoRule"] = true
 	}
 	rule.Properties = props
 	return rule
@@ -436,13 +414,7 @@ func firstNonEmpty(s ...string) string {
 
 // validHelpURI: reports carry text that is no URI in helpUri ("Please see
 // details in message"); SARIF requires an absolute RFC 3986 URI there.
-func validHelpURI(s string) bool {
-	if s == "" || strings.ContainsAny(s, " \t\n\"<>\\^`{|}") {
-		return false
-	}
-	u, err := url.Parse(s)
-	return err == nil && u.IsAbs() && (u.Host != "" || u.Opaque != "")
-}
+func validHelpURI(s string) bool { return reports.IsURI(s) }
 
 func categoryName(c string) string {
 	if c == "" {
@@ -451,13 +423,23 @@ func categoryName(c string) string {
 	return c
 }
 
-func sarifResult(f *reports.Finding, ruleIndex, occurrence int) *sarif.Result {
+// sarifResult is f as a result; fingerprint is its value of
+// FingerprintKey ("" for none).
+func sarifResult(f *reports.Finding, ruleIndex int, fingerprint string) *resultOut {
 	rule := f.Rule
 	if rule == "" {
-		rule = "(no rule)"
+		rule = noRuleID
 	}
-	res := sarif.NewRuleResult(rule).WithRuleIndex(ruleIndex).WithLevel(sarifLevel(f.Severity)).
+	level := sarifLevel(f.Severity)
+	d := f.Detail
+	if d != nil && d.Kind != "" {
+		level = "none" // a result of another kind than fail has no other (§3.27.10)
+	}
+	res := sarif.NewRuleResult(rule).WithRuleIndex(ruleIndex).WithLevel(level).
 		WithMessage(sarif.NewTextMessage(sarifMessage(f)))
+	if d != nil && d.Kind != "" {
+		res.Kind = &d.Kind
+	}
 	if f.Path != "" {
 		loc := sarif.NewPhysicalLocation().WithArtifactLocation(sarifArtifact(f.Path))
 		if region := sarifRegion(f); region != nil {
@@ -465,15 +447,32 @@ func sarifResult(f *reports.Finding, ruleIndex, occurrence int) *sarif.Result {
 			sarifSnippet(loc, f)
 		}
 		res.AddLocation(sarif.NewLocationWithPhysicalLocation(loc))
+	} else {
+		res.AddLocation(unlocatedLocation(d))
+		if d != nil && d.Target != "" {
+			res.AnalysisTarget = sarifArtifact(d.Target)
+		}
 	}
-	if d := f.Detail; d != nil {
+	props := sarif.Properties{}
+	if d != nil {
 		sarifDetail(res, d)
+		for i := range d.Locations {
+			res.AddLocation(sarifLocation(&d.Locations[i]))
+		}
+	}
+	if f.Fixable && (d == nil || d.Fix == nil || len(d.Fix.Replacements) == 0) {
+		// A fix SARIF cannot hold (a fix needs edits): the flag, and its
+		// description when the report gave one.
+		props["fixable"] = true
+		if d != nil && d.Fix != nil && d.Fix.Description != "" {
+			props["fixDescription"] = d.Fix.Description
+		}
 	}
 	if len(f.CWE) > 0 {
 		res.Taxa = sarifTaxa(f.CWE)
 	}
-	if f.Fingerprint != "" {
-		res.PartialFingerprints = map[string]interface{}{FingerprintKey: f.Fingerprint + ":" + strconv.Itoa(occurrence)}
+	if fingerprint != "" {
+		res.PartialFingerprints = map[string]interface{}{FingerprintKey: fingerprint}
 	}
 	switch f.Baseline {
 	case reports.BaselineNew, reports.BaselineUnchanged:
@@ -481,9 +480,67 @@ func sarifResult(f *reports.Finding, ruleIndex, occurrence int) *sarif.Result {
 		res.BaselineState = &state
 	}
 	if f.Category != "" {
-		res.Properties = sarif.Properties{"category": f.Category}
+		props["category"] = f.Category
 	}
-	return res
+	if f.Priority > 0 {
+		props["priority"] = f.Priority // the tool's own (SpotBugs', PMD's), read back
+	}
+	if f.Rank > 0 {
+		props["rank"] = f.Rank // SpotBugs' bug rank
+	}
+	if len(props) > 0 {
+		res.Properties = props
+	}
+	out := &resultOut{Result: res}
+	if d != nil {
+		for _, sup := range d.Suppressions {
+			out.Suppressions = append(out.Suppressions, suppressionOut{Kind: sup.Kind, Status: sup.Status, Justification: sup.Justification})
+		}
+	}
+	return out
+}
+
+// noRuleID is the rule id recap's SARIF gives the results of no rule
+// (SARIF needs one); their rule's descriptor says so (recapNoRule), and
+// recap reads them back without one.
+const noRuleID = "(no rule)"
+
+// resultOut is a result as recap writes it: go-sarif's, with
+// suppressions written without the null members go-sarif gives them.
+type resultOut struct {
+	*sarif.Result
+	Suppressions []suppressionOut `json:"suppressions,omitempty"`
+}
+
+// suppressionOut is a suppression (SARIF §3.35).
+type suppressionOut struct {
+	Kind          string `json:"kind"`
+	Status        string `json:"status,omitempty"`
+	Justification string `json:"justification,omitempty"`
+}
+
+// unlocatedLocation is the location of a finding without a file: what its
+// tool said of its place (its logical locations), else an empty location
+// (SARIF's "no location known"; GitHub's rules ask for a location).
+func unlocatedLocation(d *reports.Detail) *sarif.Location {
+	loc := sarif.NewLocation()
+	if d == nil {
+		return loc
+	}
+	for _, ll := range d.Logical {
+		l := sarif.NewLogicalLocation()
+		if ll.Name != "" {
+			l.Name = ptr(ll.Name)
+		}
+		if ll.FullyQualifiedName != "" {
+			l.FullyQualifiedName = ptr(ll.FullyQualifiedName)
+		}
+		if ll.Kind != "" {
+			l.Kind = ptr(ll.Kind)
+		}
+		loc.LogicalLocations = append(loc.LogicalLocations, l)
+	}
+	return loc
 }
 
 // sarifMessage is the finding's message, never empty (SARIF requires text).
@@ -560,7 +617,7 @@ func toolURI(tool string) string {
 // at most MaxResults results a run.
 func (s SARIF) NewStream() Stream {
 	st := NewSARIFStream()
-	st.MaxResults, st.Version = s.MaxResults, s.Version
+	st.MaxResults, st.Version, st.DropUnlocated = s.MaxResults, s.Version, s.DropUnlocated
 	return st
 }
 
@@ -582,7 +639,13 @@ func sarifSnippet(loc *sarif.PhysicalLocation, f *reports.Finding) {
 	loc.WithContextRegion(sarif.NewSimpleRegion(start, end).WithSnippet(sarif.NewArtifactContent().WithText(f.Snippet)))
 }
 
-// sarifDetail writes a finding's code flow, related locations and fix.
+// AllResults implements [AllResults]: recap's SARIF keeps the results
+// that are no findings (suppressed ones with their suppressions, a tool's
+// passes), as a SARIF consumer expects them.
+func (SARIF) AllResults() bool { return true }
+
+// sarifDetail writes a finding's code flow, related locations and fix (a
+// fix in words alone is the caller's: SARIF's fix needs edits).
 func sarifDetail(res *sarif.Result, d *reports.Detail) {
 	if len(d.Flow) > 0 {
 		tf := sarif.NewThreadFlow()
@@ -596,7 +659,7 @@ func sarifDetail(res *sarif.Result, d *reports.Detail) {
 	for i := range d.Related {
 		res.RelatedLocations = append(res.RelatedLocations, sarifLocation(&d.Related[i]).WithId(i+1))
 	}
-	if x := d.Fix; x != nil {
+	if x := d.Fix; x != nil && len(x.Replacements) > 0 {
 		fix := sarif.NewFix()
 		if x.Description != "" {
 			fix.WithDescriptionText(x.Description)
@@ -607,7 +670,12 @@ func sarifDetail(res *sarif.Result, d *reports.Detail) {
 				if r.Path != p {
 					continue
 				}
-				reg := sarif.NewRegion().WithStartLine(r.Line)
+				reg := sarif.NewRegion()
+				if r.ByCharacters() {
+					reg.WithCharOffset(r.Offset).WithCharLength(r.Length)
+				} else {
+					reg.WithStartLine(r.Line)
+				}
 				if r.EndLine > 0 {
 					reg.WithEndLine(r.EndLine)
 				}

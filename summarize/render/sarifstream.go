@@ -35,8 +35,13 @@ type SARIFStream struct {
 	MaxResults int
 	// Version is recap's version, recorded in each run's conversion.
 	Version string
-	runs    *sarifRuns
-	err     error
+	// DropUnlocated leaves out the findings without a file (see [SARIF]).
+	DropUnlocated bool
+	runs          *sarifRuns
+	// keptUnlocated and keptLocated count the results added without and
+	// with a file.
+	keptUnlocated, keptLocated int
+	err                        error
 }
 
 // spill is a run's encoded results: a temporary file, or memory when no
@@ -74,7 +79,7 @@ func (h *keptHeap) Pop() any {
 
 // NewSARIFStream returns an empty stream that keeps every result.
 func NewSARIFStream() *SARIFStream {
-	return &SARIFStream{runs: newSARIFRuns(nil)}
+	return &SARIFStream{runs: newSARIFRuns()}
 }
 
 // Add encodes f as a result of its tool's run.
@@ -82,9 +87,14 @@ func (s *SARIFStream) Add(f *reports.Finding) error {
 	if s.err != nil {
 		return s.err
 	}
-	if f.Path == "" {
+	if f.Path == "" && s.DropUnlocated {
 		s.runs.unlocated(f)
 		return nil
+	}
+	if f.Path == "" {
+		s.keptUnlocated++
+	} else {
+		s.keptLocated++
 	}
 	r, idx := s.runs.add(f)
 	if r.spill == nil {
@@ -92,7 +102,7 @@ func (s *SARIFStream) Add(f *reports.Finding) error {
 		r.spill = newSpill()
 	}
 	sp := r.spill
-	b, err := encodeResult(f, idx, r.occurrence(f.Fingerprint))
+	b, err := encodeResult(f, idx, r.fps.Value(f.Fingerprint))
 	if err != nil {
 		s.err = err
 		return err
@@ -120,6 +130,12 @@ func (s *SARIFStream) Add(f *reports.Finding) error {
 	_, s.err = sp.bw.Write(b)
 	sp.size += int64(len(b))
 	return s.err
+}
+
+// Located returns the findings without a file written (kept), and those
+// with one, in all runs.
+func (s *SARIFStream) Located() (unlocated, located int) {
+	return s.keptUnlocated, s.keptLocated
 }
 
 // Unlocated counts the findings without a file left out, in all runs.
@@ -206,15 +222,10 @@ func (sp *spill) copyTo(w io.Writer, capped bool, omitted int) error {
 	return nil
 }
 
-// Write writes the log; the view's inputs give the tools' versions.
+// Write writes the log; the view's inputs describe the rules.
 func (s *SARIFStream) Write(w io.Writer, v *summarize.View) error {
 	if s.err != nil {
 		return s.err
-	}
-	for _, in := range v.Inputs {
-		if in.ToolVersion != "" {
-			s.runs.versions[in.Tool] = in.ToolVersion
-		}
 	}
 	s.runs.recap = s.Version
 	s.runs.inputs = v.Inputs

@@ -26,16 +26,19 @@ func (Text) Render(w io.Writer, v *summarize.View) error {
 	s := v.Summary
 	guard := NewNoCommands(w)
 	ew := &errWriter{w: guard}
-	ew.printf("%s in %s from %s%s\n", english.Plural(s.Total, "finding", "findings"), s.FilesText(),
+	ew.printf("%s%s in %s from %s%s\n", english.Plural(s.Total, "finding", "findings"), problemsNote(&s), s.FilesText(),
 		english.Plural(len(v.Inputs), "input", "inputs"), suppressedNote(v))
 	if b := s.Baseline; b != nil {
 		ew.printf("against the baseline: %d new, %d unchanged, %d fixed\n", b.New, b.Unchanged, b.Fixed)
 	}
 	if sec := s.Security; sec != nil {
-		ew.printf("about security: %d%s\n", sec.Findings, cweList(sec.TopCWE))
+		ew.printf("about security: %d%s\n", sec.Findings, securityNote(sec))
 	}
 	ew.printf("\n")
 
+	if h, a, rows := importanceTable(&s); len(rows) > 0 {
+		ew.tbl(h, a, rows)
+	}
 	var rows [][]string
 	for _, sev := range reports.Severities {
 		rows = append(rows, []string{sev.String(), strconv.Itoa(s.BySeverity.Of(sev))})
@@ -104,7 +107,7 @@ func textTopLists(ew *errWriter, s *summarize.Summary) {
 
 // textFindings writes the page of findings, each with its context:
 //
-//	error  src/A.java:34:9  PMD UseEqualsToCompareStrings [Error Prone]  (id k3xq-12)
+//	high   src/A.java:34:9  PMD UseEqualsToCompareStrings [reliability, Error Prone, error]  (id k3xq-12)
 //	       Use equals() to compare strings instead of '==' or '!='
 //	          33 |     public void addItem(String item) {
 //	       >  34 |         if (item == "") {
@@ -130,9 +133,12 @@ func textFindings(ew *errWriter, v *summarize.View) {
 }
 
 func textFinding(ew *errWriter, f *summarize.FindingView) {
-	ew.printf("\n%-7s %s  %s %s [%s]  (id %s%s)\n", f.Severity, location(PlainText(f.Path), f.Line, f.Column),
-		PlainText(f.Tool), PlainText(DisplayRule(f.Rule, f.RuleName)), PlainText(f.Category), f.ID, baselineTag(f.Baseline, ", "))
+	ew.printf("\n%-7s %s  %s %s [%s]  (id %s%s)\n", importanceLabel(&f.Finding), location(PlainText(f.Path), f.Line, f.Column),
+		PlainText(f.Tool), PlainText(DisplayRule(f.Rule, f.RuleName)), PlainText(findingFacts(&f.Finding)), f.ID, baselineTag(f.Baseline, ", "))
 	ew.printf("        %s\n", PlainText(f.Message))
+	if also := alsoLine(f.AlsoReportedBy, PlainText); also != "" {
+		ew.printf("        (%s)\n", also)
+	}
 }
 
 func textContext(ew *errWriter, f *summarize.FindingView) {

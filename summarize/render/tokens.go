@@ -27,9 +27,9 @@ func Tokens(w io.Writer, format string, r tokens.Report) error {
 			n = "~" + n
 		}
 		if f.Error != "" {
-			n = "error: " + OneLine(f.Error)
+			n = "error: " + PlainText(f.Error)
 		}
-		rows = append(rows, []string{OneLine(f.Path), strconv.FormatInt(f.Bytes, 10), strconv.FormatInt(f.Lines, 10), n})
+		rows = append(rows, []string{PlainText(f.Path), strconv.FormatInt(f.Bytes, 10), strconv.FormatInt(f.Lines, 10), n})
 	}
 	ew.tbl([]string{"file", "bytes", "lines", "tokens (" + r.Tokenizer + ")"},
 		[]tw.Align{tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight}, rows)

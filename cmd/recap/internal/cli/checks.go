@@ -7,7 +7,6 @@ import (
 
 	"github.com/recap-dev/recap/internal/english"
 	"github.com/recap-dev/recap/pipeline"
-	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/review"
 )
 
@@ -16,19 +15,6 @@ type checksOptions struct {
 	on             bool
 	name           string
 	maxAnnotations int
-}
-
-// collect makes the query hand every finding it keeps to a bounded
-// collection of the annotations, besides the review's page.
-func (c *checksOptions) collect(q *pipeline.Query) *review.Annotated {
-	ann := &review.Annotated{Max: c.maxAnnotations}
-	q.Keep.Each = func(f *reports.Finding, state string) error {
-		g := *f
-		g.Baseline = state
-		ann.Add(&g)
-		return nil
-	}
-	return ann
 }
 
 // where says which findings the filter mode keeps, for the check run's

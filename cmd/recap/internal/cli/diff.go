@@ -153,11 +153,16 @@ repository is read with go-git: no git binary is needed.`,
 			if err := src.check(); err != nil {
 				return err
 			}
-			files, _, err := src.spec(root, streams).Diff(cmd.Context())
-			if err != nil {
+			// The view is built a file at a time: a diff read as text is
+			// never held whole.
+			b := summarize.NewDiffViewBuilder(summarize.DiffOptions{MaxHunks: maxHunks, Paths: globs})
+			if _, err := src.spec(root, streams).Each(cmd.Context(), func(f *diff.File) error {
+				b.Add(f)
+				return nil
+			}); err != nil {
 				return &exitError{code: exitUsage, err: err}
 			}
-			v := summarize.NewDiffView(files, summarize.DiffOptions{MaxHunks: maxHunks, Paths: globs})
+			v := b.View()
 			if format == "json" || cmd.Flags().Changed("max-tokens") {
 				summarize.FitDiff(v, counter, maxTokens, r)
 			}

@@ -4,7 +4,10 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/recap-dev/recap/config"
 	"github.com/recap-dev/recap/parsers"
+	"github.com/recap-dev/recap/pipeline"
+	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/summarize/render"
 	"github.com/spf13/cobra"
 )
@@ -16,6 +19,9 @@ type commonFlags struct {
 	inputFormat string
 	maxChars    int
 	maxResults  int
+	unlocated   string
+	config      string
+	noGroup     bool
 }
 
 func (c *commonFlags) register(cmd *cobra.Command) {
@@ -25,6 +31,9 @@ func (c *commonFlags) register(cmd *cobra.Command) {
 	f.IntVar(&c.maxChars, "max-chars", render.CommentLimit, "markdown: the most characters to write, findings left out whole beyond it (65536 fits a PR comment, 1048576 a job summary)")
 	f.StringVar(&c.inputFormat, "input-format", "", "read every input as this report format ("+parsers.FormatNames()+") instead of detecting it")
 	f.IntVar(&c.maxResults, "max-results", render.MaxRunResults, "sarif: the most results of each run, the most severe first, the others counted in the run's properties (GitHub's code scanning takes 25000); 0 keeps all")
+	f.StringVar(&c.config, "config", "", "the configuration file: findings to exclude, rules to see differently, rules that report the same problem (default: .recap.yml or .recap.yaml at the repository root; see docs/config.md)")
+	f.BoolVar(&c.noGroup, "no-group", false, "show every finding, also those that repeat another finding's problem at its place (by default each problem once, naming the other tools that reported it)")
+	f.StringVar(&c.unlocated, "unlocated", "keep", "sarif: keep the findings without a file, with the place their tool gave (keep), or leave them out and count them (drop: GitHub's code scanning refuses an upload that has one)")
 }
 
 // resolve checks the flags and returns the renderer, the input format
@@ -43,8 +52,11 @@ func (c *commonFlags) resolve() (render.Renderer, parsers.Format, string, error)
 	if c.maxResults < 0 {
 		return nil, "", "", usageError("--max-results must be 0 (all) or more")
 	}
+	if c.unlocated != "" && c.unlocated != "keep" && c.unlocated != "drop" {
+		return nil, "", "", usageError("--unlocated must be keep or drop")
+	}
 	if _, ok := r.(render.SARIF); ok {
-		r = render.SARIF{MaxResults: c.maxResults, Version: version()}
+		r = render.SARIF{MaxResults: c.maxResults, Version: version(), DropUnlocated: c.unlocated == "drop"}
 	}
 	var in parsers.Format
 	if c.inputFormat != "" {
@@ -57,6 +69,25 @@ func (c *commonFlags) resolve() (render.Renderer, parsers.Format, string, error)
 		return nil, "", "", err
 	}
 	return r, in, root, nil
+}
+
+// query sets what the configuration and --no-group ask of q: the
+// configuration file (--config, else the repository's own, see
+// docs/config.md) and the grouping of the findings of one problem.
+func (c *commonFlags) query(q *pipeline.Query, root string) error {
+	var err error
+	if c.config != "" {
+		q.Config, err = config.Load(c.config)
+	} else {
+		q.Config, err = config.LoadDir(root)
+	}
+	if err != nil {
+		return usageError("%v", err)
+	}
+	if !c.noGroup {
+		q.Classes = reports.ClassOf
+	}
+	return nil
 }
 
 // repoRoot returns the repository root: --repo when given (it must be a

@@ -20,7 +20,7 @@ type gateFlags struct {
 
 func (g *gateFlags) register(cmd *cobra.Command) {
 	f := cmd.Flags()
-	f.StringVar(&g.failOn, "fail-on", "", "exit 1 when a finding at or above this severity (error, warning or note) remains after the filters")
+	f.StringVar(&g.failOn, "fail-on", "", "exit 1 when a finding at or above this impact (blocker, high, medium, low, info) or severity (error, warning, note) remains after the filters")
 	f.IntVar(&g.maxNew, "max-new", -1, "exit 1 when more than this many findings are new against --baseline")
 	f.StringArrayVar(&g.baseline, "baseline", nil, "an earlier run's report (repeatable): mark each finding new, unchanged or fixed by fingerprint")
 	f.BoolVar(&g.newOnly, "new-only", false, "keep only the findings that are new against --baseline")
@@ -30,11 +30,14 @@ func (g *gateFlags) register(cmd *cobra.Command) {
 func (g *gateFlags) check() (pipeline.Gate, error) {
 	gate := pipeline.Gate{MaxNew: g.maxNew}
 	if g.failOn != "" {
-		s, err := reports.ParseSeverity(g.failOn)
-		if err != nil {
-			return gate, usageError("--fail-on: %v", err)
+		if i, err := reports.ParseImpact(g.failOn); err == nil {
+			gate.FailOnImpact = i
+		} else if s, err := reports.ParseSeverity(g.failOn); err == nil {
+			gate.FailOn = s
+		} else {
+			words := []string{"blocker", "high", "medium", "low", "info", "error", "warning", "note"}
+			return gate, usageError("--fail-on: %v", reports.UnknownWord("impact or severity", g.failOn, words, words))
 		}
-		gate.FailOn = s
 	}
 	if len(g.baseline) == 0 && (g.newOnly || g.maxNew >= 0) {
 		return gate, usageError("--new-only and --max-new compare with a baseline: add --baseline REPORT")

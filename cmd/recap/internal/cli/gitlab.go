@@ -1,14 +1,10 @@
 package cli
 
 import (
-	"context"
-	"fmt"
 	"os"
 	"strconv"
 
-	"github.com/recap-dev/recap/internal/english"
 	"github.com/recap-dev/recap/review"
-	"github.com/recap-dev/recap/summarize/render"
 )
 
 // gitlabFlags are review's flags of GitLab merge requests.
@@ -45,8 +41,9 @@ func gitlabChanges(d *diffSource) bool {
 // $GITLAB_TOKEN (sent as PRIVATE-TOKEN) or else $CI_JOB_TOKEN (sent as
 // JOB-TOKEN, whose account is $GITLAB_USER_LOGIN: a job token cannot read
 // GET /user).
-func gitlabClient(rf *reviewFlags) (*review.GitLab, error) {
-	g := &review.GitLab{APIURL: rf.apiURL, Project: rf.gitlab.project, MR: rf.gitlab.mr, Login: rf.gitlab.login, RetryWait: 2e9}
+func gitlabClient(rf *reviewFlags, opts *reportOptions) (*review.GitLab, error) {
+	g := &review.GitLab{APIURL: rf.apiURL, Project: rf.gitlab.project, MR: rf.gitlab.mr, Account: rf.gitlab.login, RetryWait: 2e9,
+		UserAgent: "recap/" + version()}
 	if g.APIURL == "" {
 		g.APIURL = os.Getenv("CI_API_V4_URL")
 	}
@@ -57,8 +54,8 @@ func gitlabClient(rf *reviewFlags) (*review.GitLab, error) {
 	if g.Token == "" {
 		if g.Token = os.Getenv("CI_JOB_TOKEN"); g.Token != "" {
 			g.JobToken = true
-			if g.Login == "" {
-				g.Login = os.Getenv("GITLAB_USER_LOGIN")
+			if g.Account == "" {
+				g.Account = os.Getenv("GITLAB_USER_LOGIN")
 			}
 		}
 	}
@@ -79,30 +76,10 @@ func gitlabClient(rf *reviewFlags) (*review.GitLab, error) {
 	if g.MR <= 0 {
 		return nil, usageError("--gitlab needs the merge request: --mr IID, or $CI_MERGE_REQUEST_IID (set in merge request pipelines: rules: - if: $CI_PIPELINE_SOURCE == \"merge_request_event\")")
 	}
-	return g, nil
-}
-
-// postGitLab posts the review to the merge request and says what it did;
-// false when posting failed (the error is on stderr).
-func postGitLab(ctx context.Context, streams *IO, g *review.GitLab, req *review.Request, positions *review.GitLabPositions) bool {
-	done, err := g.PostGitLab(ctx, req, positions)
-	mr := fmt.Sprintf("%s!%d", g.Project, g.MR)
-	if done != nil {
-		fmt.Fprintf(streams.Out, "recap review: %s: started %s", mr, english.Plural(done.Discussions, "discussion", "discussions"))
-		if done.Skipped > 0 {
-			fmt.Fprintf(streams.Out, " (%d posted before, skipped)", done.Skipped)
-		}
-		switch {
-		case done.SummaryID != 0 && done.SummaryUpdated:
-			fmt.Fprintf(streams.Out, "; updated the summary note %d", done.SummaryID)
-		case done.SummaryID != 0:
-			fmt.Fprintf(streams.Out, "; posted the summary note %d", done.SummaryID)
-		}
-		fmt.Fprintln(streams.Out)
-	}
+	root, err := repoRoot(opts.common.repo)
 	if err != nil {
-		fmt.Fprintf(streams.ErrOut, "recap: review: %s: %s\n", mr, render.InertLine(err.Error()))
-		return false
+		return nil, err
 	}
-	return true
+	g.HeadSHA = headSHA(rf, "", opts.changes.head, root)
+	return g, nil
 }

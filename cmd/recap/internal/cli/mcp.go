@@ -120,7 +120,7 @@ underscore serves one kind to every client.`,
 	f := cmd.Flags()
 	f.StringVar(&root, "root", "", "the directory served: reports are found, and paths confined, there (default: the git top level of the current directory)")
 	f.StringVar(&addr, "http", "", "serve streamable HTTP at this address (host:port; :port binds 127.0.0.1) instead of standard input and output")
-	f.StringVar(&toolNames, "tool-names", mcpserver.NamesAuto, "tool names: auto (underscore names for the clients known to refuse dots, dotted for the others), dotted (analysis.getReports) or underscore (analysis_getReports)")
+	f.StringVar(&toolNames, "tool-names", mcpserver.NamesAuto, "tool names: auto (dotted names for the clients known to take them, underscore names for the others), dotted (analysis.getReports) or underscore (analysis_getReports)")
 	f.StringVar(&cacheSize, "cache-size", fmt.Sprintf("%dMiB", mcpserver.DefaultMaxCacheBytes>>20), "memory of the parsed reports kept (KiB, MiB or GiB; at least 1MiB); a report larger than that alone is read by each call; the server keeps within this plus 160MiB")
 	f.DurationVar(&idle, "session-idle", mcpserver.DefaultSessionIdle, "with --http: close a session (and drop its result buffers) after this long without a request")
 	f.StringVar(&token, "http-token", "", "with --http: the bearer token every request must carry (Authorization: Bearer TOKEN), at least 16 characters; needed to listen beyond loopback (default: $RECAP_HTTP_TOKEN)")

@@ -127,6 +127,12 @@ func newReport(streams *IO, o *reportOptions, args []string, page bool) (*report
 	q := &rep.query
 	q.Reports = pipeline.Files{Paths: args, Options: readOpts}
 	q.Filter = *flt
+	if err := o.common.query(q, root); err != nil {
+		return nil, err
+	}
+	if q.Order, err = o.filters.order(); err != nil {
+		return nil, err
+	}
 	if q.Changes, err = o.changes.changes(o.changedOnly, root, streams); err != nil {
 		return nil, err
 	}
@@ -146,6 +152,11 @@ func newReport(streams *IO, o *reportOptions, args []string, page bool) (*report
 	}
 	switch {
 	case streamer && !(page && o.paged):
+		if all, ok := r.(render.AllResults); ok && all.AllResults() {
+			// The results that are no findings (suppressed, passes) too.
+			readOpts.Uncounted = true
+			q.Reports = pipeline.Files{Paths: args, Options: readOpts}
+		}
 		rep.stream = st.NewStream()
 		q.Keep.Each = func(f *reports.Finding, state string) error {
 			g := *f
@@ -233,8 +244,9 @@ func runReport(ctx context.Context, streams *IO, o *reportOptions, args []string
 		return err
 	}
 	reportInputs(streams.ErrOut, v)
+	reportUnmatched(streams.ErrOut, res.Unmatched)
 	if om, ok := rep.stream.(interface{ Omitted() int }); ok && om.Omitted() > 0 {
-		fmt.Fprintf(streams.ErrOut, "recap: warning: sarif: %s left out to keep at most %d results a run, the most severe first "+
+		fmt.Fprintf(streams.ErrOut, "recap: warning: sarif: %s left out to keep at most %d results a run, the most important first "+
 			"(GitHub's code scanning takes %d): the run's properties.%s counts them; --max-results sets the cap, 0 keeps all\n",
 			english.Plural(om.Omitted(), "result", "results"), o.common.maxResults, render.MaxRunResults, render.OmittedProperty)
 	}
@@ -243,9 +255,14 @@ func runReport(ctx context.Context, streams *IO, o *reportOptions, args []string
 			english.Plural(cc.NoPath, "finding", "findings"))
 	}
 	if un, ok := rep.stream.(interface{ Unlocated() int }); ok && un.Unlocated() > 0 {
-		fmt.Fprintf(streams.ErrOut, "recap: warning: sarif: %s without a file left out (GitHub's code scanning takes a result only "+
-			"with a location in a file): the run's properties.%s counts them; --format json lists them\n",
+		fmt.Fprintf(streams.ErrOut, "recap: warning: sarif: %s without a file left out (--unlocated drop): the run's properties.%s counts them; --format json lists them\n",
 			english.Plural(un.Unlocated(), "finding", "findings"), render.UnlocatedProperty)
+	}
+	if kept, ok := rep.stream.(interface{ Located() (int, int) }); ok {
+		if n, _ := kept.Located(); n > 0 {
+			fmt.Fprintf(streams.ErrOut, "recap: warning: sarif: %s without a file kept, with the place their tool gave: GitHub's code scanning shows no "+
+				"result without a file and refuses an upload that has one; --unlocated drop leaves them out\n", english.Plural(n, "finding", "findings"))
+		}
 	}
 	if v.Failed() {
 		return errInputs
@@ -272,6 +289,21 @@ func guardOutput(w io.Writer, format string) interface {
 type nopCloser struct{ io.Writer }
 
 func (nopCloser) Close() error { return nil }
+
+// reportUnmatched warns of the --tool and --rule values no finding has,
+// naming the closest the reports have.
+func reportUnmatched(w io.Writer, un []pipeline.Unmatched) {
+	for _, u := range un {
+		msg := fmt.Sprintf("recap: warning: --%s %s matches no finding of the inputs", u.What, render.InertLine(u.Name))
+		if u.Where != "" {
+			msg = fmt.Sprintf("recap: warning: %s: %s matches no finding of the inputs", render.InertLine(u.Where), render.InertLine(u.Name))
+		}
+		if len(u.Closest) > 0 {
+			msg += "; closest: " + render.InertLine(strings.Join(u.Closest, ", "))
+		}
+		fmt.Fprintln(w, msg)
+	}
+}
 
 // reportInputs writes the inputs' errors and warnings on stderr, where CI
 // shows them whatever the format of the output (which may hold them too).

@@ -1,0 +1,200 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/recap-dev/recap/reports/reportstest"
+)
+
+// TestMCPBaselineAgreesWithCLI: analysis.getReports with a baseline, with
+// and without reports and changedSince, marks the same findings new and
+// unchanged, and counts the same fixed, as the command line's --baseline
+// (and --changed-only --base HEAD~1) on the same reports; without reports,
+// the baseline's file is no current report.
+func TestMCPBaselineAgreesWithCLI(t *testing.T) {
+	t.Parallel()
+	dir := mcpWorkspace(t) // build/reports: the sample's reports; OrderService.java line 15 edited
+	pmd := readFile(t, filepath.Join(dir, "build", "reports", "pmd.sarif"))
+	// The baseline is the report as it was; the current report has one
+	// finding more, on the edited line, and one fewer (fixed).
+	if err := os.MkdirAll(filepath.Join(dir, "baseline"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []string{"pmd.sarif", "checkstyle.xml", "spotbugs.xml"} {
+		if err := os.WriteFile(filepath.Join(dir, "baseline", r), []byte(readFile(t, filepath.Join(dir, "build", "reports", r))), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var log map[string]any
+	if err := json.Unmarshal([]byte(pmd), &log); err != nil {
+		t.Fatal(err)
+	}
+	run := log["runs"].([]any)[0].(map[string]any)
+	results := run["results"].([]any)
+	added := map[string]any{"ruleId": "SystemPrintln", "message": map[string]any{"text": "Usage of System.out/err, newly"}, "level": "warning",
+		"locations": []any{map[string]any{"physicalLocation": map[string]any{
+			"artifactLocation": map[string]any{"uri": "file:///home/runner/work/shop/shop/src/main/java/com/example/shop/OrderService.java"},
+			"region":           map[string]any{"startLine": 15}}}}}
+	run["results"] = append(results[1:], added)
+	b, _ := json.Marshal(log)
+	if err := os.WriteFile(filepath.Join(dir, "build", "reports", "pmd.sarif"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The edit committed: the command line's --base HEAD~1 and the
+	// server's changedSince HEAD~1 see the same change.
+	git := exec.Command("git", "commit", "-q", "-am", "edit")
+	git.Dir = dir
+	if out, err := git.CombinedOutput(); err != nil {
+		t.Fatalf("git commit: %v\n%s", err, out)
+	}
+
+	type state = struct {
+		Total, New, Unchanged, Fixed int
+		Findings                     []string // rule path:line state
+	}
+	cli := func(baseline string, args ...string) state {
+		t.Helper()
+		cmd := exec.Command(bin, append([]string{"findings", "--format", "json", "--limit", "200", "--max-tokens", "25000", "--baseline", baseline}, args...)...)
+		cmd.Dir = dir
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("recap %v: %v", args, err)
+		}
+		return viewState(t, out)
+	}
+	cmd := exec.Command(bin, "mcp", "--root", dir)
+	ctx := context.Background()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "claude-code"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	server := func(baseline string, args map[string]any) state {
+		t.Helper()
+		args["baseline"] = []string{baseline}
+		args["limit"], args["maxTokens"], args["context"] = 200, 25000, false
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "analysis.getReports", Arguments: args})
+		if err != nil || res.IsError {
+			t.Fatalf("getReports %v: %v %v", args, err, res)
+		}
+		b, _ := json.Marshal(res.StructuredContent)
+		return viewState(t, b)
+	}
+	all := []string{"build/reports/pmd.sarif", "build/reports/checkstyle.xml", "build/reports/spotbugs.xml"}
+	for name, tc := range map[string]struct {
+		baseline string
+		cli      []string
+		mcp      map[string]any
+	}{
+		"reports named":                        {"baseline", all, map[string]any{"reports": all}},
+		"reports found":                        {"baseline", all, map[string]any{}},
+		"reports named, changed since HEAD~1":  {"baseline", append([]string{"--changed-only", "--base", "HEAD~1"}, all...), map[string]any{"reports": all, "changedSince": "HEAD~1"}},
+		"reports found, changed since HEAD~1":  {"baseline", append([]string{"--changed-only", "--base", "HEAD~1"}, all...), map[string]any{"changedSince": "HEAD~1"}},
+		"the PMD report, changed since HEAD~1": {"baseline/pmd.sarif", []string{"--changed-only", "--base", "HEAD~1", "build/reports/pmd.sarif"}, map[string]any{"reports": []string{"build/reports/pmd.sarif"}, "changedSince": "HEAD~1"}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			want, got := cli(tc.baseline, tc.cli...), server(tc.baseline, tc.mcp)
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("the server's baseline states (-command line +server):\n%s", diff)
+			}
+			if want.New != 1 {
+				t.Errorf("%d new, want 1", want.New)
+			}
+			if strings.Contains(name, "changed") && (want.Fixed != 0 || want.Total != 2) {
+				t.Errorf("%d findings on the changed line, %d fixed; want 2, 0", want.Total, want.Fixed)
+			}
+			if !strings.Contains(name, "changed") && (want.Fixed != 1 || want.Total != 117) {
+				t.Errorf("%d findings, %d fixed; want 117, 1", want.Total, want.Fixed)
+			}
+		})
+	}
+}
+
+// viewState reads the counts and the findings' states of a JSON view.
+func viewState(t *testing.T, b []byte) (s struct {
+	Total, New, Unchanged, Fixed int
+	Findings                     []string
+}) {
+	t.Helper()
+	var v struct {
+		Summary struct {
+			Total    int
+			Baseline *struct{ New, Unchanged, Fixed int }
+		}
+		Findings []struct {
+			Rule, Path, Baseline string
+			Line                 int
+		}
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatalf("%v: %.300s", err, b)
+	}
+	s.Total = v.Summary.Total
+	if v.Summary.Baseline != nil {
+		s.New, s.Unchanged, s.Fixed = v.Summary.Baseline.New, v.Summary.Baseline.Unchanged, v.Summary.Baseline.Fixed
+	}
+	for _, f := range v.Findings {
+		s.Findings = append(s.Findings, f.Rule+" "+f.Path+":"+itoa(f.Line)+" "+f.Baseline)
+	}
+	sort.Strings(s.Findings)
+	if len(v.Findings) != v.Summary.Total {
+		t.Errorf("%d findings shown of %d", len(v.Findings), v.Summary.Total)
+	}
+	return s
+}
+
+// TestBaselineOfRecapSARIF: recap's SARIF of a report, kept as the
+// baseline (as a CI keeps its artifact), matches the report: nothing new,
+// nothing fixed, every finding unchanged, and --max-new 0 passes; for the
+// sample's reports and for real reports of the corpus (ESLint's SARIF,
+// SpotBugs' and PMD's XML, which recap's SARIF converts).
+func TestBaselineOfRecapSARIF(t *testing.T) {
+	t.Parallel()
+	root := reportstest.RepoRoot(t)
+	inputs := [][]string{{filepath.Join(root, "testdata", "reports")}}
+	if corpus := filepath.Join(root, "..", "shared", "corpus"); dirExists(corpus) {
+		for _, f := range []string{"sarif-other/eslint-9.36.0-large.sarif", "spotbugs-xml/findbugs-1.3.9-issue7238-large.xml",
+			"pmd-xml/pmd-6.1.0-262-violations.xml", "pmd-xml/pmd-6.55.0-suppressed.xml", "sarif-other/suppressions-synthetic.sarif"} {
+			inputs = append(inputs, []string{filepath.Join(corpus, f)})
+		}
+	}
+	dir := t.TempDir()
+	for i, in := range inputs {
+		out := filepath.Join(dir, fmt.Sprintf("recap-%d.sarif", i))
+		cmd := exec.Command(bin, append([]string{"findings", "--format", "sarif", "--max-results", "0"}, in...)...)
+		cmd.Dir = root
+		b, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("recap findings --format sarif %v: %v", in, err)
+		}
+		if err := os.WriteFile(out, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		raw, _ := runJSON(t, root, append([]string{"summary", "--format", "json"}, in...)...)
+		v, code := runJSON(t, root, append([]string{"summary", "--format", "json", "--max-new", "0", "--baseline", out}, in...)...)
+		b2 := v.Summary.Baseline
+		if code != 0 || b2 == nil || b2.New != 0 || b2.Fixed != 0 || b2.Unchanged != raw.Summary.Total || raw.Summary.Total == 0 {
+			t.Errorf("%v against recap's SARIF of it: exit %d, baseline %+v of %d findings; want all unchanged", in, code, b2, raw.Summary.Total)
+		}
+		// Read as a report, recap's SARIF gives the same counts.
+		back, _ := runJSON(t, root, "summary", "--format", "json", out)
+		if back.Summary.Total != raw.Summary.Total {
+			t.Errorf("%v: recap's SARIF reads back %d findings, the report has %d", in, back.Summary.Total, raw.Summary.Total)
+		}
+	}
+}
+
+func dirExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
+}

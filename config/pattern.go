@@ -1,0 +1,159 @@
+package config
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/recap-dev/recap/reports"
+)
+
+// MaxPatternLength bounds a rule pattern and a path glob, in characters:
+// a rule id is rarely longer than 200.
+const MaxPatternLength = 1000
+
+// A RulePattern names rules as users write them: Tool:Rule, the tool's
+// name, a colon, and the rule's short name ([reports.ShortRule]:
+// Checkstyle:FinalParameters, PMD:MethodArgumentCouldBeFinal,
+// SpotBugs:DM_CONVERT_CASE). Both parts may hold globs: * is any run of
+// characters (none included), ? one character, anything else itself
+// (SpotBugs:EI_*, *:CommentRequired). Both compare case-insensitively;
+// SpotBugs and FindBugs are one tool. The rule part also matches the
+// rule's full id (com.puppycrawl.tools.checkstyle.checks.FinalParametersCheck)
+// and its name ("Method might ignore exception").
+//
+// A RulePattern is a plain value; [ParseRulePattern] checks one.
+type RulePattern struct {
+	Tool string // the part before the first colon
+	Rule string // the part after it
+	Pos         // where the file says it; zero for a pattern made by ParseRulePattern
+}
+
+// Pos is where a value is written in a configuration file.
+type Pos struct {
+	// Key is the value's path in the file: "exclude.rules[2]".
+	Key string
+	// Line and Column are 1-based.
+	Line, Column int
+}
+
+// ParseRulePattern reads a pattern written Tool:Rule. The tool is what
+// comes before the first colon (a rule id may hold colons: Sonar:java:S1234);
+// neither part may be empty, begin or end with a space, or hold a control
+// character, and the pattern has at most [MaxPatternLength] characters.
+func ParseRulePattern(s string) (RulePattern, error) {
+	if n := utf8.RuneCountInString(s); n > MaxPatternLength {
+		return RulePattern{}, errorf("a pattern of %d characters, more than %d", n, MaxPatternLength)
+	}
+	if i := strings.IndexFunc(s, isControl); i >= 0 {
+		return RulePattern{}, errorf("%q holds a control character", s)
+	}
+	tool, rule, ok := strings.Cut(s, ":")
+	switch {
+	case !ok:
+		return RulePattern{}, errorf("%q names no tool (write Tool:Rule, such as Checkstyle:%s, or \"*:%s\" for every tool)", s, s, s)
+	case tool == "":
+		return RulePattern{}, errorf("%q names no tool (write Tool:Rule, such as Checkstyle:FinalParameters)", s)
+	case rule == "":
+		return RulePattern{}, errorf("%q names no rule (write %s:* for every rule of %s)", s, tool, tool)
+	case tool != strings.Trim(tool, " ") || rule != strings.Trim(rule, " "):
+		return RulePattern{}, errorf("%q: a space around the colon or at an end (write %s:%s)", s, strings.Trim(tool, " "), strings.Trim(rule, " "))
+	}
+	return RulePattern{Tool: tool, Rule: rule}, nil
+}
+
+// String returns the pattern as written: Tool:Rule.
+func (p RulePattern) String() string { return p.Tool + ":" + p.Rule }
+
+// Match reports whether the pattern names the rule of a finding of tool:
+// the tool part matches the tool, and the rule part the rule's short name
+// ([reports.ShortRule]), its full id or its name.
+func (p RulePattern) Match(tool, rule, ruleName string) bool {
+	if !p.matchTool(tool) {
+		return false
+	}
+	short := reports.ShortRule(tool, rule)
+	return globMatch(p.Rule, short) ||
+		short != rule && globMatch(p.Rule, rule) ||
+		ruleName != "" && ruleName != short && globMatch(p.Rule, ruleName)
+}
+
+// matchTool compares the tool part with a finding's tool; SpotBugs is
+// FindBugs' successor, with the same bug patterns, and either name
+// matches both.
+func (p RulePattern) matchTool(tool string) bool {
+	if globMatch(p.Tool, tool) {
+		return true
+	}
+	switch {
+	case strings.EqualFold(tool, "spotbugs"):
+		return globMatch(p.Tool, "FindBugs")
+	case strings.EqualFold(tool, "findbugs"):
+		return globMatch(p.Tool, "SpotBugs")
+	}
+	return false
+}
+
+// globMatch reports whether s matches the glob pat, case-insensitively:
+// * matches any run of characters, ? one character, anything else itself.
+// It backtracks only to the last *, so it takes at most
+// len(pat)·len(s) steps.
+func globMatch(pat, s string) bool {
+	if !strings.ContainsAny(pat, "*?") {
+		return strings.EqualFold(pat, s)
+	}
+	px, sx := 0, 0
+	starPx, starSx := -1, -1
+	for px < len(pat) || sx < len(s) {
+		if px < len(pat) {
+			switch c := pat[px]; c {
+			case '*':
+				starPx, starSx = px, sx
+				px++
+				continue
+			case '?':
+				if sx < len(s) {
+					_, n := utf8.DecodeRuneInString(s[sx:])
+					px, sx = px+1, sx+n
+					continue
+				}
+			default:
+				if sx < len(s) {
+					pr, pn := utf8.DecodeRuneInString(pat[px:])
+					sr, sn := utf8.DecodeRuneInString(s[sx:])
+					if foldEqual(pr, sr) {
+						px, sx = px+pn, sx+sn
+						continue
+					}
+				}
+			}
+		}
+		if starPx >= 0 && starSx < len(s) {
+			_, n := utf8.DecodeRuneInString(s[starSx:])
+			starSx += n
+			px, sx = starPx+1, starSx
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+// foldEqual reports whether a and b are one letter but for case, as
+// [strings.EqualFold] compares them.
+func foldEqual(a, b rune) bool {
+	if a == b {
+		return true
+	}
+	if a < utf8.RuneSelf && b < utf8.RuneSelf {
+		return 'A' <= a && a <= 'Z' && a+'a'-'A' == b || 'A' <= b && b <= 'Z' && b+'a'-'A' == a
+	}
+	for r := unicode.SimpleFold(a); r != a; r = unicode.SimpleFold(r) {
+		if r == b {
+			return true
+		}
+	}
+	return false
+}
+
+func isControl(r rune) bool { return r < 0x20 || r == 0x7f }

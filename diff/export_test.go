@@ -1,0 +1,62 @@
+package diff
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/bluekeyes/go-gitdiff/gitdiff"
+	"github.com/recap-dev/recap/internal/content"
+)
+
+// ParseWhole is the reference ParseEach is checked against: go-gitdiff
+// reading the whole diff at once (through the same bounded line reader),
+// its files converted as ParseEach converts them, without the large-file
+// summary.
+func ParseWhole(name string, r io.Reader) ([]File, error) {
+	r, err := content.Decompress(bufio.NewReaderSize(r, 64<<10))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	files, preamble, err := gitdiff.Parse(wholeReader{&diffLines{r: bufio.NewReaderSize(r, 64<<10)}})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %s", name, strings.TrimPrefix(err.Error(), "gitdiff: "))
+	}
+	if len(files) == 0 && strings.TrimSpace(preamble) != "" {
+		return nil, fmt.Errorf("%s: line 1: no file header (diff --git, or --- and +++ lines) found: is it a unified diff?", name)
+	}
+	out := make([]File, 0, len(files))
+	for _, g := range files {
+		f := convertHeader(g)
+		for _, tf := range g.TextFragments {
+			h := Hunk{OldStart: int(tf.OldPosition), OldLines: int(tf.OldLines), NewStart: int(tf.NewPosition), NewLines: int(tf.NewLines)}
+			oldN, newN := h.OldStart, h.NewStart
+			for _, l := range tf.Lines {
+				line := Line{Text: strings.TrimSuffix(l.Line, "\n"), NoEOL: l.NoEOL()}
+				switch l.Op {
+				case gitdiff.OpAdd:
+					line.Kind, line.New = Add, newN
+					newN++
+				case gitdiff.OpDelete:
+					line.Kind, line.Old = Delete, oldN
+					oldN++
+				default:
+					line.Kind, line.Old, line.New = Context, oldN, newN
+					oldN++
+					newN++
+				}
+				h.Lines = append(h.Lines, line)
+			}
+			f.Hunks = append(f.Hunks, h)
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+// wholeReader gives go-gitdiff the bounded line reader.
+type wholeReader struct{ d *diffLines }
+
+func (w wholeReader) Read(p []byte) (int, error)            { return w.d.r.Read(p) }
+func (w wholeReader) ReadString(delim byte) (string, error) { return w.d.ReadString(delim) }

@@ -1,0 +1,2 @@
+const a = eval(input);
+const b = "ok";

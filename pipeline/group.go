@@ -1,0 +1,166 @@
+package pipeline
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/recap-dev/recap/reports"
+	"github.com/recap-dev/recap/summarize"
+)
+
+// ids maps findings' ids ("tag-n") to refs and back: the tag of each input
+// numbered as it is first seen.
+type ids struct {
+	byTag map[string]uint32
+	tags  []string
+}
+
+func newIDs() *ids { return &ids{byTag: map[string]uint32{}} }
+
+// ref returns the ref of the finding id; false for an id not of the form
+// tag-n.
+func (x *ids) ref(id string) (reports.Ref, bool) {
+	i := strings.LastIndexByte(id, '-')
+	if i <= 0 {
+		return reports.Ref{}, false
+	}
+	n, err := strconv.ParseUint(id[i+1:], 10, 32)
+	if err != nil {
+		return reports.Ref{}, false
+	}
+	tag := id[:i]
+	in, ok := x.byTag[tag]
+	if !ok {
+		in = uint32(len(x.tags))
+		x.byTag[tag] = in
+		x.tags = append(x.tags, tag)
+	}
+	return reports.Ref{Input: in, N: uint32(n)}, true
+}
+
+// id returns the id of ref.
+func (x *ids) id(r reports.Ref) string {
+	if int(r.Input) >= len(x.tags) {
+		return ""
+	}
+	return reports.ID(x.tags[r.Input], int(r.N))
+}
+
+// Grouped is what a query found of the findings that report one problem:
+// the groups, and the findings' ids.
+type Grouped struct {
+	groups *reports.Groups
+	ids    *ids
+}
+
+// Duplicate reports whether f repeats another finding's problem (which
+// views show instead of f).
+func (g *Grouped) Duplicate(f *reports.Finding) bool {
+	if g == nil || !g.groups.Grouped() {
+		return false
+	}
+	r, ok := g.ids.ref(f.ID)
+	if !ok {
+		return false
+	}
+	_, dup := g.groups.LeadOf(r)
+	return dup
+}
+
+// Others names the other findings of the problem f leads, most important
+// first; nil when it leads none.
+func (g *Grouped) Others(f *reports.Finding) []summarize.AlsoReported {
+	if g == nil || !g.groups.Grouped() {
+		return nil
+	}
+	r, ok := g.ids.ref(f.ID)
+	if !ok {
+		return nil
+	}
+	var out []summarize.AlsoReported
+	for _, o := range g.groups.Others(r) {
+		tool, rule := g.groups.Name(o)
+		out = append(out, summarize.AlsoReported{Tool: tool, Rule: rule, ID: g.ids.id(o)})
+	}
+	return out
+}
+
+// Known reports whether f, new against a baseline, shows a problem the
+// baseline had: another finding of the problem is not new (a tool added to
+// the pipeline reports an old problem). The problem is then unchanged.
+func (g *Grouped) Known(f *reports.Finding) bool {
+	if g == nil || !g.groups.Grouped() {
+		return false
+	}
+	r, ok := g.ids.ref(f.ID)
+	return ok && g.groups.Known(r)
+}
+
+// LeadID returns the id of the finding that shows f's problem, when f is a
+// duplicate of it.
+func (g *Grouped) LeadID(f *reports.Finding) (string, bool) {
+	if g == nil {
+		return "", false
+	}
+	r, ok := g.ids.ref(f.ID)
+	if !ok {
+		return "", false
+	}
+	l, dup := g.groups.LeadOf(r)
+	if !dup {
+		return "", false
+	}
+	return g.ids.id(l), true
+}
+
+// Groups are the groups found.
+func (g *Grouped) Groups() *reports.Groups {
+	if g == nil {
+		return nil
+	}
+	return g.groups
+}
+
+// counts returns the view's counts of duplicates; nil when none.
+func (g *Grouped) counts() *summarize.DuplicateCounts {
+	gs := g.Groups()
+	if !gs.Grouped() {
+		return nil
+	}
+	d := &summarize.DuplicateCounts{Findings: gs.Duplicates, Problems: gs.Problems()}
+	for _, i := range reports.Impacts {
+		switch i {
+		case reports.ImpactBlocker:
+			d.ByImpact.Blocker = gs.ByImpact[i]
+		case reports.ImpactHigh:
+			d.ByImpact.High = gs.ByImpact[i]
+		case reports.ImpactMedium:
+			d.ByImpact.Medium = gs.ByImpact[i]
+		case reports.ImpactLow:
+			d.ByImpact.Low = gs.ByImpact[i]
+		case reports.ImpactInfo:
+			d.ByImpact.Info = gs.ByImpact[i]
+		}
+	}
+	d.BySeverity = summarize.SeverityCounts{Error: gs.BySeverity[reports.SeverityError], Warning: gs.BySeverity[reports.SeverityWarning],
+		Note: gs.BySeverity[reports.SeverityNote]}
+	return d
+}
+
+// hasText says whether the inputs explain the rule of tool (by short name).
+func hasText(inputs []reports.Input) func(tool, rule string) bool {
+	var explained map[[2]string]bool
+	return func(tool, rule string) bool {
+		if explained == nil {
+			explained = map[[2]string]bool{}
+			for i := range inputs {
+				for _, r := range inputs[i].Rules.List() {
+					if r.Rule.Short != "" || r.Rule.Full != "" || r.Rule.Help != "" {
+						explained[[2]string{r.Tool, reports.ShortRule(r.Tool, r.Rule.ID)}] = true
+					}
+				}
+			}
+		}
+		return explained[[2]string{tool, rule}]
+	}
+}

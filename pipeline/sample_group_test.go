@@ -1,0 +1,152 @@
+package pipeline_test
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/recap-dev/recap/config"
+	"github.com/recap-dev/recap/internal/tooltest"
+	"github.com/recap-dev/recap/parsers"
+	"github.com/recap-dev/recap/pipeline"
+	"github.com/recap-dev/recap/reports"
+	"github.com/recap-dev/recap/reports/reportstest"
+)
+
+// sampleFiles are the sample's reports (testdata/reports), placed in the
+// sample's checkout.
+func sampleFiles(t *testing.T, names ...string) pipeline.Files {
+	root := reportstest.RepoRoot(t)
+	var paths []string
+	for _, n := range names {
+		paths = append(paths, filepath.Join(root, "testdata", "reports", n))
+	}
+	return pipeline.Files{Paths: paths, Options: parsers.ReadOptions{Root: filepath.Join(root, "testdata", "sample")}}
+}
+
+// TestSampleProblems: on the sample's three reports, the problems are
+// counted once, every output that takes each finding (Keep.Each) gets each
+// problem once, naming the others, and --no-group keeps all.
+func TestSampleProblems(t *testing.T) {
+	all := sampleFiles(t, "checkstyle.xml", "pmd.sarif", "spotbugs.xml")
+	var each, also, named int
+	q := &pipeline.Query{Reports: all, Classes: reports.ClassOf, Keep: pipeline.Keep{Each: func(f *reports.Finding, _ string) error {
+		each++
+		if f.Detail != nil && len(f.Detail.Also) > 0 {
+			also++
+			named += len(f.Detail.Also)
+		}
+		return nil
+	}}}
+	res, err := pipeline.Run(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := res.View.Summary
+	if s.Total != tooltest.SampleFindings || s.Problems != 118 || s.Duplicates == nil || s.Duplicates.Findings != tooltest.SampleFindings-118 {
+		t.Fatalf("total %d, problems %d, duplicates %+v; want %d, 118, %d", s.Total, s.Problems, s.Duplicates, tooltest.SampleFindings, tooltest.SampleFindings-118)
+	}
+	if each != s.Problems || named != s.Duplicates.Findings || also != s.Duplicates.Problems {
+		t.Errorf("Each got %d findings, %d naming %d others; want %d, %d naming %d", each, also, named, s.Problems, s.Duplicates.Problems, s.Duplicates.Findings)
+	}
+
+	each = 0
+	q.Classes = nil
+	if res, err = pipeline.Run(context.Background(), q); err != nil {
+		t.Fatal(err)
+	}
+	if each != tooltest.SampleFindings || res.View.Summary.Duplicates != nil {
+		t.Errorf("without groups: Each got %d, duplicates %+v; want %d and none", each, res.View.Summary.Duplicates, tooltest.SampleFindings)
+	}
+}
+
+// TestProblemsAgainstABaseline: a tool added to the pipeline does not make
+// the problems it shares with the tools run before new. The baseline is
+// Checkstyle's report alone; the run adds PMD's: PMD's findings are new,
+// but those of a problem Checkstyle had reported are not new problems, and
+// the gate counts problems.
+func TestProblemsAgainstABaseline(t *testing.T) {
+	q := &pipeline.Query{Reports: sampleFiles(t, "checkstyle.xml", "pmd.sarif"), Baseline: sampleFiles(t, "checkstyle.xml"),
+		Classes: reports.ClassOf, Keep: pipeline.Keep{Page: &pipeline.Page{Limit: 200}}}
+	res, err := pipeline.Run(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := res.View.Summary.Baseline
+	if b == nil || b.New != tooltest.SamplePMD || b.NewProblems == nil {
+		t.Fatalf("baseline counts %+v; want %d new findings and the new problems", b, tooltest.SamplePMD)
+	}
+	d := res.View.Summary.Duplicates
+	// Each duplicate here pairs a PMD finding with a Checkstyle one (or two
+	// PMD findings of one problem): PMD's new findings less those.
+	if *b.NewProblems >= b.New || *b.NewProblems <= 0 || d == nil {
+		t.Fatalf("%d new problems of %d new findings (duplicates %+v)", *b.NewProblems, b.New, d)
+	}
+	shownNew := 0
+	for _, f := range res.View.Findings {
+		if f.Baseline == reports.BaselineNew {
+			shownNew++
+		}
+	}
+	if shownNew != *b.NewProblems {
+		t.Errorf("%d findings shown as new, want the %d new problems", shownNew, *b.NewProblems)
+	}
+	err = pipeline.Gate{MaxNew: *b.NewProblems}.Check(res.View)
+	if err != nil {
+		t.Errorf("gate at %d new: %v", *b.NewProblems, err)
+	}
+	ge, ok := pipeline.Gate{MaxNew: *b.NewProblems - 1}.Check(res.View).(*pipeline.GateError)
+	if !ok || ge.New != *b.NewProblems || !ge.Problems {
+		t.Errorf("gate at %d new: %v", *b.NewProblems-1, ge)
+	}
+	t.Logf("%d new findings, %d new problems", b.New, *b.NewProblems)
+}
+
+// TestConfigInTheQuery: the configuration excludes (counted), overrides
+// before the filter, and groups what recap's table does not.
+func TestConfigInTheQuery(t *testing.T) {
+	cfg, err := config.Parse(".recap.yml", []byte(`
+exclude:
+  rules: [Checkstyle:JavadocVariable]
+overrides:
+  - rules: [SpotBugs:SQL_NONCONSTANT_STRING_PASSED_TO_EXECUTE]
+    impact: blocker
+same:
+  - [Checkstyle:DesignForExtension, Checkstyle:MissingJavadocMethod]
+  - [Checkstyle:NoSuchRule, PMD:Nope]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := sampleFiles(t, "checkstyle.xml", "pmd.sarif", "spotbugs.xml")
+	base, err := pipeline.Run(context.Background(), &pipeline.Query{Reports: files, Classes: reports.ClassOf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := &pipeline.Query{Reports: files, Classes: reports.ClassOf, Config: cfg, Filter: reports.Filter{MinImpact: reports.ImpactBlocker},
+		Keep: pipeline.Keep{Page: &pipeline.Page{Limit: 10}}}
+	res, err := pipeline.Run(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Excluded != 7 || res.View.Summary.Excluded != 7 {
+		t.Errorf("%d excluded (summary %d), want the sample's 7 JavadocVariable", res.Excluded, res.View.Summary.Excluded)
+	}
+	if len(res.View.Findings) != 1 || res.View.Findings[0].Rule != "SQL_NONCONSTANT_STRING_PASSED_TO_EXECUTE" {
+		t.Errorf("blocker findings %v, want the SQL injection alone", res.View.Findings)
+	}
+	var warned []string
+	for _, u := range res.Unmatched {
+		warned = append(warned, u.Where+" "+u.Name)
+	}
+	if len(warned) != 2 || warned[0] != ".recap.yml:9:6: same[1][0] Checkstyle:NoSuchRule" {
+		t.Errorf("unmatched %q", warned)
+	}
+	q.Filter, q.Keep = reports.Filter{}, pipeline.Keep{}
+	if res, err = pipeline.Run(context.Background(), q); err != nil {
+		t.Fatal(err)
+	}
+	if got, was := res.View.Summary.Duplicates.Findings, base.View.Summary.Duplicates.Findings; got <= was-7 {
+		t.Errorf("%d duplicates with the configuration's group, %d without (7 of them excluded now)", got, was)
+	}
+}

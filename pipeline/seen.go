@@ -1,0 +1,106 @@
+package pipeline
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/recap-dev/recap/config"
+	"github.com/recap-dev/recap/reports"
+)
+
+// maxSeen bounds the distinct tools and rules remembered for Unmatched.
+const maxSeen = 100_000
+
+// seen are the distinct tools and rules of the reports, before the filter,
+// as names compare (lower case): rule ids, names and short names.
+type seen struct {
+	tools, rules map[string]string // lower case → as written
+}
+
+func newSeen() *seen { return &seen{tools: map[string]string{}, rules: map[string]string{}} }
+
+func (s *seen) add(f *reports.Finding) {
+	note(s.tools, f.Tool)
+	note(s.rules, f.Rule)
+	note(s.rules, f.RuleName)
+	if short := reports.ShortRule(f.Tool, f.Rule); short != f.Rule {
+		note(s.rules, short)
+	}
+}
+
+func note(m map[string]string, name string) {
+	if name == "" || len(m) >= maxSeen {
+		return
+	}
+	k := strings.ToLower(name)
+	if _, ok := m[k]; !ok {
+		m[k] = name
+	}
+}
+
+// unmatched returns the tools and rules of flt that no finding had; nil
+// when s is nil.
+func (s *seen) unmatched(flt *reports.Filter) []Unmatched {
+	if s == nil {
+		return nil
+	}
+	var out []Unmatched
+	for _, c := range []struct {
+		what  string
+		names []string
+		have  map[string]string
+	}{{"tool", flt.Tools, s.tools}, {"rule", flt.Rules, s.rules}} {
+		if len(c.have) >= maxSeen {
+			continue // too many to be sure
+		}
+		var have []string
+		for _, name := range c.names {
+			if _, ok := c.have[strings.ToLower(name)]; ok {
+				continue
+			}
+			if have == nil {
+				for _, v := range c.have {
+					have = append(have, v)
+				}
+				slices.Sort(have)
+			}
+			out = append(out, Unmatched{What: c.what, Name: name, Closest: reports.ClosestWords(name, have, 3)})
+		}
+	}
+	return out
+}
+
+// unmatchedConfig returns the rule patterns and path globs of cfg that no
+// finding matched, each with its place in the file, a rule pattern with
+// the rules closest to its rule part; nil when cfg is nil.
+func (s *seen) unmatchedConfig(cfg *config.Config) []Unmatched {
+	if cfg == nil {
+		return nil
+	}
+	rules, paths := cfg.Unmatched()
+	var out []Unmatched
+	var have []string
+	for _, p := range rules {
+		u := Unmatched{What: "rule", Name: p.Tool + ":" + p.Rule, Where: place(cfg.Name, p.Pos)}
+		if s != nil && len(s.rules) < maxSeen && !strings.ContainsAny(p.Rule, "*?") {
+			if have == nil {
+				for _, v := range s.rules {
+					have = append(have, v)
+				}
+				slices.Sort(have)
+			}
+			u.Closest = reports.ClosestWords(p.Rule, have, 3)
+		}
+		out = append(out, u)
+	}
+	for _, p := range paths {
+		out = append(out, Unmatched{What: "path", Name: p.Glob, Where: place(cfg.Name, p.Pos)})
+	}
+	return out
+}
+
+// place is where a configuration says something: file:line:column: key.
+func place(file string, p config.Pos) string {
+	return fmt.Sprintf("%s:%d:%d: %s", file, p.Line, p.Column, p.Key)
+}

@@ -1,0 +1,414 @@
+package reports_test
+
+import (
+	"archive/zip"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/recap-dev/recap/internal/tooltest"
+	"github.com/recap-dev/recap/parsers"
+	"github.com/recap-dev/recap/reports"
+	"github.com/recap-dev/recap/reports/reportstest"
+)
+
+// classFiles names, for each class of reports.RuleClasses (by one of its
+// rules), the file of testdata/duplicates/src/main/java that makes each of
+// its tools report it. Where a tool places its finding on a line another
+// does not (SpotBugs on a method's or class's first line of code, Checkstyle
+// on a declaration's first token, an annotation, PMD on its name), the file
+// writes the declaration on one line, so that the places overlap; the
+// places are compared as they are in docs/formats.md, "Duplicates".
+var classFiles = map[string]string{
+	"PMD:ControlStatementBraces":                        "dup/Braces.java",
+	"PMD:CompareObjectsWithEquals":                      "dup/StringEquality.java",
+	"PMD:CloseResource":                                 "dup/Resources.java",
+	"PMD:EmptyCatchBlock":                               "dup/EmptyCatch.java",
+	"PMD:EmptyControlStatement":                         "dup/EmptyBlocks.java",
+	"PMD:UseLocaleWithCaseConversions":                  "dup/CaseConversion.java",
+	"PMD:RelianceOnDefaultCharset":                      "dup/DefaultCharset.java",
+	"PMD:SimplifyBooleanReturns":                        "dup/BooleanReturn.java",
+	"PMD:SimplifyBooleanExpressions":                    "dup/BooleanExpression.java",
+	"PMD:MethodArgumentCouldBeFinal":                    "dup/FinalParameters.java",
+	"PMD:LocalVariableCouldBeFinal":                     "dup/FinalLocals.java",
+	"PMD:AvoidLiteralsInIfCondition":                    "dup/MagicNumbers.java",
+	"PMD:UnnecessaryImport":                             "dup/Imports.java",
+	"PMD:OnDemandImport":                                "dup/StarImports.java",
+	"PMD:OverrideBothEqualsAndHashcode":                 "dup/EqualsHashCode.java",
+	"PMD:NonExhaustiveSwitch":                           "dup/SwitchDefault.java",
+	"PMD:ImplicitSwitchFallThrough":                     "dup/FallThrough.java",
+	"PMD:DefaultLabelNotLastInSwitch":                   "dup/DefaultFirst.java",
+	"PMD:AssignmentInOperand":                           "dup/InnerAssignment.java",
+	"PMD:OneDeclarationPerLine":                         "dup/MultipleDeclarations.java",
+	"PMD:AvoidReassigningParameters":                    "dup/ParameterAssignment.java",
+	"PMD:AvoidReassigningLoopVariables":                 "dup/LoopVariable.java",
+	"PMD:UnnecessaryModifier":                           "dup/RedundantModifier.java",
+	"PMD:ModifierOrder":                                 "dup/ModifierOrder.java",
+	"PMD:CStyleArrayDeclaration":                        "dup/ArrayStyle.java",
+	"PMD:LongLiteralEndingWithLowercaseL":               "dup/LongLiteral.java",
+	"PMD:UnnecessarySemicolon":                          "dup/Semicolons.java",
+	"PMD:UselessParentheses":                            "dup/Parentheses.java",
+	"PMD:CommentRequired":                               "dup/MissingJavadoc.java",
+	"PMD:DanglingJavadoc":                               "dup/DanglingJavadoc.java",
+	"PMD:ClassNamingConventions":                        "dup/Naming.java",
+	"PMD:MethodNamingConventions":                       "dup/Naming.java",
+	"PMD:FieldNamingConventions":                        "dup/Naming.java",
+	"PMD:LocalVariableNamingConventions":                "dup/Naming.java",
+	"PMD:FormalParameterNamingConventions":              "dup/Naming.java",
+	"PMD:TypeParameterNamingConventions":                "dup/Naming.java",
+	"PMD:PackageCase":                                   "Names/PackageName.java",
+	"PMD:InstantiableUtilityClass":                      "dup/UtilityClass.java",
+	"PMD:ClassWithOnlyPrivateConstructorsShouldBeFinal": "dup/FinalClass.java",
+	"PMD:AtLeastOneConstructor":                         "dup/MissingConstructor.java",
+	"PMD:ExcessiveParameterList":                        "dup/ParameterNumber.java",
+	"PMD:CyclomaticComplexity":                          "dup/Complexity.java",
+	"PMD:NPathComplexity":                               "dup/Complexity.java",
+	"PMD:NcssCount":                                     "dup/Complexity.java",
+	"PMD:AvoidDeeplyNestedIfStmts":                      "dup/NestedIf.java",
+	"PMD:AvoidDuplicateLiterals":                        "dup/DuplicateLiterals.java",
+	"PMD:AvoidCatchingGenericException":                 "dup/GenericCatch.java",
+	"PMD:FinalizeDoesNotCallSuperFinalize":              "dup/SuperFinalize.java",
+	"PMD:ProperCloneImplementation":                     "dup/SuperClone.java",
+	"PMD:SuspiciousEqualsMethodName":                    "dup/CovariantEquals.java",
+	"PMD:VariableDeclarationUsageDistance":              "dup/DeclarationDistance.java",
+	"PMD:TypeNameMismatch":                              "dup/FileName.java",
+	"PMD:MissingOverride":                               "dup/MissingOverride.java",
+	"PMD:RedundantFieldInitializer":                     "dup/ExplicitInitialization.java",
+	"PMD:UnnecessaryBlock":                              "dup/NestedBlocks.java",
+	"PMD:LooseCoupling":                                 "dup/LooseCoupling.java",
+	"PMD:MethodReturnsInternalArray":                    "dup/InternalArray.java",
+	"PMD:ArrayIsStoredDirectly":                         "dup/InternalArray.java",
+	"PMD:UseStringBufferForStringAppends":               "dup/ConcatInLoop.java",
+	"PMD:UnusedPrivateMethod":                           "dup/UnusedMethod.java",
+	"PMD:UnusedLocalVariable":                           "dup/DeadStore.java",
+	"PMD:DoNotCallGarbageCollectionExplicitly":          "dup/GarbageCollection.java",
+	"PMD:DontCallThreadRun":                             "dup/ThreadRun.java",
+	"PMD:UseNotifyAllInsteadOfNotify":                   "dup/NotifyAll.java",
+	"PMD:AvoidDecimalLiteralsInBigDecimalConstructor":   "dup/BigDecimalDouble.java",
+	"PMD:IdempotentOperations":                          "dup/SelfAssignment.java",
+	"PMD:EqualsNull":                                    "dup/EqualsNull.java",
+	"PMD:StringToString":                                "dup/StringToString.java",
+	"PMD:InstantiationToGetClass":                       "dup/NewForGetClass.java",
+	"PMD:PrimitiveWrapperInstantiation":                 "dup/WrapperConstructor.java",
+	"PMD:StringInstantiation":                           "dup/WrapperConstructor.java",
+	"PMD:MissingSerialVersionUID":                       "dup/SerialVersion.java",
+	"PMD:DoubleCheckedLocking":                          "dup/DoubleChecked.java",
+	"PMD:SuspiciousHashcodeMethodName":                  "dup/HashcodeName.java",
+	"PMD:NonThreadSafeSingleton":                        "dup/LazySingleton.java",
+}
+
+// notProduced are the rules of the table that the tools the tests run (PMD
+// 7, Checkstyle 8.36, FindBugs 3.1) do not report, and why; a renamed rule's
+// new name must be in its class and be reported.
+var notProduced = map[string]struct{ renamed, why string }{
+	"PMD:IfStmtsMustUseBraces":            {"PMD:ControlStatementBraces", "PMD 6 name, removed in PMD 7"},
+	"PMD:IfElseStmtsMustUseBraces":        {"PMD:ControlStatementBraces", "PMD 6 name, removed in PMD 7"},
+	"PMD:WhileLoopsMustUseBraces":         {"PMD:ControlStatementBraces", "PMD 6 name, removed in PMD 7"},
+	"PMD:ForLoopsMustUseBraces":           {"PMD:ControlStatementBraces", "PMD 6 name, removed in PMD 7"},
+	"PMD:EmptyIfStmt":                     {"PMD:EmptyControlStatement", "PMD 6 name, removed in PMD 7"},
+	"PMD:EmptyWhileStmt":                  {"PMD:EmptyControlStatement", "PMD 6 name, removed in PMD 7"},
+	"PMD:EmptyTryBlock":                   {"PMD:EmptyControlStatement", "PMD 6 name, removed in PMD 7"},
+	"PMD:EmptyFinallyBlock":               {"PMD:EmptyControlStatement", "PMD 6 name, removed in PMD 7"},
+	"PMD:EmptySwitchStatements":           {"PMD:EmptyControlStatement", "PMD 6 name, removed in PMD 7"},
+	"PMD:EmptySynchronizedBlock":          {"PMD:EmptyControlStatement", "PMD 6 name, removed in PMD 7"},
+	"PMD:EmptyStatementBlock":             {"PMD:EmptyControlStatement", "PMD 6 name, removed in PMD 7"},
+	"PMD:EmptyInitializer":                {"PMD:EmptyControlStatement", "PMD 6 name, removed in PMD 7"},
+	"PMD:UnusedImports":                   {"PMD:UnnecessaryImport", "PMD 6 name, removed in PMD 7"},
+	"PMD:DuplicateImports":                {"PMD:UnnecessaryImport", "PMD 6 name, removed in PMD 7"},
+	"PMD:DontImportJavaLang":              {"PMD:UnnecessaryImport", "PMD 6 name, removed in PMD 7"},
+	"PMD:ImportFromSamePackage":           {"PMD:UnnecessaryImport", "PMD 6 name, removed in PMD 7"},
+	"PMD:SwitchStmtsShouldHaveDefault":    {"PMD:NonExhaustiveSwitch", "PMD 6 name, renamed in PMD 7"},
+	"PMD:MissingBreakInSwitch":            {"PMD:ImplicitSwitchFallThrough", "PMD 6 name, renamed in PMD 6.37"},
+	"PMD:DefaultLabelNotLastInSwitchStmt": {"PMD:DefaultLabelNotLastInSwitch", "PMD 6 name, renamed in PMD 7"},
+	"PMD:EmptyStatementNotInLoop":         {"PMD:UnnecessarySemicolon", "PMD 6 name, removed in PMD 7"},
+	"PMD:UseUtilityClass":                 {"PMD:InstantiableUtilityClass", "renamed in PMD 7.27"},
+	"PMD:NcssMethodCount":                 {"PMD:NcssCount", "PMD 6 name, removed in PMD 7"},
+	"PMD:NcssTypeCount":                   {"PMD:NcssCount", "PMD 6 name, removed in PMD 7"},
+	"PMD:NcssConstructorCount":            {"PMD:NcssCount", "PMD 6 name, removed in PMD 7"},
+	"PMD:IntegerInstantiation":            {"PMD:PrimitiveWrapperInstantiation", "PMD 6 name, removed in PMD 7"},
+	"PMD:LongInstantiation":               {"PMD:PrimitiveWrapperInstantiation", "PMD 6 name, removed in PMD 7"},
+	"PMD:ShortInstantiation":              {"PMD:PrimitiveWrapperInstantiation", "PMD 6 name, removed in PMD 7"},
+	"PMD:ByteInstantiation":               {"PMD:PrimitiveWrapperInstantiation", "PMD 6 name, removed in PMD 7"},
+	"PMD:BooleanInstantiation":            {"PMD:PrimitiveWrapperInstantiation", "PMD 6 name, removed in PMD 7"},
+	"Checkstyle:UnusedLocalVariable":      {"", "Checkstyle 10.3 and later"},
+}
+
+// duplicatesReports runs the real tools on a copy of testdata/duplicates and
+// returns the findings of their reports, paths relative to the copy. PMD 7
+// (all Java rules) and Checkstyle (testdata/duplicates/checkstyle.xml) run,
+// or the test is skipped; FindBugs runs when it is installed (spotBugs says
+// whether it ran).
+func duplicatesReports(t *testing.T) (findings []reports.Finding, spotBugs bool) {
+	t.Helper()
+	pmd, checkstyle := tooltest.PMD(t), tooltest.Checkstyle(t)
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join(reportstest.RepoRoot(t), "testdata", "duplicates"))); err != nil {
+		t.Fatal(err)
+	}
+	pmdReport, csReport, fbReport := filepath.Join(dir, "pmd.sarif"), filepath.Join(dir, "checkstyle.xml.out"), filepath.Join(dir, "findbugs.xml")
+	_, fbErr := exec.LookPath("findbugs")
+	_, javacErr := exec.LookPath("javac")
+	t.Run("tools", func(t *testing.T) {
+		t.Run("PMD", func(t *testing.T) {
+			t.Parallel()
+			tooltest.Run(t, dir, pmdReport, pmd, "check", "--no-progress", "--no-cache", "-d", "src", "-R", tooltest.PMDRules, "-f", "sarif", "-r", pmdReport)
+		})
+		t.Run("Checkstyle", func(t *testing.T) {
+			t.Parallel()
+			tooltest.Run(t, dir, csReport, checkstyle, "-c", "checkstyle.xml", "-f", "xml", "-o", csReport, "src")
+		})
+		t.Run("FindBugs", func(t *testing.T) {
+			if fbErr != nil || javacErr != nil {
+				t.Skipf("FindBugs not run (apt-get install findbugs, and a JDK): %v %v", fbErr, javacErr)
+			}
+			t.Parallel()
+			runFindBugs(t, dir, filepath.Join("src", "main", "java"), fbReport)
+		})
+	})
+	if t.Failed() {
+		t.FailNow()
+	}
+	spotBugs = fbErr == nil && javacErr == nil
+	names := []string{pmdReport, csReport}
+	if spotBugs {
+		names = append(names, fbReport)
+	}
+	inputs, err := parsers.ReadAll(names, parsers.ReadOptions{Root: dir}, func(f reports.Finding) error {
+		findings = append(findings, f)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range inputs {
+		if in.Error != "" {
+			t.Fatalf("%s: %s", in.Path, in.Error)
+		}
+	}
+	return findings, spotBugs
+}
+
+// TestRuleClassesInRealReports runs PMD 7, Checkstyle and (when installed)
+// FindBugs on testdata/duplicates and shows each row of reports.RuleClasses
+// in their reports: in the file that shows the class, every finding of a rule
+// of the class has a finding of another rule of the class on overlapping
+// lines, and every rule of the table is reported there (but for the rules in
+// notProduced, and SpotBugs' when FindBugs is absent).
+func TestRuleClassesInRealReports(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs PMD, Checkstyle and FindBugs")
+	}
+	checkClassFiles(t)
+	findings, spotBugs := duplicatesReports(t)
+	byFile := map[string][]reports.Finding{}
+	for _, f := range findings {
+		byFile[strings.TrimPrefix(f.Path, "src/main/java/")] = append(byFile[strings.TrimPrefix(f.Path, "src/main/java/")], f)
+	}
+	shown := map[string]bool{}
+	for class, file := range classOfFile(t) {
+		for _, f := range byFile[file] {
+			if reports.ClassOf(f.Tool, f.Rule) != class {
+				continue
+			}
+			rule := tableRule(f)
+			if partner := partnerOf(f, byFile[file]); partner != nil {
+				if shown[rule] {
+					continue
+				}
+				shown[rule] = true
+				t.Logf("%s:%d %s with %s:%d %s (%s)", file, f.Line, rule, file, partner.Line, tableRule(*partner), reports.RuleClasses[class].Problem)
+			} else {
+				t.Errorf("%s:%d-%d: %s has no finding of another rule of its class (%q) on the same lines", file, f.Line, f.EndLine, rule, reports.RuleClasses[class].Problem)
+			}
+		}
+	}
+	var missing []string
+	for _, c := range reports.RuleClasses {
+		for _, r := range c.Rules {
+			switch np, ok := notProduced[r]; {
+			case shown[r]:
+				if ok {
+					t.Errorf("%s is reported: it is not in notProduced (%s)", r, np.why)
+				}
+			case ok:
+				if np.renamed != "" && !shown[np.renamed] {
+					t.Errorf("%s (%s) is %s, which is not reported", r, np.why, np.renamed)
+				}
+				t.Logf("%s: not reported by the tools run here (%s)", r, np.why)
+			case strings.HasPrefix(r, "SpotBugs:") && !spotBugs:
+				t.Logf("%s: not checked, FindBugs is not installed", r)
+			default:
+				missing = append(missing, r)
+			}
+		}
+	}
+	if len(missing) > 0 {
+		t.Errorf("no real tool reported these rules of the table in their class's file: %s", strings.Join(missing, ", "))
+	}
+	unpaired(t, byFile)
+}
+
+// checkClassFiles: every class has a file, named by a rule of its own.
+func checkClassFiles(t *testing.T) {
+	t.Helper()
+	seen := map[int]string{}
+	for rule := range classFiles {
+		tool, name, _ := strings.Cut(rule, ":")
+		class := reports.ClassOf(tool, name)
+		if class < 0 {
+			t.Errorf("classFiles: %s is in no class", rule)
+			continue
+		}
+		if other, ok := seen[class]; ok {
+			t.Errorf("classFiles: %s and %s name one class", rule, other)
+		}
+		seen[class] = rule
+	}
+	for i, c := range reports.RuleClasses {
+		if _, ok := seen[i]; !ok {
+			t.Errorf("class %q has no file in classFiles", c.Problem)
+		}
+	}
+}
+
+// classOfFile maps each class to its file.
+func classOfFile(t *testing.T) map[int]string {
+	out := map[int]string{}
+	for rule, file := range classFiles {
+		tool, name, _ := strings.Cut(rule, ":")
+		out[reports.ClassOf(tool, name)] = file
+	}
+	return out
+}
+
+// tableRule writes a finding's rule as the table does: "Tool:ShortName",
+// FindBugs as SpotBugs.
+func tableRule(f reports.Finding) string {
+	tool := f.Tool
+	if strings.EqualFold(tool, "FindBugs") {
+		tool = "SpotBugs"
+	}
+	return tool + ":" + reports.ShortRule(f.Tool, f.Rule)
+}
+
+// lines is a finding's first and last line.
+func lines(f reports.Finding) (int, int) {
+	return f.Line, max(f.Line, f.EndLine)
+}
+
+// overlap reports whether two findings of one file share a line.
+func overlap(a, b reports.Finding) bool {
+	a1, a2 := lines(a)
+	b1, b2 := lines(b)
+	return a.Line > 0 && b.Line > 0 && a1 <= b2 && b1 <= a2
+}
+
+// partnerOf returns a finding of fs of another rule of f's class on lines
+// that overlap f's, or nil.
+func partnerOf(f reports.Finding, fs []reports.Finding) *reports.Finding {
+	class, rule := reports.ClassOf(f.Tool, f.Rule), tableRule(f)
+	for i := range fs {
+		if reports.ClassOf(fs[i].Tool, fs[i].Rule) == class && tableRule(fs[i]) != rule && overlap(f, fs[i]) {
+			return &fs[i]
+		}
+	}
+	return nil
+}
+
+// unpaired logs the findings of the table's rules, in files made for other
+// classes, that have no partner: the tools' scopes differ (Checkstyle's
+// MagicNumber reports numbers everywhere, PMD's rule only in conditions).
+func unpaired(t *testing.T, byFile map[string][]reports.Finding) {
+	var out []string
+	for file, fs := range byFile {
+		for _, f := range fs {
+			if class := reports.ClassOf(f.Tool, f.Rule); class >= 0 && classOfFile(t)[class] != file && partnerOf(f, fs) == nil {
+				out = append(out, fmt.Sprintf("%s:%d %s", file, f.Line, tableRule(f)))
+			}
+		}
+	}
+	sort.Strings(out)
+	t.Logf("%d findings of the table's rules without a partner, outside their class's file (the tools' scopes differ):\n%s", len(out), strings.Join(out, "\n"))
+}
+
+// runFindBugs analyses the Java sources under src (relative to dir) with
+// FindBugs 3.1 (Debian's findbugs), which reads class files up to Java 8
+// only: they are compiled with javac --release 8 -g, and the Java 8 API they
+// call is given from the JDK's lib/ct.sym as the auxiliary classpath.
+func runFindBugs(t *testing.T, dir, src, report string) {
+	t.Helper()
+	javac, err := exec.LookPath("javac")
+	if err != nil {
+		t.Skip(err)
+	}
+	bin, err := filepath.EvalSymlinks(javac)
+	if err != nil {
+		t.Fatal(err)
+	}
+	api, classes := filepath.Join(dir, "target", "java8-api"), filepath.Join(dir, "target", "classes")
+	for _, d := range []string{api, classes} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// ct.sym's entries are RELEASES/MODULE/PACKAGE/NAME.sig, RELEASES the
+	// releases an entry is valid for ("8" among them for Java 8); a .sig is a
+	// class file.
+	ctSym := filepath.Join(filepath.Dir(filepath.Dir(bin)), "lib", "ct.sym")
+	zr, err := zip.OpenReader(ctSym)
+	if err != nil {
+		t.Skipf("no Java 8 API for FindBugs: %v", err)
+	}
+	defer zr.Close()
+	for _, f := range zr.File {
+		parts := strings.SplitN(f.Name, "/", 3)
+		if len(parts) != 3 || !strings.Contains(parts[0], "8") || !strings.HasSuffix(parts[2], ".sig") {
+			continue
+		}
+		if err := extract(f, filepath.Join(api, filepath.FromSlash(strings.TrimSuffix(parts[2], ".sig")+".class"))); err != nil {
+			t.Fatalf("%s: %v", ctSym, err)
+		}
+	}
+	var sources []string
+	err = filepath.WalkDir(filepath.Join(dir, src), func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".java") {
+			sources = append(sources, p)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := append([]string{"--release", "8", "-g", "-nowarn", "-d", classes}, sources...)
+	if out, err := exec.Command(javac, args...).CombinedOutput(); err != nil {
+		t.Fatalf("javac --release 8: %v\n%s", err, out)
+	}
+	tooltest.Run(t, dir, report, "findbugs", "-textui", "-effort:max", "-low", "-xml:withMessages",
+		"-auxclasspath", api, "-sourcepath", filepath.Join(dir, src), "-output", report, classes)
+}
+
+func extract(f *zip.File, name string) error {
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		return err
+	}
+	r, err := f.Open()
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	w, err := os.Create(name)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(w, r); err != nil {
+		w.Close()
+		return err
+	}
+	return w.Close()
+}

@@ -1,0 +1,164 @@
+// Command checkstyle-checks writes parsers/checkstyle_checks.go, recap's
+// table of Checkstyle's checks, from Checkstyle's own documentation: the
+// metadata of every check that the Checkstyle jar carries
+// (com/puppycrawl/tools/checkstyle/meta/checks/**.xml: the check's class,
+// its name and its description, as Checkstyle's site shows it). Each check
+// gets its package (the folder of its page on checkstyle.org) and the first
+// sentence of its description.
+//
+//	go run ./scripts/checkstyle-checks [-jar /usr/share/java/checkstyle.jar] [-o parsers/checkstyle_checks.go]
+//
+// The Debian package checkstyle installs the jar (Checkstyle 8.36.1).
+package main
+
+import (
+	"archive/zip"
+	"bytes"
+	"encoding/xml"
+	"flag"
+	"fmt"
+	"go/format"
+	"html"
+	"io"
+	"os"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+func main() {
+	jar := flag.String("jar", "/usr/share/java/checkstyle.jar", "the Checkstyle jar")
+	out := flag.String("o", "parsers/checkstyle_checks.go", "the Go file to write")
+	flag.Parse()
+	src, err := Generate(*jar)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "checkstyle-checks:", err)
+		os.Exit(1)
+	}
+	if err := os.WriteFile(*out, src, 0o644); err != nil {
+		fmt.Fprintln(os.Stderr, "checkstyle-checks:", err)
+		os.Exit(1)
+	}
+}
+
+// Check is one check of the jar's metadata.
+type Check struct {
+	Class, Name, Package, Description string
+}
+
+const metaDir = "com/puppycrawl/tools/checkstyle/meta/checks/"
+
+// Checks reads the checks' metadata of the jar at path, and its version.
+func Checks(path string) ([]Check, string, error) {
+	z, err := zip.OpenReader(path)
+	if err != nil {
+		return nil, "", err
+	}
+	defer z.Close()
+	version := ""
+	var checks []Check
+	for _, f := range z.File {
+		switch {
+		case strings.HasSuffix(f.Name, "/pom.properties") && strings.Contains(f.Name, "com.puppycrawl.tools/checkstyle"):
+			b, err := read(f)
+			if err != nil {
+				return nil, "", err
+			}
+			for _, line := range strings.Split(string(b), "\n") {
+				if v, ok := strings.CutPrefix(strings.TrimSpace(line), "version="); ok {
+					version = v
+				}
+			}
+		case strings.HasPrefix(f.Name, metaDir) && strings.HasSuffix(f.Name, ".xml"):
+			b, err := read(f)
+			if err != nil {
+				return nil, "", err
+			}
+			var m struct {
+				Check struct {
+					Class       string `xml:"fully-qualified-name,attr"`
+					Name        string `xml:"name,attr"`
+					Description string `xml:"description"`
+				} `xml:"module>check"`
+			}
+			if err := xml.Unmarshal(b, &m); err != nil {
+				return nil, "", fmt.Errorf("%s: %w", f.Name, err)
+			}
+			if m.Check.Class == "" || m.Check.Name == "" {
+				continue
+			}
+			pkg := "misc" // the checks package itself: "Miscellaneous" on checkstyle.org
+			if dir, _, ok := strings.Cut(strings.TrimPrefix(f.Name, metaDir), "/"); ok && !strings.HasSuffix(dir, ".xml") {
+				pkg = dir
+			}
+			checks = append(checks, Check{Class: m.Check.Class, Name: m.Check.Name, Package: pkg, Description: FirstSentence(m.Check.Description)})
+		}
+	}
+	sort.Slice(checks, func(i, j int) bool { return checks[i].Name < checks[j].Name })
+	if len(checks) == 0 {
+		return nil, "", fmt.Errorf("%s: no checks' metadata under %s", path, metaDir)
+	}
+	return checks, version, nil
+}
+
+func read(f *zip.File) ([]byte, error) {
+	r, err := f.Open()
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return io.ReadAll(r)
+}
+
+var (
+	block     = regexp.MustCompile(`(?i)</?(?:p|pre|ul|ol|li|div|table|tr|td|br|h[1-6])\b[^>]*>`)
+	tag       = regexp.MustCompile(`<[^>]*>`)
+	inlineTag = regexp.MustCompile(`\{@(?:code|link|literal)\s+([^}]*)\}`)
+	space     = regexp.MustCompile(`\s+`)
+	// A sentence ends at a period, question or exclamation mark followed by
+	// a space and a capital, or at the end; "e.g. " and "i.e. " do not end one.
+	sentenceEnd = regexp.MustCompile(`[.!?](?:\s+[A-Z(]|$)`)
+)
+
+// FirstSentence is the first sentence of a check's description, as text:
+// its HTML tags dropped, its entities and Javadoc inline tags undone, its
+// white space folded.
+func FirstSentence(desc string) string {
+	s := inlineTag.ReplaceAllString(desc, "$1")
+	// The first paragraph holds the first sentence: a code sample or a list
+	// after it is no part of it.
+	for _, para := range block.Split(s, -1) {
+		if strings.TrimSpace(tag.ReplaceAllString(para, "")) != "" {
+			s = para
+			break
+		}
+	}
+	s = tag.ReplaceAllString(s, "")
+	s = html.UnescapeString(s)
+	s = strings.TrimSpace(space.ReplaceAllString(s, " "))
+	s = strings.NewReplacer(" .", ".", " ,", ",").Replace(s)
+	s = strings.NewReplacer("e.g. ", "e.g.\x00", "i.e. ", "i.e.\x00", "etc. ", "etc.\x00").Replace(s)
+	if loc := sentenceEnd.FindStringIndex(s); loc != nil {
+		s = s[:loc[0]+1]
+	}
+	return strings.ReplaceAll(s, "\x00", " ")
+}
+
+// Generate is the Go source of the table.
+func Generate(jar string) ([]byte, error) {
+	checks, version, err := Checks(jar)
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "// Code generated by go run ./scripts/checkstyle-checks from Checkstyle %s's metadata of its checks; DO NOT EDIT.\n\n", version)
+	b.WriteString("package parsers\n\n")
+	fmt.Fprintf(&b, "// checkstyleChecksVersion is the Checkstyle release the table comes from.\nconst checkstyleChecksVersion = %q\n\n", version)
+	b.WriteString("// checkstyleChecks are Checkstyle's checks by name: each one's package (the\n// folder of its page on checkstyle.org) and the first sentence of its\n// description, from Checkstyle's documentation.\n")
+	b.WriteString("var checkstyleChecks = map[string]checkstyleCheck{\n")
+	for _, c := range checks {
+		fmt.Fprintf(&b, "\t%q: {%q, %q},\n", c.Name, c.Package, c.Description)
+	}
+	b.WriteString("}\n")
+	return format.Source(b.Bytes())
+}
