@@ -175,7 +175,7 @@ run() {
 		bin="$RECAP_DIR/recap"
 		[ -x "$bin" ] || bin="$RECAP_DIR/recap.exe"
 	fi
-	local -a reports=() words=() baseline=() gate=()
+	local -a reports=() words=() baseline=() gate=() common=()
 	read -r -d '' -a reports <<<"${INPUT_REPORTS:-}"
 	if [ ${#reports[@]} -eq 0 ]; then
 		echo "recap: the reports input is empty: give the report files or directories" >&2
@@ -189,6 +189,8 @@ run() {
 	local base="${INPUT_BASE:-}"
 	[ -z "${INPUT_FAIL_ON:-}" ] || gate+=(--fail-on "$INPUT_FAIL_ON")
 	[ -z "${INPUT_MAX_NEW:-}" ] || gate+=(--max-new "$INPUT_MAX_NEW")
+	[ -z "${INPUT_CONFIG:-}" ] || common+=(--config "$INPUT_CONFIG")
+	truthy "${INPUT_GROUP:-true}" || common+=(--no-group)
 
 	# One recap review writes the job summary, the annotations, the
 	# review and the check run, all on the pull request's head lines (it
@@ -213,16 +215,16 @@ run() {
 	truthy "${INPUT_CHECKS:-false}" && reporters+=(--checks)
 	if [ ${#reporters[@]} -gt 0 ] || [ ${#gate[@]} -gt 0 ]; then
 		if [ ${#reporters[@]} -gt 0 ]; then
-			"$bin" "${review[@]}" "${reporters[@]}" ${gate[@]+"${gate[@]}"} ${baseline[@]+"${baseline[@]}"} "${reports[@]}"
+			"$bin" "${review[@]}" "${reporters[@]}" ${common[@]+"${common[@]}"} ${gate[@]+"${gate[@]}"} ${baseline[@]+"${baseline[@]}"} "${reports[@]}"
 		else # the gate alone: the review request is not wanted
-			"$bin" "${review[@]}" ${gate[@]+"${gate[@]}"} ${baseline[@]+"${baseline[@]}"} "${reports[@]}" >/dev/null
+			"$bin" "${review[@]}" ${common[@]+"${common[@]}"} ${gate[@]+"${gate[@]}"} ${baseline[@]+"${baseline[@]}"} "${reports[@]}" >/dev/null
 		fi
 		local code=$?
 		if [ "$code" = 1 ]; then note 1 "quality gate"; else note "$code" review; fi
 	fi
 	if [ -n "${INPUT_SARIF:-}" ]; then
 		# for code scanning, which refuses an upload with a result without a file
-		"$bin" summary --format sarif --unlocated drop ${baseline[@]+"${baseline[@]}"} "${reports[@]}" >"$INPUT_SARIF"
+		"$bin" summary --format sarif --unlocated drop ${common[@]+"${common[@]}"} ${baseline[@]+"${baseline[@]}"} "${reports[@]}" >"$INPUT_SARIF"
 		note $? sarif
 		[ -z "${GITHUB_OUTPUT:-}" ] || echo "sarif=$INPUT_SARIF" >>"$GITHUB_OUTPUT"
 	fi

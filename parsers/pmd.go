@@ -90,9 +90,11 @@ func (r *pmdRun) element(name string, get func(string) string) *reports.Finding 
 			why = "suppressed by " + get("suppressiontype") // nopmd (a comment), annotation
 		}
 		msg := get("msg")
-		return &reports.Finding{Tool: "PMD", ToolVersion: r.in.ToolVersion, Category: reports.CategoryOther, Severity: reports.SeverityWarning,
+		f := &reports.Finding{Tool: "PMD", ToolVersion: r.in.ToolVersion, Category: reports.CategoryOther, Severity: reports.SeverityWarning,
 			Message: orMessage(messageText(msg), "a suppressed violation"), Path: r.pl.place(get("filename")),
 			Detail: &reports.Detail{Suppressions: []reports.Suppression{{Kind: "inSource", Justification: why}}}}
+		f.Quality, f.Impact = reports.Assess(&reports.Signals{Tool: f.Tool, Category: f.Category, Level: f.Severity})
+		return f
 	case "error":
 		if r.procErrors++; r.procErrors == 1 {
 			r.firstProc = r.pl.place(get("filename")) + ": " + firstLine(get("msg"))

@@ -146,11 +146,11 @@ func (s *sarifStream) result(res *sarifResult) error {
 			}
 			return s.artifactLocation(res.AnalysisTarget)
 		case "properties":
-			// recap's SARIF writes the tool's priority and rank there, and
-			// a fix in words.
+			// recap's SARIF writes the tool's priority and rank there, a
+			// finding's quality and impact, and a fix in words.
 			return s.object(nil, func(k string) error {
 				switch k {
-				case "priority", "rank", "fixable", "fixDescription":
+				case "priority", "rank", "fixable", "fixDescription", "quality", "impact":
 				default:
 					return s.dec.SkipValue()
 				}
@@ -163,6 +163,10 @@ func (s *sarifStream) result(res *sarifResult) error {
 					res.Priority = intProperty(v)
 				case "rank":
 					res.Rank = intProperty(v)
+				case "quality":
+					res.Quality, _ = reports.ParseQuality(stringProperty(v))
+				case "impact":
+					res.Impact, _ = reports.ParseImpact(stringProperty(v))
 				case "fixable":
 					res.FixFlag = string(v) == "true"
 				default:

@@ -665,7 +665,10 @@ func (r *sarifRun) convert(res *sarifResult, j int) error {
 			f.CWE = addCWE(append([]int(nil), f.CWE...), id)
 		}
 	}
-	f.Quality, f.Impact = r.assess(rule, &f, len(res.CWE) > 0)
+	f.Quality, f.Impact = r.assess(rule, &f, len(res.CWE) > 0 || f.Rank > 0)
+	if res.Quality.Valid() && res.Impact.Valid() { // recap's SARIF: as written
+		f.Quality, f.Impact = res.Quality, res.Impact
+	}
 	f.Message = orMessage(r.message(res.Message, rule), f.Rule)
 	if r.kind == toolCheckstyle && f.HelpURI == "" {
 		f.HelpURI = r.checkstyleURI(f.Rule, f.RuleName)
@@ -752,7 +755,7 @@ func (r *sarifRun) assess(rule *sarifRule, f *reports.Finding, own bool) (report
 		}
 	}
 	s := reports.Signals{Tool: f.Tool, Rule: f.Rule, Category: f.Category, ToolCategory: f.ToolCategory,
-		SecuritySeverity: f.SecuritySeverity, CWE: f.CWE, Level: f.Severity}
+		SecuritySeverity: f.SecuritySeverity, CWE: f.CWE, Level: f.Severity, Rank: int(f.Rank)}
 	if r.kind == toolPMD {
 		s.Priority = f.Priority
 	}

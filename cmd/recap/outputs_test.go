@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/recap-dev/recap/internal/githubtest"
+	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/reports/reportstest"
 )
 
@@ -242,23 +243,56 @@ func TestSpringSARIFForCodeScanning(t *testing.T) {
 		Runs []struct {
 			Properties map[string]int `json:"properties"`
 			Results    []struct {
-				Level string `json:"level"`
+				Properties struct {
+					Impact string `json:"impact"`
+				} `json:"properties"`
 			} `json:"results"`
 		} `json:"runs"`
 	}
 	if err := json.Unmarshal([]byte(out), &log); err != nil {
 		t.Fatal(err)
 	}
-	levels := map[string]int{}
+	// The problems by impact, as the summary counts them.
+	js, errOut2, code := recap(t, dir, nil, "summary", "--format", "json", report)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, errOut2)
+	}
+	var sum struct {
+		Summary struct {
+			Problems   int            `json:"problems"`
+			ByImpact   map[string]int `json:"byImpact"`
+			Duplicates struct {
+				ByImpact map[string]int `json:"byImpact"`
+			} `json:"duplicates"`
+		} `json:"summary"`
+	}
+	if err := json.Unmarshal([]byte(js), &sum); err != nil {
+		t.Fatal(err)
+	}
+	kept := map[string]int{}
 	for _, r := range log.Runs[0].Results {
-		levels[r.Level]++
+		kept[r.Properties.Impact]++
 	}
-	// MANIFEST: 314,926 results, 5,885 of them errors.
-	if len(log.Runs) != 1 || len(log.Runs[0].Results) != 25000 || log.Runs[0].Properties["recapOmittedResults"] != 314926-25000 ||
-		levels["error"] != 5885 || levels["warning"] != 25000-5885 {
-		t.Errorf("%d runs, %v results by level, properties %v", len(log.Runs), levels, log.Runs[0].Properties)
+	omitted := sum.Summary.Problems - 25000
+	if len(log.Runs) != 1 || len(log.Runs[0].Results) != 25000 || log.Runs[0].Properties["recapOmittedResults"] != omitted {
+		t.Errorf("%d runs, %d results, properties %v; want 1 run of 25000 results, %d omitted", len(log.Runs), len(log.Runs[0].Results), log.Runs[0].Properties, omitted)
 	}
-	if !strings.Contains(errOut, "recap: warning: sarif: 289926 results left out to keep at most 25000 results a run") {
+	// The most important first: every problem of an impact above the
+	// least important kept one is kept, none below it.
+	cut := false
+	for _, i := range reports.Impacts {
+		problems := sum.Summary.ByImpact[i.String()] - sum.Summary.Duplicates.ByImpact[i.String()]
+		switch {
+		case cut && kept[i.String()] > 0:
+			t.Errorf("%d %s results kept below the cut", kept[i.String()], i)
+		case !cut && kept[i.String()] < problems:
+			cut = true
+		case !cut && kept[i.String()] != problems:
+			t.Errorf("%d %s results kept of %d problems", kept[i.String()], i, problems)
+		}
+	}
+	t.Logf("kept by impact %v of problems %d (byImpact %v, duplicates %v)", kept, sum.Summary.Problems, sum.Summary.ByImpact, sum.Summary.Duplicates.ByImpact)
+	if !strings.Contains(errOut, fmt.Sprintf("recap: warning: sarif: %d results left out to keep at most 25000 results a run", omitted)) {
 		t.Errorf("stderr:\n%s", errOut)
 	}
 }

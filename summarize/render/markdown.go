@@ -98,13 +98,16 @@ func markdownHead(ew *errWriter, v *summarize.View) {
 	if n := Suppressed(v); n > 0 {
 		ew.printf("_%s suppressed in the reports, not counted._\n\n", english.Plural(n, "result", "results"))
 	}
+	if s.Excluded > 0 {
+		ew.printf("_%s excluded by the configuration, not counted._\n\n", english.Plural(s.Excluded, "finding", "findings"))
+	}
 	ew.printf("**%d** error · **%d** warning · **%d** note, from %s\n\n", s.BySeverity.Error, s.BySeverity.Warning, s.BySeverity.Note,
 		english.Plural(len(v.Inputs), "input", "inputs"))
 	if sec := s.Security; sec != nil {
 		ew.printf("**%d** about security%s\n\n", sec.Findings, securityNote(sec))
 	}
 	if b := s.Baseline; b != nil {
-		ew.printf("Against the baseline: **%d** new · **%d** unchanged · **%d** fixed\n\n", b.New, b.Unchanged, b.Fixed)
+		ew.printf("Against the baseline: **%d** new · **%d** unchanged · **%d** fixed%s\n\n", b.New, b.Unchanged, b.Fixed, newProblemsNote(b))
 	}
 	if h, a, rows := importanceTable(&s); len(rows) > 0 {
 		ew.tbl(h, a, rows)

@@ -311,6 +311,15 @@ func problemsNote(s *summarize.Summary) string {
 	return fmt.Sprintf(", %s (%d reported more than once)", english.Plural(s.Problems, "problem", "problems"), d.Problems)
 }
 
+// newProblemsNote says how many problems are new when that is not the new
+// findings' count: " (3 new problems)"; "" otherwise.
+func newProblemsNote(b *summarize.BaselineCounts) string {
+	if b.NewProblems == nil || *b.NewProblems == b.New {
+		return ""
+	}
+	return fmt.Sprintf(" (%s)", english.Plural(*b.NewProblems, "new problem", "new problems"))
+}
+
 // alsoLine names the other findings of a finding's problem: "also reported
 // as PMD MethodArgumentCouldBeFinal (id 2ibh-12), SpotBugs X (id …)".
 func alsoLine(also []summarize.AlsoReported, clean func(string) string) string {

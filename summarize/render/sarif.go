@@ -488,6 +488,9 @@ func sarifResult(f *reports.Finding, ruleIndex int, fingerprint string) *resultO
 	if f.Rank > 0 {
 		props["rank"] = f.Rank // SpotBugs' bug rank
 	}
+	if f.Quality.Valid() && f.Impact.Valid() {
+		props["quality"], props["impact"] = f.Quality.String(), f.Impact.String() // read back as written
+	}
 	if len(props) > 0 {
 		res.Properties = props
 	}

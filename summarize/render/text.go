@@ -28,8 +28,11 @@ func (Text) Render(w io.Writer, v *summarize.View) error {
 	ew := &errWriter{w: guard}
 	ew.printf("%s%s in %s from %s%s\n", english.Plural(s.Total, "finding", "findings"), problemsNote(&s), s.FilesText(),
 		english.Plural(len(v.Inputs), "input", "inputs"), suppressedNote(v))
+	if s.Excluded > 0 {
+		ew.printf("%s excluded by the configuration, not counted\n", english.Plural(s.Excluded, "finding", "findings"))
+	}
 	if b := s.Baseline; b != nil {
-		ew.printf("against the baseline: %d new, %d unchanged, %d fixed\n", b.New, b.Unchanged, b.Fixed)
+		ew.printf("against the baseline: %d new, %d unchanged, %d fixed%s\n", b.New, b.Unchanged, b.Fixed, newProblemsNote(b))
 	}
 	if sec := s.Security; sec != nil {
 		ew.printf("about security: %d%s\n", sec.Findings, securityNote(sec))

@@ -30,10 +30,17 @@ func (c *commonFlags) register(cmd *cobra.Command) {
 	f.StringVar(&c.format, "format", "text", "output format: text, markdown (job summary, PR comment), json, sarif (code scanning), github (workflow annotations) or codeclimate (GitLab Code Quality)")
 	f.IntVar(&c.maxChars, "max-chars", render.CommentLimit, "markdown: the most characters to write, findings left out whole beyond it (65536 fits a PR comment, 1048576 a job summary)")
 	f.StringVar(&c.inputFormat, "input-format", "", "read every input as this report format ("+parsers.FormatNames()+") instead of detecting it")
-	f.IntVar(&c.maxResults, "max-results", render.MaxRunResults, "sarif: the most results of each run, the most severe first, the others counted in the run's properties (GitHub's code scanning takes 25000); 0 keeps all")
+	f.IntVar(&c.maxResults, "max-results", render.MaxRunResults, "sarif: the most results of each run, the most important first, the others counted in the run's properties (GitHub's code scanning takes 25000); 0 keeps all")
+	c.registerConfig(cmd)
+	f.StringVar(&c.unlocated, "unlocated", "keep", "sarif: keep the findings without a file, with the place their tool gave (keep), or leave them out and count them (drop: GitHub's code scanning refuses an upload that has one)")
+}
+
+// registerConfig registers --config and --no-group, which every command
+// that reads reports takes.
+func (c *commonFlags) registerConfig(cmd *cobra.Command) {
+	f := cmd.Flags()
 	f.StringVar(&c.config, "config", "", "the configuration file: findings to exclude, rules to see differently, rules that report the same problem (default: .recap.yml or .recap.yaml at the repository root; see docs/config.md)")
 	f.BoolVar(&c.noGroup, "no-group", false, "show every finding, also those that repeat another finding's problem at its place (by default each problem once, naming the other tools that reported it)")
-	f.StringVar(&c.unlocated, "unlocated", "keep", "sarif: keep the findings without a file, with the place their tool gave (keep), or leave them out and count them (drop: GitHub's code scanning refuses an upload that has one)")
 }
 
 // resolve checks the flags and returns the renderer, the input format

@@ -53,7 +53,11 @@ func gateError(err error, o *reportOptions) error {
 	}
 	var failed []string
 	if ge.AtOrAbove > 0 {
-		failed = append(failed, fmt.Sprintf("%d %s at or above %s (--fail-on %s)", ge.AtOrAbove, plural(ge.AtOrAbove, "finding", "findings"), ge.FailOn, o.gate.failOn))
+		one, many := "finding", "findings"
+		if ge.Problems {
+			one, many = "problem", "problems"
+		}
+		failed = append(failed, fmt.Sprintf("%d %s at or above %s (--fail-on %s)", ge.AtOrAbove, plural(ge.AtOrAbove, one, many), ge.FailOn, o.gate.failOn))
 	}
 	if ge.New > 0 {
 		failed = append(failed, fmt.Sprintf("%d new against the baseline, more than --max-new %d", ge.New, ge.MaxNew))

@@ -84,6 +84,7 @@ usage, 3 the review could not be posted (docs/cli.md).`,
 	f.StringVar(&opts.common.format, "format", "json", "output: json (the review request) or markdown (its body)")
 	f.StringVar(&opts.common.inputFormat, "input-format", "", "read every input as this report format ("+parsers.FormatNames()+") instead of detecting it")
 	opts.filters.register(cmd)
+	opts.common.registerConfig(cmd)
 	opts.changes.register(cmd, true)
 	opts.changes.registerIndex(cmd)
 	opts.gate.register(cmd)
