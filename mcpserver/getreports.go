@@ -388,6 +388,9 @@ func (s *Server) query(ctx context.Context, in *GetReportsIn) (b *buffer, stream
 // key that changes with the file; nil and "" when there is none.
 func (s *Server) config() (*config.Config, string, error) {
 	name, err := config.Find(s.root.dir)
+	if err != nil && !s.root.fs.Exists() {
+		return nil, "", s.root.gone()
+	}
 	if err != nil {
 		return nil, "", toolErrorf(CodeBadArgument, "configuration: %v", err)
 	}

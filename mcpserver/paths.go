@@ -126,13 +126,18 @@ func (r *root) pathError(p, rel string, err error) error {
 	case errors.Is(err, content.ErrLinkOutside):
 		return toolErrorf(CodeOutsideRoot, "%s %s %s: give a path inside it", cut(p), r.fs.LinkOutside(rel, "the root"), r.dir)
 	case !r.fs.Exists():
-		return toolErrorf(CodeNotFound, "the root %s is gone (deleted or moved since the server started): start the server again on an existing directory", r.dir)
+		return r.gone()
 	case errors.Is(err, fs.ErrNotExist):
 		return toolErrorf(CodeNotFound, "%s does not exist under the root %s: check the path (it is relative to the root)", cut(p), r.dir)
 	case errors.Is(err, content.ErrNotRegular):
 		return toolErrorf(CodeBadArgument, "%s: %v", cut(p), content.PathErr(err))
 	}
 	return toolErrorf(CodeNotFound, "%s: %v", cut(p), content.PathErr(err))
+}
+
+// gone is the error of a call made after the root was deleted or moved.
+func (r *root) gone() error {
+	return toolErrorf(CodeNotFound, "the root %s is gone (deleted or moved since the server started): start the server again on an existing directory", r.dir)
 }
 
 // hasGlob reports whether p has glob characters.

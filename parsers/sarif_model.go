@@ -168,13 +168,13 @@ type sarifResult struct {
 	// (recap's SARIF writes them: the tool's priority and rank), FixFlag
 	// and FixWords its fixable and fixDescription (recap's SARIF of a fix
 	// SARIF cannot hold: one in words).
-	Priority, Rank int    `json:"-"`
+	Priority, Rank int `json:"-"`
 	// Quality and Impact are recap's SARIF's properties.quality and
 	// impact, read back as written (a configuration may have set them).
-	Quality reports.Quality `json:"-"`
-	Impact  reports.Impact  `json:"-"`
-	FixFlag        bool   `json:"-"`
-	FixWords       string `json:"-"`
+	Quality  reports.Quality `json:"-"`
+	Impact   reports.Impact  `json:"-"`
+	FixFlag  bool            `json:"-"`
+	FixWords string          `json:"-"`
 	// Related holds the first reports.MaxRelated relatedLocations (§3.27.22),
 	// RelatedCount counts them all.
 	Related      []sarifLocation `json:"-"`
