@@ -14,6 +14,7 @@ import (
 	"unsafe"
 
 	"github.com/recap-dev/recap/parsers"
+	"github.com/recap-dev/recap/pipeline"
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/summarize"
 )
@@ -69,10 +70,11 @@ type buffer struct {
 	notes   []string // what the query's filter matched nothing of (see unmatchedNotes)
 	// also names the other findings of the problems whose findings lead
 	// them (the duplicates have no ref), by their lead's report and index.
-	also  map[[2]int32][]summarize.AlsoReported
-	order reports.Order
-	bytes int64
-	used  time.Time
+	also    map[[2]int32][]summarize.AlsoReported
+	grouped *pipeline.Grouped // the problems, for getFinding
+	order   reports.Order
+	bytes   int64
+	used    time.Time
 
 	sortOnce sync.Once
 }

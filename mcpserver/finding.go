@@ -45,6 +45,11 @@ type FindingAnswer struct {
 	// without a file: its logical locations, the artifact it scanned.
 	Logical []reports.LogicalLocation `json:"logical,omitempty"`
 	Target  string                    `json:"target,omitempty"`
+	// Problem, when other findings of the session's last analysis.getReports
+	// report this finding's problem at its place: the id of the finding
+	// that shows it (this one, or the one pages show instead) and the
+	// others (docs/formats.md, "Duplicates").
+	Problem *ProblemInfo `json:"problem,omitempty"`
 	// Code is the source around the finding.
 	Code    *Snippet          `json:"code,omitempty"`
 	Omitted []budget.Omission `json:"omitted,omitempty"`
@@ -408,11 +413,49 @@ func (s *Server) getFinding(ctx context.Context, in *GetFindingIn) (answer, erro
 		a.Flow, a.Related, a.Locations = steps(d.Flow, src), steps(d.Related, src), steps(d.Locations, src)
 		a.Logical, a.Target = d.Logical, d.Target
 	}
+	a.Problem = s.problemOf(ctx, &f)
 	if f.Fixable && a.Fix == nil {
 		a.Fix = &FixInfo{Notes: []string{fmt.Sprintf("the report proposes a fix that recap does not keep, without a description: more than %d replacements, "+
 			"a text over %d bytes, binary content, or regions given by bytes; the report has it", reports.MaxFixReplacements, reports.MaxFixText)}}
 	}
 	return a, nil
+}
+
+// ProblemInfo is the problem a finding reports with others.
+type ProblemInfo struct {
+	// ShownBy is the id of the finding that pages show for the problem.
+	ShownBy string `json:"shownBy"`
+	// Findings are the problem's other findings, by tool, rule and id.
+	Findings []reports.Also `json:"findings"`
+}
+
+// problemOf is the problem f shares with other findings of the session's
+// last analysis.getReports; nil when none.
+func (s *Server) problemOf(ctx context.Context, f *reports.Finding) *ProblemInfo {
+	g := s.recent.get(sessionName(ctx)).grouped
+	if g == nil || f.ID == "" {
+		return nil
+	}
+	lead := f
+	if id, dup := g.LeadID(f); dup {
+		lead = &reports.Finding{ID: id}
+	}
+	others := g.Others(lead)
+	if len(others) == 0 {
+		return nil
+	}
+	p := &ProblemInfo{ShownBy: lead.ID}
+	if lead != f {
+		if name, ok := g.Name(lead); ok {
+			p.Findings = append(p.Findings, name)
+		}
+	}
+	for _, o := range others {
+		if o.ID != f.ID {
+			p.Findings = append(p.Findings, o)
+		}
+	}
+	return p
 }
 
 // located is a finding found by its id or fingerprint: the finding, its

@@ -81,15 +81,15 @@ func (l *reportsLayout) View(v *summarize.View) string {
 func reportsLine(v *summarize.View, inputs, failed int) string {
 	s := &v.Summary
 	var b strings.Builder
-	problems := ""
-	if d := s.Duplicates; d != nil && d.Findings > 0 {
-		problems = fmt.Sprintf(" (%s: %d repeat another's, left out of pages)", english.Plural(s.Problems, "problem", "problems"), d.Findings)
-	}
-	fmt.Fprintf(&b, "recap: %s%s in %s from %s", english.Plural(s.Total, "finding", "findings"), problems,
-		s.FilesText(), english.Plural(inputs, "report", "reports"))
 	// At the budget's floor (the top lists and the inputs left out), the
 	// impacts are in the JSON's summary alone.
 	floor := len(v.Omitted) > 0 && len(v.Inputs) == 0 && len(s.TopRules) == 0
+	problems := ""
+	if d := s.Duplicates; d != nil && d.Findings > 0 && !floor {
+		problems = ", " + english.Plural(s.Problems, "problem", "problems")
+	}
+	fmt.Fprintf(&b, "recap: %s%s in %s from %s", english.Plural(s.Total, "finding", "findings"), problems,
+		s.FilesText(), english.Plural(inputs, "report", "reports"))
 	if by := impactList(s.ByImpact); by != "" && !floor {
 		b.WriteString(": " + by)
 	}
@@ -300,6 +300,7 @@ func (s *Server) query(ctx context.Context, in *GetReportsIn) (b *buffer, stream
 	} else {
 		key = sessionName(ctx) + "\x00" + cfgKey + "\x00" + queryKey(in, files, baseFiles) // a session reuses its own buffers only
 		if b := s.buffers.lookup(key); b != nil {
+			s.recent.setGrouped(sessionName(ctx), b.grouped)
 			return b, nil, nil
 		}
 	}
@@ -335,7 +336,7 @@ func (s *Server) query(ctx context.Context, in *GetReportsIn) (b *buffer, stream
 		defer s.cache.unpin(baseReps...)
 		q.Baseline, q.NewOnly = &cached{reps: baseReps, files: baseFiles, root: s.root, ids: true}, in.NewOnly
 	}
-	src := &cached{reps: reps, files: files, root: s.root, ids: q.Baseline != nil} // a baseline matches fingerprints
+	src := &cached{reps: reps, files: files, root: s.root, ids: q.Baseline != nil || q.Classes != nil} // a baseline matches fingerprints, groups know findings by id
 	q.Reports = src
 	if slices.Contains(reps, nil) { // a report too large to keep: read as it goes, for this call
 		if in.Offset+in.Limit > pipeline.DeepPage {
@@ -352,6 +353,7 @@ func (s *Server) query(ctx context.Context, in *GetReportsIn) (b *buffer, stream
 		}
 		res.View.Inputs = s.noteInputs(res.View.Inputs, files, reps, copies, g)
 		res.View.Suggestions = append(unmatchedNotes(res.Unmatched), res.View.Suggestions...)
+		s.recent.setGrouped(sessionName(ctx), res.Grouped)
 		return nil, res.View, nil
 	}
 	b = &buffer{reports: reps, key: key, owner: sessionName(ctx), order: order}
@@ -378,6 +380,8 @@ func (s *Server) query(ctx context.Context, in *GetReportsIn) (b *buffer, stream
 	}
 	b.summary, b.inputs = res.View.Summary, s.noteInputs(res.View.Inputs, files, reps, copies, g)
 	b.notes = unmatchedNotes(res.Unmatched)
+	b.grouped = res.Grouped
+	s.recent.setGrouped(sessionName(ctx), res.Grouped)
 	b.price()
 	s.buffers.put(b)
 	return b, nil, nil

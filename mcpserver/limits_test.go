@@ -3,6 +3,7 @@ package mcpserver_test
 import (
 	"compress/gzip"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -110,8 +111,19 @@ func TestCopiesCountedOnce(t *testing.T) {
 	// recap's SARIF of the sample's reports is other bytes: it counts.
 	root := reportstest.RepoRoot(t)
 	copyTo(t, filepath.Join(root, "testdata", "golden", "findings.sarif"), filepath.Join(g.Dir, "golden", "findings.sarif"), false)
-	call(t, cs, "analysis.getReports", map[string]any{"summaryOnly": true}).decode(t, &v)
-	if want := 2*tooltest.SampleFindings + tooltest.SampleCheckstyle; v.Summary.Total != want {
+	call(t, cs, "analysis.getReports", map[string]any{"summaryOnly": true, "group": false}).decode(t, &v)
+	var golden struct {
+		Runs []struct{ Results []json.RawMessage }
+	}
+	raw, err := os.ReadFile(filepath.Join(root, "testdata", "golden", "findings.sarif"))
+	if err != nil || json.Unmarshal(raw, &golden) != nil || len(golden.Runs) == 0 {
+		t.Fatalf("testdata/golden/findings.sarif: %v", err)
+	}
+	results := 0
+	for _, r := range golden.Runs {
+		results += len(r.Results)
+	}
+	if want := tooltest.SampleFindings + tooltest.SampleCheckstyle + results; v.Summary.Total != want {
 		t.Errorf("with recap's SARIF: %d findings, want %d", v.Summary.Total, want)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/recap-dev/recap/pipeline"
 )
 
 // sessions names each MCP session the server serves (standard input and
@@ -103,6 +104,7 @@ type recentQueries struct {
 type recentQuery struct {
 	reports   []string
 	baselines map[string]bool
+	grouped   *pipeline.Grouped // its problems: which findings repeat which (nil: not grouped)
 }
 
 // set records a session's last query.
@@ -120,6 +122,16 @@ func (q *recentQueries) set(session string, reports, baselines []file) {
 		q.m = map[string]recentQuery{}
 	}
 	q.m[session] = rq
+}
+
+// setGrouped records the problems of a session's last query.
+func (q *recentQueries) setGrouped(session string, g *pipeline.Grouped) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if rq, ok := q.m[session]; ok {
+		rq.grouped = g
+		q.m[session] = rq
+	}
 }
 
 // get returns a session's last query.

@@ -81,51 +81,22 @@ func ReadAll(args []string, opts ReadOptions, emit func(reports.Finding) error) 
 	for _, a := range args {
 		srcs = append(srcs, expand(a, opts.formats())...)
 	}
-	srcs, again := once(srcs)
+	srcs, notes, skipped := once(srcs)
 	tags := inputTags(srcs)
-	inputs := make([]reports.Input, 0, len(srcs))
+	inputs := make([]reports.Input, 0, len(srcs)+len(skipped))
 	for i, src := range srcs {
 		in, err := readOne(src, tags[i], opts, emit)
-		if names := again[i]; len(names) > 0 {
-			in.Warn(fmt.Sprintf("given again as %s: read once", strings.Join(names, ", ")))
-		}
+		in.Warnings = append(in.Warnings, notes[i]...)
 		inputs = append(inputs, in)
 		if err != nil {
 			return inputs, err
 		}
 	}
-	return inputs, nil
-}
-
-// once keeps the first of the sources that name the same file (a
-// directory and a report in it, the same path twice, - twice), and gives,
-// by the kept one's index, the names the others had. Paths are compared
-// made absolute and clean; identical content under other names is not
-// looked for here.
-func once(srcs []source) ([]source, map[int][]string) {
-	seen := map[string]int{}
-	var again map[int][]string
-	out := srcs[:0]
-	for _, s := range srcs {
-		key := s.name
-		if s.name != "-" && s.r == nil {
-			if abs, err := filepath.Abs(s.name); err == nil {
-				key = abs
-			}
-		}
-		if i, ok := seen[key]; ok && s.err == nil {
-			if again == nil {
-				again = map[int][]string{}
-			}
-			if len(again[i]) < 5 {
-				again[i] = append(again[i], s.name)
-			}
-			continue
-		}
-		seen[key] = len(out)
-		out = append(out, s)
+	for _, name := range skipped {
+		inputs = append(inputs, reports.Input{Path: name, Format: string(FormatSARIF),
+			Warnings: []string{"recap's own SARIF, made from other reports: not read (name it to read it)"}})
 	}
-	return out, again
+	return inputs, nil
 }
 
 // ReadFile reads one report file (gzip or not) and calls emit for each
@@ -184,9 +155,10 @@ func ParseAll(r io.Reader, name string, opts ReadOptions) ([]reports.Finding, re
 // source is one input: a file path, or an open reader (standard input), or
 // an error found while expanding the arguments.
 type source struct {
-	name string
-	r    io.Reader
-	err  error
+	name  string
+	r     io.Reader
+	err   error
+	found bool // by a directory search, not named
 }
 
 // expand lists the inputs an argument names: a file (a regular one: a
@@ -263,6 +235,9 @@ func expand(arg string, table formatTable) []source {
 		}
 		return nil
 	})
+	for i := range out {
+		out[i].found = true
+	}
 	if walkErr != nil {
 		out = append(out, source{name: arg, err: walkErr})
 	}

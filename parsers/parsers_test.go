@@ -204,7 +204,7 @@ func TestDirectoryBrokenReports(t *testing.T) {
 		"reports/spotbugs/main.xml":        "<BugCollection",                           // cut, in Gradle's layout
 		"reports/notes.xml":                "<notes/>",                                 // not a report, not named like one
 		"reports/package.json":             `{"name":"x"}`,
-		"elsewhere/linked-report.sarif":    good,
+		"elsewhere/linked-report.sarif":    strings.Replace(good, `"r"`, `"r2"`, 1), // not a copy of pmd.sarif: a copy is read once
 		"reports/garbage-named-pmd.xml":    "\x00\x01binary",
 		"reports/config/findbugs-rule.xml": "<FindBugsFilter/>",                             // named like one, but XML of another kind: out
 		"reports/config/checkstyle.xml":    `<?xml version="1.0"?><module name="Checker"/>`, // Checkstyle's configuration, not a report

@@ -256,7 +256,7 @@ func (r *pmdRun) finding(get func(string) string) reports.Finding {
 		Line: atoi(get("beginline")), EndLine: atoi(get("endline")),
 		Column: atoi(get("begincolumn")), EndColumn: atoi(get("endcolumn")),
 	}
-	if f.EndLine == 0 {
+	if f.EndLine < f.Line { // none, or before the line: PMD's own reports never say so
 		f.EndLine = f.Line
 	}
 	f.Quality, f.Impact = pr.assess(&f)

@@ -137,6 +137,12 @@ func (o *oracleResult) reduce() sarifResult {
 	if v, ok := o.Properties["fixDescription"]; ok {
 		res.FixWords = stringProperty(v)
 	}
+	if v, ok := o.Properties["quality"]; ok {
+		res.Quality, _ = reports.ParseQuality(stringProperty(v))
+	}
+	if v, ok := o.Properties["impact"]; ok {
+		res.Impact, _ = reports.ParseImpact(stringProperty(v))
+	}
 	cutLogical := func(l *sarifLocation) {
 		l.Logical = l.Logical[:min(len(l.Logical), reports.MaxLogical)]
 	}

@@ -68,7 +68,11 @@ func attr(se xml.StartElement, name string) string {
 
 // atoi reads a non-negative number attribute; anything else is 0 (unknown).
 func atoi(s string) int {
-	n, err := strconv.Atoi(strings.TrimSpace(s))
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0 // an attribute left out (Checkstyle's column): no error to make
+	}
+	n, err := strconv.Atoi(s)
 	if err != nil || n < 0 {
 		return 0
 	}

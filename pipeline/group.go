@@ -96,6 +96,20 @@ func (g *Grouped) Known(f *reports.Finding) bool {
 	return ok && g.groups.Known(r)
 }
 
+// Name names f, a finding of a problem several report: its tool, its
+// rule's short name and its id; false when f is in no such problem.
+func (g *Grouped) Name(f *reports.Finding) (reports.Also, bool) {
+	if g == nil || !g.groups.Grouped() {
+		return reports.Also{}, false
+	}
+	r, ok := g.ids.ref(f.ID)
+	if !ok {
+		return reports.Also{}, false
+	}
+	tool, rule := g.groups.Name(r)
+	return reports.Also{Tool: tool, Rule: rule, ID: f.ID}, tool != ""
+}
+
 // LeadID returns the id of the finding that shows f's problem, when f is a
 // duplicate of it.
 func (g *Grouped) LeadID(f *reports.Finding) (string, bool) {

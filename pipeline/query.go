@@ -371,13 +371,21 @@ func (s *scan) showGroups(v *summarize.View) {
 		v.Summary.Problems = v.Summary.Total - d.Findings
 	}
 	if b := v.Summary.Baseline; b != nil {
-		n := b.New - s.grouped.Groups().NewNotProblems
+		gs := s.grouped.Groups()
+		n := b.New - gs.NewNotProblems
 		b.NewProblems = &n
+		// A finding of a problem the baseline had is not new; with new
+		// only, which keeps findings by their own state as they come, the
+		// counts stay the findings'.
+		if !s.q.NewOnly {
+			b.New -= gs.NewOfOldProblems
+			b.Unchanged += gs.NewOfOldProblems
+		}
 	}
 	for i := range v.Findings {
 		f := &v.Findings[i]
 		f.AlsoReportedBy = s.grouped.Others(&f.Finding)
-		if f.Baseline == reports.BaselineNew && s.grouped.Known(&f.Finding) {
+		if f.Baseline == reports.BaselineNew && !s.q.NewOnly && s.grouped.Known(&f.Finding) {
 			f.Baseline = reports.BaselineUnchanged
 		}
 	}
@@ -472,7 +480,7 @@ func (s *scan) pass(ctx context.Context, src Source, counts *summarize.BaselineC
 		if !first && s.grouped.Duplicate(f) {
 			return nil
 		}
-		if !first && state == reports.BaselineNew && s.grouped.Known(f) {
+		if !first && state == reports.BaselineNew && !s.q.NewOnly && s.grouped.Known(f) {
 			state = reports.BaselineUnchanged // its problem is not new
 		}
 		if first && s.grouper != nil {

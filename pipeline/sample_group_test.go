@@ -73,14 +73,16 @@ func TestProblemsAgainstABaseline(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := res.View.Summary.Baseline
-	if b == nil || b.New != tooltest.SamplePMD || b.NewProblems == nil {
-		t.Fatalf("baseline counts %+v; want %d new findings and the new problems", b, tooltest.SamplePMD)
+	total := tooltest.SamplePMD + tooltest.SampleCheckstyle
+	if b == nil || b.NewProblems == nil || b.New+b.Unchanged != total || b.Fixed != 0 {
+		t.Fatalf("baseline counts %+v; want %d findings new or unchanged, none fixed, and the new problems", b, total)
 	}
 	d := res.View.Summary.Duplicates
-	// Each duplicate here pairs a PMD finding with a Checkstyle one (or two
-	// PMD findings of one problem): PMD's new findings less those.
-	if *b.NewProblems >= b.New || *b.NewProblems <= 0 || d == nil {
-		t.Fatalf("%d new problems of %d new findings (duplicates %+v)", *b.NewProblems, b.New, d)
+	// PMD's findings are new, less those of a problem Checkstyle had
+	// reported, which are unchanged; two new findings of one problem are
+	// one new problem.
+	if b.New >= tooltest.SamplePMD || *b.NewProblems > b.New || *b.NewProblems <= 0 || d == nil {
+		t.Fatalf("%d new problems of %d new findings of PMD's %d (duplicates %+v)", *b.NewProblems, b.New, tooltest.SamplePMD, d)
 	}
 	shownNew := 0
 	for _, f := range res.View.Findings {

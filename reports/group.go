@@ -29,22 +29,50 @@ type Grouper struct {
 	paths   map[string]uint32
 	rules   map[[2]string]uint32
 	names   [][2]string // tool and rule, by index
-	members []member
+	chunks  [][]member  // the members, in chunks of memberChunk
+	n       int         // how many
 	cwes    []cweLink
+	aliases []alias // the members that repeat another in a further class
+	// The rule and the path of the finding added last, and what is known
+	// of each rule, so that most findings cost no map lookup.
+	byRule   map[groupRule]ruleInfo
+	lastRule groupRule
+	lastInfo ruleInfo
+	lastPath string
+	lastPI   uint32
+	haveLast bool
 }
+
+// groupRule is a rule as findings name it.
+type groupRule struct{ tool, rule, name string }
+
+// ruleInfo is what the grouper knows of a rule: its index in names (once
+// a finding of it is kept), its class (-1: none), its further classes.
+type ruleInfo struct {
+	ri    uint32
+	known bool // ri is set
+	class int32
+	more  []int32
+}
+
+// alias is a member that repeats member primary in another class.
+type alias struct{ member, primary uint32 }
 
 // member is what the grouper keeps of a finding.
 type member struct {
-	ref            Ref
-	path, rule     uint32
-	class          int32  // -1: none
-	alias          uint32 // 1 + the index of the member this one repeats in another class; 0: none
-	line, end, col int32
-	impact         Impact
-	quality        Quality
-	severity       Severity
-	isNew          bool // new against a baseline (the finding's Baseline)
+	ref        Ref
+	path, rule uint32
+	class      int32 // -1: none
+	line       int32
+	span, col  uint16 // the lines after line it ends on, and its column (each at most 65,535)
+	impact     Impact
+	quality    Quality
+	severity   Severity
+	isNew      bool // new against a baseline (the finding's Baseline)
 }
+
+// end is the last line of m.
+func (m *member) end() int32 { return m.line + int32(m.span) }
 
 // cweLink is a finding about security and one of its CWE ids.
 type cweLink struct {
@@ -78,8 +106,86 @@ func (g *Grouper) Add(f *Finding, ref Ref) {
 	if f.Path == "" || f.Line <= 0 {
 		return
 	}
-	short := ShortRule(f.Tool, f.Rule)
-	class := g.classOf(f.Tool, short)
+	info := g.rule(f)
+	security := f.Security() && len(f.CWE) > 0
+	if info.class < 0 && !security {
+		return
+	}
+	if !info.known {
+		short := ShortRule(f.Tool, f.Rule)
+		rk := [2]string{f.Tool, short}
+		ri, ok := g.rules[rk]
+		if !ok {
+			rk = [2]string{strings.Clone(f.Tool), strings.Clone(short)} // not the report's memory
+			ri = uint32(len(g.names))
+			g.rules[rk] = ri
+			g.names = append(g.names, rk)
+		}
+		info.ri, info.known = ri, true
+		g.lastInfo = info
+		if _, ok := g.byRule[g.lastRule]; ok {
+			g.byRule[g.lastRule] = info
+		}
+	}
+	if !g.haveLast || f.Path != g.lastPath {
+		pi, ok := g.paths[f.Path]
+		if !ok {
+			pi = uint32(len(g.paths))
+			g.paths[strings.Clone(f.Path)] = pi // not the report's memory
+		}
+		g.lastPath, g.lastPI = f.Path, pi
+	}
+	g.haveLast = true
+	m := member{ref: ref, path: g.lastPI, rule: info.ri, class: info.class, line: int32(f.Line),
+		span: uint16(min(max(f.EndLine-f.Line, 0), 1<<16-1)), col: uint16(min(max(f.Column, 0), 1<<16-1)),
+		impact: f.Impact, quality: f.Quality, severity: f.Severity, isNew: f.Baseline == BaselineNew}
+	if security {
+		for _, id := range f.CWE[:min(len(f.CWE), maxCWELinks)] {
+			g.cwes = append(g.cwes, cweLink{cwe: uint32(id), member: uint32(g.n)})
+		}
+	}
+	primary := uint32(g.n)
+	g.add(m)
+	for _, c := range info.more {
+		a := m
+		a.class = firstMoreClass + c
+		g.aliases = append(g.aliases, alias{member: uint32(g.n), primary: primary})
+		g.add(a)
+	}
+}
+
+// memberChunk is how many members a chunk holds: a grouper grows by
+// chunks, never copying its members (a slice's growth would hold the old
+// array and the new one at once).
+const memberChunk = 8192
+
+// add appends m to the members.
+func (g *Grouper) add(m member) {
+	if g.n%memberChunk == 0 {
+		g.chunks = append(g.chunks, make([]member, 0, memberChunk))
+	}
+	c := &g.chunks[len(g.chunks)-1]
+	*c = append(*c, m)
+	g.n++
+}
+
+// at returns the i-th member.
+func (g *Grouper) at(i int) *member { return &g.chunks[i/memberChunk][i%memberChunk] }
+
+// maxRules bounds the rules whose classes a grouper remembers.
+const maxRules = 1 << 16
+
+// rule returns what the grouper knows of f's rule, working it out once.
+func (g *Grouper) rule(f *Finding) ruleInfo {
+	k := groupRule{f.Tool, f.Rule, f.RuleName}
+	if g.haveLast && k == g.lastRule {
+		return g.lastInfo
+	}
+	if info, ok := g.byRule[k]; ok {
+		g.lastRule, g.lastInfo = k, info
+		return info
+	}
+	class := g.classOf(f.Tool, ShortRule(f.Tool, f.Rule))
 	var more []int32
 	if g.more != nil {
 		more = g.more(f)
@@ -87,45 +193,27 @@ func (g *Grouper) Add(f *Finding, ref Ref) {
 	if class < 0 && len(more) > 0 {
 		class, more = firstMoreClass+int(more[0]), more[1:]
 	}
-	security := f.Security() && len(f.CWE) > 0
-	if class < 0 && !security {
-		return
+	info := ruleInfo{class: int32(class), more: more}
+	if g.byRule == nil {
+		g.byRule = map[groupRule]ruleInfo{}
 	}
-	rk := [2]string{f.Tool, short}
-	ri, ok := g.rules[rk]
-	if !ok {
-		ri = uint32(len(g.names))
-		g.rules[rk] = ri
-		g.names = append(g.names, rk)
+	if len(g.byRule) < maxRules {
+		// The key's strings may share memory with a whole report.
+		k = groupRule{strings.Clone(k.tool), strings.Clone(k.rule), strings.Clone(k.name)}
+		g.byRule[k] = info
 	}
-	pi, ok := g.paths[f.Path]
-	if !ok {
-		pi = uint32(len(g.paths))
-		g.paths[f.Path] = pi
-	}
-	m := member{ref: ref, path: pi, rule: ri, class: int32(class), line: int32(f.Line), end: int32(max(f.EndLine, f.Line)),
-		col: int32(f.Column), impact: f.Impact, quality: f.Quality, severity: f.Severity, isNew: f.Baseline == BaselineNew}
-	if security {
-		for _, id := range f.CWE[:min(len(f.CWE), maxCWELinks)] {
-			g.cwes = append(g.cwes, cweLink{cwe: uint32(id), member: uint32(len(g.members))})
-		}
-	}
-	g.members = append(g.members, m)
-	primary := uint32(len(g.members))
-	for _, c := range more {
-		a := m
-		a.class, a.alias = firstMoreClass+int32(c), primary
-		g.members = append(g.members, a)
-	}
+	g.lastRule, g.lastInfo = k, info
+	return info
 }
 
 // Groups are the problems that more than one finding of a run reports: for
 // each, its lead (the most important member, which views show) and the
 // others (which they count and name).
 type Groups struct {
-	leadOf map[Ref]Ref   // a member that is not its group's lead → the lead
-	others map[Ref][]Ref // a lead → the other members, most important first
-	names  map[Ref][2]string
+	leadOf map[Ref]Ref    // a member that is not its group's lead → the lead
+	others map[Ref][]Ref  // a lead → the other members, most important first
+	names  map[Ref]uint32 // a member → its rule, an index into rules
+	rules  [][2]string    // tool and rule, by index
 	// Duplicates counts the members that are not leads: the findings
 	// that views leave out because another shows their problem.
 	Duplicates int
@@ -138,7 +226,10 @@ type Groups struct {
 	// pipeline reports an old problem). The new problems are the new
 	// findings less these.
 	NewNotProblems int
-	old            map[Ref]bool // leads new against a baseline of a problem it had
+	// NewOfOldProblems counts the findings new against a baseline whose
+	// problem the baseline had: they count as unchanged.
+	NewOfOldProblems int
+	old              map[Ref]bool // leads new against a baseline of a problem it had
 }
 
 // Known reports whether lead, new against a baseline, leads a problem that
@@ -150,26 +241,26 @@ func (gs *Groups) Known(lead Ref) bool { return gs != nil && gs.old[lead] }
 // carries its text (the lead is then the member whose report explains its
 // rule, among the most important); nil: none.
 func (g *Grouper) Resolve(hasText func(tool, rule string) bool) *Groups {
-	uf := newUnionFind(len(g.members))
+	uf := newUnionFind(g.n)
 	g.groupClasses(uf)
 	g.groupCWEs(uf)
-	for i := range g.members {
-		if a := g.members[i].alias; a > 0 {
-			uf.union(int(a-1), i)
-		}
+	isAlias := map[uint32]bool{}
+	for _, a := range g.aliases {
+		uf.union(int(a.primary), int(a.member))
+		isAlias[a.member] = true
 	}
 	sets := map[int][]int{}
-	for i := range g.members {
-		if g.members[i].alias > 0 {
+	for i := range g.n {
+		if len(isAlias) > 0 && isAlias[uint32(i)] {
 			continue // its finding is in the set as its primary member
 		}
 		if r := uf.find(i); uf.size[r] > 1 {
 			sets[r] = append(sets[r], i)
 		}
 	}
-	gs := &Groups{leadOf: map[Ref]Ref{}, others: map[Ref][]Ref{}, names: map[Ref][2]string{}}
+	gs := &Groups{leadOf: map[Ref]Ref{}, others: map[Ref][]Ref{}, names: map[Ref]uint32{}, rules: g.names}
 	text := func(i int) bool {
-		n := g.names[g.members[i].rule]
+		n := g.names[g.at(i).rule]
 		return hasText != nil && hasText(n[0], n[1])
 	}
 	for _, set := range sets {
@@ -177,7 +268,7 @@ func (g *Grouper) Resolve(hasText func(tool, rule string) bool) *Groups {
 			continue
 		}
 		slices.SortFunc(set, func(a, b int) int {
-			x, y := &g.members[a], &g.members[b]
+			x, y := g.at(a), g.at(b)
 			if c := cmp.Compare(y.impact, x.impact); c != 0 {
 				return c
 			}
@@ -211,11 +302,11 @@ func (g *Grouper) Resolve(hasText func(tool, rule string) bool) *Groups {
 			}
 			return cmp.Compare(x.ref.N, y.ref.N)
 		})
-		lead := g.members[set[0]].ref
-		gs.names[lead] = g.names[g.members[set[0]].rule]
+		lead := g.at(set[0]).ref
+		gs.names[lead] = g.at(set[0]).rule
 		newMembers := 0
 		for _, i := range set {
-			if g.members[i].isNew {
+			if g.at(i).isNew {
 				newMembers++
 			}
 		}
@@ -224,7 +315,8 @@ func (g *Grouper) Resolve(hasText func(tool, rule string) bool) *Groups {
 			gs.NewNotProblems += newMembers - 1
 		case newMembers > 0:
 			gs.NewNotProblems += newMembers
-			if g.members[set[0]].isNew {
+			gs.NewOfOldProblems += newMembers
+			if g.at(set[0]).isNew {
 				if gs.old == nil {
 					gs.old = map[Ref]bool{}
 				}
@@ -232,10 +324,10 @@ func (g *Grouper) Resolve(hasText func(tool, rule string) bool) *Groups {
 			}
 		}
 		for _, i := range set[1:] {
-			m := &g.members[i]
+			m := g.at(i)
 			gs.leadOf[m.ref] = lead
 			gs.others[lead] = append(gs.others[lead], m.ref)
-			gs.names[m.ref] = g.names[m.rule]
+			gs.names[m.ref] = m.rule
 			gs.Duplicates++
 			gs.ByImpact[min(int(m.impact), 5)]++
 			gs.BySeverity[min(int(m.severity), 3)]++
@@ -249,14 +341,14 @@ func (g *Grouper) Resolve(hasText func(tool, rule string) bool) *Groups {
 // parameters of one method) are paired in the order of their columns: the
 // first of each rule together, then the second of each.
 func (g *Grouper) groupClasses(uf *unionFind) {
-	idx := make([]int, 0, len(g.members))
-	for i := range g.members {
-		if g.members[i].class >= 0 {
+	idx := make([]int, 0, g.n)
+	for i := range g.n {
+		if g.at(i).class >= 0 {
 			idx = append(idx, i)
 		}
 	}
 	slices.SortFunc(idx, func(a, b int) int {
-		x, y := &g.members[a], &g.members[b]
+		x, y := g.at(a), g.at(b)
 		if c := cmp.Compare(x.path, y.path); c != 0 {
 			return c
 		}
@@ -273,8 +365,8 @@ func (g *Grouper) groupClasses(uf *unionFind) {
 	})
 	for start := 0; start < len(idx); {
 		end := start + 1
-		first := &g.members[idx[start]]
-		for end < len(idx) && g.members[idx[end]].path == first.path && g.members[idx[end]].class == first.class {
+		first := g.at(idx[start])
+		for end < len(idx) && g.at(idx[end]).path == first.path && g.at(idx[end]).class == first.class {
 			end++
 		}
 		g.groupBucket(uf, idx[start:end])
@@ -289,21 +381,22 @@ func (g *Grouper) groupBucket(uf *unionFind, b []int) {
 		return
 	}
 	// One line at a time: the j-th finding of each rule on the line together.
+	var firstOf, row []int // reused from line to line
 	for start := 0; start < len(b); {
 		end := start + 1
-		line := g.members[b[start]].line
-		for end < len(b) && g.members[b[end]].line == line {
+		line := g.at(b[start]).line
+		for end < len(b) && g.at(b[end]).line == line {
 			end++
 		}
-		var firstOf []int // the first finding of each rule on the line, by position in b
+		firstOf = firstOf[:0] // the first finding of each rule on the line, by position in b
 		for k := start; k < end; k++ {
-			if k == start || g.members[b[k]].rule != g.members[b[k-1]].rule {
+			if k == start || g.at(b[k]).rule != g.at(b[k-1]).rule {
 				firstOf = append(firstOf, k)
 			}
 		}
 		if len(firstOf) > 1 {
 			for j := 0; ; j++ {
-				var row []int
+				row = row[:0]
 				for r, at := range firstOf {
 					stop := end
 					if r+1 < len(firstOf) {
@@ -325,19 +418,20 @@ func (g *Grouper) groupBucket(uf *unionFind, b []int) {
 	}
 	// Across lines: a finding that spans lines joins, of each other rule,
 	// the first finding whose lines overlap its own.
+	var joined []uint32
 	for i, x := range b {
-		mx := &g.members[x]
-		if mx.end == mx.line {
+		mx := g.at(x)
+		if mx.span == 0 {
 			continue // a finding of one line joins the ranges that start before it, below
 		}
-		joined := map[uint32]bool{mx.rule: true}
+		joined = append(joined[:0], mx.rule) // the rules joined: few in a class
 		for _, y := range b[i+1:] {
-			my := &g.members[y]
-			if my.line > mx.end {
+			my := g.at(y)
+			if my.line > mx.end() {
 				break
 			}
-			if !joined[my.rule] {
-				joined[my.rule] = true
+			if !slices.Contains(joined, my.rule) {
+				joined = append(joined, my.rule)
 				uf.union(x, y)
 			}
 		}
@@ -352,7 +446,7 @@ func (g *Grouper) groupCWEs(uf *unionFind) {
 	}
 	links := slices.Clone(g.cwes)
 	slices.SortFunc(links, func(a, b cweLink) int {
-		x, y := &g.members[a.member], &g.members[b.member]
+		x, y := g.at(int(a.member)), g.at(int(b.member))
 		if c := cmp.Compare(x.path, y.path); c != 0 {
 			return c
 		}
@@ -366,9 +460,9 @@ func (g *Grouper) groupCWEs(uf *unionFind) {
 	})
 	for start := 0; start < len(links); {
 		end := start + 1
-		a := &g.members[links[start].member]
+		a := g.at(int(links[start].member))
 		for end < len(links) {
-			b := &g.members[links[end].member]
+			b := g.at(int(links[end].member))
 			if b.path != a.path || b.line != a.line || links[end].cwe != links[start].cwe {
 				break
 			}
@@ -378,7 +472,7 @@ func (g *Grouper) groupCWEs(uf *unionFind) {
 		lead := -1
 		for k := start; k < end; k++ {
 			m := int(links[k].member)
-			r := g.members[m].rule
+			r := g.at(m).rule
 			if seen[r] {
 				continue // two findings of one rule stay two
 			}
@@ -425,27 +519,31 @@ func (gs *Groups) Others(ref Ref) []Ref {
 
 // Name returns the tool and the rule's short name of a grouped finding.
 func (gs *Groups) Name(ref Ref) (tool, rule string) {
-	n := gs.names[ref]
+	i, ok := gs.names[ref]
+	if !ok {
+		return "", ""
+	}
+	n := gs.rules[i]
 	return n[0], n[1]
 }
 
 // unionFind is a disjoint-set forest over 0…n-1.
 type unionFind struct {
-	parent, size []int
+	parent, size []int32
 }
 
 func newUnionFind(n int) *unionFind {
-	u := &unionFind{parent: make([]int, n), size: make([]int, n)}
+	u := &unionFind{parent: make([]int32, n), size: make([]int32, n)}
 	for i := range u.parent {
-		u.parent[i], u.size[i] = i, 1
+		u.parent[i], u.size[i] = int32(i), 1
 	}
 	return u
 }
 
 func (u *unionFind) find(i int) int {
-	for u.parent[i] != i {
+	for int(u.parent[i]) != i {
 		u.parent[i] = u.parent[u.parent[i]]
-		i = u.parent[i]
+		i = int(u.parent[i])
 	}
 	return i
 }
@@ -458,6 +556,6 @@ func (u *unionFind) union(a, b int) {
 	if u.size[a] < u.size[b] {
 		a, b = b, a
 	}
-	u.parent[b] = a
+	u.parent[b] = int32(a)
 	u.size[a] += u.size[b]
 }

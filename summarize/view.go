@@ -113,8 +113,8 @@ type DuplicateCounts struct {
 	// more than one finding reports.
 	Findings   int            `json:"findings"`
 	Problems   int            `json:"problems"`
-	ByImpact   ImpactCounts   `json:"byImpact"`
-	BySeverity SeverityCounts `json:"bySeverity"`
+	ByImpact   ImpactCounts   `json:"byImpact,omitzero"`
+	BySeverity SeverityCounts `json:"bySeverity,omitzero"`
 }
 
 // BaselineCounts counts findings by their state against a baseline run:

@@ -49,6 +49,7 @@ func newPMDPR(t *testing.T) *pmdPR {
 type jsonView struct {
 	Summary struct {
 		Total    int `json:"total"`
+		Problems int `json:"problems"`
 		Baseline *struct {
 			New, Unchanged, Fixed int
 		} `json:"baseline"`

@@ -50,10 +50,11 @@ func TestSARIFRecordsRecap(t *testing.T) {
 // rule, severity, path, line, message, and category but for
 // Multithreading, which Code Climate calls a bug risk, and
 // Internationalization, which it calls compatibility as it does Best
-// Practices; see docs/ci.md), counted the same.
+// Practices; see docs/ci.md), counted the same. Every finding: --no-group
+// (grouped, Code Quality has an issue per problem).
 func TestCodeClimateReadsBack(t *testing.T) {
 	root := reportstest.RepoRoot(t)
-	cq, stderr, code := recap(t, root, nil, "summary", "--format", "codeclimate", "--repo", "testdata/sample", "testdata/reports")
+	cq, stderr, code := recap(t, root, nil, "summary", "--format", "codeclimate", "--no-group", "--repo", "testdata/sample", "testdata/reports")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -106,8 +107,8 @@ func TestCodeClimateReadsBack(t *testing.T) {
 		sort.Strings(keys)
 		return total, keys
 	}
-	wantTotal, want := read("--repo", "testdata/sample", "testdata/reports")
-	gotTotal, got := read("--repo", "testdata/sample", file)
+	wantTotal, want := read("--no-group", "--repo", "testdata/sample", "testdata/reports")
+	gotTotal, got := read("--no-group", "--repo", "testdata/sample", file)
 	if wantTotal != tooltest.SampleFindings || gotTotal != wantTotal {
 		t.Fatalf("%d findings read back, %d written (want %d)", gotTotal, wantTotal, tooltest.SampleFindings)
 	}

@@ -261,13 +261,13 @@ func filesCases() []Case {
 				if err := os.MkdirAll(filepath.Join(dir, "build"), 0o755); err != nil {
 					return nil, nil, "", err
 				}
-				return []string{"summary", "--format", "json", "build", "build/pmd.sarif"}, nil, "a directory and a report in it",
+				return []string{"summary", "--format", "json", "build", "build/pmd.sarif", "./build/pmd.sarif"}, nil, "a directory, a report in it, and the report spelled another way",
 					os.WriteFile(filepath.Join(dir, "build", "pmd.sarif"), []byte(tinySARIF(0)), 0o644)
 			},
 			Check: func(r *Result) error {
 				var s summary
 				if err := json.Unmarshal(r.Stdout, &s); err != nil || len(s.Inputs) != 1 || s.Inputs[0].Findings != 1 ||
-					!strings.Contains(strings.Join(s.Inputs[0].Warnings, ""), "given again as build/pmd.sarif: read once") {
+					!strings.Contains(strings.Join(s.Inputs[0].Warnings, ""), "./build/pmd.sarif names the same file: read once") {
 					return fmt.Errorf("exit %d, %d inputs: want the report read once, and said so", r.Code, len(s.Inputs))
 				}
 				return nil

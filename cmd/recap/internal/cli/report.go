@@ -93,6 +93,7 @@ type report struct {
 	context  summarize.Source // nil: no context
 	stream   render.Stream
 	gate     pipeline.Gate
+	gated    error // the gate's verdict on the query's view, before the budget
 }
 
 // newReport checks the flags and maps them onto a query; page asks for a
@@ -203,6 +204,9 @@ func (rep *report) run(ctx context.Context, o *reportOptions) (*pipeline.Result,
 		return nil, queryError(err)
 	}
 	v := res.View
+	// The gate counts what the query found, before a small budget leaves
+	// counts out of the view.
+	rep.gated = rep.gate.Check(v)
 	if rep.context != nil {
 		for i := range v.Findings {
 			summarize.AddContext(&v.Findings[i], rep.context)
@@ -267,7 +271,7 @@ func runReport(ctx context.Context, streams *IO, o *reportOptions, args []string
 	if v.Failed() {
 		return errInputs
 	}
-	return gateError(rep.gate.Check(v), o)
+	return gateError(rep.gated, o)
 }
 
 // guardOutput keeps report text from making a workflow command of a line
