@@ -4,7 +4,9 @@ import (
 	"flag"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"path"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -147,4 +149,45 @@ func TestBudgetRandomCalls(t *testing.T) {
 		}
 	}
 	t.Logf("%d calls %v; the fullest answer used %.1f%% of its budget", calls, tools, 100*worst)
+}
+
+// TestSmallestBudgetNoLoop: at maxTokens 256, where the summary of a
+// report of many distinct rules and files leaves no room for a finding,
+// the answer suggests no next offset (the one asked for would loop a
+// caller following it), at the first page and a later one.
+func TestSmallestBudgetNoLoop(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString(`{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"T"}},"results":[`)
+	for i := 0; i < 3000; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"ruleId":"SomeRatherLongRuleName%d","level":"error","message":{"text":"a finding whose message is long enough to matter %d"},`+
+			`"locations":[{"physicalLocation":{"artifactLocation":{"uri":"src/main/java/com/example/deep/package/name/File%d.java"},"region":{"startLine":%d}}}]}`, i, i, i, i+1)
+	}
+	b.WriteString(`]}]}`)
+	if err := os.WriteFile(filepath.Join(dir, "many.sarif"), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cs, _ := connect(t, mcpserver.Options{Root: dir})
+	for _, offset := range []int{0, 40} {
+		r := call(t, cs, "analysis.getReports", map[string]any{"maxTokens": 256, "offset": offset})
+		var v struct {
+			Page *struct {
+				Offset, Returned int
+				NextOffset       *int
+			}
+		}
+		r.decode(t, &v)
+		if v.Page == nil {
+			t.Fatalf("offset %d: no page: %.300s", offset, r.text)
+		}
+		if n := v.Page.NextOffset; n != nil && *n <= offset {
+			t.Errorf("offset %d: next offset %d: %.300s", offset, *n, r.text)
+		}
+		if strings.Contains(r.text, fmt.Sprintf("offset=%d", offset)) && v.Page.Returned == 0 {
+			t.Errorf("offset %d: the offset asked for is suggested: %.400s", offset, r.text)
+		}
+	}
 }

@@ -196,7 +196,7 @@ func compareIDs(tagA string, a int, tagB string, b int) int {
 type cached struct {
 	reps  []*report
 	files []file // the reports' files, for those read as they go
-	root  string // the root directory, to place the paths of those
+	root  *root  // the root, to open those and place their paths
 	ids   bool
 	at    ref
 }
@@ -247,9 +247,10 @@ func (c *cached) Read(ctx context.Context, keep func(*reports.Finding) bool, emi
 // readFile reads a report from its file, without keeping it: keep (nil:
 // all) and emit as a [pipeline.Source]'s; the ids are the server's
 // (tag-n), the input's path relative to the root.
-func readFile(ctx context.Context, f file, root string, keep func(*reports.Finding) bool, emit func(*reports.Finding) error) (reports.Input, error) {
-	opts := parsers.ReadOptions{Root: root, Context: ctx, Keep: keep}
-	in, err := parsers.ReadFile(f.abs, reports.InputTag(f.rel, tagLen), opts, func(x reports.Finding) error { return emit(&x) })
+func readFile(ctx context.Context, f file, rt *root, keep func(*reports.Finding) bool, emit func(*reports.Finding) error) (reports.Input, error) {
+	opts := rt.readOptions()
+	opts.Context, opts.Keep = ctx, keep
+	in, err := parsers.ReadFile(f.rel, reports.InputTag(f.rel, tagLen), opts, func(x reports.Finding) error { return emit(&x) })
 	if err == nil {
 		err = ctx.Err()
 	}
@@ -336,6 +337,13 @@ func (s *bufferStore) put(b *buffer) {
 		}
 		s.drop(oldest)
 	}
+}
+
+// held returns the bytes of the buffers kept.
+func (s *bufferStore) held() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.total
 }
 
 // len returns the number of live buffers.

@@ -56,7 +56,7 @@ func newReportCache(maxBytes int64, now func() time.Time) *reportCache {
 // errTooLarge: at once the next times while the file is unchanged when it
 // is larger than the cache, or again after a parse when there was no room
 // beside the reports that calls under way use.
-func (c *reportCache) get(ctx context.Context, f file, rootDir string, format parsers.Format) (r *report, parsed bool, err error) {
+func (c *reportCache) get(ctx context.Context, f file, rt *root, format parsers.Format) (r *report, parsed bool, err error) {
 	for {
 		if err := ctx.Err(); err != nil {
 			return nil, false, err
@@ -96,7 +96,7 @@ func (c *reportCache) get(ctx context.Context, f file, rootDir string, format pa
 		c.mu.Unlock()
 
 		watch(ctx, e)
-		r, err = parse(ctx, f, rootDir, format, &e.read, func(n int64) bool { return c.admit(n, f.abs) })
+		r, err = parse(ctx, f, rt, format, &e.read, func(n int64) bool { return c.admit(n, f.abs) })
 		c.mu.Lock()
 		if r != nil {
 			c.total -= r.admitted // counted again below, whole, when the report is kept
@@ -228,13 +228,14 @@ func (c *reportCache) held() (int, int64) {
 // read in read and asking admit for each growth of its memory; it stops
 // with ctx's error when ctx ends, and with errTooLarge when admit refuses
 // (the report returned then holds what it was admitted, to give back).
-func parse(ctx context.Context, f file, rootDir string, format parsers.Format, read *atomic.Int64, admit func(int64) bool) (*report, error) {
+func parse(ctx context.Context, f file, rt *root, format parsers.Format, read *atomic.Int64, admit func(int64) bool) (*report, error) {
 	r := newReport(f.rel, reports.InputTag(f.rel, tagLen), f.info.Size(), f.info.ModTime())
 	r.admit = admit
 	r.grow(reportSize)
-	opts := parsers.ReadOptions{Root: rootDir, Format: format, Context: ctx,
-		Wrap: func(in io.Reader, _ string, _ int64) io.Reader { return &countingReader{r: in, n: read} }}
-	in, _ := parsers.ReadFile(f.abs, r.tag, opts, func(x reports.Finding) error { return r.add(&x) })
+	opts := rt.readOptions()
+	opts.Format, opts.Context = format, ctx
+	opts.Wrap = func(in io.Reader, _ string, _ int64) io.Reader { return &countingReader{r: in, n: read} }
+	in, _ := parsers.ReadFile(f.rel, r.tag, opts, func(x reports.Finding) error { return r.add(&x) })
 	r.done()
 	if err := ctx.Err(); err != nil {
 		return r, err

@@ -24,11 +24,12 @@ func TestCacheCancelledParse(t *testing.T) {
 	}
 	f := file{abs: path, rel: "big.sarif", info: info}
 	c := newReportCache(1<<30, time.Now)
+	rt := rootAt(t, dir)
 
 	ctx, cancel := context.WithCancel(context.Background())
 	first := make(chan error, 1)
 	go func() {
-		_, _, err := c.get(ctx, f, dir, "")
+		_, _, err := c.get(ctx, f, rt, "")
 		first <- err
 	}()
 	// Once the first parse has read something, a second caller waits for it.
@@ -52,7 +53,7 @@ func TestCacheCancelledParse(t *testing.T) {
 	}
 	second := make(chan got, 1)
 	go func() {
-		r, parsed, err := c.get(context.Background(), f, dir, "")
+		r, parsed, err := c.get(context.Background(), f, rt, "")
 		second <- got{r, parsed, err}
 	}()
 	time.Sleep(20 * time.Millisecond)

@@ -20,7 +20,10 @@ const (
 	CodeBadArgument = "BAD_ARGUMENT"
 	CodeOutsideRoot = "OUTSIDE_ROOT"
 	CodeTooLarge    = "TOO_LARGE"
-	codeInternal    = "INTERNAL"
+	// CodeBusy: the server reads reports for as many calls as it may at
+	// once; this one can be made again in a few seconds.
+	CodeBusy     = "BUSY"
+	codeInternal = "INTERNAL"
 )
 
 // ToolError is the error object of a failed call: a code and a sentence

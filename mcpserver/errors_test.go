@@ -89,3 +89,25 @@ func TestHugeArguments(t *testing.T) {
 		t.Errorf("stats: %+v", s.Tools)
 	}
 }
+
+// TestArgumentOutOfBounds: a number past its schema's bound is named with
+// its argument, in a few digits, beside the bound (an offset of 1e308 is
+// not echoed in 309 digits).
+func TestArgumentOutOfBounds(t *testing.T) {
+	g := workspace(t)
+	cs, _ := connect(t, mcpserver.Options{Root: g.Dir})
+	for _, tc := range []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{"offset": 1e308}, "BAD_ARGUMENT: offset: 1e+308 is out of bounds (the largest is 1073741824)"},
+		{map[string]any{"offset": -3}, "BAD_ARGUMENT: offset: -3 is out of bounds (the smallest is 0)"},
+		{map[string]any{"maxTokens": 7}, "BAD_ARGUMENT: maxTokens: 7 is out of bounds (the smallest is 256)"},
+		{map[string]any{"limit": 2.5e9}, "BAD_ARGUMENT: limit: 2.5e+09 is out of bounds (the largest is 200)"},
+	} {
+		r := call(t, cs, "analysis.getReports", tc.args)
+		if !r.isErr || !strings.HasPrefix(r.text, tc.want) || len(r.text) > 300 {
+			t.Errorf("%v:\n got %.400q\nwant %q", tc.args, r.text, tc.want)
+		}
+	}
+}

@@ -391,7 +391,12 @@ func (s *Server) getFinding(ctx context.Context, in *GetFindingIn) (answer, erro
 	case id == "":
 		return nil, toolErrorf(CodeBadArgument, "give a finding's id or its fingerprint, from %s", s.name(ctx, ToolGetReports))
 	}
+	release, err := s.coldRead(ctx)
+	if err != nil {
+		return nil, err
+	}
 	loc, err := s.locate(ctx, id)
+	release()
 	if err != nil {
 		return nil, err
 	}
@@ -542,7 +547,7 @@ func (s *Server) locate(ctx context.Context, id string) (located, error) {
 		return located{}, toolErrorf(CodeBadArgument, "%q is neither a finding id (ids look like %s-12) nor a fingerprint (16 hex digits, and :2, :3 … for the further findings of one identity in a report): take one from %s", cut(id), strings.Repeat("a", tagLen), s.name(ctx, ToolGetReports))
 	}
 	id = reports.NormalFingerprint(id) // "…:1", as SARIF writes it, is the first
-	g, err := s.root.discover(s.root.dir, s.root.maxReport)
+	g, err := s.root.discover(".", s.root.maxReport)
 	if err != nil {
 		return located{}, err
 	}
@@ -590,7 +595,7 @@ func (s *Server) scan(ctx context.Context, f file, byIndex func(int, *reports.Fi
 		count[toolRule{x.Tool, x.Rule}]++
 		return hit == nil && (byIndex == nil || byIndex(n, x))
 	}
-	in, err := readFile(ctx, f, s.root.dir, keep, func(x *reports.Finding) error {
+	in, err := readFile(ctx, f, s.root, keep, func(x *reports.Finding) error {
 		if hit == nil && (match == nil || match(x)) {
 			c := *x
 			hit = &c
@@ -657,7 +662,7 @@ func (s *Server) reportByTag(ctx context.Context, tag string) (*file, *report, e
 	if r := s.cache.byTag(tag); r != nil {
 		rel = r.rel
 	} else {
-		g, err := s.root.discover(s.root.dir, s.root.maxReport)
+		g, err := s.root.discover(".", s.root.maxReport)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -675,7 +680,7 @@ func (s *Server) reportByTag(ctx context.Context, tag string) (*file, *report, e
 	if err != nil {
 		return nil, nil, nil // the report is gone
 	}
-	r, parsed, err := s.cache.get(ctx, f, s.root.dir, "")
+	r, parsed, err := s.cache.get(ctx, f, s.root, "")
 	if errors.Is(err, errTooLarge) {
 		return &f, nil, nil
 	}

@@ -89,7 +89,7 @@ func reportsLine(v *summarize.View, inputs, failed int) string {
 		problems = ", " + english.Plural(s.Problems, "problem", "problems")
 	}
 	fmt.Fprintf(&b, "recap: %s%s in %s from %s", english.Plural(s.Total, "finding", "findings"), problems,
-		english.Plural(s.Files, "file", "files"), english.Plural(inputs, "report", "reports"))
+		s.FilesText(), english.Plural(inputs, "report", "reports"))
 	if by := impactList(s.ByImpact); by != "" && !floor {
 		b.WriteString(": " + by)
 	}
@@ -304,6 +304,14 @@ func (s *Server) query(ctx context.Context, in *GetReportsIn) (b *buffer, stream
 			return b, nil, nil
 		}
 	}
+	release, err := s.coldRead(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer release()
+	if b := s.buffers.lookup(key); key != "" && b != nil { // made while this call waited its turn
+		return b, nil, nil
+	}
 	reps, err := s.readAll(ctx, files)
 	if err != nil {
 		return nil, nil, err
@@ -326,9 +334,9 @@ func (s *Server) query(ctx context.Context, in *GetReportsIn) (b *buffer, stream
 			return nil, nil, err
 		}
 		defer s.cache.unpin(baseReps...)
-		q.Baseline, q.NewOnly = &cached{reps: baseReps, files: baseFiles, root: s.root.dir, ids: true}, in.NewOnly
+		q.Baseline, q.NewOnly = &cached{reps: baseReps, files: baseFiles, root: s.root, ids: true}, in.NewOnly
 	}
-	src := &cached{reps: reps, files: files, root: s.root.dir, ids: q.Baseline != nil || q.Classes != nil} // a baseline matches fingerprints, groups know findings by id
+	src := &cached{reps: reps, files: files, root: s.root, ids: q.Baseline != nil || q.Classes != nil} // a baseline matches fingerprints, groups know findings by id
 	q.Reports = src
 	if slices.Contains(reps, nil) { // a report too large to keep: read as it goes, for this call
 		if in.Offset+in.Limit > pipeline.DeepPage {
@@ -384,6 +392,9 @@ func (s *Server) query(ctx context.Context, in *GetReportsIn) (b *buffer, stream
 // key that changes with the file; nil and "" when there is none.
 func (s *Server) config() (*config.Config, string, error) {
 	name, err := config.Find(s.root.dir)
+	if err != nil && !s.root.fs.Exists() {
+		return nil, "", s.root.gone()
+	}
 	if err != nil {
 		return nil, "", toolErrorf(CodeBadArgument, "configuration: %v", err)
 	}
@@ -469,7 +480,7 @@ func (s *Server) reportFiles(in *GetReportsIn, baseline []file) (g found, copies
 	if len(in.Reports) > 0 {
 		g, err = s.root.expand(in.Reports, true, s.root.maxReport)
 	} else {
-		g, err = s.root.discover(s.root.dir, s.root.maxReport)
+		g, err = s.root.discover(".", s.root.maxReport)
 		if len(baseline) > 0 {
 			isBase := map[string]bool{}
 			for _, f := range baseline {
@@ -539,7 +550,7 @@ func (s *Server) readAll(ctx context.Context, files []file) ([]*report, error) {
 		var r *report
 		var parsed bool
 		if err == nil {
-			r, parsed, err = s.cache.get(ctx, f, s.root.dir, "")
+			r, parsed, err = s.cache.get(ctx, f, s.root, "")
 		}
 		if errors.Is(err, errTooLarge) {
 			continue

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/subtle"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -34,7 +35,19 @@ type HTTPOptions struct {
 	// (Authorization: Bearer TOKEN), else 401. A server that listens beyond
 	// loopback needs one (the command line refuses to start without it).
 	Token string
+	// MaxBodyBytesInFlight bounds the bytes of request bodies held at once,
+	// over all connections (DefaultMaxBodyBytesInFlight when zero): a
+	// request whose body would go past it gets 503 with Retry-After, so
+	// that 600 connections sending 4 MiB bodies slowly hold this much, not
+	// 2.4 GB. A body has BodyReadTimeout to arrive whole.
+	MaxBodyBytesInFlight int64
 }
+
+// Bounds of the request bodies being read.
+const (
+	DefaultMaxBodyBytesInFlight = 16 << 20
+	BodyReadTimeout             = 30 * time.Second
+)
 
 // MinTokenLen is the fewest characters of a bearer token.
 const MinTokenLen = 16
@@ -69,7 +82,10 @@ func (s *Server) HTTPHandler(o HTTPOptions) http.Handler {
 	for _, a := range o.AllowedOrigins {
 		allowed[strings.TrimSuffix(strings.ToLower(a), "/")] = true
 	}
-	c := &httpChecks{next: h, allowed: allowed, calls: map[callKey]context.CancelFunc{}}
+	if o.MaxBodyBytesInFlight <= 0 {
+		o.MaxBodyBytesInFlight = DefaultMaxBodyBytesInFlight
+	}
+	c := &httpChecks{next: h, allowed: allowed, calls: map[callKey]context.CancelFunc{}, bodyRoom: o.MaxBodyBytesInFlight}
 	if o.Token != "" {
 		c.token = []byte(o.Token)
 	}
@@ -91,6 +107,66 @@ type httpChecks struct {
 
 	mu    sync.Mutex
 	calls map[callKey]context.CancelFunc // the POSTs of calls in flight
+
+	bodyMu   sync.Mutex
+	bodyRoom int64 // the bytes bodies may still take (MaxBodyBytesInFlight less those held)
+}
+
+// errBodyRoom: the bodies held take all the room there is.
+var errBodyRoom = errors.New("no room")
+
+// take reserves n bytes of body room; false when there is not.
+func (c *httpChecks) take(n int64) bool {
+	c.bodyMu.Lock()
+	defer c.bodyMu.Unlock()
+	if n > c.bodyRoom {
+		return false
+	}
+	c.bodyRoom -= n
+	return true
+}
+
+func (c *httpChecks) give(n int64) {
+	c.bodyMu.Lock()
+	c.bodyRoom += n
+	c.bodyMu.Unlock()
+}
+
+// readBody reads a request body of at most limit bytes (more is cut at
+// limit+1, for the SDK to refuse), within BodyReadTimeout, its memory taken
+// from the room of all bodies as it grows. held is what it took, to give
+// back once the request is answered. A body that does not arrive whole
+// leaves the read deadline passed: nothing more is read of it.
+func (c *httpChecks) readBody(w http.ResponseWriter, r *http.Request, limit int64) (body []byte, held int64, err error) {
+	rc := http.NewResponseController(w)
+	_ = rc.SetReadDeadline(time.Now().Add(BodyReadTimeout))
+	var buf bytes.Buffer
+	chunk := make([]byte, 32<<10)
+	if !c.take(int64(len(chunk))) {
+		return nil, 0, errBodyRoom
+	}
+	held = int64(len(chunk))
+	in := io.LimitReader(r.Body, limit+1)
+	for {
+		n, rerr := in.Read(chunk)
+		if n > 0 {
+			if grow := int64(buf.Len()+n) - int64(buf.Cap()); grow > 0 {
+				want := int64(max(2*buf.Cap(), buf.Len()+n)) - int64(buf.Cap()) // what bytes.Buffer will take
+				if !c.take(want) {
+					return nil, held, errBodyRoom
+				}
+				held += want
+			}
+			buf.Write(chunk[:n])
+		}
+		if rerr == io.EOF {
+			_ = rc.SetReadDeadline(time.Time{}) // whole: the call may take its time
+			return buf.Bytes(), held, nil
+		}
+		if rerr != nil {
+			return nil, held, rerr
+		}
+	}
 }
 
 // callKey names a call in flight: its session and its JSON-RPC id.
@@ -117,9 +193,17 @@ func (c *httpChecks) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		c.next.ServeHTTP(w, r)
 		return
 	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, mcp.DefaultMaxRequestBodyBytes+1))
+	body, held, err := c.readBody(w, r, mcp.DefaultMaxRequestBodyBytes)
+	defer c.give(held)
+	if errors.Is(err, errBodyRoom) {
+		w.Header().Set("Retry-After", "2")
+		w.Header().Set("Connection", "close")
+		http.Error(w, "Service Unavailable: the server holds as many request bodies as it may at once; send the request again in a few seconds", http.StatusServiceUnavailable)
+		return
+	}
 	if err != nil {
-		http.Error(w, "failed to read body", http.StatusBadRequest)
+		w.Header().Set("Connection", "close") // what is left of the body is not read
+		http.Error(w, fmt.Sprintf("Bad Request: the body did not arrive whole within %s", BodyReadTimeout), http.StatusBadRequest)
 		return
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))

@@ -314,8 +314,12 @@ func TestSearchBounds(t *testing.T) {
 		t.Errorf("nothing before the bound: %s", r.text)
 	}
 	r = call(t, cs, "tokens.count", map[string]any{"paths": []string{"**/*.txt"}})
-	if r.errorCode(t) != "TOO_LARGE" {
-		t.Errorf("tokens.count past the bound: %s", r.text)
+	if r.errorCode(t) != "TOO_LARGE" || strings.Contains(r.text, "report") {
+		t.Errorf("tokens.count past the bound (files, not reports, were looked for): %s", r.text)
+	}
+	r = call(t, cs, "tokens.count", map[string]any{"paths": []string{"**/*.nothing"}})
+	if r.errorCode(t) != "TOO_LARGE" || strings.Contains(r.text, "report") || !strings.Contains(r.text, "no file matching **/*.nothing found before the search stopped") {
+		t.Errorf("tokens.count past the bound, nothing found (files, not reports, were looked for): %s", r.text)
 	}
 	// A glob that starts with a directory walks that directory only.
 	var tk mcpserver.TokensAnswer

@@ -18,9 +18,9 @@ import (
 	"time"
 
 	"github.com/recap-dev/recap/internal/content"
+	"github.com/recap-dev/recap/internal/english"
 	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/reports"
-	"github.com/recap-dev/recap/summarize"
 )
 
 // maxMatches bounds the files one list of paths or globs may name.
@@ -37,10 +37,11 @@ const (
 )
 
 // root is the directory the server serves; every path given to it is
-// confined there.
+// confined there by construction: files are opened, looked at and listed
+// through a content.Root (os.Root), never checked first and opened after.
 type root struct {
-	dir  string // absolute, as given (cleaned)
-	real string // dir with symlinks resolved
+	dir string        // absolute, as given (cleaned)
+	fs  *content.Root // the directory, opened
 
 	maxReport    int64         // reports larger are left out of searches
 	maxWalkFiles int           // entries a walk visits at most
@@ -77,11 +78,11 @@ func newRoot(dir string) (*root, error) {
 	if !st.IsDir() {
 		return nil, errors.New(dir + ": not a directory")
 	}
-	real, err := filepath.EvalSymlinks(abs)
+	fsys, err := content.OpenRoot(abs)
 	if err != nil {
 		return nil, err
 	}
-	return &root{dir: abs, real: real, sniffs: map[string]sniffed{},
+	return &root{dir: abs, fs: fsys, sniffs: map[string]sniffed{},
 		maxReport: DefaultMaxReportBytes, maxWalkFiles: DefaultMaxWalkFiles, maxWalkTime: DefaultMaxWalkTime}, nil
 }
 
@@ -91,76 +92,62 @@ type file struct {
 	info     fs.FileInfo
 }
 
-// resolve places p (relative to the root, or absolute inside it) and checks
-// that it stays inside the root once symlinks are followed.
+// resolve places p (relative to the root, or absolute inside it) and
+// looks at it inside the root: a path that leaves it by name, or that a
+// symbolic link leads out of, is refused without looking at what is
+// outside.
 func (r *root) resolve(p string) (file, error) {
 	if strings.TrimSpace(p) == "" {
 		return file{}, toolErrorf(CodeBadArgument, "an empty path: give a path relative to the root %s", r.dir)
 	}
-	native := filepath.FromSlash(p)
-	var abs string
-	if filepath.IsAbs(native) {
-		abs = filepath.Clean(native)
-	} else {
-		abs = filepath.Join(r.dir, native)
-	}
-	rel, ok := r.inside(r.dir, abs)
-	if !ok {
-		if rel2, ok2 := r.inside(r.real, abs); ok2 {
-			rel, ok = rel2, true
-		}
-	}
-	if !ok {
-		return file{}, toolErrorf(CodeOutsideRoot, "%s is outside the root %s: give a path inside it", p, r.dir)
-	}
-	real, err := filepath.EvalSymlinks(abs)
+	rel, err := r.fs.Rel(p)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			// Missing: where its nearest existing parent leads says whether
-			// it is outside (a symlink out must not reveal what is there).
-			for dir := filepath.Dir(abs); dir != filepath.Dir(dir); dir = filepath.Dir(dir) {
-				if rd, err := filepath.EvalSymlinks(dir); err == nil {
-					if _, ok := r.inside(r.real, rd); !ok {
-						return file{}, toolErrorf(CodeOutsideRoot, "%s is under a symlink that leads outside the root %s: give a path inside it", p, r.dir)
-					}
-					break
-				}
-			}
-			return file{}, toolErrorf(CodeNotFound, "%s does not exist under the root %s: check the path (it is relative to the root)", p, r.dir)
-		}
-		return file{}, toolErrorf(CodeNotFound, "%s: %v", p, content.PathErr(err))
+		return file{}, toolErrorf(CodeOutsideRoot, "%s is outside the root %s: give a path inside it", cut(p), r.dir)
 	}
-	if _, ok := r.inside(r.real, real); !ok {
-		return file{}, toolErrorf(CodeOutsideRoot, "%s is a symlink that leads outside the root %s: give a path inside it", p, r.dir)
-	}
-	st, err := os.Stat(real)
+	st, err := r.fs.Stat(rel)
 	if err != nil {
-		return file{}, toolErrorf(CodeNotFound, "%s: %v", p, content.PathErr(err))
+		return file{}, r.pathError(p, rel, err)
 	}
 	if !st.IsDir() {
 		if err := content.Regular(st); err != nil { // a FIFO would block the call
-			return file{}, toolErrorf(CodeBadArgument, "%s: %v", p, err)
+			return file{}, toolErrorf(CodeBadArgument, "%s: %v", cut(p), err)
 		}
 	}
-	return file{abs: abs, rel: rel, info: st}, nil
+	return file{abs: r.abs(rel), rel: rel, info: st}, nil
 }
 
-// inside reports whether abs lies in dir, and its slash path relative to it.
-func (r *root) inside(dir, abs string) (string, bool) {
-	rel, err := filepath.Rel(dir, abs)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
-		return "", false
+// abs is the absolute path of rel, for keys and the reports' placing.
+func (r *root) abs(rel string) string { return filepath.Join(r.dir, filepath.FromSlash(rel)) }
+
+// pathError gives the error of looking at p (rel under the root) its code
+// and a sentence: a link out, a root gone, a missing file.
+func (r *root) pathError(p, rel string, err error) error {
+	switch {
+	case errors.Is(err, content.ErrLinkOutside):
+		return toolErrorf(CodeOutsideRoot, "%s %s %s: give a path inside it", cut(p), r.fs.LinkOutside(rel, "the root"), r.dir)
+	case !r.fs.Exists():
+		return r.gone()
+	case errors.Is(err, fs.ErrNotExist):
+		return toolErrorf(CodeNotFound, "%s does not exist under the root %s: check the path (it is relative to the root)", cut(p), r.dir)
+	case errors.Is(err, content.ErrNotRegular):
+		return toolErrorf(CodeBadArgument, "%s: %v", cut(p), content.PathErr(err))
 	}
-	return filepath.ToSlash(rel), true
+	return toolErrorf(CodeNotFound, "%s: %v", cut(p), content.PathErr(err))
+}
+
+// gone is the error of a call made after the root was deleted or moved.
+func (r *root) gone() error {
+	return toolErrorf(CodeNotFound, "the root %s is gone (deleted or moved since the server started): start the server again on an existing directory", r.dir)
 }
 
 // hasGlob reports whether p has glob characters.
 func hasGlob(p string) bool { return strings.ContainsAny(p, "*?[") }
 
-// checkPattern refuses a glob that could only match outside the root.
+// checkPattern refuses a glob that could only match outside the root, by
+// the root's own judgement of names (content.Root.Rel), and an absolute
+// one.
 func (r *root) checkPattern(p string) error {
-	clean := path.Clean(filepath.ToSlash(p))
-	if path.IsAbs(clean) || filepath.IsAbs(p) || clean == ".." || strings.HasPrefix(clean, "../") {
+	if _, err := r.fs.Rel(p); err != nil || filepath.IsAbs(p) || path.IsAbs(filepath.ToSlash(p)) {
 		return toolErrorf(CodeOutsideRoot, "the pattern %s leaves the root %s: give a pattern relative to it", p, r.dir)
 	}
 	return nil
@@ -176,6 +163,8 @@ type found struct {
 	// stopped says why a walk stopped before its end ("" when it went
 	// through): it visited maxWalkFiles entries, or took maxWalkTime.
 	stopped string
+	// skipped counts the directories a walk could not search.
+	skipped skips
 }
 
 func (f *found) add(g found) {
@@ -183,6 +172,11 @@ func (f *found) add(g found) {
 	f.big = append(f.big, g.big...)
 	if f.stopped == "" {
 		f.stopped = g.stopped
+	}
+	if f.skipped.n == 0 {
+		f.skipped = g.skipped
+	} else {
+		f.skipped.n += g.skipped.n
 	}
 }
 
@@ -220,7 +214,7 @@ func (r *root) expand(paths []string, reportsOnly bool, maxReport int64) (found,
 			if !reportsOnly {
 				return found{}, toolErrorf(CodeBadArgument, "%s is a directory: give files, or a glob such as %s/**/*.java", cut(p), cut(strings.TrimSuffix(p, "/")))
 			}
-			g, err := r.discover(f.abs, maxReport)
+			g, err := r.discover(f.rel, maxReport)
 			if err != nil {
 				return found{}, err
 			}
@@ -246,7 +240,7 @@ func (r *root) expand(paths []string, reportsOnly bool, maxReport int64) (found,
 		}
 		n := 0
 		var big []file
-		stopped, err := r.walk(r.globBase(clean), func(rel, abs string, d fs.DirEntry) error {
+		stopped, skipped, err := r.walk(r.globBase(clean), func(rel string, d fs.DirEntry) error {
 			if !globs.Match(rel) {
 				return nil
 			}
@@ -274,12 +268,17 @@ func (r *root) expand(paths []string, reportsOnly bool, maxReport int64) (found,
 			if reportsOnly {
 				what = "report"
 			}
-			if len(big) > 0 || stopped != "" {
-				return found{}, noReport(p, found{big: big, stopped: stopped}, r)
+			switch {
+			case len(big) > 0 || reportsOnly && (stopped != "" || skipped.n > 0):
+				return found{}, noReport(p, found{big: big, stopped: stopped, skipped: skipped}, r)
+			case stopped != "":
+				return found{}, toolErrorf(CodeTooLarge, "no file matching %s found before the search stopped (%s): give a narrower glob, starting with a directory (src/**/*.java)", cut(p), stopped)
+			case skipped.n > 0:
+				return found{}, toolErrorf(CodeNotFound, "no file under the root matches %s, where %s", cut(p), skipped)
 			}
 			return found{}, toolErrorf(CodeNotFound, "no %s under the root matches %s: check the pattern (** spans directories)", what, cut(p))
 		}
-		out.add(found{big: big, stopped: stopped})
+		out.add(found{big: big, stopped: stopped, skipped: skipped})
 	}
 	return out, nil
 }
@@ -294,6 +293,9 @@ func noReport(where string, g found, r *root) error {
 	case g.stopped != "":
 		return toolErrorf(CodeNotFound, "no %s report found under %s before the search stopped (%s): give reports (their paths, or globs under a directory such as build/**/*.sarif)",
 			parsers.FormatTitles("or"), cut(where), g.stopped)
+	case g.skipped.n > 0:
+		return toolErrorf(CodeNotFound, "no %s report found under %s, where %s: give the report's path in reports",
+			parsers.FormatTitles("or"), cut(where), g.skipped)
 	}
 	return toolErrorf(CodeNotFound, "no %s report under %s: run the analysis first, or give the report's path", parsers.FormatTitles("or"), cut(where))
 }
@@ -325,9 +327,9 @@ func sizeName(n int64) string {
 	return strconv.FormatInt(n, 10) + " bytes"
 }
 
-// globBase is the directory a glob's walk starts from: the part of the
-// pattern before its first segment with a glob character, when that is a
-// directory inside the root; else the root.
+// globBase is the directory a glob's walk starts from (relative to the
+// root): the part of the pattern before its first segment with a glob
+// character, when that is a directory inside the root; else the root.
 func (r *root) globBase(clean string) string {
 	segs := strings.Split(clean, "/")
 	var fixed []string
@@ -338,29 +340,42 @@ func (r *root) globBase(clean string) string {
 		fixed = append(fixed, s)
 	}
 	if len(fixed) == 0 {
-		return r.dir
+		return "."
 	}
 	f, err := r.resolve(strings.Join(fixed, "/"))
 	if err != nil || !f.info.IsDir() {
-		return r.dir
+		return "."
 	}
-	return f.abs
+	return f.rel
 }
 
-// walk calls fn for each regular file (and symlink) under dir, skipping the
-// directories that report searches skip. It visits at most r.maxWalkFiles
-// entries and takes at most r.maxWalkTime: past either it stops, and says
-// so (stopped).
-func (r *root) walk(dir string, fn func(rel, abs string, d fs.DirEntry) error) (stopped string, err error) {
+// maxWalkDepth bounds the directories a walk goes down: a source tree is
+// not deeper, and each level costs a walk of the path from the root.
+const maxWalkDepth = 64
+
+// walk calls fn for each regular file (and symlink) under dir (relative to
+// the root), skipping the directories that report searches skip. It lists
+// the directories inside the root by construction (a link to a directory
+// is not followed), visits at most r.maxWalkFiles entries and takes at most
+// r.maxWalkTime: past either it stops, and says so (stopped). Directories
+// it could not list, or did not go down (deeper than maxWalkDepth), are
+// counted in skipped, the first named, so that a search that found nothing
+// says why.
+func (r *root) walk(dir string, fn func(rel string, d fs.DirEntry) error) (stopped string, skipped skips, err error) {
 	start := time.Now()
 	visited := 0
 	errStop := errors.New("stop")
-	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+	base := strings.Count(dir, "/")
+	if dir == "." {
+		base = -1
+	}
+	err = fs.WalkDir(r.fs.FS(), dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if p == dir {
-				return toolErrorf(CodeNotFound, "%s: %v", dir, content.PathErr(err))
+				return r.pathError(dir, dir, err)
 			}
-			return nil // unreadable: skipped
+			skipped.add(p, content.PathErr(err).Error())
+			return nil // unreadable: skipped, counted
 		}
 		visited++
 		if visited > r.maxWalkFiles {
@@ -373,29 +388,51 @@ func (r *root) walk(dir string, fn func(rel, abs string, d fs.DirEntry) error) (
 		}
 		if d.IsDir() {
 			if p != dir && parsers.SkipDir(d.Name()) {
-				return filepath.SkipDir
+				return fs.SkipDir
+			}
+			if strings.Count(p, "/")-base >= maxWalkDepth {
+				skipped.add(p, fmt.Sprintf("deeper than %d directories, not searched", maxWalkDepth))
+				return fs.SkipDir
 			}
 			return nil
 		}
-		rel, ok := r.inside(r.dir, p)
-		if !ok {
-			return nil
-		}
-		return fn(rel, p, d)
+		return fn(p, d)
 	})
 	if err == errStop {
 		err = nil
 	}
-	return stopped, err
+	return stopped, skipped, err
 }
 
-// discover finds the reports under dir: files with a report's extension
-// whose content is a report, those over maxReport bytes apart (found.big).
-// Sniffing is cached by size and modification time, so a second search only
-// lists the directories.
+// skips counts the directories a walk left out, and names the first.
+type skips struct {
+	n          int
+	first, why string
+}
+
+func (s *skips) add(p, why string) {
+	if s.n == 0 {
+		s.first, s.why = p, why
+	}
+	s.n++
+}
+
+// String says what was left out, for a message: "2 directories could not
+// be searched (first: a/b: permission denied)"; "" for none.
+func (s skips) String() string {
+	if s.n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s (first: %s: %s)", english.Plural(s.n, "directory could not be searched", "directories could not be searched"), cut(s.first), s.why)
+}
+
+// discover finds the reports under dir (relative to the root): files
+// with a report's extension whose content is a report, those over
+// maxReport bytes apart (found.big). Sniffing is cached by size and
+// modification time, so a second search only lists the directories.
 func (r *root) discover(dir string, maxReport int64) (found, error) {
 	var out found
-	stopped, err := r.walk(dir, func(rel, abs string, d fs.DirEntry) error {
+	stopped, skipped, err := r.walk(dir, func(rel string, d fs.DirEntry) error {
 		if !d.Type().IsRegular() || !parsers.HasReportExt(d.Name()) {
 			return nil
 		}
@@ -403,7 +440,7 @@ func (r *root) discover(dir string, maxReport int64) (found, error) {
 		if err != nil {
 			return nil
 		}
-		f := file{abs: abs, rel: rel, info: info}
+		f := file{abs: r.abs(rel), rel: rel, info: info}
 		if _, ok := r.sniff(f); !ok {
 			return nil
 		}
@@ -414,7 +451,7 @@ func (r *root) discover(dir string, maxReport int64) (found, error) {
 		}
 		return nil
 	})
-	out.stopped = stopped
+	out.stopped, out.skipped = stopped, skipped
 	sort.Slice(out.files, func(i, j int) bool { return out.files[i].rel < out.files[j].rel })
 	sort.Slice(out.big, func(i, j int) bool { return out.big[i].rel < out.big[j].rel })
 	return out, err
@@ -423,7 +460,10 @@ func (r *root) discover(dir string, maxReport int64) (found, error) {
 // sniff detects a file's report format, cached by size and time.
 func (r *root) sniff(f file) (parsers.Format, bool) {
 	s := r.known(f, func(s *sniffed) {
-		s.format, s.ok = parsers.Sniff(f.abs)
+		if fh, _, err := r.fs.Open(f.rel); err == nil {
+			s.format, s.ok = parsers.Sniff(fh)
+			fh.Close()
+		}
 		s.sniffed = true
 	}, func(s *sniffed) bool { return s.sniffed })
 	return s.format, s.ok
@@ -435,7 +475,7 @@ func (r *root) sniff(f file) (parsers.Format, bool) {
 func (r *root) contentSize(f file) int64 {
 	return r.known(f, func(s *sniffed) {
 		s.csize = f.info.Size()
-		if n, ok := gzipSize(f.abs); ok {
+		if n, ok := r.gzipSize(f.rel); ok {
 			s.csize = max(s.csize, n)
 		}
 		s.sized = true
@@ -446,7 +486,7 @@ func (r *root) contentSize(f file) int64 {
 // it cannot be read.
 func (r *root) contentHash(f file) ([sha256.Size]byte, bool) {
 	s := r.known(f, func(s *sniffed) {
-		s.hash, s.hashOK = hashContent(f.abs)
+		s.hash, s.hashOK = r.hashContent(f.rel)
 		s.hashed = true
 	}, func(s *sniffed) bool { return s.hashed })
 	return s.hash, s.hashOK
@@ -491,8 +531,8 @@ func (s *sniffed) merge(o sniffed) {
 
 // gzipSize reads the size a gzip file records of its content (modulo
 // 4 GiB); false when the file is not gzip.
-func gzipSize(name string) (int64, bool) {
-	fh, err := os.Open(name)
+func (r *root) gzipSize(rel string) (int64, bool) {
+	fh, _, err := r.fs.Open(rel)
 	if err != nil {
 		return 0, false
 	}
@@ -512,9 +552,9 @@ func gzipSize(name string) (int64, bool) {
 }
 
 // hashContent hashes a file's content, gzip undone.
-func hashContent(name string) ([sha256.Size]byte, bool) {
+func (r *root) hashContent(rel string) ([sha256.Size]byte, bool) {
 	var sum [sha256.Size]byte
-	fh, err := os.Open(name)
+	fh, _, err := r.fs.Open(rel)
 	if err != nil {
 		return sum, false
 	}
@@ -579,21 +619,30 @@ func (r *root) dedupe(files []file) (kept []file, copies map[string][]string) {
 }
 
 // open opens a file of the root for code context (a summarize.FileSource
-// reads a bounded prefix of it), refusing one that leads outside it.
-func (r *root) open(rel string) (io.ReadCloser, int64, error) {
-	f, err := r.resolve(rel)
+// reads a bounded prefix of it), inside the root by construction; the
+// error says why a file is not shown (outside, a link out, not a regular
+// file, missing).
+func (r *root) open(p string) (io.ReadCloser, int64, error) {
+	rel, err := r.fs.Rel(p)
 	if err != nil {
-		var te *ToolError
-		if errors.As(err, &te) {
-			if te.Code == CodeNotFound {
-				return nil, 0, fs.ErrNotExist
-			}
-			return nil, 0, errors.New("outside the root")
-		}
-		return nil, 0, err
+		return nil, 0, errors.New("outside the root")
 	}
-	if f.info.IsDir() {
-		return nil, 0, errors.New("is a directory")
+	fh, st, err := r.fs.Open(rel)
+	switch {
+	case errors.Is(err, content.ErrLinkOutside):
+		return nil, 0, fmt.Errorf("%s %s", p, r.fs.LinkOutside(rel, "the root"))
+	case err != nil:
+		return nil, 0, content.PathErr(err)
 	}
-	return summarize.OpenSized(f.abs)
+	return fh, st.Size(), nil
+}
+
+// openReport opens a report named relative to the root, inside it (a
+// parsers.ReadOptions' Open).
+func (r *root) openReport(rel string) (*os.File, fs.FileInfo, error) { return r.fs.Open(rel) }
+
+// readOptions are what every read of a report under the root shares: its
+// paths placed in the root, looked up and opened inside it.
+func (r *root) readOptions() parsers.ReadOptions {
+	return parsers.ReadOptions{Root: r.dir, FS: r.fs.FS(), Open: r.openReport}
 }

@@ -10,12 +10,16 @@
 package mcpserver
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
+	"math/big"
+	"regexp"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"time"
 
@@ -39,13 +43,25 @@ const (
 // StatsURI is the resource that serves the per-tool statistics.
 const StatsURI = "recap://stats"
 
-// Defaults of Options.
+// Defaults of Options. With them the server keeps within 256 MiB (see
+// [Server.MemoryBound]): the parsed reports 96 MiB (Spring's 315,000 PMD
+// findings take 19 MiB), the result buffers 32 MiB (4 million findings'
+// references), and a call's work beside them.
 const (
 	DefaultBufferTTL      = 10 * time.Minute
 	DefaultMaxBuffers     = 64
-	DefaultMaxBufferBytes = 256 << 20
-	DefaultMaxCacheBytes  = 1 << 30
+	DefaultMaxBufferBytes = 32 << 20
+	DefaultMaxCacheBytes  = 96 << 20
+	DefaultMaxColdReads   = 2
+	DefaultColdWait       = 10 * time.Second
 )
+
+// MemoryHeadroom is the memory a server needs beside its cache and its
+// buffers: the tokenizer's vocabularies (about 30 MB), the calls reading
+// reports (at most MaxColdReads at once, a report too large for the cache
+// read as it goes), the pages being answered, HTTP bodies in flight (see
+// MaxBodyBytesInFlight), and the collector's slack.
+const MemoryHeadroom = 128 << 20
 
 // Options configure a server. Only Root is required.
 type Options struct {
@@ -73,6 +89,14 @@ type Options struct {
 	// (DefaultMaxCacheBytes when zero): a report that does not fit alone is
 	// read by each call that needs it, and not kept.
 	MaxCacheBytes int64
+	// MaxColdReads bounds the calls that read reports at once (a parse, a
+	// pass of the pipeline over the reports, looking a finding up, token
+	// counts);
+	// another waits at most ColdWait for its turn, then is answered BUSY
+	// (DefaultMaxColdReads and DefaultColdWait when zero). A page of a
+	// buffer is never made to wait.
+	MaxColdReads int
+	ColdWait     time.Duration
 	// MaxReportBytes is the size (gzip undone) over which a search for
 	// reports (the default search, a directory, a glob) leaves a report
 	// out: a path that names it reads it (DefaultMaxReportBytes when zero).
@@ -100,6 +124,7 @@ type Server struct {
 	recent  recentQueries // each session's last reports and baseline
 	log     *slog.Logger
 	started time.Time
+	cold    chan struct{} // a token per call reading reports (MaxColdReads)
 }
 
 // New makes a server over opts.Root.
@@ -137,6 +162,12 @@ func New(opts Options) (*Server, error) {
 	if opts.MaxCacheBytes <= 0 {
 		opts.MaxCacheBytes = DefaultMaxCacheBytes
 	}
+	if opts.MaxColdReads <= 0 {
+		opts.MaxColdReads = DefaultMaxColdReads
+	}
+	if opts.ColdWait <= 0 {
+		opts.ColdWait = DefaultColdWait
+	}
 	if opts.MaxReportBytes > 0 {
 		r.maxReport = opts.MaxReportBytes
 	}
@@ -158,6 +189,7 @@ func New(opts Options) (*Server, error) {
 		cache:   newReportCache(opts.MaxCacheBytes, opts.Now),
 		buffers: newBufferStore(opts.BufferTTL, opts.MaxBuffers, opts.MaxBufferBytes, opts.Now),
 		stats:   newStats(),
+		cold:    make(chan struct{}, opts.MaxColdReads),
 	}
 	s.clients.ended = func(session string) {
 		s.buffers.dropOwner(session)
@@ -179,6 +211,37 @@ func New(opts Options) (*Server, error) {
 		Description: "Per-tool calls, errors, tokens (mean, p95, max) and durations, and the caches' state, as JSON.",
 		MIMEType:    "application/json"}, s.readStats)
 	return s, nil
+}
+
+// MemoryBound is the memory the server keeps within: its cache, its
+// buffers and MemoryHeadroom. The command line makes it the Go runtime's
+// memory limit, so that the collector works harder before the process
+// goes past it.
+func (s *Server) MemoryBound() int64 {
+	return s.opts.MaxCacheBytes + s.opts.MaxBufferBytes + MemoryHeadroom
+}
+
+// coldRead waits for a turn to read reports, at most ColdWait: a server
+// asked by 500 agents at once reads for MaxColdReads of them and answers
+// the others BUSY, rather than holding 500 reads in memory. release ends
+// the turn.
+func (s *Server) coldRead(ctx context.Context) (release func(), err error) {
+	select {
+	case s.cold <- struct{}{}:
+		return func() { <-s.cold }, nil
+	default:
+	}
+	t := time.NewTimer(s.opts.ColdWait)
+	defer t.Stop()
+	select {
+	case s.cold <- struct{}{}:
+		return func() { <-s.cold }, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-t.C:
+		return nil, toolErrorf(CodeBusy, "the server is busy: %d calls are reading reports, and this one waited %s for its turn; call again in a few seconds (a page of a bufferId is served at once)",
+			cap(s.cold), s.opts.ColdWait)
+	}
 }
 
 // MCP returns the MCP server, to Run on a transport.
@@ -320,7 +383,7 @@ func (s *Server) argumentErrors(next mcp.MethodHandler) mcp.MethodHandler {
 				}
 			}
 		}
-		te := toolErrorf(CodeBadArgument, "%s: see the tool's input schema for the arguments, their bounds and defaults", strings.TrimSpace(msg))
+		te := toolErrorf(CodeBadArgument, "%s: see the tool's input schema for the arguments, their bounds and defaults", schemaError(strings.TrimSpace(msg)))
 		te, text, n := fitError(s.counter, te, limit, echoes(args))
 		r.Content = []mcp.Content{&mcp.TextContent{Text: text}}
 		raw, _ := json.Marshal(errorAnswer{te})
@@ -339,6 +402,7 @@ func (s *Server) snapshot(ctx context.Context) Stats {
 	}
 	cached, bytes := s.cache.held()
 	return Stats{Tools: tools, ReportsParsed: parsed, ReportsCached: cached, CacheBytes: bytes, Buffers: s.buffers.len(),
+		BufferBytes: s.buffers.held(), Memory: memoryNow(s.MemoryBound()),
 		UptimeSeconds: s.opts.Now().Sub(s.started).Seconds(), TokenizerName: s.counter.Name(), Sessions: s.clients.live(),
 		DefaultBudget: budget.DefaultMaxTokens, MaxBudget: budget.MaxMaxTokens, BufferIdleSecs: s.opts.BufferTTL.Seconds()}
 }
@@ -352,4 +416,35 @@ func (s *Server) readStats(ctx context.Context, req *mcp.ReadResourceRequest) (*
 		return nil, err
 	}
 	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: StatsURI, MIMEType: "application/json", Text: string(b)}}}, nil
+}
+
+// The schema validator's words for an argument out of its bounds:
+// `validating "arguments": validating root: validating /properties/offset:
+// maximum: 1000…(309 digits)/1 is greater than 1073741824.000000`.
+var (
+	schemaPlace = regexp.MustCompile(`^validating "arguments": validating root: validating /properties/([A-Za-z]+): `)
+	schemaBound = regexp.MustCompile(`^(maximum|minimum): (-?[0-9]+)(?:/([0-9]+))? is (?:greater|less) than (-?[0-9.]+)$`)
+)
+
+// schemaError says the validator's message plainly: the argument named
+// first, a number out of its bounds in a few digits with the bound (an
+// offset of 1e308 is not echoed in 309 digits).
+func schemaError(msg string) string {
+	m := schemaPlace.FindStringSubmatch(msg)
+	if m == nil {
+		return msg
+	}
+	name, rest := m[1], msg[len(m[0]):]
+	b := schemaBound.FindStringSubmatch(rest)
+	if b == nil {
+		return name + ": " + rest
+	}
+	v, _ := new(big.Rat).SetString(b[2] + "/" + cmp.Or(b[3], "1"))
+	f, _ := v.Float64()
+	bound, _ := strconv.ParseFloat(b[4], 64)
+	word := "largest"
+	if b[1] == "minimum" {
+		word = "smallest"
+	}
+	return fmt.Sprintf("%s: %s is out of bounds (the %s is %s)", name, strconv.FormatFloat(f, 'g', 6, 64), word, strconv.FormatFloat(bound, 'f', -1, 64))
 }

@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"runtime/metrics"
 	"sort"
 	"sync"
 	"time"
@@ -34,6 +35,8 @@ type Stats struct {
 	ReportsCached  int         `json:"reportsCached"`
 	CacheBytes     int64       `json:"cacheBytes"`
 	Buffers        int         `json:"buffers"`
+	BufferBytes    int64       `json:"bufferBytes"` // the result buffers' references
+	Memory         Memory      `json:"memory"`
 	UptimeSeconds  float64     `json:"uptimeSeconds"`
 	TokenizerName  string      `json:"tokenizer"`
 	DefaultBudget  int         `json:"defaultBudget"`
@@ -138,4 +141,28 @@ func p95[T int | time.Duration](xs []T) T {
 
 func millis(d time.Duration) float64 {
 	return float64(d.Microseconds()) / 1000
+}
+
+// Memory is what the process holds, as the Go runtime counts it, against
+// the bound the server keeps within ([Server.MemoryBound]): the cache and
+// buffers' bytes are part of the heap, beside the tokenizer's vocabularies,
+// the calls under way and the garbage not yet collected.
+type Memory struct {
+	HeapBytes    int64 `json:"heapBytes"`    // heap objects, live or not yet collected
+	RuntimeBytes int64 `json:"runtimeBytes"` // all the runtime has from the system and not given back: about the resident set
+	BoundBytes   int64 `json:"boundBytes"`   // the bound: cache, buffers and headroom
+}
+
+// memoryNow reads the runtime's figures (runtime/metrics: no pause of the
+// program, unlike ReadMemStats).
+func memoryNow(bound int64) Memory {
+	samples := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
+	metrics.Read(samples)
+	v := func(i int) int64 {
+		if samples[i].Value.Kind() != metrics.KindUint64 {
+			return 0
+		}
+		return int64(samples[i].Value.Uint64())
+	}
+	return Memory{HeapBytes: v(0), RuntimeBytes: v(1) - v(2), BoundBytes: bound}
 }

@@ -41,10 +41,11 @@ type report struct {
 	bytes int64            // the memory held: records, tables, arena
 	used  time.Time        // guarded by the cache's mutex
 
-	build    *builder         // while the report is read; nil after
-	admit    func(int64) bool // asked to admit each growth of bytes while it is read; false stops the read
-	admitted int64            // the bytes admit was asked for
-	stop     error            // why the read stopped
+	build      *builder         // while the report is read; nil after
+	admit      func(int64) bool // asked to admit each growth of bytes while it is read; false stops the read
+	admitted   int64            // the bytes admit was asked for
+	indexBytes int64            // of the indexes the read builds (builder), in bytes until done
+	stop       error            // why the read stopped
 }
 
 // rec is one finding: what is not in the tables. 40 bytes.
@@ -87,7 +88,12 @@ type more struct {
 
 // recChunk is the records of one chunk: appending never copies the records
 // already read, as growing one slice of 300,000 would, several times over.
-const recChunk = 4096
+// The first chunk starts at recFirst and doubles up to recChunk, so that
+// ten thousand reports of a few findings hold a few KB each, not 160 KB.
+const (
+	recChunk = 4096
+	recFirst = 16
+)
 
 // Sizes of what a report holds, for its bytes.
 const (
@@ -96,7 +102,10 @@ const (
 	snipSize   = int64(unsafe.Sizeof(snip{}))
 	moreSize   = int64(unsafe.Sizeof(more{})) + 8 + 48 // and its map entry
 	stringSize = int64(unsafe.Sizeof(""))
-	reportSize = int64(unsafe.Sizeof(report{}))
+	// mapEntrySize is about what an entry of a string-keyed map costs: its
+	// key and value, and the table's room around them.
+	mapEntrySize = 2*stringSize + 16
+	reportSize   = int64(unsafe.Sizeof(report{}))
 )
 
 // errTooLarge stops a read whose report would not fit the cache.
@@ -143,8 +152,18 @@ func (r *report) add(f *reports.Finding) error {
 			r.stop = errTooLarge
 			return r.stop
 		}
-		r.recs = append(r.recs, make([]rec, 0, recChunk))
-		if !r.grow(recChunk * recSize) {
+		size := recChunk
+		if len(r.recs) == 0 {
+			size = recFirst // a small report holds little; the chunk grows to recChunk
+		}
+		r.recs = append(r.recs, make([]rec, 0, size))
+		if !r.grow(int64(size) * recSize) {
+			return r.stop
+		}
+	}
+	if last := &r.recs[len(r.recs)-1]; len(*last) == cap(*last) {
+		*last = slices.Grow(*last, min(cap(*last), recChunk-cap(*last)))
+		if !r.grow(int64(cap(*last)-len(*last)) * recSize) {
 			return r.stop
 		}
 	}
@@ -216,6 +235,7 @@ func (r *report) kindOf(f *reports.Finding) uint32 {
 	r.kinds = append(r.kinds, x)
 	r.build.kinds[x.rule] = append(r.build.kinds[x.rule], k)
 	r.grow(kindSize + int64(len(x.tool)+len(x.toolVersion)+len(x.rule)+len(x.ruleName)+len(x.category)+len(x.toolCategory)+len(x.helpURI)+8*len(x.cwe)))
+	r.growIndex(mapEntrySize + 4)
 	return k
 }
 
@@ -231,9 +251,12 @@ func (r *report) pathOf(path string) uint32 {
 	if !ok {
 		i = uint32(len(r.paths))
 		p := strings.Clone(path)
+		was := cap(r.paths)
 		r.paths = append(r.paths, p)
+		r.grow(stringSize * int64(cap(r.paths)-was)) // the table's array, as it grows
 		b.paths[p] = i
-		r.grow(stringSize + int64(len(p)))
+		r.grow(int64(len(p)))
+		r.growIndex(mapEntrySize)
 	}
 	b.last = i
 	return i
@@ -254,7 +277,9 @@ func (r *report) message(m string) (uint32, uint32, bool) {
 		return 0, 0, false
 	}
 	if len(b.msgs) >= maxMsgIndex {
-		clear(b.msgs)
+		clear(b.msgs) // its room stays, counted already
+	} else {
+		r.growIndex(mapEntrySize)
 	}
 	b.msgs[r.arena.str(off, uint32(len(m)))] = off
 	if !r.grow(r.arena.grown()) {
@@ -263,10 +288,19 @@ func (r *report) message(m string) (uint32, uint32, bool) {
 	return off, uint32(len(m)), true
 }
 
+// growIndex counts n more bytes of the indexes a read builds: held (and
+// admitted) while the report is read, let go by done.
+func (r *report) growIndex(n int64) {
+	r.indexBytes += n
+	r.grow(n)
+}
+
 // done ends the read: the indexes go, the counts of memory are final.
 func (r *report) done() {
 	r.build = nil
 	r.admit = nil
+	r.bytes -= r.indexBytes
+	r.indexBytes = 0
 }
 
 // at makes finding i (0-based) in f: every field but ID and Fingerprint,

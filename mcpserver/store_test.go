@@ -28,11 +28,22 @@ func fileAt(t testing.TB, dir, rel string) file {
 	return file{abs: abs, rel: rel, info: info}
 }
 
+// rootAt is a root over dir, closed when the test ends.
+func rootAt(t testing.TB, dir string) *root {
+	t.Helper()
+	r, err := newRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.fs.Close() })
+	return r
+}
+
 // parseAll reads a report as the server does, through a cache of 1 GiB.
 func parseAll(t testing.TB, dir, rel string) *report {
 	t.Helper()
 	c := newReportCache(1<<30, time.Now)
-	r, _, err := c.get(context.Background(), fileAt(t, dir, rel), dir, "")
+	r, _, err := c.get(context.Background(), fileAt(t, dir, rel), rootAt(t, dir), "")
 	if err != nil {
 		t.Fatal(err)
 	}

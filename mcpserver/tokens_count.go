@@ -4,7 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
+	"io/fs"
+	"os"
 	"sync"
 
 	"github.com/recap-dev/recap/summarize/budget"
@@ -80,9 +81,14 @@ func (s *Server) tokens(ctx context.Context, in *TokensIn) (answer, error) {
 		return nil, toolErrorf(CodeTooLarge, "the search for the files the globs match stopped (%s): give narrower globs, starting with a directory (src/**/*.java)", g.stopped)
 	}
 	files := g.files
+	release, err := s.coldRead(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	counted := make([]tokens.File, len(files))
 	for i, f := range files {
-		counted[i] = s.counts.count(c, f)
+		counted[i] = s.counts.count(c, f, s.root.openReport)
 	}
 	rep := tokens.Total(c, counted, in.Budget)
 	rep.Recommendation = s.text(ctx, rep.Recommendation) // it names analysis.getReports
@@ -105,7 +111,7 @@ type countKey struct {
 // maxCounts bounds the counts kept; past it the cache starts again.
 const maxCounts = 20000
 
-func (cc *countCache) count(c tokens.Counter, f file) tokens.File {
+func (cc *countCache) count(c tokens.Counter, f file, open func(string) (*os.File, fs.FileInfo, error)) tokens.File {
 	k := countKey{f.abs, c.Name(), f.info.Size(), f.info.ModTime().UnixNano()}
 	cc.mu.Lock()
 	got, ok := cc.m[k]
@@ -113,9 +119,7 @@ func (cc *countCache) count(c tokens.Counter, f file) tokens.File {
 	if ok {
 		return got
 	}
-	got = tokens.CountFile(c, f.abs)
-	got.Path = f.rel
-	got.Error = strings.ReplaceAll(got.Error, f.abs, f.rel)
+	got = tokens.CountOpened(c, f.rel, open)
 	cc.mu.Lock()
 	if cc.m == nil || len(cc.m) >= maxCounts {
 		cc.m = map[countKey]tokens.File{}

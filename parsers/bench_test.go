@@ -2,6 +2,8 @@ package parsers
 
 import (
 	"bytes"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -79,5 +81,105 @@ func BenchmarkParseCorpus(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkSARIFShapes reads SARIF logs of the shapes that used to take
+// quadratic time — runs of distinct tools, artifacts and notifications
+// (from a file and through a pipe), rules, one result's locations — at n
+// and 4n items: ns/item stays the same (linear in the items).
+func BenchmarkSARIFShapes(b *testing.B) {
+	shapes := []struct {
+		name  string
+		n     int
+		write func(w *bytes.Buffer, n int)
+	}{
+		{"runs of distinct tools", 5_000, func(w *bytes.Buffer, n int) {
+			w.WriteString(`{"version":"2.1.0","runs":[`)
+			for i := 0; i < n; i++ {
+				if i > 0 {
+					w.WriteByte(',')
+				}
+				fmt.Fprintf(w, `{"tool":{"driver":{"name":"T%d"}},"results":[{"ruleId":"R","message":{"text":"m"}}]}`, i)
+			}
+			w.WriteString(`]}`)
+		}},
+		{"artifacts", 20_000, func(w *bytes.Buffer, n int) {
+			w.WriteString(`{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"T"}},"artifacts":[`)
+			for i := 0; i < n; i++ {
+				if i > 0 {
+					w.WriteByte(',')
+				}
+				fmt.Fprintf(w, `{"location":{"uri":"src/f%d.java"}}`, i)
+			}
+			w.WriteString(`],"results":[`)
+			for i := 0; i < n; i++ {
+				if i > 0 {
+					w.WriteByte(',')
+				}
+				fmt.Fprintf(w, `{"ruleId":"R","message":{"text":"m"},"locations":[{"physicalLocation":{"artifactLocation":{"index":%d},"region":{"startLine":1}}}]}`, i)
+			}
+			w.WriteString(`]}]}`)
+		}},
+		{"notifications", 20_000, func(w *bytes.Buffer, n int) {
+			w.WriteString(`{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"T"}},"invocations":[{"executionSuccessful":false,"toolExecutionNotifications":[`)
+			for i := 0; i < n; i++ {
+				if i > 0 {
+					w.WriteByte(',')
+				}
+				fmt.Fprintf(w, `{"level":"error","message":{"text":"problem %d"}}`, i)
+			}
+			w.WriteString(`]}],"results":[{"ruleId":"R","message":{"text":"m"}}]}]}`)
+		}},
+		{"rules", 20_000, func(w *bytes.Buffer, n int) {
+			w.WriteString(`{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"T","rules":[`)
+			for i := 0; i < n; i++ {
+				if i > 0 {
+					w.WriteByte(',')
+				}
+				fmt.Fprintf(w, `{"id":"R%d","shortDescription":{"text":"rule number %d"}}`, i, i)
+			}
+			w.WriteString(`]}},"results":[{"ruleId":"R1","ruleIndex":1,"message":{"text":"m"}}]}]}`)
+		}},
+		{"locations of one result", 50_000, func(w *bytes.Buffer, n int) {
+			w.WriteString(`{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"T"}},"results":[{"ruleId":"R","message":{"text":"m"},"locations":[`)
+			for i := 0; i < n; i++ {
+				if i > 0 {
+					w.WriteByte(',')
+				}
+				fmt.Fprintf(w, `{"physicalLocation":{"artifactLocation":{"uri":"src/f%d.java"},"region":{"startLine":%d}}}`, i%1000, 1+i%90)
+			}
+			w.WriteString(`]}]}]}`)
+		}},
+	}
+	for _, sh := range shapes {
+		for _, n := range []int{sh.n, 4 * sh.n} {
+			var log bytes.Buffer
+			sh.write(&log, n)
+			path := filepath.Join(b.TempDir(), "log.sarif")
+			if err := os.WriteFile(path, log.Bytes(), 0o644); err != nil {
+				b.Fatal(err)
+			}
+			for _, pipe := range []bool{false, true} {
+				how := "file"
+				if pipe {
+					how = "pipe"
+				}
+				b.Run(fmt.Sprintf("%s/%s/n=%d", sh.name, how, n), func(b *testing.B) {
+					b.SetBytes(int64(log.Len()))
+					for i := 0; i < b.N; i++ {
+						args, opts := []string{path}, ReadOptions{}
+						if pipe {
+							args, opts.Stdin = []string{"-"}, struct{ io.Reader }{bytes.NewReader(log.Bytes())} // a reader and nothing more, as a pipe is
+						}
+						inputs, err := ReadAll(args, opts, func(reports.Finding) error { return nil })
+						if err != nil || len(inputs) != 1 || inputs[0].Error != "" {
+							b.Fatalf("%v %+v", err, inputs)
+						}
+					}
+					b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/item")
+				})
+			}
+		}
 	}
 }

@@ -505,7 +505,7 @@ func TestSARIFRuleTextsBounded(t *testing.T) {
 	if r := in.Rules.Lookup("T", "R0"); r == nil || !strings.HasPrefix(r.Full, "f0 aaa") {
 		t.Errorf("the first rule's texts are kept: %+v", r)
 	}
-	if !slices.ContainsFunc(in.Warnings, func(w string) bool { return strings.Contains(w, "of the rules left out or cut") }) {
+	if !slices.ContainsFunc(in.Warnings, func(w string) bool { return strings.Contains(w, "of the rules cut to the rule table's bounds") }) {
 		t.Errorf("warnings %q", in.Warnings)
 	}
 }

@@ -1,8 +1,12 @@
 package parsers
 
 import (
+	"bytes"
+	"compress/gzip"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -76,6 +80,8 @@ func fuzzParse(f *testing.F, format Format) {
 func FuzzParseSARIF(f *testing.F) {
 	seed(f, "pmd-sarif", "checkstyle-sarif", "spotbugs-sarif", "sarif-other")
 	f.Add([]byte(`{"version":"2.1.0","runs":[{"results":[{"ruleIndex":-1,"locations":[{"physicalLocation":{"artifactLocation":{"index":-1}}}]}],"tool":{"driver":{"name":"PMD"}}}]}`))
+	f.Add([]byte(`{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"T"}},"originalUriBaseIds":{"A":{"uri":"a/","uriBaseId":"B"},"B":{"uri":"b/","uriBaseId":"A"}},"artifacts":[{"location":{"uri":"x.java"}}],` +
+		`"results":[{"ruleId":"R","message":{"text":"m"},"locations":[{"physicalLocation":{"artifactLocation":{"uri":"f.java","uriBaseId":"A"}}},{"physicalLocation":{"artifactLocation":{"index":9}}}]}]}]}`))
 	fuzzParse(f, FormatSARIF)
 }
 
@@ -130,6 +136,46 @@ func FuzzDetect(f *testing.F) {
 		}
 		if more != FormatCodeClimate && (more != base || m2 != m) {
 			t.Fatalf("with a format more: %q, %v; without: %q, %v", more, m2, base, m)
+		}
+	})
+}
+
+// FuzzReadInput reads data as recap reads standard input: gzip undone
+// (members one after the other, what follows named), leading white space
+// passed over for detection, the format detected, then parsed. It never
+// panics, an error names the input, and a report read after leading white
+// space counts the findings the same one reads without it.
+func FuzzReadInput(f *testing.F) {
+	const log = `{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"T"}},"originalUriBaseIds":{"A":{"uri":"a/","uriBaseId":"B"},"B":{"uri":"b/","uriBaseId":"A"}},` +
+		`"artifacts":[{"location":{"uri":"x.java"}}],"results":[{"ruleId":"R","message":{"text":"m"},"locations":[{"physicalLocation":{"artifactLocation":{"uri":"f.java","uriBaseId":"A"}}}]},` +
+		`{"ruleId":"R","message":{"text":"m"},"locations":[{"physicalLocation":{"artifactLocation":{"index":3}}}]}]}]}`
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte(log))
+	zw.Close()
+	f.Add([]byte(log))
+	f.Add(append([]byte(strings.Repeat(" \n", 5000)), log...))
+	f.Add(append(slices.Clone(gz.Bytes()), gz.Bytes()...))
+	f.Add(append(slices.Clone(gz.Bytes()), "<html>"...))
+	f.Add([]byte(strings.Repeat("\n", 9000) + `<checkstyle version="8"><file name="a"><error line="1" severity="error" message="m" source="x.Y"/></file></checkstyle>`))
+	seed(f, "pmd-sarif", "checkstyle-xml")
+	read := func(data []byte) reports.Input {
+		inputs, err := ReadAll([]string{"-"}, ReadOptions{Stdin: bytes.NewReader(data), Root: "/repo"}, func(reports.Finding) error { return nil })
+		if err != nil || len(inputs) != 1 {
+			panic(fmt.Sprintf("%v, %d inputs", err, len(inputs)))
+		}
+		return inputs[0]
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		in := read(data)
+		if in.Error != "" && !strings.HasPrefix(in.Error, "-: ") {
+			t.Fatalf("error does not name the input: %s", in.Error)
+		}
+		if in.Error == "" && len(data) > 0 && data[0] != 0x1f {
+			spaced := read(append([]byte(strings.Repeat(" ", SniffLen+10)), data...))
+			if spaced.Findings != in.Findings {
+				t.Fatalf("%d findings after leading white space, %d without", spaced.Findings, in.Findings)
+			}
 		}
 	})
 }

@@ -62,6 +62,8 @@ type jsonLimiter struct {
 	space   int  // white space run
 	lit     int  // number or literal run
 
+	calm int64 // output offset just past where careful mode last ended: between tokens
+
 	cuts  int         // strings cut
 	marks []jsonShift // where the output shifts against the input, in order
 	base  int64       // the shift before marks[0]
@@ -134,11 +136,21 @@ func (l *jsonLimiter) Read(p []byte) (int, error) {
 
 // follow reads, without changing them, the bytes the decoder holds unread
 // (they start where its last token ended), to be careful from their end.
+//
+// While the decoder reads one long value (an array of 300,000 artifacts
+// that it holds whole), it holds more than jsonLookAt bytes at every read:
+// the bytes up to where careful mode last ended are known to end between
+// tokens, and are not followed again, so that the value costs its length
+// once, not once a read.
 func (l *jsonLimiter) follow(u []byte) {
 	l.careful, l.dry = true, true
 	l.str, l.cutting, l.slen, l.esc, l.high, l.space, l.lit = false, false, 0, 0, false, 0, 0
 	read := l.read
 	l.read -= int64(len(u)) // the offsets of u's bytes, for an error
+	if start := l.emit - int64(len(u)); l.calm > start && l.calm <= l.emit {
+		l.read += l.calm - start
+		u = u[l.calm-start:]
+	}
 	for _, c := range u {
 		l.read++
 		l.carefulByte(c)
@@ -197,6 +209,7 @@ func (l *jsonLimiter) carefulByte(c byte) {
 		l.space, l.lit = 0, 0
 		if l.dec != nil && !l.dry {
 			l.careful = false
+			l.calm = l.emit + int64(len(l.out)) + 1 // past c, appended below
 		}
 	default:
 		l.space = 0
@@ -295,7 +308,8 @@ func (l *jsonLimiter) strByte(c byte) {
 	if end {
 		l.str, l.cutting = false, false
 		if l.dec != nil && !l.dry {
-			l.careful = false // the long token ended
+			l.careful = false                       // the long token ended
+			l.calm = l.emit + int64(len(l.out)) + 1 // past the quote, appended below
 		}
 	} else if l.cutting {
 		l.shifted()

@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/recap-dev/recap/internal/content"
@@ -24,8 +25,13 @@ import (
 type ReadOptions struct {
 	// Root is the repository root (absolute): paths are made relative to it.
 	Root string
-	// FS holds the repository's files (nil: os.DirFS(Root)); see [Options].
+	// FS holds the repository's files (nil: Root opened as a
+	// [content.Root], confined to it); see [Options].
 	FS fs.FS
+	// Open, when set, opens the inputs named by ReadFile (a server's
+	// confined root: [content.Root.Open]); nil opens them as they are
+	// named ([content.Open]). Either refuses what is not a regular file.
+	Open func(name string) (*os.File, fs.FileInfo, error)
 	// Format, when set, overrides detection for every input.
 	Format Format
 	// Stdin is read for the input "-".
@@ -69,6 +75,8 @@ func (o *ReadOptions) formats() formatTable {
 // input that could not be read has its Error set, and the others are still
 // read. The error is non-nil only when emit returned one.
 func ReadAll(args []string, opts ReadOptions, emit func(reports.Finding) error) ([]reports.Input, error) {
+	opts, done := opts.withRoot()
+	defer done()
 	var srcs []source
 	for _, a := range args {
 		srcs = append(srcs, expand(a, opts.formats())...)
@@ -98,14 +106,30 @@ func ReadAll(args []string, opts ReadOptions, emit func(reports.Finding) error) 
 // stay stable whatever else is read. The error is non-nil only when emit
 // returned one; a report that could not be read has the Input's Error set.
 func ReadFile(name, tag string, opts ReadOptions, emit func(reports.Finding) error) (reports.Input, error) {
+	opts, done := opts.withRoot()
+	defer done()
 	return readOne(source{name: name}, tag, opts, emit)
 }
 
-// Sniff detects the format of a report file from its first bytes (gzip
-// undone), as a directory search does: JSON must carry its format's marks
-// (see [Detect]). False when it is not a report recap reads, or cannot be
-// opened.
-func Sniff(path string) (Format, bool) { return formats.sniffFile(path) }
+// withRoot gives FS, when it is nil and Root is set, as Root opened
+// inside itself: placing a report's paths then looks at nothing outside
+// the repository, whatever links it holds. done releases it.
+func (o ReadOptions) withRoot() (ReadOptions, func()) {
+	if o.FS != nil || o.Root == "" {
+		return o, func() {}
+	}
+	r, err := content.OpenRoot(o.Root)
+	if err != nil {
+		return o, func() {} // no repository: nothing is looked up
+	}
+	o.FS = r.FS()
+	return o, func() { r.Close() }
+}
+
+// Sniff detects the format of a report from its first bytes (gzip undone),
+// as a directory search does: JSON must carry its format's marks (see
+// [Detect]). False when it is not a report recap reads, or cannot be read.
+func Sniff(r io.Reader) (Format, bool) { return formats.sniff(r) }
 
 // SkipDir reports whether a directory search leaves out a directory of this
 // name (.git, .hg, .svn, node_modules, vendor).
@@ -118,6 +142,8 @@ func HasReportExt(name string) bool { return formats.hasExt(name) }
 
 // ParseAll reads one report into memory: for tests and small inputs.
 func ParseAll(r io.Reader, name string, opts ReadOptions) ([]reports.Finding, reports.Input) {
+	opts, done := opts.withRoot()
+	defer done()
 	var out []reports.Finding
 	in, _ := readOne(source{name: name, r: r}, reports.InputTag(name, 4), opts, func(f reports.Finding) error {
 		out = append(out, f)
@@ -222,6 +248,47 @@ func expand(arg string, table formatTable) []source {
 	return out
 }
 
+// pastSpace reads past the white space at the start of br (after a byte
+// order mark) when its first SniffLen bytes are all white space and more
+// follows, so that detection sees the content: a report may begin with
+// any amount of it. It gives the line ends it read, for the parser to be
+// given again, so that its line numbers stay those of the input.
+func pastSpace(br *bufio.Reader) (lines int64, skipped bool) {
+	head, _ := br.Peek(SniffLen)
+	rest := bytes.TrimPrefix(head, utf8BOM)
+	if len(head) < SniffLen || len(bytes.TrimLeft(rest, " \t\r\n")) > 0 {
+		return 0, false
+	}
+	br.Discard(len(head) - len(rest))
+	for {
+		b, err := br.Peek(SniffLen)
+		i := 0
+		for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n') {
+			i++
+		}
+		lines += int64(bytes.Count(b[:i], []byte{'\n'}))
+		br.Discard(i)
+		if i < len(b) || err != nil {
+			return lines, true
+		}
+	}
+}
+
+// lineEnds reads n line ends.
+type lineEnds struct{ n int64 }
+
+func (l *lineEnds) Read(p []byte) (int, error) {
+	if l.n == 0 {
+		return 0, io.EOF
+	}
+	k := int(min(int64(len(p)), l.n))
+	for i := range p[:k] {
+		p[i] = '\n'
+	}
+	l.n -= int64(k)
+	return k, nil
+}
+
 // What a directory search learns from a file's first bytes.
 type lookKind int
 
@@ -243,6 +310,7 @@ func (t formatTable) look(path string) lookKind {
 	if err != nil {
 		return lookUnknown
 	}
+	pastSpace(br)
 	head, _ := br.Peek(SniffLen)
 	switch _, m := t.detect(head); {
 	case m == strongMatch:
@@ -290,19 +358,15 @@ func (t formatTable) reportName(p string) bool {
 // reading would block or never end); "-" reads standard input.
 var ErrNotRegular = content.ErrNotRegular
 
-// sniffFile detects the format of a file (gzip undone) as a directory
-// search does: a weak match (JSON without its format's marks: package.json,
+// sniff detects the format of content (gzip undone) as a directory search
+// does: a weak match (JSON without its format's marks: package.json,
 // tsconfig.json, …) is not a report.
-func (t formatTable) sniffFile(path string) (Format, bool) {
-	f, _, err := content.Open(path)
+func (t formatTable) sniff(r io.Reader) (Format, bool) {
+	br, err := decompress(bufio.NewReaderSize(r, SniffLen))
 	if err != nil {
 		return "", false
 	}
-	defer f.Close()
-	br, err := decompress(bufio.NewReaderSize(f, SniffLen))
-	if err != nil {
-		return "", false
-	}
+	pastSpace(br)
 	head, _ := br.Peek(SniffLen)
 	format, m := t.detect(head)
 	return format, m == strongMatch
@@ -358,10 +422,17 @@ func readOne(src source, tag string, opts ReadOptions, emit func(reports.Finding
 	if opts.Wrap != nil {
 		r = opts.Wrap(r, src.name, size)
 	}
-	br, err := decompress(bufio.NewReaderSize(r, 64<<10))
+	raw := readers.Get().(*bufio.Reader)
+	raw.Reset(r)
+	defer func() { raw.Reset(nil); readers.Put(raw) }()
+	br, err := decompress(raw)
 	if err != nil {
 		in.Error = fmt.Sprintf("%s: %v", src.name, err)
 		return in, nil
+	}
+	var body io.Reader = br
+	if lines, skipped := pastSpace(br); skipped {
+		body = io.MultiReader(&lineEnds{n: lines}, br) // the parser counts the lines as they were
 	}
 	format := opts.Format
 	if format == "" {
@@ -386,7 +457,7 @@ func readOne(src source, tag string, opts ReadOptions, emit func(reports.Finding
 	var emitErr error
 	var asked reports.Finding // what Keep is asked about: one copy, not one a finding on the heap
 	var occ occurrences
-	got, err := p.Parse(br, func(f reports.Finding, partial map[string]string) error {
+	got, err := p.Parse(body, func(f reports.Finding, partial map[string]string) error {
 		// The fingerprint is the finding's as the report gives it, and its
 		// occurrence counts every result of its identity (kept or not,
 		// suppressed or not), so that a finding has the same fingerprint
@@ -437,6 +508,10 @@ func readOne(src source, tag string, opts ReadOptions, emit func(reports.Finding
 	}
 	return got, nil
 }
+
+// readers are the buffers inputs are read through, one an input at a
+// time: thousands of small reports do not each allocate one.
+var readers = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 64<<10) }}
 
 // occurrences numbers the findings of one input by their identity: the
 // n-th finding of an identity gets the fingerprint identity:n
@@ -515,14 +590,12 @@ func validFingerprint(fp string) bool {
 // whose report parsed would pass), and bytes a parser did not reach (it
 // reads a format's end itself and refuses what follows) must be blank.
 func drain(name string, br *bufio.Reader) error {
-	var off int64
-	buf := make([]byte, 32<<10)
 	for {
-		n, err := br.Read(buf)
-		if i := bytes.IndexFunc(buf[:n], func(r rune) bool { return !unicode.IsSpace(r) }); i >= 0 {
+		b, err := br.Peek(br.Size()) // the reader's own buffer: nothing allocated
+		if i := bytes.IndexFunc(b, func(r rune) bool { return !unicode.IsSpace(r) }); i >= 0 {
 			return &ParseError{Input: name, Offset: -1, Err: errors.New("content after the end of the report")}
 		}
-		off += int64(n)
+		br.Discard(len(b))
 		switch {
 		case err == io.EOF:
 			return nil
@@ -542,7 +615,11 @@ func openSource(src source, opts ReadOptions) (io.Reader, int64, func(), error) 
 		}
 		return opts.Stdin, -1, func() {}, nil
 	}
-	f, st, err := content.Open(src.name)
+	open := opts.Open
+	if open == nil {
+		open = content.Open
+	}
+	f, st, err := open(src.name)
 	if err != nil {
 		return nil, 0, nil, err
 	}

@@ -48,8 +48,10 @@ type Options struct {
 	// Root is the repository root, an absolute directory. Report paths under it
 	// are made relative to it; SpotBugs source paths are looked up below it.
 	Root string
-	// FS holds the repository's files, where paths are looked up (nil:
-	// os.DirFS(Root)). Nothing outside it is ever looked at.
+	// FS holds the repository's files, where paths are looked up (the
+	// readers give a [content.Root]'s: confined to the repository by
+	// construction); nil looks nothing up. Nothing outside it is ever
+	// looked at.
 	FS fs.FS
 }
 

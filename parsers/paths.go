@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"net/url"
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -32,8 +31,9 @@ import (
 // (heldFindings), and settle places it at the end of the report.
 //
 // Whether a path exists is asked of fsys, the repository's file system
-// (os.DirFS of the root unless a test gives another): the placer never looks
-// at the host outside the repository, whatever paths a report holds.
+// (a content.Root's, confined to the repository by construction, unless a
+// test gives another): the placer never looks at the host outside the
+// repository, whatever paths a report holds or links the repository has.
 type placer struct {
 	roots        []string // the root, and its symlink-resolved form when different; slash form, no trailing slash
 	fsys         fs.FS    // the repository; nil without a root
@@ -45,14 +45,11 @@ type placer struct {
 }
 
 // newPlacer returns a placer for the repository at root, whose files fsys
-// holds (nil: os.DirFS(root)).
+// holds (nil: none are looked up).
 func newPlacer(root string, fsys fs.FS) *placer {
 	p := &placer{}
 	if root == "" {
 		return p
-	}
-	if fsys == nil {
-		fsys = os.DirFS(root)
 	}
 	p.fsys = fsys
 	add := func(r string) {

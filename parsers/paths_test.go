@@ -8,6 +8,7 @@ import (
 	"testing/fstest"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/recap-dev/recap/internal/content"
 	"github.com/recap-dev/recap/reports"
 )
 
@@ -39,7 +40,12 @@ func TestPlace(t *testing.T) {
 		{"a lone base name is held", "/elsewhere/README", "/elsewhere/README", true},
 		{"unc", `\\server\share\A.java`, "//server/share/A.java", false},
 	}
-	p := newPlacer(root, nil)
+	r, err := content.OpenRoot(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	p := newPlacer(root, r.FS())
 	outside := 0
 	for _, tc := range tests {
 		got := p.place(tc.in)
@@ -161,5 +167,50 @@ func TestSourceResolver(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, in.Warnings); diff != "" {
 		t.Errorf("warnings (-want +got):\n%s", diff)
+	}
+}
+
+// TestSrcDirThroughLink: a SpotBugs source directory that a link in the
+// repository leads out of is never looked at, not even to see whether a
+// file exists there (a report could otherwise probe the host, as a link
+// to /etc with <SrcDir>REPO/etc</SrcDir> and sourcepath="shadow" would):
+// the file outside stays unplaced. A link that stays inside is followed.
+func TestSrcDirThroughLink(t *testing.T) {
+	top := t.TempDir()
+	repo, outside := filepath.Join(top, "repo"), filepath.Join(top, "host")
+	for _, f := range []string{"repo/src/main/java/com/ex/In.java", "host/com/ex/Leak.java", "host/shadow"} {
+		p := filepath.Join(top, filepath.FromSlash(f))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for link, target := range map[string]string{
+		"etc":  outside,         // absolute, out
+		"up":   "../host",       // relative, out
+		"java": "src/main/java", // relative, in
+	} {
+		if err := os.Symlink(target, filepath.Join(repo, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	report := `<BugCollection version="4.8.2"><Project>` +
+		`<SrcDir>` + repo + `/etc</SrcDir><SrcDir>` + repo + `/up</SrcDir><SrcDir>` + repo + `/java</SrcDir></Project>`
+	for _, sp := range []string{"shadow", "com/ex/Leak.java", "com/ex/In.java"} {
+		report += `<BugInstance type="X" priority="1" rank="5" category="CORRECTNESS"><SourceLine classname="c" start="1" end="1" sourcepath="` + sp + `" primary="true"/></BugInstance>`
+	}
+	report += `</BugCollection>`
+	findings, in := ParseAll(strings.NewReader(report), "spotbugs.xml", ReadOptions{Root: repo})
+	var got []string
+	for _, f := range findings {
+		got = append(got, f.Path)
+	}
+	if diff := cmp.Diff([]string{"shadow", "com/ex/Leak.java", "java/com/ex/In.java"}, got); diff != "" {
+		t.Errorf("paths (-want +got):\n%s", diff)
+	}
+	if !strings.Contains(strings.Join(in.Warnings, "\n"), "2 SpotBugs source paths were not found") {
+		t.Errorf("warnings %q", in.Warnings)
 	}
 }

@@ -9,12 +9,20 @@ import (
 	"github.com/recap-dev/recap/reports"
 )
 
-// warnRules adds a warning when the input's rule table left rules or texts
-// out, or cut them, to keep its bounds.
+// warnRules adds a warning when the input's rule table left rules out, or
+// cut or left out their texts, to keep its bounds; a rule that was its id
+// alone is not counted (it loses nothing).
 func warnRules(in *reports.Input) {
-	if in.Rules != nil && in.Rules.Cut > 0 {
-		in.Warn(fmt.Sprintf("%s of the rules left out or cut to the rule table's bounds (%d rules; %d KiB a text, %d MiB in all)",
-			english.Plural(in.Rules.Cut, "description", "descriptions"), reports.MaxRules, reports.MaxRuleText>>10, reports.MaxRuleBytes>>20))
+	if in.Rules == nil {
+		return
+	}
+	if n := in.Rules.Left; n > 0 {
+		in.Warn(fmt.Sprintf("%s past the rule table's %d left out: their findings show no rule description",
+			english.Plural(n, "rule", "rules"), reports.MaxRules))
+	}
+	if n := in.Rules.Cut; n > 0 {
+		in.Warn(fmt.Sprintf("%s of the rules cut to the rule table's bounds (%d KiB a text, %d MiB in all)",
+			english.Plural(n, "text", "texts"), reports.MaxRuleText>>10, reports.MaxRuleBytes>>20))
 	}
 }
 

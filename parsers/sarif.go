@@ -46,6 +46,11 @@ func (p *sarifParser) Parse(r io.Reader, emit Emit) (reports.Input, error) {
 	lim.watch(dec)
 	s := &sarifStream{opts: p.opts, dec: dec, lc: lc, lim: lim, in: &in, emit: emit, placer: newPlacer(p.opts.Root, p.opts.FS)}
 	s.held.p = s.placer
+	defer func() {
+		for _, sp := range s.spills {
+			sp.close()
+		}
+	}()
 	err := s.held.end(s.emit, s.documents())
 	warnRules(&in)
 	if s.badSeverities > 0 {
@@ -74,16 +79,25 @@ type sarifStream struct {
 	in            *reports.Input
 	emit          Emit
 	placer        *placer
-	typeErrs      int           // values of the wrong kind, skipped; reading went on
-	typePlaces    []*ParseError // the first maxTypePlaces of them
-	skipped       int           // results left out for them
-	item          string        // what a result is called in messages ("result"; Code Quality: "issue")
-	tools         map[string]bool
+	typeErrs      int               // values of the wrong kind, skipped; reading went on
+	typePlaces    []*ParseError     // the first maxTypePlaces of them
+	skipped       int               // results left out for them
+	item          string            // what a result is called in messages ("result"; Code Quality: "issue")
+	tools         map[string]bool   // the tools of the runs read, by name
+	toolNames     []string          // the first maxListedTools, in the input's Tool
+	moreTools     int               // distinct tools past them
 	strs          map[string]string // interned rule strings
 	// ruleFirst is what the descriptors of each rule id of the component
 	// being read share (see firstOfID).
 	ruleFirst map[string]*ruleShared
-	held      heldFindings // findings whose path waits for the report's root (see placer)
+	// stubRule stands for the descriptors of ids past maxRuleIDs.
+	stubRule *sarifRule
+	// oneLocation says that the results being read need their first
+	// location only (their tool is known, and not PMD); spills are the
+	// results' locations written aside, removed at the end.
+	oneLocation bool
+	spills      []*locSpill
+	held        heldFindings // findings whose path waits for the report's root (see placer)
 	// heldRuleText is the bytes of the descriptors' texts read and not yet
 	// in the rule table (see maxHeldRuleText).
 	heldRuleText int
@@ -341,8 +355,10 @@ func (s *sarifStream) skip(path string) error {
 
 // The members of the log's outer objects that recap reads.
 var (
-	logMembers       = []string{"version", "runs"}
-	runMembers       = []string{"tool", "originalUriBaseIds", "artifacts", "invocations", "results"}
+	logMembers        = []string{"version", "runs"}
+	runMembers        = []string{"tool", "originalUriBaseIds", "artifacts", "invocations", "results"}
+	invocationMembers = []string{"ruleConfigurationOverrides", "executionSuccessful", "exitCode", "exitCodeDescription", "exitSignalName",
+		"toolExecutionNotifications", "toolConfigurationNotifications"}
 	toolMembers      = []string{"driver", "extensions"}
 	componentMembers = []string{"name", "version", "semanticVersion", "rules"}
 )

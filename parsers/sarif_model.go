@@ -193,6 +193,9 @@ type sarifResult struct {
 	// CWE holds the CWE ids of the result's taxa (§3.27.8) that refer to a
 	// CWE taxonomy, at most maxCWE.
 	CWE []int `json:"-"`
+	// more holds the locations past the first spillAfter (sarif_spill.go),
+	// nil when there are none.
+	more *locSpill
 }
 
 // sarifFix is a fix (§3.55) with its artifactChanges' replacements in one list.

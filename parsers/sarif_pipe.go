@@ -34,17 +34,17 @@ const (
 	convInFlight = 2
 )
 
+// The first batch starts small and grows to convBatch: a log of a few
+// results (thousands of small reports) does not pay for a whole batch.
 func newConvPipe(r *sarifRun) *convPipe {
-	return &convPipe{r: r, batch: make([]convItem, 0, convBatch)}
+	return &convPipe{r: r, batch: make([]convItem, 0, 8)}
 }
 
 // slot returns a zeroed result for the decoder to fill: it is converted by
-// push, or given back by drop.
+// push, or given back by drop. The slot of an earlier call may move.
 func (p *convPipe) slot() *sarifResult {
-	n := len(p.batch)
-	p.batch = p.batch[:n+1]
-	p.batch[n] = convItem{}
-	return &p.batch[n].res
+	p.batch = append(p.batch, convItem{})
+	return &p.batch[len(p.batch)-1].res
 }
 
 // drop gives back the last slot unconverted.

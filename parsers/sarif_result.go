@@ -87,7 +87,17 @@ func (s *sarifStream) result(res *sarifResult) error {
 			return s.array(func() error {
 				var l sarifLocation
 				err := s.location(&l)
-				res.Locations = append(res.Locations, l)
+				switch {
+				case len(res.Locations) < spillAfter:
+					res.Locations = append(res.Locations, l)
+				case s.oneLocation: // only the first is the result's place
+				default:
+					if res.more == nil {
+						res.more = &locSpill{}
+						s.spills = append(s.spills, res.more)
+					}
+					res.more.add(&l)
+				}
 				return err
 			})
 		case "partialFingerprints":
@@ -490,6 +500,9 @@ func (s *sarifStream) firstOfID(r *sarifRule) {
 	}
 	sh := s.ruleFirst[r.ID]
 	if sh == nil {
+		if len(s.ruleFirst) >= maxRuleIDs {
+			return // not kept (see component)
+		}
 		if s.ruleFirst == nil {
 			s.ruleFirst = map[string]*ruleShared{}
 		}

@@ -2,6 +2,7 @@ package parsers
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -33,6 +34,9 @@ type sarifRun struct {
 	placed    map[string]placedPath // locate's cache, by uri (and base)
 	// categories of results whose rule has no descriptor, by rule id
 	categories map[string][2]string
+	baseLoop   string // the uriBaseId where a loop was found, warned at the run's end
+	badIndex   int    // locations naming an artifact out of range
+	firstBad   int    // the first such index
 	// checkstyleDocs are the pages of Checkstyle's checks, by rule id
 	checkstyleDocs map[string]string
 	// invs are the invocations read; overrides the levels they give rules
@@ -87,7 +91,7 @@ func (s *sarifStream) run(i int) error {
 			}
 			r.sawArts = true
 		case "invocations":
-			if err := s.decode(&invocations); err != nil {
+			if err := s.invocations(&invocations); err != nil {
 				return s.fail(p, err)
 			}
 			r.invs = invocations
@@ -115,6 +119,7 @@ func (s *sarifStream) run(i int) error {
 	}
 	r.invocations(invocations)
 	r.warnings()
+	r.warnPlaces()
 	return nil
 }
 
@@ -166,6 +171,124 @@ func (r *sarifRun) setOverrides() {
 			}
 		}
 	}
+}
+
+// warnPlaces warns of what made locations unplaceable in the run: a loop
+// of uriBaseIds, artifact indexes out of range.
+func (r *sarifRun) warnPlaces() {
+	if r.baseLoop != "" {
+		r.s.in.Warn(fmt.Sprintf("the uriBaseIds of %s form a loop or a chain longer than %d (at %s): the paths under them are kept as given", r.path, maxBaseChain, r.baseLoop))
+	}
+	if r.badIndex > 0 {
+		r.s.in.Warn(fmt.Sprintf("%s: %s an artifact out of range (first: %d; the run has %s): their findings have no file",
+			r.path, english.Plural(r.badIndex, "location names", "locations name"), r.firstBad, english.Plural(len(r.artifacts), "artifact", "artifacts")))
+	}
+}
+
+// invocations reads a run's invocations one at a time, and of their
+// notifications only what can become a warning: the first distinct ones
+// (the input keeps MaxWarnings warnings), so that 300,000 notifications
+// cost what 21 do.
+func (s *sarifStream) invocations(dst *[]sarifInvocation) error {
+	i := 0
+	return s.array(func() error {
+		var inv sarifInvocation
+		err := s.object(invocationMembers, func(name string) error {
+			switch name {
+			case "ruleConfigurationOverrides":
+				return s.decodeAt(&inv.RuleConfigurationOverrides, name)
+			case "executionSuccessful":
+				return s.decodeAt(&inv.ExecutionSuccessful, name)
+			case "exitCode":
+				return s.decodeAt(&inv.ExitCode, name)
+			case "exitCodeDescription":
+				return s.decodeAt(&inv.ExitCodeDescription, name)
+			case "exitSignalName":
+				return s.decodeAt(&inv.ExitSignalName, name)
+			case "toolExecutionNotifications":
+				return s.notifications(&inv.ToolExecutionNotifications, name)
+			case "toolConfigurationNotifications":
+				return s.notifications(&inv.ToolConfigurationNotifications, name)
+			}
+			return s.dec.SkipValue()
+		})
+		if err != nil {
+			return atPath(err, "["+strconv.Itoa(i)+"]")
+		}
+		*dst = append(*dst, inv)
+		i++
+		return nil
+	})
+}
+
+// notifications reads an array of notifications, keeping the first
+// maxNotes distinct ones that make a warning (see notification).
+func (s *sarifStream) notifications(dst *[]sarifNotification, name string) error {
+	const maxNotes = reports.MaxWarnings + 1
+	j := 0
+	return s.array(func() error {
+		var n sarifNotification
+		if err := s.decode(&n); err != nil {
+			return atPath(err, "."+name+"["+strconv.Itoa(j)+"]")
+		}
+		j++
+		if len(*dst) >= maxNotes || notification("", "", n) == "" {
+			return nil
+		}
+		for _, o := range *dst {
+			if notification("", "", o) == notification("", "", n) {
+				return nil
+			}
+		}
+		*dst = append(*dst, n)
+		return nil
+	})
+}
+
+// decodeAt decodes a member's value, a value of the wrong kind named by
+// its member.
+func (s *sarifStream) decodeAt(v any, name string) error {
+	return atPath(s.decode(v), "."+name)
+}
+
+// atPath puts prefix before the place a value error names ("level: want a
+// string" becomes "[3].toolExecutionNotifications[0].level: …").
+func atPath(err error, prefix string) error {
+	var ve *valueError
+	if !errors.As(err, &ve) {
+		return err
+	}
+	msg := ve.err.Error()
+	switch {
+	case strings.HasPrefix(msg, "value: "):
+		msg = prefix + msg[len("value"):]
+	case strings.HasPrefix(msg, "["):
+		msg = prefix + msg
+	default:
+		msg = prefix + "." + msg
+	}
+	return &valueError{off: ve.off, err: errors.New(strings.TrimPrefix(msg, "."))}
+}
+
+// maxRuleIDs bounds the rule ids of a tool component whose descriptors are
+// kept: PMD 7 writes 57,000 descriptors of 224 ids for Spring, and no tool
+// has tens of thousands of rules; a log of a million rules must not hold
+// them all.
+const maxRuleIDs = 1 << 16
+
+// sameRule reports whether two descriptors of one id say the same of it,
+// so that one is kept for both.
+func sameRule(a, b *sarifRule) bool {
+	return a.ID == b.ID && a.Name == b.Name && a.HelpURI == b.HelpURI && a.level == b.level && a.ruleset == b.ruleset &&
+		a.category == b.category && a.priority == b.priority && a.shared == b.shared && b.texts == nil && !b.textsCut &&
+		b.messageStrings == nil && a.messageStrings == nil && slices.Equal(a.tags, b.tags) && sameProps(a.props, b.props)
+}
+
+func sameProps(a, b *ruleProps) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.securitySeverity == b.securitySeverity && a.precision == b.precision && a.toolCategory == b.toolCategory && slices.Equal(a.cwe, b.cwe)
 }
 
 // tool reads the tool object token by token, and its rules one at a time.
@@ -249,15 +372,35 @@ func (s *sarifStream) component(path string, c *sarifComponent) error {
 			if tok.Kind() != '[' {
 				return s.fail(p, fmt.Errorf("want an array of rules, got %s", kindName(tok.Kind())))
 			}
+			canon := map[string]*sarifRule{}
+			dropped := 0
 			for i := 0; s.more(); i++ {
 				rule, err := s.rule()
 				if err != nil {
 					return s.fail(p+"["+strconv.Itoa(i)+"]", err)
 				}
+				switch first := canon[rule.ID]; {
+				case rule.ID != "" && s.ruleFirst[rule.ID] == nil: // past maxRuleIDs
+					dropped++
+					if s.stubRule == nil {
+						s.stubRule = &sarifRule{}
+					}
+					rule = s.stubRule
+				case first == nil:
+					if rule.ID != "" {
+						canon[rule.ID] = rule
+					}
+				case sameRule(first, rule):
+					rule = first // PMD 7 repeats a rule's descriptor for each message
+				}
 				c.Rules = append(c.Rules, rule)
 			}
 			if _, err := s.dec.ReadToken(); err != nil {
 				return s.fail(p, err)
+			}
+			if dropped > 0 {
+				s.in.Warn(fmt.Sprintf("%s of rules past the first %d rule ids of %s not kept: their results keep their ruleId, with SARIF's defaults (level warning, no rule name or help)",
+					english.Plural(dropped, "descriptor", "descriptors"), maxRuleIDs, p))
 			}
 		default:
 			if err := s.skip(p); err != nil {
@@ -291,18 +434,39 @@ func (r *sarifRun) setTool(t *sarifTool) {
 		}
 	}
 	r.s.heldRuleText = 0 // the rule table has them now, or left them out
-	in := r.s.in
-	if r.s.tools == nil {
-		r.s.tools = map[string]bool{}
+	r.s.listTool(r.toolName, r.version)
+}
+
+// maxListedTools bounds the tools an input's Tool names ("PMD, Checkstyle,
+// and 99998 more tools"): a log of 100,000 runs of distinct tools must not
+// build a name of them all, once per run.
+const maxListedTools = 10
+
+// listTool adds a run's tool to the input's, once per name: the first
+// maxListedTools by name, then a count of the others (distinct while
+// maxInterned names are remembered).
+func (s *sarifStream) listTool(name, version string) {
+	if s.tools == nil {
+		s.tools = map[string]bool{}
 	}
-	if !r.s.tools[r.toolName] {
-		r.s.tools[r.toolName] = true
-		if in.Tool == "" {
-			in.Tool, in.ToolVersion = r.toolName, r.version
-		} else {
-			in.Tool += ", " + r.toolName
-		}
+	if s.tools[name] {
+		return
 	}
+	if len(s.tools) < maxInterned {
+		s.tools[name] = true
+	}
+	in := s.in
+	switch {
+	case in.Tool == "":
+		in.Tool, in.ToolVersion = name, version
+	case len(s.toolNames) < maxListedTools:
+		in.Tool += ", " + name
+	default:
+		s.moreTools++
+		in.Tool = strings.Join(s.toolNames, ", ") + fmt.Sprintf(", and %d more tools", s.moreTools)
+		return
+	}
+	s.toolNames = append(s.toolNames, name)
 }
 
 // describe works out what a descriptor gives each of its results: its
@@ -377,6 +541,8 @@ func (r *sarifRun) results(path string) error {
 	if tok.Kind() != '[' {
 		return s.fail(path, fmt.Errorf("want an array of results, got %s", kindName(tok.Kind())))
 	}
+	s.oneLocation = r.tool != nil && r.kind != toolPMD
+	defer func() { s.oneLocation = false }()
 	if r.tool != nil {
 		r.setOverrides() // before the converter reads them
 	}
@@ -418,12 +584,17 @@ func (r *sarifRun) results(path string) error {
 
 func needsArtifacts(res *sarifResult) bool {
 	for _, l := range res.Locations {
-		if pl := l.PhysicalLocation; pl != nil && pl.ArtifactLocation != nil &&
-			pl.ArtifactLocation.URI == "" && pl.ArtifactLocation.Index != nil {
+		if byIndex(&l) {
 			return true
 		}
 	}
-	return false
+	return res.more != nil && res.more.byIndex
+}
+
+// byIndex reports whether l names its artifact by index alone.
+func byIndex(l *sarifLocation) bool {
+	pl := l.PhysicalLocation
+	return pl != nil && pl.ArtifactLocation != nil && pl.ArtifactLocation.URI == "" && pl.ArtifactLocation.Index != nil
 }
 
 // resultKind is a result's kind (§3.27.9) as recap keeps it: "" for fail
@@ -537,7 +708,7 @@ func (r *sarifRun) convert(res *sarifResult, j int) error {
 	if len(locs) == 0 {
 		locs = []sarifLocation{{}}
 	}
-	for _, l := range locs {
+	one := func(l sarifLocation) error {
 		g := f
 		r.place(&g, l)
 		if g.Path == "" {
@@ -548,6 +719,18 @@ func (r *sarifRun) convert(res *sarifResult, j int) error {
 		}
 		if counted {
 			r.s.in.Findings++
+		}
+		return nil
+	}
+	for _, l := range locs {
+		if err := one(l); err != nil {
+			return err
+		}
+	}
+	if sp := res.more; sp != nil {
+		defer sp.close()
+		if r.kind == toolPMD {
+			return sp.each(one)
 		}
 	}
 	return nil
@@ -867,9 +1050,16 @@ func (r *sarifRun) place(f *reports.Finding, l sarifLocation) {
 // originalUriBaseIds (§3.14.14), which may chain.
 func (r *sarifRun) locate(al *sarifArtifactLocation) string {
 	uri, base := al.URI, al.URIBaseID
-	if uri == "" && al.Index != nil && *al.Index >= 0 && *al.Index < len(r.artifacts) {
-		if a := r.artifacts[*al.Index].Location; a != nil {
-			uri, base = a.URI, a.URIBaseID
+	if uri == "" && al.Index != nil {
+		switch i := *al.Index; {
+		case i >= 0 && i < len(r.artifacts):
+			if a := r.artifacts[i].Location; a != nil {
+				uri, base = a.URI, a.URIBaseID
+			}
+		default:
+			if r.badIndex++; r.badIndex == 1 {
+				r.firstBad = i // warned at the run's end
+			}
 		}
 	}
 	if uri == "" {
@@ -931,8 +1121,14 @@ func (r *sarifRun) resolve(uri, base string) string {
 
 func (r *sarifRun) baseDir(id string, depth int) (dir string, known, usable bool) {
 	b, ok := r.bases[id]
-	if !ok || depth > 8 {
+	if !ok {
 		return "", false, false
+	}
+	if depth > maxBaseChain { // a loop (A, B, A, …), or a chain too long to be real
+		if r.baseLoop == "" {
+			r.baseLoop = id // warned at the run's end (this may be the converter's goroutine)
+		}
+		return "", true, false
 	}
 	if b.URI == "" {
 		return "", b.URIBaseID == "", false
@@ -952,6 +1148,10 @@ func (r *sarifRun) baseDir(id string, depth int) (dir string, known, usable bool
 	}
 	return p, true, true
 }
+
+// maxBaseChain bounds the uriBaseIds followed from one (§3.14.14): a loop
+// is refused, not followed 8 times.
+const maxBaseChain = 8
 
 func fingerprints(m map[string]jsontext.Value) map[string]string {
 	if len(m) == 0 {

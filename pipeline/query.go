@@ -206,7 +206,7 @@ func Run(ctx context.Context, q *Query) (*Result, error) {
 		res.Files, res.Index = files, idx
 	}
 	var err error
-	if s.base, err = readBaseline(ctx, q.Baseline, &s.flt, q.Config); err != nil {
+	if s.base, err = readBaseline(ctx, q.Baseline, &s.flt, res.Index, q.Config); err != nil {
 		return nil, err
 	}
 	if p := q.Keep.Page; p != nil && p.Offset+p.Limit > DeepPage {
@@ -519,22 +519,22 @@ func (s *scan) summarizeBaseline(v *summarize.View, marked *reports.Baseline, co
 	if marked == nil {
 		return
 	}
-	for _, f := range marked.Fixed() {
-		if s.res.Index == nil || s.res.Index.Changed(f.Path) {
-			counts.Fixed++
-		}
-	}
+	counts.Fixed = marked.Fixed()
 	v.Summary.Baseline = counts
 }
 
 // readBaseline reads the baseline's findings through the filter; nil
-// without one. A baseline that cannot be read is an error: without it every
-// finding would look new.
-func readBaseline(ctx context.Context, src Source, flt *reports.Filter, cfg *config.Config) (*reports.Baseline, error) {
+// without one. With changed lines (idx), only the findings of changed files
+// count as fixed when nothing matches them. A baseline that cannot be read
+// is an error: without it every finding would look new.
+func readBaseline(ctx context.Context, src Source, flt *reports.Filter, idx *diff.Index, cfg *config.Config) (*reports.Baseline, error) {
 	if src == nil {
 		return nil, nil
 	}
 	b := reports.NewBaseline()
+	if idx != nil {
+		b.Scope = func(f *reports.Finding) bool { return idx.Changed(f.Path) }
+	}
 	keep := func(f *reports.Finding) bool {
 		if cfg != nil {
 			if cfg.Excluded(f) {

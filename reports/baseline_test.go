@@ -39,8 +39,44 @@ func TestBaseline(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("states = %v, want %v", got, want)
 	}
-	fixed := b.Fixed()
-	if len(fixed) != 1 || fixed[0].Rule != "SystemPrintln" || fixed[0].Baseline != BaselineFixed {
-		t.Errorf("fixed = %+v want the SystemPrintln finding", fixed)
+	if fixed := b.Fixed(); fixed != 1 {
+		t.Errorf("fixed = %d, want 1 (the SystemPrintln finding)", fixed)
+	}
+	// A clone marks again from the matches left: the same states.
+	c := NewBaseline()
+	c.Scope = func(f *Finding) bool { return f.Path != "C.java" } // C.java did not change
+	for _, f := range old {
+		c.Add(f)
+	}
+	for i := 0; i < 2; i++ {
+		d := c.Clone()
+		got = got[:0]
+		for j := range cur {
+			got = append(got, d.State(&cur[j]))
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("clone %d: states = %v, want %v", i, got, want)
+		}
+		if fixed := d.Fixed(); fixed != 0 {
+			t.Errorf("clone %d: %d fixed, want 0 (C.java is out of scope)", i, fixed)
+		}
+	}
+}
+
+// TestBaselineDuplicates: findings that share a fingerprint match one for
+// one, whatever their order among the others.
+func TestBaselineDuplicates(t *testing.T) {
+	b := NewBaseline()
+	for i := 0; i < 1000; i++ {
+		b.Add(Finding{Fingerprint: string(rune('a' + i%7))})
+	}
+	unchanged := 0
+	for i := 0; i < 1200; i++ {
+		if b.State(&Finding{Fingerprint: string(rune('a' + i%8))}) == BaselineUnchanged {
+			unchanged++
+		}
+	}
+	if unchanged != 1000 || b.Fixed() != 0 || b.Len() != 1000 {
+		t.Errorf("%d unchanged, %d fixed of %d; want 1000, 0", unchanged, b.Fixed(), b.Len())
 	}
 }

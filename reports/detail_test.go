@@ -92,9 +92,13 @@ func TestRulesBounds(t *testing.T) {
 	for i := 0; rs.Len() < MaxRules; i++ {
 		rs.Add("X", Rule{ID: itoa(i)})
 	}
-	cut := rs.Cut
-	if rs.Add("X", Rule{ID: "one more"}) != nil || rs.Cut != cut+1 || rs.Len() != MaxRules {
-		t.Errorf("past MaxRules: %d rules, cut %d", rs.Len(), rs.Cut)
+	// Past MaxRules: a rule with something to say is counted as left
+	// out; one that is its id alone loses nothing.
+	if rs.Add("X", Rule{ID: "bare"}) != nil || rs.Left != 0 || rs.Len() != MaxRules {
+		t.Errorf("past MaxRules, an id alone: %d rules, %d left out", rs.Len(), rs.Left)
+	}
+	if rs.Add("X", Rule{ID: "one more", Short: "says"}) != nil || rs.Left != 1 || rs.Len() != MaxRules {
+		t.Errorf("past MaxRules: %d rules, %d left out", rs.Len(), rs.Left)
 	}
 }
 

@@ -54,8 +54,11 @@ const (
 type Rules struct {
 	m     map[ruleKey]*Rule
 	bytes int
-	// Cut counts the rules and texts left out or cut by the bounds.
-	Cut int
+	// Left counts the rules left out past MaxRules that had something to
+	// say that their findings do not (a text, tags): a rule without loses
+	// nothing. Cut counts the texts cut to MaxRuleText or left out
+	// past MaxRuleBytes.
+	Left, Cut int
 }
 
 type ruleKey struct{ tool, id string }
@@ -69,7 +72,9 @@ func (rs *Rules) Add(tool string, r Rule) *Rule {
 		return have
 	}
 	if len(rs.m) >= MaxRules {
-		rs.Cut++
+		if r.says() {
+			rs.Left++
+		}
 		return nil
 	}
 	for _, s := range []*string{&r.Short, &r.Full, &r.Help, &r.HelpMarkdown} {
@@ -88,6 +93,13 @@ func (rs *Rules) Add(tool string, r Rule) *Rule {
 	}
 	rs.m[k] = &r
 	return &r
+}
+
+// says reports whether r says what its findings do not: texts, tags, a
+// precision (a finding carries its rule's name, help link, CWE ids and
+// security severity itself; Checkstyle's rules are their ids alone).
+func (r *Rule) says() bool {
+	return r.Short != "" || r.Full != "" || r.Help != "" || r.HelpMarkdown != "" || len(r.Tags) > 0 || r.Precision != ""
 }
 
 // Lookup returns the rule id of tool, or nil. A hierarchical id ("A/B",
@@ -185,7 +197,7 @@ func (rs *Rules) cut() int {
 	if rs == nil {
 		return 0
 	}
-	return rs.Cut
+	return rs.Cut + rs.Left
 }
 
 // RuleOf returns what the inputs say of f's rule, or nil.

@@ -5,13 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
-	"os"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/recap-dev/recap/internal/content"
 	"github.com/recap-dev/recap/internal/english"
 	"github.com/recap-dev/recap/summarize/render"
 )
@@ -450,11 +451,28 @@ type Event struct {
 	} `json:"repository"`
 }
 
-// ReadEvent reads an event file.
+// MaxEventBytes bounds an event file: GitHub caps a webhook's payload at
+// 25 MB, and a pull request's event is a few tens of KB.
+const MaxEventBytes = 25 << 20
+
+// ReadEvent reads an event file as recap reads a report: a regular file
+// (a FIFO would block, a device never end), at most MaxEventBytes; the
+// error names the file.
 func ReadEvent(path string) (*Event, error) {
-	b, err := os.ReadFile(path)
+	f, st, err := content.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", path, content.PathErr(err))
+	}
+	defer f.Close()
+	if st.Size() > MaxEventBytes {
+		return nil, fmt.Errorf("%s: %d bytes, over the %d MiB of an event file: not a GitHub event file", path, st.Size(), MaxEventBytes>>20)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, MaxEventBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, content.PathErr(err))
+	}
+	if len(b) > MaxEventBytes { // grew while read
+		return nil, fmt.Errorf("%s: over the %d MiB of an event file: not a GitHub event file", path, MaxEventBytes>>20)
 	}
 	var e Event
 	if err := json.Unmarshal(b, &e); err != nil {

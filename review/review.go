@@ -298,7 +298,7 @@ func countsLine(s *summarize.Summary) string {
 	if len(parts) > 0 {
 		line = strings.Join(parts, " · ") + " (" + sev + ")"
 	}
-	line += " in " + english.Plural(s.Files, "file", "files")
+	line += " in " + s.FilesText()
 	if sec := s.Security; sec != nil && sec.Findings > 0 {
 		line += fmt.Sprintf("; **%d** about security", sec.Findings)
 	}

@@ -1,6 +1,9 @@
 package summarize_test
 
 import (
+	"fmt"
+	"io"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -58,4 +61,48 @@ func BenchmarkSummarize(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkManyInputs reads a directory of n one-finding SARIF logs and
+// writes the summary as JSON and as text, as recap summary does: the time
+// per input stays the same from 1,000 inputs to 8,000 (linear in the
+// inputs; ns/input is the figure to compare).
+func BenchmarkManyInputs(b *testing.B) {
+	counter, err := tokens.New(tokens.Default)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, n := range []int{1000, 8000} {
+		dir := b.TempDir()
+		for i := 0; i < n; i++ {
+			log := fmt.Sprintf(`{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"T"}},"results":[{"ruleId":"R%d","message":{"text":"m"},`+
+				`"locations":[{"physicalLocation":{"artifactLocation":{"uri":"src/f%d.java"},"region":{"startLine":1}}}]}]}]}`, i%50, i)
+			if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("r%05d.sarif", i)), []byte(log), 0o644); err != nil {
+				b.Fatal(err)
+			}
+		}
+		for _, out := range []struct {
+			name string
+			r    render.Renderer
+		}{{"json", render.JSON{}}, {"text", render.Text{}}} {
+			b.Run(fmt.Sprintf("%s/inputs=%d", out.name, n), func(b *testing.B) {
+				for i := 0; i < b.N; i++ {
+					c := summarize.NewCollector()
+					c.KeepPage(0, summarize.DefaultLimit)
+					inputs, err := parsers.ReadAll([]string{dir}, parsers.ReadOptions{Root: dir}, func(f reports.Finding) error { c.Add(f); return nil })
+					if err != nil || len(inputs) != n {
+						b.Fatalf("%v: %d inputs", err, len(inputs))
+					}
+					v := c.View(inputs)
+					if l, ok := out.r.(summarize.Layout); ok {
+						summarize.Fit(v, counter, budget.DefaultMaxTokens, l)
+					}
+					if err := out.r.Render(io.Discard, v); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/input")
+			})
+		}
+	}
 }

@@ -158,7 +158,7 @@ func (c *Collector) Summary() Summary {
 	files, exact := c.files.distinct()
 	s := Summary{
 		Total: c.total, Problems: c.total, Files: files, BySeverity: c.sev, ByTool: map[string]int{},
-		TopCategories: top(c.cats.m), TopFiles: top(c.files.m), TopRules: []RuleCount{},
+		TopCategories: top(c.cats.sure()), TopFiles: top(c.files.sure()), TopRules: []RuleCount{},
 	}
 	for _, q := range reports.Qualities {
 		var byImpact ImpactCounts
@@ -196,17 +196,17 @@ func (c *Collector) Summary() Summary {
 			*s.Security.ByImpact.at(i) = c.securityByImpact[i]
 		}
 		if c.cwe != nil {
-			s.Security.TopCWE = topCWE(c.cwe.m)
+			s.Security.TopCWE = topCWE(c.cwe.sure())
 			if _, exact := c.cwe.distinct(); !exact {
 				s.Approximate = append(s.Approximate, "topCwe")
 			}
 		}
 	}
 	sort.Strings(s.Approximate)
-	for k, v := range c.tools.m {
+	for k, v := range c.tools.sure() {
 		s.ByTool[k] = v
 	}
-	for k, n := range c.rules.m {
+	for k, n := range c.rules.sure() {
 		s.TopRules = append(s.TopRules, RuleCount{Name: k.rule, Tool: k.tool, Count: n})
 	}
 	sort.Slice(s.TopRules, func(i, j int) bool {

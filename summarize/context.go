@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path"
-	"path/filepath"
 	"strings"
 	"unicode/utf8"
 
@@ -155,14 +153,16 @@ func byteSize(n int64) string {
 }
 
 // Dir is a [Source] over a directory (the repository's working tree). Paths
-// are repository-relative; one that leaves the directory is refused, and so
-// is one that a symbolic link leads out of it (a pull request can add a
-// link to /etc/passwd, or to a directory outside): the path is resolved,
-// then checked.
+// are repository-relative and opened inside the directory by construction
+// (a [content.Root]): one that leaves it by name is refused, and so is one
+// that a symbolic link leads out of (a pull request can add a link to
+// /etc/passwd, or to a directory outside), even when the link is swapped
+// in while recap reads. Close releases the directory.
 type Dir struct {
 	Root  string
 	files FileSource
-	real  string // Root with its symbolic links resolved, once known
+	root  *content.Root
+	err   error // opening Root
 }
 
 // Lines implements [Source].
@@ -173,34 +173,36 @@ func (d *Dir) Lines(p string, from, to int) ([]string, error) {
 	return d.files.Lines(p, from, to)
 }
 
-func (d *Dir) open(p string) (io.ReadCloser, int64, error) {
-	clean := path.Clean(p)
-	if p == "" || path.IsAbs(clean) || clean == ".." || strings.HasPrefix(clean, "../") || isWindowsAbs(clean) {
-		return nil, 0, fmt.Errorf("%s is not inside the repository", p)
+// Close releases the directory, once Lines opened it.
+func (d *Dir) Close() error {
+	if d.root == nil {
+		return nil
 	}
-	full := filepath.Join(d.Root, filepath.FromSlash(clean))
-	if !d.inside(full) {
-		return nil, 0, fmt.Errorf("%s is a symbolic link that leads outside the repository", p)
-	}
-	return OpenSized(full)
+	err := d.root.Close()
+	d.root = nil
+	return err
 }
 
-// inside reports whether full, its links resolved, lies in the root; a path
-// that does not resolve (a missing file) is left to the opening to report.
-func (d *Dir) inside(full string) bool {
-	if d.real == "" {
-		real, err := filepath.EvalSymlinks(d.Root)
-		if err != nil {
-			return true
-		}
-		d.real = real
+func (d *Dir) open(p string) (io.ReadCloser, int64, error) {
+	if d.root == nil && d.err == nil {
+		d.root, d.err = content.OpenRoot(d.Root)
 	}
-	real, err := filepath.EvalSymlinks(full)
-	if err != nil {
-		return true
+	if d.err != nil {
+		return nil, 0, fmt.Errorf("the repository %s: %w", d.Root, content.PathErr(d.err))
 	}
-	rel, err := filepath.Rel(d.real, real)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+	if p == "" || isWindowsAbs(p) {
+		return nil, 0, fmt.Errorf("%s is not inside the repository", p)
+	}
+	f, st, err := d.root.Open(p)
+	switch {
+	case errors.Is(err, content.ErrOutside):
+		return nil, 0, fmt.Errorf("%s is not inside the repository", p)
+	case errors.Is(err, content.ErrLinkOutside):
+		return nil, 0, fmt.Errorf("%s %s", p, d.root.LinkOutside(p, "the repository"))
+	case err != nil:
+		return nil, 0, content.PathErr(err)
+	}
+	return f, st.Size(), nil
 }
 
 // OpenSized opens a regular file (a directory, a FIFO or a device is

@@ -152,21 +152,35 @@ func TestDirSymlinks(t *testing.T) {
 	for link, target := range map[string]string{
 		"src/Evil.java": secret,                               // a file outside
 		"out":           outside,                              // a directory outside
-		"src/Same.java": filepath.Join(repo, "src", "A.java"), // inside: fine
+		"src/Same.java": "A.java",                             // inside: fine
+		"src/Abs.java":  filepath.Join(repo, "src", "A.java"), // absolute: never followed
 	} {
 		if err := os.Symlink(target, filepath.Join(repo, filepath.FromSlash(link))); err != nil {
 			t.Fatal(err)
 		}
 	}
 	d := &Dir{Root: repo}
-	for _, p := range []string{"src/Evil.java", "out/secret.txt"} {
+	for p, note := range map[string]string{
+		"src/Evil.java":  "no context: src/Evil.java is an absolute symbolic link, which is not followed (a link must be relative and stay inside the repository)",
+		"src/Abs.java":   "no context: src/Abs.java is an absolute symbolic link, which is not followed (a link must be relative and stay inside the repository)",
+		"out/secret.txt": "no context: out/secret.txt is under a symbolic link that leads outside the repository",
+	} {
 		fv := FindingView{Finding: reports.Finding{Path: p, Line: 2}}
 		AddContext(&fv, d)
-		if len(fv.Context) != 0 || !strings.Contains(fv.ContextNote, "leads outside the repository") {
+		if len(fv.Context) != 0 || fv.ContextNote != note {
 			t.Errorf("%s: context %v, note %q", p, fv.Context, fv.ContextNote)
 		}
 	}
-	fv := FindingView{Finding: reports.Finding{Path: "src/Same.java", Line: 2}}
+	rel := filepath.Join(repo, "src", "Up.java") // relative, out
+	if err := os.Symlink(filepath.Join("..", "..", filepath.Base(outside), "secret.txt"), rel); err != nil {
+		t.Fatal(err)
+	}
+	fv := FindingView{Finding: reports.Finding{Path: "src/Up.java", Line: 2}}
+	AddContext(&fv, d)
+	if fv.ContextNote != "no context: src/Up.java is a symbolic link that leads outside the repository" {
+		t.Errorf("a relative link out: %v %q", fv.Context, fv.ContextNote)
+	}
+	fv = FindingView{Finding: reports.Finding{Path: "src/Same.java", Line: 2}}
 	AddContext(&fv, d)
 	if len(fv.Context) != 3 || fv.Context[1].Text != "b" {
 		t.Errorf("a link inside the repository: %+v (%s)", fv.Context, fv.ContextNote)

@@ -3,6 +3,7 @@ package summarize
 import (
 	"fmt"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/recap-dev/recap/internal/english"
@@ -113,11 +114,8 @@ func fitBase(v *View, c budget.Counter, limit int, l Layout) {
 	if warned > 0 {
 		v.Omitted = append(v.Omitted, budget.Omission{What: fmt.Sprintf("warnings of %d input(s): read the inputs one at a time", warned)})
 	}
-	dropped := 0
-	for len(v.Inputs) > 1 && c.Count(l.View(v)) > limit/2 {
-		v.Inputs = v.Inputs[:len(v.Inputs)-1]
-		dropped++
-	}
+	dropped := len(v.Inputs) - keepInputs(v, c, limit, l)
+	v.Inputs = v.Inputs[:len(v.Inputs)-dropped]
 	if dropped > 0 {
 		v.Omitted = append(v.Omitted, budget.Omission{What: fmt.Sprintf("the status of %d more inputs: read fewer inputs at a time", dropped)})
 	}
@@ -140,6 +138,27 @@ func fitBase(v *View, c budget.Counter, limit int, l Layout) {
 		v.Summary.ByTool = byTool
 		v.Omitted = append(v.Omitted, budget.Omission{What: fmt.Sprintf("the counts of %d more tools: filter by tool, or raise maxTokens", len(tools)-3)})
 	}
+}
+
+// keepInputs is how many of v's first inputs (at least one) the view may
+// keep within half the budget. It doubles the inputs tried until they do
+// not fit, then halves the gap: the views it renders hold at most twice the
+// inputs kept, so that ten thousand inputs cost a few small renders, not
+// one render of them all per input dropped.
+func keepInputs(v *View, c budget.Counter, limit int, l Layout) int {
+	all := v.Inputs
+	defer func() { v.Inputs = all }()
+	fits := func(k int) bool {
+		v.Inputs = all[:k]
+		return c.Count(l.View(v)) <= limit/2
+	}
+	lo, hi := 1, 2 // lo fits (or is the least kept); hi is the first tried past it
+	for hi <= len(all) && fits(hi) {
+		lo, hi = hi, 2*hi
+	}
+	hi = min(hi, len(all)+1)
+	// Between lo and hi: the first that does not fit.
+	return lo + sort.Search(hi-lo-1, func(i int) bool { return !fits(lo + 1 + i) })
 }
 
 // squeeze is the last resort of the smallest budgets, once only the
@@ -229,13 +248,16 @@ func apply(v *View, baseOmitted []budget.Omission, findings []FindingView, tops 
 	p.Returned = len(v.Findings)
 	next := p.Offset + p.Returned
 	p.NextOffset = nil
-	if next < p.Total {
+	if next < p.Total && next > p.Offset { // never the offset just asked for: a caller following it would loop
 		p.NextOffset = &next
 	}
 	if noCtxN > 0 {
 		v.Omitted = append(v.Omitted, budget.Omission{What: fmt.Sprintf("context of %s: raise maxTokens, or ask for fewer findings (limit)", english.Plural(noCtxN, "finding", "findings")), Tokens: noCtxTok})
 	}
-	if droppedN > 0 {
+	switch {
+	case droppedN > 0 && p.Returned == 0:
+		v.Omitted = append(v.Omitted, budget.Omission{What: fmt.Sprintf("%s of the requested page: not one fits beside the summary; raise maxTokens, or narrow the filters", english.Plural(droppedN, "finding", "findings")), Tokens: droppedTok})
+	case droppedN > 0:
 		v.Omitted = append(v.Omitted, budget.Omission{What: fmt.Sprintf("%s of the requested page: raise maxTokens, narrow the filters, or page with offset=%d", english.Plural(droppedN, "finding", "findings"), next), Tokens: droppedTok})
 	}
 	if after := p.Total - p.Offset - len(findings); after > 0 && len(findings) > 0 {

@@ -132,6 +132,15 @@ func TestFitCorpus(t *testing.T) {
 			if accounted != p.Total || p.Returned != len(v.Findings) {
 				t.Errorf("%s: offset %d + returned %d + omitted = %d, total %d", name, p.Offset, p.Returned, accounted, p.Total)
 			}
+			// Never the offset just asked for: a caller following it would loop.
+			if p.NextOffset != nil && *p.NextOffset <= p.Offset {
+				t.Errorf("%s: next offset %d after offset %d", name, *p.NextOffset, p.Offset)
+			}
+			for _, o := range v.Omitted {
+				if strings.Contains(o.What, fmt.Sprintf("offset=%d,", p.Offset)) || strings.HasSuffix(o.What, fmt.Sprintf("offset=%d", p.Offset)) {
+					t.Errorf("%s: a marker suggests the offset asked for: %s", name, o.What)
+				}
+			}
 			for _, f := range v.Findings {
 				if f.ID == "" || f.Message == "" || !f.Severity.Valid() {
 					t.Errorf("%s: finding cut: %+v", name, f.Finding)

@@ -1,7 +1,6 @@
 package summarize
 
 import (
-	"hash/maphash"
 	"math"
 	"math/bits"
 	"slices"
@@ -10,32 +9,38 @@ import (
 // MaxDistinct bounds the names (files, rules, categories, tools) a
 // [Collector] counts exactly: past it, its memory stays flat whatever the
 // number of distinct names (a report of millions of files), the names with
-// the most findings are kept for the top lists (their counts may be over the
-// truth by at most the largest count dropped), and the number of distinct
-// files is estimated; [Summary.Approximate] says which counts are estimates.
+// the most findings are kept for the top lists (their counts shown are what
+// is sure: at most the truth, never over it), and the number of distinct
+// files is estimated (never more than the findings that have a file);
+// [Summary.Approximate] says which counts are estimates.
 const MaxDistinct = 100_000
 
 // tally counts findings by a name: exactly while it has at most max names;
 // then, on reaching max, it keeps the half with the largest counts and lets
 // a new name start at the largest count dropped (so that a frequent name is
 // never lost: its count can only be over the truth by at most that), and it
-// estimates the distinct names with a HyperLogLog.
+// estimates the distinct names with a HyperLogLog. A name that starts at
+// the floor has that much of its count unsure (err): its count less err is
+// sure, and is what the counts show. The hash is fixed, so that the same
+// findings give the same estimate every run.
 type tally[K comparable] struct {
 	m     map[K]int
+	err   map[K]int // the unsure part of a count, for names that started at the floor
 	max   int
+	adds  int          // names added, repeats included: a bound of the distinct names
 	floor int          // the largest count dropped; 0 while exact
 	hll   *hyperLogLog // the distinct names, once not exact
-	hash  func(maphash.Seed, K) uint64
-	seed  maphash.Seed
+	hash  func(K) uint64
 }
 
-func newTally[K comparable](max int, hash func(maphash.Seed, K) uint64) *tally[K] {
-	return &tally[K]{m: map[K]int{}, max: max, hash: hash, seed: maphash.MakeSeed()}
+func newTally[K comparable](max int, hash func(K) uint64) *tally[K] {
+	return &tally[K]{m: map[K]int{}, max: max, hash: hash}
 }
 
 func (t *tally[K]) add(k K) {
+	t.adds++
 	if t.hll != nil {
-		t.hll.add(t.hash(t.seed, k))
+		t.hll.add(t.hash(k))
 	}
 	if n, ok := t.m[k]; ok {
 		t.m[k] = n + 1
@@ -45,6 +50,25 @@ func (t *tally[K]) add(k K) {
 		t.shrink()
 	}
 	t.m[k] = t.floor + 1
+	if t.floor > 0 {
+		if t.err == nil {
+			t.err = map[K]int{}
+		}
+		t.err[k] = t.floor
+	}
+}
+
+// sure returns the counts that are sure (at most the truth): the counts
+// themselves while the tally is exact.
+func (t *tally[K]) sure() map[K]int {
+	if len(t.err) == 0 {
+		return t.m
+	}
+	out := make(map[K]int, len(t.m))
+	for k, n := range t.m {
+		out[k] = n - t.err[k]
+	}
+	return out
 }
 
 // shrink drops the half of the names with the smallest counts.
@@ -52,7 +76,7 @@ func (t *tally[K]) shrink() {
 	if t.hll == nil {
 		t.hll = newHyperLogLog()
 		for k := range t.m {
-			t.hll.add(t.hash(t.seed, k))
+			t.hll.add(t.hash(k))
 		}
 	}
 	counts := make([]int, 0, len(t.m))
@@ -64,25 +88,43 @@ func (t *tally[K]) shrink() {
 	for k, n := range t.m {
 		if n <= median {
 			delete(t.m, k)
+			delete(t.err, k)
 		}
 	}
 	t.floor = max(t.floor, median)
 }
 
-// distinct returns the number of names, and whether it is exact.
+// distinct returns the number of names, and whether it is exact. An
+// estimate is never below the names held nor above the names added.
 func (t *tally[K]) distinct() (int, bool) {
 	if t.hll == nil {
 		return len(t.m), true
 	}
-	return t.hll.estimate(), false
+	return min(max(t.hll.estimate(), len(t.m)), t.adds), false
 }
 
-func hashString(seed maphash.Seed, s string) uint64 { return maphash.String(seed, s) }
+// The tallies' hashes: FNV-1a, mixed by splitmix64's finalizer so that
+// every bit depends on every byte (HyperLogLog reads the top bits). Fixed,
+// not seeded: the same findings give the same estimate.
+func hashString(s string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(s); i++ {
+		h = (h ^ uint64(s[i])) * 1099511628211
+	}
+	return mix(h)
+}
 
-func hashInt(seed maphash.Seed, n int) uint64 { return maphash.Comparable(seed, n) }
+func hashInt(n int) uint64 { return mix(uint64(n)) }
 
-func hashRule(seed maphash.Seed, k ruleKey) uint64 {
-	return maphash.String(seed, k.tool) ^ bits.RotateLeft64(maphash.String(seed, k.rule), 17)
+func hashRule(k ruleKey) uint64 {
+	return hashString(k.tool) ^ bits.RotateLeft64(hashString(k.rule), 17)
+}
+
+func mix(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
+	x = (x ^ x>>27) * 0x94d049bb133111eb
+	return x ^ x>>31
 }
 
 // hyperLogLog estimates the number of distinct values of a stream in 16 KB

@@ -6,18 +6,21 @@ import (
 )
 
 // TestTallyBounded: past its bound a tally's memory stays flat, the heavy
-// names stay on top with counts at or over the truth, and the distinct
-// names are estimated within 3%.
+// names stay on top with counts that are sure (at most the truth, at least
+// the truth less the floor), and the distinct names are estimated within
+// 3%, the same each time.
 func TestTallyBounded(t *testing.T) {
 	t.Parallel()
 	const max, distinct = 1000, 200_000
 	tl := newTally(max, hashString)
 	heavy := map[string]int{"hot/A.java": 5000, "hot/B.java": 3000, "hot/C.java": 1500}
+	truth := map[string]int{}
 	for i := 0; i < distinct; i++ {
 		tl.add(fmt.Sprintf("src/f%07d.java", i))
 		for name, n := range heavy { // spread through the stream
 			if i%(distinct/n) == 0 {
 				tl.add(name)
+				truth[name]++
 			}
 		}
 		if len(tl.m) > max {
@@ -28,10 +31,47 @@ func TestTallyBounded(t *testing.T) {
 	if exact || got < distinct*97/100 || got > distinct*103/100+len(heavy) {
 		t.Errorf("distinct = %d (exact %v), want about %d", got, exact, distinct+len(heavy))
 	}
-	top := top(tl.m)
+	top := top(tl.sure())
 	for i, name := range []string{"hot/A.java", "hot/B.java", "hot/C.java"} {
-		if top[i].Name != name || top[i].Count < heavy[name] || top[i].Count > heavy[name]+tl.floor {
-			t.Errorf("top[%d] = %+v, want %s with %d (at most %d over)", i, top[i], name, heavy[name], tl.floor)
+		if top[i].Name != name || top[i].Count > truth[name] || top[i].Count < truth[name]-tl.floor {
+			t.Errorf("top[%d] = %+v, want %s with %d (at most %d under)", i, top[i], name, truth[name], tl.floor)
+		}
+	}
+	for name, n := range tl.sure() {
+		want := truth[name]
+		if want == 0 {
+			want = 1
+		}
+		if n > want || n < 1 {
+			t.Fatalf("%s: count %d, truth %d", name, n, want)
+		}
+	}
+	again := newTally(max, hashString)
+	for i := 0; i < distinct; i++ {
+		again.add(fmt.Sprintf("src/f%07d.java", i))
+		for name, n := range heavy {
+			if i%(distinct/n) == 0 {
+				again.add(name)
+			}
+		}
+	}
+	if n, _ := again.distinct(); n != got {
+		t.Errorf("the same names estimated %d, then %d", got, n)
+	}
+}
+
+// TestTallyEstimateBounded: an estimate of distinct names is never more
+// than the names added (a million findings are not in more than a million
+// files), nor fewer than the names held.
+func TestTallyEstimateBounded(t *testing.T) {
+	t.Parallel()
+	for _, n := range []int{150, 1000, 5000} {
+		tl := newTally(100, hashString)
+		for i := 0; i < n; i++ {
+			tl.add(fmt.Sprint(i))
+		}
+		if got, exact := tl.distinct(); exact || got > n || got < len(tl.m) {
+			t.Errorf("%d names: estimate %d (exact %v, %d held)", n, got, exact, len(tl.m))
 		}
 	}
 }
@@ -55,12 +95,7 @@ func TestTallyExact(t *testing.T) {
 // the same each run.
 func TestHyperLogLog(t *testing.T) {
 	t.Parallel()
-	splitmix := func(x uint64) uint64 {
-		x += 0x9e3779b97f4a7c15
-		x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
-		x = (x ^ x>>27) * 0x94d049bb133111eb
-		return x ^ x>>31
-	}
+	splitmix := mix
 	for _, n := range []int{1, 10, 1000, 50_000, 1_000_000} {
 		h := newHyperLogLog()
 		for i := 0; i < n; i++ {

@@ -1,6 +1,9 @@
 package summarize
 
 import (
+	"slices"
+
+	"github.com/recap-dev/recap/internal/english"
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/summarize/budget"
 )
@@ -95,7 +98,10 @@ type Summary struct {
 	Security *SecurityCounts `json:"security,omitempty"`
 	// Approximate names the counts that are estimates (files, topFiles,
 	// topRules, …), when there were more distinct names than [MaxDistinct];
-	// empty when every count is exact.
+	// empty when every count is exact. An estimated number of files is never
+	// more than the findings with a file; the counts of an estimated top
+	// list (or byTool) are what is sure: at least that many, never more.
+	// Every format says so ([Summary.FilesText], [Summary.Estimated]).
 	Approximate []string `json:"approximate,omitempty"`
 }
 
@@ -271,4 +277,17 @@ func (v *View) Failed() bool {
 		}
 	}
 	return false
+}
+
+// Estimated reports whether the count named (as in Approximate: "files",
+// "topRules", …) is an estimate.
+func (s *Summary) Estimated(what string) bool { return slices.Contains(s.Approximate, what) }
+
+// FilesText says the number of files for a line of text: "3 files", or
+// "about 1016358 files" when it is an estimate.
+func (s *Summary) FilesText() string {
+	if s.Estimated("files") {
+		return "about " + english.Plural(s.Files, "file", "files")
+	}
+	return english.Plural(s.Files, "file", "files")
 }

@@ -467,7 +467,11 @@ func TestContextThroughSymlink(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(repo, "src"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Symlink(filepath.Join(outside, "passwd"), filepath.Join(repo, "src", "Evil.java")); err != nil {
+	target, err := filepath.Rel(filepath.Join(repo, "src"), filepath.Join(outside, "passwd")) // relative: an absolute link is not followed at all
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, filepath.Join(repo, "src", "Evil.java")); err != nil {
 		t.Fatal(err)
 	}
 	report := filepath.Join(repo, "checkstyle.xml")

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"strings"
 )
 
 // IsGzip reports whether br's content starts with gzip's magic bytes. It
@@ -32,7 +33,55 @@ func Decompress(br *bufio.Reader) (io.Reader, error) {
 	if err != nil {
 		return nil, fmt.Errorf("gzip: %w", err)
 	}
-	return zr, nil
+	zr.Multistream(false)
+	return &gzipStreams{zr: zr, br: br}, nil
+}
+
+// bare is an error's message without compress/gzip's "gzip: ".
+func bare(err error) string {
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return "cut short"
+	}
+	return strings.TrimPrefix(err.Error(), "gzip: ")
+}
+
+// gzipStreams reads gzip members one after the other (as gzip -d does),
+// and says what is wrong when what follows a member is not one: junk
+// after the compressed data, or a member cut short, are named as such, not
+// left for the reader above to take as its own input ending early.
+type gzipStreams struct {
+	zr      *gzip.Reader
+	br      *bufio.Reader
+	members int
+	err     error
+}
+
+func (g *gzipStreams) Read(p []byte) (int, error) {
+	for g.err == nil {
+		n, err := g.zr.Read(p)
+		switch {
+		case err == io.EOF:
+			g.members++
+			if _, perr := g.br.Peek(1); perr == io.EOF {
+				g.err = io.EOF
+			} else if rerr := g.zr.Reset(g.br); rerr != nil {
+				g.err = fmt.Errorf("gzip: what follows the compressed data (member %d) is not gzip (%s)", g.members, bare(rerr))
+			} else {
+				g.zr.Multistream(false)
+			}
+		case errors.Is(err, io.ErrUnexpectedEOF):
+			g.err = fmt.Errorf("gzip: the compressed data (member %d) is cut short", g.members+1)
+		case err != nil:
+			g.err = err // compress/gzip's own, "gzip: invalid checksum"
+			if !strings.HasPrefix(err.Error(), "gzip: ") {
+				g.err = fmt.Errorf("gzip: %w", err)
+			}
+		}
+		if n > 0 {
+			return n, nil
+		}
+	}
+	return 0, g.err
 }
 
 // BinarySniffLen is how many leading bytes [IsBinary] looks at, as git does.

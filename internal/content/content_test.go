@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -75,5 +76,46 @@ func TestPathErr(t *testing.T) {
 	other := errors.New("is a directory")
 	if PathErr(other) != other {
 		t.Error("another error is changed")
+	}
+}
+
+// TestGzipStreams: members are read one after the other; what follows a
+// member and is not one, and a member cut short, are named as such; a bad
+// checksum keeps compress/gzip's words.
+func TestGzipStreams(t *testing.T) {
+	member := func(s string) []byte {
+		var b bytes.Buffer
+		zw := gzip.NewWriter(&b)
+		zw.Write([]byte(s))
+		zw.Close()
+		return b.Bytes()
+	}
+	one := member(strings.Repeat("hello ", 1000))
+	badSum := slices.Clone(one)
+	badSum[len(badSum)-8] ^= 0xff
+	for _, tc := range []struct {
+		name string
+		in   []byte
+		want string // read whole, or the error
+	}{
+		{"one member", one, strings.Repeat("hello ", 1000)},
+		{"two members", append(member("a"), member("b")...), "ab"},
+		{"junk after", append(slices.Clone(one), "<html>not a gzip member</html>"...), "gzip: what follows the compressed data (member 1) is not gzip (invalid header)"},
+		{"a member cut after one", append(slices.Clone(one), 0x1f, 0x8b, 8), "gzip: what follows the compressed data (member 1) is not gzip (cut short)"},
+		{"cut short", one[:len(one)/2], "gzip: the compressed data (member 1) is cut short"},
+		{"bad checksum", badSum, "gzip: invalid checksum"},
+	} {
+		r, err := Decompress(bufio.NewReader(bytes.NewReader(tc.in)))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		b, err := io.ReadAll(r)
+		got := string(b)
+		if err != nil {
+			got = err.Error()
+		}
+		if got != tc.want {
+			t.Errorf("%s: %.80q, want %.80q", tc.name, got, tc.want)
+		}
 	}
 }

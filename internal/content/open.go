@@ -5,32 +5,48 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"syscall"
 )
 
 // ErrNotRegular: a path names a FIFO, a device or a socket, whose reading
 // blocks or never ends.
 var ErrNotRegular = errors.New("not a regular file")
 
-// Open opens a regular file for reading, and refuses anything else before
-// opening it (opening a FIFO blocks until a writer comes): a directory, and
-// with ErrNotRegular a FIFO, a device or a socket.
+// Open opens a regular file for reading, and refuses anything else: a
+// directory, and with ErrNotRegular a FIFO, a device or a socket. The file
+// is opened without waiting (opening a FIFO for reading blocks until a
+// writer comes; non-blocking, it returns at once and is refused), then
+// judged on what was opened, so that nothing swapped in between slips by.
 func Open(path string) (*os.File, fs.FileInfo, error) {
-	if st, err := os.Stat(path); err == nil {
-		if err := Regular(st); err != nil {
-			return nil, nil, err
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, nil, socketError(err, func() (fs.FileInfo, error) { return os.Stat(path) })
+	}
+	return regularFile(f)
+}
+
+// socketError names the error of opening a socket (ENXIO: "no such device
+// or address") as what it is.
+func socketError(err error, stat func() (fs.FileInfo, error)) error {
+	var pe *fs.PathError
+	if errors.Is(err, syscall.ENXIO) && errors.As(err, &pe) {
+		if st, serr := stat(); serr == nil && !st.Mode().IsRegular() {
+			return &fs.PathError{Op: pe.Op, Path: pe.Path, Err: Regular(st)}
 		}
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, nil, err
-	}
+	return err
+}
+
+// regularFile keeps f when it is a regular file, else closes it and says
+// what it is.
+func regularFile(f *os.File) (*os.File, fs.FileInfo, error) {
 	st, err := f.Stat()
 	if err == nil {
-		err = Regular(st) // replaced between the two looks
+		err = Regular(st)
 	}
 	if err != nil {
 		f.Close()
-		return nil, nil, err
+		return nil, nil, &fs.PathError{Op: "open", Path: f.Name(), Err: err}
 	}
 	return f, st, nil
 }

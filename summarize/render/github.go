@@ -193,7 +193,7 @@ func ghNotice(v *summarize.View, shown map[reports.Severity]int) string {
 	if note := ProblemsNote(&s); note != "" {
 		msg += " (" + note + ")"
 	}
-	msg += fmt.Sprintf(" in %s: %d error, %d warning, %d note", english.Plural(s.Files, "file", "files"),
+	msg += fmt.Sprintf(" in %s: %d error, %d warning, %d note", s.FilesText(),
 		s.BySeverity.Error, s.BySeverity.Warning, s.BySeverity.Note)
 	if b := s.Baseline; b != nil {
 		msg += fmt.Sprintf("; against the baseline %d new%s, %d unchanged, %d fixed", b.New, newProblemsNote(b), b.Unchanged, b.Fixed)

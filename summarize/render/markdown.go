@@ -94,7 +94,7 @@ func cutLines(s string, limit int) string {
 
 func markdownHead(ew *errWriter, v *summarize.View) {
 	s := v.Summary
-	ew.printf("### recap: %s%s in %s\n\n", english.Plural(s.Total, "finding", "findings"), problemsNote(&s), english.Plural(s.Files, "file", "files"))
+	ew.printf("### recap: %s%s in %s\n\n", english.Plural(s.Total, "finding", "findings"), problemsNote(&s), s.FilesText())
 	if n := Suppressed(v); n > 0 {
 		ew.printf("_%s suppressed in the reports, not counted._\n\n", english.Plural(n, "result", "results"))
 	}
@@ -114,7 +114,7 @@ func markdownHead(ew *errWriter, v *summarize.View) {
 	}
 	markdownTopLists(ew, &s)
 	var rows [][]string
-	for _, in := range v.Inputs {
+	for _, in := range v.Inputs[:min(len(v.Inputs), MaxInputRows)] {
 		status := "ok"
 		if in.Error != "" {
 			status = "error: " + in.Error
@@ -128,21 +128,24 @@ func markdownHead(ew *errWriter, v *summarize.View) {
 	}
 	ew.tbl([]string{"input", "format", "tool", "findings", "status"},
 		[]tw.Align{tw.AlignLeft, tw.AlignLeft, tw.AlignLeft, tw.AlignRight, tw.AlignLeft}, rows)
+	if more := moreInputs(v.Inputs); more != "" {
+		ew.printf("%s\n\n", MarkdownText(more))
+	}
 }
 
 func markdownTopLists(ew *errWriter, s *summarize.Summary) {
 	if len(s.TopCategories) > 0 {
-		ew.tbl([]string{"top categories", "count"}, left2, countRows(s.TopCategories))
+		ew.tbl([]string{"top categories", countTitle(s, "topCategories")}, left2, countRows(s.TopCategories))
 	}
 	if len(s.TopRules) > 0 {
 		var rows [][]string
 		for _, r := range s.TopRules {
 			rows = append(rows, []string{r.Name, r.Tool, strconv.Itoa(r.Count)})
 		}
-		ew.tbl([]string{"top rules", "tool", "count"}, []tw.Align{tw.AlignLeft, tw.AlignLeft, tw.AlignRight}, rows)
+		ew.tbl([]string{"top rules", "tool", countTitle(s, "topRules")}, []tw.Align{tw.AlignLeft, tw.AlignLeft, tw.AlignRight}, rows)
 	}
 	if len(s.TopFiles) > 0 {
-		ew.tbl([]string{"top files", "count"}, left2, countRows(s.TopFiles))
+		ew.tbl([]string{"top files", countTitle(s, "topFiles")}, left2, countRows(s.TopFiles))
 	}
 }
 

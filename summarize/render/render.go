@@ -182,6 +182,48 @@ func DisplayRule(id, name string) string {
 	return id
 }
 
+// MaxInputRows bounds the rows of the inputs' table of text and Markdown:
+// past it one line counts the other inputs (their errors and warnings are
+// still written, one line each), so that a run over 200,000 reports does
+// not build a table of them all. JSON lists every input (within its
+// budget).
+const MaxInputRows = 1000
+
+// moreInputs is the line that counts the inputs past MaxInputRows, ""
+// when there are none.
+func moreInputs(inputs []reports.Input) string {
+	if len(inputs) <= MaxInputRows {
+		return ""
+	}
+	rest := inputs[MaxInputRows:]
+	findings, failed, warned := 0, 0, 0
+	for _, in := range rest {
+		findings += in.Findings
+		switch {
+		case in.Error != "":
+			failed++
+		case len(in.Warnings) > 0:
+			warned++
+		}
+	}
+	word := "inputs"
+	if len(rest) == 1 {
+		word = "input"
+	}
+	return fmt.Sprintf("and %d more %s (%s; %d not read, %d with warnings): give fewer inputs to list each",
+		len(rest), word, english.Plural(findings, "finding", "findings"), failed, warned)
+}
+
+// countTitle heads the counts of a list: "count", or "at least" when the
+// list's counts are estimates (Summary.Approximate names it), which show
+// what is sure.
+func countTitle(s *summarize.Summary, what string) string {
+	if s.Estimated(what) {
+		return "at least"
+	}
+	return "count"
+}
+
 // importanceTable is the summary's counts by quality and impact, the first
 // table of the text and Markdown views: a row per quality that has
 // findings, a column per impact and the total. No rows without findings

@@ -149,8 +149,8 @@ func TestSARIFOfCorpus(t *testing.T) {
 					}
 				}
 			}
-			if fixed := base.Fixed(); len(fixed) > 0 {
-				t.Errorf("%d findings fixed against recap's SARIF of the report, first %s %s:%d", len(fixed), fixed[0].Rule, fixed[0].Path, fixed[0].Line)
+			if fixed := base.Fixed(); fixed > 0 {
+				t.Errorf("%d findings fixed against recap's SARIF of the report", fixed)
 			}
 		})
 	}

@@ -26,7 +26,7 @@ func (Text) Render(w io.Writer, v *summarize.View) error {
 	s := v.Summary
 	guard := NewNoCommands(w)
 	ew := &errWriter{w: guard}
-	ew.printf("%s%s in %s from %s%s\n", english.Plural(s.Total, "finding", "findings"), problemsNote(&s), english.Plural(s.Files, "file", "files"),
+	ew.printf("%s%s in %s from %s%s\n", english.Plural(s.Total, "finding", "findings"), problemsNote(&s), s.FilesText(),
 		english.Plural(len(v.Inputs), "input", "inputs"), suppressedNote(v))
 	if s.Excluded > 0 {
 		ew.printf("%s excluded by the configuration, not counted\n", english.Plural(s.Excluded, "finding", "findings"))
@@ -53,11 +53,11 @@ func (Text) Render(w io.Writer, v *summarize.View) error {
 		for _, name := range sortedKeys(s.ByTool) {
 			rows = append(rows, []string{PlainText(name), strconv.Itoa(s.ByTool[name])})
 		}
-		ew.tbl([]string{"tool", "count"}, left2, rows)
+		ew.tbl([]string{"tool", countTitle(&s, "byTool")}, left2, rows)
 	}
 	textTopLists(ew, &s)
 	rows = rows[:0]
-	for _, in := range v.Inputs {
+	for _, in := range v.Inputs[:min(len(v.Inputs), MaxInputRows)] {
 		status := "ok"
 		if in.Error != "" {
 			status = "ERROR"
@@ -71,6 +71,9 @@ func (Text) Render(w io.Writer, v *summarize.View) error {
 	}
 	ew.tbl([]string{"input", "format", "tool", "findings", "status"},
 		[]tw.Align{tw.AlignLeft, tw.AlignLeft, tw.AlignLeft, tw.AlignRight, tw.AlignLeft}, rows)
+	if more := moreInputs(v.Inputs); more != "" {
+		ew.printf("%s\n\n", more)
+	}
 	for _, in := range v.Inputs {
 		for _, warn := range in.Warnings {
 			ew.printf("warning: %s: %s\n", PlainText(in.Path), PlainText(warn))
@@ -91,17 +94,17 @@ func (Text) Render(w io.Writer, v *summarize.View) error {
 
 func textTopLists(ew *errWriter, s *summarize.Summary) {
 	if len(s.TopCategories) > 0 {
-		ew.tbl([]string{"top categories", "count"}, left2, countRows(s.TopCategories))
+		ew.tbl([]string{"top categories", countTitle(s, "topCategories")}, left2, countRows(s.TopCategories))
 	}
 	if len(s.TopRules) > 0 {
 		var rows [][]string
 		for _, r := range s.TopRules {
 			rows = append(rows, []string{PlainText(r.Name), PlainText(r.Tool), strconv.Itoa(r.Count)})
 		}
-		ew.tbl([]string{"top rules", "tool", "count"}, []tw.Align{tw.AlignLeft, tw.AlignLeft, tw.AlignRight}, rows)
+		ew.tbl([]string{"top rules", "tool", countTitle(s, "topRules")}, []tw.Align{tw.AlignLeft, tw.AlignLeft, tw.AlignRight}, rows)
 	}
 	if len(s.TopFiles) > 0 {
-		ew.tbl([]string{"top files", "count"}, left2, countRows(s.TopFiles))
+		ew.tbl([]string{"top files", countTitle(s, "topFiles")}, left2, countRows(s.TopFiles))
 	}
 }
 

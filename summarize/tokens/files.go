@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 
 	"github.com/recap-dev/recap/internal/content"
 )
@@ -67,11 +69,13 @@ func Total(c Counter, files []File, budget int) Report {
 
 // CountFile counts one file with c; a file that cannot be read has its
 // Error set.
-func CountFile(c Counter, path string) File { return countFile(c, path) }
+func CountFile(c Counter, path string) File { return CountOpened(c, path, content.Open) }
 
-func countFile(c Counter, path string) File {
+// CountOpened counts the file that open gives for path (a confined
+// root's, say), as [CountFile] does.
+func CountOpened(c Counter, path string, open func(string) (*os.File, fs.FileInfo, error)) File {
 	f := File{Path: path}
-	fh, _, err := content.Open(path)
+	fh, _, err := open(path)
 	if err != nil {
 		f.Error = content.PathErr(err).Error()
 		return f

@@ -51,15 +51,17 @@ func (rf *reviewFlags) githubClient(needPR bool, ev *review.Event) (*review.Clie
 	return c, nil
 }
 
-// eventFile reads $GITHUB_EVENT_PATH when it is set and readable.
-func eventFile() *review.Event {
+// eventFile reads $GITHUB_EVENT_PATH when it is set (nil when not); an
+// event file that cannot be read is a usage error naming it, not a
+// review made without it.
+func eventFile() (*review.Event, error) {
 	p := os.Getenv("GITHUB_EVENT_PATH")
 	if p == "" {
-		return nil
+		return nil, nil
 	}
 	ev, err := review.ReadEvent(p)
 	if err != nil {
-		return nil
+		return nil, usageError("$GITHUB_EVENT_PATH: %v", err)
 	}
-	return ev
+	return ev, nil
 }

@@ -36,9 +36,13 @@ within its token budget (default 10,000 tokens and 40,000 characters).
 The tools read the reports and the git repository under --root (default: the
 git top level of the current directory); paths outside it are refused.
 Parsed reports are cached by path, size and modification time, within
---cache-size of memory (default 1GiB; a report larger than that alone is read
-by each call that needs it); result pages are kept for 10 minutes without use
-(bufferId), in the session that made them only. The search for reports skips
+--cache-size of memory (default 96MiB, about five reports of 300,000
+findings; a report larger than that alone is read by each call that needs
+it); result pages are kept for 10 minutes without use (bufferId), in the
+session that made them only, within 32MiB. The server keeps within the cache
+plus 160MiB (256MiB by default): two calls read reports at once, and a call
+that waits more than 10 seconds for its turn is answered BUSY; over HTTP the
+request bodies held at once are at most 16MiB (503 past it). The search for reports skips
 reports over 512 MiB (a path that names one reads it) and stops after 200,000
 files and directories or 5 seconds. One log line per call goes to standard
 error.
@@ -94,6 +98,11 @@ underscore serves one kind to every client.`,
 			if err != nil {
 				return usageError("%v", err)
 			}
+			if os.Getenv("GOMEMLIMIT") == "" {
+				// The collector works harder as the heap nears the bound,
+				// rather than letting garbage double it.
+				debug.SetMemoryLimit(s.MemoryBound())
+			}
 			ctx := cmd.Context()
 			if addr == "" {
 				logger.Info("serving MCP on standard input and output", "root", s.Root())
@@ -112,7 +121,7 @@ underscore serves one kind to every client.`,
 	f.StringVar(&root, "root", "", "the directory served: reports are found, and paths confined, there (default: the git top level of the current directory)")
 	f.StringVar(&addr, "http", "", "serve streamable HTTP at this address (host:port; :port binds 127.0.0.1) instead of standard input and output")
 	f.StringVar(&toolNames, "tool-names", mcpserver.NamesAuto, "tool names: auto (dotted names for the clients known to take them, underscore names for the others), dotted (analysis.getReports) or underscore (analysis_getReports)")
-	f.StringVar(&cacheSize, "cache-size", "1GiB", "memory of the parsed reports kept (KiB, MiB or GiB; at least 1MiB); a report larger than that alone is read by each call")
+	f.StringVar(&cacheSize, "cache-size", fmt.Sprintf("%dMiB", mcpserver.DefaultMaxCacheBytes>>20), "memory of the parsed reports kept (KiB, MiB or GiB; at least 1MiB); a report larger than that alone is read by each call; the server keeps within this plus 160MiB")
 	f.DurationVar(&idle, "session-idle", mcpserver.DefaultSessionIdle, "with --http: close a session (and drop its result buffers) after this long without a request")
 	f.StringVar(&token, "http-token", "", "with --http: the bearer token every request must carry (Authorization: Bearer TOKEN), at least 16 characters; needed to listen beyond loopback (default: $RECAP_HTTP_TOKEN)")
 	f.StringArrayVar(&origins, "allow-origin", nil, "with --http: also serve browser pages of this origin (scheme://host:port; repeatable); other foreign origins get 403")

@@ -184,10 +184,14 @@ func newReport(streams *IO, o *reportOptions, args []string, page bool) (*report
 	return rep, nil
 }
 
-// close removes what the stream left on disk.
+// close removes what the stream left on disk and releases the working
+// tree read for context.
 func (rep *report) close() {
 	if rep.stream != nil {
 		rep.stream.Close()
+	}
+	if c, ok := rep.context.(interface{ Close() error }); ok {
+		c.Close()
 	}
 }
 

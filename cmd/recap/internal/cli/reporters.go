@@ -28,14 +28,18 @@ func (rf *reviewFlags) check(cmd *cobra.Command, opts *reportOptions) (*review.E
 	if opts.common.format != "json" && opts.common.format != "markdown" {
 		return nil, false, usageError("--format: review writes json or markdown, not %q", opts.common.format)
 	}
-	ev := eventFile()
+	var ev *review.Event
 	headFromEvent := false
 	if rf.gitlab.on {
 		if rf.post || rf.checks.on {
 			return nil, false, usageError("--gitlab posts to GitLab; --post and --checks to GitHub: give one")
 		}
-		ev = nil
 		headFromEvent = gitlabChanges(&opts.changes)
+	} else {
+		var err error
+		if ev, err = eventFile(); err != nil {
+			return nil, false, err
+		}
 	}
 	if opts.changes.file == "" && ev != nil && ev.PullRequest.Head.SHA != "" {
 		// The diff GitHub shows: the head against its merge base with the base.

@@ -1,0 +1,157 @@
+package content
+
+import (
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func TestRoot(t *testing.T) {
+	top := t.TempDir()
+	dir := filepath.Join(top, "repo")
+	outside := filepath.Join(top, "secret")
+	for name, body := range map[string]string{"repo/src/A.java": "class A {}\n", "secret/passwd": "SECRET\n"} {
+		p := filepath.Join(top, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	links := map[string]string{
+		"in.java":     "src/A.java",                        // inside: followed
+		"out.java":    "../secret/passwd",                  // relative, leads out
+		"abs.java":    filepath.Join(outside, "passwd"),    // absolute, leads out
+		"absin.java":  filepath.Join(dir, "src", "A.java"), // absolute, even inside: refused
+		"etc":         outside,                             // a directory out
+		"srcdir":      "src",                               // a directory inside
+		"loop":        "loop",                              // itself
+		"dangling.x":  "nowhere",                           // to nothing
+		"src/up.java": "../../secret/passwd",               // out from a subdirectory
+		"src/ok.java": "../src/A.java",                     // up, then in again
+	}
+	for name, target := range links {
+		if err := os.Symlink(target, filepath.Join(dir, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "fifo.sarif"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	for _, tc := range []struct {
+		path string
+		want string // content, or the error's text
+		err  error
+	}{
+		{path: "src/A.java", want: "class A {}\n"},
+		{path: "./src/../src/A.java", want: "class A {}\n"},
+		{path: filepath.Join(dir, "src", "A.java"), want: "class A {}\n"},
+		{path: `src\A.java`, want: "class A {}\n"},
+		{path: "in.java", want: "class A {}\n"},
+		{path: "srcdir/A.java", want: "class A {}\n"},
+		{path: "src/ok.java", want: "class A {}\n"},
+		{path: "../secret/passwd", err: ErrOutside},
+		{path: filepath.Join(outside, "passwd"), err: ErrOutside},
+		{path: "C:/x.java", err: ErrOutside},
+		{path: "out.java", err: ErrLinkOutside},
+		{path: "abs.java", err: ErrLinkOutside},
+		{path: "absin.java", err: ErrLinkOutside},
+		{path: "etc/passwd", err: ErrLinkOutside},
+		{path: "etc/missing", err: ErrLinkOutside},
+		{path: "src/up.java", err: ErrLinkOutside},
+		{path: "fifo.sarif", err: ErrNotRegular},
+		{path: "src", want: "is a directory"},
+		{path: "missing.java", err: os.ErrNotExist},
+		{path: "dangling.x", err: os.ErrNotExist},
+		{path: "loop", want: "too many levels of symbolic links"},
+	} {
+		t.Run(tc.path, func(t *testing.T) {
+			done := make(chan struct{})
+			var got string
+			go func() { // a FIFO must not block
+				defer close(done)
+				f, _, err := r.Open(tc.path)
+				if err != nil {
+					got = err.Error()
+					if tc.err != nil && !errors.Is(err, tc.err) {
+						t.Errorf("Open(%q) = %v, want %v", tc.path, err, tc.err)
+					}
+					if tc.err == nil && !strings.Contains(got, tc.want) {
+						t.Errorf("Open(%q) = %v, want %q", tc.path, err, tc.want)
+					}
+					return
+				}
+				defer f.Close()
+				b, _ := io.ReadAll(f)
+				if tc.err != nil || string(b) != tc.want {
+					t.Errorf("Open(%q) read %q, want %q %v", tc.path, b, tc.want, tc.err)
+				}
+			}()
+			select {
+			case <-done:
+			case <-time.After(5 * time.Second):
+				t.Fatalf("Open(%q) blocked", tc.path)
+			}
+		})
+	}
+}
+
+func TestRootRel(t *testing.T) {
+	dir := t.TempDir()
+	r, err := OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	for in, want := range map[string]string{
+		"a/b.java": "a/b.java", "./a//b.java": "a/b.java", "a/../b": "b", ".": ".", "": ".",
+		filepath.Join(dir, "x", "y"): "x/y", dir: ".",
+		"..": "", "../a": "", "a/../../b": "", "/etc/passwd": "", "C:/x": "", `..\x`: "",
+	} {
+		got, err := r.Rel(in)
+		if want == "" {
+			if !errors.Is(err, ErrOutside) {
+				t.Errorf("Rel(%q) = %q, %v; want ErrOutside", in, got, err)
+			}
+			continue
+		}
+		if err != nil || got != want {
+			t.Errorf("Rel(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+}
+
+func TestOpenNonBlocking(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "live.sarif")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, _, err := Open(fifo)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if !errors.Is(err, ErrNotRegular) || !strings.Contains(err.Error(), "a FIFO") {
+			t.Errorf("Open(fifo) = %v, want a FIFO refused", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Open(fifo) blocked")
+	}
+	if _, _, err := Open("/dev/zero"); !errors.Is(err, ErrNotRegular) {
+		t.Errorf("Open(/dev/zero) = %v, want ErrNotRegular", err)
+	}
+}
