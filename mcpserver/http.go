@@ -52,7 +52,6 @@ const (
 // MinTokenLen is the fewest characters of a bearer token.
 const MinTokenLen = 16
 
-
 // HTTPHandler serves MCP over streamable HTTP: the SDK's handler (a session
 // per Mcp-Session-Id, closed after o.SessionIdle without a request, and
 // DNS-rebinding protection on loopback addresses), behind recap's checks:
