@@ -302,6 +302,9 @@ func countsLine(s *summarize.Summary) string {
 	if sec := s.Security; sec != nil && sec.Findings > 0 {
 		line += fmt.Sprintf("; **%d** about security", sec.Findings)
 	}
+	if s.Excluded > 0 {
+		line += "; " + english.Plural(s.Excluded, "finding", "findings") + " excluded by the configuration"
+	}
 	return line
 }
 

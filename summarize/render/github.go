@@ -201,6 +201,9 @@ func ghNotice(v *summarize.View, shown map[reports.Severity]int) string {
 	if n := Suppressed(v); n > 0 {
 		msg += fmt.Sprintf("; %s suppressed in the reports, not counted", english.Plural(n, "result", "results"))
 	}
+	if s.Excluded > 0 {
+		msg += fmt.Sprintf("; %s excluded by the configuration, not counted", english.Plural(s.Excluded, "finding", "findings"))
+	}
 	if s.Duplicates != nil && s.Duplicates.Findings > 0 {
 		msg += "; each problem annotated once, naming the other tools that reported it"
 	}
