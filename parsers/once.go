@@ -40,6 +40,8 @@ func once(srcs []source) (out []source, notes map[int][]string, skipped []string
 	byPath := map[string]int{}   // a file's absolute path → its index in out
 	bySize := map[int64][]int{}  // a file's (uncompressed) size → indexes in out
 	dropped := map[string]bool{} // the absolute paths left out as copies
+	byHash := map[[sha256.Size]byte]int{}
+	hashed := map[int]bool{} // the indexes in out whose content is in byHash
 	for _, src := range srcs {
 		if src.err != nil || src.name == "-" || src.r != nil {
 			out = append(out, src)
@@ -63,17 +65,29 @@ func once(srcs []source) (out []source, notes map[int][]string, skipped []string
 			skipped = append(skipped, src.name)
 			continue
 		}
-		size, ok := contentSize(src.name)
-		if ok {
-			for _, j := range bySize[size] {
-				if sameContent(out[j].name, src.name) {
-					notes[j] = append(notes[j], fmt.Sprintf("%s has the same content: counted once", src.name))
-					dropped[abs], ok = true, false
-					break
+		// Files of one size are hashed (once each) and compared by hash;
+		// empty files, each an error of its own, are not.
+		if size, ok := contentSize(src.name); ok && size > 0 {
+			if same := bySize[size]; len(same) > 0 {
+				for _, j := range same {
+					if !hashed[j] {
+						hashed[j] = true
+						if h, ok := contentHash(out[j].name); ok {
+							if _, dup := byHash[h]; !dup {
+								byHash[h] = j
+							}
+						}
+					}
 				}
-			}
-			if !ok {
-				continue
+				if h, ok := contentHash(src.name); ok {
+					if j, dup := byHash[h]; dup {
+						notes[j] = append(notes[j], fmt.Sprintf("%s has the same content: counted once", src.name))
+						dropped[abs] = true
+						continue
+					}
+					byHash[h] = len(out)
+				}
+				hashed[len(out)] = true
 			}
 			bySize[size] = append(bySize[size], len(out))
 		}
@@ -104,13 +118,6 @@ func contentSize(name string) (int64, bool) {
 		return 0, false
 	}
 	return int64(binary.LittleEndian.Uint32(trailer[:])), true
-}
-
-// sameContent reports whether two files hold the same content, gzip undone.
-func sameContent(a, b string) bool {
-	ha, okA := contentHash(a)
-	hb, okB := contentHash(b)
-	return okA && okB && ha == hb
 }
 
 // contentHash is the SHA-256 of a file's content, gzip undone.
