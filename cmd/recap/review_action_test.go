@@ -193,7 +193,7 @@ func TestActionScript(t *testing.T) {
 	cmd = exec.Command("bash", script, "run")
 	cmd.Dir = pr.repo.Dir
 	cmd.Env = append(os.Environ(), append(env, "INPUT_CHECKS=false", "INPUT_REVIEW=false", "INPUT_SARIF=")...)
-	out, err := cmd.Output()
+	out, _ := cmd.Output()
 	if !strings.Contains(string(out), fmt.Sprintf("::warning file=src/Cart.java,line=%d,", pr.prLine)) || strings.Count(string(out), "::warning") != 1 {
 		t.Errorf("annotations:\n%s", out)
 	}
