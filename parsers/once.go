@@ -37,6 +37,31 @@ func once(srcs []source) (out []source, notes map[int][]string, skipped []string
 		return srcs, nil, nil
 	}
 	notes = map[int][]string{}
+	// Each file is hashed once at most, and only when another kept file has
+	// its size: thousands of reports of one size cost a hash each, not a
+	// comparison with every other.
+	hashed := map[int]bool{}              // indexes in out whose hash is in byHash
+	byHash := map[[sha256.Size]byte]int{} // a content's hash → its index in out
+	sameAs := func(name string, sized []int, next int) (int, bool) {
+		if len(sized) == 0 {
+			return 0, false
+		}
+		if j := sized[0]; !hashed[j] { // the others of its size were hashed as they came
+			hashed[j] = true
+			if h, ok := contentHash(out[j].name); ok {
+				byHash[h] = j
+			}
+		}
+		h, ok := contentHash(name)
+		if !ok {
+			return 0, false
+		}
+		if j, found := byHash[h]; found {
+			return j, true
+		}
+		byHash[h], hashed[next] = next, true // kept, at index next
+		return 0, false
+	}
 	byPath := map[string]int{}   // a file's absolute path → its index in out
 	bySize := map[int64][]int{}  // a file's (uncompressed) size → indexes in out
 	dropped := map[string]bool{} // the absolute paths left out as copies
@@ -65,14 +90,9 @@ func once(srcs []source) (out []source, notes map[int][]string, skipped []string
 		}
 		size, ok := contentSize(src.name)
 		if ok {
-			for _, j := range bySize[size] {
-				if sameContent(out[j].name, src.name) {
-					notes[j] = append(notes[j], fmt.Sprintf("%s has the same content: counted once", src.name))
-					dropped[abs], ok = true, false
-					break
-				}
-			}
-			if !ok {
+			if j, same := sameAs(src.name, bySize[size], len(out)); same {
+				notes[j] = append(notes[j], fmt.Sprintf("%s has the same content: counted once", src.name))
+				dropped[abs] = true
 				continue
 			}
 			bySize[size] = append(bySize[size], len(out))
@@ -104,13 +124,6 @@ func contentSize(name string) (int64, bool) {
 		return 0, false
 	}
 	return int64(binary.LittleEndian.Uint32(trailer[:])), true
-}
-
-// sameContent reports whether two files hold the same content, gzip undone.
-func sameContent(a, b string) bool {
-	ha, okA := contentHash(a)
-	hb, okB := contentHash(b)
-	return okA && okB && ha == hb
 }
 
 // contentHash is the SHA-256 of a file's content, gzip undone.
