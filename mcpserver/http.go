@@ -52,9 +52,6 @@ const (
 // MinTokenLen is the fewest characters of a bearer token.
 const MinTokenLen = 16
 
-// Handler serves MCP over streamable HTTP with the default HTTPOptions.
-func (s *Server) Handler() http.Handler { return s.HTTPHandler(HTTPOptions{}) }
-
 // HTTPHandler serves MCP over streamable HTTP: the SDK's handler (a session
 // per Mcp-Session-Id, closed after o.SessionIdle without a request, and
 // DNS-rebinding protection on loopback addresses), behind recap's checks:

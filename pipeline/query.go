@@ -483,11 +483,10 @@ func (s *scan) pass(ctx context.Context, src Source, counts *summarize.BaselineC
 		if !first && state == reports.BaselineNew && !s.q.NewOnly && s.grouped.Known(f) {
 			state = reports.BaselineUnchanged // its problem is not new
 		}
-		if first && s.grouper != nil {
-			if r, ok := s.ids.ref(f.ID); ok {
-				f.Baseline = state // the grouper counts the new problems
-				s.grouper.Add(f, r)
-			}
+		// With new only, the grouper sees the new findings alone: the
+		// problems counted are those of the findings kept.
+		if first && s.grouper != nil && !s.q.NewOnly {
+			s.groupOne(f, state)
 		}
 		if base != nil {
 			if first {
@@ -497,9 +496,20 @@ func (s *scan) pass(ctx context.Context, src Source, counts *summarize.BaselineC
 				return nil
 			}
 		}
+		if first && s.grouper != nil && s.q.NewOnly {
+			s.groupOne(f, state)
+		}
 		return visit(f, state)
 	})
 	return inputs, base, err
+}
+
+// groupOne hands f, of the given state against the baseline, to the grouper.
+func (s *scan) groupOne(f *reports.Finding, state string) {
+	if r, ok := s.ids.ref(f.ID); ok {
+		f.Baseline = state // the grouper counts the new problems
+		s.grouper.Add(f, r)
+	}
 }
 
 // summarizeBaseline puts the counts against the baseline in v's summary,

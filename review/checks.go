@@ -25,6 +25,10 @@ const (
 	maxAnnotationText     = 64 << 10
 )
 
+// maxAlsoDetails is the most other findings of a problem an annotation's
+// raw details list, with their ids.
+const maxAlsoDetails = 50
+
 // DefaultMaxAnnotations is the most annotations recap adds to one check
 // run by default (--max-annotations): 20 requests, well within the 1,000
 // requests an hour GitHub grants a repository's GITHUB_TOKEN.
@@ -109,9 +113,15 @@ func BuildCheck(in CheckInput) *CheckRun {
 		run.Annotations = append(run.Annotations, annotation(&in.Findings[i]))
 	}
 	s := in.View.Summary
-	if s.Total == 0 {
+	problems, sev, _ := render.ProblemCounts(&s)
+	switch {
+	case s.Total == 0:
 		run.Title = "No findings " + in.Where
-	} else {
+	case problems < s.Total:
+		// Each problem is annotated once: the title counts problems.
+		run.Title = fmt.Sprintf("%s (%s) %s: %d error, %d warning, %d note", english.Plural(problems, "problem", "problems"),
+			english.Plural(s.Total, "finding", "findings"), in.Where, sev.Error, sev.Warning, sev.Note)
+	default:
 		run.Title = fmt.Sprintf("%s %s: %d error, %d warning, %d note", english.Plural(s.Total, "finding", "findings"), in.Where,
 			s.BySeverity.Error, s.BySeverity.Warning, s.BySeverity.Note)
 	}
@@ -136,6 +146,14 @@ func annotation(f *reports.Finding) Annotation {
 	if msg == "" {
 		msg = render.PlainText(render.DisplayRule(f.Rule, f.RuleName))
 	}
+	var also []reports.Also
+	if f.Detail != nil {
+		also = f.Detail.Also
+	}
+	if note := render.AlsoReportedBy(also); note != "" {
+		// The note is bounded (about 1 KB): the message makes room for it.
+		msg = cut(msg, maxAnnotationText-len(note)-16) + " (" + note + ")"
+	}
 	a.Message = cut(msg, maxAnnotationText-8)
 	var d strings.Builder
 	fmt.Fprintf(&d, "%s %s: %s rule", f.Severity, render.PlainText(f.Tool), render.PlainText(f.Rule))
@@ -153,6 +171,15 @@ func annotation(f *reports.Finding) Annotation {
 	}
 	if f.Fingerprint != "" {
 		d.WriteString("\nFingerprint: " + f.Fingerprint)
+	}
+	for i, o := range also[:min(len(also), maxAlsoDetails)] {
+		if i == 0 {
+			d.WriteString("\nThe same problem, also reported as:")
+		}
+		fmt.Fprintf(&d, "\n- %s %s (recap id %s)", render.PlainText(o.Tool), render.PlainText(o.Rule), render.PlainText(o.ID))
+	}
+	if more := len(also) - maxAlsoDetails; more > 0 {
+		fmt.Fprintf(&d, "\n- and %d more", more)
 	}
 	a.RawDetails = cut(d.String(), maxAnnotationText-8)
 	return a
@@ -176,9 +203,8 @@ func checkSummary(in CheckInput, annotated int) string {
 	s := in.View.Summary
 	var b strings.Builder
 	fmt.Fprintf(&b, "### recap: %s %s\n\n", english.Plural(s.Total, "finding", "findings"), in.Where)
-	fmt.Fprintf(&b, "**%d** error · **%d** warning · **%d** note in %s; %s.",
-		s.BySeverity.Error, s.BySeverity.Warning, s.BySeverity.Note, s.FilesText(),
-		english.Plural(annotated, "annotation", "annotations"))
+	fmt.Fprintf(&b, "%s; %s.", countsLine(&s), english.Plural(annotated, "annotation", "annotations"))
+	writeProblems(&b, &s, "annotated")
 	if in.Outside > 0 {
 		fmt.Fprintf(&b, " %s in the reports %s not %s (not annotated).", english.Plural(in.Outside, "more finding", "more findings"),
 			map[bool]string{true: "is", false: "are"}[in.Outside == 1], in.Where)

@@ -74,8 +74,8 @@ func (j *JobSummary) Write(w io.Writer, in JobSummaryInput) error {
 	var b strings.Builder
 	s := in.View.Summary
 	fmt.Fprintf(&b, "### recap: %s %s\n\n", english.Plural(s.Total, "finding", "findings"), in.Where)
-	fmt.Fprintf(&b, "**%d** error · **%d** warning · **%d** note in %s.", s.BySeverity.Error, s.BySeverity.Warning, s.BySeverity.Note,
-		s.FilesText())
+	fmt.Fprintf(&b, "%s.", countsLine(&s))
+	writeProblems(&b, &s, "listed")
 	if in.Outside > 0 {
 		fmt.Fprintf(&b, " %s in the reports %s not %s (not listed).", english.Plural(in.Outside, "more finding", "more findings"),
 			map[bool]string{true: "is", false: "are"}[in.Outside == 1], in.Where)
@@ -198,6 +198,9 @@ func jobLine(f *reports.Finding) string {
 	if f.Baseline == reports.BaselineNew {
 		note = " · _new_"
 	}
-	return fmt.Sprintf("- %s **%s** %s · %s %s: %s%s\n", render.SeverityMark(f.Severity), f.Severity, where, render.MarkdownText(f.Tool), ruleName(f),
+	if f.Detail != nil && len(f.Detail.Also) > 0 {
+		note += " · _" + render.MarkdownText(render.AlsoReportedBy(f.Detail.Also)) + "_"
+	}
+	return fmt.Sprintf("- %s %s · %s %s: %s%s\n", render.ImportanceHead(f), where, render.MarkdownText(f.Tool), ruleName(f),
 		render.MarkdownText(cut(render.PlainText(f.Message), 500)), note)
 }

@@ -226,7 +226,7 @@ func commentBody(f *summarize.FindingView, key, suggest string) string {
 	if u, ok := linkURI(f.HelpURI); ok {
 		rule = "[" + rule + "](<" + u + ">)"
 	}
-	fmt.Fprintf(&b, "%s **%s** · %s %s", render.SeverityMark(f.Severity), f.Severity, render.MarkdownText(f.Tool), rule)
+	fmt.Fprintf(&b, "%s · %s %s", render.ImportanceHead(&f.Finding), render.MarkdownText(f.Tool), rule)
 	if f.Category != "" && f.Category != reports.CategoryOther {
 		fmt.Fprintf(&b, " · %s", render.MarkdownText(f.Category))
 	}
@@ -234,6 +234,9 @@ func commentBody(f *summarize.FindingView, key, suggest string) string {
 		b.WriteString(" · _new_")
 	}
 	fmt.Fprintf(&b, "\n\n%s\n\n", render.MarkdownText(cut(f.Message, 4000)))
+	if also := render.AlsoMarkdown(f.AlsoReportedBy); also != "" {
+		fmt.Fprintf(&b, "%s.\n\n", also)
+	}
 	if suggest != "" {
 		if d := f.Detail.Fix.Description; d != "" {
 			fmt.Fprintf(&b, "Suggested fix: %s\n\n", render.MarkdownText(cut(d, 1000)))
@@ -278,6 +281,33 @@ func KeyOf(body string) string {
 	return rest[:j]
 }
 
+// countsLine is how the review's, the check run's and the job summary's
+// bodies count the findings: by impact first, the most important first,
+// then by the severity the reports give, and those about security:
+// "**1** high · **4** medium · **7** low (2 error, 6 warning, 4 note) in 1
+// file; **1** about security". Without impacts, by severity alone.
+func countsLine(s *summarize.Summary) string {
+	sev := fmt.Sprintf("%d error, %d warning, %d note", s.BySeverity.Error, s.BySeverity.Warning, s.BySeverity.Note)
+	var parts []string
+	for _, i := range reports.Impacts {
+		if n := s.ByImpact.Of(i); n > 0 {
+			parts = append(parts, fmt.Sprintf("**%d** %s", n, i))
+		}
+	}
+	line := fmt.Sprintf("**%d** error · **%d** warning · **%d** note", s.BySeverity.Error, s.BySeverity.Warning, s.BySeverity.Note)
+	if len(parts) > 0 {
+		line = strings.Join(parts, " · ") + " (" + sev + ")"
+	}
+	line += " in " + s.FilesText()
+	if sec := s.Security; sec != nil && sec.Findings > 0 {
+		line += fmt.Sprintf("; **%d** about security", sec.Findings)
+	}
+	if s.Excluded > 0 {
+		line += "; " + english.Plural(s.Excluded, "finding", "findings") + " excluded by the configuration"
+	}
+	return line
+}
+
 // summaryBody is the review's Markdown body: the counts first, then the
 // findings on changed lines that are not commented inline, as many as fit.
 func summaryBody(in Input, comments int, refused []refusedFinding, listed []summarize.FindingView) string {
@@ -285,9 +315,9 @@ func summaryBody(in Input, comments int, refused []refusedFinding, listed []summ
 	var b strings.Builder
 	b.WriteString(SummaryMarker + "\n")
 	fmt.Fprintf(&b, "### recap: %s on changed lines\n\n", english.Plural(s.Total, "finding", "findings"))
-	fmt.Fprintf(&b, "**%d** error · **%d** warning · **%d** note in %s; %d inline %s.",
-		s.BySeverity.Error, s.BySeverity.Warning, s.BySeverity.Note, s.FilesText(),
+	fmt.Fprintf(&b, "%s; %d inline %s.", countsLine(&s),
 		comments, map[bool]string{true: "comment", false: "comments"}[comments == 1])
+	writeProblems(&b, &s, "commented or listed")
 	fmt.Fprintf(&b, " %s in the reports %s outside the changed lines (not listed).\n\n",
 		english.Plural(in.Outside, "more finding", "more findings"), map[bool]string{true: "is", false: "are"}[in.Outside == 1])
 	if in.NotInHead > 0 {
@@ -295,7 +325,8 @@ func summaryBody(in Input, comments int, refused []refusedFinding, listed []summ
 			english.Plural(in.NotInHead, "finding is", "findings are"))
 	}
 	writeCounts(&b, in.View)
-	notShown := s.Total - len(in.View.Findings) // beyond the page
+	problems, _, _ := render.ProblemCounts(&s)
+	notShown := max(problems-len(in.View.Findings), 0) // beyond the page (the duplicates are named by their problem's finding)
 	if len(listed)+len(refused) > 0 {
 		fmt.Fprintf(&b, "#### Not commented inline (%d)\n\n", len(listed)+len(refused)+notShown)
 		tail := "\n_Listed in full by `recap findings --changed-only`._\n"
@@ -324,7 +355,10 @@ func summaryBody(in Input, comments int, refused []refusedFinding, listed []summ
 
 // listLine is a finding as a line of the summary's list, note after it.
 func listLine(f *summarize.FindingView, note string) string {
-	return fmt.Sprintf("- %s **%s** <code>%s</code> %s %s: %s%s\n", render.SeverityMark(f.Severity), f.Severity, render.MarkdownText(location(&f.Finding)),
+	if also := render.AlsoReportedBy(f.AlsoReportedBy); also != "" {
+		note = " _(" + render.MarkdownText(also) + ")_" + note
+	}
+	return fmt.Sprintf("- %s <code>%s</code> %s %s: %s%s\n", render.ImportanceHead(&f.Finding), render.MarkdownText(location(&f.Finding)),
 		render.MarkdownText(f.Tool), ruleName(&f.Finding), render.MarkdownText(cut(render.PlainText(f.Message), 300)), note)
 }
 
@@ -361,6 +395,18 @@ func sortComments(cs []Comment) {
 	})
 }
 
+// writeProblems says, after a headline of findings, how many problems
+// they are when some repeat another's problem (docs/formats.md,
+// "Duplicates"), and that each is shown once (how: "annotated",
+// "commented", "listed"); nothing when none does.
+func writeProblems(b *strings.Builder, s *summarize.Summary, how string) {
+	note := render.ProblemsNote(s)
+	if note == "" {
+		return
+	}
+	fmt.Fprintf(b, " They are %s: each problem is %s once, naming the other tools that reported it.", note, how)
+}
+
 // writeCounts writes what a review's summary and a check run's say after
 // their headline: results suppressed in the reports, the counts against the
 // baseline, the inputs not read, and the findings by category, report text
@@ -371,7 +417,7 @@ func writeCounts(b *strings.Builder, v *summarize.View) {
 		fmt.Fprintf(b, "%s suppressed in the reports, not counted.\n\n", english.Plural(n, "result", "results"))
 	}
 	if bl := s.Baseline; bl != nil {
-		fmt.Fprintf(b, "Against the baseline: **%d** new · **%d** unchanged · **%d** fixed.\n\n", bl.New, bl.Unchanged, bl.Fixed)
+		fmt.Fprintf(b, "Against the baseline: **%d** new%s · **%d** unchanged · **%d** fixed.\n\n", bl.New, render.NewProblemsNote(bl), bl.Unchanged, bl.Fixed)
 	}
 	var failed []string
 	for _, inp := range v.Inputs {

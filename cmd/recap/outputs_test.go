@@ -135,7 +135,8 @@ var (
 )
 
 // TestAnnotationsRoundTrip: every annotation of the real reports parses,
-// by the runner's rules, back into the finding's path, line and message.
+// by the runner's rules, back into the finding's path, line and message,
+// followed by the other findings of its problem when it has some.
 func TestAnnotationsRoundTrip(t *testing.T) {
 	root := reportstest.RepoRoot(t)
 	out, errOut, code := recap(t, root, nil, "findings", "--format", "github", "--repo", "testdata/sample", "testdata/reports")
@@ -146,15 +147,25 @@ func TestAnnotationsRoundTrip(t *testing.T) {
 		Findings []struct {
 			Path, Message string
 			Line          int
+			Also          []reports.Also `json:"alsoReportedBy"`
 		}
 	}
-	js, _, _ := recap(t, root, nil, "findings", "--format", "json", "--max-tokens", "25000", "--limit", "200", "--repo", "testdata/sample", "testdata/reports")
+	js, _, _ := recap(t, root, nil, "findings", "--format", "json", "--max-tokens", "25000", "--limit", "200", "--no-context", "--repo", "testdata/sample", "testdata/reports")
 	if err := json.Unmarshal([]byte(js), &v); err != nil {
 		t.Fatal(err)
 	}
 	want := map[string]bool{}
 	for _, f := range v.Findings {
-		want[fmt.Sprintf("%s:%d:%s", f.Path, f.Line, strings.TrimSpace(f.Message))] = true
+		// A problem that other tools report too names them after the message.
+		msg := strings.TrimSpace(f.Message)
+		if len(f.Also) > 0 {
+			var names []string
+			for _, a := range f.Also {
+				names = append(names, a.Tool+" "+a.Rule)
+			}
+			msg += " (also reported by " + strings.Join(names, ", ") + ")"
+		}
+		want[fmt.Sprintf("%s:%d:%s", f.Path, f.Line, msg)] = true
 	}
 	n := 0
 	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
@@ -167,7 +178,11 @@ func TestAnnotationsRoundTrip(t *testing.T) {
 			continue // the closing notice
 		}
 		n++
-		if !want[fmt.Sprintf("%s:%s:%s", c.props["file"], c.props["line"], c.data)] {
+		line := c.props["line"]
+		if line == "" {
+			line = "0" // a finding about the whole file
+		}
+		if !want[fmt.Sprintf("%s:%s:%s", c.props["file"], line, c.data)] {
 			t.Errorf("annotation %+v is no finding of the JSON view", c)
 		}
 	}

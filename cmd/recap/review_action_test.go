@@ -193,9 +193,40 @@ func TestActionScript(t *testing.T) {
 	cmd = exec.Command("bash", script, "run")
 	cmd.Dir = pr.repo.Dir
 	cmd.Env = append(os.Environ(), append(env, "INPUT_CHECKS=false", "INPUT_REVIEW=false", "INPUT_SARIF=")...)
-	out, _ := cmd.Output()
+	out, err := cmd.Output()
 	if !strings.Contains(string(out), fmt.Sprintf("::warning file=src/Cart.java,line=%d,", pr.prLine)) || strings.Count(string(out), "::warning") != 1 {
 		t.Errorf("annotations:\n%s", out)
+	}
+
+	// The config input: a .recap.yml that excludes the finding's rule
+	// passes the gate, and the job summary says one was excluded; one with
+	// a mistake fails the step (exit 2) naming the file and the line.
+	cfg := filepath.Join(tmp, "recap.yml")
+	if err := os.WriteFile(cfg, []byte("exclude:\n  rules: [PMD:MagicNumber]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(summary)
+	cmd = exec.Command("bash", script, "run")
+	cmd.Dir = pr.repo.Dir
+	cmd.Env = append(os.Environ(), append(env, "INPUT_CHECKS=false", "INPUT_REVIEW=false", "INPUT_SARIF=", "INPUT_CONFIG="+cfg)...)
+	stderr.Reset()
+	cmd.Stderr = &stderr
+	out, err = cmd.Output()
+	sum, _ = os.ReadFile(summary)
+	if err != nil || strings.Contains(string(out), "::warning") || !strings.Contains(string(sum), "1 finding excluded by the configuration") {
+		t.Errorf("with the config excluding the rule: %v\nstdout %s\nstderr %s\nsummary %s", err, out, stderr.String(), sum)
+	}
+	if err := os.WriteFile(cfg, []byte("exclude:\n  rule: [PMD:MagicNumber]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd = exec.Command("bash", script, "run")
+	cmd.Dir = pr.repo.Dir
+	cmd.Env = append(os.Environ(), append(env, "INPUT_CHECKS=false", "INPUT_REVIEW=false", "INPUT_SARIF=", "INPUT_CONFIG="+cfg)...)
+	stderr.Reset()
+	cmd.Stderr = &stderr
+	_, err = cmd.Output()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 || !strings.Contains(stderr.String(), cfg+`:2:3: exclude: unknown key "rule"`) {
+		t.Errorf("a config with a mistake: %v\nstderr %s", err, stderr.String())
 	}
 
 	keys := map[string]bool{}

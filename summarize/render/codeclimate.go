@@ -110,7 +110,7 @@ func codeClimateIssue(f *reports.Finding, occ *reports.Occurrences) ([]byte, boo
 	is := ccIssue{
 		Type:        "issue",
 		CheckName:   f.Tool + "/" + reports.ShortRule(f.Tool, f.Rule),
-		Description: GitLabText(sarifMessage(f)),
+		Description: ccDescription(f),
 		Severity:    CodeClimateSeverity(f.Severity),
 		Fingerprint: hex.EncodeToString(sum[:]),
 		Location:    ccLocation{Path: f.Path, Lines: ccLines{Begin: line}},
@@ -124,6 +124,17 @@ func codeClimateIssue(f *reports.Finding, occ *reports.Occurrences) ([]byte, boo
 	return EscapeJSON(b), true, err
 }
 
+// ccDescription is the issue's description: the message, and the other
+// findings of its problem when it leads one ("… (also reported by PMD
+// MethodArgumentCouldBeFinal)"), made inert.
+func ccDescription(f *reports.Finding) string {
+	msg := sarifMessage(f)
+	if f.Detail != nil && len(f.Detail.Also) > 0 {
+		msg += " (" + AlsoReportedBy(f.Detail.Also) + ")"
+	}
+	return GitLabText(msg)
+}
+
 // Render implements [Renderer]: the findings of the view's page.
 func (CodeClimate) Render(w io.Writer, v *summarize.View) error {
 	bw := bufio.NewWriter(w)
@@ -131,7 +142,7 @@ func (CodeClimate) Render(w io.Writer, v *summarize.View) error {
 	n := 0
 	bw.WriteString("[")
 	for i := range v.Findings {
-		b, ok, err := codeClimateIssue(&v.Findings[i].Finding, occ)
+		b, ok, err := codeClimateIssue(leadFinding(&v.Findings[i]), occ)
 		if err != nil {
 			return err
 		}

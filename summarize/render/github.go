@@ -75,21 +75,140 @@ func ghAnnotation(f *summarize.FindingView) string {
 	}
 	props = append(props, "title="+ghProperty(title))
 	// A message's line breaks are folded: an annotation is a line of a log.
-	return fmt.Sprintf("::%s %s::%s\n", ghLevel(f.Severity), strings.Join(props, ","), ghData(OneLine(f.Message)))
+	msg := cutText(OneLine(f.Message), MaxAnnotationMessage)
+	if also := AlsoReportedBy(f.AlsoReportedBy); also != "" {
+		msg += " (" + also + ")"
+	}
+	return fmt.Sprintf("::%s %s::%s\n", ghLevel(f.Severity), strings.Join(props, ","), ghData(msg))
+}
+
+// MaxAnnotationMessage bounds the text of a finding's message an
+// annotation carries (GitHub takes 64 KB for a check run's annotation and
+// folds a longer workflow command's message); the note that names the
+// other tools of the problem comes after it, bounded too ([AlsoReportedBy]).
+const MaxAnnotationMessage = 4000
+
+// The most other findings of a problem an annotation or a comment names,
+// and the most characters of each name: a problem that dozens of rules
+// report says how many more.
+const (
+	maxAlsoNamed   = 8
+	maxAlsoNameLen = 120
+)
+
+// AlsoReportedBy is the note that names the other findings of a problem
+// (docs/formats.md, "Duplicates") in plain text: "also reported by PMD
+// MethodArgumentCouldBeFinal, SpotBugs DM_CONVERT_CASE"; at most
+// maxAlsoNamed of them, then "and 3 more"; "" when none. Its length is
+// bounded (about 1 KB).
+func AlsoReportedBy(also []reports.Also) string {
+	if len(also) == 0 {
+		return ""
+	}
+	return "also reported by " + alsoNames(also, func(tool, rule string) string { return PlainText(strings.TrimSpace(tool + " " + rule)) })
+}
+
+// alsoNames names the other findings (each by name), at most
+// maxAlsoNamed, then how many more.
+func alsoNames(also []reports.Also, name func(tool, rule string) string) string {
+	n := min(len(also), maxAlsoNamed)
+	parts := make([]string, 0, n+1)
+	for _, a := range also[:n] {
+		parts = append(parts, name(cutText(a.Tool, maxAlsoNameLen), cutText(a.Rule, maxAlsoNameLen)))
+	}
+	s := strings.Join(parts, ", ")
+	if more := len(also) - n; more > 0 {
+		s += fmt.Sprintf(" and %d more", more)
+	}
+	return s
+}
+
+// AlsoMarkdown is [AlsoReportedBy] in Markdown, every name inert, each
+// rule as code: "Also reported by PMD <code>MethodArgumentCouldBeFinal</code>, …";
+// "" when none.
+func AlsoMarkdown(also []reports.Also) string {
+	if len(also) == 0 {
+		return ""
+	}
+	return "Also reported by " + alsoNames(also, func(tool, rule string) string {
+		if rule == "" {
+			return MarkdownText(tool)
+		}
+		return MarkdownText(tool) + " <code>" + MarkdownText(rule) + "</code>"
+	})
+}
+
+// cutText shortens s to at most n bytes on a rune boundary, "…" after.
+func cutText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+// ProblemCounts are the counts of the problems of a summary: the findings
+// less the duplicates (docs/formats.md, "Duplicates"), by severity and by
+// impact; the findings' when none repeats another's.
+func ProblemCounts(s *summarize.Summary) (problems int, bySeverity summarize.SeverityCounts, byImpact summarize.ImpactCounts) {
+	problems, bySeverity, byImpact = s.Total, s.BySeverity, s.ByImpact
+	d := s.Duplicates
+	if d == nil || d.Findings == 0 {
+		return
+	}
+	problems = max(s.Problems, 0)
+	bySeverity.Error = max(bySeverity.Error-d.BySeverity.Error, 0)
+	bySeverity.Warning = max(bySeverity.Warning-d.BySeverity.Warning, 0)
+	bySeverity.Note = max(bySeverity.Note-d.BySeverity.Note, 0)
+	byImpact.Blocker = max(byImpact.Blocker-d.ByImpact.Blocker, 0)
+	byImpact.High = max(byImpact.High-d.ByImpact.High, 0)
+	byImpact.Medium = max(byImpact.Medium-d.ByImpact.Medium, 0)
+	byImpact.Low = max(byImpact.Low-d.ByImpact.Low, 0)
+	byImpact.Info = max(byImpact.Info-d.ByImpact.Info, 0)
+	return
+}
+
+// NewProblemsNote says how many problems are new against the baseline
+// when that is not the new findings' count: " (17 new problems)"; ""
+// otherwise.
+func NewProblemsNote(b *summarize.BaselineCounts) string { return newProblemsNote(b) }
+
+// ProblemsNote is what a headline of findings says of their problems when
+// some repeat another's: "118 problems, 41 reported by more than one
+// tool"; "" when none does.
+func ProblemsNote(s *summarize.Summary) string {
+	d := s.Duplicates
+	if d == nil || d.Findings == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s, %d reported more than once", english.Plural(s.Problems, "problem", "problems"), d.Problems)
 }
 
 // ghNotice is the closing notice: the totals, and what was not annotated.
 func ghNotice(v *summarize.View, shown map[reports.Severity]int) string {
 	s := v.Summary
-	msg := fmt.Sprintf("%s in %s: %d error, %d warning, %d note", english.Plural(s.Total, "finding", "findings"),
-		s.FilesText(), s.BySeverity.Error, s.BySeverity.Warning, s.BySeverity.Note)
+	msg := english.Plural(s.Total, "finding", "findings")
+	if note := ProblemsNote(&s); note != "" {
+		msg += " (" + note + ")"
+	}
+	msg += fmt.Sprintf(" in %s: %d error, %d warning, %d note", s.FilesText(),
+		s.BySeverity.Error, s.BySeverity.Warning, s.BySeverity.Note)
 	if b := s.Baseline; b != nil {
-		msg += fmt.Sprintf("; against the baseline %d new, %d unchanged, %d fixed", b.New, b.Unchanged, b.Fixed)
+		msg += fmt.Sprintf("; against the baseline %d new%s, %d unchanged, %d fixed", b.New, newProblemsNote(b), b.Unchanged, b.Fixed)
 	}
 	if n := Suppressed(v); n > 0 {
 		msg += fmt.Sprintf("; %s suppressed in the reports, not counted", english.Plural(n, "result", "results"))
 	}
-	if n := shown[reports.SeverityError] + shown[reports.SeverityWarning] + shown[reports.SeverityNote]; v.Page != nil && n < s.Total {
+	if s.Excluded > 0 {
+		msg += fmt.Sprintf("; %s excluded by the configuration, not counted", english.Plural(s.Excluded, "finding", "findings"))
+	}
+	if s.Duplicates != nil && s.Duplicates.Findings > 0 {
+		msg += "; each problem annotated once, naming the other tools that reported it"
+	}
+	problems, _, _ := ProblemCounts(&s)
+	if n := shown[reports.SeverityError] + shown[reports.SeverityWarning] + shown[reports.SeverityNote]; v.Page != nil && n < problems {
 		msg += fmt.Sprintf(". Annotated: the first %d (GitHub shows %d per level and step); the job summary (--format markdown) lists more",
 			n, AnnotationsPerLevel)
 	}
@@ -131,5 +250,12 @@ func ghClean(s string) string {
 }
 
 // PerSeverity implements [Selector]: GitHub shows [AnnotationsPerLevel] of
-// each level.
-func (GitHub) PerSeverity() int { return AnnotationsPerLevel }
+// each level, and Render writes that many; it asks for more of each
+// (selectSlack times as many), so that the findings that repeat another's
+// problem (left out of the view, docs/formats.md "Duplicates") do not take
+// the places of the problems that follow them.
+func (GitHub) PerSeverity() int { return AnnotationsPerLevel * selectSlack }
+
+// selectSlack is how many times GitHub's annotations per level a selection
+// keeps of each severity.
+const selectSlack = 5

@@ -227,7 +227,7 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 // markdownFinding writes a finding's headline: the <summary> of a <details>
 // that holds its context, or a list item when it has none.
 func markdownFinding(ew *errWriter, f *summarize.FindingView) {
-	line := fmt.Sprintf("%s <b>%s</b> <i>%s</i>%s <code>%s</code> %s: %s", SeverityMark(f.Severity), importanceLabel(&f.Finding),
+	line := fmt.Sprintf("%s <b>%s</b> <i>%s</i>%s <code>%s</code> %s: %s", ImportanceMark(&f.Finding), importanceLabel(&f.Finding),
 		MarkdownText(findingFacts(&f.Finding)), markdownBaseline(f.Baseline),
 		MarkdownText(location(f.Path, f.Line, f.Column)), MarkdownText(f.Tool+" "+DisplayRule(f.Rule, f.RuleName)),
 		MarkdownText(f.Message))
@@ -354,6 +354,44 @@ func cutRunes(s string, n int) string {
 		return string(r[:n-1]) + "…"
 	}
 	return s
+}
+
+// ImportanceMark is a finding's importance as a coloured dot, for
+// Markdown: red for blocker and high, orange for medium, yellow for low,
+// white for info; without an impact, its severity's (SeverityMark).
+func ImportanceMark(f *reports.Finding) string {
+	switch f.Impact {
+	case reports.ImpactBlocker, reports.ImpactHigh:
+		return "🔴"
+	case reports.ImpactMedium:
+		return "🟠"
+	case reports.ImpactLow:
+		return "🟡"
+	case reports.ImpactInfo:
+		return "⚪"
+	}
+	return SeverityMark(f.Severity)
+}
+
+// ImportanceHead is how Markdown lines about one finding begin: its mark,
+// its impact in bold, then its quality and the severity its tool gave
+// ("🔴 **high** security, note"); the severity alone without an impact.
+func ImportanceHead(f *reports.Finding) string {
+	if !f.Impact.Valid() {
+		return SeverityMark(f.Severity) + " **" + f.Severity.String() + "**"
+	}
+	head := ImportanceMark(f) + " **" + f.Impact.String() + "**"
+	var facts []string
+	if f.Quality.Valid() {
+		facts = append(facts, f.Quality.String())
+	}
+	if f.Severity.Valid() {
+		facts = append(facts, f.Severity.String())
+	}
+	if len(facts) > 0 {
+		head += " " + strings.Join(facts, ", ")
+	}
+	return head
 }
 
 // SeverityMark is a severity as a coloured dot, for Markdown.

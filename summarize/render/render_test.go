@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -48,6 +49,7 @@ func scenarios() map[string]*summarize.View {
 	baseline.Summary.Baseline = &summarize.BaselineCounts{New: 1, Unchanged: 2, Fixed: 4}
 
 	return map[string]*summarize.View{
+		"grouped":  groupedView(),
 		"detail":   detailView(),
 		"baseline": baseline,
 		"page":     page,
@@ -62,6 +64,51 @@ func scenarios() map[string]*summarize.View {
 			{Path: "broken.sarif", Format: "sarif", Error: "broken.sarif: $.runs[0].results: line 14, column 20: want an array of results, got a number"},
 		}),
 	}
+}
+
+// groupedView is a page of problems that several findings report
+// (docs/formats.md, "Duplicates"): a Checkstyle finding that PMD reports
+// too, one that eleven rules report (more than an annotation names), with
+// names that would be Markdown, mentions and workflow commands, and a
+// finding alone.
+func groupedView() *summarize.View {
+	first := []summarize.AlsoReported{{Tool: "PMD", Rule: "MethodArgumentCouldBeFinal", ID: "pmd-1"}}
+	second := []summarize.AlsoReported{{Tool: "PMD", Rule: "UseEqualsToCompareStrings", ID: "pmd-2"},
+		{Tool: "SpotBugs", Rule: "ES_COMPARING_STRINGS_WITH_EQ", ID: "sb-1"}}
+	for j := 0; j < 9; j++ {
+		second = append(second, summarize.AlsoReported{Tool: "@team #1 [x](http://e.io)", Rule: fmt.Sprintf("::error::R%d", j), ID: fmt.Sprintf("x-%d", j)})
+	}
+	c := summarize.NewCollector()
+	c.KeepPage(0, 5)
+	dup := map[string]bool{}
+	c.Skip(func(f *reports.Finding) bool { return dup[f.ID] }, len(first)+len(second))
+	c.Add(reports.Finding{ID: "cs-1", Tool: "Checkstyle", Rule: "com.puppycrawl.tools.checkstyle.checks.FinalParametersCheck", RuleName: "FinalParameters",
+		Category: "Code Style", Severity: reports.SeverityError, Path: "src/Order.java", Line: 16, Column: 18,
+		Message: "Parameter customer should be final.", Fingerprint: "f1"})
+	c.Add(reports.Finding{ID: "cs-2", Tool: "Checkstyle", Rule: "com.puppycrawl.tools.checkstyle.checks.coding.StringLiteralEqualityCheck",
+		RuleName: "StringLiteralEquality", Category: "Error Prone", Severity: reports.SeverityError, Path: "src/Order.java", Line: 30, Column: 9,
+		Message: "Literal Strings should be compared using equals(), not '=='.", Fingerprint: "f2"})
+	c.Add(reports.Finding{ID: "pmd-9", Tool: "PMD", Rule: "SystemPrintln", Category: "Best Practices", Severity: reports.SeverityWarning,
+		Path: "src/Order.java", Line: 40, Message: "Usage of System.out/err", Fingerprint: "f3"})
+	for _, a := range append(slices.Clone(first), second...) {
+		dup[a.ID] = true
+		c.Add(reports.Finding{ID: a.ID, Tool: a.Tool, Rule: a.Rule, Severity: reports.SeverityNote, Path: "src/Order.java", Line: 16,
+			Message: "the same problem", Fingerprint: "d" + a.ID})
+	}
+	v := c.View([]reports.Input{{Path: "checkstyle.xml", Format: "checkstyle", Tool: "Checkstyle", Findings: 2},
+		{Path: "pmd.sarif", Format: "sarif", Tool: "PMD", Findings: 14}})
+	v.Summary.Problems = v.Summary.Total - len(first) - len(second)
+	v.Summary.Duplicates = &summarize.DuplicateCounts{Findings: len(first) + len(second), Problems: 2,
+		BySeverity: summarize.SeverityCounts{Note: len(first) + len(second)}}
+	for i := range v.Findings {
+		switch v.Findings[i].ID {
+		case "cs-1":
+			v.Findings[i].AlsoReportedBy = first
+		case "cs-2":
+			v.Findings[i].AlsoReportedBy = second
+		}
+	}
+	return v
 }
 
 // detailView is a page of findings with what reports say beyond a place:

@@ -368,12 +368,6 @@ func InertLine(s string) string {
 	return s
 }
 
-// CommandLine reports whether line would be run by the GitHub Actions
-// runner as a workflow command (it trims leading white space first).
-func CommandLine(line string) bool {
-	return strings.HasPrefix(strings.TrimLeftFunc(line, unicode.IsSpace), "::")
-}
-
 // Suppressed counts the results the inputs mark as suppressed (SARIF
 // suppressions, PMD's suppressed violations), which are not findings.
 func Suppressed(v *summarize.View) int {

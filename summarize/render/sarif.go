@@ -75,6 +75,31 @@ const UnlocatedProperty = "recapUnlocatedResults"
 // the value back as the finding's fingerprint.
 const FingerprintKey = reports.SARIFFingerprintKey
 
+// AlsoProperty names the result property that names the other findings
+// of the result's problem (docs/formats.md, "Duplicates"), which the log
+// leaves out: an array of objects {tool, rule, id}, most important first,
+// tool and rule as recap names them (the rule's short name), id recap's id
+// of the finding (recap findings --no-group and the MCP server's
+// analysis.getFinding show it).
+const AlsoProperty = "alsoReportedBy"
+
+// leadFinding is the finding of fv, with the other findings of its problem
+// in its detail (reports.Detail.Also) when the view names some; fv's own
+// finding when it names none.
+func leadFinding(fv *summarize.FindingView) *reports.Finding {
+	if len(fv.AlsoReportedBy) == 0 {
+		return &fv.Finding
+	}
+	f := fv.Finding
+	d := reports.Detail{}
+	if f.Detail != nil {
+		d = *f.Detail
+	}
+	d.Also = fv.AlsoReportedBy
+	f.Detail = &d
+	return &f
+}
+
 // srcRoot is the uriBaseId of repository-relative paths.
 const srcRoot = "SRCROOT"
 
@@ -84,7 +109,7 @@ func (s SARIF) Render(w io.Writer, v *summarize.View) error {
 	runs.recap = s.Version
 	runs.inputs = v.Inputs
 	for i := range v.Findings {
-		if f := &v.Findings[i].Finding; f.Path == "" && s.DropUnlocated {
+		if f := leadFinding(&v.Findings[i]); f.Path == "" && s.DropUnlocated {
 			runs.unlocated(f)
 		} else {
 			runs.add(f)
@@ -490,6 +515,9 @@ func sarifResult(f *reports.Finding, ruleIndex int, fingerprint string) *resultO
 	}
 	if f.Quality.Valid() && f.Impact.Valid() {
 		props["quality"], props["impact"] = f.Quality.String(), f.Impact.String() // read back as written
+	}
+	if d != nil && len(d.Also) > 0 {
+		props[AlsoProperty] = d.Also // the other findings of its problem, which the log leaves out
 	}
 	if len(props) > 0 {
 		res.Properties = props

@@ -20,8 +20,8 @@ type gateFlags struct {
 
 func (g *gateFlags) register(cmd *cobra.Command) {
 	f := cmd.Flags()
-	f.StringVar(&g.failOn, "fail-on", "", "exit 1 when a finding at or above this impact (blocker, high, medium, low, info) or severity (error, warning, note) remains after the filters")
-	f.IntVar(&g.maxNew, "max-new", -1, "exit 1 when more than this many findings are new against --baseline")
+	f.StringVar(&g.failOn, "fail-on", "", "exit 1 when a problem at or above this impact (blocker, high, medium, low, info) or severity (error, warning, note) remains after the filters (the findings of one problem count once, unless --no-group)")
+	f.IntVar(&g.maxNew, "max-new", -1, "exit 1 when more than this many problems are new against --baseline (a problem is new when none of its findings is in the baseline; findings with --no-group)")
 	f.StringArrayVar(&g.baseline, "baseline", nil, "an earlier run's report (repeatable): mark each finding new, unchanged or fixed by fingerprint")
 	f.BoolVar(&g.newOnly, "new-only", false, "keep only the findings that are new against --baseline")
 }
