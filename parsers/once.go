@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/recap-dev/recap/internal/content"
@@ -56,8 +57,12 @@ func once(srcs []source) (out []source, notes map[int][]string, skipped []string
 			continue // left out already, as a copy
 		}
 		if i, ok := byPath[abs]; ok {
-			if src.name != out[i].name {
-				notes[i] = append(notes[i], fmt.Sprintf("%s names the same file: read once", src.name))
+			note := fmt.Sprintf("%s names the same file: read once", src.name)
+			if src.name == out[i].name {
+				note = "given again: read once"
+			}
+			if !slices.Contains(notes[i], note) {
+				notes[i] = append(notes[i], note)
 			}
 			continue
 		}
