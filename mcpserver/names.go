@@ -51,31 +51,8 @@ var dotAcceptingClients = map[string]bool{
 	"mcp-inspector-tui":             true,
 }
 
-// toolSpecs are the tools' names as SPEC §6 gives them.
-var toolSpecs = []string{ToolGetReports, ToolGetFinding, ToolDiff, ToolTokens, ToolServerStats}
-
 // underscoreName is a tool's name with its dots made underscores.
 func underscoreName(spec string) string { return strings.ReplaceAll(spec, ".", "_") }
-
-// specName returns the SPEC name of a served tool name (dotted or
-// underscore), or name unchanged when it is no tool of recap.
-func specName(name string) string {
-	for _, t := range toolSpecs {
-		if name == underscoreName(t) {
-			return t
-		}
-	}
-	return name
-}
-
-// underscoreText replaces the dotted tool names in a text recap wrote (a
-// description, a recommendation, an error) by their underscore names.
-func underscoreText(s string) string {
-	for _, t := range toolSpecs {
-		s = strings.ReplaceAll(s, t, underscoreName(t))
-	}
-	return s
-}
 
 // clientAcceptsDots reports whether a client, by its clientInfo.name, is
 // one known to take dotted tool names.
@@ -119,36 +96,61 @@ func (s *Server) name(ctx context.Context, spec string) string {
 // text is a text recap wrote, with the tool names the session of ctx sees.
 func (s *Server) text(ctx context.Context, t string) string {
 	if s.name(ctx, ToolGetReports) != ToolGetReports {
-		return underscoreText(t)
+		return s.listed.underscoreText(t)
 	}
 	return t
 }
 
-// listedTools are the tools as tools/list shows them: dotted and underscore
-// variants, by SPEC name.
+// listedTools are the server's tools as tools/list shows them, dotted and
+// underscore variants by name (the names of the tool table).
 type listedTools struct {
+	names              []string
 	dotted, underscore map[string]*mcp.Tool
 }
 
-// list records how tools/list shows t (t.Name is its SPEC name): with its
-// output schema, and an underscore variant whose name, description and
-// schemas name tools with underscores.
-func (l *listedTools) add(t *mcp.Tool) {
-	if l.dotted == nil {
-		l.dotted, l.underscore = map[string]*mcp.Tool{}, map[string]*mcp.Tool{}
+// listTools records how tools/list shows each tool (t.Name is its dotted
+// name): with its output schema, and an underscore variant whose name,
+// description and schemas name tools with underscores.
+func listTools(ts []*mcp.Tool) listedTools {
+	l := listedTools{dotted: map[string]*mcp.Tool{}, underscore: map[string]*mcp.Tool{}}
+	for _, t := range ts {
+		l.names = append(l.names, t.Name)
+		l.dotted[t.Name] = t
 	}
-	l.dotted[t.Name] = t
-	u := *t
-	u.Name = underscoreName(t.Name)
-	u.Description = underscoreText(t.Description)
-	u.InputSchema = underscoreSchema(t.InputSchema)
-	u.OutputSchema = underscoreSchema(t.OutputSchema)
-	l.underscore[t.Name] = &u
+	for _, t := range ts {
+		u := *t
+		u.Name = underscoreName(t.Name)
+		u.Description = l.underscoreText(t.Description)
+		u.InputSchema = l.underscoreSchema(t.InputSchema)
+		u.OutputSchema = l.underscoreSchema(t.OutputSchema)
+		l.underscore[t.Name] = &u
+	}
+	return l
+}
+
+// specName returns the dotted name of a served tool name (dotted or
+// underscore), or name unchanged when it is no tool of the server.
+func (l *listedTools) specName(name string) string {
+	for _, t := range l.names {
+		if name == underscoreName(t) {
+			return t
+		}
+	}
+	return name
+}
+
+// underscoreText replaces the dotted tool names in a text recap wrote (a
+// description, a recommendation, an error) by their underscore names.
+func (l *listedTools) underscoreText(s string) string {
+	for _, t := range l.names {
+		s = strings.ReplaceAll(s, t, underscoreName(t))
+	}
+	return s
 }
 
 // underscoreSchema copies a schema with the tool names in its text made
 // underscore names.
-func underscoreSchema(sc any) any {
+func (l *listedTools) underscoreSchema(sc any) any {
 	if sc == nil {
 		return nil
 	}
@@ -157,7 +159,7 @@ func underscoreSchema(sc any) any {
 		panic(err) // the schemas are recap's own: a failure is a bug any test catches
 	}
 	var out jsonschema.Schema
-	if err := json.Unmarshal([]byte(underscoreText(string(b))), &out); err != nil {
+	if err := json.Unmarshal([]byte(l.underscoreText(string(b))), &out); err != nil {
 		panic(err)
 	}
 	return &out
@@ -171,7 +173,7 @@ func (s *Server) toolNames(next mcp.MethodHandler) mcp.MethodHandler {
 		switch method {
 		case "tools/call":
 			if p, ok := req.GetParams().(*mcp.CallToolParamsRaw); ok {
-				p.Name = specName(p.Name)
+				p.Name = s.listed.specName(p.Name)
 			}
 		case "initialize", "server/discover":
 			// The session knows its client once initialize (or, in the
@@ -183,11 +185,11 @@ func (s *Server) toolNames(next mcp.MethodHandler) mcp.MethodHandler {
 			switch r := res.(type) {
 			case *mcp.InitializeResult:
 				c := *r
-				c.Instructions = underscoreText(r.Instructions)
+				c.Instructions = s.listed.underscoreText(r.Instructions)
 				return &c, nil
 			case *mcp.DiscoverResult:
 				c := *r
-				c.Instructions = underscoreText(r.Instructions)
+				c.Instructions = s.listed.underscoreText(r.Instructions)
 				return &c, nil
 			}
 			return res, err

@@ -128,7 +128,10 @@ type Server struct {
 }
 
 // New makes a server over opts.Root.
-func New(opts Options) (*Server, error) {
+func New(opts Options) (*Server, error) { return newServer(opts, tools) }
+
+// newServer makes a server of the tools of table.
+func newServer(opts Options, table []tool) (*Server, error) {
 	r, err := newRoot(opts.Root)
 	if err != nil {
 		return nil, fmt.Errorf("--root: %w", err)
@@ -206,7 +209,7 @@ func New(opts Options) (*Server, error) {
 				"Every answer stays within maxTokens.",
 		})
 	s.srv.AddReceivingMiddleware(s.toolNames, s.checkSetLevel, s.argumentErrors)
-	s.addTools()
+	s.addTools(table)
 	s.srv.AddResource(&mcp.Resource{URI: StatsURI, Name: "stats", Title: "recap server statistics",
 		Description: "Per-tool calls, errors, tokens (mean, p95, max) and durations, and the caches' state, as JSON.",
 		MIMEType:    "application/json"}, s.readStats)
@@ -260,24 +263,22 @@ type answer interface {
 }
 
 // addTool registers a tool behind the one wrapper that every tool shares:
-// it packs the answer into its budget and checks it, turns errors into
-// tool errors with a code, recovers from panics, logs the call and
-// records its figures. t.OutputSchema is shown by tools/list (see
-// listedTools) but not checked by the SDK on every call: the tests check it.
+// it packs the answer into its budget (the call's maxTokens, else the
+// tool's) and checks it, turns errors into tool errors with a code,
+// recovers from panics, logs the call and records its figures.
 // A call the client cancelled stops, is not counted as an error, and is not
 // answered (the transports drop its answer).
-func addTool[In any](s *Server, spec string, t *mcp.Tool, limit func(*In) int, h func(context.Context, *In) (answer, error)) {
-	t.Name = spec
-	s.listed.add(t)
-	reg := *t
-	reg.OutputSchema = nil
-	mcp.AddTool(s.srv, &reg, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
+func addTool[In any, P input[In]](s *Server, t *tool, mt *mcp.Tool, h func(context.Context, P) (answer, error)) {
+	spec := t.name
+	mcp.AddTool(s.srv, mt, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
 		start := time.Now()
+		args := P(&in)
+		limit := t.budget(args.tokenBudget().MaxTokens)
 		ctx = withNames(withSession(ctx, s.clients.key(req.Session)), s.underscoreFor(req.Session))
 		ctx, prog, stop := s.startProgress(ctx, req)
-		a, text, n, err := s.run(spec, limit(&in), func() (answer, error) {
-			a, err := h(ctx, &in)
-			if err == nil && !paging(&in) {
+		a, text, n, err := s.run(spec, limit, func() (answer, error) {
+			a, err := h(ctx, args)
+			if err == nil && !pages(args) {
 				s.logInputs(ctx, req.Session, a)
 			}
 			return a, err
@@ -290,20 +291,13 @@ func addTool[In any](s *Server, spec string, t *mcp.Tool, limit func(*In) int, h
 			return nil, nil, ctx.Err()
 		}
 		if err != nil {
-			te, text, n := fitError(s.counter, asToolError(err), limit(&in), echoes(&in))
+			te, text, n := fitError(s.counter, asToolError(err), limit, echoes(args))
 			s.done(spec, n, len(text), time.Since(start), te.Code)
 			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: text}}}, errorAnswer{te}, nil
 		}
 		s.done(spec, n, len(text), time.Since(start), "")
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, a.out(), nil
 	})
-}
-
-// paging reports whether a call pages an earlier result (whose inputs'
-// warnings were sent with it).
-func paging(in any) bool {
-	p, ok := in.(*GetReportsIn)
-	return ok && p.BufferID != ""
 }
 
 // run calls a tool's handler and packs its answer into budget: the text
@@ -375,7 +369,7 @@ func (s *Server) argumentErrors(next mcp.MethodHandler) mcp.MethodHandler {
 		tool, limit := "", budget.DefaultMaxTokens
 		var args any
 		if p, ok := req.GetParams().(*mcp.CallToolParamsRaw); ok {
-			tool = specName(p.Name)
+			tool = s.listed.specName(p.Name)
 			_ = json.Unmarshal(p.Arguments, &args)
 			if m, ok := args.(map[string]any); ok {
 				if n, ok := m["maxTokens"].(float64); ok && n == float64(int(n)) && n >= budget.MinMaxTokens && n <= budget.MaxMaxTokens {

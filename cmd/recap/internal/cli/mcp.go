@@ -11,6 +11,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"text/tabwriter"
 	"time"
 
 	"github.com/recap-dev/recap/mcpserver"
@@ -27,7 +28,7 @@ func newMCP(streams *IO) *cobra.Command {
 	var origins []string
 	cmd := &cobra.Command{
 		Use:   "mcp [--root DIR] [--http ADDR] [--tool-names auto|dotted|underscore]",
-		Short: "Serve the MCP tools analysis.getReports, analysis.getFinding, vcs.diff, tokens.count and server.stats",
+		Short: "Serve the MCP tools " + toolList(),
 		Long: `mcp serves recap to AI agents over the Model Context Protocol: on standard
 input and output by default, or over streamable HTTP at http://ADDR/mcp with
 --http (an address without a host is bound to 127.0.0.1). Every answer stays
@@ -60,9 +61,10 @@ otherwise). A token given on loopback is asked for too.
 Some clients accept only tool names matching ^[a-zA-Z0-9_-]{1,64}$ (the Claude
 desktop app, GitHub Copilot CLI, OpenAI Codex CLI): with --tool-names auto, the
 default, recap recognises them by the name they give at initialize and serves
-them analysis_getReports, analysis_getFinding, vcs_diff, tokens_count and
-server_stats; other clients get the dotted names. --tool-names dotted or
-underscore serves one kind to every client.`,
+them the names below with underscores for dots; other clients get the dotted
+names. --tool-names dotted or underscore serves one kind to every client.
+
+` + toolTable(),
 		Example: `  claude mcp add recap -- recap mcp --root .
   recap mcp --root ~/src/shop --http :8765
   recap mcp --tool-names underscore
@@ -120,12 +122,38 @@ underscore serves one kind to every client.`,
 	f := cmd.Flags()
 	f.StringVar(&root, "root", "", "the directory served: reports are found, and paths confined, there (default: the git top level of the current directory)")
 	f.StringVar(&addr, "http", "", "serve streamable HTTP at this address (host:port; :port binds 127.0.0.1) instead of standard input and output")
-	f.StringVar(&toolNames, "tool-names", mcpserver.NamesAuto, "tool names: auto (dotted names for the clients known to take them, underscore names for the others), dotted (analysis.getReports) or underscore (analysis_getReports)")
+	first := mcpserver.Tools()[0]
+	f.StringVar(&toolNames, "tool-names", mcpserver.NamesAuto, "tool names: auto (dotted names for the clients known to take them, underscore names for the others), dotted ("+first.Name+") or underscore ("+first.Underscore+")")
 	f.StringVar(&cacheSize, "cache-size", fmt.Sprintf("%dMiB", mcpserver.DefaultMaxCacheBytes>>20), "memory of the parsed reports kept (KiB, MiB or GiB; at least 1MiB); a report larger than that alone is read by each call; the server keeps within this plus 160MiB")
 	f.DurationVar(&idle, "session-idle", mcpserver.DefaultSessionIdle, "with --http: close a session (and drop its result buffers) after this long without a request")
 	f.StringVar(&token, "http-token", "", "with --http: the bearer token every request must carry (Authorization: Bearer TOKEN), at least 16 characters; needed to listen beyond loopback (default: $RECAP_HTTP_TOKEN)")
 	f.StringArrayVar(&origins, "allow-origin", nil, "with --http: also serve browser pages of this origin (scheme://host:port; repeatable); other foreign origins get 403")
 	return cmd
+}
+
+// toolList names the MCP tools: "analysis.getReports, …, tokens.count and
+// server.stats".
+func toolList() string {
+	var names []string
+	for _, t := range mcpserver.Tools() {
+		names = append(names, t.Name)
+	}
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+// toolTable lists the MCP tools for the help: each name and its title.
+func toolTable() string {
+	var b strings.Builder
+	w := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(w, "Tools:")
+	for _, t := range mcpserver.Tools() {
+		fmt.Fprintf(w, "  %s\t%s\n", t.Name, t.Title)
+	}
+	w.Flush()
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // parseSize reads a size of memory: a number of bytes, or of KiB, MiB or
