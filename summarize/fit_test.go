@@ -43,8 +43,9 @@ func TestFitCorpus(t *testing.T) {
 		name string
 		layout
 	}
-	for _, n := range render.Names() {
-		r, _ := render.Lookup(n)
+	for _, n := range render.Names(render.Findings) {
+		f, _ := render.Lookup(render.Findings, n)
+		r := f.View
 		if l, ok := r.(layout); ok {
 			layouts = append(layouts, struct {
 				name string

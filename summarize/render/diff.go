@@ -18,20 +18,6 @@ type DiffRenderer interface {
 	summarize.DiffLayout
 }
 
-var diffRenderers = map[string]DiffRenderer{
-	"text":     DiffText{},
-	"markdown": DiffMarkdown{},
-	"json":     DiffJSON{},
-}
-
-// LookupDiff returns the diff renderer for a format name.
-func LookupDiff(format string) (DiffRenderer, error) {
-	if r, ok := diffRenderers[format]; ok {
-		return r, nil
-	}
-	return nil, fmt.Errorf("unknown output format %q for a diff (want text, markdown or json)", format)
-}
-
 func diffString(r DiffRenderer, v *summarize.DiffView) string {
 	var b strings.Builder
 	if err := r.Render(&b, v); err != nil {

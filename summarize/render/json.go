@@ -78,9 +78,6 @@ func nextEscape(b []byte) int {
 	return -1
 }
 
-// AlwaysFitted implements [Fitted]: JSON output always has a budget.
-func (JSON) AlwaysFitted() {}
-
 // View implements [summarize.Layout].
 func (j JSON) View(v *summarize.View) string { return renderString(j, v) }
 

@@ -1,14 +1,16 @@
-// Package render writes a [summarize.View] in each output format: text
-// (ASCII tables for terminals and CI logs), markdown (a job summary or PR
-// comment), json (the view's contract), github (workflow annotations),
-// sarif (code scanning) and codeclimate (GitLab Code Quality). Every format renders the same view, summary first;
-// a new format is one file and one entry in the table below.
+// Package render writes recap's views in each output format: text (ASCII
+// tables for terminals and CI logs), markdown (a job summary or PR comment),
+// json (the view's contract), github (workflow annotations), sarif (code
+// scanning) and codeclimate (GitLab Code Quality). Every format renders the
+// same view, summary first. The table of output formats below says which
+// formats write which [Kind] of output (the findings view, the diff view,
+// token counts, the review); a new format is one file and one row in it.
 //
-// A [Renderer] only renders. What else a format can do or needs, it says by
-// the optional interfaces it implements, which callers assert:
+// A [Renderer] only renders. What else a format can do or needs, its row
+// says (always budgeted, JSON, workflow commands) or it says by the optional
+// interfaces it implements, which callers assert:
 //   - [summarize.Layout]: it can be budgeted (rendered in parts for
 //     [summarize.Fit]); a format without it shows no source context either;
-//   - [Fitted]: it is always budgeted (json);
 //   - [Selector]: it shows the first findings of each severity, not a page;
 //   - [Streamer]: it shows every finding that passes the filters, which it
 //     takes one at a time and spills to disk (see [Spill]), never holding them.
@@ -27,18 +29,12 @@ import (
 	"github.com/recap-dev/recap/internal/english"
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/summarize"
+	"github.com/recap-dev/recap/summarize/tokens"
 )
 
 // A Renderer writes a view to w.
 type Renderer interface {
 	Render(w io.Writer, v *summarize.View) error
-}
-
-// Fitted is implemented by a format whose output always has a token budget.
-type Fitted interface {
-	Renderer
-	summarize.Layout
-	AlwaysFitted()
 }
 
 // A Selector shows the first PerSeverity findings of each severity, in view
@@ -82,33 +78,164 @@ func renderString(r Renderer, v *summarize.View) string {
 	return b.String()
 }
 
-// renderers is the table of output formats.
-var renderers = map[string]Renderer{
-	"text":     Text{},
-	"json":     JSON{},
-	"markdown": Markdown{MaxChars: CommentLimit},
-	"github":   GitHub{},
-	"sarif":    SARIF{},
-	// GitLab Code Quality (codeclimate.go).
-	"codeclimate": CodeClimate{},
+// A Kind is what a command writes, in one of the formats that write it.
+type Kind int
+
+// The kinds of output.
+const (
+	Findings    Kind = iota // summary and findings: a [summarize.View]
+	Diffs                   // diff: a [summarize.DiffView]
+	TokenCounts             // tokens: a [tokens.Report]
+	Reviews                 // review: the review request, or its body
+)
+
+// A Format is one row of the table of output formats: all that recap knows
+// of an output format outside its renderers. Lookup, the flags' help, the
+// budget and the guard of the output follow the table.
+type Format struct {
+	Name   string                                   // as --format gives it
+	Use    string                                   // what it is for, in the flags' help: "code scanning"
+	View   Renderer                                 // the findings view; nil: not written
+	Diff   DiffRenderer                             // the diff view; nil: not written
+	Tokens func(w io.Writer, r tokens.Report) error // token counts; nil: not written
+	Review string                                   // what review writes in it, in help: "its body"; "": not written
+	// Fitted: the output always has a token budget, --max-tokens given
+	// or not.
+	Fitted bool
+	// JSON: the output is JSON, report text only inside its strings.
+	JSON bool
+	// Commands: the output is workflow commands, written on purpose.
+	Commands bool
 }
 
-// Lookup returns the renderer for a format name.
-func Lookup(format string) (Renderer, error) {
-	if r, ok := renderers[format]; ok {
-		return r, nil
-	}
-	return nil, fmt.Errorf("unknown output format %q (want one of %s)", format, strings.Join(Names(), ", "))
+// formats is the table of output formats, in the order help lists them.
+var formats = []Format{
+	{Name: "text", View: Text{}, Diff: DiffText{}, Tokens: tokensText},
+	{Name: "markdown", Use: "job summary, PR comment", View: Markdown{MaxChars: CommentLimit}, Diff: DiffMarkdown{}, Review: "its body"},
+	{Name: "json", View: JSON{}, Diff: DiffJSON{}, Tokens: tokensJSON, Review: "the review request", Fitted: true, JSON: true},
+	{Name: "sarif", Use: "code scanning", View: SARIF{}, JSON: true},
+	{Name: "github", Use: "workflow annotations", View: GitHub{}, Commands: true},
+	{Name: "codeclimate", Use: "GitLab Code Quality", View: CodeClimate{}, JSON: true},
 }
 
-// Names lists the output formats, sorted.
-func Names() []string {
-	out := make([]string, 0, len(renderers))
-	for k := range renderers {
-		out = append(out, k)
+// Writes says whether the format writes k.
+func (f Format) Writes(k Kind) bool {
+	switch k {
+	case Findings:
+		return f.View != nil
+	case Diffs:
+		return f.Diff != nil
+	case TokenCounts:
+		return f.Tokens != nil
+	case Reviews:
+		return f.Review != ""
 	}
-	sort.Strings(out)
+	return false
+}
+
+// use is what help says the format is for when it writes k.
+func (f Format) use(k Kind) string {
+	switch k {
+	case Findings:
+		return f.Use
+	case Reviews:
+		return f.Review
+	}
+	return ""
+}
+
+// Guard keeps report text from making a workflow command of a line of the
+// output (see [NoCommands]); a format of workflow commands writes them on
+// purpose, its values escaped. Close flushes the last line.
+func (f Format) Guard(w io.Writer) io.WriteCloser {
+	switch {
+	case f.Commands:
+		return nopCloser{w}
+	case f.JSON:
+		return NewJSONNoCommands(w)
+	}
+	return NewNoCommands(w)
+}
+
+type nopCloser struct{ io.Writer }
+
+func (nopCloser) Close() error { return nil }
+
+// Lookup returns the format of a name that writes k.
+func Lookup(k Kind, name string) (Format, error) {
+	for _, f := range formats {
+		if f.Name == name && f.Writes(k) {
+			return f, nil
+		}
+	}
+	names := Names(k)
+	switch k {
+	case Diffs:
+		return Format{}, fmt.Errorf("unknown output format %q for a diff (want %s)", name, orList(names))
+	case TokenCounts:
+		return Format{}, fmt.Errorf("unknown output format %q for token counts (want %s)", name, orList(names))
+	case Reviews:
+		return Format{}, fmt.Errorf("review writes %s, not %q", orList(names), name)
+	}
+	sort.Strings(names)
+	return Format{}, fmt.Errorf("unknown output format %q (want one of %s)", name, strings.Join(names, ", "))
+}
+
+// defaults is each kind's default format, the --format a command takes
+// when none is given.
+var defaults = [...]string{Findings: "text", Diffs: "text", TokenCounts: "text", Reviews: "json"}
+
+// Default returns the format a command that writes k takes when none is
+// given.
+func Default(k Kind) string { return defaults[k] }
+
+// formatsOf lists the formats that write k: the default first, then the
+// others in the table's order.
+func formatsOf(k Kind) []Format {
+	var out []Format
+	for _, f := range formats {
+		switch {
+		case !f.Writes(k):
+		case f.Name == defaults[k]:
+			out = append([]Format{f}, out...)
+		default:
+			out = append(out, f)
+		}
+	}
 	return out
+}
+
+// Names lists the names of the formats that write k: the default first,
+// then the others in the table's order.
+func Names(k Kind) []string {
+	var out []string
+	for _, f := range formatsOf(k) {
+		out = append(out, f.Name)
+	}
+	return out
+}
+
+// Help lists the formats that write k as a flag's help does, the default
+// first, with what each is for: "text, markdown (job summary, PR comment),
+// json, … or codeclimate (GitLab Code Quality)".
+func Help(k Kind) string {
+	var items []string
+	for _, f := range formatsOf(k) {
+		item := f.Name
+		if use := f.use(k); use != "" {
+			item += " (" + use + ")"
+		}
+		items = append(items, item)
+	}
+	return orList(items)
+}
+
+// orList joins items with commas, the last two with "or".
+func orList(items []string) string {
+	if len(items) < 2 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " or " + items[len(items)-1]
 }
 
 // table writes one ASCII table: header as given (not upper-cased), numbers

@@ -3,11 +3,13 @@ package render
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/reports/reportstest"
 	"github.com/recap-dev/recap/summarize"
@@ -141,11 +143,12 @@ func detailView() *summarize.View {
 }
 
 func TestRenderGolden(t *testing.T) {
-	for _, format := range Names() {
-		r, err := Lookup(format)
+	for _, format := range Names(Findings) {
+		f, err := Lookup(Findings, format)
 		if err != nil {
 			t.Fatal(err)
 		}
+		r := f.View
 		for name, v := range scenarios() {
 			t.Run(format+"/"+name, func(t *testing.T) {
 				var buf bytes.Buffer
@@ -158,9 +161,66 @@ func TestRenderGolden(t *testing.T) {
 	}
 }
 
-func TestLookupUnknown(t *testing.T) {
-	if _, err := Lookup("yaml"); err == nil {
-		t.Error("Lookup(yaml) succeeded")
+// TestFormats: each kind of output is written by the formats of the table,
+// which help lists, and a name of another kind is refused, naming those of
+// the kind.
+func TestFormats(t *testing.T) {
+	tests := []struct {
+		kind    Kind
+		names   []string
+		help    string
+		unknown string // Lookup's error for "sarif" or "yaml"
+	}{
+		{Findings, []string{"text", "markdown", "json", "sarif", "github", "codeclimate"},
+			"text, markdown (job summary, PR comment), json, sarif (code scanning), github (workflow annotations) or codeclimate (GitLab Code Quality)",
+			`unknown output format "yaml" (want one of codeclimate, github, json, markdown, sarif, text)`},
+		{Diffs, []string{"text", "markdown", "json"}, "text, markdown or json",
+			`unknown output format "sarif" for a diff (want text, markdown or json)`},
+		{TokenCounts, []string{"text", "json"}, "text or json",
+			`unknown output format "sarif" for token counts (want text or json)`},
+		{Reviews, []string{"json", "markdown"}, "json (the review request) or markdown (its body)",
+			`review writes json or markdown, not "sarif"`},
+	}
+	for _, tc := range tests {
+		if diff := cmp.Diff(tc.names, Names(tc.kind)); diff != "" {
+			t.Errorf("Names(%d) (-want +got):\n%s", tc.kind, diff)
+		}
+		if Default(tc.kind) != tc.names[0] {
+			t.Errorf("Default(%d) = %s, want %s", tc.kind, Default(tc.kind), tc.names[0])
+		}
+		if got := Help(tc.kind); got != tc.help {
+			t.Errorf("Help(%d) = %q, want %q", tc.kind, got, tc.help)
+		}
+		for _, name := range tc.names {
+			if f, err := Lookup(tc.kind, name); err != nil || f.Name != name || !f.Writes(tc.kind) {
+				t.Errorf("Lookup(%d, %s) = %+v, %v", tc.kind, name, f, err)
+			}
+		}
+		bad := "sarif"
+		if tc.kind == Findings {
+			bad = "yaml"
+		}
+		if _, err := Lookup(tc.kind, bad); err == nil || err.Error() != tc.unknown {
+			t.Errorf("Lookup(%d, %s) = %v, want %s", tc.kind, bad, err, tc.unknown)
+		}
+	}
+}
+
+// TestFormatRows: what each row says of a format is what its renderer
+// does: a budgeted format can be laid out in parts, a format of workflow
+// commands writes them and others guard against them.
+func TestFormatRows(t *testing.T) {
+	for _, f := range formats {
+		if _, ok := f.View.(summarize.Layout); f.Fitted && !ok {
+			t.Errorf("%s is always budgeted but cannot be laid out in parts", f.Name)
+		}
+		var b bytes.Buffer
+		g := f.Guard(&b)
+		io.WriteString(g, "::error::x\n")
+		g.Close()
+		if got := b.String() == "::error::x\n"; got != f.Commands {
+			t.Errorf("%s: a workflow command passed the guard: %t, want %t", f.Name, got, f.Commands)
+		}
 	}
 }
 

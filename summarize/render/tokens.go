@@ -1,7 +1,6 @@
 package render
 
 import (
-	"fmt"
 	"io"
 	"strconv"
 
@@ -9,16 +8,12 @@ import (
 	"github.com/recap-dev/recap/summarize/tokens"
 )
 
-// Tokens writes a token count in a format: a table with the total and the
-// recommendation (text), or the report as JSON.
-func Tokens(w io.Writer, format string, r tokens.Report) error {
-	switch format {
-	case "json":
-		return writeJSON(w, r)
-	case "text":
-	default:
-		return fmt.Errorf("unknown output format %q for token counts (want text or json)", format)
-	}
+// tokensJSON writes a token count as JSON.
+func tokensJSON(w io.Writer, r tokens.Report) error { return writeJSON(w, r) }
+
+// tokensText writes a token count as a table with the total, then the
+// recommendation.
+func tokensText(w io.Writer, r tokens.Report) error {
 	ew := &errWriter{w: w}
 	rows := make([][]string, 0, len(r.Files)+1)
 	for _, f := range append(append([]tokens.File{}, r.Files...), r.Total) {

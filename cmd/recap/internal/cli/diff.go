@@ -120,7 +120,7 @@ repository is read with go-git: no git binary is needed.`,
 			if err := emptyFlags(cmd); err != nil {
 				return err
 			}
-			r, err := render.LookupDiff(format)
+			out, err := render.Lookup(render.Diffs, format)
 			if err != nil {
 				return usageError("--format: %v", err)
 			}
@@ -163,16 +163,16 @@ repository is read with go-git: no git binary is needed.`,
 				return &exitError{code: exitUsage, err: err}
 			}
 			v := b.View()
-			if format == "json" || cmd.Flags().Changed("max-tokens") {
-				summarize.FitDiff(v, counter, maxTokens, r)
+			if out.Fitted || cmd.Flags().Changed("max-tokens") {
+				summarize.FitDiff(v, counter, maxTokens, out.Diff)
 			}
-			return r.Render(streams.Out, v)
+			return out.Diff.Render(streams.Out, v)
 		},
 	}
 	src.register(cmd, false)
 	f := cmd.Flags()
 	f.StringVar(&repo, "repo", "", "the git repository (default: the one that holds the current directory)")
-	f.StringVar(&format, "format", "text", "output format: text, markdown or json")
+	f.StringVar(&format, "format", render.Default(render.Diffs), "output format: "+render.Help(render.Diffs))
 	f.IntVar(&maxHunks, "max-hunks", summarize.MaxHunks, "hunks shown, at most 20; the rest are counted per file")
 	f.StringArrayVar(&paths, "path", nil, "keep files whose path matches this glob; ** spans directories (repeatable)")
 	f.IntVar(&maxTokens, "max-tokens", budget.DefaultMaxTokens, "token budget of the output (256 to 25000); json output always has one, text and markdown when this flag is given")

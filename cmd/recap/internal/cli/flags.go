@@ -27,7 +27,7 @@ type commonFlags struct {
 func (c *commonFlags) register(cmd *cobra.Command) {
 	f := cmd.Flags()
 	f.StringVar(&c.repo, "repo", "", "repository root for paths and source context (default: the git top level of the current directory)")
-	f.StringVar(&c.format, "format", "text", "output format: text, markdown (job summary, PR comment), json, sarif (code scanning), github (workflow annotations) or codeclimate (GitLab Code Quality)")
+	f.StringVar(&c.format, "format", render.Default(render.Findings), "output format: "+render.Help(render.Findings))
 	f.IntVar(&c.maxChars, "max-chars", render.CommentLimit, "markdown: the most characters to write, findings left out whole beyond it (65536 fits a PR comment, 1048576 a job summary)")
 	f.StringVar(&c.inputFormat, "input-format", "", "read every input as this report format ("+parsers.FormatNames()+") instead of detecting it")
 	f.IntVar(&c.maxResults, "max-results", render.MaxRunResults, "sarif: the most results of each run, the most important first, the others counted in the run's properties (GitHub's code scanning takes 25000); 0 keeps all")
@@ -43,39 +43,39 @@ func (c *commonFlags) registerConfig(cmd *cobra.Command) {
 	f.BoolVar(&c.noGroup, "no-group", false, "show every finding, also those that repeat another finding's problem at its place (by default each problem once, naming the other tools that reported it)")
 }
 
-// resolve checks the flags and returns the renderer, the input format
-// override and the repository root.
-func (c *commonFlags) resolve() (render.Renderer, parsers.Format, string, error) {
-	r, err := render.Lookup(c.format)
+// resolve checks the flags and returns the output format, its renderer
+// set up by the flags, the input format override and the repository root.
+func (c *commonFlags) resolve() (render.Format, parsers.Format, string, error) {
+	out, err := render.Lookup(render.Findings, c.format)
 	if err != nil {
-		return nil, "", "", usageError("--format: %v", err)
+		return out, "", "", usageError("--format: %v", err)
 	}
 	if c.maxChars < 1024 || c.maxChars > render.SummaryLimit {
-		return nil, "", "", usageError("--max-chars must be between 1024 and %d", render.SummaryLimit)
+		return out, "", "", usageError("--max-chars must be between 1024 and %d", render.SummaryLimit)
 	}
-	if _, ok := r.(render.Markdown); ok {
-		r = render.Markdown{MaxChars: c.maxChars}
+	if _, ok := out.View.(render.Markdown); ok {
+		out.View = render.Markdown{MaxChars: c.maxChars}
 	}
 	if c.maxResults < 0 {
-		return nil, "", "", usageError("--max-results must be 0 (all) or more")
+		return out, "", "", usageError("--max-results must be 0 (all) or more")
 	}
 	if c.unlocated != "" && c.unlocated != "keep" && c.unlocated != "drop" {
-		return nil, "", "", usageError("--unlocated must be keep or drop")
+		return out, "", "", usageError("--unlocated must be keep or drop")
 	}
-	if _, ok := r.(render.SARIF); ok {
-		r = render.SARIF{MaxResults: c.maxResults, Version: version(), DropUnlocated: c.unlocated == "drop"}
+	if _, ok := out.View.(render.SARIF); ok {
+		out.View = render.SARIF{MaxResults: c.maxResults, Version: version(), DropUnlocated: c.unlocated == "drop"}
 	}
 	var in parsers.Format
 	if c.inputFormat != "" {
 		if in, err = parsers.ParseFormat(c.inputFormat); err != nil {
-			return nil, "", "", usageError("--input-format: %v", err)
+			return out, "", "", usageError("--input-format: %v", err)
 		}
 	}
 	root, err := repoRoot(c.repo)
 	if err != nil {
-		return nil, "", "", err
+		return out, "", "", err
 	}
-	return r, in, root, nil
+	return out, in, root, nil
 }
 
 // query sets what the configuration and --no-group ask of q: the

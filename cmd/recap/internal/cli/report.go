@@ -86,23 +86,24 @@ func emptyFlags(cmd *cobra.Command) error {
 // report is a checked command line of a report command: the query, and
 // how its result is shown.
 type report struct {
-	query    pipeline.Query
-	renderer render.Renderer
-	layout   summarize.Layout // nil: the format cannot be budgeted
-	fit      bool             // apply the budget
-	context  summarize.Source // nil: no context
-	stream   render.Stream
-	gate     pipeline.Gate
-	gated    error // the gate's verdict on the query's view, before the budget
+	query   pipeline.Query
+	format  render.Format    // its View set up by the flags
+	layout  summarize.Layout // nil: the format cannot be budgeted
+	fit     bool             // apply the budget
+	context summarize.Source // nil: no context
+	stream  render.Stream
+	gate    pipeline.Gate
+	gated   error // the gate's verdict on the query's view, before the budget
 }
 
 // newReport checks the flags and maps them onto a query; page asks for a
 // page of findings (findings, review), else the counts alone (summary).
 func newReport(streams *IO, o *reportOptions, args []string, page bool) (*report, error) {
-	r, inFormat, root, err := o.common.resolve()
+	format, inFormat, root, err := o.common.resolve()
 	if err != nil {
 		return nil, err
 	}
+	r := format.View
 	flt, err := o.filters.filter()
 	if err != nil {
 		return nil, err
@@ -114,13 +115,12 @@ func newReport(streams *IO, o *reportOptions, args []string, page bool) (*report
 		_, err := tokens.New(o.tokenizer)
 		return nil, usageError("--tokenizer: %v", err)
 	}
-	rep := &report{renderer: r}
+	rep := &report{format: format}
 	rep.layout, _ = r.(summarize.Layout)
 	if o.budgeted && rep.layout == nil {
 		return nil, usageError("--max-tokens does not apply to --format %s", o.common.format)
 	}
-	_, always := r.(render.Fitted)
-	rep.fit = always || o.budgeted
+	rep.fit = format.Fitted || o.budgeted
 	if rep.gate, err = o.gate.check(); err != nil {
 		return nil, err
 	}
@@ -235,11 +235,11 @@ func runReport(ctx context.Context, streams *IO, o *reportOptions, args []string
 		return err
 	}
 	v := res.View
-	out := guardOutput(streams.Out, o.common.format)
+	out := rep.format.Guard(streams.Out)
 	if rep.stream != nil {
 		err = rep.stream.Write(out, v)
 	} else {
-		err = rep.renderer.Render(out, v)
+		err = rep.format.View.Render(out, v)
 	}
 	if err == nil {
 		err = out.Close()
@@ -273,26 +273,6 @@ func runReport(ctx context.Context, streams *IO, o *reportOptions, args []string
 	}
 	return gateError(rep.gated, o)
 }
-
-// guardOutput keeps report text from making a workflow command of a line
-// of the output (see render.NoCommands); the github format writes commands
-// on purpose, its values escaped.
-func guardOutput(w io.Writer, format string) interface {
-	io.Writer
-	Close() error
-} {
-	switch format {
-	case "github":
-		return nopCloser{w}
-	case "json", "sarif", "codeclimate":
-		return render.NewJSONNoCommands(w)
-	}
-	return render.NewNoCommands(w)
-}
-
-type nopCloser struct{ io.Writer }
-
-func (nopCloser) Close() error { return nil }
 
 // reportUnmatched warns of the --tool and --rule values no finding has,
 // naming the closest the reports have.

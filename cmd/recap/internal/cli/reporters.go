@@ -25,8 +25,8 @@ func (rf *reviewFlags) check(cmd *cobra.Command, opts *reportOptions) (*review.E
 	if err := opts.flagsChanged(cmd); err != nil {
 		return nil, false, err
 	}
-	if opts.common.format != "json" && opts.common.format != "markdown" {
-		return nil, false, usageError("--format: review writes json or markdown, not %q", opts.common.format)
+	if _, err := render.Lookup(render.Reviews, opts.common.format); err != nil {
+		return nil, false, usageError("--format: %v", err)
 	}
 	var ev *review.Event
 	headFromEvent := false
@@ -320,15 +320,15 @@ func (rr *reviewRun) print() error {
 	if rr.reporting() {
 		return nil
 	}
-	out := guardOutput(rr.streams.Out, rr.opts.common.format)
+	out := rr.rep.format.Guard(rr.streams.Out)
 	var err error
-	if rr.opts.common.format == "markdown" {
-		_, err = io.WriteString(out, rr.req.Body)
-	} else {
+	if rr.rep.format.JSON {
 		enc := json.NewEncoder(out)
 		enc.SetIndent("", "  ")
 		enc.SetEscapeHTML(false)
 		err = enc.Encode(rr.req)
+	} else {
+		_, err = io.WriteString(out, rr.req.Body)
 	}
 	if err == nil {
 		err = out.Close()

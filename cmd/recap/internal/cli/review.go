@@ -7,6 +7,7 @@ import (
 	"github.com/recap-dev/recap/review"
 	"github.com/recap-dev/recap/summarize"
 	"github.com/recap-dev/recap/summarize/budget"
+	"github.com/recap-dev/recap/summarize/render"
 	"github.com/spf13/cobra"
 )
 
@@ -81,7 +82,7 @@ usage, 3 the review could not be posted (docs/cli.md).`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.common.repo, "repo", "", "repository root for paths and the diff (default: the git top level of the current directory)")
-	f.StringVar(&opts.common.format, "format", "json", "output: json (the review request) or markdown (its body)")
+	f.StringVar(&opts.common.format, "format", render.Default(render.Reviews), "output: "+render.Help(render.Reviews))
 	f.StringVar(&opts.common.inputFormat, "input-format", "", "read every input as this report format ("+parsers.FormatNames()+") instead of detecting it")
 	opts.filters.register(cmd)
 	opts.common.registerConfig(cmd)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/summarize/render"
 	"github.com/spf13/cobra"
 )
@@ -43,9 +44,12 @@ func newRoot(streams *IO) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "recap",
 		Short: "Summary-first views of static-analysis reports and git diffs",
-		Long: `recap reads SARIF (any tool), SpotBugs/FindBugs XML, Checkstyle XML and PMD XML
-reports and prints small, summary-first views: counts by severity and category
-first, then the details that fit.`,
+		Long: `recap reads static-analysis reports and git diffs and prints small,
+summary-first views: counts by severity and category first, then the details
+that fit.
+
+Report formats: ` + parsers.FormatTitles("and") + ` (SARIF of any tool)
+Output formats: ` + render.Help(render.Findings),
 		Version:       version(),
 		SilenceUsage:  true,
 		SilenceErrors: true,

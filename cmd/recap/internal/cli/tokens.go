@@ -29,9 +29,13 @@ decompressed.`,
 			if budget < 0 {
 				return usageError("--budget must not be negative")
 			}
-			r := tokens.CountFiles(c, args, budget)
-			if err := render.Tokens(streams.Out, format, r); err != nil {
+			out, err := render.Lookup(render.TokenCounts, format)
+			if err != nil {
 				return usageError("--format: %v", err)
+			}
+			r := tokens.CountFiles(c, args, budget)
+			if err := out.Tokens(streams.Out, r); err != nil {
+				return err
 			}
 			for _, f := range r.Files {
 				if f.Error != "" {
@@ -45,6 +49,6 @@ decompressed.`,
 	f.StringVar(&tokenizer, "tokenizer", tokens.Default, "how to count: "+strings.Join(tokens.Names(), ", ")+
 		" (max: the larger of chars4 and the exact o200k_base count)")
 	f.IntVar(&budget, "budget", 10000, "token budget the total is compared with")
-	f.StringVar(&format, "format", "text", "output format: text or json")
+	f.StringVar(&format, "format", render.Default(render.TokenCounts), "output format: "+render.Help(render.TokenCounts))
 	return cmd
 }
