@@ -83,6 +83,7 @@ func TestCommands(t *testing.T) {
 		{"tokens", []string{"tokens", "--budget", "20000", "testdata/reports/pmd.sarif", "testdata/reports/spotbugs.xml"}, "", "tokens.txt", 0},
 		{"tokens json, chars4", []string{"tokens", "--format", "json", "--tokenizer", "chars4", "testdata/sample/src/main/java/com/example/shop/Order.java"}, "", "tokens.json", 0},
 		{"tokens of a missing file", []string{"tokens", "testdata/nope.txt"}, "", "", 2},
+		{"tokens of a directory", []string{"tokens", "--budget", "20000", "testdata/reports"}, "", "tokens-dir.txt", 0},
 		{"unknown tokenizer", []string{"tokens", "--tokenizer", "gpt9", "README.md"}, "", "", 2},
 		{"no input", []string{"summary"}, "", "", 2},
 		{"unknown flag", []string{"summary", "--nope", "x"}, "", "", 2},
