@@ -1,0 +1,132 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/recap-dev/recap/reports/reportstest"
+)
+
+// exampleBlock is a fenced block of the docs with no language (or
+// console) whose first line is a command: "$ recap …".
+var exampleBlock = regexp.MustCompile("(?ms)^```(?:console)?\n(\\$ recap .*?)^```")
+
+// TestDocsExamples runs every example of README.md and docs/*.md that
+// shows a recap command line on the checkout's sample ("$ recap …" and
+// what it prints, standard error in place as in a terminal) and compares
+// what it prints with what the page shows: line for line, "…" alone
+// standing for lines left out, "…" inside a line for a part of it. An
+// example on inputs the checkout does not have (build/reports/) is listed,
+// not run.
+func TestDocsExamples(t *testing.T) {
+	root := reportstest.RepoRoot(t)
+	pages, _ := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	pages = append(pages, filepath.Join(root, "README.md"))
+	path := filepath.Dir(bin) + string(os.PathListSeparator) + os.Getenv("PATH")
+	ran := 0
+	for _, page := range pages {
+		b, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := filepath.Base(page)
+		for _, m := range exampleBlock.FindAllStringSubmatch(string(b), -1) {
+			for _, ex := range splitExamples(m[1]) {
+				if !strings.Contains(ex.cmd, "testdata/") || strings.Contains(ex.cmd, "build/") {
+					t.Logf("%s: not run (inputs outside the checkout): %s", name, ex.cmd)
+					continue
+				}
+				ran++
+				cmd := exec.Command("sh", "-c", "{ "+ex.cmd+"\n} 2>&1")
+				cmd.Dir = root
+				cmd.Env = append(os.Environ(), "PATH="+path)
+				out, _ := cmd.Output() // a gate's exit 1 or a usage error's 2 is part of the example
+				if err := matchExample(ex.want, strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")); err != "" {
+					t.Errorf("%s: $ %s\n%s\nit prints:\n%s", name, ex.cmd, err, out)
+				}
+			}
+		}
+	}
+	if ran < 8 {
+		t.Errorf("%d examples run, want the 8 on the sample at least", ran)
+	}
+}
+
+type example struct {
+	cmd  string
+	want []string
+}
+
+// splitExamples cuts a block into its commands, each with the lines that
+// follow it.
+func splitExamples(block string) []example {
+	var out []example
+	for _, line := range strings.Split(strings.TrimSuffix(block, "\n"), "\n") {
+		if c, ok := strings.CutPrefix(line, "$ "); ok {
+			out = append(out, example{cmd: c})
+			continue
+		}
+		out[len(out)-1].want = append(out[len(out)-1].want, line)
+	}
+	return out
+}
+
+// matchExample compares the lines a page shows with those printed, and
+// says where they part.
+func matchExample(want, got []string) string {
+	at := 0
+	skip := false
+	for _, w := range want {
+		w = strings.TrimRight(w, " ")
+		if w == "…" {
+			skip = true
+			continue
+		}
+		found := false
+		for at < len(got) {
+			g := strings.TrimRight(got[at], " ")
+			at++
+			if lineMatches(w, g) {
+				found = true
+				break
+			}
+			if !skip {
+				return "the page shows " + quote(w) + " where it prints " + quote(g)
+			}
+		}
+		if !found {
+			return "the page shows " + quote(w) + ", which it does not print (there)"
+		}
+		skip = false
+	}
+	if !skip && at < len(got) {
+		return "it prints more than the page shows (end the example with …): " + quote(got[at])
+	}
+	return ""
+}
+
+// lineMatches: equal, or with "…" standing for any part of the line.
+func lineMatches(w, g string) bool {
+	if !strings.Contains(w, "…") {
+		return w == g
+	}
+	parts := strings.Split(w, "…")
+	if !strings.HasPrefix(g, parts[0]) || !strings.HasSuffix(g, parts[len(parts)-1]) {
+		return false
+	}
+	g = g[len(parts[0]):]
+	for _, p := range parts[1 : len(parts)-1] {
+		i := strings.Index(g, p)
+		if i < 0 {
+			return false
+		}
+		g = g[i+len(p):]
+	}
+	return len(g) >= len(parts[len(parts)-1])
+}
+
+func quote(s string) string { return "«" + s + "»" }
