@@ -130,3 +130,49 @@ func lineMatches(w, g string) bool {
 }
 
 func quote(s string) string { return "«" + s + "»" }
+
+// TestDocsFlagTables: every flag of every command's --help is in the
+// command's section of docs/cli.md, so that the tables list every flag.
+func TestDocsFlagTables(t *testing.T) {
+	root := reportstest.RepoRoot(t)
+	b, err := os.ReadFile(filepath.Join(root, "docs", "cli.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sections := map[string]string{}
+	for _, s := range strings.Split(string(b), "\n## ")[1:] {
+		title, body, _ := strings.Cut(s, "\n")
+		sections[title] = body
+	}
+	flagName := regexp.MustCompile(`(?m)^\s+(?:-\w, )?(--[a-z0-9-]+)`)
+	for cmd, titles := range map[string][]string{
+		"summary":  {"Flags of summary and findings"},
+		"findings": {"Flags of summary and findings", "recap findings"},
+		"review":   {"recap review"},
+		"diff":     {"recap diff"},
+		"tokens":   {"recap tokens"},
+		"mcp":      {"recap mcp"},
+	} {
+		var doc strings.Builder
+		for _, title := range titles {
+			s, ok := sections[title]
+			if !ok {
+				t.Fatalf("docs/cli.md has no section %q", title)
+			}
+			doc.WriteString(s)
+		}
+		out, err := exec.Command(bin, cmd, "--help").Output()
+		if err != nil {
+			t.Fatalf("%s --help: %v", cmd, err)
+		}
+		flags := flagName.FindAllStringSubmatch(string(out), -1)
+		if len(flags) < 3 {
+			t.Fatalf("%s --help lists %d flags:\n%s", cmd, len(flags), out)
+		}
+		for _, f := range flags {
+			if f[1] != "--help" && !strings.Contains(doc.String(), "`"+f[1]) {
+				t.Errorf("docs/cli.md, %q: no row for %s %s", titles[len(titles)-1], cmd, f[1])
+			}
+		}
+	}
+}
