@@ -51,7 +51,7 @@ var dotAcceptingClients = map[string]bool{
 	"mcp-inspector-tui":             true,
 }
 
-// toolSpecs are the tools' names as SPEC §6 gives them.
+// toolSpecs are the tools' dotted names, as docs/mcp.md lists them.
 var toolSpecs = []string{ToolGetReports, ToolGetFinding, ToolDiff, ToolTokens, ToolServerStats}
 
 // underscoreName is a tool's name with its dots made underscores.
