@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/recap-dev/recap/internal/gittest"
 	"github.com/recap-dev/recap/reports/reportstest"
 )
 
@@ -20,10 +21,12 @@ var exampleBlock = regexp.MustCompile("(?ms)^```(?:console)?\n(\\$ recap .*?)^``
 // what it prints, standard error in place as in a terminal) and compares
 // what it prints with what the page shows: line for line, "…" alone
 // standing for lines left out, "…" inside a line for a part of it. An
-// example on inputs the checkout does not have (build/reports/) is listed,
-// not run.
+// example on build/reports/ runs on the branch the docs describe: the
+// sample committed on master with its reports in build/reports, and a
+// branch that changes the message on line 15 of OrderService.java.
 func TestDocsExamples(t *testing.T) {
 	root := reportstest.RepoRoot(t)
+	branch := sampleBranch(t, root)
 	pages, _ := filepath.Glob(filepath.Join(root, "docs", "*.md"))
 	pages = append(pages, filepath.Join(root, "README.md"))
 	path := filepath.Dir(bin) + string(os.PathListSeparator) + os.Getenv("PATH")
@@ -36,13 +39,17 @@ func TestDocsExamples(t *testing.T) {
 		name := filepath.Base(page)
 		for _, m := range exampleBlock.FindAllStringSubmatch(string(b), -1) {
 			for _, ex := range splitExamples(m[1]) {
-				if !strings.Contains(ex.cmd, "testdata/") || strings.Contains(ex.cmd, "build/") {
-					t.Logf("%s: not run (inputs outside the checkout): %s", name, ex.cmd)
+				dir := root
+				switch {
+				case strings.Contains(ex.cmd, "build/reports"):
+					dir = branch
+				case !strings.Contains(ex.cmd, "testdata/"):
+					t.Logf("%s: not run (no input of the checkout): %s", name, ex.cmd)
 					continue
 				}
 				ran++
 				cmd := exec.Command("sh", "-c", "{ "+ex.cmd+"\n} 2>&1")
-				cmd.Dir = root
+				cmd.Dir = dir
 				cmd.Env = append(os.Environ(), "PATH="+path)
 				out, _ := cmd.Output() // a gate's exit 1 or a usage error's 2 is part of the example
 				if err := matchExample(ex.want, strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")); err != "" {
@@ -51,9 +58,31 @@ func TestDocsExamples(t *testing.T) {
 			}
 		}
 	}
-	if ran < 8 {
-		t.Errorf("%d examples run, want the 8 on the sample at least", ran)
+	if ran < 11 {
+		t.Errorf("%d examples run, want the 11 on the sample at least", ran)
 	}
+}
+
+// sampleBranch makes the repository of the docs' examples on changed
+// lines: the sample and its reports (build/reports) on master, and checked
+// out, a branch that changes the message on line 15 of OrderService.java.
+func sampleBranch(t *testing.T, root string) string {
+	g := gittest.Sample(t, root)
+	g.Git("branch", "-m", "master")
+	files := map[string]string{}
+	for _, r := range []string{"pmd.sarif", "checkstyle.xml", "spotbugs.xml"} {
+		files["build/reports/"+r] = readFile(t, filepath.Join(root, "testdata", "reports", r))
+	}
+	g.Commit("reports", files)
+	g.Git("checkout", "-q", "-b", "change")
+	const java = "src/main/java/com/example/shop/OrderService.java"
+	src := readFile(t, filepath.Join(g.Dir, java))
+	changed := strings.Replace(src, `System.out.println("order without customer");`, `System.out.println("an order has no customer");`, 1)
+	if changed == src {
+		t.Fatal("line 15 of OrderService.java is not the one the docs change")
+	}
+	g.Commit("change the message", map[string]string{java: changed})
+	return g.Dir
 }
 
 type example struct {
