@@ -93,7 +93,7 @@ type report struct {
 	context  summarize.Source // nil: no context
 	stream   render.Stream
 	gate     pipeline.Gate
-	gated    error // the gate's verdict on the query's view, before the budget
+	gated    error    // the gate's verdict on the query's view, before the budget
 	warnings []string // the inputs' warnings, before the budget
 }
 
