@@ -161,11 +161,15 @@ func TestParseErrors(t *testing.T) {
 }
 
 func FuzzParse(f *testing.F) {
-	dir := reportstest.SharedDir(f, "corpus/diffs")
-	entries, _ := os.ReadDir(dir)
-	for _, e := range entries {
-		if b, err := os.ReadFile(filepath.Join(dir, e.Name())); err == nil && len(b) < 64<<10 {
-			f.Add(b)
+	if b, err := os.ReadFile(filepath.Join("..", "testdata", "changes.diff")); err == nil {
+		f.Add(b)
+	}
+	if dir, ok := reportstest.Shared(f, "corpus/diffs"); ok {
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			if b, err := os.ReadFile(filepath.Join(dir, e.Name())); err == nil && len(b) < 64<<10 {
+				f.Add(b)
+			}
 		}
 	}
 	f.Add([]byte("--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n\\ No newline at end of file\n"))

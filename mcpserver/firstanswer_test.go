@@ -25,7 +25,8 @@ func TestFirstAnswer(t *testing.T) {
 	}
 	type root struct{ name, dir string }
 	roots := []root{{"sample", workspace(t).Dir}}
-	if src := filepath.Join(reportstest.RepoRoot(t), "..", "shared", "bench", "spring-framework.pmd7-all.sarif.gz"); fileExists(src) {
+	if bench, ok := reportstest.Shared(t, "bench"); ok && fileExists(filepath.Join(bench, "spring-framework.pmd7-all.sarif.gz")) {
+		src := filepath.Join(bench, "spring-framework.pmd7-all.sarif.gz")
 		dir := t.TempDir()
 		copyTo(t, src, filepath.Join(dir, "pmd.sarif.gz"), false)
 		roots = append(roots, root{"spring", dir})

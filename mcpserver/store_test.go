@@ -94,7 +94,7 @@ func TestReportKeepsEveryField(t *testing.T) {
 		t.Fatal(err)
 	}
 	inputs = append(inputs, input{gen, "big.sarif"}, input{gen, "snippets.sarif"})
-	if _, err := os.Stat(filepath.Join(root, "..", "shared", "corpus")); err == nil {
+	if _, ok := reportstest.Shared(t, "corpus"); ok {
 		dir, files := reportstest.Corpus(t)
 		for _, f := range files {
 			if f.Dir() != "diffs" {

@@ -75,7 +75,7 @@ func TestCheckstyleChecksTable(t *testing.T) {
 func TestCheckstyleFindingsDescribed(t *testing.T) {
 	paths := []string{filepath.Join(reportstest.RepoRoot(t), "testdata", "reports", "checkstyle.xml")}
 	least := 60 // the sample's Checkstyle findings, without the corpus
-	if dir := filepath.Join(reportstest.RepoRoot(t), "..", "shared", "corpus"); dirExists(dir) {
+	if dir, ok := reportstest.Shared(t, "corpus"); ok {
 		least = 100
 		for _, sub := range []string{"checkstyle-xml", "checkstyle-sarif"} {
 			matches, _ := filepath.Glob(filepath.Join(dir, sub, "*"))

@@ -14,21 +14,44 @@ import (
 	"github.com/recap-dev/recap/reports/reportstest"
 )
 
-// seed adds the corpus files of the given directories (and invalid/) to f.
+// checkoutSeeds are the checkout's own reports of each kind (beside
+// testdata/seeds/KIND/, small real reports copied from the corpus), so
+// that every fuzz target runs real seeds without ../shared.
+var checkoutSeeds = map[string][]string{
+	"checkstyle-xml": {"../testdata/reports/checkstyle.xml", "../testdata/duplicates/checkstyle.xml"},
+	"spotbugs-xml":   {"../testdata/reports/spotbugs.xml"},
+	"pmd-xml":        {"../testdata/pmd-xml/pmd.xml"},
+	"sarif-other":    {"testdata/sarif/*.sarif"},
+	"invalid":        {"../testdata/bad/truncated.sarif"},
+}
+
+// seed adds the reports of the given kinds (and invalid ones) to f: the
+// checkout's, then the corpus's when ../shared is there.
 func seed(f *testing.F, dirs ...string) {
-	dir, files := reportstest.Corpus(f)
-	for _, cf := range files {
-		for _, d := range append(dirs, "invalid") {
-			if cf.Dir() == d && !strings.HasSuffix(cf.Path, ".diff") {
-				b, err := os.ReadFile(filepath.Join(dir, cf.Path))
-				if err != nil {
-					f.Fatal(err)
-				}
-				if len(b) > 64<<10 { // large files slow the fuzzer down without adding shapes
-					b = b[:64<<10]
-				}
-				f.Add(b)
+	dirs = append(dirs, "invalid")
+	add := func(name string) {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		if len(b) > 64<<10 { // large files slow the fuzzer down without adding shapes
+			b = b[:64<<10]
+		}
+		f.Add(b)
+	}
+	for _, d := range dirs {
+		patterns := append([]string{filepath.Join("testdata", "seeds", d, "*")}, checkoutSeeds[d]...)
+		for _, p := range patterns {
+			names, _ := filepath.Glob(p)
+			for _, name := range names {
+				add(name)
 			}
+		}
+	}
+	dir, files := reportstest.CorpusIfPresent(f)
+	for _, cf := range files {
+		if slices.Contains(dirs, cf.Dir()) && !strings.HasSuffix(cf.Path, ".diff") {
+			add(filepath.Join(dir, cf.Path))
 		}
 	}
 }

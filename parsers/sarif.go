@@ -25,8 +25,9 @@ import (
 // compact rules (id, name, level, help URI, category and security
 // properties); the descriptions and help of a rule id are read from its
 // first descriptor only, and kept once per rule in the input's rule table.
-// See ../shared/LIBRARIES.md §1 for why go-sarif's own decoder is
-// not used to read: it rejects "ruleIndex": -1 and a BOM, and holds the whole log.
+// go-sarif's own decoder is not used to read (recap uses go-sarif to write
+// SARIF only): it rejects "ruleIndex": -1 and a BOM, which real tools write,
+// and holds the whole log in memory.
 type sarifParser struct{ opts Options }
 
 func newSARIF(opts Options) Parser { return &sarifParser{opts: opts} }

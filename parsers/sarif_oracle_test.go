@@ -616,7 +616,7 @@ func FuzzSARIFDecoderOracle(f *testing.F) {
 	for _, c := range append(oracleResults, oracleRules...) {
 		f.Add([]byte(c))
 	}
-	if dir := filepath.Join(reportstest.RepoRoot(f), "..", "shared", "corpus"); dirExists(dir) {
+	if _, ok := reportstest.Shared(f, "corpus"); ok {
 		for _, data := range corpusSARIF(f) {
 			results, rules := sarifValues(f, data)
 			for i, v := range append(results, rules...) {
@@ -630,9 +630,4 @@ func FuzzSARIFDecoderOracle(f *testing.F) {
 		compareDecoders(t, data, tokenResult, oracleDecodeResult)
 		compareDecoders(t, data, tokenRule, oracleDecodeRule)
 	})
-}
-
-func dirExists(dir string) bool {
-	st, err := os.Stat(dir)
-	return err == nil && st.IsDir()
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -180,19 +181,33 @@ func errLine(err error) int {
 	return -1
 }
 
+// scannerSeeds adds the first 2 KiB of the reports of the given kinds: the
+// checkout's (testdata/seeds), then the corpus's when ../shared is there.
+func scannerSeeds(f *testing.F, dirs ...string) {
+	var names []string
+	for _, d := range dirs {
+		found, _ := filepath.Glob(filepath.Join("testdata", "seeds", d, "*"))
+		names = append(names, found...)
+	}
+	dir, files := reportstest.CorpusIfPresent(f)
+	for _, cf := range files {
+		if slices.Contains(dirs, cf.Dir()) {
+			names = append(names, filepath.Join(dir, cf.Path))
+		}
+	}
+	for _, name := range names {
+		if b, err := os.ReadFile(name); err == nil {
+			f.Add(b[:min(len(b), 2048)])
+		}
+	}
+}
+
 // FuzzCheckstyleScanner: on any input, the scanner succeeds where
 // encoding/xml does, with the same findings, and fails where it fails.
 func FuzzCheckstyleScanner(f *testing.F) {
 	// Small seeds: minimizing a new input found from a large one takes the
 	// fuzzer minutes.
-	dir, files := reportstest.Corpus(f)
-	for _, cf := range files {
-		if cf.Dir() == "checkstyle-xml" || cf.Dir() == "invalid" {
-			if b, err := os.ReadFile(filepath.Join(dir, cf.Path)); err == nil {
-				f.Add(b[:min(len(b), 2048)])
-			}
-		}
-	}
+	scannerSeeds(f, "checkstyle-xml", "invalid")
 	f.Add([]byte(`<checkstyle><file name="a"><error line="1" message="a &amp; b" source="s"/></file></checkstyle>`))
 	// Seeds at the bounds: characters XML refuses, nesting past maxXMLDepth.
 	// (Text and values past 64 KiB are TestXMLCutsAgree's: the fuzzer takes
@@ -289,14 +304,7 @@ func TestPMDScannerAgreesOnCorpus(t *testing.T) {
 // FuzzPMDScanner: on any input, the scanner succeeds where encoding/xml
 // does, with the same findings and input.
 func FuzzPMDScanner(f *testing.F) {
-	dir, files := reportstest.Corpus(f)
-	for _, cf := range files {
-		if cf.Dir() == "pmd-xml" {
-			if b, err := os.ReadFile(filepath.Join(dir, cf.Path)); err == nil {
-				f.Add(b[:min(len(b), 2048)])
-			}
-		}
-	}
+	scannerSeeds(f, "pmd-xml")
 	f.Add([]byte("<pmd version=\"7\"><file name=\"a\"><violation beginline=\"1\" rule=\"R\">a &amp; b<![CDATA[c\r\n]]>\r</violation></file></pmd>"))
 	// Seeds at the bounds (see FuzzCheckstyleScanner).
 	f.Add([]byte("<pmd><file name=\"a\"><violation rule=\"R\">\x1b[0m<![CDATA[\x00]]></violation></file></pmd>"))

@@ -1,7 +1,9 @@
 // Package review turns the findings on a pull request's changed lines into a
-// GitHub review: a Markdown summary and at most 30 inline comments, each
-// anchored on a line the diff's hunks show, and posts it through GitHub's
-// REST API without posting a comment twice.
+// review: a Markdown summary and at most 30 inline comments, each anchored on
+// a line the diff's hunks show, and posts it to a code host (GitHub's pull
+// requests, GitLab's merge requests: a Host, host.go) through their REST
+// APIs without posting a comment twice; it makes GitHub's check run and the
+// Actions job summary of the same findings too.
 //
 //	req := review.Build(review.Input{View: v, Outside: n, Files: files, Index: idx})
 //	json.NewEncoder(os.Stdout).Encode(req) // GitHub's "create a review" request

@@ -163,7 +163,7 @@ func TestBaselineOfRecapSARIF(t *testing.T) {
 	t.Parallel()
 	root := reportstest.RepoRoot(t)
 	inputs := [][]string{{filepath.Join(root, "testdata", "reports")}}
-	if corpus := filepath.Join(root, "..", "shared", "corpus"); dirExists(corpus) {
+	if corpus, ok := reportstest.Shared(t, "corpus"); ok {
 		for _, f := range []string{"sarif-other/eslint-9.36.0-large.sarif", "spotbugs-xml/findbugs-1.3.9-issue7238-large.xml",
 			"pmd-xml/pmd-6.1.0-262-violations.xml", "pmd-xml/pmd-6.55.0-suppressed.xml", "sarif-other/suppressions-synthetic.sarif"} {
 			inputs = append(inputs, []string{filepath.Join(corpus, f)})
@@ -194,9 +194,4 @@ func TestBaselineOfRecapSARIF(t *testing.T) {
 			t.Errorf("%v: recap's SARIF reads back %d findings (%d problems), the report has %d problems", in, back.Summary.Total, back.Summary.Problems, raw.Summary.Problems)
 		}
 	}
-}
-
-func dirExists(p string) bool {
-	st, err := os.Stat(p)
-	return err == nil && st.IsDir()
 }

@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -27,7 +28,10 @@ var bin string
 const testVersion = "v0.0.0-test"
 
 // TestMain builds the recap binary once; the tests run it as a user would.
+// Under go test -cover, or with $GOCOVERDIR set, the binary is built with
+// coverage of every package of recap (cover_test.go).
 func TestMain(m *testing.M) {
+	flag.Parse()
 	dir, err := os.MkdirTemp("", "recap-e2e")
 	if err != nil {
 		panic(err)
@@ -35,11 +39,15 @@ func TestMain(m *testing.M) {
 	bin = filepath.Join(dir, "recap")
 	// A fixed version, which recap's SARIF records (run.conversion), keeps
 	// the goldens the same from commit to commit.
-	if out, err := exec.Command("go", "build", "-ldflags", "-X github.com/recap-dev/recap/cmd/recap/internal/cli.Version="+testVersion, "-o", bin, ".").CombinedOutput(); err != nil {
+	args := []string{"build", "-ldflags", "-X github.com/recap-dev/recap/cmd/recap/internal/cli.Version=" + testVersion, "-o", bin}
+	cover := binaryCoverage(dir)
+	args = append(args, cover.buildFlags()...)
+	if out, err := exec.Command("go", append(args, ".")...).CombinedOutput(); err != nil {
 		os.Stderr.Write(out)
 		panic(err)
 	}
 	code := m.Run()
+	cover.report()
 	os.RemoveAll(dir)
 	os.Exit(code)
 }
@@ -75,6 +83,7 @@ func TestCommands(t *testing.T) {
 		{"tokens", []string{"tokens", "--budget", "20000", "testdata/reports/pmd.sarif", "testdata/reports/spotbugs.xml"}, "", "tokens.txt", 0},
 		{"tokens json, chars4", []string{"tokens", "--format", "json", "--tokenizer", "chars4", "testdata/sample/src/main/java/com/example/shop/Order.java"}, "", "tokens.json", 0},
 		{"tokens of a missing file", []string{"tokens", "testdata/nope.txt"}, "", "", 2},
+		{"tokens of a directory", []string{"tokens", "--budget", "20000", "testdata/reports"}, "", "tokens-dir.txt", 0},
 		{"unknown tokenizer", []string{"tokens", "--tokenizer", "gpt9", "README.md"}, "", "", 2},
 		{"no input", []string{"summary"}, "", "", 2},
 		{"unknown flag", []string{"summary", "--nope", "x"}, "", "", 2},

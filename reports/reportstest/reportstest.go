@@ -56,13 +56,35 @@ func RepoRoot(t testing.TB) string {
 	}
 }
 
-// SharedDir returns ../shared beside the repository, skipping the test when
-// it is absent (it is present in CI and on every development machine).
+// SharedEnv names the environment variable that moves ../shared: a
+// directory to read instead, or "none" to run as a checkout alone does
+// (RECAP_SHARED=none go test ./... runs what a fresh clone runs).
+const SharedEnv = "RECAP_SHARED"
+
+// Shared returns ../shared/sub beside the repository (or under
+// $RECAP_SHARED) and whether it is there, without skipping: for tests that
+// run on the checkout's own inputs and add the shared ones when present.
+func Shared(t testing.TB, sub string) (string, bool) {
+	t.Helper()
+	base := os.Getenv(SharedEnv)
+	switch base {
+	case "":
+		base = filepath.Join(RepoRoot(t), "..", "shared")
+	case "none":
+		return "", false
+	}
+	dir := filepath.Join(base, sub)
+	_, err := os.Stat(dir)
+	return dir, err == nil
+}
+
+// SharedDir returns ../shared/sub beside the repository, skipping the test
+// when it is absent (it is present in CI and on every development machine).
 func SharedDir(t testing.TB, sub string) string {
 	t.Helper()
-	dir := filepath.Join(RepoRoot(t), "..", "shared", sub)
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("shared %s not found: %v", sub, err)
+	dir, ok := Shared(t, sub)
+	if !ok {
+		t.Skipf("shared %s not found (%s=%q)", sub, SharedEnv, os.Getenv(SharedEnv))
 	}
 	return dir
 }
@@ -79,10 +101,23 @@ type CorpusFile struct {
 // Dir is the corpus directory the file sits in ("pmd-sarif", "invalid", …).
 func (c CorpusFile) Dir() string { return strings.SplitN(c.Path, "/", 2)[0] }
 
-// Corpus reads the corpus manifest and returns its directory and entries.
+// Corpus reads the corpus manifest and returns its directory and entries,
+// skipping the test without the corpus.
 func Corpus(t testing.TB) (string, []CorpusFile) {
 	t.Helper()
-	dir := SharedDir(t, "corpus")
+	SharedDir(t, "corpus")
+	return CorpusIfPresent(t)
+}
+
+// CorpusIfPresent is Corpus without the skip: no entries when the corpus is
+// absent, for fuzz targets that seed from it besides their own seeds.
+func CorpusIfPresent(t testing.TB) (string, []CorpusFile) {
+	t.Helper()
+	dir, ok := Shared(t, "corpus")
+	if !ok {
+		t.Logf("no shared corpus: only the checkout's seeds")
+		return dir, nil
+	}
 	b, err := os.ReadFile(filepath.Join(dir, "MANIFEST.json"))
 	if err != nil {
 		t.Fatal(err)

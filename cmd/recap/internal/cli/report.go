@@ -86,14 +86,15 @@ func emptyFlags(cmd *cobra.Command) error {
 // report is a checked command line of a report command: the query, and
 // how its result is shown.
 type report struct {
-	query   pipeline.Query
-	format  render.Format    // its View set up by the flags
-	layout  summarize.Layout // nil: the format cannot be budgeted
-	fit     bool             // apply the budget
-	context summarize.Source // nil: no context
-	stream  render.Stream
-	gate    pipeline.Gate
-	gated   error // the gate's verdict on the query's view, before the budget
+	query    pipeline.Query
+	format   render.Format    // its View set up by the flags
+	layout   summarize.Layout // nil: the format cannot be budgeted
+	fit      bool             // apply the budget
+	context  summarize.Source // nil: no context
+	stream   render.Stream
+	gate     pipeline.Gate
+	gated    error    // the gate's verdict on the query's view, before the budget
+	warnings []string // the inputs' warnings, before the budget
 }
 
 // newReport checks the flags and maps them onto a query; page asks for a
@@ -212,6 +213,7 @@ func (rep *report) run(ctx context.Context, o *reportOptions) (*pipeline.Result,
 			summarize.AddContext(&v.Findings[i], rep.context)
 		}
 	}
+	rep.warnings = inputWarnings(v) // a budget may leave them out of the view
 	if rep.fit {
 		counter, err := tokens.New(o.tokenizer)
 		if err != nil {
@@ -247,7 +249,12 @@ func runReport(ctx context.Context, streams *IO, o *reportOptions, args []string
 	if err != nil {
 		return err
 	}
-	reportInputs(streams.ErrOut, v)
+	if !shownInLog(streams, o.common.format, v) {
+		for _, w := range rep.warnings {
+			fmt.Fprintln(streams.ErrOut, w)
+		}
+	}
+	reportInputs(streams.ErrOut, v, false)
 	reportUnmatched(streams.ErrOut, res.Unmatched)
 	if om, ok := rep.stream.(interface{ Omitted() int }); ok && om.Omitted() > 0 {
 		fmt.Fprintf(streams.ErrOut, "recap: warning: sarif: %s left out to keep at most %d results a run, the most important first "+
@@ -290,11 +297,12 @@ func reportUnmatched(w io.Writer, un []pipeline.Unmatched) {
 }
 
 // reportInputs writes the inputs' errors and warnings on stderr, where CI
-// shows them whatever the format of the output (which may hold them too).
-func reportInputs(w io.Writer, v *summarize.View) {
-	for _, in := range v.Inputs {
-		for _, warn := range in.Warnings {
-			fmt.Fprintf(w, "recap: warning: %s: %s\n", render.InertLine(in.Path), render.InertLine(warn))
+// shows them whatever the format of the output (which may hold them too);
+// the warnings only when asked.
+func reportInputs(w io.Writer, v *summarize.View, warnings bool) {
+	if warnings {
+		for _, line := range inputWarnings(v) {
+			fmt.Fprintln(w, line)
 		}
 	}
 	for _, in := range v.Inputs {
@@ -302,6 +310,17 @@ func reportInputs(w io.Writer, v *summarize.View) {
 			fmt.Fprintf(w, "recap: %s\n", render.InertLine(in.Error))
 		}
 	}
+}
+
+// inputWarnings are the lines of the inputs' warnings on stderr.
+func inputWarnings(v *summarize.View) []string {
+	var lines []string
+	for _, in := range v.Inputs {
+		for _, warn := range in.Warnings {
+			lines = append(lines, fmt.Sprintf("recap: warning: %s: %s", render.InertLine(in.Path), render.InertLine(warn)))
+		}
+	}
+	return lines
 }
 
 func tokensName(name string) bool {

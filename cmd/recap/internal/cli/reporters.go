@@ -168,7 +168,7 @@ func (rr *reviewRun) report(ctx context.Context) error {
 			return err
 		}
 	}
-	reportInputs(rr.streams.ErrOut, rr.res.View)
+	reportInputs(rr.streams.ErrOut, rr.res.View, true)
 	reportUnmatched(rr.streams.ErrOut, rr.res.Unmatched)
 	return nil
 }

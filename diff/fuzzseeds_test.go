@@ -1,0 +1,10 @@
+package diff_test
+
+import (
+	"testing"
+
+	"github.com/recap-dev/recap/reports/reportstest"
+)
+
+// TestFuzzSeedsAlone: FuzzParse (diff text) runs on seeds of the checkout without ../shared.
+func TestFuzzSeedsAlone(t *testing.T) { reportstest.FuzzSeedsAlone(t, 3) }

@@ -1,0 +1,10 @@
+package review
+
+import (
+	"testing"
+
+	"github.com/recap-dev/recap/reports/reportstest"
+)
+
+// TestFuzzSeedsAlone: FuzzReadEvent runs on seeds of the checkout without ../shared.
+func TestFuzzSeedsAlone(t *testing.T) { reportstest.FuzzSeedsAlone(t, 3) }
