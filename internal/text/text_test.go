@@ -17,7 +17,7 @@ func TestCutBytes(t *testing.T) {
 		{"abcd", 3, "…"},
 		{"abcdefgh", 7, "abcd…"},
 		{"héllo wörld", 7, "hél…"}, // é is two bytes
-		{"日本語のテキスト", 8, "日…"},     // a character is not split
+		{"日本語のテキスト", 8, "日…"},      // a character is not split
 		{"abcdef", 1, "…"},
 	} {
 		got := CutBytes(tc.s, tc.n)
