@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/recap-dev/recap/internal/content"
 	"github.com/recap-dev/recap/internal/english"
 	"github.com/recap-dev/recap/internal/text"
 	"github.com/recap-dev/recap/reports"
@@ -305,8 +306,7 @@ func (p *placer) finish(in *reports.Input) {
 }
 
 func isWindowsAbs(s string) bool {
-	return len(s) >= 3 && s[1] == ':' && (s[2] == '/' || s[2] == '\\') &&
-		(s[0] >= 'a' && s[0] <= 'z' || s[0] >= 'A' && s[0] <= 'Z')
+	return len(s) >= 3 && content.HasDrive(s) && (s[2] == '/' || s[2] == '\\')
 }
 
 // uriPath turns a SARIF artifact URI (§3.4.3) into a file system path:
