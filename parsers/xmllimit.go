@@ -235,12 +235,7 @@ func (l *xmlLimiter) cdata(c byte) {
 // closes it outside quotes and brackets.
 func (l *xmlLimiter) directive(c byte) {
 	switch {
-	case l.quote != 0:
-		if c == l.quote {
-			l.quote = 0
-		}
-	case c == '"' || c == '\'':
-		l.quote = c
+	case l.quoted(c):
 	case c == '<' || c == '[':
 		l.nest++
 	case c == ']':
@@ -257,12 +252,7 @@ func (l *xmlLimiter) directive(c byte) {
 // counting the depth of elements.
 func (l *xmlLimiter) tag(c byte) {
 	switch {
-	case l.quote != 0:
-		if c == l.quote {
-			l.quote = 0
-		}
-	case c == '"' || c == '\'':
-		l.quote = c
+	case l.quoted(c):
 	case c == '>':
 		switch {
 		case l.end:
@@ -275,6 +265,22 @@ func (l *xmlLimiter) tag(c byte) {
 		l.st, l.n = limText, 0
 	}
 	l.grow("tag")
+}
+
+// quoted follows a construct's quoted values: it reports whether c is
+// inside one, or the quote that opens or closes it.
+func (l *xmlLimiter) quoted(c byte) bool {
+	switch {
+	case l.quote != 0:
+		if c == l.quote {
+			l.quote = 0
+		}
+		return true
+	case c == '"' || c == '\'':
+		l.quote = c
+		return true
+	}
+	return false
 }
 
 // grow counts a byte of a construct read whole, failing past maxXMLTag.
