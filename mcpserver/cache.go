@@ -234,6 +234,7 @@ func parse(ctx context.Context, f file, rt *root, format parsers.Format, read *a
 	r.grow(reportSize)
 	opts := rt.readOptions()
 	opts.Format, opts.Context = format, ctx
+	opts.Runs = true // one tool's run in two formats is read once (sameRuns)
 	opts.Wrap = func(in io.Reader, _ string, _ int64) io.Reader { return &countingReader{r: in, n: read} }
 	in, _ := parsers.ReadFile(f.rel, r.tag, opts, func(x reports.Finding) error { return r.add(&x) })
 	r.done()

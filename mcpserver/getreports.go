@@ -298,6 +298,7 @@ func (s *Server) query(ctx context.Context, in *GetReportsIn) (b *buffer, stream
 			msgs = append(msgs, r.input.Error)
 		}
 	}
+	files, reps, g.runs = sameRuns(files, reps)
 	if failed == len(reps) {
 		return nil, nil, toolErrorf(CodeParseError, "no report could be read: %s. Check that each is a complete %s report", strings.Join(msgs, "; "), parsers.FormatTitles("or"))
 	}
@@ -424,9 +425,15 @@ func (s *Server) noteInputs(inputs []reports.Input, files []file, reps []*report
 			}
 			warn(i, fmt.Sprintf("the same content as %s%s: counted once", strings.Join(names, ", "), more))
 		}
+		for _, note := range g.runs[f.abs] {
+			warn(i, note)
+		}
 		if reps[i] == nil {
 			warn(i, fmt.Sprintf("larger than the cache (%s): read again by each call, not kept, so no bufferId and no page past the first %d findings", sizeName(s.opts.MaxCacheBytes), pipeline.DeepPage))
 		}
+	}
+	for _, f := range g.own {
+		out = append(out, reports.Input{Path: f.rel, Format: string(parsers.FormatSARIF), Warnings: []string{"recap's own SARIF, made from other reports: not read (name it to read it)"}})
 	}
 	for _, f := range g.big {
 		out = append(out, reports.Input{Path: f.rel, Error: fmt.Sprintf("not read: %s, over the %s a search reads; give its path in reports to read it", sizeName(s.root.contentSize(f)), sizeName(s.root.maxReport))})
@@ -511,6 +518,46 @@ func queryKey(in *GetReportsIn, files, baseline []file) string {
 	}
 	raw, _ := json.Marshal(k)
 	return string(raw)
+}
+
+// sameRuns leaves out the reports that are an earlier one's tool's run in
+// another format (PMD's XML and its SARIF of one run, see
+// parsers.SameRun), returning new slices (the callers unpin the ones they
+// had) and, by the kept file's absolute path, what it says of those left
+// out. A report too large for the cache is not compared.
+func sameRuns(files []file, reps []*report) ([]file, []*report, map[string][]string) {
+	var drop map[int]bool
+	var notes map[string][]string
+	for i, a := range reps {
+		if a == nil || drop[i] {
+			continue
+		}
+		for j := i + 1; j < len(reps); j++ {
+			b := reps[j]
+			if b == nil || drop[j] {
+				continue
+			}
+			run, ok := parsers.SameRun(&a.input, &b.input)
+			if !ok {
+				continue
+			}
+			if drop == nil {
+				drop, notes = map[int]bool{}, map[string][]string{}
+			}
+			drop[j] = true
+			notes[files[i].abs] = append(notes[files[i].abs], fmt.Sprintf("%s is the same %s run in another format (%d findings alike): counted once", files[j].rel, run, b.input.Run.Findings))
+		}
+	}
+	if drop == nil {
+		return files, reps, nil
+	}
+	keptFiles, keptReps := make([]file, 0, len(files)-len(drop)), make([]*report, 0, len(reps)-len(drop))
+	for i := range files {
+		if !drop[i] {
+			keptFiles, keptReps = append(keptFiles, files[i]), append(keptReps, reps[i])
+		}
+	}
+	return keptFiles, keptReps, notes
 }
 
 // readAll returns the reports at files, parsed now or before, pinned in

@@ -108,10 +108,18 @@ func TestCopiesCountedOnce(t *testing.T) {
 		t.Fatalf("baseline of two copies: %+v", bl)
 	}
 
-	// recap's SARIF of the sample's reports is other bytes: it counts.
+	// recap's SARIF of the sample's reports, found by the search, is left
+	// out with a row saying so; named, it counts.
 	root := reportstest.RepoRoot(t)
 	copyTo(t, filepath.Join(root, "testdata", "golden", "findings.sarif"), filepath.Join(g.Dir, "golden", "findings.sarif"), false)
 	call(t, cs, "analysis.getReports", map[string]any{"summaryOnly": true, "group": false}).decode(t, &v)
+	if want := tooltest.SampleFindings + tooltest.SampleCheckstyle; v.Summary.Total != want {
+		t.Errorf("with recap's SARIF found: %d findings, want %d", v.Summary.Total, want)
+	}
+	if diff := cmp.Diff(map[string][]string{"golden/findings.sarif": {"recap's own SARIF, made from other reports: not read (name it to read it)"}}, lastWarnings(v, "recap's own")); diff != "" {
+		t.Errorf("recap's SARIF found: warnings (-want +got):\n%s", diff)
+	}
+	call(t, cs, "analysis.getReports", map[string]any{"summaryOnly": true, "group": false, "reports": []string{"golden/findings.sarif"}}).decode(t, &v)
 	var golden struct {
 		Runs []struct{ Results []json.RawMessage }
 	}
@@ -123,8 +131,35 @@ func TestCopiesCountedOnce(t *testing.T) {
 	for _, r := range golden.Runs {
 		results += len(r.Results)
 	}
-	if want := tooltest.SampleFindings + tooltest.SampleCheckstyle + results; v.Summary.Total != want {
-		t.Errorf("with recap's SARIF: %d findings, want %d", v.Summary.Total, want)
+	if v.Summary.Total != results {
+		t.Errorf("recap's SARIF named: %d findings, want its %d results", v.Summary.Total, results)
+	}
+}
+
+// TestRunInTwoFormatsOnce: PMD's XML and SARIF of one run (the sample's)
+// count once, found by the search or named, the kept one naming the other,
+// and the pages show each finding once.
+func TestRunInTwoFormatsOnce(t *testing.T) {
+	g := workspace(t)
+	root := reportstest.RepoRoot(t)
+	copyTo(t, filepath.Join(root, "testdata", "pmd-xml", "pmd.xml"), filepath.Join(g.Dir, "build", "pmd", "pmd.xml"), false)
+	cs, _ := connect(t, mcpserver.Options{Root: g.Dir})
+
+	var v view
+	call(t, cs, "analysis.getReports", map[string]any{"summaryOnly": true}).decode(t, &v)
+	if v.Summary.Total != tooltest.SampleFindings || len(v.Inputs) != 3 {
+		t.Fatalf("%d findings from %d reports, want %d from 3", v.Summary.Total, len(v.Inputs), tooltest.SampleFindings)
+	}
+	want := map[string][]string{"build/pmd/pmd.xml": {"build/reports/pmd.sarif is the same PMD 7.28.0 run in another format (84 findings alike): counted once"}}
+	if diff := cmp.Diff(want, lastWarnings(v, "same PMD")); diff != "" {
+		t.Errorf("warnings (-want +got):\n%s", diff)
+	}
+	call(t, cs, "analysis.getReports", map[string]any{"reports": []string{"build/reports/pmd.sarif", "build/pmd/pmd.xml"}, "tools": []string{"PMD"}, "group": false, "limit": 200, "maxTokens": 25000, "context": false}).decode(t, &v)
+	if v.Summary.Total != tooltest.SamplePMD || len(v.Findings) != tooltest.SamplePMD {
+		t.Errorf("named: %d findings, %d on the page, want %d", v.Summary.Total, len(v.Findings), tooltest.SamplePMD)
+	}
+	if diff := cmp.Diff(map[string][]string{"build/reports/pmd.sarif": {"build/pmd/pmd.xml is the same PMD 7.28.0 run in another format (84 findings alike): counted once"}}, lastWarnings(v, "same PMD")); diff != "" {
+		t.Errorf("named: warnings (-want +got):\n%s", diff)
 	}
 }
 

@@ -163,6 +163,12 @@ type found struct {
 	// stopped says why a walk stopped before its end ("" when it went
 	// through): it visited maxWalkFiles entries, or took maxWalkTime.
 	stopped string
+	// own are recap's own SARIF files the search found: made from other
+	// reports, they are not read (named, they are).
+	own []file
+	// runs are, by the kept file's absolute path, the notes of the files
+	// left out as its tool's run in another format (sameRuns).
+	runs map[string][]string
 	// skipped counts the directories a walk could not search.
 	skipped skips
 }
@@ -170,6 +176,7 @@ type found struct {
 func (f *found) add(g found) {
 	f.files = append(f.files, g.files...)
 	f.big = append(f.big, g.big...)
+	f.own = append(f.own, g.own...)
 	if f.stopped == "" {
 		f.stopped = g.stopped
 	}
@@ -441,7 +448,12 @@ func (r *root) discover(dir string, maxReport int64) (found, error) {
 			return nil
 		}
 		f := file{abs: r.abs(rel), rel: rel, info: info}
-		if _, ok := r.sniff(f); !ok {
+		format, ok := r.sniff(f)
+		if !ok {
+			return nil
+		}
+		if format == parsers.FormatSARIF && r.recapSARIF(f) {
+			out.own = append(out.own, f)
 			return nil
 		}
 		if r.contentSize(f) > maxReport {
@@ -455,6 +467,17 @@ func (r *root) discover(dir string, maxReport int64) (found, error) {
 	sort.Slice(out.files, func(i, j int) bool { return out.files[i].rel < out.files[j].rel })
 	sort.Slice(out.big, func(i, j int) bool { return out.big[i].rel < out.big[j].rel })
 	return out, err
+}
+
+// recapSARIF reports whether f is SARIF that recap wrote
+// ([parsers.RecapSARIF]).
+func (r *root) recapSARIF(f file) bool {
+	fh, _, err := r.openReport(f.rel)
+	if err != nil {
+		return false
+	}
+	defer fh.Close()
+	return parsers.RecapSARIF(f.rel, fh, f.info.Size())
 }
 
 // sniff detects a file's report format, cached by size and time.

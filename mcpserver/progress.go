@@ -80,6 +80,9 @@ func (s *Server) startProgress(ctx context.Context, req *mcp.CallToolRequest) (c
 				continue
 			}
 			sent = read
+			if ctx.Err() != nil {
+				return // cancelled while the state was read: the client forgot the token
+			}
 			err := req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: tok,
 				Progress: float64(read), Total: float64(total),
 				Message: fmt.Sprintf("reading reports: %.1f of %.1f MB", float64(read)/1e6, float64(total)/1e6)})

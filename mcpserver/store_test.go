@@ -54,7 +54,7 @@ func parseAll(t testing.TB, dir, rel string) *report {
 func readAllFindings(t testing.TB, dir, rel string) ([]reports.Finding, reports.Input) {
 	t.Helper()
 	var out []reports.Finding
-	in, err := parsers.ReadFile(filepath.Join(dir, filepath.FromSlash(rel)), reports.InputTag(rel, tagLen), parsers.ReadOptions{Root: dir}, func(f reports.Finding) error {
+	in, err := parsers.ReadFile(filepath.Join(dir, filepath.FromSlash(rel)), reports.InputTag(rel, tagLen), parsers.ReadOptions{Root: dir, Runs: true}, func(f reports.Finding) error {
 		out = append(out, f)
 		return nil
 	})

@@ -149,17 +149,27 @@ func contentHash(name string) ([sha256.Size]byte, bool) {
 // bytes name recap as the conversion's tool (a gzip file is not looked
 // into).
 func recapOutput(name string) bool {
-	if !strings.HasSuffix(strings.ToLower(name), ".sarif") && !strings.HasSuffix(strings.ToLower(name), ".json") {
-		return false
-	}
 	f, fi, err := content.Open(name)
 	if err != nil {
 		return false
 	}
 	defer f.Close()
-	n := min(fi.Size(), tailLen)
+	return RecapSARIF(name, f, fi.Size())
+}
+
+// RecapSARIF reports whether the file name, of size bytes read through r,
+// is SARIF that recap wrote: it is named .sarif or .json and its last
+// bytes name recap as the conversion's tool (a gzip file is not looked
+// into). A search for reports leaves such files out (they are made from
+// the others); named, they are read.
+func RecapSARIF(name string, r io.ReaderAt, size int64) bool {
+	lower := strings.ToLower(name)
+	if !strings.HasSuffix(lower, ".sarif") && !strings.HasSuffix(lower, ".json") {
+		return false
+	}
+	n := min(size, tailLen)
 	buf := make([]byte, n)
-	if _, err := f.ReadAt(buf, fi.Size()-n); err != nil && err != io.EOF {
+	if _, err := r.ReadAt(buf, size-n); err != nil && err != io.EOF {
 		return false
 	}
 	return bytes.Contains(buf, []byte(recapMark))

@@ -58,6 +58,10 @@ type ReadOptions struct {
 	// ([reports.Finding.Uncounted]), for recap's SARIF. They have no id
 	// (ids number the findings) and fingerprints of their own count.
 	Uncounted bool
+	// Runs digests each input's findings into its Run ([reports.Run]),
+	// for a reader that keeps reports and tells one tool's run given in
+	// two formats (a server); ReadAll does that itself.
+	Runs bool
 
 	table formatTable // the formats read (nil: the package's table)
 }
@@ -82,6 +86,7 @@ func ReadAll(args []string, opts ReadOptions, emit func(reports.Finding) error) 
 		srcs = append(srcs, expand(a, opts.formats())...)
 	}
 	srcs, notes, skipped := once(srcs)
+	srcs, notes = sameRuns(srcs, notes, opts)
 	tags := inputTags(srcs)
 	inputs := make([]reports.Input, 0, len(srcs)+len(skipped))
 	for i, src := range srcs {
@@ -457,6 +462,10 @@ func readOne(src source, tag string, opts ReadOptions, emit func(reports.Finding
 	var emitErr error
 	var asked reports.Finding // what Keep is asked about: one copy, not one a finding on the heap
 	var occ occurrences
+	var run *reports.Run
+	if opts.Runs {
+		run = &reports.Run{}
+	}
 	got, err := p.Parse(body, func(f reports.Finding, partial map[string]string) error {
 		// The fingerprint is the finding's as the report gives it, and its
 		// occurrence counts every result of its identity (kept or not,
@@ -475,6 +484,9 @@ func readOne(src source, tag string, opts ReadOptions, emit func(reports.Finding
 		}
 		if !uncounted {
 			n++ // ids number every finding of the input, kept or not
+			if run != nil {
+				run.Add(&f)
+			}
 		}
 		if opts.Keep != nil {
 			asked = f
@@ -497,6 +509,7 @@ func readOne(src source, tag string, opts ReadOptions, emit func(reports.Finding
 		got.Warn(fmt.Sprintf("more than %d distinct fingerprints: the occurrences of further findings are not counted, and their fingerprints may repeat", maxOccurrences))
 	}
 	got.Path = src.name
+	got.Run = run
 	if err != nil && emitErr != nil && errors.Is(err, emitErr) {
 		return got, emitErr
 	}

@@ -51,6 +51,15 @@ func TestRealTools(t *testing.T) {
 		}
 		sameAsSampleReport(t, fromSARIF, "reports/pmd.sarif")
 		sameAsSampleReport(t, fromXML, "pmd-xml/pmd.xml")
+		// Both given, the run counts once (docs/formats.md, "Inputs read once").
+		n := 0
+		inputs, err := ReadAll([]string{sarif, xml}, ReadOptions{Root: dir}, func(reports.Finding) error { n++; return nil })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n != len(fromSARIF) || len(inputs) != 1 || !strings.Contains(strings.Join(inputs[0].Warnings, "\n"), "pmd.xml is the same PMD") {
+			t.Errorf("PMD's SARIF and XML of one run together: %d findings from %d inputs (%+v), want %d from the SARIF alone, naming the XML", n, len(inputs), inputs, len(fromSARIF))
+		}
 	})
 	t.Run("checkstyle", func(t *testing.T) {
 		cs := tooltest.Checkstyle(t)

@@ -1,5 +1,10 @@
 package reports
 
+import (
+	"encoding/binary"
+	"hash/maphash"
+)
+
 // An Input is what recap learned about one input file: its detected format,
 // the producing tool, how many findings it gave, and what went wrong.
 // A parser that fails still returns the Input it filled so far.
@@ -26,6 +31,9 @@ type Input struct {
 	// Rules is what the report says of its rules, once per rule (nil:
 	// nothing); views look a finding's rule up there ([RuleOf]).
 	Rules *Rules `json:"-"`
+	// Run digests the findings, when the reader was asked to
+	// (parsers.ReadOptions.Runs): nil otherwise.
+	Run *Run `json:"-"`
 }
 
 // MaxWarnings bounds the warnings kept on one input, so that a report with a
@@ -46,4 +54,71 @@ func (in *Input) Warn(msg string) {
 	case len(in.Warnings) == MaxWarnings-1:
 		in.Warnings = append(in.Warnings, "further warnings left out")
 	}
+}
+
+// Run digests the findings of one report, so that one tool's run given in
+// two formats (PMD's XML and its SARIF) can be told: two reports whose
+// tools and findings (file, line and rule of each, in any order) are alike
+// have equal Runs. Formats differ in what else they carry (messages,
+// columns, rule texts) and in how they write paths (PMD's XML as given on
+// its command line, its SARIF as absolute URIs, placed in the repository
+// or not): files are digested by their base name.
+type Run struct {
+	Findings int
+	sum      [2]uint64 // two sums of the findings' hashes: equal for the same findings in any order
+}
+
+// runSeed is the seed of the findings' hashes: Runs compare within a process.
+var runSeed = maphash.MakeSeed()
+
+// Add digests one finding.
+func (r *Run) Add(f *Finding) {
+	var h maphash.Hash
+	h.SetSeed(runSeed)
+	for i := 0; i < len(f.Tool); i++ {
+		c := f.Tool[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		h.WriteByte(c)
+	}
+	h.WriteByte(0)
+	h.WriteString(baseName(f.Path))
+	h.WriteByte(0)
+	var line [4]byte
+	binary.LittleEndian.PutUint32(line[:], uint32(f.Line))
+	h.Write(line[:])
+	h.WriteString(ShortRule(f.Tool, f.Rule))
+	x := h.Sum64()
+	r.Findings++
+	r.sum[0] += x
+	// A second, mixed sum: two different sets of findings with one sum
+	// of hashes do not also share the sum of their mixes.
+	x ^= x >> 33
+	x *= 0xff51afd7ed558ccd
+	x ^= x >> 33
+	r.sum[1] += x
+}
+
+// baseName is the last element of a slash- or backslash-separated path.
+func baseName(p string) string {
+	for i := len(p) - 1; i >= 0; i-- {
+		if p[i] == '/' || p[i] == '\\' {
+			return p[i+1:]
+		}
+	}
+	return p
+}
+
+// Equal reports whether two Runs digest the same findings, or are both nil.
+func (r *Run) Equal(o *Run) bool {
+	if r == nil || o == nil {
+		return r == o
+	}
+	return *r == *o
+}
+
+// Same reports whether two Runs digest the same findings (at least one).
+func (r *Run) Same(o *Run) bool {
+	return r != nil && o != nil && r.Findings > 0 && *r == *o
 }
