@@ -290,89 +290,118 @@ func (e *xdEnv) split(off1, lim1, off2, lim2 int, needMin bool) (s1, s2 int, min
 			continue
 		}
 
+		at := xdReach{off1, lim1, off2, lim2, fmin, fmax, fmid, bmin, bmax, bmid}
 		// A good snake far enough along: cut there.
 		if gotSnake && ec > xdlHeurMinCost {
-			best := 0
-			for d := fmax; d >= fmin; d -= 2 {
-				dd := d - fmid
-				if dd < 0 {
-					dd = -dd
-				}
-				i1 := int(kv[fb+d])
-				i2 := i1 - d
-				v := (i1 - off1) + (i2 - off2) - dd
-				if v > xdlKHeur*ec && v > best &&
-					off1+xdlSnakeCnt <= i1 && i1 < lim1 &&
-					off2+xdlSnakeCnt <= i2 && i2 < lim2 {
-					for k := 1; ha1[i1-k] == ha2[i2-k]; k++ {
-						if k == xdlSnakeCnt {
-							best = v
-							s1, s2 = i1, i2
-							break
-						}
-					}
-				}
-			}
-			if best > 0 {
-				return s1, s2, true, false
-			}
-			for d := bmax; d >= bmin; d -= 2 {
-				dd := d - bmid
-				if dd < 0 {
-					dd = -dd
-				}
-				i1 := int(kv[bb+d])
-				i2 := i1 - d
-				v := (lim1 - i1) + (lim2 - i2) - dd
-				if v > xdlKHeur*ec && v > best &&
-					off1 < i1 && i1 <= lim1-xdlSnakeCnt &&
-					off2 < i2 && i2 <= lim2-xdlSnakeCnt {
-					for k := 0; ha1[i1+k] == ha2[i2+k]; k++ {
-						if k == xdlSnakeCnt-1 {
-							best = v
-							s1, s2 = i1, i2
-							break
-						}
-					}
-				}
-			}
-			if best > 0 {
-				return s1, s2, false, true
+			if s1, s2, minLo, minHi, ok := e.snakeCut(&at, ec); ok {
+				return s1, s2, minLo, minHi
 			}
 		}
 
 		// Enough: the furthest-reaching path.
 		if ec >= e.mxcost {
-			fbest, fbest1 := -1, -1
-			for d := fmax; d >= fmin; d -= 2 {
-				i1 := min(int(kv[fb+d]), lim1)
-				i2 := i1 - d
-				if lim2 < i2 {
-					i1 = lim2 + d
-					i2 = lim2
-				}
-				if fbest < i1+i2 {
-					fbest = i1 + i2
-					fbest1 = i1
-				}
-			}
-			bbest, bbest1 := xdlLineMax, xdlLineMax
-			for d := bmax; d >= bmin; d -= 2 {
-				i1 := max(off1, int(kv[bb+d]))
-				i2 := i1 - d
-				if i2 < off2 {
-					i1 = off2 + d
-					i2 = off2
-				}
-				if i1+i2 < bbest {
-					bbest = i1 + i2
-					bbest1 = i1
-				}
-			}
-			if (lim1+lim2)-bbest < fbest-(off1+off2) {
-				return fbest1, fbest - fbest1, true, false
-			}
-			return bbest1, bbest - bbest1, false, true
+			return e.furthest(&at)
 		}
 	}
+}
+
+// xdReach is where split's searches are: the box, and the diagonals the
+// forward (f) and backward (b) searches have reached, around their middles.
+type xdReach struct {
+	off1, lim1, off2, lim2 int
+	fmin, fmax, fmid       int
+	bmin, bmax, bmid       int
+}
+
+// snakeCut is xdl_split's heuristic: the path, forward or backward, that
+// has come furthest while ending in a snake of xdlSnakeCnt lines, if one
+// has come far enough for the cost ec.
+func (e *xdEnv) snakeCut(at *xdReach, ec int) (s1, s2 int, minLo, minHi, ok bool) {
+	ha1, ha2, kv, fb, bb := e.ha1, e.ha2, e.kv, e.fb, e.bb
+	off1, lim1, off2, lim2 := at.off1, at.lim1, at.off2, at.lim2
+	best := 0
+	for d := at.fmax; d >= at.fmin; d -= 2 {
+		dd := d - at.fmid
+		if dd < 0 {
+			dd = -dd
+		}
+		i1 := int(kv[fb+d])
+		i2 := i1 - d
+		v := (i1 - off1) + (i2 - off2) - dd
+		if v > xdlKHeur*ec && v > best &&
+			off1+xdlSnakeCnt <= i1 && i1 < lim1 &&
+			off2+xdlSnakeCnt <= i2 && i2 < lim2 {
+			for k := 1; ha1[i1-k] == ha2[i2-k]; k++ {
+				if k == xdlSnakeCnt {
+					best = v
+					s1, s2 = i1, i2
+					break
+				}
+			}
+		}
+	}
+	if best > 0 {
+		return s1, s2, true, false, true
+	}
+	for d := at.bmax; d >= at.bmin; d -= 2 {
+		dd := d - at.bmid
+		if dd < 0 {
+			dd = -dd
+		}
+		i1 := int(kv[bb+d])
+		i2 := i1 - d
+		v := (lim1 - i1) + (lim2 - i2) - dd
+		if v > xdlKHeur*ec && v > best &&
+			off1 < i1 && i1 <= lim1-xdlSnakeCnt &&
+			off2 < i2 && i2 <= lim2-xdlSnakeCnt {
+			for k := 0; ha1[i1+k] == ha2[i2+k]; k++ {
+				if k == xdlSnakeCnt-1 {
+					best = v
+					s1, s2 = i1, i2
+					break
+				}
+			}
+		}
+	}
+	if best > 0 {
+		return s1, s2, false, true, true
+	}
+	return 0, 0, false, false, false
+}
+
+// furthest is xdl_split past the cost allowed: the cut at the
+// furthest-reaching path, forward or backward.
+func (e *xdEnv) furthest(at *xdReach) (s1, s2 int, minLo, minHi bool) {
+	kv, fb, bb := e.kv, e.fb, e.bb
+	off1, lim1, off2, lim2 := at.off1, at.lim1, at.off2, at.lim2
+	fbest, fbest1 := -1, -1
+	for d := at.fmax; d >= at.fmin; d -= 2 {
+		i1 := min(int(kv[fb+d]), lim1)
+		i2 := i1 - d
+		if lim2 < i2 {
+			i1 = lim2 + d
+			i2 = lim2
+		}
+		if fbest < i1+i2 {
+			fbest = i1 + i2
+			fbest1 = i1
+		}
+	}
+	bbest, bbest1 := xdlLineMax, xdlLineMax
+	for d := at.bmax; d >= at.bmin; d -= 2 {
+		i1 := max(off1, int(kv[bb+d]))
+		i2 := i1 - d
+		if i2 < off2 {
+			i1 = off2 + d
+			i2 = off2
+		}
+		if i1+i2 < bbest {
+			bbest = i1 + i2
+			bbest1 = i1
+		}
+	}
+	if (lim1+lim2)-bbest < fbest-(off1+off2) {
+		return fbest1, fbest - fbest1, true, false
+	}
+	return bbest1, bbest - bbest1, false, true
 }

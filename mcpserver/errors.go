@@ -8,8 +8,8 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/recap-dev/recap/internal/text"
 	"github.com/recap-dev/recap/summarize/budget"
 )
 
@@ -58,19 +58,7 @@ const maxEcho = 100
 
 // cut shortens an argument quoted in a message to maxEcho characters, the
 // last one …, so that an error never echoes a long argument whole.
-func cut(s string) string {
-	n := 0
-	for i := range s {
-		if n == maxEcho-1 { // s[i:] is the 100th character on
-			if _, size := utf8.DecodeRuneInString(s[i:]); i+size < len(s) {
-				return s[:i] + "…"
-			}
-			return s
-		}
-		n++
-	}
-	return s
-}
+func cut(s string) string { return text.CutRunes(s, maxEcho) }
 
 // echoes are the strings of a call's arguments longer than maxEcho
 // characters (in struct fields, lists, maps and their keys), which an

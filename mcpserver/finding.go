@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/recap-dev/recap/internal/text"
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/summarize"
 	"github.com/recap-dev/recap/summarize/budget"
@@ -126,10 +127,7 @@ func (a *FindingAnswer) text() string {
 
 func firstLine(s string, n int) string {
 	s, _, _ = strings.Cut(s, "\n")
-	if r := []rune(s); len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	return s
+	return text.CutRunes(s, n)
 }
 
 // The kinds of a finding answer's parts, in the order they are admitted:

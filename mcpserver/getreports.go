@@ -222,36 +222,12 @@ func (s *Server) showPage(page []summarize.FindingView, in *GetReportsIn) {
 // for the cache, the reports are read as they go, for this call only, and
 // the view with its page is returned instead (streamed).
 func (s *Server) query(ctx context.Context, in *GetReportsIn) (b *buffer, streamed *summarize.View, err error) {
-	q := pipeline.Query{Filter: reports.Filter{Categories: in.Categories, Tools: in.Tools, Rules: in.Rules, Paths: in.Paths, Grep: in.Grep,
-		Security: in.SecurityOnly}}
-	for _, c := range in.CWE {
-		id, err := reports.ParseCWE(c)
-		if err != nil {
-			return nil, nil, toolErrorf(CodeBadArgument, "cwe: %v", err)
-		}
-		q.Filter.CWE = append(q.Filter.CWE, id)
+	filter, err := reports.ParseFilter(reports.FilterWords{Categories: in.Categories, Tools: in.Tools, Rules: in.Rules, Paths: in.Paths,
+		CWE: in.CWE, Qualities: in.Qualities, Severity: in.Severity, Impact: in.Impact, Grep: in.Grep, Security: in.SecurityOnly})
+	if err != nil {
+		return nil, nil, toolErrorf(CodeBadArgument, "%v", err)
 	}
-	if in.Severity != "" {
-		sev, err := reports.ParseSeverity(in.Severity)
-		if err != nil {
-			return nil, nil, toolErrorf(CodeBadArgument, "severity: %v", err)
-		}
-		q.Filter.MinSeverity = sev
-	}
-	if in.Impact != "" {
-		i, err := reports.ParseImpact(in.Impact)
-		if err != nil {
-			return nil, nil, toolErrorf(CodeBadArgument, "impact: %v", err)
-		}
-		q.Filter.MinImpact = i
-	}
-	for _, name := range in.Qualities {
-		qu, err := reports.ParseQuality(name)
-		if err != nil {
-			return nil, nil, toolErrorf(CodeBadArgument, "qualities: %v", err)
-		}
-		q.Filter.Qualities = append(q.Filter.Qualities, qu)
-	}
+	q := pipeline.Query{Filter: *filter}
 	order, err := reports.ParseOrder(in.Sort)
 	if err != nil {
 		return nil, nil, toolErrorf(CodeBadArgument, "sort: %v", err)
@@ -265,9 +241,6 @@ func (s *Server) query(ctx context.Context, in *GetReportsIn) (b *buffer, stream
 		return nil, nil, err
 	}
 	q.Config = cfg
-	if err := q.Filter.Compile(); err != nil {
-		return nil, nil, toolErrorf(CodeBadArgument, "paths: %v", err)
-	}
 	if in.NewOnly && len(in.Baseline) == 0 {
 		return nil, nil, toolErrorf(CodeBadArgument, "newOnly compares with a baseline: give baseline (the paths of an earlier run's reports)")
 	}

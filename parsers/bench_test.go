@@ -183,3 +183,23 @@ func BenchmarkSARIFShapes(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSARIFName looks up the member names of a PMD SARIF result, as
+// the stream reads them, and one name of a tool's own: the names SARIF
+// defines come back without allocating.
+func BenchmarkSARIFName(b *testing.B) {
+	var names [][]byte
+	for _, n := range []string{"ruleId", "ruleIndex", "message", "text", "locations", "physicalLocation",
+		"artifactLocation", "uri", "uriBaseId", "region", "startLine", "startColumn", "endLine", "endColumn",
+		"properties", "level", "kind", "partialFingerprints", "description", "threadFlowLocation"} {
+		names = append(names, []byte(n))
+	}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		for _, n := range names {
+			if _, ok := sarifName(n); !ok {
+				b.Fatalf("%s is not known", n)
+			}
+		}
+	}
+}

@@ -1,13 +1,11 @@
 package parsers
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"io"
 	"strings"
 
-	"github.com/go-json-experiment/json/jsontext"
 	"github.com/recap-dev/recap/internal/english"
 	"github.com/recap-dev/recap/reports"
 )
@@ -61,15 +59,9 @@ type ccIssue struct {
 
 func (p *codeClimateParser) Parse(r io.Reader, emit Emit) (reports.Input, error) {
 	in := reports.Input{Format: string(FormatCodeClimate)}
-	br := bufio.NewReaderSize(r, 64<<10)
-	if b, err := br.Peek(3); err == nil && string(b) == string(utf8BOM) {
-		br.Discard(3)
-	}
-	lc := newLineCounter(br)
-	lim := newJSONLimiter(lc)
-	dec := jsontext.NewDecoder(lim, jsonOptions)
-	lim.watch(dec)
-	s := &sarifStream{opts: p.opts, dec: dec, lc: lc, lim: lim, in: &in, emit: emit, placer: newPlacer(p.opts.Root, p.opts.FS), item: "issue"}
+	s := newJSONStream(r, p.opts, &in, emit)
+	s.item = "issue"
+	lim := s.lim
 	err := p.issues(s, &in, emit)
 	if n := lim.cuts + s.cuts; n > 0 {
 		in.Warn(fmt.Sprintf("%s longer than its bound cut (marked …)", english.Plural(n, "string", "strings")))

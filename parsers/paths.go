@@ -9,7 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/recap-dev/recap/internal/content"
 	"github.com/recap-dev/recap/internal/english"
+	"github.com/recap-dev/recap/internal/text"
 	"github.com/recap-dev/recap/reports"
 )
 
@@ -304,8 +306,7 @@ func (p *placer) finish(in *reports.Input) {
 }
 
 func isWindowsAbs(s string) bool {
-	return len(s) >= 3 && s[1] == ':' && (s[2] == '/' || s[2] == '\\') &&
-		(s[0] >= 'a' && s[0] <= 'z' || s[0] >= 'A' && s[0] <= 'Z')
+	return len(s) >= 3 && content.HasDrive(s) && (s[2] == '/' || s[2] == '\\')
 }
 
 // uriPath turns a SARIF artifact URI (§3.4.3) into a file system path:
@@ -369,7 +370,7 @@ func joinURI(base, rel string) string {
 func messageText(s string) string {
 	s = strings.TrimSpace(s)
 	if !strings.ContainsAny(s, "\r\n") {
-		return cut(s, maxMessage)
+		return text.CutRunes(s, maxMessage)
 	}
 	var b strings.Builder
 	blank := false
@@ -389,7 +390,7 @@ func messageText(s string) string {
 		blank = false
 		b.WriteString(t)
 	}
-	return cut(b.String(), maxMessage)
+	return text.CutRunes(b.String(), maxMessage)
 }
 
 // maxMessage bounds a message: a finding is a pointer to a problem, and a view
@@ -406,21 +407,10 @@ func isStackLine(t string) bool {
 func firstLine(s string) string {
 	for _, line := range strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' }) {
 		if t := strings.TrimSpace(line); t != "" {
-			return cut(t, 300)
+			return text.CutRunes(t, 300)
 		}
 	}
 	return ""
-}
-
-func cut(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
 }
 
 // orMessage returns the first non-empty of msg and the alternatives, or a

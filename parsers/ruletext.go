@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/recap-dev/recap/internal/english"
+	"github.com/recap-dev/recap/internal/text"
 	"github.com/recap-dev/recap/reports"
 )
 
@@ -37,7 +38,7 @@ func ruleText(s string) string {
 	}
 	// What the rule table keeps is far shorter: a long text (SpotBugs'
 	// Details may hold up to maxBugText) is cut before it is worked on.
-	s = cutBytes(s, 4*reports.MaxRuleText)
+	s = text.CutBytes(s, 4*reports.MaxRuleText)
 	s = strings.ReplaceAll(s, "\r\n", "\n")
 	s = strings.ReplaceAll(s, "\r", "\n")
 	if looksHTML(s) {
@@ -207,12 +208,4 @@ func stripTags(s string) string {
 		}
 		s = s[i+j+1:]
 	}
-}
-
-// cutBytes cuts s to at most n bytes on a character boundary, with "…".
-func cutBytes(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:runeStart([]byte(s[:n+1]), n-len(ellipsis))] + ellipsis
 }

@@ -35,8 +35,10 @@ func newSARIF(opts Options) Parser { return &sarifParser{opts: opts} }
 // sarifVersion is the only SARIF version recap reads.
 const sarifVersion = "2.1.0"
 
-func (p *sarifParser) Parse(r io.Reader, emit Emit) (reports.Input, error) {
-	in := reports.Input{Format: string(FormatSARIF), Rules: &reports.Rules{}}
+// newJSONStream sets up the reading of a JSON report (SARIF, Code
+// Climate): a byte-order mark skipped, lines counted for errors' places,
+// strings and depth bounded, the decoder and the placing of paths.
+func newJSONStream(r io.Reader, opts Options, in *reports.Input, emit Emit) *sarifStream {
 	br := bufio.NewReaderSize(r, 64<<10)
 	if b, err := br.Peek(3); err == nil && string(b) == string(utf8BOM) {
 		br.Discard(3)
@@ -45,7 +47,13 @@ func (p *sarifParser) Parse(r io.Reader, emit Emit) (reports.Input, error) {
 	lim := newJSONLimiter(lc)
 	dec := jsontext.NewDecoder(lim, jsonOptions)
 	lim.watch(dec)
-	s := &sarifStream{opts: p.opts, dec: dec, lc: lc, lim: lim, in: &in, emit: emit, placer: newPlacer(p.opts.Root, p.opts.FS)}
+	return &sarifStream{opts: opts, dec: dec, lc: lc, lim: lim, in: in, emit: emit, placer: newPlacer(opts.Root, opts.FS)}
+}
+
+func (p *sarifParser) Parse(r io.Reader, emit Emit) (reports.Input, error) {
+	in := reports.Input{Format: string(FormatSARIF), Rules: &reports.Rules{}}
+	s := newJSONStream(r, p.opts, &in, emit)
+	lim := s.lim
 	s.held.p = s.placer
 	defer func() {
 		for _, sp := range s.spills {

@@ -421,72 +421,82 @@ func (s *sarifStream) rule() (*sarifRule, error) {
 				return err
 			})
 		case "properties":
-			// Their types vary by tool: read raw, parsed once here.
-			return s.object(nil, func(k string) error {
-				switch k {
-				case "ruleset", "category", "priority", "tags", "security-severity", "precision", "toolCategory", "recapNoRule", "categories", "quality", "impact":
-				default:
-					return s.dec.SkipValue()
-				}
-				v, err := s.dec.ReadValue()
-				if err != nil {
-					return err
-				}
-				switch k {
-				case "ruleset":
-					r.ruleset = s.intern(s.cut(stringProperty(v), maxSARIFName))
-				case "category":
-					r.category = s.intern(s.cut(stringProperty(v), maxSARIFName))
-				case "priority":
-					r.priority = intProperty(v)
-				case "tags":
-					for _, t := range tagsProperty(v) {
-						if len(r.tags) < maxRuleTags {
-							r.tags = append(r.tags, s.intern(s.cut(t, maxSARIFName)))
-						}
-						if id := tagCWE(t); id > 0 {
-							r.prop().cwe = addCWE(r.props.cwe, id)
-						}
-					}
-				case "security-severity":
-					sev, known := severityProperty(v)
-					if !known {
-						s.noteSeverityWord(stringProperty(v), v)
-					}
-					if sev > 0 || r.props != nil {
-						r.prop().securitySeverity = sev
-					}
-				case "recapNoRule":
-					r.noRule = string(v) == "true"
-				case "precision":
-					if p := stringProperty(v); p != "" || r.props != nil {
-						r.prop().precision = s.intern(s.cut(p, maxSARIFName))
-					}
-				case "toolCategory": // recap's SARIF: the tool's word, "" when it gave none
-					r.prop().toolCategory = s.intern(s.cut(stringProperty(v), maxSARIFName))
-					r.props.recapCategory = true
-				case "categories":
-					for _, c := range tagsProperty(v) {
-						if p := r.prop(); len(p.categories) < maxRuleTags {
-							p.categories = append(p.categories, s.intern(s.cut(c, maxSARIFName)))
-						}
-					}
-				case "quality":
-					if q, err := reports.ParseQuality(stringProperty(v)); err == nil {
-						r.prop().quality = q
-					}
-				case "impact":
-					if i, err := reports.ParseImpact(stringProperty(v)); err == nil {
-						r.prop().impact = i
-					}
-				}
-				return nil
-			})
+			return s.ruleProperties(r)
 		}
 		return s.dec.SkipValue()
 	})
 	s.firstOfID(r)
 	return r, err
+}
+
+// ruleProperties reads a descriptor's property bag: their types vary by
+// tool, so the properties recap reads are read raw and parsed once here.
+func (s *sarifStream) ruleProperties(r *sarifRule) error {
+	return s.object(nil, func(k string) error {
+		switch k {
+		case "ruleset", "category", "priority", "tags", "security-severity", "precision", "toolCategory", "recapNoRule", "categories", "quality", "impact":
+		default:
+			return s.dec.SkipValue()
+		}
+		v, err := s.dec.ReadValue()
+		if err != nil {
+			return err
+		}
+		s.ruleProperty(r, k, v)
+		return nil
+	})
+}
+
+// ruleProperty keeps one of a descriptor's properties, v raw.
+func (s *sarifStream) ruleProperty(r *sarifRule, k string, v jsontext.Value) {
+	switch k {
+	case "ruleset":
+		r.ruleset = s.intern(s.cut(stringProperty(v), maxSARIFName))
+	case "category":
+		r.category = s.intern(s.cut(stringProperty(v), maxSARIFName))
+	case "priority":
+		r.priority = intProperty(v)
+	case "tags":
+		for _, t := range tagsProperty(v) {
+			if len(r.tags) < maxRuleTags {
+				r.tags = append(r.tags, s.intern(s.cut(t, maxSARIFName)))
+			}
+			if id := tagCWE(t); id > 0 {
+				r.prop().cwe = addCWE(r.props.cwe, id)
+			}
+		}
+	case "security-severity":
+		sev, known := severityProperty(v)
+		if !known {
+			s.noteSeverityWord(stringProperty(v), v)
+		}
+		if sev > 0 || r.props != nil {
+			r.prop().securitySeverity = sev
+		}
+	case "recapNoRule":
+		r.noRule = string(v) == "true"
+	case "precision":
+		if p := stringProperty(v); p != "" || r.props != nil {
+			r.prop().precision = s.intern(s.cut(p, maxSARIFName))
+		}
+	case "toolCategory": // recap's SARIF: the tool's word, "" when it gave none
+		r.prop().toolCategory = s.intern(s.cut(stringProperty(v), maxSARIFName))
+		r.props.recapCategory = true
+	case "categories":
+		for _, c := range tagsProperty(v) {
+			if p := r.prop(); len(p.categories) < maxRuleTags {
+				p.categories = append(p.categories, s.intern(s.cut(c, maxSARIFName)))
+			}
+		}
+	case "quality":
+		if q, err := reports.ParseQuality(stringProperty(v)); err == nil {
+			r.prop().quality = q
+		}
+	case "impact":
+		if i, err := reports.ParseImpact(stringProperty(v)); err == nil {
+			r.prop().impact = i
+		}
+	}
 }
 
 // firstOfID gives a descriptor what the descriptors of its id share in
@@ -984,182 +994,60 @@ func (s *sarifStream) name() (name string, known bool, err error) {
 	return validUTF8(name), known, nil
 }
 
-// sarifName returns raw as a string: a constant for the names recap reads
-// or skips most often, all names SARIF defines (known), else a new string.
+// sarifNames are the names sarifName knows: those recap reads or skips
+// most often, and all names SARIF defines.
+var sarifNames = [...]string{
+	"ruleId", "ruleIndex", "rule", "kind", "level", "message", "locations", "partialFingerprints",
+	"suppressions", "status", "id", "name", "helpUri", "defaultConfiguration", "messageStrings",
+	"text", "properties", "ruleset", "category", "priority", "tags", "index", "toolComponent",
+	"markdown", "arguments", "physicalLocation", "artifactLocation", "region", "contextRegion", "uri",
+	"uriBaseId", "startLine", "startColumn", "endLine", "endColumn", "snippet", "shortDescription",
+	"fullDescription", "help", "guid", "fingerprints", "baselineState", "codeFlows",
+	"relatedLocations", "logicalLocations", "fixes", "rank", "occurrenceCount", "provenance",
+	"analysisTarget", "correlationGuid", "hostedViewerUri", "taxa", "stacks", "graphs", "attachments",
+	"workItemUris", "charOffset", "charLength", "byteOffset", "byteLength", "sourceLanguage",
+	"enabled", "relationships", "deprecatedIds", "deprecatedGuids", "deprecatedNames",
+	"justification", "location", "fullyQualifiedName", "decoratedName", "parentIndex", "problem",
+	"severity", "threadFlows", "threadFlowLocation", "nestingLevel", "executionOrder", "kinds",
+	"artifactChanges", "replacements", "deletedRegion", "insertedContent", "binary", "target",
+	"description",
+}
+
+// sarifNameSlots places sarifNames by nameHash, open addressing: a slot
+// holds a name's index plus one, 0 where it is empty. 512 slots for fewer
+// than 100 names keep probes short and always end on an empty slot.
+var sarifNameSlots = func() (slots [512]uint8) {
+	for i, n := range sarifNames {
+		h := nameHash([]byte(n))
+		for slots[h] != 0 {
+			h = (h + 1) % uint(len(slots))
+		}
+		slots[h] = uint8(i + 1)
+	}
+	return slots
+}()
+
+// nameHash is a name's first slot in sarifNameSlots, from its length and
+// its first two and last two bytes; the multiplier gives each of
+// sarifNames a slot of its own, so a known name is found at the first
+// compare (another name added may have to probe further, and is still
+// found). name has two bytes or more.
+func nameHash(name []byte) uint {
+	n := len(name)
+	key := uint64(n)<<32 | uint64(name[0])<<24 | uint64(name[1])<<16 | uint64(name[n-2])<<8 | uint64(name[n-1])
+	return uint(key * 0x90c05631d5e3337d >> 55)
+}
+
+// sarifName returns raw as a string: a constant for the names of
+// sarifNames (known), found without allocating, else a new string.
 func sarifName(raw []byte) (string, bool) {
-	switch string(raw) {
-	case "ruleId":
-		return "ruleId", true
-	case "ruleIndex":
-		return "ruleIndex", true
-	case "rule":
-		return "rule", true
-	case "kind":
-		return "kind", true
-	case "level":
-		return "level", true
-	case "message":
-		return "message", true
-	case "locations":
-		return "locations", true
-	case "partialFingerprints":
-		return "partialFingerprints", true
-	case "suppressions":
-		return "suppressions", true
-	case "status":
-		return "status", true
-	case "id":
-		return "id", true
-	case "name":
-		return "name", true
-	case "helpUri":
-		return "helpUri", true
-	case "defaultConfiguration":
-		return "defaultConfiguration", true
-	case "messageStrings":
-		return "messageStrings", true
-	case "text":
-		return "text", true
-	case "properties":
-		return "properties", true
-	case "ruleset":
-		return "ruleset", true
-	case "category":
-		return "category", true
-	case "priority":
-		return "priority", true
-	case "tags":
-		return "tags", true
-	case "index":
-		return "index", true
-	case "toolComponent":
-		return "toolComponent", true
-	case "markdown":
-		return "markdown", true
-	case "arguments":
-		return "arguments", true
-	case "physicalLocation":
-		return "physicalLocation", true
-	case "artifactLocation":
-		return "artifactLocation", true
-	case "region":
-		return "region", true
-	case "contextRegion":
-		return "contextRegion", true
-	case "uri":
-		return "uri", true
-	case "uriBaseId":
-		return "uriBaseId", true
-	case "startLine":
-		return "startLine", true
-	case "startColumn":
-		return "startColumn", true
-	case "endLine":
-		return "endLine", true
-	case "endColumn":
-		return "endColumn", true
-	case "snippet":
-		return "snippet", true
-	case "shortDescription":
-		return "shortDescription", true
-	case "fullDescription":
-		return "fullDescription", true
-	case "help":
-		return "help", true
-	case "guid":
-		return "guid", true
-	case "fingerprints":
-		return "fingerprints", true
-	case "baselineState":
-		return "baselineState", true
-	case "codeFlows":
-		return "codeFlows", true
-	case "relatedLocations":
-		return "relatedLocations", true
-	case "logicalLocations":
-		return "logicalLocations", true
-	case "fixes":
-		return "fixes", true
-	case "rank":
-		return "rank", true
-	case "occurrenceCount":
-		return "occurrenceCount", true
-	case "provenance":
-		return "provenance", true
-	case "analysisTarget":
-		return "analysisTarget", true
-	case "correlationGuid":
-		return "correlationGuid", true
-	case "hostedViewerUri":
-		return "hostedViewerUri", true
-	case "taxa":
-		return "taxa", true
-	case "stacks":
-		return "stacks", true
-	case "graphs":
-		return "graphs", true
-	case "attachments":
-		return "attachments", true
-	case "workItemUris":
-		return "workItemUris", true
-	case "charOffset":
-		return "charOffset", true
-	case "charLength":
-		return "charLength", true
-	case "byteOffset":
-		return "byteOffset", true
-	case "byteLength":
-		return "byteLength", true
-	case "sourceLanguage":
-		return "sourceLanguage", true
-	case "enabled":
-		return "enabled", true
-	case "relationships":
-		return "relationships", true
-	case "deprecatedIds":
-		return "deprecatedIds", true
-	case "deprecatedGuids":
-		return "deprecatedGuids", true
-	case "deprecatedNames":
-		return "deprecatedNames", true
-	case "justification":
-		return "justification", true
-	case "location":
-		return "location", true
-	case "fullyQualifiedName":
-		return "fullyQualifiedName", true
-	case "decoratedName":
-		return "decoratedName", true
-	case "parentIndex":
-		return "parentIndex", true
-	case "problem":
-		return "problem", true
-	case "severity":
-		return "severity", true
-	case "threadFlows":
-		return "threadFlows", true
-	case "threadFlowLocation":
-		return "threadFlowLocation", true
-	case "nestingLevel":
-		return "nestingLevel", true
-	case "executionOrder":
-		return "executionOrder", true
-	case "kinds":
-		return "kinds", true
-	case "artifactChanges":
-		return "artifactChanges", true
-	case "replacements":
-		return "replacements", true
-	case "deletedRegion":
-		return "deletedRegion", true
-	case "insertedContent":
-		return "insertedContent", true
-	case "binary":
-		return "binary", true
-	case "target":
-		return "target", true
-	case "description":
-		return "description", true
+	if len(raw) < 2 {
+		return string(raw), false
+	}
+	for h := nameHash(raw); sarifNameSlots[h] != 0; h = (h + 1) % uint(len(sarifNameSlots)) {
+		if name := sarifNames[sarifNameSlots[h]-1]; name == string(raw) {
+			return name, true
+		}
 	}
 	return string(raw), false
 }

@@ -620,59 +620,15 @@ func (r *sarifRun) convert(res *sarifResult, j int) error {
 	r.converted++
 	kind := resultKind(res.Kind)
 	rule := r.rule(res)
-	f := reports.Finding{Tool: r.toolName, ToolVersion: r.version, Rule: res.RuleID}
-	if f.Rule == "" && res.Rule != nil {
-		f.Rule = res.Rule.ID
-	}
-	if f.Rule == "" && rule != nil {
-		f.Rule = rule.ID
-	}
-	if rule != nil && rule.noRule {
-		f.Rule = "" // recap's SARIF of a finding of no rule
-	}
-	// The level's default (§3.27.10): a kind other than fail has none; a
-	// failure without one takes its rule's configured level (an
-	// invocation's override, else the rule's default), else warning.
-	level := res.Level
-	if kind != "" {
-		level = "none"
-	} else if level == "" && rule != nil {
-		if lv, ok := r.overrides[rule]; ok {
-			level = lv
-		} else if rule.level != "" {
-			level = rule.level
-		}
-	}
-	f.Severity, f.Priority = r.kind.severity(level, rule)
+	f := reports.Finding{Tool: r.toolName, ToolVersion: r.version, Rule: resultRule(res, rule)}
+	f.Severity, f.Priority = r.kind.severity(r.level(res, kind, rule), rule)
 	if res.Priority > 0 {
 		f.Priority = res.Priority // recap's SARIF: the tool's own
 	}
 	if res.Rank > 0 && res.Rank <= math.MaxUint8 {
 		f.Rank = uint8(res.Rank)
 	}
-	f.RuleName = r.kind.ruleName(rule, f.Rule)
-	if rule != nil {
-		f.Category, f.ToolCategory = rule.shared.cat, rule.shared.word
-		f.HelpURI = rule.HelpURI
-		if p := rule.props; p != nil {
-			f.SecuritySeverity, f.CWE = p.securitySeverity, p.cwe
-		}
-	} else {
-		f.Category, f.ToolCategory = r.categoryOf(f.Rule)
-	}
-	for _, id := range res.CWE {
-		if !slices.Contains(f.CWE, id) {
-			f.CWE = addCWE(append([]int(nil), f.CWE...), id)
-		}
-	}
-	f.Quality, f.Impact = r.assess(rule, &f, len(res.CWE) > 0 || f.Rank > 0)
-	if res.Quality.Valid() && res.Impact.Valid() { // recap's SARIF: as written
-		f.Quality, f.Impact = res.Quality, res.Impact
-	}
-	f.Message = orMessage(r.message(res.Message, rule), f.Rule)
-	if r.kind == toolCheckstyle && f.HelpURI == "" {
-		f.HelpURI = r.checkstyleURI(f.Rule, f.RuleName)
-	}
+	r.explain(&f, res, rule)
 	partial := fingerprints(res.PartialFingerprints)
 	if res.Fix == nil && res.FixWords != "" { // recap's SARIF of a fix in words
 		res.Fix = &sarifFix{Description: res.FixWords}
@@ -686,18 +642,7 @@ func (r *sarifRun) convert(res *sarifResult, j int) error {
 	f.Fixable = res.FixProposed // kept in Detail, whole or in words
 
 	counted := kind == "" && !res.Suppressed
-	switch {
-	case res.Suppressed:
-		r.s.in.Suppressed++
-	case kind != "":
-		if r.s.in.Kinds == nil {
-			r.s.in.Kinds = map[string]int{}
-		}
-		r.s.in.Kinds[kind]++
-		if kind == "review" || kind == "open" {
-			r.reviews++
-		}
-	}
+	r.countUncounted(res, kind)
 	locs := res.Locations
 	if !split {
 		// Only PMD (6.31–6.42) put one finding per location into one result;
@@ -734,6 +679,85 @@ func (r *sarifRun) convert(res *sarifResult, j int) error {
 		}
 	}
 	return nil
+}
+
+// resultRule is a result's rule id: its own, else its rule reference's,
+// else its rule's; none for recap's SARIF of a finding of no rule.
+func resultRule(res *sarifResult, rule *sarifRule) string {
+	id := res.RuleID
+	if id == "" && res.Rule != nil {
+		id = res.Rule.ID
+	}
+	if id == "" && rule != nil {
+		id = rule.ID
+	}
+	if rule != nil && rule.noRule {
+		id = "" // recap's SARIF of a finding of no rule
+	}
+	return id
+}
+
+// level is a result's level with its default (§3.27.10): a kind other than
+// fail has none; a failure without one takes its rule's configured level
+// (an invocation's override, else the rule's default), else warning.
+func (r *sarifRun) level(res *sarifResult, kind string, rule *sarifRule) string {
+	level := res.Level
+	if kind != "" {
+		level = "none"
+	} else if level == "" && rule != nil {
+		if lv, ok := r.overrides[rule]; ok {
+			level = lv
+		} else if rule.level != "" {
+			level = rule.level
+		}
+	}
+	return level
+}
+
+// explain fills in what f's rule and the result say of it beyond its
+// place: the rule's name, category, help, CWE ids, importance and the
+// message.
+func (r *sarifRun) explain(f *reports.Finding, res *sarifResult, rule *sarifRule) {
+	f.RuleName = r.kind.ruleName(rule, f.Rule)
+	if rule != nil {
+		f.Category, f.ToolCategory = rule.shared.cat, rule.shared.word
+		f.HelpURI = rule.HelpURI
+		if p := rule.props; p != nil {
+			f.SecuritySeverity, f.CWE = p.securitySeverity, p.cwe
+		}
+	} else {
+		f.Category, f.ToolCategory = r.categoryOf(f.Rule)
+	}
+	for _, id := range res.CWE {
+		if !slices.Contains(f.CWE, id) {
+			f.CWE = addCWE(append([]int(nil), f.CWE...), id)
+		}
+	}
+	f.Quality, f.Impact = r.assess(rule, f, len(res.CWE) > 0 || f.Rank > 0)
+	if res.Quality.Valid() && res.Impact.Valid() { // recap's SARIF: as written
+		f.Quality, f.Impact = res.Quality, res.Impact
+	}
+	f.Message = orMessage(r.message(res.Message, rule), f.Rule)
+	if r.kind == toolCheckstyle && f.HelpURI == "" {
+		f.HelpURI = r.checkstyleURI(f.Rule, f.RuleName)
+	}
+}
+
+// countUncounted counts a result that is no finding in its input: a
+// suppressed one, or one of another kind than fail.
+func (r *sarifRun) countUncounted(res *sarifResult, kind string) {
+	switch {
+	case res.Suppressed:
+		r.s.in.Suppressed++
+	case kind != "":
+		if r.s.in.Kinds == nil {
+			r.s.in.Kinds = map[string]int{}
+		}
+		r.s.in.Kinds[kind]++
+		if kind == "review" || kind == "open" {
+			r.reviews++
+		}
+	}
 }
 
 // importance is a finding's place on the importance scale.

@@ -25,12 +25,13 @@ const (
 )
 
 func sarifToolKind(driver string) toolKind {
-	switch strings.ToLower(driver) {
-	case "pmd":
+	t, _ := reports.LookupTool(driver)
+	switch t.Vocabulary {
+	case reports.VocabularyPMD:
 		return toolPMD
-	case "checkstyle":
+	case reports.VocabularyCheckstyle:
 		return toolCheckstyle
-	case "spotbugs", "findbugs":
+	case reports.VocabularySpotBugs:
 		return toolSpotBugs
 	}
 	return toolGeneric

@@ -127,35 +127,75 @@ func (l *xmlLimiter) byte(c byte) {
 	}
 	switch l.st {
 	case limText:
-		if c == '<' {
-			l.st, l.n, l.amp = limOpen, 0, 0
+		l.text(c)
+	case limOpen:
+		l.open(c)
+	case limBang, limBangDash, limCDATAHead:
+		l.bang(c)
+	case limCDATA:
+		l.cdata(c)
+	case limComment:
+		if c == '>' && l.prev == [2]byte{'-', '-'} {
+			l.st, l.n = limText, 0
 			break
 		}
-		if l.n >= xmlSplit && l.textSplits(c) {
-			l.out = append(l.out, "<!---->"...)
-			l.n = 0
+		l.grow("comment")
+	case limPI:
+		if c == '>' && l.prev[1] == '?' {
+			l.st, l.n = limText, 0
+			break
 		}
-		l.n++
-		switch {
-		case c == '&':
-			l.amp = 1
-		case l.amp > 0 && (c == ';' || isXMLSpace(c)):
-			l.amp = 0
-		case l.amp > 0:
-			l.amp++
-		}
-	case limOpen:
-		l.n = 1
-		switch c {
-		case '/':
-			l.st, l.end, l.quote = limTag, true, 0
-		case '?':
-			l.st = limPI
-		case '!':
-			l.st = limBang
-		default:
-			l.st, l.end, l.quote = limTag, false, 0
-		}
+		l.grow("processing instruction")
+	case limDirective:
+		l.directive(c)
+	case limTag:
+		l.tag(c)
+	}
+	l.out = append(l.out, c)
+	l.push(c)
+}
+
+// text reads a byte of text: a tag's start, or text split where it may be,
+// keeping count of an entity reference under way.
+func (l *xmlLimiter) text(c byte) {
+	if c == '<' {
+		l.st, l.n, l.amp = limOpen, 0, 0
+		return
+	}
+	if l.n >= xmlSplit && l.textSplits(c) {
+		l.out = append(l.out, "<!---->"...)
+		l.n = 0
+	}
+	l.n++
+	switch {
+	case c == '&':
+		l.amp = 1
+	case l.amp > 0 && (c == ';' || isXMLSpace(c)):
+		l.amp = 0
+	case l.amp > 0:
+		l.amp++
+	}
+}
+
+// open reads the byte after '<': which construct starts.
+func (l *xmlLimiter) open(c byte) {
+	l.n = 1
+	switch c {
+	case '/':
+		l.st, l.end, l.quote = limTag, true, 0
+	case '?':
+		l.st = limPI
+	case '!':
+		l.st = limBang
+	default:
+		l.st, l.end, l.quote = limTag, false, 0
+	}
+}
+
+// bang reads the bytes after "<!": a comment, a CDATA section or a
+// directive.
+func (l *xmlLimiter) bang(c byte) {
+	switch l.st {
 	case limBang:
 		switch c {
 		case '-':
@@ -175,69 +215,72 @@ func (l *xmlLimiter) byte(c byte) {
 		if l.n++; l.n == len("[CDATA[") {
 			l.st, l.n = limCDATA, 0
 		}
-	case limCDATA:
-		if c == '>' && l.prev == [2]byte{']', ']'} {
-			l.st, l.n = limText, 0
-			break
-		}
-		if l.n >= xmlSplit && l.cdataSplits(c) {
-			l.out = append(l.out, "]]><![CDATA["...)
-			l.n = 0
-		}
-		l.n++
-	case limComment:
-		if c == '>' && l.prev == [2]byte{'-', '-'} {
-			l.st, l.n = limText, 0
-			break
-		}
-		l.grow("comment")
-	case limPI:
-		if c == '>' && l.prev[1] == '?' {
-			l.st, l.n = limText, 0
-			break
-		}
-		l.grow("processing instruction")
-	case limDirective:
-		switch {
-		case l.quote != 0:
-			if c == l.quote {
-				l.quote = 0
-			}
-		case c == '"' || c == '\'':
-			l.quote = c
-		case c == '<' || c == '[':
-			l.nest++
-		case c == ']':
-			l.nest--
-		case c == '>' && l.nest <= 0:
-			l.st, l.n = limText, 0
-		case c == '>':
-			l.nest--
-		}
-		l.grow("DOCTYPE")
-	case limTag:
-		switch {
-		case l.quote != 0:
-			if c == l.quote {
-				l.quote = 0
-			}
-		case c == '"' || c == '\'':
-			l.quote = c
-		case c == '>':
-			switch {
-			case l.end:
-				l.depth = max(l.depth-1, 0)
-			case l.prev[1] != '/':
-				if l.depth++; l.depth > maxXMLDepth {
-					l.fail(errTooDeep.Error())
-				}
-			}
-			l.st, l.n = limText, 0
-		}
-		l.grow("tag")
 	}
-	l.out = append(l.out, c)
-	l.push(c)
+}
+
+// cdata reads a byte of a CDATA section, split where it may be.
+func (l *xmlLimiter) cdata(c byte) {
+	if c == '>' && l.prev == [2]byte{']', ']'} {
+		l.st, l.n = limText, 0
+		return
+	}
+	if l.n >= xmlSplit && l.cdataSplits(c) {
+		l.out = append(l.out, "]]><![CDATA["...)
+		l.n = 0
+	}
+	l.n++
+}
+
+// directive reads a byte of a DOCTYPE or other directive, to the '>' that
+// closes it outside quotes and brackets.
+func (l *xmlLimiter) directive(c byte) {
+	switch {
+	case l.quoted(c):
+	case c == '<' || c == '[':
+		l.nest++
+	case c == ']':
+		l.nest--
+	case c == '>' && l.nest <= 0:
+		l.st, l.n = limText, 0
+	case c == '>':
+		l.nest--
+	}
+	l.grow("DOCTYPE")
+}
+
+// tag reads a byte of a tag, to the '>' that closes it outside quotes,
+// counting the depth of elements.
+func (l *xmlLimiter) tag(c byte) {
+	switch {
+	case l.quoted(c):
+	case c == '>':
+		switch {
+		case l.end:
+			l.depth = max(l.depth-1, 0)
+		case l.prev[1] != '/':
+			if l.depth++; l.depth > maxXMLDepth {
+				l.fail(errTooDeep.Error())
+			}
+		}
+		l.st, l.n = limText, 0
+	}
+	l.grow("tag")
+}
+
+// quoted follows a construct's quoted values: it reports whether c is
+// inside one, or the quote that opens or closes it.
+func (l *xmlLimiter) quoted(c byte) bool {
+	switch {
+	case l.quote != 0:
+		if c == l.quote {
+			l.quote = 0
+		}
+		return true
+	case c == '"' || c == '\'':
+		l.quote = c
+		return true
+	}
+	return false
 }
 
 // grow counts a byte of a construct read whole, failing past maxXMLTag.

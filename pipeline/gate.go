@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/recap-dev/recap/internal/english"
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/summarize"
 )
@@ -49,7 +50,7 @@ func (e *GateError) many() string {
 func (e *GateError) Error() string {
 	var failed []string
 	if e.AtOrAbove > 0 {
-		failed = append(failed, fmt.Sprintf("%d %s at or above %s", e.AtOrAbove, plural(e.AtOrAbove, e.one(), e.many()), e.FailOn))
+		failed = append(failed, fmt.Sprintf("%s at or above %s", english.Plural(e.AtOrAbove, e.one(), e.many()), e.FailOn))
 	}
 	if e.New > 0 {
 		failed = append(failed, fmt.Sprintf("%d new against the baseline, more than %d", e.New, e.MaxNew))
@@ -96,11 +97,4 @@ func (g Gate) Check(v *summarize.View) error {
 		return nil
 	}
 	return e
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

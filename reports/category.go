@@ -174,15 +174,8 @@ func Categorize(tool, word string) string {
 }
 
 func vocabulary(tool string) string {
-	switch {
-	case strings.EqualFold(tool, "pmd"):
-		return VocabularyPMD
-	case strings.EqualFold(tool, "checkstyle"):
-		return VocabularyCheckstyle
-	case strings.EqualFold(tool, "spotbugs"), strings.EqualFold(tool, "findbugs"):
-		return VocabularySpotBugs
-	}
-	return ""
+	t, _ := LookupTool(tool)
+	return t.Vocabulary
 }
 
 // foldWord lower-cases a word and drops spaces, '-' and '_', so that

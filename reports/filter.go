@@ -223,3 +223,64 @@ func globRegexp(glob string) (*regexp.Regexp, error) {
 	b.WriteString("$")
 	return regexp.Compile(b.String())
 }
+
+// FilterWords is a filter as the command line's flags and the MCP tools'
+// arguments give it: words, which [ParseFilter] reads.
+type FilterWords struct {
+	Categories, Tools, Rules, Paths, CWE, Qualities []string
+	Severity, Impact, Grep                          string
+	Security                                        bool
+}
+
+// FilterError is a word of a [FilterWords] that names nothing: Field is
+// the field it was given in ("categories", "impact", "qualities",
+// "severity", "cwe" or "paths").
+type FilterError struct {
+	Field string
+	Err   error
+}
+
+func (e *FilterError) Error() string { return e.Field + ": " + e.Err.Error() }
+
+func (e *FilterError) Unwrap() error { return e.Err }
+
+// ParseFilter reads a filter's words into a compiled [Filter]. Its error,
+// a [*FilterError], names the first field that is wrong, in the order of
+// the fields above, and the nearest word of the scale.
+func ParseFilter(w FilterWords) (*Filter, error) {
+	f := &Filter{Categories: w.Categories, Tools: w.Tools, Rules: w.Rules, Paths: w.Paths, Grep: w.Grep, Security: w.Security}
+	for _, c := range w.Categories {
+		if !KnownCategory(c) {
+			return nil, &FilterError{"categories", UnknownWord("category", c, CategoryWords(), Categories)}
+		}
+	}
+	var err error
+	if w.Impact != "" {
+		if f.MinImpact, err = ParseImpact(w.Impact); err != nil {
+			return nil, &FilterError{"impact", err}
+		}
+	}
+	for _, name := range w.Qualities {
+		q, err := ParseQuality(name)
+		if err != nil {
+			return nil, &FilterError{"qualities", err}
+		}
+		f.Qualities = append(f.Qualities, q)
+	}
+	if w.Severity != "" {
+		if f.MinSeverity, err = ParseSeverity(w.Severity); err != nil {
+			return nil, &FilterError{"severity", err}
+		}
+	}
+	for _, c := range w.CWE {
+		id, err := ParseCWE(c)
+		if err != nil {
+			return nil, &FilterError{"cwe", err}
+		}
+		f.CWE = append(f.CWE, id)
+	}
+	if err := f.Compile(); err != nil {
+		return nil, &FilterError{"paths", err}
+	}
+	return f, nil
+}

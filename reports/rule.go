@@ -5,8 +5,9 @@ import (
 	"reflect"
 	"sort"
 	"strings"
-	"unicode/utf8"
 	"unsafe"
+
+	"github.com/recap-dev/recap/internal/text"
 )
 
 // Rule is what a report says of one rule, in the tool's own words: held
@@ -79,7 +80,7 @@ func (rs *Rules) Add(tool string, r Rule) *Rule {
 	}
 	for _, s := range []*string{&r.Short, &r.Full, &r.Help, &r.HelpMarkdown} {
 		if len(*s) > MaxRuleText {
-			*s = cutText(*s, MaxRuleText)
+			*s = text.CutBytes(*s, MaxRuleText)
 			rs.Cut++
 		}
 		if rs.bytes+len(*s) > MaxRuleBytes {
@@ -208,18 +209,6 @@ func RuleOf(inputs []Input, f *Finding) *Rule {
 		}
 	}
 	return nil
-}
-
-// cutText cuts s to at most n bytes on a character boundary, with "…".
-func cutText(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	n -= len("…")
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
 }
 
 // IsURI reports whether s is an absolute URI with a host (or an opaque

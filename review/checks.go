@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/recap-dev/recap/internal/english"
+	"github.com/recap-dev/recap/internal/text"
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/summarize"
 	"github.com/recap-dev/recap/summarize/render"
@@ -102,7 +103,7 @@ func CheckName(inputs []reports.Input) string {
 	if len(tools) == 0 {
 		return "recap"
 	}
-	return cut("recap: "+strings.Join(tools, ", "), 200)
+	return text.CutBytes("recap: "+strings.Join(tools, ", "), 200)
 }
 
 // BuildCheck makes the check run: an annotation per finding, the title and
@@ -141,7 +142,7 @@ func annotation(f *reports.Finding) Annotation {
 			a.EndColumn = f.EndColumn
 		}
 	}
-	a.Title = cutRunes(render.PlainText(f.Tool+" "+render.DisplayRule(f.Rule, f.RuleName)), maxAnnotationTitle)
+	a.Title = text.CutRunes(render.PlainText(f.Tool+" "+render.DisplayRule(f.Rule, f.RuleName)), maxAnnotationTitle)
 	msg := render.PlainText(f.Message)
 	if msg == "" {
 		msg = render.PlainText(render.DisplayRule(f.Rule, f.RuleName))
@@ -152,9 +153,9 @@ func annotation(f *reports.Finding) Annotation {
 	}
 	if note := render.AlsoReportedBy(also); note != "" {
 		// The note is bounded (about 1 KB): the message makes room for it.
-		msg = cut(msg, maxAnnotationText-len(note)-16) + " (" + note + ")"
+		msg = text.CutBytes(msg, maxAnnotationText-len(note)-16) + " (" + note + ")"
 	}
-	a.Message = cut(msg, maxAnnotationText-8)
+	a.Message = text.CutBytes(msg, maxAnnotationText-8)
 	var d strings.Builder
 	fmt.Fprintf(&d, "%s %s: %s rule", f.Severity, render.PlainText(f.Tool), render.PlainText(f.Rule))
 	if f.Category != "" && f.Category != reports.CategoryOther {
@@ -181,7 +182,7 @@ func annotation(f *reports.Finding) Annotation {
 	if more := len(also) - maxAlsoDetails; more > 0 {
 		fmt.Fprintf(&d, "\n- and %d more", more)
 	}
-	a.RawDetails = cut(d.String(), maxAnnotationText-8)
+	a.RawDetails = text.CutBytes(d.String(), maxAnnotationText-8)
 	return a
 }
 
@@ -223,19 +224,7 @@ func checkSummary(in CheckInput, annotated int) string {
 	}
 	writeCounts(&b, in.View)
 	fmt.Fprintf(&b, "Conclusion: **%s**.\n", in.Conclusion)
-	return cutRunes(b.String(), MaxCheckSummary)
-}
-
-// cutRunes shortens s to at most n characters.
-func cutRunes(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
+	return text.CutRunes(b.String(), MaxCheckSummary)
 }
 
 // CheckPosted says what PostCheck did.

@@ -14,6 +14,7 @@ import (
 
 	"github.com/recap-dev/recap/internal/content"
 	"github.com/recap-dev/recap/internal/english"
+	"github.com/recap-dev/recap/internal/text"
 	"github.com/recap-dev/recap/summarize/render"
 )
 
@@ -375,7 +376,7 @@ func apiError(method, u string, resp *http.Response, body []byte, now time.Time)
 			}
 		}
 	} else if len(body) > 0 {
-		e.Message = render.OneLine(cut(string(body), 200))
+		e.Message = render.OneLine(text.CutBytes(string(body), 200))
 	}
 	rateLimit(e, resp, now)
 	e.ReadOnly = resp.StatusCode == http.StatusForbidden && !e.RateLimited && method != http.MethodGet &&

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/recap-dev/recap/diff"
+	"github.com/recap-dev/recap/internal/text"
 	"github.com/recap-dev/recap/summarize/render"
 )
 
@@ -373,7 +374,7 @@ func gitLabError(method, u string, resp *http.Response, body []byte, jobToken bo
 	} else if len(body) > 0 {
 		e.Message = htmlTags.ReplaceAllString(string(body), " ")
 	}
-	e.Message = render.OneLine(cut(e.Message, 300))
+	e.Message = render.OneLine(text.CutBytes(e.Message, 300))
 	if d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
 		e.RetryAfter = d
 	}

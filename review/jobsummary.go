@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/recap-dev/recap/internal/english"
+	"github.com/recap-dev/recap/internal/text"
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/summarize"
 	"github.com/recap-dev/recap/summarize/render"
@@ -202,5 +203,5 @@ func jobLine(f *reports.Finding) string {
 		note += " · _" + render.MarkdownText(render.AlsoReportedBy(f.Detail.Also)) + "_"
 	}
 	return fmt.Sprintf("- %s %s · %s %s: %s%s\n", render.ImportanceHead(f), where, render.MarkdownText(f.Tool), ruleName(f),
-		render.MarkdownText(cut(render.PlainText(f.Message), 500)), note)
+		render.MarkdownText(text.CutBytes(render.PlainText(f.Message), 500)), note)
 }

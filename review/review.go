@@ -18,6 +18,7 @@ import (
 
 	"github.com/recap-dev/recap/diff"
 	"github.com/recap-dev/recap/internal/english"
+	"github.com/recap-dev/recap/internal/text"
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/summarize"
 	"github.com/recap-dev/recap/summarize/render"
@@ -235,13 +236,13 @@ func commentBody(f *summarize.FindingView, key, suggest string) string {
 	if f.Baseline == reports.BaselineNew {
 		b.WriteString(" · _new_")
 	}
-	fmt.Fprintf(&b, "\n\n%s\n\n", render.MarkdownText(cut(f.Message, 4000)))
+	fmt.Fprintf(&b, "\n\n%s\n\n", render.MarkdownText(text.CutBytes(f.Message, 4000)))
 	if also := render.AlsoMarkdown(f.AlsoReportedBy); also != "" {
 		fmt.Fprintf(&b, "%s.\n\n", also)
 	}
 	if suggest != "" {
 		if d := f.Detail.Fix.Description; d != "" {
-			fmt.Fprintf(&b, "Suggested fix: %s\n\n", render.MarkdownText(cut(d, 1000)))
+			fmt.Fprintf(&b, "Suggested fix: %s\n\n", render.MarkdownText(text.CutBytes(d, 1000)))
 		}
 		b.WriteString(suggest)
 	}
@@ -335,7 +336,7 @@ func summaryBody(in Input, comments int, refused []refusedFinding, listed []summ
 		room := MaxBody - b.Len() - len(tail) - 200
 		lines := make([]string, 0, len(refused)+len(listed))
 		for _, r := range refused {
-			lines = append(lines, listLine(&r.f, " _(not placed: "+render.MarkdownText(cut(r.reason, 200))+")_"))
+			lines = append(lines, listLine(&r.f, " _(not placed: "+render.MarkdownText(text.CutBytes(r.reason, 200))+")_"))
 		}
 		for i := range listed {
 			lines = append(lines, listLine(&listed[i], ""))
@@ -361,7 +362,7 @@ func listLine(f *summarize.FindingView, note string) string {
 		note = " _(" + render.MarkdownText(also) + ")_" + note
 	}
 	return fmt.Sprintf("- %s <code>%s</code> %s %s: %s%s\n", render.ImportanceHead(&f.Finding), render.MarkdownText(location(&f.Finding)),
-		render.MarkdownText(f.Tool), ruleName(&f.Finding), render.MarkdownText(cut(render.PlainText(f.Message), 300)), note)
+		render.MarkdownText(f.Tool), ruleName(&f.Finding), render.MarkdownText(text.CutBytes(render.PlainText(f.Message), 300)), note)
 }
 
 func location(f *reports.Finding) string {
@@ -374,17 +375,6 @@ func location(f *reports.Finding) string {
 // ruleName is the rule as code.
 func ruleName(f *reports.Finding) string {
 	return "<code>" + render.MarkdownText(render.DisplayRule(f.Rule, f.RuleName)) + "</code>"
-}
-
-// cut shortens s to at most n bytes on a rune boundary.
-func cut(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && s[n]&0xC0 == 0x80 {
-		n--
-	}
-	return s[:n] + "…"
 }
 
 // sortComments orders comments by path and line, as GitHub lists them.

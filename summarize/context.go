@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/recap-dev/recap/internal/content"
+	"github.com/recap-dev/recap/internal/text"
 )
 
 // A Source gives lines of a file: the working tree (a [Dir]) or a revision of
@@ -270,19 +270,4 @@ func AddContext(fv *FindingView, src Source) {
 	fv.ContextNote = fmt.Sprintf("no context: %v", err)
 }
 
-func cutLine(s string) string {
-	if len(s) <= MaxLineChars {
-		return s
-	}
-	n := 0
-	for i := range s { // no copy of a long line (up to MaxSourceBytes)
-		if n == MaxLineChars-1 {
-			if utf8.RuneCountInString(s[i:]) > 1 {
-				return s[:i] + "…"
-			}
-			return s
-		}
-		n++
-	}
-	return s
-}
+func cutLine(s string) string { return text.CutRunes(s, MaxLineChars) }

@@ -79,7 +79,7 @@ func (r *Root) Rel(p string) (string, error) {
 		return "", ErrOutside
 	}
 	s := path.Clean(strings.ReplaceAll(p, `\`, "/"))
-	if s == ".." || strings.HasPrefix(s, "../") || strings.HasPrefix(s, "/") || isDrive(s) {
+	if s == ".." || strings.HasPrefix(s, "../") || strings.HasPrefix(s, "/") || HasDrive(s) {
 		return "", ErrOutside
 	}
 	return s, nil
@@ -94,7 +94,9 @@ func under(base, abs string) (string, bool) {
 	return filepath.ToSlash(rel), true
 }
 
-func isDrive(s string) bool {
+// HasDrive reports whether s starts with a Windows drive letter and its
+// colon ("C:", "c:/src"), as reports made on Windows name their files.
+func HasDrive(s string) bool {
 	return len(s) >= 2 && s[1] == ':' && (s[0] >= 'a' && s[0] <= 'z' || s[0] >= 'A' && s[0] <= 'Z')
 }
 

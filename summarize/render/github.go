@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/recap-dev/recap/internal/english"
+	"github.com/recap-dev/recap/internal/text"
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/summarize"
 )
@@ -75,7 +76,7 @@ func ghAnnotation(f *summarize.FindingView) string {
 	}
 	props = append(props, "title="+ghProperty(title))
 	// A message's line breaks are folded: an annotation is a line of a log.
-	msg := cutText(OneLine(f.Message), MaxAnnotationMessage)
+	msg := text.CutBytes(OneLine(f.Message), MaxAnnotationMessage)
 	if also := AlsoReportedBy(f.AlsoReportedBy); also != "" {
 		msg += " (" + also + ")"
 	}
@@ -114,7 +115,7 @@ func alsoNames(also []reports.Also, name func(tool, rule string) string) string 
 	n := min(len(also), maxAlsoNamed)
 	parts := make([]string, 0, n+1)
 	for _, a := range also[:n] {
-		parts = append(parts, name(cutText(a.Tool, maxAlsoNameLen), cutText(a.Rule, maxAlsoNameLen)))
+		parts = append(parts, name(text.CutBytes(a.Tool, maxAlsoNameLen), text.CutBytes(a.Rule, maxAlsoNameLen)))
 	}
 	s := strings.Join(parts, ", ")
 	if more := len(also) - n; more > 0 {
@@ -136,17 +137,6 @@ func AlsoMarkdown(also []reports.Also) string {
 		}
 		return MarkdownText(tool) + " <code>" + MarkdownText(rule) + "</code>"
 	})
-}
-
-// cutText shortens s to at most n bytes on a rune boundary, "…" after.
-func cutText(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && s[n]&0xC0 == 0x80 {
-		n--
-	}
-	return s[:n] + "…"
 }
 
 // ProblemCounts are the counts of the problems of a summary: the findings

@@ -9,6 +9,7 @@ import (
 
 	"github.com/olekukonko/tablewriter/tw"
 	"github.com/recap-dev/recap/internal/english"
+	"github.com/recap-dev/recap/internal/text"
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/summarize"
 )
@@ -294,7 +295,7 @@ func markdownRule(ew *errWriter, f *summarize.FindingView, r *reports.Rule) {
 	}
 	summary := "Rule <code>" + MarkdownText(DisplayRule(f.Rule, f.RuleName)) + "</code>"
 	if title != "" {
-		summary += ": " + MarkdownText(cutRunes(title, 200))
+		summary += ": " + MarkdownText(text.CutRunes(title, 200))
 	}
 	ew.printf("<details><summary>%s</summary>\n\n", summary)
 	if r.Full != "" && r.Full != title {
@@ -346,14 +347,6 @@ func cweList(top []summarize.Count) string {
 		parts[i] = fmt.Sprintf("%s ×%d", c.Name, c.Count)
 	}
 	return " (" + strings.Join(parts, ", ") + ")"
-}
-
-// cutRunes cuts s to n characters, with "…".
-func cutRunes(s string, n int) string {
-	if r := []rune(s); len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	return s
 }
 
 // ImportanceMark is a finding's importance as a coloured dot, for

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/owenrumney/go-sarif/v2/sarif"
+	"github.com/recap-dev/recap/internal/content"
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/summarize"
 )
@@ -607,7 +608,7 @@ func sarifArtifact(p string) *sarif.ArtifactLocation {
 }
 
 func isDrivePath(p string) bool {
-	return len(p) >= 3 && p[1] == ':' && p[2] == '/' && (p[0]|0x20 >= 'a' && p[0]|0x20 <= 'z')
+	return len(p) >= 3 && content.HasDrive(p) && p[2] == '/'
 }
 
 // sarifRegion is the finding's region, its ends written only when they are
@@ -633,15 +634,8 @@ func sarifRegion(f *reports.Finding) *sarif.Region {
 
 // toolURI is the home page of the tools recap knows.
 func toolURI(tool string) string {
-	switch strings.ToLower(tool) {
-	case "pmd":
-		return "https://pmd.github.io/"
-	case "checkstyle":
-		return "https://checkstyle.org/"
-	case "spotbugs":
-		return "https://spotbugs.github.io/"
-	}
-	return ""
+	t, _ := reports.LookupTool(tool)
+	return t.URI
 }
 
 // NewStream implements [Streamer]: every finding, as a [SARIFStream] of

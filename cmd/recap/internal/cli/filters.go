@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"errors"
+
 	"github.com/recap-dev/recap/reports"
 	"github.com/spf13/cobra"
 )
@@ -28,46 +30,18 @@ func (f *filterFlags) register(cmd *cobra.Command) {
 }
 
 func (f *filterFlags) filter() (*reports.Filter, error) {
-	flt := &reports.Filter{Categories: f.categories, Tools: f.tools, Rules: f.rules, Paths: f.paths, Grep: f.grep}
-	for _, c := range f.categories {
-		if !reports.KnownCategory(c) {
-			return nil, usageError("--category: %v", reports.UnknownWord("category", c, reports.CategoryWords(), reports.Categories))
-		}
+	flt, err := reports.ParseFilter(reports.FilterWords{Categories: f.categories, Tools: f.tools, Rules: f.rules, Paths: f.paths,
+		CWE: f.cwe, Qualities: f.qualities, Severity: f.severity, Impact: f.impact, Grep: f.grep, Security: f.security})
+	var fe *reports.FilterError
+	if errors.As(err, &fe) {
+		return nil, usageError("--%s: %v", filterFlagOf[fe.Field], fe.Err)
 	}
-	if f.impact != "" {
-		i, err := reports.ParseImpact(f.impact)
-		if err != nil {
-			return nil, usageError("--impact: %v", err)
-		}
-		flt.MinImpact = i
-	}
-	for _, name := range f.qualities {
-		q, err := reports.ParseQuality(name)
-		if err != nil {
-			return nil, usageError("--quality: %v", err)
-		}
-		flt.Qualities = append(flt.Qualities, q)
-	}
-	if f.severity != "" {
-		s, err := reports.ParseSeverity(f.severity)
-		if err != nil {
-			return nil, usageError("--severity: %v", err)
-		}
-		flt.MinSeverity = s
-	}
-	for _, c := range f.cwe {
-		id, err := reports.ParseCWE(c)
-		if err != nil {
-			return nil, usageError("--cwe: %v", err)
-		}
-		flt.CWE = append(flt.CWE, id)
-	}
-	flt.Security = f.security
-	if err := flt.Compile(); err != nil {
-		return nil, usageError("--path: %v", err)
-	}
-	return flt, nil
+	return flt, err
 }
+
+// filterFlagOf is the flag of each field of reports.FilterWords.
+var filterFlagOf = map[string]string{"categories": "category", "impact": "impact", "qualities": "quality",
+	"severity": "severity", "cwe": "cwe", "paths": "path"}
 
 // order is the order --sort asks for.
 func (f *filterFlags) order() (reports.Order, error) {

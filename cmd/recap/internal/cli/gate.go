@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/recap-dev/recap/internal/english"
 	"github.com/recap-dev/recap/pipeline"
 	"github.com/recap-dev/recap/reports"
 	"github.com/spf13/cobra"
@@ -57,7 +58,7 @@ func gateError(err error, o *reportOptions) error {
 		if ge.Problems {
 			one, many = "problem", "problems"
 		}
-		failed = append(failed, fmt.Sprintf("%d %s at or above %s (--fail-on %s)", ge.AtOrAbove, plural(ge.AtOrAbove, one, many), ge.FailOn, o.gate.failOn))
+		failed = append(failed, fmt.Sprintf("%s at or above %s (--fail-on %s)", english.Plural(ge.AtOrAbove, one, many), ge.FailOn, o.gate.failOn))
 	}
 	if ge.New > 0 {
 		failed = append(failed, fmt.Sprintf("%d new against the baseline, more than --max-new %d", ge.New, ge.MaxNew))
@@ -73,11 +74,4 @@ func queryError(err error) error {
 		return usageError("--baseline: %s", be.Reason)
 	}
 	return &exitError{code: exitUsage, err: err}
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
