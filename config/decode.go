@@ -10,6 +10,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/recap-dev/recap/internal/text"
 	"github.com/recap-dev/recap/reports"
 )
 
@@ -99,7 +100,7 @@ func (d *decoder) config(root *yaml.Node, c *Config) {
 	if n == nil || isNull(n) {
 		return
 	}
-	pairs, ok := d.mapping(n, "", "a mapping of "+orList(topKeys))
+	pairs, ok := d.mapping(n, "", "a mapping of "+text.List(topKeys, "or"))
 	if !ok {
 		return
 	}
@@ -139,7 +140,7 @@ func (d *decoder) exclude(n *yaml.Node, e *Exclude) {
 	if n == nil || isNull(n) {
 		return
 	}
-	pairs, ok := d.mapping(n, "exclude", "a mapping of "+orList(excludeKeys))
+	pairs, ok := d.mapping(n, "exclude", "a mapping of "+text.List(excludeKeys, "or"))
 	if !ok {
 		return
 	}
@@ -167,7 +168,7 @@ func (d *decoder) overrides(n *yaml.Node, c *Config) {
 		if item == nil {
 			continue
 		}
-		pairs, ok := d.mapping(item, key, "an override: a mapping of "+orList(overrideKeys))
+		pairs, ok := d.mapping(item, key, "an override: a mapping of "+text.List(overrideKeys, "or"))
 		if !ok {
 			continue
 		}
@@ -305,7 +306,7 @@ func word[T fmt.Stringer](d *decoder, n *yaml.Node, key, what string, scale []T,
 	for i, v := range scale {
 		names[i] = v.String()
 	}
-	s, ok := d.str(n, key, what+" ("+orList(names)+")")
+	s, ok := d.str(n, key, what+" ("+text.List(names, "or")+")")
 	if !ok {
 		return zero
 	}

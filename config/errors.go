@@ -49,14 +49,3 @@ const MaxErrors = 20
 // errorf makes an error message; a short helper so that messages read as
 // sentences in the decoder.
 func errorf(format string, args ...any) error { return fmt.Errorf(format, args...) }
-
-// orList writes words as "a, b or c".
-func orList(words []string) string {
-	switch len(words) {
-	case 0:
-		return ""
-	case 1:
-		return words[0]
-	}
-	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
-}

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"strings"
 
+	"github.com/recap-dev/recap/internal/text"
 	"github.com/recap-dev/recap/reports"
 )
 
@@ -133,15 +134,7 @@ func (t formatTable) titles(conj string) string {
 	for i, f := range t {
 		titles[i] = f.title
 	}
-	return joinList(titles, conj)
-}
-
-// joinList joins items with commas, the last two with conj when it is set.
-func joinList(items []string, conj string) string {
-	if conj == "" || len(items) < 2 {
-		return strings.Join(items, ", ")
-	}
-	return strings.Join(items[:len(items)-1], ", ") + " " + conj + " " + items[len(items)-1]
+	return text.List(titles, conj)
 }
 
 // ParseFormat checks a format name given by a user (--format of an input).
@@ -174,5 +167,5 @@ func (t formatTable) errUnknownFormat() string {
 	for i, f := range t {
 		about[i] = f.about
 	}
-	return "unknown report format (recap reads " + joinList(about, "and") + ")"
+	return "unknown report format (recap reads " + text.List(about, "and") + ")"
 }

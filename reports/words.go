@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/recap-dev/recap/internal/text"
 )
 
 // ClosestWords returns the words of list nearest to word, nearest first:
@@ -100,15 +102,7 @@ func KnownCategory(word string) bool {
 func UnknownWord(what, word string, words, scale []string) error {
 	msg := fmt.Sprintf("unknown %s %q", what, word)
 	if near := ClosestWords(word, words, 3); len(near) > 0 {
-		msg += "; did you mean " + orList(near) + "?"
+		msg += "; did you mean " + text.List(near, "or") + "?"
 	}
-	return fmt.Errorf("%s (want %s)", msg, orList(scale))
-}
-
-// orList joins words as "a", "a or b", "a, b or c".
-func orList(words []string) string {
-	if len(words) == 1 {
-		return words[0]
-	}
-	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
+	return fmt.Errorf("%s (want %s)", msg, text.List(scale, "or"))
 }

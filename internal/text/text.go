@@ -1,8 +1,12 @@
 // Package text cuts text to a bound the way recap's outputs and messages
-// do: on a character, the cut marked with "…" within the bound.
+// do: on a character, the cut marked with "…" within the bound; and joins
+// words into a list as messages write it.
 package text
 
-import "unicode/utf8"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // Ellipsis marks where text was cut.
 const Ellipsis = "…"
@@ -40,4 +44,14 @@ func CutRunes(s string, n int) string {
 		count++
 	}
 	return s
+}
+
+// List joins items with commas, the last two with conj: List(x, "or") is
+// "a", "a or b", "a, b or c"; with conj "" every two are joined with a
+// comma.
+func List(items []string, conj string) string {
+	if conj == "" || len(items) < 2 {
+		return strings.Join(items, ", ")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " " + conj + " " + items[len(items)-1]
 }

@@ -68,3 +68,22 @@ func TestCutRunesAsRunes(t *testing.T) {
 		}
 	}
 }
+
+func TestList(t *testing.T) {
+	tests := []struct {
+		items []string
+		conj  string
+		want  string
+	}{
+		{nil, "or", ""},
+		{[]string{"a"}, "or", "a"},
+		{[]string{"a", "b"}, "or", "a or b"},
+		{[]string{"a", "b", "c"}, "and", "a, b and c"},
+		{[]string{"a", "b", "c"}, "", "a, b, c"},
+	}
+	for _, tt := range tests {
+		if got := List(tt.items, tt.conj); got != tt.want {
+			t.Errorf("List(%q, %q) = %q, want %q", tt.items, tt.conj, got, tt.want)
+		}
+	}
+}

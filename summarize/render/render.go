@@ -27,6 +27,7 @@ import (
 	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
 	"github.com/recap-dev/recap/internal/english"
+	"github.com/recap-dev/recap/internal/text"
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/summarize"
 	"github.com/recap-dev/recap/summarize/tokens"
@@ -171,11 +172,11 @@ func Lookup(k Kind, name string) (Format, error) {
 	names := Names(k)
 	switch k {
 	case Diffs:
-		return Format{}, fmt.Errorf("unknown output format %q for a diff (want %s)", name, orList(names))
+		return Format{}, fmt.Errorf("unknown output format %q for a diff (want %s)", name, text.List(names, "or"))
 	case TokenCounts:
-		return Format{}, fmt.Errorf("unknown output format %q for token counts (want %s)", name, orList(names))
+		return Format{}, fmt.Errorf("unknown output format %q for token counts (want %s)", name, text.List(names, "or"))
 	case Reviews:
-		return Format{}, fmt.Errorf("review writes %s, not %q", orList(names), name)
+		return Format{}, fmt.Errorf("review writes %s, not %q", text.List(names, "or"), name)
 	}
 	sort.Strings(names)
 	return Format{}, fmt.Errorf("unknown output format %q (want one of %s)", name, strings.Join(names, ", "))
@@ -227,15 +228,7 @@ func Help(k Kind) string {
 		}
 		items = append(items, item)
 	}
-	return orList(items)
-}
-
-// orList joins items with commas, the last two with "or".
-func orList(items []string) string {
-	if len(items) < 2 {
-		return strings.Join(items, "")
-	}
-	return strings.Join(items[:len(items)-1], ", ") + " or " + items[len(items)-1]
+	return text.List(items, "or")
 }
 
 // table writes one ASCII table: header as given (not upper-cased), numbers

@@ -14,6 +14,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/recap-dev/recap/internal/text"
 	"github.com/recap-dev/recap/mcpserver"
 	"github.com/spf13/cobra"
 )
@@ -138,10 +139,7 @@ func toolList() string {
 	for _, t := range mcpserver.Tools() {
 		names = append(names, t.Name)
 	}
-	if len(names) < 2 {
-		return strings.Join(names, "")
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+	return text.List(names, "and")
 }
 
 // toolTable lists the MCP tools for the help: each name and its title.
