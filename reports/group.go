@@ -2,6 +2,10 @@ package reports
 
 import (
 	"cmp"
+	"encoding/binary"
+	"hash/maphash"
+	"math"
+	"runtime"
 	"slices"
 	"strings"
 )
@@ -20,26 +24,32 @@ type Ref struct {
 // about security, findings of one line that share a CWE id. Two findings of
 // one rule are never one problem (two parameters of one method, each not
 // final, are two). Findings are added as they stream and the groups are
-// resolved once all are in; the grouper keeps 40 bytes for each finding
-// that may share a problem (one whose rule is in a class, or about security
-// with a CWE id), and nothing of the others.
+// resolved once all are in, one file at a time. The grouper keeps, of each
+// finding that may share a problem (one whose rule is in a class, or about
+// security with a CWE id), about 7 bytes: its place, rule and importance,
+// each encoded against the finding before it in a run of findings of one
+// file and input; nothing of the others, and no path's text (a file is
+// known by a 64-bit hash of its path).
 type Grouper struct {
 	classOf func(tool, rule string) int
 	more    func(f *Finding) []int32 // the further classes a configuration gives f's rule
-	paths   map[string]uint32
 	rules   map[[2]string]uint32
 	names   [][2]string // tool and rule, by index
-	chunks  [][]member  // the members, in chunks of memberChunk
-	n       int         // how many
-	cwes    []cweLink
-	aliases []alias // the members that repeat another in a further class
+	seed    maphash.Seed
+	runs    []run
+	*stream
+	// The run being added to (an index into runs; -1: none), and the line
+	// and ordinal of its last member.
+	cur      int
+	prevLine int32
+	prevN    uint32
 	// The rule and the path of the finding added last, and what is known
 	// of each rule, so that most findings cost no map lookup.
 	byRule   map[groupRule]ruleInfo
 	lastRule groupRule
 	lastInfo ruleInfo
 	lastPath string
-	lastPI   uint32
+	lastHash uint64
 	haveLast bool
 }
 
@@ -55,20 +65,47 @@ type ruleInfo struct {
 	more  []int32
 }
 
-// alias is a member that repeats member primary in another class.
-type alias struct{ member, primary uint32 }
+// A run is a sequence of members of one file and one input, added one
+// after the other (a report lists a file's findings together).
+type run struct {
+	path  uint64 // the hash of the file's path
+	input uint32
+	at    uint32 // where its first member is encoded: chunk<<chunkBits | offset
+	count uint32 // its members, aliases included
+}
 
-// member is what the grouper keeps of a finding.
+// The encoding of a member, against the member before it in its run (the
+// first against line 0 and ordinal 0):
+//
+//	uvarint  rule index<<2 | alias<<1 | has CWE ids
+//	uvarint  class + 1
+//	         an alias (the finding again, in a further class) ends here
+//	byte     impact | severity<<3 | quality<<5 | new<<7
+//	varint   line - the line before
+//	uvarint  the lines after line it ends on (at most 65,535)
+//	uvarint  column (at most 65,535)
+//	varint   ordinal - the ordinal before - 1
+//	uvarint  how many CWE ids, then each, when it has some
+//
+// A member is never split between chunks.
+const (
+	chunkBits  = 16
+	chunkSize  = 1 << chunkBits
+	maxEncoded = 3*binary.MaxVarintLen32 + 1 + 3*binary.MaxVarintLen64 + (1+maxCWELinks)*binary.MaxVarintLen32
+)
+
+// member is a finding as the grouper decodes it, for one file.
 type member struct {
-	ref        Ref
-	path, rule uint32
-	class      int32 // -1: none
-	line       int32
-	span, col  uint16 // the lines after line it ends on, and its column (each at most 65,535)
-	impact     Impact
-	quality    Quality
-	severity   Severity
-	isNew      bool // new against a baseline (the finding's Baseline)
+	ref       Ref
+	rule      uint32
+	class     int32 // -1: none
+	line      int32
+	span, col uint16 // the lines after line it ends on, and its column (each at most 65,535)
+	impact    Impact
+	quality   Quality
+	severity  Severity
+	isNew     bool // new against a baseline (the finding's Baseline)
+	alias     bool // repeats the member before it in a further class
 }
 
 // end is the last line of m.
@@ -82,11 +119,42 @@ type cweLink struct {
 // maxCWELinks bounds the CWE ids of one finding a grouper looks at.
 const maxCWELinks = 4
 
+// stream is the members of a grouper, encoded, in chunks of chunkSize
+// bytes outside the Go heap where the system allows it (the members are
+// kept as long as the reports are read: in the heap, they would count
+// twice towards the memory the collector lets the heap grow to).
+type stream struct {
+	chunks [][]byte
+	mapped int // how many of the first chunks are outside the heap
+}
+
+// chunk adds a chunk.
+func (s *stream) chunk() {
+	b, mapped := offHeap(chunkSize)
+	if mapped && s.mapped == len(s.chunks) {
+		s.mapped++
+	} else if mapped {
+		freeOffHeap(b) // keep the mapped ones first
+		b = make([]byte, 0, chunkSize)
+	}
+	s.chunks = append(s.chunks, b)
+}
+
+// free gives back the chunks' memory.
+func (s *stream) free() {
+	for _, b := range s.chunks[:s.mapped] {
+		freeOffHeap(b)
+	}
+	s.chunks, s.mapped = nil, 0
+}
+
 // NewGrouper returns a grouper whose classes of equivalent rules are given
 // by classOf (the index of a rule's class, -1 for none; rule is the short
 // name, see [ShortRule]).
 func NewGrouper(classOf func(tool, rule string) int) *Grouper {
-	return &Grouper{classOf: classOf, paths: map[string]uint32{}, rules: map[[2]string]uint32{}}
+	g := &Grouper{classOf: classOf, rules: map[[2]string]uint32{}, seed: maphash.MakeSeed(), cur: -1, stream: &stream{}}
+	runtime.AddCleanup(g, (*stream).free, g.stream) // a grouper left unresolved
+	return g
 }
 
 // More gives the grouper further classes of equivalent rules: more returns
@@ -128,49 +196,111 @@ func (g *Grouper) Add(f *Finding, ref Ref) {
 		}
 	}
 	if !g.haveLast || f.Path != g.lastPath {
-		pi, ok := g.paths[f.Path]
-		if !ok {
-			pi = uint32(len(g.paths))
-			g.paths[strings.Clone(f.Path)] = pi // not the report's memory
-		}
-		g.lastPath, g.lastPI = f.Path, pi
+		g.lastPath, g.lastHash = f.Path, maphash.String(g.seed, f.Path)
 	}
 	g.haveLast = true
-	m := member{ref: ref, path: g.lastPI, rule: info.ri, class: info.class, line: int32(f.Line),
-		span: uint16(min(max(f.EndLine-f.Line, 0), 1<<16-1)), col: uint16(min(max(f.Column, 0), 1<<16-1)),
-		impact: f.Impact, quality: f.Quality, severity: f.Severity, isNew: f.Baseline == BaselineNew}
+	at := g.room()
+	if g.cur < 0 || g.runs[g.cur].path != g.lastHash || g.runs[g.cur].input != ref.Input {
+		g.runs = append(g.runs, run{path: g.lastHash, input: ref.Input, at: at})
+		g.cur, g.prevLine, g.prevN = len(g.runs)-1, 0, 0
+	}
+	cur := &g.runs[g.cur]
+	var cwes []int
 	if security {
-		for _, id := range f.CWE[:min(len(f.CWE), maxCWELinks)] {
-			g.cwes = append(g.cwes, cweLink{cwe: uint32(id), member: uint32(g.n)})
+		cwes = f.CWE[:min(len(f.CWE), maxCWELinks)]
+	}
+	line := int32(min(f.Line, math.MaxInt32))
+	b := g.chunks[len(g.chunks)-1]
+	b = binary.AppendUvarint(b, uint64(info.ri)<<2|b2u(len(cwes) > 0))
+	b = binary.AppendUvarint(b, uint64(info.class+1))
+	b = append(b, byte(f.Impact&7)|byte(f.Severity&3)<<3|byte(f.Quality&3)<<5|byte(b2u(f.Baseline == BaselineNew))<<7)
+	b = binary.AppendVarint(b, int64(line)-int64(g.prevLine))
+	b = binary.AppendUvarint(b, uint64(min(max(f.EndLine-f.Line, 0), 1<<16-1)))
+	b = binary.AppendUvarint(b, uint64(min(max(f.Column, 0), 1<<16-1)))
+	b = binary.AppendVarint(b, int64(ref.N)-int64(g.prevN)-1)
+	if len(cwes) > 0 {
+		b = binary.AppendUvarint(b, uint64(len(cwes)))
+		for _, id := range cwes {
+			b = binary.AppendUvarint(b, uint64(uint32(id)))
 		}
 	}
-	primary := uint32(g.n)
-	g.add(m)
+	g.chunks[len(g.chunks)-1] = b
+	g.prevLine, g.prevN = line, ref.N
+	cur.count++
 	for _, c := range info.more {
-		a := m
-		a.class = firstMoreClass + c
-		g.aliases = append(g.aliases, alias{member: uint32(g.n), primary: primary})
-		g.add(a)
+		g.room()
+		b := g.chunks[len(g.chunks)-1]
+		b = binary.AppendUvarint(b, uint64(info.ri)<<2|2)
+		b = binary.AppendUvarint(b, uint64(firstMoreClass+c+1))
+		g.chunks[len(g.chunks)-1] = b
+		cur.count++
 	}
 }
 
-// memberChunk is how many members a chunk holds: a grouper grows by
-// chunks, never copying its members (a slice's growth would hold the old
-// array and the new one at once).
-const memberChunk = 8192
-
-// add appends m to the members.
-func (g *Grouper) add(m member) {
-	if g.n%memberChunk == 0 {
-		g.chunks = append(g.chunks, make([]member, 0, memberChunk))
+// b2u is 1 for true, 0 for false.
+func b2u(b bool) uint64 {
+	if b {
+		return 1
 	}
-	c := &g.chunks[len(g.chunks)-1]
-	*c = append(*c, m)
-	g.n++
+	return 0
 }
 
-// at returns the i-th member.
-func (g *Grouper) at(i int) *member { return &g.chunks[i/memberChunk][i%memberChunk] }
+// room makes sure the last chunk has room for a member, and returns where
+// the next member goes.
+func (g *Grouper) room() uint32 {
+	if n := len(g.chunks); n == 0 || len(g.chunks[n-1])+maxEncoded > chunkSize {
+		g.chunk()
+	}
+	n := len(g.chunks)
+	return uint32(n-1)<<chunkBits | uint32(len(g.chunks[n-1]))
+}
+
+// decode appends the members of r to ms and their CWE ids to cwes.
+func (g *Grouper) decode(r *run, ms []member, cwes []cweLink) ([]member, []cweLink) {
+	c, off := int(r.at>>chunkBits), int(r.at&(chunkSize-1))
+	b := g.chunks[c][off:]
+	uv := func() uint64 {
+		v, n := binary.Uvarint(b)
+		b = b[n:]
+		return v
+	}
+	sv := func() int64 {
+		v, n := binary.Varint(b)
+		b = b[n:]
+		return v
+	}
+	var line int32
+	var n uint32
+	for range r.count {
+		if len(b) == 0 {
+			c++
+			b = g.chunks[c]
+		}
+		word := uv()
+		m := member{rule: uint32(word >> 2), class: int32(uv()) - 1, alias: word&2 != 0}
+		if m.alias {
+			p := ms[len(ms)-1]
+			p.class, p.alias = m.class, true
+			ms = append(ms, p)
+			continue
+		}
+		a := b[0]
+		b = b[1:]
+		m.impact, m.severity, m.quality, m.isNew = Impact(a&7), Severity(a>>3&3), Quality(a>>5&3), a>>7 != 0
+		line += int32(sv())
+		m.line = line
+		m.span, m.col = uint16(uv()), uint16(uv())
+		n = uint32(int64(n) + sv() + 1)
+		m.ref = Ref{Input: r.input, N: n}
+		if word&1 != 0 {
+			for range uv() {
+				cwes = append(cwes, cweLink{cwe: uint32(uv()), member: uint32(len(ms))})
+			}
+		}
+		ms = append(ms, m)
+	}
+	return ms, cwes
+}
 
 // maxRules bounds the rules whose classes a grouper remembers.
 const maxRules = 1 << 16
@@ -210,10 +340,15 @@ func (g *Grouper) rule(f *Finding) ruleInfo {
 // each, its lead (the most important member, which views show) and the
 // others (which they count and name).
 type Groups struct {
-	leadOf map[Ref]Ref    // a member that is not its group's lead → the lead
-	others map[Ref][]Ref  // a lead → the other members, most important first
-	names  map[Ref]uint32 // a member → its rule, an index into rules
-	rules  [][2]string    // tool and rule, by index
+	// The members of each group, its lead first, the others most important
+	// first, one group after the other, in chunks of flatChunk (the same
+	// place in refs and rules), and where each group begins there.
+	refs   [][]Ref
+	rules  [][]uint32 // each member's rule, an index into names
+	n      int        // members in all
+	starts []uint32   // where each group begins, and one more: where the last ends
+	byRef  []uint32   // the places of the members, by ref
+	names  [][2]string
 	// Duplicates counts the members that are not leads: the findings
 	// that views leave out because another shows their problem.
 	Duplicates int
@@ -232,126 +367,228 @@ type Groups struct {
 	old              map[Ref]bool // leads new against a baseline of a problem it had
 }
 
+// flatChunk is how many members a chunk of Groups holds: groups grow by
+// chunks, never copying their members.
+const flatChunk = 1 << 13
+
+// at returns the ref and rule of the member at place i.
+func (gs *Groups) at(i uint32) (Ref, uint32) {
+	c, k := i/flatChunk, i%flatChunk
+	return gs.refs[c][k], gs.rules[c][k]
+}
+
+// push appends a member.
+func (gs *Groups) push(ref Ref, rule uint32) {
+	if gs.n%flatChunk == 0 {
+		gs.refs = append(gs.refs, make([]Ref, 0, flatChunk))
+		gs.rules = append(gs.rules, make([]uint32, 0, flatChunk))
+	}
+	c := len(gs.refs) - 1
+	gs.refs[c] = append(gs.refs[c], ref)
+	gs.rules[c] = append(gs.rules[c], rule)
+	gs.n++
+}
+
 // Known reports whether lead, new against a baseline, leads a problem that
 // the baseline had (another finding of it is not new): the problem is then
 // unchanged.
 func (gs *Groups) Known(lead Ref) bool { return gs != nil && gs.old[lead] }
 
-// Resolve groups the findings added. hasText says whether a rule's report
-// carries its text (the lead is then the member whose report explains its
-// rule, among the most important); nil: none.
+// Resolve groups the findings added, one file at a time. hasText says
+// whether a rule's report carries its text (the lead is then the member
+// whose report explains its rule, among the most important); nil: none.
+// The grouper is empty afterwards.
 func (g *Grouper) Resolve(hasText func(tool, rule string) bool) *Groups {
-	uf := newUnionFind(g.n)
-	g.groupClasses(uf)
-	g.groupCWEs(uf)
-	isAlias := map[uint32]bool{}
-	for _, a := range g.aliases {
-		uf.union(int(a.primary), int(a.member))
-		isAlias[a.member] = true
+	gs := &Groups{names: g.names}
+	order := make([]int32, len(g.runs)) // the runs by file, each file's in the order they came
+	for i := range order {
+		order[i] = int32(i)
 	}
-	sets := map[int][]int{}
-	for i := range g.n {
-		if len(isAlias) > 0 && isAlias[uint32(i)] {
-			continue // its finding is in the set as its primary member
+	slices.SortStableFunc(order, func(a, b int32) int { return cmp.Compare(g.runs[a].path, g.runs[b].path) })
+	text := make([]int8, len(g.names)) // whether each rule's report carries its text: 0 not asked, 1 no, 2 yes
+	f := &fileGroups{g: g, gs: gs, hasText: func(rule uint32) bool {
+		if hasText == nil {
+			return false
 		}
-		if r := uf.find(i); uf.size[r] > 1 {
-			sets[r] = append(sets[r], i)
+		if text[rule] == 0 {
+			n := g.names[rule]
+			text[rule] = 1
+			if hasText(n[0], n[1]) {
+				text[rule] = 2
+			}
+		}
+		return text[rule] == 2
+	}}
+	for start := 0; start < len(order); {
+		end := start + 1
+		for end < len(order) && g.runs[order[end]].path == g.runs[order[start]].path {
+			end++
+		}
+		f.ms, f.cwes = f.ms[:0], f.cwes[:0]
+		for _, r := range order[start:end] {
+			f.ms, f.cwes = g.decode(&g.runs[r], f.ms, f.cwes)
+		}
+		f.resolve()
+		start = end
+	}
+	g.runs, g.cur = nil, -1
+	g.free()
+	gs.starts = append(gs.starts, uint32(gs.n))
+	gs.byRef = make([]uint32, gs.n)
+	for i := range gs.byRef {
+		gs.byRef[i] = uint32(i)
+	}
+	slices.SortFunc(gs.byRef, func(a, b uint32) int {
+		x, _ := gs.at(a)
+		y, _ := gs.at(b)
+		return compareRefs(x, y)
+	})
+	return gs
+}
+
+// compareRefs orders refs by input, then ordinal.
+func compareRefs(a, b Ref) int {
+	if c := cmp.Compare(a.Input, b.Input); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.N, b.N)
+}
+
+// fileGroups groups the members of one file at a time, reusing its memory
+// from file to file.
+type fileGroups struct {
+	g       *Grouper
+	gs      *Groups
+	hasText func(rule uint32) bool
+	ms      []member
+	cwes    []cweLink
+	uf      unionFind
+	idx     []int
+}
+
+// resolve groups the members of the file in f.ms and adds the groups to
+// f.gs.
+func (f *fileGroups) resolve() {
+	if len(f.ms) < 2 {
+		return
+	}
+	f.uf.reset(len(f.ms))
+	f.groupClasses()
+	f.groupCWEs()
+	for i := range f.ms {
+		if f.ms[i].alias {
+			f.uf.union(i-1, i) // the member before is its finding, or another alias of it
 		}
 	}
-	gs := &Groups{leadOf: map[Ref]Ref{}, others: map[Ref][]Ref{}, names: map[Ref]uint32{}, rules: g.names}
-	text := func(i int) bool {
-		n := g.names[g.at(i).rule]
-		return hasText != nil && hasText(n[0], n[1])
+	// The sets of two or more, each most important first.
+	f.idx = f.idx[:0]
+	for i := range f.ms {
+		if !f.ms[i].alias && f.uf.size[f.uf.find(i)] > 1 {
+			f.idx = append(f.idx, i)
+		}
 	}
-	for _, set := range sets {
-		if len(set) < 2 {
-			continue
+	slices.SortFunc(f.idx, func(a, b int) int {
+		if c := cmp.Compare(f.uf.find(a), f.uf.find(b)); c != 0 {
+			return c
 		}
-		slices.SortFunc(set, func(a, b int) int {
-			x, y := g.at(a), g.at(b)
-			if c := cmp.Compare(y.impact, x.impact); c != 0 {
-				return c
-			}
-			if c := cmp.Compare(y.quality, x.quality); c != 0 {
-				return c
-			}
-			if c := cmp.Compare(y.severity, x.severity); c != 0 {
-				return c
-			}
-			if ta, tb := text(a), text(b); ta != tb {
-				if ta {
-					return -1
-				}
-				return 1
-			}
-			if c := cmp.Compare(x.line, y.line); c != 0 {
-				return c
-			}
-			if c := cmp.Compare(x.col, y.col); c != 0 {
-				return c
-			}
-			na, nb := g.names[x.rule], g.names[y.rule]
-			if c := strings.Compare(na[0], nb[0]); c != 0 {
-				return c
-			}
-			if c := strings.Compare(na[1], nb[1]); c != 0 {
-				return c
-			}
-			if c := cmp.Compare(x.ref.Input, y.ref.Input); c != 0 {
-				return c
-			}
-			return cmp.Compare(x.ref.N, y.ref.N)
-		})
-		lead := g.at(set[0]).ref
-		gs.names[lead] = g.at(set[0]).rule
-		newMembers := 0
-		for _, i := range set {
-			if g.at(i).isNew {
-				newMembers++
-			}
+		return f.compare(&f.ms[a], &f.ms[b])
+	})
+	for start := 0; start < len(f.idx); {
+		end := start + 1
+		root := f.uf.find(f.idx[start])
+		for end < len(f.idx) && f.uf.find(f.idx[end]) == root {
+			end++
 		}
-		switch {
-		case newMembers == len(set): // a new problem
-			gs.NewNotProblems += newMembers - 1
-		case newMembers > 0:
-			gs.NewNotProblems += newMembers
-			gs.NewOfOldProblems += newMembers
-			if g.at(set[0]).isNew {
-				if gs.old == nil {
-					gs.old = map[Ref]bool{}
-				}
-				gs.old[lead] = true
-			}
+		if end-start > 1 { // aliases alone may make a set of one finding
+			f.add(f.idx[start:end])
 		}
-		for _, i := range set[1:] {
-			m := g.at(i)
-			gs.leadOf[m.ref] = lead
-			gs.others[lead] = append(gs.others[lead], m.ref)
-			gs.names[m.ref] = m.rule
+		start = end
+	}
+}
+
+// compare orders the members of a problem: the most important first (impact,
+// quality, severity), then the one whose report explains its rule, then by
+// place, rule and ref.
+func (f *fileGroups) compare(x, y *member) int {
+	if c := cmp.Compare(y.impact, x.impact); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(y.quality, x.quality); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(y.severity, x.severity); c != 0 {
+		return c
+	}
+	if ta, tb := f.hasText(x.rule), f.hasText(y.rule); ta != tb {
+		if ta {
+			return -1
+		}
+		return 1
+	}
+	if c := cmp.Compare(x.line, y.line); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(x.col, y.col); c != 0 {
+		return c
+	}
+	na, nb := f.g.names[x.rule], f.g.names[y.rule]
+	if c := strings.Compare(na[0], nb[0]); c != 0 {
+		return c
+	}
+	if c := strings.Compare(na[1], nb[1]); c != 0 {
+		return c
+	}
+	return compareRefs(x.ref, y.ref)
+}
+
+// add adds a problem, its members most important first.
+func (f *fileGroups) add(set []int) {
+	gs := f.gs
+	gs.starts = append(gs.starts, uint32(gs.n))
+	lead := &f.ms[set[0]]
+	newMembers := 0
+	for _, i := range set {
+		m := &f.ms[i]
+		gs.push(m.ref, m.rule)
+		if m.isNew {
+			newMembers++
+		}
+		if m != lead {
 			gs.Duplicates++
 			gs.ByImpact[min(int(m.impact), 5)]++
 			gs.BySeverity[min(int(m.severity), 3)]++
 		}
 	}
-	return gs
+	switch {
+	case newMembers == len(set): // a new problem
+		gs.NewNotProblems += newMembers - 1
+	case newMembers > 0:
+		gs.NewNotProblems += newMembers
+		gs.NewOfOldProblems += newMembers
+		if lead.isNew {
+			if gs.old == nil {
+				gs.old = map[Ref]bool{}
+			}
+			gs.old[lead.ref] = true
+		}
+	}
 }
 
-// groupClasses joins the findings of one file whose rules are of one class
+// groupClasses joins the findings of the file whose rules are of one class
 // and whose lines overlap. On one line, several findings of each rule (the
 // parameters of one method) are paired in the order of their columns: the
 // first of each rule together, then the second of each.
-func (g *Grouper) groupClasses(uf *unionFind) {
-	idx := make([]int, 0, g.n)
-	for i := range g.n {
-		if g.at(i).class >= 0 {
-			idx = append(idx, i)
+func (f *fileGroups) groupClasses() {
+	ms := f.ms
+	f.idx = f.idx[:0]
+	for i := range ms {
+		if ms[i].class >= 0 {
+			f.idx = append(f.idx, i)
 		}
 	}
+	idx := f.idx
 	slices.SortFunc(idx, func(a, b int) int {
-		x, y := g.at(a), g.at(b)
-		if c := cmp.Compare(x.path, y.path); c != 0 {
-			return c
-		}
+		x, y := &ms[a], &ms[b]
 		if c := cmp.Compare(x.class, y.class); c != 0 {
 			return c
 		}
@@ -365,32 +602,32 @@ func (g *Grouper) groupClasses(uf *unionFind) {
 	})
 	for start := 0; start < len(idx); {
 		end := start + 1
-		first := g.at(idx[start])
-		for end < len(idx) && g.at(idx[end]).path == first.path && g.at(idx[end]).class == first.class {
+		for end < len(idx) && ms[idx[end]].class == ms[idx[start]].class {
 			end++
 		}
-		g.groupBucket(uf, idx[start:end])
+		f.groupBucket(idx[start:end])
 		start = end
 	}
 }
 
-// groupBucket joins the findings of one file and class (in line, rule and
-// column order).
-func (g *Grouper) groupBucket(uf *unionFind, b []int) {
+// groupBucket joins the findings of one class (in line, rule and column
+// order).
+func (f *fileGroups) groupBucket(b []int) {
 	if len(b) < 2 {
 		return
 	}
+	ms, uf := f.ms, &f.uf
 	// One line at a time: the j-th finding of each rule on the line together.
 	var firstOf, row []int // reused from line to line
 	for start := 0; start < len(b); {
 		end := start + 1
-		line := g.at(b[start]).line
-		for end < len(b) && g.at(b[end]).line == line {
+		line := ms[b[start]].line
+		for end < len(b) && ms[b[end]].line == line {
 			end++
 		}
 		firstOf = firstOf[:0] // the first finding of each rule on the line, by position in b
 		for k := start; k < end; k++ {
-			if k == start || g.at(b[k]).rule != g.at(b[k-1]).rule {
+			if k == start || ms[b[k]].rule != ms[b[k-1]].rule {
 				firstOf = append(firstOf, k)
 			}
 		}
@@ -420,13 +657,13 @@ func (g *Grouper) groupBucket(uf *unionFind, b []int) {
 	// the first finding whose lines overlap its own.
 	var joined []uint32
 	for i, x := range b {
-		mx := g.at(x)
+		mx := &ms[x]
 		if mx.span == 0 {
 			continue // a finding of one line joins the ranges that start before it, below
 		}
 		joined = append(joined[:0], mx.rule) // the rules joined: few in a class
 		for _, y := range b[i+1:] {
-			my := g.at(y)
+			my := &ms[y]
 			if my.line > mx.end() {
 				break
 			}
@@ -438,19 +675,15 @@ func (g *Grouper) groupBucket(uf *unionFind, b []int) {
 	}
 }
 
-// groupCWEs joins the findings about security of one line that share a
-// CWE id, of different rules.
-func (g *Grouper) groupCWEs(uf *unionFind) {
-	if len(g.cwes) < 2 {
+// groupCWEs joins the findings about security of one line of the file that
+// share a CWE id, of different rules.
+func (f *fileGroups) groupCWEs() {
+	if len(f.cwes) < 2 {
 		return
 	}
-	links := slices.Clone(g.cwes)
+	ms, links := f.ms, f.cwes
 	slices.SortFunc(links, func(a, b cweLink) int {
-		x, y := g.at(int(a.member)), g.at(int(b.member))
-		if c := cmp.Compare(x.path, y.path); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(x.line, y.line); c != 0 {
+		if c := cmp.Compare(ms[a.member].line, ms[b.member].line); c != 0 {
 			return c
 		}
 		if c := cmp.Compare(a.cwe, b.cwe); c != 0 {
@@ -458,29 +691,26 @@ func (g *Grouper) groupCWEs(uf *unionFind) {
 		}
 		return cmp.Compare(a.member, b.member)
 	})
+	var seen []uint32 // the rules of a line and CWE id: few
 	for start := 0; start < len(links); {
 		end := start + 1
-		a := g.at(int(links[start].member))
-		for end < len(links) {
-			b := g.at(int(links[end].member))
-			if b.path != a.path || b.line != a.line || links[end].cwe != links[start].cwe {
-				break
-			}
+		line := ms[links[start].member].line
+		for end < len(links) && ms[links[end].member].line == line && links[end].cwe == links[start].cwe {
 			end++
 		}
-		seen := map[uint32]bool{}
+		seen = seen[:0]
 		lead := -1
 		for k := start; k < end; k++ {
 			m := int(links[k].member)
-			r := g.at(m).rule
-			if seen[r] {
+			r := ms[m].rule
+			if slices.Contains(seen, r) {
 				continue // two findings of one rule stay two
 			}
-			seen[r] = true
+			seen = append(seen, r)
 			if lead < 0 {
 				lead = m
 			} else {
-				uf.union(lead, m)
+				f.uf.union(lead, m)
 			}
 		}
 		start = end
@@ -488,42 +718,75 @@ func (g *Grouper) groupCWEs(uf *unionFind) {
 }
 
 // Grouped reports whether any problem has more than one finding.
-func (gs *Groups) Grouped() bool { return gs != nil && len(gs.others) > 0 }
+func (gs *Groups) Grouped() bool { return gs != nil && len(gs.starts) > 1 }
 
 // Problems counts the problems with more than one finding.
 func (gs *Groups) Problems() int {
-	if gs == nil {
+	if gs == nil || len(gs.starts) == 0 {
 		return 0
 	}
-	return len(gs.others)
+	return len(gs.starts) - 1
+}
+
+// find returns the place of ref among the members of the groups, and the
+// bounds of its group there; false when it is in none.
+func (gs *Groups) find(ref Ref) (at, start, end uint32, ok bool) {
+	if gs == nil {
+		return 0, 0, 0, false
+	}
+	i, ok := slices.BinarySearchFunc(gs.byRef, ref, func(at uint32, r Ref) int {
+		x, _ := gs.at(at)
+		return compareRefs(x, r)
+	})
+	if !ok {
+		return 0, 0, 0, false
+	}
+	at = gs.byRef[i]
+	g, found := slices.BinarySearch(gs.starts, at)
+	if !found {
+		g-- // the group that begins before at
+	}
+	return at, gs.starts[g], gs.starts[g+1], true
 }
 
 // LeadOf returns the lead of ref's problem when ref is one of its other
 // members; false when ref leads its problem or is alone.
 func (gs *Groups) LeadOf(ref Ref) (Ref, bool) {
-	if gs == nil {
+	at, start, _, ok := gs.find(ref)
+	if !ok || at == start {
 		return Ref{}, false
 	}
-	l, ok := gs.leadOf[ref]
-	return l, ok
+	lead, _ := gs.at(start)
+	return lead, true
 }
 
 // Others returns the other members of the problem ref leads, most
 // important first; nil when it leads none.
 func (gs *Groups) Others(ref Ref) []Ref {
-	if gs == nil {
+	at, start, end, ok := gs.find(ref)
+	if !ok || at != start {
 		return nil
 	}
-	return gs.others[ref]
+	if c := start / flatChunk; (end-1)/flatChunk == c { // in one chunk
+		k := start % flatChunk
+		return gs.refs[c][k+1 : k+end-start : k+end-start]
+	}
+	others := make([]Ref, 0, end-start-1)
+	for i := start + 1; i < end; i++ {
+		r, _ := gs.at(i)
+		others = append(others, r)
+	}
+	return others
 }
 
 // Name returns the tool and the rule's short name of a grouped finding.
 func (gs *Groups) Name(ref Ref) (tool, rule string) {
-	i, ok := gs.names[ref]
+	at, _, _, ok := gs.find(ref)
 	if !ok {
 		return "", ""
 	}
-	n := gs.rules[i]
+	_, r := gs.at(at)
+	n := gs.names[r]
 	return n[0], n[1]
 }
 
@@ -532,12 +795,15 @@ type unionFind struct {
 	parent, size []int32
 }
 
-func newUnionFind(n int) *unionFind {
-	u := &unionFind{parent: make([]int32, n), size: make([]int32, n)}
+// reset makes u n sets of one.
+func (u *unionFind) reset(n int) {
+	if cap(u.parent) < n {
+		u.parent, u.size = make([]int32, n), make([]int32, n)
+	}
+	u.parent, u.size = u.parent[:n], u.size[:n]
 	for i := range u.parent {
 		u.parent[i], u.size[i] = int32(i), 1
 	}
-	return u
 }
 
 func (u *unionFind) find(i int) int {

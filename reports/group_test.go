@@ -2,8 +2,11 @@ package reports
 
 import (
 	"fmt"
+	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
+	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -175,5 +178,189 @@ func TestGrouperMore(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestGrouperEncoding: what the grouper keeps of each finding, encoded
+// against the one before it, decodes to what it was, whatever the values:
+// lines far apart and back, lines and columns past what is kept, ordinals
+// that skip and go back, several CWE ids, further classes, files and inputs
+// that alternate, across many chunks.
+func TestGrouperEncoding(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	rules := []string{"MethodArgumentCouldBeFinal", "ControlStatementBraces", "CloseResource", "Sqli"}
+	g := NewGrouper(testClasses)
+	g.More(func(f *Finding) []int32 {
+		if f.Rule == "CloseResource" {
+			return []int32{0, 7}
+		}
+		return nil
+	})
+	type added struct {
+		f   Finding
+		ref Ref
+	}
+	var all []added
+	n := map[uint32]uint32{}
+	for i := range 60_000 {
+		f := Finding{Tool: "PMD", Rule: rules[rng.IntN(len(rules))], Path: fmt.Sprintf("F%d.java", rng.IntN(3)+i/5000*3),
+			Impact: Impact(rng.IntN(6)), Quality: Quality(rng.IntN(4)), Severity: Severity(rng.IntN(4))}
+		switch rng.IntN(5) {
+		case 0:
+			f.Line = rng.IntN(math.MaxInt32) + 1
+		case 1:
+			f.Line = math.MaxInt32 + rng.IntN(10) // kept as the greatest line
+		default:
+			f.Line = rng.IntN(300) + 1
+		}
+		f.EndLine = f.Line + rng.IntN(200_000) - 50_000
+		f.Column = rng.IntN(100_000) - 10
+		if rng.IntN(2) == 0 {
+			f.Baseline = BaselineNew
+		}
+		if f.Rule == "Sqli" {
+			f.Quality = QualitySecurity
+			f.CWE = []int{89, rng.IntN(2000), 79, 22, 611, 94}[:rng.IntN(6)+1]
+		}
+		in := uint32(rng.IntN(2))
+		switch rng.IntN(10) {
+		case 0:
+			n[in] += uint32(rng.IntN(1 << 20)) // skips
+		case 1:
+			n[in] -= min(n[in], uint32(rng.IntN(50))) // goes back
+		default:
+			n[in]++
+		}
+		ref := Ref{Input: in, N: n[in]}
+		g.Add(&f, ref)
+		all = append(all, added{f, ref})
+	}
+	if g.mapped == 0 {
+		t.Logf("no chunk outside the heap here")
+	}
+	var got []member
+	var cwes []cweLink
+	for i := range g.runs {
+		got, cwes = g.decode(&g.runs[i], got, cwes)
+	}
+	var want []member
+	var wantCWEs []cweLink
+	for _, a := range all {
+		f := a.f
+		class := testClasses(f.Tool, f.Rule)
+		security := f.Security() && len(f.CWE) > 0
+		if class < 0 && !security && f.Rule != "CloseResource" {
+			continue
+		}
+		m := member{ref: a.ref, rule: g.rules[[2]string{f.Tool, f.Rule}], class: int32(class), line: int32(min(f.Line, math.MaxInt32)),
+			span: uint16(min(max(f.EndLine-f.Line, 0), 65535)), col: uint16(min(max(f.Column, 0), 65535)),
+			impact: f.Impact, quality: f.Quality, severity: f.Severity, isNew: f.Baseline == BaselineNew}
+		if security {
+			for _, id := range f.CWE[:min(len(f.CWE), maxCWELinks)] {
+				wantCWEs = append(wantCWEs, cweLink{cwe: uint32(id), member: uint32(len(want))})
+			}
+		}
+		want = append(want, m)
+		if f.Rule == "CloseResource" {
+			for _, c := range []int32{0, 7} {
+				a := m
+				a.class, a.alias = firstMoreClass+c, true
+				want = append(want, a)
+			}
+		}
+	}
+	// The runs in the order they were added are the findings in that order.
+	if diff := cmp.Diff(want, got, cmp.AllowUnexported(member{})); diff != "" {
+		t.Errorf("decoded members differ (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(wantCWEs, cwes, cmp.AllowUnexported(cweLink{})); diff != "" {
+		t.Errorf("decoded CWE ids differ (-want +got):\n%s", diff)
+	}
+	if len(g.chunks) < 4 || len(g.runs) < 1000 {
+		t.Errorf("%d chunks and %d runs: the test does not cross chunks and runs", len(g.chunks), len(g.runs))
+	}
+	g.Resolve(nil)
+	if g.chunks != nil || g.mapped != 0 {
+		t.Errorf("the members are kept after Resolve")
+	}
+}
+
+// TestGrouperAtScale: many problems, across files, inputs and the chunks of
+// the groups, each found from each of its members; and one problem of
+// 10,000 findings (one line, one CWE id, 10,000 rules) whose others cross
+// chunks.
+func TestGrouperAtScale(t *testing.T) {
+	g := NewGrouper(testClasses)
+	const pairs = 30_000
+	mk := func(tool, rule string, i int) Finding {
+		return Finding{Tool: tool, Rule: rule, Path: fmt.Sprintf("F%d.java", i%7), Line: i/7 + 1, Column: 3, Impact: ImpactLow}
+	}
+	for i := range pairs { // the inputs' files alternate
+		a, b := mk("Checkstyle", "FinalParameters", i), mk("PMD", "MethodArgumentCouldBeFinal", i)
+		b.Impact = ImpactMedium
+		g.Add(&a, Ref{Input: 0, N: uint32(i)})
+		g.Add(&b, Ref{Input: 1, N: uint32(i)})
+	}
+	const many = 10_000
+	for i := range many {
+		f := Finding{Tool: "Scanner", Rule: fmt.Sprintf("rule%05d", i), Path: "web.py", Line: 9, Quality: QualitySecurity, CWE: []int{89},
+			Impact: ImpactHigh}
+		g.Add(&f, Ref{Input: 2, N: uint32(i)})
+	}
+	gs := g.Resolve(nil)
+	if gs.Problems() != pairs+1 || gs.Duplicates != pairs+many-1 {
+		t.Fatalf("%d problems, %d duplicates; want %d, %d", gs.Problems(), gs.Duplicates, pairs+1, pairs+many-1)
+	}
+	for i := range pairs {
+		lead, other := Ref{Input: 1, N: uint32(i)}, Ref{Input: 0, N: uint32(i)}
+		if o := gs.Others(lead); len(o) != 1 || o[0] != other {
+			t.Fatalf("pair %d: others %v", i, o)
+		}
+		if l, ok := gs.LeadOf(other); !ok || l != lead {
+			t.Fatalf("pair %d: lead %v %v", i, l, ok)
+		}
+		if _, ok := gs.LeadOf(lead); ok {
+			t.Fatalf("pair %d: the lead follows", i)
+		}
+		if tool, rule := gs.Name(other); tool != "Checkstyle" || rule != "FinalParameters" {
+			t.Fatalf("pair %d: named %s %s", i, tool, rule)
+		}
+	}
+	others := gs.Others(Ref{Input: 2, N: 0})
+	if len(others) != many-1 {
+		t.Fatalf("the problem of %d findings has %d others", many, len(others))
+	}
+	for i, o := range others {
+		if o != (Ref{Input: 2, N: uint32(i + 1)}) {
+			t.Fatalf("other %d is %v", i, o)
+		}
+		if l, ok := gs.LeadOf(o); !ok || l != (Ref{Input: 2, N: 0}) {
+			t.Fatalf("other %d: lead %v %v", i, l, ok)
+		}
+	}
+	if _, ok := gs.LeadOf(Ref{Input: 3, N: 0}); ok || gs.Others(Ref{Input: 3}) != nil {
+		t.Errorf("a finding of no problem has one")
+	}
+}
+
+// TestGrouperKeepsLittle: of findings as reports list them (a file's
+// together, line after line), the grouper keeps at most 8 bytes each.
+func TestGrouperKeepsLittle(t *testing.T) {
+	g := NewGrouper(testClasses)
+	const files, each = 500, 200
+	for i := range files * each {
+		rule := []string{"MethodArgumentCouldBeFinal", "ControlStatementBraces", "CloseResource"}[i%3]
+		f := Finding{Tool: "PMD", Rule: rule, Path: fmt.Sprintf("src/main/java/org/example/F%d.java", i/each), Line: i%each*3 + 1,
+			Column: i % 80, Impact: ImpactLow, Quality: QualityMaintainability, Severity: SeverityWarning}
+		g.Add(&f, Ref{Input: 0, N: uint32(i)})
+	}
+	kept := len(g.runs) * int(unsafe.Sizeof(run{}))
+	for _, c := range g.chunks {
+		kept += len(c)
+	}
+	per := float64(kept) / (files * each)
+	t.Logf("%.2f bytes a finding", per)
+	if per > 8 || len(g.runs) != files {
+		t.Errorf("%.1f bytes a finding in %d runs; want at most 8 in %d", per, len(g.runs), files)
 	}
 }
