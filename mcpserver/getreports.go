@@ -433,7 +433,7 @@ func (s *Server) noteInputs(inputs []reports.Input, files []file, reps []*report
 		}
 	}
 	for _, f := range g.own {
-		out = append(out, reports.Input{Path: f.rel, Format: string(parsers.FormatSARIF), Warnings: []string{"recap's own SARIF, made from other reports: not read (name it to read it)"}})
+		out = append(out, reports.Input{Path: f.rel, Format: string(f.own.Format), Warnings: []string{f.own.Warning}})
 	}
 	for _, f := range g.big {
 		out = append(out, reports.Input{Path: f.rel, Error: fmt.Sprintf("not read: %s, over the %s a search reads; give its path in reports to read it", sizeName(s.root.contentSize(f)), sizeName(s.root.maxReport))})

@@ -112,12 +112,19 @@ func TestCopiesCountedOnce(t *testing.T) {
 	// out with a row saying so; named, it counts.
 	root := reportstest.RepoRoot(t)
 	copyTo(t, filepath.Join(root, "testdata", "golden", "findings.sarif"), filepath.Join(g.Dir, "golden", "findings.sarif"), false)
+	// So are its Code Quality report and its JSON.
+	copyTo(t, filepath.Join(root, "summarize", "render", "testdata", "grouped.codeclimate.golden"), filepath.Join(g.Dir, "golden", "gl-code-quality-report.json"), false)
+	copyTo(t, filepath.Join(root, "testdata", "golden", "summary.json"), filepath.Join(g.Dir, "golden", "summary.json"), false)
 	call(t, cs, "analysis.getReports", map[string]any{"summaryOnly": true, "group": false}).decode(t, &v)
 	if want := tooltest.SampleFindings + tooltest.SampleCheckstyle; v.Summary.Total != want {
 		t.Errorf("with recap's SARIF found: %d findings, want %d", v.Summary.Total, want)
 	}
-	if diff := cmp.Diff(map[string][]string{"golden/findings.sarif": {"recap's own SARIF, made from other reports: not read (name it to read it)"}}, lastWarnings(v, "recap's own")); diff != "" {
-		t.Errorf("recap's SARIF found: warnings (-want +got):\n%s", diff)
+	if diff := cmp.Diff(map[string][]string{
+		"golden/findings.sarif":              {"recap's own SARIF, made from other reports: not read (name it to read it)"},
+		"golden/gl-code-quality-report.json": {"recap's own Code Quality report, made from other reports: not read (name it to read it)"},
+		"golden/summary.json":                {"recap's own JSON output: no report, not read"},
+	}, lastWarnings(v, "recap's own")); diff != "" {
+		t.Errorf("recap's outputs found: warnings (-want +got):\n%s", diff)
 	}
 	call(t, cs, "analysis.getReports", map[string]any{"summaryOnly": true, "group": false, "reports": []string{"golden/findings.sarif"}}).decode(t, &v)
 	var golden struct {

@@ -64,6 +64,9 @@ type sniffed struct {
 	hash    [sha256.Size]byte
 	hashOK  bool
 	hashed  bool
+	// own is what recap wrote it as, when isOwn.
+	own             parsers.Own
+	isOwn, ownKnown bool
 }
 
 func newRoot(dir string) (*root, error) {
@@ -163,14 +166,21 @@ type found struct {
 	// stopped says why a walk stopped before its end ("" when it went
 	// through): it visited maxWalkFiles entries, or took maxWalkTime.
 	stopped string
-	// own are recap's own SARIF files the search found: made from other
-	// reports, they are not read (named, they are).
-	own []file
+	// own are recap's own outputs the search found: made from other
+	// reports, they are not read (named, its SARIF and Code Quality report
+	// are).
+	own []ownFile
 	// runs are, by the kept file's absolute path, the notes of the files
 	// left out as its tool's run in another format (sameRuns).
 	runs map[string][]string
 	// skipped counts the directories a walk could not search.
 	skipped skips
+}
+
+// ownFile is an output of recap a search found, and which.
+type ownFile struct {
+	file
+	own parsers.Own
 }
 
 func (f *found) add(g found) {
@@ -449,11 +459,15 @@ func (r *root) discover(dir string, maxReport int64) (found, error) {
 		}
 		f := file{abs: r.abs(rel), rel: rel, info: info}
 		format, ok := r.sniff(f)
-		if !ok {
-			return nil
+		// recap's outputs: its SARIF and Code Quality report, and its JSON,
+		// which is no report.
+		if ok && (format == parsers.FormatSARIF || format == parsers.FormatCodeClimate) || !ok && strings.HasSuffix(strings.ToLower(rel), ".json") {
+			if own, is := r.recapOutput(f); is {
+				out.own = append(out.own, ownFile{f, own})
+				return nil
+			}
 		}
-		if format == parsers.FormatSARIF && r.recapSARIF(f) {
-			out.own = append(out.own, f)
+		if !ok {
 			return nil
 		}
 		if r.contentSize(f) > maxReport {
@@ -469,15 +483,17 @@ func (r *root) discover(dir string, maxReport int64) (found, error) {
 	return out, err
 }
 
-// recapSARIF reports whether f is SARIF that recap wrote
-// ([parsers.RecapSARIF]).
-func (r *root) recapSARIF(f file) bool {
-	fh, _, err := r.openReport(f.rel)
-	if err != nil {
-		return false
-	}
-	defer fh.Close()
-	return parsers.RecapSARIF(f.rel, fh, f.info.Size())
+// recapOutput reports whether f is an output of recap, and which
+// ([parsers.RecapOutput]), cached by size and time.
+func (r *root) recapOutput(f file) (parsers.Own, bool) {
+	s := r.known(f, func(s *sniffed) {
+		if fh, _, err := r.openReport(f.rel); err == nil {
+			s.own, s.isOwn = parsers.RecapOutput(f.rel, fh, f.info.Size())
+			fh.Close()
+		}
+		s.ownKnown = true
+	}, func(s *sniffed) bool { return s.ownKnown })
+	return s.own, s.isOwn
 }
 
 // sniff detects a file's report format, cached by size and time.

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -14,12 +15,18 @@ import (
 	"github.com/recap-dev/recap/internal/content"
 )
 
+// ownFile is an output of recap a search found.
+type ownFile struct {
+	name string
+	own  Own
+}
+
 // Inputs read once (docs/formats.md, "Duplicates"): before reading, ReadAll
 // keeps one of the sources that name one file (a path given twice, or a
 // directory and a file in it), one of the files whose content is the same
-// (a copy, or a report and its gzip), and leaves out recap's own SARIF
-// found by a directory search (given by name, as a baseline is, it is
-// read). Each kept input says what was left out for it, and each left-out
+// (a copy, or a report and its gzip), and leaves out recap's own outputs
+// found by a directory search (its SARIF, Code Quality report and JSON;
+// given by name, as a baseline is, a SARIF or Code Quality report is read). Each kept input says what was left out for it, and each left-out
 // one is named.
 
 // recapMark is what recap's SARIF writes at the end of each run: the
@@ -31,9 +38,9 @@ const recapMark = `"informationUri":"https://github.com/recap-dev/recap","name":
 const tailLen = 4 << 10
 
 // once returns the sources to read, by index into them what each kept
-// source should say of those left out for it, and recap's own SARIF files
-// a search found, which are not read.
-func once(srcs []source) (out []source, notes map[int][]string, skipped []string) {
+// source should say of those left out for it, and recap's own outputs a
+// search found, which are not read.
+func once(srcs []source) (out []source, notes map[int][]string, skipped []ownFile) {
 	if len(srcs) < 2 && (len(srcs) == 0 || !srcs[0].found) {
 		return srcs, nil, nil
 	}
@@ -66,9 +73,11 @@ func once(srcs []source) (out []source, notes map[int][]string, skipped []string
 			}
 			continue
 		}
-		if src.found && recapOutput(src.name) {
-			skipped = append(skipped, src.name)
-			continue
+		if src.found {
+			if own, ok := ownOutput(src.name); ok {
+				skipped = append(skipped, ownFile{src.name, own})
+				continue
+			}
 		}
 		// Files of one size are hashed (once each) and compared by hash;
 		// empty files, each an error of its own, are not.
@@ -145,32 +154,89 @@ func contentHash(name string) ([sha256.Size]byte, bool) {
 	return sum, true
 }
 
-// recapOutput reports whether a file is SARIF that recap wrote: its last
-// bytes name recap as the conversion's tool (a gzip file is not looked
-// into).
-func recapOutput(name string) bool {
+// ownOutput reports whether a file is an output of recap
+// ([RecapOutput]).
+func ownOutput(name string) (Own, bool) {
 	f, fi, err := content.Open(name)
 	if err != nil {
-		return false
+		return Own{}, false
 	}
 	defer f.Close()
-	return RecapSARIF(name, f, fi.Size())
+	return RecapOutput(name, f, fi.Size())
 }
 
-// RecapSARIF reports whether the file name, of size bytes read through r,
-// is SARIF that recap wrote: it is named .sarif or .json and its last
-// bytes name recap as the conversion's tool (a gzip file is not looked
-// into). A search for reports leaves such files out (they are made from
-// the others); named, they are read.
-func RecapSARIF(name string, r io.ReaderAt, size int64) bool {
+// Own is an output of recap that a search for reports found: made from
+// other reports, it is not read.
+type Own struct {
+	// Format is the format it would be read as when named: SARIF, Code
+	// Quality; "" for recap's JSON views, which are no report.
+	Format Format
+	// Warning is what the input says of it.
+	Warning string
+}
+
+// The outputs of recap a search leaves out.
+var (
+	ownSARIF       = Own{FormatSARIF, "recap's own SARIF, made from other reports: not read (name it to read it)"}
+	ownCodeQuality = Own{FormatCodeClimate, "recap's own Code Quality report, made from other reports: not read (name it to read it)"}
+	ownJSON        = Own{"", "recap's own JSON output: no report, not read"}
+)
+
+// recapJSON is how recap's JSON views begin (summarize.View).
+const recapJSON = `{"summary":{"total":`
+
+// recapIssue is how recap's Code Quality report begins each issue.
+const recapIssue = `{"type":"issue","check_name":"`
+
+// RecapOutput reports whether the file name, of size bytes read through r,
+// is an output of recap, and which: its SARIF (named .sarif or .json, its
+// last bytes name recap as the conversion's tool), its Code Quality report
+// (a JSON array whose first issue is written as recap writes them: type,
+// then check_name "Tool/rule", and engine_name Tool), or its JSON view
+// (named .json, beginning {"summary":{"total":). A gzip file is not looked
+// into. A search for reports leaves them out, with Own.Warning; named, the
+// SARIF and the Code Quality report are read.
+func RecapOutput(name string, r io.ReaderAt, size int64) (Own, bool) {
 	lower := strings.ToLower(name)
 	if !strings.HasSuffix(lower, ".sarif") && !strings.HasSuffix(lower, ".json") {
-		return false
+		return Own{}, false
 	}
 	n := min(size, tailLen)
 	buf := make([]byte, n)
 	if _, err := r.ReadAt(buf, size-n); err != nil && err != io.EOF {
-		return false
+		return Own{}, false
 	}
-	return bytes.Contains(buf, []byte(recapMark))
+	if bytes.Contains(buf, []byte(recapMark)) {
+		return ownSARIF, true
+	}
+	head := make([]byte, min(size, headLen))
+	k, err := r.ReadAt(head, 0)
+	if err != nil && err != io.EOF {
+		return Own{}, false
+	}
+	head = head[:k]
+	head = bytes.TrimLeft(bytes.TrimPrefix(head, utf8BOM), " \t\r\n")
+	if bytes.HasPrefix(head, []byte(recapJSON)) {
+		return ownJSON, true
+	}
+	if rest, ok := bytes.CutPrefix(head, []byte("[")); ok {
+		rest = bytes.TrimLeft(rest, " \t\r\n")
+		if !bytes.HasPrefix(rest, []byte(recapIssue)) {
+			return Own{}, false
+		}
+		var issue struct {
+			CheckName string `json:"check_name"`
+			Engine    string `json:"engine_name"`
+		}
+		// The first issue, whole within the head (else it is read).
+		if err := json.NewDecoder(bytes.NewReader(rest)).Decode(&issue); err == nil &&
+			issue.Engine != "" && strings.HasPrefix(issue.CheckName, issue.Engine+"/") {
+			return ownCodeQuality, true
+		}
+	}
+	return Own{}, false
 }
+
+// headLen is how much of a file's beginning a search reads for the marks
+// of recap's outputs.
+const headLen = 16 << 10

@@ -55,6 +55,16 @@ func TestReadOnce(t *testing.T) {
 	zw.Close()
 	gz.Close()
 	recapSARIF := write("build/recap.sarif", own)
+	quality, err := os.ReadFile(filepath.Join(root, "summarize", "render", "testdata", "grouped.codeclimate.golden"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	recapQuality := write("build/gl-code-quality-report.json", quality)
+	view, err := os.ReadFile(filepath.Join(root, "testdata", "golden", "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write("build/recap-summary.json", view)
 
 	read := func(args ...string) (int, []reports.Input) {
 		n := 0
@@ -79,8 +89,10 @@ func TestReadOnce(t *testing.T) {
 		got[strings.TrimPrefix(in.Path, dir+string(filepath.Separator))] = ws
 	}
 	want := map[string][]string{
-		"build/copy/pmd.sarif": {"build/old/pmd.sarif.gz has the same content: counted once", "build/pmd.sarif has the same content: counted once"},
-		"build/recap.sarif":    {"recap's own SARIF, made from other reports: not read (name it to read it)"},
+		"build/copy/pmd.sarif":              {"build/old/pmd.sarif.gz has the same content: counted once", "build/pmd.sarif has the same content: counted once"},
+		"build/recap.sarif":                 {"recap's own SARIF, made from other reports: not read (name it to read it)"},
+		"build/gl-code-quality-report.json": {"recap's own Code Quality report, made from other reports: not read (name it to read it)"},
+		"build/recap-summary.json":          {"recap's own JSON output: no report, not read"},
 	}
 	// The copy found first in the search's order is kept; the named file
 	// after the search is the same as the search's build/pmd.sarif.
@@ -89,5 +101,73 @@ func TestReadOnce(t *testing.T) {
 	}
 	if n, _ := read(recapSARIF); n == 0 {
 		t.Error("recap's SARIF named: no finding read")
+	}
+	if n, _ := read(recapQuality); n == 0 {
+		t.Error("recap's Code Quality report named: no finding read")
+	}
+}
+
+// TestRecapOutput: recap's outputs are told from the reports of the corpus
+// and from other tools' Code Quality reports.
+func TestRecapOutput(t *testing.T) {
+	root := reportstest.RepoRoot(t)
+	ownOf := func(name string, b []byte) parsers.Format {
+		own, ok := parsers.RecapOutput(name, strings.NewReader(string(b)), int64(len(b)))
+		if !ok {
+			return "none"
+		}
+		return own.Format
+	}
+	read := func(p string) []byte {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	for _, tc := range []struct {
+		path, name string
+		want       parsers.Format
+	}{
+		{"testdata/golden/findings.sarif", "findings.sarif", parsers.FormatSARIF},
+		{"summarize/render/testdata/grouped.codeclimate.golden", "gl-code-quality-report.json", parsers.FormatCodeClimate},
+		{"summarize/render/testdata/detail.codeclimate.golden", "quality.json", parsers.FormatCodeClimate},
+		{"summarize/render/testdata/grouped.codeclimate.golden", "quality.txt", "none"}, // a search reads .json
+		{"testdata/golden/summary.json", "summary.json", ""},
+		{"testdata/golden/findings.json", "findings.json", ""},
+		{"testdata/golden/tokens.json", "tokens.json", "none"},
+		{"testdata/reports/pmd.sarif", "pmd.sarif", "none"},
+	} {
+		if got := ownOf(tc.name, read(filepath.Join(root, tc.path))); got != tc.want {
+			t.Errorf("%s as %s: %q, want %q", tc.path, tc.name, got, tc.want)
+		}
+	}
+	other := map[string]string{
+		"Code Climate's engine": `[{"type":"issue","check_name":"no-unused-vars","description":"x","engine_name":"eslint","location":{"path":"a.js","lines":{"begin":1}}}]`,
+		"another key order":     `[{"check_name":"eslint/no-unused-vars","type":"issue","description":"x","engine_name":"eslint"}]`,
+		"no engine":             `[{"type":"issue","check_name":"eslint/no-unused-vars","description":"x"}]`,
+		"the first issue cut":   `[{"type":"issue","check_name":"eslint/x","description":"` + strings.Repeat("y", 20<<10) + `","engine_name":"eslint"}]`,
+		"a summary elsewhere":   `{"runs":[],"summary":{"total":1}}`,
+	}
+	for name, b := range other {
+		if got := ownOf("r.json", []byte(b)); got != "none" {
+			t.Errorf("%s: taken for recap's %q", name, got)
+		}
+	}
+	// No report of the corpus is taken for one of recap's.
+	corpus := reportstest.SharedDir(t, "corpus")
+	n := 0
+	err := filepath.WalkDir(corpus, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		n++
+		if got := ownOf(p, read(p)); got != "none" {
+			t.Errorf("%s: taken for recap's %q", p, got)
+		}
+		return nil
+	})
+	if err != nil || n < 40 {
+		t.Fatalf("%v; %d corpus files", err, n)
 	}
 }

@@ -97,9 +97,8 @@ func ReadAll(args []string, opts ReadOptions, emit func(reports.Finding) error) 
 			return inputs, err
 		}
 	}
-	for _, name := range skipped {
-		inputs = append(inputs, reports.Input{Path: name, Format: string(FormatSARIF),
-			Warnings: []string{"recap's own SARIF, made from other reports: not read (name it to read it)"}})
+	for _, o := range skipped {
+		inputs = append(inputs, reports.Input{Path: o.name, Format: string(o.own.Format), Warnings: []string{o.own.Warning}})
 	}
 	return inputs, nil
 }
@@ -234,8 +233,8 @@ func expand(arg string, table formatTable) []source {
 				out = append(out, source{name: p})
 			}
 		case lookJSON: // a JSON file without a format's marks
-			if sarifNamed(p) {
-				out = append(out, source{name: p})
+			if _, own := ownOutput(p); sarifNamed(p) || own {
+				out = append(out, source{name: p}) // recap's JSON is left out with a warning
 			}
 		}
 		return nil
