@@ -134,7 +134,7 @@ func (r *Root) ReadDir(name string) ([]fs.DirEntry, error) {
 	if err != nil {
 		return nil, &fs.PathError{Op: "readdir", Path: name, Err: err}
 	}
-	f, err := r.r.OpenFile(rel, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_DIRECTORY, 0)
+	f, err := r.r.OpenFile(rel, os.O_RDONLY|syscall.O_NONBLOCK|oDirectory, 0)
 	if err != nil {
 		return nil, r.pathError(err)
 	}
@@ -172,7 +172,7 @@ func (f rootFS) Open(name string) (fs.File, error) {
 	}
 	st, err := f.r.Stat(name)
 	if err == nil && st.IsDir() {
-		h, err := f.r.r.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_DIRECTORY, 0)
+		h, err := f.r.r.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK|oDirectory, 0)
 		if err != nil {
 			return nil, f.r.pathError(err)
 		}
