@@ -160,6 +160,15 @@ func FuzzDetect(f *testing.F) {
 		if more != FormatCodeClimate && (more != base || m2 != m) {
 			t.Fatalf("with a format more: %q, %v; without: %q, %v", more, m2, base, m)
 		}
+		// What a search tells of recap's outputs: a pure function, and of
+		// a content a report's detection takes for the format it names.
+		own, isOwn := RecapOutput("r.json", bytes.NewReader(data), int64(len(data)))
+		if again, ok := RecapOutput("r.json", bytes.NewReader(data), int64(len(data))); again != own || ok != isOwn {
+			t.Fatal("RecapOutput is not a pure function of its input")
+		}
+		if isOwn && own.Format != "" && own.Format != FormatSARIF && !ok {
+			t.Fatalf("taken for recap's %s, which detection does not read", own.Format)
+		}
 	})
 }
 
