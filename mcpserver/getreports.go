@@ -526,27 +526,21 @@ func queryKey(in *GetReportsIn, files, baseline []file) string {
 // had) and, by the kept file's absolute path, what it says of those left
 // out. A report too large for the cache is not compared.
 func sameRuns(files []file, reps []*report) ([]file, []*report, map[string][]string) {
+	ins := make([]*reports.Input, len(reps))
+	for i, r := range reps {
+		if r != nil {
+			ins[i] = &r.input
+		}
+	}
 	var drop map[int]bool
 	var notes map[string][]string
-	for i, a := range reps {
-		if a == nil || drop[i] {
-			continue
+	for _, p := range parsers.SameRuns(ins) {
+		if drop == nil {
+			drop, notes = map[int]bool{}, map[string][]string{}
 		}
-		for j := i + 1; j < len(reps); j++ {
-			b := reps[j]
-			if b == nil || drop[j] {
-				continue
-			}
-			run, ok := parsers.SameRun(&a.input, &b.input)
-			if !ok {
-				continue
-			}
-			if drop == nil {
-				drop, notes = map[int]bool{}, map[string][]string{}
-			}
-			drop[j] = true
-			notes[files[i].abs] = append(notes[files[i].abs], fmt.Sprintf("%s is the same %s run in another format (%d findings alike): counted once", files[j].rel, run, b.input.Run.Findings))
-		}
+		drop[p.Drop] = true
+		keep := files[p.Keep].abs
+		notes[keep] = append(notes[keep], fmt.Sprintf("%s is the same %s run in another format (%d findings alike): counted once", files[p.Drop].rel, p.Run, reps[p.Drop].input.Run.Findings))
 	}
 	if drop == nil {
 		return files, reps, nil

@@ -56,26 +56,19 @@ func sameRuns(srcs []source, notes map[int][]string, opts ReadOptions) ([]source
 		if len(seen) < 2 {
 			continue // one format: files of one tool and format are different runs, or copies (once)
 		}
-		ins := make([]reports.Input, len(cs))
+		ins := make([]*reports.Input, len(cs))
 		for k, c := range cs {
-			ins[k] = opts.digest(srcs[c.i])
+			in := opts.digest(srcs[c.i])
+			ins[k] = &in
 		}
-		for k, c := range cs {
-			if drop[c.i] || ins[k].Run == nil {
-				continue
+		for _, p := range SameRuns(ins) {
+			c, d := cs[p.Keep], cs[p.Drop]
+			drop[d.i] = true
+			if notes == nil {
+				notes = map[int][]string{}
 			}
-			for l := k + 1; l < len(cs); l++ {
-				d := cs[l]
-				if drop[d.i] || d.format == c.format || !sameRun(&ins[k], &ins[l]) {
-					continue
-				}
-				drop[d.i] = true
-				if notes == nil {
-					notes = map[int][]string{}
-				}
-				notes[c.i] = append(notes[c.i], fmt.Sprintf("%s is the same %s run in %s (%d findings alike): counted once",
-					srcs[d.i].name, runName(&ins[k]), opts.formats().about(d.format), ins[k].Run.Findings))
-			}
+			notes[c.i] = append(notes[c.i], fmt.Sprintf("%s is the same %s run in %s (%d findings alike): counted once",
+				srcs[d.i].name, p.Run, opts.formats().about(d.format), ins[p.Keep].Run.Findings))
 		}
 	}
 	if len(drop) == 0 {
@@ -115,14 +108,33 @@ func runName(in *reports.Input) string {
 	return in.Tool + " " + in.ToolVersion
 }
 
-// SameRun reports whether two inputs read with [ReadOptions.Runs] are one
-// tool's run in two formats, and if so names the run (its tool and
-// version), for a reader that keeps reports (a server).
-func SameRun(a, b *reports.Input) (string, bool) {
-	if a.Format == b.Format || !sameRun(a, b) {
-		return "", false
+// A RunPair is an input that repeats an earlier one: one tool's run in
+// another format.
+type RunPair struct {
+	Keep, Drop int    // the indexes of the inputs: the first, and the one left out
+	Run        string // the run: its tool and version
+}
+
+// SameRuns finds, among inputs read with [ReadOptions.Runs] (nil ones are
+// not looked at), those that are an earlier input's run in another format:
+// the first of a run is kept, each later one is paired with it.
+func SameRuns(ins []*reports.Input) []RunPair {
+	var pairs []RunPair
+	dropped := map[int]bool{}
+	for k, a := range ins {
+		if a == nil || a.Run == nil || dropped[k] {
+			continue
+		}
+		for l := k + 1; l < len(ins); l++ {
+			b := ins[l]
+			if b == nil || dropped[l] || a.Format == b.Format || !sameRun(a, b) {
+				continue
+			}
+			dropped[l] = true
+			pairs = append(pairs, RunPair{Keep: k, Drop: l, Run: runName(a)})
+		}
 	}
-	return runName(a), true
+	return pairs
 }
 
 // about names a format as messages do ("PMD XML", "SARIF 2.1.0").

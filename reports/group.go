@@ -447,12 +447,7 @@ func (g *Grouper) Resolve(hasText func(tool, rule string) bool) *Groups {
 }
 
 // compareRefs orders refs by input, then ordinal.
-func compareRefs(a, b Ref) int {
-	if c := cmp.Compare(a.Input, b.Input); c != 0 {
-		return c
-	}
-	return cmp.Compare(a.N, b.N)
-}
+func compareRefs(a, b Ref) int { return cmp.Or(cmp.Compare(a.Input, b.Input), cmp.Compare(a.N, b.N)) }
 
 // fileGroups groups the members of one file at a time, reusing its memory
 // from file to file.
@@ -510,13 +505,7 @@ func (f *fileGroups) resolve() {
 // quality, severity), then the one whose report explains its rule, then by
 // place, rule and ref.
 func (f *fileGroups) compare(x, y *member) int {
-	if c := cmp.Compare(y.impact, x.impact); c != 0 {
-		return c
-	}
-	if c := cmp.Compare(y.quality, x.quality); c != 0 {
-		return c
-	}
-	if c := cmp.Compare(y.severity, x.severity); c != 0 {
+	if c := cmp.Or(cmp.Compare(y.impact, x.impact), cmp.Compare(y.quality, x.quality), cmp.Compare(y.severity, x.severity)); c != 0 {
 		return c
 	}
 	if ta, tb := f.hasText(x.rule), f.hasText(y.rule); ta != tb {
@@ -525,10 +514,7 @@ func (f *fileGroups) compare(x, y *member) int {
 		}
 		return 1
 	}
-	if c := cmp.Compare(x.line, y.line); c != 0 {
-		return c
-	}
-	if c := cmp.Compare(x.col, y.col); c != 0 {
+	if c := cmp.Or(cmp.Compare(x.line, y.line), cmp.Compare(x.col, y.col)); c != 0 {
 		return c
 	}
 	na, nb := f.g.names[x.rule], f.g.names[y.rule]
@@ -589,16 +575,7 @@ func (f *fileGroups) groupClasses() {
 	idx := f.idx
 	slices.SortFunc(idx, func(a, b int) int {
 		x, y := &ms[a], &ms[b]
-		if c := cmp.Compare(x.class, y.class); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(x.line, y.line); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(x.rule, y.rule); c != 0 {
-			return c
-		}
-		return cmp.Compare(x.col, y.col)
+		return cmp.Or(cmp.Compare(x.class, y.class), cmp.Compare(x.line, y.line), cmp.Compare(x.rule, y.rule), cmp.Compare(x.col, y.col))
 	})
 	for start := 0; start < len(idx); {
 		end := start + 1
@@ -683,13 +660,7 @@ func (f *fileGroups) groupCWEs() {
 	}
 	ms, links := f.ms, f.cwes
 	slices.SortFunc(links, func(a, b cweLink) int {
-		if c := cmp.Compare(ms[a.member].line, ms[b.member].line); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(a.cwe, b.cwe); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.member, b.member)
+		return cmp.Or(cmp.Compare(ms[a.member].line, ms[b.member].line), cmp.Compare(a.cwe, b.cwe), cmp.Compare(a.member, b.member))
 	})
 	var seen []uint32 // the rules of a line and CWE id: few
 	for start := 0; start < len(links); {
