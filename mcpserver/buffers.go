@@ -248,7 +248,7 @@ func (c *cached) Read(ctx context.Context, keep func(*reports.Finding) bool, emi
 // all) and emit as a [pipeline.Source]'s; the ids are the server's
 // (tag-n), the input's path relative to the root.
 func readFile(ctx context.Context, f file, rt *root, keep func(*reports.Finding) bool, emit func(*reports.Finding) error) (reports.Input, error) {
-	opts := rt.readOptions()
+	opts := rt.readOptions(ctx)
 	opts.Context, opts.Keep = ctx, keep
 	in, err := parsers.ReadFile(f.rel, reports.InputTag(f.rel, tagLen), opts, func(x reports.Finding) error { return emit(&x) })
 	if err == nil {

@@ -232,7 +232,7 @@ func parse(ctx context.Context, f file, rt *root, format parsers.Format, read *a
 	r := newReport(f.rel, reports.InputTag(f.rel, tagLen), f.info.Size(), f.info.ModTime())
 	r.admit = admit
 	r.grow(reportSize)
-	opts := rt.readOptions()
+	opts := rt.readOptions(ctx)
 	opts.Format, opts.Context = format, ctx
 	opts.Runs = true // one tool's run in two formats is read once (sameRuns)
 	opts.Wrap = func(in io.Reader, _ string, _ int64) io.Reader { return &countingReader{r: in, n: read} }

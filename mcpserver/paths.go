@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"bufio"
+	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
@@ -682,6 +683,17 @@ func (r *root) openReport(rel string) (*os.File, fs.FileInfo, error) { return r.
 
 // readOptions are what every read of a report under the root shares: its
 // paths placed in the root, looked up and opened inside it.
-func (r *root) readOptions() parsers.ReadOptions {
-	return parsers.ReadOptions{Root: r.dir, FS: r.fs.FS(), Open: r.openReport}
+func (r *root) readOptions(ctx context.Context) parsers.ReadOptions {
+	sources, _ := ctx.Value(sourcesKey{}).(*parsers.SourceIndex)
+	return parsers.ReadOptions{Root: r.dir, FS: r.fs.FS(), Open: r.openReport, Sources: sources}
+}
+
+// sourcesKey is the context key of a call's index of the root's files, where
+// SpotBugs source paths are looked for: the reports a call reads walk the
+// root once (a later call walks it again, and sees the files made since).
+type sourcesKey struct{}
+
+// withSources gives a call its index of the root's files.
+func withSources(ctx context.Context) context.Context {
+	return context.WithValue(ctx, sourcesKey{}, &parsers.SourceIndex{})
 }

@@ -254,7 +254,7 @@ func handle[In any, P input[In]](h func(*Server, context.Context, P) (answer, er
 	return handler{
 		schema: schema[In],
 		add: func(s *Server, t *tool, mt *mcp.Tool) {
-			addTool(s, t, mt, func(ctx context.Context, in P) (answer, error) { return h(s, ctx, in) })
+			addTool(s, t, mt, func(ctx context.Context, in P) (answer, error) { return h(s, withSources(ctx), in) })
 		},
 	}
 }

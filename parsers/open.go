@@ -62,6 +62,10 @@ type ReadOptions struct {
 	// for a reader that keeps reports and tells one tool's run given in
 	// two formats (a server); ReadAll does that itself.
 	Runs bool
+	// Sources, when set, is shared by the SpotBugs reports read with these
+	// options: the repository is walked once for them all (see
+	// [SourceIndex]). ReadAll makes one when it is nil.
+	Sources *SourceIndex
 
 	table formatTable // the formats read (nil: the package's table)
 }
@@ -81,6 +85,9 @@ func (o *ReadOptions) formats() formatTable {
 func ReadAll(args []string, opts ReadOptions, emit func(reports.Finding) error) ([]reports.Input, error) {
 	opts, done := opts.withRoot()
 	defer done()
+	if opts.Sources == nil {
+		opts.Sources = &SourceIndex{} // one walk for every SpotBugs report
+	}
 	var srcs []source
 	for _, a := range args {
 		srcs = append(srcs, expand(a, opts.formats())...)
@@ -452,7 +459,7 @@ func readOne(src source, tag string, opts ReadOptions, emit func(reports.Finding
 		}
 		format = f
 	}
-	p, err := opts.formats().parser(format, Options{Name: src.name, Root: opts.Root, FS: opts.FS})
+	p, err := opts.formats().parser(format, Options{Name: src.name, Root: opts.Root, FS: opts.FS, Sources: opts.Sources})
 	if err != nil {
 		in.Error = src.name + ": " + err.Error()
 		return in, nil

@@ -54,6 +54,10 @@ type Options struct {
 	// construction); nil looks nothing up. Nothing outside it is ever
 	// looked at.
 	FS fs.FS
+	// Sources, when set, is the index of FS's files that SpotBugs source
+	// paths are looked for in, shared with other reports; nil: the report
+	// makes its own when it needs one.
+	Sources *SourceIndex
 }
 
 // formatSpec is one row of the format table: all that recap knows of a

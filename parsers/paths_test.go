@@ -1,8 +1,11 @@
 package parsers
 
 import (
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -142,7 +145,7 @@ func TestSourceResolver(t *testing.T) {
 		"/home/runner/work/shop/shop/src/test/java",
 		`C:\ci\shop\module\src\main\java`,
 	}
-	res := newSourceResolver("/repo", repo, srcDirs)
+	res := newSourceResolver("/repo", repo, srcDirs, nil)
 	tests := []struct{ in, want string }{
 		{"com/ex/A.java", "src/main/java/com/ex/A.java"}, // learns /home/runner/work/shop/shop
 		{"com/ex/T.java", "src/test/java/com/ex/T.java"}, // second SrcDir, by the learned root
@@ -168,6 +171,71 @@ func TestSourceResolver(t *testing.T) {
 	if diff := cmp.Diff(want, in.Warnings); diff != "" {
 		t.Errorf("warnings (-want +got):\n%s", diff)
 	}
+}
+
+// TestSourceIndexShared: the SpotBugs reports of one reading walk the
+// repository once; a walk stopped by its bound is said by each report that
+// looked in it.
+func TestSourceIndexShared(t *testing.T) {
+	repo := fstest.MapFS{"src/main/java/com/ex/A.java": {}}
+	for i := range 40 {
+		repo[fmt.Sprintf("gen/F%02d.txt", i)] = &fstest.MapFile{}
+	}
+	walked := &countingFS{FS: repo}
+	dir := t.TempDir()
+	report := `<BugCollection version="4.8.2"><Project></Project>` +
+		`<BugInstance type="NP_NULL" priority="1" rank="5" category="CORRECTNESS"><SourceLine classname="com.ex.A" start="3" end="3" sourcepath="com/ex/A.java"/></BugInstance></BugCollection>`
+	var names []string
+	for _, n := range []string{"a/spotbugs.xml", "b/spotbugs.xml", "c/spotbugs.xml"} {
+		p := filepath.Join(dir, filepath.FromSlash(n))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(report+"<!-- "+n+" -->"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, p)
+	}
+	read := func() ([]string, []reports.Input) {
+		var paths []string
+		inputs, err := ReadAll(names, ReadOptions{Root: "/repo", FS: walked}, func(f reports.Finding) error {
+			paths = append(paths, f.Path)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return paths, inputs
+	}
+	paths, _ := read()
+	if diff := cmp.Diff([]string{"src/main/java/com/ex/A.java", "src/main/java/com/ex/A.java", "src/main/java/com/ex/A.java"}, paths); diff != "" {
+		t.Errorf("paths (-want +got):\n%s", diff)
+	}
+	if walked.rootReads != 1 {
+		t.Errorf("the repository was walked %d times for 3 reports, want once", walked.rootReads)
+	}
+
+	defer func(n int) { maxIndexedFiles = n }(maxIndexedFiles)
+	maxIndexedFiles = 10
+	_, inputs := read()
+	for _, in := range inputs {
+		if !slices.Contains(in.Warnings, "the search of the repository for SpotBugs source paths stopped (it listed 10 files, its bound): files further on were not looked at") {
+			t.Errorf("%s: %q", in.Path, in.Warnings)
+		}
+	}
+}
+
+// countingFS counts the listings of its root.
+type countingFS struct {
+	fs.FS
+	rootReads int
+}
+
+func (c *countingFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	if name == "." {
+		c.rootReads++
+	}
+	return fs.ReadDir(c.FS, name)
 }
 
 // TestSrcDirThroughLink: a SpotBugs source directory that a link in the

@@ -149,7 +149,7 @@ func (t formatTable) about(f Format) string {
 
 // digest reads a source for its Run alone.
 func (o ReadOptions) digest(src source) reports.Input {
-	opts := ReadOptions{Root: o.Root, FS: o.FS, Open: o.Open, Context: o.Context, NoFingerprints: true, Runs: true, table: o.table}
+	opts := ReadOptions{Root: o.Root, FS: o.FS, Open: o.Open, Context: o.Context, NoFingerprints: true, Runs: true, Sources: o.Sources, table: o.table}
 	in, _ := readOne(src, "", opts, func(reports.Finding) error { return nil })
 	return in
 }

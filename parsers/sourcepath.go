@@ -5,6 +5,8 @@ import (
 	"io/fs"
 	"path"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/recap-dev/recap/internal/english"
 	"github.com/recap-dev/recap/reports"
@@ -27,20 +29,42 @@ type sourceResolver struct {
 	srcDirs   []string
 	placer    *placer
 	cache     map[string]string
-	byName    map[string][]string // base name → repository-relative paths; built on first need
+	index     *SourceIndex // the repository's files by name; built on first need
+	indexed   bool         // the index was asked
 	ambiguous int
 	firstAmb  string
 	missing   int
 	firstMiss string
 }
 
-// maxIndexedFiles bounds the walk of the repository for SpotBugs paths, so a
-// root that is not a source tree cannot stall a run.
-const maxIndexedFiles = 500_000
+// maxIndexedFiles and maxIndexTime bound the walk of the repository for
+// SpotBugs paths, so a root that is not a source tree (a server's over /)
+// cannot stall a run.
+var (
+	maxIndexedFiles = 500_000
+	maxIndexTime    = 5 * time.Second
+)
 
-func newSourceResolver(root string, fsys fs.FS, srcDirs []string) *sourceResolver {
+// A SourceIndex is the repository's files by name, where SpotBugs'
+// package-relative source paths are looked for. It is built by the first
+// SpotBugs report that needs it and shared by the reports read after it
+// with the same [ReadOptions]: ReadAll makes one for its inputs; a server
+// that reads reports one at a time gives one to the reads of each call
+// (files made after it are not in it). Its walk stops after 500,000 files
+// or 5 seconds, and the reports that use it then say so. The zero value is
+// ready; it is safe for concurrent use.
+type SourceIndex struct {
+	once    sync.Once
+	byName  map[string][]string // base name → repository-relative paths
+	stopped string              // why the walk stopped before its end; "" when it went through
+}
+
+func newSourceResolver(root string, fsys fs.FS, srcDirs []string, index *SourceIndex) *sourceResolver {
 	pl := newPlacer(root, fsys)
-	return &sourceResolver{fsys: pl.fsys, srcDirs: srcDirs, placer: pl, cache: map[string]string{}}
+	if index == nil {
+		index = &SourceIndex{}
+	}
+	return &sourceResolver{fsys: pl.fsys, srcDirs: srcDirs, placer: pl, cache: map[string]string{}, index: index}
 }
 
 func (s *sourceResolver) resolve(sourcepath string) string {
@@ -67,11 +91,10 @@ func (s *sourceResolver) lookup(sp string) string {
 		}
 	}
 	if s.fsys != nil {
-		if s.byName == nil {
-			s.index()
-		}
+		s.index.build(s.fsys)
+		s.indexed = true
 		var hits []string
-		for _, rel := range s.byName[path.Base(sp)] {
+		for _, rel := range s.index.byName[path.Base(sp)] {
 			if rel == sp || strings.HasSuffix(rel, "/"+sp) {
 				hits = append(hits, rel)
 			}
@@ -95,24 +118,32 @@ func (s *sourceResolver) lookup(sp string) string {
 	return sp
 }
 
-func (s *sourceResolver) index() {
-	s.byName = map[string][]string{}
-	n := 0
-	_ = fs.WalkDir(s.fsys, ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		if d.IsDir() {
-			if skipDir(d.Name()) && p != "." {
-				return fs.SkipDir
+// build walks fsys once, whoever asks.
+func (x *SourceIndex) build(fsys fs.FS) {
+	x.once.Do(func() {
+		x.byName = map[string][]string{}
+		files, entries, start := 0, 0, time.Now()
+		_ = fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+			if entries++; entries%256 == 0 && time.Since(start) > maxIndexTime {
+				x.stopped = fmt.Sprintf("it took %v, its bound", maxIndexTime)
+				return fs.SkipAll
 			}
+			if err != nil {
+				return nil
+			}
+			if d.IsDir() {
+				if skipDir(d.Name()) && p != "." {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if files++; files > maxIndexedFiles {
+				x.stopped = fmt.Sprintf("it listed %d files, its bound", maxIndexedFiles)
+				return fs.SkipAll
+			}
+			x.byName[d.Name()] = append(x.byName[d.Name()], p)
 			return nil
-		}
-		if n++; n > maxIndexedFiles {
-			return fs.SkipAll
-		}
-		s.byName[d.Name()] = append(s.byName[d.Name()], p)
-		return nil
+		})
 	})
 }
 
@@ -133,5 +164,8 @@ func (s *sourceResolver) finish(in *reports.Input) {
 	}
 	if s.missing > 0 {
 		in.Warn(fmt.Sprintf("%s not found in the source directories or the repository; kept as given (first: %s)", english.Plural(s.missing, "SpotBugs source path was", "SpotBugs source paths were"), s.firstMiss))
+	}
+	if s.indexed && s.index.stopped != "" {
+		in.Warn(fmt.Sprintf("the search of the repository for SpotBugs source paths stopped (%s): files further on were not looked at", s.index.stopped))
 	}
 }

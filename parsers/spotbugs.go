@@ -150,7 +150,7 @@ func (p *spotbugsParser) Parse(r io.Reader, emit Emit) (reports.Input, error) {
 	}
 	in.Tool, in.ToolVersion = tool, version
 	in.Rules = &reports.Rules{}
-	res := newSourceResolver(p.opts.Root, p.opts.FS, srcDirs)
+	res := newSourceResolver(p.opts.Root, p.opts.FS, srcDirs, p.opts.Sources)
 	rules := &bugRules{patterns: patterns, codeCWE: codeCWE, table: in.Rules, tool: tool}
 	err := held.each(func(b *bugFields) error {
 		f, partial := b.finding(rules, res, in.Tool, in.ToolVersion)

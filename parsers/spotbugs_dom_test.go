@@ -64,7 +64,7 @@ func (p *spotbugsParser) parseDOM(r io.Reader, emit Emit) (reports.Input, error)
 		}
 	}
 	in.Rules = &reports.Rules{}
-	res := newSourceResolver(p.opts.Root, p.opts.FS, srcDirs)
+	res := newSourceResolver(p.opts.Root, p.opts.FS, srcDirs, p.opts.Sources)
 	for _, b := range root.SelectElements("BugInstance") {
 		f, partial := domSpotbugsFinding(b, patterns, codes, in.Rules, res, in.Tool, in.ToolVersion)
 		if err := emit(f, partial); err != nil {
