@@ -26,7 +26,8 @@ type ownFile struct {
 // directory and a file in it), one of the files whose content is the same
 // (a copy, or a report and its gzip), and leaves out recap's own outputs
 // found by a directory search (its SARIF, Code Quality report and JSON;
-// given by name, as a baseline is, a SARIF or Code Quality report is read). Each kept input says what was left out for it, and each left-out
+// given by name, as a baseline is, a SARIF or Code Quality report is
+// read). Each kept input says what was left out for it, and each left-out
 // one is named.
 
 // recapMark is what recap's SARIF writes at the end of each run: the
@@ -191,7 +192,7 @@ const recapIssue = `{"type":"issue","check_name":"`
 // RecapOutput reports whether the file name, of size bytes read through r,
 // is an output of recap, and which: its SARIF (named .sarif or .json, its
 // last bytes name recap as the conversion's tool), its Code Quality report
-// (a JSON array whose first issue is written as recap writes them: type,
+// (named .json, a JSON array whose first issue is written as recap writes them: type,
 // then check_name "Tool/rule", and engine_name Tool), or its JSON view
 // (named .json, beginning {"summary":{"total":). A gzip file is not looked
 // into. A search for reports leaves them out, with Own.Warning; named, the
@@ -208,6 +209,9 @@ func RecapOutput(name string, r io.ReaderAt, size int64) (Own, bool) {
 	}
 	if bytes.Contains(buf, []byte(recapMark)) {
 		return ownSARIF, true
+	}
+	if !strings.HasSuffix(lower, ".json") {
+		return Own{}, false // recap writes its Code Quality report and JSON as .json
 	}
 	head := make([]byte, min(size, headLen))
 	k, err := r.ReadAt(head, 0)
