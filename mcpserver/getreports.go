@@ -522,9 +522,11 @@ func queryKey(in *GetReportsIn, files, baseline []file) string {
 
 // sameRuns leaves out the reports that are an earlier one's tool's run in
 // another format (PMD's XML and its SARIF of one run, see
-// parsers.SameRun), returning new slices (the callers unpin the ones they
+// parsers.SameRuns), returning new slices (the callers unpin the ones they
 // had) and, by the kept file's absolute path, what it says of those left
-// out. A report too large for the cache is not compared.
+// out; reports of the same findings in different directories are both
+// kept, each naming the other. A report too large for the cache is not
+// compared.
 func sameRuns(files []file, reps []*report) ([]file, []*report, map[string][]string) {
 	ins := make([]*reports.Input, len(reps))
 	for i, r := range reps {
@@ -538,12 +540,17 @@ func sameRuns(files []file, reps []*report) ([]file, []*report, map[string][]str
 		if drop == nil {
 			drop, notes = map[int]bool{}, map[string][]string{}
 		}
+		keep, other := files[p.Keep], files[p.Drop]
+		if p.Apart { // the same findings in another directory: both read, each naming the other
+			notes[keep.abs] = append(notes[keep.abs], fmt.Sprintf("%s holds the same %d findings of %s in another format, but lies in another directory: both counted (one run's formats lie side by side)", other.rel, p.Findings, p.Run))
+			notes[other.abs] = append(notes[other.abs], fmt.Sprintf("%s holds the same %d findings of %s in another format, but lies in another directory: both counted (one run's formats lie side by side)", keep.rel, p.Findings, p.Run))
+			continue
+		}
 		drop[p.Drop] = true
-		keep := files[p.Keep].abs
-		notes[keep] = append(notes[keep], fmt.Sprintf("%s is the same %s run in another format (%d findings alike): counted once", files[p.Drop].rel, p.Run, reps[p.Drop].input.Run.Findings))
+		notes[keep.abs] = append(notes[keep.abs], fmt.Sprintf("%s is the same %s run in another format (%d findings alike): counted once", other.rel, p.Run, p.Findings))
 	}
-	if drop == nil {
-		return files, reps, nil
+	if len(drop) == 0 {
+		return files, reps, notes
 	}
 	keptFiles, keptReps := make([]file, 0, len(files)-len(drop)), make([]*report, 0, len(reps)-len(drop))
 	for i := range files {

@@ -109,7 +109,7 @@ func (p *checkstyleParser) scan(r io.Reader, emit Emit) (in reports.Input, err e
 				continue
 			}
 			if f.Tool != in.Tool && in.Findings == 0 {
-				in.Tool = f.Tool
+				in.Tool, in.ToolVersion = f.Tool, f.ToolVersion // another tool's: the version is the format's (ESLint writes 4.3)
 			}
 			if err := held.emit(emit, f, nil); err != nil {
 				return in, err
@@ -149,7 +149,7 @@ func (p *checkstyleParser) parseXML(r io.Reader, emit Emit) (in reports.Input, e
 					return nil
 				}
 				if f.Tool != in.Tool && in.Findings == 0 {
-					in.Tool = f.Tool
+					in.Tool, in.ToolVersion = f.Tool, f.ToolVersion // another tool's: the version is the format's
 				}
 				if err := held.emit(emit, f, nil); err != nil {
 					return err

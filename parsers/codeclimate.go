@@ -2,6 +2,8 @@ package parsers
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"strings"
@@ -214,6 +216,9 @@ func (is *ccIssue) finding(s *sarifStream) reports.Finding {
 	tool := is.engine
 	if tool == "" {
 		tool = codeClimateTool
+		if is.eslintFormatted() {
+			tool = "ESLint"
+		}
 	}
 	rule := is.check
 	if is.engine != "" && strings.HasPrefix(rule, is.engine+"/") {
@@ -234,6 +239,32 @@ func (is *ccIssue) finding(s *sarifStream) reports.Finding {
 	f.Quality, f.Impact = reports.Assess(&reports.Signals{Tool: f.Tool, Rule: f.Rule, Category: f.Category, ToolCategory: f.ToolCategory,
 		Level: f.Severity, ClimateSeverity: is.severity})
 	return f
+}
+
+// eslintFormatted reports whether an issue that names no engine is as
+// ESLint's Code Climate formatter writes it (eslint-formatter-codeclimate,
+// which eslint-formatter-gitlab uses): its fingerprint is the SHA-256 of
+// its path, rule and message, in hex, or of them repeated (the formatter
+// hashes them once more for each earlier issue of the same three).
+func (is *ccIssue) eslintFormatted() bool {
+	if is.engine != "" || len(is.fingerprint) != 2*sha256.Size {
+		return false
+	}
+	var want [sha256.Size]byte
+	if _, err := hex.Decode(want[:], []byte(is.fingerprint)); err != nil {
+		return false
+	}
+	h := sha256.New()
+	var sum [sha256.Size]byte
+	for range 8 {
+		h.Write([]byte(is.path))
+		h.Write([]byte(is.check))
+		h.Write([]byte(is.description))
+		if [sha256.Size]byte(h.Sum(sum[:0])) == want {
+			return true
+		}
+	}
+	return false
 }
 
 // codeClimateSeverity maps Code Climate's severities onto recap's: info and

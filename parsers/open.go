@@ -470,7 +470,7 @@ func readOne(src source, tag string, opts ReadOptions, emit func(reports.Finding
 	var occ occurrences
 	var run *reports.Run
 	if opts.Runs {
-		run = &reports.Run{}
+		run = &reports.Run{Raise: format == FormatCodeClimate} // its severities are a step below the tool's (see reports.Run)
 	}
 	got, err := p.Parse(body, func(f reports.Finding, partial map[string]string) error {
 		// The fingerprint is the finding's as the report gives it, and its

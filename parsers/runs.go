@@ -2,8 +2,12 @@ package parsers
 
 import (
 	"bufio"
+	"bytes"
+	"cmp"
+	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"regexp"
 	"strings"
 
@@ -14,10 +18,14 @@ import (
 // XML and its SARIF of one run have different bytes but say the same. Before
 // reading, ReadAll looks at the first bytes of each file for the tool that
 // wrote it; where one tool wrote files of two formats, it reads those files
-// once more, digesting their findings (file, line and rule of each), and
-// leaves out a file whose tool, version and findings are those of an earlier
-// one. The kept file says so. Only such files are read twice: a PMD XML and
-// a CodeQL SARIF are not.
+// once more, digesting their findings (reports.Run: the path in the
+// repository, line, rule, message and severity of each), and leaves out a
+// file whose tool, version and findings are those of another one in the
+// same directory (a tool writes one run's formats side by side). The kept
+// file names the one left out. Files that hold the same findings but lie in
+// different directories are both read, each naming the other: a report is
+// never left out because a file elsewhere claims to be its run. Only such
+// files are read twice: a PMD XML and a CodeQL SARIF are not.
 
 // headTool is how much of a file's start is looked at for the tool that wrote it.
 const headTool = 64 << 10
@@ -27,7 +35,7 @@ const headTool = 64 << 10
 // write it so; a log that does not is not looked at further).
 var sarifDriver = regexp.MustCompile(`"driver"\s*:\s*\{\s*"name"\s*:\s*"([^"\\]{1,100})"`)
 
-// sameRuns leaves out of srcs the files that are an earlier one's run in
+// sameRuns leaves out of srcs the files that are another one's run in
 // another format, with a note on the kept one (notes are by index into
 // srcs, and come back by index into out).
 func sameRuns(srcs []source, notes map[int][]string, opts ReadOptions) ([]source, map[int][]string) {
@@ -48,6 +56,12 @@ func sameRuns(srcs []source, notes map[int][]string, opts ReadOptions) ([]source
 		}
 	}
 	drop := map[int]bool{}
+	note := func(i int, msg string) {
+		if notes == nil {
+			notes = map[int][]string{}
+		}
+		notes[i] = append(notes[i], msg)
+	}
 	for _, cs := range byTool {
 		seen := map[Format]bool{}
 		for _, c := range cs {
@@ -59,16 +73,21 @@ func sameRuns(srcs []source, notes map[int][]string, opts ReadOptions) ([]source
 		ins := make([]*reports.Input, len(cs))
 		for k, c := range cs {
 			in := opts.digest(srcs[c.i])
+			if abs, err := filepath.Abs(srcs[c.i].name); err == nil {
+				in.Path = abs // where it lies, whatever the spelling of its name
+			}
 			ins[k] = &in
 		}
 		for _, p := range SameRuns(ins) {
 			c, d := cs[p.Keep], cs[p.Drop]
-			drop[d.i] = true
-			if notes == nil {
-				notes = map[int][]string{}
+			a, b := srcs[c.i].name, srcs[d.i].name
+			if p.Apart {
+				note(c.i, fmt.Sprintf("%s holds the same %d findings of %s in %s, but lies in another directory: both counted (one run's formats lie side by side)", b, p.Findings, p.Run, opts.formats().about(d.format)))
+				note(d.i, fmt.Sprintf("%s holds the same %d findings of %s in %s, but lies in another directory: both counted (one run's formats lie side by side)", a, p.Findings, p.Run, opts.formats().about(c.format)))
+				continue
 			}
-			notes[c.i] = append(notes[c.i], fmt.Sprintf("%s is the same %s run in %s (%d findings alike): counted once",
-				srcs[d.i].name, p.Run, opts.formats().about(d.format), ins[p.Keep].Run.Findings))
+			drop[d.i] = true
+			note(c.i, fmt.Sprintf("%s is the same %s run in %s (%d findings alike): counted once", b, p.Run, opts.formats().about(d.format), p.Findings))
 		}
 	}
 	if len(drop) == 0 {
@@ -88,10 +107,11 @@ func sameRuns(srcs []source, notes map[int][]string, opts ReadOptions) ([]source
 	return out, kept
 }
 
-// sameRun reports whether two digested inputs are one run: read whole, one
-// tool and (where both say) one version, the same findings.
+// sameRun reports whether two digested inputs hold one run: read whole,
+// one tool in two formats and (where both say) one version, the same
+// findings.
 func sameRun(a, b *reports.Input) bool {
-	if a.Error != "" || b.Error != "" || !strings.EqualFold(a.Tool, b.Tool) {
+	if a.Error != "" || b.Error != "" || a.Format == b.Format || !strings.EqualFold(a.Tool, b.Tool) {
 		return false
 	}
 	if a.ToolVersion != "" && b.ToolVersion != "" && a.ToolVersion != b.ToolVersion {
@@ -100,24 +120,36 @@ func sameRun(a, b *reports.Input) bool {
 	return a.Run.Same(b.Run)
 }
 
-// runName names a run: its tool and version.
-func runName(in *reports.Input) string {
-	if in.ToolVersion == "" {
-		return in.Tool
+// runName names a run: its tool and version (a version only one of them
+// gives is the run's).
+func runName(a, b *reports.Input) string {
+	v := cmp.Or(a.ToolVersion, b.ToolVersion)
+	if v == "" {
+		return a.Tool
 	}
-	return in.Tool + " " + in.ToolVersion
+	return a.Tool + " " + v
 }
 
-// A RunPair is an input that repeats an earlier one: one tool's run in
-// another format.
+// A RunPair is two inputs that hold one tool's run in two formats.
 type RunPair struct {
-	Keep, Drop int    // the indexes of the inputs: the first, and the one left out
+	Keep, Drop int    // the indexes of the inputs: the first, and the later one
 	Run        string // the run: its tool and version
+	Findings   int    // the findings of each
+	// Apart is set when the two lie in different directories: both are
+	// read (Drop is not left out), each naming the other. A tool writes one
+	// run's formats side by side; a file elsewhere that says the same may
+	// be a copy, or made to look like the report.
+	Apart bool
 }
 
 // SameRuns finds, among inputs read with [ReadOptions.Runs] (nil ones are
-// not looked at), those that are an earlier input's run in another format:
-// the first of a run is kept, each later one is paired with it.
+// not looked at), those that hold another input's run in another format:
+// the same tool, the same version where both give one, and the same
+// findings ([reports.Run]: every finding's path, line, rule, message and
+// severity; at least one). Of two in one directory (by their Path), the
+// first is kept and the later one paired with it to be left out; two in
+// different directories are paired Apart, both kept. An input whose
+// findings differ from another's in anything is never paired with it.
 func SameRuns(ins []*reports.Input) []RunPair {
 	var pairs []RunPair
 	dropped := map[int]bool{}
@@ -127,14 +159,23 @@ func SameRuns(ins []*reports.Input) []RunPair {
 		}
 		for l := k + 1; l < len(ins); l++ {
 			b := ins[l]
-			if b == nil || dropped[l] || a.Format == b.Format || !sameRun(a, b) {
+			if b == nil || dropped[l] || !sameRun(a, b) {
 				continue
 			}
-			dropped[l] = true
-			pairs = append(pairs, RunPair{Keep: k, Drop: l, Run: runName(a)})
+			p := RunPair{Keep: k, Drop: l, Run: runName(a, b), Findings: a.Run.Findings, Apart: !besides(a.Path, b.Path)}
+			if !p.Apart {
+				dropped[l] = true
+			}
+			pairs = append(pairs, p)
 		}
 	}
 	return pairs
+}
+
+// besides reports whether two files lie in one directory.
+func besides(a, b string) bool {
+	da, db := filepath.Dir(filepath.Clean(filepath.FromSlash(a))), filepath.Dir(filepath.Clean(filepath.FromSlash(b)))
+	return da == db
 }
 
 // about names a format as messages do ("PMD XML", "SARIF 2.1.0").
@@ -190,12 +231,32 @@ func (o ReadOptions) peekTool(src source) (Format, string) {
 		if sub := sarifDriver.FindSubmatch(head); sub != nil {
 			tool = string(sub[1])
 		}
-	case FormatPMD, FormatCheckstyle, FormatSpotBugs:
+	case FormatPMD, FormatSpotBugs:
 		tool = string(format)
+	case FormatCheckstyle, FormatCodeClimate:
+		tool = o.firstTool(format, head) // written by many tools: ESLint's, Checkstyle's, …
 	}
 	tool = strings.ToLower(tool)
 	if tool == "findbugs" {
 		tool = string(FormatSpotBugs)
 	}
 	return format, tool
+}
+
+// errPeeked stops a parser at the first finding of a file's head.
+var errPeeked = errors.New("the first finding seen")
+
+// firstTool is the tool of the first finding in a file's head, read with
+// its format's parser ("" when the head holds none).
+func (o ReadOptions) firstTool(format Format, head []byte) string {
+	p, err := o.formats().parser(format, Options{Name: "head"})
+	if err != nil {
+		return ""
+	}
+	tool := ""
+	p.Parse(bytes.NewReader(head), func(f reports.Finding, _ map[string]string) error {
+		tool = f.Tool
+		return errPeeked
+	})
+	return tool
 }

@@ -3,6 +3,7 @@ package reports
 import (
 	"encoding/binary"
 	"hash/maphash"
+	"strings"
 )
 
 // An Input is what recap learned about one input file: its detected format,
@@ -58,14 +59,21 @@ func (in *Input) Warn(msg string) {
 
 // Run digests the findings of one report, so that one tool's run given in
 // two formats (PMD's XML and its SARIF) can be told: two reports whose
-// tools and findings (file, line and rule of each, in any order) are alike
-// have equal Runs. Formats differ in what else they carry (messages,
-// columns, rule texts) and in how they write paths (PMD's XML as given on
-// its command line, its SARIF as absolute URIs, placed in the repository
-// or not): files are digested by their base name.
+// findings are alike in all that both formats carry of them, in any order,
+// have equal Runs. What is compared of each finding: its tool, its path
+// (as the reader placed it in the repository, whole), its line, its rule
+// (by short name), its message (white space around it, and the " (rule)"
+// ESLint's Checkstyle formatter adds, left out) and its severity. Columns,
+// end lines, rule texts and recap's importance are not: formats differ in
+// them for one finding (Checkstyle XML has no end line).
 type Run struct {
 	Findings int
-	sum      [2]uint64 // two sums of the findings' hashes: equal for the same findings in any order
+	// Raise is set by a reader whose format writes severities one step
+	// below the tool's own (GitLab Code Quality: ESLint's formatter writes
+	// major for an error, minor for a warning, which recap reads as warning
+	// and note): its findings are digested one step up, as the tool said.
+	Raise bool
+	sum   [2]uint64 // two sums of the findings' hashes: equal for the same findings in any order
 }
 
 // runSeed is the seed of the findings' hashes: Runs compare within a process.
@@ -75,6 +83,14 @@ var runSeed = maphash.MakeSeed()
 func (r *Run) Add(f *Finding) {
 	var h maphash.Hash
 	h.SetSeed(runSeed)
+	var n [4]byte
+	field := func(s string) { // its length first: no two lists of fields digest alike
+		binary.LittleEndian.PutUint32(n[:], uint32(len(s)))
+		h.Write(n[:])
+		h.WriteString(s)
+	}
+	binary.LittleEndian.PutUint32(n[:], uint32(len(f.Tool)))
+	h.Write(n[:])
 	for i := 0; i < len(f.Tool); i++ {
 		c := f.Tool[i]
 		if 'A' <= c && c <= 'Z' {
@@ -82,13 +98,16 @@ func (r *Run) Add(f *Finding) {
 		}
 		h.WriteByte(c)
 	}
-	h.WriteByte(0)
-	h.WriteString(baseName(f.Path))
-	h.WriteByte(0)
-	var line [4]byte
-	binary.LittleEndian.PutUint32(line[:], uint32(f.Line))
-	h.Write(line[:])
-	h.WriteString(ShortRule(f.Tool, f.Rule))
+	field(f.Path)
+	binary.LittleEndian.PutUint32(n[:], uint32(f.Line))
+	h.Write(n[:])
+	field(ShortRule(f.Tool, f.Rule))
+	field(runMessage(f))
+	sev := f.Severity
+	if r.Raise && sev < SeverityError {
+		sev++
+	}
+	h.WriteByte(byte(sev))
 	x := h.Sum64()
 	r.Findings++
 	r.sum[0] += x
@@ -100,14 +119,17 @@ func (r *Run) Add(f *Finding) {
 	r.sum[1] += x
 }
 
-// baseName is the last element of a slash- or backslash-separated path.
-func baseName(p string) string {
-	for i := len(p) - 1; i >= 0; i-- {
-		if p[i] == '/' || p[i] == '\\' {
-			return p[i+1:]
+// runMessage is a finding's message as Runs compare it: without the white
+// space around it, nor the " (rule)" that ESLint's Checkstyle formatter
+// adds to each message.
+func runMessage(f *Finding) string {
+	m := strings.TrimSpace(f.Message)
+	if f.Rule != "" && strings.HasSuffix(m, ")") {
+		if s, ok := strings.CutSuffix(m, " ("+f.Rule+")"); ok {
+			m = strings.TrimSpace(s)
 		}
 	}
-	return p
+	return m
 }
 
 // Equal reports whether two Runs digest the same findings, or are both nil.
@@ -115,10 +137,10 @@ func (r *Run) Equal(o *Run) bool {
 	if r == nil || o == nil {
 		return r == o
 	}
-	return *r == *o
+	return r.Findings == o.Findings && r.sum == o.sum
 }
 
 // Same reports whether two Runs digest the same findings (at least one).
 func (r *Run) Same(o *Run) bool {
-	return r != nil && o != nil && r.Findings > 0 && *r == *o
+	return r != nil && o != nil && r.Findings > 0 && r.Findings == o.Findings && r.sum == o.sum
 }
