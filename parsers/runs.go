@@ -120,14 +120,13 @@ func sameRun(a, b *reports.Input) bool {
 	return a.Run.Same(b.Run)
 }
 
-// runName names a run: its tool and version (a version only one of them
-// gives is the run's).
-func runName(a, b *reports.Input) string {
-	v := cmp.Or(a.ToolVersion, b.ToolVersion)
-	if v == "" {
-		return a.Tool
+// runName names a run: its tool and version (a version one of its
+// inputs gives is the run's).
+func runName(tool, version string) string {
+	if version == "" {
+		return tool
 	}
-	return a.Tool + " " + v
+	return tool + " " + version
 }
 
 // A RunPair is two inputs that hold one tool's run in two formats.
@@ -157,12 +156,14 @@ func SameRuns(ins []*reports.Input) []RunPair {
 		if a == nil || a.Run == nil || dropped[k] {
 			continue
 		}
+		version := a.ToolVersion // the run's, once one of its inputs gives it
 		for l := k + 1; l < len(ins); l++ {
 			b := ins[l]
-			if b == nil || dropped[l] || !sameRun(a, b) {
+			if b == nil || dropped[l] || !sameRun(a, b) || (version != "" && b.ToolVersion != "" && b.ToolVersion != version) {
 				continue
 			}
-			p := RunPair{Keep: k, Drop: l, Run: runName(a, b), Findings: a.Run.Findings, Apart: !besides(a.Path, b.Path)}
+			version = cmp.Or(version, b.ToolVersion)
+			p := RunPair{Keep: k, Drop: l, Run: runName(a.Tool, version), Findings: a.Run.Findings, Apart: !besides(a.Path, b.Path)}
 			if !p.Apart {
 				dropped[l] = true
 			}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/recap-dev/recap/internal/hostile"
 	"github.com/recap-dev/recap/internal/tooltest"
 	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/reports"
@@ -48,28 +50,42 @@ func TestSameRunTwoFormats(t *testing.T) {
 	pmd := tooltest.SamplePMD
 	cs := tooltest.SampleCheckstyle
 
+	otherMessage := strings.Replace(string(xml), "Field 'customer' may be declared final", "Field 'secretKey' may be declared final", 1)
+	otherPriority := strings.Replace(string(xml), `variable="customer" externalInfoUrl="https://docs.pmd-code.org/snapshot/pmd_rules_java_design.html#immutablefield" priority="3"`,
+		`variable="customer" externalInfoUrl="https://docs.pmd-code.org/snapshot/pmd_rules_java_design.html#immutablefield" priority="1"`, 1)
+	if otherMessage == string(xml) || otherPriority == string(xml) {
+		t.Fatal("testdata/pmd-xml/pmd.xml: no violation to change")
+	}
+	apart := "pmd/main.xml holds the same 84 findings of PMD 7.28.0 in PMD XML, but lies in another directory: both counted (one run's formats lie side by side)"
+
 	tests := []struct {
 		name   string
 		files  map[string]string // name → content
 		args   []string          // in this order
 		want   int               // findings
 		inputs int
-		note   string // on the first input ("" none)
+		notes  []string // on the inputs, in order
 	}{
 		{"sarif then xml", map[string]string{"pmd.sarif": string(sarif), "pmd.xml": string(xml)},
-			[]string{"pmd.sarif", "pmd.xml"}, pmd, 1, "pmd.xml is the same PMD 7.28.0 run in PMD XML (84 findings alike): counted once"},
+			[]string{"pmd.sarif", "pmd.xml"}, pmd, 1, []string{"pmd.xml is the same PMD 7.28.0 run in PMD XML (84 findings alike): counted once"}},
 		{"xml then sarif", map[string]string{"pmd.sarif": string(sarif), "pmd.xml": string(xml)},
-			[]string{"pmd.xml", "pmd.sarif"}, pmd, 1, "pmd.sarif is the same PMD 7.28.0 run in SARIF 2.1.0 (84 findings alike): counted once"},
-		{"a directory", map[string]string{"build/pmd.sarif": string(sarif), "build/pmd/main.xml": string(xml), "build/checkstyle.xml": string(checkstyle)},
-			[]string{"build"}, pmd + cs, 2, ""},
+			[]string{"pmd.xml", "pmd.sarif"}, pmd, 1, []string{"pmd.sarif is the same PMD 7.28.0 run in SARIF 2.1.0 (84 findings alike): counted once"}},
+		{"a directory", map[string]string{"build/pmd.sarif": string(sarif), "build/pmd.xml": string(xml), "build/checkstyle.xml": string(checkstyle)},
+			[]string{"build"}, pmd + cs, 2, []string{"build/pmd.xml is the same PMD 7.28.0 run in PMD XML (84 findings alike): counted once"}},
+		{"apart", map[string]string{"build/pmd.sarif": string(sarif), "build/pmd/main.xml": string(xml)},
+			[]string{"build"}, 2 * pmd, 2, []string{"build/" + apart, "build/pmd.sarif holds the same 84 findings of PMD 7.28.0 in SARIF 2.1.0, but lies in another directory: both counted (one run's formats lie side by side)"}},
 		{"another version", map[string]string{"pmd.sarif": string(sarif), "pmd.xml": otherVersion},
-			[]string{"pmd.sarif", "pmd.xml"}, 2 * pmd, 2, ""},
+			[]string{"pmd.sarif", "pmd.xml"}, 2 * pmd, 2, nil},
 		{"a finding less", map[string]string{"pmd.sarif": string(sarif), "pmd.xml": oneLess},
-			[]string{"pmd.sarif", "pmd.xml"}, 2*pmd - 1, 2, ""},
+			[]string{"pmd.sarif", "pmd.xml"}, 2*pmd - 1, 2, nil},
+		{"another message", map[string]string{"pmd.sarif": string(sarif), "pmd.xml": otherMessage},
+			[]string{"pmd.sarif", "pmd.xml"}, 2 * pmd, 2, nil},
+		{"another priority", map[string]string{"pmd.sarif": string(sarif), "pmd.xml": otherPriority},
+			[]string{"pmd.sarif", "pmd.xml"}, 2 * pmd, 2, nil},
 		{"one format, two runs", map[string]string{"a/pmd.xml": string(xml), "b/pmd.xml": otherTime},
-			[]string{"a/pmd.xml", "b/pmd.xml"}, 2 * pmd, 2, ""},
+			[]string{"a/pmd.xml", "b/pmd.xml"}, 2 * pmd, 2, nil},
 		{"other tools", map[string]string{"pmd.sarif": string(sarif), "checkstyle.xml": string(checkstyle)},
-			[]string{"pmd.sarif", "checkstyle.xml"}, pmd + cs, 2, ""},
+			[]string{"pmd.sarif", "checkstyle.xml"}, pmd + cs, 2, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -87,29 +103,186 @@ func TestSameRunTwoFormats(t *testing.T) {
 			for _, a := range tt.args {
 				args = append(args, filepath.Join(dir, filepath.FromSlash(a)))
 			}
+			// The sample's reports were made in a checkout of it: placed
+			// under it, their paths are the same.
 			n := 0
-			inputs, err := parsers.ReadAll(args, parsers.ReadOptions{}, func(reports.Finding) error { n++; return nil })
+			inputs, err := parsers.ReadAll(args, parsers.ReadOptions{Root: filepath.Join(root, "testdata", "sample")}, func(reports.Finding) error { n++; return nil })
 			if err != nil {
 				t.Fatal(err)
 			}
 			if n != tt.want || len(inputs) != tt.inputs {
 				t.Errorf("%d findings from %d inputs, want %d from %d", n, len(inputs), tt.want, tt.inputs)
 			}
-			var notes []string
-			for _, in := range inputs {
-				for _, w := range in.Warnings {
-					if strings.Contains(w, "same") {
-						notes = append(notes, strings.ReplaceAll(w, dir+string(filepath.Separator), ""))
+			if diff := cmp.Diff(tt.notes, sameNotes(inputs, dir)); diff != "" {
+				t.Errorf("notes (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// sameNotes are the inputs' warnings about runs and copies, with dir
+// taken out of the names.
+func sameNotes(inputs []reports.Input, dir string) []string {
+	var notes []string
+	for _, in := range inputs {
+		for _, w := range in.Warnings {
+			if strings.Contains(w, "same") {
+				notes = append(notes, strings.ReplaceAll(w, dir+string(filepath.Separator), ""))
+			}
+		}
+	}
+	return notes
+}
+
+// TestSameRunESLint: ESLint's SARIF, Checkstyle XML and GitLab Code Quality
+// of one run (made by the real ESLint on testdata/eslint) count once, the
+// kept one naming the two others; no format's own version is taken for
+// ESLint's (its Checkstyle XML says 4.3); the reports of two runs, one
+// finding fixed between them, are both counted, whatever their formats.
+func TestSameRunESLint(t *testing.T) {
+	dir := t.TempDir()
+	tooltest.CopyESLintSample(t, dir)
+	tooltest.RunESLint(t, dir, "src", "reports")
+	// The second run: util.js's == fixed.
+	util := filepath.Join(dir, "src", "util.js")
+	b, err := os.ReadFile(util)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(util, []byte(strings.Replace(string(b), "==", "===", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tooltest.RunESLint(t, dir, "src", "fixed")
+	n := tooltest.SampleESLint
+	for _, name := range tooltest.ESLintReports {
+		for _, run := range []string{"reports", "fixed"} {
+			count := 0
+			in, _ := parsers.ReadFile(filepath.Join(dir, run, name), "", parsers.ReadOptions{Root: dir}, func(reports.Finding) error { count++; return nil })
+			want := n
+			if run == "fixed" {
+				want = n - 1
+			}
+			if in.Tool != "ESLint" || in.Error != "" || count != want || (in.Format != "sarif" && in.ToolVersion != "") {
+				t.Errorf("%s/%s: %d findings of %s %q (%s), want %d of ESLint, no version but SARIF's", run, name, count, in.Tool, in.ToolVersion, in.Error, want)
+			}
+		}
+	}
+	mixed := filepath.Join(dir, "mixed")
+	if err := os.Mkdir(mixed, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []struct{ from, name string }{{"reports", tooltest.ESLintReports[0]}, {"fixed", tooltest.ESLintReports[1]}, {"fixed", tooltest.ESLintReports[2]}} {
+		b, err := os.ReadFile(filepath.Join(dir, f.from, f.name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(mixed, f.name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	tests := []struct {
+		name   string
+		args   []string
+		want   int
+		inputs int
+		notes  []string
+	}{
+		{"one run in three formats", []string{"reports"}, n, 1, []string{ // the Checkstyle XML first in path order
+			"reports/eslint.sarif is the same ESLint 10.15.0 run in SARIF 2.1.0 (8 findings alike): counted once",
+			"reports/gl-codequality.json is the same ESLint 10.15.0 run in GitLab Code Quality JSON (8 findings alike): counted once"}},
+		{"the same run, its files named", []string{"reports/eslint.sarif", "reports/gl-codequality.json"}, n, 1, []string{
+			"reports/gl-codequality.json is the same ESLint 10.15.0 run in GitLab Code Quality JSON (8 findings alike): counted once"}},
+		{"two runs", []string{"mixed"}, 2*n - 1, 2, []string{
+			"mixed/gl-codequality.json is the same ESLint run in GitLab Code Quality JSON (7 findings alike): counted once"}},
+		{"two runs, in two directories", []string{"reports", "fixed"}, 2*n - 1, 2, []string{
+			"reports/eslint.sarif is the same ESLint 10.15.0 run in SARIF 2.1.0 (8 findings alike): counted once",
+			"reports/gl-codequality.json is the same ESLint 10.15.0 run in GitLab Code Quality JSON (8 findings alike): counted once",
+			"fixed/eslint.sarif is the same ESLint 10.15.0 run in SARIF 2.1.0 (7 findings alike): counted once",
+			"fixed/gl-codequality.json is the same ESLint 10.15.0 run in GitLab Code Quality JSON (7 findings alike): counted once"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var args []string
+			for _, a := range tt.args {
+				args = append(args, filepath.Join(dir, a))
+			}
+			count := 0
+			inputs, err := parsers.ReadAll(args, parsers.ReadOptions{Root: dir}, func(reports.Finding) error { count++; return nil })
+			if err != nil {
+				t.Fatal(err)
+			}
+			if count != tt.want || len(inputs) != tt.inputs {
+				t.Errorf("%d findings from %d inputs, want %d from %d", count, len(inputs), tt.want, tt.inputs)
+			}
+			if diff := cmp.Diff(tt.notes, sameNotes(inputs, dir)); diff != "" {
+				t.Errorf("notes (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestSameRunAttacks: reports that another claims to be are kept. Two
+// modules' PMD reports with one rule at one base name and line
+// (hostile.TwoModules) are two runs; a SARIF log committed elsewhere that
+// claims the real report's PMD version, rules, base names and lines
+// (hostile.ClaimedRun) leaves the real report whole: its priority-1
+// HardCodedCryptoKey is read, an error of high impact or more.
+func TestSameRunAttacks(t *testing.T) {
+	tests := []struct {
+		name  string
+		make  func(dir string) error
+		args  []string
+		want  map[string]int // findings by input
+		check func(t *testing.T, found []reports.Finding)
+	}{
+		{"two modules", hostile.TwoModules, []string{"mod-a/target/pmd.xml", "mod-b/target/pmd.sarif"},
+			map[string]int{"mod-a/target/pmd.xml": 1, "mod-b/target/pmd.sarif": 1}, nil},
+		{"two modules, searched", hostile.TwoModules, []string{"."},
+			map[string]int{"mod-a/target/pmd.xml": 1, "mod-b/target/pmd.sarif": 1}, nil},
+		{"a SARIF elsewhere claiming the run", hostile.ClaimedRun, []string{"."},
+			map[string]int{"target/pmd.xml": 2, hostile.ClaimedRunSARIF: 2}, func(t *testing.T, found []reports.Finding) {
+				for _, f := range found {
+					if f.Rule == "HardCodedCryptoKey" && f.Path == "src/main/java/com/example/Crypto.java" {
+						if f.Severity != reports.SeverityError || f.Impact < reports.ImpactHigh {
+							t.Errorf("the real HardCodedCryptoKey is %s, %s: want an error of high impact or more", f.Severity, f.Impact)
+						}
+						return
 					}
 				}
+				t.Errorf("the real HardCodedCryptoKey is not read: %+v", found)
+			}},
+		{"the claiming SARIF named first", hostile.ClaimedRun, []string{hostile.ClaimedRunSARIF, "target/pmd.xml"},
+			map[string]int{"target/pmd.xml": 2, hostile.ClaimedRunSARIF: 2}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := tt.make(dir); err != nil {
+				t.Fatal(err)
 			}
-			switch {
-			case tt.note == "" && tt.name != "a directory" && len(notes) > 0:
+			var args []string
+			for _, a := range tt.args {
+				args = append(args, filepath.Join(dir, filepath.FromSlash(a)))
+			}
+			var found []reports.Finding
+			inputs, err := parsers.ReadAll(args, parsers.ReadOptions{Root: dir}, func(f reports.Finding) error { found = append(found, f); return nil })
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := map[string]int{}
+			for _, in := range inputs {
+				rel, _ := filepath.Rel(dir, in.Path)
+				got[filepath.ToSlash(rel)] = in.Findings
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("findings by input (-want +got):\n%s", diff)
+			}
+			if notes := sameNotes(inputs, dir); len(notes) > 0 {
 				t.Errorf("notes %q, want none", notes)
-			case tt.note != "" && (len(notes) != 1 || notes[0] != tt.note):
-				t.Errorf("notes %q, want %q", notes, tt.note)
-			case tt.name == "a directory" && (len(notes) != 1 || !strings.Contains(notes[0], "is the same PMD 7.28.0 run")):
-				t.Errorf("notes %q, want one naming the run", notes)
+			}
+			if tt.check != nil {
+				tt.check(t, found)
 			}
 		})
 	}

@@ -257,3 +257,92 @@ func ValidateSARIF(t testing.TB, files ...string) []string {
 	}
 	return errs
 }
+
+// SampleESLint is the findings of ESLint on the small JavaScript project
+// testdata/eslint (RunESLint).
+const SampleESLint = 8
+
+// ESLint finds ESLint and its SARIF, Checkstyle and GitLab Code Quality
+// formatters in a node_modules directory: $RECAP_NODE_MODULES, then the
+// repository's (npm install --ignore-scripts: package.json lists them); it
+// skips the test when they are not there. It returns the directory.
+func ESLint(t testing.TB) string {
+	t.Helper()
+	dir := os.Getenv("RECAP_NODE_MODULES")
+	if dir == "" {
+		dir = filepath.Join(reportstest.RepoRoot(t), "node_modules")
+	}
+	for _, p := range []string{".bin/eslint", ESLintSARIF, ESLintCheckstyle, ESLintGitLab} {
+		if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(p))); err != nil {
+			t.Skipf("ESLint and its formatters not found in %s (npm install --ignore-scripts): %v", dir, err)
+		}
+	}
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Skipf("node not found (ESLint runs on it): %v", err)
+	}
+	return dir
+}
+
+// The formatters' modules under node_modules, given to ESLint by path.
+const (
+	ESLintSARIF      = "@microsoft/eslint-formatter-sarif/sarif.js"
+	ESLintCheckstyle = "eslint-formatter-checkstyle/index.js"
+	ESLintGitLab     = "eslint-formatter-gitlab/lib/eslint-formatter-gitlab.js"
+)
+
+// ESLintReports names the reports RunESLint writes, in its out directory.
+var ESLintReports = []string{"eslint.sarif", "eslint-checkstyle.xml", "gl-codequality.json"}
+
+// CopyESLintSample copies the JavaScript project testdata/eslint into dir.
+func CopyESLintSample(t testing.TB, dir string) {
+	t.Helper()
+	src := filepath.Join(reportstest.RepoRoot(t), "testdata", "eslint")
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		dst := filepath.Join(dir, rel)
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(dst, b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// RunESLint runs ESLint on src (relative to dir, which holds its
+// configuration) once for each of its reports (ESLintReports): SARIF
+// (@microsoft/eslint-formatter-sarif), Checkstyle XML
+// (eslint-formatter-checkstyle) and GitLab Code Quality
+// (eslint-formatter-gitlab, which writes the file named by
+// $ESLINT_CODE_QUALITY_REPORT), into out (relative to dir). The three of
+// one call are one run: one ESLint, one configuration, the same files.
+func RunESLint(t testing.TB, dir, src, out string) {
+	t.Helper()
+	modules := ESLint(t)
+	eslint := filepath.Join(modules, ".bin", "eslint")
+	if err := os.MkdirAll(filepath.Join(dir, out), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for i, formatter := range []string{ESLintSARIF, ESLintCheckstyle, ESLintGitLab} {
+		report := filepath.Join(dir, out, ESLintReports[i])
+		args := []string{"-f", filepath.Join(modules, filepath.FromSlash(formatter)), src}
+		if formatter != ESLintGitLab {
+			args = append(args, "-o", report)
+		}
+		cmd := exec.Command(eslint, args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "ESLINT_CODE_QUALITY_REPORT="+report, "CI_PROJECT_DIR="+dir)
+		out, err := cmd.CombinedOutput()
+		if _, statErr := os.Stat(report); statErr != nil {
+			t.Fatalf("eslint -f %s wrote no report (%v):\n%s", formatter, err, out)
+		}
+	}
+}

@@ -1,0 +1,3 @@
+export function same(a, b) {
+  return a == b;
+}
