@@ -542,8 +542,8 @@ func sameRuns(files []file, reps []*report) ([]file, []*report, map[string][]str
 		}
 		keep, other := files[p.Keep], files[p.Drop]
 		if p.Apart { // the same findings in another directory: both read, each naming the other
-			notes[keep.abs] = append(notes[keep.abs], fmt.Sprintf("%s holds the same %d findings of %s in another format, but lies in another directory: both counted (one run's formats lie side by side)", other.rel, p.Findings, p.Run))
-			notes[other.abs] = append(notes[other.abs], fmt.Sprintf("%s holds the same %d findings of %s in another format, but lies in another directory: both counted (one run's formats lie side by side)", keep.rel, p.Findings, p.Run))
+			notes[keep.abs] = append(notes[keep.abs], fmt.Sprintf("%s holds the same %s of %s in another format, but lies in another directory: both counted (one run's formats lie side by side)", other.rel, english.Plural(p.Findings, "finding", "findings"), p.Run))
+			notes[other.abs] = append(notes[other.abs], fmt.Sprintf("%s holds the same %s of %s in another format, but lies in another directory: both counted (one run's formats lie side by side)", keep.rel, english.Plural(p.Findings, "finding", "findings"), p.Run))
 			continue
 		}
 		drop[p.Drop] = true

@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/recap-dev/recap/internal/hostile"
 	"github.com/recap-dev/recap/internal/tooltest"
 	"github.com/recap-dev/recap/mcpserver"
 	"github.com/recap-dev/recap/reports/reportstest"
@@ -144,12 +145,13 @@ func TestCopiesCountedOnce(t *testing.T) {
 }
 
 // TestRunInTwoFormatsOnce: PMD's XML and SARIF of one run (the sample's)
-// count once, found by the search or named, the kept one naming the other,
-// and the pages show each finding once.
+// side by side count once, found by the search or named, the kept one
+// naming the other, and the pages show each finding once; in two
+// directories, both count, each naming the other.
 func TestRunInTwoFormatsOnce(t *testing.T) {
 	g := workspace(t)
 	root := reportstest.RepoRoot(t)
-	copyTo(t, filepath.Join(root, "testdata", "pmd-xml", "pmd.xml"), filepath.Join(g.Dir, "build", "pmd", "pmd.xml"), false)
+	copyTo(t, filepath.Join(root, "testdata", "pmd-xml", "pmd.xml"), filepath.Join(g.Dir, "build", "reports", "pmd.xml"), false)
 	cs, _ := connect(t, mcpserver.Options{Root: g.Dir})
 
 	var v view
@@ -157,16 +159,64 @@ func TestRunInTwoFormatsOnce(t *testing.T) {
 	if v.Summary.Total != tooltest.SampleFindings || len(v.Inputs) != 3 {
 		t.Fatalf("%d findings from %d reports, want %d from 3", v.Summary.Total, len(v.Inputs), tooltest.SampleFindings)
 	}
-	want := map[string][]string{"build/pmd/pmd.xml": {"build/reports/pmd.sarif is the same PMD 7.28.0 run in another format (84 findings alike): counted once"}}
+	want := map[string][]string{"build/reports/pmd.sarif": {"build/reports/pmd.xml is the same PMD 7.28.0 run in another format (84 findings alike): counted once"}}
 	if diff := cmp.Diff(want, lastWarnings(v, "same PMD")); diff != "" {
 		t.Errorf("warnings (-want +got):\n%s", diff)
 	}
-	call(t, cs, "analysis.getReports", map[string]any{"reports": []string{"build/reports/pmd.sarif", "build/pmd/pmd.xml"}, "tools": []string{"PMD"}, "group": false, "limit": 200, "maxTokens": 25000, "context": false}).decode(t, &v)
+	call(t, cs, "analysis.getReports", map[string]any{"reports": []string{"build/reports/pmd.xml", "build/reports/pmd.sarif"}, "tools": []string{"PMD"}, "group": false, "limit": 200, "maxTokens": 25000, "context": false}).decode(t, &v)
 	if v.Summary.Total != tooltest.SamplePMD || len(v.Findings) != tooltest.SamplePMD {
 		t.Errorf("named: %d findings, %d on the page, want %d", v.Summary.Total, len(v.Findings), tooltest.SamplePMD)
 	}
-	if diff := cmp.Diff(map[string][]string{"build/reports/pmd.sarif": {"build/pmd/pmd.xml is the same PMD 7.28.0 run in another format (84 findings alike): counted once"}}, lastWarnings(v, "same PMD")); diff != "" {
+	if diff := cmp.Diff(map[string][]string{"build/reports/pmd.xml": {"build/reports/pmd.sarif is the same PMD 7.28.0 run in another format (84 findings alike): counted once"}}, lastWarnings(v, "same PMD")); diff != "" {
 		t.Errorf("named: warnings (-want +got):\n%s", diff)
+	}
+
+	copyTo(t, filepath.Join(root, "testdata", "pmd-xml", "pmd.xml"), filepath.Join(g.Dir, "build", "pmd", "main.xml"), false)
+	call(t, cs, "analysis.getReports", map[string]any{"reports": []string{"build/pmd/main.xml", "build/reports/pmd.sarif"}, "summaryOnly": true}).decode(t, &v)
+	if v.Summary.Total != 2*tooltest.SamplePMD || len(v.Inputs) != 2 {
+		t.Errorf("apart: %d findings from %d reports, want %d from 2", v.Summary.Total, len(v.Inputs), 2*tooltest.SamplePMD)
+	}
+	apart := " holds the same 84 findings of PMD 7.28.0 in another format, but lies in another directory: both counted (one run's formats lie side by side)"
+	if diff := cmp.Diff(map[string][]string{"build/pmd/main.xml": {"build/reports/pmd.sarif" + apart}, "build/reports/pmd.sarif": {"build/pmd/main.xml" + apart}},
+		lastWarnings(v, "same 84 findings")); diff != "" {
+		t.Errorf("apart: warnings (-want +got):\n%s", diff)
+	}
+}
+
+// TestSameRunClaimed: a SARIF log committed in the repository that claims
+// to be the run of the real target/pmd.xml (hostile.ClaimedRun: PMD 7.0.0,
+// its rules at its base names and lines) leaves it whole: the first answer
+// counts both reports and shows the real priority-1 HardCodedCryptoKey
+// first; two modules' reports (hostile.TwoModules) are both counted.
+func TestSameRunClaimed(t *testing.T) {
+	tests := []struct {
+		name   string
+		make   func(dir string) error
+		total  int
+		leader string // the first finding's path and rule ("" any)
+	}{
+		{"a SARIF elsewhere claiming the run", hostile.ClaimedRun, 4, "src/main/java/com/example/Crypto.java HardCodedCryptoKey"},
+		{"two modules", hostile.TwoModules, 2, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := tt.make(dir); err != nil {
+				t.Fatal(err)
+			}
+			cs, _ := connect(t, mcpserver.Options{Root: dir})
+			var v view
+			call(t, cs, "analysis.getReports", nil).decode(t, &v)
+			if v.Summary.Total != tt.total || len(v.Inputs) != 2 || len(v.Findings) == 0 {
+				t.Fatalf("%d findings from %d reports, %d shown; want %d from 2", v.Summary.Total, len(v.Inputs), len(v.Findings), tt.total)
+			}
+			if w := lastWarnings(v, "same"); len(w) > 0 {
+				t.Errorf("warnings %v, want none", w)
+			}
+			if got := v.Findings[0].Path + " " + v.Findings[0].Rule; tt.leader != "" && got != tt.leader {
+				t.Errorf("the first finding is %s, want %s", got, tt.leader)
+			}
+		})
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/recap-dev/recap/internal/english"
 	"github.com/recap-dev/recap/reports"
 )
 
@@ -82,8 +83,8 @@ func sameRuns(srcs []source, notes map[int][]string, opts ReadOptions) ([]source
 			c, d := cs[p.Keep], cs[p.Drop]
 			a, b := srcs[c.i].name, srcs[d.i].name
 			if p.Apart {
-				note(c.i, fmt.Sprintf("%s holds the same %d findings of %s in %s, but lies in another directory: both counted (one run's formats lie side by side)", b, p.Findings, p.Run, opts.formats().about(d.format)))
-				note(d.i, fmt.Sprintf("%s holds the same %d findings of %s in %s, but lies in another directory: both counted (one run's formats lie side by side)", a, p.Findings, p.Run, opts.formats().about(c.format)))
+				note(c.i, fmt.Sprintf("%s holds the same %s of %s in %s, but lies in another directory: both counted (one run's formats lie side by side)", b, english.Plural(p.Findings, "finding", "findings"), p.Run, opts.formats().about(d.format)))
+				note(d.i, fmt.Sprintf("%s holds the same %s of %s in %s, but lies in another directory: both counted (one run's formats lie side by side)", a, english.Plural(p.Findings, "finding", "findings"), p.Run, opts.formats().about(c.format)))
 				continue
 			}
 			drop[d.i] = true
