@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -66,7 +67,7 @@ func PMDSARIF(version string, vs []PMDViolation) string {
 		}
 		uri := filepath.ToSlash(v.File)
 		if strings.HasPrefix(uri, "/") {
-			uri = "file://" + uri
+			uri = (&url.URL{Scheme: "file", Path: uri}).String() // escaped as Java's File.toURI does (# is %23)
 		}
 		level := "warning"
 		switch {
