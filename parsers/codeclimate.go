@@ -22,7 +22,9 @@ import (
 //     after reference sigils are taken out again, see stripJoiners);
 //   - check_name is the rule, without the tool's "engine_name/" prefix
 //     recap's output adds;
-//   - engine_name is the tool ("Code Quality" when the report names none);
+//   - engine_name is the tool (when the report names none: ESLint for an
+//     issue as ESLint's formatter writes it, see eslintFormatted, else
+//     "Code Quality");
 //   - severity info and minor are note, major warning, critical and blocker
 //     error (codeClimateSeverity);
 //   - location.path, location.lines.begin and end or location.positions'

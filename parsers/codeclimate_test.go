@@ -24,9 +24,9 @@ func TestCodeClimateReports(t *testing.T) {
 	}{
 		{"eslint-9.39.5.json", "/builds/acme/web", 14, map[reports.Severity]int{reports.SeverityError: 1, reports.SeverityWarning: 10, reports.SeverityNote: 3},
 			[]reports.Finding{
-				{Tool: "Code Quality", Rule: "no-unused-vars", Category: reports.CategoryErrorProne, ToolCategory: "Bug Risk", Severity: reports.SeverityWarning,
+				{Tool: "ESLint", Rule: "no-unused-vars", Category: reports.CategoryErrorProne, ToolCategory: "Bug Risk", Severity: reports.SeverityWarning,
 					Message: "'unused' is assigned a value but never used.", Path: "src/cart.js", Line: 3, EndLine: 3, Column: 5},
-				{Tool: "Code Quality", Rule: "", Category: reports.CategoryCodeStyle, ToolCategory: "Style", Severity: reports.SeverityError,
+				{Tool: "ESLint", Rule: "", Category: reports.CategoryCodeStyle, ToolCategory: "Style", Severity: reports.SeverityError,
 					Message: "Parsing error: Identifier 't' has already been declared", Path: "src/order.js", Line: 6, EndLine: 6, Column: 9},
 			}},
 		{"stylelint-16.26.1.json", "/builds/acme/web", 7, map[reports.Severity]int{reports.SeverityWarning: 7},
