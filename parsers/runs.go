@@ -237,6 +237,15 @@ func (o ReadOptions) peekTool(src source) (Format, string) {
 		tool = string(format)
 	case FormatCheckstyle, FormatCodeClimate:
 		tool = o.firstTool(format, head) // written by many tools: ESLint's, Checkstyle's, …
+		if tool == "" && format == FormatCheckstyle {
+			// No finding in the head (a file element for each file, even
+			// clean ones): ESLint's formatter writes the format's version
+			// 4.3, Checkstyle its own.
+			tool = "checkstyle"
+			if bytes.Contains(head, []byte(`<checkstyle version="4.3"`)) {
+				tool = "eslint"
+			}
+		}
 	}
 	tool = strings.ToLower(tool)
 	if tool == "findbugs" {

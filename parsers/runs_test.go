@@ -287,3 +287,45 @@ func TestSameRunAttacks(t *testing.T) {
 		})
 	}
 }
+
+// TestSameRunCleanFilesFirst: a Checkstyle XML whose first finding lies
+// past the 64 KiB looked at for its tool (a file element for each clean
+// file first, as Checkstyle and ESLint write them) is still compared with
+// its run's SARIF: Checkstyle's by its own name, ESLint's by the format's
+// version 4.3 it writes.
+func TestSameRunCleanFilesFirst(t *testing.T) {
+	clean := strings.Repeat(`<file name="/ci/src/Clean.java"></file>`, 3000)
+	tests := []struct {
+		name, xml, sarif string
+	}{
+		{"Checkstyle", `<?xml version="1.0" encoding="UTF-8"?><checkstyle version="10.12.0">` + clean +
+			`<file name="/ci/src/A.java"><error line="3" column="5" severity="warning" message="Line is longer than 100 characters." source="com.puppycrawl.tools.checkstyle.checks.sizes.LineLengthCheck"/></file></checkstyle>`,
+			`{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"Checkstyle","version":"10.12.0","rules":[{"id":"com.puppycrawl.tools.checkstyle.checks.sizes.LineLengthCheck"}]}},` +
+				`"results":[{"ruleId":"com.puppycrawl.tools.checkstyle.checks.sizes.LineLengthCheck","level":"warning","message":{"text":"Line is longer than 100 characters."},` +
+				`"locations":[{"physicalLocation":{"artifactLocation":{"uri":"file:///ci/src/A.java"},"region":{"startLine":3,"startColumn":5}}}]}]}]}`},
+		{"ESLint", `<?xml version="1.0" encoding="utf-8"?><checkstyle version="4.3">` + strings.ReplaceAll(clean, "Clean.java", "clean.js") +
+			`<file name="/ci/src/a.js"><error line="1" column="1" severity="error" message="Unexpected var, use let or const instead. (no-var)" source="eslint.rules.no-var" /></file></checkstyle>`,
+			`{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"ESLint","version":"10.15.0","rules":[{"id":"no-var"}]}},` +
+				`"results":[{"ruleId":"no-var","level":"error","message":{"text":"Unexpected var, use let or const instead."},` +
+				`"locations":[{"physicalLocation":{"artifactLocation":{"uri":"file:///ci/src/a.js"},"region":{"startLine":1,"startColumn":1}}}]}]}]}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "report.xml"), []byte(tt.xml), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, "report.sarif"), []byte(tt.sarif), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			n := 0
+			inputs, err := parsers.ReadAll([]string{dir}, parsers.ReadOptions{Root: dir}, func(reports.Finding) error { n++; return nil })
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n != 1 || len(inputs) != 1 || len(sameNotes(inputs, dir)) != 1 {
+				t.Errorf("%d findings from %d inputs (notes %q), want 1 from 1, counted once", n, len(inputs), sameNotes(inputs, dir))
+			}
+		})
+	}
+}
