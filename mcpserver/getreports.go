@@ -269,7 +269,9 @@ func (s *Server) query(ctx context.Context, in *GetReportsIn) (b *buffer, stream
 		return nil, nil, toolErrorf(CodeBadArgument, "filterMode chooses the lines of changedSince: give changedSince (a revision, for example main)")
 	}
 	if in.ChangedSince != "" {
-		q.Changes = &pipeline.Changes{Root: s.root.dir, Since: in.ChangedSince, Mode: mode}
+		if q.Changes, err = s.root.changes(pipeline.Changes{Since: in.ChangedSince, Mode: mode}); err != nil {
+			return nil, nil, gitError("changedSince", err)
+		}
 	} else {
 		key = sessionName(ctx) + "\x00" + cfgKey + "\x00" + queryKey(in, files, baseFiles) // a session reuses its own buffers only
 		if b := s.buffers.lookup(key); b != nil {
