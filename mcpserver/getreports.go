@@ -472,7 +472,7 @@ func (s *Server) reportFiles(in *GetReportsIn, baseline []file) (g found, copies
 			g.big = slices.DeleteFunc(g.big, func(f file) bool { return isBase[f.abs] })
 		}
 		if err == nil && len(g.files) == 0 {
-			if len(g.big) > 0 || g.stopped != "" {
+			if len(g.big) > 0 || g.stopped != "" || g.skipped.n > 0 {
 				err = noReport("the root "+s.root.dir, g, s.root)
 			} else {
 				err = toolErrorf(CodeNotFound, "no %s report under the root %s: run the analysis first (PMD: --format sarif; Checkstyle: -f xml; SpotBugs: -xml), or give reports", parsers.FormatTitles("or"), s.root.dir)
