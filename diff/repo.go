@@ -220,7 +220,7 @@ func gitDir(wt *os.Root, top string) (*os.Root, string, error) {
 	line, _, _ := strings.Cut(string(b), "\n")
 	target, ok := strings.CutPrefix(strings.TrimSpace(line), "gitdir:")
 	if !ok {
-		return nil, "", fmt.Errorf("%s: a .git file without gitdir:", filepath.Join(top, git.GitDirName))
+		return nil, "", fmt.Errorf("%s: a .git file that names no gitdir", filepath.Join(top, git.GitDirName))
 	}
 	target = strings.TrimSpace(target)
 	if !filepath.IsAbs(target) {
