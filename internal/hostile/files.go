@@ -349,6 +349,37 @@ func filesCases() []Case {
 			},
 		},
 		{
+			Name: "MCP: the root swapped for a link to another repository", Bound: StreamBound, Run: swappedRootRun, Tools: []string{"git"},
+			Check: func(r *Result) error {
+				if r.Code != 0 {
+					return fmt.Errorf("%s", r.Stdout)
+				}
+				return nil
+			},
+		},
+		{
+			Name: "MCP: an unknown tool of 1 MB", Size: 1 << 20, Full: 1 << 20, Bound: StreamBound, Run: longToolRun,
+			Check: func(r *Result) error {
+				if r.Code != 0 || !bytes.Contains(r.Stdout, []byte("xxx…")) {
+					return fmt.Errorf("%.300s", r.Stdout)
+				}
+				return nil
+			},
+		},
+		{
+			Name: "findings: a 309-digit --offset", Bound: StreamBound,
+			Make: func(dir string, _ int64) ([]string, io.Reader, string, error) {
+				return []string{"findings", "--offset", strings.Repeat("9", 309), "pmd.sarif"}, nil, "--offset of 309 digits",
+					os.WriteFile(filepath.Join(dir, "pmd.sarif"), []byte(tinySARIF(0)), 0o644)
+			},
+			Check: func(r *Result) error {
+				if r.Code != 2 || len(r.Stderr) > 400 || !bytes.Contains(r.Stderr, []byte("999…")) {
+					return fmt.Errorf("exit %d: %.300s", r.Code, r.Stderr)
+				}
+				return nil
+			},
+		},
+		{
 			Name: "MCP over HTTP: bodies that never end", Size: 60, Full: 600, Bound: AnyBound, Run: slowBodiesRun,
 			Check: func(r *Result) error {
 				if r.Code != 0 {
