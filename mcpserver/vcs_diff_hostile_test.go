@@ -63,7 +63,8 @@ func TestDiffReadsAsGit(t *testing.T) {
 // TestDiffRootSwapped: with the root's directory renamed away and a link
 // to a sibling repository put in its place while the server runs, vcs.diff
 // (the working tree, and base...head) and getReports' changedSince go on
-// reading the repository the server opened at start, never the sibling's:
+// reading the repository the server opened at start, never the sibling's
+// (in whose working tree Main.java did not change):
 // at the top level, below it (the top swapped), and in a linked worktree.
 func TestDiffRootSwapped(t *testing.T) {
 	cases := map[string]struct {
@@ -100,6 +101,17 @@ func TestDiffRootSwapped(t *testing.T) {
 			sibling.Write(map[string]string{"app/Other.java": "class Other { String SIBLING; }\n"})
 
 			served, swap := c.make(t, orig, sibling)
+			// a report of a finding on Main.java, which changed in the
+			// original's working tree and not in the sibling's
+			uri := "app/Main.java"
+			if filepath.Base(served) == "app" {
+				uri = "Main.java"
+			}
+			report := `{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"PMD","version":"7.0.0"}},"results":[{"ruleId":"R","level":"warning","message":{"text":"m"},` +
+				`"locations":[{"physicalLocation":{"artifactLocation":{"uri":"` + uri + `"},"region":{"startLine":1}}}]}]}]}`
+			if err := os.WriteFile(filepath.Join(served, "pmd.sarif"), []byte(report), 0o644); err != nil {
+				t.Fatal(err)
+			}
 			cs, _ := connect(t, mcpserver.Options{Root: served})
 			before := call(t, cs, "vcs.diff", nil)
 			if before.isErr || !strings.Contains(string(before.raw), "Main.java") {
@@ -122,6 +134,11 @@ func TestDiffRootSwapped(t *testing.T) {
 				case !strings.Contains(got, "Main.java"):
 					t.Errorf("vcs.diff %v after the swap: the original's change is not there: %.600s", args, got)
 				}
+			}
+			var v view
+			call(t, cs, "analysis.getReports", map[string]any{"reports": []string{"pmd.sarif"}, "changedSince": "main", "summaryOnly": true}).decode(t, &v)
+			if v.Summary.Total != 1 {
+				t.Errorf("getReports changedSince main after the swap: %d findings on changed lines, want the 1 on the original's changed Main.java", v.Summary.Total)
 			}
 		})
 	}
