@@ -120,6 +120,13 @@ install() {
 	archive="recap_${tag#v}_${os}_${arch}.${ext}"
 	base="${RECAP_DOWNLOAD_URL:-${GITHUB_SERVER_URL:-https://github.com}/${RECAP_ACTION_REPOSITORY:-recap-dev/recap}/releases/download}/$tag"
 	tmp=$(mktemp -d) || return 2
+	# The download (possibly tampered with) is removed whatever happens
+	# next: a failed fetch, a checksum that does not match, a failed
+	# extraction, a signal.
+	install_tmp=$tmp
+	trap 'rm -rf "$install_tmp"' EXIT
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
 	if ! fetch "$base/checksums.txt" "$tmp/checksums.txt" || ! fetch "$base/$archive" "$tmp/$archive"; then
 		echo "recap: the release $tag has no $archive or checksums.txt at $base: building recap from the action's source" >&2
 		echo "installed=false" >>"$GITHUB_OUTPUT"

@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime"
 	"sort"
@@ -15,6 +16,7 @@ import (
 	"sync/atomic"
 	"syscall"
 
+	"github.com/go-git/go-billy/v5"
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/cache"
@@ -22,6 +24,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/storage/filesystem"
+	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
 )
 
 // renameScore is git's default similarity for a rename (50%).
@@ -333,11 +336,7 @@ func (r *Repo) WorkingTreeSince(ctx context.Context, rev string) (_ []File, err 
 	if err := gitlinks(ctx, tree, func(p string) { paths[p] = true }); err != nil {
 		return nil, err
 	}
-	root, err := os.OpenRoot(r.Root)
-	if err != nil {
-		return nil, fmt.Errorf("the working tree: %w", err)
-	}
-	defer root.Close()
+	root := r.top
 	st2 := r.storage(cache.NewObjectLRU(8 * cache.MiByte))
 	defer st2.close()
 	var files []File
@@ -599,18 +598,18 @@ func isGone(err error) bool {
 
 // submoduleHead is the commit checked out in the submodule at p, when it
 // is checked out: its .git (a directory, or a file naming one) must lie
-// inside the repository.
+// inside the working tree, and is read through it.
 func (r *Repo) submoduleHead(p string) (plumbing.Hash, bool) {
-	dir := filepath.Join(r.Root, filepath.FromSlash(p))
-	gitPath := filepath.Join(dir, ".git")
-	fi, err := os.Lstat(gitPath)
+	dir := path.Clean(p)
+	gitPath := path.Join(dir, git.GitDirName)
+	fi, err := r.top.Lstat(filepath.FromSlash(gitPath))
 	if err != nil {
 		return plumbing.ZeroHash, false
 	}
 	gitDir := gitPath
 	if fi.Mode().IsRegular() {
-		b, err := os.ReadFile(gitPath)
-		if err != nil || len(b) > 4096 {
+		b, err := readSmall(r.top, filepath.FromSlash(gitPath))
+		if err != nil {
 			return plumbing.ZeroHash, false
 		}
 		line, _, _ := strings.Cut(string(b), "\n")
@@ -618,18 +617,44 @@ func (r *Repo) submoduleHead(p string) (plumbing.Hash, bool) {
 		if !ok {
 			return plumbing.ZeroHash, false
 		}
-		target = strings.TrimSpace(target)
-		if !filepath.IsAbs(target) {
-			target = filepath.Join(dir, target)
+		target = filepath.ToSlash(strings.TrimSpace(target))
+		if path.IsAbs(target) {
+			rel, err := filepath.Rel(r.Root, filepath.FromSlash(target))
+			if err != nil {
+				return plumbing.ZeroHash, false
+			}
+			target = filepath.ToSlash(rel)
+		} else {
+			target = path.Join(dir, target)
 		}
-		gitDir = target
+		gitDir = path.Clean(target)
 	} else if !fi.IsDir() {
 		return plumbing.ZeroHash, false
 	}
-	if !inside(r.Root, gitDir) {
+	if gitDir == ".." || strings.HasPrefix(gitDir, "../") {
+		return plumbing.ZeroHash, false // outside the working tree
+	}
+	dot, err := r.top.OpenRoot(filepath.FromSlash(gitDir)) // a link out is refused
+	if err != nil {
 		return plumbing.ZeroHash, false
 	}
-	sub, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{EnableDotGitCommonDir: true})
+	defer dot.Close()
+	var fs billy.Filesystem = rootFS{r: dot, base: filepath.Join(r.Root, filepath.FromSlash(gitDir))}
+	if b, err := readSmall(dot, "commondir"); err == nil {
+		// a linked worktree inside a submodule: its common directory
+		// must lie inside the working tree too
+		common := path.Clean(path.Join(gitDir, filepath.ToSlash(strings.TrimSpace(string(b)))))
+		if path.IsAbs(common) || common == ".." || strings.HasPrefix(common, "../") {
+			return plumbing.ZeroHash, false
+		}
+		c, err := r.top.OpenRoot(filepath.FromSlash(common))
+		if err != nil {
+			return plumbing.ZeroHash, false
+		}
+		defer c.Close()
+		fs = dotgit.NewRepositoryFilesystem(fs, rootFS{r: c, base: filepath.Join(r.Root, filepath.FromSlash(common))})
+	}
+	sub, err := git.Open(filesystem.NewStorage(fs, cache.NewObjectLRU(cache.MiByte)), nil)
 	if err != nil {
 		return plumbing.ZeroHash, false
 	}
@@ -638,20 +663,6 @@ func (r *Repo) submoduleHead(p string) (plumbing.Hash, bool) {
 		return plumbing.ZeroHash, false
 	}
 	return ref.Hash(), true
-}
-
-// inside reports whether path, its links resolved, lies under root.
-func inside(root, path string) bool {
-	realRoot, err := filepath.EvalSymlinks(root)
-	if err != nil {
-		return false
-	}
-	real, err := filepath.EvalSymlinks(path)
-	if err != nil {
-		return false
-	}
-	rel, err := filepath.Rel(realRoot, real)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 func sortFiles(files []File) {

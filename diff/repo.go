@@ -4,15 +4,21 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"path"
+	"path/filepath"
 	"strings"
+	"syscall"
 
+	"github.com/go-git/go-billy/v5"
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/storage/filesystem"
+	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
 	"github.com/recap-dev/recap/internal/content"
 )
 
@@ -27,28 +33,224 @@ type Repo struct {
 	// objects is the object cache of the revision diffs' storages, kept
 	// across calls (see Repo.storage).
 	objects cache.Object
-	// Root is the top level of the working tree.
+	// Root is the top level of the working tree, as it was opened (for
+	// messages and the placing of paths: nothing is read by it).
 	Root string
+	// opened are the directories the Repo reads through; top is the
+	// working tree's.
+	opened *opened
+	shared *opened // a Reopen's: r's, not closed by it
+	top    *os.Root
+	// dir is the directory Open was given (absolute), sub its place in
+	// the working tree then (see Repo.Sub).
+	dir, sub string
 	// ChangedLines makes Revisions and WorkingTree also fill each file's
 	// Changed lines, with a second, whitespace-blind diff of the whole file,
 	// for NewIndex. Without it the index looks at each hunk alone.
 	ChangedLines bool
 }
 
-// Open opens the repository that holds dir (dir or a directory above it).
+// Open opens the repository that holds dir (dir or a directory above it),
+// once: its top level, its git directory and the common directory of a
+// linked worktree are opened as directories ([os.Root]) when it is found,
+// and everything the Repo reads after (objects, references, the index, the
+// working tree, submodules) is read through them, never by path again. A
+// directory renamed away and replaced by a link to another repository
+// after Open is not read: the Repo goes on reading the one it opened.
+// Close releases the directories.
 func Open(dir string) (*Repo, error) {
-	r, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
+	abs, err := filepath.Abs(dir)
 	if err != nil {
-		if errors.Is(err, git.ErrRepositoryNotExists) {
+		return nil, err
+	}
+	top, err := findTop(abs)
+	if errors.Is(err, ErrNotRepository) {
+		return nil, repoErrorf(ErrNotRepository, "%s is not inside a git repository", dir)
+	}
+	if err != nil {
+		return nil, err
+	}
+	o := &opened{}
+	r, err := o.open(top)
+	if err != nil {
+		o.close()
+		if errors.Is(err, fs.ErrNotExist) {
 			return nil, repoErrorf(ErrNotRepository, "%s is not inside a git repository", dir)
 		}
-		return nil, fmt.Errorf("opening the git repository at %s: %w", dir, err)
+		return nil, fmt.Errorf("opening the git repository at %s: %w", top, err)
 	}
-	root := dir
-	if wt, err := r.Worktree(); err == nil {
-		root = wt.Filesystem.Root()
+	return &Repo{repo: r, Root: top, objects: cache.NewObjectLRU(objectCache), opened: o, top: o.roots[0],
+		dir: abs, sub: below(top, abs)}, nil
+}
+
+// Sub is dir's place in the working tree, slash-separated ("" for the top
+// level, or a directory outside it): the diff's files under it are
+// dir's. For the directory Open was given it is what it was then.
+func (r *Repo) Sub(dir string) string {
+	if abs, err := filepath.Abs(dir); err == nil && abs == r.dir {
+		return r.sub
 	}
-	return &Repo{repo: r, Root: root, objects: cache.NewObjectLRU(objectCache)}, nil
+	return below(r.Root, dir)
+}
+
+// below is dir relative to top, their links resolved; "" when dir is top
+// or not under it.
+func below(top, dir string) string {
+	if real, err := filepath.EvalSymlinks(top); err == nil {
+		top = real
+	}
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	rel, err := filepath.Rel(top, dir)
+	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return ""
+	}
+	return filepath.ToSlash(rel)
+}
+
+// findTop is the directory at or above abs that holds .git, as git finds
+// it (a file is looked from its directory).
+func findTop(abs string) (string, error) {
+	p := abs
+	if st, err := os.Stat(p); err == nil && !st.IsDir() {
+		p = filepath.Dir(p)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(p, git.GitDirName)); err == nil {
+			return p, nil
+		} else if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
+			return "", fmt.Errorf("opening the git repository at %s: %w", p, err)
+		}
+		up := filepath.Dir(p)
+		if up == p {
+			return "", repoErrorf(ErrNotRepository, "%s is not inside a git repository", abs)
+		}
+		p = up
+	}
+}
+
+// opened are the directories a Repo opened, the top level first.
+type opened struct {
+	roots        []*os.Root
+	repoFS, wtFS billy.Filesystem // the git directory (and common one), the working tree
+}
+
+func (o *opened) add(r *os.Root) *os.Root { o.roots = append(o.roots, r); return r }
+
+func (o *opened) close() {
+	for _, r := range o.roots {
+		r.Close()
+	}
+}
+
+// maxGitFile bounds a .git file and a commondir file read.
+const maxGitFile = 4096
+
+// open opens the working tree at top, its git directory (.git, or the
+// directory a .git file names) and the common directory a linked
+// worktree's git directory names, and go-git's repository over them.
+func (o *opened) open(top string) (*git.Repository, error) {
+	wt, err := os.OpenRoot(top)
+	if err != nil {
+		return nil, err
+	}
+	o.add(wt)
+	dot, dotPath, err := gitDir(wt, top)
+	if err != nil {
+		return nil, err
+	}
+	o.add(dot)
+	var repoFS billy.Filesystem = rootFS{r: dot, base: dotPath}
+	if b, err := readSmall(dot, "commondir"); err == nil {
+		common := strings.TrimSpace(string(b))
+		if !filepath.IsAbs(common) {
+			common = filepath.Join(dotPath, common)
+		}
+		c, err := os.OpenRoot(common)
+		if err != nil {
+			return nil, fmt.Errorf("the common directory of %s: %w", dotPath, err)
+		}
+		o.add(c)
+		repoFS = dotgit.NewRepositoryFilesystem(repoFS, rootFS{r: c, base: common})
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	o.repoFS, o.wtFS = repoFS, rootFS{r: wt, base: top}
+	return o.repository()
+}
+
+// repository is a go-git repository over the opened directories.
+func (o *opened) repository() (*git.Repository, error) {
+	return git.Open(filesystem.NewStorage(o.repoFS, cache.NewObjectLRUDefault()), o.wtFS)
+}
+
+// Reopen gives a Repo of its own over the directories r opened (go-git's
+// repositories are not safe for concurrent use): a server that opened its
+// repository once at start reopens it for each call, and reads the same
+// directories whatever became of their paths since. Closing it closes
+// nothing; r's Close does.
+func (r *Repo) Reopen() (*Repo, error) {
+	o := r.opened
+	if o == nil {
+		o = r.shared
+	}
+	g, err := o.repository()
+	if err != nil {
+		return nil, fmt.Errorf("opening the git repository at %s again: %w", r.Root, err)
+	}
+	return &Repo{repo: g, Root: r.Root, objects: r.objects, top: r.top, dir: r.dir, sub: r.sub, shared: o}, nil
+}
+
+// gitDir opens the git directory of the working tree wt (at top): .git,
+// or the directory a .git file names ("gitdir: PATH").
+func gitDir(wt *os.Root, top string) (*os.Root, string, error) {
+	st, err := wt.Stat(git.GitDirName)
+	if err != nil {
+		return nil, "", err
+	}
+	if st.IsDir() {
+		r, err := wt.OpenRoot(git.GitDirName)
+		return r, filepath.Join(top, git.GitDirName), err
+	}
+	b, err := readSmall(wt, git.GitDirName)
+	if err != nil {
+		return nil, "", err
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	target, ok := strings.CutPrefix(strings.TrimSpace(line), "gitdir:")
+	if !ok {
+		return nil, "", fmt.Errorf("%s: a .git file that names no gitdir", filepath.Join(top, git.GitDirName))
+	}
+	target = strings.TrimSpace(target)
+	if !filepath.IsAbs(target) {
+		target = filepath.Join(top, target)
+	}
+	r, err := os.OpenRoot(target)
+	return r, target, err
+}
+
+// readSmall reads a small file of r (a .git file, commondir).
+func readSmall(r *os.Root, name string) ([]byte, error) {
+	f, err := r.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxGitFile+1))
+	if err == nil && len(b) > maxGitFile {
+		err = fmt.Errorf("%s: over %d bytes", name, maxGitFile)
+	}
+	return b, err
+}
+
+// Close releases the directories the repository was opened with; a Repo
+// is not read after.
+func (r *Repo) Close() error {
+	if r.opened != nil {
+		r.opened.close()
+	}
+	return nil
 }
 
 // Commit resolves rev (a branch, tag, commit hash, HEAD~N, …) to a commit.

@@ -269,7 +269,9 @@ func (s *Server) query(ctx context.Context, in *GetReportsIn) (b *buffer, stream
 		return nil, nil, toolErrorf(CodeBadArgument, "filterMode chooses the lines of changedSince: give changedSince (a revision, for example main)")
 	}
 	if in.ChangedSince != "" {
-		q.Changes = &pipeline.Changes{Root: s.root.dir, Since: in.ChangedSince, Mode: mode}
+		if q.Changes, err = s.root.changes(pipeline.Changes{Since: in.ChangedSince, Mode: mode}); err != nil {
+			return nil, nil, gitError("changedSince", err)
+		}
 	} else {
 		key = sessionName(ctx) + "\x00" + cfgKey + "\x00" + queryKey(in, files, baseFiles) // a session reuses its own buffers only
 		if b := s.buffers.lookup(key); b != nil {
@@ -470,7 +472,7 @@ func (s *Server) reportFiles(in *GetReportsIn, baseline []file) (g found, copies
 			g.big = slices.DeleteFunc(g.big, func(f file) bool { return isBase[f.abs] })
 		}
 		if err == nil && len(g.files) == 0 {
-			if len(g.big) > 0 || g.stopped != "" {
+			if len(g.big) > 0 || g.stopped != "" || g.skipped.n > 0 {
 				err = noReport("the root "+s.root.dir, g, s.root)
 			} else {
 				err = toolErrorf(CodeNotFound, "no %s report under the root %s: run the analysis first (PMD: --format sarif; Checkstyle: -f xml; SpotBugs: -xml), or give reports", parsers.FormatTitles("or"), s.root.dir)

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
@@ -41,6 +42,11 @@ type HTTPOptions struct {
 	// that 600 connections sending 4 MiB bodies slowly hold this much, not
 	// 2.4 GB. A body has BodyReadTimeout to arrive whole.
 	MaxBodyBytesInFlight int64
+	// MaxSessions bounds the sessions open at once (DefaultMaxSessions
+	// when zero): a new one past it closes the least recently used
+	// session without a request in flight; when each has one, initialize
+	// is refused with 503 and a JSON-RPC error that says so.
+	MaxSessions int
 }
 
 // Bounds of the request bodies being read.
@@ -82,7 +88,11 @@ func (s *Server) HTTPHandler(o HTTPOptions) http.Handler {
 	if o.MaxBodyBytesInFlight <= 0 {
 		o.MaxBodyBytesInFlight = DefaultMaxBodyBytesInFlight
 	}
-	c := &httpChecks{next: h, allowed: allowed, calls: map[callKey]context.CancelFunc{}, bodyRoom: o.MaxBodyBytesInFlight}
+	if o.MaxSessions <= 0 {
+		o.MaxSessions = DefaultMaxSessions
+	}
+	c := &httpChecks{next: h, allowed: allowed, calls: map[callKey]context.CancelFunc{}, bodyRoom: o.MaxBodyBytesInFlight,
+		sessions: newHTTPSessions(o.MaxSessions, s.liveSessions, s.closeSession), log: s.log}
 	if o.Token != "" {
 		c.token = []byte(o.Token)
 	}
@@ -107,6 +117,29 @@ type httpChecks struct {
 
 	bodyMu   sync.Mutex
 	bodyRoom int64 // the bytes bodies may still take (MaxBodyBytesInFlight less those held)
+
+	sessions *httpSessions
+	log      *slog.Logger
+}
+
+// liveSessions are the ids of the MCP sessions open.
+func (s *Server) liveSessions() map[string]bool {
+	live := map[string]bool{}
+	for ss := range s.srv.Sessions() {
+		live[ss.ID()] = true
+	}
+	return live
+}
+
+// closeSession closes the MCP session id (its buffers are dropped as it
+// ends).
+func (s *Server) closeSession(id string) {
+	for ss := range s.srv.Sessions() {
+		if ss.ID() == id {
+			ss.Close()
+			return
+		}
+	}
 }
 
 // errBodyRoom: the bodies held take all the room there is.
@@ -183,8 +216,16 @@ func (c *httpChecks) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if origin := r.Header.Get("Origin"); origin != "" && !c.trusted(origin, r) {
-		http.Error(w, fmt.Sprintf("Forbidden: Origin %s is not this server's: recap mcp serves browser pages of its own origin only (see --allow-origin)", origin), http.StatusForbidden)
+		http.Error(w, fmt.Sprintf("Forbidden: Origin %s is not this server's: recap mcp serves browser pages of its own origin only (see --allow-origin)", cutHost(origin)), http.StatusForbidden)
 		return
+	}
+	if id := r.Header.Get("Mcp-Session-Id"); id != "" {
+		switch r.Method {
+		case http.MethodPost:
+			defer c.sessions.begin(id)()
+		case http.MethodDelete:
+			defer c.sessions.forget(id)
+		}
 	}
 	if r.Method != http.MethodPost || r.Body == nil {
 		c.next.ServeHTTP(w, r)
@@ -219,14 +260,27 @@ func (c *httpChecks) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case session == "" && msg.Method != "initialize":
 		writeRPCError(w, http.StatusBadRequest, id, jsonrpc.CodeInvalidRequest,
-			fmt.Sprintf("Bad Request: %s needs the Mcp-Session-Id header of a session: initialize one first", msg.Method))
+			fmt.Sprintf("Bad Request: %s needs the Mcp-Session-Id header of a session: initialize one first", cut(msg.Method)))
 		return
 	case !knownMethods[msg.Method]:
 		if !isCall { // an unknown notification is dropped
 			w.WriteHeader(http.StatusAccepted)
 			return
 		}
-		writeRPCError(w, http.StatusOK, id, jsonrpc.CodeMethodNotFound, fmt.Sprintf("Method not found: %q", msg.Method))
+		writeRPCError(w, http.StatusOK, id, jsonrpc.CodeMethodNotFound, fmt.Sprintf("Method not found: %q", cut(msg.Method)))
+		return
+	case session == "" && msg.Method == "initialize":
+		made, closed, err := c.sessions.admit()
+		if err != nil {
+			writeRPCError(w, http.StatusServiceUnavailable, id, jsonrpc.CodeInternalError,
+				fmt.Sprintf("Service Unavailable: the server has %d sessions open, its bound, and each is serving a request: try again when one ends, or end a session of yours (DELETE with its Mcp-Session-Id)", c.sessions.max))
+			return
+		}
+		if closed != "" {
+			c.log.Info("closed the least recently used HTTP session for a new one", "closed", closed, "bound", c.sessions.max)
+		}
+		c.next.ServeHTTP(w, r)
+		made(w.Header().Get("Mcp-Session-Id"))
 		return
 	case msg.Method == "notifications/cancelled":
 		if cid, ok := cancelledID(msg.Params); ok {

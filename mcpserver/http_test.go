@@ -68,3 +68,62 @@ func TestHTTPHostAndToken(t *testing.T) {
 		ts.Close()
 	}
 }
+
+// TestHTTPSessionBound: past MaxSessions a new session closes the least
+// recently used one (a request refreshes a session), and the others go on.
+func TestHTTPSessionBound(t *testing.T) {
+	g := workspace(t)
+	s := newServer(t, mcpserver.Options{Root: g.Dir})
+	ts := httptest.NewServer(s.HTTPHandler(mcpserver.HTTPOptions{MaxSessions: 3}))
+	defer ts.Close()
+	post := func(session, body string) int {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodPost, ts.URL, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+		if session != "" {
+			req.Header.Set("Mcp-Session-Id", session)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	open := func() string {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodPost, ts.URL, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		id := resp.Header.Get("Mcp-Session-Id")
+		if resp.StatusCode != http.StatusOK || id == "" {
+			t.Fatalf("initialize: %d, session %q", resp.StatusCode, id)
+		}
+		if code := post(id, `{"jsonrpc":"2.0","method":"notifications/initialized"}`); code != http.StatusAccepted {
+			t.Fatalf("initialized: %d", code)
+		}
+		return id
+	}
+	ping := `{"jsonrpc":"2.0","id":2,"method":"ping"}`
+	a, b, c := open(), open(), open()
+	if code := post(a, ping); code != http.StatusOK { // a is now the most recently used
+		t.Fatalf("ping a: %d", code)
+	}
+	d := open() // closes b, the least recently used
+	e := open() // closes c
+	for id, want := range map[string]int{a: http.StatusOK, b: http.StatusNotFound, c: http.StatusNotFound, d: http.StatusOK, e: http.StatusOK} {
+		if code := post(id, ping); code != want {
+			name := map[string]string{a: "a", b: "b", c: "c", d: "d", e: "e"}[id]
+			t.Errorf("session %s after 5 sessions made, 3 at most: %d, want %d", name, code, want)
+		}
+	}
+}

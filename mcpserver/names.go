@@ -3,10 +3,14 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/recap-dev/recap/internal/text"
 )
 
 // Tool-name modes (Options.ToolNames).
@@ -174,6 +178,14 @@ func (s *Server) toolNames(next mcp.MethodHandler) mcp.MethodHandler {
 		case "tools/call":
 			if p, ok := req.GetParams().(*mcp.CallToolParamsRaw); ok {
 				p.Name = s.listed.specName(p.Name)
+				if !slices.Contains(s.listed.names, p.Name) {
+					// the SDK's own error would quote a name of any length whole
+					msg := fmt.Sprintf("unknown tool %q: the tools are %s", cut(p.Name), text.List(s.listed.names, "and"))
+					if s.underscoreFor(sessionOf(req)) {
+						msg = s.listed.underscoreText(msg)
+					}
+					return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: msg}
+				}
 			}
 		case "initialize", "server/discover":
 			// The session knows its client once initialize (or, in the

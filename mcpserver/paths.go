@@ -18,9 +18,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/recap-dev/recap/diff"
 	"github.com/recap-dev/recap/internal/content"
 	"github.com/recap-dev/recap/internal/english"
 	"github.com/recap-dev/recap/parsers"
+	"github.com/recap-dev/recap/pipeline"
 	"github.com/recap-dev/recap/reports"
 )
 
@@ -47,6 +49,13 @@ type root struct {
 	maxReport    int64         // reports larger are left out of searches
 	maxWalkFiles int           // entries a walk visits at most
 	maxWalkTime  time.Duration // time a walk takes at most
+
+	// repo is the git repository that holds the directory, opened with
+	// it at start (diff.Open: its directories opened once, read through
+	// them after), or repoErr why there is none: every call reads that
+	// repository, never the one a path leads to later.
+	repo    *diff.Repo
+	repoErr error
 
 	mu     sync.Mutex
 	sniffs map[string]sniffed // by absolute path
@@ -86,8 +95,23 @@ func newRoot(dir string) (*root, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &root{dir: abs, fs: fsys, sniffs: map[string]sniffed{},
-		maxReport: DefaultMaxReportBytes, maxWalkFiles: DefaultMaxWalkFiles, maxWalkTime: DefaultMaxWalkTime}, nil
+	r := &root{dir: abs, fs: fsys, sniffs: map[string]sniffed{},
+		maxReport: DefaultMaxReportBytes, maxWalkFiles: DefaultMaxWalkFiles, maxWalkTime: DefaultMaxWalkTime}
+	r.repo, r.repoErr = diff.Open(abs)
+	return r, nil
+}
+
+// changes are the changes of the root's repository, the one opened at
+// start, that c names; an error when there was none.
+func (r *root) changes(c pipeline.Changes) (*pipeline.Changes, error) {
+	if r.repoErr != nil {
+		if errors.Is(r.repoErr, diff.ErrNotRepository) {
+			return nil, fmt.Errorf("%w (the server looks for the repository once, when it starts)", r.repoErr)
+		}
+		return nil, r.repoErr
+	}
+	c.Root, c.Repo = r.dir, r.repo
+	return &c, nil
 }
 
 // file is one file under the root.

@@ -157,6 +157,9 @@ type cancelConn struct {
 
 func (c *cancelConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	msg, err := c.Connection.Read(ctx)
+	if r, ok := msg.(*jsonrpc.Request); ok && err == nil && !knownMethods[r.Method] && len(r.Method) > maxEcho {
+		r.Method = cut(r.Method) // the SDK's error quotes an unknown method whole
+	}
 	if r, ok := msg.(*jsonrpc.Request); ok && err == nil && r.Method == "notifications/cancelled" {
 		if id, ok := cancelledID(r.Params); ok {
 			c.mu.Lock()
@@ -230,7 +233,7 @@ func (s *Server) checkSetLevel(next mcp.MethodHandler) mcp.MethodHandler {
 		if method == "logging/setLevel" {
 			if p, ok := req.GetParams().(*mcp.SetLoggingLevelParams); ok && !loggingLevels[p.Level] {
 				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
-					Message: fmt.Sprintf("logging/setLevel: unknown level %q: want debug, info, notice, warning, error, critical, alert or emergency", p.Level)}
+					Message: fmt.Sprintf("logging/setLevel: unknown level %q: want debug, info, notice, warning, error, critical, alert or emergency", cut(string(p.Level)))}
 			}
 		}
 		return next(ctx, method, req)

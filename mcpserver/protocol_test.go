@@ -692,3 +692,63 @@ func TestHTTPChecks(t *testing.T) {
 		t.Errorf("tools/list in the session: %d %.300s", resp.StatusCode, body)
 	}
 }
+
+// TestLongNamesCut: names a client sends that are no tool, method or level
+// of the server's (1 MB each) are quoted in the errors cut to 100
+// characters, over standard input and output and over HTTP.
+func TestLongNamesCut(t *testing.T) {
+	g := workspace(t)
+	s := newServer(t, mcpserver.Options{Root: g.Dir})
+	long := strings.Repeat("x", 1<<20)
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go s.MCP().Run(ctx, mcpserver.StdioTransport(inR, outW))
+	replies := bufio.NewScanner(outR)
+	replies.Buffer(nil, 4<<20)
+	exchange := func(line string) string {
+		t.Helper()
+		go io.WriteString(inW, line+"\n")
+		if !replies.Scan() {
+			t.Fatalf("no reply: %v", replies.Err())
+		}
+		return replies.Text()
+	}
+	exchange(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+	go io.WriteString(inW, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
+	cases := map[string]string{
+		"a tool":   `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"` + long + `","arguments":{}}}`,
+		"a method": `{"jsonrpc":"2.0","id":3,"method":"` + long + `"}`,
+		"a level":  `{"jsonrpc":"2.0","id":4,"method":"logging/setLevel","params":{"level":"` + long + `"}}`,
+	}
+	for _, name := range []string{"a tool", "a method", "a level"} {
+		reply := exchange(cases[name])
+		if len(reply) > 1000 || !strings.Contains(reply, "xxx…") || !strings.Contains(reply, `"error"`) {
+			t.Errorf("stdio, %s of 1 MB: a reply of %d bytes: %.300s", name, len(reply), reply)
+		}
+	}
+	ts := httptest.NewServer(s.HTTPHandler(mcpserver.HTTPOptions{}))
+	defer ts.Close()
+	for name, c := range map[string]struct{ body, origin string }{
+		"a method":                   {body: cases["a method"]},
+		"a method without a session": {body: `{"jsonrpc":"2.0","id":5,"method":"tools/call` + long + `"}`},
+		"an origin":                  {body: cases["a method"], origin: "http://" + long},
+	} {
+		req, _ := http.NewRequest(http.MethodPost, ts.URL, strings.NewReader(c.body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if c.origin != "" {
+			req.Header.Set("Origin", c.origin)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if len(b) > 1000 || !strings.Contains(string(b), "xxx…") {
+			t.Errorf("HTTP, %s of 1 MB: %d, a reply of %d bytes: %.300s", name, resp.StatusCode, len(b), b)
+		}
+	}
+}

@@ -1,7 +1,9 @@
 package mcpserver
 
 import (
+	"container/list"
 	"context"
+	"errors"
 	"strconv"
 	"sync"
 
@@ -146,4 +148,128 @@ func (q *recentQueries) drop(session string) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	delete(q.m, session)
+}
+
+// DefaultMaxSessions bounds the HTTP sessions open at once. A session the
+// client abandons costs about 9 KiB until it is closed (the SDK's session,
+// its transport and their goroutines; 60,000 cost 496 MiB), and lives
+// SessionIdle without a request: 1,000 of them hold about 9 MiB. Its
+// result buffers are the buffer store's, bounded for all sessions
+// together (DefaultMaxBufferBytes).
+const DefaultMaxSessions = 1000
+
+// httpSessions are the HTTP sessions open, least recently used first: a new
+// session past the bound closes the one whose last request is the oldest
+// among those without a request in flight.
+type httpSessions struct {
+	max int
+	// live gives the ids of the sessions open (the SDK's; a session ended
+	// by its client or its idle time is not among them), close closes one.
+	live  func() map[string]bool
+	close func(id string)
+
+	mu      sync.Mutex
+	order   *list.List // of *httpSession, least recently used first
+	byID    map[string]*list.Element
+	pending int // sessions being made
+}
+
+type httpSession struct {
+	id   string
+	busy int // requests in flight
+}
+
+func newHTTPSessions(max int, live func() map[string]bool, close func(string)) *httpSessions {
+	return &httpSessions{max: max, live: live, close: close, order: list.New(), byID: map[string]*list.Element{}}
+}
+
+// errSessionsFull: every session is serving a request; none may be closed.
+var errSessionsFull = errors.New("full")
+
+// admit makes room for a new session: past the bound, the sessions ended
+// on their own are forgotten, then the least recently used one without a
+// request in flight is closed (its buffers go with it). errSessionsFull
+// when each is serving a request. made ends the admission with the new
+// session's id ("" when none was made).
+func (h *httpSessions) admit() (made func(id string), closed string, err error) {
+	h.mu.Lock()
+	if len(h.byID)+h.pending >= h.max {
+		h.mu.Unlock()
+		live := h.live() // outside the lock: the SDK locks its own
+		h.mu.Lock()
+		for e := h.order.Front(); e != nil; {
+			next := e.Next()
+			if s := e.Value.(*httpSession); !live[s.id] && s.busy == 0 {
+				h.order.Remove(e)
+				delete(h.byID, s.id)
+			}
+			e = next
+		}
+	}
+	if len(h.byID)+h.pending >= h.max {
+		for e := h.order.Front(); e != nil; e = e.Next() {
+			if s := e.Value.(*httpSession); s.busy == 0 {
+				h.order.Remove(e)
+				delete(h.byID, s.id)
+				closed = s.id
+				break
+			}
+		}
+		if closed == "" {
+			h.mu.Unlock()
+			return nil, "", errSessionsFull
+		}
+	}
+	h.pending++
+	h.mu.Unlock()
+	if closed != "" {
+		h.close(closed)
+	}
+	return func(id string) {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		h.pending--
+		if id != "" && h.byID[id] == nil {
+			h.byID[id] = h.order.PushBack(&httpSession{id: id})
+		}
+	}, closed, nil
+}
+
+// begin marks a request of session id in flight (the session is not
+// closed for another meanwhile); end marks its end, and the session the
+// most recently used.
+func (h *httpSessions) begin(id string) (end func()) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	e := h.byID[id]
+	if e == nil {
+		return func() {}
+	}
+	s := e.Value.(*httpSession)
+	s.busy++
+	return func() {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		s.busy--
+		if e, ok := h.byID[s.id]; ok {
+			h.order.MoveToBack(e)
+		}
+	}
+}
+
+// forget drops a session its client ended (DELETE).
+func (h *httpSessions) forget(id string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if e := h.byID[id]; e != nil {
+		h.order.Remove(e)
+		delete(h.byID, id)
+	}
+}
+
+// open counts the sessions known open.
+func (h *httpSessions) open() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.byID)
 }

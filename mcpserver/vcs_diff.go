@@ -48,7 +48,11 @@ func (s *Server) diff(ctx context.Context, in *DiffIn) (answer, error) {
 	if err != nil {
 		return nil, toolErrorf(CodeBadArgument, "paths: %v", err)
 	}
-	files, repo, err := (&pipeline.Changes{Root: s.root.dir, Base: in.Base, Head: in.Head}).Diff(ctx)
+	ch, err := s.root.changes(pipeline.Changes{Base: in.Base, Head: in.Head})
+	if err != nil {
+		return nil, gitError(s.name(ctx, ToolDiff), err)
+	}
+	files, repo, err := ch.Diff(ctx)
 	if err != nil {
 		return nil, gitError(s.name(ctx, ToolDiff), err)
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
 
 	"github.com/recap-dev/recap/diff"
@@ -43,6 +42,12 @@ type Changes struct {
 	// From→Head (see diff.LineMap) before they are checked against the
 	// changed lines; a finding on a line Head has not is not kept.
 	From string
+
+	// Repo is the repository of Root opened already (diff.Open at Root),
+	// read (diff.Repo.Reopen) instead of opening Root again: a server
+	// opens its repository once, at start, and reads that one whatever
+	// becomes of the path.
+	Repo *diff.Repo
 
 	lines *diff.LineMap // From→Head, once loaded
 }
@@ -227,7 +232,13 @@ func (c *Changes) read(ctx context.Context, changedLines bool) ([]diff.File, *di
 		files, err := ParseDiff(c.DiffFile, c.Stdin)
 		return files, nil, err
 	}
-	repo, err := diff.Open(c.Root)
+	var repo *diff.Repo
+	var err error
+	if c.Repo != nil {
+		repo, err = c.Repo.Reopen()
+	} else {
+		repo, err = diff.Open(c.Root)
+	}
 	if err != nil {
 		return nil, nil, err
 	}
@@ -250,18 +261,12 @@ func (c *Changes) read(ctx context.Context, changedLines bool) ([]diff.File, *di
 }
 
 // Under keeps the files of repo's diff that are under dir, with paths
-// relative to dir, when dir is below the repository's top level.
+// relative to dir, when dir is below the repository's top level (dir's
+// place in it as it was when the repository was opened, for the directory
+// it was opened at: see diff.Repo.Sub).
 func Under(repo *diff.Repo, dir string, files []diff.File) []diff.File {
-	top, err := filepath.EvalSymlinks(repo.Root)
-	if err != nil {
-		top = repo.Root
-	}
-	real, err := filepath.EvalSymlinks(dir)
-	if err != nil {
-		real = dir
-	}
-	if rel, err := filepath.Rel(top, real); err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
-		return diff.Under(files, filepath.ToSlash(rel))
+	if sub := repo.Sub(dir); sub != "" {
+		return diff.Under(files, sub)
 	}
 	return files
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"net/http"
@@ -160,6 +161,7 @@ func TestReleaseDownload(t *testing.T) {
 	}
 	var mu sync.Mutex
 	tamper := false
+	truncate := false // the archive cut short, and listed so in checksums.txt
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		name, ok := strings.CutPrefix(r.URL.Path, "/acme/recap/releases/download/"+releaseTag+"/")
 		if !ok || strings.Contains(name, "/") {
@@ -175,6 +177,25 @@ func TestReleaseDownload(t *testing.T) {
 		if tamper && strings.HasSuffix(name, ".tar.gz") {
 			b = append(b, 0)
 		}
+		if truncate {
+			short, err := os.ReadFile(filepath.Join(dist, archive))
+			if err != nil {
+				t.Error(err)
+			}
+			short = short[:len(short)/2]
+			if name == archive {
+				b = short
+			} else if name == "checksums.txt" {
+				var lines []string
+				for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+					if strings.HasSuffix(l, " "+archive) {
+						l = fmt.Sprintf("%x  %s", sha256.Sum256(short), archive)
+					}
+					lines = append(lines, l)
+				}
+				b = []byte(strings.Join(lines, "\n") + "\n")
+			}
+		}
 		mu.Unlock()
 		w.Write(b)
 	}))
@@ -185,9 +206,9 @@ func TestReleaseDownload(t *testing.T) {
 	// installed recap), its log and its exit code.
 	install := func(t *testing.T, ref, runnerArch string) (string, string, int) {
 		t.Helper()
-		dir, out := t.TempDir(), filepath.Join(t.TempDir(), "output")
+		dir, out, tmp := t.TempDir(), filepath.Join(t.TempDir(), "output"), t.TempDir()
 		cmd := exec.Command("bash", script, "install")
-		cmd.Env = append(os.Environ(), "RECAP_VERSION="+ref, "RECAP_DIR="+dir, "GITHUB_OUTPUT="+out, "RUNNER_OS=Linux", "RUNNER_ARCH="+runnerArch,
+		cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "RECAP_VERSION="+ref, "RECAP_DIR="+dir, "GITHUB_OUTPUT="+out, "RUNNER_OS=Linux", "RUNNER_ARCH="+runnerArch,
 			"GITHUB_SERVER_URL="+srv.URL, "RECAP_ACTION_REPOSITORY=acme/recap", "RECAP_REPOSITORY_URL="+src)
 		var log bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &log, &log
@@ -198,6 +219,10 @@ func TestReleaseDownload(t *testing.T) {
 			code = ee.ExitCode()
 		} else if err != nil {
 			t.Fatal(err)
+		}
+		// the download is removed on every path, refused or installed
+		if left, _ := os.ReadDir(tmp); len(left) > 0 {
+			t.Errorf("exit %d: the install left %s in $TMPDIR", code, left[0].Name())
 		}
 		b, _ := os.ReadFile(out)
 		if strings.Contains(string(b), "installed=true") {
@@ -238,6 +263,19 @@ func TestReleaseDownload(t *testing.T) {
 			mu.Unlock()
 		}()
 		if out, log, code := install(t, releaseTag, arch); code != 2 || strings.Contains(out, "installed=") || !strings.Contains(log, "does not match the release's checksums.txt") {
+			t.Errorf("exit %d, %q\n%s", code, out, log)
+		}
+	})
+	t.Run("an archive that cannot be extracted", func(t *testing.T) {
+		mu.Lock()
+		truncate = true
+		mu.Unlock()
+		defer func() {
+			mu.Lock()
+			truncate = false
+			mu.Unlock()
+		}()
+		if out, log, code := install(t, releaseTag, arch); code != 2 || strings.Contains(out, "installed=") {
 			t.Errorf("exit %d, %q\n%s", code, out, log)
 		}
 	})

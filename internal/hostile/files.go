@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -330,6 +331,55 @@ func filesCases() []Case {
 			},
 		},
 		{
+			Name: "MCP over HTTP: abandoned sessions", Size: 3000, Full: 60_000, Bound: AnyBound, Run: abandonedSessionsRun,
+			Check: func(r *Result) error {
+				if r.Code != 0 {
+					return fmt.Errorf("%s", r.Stdout)
+				}
+				return nil
+			},
+		},
+		{
+			Name: "MCP: the only report 3,000 directories deep, the default search", Bound: StreamBound, Run: deepSearchRun,
+			Check: func(r *Result) error {
+				if !bytes.Contains(r.Stdout, []byte("deeper than 64 directories, not searched")) || !bytes.Contains(r.Stdout, []byte("deep/d/d")) {
+					return fmt.Errorf("the answer does not name the directory left out: %.300s", r.Stdout)
+				}
+				return nil
+			},
+		},
+		{
+			Name: "MCP: the root swapped for a link to another repository", Bound: StreamBound, Run: swappedRootRun, Tools: []string{"git"},
+			Check: func(r *Result) error {
+				if r.Code != 0 {
+					return fmt.Errorf("%s", r.Stdout)
+				}
+				return nil
+			},
+		},
+		{
+			Name: "MCP: an unknown tool of 1 MB", Size: 1 << 20, Full: 1 << 20, Bound: StreamBound, Run: longToolRun,
+			Check: func(r *Result) error {
+				if r.Code != 0 || !bytes.Contains(r.Stdout, []byte("xxx…")) {
+					return fmt.Errorf("%.300s", r.Stdout)
+				}
+				return nil
+			},
+		},
+		{
+			Name: "findings: a 309-digit --offset", Bound: StreamBound,
+			Make: func(dir string, _ int64) ([]string, io.Reader, string, error) {
+				return []string{"findings", "--offset", strings.Repeat("9", 309), "pmd.sarif"}, nil, "--offset of 309 digits",
+					os.WriteFile(filepath.Join(dir, "pmd.sarif"), []byte(tinySARIF(0)), 0o644)
+			},
+			Check: func(r *Result) error {
+				if r.Code != 2 || len(r.Stderr) > 400 || !bytes.Contains(r.Stderr, []byte("999…")) {
+					return fmt.Errorf("exit %d: %.300s", r.Code, r.Stderr)
+				}
+				return nil
+			},
+		},
+		{
 			Name: "MCP over HTTP: bodies that never end", Size: 60, Full: 600, Bound: AnyBound, Run: slowBodiesRun,
 			Check: func(r *Result) error {
 				if r.Code != 0 {
@@ -563,36 +613,55 @@ func callText(ctx context.Context, cs *mcp.ClientSession, tool string, args map[
 }
 
 func deepRun(ctx context.Context, bin, dir string, _ int64) (*Result, error) {
+	if err := deepReport(dir); err != nil {
+		return nil, err
+	}
+	return mcpRun(ctx, bin, dir, nil, "a report 3,000 directories under the root", func(cs *mcp.ClientSession) (string, error) {
+		text, _, err := callText(ctx, cs, "analysis.getReports", map[string]any{"reports": []string{"deep"}})
+		return text, err
+	})
+}
+
+// deepSearchRun: the root's only report is 3,000 directories deep, and
+// the call names no report (the default search).
+func deepSearchRun(ctx context.Context, bin, dir string, _ int64) (*Result, error) {
+	if err := deepReport(dir); err != nil {
+		return nil, err
+	}
+	return mcpRun(ctx, bin, dir, nil, "the root's only report 3,000 directories down; no reports named", func(cs *mcp.ClientSession) (string, error) {
+		text, _, err := callText(ctx, cs, "analysis.getReports", nil)
+		return text, err
+	})
+}
+
+// deepReport writes a report 3,000 directories under dir/deep.
+func deepReport(dir string) error {
 	deep := filepath.Join(dir, "deep")
 	if err := os.Mkdir(deep, 0o755); err != nil {
-		return nil, err
+		return err
 	}
 	fd, err := syscall.Open(deep, syscall.O_RDONLY|syscall.O_DIRECTORY, 0)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	for i := 0; i < 3000; i++ { // deeper than a path may be long: one level at a time
 		if err := syscall.Mkdirat(fd, "d", 0o755); err != nil {
-			return nil, err
+			return err
 		}
 		next, err := syscall.Openat(fd, "d", syscall.O_RDONLY|syscall.O_DIRECTORY, 0)
 		syscall.Close(fd)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		fd = next
 	}
 	w, err := syscall.Openat(fd, "pmd.sarif", syscall.O_WRONLY|syscall.O_CREAT, 0o644)
 	syscall.Close(fd)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	syscall.Write(w, []byte(tinySARIF(0)))
-	syscall.Close(w)
-	return mcpRun(ctx, bin, dir, nil, "a report 3,000 directories under the root", func(cs *mcp.ClientSession) (string, error) {
-		text, _, err := callText(ctx, cs, "analysis.getReports", map[string]any{"reports": []string{"deep"}})
-		return text, err
-	})
+	return syscall.Close(w)
 }
 
 func smallBudgetRun(ctx context.Context, bin, dir string, _ int64) (*Result, error) {
@@ -734,6 +803,86 @@ func slowBodiesRun(ctx context.Context, bin, dir string, size int64) (*Result, e
 	r := &Result{Wall: time.Since(start), MaxRSS: peak(), What: fmt.Sprintf("%d connections, 4 MiB bodies less 100 bytes", size)}
 	r.Stdout = fmt.Appendf(nil, "answers %v", status)
 	if status["HTTP/1.1 503 Service Unavailable"] < int(size)-8 {
+		r.Code = 1
+	}
+	return r, nil
+}
+
+// abandonedSessionsRun opens size HTTP sessions, one after the other, and
+// abandons each (no request after initialize): the server keeps at most
+// its bound open, closing the least recently used, and the last one made
+// is served.
+func abandonedSessionsRun(ctx context.Context, bin, dir string, size int64) (*Result, error) {
+	cmd := exec.CommandContext(ctx, bin, "mcp", "--root", dir, "--http", "127.0.0.1:0")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	peak := watchPeak(cmd.Process.Pid)
+	sc := bufio.NewScanner(stderr)
+	addr := ""
+	for sc.Scan() {
+		if _, rest, ok := strings.Cut(sc.Text(), "serving http://"); ok {
+			addr, _, _ = strings.Cut(rest, "/")
+			break
+		}
+	}
+	go io.Copy(io.Discard, stderr)
+	if addr == "" {
+		return nil, errors.New("the server did not say its address")
+	}
+	url := "http://" + addr + "/mcp"
+	post := func(session, body string) (int, string, error) {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(body))
+		if err != nil {
+			return 0, "", err
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if session != "" {
+			req.Header.Set("Mcp-Session-Id", session)
+			req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return 0, "", err
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp.StatusCode, resp.Header.Get("Mcp-Session-Id"), nil
+	}
+	const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"abandoned","version":"1"}}}`
+	var first, last string
+	for i := int64(0); i < size; i++ {
+		code, id, err := post("", initialize)
+		if err != nil {
+			return nil, fmt.Errorf("session %d: %w", i, err)
+		}
+		if code != http.StatusOK || id == "" {
+			return nil, fmt.Errorf("session %d: initialize answered %d", i, code)
+		}
+		if i == 0 {
+			first = id
+		}
+		last = id
+	}
+	ping := `{"jsonrpc":"2.0","id":2,"method":"ping"}`
+	firstCode, _, err := post(first, ping)
+	if err != nil {
+		return nil, err
+	}
+	lastCode, _, err := post(last, ping)
+	if err != nil {
+		return nil, err
+	}
+	r := &Result{Wall: time.Since(start), MaxRSS: peak(), What: fmt.Sprintf("%d sessions opened and abandoned", size)}
+	r.Stdout = fmt.Appendf(nil, "the first session then: %d; the last: %d", firstCode, lastCode)
+	if firstCode != http.StatusNotFound || lastCode != http.StatusOK {
 		r.Code = 1
 	}
 	return r, nil

@@ -4,6 +4,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/recap-dev/recap/internal/text"
 	"github.com/recap-dev/recap/review"
 )
 
@@ -42,7 +43,7 @@ func (rf *reviewFlags) githubClient(needPR bool, ev *review.Event) (*review.Clie
 	}
 	owner, repo, ok := strings.Cut(slug, "/")
 	if !ok || owner == "" || repo == "" || strings.Contains(repo, "/") {
-		return nil, usageError("%s needs the repository as OWNER/REPO: --github-repo, or $GITHUB_REPOSITORY (got %q)", flag, slug)
+		return nil, usageError("%s needs the repository as OWNER/REPO: --github-repo, or $GITHUB_REPOSITORY (got %q)", flag, text.CutRunes(slug, maxEcho))
 	}
 	if c.PR <= 0 && needPR {
 		return nil, usageError("--post needs the pull request number: --pr N, or a pull_request event in $GITHUB_EVENT_PATH")

@@ -50,7 +50,8 @@ files and directories or 5 seconds. One log line per call goes to standard
 error.
 
 Over HTTP each client has its own session (Mcp-Session-Id), closed after
---session-idle without a request (default 30m); a request from a browser page
+--session-idle without a request (default 30m); at most 1,000 are open, a
+new one closing the least recently used idle one; a request from a browser page
 of another origin is refused (403) unless --allow-origin names it, and on a
 loopback address a request that names another host (DNS rebinding) is
 refused (421). An address beyond loopback (0.0.0.0:8765, a LAN address, a

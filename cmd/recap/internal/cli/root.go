@@ -23,6 +23,11 @@ type IO struct {
 func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	streams := &IO{In: stdin, Out: stdout, ErrOut: stderr}
 	root := newRoot(streams)
+	if len(args) > 0 && len(args[0]) > maxEcho {
+		// cobra's suggestion of a command compares every name with the
+		// argument, in time of its length: no name is near one this long
+		root.DisableSuggestions = true
+	}
 	root.SetArgs(args)
 	root.SetIn(stdin)
 	root.SetOut(stdout)
@@ -35,7 +40,7 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 		return code
 	}
 	if err != nil && err.Error() != "" {
-		fmt.Fprintf(stderr, "recap: %s\n", render.InertLine(err.Error()))
+		fmt.Fprintf(stderr, "recap: %s\n", render.InertLine(cutEchoes(err.Error(), args)))
 	}
 	return exitCode(err)
 }
