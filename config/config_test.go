@@ -167,7 +167,7 @@ var badFiles = map[string]struct {
 	"paths a string": {"exclude:\n  paths: src/**\n",
 		`.recap.yml:2:10: exclude.paths: want a list of path globs, got a string`, true},
 	"bad glob": {"exclude:\n  paths: [\"src/[a\"]\n",
-		`.recap.yml:2:11: exclude.paths[0]: path glob "src/[a": syntax error in pattern`, false},
+		`.recap.yml:2:11: exclude.paths[0]: path glob "src/[a": an unclosed [ (write \[ for the character)`, false},
 	"version 2": {"version: 2\n",
 		`.recap.yml:1:10: version: version 2 is not one this recap reads (want 1)`, true},
 	"version a string": {"version: \"1\"\n",
