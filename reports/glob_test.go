@@ -124,4 +124,3 @@ func TestWildcard(t *testing.T) {
 		}
 	}
 }
-
