@@ -8,8 +8,9 @@ import (
 )
 
 // MaxPatternLength bounds a rule pattern and a path glob, in characters:
-// a rule id is rarely longer than 200.
-const MaxPatternLength = 1000
+// a real one is a few dozen. It is [reports.MaxGlobLength], the bound of
+// the matchers they are compiled into.
+const MaxPatternLength = reports.MaxGlobLength
 
 // A RulePattern names rules as users write them: Tool:Rule, the tool's
 // name, a colon, and the rule's short name ([reports.ShortRule]:

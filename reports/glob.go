@@ -27,8 +27,10 @@ import (
 
 // Bounds of a glob.
 const (
-	// MaxGlobLength bounds a path glob and a rule wildcard, in characters.
-	MaxGlobLength = 1000
+	// MaxGlobLength bounds a path glob and a rule wildcard, in characters:
+	// a real one is a few dozen; the bound keeps a step of the automaton
+	// within four machine words.
+	MaxGlobLength = 256
 	// MaxGlobAlternatives bounds the globs that a glob's braces stand for
 	// ("{a,b}/{c,d}" stands for four).
 	MaxGlobAlternatives = 64
@@ -432,6 +434,10 @@ type automaton struct {
 	fold               bool           // literals compare as strings.EqualFold
 	sep                bool           // / is a separator: *, ? and classes stop at it
 	scratch            int            // words of the stack buffer a match needs
+	// prefix and suffix are what every text it matches begins and ends
+	// with (a glob of one alternative, exact case): a path without them
+	// is refused before the automaton runs.
+	prefix, suffix string
 }
 
 func (b *builder) build() *automaton {
@@ -525,7 +531,46 @@ func (b *builder) build() *automaton {
 	}
 	a.other = int(addMask(other))
 	a.scratch = 3 * w
+	if !a.fold && b.first == 0 {
+		a.prefix, a.suffix = b.literals()
+	}
 	return a
+}
+
+// literals gives the characters the only alternative begins and ends
+// with, whatever the text: the literals after its start, and those before
+// its end when only its end is final.
+func (b *builder) literals() (prefix, suffix string) {
+	var p []rune
+	for _, x := range b.pos[1:] {
+		if x.kind != posLit && x.kind != posSlash || x.final {
+			break
+		}
+		if x.kind == posSlash {
+			x.r = '/'
+		}
+		p = append(p, x.r)
+	}
+	finals := 0
+	for _, x := range b.pos {
+		if x.final {
+			finals++
+		}
+	}
+	var q []rune
+	if finals == 1 {
+		for i := len(b.pos) - 1; i > 0; i-- {
+			x := b.pos[i]
+			if x.kind != posLit && x.kind != posSlash || x.skip2 {
+				break
+			}
+			if x.kind == posSlash {
+				x.r = '/'
+			}
+			q = append([]rune{x.r}, q...)
+		}
+	}
+	return string(p), string(q)
 }
 
 // foldEq reports whether a and b are one letter but for case, as
@@ -588,6 +633,9 @@ func (a *automaton) match(s string) bool {
 	} else {
 		buf = make([]uint64, a.scratch)
 	}
+	if !strings.HasPrefix(s, a.prefix) || !strings.HasSuffix(s, a.suffix) {
+		return false
+	}
 	d, next, tmp := buf[:w], buf[w:2*w], buf[2*w:3*w]
 	copy(d, a.start)
 	a.close(d)
@@ -628,19 +676,19 @@ func (a *automaton) match(s string) bool {
 	return false
 }
 
-// close sets the bits of the positions that may match nothing, until
-// none changes (a chain of them is at most three long: **/ * /**).
+// close sets the bits of the positions that may match nothing: a chain
+// of them is at most three long (**/ then * then a final /**, or a * then
+// a final /**), so three passes over the words reach every one.
 func (a *automaton) close(d []uint64) {
-	for {
-		changed := false
+	for range 3 {
 		var c1, c2 uint64
+		changed := false
 		for k := range d {
 			x := d[k]
 			y := x | (x<<1|c1)&a.opt1[k] | (x<<2|c2)&a.opt2[k]
 			c1, c2 = x>>63, x>>62
 			if y != x {
-				changed = true
-				d[k] = y
+				d[k], changed = y, true
 			}
 		}
 		if !changed {

@@ -2,6 +2,7 @@ package reports
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -85,7 +86,7 @@ func TestGlobErrors(t *testing.T) {
 		{"[z-a].java", `path glob "[z-a].java": a range z-a that is backwards`},
 		{"", `path glob "": empty (write ** for every path)`},
 		{"a\x00b", `path glob "a\x00b": holds a control character`},
-		{strings.Repeat("a", 1001), `path glob "` + strings.Repeat("a", 99) + `…": 1001 characters, more than 1000`},
+		{strings.Repeat("a", 257), `path glob "` + strings.Repeat("a", 99) + `…": 257 characters, more than 256`},
 		{strings.Repeat("{a,b}", 7), `path glob "{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}": its braces stand for more than 64 globs`},
 	}
 	for _, tc := range tests {
@@ -121,6 +122,52 @@ func TestWildcard(t *testing.T) {
 		}
 		if got := w.Match(tc.s); got != tc.want {
 			t.Errorf("%q matches %q: %v, want %v", tc.pat, tc.s, got, tc.want)
+		}
+	}
+}
+
+// worstGlob is a glob of MaxGlobLength characters (255) shaped to cost the most:
+// its leading ** keeps the automaton alive through any path, its * and ?
+// keep every position busy on a run of a's, and it has no literal end
+// to refuse a path by.
+func worstGlob(i int) string {
+	return "**/" + fmt.Sprintf("%04d", i) + strings.Repeat("a*?", 82) + "b*"
+}
+
+// worstPath is a path of 4 KiB (the longest a SARIF report gives),
+// a long run of a's in one directory.
+func worstPath(i int) string {
+	return "src/" + strings.Repeat("a", 4000) + fmt.Sprintf("/F%d.java", i)
+}
+
+// BenchmarkGlobWorst: one glob of 255 characters against one path of
+// 4 KiB, both of the worst shape: the cost of one distinct path and glob.
+func BenchmarkGlobWorst(b *testing.B) {
+	g, err := CompileGlob(worstGlob(0))
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := worstPath(0)
+	b.SetBytes(int64(len(p)))
+	for b.Loop() {
+		if g.Match(p) {
+			b.Fatal("matched")
+		}
+	}
+}
+
+// BenchmarkWildcardWorst: a rule wildcard of 256 characters against a
+// rule id of 4 KiB.
+func BenchmarkWildcardWorst(b *testing.B) {
+	w, err := CompileWildcard(strings.Repeat("a*?", 85) + "b")
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := strings.Repeat("a", 4096)
+	b.SetBytes(int64(len(s)))
+	for b.Loop() {
+		if w.Match(s) {
+			b.Fatal("matched")
 		}
 	}
 }
