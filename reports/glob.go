@@ -573,20 +573,6 @@ func (b *builder) literals() (prefix, suffix string) {
 	return string(p), string(q)
 }
 
-// foldEq reports whether a and b are one letter but for case, as
-// strings.EqualFold compares them.
-func foldEq(a, b rune) bool {
-	if a == b {
-		return true
-	}
-	for r := unicode.SimpleFold(a); r != a; r = unicode.SimpleFold(r) {
-		if r == b {
-			return true
-		}
-	}
-	return false
-}
-
 // mask gives the positions that take r, in buf for a character outside
 // ASCII.
 func (a *automaton) mask(r rune, buf []uint64) []uint64 {

@@ -43,7 +43,7 @@ func configCases() []Case {
 			},
 		},
 		{
-			Name: ".recap.yml swapped between a file and a FIFO", Size: 30, Full: 100, Bound: StreamBound,
+			Name: ".recap.yml swapped between a file and a FIFO", Size: 100, Full: 100, Bound: StreamBound,
 			Run: configSwapRun,
 			Check: func(r *Result) error {
 				if r.Code != 0 {
@@ -54,12 +54,12 @@ func configCases() []Case {
 		},
 		{
 			Name: "250 long exclude globs against long paths", Size: 10, Full: 100, Bound: AnyBound,
-			Make: longGlobs,
+			Make:  longGlobs,
 			Check: func(r *Result) error { return excludedNone(r) },
 		},
 		{
 			Name: "250 long exclude rules against long rule ids", Size: 10, Full: 100, Bound: AnyBound,
-			Make: longRules,
+			Make:  longRules,
 			Check: func(r *Result) error { return excludedNone(r) },
 		},
 	}
