@@ -438,6 +438,7 @@ type automaton struct {
 	// with (a glob of one alternative, exact case): a path without them
 	// is refused before the automaton runs.
 	prefix, suffix string
+	noOpt2         bool // no **/: close needs one pass
 }
 
 func (b *builder) build() *automaton {
@@ -531,6 +532,10 @@ func (b *builder) build() *automaton {
 	}
 	a.other = int(addMask(other))
 	a.scratch = 3 * w
+	a.noOpt2 = true
+	for _, x := range a.opt2 {
+		a.noOpt2 = a.noOpt2 && x == 0
+	}
 	if !a.fold && b.first == 0 {
 		a.prefix, a.suffix = b.literals()
 	}
@@ -666,7 +671,11 @@ func (a *automaton) match(s string) bool {
 // of them is at most three long (**/ then * then a final /**, or a * then
 // a final /**), so three passes over the words reach every one.
 func (a *automaton) close(d []uint64) {
-	for range 3 {
+	passes := 3
+	if a.noOpt2 {
+		passes = 1 // stars are never side by side: a chain is one long
+	}
+	for range passes {
 		var c1, c2 uint64
 		changed := false
 		for k := range d {
