@@ -7,8 +7,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 
+	"github.com/recap-dev/recap/internal/content"
 	"github.com/recap-dev/recap/reports"
 )
 
@@ -100,91 +102,142 @@ type Override struct {
 // Find says which configuration file applies to the repository at root:
 // the path of root/.recap.yml or root/.recap.yaml (joined to root as
 // given), "" when there is neither. Both, or one that is not a regular
-// file (a directory, a link out of root), is an error. It looks inside
-// root only ([os.Root]).
+// file (a directory, a FIFO, a device, a link out of root), is an error.
+// It looks inside root only ([content.Root]).
 func Find(root string) (string, error) {
-	r, err := os.OpenRoot(root)
+	r, err := content.OpenRoot(root)
 	if err != nil {
 		return "", err
 	}
 	defer r.Close()
-	name, err := find(r)
+	name, _, err := ReadRoot(r)
 	if name == "" || err != nil {
 		return "", err
 	}
-	return filepath.Join(root, name), nil
+	return filepath.Join(root, filepath.Base(name)), nil
 }
 
-// find is Find inside an open root: the name found, relative to it.
-func find(r *os.Root) (string, error) {
+// LoadDir reads the configuration file of the repository at root (see
+// [Find]), opened inside root: nil and no error when there is none.
+// Messages name the file joined to root as given (".recap.yml" for root
+// ".").
+func LoadDir(root string) (*Config, error) {
+	r, err := content.OpenRoot(root)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	name, data, err := ReadRoot(r)
+	if name == "" || err != nil {
+		return nil, err
+	}
+	return Parse(filepath.Join(root, filepath.Base(name)), data)
+}
+
+// LoadRoot reads the configuration file at the top of r, as LoadDir does.
+func LoadRoot(r *content.Root) (*Config, error) {
+	name, data, err := ReadRoot(r)
+	if name == "" || err != nil {
+		return nil, err
+	}
+	return Parse(name, data)
+}
+
+// ReadRoot reads the configuration file at the top of r (.recap.yml or
+// .recap.yaml): its name (r's directory joined with the file's) and its
+// bytes; "" and no error when there is none. Each name is opened once,
+// inside r, without waiting (a FIFO is opened and refused, never read),
+// and judged on the file opened: nothing is checked first and opened
+// after, so a file swapped for a FIFO, a directory or a link out of the
+// root in between is refused, never followed. Both names at once is an
+// error; so is a file larger than [MaxSize].
+func ReadRoot(r *content.Root) (string, []byte, error) {
 	var found []string
+	var data []byte
 	for _, name := range Names {
-		fi, err := r.Stat(name)
+		f, _, err := r.Open(name)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			continue
 		case err != nil:
-			return "", err
-		case !fi.Mode().IsRegular():
-			return "", fmt.Errorf("%s: not a regular file", filepath.Join(r.Name(), name))
+			return "", nil, fileError(filepath.Join(r.Dir(), name), err)
 		}
-		found = append(found, name)
+		b, err := readBounded(filepath.Join(r.Dir(), name), f)
+		f.Close()
+		if err != nil {
+			return "", nil, err
+		}
+		found, data = append(found, name), b
 	}
 	switch len(found) {
 	case 0:
-		return "", nil
+		return "", nil, nil
 	case 1:
-		return found[0], nil
+		return filepath.Join(r.Dir(), found[0]), data, nil
 	}
-	return "", fmt.Errorf("%s: both %s and %s: keep one", r.Name(), found[0], found[1])
-}
-
-// LoadDir reads the configuration file of the repository at root (see
-// [Find]), opened inside root ([os.Root]): nil and no error when there is
-// none. Messages name the file joined to root as given (".recap.yml" for
-// root ".").
-func LoadDir(root string) (*Config, error) {
-	r, err := os.OpenRoot(root)
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	name, err := find(r)
-	if name == "" || err != nil {
-		return nil, err
-	}
-	f, err := r.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return read(filepath.Join(root, name), f)
+	return "", nil, fmt.Errorf("%s: both %s and %s: keep one", r.Dir(), found[0], found[1])
 }
 
 // Load reads the configuration file at path (a --config FILE). It must be
-// a regular file of at most [MaxSize] bytes.
+// a regular file of at most [MaxSize] bytes: it is opened once, without
+// waiting (a FIFO is refused, never read), and judged on the file opened.
 func Load(path string) (*Config, error) {
-	f, err := os.Open(path)
+	f, _, err := content.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, fileError(path, err)
 	}
 	defer f.Close()
-	return read(path, f)
-}
-
-func read(name string, f *os.File) (*Config, error) {
-	fi, err := f.Stat()
+	data, err := readBounded(path, f)
 	if err != nil {
 		return nil, err
 	}
-	if !fi.Mode().IsRegular() {
-		return nil, &Error{File: name, Err: errors.New("not a regular file")}
+	return Parse(path, data)
+}
+
+// fileError is the error of opening a configuration file: a missing file
+// stays a path error (errors.Is finds fs.ErrNotExist), what is not a
+// regular file says what it is, naming the file once.
+func fileError(name string, err error) error {
+	var pe *fs.PathError
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return err
+	case errors.Is(err, content.ErrNotRegular):
+		return &Error{File: name, Err: fmt.Errorf("not a regular file (%s): a configuration is a file", kindOf(err))}
+	case errors.As(err, &pe) && pe.Err != nil && pe.Err.Error() == "is a directory":
+		return &Error{File: name, Err: errors.New("not a regular file (a directory): a configuration is a file")}
+	case errors.As(err, &pe):
+		return &Error{File: name, Err: pe.Err}
 	}
+	return &Error{File: name, Err: err}
+}
+
+// kindOf is what content's error says the file is ("a FIFO").
+func kindOf(err error) string {
+	s := err.Error()
+	if i := strings.Index(s, "(a "); i >= 0 {
+		if j := strings.IndexByte(s[i:], ')'); j > 0 {
+			return s[i+1 : i+j]
+		}
+	}
+	return "a special file"
+}
+
+// readBounded reads an open configuration file, at most MaxSize bytes
+// (one more, to tell a larger file).
+func readBounded(name string, f *os.File) ([]byte, error) {
 	data, err := io.ReadAll(io.LimitReader(f, MaxSize+1))
 	if err != nil {
 		return nil, &Error{File: name, Err: err}
 	}
-	return Parse(name, data)
+	if len(data) > MaxSize {
+		return nil, tooLarge(name)
+	}
+	return data, nil
+}
+
+func tooLarge(name string) error {
+	return &Error{File: name, Err: fmt.Errorf("more than %d KiB: a configuration is smaller", MaxSize>>10)}
 }
 
 // Parse reads a configuration file's content; name is what messages call
@@ -193,7 +246,7 @@ func read(name string, f *os.File) (*Config, error) {
 // column and the key; several are joined.
 func Parse(name string, data []byte) (*Config, error) {
 	if len(data) > MaxSize {
-		return nil, &Error{File: name, Err: fmt.Errorf("more than %d KiB: a configuration is smaller", MaxSize>>10)}
+		return nil, tooLarge(name)
 	}
 	c, errs := decode(name, data)
 	if len(errs) > 0 {

@@ -5,7 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -149,8 +151,8 @@ var badFiles = map[string]struct {
 		`.recap.yml:3:7: exclude.rules[0]: want a Tool:Rule pattern, got a mapping (write Checkstyle:FinalParameters, without a space after the colon)`, true},
 	"pattern with a control character": {"exclude:\n  rules: [\"PMD:X\\tY\"]\n",
 		`.recap.yml:2:11: exclude.rules[0]: "PMD:X\tY" holds a control character`, true},
-	"pattern too long": {"exclude:\n  rules: [PMD:" + strings.Repeat("x", 1000) + "]\n",
-		`.recap.yml:2:11: exclude.rules[0]: a pattern of 1004 characters, more than 1000`, true},
+	"pattern too long": {"exclude:\n  rules: [PMD:" + strings.Repeat("x", 253) + "]\n",
+		`.recap.yml:2:11: exclude.rules[0]: a pattern of 257 characters, more than 256`, true},
 	"pattern a number": {"same:\n  - [PMD:X, 12]\n",
 		`.recap.yml:2:13: same[0][1]: want a Tool:Rule pattern, got a number (quote it: "12")`, true},
 	"same of one": {"same:\n  - [PMD:X]\n",
@@ -165,7 +167,7 @@ var badFiles = map[string]struct {
 	"paths a string": {"exclude:\n  paths: src/**\n",
 		`.recap.yml:2:10: exclude.paths: want a list of path globs, got a string`, true},
 	"bad glob": {"exclude:\n  paths: [\"src/[a\"]\n",
-		`.recap.yml:2:11: exclude.paths[0]: path glob "src/[a": syntax error in pattern`, false},
+		`.recap.yml:2:11: exclude.paths[0]: path glob "src/[a": an unclosed [ (write \[ for the character)`, false},
 	"version 2": {"version: 2\n",
 		`.recap.yml:1:10: version: version 2 is not one this recap reads (want 1)`, true},
 	"version a string": {"version: \"1\"\n",
@@ -326,17 +328,39 @@ func TestFindAndLoad(t *testing.T) {
 			t.Errorf("LoadDir error = %v, want %s", err, want)
 		}
 	})
-	t.Run("a directory", func(t *testing.T) {
-		dir := t.TempDir()
-		os.Mkdir(filepath.Join(dir, ".recap.yml"), 0o755)
-		want := filepath.Join(dir, ".recap.yml") + ": not a regular file"
-		if _, err := LoadDir(dir); err == nil || err.Error() != want {
-			t.Errorf("LoadDir error = %v, want %s", err, want)
-		}
-		if _, err := Load(filepath.Join(dir, ".recap.yml")); err == nil || err.Error() != want {
-			t.Errorf("Load error = %v, want %s", err, want)
-		}
-	})
+	// What is not a regular file is refused on the file opened, without
+	// waiting: a FIFO no one writes to never blocks.
+	for _, c := range []struct {
+		name, kind string
+		make       func(path string) error
+	}{
+		{"a directory", "a directory", func(p string) error { return os.Mkdir(p, 0o755) }},
+		{"a FIFO", "a FIFO", func(p string) error { return syscall.Mkfifo(p, 0o644) }},
+		{"a link to a device", "a character device", func(p string) error { return os.Symlink("/dev/null", p) }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, ".recap.yml")
+			if err := c.make(path); err != nil {
+				t.Skip(err)
+			}
+			want := path + ": not a regular file (" + c.kind + "): a configuration is a file"
+			within(t, func() {
+				if _, err := Load(path); err == nil || err.Error() != want {
+					t.Errorf("Load error = %v, want %s", err, want)
+				}
+				if c.kind == "a character device" {
+					return // an absolute link leads out of the root: refused as such
+				}
+				if _, err := LoadDir(dir); err == nil || err.Error() != want {
+					t.Errorf("LoadDir error = %v, want %s", err, want)
+				}
+				if _, err := Find(dir); err == nil || err.Error() != want {
+					t.Errorf("Find error = %v, want %s", err, want)
+				}
+			})
+		})
+	}
 	t.Run("a link out of the root", func(t *testing.T) {
 		dir, outside := t.TempDir(), t.TempDir()
 		write(t, outside, "secret.yml", "exclude: {rules: [PMD:X]}\n")
@@ -384,4 +408,17 @@ func TestFindAndLoad(t *testing.T) {
 			t.Errorf("LoadDir error = %v, want %s", err, want)
 		}
 	})
+}
+
+// within runs f, failing the test when it has not returned in 10 s (a
+// read that blocks on a FIFO).
+func within(t *testing.T, f func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() { defer close(done); f() }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no answer within 10 s: blocked")
+	}
 }

@@ -2,10 +2,14 @@ package config
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
+
+	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/recap-dev/recap/reports"
 )
@@ -127,4 +131,119 @@ func checkPattern(t *testing.T, p RulePattern) {
 	if p.Line < 1 || p.Column < 1 || p.Key == "" {
 		t.Fatalf("pattern %q without its place: %+v", p, p.Pos)
 	}
+}
+
+// FuzzGlob: a path glob compiles to recap's matcher or to a
+// *reports.GlobError, never a panic; what it accepts, doublestar accepts;
+// and on a finding's path (not empty, no empty directory, no / at an end)
+// it matches as doublestar matches the same glob in doublestar's words
+// (doublestarGlob), but where recap chose otherwise: a class never
+// matches / (globs with [ are left to TestGlob), and a brace is expanded
+// before ** is read (globs with both are left out).
+func FuzzGlob(f *testing.F) {
+	for _, s := range [][2]string{
+		{"src/**/*.java", "src/a/B.java"},
+		{"**/x/**", "a/x/b"},
+		{"*.java", "a/b/C.java"},
+		{"target/", "target/a"},
+		{"a/**/b/**/c", "a/b/b/c"},
+		{"a*b*c/**", "aXbYc/d"},
+		{"{src,test}/**", "test/a"},
+		{"a/{b,c/d}/e", "a/c/d/e"},
+		{`\*/?`, "*/x"},
+		{"[!x]/y", "a/y"},
+		{"**/**/a", "b/a"},
+		{"*/**", "a"},
+		{"a**/b", "ab/b"},
+	} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, glob, path string) {
+		if why := sameAsDoublestar(glob, path); why != "" {
+			t.Fatalf("glob %q, path %q: %s", glob, path, why)
+		}
+	})
+}
+
+// doublestarGlob is a recap glob in doublestar's words: one without /
+// prefixed with **/, one ending in / given ** after it.
+func doublestarGlob(g string) string {
+	if !strings.Contains(g, "/") {
+		g = "**/" + g
+	}
+	if strings.HasSuffix(g, "/") && !strings.HasSuffix(g, `\/`) {
+		g += "**"
+	}
+	return g
+}
+
+// sameAsDoublestar says how recap and doublestar differ on a glob and a
+// path, "" when they do not (see FuzzGlob).
+func sameAsDoublestar(glob, path string) string {
+	g, err := reports.CompileGlob(glob)
+	ds := doublestarGlob(glob)
+	if err != nil {
+		var ge *reports.GlobError
+		if !errors.As(err, &ge) || !strings.HasPrefix(err.Error(), "path glob ") {
+			return "an error that is not a path glob's: " + err.Error()
+		}
+		return "" // recap refuses more (a long glob, many alternatives, a backwards range)
+	}
+	if !doublestar.ValidatePattern(ds) {
+		return "recap reads a glob doublestar refuses"
+	}
+	if path == "" || strings.Contains(path, "//") || strings.HasPrefix(path, "/") || strings.HasSuffix(path, "/") || !utf8.ValidString(path) ||
+		strings.Contains(glob, "[") || strings.Contains(glob, "{") && strings.Contains(glob, "**") {
+		g.Match(path) // runs, whatever it answers
+		return ""
+	}
+	want, _ := doublestar.Match(ds, path)
+	if got := g.Match(path); got != want {
+		return fmt.Sprintf("recap says %v, doublestar %v (as %q)", got, want, ds)
+	}
+	return ""
+}
+
+// FuzzWildcard: a rule wildcard matches as a plain recursive reading of
+// its meaning says (* any run, ? one character, case folded), in time
+// linear in the text.
+func FuzzWildcard(f *testing.F) {
+	for _, s := range [][2]string{
+		{"SpotBugs", "spotbugs"},
+		{"EI_*", "EI_EXPOSE_REP"},
+		{"*_EXPOSE_*", "EI_EXPOSE_REP2"},
+		{"a*a*a*b", "aaaaaaaaaaaa"},
+		{"?é*", "xÉz"},
+		{"k*", "\u212aelvin"},
+		{"java/*", "java/sql-injection"},
+	} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, pat, s string) {
+		if len(pat) > 40 || len(s) > 60 || !utf8.ValidString(pat) || !utf8.ValidString(s) {
+			return // the reference is exponential
+		}
+		w, err := reports.CompileWildcard(pat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := w.Match(s), refWildcard([]rune(pat), []rune(s)); got != want {
+			t.Fatalf("%q matches %q: %v, want %v", pat, s, got, want)
+		}
+	})
+}
+
+// refWildcard is the meaning of a rule wildcard, read plainly.
+func refWildcard(p, s []rune) bool {
+	switch {
+	case len(p) == 0:
+		return len(s) == 0
+	case p[0] == '*':
+		return refWildcard(p[1:], s) || len(s) > 0 && refWildcard(p, s[1:])
+	case len(s) == 0:
+		return false
+	case p[0] == '?' || strings.EqualFold(string(p[0]), string(s[0])):
+		return refWildcard(p[1:], s[1:])
+	}
+	return false
 }

@@ -1,7 +1,6 @@
 package config
 
 import (
-	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -152,6 +151,7 @@ const maxSnapshot = 1024
 // A use is a rule pattern and what it is for.
 type use struct {
 	p     *RulePattern
+	c     compiledPattern
 	kind  useKind
 	index int // of the override or the group
 }
@@ -165,8 +165,8 @@ const (
 )
 
 type glob struct {
-	p  *PathGlob
-	re *regexp.Regexp
+	p *PathGlob
+	g *reports.Glob
 }
 
 type ruleKey struct{ tool, rule, name string }
@@ -220,8 +220,17 @@ func newMatcher(c *Config) *matcher {
 	for i := range c.Exclude.Paths {
 		// Parse checked every glob; one that does not compile (a Config
 		// made by hand) matches nothing.
-		if gs, err := reports.CompileGlobs([]string{c.Exclude.Paths[i].Glob}); err == nil {
-			m.globs = append(m.globs, glob{p: &c.Exclude.Paths[i], re: gs[0]})
+		if g, err := reports.CompileGlob(c.Exclude.Paths[i].Glob); err == nil {
+			m.globs = append(m.globs, glob{p: &c.Exclude.Paths[i], g: g})
+		}
+	}
+	// Parse checked every pattern's length; one that does not compile (a
+	// Config made by hand) matches nothing.
+	for i := range m.uses {
+		if c, err := m.uses[i].p.compile(); err == nil {
+			m.uses[i].c = c
+		} else {
+			m.uses[i].c = compiledPattern{}
 		}
 	}
 	m.ruleSeen = make([]atomic.Bool, len(m.uses))
@@ -288,7 +297,7 @@ func (m *matcher) newRule(k ruleKey) *ruleEntry {
 func (m *matcher) work(k ruleKey) *ruleEntry {
 	e := &ruleEntry{key: k}
 	for i, u := range m.uses {
-		if !u.p.Match(k.tool, k.rule, k.name) {
+		if u.c.tool == nil || !u.c.match(k.tool, k.rule, k.name) {
 			continue
 		}
 		m.ruleSeen[i].Store(true)
@@ -330,7 +339,7 @@ func (m *matcher) path(p string) bool {
 	if !ok {
 		e = &pathEntry{path: strings.Clone(p)}
 		for i, g := range m.globs {
-			if g.re.MatchString(p) {
+			if g.g.Match(p) {
 				e.excluded = true
 				m.pathSeen[i].Store(true)
 			}

@@ -39,6 +39,13 @@ func TestGlobMatch(t *testing.T) {
 		{"k", "\u212a", true}, // the Kelvin sign folds to k, as strings.EqualFold says
 		{"*k", "x\u212a", true},
 	}
+	globMatch := func(pat, s string) bool {
+		w, err := reports.CompileWildcard(pat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return w.Match(s)
+	}
 	for _, tc := range tests {
 		if got := globMatch(tc.pat, tc.s); got != tc.want {
 			t.Errorf("globMatch(%q, %q) = %v, want %v", tc.pat, tc.s, got, tc.want)

@@ -2,15 +2,15 @@ package config
 
 import (
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/recap-dev/recap/reports"
 )
 
 // MaxPatternLength bounds a rule pattern and a path glob, in characters:
-// a rule id is rarely longer than 200.
-const MaxPatternLength = 1000
+// a real one is a few dozen. It is [reports.MaxGlobLength], the bound of
+// the matchers they are compiled into.
+const MaxPatternLength = reports.MaxGlobLength
 
 // A RulePattern names rules as users write them: Tool:Rule, the tool's
 // name, a colon, and the rule's short name ([reports.ShortRule]:
@@ -67,91 +67,53 @@ func (p RulePattern) String() string { return p.Tool + ":" + p.Rule }
 
 // Match reports whether the pattern names the rule of a finding of tool:
 // the tool part matches the tool, and the rule part the rule's short name
-// ([reports.ShortRule]), its full id or its name.
+// ([reports.ShortRule]), its full id or its name. It compiles the pattern
+// at each call; a Config compiles its patterns once.
 func (p RulePattern) Match(tool, rule, ruleName string) bool {
-	if !p.matchTool(tool) {
+	c, err := p.compile()
+	return err == nil && c.match(tool, rule, ruleName)
+}
+
+// compiledPattern is a RulePattern made into two wildcards: matching one
+// costs time linear in the rule's id and name, whatever the pattern.
+type compiledPattern struct {
+	tool, rule *reports.Wildcard
+}
+
+func (p RulePattern) compile() (compiledPattern, error) {
+	tool, err := reports.CompileWildcard(p.Tool)
+	if err != nil {
+		return compiledPattern{}, err
+	}
+	rule, err := reports.CompileWildcard(p.Rule)
+	if err != nil {
+		return compiledPattern{}, err
+	}
+	return compiledPattern{tool, rule}, nil
+}
+
+func (c compiledPattern) match(tool, rule, ruleName string) bool {
+	if !c.matchTool(tool) {
 		return false
 	}
 	short := reports.ShortRule(tool, rule)
-	return globMatch(p.Rule, short) ||
-		short != rule && globMatch(p.Rule, rule) ||
-		ruleName != "" && ruleName != short && globMatch(p.Rule, ruleName)
+	return c.rule.Match(short) ||
+		short != rule && c.rule.Match(rule) ||
+		ruleName != "" && ruleName != short && c.rule.Match(ruleName)
 }
 
 // matchTool compares the tool part with a finding's tool; SpotBugs is
 // FindBugs' successor, with the same bug patterns, and either name
 // matches both.
-func (p RulePattern) matchTool(tool string) bool {
-	if globMatch(p.Tool, tool) {
+func (c compiledPattern) matchTool(tool string) bool {
+	if c.tool.Match(tool) {
 		return true
 	}
 	switch {
 	case strings.EqualFold(tool, "spotbugs"):
-		return globMatch(p.Tool, "FindBugs")
+		return c.tool.Match("FindBugs")
 	case strings.EqualFold(tool, "findbugs"):
-		return globMatch(p.Tool, "SpotBugs")
-	}
-	return false
-}
-
-// globMatch reports whether s matches the glob pat, case-insensitively:
-// * matches any run of characters, ? one character, anything else itself.
-// It backtracks only to the last *, so it takes at most
-// len(pat)·len(s) steps.
-func globMatch(pat, s string) bool {
-	if !strings.ContainsAny(pat, "*?") {
-		return strings.EqualFold(pat, s)
-	}
-	px, sx := 0, 0
-	starPx, starSx := -1, -1
-	for px < len(pat) || sx < len(s) {
-		if px < len(pat) {
-			switch c := pat[px]; c {
-			case '*':
-				starPx, starSx = px, sx
-				px++
-				continue
-			case '?':
-				if sx < len(s) {
-					_, n := utf8.DecodeRuneInString(s[sx:])
-					px, sx = px+1, sx+n
-					continue
-				}
-			default:
-				if sx < len(s) {
-					pr, pn := utf8.DecodeRuneInString(pat[px:])
-					sr, sn := utf8.DecodeRuneInString(s[sx:])
-					if foldEqual(pr, sr) {
-						px, sx = px+pn, sx+sn
-						continue
-					}
-				}
-			}
-		}
-		if starPx >= 0 && starSx < len(s) {
-			_, n := utf8.DecodeRuneInString(s[starSx:])
-			starSx += n
-			px, sx = starPx+1, starSx
-			continue
-		}
-		return false
-	}
-	return true
-}
-
-// foldEqual reports whether a and b are one letter but for case, as
-// [strings.EqualFold] compares them.
-func foldEqual(a, b rune) bool {
-	if a == b {
-		return true
-	}
-	if a < utf8.RuneSelf && b < utf8.RuneSelf {
-		return 'A' <= a && a <= 'Z' && a+'a'-'A' == b || 'A' <= b && b <= 'Z' && b+'a'-'A' == a
-	}
-	for r := unicode.SimpleFold(a); r != a; r = unicode.SimpleFold(r) {
-		if r == b {
-			return true
-		}
+		return c.tool.Match("SpotBugs")
 	}
 	return false
 }

@@ -2,6 +2,7 @@ package mcpserver_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -76,4 +77,35 @@ func BenchmarkGetReports(b *testing.B) {
 	b.ReportMetric(float64(durs[len(durs)/2].Microseconds())/1000, "p50-ms")
 	b.ReportMetric(float64(durs[(len(durs)*95+99)/100-1].Microseconds())/1000, "p95-ms")
 	b.ReportMetric(float64(first.Milliseconds()), "first-ms") // after ResetTimer, which drops the metrics reported before it
+}
+
+// BenchmarkGlobPaths: analysis.getReports with a paths filter on a warm
+// cache of the largest bench report, a glob anchored at a directory
+// against **/util/**, which may begin anywhere. Each call is a new query
+// (a second glob that matches nothing varies), so that none is a cached
+// answer. The goal: **/x/** within twice the anchored glob.
+func BenchmarkGlobPaths(b *testing.B) {
+	dir := benchRoot(b)
+	cs, _ := connect(b, mcpserver.Options{Root: dir})
+	ctx := context.Background()
+	if res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "analysis.getReports", Arguments: map[string]any{"summaryOnly": true}}); err != nil || res.IsError {
+		b.Fatalf("%v %v", err, res)
+	}
+	n := 0
+	for _, glob := range []string{"/home/runner/work/spring-framework/spring-framework/spring-core/src/main/java/org/springframework/util/**", "**/util/**"} {
+		b.Run(glob, func(b *testing.B) {
+			var v view
+			for b.Loop() {
+				n++
+				args := map[string]any{"summaryOnly": true, "paths": []string{glob, fmt.Sprintf("none%d/**", n)}}
+				res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "analysis.getReports", Arguments: args})
+				if err != nil || res.IsError {
+					b.Fatalf("%v %v", err, res)
+				}
+				v = view{}
+				result{text: res.Content[0].(*mcp.TextContent).Text, raw: mustJSON(b, res.StructuredContent)}.decode(b, &v)
+			}
+			b.ReportMetric(float64(v.Summary.Total), "findings")
+		})
+	}
 }

@@ -6,11 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"slices"
 	"strings"
 
-	"github.com/recap-dev/recap/config"
 	"github.com/recap-dev/recap/diff"
 	"github.com/recap-dev/recap/internal/english"
 	"github.com/recap-dev/recap/parsers"
@@ -361,31 +359,6 @@ func (s *Server) query(ctx context.Context, in *GetReportsIn) (b *buffer, stream
 	b.price()
 	s.buffers.put(b)
 	return b, nil, nil
-}
-
-// config reads the root's configuration file (docs/config.md), at each
-// call (it is small, and may change between calls), and returns it with a
-// key that changes with the file; nil and "" when there is none.
-func (s *Server) config() (*config.Config, string, error) {
-	name, err := config.Find(s.root.dir)
-	if err != nil && !s.root.fs.Exists() {
-		return nil, "", s.root.gone()
-	}
-	if err != nil {
-		return nil, "", toolErrorf(CodeBadArgument, "configuration: %v", err)
-	}
-	if name == "" {
-		return nil, "", nil
-	}
-	cfg, err := config.LoadDir(s.root.dir)
-	if err != nil {
-		return nil, "", toolErrorf(CodeBadArgument, "configuration: %v (fix the file, see docs/config.md)", err)
-	}
-	key := name
-	if fi, err := os.Stat(name); err == nil {
-		key = fmt.Sprintf("%s %d %d", name, fi.Size(), fi.ModTime().UnixNano())
-	}
-	return cfg, key, nil
 }
 
 // unmatchedNotes say which tools and rules of the call's filter no

@@ -2,12 +2,9 @@ package reports
 
 import (
 	"fmt"
-	"path"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 )
 
 // Filter selects findings. The zero value matches everything; each non-empty
@@ -37,8 +34,11 @@ type Filter struct {
 	// Security keeps only the findings about security ([Finding.Security]).
 	Security bool
 
-	globs []*regexp.Regexp
-	cats  []string // Categories as words compare (foldWord)
+	globs Globs
+	cats  []string  // Categories as words compare (foldWord)
+	rules []string  // Rules folded (foldKey)
+	paths *verdicts // what the globs say of each path seen
+	names *verdicts // whether each rule id or name seen is one of Rules
 }
 
 // Compile checks the path globs; Match calls it when it has not been called.
@@ -48,6 +48,11 @@ func (f *Filter) Compile() error {
 		return err
 	}
 	f.globs = globs
+	f.paths, f.names = newVerdicts(), newVerdicts()
+	f.rules = make([]string, len(f.Rules))
+	for i, r := range f.Rules {
+		f.rules[i] = foldKey(r)
+	}
 	f.Grep = strings.ToLower(f.Grep)
 	f.cats = make([]string, len(f.Categories))
 	for i, c := range f.Categories {
@@ -60,7 +65,7 @@ func (f *Filter) Compile() error {
 // steps run cheapest first; the path step needs the finding's path to be
 // normalized already (parsers do that).
 func (f *Filter) Match(x Finding) bool {
-	if len(f.globs) != len(f.Paths) || len(f.cats) != len(f.Categories) {
+	if len(f.globs) != len(f.Paths) || len(f.cats) != len(f.Categories) || len(f.rules) != len(f.Rules) || f.paths == nil {
 		if err := f.Compile(); err != nil {
 			return false
 		}
@@ -80,7 +85,7 @@ func (f *Filter) Match(x Finding) bool {
 		return false
 	case len(f.CWE) > 0 && !anyCWE(f.CWE, x.CWE):
 		return false
-	case len(f.Rules) > 0 && !anyEqualFold(f.Rules, x.Rule) && (x.RuleName == "" || !anyEqualFold(f.Rules, x.RuleName)):
+	case len(f.Rules) > 0 && !f.matchRule(x.Rule) && (x.RuleName == "" || !f.matchRule(x.RuleName)):
 		return false
 	case f.Grep != "" && !strings.Contains(strings.ToLower(x.Message), f.Grep):
 		return false
@@ -90,7 +95,18 @@ func (f *Filter) Match(x Finding) bool {
 	return true
 }
 
-func (f *Filter) matchPath(p string) bool { return Globs(f.globs).Match(p) }
+// matchPath matches a path against the globs once, then looks its
+// verdict up: a report names few distinct paths, many times each.
+func (f *Filter) matchPath(p string) bool { return f.paths.get(p, f.globs.Match) }
+
+// matchRule reports whether a rule id or name is one of Rules, compared
+// as strings.EqualFold compares, worked out once per distinct string.
+func (f *Filter) matchRule(s string) bool {
+	return f.names.get(s, func(s string) bool {
+		k := foldKey(s)
+		return slices.Contains(f.rules, k)
+	})
+}
 
 // matchCategory reports whether x's category or the tool's word for it is
 // one of the filter's, compared as the category table compares words
@@ -115,25 +131,26 @@ func (f *Filter) matchCategory(x *Finding) bool {
 }
 
 // Globs is a compiled list of path globs (see [Filter.Paths]).
-type Globs []*regexp.Regexp
+type Globs []*Glob
 
-// CompileGlobs compiles path globs.
+// CompileGlobs compiles path globs; the error names the first glob that
+// is wrong, and what is wrong with it.
 func CompileGlobs(globs []string) (Globs, error) {
 	out := make(Globs, 0, len(globs))
 	for _, g := range globs {
-		re, err := globRegexp(g)
+		c, err := CompileGlob(g)
 		if err != nil {
-			return nil, fmt.Errorf("path glob %q: %w", g, err)
+			return nil, err
 		}
-		out = append(out, re)
+		out = append(out, c)
 	}
 	return out, nil
 }
 
 // Match reports whether p matches any of the globs.
 func (g Globs) Match(p string) bool {
-	for _, re := range g {
-		if re.MatchString(p) {
+	for _, c := range g {
+		if c.Match(p) {
 			return true
 		}
 	}
@@ -169,59 +186,6 @@ func anyEqualFold(list []string, s string) bool {
 		}
 	}
 	return false
-}
-
-// globRegexp compiles a path glob: "**/" matches any number of directories,
-// "**" anything, "*" and "?" stay within one segment, [...] is a class as in
-// path.Match. A glob without a slash matches the base name anywhere
-// ("*.java"), as .gitignore does.
-func globRegexp(glob string) (*regexp.Regexp, error) {
-	if _, err := path.Match(strings.ReplaceAll(glob, "**", "*"), ""); err != nil {
-		return nil, err
-	}
-	var b strings.Builder
-	b.WriteString("^")
-	if !strings.Contains(glob, "/") {
-		b.WriteString("(?:.*/)?")
-	}
-	for i := 0; i < len(glob); i++ {
-		c := glob[i]
-		switch {
-		case strings.HasPrefix(glob[i:], "**/"):
-			b.WriteString("(?:.*/)?")
-			i += 2
-		case strings.HasPrefix(glob[i:], "**"):
-			b.WriteString(".*")
-			i++
-		case c == '*':
-			b.WriteString("[^/]*")
-		case c == '?':
-			b.WriteString("[^/]")
-		case c == '[':
-			j := strings.IndexByte(glob[i:], ']')
-			if j < 0 {
-				return nil, path.ErrBadPattern
-			}
-			class := glob[i+1 : i+j]
-			if strings.HasPrefix(class, "!") || strings.HasPrefix(class, "^") {
-				class = "^" + class[1:]
-			}
-			b.WriteString("[" + class + "]")
-			i += j
-		case c == '\\' && i+1 < len(glob):
-			_, n := utf8.DecodeRuneInString(glob[i+1:])
-			b.WriteString(regexp.QuoteMeta(glob[i+1 : i+1+n]))
-			i += n
-		default:
-			// A character is quoted whole: a byte of a UTF-8 sequence
-			// quoted alone would be another character (é is two bytes).
-			_, n := utf8.DecodeRuneInString(glob[i:])
-			b.WriteString(regexp.QuoteMeta(glob[i : i+n]))
-			i += n - 1
-		}
-	}
-	b.WriteString("$")
-	return regexp.Compile(b.String())
 }
 
 // FilterWords is a filter as the command line's flags and the MCP tools'

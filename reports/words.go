@@ -29,8 +29,19 @@ func ClosestWords(word string, list []string, n int) []string {
 			continue
 		}
 		seen[f] = true
-		d := editDistance(w, f)
-		if d <= limit || len(w) >= 3 && (strings.HasPrefix(f, w) || strings.HasPrefix(w, f) && len(f) >= 3) {
+		prefix := len(w) >= 3 && (strings.HasPrefix(f, w) || strings.HasPrefix(w, f) && len(f) >= 3)
+		var d int
+		if nw, nf := utf8.RuneCountInString(w), utf8.RuneCountInString(f); nw > maxTypoRunes || nf > maxTypoRunes {
+			// No typo of a word this long: only a prefix is near (the edit
+			// distance costs the product of the lengths).
+			d = max(nw-nf, nf-nw)
+			if !prefix {
+				continue
+			}
+		} else {
+			d = editDistance(w, f)
+		}
+		if d <= limit || prefix {
 			near = append(near, scored{c, d})
 		}
 	}
@@ -44,6 +55,11 @@ func ClosestWords(word string, list []string, n int) []string {
 	}
 	return out
 }
+
+// maxTypoRunes bounds the words whose edit distance is worked out: past
+// it, a word is compared by its prefix only (a rule or a tool of 4,096
+// characters against hundreds of rule ids would cost seconds).
+const maxTypoRunes = 200
 
 // editDistance is the Damerau-Levenshtein distance (optimal string
 // alignment) between a and b, by runes.

@@ -383,7 +383,18 @@ func gzCase(name, head, pattern, tail string) func(dir string, size int64) ([]st
 }
 
 // Cases are the hostile inputs, in the order of the table.
-func Cases() []Case { return append(append(readerCases(), diffCases()...), runCases()...) }
+func Cases() []Case {
+	var cases []Case
+	for _, more := range []func() []Case{
+		readerCases,
+		diffCases,
+		runCases,
+		configCases,
+	} {
+		cases = append(cases, more()...)
+	}
+	return cases
+}
 
 // readerCases are the cases of the report readers, context and signals.
 func readerCases() []Case {
