@@ -132,6 +132,11 @@ func (o *oracleResult) reduce() sarifResult {
 	if v, ok := o.Properties["rank"]; ok {
 		res.Rank = intProperty(v)
 	}
+	if v, ok := o.Properties["cwe"]; ok {
+		for _, id := range cweProperty(v) {
+			res.CWE = addCWE(res.CWE, id)
+		}
+	}
 	if v, ok := o.Properties["fixable"]; ok {
 		res.FixFlag = string(v) == "true"
 	}
@@ -327,6 +332,18 @@ func oracleDecodeRule(data []byte) (decoded, error) {
 		case "security-severity":
 			if sev, _ := severityProperty(v); sev > 0 {
 				r.prop().securitySeverity = sev
+			}
+		case "cwe":
+			for _, id := range cweProperty(v) {
+				r.prop().cwe = addCWE(r.props.cwe, id)
+			}
+		case "cvssv3_baseScore":
+			if sev, _ := severityProperty(v); sev > 0 {
+				r.prop().cvss = sev
+			}
+		case "severity", "cvssv3_baseSeverity", "cvssv2_severity":
+			if i, ok := reports.SeverityWordImpact(stringProperty(v)); ok {
+				r.prop().severity = max(r.props.severity, i)
 			}
 		case "precision":
 			if p := stringProperty(v); p != "" {
