@@ -327,7 +327,7 @@ func assessImpact(s *Signals, q Quality) (i Impact, own bool) {
 	if i := tagSeverity(s.Tags); i.Valid() {
 		return i, true
 	}
-	if isTool(s.Tool, "Flawfinder") {
+	if strings.EqualFold(s.Tool, "Flawfinder") {
 		if i, ok := flawfinderImpact[s.Level]; ok {
 			return i, true
 		}
@@ -395,7 +395,10 @@ func SeverityWordImpact(word string) (Impact, bool) {
 }
 
 // isTool reports whether tool is name, compared as securityTool compares.
-func isTool(tool, name string) bool { return foldWord(tool) == foldWord(name) }
+func isTool(tool, name string) bool {
+	var a, b [64]byte
+	return bytes.Equal(appendFoldWord(a[:0], tool), appendFoldWord(b[:0], name))
+}
 
 // secretScanner reports whether tool looks for secrets.
 func secretScanner(tool string) bool {
@@ -412,7 +415,7 @@ func secretScanner(tool string) bool {
 // ("problem", "suggestion", "layout"); "" for a finding of another tool
 // or of a rule of unknown type.
 func eslintType(s *Signals) string {
-	if !isTool(s.Tool, "ESLint") {
+	if !strings.EqualFold(s.Tool, "ESLint") {
 		return ""
 	}
 	rule := s.Rule
@@ -425,14 +428,22 @@ func eslintType(s *Signals) string {
 	if t := eslintRuleTypes[rule]; t != "" {
 		return t
 	}
-	for _, w := range append([]string{s.ToolCategory}, s.Tags...) {
-		switch w = strings.ToLower(strings.TrimSpace(w)); w {
-		case "problem":
-			return eslintProblemType
-		case "suggestion":
-			return eslintSuggestionType
-		case "layout":
-			return eslintLayoutType
+	if t := eslintWordType(s.ToolCategory); t != "" {
+		return t
+	}
+	for _, w := range s.Tags {
+		if t := eslintWordType(w); t != "" {
+			return t
+		}
+	}
+	return ""
+}
+
+// eslintWordType is the rule type a word names, "" for another word.
+func eslintWordType(w string) string {
+	for _, t := range []string{eslintProblemType, eslintSuggestionType, eslintLayoutType} {
+		if strings.EqualFold(strings.TrimSpace(w), t) {
+			return t
 		}
 	}
 	return ""

@@ -251,3 +251,20 @@ func TestOrderSecuritySeverity(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkAssess: Assess runs once per finding of the XML readers; it
+// allocates nothing.
+func BenchmarkAssess(b *testing.B) {
+	for _, s := range []Signals{
+		{Tool: "PMD", Rule: "MethodArgumentCouldBeFinal", Category: CategoryCodeStyle, Priority: 3, Level: SeverityWarning},
+		{Tool: "ESLint", Rule: "no-undef", Level: SeverityError},
+		{Tool: "gitleaks", Rule: "aws-access-token", Level: SeverityWarning, CWE: []int{798}},
+	} {
+		b.Run(s.Tool, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				Assess(&s)
+			}
+		})
+	}
+}
