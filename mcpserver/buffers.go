@@ -149,6 +149,9 @@ func sortRefs(reps []*report, refs []ref, o reports.Order) {
 			if c := cmp.Compare(kb.quality, ka.quality); c != 0 {
 				return c
 			}
+			if c := cmp.Compare(kb.securitySeverity, ka.securitySeverity); c != 0 {
+				return c
+			}
 			return cmp.Compare(kb.severity, ka.severity)
 		}
 		place := func() int {

@@ -69,7 +69,13 @@ type ruleProps struct {
 	categories       []string        // properties.categories (Snyk Code files its rules under "Security")
 	quality          reports.Quality // properties.quality and impact: recap's SARIF read back
 	impact           reports.Impact
-	cwe              []int // from the tags and the relationships to a CWE taxonomy
+	cwe              []int // from the tags, properties.cwe and the relationships to a CWE taxonomy
+	// cvss is properties.cvssv3_baseScore (Trivy, dependency-check, Snyk),
+	// the security severity of a rule without security-severity.
+	cvss float64
+	// severity is the gravest impact a severity word of the tool names:
+	// properties.severity, cvssv3_baseSeverity, cvssv2_severity.
+	severity reports.Impact
 }
 
 // ruleShared is what the descriptors of one rule id share: PMD 7 writes one

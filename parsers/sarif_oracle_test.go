@@ -132,6 +132,11 @@ func (o *oracleResult) reduce() sarifResult {
 	if v, ok := o.Properties["rank"]; ok {
 		res.Rank = intProperty(v)
 	}
+	if v, ok := o.Properties["cwe"]; ok {
+		for _, id := range cweProperty(v) {
+			res.CWE = addCWE(res.CWE, id)
+		}
+	}
 	if v, ok := o.Properties["fixable"]; ok {
 		res.FixFlag = string(v) == "true"
 	}
@@ -328,6 +333,18 @@ func oracleDecodeRule(data []byte) (decoded, error) {
 			if sev, _ := severityProperty(v); sev > 0 {
 				r.prop().securitySeverity = sev
 			}
+		case "cwe":
+			for _, id := range cweProperty(v) {
+				r.prop().cwe = addCWE(r.props.cwe, id)
+			}
+		case "cvssv3_baseScore":
+			if sev, _ := severityProperty(v); sev > 0 {
+				r.prop().cvss = sev
+			}
+		case "severity", "cvssv3_baseSeverity", "cvssv2_severity":
+			if i, ok := reports.SeverityWordImpact(stringProperty(v)); ok {
+				r.prop().severity = max(r.props.severity, i)
+			}
 		case "precision":
 			if p := stringProperty(v); p != "" {
 				r.prop().precision = p
@@ -430,6 +447,8 @@ var oracleResults = []string{
 	`{"fixes":[{"artifactChanges":[{"artifactLocation":{"uri":"a"},"replacements":[{"deletedRegion":{"charOffset":5,"charLength":2}}]}]}]}`,
 	`{"fixes":[{"artifactChanges":[{"artifactLocation":{"uri":"a"},"replacements":[{"deletedRegion":{"startLine":5},"insertedContent":{"binary":"AA=="}}]}]}]}`,
 	`{"fixes":[null],"taxa":[{"id":"89","toolComponent":{"name":"CWE"}},{"id":"CWE-79","toolComponent":{"name":"cwe","index":0}},{"id":"79","toolComponent":{"name":"CWE"}},{"id":"x","toolComponent":{"name":"CWE"}},{"id":"12","toolComponent":{"name":"OWASP"}},{"id":"7"}]}`,
+	`{"properties":{"cwe":"CWE-798: Use of Hard-coded Credentials","owasp":"A3"},"taxa":[{"id":"89","toolComponent":{"name":"CWE"}}]}`,
+	`{"properties":{"cwe":["CWE-22",null]}}`,
 	`{"fixes":"x","taxa":[1,null,{"toolComponent":null}],"locations":[{"message":{"text":"m","arguments":["a"]},"physicalLocation":{"artifactLocation":{"uri":"a"}}}]}`,
 	`{"Fixes":[{"ArtifactChanges":[{"ArtifactLocation":{"URI":"a"},"Replacements":[{"DeletedRegion":{"StartLine":2},"InsertedContent":{"Text":"t"}}]}]}],"CodeFlows":[{"ThreadFlows":[{"Locations":[{"Location":{"Message":{"Text":"m"}}}]}]}],"RelatedLocations":[{"Message":{"Text":"r"}}],"Taxa":[{"Id":"1","ToolComponent":{"Name":"CWE"}}]}`,
 }
@@ -448,6 +467,8 @@ var oracleRules = []string{
 	`{"id":"R","relationships":[{"target":{"id":"22","toolComponent":{"name":"CWE"}},"kinds":["superset"]},{"target":{"id":"CWE-22","toolComponent":{"name":"CWE"}}},{"target":null},{"target":{"id":"5","toolComponent":{"name":"OWASP"}}},"x"]}`,
 	`{"id":"R","properties":{"security-severity":"0","precision":"","toolCategory":"","tags":["CWE-1","CWE-2","CWE-3","CWE-4","CWE-5","CWE-6","CWE-7","CWE-8","CWE-9","CWE-10","CWE-11","CWE-12","CWE-13","CWE-14","CWE-15","CWE-16","CWE-17","CWE-18","CWE-19","CWE-20","CWE-21","CWE-22"]}}`,
 	`{"ID":"R","ShortDescription":{"Text":"s"},"FullDescription":{"Markdown":"f"},"HELP":{"text":"h"},"Relationships":[{"Target":{"Id":"1","ToolComponent":{"Name":"CWE"}}}]}`,
+	`{"id":"R","properties":{"cwe":["CWE-79","CWE-89: SQL",5,"x"],"cvssv3_baseScore":9.8,"cvssv3_baseSeverity":"CRITICAL","cvssv2_severity":"medium","severity":"UNKNOWN","tags":["security","HIGH"]}}`,
+	`{"id":"R","properties":{"cwe":"cwe-78","cvssv3_baseScore":"x","severity":3,"cvssv2_severity":"LOW","security-severity":"5.0"}}`,
 }
 
 // TestSARIFDecoderOracle: on hand cases, every result and rule is read by

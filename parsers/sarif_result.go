@@ -150,7 +150,7 @@ func (s *sarifStream) result(res *sarifResult) error {
 			// finding's quality and impact, and a fix in words.
 			return s.object(nil, func(k string) error {
 				switch k {
-				case "priority", "rank", "fixable", "fixDescription", "quality", "impact":
+				case "priority", "rank", "fixable", "fixDescription", "quality", "impact", "cwe":
 				default:
 					return s.dec.SkipValue()
 				}
@@ -169,6 +169,10 @@ func (s *sarifStream) result(res *sarifResult) error {
 					res.Impact, _ = reports.ParseImpact(stringProperty(v))
 				case "fixable":
 					res.FixFlag = string(v) == "true"
+				case "cwe": // njsscan's and mobsfscan's "CWE-89: Improper …"
+					for _, id := range cweProperty(v) {
+						res.CWE = addCWE(res.CWE, id)
+					}
 				default:
 					res.FixWords = s.cut(stringProperty(v), maxSARIFText)
 				}
@@ -434,7 +438,8 @@ func (s *sarifStream) rule() (*sarifRule, error) {
 func (s *sarifStream) ruleProperties(r *sarifRule) error {
 	return s.object(nil, func(k string) error {
 		switch k {
-		case "ruleset", "category", "priority", "tags", "security-severity", "precision", "toolCategory", "recapNoRule", "categories", "quality", "impact":
+		case "ruleset", "category", "priority", "tags", "security-severity", "precision", "toolCategory", "recapNoRule", "categories", "quality", "impact",
+			"cwe", "cvssv3_baseScore", "severity", "cvssv3_baseSeverity", "cvssv2_severity":
 		default:
 			return s.dec.SkipValue()
 		}
@@ -472,6 +477,18 @@ func (s *sarifStream) ruleProperty(r *sarifRule, k string, v jsontext.Value) {
 		}
 		if sev > 0 || r.props != nil {
 			r.prop().securitySeverity = sev
+		}
+	case "cwe": // Snyk's ["CWE-79"]
+		for _, id := range cweProperty(v) {
+			r.prop().cwe = addCWE(r.props.cwe, id)
+		}
+	case "cvssv3_baseScore":
+		if sev, _ := severityProperty(v); sev > 0 {
+			r.prop().cvss = sev
+		}
+	case "severity", "cvssv3_baseSeverity", "cvssv2_severity":
+		if i, ok := reports.SeverityWordImpact(stringProperty(v)); ok {
+			r.prop().severity = max(r.props.severity, i)
 		}
 	case "recapNoRule":
 		r.noRule = string(v) == "true"

@@ -1,6 +1,7 @@
 package parsers
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -288,7 +289,8 @@ func sameProps(a, b *ruleProps) bool {
 	if a == nil || b == nil {
 		return a == b
 	}
-	return a.securitySeverity == b.securitySeverity && a.precision == b.precision && a.toolCategory == b.toolCategory && slices.Equal(a.cwe, b.cwe)
+	return a.securitySeverity == b.securitySeverity && a.precision == b.precision && a.toolCategory == b.toolCategory && slices.Equal(a.cwe, b.cwe) &&
+		a.cvss == b.cvss && a.severity == b.severity
 }
 
 // tool reads the tool object token by token, and its rules one at a time.
@@ -493,7 +495,7 @@ func (r *sarifRun) describe(rule *sarifRule) {
 func ruleInfo(d *sarifRule, shortVaries bool) reports.Rule {
 	r := reports.Rule{ID: d.ID, Name: d.Name, HelpURI: d.HelpURI, Tags: d.tags}
 	if p := d.props; p != nil {
-		r.Precision, r.SecuritySeverity, r.CWE = p.precision, p.securitySeverity, p.cwe
+		r.Precision, r.SecuritySeverity, r.CWE = p.precision, cmp.Or(p.securitySeverity, p.cvss), p.cwe
 	}
 	t := d.texts
 	if t == nil {
@@ -723,7 +725,7 @@ func (r *sarifRun) explain(f *reports.Finding, res *sarifResult, rule *sarifRule
 		f.Category, f.ToolCategory = rule.shared.cat, rule.shared.word
 		f.HelpURI = rule.HelpURI
 		if p := rule.props; p != nil {
-			f.SecuritySeverity, f.CWE = p.securitySeverity, p.cwe
+			f.SecuritySeverity, f.CWE = cmp.Or(p.securitySeverity, p.cvss), p.cwe
 		}
 	} else {
 		f.Category, f.ToolCategory = r.categoryOf(f.Rule)
@@ -780,6 +782,9 @@ func (r *sarifRun) assess(rule *sarifRule, f *reports.Finding, own bool) (report
 	}
 	s := reports.Signals{Tool: f.Tool, Rule: f.Rule, Category: f.Category, ToolCategory: f.ToolCategory,
 		SecuritySeverity: f.SecuritySeverity, CWE: f.CWE, Level: f.Severity, Rank: int(f.Rank)}
+	if rule != nil && rule.props != nil {
+		s.ToolSeverity = rule.props.severity
+	}
 	if r.kind == toolPMD {
 		s.Priority = f.Priority
 	}

@@ -294,6 +294,24 @@ func tagCWE(tag string) int {
 	return id
 }
 
+// cweProperty reads the CWE ids of a cwe property: a string or an array of
+// strings, each as a tag names it ("CWE-79", "CWE-798: Use of Hard-coded
+// Credentials", "cwe-89").
+func cweProperty(raw []byte) []int {
+	words := tagsProperty(raw)
+	if len(words) == 0 {
+		words = []string{stringProperty(raw)}
+	}
+	var ids []int
+	for _, w := range words {
+		w, _, _ = strings.Cut(w, ":")
+		if id := tagCWE(w); id > 0 && len(ids) < maxCWE {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
 func isWordByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
 }

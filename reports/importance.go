@@ -180,8 +180,14 @@ type Signals struct {
 	// Priority is PMD's rule priority (1 high … 5 low), or SpotBugs'
 	// priority (its confidence, 1 … 3) when the report has no rank.
 	Priority int
-	// SecuritySeverity is SARIF's security-severity, 0.1 to 10.0.
+	// SecuritySeverity is SARIF's security-severity, 0.1 to 10.0, or for
+	// a rule without one its CVSS v3 base score.
 	SecuritySeverity float64
+	// ToolSeverity is the tool's own word for how grave the finding is,
+	// on the scale ([SeverityWordImpact]): a severity property or tag
+	// (Trivy's and gosec's HIGH, dependency-check's cvssv2_severity). 0
+	// when the tool says none.
+	ToolSeverity Impact
 	// Tags are the rule's tags and the categories it is filed under
 	// (SARIF properties.tags and properties.categories).
 	Tags []string
@@ -199,17 +205,21 @@ type Signals struct {
 // Assess places a finding on the importance scale from what its tool says
 // (docs/formats.md, "Importance"; [ImportanceRows] is that table). The
 // quality is security when the tool says so, then the tool's rule
-// families; the impact comes from a security severity, a bug rank, a
-// priority, a rule family, and only for a tool that says nothing else
-// from the report's severity. A security finding of a weakness of MITRE's
-// CWE Top 25 is at least high; a maintainability finding is at most
-// medium, and at most low in Code Style and Documentation, so that no
-// configurable style "error" outranks a bug.
+// families; the impact comes first from the tool's own word for how grave
+// the finding is (a security severity, a CVSS score, a severity word,
+// Flawfinder's risk level), then from a bug rank, a priority, a rule
+// family, and only for a tool that says nothing else from the report's
+// severity. Then recap's floors: a security finding of a weakness of
+// MITRE's CWE Top 25, or a secret a secret scanner found, is at least
+// high, unless its tool gave its own word, which the floors never
+// overrule. A maintainability finding is at most medium, and at most low
+// in Code Style and Documentation, so that no configurable style "error"
+// outranks a bug.
 func Assess(s *Signals) (Quality, Impact) {
 	q := assessQuality(s)
-	i := assessImpact(s, q)
+	i, own := assessImpact(s, q)
 	switch {
-	case q == QualitySecurity && i < ImpactHigh && anyTop25(s.CWE):
+	case q == QualitySecurity && !own && i < ImpactHigh && (anyTop25(s.CWE) || secretScanner(s.Tool)):
 		i = ImpactHigh
 	case q == QualityMaintainability && (s.Category == CategoryCodeStyle || s.Category == CategoryDocumentation):
 		i = min(i, ImpactLow)
@@ -223,6 +233,9 @@ func assessQuality(s *Signals) Quality {
 	voc := vocabulary(s.Tool)
 	if s.saysSecurity(voc) {
 		return QualitySecurity
+	}
+	if t := eslintType(s); t != "" {
+		return eslintClasses[t].quality
 	}
 	switch voc {
 	case VocabularyCheckstyle:
@@ -298,14 +311,36 @@ var securityToolsFolded = func() [][]byte {
 	return out
 }()
 
-func assessImpact(s *Signals, q Quality) Impact {
+// assessImpact is the impact before the floors and caps; own says that it
+// is the tool's own word for how grave the finding is.
+func assessImpact(s *Signals, q Quality) (i Impact, own bool) {
 	if s.SecuritySeverity > 0 {
 		for _, b := range securityBands {
 			if s.SecuritySeverity >= b.min {
-				return b.impact
+				return b.impact, true
 			}
 		}
 	}
+	if s.ToolSeverity.Valid() {
+		return s.ToolSeverity, true
+	}
+	if i := tagSeverity(s.Tags); i.Valid() {
+		return i, true
+	}
+	if strings.EqualFold(s.Tool, "Flawfinder") {
+		if i, ok := flawfinderImpact[s.Level]; ok {
+			return i, true
+		}
+	}
+	if t := eslintType(s); t != "" && q != QualitySecurity {
+		return eslintClasses[t].impact, false
+	}
+	return assessFamily(s, q), false
+}
+
+// assessFamily is the impact a tool's rank, priority or rule family
+// gives, else the report's severity.
+func assessFamily(s *Signals, q Quality) Impact {
 	switch vocabulary(s.Tool) {
 	case VocabularySpotBugs:
 		if s.Rank > 0 {
@@ -339,6 +374,105 @@ func assessImpact(s *Signals, q Quality) Impact {
 	}
 	return ImpactMedium
 }
+
+// tagSeverity is the impact a severity word among a rule's tags names
+// (Trivy's and gosec's "HIGH"); 0 when none does.
+func tagSeverity(tags []string) Impact {
+	for _, t := range tags {
+		if i, ok := tagSeverityWords[strings.ToLower(strings.TrimSpace(t))]; ok {
+			return i
+		}
+	}
+	return 0
+}
+
+// SeverityWordImpact is the impact a tool's severity word names
+// ("CRITICAL", "high", "moderate"), false for a word of no severity
+// ("UNKNOWN") or none of them.
+func SeverityWordImpact(word string) (Impact, bool) {
+	i, ok := severityWordImpact[strings.ToLower(strings.TrimSpace(word))]
+	return i, ok && i.Valid()
+}
+
+// isTool reports whether tool is name, compared as securityTool compares.
+func isTool(tool, name string) bool {
+	var a, b [64]byte
+	return bytes.Equal(appendFoldWord(a[:0], tool), appendFoldWord(b[:0], name))
+}
+
+// secretScanner reports whether tool looks for secrets.
+func secretScanner(tool string) bool {
+	for _, t := range secretScanners {
+		if isTool(tool, t) {
+			return true
+		}
+	}
+	return false
+}
+
+// eslintType is ESLint's type of the finding's rule (eslintRuleTypes),
+// else the type the report gives as the rule's category or a tag
+// ("problem", "suggestion", "layout"); "" for a finding of another tool
+// or of a rule of unknown type.
+func eslintType(s *Signals) string {
+	if !strings.EqualFold(s.Tool, "ESLint") {
+		return ""
+	}
+	rule := s.Rule
+	if strings.HasPrefix(rule, "@stylistic/") {
+		return eslintLayoutType
+	}
+	if base, ok := strings.CutPrefix(rule, "@typescript-eslint/"); ok && eslintRuleTypes[base] != "" {
+		rule = base // an extension of a core rule
+	}
+	if t := eslintRuleTypes[rule]; t != "" {
+		return t
+	}
+	if t := eslintWordType(s.ToolCategory); t != "" {
+		return t
+	}
+	for _, w := range s.Tags {
+		if t := eslintWordType(w); t != "" {
+			return t
+		}
+	}
+	return ""
+}
+
+// eslintWordType is the rule type a word names, "" for another word.
+func eslintWordType(w string) string {
+	for _, t := range []string{eslintProblemType, eslintSuggestionType, eslintLayoutType} {
+		if strings.EqualFold(strings.TrimSpace(w), t) {
+			return t
+		}
+	}
+	return ""
+}
+
+// ESLint's rule types, and "recommended" ones: the rules its recommended
+// configuration turns on.
+const (
+	eslintProblemType               = "problem"
+	eslintProblemRecommendedType    = "problem, recommended"
+	eslintSuggestionType            = "suggestion"
+	eslintSuggestionRecommendedType = "suggestion, recommended"
+	eslintLayoutType                = "layout"
+)
+
+// eslintRuleTypes are ESLint's core rules by type (eslint_rules.go).
+var eslintRuleTypes = func() map[string]string {
+	m := map[string]string{}
+	for t, rules := range map[string][]string{
+		eslintProblemRecommendedType: eslintProblemRecommended, eslintProblemType: eslintProblem,
+		eslintSuggestionRecommendedType: eslintSuggestionRecommended, eslintSuggestionType: eslintSuggestion,
+		eslintLayoutType: eslintLayout,
+	} {
+		for _, r := range rules {
+			m[r] = t
+		}
+	}
+	return m
+}()
 
 func anyTop25(ids []int) bool {
 	for _, id := range ids {
@@ -422,6 +556,38 @@ var (
 		CategorySecurity: QualitySecurity, CategoryErrorProne: QualityReliability, CategoryMultithreading: QualityReliability,
 	}
 
+	// flawfinderImpact is Flawfinder's risk level, which its SARIF writes
+	// as the level: 4 and 5 as error, 3 as warning, 0 to 2 as note.
+	flawfinderImpact = map[Severity]Impact{SeverityError: ImpactHigh, SeverityWarning: ImpactMedium, SeverityNote: ImpactLow}
+
+	// severityWordImpact are the tools' severity words: CVSS's qualitative
+	// ratings (critical, high, medium, low, none), GitHub advisories'
+	// moderate, Red Hat's important; unknown and none name no impact.
+	severityWordImpact = map[string]Impact{
+		"critical": ImpactBlocker, "high": ImpactHigh, "important": ImpactHigh, "medium": ImpactMedium, "moderate": ImpactMedium,
+		"low": ImpactLow, "info": ImpactInfo, "informational": ImpactInfo, "negligible": ImpactInfo, "none": 0, "unknown": 0,
+	}
+
+	// tagSeverityWords are the severity words a tag may be: Trivy's and
+	// gosec's rules carry their severity as a tag ("HIGH").
+	tagSeverityWords = map[string]Impact{"critical": ImpactBlocker, "high": ImpactHigh, "medium": ImpactMedium, "low": ImpactLow}
+
+	// eslintClasses are ESLint's rule types on the scale, as PMD's
+	// categories and priorities are: a problem is a bug ("a high priority
+	// to resolve", high when ESLint's recommended configuration turns the
+	// rule on), a suggestion or a layout rule is about maintainability.
+	eslintClasses = map[string]importanceClass{
+		eslintProblemRecommendedType:    {QualityReliability, ImpactHigh},
+		eslintProblemType:               {QualityReliability, ImpactMedium},
+		eslintSuggestionRecommendedType: {QualityMaintainability, ImpactMedium},
+		eslintSuggestionType:            {QualityMaintainability, ImpactLow},
+		eslintLayoutType:                {QualityMaintainability, ImpactLow},
+	}
+
+	// secretScanners look for secrets (keys, tokens, passwords) in code
+	// and history: a secret they find is at least high.
+	secretScanners = []string{"gitleaks", "TruffleHog", "detect-secrets", "ggshield", "Nosey Parker", "Kingfisher", "secretlint"}
+
 	// securityTools only look for security problems: every finding of
 	// theirs is about security (names compared ignoring case, spaces, -
 	// and _, as prefixes).
@@ -429,11 +595,18 @@ var (
 		"Bandit", "Brakeman", "Checkov", "dependency-check", "DevSkim", "Dockle", "Flawfinder",
 		"gitleaks", "gosec", "govulncheck", "Grype", "Horusec", "KICS", "Mayhem", "mobsfscan",
 		"njsscan", "nodejsscan", "OSV-Scanner", "Security Code Scan", "Snyk", "tfsec", "Trivy", "TruffleHog",
+		"detect-secrets", "ggshield", "Nosey Parker", "Kingfisher", "secretlint",
 	}
 
 	// cweTop25 is MITRE's 2024 CWE Top 25 Most Dangerous Software Weaknesses.
 	cweTop25 = []int{79, 787, 89, 352, 22, 125, 78, 416, 862, 434, 94, 20, 77, 287, 269, 502, 200, 863, 918, 119, 476, 798, 190, 400, 306}
 )
+
+// importanceClass is a quality and an impact.
+type importanceClass struct {
+	quality Quality
+	impact  Impact
+}
 
 // ImportanceRow is one row of the importance table as docs/formats.md
 // shows it: what a tool says, and the quality or impact it gives.
@@ -464,6 +637,17 @@ func ImportanceRows() []ImportanceRow {
 		}
 		add("any", says, QualitySecurity, b.impact)
 	}
+	add("any", "no `security-severity`: the rule's CVSS v3 base score (`cvssv3_baseScore`), in the bands above", QualitySecurity, 0)
+	for _, w := range []string{"critical", "high", "important", "medium", "moderate", "low", "info", "informational", "negligible"} {
+		add("any", "no score: the tool's severity word `"+w+"` (a property `severity`, `cvssv3_baseSeverity` or `cvssv2_severity`"+
+			map[bool]string{true: ", or a tag", false: ""}[tagSeverityWords[w] != 0]+")", 0, severityWordImpact[w])
+	}
+	for _, l := range []struct {
+		sev    Severity
+		levels string
+	}{{SeverityError, "4–5"}, {SeverityWarning, "3"}, {SeverityNote, "0–2"}} {
+		add("Flawfinder", fmt.Sprintf("risk level %s (its SARIF's `%s`)", l.levels, l.sev), 0, flawfinderImpact[l.sev])
+	}
 	add("SpotBugs", "category `SECURITY` (find-sec-bugs too)", QualitySecurity, 0)
 	add("any", "category `Security` on the scale (PMD's security rules, Roslyn's, Code Climate's)", QualitySecurity, 0)
 	add("any", "a tag or category (`properties.tags`, `properties.categories`) `security` or `vulnerability`, anywhere in the list", QualitySecurity, 0)
@@ -487,6 +671,19 @@ func ImportanceRows() []ImportanceRow {
 	}
 	add("Checkstyle", "checks "+strings.Join(sortedKeys(checkstyleReliability), ", "), QualityReliability, ImpactMedium)
 	add("Checkstyle", "every other check", QualityMaintainability, ImpactLow)
+	for _, e := range []struct {
+		typ, says string
+		rules     []string
+	}{
+		{eslintProblemRecommendedType, "`problem` rules its recommended configuration turns on: ", eslintProblemRecommended},
+		{eslintProblemType, "other `problem` rules: ", eslintProblem},
+		{eslintSuggestionRecommendedType, "`suggestion` rules its recommended configuration turns on: ", eslintSuggestionRecommended},
+		{eslintSuggestionType, fmt.Sprintf("the %d other `suggestion` rules of its documentation (`no-var`, `eqeqeq`, `camelcase`…)", len(eslintSuggestion)), nil},
+		{eslintLayoutType, fmt.Sprintf("the %d `layout` rules of its documentation (`indent`, `semi`…), and `@stylistic/*`", len(eslintLayout)), nil},
+	} {
+		add("ESLint", e.says+strings.Join(e.rules, ", "), eslintClasses[e.typ].quality, eslintClasses[e.typ].impact)
+	}
+	add("ESLint", "`@typescript-eslint/X` extending a core rule `X`: as `X`; a rule of none of these: its type as the report gives it (a category or tag `problem`, `suggestion`, `layout`), as above", 0, 0)
 	for _, w := range []string{"blocker", "critical", "major", "minor", "info"} {
 		add("Code Climate", "severity `"+w+"`", 0, climateImpact[w])
 	}
@@ -508,7 +705,8 @@ func ImportanceRows() []ImportanceRow {
 		top[i] = strconv.Itoa(id)
 	}
 	rows = append(rows,
-		ImportanceRow{Tool: "any", Says: "about security, with a CWE of MITRE's 2024 Top 25 (CWE-" + strings.Join(top, ", ") + ")", Impact: "at least " + ImpactHigh.String()},
+		ImportanceRow{Tool: "any", Says: "about security, with a CWE of MITRE's 2024 Top 25 (CWE-" + strings.Join(top, ", ") + "), and no score, severity word or risk level of its tool", Impact: "at least " + ImpactHigh.String()},
+		ImportanceRow{Tool: "any", Says: "a secret a secret scanner found (" + strings.Join(secretScanners, ", ") + "), and no severity word of its tool", Impact: "at least " + ImpactHigh.String()},
 		ImportanceRow{Tool: "any", Says: "about maintainability, in `Code Style` or `Documentation`", Impact: "at most " + ImpactLow.String()},
 		ImportanceRow{Tool: "any", Says: "about maintainability, in another category", Impact: "at most " + ImpactMedium.String()})
 	return rows

@@ -60,7 +60,32 @@ func TestAssess(t *testing.T) {
 		{"security-severity 9.8", Signals{Tool: "Trivy", SecuritySeverity: 9.8, Level: SeverityError}, QualitySecurity, ImpactBlocker},
 		{"security-severity 7.5", Signals{Tool: "CodeQL", SecuritySeverity: 7.5, CWE: []int{22}, Level: SeverityError}, QualitySecurity, ImpactHigh},
 		{"security-severity 5.3", Signals{Tool: "Semgrep OSS", SecuritySeverity: 5.3}, QualitySecurity, ImpactMedium},
-		{"security-severity 2.0 with a Top 25 CWE", Signals{Tool: "X", SecuritySeverity: 2.0, CWE: []int{79}}, QualitySecurity, ImpactHigh},
+		{"security-severity 2.0 with a Top 25 CWE: the tool's word, no floor", Signals{Tool: "X", SecuritySeverity: 2.0, CWE: []int{79}}, QualitySecurity, ImpactLow},
+		{"Semgrep's security-severity MEDIUM (read as 4.0) with CWE-89", Signals{Tool: "Semgrep OSS", SecuritySeverity: 4.0, CWE: []int{89},
+			Tags: []string{"CWE-89: Improper Neutralization", "security"}, Level: SeverityError}, QualitySecurity, ImpactMedium},
+		{"a CVE of 9.8", Signals{Tool: "Grype", SecuritySeverity: 9.8, Level: SeverityError}, QualitySecurity, ImpactBlocker},
+		// The tool's severity words.
+		{"Trivy's MEDIUM tag, no score", Signals{Tool: "Trivy", Tags: []string{"vulnerability", "MEDIUM", "openssl"}, Level: SeverityWarning, CWE: []int{79}},
+			QualitySecurity, ImpactMedium},
+		{"gosec's MEDIUM tag, written as an error", Signals{Tool: "gosec", Rule: "G201", Tags: []string{"security", "MEDIUM"}, CWE: []int{89},
+			Level: SeverityError}, QualitySecurity, ImpactMedium},
+		{"gosec's HIGH tag", Signals{Tool: "gosec", Rule: "G101", Tags: []string{"security", "HIGH"}, CWE: []int{798}, Level: SeverityError},
+			QualitySecurity, ImpactHigh},
+		{"dependency-check's CVSS v2 severity LOW, written as a warning", Signals{Tool: "dependency-check", ToolSeverity: ImpactLow,
+			Level: SeverityWarning, CWE: []int{20}}, QualitySecurity, ImpactLow},
+		{"a severity word CRITICAL of a linter, capped", Signals{Tool: "X", ToolSeverity: ImpactBlocker, Level: SeverityWarning}, QualityMaintainability, ImpactMedium},
+		{"a severity word CRITICAL of a security tool", Signals{Tool: "Grype", ToolSeverity: ImpactBlocker, Level: SeverityError}, QualitySecurity, ImpactBlocker},
+		{"Flawfinder risk 0–2 (note) with CWE-119", Signals{Tool: "Flawfinder", Rule: "FF1013", CWE: []int{119, 120}, Level: SeverityNote},
+			QualitySecurity, ImpactLow},
+		{"Flawfinder risk 3 (warning)", Signals{Tool: "Flawfinder", Rule: "FF1031", CWE: []int{78}, Level: SeverityWarning}, QualitySecurity, ImpactMedium},
+		{"Flawfinder risk 4–5 (error)", Signals{Tool: "Flawfinder", Rule: "FF1014", CWE: []int{120, 20}, Level: SeverityError}, QualitySecurity, ImpactHigh},
+		// Secrets.
+		{"gitleaks: an AWS key, no level", Signals{Tool: "gitleaks", Rule: "aws-access-token", Level: SeverityWarning}, QualitySecurity, ImpactHigh},
+		{"TruffleHog: a private key", Signals{Tool: "TruffleHog", Rule: "PrivateKey", Level: SeverityNote}, QualitySecurity, ImpactHigh},
+		{"a secret scanner's own LOW", Signals{Tool: "gitleaks", Rule: "generic", Tags: []string{"LOW"}}, QualitySecurity, ImpactLow},
+		// mobsfscan: a level only, a Top 25 CWE read from properties.cwe.
+		{"mobsfscan's SQL injection, a warning", Signals{Tool: "mobsfscan", Rule: "sqlite_injection", CWE: []int{89}, Level: SeverityWarning},
+			QualitySecurity, ImpactHigh},
 		{"security-severity 0.5", Signals{Tool: "X", SecuritySeverity: 0.5}, QualitySecurity, ImpactLow},
 		{"Semgrep: security as the fourth tag", Signals{Tool: "Semgrep OSS", Tags: []string{"CWE-943", "OWASP-A01", "mongodb", "security"},
 			Level: SeverityWarning}, QualitySecurity, ImpactMedium},
@@ -76,6 +101,22 @@ func TestAssess(t *testing.T) {
 		{"ESLint style", Signals{Tool: "ESLint", Category: CategoryCodeStyle, ToolCategory: "Stylistic Issues", Level: SeverityError},
 			QualityMaintainability, ImpactLow},
 		{"ESLint possible error", Signals{Tool: "ESLint", Category: CategoryErrorProne, Level: SeverityError}, QualityReliability, ImpactHigh},
+		// ESLint: the rule's type and ESLint's recommended rules, whatever
+		// the configured severity.
+		{"ESLint no-undef as a warning", Signals{Tool: "ESLint", Rule: "no-undef", Level: SeverityWarning}, QualityReliability, ImpactHigh},
+		{"ESLint no-unreachable", Signals{Tool: "ESLint", Rule: "no-unreachable", Level: SeverityWarning}, QualityReliability, ImpactHigh},
+		{"ESLint no-await-in-loop (a problem, not recommended)", Signals{Tool: "ESLint", Rule: "no-await-in-loop", Level: SeverityError},
+			QualityReliability, ImpactMedium},
+		{"ESLint no-var as an error", Signals{Tool: "ESLint", Rule: "no-var", Level: SeverityError}, QualityMaintainability, ImpactLow},
+		{"ESLint no-empty (a recommended suggestion)", Signals{Tool: "ESLint", Rule: "no-empty", Level: SeverityError}, QualityMaintainability, ImpactMedium},
+		{"ESLint indent (layout)", Signals{Tool: "ESLint", Rule: "indent", Level: SeverityError}, QualityMaintainability, ImpactLow},
+		{"ESLint @stylistic/semi", Signals{Tool: "ESLint", Rule: "@stylistic/semi", Level: SeverityError}, QualityMaintainability, ImpactLow},
+		{"ESLint @typescript-eslint/no-unused-vars", Signals{Tool: "ESLint", Rule: "@typescript-eslint/no-unused-vars", Level: SeverityError},
+			QualityReliability, ImpactHigh},
+		{"ESLint plugin rule of type problem", Signals{Tool: "ESLint", Rule: "react/no-direct-mutation-state", ToolCategory: "problem",
+			Level: SeverityWarning}, QualityReliability, ImpactMedium},
+		{"ESLint plugin rule of layout type (a tag)", Signals{Tool: "ESLint", Rule: "x/y", Tags: []string{"layout"}, Level: SeverityError},
+			QualityMaintainability, ImpactLow},
 		{"a CWE alone is no security", Signals{Tool: "CodeQL", CWE: []int{563}, Level: SeverityNote}, QualityMaintainability, ImpactLow},
 		{"nothing said", Signals{Tool: "X"}, QualityMaintainability, ImpactMedium},
 		// Code Climate.
@@ -184,5 +225,46 @@ func TestOrders(t *testing.T) {
 	}
 	if _, err := ParseOrder("locaton"); err == nil || !strings.Contains(err.Error(), "location") {
 		t.Errorf("ParseOrder(locaton) = %v", err)
+	}
+}
+
+// TestOrderSecuritySeverity: within one impact, the higher security
+// severity comes first (a Grype CVE at 9.8 before Semgrep findings at 9.0,
+// whatever their paths), and before a security finding without one.
+func TestOrderSecuritySeverity(t *testing.T) {
+	semgrep := Finding{ID: "a-1", Tool: "Semgrep OSS", Rule: "sqli", Path: "a.py", Line: 1, Impact: ImpactBlocker, Quality: QualitySecurity,
+		Severity: SeverityError, SecuritySeverity: 9.0}
+	grype := Finding{ID: "b-1", Tool: "Grype", Rule: "CVE-2021-44228", Path: "z/pom.xml", Line: 1, Impact: ImpactBlocker, Quality: QualitySecurity,
+		Severity: SeverityError, SecuritySeverity: 9.8}
+	secret := Finding{ID: "c-1", Tool: "gitleaks", Rule: "aws", Path: "0.env", Line: 1, Impact: ImpactBlocker, Quality: QualitySecurity,
+		Severity: SeverityError}
+	for _, tc := range []struct {
+		name string
+		a, b *Finding
+	}{{"9.8 before 9.0", &grype, &semgrep}, {"9.0 before none", &semgrep, &secret}} {
+		if !Less(tc.a, tc.b) || Less(tc.b, tc.a) {
+			t.Errorf("%s: %s is not before %s", tc.name, tc.a.ID, tc.b.ID)
+		}
+		ka, kb := KeyOf(tc.a), KeyOf(tc.b)
+		if !ka.Less(&kb) {
+			t.Errorf("%s: the sort keys disagree", tc.name)
+		}
+	}
+}
+
+// BenchmarkAssess: Assess runs once per finding of the XML readers; it
+// allocates nothing.
+func BenchmarkAssess(b *testing.B) {
+	for _, s := range []Signals{
+		{Tool: "PMD", Rule: "MethodArgumentCouldBeFinal", Category: CategoryCodeStyle, Priority: 3, Level: SeverityWarning},
+		{Tool: "ESLint", Rule: "no-undef", Level: SeverityError},
+		{Tool: "gitleaks", Rule: "aws-access-token", Level: SeverityWarning, CWE: []int{798}},
+	} {
+		b.Run(s.Tool, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				Assess(&s)
+			}
+		})
 	}
 }

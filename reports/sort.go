@@ -13,6 +13,7 @@ type Order uint8
 const (
 	// OrderImportance, the default, puts what matters first: the highest
 	// impact, then the quality (security, reliability, maintainability),
+	// then the higher security severity (a CVE of 9.8 before one of 9.0),
 	// then the severity, then the place (path, line, column), then the
 	// tool and rule.
 	OrderImportance Order = iota
@@ -64,6 +65,7 @@ func (o Order) Less(a, b *Finding) bool {
 type SortKey struct {
 	Impact                         Impact
 	Quality                        Quality
+	SecuritySeverity               float64
 	Severity                       Severity
 	Category, Tool, Rule, Path, ID string
 	Line, Column                   int
@@ -71,7 +73,7 @@ type SortKey struct {
 
 // KeyOf returns f's sort key.
 func KeyOf(f *Finding) SortKey {
-	return SortKey{Impact: f.Impact, Quality: f.Quality, Severity: f.Severity, Category: f.Category, Tool: f.Tool,
+	return SortKey{Impact: f.Impact, Quality: f.Quality, SecuritySeverity: f.SecuritySeverity, Severity: f.Severity, Category: f.Category, Tool: f.Tool,
 		Rule: f.Rule, Path: f.Path, ID: f.ID, Line: f.Line, Column: f.Column}
 }
 
@@ -121,12 +123,15 @@ func (o Order) Compare(a, b *SortKey) int {
 }
 
 // compareImportance puts the higher impact first, then the quality that
-// matters more, then the more severe.
+// matters more, then the higher security severity, then the more severe.
 func compareImportance(a, b *SortKey) int {
 	if c := cmp.Compare(b.Impact, a.Impact); c != 0 {
 		return c
 	}
 	if c := cmp.Compare(b.Quality, a.Quality); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(b.SecuritySeverity, a.SecuritySeverity); c != 0 {
 		return c
 	}
 	return cmp.Compare(b.Severity, a.Severity)

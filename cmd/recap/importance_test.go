@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -62,5 +63,38 @@ func TestWhatMattersFirst(t *testing.T) {
 	js := readFile(t, pr.summary)
 	if !strings.Contains(js, "🔴 **high** security, note") || !strings.Contains(js, "**1** high · ") {
 		t.Errorf("job summary:\n%.1500s", js)
+	}
+}
+
+// TestImportanceOfSecurityTools: through the command line, a secret
+// gitleaks found fails --fail-on high, Flawfinder's lowest-risk note does
+// not (its CWE-119 raises nothing above the tool's word), and --cwe 79
+// finds Snyk Code's findings of a rule whose CWE ids are in properties.cwe.
+func TestImportanceOfSecurityTools(t *testing.T) {
+	root := reportstest.RepoRoot(t)
+	corpus := filepath.Join(reportstest.SharedDir(t, "corpus"), "sarif-other")
+	for _, tc := range []struct {
+		name     string
+		args     []string
+		code     int
+		findings int
+	}{
+		{"gitleaks: a secret is high", []string{"--fail-on", "high", filepath.Join(corpus, "gitleaks-8-snippet.sarif")}, 1, 1},
+		{"Flawfinder: high and above are its three risk 4–5 hits", []string{"--impact", "high", filepath.Join(corpus, "flawfinder-2.0.20.sarif")}, 0, 3},
+		{"Flawfinder: the risk 2 note fails no --fail-on high", []string{"--rule", "FF1013", "--fail-on", "high", filepath.Join(corpus, "flawfinder-2.0.20.sarif")}, 0, 1},
+		{"Snyk Code: --cwe 79", []string{"--cwe", "79", filepath.Join(corpus, "snyk-code-categories.sarif")}, 0, 10},
+		{"Snyk Code: --cwe CWE-918", []string{"--cwe", "CWE-918", filepath.Join(corpus, "snyk-code-categories.sarif")}, 0, 1},
+		{"ESLint: reliability is its problem rules", []string{"--quality", "reliability", filepath.Join(corpus, "eslint-9.36.0-large.sarif")}, 0, 25},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := append([]string{"findings", "--format", "json", "--no-group", "--limit", "1", "--no-context", "--repo", root}, tc.args...)
+			out, errOut, code := recap(t, root, nil, args...)
+			var v struct {
+				Summary struct{ Total int }
+			}
+			if err := json.Unmarshal([]byte(out), &v); err != nil || code != tc.code || v.Summary.Total != tc.findings {
+				t.Errorf("exit %d (want %d), %d findings (want %d), %v\n%s%.400s", code, tc.code, v.Summary.Total, tc.findings, err, errOut, out)
+			}
+		})
 	}
 }

@@ -26,7 +26,7 @@ func (f *filterFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&f.grep, "grep", "", "keep findings whose message contains this text")
 	fl.StringArrayVar(&f.cwe, "cwe", nil, "keep findings of this CWE id: 89 or CWE-89 (repeatable)")
 	fl.BoolVar(&f.security, "security", false, "keep only findings about security, as their tools say (the quality security)")
-	fl.StringVar(&f.sort, "sort", "", "order of the findings: importance (the default: impact, quality, severity, then place), severity (as the reports give it, then category and rule) or location (path and line)")
+	fl.StringVar(&f.sort, "sort", "", "order of the findings: importance (the default: impact, quality, security severity, severity, then place), severity (as the reports give it, then category and rule) or location (path and line)")
 }
 
 func (f *filterFlags) filter() (*reports.Filter, error) {
