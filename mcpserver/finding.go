@@ -399,6 +399,13 @@ func (s *Server) getFinding(ctx context.Context, in *GetFindingIn) (answer, erro
 		return nil, err
 	}
 	f := loc.f
+	// The finding as the configuration says it, as analysis.getReports
+	// and the command line show it.
+	cfg, _, err := s.config()
+	if err != nil {
+		return nil, err
+	}
+	cfg.Apply(&f)
 	a := &FindingAnswer{Finding: f, Report: loc.rel, Rule: ruleInfo(&f, loc.rule)}
 	a.Rule.InReport = loc.inReport
 	a.Code = s.snippet(&f)

@@ -10,22 +10,29 @@ import (
 	"github.com/recap-dev/recap/reports"
 )
 
-// TestPage checks the streamed page against a full sort, for many offsets
-// and limits, on findings in random order.
+// TestPage checks the streamed page against a full sort with the head of
+// different rules first (reports.FirstPage over every finding), for many
+// offsets and limits, on findings in random order.
 func TestPage(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
 	var all []reports.Finding
 	for i := 0; i < 500; i++ {
 		all = append(all, reports.Finding{
 			ID: fmt.Sprintf("f-%d", i), Severity: reports.Severities[rng.Intn(3)],
-			Category: []string{"a", "b", "c"}[rng.Intn(3)], Rule: []string{"r1", "r2"}[rng.Intn(2)],
+			Category: []string{"a", "b", "c"}[rng.Intn(3)], Rule: fmt.Sprintf("r%d", rng.Intn(3)*rng.Intn(40)),
+			Impact: reports.Impacts[rng.Intn(len(reports.Impacts))],
 			Path: []string{"x.java", "y.java"}[rng.Intn(2)], Line: rng.Intn(50),
 		})
 	}
 	sorted := append([]reports.Finding(nil), all...)
 	sort.Slice(sorted, func(i, j int) bool { return reports.Less(&sorted[i], &sorted[j]) })
+	plain := append([]reports.Finding(nil), sorted...)
+	sorted = reports.ReorderKeys(sorted, reports.FirstPageSize)
+	if cmp.Equal(plain[:reports.FirstPageSize], sorted[:reports.FirstPageSize]) {
+		t.Fatal("the head of different rules is the view order's: the test shows nothing")
+	}
 	for _, tc := range []struct{ offset, limit, wantLimit int }{
-		{0, 0, DefaultLimit}, {0, 10, 10}, {37, 20, 20}, {490, 50, 50}, {499, 1, 1}, {500, 10, 10}, {0, 1000, MaxLimit}, {-5, 3, 3},
+		{0, 0, DefaultLimit}, {0, 10, 10}, {37, 20, 20}, {45, 10, 10}, {50, 30, 30}, {3, 60, 60}, {490, 50, 50}, {499, 1, 1}, {500, 10, 10}, {0, 1000, MaxLimit}, {-5, 3, 3},
 	} {
 		c := NewCollector()
 		c.KeepPage(tc.offset, tc.limit)
