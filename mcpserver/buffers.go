@@ -76,9 +76,9 @@ type buffer struct {
 	// cfg is the configuration the query ran with: its overrides are
 	// applied to each finding made again from the store, as the pipeline
 	// applied them to the findings it counted and filtered.
-	cfg *config.Config
-	bytes   int64
-	used    time.Time
+	cfg   *config.Config
+	bytes int64
+	used  time.Time
 
 	sortOnce sync.Once
 }

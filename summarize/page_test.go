@@ -21,7 +21,7 @@ func TestPage(t *testing.T) {
 			ID: fmt.Sprintf("f-%d", i), Severity: reports.Severities[rng.Intn(3)],
 			Category: []string{"a", "b", "c"}[rng.Intn(3)], Rule: fmt.Sprintf("r%d", rng.Intn(3)*rng.Intn(40)),
 			Impact: reports.Impacts[rng.Intn(len(reports.Impacts))],
-			Path: []string{"x.java", "y.java"}[rng.Intn(2)], Line: rng.Intn(50),
+			Path:   []string{"x.java", "y.java"}[rng.Intn(2)], Line: rng.Intn(50),
 		})
 	}
 	sorted := append([]reports.Finding(nil), all...)
