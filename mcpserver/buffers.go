@@ -108,27 +108,69 @@ func (b *buffer) sorted() {
 }
 
 // sortRefs sorts refs of reps in the order o, as the configuration cfg
-// says their findings (nil: none), without making the findings: what
+// says their findings (nil: none), without making the findings: what the
 // findings of one kind share is made once per kind into a sort key (the
 // configuration applied), each record adds its place, and the order
-// compares the keys ([reports.Order.Compare]); the id breaks the
-// remaining ties as strings, as it does in reports' orders.
+// compares the keys ([reports.Order.Compare]); the id breaks the remaining
+// ties as strings, as it does in reports' orders. So that most comparisons
+// are short, the keys' strings (category, tool, rule, path) are replaced
+// by their ranks among all the reports' strings of that field, written in
+// 4 bytes big-endian, which compare as the strings do.
 func sortRefs(reps []*report, refs []ref, o reports.Order, cfg *config.Config) {
 	keys := kindKeys(reps, cfg)
-	key := func(a ref) reports.SortKey {
-		r := reps[a.report]
-		x := r.rec(int(a.index))
-		k := keys[a.report][x.kind]
-		k.Path, k.Line, k.Column = r.paths[x.path], int(x.line), int(x.column)
-		return k
+	ranked := func(get func(*reports.SortKey) *string) {
+		var all []string
+		for _, ks := range keys {
+			for i := range ks {
+				all = append(all, *get(&ks[i]))
+			}
+		}
+		slices.Sort(all)
+		all = slices.Compact(all)
+		for _, ks := range keys {
+			for i := range ks {
+				at, _ := slices.BinarySearch(all, *get(&ks[i]))
+				*get(&ks[i]) = rankString(at)
+			}
+		}
 	}
+	ranked(func(k *reports.SortKey) *string { return &k.Category })
+	ranked(func(k *reports.SortKey) *string { return &k.Tool })
+	ranked(func(k *reports.SortKey) *string { return &k.Rule })
+	var paths []string
+	for _, r := range reps {
+		paths = append(paths, r.paths...)
+	}
+	slices.Sort(paths)
+	paths = slices.Compact(paths)
+	pathRank := make([][]string, len(reps))
+	for i, r := range reps {
+		pathRank[i] = make([]string, len(r.paths))
+		for j, p := range r.paths {
+			at, _ := slices.BinarySearch(paths, p)
+			pathRank[i][j] = rankString(at)
+		}
+	}
+	key := func(a ref, k *reports.SortKey) {
+		x := reps[a.report].rec(int(a.index))
+		*k = keys[a.report][x.kind]
+		k.Path, k.Line, k.Column = pathRank[a.report][x.path], int(x.line), int(x.column)
+	}
+	var ka, kb reports.SortKey
 	slices.SortFunc(refs, func(a, b ref) int {
-		ka, kb := key(a), key(b)
+		key(a, &ka)
+		key(b, &kb)
 		if c := o.Compare(&ka, &kb); c != 0 {
 			return c
 		}
 		return compareIDs(reps[a.report].tag, int(a.index)+1, reps[b.report].tag, int(b.index)+1)
 	})
+}
+
+// rankString writes a rank in 4 bytes, big-endian: ranks compare as their
+// strings do.
+func rankString(r int) string {
+	return string([]byte{byte(r >> 24), byte(r >> 16), byte(r >> 8), byte(r)})
 }
 
 // kindKeys are the sort keys of the kinds of each report, the
