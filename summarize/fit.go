@@ -45,19 +45,23 @@ func spell(sp Speller, filter, value string) string {
 	return fmt.Sprintf("%s=%q", filter, value)
 }
 
-// The kinds of a view's parts, in the order they are admitted.
+// The kinds of a view's parts, in the order they are admitted: the first
+// finding's code comes before a further finding (an agent's first answer
+// shows the code of the most important finding, not only more findings).
 const (
-	kindSummary  = iota // the counts and the inputs: always kept
-	kindTopLists        // top categories, rules and files
-	kindFinding         // one finding without its context
-	kindContext         // one finding's context lines
+	kindSummary      = iota // the counts and the inputs: always kept
+	kindTopLists            // top categories, rules and files
+	kindFirst               // the first finding without its context
+	kindFirstContext        // the first finding's context lines
+	kindFinding             // one finding without its context
+	kindContext             // one finding's context lines
 )
 
 // Fit makes v fit budget tokens as counted by c, and in 4 characters per
 // budget token, when rendered by l (see [budget.Fit]). The summary counts and
 // the inputs are always kept (their warnings go first when even they do not
-// fit); then the top lists, the page's findings and their contexts are
-// admitted by value. Nothing is cut inside a finding. Each part left out gets
+// fit); then the top lists, the first finding and its context, the
+// page's other findings and their contexts are admitted by value. Nothing is cut inside a finding. Each part left out gets
 // a marker in Omitted; Suggestions name the largest groups that would narrow
 // the result; Page and Tokens are updated. The last resorts, once only the
 // summary is left: no suggestions, then one marker for all, then the counts
@@ -79,9 +83,13 @@ func Fit(v *View, c budget.Counter, limit int, l Layout) int {
 	parts := []budget.Part{{Kind: kindSummary, Tokens: budget.Cost(c, l.View(v))}, {Kind: kindTopLists, Tokens: topsCost}}
 	for i := range findings {
 		f := &findings[i]
+		kf, kc := kindFinding, kindContext
+		if i == 0 {
+			kf, kc = kindFirst, kindFirstContext
+		}
 		parts = append(parts,
-			budget.Part{Kind: kindFinding, Tokens: budget.Cost(c, l.Finding(f))},
-			budget.Part{Kind: kindContext, Tokens: budget.Cost(c, l.Context(f)), Needs: len(parts) + 1})
+			budget.Part{Kind: kf, Tokens: budget.Cost(c, l.Finding(f))},
+			budget.Part{Kind: kc, Tokens: budget.Cost(c, l.Context(f)), Needs: len(parts) + 1})
 	}
 	return budget.Fit(c, limit, budget.Plan{
 		Parts: parts,
