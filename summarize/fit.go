@@ -81,6 +81,7 @@ func Fit(v *View, c budget.Counter, limit int, l Layout) int {
 	fitBase(v, c, limit, l)
 	baseOmitted := slices.Clone(v.Omitted) // fitBase's markers, which every try starts from
 	parts := []budget.Part{{Kind: kindSummary, Tokens: budget.Cost(c, l.View(v))}, {Kind: kindTopLists, Tokens: topsCost}}
+	unlisted := unlist(findings, c, int(float64(limit)*budget.PackMargin)-parts[0].Tokens-topsCost, l)
 	for i := range findings {
 		f := &findings[i]
 		kf, kc := kindFinding, kindContext
@@ -95,6 +96,12 @@ func Fit(v *View, c budget.Counter, limit int, l Layout) int {
 		Parts: parts,
 		Apply: func(keep []bool, level int) {
 			apply(v, baseOmitted, findings, tops, parts, keep, level == 0, sp)
+			for i, n := range unlisted {
+				if keep[2+2*i] {
+					v.Omitted = append(v.Omitted, budget.Omission{What: fmt.Sprintf("alsoReportedBy of %s: the %s of its problem, over the budget: analysis.getFinding of %[1]s names them (recap findings --no-group lists every finding), or raise maxTokens",
+						findings[i].ID, english.Plural(n, "other finding", "other findings"))})
+				}
+			}
 			if level == 0 && len(given) > 0 {
 				v.Suggestions = append(slices.Clone(given), v.Suggestions...)
 			}
@@ -104,6 +111,33 @@ func Fit(v *View, c budget.Counter, limit int, l Layout) int {
 		Render: func() string { return l.View(v) },
 		Tokens: v.Tokens,
 	})
+}
+
+// minAlsoTokens is the least a name of alsoReportedBy costs
+// ({"tool":"T","rule":"R","id":"abcd-1"}: 36 characters, 9 tokens at 4
+// characters a token, and never fewer in o200k_base).
+const minAlsoTokens = 8
+
+// unlist takes alsoReportedBy off the findings that cannot be shown with it
+// within room tokens (what the budget leaves beside the summary and the top
+// lists): a problem's lead is shown without its list, with a marker, rather
+// than left out (a problem of 100,000 findings names 99,999 others, some
+// 2 million tokens). It returns how many names each such finding had, by
+// index. A list too long for room by its length alone is not rendered.
+func unlist(findings []FindingView, c budget.Counter, room int, l Layout) map[int]int {
+	var out map[int]int
+	for i := range findings {
+		f := &findings[i]
+		n := len(f.AlsoReportedBy)
+		if n == 0 || n*minAlsoTokens <= room && budget.Cost(c, l.Finding(f)) <= room {
+			continue
+		}
+		if out == nil {
+			out = map[int]int{}
+		}
+		f.AlsoReportedBy, out[i] = nil, n
+	}
+	return out
 }
 
 // fitBase shrinks the always-kept part when it alone is over half the
