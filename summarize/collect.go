@@ -109,18 +109,15 @@ func (c *Collector) Skip(skip func(*reports.Finding) bool, skipped int) {
 // PageShort reports whether the page kept may miss findings since too
 // many of those it kept were skipped: a pass that skips them as they come
 // gives the page. So does a rule's first finding kept for the head of
-// the default order that is skipped: the rule's next may belong there.
+// the default order that is skipped where the rule's next may belong in the
+// head (see pager.headMisses).
 func (c *Collector) PageShort() bool {
 	p := c.pager
 	if p == nil || c.skip == nil {
 		return false
 	}
-	if p.firsts != nil {
-		for i := range p.firsts.fs {
-			if c.skip(&p.firsts.fs[i]) {
-				return true
-			}
-		}
+	if p.headMisses(c.skip) {
+		return true
 	}
 	if c.total <= p.keep {
 		return false

@@ -167,10 +167,34 @@ func (p *pager) withHead(kept []reports.Finding, skip func(*reports.Finding) boo
 // first reports.FirstPageSize findings of sorted and firsts (each rule's
 // first finding, of the first rules; those skip accepts left out).
 func withHead(sorted, firsts []reports.Finding, skip func(*reports.Finding) bool, o reports.Order) []reports.Finding {
-	type cand struct {
-		f    *reports.Finding
-		kept int // its index in sorted, -1 when it is not there
+	cands, head := headOf(sorted, firsts, skip, o)
+	out := make([]reports.Finding, 0, len(sorted)+len(head))
+	inHead := make(map[int]bool, len(head))
+	for _, i := range head {
+		out = append(out, *cands[i].f)
+		if cands[i].kept >= 0 {
+			inHead[cands[i].kept] = true
+		}
 	}
+	for i := range sorted {
+		if !inHead[i] {
+			out = append(out, sorted[i])
+		}
+	}
+	return out
+}
+
+// headCand is a finding that may be in the head: its index in the sorted
+// findings kept, -1 when it is not there.
+type headCand struct {
+	f    *reports.Finding
+	kept int
+}
+
+// headOf returns the candidates of the head, in view order, and the head,
+// as indexes into them (see withHead).
+func headOf(sorted, firsts []reports.Finding, skip func(*reports.Finding) bool, o reports.Order) ([]headCand, []int) {
+	type cand = headCand
 	n := min(len(sorted), reports.FirstPageSize)
 	cands := make([]cand, 0, n+len(firsts))
 	for i := range sorted[:n] {
@@ -194,20 +218,61 @@ func withHead(sorted, firsts []reports.Finding, skip func(*reports.Finding) bool
 	sort.SliceStable(cands, func(i, j int) bool { return o.Less(cands[i].f, cands[j].f) })
 	head := reports.FirstPage(len(cands), reports.FirstPageSize, func(i int) reports.Impact { return cands[i].f.Impact },
 		func(i int) ruleKey { return ruleKey{cands[i].f.Tool, cands[i].f.Rule} })
-	out := make([]reports.Finding, 0, len(sorted)+len(head))
-	inHead := make(map[int]bool, len(head))
-	for _, i := range head {
-		out = append(out, *cands[i].f)
-		if cands[i].kept >= 0 {
-			inHead[cands[i].kept] = true
+	return cands, head
+}
+
+// headMisses reports whether a rule's first finding that skip accepts (a
+// duplicate, whose problem another finding shows) may hide that rule's
+// next finding from the head: the head is short, or the skipped finding,
+// as its rule's first, would come before the head's last. A rule's next
+// finding comes after its first in view order, so a skipped first that
+// would not make the head leaves the head as it is: no pass is needed.
+func (p *pager) headMisses(skip func(*reports.Finding) bool) bool {
+	if p.firsts == nil || skip == nil {
+		return false
+	}
+	var skipped []*reports.Finding
+	for i := range p.firsts.fs {
+		if skip(&p.firsts.fs[i]) {
+			skipped = append(skipped, &p.firsts.fs[i])
 		}
 	}
-	for i := range sorted {
-		if !inHead[i] {
-			out = append(out, sorted[i])
+	if len(skipped) == 0 {
+		return false
+	}
+	sorted := make([]reports.Finding, 0, len(p.h.fs))
+	for i := range p.h.fs {
+		if !skip(&p.h.fs[i]) {
+			sorted = append(sorted, p.h.fs[i])
 		}
 	}
-	return out
+	sort.Slice(sorted, func(i, j int) bool { return p.order.Less(&sorted[i], &sorted[j]) })
+	cands, head := headOf(sorted, p.firsts.fs, skip, p.order)
+	if len(head) < reports.FirstPageSize {
+		return true
+	}
+	last := cands[head[len(head)-1]].f
+	lastFirst := true // whether last is its rule's first among the candidates
+	for _, c := range cands {
+		if c.f == last {
+			break
+		}
+		if c.f.Tool == last.Tool && c.f.Rule == last.Rule {
+			lastFirst = false
+			break
+		}
+	}
+	for _, f := range skipped {
+		switch {
+		case f.Impact != last.Impact:
+			if f.Impact > last.Impact {
+				return true
+			}
+		case !lastFirst || p.order.Less(f, last):
+			return true
+		}
+	}
+	return false
 }
 
 func ptrKey(f *reports.Finding) *reports.SortKey {

@@ -62,3 +62,34 @@ func TestPage(t *testing.T) {
 		}
 	}
 }
+
+// TestPageShortForTheHead: a rule's first finding that is skipped (a
+// duplicate) asks for a pass that skips duplicates as they come when the
+// rule's next finding may belong in the head of different rules, and only
+// then.
+func TestPageShortForTheHead(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		rules   int            // rules of one high finding each
+		skipped reports.Impact // the impact of the skipped first of rule Z
+		want    bool
+	}{
+		{"a head short of its size", 10, reports.ImpactLow, true},
+		{"a skipped first below a full head", 60, reports.ImpactLow, false},
+		{"a skipped first above a full head", 60, reports.ImpactBlocker, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := NewCollector()
+			c.KeepPage(0, 10)
+			for i := range tc.rules {
+				c.Add(reports.Finding{ID: fmt.Sprintf("r-%d", i), Tool: "T", Rule: fmt.Sprintf("R%02d", i), Impact: reports.ImpactHigh})
+			}
+			c.Add(reports.Finding{ID: "z-1", Tool: "T", Rule: "Z", Impact: tc.skipped, Line: 1})
+			c.Add(reports.Finding{ID: "z-2", Tool: "T", Rule: "Z", Impact: tc.skipped, Line: 2})
+			c.Skip(func(f *reports.Finding) bool { return f.ID == "z-1" }, 1)
+			if got := c.PageShort(); got != tc.want {
+				t.Errorf("PageShort %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
