@@ -2,7 +2,6 @@ package mcpserver
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -13,6 +12,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/recap-dev/recap/config"
 	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/pipeline"
 	"github.com/recap-dev/recap/reports"
@@ -73,15 +73,21 @@ type buffer struct {
 	also    map[[2]int32][]summarize.AlsoReported
 	grouped *pipeline.Grouped // the problems, for getFinding
 	order   reports.Order
-	bytes   int64
-	used    time.Time
+	// cfg is the configuration the query ran with: its overrides are
+	// applied to each finding made again from the store, as the pipeline
+	// applied them to the findings it counted and filtered.
+	cfg   *config.Config
+	bytes int64
+	used  time.Time
 
 	sortOnce sync.Once
 }
 
-// finding returns the finding of r, whole.
+// finding returns the finding of r, whole, as the configuration says it.
 func (b *buffer) finding(r ref) reports.Finding {
-	return b.reports[r.report].finding(int(r.index))
+	f := b.reports[r.report].finding(int(r.index))
+	b.cfg.Apply(&f)
+	return f
 }
 
 // price sets the buffer's bytes.
@@ -89,97 +95,111 @@ func (b *buffer) price() {
 	b.bytes = int64(cap(b.refs))*int64(unsafe.Sizeof(ref{})) + 4096
 }
 
-// sorted puts the buffer's findings in view order ([reports.Less]), once.
+// sorted puts the buffer's findings in view order, once: the order
+// ([reports.Order]) with the first page's findings of different rules
+// first ([reports.FirstPage]).
 func (b *buffer) sorted() {
-	b.sortOnce.Do(func() { sortRefs(b.reports, b.refs, b.order) })
+	b.sortOnce.Do(func() {
+		sortRefs(b.reports, b.refs, b.order, b.cfg)
+		if b.order.HeadOrder() {
+			b.refs = firstPage(b.reports, b.refs, b.cfg)
+		}
+	})
 }
 
-// sortRefs sorts refs of reps in the order o without making their
-// findings: the kinds (tool, category, rule) and the paths of every report
-// are ranked once, so that most comparisons are of integers; the id breaks
-// the remaining ties as reports' orders do, as strings.
-func sortRefs(reps []*report, refs []ref, o reports.Order) {
-	type kindKey struct{ first, second string } // (category, rule) by severity, else (tool, rule)
-	keyOf := func(k *kind) kindKey {
-		if o == reports.OrderSeverity {
-			return kindKey{k.category, k.rule}
+// sortRefs sorts refs of reps in the order o, as the configuration cfg
+// says their findings (nil: none), without making the findings: what the
+// findings of one kind share is made once per kind into a sort key (the
+// configuration applied), each record adds its place, and the order
+// compares the keys ([reports.Order.Compare]); the id breaks the remaining
+// ties as strings, as it does in reports' orders. So that most comparisons
+// are short, the keys' strings (category, tool, rule, path) are replaced
+// by their ranks among all the reports' strings of that field, written in
+// 4 bytes big-endian, which compare as the strings do.
+func sortRefs(reps []*report, refs []ref, o reports.Order, cfg *config.Config) {
+	keys := kindKeys(reps, cfg)
+	ranked := func(get func(*reports.SortKey) *string) {
+		var all []string
+		for _, ks := range keys {
+			for i := range ks {
+				all = append(all, *get(&ks[i]))
+			}
 		}
-		return kindKey{k.tool, k.rule}
-	}
-	compareKinds := func(a, b kindKey) int {
-		if c := strings.Compare(a.first, b.first); c != 0 {
-			return c
+		slices.Sort(all)
+		all = slices.Compact(all)
+		for _, ks := range keys {
+			for i := range ks {
+				at, _ := slices.BinarySearch(all, *get(&ks[i]))
+				*get(&ks[i]) = rankString(at)
+			}
 		}
-		return strings.Compare(a.second, b.second)
 	}
-	var kinds []kindKey
+	ranked(func(k *reports.SortKey) *string { return &k.Category })
+	ranked(func(k *reports.SortKey) *string { return &k.Tool })
+	ranked(func(k *reports.SortKey) *string { return &k.Rule })
 	var paths []string
 	for _, r := range reps {
-		for i := range r.kinds {
-			kinds = append(kinds, keyOf(&r.kinds[i]))
-		}
 		paths = append(paths, r.paths...)
 	}
-	slices.SortFunc(kinds, compareKinds)
-	kinds = slices.Compact(kinds)
 	slices.Sort(paths)
 	paths = slices.Compact(paths)
-	kindRank := make([][]uint32, len(reps))
-	pathRank := make([][]uint32, len(reps))
+	pathRank := make([][]string, len(reps))
 	for i, r := range reps {
-		kindRank[i] = make([]uint32, len(r.kinds))
-		for j := range r.kinds {
-			at, _ := slices.BinarySearchFunc(kinds, keyOf(&r.kinds[j]), compareKinds)
-			kindRank[i][j] = uint32(at)
-		}
-		pathRank[i] = make([]uint32, len(r.paths))
+		pathRank[i] = make([]string, len(r.paths))
 		for j, p := range r.paths {
 			at, _ := slices.BinarySearch(paths, p)
-			pathRank[i][j] = uint32(at)
+			pathRank[i][j] = rankString(at)
 		}
 	}
+	key := func(a ref, k *reports.SortKey) {
+		x := reps[a.report].rec(int(a.index))
+		*k = keys[a.report][x.kind]
+		k.Path, k.Line, k.Column = pathRank[a.report][x.path], int(x.line), int(x.column)
+	}
+	var ka, kb reports.SortKey
 	slices.SortFunc(refs, func(a, b ref) int {
-		ra, rb := reps[a.report], reps[b.report]
-		xa, xb := ra.rec(int(a.index)), rb.rec(int(b.index))
-		ka, kb := &ra.kinds[xa.kind], &rb.kinds[xb.kind]
-		importance := func() int {
-			if c := cmp.Compare(kb.impact, ka.impact); c != 0 {
-				return c
-			}
-			if c := cmp.Compare(kb.quality, ka.quality); c != 0 {
-				return c
-			}
-			if c := cmp.Compare(kb.securitySeverity, ka.securitySeverity); c != 0 {
-				return c
-			}
-			return cmp.Compare(kb.severity, ka.severity)
+		key(a, &ka)
+		key(b, &kb)
+		if c := o.Compare(&ka, &kb); c != 0 {
+			return c
 		}
-		place := func() int {
-			if c := cmp.Compare(pathRank[a.report][xa.path], pathRank[b.report][xb.path]); c != 0 {
-				return c
-			}
-			if c := cmp.Compare(xa.line, xb.line); c != 0 {
-				return c
-			}
-			return cmp.Compare(xa.column, xb.column)
-		}
-		kinds := func() int { return cmp.Compare(kindRank[a.report][xa.kind], kindRank[b.report][xb.kind]) }
-		var steps [3]func() int
-		switch o {
-		case reports.OrderSeverity:
-			steps = [3]func() int{func() int { return cmp.Compare(kb.severity, ka.severity) }, kinds, place}
-		case reports.OrderLocation:
-			steps = [3]func() int{place, importance, kinds}
-		default:
-			steps = [3]func() int{importance, place, kinds}
-		}
-		for _, step := range steps {
-			if c := step(); c != 0 {
-				return c
-			}
-		}
-		return compareIDs(ra.tag, int(a.index)+1, rb.tag, int(b.index)+1)
+		return compareIDs(reps[a.report].tag, int(a.index)+1, reps[b.report].tag, int(b.index)+1)
 	})
+}
+
+// rankString writes a rank in 4 bytes, big-endian: ranks compare as their
+// strings do.
+func rankString(r int) string {
+	return string([]byte{byte(r >> 24), byte(r >> 16), byte(r >> 8), byte(r)})
+}
+
+// kindKeys are the sort keys of the kinds of each report, the
+// configuration applied, without place and id.
+func kindKeys(reps []*report, cfg *config.Config) [][]reports.SortKey {
+	keys := make([][]reports.SortKey, len(reps))
+	for i, r := range reps {
+		keys[i] = make([]reports.SortKey, len(r.kinds))
+		for j := range r.kinds {
+			f := r.kinds[j].finding()
+			cfg.Apply(&f)
+			keys[i][j] = reports.KeyOf(&f)
+		}
+	}
+	return keys
+}
+
+// firstPage returns refs, sorted in view order, with the first page's
+// findings of different rules first ([reports.FirstPage]) and the others
+// after them in the same order.
+func firstPage(reps []*report, refs []ref, cfg *config.Config) []ref {
+	keys := kindKeys(reps, cfg)
+	kindOf := func(i int) *reports.SortKey {
+		return &keys[refs[i].report][reps[refs[i].report].rec(int(refs[i].index)).kind]
+	}
+	first := reports.FirstPage(len(refs), reports.FirstPageSize,
+		func(i int) reports.Impact { return kindOf(i).Impact },
+		func(i int) [2]string { k := kindOf(i); return [2]string{k.Tool, k.Rule} })
+	return reports.Reorder(refs, first)
 }
 
 // compareIDs compares the ids tag-n as strings, as reports.Less does.

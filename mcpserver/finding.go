@@ -66,6 +66,7 @@ type FindingAnswer struct {
 	flow    []Step
 	related []Step
 	locs    []Step
+	others  []reports.Also // the problem's other findings before fitting
 	saved   bool
 	short   bool // the line without place and message: the smallest budgets
 }
@@ -142,6 +143,7 @@ const (
 	kindFindingFlow            // a step of the code flow, in order
 	kindFindingRelated         // a related location, in order
 	kindFindingLocation        // a further location, in order
+	kindFindingProblem         // another finding of its problem, in order
 	kindFindingRuleHelp        // the rule's help
 	kindFindingSnip            // the report's own snippet
 )
@@ -151,7 +153,7 @@ const (
 type answerParts struct {
 	rule, place, full, fix, help, snip int
 	note                               int // the code's note when there is no code
-	code, flow, related, locs          int // the first of each run of parts
+	code, flow, related, locs, others  int // the first of each run of parts
 	order                              []int
 }
 
@@ -166,6 +168,12 @@ func (a *FindingAnswer) fit(c budget.Counter, limit int) int {
 		a.saved, a.full, a.msg, a.rule, a.snip, a.help = true, a.Code, a.Finding.Message, a.Rule, a.Finding.Snippet, a.Finding.HelpURI
 		a.snipAt = a.Finding.SnippetLine
 		a.fix, a.flow, a.related, a.locs = a.Fix, a.Flow, a.Related, a.Locations
+		if a.Problem != nil {
+			a.others = a.Problem.Findings
+		}
+	}
+	if a.Problem != nil {
+		a.Problem.Findings = nil
 	}
 	a.Tokens = &budget.TokenInfo{}
 	a.Code, a.Rule, a.Fix, a.Flow, a.Related, a.Locations, a.Finding.Snippet, a.Finding.Message, a.Omitted, a.short = nil, nil, nil, nil, nil, nil, "", a.msg, nil, true
@@ -213,6 +221,10 @@ func (a *FindingAnswer) fit(c budget.Counter, limit int) int {
 	ap.locs = len(parts)
 	for _, st := range a.locs {
 		add(kindFindingLocation, cost(st), 0)
+	}
+	ap.others = len(parts)
+	for _, o := range a.others {
+		add(kindFindingProblem, cost(o), 0)
 	}
 	if a.rule != nil && a.rule.Help != "" {
 		ap.help = add(kindFindingRuleHelp, cost(a.rule.Help), ap.rule+1)
@@ -331,6 +343,16 @@ func (a *FindingAnswer) apply(ap *answerParts, keep []bool) {
 	if n := len(a.locs) - len(a.Locations); n > 0 {
 		omit(fmt.Sprintf("%d of the %d further locations kept", n, len(a.locs)))
 	}
+	if a.Problem != nil {
+		n := 0
+		for n < len(a.others) && keep[ap.others+n] {
+			n++
+		}
+		a.Problem.Findings = append([]reports.Also{}, a.others[:n]...)
+		if n < len(a.others) {
+			omit(fmt.Sprintf("%d of the %d other findings of its problem (problem.findings)", len(a.others)-n, len(a.others)))
+		}
+	}
 	a.Finding.Snippet, a.Finding.SnippetLine = "", 0
 	if kept(ap.snip) {
 		a.Finding.Snippet, a.Finding.SnippetLine = a.snip, a.snipAt
@@ -399,6 +421,13 @@ func (s *Server) getFinding(ctx context.Context, in *GetFindingIn) (answer, erro
 		return nil, err
 	}
 	f := loc.f
+	// The finding as the configuration says it, as analysis.getReports
+	// and the command line show it.
+	cfg, _, err := s.config()
+	if err != nil {
+		return nil, err
+	}
+	cfg.Apply(&f)
 	a := &FindingAnswer{Finding: f, Report: loc.rel, Rule: ruleInfo(&f, loc.rule)}
 	a.Rule.InReport = loc.inReport
 	a.Code = s.snippet(&f)
@@ -423,7 +452,9 @@ func (s *Server) getFinding(ctx context.Context, in *GetFindingIn) (answer, erro
 type ProblemInfo struct {
 	// ShownBy is the id of the finding that pages show for the problem.
 	ShownBy string `json:"shownBy"`
-	// Findings are the problem's other findings, by tool, rule and id.
+	// Others counts the problem's other findings; Findings names them, by
+	// tool, rule and id, as many as the budget holds.
+	Others   int            `json:"others"`
 	Findings []reports.Also `json:"findings"`
 }
 
@@ -453,6 +484,7 @@ func (s *Server) problemOf(ctx context.Context, f *reports.Finding) *ProblemInfo
 			p.Findings = append(p.Findings, o)
 		}
 	}
+	p.Others = len(p.Findings)
 	return p
 }
 

@@ -330,7 +330,7 @@ func (s *Server) query(ctx context.Context, in *GetReportsIn) (b *buffer, stream
 		s.recent.setGrouped(sessionName(ctx), res.Grouped)
 		return nil, res.View, nil
 	}
-	b = &buffer{reports: reps, key: key, owner: sessionName(ctx), order: order}
+	b = &buffer{reports: reps, key: key, owner: sessionName(ctx), order: order, cfg: cfg}
 	if in.filterless() && q.Changes == nil && !q.NewOnly { // every finding: room for them at once
 		n := 0
 		for _, r := range reps {

@@ -308,11 +308,9 @@ func (r *report) done() {
 // Its strings are the report's own and stay valid.
 func (r *report) at(i int, f *reports.Finding, ids bool) {
 	x := &r.recs[i/recChunk][i%recChunk]
-	k := &r.kinds[x.kind]
-	*f = reports.Finding{Tool: k.tool, ToolVersion: k.toolVersion, Rule: k.rule, RuleName: k.ruleName, Category: k.category,
-		ToolCategory: k.toolCategory, Severity: k.severity, Quality: k.quality, Impact: k.impact, Priority: k.priority, Rank: k.rank, Message: r.arena.str(x.msg, x.msgLen), Path: r.paths[x.path],
-		Line: int(x.line), EndLine: int(x.endLine), Column: int(x.column), EndColumn: int(x.endColumn), HelpURI: k.helpURI,
-		SecuritySeverity: k.securitySeverity, CWE: k.cwe}
+	*f = r.kinds[x.kind].finding()
+	f.Message, f.Path = r.arena.str(x.msg, x.msgLen), r.paths[x.path]
+	f.Line, f.EndLine, f.Column, f.EndColumn = int(x.line), int(x.endLine), int(x.column), int(x.endColumn)
 	if len(r.snips) > 0 {
 		f.Snippet, f.SnippetLine = r.snippet(i)
 	}
@@ -323,6 +321,14 @@ func (r *report) at(i int, f *reports.Finding, ids bool) {
 		f.ID = reports.ID(r.tag, i+1)
 		f.Fingerprint = r.fingerprint(i)
 	}
+}
+
+// finding is what the findings of kind k share, as a finding without a
+// place, message or id.
+func (k *kind) finding() reports.Finding {
+	return reports.Finding{Tool: k.tool, ToolVersion: k.toolVersion, Rule: k.rule, RuleName: k.ruleName, Category: k.category,
+		ToolCategory: k.toolCategory, Severity: k.severity, Quality: k.quality, Impact: k.impact, Priority: k.priority, Rank: k.rank,
+		HelpURI: k.helpURI, SecuritySeverity: k.securitySeverity, CWE: k.cwe}
 }
 
 // finding returns finding i (0-based) whole.

@@ -214,7 +214,7 @@ func TestSortRefs(t *testing.T) {
 			}
 		}
 		slices.Reverse(refs)
-		sortRefs(reps, refs, o)
+		sortRefs(reps, refs, o, nil)
 		slices.SortFunc(want, func(a, b reports.Finding) int {
 			if o.Less(&a, &b) {
 				return -1

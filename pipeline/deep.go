@@ -42,6 +42,10 @@ func runDeep(ctx context.Context, s *scan) (bool, error) {
 	page := *s.q.Keep.Page
 	c := summarize.NewCollector()
 	c.SortBy(s.q.Order)
+	head := s.q.Order.HeadOrder()
+	if head { // the head of different rules, which the page follows
+		c.KeepPage(0, reports.FirstPageSize)
+	}
 	var counts summarize.BaselineCounts
 	smp := newSample(s.q.Order)
 	inputs, marked, err := s.pass(ctx, src, &counts, func(f *reports.Finding, state string) error {
@@ -71,7 +75,13 @@ func runDeep(ctx context.Context, s *scan) (bool, error) {
 		total -= s.grouped.groups.Duplicates // the passes below skip them
 	}
 	var found []reports.Finding
-	if page.Offset < total {
+	switch {
+	case page.Offset >= total:
+	case head:
+		if found, ok, err = deepAfterHead(ctx, s, src, c, smp, total, page); err != nil || !ok {
+			return ok, err
+		}
+	default:
 		if found, ok, err = selectPage(ctx, s, src, smp, total, page); err != nil || !ok {
 			return ok, err
 		}
@@ -84,6 +94,63 @@ func runDeep(ctx context.Context, s *scan) (bool, error) {
 	s.res.View = v
 	s.showGroups(v)
 	return true, nil
+}
+
+// deepAfterHead finds a deep page of the default order, whose head of
+// different rules (reports.FirstPage) comes first: the page is the view
+// order's findings without the head's, from offset minus the head's size.
+// The head is c's first page (again in a pass without the problems'
+// duplicates when c kept some); the page is found in a window of the view
+// order that starts the head's size earlier, the head's findings taken out.
+func deepAfterHead(ctx context.Context, s *scan, src Source, c *summarize.Collector, smp *sample, total int, page Page) ([]reports.Finding, bool, error) {
+	if s.grouped != nil && s.grouped.groups.Grouped() {
+		c.Skip(s.grouped.Duplicate, s.grouped.groups.Duplicates)
+	}
+	if c.PageShort() {
+		c = summarize.NewCollector()
+		c.SortBy(s.q.Order)
+		c.KeepPage(0, reports.FirstPageSize)
+		if _, _, err := s.pass(ctx, src, nil, func(f *reports.Finding, _ string) error {
+			if !f.Uncounted() {
+				c.Add(*f)
+			}
+			return nil
+		}); err != nil {
+			return nil, true, err
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, true, err
+		}
+	}
+	var headOf []reports.Finding
+	for _, fv := range c.View(nil).Findings {
+		headOf = append(headOf, fv.Finding)
+	}
+	n := len(headOf)
+	window := Page{Offset: max(page.Offset-n, 0), Limit: page.Limit + n}
+	found, ok, err := selectPage(ctx, s, src, smp, total, window)
+	if err != nil || !ok || len(found) == 0 {
+		return nil, ok, err
+	}
+	o := s.q.Order
+	same := func(a, b *reports.Finding) bool { return !o.Less(a, b) && !o.Less(b, a) }
+	before := 0 // the head's findings before the window
+	for i := range headOf {
+		if o.Less(&headOf[i], &found[0]) {
+			before++
+		}
+	}
+	rest := found[:0:0]
+	for i := range found {
+		if !slices.ContainsFunc(headOf, func(h reports.Finding) bool { return same(&h, &found[i]) }) {
+			rest = append(rest, found[i])
+		}
+	}
+	skip := before + (page.Offset - n - window.Offset) // 0 but for a page within the head's size of it
+	if skip >= len(rest) {
+		return nil, true, nil
+	}
+	return rest[skip:min(len(rest), skip+page.Limit)], true, nil
 }
 
 // selectPage narrows the range of findings that holds the page, pass by

@@ -105,10 +105,11 @@ func TestGroupedPages(t *testing.T) {
 		}
 		return 1
 	})
+	leads = reports.ReorderKeys(leads, reports.FirstPageSize) // the head of different rules first
 	if gs.Duplicates < 5000 {
 		t.Fatalf("only %d duplicates: the test needs many", gs.Duplicates)
 	}
-	for _, page := range [][2]int{{0, 50}, {0, 200}, {37, 5}, {9_990, 50}, {12_000, 200}, {len(leads) - 3, 10}} {
+	for _, page := range [][2]int{{0, 50}, {0, 200}, {37, 5}, {45, 10}, {50, 20}, {9_990, 50}, {12_000, 200}, {len(leads) - 3, 10}} {
 		for _, src := range []pipeline.Source{pipeline.Files{Paths: paths}, opaque{pipeline.Files{Paths: paths}}} {
 			name := fmt.Sprintf("offset=%d,limit=%d,%T", page[0], page[1], src)
 			q := pipeline.Query{Reports: src, Classes: pairClasses, Keep: pipeline.Keep{Page: &pipeline.Page{Offset: page[0], Limit: page[1]}}}

@@ -82,6 +82,7 @@ func (c *Collector) Add(f reports.Finding) {
 	}
 	if c.pager != nil {
 		c.pager.add(&f)
+		c.pager.addFirst(&f)
 	}
 	if c.bySev != nil {
 		if p := c.bySev[f.Severity]; p != nil {
@@ -107,10 +108,18 @@ func (c *Collector) Skip(skip func(*reports.Finding) bool, skipped int) {
 
 // PageShort reports whether the page kept may miss findings since too
 // many of those it kept were skipped: a pass that skips them as they come
-// gives the page.
+// gives the page. So does a rule's first finding kept for the head of
+// the default order that is skipped where the rule's next may belong in the
+// head (see pager.headMisses).
 func (c *Collector) PageShort() bool {
 	p := c.pager
-	if p == nil || c.skip == nil || c.total <= p.keep {
+	if p == nil || c.skip == nil {
+		return false
+	}
+	if p.headMisses(c.skip) {
+		return true
+	}
+	if c.total <= p.keep {
 		return false
 	}
 	left := 0
@@ -150,6 +159,9 @@ func (c *Collector) KeepPage(offset, limit int) {
 	offset = min(max(offset, 0), math.MaxInt32) // offset+limit must not overflow
 
 	c.pager = &pager{offset: offset, limit: limit, keep: offset + limit, order: c.order}
+	if c.order.HeadOrder() {
+		c.pager.firsts = newFirstsHeap(reports.FirstPageSize, c.order)
+	}
 	c.bySev = nil
 }
 

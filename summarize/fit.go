@@ -45,19 +45,23 @@ func spell(sp Speller, filter, value string) string {
 	return fmt.Sprintf("%s=%q", filter, value)
 }
 
-// The kinds of a view's parts, in the order they are admitted.
+// The kinds of a view's parts, in the order they are admitted: the first
+// finding's code comes before a further finding (an agent's first answer
+// shows the code of the most important finding, not only more findings).
 const (
-	kindSummary  = iota // the counts and the inputs: always kept
-	kindTopLists        // top categories, rules and files
-	kindFinding         // one finding without its context
-	kindContext         // one finding's context lines
+	kindSummary      = iota // the counts and the inputs: always kept
+	kindTopLists            // top categories, rules and files
+	kindFirst               // the first finding without its context
+	kindFirstContext        // the first finding's context lines
+	kindFinding             // one finding without its context
+	kindContext             // one finding's context lines
 )
 
 // Fit makes v fit budget tokens as counted by c, and in 4 characters per
 // budget token, when rendered by l (see [budget.Fit]). The summary counts and
 // the inputs are always kept (their warnings go first when even they do not
-// fit); then the top lists, the page's findings and their contexts are
-// admitted by value. Nothing is cut inside a finding. Each part left out gets
+// fit); then the top lists, the first finding and its context, the
+// page's other findings and their contexts are admitted by value. Nothing is cut inside a finding. Each part left out gets
 // a marker in Omitted; Suggestions name the largest groups that would narrow
 // the result; Page and Tokens are updated. The last resorts, once only the
 // summary is left: no suggestions, then one marker for all, then the counts
@@ -77,16 +81,27 @@ func Fit(v *View, c budget.Counter, limit int, l Layout) int {
 	fitBase(v, c, limit, l)
 	baseOmitted := slices.Clone(v.Omitted) // fitBase's markers, which every try starts from
 	parts := []budget.Part{{Kind: kindSummary, Tokens: budget.Cost(c, l.View(v))}, {Kind: kindTopLists, Tokens: topsCost}}
+	unlisted := unlist(findings, c, int(float64(limit)*budget.PackMargin)-parts[0].Tokens-topsCost, l)
 	for i := range findings {
 		f := &findings[i]
+		kf, kc := kindFinding, kindContext
+		if i == 0 {
+			kf, kc = kindFirst, kindFirstContext
+		}
 		parts = append(parts,
-			budget.Part{Kind: kindFinding, Tokens: budget.Cost(c, l.Finding(f))},
-			budget.Part{Kind: kindContext, Tokens: budget.Cost(c, l.Context(f)), Needs: len(parts) + 1})
+			budget.Part{Kind: kf, Tokens: budget.Cost(c, l.Finding(f))},
+			budget.Part{Kind: kc, Tokens: budget.Cost(c, l.Context(f)), Needs: len(parts) + 1})
 	}
 	return budget.Fit(c, limit, budget.Plan{
 		Parts: parts,
 		Apply: func(keep []bool, level int) {
 			apply(v, baseOmitted, findings, tops, parts, keep, level == 0, sp)
+			for i, n := range unlisted {
+				if keep[2+2*i] {
+					v.Omitted = append(v.Omitted, budget.Omission{What: fmt.Sprintf("alsoReportedBy of %s: the %s of its problem, over the budget: analysis.getFinding of %[1]s names them (recap findings --no-group lists every finding), or raise maxTokens",
+						findings[i].ID, english.Plural(n, "other finding", "other findings"))})
+				}
+			}
 			if level == 0 && len(given) > 0 {
 				v.Suggestions = append(slices.Clone(given), v.Suggestions...)
 			}
@@ -96,6 +111,33 @@ func Fit(v *View, c budget.Counter, limit int, l Layout) int {
 		Render: func() string { return l.View(v) },
 		Tokens: v.Tokens,
 	})
+}
+
+// minAlsoTokens is the least a name of alsoReportedBy costs
+// ({"tool":"T","rule":"R","id":"abcd-1"}: 36 characters, 9 tokens at 4
+// characters a token, and never fewer in o200k_base).
+const minAlsoTokens = 8
+
+// unlist takes alsoReportedBy off the findings that cannot be shown with it
+// within room tokens (what the budget leaves beside the summary and the top
+// lists): a problem's lead is shown without its list, with a marker, rather
+// than left out (a problem of 100,000 findings names 99,999 others, some
+// 2 million tokens). It returns how many names each such finding had, by
+// index. A list too long for room by its length alone is not rendered.
+func unlist(findings []FindingView, c budget.Counter, room int, l Layout) map[int]int {
+	var out map[int]int
+	for i := range findings {
+		f := &findings[i]
+		n := len(f.AlsoReportedBy)
+		if n == 0 || n*minAlsoTokens <= room && budget.Cost(c, l.Finding(f)) <= room {
+			continue
+		}
+		if out == nil {
+			out = map[int]int{}
+		}
+		f.AlsoReportedBy, out[i] = nil, n
+	}
+	return out
 }
 
 // fitBase shrinks the always-kept part when it alone is over half the
