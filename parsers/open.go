@@ -317,7 +317,10 @@ func (t formatTable) look(path string) lookKind {
 		return lookUnknown
 	}
 	defer f.Close()
-	br, err := decompress(bufio.NewReaderSize(f, SniffLen))
+	raw := readers.Get().(*bufio.Reader) // one buffer for every file looked at
+	raw.Reset(f)
+	defer func() { raw.Reset(nil); readers.Put(raw) }()
+	br, err := decompress(raw)
 	if err != nil {
 		return lookUnknown
 	}
