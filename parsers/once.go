@@ -46,7 +46,7 @@ func once(srcs []source) (out []source, notes map[int][]string, skipped []ownFil
 		return srcs, nil, nil
 	}
 	notes = map[int][]string{}
-	byPath := map[string]int{}   // a file's absolute path → its index in out
+	byPath := map[string]int{} // a file's absolute path → its index in out
 	// A file's (uncompressed) size → the indexes in out of that size not
 	// hashed yet: each file is hashed at most once, when a second of its
 	// size comes, and no file is looked at again (200,000 reports of a
