@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,7 +17,7 @@ import (
 // memoryCases are the cases of memory bounds that used to fail: many
 // one-finding reports in the command line and the MCP server.
 func memoryCases() []Case {
-	return []Case{
+	return append([]Case{
 		manyFiles("many one-finding reports, findings as JSON", 20_000, 200_000, []string{"findings", "--format", "json", "reports"}, tinySARIF, func(r *Result, n int) error {
 			return manyTotal(r, n, true)
 		}),
@@ -32,7 +33,7 @@ func memoryCases() []Case {
 				return nil
 			},
 		},
-	}
+	}, diffCasesMemory()...)
 }
 
 // manyTotal checks that recap findings counted every one of n reports'
@@ -80,4 +81,68 @@ func manyReportsMCPWalk(ctx context.Context, bin, dir string, size int64) (*Resu
 		line, _, _ := strings.Cut(text, "\n")
 		return line, err
 	})
+}
+
+// oneLineDiffs is a git diff of n files, each with one line changed,
+// made as it is read.
+type oneLineDiffs struct {
+	n, file int
+	buf     bytes.Buffer
+}
+
+func (d *oneLineDiffs) Read(p []byte) (int, error) {
+	for d.buf.Len() < len(p) && d.file < d.n {
+		name := fmt.Sprintf("src/d%d/f%d.java", d.file%1000, d.file)
+		fmt.Fprintf(&d.buf, "diff --git a/%s b/%s\nindex 1234567..89abcde 100644\n--- a/%s\n+++ b/%s\n@@ -1 +1 @@\n-old\n+new\n", name, name, name, name)
+		d.file++
+	}
+	if d.buf.Len() == 0 {
+		return 0, io.EOF
+	}
+	return d.buf.Read(p)
+}
+
+// diffCasesMemory are the cases of diffs of many files.
+func diffCasesMemory() []Case {
+	return []Case{
+		{
+			Name: "findings --changed-only --diff: a million one-line file diffs", Size: 100_000, Full: 1_000_000, Bound: AnyBound,
+			Make: func(dir string, size int64) ([]string, io.Reader, string, error) {
+				report := `<checkstyle version="8.36"><file name="src/d1/f1.java">` +
+					`<error line="1" severity="error" message="on line 1" source="x.Y"/>` +
+					`<error line="2" severity="error" message="on line 2" source="x.Y"/></file></checkstyle>`
+				if err := os.WriteFile(filepath.Join(dir, "report.xml"), []byte(report), 0o644); err != nil {
+					return nil, nil, "", err
+				}
+				return []string{"findings", "--changed-only", "--diff", "-", "--format", "json", "report.xml"}, &oneLineDiffs{n: int(size)},
+					fmt.Sprintf("%d files of one changed line on standard input; findings on a changed line and beside it", size), nil
+			},
+			Check: func(r *Result) error {
+				var s summary
+				if r.Code != 0 || json.Unmarshal(r.Stdout, &s) != nil {
+					return fmt.Errorf("exit %d (%s)", r.Code, firstLine(r.Stderr))
+				}
+				if len(s.Findings) != 1 || s.Findings[0].Line != 1 {
+					return fmt.Errorf("%d findings kept; want the one on line 1", len(s.Findings))
+				}
+				return nil
+			},
+		},
+		{
+			Name: "diff: a million one-line file diffs", Size: 100_000, Full: 1_000_000, Bound: StreamBound,
+			Make: func(dir string, size int64) ([]string, io.Reader, string, error) {
+				return []string{"diff", "--format", "json", "-"}, &oneLineDiffs{n: int(size)}, fmt.Sprintf("%d files of one changed line on standard input", size), nil
+			},
+			Check: func(r *Result) error {
+				v, err := diffView(r)
+				if err != nil {
+					return err
+				}
+				if v.Summary.Files != int(r.size) || v.Summary.Hunks != int(r.size) {
+					return fmt.Errorf("summary %+v; want every file counted", v.Summary)
+				}
+				return nil
+			},
+		},
+	}
 }
