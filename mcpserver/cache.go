@@ -32,6 +32,10 @@ type reportCache struct {
 	mu      sync.Mutex
 	entries map[string]*cacheEntry // by absolute path
 	total   int64                  // bytes of the reports kept and of the parses under way
+	// idle counts the kept reports no call uses (pins 0): evict looks
+	// for the oldest only when there is one, so that a call that pins
+	// 200,000 reports past the bound does not scan them all for each.
+	idle int
 }
 
 type cacheEntry struct {
@@ -81,6 +85,9 @@ func (c *reportCache) get(ctx context.Context, f file, rt *root, format parsers.
 			c.mu.Lock()
 			if e.r != nil && e.r.size == f.info.Size() && e.r.mtime.Equal(f.info.ModTime()) && c.entries[f.abs] == e {
 				e.r.used = c.now()
+				if e.pins == 0 {
+					c.idle--
+				}
 				e.pins++
 				c.mu.Unlock()
 				return e.r, false, nil
@@ -147,6 +154,9 @@ func (c *reportCache) unpin(reps ...*report) {
 		}
 		if e := c.entries[r.abs]; e != nil && e.r == r && e.pins > 0 {
 			e.pins--
+			if e.pins == 0 {
+				c.idle++
+			}
 		}
 	}
 }
@@ -172,6 +182,9 @@ func (c *reportCache) byTag(tag string) *report {
 // it. c.mu is held.
 func (c *reportCache) evict(keep string, slack int64) bool {
 	for c.total > c.maxBytes+slack {
+		if c.idle == 0 {
+			return false // every report kept is in use
+		}
 		var oldest string
 		var at time.Time
 		for p, e := range c.entries {
@@ -200,6 +213,9 @@ func (c *reportCache) drop(abs string) {
 	e := c.entries[abs]
 	delete(c.entries, abs)
 	if e != nil && e.r != nil {
+		if e.pins == 0 {
+			c.idle--
+		}
 		c.total -= e.r.bytes
 		if c.evicted != nil {
 			c.evicted(e.r)

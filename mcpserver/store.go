@@ -430,8 +430,11 @@ type arena struct {
 const (
 	arenaBits  = 20
 	arenaBlock = 1 << arenaBits // 1 MiB
-	arenaFirst = 4 << 10
-	maxBlocks  = 1 << (32 - arenaBits) // 4 GiB in all
+	// arenaFirst is the first block: a root of 200,000 one-finding
+	// reports holds 50 MB of text blocks at 4 KiB each, 2 MB at 256 B.
+	arenaFirstBits = 8
+	arenaFirst     = 1 << arenaFirstBits
+	maxBlocks      = 1 << (32 - arenaBits) // 4 GiB in all (less the first, smaller blocks)
 )
 
 var errArenaFull = errors.New("more than 4 GiB of text in one report")
@@ -444,7 +447,7 @@ func (a *arena) put(s string) (uint32, error) {
 			return 0, errArenaFull
 		}
 		size := arenaBlock
-		if n < arenaBits-12 { // 4 KiB, 8 KiB, … up to 1 MiB
+		if n < arenaBits-arenaFirstBits { // 256 B, 512 B, … up to 1 MiB
 			size = arenaFirst << n
 		}
 		size = max(size, len(s))

@@ -46,11 +46,14 @@ func once(srcs []source) (out []source, notes map[int][]string, skipped []ownFil
 		return srcs, nil, nil
 	}
 	notes = map[int][]string{}
-	byPath := map[string]int{}   // a file's absolute path → its index in out
-	bySize := map[int64][]int{}  // a file's (uncompressed) size → indexes in out
+	byPath := map[string]int{} // a file's absolute path → its index in out
+	// A file's (uncompressed) size → the indexes in out of that size not
+	// hashed yet: each file is hashed at most once, when a second of its
+	// size comes, and no file is looked at again (200,000 reports of a
+	// few sizes are compared in linear time).
+	bySize := map[int64][]int{}
 	dropped := map[string]bool{} // the absolute paths left out as copies
 	byHash := map[[sha256.Size]byte]int{}
-	hashed := map[int]bool{} // the indexes in out whose content is in byHash
 	for _, src := range srcs {
 		if src.err != nil || src.name == "-" || src.r != nil {
 			out = append(out, src)
@@ -83,17 +86,15 @@ func once(srcs []source) (out []source, notes map[int][]string, skipped []ownFil
 		// Files of one size are hashed (once each) and compared by hash;
 		// empty files, each an error of its own, are not.
 		if size, ok := contentSize(src.name); ok && size > 0 {
-			if same := bySize[size]; len(same) > 0 {
-				for _, j := range same {
-					if !hashed[j] {
-						hashed[j] = true
-						if h, ok := contentHash(out[j].name); ok {
-							if _, dup := byHash[h]; !dup {
-								byHash[h] = j
-							}
+			if pending, seen := bySize[size]; seen {
+				for _, j := range pending {
+					if h, ok := contentHash(out[j].name); ok {
+						if _, dup := byHash[h]; !dup {
+							byHash[h] = j
 						}
 					}
 				}
+				bySize[size] = pending[:0]
 				if h, ok := contentHash(src.name); ok {
 					if j, dup := byHash[h]; dup {
 						notes[j] = append(notes[j], fmt.Sprintf("%s has the same content: counted once", src.name))
@@ -102,9 +103,9 @@ func once(srcs []source) (out []source, notes map[int][]string, skipped []ownFil
 					}
 					byHash[h] = len(out)
 				}
-				hashed[len(out)] = true
+			} else {
+				bySize[size] = []int{len(out)}
 			}
-			bySize[size] = append(bySize[size], len(out))
 		}
 		byPath[abs] = len(out)
 		out = append(out, src)
@@ -143,16 +144,26 @@ func contentHash(name string) ([sha256.Size]byte, bool) {
 		return sum, false
 	}
 	defer f.Close()
-	r, err := decompress(bufio.NewReaderSize(f, 64<<10))
+	raw := readers.Get().(*bufio.Reader) // one buffer for every file hashed
+	raw.Reset(f)
+	defer func() { raw.Reset(nil); readers.Put(raw) }()
+	r, err := decompress(raw)
 	if err != nil {
 		return sum, false
 	}
 	h := sha256.New()
-	if _, err := io.Copy(h, r); err != nil {
-		return sum, false
+	for {
+		b, err := r.Peek(r.Size()) // the reader's own buffer: nothing allocated
+		h.Write(b)
+		r.Discard(len(b))
+		switch {
+		case err == io.EOF:
+			h.Sum(sum[:0])
+			return sum, true
+		case err != nil && err != bufio.ErrBufferFull:
+			return sum, false
+		}
 	}
-	copy(sum[:], h.Sum(nil))
-	return sum, true
 }
 
 // ownOutput reports whether a file is an output of recap

@@ -172,6 +172,19 @@ type source struct {
 	found bool // by a directory search, not named
 }
 
+// The bounds of a directory search (docs/reliability.md, "Limits"): past
+// either, the search stops and the directory is an input error that says
+// so (exit 2), the reports found before it still read. An input costs
+// about 600 bytes while a run lasts (its status, its copy check, its id):
+// 200,000 reports stay within recap's 256 MiB.
+const (
+	MaxSearchEntries = 1_000_000 // files and directories a search visits
+	MaxSearchReports = 200_000   // reports a search gives
+)
+
+// The bounds expand applies (tests lower them).
+var searchEntries, searchReports = MaxSearchEntries, MaxSearchReports
+
 // expand lists the inputs an argument names: a file (a regular one: a
 // FIFO or a device would block or never end; "-" is standard input), or a
 // directory searched for files with the endings the formats declare. In a
@@ -197,10 +210,19 @@ func expand(arg string, table formatTable) []source {
 		return []source{{name: arg}}
 	}
 	var out []source
+	visited, stopped := 0, ""
 	walkErr := filepath.WalkDir(arg, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			out = append(out, source{name: p, err: err})
 			return nil
+		}
+		if visited++; visited > searchEntries {
+			stopped = fmt.Sprintf("the search stopped after %d files and directories, its bound: name narrower directories", searchEntries)
+			return fs.SkipAll
+		}
+		if len(out) >= searchReports {
+			stopped = fmt.Sprintf("the search stopped after %d reports, its bound: name narrower directories", searchReports)
+			return fs.SkipAll
 		}
 		if d.IsDir() {
 			if p != arg && skipDir(d.Name()) {
@@ -251,6 +273,9 @@ func expand(arg string, table formatTable) []source {
 	}
 	if walkErr != nil {
 		out = append(out, source{name: arg, err: walkErr})
+	}
+	if stopped != "" {
+		out = append(out, source{name: arg, err: errors.New(stopped)})
 	}
 	if len(out) == 0 {
 		return []source{{name: arg, err: errors.New("no " + table.titles("or") + " report found in the directory")}}
@@ -317,7 +342,10 @@ func (t formatTable) look(path string) lookKind {
 		return lookUnknown
 	}
 	defer f.Close()
-	br, err := decompress(bufio.NewReaderSize(f, SniffLen))
+	raw := readers.Get().(*bufio.Reader) // one buffer for every file looked at
+	raw.Reset(f)
+	defer func() { raw.Reset(nil); readers.Put(raw) }()
+	br, err := decompress(raw)
 	if err != nil {
 		return lookUnknown
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unsafe"
 
 	"github.com/recap-dev/recap/diff"
 	"github.com/recap-dev/recap/internal/content"
@@ -111,8 +112,8 @@ func (c *Changes) Check() error {
 
 // MaxKeptHunkBytes bounds the hunks Load keeps of a diff read as text
 // (a review anchors its comments and suggests changes on them), counted as
-// their lines' text and 48 bytes a line: past it a file is indexed, and not
-// kept.
+// what they hold: a file's paths and record, each hunk's, and its lines'
+// text and 48 bytes a line: past it a file is indexed, and not kept.
 const MaxKeptHunkBytes = 16 << 20
 
 // Load reads the changes and indexes the lines that count by Mode, by paths
@@ -179,10 +180,12 @@ func (c *Changes) newIndex(files []diff.File) *diff.Index {
 	return diff.NewIndex(files)
 }
 
-// hunkBytes is what f's hunks hold, about.
+// hunkBytes is what f holds with its hunks, about: a million one-line
+// file diffs kept 60 MB when only their lines were counted.
 func hunkBytes(f *diff.File) int {
-	n := 0
+	n := int(unsafe.Sizeof(*f)) + len(f.OldPath) + len(f.NewPath)
 	for _, h := range f.Hunks {
+		n += int(unsafe.Sizeof(h))
 		for _, l := range h.Lines {
 			n += len(l.Text) + 48
 		}

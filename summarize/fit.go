@@ -143,7 +143,10 @@ func unlist(findings []FindingView, c budget.Counter, room int, l Layout) map[in
 // fitBase shrinks the always-kept part when it alone is over half the
 // budget: first the inputs' warnings, then inputs from the end.
 func fitBase(v *View, c budget.Counter, limit int, l Layout) {
-	if c.Count(l.View(v)) <= limit/2 {
+	// An input's status costs more than a token: more inputs than the
+	// budget never fit, and the view of them all (200,000 inputs: 30 MB
+	// of JSON) is not rendered to learn it.
+	if len(v.Inputs) <= limit && c.Count(l.View(v)) <= limit/2 {
 		return
 	}
 	warned := 0

@@ -390,6 +390,7 @@ func Cases() []Case {
 		diffCases,
 		runCases,
 		configCases,
+		memoryCases,
 	} {
 		cases = append(cases, more()...)
 	}

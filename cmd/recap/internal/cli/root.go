@@ -6,11 +6,19 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"runtime/debug"
 
 	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/summarize/render"
 	"github.com/spf13/cobra"
 )
+
+// MemoryLimit is the Go runtime's soft memory limit for a command
+// (unless $GOMEMLIMIT is set): a run that holds much (200,000 inputs'
+// statuses, a large diff's index) stays under recap's bound of 256 MiB of
+// peak RSS.
+const MemoryLimit = 200 << 20
 
 // IO is what a command reads and writes; tests give buffers.
 type IO struct {
@@ -21,6 +29,12 @@ type IO struct {
 
 // Main runs recap with args and returns the process exit code.
 func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		// recap's work is bounded well under this (docs/reliability.md);
+		// near it the collector works harder rather than letting garbage
+		// double what is held. The MCP server sets its own bound.
+		debug.SetMemoryLimit(MemoryLimit)
+	}
 	streams := &IO{In: stdin, Out: stdout, ErrOut: stderr}
 	root := newRoot(streams)
 	if len(args) > 0 && len(args[0]) > maxEcho {
