@@ -33,8 +33,10 @@ type FindingAnswer struct {
 	Rule   *RuleInfo `json:"rule,omitempty"`
 	// Fix is the change the tool proposes, as a unified diff.
 	Fix *FixInfo `json:"fix,omitempty"`
-	// Flow is the steps of the finding's code flow (at most
-	// reports.MaxFlowSteps; finding.flowSteps counts them all), Related its
+	// Flow is the steps of the finding's code flows, one flow after the
+	// other, each step numbered with its flow when there are several (at
+	// most reports.MaxFlows flows and reports.MaxFlowSteps steps;
+	// finding.flowSteps counts them all), Related its
 	// related locations, each with its line of code when the file is under
 	// the root.
 	Flow    []Step `json:"flow,omitempty"`
@@ -100,6 +102,9 @@ type FixInfo struct {
 // code.
 type Step struct {
 	reports.Location
+	// Flow numbers the step's code flow (1, 2, …) when the finding has
+	// several, 0 otherwise.
+	Flow int    `json:"flow,omitempty"`
 	Code string `json:"code,omitempty"`
 }
 
@@ -408,7 +413,7 @@ func (s *Server) getFinding(ctx context.Context, in *GetFindingIn) (answer, erro
 			diff, notes := summarize.FixDiff(d.Fix, src)
 			a.Fix = &FixInfo{Description: d.Fix.Description, Diff: diff, Notes: notes}
 		}
-		a.Flow, a.Related, a.Locations = steps(d.Flow, src), steps(d.Related, src), steps(d.Locations, src)
+		a.Flow, a.Related, a.Locations = flowSteps(d, src), steps(d.Related, src), steps(d.Locations, src)
 		a.Logical, a.Target = d.Logical, d.Target
 	}
 	a.Problem = s.problemOf(ctx, &f)
@@ -501,7 +506,7 @@ func steps(locs []reports.Location, src summarize.Source) []Step {
 	out := make([]Step, len(locs))
 	for i, l := range locs {
 		out[i] = Step{Location: l}
-		if l.Path == "" || l.Line <= 0 {
+		if l.Path == "" || l.Line <= 0 || l.Base != "" { // Base: outside the repository
 			continue
 		}
 		if lines, err := src.Lines(l.Path, l.Line, l.Line); err == nil && len(lines) == 1 {
@@ -511,6 +516,22 @@ func steps(locs []reports.Location, src summarize.Source) []Step {
 			}
 			out[i].Code = line
 		}
+	}
+	return out
+}
+
+// flowSteps is the steps of d's flows, one flow after the other, each
+// step numbered with its flow when there are several.
+func flowSteps(d *reports.Detail, src summarize.Source) []Step {
+	var out []Step
+	for i := range d.Flows {
+		s := steps(d.Flows[i].Steps, src)
+		if len(d.Flows) > 1 {
+			for j := range s {
+				s[j].Flow = i + 1
+			}
+		}
+		out = append(out, s...)
 	}
 	return out
 }

@@ -39,23 +39,26 @@ func TestCorpusDetails(t *testing.T) {
 			step := func(line, col, end int, msg string) reports.Location {
 				return reports.Location{Path: "targets/taint/taint.py", Line: line, EndLine: line, Column: col, EndColumn: end, Message: msg}
 			}
-			f.Detail = &reports.Detail{Flow: []reports.Location{step(3, 9, 18, "Source: 'source1()' @ 'targets/taint/taint.py:3'"),
+			f.Detail = &reports.Detail{AllFlows: 1, Flows: []reports.Flow{{Message: "Untrusted dataflow from targets/taint/taint.py:3 to targets/taint/taint.py:9", Steps: []reports.Location{step(3, 9, 18, "Source: 'source1()' @ 'targets/taint/taint.py:3'"),
 				step(3, 5, 6, "Propagator : 'a' @ 'targets/taint/taint.py:3'"), step(8, 9, 10, "Propagator : 'b' @ 'targets/taint/taint.py:8'"),
-				step(9, 5, 13, "Sink: 'sink1(b)' @ 'targets/taint/taint.py:9'")}}
+				step(9, 5, 13, "Sink: 'sink1(b)' @ 'targets/taint/taint.py:9'")}}}}
 			return f
 		}},
 		"sarif-other/fortify-converted-contextregion.sarif": {want: func(f reports.Finding) reports.Finding {
 			const file = "C:/projects/myproject/src/Helpers/DBHelper.cs"
-			f.FlowSteps, f.Related, f.SnippetLine = 4, 1, 143
+			f.FlowSteps, f.Related, f.SnippetLine = 9, 1, 143 // both code flows, of 4 and 5 steps
 			f.Snippet = "                    SqlCommand myCommand = new SqlCommand(string.Format(Query.q_GetVSTSDetailsForICTO, \"@icto\"), conn);\n" +
 				"                    myCommand.Parameters.Add(\"@icto\", SqlDbType.VarChar).Value = icto;\n                    myCommand.CommandTimeout = 0;\n" +
 				"                    SqlDataReader myReader = myCommand.ExecuteReader();\n\n                    while (myReader.Read())\n                    {\n"
 			f.Message = "The function getVSTSDetailsForICTO() in [DBHelper.cs](1) sometimes fails to release a system resource allocated by ExecuteReader() on line 146.\n" +
 				"The program can potentially fail to release a system resource."
 			f.Detail = &reports.Detail{
-				Flow: []reports.Location{{Path: file, Line: 146, EndLine: 146, Message: "myReader = ExecuteReader()"}, {Path: file, Line: 148, EndLine: 148, Message: "Branch not taken"},
+				AllFlows: 2, Flows: []reports.Flow{{Steps: []reports.Location{{Path: file, Line: 146, EndLine: 146, Message: "myReader = ExecuteReader()"}, {Path: file, Line: 148, EndLine: 148, Message: "Branch not taken"},
 					{Path: file, Line: 139, EndLine: 139, Message: "myReader no longer refers to a database resource"},
-					{Path: file, Line: 139, EndLine: 139, Message: "myReader end scope : Database resource leaked"}},
+					{Path: file, Line: 139, EndLine: 139, Message: "myReader end scope : Database resource leaked"}}}, {Code: 1, Steps: []reports.Location{{Path: file, Line: 146, EndLine: 146, Message: "myReader = ExecuteReader()"},
+					{Path: file, Line: 148, EndLine: 148, Message: "Branch taken"}, {Path: file, Line: 150, EndLine: 150, Message: "return"},
+					{Path: file, Line: 150, EndLine: 150, Message: "myReader no longer refers to a database resource"},
+					{Path: file, Line: 150, EndLine: 150, Message: "myReader end scope : Database resource leaked"}}}},
 				Related: []reports.Location{{Path: file, Line: 146, EndLine: 146}}}
 			return f
 		}},
@@ -67,6 +70,9 @@ func TestCorpusDetails(t *testing.T) {
 		}},
 		"spotbugs-sarif/spotbugs-4.8.2-findsecbugs.sarif": {finding: 2, want: func(f reports.Finding) reports.Finding {
 			f.Category, f.ToolCategory, f.CWE = reports.CategorySecurity, "SECURITY", []int{22}
+			// The logical location beside the file.
+			f.Detail = &reports.Detail{Logical: []reports.LogicalLocation{{Name: "main(String[])", Kind: "function",
+				FullyQualifiedName: "de.fraunhofer.aisec.codyze.medina.demo.jsse.TlsServer.main(String[])"}}}
 			return f
 		}, rule: &reports.Rule{ID: "PATH_TRAVERSAL_IN", Short: "Potential Path Traversal (file read).", HelpURI: "https://find-sec-bugs.github.io/bugs.htm#PATH_TRAVERSAL_IN",
 			Tags: []string{"SECURITY"}, CWE: []int{22}}},
@@ -193,8 +199,11 @@ func TestSARIFDetailBounds(t *testing.T) {
 		t.Fatalf("%d findings, error %q", len(findings), in.Error)
 	}
 	f := findings[0]
-	if f.FlowSteps != reports.MaxFlowSteps+5 || len(f.Detail.Flow) != reports.MaxFlowSteps || f.Detail.Flow[reports.MaxFlowSteps-1].Message != fmt.Sprintf("s%d", reports.MaxFlowSteps) {
-		t.Errorf("flow: %d steps counted, %d kept", f.FlowSteps, len(f.Detail.Flow))
+	// The steps of all flows count; those past MaxFlowSteps are cut, and
+	// the second thread flow, past the bound, is not kept.
+	if fl := f.Detail.FirstFlow(); f.FlowSteps != reports.MaxFlowSteps+6 || len(fl) != reports.MaxFlowSteps || fl[reports.MaxFlowSteps-1].Message != fmt.Sprintf("s%d", reports.MaxFlowSteps) ||
+		len(f.Detail.Flows) != 1 || f.Detail.AllFlows != 2 {
+		t.Errorf("flow: %d steps counted, %d kept, %d flows of %d", f.FlowSteps, len(fl), len(f.Detail.Flows), f.Detail.AllFlows)
 	}
 	if f.Related != reports.MaxFlowSteps+5 || len(f.Detail.Related) != reports.MaxRelated || f.Detail.Fix != nil || f.Fixable {
 		t.Errorf("related: %d counted, %d kept", f.Related, len(f.Detail.Related))
