@@ -25,9 +25,13 @@ import (
 // help, help URI, category, security severity, precision, CWE tags; text
 // recap makes where a report says nothing, as GitHub's code scanning needs
 // a full description and help of every rule) and referring to them by
-// ruleIndex; repository-relative URIs under the SRCROOT base; recap's
-// fingerprint as a partial fingerprint; the baseline state when a baseline
-// was given; each result's snippet or context region, code flow, related
+// ruleIndex; the tool's informationUri (its report's, else recap's);
+// repository-relative URIs under the SRCROOT base (a place outside the
+// repository under its tool's own base, declared in the run); recap's
+// fingerprint as a partial fingerprint, each finding its own report's; the
+// baseline state when a baseline was given; each result's snippet or
+// context region, logical locations, code flows (reports.MaxFlows,
+// reports.MaxFlowSteps, and FlowsProperty when some were cut), related
 // locations and fix. Summary, page and budget are not part of
 // it: as a [Streamer] it shows every finding that passed the filters; Render
 // writes the findings of a view's page.
