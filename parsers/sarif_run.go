@@ -984,13 +984,15 @@ func (r *sarifRun) artifactOf(al *sarifArtifactLocation) (uri, base string) {
 
 // rootBase reports whether a place under the uriBaseId base of a result
 // whose own place is under own may be in the repository: base is own, or
-// the run declares it (originalUriBaseIds, resolved as any), or its name
-// is a source root's (SRCROOT, %SRCROOT%, PROJECT_ROOT, …).
+// the run declares it with a URI (originalUriBaseIds, resolved as any), or
+// its name is a source root's (SRCROOT, %SRCROOT%, PROJECT_ROOT, …). A
+// base declared without a URI (recap's SARIF declares so the bases of
+// places outside the repository) names no directory of the repository.
 func (r *sarifRun) rootBase(base, own string) bool {
 	if base == own {
 		return true
 	}
-	if _, ok := r.bases[base]; ok {
+	if _, known, usable := r.baseDir(base, 0); known && usable {
 		return true
 	}
 	switch strings.ToLower(strings.Trim(base, "%$")) {

@@ -190,6 +190,17 @@ func TestSARIFKeepsEveryFlow(t *testing.T) {
 		}
 	}
 
+	// Read back, recap's SARIF of govulncheck's report gives the same flows
+	// and bases again.
+	again, stderr, code := recap(t, root, nil, "findings", "--format", "sarif", "--no-group", "--max-results", "0", "--repo", dir, filepath.Join(dir, "govulncheck.sarif"))
+	if code != 0 {
+		t.Fatalf("govulncheck read back: exit %d: %s", code, stderr)
+	}
+	back := readFlowLog(t, []byte(again))
+	if diff := gocmp.Diff(shapes, back.shapes()); diff != "" {
+		t.Errorf("govulncheck: recap's SARIF read back (-want +got):\n%s", diff)
+	}
+
 	// SpotBugs' logical locations, beside the file.
 	out, stderr, code := recap(t, root, nil, "findings", "--format", "sarif", "--no-group", "--max-results", "0", filepath.Join(corpus, "spotbugs-sarif/spotbugs-4.8.2-findsecbugs.sarif"))
 	if code != 0 {
