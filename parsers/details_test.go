@@ -290,3 +290,52 @@ func TestLoneBaseName(t *testing.T) {
 		})
 	}
 }
+
+// TestFlowStepBases: a step keeps its place in the repository when its
+// uriBaseId may name it (none, the result's own, one declared with a URI,
+// a source root's name); a step under another base keeps that base and its
+// URI (govulncheck's %GOROOT%), and one whose URI is absolute is placed as
+// any absolute path.
+func TestFlowStepBases(t *testing.T) {
+	step := func(uri, base string) string {
+		b := ""
+		if base != "" {
+			b = fmt.Sprintf(`,"uriBaseId":%q`, base)
+		}
+		return fmt.Sprintf(`{"location":{"physicalLocation":{"artifactLocation":{"uri":%q%s},"region":{"startLine":3}}}}`, uri, b)
+	}
+	for _, tc := range []struct {
+		name, own, bases, uri, base string
+		want                        reports.Location
+	}{
+		{name: "no base", uri: "a/b.go", want: reports.Location{Path: "a/b.go", Line: 3, EndLine: 3}},
+		{name: "the result's own", own: "%SRCROOT%", uri: "a/b.go", base: "%SRCROOT%", want: reports.Location{Path: "a/b.go", Line: 3, EndLine: 3}},
+		{name: "a source root's name", own: "", uri: "a/b.go", base: "PROJECT_ROOT", want: reports.Location{Path: "a/b.go", Line: 3, EndLine: 3}},
+		{name: "declared with a URI", own: "%SRCROOT%", bases: `"SRC":{"uri":"sub/"}`, uri: "a/b.go", base: "SRC", want: reports.Location{Path: "sub/a/b.go", Line: 3, EndLine: 3}},
+		{name: "outside: %GOROOT%", own: "%SRCROOT%", uri: "src/net/http/client.go", base: "%GOROOT%",
+			want: reports.Location{Path: "src/net/http/client.go", Base: "%GOROOT%", Line: 3, EndLine: 3}},
+		{name: "outside: declared without a URI", own: "SRCROOT", bases: `"%GOMODCACHE%":{"description":{"text":"d"}}`, uri: "golang.org/x/text@v0.3.5/language/parse.go", base: "%GOMODCACHE%",
+			want: reports.Location{Path: "golang.org/x/text@v0.3.5/language/parse.go", Base: "%GOMODCACHE%", Line: 3, EndLine: 3}},
+		{name: "outside, an absolute URI", own: "%SRCROOT%", uri: "file:///usr/lib/go/src/net/http/client.go", base: "%GOROOT%",
+			want: reports.Location{Path: "/usr/lib/go/src/net/http/client.go", Line: 3, EndLine: 3}},
+		{name: "outside, a URI that leaves its base", own: "%SRCROOT%", uri: "../x.go", base: "%GOROOT%",
+			want: reports.Location{Path: "../x.go", Base: "%GOROOT%", Line: 3, EndLine: 3}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			own := ""
+			if tc.own != "" {
+				own = fmt.Sprintf(`,"uriBaseId":%q`, tc.own)
+			}
+			log := `{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"T"}},"originalUriBaseIds":{` + tc.bases + `},"results":[{"ruleId":"R","message":{"text":"m"},` +
+				`"locations":[{"physicalLocation":{"artifactLocation":{"uri":"main.go"` + own + `},"region":{"startLine":1}}}],` +
+				`"codeFlows":[{"threadFlows":[{"locations":[` + step(tc.uri, tc.base) + `]}]}]}]}]}`
+			findings, in := ParseAll(strings.NewReader(log), "t.sarif", ReadOptions{})
+			if in.Error != "" || len(findings) != 1 || findings[0].Detail == nil {
+				t.Fatalf("%d findings, error %q", len(findings), in.Error)
+			}
+			if diff := cmp.Diff([]reports.Location{tc.want}, findings[0].Detail.FirstFlow()); diff != "" {
+				t.Errorf("step (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
