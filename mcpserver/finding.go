@@ -44,8 +44,9 @@ type FindingAnswer struct {
 	// Locations are the result's further locations: places the problem is
 	// at too (at most reports.MaxLocations).
 	Locations []Step `json:"locations,omitempty"`
-	// Logical and Target are what the tool said of the place of a finding
-	// without a file: its logical locations, the artifact it scanned.
+	// Logical and Target are what the tool said of the finding's place:
+	// its logical locations (beside its file, or without one), and the
+	// artifact a finding without a file scanned.
 	Logical []reports.LogicalLocation `json:"logical,omitempty"`
 	Target  string                    `json:"target,omitempty"`
 	// Problem, when other findings of the session's last analysis.getReports
