@@ -33,8 +33,10 @@ type FindingAnswer struct {
 	Rule   *RuleInfo `json:"rule,omitempty"`
 	// Fix is the change the tool proposes, as a unified diff.
 	Fix *FixInfo `json:"fix,omitempty"`
-	// Flow is the steps of the finding's code flow (at most
-	// reports.MaxFlowSteps; finding.flowSteps counts them all), Related its
+	// Flow is the steps of the finding's code flows, one flow after the
+	// other, each step numbered with its flow when there are several (at
+	// most reports.MaxFlows flows and reports.MaxFlowSteps steps;
+	// finding.flowSteps counts them all), Related its
 	// related locations, each with its line of code when the file is under
 	// the root.
 	Flow    []Step `json:"flow,omitempty"`
@@ -42,8 +44,9 @@ type FindingAnswer struct {
 	// Locations are the result's further locations: places the problem is
 	// at too (at most reports.MaxLocations).
 	Locations []Step `json:"locations,omitempty"`
-	// Logical and Target are what the tool said of the place of a finding
-	// without a file: its logical locations, the artifact it scanned.
+	// Logical and Target are what the tool said of the finding's place:
+	// its logical locations (beside its file, or without one), and the
+	// artifact a finding without a file scanned.
 	Logical []reports.LogicalLocation `json:"logical,omitempty"`
 	Target  string                    `json:"target,omitempty"`
 	// Problem, when other findings of the session's last analysis.getReports
@@ -101,6 +104,9 @@ type FixInfo struct {
 // code.
 type Step struct {
 	reports.Location
+	// Flow numbers the step's code flow (1, 2, …) when the finding has
+	// several, 0 otherwise.
+	Flow int    `json:"flow,omitempty"`
 	Code string `json:"code,omitempty"`
 }
 
@@ -437,7 +443,7 @@ func (s *Server) getFinding(ctx context.Context, in *GetFindingIn) (answer, erro
 			diff, notes := summarize.FixDiff(d.Fix, src)
 			a.Fix = &FixInfo{Description: d.Fix.Description, Diff: diff, Notes: notes}
 		}
-		a.Flow, a.Related, a.Locations = steps(d.Flow, src), steps(d.Related, src), steps(d.Locations, src)
+		a.Flow, a.Related, a.Locations = flowSteps(d, src), steps(d.Related, src), steps(d.Locations, src)
 		a.Logical, a.Target = d.Logical, d.Target
 	}
 	a.Problem = s.problemOf(ctx, &f)
@@ -533,7 +539,7 @@ func steps(locs []reports.Location, src summarize.Source) []Step {
 	out := make([]Step, len(locs))
 	for i, l := range locs {
 		out[i] = Step{Location: l}
-		if l.Path == "" || l.Line <= 0 {
+		if l.Path == "" || l.Line <= 0 || l.Base != "" { // Base: outside the repository
 			continue
 		}
 		if lines, err := src.Lines(l.Path, l.Line, l.Line); err == nil && len(lines) == 1 {
@@ -543,6 +549,22 @@ func steps(locs []reports.Location, src summarize.Source) []Step {
 			}
 			out[i].Code = line
 		}
+	}
+	return out
+}
+
+// flowSteps is the steps of d's flows, one flow after the other, each
+// step numbered with its flow when there are several.
+func flowSteps(d *reports.Detail, src summarize.Source) []Step {
+	var out []Step
+	for i := range d.Flows {
+		s := steps(d.Flows[i].Steps, src)
+		if len(d.Flows) > 1 {
+			for j := range s {
+				s[j].Flow = i + 1
+			}
+		}
+		out = append(out, s...)
 	}
 	return out
 }

@@ -138,7 +138,9 @@ func TestGetFindingDetails(t *testing.T) {
 	})
 	t.Run("related, flow and context region without the source", func(t *testing.T) {
 		a, _ := find("build/fortify/fortify.sarif", "97A5F38F-524B-4A83-94FA-9387B5265825", 10000)
-		if len(a.Related) != 1 || a.Related[0].Line != 146 || a.Related[0].Code != "" || len(a.Flow) != 4 || a.Flow[1].Message != "Branch not taken" {
+		// Both code flows, of 4 and 5 steps, each step numbered with its flow.
+		if len(a.Related) != 1 || a.Related[0].Line != 146 || a.Related[0].Code != "" || len(a.Flow) != 9 || a.Flow[1].Message != "Branch not taken" ||
+			a.Flow[1].Flow != 1 || a.Flow[5].Message != "Branch taken" || a.Flow[5].Flow != 2 || a.Finding.FlowSteps != 9 {
 			t.Errorf("related %+v, flow %+v", a.Related, a.Flow)
 		}
 		if a.Finding.SnippetLine != 143 || !strings.Contains(a.Finding.Snippet, "SqlDataReader myReader = myCommand.ExecuteReader();") {

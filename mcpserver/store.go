@@ -402,9 +402,14 @@ func detailBytes(d *reports.Detail) int64 {
 	}
 	locSize := int64(unsafe.Sizeof(reports.Location{}))
 	n := int64(unsafe.Sizeof(reports.Detail{}))
-	for _, ls := range [][]reports.Location{d.Flow, d.Related} {
+	lists := [][]reports.Location{d.Related, d.Locations}
+	for i := range d.Flows {
+		lists = append(lists, d.Flows[i].Steps)
+		n += int64(unsafe.Sizeof(d.Flows[i]) + uintptr(len(d.Flows[i].Message)))
+	}
+	for _, ls := range lists {
 		for _, l := range ls {
-			n += locSize + int64(len(l.Path)+len(l.Message))
+			n += locSize + int64(len(l.Path)+len(l.Base)+len(l.Message))
 		}
 	}
 	if x := d.Fix; x != nil {

@@ -39,23 +39,26 @@ func TestCorpusDetails(t *testing.T) {
 			step := func(line, col, end int, msg string) reports.Location {
 				return reports.Location{Path: "targets/taint/taint.py", Line: line, EndLine: line, Column: col, EndColumn: end, Message: msg}
 			}
-			f.Detail = &reports.Detail{Flow: []reports.Location{step(3, 9, 18, "Source: 'source1()' @ 'targets/taint/taint.py:3'"),
+			f.Detail = &reports.Detail{AllFlows: 1, Flows: []reports.Flow{{Message: "Untrusted dataflow from targets/taint/taint.py:3 to targets/taint/taint.py:9", Steps: []reports.Location{step(3, 9, 18, "Source: 'source1()' @ 'targets/taint/taint.py:3'"),
 				step(3, 5, 6, "Propagator : 'a' @ 'targets/taint/taint.py:3'"), step(8, 9, 10, "Propagator : 'b' @ 'targets/taint/taint.py:8'"),
-				step(9, 5, 13, "Sink: 'sink1(b)' @ 'targets/taint/taint.py:9'")}}
+				step(9, 5, 13, "Sink: 'sink1(b)' @ 'targets/taint/taint.py:9'")}}}}
 			return f
 		}},
 		"sarif-other/fortify-converted-contextregion.sarif": {want: func(f reports.Finding) reports.Finding {
 			const file = "C:/projects/myproject/src/Helpers/DBHelper.cs"
-			f.FlowSteps, f.Related, f.SnippetLine = 4, 1, 143
+			f.FlowSteps, f.Related, f.SnippetLine = 9, 1, 143 // both code flows, of 4 and 5 steps
 			f.Snippet = "                    SqlCommand myCommand = new SqlCommand(string.Format(Query.q_GetVSTSDetailsForICTO, \"@icto\"), conn);\n" +
 				"                    myCommand.Parameters.Add(\"@icto\", SqlDbType.VarChar).Value = icto;\n                    myCommand.CommandTimeout = 0;\n" +
 				"                    SqlDataReader myReader = myCommand.ExecuteReader();\n\n                    while (myReader.Read())\n                    {\n"
 			f.Message = "The function getVSTSDetailsForICTO() in [DBHelper.cs](1) sometimes fails to release a system resource allocated by ExecuteReader() on line 146.\n" +
 				"The program can potentially fail to release a system resource."
 			f.Detail = &reports.Detail{
-				Flow: []reports.Location{{Path: file, Line: 146, EndLine: 146, Message: "myReader = ExecuteReader()"}, {Path: file, Line: 148, EndLine: 148, Message: "Branch not taken"},
+				AllFlows: 2, Flows: []reports.Flow{{Steps: []reports.Location{{Path: file, Line: 146, EndLine: 146, Message: "myReader = ExecuteReader()"}, {Path: file, Line: 148, EndLine: 148, Message: "Branch not taken"},
 					{Path: file, Line: 139, EndLine: 139, Message: "myReader no longer refers to a database resource"},
-					{Path: file, Line: 139, EndLine: 139, Message: "myReader end scope : Database resource leaked"}},
+					{Path: file, Line: 139, EndLine: 139, Message: "myReader end scope : Database resource leaked"}}}, {Code: 1, Steps: []reports.Location{{Path: file, Line: 146, EndLine: 146, Message: "myReader = ExecuteReader()"},
+					{Path: file, Line: 148, EndLine: 148, Message: "Branch taken"}, {Path: file, Line: 150, EndLine: 150, Message: "return"},
+					{Path: file, Line: 150, EndLine: 150, Message: "myReader no longer refers to a database resource"},
+					{Path: file, Line: 150, EndLine: 150, Message: "myReader end scope : Database resource leaked"}}}},
 				Related: []reports.Location{{Path: file, Line: 146, EndLine: 146}}}
 			return f
 		}},
@@ -67,6 +70,9 @@ func TestCorpusDetails(t *testing.T) {
 		}},
 		"spotbugs-sarif/spotbugs-4.8.2-findsecbugs.sarif": {finding: 2, want: func(f reports.Finding) reports.Finding {
 			f.Category, f.ToolCategory, f.CWE = reports.CategorySecurity, "SECURITY", []int{22}
+			// The logical location beside the file.
+			f.Detail = &reports.Detail{Logical: []reports.LogicalLocation{{Name: "main(String[])", Kind: "function",
+				FullyQualifiedName: "de.fraunhofer.aisec.codyze.medina.demo.jsse.TlsServer.main(String[])"}}}
 			return f
 		}, rule: &reports.Rule{ID: "PATH_TRAVERSAL_IN", Short: "Potential Path Traversal (file read).", HelpURI: "https://find-sec-bugs.github.io/bugs.htm#PATH_TRAVERSAL_IN",
 			Tags: []string{"SECURITY"}, CWE: []int{22}}},
@@ -193,8 +199,11 @@ func TestSARIFDetailBounds(t *testing.T) {
 		t.Fatalf("%d findings, error %q", len(findings), in.Error)
 	}
 	f := findings[0]
-	if f.FlowSteps != reports.MaxFlowSteps+5 || len(f.Detail.Flow) != reports.MaxFlowSteps || f.Detail.Flow[reports.MaxFlowSteps-1].Message != fmt.Sprintf("s%d", reports.MaxFlowSteps) {
-		t.Errorf("flow: %d steps counted, %d kept", f.FlowSteps, len(f.Detail.Flow))
+	// The steps of all flows count; those past MaxFlowSteps are cut, and
+	// the second thread flow, past the bound, is not kept.
+	if fl := f.Detail.FirstFlow(); f.FlowSteps != reports.MaxFlowSteps+6 || len(fl) != reports.MaxFlowSteps || fl[reports.MaxFlowSteps-1].Message != fmt.Sprintf("s%d", reports.MaxFlowSteps) ||
+		len(f.Detail.Flows) != 1 || f.Detail.AllFlows != 2 {
+		t.Errorf("flow: %d steps counted, %d kept, %d flows of %d", f.FlowSteps, len(fl), len(f.Detail.Flows), f.Detail.AllFlows)
 	}
 	if f.Related != reports.MaxFlowSteps+5 || len(f.Detail.Related) != reports.MaxRelated || f.Detail.Fix != nil || f.Fixable {
 		t.Errorf("related: %d counted, %d kept", f.Related, len(f.Detail.Related))
@@ -277,6 +286,55 @@ func TestLoneBaseName(t *testing.T) {
 			}
 			if w := strings.Join(in.Warnings, "; "); !strings.Contains(w, "1 finding path is outside the repository root /repo") {
 				t.Errorf("warnings %q", w)
+			}
+		})
+	}
+}
+
+// TestFlowStepBases: a step keeps its place in the repository when its
+// uriBaseId may name it (none, the result's own, one declared with a URI,
+// a source root's name); a step under another base keeps that base and its
+// URI (govulncheck's %GOROOT%), and one whose URI is absolute is placed as
+// any absolute path.
+func TestFlowStepBases(t *testing.T) {
+	step := func(uri, base string) string {
+		b := ""
+		if base != "" {
+			b = fmt.Sprintf(`,"uriBaseId":%q`, base)
+		}
+		return fmt.Sprintf(`{"location":{"physicalLocation":{"artifactLocation":{"uri":%q%s},"region":{"startLine":3}}}}`, uri, b)
+	}
+	for _, tc := range []struct {
+		name, own, bases, uri, base string
+		want                        reports.Location
+	}{
+		{name: "no base", uri: "a/b.go", want: reports.Location{Path: "a/b.go", Line: 3, EndLine: 3}},
+		{name: "the result's own", own: "%SRCROOT%", uri: "a/b.go", base: "%SRCROOT%", want: reports.Location{Path: "a/b.go", Line: 3, EndLine: 3}},
+		{name: "a source root's name", own: "", uri: "a/b.go", base: "PROJECT_ROOT", want: reports.Location{Path: "a/b.go", Line: 3, EndLine: 3}},
+		{name: "declared with a URI", own: "%SRCROOT%", bases: `"SRC":{"uri":"sub/"}`, uri: "a/b.go", base: "SRC", want: reports.Location{Path: "sub/a/b.go", Line: 3, EndLine: 3}},
+		{name: "outside: %GOROOT%", own: "%SRCROOT%", uri: "src/net/http/client.go", base: "%GOROOT%",
+			want: reports.Location{Path: "src/net/http/client.go", Base: "%GOROOT%", Line: 3, EndLine: 3}},
+		{name: "outside: declared without a URI", own: "SRCROOT", bases: `"%GOMODCACHE%":{"description":{"text":"d"}}`, uri: "golang.org/x/text@v0.3.5/language/parse.go", base: "%GOMODCACHE%",
+			want: reports.Location{Path: "golang.org/x/text@v0.3.5/language/parse.go", Base: "%GOMODCACHE%", Line: 3, EndLine: 3}},
+		{name: "outside, an absolute URI", own: "%SRCROOT%", uri: "file:///usr/lib/go/src/net/http/client.go", base: "%GOROOT%",
+			want: reports.Location{Path: "/usr/lib/go/src/net/http/client.go", Line: 3, EndLine: 3}},
+		{name: "outside, a URI that leaves its base", own: "%SRCROOT%", uri: "../x.go", base: "%GOROOT%",
+			want: reports.Location{Path: "../x.go", Base: "%GOROOT%", Line: 3, EndLine: 3}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			own := ""
+			if tc.own != "" {
+				own = fmt.Sprintf(`,"uriBaseId":%q`, tc.own)
+			}
+			log := `{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"T"}},"originalUriBaseIds":{` + tc.bases + `},"results":[{"ruleId":"R","message":{"text":"m"},` +
+				`"locations":[{"physicalLocation":{"artifactLocation":{"uri":"main.go"` + own + `},"region":{"startLine":1}}}],` +
+				`"codeFlows":[{"threadFlows":[{"locations":[` + step(tc.uri, tc.base) + `]}]}]}]}]}`
+			findings, in := ParseAll(strings.NewReader(log), "t.sarif", ReadOptions{})
+			if in.Error != "" || len(findings) != 1 || findings[0].Detail == nil {
+				t.Fatalf("%d findings, error %q", len(findings), in.Error)
+			}
+			if diff := cmp.Diff([]reports.Location{tc.want}, findings[0].Detail.FirstFlow()); diff != "" {
+				t.Errorf("step (-want +got):\n%s", diff)
 			}
 		})
 	}

@@ -562,12 +562,15 @@ var readers = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 64<<10
 
 // occurrences numbers the findings of one input by their identity: the
 // n-th finding of an identity gets the fingerprint identity:n
-// ([reports.Occurrence]), so that no two findings of a report share one. A
-// finding of recap's own SARIF keeps the fingerprint it was written with
-// (reports.SARIFFingerprintKey), which its occurrence is already part of,
-// unless another finding of the input has it already (a log made by hand):
-// then it gets the next occurrence free, as a finding of that identity
-// would.
+// ([reports.Occurrence]), so that no two findings of a tool's report share
+// one. A finding of recap's own SARIF keeps the fingerprint it was written
+// with (reports.SARIFFingerprintKey), which its occurrence is already part
+// of, even when another finding has it too: recap's SARIF of several
+// reports of one tool writes each finding with its own report's
+// occurrence, and a finding that two reports share is there twice, as
+// "identity:1" both times; read back, it matches those reports finding for
+// finding. A finding of the tool's own fingerprints after them takes the
+// first occurrence none took.
 type occurrences struct {
 	seen   map[uint64]uint32  // identity → the occurrences counted
 	taken  map[[2]uint64]bool // identity and occurrence given by recap's SARIF (nil: none)
@@ -583,7 +586,7 @@ func (o *occurrences) fingerprint(f *reports.Finding, partial map[string]string)
 		if fp := reports.NormalFingerprint(v); validFingerprint(fp) {
 			id, n := reports.SplitFingerprint(fp)
 			sum, _ := strconv.ParseUint(id, 16, 64)
-			if int(o.seen[sum]) < n && !o.taken[[2]uint64{sum, uint64(n)}] {
+			if int(o.seen[sum]) < n {
 				if o.taken == nil {
 					o.taken = map[[2]uint64]bool{}
 				}

@@ -369,7 +369,7 @@ var (
 	invocationMembers = []string{"ruleConfigurationOverrides", "executionSuccessful", "exitCode", "exitCodeDescription", "exitSignalName",
 		"toolExecutionNotifications", "toolConfigurationNotifications"}
 	toolMembers      = []string{"driver", "extensions"}
-	componentMembers = []string{"name", "version", "semanticVersion", "rules"}
+	componentMembers = []string{"name", "version", "semanticVersion", "informationUri", "rules"}
 )
 
 // documents reads the log, and further logs when they follow it (logs

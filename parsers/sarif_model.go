@@ -26,6 +26,7 @@ type sarifComponent struct {
 	Name            string
 	Version         string
 	SemanticVersion string
+	InformationURI  string // the tool's home page (§3.19.17)
 	Rules           []*sarifRule
 }
 
@@ -185,11 +186,12 @@ type sarifResult struct {
 	// RelatedCount counts them all.
 	Related      []sarifLocation `json:"-"`
 	RelatedCount int             `json:"-"`
-	// Flow holds the first reports.MaxFlowSteps steps of the first thread
-	// flow of the first code flow (§3.27.18, §3.36, §3.37, §3.38), FlowSteps
-	// counts its steps.
-	Flow      []sarifLocation `json:"-"`
-	FlowSteps int             `json:"-"`
+	// Flows holds the first reports.MaxFlows thread flows of the code
+	// flows (§3.27.18, §3.36, §3.37, §3.38), reports.MaxFlowSteps steps
+	// over all; AllFlows counts the thread flows, FlowSteps their steps.
+	Flows     []sarifFlow `json:"-"`
+	AllFlows  int         `json:"-"`
+	FlowSteps int         `json:"-"`
 	// Fix is the first fix (§3.27.30), nil when none or when it is larger
 	// than reports.MaxFixReplacements and reports.MaxFixText allow.
 	Fix *sarifFix `json:"-"`
@@ -202,6 +204,14 @@ type sarifResult struct {
 	// more holds the locations past the first spillAfter (sarif_spill.go),
 	// nil when there are none.
 	more *locSpill
+}
+
+// sarifFlow is a thread flow (§3.37): the index of its code flow among
+// the result's, the code flow's message, its steps kept.
+type sarifFlow struct {
+	code    int
+	message sarifMessage
+	steps   []sarifLocation
 }
 
 // sarifFix is a fix (§3.55) with its artifactChanges' replacements in one list.

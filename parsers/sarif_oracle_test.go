@@ -91,6 +91,7 @@ type oracleResult struct {
 	Properties       map[string]jsontext.Value `json:"properties"`
 	RelatedLocations []sarifLocation           `json:"relatedLocations"`
 	CodeFlows        []struct {
+		Message     sarifMessage `json:"message"`
 		ThreadFlows []struct {
 			Locations []struct {
 				Location *sarifLocation `json:"location"`
@@ -160,16 +161,25 @@ func (o *oracleResult) reduce() sarifResult {
 	}
 	res.RelatedCount = len(o.RelatedLocations)
 	res.Related = o.RelatedLocations[:min(len(o.RelatedLocations), reports.MaxRelated)]
-	if len(o.CodeFlows) > 0 && len(o.CodeFlows[0].ThreadFlows) > 0 {
-		steps := o.CodeFlows[0].ThreadFlows[0].Locations
-		res.FlowSteps = len(steps)
-		for _, st := range steps[:min(len(steps), reports.MaxFlowSteps)] {
-			var l sarifLocation
-			if st.Location != nil {
-				l = *st.Location
-				cutLogical(&l)
+	for ci, cf := range o.CodeFlows {
+		for _, tf := range cf.ThreadFlows {
+			res.AllFlows++
+			keep := len(res.Flows) < reports.MaxFlows && res.FlowSteps < reports.MaxFlowSteps
+			if keep {
+				res.Flows = append(res.Flows, sarifFlow{code: ci, message: cf.Message})
 			}
-			res.Flow = append(res.Flow, l)
+			for _, st := range tf.Locations {
+				if res.FlowSteps++; !keep || res.FlowSteps > reports.MaxFlowSteps {
+					continue
+				}
+				var l sarifLocation
+				if st.Location != nil {
+					l = *st.Location
+					cutLogical(&l)
+				}
+				fl := &res.Flows[len(res.Flows)-1]
+				fl.steps = append(fl.steps, l)
+			}
 		}
 	}
 	if len(o.Fixes) > 0 {
@@ -409,7 +419,7 @@ func compareDecoders(t *testing.T, data []byte, token, oracle func([]byte) (deco
 		t.Fatalf("the token decoder fails on %q, which Unmarshal reads: %v", data, tokErr)
 	}
 	// An empty array or object is as absent: the decoder leaves it nil.
-	if diff := cmp.Diff(want, got, cmp.AllowUnexported(sarifRule{}, ruleProps{}, ruleTexts{}), cmpopts.IgnoreFields(sarifRule{}, "shared"), cmpopts.IgnoreFields(sarifResult{}, "more"), cmpopts.EquateEmpty()); diff != "" {
+	if diff := cmp.Diff(want, got, cmp.AllowUnexported(sarifRule{}, ruleProps{}, ruleTexts{}, sarifFlow{}), cmpopts.IgnoreFields(sarifRule{}, "shared"), cmpopts.IgnoreFields(sarifResult{}, "more"), cmpopts.EquateEmpty()); diff != "" {
 		t.Errorf("%q: the token decoder (+) and Unmarshal (-) differ:\n%s", data, diff)
 	}
 	return true

@@ -34,7 +34,7 @@ var (
 	logicalMembers      = []string{"name", "fullyQualifiedName", "kind"}
 	ruleMembers         = []string{"id", "name", "helpUri", "shortDescription", "fullDescription", "help", "defaultConfiguration", "messageStrings", "properties", "relationships"}
 	relationshipMembers = []string{"target"}
-	codeFlowMembers     = []string{"threadFlows"}
+	codeFlowMembers     = []string{"message", "threadFlows"}
 	threadFlowMembers   = []string{"locations"}
 	flowStepMembers     = []string{"location"}
 	fixMembers          = []string{"description", "artifactChanges"}
@@ -204,32 +204,36 @@ func (s *sarifStream) result(res *sarifResult) error {
 	})
 }
 
-// codeFlows reads the steps of the first thread flow of the first code flow
-// (§3.36, §3.37, §3.38): its first reports.MaxFlowSteps locations, and
-// how many it has.
+// codeFlows reads the result's code flows (§3.36, §3.37, §3.38): each
+// thread flow a flow, with its code flow's message, the first
+// reports.MaxFlows of them and reports.MaxFlowSteps steps over all; it
+// counts the thread flows and their steps.
 func (s *sarifStream) codeFlows(res *sarifResult) error {
-	first := true
+	code := -1
 	return s.array(func() error {
-		if !first {
-			return s.dec.SkipValue()
-		}
-		first = false
-		return s.object(codeFlowMembers, func(name string) error {
-			if name != "threadFlows" {
+		code++
+		var msg sarifMessage
+		first := len(res.Flows) // the code flow's first flow kept
+		err := s.object(codeFlowMembers, func(name string) error {
+			switch name {
+			case "message":
+				return s.message(&msg)
+			case "threadFlows":
+			default:
 				return s.dec.SkipValue()
 			}
-			firstThread := true
 			return s.array(func() error {
-				if !firstThread {
-					return s.dec.SkipValue()
+				res.AllFlows++
+				keep := len(res.Flows) < reports.MaxFlows && res.FlowSteps < reports.MaxFlowSteps
+				if keep {
+					res.Flows = append(res.Flows, sarifFlow{code: code})
 				}
-				firstThread = false
 				return s.object(threadFlowMembers, func(name string) error {
 					if name != "locations" {
 						return s.dec.SkipValue()
 					}
 					return s.array(func() error {
-						if res.FlowSteps++; res.FlowSteps > reports.MaxFlowSteps {
+						if res.FlowSteps++; !keep || res.FlowSteps > reports.MaxFlowSteps {
 							return s.dec.SkipValue()
 						}
 						var l sarifLocation
@@ -239,12 +243,17 @@ func (s *sarifStream) codeFlows(res *sarifResult) error {
 							}
 							return s.location(&l)
 						})
-						res.Flow = append(res.Flow, l)
+						fl := &res.Flows[len(res.Flows)-1]
+						fl.steps = append(fl.steps, l)
 						return err
 					})
 				})
 			})
 		})
+		for i := first; i < len(res.Flows); i++ {
+			res.Flows[i].message = msg
+		}
+		return err
 	})
 }
 

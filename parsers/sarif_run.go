@@ -349,7 +349,7 @@ func (s *sarifStream) component(path string, c *sarifComponent) error {
 		}
 		p := path + "." + k
 		switch k {
-		case "name", "version", "semanticVersion":
+		case "name", "version", "semanticVersion", "informationUri":
 			raw, err := s.dec.ReadValue()
 			if err != nil {
 				return s.fail(p, err)
@@ -360,6 +360,8 @@ func (s *sarifStream) component(path string, c *sarifComponent) error {
 				c.Name = v
 			case "version":
 				c.Version = v
+			case "informationUri":
+				c.InformationURI = s.cut(v, maxSARIFName)
 			default:
 				c.SemanticVersion = v
 			}
@@ -437,6 +439,7 @@ func (r *sarifRun) setTool(t *sarifTool) {
 	}
 	r.s.heldRuleText = 0 // the rule table has them now, or left them out
 	r.s.listTool(r.toolName, r.version)
+	r.s.in.Rules.SetToolURI(r.toolName, t.Driver.InformationURI)
 }
 
 // maxListedTools bounds the tools an input's Tool names ("PMD, Checkstyle,
@@ -640,6 +643,9 @@ func (r *sarifRun) convert(res *sarifResult, j int) error {
 	f.Detail = r.detail(res, split, kind)
 	if d := f.Detail; d != nil {
 		f.FlowSteps, f.Related = clamp32(res.FlowSteps), clamp32(res.RelatedCount)
+		if len(d.Flows) == 0 {
+			f.FlowSteps = 0 // no step kept: no flow to show
+		}
 	}
 	f.Fixable = res.FixProposed // kept in Detail, whole or in words
 
@@ -658,9 +664,7 @@ func (r *sarifRun) convert(res *sarifResult, j int) error {
 	one := func(l sarifLocation) error {
 		g := f
 		r.place(&g, l)
-		if g.Path == "" {
-			r.unplacedDetail(&g, res, l)
-		}
+		r.placeDetail(&g, res, l)
 		if err := r.s.held.emit(r.s.emit, g, partial); err != nil {
 			return errEmit{err}
 		}
@@ -812,11 +816,12 @@ func (r *sarifRun) assess(rule *sarifRule, f *reports.Finding, own bool) (report
 	return q, i
 }
 
-// unplacedDetail gives a finding without a file what the tool said of its
-// place: the logical locations of its location, the artifact it scanned.
-func (r *sarifRun) unplacedDetail(f *reports.Finding, res *sarifResult, l sarifLocation) {
+// placeDetail gives a finding what the tool said of its place beside its
+// file, or instead of one: the logical locations of its location, and for
+// a finding without a file the artifact it scanned.
+func (r *sarifRun) placeDetail(f *reports.Finding, res *sarifResult, l sarifLocation) {
 	var target string
-	if at := res.AnalysisTarget; at != nil {
+	if at := res.AnalysisTarget; at != nil && f.Path == "" {
 		target = r.quietLocate(at)
 	}
 	if len(l.Logical) == 0 && target == "" {
@@ -861,8 +866,8 @@ func (r *sarifRun) categoryOf(id string) (category, word string) {
 	return category, word
 }
 
-// detail is what a result says beyond its place: the steps of its flow,
-// its related locations, its fix, its further locations (unless split: a
+// detail is what a result says beyond its place: its code flows, its
+// related locations, its fix, its further locations (unless split: a
 // PMD result whose locations are findings of their own), its suppressions
 // and its kind; nil when none.
 func (r *sarifRun) detail(res *sarifResult, split bool, kind string) *reports.Detail {
@@ -870,19 +875,37 @@ func (r *sarifRun) detail(res *sarifResult, split bool, kind string) *reports.De
 	if !split && len(res.Locations) > 1 {
 		further = min(len(res.Locations)-1, reports.MaxLocations)
 	}
-	if len(res.Flow) == 0 && len(res.Related) == 0 && res.Fix == nil && further == 0 && len(res.Suppressions) == 0 && kind == "" {
+	if len(res.Flows) == 0 && len(res.Related) == 0 && res.Fix == nil && further == 0 && len(res.Suppressions) == 0 && kind == "" {
 		return nil
 	}
+	own := ""
+	if len(res.Locations) > 0 && res.Locations[0].PhysicalLocation != nil && res.Locations[0].PhysicalLocation.ArtifactLocation != nil {
+		_, own = r.artifactOf(res.Locations[0].PhysicalLocation.ArtifactLocation)
+	}
 	d := &reports.Detail{Kind: kind, Suppressions: res.Suppressions}
-	for _, l := range res.Flow {
-		d.Flow = append(d.Flow, r.detailLocation(l))
+	for _, fl := range res.Flows {
+		if len(fl.steps) == 0 {
+			continue // a thread flow without steps, or none kept
+		}
+		text := fl.message.Text
+		if text == "" {
+			text = fl.message.Markdown
+		}
+		flow := reports.Flow{Code: fl.code, Message: messageText(text), Steps: make([]reports.Location, len(fl.steps))}
+		for i, l := range fl.steps {
+			flow.Steps[i] = r.detailLocation(l, own)
+		}
+		d.Flows = append(d.Flows, flow)
+	}
+	if len(d.Flows) > 0 {
+		d.AllFlows = res.AllFlows
 	}
 	for _, l := range res.Related {
-		d.Related = append(d.Related, r.detailLocation(l))
+		d.Related = append(d.Related, r.detailLocation(l, own))
 	}
 	if further > 0 {
 		for _, l := range res.Locations[1 : 1+further] {
-			d.Locations = append(d.Locations, r.detailLocation(l))
+			d.Locations = append(d.Locations, r.detailLocation(l, own))
 		}
 	}
 	if fx := res.Fix; fx != nil {
@@ -903,8 +926,12 @@ func (r *sarifRun) detail(res *sarifResult, split bool, kind string) *reports.De
 	return d
 }
 
-// detailLocation is a flow step or a related location as the model has it.
-func (r *sarifRun) detailLocation(l sarifLocation) reports.Location {
+// detailLocation is a flow step, a related or a further location as the
+// model has it. own is the uriBaseId of the result's place: a place under
+// another base that names no source root (govulncheck's steps in the
+// standard library, under %GOROOT%, or in the module cache) keeps its base
+// and URI, and is never placed in the repository.
+func (r *sarifRun) detailLocation(l sarifLocation, own string) reports.Location {
 	var loc reports.Location
 	if m := l.Message; m != nil {
 		text := m.Text
@@ -917,8 +944,20 @@ func (r *sarifRun) detailLocation(l sarifLocation) reports.Location {
 	if pl == nil {
 		return loc
 	}
-	if pl.ArtifactLocation != nil {
-		loc.Path = r.quietLocate(pl.ArtifactLocation)
+	if al := pl.ArtifactLocation; al != nil {
+		uri, base := r.artifactOf(al)
+		if base != "" && !r.rootBase(base, own) {
+			if p, ok := uriPath(uri); ok && p != "" && !strings.HasPrefix(p, "/") && !isWindowsAbs(p) {
+				loc.Path, loc.Base = p, base
+			} else if ok && p != "" {
+				loc.Path = r.quietLocate(al) // an absolute URI: its base does not apply
+			}
+		} else {
+			loc.Path = r.quietLocate(al)
+		}
+	}
+	if loc.Path == "" {
+		return loc // no place in a file: no region either
 	}
 	reg := pl.Region
 	if reg == nil {
@@ -932,6 +971,41 @@ func (r *sarifRun) detailLocation(l sarifLocation) reports.Location {
 		}
 	}
 	return loc
+}
+
+// artifactOf is an artifact location's URI and uriBaseId: its own, or
+// those of the artifact its index names when it has no URI.
+func (r *sarifRun) artifactOf(al *sarifArtifactLocation) (uri, base string) {
+	uri, base = al.URI, al.URIBaseID
+	if uri == "" && al.Index != nil {
+		if i := *al.Index; i >= 0 && i < len(r.artifacts) {
+			if a := r.artifacts[i].Location; a != nil {
+				uri, base = a.URI, a.URIBaseID
+			}
+		}
+	}
+	return uri, base
+}
+
+// rootBase reports whether a place under the uriBaseId base of a result
+// whose own place is under own may be in the repository: base is own, or
+// the run declares it with a URI (originalUriBaseIds, resolved as any), or
+// its name is a source root's (SRCROOT, %SRCROOT%, PROJECT_ROOT, …). A
+// base declared without a URI (recap's SARIF declares so the bases of
+// places outside the repository) names no directory of the repository.
+func (r *sarifRun) rootBase(base, own string) bool {
+	if base == own {
+		return true
+	}
+	if _, known, usable := r.baseDir(base, 0); known && usable {
+		return true
+	}
+	switch strings.ToLower(strings.Trim(base, "%$")) {
+	case "srcroot", "src_root", "sourceroot", "source_root", "projectroot", "project_root", "reporoot", "repo_root",
+		"repositoryroot", "repository_root", "root", "workspace", "wsroot", "checkout":
+		return true
+	}
+	return false
 }
 
 // quietLocate is locate for the places of a finding's detail: a path that

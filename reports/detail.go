@@ -12,9 +12,13 @@ import (
 // report holds; the finding counts what the report gave
 // ([Finding.FlowSteps], [Finding.Related]).
 type Detail struct {
-	// Flow is the steps of the first thread flow of the first code flow
-	// (SARIF §3.36, §3.37), at most MaxFlowSteps, in order.
-	Flow []Location `json:"flow,omitempty"`
+	// Flows are the result's code flows (SARIF §3.36), a Flow for each of
+	// their thread flows (§3.37), in order: at most MaxFlows, and at most
+	// MaxFlowSteps steps over all of them. AllFlows counts the thread flows
+	// the report gave ([Finding.FlowSteps] their steps), so that a reader
+	// knows when some were cut.
+	Flows    []Flow `json:"flows,omitempty"`
+	AllFlows int    `json:"allFlows,omitempty"`
 	// Related is the related locations (SARIF §3.27.22), at most MaxRelated.
 	Related []Location `json:"related,omitempty"`
 	// Fix is the first fix the report proposes (SARIF §3.55), nil when none:
@@ -27,10 +31,11 @@ type Detail struct {
 	// second and on, each a place the problem is at too), at most
 	// MaxLocations.
 	Locations []Location `json:"locations,omitempty"`
-	// Logical and Target are what the tool said of the place of a finding
-	// without a file: its logical locations (§3.33: a class, a function, a
-	// package; at most MaxLogical) and the artifact it scanned (§3.27.13,
-	// the result's analysisTarget), as the finding's path would be.
+	// Logical are the logical locations of the finding's place (§3.33: a
+	// class, a function, a package; at most MaxLogical), beside its file
+	// or, for a finding without a file, in its stead; Target is the
+	// artifact a finding without a file scanned (§3.27.13, the result's
+	// analysisTarget), as the finding's path would be.
 	Logical []LogicalLocation `json:"logical,omitempty"`
 	Target  string            `json:"target,omitempty"`
 	// Suppressions are the result's suppressions (SARIF §3.27.23, PMD's
@@ -55,6 +60,33 @@ type Also struct {
 	Tool string `json:"tool"`
 	Rule string `json:"rule"`
 	ID   string `json:"id"`
+}
+
+// Flow is one thread flow of a code flow (SARIF §3.37): its steps, in
+// order, and the code flow's message. Code numbers the code flows of a
+// result from 0: the flows of one code flow (a thread flow each) have the
+// same Code, and come one after the other.
+type Flow struct {
+	Code    int        `json:"code,omitempty"`
+	Message string     `json:"message,omitempty"`
+	Steps   []Location `json:"steps"`
+}
+
+// FlowSteps counts the steps d keeps, over all its flows.
+func (d *Detail) FlowSteps() int {
+	n := 0
+	for i := range d.Flows {
+		n += len(d.Flows[i].Steps)
+	}
+	return n
+}
+
+// FirstFlow is the steps of d's first flow, nil when none.
+func (d *Detail) FirstFlow() []Location {
+	if d == nil || len(d.Flows) == 0 {
+		return nil
+	}
+	return d.Flows[0].Steps
 }
 
 // LogicalLocation is a logical place (SARIF §3.33): its name, its fully
@@ -98,9 +130,14 @@ func (f *Finding) Uncounted() bool {
 
 // Bounds of a finding's [Detail].
 const (
-	// MaxFlowSteps bounds the steps kept of a code flow: enough for the
-	// flows real tools write (Mayhem's run to 72 steps), so that recap's
-	// SARIF keeps them all; the finding counts all of them.
+	// MaxFlows bounds the flows kept of a result (a thread flow each:
+	// CodeQL writes a code flow per path it found, govulncheck one per
+	// call stack), and MaxFlowSteps their steps, all flows together: the
+	// 1,000 thread flow locations of a result that GitHub's code scanning
+	// shows. Real tools stay far within (Mayhem's longest flow has 72
+	// steps), so that recap's SARIF keeps them all; the finding counts
+	// what the report gave, and recap's SARIF says when flows were cut.
+	MaxFlows     = 100
 	MaxFlowSteps = 1000
 	// MaxRelated bounds the related locations kept.
 	MaxRelated = 20
@@ -120,8 +157,15 @@ const (
 
 // Location is a place a finding's detail points at: a step of a flow or a
 // related location. Path is placed in the repository as the finding's is.
+//
+// Base is the uriBaseId the report gave a place outside the repository
+// (govulncheck's %GOROOT% and %GOMODCACHE%): Path is then its URI relative
+// to that base, as the report wrote it, and names no file of the
+// repository. An absolute Path is a place the reader could not put in the
+// repository either.
 type Location struct {
 	Path      string `json:"path,omitempty"`
+	Base      string `json:"base,omitempty"`
 	Line      int    `json:"line,omitempty"`
 	EndLine   int    `json:"endLine,omitempty"`
 	Column    int    `json:"column,omitempty"`

@@ -54,9 +54,9 @@ type Finding struct {
 	// SnippetLine is the line it starts at, 0 for the finding's line.
 	Snippet     string `json:"snippet,omitempty"`
 	SnippetLine int32  `json:"snippetLine,omitempty"`
-	// FlowSteps counts the steps of the finding's code flow and Related its
-	// related locations, as the report gives them (Detail keeps the first of
-	// each); Fixable says that the report proposes a fix, in edits or in
+	// FlowSteps counts the steps of the finding's code flows, all of them,
+	// and Related its related locations, as the report gives them (Detail
+	// keeps the first of each, within its bounds); Fixable says that the report proposes a fix, in edits or in
 	// words. (int32, bool and uint8 side by side: a finding is copied as it
 	// streams, and every word counts.)
 	FlowSteps int32 `json:"flowSteps,omitempty"`

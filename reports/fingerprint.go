@@ -106,11 +106,12 @@ func NormalFingerprint(fp string) string { return Occurrence(SplitFingerprint(fp
 // of a report gives the report's own fingerprints.
 const SARIFFingerprintKey = "recapFingerprint/v1"
 
-// Occurrences keeps the fingerprints written in one set of results (a
-// SARIF run, a Code Quality report) unique: a finding keeps its own
-// occurrence, unless another finding of the set took the same (findings
-// of one identity from two reports), when it gets the next one free. Its
-// memory is a word per finding written.
+// Occurrences keeps the fingerprints written in one set of results unique
+// (a Code Quality report, whose fingerprints GitLab wants unique; recap's
+// SARIF keeps each report's own): a finding keeps its own occurrence,
+// unless another finding of the set took the same (findings of one
+// identity from two reports), when it gets the next one free. Its memory
+// is a word per finding written.
 type Occurrences struct {
 	used map[uint64]struct{}
 }

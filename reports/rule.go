@@ -60,6 +60,46 @@ type Rules struct {
 	// nothing. Cut counts the texts cut to MaxRuleText or left out
 	// past MaxRuleBytes.
 	Left, Cut int
+	// uris are the tools' home pages as the report gives them (SARIF
+	// tool.driver.informationUri), by tool, at most maxToolURIs.
+	uris map[string]string
+}
+
+// maxToolURIs bounds the tools' home pages a table keeps: a log names a
+// tool per run, and a hostile one may have a million runs.
+const maxToolURIs = 100
+
+// SetToolURI keeps uri as tool's home page (SARIF informationUri), unless
+// the table has one for tool already, or uri is no absolute URI.
+func (rs *Rules) SetToolURI(tool, uri string) {
+	if rs == nil || !IsURI(uri) || len(uri) > 2048 || len(rs.uris) >= maxToolURIs {
+		return
+	}
+	if _, ok := rs.uris[tool]; ok {
+		return
+	}
+	if rs.uris == nil {
+		rs.uris = map[string]string{}
+	}
+	rs.uris[tool] = uri
+}
+
+// ToolURI returns tool's home page as the report gave it, or "".
+func (rs *Rules) ToolURI(tool string) string {
+	if rs == nil {
+		return ""
+	}
+	return rs.uris[tool]
+}
+
+// ToolURIOf returns the home page the inputs give tool, or "".
+func ToolURIOf(inputs []Input, tool string) string {
+	for i := range inputs {
+		if u := inputs[i].Rules.ToolURI(tool); u != "" {
+			return u
+		}
+	}
+	return ""
 }
 
 type ruleKey struct{ tool, id string }

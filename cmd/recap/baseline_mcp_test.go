@@ -154,22 +154,56 @@ func viewState(t *testing.T, b []byte) (s struct {
 	return s
 }
 
-// TestBaselineOfRecapSARIF: recap's SARIF of a report, kept as the
-// baseline (as a CI keeps its artifact), matches the report: nothing new,
+// TestBaselineOfRecapSARIF: recap's SARIF of reports, kept as the
+// baseline (as a CI keeps its artifact), matches the reports: nothing new,
 // nothing fixed, every finding unchanged, and --max-new 0 passes; for the
 // sample's reports and for real reports of the corpus (ESLint's SARIF,
-// SpotBugs' and PMD's XML, which recap's SARIF converts).
+// SpotBugs' and PMD's XML, which recap's SARIF converts), and with one
+// tool in several reports that share findings, merged into one run of
+// recap's SARIF: the corpus's folders of PMD's, Checkstyle's and
+// SpotBugs' reports, the sample's reports beside an edited copy of them
+// (a byte more, the same findings) and beside an exact copy (read once).
 func TestBaselineOfRecapSARIF(t *testing.T) {
 	t.Parallel()
 	root := reportstest.RepoRoot(t)
-	inputs := [][]string{{filepath.Join(root, "testdata", "reports")}}
+	sample := filepath.Join(root, "testdata", "reports")
+	dir := t.TempDir()
+	edited, copied := filepath.Join(dir, "edited"), filepath.Join(dir, "copied")
+	for _, d := range []string{edited, copied} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	entries, err := os.ReadDir(sample)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(sample, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(copied, e.Name()), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(edited, e.Name()), append(b, '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	inputs := [][]string{{sample}, {sample, edited}, {sample, copied}}
 	if corpus, ok := reportstest.Shared(t, "corpus"); ok {
 		for _, f := range []string{"sarif-other/eslint-9.36.0-large.sarif", "spotbugs-xml/findbugs-1.3.9-issue7238-large.xml",
 			"pmd-xml/pmd-6.1.0-262-violations.xml", "pmd-xml/pmd-6.55.0-suppressed.xml", "sarif-other/suppressions-synthetic.sarif"} {
 			inputs = append(inputs, []string{filepath.Join(corpus, f)})
 		}
+		// Folders of one tool's reports: PMD's SARIF reports share
+		// findings (one finding in two of them gave 2 new and 2 fixed
+		// when recap's SARIF numbered it again).
+		for _, d := range []string{"pmd-sarif", "pmd-xml", "checkstyle-xml", "checkstyle-sarif", "spotbugs-xml", "spotbugs-sarif"} {
+			inputs = append(inputs, []string{filepath.Join(corpus, d)})
+		}
+		inputs = append(inputs, []string{filepath.Join(corpus, "pmd-sarif"), filepath.Join(corpus, "pmd-xml"), sample, edited})
 	}
-	dir := t.TempDir()
 	for i, in := range inputs {
 		out := filepath.Join(dir, fmt.Sprintf("recap-%d.sarif", i))
 		cmd := exec.Command(bin, append([]string{"findings", "--format", "sarif", "--max-results", "0"}, in...)...)

@@ -1,5 +1,5 @@
 // Package tooltest finds and runs the real analysis tools that tests check
-// recap against (PMD 7, Checkstyle, FindBugs, the SARIF Multitool), skipping a
+// recap against (PMD 7, Checkstyle, FindBugs, govulncheck, the SARIF Multitool), skipping a
 // test when a tool is absent.
 package tooltest
 
@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -345,4 +346,58 @@ func RunESLint(t testing.TB, dir, src, out string) {
 			t.Fatalf("eslint -f %s wrote no report (%v):\n%s", formatter, err, out)
 		}
 	}
+}
+
+// Govulncheck finds govulncheck (go install
+// golang.org/x/vuln/cmd/govulncheck): $RECAP_GOVULNCHECK, PATH, then Go's
+// bin directory; it skips the test when there is none.
+func Govulncheck(t testing.TB) string {
+	t.Helper()
+	if p := os.Getenv("RECAP_GOVULNCHECK"); p != "" {
+		return p
+	}
+	if p, err := exec.LookPath("govulncheck"); err == nil {
+		return p
+	}
+	if out, err := exec.Command("go", "env", "GOPATH").Output(); err == nil {
+		for _, dir := range filepath.SplitList(strings.TrimSpace(string(out))) {
+			p := filepath.Join(dir, "bin", "govulncheck")
+			if _, err := os.Stat(p); err == nil {
+				return p
+			}
+		}
+	}
+	t.Skip("govulncheck not found (go install golang.org/x/vuln/cmd/govulncheck@v1.1.4)")
+	return ""
+}
+
+// RunGovulncheck runs the real govulncheck on a small program of this
+// package's testdata (govulncheck/mod: an HTTP client) against a local
+// vulnerability database (govulncheck/db: one entry, on symbols of
+// net/http and net/textproto that the program reaches through the standard
+// library), and returns its SARIF report, written in a temporary
+// directory: a finding with a code flow per vulnerable symbol reached,
+// whose steps are in the program (%SRCROOT%) and in the standard library
+// (%GOROOT%). No network is needed.
+func RunGovulncheck(t testing.TB) string {
+	t.Helper()
+	tool := Govulncheck(t)
+	here := filepath.Join(reportstest.RepoRoot(t), "internal", "tooltest", "testdata", "govulncheck")
+	db := (&url.URL{Scheme: "file", Path: filepath.ToSlash(filepath.Join(here, "db"))}).String()
+	cmd := exec.Command(tool, "-db", db, "-format", "sarif", "./...")
+	cmd.Dir = filepath.Join(here, "mod")
+	cmd.Env = append(os.Environ(), "GOTOOLCHAIN=local")
+	out, err := cmd.Output()
+	if err != nil {
+		var stderr []byte
+		if ee, ok := err.(*exec.ExitError); ok {
+			stderr = ee.Stderr
+		}
+		t.Fatalf("govulncheck: %v\n%s", err, stderr)
+	}
+	report := filepath.Join(t.TempDir(), "govulncheck.sarif")
+	if err := os.WriteFile(report, out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return report
 }

@@ -126,8 +126,8 @@ func detailView() *summarize.View {
 		HelpURI: "https://codeql.github.com/codeql-query-help/javascript/js-sql-injection/",
 		Snippet: "function q(req) {\n  const id = req.query.id;\n  db.run(\"SELECT * FROM t WHERE id=\" + id);\n}\n", SnippetLine: 10,
 		Detail: &reports.Detail{
-			Flow: []reports.Location{{Path: "src/db.js", Line: 11, Column: 14, EndColumn: 26, Message: "req.query.id"}, {Path: "src/db.js", Line: 11, Message: "id"},
-				{Path: "src/db.js", Line: 12, Column: 10, EndColumn: 30, Message: "the query"}},
+			AllFlows: 1, Flows: []reports.Flow{{Steps: []reports.Location{{Path: "src/db.js", Line: 11, Column: 14, EndColumn: 26, Message: "req.query.id"}, {Path: "src/db.js", Line: 11, Message: "id"},
+				{Path: "src/db.js", Line: 12, Column: 10, EndColumn: 30, Message: "the query"}}}},
 			Related: []reports.Location{{Path: "src/db.js", Line: 11, Column: 14, EndColumn: 26, Message: "user-provided value"}},
 			Fix: &reports.Fix{Description: "Use a parameter", Replacements: []reports.Replacement{
 				{Path: "src/db.js", Line: 12, Column: 10, EndColumn: 30, Text: "\"SELECT * FROM t WHERE id=?\", id"}}},

@@ -25,9 +25,13 @@ import (
 // help, help URI, category, security severity, precision, CWE tags; text
 // recap makes where a report says nothing, as GitHub's code scanning needs
 // a full description and help of every rule) and referring to them by
-// ruleIndex; repository-relative URIs under the SRCROOT base; recap's
-// fingerprint as a partial fingerprint; the baseline state when a baseline
-// was given; each result's snippet or context region, code flow, related
+// ruleIndex; the tool's informationUri (its report's, else recap's);
+// repository-relative URIs under the SRCROOT base (a place outside the
+// repository under its tool's own base, declared in the run); recap's
+// fingerprint as a partial fingerprint, each finding its own report's; the
+// baseline state when a baseline was given; each result's snippet or
+// context region, logical locations, code flows (reports.MaxFlows,
+// reports.MaxFlowSteps, and FlowsProperty when some were cut), related
 // locations and fix. Summary, page and budget are not part of
 // it: as a [Streamer] it shows every finding that passed the filters; Render
 // writes the findings of a view's page.
@@ -71,10 +75,21 @@ const UnlocatedProperty = "recapUnlocatedResults"
 // kept or not; [reports.Occurrence]), as GitHub's primaryLocationLineHash
 // counts: two findings of a rule with the same message in one file are
 // told apart, a finding keeps its value from run to run while those before
-// it stay, and whatever the filters. Findings of one identity from two
-// reports merged into one run get the next occurrences free. recap reads
-// the value back as the finding's fingerprint.
+// it stay, and whatever the filters. Each finding keeps its own report's
+// value: two reports of one tool merged into one run may both have a
+// finding "identity:1" (one finding reported twice), and recap reads each
+// value back as it is, so that recap's SARIF of some reports, taken as a
+// baseline, matches the same reports finding for finding.
 const FingerprintKey = reports.SARIFFingerprintKey
+
+// FlowsProperty and FlowStepsProperty name the result properties that say
+// how many flows (thread flows) and steps the finding's report gave, when
+// the result keeps fewer (reports.MaxFlows flows, reports.MaxFlowSteps
+// steps of all its flows); a result that keeps them all has neither.
+const (
+	FlowsProperty     = "recapFlows"
+	FlowStepsProperty = "recapFlowSteps"
+)
 
 // AlsoProperty names the result property that names the other findings
 // of the result's problem (docs/formats.md, "Duplicates"), which the log
@@ -101,6 +116,16 @@ func leadFinding(fv *summarize.FindingView) *reports.Finding {
 	return &f
 }
 
+// sarifFingerprint is a finding's fingerprint as recap's SARIF writes
+// it, "identity:occurrence" ("" for none).
+func sarifFingerprint(fp string) string {
+	if fp == "" {
+		return ""
+	}
+	id, n := reports.SplitFingerprint(fp)
+	return id + ":" + strconv.Itoa(n)
+}
+
 // srcRoot is the uriBaseId of repository-relative paths.
 const srcRoot = "SRCROOT"
 
@@ -116,14 +141,9 @@ func (s SARIF) Render(w io.Writer, v *summarize.View) error {
 			runs.add(f)
 		}
 	}
-	for _, r := range runs.byTool {
-		for _, f := range r.findings {
-			r.occ = append(r.occ, r.fps.Value(f.Fingerprint))
-		}
-	}
 	return runs.write(w, func(r *sarifRun, bw *bufio.Writer) error {
 		for i, f := range r.findings {
-			if err := writeResult(bw, i, f, r.ruleIndex[f.Rule], r.occ[i]); err != nil {
+			if err := writeResult(bw, i, f, r.ruleIndex[f.Rule], sarifFingerprint(f.Fingerprint)); err != nil {
 				return err
 			}
 		}
@@ -148,14 +168,17 @@ type sarifRun struct {
 	ruleSec       []ruleSecurity    // what the findings of each rule say of security
 	rulePrio      []int             // the tool's priority all the findings of each rule have, 0 when none or they differ
 	ruleIndex     map[string]int
-	spill         *spill              // the stream's encoded results
-	fps           reports.Occurrences // the fingerprints written, each once
-	occ           []string            // Render's fingerprints, by finding
-	omitted       int                 // results a capped stream left out
-	taxa          bool                // a result refers to the CWE taxonomy
-	recap         string              // recap's version (sarifRuns.recap)
-	unlocated     int                 // findings without a file, left out
+	spill         *spill          // the stream's encoded results
+	omitted       int             // results a capped stream left out
+	taxa          bool            // a result refers to the CWE taxonomy
+	recap         string          // recap's version (sarifRuns.recap)
+	unlocated     int             // findings without a file, left out
+	bases         map[string]bool // the uriBaseIds of places outside the repository (reports.Location.Base)
 }
+
+// maxRunBases bounds the uriBaseIds of places outside the repository a run
+// declares (tools use two or three: %GOROOT%, %GOMODCACHE%).
+const maxRunBases = 32
 
 func newSARIFRuns() *sarifRuns {
 	return &sarifRuns{byTool: map[string]*sarifRun{}}
@@ -193,11 +216,31 @@ func (rs *sarifRuns) add(f *reports.Finding) (*sarifRun, int) {
 		r.rulePrio[idx] = 0 // the rule's findings differ: none is the rule's
 	}
 	r.taxa = r.taxa || len(f.CWE) > 0
+	if d := f.Detail; d != nil {
+		for i := range d.Flows {
+			r.addBases(d.Flows[i].Steps)
+		}
+		r.addBases(d.Related)
+		r.addBases(d.Locations)
+	}
 	r.n++
 	if r.spill == nil {
 		r.findings = append(r.findings, f)
 	}
 	return r, idx
+}
+
+// addBases notes the uriBaseIds of places outside the repository, which
+// the run declares.
+func (r *sarifRun) addBases(locs []reports.Location) {
+	for i := range locs {
+		if b := locs[i].Base; b != "" && !r.bases[b] && len(r.bases) < maxRunBases {
+			if r.bases == nil {
+				r.bases = map[string]bool{}
+			}
+			r.bases[b] = true
+		}
+	}
 }
 
 // write writes the log: each run's tool and rules through go-sarif, then
@@ -243,7 +286,7 @@ func (r *sarifRun) head(inputs []reports.Input) (before, after []byte, err error
 	if r.version != "" {
 		driver.Version = &r.version
 	}
-	if uri := toolURI(name); uri != "" {
+	if uri := firstNonEmpty(reports.ToolURIOf(inputs, r.tool), toolURI(name)); uri != "" {
 		driver.InformationURI = &uri
 	}
 	for i := range r.rules {
@@ -256,6 +299,11 @@ func (r *sarifRun) head(inputs []reports.Input) (before, after []byte, err error
 	run := sarif.NewRun(sarif.Tool{Driver: driver})
 	run.OriginalUriBaseIDs = map[string]*sarif.ArtifactLocation{
 		srcRoot: {Description: sarif.NewTextMessage("The root of the repository the findings' paths are relative to.")},
+	}
+	for b := range r.bases {
+		if b != srcRoot {
+			run.OriginalUriBaseIDs[b] = &sarif.ArtifactLocation{Description: sarif.NewTextMessage("A place outside the repository, as " + name + " named it.")}
+		}
 	}
 	run.Results = nil
 	run.Conversion = recapConversion(r.recap)
@@ -472,7 +520,11 @@ func sarifResult(f *reports.Finding, ruleIndex int, fingerprint string) *resultO
 			loc.WithRegion(region)
 			sarifSnippet(loc, f)
 		}
-		res.AddLocation(sarif.NewLocationWithPhysicalLocation(loc))
+		l := sarif.NewLocationWithPhysicalLocation(loc)
+		if d != nil {
+			l.LogicalLocations = sarifLogical(d.Logical)
+		}
+		res.AddLocation(l)
 	} else {
 		res.AddLocation(unlocatedLocation(d))
 		if d != nil && d.Target != "" {
@@ -485,6 +537,11 @@ func sarifResult(f *reports.Finding, ruleIndex int, fingerprint string) *resultO
 		for i := range d.Locations {
 			res.AddLocation(sarifLocation(&d.Locations[i]))
 		}
+	}
+	if d != nil && len(d.Flows) > 0 && (d.AllFlows > len(d.Flows) || int(f.FlowSteps) > d.FlowSteps()) {
+		// Flows or steps past the bounds (reports.MaxFlows, MaxFlowSteps)
+		// were cut: how many the report gave.
+		props[FlowsProperty], props[FlowStepsProperty] = max(d.AllFlows, len(d.Flows)), f.FlowSteps
 	}
 	if f.Fixable && (d == nil || d.Fix == nil || len(d.Fix.Replacements) == 0) {
 		// A fix SARIF cannot hold (a fix needs edits): the flag, and its
@@ -556,10 +613,16 @@ type suppressionOut struct {
 // (SARIF's "no location known"; GitHub's rules ask for a location).
 func unlocatedLocation(d *reports.Detail) *sarif.Location {
 	loc := sarif.NewLocation()
-	if d == nil {
-		return loc
+	if d != nil {
+		loc.LogicalLocations = sarifLogical(d.Logical)
 	}
-	for _, ll := range d.Logical {
+	return loc
+}
+
+// sarifLogical is a place's logical locations (§3.33), nil when none.
+func sarifLogical(lls []reports.LogicalLocation) []*sarif.LogicalLocation {
+	var out []*sarif.LogicalLocation
+	for _, ll := range lls {
 		l := sarif.NewLogicalLocation()
 		if ll.Name != "" {
 			l.Name = ptr(ll.Name)
@@ -570,9 +633,9 @@ func unlocatedLocation(d *reports.Detail) *sarif.Location {
 		if ll.Kind != "" {
 			l.Kind = ptr(ll.Kind)
 		}
-		loc.LogicalLocations = append(loc.LogicalLocations, l)
+		out = append(out, l)
 	}
-	return loc
+	return out
 }
 
 // sarifMessage is the finding's message, never empty (SARIF requires text).
@@ -669,17 +732,27 @@ func sarifSnippet(loc *sarif.PhysicalLocation, f *reports.Finding) {
 // passes), as a SARIF consumer expects them.
 func (SARIF) AllResults() bool { return true }
 
-// sarifDetail writes a finding's code flow, related locations and fix (a
-// fix in words alone is the caller's: SARIF's fix needs edits).
+// sarifDetail writes a finding's code flows, related locations and fix
+// (a fix in words alone is the caller's: SARIF's fix needs edits).
 func sarifDetail(res *sarif.Result, d *reports.Detail) {
-	if len(d.Flow) > 0 {
-		tf := sarif.NewThreadFlow()
-		for i := range d.Flow {
-			tf.AddLocation(sarif.NewThreadFlowLocation().WithLocation(sarifLocation(&d.Flow[i])))
+	var cf *sarif.CodeFlow
+	for i := range d.Flows {
+		fl := &d.Flows[i]
+		if len(fl.Steps) == 0 {
+			continue // SARIF's thread flow has a step at least
 		}
-		cf := sarif.NewCodeFlow()
+		if cf == nil || i == 0 || fl.Code != d.Flows[i-1].Code {
+			cf = sarif.NewCodeFlow()
+			if fl.Message != "" {
+				cf.WithTextMessage(fl.Message)
+			}
+			res.CodeFlows = append(res.CodeFlows, cf)
+		}
+		tf := sarif.NewThreadFlow()
+		for j := range fl.Steps {
+			tf.AddLocation(sarif.NewThreadFlowLocation().WithLocation(sarifLocation(&fl.Steps[j])))
+		}
 		cf.AddThreadFlow(tf)
-		res.CodeFlows = []*sarif.CodeFlow{cf}
 	}
 	for i := range d.Related {
 		res.RelatedLocations = append(res.RelatedLocations, sarifLocation(&d.Related[i]).WithId(i+1))
@@ -719,11 +792,17 @@ func sarifDetail(res *sarif.Result, d *reports.Detail) {
 }
 
 // sarifLocation is a flow step or a related location: its place, when it
-// has a file, and its message.
+// has a file (under SRCROOT, or under the tool's own uriBaseId when it is
+// outside the repository), and its message.
 func sarifLocation(l *reports.Location) *sarif.Location {
 	loc := sarif.NewLocation()
 	if l.Path != "" {
-		pl := sarif.NewPhysicalLocation().WithArtifactLocation(sarifArtifact(l.Path))
+		al := sarifArtifact(l.Path)
+		if l.Base != "" { // outside the repository: the tool's own base and URI
+			u := url.URL{Path: l.Path}
+			al = sarif.NewSimpleArtifactLocation(u.String()).WithUriBaseId(l.Base)
+		}
+		pl := sarif.NewPhysicalLocation().WithArtifactLocation(al)
 		if region := sarifRegion(&reports.Finding{Line: l.Line, EndLine: l.EndLine, Column: l.Column, EndColumn: l.EndColumn}); region != nil {
 			pl.WithRegion(region)
 		}

@@ -85,7 +85,8 @@ func TestSARIFConversion(t *testing.T) {
 			}
 			wantTools := []driver{
 				{Name: "Checkstyle", Version: "8.36.1", InformationURI: "https://checkstyle.org/"},
-				{Name: "PMD", Version: "7.28.0", InformationURI: "https://pmd.github.io/"},
+				// The report's own informationUri, else recap's table (Checkstyle's SARIF has none).
+				{Name: "PMD", Version: "7.28.0", InformationURI: "https://docs.pmd-code.org/latest/"},
 				// FindBugs 3.1.0-preview2 names itself so; SpotBugs continued FindBugs from 3.1.0 on.
 				{Name: "SpotBugs", Version: "3.1.0-dev-20180312-UNKNOWN", InformationURI: "https://spotbugs.github.io/"},
 			}

@@ -102,7 +102,7 @@ func (s *SARIFStream) Add(f *reports.Finding) error {
 		r.spill = newSpill()
 	}
 	sp := r.spill
-	b, err := encodeResult(f, idx, r.fps.Value(f.Fingerprint))
+	b, err := encodeResult(f, idx, sarifFingerprint(f.Fingerprint))
 	if err != nil {
 		s.err = err
 		return err
