@@ -407,6 +407,21 @@ var RuleClasses = []RuleClass{
 		Rules:    []string{"PMD:NonThreadSafeSingleton", "SpotBugs:LI_LAZY_INIT_STATIC"},
 		Evidence: "Sonar S2444 (sonar-pmd: NonThreadSafeSingleton); SpotBugs docs",
 	},
+	{
+		Problem:  "a final field set to a constant in every instance, which could be static",
+		Rules:    []string{"PMD:FinalFieldCouldBeStatic", "SpotBugs:SS_SHOULD_BE_STATIC"},
+		Evidence: "Sonar S1170 (sonar-pmd: FinalFieldCouldBeStatic; sonar-findbugs: SS_SHOULD_BE_STATIC)",
+	},
+	{
+		Problem:  "System.exit() called, which stops the whole virtual machine",
+		Rules:    []string{"PMD:DoNotTerminateVM", "PMD:DoNotCallSystemExit", "SpotBugs:DM_EXIT"},
+		Evidence: "Sonar S1147 (sonar-pmd: DoNotCallSystemExit, which PMD's DoNotTerminateVM replaces); PMD and SpotBugs docs",
+	},
+	{
+		Problem:  "the result of a stream's read() or skip() ignored",
+		Rules:    []string{"PMD:UnusedReturnValue", "PMD:CheckSkipResult", "SpotBugs:RR_NOT_CHECKED", "SpotBugs:SR_NOT_CHECKED"},
+		Evidence: "Sonar S2674 (sonar-pmd: CheckSkipResult; sonar-findbugs: RR_NOT_CHECKED); PMD docs (7.27's UnusedReturnValue replaces CheckSkipResult) and SpotBugs docs",
+	},
 }
 
 // Anchors are the rules whose findings the tools place a line away from

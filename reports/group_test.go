@@ -401,3 +401,72 @@ func TestGrouperKeepsLittle(t *testing.T) {
 		t.Errorf("%.1f bytes a finding in %d runs; want at most 8 in %d", per, len(g.runs), files)
 	}
 }
+
+// hostileShapes are the shapes of findings that once made grouping
+// quadratic, at full size: findings of one class on one file with long
+// overlapping ranges, distinct security rules sharing a CWE id on one
+// line, and a chain of overlapping ranges of two rules.
+var hostileShapes = []struct {
+	name     string
+	n        int
+	finding  func(i int) Finding
+	problems int // the problems of more than one finding
+}{
+	{"long-ranges", 100_000, func(i int) Finding {
+		rule, tool := "CloseResource", "PMD"
+		if i%2 == 1 {
+			rule, tool = "OS_OPEN_STREAM", "SpotBugs"
+		}
+		return Finding{Tool: tool, Rule: rule, Path: "Big.java", Line: i/2 + 1, EndLine: i/2 + 50_000, Impact: ImpactMedium}
+	}, 50_000},
+	{"cwe-rules", 60_000, func(i int) Finding {
+		return Finding{Tool: "Scanner", Rule: fmt.Sprintf("rule%05d", i), Path: "web.py", Line: 9, Quality: QualitySecurity, CWE: []int{89},
+			Impact: ImpactHigh}
+	}, 1},
+	{"chain", 1_000, func(i int) Finding {
+		rule, tool := "CloseResource", "PMD"
+		if i%2 == 1 {
+			rule, tool = "OS_OPEN_STREAM", "SpotBugs"
+		}
+		return Finding{Tool: tool, Rule: rule, Path: "Chain.java", Line: 10*i + 1, EndLine: 10*i + 15, Impact: ImpactMedium}
+	}, 500},
+}
+
+// TestGrouperHostileShapes: each hostile shape at full size gives its
+// problems, each of one finding of each rule.
+func TestGrouperHostileShapes(t *testing.T) {
+	for _, s := range hostileShapes {
+		t.Run(s.name, func(t *testing.T) {
+			g := NewGrouper(testClasses)
+			for i := range s.n {
+				f := s.finding(i)
+				g.Add(&f, Ref{Input: 1, N: uint32(i)})
+			}
+			gs := g.Resolve(nil)
+			if gs.Problems() != s.problems {
+				t.Errorf("%d problems of more than one finding; want %d", gs.Problems(), s.problems)
+			}
+		})
+	}
+}
+
+// BenchmarkGrouperHostile groups each hostile shape at full size: each is
+// n log n in its findings.
+func BenchmarkGrouperHostile(b *testing.B) {
+	for _, s := range hostileShapes {
+		fs := make([]Finding, s.n)
+		for i := range fs {
+			fs[i] = s.finding(i)
+		}
+		b.Run(s.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for range b.N {
+				g := NewGrouper(testClasses)
+				for i := range fs {
+					g.Add(&fs[i], Ref{Input: 1, N: uint32(i)})
+				}
+				g.Resolve(nil)
+			}
+		})
+	}
+}
