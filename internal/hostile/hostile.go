@@ -383,7 +383,7 @@ func gzCase(name, head, pattern, tail string) func(dir string, size int64) ([]st
 }
 
 // Cases are the hostile inputs, in the order of the table.
-func Cases() []Case { return append(readerCases(), diffCases()...) }
+func Cases() []Case { return append(append(readerCases(), diffCases()...), groupsCases()...) }
 
 // readerCases are the cases of the report readers, context and signals.
 func readerCases() []Case {
