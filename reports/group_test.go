@@ -470,3 +470,20 @@ func BenchmarkGrouperHostile(b *testing.B) {
 		})
 	}
 }
+
+// TestGrouperManyRulesOfAClass: a group of a configuration whose globs name
+// hundreds of rules, all on one line: the first maxClassRules rules of the
+// class find each other, the others stay apart.
+func TestGrouperManyRulesOfAClass(t *testing.T) {
+	g := NewGrouper(testClasses)
+	g.More(func(f *Finding) []int32 { return []int32{0} })
+	const rules = 100
+	for i := range rules {
+		f := Finding{Tool: "PMD", Rule: fmt.Sprintf("R%03d", i), Path: "A.java", Line: 5, Impact: ImpactLow}
+		g.Add(&f, Ref{Input: 1, N: uint32(i)})
+	}
+	gs := g.Resolve(nil)
+	if gs.Problems() != 1 || gs.Duplicates != maxClassRules-1 {
+		t.Errorf("%d problems, %d duplicates; want 1, %d", gs.Problems(), gs.Duplicates, maxClassRules-1)
+	}
+}

@@ -103,7 +103,7 @@ func groupsCases() []Case {
 						return nil
 					}
 				}
-				return fmt.Errorf("Semgrep's SQL injection is not on the findings page: %+v", v.Findings)
+				return fmt.Errorf("the SQL injection of Semgrep is not on the findings page: %+v", v.Findings)
 			},
 		},
 		{
