@@ -18,13 +18,15 @@ type Ref struct {
 }
 
 // A Grouper finds the findings of a run that report the same problem at the
-// same place (docs/formats.md, "Duplicates"): findings of one file whose
-// lines overlap and whose rules are in one class of equivalent rules
-// ([RuleClasses], and the pairs a configuration adds), and, for findings
-// about security, findings of one line that share a CWE id. Two findings of
-// one rule are never one problem (two parameters of one method, each not
+// same place (docs/formats.md, "Duplicates"): a problem is a lead and the
+// findings of one file that match the lead itself (see [fileGroups]):
+// findings whose lines overlap and whose rules are in one class of
+// equivalent rules ([RuleClasses], and the groups a configuration adds),
+// and, for findings about security of rules in no class, findings of one
+// line that share a CWE id. Problems never chain, and a problem holds one
+// finding of each rule at most (two parameters of one method, each not
 // final, are two). Findings are added as they stream and the groups are
-// resolved once all are in, one file at a time. The grouper keeps, of each
+// resolved once all are in, one file at a time, in n log n. The grouper keeps, of each
 // finding that may share a problem (one whose rule is in a class, or about
 // security with a CWE id), about 7 bytes: its place, rule and importance,
 // each encoded against the finding before it in a run of findings of one
@@ -161,9 +163,8 @@ func NewGrouper(classOf func(tool, rule string) int) *Grouper {
 // More gives the grouper further classes of equivalent rules: more returns
 // the indexes of the groups of a configuration that f's rule is in (see
 // config.Config.Groups). A rule may be in several of them, besides its
-// class in RuleClasses; groups are not chained (a finding joins the others
-// of each of its groups, and they do not join each other through it unless
-// they share one).
+// class in RuleClasses; groups are not chained: a finding joins a lead
+// with which it shares a group, never a finding it shares none with.
 func (g *Grouper) More(more func(f *Finding) []int32) { g.more = more }
 
 // firstMoreClass is where the classes given by More begin.
