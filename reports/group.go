@@ -444,6 +444,11 @@ func (g *Grouper) Resolve(hasText func(tool, rule string) bool) *Groups {
 	}
 	g.runs, g.cur = nil, -1
 	g.free()
+	// The cleanup NewGrouper set frees the same chunks once g is
+	// unreachable: g must stay reachable until free is done, or both free
+	// them, and the second may unmap another grouper's chunks mapped there
+	// since.
+	runtime.KeepAlive(g)
 	gs.starts = append(gs.starts, uint32(gs.n))
 	gs.byRef = make([]uint32, gs.n)
 	for i := range gs.byRef {
