@@ -407,6 +407,79 @@ var RuleClasses = []RuleClass{
 		Rules:    []string{"PMD:NonThreadSafeSingleton", "SpotBugs:LI_LAZY_INIT_STATIC"},
 		Evidence: "Sonar S2444 (sonar-pmd: NonThreadSafeSingleton); SpotBugs docs",
 	},
+	{
+		Problem:  "a final field set to a constant in every instance, which could be static",
+		Rules:    []string{"PMD:FinalFieldCouldBeStatic", "SpotBugs:SS_SHOULD_BE_STATIC"},
+		Evidence: "Sonar S1170 (sonar-pmd: FinalFieldCouldBeStatic; sonar-findbugs: SS_SHOULD_BE_STATIC)",
+	},
+	{
+		Problem:  "System.exit() called, which stops the whole virtual machine",
+		Rules:    []string{"PMD:DoNotTerminateVM", "PMD:DoNotCallSystemExit", "SpotBugs:DM_EXIT"},
+		Evidence: "Sonar S1147 (sonar-pmd: DoNotCallSystemExit, which PMD's DoNotTerminateVM replaces); PMD and SpotBugs docs",
+	},
+	{
+		Problem:  "the result of a stream's read() or skip() ignored",
+		Rules:    []string{"PMD:UnusedReturnValue", "PMD:CheckSkipResult", "SpotBugs:RR_NOT_CHECKED", "SpotBugs:SR_NOT_CHECKED"},
+		Evidence: "Sonar S2674 (sonar-pmd: CheckSkipResult; sonar-findbugs: RR_NOT_CHECKED); PMD docs (7.27's UnusedReturnValue replaces CheckSkipResult) and SpotBugs docs",
+	},
+}
+
+// Anchors are the rules whose findings the tools place a line away from
+// where another tool places the same problem (docs/formats.md, "Where the
+// tools place one problem"): a finding of such a rule reaches one line
+// further when it is matched across lines, so that one problem reported
+// on an annotation's line, a declaration's line and a method's first line
+// of code is one.
+//
+//   - Checkstyle places a finding about a declaration on its first token,
+//     an annotation when it has one on a line of its own (@Override on the
+//     line above `public boolean equals(...)`): its findings reach one line
+//     down, to the declaration's line, where PMD places the same problem.
+//   - SpotBugs places a bug about a method on the method's lines of code,
+//     from the first to the last, never on its declaration: its findings
+//     reach one line up, to the declaration's line.
+//
+// recap knows this from the rule alone (no source is read): the reach is
+// the rule's, whatever the line holds, and joins only findings of one class.
+var Anchors = map[string]Anchor{
+	"Checkstyle:EqualsHashCode":              {Down: 1},
+	"Checkstyle:JavadocVariable":             {Down: 1},
+	"Checkstyle:MissingJavadocMethod":        {Down: 1},
+	"Checkstyle:MissingJavadocType":          {Down: 1},
+	"SpotBugs:HE_EQUALS_USE_HASHCODE":        {Up: 1},
+	"SpotBugs:HE_HASHCODE_USE_OBJECT_EQUALS": {Up: 1},
+	"SpotBugs:UPM_UNCALLED_PRIVATE_METHOD":   {Up: 1},
+	"SpotBugs:CN_IDIOM_NO_SUPER_CALL":        {Up: 1},
+	"SpotBugs:NM_METHOD_NAMING_CONVENTION":   {Up: 1},
+	"SpotBugs:FI_MISSING_SUPER_CALL":         {Up: 1},
+	"SpotBugs:EQ_SELF_NO_OBJECT":             {Up: 1},
+	"SpotBugs:EQ_SELF_USE_OBJECT":            {Up: 1},
+	"SpotBugs:NM_LCASE_HASHCODE":             {Up: 1},
+}
+
+// An Anchor is how many lines further up and down the findings of a rule
+// reach when they are matched with others of their class.
+type Anchor struct{ Up, Down int }
+
+// anchorIndex is Anchors by tool, as classIndex.
+var anchorIndex = func() (index [toolSpotBugs + 1]map[string]Anchor) {
+	for t := range index {
+		index[t] = map[string]Anchor{}
+	}
+	for r, a := range Anchors {
+		tool, rule, _ := strings.Cut(r, ":")
+		index[toolOf(tool)][rule] = a
+	}
+	return index
+}()
+
+// anchorOf returns the reach of (tool, rule), by the rule's short name.
+func anchorOf(tool, rule string) Anchor {
+	t := toolOf(tool)
+	if t == toolNone {
+		return Anchor{}
+	}
+	return anchorIndex[t][ShortRule(tool, rule)]
 }
 
 // A javaTool is one of the tools whose rules RuleClasses names.

@@ -101,6 +101,9 @@ var classFiles = map[string]string{
 	"PMD:DoubleCheckedLocking":                          "dup/DoubleChecked.java",
 	"PMD:SuspiciousHashcodeMethodName":                  "dup/HashcodeName.java",
 	"PMD:NonThreadSafeSingleton":                        "dup/LazySingleton.java",
+	"PMD:FinalFieldCouldBeStatic":                       "dup/StaticField.java",
+	"PMD:DoNotTerminateVM":                              "dup/TerminateVM.java",
+	"PMD:UnusedReturnValue":                             "dup/IgnoredRead.java",
 }
 
 // notProduced are the rules of the table that the tools the tests run (PMD
@@ -137,6 +140,7 @@ var notProduced = map[string]struct{ renamed, why string }{
 	"PMD:ByteInstantiation":               {"PMD:PrimitiveWrapperInstantiation", "PMD 6 name, removed in PMD 7"},
 	"PMD:BooleanInstantiation":            {"PMD:PrimitiveWrapperInstantiation", "PMD 6 name, removed in PMD 7"},
 	"Checkstyle:UnusedLocalVariable":      {"", "Checkstyle 10.3 and later"},
+	"PMD:DoNotCallSystemExit":             {"PMD:DoNotTerminateVM", "PMD 6 name, removed in PMD 7"},
 }
 
 // duplicatesReports runs the real tools on a copy of testdata/duplicates and
@@ -252,6 +256,48 @@ func TestRuleClassesInRealReports(t *testing.T) {
 		t.Errorf("no real tool reported these rules of the table in their class's file: %s", strings.Join(missing, ", "))
 	}
 	unpaired(t, byFile)
+	naturalProblems(t, byFile["natural/Natural.java"], spotBugs)
+}
+
+// naturalProblems: in natural/Natural.java, written as code usually is, the
+// findings one line apart because of where each tool places them (an
+// annotation's line, the declaration's line, the method's first line of
+// code: reports.Anchors) are grouped into one problem each by the grouper.
+func naturalProblems(t *testing.T, fs []reports.Finding, spotBugs bool) {
+	t.Helper()
+	g := reports.NewGrouper(reports.ClassOf)
+	for i := range fs {
+		g.Add(&fs[i], reports.Ref{N: uint32(i)})
+	}
+	gs := g.Resolve(nil)
+	got := map[string]bool{}
+	for i := range fs {
+		others := gs.Others(reports.Ref{N: uint32(i)})
+		if len(others) == 0 {
+			continue
+		}
+		p := []string{fmt.Sprintf("%d %s", fs[i].Line, tableRule(fs[i]))}
+		for _, o := range others {
+			p = append(p, fmt.Sprintf("%d %s", fs[o.N].Line, tableRule(fs[o.N])))
+		}
+		sort.Strings(p)
+		got[strings.Join(p, " + ")] = true
+	}
+	want := []string{
+		"10 PMD:CommentRequired + 9 Checkstyle:JavadocVariable",
+		"41 Checkstyle:MissingJavadocMethod + 42 PMD:CommentRequired",
+		"29 Checkstyle:EqualsHashCode + 30 PMD:OverrideBothEqualsAndHashcode",
+	}
+	if spotBugs {
+		want[2] += " + 31 SpotBugs:HE_EQUALS_USE_HASHCODE"
+		want = append(want, "46 PMD:UnusedPrivateMethod + 47 SpotBugs:UPM_UNCALLED_PRIVATE_METHOD",
+			"35 Checkstyle:SuperClone + 35 PMD:ProperCloneImplementation + 36 SpotBugs:CN_IDIOM_NO_SUPER_CALL")
+	}
+	for _, w := range want {
+		if !got[w] {
+			t.Errorf("natural/Natural.java: no problem %s; problems: %v", w, got)
+		}
+	}
 }
 
 // checkClassFiles: every class has a file, named by a rule of its own.

@@ -18,13 +18,15 @@ type Ref struct {
 }
 
 // A Grouper finds the findings of a run that report the same problem at the
-// same place (docs/formats.md, "Duplicates"): findings of one file whose
-// lines overlap and whose rules are in one class of equivalent rules
-// ([RuleClasses], and the pairs a configuration adds), and, for findings
-// about security, findings of one line that share a CWE id. Two findings of
-// one rule are never one problem (two parameters of one method, each not
+// same place (docs/formats.md, "Duplicates"): a problem is a lead and the
+// findings of one file that match the lead itself (see [fileGroups]):
+// findings whose lines overlap and whose rules are in one class of
+// equivalent rules ([RuleClasses], and the groups a configuration adds),
+// and, for findings about security of rules in no class, findings of one
+// line that share a CWE id. Problems never chain, and a problem holds one
+// finding of each rule at most (two parameters of one method, each not
 // final, are two). Findings are added as they stream and the groups are
-// resolved once all are in, one file at a time. The grouper keeps, of each
+// resolved once all are in, one file at a time, in n log n. The grouper keeps, of each
 // finding that may share a problem (one whose rule is in a class, or about
 // security with a CWE id), about 7 bytes: its place, rule and importance,
 // each encoded against the finding before it in a run of findings of one
@@ -59,10 +61,11 @@ type groupRule struct{ tool, rule, name string }
 // ruleInfo is what the grouper knows of a rule: its index in names (once
 // a finding of it is kept), its class (-1: none), its further classes.
 type ruleInfo struct {
-	ri    uint32
-	known bool // ri is set
-	class int32
-	more  []int32
+	ri     uint32
+	known  bool // ri is set
+	class  int32
+	more   []int32
+	anchor Anchor // how far its findings reach (Anchors)
 }
 
 // A run is a sequence of members of one file and one input, added one
@@ -109,7 +112,7 @@ type member struct {
 }
 
 // end is the last line of m.
-func (m *member) end() int32 { return m.line + int32(m.span) }
+func (m *member) end() int32 { return int32(min(int64(m.line)+int64(m.span), math.MaxInt32)) }
 
 // cweLink is a finding about security and one of its CWE ids.
 type cweLink struct {
@@ -160,9 +163,8 @@ func NewGrouper(classOf func(tool, rule string) int) *Grouper {
 // More gives the grouper further classes of equivalent rules: more returns
 // the indexes of the groups of a configuration that f's rule is in (see
 // config.Config.Groups). A rule may be in several of them, besides its
-// class in RuleClasses; groups are not chained (a finding joins the others
-// of each of its groups, and they do not join each other through it unless
-// they share one).
+// class in RuleClasses; groups are not chained: a finding joins a lead
+// with which it shares a group, never a finding it shares none with.
 func (g *Grouper) More(more func(f *Finding) []int32) { g.more = more }
 
 // firstMoreClass is where the classes given by More begin.
@@ -210,12 +212,18 @@ func (g *Grouper) Add(f *Finding, ref Ref) {
 		cwes = f.CWE[:min(len(f.CWE), maxCWELinks)]
 	}
 	line := int32(min(f.Line, math.MaxInt32))
+	span := min(max(f.EndLine-f.Line, 0), 1<<16-1)
+	if a := info.anchor; a != (Anchor{}) { // the lines its rule's findings reach
+		up := min(int(line)-1, a.Up)
+		line -= int32(up)
+		span = min(span+up+a.Down, 1<<16-1)
+	}
 	b := g.chunks[len(g.chunks)-1]
 	b = binary.AppendUvarint(b, uint64(info.ri)<<2|b2u(len(cwes) > 0))
 	b = binary.AppendUvarint(b, uint64(info.class+1))
 	b = append(b, byte(f.Impact&7)|byte(f.Severity&3)<<3|byte(f.Quality&3)<<5|byte(b2u(f.Baseline == BaselineNew))<<7)
 	b = binary.AppendVarint(b, int64(line)-int64(g.prevLine))
-	b = binary.AppendUvarint(b, uint64(min(max(f.EndLine-f.Line, 0), 1<<16-1)))
+	b = binary.AppendUvarint(b, uint64(span))
 	b = binary.AppendUvarint(b, uint64(min(max(f.Column, 0), 1<<16-1)))
 	b = binary.AppendVarint(b, int64(ref.N)-int64(g.prevN)-1)
 	if len(cwes) > 0 {
@@ -324,6 +332,9 @@ func (g *Grouper) rule(f *Finding) ruleInfo {
 		class, more = firstMoreClass+int(more[0]), more[1:]
 	}
 	info := ruleInfo{class: int32(class), more: more}
+	if class >= 0 {
+		info.anchor = anchorOf(f.Tool, ShortRule(f.Tool, f.Rule))
+	}
 	if g.byRule == nil {
 		g.byRule = map[groupRule]ruleInfo{}
 	}
@@ -433,6 +444,11 @@ func (g *Grouper) Resolve(hasText func(tool, rule string) bool) *Groups {
 	}
 	g.runs, g.cur = nil, -1
 	g.free()
+	// The cleanup NewGrouper set frees the same chunks once g is
+	// unreachable: g must stay reachable until free is done, or both free
+	// them, and the second may unmap another grouper's chunks mapped there
+	// since.
+	runtime.KeepAlive(g)
 	gs.starts = append(gs.starts, uint32(gs.n))
 	gs.byRef = make([]uint32, gs.n)
 	for i := range gs.byRef {
@@ -451,53 +467,521 @@ func compareRefs(a, b Ref) int { return cmp.Or(cmp.Compare(a.Input, b.Input), cm
 
 // fileGroups groups the members of one file at a time, reusing its memory
 // from file to file.
+//
+// A problem is a lead and the findings that match the lead itself, never a
+// finding that only matches another member: the findings of the file are
+// taken most important first ([fileGroups.compare]), and each that no
+// problem holds yet leads one, with, of each other rule, the best finding
+// that matches it and no problem holds. Two findings match when (see
+// [fileGroups.best]):
+//
+//   - their rules are of one class (or one group of a configuration) and
+//     they start on one line, each the k-th of its rule there in the order
+//     of their columns (two parameters of one method, each reported by two
+//     tools, are two problems);
+//   - or their rules are of one class, they start on different lines, their
+//     lines overlap, and neither is a container: a finding whose lines hold
+//     the lines of another finding of its own rule (a class-level metric
+//     over the lines of its methods' own findings);
+//   - or, for findings about security whose rules are in no class, they
+//     are on one line and share a CWE id. A finding whose rule is in a
+//     class joins others only through its class, so that a finding named
+//     after a rule of the table cannot hide a security finding of another
+//     tool through a CWE id.
+//
+// A problem holds one finding of each rule at most. Every step is at most
+// logarithmic in the file's members, for each rule of a class (at most
+// maxClassRules of them) and each CWE id of a finding.
 type fileGroups struct {
 	g       *Grouper
 	gs      *Groups
 	hasText func(rule uint32) bool
 	ms      []member
 	cwes    []cweLink
-	uf      unionFind
-	idx     []int
+
+	owner    []int32  // the finding (its first member) of each member
+	order    []int32  // the findings, most important first
+	rankOf   []int32  // each finding's place in order
+	held     []bool   // by member: its finding is in a problem (or leads one)
+	taken    []uint32 // by rule: the problem that holds a finding of it
+	stamp    uint32   // the problem being made
+	problem  []int    // its members, the lead first
+	entries  []entry  // the members of a class, by class, rule, line, column
+	at       []int32  // each member's entry; -1: none
+	runs     []ruleRun
+	buckets  []bucket
+	tree     []int32 // the runs' segment trees, one after the other
+	links    []cweLink
+	groupsOf []int32 // by member, its CWE groups (offsets in linkAt)
+	linkAt   []int32
+	cgroups  []cweGroup
+	crun     []cweRun
+	group    []int32
+}
+
+// entry is a member of a class, as the class matching sees it.
+type entry struct {
+	member     int32
+	line, end  int32
+	col        uint16
+	rank       uint16 // its place among its rule's entries on its line
+	container  bool
+	run        int32 // its ruleRun
+	ref        Ref
+	class      int32
+	rule       uint32
+	inTreeAt   int32 // its place in its run
+	removed    bool
+	overMaxRun bool // its rule is past maxClassRules in its class
+}
+
+// ruleRun is the entries of one rule in one class, in line and column
+// order: entries[from:to], with a segment tree of their ends (the greatest
+// end of the entries that may still join across lines, -1 for none).
+type ruleRun struct {
+	from, to int32
+	tree     int32 // where its tree begins in fileGroups.tree
+	size     int32 // its leaves, a power of two
+	left     int32 // entries not yet in a problem
+	bucket   int32
+	rule     uint32
+}
+
+// bucket is the rule runs of one class with entries left.
+type bucket struct {
+	live []int32
+}
+
+// maxClassRules bounds the rules of one class (or one group of a
+// configuration) that find each other in one file: a configuration's
+// group of globs may name hundreds; the findings of further rules of the
+// class stay apart.
+const maxClassRules = 64
+
+// cweGroup is the findings of one line and CWE id: their rule runs.
+type cweGroup struct {
+	live []int32 // indexes into crun
+}
+
+// cweRun is the findings of one rule in a cweGroup, most important first:
+// links[from:to], the next not yet looked at.
+type cweRun struct {
+	next, to int32
+	rule     uint32
 }
 
 // resolve groups the members of the file in f.ms and adds the groups to
 // f.gs.
 func (f *fileGroups) resolve() {
-	if len(f.ms) < 2 {
+	ms := f.ms
+	if len(ms) < 2 {
 		return
 	}
-	f.uf.reset(len(f.ms))
-	f.groupClasses()
-	f.groupCWEs()
-	for i := range f.ms {
-		if f.ms[i].alias {
-			f.uf.union(i-1, i) // the member before is its finding, or another alias of it
+	n := len(ms)
+	f.owner = grow(f.owner, n)
+	f.order = f.order[:0]
+	for i := range ms {
+		if ms[i].alias {
+			f.owner[i] = f.owner[i-1]
+		} else {
+			f.owner[i] = int32(i)
+			f.order = append(f.order, int32(i))
 		}
 	}
-	// The sets of two or more, each most important first.
-	f.idx = f.idx[:0]
-	for i := range f.ms {
-		if !f.ms[i].alias && f.uf.size[f.uf.find(i)] > 1 {
-			f.idx = append(f.idx, i)
+	slices.SortFunc(f.order, func(a, b int32) int { return f.compare(&ms[a], &ms[b]) })
+	f.rankOf = grow(f.rankOf, n)
+	for k, i := range f.order {
+		f.rankOf[i] = int32(k)
+	}
+	f.held = growBool(f.held, n)
+	if len(f.taken) < len(f.g.names) {
+		f.taken = make([]uint32, len(f.g.names))
+		f.stamp = 0
+	}
+	f.classes()
+	f.cweGroups()
+	for _, lead := range f.order {
+		if f.held[lead] {
+			continue
+		}
+		f.stamp++
+		if f.stamp == 0 { // wrapped: forget the old stamps
+			clear(f.taken)
+			f.stamp = 1
+		}
+		f.problem = append(f.problem[:0], int(lead))
+		f.hold(lead)
+		f.taken[ms[lead].rule] = f.stamp
+		if ms[lead].class >= 0 {
+			for i := lead; i < int32(n) && f.owner[i] == lead; i++ {
+				f.joinClass(i)
+			}
+		} else {
+			f.joinCWEs(lead)
+		}
+		if len(f.problem) > 1 {
+			others := f.problem[1:]
+			slices.SortFunc(others, func(a, b int) int { return cmp.Compare(f.rankOf[a], f.rankOf[b]) })
+			f.add(f.problem)
 		}
 	}
-	slices.SortFunc(f.idx, func(a, b int) int {
-		if c := cmp.Compare(f.uf.find(a), f.uf.find(b)); c != 0 {
-			return c
+}
+
+// grow returns s with n elements, reusing its memory.
+func grow(s []int32, n int) []int32 {
+	if cap(s) < n {
+		return make([]int32, n)
+	}
+	return s[:n]
+}
+
+// growBool returns s with n false elements, reusing its memory.
+func growBool(s []bool, n int) []bool {
+	if cap(s) < n {
+		return make([]bool, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
+}
+
+// hold puts the finding whose first member is i in a problem: its entries
+// leave the classes' trees.
+func (f *fileGroups) hold(i int32) {
+	for k := i; k < int32(len(f.ms)) && f.owner[k] == i; k++ {
+		f.held[k] = true
+		if f.at[k] >= 0 {
+			f.remove(f.at[k])
 		}
-		return f.compare(&f.ms[a], &f.ms[b])
+	}
+}
+
+// classes makes the entries of the members of a class, their rule runs,
+// ranks, containers and trees, and the buckets of each class.
+func (f *fileGroups) classes() {
+	ms := f.ms
+	f.at = grow(f.at, len(ms))
+	f.entries = f.entries[:0]
+	for i := range ms {
+		f.at[i] = -1
+		if ms[i].class >= 0 {
+			m := &ms[i]
+			f.entries = append(f.entries, entry{member: int32(i), line: m.line, end: m.end(), col: m.col, ref: m.ref, class: m.class, rule: m.rule})
+		}
+	}
+	es := f.entries
+	slices.SortFunc(es, func(a, b entry) int {
+		return cmp.Or(cmp.Compare(a.class, b.class), cmp.Compare(a.rule, b.rule), cmp.Compare(a.line, b.line), cmp.Compare(a.col, b.col),
+			compareRefs(a.ref, b.ref))
 	})
-	for start := 0; start < len(f.idx); {
+	f.runs, f.buckets, f.tree = f.runs[:0], f.buckets[:0], f.tree[:0]
+	for start := 0; start < len(es); {
 		end := start + 1
-		root := f.uf.find(f.idx[start])
-		for end < len(f.idx) && f.uf.find(f.idx[end]) == root {
+		for end < len(es) && es[end].class == es[start].class {
 			end++
 		}
-		if end-start > 1 { // aliases alone may make a set of one finding
-			f.add(f.idx[start:end])
+		b := bucket{}
+		for from := start; from < end; {
+			to := from + 1
+			for to < end && es[to].rule == es[from].rule {
+				to++
+			}
+			r := int32(len(f.runs))
+			over := len(b.live) >= maxClassRules
+			if !over {
+				b.live = append(b.live, r)
+			}
+			run := f.newRun(int32(from), int32(to), over)
+			run.bucket = int32(len(f.buckets))
+			f.runs = append(f.runs, run)
+			from = to
+		}
+		f.buckets = append(f.buckets, b)
+		start = end
+	}
+	for k := range es {
+		f.at[es[k].member] = int32(k)
+	}
+}
+
+// newRun makes the rule run of entries[from:to]: ranks, containers, tree.
+func (f *fileGroups) newRun(from, to int32, over bool) ruleRun {
+	es := f.entries[from:to]
+	r := ruleRun{from: from, to: to, left: to - from, rule: es[0].rule, tree: int32(len(f.tree))}
+	// The least end of the entries from each place on, to find containers:
+	// an entry holds another of its rule when one that starts on a later
+	// line ends no later, or one of its line ends earlier.
+	for s := 0; s < len(es); {
+		t := s + 1
+		for t < len(es) && es[t].line == es[s].line {
+			t++
+		}
+		lineMin := es[s].end
+		for k := s; k < t; k++ {
+			es[k].rank = uint16(min(k-s, math.MaxUint16))
+			lineMin = min(lineMin, es[k].end)
+		}
+		for k := s; k < t; k++ {
+			es[k].container = lineMin < es[k].end
+		}
+		s = t
+	}
+	later := int32(math.MaxInt32) // the least end of the entries on later lines
+	for t := len(es); t > 0; {
+		s := t - 1
+		for s > 0 && es[s-1].line == es[t-1].line {
+			s--
+		}
+		lineMin := int32(math.MaxInt32)
+		for k := s; k < t; k++ {
+			es[k].container = es[k].container || later <= es[k].end
+			lineMin = min(lineMin, es[k].end)
+		}
+		later = min(later, lineMin)
+		t = s
+	}
+	size := int32(1)
+	for size < to-from {
+		size <<= 1
+	}
+	r.size = size
+	base := len(f.tree)
+	f.tree = slices.Grow(f.tree, int(2*size))[:base+int(2*size)]
+	t := f.tree[base:]
+	for k := range t {
+		t[k] = -1
+	}
+	for k := range es {
+		es[k].run = int32(len(f.runs))
+		es[k].inTreeAt = int32(k)
+		es[k].overMaxRun = over
+		if !es[k].container && !over {
+			t[int(size)+k] = es[k].end
+		}
+	}
+	for k := size - 1; k >= 1; k-- {
+		t[k] = max(t[2*k], t[2*k+1])
+	}
+	return r
+}
+
+// remove takes entry k out of its run's tree.
+func (f *fileGroups) remove(k int32) {
+	e := &f.entries[k]
+	if e.removed {
+		return
+	}
+	e.removed = true
+	r := &f.runs[e.run]
+	r.left--
+	t := f.tree[r.tree : r.tree+2*r.size]
+	i := r.size + e.inTreeAt
+	t[i] = -1
+	for i >>= 1; i >= 1; i >>= 1 {
+		t[i] = max(t[2*i], t[2*i+1])
+	}
+}
+
+// firstAtLeast returns the first place in [lo, hi) of the tree t (of size
+// leaves) whose value is at least v; -1 when none.
+func firstAtLeast(t []int32, size, lo, hi, v int32) int32 {
+	return descend(t, 1, 0, size, lo, hi, v, false)
+}
+
+// lastAtLeast returns the last place in [lo, hi) whose value is at least v.
+func lastAtLeast(t []int32, size, lo, hi, v int32) int32 {
+	return descend(t, 1, 0, size, lo, hi, v, true)
+}
+
+// descend finds, in node's leaves [nlo, nhi), the first (or last) place in
+// [lo, hi) whose value is at least v.
+func descend(t []int32, node, nlo, nhi, lo, hi, v int32, last bool) int32 {
+	if nhi <= lo || hi <= nlo || t[node] < v {
+		return -1
+	}
+	if nhi-nlo == 1 {
+		return nlo
+	}
+	mid := (nlo + nhi) / 2
+	a, b := [2]int32{node * 2, nlo}, [2]int32{node*2 + 1, mid}
+	aHi, bHi := mid, nhi
+	if last {
+		if r := descend(t, b[0], b[1], bHi, lo, hi, v, last); r >= 0 {
+			return r
+		}
+		return descend(t, a[0], a[1], aHi, lo, hi, v, last)
+	}
+	if r := descend(t, a[0], a[1], aHi, lo, hi, v, last); r >= 0 {
+		return r
+	}
+	return descend(t, b[0], b[1], bHi, lo, hi, v, last)
+}
+
+// joinClass adds to the problem being made, for the lead's member i (the
+// lead or one of its further classes), the best match of each other rule
+// of its class.
+func (f *fileGroups) joinClass(i int32) {
+	k := f.at[i]
+	if k < 0 {
+		return
+	}
+	lead := f.entries[k]
+	if lead.overMaxRun {
+		return
+	}
+	b := &f.buckets[f.runs[lead.run].bucket]
+	live := b.live[:0]
+	for _, r := range b.live {
+		run := &f.runs[r]
+		if run.left == 0 {
+			continue // no entry left: dropped for good
+		}
+		live = append(live, r)
+		if f.taken[run.rule] == f.stamp {
+			continue
+		}
+		if c := f.best(&lead, run); c >= 0 {
+			m := f.owner[f.entries[c].member]
+			f.taken[run.rule] = f.stamp
+			f.problem = append(f.problem, int(m))
+			f.hold(m)
+		}
+	}
+	b.live = live
+}
+
+// best returns the entry of run that best matches lead, not yet in a
+// problem: on the lead's line, the one of the lead's rank there; else, on
+// another line, the nearest whose lines overlap the lead's, neither a
+// container; -1 when none.
+func (f *fileGroups) best(lead *entry, run *ruleRun) int32 {
+	es := f.entries[run.from:run.to]
+	first := firstFrom(es, int64(lead.line))
+	if k := first + int(lead.rank); k < len(es) && es[k].line == lead.line && !es[k].removed {
+		return run.from + int32(k)
+	}
+	if lead.container {
+		return -1
+	}
+	after, past := firstFrom(es, int64(lead.line)+1), firstFrom(es, int64(lead.end)+1)
+	t := f.tree[run.tree : run.tree+2*run.size]
+	fwd := firstAtLeast(t, run.size, int32(after), int32(past), 0)
+	back := lastAtLeast(t, run.size, 0, int32(first), lead.line)
+	switch {
+	case fwd < 0 && back < 0:
+		return -1
+	case fwd < 0:
+		return run.from + back
+	case back < 0:
+		return run.from + fwd
+	case es[fwd].line-lead.line < lead.line-es[back].line:
+		return run.from + fwd
+	default:
+		return run.from + back
+	}
+}
+
+// firstFrom returns the place of the first of es (in line order) that
+// starts on line or later.
+func firstFrom(es []entry, line int64) int {
+	i, _ := slices.BinarySearchFunc(es, line, func(e entry, line int64) int { return cmp.Compare(int64(e.line), line) })
+	return i
+}
+
+// cweGroups makes the groups of findings about security, of rules in no
+// class, that share a line and a CWE id.
+func (f *fileGroups) cweGroups() {
+	ms := f.ms
+	f.links = f.links[:0]
+	for _, l := range f.cwes {
+		if ms[l.member].class < 0 {
+			f.links = append(f.links, l)
+		}
+	}
+	links := f.links
+	slices.SortFunc(links, func(a, b cweLink) int {
+		x, y := &ms[a.member], &ms[b.member]
+		return cmp.Or(cmp.Compare(x.line, y.line), cmp.Compare(a.cwe, b.cwe), cmp.Compare(x.rule, y.rule),
+			cmp.Compare(f.rankOf[a.member], f.rankOf[b.member]))
+	})
+	f.cgroups, f.crun = f.cgroups[:0], f.crun[:0]
+	f.groupsOf = grow(f.groupsOf, len(ms)+1)
+	clear(f.groupsOf)
+	f.linkAt = grow(f.linkAt, len(links))
+	f.group = grow(f.group, len(links)) // each link's group
+	group := f.group
+	for start := 0; start < len(links); {
+		end := start + 1
+		line := ms[links[start].member].line
+		for end < len(links) && ms[links[end].member].line == line && links[end].cwe == links[start].cwe {
+			end++
+		}
+		g := cweGroup{}
+		for from := start; from < end; {
+			to := from + 1
+			for to < end && ms[links[to].member].rule == ms[links[from].member].rule {
+				to++
+			}
+			g.live = append(g.live, int32(len(f.crun)))
+			f.crun = append(f.crun, cweRun{next: int32(from), to: int32(to), rule: ms[links[from].member].rule})
+			from = to
+		}
+		for k := start; k < end; k++ {
+			group[k] = int32(len(f.cgroups))
+		}
+		if end-start > 1 {
+			f.cgroups = append(f.cgroups, g)
+		} else {
+			for k := start; k < end; k++ {
+				group[k] = -1
+			}
+			f.crun = f.crun[:len(f.crun)-len(g.live)]
 		}
 		start = end
+	}
+	// Each member's groups, by counting.
+	for k, l := range links {
+		if group[k] >= 0 {
+			f.groupsOf[l.member+1]++
+		}
+	}
+	for i := 1; i < len(f.groupsOf); i++ {
+		f.groupsOf[i] += f.groupsOf[i-1]
+	}
+	fill := slices.Clone(f.groupsOf[:len(ms)])
+	for k, l := range links {
+		if group[k] >= 0 {
+			f.linkAt[fill[l.member]] = group[k]
+			fill[l.member]++
+		}
+	}
+}
+
+// joinCWEs adds to the problem being made the findings of the lead's line
+// that share a CWE id with it: of each rule, the most important left.
+func (f *fileGroups) joinCWEs(lead int32) {
+	for _, gi := range f.linkAt[f.groupsOf[lead]:f.groupsOf[lead+1]] {
+		g := &f.cgroups[gi]
+		live := g.live[:0]
+		for _, r := range g.live {
+			run := &f.crun[r]
+			for run.next < run.to && f.held[f.links[run.next].member] {
+				run.next++
+			}
+			if run.next == run.to {
+				continue // none left: dropped for good
+			}
+			live = append(live, r)
+			if f.taken[run.rule] == f.stamp {
+				continue
+			}
+			m := int32(f.links[run.next].member)
+			run.next++
+			f.taken[run.rule] = f.stamp
+			f.problem = append(f.problem, int(m))
+			f.hold(m)
+		}
+		g.live = live
 	}
 }
 
@@ -557,134 +1041,6 @@ func (f *fileGroups) add(set []int) {
 			}
 			gs.old[lead.ref] = true
 		}
-	}
-}
-
-// groupClasses joins the findings of the file whose rules are of one class
-// and whose lines overlap. On one line, several findings of each rule (the
-// parameters of one method) are paired in the order of their columns: the
-// first of each rule together, then the second of each.
-func (f *fileGroups) groupClasses() {
-	ms := f.ms
-	f.idx = f.idx[:0]
-	for i := range ms {
-		if ms[i].class >= 0 {
-			f.idx = append(f.idx, i)
-		}
-	}
-	idx := f.idx
-	slices.SortFunc(idx, func(a, b int) int {
-		x, y := &ms[a], &ms[b]
-		return cmp.Or(cmp.Compare(x.class, y.class), cmp.Compare(x.line, y.line), cmp.Compare(x.rule, y.rule), cmp.Compare(x.col, y.col))
-	})
-	for start := 0; start < len(idx); {
-		end := start + 1
-		for end < len(idx) && ms[idx[end]].class == ms[idx[start]].class {
-			end++
-		}
-		f.groupBucket(idx[start:end])
-		start = end
-	}
-}
-
-// groupBucket joins the findings of one class (in line, rule and column
-// order).
-func (f *fileGroups) groupBucket(b []int) {
-	if len(b) < 2 {
-		return
-	}
-	ms, uf := f.ms, &f.uf
-	// One line at a time: the j-th finding of each rule on the line together.
-	var firstOf, row []int // reused from line to line
-	for start := 0; start < len(b); {
-		end := start + 1
-		line := ms[b[start]].line
-		for end < len(b) && ms[b[end]].line == line {
-			end++
-		}
-		firstOf = firstOf[:0] // the first finding of each rule on the line, by position in b
-		for k := start; k < end; k++ {
-			if k == start || ms[b[k]].rule != ms[b[k-1]].rule {
-				firstOf = append(firstOf, k)
-			}
-		}
-		if len(firstOf) > 1 {
-			for j := 0; ; j++ {
-				row = row[:0]
-				for r, at := range firstOf {
-					stop := end
-					if r+1 < len(firstOf) {
-						stop = firstOf[r+1]
-					}
-					if at+j < stop {
-						row = append(row, b[at+j])
-					}
-				}
-				if len(row) == 0 {
-					break
-				}
-				for _, x := range row[1:] {
-					uf.union(row[0], x)
-				}
-			}
-		}
-		start = end
-	}
-	// Across lines: a finding that spans lines joins, of each other rule,
-	// the first finding whose lines overlap its own.
-	var joined []uint32
-	for i, x := range b {
-		mx := &ms[x]
-		if mx.span == 0 {
-			continue // a finding of one line joins the ranges that start before it, below
-		}
-		joined = append(joined[:0], mx.rule) // the rules joined: few in a class
-		for _, y := range b[i+1:] {
-			my := &ms[y]
-			if my.line > mx.end() {
-				break
-			}
-			if !slices.Contains(joined, my.rule) {
-				joined = append(joined, my.rule)
-				uf.union(x, y)
-			}
-		}
-	}
-}
-
-// groupCWEs joins the findings about security of one line of the file that
-// share a CWE id, of different rules.
-func (f *fileGroups) groupCWEs() {
-	if len(f.cwes) < 2 {
-		return
-	}
-	ms, links := f.ms, f.cwes
-	slices.SortFunc(links, func(a, b cweLink) int {
-		return cmp.Or(cmp.Compare(ms[a.member].line, ms[b.member].line), cmp.Compare(a.cwe, b.cwe), cmp.Compare(a.member, b.member))
-	})
-	var seen []uint32 // the rules of a line and CWE id: few
-	for start := 0; start < len(links); {
-		end := start + 1
-		line := ms[links[start].member].line
-		for end < len(links) && ms[links[end].member].line == line && links[end].cwe == links[start].cwe {
-			end++
-		}
-		seen = seen[:0]
-		lead := -1
-		for k := start; k < end; k++ {
-			m := int(links[k].member)
-			r := ms[m].rule
-			if slices.Contains(seen, r) {
-				continue // two findings of one rule stay two
-			}
-			seen = append(seen, r)
-			if lead < 0 {
-				lead = m
-			} else {
-				f.uf.union(lead, m)
-			}
-		}
-		start = end
 	}
 }
 
@@ -759,40 +1115,4 @@ func (gs *Groups) Name(ref Ref) (tool, rule string) {
 	_, r := gs.at(at)
 	n := gs.names[r]
 	return n[0], n[1]
-}
-
-// unionFind is a disjoint-set forest over 0…n-1.
-type unionFind struct {
-	parent, size []int32
-}
-
-// reset makes u n sets of one.
-func (u *unionFind) reset(n int) {
-	if cap(u.parent) < n {
-		u.parent, u.size = make([]int32, n), make([]int32, n)
-	}
-	u.parent, u.size = u.parent[:n], u.size[:n]
-	for i := range u.parent {
-		u.parent[i], u.size[i] = int32(i), 1
-	}
-}
-
-func (u *unionFind) find(i int) int {
-	for int(u.parent[i]) != i {
-		u.parent[i] = u.parent[u.parent[i]]
-		i = int(u.parent[i])
-	}
-	return i
-}
-
-func (u *unionFind) union(a, b int) {
-	a, b = u.find(a), u.find(b)
-	if a == b {
-		return
-	}
-	if u.size[a] < u.size[b] {
-		a, b = b, a
-	}
-	u.parent[b] = int32(a)
-	u.size[a] += u.size[b]
 }

@@ -22,6 +22,10 @@ func testClasses(tool, rule string) int {
 		return 2
 	case "PMD:CloseResource", "SpotBugs:OS_OPEN_STREAM":
 		return 3
+	case "Checkstyle:CyclomaticComplexity", "PMD:CyclomaticComplexity":
+		return 4
+	case "Checkstyle:EqualsHashCode", "PMD:OverrideBothEqualsAndHashcode", "SpotBugs:HE_EQUALS_USE_HASHCODE":
+		return 5
 	}
 	return -1
 }
@@ -55,6 +59,33 @@ func TestGrouper(t *testing.T) {
 			nil},
 		{"the same rule twice on one line is two problems",
 			[]Finding{mk("PMD", "ControlStatementBraces", "A.java", 5, 5, 9, ImpactLow), mk("PMD", "ControlStatementBraces", "A.java", 5, 5, 20, ImpactLow)},
+			nil},
+		{"a chain of overlapping ranges: each finding with its nearest, never the chain",
+			[]Finding{mk("PMD", "CloseResource", "S.java", 10, 25, 9, ImpactMedium), mk("SpotBugs", "OS_OPEN_STREAM", "S.java", 20, 35, 0, ImpactLow),
+				mk("PMD", "CloseResource", "S.java", 30, 45, 9, ImpactMedium), mk("SpotBugs", "OS_OPEN_STREAM", "S.java", 40, 55, 0, ImpactLow),
+				mk("PMD", "CloseResource", "S.java", 50, 65, 9, ImpactMedium), mk("SpotBugs", "OS_OPEN_STREAM", "S.java", 60, 75, 0, ImpactLow)},
+			[][]int{{0, 1}, {2, 3}, {4, 5}}},
+		{"a class-level metric over the lines of its methods' absorbs none of them",
+			[]Finding{mk("PMD", "CyclomaticComplexity", "C.java", 1, 100, 14, ImpactMedium), mk("PMD", "CyclomaticComplexity", "C.java", 10, 20, 16, ImpactLow),
+				mk("PMD", "CyclomaticComplexity", "C.java", 50, 60, 16, ImpactLow), mk("Checkstyle", "CyclomaticComplexity", "C.java", 10, 10, 5, ImpactLow),
+				mk("Checkstyle", "CyclomaticComplexity", "C.java", 50, 50, 5, ImpactLow)},
+			[][]int{{3, 1}, {4, 2}}},
+		{"two parameters on one line, columns 21 and 31, each reported by two tools: paired by column",
+			[]Finding{mk("PMD", "MethodArgumentCouldBeFinal", "A.java", 7, 7, 31, ImpactLow), mk("PMD", "MethodArgumentCouldBeFinal", "A.java", 7, 7, 21, ImpactLow),
+				mk("Checkstyle", cs, "A.java", 7, 7, 25, ImpactMedium), mk("Checkstyle", cs, "A.java", 7, 7, 15, ImpactLow)},
+			[][]int{{2, 0}, {3, 1}}},
+		{"a security finding named after a rule of the table does not hide another tool's by its CWE id",
+			[]Finding{{Tool: "PMD", Rule: "CloseResource", Path: "Dao.java", Line: 50, CWE: []int{89}, Quality: QualitySecurity, Impact: ImpactBlocker},
+				{Tool: "Semgrep", Rule: "java.sql-injection", Path: "Dao.java", Line: 50, CWE: []int{89}, Quality: QualitySecurity, Impact: ImpactHigh},
+				mk("SpotBugs", "OS_OPEN_STREAM", "Dao.java", 40, 60, 0, ImpactLow)},
+			[][]int{{0, 2}}},
+		{"an annotation's line, the method's line and its first line of code: one problem",
+			[]Finding{mk("Checkstyle", "EqualsHashCode", "N.java", 29, 29, 5, ImpactMedium), mk("PMD", "OverrideBothEqualsAndHashcode", "N.java", 30, 30, 20, ImpactMedium),
+				mk("SpotBugs", "HE_EQUALS_USE_HASHCODE", "N.java", 31, 31, 0, ImpactMedium)},
+			[][]int{{0, 2, 1}}},
+		{"findings two lines apart, or of rules that reach no further, stay apart",
+			[]Finding{mk("Checkstyle", "EqualsHashCode", "N.java", 28, 28, 5, ImpactMedium), mk("PMD", "OverrideBothEqualsAndHashcode", "N.java", 30, 30, 20, ImpactMedium),
+				mk("Checkstyle", "CyclomaticComplexity", "N.java", 40, 40, 5, ImpactMedium), mk("PMD", "CyclomaticComplexity", "N.java", 41, 41, 20, ImpactMedium)},
 			nil},
 		{"security tools: the same CWE on one line",
 			[]Finding{{Tool: "Semgrep", Rule: "sqli", Path: "a.py", Line: 3, CWE: []int{89}, Quality: QualitySecurity, Impact: ImpactHigh},
@@ -149,6 +180,10 @@ func TestGrouperMore(t *testing.T) {
 	mk := func(tool, rule string, line int) Finding {
 		return Finding{Tool: tool, Rule: rule, Path: "A.java", Line: line, Impact: ImpactLow, Quality: QualityMaintainability}
 	}
+	high := func(f Finding) Finding {
+		f.Impact = ImpactHigh
+		return f
+	}
 	tests := []struct {
 		name     string
 		findings []Finding
@@ -158,7 +193,9 @@ func TestGrouperMore(t *testing.T) {
 		{"a group of the configuration alone", []Finding{mk("Checkstyle", "MagicNumber", 5), mk("PMD", "AvoidLiteralsInIfCondition", 5)}, 1, 1},
 		{"a group of the configuration joins a class of recap's", []Finding{mk("Checkstyle", "NeedBraces", 5), mk("PMD", "ControlStatementBraces", 5), mk("SpotBugs", "XYZ_BRACES", 5)}, 1, 2},
 		{"groups are not chained", []Finding{mk("PMD", "A", 5), mk("PMD", "C", 5)}, 0, 0},
-		{"a rule in two groups, with one of each", []Finding{mk("PMD", "A", 5), mk("PMD", "B", 5), mk("PMD", "C", 5)}, 1, 2},
+		{"a rule in two groups, with one of each: A leads and matches B, not C", []Finding{mk("PMD", "A", 5), mk("PMD", "B", 5), mk("PMD", "C", 5)}, 1, 1},
+		{"a rule in two groups leads: it matches one of each", []Finding{mk("PMD", "A", 5), high(mk("PMD", "B", 5)), mk("PMD", "C", 5)}, 1, 2},
+		{"[A, B] and [B, C] do not join A and C through B", []Finding{mk("PMD", "A", 5), mk("PMD", "C", 5), mk("PMD", "B", 6)}, 0, 0},
 		{"other lines stay apart", []Finding{mk("Checkstyle", "MagicNumber", 5), mk("PMD", "AvoidLiteralsInIfCondition", 6)}, 0, 0},
 	}
 	for _, tc := range tests {
@@ -362,5 +399,91 @@ func TestGrouperKeepsLittle(t *testing.T) {
 	t.Logf("%.2f bytes a finding", per)
 	if per > 8 || len(g.runs) != files {
 		t.Errorf("%.1f bytes a finding in %d runs; want at most 8 in %d", per, len(g.runs), files)
+	}
+}
+
+// hostileShapes are the shapes of findings that once made grouping
+// quadratic, at full size: findings of one class on one file with long
+// overlapping ranges, distinct security rules sharing a CWE id on one
+// line, and a chain of overlapping ranges of two rules.
+var hostileShapes = []struct {
+	name     string
+	n        int
+	finding  func(i int) Finding
+	problems int // the problems of more than one finding
+}{
+	{"long-ranges", 100_000, func(i int) Finding {
+		rule, tool := "CloseResource", "PMD"
+		if i%2 == 1 {
+			rule, tool = "OS_OPEN_STREAM", "SpotBugs"
+		}
+		return Finding{Tool: tool, Rule: rule, Path: "Big.java", Line: i/2 + 1, EndLine: i/2 + 50_000, Impact: ImpactMedium}
+	}, 50_000},
+	{"cwe-rules", 60_000, func(i int) Finding {
+		return Finding{Tool: "Scanner", Rule: fmt.Sprintf("rule%05d", i), Path: "web.py", Line: 9, Quality: QualitySecurity, CWE: []int{89},
+			Impact: ImpactHigh}
+	}, 1},
+	{"chain", 1_000, func(i int) Finding {
+		rule, tool := "CloseResource", "PMD"
+		if i%2 == 1 {
+			rule, tool = "OS_OPEN_STREAM", "SpotBugs"
+		}
+		return Finding{Tool: tool, Rule: rule, Path: "Chain.java", Line: 10*i + 1, EndLine: 10*i + 15, Impact: ImpactMedium}
+	}, 500},
+}
+
+// TestGrouperHostileShapes: each hostile shape at full size gives its
+// problems, each of one finding of each rule.
+func TestGrouperHostileShapes(t *testing.T) {
+	for _, s := range hostileShapes {
+		t.Run(s.name, func(t *testing.T) {
+			g := NewGrouper(testClasses)
+			for i := range s.n {
+				f := s.finding(i)
+				g.Add(&f, Ref{Input: 1, N: uint32(i)})
+			}
+			gs := g.Resolve(nil)
+			if gs.Problems() != s.problems {
+				t.Errorf("%d problems of more than one finding; want %d", gs.Problems(), s.problems)
+			}
+		})
+	}
+}
+
+// BenchmarkGrouperHostile groups each hostile shape at full size: each is
+// n log n in its findings.
+func BenchmarkGrouperHostile(b *testing.B) {
+	for _, s := range hostileShapes {
+		fs := make([]Finding, s.n)
+		for i := range fs {
+			fs[i] = s.finding(i)
+		}
+		b.Run(s.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for range b.N {
+				g := NewGrouper(testClasses)
+				for i := range fs {
+					g.Add(&fs[i], Ref{Input: 1, N: uint32(i)})
+				}
+				g.Resolve(nil)
+			}
+		})
+	}
+}
+
+// TestGrouperManyRulesOfAClass: a group of a configuration whose globs name
+// hundreds of rules, all on one line: the first maxClassRules rules of the
+// class find each other, the others stay apart.
+func TestGrouperManyRulesOfAClass(t *testing.T) {
+	g := NewGrouper(testClasses)
+	g.More(func(f *Finding) []int32 { return []int32{0} })
+	const rules = 100
+	for i := range rules {
+		f := Finding{Tool: "PMD", Rule: fmt.Sprintf("R%03d", i), Path: "A.java", Line: 5, Impact: ImpactLow}
+		g.Add(&f, Ref{Input: 1, N: uint32(i)})
+	}
+	gs := g.Resolve(nil)
+	if gs.Problems() != 1 || gs.Duplicates != maxClassRules-1 {
+		t.Errorf("%d problems, %d duplicates; want 1, %d", gs.Problems(), gs.Duplicates, maxClassRules-1)
 	}
 }

@@ -17,10 +17,10 @@ import (
 )
 
 // The sample's reports (PMD, Checkstyle, SpotBugs of testdata/sample) hold
-// 171 findings of 118 problems (docs/formats.md, "Duplicates").
+// 171 findings of 116 problems (docs/formats.md, "Duplicates").
 const (
 	sampleFindings = 171
-	sampleProblems = 118
+	sampleProblems = 116
 )
 
 // sampleIDs returns every finding of the sample's reports by id, from
@@ -213,11 +213,13 @@ func TestAnnotationsOfProblems(t *testing.T) {
 			naming++
 		}
 	}
-	// The sample has 8 problems of level note; GitHub shows 10 of each.
-	if levels["::error"] != 10 || levels["::warning"] != 10 || levels["::notice"] != 8 || naming == 0 {
+	// The sample has 7 problems of level note (SpotBugs' equals() without
+	// hashCode() is one problem with Checkstyle's, an error); GitHub shows
+	// 10 of each.
+	if levels["::error"] != 10 || levels["::warning"] != 10 || levels["::notice"] != 7 || naming == 0 {
 		t.Errorf("levels %v, %d naming others:\n%s", levels, naming, out)
 	}
-	if !strings.Contains(lines[len(lines)-1], "171 findings (118 problems, 49 reported more than once)") {
+	if !strings.Contains(lines[len(lines)-1], "171 findings (116 problems, 50 reported more than once)") {
 		t.Errorf("notice: %s", lines[len(lines)-1])
 	}
 }
@@ -348,10 +350,10 @@ func TestReviewOfProblems(t *testing.T) {
 		t.Error("no comment names the other tools of its problem")
 	}
 	// One finding of the reports is outside the lines the pull request
-	// adds (a file-level one): 117 problems of 170 findings are on them.
+	// adds (a file-level one): 115 problems of 170 findings are on them.
 	const problems, findings = sampleProblems - 1, sampleFindings - 1
 	if !strings.Contains(ic[0].Body, fmt.Sprintf("### recap: %d findings on changed lines", findings)) ||
-		!strings.Contains(ic[0].Body, fmt.Sprintf("They are %d problems, 49 reported more than once", problems)) ||
+		!strings.Contains(ic[0].Body, fmt.Sprintf("They are %d problems, 50 reported more than once", problems)) ||
 		!strings.Contains(ic[0].Body, fmt.Sprintf("Not commented inline (%d)", problems-30)) {
 		t.Errorf("summary comment:\n%.3000s", ic[0].Body)
 	}

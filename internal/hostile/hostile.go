@@ -391,6 +391,7 @@ func Cases() []Case {
 		runCases,
 		configCases,
 		memoryCases,
+		groupsCases,
 	} {
 		cases = append(cases, more()...)
 	}

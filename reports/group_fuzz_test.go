@@ -1,0 +1,213 @@
+package reports
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+)
+
+// fuzzRules are the rules FuzzGrouper draws from: rules of testClasses'
+// classes (EqualsHashCode's with their anchors), rules of a configuration's
+// groups ([A, B] and [B, C]), and rules in no class.
+var fuzzRules = [][2]string{
+	{"Checkstyle", "FinalParameters"}, {"PMD", "MethodArgumentCouldBeFinal"},
+	{"PMD", "CloseResource"}, {"SpotBugs", "OS_OPEN_STREAM"},
+	{"Checkstyle", "CyclomaticComplexity"}, {"PMD", "CyclomaticComplexity"},
+	{"Checkstyle", "EqualsHashCode"}, {"PMD", "OverrideBothEqualsAndHashcode"}, {"SpotBugs", "HE_EQUALS_USE_HASHCODE"},
+	{"PMD", "A"}, {"PMD", "B"}, {"PMD", "C"},
+	{"Semgrep", "sqli"}, {"CodeQL", "java/sql-injection"}, {"Semgrep", "xss"},
+}
+
+// fuzzGroups are the configuration's groups of FuzzGrouper: [A, B], [B, C].
+func fuzzGroups(f *Finding) []int32 {
+	switch f.Tool + ":" + f.Rule {
+	case "PMD:A":
+		return []int32{0}
+	case "PMD:B":
+		return []int32{0, 1}
+	case "PMD:C":
+		return []int32{1}
+	}
+	return nil
+}
+
+// fuzzFindings reads findings from data, 6 bytes each: rule, file, line,
+// lines after it, column, and a byte of impact, security and CWE ids.
+func fuzzFindings(data []byte) []Finding {
+	var fs []Finding
+	for len(data) >= 6 && len(fs) < 200 {
+		b := data[:6]
+		data = data[6:]
+		r := fuzzRules[int(b[0])%len(fuzzRules)]
+		f := Finding{Tool: r[0], Rule: r[1], Path: fmt.Sprintf("F%d.java", b[1]%2), Line: int(b[2]%40) + 1, Column: int(b[4] % 50),
+			Impact: Impact(b[5] % 6), Quality: QualityMaintainability, Severity: SeverityWarning}
+		f.EndLine = f.Line + int(b[3]%8)
+		if b[3]&0x80 != 0 {
+			f.EndLine = f.Line + int(b[3]%64) // a long range
+		}
+		if b[5]&0x08 != 0 {
+			f.Quality = QualitySecurity
+			f.CWE = [][]int{{89}, {79}, {89, 79}, {22, 89}}[b[5]>>4%4]
+		}
+		fs = append(fs, f)
+	}
+	return fs
+}
+
+// reach is a finding's lines as the grouper matches them: its anchor's
+// reach added when its rule is in a class.
+func reach(f *Finding, classed bool) (line, end int) {
+	line, span := f.Line, min(max(f.EndLine-f.Line, 0), 1<<16-1)
+	if a := anchorOf(f.Tool, f.Rule); classed && a != (Anchor{}) {
+		up := min(line-1, a.Up)
+		line -= up
+		span = min(span+up+a.Down, 1<<16-1)
+	}
+	return line, line + span
+}
+
+// FuzzGrouper checks the grouper's promises on any findings: every
+// finding is in one problem at most, as its lead or as one of its others;
+// a problem holds one finding of each rule at most; every other finding
+// matches the lead itself (never only another member); and the groups are
+// the same when the findings are grouped again.
+func FuzzGrouper(f *testing.F) {
+	f.Add([]byte{0, 0, 5, 0, 10, 1, 1, 0, 5, 0, 20, 1})
+	f.Fuzz(checkGrouper)
+}
+
+// checkGrouper is FuzzGrouper's check of data.
+func checkGrouper(t *testing.T, data []byte) {
+	{
+		fs := fuzzFindings(data)
+		group := func() *Groups {
+			g := NewGrouper(testClasses)
+			g.More(fuzzGroups)
+			for i := range fs {
+				g.Add(&fs[i], Ref{Input: 1, N: uint32(i)})
+			}
+			return g.Resolve(nil)
+		}
+		gs := group()
+		classes := func(i int) []int32 {
+			var cs []int32
+			if c := testClasses(fs[i].Tool, fs[i].Rule); c >= 0 {
+				cs = append(cs, int32(c))
+			}
+			for _, c := range fuzzGroups(&fs[i]) {
+				cs = append(cs, firstMoreClass+c)
+			}
+			return cs
+		}
+		ruleOf := func(i int) [2]string { return [2]string{fs[i].Tool, ShortRule(fs[i].Tool, fs[i].Rule)} }
+		lines := func(i int) (int, int) { return reach(&fs[i], len(classes(i)) > 0) }
+		// rank is i's place among its rule's findings of its file and line, by column.
+		rank := func(i int) int {
+			li, _ := lines(i)
+			n := 0
+			for j := range fs {
+				lj, _ := lines(j)
+				if j != i && ruleOf(j) == ruleOf(i) && fs[j].Path == fs[i].Path && lj == li &&
+					(fs[j].Column < fs[i].Column || fs[j].Column == fs[i].Column && j < i) {
+					n++
+				}
+			}
+			return n
+		}
+		// container: i's lines hold another finding's of its rule.
+		container := func(i int) bool {
+			li, ei := lines(i)
+			for j := range fs {
+				lj, ej := lines(j)
+				if j != i && ruleOf(j) == ruleOf(i) && fs[j].Path == fs[i].Path && lj >= li && ej <= ei && (lj > li || ej < ei) {
+					return true
+				}
+			}
+			return false
+		}
+		matches := func(a, b int) bool {
+			x, y := &fs[a], &fs[b]
+			if x.Path != y.Path || ruleOf(a) == ruleOf(b) {
+				return false
+			}
+			ca, cb := classes(a), classes(b)
+			if len(ca) == 0 && len(cb) == 0 {
+				if !x.Security() || !y.Security() || x.Line != y.Line {
+					return false
+				}
+				for _, id := range x.CWE[:min(len(x.CWE), maxCWELinks)] {
+					if slices.Contains(y.CWE[:min(len(y.CWE), maxCWELinks)], id) {
+						return true
+					}
+				}
+				return false
+			}
+			shared := false
+			for _, c := range ca {
+				shared = shared || slices.Contains(cb, c)
+			}
+			if !shared {
+				return false
+			}
+			la, ea := lines(a)
+			lb, eb := lines(b)
+			if la == lb {
+				return rank(a) == rank(b)
+			}
+			return la <= eb && lb <= ea && !container(a) && !container(b)
+		}
+		seen := make([]bool, len(fs))
+		type problem []uint32
+		var problems []problem
+		for i := range fs {
+			ref := Ref{Input: 1, N: uint32(i)}
+			others := gs.Others(ref)
+			if _, follows := gs.LeadOf(ref); follows && len(others) > 0 {
+				t.Fatalf("finding %d both leads and follows", i)
+			}
+			if len(others) == 0 {
+				continue
+			}
+			p := problem{uint32(i)}
+			rules := [][2]string{ruleOf(i)}
+			for _, o := range others {
+				j := int(o.N)
+				if seen[j] || j == i {
+					t.Fatalf("finding %d is in two problems", j)
+				}
+				seen[j] = true
+				if l, ok := gs.LeadOf(o); !ok || l != ref {
+					t.Fatalf("finding %d: lead %v %v, want %d", j, l, ok, i)
+				}
+				if slices.Contains(rules, ruleOf(j)) {
+					t.Fatalf("problem of %d holds two findings of %v", i, ruleOf(j))
+				}
+				rules = append(rules, ruleOf(j))
+				if !matches(i, j) {
+					t.Fatalf("finding %d (%+v) is in the problem of %d (%+v) and does not match it", j, fs[j], i, fs[i])
+				}
+				p = append(p, uint32(j))
+			}
+			if seen[i] {
+				t.Fatalf("finding %d leads and is another's", i)
+			}
+			seen[i] = true
+			problems = append(problems, p)
+		}
+		again := group()
+		for _, p := range problems {
+			others := again.Others(Ref{Input: 1, N: p[0]})
+			if len(others) != len(p)-1 {
+				t.Fatalf("grouped again, the problem of %d has %d others, not %d", p[0], len(others), len(p)-1)
+			}
+			for k, o := range others {
+				if o.N != p[k+1] {
+					t.Fatalf("grouped again, the problem of %d differs", p[0])
+				}
+			}
+		}
+		if again.Problems() != len(problems) {
+			t.Fatalf("grouped again: %d problems, not %d", again.Problems(), len(problems))
+		}
+	}
+}
