@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -182,4 +183,42 @@ func cpuTime() time.Duration {
 	var ru syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkIndexManyFiles adds a million one-line files to a changed-line
+// index, then asks it a million times, as --changed-only --diff does with
+// a million one-line file diffs: the bytes it holds a file (held-B/file)
+// and what it allocates.
+func BenchmarkIndexManyFiles(b *testing.B) {
+	const n = 1_000_000
+	files := make([]diff.File, n)
+	for i := range files {
+		files[i] = diff.File{NewPath: fmt.Sprintf("src/d%d/f%d.java", i%1000, i), Status: diff.Modified, Changed: []int{1}}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	var held int64
+	for i := 0; i < b.N; i++ {
+		var before, after runtime.MemStats
+		b.StopTimer()
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		b.StartTimer()
+		x := diff.NewIndex(nil)
+		for k := range files {
+			x.Add(&files[k])
+		}
+		for k := range files {
+			if !x.Touches(files[k].NewPath, 1, 1) || x.Touches(files[k].NewPath, 2, 2) {
+				b.Fatal("wrong answer")
+			}
+		}
+		b.StopTimer()
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		held = int64(after.HeapAlloc) - int64(before.HeapAlloc)
+		runtime.KeepAlive(x)
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(held)/n, "held-B/file")
 }

@@ -60,3 +60,13 @@ type wholeReader struct{ d *diffLines }
 
 func (w wholeReader) Read(p []byte) (int, error)            { return w.d.r.Read(p) }
 func (w wholeReader) ReadString(delim byte) (string, error) { return w.d.ReadString(delim) }
+
+// NewIndexHashed is NewIndex with hash for the paths' hashes: a test makes
+// two paths collide.
+func NewIndexHashed(files []File, hash func(string) uint64) *Index {
+	x := &Index{kind: changedKind, hash: hash}
+	for i := range files {
+		x.Add(&files[i])
+	}
+	return x
+}

@@ -1,8 +1,10 @@
 package diff
 
 import (
-	"bytes"
+	"cmp"
 	"encoding/binary"
+	"hash/maphash"
+	"slices"
 	"sort"
 	"sync"
 )
@@ -12,31 +14,45 @@ import (
 // what changed in whitespace only: blank lines, and lines that only moved
 // in indentation or spacing, as git diff -w --ignore-blank-lines leaves
 // them out. It is made to hold a diff of millions of files and lines in
-// little memory: the paths one after another in one buffer, the lines as
-// runs, each two varints (the gap from the run before, the length) in
-// another, about 20 bytes a file and 3 a run; the files are sorted by path
+// little memory: a file is not kept by its path but by a 64-bit hash of it
+// (maphash, seeded anew for each index), in an entry of 12 bytes; its lines
+// as runs in one buffer, a varint (the runs' length and the flags) then
+// two varints a run (the gap from the run before, the length): about 15
+// bytes a file of one run and 2 a run more. The entries are sorted by hash
 // when it is first asked. It is safe for concurrent use once made.
+//
+// Two paths whose hashes are equal are one file to the index: a finding in
+// one counts on the other's changed lines too. With a random 64-bit seed
+// the chance is 2^-64 for a pair of paths (about 10^-6 that any two of six
+// million changed files meet, 3·10^-13 that a finding's path meets one),
+// and the seed being secret, a diff or a report cannot aim at it: recap
+// takes it, rather than keep every path's bytes (six million one-line
+// file diffs held 43 bytes a file, 260 MB, with the paths).
 type Index struct {
 	kind    indexKind
-	names   []byte
+	seed    maphash.Seed
+	hash    func(path string) uint64 // for tests: a hash that collides
 	runs    []byte
 	big     [][]span // the runs of files that have many
 	entries []indexEntry
+	scratch []span    // Add's spans of a file, reused
 	once    sync.Once // sorts the entries, once they are all added
 }
 
-// indexEntry is one path of an index.
+// indexEntry is one path of an index: its hash in two halves (12 bytes,
+// no padding), and where its runs begin in runs: a varint, head, of the
+// runs' length in bytes (or with bigRuns, their place in big) shifted by
+// two, and the flags; the runs follow it.
 type indexEntry struct {
-	name, nameLen uint32 // names[name:name+nameLen]
-	// at and n: the file's runs are runs[at:at+n]; or, with bigRuns,
-	// big[at].
-	at, n uint32
-	flags uint8
+	lo, hi, at uint32
 }
+
+func (e *indexEntry) key() uint64 { return uint64(e.hi)<<32 | uint64(e.lo) }
 
 const (
 	wholeFile = 1 << iota // every line counts
 	bigRuns               // the runs are in big
+	flagBits  = 2
 )
 
 // manyRuns is how many runs a file may have before they are kept as
@@ -57,7 +73,7 @@ const (
 )
 
 func newIndex(kind indexKind, files []File) *Index {
-	x := &Index{kind: kind}
+	x := &Index{kind: kind, seed: maphash.MakeSeed()}
 	for i := range files {
 		x.Add(&files[i])
 	}
@@ -141,7 +157,8 @@ func (x *Index) Add(f *File) {
 	if len(nums) == 0 && len(runs) == 0 {
 		return
 	}
-	var sp []span
+	sp := x.scratch[:0]
+	defer func() { x.scratch = sp[:0] }()
 	for _, r := range runs {
 		sp = append(sp, span{int32(r.From), int32(r.To)})
 	}
@@ -161,32 +178,54 @@ func (x *Index) Add(f *File) {
 
 // add adds an entry for path with its runs (sorted, apart).
 func (x *Index) add(path string, sp []span, whole bool) {
-	e := indexEntry{name: uint32(len(x.names)), nameLen: uint32(len(path))}
-	x.names = append(x.names, path...)
+	h := x.keyOf(path)
+	e := indexEntry{lo: uint32(h), hi: uint32(h >> 32)}
+	flags := 0
 	if whole {
-		e.flags |= wholeFile
+		flags = wholeFile
 	}
-	x.setRuns(&e, sp)
+	x.setRuns(&e, flags, sp)
 	x.entries = append(x.entries, e)
 }
 
-// setRuns stores an entry's runs.
-func (x *Index) setRuns(e *indexEntry, sp []span) {
+// keyOf is path's hash.
+func (x *Index) keyOf(path string) uint64 {
+	if x.hash != nil {
+		return x.hash(path)
+	}
+	return maphash.String(x.seed, path)
+}
+
+// setRuns stores an entry's flags and runs.
+func (x *Index) setRuns(e *indexEntry, flags int, sp []span) {
+	e.at = uint32(len(x.runs))
 	if len(sp) > manyRuns {
-		e.flags |= bigRuns
-		e.at, e.n = uint32(len(x.big)), 0
-		x.big = append(x.big, sp)
+		x.runs = binary.AppendUvarint(x.runs, uint64(len(x.big))<<flagBits|uint64(flags|bigRuns))
+		x.big = append(x.big, slices.Clone(sp))
 		return
 	}
-	e.flags &^= bigRuns
-	e.at = uint32(len(x.runs))
+	var buf [2 * manyRuns * binary.MaxVarintLen32]byte
+	b := buf[:0]
 	prev := int32(0)
 	for _, r := range sp {
-		x.runs = binary.AppendUvarint(x.runs, uint64(r.from-prev))
-		x.runs = binary.AppendUvarint(x.runs, uint64(r.to-r.from))
+		b = binary.AppendUvarint(b, uint64(r.from-prev))
+		b = binary.AppendUvarint(b, uint64(r.to-r.from))
 		prev = r.to
 	}
-	e.n = uint32(len(x.runs)) - e.at
+	x.runs = binary.AppendUvarint(x.runs, uint64(len(b))<<flagBits|uint64(flags))
+	x.runs = append(x.runs, b...)
+}
+
+// head is an entry's flags, and its runs: those in runs, or with bigRuns
+// the place of those in big.
+func (x *Index) head(e *indexEntry) (flags int, b []byte, big int) {
+	v, n := binary.Uvarint(x.runs[e.at:])
+	flags = int(v & (1<<flagBits - 1))
+	if flags&bigRuns != 0 {
+		return flags, nil, int(v >> flagBits)
+	}
+	at := int(e.at) + n
+	return flags, x.runs[at : at+int(v>>flagBits)], 0
 }
 
 // spansOf decodes an entry's runs.
@@ -194,11 +233,11 @@ func (x *Index) spansOf(e *indexEntry) []span {
 	if e == nil {
 		return nil
 	}
-	if e.flags&bigRuns != 0 {
-		return x.big[e.at]
+	flags, b, big := x.head(e)
+	if flags&bigRuns != 0 {
+		return x.big[big]
 	}
 	var out []span
-	b := x.runs[e.at : e.at+e.n]
 	prev := int32(0)
 	for len(b) > 0 {
 		gap, n := binary.Uvarint(b)
@@ -227,27 +266,24 @@ func normalize(sp []span) []span {
 	return out
 }
 
-func (x *Index) name(e *indexEntry) []byte { return x.names[e.name : e.name+e.nameLen] }
-
-// sorted sorts the entries by path, once, joining those of a path that
+// sorted sorts the entries by hash, once, joining those of a path that
 // came more than once.
 func (x *Index) sorted() {
 	x.once.Do(func() {
-		sort.SliceStable(x.entries, func(i, j int) bool {
-			return bytes.Compare(x.name(&x.entries[i]), x.name(&x.entries[j])) < 0
-		})
+		slices.SortFunc(x.entries, func(a, b indexEntry) int { return cmp.Compare(a.key(), b.key()) })
 		out := x.entries[:0]
 		for i := range x.entries {
 			e := x.entries[i]
-			if k := len(out); k > 0 && bytes.Equal(x.name(&out[k-1]), x.name(&e)) {
+			if k := len(out); k > 0 && out[k-1].key() == e.key() {
 				last := &out[k-1]
-				last.flags |= e.flags & wholeFile
-				x.setRuns(last, normalize(append(x.spansOf(last), x.spansOf(&e)...)))
+				lf, _, _ := x.head(last)
+				ef, _, _ := x.head(&e)
+				x.setRuns(last, (lf|ef)&wholeFile, normalize(append(slices.Clone(x.spansOf(last)), x.spansOf(&e)...)))
 				continue
 			}
 			out = append(out, e)
 		}
-		x.entries = out
+		x.entries = slices.Clip(out)
 	})
 }
 
@@ -257,11 +293,18 @@ func (x *Index) of(path string) *indexEntry {
 		return nil
 	}
 	x.sorted()
-	i := sort.Search(len(x.entries), func(i int) bool { return string(x.name(&x.entries[i])) >= path })
-	if i < len(x.entries) && string(x.name(&x.entries[i])) == path {
+	h := x.keyOf(path)
+	i, ok := slices.BinarySearchFunc(x.entries, h, func(e indexEntry, h uint64) int { return cmp.Compare(e.key(), h) })
+	if ok {
 		return &x.entries[i]
 	}
 	return nil
+}
+
+// counts is whether an entry has changed lines, or counts whole.
+func (x *Index) counts(e *indexEntry) bool {
+	flags, b, _ := x.head(e)
+	return flags != 0 || len(b) > 0
 }
 
 // Files is how many files have changed lines.
@@ -272,7 +315,7 @@ func (x *Index) Files() int {
 	x.sorted()
 	n := 0
 	for i := range x.entries {
-		if e := &x.entries[i]; e.flags&wholeFile != 0 || e.n > 0 || e.flags&bigRuns != 0 {
+		if x.counts(&x.entries[i]) {
 			n++
 		}
 	}
@@ -283,7 +326,7 @@ func (x *Index) Files() int {
 // a file index.
 func (x *Index) Changed(path string) bool {
 	e := x.of(path)
-	return e != nil && (e.flags&wholeFile != 0 || e.n > 0 || e.flags&bigRuns != 0)
+	return e != nil && x.counts(e)
 }
 
 // Lines returns the changed lines of path, sorted (none for a nil index,
@@ -306,20 +349,20 @@ func (x *Index) Touches(path string, from, to int) bool {
 	if e == nil {
 		return false
 	}
-	if e.flags&wholeFile != 0 {
+	flags, b, big := x.head(e)
+	if flags&wholeFile != 0 {
 		return true
 	}
 	if from <= 0 {
 		return false
 	}
 	to = max(to, from)
-	if e.flags&bigRuns != 0 {
-		sp := x.big[e.at]
+	if flags&bigRuns != 0 {
+		sp := x.big[big]
 		// the first span that ends at or after from
 		i := sort.Search(len(sp), func(i int) bool { return int(sp[i].to) >= from })
 		return i < len(sp) && int(sp[i].from) <= to
 	}
-	b := x.runs[e.at : e.at+e.n]
 	prev := 0
 	for len(b) > 0 {
 		gap, n := binary.Uvarint(b)

@@ -230,7 +230,7 @@ func TestIndexModes(t *testing.T) {
 	}
 }
 
-// TestIndexAgainstLines: the compact index (paths in a buffer, runs as
+// TestIndexAgainstLines: the compact index (paths by their hashes, runs as
 // varints or, past 64 a file, as spans; a path given twice joined) answers
 // Touches, Lines and Files as a plain map of line numbers does.
 func TestIndexAgainstLines(t *testing.T) {
@@ -286,5 +286,56 @@ func TestIndexAgainstLines(t *testing.T) {
 	}
 	if x.Touches("src/none.java", 1, 1<<20) || x.Changed("src/none.java") {
 		t.Error("a path not in the diff touched")
+	}
+}
+
+// TestIndexHashCollision: the index keeps paths by a 64-bit hash, not their
+// bytes; two paths of one hash are one file to it (the documented price,
+// 2^-64 a pair with its random seed), and a path of another hash is not.
+func TestIndexHashCollision(t *testing.T) {
+	hash := func(p string) uint64 {
+		if p == "b.go" || p == "c.go" {
+			return 7 // b.go and c.go collide
+		}
+		h := uint64(1) << 40
+		for _, c := range p {
+			h = h*31 + uint64(c)
+		}
+		return h
+	}
+	files := []diff.File{
+		{NewPath: "a.go", Status: diff.Modified, Changed: []int{3}},
+		{NewPath: "b.go", Status: diff.Modified, Changed: []int{10, 11}},
+		{NewPath: "c.go", Status: diff.Modified, Changed: []int{20}},
+	}
+	x := diff.NewIndexHashed(files, hash)
+	tests := []struct {
+		path string
+		line int
+		want bool
+	}{
+		{"a.go", 3, true},
+		{"a.go", 10, false},
+		{"b.go", 10, true},
+		{"b.go", 20, true}, // c.go's line, by the collision
+		{"c.go", 11, true}, // b.go's line, by the collision
+		{"c.go", 21, false},
+		{"d.go", 3, false}, // not in the diff, of another hash
+		{"zz.go", 3, false},
+	}
+	for _, tc := range tests {
+		if got := x.Touches(tc.path, tc.line, tc.line); got != tc.want {
+			t.Errorf("Touches(%s, %d) = %v, want %v", tc.path, tc.line, got, tc.want)
+		}
+	}
+	if d := cmp.Diff([]int{10, 11, 20}, x.Lines("c.go")); d != "" {
+		t.Errorf("colliding paths' lines (-want +got):\n%s", d)
+	}
+	if x.Files() != 2 {
+		t.Errorf("%d files, want 2 (b.go and c.go as one)", x.Files())
+	}
+	// without the collision, the real hash keeps them apart
+	if y := diff.NewIndex(files); y.Touches("b.go", 20, 20) || y.Files() != 3 {
+		t.Errorf("maphash: b.go touches c.go's line, or %d files", y.Files())
 	}
 }

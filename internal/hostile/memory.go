@@ -129,6 +129,29 @@ func diffCasesMemory() []Case {
 			},
 		},
 		{
+			Name: "findings --changed-only --diff: six million one-line file diffs", Size: 20_000, Full: 6_000_000, Bound: AnyBound,
+			Make: func(dir string, size int64) ([]string, io.Reader, string, error) {
+				report := `<checkstyle version="8.36"><file name="src/d1/f1.java">` +
+					`<error line="1" severity="error" message="on line 1" source="x.Y"/>` +
+					`<error line="2" severity="error" message="on line 2" source="x.Y"/></file></checkstyle>`
+				if err := os.WriteFile(filepath.Join(dir, "report.xml"), []byte(report), 0o644); err != nil {
+					return nil, nil, "", err
+				}
+				return []string{"findings", "--changed-only", "--diff", "-", "--format", "json", "report.xml"}, &oneLineDiffs{n: int(size)},
+					fmt.Sprintf("%d files of one changed line on standard input; findings on a changed line and beside it", size), nil
+			},
+			Check: func(r *Result) error {
+				var s summary
+				if r.Code != 0 || json.Unmarshal(r.Stdout, &s) != nil {
+					return fmt.Errorf("exit %d (%s)", r.Code, firstLine(r.Stderr))
+				}
+				if len(s.Findings) != 1 || s.Findings[0].Line != 1 {
+					return fmt.Errorf("%d findings kept; want the one on line 1", len(s.Findings))
+				}
+				return nil
+			},
+		},
+		{
 			Name: "diff: a million one-line file diffs", Size: 100_000, Full: 1_000_000, Bound: StreamBound,
 			Make: func(dir string, size int64) ([]string, io.Reader, string, error) {
 				return []string{"diff", "--format", "json", "-"}, &oneLineDiffs{n: int(size)}, fmt.Sprintf("%d files of one changed line on standard input", size), nil
