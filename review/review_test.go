@@ -505,7 +505,8 @@ func TestPacing(t *testing.T) {
 func TestReviewInertOnGitLab(t *testing.T) {
 	hostile := []string{"see !12 and project!3", "labels ~bug ~\"needs review\" ~42 and ~group::scoped", "milestones %v1.2 %\"Sprint 3\" %7",
 		"snippet $7, epic &3 and group&4", "alert ^alert#1", "issue #5 and @alice", "iteration *iteration:9", "[vulnerability:1] and [[Wiki Page]]",
-		"commit 9ba12248 and 9ba12248...b19a04f5", "written as entities: &#126;bug &#33;12 &amp;3", "/merge", "/approve"}
+		"commit 9ba12248 and 9ba12248...b19a04f5", "written as entities: &#126;bug &#33;12 &amp;3", "/merge", "/approve",
+		"https://evil.example/x", "javascript://%0aalert(1)", "ftp://files.example/a", "custom-scheme://open?x=1", "entity https&#58;//evil.example", "HTTPS://LOUD.example", "javascript:alert(1)", "s3://bucket/key"}
 	files := []diff.File{{OldPath: "A.java", NewPath: "A.java", Status: diff.Modified, Changed: []int{10, 11, 12},
 		Hunks: []diff.Hunk{{OldStart: 4, OldLines: 9, NewStart: 4, NewLines: 12}}}}
 	c := summarize.NewCollector()
@@ -542,6 +543,9 @@ func TestReviewInertOnGitLab(t *testing.T) {
 	// The check can fail: a body with live references is caught.
 	if len(gfmtest.GitLabReferences(gfmtest.Render(t, "see &#126;bug, !12 and [[Home]]"))) != 3 {
 		t.Error("GitLabReferences misses references written as entities")
+	}
+	if n := len(gfmtest.GitLabReferences(gfmtest.Render(t, "go to custom-scheme://x, ftp&#58;//y and javascript&#58;//x"))); n != 3 {
+		t.Errorf("GitLabReferences finds %d of 3 autolinks of any scheme", n)
 	}
 	if len(gfmtest.Problems(gfmtest.Render(t, "GH-12 a5c3785ed8d6a35868bc169f07e40e889087fd2e"))) != 2 {
 		t.Error("Problems misses GH-12 or a SHA")
