@@ -551,3 +551,39 @@ func TestReviewInertOnGitLab(t *testing.T) {
 		t.Error("Problems misses GH-12 or a SHA")
 	}
 }
+
+// TestAppTokenPostsOnce: a GitHub App's installation token (GET /user
+// refused, the comments posted as <app-slug>[bot]) run twice against the
+// OpenAPI-validating stand-in posts each comment and the summary once: the
+// second run skips every comment and updates the summary. A person's
+// planted summary marker is still left alone.
+func TestAppTokenPostsOnce(t *testing.T) {
+	app := githubtest.User{Login: "recap-app[bot]", ID: 9001, Type: "Bot"}
+	for _, login := range []string{"", app.Login} { // learned, or given (--github-login)
+		t.Run("login="+login, func(t *testing.T) {
+			in := fixture(2)
+			req := Build(in)
+			s := githubtest.New(t, "acme", "shop", 7, hunksOf(in.Files))
+			s.Poster = app
+			s.IssueComments = append(s.IssueComments, githubtest.Comment{ID: 1, Body: SummaryMarker + "\nplanted", User: githubtest.By("mallory")})
+			for run := 1; run <= 2; run++ {
+				c := newClient(s)
+				c.Account = login
+				done, err := c.Post(context.Background(), req)
+				if err != nil {
+					t.Fatalf("run %d: %v", run, err)
+				}
+				if run == 2 && (done.Comments != 0 || done.Skipped != len(req.Comments) || !done.Summary.Updated) {
+					t.Errorf("run 2 posted again: %+v", done)
+				}
+			}
+			rc, ic, _, errs := s.Snapshot()
+			if len(errs) > 0 {
+				t.Errorf("protocol errors: %v", errs)
+			}
+			if len(rc) != len(req.Comments) || len(ic) != 2 || !strings.HasSuffix(ic[0].Body, "planted") {
+				t.Errorf("after two runs: %d review comments (want %d), %d issue comments (want 2: the planted one kept, one summary)", len(rc), len(req.Comments), len(ic))
+			}
+		})
+	}
+}
