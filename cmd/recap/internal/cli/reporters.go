@@ -195,7 +195,7 @@ func (rr *reviewRun) post(ctx context.Context) {
 	switch {
 	case err == nil:
 	case review.ReadOnly(err) && done == nil:
-		rr.readOnly, rr.readOnlyWhat, rr.fallbackBody = err, "comment on "+rr.host.Target(), rr.req.Body
+		rr.readOnly, rr.readOnlyWhat, rr.fallbackBody = err, "comment on "+rr.host.Target(), rr.req.BodyNoComments()
 	default:
 		fmt.Fprintf(rr.streams.ErrOut, "recap: review: %s: %s\n", rr.host.Target(), render.InertLine(err.Error()))
 		rr.postFailed = true
