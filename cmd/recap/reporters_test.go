@@ -110,6 +110,10 @@ func TestReviewAppTokenPostsOnce(t *testing.T) {
 					t.Fatalf("run %d: exit %d\n%s%s", run+1, code, out, errOut)
 				}
 				outs = append(outs, out)
+				// Learned, recap says whose markers it trusts; given, nothing.
+				if says := strings.Contains(errOut, "takes the comments of any App account"); says != (env == "RECAP_GITHUB_LOGIN=") || strings.Contains(errOut, "warning") {
+					t.Errorf("run %d: stderr:\n%s", run+1, errOut)
+				}
 			}
 			rc, ic, reviews, errs := s.Snapshot()
 			if len(errs) > 0 {
