@@ -46,12 +46,19 @@ type Client struct {
 	// (anyone can write "<!-- recap:summary -->" in a comment). "" learns
 	// it: GET /user answers for a personal or OAuth token; an installation
 	// token (GITHUB_TOKEN in Actions, a GitHub App's) may not read /user,
-	// and is then taken for GITHUB_TOKEN's github-actions[bot].
+	// and is then taken for GITHUB_TOKEN's github-actions[bot], the markers
+	// of any App account ("Bot") counting too: an App posts as
+	// <app-slug>[bot].
 	Account string
 	// Sleep waits d or until ctx ends (time.Sleep's when nil); Now is the
 	// clock (time.Now when nil). Tests give their own.
 	Sleep func(ctx context.Context, d time.Duration) error
 	Now   func() time.Time
+
+	// anyBot: the account is an installation's, taken for ActionsBot
+	// without being told: the markers of any App account (a "Bot", such as
+	// <app-slug>[bot]) count too, a person's never.
+	anyBot bool
 
 	waited time.Duration // on Retry-After, in this Post
 	pace   pacer
@@ -111,8 +118,11 @@ func (c *Client) Login(ctx context.Context) (string, error) {
 	case err == nil:
 		c.Account = login
 	case errors.As(err, &ae) && (ae.Status == http.StatusForbidden || ae.Status == http.StatusNotFound) && !ae.RateLimited:
-		// "Resource not accessible by integration": an installation token.
+		// "Resource not accessible by integration": an installation token,
+		// GITHUB_TOKEN's or another App's, whose login no endpoint an
+		// installation token may call tells (docs/ci.md).
 		c.Account = ActionsBot
+		c.anyBot = true
 	default:
 		return "", err
 	}
@@ -128,7 +138,7 @@ func (c *Client) Earlier(ctx context.Context, login string) (*Earlier, error) {
 		if err := json.Unmarshal(raw, &cm); err != nil {
 			return err
 		}
-		if k := KeyOf(cm.Body); k != "" && cm.User.Login == login {
+		if k := KeyOf(cm.Body); k != "" && c.ours(cm.User, login) {
 			e.Keys[k] = true
 		}
 		return nil
@@ -136,12 +146,19 @@ func (c *Client) Earlier(ctx context.Context, login string) (*Earlier, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading the pull request's review comments: %w", err)
 	}
+	exact := false // SummaryID is login's own
 	err = c.rest().each(ctx, c.url(c.prPath("issues", "comments")), func(raw json.RawMessage) error {
 		var ic issueComment
 		if err := json.Unmarshal(raw, &ic); err != nil {
 			return err
 		}
-		if e.SummaryID == 0 && ic.User.Login == login && strings.Contains(ic.Body, SummaryMarker) {
+		if !strings.Contains(ic.Body, SummaryMarker) {
+			return nil
+		}
+		switch {
+		case ic.User.Login == login && !exact: // login's own first
+			e.SummaryID, exact = ic.ID, true
+		case e.SummaryID == 0 && c.ours(ic.User, login):
 			e.SummaryID = ic.ID
 		}
 		return nil
@@ -224,6 +241,7 @@ func (c *Client) PostSummary(ctx context.Context, earlier *Earlier, body string)
 
 type user struct {
 	Login string `json:"login"`
+	Type  string `json:"type"` // "Bot" for an App's account (github-actions[bot], <app-slug>[bot])
 }
 
 type issueComment struct {
@@ -231,6 +249,14 @@ type issueComment struct {
 	Body    string `json:"body"`
 	HTMLURL string `json:"html_url"`
 	User    user   `json:"user"`
+}
+
+// ours reports whether a comment by u carries markers recap trusts: u is
+// login, or, when the token is an installation's whose login recap could
+// not learn, any App account (recap posting as <app-slug>[bot] finds its
+// own comments; a person's planted marker still does not count).
+func (c *Client) ours(u user, login string) bool {
+	return u.Login == login || c.anyBot && u.Type == "Bot"
 }
 
 // prPath is /repos/{owner}/{repo}/{kind}/{number}/{what}.

@@ -388,7 +388,10 @@ func gitLabError(method, u string, resp *http.Response, body []byte, jobToken bo
 // finds them in the text after entities are decoded (&#126;bug is ~bug),
 // so each sigil is judged by what it and the next character decode to: a
 // zero-width joiner after it breaks the reference. A line that starts
-// with / (a quick action) starts with an entity instead. Link destinations
+// with / (a quick action) starts with an entity instead. GitLab also links
+// a URL of any scheme (scheme://, after entities are decoded): a
+// zero-width joiner before its ":" breaks it, as in the Code Quality
+// report (render.GitLabText). Link destinations
 // (the rule's help) and HTML comments (recap's markers) are kept as they
 // are.
 func GitLabBody(s string) string {
@@ -408,6 +411,11 @@ func GitLabBody(s string) string {
 			i += n
 			lineStart = false
 			continue
+		}
+		if c == ':' && decodeAll(s[i+n:], 2) == "//" && !strings.HasSuffix(b.String(), zwj) {
+			// GitLab links any scheme:// in the text, entities decoded
+			// (https&#58;// is https://), as its Code Quality view does.
+			b.WriteString(zwj)
 		}
 		b.WriteString(s[i : i+n])
 		i += n

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
@@ -112,10 +113,7 @@ func (c *restCall) send(ctx context.Context, method, u string, in, out any) (*ht
 			return nil, err
 		}
 	}
-	hc := c.http
-	if hc == nil {
-		hc = &http.Client{Timeout: 60 * time.Second}
-	}
+	hc := sameOriginClient(c.http)
 	ua := c.userAgent
 	if ua == "" {
 		ua = "recap"
@@ -213,7 +211,9 @@ func (c *restCall) each(ctx context.Context, u string, fn func(json.RawMessage) 
 		}
 		next = ""
 		if m := nextLink.FindStringSubmatch(resp.Header.Get("Link")); m != nil {
-			next = m[1]
+			if next, err = sameOrigin(u, m[1]); err != nil {
+				return fmt.Errorf("GET %s: the next page: %w", redact(u), err)
+			}
 		} else if p := resp.Header.Get("X-Next-Page"); p != "" {
 			if _, err := strconv.Atoi(p); err == nil {
 				next = u + sep + "per_page=100&page=" + p
@@ -221,6 +221,65 @@ func (c *restCall) each(ctx context.Context, u string, fn func(json.RawMessage) 
 		}
 	}
 	return nil
+}
+
+// sameOrigin is the address ref (absolute, or relative to base) when it
+// has base's scheme, host and port, so that the token is sent nowhere
+// else; else an error that names both origins.
+func sameOrigin(base, ref string) (string, error) {
+	b, err := url.Parse(base)
+	if err != nil {
+		return "", err
+	}
+	r, err := url.Parse(ref)
+	if err != nil {
+		return "", fmt.Errorf("the Link header's address %q is not a URL: %v", redact(ref), err)
+	}
+	r = b.ResolveReference(r)
+	if origin(r) != origin(b) {
+		return "", fmt.Errorf("the Link header points to %s, not to the API at %s; recap sends its token to the API only and stopped", origin(r), origin(b))
+	}
+	return r.String(), nil
+}
+
+// origin is a URL's scheme, host and port (the scheme's default port
+// written out).
+func origin(u *url.URL) string {
+	port := u.Port()
+	if port == "" {
+		switch strings.ToLower(u.Scheme) {
+		case "http":
+			port = "80"
+		case "https":
+			port = "443"
+		}
+	}
+	return strings.ToLower(u.Scheme) + "://" + strings.ToLower(u.Hostname()) + ":" + port
+}
+
+// sameOriginClient is hc (nil: one with a 60 s timeout) that follows a
+// redirect only to the origin of the request it started from: the GitLab
+// token travels in a header of its own (PRIVATE-TOKEN, JOB-TOKEN), which
+// Go's client would carry to any host a redirect names.
+func sameOriginClient(hc *http.Client) *http.Client {
+	if hc == nil {
+		hc = &http.Client{Timeout: 60 * time.Second}
+	}
+	c := *hc
+	check := hc.CheckRedirect
+	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if origin(req.URL) != origin(via[0].URL) {
+			return fmt.Errorf("redirected to %s, not to the API at %s; recap sends its token to the API only and stopped", origin(req.URL), origin(via[0].URL))
+		}
+		if check != nil {
+			return check(req, via)
+		}
+		if len(via) >= 10 {
+			return fmt.Errorf("stopped after 10 redirects")
+		}
+		return nil
+	}
+	return &c
 }
 
 // user is the account the token is of (GET /user): the value of its field

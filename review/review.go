@@ -145,6 +145,26 @@ func (r *Request) BodyWith(refused []Refusal) string {
 	return summaryBody(*r.in, len(r.Comments)-len(refused), first, r.listed)
 }
 
+// BodyNoComments is the body for a review whose comments were not
+// posted (a read-only token): no inline comment, every finding of the
+// comments listed with the others, so that it says what was written.
+func (r *Request) BodyNoComments() string {
+	if r.in == nil {
+		if len(r.Comments) == 0 {
+			return r.Body
+		}
+		return r.Body + "\n**Not commented inline** (the token cannot comment): " +
+			english.Plural(len(r.Comments), "finding", "findings") + " meant for inline comments.\n"
+	}
+	all := make([]summarize.FindingView, 0, len(r.Comments)+len(r.listed))
+	for _, c := range r.Comments {
+		if f, ok := r.byKey[c.Key]; ok {
+			all = append(all, f)
+		}
+	}
+	return summaryBody(*r.in, 0, nil, append(all, r.listed...))
+}
+
 // Files is the diff the review's comments are on (nil when the request
 // was not made by Build).
 func (r *Request) Files() []diff.File {

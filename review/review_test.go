@@ -505,7 +505,8 @@ func TestPacing(t *testing.T) {
 func TestReviewInertOnGitLab(t *testing.T) {
 	hostile := []string{"see !12 and project!3", "labels ~bug ~\"needs review\" ~42 and ~group::scoped", "milestones %v1.2 %\"Sprint 3\" %7",
 		"snippet $7, epic &3 and group&4", "alert ^alert#1", "issue #5 and @alice", "iteration *iteration:9", "[vulnerability:1] and [[Wiki Page]]",
-		"commit 9ba12248 and 9ba12248...b19a04f5", "written as entities: &#126;bug &#33;12 &amp;3", "/merge", "/approve"}
+		"commit 9ba12248 and 9ba12248...b19a04f5", "written as entities: &#126;bug &#33;12 &amp;3", "/merge", "/approve",
+		"https://evil.example/x", "javascript://%0aalert(1)", "ftp://files.example/a", "custom-scheme://open?x=1", "entity https&#58;//evil.example", "HTTPS://LOUD.example", "javascript:alert(1)", "s3://bucket/key"}
 	files := []diff.File{{OldPath: "A.java", NewPath: "A.java", Status: diff.Modified, Changed: []int{10, 11, 12},
 		Hunks: []diff.Hunk{{OldStart: 4, OldLines: 9, NewStart: 4, NewLines: 12}}}}
 	c := summarize.NewCollector()
@@ -543,7 +544,46 @@ func TestReviewInertOnGitLab(t *testing.T) {
 	if len(gfmtest.GitLabReferences(gfmtest.Render(t, "see &#126;bug, !12 and [[Home]]"))) != 3 {
 		t.Error("GitLabReferences misses references written as entities")
 	}
+	if n := len(gfmtest.GitLabReferences(gfmtest.Render(t, "go to custom-scheme://x, ftp&#58;//y and javascript&#58;//x"))); n != 3 {
+		t.Errorf("GitLabReferences finds %d of 3 autolinks of any scheme", n)
+	}
 	if len(gfmtest.Problems(gfmtest.Render(t, "GH-12 a5c3785ed8d6a35868bc169f07e40e889087fd2e"))) != 2 {
 		t.Error("Problems misses GH-12 or a SHA")
+	}
+}
+
+// TestAppTokenPostsOnce: a GitHub App's installation token (GET /user
+// refused, the comments posted as <app-slug>[bot]) run twice against the
+// OpenAPI-validating stand-in posts each comment and the summary once: the
+// second run skips every comment and updates the summary. A person's
+// planted summary marker is still left alone.
+func TestAppTokenPostsOnce(t *testing.T) {
+	app := githubtest.User{Login: "recap-app[bot]", ID: 9001, Type: "Bot"}
+	for _, login := range []string{"", app.Login} { // learned, or given (--github-login)
+		t.Run("login="+login, func(t *testing.T) {
+			in := fixture(2)
+			req := Build(in)
+			s := githubtest.New(t, "acme", "shop", 7, hunksOf(in.Files))
+			s.Poster = app
+			s.IssueComments = append(s.IssueComments, githubtest.Comment{ID: 1, Body: SummaryMarker + "\nplanted", User: githubtest.By("mallory")})
+			for run := 1; run <= 2; run++ {
+				c := newClient(s)
+				c.Account = login
+				done, err := c.Post(context.Background(), req)
+				if err != nil {
+					t.Fatalf("run %d: %v", run, err)
+				}
+				if run == 2 && (done.Comments != 0 || done.Skipped != len(req.Comments) || !done.Summary.Updated) {
+					t.Errorf("run 2 posted again: %+v", done)
+				}
+			}
+			rc, ic, _, errs := s.Snapshot()
+			if len(errs) > 0 {
+				t.Errorf("protocol errors: %v", errs)
+			}
+			if len(rc) != len(req.Comments) || len(ic) != 2 || !strings.HasSuffix(ic[0].Body, "planted") {
+				t.Errorf("after two runs: %d review comments (want %d), %d issue comments (want 2: the planted one kept, one summary)", len(rc), len(req.Comments), len(ic))
+			}
+		})
 	}
 }

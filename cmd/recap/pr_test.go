@@ -240,6 +240,10 @@ func TestReviewPostOnGitHub(t *testing.T) {
 				if reviews != 0 || len(rc) != 0 || len(ic) != 0 || !strings.HasPrefix(summary, review.SummaryMarker+"\n### recap: 1 finding on changed lines") {
 					t.Errorf("%d reviews, %d comments, %d summaries; job summary:\n%s", reviews, len(rc), len(ic), summary)
 				}
+				// It says what was written: no inline comment, the finding listed.
+				if !strings.Contains(summary, "; 0 inline comments.") || !strings.Contains(summary, "#### Not commented inline (1)") || !strings.Contains(summary, "src/Cart.java:"+fmt.Sprint(pr.prLine)) {
+					t.Errorf("the job summary claims comments that were not posted, or does not list the finding:\n%s", summary)
+				}
 			}},
 		{name: "fresh run among 150 comments and planted markers",
 			setup: func(s *githubtest.Server) {

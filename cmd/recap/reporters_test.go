@@ -90,6 +90,43 @@ func TestChecksPersonalToken(t *testing.T) {
 	}
 }
 
+// TestReviewAppTokenPostsOnce: a GitHub App's installation token (posting
+// as <app-slug>[bot], GET /user refused) run twice against the
+// OpenAPI-validating stand-in posts the review once: with the login given
+// as the Action gives it ($RECAP_GITHUB_LOGIN) and without it.
+func TestReviewAppTokenPostsOnce(t *testing.T) {
+	pr := newMergePR(t)
+	app := githubtest.User{Login: "recap-app[bot]", ID: 9001, Type: "Bot"}
+	for _, env := range []string{"RECAP_GITHUB_LOGIN=" + app.Login, "RECAP_GITHUB_LOGIN="} {
+		t.Run(env, func(t *testing.T) {
+			s := githubtest.New(t, "acme", "shop", 5, pr.hunks)
+			s.Poster = app
+			event := githubtest.EventFile(t, githubtest.PullRequestEvent{Action: "synchronize", Owner: "acme", Repo: "shop", Number: 5, Head: pr.head, Base: pr.base})
+			var outs []string
+			for run := 0; run < 2; run++ {
+				out, errOut, code := recap(t, pr.repo.Dir, []string{"GITHUB_EVENT_PATH=" + event, "GITHUB_TOKEN=" + s.Token, "GITHUB_REPOSITORY=acme/shop", env},
+					"review", "--post", "--write-interval", "10ms", "--api-url", s.URL, pr.sarif)
+				if code != 0 {
+					t.Fatalf("run %d: exit %d\n%s%s", run+1, code, out, errOut)
+				}
+				outs = append(outs, out)
+				// Learned, recap says whose markers it trusts; given, nothing.
+				if says := strings.Contains(errOut, "takes the comments of any App account"); says != (env == "RECAP_GITHUB_LOGIN=") || strings.Contains(errOut, "warning") {
+					t.Errorf("run %d: stderr:\n%s", run+1, errOut)
+				}
+			}
+			rc, ic, reviews, errs := s.Snapshot()
+			if len(errs) > 0 {
+				t.Errorf("requests GitHub would not take: %v", errs)
+			}
+			if reviews != 1 || len(rc) != 1 || len(ic) != 1 || !strings.Contains(outs[1], "no new inline comment (1 posted before, skipped)") ||
+				!strings.Contains(outs[1], "updated the summary comment") {
+				t.Errorf("%d reviews, %d review comments, %d summaries; second run: %s", reviews, len(rc), len(ic), outs[1])
+			}
+		})
+	}
+}
+
 // TestWritesPaced: the review, its summary and the check run of one recap
 // review are one client's writes, spaced by --write-interval from the end
 // of one to the start of the next.

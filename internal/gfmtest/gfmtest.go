@@ -156,7 +156,8 @@ var (
 // (@name), issues (#1), merge requests (!1), snippets ($1), epics (&1),
 // labels (~bug, ~"a b", ~1), milestones (%v1, %"a b"), alerts (^alert#1),
 // iterations (*iteration:1), vulnerabilities and the like
-// ([vulnerability:1]), wiki links ([[page]]) and commits.
+// ([vulnerability:1]), wiki links ([[page]]) and commits; and the URLs
+// its autolink filter links, of any scheme (custom-scheme://x).
 func GitLabReferences(doc string) []string {
 	var out []string
 	textNodes(doc, func(text string) {
@@ -164,9 +165,19 @@ func GitLabReferences(doc string) []string {
 			out = append(out, "GitLab reference "+strings.TrimSpace(m)+" in text "+strings.TrimSpace(text))
 		}
 		out = append(out, commits(text)...)
+		for _, m := range gitLabAutolink.FindAllString(text, -1) {
+			out = append(out, "GitLab autolink "+m+" in text "+strings.TrimSpace(text))
+		}
 	})
 	return out
 }
+
+// gitLabAutolink is what GitLab's autolink filter links in text after
+// Markdown is rendered and entities decoded: a URL of any scheme
+// (scheme://…), not only the http, https and ftp that cmark-gfm links.
+// It is wider than GitLab's own pattern (any case, a one-letter scheme),
+// so that it errs toward finding a link.
+var gitLabAutolink = regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^\s>]*`)
 
 var gitLabRef = regexp.MustCompile(`(?:^|[^\w])[@#!$&~%^][\w"]|\*iteration:|\[(?:vulnerability|feature_flag|contact|issue|work_item):|\[\[`)
 

@@ -11,13 +11,17 @@ import (
 // GitHub's environment: the token ($GITHUB_TOKEN), the API
 // ($GITHUB_API_URL), the repository ($GITHUB_REPOSITORY) and the pull
 // request's event file ($GITHUB_EVENT_PATH), as GitHub Actions sets them;
-// --github-repo, --pr and --api-url override them.
+// --github-repo, --pr and --api-url override them. $RECAP_GITHUB_LOGIN is
+// --github-login's default (the Action's github-login input).
 
 // githubClient makes the GitHub client; needPR asks for a pull request
 // (--post; --checks needs the repository alone).
 func (rf *reviewFlags) githubClient(needPR bool, ev *review.Event) (*review.Client, error) {
 	c := &review.Client{Token: os.Getenv("GITHUB_TOKEN"), APIURL: rf.apiURL, PR: rf.pr, RetryWait: 2e9,
 		UserAgent: "recap/" + version(), Account: rf.login, WriteInterval: rf.writeInterval}
+	if c.Account == "" {
+		c.Account = strings.TrimSpace(os.Getenv("RECAP_GITHUB_LOGIN")) // the Action's github-login input
+	}
 	if c.WriteInterval == 0 {
 		c.WriteInterval = -1 // none
 	}

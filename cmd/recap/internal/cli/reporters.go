@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/recap-dev/recap/diff"
 	"github.com/recap-dev/recap/pipeline"
@@ -187,7 +188,13 @@ func (rr *reviewRun) post(ctx context.Context) {
 				"(the event file $GITHUB_EVENT_PATH, or --head and --base; on GitLab, $CI_MERGE_REQUEST_DIFF_BASE_SHA)\n", done.Host, rr.host.Target(),
 				render.InertLine(review.RefusedText(done.Refused)))
 		}
-		if s := done.Summary; s != nil && s.Author != "" && s.Author != done.Login {
+		switch s := done.Summary; {
+		case s == nil || s.Author == "" || s.Author == done.Login:
+		case done.Login == review.ActionsBot && strings.HasSuffix(s.Author, "[bot]"):
+			// An installation token: recap trusts any App account's markers.
+			fmt.Fprintf(rr.streams.ErrOut, "recap: review: %s says the summary was posted by %s; recap takes the comments of any App account for its own: give %s %s (the Action's github-login input) to trust that account only\n",
+				done.Host, s.Author, loginFlag(rr.host), s.Author)
+		default:
 			fmt.Fprintf(rr.streams.ErrOut, "recap: warning: review: %s says the summary was posted by %s, not %s: give %s %s so that later runs know recap's comments\n",
 				done.Host, s.Author, done.Login, loginFlag(rr.host), s.Author)
 		}
@@ -195,7 +202,7 @@ func (rr *reviewRun) post(ctx context.Context) {
 	switch {
 	case err == nil:
 	case review.ReadOnly(err) && done == nil:
-		rr.readOnly, rr.readOnlyWhat, rr.fallbackBody = err, "comment on "+rr.host.Target(), rr.req.Body
+		rr.readOnly, rr.readOnlyWhat, rr.fallbackBody = err, "comment on "+rr.host.Target(), rr.req.BodyNoComments()
 	default:
 		fmt.Fprintf(rr.streams.ErrOut, "recap: review: %s: %s\n", rr.host.Target(), render.InertLine(err.Error()))
 		rr.postFailed = true

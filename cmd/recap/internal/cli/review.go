@@ -104,7 +104,7 @@ usage, 3 the review could not be posted (docs/cli.md).`,
 	f.BoolVar(&rf.annotations, "annotations", false, "write the findings kept as GitHub workflow annotations on stdout, on the head's lines (not with a check run made: it has them)")
 	f.BoolVar(&rf.jobSummary, "job-summary", false, "append the job summary to $GITHUB_STEP_SUMMARY: the counts, then every finding kept that fits GitHub's 1 MiB, grouped by file")
 	f.DurationVar(&rf.writeInterval, "write-interval", review.DefaultWriteInterval, "the least time between two writes to GitHub's API (GitHub asks for 1s between many writes; 0 for none)")
-	f.StringVar(&rf.login, "github-login", "", "the account the token posts as, whose comments' markers recap trusts (default: GET /user, or github-actions[bot] for an installation token)")
+	f.StringVar(&rf.login, "github-login", "", "the account the token posts as, whose comments' markers recap trusts (default: $RECAP_GITHUB_LOGIN, else GET /user, else for an installation token github-actions[bot] and any App account)")
 	return cmd
 }
 
