@@ -52,15 +52,17 @@ type reportsLayout struct {
 // (categories=["Design"], not the command line's category="Design").
 func (l *reportsLayout) Spell(filter, value string) string { return argSpelling{}.Spell(filter, value) }
 
-// argSpelling spells filters as the tools' arguments: severity is a
-// string, the others are lists.
+// argSpelling spells filters as the tools' arguments: severity and impact
+// are strings, the others are lists.
 type argSpelling struct{}
 
 func (argSpelling) Spell(filter, value string) string {
 	q, _ := json.Marshal(value)
 	switch filter {
-	case "severity":
-		return "severity=" + string(q)
+	case "severity", "impact":
+		return filter + "=" + string(q)
+	case "quality":
+		return "qualities=[" + string(q) + "]"
 	case "category":
 		return "categories=[" + string(q) + "]"
 	case "rule":

@@ -178,10 +178,14 @@ type sarifResult struct {
 	Priority, Rank int `json:"-"`
 	// Quality and Impact are recap's SARIF's properties.quality and
 	// impact, read back as written (a configuration may have set them).
-	Quality  reports.Quality `json:"-"`
-	Impact   reports.Impact  `json:"-"`
-	FixFlag  bool            `json:"-"`
-	FixWords string          `json:"-"`
+	Quality reports.Quality `json:"-"`
+	Impact  reports.Impact  `json:"-"`
+	// ToolLevel is recap's SARIF's properties.toolLevel: the tool's level
+	// where the result's level is its impact's; it is the finding's
+	// severity read back.
+	ToolLevel string `json:"-"`
+	FixFlag   bool   `json:"-"`
+	FixWords  string `json:"-"`
 	// Related holds the first reports.MaxRelated relatedLocations (§3.27.22),
 	// RelatedCount counts them all.
 	Related      []sarifLocation `json:"-"`

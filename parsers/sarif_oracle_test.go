@@ -150,6 +150,11 @@ func (o *oracleResult) reduce() sarifResult {
 	if v, ok := o.Properties["impact"]; ok {
 		res.Impact, _ = reports.ParseImpact(stringProperty(v))
 	}
+	if v, ok := o.Properties["toolLevel"]; ok {
+		if l := stringProperty(v); l == "error" || l == "warning" || l == "note" {
+			res.ToolLevel = l
+		}
+	}
 	cutLogical := func(l *sarifLocation) {
 		l.Logical = l.Logical[:min(len(l.Logical), reports.MaxLogical)]
 	}
@@ -340,6 +345,9 @@ func oracleDecodeRule(data []byte) (decoded, error) {
 		case "recapNoRule":
 			r.noRule = string(v) == "true"
 		case "security-severity":
+			if v, ok := o.Properties["securitySeverityFrom"]; ok && stringProperty(v) == "impact" {
+				break // recap's SARIF: the impact's band, no tool's number
+			}
 			if sev, _ := severityProperty(v); sev > 0 {
 				r.prop().securitySeverity = sev
 			}

@@ -147,10 +147,11 @@ func (s *sarifStream) result(res *sarifResult) error {
 			return s.artifactLocation(res.AnalysisTarget)
 		case "properties":
 			// recap's SARIF writes the tool's priority and rank there, a
-			// finding's quality and impact, and a fix in words.
+			// finding's quality and impact, the tool's level, and a fix in
+			// words.
 			return s.object(nil, func(k string) error {
 				switch k {
-				case "priority", "rank", "fixable", "fixDescription", "quality", "impact", "cwe":
+				case "priority", "rank", "fixable", "fixDescription", "quality", "impact", "cwe", "toolLevel":
 				default:
 					return s.dec.SkipValue()
 				}
@@ -167,6 +168,11 @@ func (s *sarifStream) result(res *sarifResult) error {
 					res.Quality, _ = reports.ParseQuality(stringProperty(v))
 				case "impact":
 					res.Impact, _ = reports.ParseImpact(stringProperty(v))
+				case "toolLevel": // recap's SARIF: the tool's level beside the impact's
+					switch l := stringProperty(v); l {
+					case "error", "warning", "note":
+						res.ToolLevel = l
+					}
 				case "fixable":
 					res.FixFlag = string(v) == "true"
 				case "cwe": // njsscan's and mobsfscan's "CWE-89: Improper …"
@@ -444,11 +450,15 @@ func (s *sarifStream) rule() (*sarifRule, error) {
 
 // ruleProperties reads a descriptor's property bag: their types vary by
 // tool, so the properties recap reads are read raw and parsed once here.
+// recap's SARIF says by securitySeverityFrom "impact" that its
+// security-severity stands for its findings' impact, no tool's number:
+// that one is read as none, and the findings keep their own impact.
 func (s *sarifStream) ruleProperties(r *sarifRule) error {
-	return s.object(nil, func(k string) error {
+	fromImpact := false
+	err := s.object(nil, func(k string) error {
 		switch k {
 		case "ruleset", "category", "priority", "tags", "security-severity", "precision", "toolCategory", "recapNoRule", "categories", "quality", "impact",
-			"cwe", "cvssv3_baseScore", "severity", "cvssv3_baseSeverity", "cvssv2_severity":
+			"cwe", "cvssv3_baseScore", "severity", "cvssv3_baseSeverity", "cvssv2_severity", "securitySeverityFrom":
 		default:
 			return s.dec.SkipValue()
 		}
@@ -456,9 +466,17 @@ func (s *sarifStream) ruleProperties(r *sarifRule) error {
 		if err != nil {
 			return err
 		}
+		if k == "securitySeverityFrom" {
+			fromImpact = stringProperty(v) == "impact"
+			return nil
+		}
 		s.ruleProperty(r, k, v)
 		return nil
 	})
+	if fromImpact && r.props != nil {
+		r.props.securitySeverity = 0
+	}
+	return err
 }
 
 // ruleProperty keeps one of a descriptor's properties, v raw.

@@ -710,6 +710,8 @@ func (r *sarifRun) level(res *sarifResult, kind string, rule *sarifRule) string 
 	level := res.Level
 	if kind != "" {
 		level = "none"
+	} else if res.ToolLevel != "" {
+		level = res.ToolLevel // recap's SARIF: the tool's level beside the impact's
 	} else if level == "" && rule != nil {
 		if lv, ok := r.overrides[rule]; ok {
 			level = lv

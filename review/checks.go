@@ -130,11 +130,11 @@ func BuildCheck(in CheckInput) *CheckRun {
 	return run
 }
 
-// annotation is one finding as an annotation: its level from the
-// severity, its lines (columns only on one line, as the API takes them),
+// annotation is one finding as an annotation: its level from its impact
+// (the tool's severity stays in the details), its lines (columns only on one line, as the API takes them),
 // the tool and rule as title, the message, and the rule's details.
 func annotation(f *reports.Finding) Annotation {
-	a := Annotation{Path: f.Path, StartLine: max(f.Line, 1), Level: annotationLevel(f.Severity)}
+	a := Annotation{Path: f.Path, StartLine: max(f.Line, 1), Level: annotationLevel(f.Level())}
 	a.EndLine = max(f.EndLine, a.StartLine)
 	if a.EndLine == a.StartLine && f.Line > 0 && f.Column > 0 {
 		a.StartColumn = f.Column
@@ -186,7 +186,8 @@ func annotation(f *reports.Finding) Annotation {
 	return a
 }
 
-// annotationLevel maps recap's severity onto the Checks API's levels.
+// annotationLevel maps a finding's level (its impact's, [reports.HostLevel])
+// onto the Checks API's levels.
 func annotationLevel(s reports.Severity) string {
 	switch s {
 	case reports.SeverityError:

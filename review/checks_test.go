@@ -184,3 +184,27 @@ func TestPostCheckRefused(t *testing.T) {
 		t.Errorf("no head: %v", err)
 	}
 }
+
+// TestAnnotationLevelOfImpact: a check run's annotation has its finding's
+// impact's level; a finding without one its tool's severity's.
+func TestAnnotationLevelOfImpact(t *testing.T) {
+	tests := []struct {
+		sev    reports.Severity
+		impact reports.Impact
+		want   string
+	}{
+		{reports.SeverityNote, reports.ImpactBlocker, "failure"},
+		{reports.SeverityNote, reports.ImpactHigh, "failure"},
+		{reports.SeverityError, reports.ImpactMedium, "warning"},
+		{reports.SeverityError, reports.ImpactLow, "notice"},
+		{reports.SeverityWarning, reports.ImpactInfo, "notice"},
+		{reports.SeverityError, 0, "failure"},
+		{reports.SeverityNote, 0, "notice"},
+	}
+	for _, tc := range tests {
+		f := reports.Finding{Tool: "SpotBugs", Rule: "R", Path: "A.java", Line: 3, Severity: tc.sev, Impact: tc.impact}
+		if got := annotation(&f).Level; got != tc.want {
+			t.Errorf("%s of impact %s: %q, want %q", tc.sev, tc.impact, got, tc.want)
+		}
+	}
+}

@@ -85,7 +85,7 @@ func (c *Collector) Add(f reports.Finding) {
 		c.pager.addFirst(&f)
 	}
 	if c.bySev != nil {
-		if p := c.bySev[f.Severity]; p != nil {
+		if p := c.bySev[f.Level()]; p != nil { // the level the hosts show
 			p.add(&f)
 		}
 	}

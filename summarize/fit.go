@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/recap-dev/recap/internal/english"
+	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/summarize/budget"
 )
 
@@ -26,8 +27,8 @@ type Layout interface {
 }
 
 // A Speller writes a filter as the door that made the view takes it, in
-// the suggestions of what would narrow a result: filter is "severity",
-// "category", "rule" or "path", value its value. A [Layout] may implement
+// the suggestions of what would narrow a result: filter is "impact",
+// "quality", "severity", "category", "rule" or "path", value its value. A [Layout] may implement
 // it; without it a suggestion writes filter=value (severity=error,
 // category="Design").
 type Speller interface {
@@ -39,7 +40,8 @@ func spell(sp Speller, filter, value string) string {
 	if sp != nil {
 		return sp.Spell(filter, value)
 	}
-	if filter == "severity" {
+	switch filter {
+	case "severity", "impact", "quality":
 		return filter + "=" + value
 	}
 	return fmt.Sprintf("%s=%q", filter, value)
@@ -328,6 +330,23 @@ func sumKept(parts []budget.Part, keep []bool) int {
 // filter spelled by sp.
 func suggestions(s *Summary, sp Speller) []string {
 	var out []string
+	// recap's judgment first: the gravest impact that keeps some but not
+	// all (at or above it), the first quality that does; the tools' own
+	// severity after them.
+	atOrAbove := 0
+	for _, i := range reports.Impacts[:len(reports.Impacts)-1] {
+		atOrAbove += s.ByImpact.Of(i)
+		if atOrAbove > 0 && atOrAbove < s.Total {
+			out = append(out, fmt.Sprintf("%s keeps %d of %s", spell(sp, "impact", i.String()), atOrAbove, english.Plural(s.Total, "finding", "findings")))
+			break
+		}
+	}
+	for _, q := range reports.Qualities {
+		if n := s.ByQuality.Of(q); n > 0 && n < s.Total {
+			out = append(out, fmt.Sprintf("%s keeps %d of %s", spell(sp, "quality", q.String()), n, english.Plural(s.Total, "finding", "findings")))
+			break
+		}
+	}
 	for _, sev := range []struct {
 		name string
 		n    int

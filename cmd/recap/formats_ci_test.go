@@ -63,8 +63,8 @@ func TestCodeClimateReadsBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	type finding struct {
-		Tool, Rule, Severity, Path, Message, Category string
-		Line                                          int
+		Tool, Rule, Severity, Impact, Path, Message, Category string
+		Line                                                  int
 	}
 	// read reads every finding, a page at a time.
 	read := func(args ...string) (int, []string) {
@@ -100,6 +100,11 @@ func TestCodeClimateReadsBack(t *testing.T) {
 				f.Category = reports.CategoryErrorProne
 			case reports.CategoryInternationalization:
 				f.Category = reports.CategoryBestPractices
+			}
+			// A Code Quality severity is the impact's: read back, the
+			// severity is the impact's level.
+			if imp, err := reports.ParseImpact(f.Impact); err == nil {
+				f.Severity = reports.ImpactLevel(imp).String()
 			}
 			// check_name names a Checkstyle check by its name, not its class.
 			keys = append(keys, strings.Join([]string{f.Tool, reports.ShortRule(f.Tool, f.Rule), f.Severity, f.Path, itoa(max(f.Line, 1)), f.Message, f.Category}, "|"))

@@ -24,8 +24,8 @@ import (
 //     its occurrence among the findings with that fingerprint (as SARIF's
 //     partial fingerprint counts them), so that every issue has its own —
 //     GitLab keeps one issue per fingerprint — and keeps it from run to run;
-//   - severity: minor, major or critical for note, warning and error
-//     ([CodeClimateSeverity]);
+//   - severity: the finding's impact in Code Climate's words (blocker,
+//     critical, major, minor, info), else its severity's ([CodeClimateSeverity]);
 //   - location.path, repository-relative, and location.lines.begin (and end).
 //
 // It also writes type ("issue"), engine_name (the tool) and categories (the
@@ -45,10 +45,23 @@ const (
 	ccBlocker  = "blocker"
 )
 
-// CodeClimateSeverity maps recap's severity onto Code Climate's: note is
-// minor, warning major, error critical (info and blocker are left to the
-// tools that have them; recap reads them back as note and error).
-func CodeClimateSeverity(s reports.Severity) string {
+// CodeClimateSeverity maps a finding's impact onto Code Climate's
+// severities: blocker is blocker, high critical, medium major, low minor,
+// info info (docs/formats.md, "Levels on the hosts"); a finding without an
+// impact has its severity's: note minor, warning major, error critical.
+func CodeClimateSeverity(s reports.Severity, i reports.Impact) string {
+	switch i {
+	case reports.ImpactBlocker:
+		return ccBlocker
+	case reports.ImpactHigh:
+		return ccCritical
+	case reports.ImpactMedium:
+		return ccMajor
+	case reports.ImpactLow:
+		return ccMinor
+	case reports.ImpactInfo:
+		return ccInfo
+	}
 	switch s {
 	case reports.SeverityError:
 		return ccCritical
@@ -111,7 +124,7 @@ func codeClimateIssue(f *reports.Finding, occ *reports.Occurrences) ([]byte, boo
 		Type:        "issue",
 		CheckName:   f.Tool + "/" + reports.ShortRule(f.Tool, f.Rule),
 		Description: ccDescription(f),
-		Severity:    CodeClimateSeverity(f.Severity),
+		Severity:    CodeClimateSeverity(f.Severity, f.Impact),
 		Fingerprint: hex.EncodeToString(sum[:]),
 		Location:    ccLocation{Path: f.Path, Lines: ccLines{Begin: line}},
 		EngineName:  f.Tool,

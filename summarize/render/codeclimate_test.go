@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -146,7 +147,13 @@ func TestCodeClimateOfCorpus(t *testing.T) {
 			if in.Error != "" || in.Format != string(parsers.FormatCodeClimate) {
 				t.Fatalf("reading the report back: %s (%s)", in.Error, in.Format)
 			}
-			want, got := roundTripKeys(withPath), roundTripKeys(back)
+			// A Code Quality severity is the impact's: read back, it is
+			// the finding's level, not its tool's.
+			leveled := slices.Clone(withPath)
+			for i := range leveled {
+				leveled[i].Severity = leveled[i].Level()
+			}
+			want, got := roundTripKeys(leveled), roundTripKeys(back)
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Fatalf("read back (-written +read):\n%s", diff)
 			}
@@ -222,3 +229,27 @@ func TestCodeClimateIssue(t *testing.T) {
 }
 
 func md5hex(s string) string { return fmt.Sprintf("%x", md5.Sum([]byte(s))) }
+
+// TestCodeClimateSeverityOfImpact: the impact decides the Code Quality
+// severity; a finding without one has its tool's severity's.
+func TestCodeClimateSeverityOfImpact(t *testing.T) {
+	tests := []struct {
+		sev    reports.Severity
+		impact reports.Impact
+		want   string
+	}{
+		{reports.SeverityNote, reports.ImpactBlocker, "blocker"},
+		{reports.SeverityNote, reports.ImpactHigh, "critical"},
+		{reports.SeverityError, reports.ImpactMedium, "major"},
+		{reports.SeverityError, reports.ImpactLow, "minor"},
+		{reports.SeverityError, reports.ImpactInfo, "info"},
+		{reports.SeverityError, 0, "critical"},
+		{reports.SeverityWarning, 0, "major"},
+		{reports.SeverityNote, 0, "minor"},
+	}
+	for _, tc := range tests {
+		if got := CodeClimateSeverity(tc.sev, tc.impact); got != tc.want {
+			t.Errorf("%s of impact %s: %q, want %q", tc.sev, tc.impact, got, tc.want)
+		}
+	}
+}

@@ -20,8 +20,10 @@ const AnnotationsPerLevel = 10
 // that could not be read, then one annotation per finding, most severe first
 // and at most [AnnotationsPerLevel] of each level (the inputs' errors count
 // among the errors, the closing notice among the notices), then a ::notice
-// with the totals that says how many were not annotated. As a [Selector] it
-// is given the first findings of each severity.
+// with the totals that says how many were not annotated. A finding's level
+// is its impact's ([reports.ImpactLevel]), the tool's severity only for a
+// finding without one. As a [Selector] it is given the first findings of
+// each level.
 type GitHub struct{}
 
 // Render implements [Renderer].
@@ -41,11 +43,12 @@ func (GitHub) Render(w io.Writer, v *summarize.View) error {
 	shown := map[reports.Severity]int{}
 	for i := range v.Findings {
 		f := &v.Findings[i]
-		if room[f.Severity] == 0 {
+		level := f.Level()
+		if room[level] == 0 {
 			continue
 		}
-		room[f.Severity]--
-		shown[f.Severity]++
+		room[level]--
+		shown[level]++
 		ew.printf("%s", ghAnnotation(f))
 	}
 	ew.printf("%s", ghNotice(v, shown))
@@ -80,7 +83,7 @@ func ghAnnotation(f *summarize.FindingView) string {
 	if also := AlsoReportedBy(f.AlsoReportedBy); also != "" {
 		msg += " (" + also + ")"
 	}
-	return fmt.Sprintf("::%s %s::%s\n", ghLevel(f.Severity), strings.Join(props, ","), ghData(msg))
+	return fmt.Sprintf("::%s %s::%s\n", ghLevel(f.Level()), strings.Join(props, ","), ghData(msg))
 }
 
 // MaxAnnotationMessage bounds the text of a finding's message an

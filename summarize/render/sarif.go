@@ -370,7 +370,8 @@ type ruleSecurity struct {
 	cwe      []int
 	seen     bool // a finding was added: cwe is what they share
 	severity float64
-	security bool // a finding of the rule is about security
+	band     float64 // the highest impact's security severity of its security findings
+	security bool    // a finding of the rule is about security
 }
 
 func (rs *ruleSecurity) add(f *reports.Finding) {
@@ -382,6 +383,9 @@ func (rs *ruleSecurity) add(f *reports.Finding) {
 	}
 	rs.severity = max(rs.severity, f.SecuritySeverity)
 	rs.security = rs.security || f.Security()
+	if f.Security() {
+		rs.band = max(rs.band, reports.ImpactSecuritySeverity(f.Impact))
+	}
 }
 
 // The CWE taxonomy that results' taxa refer to (SARIF §3.19.3, §3.27.8): a
@@ -464,8 +468,13 @@ func sarifRule(f *reports.Finding, info *reports.Rule, sec *ruleSecurity) *sarif
 		tags = append(tags, "external/cwe/cwe-"+strconv.Itoa(id))
 	}
 	props["tags"] = tags
+	// GitHub's code scanning reads a rule's security-severity: the tools'
+	// number, else the band of the highest impact of its security findings.
 	if sev := max(sec.severity, info.SecuritySeverity); sev > 0 {
 		props["security-severity"] = strconv.FormatFloat(sev, 'f', -1, 64)
+	} else if sec.band > 0 {
+		props["security-severity"] = strconv.FormatFloat(sec.band, 'f', 1, 64)
+		props[SecuritySeverityFromProperty] = "impact"
 	}
 	if info.Precision != "" {
 		props["precision"] = info.Precision
@@ -504,10 +513,13 @@ func sarifResult(f *reports.Finding, ruleIndex int, fingerprint string) *resultO
 	if rule == "" {
 		rule = noRuleID
 	}
-	level := sarifLevel(f.Severity)
+	// The level is the impact's (reports.ImpactLevel); the tool's own,
+	// when it differs, is kept beside it as toolLevel, which recap reads
+	// back as the finding's severity.
+	level, toolLevel := sarifLevel(f.Level()), sarifLevel(f.Severity)
 	d := f.Detail
 	if d != nil && d.Kind != "" {
-		level = "none" // a result of another kind than fail has no other (§3.27.10)
+		level, toolLevel = "none", "none" // a result of another kind than fail has no other (§3.27.10)
 	}
 	res := sarif.NewRuleResult(rule).WithRuleIndex(ruleIndex).WithLevel(level).
 		WithMessage(sarif.NewTextMessage(sarifMessage(f)))
@@ -532,6 +544,9 @@ func sarifResult(f *reports.Finding, ruleIndex int, fingerprint string) *resultO
 		}
 	}
 	props := sarif.Properties{}
+	if toolLevel != level {
+		props[ToolLevelProperty] = toolLevel
+	}
 	if d != nil {
 		sarifDetail(res, d)
 		for i := range d.Locations {
@@ -588,6 +603,16 @@ func sarifResult(f *reports.Finding, ruleIndex int, fingerprint string) *resultO
 	}
 	return out
 }
+
+// ToolLevelProperty is the result property of recap's SARIF that keeps
+// the tool's own level when the result's level (its impact's) differs.
+const ToolLevelProperty = "toolLevel"
+
+// SecuritySeverityFromProperty is the rule property of recap's SARIF that
+// says its security-severity stands for the impact of its findings
+// (reports.ImpactSecuritySeverity), no tool having given a number; recap
+// reads such a number back as none.
+const SecuritySeverityFromProperty = "securitySeverityFrom"
 
 // noRuleID is the rule id recap's SARIF gives the results of no rule
 // (SARIF needs one); their rule's descriptor says so (recapNoRule), and
