@@ -107,3 +107,38 @@ func TestSampleReports(t *testing.T) {
 		}
 	}
 }
+
+// spotbugs-maven-plugin's xdoc report (target/spotbugs.xml, as its
+// XDocsReporter writes it) is refused with an error that names the report to
+// read instead, never read as a report without findings.
+func TestSpotBugsXdocRefused(t *testing.T) {
+	read := func(name string) string {
+		b, err := os.ReadFile(filepath.Join("testdata", "spotbugs-xdoc", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	for name, report := range map[string]string{
+		"with bugs":    read("spotbugs.xml"),
+		"without bugs": read("spotbugs-clean.xml"),
+		// without the root's threshold and effort, by its elements
+		"file element":  strings.Replace(read("spotbugs.xml"), " threshold='medium' effort='default'", "", 1),
+		"Error element": strings.Replace(read("spotbugs-clean.xml"), " threshold='medium' effort='default'", "", 1),
+	} {
+		t.Run(name, func(t *testing.T) {
+			for _, format := range []Format{"", FormatSpotBugs} { // detected, and named
+				findings, in := parseString(t, format, "", report)
+				if len(findings) != 0 || !strings.HasPrefix(in.Error, "report: line ") ||
+					!strings.Contains(in.Error, "xdoc report") || !strings.Contains(in.Error, "spotbugsXml.xml") {
+					t.Errorf("format %q: %d findings, error %q", format, len(findings), in.Error)
+				}
+			}
+		})
+	}
+	// SpotBugs' own report, with its <Errors> and their <Error>s, is read.
+	_, in := parseString(t, "", "", `<BugCollection version="4.8.6"><Errors errors="1" missingClasses="0"><Error><ErrorMessage>x</ErrorMessage></Error></Errors></BugCollection>`)
+	if in.Error != "" {
+		t.Errorf("SpotBugs' own report: error %q", in.Error)
+	}
+}
