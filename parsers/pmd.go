@@ -48,7 +48,7 @@ type pmdRun struct {
 	procErrors int
 	firstProc  string
 	failed     []reports.NotAnalysed // the files of the processing errors, as placed
-	cuts       int // values cut to maxXMLValue
+	cuts       int                   // values cut to maxXMLValue
 	rules      map[[3]string]*pmdRule
 }
 
