@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/recap-dev/recap/internal/tooltest"
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/reports/reportstest"
 )
@@ -75,4 +76,48 @@ func TestPMDNotAnalysed(t *testing.T) {
 	if len(in.NotAnalysed) != 1 {
 		t.Errorf("one path noted %d times", len(in.NotAnalysed))
 	}
+}
+
+// A real PMD run on a file it cannot parse: both its XML and its SARIF
+// name the file, placed in the repository, with PMD's reason.
+func TestPMDNotAnalysedRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs PMD")
+	}
+	tooltest.PMD(t)
+	dir := t.TempDir()
+	for name, src := range map[string]string{
+		"Naïve.java": "package com.ex;\n\npublic class Naïve {\n    void f() {\n        int x = ;\n    }\n}\n",
+		"Ok.java":    "package com.ex;\n\npublic class Ok {\n    void f() {\n        int x = 1;\n    }\n}\n",
+	} {
+		p := filepath.Join(dir, "src", "com", "ex", name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, format := range []string{"xml", "sarif"} {
+		report := filepath.Join(dir, "pmd."+format)
+		tooltest.RunPMD(t, dir, "src", format, report)
+		findings, in := ParseAll(mustOpen(t, report), report, ReadOptions{Root: dir})
+		if in.Error != "" || len(findings) == 0 {
+			t.Fatalf("%s: %d findings, error %q", format, len(findings), in.Error)
+		}
+		if len(in.NotAnalysed) != 1 || in.NotAnalysed[0].Path != "src/com/ex/Naïve.java" ||
+			!strings.HasPrefix(in.NotAnalysed[0].Reason, "ParseException: Parse exception in file") {
+			t.Errorf("%s: not analysed %q", format, in.NotAnalysed)
+		}
+	}
+}
+
+func mustOpen(t *testing.T, name string) *os.File {
+	t.Helper()
+	f, err := os.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f
 }
