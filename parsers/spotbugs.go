@@ -314,6 +314,19 @@ func bugFieldsOf(b *etree.Element) *bugFields {
 		f.hasLine = true
 		f.sourcepath = sl.SelectAttrValue("sourcepath", "")
 		f.start, f.end = sl.SelectAttrValue("start", ""), sl.SelectAttrValue("end", "")
+		if atoi(f.start) <= 0 {
+			// A field's SourceLine has no line (SpotBugs reads none from the
+			// bytecode): the bug is put on its class's first line, when the
+			// class's SourceLine has one in the same file, else on no line.
+			f.start, f.end = "", ""
+			if c := b.SelectElement("Class"); c != nil {
+				if cl := c.SelectElement("SourceLine"); cl != nil && atoi(cl.SelectAttrValue("start", "")) > 0 &&
+					cl.SelectAttrValue("sourcepath", "") == f.sourcepath {
+					f.start = cl.SelectAttrValue("start", "")
+					f.end = f.start
+				}
+			}
+		}
 	}
 	f.message, f.where = bugMessage(b)
 	return f

@@ -142,3 +142,36 @@ func TestSpotBugsXdocRefused(t *testing.T) {
 		t.Errorf("SpotBugs' own report: error %q", in.Error)
 	}
 }
+
+// A bug whose place is a field (whose SourceLine has no line: SpotBugs
+// reads none from the bytecode) is put on its class's first line when the
+// class's SourceLine has one in the same file, else on no line: never on
+// line 1.
+func TestSpotBugsFieldLine(t *testing.T) {
+	field := `<Field classname="a.B" name="x" signature="I" isStatic="false" primary="true"><SourceLine classname="a.B" sourcefile="B.java" sourcepath="a/B.java"><Message>In B.java</Message></SourceLine></Field>` +
+		`<SourceLine classname="a.B" sourcefile="B.java" sourcepath="a/B.java" synthetic="true"/>`
+	class := func(attrs string) string {
+		return `<Class classname="a.B" primary="true"><SourceLine classname="a.B" ` + attrs + ` sourcefile="B.java"/></Class>`
+	}
+	for _, tc := range []struct {
+		name, bug     string
+		line, endLine int
+	}{
+		{"field, class with lines", class(`start="12" end="49" sourcepath="a/B.java"`) + field, 12, 12},
+		{"field, class without lines", class(`sourcepath="a/B.java"`) + field, 0, 0},
+		{"field, class in another file", class(`start="12" end="49" sourcepath="a/Other.java"`) + field, 0, 0},
+		{"field alone", field, 0, 0},
+		{"a line of its own", class(`start="12" end="49" sourcepath="a/B.java"`) + `<SourceLine classname="a.B" start="30" end="31" sourcepath="a/B.java"/>`, 30, 31},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			report := `<BugCollection version="4.8.6"><BugInstance type="UUF_UNUSED_FIELD" priority="2" rank="18" category="PERFORMANCE">` + tc.bug + `</BugInstance></BugCollection>`
+			findings, in := parseString(t, "", "", report)
+			if in.Error != "" || len(findings) != 1 {
+				t.Fatalf("%d findings, error %q", len(findings), in.Error)
+			}
+			if f := findings[0]; f.Path != "a/B.java" || f.Line != tc.line || f.EndLine != tc.endLine {
+				t.Errorf("%s:%d-%d, want a/B.java:%d-%d", f.Path, f.Line, f.EndLine, tc.line, tc.endLine)
+			}
+		})
+	}
+}
