@@ -270,6 +270,9 @@ func parse(ctx context.Context, f file, rt *root, format parsers.Format, read *a
 	for _, w := range in.Warnings {
 		r.bytes += stringSize + int64(len(w))
 	}
+	for _, n := range in.NotAnalysed {
+		r.bytes += 2*stringSize + int64(len(n.Path)+len(n.Reason))
+	}
 	return r, nil
 }
 

@@ -550,6 +550,13 @@ func readOne(src source, tag string, opts ReadOptions, emit func(reports.Finding
 	if err == nil {
 		err = drain(src.name, br)
 	}
+	if err != nil && src.found && errors.Is(err, errSpotBugsXdoc) {
+		// Found by a search, spotbugs-maven-plugin's xdoc report lies
+		// beside the XML report it was made from: left out with a word,
+		// as recap's own outputs are, not an error of the run.
+		got.Warn("spotbugs-maven-plugin's xdoc report, which names no source files: not read (spotbugsXml.xml beside it is the report to read; name this file to see why)")
+		return got, nil
+	}
 	if err != nil {
 		got.Error = err.Error()
 	}

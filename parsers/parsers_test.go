@@ -61,6 +61,7 @@ Avoid unused local variables such as 'x'.
 			"PMD configuration error in rule LoosePackageCoupling: No packages configured",
 			"PMD could not process 2 files (first: src/B.java: ParseException: boom)",
 		},
+		NotAnalysed: []reports.NotAnalysed{{Path: "src/B.java", Reason: "ParseException: boom"}, {Path: "src/C.java", Reason: "ParseException: bang"}},
 		Rules: ruleTable("PMD",
 			reports.Rule{ID: "UnusedLocalVariable", HelpURI: "https://docs.pmd-code.org/x.html", Tags: []string{"Best Practices"}},
 			reports.Rule{ID: "EmptyCatchBlock", Tags: []string{"Error Prone"}}),

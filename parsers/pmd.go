@@ -47,7 +47,8 @@ type pmdRun struct {
 	file       string
 	procErrors int
 	firstProc  string
-	cuts       int // values cut to maxXMLValue
+	failed     []reports.NotAnalysed // the files of the processing errors, as placed
+	cuts       int                   // values cut to maxXMLValue
 	rules      map[[3]string]*pmdRule
 }
 
@@ -69,6 +70,12 @@ func (p *pmdParser) newRun() *pmdRun {
 func (r *pmdRun) finish() reports.Input {
 	if r.procErrors > 0 {
 		r.in.Warn(fmt.Sprintf("PMD could not process %s (first: %s)", english.Plural(r.procErrors, "file", "files"), r.firstProc))
+	}
+	for _, f := range r.failed {
+		if r.pl.isHeld(f.Path) {
+			f.Path = r.pl.settle(f.Path)
+		}
+		r.in.NoteNotAnalysed(f.Path, f.Reason)
 	}
 	warnCuts(&r.in, r.cuts)
 	warnRules(&r.in)
@@ -96,8 +103,12 @@ func (r *pmdRun) element(name string, get func(string) string) *reports.Finding 
 		f.Quality, f.Impact = reports.Assess(&reports.Signals{Tool: f.Tool, Category: f.Category, Level: f.Severity})
 		return f
 	case "error":
+		path, msg := r.pl.place(get("filename")), firstLine(get("msg"))
 		if r.procErrors++; r.procErrors == 1 {
-			r.firstProc = r.pl.place(get("filename")) + ": " + firstLine(get("msg"))
+			r.firstProc = path + ": " + msg
+		}
+		if len(r.failed) < reports.MaxNotAnalysed {
+			r.failed = append(r.failed, reports.NotAnalysed{Path: path, Reason: msg})
 		}
 	case "configerror":
 		r.in.Warn(fmt.Sprintf("PMD configuration error in rule %s: %s", get("rule"), firstLine(get("msg"))))

@@ -237,6 +237,16 @@ type sarifReplacement struct {
 type sarifNotification struct {
 	Level   string       `json:"level"`
 	Message sarifMessage `json:"message"`
+	// Locations name the file an execution notification is about (PMD's
+	// processing errors: a file it could not parse).
+	Locations []sarifLocation `json:"locations"`
+}
+
+// sarifFailed is a file an execution notification says the tool could
+// not analyse, and why.
+type sarifFailed struct {
+	at     sarifArtifactLocation
+	reason string
 }
 
 // sarifOverride is a configurationOverride (§3.51) of an invocation's
@@ -256,4 +266,7 @@ type sarifInvocation struct {
 	ExitSignalName                 string              `json:"exitSignalName"`
 	ToolExecutionNotifications     []sarifNotification `json:"toolExecutionNotifications"`
 	ToolConfigurationNotifications []sarifNotification `json:"toolConfigurationNotifications"`
+	// Failed are the files of the error and warning execution
+	// notifications, at most reports.MaxNotAnalysed.
+	Failed []sarifFailed `json:"-"`
 }

@@ -207,9 +207,9 @@ func (s *sarifStream) invocations(dst *[]sarifInvocation) error {
 			case "exitSignalName":
 				return s.decodeAt(&inv.ExitSignalName, name)
 			case "toolExecutionNotifications":
-				return s.notifications(&inv.ToolExecutionNotifications, name)
+				return s.notifications(&inv.ToolExecutionNotifications, &inv.Failed, name)
 			case "toolConfigurationNotifications":
-				return s.notifications(&inv.ToolConfigurationNotifications, name)
+				return s.notifications(&inv.ToolConfigurationNotifications, nil, name)
 			}
 			return s.dec.SkipValue()
 		})
@@ -224,7 +224,7 @@ func (s *sarifStream) invocations(dst *[]sarifInvocation) error {
 
 // notifications reads an array of notifications, keeping the first
 // maxNotes distinct ones that make a warning (see notification).
-func (s *sarifStream) notifications(dst *[]sarifNotification, name string) error {
+func (s *sarifStream) notifications(dst *[]sarifNotification, failed *[]sarifFailed, name string) error {
 	const maxNotes = reports.MaxWarnings + 1
 	j := 0
 	return s.array(func() error {
@@ -233,6 +233,12 @@ func (s *sarifStream) notifications(dst *[]sarifNotification, name string) error
 			return atPath(err, "."+name+"["+strconv.Itoa(j)+"]")
 		}
 		j++
+		if failed != nil && len(*failed) < reports.MaxNotAnalysed && notification("", "", n) != "" && len(n.Locations) > 0 {
+			if pl := n.Locations[0].PhysicalLocation; pl != nil && pl.ArtifactLocation != nil {
+				*failed = append(*failed, sarifFailed{at: *pl.ArtifactLocation, reason: firstLine(n.Message.Text)})
+			}
+		}
+		n.Locations = nil
 		if len(*dst) >= maxNotes || notification("", "", n) == "" {
 			return nil
 		}
@@ -1281,6 +1287,9 @@ func fingerprints(m map[string]jsontext.Value) map[string]string {
 func (r *sarifRun) invocations(invs []sarifInvocation) {
 	in := r.s.in
 	for _, inv := range invs {
+		for _, f := range inv.Failed {
+			in.NoteNotAnalysed(r.locate(&f.at), f.reason)
+		}
 		var notes []string
 		for _, n := range inv.ToolExecutionNotifications {
 			if w := notification(r.toolName, "", n); w != "" {

@@ -87,7 +87,11 @@ func (p *spotbugsParser) Parse(r io.Reader, emit Emit) (reports.Input, error) {
 	}
 	// The input names the tool once the document is read, as it did when
 	// the document was read whole first.
-	version := elementOf(root).SelectAttrValue("version", "")
+	rootElem := elementOf(root)
+	if rootElem.SelectAttr("threshold") != nil || rootElem.SelectAttr("effort") != nil {
+		return in, &ParseError{Input: p.opts.Name, Line: inputLine(d), Offset: -1, Err: errSpotBugsXdoc}
+	}
+	version := rootElem.SelectAttrValue("version", "")
 	tool := spotbugsToolName(version)
 
 	var srcDirs []string
@@ -113,6 +117,8 @@ func (p *spotbugsParser) Parse(r io.Reader, emit Emit) (reports.Input, error) {
 		}
 		switch se.Name.Local {
 		case "Project", "BugPattern", "BugInstance", "BugCode":
+		case "file", "Error": // SpotBugs' own report has neither directly under its root
+			return in, &ParseError{Input: p.opts.Name, Line: inputLine(d), Offset: -1, Err: errSpotBugsXdoc}
 		default:
 			if err := d.Skip(); err != nil {
 				return in, xmlFail(p.opts.Name, d, err)
@@ -170,6 +176,14 @@ func (p *spotbugsParser) Parse(r io.Reader, emit Emit) (reports.Input, error) {
 	}
 	return in, nil
 }
+
+// errSpotBugsXdoc refuses spotbugs-maven-plugin's xdoc report
+// (target/spotbugs.xml): its BugCollection holds <file classname> elements
+// of BugInstances with a message and a line but no source path, no rank and
+// no rule text, and its root carries threshold and effort attributes, which
+// SpotBugs' own report never has. Read as SpotBugs XML it would give no
+// finding; the plugin writes SpotBugs' own report beside it.
+var errSpotBugsXdoc = errors.New("this is spotbugs-maven-plugin's xdoc report (spotbugs.xml), which names no source files: give recap target/spotbugsXml.xml, written beside it, or its SARIF (spotbugsSarif.json, with <sarifOutput>true</sarifOutput>)")
 
 // spaceReader tells whether anything but white space went through it: a
 // blank document is empty, not malformed.
@@ -300,6 +314,19 @@ func bugFieldsOf(b *etree.Element) *bugFields {
 		f.hasLine = true
 		f.sourcepath = sl.SelectAttrValue("sourcepath", "")
 		f.start, f.end = sl.SelectAttrValue("start", ""), sl.SelectAttrValue("end", "")
+		if atoi(f.start) <= 0 {
+			// A field's SourceLine has no line (SpotBugs reads none from the
+			// bytecode): the bug is put on its class's first line, when the
+			// class's SourceLine has one in the same file, else on no line.
+			f.start, f.end = "", ""
+			if c := b.SelectElement("Class"); c != nil {
+				if cl := c.SelectElement("SourceLine"); cl != nil && atoi(cl.SelectAttrValue("start", "")) > 0 &&
+					cl.SelectAttrValue("sourcepath", "") == f.sourcepath {
+					f.start = cl.SelectAttrValue("start", "")
+					f.end = f.start
+				}
+			}
+		}
 	}
 	f.message, f.where = bugMessage(b)
 	return f

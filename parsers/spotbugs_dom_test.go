@@ -152,6 +152,12 @@ func domSpotbugsFinding(b *etree.Element, patterns map[string]*etree.Element, co
 		f.Path = res.resolve(sl.SelectAttrValue("sourcepath", ""))
 		f.Line = atoi(sl.SelectAttrValue("start", ""))
 		f.EndLine = atoi(sl.SelectAttrValue("end", ""))
+		if f.Line <= 0 { // a field's: the class's first line, in the same file
+			f.Line, f.EndLine = 0, 0
+			if cl := b.FindElement("./Class/SourceLine"); cl != nil && cl.SelectAttrValue("sourcepath", "") == sl.SelectAttrValue("sourcepath", "") {
+				f.Line = max(atoi(cl.SelectAttrValue("start", "")), 0)
+			}
+		}
 		if f.EndLine < f.Line {
 			f.EndLine = f.Line
 		}

@@ -107,3 +107,93 @@ func TestSampleReports(t *testing.T) {
 		}
 	}
 }
+
+// spotbugs-maven-plugin's xdoc report (target/spotbugs.xml, as its
+// XDocsReporter writes it) is refused with an error that names the report to
+// read instead, never read as a report without findings.
+func TestSpotBugsXdocRefused(t *testing.T) {
+	read := func(name string) string {
+		b, err := os.ReadFile(filepath.Join("testdata", "spotbugs-xdoc", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	for name, report := range map[string]string{
+		"with bugs":    read("spotbugs.xml"),
+		"without bugs": read("spotbugs-clean.xml"),
+		// without the root's threshold and effort, by its elements
+		"file element":  strings.Replace(read("spotbugs.xml"), " threshold='medium' effort='default'", "", 1),
+		"Error element": strings.Replace(read("spotbugs-clean.xml"), " threshold='medium' effort='default'", "", 1),
+	} {
+		t.Run(name, func(t *testing.T) {
+			for _, format := range []Format{"", FormatSpotBugs} { // detected, and named
+				findings, in := parseString(t, format, "", report)
+				if len(findings) != 0 || !strings.HasPrefix(in.Error, "report: line ") ||
+					!strings.Contains(in.Error, "xdoc report") || !strings.Contains(in.Error, "spotbugsXml.xml") {
+					t.Errorf("format %q: %d findings, error %q", format, len(findings), in.Error)
+				}
+			}
+		})
+	}
+	// Found by a directory search beside spotbugsXml.xml (as the plugin
+	// writes them in target/), it is left out with a warning, not an error
+	// of the run; the report beside it is read.
+	dir := t.TempDir()
+	for name, body := range map[string]string{"spotbugs.xml": read("spotbugs.xml"), "spotbugsXml.xml": `<BugCollection version="4.8.6"><BugInstance type="DM_EXIT" priority="2" rank="16" category="BAD_PRACTICE"><SourceLine classname="a.B" start="3" end="3" sourcepath="a/B.java"/></BugInstance></BugCollection>`} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	n := 0
+	ins, err := ReadAll([]string{dir}, ReadOptions{Root: dir}, func(reports.Finding) error { n++; return nil })
+	if err != nil || len(ins) != 2 || n != 1 {
+		t.Fatalf("search: %d inputs, %d findings, %v", len(ins), n, err)
+	}
+	for _, in := range ins {
+		if in.Error != "" {
+			t.Errorf("search: %s: error %q", in.Path, in.Error)
+		}
+		if strings.HasSuffix(in.Path, "/spotbugs.xml") && (len(in.Warnings) == 0 || !strings.Contains(in.Warnings[0], "spotbugsXml.xml beside it")) {
+			t.Errorf("search: the xdoc report without its warning: %q", in.Warnings)
+		}
+	}
+	// SpotBugs' own report, with its <Errors> and their <Error>s, is read.
+	_, in := parseString(t, "", "", `<BugCollection version="4.8.6"><Errors errors="1" missingClasses="0"><Error><ErrorMessage>x</ErrorMessage></Error></Errors></BugCollection>`)
+	if in.Error != "" {
+		t.Errorf("SpotBugs' own report: error %q", in.Error)
+	}
+}
+
+// A bug whose place is a field (whose SourceLine has no line: SpotBugs
+// reads none from the bytecode) is put on its class's first line when the
+// class's SourceLine has one in the same file, else on no line: never on
+// line 1.
+func TestSpotBugsFieldLine(t *testing.T) {
+	field := `<Field classname="a.B" name="x" signature="I" isStatic="false" primary="true"><SourceLine classname="a.B" sourcefile="B.java" sourcepath="a/B.java"><Message>In B.java</Message></SourceLine></Field>` +
+		`<SourceLine classname="a.B" sourcefile="B.java" sourcepath="a/B.java" synthetic="true"/>`
+	class := func(attrs string) string {
+		return `<Class classname="a.B" primary="true"><SourceLine classname="a.B" ` + attrs + ` sourcefile="B.java"/></Class>`
+	}
+	for _, tc := range []struct {
+		name, bug     string
+		line, endLine int
+	}{
+		{"field, class with lines", class(`start="12" end="49" sourcepath="a/B.java"`) + field, 12, 12},
+		{"field, class without lines", class(`sourcepath="a/B.java"`) + field, 0, 0},
+		{"field, class in another file", class(`start="12" end="49" sourcepath="a/Other.java"`) + field, 0, 0},
+		{"field alone", field, 0, 0},
+		{"a line of its own", class(`start="12" end="49" sourcepath="a/B.java"`) + `<SourceLine classname="a.B" start="30" end="31" sourcepath="a/B.java"/>`, 30, 31},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			report := `<BugCollection version="4.8.6"><BugInstance type="UUF_UNUSED_FIELD" priority="2" rank="18" category="PERFORMANCE">` + tc.bug + `</BugInstance></BugCollection>`
+			findings, in := parseString(t, "", "", report)
+			if in.Error != "" || len(findings) != 1 {
+				t.Fatalf("%d findings, error %q", len(findings), in.Error)
+			}
+			if f := findings[0]; f.Path != "a/B.java" || f.Line != tc.line || f.EndLine != tc.endLine {
+				t.Errorf("%s:%d-%d, want a/B.java:%d-%d", f.Path, f.Line, f.EndLine, tc.line, tc.endLine)
+			}
+		})
+	}
+}

@@ -143,8 +143,9 @@ type Result struct {
 	// brought into a merge commit): not kept, not in Outside.
 	NotInHead int
 	// Unmatched are the tools and rules the filter names that no finding
-	// of the reports has, with the closest ones the reports have: a typo
-	// in a gate would otherwise pass silently.
+	// of the reports has, with the closest ones the reports have, and its
+	// path globs that no finding's path matches: a typo in a gate would
+	// otherwise pass silently.
 	Unmatched []Unmatched
 	// Excluded counts the findings Query.Config left out.
 	Excluded int
@@ -153,7 +154,7 @@ type Result struct {
 	Grouped *Grouped
 }
 
-// Unmatched is a tool or rule a filter names that no finding has.
+// Unmatched is a tool, rule or path glob a filter names that no finding has.
 type Unmatched struct {
 	What    string   // "tool", "rule" or "path"
 	Name    string   // as the filter or the configuration gives it
@@ -186,8 +187,11 @@ func Run(ctx context.Context, q *Query) (*Result, error) {
 		}
 	}
 	s := &scan{q: q, flt: q.Filter, res: res}
-	if len(q.Filter.Tools)+len(q.Filter.Rules) > 0 || q.Config != nil {
-		s.seen = newSeen()
+	if len(q.Filter.Tools)+len(q.Filter.Rules)+len(q.Filter.Paths) > 0 || q.Config != nil {
+		var err error
+		if s.seen, err = newSeen(q.Filter.Paths); err != nil {
+			return nil, err
+		}
 	}
 	if q.Classes != nil {
 		s.grouper, s.ids = reports.NewGrouper(q.Classes), newIDs()

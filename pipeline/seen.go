@@ -13,14 +13,36 @@ import (
 const maxSeen = 100_000
 
 // seen are the distinct tools and rules of the reports, before the filter,
-// as names compare (lower case): rule ids, names and short names.
+// as names compare (lower case): rule ids, names and short names; and which
+// of the filter's path globs some finding's path matched.
 type seen struct {
 	tools, rules map[string]string // lower case → as written
+	globs        reports.Globs     // the filter's path globs, each compiled
+	hit          []bool            // whether globs[i] matched a finding's path
+	left         int               // the globs no path matched yet
+	last         string            // the last path matched against them
 }
 
-func newSeen() *seen { return &seen{tools: map[string]string{}, rules: map[string]string{}} }
+// newSeen remembers the tools and rules, and matches the paths against
+// globs (compiled, as the filter's).
+func newSeen(globs []string) (*seen, error) {
+	g, err := reports.CompileGlobs(globs)
+	if err != nil {
+		return nil, err
+	}
+	return &seen{tools: map[string]string{}, rules: map[string]string{}, globs: g, hit: make([]bool, len(g)), left: len(g), last: "\x00"}, nil
+}
 
 func (s *seen) add(f *reports.Finding) {
+	if s.left > 0 && f.Path != s.last { // a report gives a file's findings together
+		s.last = f.Path
+		for i, g := range s.globs {
+			if !s.hit[i] && g.Match(f.Path) {
+				s.hit[i] = true
+				s.left--
+			}
+		}
+	}
 	note(s.tools, f.Tool)
 	note(s.rules, f.Rule)
 	note(s.rules, f.RuleName)
@@ -39,8 +61,8 @@ func note(m map[string]string, name string) {
 	}
 }
 
-// unmatched returns the tools and rules of flt that no finding had; nil
-// when s is nil.
+// unmatched returns the tools and rules of flt that no finding had, and
+// its path globs that no finding's path matched; nil when s is nil.
 func (s *seen) unmatched(flt *reports.Filter) []Unmatched {
 	if s == nil {
 		return nil
@@ -66,6 +88,11 @@ func (s *seen) unmatched(flt *reports.Filter) []Unmatched {
 				slices.Sort(have)
 			}
 			out = append(out, Unmatched{What: c.what, Name: name, Closest: reports.ClosestWords(name, have, 3)})
+		}
+	}
+	for i, hit := range s.hit {
+		if !hit && i < len(flt.Paths) {
+			out = append(out, Unmatched{What: "path", Name: flt.Paths[i]})
 		}
 	}
 	return out

@@ -29,12 +29,40 @@ type Input struct {
 	// Warnings are one-line notes: failed tool executions, paths that could not
 	// be placed in the repository, processing errors the tool reported.
 	Warnings []string `json:"warnings,omitempty"`
+	// NotAnalysed are the files the tool reports it could not analyse (PMD's
+	// processing errors: a file it could not parse), placed in the
+	// repository, at most [MaxNotAnalysed]: their findings are missing, not
+	// absent.
+	NotAnalysed []NotAnalysed `json:"notAnalysed,omitempty"`
 	// Rules is what the report says of its rules, once per rule (nil:
 	// nothing); views look a finding's rule up there ([RuleOf]).
 	Rules *Rules `json:"-"`
 	// Run digests the findings, when the reader was asked to
 	// (parsers.ReadOptions.Runs): nil otherwise.
 	Run *Run `json:"-"`
+}
+
+// NotAnalysed is a file a tool could not analyse, and the tool's reason.
+type NotAnalysed struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason,omitempty"`
+}
+
+// MaxNotAnalysed bounds the files an input names as not analysed.
+const MaxNotAnalysed = 1000
+
+// NoteNotAnalysed adds a file the tool could not analyse, each path once,
+// at most [MaxNotAnalysed].
+func (in *Input) NoteNotAnalysed(path, reason string) {
+	if path == "" || len(in.NotAnalysed) >= MaxNotAnalysed {
+		return
+	}
+	for _, n := range in.NotAnalysed {
+		if n.Path == path {
+			return
+		}
+	}
+	in.NotAnalysed = append(in.NotAnalysed, NotAnalysed{Path: path, Reason: reason})
 }
 
 // MaxWarnings bounds the warnings kept on one input, so that a report with a

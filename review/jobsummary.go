@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/recap-dev/recap/diff"
 	"github.com/recap-dev/recap/internal/english"
 	"github.com/recap-dev/recap/internal/text"
 	"github.com/recap-dev/recap/reports"
@@ -68,6 +69,9 @@ type JobSummaryInput struct {
 	// Rest says where every finding is: "the SARIF file (the action's
 	// sarif input) or `recap findings --format json`".
 	Rest string
+	// Index, with changed lines only, is their index: the files a tool
+	// could not analyse are named when they changed (nil: every one).
+	Index *diff.Index
 }
 
 // Write writes the job summary: it takes at most Room bytes.
@@ -87,6 +91,7 @@ func (j *JobSummary) Write(w io.Writer, in JobSummaryInput) error {
 			english.Plural(in.NotInHead, "finding is", "findings are"))
 	}
 	writeCounts(&b, in.View)
+	writeNotAnalysed(&b, in.View, in.Index)
 	kept := j.p.sorted()
 	dropped := j.p.dropped
 	groups := groupByFile(kept)

@@ -348,6 +348,7 @@ func summaryBody(in Input, comments int, refused []refusedFinding, listed []summ
 			english.Plural(in.NotInHead, "finding is", "findings are"))
 	}
 	writeCounts(&b, in.View)
+	writeNotAnalysed(&b, in.View, in.Index)
 	problems, _, _ := render.ProblemCounts(&s)
 	notShown := max(problems-len(in.View.Findings), 0) // beyond the page (the duplicates are named by their problem's finding)
 	if len(listed)+len(refused) > 0 {
@@ -446,5 +447,54 @@ func writeCounts(b *strings.Builder, v *summarize.View) {
 			fmt.Fprintf(b, "| %s | %d |\n", render.MarkdownText(c.Name), c.Count)
 		}
 		b.WriteString("\n")
+	}
+}
+
+// maxNotAnalysedListed bounds the files a summary names as not analysed.
+const maxNotAnalysedListed = 20
+
+// writeNotAnalysed names the files the tools could not analyse (PMD's
+// processing errors: a file it could not parse), whose findings are
+// missing, not absent: with idx, the changed files, counting the others;
+// without, every one. Report text is made inert.
+func writeNotAnalysed(b *strings.Builder, v *summarize.View, idx *diff.Index) {
+	var lines []string
+	others := 0
+	for _, in := range v.Inputs {
+		for _, n := range in.NotAnalysed {
+			if idx != nil && !idx.Changed(n.Path) {
+				others++
+				continue
+			}
+			line := "- " + render.MarkdownText(n.Path) + " (" + render.MarkdownText(in.Tool)
+			if r := strings.TrimSpace(n.Reason); r != "" {
+				line += ": " + render.MarkdownText(text.CutBytes(r, 200))
+			}
+			lines = append(lines, line+")\n")
+		}
+	}
+	if len(lines)+others == 0 {
+		return
+	}
+	what := "file"
+	if idx != nil {
+		what = "changed file"
+	}
+	if len(lines) > 0 {
+		fmt.Fprintf(b, "**Not analysed: %s** — a tool could not analyse %s, so %s findings are missing:\n\n",
+			english.Plural(len(lines), what, what+"s"), map[bool]string{true: "it", false: "them"}[len(lines) == 1],
+			map[bool]string{true: "its", false: "their"}[len(lines) == 1])
+		for i, line := range lines {
+			if i == maxNotAnalysedListed {
+				fmt.Fprintf(b, "- … and %d more\n", len(lines)-i)
+				break
+			}
+			b.WriteString(line)
+		}
+		b.WriteString("\n")
+	}
+	if others > 0 {
+		fmt.Fprintf(b, "%s that %s not changed could not be analysed either.\n\n", english.Plural(others, "file", "files"),
+			map[bool]string{true: "is", false: "are"}[others == 1])
 	}
 }

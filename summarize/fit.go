@@ -161,6 +161,17 @@ func fitBase(v *View, c budget.Counter, limit int, l Layout) {
 	if warned > 0 {
 		v.Omitted = append(v.Omitted, budget.Omission{What: fmt.Sprintf("warnings of %d input(s): read the inputs one at a time", warned)})
 	}
+	// Then the files the tools could not analyse, which the full answer names.
+	if c.Count(l.View(v)) > limit/2 {
+		files := 0
+		for i := range v.Inputs {
+			files += len(v.Inputs[i].NotAnalysed)
+			v.Inputs[i].NotAnalysed = nil
+		}
+		if files > 0 {
+			v.Omitted = append(v.Omitted, budget.Omission{What: fmt.Sprintf("the %d files the tools could not analyse: read the inputs one at a time", files)})
+		}
+	}
 	dropped := len(v.Inputs) - keepInputs(v, c, limit, l)
 	v.Inputs = v.Inputs[:len(v.Inputs)-dropped]
 	if dropped > 0 {

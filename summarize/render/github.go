@@ -202,7 +202,7 @@ func ghNotice(v *summarize.View, shown map[reports.Severity]int) string {
 	}
 	problems, _, _ := ProblemCounts(&s)
 	if n := shown[reports.SeverityError] + shown[reports.SeverityWarning] + shown[reports.SeverityNote]; v.Page != nil && n < problems {
-		msg += fmt.Sprintf(". Annotated: the first %d (GitHub shows %d per level and step); the job summary (--format markdown) lists more",
+		msg += fmt.Sprintf(". Annotated: the first %d (GitHub shows %d per level and step); the run's job summary and the SARIF artifact list the others",
 			n, AnnotationsPerLevel)
 	}
 	return fmt.Sprintf("::notice title=recap::%s.\n", ghData(msg))

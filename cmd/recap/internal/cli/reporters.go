@@ -305,7 +305,11 @@ func (rr *reviewRun) writeJobSummary() error {
 	if err != nil {
 		return err
 	}
-	err = rr.job.Write(f, review.JobSummaryInput{View: rr.res.View, Where: rr.where(), Outside: rr.res.Outside, NotInHead: rr.res.NotInHead,
+	idx := rr.res.Index // the files not analysed: the changed ones, unless the whole reports are
+	if rr.rf.wholeReports {
+		idx = nil
+	}
+	err = rr.job.Write(f, review.JobSummaryInput{View: rr.res.View, Where: rr.where(), Outside: rr.res.Outside, NotInHead: rr.res.NotInHead, Index: idx,
 		Rest: "the SARIF log (the action's sarif input, recap summary --format sarif) and recap findings --format json list every finding"})
 	if cerr := f.Close(); err == nil {
 		err = cerr
