@@ -183,7 +183,27 @@ run() {
 		[ -x "$bin" ] || bin="$RECAP_DIR/recap.exe"
 	fi
 	local -a reports=() words=() baseline=() gate=() common=()
-	read -r -d '' -a reports <<<"${INPUT_REPORTS:-}"
+	read -r -d '' -a words <<<"${INPUT_REPORTS:-}"
+	# Globs (build/reports/*.sarif, **/target/pmd.xml) are expanded here, as
+	# a shell would, in order; one that matches nothing stays as written, so
+	# that recap names it in its error.
+	local word match
+	local -a matches
+	shopt -s globstar
+	for word in ${words[@]+"${words[@]}"}; do
+		matches=()
+		if [[ $word == *[*?[]* ]]; then
+			while IFS= read -r match; do
+				matches+=("$match")
+			done < <(compgen -G "$word" | LC_ALL=C sort)
+		fi
+		if [ ${#matches[@]} -gt 0 ]; then
+			reports+=("${matches[@]}")
+		else
+			reports+=("$word")
+		fi
+	done
+	words=()
 	if [ ${#reports[@]} -eq 0 ]; then
 		echo "recap: the reports input is empty: give the report files or directories" >&2
 		exit 2

@@ -188,6 +188,17 @@ func TestActionScript(t *testing.T) {
 		t.Errorf("%d reviews, %d comments, %d summaries, check runs %+v; protocol errors %v", reviews, len(rc), len(ic), checks, errs)
 	}
 
+	// A glob in the reports input is expanded by the script, as a shell
+	// would (recap takes its arguments as paths): the same report, the
+	// same gate.
+	glob := pr.sarif[:len(pr.sarif)-len(".sarif")-1] + "?.sarif"
+	cmd = exec.Command("bash", script, "run")
+	cmd.Dir = pr.repo.Dir
+	cmd.Env = append(os.Environ(), append(env, "INPUT_REPORTS="+glob+"\n", "INPUT_CHECKS=false", "INPUT_REVIEW=false", "INPUT_SARIF=")...)
+	if out, err := cmd.CombinedOutput(); !strings.Contains(string(out), "quality gate failed: 1 finding at or above warning") {
+		t.Errorf("reports %s: %v\n%s", glob, err, out)
+	}
+
 	// Without the check run, the workflow annotations are on the head's
 	// line (the merge commit's is 20 lines lower).
 	cmd = exec.Command("bash", script, "run")
