@@ -1,3 +1,13 @@
+// Copyright (C) 2003 Davide Libenzi (xdiff), the git authors, and the
+// recap authors.
+//
+// This file is a port of git's xdiff (xdiff/xdiffi.c, xdiff/xprepare.c) and
+// is distributed under the GNU Lesser General Public License, version 2.1 or
+// (at your option) any later version, as xdiff is; see LICENSES/LGPL-2.1.txt.
+// It is not under recap's MIT licence.
+//
+// SPDX-License-Identifier: LGPL-2.1-or-later
+
 package diff
 
 // A diff is ambiguous where a run of added (or deleted) lines can slide up

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"archive/tar"
 	"bytes"
+	"compress/gzip"
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -159,6 +162,9 @@ func TestReleaseDownload(t *testing.T) {
 		names, _ := filepath.Glob(filepath.Join(dist, "*"))
 		t.Fatalf("the snapshot has no %s: %v (it has %q)", archive, err, names)
 	}
+	if missing := archiveLacks(t, filepath.Join(dist, archive), "recap", "README.md", "LICENSE", "LICENSES/LGPL-2.1.txt", "LICENSES/Go.txt", "THIRD_PARTY_NOTICES.md"); len(missing) > 0 {
+		t.Errorf("%s lacks %q", archive, missing)
+	}
 	var mu sync.Mutex
 	tamper := false
 	truncate := false // the archive cut short, and listed so in checksums.txt
@@ -279,4 +285,38 @@ func TestReleaseDownload(t *testing.T) {
 			t.Errorf("exit %d, %q\n%s", code, out, log)
 		}
 	})
+}
+
+// archiveLacks returns the names of want that the tar.gz archive at path
+// does not hold.
+func archiveLacks(t *testing.T, path string, want ...string) []string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	has := map[string]bool{}
+	tr := tar.NewReader(zr)
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		has[h.Name] = true
+	}
+	var missing []string
+	for _, w := range want {
+		if !has[w] {
+			missing = append(missing, w)
+		}
+	}
+	return missing
 }
