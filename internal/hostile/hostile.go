@@ -30,6 +30,7 @@ import (
 	"time"
 
 	"github.com/recap-dev/recap/internal/english"
+	"github.com/recap-dev/recap/internal/hostile/gen"
 )
 
 // MiB is 2^20 bytes; GB 10^9.
@@ -210,34 +211,11 @@ func (l *limited) Write(p []byte) (int, error) {
 }
 
 // Repeat gives pattern repeated up to n bytes, made as it is read.
-func Repeat(pattern string, n int64) io.Reader { return &repeater{p: []byte(pattern), n: n} }
-
-type repeater struct {
-	p   []byte
-	n   int64
-	off int
-}
-
-func (r *repeater) Read(b []byte) (int, error) {
-	if r.n <= 0 {
-		return 0, io.EOF
-	}
-	if int64(len(b)) > r.n {
-		b = b[:r.n]
-	}
-	w := 0
-	for w < len(b) {
-		c := copy(b[w:], r.p[r.off:])
-		w += c
-		r.off = (r.off + c) % len(r.p)
-	}
-	r.n -= int64(w)
-	return w, nil
-}
+func Repeat(pattern string, n int64) io.Reader { return gen.Repeat(pattern, n) }
 
 // Stream is head, pattern repeated to n bytes, and tail.
 func Stream(head, pattern string, n int64, tail string) io.Reader {
-	return io.MultiReader(strings.NewReader(head), Repeat(pattern, n), strings.NewReader(tail))
+	return gen.Stream(head, pattern, n, tail)
 }
 
 // writeGzip writes r gzip-compressed (fastest level: the inputs repeat)

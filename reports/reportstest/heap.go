@@ -6,7 +6,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/recap-dev/recap/internal/hostile"
+	"github.com/recap-dev/recap/internal/hostile/gen"
 )
 
 // PeakHeap runs f and returns the most heap in use it saw above what was in
@@ -47,10 +47,10 @@ func PeakHeap(f func()) uint64 {
 }
 
 // Repeat gives pattern repeated until n bytes are given, without holding
-// them: a large input made on the fly (see hostile.Repeat).
-func Repeat(pattern string, n int64) io.Reader { return hostile.Repeat(pattern, n) }
+// them: a large input made on the fly (see gen.Repeat).
+func Repeat(pattern string, n int64) io.Reader { return gen.Repeat(pattern, n) }
 
 // Stream is head, n bytes of pattern repeated, then tail.
 func Stream(head, pattern string, n int64, tail string) io.Reader {
-	return hostile.Stream(head, pattern, n, tail)
+	return gen.Stream(head, pattern, n, tail)
 }
