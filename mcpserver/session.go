@@ -266,10 +266,3 @@ func (h *httpSessions) forget(id string) {
 		delete(h.byID, id)
 	}
 }
-
-// open counts the sessions known open.
-func (h *httpSessions) open() int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return len(h.byID)
-}

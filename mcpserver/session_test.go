@@ -64,3 +64,10 @@ func TestHTTPSessionsAdmit(t *testing.T) {
 		})
 	}
 }
+
+// open counts the sessions known open.
+func (h *httpSessions) open() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.byID)
+}

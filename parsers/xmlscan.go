@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/recap-dev/recap/internal/english"
@@ -76,9 +75,6 @@ const (
 
 // errTooDeep: the document nests elements deeper than maxXMLDepth.
 var errTooDeep = fmt.Errorf("elements nested deeper than %d", maxXMLDepth)
-
-// tooDeep reports whether err is the depth bound's error.
-func tooDeep(err error) bool { return err != nil && strings.Contains(err.Error(), errTooDeep.Error()) }
 
 // xmlSyntax is an XML syntax error at a line, worded as encoding/xml words it.
 type xmlSyntax struct {

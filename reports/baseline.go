@@ -88,12 +88,6 @@ func (b *Baseline) Clone() *Baseline {
 	return &c
 }
 
-// Mark sets f.Baseline to its [Baseline.State].
-func (b *Baseline) Mark(f *Finding) { f.Baseline = b.State(f) }
-
-// Len is the number of the baseline's findings.
-func (b *Baseline) Len() int { return len(b.recs) }
-
 // Fixed counts the baseline's findings in scope that no finding of this
 // run matched. Call it after the last Mark.
 func (b *Baseline) Fixed() int {

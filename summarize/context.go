@@ -205,16 +205,6 @@ func (d *Dir) open(p string) (io.ReadCloser, int64, error) {
 	return f, st.Size(), nil
 }
 
-// OpenSized opens a regular file (a directory, a FIFO or a device is
-// refused) with its size, as FileSource.Open gives it.
-func OpenSized(name string) (io.ReadCloser, int64, error) {
-	f, st, err := content.Open(name)
-	if err != nil {
-		return nil, 0, content.PathErr(err)
-	}
-	return f, st.Size(), nil
-}
-
 // SplitLines splits file content into lines, LF or CRLF, and refuses binary
 // content (a NUL byte in the first 8,000 bytes, as git decides).
 func SplitLines(b []byte) ([]string, error) {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/recap-dev/recap/internal/content"
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/reports/reportstest"
 )
@@ -185,4 +186,14 @@ func TestDirSymlinks(t *testing.T) {
 	if len(fv.Context) != 3 || fv.Context[1].Text != "b" {
 		t.Errorf("a link inside the repository: %+v (%s)", fv.Context, fv.ContextNote)
 	}
+}
+
+// OpenSized opens a regular file (a directory, a FIFO or a device is
+// refused) with its size, as FileSource.Open gives it.
+func OpenSized(name string) (io.ReadCloser, int64, error) {
+	f, st, err := content.Open(name)
+	if err != nil {
+		return nil, 0, content.PathErr(err)
+	}
+	return f, st.Size(), nil
 }
