@@ -277,6 +277,9 @@ func (r *Repo) Commit(rev string) (*object.Commit, error) {
 			return nil, repoErrorf(ErrBadRevision, "revision %q names a %s, not a commit: give a branch, tag or commit", rev, o.Type())
 		}
 	}
+	if from := r.borrowed(); from != "" {
+		return nil, repoErrorf(ErrUnknownRevision, "revision %q is not among the repository's own objects: it borrows objects from %s (objects/info/alternates: a clone made with --shared or --reference), and recap reads nothing outside the repository; make the objects its own (git repack -a -d, then remove objects/info/alternates)", rev, from)
+	}
 	if r.shallow() {
 		return nil, repoErrorf(ErrShallow, "revision %q is not in this shallow clone: fetch the full history (git fetch --unshallow, or fetch-depth: 0 in actions/checkout)", rev)
 	}
@@ -317,6 +320,32 @@ func checkRevision(rev string) error {
 		rest = rest[i+end+1:]
 	}
 	return nil
+}
+
+// borrowed returns the first directory the repository's
+// objects/info/alternates names, "" when it has none. go-git reads
+// alternates through the opened directories (an absolute path is taken
+// inside them), so their objects are not found: the error says why.
+func (r *Repo) borrowed() string {
+	o := r.opened
+	if o == nil {
+		o = r.shared
+	}
+	if o == nil || o.repoFS == nil {
+		return ""
+	}
+	f, err := o.repoFS.Open("objects/info/alternates")
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	b, _ := io.ReadAll(io.LimitReader(f, maxGitFile))
+	for _, l := range strings.Split(string(b), "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+			return l
+		}
+	}
+	return ""
 }
 
 func (r *Repo) shallow() bool {
