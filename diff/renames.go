@@ -184,16 +184,12 @@ func similarRenames(ctx context.Context, s storer.EncodedObjectStorer, added, de
 		if err != nil {
 			return false, err
 		}
-		c.size = int64(len(data)) + 1
-		idx := newSimilarityIndex()
-		if !idx.hashContent(data, content.IsBinary(data[:min(len(data), 8000)])) {
+		if !c.index(data) {
 			return false, nil // too many distinct lines: not compared
 		}
-		idx.sort()
-		if indexes += int64(len(idx.hashes)) * 8; indexes > maxRenameIndex {
+		if indexes += int64(len(c.idx.hashes)) * 8; indexes > maxRenameIndex {
 			return false, errTooMuch
 		}
-		c.idx = idx
 		return true, nil
 	}
 	keep := func(side *sides, cs []candidate) ([]candidate, error) {
@@ -225,8 +221,7 @@ func similarRenames(ctx context.Context, s storer.EncodedObjectStorer, added, de
 	for si, src := range srcs {
 		srcPath := deleted.path(src.i)
 		for di, dst := range dsts {
-			lo, hi := min(src.size, dst.size), max(src.size, dst.size)
-			if lo*100/hi < renameScore {
+			if sizeRatio(src, dst) < renameScore {
 				continue // sizes too different
 			}
 			if work += int64(len(src.idx.hashes) + len(dst.idx.hashes)); work > maxRenameWork {
@@ -237,7 +232,7 @@ func similarRenames(ctx context.Context, s storer.EncodedObjectStorer, added, de
 					return err
 				}
 			}
-			score := (src.idx.score(dst.idx, 10000)*99 + nameScore(srcPath, added.path(dst.i))*100) / 10000
+			score := similarity(src, dst, srcPath, added.path(dst.i))
 			if score >= renameScore {
 				matrix = append(matrix, pair{score, di, si})
 			}
@@ -262,6 +257,29 @@ func similarRenames(ctx context.Context, s storer.EncodedObjectStorer, added, de
 		a.pair, d.pair = int32(srcs[p.src].i), 1
 	}
 	return nil
+}
+
+// index makes c's similarity index of data; false when it is full.
+func (c *candidate) index(data []byte) bool {
+	c.size = int64(len(data)) + 1
+	idx := newSimilarityIndex()
+	if !idx.hashContent(data, content.IsBinary(data)) {
+		return false
+	}
+	idx.sort()
+	c.idx = idx
+	return true
+}
+
+// sizeRatio is the smaller file's size in percent of the larger's.
+func sizeRatio(a, b candidate) int {
+	return int(min(a.size, b.size) * 100 / max(a.size, b.size))
+}
+
+// similarity is how alike src and dst are, 0 to 100: 99% their common
+// content, 1% their paths.
+func similarity(src, dst candidate, srcPath, dstPath string) int {
+	return (src.idx.score(dst.idx, 10000)*99 + nameScore(srcPath, dstPath)*100) / 10000
 }
 
 type tooMuch struct{}
