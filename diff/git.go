@@ -22,6 +22,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/storer"
+	gitstorage "github.com/go-git/go-git/v5/storage"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
 )
@@ -40,8 +41,8 @@ func (r *Repo) Revisions(ctx context.Context, base, head string) ([]File, error)
 // their order, as they are diffed: the files are never all held. An error
 // of fn stops the diff and is returned as it is.
 func (r *Repo) EachRevision(ctx context.Context, base, head string, fn func(*File) error) error {
-	return r.eachTreeDiff(ctx, base, head, "...", func(hc *object.Commit, st *storage) (*object.Tree, error) {
-		return r.mergeBaseTree(hc, head, base, st.s)
+	return r.eachTreeDiff(ctx, base, head, "...", func(r *Repo, hc *object.Commit) (*object.Tree, error) {
+		return r.mergeBaseTree(hc, head, base, nil)
 	}, fn)
 }
 
@@ -54,12 +55,9 @@ func (r *Repo) Between(ctx context.Context, from, to string) ([]File, error) {
 // EachBetween gives fn the files of [Repo.Between] one at a time, as
 // [Repo.EachRevision] does.
 func (r *Repo) EachBetween(ctx context.Context, from, to string, fn func(*File) error) error {
-	return r.eachTreeDiff(ctx, from, to, " ", func(_ *object.Commit, st *storage) (*object.Tree, error) {
+	return r.eachTreeDiff(ctx, from, to, " ", func(r *Repo, _ *object.Commit) (*object.Tree, error) {
 		fc, err := r.Commit(from)
 		if err != nil {
-			return nil, err
-		}
-		if fc, err = object.GetCommit(st.s, fc.Hash); err != nil {
 			return nil, err
 		}
 		return fc.Tree()
@@ -87,23 +85,29 @@ func (e callerError) Error() string { return e.err.Error() }
 // once for the added and deleted files alone (kept compactly, for the
 // renames), then again to diff each changed file and hand it on, on up to
 // diffWorkers goroutines, in order.
-func (r *Repo) eachTreeDiff(ctx context.Context, base, head, sep string, fromTree func(*object.Commit, *storage) (*object.Tree, error), fn func(*File) error) (err error) {
+func (r *Repo) eachTreeDiff(ctx context.Context, base, head, sep string, fromTree func(*Repo, *object.Commit) (*object.Tree, error), fn func(*File) error) (err error) {
 	defer recovered(&err)
 	if head == "" {
 		head = "HEAD"
 	}
-	// Objects are read through storages of the diff's own, which keep the
-	// pack files open (go-git's default opens a pack for every object read).
+	// Objects are read through a storage of the diff's own, which keeps
+	// the pack files open (go-git's default opens a pack for every object
+	// read), and so are the revisions: each storage holds the pack's index
+	// and a map of its offsets, tens of MB in a large repository.
 	st := r.storage(r.objects)
 	defer st.close()
+	if full, ok := st.s.(gitstorage.Storer); ok && st.own {
+		if g, err := git.Open(full, nil); err == nil {
+			rr := *r
+			rr.repo = g
+			r = &rr
+		}
+	}
 	hc, err := r.Commit(head)
 	if err != nil {
 		return err
 	}
-	if hc, err = object.GetCommit(st.s, hc.Hash); err != nil {
-		return err
-	}
-	from, err := fromTree(hc, st)
+	from, err := fromTree(r, hc)
 	if err != nil {
 		return err
 	}
@@ -191,14 +195,17 @@ type job struct {
 	done chan struct{}
 }
 
-// emitParallel diffs the changes walk gives on workers goroutines, each
-// reading blobs through a storage of its own (go-git's are not safe to
-// share, and their caches are small next to the work), and hands the
-// files to fn in the walk's order, with at most diffWindow of them in
-// flight.
+// emitParallel diffs the changes walk gives on workers goroutines, which
+// read objects one at a time through the diff's storage, and hands the
+// files to fn in the walk's order, with at most diffWindow files a worker
+// in flight.
 func (r *Repo) emitParallel(ctx context.Context, st *storage, workers int, walk func(context.Context, storer.EncodedObjectStorer, func(treeChange) error) error, fn func(*File) error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	// One storage for the walk and the workers: each storage keeps the
+	// pack's index and a map of its offsets, tens of MB in a large
+	// repository.
+	objects := &lockedObjects{EncodedObjectStorer: st.s}
 	window := diffWindow * workers
 	jobs, order := make(chan *job, window), make(chan *job, window)
 	var walkErr error
@@ -208,7 +215,7 @@ func (r *Repo) emitParallel(ctx context.Context, st *storage, workers int, walk 
 		defer close(order)
 		defer close(jobs)
 		defer recovered(&walkErr)
-		walkErr = walk(ctx, st.s, func(c treeChange) error {
+		walkErr = walk(ctx, objects, func(c treeChange) error {
 			j := &job{c: c, done: make(chan struct{})}
 			select {
 			case order <- j:
@@ -227,15 +234,13 @@ func (r *Repo) emitParallel(ctx context.Context, st *storage, workers int, walk 
 	var wg sync.WaitGroup
 	wg.Add(workers)
 	for range workers {
-		w := r.storage(st.cache)
 		go func() {
 			defer wg.Done()
-			defer w.close()
 			for j := range jobs {
 				if err := ctx.Err(); err != nil {
 					j.err = err
 				} else {
-					j.f, j.err = changeFile(ctx, w.s, j.c, r.ChangedLines)
+					j.f, j.err = changeFile(ctx, objects, j.c, r.ChangedLines)
 				}
 				close(j.done)
 			}
@@ -282,7 +287,7 @@ func kindOf(m filemode.FileMode) filemode.FileMode {
 	return m
 }
 
-// storage is an object storage for one goroutine.
+// storage is the object storage of one diff.
 type storage struct {
 	s     storer.EncodedObjectStorer
 	cache cache.Object
@@ -291,10 +296,9 @@ type storage struct {
 
 // storage opens the repository's objects again, keeping pack files open,
 // reading an object larger than MaxDiffBytes as a stream (go-git reads
-// others whole), with a cache of objects that goroutines share (it locks; the objects in
-// it are not changed once read): a delta's base read by one is there for
-// the others. Without a file system behind the repository it is the
-// repository's own storage.
+// others whole), with a cache of objects that storages share (it locks;
+// the objects in it are not changed once read). Without a file system
+// behind the repository it is the repository's own storage.
 func (r *Repo) storage(c cache.Object) *storage {
 	if fs, ok := r.repo.Storer.(*filesystem.Storage); ok {
 		s := filesystem.NewStorageWithOptions(fs.Filesystem(), c, filesystem.Options{KeepDescriptors: true, LargeObjectThreshold: MaxDiffBytes})
