@@ -192,7 +192,60 @@ func diffCasesMemory() []Case {
 				return nil
 			},
 		},
+		{
+			Name: "findings --changed-only --base: 300,000 changed files", Tools: []string{"git"}, Size: 10_000, Full: 300_000, Bound: AnyBound,
+			Make: func(dir string, size int64) ([]string, io.Reader, string, error) {
+				repo, err := manyFilesRepo(filepath.Join(dir, "repo"), int(size))
+				if err != nil {
+					return nil, nil, "", err
+				}
+				if err := manyFilesReport(dir); err != nil {
+					return nil, nil, "", err
+				}
+				return []string{"findings", "--changed-only", "--repo", repo, "--base", "HEAD~1", "--rev", "HEAD", "--format", "json", "report.xml"}, nil,
+					fmt.Sprintf("two commits of %d files of one line, every file changed; findings on a changed line and below it", size), nil
+			},
+			Check: func(r *Result) error {
+				var s summary
+				if r.Code != 0 || json.Unmarshal(r.Stdout, &s) != nil {
+					return fmt.Errorf("exit %d (%s)", r.Code, firstLine(r.Stderr))
+				}
+				if len(s.Findings) != 1 || s.Findings[0].Line != 1 {
+					return fmt.Errorf("%d findings kept; want the one on line 1", len(s.Findings))
+				}
+				return nil
+			},
+		},
+		{
+			Name: "review --base: 300,000 changed files", Tools: []string{"git"}, Size: 10_000, Full: 300_000, Bound: AnyBound,
+			Make: func(dir string, size int64) ([]string, io.Reader, string, error) {
+				repo, err := manyFilesRepo(filepath.Join(dir, "repo"), int(size))
+				if err != nil {
+					return nil, nil, "", err
+				}
+				if err := manyFilesReport(dir); err != nil {
+					return nil, nil, "", err
+				}
+				return []string{"review", "--repo", repo, "--base", "HEAD~1", "--format", "markdown", "report.xml"}, nil,
+					fmt.Sprintf("two commits of %d files of one line, every file changed", size), nil
+			},
+			Check: func(r *Result) error {
+				if r.Code != 0 || !bytes.Contains(r.Stdout, []byte("### recap: 1 finding on changed lines")) {
+					return fmt.Errorf("exit %d (%s); want the finding on the changed line", r.Code, firstLine(r.Stderr))
+				}
+				return nil
+			},
+		},
 	}
+}
+
+// manyFilesReport writes report.xml for manyFilesRepo: a finding on the
+// changed line of src/d1/f1.java, another on its line 2, which is not.
+func manyFilesReport(dir string) error {
+	report := `<checkstyle version="8.36"><file name="src/d1/f1.java">` +
+		`<error line="1" severity="error" message="on line 1" source="x.Y"/>` +
+		`<error line="2" severity="error" message="on line 2" source="x.Y"/></file></checkstyle>`
+	return os.WriteFile(filepath.Join(dir, "report.xml"), []byte(report), 0o644)
 }
 
 // manyFilesRepo makes a repository in dir through git fast-import: a
