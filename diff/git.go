@@ -225,6 +225,7 @@ func (r *Repo) emitParallel(ctx context.Context, st *storage, workers int, walk 
 			select {
 			case jobs <- j:
 			case <-ctx.Done():
+				j.err = ctx.Err()
 				close(j.done)
 				return ctx.Err()
 			}
