@@ -93,8 +93,17 @@ func FuzzSimilarityLikeGoGit(f *testing.F) {
 	})
 }
 
+// validName is a name go-git writes in a tree.
 func validName(s string) bool {
-	return s != "" && s != "." && s != ".." && !bytes.ContainsAny([]byte(s), "/\x00") && len(s) < 100
+	if s == "" || s == "." || s == ".." || s == ".git" || len(s) > 100 {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if c < 0x20 || c == 0x7f || c == '/' || c == '\\' {
+			return false
+		}
+	}
+	return true
 }
 
 // TestSimilarityLikeGoGit compares the scores of files edited a little
