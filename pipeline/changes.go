@@ -110,16 +110,16 @@ func (c *Changes) Check() error {
 	return nil
 }
 
-// MaxKeptHunkBytes bounds the hunks Load keeps of a diff read as text
-// (a review anchors its comments and suggests changes on them), counted as
+// MaxKeptHunkBytes bounds the hunks Load keeps of a diff read as text or
+// of base...head (a review anchors its comments and suggests changes on them), counted as
 // what they hold: a file's paths and record, each hunk's, and its lines'
 // text and 48 bytes a line: past it a file is indexed, and not kept.
 const MaxKeptHunkBytes = 16 << 20
 
 // Load reads the changes and indexes the lines that count by Mode, by paths
 // relative to Root; the index is nil with NoFilter. A diff file is read as
-// it streams: the index is made a file at a time, and the files are kept
-// within MaxKeptHunkBytes.
+// it streams, and base...head as it is diffed: the index is made a file at
+// a time, and the files are kept within MaxKeptHunkBytes.
 func (c *Changes) Load(ctx context.Context) ([]diff.File, *diff.Index, error) {
 	if err := c.Check(); err != nil {
 		return nil, nil, err
