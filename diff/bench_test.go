@@ -90,6 +90,110 @@ func BenchmarkRevisions(b *testing.B) {
 	}
 }
 
+// BenchmarkTreeWalk diffs two commits of a repository of 100,000 files in
+// 1,000 directories (made once with git fast-import, repacked, and kept in
+// the temp dir), handing the files on one at a time as recap diff --base does: one
+// commit changes every tenth file, moves 1,000 to other directories (exact
+// renames), deletes 1,000 and adds 1,000; the next changes every file. It
+// reports the most heap in use during the diff (peak-MB), the files
+// neither held nor viewed.
+func BenchmarkTreeWalk(b *testing.B) {
+	if _, err := exec.LookPath("git"); err != nil {
+		b.Skip("git is not installed: it is needed to generate the repository")
+	}
+	const files = 100_000
+	dir := filepath.Join(os.TempDir(), fmt.Sprintf("recap-bench-treewalk-%d", files))
+	if _, err := os.Stat(filepath.Join(dir, ".git", "recap-complete")); err != nil {
+		os.RemoveAll(dir)
+		if err := treeWalkRepo(dir, files); err != nil {
+			b.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, ".git", "recap-complete"), nil, 0o644)
+	}
+	repo, err := diff.Open(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name, from, to string
+		want           int
+	}{
+		{"10000-changed-1000-renamed", "HEAD~2", "HEAD~1", files/10 + 3000},
+		{"100000-changed", "HEAD~1", "HEAD", files},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			defer reportCPU(b)()
+			var peak uint64
+			for i := 0; i < b.N; i++ {
+				peak = max(peak, reportstest.PeakHeap(func() {
+					n := 0
+					if err := repo.EachBetween(context.Background(), c.from, c.to, func(*diff.File) error {
+						n++
+						return nil
+					}); err != nil || n != c.want {
+						b.Fatalf("%v, %d files, want %d", err, n, c.want)
+					}
+				}))
+			}
+			b.ReportMetric(float64(peak)/(1<<20), "peak-MB")
+		})
+	}
+}
+
+// treeWalkRepo makes BenchmarkTreeWalk's repository in dir.
+func treeWalkRepo(dir string, n int) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	if out, err := exec.Command("git", "-C", dir, "init", "-q", "-b", "main").CombinedOutput(); err != nil {
+		return fmt.Errorf("git init: %v: %s", err, out)
+	}
+	cmd := exec.Command("git", "-C", dir, "fast-import", "--quiet", "--done")
+	var in bytes.Buffer
+	file := func(path, content string) {
+		fmt.Fprintf(&in, "M 100644 inline %s\ndata %d\n%s\n", path, len(content), content)
+	}
+	name := func(i int) string { return fmt.Sprintf("src/d%d/F%d.java", i%1000, i) }
+	body := func(i, v int) string {
+		return fmt.Sprintf("package d%d;\n\nclass F%d {\n    int value = %d;\n    int other = %d;\n}\n", i%1000, i, v, i)
+	}
+	for c := 0; c < 3; c++ {
+		fmt.Fprintf(&in, "commit refs/heads/main\ncommitter Dev <dev@example.com> %d +0000\ndata 6\ncommit\n", 1_700_000_000+c)
+		for i := 0; i < n; i++ {
+			switch {
+			case c == 0:
+				file(name(i), body(i, 0))
+			case c == 2: // every file changed, the moved and deleted ones back
+				file(name(i), body(i, 2))
+			case i%100 == 1: // moved
+				fmt.Fprintf(&in, "D %s\n", name(i))
+				file(fmt.Sprintf("moved/d%d/F%d.java", i%1000, i), body(i, 0))
+			case i%100 == 2: // deleted
+				fmt.Fprintf(&in, "D %s\n", name(i))
+			case i%10 == 0:
+				file(name(i), body(i, 1))
+			}
+		}
+		if c == 1 {
+			for i := 0; i < n/100; i++ {
+				file(fmt.Sprintf("added/A%d.java", i), fmt.Sprintf("class A%d {}\n", i))
+			}
+		}
+	}
+	in.WriteString("done\n")
+	cmd.Stdin = &in
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("git fast-import: %v: %s", err, out)
+	}
+	// packed as git gc packs a repository (fast-import's deltas are
+	// chains in the order of the import)
+	if out, err := exec.Command("git", "-C", dir, "repack", "-adfq").CombinedOutput(); err != nil {
+		return fmt.Errorf("git repack: %v: %s", err, out)
+	}
+	return nil
+}
+
 // BenchmarkLargeFile diffs a file of a million lines (26 MB, past
 // MaxDiffBytes: streamed and summarized), with one line in a thousand
 // changed and wholly rewritten, and with the whitespace-blind changed lines

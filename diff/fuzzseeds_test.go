@@ -6,5 +6,6 @@ import (
 	"github.com/recap-dev/recap/reports/reportstest"
 )
 
-// TestFuzzSeedsAlone: FuzzParse (diff text) runs on seeds of the checkout without ../shared.
+// TestFuzzSeedsAlone: FuzzParse (diff text) and FuzzSimilarityLikeGoGit run
+// on seeds of the checkout without ../shared.
 func TestFuzzSeedsAlone(t *testing.T) { reportstest.FuzzSeedsAlone(t, 3) }

@@ -13,7 +13,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"syscall"
 
 	"github.com/go-git/go-billy/v5"
@@ -23,6 +22,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/storer"
+	gitstorage "github.com/go-git/go-git/v5/storage"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
 )
@@ -34,153 +34,261 @@ const renameScore = 50
 // head, as git diff base...head shows it (renames detected as git does by
 // default). head "" is HEAD.
 func (r *Repo) Revisions(ctx context.Context, base, head string) ([]File, error) {
-	return r.diffTrees(ctx, base, head, "...", func(hc *object.Commit, st *storage) (*object.Tree, error) {
-		return r.mergeBaseTree(hc, head, base, st.s)
-	})
+	return collect(func(fn func(*File) error) error { return r.EachRevision(ctx, base, head, fn) })
+}
+
+// EachRevision gives fn the files of [Repo.Revisions] one at a time, in
+// their order, as they are diffed: the files are never all held. An error
+// of fn stops the diff and is returned as it is.
+func (r *Repo) EachRevision(ctx context.Context, base, head string, fn func(*File) error) error {
+	return r.eachTreeDiff(ctx, base, head, "...", func(r *Repo, hc *object.Commit) (*object.Tree, error) {
+		return r.mergeBaseTree(hc, head, base, nil)
+	}, fn)
 }
 
 // Between returns what changed from revision from to revision to, as git
 // diff from to shows it (no merge base; renames detected).
 func (r *Repo) Between(ctx context.Context, from, to string) ([]File, error) {
-	return r.diffTrees(ctx, from, to, " ", func(_ *object.Commit, st *storage) (*object.Tree, error) {
+	return collect(func(fn func(*File) error) error { return r.EachBetween(ctx, from, to, fn) })
+}
+
+// EachBetween gives fn the files of [Repo.Between] one at a time, as
+// [Repo.EachRevision] does.
+func (r *Repo) EachBetween(ctx context.Context, from, to string, fn func(*File) error) error {
+	return r.eachTreeDiff(ctx, from, to, " ", func(r *Repo, _ *object.Commit) (*object.Tree, error) {
 		fc, err := r.Commit(from)
 		if err != nil {
 			return nil, err
 		}
-		if fc, err = object.GetCommit(st.s, fc.Hash); err != nil {
-			return nil, err
-		}
 		return fc.Tree()
-	})
+	}, fn)
 }
 
-// diffTrees diffs the tree fromTree gives (for head's commit) to head's.
-func (r *Repo) diffTrees(ctx context.Context, base, head, sep string, fromTree func(*object.Commit, *storage) (*object.Tree, error)) (_ []File, err error) {
+func collect(each func(fn func(*File) error) error) ([]File, error) {
+	var files []File
+	if err := each(func(f *File) error {
+		files = append(files, *f)
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	return files, nil
+}
+
+// callerError is an error of the caller's fn, handed back as it is.
+type callerError struct{ err error }
+
+func (e callerError) Error() string { return e.err.Error() }
+
+// eachTreeDiff diffs the tree fromTree gives (for head's commit) to
+// head's, handing fn each file in path order. The trees are walked twice:
+// once for the added and deleted files alone (kept compactly, for the
+// renames), then again to diff each changed file and hand it on, on up to
+// diffWorkers goroutines, in order.
+func (r *Repo) eachTreeDiff(ctx context.Context, base, head, sep string, fromTree func(*Repo, *object.Commit) (*object.Tree, error), fn func(*File) error) (err error) {
 	defer recovered(&err)
 	if head == "" {
 		head = "HEAD"
 	}
-	// Objects are read through storages of the diff's own, which keep the
-	// pack files open (go-git's default opens a pack for every object read).
+	// Objects are read through a storage of the diff's own, which keeps
+	// the pack files open (go-git's default opens a pack for every object
+	// read), and so are the revisions: each storage holds the pack's index
+	// and a map of its offsets, tens of MB in a large repository.
 	st := r.storage(r.objects)
 	defer st.close()
+	if full, ok := st.s.(gitstorage.Storer); ok && st.own {
+		if g, err := git.Open(full, nil); err == nil {
+			rr := *r
+			rr.repo = g
+			r = &rr
+		}
+	}
 	hc, err := r.Commit(head)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	if hc, err = object.GetCommit(st.s, hc.Hash); err != nil {
-		return nil, err
-	}
-	from, err := fromTree(hc, st)
+	from, err := fromTree(r, hc)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	to, err := hc.Tree()
-	if err != nil {
-		return nil, err
+	wrap := func(err error) error {
+		var ce callerError
+		if errors.As(err, &ce) {
+			return ce.err
+		}
+		if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			return err
+		}
+		return fmt.Errorf("diff of %s%s%s: %w", base, sep, head, err)
 	}
-	changes, err := object.DiffTreeWithOptions(ctx, from, to, &object.DiffTreeOptions{DetectRenames: true, RenameScore: renameScore})
-	if err != nil {
-		return nil, fmt.Errorf("diff of %s%s%s: %w", base, sep, head, err)
+	var added, deleted sides
+	n := 0
+	if err := walkTrees(ctx, st.s, from.Hash, hc.TreeHash, func(c treeChange) error {
+		n++
+		switch {
+		case c.split:
+		case !c.from.present():
+			added.add(c.to)
+		case !c.to.present():
+			deleted.add(c.from)
+		}
+		return nil
+	}); err != nil {
+		return wrap(err)
 	}
-	changes = splitTypeChanges(changes)
-	files, err := r.changeFiles(ctx, changes, st)
-	if err != nil {
-		return nil, fmt.Errorf("diff of %s%s%s: %w", base, sep, head, err)
+	if err := detectRenames(ctx, st.s, &added, &deleted); err != nil {
+		return wrap(err)
 	}
-	sortFiles(files)
-	return files, nil
+	return wrap(r.emit(ctx, st, from.Hash, hc.TreeHash, n, &added, &deleted, fn))
 }
 
-// splitTypeChanges makes a path that changed its kind (a file became a
-// symbolic link or a submodule, or the other way) a deletion and an
-// addition, as git shows it.
-func splitTypeChanges(changes object.Changes) object.Changes {
-	var out object.Changes
-	for _, c := range changes {
-		if c.From.Name != "" && c.To.Name != "" && kindOf(c.From.TreeEntry.Mode) != kindOf(c.To.TreeEntry.Mode) {
-			out = append(out, &object.Change{From: c.From}, &object.Change{To: c.To})
-			continue
-		}
-		out = append(out, c)
+// emit walks the trees again, turns each change into a File (a deletion
+// renamed is left out, its addition made the rename) and hands it to fn.
+func (r *Repo) emit(ctx context.Context, st *storage, from, to plumbing.Hash, n int, added, deleted *sides, fn func(*File) error) error {
+	ai, di := 0, 0
+	walk := func(ctx context.Context, s storer.EncodedObjectStorer, each func(treeChange) error) error {
+		return walkTrees(ctx, s, from, to, func(c treeChange) error {
+			switch {
+			case c.split:
+			case !c.from.present():
+				if ai >= len(added.recs) || added.path(ai) != c.to.path {
+					return fmt.Errorf("%s: the trees changed while they were read", c.to.path)
+				}
+				if k := added.recs[ai].pair; k >= 0 {
+					c.from = deleted.entry(int(k))
+				}
+				ai++
+			case !c.to.present():
+				if di >= len(deleted.recs) || deleted.path(di) != c.from.path {
+					return fmt.Errorf("%s: the trees changed while they were read", c.from.path)
+				}
+				renamed := deleted.recs[di].pair != -1
+				di++
+				if renamed {
+					return nil
+				}
+			}
+			return each(c)
+		})
 	}
-	return out
+	workers := min(runtime.GOMAXPROCS(0), diffWorkers, n/minPerWorker+1)
+	if workers <= 1 || !st.own {
+		return walk(ctx, st.s, func(c treeChange) error {
+			f, err := changeFile(ctx, st.s, c, r.ChangedLines)
+			if err != nil {
+				return err
+			}
+			if err := fn(&f); err != nil {
+				return callerError{err}
+			}
+			return nil
+		})
+	}
+	return r.emitParallel(ctx, st, workers, walk, fn)
 }
+
+// job is a change being diffed; done is closed when f or err is set.
+type job struct {
+	c    treeChange
+	f    File
+	err  error
+	done chan struct{}
+}
+
+// emitParallel diffs the changes walk gives on workers goroutines, which
+// read objects one at a time through the diff's storage, and hands the
+// files to fn in the walk's order, with at most diffWindow files a worker
+// in flight.
+func (r *Repo) emitParallel(ctx context.Context, st *storage, workers int, walk func(context.Context, storer.EncodedObjectStorer, func(treeChange) error) error, fn func(*File) error) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	// One storage for the walk and the workers: each storage keeps the
+	// pack's index and a map of its offsets, tens of MB in a large
+	// repository.
+	objects := &lockedObjects{EncodedObjectStorer: st.s}
+	window := diffWindow * workers
+	jobs, order := make(chan *job, window), make(chan *job, window)
+	var walkErr error
+	walked := make(chan struct{})
+	go func() {
+		defer close(walked)
+		defer close(order)
+		defer close(jobs)
+		defer recovered(&walkErr)
+		walkErr = walk(ctx, objects, func(c treeChange) error {
+			j := &job{c: c, done: make(chan struct{})}
+			select {
+			case order <- j:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+			select {
+			case jobs <- j:
+			case <-ctx.Done():
+				j.err = ctx.Err()
+				close(j.done)
+				return ctx.Err()
+			}
+			return nil
+		})
+	}()
+	var wg sync.WaitGroup
+	wg.Add(workers)
+	for range workers {
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				if err := ctx.Err(); err != nil {
+					j.err = err
+				} else {
+					j.f, j.err = changeFile(ctx, objects, j.c, r.ChangedLines)
+				}
+				close(j.done)
+			}
+		}()
+	}
+	var first error
+	for j := range order {
+		if first != nil {
+			continue // draining
+		}
+		<-j.done
+		if j.err == nil {
+			if err := fn(&j.f); err != nil {
+				j.err = callerError{err}
+			}
+		}
+		if j.err != nil {
+			first = j.err
+			cancel()
+		}
+		j.f = File{}
+	}
+	<-walked
+	wg.Wait()
+	if first != nil {
+		return first
+	}
+	return walkErr
+}
+
+// diffWorkers bounds the goroutines of a revision diff; each takes at least
+// minPerWorker files. diffWindow is the files in flight for each.
+const (
+	diffWorkers  = 4
+	minPerWorker = 32
+	diffWindow   = 4
+)
 
 // kindOf is a mode's kind: a file (executable or not), a link, a submodule.
 func kindOf(m filemode.FileMode) filemode.FileMode {
-	if m == filemode.Executable || m == filemode.Deprecated {
+	if isRegular(m) {
 		return filemode.Regular
 	}
 	return m
 }
 
-// changeFiles diffs the changed files on up to diffWorkers goroutines, each
-// reading blobs through a storage of its own (go-git's are not safe to
-// share, and their caches are small next to the work).
-func (r *Repo) changeFiles(ctx context.Context, changes object.Changes, st *storage) ([]File, error) {
-	files := make([]File, len(changes))
-	workers := min(runtime.GOMAXPROCS(0), diffWorkers, len(changes)/minPerWorker+1)
-	if workers <= 1 || !st.own {
-		for i, c := range changes {
-			var err error
-			if files[i], err = changeFile(ctx, st.s, c, r.ChangedLines); err != nil {
-				return nil, err
-			}
-		}
-		return files, nil
-	}
-	var (
-		next   atomic.Int64
-		wg     sync.WaitGroup
-		errMu  sync.Mutex
-		first  error
-		failed atomic.Bool
-	)
-	work := func(s storer.EncodedObjectStorer) {
-		defer wg.Done()
-		for !failed.Load() {
-			i := int(next.Add(1)) - 1
-			if i >= len(changes) {
-				return
-			}
-			f, err := changeFile(ctx, s, changes[i], r.ChangedLines)
-			if err != nil {
-				errMu.Lock()
-				if first == nil {
-					first = err
-				}
-				errMu.Unlock()
-				failed.Store(true)
-				return
-			}
-			files[i] = f
-		}
-	}
-	wg.Add(workers)
-	go work(st.s)
-	for range workers - 1 {
-		w := r.storage(st.cache)
-		go func() {
-			defer w.close()
-			work(w.s)
-		}()
-	}
-	wg.Wait()
-	if first != nil {
-		return nil, first
-	}
-	return files, nil
-}
-
-// diffWorkers bounds the goroutines of a revision diff; each takes at least
-// minPerWorker files.
-const (
-	diffWorkers  = 4
-	minPerWorker = 32
-)
-
-// storage is an object storage for one goroutine.
+// storage is the object storage of one diff.
 type storage struct {
 	s     storer.EncodedObjectStorer
 	cache cache.Object
@@ -189,10 +297,9 @@ type storage struct {
 
 // storage opens the repository's objects again, keeping pack files open,
 // reading an object larger than MaxDiffBytes as a stream (go-git reads
-// others whole), with a cache of objects that goroutines share (it locks; the objects in
-// it are not changed once read): a delta's base read by one is there for
-// the others. Without a file system behind the repository it is the
-// repository's own storage.
+// others whole), with a cache of objects that storages share (it locks;
+// the objects in it are not changed once read). Without a file system
+// behind the repository it is the repository's own storage.
 func (r *Repo) storage(c cache.Object) *storage {
 	if fs, ok := r.repo.Storer.(*filesystem.Storage); ok {
 		s := filesystem.NewStorageWithOptions(fs.Filesystem(), c, filesystem.Options{KeepDescriptors: true, LargeObjectThreshold: MaxDiffBytes})
@@ -207,31 +314,31 @@ func (s *storage) close() {
 	}
 }
 
-// changeFile turns one tree change into a File with git's hunks.
-func changeFile(ctx context.Context, s storer.EncodedObjectStorer, c *object.Change, changed bool) (_ File, err error) {
+// changeFile turns one change of the trees into a File with git's hunks.
+func changeFile(ctx context.Context, s storer.EncodedObjectStorer, c treeChange, changed bool) (_ File, err error) {
 	defer recovered(&err) // it runs on the diff's own goroutines
 	if err := ctx.Err(); err != nil {
 		return File{}, err
 	}
 	var f File
-	if c.From.Name != "" {
-		f.OldPath, f.OldMode = c.From.Name, uint32(c.From.TreeEntry.Mode)
+	if c.from.present() {
+		f.OldPath, f.OldMode = c.from.path, uint32(c.from.mode)
 	}
-	if c.To.Name != "" {
-		f.NewPath, f.NewMode = c.To.Name, uint32(c.To.TreeEntry.Mode)
+	if c.to.present() {
+		f.NewPath, f.NewMode = c.to.path, uint32(c.to.mode)
 	}
 	f.Status = status(f.OldPath, f.NewPath)
-	if f.OldPath != "" && f.NewPath != "" && c.From.TreeEntry.Hash == c.To.TreeEntry.Hash {
+	if f.OldPath != "" && f.NewPath != "" && c.from.hash == c.to.hash {
 		return f, nil // a pure rename or a mode change: no content to diff
 	}
 	var old, cur blob
 	if f.OldPath != "" {
-		if old, err = entryBlob(s, c.From.TreeEntry); err != nil {
+		if old, err = entryBlob(s, c.from.mode, c.from.hash); err != nil {
 			return f, fmt.Errorf("%s: %w", f.OldPath, err)
 		}
 	}
 	if f.NewPath != "" {
-		if cur, err = entryBlob(s, c.To.TreeEntry); err != nil {
+		if cur, err = entryBlob(s, c.to.mode, c.to.hash); err != nil {
 			return f, fmt.Errorf("%s: %w", f.NewPath, err)
 		}
 	}
@@ -244,11 +351,11 @@ func changeFile(ctx context.Context, s storer.EncodedObjectStorer, c *object.Cha
 // entryBlob is the content of a tree entry as git diffs it: a file's or a
 // symbolic link's blob (the link's target), or a submodule's commit as
 // git writes it ("Subproject commit …").
-func entryBlob(s storer.EncodedObjectStorer, e object.TreeEntry) (blob, error) {
-	if e.Mode == filemode.Submodule {
-		return textBlob(subproject(e.Hash)), nil
+func entryBlob(s storer.EncodedObjectStorer, mode filemode.FileMode, h plumbing.Hash) (blob, error) {
+	if mode == filemode.Submodule {
+		return textBlob(subproject(h)), nil
 	}
-	b, err := object.GetBlob(s, e.Hash)
+	b, err := object.GetBlob(s, h)
 	if err != nil {
 		return blob{}, err
 	}
@@ -319,16 +426,11 @@ func (r *Repo) WorkingTreeSince(ctx context.Context, rev string) (_ []File, err 
 		if tree, err = r.mergeBaseTree(head, "HEAD", rev, nil); err != nil {
 			return nil, err
 		}
-		changes, err := object.DiffTreeWithOptions(ctx, tree, headTree, nil)
-		if err != nil {
+		if err := walkTrees(ctx, r.repo.Storer, tree.Hash, headTree.Hash, func(c treeChange) error {
+			paths[c.path()] = true
+			return nil
+		}); err != nil {
 			return nil, fmt.Errorf("diff of %s...HEAD: %w", rev, err)
-		}
-		for _, c := range changes {
-			for _, name := range []string{c.From.Name, c.To.Name} {
-				if name != "" {
-					paths[name] = true
-				}
-			}
 		}
 	}
 	// go-git's status does not look into submodules: a submodule checked
@@ -351,7 +453,7 @@ func (r *Repo) WorkingTreeSince(ctx context.Context, rev string) (_ []File, err 
 		var oldHash plumbing.Hash
 		if entry, err := tree.FindEntry(p); err == nil && (entry.Mode.IsFile() || entry.Mode == filemode.Submodule) {
 			oldMode, oldHash = uint32(entry.Mode), entry.Hash
-			if old, err = entryBlob(st2.s, *entry); err != nil {
+			if old, err = entryBlob(st2.s, entry.Mode, entry.Hash); err != nil {
 				return nil, fmt.Errorf("%s: %w", p, err)
 			}
 		}

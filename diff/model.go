@@ -198,6 +198,18 @@ func (l Line) Unified() string {
 // the repository's top level) and makes their paths relative to it: the
 // changes as seen from a subdirectory.
 func Under(files []File, dir string) []File {
+	var out []File
+	for _, f := range files {
+		if UnderFile(&f, dir) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// UnderFile makes f's paths relative to directory dir, as [Under] does;
+// false when neither is under it.
+func UnderFile(f *File, dir string) bool {
 	prefix := strings.TrimSuffix(dir, "/") + "/"
 	rel := func(p string) string {
 		if strings.HasPrefix(p, prefix) {
@@ -205,12 +217,6 @@ func Under(files []File, dir string) []File {
 		}
 		return ""
 	}
-	var out []File
-	for _, f := range files {
-		f.OldPath, f.NewPath = rel(f.OldPath), rel(f.NewPath)
-		if f.OldPath != "" || f.NewPath != "" {
-			out = append(out, f)
-		}
-	}
-	return out
+	f.OldPath, f.NewPath = rel(f.OldPath), rel(f.NewPath)
+	return f.OldPath != "" || f.NewPath != ""
 }

@@ -22,10 +22,10 @@ import (
 	"github.com/recap-dev/recap/internal/content"
 )
 
-// objectCache is the bytes of git objects a Repo keeps read (go-git's
-// default is 96 MiB): objects larger than MaxDiffBytes are streamed and
-// never kept.
-const objectCache = 32 * cache.MiByte
+// objectCache is the bytes of git objects a Repo keeps read, counted with
+// what each holds beside its content (go-git's default is 96 MiB of
+// content): objects larger than MaxDiffBytes are streamed and never kept.
+const objectCache = 32 << 20
 
 // Repo is a git repository read with go-git: no git binary is needed.
 type Repo struct {
@@ -79,7 +79,7 @@ func Open(dir string) (*Repo, error) {
 		}
 		return nil, fmt.Errorf("opening the git repository at %s: %w", top, err)
 	}
-	return &Repo{repo: r, Root: top, objects: cache.NewObjectLRU(objectCache), opened: o, top: o.roots[0],
+	return &Repo{repo: r, Root: top, objects: newObjectLRU(objectCache), opened: o, top: o.roots[0],
 		dir: abs, sub: below(top, abs)}, nil
 }
 

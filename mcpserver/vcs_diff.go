@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/recap-dev/recap/diff"
 	"github.com/recap-dev/recap/pipeline"
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/summarize"
@@ -52,11 +53,17 @@ func (s *Server) diff(ctx context.Context, in *DiffIn) (answer, error) {
 	if err != nil {
 		return nil, gitError(s.name(ctx, ToolDiff), err)
 	}
-	files, repo, err := ch.Diff(ctx)
-	if err != nil {
+	// The view is built a file at a time, as the files are diffed.
+	b := summarize.NewDiffViewBuilder(summarize.DiffOptions{MaxHunks: in.MaxHunks, Paths: globs, Spell: argSpelling{}})
+	sub := ch.Repo.Sub(s.root.dir) // the root's place in its repository
+	if _, err := ch.Each(ctx, func(f *diff.File) error {
+		if sub != "" && !diff.UnderFile(f, sub) {
+			return nil
+		}
+		b.Add(f)
+		return nil
+	}); err != nil {
 		return nil, gitError(s.name(ctx, ToolDiff), err)
 	}
-	files = pipeline.Under(repo, s.root.dir, files)
-	v := summarize.NewDiffView(files, summarize.DiffOptions{MaxHunks: in.MaxHunks, Paths: globs, Spell: argSpelling{}})
-	return &diffAnswer{v: v}, nil
+	return &diffAnswer{v: b.View()}, nil
 }

@@ -110,16 +110,16 @@ func (c *Changes) Check() error {
 	return nil
 }
 
-// MaxKeptHunkBytes bounds the hunks Load keeps of a diff read as text
-// (a review anchors its comments and suggests changes on them), counted as
+// MaxKeptHunkBytes bounds the hunks Load keeps of a diff read as text or
+// of base...head (a review anchors its comments and suggests changes on them), counted as
 // what they hold: a file's paths and record, each hunk's, and its lines'
 // text and 48 bytes a line: past it a file is indexed, and not kept.
 const MaxKeptHunkBytes = 16 << 20
 
 // Load reads the changes and indexes the lines that count by Mode, by paths
 // relative to Root; the index is nil with NoFilter. A diff file is read as
-// it streams: the index is made a file at a time, and the files are kept
-// within MaxKeptHunkBytes.
+// it streams, and base...head as it is diffed: the index is made a file at
+// a time, and the files are kept within MaxKeptHunkBytes.
 func (c *Changes) Load(ctx context.Context) ([]diff.File, *diff.Index, error) {
 	if err := c.Check(); err != nil {
 		return nil, nil, err
@@ -143,6 +143,39 @@ func (c *Changes) Load(ctx context.Context) ([]diff.File, *diff.Index, error) {
 		}
 		return files, idx, nil
 	}
+	var repo *diff.Repo
+	var files []diff.File
+	if c.Base != "" {
+		// base...head is read as it is diffed, as a diff file is: the
+		// index made a file at a time, the files kept within
+		// MaxKeptHunkBytes.
+		idx := c.newIndex(nil)
+		kept := 0
+		var err error
+		repo, err = c.each(ctx, true, func(repo *diff.Repo) func(*diff.File) error {
+			sub := repo.Sub(c.Root)
+			return func(f *diff.File) error {
+				if sub != "" && !diff.UnderFile(f, sub) {
+					return nil
+				}
+				if idx != nil {
+					idx.Add(f)
+				}
+				if cost := hunkBytes(f); kept+cost <= MaxKeptHunkBytes {
+					kept += cost
+					files = append(files, *f)
+				}
+				return nil
+			}
+		})
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := c.loadLines(ctx, repo); err != nil {
+			return nil, nil, err
+		}
+		return files, idx, nil
+	}
 	files, repo, err := c.read(ctx, true)
 	if err != nil {
 		return nil, nil, err
@@ -150,6 +183,14 @@ func (c *Changes) Load(ctx context.Context) ([]diff.File, *diff.Index, error) {
 	if repo != nil {
 		files = Under(repo, c.Root, files)
 	}
+	if err := c.loadLines(ctx, repo); err != nil {
+		return nil, nil, err
+	}
+	return files, c.newIndex(files), nil
+}
+
+// loadLines reads the map of the findings' lines From→Head, given From.
+func (c *Changes) loadLines(ctx context.Context, repo *diff.Repo) error {
 	if c.From != "" && repo != nil {
 		head := c.Head
 		if head == "" {
@@ -157,11 +198,11 @@ func (c *Changes) Load(ctx context.Context) ([]diff.File, *diff.Index, error) {
 		}
 		moved, err := repo.Between(ctx, c.From, head)
 		if err != nil {
-			return nil, nil, err
+			return err
 		}
 		c.lines = diff.NewLineMap(Under(repo, c.Root, moved))
 	}
-	return files, c.newIndex(files), nil
+	return nil
 }
 
 // newIndex indexes files by Mode (nil with NoFilter).
@@ -207,14 +248,18 @@ func (c *Changes) Diff(ctx context.Context) (files []diff.File, repo *diff.Repo,
 }
 
 // Each gives the changes' files to fn one at a time, as [Changes.Diff]
-// reads them: a diff file as it streams, keeping nothing; a repository's
-// diff once it is read (repo is nil for a diff file).
+// reads them: a diff file as it streams, and base...head as it is diffed,
+// keeping nothing; the working tree's diff once it is read (repo is nil
+// for a diff file).
 func (c *Changes) Each(ctx context.Context, fn func(*diff.File) error) (repo *diff.Repo, err error) {
 	if err := c.Check(); err != nil {
 		return nil, err
 	}
 	if c.DiffFile != "" {
 		return nil, EachDiff(ctx, c.DiffFile, c.Stdin, fn)
+	}
+	if c.Base != "" {
+		return c.each(ctx, false, func(*diff.Repo) func(*diff.File) error { return fn })
 	}
 	files, repo, err := c.read(ctx, false)
 	if err != nil {
@@ -228,6 +273,32 @@ func (c *Changes) Each(ctx context.Context, fn func(*diff.File) error) (repo *di
 	return repo, nil
 }
 
+// each opens the repository and hands base...head's files, as they are
+// diffed, to the function made for it.
+func (c *Changes) each(ctx context.Context, changedLines bool, fn func(*diff.Repo) func(*diff.File) error) (*diff.Repo, error) {
+	repo, err := c.open()
+	if err != nil {
+		return nil, err
+	}
+	repo.ChangedLines = changedLines
+	head := c.Head
+	if head == "" {
+		head = "HEAD"
+	}
+	if err := repo.EachRevision(ctx, c.Base, head, fn(repo)); err != nil {
+		return nil, err
+	}
+	return repo, nil
+}
+
+// open opens the repository of Root, or reopens Repo.
+func (c *Changes) open() (*diff.Repo, error) {
+	if c.Repo != nil {
+		return c.Repo.Reopen()
+	}
+	return diff.Open(c.Root)
+}
+
 // read reads the diff; changedLines asks a repository for the
 // whitespace-blind changed lines of whole files too (see diff.Repo).
 func (c *Changes) read(ctx context.Context, changedLines bool) ([]diff.File, *diff.Repo, error) {
@@ -235,13 +306,7 @@ func (c *Changes) read(ctx context.Context, changedLines bool) ([]diff.File, *di
 		files, err := ParseDiff(c.DiffFile, c.Stdin)
 		return files, nil, err
 	}
-	var repo *diff.Repo
-	var err error
-	if c.Repo != nil {
-		repo, err = c.Repo.Reopen()
-	} else {
-		repo, err = diff.Open(c.Root)
-	}
+	repo, err := c.open()
 	if err != nil {
 		return nil, nil, err
 	}

@@ -1,6 +1,7 @@
 package hostile
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -8,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -169,5 +171,118 @@ func diffCasesMemory() []Case {
 				return nil
 			},
 		},
+		{
+			Name: "diff: 300,000 changed files between two commits", Tools: []string{"git"}, Size: 10_000, Full: 300_000, Bound: AnyBound,
+			Make: func(dir string, size int64) ([]string, io.Reader, string, error) {
+				repo, err := manyFilesRepo(filepath.Join(dir, "repo"), int(size))
+				if err != nil {
+					return nil, nil, "", err
+				}
+				return []string{"diff", "--repo", repo, "--base", "HEAD~1", "--format", "json"}, nil,
+					fmt.Sprintf("a repository made by git fast-import: two commits of %d files of one line (`src/dN/fM.java`), every file changed", size), nil
+			},
+			Check: func(r *Result) error {
+				v, err := diffView(r)
+				if err != nil {
+					return err
+				}
+				if v.Summary.Files != int(r.size) || v.Summary.Hunks != int(r.size) || v.Summary.Added != int(r.size) || v.Summary.Deleted != int(r.size) {
+					return fmt.Errorf("summary %+v; want every file counted, a line changed in each", v.Summary)
+				}
+				return nil
+			},
+		},
+		{
+			Name: "findings --changed-only --base: 300,000 changed files", Tools: []string{"git"}, Size: 10_000, Full: 300_000, Bound: AnyBound,
+			Make: func(dir string, size int64) ([]string, io.Reader, string, error) {
+				repo, err := manyFilesRepo(filepath.Join(dir, "repo"), int(size))
+				if err != nil {
+					return nil, nil, "", err
+				}
+				if err := manyFilesReport(dir); err != nil {
+					return nil, nil, "", err
+				}
+				return []string{"findings", "--changed-only", "--repo", repo, "--base", "HEAD~1", "--rev", "HEAD", "--format", "json", "report.xml"}, nil,
+					fmt.Sprintf("two commits of %d files of one line, every file changed; findings on a changed line and below it", size), nil
+			},
+			Check: func(r *Result) error {
+				var s summary
+				if r.Code != 0 || json.Unmarshal(r.Stdout, &s) != nil {
+					return fmt.Errorf("exit %d (%s)", r.Code, firstLine(r.Stderr))
+				}
+				if len(s.Findings) != 1 || s.Findings[0].Line != 1 {
+					return fmt.Errorf("%d findings kept; want the one on line 1", len(s.Findings))
+				}
+				return nil
+			},
+		},
+		{
+			Name: "review --base: 300,000 changed files", Tools: []string{"git"}, Size: 10_000, Full: 300_000, Bound: AnyBound,
+			Make: func(dir string, size int64) ([]string, io.Reader, string, error) {
+				repo, err := manyFilesRepo(filepath.Join(dir, "repo"), int(size))
+				if err != nil {
+					return nil, nil, "", err
+				}
+				if err := manyFilesReport(dir); err != nil {
+					return nil, nil, "", err
+				}
+				return []string{"review", "--repo", repo, "--base", "HEAD~1", "--format", "markdown", "report.xml"}, nil,
+					fmt.Sprintf("two commits of %d files of one line, every file changed", size), nil
+			},
+			Check: func(r *Result) error {
+				if r.Code != 0 || !bytes.Contains(r.Stdout, []byte("### recap: 1 finding on changed lines")) {
+					return fmt.Errorf("exit %d (%s); want the finding on the changed line", r.Code, firstLine(r.Stderr))
+				}
+				return nil
+			},
+		},
 	}
+}
+
+// manyFilesReport writes report.xml for manyFilesRepo: a finding on the
+// changed line of src/d1/f1.java, another on its line 2, which is not.
+func manyFilesReport(dir string) error {
+	report := `<checkstyle version="8.36"><file name="src/d1/f1.java">` +
+		`<error line="1" severity="error" message="on line 1" source="x.Y"/>` +
+		`<error line="2" severity="error" message="on line 2" source="x.Y"/></file></checkstyle>`
+	return os.WriteFile(filepath.Join(dir, "report.xml"), []byte(report), 0o644)
+}
+
+// manyFilesRepo makes a repository in dir through git fast-import: a
+// commit of n files of one line (src/dN/fM.java, a thousand directories),
+// then one that changes the line of every file. No working tree is
+// checked out.
+func manyFilesRepo(dir string, n int) (string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	if err := git(dir, "init", "-q", "-b", "main"); err != nil {
+		return "", err
+	}
+	cmd := exec.Command("git", "-C", dir, "fast-import", "--quiet", "--done")
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return "", err
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		return "", err
+	}
+	w := bufio.NewWriterSize(stdin, 1<<20)
+	for c, value := range []int{1, 2} {
+		msg := fmt.Sprintf("commit %d", c+1)
+		fmt.Fprintf(w, "commit refs/heads/main\ncommitter Dev <dev@example.com> %d +0000\ndata %d\n%s\n", 1_700_000_000+c, len(msg), msg)
+		for i := 0; i < n; i++ {
+			content := fmt.Sprintf("class F%d { int v = %d; }\n", i, value)
+			fmt.Fprintf(w, "M 100644 inline src/d%d/f%d.java\ndata %d\n%s\n", i%1000, i, len(content), content)
+		}
+	}
+	fmt.Fprintf(w, "done\n")
+	werr := w.Flush()
+	stdin.Close()
+	if err := cmd.Wait(); err != nil {
+		return "", fmt.Errorf("git fast-import: %v: %s", err, stderr.String())
+	}
+	return dir, werr
 }
