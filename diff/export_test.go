@@ -28,7 +28,7 @@ func ParseWhole(name string, r io.Reader) ([]File, error) {
 	}
 	out := make([]File, 0, len(files))
 	for _, g := range files {
-		f := convertHeader(g)
+		f := convertHeader(g, false) // paths compared through SamePrefixes
 		for _, tf := range g.TextFragments {
 			h := Hunk{OldStart: int(tf.OldPosition), OldLines: int(tf.OldLines), NewStart: int(tf.NewPosition), NewLines: int(tf.NewLines)}
 			oldN, newN := h.OldStart, h.NewStart
@@ -69,4 +69,21 @@ func NewIndexHashed(files []File, hash func(string) uint64) *Index {
 		x.Add(&files[i])
 	}
 	return x
+}
+
+// SamePrefixes drops every leading a/ and b/ pair of each file's paths,
+// as many times as they are there: go-gitdiff read whole does not say
+// which files had git's header (whose a/ and b/ it drops itself) and which
+// a plain one, so ParseWhole's paths and ParseEach's are compared through
+// it (TestGitPathsKeepTheirA checks git's headers' paths).
+func SamePrefixes(fs []File) {
+	for i := range fs {
+		for {
+			before := fs[i].OldPath + "\x00" + fs[i].NewPath
+			stripPrefixes(&fs[i])
+			if fs[i].OldPath+"\x00"+fs[i].NewPath == before {
+				break
+			}
+		}
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -215,7 +216,10 @@ func FuzzParse(f *testing.F) {
 		for _, f := range files {
 			large = large || f.Large != nil
 		}
-		if d := cmp.Diff(want, files, cmpopts.EquateEmpty()); d != "" && !large {
+		got := slices.Clone(files)
+		diff.SamePrefixes(got)
+		diff.SamePrefixes(want)
+		if d := cmp.Diff(want, got, cmpopts.EquateEmpty()); d != "" && !large {
 			t.Fatalf("files differ from those read whole (-whole +streamed):\n%s", d)
 		}
 		x := diff.NewIndex(files)
@@ -268,6 +272,36 @@ func TestParseLargeFile(t *testing.T) {
 			x, y := diff.NewIndex(files), diff.NewIndex(whole)
 			if d := cmp.Diff(y.Lines("Big.java"), x.Lines("Big.java")); d != "" {
 				t.Errorf("changed lines (-read whole +large):\n%s", d)
+			}
+		})
+	}
+}
+
+// TestGitPathsKeepTheirA: git's header has dropped a/ and b/ already, so
+// a file under a directory named a or b keeps its whole path (a deleted
+// a/a was once read as "a").
+func TestGitPathsKeepTheirA(t *testing.T) {
+	tests := []struct {
+		name, text string
+		want       []string // each file's Path
+	}{
+		{"git, deleted a/a", "diff --git a/a/a b/a/a\ndeleted file mode 100644\nindex 587be6b..0000000\n--- a/a/a\n+++ /dev/null\n@@ -1 +0,0 @@\n-x\n", []string{"a/a"}},
+		{"git, modified b/x", "diff --git a/b/x b/b/x\nindex 1..2 100644\n--- a/b/x\n+++ b/b/x\n@@ -1 +1 @@\n-a\n+b\n", []string{"b/x"}},
+		{"plain, a/x", "--- a/a/x\t2020-01-01\n+++ b/a/x\t2020-01-02\n@@ -1 +1 @@\n-a\n+b\n", []string{"a/x"}},
+		{"plain after git", "diff --git a/a/y b/a/y\nindex 1..2 100644\n--- a/a/y\n+++ b/a/y\n@@ -1 +1 @@\n-a\n+b\n--- a/z\n+++ b/z\n@@ -1 +1 @@\n-q\n+r\n", []string{"a/y", "z"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			files, err := diff.Parse("t.diff", strings.NewReader(tt.text))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, f := range files {
+				got = append(got, f.Path())
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("paths %q, want %q", got, tt.want)
 			}
 		})
 	}

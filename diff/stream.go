@@ -219,7 +219,7 @@ func (p *streamParser) file(git bool) error {
 	if err != nil {
 		return err
 	}
-	f := convertHeader(g)
+	f := convertHeader(g, git)
 	b := fileBuilder{f: &f}
 	for {
 		l, err := p.lr.peek(0)
@@ -526,8 +526,10 @@ func isBase85(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || strings.IndexByte("!#$%&()*+-;<=>?@^_`{|}~", c) >= 0
 }
 
-// convertHeader makes a File of a header go-gitdiff read.
-func convertHeader(g *gitdiff.File) File {
+// convertHeader makes a File of a header go-gitdiff read; git says it
+// was git's (whose a/ and b/ go-gitdiff has dropped already: a path that
+// begins "a/" is the file's own).
+func convertHeader(g *gitdiff.File, git bool) File {
 	f := File{OldPath: g.OldName, NewPath: g.NewName, OldMode: uint32(g.OldMode), NewMode: uint32(g.NewMode), Binary: g.IsBinary}
 	if f.NewMode == 0 {
 		f.NewMode = f.OldMode // go-gitdiff leaves NewMode 0 when the mode did not change
@@ -544,7 +546,9 @@ func convertHeader(g *gitdiff.File) File {
 	default:
 		f.Status = Modified
 	}
-	stripPrefixes(&f)
+	if !git {
+		stripPrefixes(&f)
+	}
 	return f
 }
 
