@@ -486,17 +486,20 @@ func bugMessage(b *etree.Element) (msg, where string) {
 	return "", where
 }
 
-// spotbugsSeverity maps SpotBugs' bug rank, which measures how bad a bug is:
-// 1–4 (scariest) → error, 5–9 (scary) → warning, 10–20 (troubling, of concern)
-// → note. Reports without a rank (FindBugs before 2.0) fall back to priority,
-// SpotBugs' confidence: 1 (high) → error, 2 → warning, 3 and more → note.
+// spotbugsSeverity maps a bug's rank as SpotBugs' own SARIF output does
+// (spotbugs/src/main/java/edu/umd/cs/findbugs/sarif/Level.java, fromBugRank,
+// over BugRankCategory's bands; SpotBugs is LGPL-2.1): ranks 1–9 (scariest
+// and scary) → error, 10–14 (troubling) → warning, 15–20 (of concern) →
+// note. SpotBugs' SARIF ignores the priority; a report without a rank
+// (FindBugs before 2.0) falls back to it, SpotBugs' confidence: 1 (high) →
+// error, 2 → warning, 3 and more → note.
 func spotbugsSeverity(rank, priority int) reports.Severity {
 	switch {
-	case rank >= 1 && rank <= 4:
+	case rank >= 1 && rank <= 9:
 		return reports.SeverityError
-	case rank >= 5 && rank <= 9:
+	case rank >= 10 && rank <= 14:
 		return reports.SeverityWarning
-	case rank >= 10:
+	case rank >= 15:
 		return reports.SeverityNote
 	case priority == 1:
 		return reports.SeverityError

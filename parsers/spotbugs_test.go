@@ -44,8 +44,8 @@ func TestSpotBugsSourcePaths(t *testing.T) {
 	}
 	want := []string{
 		"NP_A error core/src/main/java/a/Found.java:12-13 Possible null pointer dereference",
-		"NP_B warning web/src/main/java/b/Unique.java:12-13 X",
-		"NP_C note c/Twice.java:12-13 X",
+		"NP_B error web/src/main/java/b/Unique.java:12-13 X",
+		"NP_C warning c/Twice.java:12-13 X",
 		"NP_D note d/Nowhere.java:12-13 X",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -65,9 +65,11 @@ func TestSpotBugsSeverity(t *testing.T) {
 		rank, priority int
 		want           reports.Severity
 	}{
+		// SpotBugs' SARIF levels (Level.fromBugRank): the priority plays no part.
 		{1, 3, reports.SeverityError}, {4, 3, reports.SeverityError},
-		{5, 1, reports.SeverityWarning}, {9, 1, reports.SeverityWarning},
-		{10, 1, reports.SeverityNote}, {20, 1, reports.SeverityNote},
+		{5, 3, reports.SeverityError}, {9, 1, reports.SeverityError},
+		{10, 1, reports.SeverityWarning}, {14, 3, reports.SeverityWarning},
+		{15, 1, reports.SeverityNote}, {20, 1, reports.SeverityNote},
 		{0, 1, reports.SeverityError}, {0, 2, reports.SeverityWarning}, {0, 3, reports.SeverityNote},
 	}
 	for _, tc := range tests {
