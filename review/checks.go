@@ -114,7 +114,8 @@ func BuildCheck(in CheckInput) *CheckRun {
 		run.Annotations = append(run.Annotations, annotation(&in.Findings[i]))
 	}
 	s := in.View.Summary
-	problems, sev, _ := render.ProblemCounts(&s)
+	problems, _, _ := render.ProblemCounts(&s)
+	sev := render.ProblemLevels(&s) // the annotations' levels
 	switch {
 	case s.Total == 0:
 		run.Title = "No findings " + in.Where
@@ -124,7 +125,7 @@ func BuildCheck(in CheckInput) *CheckRun {
 			english.Plural(s.Total, "finding", "findings"), in.Where, sev.Error, sev.Warning, sev.Note)
 	default:
 		run.Title = fmt.Sprintf("%s %s: %d error, %d warning, %d note", english.Plural(s.Total, "finding", "findings"), in.Where,
-			s.BySeverity.Error, s.BySeverity.Warning, s.BySeverity.Note)
+			s.ByLevel.Error, s.ByLevel.Warning, s.ByLevel.Note)
 	}
 	run.Summary = checkSummary(in, len(run.Annotations))
 	return run

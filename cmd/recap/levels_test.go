@@ -86,8 +86,8 @@ func TestLevelsFollowImpact(t *testing.T) {
 						continue
 					}
 					n++
-					if res.Level != "error" || res.Properties["toolLevel"] != "note" {
-						t.Errorf("the SQL injection: level %q, toolLevel %v; want error and note", res.Level, res.Properties["toolLevel"])
+					if res.Level != "error" || res.Properties["toolLevel"] != "warning" {
+						t.Errorf("the SQL injection: level %q, toolLevel %v; want error and warning (SpotBugs' level of rank 10)", res.Level, res.Properties["toolLevel"])
 					}
 					rule := run.Tool.Driver.Rules[res.RuleIndex]
 					if rule.ID != sqlRule || rule.Properties["security-severity"] != "8.0" || rule.Properties["securitySeverityFrom"] != "impact" {
@@ -123,8 +123,8 @@ func TestLevelsFollowImpact(t *testing.T) {
 			for _, f := range v.Findings {
 				if f.Rule == sqlRule {
 					n++
-					if f.Severity != "note" || f.Impact != "high" || f.SecuritySeverity != 0 {
-						t.Errorf("read back: %+v, want severity note, impact high, no security severity", f)
+					if f.Severity != "warning" || f.Impact != "high" || f.SecuritySeverity != 0 {
+						t.Errorf("read back: %+v, want severity warning, impact high, no security severity", f)
 					}
 				}
 			}
