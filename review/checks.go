@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/recap-dev/recap/diff"
 	"github.com/recap-dev/recap/internal/english"
 	"github.com/recap-dev/recap/internal/text"
 	"github.com/recap-dev/recap/reports"
@@ -86,6 +87,9 @@ type CheckInput struct {
 	Name       string
 	HeadSHA    string
 	Conclusion string
+	// Index, with changed lines only, is their index: the files a tool
+	// could not analyse are named when they changed (nil: every one).
+	Index *diff.Index
 }
 
 // CheckName is the check run's name: "recap: " and the tools of the
@@ -225,6 +229,7 @@ func checkSummary(in CheckInput, annotated int) string {
 			english.Plural(in.NotInHead, "finding is", "findings are"))
 	}
 	writeCounts(&b, in.View)
+	writeNotAnalysed(&b, in.View, in.Index)
 	fmt.Fprintf(&b, "Conclusion: **%s**.\n", in.Conclusion)
 	return text.CutRunes(b.String(), MaxCheckSummary)
 }
