@@ -15,7 +15,7 @@ import (
 
 // TestActionGatesOnImpact: the Action's fail-on is high by default; on the
 // sample that gate fails on the SQL injection (impact high, SpotBugs'
-// note) alone, and passes when the configuration excludes it.
+// warning) alone, and passes when the configuration excludes it.
 func TestActionGatesOnImpact(t *testing.T) {
 	root := reportstest.RepoRoot(t)
 	b, err := os.ReadFile(filepath.Join(root, "action.yml"))

@@ -9,8 +9,8 @@ import (
 	"github.com/recap-dev/recap/reports/reportstest"
 )
 
-// sqlInjection is the sample's SQL injection, which FindBugs reports as a
-// note (rank 10, SECURITY) while Checkstyle writes every nit as an error.
+// sqlInjection is the sample's SQL injection, which FindBugs ranks 10 (a
+// warning, as SpotBugs' SARIF maps it; SECURITY) while Checkstyle writes every nit as an error.
 const sqlInjection = "SQL_NONCONSTANT_STRING_PASSED_TO_EXECUTE"
 
 // TestWhatMattersFirst: on the sample (Checkstyle's sun_checks, PMD 7,

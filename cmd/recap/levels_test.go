@@ -10,12 +10,12 @@ import (
 	"github.com/recap-dev/recap/reports/reportstest"
 )
 
-// The sample's SQL injection: SpotBugs rates it a note (rank 10), recap's
+// The sample's SQL injection: SpotBugs rates it a warning (rank 10, as its SARIF does), recap's
 // impact is high (security, CWE-89).
 const sqlRule = "SQL_NONCONSTANT_STRING_PASSED_TO_EXECUTE"
 
 // TestLevelsFollowImpact: every output with levels gives the sample's SQL
-// injection its impact's level (docs/ci.md, "Levels"), not SpotBugs' note:
+// injection its impact's level (docs/ci.md, "Levels"), not SpotBugs' warning:
 // an ::error annotation, a critical Code Quality issue, a SARIF error
 // whose rule has a security-severity; the SARIF keeps SpotBugs' level as
 // toolLevel, and recap reads it back as the finding's severity.
