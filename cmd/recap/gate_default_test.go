@@ -61,9 +61,9 @@ func TestActionGatesOnImpact(t *testing.T) {
 // TestActionScriptDefaultGate: action/run.sh gates on high when the
 // fail-on input is not set at all (as action.yml's default, for a step
 // that runs the script without it), on nothing when it is set and empty
-// (a workflow's fail-on: ”), and on what it names; on the sample, the
-// SQL injection (impact high, SpotBugs' warning) fails the default gate
-// and a configuration that excludes it passes it.
+// (a workflow's fail-on set to the empty string), and on what it names;
+// on the sample, the SQL injection (impact high, SpotBugs' warning) fails
+// the default gate and a configuration that excludes it passes it.
 func TestActionScriptDefaultGate(t *testing.T) {
 	root := reportstest.RepoRoot(t)
 	script := filepath.Join(root, "action", "run.sh")
