@@ -92,8 +92,9 @@ type Summary struct {
 	BySeverity      SeverityCounts      `json:"bySeverity"`
 	// ByLevel counts the findings by their level on the hosts
 	// ([reports.Finding.Level]: their impact's, docs/formats.md, "Levels
-	// on the hosts"), where BySeverity counts the tool's words.
-	ByLevel       SeverityCounts `json:"byLevel"`
+	// on the hosts"), where BySeverity counts the tool's words; omitted
+	// without findings and at the smallest budgets (squeeze).
+	ByLevel       SeverityCounts `json:"byLevel,omitzero"`
 	ByTool        map[string]int `json:"byTool"`
 	TopCategories []Count        `json:"topCategories"`
 	TopRules      []RuleCount    `json:"topRules"`

@@ -27,8 +27,9 @@ import (
 //     [reports.CodeQualityFingerprint]), so that every issue has its own —
 //     GitLab keeps one issue per fingerprint — and keeps it from run to
 //     run, and recap reads its own report back with the findings' own
-//     fingerprints (a baseline); a finding without a fingerprint has the
-//     MD5 of its tool and id;
+//     fingerprints (a baseline); a fingerprint of another form is written
+//     as the MD5 of it and its occurrence, a finding without one as the MD5
+//     of its tool and id;
 //   - severity: the finding's impact in Code Climate's words (blocker,
 //     critical, major, minor, info), else its severity's ([CodeClimateSeverity]);
 //   - location.path, repository-relative, and location.lines.begin (and end).
@@ -120,8 +121,12 @@ func codeClimateIssue(f *reports.Finding, occ *reports.Occurrences) ([]byte, boo
 		return nil, false, nil
 	}
 	fp := reports.CodeQualityFingerprint(occ.Copy(f.Fingerprint)) // identity:occurrence, as SARIF's partial fingerprint writes it, and its copy
-	if fp == "" {
-		sum := md5.Sum([]byte(occ.Value(f.Tool + "\x00" + f.ID)))
+	if fp == "" { // not recap's form: an MD5, unique in the set
+		id := occ.Value(f.Fingerprint)
+		if id == "" {
+			id = occ.Value(f.Tool + "\x00" + f.ID)
+		}
+		sum := md5.Sum([]byte(id))
 		fp = hex.EncodeToString(sum[:])
 	}
 	line := max(f.Line, 1)
