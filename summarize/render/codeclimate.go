@@ -121,7 +121,7 @@ func codeClimateIssue(f *reports.Finding, occ *reports.Occurrences) ([]byte, boo
 		return nil, false, nil
 	}
 	fp := reports.CodeQualityFingerprint(occ.Copy(f.Fingerprint)) // identity:occurrence, as SARIF's partial fingerprint writes it, and its copy
-	if fp == "" { // not recap's form: an MD5, unique in the set
+	if fp == "" {                                                 // not recap's form: an MD5, unique in the set
 		id := occ.Value(f.Fingerprint)
 		if id == "" {
 			id = occ.Value(f.Tool + "\x00" + f.ID)
