@@ -120,8 +120,10 @@ func codeClimateIssue(f *reports.Finding, occ *reports.Occurrences) ([]byte, boo
 	if f.Path == "" {
 		return nil, false, nil
 	}
-	fp := reports.CodeQualityFingerprint(occ.Copy(f.Fingerprint)) // identity:occurrence, as SARIF's partial fingerprint writes it, and its copy
-	if fp == "" {                                                 // not recap's form: an MD5, unique in the set
+	// identity:occurrence, as SARIF's partial fingerprint writes it, and
+	// its copy; a fingerprint not of recap's form: an MD5, unique in the set.
+	fp := reports.CodeQualityFingerprint(occ.Copy(f.Fingerprint))
+	if fp == "" {
 		id := occ.Value(f.Fingerprint)
 		if id == "" {
 			id = occ.Value(f.Tool + "\x00" + f.ID)
