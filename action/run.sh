@@ -214,7 +214,11 @@ run() {
 	done
 	local mode="${INPUT_FILTER_MODE:-added}"
 	local base="${INPUT_BASE:-}"
-	[ -z "${INPUT_FAIL_ON:-}" ] || gate+=(--fail-on "$INPUT_FAIL_ON")
+	# fail-on: high when the input is not set at all, as action.yml's
+	# default; set and empty (a workflow's fail-on: ''), no gate, as
+	# action.yml says.
+	local fail_on="${INPUT_FAIL_ON-high}"
+	[ -z "$fail_on" ] || gate+=(--fail-on "$fail_on")
 	[ -z "${INPUT_MAX_NEW:-}" ] || gate+=(--max-new "$INPUT_MAX_NEW")
 	[ -z "${INPUT_CONFIG:-}" ] || common+=(--config "$INPUT_CONFIG")
 	truthy "${INPUT_GROUP:-true}" || common+=(--no-group)

@@ -33,6 +33,23 @@ func (c *Config) Excluded(f *reports.Finding) bool {
 	return byRule || byPath
 }
 
+// ExcludedBy says what of the configuration leaves f out: "exclude.rules",
+// "exclude.paths" (both, joined by " and "), or "" when nothing does.
+func (c *Config) ExcludedBy(f *reports.Finding) string {
+	m := c.matcher()
+	if m == nil {
+		return ""
+	}
+	var by []string
+	if m.excludesRules && m.rule(f).excluded {
+		by = append(by, "exclude.rules")
+	}
+	if len(m.globs) > 0 && m.path(f.Path) {
+		by = append(by, "exclude.paths")
+	}
+	return strings.Join(by, " and ")
+}
+
 // Apply changes f as the overrides whose patterns match its rule say:
 // each of impact, quality, severity and category is set by the last
 // override in the file that sets it and matches (so a general override

@@ -115,3 +115,51 @@ func TestLongPatterns(t *testing.T) {
 		t.Errorf("a glob of 257 characters: %s %s", code, r.text)
 	}
 }
+
+// TestGetFindingExcluded: analysis.getFinding on a finding that .recap.yml
+// excludes answers it, and says so (which file, which key), in its first
+// line and its JSON; on another finding it says nothing of the kind.
+func TestGetFindingExcluded(t *testing.T) {
+	g := workspace(t)
+	cs, _ := connect(t, mcpserver.Options{Root: g.Dir})
+	var v view
+	call(t, cs, "analysis.getReports", map[string]any{"limit": 200, "maxTokens": 25000, "context": false, "group": false}).decode(t, &v)
+	ids := map[string]string{}
+	for _, f := range v.Findings {
+		switch {
+		case f.Rule == "com.puppycrawl.tools.checkstyle.checks.javadoc.JavadocVariableCheck" && ids["rule"] == "":
+			ids["rule"] = f.ID
+		case strings.HasSuffix(f.Path, "PriceCalculator.java") && ids["path"] == "":
+			ids["path"] = f.ID
+		case f.Tool == "PMD" && !strings.HasSuffix(f.Path, "PriceCalculator.java") && ids["kept"] == "":
+			ids["kept"] = f.ID
+		}
+	}
+	if len(ids) != 3 {
+		t.Fatalf("findings of the sample: %v", ids)
+	}
+	if err := os.WriteFile(filepath.Join(g.Dir, ".recap.yml"), []byte("exclude:\n  rules: [Checkstyle:JavadocVariable]\n  paths: [\"**/PriceCalculator.java\"]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		which, excluded string
+	}{
+		{"rule", "excluded by .recap.yml (exclude.rules): analysis.getReports leaves it out and counts it in summary.excluded"},
+		{"path", "excluded by .recap.yml (exclude.paths): analysis.getReports leaves it out and counts it in summary.excluded"},
+		{"kept", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.which, func(t *testing.T) {
+			r := call(t, cs, "analysis.getFinding", map[string]any{"id": ids[tc.which]})
+			var a mcpserver.FindingAnswer
+			r.decode(t, &a)
+			if a.Excluded != tc.excluded || a.Finding.ID != ids[tc.which] {
+				t.Errorf("getFinding %s: excluded %q, want %q", ids[tc.which], a.Excluded, tc.excluded)
+			}
+			first, _, _ := strings.Cut(r.text, "\n")
+			if strings.Contains(first, "[excluded by the configuration]") != (tc.excluded != "") {
+				t.Errorf("first line %q", first)
+			}
+		})
+	}
+}

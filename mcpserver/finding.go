@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -28,6 +29,10 @@ const (
 // FindingAnswer is analysis.getFinding's answer.
 type FindingAnswer struct {
 	Finding reports.Finding `json:"finding"`
+	// Excluded, when the repository's configuration leaves the finding
+	// out, says so: which file and which of its keys; analysis.getReports
+	// does not show it, and counts it in summary.excluded.
+	Excluded string `json:"excluded,omitempty"`
 	// Report is the report the finding comes from, relative to the root.
 	Report string    `json:"report"`
 	Rule   *RuleInfo `json:"rule,omitempty"`
@@ -127,6 +132,9 @@ func (a *FindingAnswer) text() string {
 	line := fmt.Sprintf("recap: %s %s %s/%s at %s:%d: %s", f.ID, f.Severity, f.Tool, rule, f.Path, f.Line, firstLine(f.Message, 80))
 	if a.short {
 		line = fmt.Sprintf("recap: %s %s %s/%s", f.ID, f.Severity, f.Tool, rule)
+	}
+	if a.Excluded != "" {
+		line += " [excluded by the configuration]"
 	}
 	b, _ := json.Marshal(a)
 	return line + "\n" + string(b)
@@ -429,12 +437,17 @@ func (s *Server) getFinding(ctx context.Context, in *GetFindingIn) (answer, erro
 	f := loc.f
 	// The finding as the configuration says it, as analysis.getReports
 	// and the command line show it.
-	cfg, _, err := s.config()
+	cfg, key, err := s.config()
 	if err != nil {
 		return nil, err
 	}
+	excluded := ""
+	if by := cfg.ExcludedBy(&f); by != "" { // asked before Apply, as the pipeline asks
+		name := filepath.Base(key[:max(strings.LastIndexByte(key, ' '), 0)]) // the root's .recap.yml or .recap.yaml
+		excluded = fmt.Sprintf("excluded by %s (%s): %s leaves it out and counts it in summary.excluded", name, by, s.name(ctx, ToolGetReports))
+	}
 	cfg.Apply(&f)
-	a := &FindingAnswer{Finding: f, Report: loc.rel, Rule: ruleInfo(&f, loc.rule)}
+	a := &FindingAnswer{Finding: f, Excluded: excluded, Report: loc.rel, Rule: ruleInfo(&f, loc.rule)}
 	a.Rule.InReport = loc.inReport
 	a.Code = s.snippet(&f)
 	if d := f.Detail; d != nil {

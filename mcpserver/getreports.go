@@ -193,7 +193,7 @@ func (s *Server) getReports(ctx context.Context, in *GetReportsIn) (answer, erro
 		v.Findings = make([]summarize.FindingView, 0, to-from)
 		for _, r := range b.refs[from:to] {
 			fv := summarize.FindingView{Finding: b.finding(r), AlsoReportedBy: b.also[[2]int32{r.report, r.index}]}
-			fv.Baseline = r.baseline()
+			fv.Baseline, fv.HostLevel = r.baseline(), fv.Level()
 			v.Findings = append(v.Findings, fv)
 		}
 		s.showPage(v.Findings, in)

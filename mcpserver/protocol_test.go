@@ -282,7 +282,7 @@ func TestBuffersBySession(t *testing.T) {
 		t.Errorf("B paging A's buffer: %s, want NOT_FOUND", code)
 	}
 	var own view
-	call(t, a, "analysis.getReports", map[string]any{"bufferId": v.BufferID, "offset": 5, "limit": 5}).decode(t, &own)
+	call(t, a, "analysis.getReports", map[string]any{"bufferId": v.BufferID, "offset": 5, "limit": 5, "maxTokens": 4000}).decode(t, &own)
 	if own.Page == nil || own.Page.Offset != 5 || len(own.Findings) != 5 {
 		t.Errorf("A paging its buffer: %+v", own.Page)
 	}

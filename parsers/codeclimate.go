@@ -113,7 +113,9 @@ func (p *codeClimateParser) issues(s *sarifStream, in *reports.Input, emit Emit)
 			in.Tool = f.Tool
 		}
 		var partial map[string]string
-		if is.fingerprint != "" {
+		if fp, ok := is.recapFingerprint(); ok {
+			partial = map[string]string{reports.SARIFFingerprintKey: fp} // kept as it is, as recap's SARIF's
+		} else if is.fingerprint != "" {
 			partial = map[string]string{"codeclimate": is.fingerprint}
 		}
 		if err := emit(f, partial); err != nil {
@@ -241,6 +243,19 @@ func (is *ccIssue) finding(s *sarifStream) reports.Finding {
 	f.Quality, f.Impact = reports.Assess(&reports.Signals{Tool: f.Tool, Rule: f.Rule, Category: f.Category, ToolCategory: f.ToolCategory,
 		Level: f.Severity, ClimateSeverity: is.severity})
 	return f
+}
+
+// recapFingerprint is the finding's own fingerprint, "identity:n", when
+// the issue is as recap's Code Quality report writes it: an engine_name,
+// a check_name "engine/rule" and a fingerprint of
+// [reports.CodeQualityFingerprint]'s form. Read back, recap's report has
+// its findings' fingerprints, and is a baseline of the reports it was
+// made of.
+func (is *ccIssue) recapFingerprint() (string, bool) {
+	if is.engine == "" || !strings.HasPrefix(is.check, is.engine+"/") {
+		return "", false
+	}
+	return reports.ParseCodeQualityFingerprint(is.fingerprint)
 }
 
 // eslintFormatted reports whether an issue that names no engine is as

@@ -122,3 +122,39 @@ func TestCodeClimateIssues(t *testing.T) {
 		})
 	}
 }
+
+// TestCodeClimateRecapFingerprints: an issue as recap's Code Quality
+// report writes it gives back the finding's own fingerprint (its identity
+// and occurrence, whatever copy of it the report numbered); another
+// tool's 32 hex digits, or recap's form without recap's engine and check
+// name, are a fingerprint to hash, as any tool's.
+func TestCodeClimateRecapFingerprints(t *testing.T) {
+	issue := func(check, engine, fp string) string {
+		return `{"type":"issue","check_name":"` + check + `","description":"d","severity":"minor","fingerprint":"` + fp +
+			`","location":{"path":"src/A.java","lines":{"begin":3}},"engine_name":"` + engine + `"}`
+	}
+	tests := []struct {
+		name, in string
+		want     []string // the findings' fingerprints; "" for a hashed one
+	}{
+		{"recap's", issue("PMD/SystemPrintln", "PMD", "7b473f4670c920200000000000000001"), []string{"7b473f4670c92020"}},
+		{"an occurrence and a copy", issue("PMD/SystemPrintln", "PMD", "7b473f4670c92020000000000000000c") + "," +
+			issue("PMD/SystemPrintln", "PMD", "7b473f4670c92020000000010000000c"), []string{"7b473f4670c92020:12", "7b473f4670c92020:12"}},
+		{"an MD5", issue("PMD/SystemPrintln", "PMD", "5d41402abc4b2a76b9719d911017c592"), []string{""}},
+		{"no engine", issue("PMD/SystemPrintln", "", "7b473f4670c920200000000000000001"), []string{""}},
+		{"another engine", issue("PMD/SystemPrintln", "eslint", "7b473f4670c920200000000000000001"), []string{""}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			findings, in := parseString(t, FormatCodeClimate, t.TempDir(), "["+tc.in+"]")
+			if in.Error != "" || len(findings) != len(tc.want) {
+				t.Fatalf("%d findings, error %q", len(findings), in.Error)
+			}
+			for i, f := range findings {
+				if w := tc.want[i]; w != "" && f.Fingerprint != w || w == "" && strings.HasPrefix(f.Fingerprint, "7b473f4670c92020") {
+					t.Errorf("finding %d: fingerprint %q, want %q", i, f.Fingerprint, w)
+				}
+			}
+		})
+	}
+}

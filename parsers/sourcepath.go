@@ -82,6 +82,17 @@ func (s *sourceResolver) resolve(sourcepath string) string {
 	return p
 }
 
+// find places sp as resolve does and says whether it is in the
+// repository, counting nothing in the warnings: the source of a class an
+// error names, which may not be the project's (a library's).
+func (s *sourceResolver) find(sp string) (string, bool) {
+	amb, miss, firstAmb, firstMiss := s.ambiguous, s.missing, s.firstAmb, s.firstMiss
+	p := s.lookup(sp)
+	found := s.ambiguous == amb && s.missing == miss
+	s.ambiguous, s.missing, s.firstAmb, s.firstMiss = amb, miss, firstAmb, firstMiss
+	return p, found
+}
+
 func (s *sourceResolver) lookup(sp string) string {
 	sp = strings.ReplaceAll(sp, `\`, "/")
 	for _, dir := range s.srcDirs {

@@ -6,11 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/beevik/etree"
+	"github.com/recap-dev/recap/internal/english"
 	"github.com/recap-dev/recap/reports"
 )
 
@@ -99,6 +101,7 @@ func (p *spotbugsParser) Parse(r io.Reader, emit Emit) (reports.Input, error) {
 	codeCWE := map[string]int{}
 	held := &bugQueue{}
 	defer held.close()
+	var errs *spotbugsErrors
 	cut := false
 	for {
 		tok, err := d.Token()
@@ -116,7 +119,7 @@ func (p *spotbugsParser) Parse(r io.Reader, emit Emit) (reports.Input, error) {
 			continue
 		}
 		switch se.Name.Local {
-		case "Project", "BugPattern", "BugInstance", "BugCode":
+		case "Project", "BugPattern", "BugInstance", "BugCode", "Errors":
 		case "file", "Error": // SpotBugs' own report has neither directly under its root
 			return in, &ParseError{Input: p.opts.Name, Line: inputLine(d), Offset: -1, Err: errSpotBugsXdoc}
 		default:
@@ -128,6 +131,10 @@ func (p *spotbugsParser) Parse(r io.Reader, emit Emit) (reports.Input, error) {
 		e, c, err := readElement(d, se)
 		if err != nil {
 			return in, xmlFail(p.opts.Name, d, err)
+		}
+		if se.Name.Local == "Errors" {
+			errs = errorsOf(e) // a long list cut is counted by its attributes
+			continue
 		}
 		cut = cut || c
 		switch se.Name.Local {
@@ -169,6 +176,7 @@ func (p *spotbugsParser) Parse(r io.Reader, emit Emit) (reports.Input, error) {
 	if err != nil {
 		return in, err
 	}
+	errs.note(&in, res, tool)
 	res.finish(&in)
 	warnRules(&in)
 	if cut {
@@ -486,17 +494,20 @@ func bugMessage(b *etree.Element) (msg, where string) {
 	return "", where
 }
 
-// spotbugsSeverity maps SpotBugs' bug rank, which measures how bad a bug is:
-// 1–4 (scariest) → error, 5–9 (scary) → warning, 10–20 (troubling, of concern)
-// → note. Reports without a rank (FindBugs before 2.0) fall back to priority,
-// SpotBugs' confidence: 1 (high) → error, 2 → warning, 3 and more → note.
+// spotbugsSeverity maps a bug's rank as SpotBugs' own SARIF output does
+// (spotbugs/src/main/java/edu/umd/cs/findbugs/sarif/Level.java, fromBugRank,
+// over BugRankCategory's bands; SpotBugs is LGPL-2.1): ranks 1–9 (scariest
+// and scary) → error, 10–14 (troubling) → warning, 15–20 (of concern) →
+// note. SpotBugs' SARIF ignores the priority; a report without a rank
+// (FindBugs before 2.0) falls back to it, SpotBugs' confidence: 1 (high) →
+// error, 2 → warning, 3 and more → note.
 func spotbugsSeverity(rank, priority int) reports.Severity {
 	switch {
-	case rank >= 1 && rank <= 4:
+	case rank >= 1 && rank <= 9:
 		return reports.SeverityError
-	case rank >= 5 && rank <= 9:
+	case rank >= 10 && rank <= 14:
 		return reports.SeverityWarning
-	case rank >= 10:
+	case rank >= 15:
 		return reports.SeverityNote
 	case priority == 1:
 		return reports.SeverityError
@@ -504,4 +515,116 @@ func spotbugsSeverity(rank, priority int) reports.Severity {
 		return reports.SeverityWarning
 	}
 	return reports.SeverityNote
+}
+
+// spotbugsErrors is what a report's <Errors> says: the analysis errors
+// (<Error><ErrorMessage>), the classes the analysis needed and did not find
+// (<MissingClass>), and their counts (its errors and missingClasses
+// attributes, which count what a list cut to maxBugNodes left out):
+//
+//	<Errors errors="1" missingClasses="1">
+//	  <Error><ErrorMessage>Exception analyzing a.B using detector …</ErrorMessage><Exception>…</Exception><StackTrace>…</StackTrace></Error>
+//	  <MissingClass>org.junit.Test</MissingClass>
+//	</Errors>
+type spotbugsErrors struct {
+	messages, missing     []string
+	errorCount, missCount int
+}
+
+// maxSpotBugsErrors bounds the errors and missing classes placed in the
+// repository (a real report has a few; a classpath gone wrong, hundreds).
+const maxSpotBugsErrors = 200
+
+func errorsOf(e *etree.Element) *spotbugsErrors {
+	x := &spotbugsErrors{errorCount: atoi(e.SelectAttrValue("errors", "")), missCount: atoi(e.SelectAttrValue("missingClasses", ""))}
+	for _, c := range e.ChildElements() {
+		switch c.Tag {
+		case "Error":
+			if m := c.SelectElement("ErrorMessage"); m != nil {
+				if t := firstLine(m.Text()); t != "" {
+					x.messages = append(x.messages, t)
+				}
+			}
+		case "MissingClass":
+			if t := strings.TrimSpace(c.Text()); t != "" {
+				x.missing = append(x.missing, t)
+			}
+		}
+	}
+	x.errorCount = max(x.errorCount, len(x.messages))
+	x.missCount = max(x.missCount, len(x.missing))
+	return x
+}
+
+// javaClassName finds the qualified class names in an error message
+// ("Exception analyzing com.example.Foo using detector …").
+var javaClassName = regexp.MustCompile(`(?:[a-z_$][\w$]*\.)+[A-Z][\w$]*`)
+
+// classSource is the package-relative source path of a class
+// ("com.example.Foo$Inner" → "com/example/Foo.java"); "" for a name that is
+// not qualified.
+func classSource(class string) string {
+	if i := strings.IndexByte(class, '$'); i >= 0 {
+		class = class[:i]
+	}
+	if !strings.Contains(class, ".") || strings.ContainsAny(class, "/\\ ") {
+		return ""
+	}
+	return strings.ReplaceAll(class, ".", "/") + ".java"
+}
+
+// note puts what the errors say on the input: an error or a missing class
+// that names a class whose source file is in the repository makes that
+// file not analysed (its findings are missing); the others are warnings,
+// counted with the first.
+func (x *spotbugsErrors) note(in *reports.Input, res *sourceResolver, tool string) {
+	if x == nil {
+		return
+	}
+	placed := 0
+	place := func(class string) (string, bool) {
+		sp := classSource(class)
+		if sp == "" || placed >= maxSpotBugsErrors {
+			return "", false
+		}
+		placed++
+		return res.find(sp)
+	}
+	var otherErrors []string
+	for _, m := range x.messages {
+		found := false
+		for _, c := range javaClassName.FindAllString(m, 3) {
+			if p, ok := place(c); ok {
+				in.NoteNotAnalysed(p, tool+": "+m)
+				found = true
+				break
+			}
+		}
+		if !found {
+			otherErrors = append(otherErrors, m)
+		}
+	}
+	var otherMissing []string
+	for _, c := range x.missing {
+		if p, ok := place(c); ok {
+			in.NoteNotAnalysed(p, tool+": the class "+c+" was missing from the analysis")
+		} else {
+			otherMissing = append(otherMissing, c)
+		}
+	}
+	if n := len(otherErrors) + x.errorCount - len(x.messages); n > 0 {
+		first := ""
+		if len(otherErrors) > 0 {
+			first = " (first: " + otherErrors[0] + ")"
+		}
+		in.Warn(fmt.Sprintf("%s reports %s%s", tool, english.Plural(n, "analysis error", "analysis errors"), first))
+	}
+	if n := len(otherMissing) + x.missCount - len(x.missing); n > 0 {
+		first := ""
+		if len(otherMissing) > 0 {
+			first = " (first: " + otherMissing[0] + ")"
+		}
+		in.Warn(fmt.Sprintf("%s could not find %s the analysis needed%s: findings that need %s may be missing", tool,
+			english.Plural(n, "class", "classes"), first, map[bool]string{true: "it", false: "them"}[n == 1]))
+	}
 }

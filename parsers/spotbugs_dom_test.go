@@ -72,6 +72,9 @@ func (p *spotbugsParser) parseDOM(r io.Reader, emit Emit) (reports.Input, error)
 		}
 		in.Findings++
 	}
+	if e := root.SelectElement("Errors"); e != nil { // what SpotBugs could not analyse, read whole
+		errorsOf(e).note(&in, res, in.Tool)
+	}
 	res.finish(&in)
 	return in, nil
 }

@@ -44,8 +44,8 @@ func TestSpotBugsSourcePaths(t *testing.T) {
 	}
 	want := []string{
 		"NP_A error core/src/main/java/a/Found.java:12-13 Possible null pointer dereference",
-		"NP_B warning web/src/main/java/b/Unique.java:12-13 X",
-		"NP_C note c/Twice.java:12-13 X",
+		"NP_B error web/src/main/java/b/Unique.java:12-13 X",
+		"NP_C warning c/Twice.java:12-13 X",
 		"NP_D note d/Nowhere.java:12-13 X",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -65,9 +65,11 @@ func TestSpotBugsSeverity(t *testing.T) {
 		rank, priority int
 		want           reports.Severity
 	}{
+		// SpotBugs' SARIF levels (Level.fromBugRank): the priority plays no part.
 		{1, 3, reports.SeverityError}, {4, 3, reports.SeverityError},
-		{5, 1, reports.SeverityWarning}, {9, 1, reports.SeverityWarning},
-		{10, 1, reports.SeverityNote}, {20, 1, reports.SeverityNote},
+		{5, 3, reports.SeverityError}, {9, 1, reports.SeverityError},
+		{10, 1, reports.SeverityWarning}, {14, 3, reports.SeverityWarning},
+		{15, 1, reports.SeverityNote}, {20, 1, reports.SeverityNote},
 		{0, 1, reports.SeverityError}, {0, 2, reports.SeverityWarning}, {0, 3, reports.SeverityNote},
 	}
 	for _, tc := range tests {
@@ -193,6 +195,61 @@ func TestSpotBugsFieldLine(t *testing.T) {
 			}
 			if f := findings[0]; f.Path != "a/B.java" || f.Line != tc.line || f.EndLine != tc.endLine {
 				t.Errorf("%s:%d-%d, want a/B.java:%d-%d", f.Path, f.Line, f.EndLine, tc.line, tc.endLine)
+			}
+		})
+	}
+}
+
+// TestSpotBugsErrors: SpotBugs' <Errors>: an analysis error or a missing
+// class that names a class whose source is in the repository makes that
+// file not analysed, with SpotBugs' reason; the others are warnings, counted
+// by the report's own counts; looking for them adds no warning of source
+// paths not found.
+func TestSpotBugsErrors(t *testing.T) {
+	root := t.TempDir()
+	for _, f := range []string{"src/main/java/a/Found.java", "src/main/java/a/Other.java"} {
+		p := filepath.Join(root, filepath.FromSlash(f))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	report := func(errors string) string {
+		return `<BugCollection version="4.8.2"><Project><SrcDir>` + root + `/src/main/java</SrcDir></Project>` + errors + `</BugCollection>`
+	}
+	tests := []struct {
+		name        string
+		errors      string
+		notAnalysed []reports.NotAnalysed
+		warnings    []string
+	}{
+		{"an error on a class of the repository",
+			`<Errors errors="1" missingClasses="0"><Error><ErrorMessage>Exception analyzing a.Found using detector edu.umd.cs.findbugs.detect.FindNullDeref</ErrorMessage><Exception>java.lang.NullPointerException</Exception><StackTrace>x.y(Z.java:1)</StackTrace></Error></Errors>`,
+			[]reports.NotAnalysed{{Path: "src/main/java/a/Found.java", Reason: "SpotBugs: Exception analyzing a.Found using detector edu.umd.cs.findbugs.detect.FindNullDeref"}}, nil},
+		{"a missing class of the repository, an inner one",
+			`<Errors errors="0" missingClasses="1"><MissingClass>a.Other$Inner</MissingClass></Errors>`,
+			[]reports.NotAnalysed{{Path: "src/main/java/a/Other.java", Reason: "SpotBugs: the class a.Other$Inner was missing from the analysis"}}, nil},
+		{"a library's missing classes, more than listed",
+			`<Errors errors="0" missingClasses="3"><MissingClass>org.junit.Test</MissingClass><MissingClass>accept</MissingClass></Errors>`,
+			nil, []string{"SpotBugs could not find 3 classes the analysis needed (first: org.junit.Test): findings that need them may be missing"}},
+		{"an error that names no class of the repository",
+			`<Errors errors="2" missingClasses="0"><Error><ErrorMessage>Cannot open codebase filesystem:C:\b\classes\version.properties</ErrorMessage><Exception>java.io.IOException: Wrong magic bytes</Exception></Error><Error><ErrorMessage>Error scanning org.lib.Gone for referenced classes</ErrorMessage></Error></Errors>`,
+			nil, []string{`SpotBugs reports 2 analysis errors (first: Cannot open codebase filesystem:C:\b\classes\version.properties)`}},
+		{"none", `<Errors errors="0" missingClasses="0"></Errors>`, nil, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, in := parseString(t, "", root, report(tc.errors))
+			if in.Error != "" {
+				t.Fatal(in.Error)
+			}
+			if diff := cmp.Diff(tc.notAnalysed, in.NotAnalysed); diff != "" {
+				t.Errorf("notAnalysed (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tc.warnings, in.Warnings); diff != "" {
+				t.Errorf("warnings (-want +got):\n%s", diff)
 			}
 		})
 	}

@@ -88,7 +88,7 @@ func runDeep(ctx context.Context, s *scan) (bool, error) {
 	}
 	v.Findings = make([]summarize.FindingView, len(found))
 	for i, f := range found {
-		v.Findings[i] = summarize.FindingView{Finding: f}
+		v.Findings[i] = summarize.FindingView{Finding: f, HostLevel: f.Level()}
 	}
 	v.Page = summarize.NewPage(page.Offset, page.Limit, len(found), total)
 	s.res.View = v

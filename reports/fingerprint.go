@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/base32"
 	"encoding/binary"
+	"fmt"
 	"hash/fnv"
 	"sort"
 	"strconv"
@@ -106,6 +107,46 @@ func NormalFingerprint(fp string) string { return Occurrence(SplitFingerprint(fp
 // of a report gives the report's own fingerprints.
 const SARIFFingerprintKey = "recapFingerprint/v1"
 
+// CodeQualityFingerprint writes a fingerprint ("7b473f4670c92020:2", the
+// finding's own occurrence) and the number of findings of the set written
+// with that one before it (copy, [Occurrences.Copy]) as recap's Code
+// Quality report writes it: 32 hex digits, the identity's 16, then the
+// copy's 8 and the occurrence's 8 ("7b473f4670c920200000000000000002").
+// It is unique in the set, as GitLab wants, the same from run to run, and
+// [ParseCodeQualityFingerprint] takes the finding's own fingerprint back;
+// "" for a fingerprint of another form.
+func CodeQualityFingerprint(fp string, copy int) string {
+	id, n := SplitFingerprint(fp)
+	if len(id) != 16 || n > 1<<31 || copy < 0 || copy > 1<<31 {
+		return ""
+	}
+	if _, err := strconv.ParseUint(id, 16, 64); err != nil {
+		return ""
+	}
+	return strings.ToLower(id) + fmt.Sprintf("%08x%08x", copy, n)
+}
+
+// ParseCodeQualityFingerprint takes back the fingerprint that
+// [CodeQualityFingerprint] wrote, "identity:n", and whether s has that
+// form (32 lowercase hex digits, the occurrence 1 to 2³¹).
+func ParseCodeQualityFingerprint(s string) (string, bool) {
+	if len(s) != 32 || strings.ToLower(s) != s {
+		return "", false
+	}
+	if _, err := strconv.ParseUint(s[:16], 16, 64); err != nil {
+		return "", false
+	}
+	copy, err := strconv.ParseUint(s[16:24], 16, 32)
+	if err != nil || copy > 1<<31 {
+		return "", false
+	}
+	n, err := strconv.ParseUint(s[24:], 16, 32)
+	if err != nil || n < 1 || n > 1<<31 {
+		return "", false
+	}
+	return s[:16] + ":" + strconv.FormatUint(n, 10), true
+}
+
 // Occurrences keeps the fingerprints written in one set of results unique
 // (a Code Quality report, whose fingerprints GitLab wants unique; recap's
 // SARIF keeps each report's own): a finding keeps its own occurrence,
@@ -113,7 +154,26 @@ const SARIFFingerprintKey = "recapFingerprint/v1"
 // identity from two reports), when it gets the next one free. Its memory
 // is a word per finding written.
 type Occurrences struct {
-	used map[uint64]struct{}
+	used   map[uint64]struct{}
+	copies map[uint64]uint32 // Copy's counts
+}
+
+// Copy returns fp with its occurrence, "identity:n" (its own, kept), and
+// how many times the set was given that value before (0 the first time):
+// findings of one identity from two reports share it. Recap's Code
+// Quality report writes both ([CodeQualityFingerprint]).
+func (o *Occurrences) Copy(fp string) (string, int) {
+	if fp == "" {
+		return "", 0
+	}
+	id, n := SplitFingerprint(fp)
+	if o.copies == nil {
+		o.copies = map[uint64]uint32{}
+	}
+	k := occurrenceKey(id) ^ uint64(n)*0x9e3779b97f4a7c15
+	c := o.copies[k]
+	o.copies[k] = c + 1
+	return id + ":" + strconv.Itoa(n), int(c)
 }
 
 // Value returns fp with its occurrence, "identity:n", unique in the set.

@@ -66,3 +66,55 @@ func TestAppendFolded(t *testing.T) {
 		}
 	}
 }
+
+// TestCodeQualityFingerprint: recap's Code Quality fingerprints carry the
+// finding's identity and own occurrence, and how many of the set came
+// before with them; read back, the finding's own fingerprint, and nothing
+// from another tool's fingerprint.
+func TestCodeQualityFingerprint(t *testing.T) {
+	tests := []struct {
+		fp    string
+		copy  int
+		write string
+		back  string
+	}{
+		{"7b473f4670c92020", 0, "7b473f4670c920200000000000000001", "7b473f4670c92020:1"},
+		{"7b473f4670c92020:1", 0, "7b473f4670c920200000000000000001", "7b473f4670c92020:1"},
+		{"7B473F4670C92020:12", 3, "7b473f4670c92020000000030000000c", "7b473f4670c92020:12"},
+		{"not-recap:1", 0, "", ""},                 // not 16 hex digits: the MD5 is written instead
+		{"7b473f4670c9202z:1", 0, "", ""},          // not hex
+		{"7b473f4670c92020:2147483649", 0, "", ""}, // an occurrence past 2³¹
+	}
+	for _, tc := range tests {
+		got := CodeQualityFingerprint(tc.fp, tc.copy)
+		if got != tc.write {
+			t.Errorf("CodeQualityFingerprint(%q, %d) = %q, want %q", tc.fp, tc.copy, got, tc.write)
+		}
+		if got == "" {
+			continue
+		}
+		if back, ok := ParseCodeQualityFingerprint(got); !ok || back != tc.back {
+			t.Errorf("ParseCodeQualityFingerprint(%q) = %q, %v; want %q", got, back, ok, tc.back)
+		}
+	}
+	for _, s := range []string{
+		"d41d8cd98f00b204e9800998ecf8427e", // an MD5 (another tool's): its occurrence would be past 2³¹
+		"7b473f4670c920200000000000000000", // occurrence 0
+		"7B473F4670C920200000000000000001", // upper case: not recap's
+		"7b473f4670c92020000000000000001",  // 31 digits
+		"",
+	} {
+		if back, ok := ParseCodeQualityFingerprint(s); ok {
+			t.Errorf("ParseCodeQualityFingerprint(%q) = %q: taken as recap's", s, back)
+		}
+	}
+	var o Occurrences
+	for i, want := range []struct {
+		fp   string
+		copy int
+	}{{"7b473f4670c92020:1", 0}, {"7b473f4670c92020:1", 1}, {"7b473f4670c92020:2", 0}, {"7b473f4670c92020:1", 2}} {
+		if fp, c := o.Copy(want.fp); fp != want.fp || c != want.copy {
+			t.Errorf("Copy %d = %q, %d; want %q, %d", i, fp, c, want.fp, want.copy)
+		}
+	}
+}

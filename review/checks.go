@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/recap-dev/recap/diff"
 	"github.com/recap-dev/recap/internal/english"
 	"github.com/recap-dev/recap/internal/text"
 	"github.com/recap-dev/recap/reports"
@@ -86,6 +87,9 @@ type CheckInput struct {
 	Name       string
 	HeadSHA    string
 	Conclusion string
+	// Index, with changed lines only, is their index: the files a tool
+	// could not analyse are named when they changed (nil: every one).
+	Index *diff.Index
 }
 
 // CheckName is the check run's name: "recap: " and the tools of the
@@ -114,7 +118,8 @@ func BuildCheck(in CheckInput) *CheckRun {
 		run.Annotations = append(run.Annotations, annotation(&in.Findings[i]))
 	}
 	s := in.View.Summary
-	problems, sev, _ := render.ProblemCounts(&s)
+	problems, _, _ := render.ProblemCounts(&s)
+	sev := render.ProblemLevels(&s) // the annotations' levels
 	switch {
 	case s.Total == 0:
 		run.Title = "No findings " + in.Where
@@ -124,7 +129,7 @@ func BuildCheck(in CheckInput) *CheckRun {
 			english.Plural(s.Total, "finding", "findings"), in.Where, sev.Error, sev.Warning, sev.Note)
 	default:
 		run.Title = fmt.Sprintf("%s %s: %d error, %d warning, %d note", english.Plural(s.Total, "finding", "findings"), in.Where,
-			s.BySeverity.Error, s.BySeverity.Warning, s.BySeverity.Note)
+			s.ByLevel.Error, s.ByLevel.Warning, s.ByLevel.Note)
 	}
 	run.Summary = checkSummary(in, len(run.Annotations))
 	return run
@@ -224,6 +229,7 @@ func checkSummary(in CheckInput, annotated int) string {
 			english.Plural(in.NotInHead, "finding is", "findings are"))
 	}
 	writeCounts(&b, in.View)
+	writeNotAnalysed(&b, in.View, in.Index)
 	fmt.Fprintf(&b, "Conclusion: **%s**.\n", in.Conclusion)
 	return text.CutRunes(b.String(), MaxCheckSummary)
 }

@@ -208,3 +208,37 @@ func TestAnnotationLevelOfImpact(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckTitleLevels: the check run's title counts the levels its
+// annotations show (the impact's), problems when findings repeat one.
+func TestCheckTitleLevels(t *testing.T) {
+	tests := []struct {
+		name  string
+		sev   []reports.Severity
+		imp   []reports.Impact
+		dups  *summarize.DuplicateCounts
+		title string
+	}{
+		{"a high warning, a low error", []reports.Severity{reports.SeverityWarning, reports.SeverityError}, []reports.Impact{reports.ImpactHigh, reports.ImpactLow}, nil,
+			"2 findings on changed lines: 1 error, 0 warning, 1 note"},
+		{"a low duplicate left out", []reports.Severity{reports.SeverityWarning, reports.SeverityError, reports.SeverityError}, []reports.Impact{reports.ImpactHigh, reports.ImpactLow, reports.ImpactLow},
+			&summarize.DuplicateCounts{Findings: 1, Problems: 1, ByImpact: summarize.ImpactCounts{Low: 1}, BySeverity: summarize.SeverityCounts{Error: 1}},
+			"2 problems (3 findings) on changed lines: 1 error, 0 warning, 1 note"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c := summarize.NewCollector()
+			for i := range tc.sev {
+				c.Add(reports.Finding{ID: fmt.Sprint(i), Tool: "T", Rule: "R", Severity: tc.sev[i], Impact: tc.imp[i], Quality: reports.QualityReliability, Path: "A.java", Line: i + 1})
+			}
+			v := c.View(nil)
+			if tc.dups != nil {
+				v.Summary.Duplicates, v.Summary.Problems = tc.dups, v.Summary.Total-tc.dups.Findings
+			}
+			run := BuildCheck(CheckInput{View: v, Where: "on changed lines", Name: "recap", HeadSHA: headSHA, Conclusion: ConclusionSuccess})
+			if run.Title != tc.title {
+				t.Errorf("title %q, want %q", run.Title, tc.title)
+			}
+		})
+	}
+}

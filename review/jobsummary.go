@@ -144,7 +144,7 @@ type fileGroup struct {
 func (g *fileGroup) header() string {
 	var by [3]int
 	for _, it := range g.items {
-		switch it.f.Severity {
+		switch it.f.Level() { // the level its annotation shows
 		case reports.SeverityError:
 			by[0]++
 		case reports.SeverityWarning:

@@ -80,3 +80,54 @@ func TestJobSummary(t *testing.T) {
 		})
 	}
 }
+
+// TestJobSummaryLevels: the headline's and each file's counts of errors,
+// warnings and notes are the levels the annotations show (the impact's),
+// not the tools' words; a finding without an impact counts by its severity.
+func TestJobSummaryLevels(t *testing.T) {
+	type fd struct {
+		sev    reports.Severity
+		impact reports.Impact
+	}
+	tests := []struct {
+		name       string
+		findings   []fd
+		headline   string // in the counts line
+		fileCounts string // the file group's summary
+	}{
+		{"a high warning and style errors",
+			[]fd{{reports.SeverityWarning, reports.ImpactHigh}, {reports.SeverityError, reports.ImpactLow}, {reports.SeverityError, reports.ImpactLow}},
+			"**1** high · **2** low (1 error, 0 warning, 2 note)", "1 error, 2 note"},
+		{"a blocker note and a medium note",
+			[]fd{{reports.SeverityNote, reports.ImpactBlocker}, {reports.SeverityNote, reports.ImpactMedium}, {reports.SeverityError, reports.ImpactInfo}},
+			"**1** blocker · **1** medium · **1** info (1 error, 1 warning, 1 note)", "1 error, 1 warning, 1 note"},
+		{"no impacts: the severities",
+			[]fd{{reports.SeverityError, 0}, {reports.SeverityNote, 0}},
+			"**1** error · **0** warning · **1** note", "1 error, 1 note"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c := summarize.NewCollector()
+			j := &JobSummary{}
+			for i, x := range tc.findings {
+				f := reports.Finding{ID: fmt.Sprint(i), Tool: "T", Rule: "R", Severity: x.sev, Impact: x.impact, Path: "A.java", Line: i + 1, Message: "m"}
+				if x.impact != 0 {
+					f.Quality = reports.QualityReliability
+				}
+				c.Add(f)
+				j.Add(&f)
+			}
+			var b strings.Builder
+			if err := j.Write(&b, JobSummaryInput{View: c.View(nil), Where: "in the reports", Rest: "the SARIF file"}); err != nil {
+				t.Fatal(err)
+			}
+			out := b.String()
+			if !strings.Contains(out, tc.headline+" in 1 file") {
+				t.Errorf("headline counts, want %q:\n%s", tc.headline, out)
+			}
+			if !strings.Contains(out, "<code>A.java</code>: "+tc.fileCounts+"</summary>") {
+				t.Errorf("file counts, want %q:\n%s", tc.fileCounts, out)
+			}
+		})
+	}
+}

@@ -10,8 +10,9 @@ import (
 )
 
 // The files a tool could not analyse are named where the findings are: the
-// review's body names the changed ones and counts the others, the job
-// summary names every one without an index; report text stays inert.
+// review's body and the check run's summary name the changed ones and
+// count the others, the job summary names every one without an index;
+// report text stays inert.
 func TestNotAnalysed(t *testing.T) {
 	notAnalysed := []reports.NotAnalysed{
 		{Path: "A.java", Reason: "ParseException: Parse exception in file 'A.java' at line 5, column 17: Encountered \";\" <b>x</b>"},
@@ -47,6 +48,12 @@ func TestNotAnalysed(t *testing.T) {
 			if tc.review == nil && strings.Contains(body, "analys") {
 				t.Errorf("review names files not analysed:\n%s", body)
 			}
+			check := BuildCheck(CheckInput{View: in.View, Where: "on changed lines", Name: "recap: PMD", HeadSHA: headSHA,
+				Conclusion: ConclusionSuccess, Index: in.Index}).Summary
+			inOrder(t, "check run", check, tc.review)
+			if tc.review == nil && strings.Contains(check, "analys") {
+				t.Errorf("check run names files not analysed:\n%s", check)
+			}
 			c := summarize.NewCollector()
 			j := &JobSummary{}
 			var b strings.Builder
@@ -59,7 +66,7 @@ func TestNotAnalysed(t *testing.T) {
 					t.Errorf("job summary has %q:\n%s", s, b.String())
 				}
 			}
-			for _, out := range []string{body, b.String()} {
+			for _, out := range []string{body, b.String(), check} {
 				for _, p := range gfmtest.Problems(gfmtest.Render(t, out)) {
 					t.Errorf("%s", p)
 				}

@@ -306,18 +306,20 @@ func KeyOf(body string) string {
 
 // countsLine is how the review's, the check run's and the job summary's
 // bodies count the findings: by impact first, the most important first,
-// then by the severity the reports give, and those about security:
-// "**1** high · **4** medium · **7** low (2 error, 6 warning, 4 note) in 1
-// file; **1** about security". Without impacts, by severity alone.
+// then by the levels the annotations and comments show (the impact's,
+// [reports.Finding.Level]; the tool's own severity stays in the JSON), and
+// those about security: "**1** high · **4** medium · **7** low (1 error,
+// 4 warning, 7 note) in 1 file; **1** about security". Without impacts, by
+// level alone (the tool's severity, then).
 func countsLine(s *summarize.Summary) string {
-	sev := fmt.Sprintf("%d error, %d warning, %d note", s.BySeverity.Error, s.BySeverity.Warning, s.BySeverity.Note)
+	sev := fmt.Sprintf("%d error, %d warning, %d note", s.ByLevel.Error, s.ByLevel.Warning, s.ByLevel.Note)
 	var parts []string
 	for _, i := range reports.Impacts {
 		if n := s.ByImpact.Of(i); n > 0 {
 			parts = append(parts, fmt.Sprintf("**%d** %s", n, i))
 		}
 	}
-	line := fmt.Sprintf("**%d** error · **%d** warning · **%d** note", s.BySeverity.Error, s.BySeverity.Warning, s.BySeverity.Note)
+	line := fmt.Sprintf("**%d** error · **%d** warning · **%d** note", s.ByLevel.Error, s.ByLevel.Warning, s.ByLevel.Note)
 	if len(parts) > 0 {
 		line = strings.Join(parts, " · ") + " (" + sev + ")"
 	}

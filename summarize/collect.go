@@ -18,6 +18,7 @@ const TopN = 10
 type Collector struct {
 	total int
 	sev   SeverityCounts
+	level SeverityCounts // by level on the hosts
 	tools *tally[string]
 	cats  *tally[string]
 	rules *tally[ruleKey]
@@ -58,6 +59,14 @@ func (c *Collector) Add(f reports.Finding) {
 		c.sev.Warning++
 	case reports.SeverityNote:
 		c.sev.Note++
+	}
+	switch f.Level() {
+	case reports.SeverityError:
+		c.level.Error++
+	case reports.SeverityWarning:
+		c.level.Warning++
+	case reports.SeverityNote:
+		c.level.Note++
 	}
 	if int(f.Quality) < len(c.importance) && int(f.Impact) < len(c.importance[0]) {
 		c.importance[f.Quality][f.Impact]++
@@ -169,7 +178,7 @@ func (c *Collector) KeepPage(offset, limit int) {
 func (c *Collector) Summary() Summary {
 	files, exact := c.files.distinct()
 	s := Summary{
-		Total: c.total, Problems: c.total, Files: files, BySeverity: c.sev, ByTool: map[string]int{},
+		Total: c.total, Problems: c.total, Files: files, BySeverity: c.sev, ByLevel: c.level, ByTool: map[string]int{},
 		TopCategories: top(c.cats.sure()), TopFiles: top(c.files.sure()), TopRules: []RuleCount{},
 	}
 	for _, q := range reports.Qualities {
@@ -256,7 +265,7 @@ func (c *Collector) View(inputs []reports.Input) *View {
 	}
 	v.Findings = make([]FindingView, len(page))
 	for i, f := range page {
-		v.Findings[i] = FindingView{Finding: f, RuleInfo: reports.RuleOf(inputs, &f)}
+		v.Findings[i] = FindingView{Finding: f, HostLevel: f.Level(), RuleInfo: reports.RuleOf(inputs, &f)}
 	}
 	v.Page = NewPage(offset, limit, len(page), c.total-c.skipped)
 	if c.pager == nil { // the first of each severity: no next page

@@ -26,6 +26,7 @@ func TestCollector(t *testing.T) {
 	want := Summary{
 		Total: 20, Problems: 20, Files: 14,
 		BySeverity: SeverityCounts{Error: 3, Warning: 2, Note: 15},
+		ByLevel:    SeverityCounts{Error: 3, Warning: 2, Note: 15}, // no impacts: the severities
 		ByTool:     map[string]int{"PMD": 17, "Checkstyle": 2, "SpotBugs": 1},
 		TopCategories: []Count{
 			{"Design", 15}, {"Code Style", 2}, {"sizes", 2}, {"STYLE", 1},
@@ -103,4 +104,43 @@ func ExampleCollector() {
 	s := c.Summary()
 	fmt.Println(s.Total, s.Files, s.BySeverity.Error, s.BySeverity.Warning, s.TopCategories[0].Name)
 	// Output: 2 1 1 1 Best Practices
+}
+
+// TestCollectorLevels: byLevel counts the levels the hosts show (the
+// impact's; the severity of a finding without one) beside bySeverity, the
+// tool's words, and each finding of the page carries its level.
+func TestCollectorLevels(t *testing.T) {
+	tests := []struct {
+		name      string
+		sev       reports.Severity
+		impact    reports.Impact
+		wantLevel reports.Severity
+	}{
+		{"a rank-10 SQL injection, high", reports.SeverityWarning, reports.ImpactHigh, reports.SeverityError},
+		{"a blocker the tool calls a note", reports.SeverityNote, reports.ImpactBlocker, reports.SeverityError},
+		{"a Checkstyle error of style, low", reports.SeverityError, reports.ImpactLow, reports.SeverityNote},
+		{"an info error", reports.SeverityError, reports.ImpactInfo, reports.SeverityNote},
+		{"a medium note", reports.SeverityNote, reports.ImpactMedium, reports.SeverityWarning},
+		{"no impact: the severity", reports.SeverityWarning, 0, reports.SeverityWarning},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c := NewCollector()
+			c.KeepPage(0, 10)
+			c.Add(reports.Finding{Tool: "T", Rule: "R", Severity: tc.sev, Impact: tc.impact, Quality: reports.QualityReliability})
+			v := c.View(nil)
+			var wantSev, wantLevel SeverityCounts
+			*map[reports.Severity]*int{reports.SeverityError: &wantSev.Error, reports.SeverityWarning: &wantSev.Warning, reports.SeverityNote: &wantSev.Note}[tc.sev] = 1
+			*map[reports.Severity]*int{reports.SeverityError: &wantLevel.Error, reports.SeverityWarning: &wantLevel.Warning, reports.SeverityNote: &wantLevel.Note}[tc.wantLevel] = 1
+			if v.Summary.BySeverity != wantSev || v.Summary.ByLevel != wantLevel {
+				t.Errorf("bySeverity %+v, byLevel %+v; want %+v, %+v", v.Summary.BySeverity, v.Summary.ByLevel, wantSev, wantLevel)
+			}
+			if len(v.Findings) != 1 || v.Findings[0].HostLevel != tc.wantLevel || v.Findings[0].Severity != tc.sev {
+				t.Errorf("page %+v, want level %v beside severity %v", v.Findings, tc.wantLevel, tc.sev)
+			}
+		})
+	}
+	if got := (ImpactCounts{Blocker: 1, High: 2, Medium: 3, Low: 4, Info: 5}).Levels(); got != (SeverityCounts{Error: 3, Warning: 3, Note: 9}) {
+		t.Errorf("Levels() = %+v", got)
+	}
 }

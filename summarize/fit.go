@@ -223,8 +223,9 @@ func keepInputs(v *View, c budget.Counter, limit int, l Layout) int {
 // summary is left: at level 1 the markers become one, at level 2 the counts
 // by tool keep only the largest and the counts by quality and impact at once
 // go (byImpact and byQuality stay), at level 3 the security counts lose
-// their impacts and CWE ids, the counts by quality and the duplicates'
-// impacts and severities go (byImpact stays),
+// their impacts and CWE ids, the counts by quality and by level (which
+// byImpact gives) and the duplicates' impacts and severities go (byImpact
+// stays),
 // at level 4 the security counts, the counts by tool and the inputs'
 // statuses go.
 func squeeze(v *View, level int) {
@@ -249,6 +250,7 @@ func squeeze(v *View, level int) {
 	}
 	if level >= 3 {
 		v.Summary.ByQuality = QualityCounts{}
+		v.Summary.ByLevel = SeverityCounts{}
 		if d := v.Summary.Duplicates; d != nil {
 			v.Summary.Duplicates = &DuplicateCounts{Findings: d.Findings, Problems: d.Problems}
 		}

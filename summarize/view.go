@@ -34,7 +34,10 @@ type View struct {
 // to three lines of source around it.
 type FindingView struct {
 	reports.Finding
-	Context []ContextLine `json:"context,omitempty"`
+	// HostLevel is the finding's level on the hosts ([reports.Finding.Level]),
+	// beside the tool's Severity; views set it as they make the page.
+	HostLevel reports.Severity `json:"level,omitzero"`
+	Context   []ContextLine    `json:"context,omitempty"`
 	// ContextNote says why Context is empty or comes from the report's snippet.
 	ContextNote string `json:"contextNote,omitempty"`
 	// AlsoReportedBy names the other findings of the finding's problem,
@@ -87,10 +90,15 @@ type Summary struct {
 	ByQuality       QualityCounts       `json:"byQuality"`
 	ByQualityImpact QualityImpactCounts `json:"byQualityImpact"`
 	BySeverity      SeverityCounts      `json:"bySeverity"`
-	ByTool          map[string]int      `json:"byTool"`
-	TopCategories   []Count             `json:"topCategories"`
-	TopRules        []RuleCount         `json:"topRules"`
-	TopFiles        []Count             `json:"topFiles"`
+	// ByLevel counts the findings by their level on the hosts
+	// ([reports.Finding.Level]: their impact's, docs/formats.md, "Levels
+	// on the hosts"), where BySeverity counts the tool's words; omitted
+	// without findings and at the smallest budgets (squeeze).
+	ByLevel       SeverityCounts `json:"byLevel,omitzero"`
+	ByTool        map[string]int `json:"byTool"`
+	TopCategories []Count        `json:"topCategories"`
+	TopRules      []RuleCount    `json:"topRules"`
+	TopFiles      []Count        `json:"topFiles"`
 	// Baseline counts the findings against a baseline run; nil without one.
 	Baseline *BaselineCounts `json:"baseline,omitempty"`
 	// Security counts the findings about security ([reports.Finding.Security]);
@@ -254,6 +262,13 @@ func (c SeverityCounts) Of(s reports.Severity) int {
 		return c.Note
 	}
 	return 0
+}
+
+// Levels counts findings of these impacts by their levels on the hosts
+// ([reports.ImpactLevel]): blocker and high are errors, medium warnings,
+// low and info notes.
+func (c ImpactCounts) Levels() SeverityCounts {
+	return SeverityCounts{Error: c.Blocker + c.High, Warning: c.Medium, Note: c.Low + c.Info}
 }
 
 // Count is a name with how many findings it has.

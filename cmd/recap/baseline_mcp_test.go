@@ -229,3 +229,78 @@ func TestBaselineOfRecapSARIF(t *testing.T) {
 		}
 	}
 }
+
+// TestBaselineOfRecapCodeQuality: recap's Code Quality report of some
+// reports, given as --baseline, finds no new and no fixed finding in
+// them: its fingerprints are the findings' own (each problem once, its
+// duplicates unchanged with it), for the sample's reports, the sample
+// beside a copy of them, and real reports of the corpus.
+func TestBaselineOfRecapCodeQuality(t *testing.T) {
+	t.Parallel()
+	root := reportstest.RepoRoot(t)
+	sample := filepath.Join(root, "testdata", "reports")
+	dir := t.TempDir()
+	edited := filepath.Join(dir, "edited")
+	if err := os.Mkdir(edited, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir(sample)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(sample, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(edited, e.Name()), append(b, '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct {
+		name   string
+		inputs []string
+		group  bool
+	}{
+		{"the sample", []string{sample}, true},
+		{"the sample, no grouping", []string{sample}, false},
+		{"the sample beside an edited copy", []string{sample, edited}, true},
+	}
+	if corpus, ok := reportstest.Shared(t, "corpus"); ok {
+		for _, f := range []string{"sarif-other/eslint-9.36.0-large.sarif", "spotbugs-xml/findbugs-1.3.9-issue7238-large.xml",
+			"pmd-xml/pmd-6.1.0-262-violations.xml", "checkstyle-xml"} {
+			tests = append(tests, struct {
+				name   string
+				inputs []string
+				group  bool
+			}{f, []string{filepath.Join(corpus, f)}, true})
+		}
+	}
+	for i, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			out := filepath.Join(dir, fmt.Sprintf("quality-%d.json", i))
+			args := []string{"summary", "--repo", "testdata/sample", "--format", "codeclimate"}
+			if !tc.group {
+				args = append(args, "--no-group")
+			}
+			cmd := exec.Command(bin, append(args, tc.inputs...)...)
+			cmd.Dir = root
+			b, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("recap summary --format codeclimate %v: %v", tc.inputs, err)
+			}
+			if err := os.WriteFile(out, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			args = []string{"summary", "--repo", "testdata/sample", "--format", "json", "--max-new", "0", "--baseline", out}
+			if !tc.group {
+				args = append(args, "--no-group")
+			}
+			v, code := runJSON(t, root, append(args, tc.inputs...)...)
+			bl := v.Summary.Baseline
+			if code != 0 || bl == nil || bl.New != 0 || bl.Fixed != 0 || bl.Unchanged != v.Summary.Total || v.Summary.Total == 0 {
+				t.Errorf("%v against recap's Code Quality report of it: exit %d, baseline %+v of %d findings; want all unchanged", tc.inputs, code, bl, v.Summary.Total)
+			}
+		})
+	}
+}

@@ -9,8 +9,8 @@ import (
 	"github.com/recap-dev/recap/reports/reportstest"
 )
 
-// sqlInjection is the sample's SQL injection, which FindBugs reports as a
-// note (rank 10, SECURITY) while Checkstyle writes every nit as an error.
+// sqlInjection is the sample's SQL injection, which FindBugs ranks 10 (a
+// warning, as SpotBugs' SARIF maps it; SECURITY) while Checkstyle writes every nit as an error.
 const sqlInjection = "SQL_NONCONSTANT_STRING_PASSED_TO_EXECUTE"
 
 // TestWhatMattersFirst: on the sample (Checkstyle's sun_checks, PMD 7,
@@ -22,16 +22,16 @@ func TestWhatMattersFirst(t *testing.T) {
 	root := reportstest.RepoRoot(t)
 	out, errOut, code := recap(t, root, nil, "findings", "--format", "json", "--limit", "1", "--repo", "testdata/sample", "testdata/reports")
 	var v struct {
-		Findings []struct{ Rule, Quality, Impact, Severity string }
+		Findings []struct{ Rule, Quality, Impact, Severity, Level string }
 	}
 	if code != 0 || json.Unmarshal([]byte(out), &v) != nil || len(v.Findings) != 1 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	if f := v.Findings[0]; f.Rule != sqlInjection || f.Quality != "security" || f.Impact != "high" || f.Severity != "note" {
-		t.Errorf("first finding %+v, want the SQL injection: security, high, as FindBugs' note", f)
+	if f := v.Findings[0]; f.Rule != sqlInjection || f.Quality != "security" || f.Impact != "high" || f.Severity != "warning" || f.Level != "error" {
+		t.Errorf("first finding %+v, want the SQL injection: security, high, level error, as FindBugs' warning (rank 10)", f)
 	}
 	text, _, _ := recap(t, root, nil, "findings", "--limit", "1", "--repo", "testdata/sample", "testdata/reports")
-	if i := strings.Index(text, "\nhigh    src/main/java/com/example/shop/OrderRepository.java:31  SpotBugs "+sqlInjection+" [security, Security, note]"); i < 0 {
+	if i := strings.Index(text, "\nhigh    src/main/java/com/example/shop/OrderRepository.java:31  SpotBugs "+sqlInjection+" [security, Security, warning]"); i < 0 {
 		t.Errorf("text: the first finding is not the SQL injection:\n%s", text)
 	}
 
@@ -45,7 +45,7 @@ func TestWhatMattersFirst(t *testing.T) {
 	for _, c := range comments {
 		if strings.Contains(c.Body, "SQL&#95;NONCONSTANT&#95;STRING&#95;PASSED&#95;TO&#95;EXECUTE") {
 			found = true
-			if !strings.HasPrefix(c.Body, "🔴 **high** security, note · SpotBugs ") {
+			if !strings.HasPrefix(c.Body, "🔴 **high** security, warning · SpotBugs ") {
 				t.Errorf("the SQL injection's comment begins %.80q", c.Body)
 			}
 		}
@@ -61,7 +61,10 @@ func TestWhatMattersFirst(t *testing.T) {
 		t.Errorf("the check run's first annotation is not the SQL injection: %+v", checks)
 	}
 	js := readFile(t, pr.summary)
-	if !strings.Contains(js, "🔴 **high** security, note") || !strings.Contains(js, "**1** high · ") {
+	// The counts by impact, then by the levels the annotations show (the
+	// impact's), not the tools' words (71 error, 84 warning, 16 note).
+	if !strings.Contains(js, "🔴 **high** security, warning") || !strings.Contains(js, "**1** high · **34** medium · **136** low (1 error, 34 warning, 136 note) in 4 files") ||
+		!strings.Contains(js, "<code>src/main/java/com/example/shop/OrderRepository.java</code>: 1 error, 9 warning, 24 note</summary>") {
 		t.Errorf("job summary:\n%.1500s", js)
 	}
 }

@@ -10,12 +10,12 @@ import (
 	"github.com/recap-dev/recap/reports/reportstest"
 )
 
-// The sample's SQL injection: SpotBugs rates it a note (rank 10), recap's
+// The sample's SQL injection: SpotBugs rates it a warning (rank 10, as its SARIF does), recap's
 // impact is high (security, CWE-89).
 const sqlRule = "SQL_NONCONSTANT_STRING_PASSED_TO_EXECUTE"
 
 // TestLevelsFollowImpact: every output with levels gives the sample's SQL
-// injection its impact's level (docs/ci.md, "Levels"), not SpotBugs' note:
+// injection its impact's level (docs/ci.md, "Levels"), not SpotBugs' warning:
 // an ::error annotation, a critical Code Quality issue, a SARIF error
 // whose rule has a security-severity; the SARIF keeps SpotBugs' level as
 // toolLevel, and recap reads it back as the finding's severity.
@@ -86,8 +86,8 @@ func TestLevelsFollowImpact(t *testing.T) {
 						continue
 					}
 					n++
-					if res.Level != "error" || res.Properties["toolLevel"] != "note" {
-						t.Errorf("the SQL injection: level %q, toolLevel %v; want error and note", res.Level, res.Properties["toolLevel"])
+					if res.Level != "error" || res.Properties["toolLevel"] != "warning" {
+						t.Errorf("the SQL injection: level %q, toolLevel %v; want error and warning (SpotBugs' level of rank 10)", res.Level, res.Properties["toolLevel"])
 					}
 					rule := run.Tool.Driver.Rules[res.RuleIndex]
 					if rule.ID != sqlRule || rule.Properties["security-severity"] != "8.0" || rule.Properties["securitySeverityFrom"] != "impact" {
@@ -123,8 +123,8 @@ func TestLevelsFollowImpact(t *testing.T) {
 			for _, f := range v.Findings {
 				if f.Rule == sqlRule {
 					n++
-					if f.Severity != "note" || f.Impact != "high" || f.SecuritySeverity != 0 {
-						t.Errorf("read back: %+v, want severity note, impact high, no security severity", f)
+					if f.Severity != "warning" || f.Impact != "high" || f.SecuritySeverity != 0 {
+						t.Errorf("read back: %+v, want severity warning, impact high, no security severity", f)
 					}
 				}
 			}

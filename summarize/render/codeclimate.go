@@ -20,10 +20,16 @@ import (
 //   - description: the message, made inert ([GitLabText]: GitLab renders it);
 //   - check_name: the tool and the rule as users write it, "PMD/SystemPrintln",
 //     "Checkstyle/LineLength" (not Checkstyle's class name);
-//   - fingerprint: 32 hex digits, the MD5 of the finding's fingerprint and
-//     its occurrence among the findings with that fingerprint (as SARIF's
-//     partial fingerprint counts them), so that every issue has its own —
-//     GitLab keeps one issue per fingerprint — and keeps it from run to run;
+//   - fingerprint: 32 hex digits, the finding's fingerprint, its
+//     occurrence among the findings with that fingerprint in its report (as
+//     SARIF's partial fingerprint counts them) and how many issues of the
+//     set have those two before it (the same finding in two reports;
+//     [reports.CodeQualityFingerprint]), so that every issue has its own —
+//     GitLab keeps one issue per fingerprint — and keeps it from run to
+//     run, and recap reads its own report back with the findings' own
+//     fingerprints (a baseline); a fingerprint of another form is written
+//     as the MD5 of it and its occurrence, a finding without one as the MD5
+//     of its tool and id;
 //   - severity: the finding's impact in Code Climate's words (blocker,
 //     critical, major, minor, info), else its severity's ([CodeClimateSeverity]);
 //   - location.path, repository-relative, and location.lines.begin (and end).
@@ -114,18 +120,24 @@ func codeClimateIssue(f *reports.Finding, occ *reports.Occurrences) ([]byte, boo
 	if f.Path == "" {
 		return nil, false, nil
 	}
-	id := occ.Value(f.Fingerprint) // identity:occurrence, as SARIF's partial fingerprint writes it
-	if id == "" {
-		id = occ.Value(f.Tool + "\x00" + f.ID)
+	// identity:occurrence, as SARIF's partial fingerprint writes it, and
+	// its copy; a fingerprint not of recap's form: an MD5, unique in the set.
+	fp := reports.CodeQualityFingerprint(occ.Copy(f.Fingerprint))
+	if fp == "" {
+		id := occ.Value(f.Fingerprint)
+		if id == "" {
+			id = occ.Value(f.Tool + "\x00" + f.ID)
+		}
+		sum := md5.Sum([]byte(id))
+		fp = hex.EncodeToString(sum[:])
 	}
-	sum := md5.Sum([]byte(id))
 	line := max(f.Line, 1)
 	is := ccIssue{
 		Type:        "issue",
 		CheckName:   f.Tool + "/" + reports.ShortRule(f.Tool, f.Rule),
 		Description: ccDescription(f),
 		Severity:    CodeClimateSeverity(f.Severity, f.Impact),
-		Fingerprint: hex.EncodeToString(sum[:]),
+		Fingerprint: fp,
 		Location:    ccLocation{Path: f.Path, Lines: ccLines{Begin: line}},
 		EngineName:  f.Tool,
 		Categories:  ccCategories[f.Category],

@@ -50,7 +50,7 @@ func checkCodeQuality(t *testing.T, b []byte, absolute map[string]bool) []map[st
 		}
 		fp := is["fingerprint"].(string)
 		if !hex32.MatchString(fp) {
-			t.Errorf("%s: fingerprint %q is not an MD5 in hex", at, fp)
+			t.Errorf("%s: fingerprint %q is not 32 hex digits", at, fp)
 		}
 		if seen[fp] {
 			t.Fatalf("%s: fingerprint %s is not unique: GitLab keeps one issue per fingerprint", at, fp)
@@ -208,16 +208,35 @@ func TestCodeClimateIssue(t *testing.T) {
 	want := map[string]any{
 		"type": "issue", "check_name": "PMD/SystemPrintln", "engine_name": "PMD", "severity": "critical",
 		"description": "Use of @" + z + "param in #" + z + "12 and !" + z + "3: <" + z + "b>x<" + z + "/b> [a]" + z + "(http" + z + "://e.x) www" + z + ".e.x",
-		"fingerprint": md5hex("7b473f4670c92020:1"),
+		"fingerprint": "7b473f4670c920200000000000000001",
 		"location":    map[string]any{"path": "src/A.java", "lines": map[string]any{"begin": 15.0, "end": 16.0}},
 	}
 	if diff := cmp.Diff(want, issues[0]); diff != "" {
 		t.Errorf("issue (-want +got):\n%s", diff)
 	}
-	for i, w := range []struct{ severity, fp string }{{"critical", "7b473f4670c92020:1"}, {"major", "7b473f4670c92020:2"}, {"minor", "0000000000000001:1"}} {
-		if issues[i]["severity"] != w.severity || issues[i]["fingerprint"] != md5hex(w.fp) {
-			t.Errorf("issue %d: %v %v, want %s md5(%s)", i, issues[i]["severity"], issues[i]["fingerprint"], w.severity, w.fp)
+	// The fingerprint: the finding's identity, the findings of the set
+	// written with its occurrence before it (the same finding twice), its
+	// occurrence; read back, the finding's own.
+	for i, w := range []struct{ severity, fp, back string }{
+		{"critical", "7b473f4670c920200000000000000001", "7b473f4670c92020:1"},
+		{"major", "7b473f4670c920200000000100000001", "7b473f4670c92020:1"},
+		{"minor", "00000000000000010000000000000001", "0000000000000001:1"},
+	} {
+		if issues[i]["severity"] != w.severity || issues[i]["fingerprint"] != w.fp {
+			t.Errorf("issue %d: %v %v, want %s %s", i, issues[i]["severity"], issues[i]["fingerprint"], w.severity, w.fp)
 		}
+		if back, ok := reports.ParseCodeQualityFingerprint(w.fp); !ok || back != w.back {
+			t.Errorf("issue %d read back: %q %v, want %s", i, back, ok, w.back)
+		}
+	}
+	// A finding without a fingerprint: the MD5 of its tool and id.
+	var nofp bytes.Buffer
+	v := &summarize.View{Findings: []summarize.FindingView{{Finding: reports.Finding{ID: "a-1", Tool: "PMD", Rule: "R", Severity: reports.SeverityNote, Message: "m", Path: "A.java"}}}}
+	if err := (CodeClimate{}).Render(&nofp, v); err != nil {
+		t.Fatal(err)
+	}
+	if is := checkCodeQuality(t, nofp.Bytes(), nil); len(is) != 1 || is[0]["fingerprint"] != md5hex("PMD\x00a-1:1") {
+		t.Errorf("a finding without a fingerprint: %v, want md5(PMD a-1:1)", is)
 	}
 	if lines := issues[2]["location"].(map[string]any)["lines"]; !cmp.Equal(lines, map[string]any{"begin": 1.0}) {
 		t.Errorf("a file-level finding's lines: %v", lines)

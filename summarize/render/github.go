@@ -163,6 +163,22 @@ func ProblemCounts(s *summarize.Summary) (problems int, bySeverity summarize.Sev
 	return
 }
 
+// ProblemLevels counts the problems of a summary by their levels on the
+// hosts (their impact's, [reports.Finding.Level]): the findings' less the
+// duplicates' (duplicates without impacts by their severities, the
+// level of a finding without one).
+func ProblemLevels(s *summarize.Summary) summarize.SeverityCounts {
+	l := s.ByLevel
+	if d := s.Duplicates; d != nil && d.Findings > 0 {
+		dl := d.ByImpact.Levels()
+		if d.ByImpact.Total() == 0 {
+			dl = d.BySeverity
+		}
+		l.Error, l.Warning, l.Note = max(l.Error-dl.Error, 0), max(l.Warning-dl.Warning, 0), max(l.Note-dl.Note, 0)
+	}
+	return l
+}
+
 // NewProblemsNote says how many problems are new against the baseline
 // when that is not the new findings' count: " (17 new problems)"; ""
 // otherwise.
@@ -186,8 +202,8 @@ func ghNotice(v *summarize.View, shown map[reports.Severity]int) string {
 	if note := ProblemsNote(&s); note != "" {
 		msg += " (" + note + ")"
 	}
-	msg += fmt.Sprintf(" in %s: %d error, %d warning, %d note", s.FilesText(),
-		s.BySeverity.Error, s.BySeverity.Warning, s.BySeverity.Note)
+	msg += fmt.Sprintf(" in %s: %d error, %d warning, %d note", s.FilesText(), // the levels annotated, the impact's
+		s.ByLevel.Error, s.ByLevel.Warning, s.ByLevel.Note)
 	if b := s.Baseline; b != nil {
 		msg += fmt.Sprintf("; against the baseline %d new%s, %d unchanged, %d fixed", b.New, newProblemsNote(b), b.Unchanged, b.Fixed)
 	}

@@ -102,7 +102,7 @@ func markdownHead(ew *errWriter, v *summarize.View) {
 	if s.Excluded > 0 {
 		ew.printf("_%s excluded by the configuration, not counted._\n\n", english.Plural(s.Excluded, "finding", "findings"))
 	}
-	ew.printf("**%d** error · **%d** warning · **%d** note, from %s\n\n", s.BySeverity.Error, s.BySeverity.Warning, s.BySeverity.Note,
+	ew.printf("**%d** error · **%d** warning · **%d** note, from %s\n\n", s.ByLevel.Error, s.ByLevel.Warning, s.ByLevel.Note, // the impact's levels
 		english.Plural(len(v.Inputs), "input", "inputs"))
 	if sec := s.Security; sec != nil {
 		ew.printf("**%d** about security%s\n\n", sec.Findings, securityNote(sec))

@@ -300,3 +300,49 @@ func TestGitHubLimits(t *testing.T) {
 		}
 	}
 }
+
+// TestHeadlineLevels: the GitHub closing notice and the Markdown headline
+// count errors, warnings and notes by the levels the hosts show (the
+// impact's), as the annotations are; the tool's words stay in bySeverity.
+func TestHeadlineLevels(t *testing.T) {
+	type fd struct {
+		sev    reports.Severity
+		impact reports.Impact
+	}
+	tests := []struct {
+		name     string
+		findings []fd
+		notice   string
+		markdown string
+	}{
+		{"a high warning among low errors", []fd{{reports.SeverityWarning, reports.ImpactHigh}, {reports.SeverityError, reports.ImpactLow}, {reports.SeverityError, reports.ImpactLow}},
+			"3 findings in 1 file: 1 error, 0 warning, 2 note", "**1** error · **0** warning · **2** note, from 1 input"},
+		{"a medium note and a blocker note", []fd{{reports.SeverityNote, reports.ImpactMedium}, {reports.SeverityNote, reports.ImpactBlocker}},
+			"2 findings in 1 file: 1 error, 1 warning, 0 note", "**1** error · **1** warning · **0** note, from 1 input"},
+		{"no impact: the severity", []fd{{reports.SeverityError, 0}},
+			"1 finding in 1 file: 1 error, 0 warning, 0 note", "**1** error · **0** warning · **0** note, from 1 input"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c := summarize.NewCollector()
+			c.KeepTop(10, 10, 10)
+			for i, x := range tc.findings {
+				c.Add(reports.Finding{ID: fmt.Sprint(i), Tool: "PMD", Rule: "R", Severity: x.sev, Impact: x.impact, Path: "A.java", Line: i + 1, Message: "m"})
+			}
+			v := c.View([]reports.Input{{Path: "a.sarif", Findings: len(tc.findings)}})
+			var gh, md bytes.Buffer
+			if err := (GitHub{}).Render(&gh, v); err != nil {
+				t.Fatal(err)
+			}
+			if err := (Markdown{}).Render(&md, v); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(gh.String(), "::notice title=recap::"+tc.notice+".\n") {
+				t.Errorf("notice, want %q:\n%s", tc.notice, gh.String())
+			}
+			if !strings.Contains(md.String(), tc.markdown) {
+				t.Errorf("markdown headline, want %q:\n%s", tc.markdown, md.String())
+			}
+		})
+	}
+}

@@ -233,8 +233,12 @@ func (rr *reviewRun) postChecks(ctx context.Context) {
 	} else {
 		root, _ = repoRoot(rr.opts.common.repo)
 	}
+	idx := rr.res.Index // the files not analysed: the changed ones, unless the whole reports are
+	if rr.rf.wholeReports {
+		idx = nil
+	}
 	run := review.BuildCheck(review.CheckInput{View: rr.res.View, Findings: kept, Omitted: omitted, NoFile: noFile,
-		Outside: rr.res.Outside, NotInHead: rr.res.NotInHead, Where: rr.where(), Name: name,
+		Outside: rr.res.Outside, NotInHead: rr.res.NotInHead, Where: rr.where(), Name: name, Index: idx,
 		HeadSHA:    headSHA(rr.rf, rr.commitID(), rr.opts.changes.head, root),
 		Conclusion: conclusion(rr.rep.gate.Check(rr.res.View), rr.res.View.Failed(), &rr.opts.gate)})
 	err := postChecks(ctx, rr.streams, rr.checks, run)
