@@ -4,116 +4,375 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/recap-dev/recap/config"
 )
 
-// A File is a triage file: its version and its entries.
+// A File is a triage file: its version and its entries. Parse and Load
+// keep the file's YAML tree beside the entries, so that Marshal writes
+// the comments people added by hand back in their places (of the
+// document, and of each entry and each of its keys, the entry known by
+// its Key).
 type File struct {
 	// Name is the file's name as given; messages name it.
 	Name    string  `yaml:"-"`
 	Version int     `yaml:"version"`
 	Entries []Entry `yaml:"entries"`
+
+	doc   *yaml.Node            // the document as read, for its comments; nil for a new file
+	nodes map[string]*yaml.Node // entry key → its mapping as read
+	base  map[string]bool       // the keys of the entries as read (or as last written)
 }
 
-// Parse reads a triage file's content; name is used in errors.
+// Parse reads a triage file's content; name is used in errors. An empty
+// file (or comments only) has no entries. Every mistake is a
+// [*config.Error] naming the file, the line, the column and the key
+// ("entries[3].state"), with the nearest word for a word written wrong;
+// several are joined. It never panics, and reads at most [MaxSize] bytes,
+// [MaxEntries] entries and [MaxValues] values.
 func Parse(name string, data []byte) (*File, error) {
-	f := &File{Name: name}
-	if len(bytes.TrimSpace(data)) == 0 {
-		f.Version = 1
-		return f, nil
+	if len(data) > MaxSize {
+		return nil, tooLarge(name)
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	if err := dec.Decode(f); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+	f := &File{Name: name, Version: Version, nodes: map[string]*yaml.Node{}}
+	d := &decoder{file: name, limited: map[string]bool{}}
+	d.parse(data, f)
+	if err := d.err(); err != nil {
+		return nil, err
 	}
-	if f.Version == 0 {
-		f.Version = 1
-	}
-	for i := range f.Entries {
-		e := &f.Entries[i]
-		if !e.State.Valid() {
-			return nil, fmt.Errorf("%s: entry %d: state %q is none of false-positive, wont-fix, accepted-risk, used-in-tests, confirmed", name, i+1, e.State)
-		}
-		if e.Reason == "" {
-			return nil, fmt.Errorf("%s: entry %d: a reason is required", name, i+1)
-		}
-	}
+	f.base = f.keys()
 	return f, nil
 }
 
+func tooLarge(name string) error {
+	return &config.Error{File: name, Err: fmt.Errorf("more than %d MiB: a triage file is smaller", MaxSize>>20)}
+}
+
 // Load reads the triage file at name inside fsys; a file that does not
-// exist is an empty triage.
+// exist is an empty triage. A file that is not a regular file, or larger
+// than [MaxSize], is an error.
 func Load(fsys fs.FS, name string) (*File, error) {
-	data, err := fs.ReadFile(fsys, name)
+	file, err := fsys.Open(name)
 	if errors.Is(err, fs.ErrNotExist) {
-		return &File{Name: name, Version: 1}, nil
+		return &File{Name: name, Version: Version}, nil
 	}
+	if err != nil {
+		return nil, err
+	}
+	defer file.Close()
+	data, err := readBounded(name, file)
 	if err != nil {
 		return nil, err
 	}
 	return Parse(name, data)
 }
 
-// Put adds e, replacing the entry of the same key.
-func (f *File) Put(e Entry) {
-	k := e.Key()
-	for i := range f.Entries {
-		if f.Entries[i].Key() == k {
-			f.Entries[i] = e
-			return
-		}
+// LoadFile reads the triage file at path, as Load does.
+func LoadFile(path string) (*File, error) {
+	file, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &File{Name: path, Version: Version}, nil
 	}
-	f.Entries = append(f.Entries, e)
+	if err != nil {
+		return nil, err
+	}
+	defer file.Close()
+	data, err := readBounded(path, file)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(path, data)
 }
 
-// Sort puts the entries in the file's order: by path, tool, rule, location.
+func readBounded(name string, file fs.File) ([]byte, error) {
+	st, err := file.Stat()
+	if err != nil {
+		return nil, &config.Error{File: name, Err: err}
+	}
+	if !st.Mode().IsRegular() {
+		return nil, &config.Error{File: name, Err: fmt.Errorf("not a regular file (%s): a triage file is a file", st.Mode().Type())}
+	}
+	data, err := io.ReadAll(io.LimitReader(file, MaxSize+1))
+	if err != nil {
+		return nil, &config.Error{File: name, Err: err}
+	}
+	if len(data) > MaxSize {
+		return nil, tooLarge(name)
+	}
+	return data, nil
+}
+
+func (f *File) keys() map[string]bool {
+	k := make(map[string]bool, len(f.Entries))
+	for i := range f.Entries {
+		k[f.Entries[i].Key()] = true
+	}
+	return k
+}
+
+// Put adds e, replacing the entry of the same key, and reports whether the
+// file changed. Putting a decision the file holds already (the same
+// state, reason, expiry and link) changes nothing, not even its date: a
+// decision made twice is one diff.
+func (f *File) Put(e Entry) bool {
+	k := e.Key()
+	for i := range f.Entries {
+		old := &f.Entries[i]
+		if old.Key() != k {
+			continue
+		}
+		if old.State == e.State && old.Reason == e.Reason && old.Until == e.Until && old.Link == e.Link {
+			return false
+		}
+		f.Entries[i] = e
+		return true
+	}
+	f.Entries = append(f.Entries, e)
+	return true
+}
+
+// Remove removes the entries drop says to and returns them.
+func (f *File) Remove(drop func(*Entry) bool) []Entry {
+	var gone []Entry
+	f.Entries = slices.DeleteFunc(f.Entries, func(e Entry) bool {
+		if drop(&e) {
+			gone = append(gone, e)
+			return true
+		}
+		return false
+	})
+	return gone
+}
+
+// Sort puts the entries in the file's order: by path, tool, rule,
+// location, then message.
 func (f *File) Sort() {
-	sort.SliceStable(f.Entries, func(i, j int) bool {
-		a, b := &f.Entries[i], &f.Entries[j]
-		if a.Path != b.Path {
-			return a.Path < b.Path
-		}
-		if a.Tool != b.Tool {
-			return a.Tool < b.Tool
-		}
-		if a.Rule != b.Rule {
-			return a.Rule < b.Rule
-		}
-		return a.Location < b.Location
+	slices.SortStableFunc(f.Entries, func(a, b Entry) int {
+		return strings.Compare(a.sortKey(), b.sortKey())
 	})
 }
 
-// Marshal writes the file, its entries sorted.
+func (e *Entry) sortKey() string {
+	return e.Path + "\x00" + e.Tool + "\x00" + e.Rule + "\x00" + e.Location + "\x00" + foldSpace(e.Message)
+}
+
+// Marshal writes the file, its entries sorted, each entry's keys in one
+// order, the comments of the file as read kept: a file written twice is
+// the same bytes, and one decision more is a diff of its own lines.
 func (f *File) Marshal() ([]byte, error) {
 	f.Sort()
-	if f.Version == 0 {
-		f.Version = 1
+	f.Version = Version
+	root := &yaml.Node{Kind: yaml.MappingNode}
+	seq := &yaml.Node{Kind: yaml.SequenceNode}
+	if len(f.Entries) == 0 {
+		seq.Style = yaml.FlowStyle
+	}
+	versionKey, versionValue := scalar("version"), &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: strconv.Itoa(Version)}
+	entriesKey := scalar("entries")
+	root.Content = []*yaml.Node{versionKey, versionValue, entriesKey, seq}
+	for i := range f.Entries {
+		e := &f.Entries[i]
+		m := entryNode(e)
+		if old := f.nodes[e.Key()]; old != nil {
+			copyComments(resolve(old), m)
+		}
+		seq.Content = append(seq.Content, m)
+	}
+	doc := &yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{root}}
+	if f.doc != nil {
+		copyNodeComments(f.doc, doc)
+		if len(f.doc.Content) == 1 {
+			if old := resolve(f.doc.Content[0]); old.Kind == yaml.MappingNode {
+				copyNodeComments(old, root)
+				for i := 0; i+1 < len(old.Content); i += 2 {
+					switch old.Content[i].Value {
+					case "version":
+						copyNodeComments(old.Content[i], versionKey)
+						copyNodeComments(old.Content[i+1], versionValue)
+					case "entries":
+						copyNodeComments(old.Content[i], entriesKey)
+						copyNodeComments(old.Content[i+1], seq)
+					}
+				}
+			}
+		}
 	}
 	var b bytes.Buffer
 	enc := yaml.NewEncoder(&b)
 	enc.SetIndent(2)
-	if err := enc.Encode(f); err != nil {
+	if err := enc.Encode(doc); err != nil {
 		return nil, err
 	}
-	return b.Bytes(), enc.Close()
+	if err := enc.Close(); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
 }
 
-// WriteFile writes f to path, through a temporary file renamed over it.
+// entryNode is e as a mapping, its keys in the file's order.
+func entryNode(e *Entry) *yaml.Node {
+	m := &yaml.Node{Kind: yaml.MappingNode}
+	add := func(k, v string, always bool) {
+		if v == "" && !always {
+			return
+		}
+		val := scalar(v)
+		switch {
+		case strings.Contains(v, "\n"):
+			val.Style = yaml.LiteralStyle
+		case k == "date" || k == "until":
+			if _, err := time.Parse(DateLayout, v); err == nil {
+				val.Tag = "!!timestamp" // written as people write a day, unquoted
+			}
+		}
+		m.Content = append(m.Content, scalar(k), val)
+	}
+	add("tool", e.Tool, true)
+	add("rule", e.Rule, true)
+	add("path", e.Path, true)
+	add("location", e.Location, false)
+	add("line", e.Line, false)
+	add("message", e.Message, false)
+	add("state", string(e.State), true)
+	add("reason", e.Reason, true)
+	add("by", e.By, false)
+	add("date", e.Date, false)
+	add("until", e.Until, false)
+	add("link", e.Link, false)
+	add("commit", e.Commit, false)
+	return m
+}
+
+func scalar(s string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s} }
+
+func resolve(n *yaml.Node) *yaml.Node {
+	for hops := 0; n.Kind == yaml.AliasNode && n.Alias != nil && hops < maxAliasHops; hops++ {
+		n = n.Alias
+	}
+	return n
+}
+
+// copyComments carries the comments of an entry as read to its mapping as
+// written: the mapping's own, and each key's and value's by the key.
+func copyComments(old, m *yaml.Node) {
+	copyNodeComments(old, m)
+	if old.Kind != yaml.MappingNode {
+		return
+	}
+	for i := 0; i+1 < len(old.Content); i += 2 {
+		for j := 0; j+1 < len(m.Content); j += 2 {
+			if m.Content[j].Value == old.Content[i].Value {
+				copyNodeComments(old.Content[i], m.Content[j])
+				copyNodeComments(old.Content[i+1], m.Content[j+1])
+			}
+		}
+	}
+}
+
+func copyNodeComments(from, to *yaml.Node) {
+	to.HeadComment, to.LineComment, to.FootComment = from.HeadComment, from.LineComment, from.FootComment
+}
+
+// Lock bounds: how long a writer waits for another's lock, and how old a
+// lock is before it is taken for one a stopped writer left.
+var (
+	LockWait  = 10 * time.Second
+	LockStale = 2 * time.Minute
+)
+
+// WriteFile writes f to path, safe against another writer of the same
+// file at the same time: under a lock file beside it (path + ".lock"), the
+// file is read again, and the entries another writer added since f was
+// read are kept (f's own entries, additions and removals win), then
+// written to a temporary file renamed over path. f then holds what was
+// written.
 func WriteFile(path string, f *File) error {
+	return withLock(path, func() error {
+		disk, err := LoadFile(path)
+		if err != nil {
+			return err
+		}
+		merged := f.mergeOnto(disk)
+		if err := writeAtomic(path, merged); err != nil {
+			return err
+		}
+		f.Entries, f.doc, f.nodes, f.base = merged.Entries, merged.doc, merged.nodes, merged.keys()
+		return nil
+	})
+}
+
+// Update reads the triage file at path under its lock, lets change change
+// it, and writes it when change returns nil and the content changed: the
+// way for two writers (a command line, a server) to both keep their
+// decisions.
+func Update(path string, change func(*File) error) error {
+	return withLock(path, func() error {
+		f, err := LoadFile(path)
+		if err != nil {
+			return err
+		}
+		before, err := f.Marshal()
+		if err != nil {
+			return err
+		}
+		if err := change(f); err != nil {
+			return err
+		}
+		after, err := f.Marshal()
+		if err != nil {
+			return err
+		}
+		if bytes.Equal(before, after) {
+			return nil
+		}
+		return writeBytes(path, after)
+	})
+}
+
+// mergeOnto returns f with what disk gained since f was read: the entries
+// of disk that f never had (by key), and disk's comments.
+func (f *File) mergeOnto(disk *File) *File {
+	out := &File{Name: f.Name, Version: Version, doc: disk.doc, nodes: map[string]*yaml.Node{}}
+	if out.doc == nil {
+		out.doc = f.doc
+	}
+	for k, n := range f.nodes {
+		out.nodes[k] = n
+	}
+	for k, n := range disk.nodes {
+		out.nodes[k] = n
+	}
+	out.Entries = slices.Clone(f.Entries)
+	mine := f.keys()
+	for _, e := range disk.Entries {
+		if k := e.Key(); !mine[k] && !f.base[k] {
+			out.Entries = append(out.Entries, e)
+		}
+	}
+	return out
+}
+
+func writeAtomic(path string, f *File) error {
 	data, err := f.Marshal()
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".triage-*.yml")
+	return writeBytes(path, data)
+}
+
+func writeBytes(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, ".triage-*.yml")
 	if err != nil {
 		return err
 	}
@@ -122,8 +381,50 @@ func WriteFile(path string, f *File) error {
 		tmp.Close()
 		return err
 	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
 	if err := tmp.Close(); err != nil {
 		return err
 	}
+	if st, err := os.Stat(path); err == nil {
+		_ = os.Chmod(tmp.Name(), st.Mode().Perm())
+	} else {
+		_ = os.Chmod(tmp.Name(), 0o644)
+	}
 	return os.Rename(tmp.Name(), path)
+}
+
+// withLock runs fn holding path's lock file, made with O_EXCL beside it
+// (its directory made first).
+func withLock(path string, fn func() error) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	lock := path + ".lock"
+	deadline := time.Now().Add(LockWait)
+	wait := 5 * time.Millisecond
+	for {
+		l, err := os.OpenFile(lock, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+		if err == nil {
+			fmt.Fprintf(l, "%d\n", os.Getpid())
+			l.Close()
+			break
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return err
+		}
+		if st, serr := os.Stat(lock); serr == nil && time.Since(st.ModTime()) > LockStale {
+			os.Remove(lock) // left by a writer that stopped
+			continue
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%s: locked by another writer for more than %s (remove %s if none is running)", path, LockWait, lock)
+		}
+		time.Sleep(wait)
+		wait = min(2*wait, 100*time.Millisecond)
+	}
+	defer os.Remove(lock)
+	return fn()
 }

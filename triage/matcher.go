@@ -1,10 +1,17 @@
 package triage
 
 import (
+	"bytes"
+	"context"
+	"fmt"
 	"io/fs"
+	"sort"
+	"strings"
 	"sync"
 	"time"
 
+	"github.com/recap-dev/recap/diff"
+	"github.com/recap-dev/recap/internal/text"
 	"github.com/recap-dev/recap/reports"
 )
 
@@ -12,42 +19,160 @@ import (
 // (a content.Root's FS, or the files at a revision).
 type Source = fs.FS
 
+// How says how an entry matched a finding, best first.
+type How int
+
+// The ways an entry matches a finding (docs/triage.md, "Matching").
+const (
+	// ByLocation: the same location fingerprint and message.
+	ByLocation How = iota + 1
+	// ByLocationOnly: the same location fingerprint, the message changed.
+	ByLocationOnly
+	// ByLocationMoved: the same hash of the line and its neighbours, once
+	// in the file, though equal lines before it came or went.
+	ByLocationMoved
+	// ByLineText: the fingerprint changed (a neighbour line was edited),
+	// but the finding's line reads as the entry's Line, once in the file,
+	// and the message is the same.
+	ByLineText
+	// ByMessage: without the file's text (no source, a finding without a
+	// line), the same path, rule and message.
+	ByMessage
+)
+
 // A Matcher tells which entry of a triage file covers each finding of a
-// run. It reads each source file at most once, and only the files of the
-// findings whose tool and rule some entry names, so that a run without
-// decisions on a file pays nothing for it. Safe for concurrent use.
+// run. A finding whose tool and rule no entry names costs one map lookup;
+// the others read their file once (the first finding of each file), and
+// are compared with the entries of their path (or of the path their file
+// was renamed from), then with the entries whose file is gone. Safe for
+// concurrent use once made (FollowRenames first).
 type Matcher struct {
 	src fs.FS
 	now time.Time
 
-	mu      sync.Mutex
 	entries []Entry
-	byRule  map[string][]int // tool\x00rule → entries
-	used    []bool
-	files   map[string][]string // path → line locations (nil: unreadable)
-	missing map[string]bool     // entry paths absent from src
+	rules   map[string]bool  // tool\x00rule of every entry
+	byPath  map[string][]int // tool\x00rule\x00path (the entry's path now) → entries
+	orphans map[string][]int // tool\x00rule → entries whose file is gone, not known renamed
+	path    []string         // entry → its path now (Path, or where git says it was renamed to)
+
+	mu    sync.Mutex
+	used  []int // entry → findings it matched
+	files map[string]*sourceFile
+}
+
+// sourceFile is what the matcher knows of one file of the source.
+type sourceFile struct {
+	src   []byte
+	lines [][]byte
+	locs  []string
+	hash  map[string]int // location hash → lines of that hash
+	norm  map[string]int // normalized line text → lines of that text (made when asked)
 }
 
 // NewMatcher returns a matcher of f's entries, reading source files
-// through src (nil: matching without location fingerprints, by line text
-// and message), with now as the day expiries are judged on.
+// through src (nil: matching without location fingerprints, by path and
+// message), with now as the day expiries are judged on.
 func NewMatcher(f *File, src fs.FS, now time.Time) *Matcher {
-	m := &Matcher{src: src, now: now, byRule: map[string][]int{}, files: map[string][]string{}, missing: map[string]bool{}}
+	m := &Matcher{src: src, now: now, rules: map[string]bool{}, files: map[string]*sourceFile{}}
 	if f != nil {
 		m.entries = f.Entries
 	}
-	m.used = make([]bool, len(m.entries))
+	m.used = make([]int, len(m.entries))
+	m.path = make([]string, len(m.entries))
+	for i := range m.entries {
+		m.path[i] = m.entries[i].Path
+	}
+	m.index()
+	return m
+}
+
+// index files each entry under its path now, or among the orphans when
+// its file is gone from src.
+func (m *Matcher) index() {
+	m.byPath, m.orphans = map[string][]int{}, map[string][]int{}
+	gone := map[string]bool{}
 	for i := range m.entries {
 		e := &m.entries[i]
-		k := e.Tool + "\x00" + e.Rule
-		m.byRule[k] = append(m.byRule[k], i)
-		if src != nil {
-			if _, err := fs.Stat(src, e.Path); err != nil {
-				m.missing[e.Path] = true
+		rule := e.Tool + "\x00" + e.Rule
+		m.rules[rule] = true
+		p := m.path[i]
+		if m.src != nil && p != "" {
+			g, ok := gone[p]
+			if !ok {
+				_, err := fs.Stat(m.src, p)
+				g = err != nil
+				gone[p] = g
+			}
+			if g {
+				m.orphans[rule] = append(m.orphans[rule], i)
+				continue
+			}
+		}
+		m.byPath[rule+"\x00"+p] = append(m.byPath[rule+"\x00"+p], i)
+	}
+}
+
+// FollowRenames asks git where the files of the entries whose file is
+// gone went: for each entry with a Commit, the renames from that commit
+// to the working tree (committed since or not, as git diff --merge-base
+// shows them, with git's rename detection). An entry so followed matches
+// findings at the new path; the others whose file is gone are matched by
+// their location in any file. Call it before Decide.
+func (m *Matcher) FollowRenames(ctx context.Context, repo *diff.Repo) error {
+	if repo == nil {
+		return nil
+	}
+	commits := map[string]bool{}
+	for _, list := range m.orphans {
+		for _, i := range list {
+			if c := m.entries[i].Commit; c != "" {
+				commits[c] = true
 			}
 		}
 	}
-	return m
+	if len(commits) == 0 {
+		return nil
+	}
+	names := make([]string, 0, len(commits))
+	for c := range commits {
+		names = append(names, c)
+	}
+	sort.Strings(names)
+	renames := map[string]map[string]string{}
+	var firstErr error
+	for _, c := range names {
+		files, err := repo.WorkingTreeSince(ctx, c)
+		if err != nil {
+			if firstErr == nil {
+				firstErr = fmt.Errorf("following renames since %s: %w", c, err)
+			}
+			continue
+		}
+		r := map[string]string{}
+		for _, f := range files {
+			if f.Status == diff.Renamed || f.Status == diff.Copied && f.OldPath != f.NewPath {
+				if _, seen := r[f.OldPath]; !seen || f.Status == diff.Renamed {
+					r[f.OldPath] = f.NewPath
+				}
+			}
+		}
+		renames[c] = r
+	}
+	moved := false
+	for _, list := range m.orphans {
+		for _, i := range list {
+			e := &m.entries[i]
+			if to, ok := renames[e.Commit][e.Path]; ok {
+				m.path[i] = to
+				moved = true
+			}
+		}
+	}
+	if moved {
+		m.index()
+	}
+	return firstErr
 }
 
 // Len returns the number of entries.
@@ -58,55 +183,107 @@ func (m *Matcher) Decide(f *reports.Finding) *Decision {
 	if m == nil || len(m.entries) == 0 {
 		return nil
 	}
-	cands := m.byRule[f.Tool+"\x00"+f.Rule]
-	if len(cands) == 0 {
+	rule := f.Tool + "\x00" + f.Rule
+	if !m.rules[rule] {
+		return nil
+	}
+	cands, orphans := m.byPath[rule+"\x00"+f.Path], m.orphans[rule]
+	if len(cands) == 0 && len(orphans) == 0 {
 		return nil
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	loc := m.location(f)
-	best := -1
-	for _, i := range cands {
-		e := &m.entries[i]
-		samePath := e.Path == f.Path
-		if !samePath && !m.missing[e.Path] {
-			continue
+	sf := m.file(f.Path)
+	best, bestHow := -1, How(0)
+	try := func(list []int, orphan bool) {
+		for _, i := range list {
+			how := m.how(&m.entries[i], f, sf, orphan)
+			if how != 0 && (best < 0 || how < bestHow) {
+				best, bestHow = i, how
+			}
 		}
-		switch {
-		case loc != "" && e.Location == loc:
-			best = i
-		case e.Location == "" && f.Line == 0 && foldSpace(e.Message) == foldSpace(f.Message):
-			best = i
-		}
-		if best >= 0 && samePath {
-			break
-		}
+	}
+	try(cands, false)
+	if best < 0 || bestHow > ByLocationOnly {
+		try(orphans, true)
 	}
 	if best < 0 {
 		return nil
 	}
-	m.used[best] = true
+	m.used[best]++
 	e := &m.entries[best]
-	return &Decision{Entry: e, Expired: e.Expired(m.now)}
+	return &Decision{Entry: e, Expired: e.Expired(m.now), How: bestHow, Path: m.path[best]}
 }
 
-// location returns f's location fingerprint, "" when its file cannot be read.
-func (m *Matcher) location(f *reports.Finding) string {
-	if m.src == nil || f.Line < 1 {
-		return ""
-	}
-	locs, ok := m.files[f.Path]
-	if !ok {
-		src, err := fs.ReadFile(m.src, f.Path)
-		if err == nil {
-			locs = Locations(src)
+// how says how e matches f (0: not at all). An orphan (an entry whose
+// file is gone) matches by the location or the line text only.
+func (m *Matcher) how(e *Entry, f *reports.Finding, sf *sourceFile, orphan bool) How {
+	sameMsg := sameMessage(e.Message, f.Message)
+	if sf == nil || f.Line < 1 || f.Line > len(sf.locs) {
+		if !orphan && sameMsg && e.Message != "" {
+			return ByMessage
 		}
-		m.files[f.Path] = locs
+		return 0
 	}
-	if f.Line > len(locs) {
-		return ""
+	loc := sf.locs[f.Line-1]
+	if e.Location != "" {
+		switch {
+		case e.Location == loc && sameMsg:
+			return ByLocation
+		case e.Location == loc:
+			return ByLocationOnly
+		}
+		h, _ := SplitLocation(e.Location)
+		if lh, _ := SplitLocation(loc); lh == h && sf.hash[h] == 1 && sameMsg {
+			return ByLocationMoved
+		}
 	}
-	return locs[f.Line-1]
+	if e.Line != "" && sameMsg && e.Message != "" {
+		want := normalize([]byte(e.Line))
+		got := normalize(sf.lines[f.Line-1])
+		cut := strings.HasSuffix(e.Line, "…")
+		if cut {
+			want = bytes.TrimSuffix(want, []byte("…"))
+		}
+		if len(want) > 0 && (bytes.Equal(want, got) || cut && bytes.HasPrefix(got, want)) && sf.unique(f.Line-1) {
+			return ByLineText
+		}
+	}
+	if e.Location == "" && !orphan && sameMsg && e.Message != "" {
+		return ByMessage
+	}
+	return 0
+}
+
+// file reads path once; nil when it cannot be read.
+func (m *Matcher) file(path string) *sourceFile {
+	if m.src == nil || path == "" {
+		return nil
+	}
+	sf, ok := m.files[path]
+	if !ok {
+		if b, err := fs.ReadFile(m.src, path); err == nil {
+			sf = &sourceFile{src: b, lines: splitLines(b), locs: Locations(b), hash: map[string]int{}}
+			for _, l := range sf.locs {
+				h, _ := SplitLocation(l)
+				sf.hash[h]++
+			}
+		}
+		m.files[path] = sf
+	}
+	return sf
+}
+
+// unique reports whether line i's text (white space aside) is on no
+// other line of the file.
+func (sf *sourceFile) unique(i int) bool {
+	if sf.norm == nil {
+		sf.norm = make(map[string]int, len(sf.lines))
+		for _, l := range sf.lines {
+			sf.norm[string(normalize(l))]++
+		}
+	}
+	return sf.norm[string(normalize(sf.lines[i]))] == 1
 }
 
 // Stale returns the entries that matched no finding of the calls so far.
@@ -115,7 +292,7 @@ func (m *Matcher) Stale() []Entry {
 	defer m.mu.Unlock()
 	var out []Entry
 	for i, u := range m.used {
-		if !u {
+		if u == 0 {
 			out = append(out, m.entries[i])
 		}
 	}
@@ -133,11 +310,52 @@ func (m *Matcher) Expired() []Entry {
 	return out
 }
 
+// A Status is what a matcher found of one entry: how many findings it
+// matched, where its file is now, and whether it has expired.
+type Status struct {
+	Entry   Entry
+	Matched int
+	// Path is the entry's file now: its Path, or where git says the file
+	// was renamed to.
+	Path    string
+	Expired bool
+}
+
+// Statuses returns the status of every entry, in the file's order, after
+// the calls of Decide so far.
+func (m *Matcher) Statuses() []Status {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make([]Status, len(m.entries))
+	for i := range m.entries {
+		out[i] = Status{Entry: m.entries[i], Matched: m.used[i], Path: m.path[i], Expired: m.entries[i].Expired(m.now)}
+	}
+	return out
+}
+
+// MaxMessage is the most characters of a finding's message an entry keeps
+// (cut with "…"; a cut message matches the messages it begins).
+const MaxMessage = 500
+
+// sameMessage reports whether an entry's message is the finding's ("" is
+// any message).
+func sameMessage(entry, finding string) bool {
+	if entry == "" {
+		return true
+	}
+	entry, finding = foldSpace(entry), foldSpace(finding)
+	if entry == finding {
+		return true
+	}
+	cut, ok := strings.CutSuffix(entry, "…")
+	return ok && strings.HasPrefix(finding, cut)
+}
+
 // EntryFor returns a new entry for f (its state, reason and the rest left
 // for the caller to fill), its location and line read through src.
 func EntryFor(f *reports.Finding, src fs.FS) Entry {
-	e := Entry{Tool: f.Tool, Rule: f.Rule, Path: f.Path, Message: foldSpace(f.Message)}
-	if src != nil && f.Line > 0 {
+	e := Entry{Tool: f.Tool, Rule: f.Rule, Path: f.Path, Message: text.CutRunes(foldSpace(f.Message), MaxMessage)}
+	if src != nil && f.Line > 0 && f.Path != "" {
 		if b, err := fs.ReadFile(src, f.Path); err == nil {
 			if locs := Locations(b); f.Line <= len(locs) {
 				e.Location = locs[f.Line-1]
