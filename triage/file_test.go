@@ -110,12 +110,12 @@ var badFiles = map[string]struct {
 	"entries a mapping": {"entries: {tool: PMD}\n", `triage.yml:1:10: entries: want a list of entries, got a mapping`, true},
 	"one decision twice": {"entries:\n  - {tool: PMD, rule: X, state: wont-fix, reason: r}\n  - {tool: PMD, rule: X, state: false-positive, reason: s}\n",
 		`triage.yml:3:5: entries[1]: decides the same finding as the entry on line 2: keep one`, false},
-	"a tab": {"entries:\n\t- tool: PMD\n", `triage.yml:2:1: a tab in the indentation (YAML indents with spaces)`, false},
-	"two documents": {"version: 1\n---\nversion: 1\n", `triage.yml:2:1: a second YAML document: a triage file is one`, false},
-	"not UTF-8": {"entries:\n  - tool: \xff\n", `triage.yml:2:11: not UTF-8 text`, false},
-	"a tag": {"entries: !custom []\n", `triage.yml:1:10: entries: a tag (!custom): the triage file has none`, false},
+	"a tab":               {"entries:\n\t- tool: PMD\n", `triage.yml:2:1: a tab in the indentation (YAML indents with spaces)`, false},
+	"two documents":       {"version: 1\n---\nversion: 1\n", `triage.yml:2:1: a second YAML document: a triage file is one`, false},
+	"not UTF-8":           {"entries:\n  - tool: \xff\n", `triage.yml:2:11: not UTF-8 text`, false},
+	"a tag":               {"entries: !custom []\n", `triage.yml:1:10: entries: a tag (!custom): the triage file has none`, false},
 	"an alias to nowhere": {"entries: *a\n", `triage.yml:1:10: YAML reads a value that begins with * as an alias: quote it, "*a"`, false},
-	"a merge key": {"entries:\n  - <<: {tool: PMD}\n    rule: X\n", `triage.yml:2:5: entries[0]: a merge key (<<): write the values themselves`, false},
+	"a merge key":         {"entries:\n  - <<: {tool: PMD}\n    rule: X\n", `triage.yml:2:5: entries[0]: a merge key (<<): write the values themselves`, false},
 }
 
 func TestParseErrors(t *testing.T) {

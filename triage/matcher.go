@@ -115,8 +115,8 @@ func (m *Matcher) index() {
 
 // FollowRenames asks git where the files of the entries whose file is
 // gone went: for each entry with a Commit, the renames from that commit
-// to the working tree (committed since or not, as git diff --merge-base
-// shows them, with git's rename detection). An entry so followed matches
+// to the working tree (committed since or not, as git diff COMMIT HEAD
+// shows them, with git's rename detection, then the working tree's). An entry so followed matches
 // findings at the new path; the others whose file is gone are matched by
 // their location in any file. Call it before Decide.
 func (m *Matcher) FollowRenames(ctx context.Context, repo *diff.Repo) error {
@@ -139,22 +139,31 @@ func (m *Matcher) FollowRenames(ctx context.Context, repo *diff.Repo) error {
 		names = append(names, c)
 	}
 	sort.Strings(names)
+	// git diff COMMIT HEAD finds renames by similarity; the working tree
+	// against HEAD pairs a deleted and an added file of one content.
+	var work map[string]string
+	if files, err := repo.WorkingTree(ctx); err == nil {
+		work = renamesOf(files)
+	}
 	renames := map[string]map[string]string{}
 	var firstErr error
 	for _, c := range names {
-		files, err := repo.WorkingTreeSince(ctx, c)
+		files, err := repo.Between(ctx, c, "HEAD")
 		if err != nil {
 			if firstErr == nil {
 				firstErr = fmt.Errorf("following renames since %s: %w", c, err)
 			}
 			continue
 		}
-		r := map[string]string{}
-		for _, f := range files {
-			if f.Status == diff.Renamed || f.Status == diff.Copied && f.OldPath != f.NewPath {
-				if _, seen := r[f.OldPath]; !seen || f.Status == diff.Renamed {
-					r[f.OldPath] = f.NewPath
-				}
+		r := renamesOf(files)
+		for from, to := range r {
+			if again, ok := work[to]; ok {
+				r[from] = again
+			}
+		}
+		for from, to := range work {
+			if _, ok := r[from]; !ok {
+				r[from] = to
 			}
 		}
 		renames[c] = r
@@ -173,6 +182,17 @@ func (m *Matcher) FollowRenames(ctx context.Context, repo *diff.Repo) error {
 		m.index()
 	}
 	return firstErr
+}
+
+// renamesOf returns old path → new path of the renamed files.
+func renamesOf(files []diff.File) map[string]string {
+	r := map[string]string{}
+	for _, f := range files {
+		if f.Status == diff.Renamed {
+			r[f.OldPath] = f.NewPath
+		}
+	}
+	return r
 }
 
 // Len returns the number of entries.
