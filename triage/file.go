@@ -32,6 +32,7 @@ type File struct {
 	doc   *yaml.Node            // the document as read, for its comments; nil for a new file
 	nodes map[string]*yaml.Node // entry key → its mapping as read
 	base  map[string]bool       // the keys of the entries as read (or as last written)
+	index map[string]int        // entry key → index in Entries, for Put
 }
 
 // Parse reads a triage file's content; name is used in errors. An empty
@@ -126,11 +127,8 @@ func (f *File) keys() map[string]bool {
 // decision made twice is one diff.
 func (f *File) Put(e Entry) bool {
 	k := e.Key()
-	for i := range f.Entries {
+	if i, ok := f.find(k); ok {
 		old := &f.Entries[i]
-		if old.Key() != k {
-			continue
-		}
 		if old.State == e.State && old.Reason == e.Reason && old.Until == e.Until && old.Link == e.Link {
 			return false
 		}
@@ -138,7 +136,25 @@ func (f *File) Put(e Entry) bool {
 		return true
 	}
 	f.Entries = append(f.Entries, e)
+	f.index[k] = len(f.Entries) - 1
 	return true
+}
+
+// find returns the index of the entry of key k. The index of the keys is
+// made again when the entries changed other than through Put.
+func (f *File) find(k string) (int, bool) {
+	if f.index == nil || len(f.index) != len(f.Entries) {
+		f.index = make(map[string]int, len(f.Entries))
+		for i := range f.Entries {
+			f.index[f.Entries[i].Key()] = i
+		}
+	}
+	i, ok := f.index[k]
+	if ok && (i >= len(f.Entries) || f.Entries[i].Key() != k) {
+		f.index = nil // the entries moved: look again
+		return f.find(k)
+	}
+	return i, ok
 }
 
 // Remove removes the entries drop says to and returns them.

@@ -1,7 +1,6 @@
 package triage
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io/fs"
@@ -9,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/recap-dev/recap/diff"
 	"github.com/recap-dev/recap/internal/text"
@@ -42,39 +43,39 @@ const (
 
 // A Matcher tells which entry of a triage file covers each finding of a
 // run. A finding whose tool and rule no entry names costs one map lookup;
-// the others read their file once (the first finding of each file), and
-// are compared with the entries of their path (or of the path their file
-// was renamed from), then with the entries whose file is gone. Safe for
+// the others are compared with the entries of their path (or of the path
+// their file was renamed from), then with the entries whose file is gone:
+// first by the text of the finding's line, then by its location
+// fingerprint, worked out only for a line that reads as an entry's. Each
+// file is read once, at its first finding some entry may cover. Safe for
 // concurrent use once made (FollowRenames first).
 type Matcher struct {
 	src fs.FS
 	now time.Time
 
 	entries []Entry
-	rules   map[string]bool  // tool\x00rule of every entry
-	byPath  map[string][]int // tool\x00rule\x00path (the entry's path now) → entries
-	orphans map[string][]int // tool\x00rule → entries whose file is gone, not known renamed
-	path    []string         // entry → its path now (Path, or where git says it was renamed to)
+	byRule  map[ruleKey]*ruleEntries
+	byPath  map[pathKey][]int // the entries of a rule at a path now
+	path    []string          // entry → its path now (Path, or where git says it was renamed to)
 
 	mu    sync.Mutex
 	used  []int // entry → findings it matched
 	files map[string]*sourceFile
 }
 
-// sourceFile is what the matcher knows of one file of the source.
-type sourceFile struct {
-	src   []byte
-	lines [][]byte
-	locs  []string
-	hash  map[string]int // location hash → lines of that hash
-	norm  map[string]int // normalized line text → lines of that text (made when asked)
-}
+type ruleKey struct{ tool, rule string }
+
+type pathKey struct{ tool, rule, path string }
+
+// ruleEntries are the entries of one rule whose file is gone and not
+// known renamed.
+type ruleEntries struct{ orphans []int }
 
 // NewMatcher returns a matcher of f's entries, reading source files
 // through src (nil: matching without location fingerprints, by path and
 // message), with now as the day expiries are judged on.
 func NewMatcher(f *File, src fs.FS, now time.Time) *Matcher {
-	m := &Matcher{src: src, now: now, rules: map[string]bool{}, files: map[string]*sourceFile{}}
+	m := &Matcher{src: src, now: now, files: map[string]*sourceFile{}}
 	if f != nil {
 		m.entries = f.Entries
 	}
@@ -87,15 +88,19 @@ func NewMatcher(f *File, src fs.FS, now time.Time) *Matcher {
 	return m
 }
 
-// index files each entry under its path now, or among the orphans when
-// its file is gone from src.
+// index files each entry under its path now, or among its rule's orphans
+// when its file is gone from src.
 func (m *Matcher) index() {
-	m.byPath, m.orphans = map[string][]int{}, map[string][]int{}
+	m.byRule, m.byPath = map[ruleKey]*ruleEntries{}, map[pathKey][]int{}
 	gone := map[string]bool{}
 	for i := range m.entries {
 		e := &m.entries[i]
-		rule := e.Tool + "\x00" + e.Rule
-		m.rules[rule] = true
+		rk := ruleKey{e.Tool, e.Rule}
+		re := m.byRule[rk]
+		if re == nil {
+			re = &ruleEntries{}
+			m.byRule[rk] = re
+		}
 		p := m.path[i]
 		if m.src != nil && p != "" {
 			g, ok := gone[p]
@@ -105,11 +110,12 @@ func (m *Matcher) index() {
 				gone[p] = g
 			}
 			if g {
-				m.orphans[rule] = append(m.orphans[rule], i)
+				re.orphans = append(re.orphans, i)
 				continue
 			}
 		}
-		m.byPath[rule+"\x00"+p] = append(m.byPath[rule+"\x00"+p], i)
+		pk := pathKey{e.Tool, e.Rule, p}
+		m.byPath[pk] = append(m.byPath[pk], i)
 	}
 }
 
@@ -124,8 +130,8 @@ func (m *Matcher) FollowRenames(ctx context.Context, repo *diff.Repo) error {
 		return nil
 	}
 	commits := map[string]bool{}
-	for _, list := range m.orphans {
-		for _, i := range list {
+	for _, re := range m.byRule {
+		for _, i := range re.orphans {
 			if c := m.entries[i].Commit; c != "" {
 				commits[c] = true
 			}
@@ -169,8 +175,8 @@ func (m *Matcher) FollowRenames(ctx context.Context, repo *diff.Repo) error {
 		renames[c] = r
 	}
 	moved := false
-	for _, list := range m.orphans {
-		for _, i := range list {
+	for _, re := range m.byRule {
+		for _, i := range re.orphans {
 			e := &m.entries[i]
 			if to, ok := renames[e.Commit][e.Path]; ok {
 				m.path[i] = to
@@ -203,12 +209,12 @@ func (m *Matcher) Decide(f *reports.Finding) *Decision {
 	if m == nil || len(m.entries) == 0 {
 		return nil
 	}
-	rule := f.Tool + "\x00" + f.Rule
-	if !m.rules[rule] {
+	re := m.byRule[ruleKey{f.Tool, f.Rule}]
+	if re == nil {
 		return nil
 	}
-	cands, orphans := m.byPath[rule+"\x00"+f.Path], m.orphans[rule]
-	if len(cands) == 0 && len(orphans) == 0 {
+	cands := m.byPath[pathKey{f.Tool, f.Rule, f.Path}]
+	if len(cands) == 0 && len(re.orphans) == 0 {
 		return nil
 	}
 	m.mu.Lock()
@@ -225,7 +231,7 @@ func (m *Matcher) Decide(f *reports.Finding) *Decision {
 	}
 	try(cands, false)
 	if best < 0 || bestHow > ByLocationOnly {
-		try(orphans, true)
+		try(re.orphans, true)
 	}
 	if best < 0 {
 		return nil
@@ -238,15 +244,27 @@ func (m *Matcher) Decide(f *reports.Finding) *Decision {
 // how says how e matches f (0: not at all). An orphan (an entry whose
 // file is gone) matches by the location or the line text only.
 func (m *Matcher) how(e *Entry, f *reports.Finding, sf *sourceFile, orphan bool) How {
-	sameMsg := sameMessage(e.Message, f.Message)
-	if sf == nil || f.Line < 1 || f.Line > len(sf.locs) {
-		if !orphan && sameMsg && e.Message != "" {
+	if sf == nil || f.Line < 1 || f.Line > sf.n() {
+		if !orphan && e.Message != "" && sameMessage(e.Message, f.Message) {
 			return ByMessage
 		}
 		return 0
 	}
-	loc := sf.locs[f.Line-1]
+	i := f.Line - 1
+	if e.Location == "" && e.Line == "" {
+		if !orphan && e.Message != "" && sameMessage(e.Message, f.Message) {
+			return ByMessage
+		}
+		return 0
+	}
+	// Every way below needs the finding's line to read as the entry's
+	// (a location hashes the line first): most entries stop here.
+	if e.Line != "" && !lineIs(sf.line(i), e.Line) {
+		return 0
+	}
+	sameMsg := sameMessage(e.Message, f.Message)
 	if e.Location != "" {
+		loc := sf.location(i)
 		switch {
 		case e.Location == loc && sameMsg:
 			return ByLocation
@@ -254,23 +272,12 @@ func (m *Matcher) how(e *Entry, f *reports.Finding, sf *sourceFile, orphan bool)
 			return ByLocationOnly
 		}
 		h, _ := SplitLocation(e.Location)
-		if lh, _ := SplitLocation(loc); lh == h && sf.hash[h] == 1 && sameMsg {
+		if lh, _ := SplitLocation(loc); lh == h && sameMsg && sf.windowCount(i) == 1 {
 			return ByLocationMoved
 		}
 	}
-	if e.Line != "" && sameMsg && e.Message != "" {
-		want := normalize([]byte(e.Line))
-		got := normalize(sf.lines[f.Line-1])
-		cut := strings.HasSuffix(e.Line, "…")
-		if cut {
-			want = bytes.TrimSuffix(want, []byte("…"))
-		}
-		if len(want) > 0 && (bytes.Equal(want, got) || cut && bytes.HasPrefix(got, want)) && sf.unique(f.Line-1) {
-			return ByLineText
-		}
-	}
-	if e.Location == "" && !orphan && sameMsg && e.Message != "" {
-		return ByMessage
+	if e.Line != "" && sameMsg && e.Message != "" && sf.unique(i) {
+		return ByLineText
 	}
 	return 0
 }
@@ -282,28 +289,28 @@ func (m *Matcher) file(path string) *sourceFile {
 	}
 	sf, ok := m.files[path]
 	if !ok {
-		if b, err := fs.ReadFile(m.src, path); err == nil {
-			sf = &sourceFile{src: b, lines: splitLines(b), locs: Locations(b), hash: map[string]int{}}
-			for _, l := range sf.locs {
-				h, _ := SplitLocation(l)
-				sf.hash[h]++
-			}
+		if b, err := readSource(m.src, path); err == nil {
+			sf = newSourceFile(b)
 		}
 		m.files[path] = sf
 	}
 	return sf
 }
 
-// unique reports whether line i's text (white space aside) is on no
-// other line of the file.
-func (sf *sourceFile) unique(i int) bool {
-	if sf.norm == nil {
-		sf.norm = make(map[string]int, len(sf.lines))
-		for _, l := range sf.lines {
-			sf.norm[string(normalize(l))]++
-		}
+// MaxSourceSize is the largest source file the matcher reads: a finding
+// in a larger file is matched without its text (by path and message).
+const MaxSourceSize = 16 << 20
+
+// readSource reads a regular file of at most MaxSourceSize bytes.
+func readSource(src fs.FS, path string) ([]byte, error) {
+	st, err := fs.Stat(src, path)
+	if err != nil {
+		return nil, err
 	}
-	return sf.norm[string(normalize(sf.lines[i]))] == 1
+	if !st.Mode().IsRegular() || st.Size() > MaxSourceSize {
+		return nil, fmt.Errorf("%s: not a regular file of at most %d MiB", path, MaxSourceSize>>20)
+	}
+	return fs.ReadFile(src, path)
 }
 
 // Stale returns the entries that matched no finding of the calls so far.
@@ -360,25 +367,69 @@ const MaxMessage = 500
 // sameMessage reports whether an entry's message is the finding's ("" is
 // any message).
 func sameMessage(entry, finding string) bool {
-	if entry == "" {
+	if entry == "" || entry == finding {
 		return true
 	}
-	entry, finding = foldSpace(entry), foldSpace(finding)
-	if entry == finding {
+	if eqFolded(entry, finding) {
 		return true
 	}
 	cut, ok := strings.CutSuffix(entry, "…")
-	return ok && strings.HasPrefix(finding, cut)
+	return ok && strings.HasPrefix(foldSpace(finding), foldSpace(cut))
 }
+
+// eqFolded reports whether a and b are equal once their runs of white
+// space are folded to one space and trimmed, as foldSpace does, without
+// copying them.
+func eqFolded(a, b string) bool {
+	i, j := 0, 0
+	for {
+		i, j = skipFieldSpace(a, i), skipFieldSpace(b, j)
+		if i == len(a) || j == len(b) {
+			return i == len(a) && j == len(b)
+		}
+		// one field of each
+		for i < len(a) && j < len(b) && !isFieldSpace(a, i) && !isFieldSpace(b, j) {
+			if a[i] != b[j] {
+				return false
+			}
+			i, j = i+1, j+1
+		}
+		if (i < len(a) && !isFieldSpace(a, i)) || (j < len(b) && !isFieldSpace(b, j)) {
+			return false // one field is longer
+		}
+	}
+}
+
+func isFieldSpace(s string, i int) bool {
+	if c := s[i]; c < utf8.RuneSelf {
+		return asciiSpace[c]
+	}
+	r, _ := utf8.DecodeRuneInString(s[i:])
+	return unicode.IsSpace(r)
+}
+
+func skipFieldSpace(s string, i int) int {
+	for i < len(s) && isFieldSpace(s, i) {
+		if s[i] < utf8.RuneSelf {
+			i++
+		} else {
+			_, n := utf8.DecodeRuneInString(s[i:])
+			i += n
+		}
+	}
+	return i
+}
+
+var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
 
 // EntryFor returns a new entry for f (its state, reason and the rest left
 // for the caller to fill), its location and line read through src.
 func EntryFor(f *reports.Finding, src fs.FS) Entry {
 	e := Entry{Tool: f.Tool, Rule: f.Rule, Path: f.Path, Message: text.CutRunes(foldSpace(f.Message), MaxMessage)}
 	if src != nil && f.Line > 0 && f.Path != "" {
-		if b, err := fs.ReadFile(src, f.Path); err == nil {
-			if locs := Locations(b); f.Line <= len(locs) {
-				e.Location = locs[f.Line-1]
+		if b, err := readSource(src, f.Path); err == nil {
+			if sf := newSourceFile(b); f.Line <= sf.n() {
+				e.Location = sf.location(f.Line - 1)
 			}
 			e.Line = LineText(b, f.Line)
 		}
