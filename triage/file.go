@@ -173,9 +173,18 @@ func (f *File) Remove(drop func(*Entry) bool) []Entry {
 // Sort puts the entries in the file's order: by path, tool, rule,
 // location, then message.
 func (f *File) Sort() {
-	slices.SortStableFunc(f.Entries, func(a, b Entry) int {
-		return strings.Compare(a.sortKey(), b.sortKey())
-	})
+	keys := make([]string, len(f.Entries))
+	order := make([]int, len(f.Entries))
+	for i := range f.Entries {
+		keys[i], order[i] = f.Entries[i].sortKey(), i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(keys[a], keys[b]) })
+	sorted := make([]Entry, len(f.Entries))
+	for i, j := range order {
+		sorted[i] = f.Entries[j]
+	}
+	copy(f.Entries, sorted)
+	f.index = nil
 }
 
 func (e *Entry) sortKey() string {
@@ -189,21 +198,10 @@ func (f *File) Marshal() ([]byte, error) {
 	f.Sort()
 	f.Version = Version
 	root := &yaml.Node{Kind: yaml.MappingNode}
-	seq := &yaml.Node{Kind: yaml.SequenceNode}
-	if len(f.Entries) == 0 {
-		seq.Style = yaml.FlowStyle
-	}
+	seq := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
 	versionKey, versionValue := scalar("version"), &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: strconv.Itoa(Version)}
 	entriesKey := scalar("entries")
 	root.Content = []*yaml.Node{versionKey, versionValue, entriesKey, seq}
-	for i := range f.Entries {
-		e := &f.Entries[i]
-		m := entryNode(e)
-		if old := f.nodes[e.Key()]; old != nil {
-			copyComments(resolve(old), m)
-		}
-		seq.Content = append(seq.Content, m)
-	}
 	doc := &yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{root}}
 	if f.doc != nil {
 		copyNodeComments(f.doc, doc)
@@ -223,10 +221,56 @@ func (f *File) Marshal() ([]byte, error) {
 			}
 		}
 	}
+	head, err := encodeNode(doc)
+	if err != nil || len(f.Entries) == 0 {
+		return head, err
+	}
+	// The entries are encoded one at a time and spliced in place of the
+	// empty list: go.yaml.in/yaml/v3's emitter takes time quadratic in the
+	// length of one sequence.
+	at := bytes.Index(head, []byte("\nentries: []"))
+	if bytes.HasPrefix(head, []byte("entries: []")) {
+		at = -1
+	} else if at < 0 {
+		return nil, fmt.Errorf("triage: the file's head has no empty entries to fill")
+	} else {
+		at++
+	}
+	start := max(at, 0)
+	end := start + len("entries: []")
+	var b bytes.Buffer
+	b.Grow(len(head) + 200*len(f.Entries))
+	b.Write(head[:start])
+	b.WriteString("entries:")
+	eol := bytes.IndexByte(head[end:], '\n')
+	b.Write(head[end : end+eol+1]) // a comment on the line
+	for i := range f.Entries {
+		e := &f.Entries[i]
+		m := entryNode(e)
+		if old := f.nodes[e.Key()]; old != nil {
+			copyComments(resolve(old), m)
+		}
+		item, err := encodeNode(&yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{m}})
+		if err != nil {
+			return nil, err
+		}
+		for _, line := range bytes.SplitAfter(item, []byte("\n")) {
+			if len(line) > 0 && line[0] != '\n' {
+				b.WriteString("  ")
+			}
+			b.Write(line)
+		}
+	}
+	b.Write(head[end+eol+1:])
+	return b.Bytes(), nil
+}
+
+// encodeNode writes one node as YAML, indented by 2.
+func encodeNode(n *yaml.Node) ([]byte, error) {
 	var b bytes.Buffer
 	enc := yaml.NewEncoder(&b)
 	enc.SetIndent(2)
-	if err := enc.Encode(doc); err != nil {
+	if err := enc.Encode(n); err != nil {
 		return nil, err
 	}
 	if err := enc.Close(); err != nil {
