@@ -24,9 +24,9 @@ import (
 // a few seconds and a few hundred MiB of parsing.
 const (
 	// MaxSize is the largest file read, in bytes.
-	MaxSize = 16 << 20
+	MaxSize = 8 << 20
 	// MaxEntries bounds the entries of a file.
-	MaxEntries = 100_000
+	MaxEntries = 50_000
 	// MaxText bounds each value, in characters (a reason, a message).
 	MaxText = 4096
 	// MaxValues bounds the values read, aliases counted each time they
@@ -89,7 +89,7 @@ func (d *decoder) parse(data []byte, f *File) {
 		d.fail(&next, "", errors.New("a second YAML document: a triage file is one"))
 		return
 	}
-	f.doc = &doc
+	f.doc = commentsOf(&doc)
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
 		return
 	}
@@ -134,15 +134,20 @@ func (d *decoder) entries(n *yaml.Node, f *File) {
 	if len(n.Content) > 0 {
 		f.Entries = make([]Entry, 0, len(n.Content))
 	}
+	lines := make(map[string]int, len(n.Content))
 	for i, item := range n.Content {
 		key := fmt.Sprintf("entries[%d]", i)
 		if e, ok := d.entry(item, key); ok {
-			if first, dup := f.nodes[e.Key()]; dup {
-				d.fail(item, key, fmt.Errorf("decides the same finding as the entry on line %d: keep one", first.Line))
+			k := e.Key()
+			if first, dup := lines[k]; dup {
+				d.fail(item, key, fmt.Errorf("decides the same finding as the entry on line %d: keep one", first))
 				continue
 			}
+			lines[k] = item.Line
 			f.Entries = append(f.Entries, e)
-			f.nodes[e.Key()] = item
+			if c := commentsOf(item); c != nil {
+				f.nodes[k] = c
+			}
 		}
 		if len(d.errs) >= MaxErrors {
 			return
@@ -419,4 +424,52 @@ func offsetPos(data []byte, off int) (int, int) {
 	line := strings.Count(before, "\n") + 1
 	col := utf8.RuneCountInString(before[strings.LastIndexByte(before, '\n')+1:]) + 1
 	return line, col
+}
+
+// commentsOf returns the comments of n and of its direct keys and values
+// (and, for the document, of its top mapping's): a copy of the nodes
+// without their content, nil when there is no comment, so that the tree
+// read is not kept for the comments of a few entries.
+func commentsOf(n *yaml.Node) *yaml.Node {
+	n = resolveNode(n)
+	out := shallow(n)
+	any := hasComment(n)
+	if n.Kind == yaml.DocumentNode && len(n.Content) == 1 {
+		root := resolveNode(n.Content[0])
+		c := shallow(root)
+		any = any || hasComment(root)
+		if root.Kind == yaml.MappingNode {
+			for _, k := range root.Content {
+				k = resolveNode(k)
+				c.Content = append(c.Content, shallow(k))
+				any = any || hasComment(k)
+			}
+		}
+		out.Content = []*yaml.Node{c}
+	} else if n.Kind == yaml.MappingNode {
+		for _, k := range n.Content {
+			k = resolveNode(k)
+			out.Content = append(out.Content, shallow(k))
+			any = any || hasComment(k)
+		}
+	}
+	if !any && n.Kind != yaml.DocumentNode {
+		return nil
+	}
+	return out
+}
+
+func shallow(n *yaml.Node) *yaml.Node {
+	return &yaml.Node{Kind: n.Kind, Value: n.Value, HeadComment: n.HeadComment, LineComment: n.LineComment, FootComment: n.FootComment}
+}
+
+func hasComment(n *yaml.Node) bool {
+	return n.HeadComment != "" || n.LineComment != "" || n.FootComment != ""
+}
+
+func resolveNode(n *yaml.Node) *yaml.Node {
+	for hops := 0; n.Kind == yaml.AliasNode && n.Alias != nil && hops < maxAliasHops; hops++ {
+		n = n.Alias
+	}
+	return n
 }

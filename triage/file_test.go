@@ -138,7 +138,7 @@ func TestParseErrors(t *testing.T) {
 
 func TestBounds(t *testing.T) {
 	big := make([]byte, MaxSize+1)
-	if _, err := Parse("big.yml", big); err == nil || !strings.Contains(err.Error(), "more than 16 MiB") {
+	if _, err := Parse("big.yml", big); err == nil || !strings.Contains(err.Error(), "more than 8 MiB") {
 		t.Errorf("a file over MaxSize: %v", err)
 	}
 	var b strings.Builder
@@ -146,7 +146,7 @@ func TestBounds(t *testing.T) {
 	for range MaxEntries + 1 {
 		b.WriteString("- a\n")
 	}
-	if _, err := Parse("many.yml", []byte(b.String())); err == nil || !strings.Contains(err.Error(), "100001 entries, more than 100000") {
+	if _, err := Parse("many.yml", []byte(b.String())); err == nil || !strings.Contains(err.Error(), "50001 entries, more than 50000") {
 		t.Errorf("too many entries: %v", err)
 	}
 	long := "entries:\n  - {tool: T, rule: R, state: wont-fix, reason: " + strings.Repeat("x", MaxText+1) + "}\n"
