@@ -362,3 +362,48 @@ func TestTriageImportGitHub(t *testing.T) {
 		t.Errorf("without a token: exit %d\n%s", code, stderr)
 	}
 }
+
+// TestTriageConcurrentCommands: two recap triage commands deciding at
+// once both keep their decisions.
+func TestTriageConcurrentCommands(t *testing.T) {
+	g := triageRepo(t)
+	fs := findingsOf(t, g.Dir)
+	var ids []string
+	for _, f := range fs {
+		if f["tool"] == "PMD" {
+			ids = append(ids, f["id"].(string))
+		}
+	}
+	if len(ids) < 12 {
+		t.Fatalf("%d PMD findings", len(ids))
+	}
+	type result struct {
+		out  string
+		code int
+	}
+	done := make(chan result, 2)
+	for w := range 2 {
+		go func() {
+			var out strings.Builder
+			code := 0
+			for i := w; i < 12; i += 2 {
+				o, e, c := recap(t, g.Dir, nil, "triage", ids[i], "--as", "wont-fix", "--reason", fmt.Sprintf("writer %d", w), "build/reports")
+				out.WriteString(o + e)
+				code = max(code, c)
+			}
+			done <- result{out.String(), code}
+		}()
+	}
+	for range 2 {
+		if r := <-done; r.code != 0 {
+			t.Fatalf("a writer failed: exit %d\n%s", r.code, r.out)
+		}
+	}
+	f, err := triage.LoadFile(filepath.Join(g.Dir, ".recap", "triage.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Entries) != 12 {
+		t.Errorf("%d entries, want the 12 both writers decided", len(f.Entries))
+	}
+}
