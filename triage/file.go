@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -357,16 +358,27 @@ var (
 // written to a temporary file renamed over path. f then holds what was
 // written.
 func WriteFile(path string, f *File) error {
-	return withLock(path, func() error {
-		disk, err := LoadFile(path)
+	return inDir(path, func(r *os.Root, name string) error { return WriteFileRoot(r, name, f) })
+}
+
+// WriteFileRoot is WriteFile of the file name inside r: every file it
+// opens, makes, renames or removes is inside r (a link out of it is not
+// followed), for a server confined to its root.
+func WriteFileRoot(r *os.Root, name string, f *File) error {
+	return withLock(r, name, func() error {
+		disk, err := loadRoot(r, name)
 		if err != nil {
 			return err
 		}
 		merged := f.mergeOnto(disk)
-		if err := writeAtomic(path, merged); err != nil {
+		data, err := merged.Marshal()
+		if err != nil {
 			return err
 		}
-		f.Entries, f.doc, f.nodes, f.base = merged.Entries, merged.doc, merged.nodes, merged.keys()
+		if err := writeBytes(r, name, data); err != nil {
+			return err
+		}
+		f.Entries, f.doc, f.nodes, f.base, f.index = merged.Entries, merged.doc, merged.nodes, merged.keys(), nil
 		return nil
 	})
 }
@@ -376,8 +388,14 @@ func WriteFile(path string, f *File) error {
 // way for two writers (a command line, a server) to both keep their
 // decisions.
 func Update(path string, change func(*File) error) error {
-	return withLock(path, func() error {
-		f, err := LoadFile(path)
+	return inDir(path, func(r *os.Root, name string) error { return UpdateRoot(r, name, change) })
+}
+
+// UpdateRoot is Update of the file name inside r, confined to r as
+// WriteFileRoot is.
+func UpdateRoot(r *os.Root, name string, change func(*File) error) error {
+	return withLock(r, name, func() error {
+		f, err := loadRoot(r, name)
 		if err != nil {
 			return err
 		}
@@ -395,8 +413,42 @@ func Update(path string, change func(*File) error) error {
 		if bytes.Equal(before, after) {
 			return nil
 		}
-		return writeBytes(path, after)
+		return writeBytes(r, name, after)
 	})
+}
+
+// inDir runs fn with a root at path's directory (made first) and the
+// file's name in it.
+func inDir(path string, fn func(r *os.Root, name string) error) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	r, err := os.OpenRoot(dir)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	return fn(r, filepath.Base(path))
+}
+
+// loadRoot reads the file name inside r (none: an empty one); messages
+// name it joined to r's directory.
+func loadRoot(r *os.Root, name string) (*File, error) {
+	shown := filepath.Join(r.Name(), name)
+	file, err := r.Open(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &File{Name: shown, Version: Version}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer file.Close()
+	data, err := readBounded(shown, file)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(shown, data)
 }
 
 // mergeOnto returns f with what disk gained since f was read: the entries
@@ -422,24 +474,31 @@ func (f *File) mergeOnto(disk *File) *File {
 	return out
 }
 
-func writeAtomic(path string, f *File) error {
-	data, err := f.Marshal()
-	if err != nil {
-		return err
+// writeBytes writes data to name inside r through a temporary file beside
+// it, synced, then renamed over it (keeping name's permissions).
+func writeBytes(r *os.Root, name string, data []byte) error {
+	dir := filepath.Dir(name)
+	var tmp *os.File
+	var tmpName string
+	for range 100 {
+		tmpName = filepath.Join(dir, fmt.Sprintf(".triage-%d-%d.yml", os.Getpid(), rand.Uint64()))
+		var err error
+		if tmp, err = r.OpenFile(tmpName, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644); err == nil {
+			break
+		} else if !errors.Is(err, fs.ErrExist) {
+			return err
+		}
 	}
-	return writeBytes(path, data)
-}
-
-func writeBytes(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, ".triage-*.yml")
-	if err != nil {
-		return err
+	if tmp == nil {
+		return fmt.Errorf("%s: no temporary file could be made beside it", name)
 	}
-	defer os.Remove(tmp.Name())
+	defer r.Remove(tmpName)
 	if _, err := tmp.Write(data); err != nil {
 		tmp.Close()
 		return err
+	}
+	if st, err := r.Stat(name); err == nil {
+		_ = tmp.Chmod(st.Mode().Perm())
 	}
 	if err := tmp.Sync(); err != nil {
 		tmp.Close()
@@ -448,25 +507,22 @@ func writeBytes(path string, data []byte) error {
 	if err := tmp.Close(); err != nil {
 		return err
 	}
-	if st, err := os.Stat(path); err == nil {
-		_ = os.Chmod(tmp.Name(), st.Mode().Perm())
-	} else {
-		_ = os.Chmod(tmp.Name(), 0o644)
-	}
-	return os.Rename(tmp.Name(), path)
+	return r.Rename(tmpName, name)
 }
 
-// withLock runs fn holding path's lock file, made with O_EXCL beside it
-// (its directory made first).
-func withLock(path string, fn func() error) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
+// withLock runs fn holding name's lock file inside r, made with O_EXCL
+// beside it (its directory made first).
+func withLock(r *os.Root, name string, fn func() error) error {
+	if dir := filepath.Dir(name); dir != "." {
+		if err := r.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
 	}
-	lock := path + ".lock"
+	lock := name + ".lock"
 	deadline := time.Now().Add(LockWait)
 	wait := 5 * time.Millisecond
 	for {
-		l, err := os.OpenFile(lock, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+		l, err := r.OpenFile(lock, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
 		if err == nil {
 			fmt.Fprintf(l, "%d\n", os.Getpid())
 			l.Close()
@@ -475,16 +531,16 @@ func withLock(path string, fn func() error) error {
 		if !errors.Is(err, fs.ErrExist) {
 			return err
 		}
-		if st, serr := os.Stat(lock); serr == nil && time.Since(st.ModTime()) > LockStale {
-			os.Remove(lock) // left by a writer that stopped
+		if st, serr := r.Stat(lock); serr == nil && time.Since(st.ModTime()) > LockStale {
+			r.Remove(lock) // left by a writer that stopped
 			continue
 		}
 		if time.Now().After(deadline) {
-			return fmt.Errorf("%s: locked by another writer for more than %s (remove %s if none is running)", path, LockWait, lock)
+			return fmt.Errorf("%s: locked by another writer for more than %s (remove %s if none is running)", filepath.Join(r.Name(), name), LockWait, filepath.Join(r.Name(), lock))
 		}
 		time.Sleep(wait)
 		wait = min(2*wait, 100*time.Millisecond)
 	}
-	defer os.Remove(lock)
+	defer r.Remove(lock)
 	return fn()
 }

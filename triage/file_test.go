@@ -413,3 +413,37 @@ func TestWriteFileRemoves(t *testing.T) {
 		t.Errorf("entries after removing PMD's: %+v", g.Entries)
 	}
 }
+
+// TestUpdateRootConfined: a triage file reached through a link out of the
+// root is neither read nor written.
+func TestUpdateRootConfined(t *testing.T) {
+	root, outside := t.TempDir(), t.TempDir()
+	if err := os.Symlink(outside, filepath.Join(root, ".recap")); err != nil {
+		t.Skip(err)
+	}
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	err = UpdateRoot(r, ".recap/triage.yml", func(f *File) error {
+		f.Put(Entry{Tool: "T", Rule: "R", State: WontFix, Reason: "r"})
+		return nil
+	})
+	if err == nil {
+		t.Error("UpdateRoot wrote through a link out of the root")
+	}
+	if entries, _ := os.ReadDir(outside); len(entries) > 0 {
+		t.Errorf("files made outside the root: %v", entries)
+	}
+	// Inside the root, it writes.
+	if err := UpdateRoot(r, "decisions/triage.yml", func(f *File) error {
+		f.Put(Entry{Tool: "T", Rule: "R", State: WontFix, Reason: "r"})
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "decisions", "triage.yml")); err != nil {
+		t.Error(err)
+	}
+}
