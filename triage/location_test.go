@@ -78,8 +78,22 @@ func TestLazyLocations(t *testing.T) {
 					t.Errorf("line %d: window count %d, want %d", i+1, got, n)
 				}
 			}
-			if len(want) > 40 && sf.occ == nil {
-				t.Errorf("every line of %d asked, and the lines were never hashed at once", len(want))
+			if len(want) > 40 {
+				// Every line of a file of 10 copies asked twice: past the
+				// bound, the lines are hashed at once.
+				many := []byte(strings.Repeat(src, 10))
+				all := Locations(many)
+				big := newSourceFile(many)
+				for range 2 {
+					for i := len(all) - 1; i >= 0; i-- {
+						if got := big.location(i); got != all[i] {
+							t.Fatalf("10 copies, line %d: %s, want %s", i+1, got, all[i])
+						}
+					}
+				}
+				if big.occ == nil {
+					t.Errorf("every line of %d asked, and the lines were never hashed at once", len(all))
+				}
 			}
 		})
 	}

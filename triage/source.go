@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"math/bits"
 	"strconv"
 	"strings"
 	"unicode"
@@ -25,6 +26,7 @@ type sourceFile struct {
 	occ    []int32        // then each line's occurrence among the lines of its window
 	wins   []uint64       // and each line's window hashed
 	count  map[uint64]int // and how many lines have each window
+	keys   []uint64       // each line's first 8 characters, white space aside: lines of other keys differ
 	locs   map[int]string // line index → its location, as worked out
 	work   int            // lines compared so far
 }
@@ -71,8 +73,9 @@ func (sf *sourceFile) spend(int) {
 		w := h[i]
 		win = sf.window(i, win[:0])
 		for _, j := range win[1:] {
-			w = (w^h[j])*1099511628211 + 0x9e3779b97f4a7c15
+			w = bits.RotateLeft64(w*0x9e3779b97f4a7c15, 29) ^ h[j] // in order: a, b differs from b, a
 		}
+		w ^= uint64(len(win))
 		sf.wins[i] = w
 		sf.count[w]++
 		sf.occ[i] = int32(sf.count[w])
@@ -115,8 +118,47 @@ func normHash(l []byte) uint64 {
 
 // same reports whether lines k and i read the same (white space aside).
 func (sf *sourceFile) same(k, i int) bool {
+	if sf.keys[k] != sf.keys[i] {
+		return false
+	}
 	sf.work++
 	return eqNorm(sf.line(k), sf.line(i))
+}
+
+// lineKeys packs each line's first 8 bytes that normalize keeps, once.
+func (sf *sourceFile) lineKeys() {
+	if sf.keys != nil {
+		return
+	}
+	sf.keys = make([]uint64, sf.n())
+	for i := range sf.keys {
+		sf.keys[i] = prefixKey(sf.line(i))
+	}
+}
+
+func prefixKey(l []byte) uint64 {
+	var k uint64
+	n := 0
+	for i := asciiIndent(l); i < len(l) && n < 8; {
+		c := l[i]
+		if c < utf8.RuneSelf {
+			if !asciiSpace[c] {
+				k, n = k<<8|uint64(c), n+1
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(l[i:])
+		if !unicode.IsSpace(r) {
+			for _, b := range l[i : i+size] {
+				if n < 8 {
+					k, n = k<<8|uint64(b), n+1
+				}
+			}
+		}
+		i += size
+	}
+	return k<<4 | uint64(n)
 }
 
 // location returns line i's location fingerprint (0-based), as
@@ -125,6 +167,7 @@ func (sf *sourceFile) location(i int) string {
 	if l, ok := sf.locs[i]; ok {
 		return l
 	}
+	sf.lineKeys()
 	win := sf.window(i, nil)
 	occ := 1
 	if sf.occ != nil {
@@ -135,6 +178,7 @@ func (sf *sourceFile) location(i int) string {
 				occ++
 			}
 		}
+		sf.work += i / 8 // the keys compared
 		sf.spend(0)
 	}
 	var buf []byte
@@ -153,6 +197,7 @@ func (sf *sourceFile) windowCount(i int) int {
 	if sf.occ != nil {
 		return sf.count[sf.wins[i]]
 	}
+	sf.lineKeys()
 	win := sf.window(i, nil)
 	n := 0
 	for k := range sf.n() {
@@ -160,6 +205,7 @@ func (sf *sourceFile) windowCount(i int) int {
 			n++
 		}
 	}
+	sf.work += sf.n() / 8
 	sf.spend(0)
 	return n
 }
@@ -178,6 +224,8 @@ func (sf *sourceFile) unique(i int) bool {
 		return true
 	}
 	defer sf.spend(0)
+	sf.work += sf.n() / 8
+	sf.lineKeys()
 	for k := range sf.n() {
 		if k != i && sf.same(k, i) {
 			return false
