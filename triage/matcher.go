@@ -3,6 +3,7 @@ package triage
 import (
 	"context"
 	"fmt"
+	"io"
 	"io/fs"
 	"sort"
 	"strings"
@@ -301,16 +302,26 @@ func (m *Matcher) file(path string) *sourceFile {
 // in a larger file is matched without its text (by path and message).
 const MaxSourceSize = 16 << 20
 
-// readSource reads a regular file of at most MaxSourceSize bytes.
+// readSource reads a regular file of at most MaxSourceSize bytes, judged
+// on the file opened (a FIFO or a device is refused, never read).
 func readSource(src fs.FS, path string) ([]byte, error) {
-	st, err := fs.Stat(src, path)
+	f, err := src.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
 	if err != nil {
 		return nil, err
 	}
 	if !st.Mode().IsRegular() || st.Size() > MaxSourceSize {
 		return nil, fmt.Errorf("%s: not a regular file of at most %d MiB", path, MaxSourceSize>>20)
 	}
-	return fs.ReadFile(src, path)
+	b, err := io.ReadAll(io.LimitReader(f, MaxSourceSize+1))
+	if err == nil && len(b) > MaxSourceSize {
+		err = fmt.Errorf("%s: more than %d MiB", path, MaxSourceSize>>20)
+	}
+	return b, err
 }
 
 // Stale returns the entries that matched no finding of the calls so far.

@@ -2,6 +2,7 @@ package triage
 
 import (
 	"context"
+	"io/fs"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -181,5 +182,22 @@ func TestFollowRenames(t *testing.T) {
 	d := m.Decide(&f)
 	if d == nil || d.Path != "src/Store.java" || d.How != ByLocation {
 		t.Fatalf("Decide = %+v, want the entry followed to src/Store.java", d)
+	}
+}
+
+// TestSourceRefused: a source that is not a regular file, or is larger
+// than MaxSourceSize, is not read; its findings match by message.
+func TestSourceRefused(t *testing.T) {
+	e := decided(t)
+	for name, file := range map[string]*fstest.MapFile{
+		"a FIFO":      {Mode: fs.ModeNamedPipe, Data: []byte(javaFile)},
+		"too large":   {Data: []byte(javaFile + strings.Repeat("\n", MaxSourceSize))},
+		"a directory": {Mode: fs.ModeDir},
+	} {
+		m := NewMatcher(&File{Entries: []Entry{e}}, fstest.MapFS{"src/Shop.java": file}, day)
+		f := reports.Finding{Tool: "PMD", Rule: "NullAssignment", Path: "src/Shop.java", Line: 5, Message: e.Message}
+		if d := m.Decide(&f); d == nil || d.How != ByMessage {
+			t.Errorf("%s: %+v, want a match by message", name, d)
+		}
 	}
 }
