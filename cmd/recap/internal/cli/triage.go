@@ -196,7 +196,7 @@ small diff to commit. See docs/triage.md.
 
 States: ` + statesList() + `.`,
 		Example: `  recap triage pmd-12 --as false-positive --reason "the value is checked in init()" build/reports/
-  recap triage --rule PMD:SystemPrintln --path 'src/main/**/cli/**' --as wont-fix --reason "a command line prints" build/reports/
+  recap triage --tool PMD --rule SystemPrintln --path 'src/main/**/cli/**' --as wont-fix --reason "a command line prints" build/reports/
   recap triage list build/reports/
   recap triage check build/reports/`,
 		Args: cobra.ArbitraryArgs,
