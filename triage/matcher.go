@@ -317,11 +317,24 @@ func readSource(src fs.FS, path string) ([]byte, error) {
 	if !st.Mode().IsRegular() || st.Size() > MaxSourceSize {
 		return nil, fmt.Errorf("%s: not a regular file of at most %d MiB", path, MaxSourceSize>>20)
 	}
-	b, err := io.ReadAll(io.LimitReader(f, MaxSourceSize+1))
-	if err == nil && len(b) > MaxSourceSize {
+	// Read in one buffer of the size the file has (one byte more, to see
+	// a file that grew): growing a buffer would copy the file over again.
+	b := make([]byte, 0, st.Size()+1)
+	for len(b) < cap(b) {
+		n, err := f.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	rest, err := io.ReadAll(io.LimitReader(f, MaxSourceSize+1-int64(len(b))))
+	if err == nil && len(b)+len(rest) > MaxSourceSize {
 		err = fmt.Errorf("%s: more than %d MiB", path, MaxSourceSize>>20)
 	}
-	return b, err
+	return append(b, rest...), err
 }
 
 // Stale returns the entries that matched no finding of the calls so far.
