@@ -28,7 +28,11 @@ type How int
 const (
 	// ByLocation: the same location fingerprint and message.
 	ByLocation How = iota + 1
-	// ByLocationOnly: the same location fingerprint, the message changed.
+	// ByLocationOnly: the same location fingerprint, the message the
+	// same but for its numbers (a count or a length the tool puts in its
+	// message changed: "found 123" for "found 119"). A message that
+	// changed otherwise is another finding, which the entry does not
+	// cover.
 	ByLocationOnly
 	// ByLocationMoved: the same hash of the line and its neighbours, once
 	// in the file, though equal lines before it came or went.
@@ -269,7 +273,7 @@ func (m *Matcher) how(e *Entry, f *reports.Finding, sf *sourceFile, orphan bool)
 		switch {
 		case e.Location == loc && sameMsg:
 			return ByLocation
-		case e.Location == loc:
+		case e.Location == loc && sameButNumbers(e.Message, f.Message):
 			return ByLocationOnly
 		}
 		h, _ := SplitLocation(e.Location)
@@ -400,6 +404,33 @@ func sameMessage(entry, finding string) bool {
 	cut, ok := strings.CutSuffix(entry, "…")
 	return ok && strings.HasPrefix(foldSpace(finding), foldSpace(cut))
 }
+
+// sameButNumbers reports whether two messages read the same once each run
+// of digits is taken for any other ("found 123" and "found 119"), white
+// space folded.
+func sameButNumbers(a, b string) bool {
+	a, b = foldSpace(a), foldSpace(b)
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		da, db := isDigit(a[i]), isDigit(b[j])
+		switch {
+		case da && db:
+			for i < len(a) && isDigit(a[i]) {
+				i++
+			}
+			for j < len(b) && isDigit(b[j]) {
+				j++
+			}
+		case a[i] != b[j]:
+			return false
+		default:
+			i, j = i+1, j+1
+		}
+	}
+	return i == len(a) && j == len(b)
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 // eqFolded reports whether a and b are equal once their runs of white
 // space are folded to one space and trimmed, as foldSpace does, without

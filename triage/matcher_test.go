@@ -60,8 +60,10 @@ func TestDecideFollowsTheCode(t *testing.T) {
 			reports.Finding{Path: "src/Shop.java", Line: 5, Message: msg}, ByLocation},
 		{"moved below the next method", map[string]string{"src/Shop.java": strings.Replace(javaFile, "    void pay", "    void first() {}\n\n    void pay", 1)},
 			reports.Finding{Path: "src/Shop.java", Line: 7, Message: msg}, ByLocation},
-		{"the message changed", map[string]string{"src/Shop.java": javaFile},
-			reports.Finding{Path: "src/Shop.java", Line: 5, Message: "Assigning null"}, ByLocationOnly},
+		{"a number in the message changed", map[string]string{"src/Shop.java": javaFile},
+			reports.Finding{Path: "src/Shop.java", Line: 5, Message: "Assigning an Object to null is a code smell (1 of 12)."}, 0},
+		{"another message on the line", map[string]string{"src/Shop.java": javaFile},
+			reports.Finding{Path: "src/Shop.java", Line: 5, Message: "Assigning null"}, 0},
 		{"the line below edited", map[string]string{"src/Shop.java": strings.Replace(javaFile, "> 100", "> 200", 1)},
 			reports.Finding{Path: "src/Shop.java", Line: 5, Message: msg}, ByLineText},
 		{"the line below edited, the message changed too", map[string]string{"src/Shop.java": strings.Replace(javaFile, "> 100", "> 200", 1)},
@@ -198,6 +200,34 @@ func TestSourceRefused(t *testing.T) {
 		f := reports.Finding{Tool: "PMD", Rule: "NullAssignment", Path: "src/Shop.java", Line: 5, Message: e.Message}
 		if d := m.Decide(&f); d == nil || d.How != ByMessage {
 			t.Errorf("%s: %+v, want a match by message", name, d)
+		}
+	}
+}
+
+// TestMessageNumbers: at the entry's location, a message that changed in
+// its numbers alone still matches; one that changed otherwise, or a
+// second finding of the rule on the line, does not.
+func TestMessageNumbers(t *testing.T) {
+	e := decided(t)
+	e.Message = "Line is longer than 100 characters (found 123)."
+	m := NewMatcher(&File{Entries: []Entry{e}}, fstest.MapFS{"src/Shop.java": {Data: []byte(javaFile)}}, day)
+	for _, tt := range []struct {
+		msg  string
+		want How
+	}{
+		{"Line is longer than 100 characters (found 123).", ByLocation},
+		{"Line  is longer than 100 characters (found 119).", ByLocationOnly},
+		{"Line is longer than 120 characters (found 1234).", ByLocationOnly},
+		{"Line is longer than 100 characters (found many).", 0},
+		{"'100' is a magic number.", 0},
+	} {
+		f := reports.Finding{Tool: "PMD", Rule: "NullAssignment", Path: "src/Shop.java", Line: 5, Message: tt.msg}
+		var got How
+		if d := m.Decide(&f); d != nil {
+			got = d.How
+		}
+		if got != tt.want {
+			t.Errorf("%q: %v, want %v", tt.msg, got, tt.want)
 		}
 	}
 }
