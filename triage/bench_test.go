@@ -135,7 +135,8 @@ func BenchmarkSpring10000(b *testing.B) {
 }
 
 // BenchmarkSpringNone: the same findings, a triage file of 10,000 entries
-// of rules the report does not have: the cost of a finding no entry names.
+// of rules and files the report does not have: the cost of a finding no
+// entry names.
 func BenchmarkSpringNone(b *testing.B) {
 	fs := springFindings(b)
 	file := &triage.File{Version: 1}

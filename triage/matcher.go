@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -47,8 +48,9 @@ const (
 )
 
 // A Matcher tells which entry of a triage file covers each finding of a
-// run. A finding whose tool and rule no entry names costs one map lookup;
-// the others are compared with the entries of their path (or of the path
+// run. A finding costs a lookup of its path (a comparison with the last
+// finding's, most often) and of its rule among that path's entries; the
+// ones some entry may cover are compared with the entries of their path (or of the path
 // their file was renamed from), then with the entries whose file is gone:
 // first by the text of the finding's line, then by its location
 // fingerprint, worked out only for a line that reads as an entry's. Each
@@ -60,8 +62,10 @@ type Matcher struct {
 
 	entries []Entry
 	byRule  map[ruleKey]*ruleEntries
-	byPath  map[pathKey][]int // the entries of a rule at a path now
-	path    []string          // entry → its path now (Path, or where git says it was renamed to)
+	byFile  map[string]*fileEntries // the entries at a path now, by rule
+	orphans bool                    // some entry's file is gone
+	last    atomic.Pointer[lastFile]
+	path    []string // entry → its path now (Path, or where git says it was renamed to)
 
 	mu    sync.Mutex
 	used  []int // entry → findings it matched
@@ -70,11 +74,20 @@ type Matcher struct {
 
 type ruleKey struct{ tool, rule string }
 
-type pathKey struct{ tool, rule, path string }
-
 // ruleEntries are the entries of one rule whose file is gone and not
 // known renamed.
 type ruleEntries struct{ orphans []int }
+
+// fileEntries are the entries of one path, by rule.
+type fileEntries struct{ rules map[ruleKey][]int }
+
+// lastFile is the path of the last finding decided and its entries: a
+// report lists a file's findings together, so the next finding's path is
+// most often this one, told by a comparison rather than a lookup.
+type lastFile struct {
+	path string
+	fe   *fileEntries
+}
 
 // NewMatcher returns a matcher of f's entries, reading source files
 // through src (nil: matching without location fingerprints, by path and
@@ -96,7 +109,8 @@ func NewMatcher(f *File, src fs.FS, now time.Time) *Matcher {
 // index files each entry under its path now, or among its rule's orphans
 // when its file is gone from src.
 func (m *Matcher) index() {
-	m.byRule, m.byPath = map[ruleKey]*ruleEntries{}, map[pathKey][]int{}
+	m.byRule, m.byFile, m.orphans = map[ruleKey]*ruleEntries{}, map[string]*fileEntries{}, false
+	m.last.Store(nil)
 	gone := map[string]bool{}
 	for i := range m.entries {
 		e := &m.entries[i]
@@ -116,11 +130,16 @@ func (m *Matcher) index() {
 			}
 			if g {
 				re.orphans = append(re.orphans, i)
+				m.orphans = true
 				continue
 			}
 		}
-		pk := pathKey{e.Tool, e.Rule, p}
-		m.byPath[pk] = append(m.byPath[pk], i)
+		fe := m.byFile[p]
+		if fe == nil {
+			fe = &fileEntries{rules: map[ruleKey][]int{}}
+			m.byFile[p] = fe
+		}
+		fe.rules[rk] = append(fe.rules[rk], i)
 	}
 }
 
@@ -214,12 +233,24 @@ func (m *Matcher) Decide(f *reports.Finding) *Decision {
 	if m == nil || len(m.entries) == 0 {
 		return nil
 	}
-	re := m.byRule[ruleKey{f.Tool, f.Rule}]
-	if re == nil {
-		return nil
+	var fe *fileEntries
+	if lf := m.last.Load(); lf != nil && lf.path == f.Path {
+		fe = lf.fe
+	} else {
+		fe = m.byFile[f.Path]
+		m.last.Store(&lastFile{f.Path, fe})
 	}
-	cands := m.byPath[pathKey{f.Tool, f.Rule, f.Path}]
-	if len(cands) == 0 && len(re.orphans) == 0 {
+	rk := ruleKey{f.Tool, f.Rule}
+	var cands, orphans []int
+	if fe != nil {
+		cands = fe.rules[rk]
+	}
+	if m.orphans {
+		if re := m.byRule[rk]; re != nil {
+			orphans = re.orphans
+		}
+	}
+	if len(cands) == 0 && len(orphans) == 0 {
 		return nil
 	}
 	m.mu.Lock()
@@ -236,7 +267,7 @@ func (m *Matcher) Decide(f *reports.Finding) *Decision {
 	}
 	try(cands, false)
 	if best < 0 || bestHow > ByLocationOnly {
-		try(re.orphans, true)
+		try(orphans, true)
 	}
 	if best < 0 {
 		return nil
