@@ -65,7 +65,8 @@ type Matcher struct {
 	byFile  map[string]*fileEntries // the entries at a path now, by rule
 	orphans bool                    // some entry's file is gone
 	last    atomic.Pointer[lastFile]
-	path    []string // entry → its path now (Path, or where git says it was renamed to)
+	path    []string    // entry → its path now (Path, or where git says it was renamed to)
+	lines   []entryLine // entry → its Line, to compare
 
 	mu    sync.Mutex
 	used  []int // entry → findings it matched
@@ -99,6 +100,10 @@ func NewMatcher(f *File, src fs.FS, now time.Time) *Matcher {
 	}
 	m.used = make([]int, len(m.entries))
 	m.path = make([]string, len(m.entries))
+	m.lines = make([]entryLine, len(m.entries))
+	for i := range m.entries {
+		m.lines[i] = newEntryLine(m.entries[i].Line)
+	}
 	for i := range m.entries {
 		m.path[i] = m.entries[i].Path
 	}
@@ -259,7 +264,7 @@ func (m *Matcher) Decide(f *reports.Finding) *Decision {
 	best, bestHow := -1, How(0)
 	try := func(list []int, orphan bool) {
 		for _, i := range list {
-			how := m.how(&m.entries[i], f, sf, orphan)
+			how := m.how(i, f, sf, orphan)
 			if how != 0 && (best < 0 || how < bestHow) {
 				best, bestHow = i, how
 			}
@@ -279,7 +284,8 @@ func (m *Matcher) Decide(f *reports.Finding) *Decision {
 
 // how says how e matches f (0: not at all). An orphan (an entry whose
 // file is gone) matches by the location or the line text only.
-func (m *Matcher) how(e *Entry, f *reports.Finding, sf *sourceFile, orphan bool) How {
+func (m *Matcher) how(idx int, f *reports.Finding, sf *sourceFile, orphan bool) How {
+	e := &m.entries[idx]
 	if sf == nil || f.Line < 1 || f.Line > sf.n() {
 		if !orphan && e.Message != "" && sameMessage(e.Message, f.Message) {
 			return ByMessage
@@ -295,7 +301,7 @@ func (m *Matcher) how(e *Entry, f *reports.Finding, sf *sourceFile, orphan bool)
 	}
 	// Every way below needs the finding's line to read as the entry's
 	// (a location hashes the line first): most entries stop here.
-	if e.Line != "" && !lineIs(sf.line(i), e.Line) {
+	if e.Line != "" && !lineIs(sf.line(i), m.lines[idx]) {
 		return 0
 	}
 	sameMsg := sameMessage(e.Message, f.Message)

@@ -32,7 +32,7 @@ type sourceFile struct {
 }
 
 func newSourceFile(src []byte) *sourceFile {
-	sf := &sourceFile{src: src, locs: map[int]string{}}
+	sf := &sourceFile{src: src}
 	if len(src) > 0 {
 		sf.starts = make([]int32, 0, len(src)/32+2)
 		at := 0
@@ -187,6 +187,9 @@ func (sf *sourceFile) location(i int) string {
 	}
 	sum := sha256.Sum256(buf)
 	l := hex.EncodeToString(sum[:8]) + ":" + strconv.Itoa(occ)
+	if sf.locs == nil {
+		sf.locs = map[int]string{}
+	}
 	sf.locs[i] = l
 	return l
 }
@@ -262,13 +265,27 @@ func (sf *sourceFile) sameWindow(k int, win []int) bool {
 	return n == len(win)
 }
 
+// An entryLine is an entry's Line as the matcher compares it: its bytes,
+// and whether it was cut ("…" after 199 characters).
+type entryLine struct {
+	b   []byte
+	cut bool
+}
+
+func newEntryLine(s string) entryLine {
+	if c, ok := strings.CutSuffix(s, "…"); ok && utf8.RuneCountInString(s) >= 200 {
+		return entryLine{[]byte(c), true}
+	}
+	return entryLine{b: []byte(s)}
+}
+
 // lineIs reports whether a source line reads as an entry's Line (white
 // space aside; a Line cut with "…" as the line's beginning).
-func lineIs(line []byte, entry string) bool {
-	if cut, ok := strings.CutSuffix(entry, "…"); ok && utf8.RuneCountInString(entry) >= 200 {
-		return hasNormPrefix(line, []byte(cut))
+func lineIs(line []byte, entry entryLine) bool {
+	if entry.cut {
+		return hasNormPrefix(line, entry.b)
 	}
-	return eqNorm(line, []byte(entry))
+	return eqNorm(line, entry.b)
 }
 
 // eqNorm reports whether a and b are equal once white space is removed,
