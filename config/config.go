@@ -66,6 +66,11 @@ type Config struct {
 	// Same lists groups of rules that mean the same, each of two patterns
 	// or more, in file order.
 	Same [][]RulePattern
+	// Triage is the triage file's path relative to the repository root
+	// (docs/triage.md), cleaned; "" for the default, .recap/triage.yml.
+	Triage string
+	// TriagePos is where the file says it.
+	TriagePos Pos
 
 	once sync.Once
 	m    *matcher

@@ -29,6 +29,7 @@ func TestParse(t *testing.T) {
 		"null document": {"~\n", &Config{Version: 1}},
 		"version only":  {"version: 1\n", &Config{Version: 1}},
 		"version 1.0":   {"version: 1.0\n", &Config{Version: 1}},
+		"triage":        {"triage: ./decisions/triage.yml\n", &Config{Version: 1, Triage: "decisions/triage.yml", TriagePos: Pos{"triage", 1, 9}}},
 		"empty keys":    {"exclude:\noverrides:\nsame:\n", &Config{Version: 1}},
 		"empty lists":   {"exclude:\n  paths:\n  rules: []\noverrides: []\nsame: []\n", &Config{Version: 1}},
 		"byte order mark": {"\ufeffexclude:\n  rules: [PMD:X]\n", &Config{Version: 1,
@@ -106,7 +107,13 @@ var badFiles = map[string]struct {
 	schema bool
 }{
 	"unknown top key": {"exclude: {}\noverides: []\n",
-		`.recap.yml:2:1: unknown key "overides"; did you mean overrides? (want version, exclude, overrides or same)`, true},
+		`.recap.yml:2:1: unknown key "overides"; did you mean overrides? (want version, exclude, overrides, same or triage)`, true},
+	"triage out of the root": {"triage: ../decisions.yml\n",
+		`.recap.yml:1:9: triage: "../decisions.yml" is not a file inside the repository (want a path relative to its root, with /, such as .recap/triage.yml)`, true},
+	"triage absolute": {"triage: /etc/triage.yml\n",
+		`.recap.yml:1:9: triage: "/etc/triage.yml" is not a file inside the repository (want a path relative to its root, with /, such as .recap/triage.yml)`, true},
+	"triage a list": {"triage: [a.yml]\n",
+		`.recap.yml:1:9: triage: want the triage file's path, relative to the repository root, got a list`, true},
 	"unknown exclude key": {"exclude:\n  path: [a]\n",
 		`.recap.yml:2:3: exclude: unknown key "path"; did you mean paths? (want paths or rules)`, true},
 	"unknown override key": {"overrides:\n  - rules: [PMD:X]\n    impcat: high\n",
@@ -173,9 +180,9 @@ var badFiles = map[string]struct {
 	"version a string": {"version: \"1\"\n",
 		`.recap.yml:1:10: version: want the number 1, got a string`, true},
 	"top a list": {"- exclude\n",
-		`.recap.yml:1:1: want a mapping of version, exclude, overrides or same, got a list`, true},
+		`.recap.yml:1:1: want a mapping of version, exclude, overrides, same or triage, got a list`, true},
 	"top a string": {"exclude paths\n",
-		`.recap.yml:1:1: want a mapping of version, exclude, overrides or same, got a string`, true},
+		`.recap.yml:1:1: want a mapping of version, exclude, overrides, same or triage, got a string`, true},
 	"exclude a list": {"exclude:\n  - src/**\n",
 		`.recap.yml:2:3: exclude: want a mapping of paths or rules, got a list`, true},
 	"several mistakes, in file order": {"overrides:\n  - rules: [X]\n    impact: hgh\nsame: [[A:B]]\n",
@@ -217,7 +224,7 @@ var badFiles = map[string]struct {
 	"a tag": {"version: !v 1\n",
 		`.recap.yml:1:10: version: a tag (!v): the configuration has none`, true},
 	"a merge key": {"base: &b {paths: [a]}\nexclude:\n  <<: *b\n",
-		`.recap.yml:1:1: unknown key "base"; did you mean same? (want version, exclude, overrides or same)
+		`.recap.yml:1:1: unknown key "base"; did you mean same? (want version, exclude, overrides, same or triage)
 .recap.yml:3:3: exclude: a merge key (<<): write the values themselves`, true},
 	"not UTF-8": {"exclude:\n  rules: [PMD:\xff]\n",
 		`.recap.yml:2:15: not UTF-8 text`, false},

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path"
 	"slices"
+	"strings"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
@@ -35,7 +37,7 @@ type decoder struct {
 
 // The keys of each mapping of the format, in the order messages list them.
 var (
-	topKeys      = []string{"version", "exclude", "overrides", "same"}
+	topKeys      = []string{"version", "exclude", "overrides", "same", "triage"}
 	excludeKeys  = []string{"paths", "rules"}
 	overrideKeys = []string{"rules", "impact", "quality", "severity", "category"}
 )
@@ -114,6 +116,8 @@ func (d *decoder) config(root *yaml.Node, c *Config) {
 			d.overrides(p.value, c)
 		case "same":
 			d.same(p.value, c)
+		case "triage":
+			d.triage(p.value, c)
 		default:
 			d.unknownKey(p, "", topKeys)
 		}
@@ -329,4 +333,29 @@ func (d *decoder) category(n *yaml.Node, key string) string {
 		return ""
 	}
 	return s
+}
+
+// triage reads the place of the triage file: a path relative to the
+// repository root, inside it.
+func (d *decoder) triage(n *yaml.Node, c *Config) {
+	n = d.value(n, "triage")
+	if n == nil || isNull(n) {
+		return
+	}
+	s, ok := d.str(n, "triage", "the triage file's path, relative to the repository root")
+	if !ok {
+		return
+	}
+	clean := path.Clean(s)
+	switch {
+	case s == "":
+		d.fail(n, "triage", errors.New("an empty path (want the triage file's path, such as .recap/triage.yml)"))
+	case utf8.RuneCountInString(s) > MaxPatternLength:
+		d.fail(n, "triage", fmt.Errorf("a path of %d characters, more than %d", utf8.RuneCountInString(s), MaxPatternLength))
+	case strings.HasPrefix(s, "/") || strings.Contains(s, "\\") || clean == ".." || strings.HasPrefix(clean, "../") || clean == ".":
+		d.fail(n, "triage", fmt.Errorf("%q is not a file inside the repository (want a path relative to its root, with /, such as .recap/triage.yml)", s))
+	default:
+		c.Triage = clean
+		c.TriagePos = Pos{Key: "triage", Line: n.Line, Column: n.Column}
+	}
 }

@@ -113,3 +113,10 @@ func starValue(line string) (int, string, bool) {
 	}
 	return 0, "", false
 }
+
+// SyntaxError makes a YAML syntax error of file (whose content is data) an
+// [*Error] placed as this package places its own: other YAML files of the
+// repository (the triage file) read with go.yaml.in/yaml/v3 use it.
+func SyntaxError(file string, data []byte, err error) *Error {
+	return syntaxError(file, data, err)
+}

@@ -5,5 +5,6 @@
 // for each finding of a run, the decision that covers it, and which
 // entries matched nothing (stale) or have expired.
 //
-// The package imports reports, internal/content and internal/text only.
+// The package imports reports, config (its error type), diff (renames)
+// and internal/text only.
 package triage

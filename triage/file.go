@@ -4,126 +4,543 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/recap-dev/recap/config"
 )
 
-// A File is a triage file: its version and its entries.
+// A File is a triage file: its version and its entries. Parse and Load
+// keep the file's YAML tree beside the entries, so that Marshal writes
+// the comments people added by hand back in their places (of the
+// document, and of each entry and each of its keys, the entry known by
+// its Key).
 type File struct {
 	// Name is the file's name as given; messages name it.
 	Name    string  `yaml:"-"`
 	Version int     `yaml:"version"`
 	Entries []Entry `yaml:"entries"`
+
+	doc   *yaml.Node            // the document as read, for its comments; nil for a new file
+	nodes map[string]*yaml.Node // entry key → its mapping as read
+	base  map[string]bool       // the keys of the entries as read (or as last written)
+	index map[string]int        // entry key → index in Entries, for Put
 }
 
-// Parse reads a triage file's content; name is used in errors.
+// Parse reads a triage file's content; name is used in errors. An empty
+// file (or comments only) has no entries. Every mistake is a
+// [*config.Error] naming the file, the line, the column and the key
+// ("entries[3].state"), with the nearest word for a word written wrong;
+// several are joined. It never panics, and reads at most [MaxSize] bytes,
+// [MaxEntries] entries and [MaxValues] values.
 func Parse(name string, data []byte) (*File, error) {
-	f := &File{Name: name}
-	if len(bytes.TrimSpace(data)) == 0 {
-		f.Version = 1
-		return f, nil
+	if len(data) > MaxSize {
+		return nil, tooLarge(name)
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	if err := dec.Decode(f); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+	f := &File{Name: name, Version: Version, nodes: map[string]*yaml.Node{}}
+	d := &decoder{file: name, limited: map[string]bool{}}
+	d.parse(data, f)
+	if err := d.err(); err != nil {
+		return nil, err
 	}
-	if f.Version == 0 {
-		f.Version = 1
-	}
-	for i := range f.Entries {
-		e := &f.Entries[i]
-		if !e.State.Valid() {
-			return nil, fmt.Errorf("%s: entry %d: state %q is none of false-positive, wont-fix, accepted-risk, used-in-tests, confirmed", name, i+1, e.State)
-		}
-		if e.Reason == "" {
-			return nil, fmt.Errorf("%s: entry %d: a reason is required", name, i+1)
-		}
-	}
+	f.base = f.keys()
 	return f, nil
 }
 
+func tooLarge(name string) error {
+	return &config.Error{File: name, Err: fmt.Errorf("more than %d MiB: a triage file is smaller", MaxSize>>20)}
+}
+
 // Load reads the triage file at name inside fsys; a file that does not
-// exist is an empty triage.
+// exist is an empty triage. A file that is not a regular file, or larger
+// than [MaxSize], is an error.
 func Load(fsys fs.FS, name string) (*File, error) {
-	data, err := fs.ReadFile(fsys, name)
+	file, err := fsys.Open(name)
 	if errors.Is(err, fs.ErrNotExist) {
-		return &File{Name: name, Version: 1}, nil
+		return &File{Name: name, Version: Version}, nil
 	}
+	if err != nil {
+		return nil, err
+	}
+	defer file.Close()
+	data, err := readBounded(name, file)
 	if err != nil {
 		return nil, err
 	}
 	return Parse(name, data)
 }
 
-// Put adds e, replacing the entry of the same key.
-func (f *File) Put(e Entry) {
-	k := e.Key()
+// LoadFile reads the triage file at path, as Load does.
+func LoadFile(path string) (*File, error) {
+	file, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &File{Name: path, Version: Version}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer file.Close()
+	data, err := readBounded(path, file)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(path, data)
+}
+
+func readBounded(name string, file fs.File) ([]byte, error) {
+	st, err := file.Stat()
+	if err != nil {
+		return nil, &config.Error{File: name, Err: err}
+	}
+	if !st.Mode().IsRegular() {
+		return nil, &config.Error{File: name, Err: fmt.Errorf("not a regular file (%s): a triage file is a file", st.Mode().Type())}
+	}
+	data, err := io.ReadAll(io.LimitReader(file, MaxSize+1))
+	if err != nil {
+		return nil, &config.Error{File: name, Err: err}
+	}
+	if len(data) > MaxSize {
+		return nil, tooLarge(name)
+	}
+	return data, nil
+}
+
+func (f *File) keys() map[string]bool {
+	k := make(map[string]bool, len(f.Entries))
 	for i := range f.Entries {
-		if f.Entries[i].Key() == k {
-			f.Entries[i] = e
-			return
+		k[f.Entries[i].Key()] = true
+	}
+	return k
+}
+
+// Put adds e, replacing the entry of the same key, and reports whether the
+// file changed. Putting a decision the file holds already (the same
+// state, reason, expiry and link) changes nothing, not even its date: a
+// decision made twice is one diff.
+func (f *File) Put(e Entry) bool {
+	k := e.Key()
+	if i, ok := f.find(k); ok {
+		old := &f.Entries[i]
+		if old.State == e.State && old.Reason == e.Reason && old.Until == e.Until && old.Link == e.Link {
+			return false
 		}
+		f.Entries[i] = e
+		return true
 	}
 	f.Entries = append(f.Entries, e)
+	f.index[k] = len(f.Entries) - 1
+	return true
 }
 
-// Sort puts the entries in the file's order: by path, tool, rule, location.
-func (f *File) Sort() {
-	sort.SliceStable(f.Entries, func(i, j int) bool {
-		a, b := &f.Entries[i], &f.Entries[j]
-		if a.Path != b.Path {
-			return a.Path < b.Path
+// find returns the index of the entry of key k. The index of the keys is
+// made again when the entries changed other than through Put.
+func (f *File) find(k string) (int, bool) {
+	if f.index == nil || len(f.index) != len(f.Entries) {
+		f.index = make(map[string]int, len(f.Entries))
+		for i := range f.Entries {
+			f.index[f.Entries[i].Key()] = i
 		}
-		if a.Tool != b.Tool {
-			return a.Tool < b.Tool
+	}
+	i, ok := f.index[k]
+	if ok && (i >= len(f.Entries) || f.Entries[i].Key() != k) {
+		f.index = nil // the entries moved: look again
+		return f.find(k)
+	}
+	return i, ok
+}
+
+// Remove removes the entries drop says to and returns them.
+func (f *File) Remove(drop func(*Entry) bool) []Entry {
+	var gone []Entry
+	f.Entries = slices.DeleteFunc(f.Entries, func(e Entry) bool {
+		if drop(&e) {
+			gone = append(gone, e)
+			return true
 		}
-		if a.Rule != b.Rule {
-			return a.Rule < b.Rule
-		}
-		return a.Location < b.Location
+		return false
 	})
+	return gone
 }
 
-// Marshal writes the file, its entries sorted.
+// Sort puts the entries in the file's order: by path, tool, rule,
+// location, then message.
+func (f *File) Sort() {
+	keys := make([]string, len(f.Entries))
+	order := make([]int, len(f.Entries))
+	for i := range f.Entries {
+		keys[i], order[i] = f.Entries[i].sortKey(), i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(keys[a], keys[b]) })
+	sorted := make([]Entry, len(f.Entries))
+	for i, j := range order {
+		sorted[i] = f.Entries[j]
+	}
+	copy(f.Entries, sorted)
+	f.index = nil
+}
+
+func (e *Entry) sortKey() string {
+	return e.Path + "\x00" + e.Tool + "\x00" + e.Rule + "\x00" + e.Location + "\x00" + foldSpace(e.Message)
+}
+
+// Marshal writes the file, its entries sorted, each entry's keys in one
+// order, the comments of the file as read kept: a file written twice is
+// the same bytes, and one decision more is a diff of its own lines.
 func (f *File) Marshal() ([]byte, error) {
 	f.Sort()
-	if f.Version == 0 {
-		f.Version = 1
+	f.Version = Version
+	root := &yaml.Node{Kind: yaml.MappingNode}
+	seq := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
+	versionKey, versionValue := scalar("version"), &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: strconv.Itoa(Version)}
+	entriesKey := scalar("entries")
+	root.Content = []*yaml.Node{versionKey, versionValue, entriesKey, seq}
+	doc := &yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{root}}
+	if f.doc != nil {
+		copyNodeComments(f.doc, doc)
+		if len(f.doc.Content) == 1 {
+			if old := resolve(f.doc.Content[0]); old.Kind == yaml.MappingNode {
+				copyNodeComments(old, root)
+				for i := 0; i+1 < len(old.Content); i += 2 {
+					switch old.Content[i].Value {
+					case "version":
+						copyNodeComments(old.Content[i], versionKey)
+						copyNodeComments(old.Content[i+1], versionValue)
+					case "entries":
+						copyNodeComments(old.Content[i], entriesKey)
+						copyNodeComments(old.Content[i+1], seq)
+					}
+				}
+			}
+		}
 	}
+	head, err := encodeNode(doc)
+	if err != nil || len(f.Entries) == 0 {
+		return head, err
+	}
+	// The entries are encoded one at a time and spliced in place of the
+	// empty list: go.yaml.in/yaml/v3's emitter takes time quadratic in the
+	// length of one sequence.
+	at := bytes.Index(head, []byte("\nentries: []"))
+	if bytes.HasPrefix(head, []byte("entries: []")) {
+		at = -1
+	} else if at < 0 {
+		return nil, fmt.Errorf("triage: the file's head has no empty entries to fill")
+	} else {
+		at++
+	}
+	start := max(at, 0)
+	end := start + len("entries: []")
+	var b bytes.Buffer
+	b.Grow(len(head) + 200*len(f.Entries))
+	b.Write(head[:start])
+	b.WriteString("entries:")
+	eol := bytes.IndexByte(head[end:], '\n')
+	b.Write(head[end : end+eol+1]) // a comment on the line
+	for i := range f.Entries {
+		e := &f.Entries[i]
+		m := entryNode(e)
+		if old := f.nodes[e.Key()]; old != nil {
+			copyComments(resolve(old), m)
+		}
+		item, err := encodeNode(&yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{m}})
+		if err != nil {
+			return nil, err
+		}
+		for _, line := range bytes.SplitAfter(item, []byte("\n")) {
+			if len(line) > 0 && line[0] != '\n' {
+				b.WriteString("  ")
+			}
+			b.Write(line)
+		}
+	}
+	b.Write(head[end+eol+1:])
+	return b.Bytes(), nil
+}
+
+// encodeNode writes one node as YAML, indented by 2.
+func encodeNode(n *yaml.Node) ([]byte, error) {
 	var b bytes.Buffer
 	enc := yaml.NewEncoder(&b)
 	enc.SetIndent(2)
-	if err := enc.Encode(f); err != nil {
+	if err := enc.Encode(n); err != nil {
 		return nil, err
 	}
-	return b.Bytes(), enc.Close()
+	if err := enc.Close(); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
 }
 
-// WriteFile writes f to path, through a temporary file renamed over it.
+// entryNode is e as a mapping, its keys in the file's order.
+func entryNode(e *Entry) *yaml.Node {
+	m := &yaml.Node{Kind: yaml.MappingNode}
+	add := func(k, v string, always bool) {
+		if v == "" && !always {
+			return
+		}
+		val := scalar(v)
+		switch {
+		case strings.Contains(v, "\n"):
+			val.Style = yaml.LiteralStyle
+		case k == "date" || k == "until":
+			if _, err := time.Parse(DateLayout, v); err == nil {
+				val.Tag = "!!timestamp" // written as people write a day, unquoted
+			}
+		}
+		m.Content = append(m.Content, scalar(k), val)
+	}
+	add("tool", e.Tool, true)
+	add("rule", e.Rule, true)
+	add("path", e.Path, true)
+	add("location", e.Location, false)
+	add("line", e.Line, false)
+	add("message", e.Message, false)
+	add("state", string(e.State), true)
+	add("reason", e.Reason, true)
+	add("by", e.By, false)
+	add("date", e.Date, false)
+	add("until", e.Until, false)
+	add("link", e.Link, false)
+	add("commit", e.Commit, false)
+	return m
+}
+
+func scalar(s string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s} }
+
+func resolve(n *yaml.Node) *yaml.Node {
+	for hops := 0; n.Kind == yaml.AliasNode && n.Alias != nil && hops < maxAliasHops; hops++ {
+		n = n.Alias
+	}
+	return n
+}
+
+// copyComments carries the comments of an entry as read to its mapping as
+// written: the mapping's own, and each key's and value's by the key.
+func copyComments(old, m *yaml.Node) {
+	copyNodeComments(old, m)
+	if old.Kind != yaml.MappingNode {
+		return
+	}
+	for i := 0; i+1 < len(old.Content); i += 2 {
+		for j := 0; j+1 < len(m.Content); j += 2 {
+			if m.Content[j].Value == old.Content[i].Value {
+				copyNodeComments(old.Content[i], m.Content[j])
+				copyNodeComments(old.Content[i+1], m.Content[j+1])
+			}
+		}
+	}
+}
+
+func copyNodeComments(from, to *yaml.Node) {
+	to.HeadComment, to.LineComment, to.FootComment = from.HeadComment, from.LineComment, from.FootComment
+}
+
+// Lock bounds: how long a writer waits for another's lock, and how old a
+// lock is before it is taken for one a stopped writer left.
+var (
+	LockWait  = 10 * time.Second
+	LockStale = 2 * time.Minute
+)
+
+// WriteFile writes f to path, safe against another writer of the same
+// file at the same time: under a lock file beside it (path + ".lock"), the
+// file is read again, and the entries another writer added since f was
+// read are kept (f's own entries, additions and removals win), then
+// written to a temporary file renamed over path. f then holds what was
+// written.
 func WriteFile(path string, f *File) error {
-	data, err := f.Marshal()
+	return inDir(path, func(r *os.Root, name string) error { return WriteFileRoot(r, name, f) })
+}
+
+// WriteFileRoot is WriteFile of the file name inside r: every file it
+// opens, makes, renames or removes is inside r (a link out of it is not
+// followed), for a server confined to its root.
+func WriteFileRoot(r *os.Root, name string, f *File) error {
+	return withLock(r, name, func() error {
+		disk, err := loadRoot(r, name)
+		if err != nil {
+			return err
+		}
+		merged := f.mergeOnto(disk)
+		data, err := merged.Marshal()
+		if err != nil {
+			return err
+		}
+		if err := writeBytes(r, name, data); err != nil {
+			return err
+		}
+		f.Entries, f.doc, f.nodes, f.base, f.index = merged.Entries, merged.doc, merged.nodes, merged.keys(), nil
+		return nil
+	})
+}
+
+// Update reads the triage file at path under its lock, lets change change
+// it, and writes it when change returns nil and the content changed: the
+// way for two writers (a command line, a server) to both keep their
+// decisions.
+func Update(path string, change func(*File) error) error {
+	return inDir(path, func(r *os.Root, name string) error { return UpdateRoot(r, name, change) })
+}
+
+// UpdateRoot is Update of the file name inside r, confined to r as
+// WriteFileRoot is.
+func UpdateRoot(r *os.Root, name string, change func(*File) error) error {
+	return withLock(r, name, func() error {
+		f, err := loadRoot(r, name)
+		if err != nil {
+			return err
+		}
+		before, err := f.Marshal()
+		if err != nil {
+			return err
+		}
+		if err := change(f); err != nil {
+			return err
+		}
+		after, err := f.Marshal()
+		if err != nil {
+			return err
+		}
+		if bytes.Equal(before, after) {
+			return nil
+		}
+		return writeBytes(r, name, after)
+	})
+}
+
+// inDir runs fn with a root at path's directory (made first) and the
+// file's name in it.
+func inDir(path string, fn func(r *os.Root, name string) error) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	r, err := os.OpenRoot(dir)
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
+	defer r.Close()
+	return fn(r, filepath.Base(path))
+}
+
+// loadRoot reads the file name inside r (none: an empty one); messages
+// name it joined to r's directory.
+func loadRoot(r *os.Root, name string) (*File, error) {
+	shown := filepath.Join(r.Name(), name)
+	file, err := r.Open(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &File{Name: shown, Version: Version}, nil
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".triage-*.yml")
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer os.Remove(tmp.Name())
+	defer file.Close()
+	data, err := readBounded(shown, file)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(shown, data)
+}
+
+// mergeOnto returns f with what disk gained since f was read: the entries
+// of disk that f never had (by key), and disk's comments.
+func (f *File) mergeOnto(disk *File) *File {
+	out := &File{Name: f.Name, Version: Version, doc: disk.doc, nodes: map[string]*yaml.Node{}}
+	if out.doc == nil {
+		out.doc = f.doc
+	}
+	for k, n := range f.nodes {
+		out.nodes[k] = n
+	}
+	for k, n := range disk.nodes {
+		out.nodes[k] = n
+	}
+	out.Entries = slices.Clone(f.Entries)
+	mine := f.keys()
+	for _, e := range disk.Entries {
+		if k := e.Key(); !mine[k] && !f.base[k] {
+			out.Entries = append(out.Entries, e)
+		}
+	}
+	return out
+}
+
+// writeBytes writes data to name inside r through a temporary file beside
+// it, synced, then renamed over it (keeping name's permissions).
+func writeBytes(r *os.Root, name string, data []byte) error {
+	dir := filepath.Dir(name)
+	var tmp *os.File
+	var tmpName string
+	for range 100 {
+		tmpName = filepath.Join(dir, fmt.Sprintf(".triage-%d-%d.yml", os.Getpid(), rand.Uint64()))
+		var err error
+		if tmp, err = r.OpenFile(tmpName, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644); err == nil {
+			break
+		} else if !errors.Is(err, fs.ErrExist) {
+			return err
+		}
+	}
+	if tmp == nil {
+		return fmt.Errorf("%s: no temporary file could be made beside it", name)
+	}
+	defer r.Remove(tmpName)
 	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if st, err := r.Stat(name); err == nil {
+		_ = tmp.Chmod(st.Mode().Perm())
+	}
+	if err := tmp.Sync(); err != nil {
 		tmp.Close()
 		return err
 	}
 	if err := tmp.Close(); err != nil {
 		return err
 	}
-	return os.Rename(tmp.Name(), path)
+	return r.Rename(tmpName, name)
+}
+
+// withLock runs fn holding name's lock file inside r, made with O_EXCL
+// beside it (its directory made first).
+func withLock(r *os.Root, name string, fn func() error) error {
+	if dir := filepath.Dir(name); dir != "." {
+		if err := r.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+	}
+	lock := name + ".lock"
+	deadline := time.Now().Add(LockWait)
+	wait := 5 * time.Millisecond
+	for {
+		l, err := r.OpenFile(lock, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+		if err == nil {
+			fmt.Fprintf(l, "%d\n", os.Getpid())
+			l.Close()
+			break
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return err
+		}
+		if st, serr := r.Stat(lock); serr == nil && time.Since(st.ModTime()) > LockStale {
+			r.Remove(lock) // left by a writer that stopped
+			continue
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%s: locked by another writer for more than %s (remove %s if none is running)", filepath.Join(r.Name(), name), LockWait, filepath.Join(r.Name(), lock))
+		}
+		time.Sleep(wait)
+		wait = min(2*wait, 100*time.Millisecond)
+	}
+	defer r.Remove(lock)
+	return fn()
 }

@@ -1,6 +1,8 @@
 package triage
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -27,5 +29,72 @@ func TestLocationsFollowTheCode(t *testing.T) {
 	}
 	if changed := Locations([]byte(strings.Replace(orig, "int x = 1", "int x = 2", 1)))[2]; changed == want {
 		t.Errorf("a changed line kept its location %s", want)
+	}
+}
+
+// TestLazyLocations: the locations the matcher works out line by line are
+// those Locations gives, on real sources and on shapes that test the
+// occurrence and the window (repeated blocks, blank lines, Unicode white
+// space, bytes that are not UTF-8), before and after the fallback on
+// Locations.
+func TestLazyLocations(t *testing.T) {
+	sources := map[string]string{
+		"repeated":         "a\nb\nc\na\nb\nc\na\nb\n\n\nc\n  a\n\tb\nc\n",
+		"blanks":           "\n\n  \nx\n\n\ny\n \t \nz\n",
+		"unicode":          "x\u00a0=\u20031;\ny\n x =1;\ny\n\xff\xfe\n\xff\xfe\n",
+		"no final newline": "a\nb",
+		"one line":         "only",
+	}
+	files, _ := filepath.Glob(filepath.Join("..", "testdata", "sample", "src", "main", "java", "com", "example", "shop", "*.java"))
+	for _, p := range files {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sources[filepath.Base(p)] = string(b)
+	}
+	for name, src := range sources {
+		t.Run(name, func(t *testing.T) {
+			want := Locations([]byte(src))
+			for i := range want { // each line of a file read anew: no fallback
+				one := newSourceFile([]byte(src))
+				if got := one.location(i); got != want[i] || one.occ != nil {
+					t.Errorf("line %d alone: %s, want %s (fallback %v)", i+1, got, want[i], one.occ != nil)
+				}
+			}
+			sf := newSourceFile([]byte(src))
+			for i := len(want) - 1; i >= 0; i-- { // from the bottom: the fallback comes midway
+				if got := sf.location(i); got != want[i] {
+					t.Errorf("line %d: %s, want %s", i+1, got, want[i])
+				}
+				h, _ := SplitLocation(want[i])
+				n := 0
+				for _, l := range want {
+					if lh, _ := SplitLocation(l); lh == h {
+						n++
+					}
+				}
+				if got := sf.windowCount(i); got != n {
+					t.Errorf("line %d: window count %d, want %d", i+1, got, n)
+				}
+			}
+			if len(want) > 40 {
+				// Every line of a file of 10 copies asked twice: past the
+				// bound, the lines are hashed at once.
+				many := []byte(strings.Repeat(src, 10))
+				all := Locations(many)
+				big := newSourceFile(many)
+				for range 2 {
+					for i := len(all) - 1; i >= 0; i-- {
+						if got := big.location(i); got != all[i] {
+							t.Fatalf("10 copies, line %d: %s, want %s", i+1, got, all[i])
+						}
+					}
+				}
+				if big.occ == nil {
+					t.Errorf("every line of %d asked, and the lines were never hashed at once", len(all))
+				}
+			}
+		})
 	}
 }

@@ -1,10 +1,20 @@
 package triage
 
 import (
+	"context"
+	"fmt"
+	"io"
 	"io/fs"
+	"sort"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
+	"github.com/recap-dev/recap/diff"
+	"github.com/recap-dev/recap/internal/text"
 	"github.com/recap-dev/recap/reports"
 )
 
@@ -12,42 +22,212 @@ import (
 // (a content.Root's FS, or the files at a revision).
 type Source = fs.FS
 
+// How says how an entry matched a finding, best first.
+type How int
+
+// The ways an entry matches a finding (docs/triage.md, "Matching").
+const (
+	// ByLocation: the same location fingerprint and message.
+	ByLocation How = iota + 1
+	// ByLocationOnly: the same location fingerprint, the message the
+	// same but for its numbers (a count or a length the tool puts in its
+	// message changed: "found 123" for "found 119"). A message that
+	// changed otherwise is another finding, which the entry does not
+	// cover.
+	ByLocationOnly
+	// ByLocationMoved: the same hash of the line and its neighbours, once
+	// in the file, though equal lines before it came or went.
+	ByLocationMoved
+	// ByLineText: the fingerprint changed (a neighbour line was edited),
+	// but the finding's line reads as the entry's Line, once in the file,
+	// and the message is the same.
+	ByLineText
+	// ByMessage: without the file's text (no source, a finding without a
+	// line), the same path, rule and message.
+	ByMessage
+)
+
 // A Matcher tells which entry of a triage file covers each finding of a
-// run. It reads each source file at most once, and only the files of the
-// findings whose tool and rule some entry names, so that a run without
-// decisions on a file pays nothing for it. Safe for concurrent use.
+// run. A finding costs a lookup of its path (a comparison with the last
+// finding's, most often) and of its rule among that path's entries; the
+// ones some entry may cover are compared with the entries of their path (or of the path
+// their file was renamed from), then with the entries whose file is gone:
+// first by the text of the finding's line, then by its location
+// fingerprint, worked out only for a line that reads as an entry's. Each
+// file is read once, at its first finding some entry may cover. Safe for
+// concurrent use once made (FollowRenames first).
 type Matcher struct {
 	src fs.FS
 	now time.Time
 
-	mu      sync.Mutex
 	entries []Entry
-	byRule  map[string][]int // tool\x00rule → entries
-	used    []bool
-	files   map[string][]string // path → line locations (nil: unreadable)
-	missing map[string]bool     // entry paths absent from src
+	byRule  map[ruleKey]*ruleEntries
+	byFile  map[string]*fileEntries // the entries at a path now, by rule
+	orphans bool                    // some entry's file is gone
+	last    atomic.Pointer[lastFile]
+	path    []string    // entry → its path now (Path, or where git says it was renamed to)
+	lines   []entryLine // entry → its Line, to compare
+
+	mu    sync.Mutex
+	used  []int // entry → findings it matched
+	files map[string]*sourceFile
+}
+
+type ruleKey struct{ tool, rule string }
+
+// ruleEntries are the entries of one rule whose file is gone and not
+// known renamed.
+type ruleEntries struct{ orphans []int }
+
+// fileEntries are the entries of one path, by rule.
+type fileEntries struct{ rules map[ruleKey][]int }
+
+// lastFile is the path of the last finding decided and its entries: a
+// report lists a file's findings together, so the next finding's path is
+// most often this one, told by a comparison rather than a lookup.
+type lastFile struct {
+	path string
+	fe   *fileEntries
 }
 
 // NewMatcher returns a matcher of f's entries, reading source files
-// through src (nil: matching without location fingerprints, by line text
-// and message), with now as the day expiries are judged on.
+// through src (nil: matching without location fingerprints, by path and
+// message), with now as the day expiries are judged on.
 func NewMatcher(f *File, src fs.FS, now time.Time) *Matcher {
-	m := &Matcher{src: src, now: now, byRule: map[string][]int{}, files: map[string][]string{}, missing: map[string]bool{}}
+	m := &Matcher{src: src, now: now, files: map[string]*sourceFile{}}
 	if f != nil {
 		m.entries = f.Entries
 	}
-	m.used = make([]bool, len(m.entries))
+	m.used = make([]int, len(m.entries))
+	m.path = make([]string, len(m.entries))
+	m.lines = make([]entryLine, len(m.entries))
+	for i := range m.entries {
+		m.lines[i] = newEntryLine(m.entries[i].Line)
+	}
+	for i := range m.entries {
+		m.path[i] = m.entries[i].Path
+	}
+	m.index()
+	return m
+}
+
+// index files each entry under its path now, or among its rule's orphans
+// when its file is gone from src.
+func (m *Matcher) index() {
+	m.byRule, m.byFile, m.orphans = map[ruleKey]*ruleEntries{}, map[string]*fileEntries{}, false
+	m.last.Store(nil)
+	gone := map[string]bool{}
 	for i := range m.entries {
 		e := &m.entries[i]
-		k := e.Tool + "\x00" + e.Rule
-		m.byRule[k] = append(m.byRule[k], i)
-		if src != nil {
-			if _, err := fs.Stat(src, e.Path); err != nil {
-				m.missing[e.Path] = true
+		rk := ruleKey{e.Tool, e.Rule}
+		re := m.byRule[rk]
+		if re == nil {
+			re = &ruleEntries{}
+			m.byRule[rk] = re
+		}
+		p := m.path[i]
+		if m.src != nil && p != "" {
+			g, ok := gone[p]
+			if !ok {
+				_, err := fs.Stat(m.src, p)
+				g = err != nil
+				gone[p] = g
+			}
+			if g {
+				re.orphans = append(re.orphans, i)
+				m.orphans = true
+				continue
+			}
+		}
+		fe := m.byFile[p]
+		if fe == nil {
+			fe = &fileEntries{rules: map[ruleKey][]int{}}
+			m.byFile[p] = fe
+		}
+		fe.rules[rk] = append(fe.rules[rk], i)
+	}
+}
+
+// FollowRenames asks git where the files of the entries whose file is
+// gone went: for each entry with a Commit, the renames from that commit
+// to the working tree (committed since or not, as git diff COMMIT HEAD
+// shows them, with git's rename detection, then the working tree's). An entry so followed matches
+// findings at the new path; the others whose file is gone are matched by
+// their location in any file. Call it before Decide.
+func (m *Matcher) FollowRenames(ctx context.Context, repo *diff.Repo) error {
+	if repo == nil {
+		return nil
+	}
+	commits := map[string]bool{}
+	for _, re := range m.byRule {
+		for _, i := range re.orphans {
+			if c := m.entries[i].Commit; c != "" {
+				commits[c] = true
 			}
 		}
 	}
-	return m
+	if len(commits) == 0 {
+		return nil
+	}
+	names := make([]string, 0, len(commits))
+	for c := range commits {
+		names = append(names, c)
+	}
+	sort.Strings(names)
+	// git diff COMMIT HEAD finds renames by similarity; the working tree
+	// against HEAD pairs a deleted and an added file of one content.
+	var work map[string]string
+	if files, err := repo.WorkingTree(ctx); err == nil {
+		work = renamesOf(files)
+	}
+	renames := map[string]map[string]string{}
+	var firstErr error
+	for _, c := range names {
+		files, err := repo.Between(ctx, c, "HEAD")
+		if err != nil {
+			if firstErr == nil {
+				firstErr = fmt.Errorf("following renames since %s: %w", c, err)
+			}
+			continue
+		}
+		r := renamesOf(files)
+		for from, to := range r {
+			if again, ok := work[to]; ok {
+				r[from] = again
+			}
+		}
+		for from, to := range work {
+			if _, ok := r[from]; !ok {
+				r[from] = to
+			}
+		}
+		renames[c] = r
+	}
+	moved := false
+	for _, re := range m.byRule {
+		for _, i := range re.orphans {
+			e := &m.entries[i]
+			if to, ok := renames[e.Commit][e.Path]; ok {
+				m.path[i] = to
+				moved = true
+			}
+		}
+	}
+	if moved {
+		m.index()
+	}
+	return firstErr
+}
+
+// renamesOf returns old path → new path of the renamed files.
+func renamesOf(files []diff.File) map[string]string {
+	r := map[string]string{}
+	for _, f := range files {
+		if f.Status == diff.Renamed {
+			r[f.OldPath] = f.NewPath
+		}
+	}
+	return r
 }
 
 // Len returns the number of entries.
@@ -58,55 +238,144 @@ func (m *Matcher) Decide(f *reports.Finding) *Decision {
 	if m == nil || len(m.entries) == 0 {
 		return nil
 	}
-	cands := m.byRule[f.Tool+"\x00"+f.Rule]
-	if len(cands) == 0 {
+	var fe *fileEntries
+	if lf := m.last.Load(); lf != nil && lf.path == f.Path {
+		fe = lf.fe
+	} else {
+		fe = m.byFile[f.Path]
+		m.last.Store(&lastFile{f.Path, fe})
+	}
+	rk := ruleKey{f.Tool, f.Rule}
+	var cands, orphans []int
+	if fe != nil {
+		cands = fe.rules[rk]
+	}
+	if m.orphans {
+		if re := m.byRule[rk]; re != nil {
+			orphans = re.orphans
+		}
+	}
+	if len(cands) == 0 && len(orphans) == 0 {
 		return nil
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	loc := m.location(f)
-	best := -1
-	for _, i := range cands {
-		e := &m.entries[i]
-		samePath := e.Path == f.Path
-		if !samePath && !m.missing[e.Path] {
-			continue
+	sf := m.file(f.Path)
+	best, bestHow := -1, How(0)
+	try := func(list []int, orphan bool) {
+		for _, i := range list {
+			how := m.how(i, f, sf, orphan)
+			if how != 0 && (best < 0 || how < bestHow) {
+				best, bestHow = i, how
+			}
 		}
-		switch {
-		case loc != "" && e.Location == loc:
-			best = i
-		case e.Location == "" && f.Line == 0 && foldSpace(e.Message) == foldSpace(f.Message):
-			best = i
-		}
-		if best >= 0 && samePath {
-			break
-		}
+	}
+	try(cands, false)
+	if best < 0 || bestHow > ByLocationOnly {
+		try(orphans, true)
 	}
 	if best < 0 {
 		return nil
 	}
-	m.used[best] = true
+	m.used[best]++
 	e := &m.entries[best]
-	return &Decision{Entry: e, Expired: e.Expired(m.now)}
+	return &Decision{Entry: e, Expired: e.Expired(m.now), How: bestHow, Path: m.path[best]}
 }
 
-// location returns f's location fingerprint, "" when its file cannot be read.
-func (m *Matcher) location(f *reports.Finding) string {
-	if m.src == nil || f.Line < 1 {
-		return ""
-	}
-	locs, ok := m.files[f.Path]
-	if !ok {
-		src, err := fs.ReadFile(m.src, f.Path)
-		if err == nil {
-			locs = Locations(src)
+// how says how e matches f (0: not at all). An orphan (an entry whose
+// file is gone) matches by the location or the line text only.
+func (m *Matcher) how(idx int, f *reports.Finding, sf *sourceFile, orphan bool) How {
+	e := &m.entries[idx]
+	if sf == nil || f.Line < 1 || f.Line > sf.n() {
+		if !orphan && e.Message != "" && sameMessage(e.Message, f.Message) {
+			return ByMessage
 		}
-		m.files[f.Path] = locs
+		return 0
 	}
-	if f.Line > len(locs) {
-		return ""
+	i := f.Line - 1
+	if e.Location == "" && e.Line == "" {
+		if !orphan && e.Message != "" && sameMessage(e.Message, f.Message) {
+			return ByMessage
+		}
+		return 0
 	}
-	return locs[f.Line-1]
+	// Every way below needs the finding's line to read as the entry's
+	// (a location hashes the line first): most entries stop here.
+	if e.Line != "" && !lineIs(sf.line(i), m.lines[idx]) {
+		return 0
+	}
+	sameMsg := sameMessage(e.Message, f.Message)
+	if e.Location != "" {
+		loc := sf.location(i)
+		switch {
+		case e.Location == loc && sameMsg:
+			return ByLocation
+		case e.Location == loc && sameButNumbers(e.Message, f.Message):
+			return ByLocationOnly
+		}
+		h, _ := SplitLocation(e.Location)
+		if lh, _ := SplitLocation(loc); lh == h && sameMsg && sf.windowCount(i) == 1 {
+			return ByLocationMoved
+		}
+	}
+	if e.Line != "" && sameMsg && e.Message != "" && sf.unique(i) {
+		return ByLineText
+	}
+	return 0
+}
+
+// file reads path once; nil when it cannot be read.
+func (m *Matcher) file(path string) *sourceFile {
+	if m.src == nil || path == "" {
+		return nil
+	}
+	sf, ok := m.files[path]
+	if !ok {
+		if b, err := readSource(m.src, path); err == nil {
+			sf = newSourceFile(b)
+		}
+		m.files[path] = sf
+	}
+	return sf
+}
+
+// MaxSourceSize is the largest source file the matcher reads: a finding
+// in a larger file is matched without its text (by path and message).
+const MaxSourceSize = 16 << 20
+
+// readSource reads a regular file of at most MaxSourceSize bytes, judged
+// on the file opened (a FIFO or a device is refused, never read).
+func readSource(src fs.FS, path string) ([]byte, error) {
+	f, err := src.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() || st.Size() > MaxSourceSize {
+		return nil, fmt.Errorf("%s: not a regular file of at most %d MiB", path, MaxSourceSize>>20)
+	}
+	// Read in one buffer of the size the file has (one byte more, to see
+	// a file that grew): growing a buffer would copy the file over again.
+	b := make([]byte, 0, st.Size()+1)
+	for len(b) < cap(b) {
+		n, err := f.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	rest, err := io.ReadAll(io.LimitReader(f, MaxSourceSize+1-int64(len(b))))
+	if err == nil && len(b)+len(rest) > MaxSourceSize {
+		err = fmt.Errorf("%s: more than %d MiB", path, MaxSourceSize>>20)
+	}
+	return append(b, rest...), err
 }
 
 // Stale returns the entries that matched no finding of the calls so far.
@@ -115,7 +384,7 @@ func (m *Matcher) Stale() []Entry {
 	defer m.mu.Unlock()
 	var out []Entry
 	for i, u := range m.used {
-		if !u {
+		if u == 0 {
 			out = append(out, m.entries[i])
 		}
 	}
@@ -133,14 +402,126 @@ func (m *Matcher) Expired() []Entry {
 	return out
 }
 
+// A Status is what a matcher found of one entry: how many findings it
+// matched, where its file is now, and whether it has expired.
+type Status struct {
+	Entry   Entry
+	Matched int
+	// Path is the entry's file now: its Path, or where git says the file
+	// was renamed to.
+	Path    string
+	Expired bool
+}
+
+// Statuses returns the status of every entry, in the file's order, after
+// the calls of Decide so far.
+func (m *Matcher) Statuses() []Status {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make([]Status, len(m.entries))
+	for i := range m.entries {
+		out[i] = Status{Entry: m.entries[i], Matched: m.used[i], Path: m.path[i], Expired: m.entries[i].Expired(m.now)}
+	}
+	return out
+}
+
+// MaxMessage is the most characters of a finding's message an entry keeps
+// (cut with "…"; a cut message matches the messages it begins).
+const MaxMessage = 500
+
+// sameMessage reports whether an entry's message is the finding's ("" is
+// any message).
+func sameMessage(entry, finding string) bool {
+	if entry == "" || entry == finding {
+		return true
+	}
+	if eqFolded(entry, finding) {
+		return true
+	}
+	cut, ok := strings.CutSuffix(entry, "…")
+	return ok && strings.HasPrefix(foldSpace(finding), foldSpace(cut))
+}
+
+// sameButNumbers reports whether two messages read the same once each run
+// of digits is taken for any other ("found 123" and "found 119"), white
+// space folded.
+func sameButNumbers(a, b string) bool {
+	a, b = foldSpace(a), foldSpace(b)
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		da, db := isDigit(a[i]), isDigit(b[j])
+		switch {
+		case da && db:
+			for i < len(a) && isDigit(a[i]) {
+				i++
+			}
+			for j < len(b) && isDigit(b[j]) {
+				j++
+			}
+		case a[i] != b[j]:
+			return false
+		default:
+			i, j = i+1, j+1
+		}
+	}
+	return i == len(a) && j == len(b)
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// eqFolded reports whether a and b are equal once their runs of white
+// space are folded to one space and trimmed, as foldSpace does, without
+// copying them.
+func eqFolded(a, b string) bool {
+	i, j := 0, 0
+	for {
+		i, j = skipFieldSpace(a, i), skipFieldSpace(b, j)
+		if i == len(a) || j == len(b) {
+			return i == len(a) && j == len(b)
+		}
+		// one field of each
+		for i < len(a) && j < len(b) && !isFieldSpace(a, i) && !isFieldSpace(b, j) {
+			if a[i] != b[j] {
+				return false
+			}
+			i, j = i+1, j+1
+		}
+		if (i < len(a) && !isFieldSpace(a, i)) || (j < len(b) && !isFieldSpace(b, j)) {
+			return false // one field is longer
+		}
+	}
+}
+
+func isFieldSpace(s string, i int) bool {
+	if c := s[i]; c < utf8.RuneSelf {
+		return asciiSpace[c]
+	}
+	r, _ := utf8.DecodeRuneInString(s[i:])
+	return unicode.IsSpace(r)
+}
+
+func skipFieldSpace(s string, i int) int {
+	for i < len(s) && isFieldSpace(s, i) {
+		if s[i] < utf8.RuneSelf {
+			i++
+		} else {
+			_, n := utf8.DecodeRuneInString(s[i:])
+			i += n
+		}
+	}
+	return i
+}
+
+var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
+
 // EntryFor returns a new entry for f (its state, reason and the rest left
 // for the caller to fill), its location and line read through src.
 func EntryFor(f *reports.Finding, src fs.FS) Entry {
-	e := Entry{Tool: f.Tool, Rule: f.Rule, Path: f.Path, Message: foldSpace(f.Message)}
-	if src != nil && f.Line > 0 {
-		if b, err := fs.ReadFile(src, f.Path); err == nil {
-			if locs := Locations(b); f.Line <= len(locs) {
-				e.Location = locs[f.Line-1]
+	e := Entry{Tool: f.Tool, Rule: f.Rule, Path: f.Path, Message: text.CutRunes(foldSpace(f.Message), MaxMessage)}
+	if src != nil && f.Line > 0 && f.Path != "" {
+		if b, err := readSource(src, f.Path); err == nil {
+			if sf := newSourceFile(b); f.Line <= sf.n() {
+				e.Location = sf.location(f.Line - 1)
 			}
 			e.Line = LineText(b, f.Line)
 		}

@@ -124,6 +124,11 @@ func (e *Entry) Key() string {
 type Decision struct {
 	Entry   *Entry
 	Expired bool
+	// How says how the entry matched the finding.
+	How How
+	// Path is where the entry's file is now: its Path, or the path git
+	// says it was renamed to.
+	Path string
 }
 
 // Suppresses reports whether the decision leaves its finding out.

@@ -1,5 +1,3 @@
-package triage_test
+package triage
 
-// The test binary of every package takes -update (defined by reportstest),
-// so that go test ./... -update runs everywhere.
-import _ "github.com/recap-dev/recap/reports/reportstest"
+import _ "github.com/recap-dev/recap/reports/reportstest" // the -update flag of every test binary

@@ -84,7 +84,9 @@ type Server struct {
 	// the commits a check run may be made on.
 	CheckRuns []*CheckRun
 	Commits   map[string]bool
-	spec      *Spec
+	// Alerts are the repository's code scanning alerts (codescanning.go).
+	Alerts []Alert
+	spec   *Spec
 }
 
 // New starts a server; it stops with the test.
@@ -230,6 +232,8 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		writeJSON(w, 200, map[string]any{"login": s.Poster.Login, "id": s.Poster.ID, "type": s.Poster.Type})
+	case r.Method == "GET" && p == repo+"/code-scanning/alerts":
+		s.listAlerts(w, r)
 	case r.Method == "GET" && p == repo+"/pulls/"+pr+"/comments":
 		s.list(w, r, s.ReviewComments)
 	case r.Method == "GET" && p == repo+"/issues/"+pr+"/comments":

@@ -77,6 +77,6 @@ Output formats: ` + render.Help(render.Findings),
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return usageError("%v", err)
 	})
-	root.AddCommand(newSummary(streams), newFindings(streams), newReview(streams), newDiff(streams), newTokens(streams), newMCP(streams), newVersion(streams))
+	root.AddCommand(newSummary(streams), newFindings(streams), newReview(streams), newDiff(streams), newTokens(streams), newMCP(streams), newTriage(streams), newVersion(streams))
 	return root
 }

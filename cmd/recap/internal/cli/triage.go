@@ -1,0 +1,589 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/recap-dev/recap/config"
+	"github.com/recap-dev/recap/diff"
+	"github.com/recap-dev/recap/internal/content"
+	"github.com/recap-dev/recap/internal/english"
+	"github.com/recap-dev/recap/internal/text"
+	"github.com/recap-dev/recap/parsers"
+	"github.com/recap-dev/recap/pipeline"
+	"github.com/recap-dev/recap/reports"
+	"github.com/recap-dev/recap/summarize/render"
+	"github.com/recap-dev/recap/triage"
+	"github.com/spf13/cobra"
+)
+
+// triageFlags are the flags every triage command shares: where the
+// repository, its configuration and the reports are.
+type triageFlags struct {
+	repo, config, inputFormat string
+}
+
+func (t *triageFlags) register(cmd *cobra.Command) {
+	f := cmd.Flags()
+	f.StringVar(&t.repo, "repo", "", "repository root: the triage file, the source the entries are matched on, the reports' paths (default: the git top level of the current directory)")
+	f.StringVar(&t.config, "config", "", "the configuration file, whose triage key names the triage file (default: .recap.yml or .recap.yaml at the repository root; the triage file is .recap/triage.yml unless it says otherwise)")
+	f.StringVar(&t.inputFormat, "input-format", "", "read every input as this report format ("+parsers.FormatNames()+") instead of detecting it")
+}
+
+// triageRepo is the repository a triage command works on.
+type triageRepo struct {
+	root   string // absolute
+	croot  *content.Root
+	cfg    *config.Config
+	path   string // the triage file, absolute
+	rel    string // the triage file, as messages name it (relative to root)
+	format parsers.Format
+}
+
+func (t *triageFlags) open(cmd *cobra.Command) (*triageRepo, error) {
+	if err := emptyFlags(cmd); err != nil {
+		return nil, err
+	}
+	root, err := repoRoot(t.repo)
+	if err != nil {
+		return nil, err
+	}
+	r := &triageRepo{root: root}
+	if t.inputFormat != "" {
+		if r.format, err = parsers.ParseFormat(t.inputFormat); err != nil {
+			return nil, usageError("--input-format: %v", err)
+		}
+	}
+	if t.config != "" {
+		r.cfg, err = config.Load(t.config)
+	} else {
+		r.cfg, err = config.LoadDir(root)
+	}
+	if err != nil {
+		return nil, usageError("%v", err)
+	}
+	r.rel = triage.DefaultPath
+	if r.cfg != nil && r.cfg.Triage != "" {
+		r.rel = r.cfg.Triage
+	}
+	r.path = filepath.Join(root, filepath.FromSlash(r.rel))
+	if r.croot, err = content.OpenRoot(root); err != nil {
+		return nil, usageError("--repo: %v", err)
+	}
+	return r, nil
+}
+
+func (r *triageRepo) close() { r.croot.Close() }
+
+// load reads the triage file (none is an empty one).
+func (r *triageRepo) load() (*triage.File, error) {
+	f, err := triage.Load(r.croot.FS(), r.rel)
+	if err != nil {
+		return nil, usageError("%v", err)
+	}
+	return f, nil
+}
+
+// commit is HEAD's commit, "" outside a repository.
+func (r *triageRepo) commit() string {
+	repo, err := diff.Open(r.root)
+	if err != nil {
+		return ""
+	}
+	defer repo.Close()
+	c, err := repo.Commit("HEAD")
+	if err != nil {
+		return ""
+	}
+	return c.Hash.String()
+}
+
+// findings reads the inputs (the repository root searched when none is
+// given) and hands each finding that flt keeps to each, a copy it may keep.
+// Every input's error is written on stderr; failed says whether one failed.
+func (r *triageRepo) findings(ctx context.Context, streams *IO, inputs []string, flt *reports.Filter, each func(f *reports.Finding)) (failed bool, err error) {
+	if len(inputs) == 0 {
+		inputs = []string{r.root}
+	}
+	q := &pipeline.Query{
+		Reports: pipeline.Files{Paths: inputs, Options: parsers.ReadOptions{Root: r.root, Format: r.format, Stdin: streams.In, Wrap: progress(streams.ErrOut)}},
+		Config:  r.cfg,
+	}
+	if flt != nil {
+		q.Filter = *flt
+	}
+	q.Keep.Each = func(f *reports.Finding, _ string) error {
+		g := *f
+		each(&g)
+		return nil
+	}
+	res, err := pipeline.Run(ctx, q)
+	if err != nil {
+		return false, queryError(err)
+	}
+	reportInputs(streams.ErrOut, res.View, true)
+	reportUnmatched(streams.ErrOut, res.Unmatched)
+	return res.View.Failed(), nil
+}
+
+// matcher matches the triage file's entries on the findings of the inputs,
+// following renames through git when the repository is one.
+func (r *triageRepo) matcher(ctx context.Context, streams *IO, f *triage.File, inputs []string) (*triage.Matcher, bool, error) {
+	m := triage.NewMatcher(f, r.croot.FS(), time.Now())
+	if repo, err := diff.Open(r.root); err == nil {
+		if err := m.FollowRenames(ctx, repo); err != nil {
+			fmt.Fprintf(streams.ErrOut, "recap: warning: %s: %s\n", r.rel, render.InertLine(err.Error()))
+		}
+		repo.Close()
+	}
+	failed, err := r.findings(ctx, streams, inputs, nil, func(f *reports.Finding) { m.Decide(f) })
+	return m, failed, err
+}
+
+var (
+	idSyntax          = regexp.MustCompile(`^[a-z0-9]+-[0-9]+$`)
+	fingerprintSyntax = regexp.MustCompile(`^[0-9a-f]{16}(:[0-9]+)?$`)
+)
+
+// splitArgs tells the findings named (ids and fingerprints) from the
+// inputs: an argument that names a file or a directory, or -, is an input.
+func splitArgs(args []string) (names, inputs []string, err error) {
+	for _, a := range args {
+		_, statErr := os.Stat(a)
+		switch {
+		case a == "-" || statErr == nil:
+			inputs = append(inputs, a)
+		case idSyntax.MatchString(a) || fingerprintSyntax.MatchString(a):
+			names = append(names, a)
+		default:
+			return nil, nil, usageError("%s: neither a report (no such file or directory) nor a finding's id (pmd-12) or fingerprint (16 hex digits), as recap findings shows them", text.CutRunes(a, 80))
+		}
+	}
+	return names, inputs, nil
+}
+
+func newTriage(streams *IO) *cobra.Command {
+	var (
+		tf                      triageFlags
+		as, reason, until, link string
+		by                      string
+		tools, rules, paths     []string
+	)
+	cmd := &cobra.Command{
+		Use:   "triage [ID|FINGERPRINT...] --as STATE --reason TEXT [flags] [INPUT...]",
+		Short: "Keep a decision on findings (false positive, won't fix…) in the repository's triage file",
+		Long: `triage writes what people decided of findings to the repository's triage file
+(.recap/triage.yml, or where .recap.yml's triage key says), one entry per
+finding: its tool, rule, path, a location fingerprint that follows the code
+as it moves, the line's text and the message, then the state, the reason,
+who (git's user.name and user.email, or --by), the day, and --until, --link
+and the commit when given or known. Name findings by the id or fingerprint
+recap findings shows, or select them with --rule, --path and --tool (the
+filters of recap findings), or both. The INPUTs are the reports, as the other
+commands take them; without one, the repository is searched for reports.
+The file is written sorted, its comments kept, under a lock: a decision is a
+small diff to commit. See docs/triage.md.
+
+States: ` + statesList() + `.`,
+		Example: `  recap triage pmd-12 --as false-positive --reason "the value is checked in init()" build/reports/
+  recap triage --tool PMD --rule SystemPrintln --path 'src/main/**/cli/**' --as wont-fix --reason "a command line prints" build/reports/
+  recap triage list build/reports/
+  recap triage check build/reports/`,
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 && len(cmd.Commands()) > 0 && !idSyntax.MatchString(args[0]) && !fingerprintSyntax.MatchString(args[0]) {
+				if _, err := os.Stat(args[0]); err != nil && args[0] != "-" {
+					return usageError("unknown command or argument %q for recap triage (its commands: list, check, prune, import)", text.CutRunes(args[0], 80))
+				}
+			}
+			state, ok := triage.ParseState(as)
+			switch {
+			case as == "":
+				return usageError("--as: say what was decided: %s", statesList())
+			case !ok:
+				names := stateNames()
+				return usageError("--as: %v", reports.UnknownWord("state", as, names, names))
+			case strings.TrimSpace(reason) == "":
+				return usageError("--reason: say why (the next reader needs it)")
+			case len([]rune(reason)) > triage.MaxText:
+				return usageError("--reason: %d characters, more than %d", len([]rune(reason)), triage.MaxText)
+			}
+			if until != "" {
+				if _, err := time.Parse(triage.DateLayout, until); err != nil {
+					return usageError("--until %s: not a day as YYYY-MM-DD", until)
+				}
+			}
+			if link != "" && !strings.HasPrefix(link, "https://") && !strings.HasPrefix(link, "http://") {
+				return usageError("--link %s: not an http or https URL", link)
+			}
+			names, inputs, err := splitArgs(args)
+			if err != nil {
+				return err
+			}
+			if len(names) == 0 && len(tools)+len(rules)+len(paths) == 0 {
+				return usageError("name the findings by id or fingerprint (as recap findings shows them), or select them with --rule, --path or --tool")
+			}
+			flt, err := reports.ParseFilter(reports.FilterWords{Tools: tools, Rules: rules, Paths: paths})
+			var fe *reports.FilterError
+			if errors.As(err, &fe) {
+				return usageError("--%s: %v", filterFlagOf[fe.Field], fe.Err)
+			} else if err != nil {
+				return usageError("%v", err)
+			}
+			r, err := tf.open(cmd)
+			if err != nil {
+				return err
+			}
+			defer r.close()
+			entry := triage.Entry{State: state, Reason: reason, By: by, Date: time.Now().UTC().Format(triage.DateLayout), Until: until, Link: link, Commit: r.commit()}
+			if !cmd.Flags().Changed("by") {
+				entry.By = gitUser(r.root)
+			}
+			return decide(cmd.Context(), streams, r, names, inputs, flt, entry)
+		},
+	}
+	tf.register(cmd)
+	f := cmd.Flags()
+	f.StringVar(&as, "as", "", "what was decided: "+statesList())
+	f.StringVar(&reason, "reason", "", "why (required)")
+	f.StringVar(&until, "until", "", "the day the decision expires, YYYY-MM-DD: from then on the finding is shown again, saying so")
+	f.StringVar(&link, "link", "", "a link to more (an issue, a discussion)")
+	f.StringVar(&by, "by", "", "who decided (default: git's user.name and user.email)")
+	f.StringArrayVar(&tools, "tool", nil, "triage the findings of this tool (repeatable)")
+	f.StringArrayVar(&rules, "rule", nil, "triage the findings of this rule, by id or name, as recap findings takes it (repeatable)")
+	f.StringArrayVar(&paths, "path", nil, "triage the findings whose path matches this glob; ** spans directories (repeatable)")
+	cmd.AddCommand(newTriageList(streams), newTriageCheck(streams), newTriagePrune(streams), newTriageImport(streams))
+	return cmd
+}
+
+func stateNames() []string {
+	names := make([]string, len(triage.States))
+	for i, s := range triage.States {
+		names[i] = string(s)
+	}
+	return names
+}
+
+func statesList() string { return text.List(stateNames(), "or") }
+
+// gitUser is git's user.name and user.email, as "Name <email>", for the
+// entries' by; "" when git does not know.
+func gitUser(root string) string {
+	get := func(key string) string {
+		out, err := exec.Command("git", "-C", root, "config", "--get", key).Output()
+		if err != nil {
+			return ""
+		}
+		return strings.TrimSpace(string(out))
+	}
+	name, email := get("user.name"), get("user.email")
+	switch {
+	case name != "" && email != "":
+		return name + " <" + email + ">"
+	case name != "":
+		return name
+	}
+	return email
+}
+
+// decide writes the entry for each finding named or selected.
+func decide(ctx context.Context, streams *IO, r *triageRepo, names, inputs []string, flt *reports.Filter, decision triage.Entry) error {
+	wanted := map[string]bool{}
+	for _, n := range names {
+		wanted[strings.TrimSuffix(n, ":1")] = true
+	}
+	found := map[string]bool{}
+	var picked []*reports.Finding
+	failed, err := r.findings(ctx, streams, inputs, flt, func(f *reports.Finding) {
+		if len(wanted) > 0 {
+			switch {
+			case wanted[f.ID]:
+				found[f.ID] = true
+			case wanted[f.Fingerprint]:
+				found[f.Fingerprint] = true
+			default:
+				return
+			}
+		}
+		picked = append(picked, f)
+	})
+	if err != nil {
+		return err
+	}
+	for _, n := range names {
+		if !found[strings.TrimSuffix(n, ":1")] {
+			return usageError("%s: no finding of the inputs has this id or fingerprint (recap findings shows them; ids change when the reports do)", n)
+		}
+	}
+	if len(picked) == 0 {
+		if failed {
+			return errInputs
+		}
+		return usageError("no finding of the inputs passes --tool, --rule and --path")
+	}
+	src := r.croot.FS()
+	entries := make([]triage.Entry, 0, len(picked))
+	for _, f := range picked {
+		if filepath.IsAbs(f.Path) || strings.HasPrefix(f.Path, "../") {
+			return usageError("%s (%s): its file %s is outside the repository %s: give --repo the repository the reports were made on", f.ID, f.Rule, render.InertLine(f.Path), r.root)
+		}
+		e := triage.EntryFor(f, src)
+		e.State, e.Reason, e.By, e.Date, e.Until, e.Link, e.Commit = decision.State, decision.Reason, decision.By, decision.Date, decision.Until, decision.Link, decision.Commit
+		entries = append(entries, e)
+	}
+	changed := make([]bool, len(entries))
+	err = triage.Update(r.path, func(file *triage.File) error {
+		for i, e := range entries {
+			changed[i] = file.Put(e)
+		}
+		return nil
+	})
+	if err != nil {
+		return &exitError{code: exitUsage, err: err}
+	}
+	n := 0
+	tw := tabwriter.NewWriter(streams.Out, 0, 0, 2, ' ', 0)
+	for i, f := range picked {
+		word := "unchanged"
+		if changed[i] {
+			word, n = string(decision.State), n+1
+		}
+		place := f.Path
+		if f.Line > 0 {
+			place = fmt.Sprintf("%s:%d", f.Path, f.Line)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s %s\t%s\n", word, f.ID, render.InertLine(f.Tool), render.InertLine(reports.ShortRule(f.Tool, f.Rule)), render.InertLine(place))
+	}
+	tw.Flush()
+	fmt.Fprintf(streams.Out, "%s: %s written, %d unchanged\n", r.rel, english.Plural(n, "decision", "decisions"), len(picked)-n)
+	if failed {
+		return errInputs
+	}
+	return nil
+}
+
+// listFlags are the flags of list and check.
+type listFlags struct {
+	triageFlags
+	format string
+}
+
+func (l *listFlags) register(cmd *cobra.Command) {
+	l.triageFlags.register(cmd)
+	cmd.Flags().StringVar(&l.format, "format", "text", "output format: text (a table) or json")
+}
+
+func (l *listFlags) check() error {
+	if l.format != "text" && l.format != "json" {
+		return usageError("--format: %v", reports.UnknownWord("format", l.format, []string{"text", "json"}, []string{"text", "json"}))
+	}
+	return nil
+}
+
+func newTriageList(streams *IO) *cobra.Command {
+	var lf listFlags
+	cmd := &cobra.Command{
+		Use:   "list [flags] [INPUT...]",
+		Short: "Every entry of the triage file, with the findings it matches now",
+		Long: `list prints every entry of the triage file with how many findings of the
+INPUTs it matches now (stale when none), and whether it has expired. The
+entries follow the code: lines added above, a block re-indented or moved, a
+file renamed (see docs/triage.md, "Matching").`,
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runList(cmd, streams, &lf, args, false)
+		},
+	}
+	lf.register(cmd)
+	return cmd
+}
+
+func newTriageCheck(streams *IO) *cobra.Command {
+	var lf listFlags
+	cmd := &cobra.Command{
+		Use:   "check [flags] [INPUT...]",
+		Short: "The stale and expired entries of the triage file; exit 1 when there are any",
+		Long: `check lists the entries of the triage file that match no finding of the INPUTs
+(stale: the code was fixed or deleted) and those whose --until has come
+(expired: their findings are shown again), and exits 1 when there is one, for
+CI. recap triage prune removes the stale ones.`,
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runList(cmd, streams, &lf, args, true)
+		},
+	}
+	lf.register(cmd)
+	return cmd
+}
+
+// entryStatus is an entry in list's and check's JSON.
+type entryStatus struct {
+	triage.Entry
+	Matches int    `json:"matches"`
+	Stale   bool   `json:"stale"`
+	Expired bool   `json:"expired"`
+	PathNow string `json:"pathNow,omitempty"`
+}
+
+type listOutput struct {
+	File    string        `json:"file"`
+	Entries []entryStatus `json:"entries"`
+	Stale   int           `json:"stale"`
+	Expired int           `json:"expired"`
+}
+
+func runList(cmd *cobra.Command, streams *IO, lf *listFlags, args []string, check bool) error {
+	if err := lf.check(); err != nil {
+		return err
+	}
+	r, err := lf.open(cmd)
+	if err != nil {
+		return err
+	}
+	defer r.close()
+	file, err := r.load()
+	if err != nil {
+		return err
+	}
+	m, failed, err := r.matcher(cmd.Context(), streams, file, args)
+	if err != nil {
+		return err
+	}
+	out := listOutput{File: r.rel, Entries: []entryStatus{}}
+	for _, s := range m.Statuses() {
+		es := entryStatus{Entry: s.Entry, Matches: s.Matched, Stale: s.Matched == 0, Expired: s.Expired}
+		if s.Path != s.Entry.Path {
+			es.PathNow = s.Path
+		}
+		if es.Stale {
+			out.Stale++
+		}
+		if es.Expired {
+			out.Expired++
+		}
+		if !check || es.Stale || es.Expired {
+			out.Entries = append(out.Entries, es)
+		}
+	}
+	if failed {
+		// An input not read would make its entries look stale.
+		writeList(streams.Out, lf.format, out, check)
+		return errInputs
+	}
+	writeList(streams.Out, lf.format, out, check)
+	if check && out.Stale+out.Expired > 0 {
+		var parts []string
+		if out.Stale > 0 {
+			parts = append(parts, english.Plural(out.Stale, "stale entry", "stale entries")+" (recap triage prune removes them)")
+		}
+		if out.Expired > 0 {
+			parts = append(parts, english.Plural(out.Expired, "expired entry", "expired entries")+" (decide again or remove them)")
+		}
+		return &exitError{code: exitGate, err: fmt.Errorf("triage check failed: %s in %s", strings.Join(parts, ", "), r.rel)}
+	}
+	return nil
+}
+
+func writeList(w io.Writer, format string, out listOutput, check bool) {
+	if format == "json" {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		enc.Encode(out)
+		return
+	}
+	total := len(out.Entries)
+	if check {
+		if total == 0 {
+			fmt.Fprintf(w, "%s: no stale or expired entry\n", out.File)
+			return
+		}
+		fmt.Fprintf(w, "%s: %s, %s\n\n", out.File, english.Plural(out.Stale, "stale entry", "stale entries"), english.Plural(out.Expired, "expired entry", "expired entries"))
+	} else {
+		if total == 0 {
+			fmt.Fprintf(w, "%s: no entry\n", out.File)
+			return
+		}
+		fmt.Fprintf(w, "%s: %s, %d stale, %d expired\n\n", out.File, english.Plural(total, "entry", "entries"), out.Stale, out.Expired)
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "NOW\tSTATE\tRULE\tPATH\tREASON")
+	for _, e := range out.Entries {
+		now := fmt.Sprintf("matches %d", e.Matches)
+		switch {
+		case e.Stale && e.Expired:
+			now = "stale, expired"
+		case e.Stale:
+			now = "stale"
+		case e.Expired:
+			now += ", expired"
+		}
+		path := e.Path
+		if e.PathNow != "" {
+			path = e.PathNow + " (was " + e.Path + ")"
+		}
+		reason := strings.Join(strings.Fields(e.Reason), " ")
+		fmt.Fprintf(tw, "%s\t%s\t%s %s\t%s\t%s\n", now, e.State, render.InertLine(e.Tool), render.InertLine(reports.ShortRule(e.Tool, e.Rule)), render.InertLine(path), render.InertLine(text.CutRunes(reason, 60)))
+	}
+	tw.Flush()
+}
+
+func newTriagePrune(streams *IO) *cobra.Command {
+	var tf triageFlags
+	cmd := &cobra.Command{
+		Use:   "prune [flags] [INPUT...]",
+		Short: "Remove the entries of the triage file that match no finding any more",
+		Long: `prune removes the stale entries of the triage file: those that match no finding
+of the INPUTs (the code was fixed or deleted). It refuses to when an input
+could not be read, whose entries would all look stale.`,
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			r, err := tf.open(cmd)
+			if err != nil {
+				return err
+			}
+			defer r.close()
+			file, err := r.load()
+			if err != nil {
+				return err
+			}
+			m, failed, err := r.matcher(cmd.Context(), streams, file, args)
+			if err != nil {
+				return err
+			}
+			if failed {
+				return &exitError{code: exitUsage, err: errors.New("triage prune: an input could not be read: nothing removed")}
+			}
+			stale := map[string]bool{}
+			for _, e := range m.Stale() {
+				stale[e.Key()] = true
+			}
+			var gone []triage.Entry
+			if len(stale) > 0 {
+				err = triage.Update(r.path, func(f *triage.File) error {
+					gone = f.Remove(func(e *triage.Entry) bool { return stale[e.Key()] })
+					return nil
+				})
+				if err != nil {
+					return &exitError{code: exitUsage, err: err}
+				}
+			}
+			for _, e := range gone {
+				fmt.Fprintf(streams.Out, "removed  %s %s %s (%s)\n", render.InertLine(e.Tool), render.InertLine(reports.ShortRule(e.Tool, e.Rule)), render.InertLine(e.Path), e.State)
+			}
+			fmt.Fprintf(streams.Out, "%s: %s removed\n", r.rel, english.Plural(len(gone), "stale entry", "stale entries"))
+			return nil
+		},
+	}
+	tf.register(cmd)
+	return cmd
+}

@@ -1,0 +1,260 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/recap-dev/recap/internal/english"
+	"github.com/recap-dev/recap/internal/text"
+	"github.com/recap-dev/recap/parsers"
+	"github.com/recap-dev/recap/pipeline"
+	"github.com/recap-dev/recap/reports"
+	"github.com/recap-dev/recap/review"
+	"github.com/recap-dev/recap/summarize/render"
+	"github.com/recap-dev/recap/triage"
+	"github.com/spf13/cobra"
+)
+
+// githubStates maps GitHub code scanning's dismissed reasons to states.
+var githubStates = map[string]triage.State{
+	"false positive": triage.FalsePositive,
+	"won't fix":      triage.WontFix,
+	"used in tests":  triage.UsedInTests,
+	"mitigated":      triage.AcceptedRisk,
+}
+
+func newTriageImport(streams *IO) *cobra.Command {
+	var (
+		tf               triageFlags
+		sarif            []string
+		github           bool
+		as               string
+		repoSlug, apiURL string
+	)
+	cmd := &cobra.Command{
+		Use:   "import (--sarif FILE... | --github) [flags] [INPUT...]",
+		Short: "Take into the triage file what was decided elsewhere: SARIF suppressions, GitHub's dismissed alerts",
+		Long: `import adds to the triage file the decisions made elsewhere:
+
+--sarif FILE: the results of a SARIF log that carry a suppression in effect
+(status accepted, or none), each an entry in the state --as says (default
+accepted-risk), its justification the reason.
+
+--github: the code scanning alerts dismissed on GitHub (GET
+/repos/{owner}/{repo}/code-scanning/alerts?state=dismissed, with
+$GITHUB_TOKEN, the repository from --github-repo or $GITHUB_REPOSITORY),
+each mapped to the finding of the INPUTs at the alert's rule, path and line:
+false positive, won't fix and used in tests become those states, the
+dismissal's comment the reason, its author by, its day date, the alert's page
+the link. An alert that matches no finding is told and left out.`,
+		Example: `  recap triage import --sarif build/reports/eslint.sarif
+  GITHUB_TOKEN=… recap triage import --github --github-repo octo/shop build/reports/`,
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if (len(sarif) > 0) == github {
+				return usageError("give --sarif FILE or --github (one of them)")
+			}
+			state, ok := triage.ParseState(as)
+			if !ok {
+				names := stateNames()
+				return usageError("--as: %v", reports.UnknownWord("state", as, names, names))
+			}
+			if cmd.Flags().Changed("as") && github {
+				return usageError("--as applies to --sarif: GitHub's dismissed reason gives each alert's state")
+			}
+			r, err := tf.open(cmd)
+			if err != nil {
+				return err
+			}
+			defer r.close()
+			commit := r.commit()
+			today := time.Now().UTC().Format(triage.DateLayout)
+			var entries []triage.Entry
+			var failed bool
+			if github {
+				c, err := importGitHubClient(repoSlug, apiURL)
+				if err != nil {
+					return err
+				}
+				entries, failed, err = importGitHub(cmd.Context(), streams, r, c, args, commit)
+				if err != nil {
+					return err
+				}
+			} else {
+				entries, failed, err = importSARIF(cmd.Context(), streams, r, sarif, state, commit, today)
+				if err != nil {
+					return err
+				}
+			}
+			n := 0
+			if len(entries) > 0 {
+				err = triage.Update(r.path, func(f *triage.File) error {
+					for _, e := range entries {
+						if f.Put(e) {
+							n++
+						}
+					}
+					return nil
+				})
+				if err != nil {
+					return &exitError{code: exitUsage, err: err}
+				}
+			}
+			fmt.Fprintf(streams.Out, "%s: %s imported, %d unchanged\n", r.rel, english.Plural(n, "decision", "decisions"), len(entries)-n)
+			if failed {
+				return errInputs
+			}
+			return nil
+		},
+	}
+	tf.register(cmd)
+	f := cmd.Flags()
+	f.StringArrayVar(&sarif, "sarif", nil, "a SARIF log whose suppressed results to import (repeatable)")
+	f.BoolVar(&github, "github", false, "import the code scanning alerts dismissed on GitHub ($GITHUB_TOKEN)")
+	f.StringVar(&as, "as", string(triage.AcceptedRisk), "--sarif: the state of the entries imported: "+statesList())
+	f.StringVar(&repoSlug, "github-repo", "", "--github: the repository as OWNER/REPO (default: $GITHUB_REPOSITORY)")
+	f.StringVar(&apiURL, "api-url", "", "--github: GitHub's REST API (default: $GITHUB_API_URL, else https://api.github.com)")
+	return cmd
+}
+
+func importGitHubClient(slug, apiURL string) (*review.Client, error) {
+	c := &review.Client{Token: os.Getenv("GITHUB_TOKEN"), APIURL: apiURL, RetryWait: 2e9, UserAgent: "recap/" + version(), WriteInterval: -1}
+	if c.Token == "" {
+		return nil, usageError("--github needs a token in GITHUB_TOKEN that may read code scanning alerts (security_events)")
+	}
+	if c.APIURL == "" {
+		c.APIURL = os.Getenv("GITHUB_API_URL")
+	}
+	if slug == "" {
+		slug = os.Getenv("GITHUB_REPOSITORY")
+	}
+	owner, repo, ok := strings.Cut(slug, "/")
+	if !ok || owner == "" || repo == "" || strings.Contains(repo, "/") {
+		return nil, usageError("--github needs the repository as OWNER/REPO: --github-repo, or $GITHUB_REPOSITORY (got %q)", text.CutRunes(slug, maxEcho))
+	}
+	c.Owner, c.Repo = owner, repo
+	return c, nil
+}
+
+// importSARIF makes an entry of each result of the logs with a suppression
+// in effect.
+func importSARIF(ctx context.Context, streams *IO, r *triageRepo, logs []string, state triage.State, commit, today string) ([]triage.Entry, bool, error) {
+	q := &pipeline.Query{Reports: pipeline.Files{Paths: logs, Options: parsers.ReadOptions{Root: r.root, Format: r.format, Uncounted: true}}}
+	var entries []triage.Entry
+	outside := 0
+	q.Keep.Each = func(f *reports.Finding, _ string) error {
+		if f.Detail == nil || !f.Detail.Suppressed() {
+			return nil
+		}
+		if f.Path == "" || filepath.IsAbs(f.Path) || strings.HasPrefix(f.Path, "../") || strings.Contains(f.Path, ":") {
+			outside++
+			return nil
+		}
+		var s *reports.Suppression
+		for i := range f.Detail.Suppressions {
+			if f.Detail.Suppressions[i].Suppresses() {
+				s = &f.Detail.Suppressions[i]
+				break
+			}
+		}
+		e := triage.EntryFor(f, r.croot.FS())
+		e.State, e.Date, e.Commit = state, today, commit
+		e.Reason = strings.TrimSpace(s.Justification)
+		if e.Reason == "" {
+			e.Reason = "suppressed in the SARIF log (" + s.Kind + "), without a justification"
+		}
+		e.Reason = text.CutRunes(e.Reason, triage.MaxText)
+		entries = append(entries, e)
+		return nil
+	}
+	res, err := pipeline.Run(ctx, q)
+	if err != nil {
+		return nil, false, queryError(err)
+	}
+	reportInputs(streams.ErrOut, res.View, true)
+	if outside > 0 {
+		fmt.Fprintf(streams.ErrOut, "recap: warning: %s outside the repository %s left out (give --repo the repository the log was made on)\n",
+			english.Plural(outside, "suppressed result", "suppressed results"), r.root)
+	}
+	return entries, res.View.Failed(), nil
+}
+
+// importGitHub maps each dismissed alert to the finding of the inputs at
+// its rule, path and line.
+func importGitHub(ctx context.Context, streams *IO, r *triageRepo, c *review.Client, inputs []string, commit string) ([]triage.Entry, bool, error) {
+	alerts, err := c.DismissedAlerts(ctx)
+	if err != nil {
+		return nil, false, &exitError{code: exitUsage, err: fmt.Errorf("--github: %w", err)}
+	}
+	type place struct {
+		path string
+		line int
+	}
+	want := map[place][]int{}
+	for i, a := range alerts {
+		want[place{a.Path, a.Line}] = append(want[place{a.Path, a.Line}], i)
+	}
+	match := make([]*reports.Finding, len(alerts))
+	failed, err := r.findings(ctx, streams, inputs, nil, func(f *reports.Finding) {
+		for _, i := range want[place{f.Path, f.Line}] {
+			if match[i] == nil && sameRule(alerts[i], f) {
+				match[i] = f
+			}
+		}
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	var entries []triage.Entry
+	for i, a := range alerts {
+		f := match[i]
+		state, ok := githubStates[a.Reason]
+		switch {
+		case f == nil:
+			fmt.Fprintf(streams.ErrOut, "recap: warning: alert #%d (%s at %s:%d): no finding of the inputs there; left out\n",
+				a.Number, render.InertLine(a.Rule), render.InertLine(a.Path), a.Line)
+			continue
+		case !ok:
+			fmt.Fprintf(streams.ErrOut, "recap: warning: alert #%d: dismissed as %q, which recap does not know; left out\n", a.Number, render.InertLine(a.Reason))
+			continue
+		}
+		e := triage.EntryFor(f, r.croot.FS())
+		e.State, e.By, e.Link, e.Commit = state, text.CutRunes(a.By, triage.MaxText), a.URL, commit
+		e.Reason = strings.TrimSpace(a.Comment)
+		if e.Reason == "" {
+			e.Reason = "dismissed on GitHub as " + a.Reason
+		}
+		e.Reason = text.CutRunes(e.Reason, triage.MaxText)
+		if t, err := time.Parse(time.RFC3339, a.At); err == nil {
+			e.Date = t.UTC().Format(triage.DateLayout)
+		}
+		if !strings.HasPrefix(e.Link, "https://") && !strings.HasPrefix(e.Link, "http://") {
+			e.Link = ""
+		}
+		entries = append(entries, e)
+	}
+	return entries, failed, nil
+}
+
+// sameRule reports whether an alert's rule is the finding's: the same id,
+// or the finding's rule the last part of a qualified id (a Checkstyle
+// check's class name), the tool the same when the alert names one.
+func sameRule(a review.DismissedAlert, f *reports.Finding) bool {
+	if a.Tool != "" && !strings.EqualFold(a.Tool, f.Tool) {
+		return false
+	}
+	if strings.EqualFold(a.Rule, f.Rule) {
+		return true
+	}
+	short := func(s string) string {
+		if i := strings.LastIndexAny(s, "./:"); i >= 0 {
+			s = s[i+1:]
+		}
+		return strings.TrimSuffix(s, "Check")
+	}
+	return strings.EqualFold(short(a.Rule), short(f.Rule))
+}

@@ -1,0 +1,409 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/recap-dev/recap/internal/githubtest"
+	"github.com/recap-dev/recap/internal/gittest"
+	"github.com/recap-dev/recap/reports/reportstest"
+	"github.com/recap-dev/recap/triage"
+)
+
+const shop = "src/main/java/com/example/shop/"
+
+// triageRepo is the sample committed with PMD's report of it in
+// build/reports.
+func triageRepo(t *testing.T) *gittest.Repo {
+	t.Helper()
+	root := reportstest.RepoRoot(t)
+	g := gittest.Sample(t, root)
+	g.Git("config", "user.name", "Ana")
+	g.Git("config", "user.email", "ana@example.com")
+	g.Commit("reports", map[string]string{"build/reports/pmd.sarif": readFile(t, filepath.Join(root, "testdata", "reports", "pmd.sarif"))})
+	return g
+}
+
+// findingsOf returns the findings recap findings shows of the repository's
+// reports, every one of them (--no-group).
+func findingsOf(t *testing.T, dir string) []map[string]any {
+	t.Helper()
+	out, stderr, code := recap(t, dir, nil, "findings", "--format", "json", "--no-group", "--limit", "200", "--no-context", "--max-tokens", "25000", "build/reports")
+	if code != 0 {
+		t.Fatalf("findings: exit %d\n%s", code, stderr)
+	}
+	var v struct{ Findings []map[string]any }
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatal(err)
+	}
+	return v.Findings
+}
+
+func findingAt(t *testing.T, fs []map[string]any, rule, file string, line int) map[string]any {
+	t.Helper()
+	for _, f := range fs {
+		if f["rule"] == rule && strings.HasSuffix(f["path"].(string), "/"+file) && int(f["line"].(float64)) == line {
+			return f
+		}
+	}
+	t.Fatalf("no finding of %s at %s:%d", rule, file, line)
+	return nil
+}
+
+// moveResults changes PMD's report as a run on the changed code would:
+// the results of file get lines more added (after the line after, 0 for
+// all), their path renamed to, and the result at line gone is removed.
+func moveResults(t *testing.T, g *gittest.Repo, file string, after, lines int, to string, gone int) {
+	t.Helper()
+	p := filepath.Join(g.Dir, "build", "reports", "pmd.sarif")
+	var log map[string]any
+	if err := json.Unmarshal([]byte(readFile(t, p)), &log); err != nil {
+		t.Fatal(err)
+	}
+	run := log["runs"].([]any)[0].(map[string]any)
+	var kept []any
+	for _, r := range run["results"].([]any) {
+		loc := r.(map[string]any)["locations"].([]any)[0].(map[string]any)["physicalLocation"].(map[string]any)
+		art := loc["artifactLocation"].(map[string]any)
+		uri := art["uri"].(string)
+		if !strings.HasSuffix(uri, "/"+file) {
+			kept = append(kept, r)
+			continue
+		}
+		region := loc["region"].(map[string]any)
+		if int(region["startLine"].(float64)) == gone {
+			continue
+		}
+		for _, k := range []string{"startLine", "endLine"} {
+			if v, ok := region[k].(float64); ok && int(v) > after {
+				region[k] = v + float64(lines)
+			}
+		}
+		if to != "" {
+			art["uri"] = strings.TrimSuffix(uri, file) + to
+		}
+		kept = append(kept, r)
+	}
+	run["results"] = kept
+	b, err := json.Marshal(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Write(map[string]string{"build/reports/pmd.sarif": string(b)})
+}
+
+// TestTriageFollowsTheCode: decisions made by id, by fingerprint and by
+// rule stay matched after three lines are inserted at the top of a file, a
+// file is renamed (git mv, committed) and a block is re-indented; deleting
+// a finding's code makes check report one stale entry (exit 1), which
+// prune removes; an entry whose until has passed is reported expired.
+func TestTriageFollowsTheCode(t *testing.T) {
+	g := triageRepo(t)
+	fs := findingsOf(t, g.Dir)
+	date := findingAt(t, fs, "ReplaceJavaUtilDate", "Order.java", 13)
+	loop := findingAt(t, fs, "ForLoopCanBeForeach", "PriceCalculator.java", 39)
+
+	steps := []struct {
+		args   []string
+		code   int
+		stdout []string // lines the output holds
+	}{
+		{[]string{"triage", date["id"].(string), "--as", "false-positive", "--reason", "the API takes a Date", "build/reports"}, 0,
+			[]string{"false-positive  " + date["id"].(string) + "  PMD ReplaceJavaUtilDate  " + shop + "Order.java:13", ".recap/triage.yml: 1 decision written, 0 unchanged"}},
+		{[]string{"triage", loop["fingerprint"].(string), "--as", "wont-fix", "--reason", "the loop is clearer", "build/reports"}, 0,
+			[]string{".recap/triage.yml: 1 decision written, 0 unchanged"}},
+		{[]string{"triage", "--rule", "EmptyCatchBlock", "--as", "accepted-risk", "--reason", "nothing to do on failure", "build/reports"}, 0,
+			[]string{".recap/triage.yml: 2 decisions written, 0 unchanged"}},
+		{[]string{"triage", "--rule", "EmptyCatchBlock", "--as", "accepted-risk", "--reason", "nothing to do on failure", "build/reports"}, 0,
+			[]string{".recap/triage.yml: 0 decisions written, 2 unchanged"}},
+		{[]string{"triage", "list", "build/reports"}, 0, []string{".recap/triage.yml: 4 entries, 0 stale, 0 expired"}},
+	}
+	run := func(args []string, code int, want []string) string {
+		t.Helper()
+		out, stderr, got := recap(t, g.Dir, nil, args...)
+		if got != code {
+			t.Fatalf("recap %s: exit %d, want %d\n%s%s", strings.Join(args, " "), got, code, out, stderr)
+		}
+		for _, w := range want {
+			if !strings.Contains(out, w+"\n") {
+				t.Errorf("recap %s: no line %q in\n%s", strings.Join(args, " "), w, out)
+			}
+		}
+		return out
+	}
+	for _, s := range steps {
+		run(s.args, s.code, s.stdout)
+	}
+	file := readFile(t, filepath.Join(g.Dir, ".recap", "triage.yml"))
+	for _, want := range []string{"by: Ana <ana@example.com>", "line: private Date created;", "commit: "} {
+		if !strings.Contains(file, want) {
+			t.Errorf("the triage file has no %q:\n%s", want, file)
+		}
+	}
+	g.Commit("triage", nil)
+
+	// Three lines at the top of Order.java.
+	order := readFile(t, filepath.Join(g.Dir, shop+"Order.java"))
+	g.Write(map[string]string{shop + "Order.java": "// Copyright the shop's authors.\n// Licensed as the rest.\n\n" + order})
+	moveResults(t, g, "Order.java", 0, 3, "", -1)
+	// OrderRepository.java renamed and committed, and changed a little.
+	g.Git("mv", shop+"OrderRepository.java", shop+"ShopRepository.java")
+	g.Commit("rename", nil)
+	moveResults(t, g, "OrderRepository.java", 0, 0, "ShopRepository.java", -1)
+	// The block of OrderService.countLines re-indented with tabs.
+	service := readFile(t, filepath.Join(g.Dir, shop+"OrderService.java"))
+	lines := strings.Split(service, "\n")
+	for i := 20; i <= 29; i++ { // lines 21 to 30
+		lines[i] = "\t" + strings.TrimLeft(lines[i], " ")
+	}
+	g.Write(map[string]string{shop + "OrderService.java": strings.Join(lines, "\n")})
+
+	out := run([]string{"triage", "list", "build/reports"}, 0, []string{".recap/triage.yml: 4 entries, 0 stale, 0 expired"})
+	if !strings.Contains(out, shop+"ShopRepository.java (was "+shop+"OrderRepository.java)") {
+		t.Errorf("list does not say where the renamed file went:\n%s", out)
+	}
+	run([]string{"triage", "check", "build/reports"}, 0, []string{".recap/triage.yml: no stale or expired entry"})
+
+	// The loop deleted: its entry is stale.
+	calc := readFile(t, filepath.Join(g.Dir, shop+"PriceCalculator.java"))
+	g.Write(map[string]string{shop + "PriceCalculator.java": strings.Replace(calc, "        for (int i = 0; i < prices.length; i++) sum += prices[i];\n", "        sum = java.util.Arrays.stream(prices).sum();\n", 1)})
+	moveResults(t, g, "PriceCalculator.java", 0, 0, "", 39)
+	out, stderr, code := recap(t, g.Dir, nil, "triage", "check", "build/reports")
+	if code != 1 || !strings.Contains(out, ".recap/triage.yml: 1 stale entry, 0 expired entries") || !strings.Contains(out, "stale  wont-fix") ||
+		!strings.Contains(stderr, "recap: triage check failed: 1 stale entry (recap triage prune removes them) in .recap/triage.yml") {
+		t.Errorf("check after deleting the loop: exit %d\n%s%s", code, out, stderr)
+	}
+	run([]string{"triage", "check", "--format", "json", "build/reports"}, 1, nil)
+	run([]string{"triage", "prune", "build/reports"}, 0, []string{".recap/triage.yml: 1 stale entry removed"})
+	run([]string{"triage", "check", "build/reports"}, 0, []string{".recap/triage.yml: no stale or expired entry"})
+
+	// An entry whose until has passed.
+	f, err := triage.LoadFile(filepath.Join(g.Dir, ".recap", "triage.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Entries) != 3 {
+		t.Fatalf("%d entries after prune, want 3", len(f.Entries))
+	}
+	run([]string{"triage", date["fingerprint"].(string), "--as", "false-positive", "--reason", "until the port to java.time", "--until", "2020-01-01", "build/reports"}, 0, nil)
+	out, _, code = recap(t, g.Dir, nil, "triage", "check", "build/reports")
+	if code != 1 || !strings.Contains(out, "0 stale entries, 1 expired entry") || !strings.Contains(out, "matches 1, expired  false-positive  PMD ReplaceJavaUtilDate") {
+		t.Errorf("check with an expired entry: exit %d\n%s", code, out)
+	}
+}
+
+// TestTriageUsage: mistakes of the command line exit 2, naming the flag.
+func TestTriageUsage(t *testing.T) {
+	g := triageRepo(t)
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"triage", "ap7i-7", "--reason", "r", "build/reports"}, "recap: --as: say what was decided: false-positive, wont-fix, accepted-risk, used-in-tests or confirmed"},
+		{[]string{"triage", "ap7i-7", "--as", "falsepositve", "--reason", "r", "build/reports"}, `recap: --as: unknown state "falsepositve"; did you mean false-positive?`},
+		{[]string{"triage", "ap7i-7", "--as", "wont-fix", "build/reports"}, "recap: --reason: say why (the next reader needs it)"},
+		{[]string{"triage", "ap7i-7", "--as", "wont-fix", "--reason", "r", "--until", "next week", "build/reports"}, "recap: --until next week: not a day as YYYY-MM-DD"},
+		{[]string{"triage", "--as", "wont-fix", "--reason", "r", "build/reports"}, "recap: name the findings by id or fingerprint"},
+		{[]string{"triage", "zzzz-999", "--as", "wont-fix", "--reason", "r", "build/reports"}, "recap: zzzz-999: no finding of the inputs has this id or fingerprint"},
+		{[]string{"triage", "nonsense", "--as", "wont-fix", "--reason", "r", "build/reports"}, `recap: unknown command or argument "nonsense" for recap triage`},
+		{[]string{"triage", "--rule", "NoSuchRule", "--as", "wont-fix", "--reason", "r", "build/reports"}, "recap: no finding of the inputs passes --tool, --rule and --path"},
+		{[]string{"triage", "--path", "[", "--as", "wont-fix", "--reason", "r", "build/reports"}, "recap: --path: "},
+		{[]string{"triage", "list", "--format", "xml", "build/reports"}, `recap: --format: unknown format "xml"`},
+		{[]string{"triage", "import", "build/reports"}, "recap: give --sarif FILE or --github (one of them)"},
+		{[]string{"triage", "ap7i-7", "--as", "wont-fix", "--reason", "r", "--bogus"}, "recap: unknown flag: --bogus"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			_, stderr, code := recap(t, g.Dir, nil, tt.args...)
+			if code != 2 || !strings.Contains(stderr, tt.want) {
+				t.Errorf("exit %d, stderr:\n%s\nwant exit 2 and %q", code, stderr, tt.want)
+			}
+		})
+	}
+	if _, err := os.Stat(filepath.Join(g.Dir, ".recap", "triage.yml")); err == nil {
+		t.Error("a refused command wrote the triage file")
+	}
+}
+
+// TestTriageBadFile: a triage file with a mistake stops every triage
+// command with exit 2, naming the file, line, column and key.
+func TestTriageBadFile(t *testing.T) {
+	g := triageRepo(t)
+	g.Write(map[string]string{".recap/triage.yml": "entries:\n  - tool: PMD\n    rule: X\n    state: falsepositive\n    reason: r\n"})
+	for _, args := range [][]string{{"triage", "list", "build/reports"}, {"triage", "check", "build/reports"}, {"triage", "prune", "build/reports"}} {
+		_, stderr, code := recap(t, g.Dir, nil, args...)
+		want := `recap: .recap/triage.yml:4:12: entries[0].state: unknown state "falsepositive"; did you mean false-positive?`
+		if code != 2 || !strings.Contains(stderr, want) {
+			t.Errorf("%v: exit %d\n%s", args, code, stderr)
+		}
+	}
+	// The configuration names another place.
+	g.Write(map[string]string{".recap.yml": "triage: decisions.yml\n", "decisions.yml": "version: 1\nentries: []\n"})
+	out, stderr, code := recap(t, g.Dir, nil, "triage", "list", "build/reports")
+	if code != 0 || !strings.Contains(out, "decisions.yml: no entry") {
+		t.Errorf("list with triage: decisions.yml: exit %d\n%s%s", code, out, stderr)
+	}
+}
+
+// TestTriageImportSARIF: the results of PMD's real report that carry an
+// accepted suppression (or one without a status) become entries, the
+// justification their reason; those under review or rejected do not.
+func TestTriageImportSARIF(t *testing.T) {
+	g := triageRepo(t)
+	p := filepath.Join(g.Dir, "build", "reports", "pmd.sarif")
+	var log map[string]any
+	if err := json.Unmarshal([]byte(readFile(t, p)), &log); err != nil {
+		t.Fatal(err)
+	}
+	results := log["runs"].([]any)[0].(map[string]any)["results"].([]any)
+	sup := []any{
+		[]any{map[string]any{"kind": "external", "status": "accepted", "justification": "reviewed: the date is the API's"}},
+		[]any{map[string]any{"kind": "inSource"}},
+		[]any{map[string]any{"kind": "external", "status": "underReview"}},
+		[]any{map[string]any{"kind": "external", "status": "rejected", "justification": "no"}},
+	}
+	for i, s := range sup {
+		results[i].(map[string]any)["suppressions"] = s
+	}
+	b, _ := json.Marshal(log)
+	g.Write(map[string]string{"suppressed.sarif": string(b)})
+	out, stderr, code := recap(t, g.Dir, nil, "triage", "import", "--sarif", "suppressed.sarif")
+	if code != 0 || !strings.Contains(out, ".recap/triage.yml: 2 decisions imported, 0 unchanged") {
+		t.Fatalf("import --sarif: exit %d\n%s%s", code, out, stderr)
+	}
+	f, err := triage.LoadFile(filepath.Join(g.Dir, ".recap", "triage.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reasons := map[string]bool{}
+	for _, e := range f.Entries {
+		reasons[e.Reason] = true
+		if e.State != triage.AcceptedRisk || e.Location == "" || e.Commit == "" {
+			t.Errorf("entry %+v", e)
+		}
+	}
+	if !reasons["reviewed: the date is the API's"] || !reasons["suppressed in the SARIF log (inSource), without a justification"] {
+		t.Errorf("reasons %v", reasons)
+	}
+	// A real report's suppressions, its paths outside the repository.
+	corpus, files := reportstest.CorpusIfPresent(t)
+	if len(files) == 0 {
+		return
+	}
+	out, stderr, code = recap(t, g.Dir, nil, "triage", "import", "--sarif", filepath.Join(corpus, "sarif-other", "suppressions-synthetic.sarif"))
+	if code != 0 || !strings.Contains(stderr, "3 suppressed results outside the repository") || !strings.Contains(out, "0 decisions imported") {
+		t.Errorf("import of the corpus's suppressions: exit %d\n%s%s", code, out, stderr)
+	}
+}
+
+// TestTriageImportGitHub: GitHub's dismissed alerts, listed page by page
+// from the stand-in that checks every request against GitHub's OpenAPI
+// description, become entries of the findings at their rule and place.
+func TestTriageImportGitHub(t *testing.T) {
+	g := triageRepo(t)
+	srv := githubtest.New(t, "octo", "shop", 1, nil)
+	srv.Alerts = []githubtest.Alert{
+		{Number: 1, Tool: "PMD", Rule: "ReplaceJavaUtilDate", Path: shop + "Order.java", Line: 13, State: "dismissed", Reason: "false positive",
+			Comment: "the API takes a Date", Dismisser: "octocat", At: "2026-11-02T10:00:00Z"},
+		{Number: 2, Tool: "PMD", Rule: "EmptyCatchBlock", Path: shop + "OrderService.java", Line: 27, State: "dismissed", Reason: "won't fix", Dismisser: "hubot", At: "2026-11-03T10:00:00Z"},
+		{Number: 3, Tool: "PMD", Rule: "SystemPrintln", Path: shop + "OrderService.java", Line: 15, State: "open"},
+		{Number: 4, Tool: "PMD", Rule: "Gone", Path: shop + "Order.java", Line: 1, State: "dismissed", Reason: "used in tests", Dismisser: "octocat", At: "2026-11-03T10:00:00Z"},
+	}
+	for i := 5; i <= 105; i++ { // a second page
+		srv.Alerts = append(srv.Alerts, githubtest.Alert{Number: i, Tool: "CodeQL", Rule: "java/other", Path: "x.java", Line: i, State: "dismissed",
+			Reason: "used in tests", Dismisser: "octocat", At: "2026-11-03T10:00:00Z"})
+	}
+	env := []string{"GITHUB_TOKEN=" + srv.Token, "GITHUB_API_URL=" + srv.URL}
+	out, stderr, code := recap(t, g.Dir, env, "triage", "import", "--github", "--github-repo", "octo/shop", "build/reports")
+	if code != 0 || !strings.Contains(out, ".recap/triage.yml: 2 decisions imported, 0 unchanged") {
+		t.Fatalf("import --github: exit %d\n%s%s", code, out, stderr)
+	}
+	if !strings.Contains(stderr, "alert #4 (Gone at "+shop+"Order.java:1): no finding of the inputs there; left out") {
+		t.Errorf("the alert without a finding is not told:\n%s", stderr)
+	}
+	_, _, _, errs := srv.Snapshot()
+	if len(errs) > 0 {
+		t.Errorf("requests GitHub's description refuses: %v", errs)
+	}
+	pages := 0
+	for _, r := range srv.Requests {
+		if r == "GET /repos/octo/shop/code-scanning/alerts" {
+			pages++
+		}
+	}
+	if pages != 2 {
+		t.Errorf("%d pages read, want 2: %v", pages, srv.Requests)
+	}
+	f, err := triage.LoadFile(filepath.Join(g.Dir, ".recap", "triage.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, e := range f.Entries {
+		got[e.Rule] = fmt.Sprintf("%s|%s|%s|%s|%s", e.State, e.Reason, e.By, e.Date, e.Link)
+	}
+	want := map[string]string{
+		"ReplaceJavaUtilDate": "false-positive|the API takes a Date|octocat|2026-11-02|https://github.com/octo/shop/security/code-scanning/1",
+		"EmptyCatchBlock":     "wont-fix|dismissed on GitHub as won't fix|hubot|2026-11-03|https://github.com/octo/shop/security/code-scanning/2",
+	}
+	for k, w := range want {
+		if got[k] != w {
+			t.Errorf("%s: %q, want %q", k, got[k], w)
+		}
+	}
+	// Without a token: a usage error naming it.
+	_, stderr, code = recap(t, g.Dir, nil, "triage", "import", "--github", "--github-repo", "octo/shop", "build/reports")
+	if code != 2 || !regexp.MustCompile(`--github needs a token in GITHUB_TOKEN`).MatchString(stderr) {
+		t.Errorf("without a token: exit %d\n%s", code, stderr)
+	}
+}
+
+// TestTriageConcurrentCommands: two recap triage commands deciding at
+// once both keep their decisions.
+func TestTriageConcurrentCommands(t *testing.T) {
+	g := triageRepo(t)
+	fs := findingsOf(t, g.Dir)
+	var ids []string
+	for _, f := range fs {
+		if f["tool"] == "PMD" {
+			ids = append(ids, f["id"].(string))
+		}
+	}
+	if len(ids) < 12 {
+		t.Fatalf("%d PMD findings", len(ids))
+	}
+	type result struct {
+		out  string
+		code int
+	}
+	done := make(chan result, 2)
+	for w := range 2 {
+		go func() {
+			var out strings.Builder
+			code := 0
+			for i := w; i < 12; i += 2 {
+				o, e, c := recap(t, g.Dir, nil, "triage", ids[i], "--as", "wont-fix", "--reason", fmt.Sprintf("writer %d", w), "build/reports")
+				out.WriteString(o + e)
+				code = max(code, c)
+			}
+			done <- result{out.String(), code}
+		}()
+	}
+	for range 2 {
+		if r := <-done; r.code != 0 {
+			t.Fatalf("a writer failed: exit %d\n%s", r.code, r.out)
+		}
+	}
+	f, err := triage.LoadFile(filepath.Join(g.Dir, ".recap", "triage.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Entries) != 12 {
+		t.Errorf("%d entries, want the 12 both writers decided", len(f.Entries))
+	}
+}

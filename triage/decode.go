@@ -1,0 +1,475 @@
+package triage
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/recap-dev/recap/config"
+	"github.com/recap-dev/recap/internal/text"
+	"github.com/recap-dev/recap/reports"
+)
+
+// Bounds of a triage file. A real one holds a few hundred decisions; the
+// bounds keep a hostile one (in a pull request that CI runs recap on) to
+// a few seconds and a few hundred MiB of parsing.
+const (
+	// MaxSize is the largest file read, in bytes.
+	MaxSize = 8 << 20
+	// MaxEntries bounds the entries of a file.
+	MaxEntries = 50_000
+	// MaxText bounds each value, in characters (a reason, a message).
+	MaxText = 4096
+	// MaxValues bounds the values read, aliases counted each time they
+	// are used, so that a few anchors used many times cannot multiply the
+	// work: 14 keys and values of each of MaxEntries entries, and more.
+	MaxValues = 3_000_000
+	// MaxErrors is how many mistakes of one file are told at most.
+	MaxErrors = 20
+)
+
+// Version is the version of the format this package reads and writes.
+const Version = 1
+
+// The keys of each mapping of the format, in the order the file writes
+// them.
+var (
+	topKeys   = []string{"version", "entries"}
+	entryKeys = []string{"tool", "rule", "path", "location", "line", "message", "state", "reason", "by", "date", "until", "link", "commit"}
+)
+
+var (
+	locationSyntax = regexp.MustCompile(`^[0-9a-f]{16}:[1-9][0-9]{0,8}$`)
+	commitSyntax   = regexp.MustCompile(`^[0-9a-f]{7,64}$`)
+)
+
+// decoder collects the mistakes of one file while walking its tree, as
+// package config reads .recap.yml: every mistake an [*config.Error] with
+// the file, line, column and key.
+type decoder struct {
+	file    string
+	errs    []*config.Error
+	values  int
+	limited map[string]bool
+}
+
+// parse reads data into f; the document node is kept for the comments.
+func (d *decoder) parse(data []byte, f *File) {
+	data = bytes.TrimPrefix(data, []byte("\ufeff"))
+	if !utf8.Valid(data) {
+		line, col := offsetPos(data, invalidUTF8(data))
+		d.add(&config.Error{File: d.file, Line: line, Column: col, Err: errors.New("not UTF-8 text")})
+		return
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	switch err := dec.Decode(&doc); {
+	case errors.Is(err, io.EOF):
+		return
+	case err != nil:
+		d.add(config.SyntaxError(d.file, data, err))
+		return
+	}
+	var next yaml.Node
+	switch err := dec.Decode(&next); {
+	case errors.Is(err, io.EOF):
+	case err != nil:
+		d.add(config.SyntaxError(d.file, data, err))
+		return
+	default:
+		d.fail(&next, "", errors.New("a second YAML document: a triage file is one"))
+		return
+	}
+	f.doc = commentsOf(&doc)
+	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
+		return
+	}
+	n := d.value(doc.Content[0], "")
+	if n == nil || isNull(n) {
+		return
+	}
+	pairs, ok := d.mapping(n, "", "a mapping of "+text.List(topKeys, "or"))
+	if !ok {
+		return
+	}
+	for _, p := range pairs {
+		switch p.key {
+		case "version":
+			v := d.value(p.value, "version")
+			if v == nil {
+				continue
+			}
+			if v.Kind != yaml.ScalarNode || v.ShortTag() != "!!int" || v.Value != "1" {
+				d.fail(v, "version", fmt.Errorf("want the number %d, got %s %s", Version, kind(v), v.Value))
+			}
+		case "entries":
+			d.entries(p.value, f)
+		default:
+			d.unknownKey(p, "", topKeys)
+		}
+	}
+}
+
+func (d *decoder) entries(n *yaml.Node, f *File) {
+	n = d.value(n, "entries")
+	switch {
+	case n == nil || isNull(n):
+		return
+	case n.Kind != yaml.SequenceNode:
+		d.fail(n, "entries", fmt.Errorf("want a list of entries, got %s", kind(n)))
+		return
+	case len(n.Content) > MaxEntries:
+		d.fail(n, "entries", fmt.Errorf("%d entries, more than %d", len(n.Content), MaxEntries))
+		return
+	}
+	if len(n.Content) > 0 {
+		f.Entries = make([]Entry, 0, len(n.Content))
+	}
+	lines := make(map[string]int, len(n.Content))
+	for i, item := range n.Content {
+		key := fmt.Sprintf("entries[%d]", i)
+		if e, ok := d.entry(item, key); ok {
+			k := e.Key()
+			if first, dup := lines[k]; dup {
+				d.fail(item, key, fmt.Errorf("decides the same finding as the entry on line %d: keep one", first))
+				continue
+			}
+			lines[k] = item.Line
+			f.Entries = append(f.Entries, e)
+			if c := commentsOf(item); c != nil {
+				f.nodes[k] = c
+			}
+		}
+		if len(d.errs) >= MaxErrors {
+			return
+		}
+	}
+}
+
+func (d *decoder) entry(n *yaml.Node, key string) (Entry, bool) {
+	var e Entry
+	n = d.value(n, key)
+	if n == nil {
+		return e, false
+	}
+	pairs, ok := d.mapping(n, key, "an entry: a mapping of "+text.List(entryKeys, "and"))
+	if !ok {
+		return e, false
+	}
+	errs := len(d.errs)
+	seen := map[string]bool{}
+	unknown := len(pairs) < len(n.Content)/2 // a key refused: told already
+	for _, p := range pairs {
+		k := key + "." + p.key
+		seen[p.key] = true
+		var s string
+		if slices.Contains(entryKeys, p.key) {
+			if s, ok = d.str(d.value(p.value, k), k, p.key); !ok {
+				continue
+			}
+		}
+		switch p.key {
+		case "tool":
+			e.Tool = d.word(p.value, k, s)
+		case "rule":
+			e.Rule = d.word(p.value, k, s)
+		case "path":
+			e.Path = s
+			if strings.HasPrefix(s, "/") || strings.Contains(s, "\\") || slices.Contains(strings.Split(s, "/"), "..") {
+				d.fail(p.value, k, fmt.Errorf("%q is not a repository-relative path with / (as recap findings shows it)", s))
+			}
+		case "location":
+			e.Location = s
+			if !locationSyntax.MatchString(s) {
+				d.fail(p.value, k, fmt.Errorf("%q is not a location fingerprint (16 hex digits, a colon, the occurrence: 0123456789abcdef:1)", s))
+			}
+		case "line":
+			e.Line = s
+		case "message":
+			e.Message = s
+		case "state":
+			st, ok := ParseState(s)
+			if !ok || string(st) != s {
+				names := make([]string, len(States))
+				for i, t := range States {
+					names[i] = string(t)
+				}
+				d.fail(p.value, k, reports.UnknownWord("state", s, names, names))
+			}
+			e.State = State(s)
+		case "reason":
+			e.Reason = s
+			if strings.TrimSpace(s) == "" {
+				d.fail(p.value, k, errors.New("an empty reason (say why: the next reader needs it)"))
+			}
+		case "by":
+			e.By = s
+		case "date", "until":
+			if _, err := time.Parse(DateLayout, s); err != nil {
+				d.fail(p.value, k, fmt.Errorf("%q is not a day as YYYY-MM-DD", s))
+			}
+			if p.key == "date" {
+				e.Date = s
+			} else {
+				e.Until = s
+			}
+		case "link":
+			e.Link = s
+			if u, err := url.Parse(s); err != nil || u.Scheme != "https" && u.Scheme != "http" || u.Host == "" {
+				d.fail(p.value, k, fmt.Errorf("%q is not an http or https URL", s))
+			}
+		case "commit":
+			e.Commit = s
+			if !commitSyntax.MatchString(s) {
+				d.fail(p.value, k, fmt.Errorf("%q is not a commit id (7 to 64 hex digits, lower case)", s))
+			}
+		default:
+			d.unknownKey(p, key, entryKeys)
+			unknown = true
+		}
+	}
+	for _, req := range []string{"tool", "rule", "state", "reason"} {
+		// A key written wrong is likely the one missing: one message is enough.
+		if !seen[req] && !unknown {
+			d.fail(n, key, fmt.Errorf("no %s (an entry needs tool, rule, state and reason)", req))
+		}
+	}
+	return e, len(d.errs) == errs
+}
+
+// word checks a tool's or rule's name: one line.
+func (d *decoder) word(n *yaml.Node, key, s string) string {
+	if strings.TrimSpace(s) == "" || strings.ContainsAny(s, "\n\r") {
+		d.fail(n, key, fmt.Errorf("%q: want a name on one line", s))
+	}
+	return s
+}
+
+// A pair is one key and value of a mapping.
+type pair struct {
+	key   string
+	node  *yaml.Node
+	value *yaml.Node
+}
+
+const maxAliasHops = 8
+
+// value resolves an alias and counts the value against MaxValues; nil
+// when it cannot be read (the mistake recorded).
+func (d *decoder) value(n *yaml.Node, key string) *yaml.Node {
+	for hops := 0; n != nil; hops++ {
+		if d.values++; d.values > MaxValues {
+			d.limit(n, key, fmt.Errorf("more than %d values (an alias counts each time it is used)", MaxValues))
+			return nil
+		}
+		switch {
+		case n.Kind == yaml.AliasNode && n.Alias != nil && hops < maxAliasHops:
+			n = n.Alias
+		case n.Kind == yaml.AliasNode:
+			d.fail(n, key, fmt.Errorf("an alias (*%s) that leads nowhere", n.Value))
+			return nil
+		case n.Style&yaml.TaggedStyle != 0 && !strings.HasPrefix(n.ShortTag(), "!!"):
+			d.fail(n, key, fmt.Errorf("a tag (%s): the triage file has none", n.Tag))
+			return nil
+		default:
+			return n
+		}
+	}
+	return nil
+}
+
+func (d *decoder) mapping(n *yaml.Node, key, want string) ([]pair, bool) {
+	if n.Kind != yaml.MappingNode {
+		d.fail(n, key, fmt.Errorf("want %s, got %s", want, kind(n)))
+		return nil, false
+	}
+	pairs := make([]pair, 0, len(n.Content)/2)
+	seen := map[string]*yaml.Node{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		switch {
+		case k.ShortTag() == "!!merge":
+			d.fail(k, key, errors.New("a merge key (<<): write the values themselves"))
+			continue
+		case k.Kind != yaml.ScalarNode || k.ShortTag() != "!!str":
+			d.fail(k, key, fmt.Errorf("a key that is %s (want %s)", kind(k), want))
+			continue
+		}
+		if first, dup := seen[k.Value]; dup {
+			d.fail(k, joinKey(key, k.Value), fmt.Errorf("given twice (first on line %d)", first.Line))
+			continue
+		}
+		seen[k.Value] = k
+		pairs = append(pairs, pair{key: k.Value, node: k, value: v})
+	}
+	return pairs, true
+}
+
+// str returns a string value: a YAML string, or a date YAML reads as a
+// timestamp (date: 2026-11-28 unquoted).
+func (d *decoder) str(n *yaml.Node, key, what string) (string, bool) {
+	if n == nil {
+		return "", false
+	}
+	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!str" && !(n.ShortTag() == "!!timestamp" && (what == "date" || what == "until")) {
+		hint := ""
+		if n.Kind == yaml.ScalarNode && n.Value != "" && n.ShortTag() != "!!null" {
+			hint = fmt.Sprintf(" (quote it: %q)", n.Value)
+		}
+		d.fail(n, key, fmt.Errorf("want a string, got %s%s", kind(n), hint))
+		return "", false
+	}
+	if c := utf8.RuneCountInString(n.Value); c > MaxText {
+		d.fail(n, key, fmt.Errorf("%d characters, more than %d", c, MaxText))
+		return "", false
+	}
+	return n.Value, true
+}
+
+func (d *decoder) unknownKey(p pair, parent string, keys []string) {
+	d.fail(p.node, parent, reports.UnknownWord("key", p.key, keys, keys))
+}
+
+func (d *decoder) fail(n *yaml.Node, key string, err error) {
+	d.add(&config.Error{File: d.file, Line: n.Line, Column: n.Column, Key: key, Err: err})
+}
+
+func (d *decoder) limit(n *yaml.Node, key string, err error) {
+	if !d.limited[err.Error()] {
+		d.limited[err.Error()] = true
+		d.fail(n, key, err)
+	}
+}
+
+func (d *decoder) add(e *config.Error) {
+	if len(d.errs) < MaxErrors {
+		d.errs = append(d.errs, e)
+	}
+}
+
+// err joins the mistakes in the order of the file, nil for none.
+func (d *decoder) err() error {
+	if len(d.errs) == 0 {
+		return nil
+	}
+	slices.SortStableFunc(d.errs, func(a, b *config.Error) int {
+		if a.Line != b.Line {
+			return a.Line - b.Line
+		}
+		return a.Column - b.Column
+	})
+	if len(d.errs) == 1 {
+		return d.errs[0]
+	}
+	list := make([]error, len(d.errs))
+	for i, e := range d.errs {
+		list[i] = e
+	}
+	return errors.Join(list...)
+}
+
+func joinKey(parent, key string) string {
+	if parent == "" {
+		return key
+	}
+	return parent + "." + key
+}
+
+func kind(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	}
+	switch n.ShortTag() {
+	case "!!str":
+		return "a string"
+	case "!!int", "!!float":
+		return "a number"
+	case "!!bool":
+		return "true or false"
+	case "!!null":
+		return "nothing"
+	case "!!timestamp":
+		return "a date"
+	}
+	return "a value of type " + n.ShortTag()
+}
+
+func isNull(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" }
+
+func invalidUTF8(data []byte) int {
+	for i := 0; i < len(data); {
+		r, n := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && n == 1 {
+			return i
+		}
+		i += n
+	}
+	return len(data)
+}
+
+func offsetPos(data []byte, off int) (int, int) {
+	before := string(data[:off])
+	line := strings.Count(before, "\n") + 1
+	col := utf8.RuneCountInString(before[strings.LastIndexByte(before, '\n')+1:]) + 1
+	return line, col
+}
+
+// commentsOf returns the comments of n and of its direct keys and values
+// (and, for the document, of its top mapping's): a copy of the nodes
+// without their content, nil when there is no comment, so that the tree
+// read is not kept for the comments of a few entries.
+func commentsOf(n *yaml.Node) *yaml.Node {
+	n = resolveNode(n)
+	out := shallow(n)
+	any := hasComment(n)
+	if n.Kind == yaml.DocumentNode && len(n.Content) == 1 {
+		root := resolveNode(n.Content[0])
+		c := shallow(root)
+		any = any || hasComment(root)
+		if root.Kind == yaml.MappingNode {
+			for _, k := range root.Content {
+				k = resolveNode(k)
+				c.Content = append(c.Content, shallow(k))
+				any = any || hasComment(k)
+			}
+		}
+		out.Content = []*yaml.Node{c}
+	} else if n.Kind == yaml.MappingNode {
+		for _, k := range n.Content {
+			k = resolveNode(k)
+			out.Content = append(out.Content, shallow(k))
+			any = any || hasComment(k)
+		}
+	}
+	if !any && n.Kind != yaml.DocumentNode {
+		return nil
+	}
+	return out
+}
+
+func shallow(n *yaml.Node) *yaml.Node {
+	return &yaml.Node{Kind: n.Kind, Value: n.Value, HeadComment: n.HeadComment, LineComment: n.LineComment, FootComment: n.FootComment}
+}
+
+func hasComment(n *yaml.Node) bool {
+	return n.HeadComment != "" || n.LineComment != "" || n.FootComment != ""
+}
+
+func resolveNode(n *yaml.Node) *yaml.Node {
+	for hops := 0; n.Kind == yaml.AliasNode && n.Alias != nil && hops < maxAliasHops; hops++ {
+		n = n.Alias
+	}
+	return n
+}

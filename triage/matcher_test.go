@@ -1,0 +1,233 @@
+package triage
+
+import (
+	"context"
+	"io/fs"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/recap-dev/recap/diff"
+	"github.com/recap-dev/recap/internal/gittest"
+	"github.com/recap-dev/recap/reports"
+)
+
+const javaFile = `package a;
+
+class Shop {
+    void pay(Order o) {
+        String name = null;
+        if (o.total() > 100) {
+            discount(o);
+        }
+    }
+
+    void refund(Order o) {
+        log(o);
+    }
+}
+`
+
+var day = time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC)
+
+// decided is the entry made of the NullAssignment finding on line 5 of
+// javaFile.
+func decided(t *testing.T) Entry {
+	t.Helper()
+	f := &reports.Finding{Tool: "PMD", Rule: "NullAssignment", Path: "src/Shop.java", Line: 5, Message: "Assigning an Object to null is a code smell."}
+	e := EntryFor(f, fstest.MapFS{"src/Shop.java": {Data: []byte(javaFile)}})
+	if e.Location == "" || e.Line != "String name = null;" {
+		t.Fatalf("EntryFor = %+v", e)
+	}
+	e.State, e.Reason = FalsePositive, "reset on purpose"
+	return e
+}
+
+func TestDecideFollowsTheCode(t *testing.T) {
+	msg := "Assigning an Object to null is a code smell."
+	tests := []struct {
+		name    string
+		files   map[string]string // the source now (nil: no source)
+		finding reports.Finding   // where the finding is now
+		want    How               // 0: no decision
+	}{
+		{"unchanged", map[string]string{"src/Shop.java": javaFile},
+			reports.Finding{Path: "src/Shop.java", Line: 5, Message: msg}, ByLocation},
+		{"three lines inserted above", map[string]string{"src/Shop.java": "// a\n// b\n// c\n" + javaFile},
+			reports.Finding{Path: "src/Shop.java", Line: 8, Message: msg}, ByLocation},
+		{"re-indented", map[string]string{"src/Shop.java": strings.ReplaceAll(javaFile, "    ", "\t")},
+			reports.Finding{Path: "src/Shop.java", Line: 5, Message: msg}, ByLocation},
+		{"moved below the next method", map[string]string{"src/Shop.java": strings.Replace(javaFile, "    void pay", "    void first() {}\n\n    void pay", 1)},
+			reports.Finding{Path: "src/Shop.java", Line: 7, Message: msg}, ByLocation},
+		{"a number in the message changed", map[string]string{"src/Shop.java": javaFile},
+			reports.Finding{Path: "src/Shop.java", Line: 5, Message: "Assigning an Object to null is a code smell (1 of 12)."}, 0},
+		{"another message on the line", map[string]string{"src/Shop.java": javaFile},
+			reports.Finding{Path: "src/Shop.java", Line: 5, Message: "Assigning null"}, 0},
+		{"the line below edited", map[string]string{"src/Shop.java": strings.Replace(javaFile, "> 100", "> 200", 1)},
+			reports.Finding{Path: "src/Shop.java", Line: 5, Message: msg}, ByLineText},
+		{"the line below edited, the message changed too", map[string]string{"src/Shop.java": strings.Replace(javaFile, "> 100", "> 200", 1)},
+			reports.Finding{Path: "src/Shop.java", Line: 5, Message: "Assigning null"}, 0},
+		{"the line below edited, the line twice in the file", map[string]string{"src/Shop.java": strings.Replace(strings.Replace(javaFile, "> 100", "> 200", 1), "log(o);", "String name = null;", 1)},
+			reports.Finding{Path: "src/Shop.java", Line: 5, Message: msg}, 0},
+		{"the line itself changed", map[string]string{"src/Shop.java": strings.Replace(javaFile, "name = null", "name = \"\"", 1)},
+			reports.Finding{Path: "src/Shop.java", Line: 5, Message: msg}, 0},
+		{"another line of the rule", map[string]string{"src/Shop.java": javaFile},
+			reports.Finding{Path: "src/Shop.java", Line: 12, Message: msg}, 0},
+		{"renamed, the old path gone", map[string]string{"src/Store.java": "// moved\n" + javaFile},
+			reports.Finding{Path: "src/Store.java", Line: 6, Message: msg}, ByLocation},
+		{"copied, the old path still there", map[string]string{"src/Shop.java": "class Empty {}\n", "src/Store.java": javaFile},
+			reports.Finding{Path: "src/Store.java", Line: 5, Message: msg}, 0},
+		{"no source: by path and message", nil,
+			reports.Finding{Path: "src/Shop.java", Line: 5, Message: msg}, ByMessage},
+		{"no source, another message", nil,
+			reports.Finding{Path: "src/Shop.java", Line: 5, Message: "other"}, 0},
+	}
+	e := decided(t)
+	file := &File{Entries: []Entry{e}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var src fstest.MapFS
+			if tt.files != nil {
+				src = fstest.MapFS{}
+				for p, c := range tt.files {
+					src[p] = &fstest.MapFile{Data: []byte(c)}
+				}
+			}
+			var m *Matcher
+			if src == nil {
+				m = NewMatcher(file, nil, day)
+			} else {
+				m = NewMatcher(file, src, day)
+			}
+			f := tt.finding
+			f.Tool, f.Rule = "PMD", "NullAssignment"
+			d := m.Decide(&f)
+			switch {
+			case tt.want == 0 && d != nil:
+				t.Errorf("Decide = %v (%+v), want none", d.How, d.Entry)
+			case tt.want != 0 && d == nil:
+				t.Errorf("Decide = nil, want a decision %v", tt.want)
+			case d != nil && d.How != tt.want:
+				t.Errorf("Decide matched %v, want %v", d.How, tt.want)
+			}
+			if stale := len(m.Stale()); (stale == 0) != (tt.want != 0) {
+				t.Errorf("%d stale entries", stale)
+			}
+		})
+	}
+}
+
+func TestDecideOtherRules(t *testing.T) {
+	e := decided(t)
+	m := NewMatcher(&File{Entries: []Entry{e}}, fstest.MapFS{"src/Shop.java": {Data: []byte(javaFile)}}, day)
+	for _, f := range []reports.Finding{
+		{Tool: "PMD", Rule: "OtherRule", Path: "src/Shop.java", Line: 5},
+		{Tool: "Checkstyle", Rule: "NullAssignment", Path: "src/Shop.java", Line: 5},
+		{Tool: "PMD", Rule: "NullAssignment", Path: "src/Other.java", Line: 5},
+	} {
+		if d := m.Decide(&f); d != nil {
+			t.Errorf("%s:%s at %s: decided by %+v", f.Tool, f.Rule, f.Path, d.Entry)
+		}
+	}
+	if len(m.files) != 0 {
+		t.Errorf("read %d files for findings no entry names", len(m.files))
+	}
+}
+
+func TestExpired(t *testing.T) {
+	tests := []struct {
+		until string
+		want  bool
+	}{{"", false}, {"2026-11-29", false}, {"2026-11-28", true}, {"2025-01-01", true}}
+	for _, tt := range tests {
+		e := decided(t)
+		e.Until = tt.until
+		m := NewMatcher(&File{Entries: []Entry{e}}, fstest.MapFS{"src/Shop.java": {Data: []byte(javaFile)}}, day)
+		f := reports.Finding{Tool: "PMD", Rule: "NullAssignment", Path: "src/Shop.java", Line: 5, Message: e.Message}
+		d := m.Decide(&f)
+		if d == nil || d.Expired != tt.want || d.Suppresses() == tt.want {
+			t.Errorf("until %q: %+v, want expired %v", tt.until, d, tt.want)
+		}
+		if got := len(m.Expired()); got != map[bool]int{true: 1}[tt.want] {
+			t.Errorf("until %q: %d expired", tt.until, got)
+		}
+		if st := m.Statuses(); len(st) != 1 || st[0].Matched != 1 || st[0].Expired != tt.want {
+			t.Errorf("until %q: statuses %+v", tt.until, st)
+		}
+	}
+}
+
+// TestFollowRenames: an entry decided on a commit follows its file when
+// git renames it (committed and edited since), where the same location
+// under another path alone would not tell (the path says where it went).
+func TestFollowRenames(t *testing.T) {
+	repo := gittest.New(t)
+	commit := repo.Commit("shop", map[string]string{"src/Shop.java": javaFile, "src/Other.java": "class Other {}\n"})
+	repo.Git("mv", "src/Shop.java", "src/Store.java")
+	repo.Commit("rename", map[string]string{"src/Store.java": "// the store\n" + javaFile})
+	repo.Write(map[string]string{"src/Store.java": "// the store\n\n\n" + javaFile}) // not committed
+
+	e := decided(t)
+	e.Commit = commit
+	r, err := diff.Open(repo.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	src := fstest.MapFS{"src/Store.java": {Data: []byte("// the store\n\n\n" + javaFile)}, "src/Other.java": {Data: []byte("class Other {}\n")}}
+	m := NewMatcher(&File{Entries: []Entry{e}}, src, day)
+	if err := m.FollowRenames(context.Background(), r); err != nil {
+		t.Fatal(err)
+	}
+	f := reports.Finding{Tool: "PMD", Rule: "NullAssignment", Path: "src/Store.java", Line: 8, Message: e.Message}
+	d := m.Decide(&f)
+	if d == nil || d.Path != "src/Store.java" || d.How != ByLocation {
+		t.Fatalf("Decide = %+v, want the entry followed to src/Store.java", d)
+	}
+}
+
+// TestSourceRefused: a source that is not a regular file, or is larger
+// than MaxSourceSize, is not read; its findings match by message.
+func TestSourceRefused(t *testing.T) {
+	e := decided(t)
+	for name, file := range map[string]*fstest.MapFile{
+		"a FIFO":      {Mode: fs.ModeNamedPipe, Data: []byte(javaFile)},
+		"too large":   {Data: []byte(javaFile + strings.Repeat("\n", MaxSourceSize))},
+		"a directory": {Mode: fs.ModeDir},
+	} {
+		m := NewMatcher(&File{Entries: []Entry{e}}, fstest.MapFS{"src/Shop.java": file}, day)
+		f := reports.Finding{Tool: "PMD", Rule: "NullAssignment", Path: "src/Shop.java", Line: 5, Message: e.Message}
+		if d := m.Decide(&f); d == nil || d.How != ByMessage {
+			t.Errorf("%s: %+v, want a match by message", name, d)
+		}
+	}
+}
+
+// TestMessageNumbers: at the entry's location, a message that changed in
+// its numbers alone still matches; one that changed otherwise, or a
+// second finding of the rule on the line, does not.
+func TestMessageNumbers(t *testing.T) {
+	e := decided(t)
+	e.Message = "Line is longer than 100 characters (found 123)."
+	m := NewMatcher(&File{Entries: []Entry{e}}, fstest.MapFS{"src/Shop.java": {Data: []byte(javaFile)}}, day)
+	for _, tt := range []struct {
+		msg  string
+		want How
+	}{
+		{"Line is longer than 100 characters (found 123).", ByLocation},
+		{"Line  is longer than 100 characters (found 119).", ByLocationOnly},
+		{"Line is longer than 120 characters (found 1234).", ByLocationOnly},
+		{"Line is longer than 100 characters (found many).", 0},
+		{"'100' is a magic number.", 0},
+	} {
+		f := reports.Finding{Tool: "PMD", Rule: "NullAssignment", Path: "src/Shop.java", Line: 5, Message: tt.msg}
+		var got How
+		if d := m.Decide(&f); d != nil {
+			got = d.How
+		}
+		if got != tt.want {
+			t.Errorf("%q: %v, want %v", tt.msg, got, tt.want)
+		}
+	}
+}
