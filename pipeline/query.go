@@ -462,7 +462,7 @@ type scan struct {
 	grouper *reports.Grouper
 	ids     *ids
 	grouped *Grouped
-	tri     *triaging // the triage decisions; nil without
+	tri     *triaging               // the triage decisions; nil without
 	page    []summarize.FindingView // the page of a second pass that skipped the duplicates
 	// src is the reports as the passes read them: Query.Reports, or, when
 	// they are read again, their standard input kept in a file.

@@ -65,7 +65,7 @@ func TestTriageHonoured(t *testing.T) {
 			}
 			each := 0
 			q := &pipeline.Query{Reports: sampleFiles(t, "checkstyle.xml", "pmd.sarif", "spotbugs.xml"), Classes: reports.ClassOf,
-				Keep: pipeline.Keep{Page: &pipeline.Page{Limit: 10}, Each: func(*reports.Finding, string) error { each++; return nil }},
+				Keep:   pipeline.Keep{Page: &pipeline.Page{Limit: 10}, Each: func(*reports.Finding, string) error { each++; return nil }},
 				Triage: triage.NewMatcher(f, src, triagetest.Now), Triaged: tt.mode}
 			res, err := pipeline.Run(context.Background(), q)
 			if err != nil {
