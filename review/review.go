@@ -328,6 +328,9 @@ func countsLine(s *summarize.Summary) string {
 	if s.Excluded > 0 {
 		line += "; " + english.Plural(s.Excluded, "finding", "findings") + " excluded by the configuration"
 	}
+	if t := render.TriagedLine(s.Triaged); t != "" {
+		line += "; " + t
+	}
 	return line
 }
 

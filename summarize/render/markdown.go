@@ -102,6 +102,9 @@ func markdownHead(ew *errWriter, v *summarize.View) {
 	if s.Excluded > 0 {
 		ew.printf("_%s excluded by the configuration, not counted._\n\n", english.Plural(s.Excluded, "finding", "findings"))
 	}
+	if t := TriagedLine(s.Triaged); t != "" {
+		ew.printf("_%s._\n\n", t)
+	}
 	ew.printf("**%d** error · **%d** warning · **%d** note, from %s\n\n", s.BySeverity.Error, s.BySeverity.Warning, s.BySeverity.Note,
 		english.Plural(len(v.Inputs), "input", "inputs"))
 	if sec := s.Security; sec != nil {
