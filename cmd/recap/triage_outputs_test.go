@@ -1,0 +1,237 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/recap-dev/recap/internal/tooltest"
+	"github.com/recap-dev/recap/internal/triagetest"
+	"github.com/recap-dev/recap/reports"
+	"github.com/recap-dev/recap/reports/reportstest"
+	"github.com/recap-dev/recap/triage"
+)
+
+// sampleTriage writes the triage file of five decisions on the first five
+// problems of the sample's first page (internal/triagetest) and returns
+// its path and the decided findings by findingKey.
+func sampleTriage(t *testing.T) (string, map[string]reports.Finding) {
+	t.Helper()
+	f, found := triagetest.Sample(t)
+	p := filepath.Join(t.TempDir(), "triage.yml")
+	if err := triage.WriteFile(p, f); err != nil {
+		t.Fatal(err)
+	}
+	byKey := map[string]reports.Finding{}
+	for _, d := range found {
+		byKey[findingKey(&d)] = d
+	}
+	return p, byKey
+}
+
+// findingKey names a finding by tool, rule and place (ids depend on how
+// the reports are named).
+func findingKey(f *reports.Finding) string {
+	return f.Tool + " " + f.Rule + " " + f.Path + ":" + strconv.Itoa(f.Line)
+}
+
+// The sample's five triaged problems hold nine findings (one reported by
+// three tools, three by two); one of them is the sample's only problem of
+// high impact.
+const (
+	triagedProblems = 5
+	triagedFindings = 9
+	triagedLine     = "5 triaged: 3 false positive, 1 won't fix, 1 accepted risk, not counted"
+)
+
+// TestTriageHonouredByOutputs: the five decisions of the sample's triage
+// file are honoured by every output: none on the first page, counted
+// apart, the gate they failed passes, SARIF carries five accepted external
+// suppressions and the SARIF Multitool validates it, Code Quality and the
+// annotations leave them out, the review neither comments nor lists them.
+func TestTriageHonouredByOutputs(t *testing.T) {
+	root := reportstest.RepoRoot(t)
+	file, decided := sampleTriage(t)
+	sample := []string{"--repo", "testdata/sample", "testdata/reports"}
+	run := func(t *testing.T, args ...string) (string, string, int) {
+		t.Helper()
+		return recap(t, root, nil, append(args, sample...)...)
+	}
+	tests := []struct {
+		name  string
+		args  []string
+		code  int
+		check func(t *testing.T, out string)
+	}{
+		{"summary json", []string{"summary", "--format", "json", "--triage", file}, 0, func(t *testing.T, out string) {
+			var v struct {
+				Summary struct {
+					Total, Problems int
+					Triaged         struct {
+						Total, Problems int
+						ByState         map[string]int
+					}
+				}
+			}
+			mustJSON(t, out, &v)
+			s := v.Summary
+			if s.Total != sampleFindings-triagedFindings || s.Problems != sampleProblems-triagedProblems || s.Triaged.Total != triagedFindings ||
+				s.Triaged.Problems != triagedProblems || s.Triaged.ByState["false-positive"] != 3 || s.Triaged.ByState["wont-fix"] != 1 || s.Triaged.ByState["accepted-risk"] != 1 {
+				t.Errorf("summary %+v", s)
+			}
+		}},
+		{"summary text", []string{"summary", "--triage", file}, 0, func(t *testing.T, out string) {
+			if !strings.Contains(out, triagedLine+"\n") {
+				t.Errorf("no line %q in\n%s", triagedLine, out)
+			}
+		}},
+		{"findings first page", []string{"findings", "--format", "json", "--no-context", "--triage", file}, 0, func(t *testing.T, out string) {
+			if n := decidedOnPage(t, out, decided, ""); n != 0 {
+				t.Errorf("%d triaged findings on the first page", n)
+			}
+		}},
+		{"findings include", []string{"findings", "--format", "json", "--no-context", "--triaged", "include", "--triage", file}, 0, func(t *testing.T, out string) {
+			if n := decidedOnPage(t, out, decided, "decided in review"); n != triagedProblems {
+				t.Errorf("%d triaged findings marked on the first page, want %d", n, triagedProblems)
+			}
+		}},
+		{"findings only", []string{"findings", "--format", "json", "--no-context", "--triaged", "only", "--triage", file}, 0, func(t *testing.T, out string) {
+			var v struct{ Page struct{ Total int } }
+			mustJSON(t, out, &v)
+			if n := decidedOnPage(t, out, decided, "decided in review"); n != triagedProblems || v.Page.Total != triagedProblems {
+				t.Errorf("%d triaged findings of %d on the page, want %d", n, v.Page.Total, triagedProblems)
+			}
+		}},
+		{"gate without triage fails", []string{"summary", "--fail-on", "high"}, 1, nil},
+		{"gate passes", []string{"summary", "--fail-on", "high", "--triage", file}, 0, nil},
+		{"gate passes with include", []string{"summary", "--fail-on", "high", "--triaged", "include", "--triage", file}, 0, nil},
+		{"codeclimate", []string{"summary", "--format", "codeclimate", "--triage", file}, 0, func(t *testing.T, out string) {
+			var issues []struct{ Location struct{ Path string } }
+			mustJSON(t, out, &issues)
+			if len(issues) != sampleProblems-triagedProblems {
+				t.Errorf("%d issues, want %d", len(issues), sampleProblems-triagedProblems)
+			}
+		}},
+		{"annotations", []string{"findings", "--format", "github", "--triage", file}, 0, func(t *testing.T, out string) {
+			for _, line := range strings.Split(out, "\n") {
+				for _, d := range decided {
+					if strings.Contains(line, "title="+d.Tool+" ") && strings.Contains(line, "file="+d.Path+",line="+strconv.Itoa(d.Line)+",") {
+						t.Errorf("annotation of triaged %s at %s:%d", d.ID, d.Path, d.Line)
+					}
+				}
+			}
+			if !strings.Contains(out, triagedLine) {
+				t.Errorf("the notice does not say %q:\n%s", triagedLine, out)
+			}
+		}},
+		{"annotations include", []string{"findings", "--format", "github", "--triaged", "include", "--triage", file}, 0, func(t *testing.T, out string) {
+			if strings.Contains(out, "decided in review") {
+				t.Errorf("a triaged finding annotated:\n%s", out)
+			}
+		}},
+		{"review", []string{"review", "--format", "json", "--filter-mode", "nofilter", "--fail-on", "high", "--triage", file}, 0, func(t *testing.T, out string) {
+			var req struct {
+				Body     string
+				Comments []struct{ Body string }
+			}
+			mustJSON(t, out, &req)
+			for _, d := range decided {
+				if strings.Contains(req.Body, d.Path+":"+strconv.Itoa(d.Line)+"</code> "+d.Tool+" <code>"+reports.ShortRule(d.Tool, d.Rule)+"</code>") {
+					t.Errorf("the review lists triaged %s", d.ID)
+				}
+			}
+			if !strings.Contains(req.Body, triagedLine) || len(req.Comments) != 0 {
+				t.Errorf("the review's body does not say %q, or it comments (%d):\n%s", triagedLine, len(req.Comments), req.Body)
+			}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, errOut, code := run(t, tt.args...)
+			if code != tt.code {
+				t.Fatalf("exit %d, want %d: %s", code, tt.code, errOut)
+			}
+			if tt.check != nil {
+				tt.check(t, out)
+			}
+		})
+	}
+}
+
+func mustJSON(t *testing.T, out string, v any) {
+	t.Helper()
+	if err := json.Unmarshal([]byte(out), v); err != nil {
+		t.Fatalf("%v:\n%s", err, out)
+	}
+}
+
+
+// decidedOnPage counts the decided findings on the page of a findings
+// view; with mark, only those whose triage's reason holds it.
+func decidedOnPage(t *testing.T, out string, decided map[string]reports.Finding, mark string) int {
+	t.Helper()
+	var v struct{ Findings []reports.Finding }
+	mustJSON(t, out, &v)
+	n := 0
+	for _, f := range v.Findings {
+		if _, ok := decided[findingKey(&f)]; ok && (mark == "" || f.Triage != nil && strings.Contains(f.Triage.Reason, mark)) {
+			n++
+		}
+	}
+	return n
+}
+
+// TestTriageSARIF: recap's SARIF carries every problem, the five triaged
+// as results with an accepted external suppression whose justification is
+// the decision's reason; the SARIF Multitool validates it; read back, the
+// five are suppressed results, not findings.
+func TestTriageSARIF(t *testing.T) {
+	root := reportstest.RepoRoot(t)
+	file, decided := sampleTriage(t)
+	out, errOut, code := recap(t, root, nil, "summary", "--format", "sarif", "--triage", file, "--repo", "testdata/sample", "testdata/reports")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var log struct {
+		Runs []struct {
+			Results []struct {
+				RuleID       string `json:"ruleId"`
+				Suppressions []struct {
+					Kind, Status, Justification string
+					Properties                  map[string]string
+				}
+			}
+		}
+	}
+	mustJSON(t, out, &log)
+	results, suppressed := 0, 0
+	for _, r := range log.Runs {
+		for _, res := range r.Results {
+			results++
+			for _, s := range res.Suppressions {
+				if s.Kind != "external" || s.Status != "accepted" || !strings.HasPrefix(s.Justification, "decided in review ") || s.Properties["by"] != "octocat" {
+					t.Errorf("suppression %+v", s)
+				}
+				suppressed++
+			}
+		}
+	}
+	if results != sampleProblems || suppressed != len(decided) {
+		t.Errorf("%d results, %d suppressed; want %d, %d", results, suppressed, sampleProblems, len(decided))
+	}
+	p := filepath.Join(t.TempDir(), "triaged.sarif")
+	if err := os.WriteFile(p, []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	back, errOut, code := recap(t, root, nil, "summary", "--no-group", "--format", "json", p)
+	var v struct{ Summary struct{ Total int } }
+	if code != 0 || json.Unmarshal([]byte(back), &v) != nil || v.Summary.Total != sampleProblems-len(decided) {
+		t.Errorf("read back: exit %d, %d findings, want %d: %s", code, v.Summary.Total, sampleProblems-len(decided), errOut)
+	}
+	if errs := tooltest.ValidateSARIF(t, p); len(errs) > 0 {
+		t.Errorf("Sarif.Multitool validate: %d results, first:\n%s", len(errs), strings.Join(errs[:min(len(errs), 10)], "\n"))
+	}
+}
