@@ -168,7 +168,6 @@ func mustJSON(t *testing.T, out string, v any) {
 	}
 }
 
-
 // decidedOnPage counts the decided findings on the page of a findings
 // view; with mark, only those whose triage's reason holds it.
 func decidedOnPage(t *testing.T, out string, decided map[string]reports.Finding, mark string) int {
@@ -233,5 +232,76 @@ func TestTriageSARIF(t *testing.T) {
 	}
 	if errs := tooltest.ValidateSARIF(t, p); len(errs) > 0 {
 		t.Errorf("Sarif.Multitool validate: %d results, first:\n%s", len(errs), strings.Join(errs[:min(len(errs), 10)], "\n"))
+	}
+}
+
+// TestTriageReviewReporters: recap review's workflow annotations leave
+// the triaged findings out, its job summary counts them apart and lists
+// none of them, and its gate passes where they failed it.
+func TestTriageReviewReporters(t *testing.T) {
+	root := reportstest.RepoRoot(t)
+	file, decided := sampleTriage(t)
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+	}{
+		{"untriaged", nil, 1},
+		{"triaged", []string{"--triage", file}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			summary := filepath.Join(t.TempDir(), "summary.md")
+			args := append([]string{"review", "--annotations", "--job-summary", "--filter-mode", "nofilter", "--fail-on", "high", "--repo", "testdata/sample"}, tc.args...)
+			out, errOut, code := recap(t, root, []string{"GITHUB_STEP_SUMMARY=" + summary}, append(args, "testdata/reports")...)
+			if code != tc.code {
+				t.Fatalf("exit %d, want %d: %s", code, tc.code, errOut)
+			}
+			b, err := os.ReadFile(summary)
+			if err != nil {
+				t.Fatal(err)
+			}
+			annotated, listed := 0, 0
+			for _, d := range decided {
+				for _, line := range strings.Split(out, "\n") {
+					if strings.Contains(line, "file="+d.Path+",line="+strconv.Itoa(d.Line)+",") && strings.Contains(line, "title="+d.Tool+" ") {
+						annotated++
+					}
+				}
+				if strings.Contains(string(b), "line "+strconv.Itoa(d.Line)+" · "+d.Tool+" <code>"+reports.ShortRule(d.Tool, d.Rule)+"</code>") {
+					listed++
+				}
+			}
+			triaged := tc.args != nil
+			if triaged && (annotated > 0 || listed > 0 || !strings.Contains(string(b), triagedLine)) {
+				t.Errorf("%d triaged findings annotated, %d listed in the job summary; it says %q: %v", annotated, listed, triagedLine, strings.Contains(string(b), triagedLine))
+			}
+			if !triaged && listed == 0 {
+				t.Errorf("without triage the job summary lists none of the five findings")
+			}
+		})
+	}
+}
+
+// TestTriageDefaultFile: without --triage, the report commands read
+// .recap/triage.yml at the repository root; a broken one is a usage
+// error naming it.
+func TestTriageDefaultFile(t *testing.T) {
+	root := reportstest.RepoRoot(t)
+	f, _ := triagetest.Sample(t)
+	repo := t.TempDir()
+	if err := os.CopyFS(repo, os.DirFS(filepath.Join(root, "testdata", "sample"))); err != nil {
+		t.Fatal(err)
+	}
+	p := triagetest.Write(t, repo, f)
+	out, errOut, code := recap(t, root, nil, "summary", "--repo", repo, "testdata/reports")
+	if code != 0 || !strings.Contains(out, triagedLine) {
+		t.Errorf("exit %d, want 0 and %q:\n%s%s", code, triagedLine, out, errOut)
+	}
+	if err := os.WriteFile(p, []byte("entries:\n  - tool: PMD\n    state: maybe\n    reason: x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, code = recap(t, root, nil, "summary", "--repo", repo, "testdata/reports")
+	if code != 2 || !strings.Contains(errOut, ".recap/triage.yml") || !strings.Contains(errOut, "maybe") {
+		t.Errorf("a broken triage file: exit %d, want 2 naming it: %s", code, errOut)
 	}
 }
