@@ -434,6 +434,12 @@ func (s *Server) getFinding(ctx context.Context, in *GetFindingIn) (answer, erro
 		return nil, err
 	}
 	cfg.Apply(&f)
+	// The decision of the triage file that covers it, if any.
+	m, _, err := s.triage()
+	if err != nil {
+		return nil, err
+	}
+	f.Triage = m.Decide(&f).Mark()
 	a := &FindingAnswer{Finding: f, Report: loc.rel, Rule: ruleInfo(&f, loc.rule)}
 	a.Rule.InReport = loc.inReport
 	a.Code = s.snippet(&f)

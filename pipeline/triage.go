@@ -92,9 +92,7 @@ func (t *triaging) decide(f *reports.Finding) (hide bool) {
 		return false
 	}
 	f.Triage = nil
-	if d := t.m.Decide(f); d != nil {
-		f.Triage = mark(d)
-	}
+	f.Triage = t.m.Decide(f).Mark()
 	if !f.Triage.Suppressed() {
 		if p := t.problems[f.ID]; p != nil {
 			f.Triage = p
@@ -107,12 +105,6 @@ func (t *triaging) decide(f *reports.Finding) (hide bool) {
 		return !f.Triage.Suppressed()
 	}
 	return f.Triage.Suppressed()
-}
-
-// mark is d as views show it.
-func mark(d *triage.Decision) *reports.Triage {
-	e := d.Entry
-	return &reports.Triage{State: string(e.State), Reason: e.Reason, By: e.By, Date: e.Date, Until: e.Until, Link: e.Link, Expired: d.Expired}
 }
 
 // grouped says whether the first pass hands f, hidden or not, to the
