@@ -163,3 +163,22 @@ func TestTriageCoversTheProblem(t *testing.T) {
 		t.Errorf("triaged %+v; want one problem of at least two findings, won't fix", tr)
 	}
 }
+
+// TestTriageDeepPage: a page past DeepPage, found in passes, counts the
+// triaged problems as the first page does.
+func TestTriageDeepPage(t *testing.T) {
+	file, _ := triagetest.Sample(t)
+	src := os.DirFS(filepath.Join(reportstest.RepoRoot(t), "testdata", "sample"))
+	for _, page := range []pipeline.Page{{Limit: 10}, {Offset: pipeline.DeepPage, Limit: 10}} {
+		q := &pipeline.Query{Reports: sampleFiles(t, "checkstyle.xml", "pmd.sarif", "spotbugs.xml"), Classes: reports.ClassOf,
+			Keep: pipeline.Keep{Page: &page}, Triage: triage.NewMatcher(file, src, triagetest.Now)}
+		res, err := pipeline.Run(context.Background(), q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := res.View.Summary
+		if s.Total != tooltest.SampleFindings-9 || s.Problems != 111 || s.Triaged == nil || s.Triaged.Problems != 5 || s.Triaged.Total != 9 {
+			t.Errorf("page %+v: total %d, problems %d, triaged %+v; want %d, 111, 5 problems of 9 findings", page, s.Total, s.Problems, s.Triaged, tooltest.SampleFindings-9)
+		}
+	}
+}

@@ -305,3 +305,55 @@ func TestTriageDefaultFile(t *testing.T) {
 		t.Errorf("a broken triage file: exit %d, want 2 naming it: %s", code, errOut)
 	}
 }
+
+// TestTriageConfirmedAndExpired: a confirmed decision keeps its finding,
+// counted, gated and marked in every output; an expired one brings it
+// back, marked expired.
+func TestTriageConfirmedAndExpired(t *testing.T) {
+	root := reportstest.RepoRoot(t)
+	f, _ := triagetest.Sample(t)
+	for _, tc := range []struct {
+		name string
+		edit func(e *triage.Entry)
+		mark string
+	}{
+		{"confirmed", func(e *triage.Entry) { e.State = triage.Confirmed }, "(confirmed: decided in review "},
+		{"expired", func(e *triage.Entry) { e.Until = "2000-01-01" }, "(triage expired 2000-01-01: decided in review "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := &triage.File{Version: 1, Entries: append([]triage.Entry(nil), f.Entries...)}
+			for i := range g.Entries {
+				tc.edit(&g.Entries[i])
+			}
+			p := filepath.Join(t.TempDir(), "triage.yml")
+			if err := triage.WriteFile(p, g); err != nil {
+				t.Fatal(err)
+			}
+			for _, args := range [][]string{
+				{"findings", "--format", "github"},
+				{"findings", "--no-context"},
+				{"findings", "--format", "markdown", "--no-context"},
+				{"review", "--format", "markdown", "--filter-mode", "nofilter"},
+			} {
+				out, errOut, code := recap(t, root, nil, append(args, "--triage", p, "--fail-on", "high", "--repo", "testdata/sample", "testdata/reports")...)
+				if code != 1 {
+					t.Errorf("%v: exit %d, want 1 (the gate counts them): %s", args, code, errOut)
+				}
+				if !strings.Contains(out, tc.mark) {
+					t.Errorf("%v: no %q in\n%s", args, tc.mark, out)
+				}
+			}
+			out, _, _ := recap(t, root, nil, "summary", "--format", "json", "--triage", p, "--repo", "testdata/sample", "testdata/reports")
+			var v struct {
+				Summary struct {
+					Total   int
+					Triaged struct{ Total, Confirmed, Expired int }
+				}
+			}
+			mustJSON(t, out, &v)
+			if n := v.Summary.Triaged.Confirmed + v.Summary.Triaged.Expired; v.Summary.Total != sampleFindings || v.Summary.Triaged.Total != 0 || n != triagedProblems {
+				t.Errorf("summary %+v; want every finding counted, %d marked", v.Summary, triagedProblems)
+			}
+		})
+	}
+}

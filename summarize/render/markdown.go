@@ -238,6 +238,9 @@ func markdownFinding(ew *errWriter, f *summarize.FindingView) {
 	if also := alsoLine(f.AlsoReportedBy, MarkdownText); also != "" {
 		line += " <i>(" + also + ")</i>"
 	}
+	if f.Triage != nil {
+		line += " <i>(" + MarkdownText(TriageNote(f.Triage)) + ")</i>"
+	}
 	if len(f.Context) == 0 && f.ContextNote == "" && !describes(f.RuleInfo) {
 		ew.printf("- %s\n", line)
 		return

@@ -145,6 +145,9 @@ func textFinding(ew *errWriter, f *summarize.FindingView) {
 	if also := alsoLine(f.AlsoReportedBy, PlainText); also != "" {
 		ew.printf("        (%s)\n", also)
 	}
+	if f.Triage != nil {
+		ew.printf("        (%s)\n", TriageNote(f.Triage))
+	}
 }
 
 func textContext(ew *errWriter, f *summarize.FindingView) {
