@@ -33,7 +33,9 @@ func TestTriaged(t *testing.T) {
 	}
 	file, decided := triagetest.Sample(t)
 	triagetest.Write(t, g.Dir, file)
-	key := func(f *reports.Finding) string { return f.Tool + " " + f.Rule + " " + f.Path + " " + strconv.Itoa(f.Line) }
+	key := func(f *reports.Finding) string {
+		return f.Tool + " " + f.Rule + " " + f.Path + " " + strconv.Itoa(f.Line)
+	}
 	isDecided := map[string]bool{}
 	for _, d := range decided {
 		isDecided[key(&d)] = true
