@@ -357,3 +357,50 @@ func TestTriageConfirmedAndExpired(t *testing.T) {
 		})
 	}
 }
+
+// TestTriageReviewPosted: recap review of a pull request that adds the
+// sample, posted to GitHub's stand-in (OpenAPI-validated) with the
+// repository's triage file: no inline comment and no check-run annotation
+// of a triaged finding, the summary comment and the check run count them
+// apart, and the gate (--fail-on high: the check run's conclusion too)
+// passes where they failed it.
+func TestTriageReviewPosted(t *testing.T) {
+	pr := newSamplePR(t)
+	f, found := triagetest.Sample(t)
+	triagetest.Write(t, pr.g.Dir, f)
+	out, errOut, code := recap(t, pr.g.Dir, pr.env, "review", "--post", "--checks", "--job-summary", "--fail-on", "high", "--api-url", pr.s.URL, pr.reports)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	rc, ic, _, errs := pr.s.Snapshot()
+	if len(errs) > 0 {
+		t.Fatalf("protocol errors: %v", errs)
+	}
+	at := func(path string, line int, title string) bool {
+		for _, d := range found {
+			if d.Path == path && d.Line == line && strings.Contains(title, reports.ShortRule(d.Tool, d.Rule)) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, c := range rc {
+		if at(c.Path, c.Line, c.Body) {
+			t.Errorf("an inline comment of a triaged finding at %s:%d:\n%s", c.Path, c.Line, c.Body)
+		}
+	}
+	if len(rc) != 30 || len(ic) != 1 || !strings.Contains(ic[0].Body, triagedLine) {
+		t.Fatalf("%d comments, %d summaries; want 30 and one saying %q", len(rc), len(ic), triagedLine)
+	}
+	checks := pr.s.Checks()
+	if len(checks) != 1 || len(checks[0].Annotations) != sampleProblems-triagedProblems || checks[0].Conclusion != "success" ||
+		!strings.Contains(checks[0].Summary, triagedLine) {
+		t.Fatalf("check runs %d: %d annotations, conclusion %q; want %d, success, and %q", len(checks), len(checks[0].Annotations), checks[0].Conclusion,
+			sampleProblems-triagedProblems, triagedLine)
+	}
+	for _, a := range checks[0].Annotations {
+		if at(a.Path, a.StartLine, a.Title) {
+			t.Errorf("an annotation of a triaged finding at %s:%d: %s", a.Path, a.StartLine, a.Title)
+		}
+	}
+}
