@@ -182,3 +182,38 @@ func TestTriageDeepPage(t *testing.T) {
 		}
 	}
 }
+
+// TestTriageMaxNew: against a baseline, the triaged problems are not new:
+// --max-new at the untriaged new problems passes in every mode, and fails
+// at one fewer.
+func TestTriageMaxNew(t *testing.T) {
+	file, _ := triagetest.Sample(t)
+	src := os.DirFS(filepath.Join(reportstest.RepoRoot(t), "testdata", "sample"))
+	run := func(m *triage.Matcher, mode pipeline.TriagedMode) *pipeline.Result {
+		q := &pipeline.Query{Reports: sampleFiles(t, "checkstyle.xml", "pmd.sarif", "spotbugs.xml"), Baseline: sampleFiles(t, "checkstyle.xml"),
+			Classes: reports.ClassOf, Triage: m, Triaged: mode}
+		res, err := pipeline.Run(context.Background(), q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	all := *run(nil, pipeline.TriagedExclude).View.Summary.Baseline.NewProblems
+	excl := run(triage.NewMatcher(file, src, triagetest.Now), pipeline.TriagedExclude)
+	untriaged := *excl.View.Summary.Baseline.NewProblems
+	if tr := excl.View.Summary.Triaged; untriaged >= all || tr == nil || tr.New != all-untriaged {
+		t.Fatalf("%d new problems, %d untriaged, triaged %+v", all, untriaged, tr)
+	}
+	for _, mode := range []pipeline.TriagedMode{pipeline.TriagedExclude, pipeline.TriagedInclude, pipeline.TriagedOnly} {
+		v := run(triage.NewMatcher(file, src, triagetest.Now), mode).View
+		if err := (pipeline.Gate{MaxNew: untriaged}).Check(v); mode != pipeline.TriagedOnly && err != nil {
+			t.Errorf("%v: max-new %d: %v", mode, untriaged, err)
+		}
+		if err := (pipeline.Gate{MaxNew: untriaged - 1}).Check(v); mode != pipeline.TriagedOnly && err == nil {
+			t.Errorf("%v: max-new %d passes", mode, untriaged-1)
+		}
+		if err := (pipeline.Gate{MaxNew: 0}).Check(v); mode == pipeline.TriagedOnly && err != nil {
+			t.Errorf("only: max-new 0: %v", err)
+		}
+	}
+}
