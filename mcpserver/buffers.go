@@ -70,7 +70,10 @@ type buffer struct {
 	notes   []string // what the query's filter matched nothing of (see unmatchedNotes)
 	// also names the other findings of the problems whose findings lead
 	// them (the duplicates have no ref), by their lead's report and index.
-	also    map[[2]int32][]summarize.AlsoReported
+	also map[[2]int32][]summarize.AlsoReported
+	// triage holds the decisions that cover the findings (docs/triage.md),
+	// by report and index; nil when none does.
+	triage  map[[2]int32]*reports.Triage
 	grouped *pipeline.Grouped // the problems, for getFinding
 	order   reports.Order
 	// cfg is the configuration the query ran with: its overrides are

@@ -447,6 +447,12 @@ func (s *Server) getFinding(ctx context.Context, in *GetFindingIn) (answer, erro
 		excluded = fmt.Sprintf("excluded by %s (%s): %s leaves it out and counts it in summary.excluded", name, by, s.name(ctx, ToolGetReports))
 	}
 	cfg.Apply(&f)
+	// The decision of the triage file that covers it, if any.
+	m, _, err := s.triage()
+	if err != nil {
+		return nil, err
+	}
+	f.Triage = m.Decide(&f).Mark()
 	a := &FindingAnswer{Finding: f, Excluded: excluded, Report: loc.rel, Rule: ruleInfo(&f, loc.rule)}
 	a.Rule.InReport = loc.inReport
 	a.Code = s.snippet(&f)

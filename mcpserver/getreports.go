@@ -96,6 +96,13 @@ func reportsLine(v *summarize.View, inputs, failed int) string {
 	if s.Security != nil {
 		fmt.Fprintf(&b, "; %d about security", s.Security.Findings)
 	}
+	if t := s.Triaged; t != nil && t.Problems > 0 {
+		if t.Shown {
+			fmt.Fprintf(&b, "; %d triaged, shown", t.Problems)
+		} else {
+			fmt.Fprintf(&b, "; %d triaged, left out (triaged=\"include\" shows them)", t.Problems)
+		}
+	}
 	if failed > 0 {
 		shown := 0
 		for _, in := range v.Inputs {
@@ -154,7 +161,7 @@ func (in *GetReportsIn) filterless() bool {
 func (in *GetReportsIn) hasQuery() bool {
 	return len(in.Reports)+len(in.Types)+len(in.Categories)+len(in.Tools)+len(in.Rules)+len(in.Paths)+len(in.Baseline)+len(in.CWE) > 0 ||
 		in.Severity != "" || in.Grep != "" || in.ChangedSince != "" || (in.FilterMode != "" && in.FilterMode != string(pipeline.Added)) ||
-		in.NewOnly || in.SecurityOnly || in.Impact != "" || len(in.Qualities) > 0 || (in.Sort != "" && in.Sort != reports.OrderImportance.String())
+		in.NewOnly || in.SecurityOnly || (in.Triaged != "" && in.Triaged != "exclude") || in.Impact != "" || len(in.Qualities) > 0 || (in.Sort != "" && in.Sort != reports.OrderImportance.String())
 }
 
 func (s *Server) getReports(ctx context.Context, in *GetReportsIn) (answer, error) {
@@ -194,6 +201,7 @@ func (s *Server) getReports(ctx context.Context, in *GetReportsIn) (answer, erro
 		for _, r := range b.refs[from:to] {
 			fv := summarize.FindingView{Finding: b.finding(r), AlsoReportedBy: b.also[[2]int32{r.report, r.index}]}
 			fv.Baseline, fv.HostLevel = r.baseline(), fv.Level()
+			fv.Triage = b.triage[[2]int32{r.report, r.index}]
 			v.Findings = append(v.Findings, fv)
 		}
 		s.showPage(v.Findings, in)
@@ -241,6 +249,14 @@ func (s *Server) query(ctx context.Context, in *GetReportsIn) (b *buffer, stream
 		return nil, nil, err
 	}
 	q.Config = cfg
+	if q.Triaged, err = pipeline.ParseTriagedMode(in.Triaged); err != nil {
+		return nil, nil, toolErrorf(CodeBadArgument, "%v", err)
+	}
+	var triageKey string
+	if q.Triage, triageKey, err = s.triage(); err != nil {
+		return nil, nil, err
+	}
+	cfgKey += "\x00" + triageKey
 	if in.NewOnly && len(in.Baseline) == 0 {
 		return nil, nil, toolErrorf(CodeBadArgument, "newOnly compares with a baseline: give baseline (the paths of an earlier run's reports)")
 	}
@@ -342,6 +358,12 @@ func (s *Server) query(ctx context.Context, in *GetReportsIn) (b *buffer, stream
 	}
 	q.Keep.Each = func(f *reports.Finding, state string) error {
 		b.refs = append(b.refs, ref{report: src.at.report, index: src.at.index, state: stateOf(state)})
+		if f.Triage != nil {
+			if b.triage == nil {
+				b.triage = map[[2]int32]*reports.Triage{}
+			}
+			b.triage[[2]int32{src.at.report, src.at.index}] = f.Triage
+		}
 		if f.Detail != nil && len(f.Detail.Also) > 0 {
 			if b.also == nil {
 				b.also = map[[2]int32][]summarize.AlsoReported{}
@@ -485,7 +507,8 @@ func queryKey(in *GetReportsIn, files, baseline []file) string {
 		Categories, Tools, Rules, Paths, CWE, Qualities []string
 		Severity, Grep, Impact, Sort                    string
 		NewOnly, SecurityOnly, Ungrouped                bool
-	}{Ungrouped: in.Group != nil && !*in.Group, Categories: in.Categories, Tools: in.Tools, Rules: in.Rules, Paths: in.Paths, CWE: in.CWE, Qualities: in.Qualities, Severity: in.Severity,
+		Triaged                                         string
+	}{Triaged: in.Triaged, Ungrouped: in.Group != nil && !*in.Group, Categories: in.Categories, Tools: in.Tools, Rules: in.Rules, Paths: in.Paths, CWE: in.CWE, Qualities: in.Qualities, Severity: in.Severity,
 		Grep: in.Grep, Impact: in.Impact, Sort: in.Sort, NewOnly: in.NewOnly, SecurityOnly: in.SecurityOnly}
 	for _, f := range files {
 		k.Files = append(k.Files, [3]any{f.abs, f.info.Size(), f.info.ModTime().UnixNano()})

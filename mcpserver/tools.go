@@ -49,6 +49,7 @@ type GetReportsIn struct {
 	FilterMode   string   `json:"filterMode,omitempty" jsonschema:"with changedSince, which lines a finding must touch: added (added or modified lines), diff_context (any line of the diff's hunks), file (anywhere in a changed file), nofilter (all)"`
 	Baseline     []string `json:"baseline,omitempty" jsonschema:"an earlier run's reports (files, directories or globs under the root): each finding is marked new or unchanged against them by fingerprint, and the summary counts new, unchanged and fixed"`
 	NewOnly      bool     `json:"newOnly,omitempty" jsonschema:"keep only the findings new against baseline"`
+	Triaged      string   `json:"triaged,omitempty" jsonschema:"the findings a decision of the repository's triage file covers (.recap/triage.yml: false positives, won't fix…): left out and counted in summary.triaged (exclude), shown with their decision in triage (include), or alone (only)"`
 	Offset       int      `json:"offset,omitempty" jsonschema:"first finding of the page (page.nextOffset of the previous page)"`
 	Limit        int      `json:"limit,omitempty" jsonschema:"findings in the page"`
 	TokenBudget
@@ -122,6 +123,8 @@ var tools = []tool{
 				p.enum("filterMode", string(m))
 			}
 			p["filterMode"].Default = json.RawMessage(`"` + string(pipeline.Added) + `"`)
+			p.enum("triaged", pipeline.TriagedModes...)
+			p["triaged"].Default = json.RawMessage(`"exclude"`)
 			p.itemsEnum("types", formatNames()...)
 			p["reports"].Description = "report files, directories or globs (** spans directories), relative to the root; default: every " + parsers.FormatTitles("and") + " report under the root"
 			p["context"].Default = json.RawMessage("true")

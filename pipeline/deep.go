@@ -67,6 +67,9 @@ func runDeep(ctx context.Context, s *scan) (bool, error) {
 	if s.grouper != nil {
 		s.grouped = &Grouped{groups: s.grouper.Resolve(hasText(inputs)), ids: s.ids}
 		s.res.Grouped = s.grouped
+		if s.tri.spread(s.grouped) {
+			return true, errRegroup
+		}
 	}
 	v := c.View(inputs)
 	s.summarizeBaseline(v, marked, &counts)
@@ -93,6 +96,7 @@ func runDeep(ctx context.Context, s *scan) (bool, error) {
 	v.Page = summarize.NewPage(page.Offset, page.Limit, len(found), total)
 	s.res.View = v
 	s.showGroups(v)
+	s.tri.show(v)
 	return true, nil
 }
 

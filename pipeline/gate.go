@@ -59,15 +59,20 @@ func (e *GateError) Error() string {
 }
 
 // Check runs the gate on v's counts (after the filters and new-only); nil
-// when it passes.
+// when it passes. The findings triage decisions leave out never count,
+// also when the view shows them (Summary.Triaged.Shown).
 func (g Gate) Check(v *summarize.View) error {
 	e := &GateError{MaxNew: g.MaxNew, Problems: v.Summary.Duplicates != nil}
+	var tri summarize.TriagedCounts // what the counts hold of the triaged
+	if t := v.Summary.Triaged; t != nil && t.Shown {
+		tri = *t
+	}
 	switch {
 	case g.FailOnImpact.Valid():
 		e.FailOn = g.FailOnImpact.String()
 		for _, i := range reports.Impacts {
 			if i >= g.FailOnImpact {
-				e.AtOrAbove += v.Summary.ByImpact.Of(i)
+				e.AtOrAbove += v.Summary.ByImpact.Of(i) - tri.ByImpact.Of(i)
 				if d := v.Summary.Duplicates; d != nil {
 					e.AtOrAbove -= d.ByImpact.Of(i)
 				}
@@ -77,7 +82,7 @@ func (g Gate) Check(v *summarize.View) error {
 		e.FailOn = g.FailOn.String()
 		for _, s := range reports.Severities {
 			if s >= g.FailOn {
-				e.AtOrAbove += v.Summary.BySeverity.Of(s)
+				e.AtOrAbove += v.Summary.BySeverity.Of(s) - tri.BySeverity.Of(s)
 				if d := v.Summary.Duplicates; d != nil {
 					e.AtOrAbove -= d.BySeverity.Of(s)
 				}
@@ -89,6 +94,7 @@ func (g Gate) Check(v *summarize.View) error {
 		if b.NewProblems != nil {
 			n, e.Problems = *b.NewProblems, true
 		}
+		n -= tri.New
 		if n > g.MaxNew {
 			e.New = n
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/summarize"
+	"github.com/recap-dev/recap/triage"
 )
 
 // A Query is what a door asks of the reports. The zero value of each field
@@ -47,6 +48,16 @@ type Query struct {
 	// groups of same rules join Classes'. Each finding of the reports and
 	// of the baseline goes through it.
 	Config *config.Config
+	// Triage, when set, decides each finding that passes the configuration,
+	// the filter and the changed lines (docs/triage.md): a decision that
+	// suppresses (every state but confirmed, until it expires) covers its
+	// finding's whole problem, which Triaged then leaves out of the page,
+	// the counts and the gates (TriagedExclude), shows among the others
+	// (TriagedInclude) or alone (TriagedOnly); the summary counts them
+	// apart (Summary.Triaged), and every decision marks its finding
+	// (Finding.Triage). Keep.Each sees what the mode shows.
+	Triage  *triage.Matcher
+	Triaged TriagedMode
 }
 
 // A Source gives findings. Read calls emit for each finding that keep
@@ -186,7 +197,60 @@ func Run(ctx context.Context, q *Query) (*Result, error) {
 			return nil, err
 		}
 	}
-	s := &scan{q: q, flt: q.Filter, res: res}
+	flt := q.Filter
+	if err := flt.Compile(); err != nil {
+		return nil, err
+	}
+	if q.Changes != nil {
+		files, idx, err := q.Changes.Load(ctx)
+		if err != nil {
+			return nil, err
+		}
+		res.Files, res.Index = files, idx
+	}
+	base, err := readBaseline(ctx, q.Baseline, &flt, res.Index, q.Config)
+	if err != nil {
+		return nil, err
+	}
+	// A decision on one finding of a problem covers the problem: when the
+	// first run finds such problems, a second one triages their findings
+	// from the start, which needs reports that can be read again.
+	regroup := false
+	if q.Triage != nil && q.Triage.Len() > 0 && q.Classes != nil {
+		src, cleanup, ok, err := rereadable(q.Reports)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			defer cleanup()
+			qq := *q
+			qq.Reports, regroup = again{src}, true
+			q = &qq
+		}
+	}
+	var prior *triaging
+	for {
+		s := &scan{q: q, flt: flt, base: base, res: &Result{Files: res.Files, Index: res.Index}}
+		s.tri = newTriaging(q, prior, regroup)
+		r, err := s.run(ctx)
+		if errors.Is(err, errRegroup) {
+			prior = s.tri
+			continue
+		}
+		return r, err
+	}
+}
+
+// again is a source that can be read again, as rereadable made it.
+type again struct{ Source }
+
+// Rereadable implements [Rereadable].
+func (again) Rereadable() bool { return true }
+
+// run is one run of the query over the reports, after the changes and the
+// baseline are read.
+func (s *scan) run(ctx context.Context) (*Result, error) {
+	q, res := s.q, s.res
 	if len(q.Filter.Tools)+len(q.Filter.Rules)+len(q.Filter.Paths) > 0 || q.Config != nil {
 		var err error
 		if s.seen, err = newSeen(q.Filter.Paths); err != nil {
@@ -198,20 +262,6 @@ func Run(ctx context.Context, q *Query) (*Result, error) {
 		if q.Config != nil {
 			s.grouper.More(q.Config.Groups)
 		}
-	}
-	if err := s.flt.Compile(); err != nil {
-		return nil, err
-	}
-	if q.Changes != nil {
-		files, idx, err := q.Changes.Load(ctx)
-		if err != nil {
-			return nil, err
-		}
-		res.Files, res.Index = files, idx
-	}
-	var err error
-	if s.base, err = readBaseline(ctx, q.Baseline, &s.flt, res.Index, q.Config); err != nil {
-		return nil, err
 	}
 	if p := q.Keep.Page; p != nil && p.Offset+p.Limit > DeepPage {
 		if done, err := runDeep(ctx, s); done || err != nil {
@@ -292,6 +342,7 @@ func Run(ctx context.Context, q *Query) (*Result, error) {
 	}
 	s.summarizeBaseline(res.View, marked, &counts)
 	s.showGroups(res.View)
+	s.tri.show(res.View)
 	res.Unmatched = append(s.seen.unmatched(&q.Filter), s.seen.unmatchedConfig(q.Config)...)
 	return res, nil
 }
@@ -306,6 +357,9 @@ func (s *scan) group(ctx context.Context, c *summarize.Collector, inputs []repor
 	}
 	s.grouped = &Grouped{groups: s.grouper.Resolve(hasText(inputs)), ids: s.ids}
 	s.res.Grouped = s.grouped
+	if s.tri.spread(s.grouped) {
+		return errRegroup
+	}
 	gs := s.grouped.groups
 	if !gs.Grouped() {
 		return nil
@@ -408,6 +462,7 @@ type scan struct {
 	grouper *reports.Grouper
 	ids     *ids
 	grouped *Grouped
+	tri     *triaging               // the triage decisions; nil without
 	page    []summarize.FindingView // the page of a second pass that skipped the duplicates
 	// src is the reports as the passes read them: Query.Reports, or, when
 	// they are read again, their standard input kept in a file.
@@ -487,21 +542,28 @@ func (s *scan) pass(ctx context.Context, src Source, counts *summarize.BaselineC
 		if !first && state == reports.BaselineNew && !s.q.NewOnly && s.grouped.Known(f) {
 			state = reports.BaselineUnchanged // its problem is not new
 		}
+		hide := s.tri.decide(f)
 		// With new only, the grouper sees the new findings alone: the
 		// problems counted are those of the findings kept.
-		if first && s.grouper != nil && !s.q.NewOnly {
+		if first && s.grouper != nil && !s.q.NewOnly && s.tri.grouped(hide) {
 			s.groupOne(f, state)
 		}
 		if base != nil {
-			if first {
+			if first && !hide {
 				counts.Add(state)
 			}
 			if s.q.NewOnly && state != reports.BaselineNew {
 				return nil
 			}
 		}
-		if first && s.grouper != nil && s.q.NewOnly {
+		if first && s.grouper != nil && s.q.NewOnly && s.tri.grouped(hide) {
 			s.groupOne(f, state)
+		}
+		if first {
+			s.tri.count(f, state)
+		}
+		if hide {
+			return nil
 		}
 		return visit(f, state)
 	})

@@ -69,6 +69,9 @@ type Finding struct {
 	// Baseline is the finding's state against a baseline run (new,
 	// unchanged or fixed); "" when no baseline was given.
 	Baseline string `json:"baseline,omitempty"`
+	// Triage is the decision of the triage file that covers the finding
+	// (docs/triage.md); nil when none does.
+	Triage *Triage `json:"triage,omitempty"`
 	// Detail is what the report says beyond the finding's place; nil when
 	// nothing. Views count it (FlowSteps, Related, Fixable) and leave it
 	// out; analysis.getFinding, recap's SARIF and the review show it.

@@ -160,6 +160,10 @@ func annotation(f *reports.Finding) Annotation {
 		// The note is bounded (about 1 KB): the message makes room for it.
 		msg = text.CutBytes(msg, maxAnnotationText-len(note)-16) + " (" + note + ")"
 	}
+	if f.Triage != nil { // confirmed, or a decision expired: bounded (about 1 KB)
+		note := render.TriageNote(f.Triage)
+		msg = text.CutBytes(msg, maxAnnotationText-len(note)-16) + " (" + note + ")"
+	}
 	a.Message = text.CutBytes(msg, maxAnnotationText-8)
 	var d strings.Builder
 	fmt.Fprintf(&d, "%s %s: %s rule", f.Severity, render.PlainText(f.Tool), render.PlainText(f.Rule))

@@ -207,6 +207,9 @@ func jobLine(f *reports.Finding) string {
 	if f.Detail != nil && len(f.Detail.Also) > 0 {
 		note += " · _" + render.MarkdownText(render.AlsoReportedBy(f.Detail.Also)) + "_"
 	}
+	if f.Triage != nil {
+		note += " · _" + render.MarkdownText(render.TriageNote(f.Triage)) + "_"
+	}
 	return fmt.Sprintf("- %s %s · %s %s: %s%s\n", render.ImportanceHead(f), where, render.MarkdownText(f.Tool), ruleName(f),
 		render.MarkdownText(text.CutBytes(render.PlainText(f.Message), 500)), note)
 }

@@ -260,6 +260,9 @@ func commentBody(f *summarize.FindingView, key, suggest string) string {
 	if also := render.AlsoMarkdown(f.AlsoReportedBy); also != "" {
 		fmt.Fprintf(&b, "%s.\n\n", also)
 	}
+	if f.Triage != nil { // confirmed, or a decision expired
+		fmt.Fprintf(&b, "_Triage: %s._\n\n", render.MarkdownText(render.TriageNote(f.Triage)))
+	}
 	if suggest != "" {
 		if d := f.Detail.Fix.Description; d != "" {
 			fmt.Fprintf(&b, "Suggested fix: %s\n\n", render.MarkdownText(text.CutBytes(d, 1000)))
@@ -330,6 +333,9 @@ func countsLine(s *summarize.Summary) string {
 	if s.Excluded > 0 {
 		line += "; " + english.Plural(s.Excluded, "finding", "findings") + " excluded by the configuration"
 	}
+	if t := render.TriagedLine(s.Triaged); t != "" {
+		line += "; " + t
+	}
 	return line
 }
 
@@ -383,6 +389,9 @@ func summaryBody(in Input, comments int, refused []refusedFinding, listed []summ
 func listLine(f *summarize.FindingView, note string) string {
 	if also := render.AlsoReportedBy(f.AlsoReportedBy); also != "" {
 		note = " _(" + render.MarkdownText(also) + ")_" + note
+	}
+	if f.Triage != nil {
+		note = " _(" + render.MarkdownText(render.TriageNote(f.Triage)) + ")_" + note
 	}
 	return fmt.Sprintf("- %s <code>%s</code> %s %s: %s%s\n", render.ImportanceHead(&f.Finding), render.MarkdownText(location(&f.Finding)),
 		render.MarkdownText(f.Tool), ruleName(&f.Finding), render.MarkdownText(text.CutBytes(render.PlainText(f.Message), 300)), note)

@@ -2,6 +2,8 @@ package summarize
 
 import (
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/recap-dev/recap/internal/english"
 	"github.com/recap-dev/recap/reports"
@@ -104,6 +106,10 @@ type Summary struct {
 	// Security counts the findings about security ([reports.Finding.Security]);
 	// nil when there are none.
 	Security *SecurityCounts `json:"security,omitempty"`
+	// Triaged counts the findings a triage decision covers (docs/triage.md),
+	// which no other count holds unless Triaged.Shown; nil without a
+	// triage file or when it covers none.
+	Triaged *TriagedCounts `json:"triaged,omitempty"`
 	// Approximate names the counts that are estimates (files, topFiles,
 	// topRules, …), when there were more distinct names than [MaxDistinct];
 	// empty when every count is exact. An estimated number of files is never
@@ -138,6 +144,54 @@ type BaselineCounts struct {
 	// reports old problems makes none new. Nil without grouping.
 	NewProblems *int `json:"newProblems,omitempty"`
 }
+
+// TriagedCounts counts the findings that triage decisions leave out of
+// pages, gates and reviews (every state but confirmed, before its expiry),
+// and those confirmed or whose decision expired, which stay in.
+type TriagedCounts struct {
+	// Total counts the findings left out; Problems the problems among them
+	// (a decision on one finding of a problem covers the problem).
+	Total    int `json:"total"`
+	Problems int `json:"problems"`
+	// ByState counts the problems by state ("false-positive": 9,
+	// "wont-fix": 3).
+	ByState map[string]int `json:"byState"`
+	// ByImpact and BySeverity count their problems; New their new
+	// problems against a baseline: what a gate leaves out when Shown.
+	ByImpact   ImpactCounts   `json:"byImpact,omitzero"`
+	BySeverity SeverityCounts `json:"bySeverity,omitzero"`
+	New        int            `json:"new,omitempty"`
+	// Confirmed counts the findings triaged confirmed and Expired those
+	// whose decision has expired: both are counted and shown as others.
+	Confirmed int `json:"confirmed,omitempty"`
+	Expired   int `json:"expired,omitempty"`
+	// Shown says that the other counts of the summary hold these findings
+	// too (--triaged include or only).
+	Shown bool `json:"shown,omitempty"`
+}
+
+// Text says the counts as summaries write them, in problems: "12
+// triaged: 9 false positive, 3 won't fix"; "" when none.
+func (t *TriagedCounts) Text() string {
+	if t == nil || t.Total == 0 {
+		return ""
+	}
+	s := strconv.Itoa(t.Problems) + " triaged"
+	var parts []string
+	for _, st := range TriageStates {
+		if n := t.ByState[st]; n > 0 {
+			parts = append(parts, strconv.Itoa(n)+" "+reports.TriageLabel(st))
+		}
+	}
+	if len(parts) > 0 {
+		s += ": " + strings.Join(parts, ", ")
+	}
+	return s
+}
+
+// TriageStates are the states that leave a finding out, in the order
+// summaries count them.
+var TriageStates = []string{"false-positive", "wont-fix", "accepted-risk", "used-in-tests"}
 
 // SecurityCounts counts the findings about security: how many, how many of
 // each impact, and the TopN CWE ids among them, most findings first

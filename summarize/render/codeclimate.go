@@ -157,6 +157,9 @@ func ccDescription(f *reports.Finding) string {
 	if f.Detail != nil && len(f.Detail.Also) > 0 {
 		msg += " (" + AlsoReportedBy(f.Detail.Also) + ")"
 	}
+	if f.Triage != nil {
+		msg += " (" + TriageNote(f.Triage) + ")"
+	}
 	return GitLabText(msg)
 }
 
@@ -171,7 +174,7 @@ func (CodeClimate) Render(w io.Writer, v *summarize.View) error {
 		if err != nil {
 			return err
 		}
-		if !ok {
+		if !ok || v.Findings[i].Triage.Suppressed() { // triaged: left out
 			continue
 		}
 		bw.WriteString(resultSep(n))
@@ -212,6 +215,9 @@ func (s *CodeClimateStream) Add(f *reports.Finding) error {
 	if err != nil {
 		s.err = err
 		return err
+	}
+	if f.Triage.Suppressed() { // triaged: left out, its occurrence counted
+		return nil
 	}
 	if !ok {
 		s.NoPath++

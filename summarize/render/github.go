@@ -44,7 +44,7 @@ func (GitHub) Render(w io.Writer, v *summarize.View) error {
 	for i := range v.Findings {
 		f := &v.Findings[i]
 		level := f.Level()
-		if room[level] == 0 {
+		if room[level] == 0 || f.Triage.Suppressed() { // triaged: no annotation
 			continue
 		}
 		room[level]--
@@ -82,6 +82,9 @@ func ghAnnotation(f *summarize.FindingView) string {
 	msg := text.CutBytes(OneLine(f.Message), MaxAnnotationMessage)
 	if also := AlsoReportedBy(f.AlsoReportedBy); also != "" {
 		msg += " (" + also + ")"
+	}
+	if f.Triage != nil {
+		msg += " (" + TriageNote(f.Triage) + ")"
 	}
 	return fmt.Sprintf("::%s %s::%s\n", ghLevel(f.Level()), strings.Join(props, ","), ghData(msg))
 }
@@ -212,6 +215,9 @@ func ghNotice(v *summarize.View, shown map[reports.Severity]int) string {
 	}
 	if s.Excluded > 0 {
 		msg += fmt.Sprintf("; %s excluded by the configuration, not counted", english.Plural(s.Excluded, "finding", "findings"))
+	}
+	if t := TriagedLine(s.Triaged); t != "" {
+		msg += "; " + t
 	}
 	if s.Duplicates != nil && s.Duplicates.Findings > 0 {
 		msg += "; each problem annotated once, naming the other tools that reported it"

@@ -102,6 +102,9 @@ func markdownHead(ew *errWriter, v *summarize.View) {
 	if s.Excluded > 0 {
 		ew.printf("_%s excluded by the configuration, not counted._\n\n", english.Plural(s.Excluded, "finding", "findings"))
 	}
+	if t := TriagedLine(s.Triaged); t != "" {
+		ew.printf("_%s._\n\n", t)
+	}
 	ew.printf("**%d** error · **%d** warning · **%d** note, from %s\n\n", s.ByLevel.Error, s.ByLevel.Warning, s.ByLevel.Note, // the impact's levels
 		english.Plural(len(v.Inputs), "input", "inputs"))
 	if sec := s.Security; sec != nil {
@@ -234,6 +237,9 @@ func markdownFinding(ew *errWriter, f *summarize.FindingView) {
 		MarkdownText(f.Message))
 	if also := alsoLine(f.AlsoReportedBy, MarkdownText); also != "" {
 		line += " <i>(" + also + ")</i>"
+	}
+	if f.Triage != nil {
+		line += " <i>(" + MarkdownText(TriageNote(f.Triage)) + ")</i>"
 	}
 	if len(f.Context) == 0 && f.ContextNote == "" && !describes(f.RuleInfo) {
 		ew.printf("- %s\n", line)

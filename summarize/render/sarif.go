@@ -592,6 +592,9 @@ func sarifResult(f *reports.Finding, ruleIndex int, fingerprint string) *resultO
 	if d != nil && len(d.Also) > 0 {
 		props[AlsoProperty] = d.Also // the other findings of its problem, which the log leaves out
 	}
+	if f.Triage != nil {
+		props[TriageProperty] = f.Triage // confirmed and expired decisions too
+	}
 	if len(props) > 0 {
 		res.Properties = props
 	}
@@ -600,6 +603,17 @@ func sarifResult(f *reports.Finding, ruleIndex int, fingerprint string) *resultO
 		for _, sup := range d.Suppressions {
 			out.Suppressions = append(out.Suppressions, suppressionOut{Kind: sup.Kind, Status: sup.Status, Justification: sup.Justification})
 		}
+	}
+	if t := f.Triage; t.Suppressed() {
+		// A decision of the triage file (docs/triage.md), kept outside
+		// the source: code scanning closes the alert.
+		props := map[string]any{}
+		for k, v := range map[string]string{"state": t.State, "by": t.By, "date": t.Date, "until": t.Until, "link": t.Link, "via": t.Via} {
+			if v != "" {
+				props[k] = v
+			}
+		}
+		out.Suppressions = append(out.Suppressions, suppressionOut{Kind: "external", Status: "accepted", Justification: t.Reason, Properties: props})
 	}
 	return out
 }
@@ -631,7 +645,14 @@ type suppressionOut struct {
 	Kind          string `json:"kind"`
 	Status        string `json:"status,omitempty"`
 	Justification string `json:"justification,omitempty"`
+	// Properties say more of a triage decision (§3.8): its state, who
+	// decided it, when, until when, its link.
+	Properties map[string]any `json:"properties,omitempty"`
 }
+
+// TriageProperty is the result property of recap's SARIF that holds the
+// triage decision that covers the finding (docs/triage.md).
+const TriageProperty = "triage"
 
 // unlocatedLocation is the location of a finding without a file: what its
 // tool said of its place (its logical locations), else an empty location

@@ -31,6 +31,9 @@ func (Text) Render(w io.Writer, v *summarize.View) error {
 	if s.Excluded > 0 {
 		ew.printf("%s excluded by the configuration, not counted\n", english.Plural(s.Excluded, "finding", "findings"))
 	}
+	if t := TriagedLine(s.Triaged); t != "" {
+		ew.printf("%s\n", t)
+	}
 	if b := s.Baseline; b != nil {
 		ew.printf("against the baseline: %d new, %d unchanged, %d fixed%s\n", b.New, b.Unchanged, b.Fixed, newProblemsNote(b))
 	}
@@ -141,6 +144,9 @@ func textFinding(ew *errWriter, f *summarize.FindingView) {
 	ew.printf("        %s\n", PlainText(f.Message))
 	if also := alsoLine(f.AlsoReportedBy, PlainText); also != "" {
 		ew.printf("        (%s)\n", also)
+	}
+	if f.Triage != nil {
+		ew.printf("        (%s)\n", TriageNote(f.Triage))
 	}
 }
 

@@ -37,6 +37,7 @@ or in the working tree against HEAD.`,
 	opts.registerBudget(cmd)
 	opts.registerChanged(cmd)
 	opts.gate.register(cmd)
+	opts.registerTriaged(cmd)
 	f := cmd.Flags()
 	f.IntVar(&opts.offset, "offset", 0, "skip this many findings (page start)")
 	f.IntVar(&opts.limit, "limit", summarize.DefaultLimit, "findings in the page, at most 200")

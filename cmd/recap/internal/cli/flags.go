@@ -22,6 +22,7 @@ type commonFlags struct {
 	unlocated   string
 	config      string
 	noGroup     bool
+	triage      string
 }
 
 func (c *commonFlags) register(cmd *cobra.Command) {
@@ -40,6 +41,7 @@ func (c *commonFlags) register(cmd *cobra.Command) {
 func (c *commonFlags) registerConfig(cmd *cobra.Command) {
 	f := cmd.Flags()
 	f.StringVar(&c.config, "config", "", "the configuration file: findings to exclude, rules to see differently, rules that report the same problem (default: .recap.yml or .recap.yaml at the repository root; see docs/config.md)")
+	c.registerTriage(cmd)
 	f.BoolVar(&c.noGroup, "no-group", false, "show every finding, also those that repeat another finding's problem at its place (by default each problem once, naming the other tools that reported it)")
 }
 
@@ -94,7 +96,7 @@ func (c *commonFlags) query(q *pipeline.Query, root string) error {
 	if !c.noGroup {
 		q.Classes = reports.ClassOf
 	}
-	return nil
+	return c.loadTriage(q, root)
 }
 
 // repoRoot returns the repository root: --repo when given (it must be a

@@ -32,6 +32,7 @@ type reportOptions struct {
 	changedOnly   bool
 	changes       diffSource
 	gate          gateFlags
+	triaged       string
 }
 
 func (o *reportOptions) registerChanged(cmd *cobra.Command) {
@@ -130,6 +131,9 @@ func newReport(streams *IO, o *reportOptions, args []string, page bool) (*report
 	q.Reports = pipeline.Files{Paths: args, Options: readOpts}
 	q.Filter = *flt
 	if err := o.common.query(q, root); err != nil {
+		return nil, err
+	}
+	if q.Triaged, err = o.triagedMode(format); err != nil {
 		return nil, err
 	}
 	if q.Order, err = o.filters.order(); err != nil {

@@ -30,5 +30,6 @@ read, after printing the rest.`,
 	opts.registerBudget(cmd)
 	opts.registerChanged(cmd)
 	opts.gate.register(cmd)
+	opts.registerTriaged(cmd)
 	return cmd
 }

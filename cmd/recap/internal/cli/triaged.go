@@ -1,0 +1,75 @@
+package cli
+
+import (
+	"os"
+	"time"
+
+	"github.com/recap-dev/recap/internal/content"
+	"github.com/recap-dev/recap/pipeline"
+	"github.com/recap-dev/recap/summarize/render"
+	"github.com/recap-dev/recap/triage"
+	"github.com/spf13/cobra"
+)
+
+// registerTriage registers --triage, which every command that reads
+// reports takes.
+func (c *commonFlags) registerTriage(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&c.triage, "triage", "", "the triage file: what was decided of findings, honoured by every output (default: "+triage.DefaultPath+" at the repository root; see docs/triage.md)")
+}
+
+// registerTriaged registers --triaged, of the commands that show findings
+// and counts (summary, findings).
+func (o *reportOptions) registerTriaged(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&o.triaged, "triaged", "exclude", "the findings a triage decision covers: left out of pages and counts, counted apart (exclude), shown marked (include), or alone (only); no gate counts them")
+}
+
+// triageNow is the day triage expiries are judged on.
+var triageNow = time.Now
+
+// loadTriage sets q's triage: the matcher of the triage file (--triage,
+// else the repository's own, which may be absent), reading the findings'
+// source through the repository root, and the mode.
+func (c *commonFlags) loadTriage(q *pipeline.Query, root string) error {
+	var f *triage.File
+	r, err := content.OpenRoot(root)
+	if err != nil {
+		return usageError("%v", err)
+	}
+	// The root stays open while the command runs: the matcher reads the
+	// findings' files as they come.
+	if c.triage != "" {
+		data, err := os.ReadFile(c.triage)
+		if err != nil {
+			return usageError("--triage: %v", err)
+		}
+		if f, err = triage.Parse(c.triage, data); err != nil {
+			return usageError("--triage: %v", err)
+		}
+	} else {
+		rel := triage.DefaultPath
+		if q.Config != nil && q.Config.Triage != "" {
+			rel = q.Config.Triage // .recap.yml's triage key
+		}
+		if f, err = triage.Load(r.FS(), rel); err != nil {
+			return usageError("%v", err)
+		}
+	}
+	if len(f.Entries) == 0 {
+		return nil
+	}
+	q.Triage = triage.NewMatcher(f, r.FS(), triageNow())
+	return nil
+}
+
+// triagedMode is --triaged as a mode; SARIF carries every finding, the
+// triaged ones as suppressed results, unless only those are asked.
+func (o *reportOptions) triagedMode(format render.Format) (pipeline.TriagedMode, error) {
+	m, err := pipeline.ParseTriagedMode(o.triaged)
+	if err != nil {
+		return m, usageError("--%v", err)
+	}
+	if _, ok := format.View.(render.SARIF); ok && m == pipeline.TriagedExclude {
+		m = pipeline.TriagedInclude
+	}
+	return m, nil
+}

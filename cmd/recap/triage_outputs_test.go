@@ -1,0 +1,406 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/recap-dev/recap/internal/tooltest"
+	"github.com/recap-dev/recap/internal/triagetest"
+	"github.com/recap-dev/recap/reports"
+	"github.com/recap-dev/recap/reports/reportstest"
+	"github.com/recap-dev/recap/triage"
+)
+
+// sampleTriage writes the triage file of five decisions on the first five
+// problems of the sample's first page (internal/triagetest) and returns
+// its path and the decided findings by findingKey.
+func sampleTriage(t *testing.T) (string, map[string]reports.Finding) {
+	t.Helper()
+	f, found := triagetest.Sample(t)
+	p := filepath.Join(t.TempDir(), "triage.yml")
+	if err := triage.WriteFile(p, f); err != nil {
+		t.Fatal(err)
+	}
+	byKey := map[string]reports.Finding{}
+	for _, d := range found {
+		byKey[findingKey(&d)] = d
+	}
+	return p, byKey
+}
+
+// findingKey names a finding by tool, rule and place (ids depend on how
+// the reports are named).
+func findingKey(f *reports.Finding) string {
+	return f.Tool + " " + f.Rule + " " + f.Path + ":" + strconv.Itoa(f.Line)
+}
+
+// The sample's five triaged problems hold nine findings (one reported by
+// three tools, three by two); one of them is the sample's only problem of
+// high impact.
+const (
+	triagedProblems = 5
+	triagedFindings = 9
+	triagedLine     = "5 triaged: 3 false positive, 1 won't fix, 1 accepted risk, not counted"
+)
+
+// TestTriageHonouredByOutputs: the five decisions of the sample's triage
+// file are honoured by every output: none on the first page, counted
+// apart, the gate they failed passes, SARIF carries five accepted external
+// suppressions and the SARIF Multitool validates it, Code Quality and the
+// annotations leave them out, the review neither comments nor lists them.
+func TestTriageHonouredByOutputs(t *testing.T) {
+	root := reportstest.RepoRoot(t)
+	file, decided := sampleTriage(t)
+	sample := []string{"--repo", "testdata/sample", "testdata/reports"}
+	run := func(t *testing.T, args ...string) (string, string, int) {
+		t.Helper()
+		return recap(t, root, nil, append(args, sample...)...)
+	}
+	tests := []struct {
+		name  string
+		args  []string
+		code  int
+		check func(t *testing.T, out string)
+	}{
+		{"summary json", []string{"summary", "--format", "json", "--triage", file}, 0, func(t *testing.T, out string) {
+			var v struct {
+				Summary struct {
+					Total, Problems int
+					Triaged         struct {
+						Total, Problems int
+						ByState         map[string]int
+					}
+				}
+			}
+			mustJSON(t, out, &v)
+			s := v.Summary
+			if s.Total != sampleFindings-triagedFindings || s.Problems != sampleProblems-triagedProblems || s.Triaged.Total != triagedFindings ||
+				s.Triaged.Problems != triagedProblems || s.Triaged.ByState["false-positive"] != 3 || s.Triaged.ByState["wont-fix"] != 1 || s.Triaged.ByState["accepted-risk"] != 1 {
+				t.Errorf("summary %+v", s)
+			}
+		}},
+		{"summary text", []string{"summary", "--triage", file}, 0, func(t *testing.T, out string) {
+			if !strings.Contains(out, triagedLine+"\n") {
+				t.Errorf("no line %q in\n%s", triagedLine, out)
+			}
+		}},
+		{"findings first page", []string{"findings", "--format", "json", "--no-context", "--triage", file}, 0, func(t *testing.T, out string) {
+			if n := decidedOnPage(t, out, decided, ""); n != 0 {
+				t.Errorf("%d triaged findings on the first page", n)
+			}
+		}},
+		{"findings include", []string{"findings", "--format", "json", "--no-context", "--triaged", "include", "--triage", file}, 0, func(t *testing.T, out string) {
+			if n := decidedOnPage(t, out, decided, "decided in review"); n != triagedProblems {
+				t.Errorf("%d triaged findings marked on the first page, want %d", n, triagedProblems)
+			}
+		}},
+		{"findings only", []string{"findings", "--format", "json", "--no-context", "--triaged", "only", "--triage", file}, 0, func(t *testing.T, out string) {
+			var v struct{ Page struct{ Total int } }
+			mustJSON(t, out, &v)
+			if n := decidedOnPage(t, out, decided, "decided in review"); n != triagedProblems || v.Page.Total != triagedProblems {
+				t.Errorf("%d triaged findings of %d on the page, want %d", n, v.Page.Total, triagedProblems)
+			}
+		}},
+		{"gate without triage fails", []string{"summary", "--fail-on", "high"}, 1, nil},
+		{"gate passes", []string{"summary", "--fail-on", "high", "--triage", file}, 0, nil},
+		{"gate passes with include", []string{"summary", "--fail-on", "high", "--triaged", "include", "--triage", file}, 0, nil},
+		{"codeclimate", []string{"summary", "--format", "codeclimate", "--triage", file}, 0, func(t *testing.T, out string) {
+			var issues []struct{ Location struct{ Path string } }
+			mustJSON(t, out, &issues)
+			if len(issues) != sampleProblems-triagedProblems {
+				t.Errorf("%d issues, want %d", len(issues), sampleProblems-triagedProblems)
+			}
+		}},
+		{"annotations", []string{"findings", "--format", "github", "--triage", file}, 0, func(t *testing.T, out string) {
+			for _, line := range strings.Split(out, "\n") {
+				for _, d := range decided {
+					if strings.Contains(line, "title="+d.Tool+" ") && strings.Contains(line, "file="+d.Path+",line="+strconv.Itoa(d.Line)+",") {
+						t.Errorf("annotation of triaged %s at %s:%d", d.ID, d.Path, d.Line)
+					}
+				}
+			}
+			if !strings.Contains(out, triagedLine) {
+				t.Errorf("the notice does not say %q:\n%s", triagedLine, out)
+			}
+		}},
+		{"annotations include", []string{"findings", "--format", "github", "--triaged", "include", "--triage", file}, 0, func(t *testing.T, out string) {
+			if strings.Contains(out, "decided in review") {
+				t.Errorf("a triaged finding annotated:\n%s", out)
+			}
+		}},
+		{"review", []string{"review", "--format", "json", "--filter-mode", "nofilter", "--fail-on", "high", "--triage", file}, 0, func(t *testing.T, out string) {
+			var req struct {
+				Body     string
+				Comments []struct{ Body string }
+			}
+			mustJSON(t, out, &req)
+			for _, d := range decided {
+				if strings.Contains(req.Body, d.Path+":"+strconv.Itoa(d.Line)+"</code> "+d.Tool+" <code>"+reports.ShortRule(d.Tool, d.Rule)+"</code>") {
+					t.Errorf("the review lists triaged %s", d.ID)
+				}
+			}
+			if !strings.Contains(req.Body, triagedLine) || len(req.Comments) != 0 {
+				t.Errorf("the review's body does not say %q, or it comments (%d):\n%s", triagedLine, len(req.Comments), req.Body)
+			}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, errOut, code := run(t, tt.args...)
+			if code != tt.code {
+				t.Fatalf("exit %d, want %d: %s", code, tt.code, errOut)
+			}
+			if tt.check != nil {
+				tt.check(t, out)
+			}
+		})
+	}
+}
+
+func mustJSON(t *testing.T, out string, v any) {
+	t.Helper()
+	if err := json.Unmarshal([]byte(out), v); err != nil {
+		t.Fatalf("%v:\n%s", err, out)
+	}
+}
+
+// decidedOnPage counts the decided findings on the page of a findings
+// view; with mark, only those whose triage's reason holds it.
+func decidedOnPage(t *testing.T, out string, decided map[string]reports.Finding, mark string) int {
+	t.Helper()
+	var v struct{ Findings []reports.Finding }
+	mustJSON(t, out, &v)
+	n := 0
+	for _, f := range v.Findings {
+		if _, ok := decided[findingKey(&f)]; ok && (mark == "" || f.Triage != nil && strings.Contains(f.Triage.Reason, mark)) {
+			n++
+		}
+	}
+	return n
+}
+
+// TestTriageSARIF: recap's SARIF carries every problem, the five triaged
+// as results with an accepted external suppression whose justification is
+// the decision's reason; the SARIF Multitool validates it; read back, the
+// five are suppressed results, not findings.
+func TestTriageSARIF(t *testing.T) {
+	root := reportstest.RepoRoot(t)
+	file, decided := sampleTriage(t)
+	out, errOut, code := recap(t, root, nil, "summary", "--format", "sarif", "--triage", file, "--repo", "testdata/sample", "testdata/reports")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var log struct {
+		Runs []struct {
+			Results []struct {
+				RuleID       string `json:"ruleId"`
+				Suppressions []struct {
+					Kind, Status, Justification string
+					Properties                  map[string]string
+				}
+			}
+		}
+	}
+	mustJSON(t, out, &log)
+	results, suppressed := 0, 0
+	for _, r := range log.Runs {
+		for _, res := range r.Results {
+			results++
+			for _, s := range res.Suppressions {
+				if s.Kind != "external" || s.Status != "accepted" || !strings.HasPrefix(s.Justification, "decided in review ") || s.Properties["by"] != "octocat" {
+					t.Errorf("suppression %+v", s)
+				}
+				suppressed++
+			}
+		}
+	}
+	if results != sampleProblems || suppressed != len(decided) {
+		t.Errorf("%d results, %d suppressed; want %d, %d", results, suppressed, sampleProblems, len(decided))
+	}
+	p := filepath.Join(t.TempDir(), "triaged.sarif")
+	if err := os.WriteFile(p, []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	back, errOut, code := recap(t, root, nil, "summary", "--no-group", "--format", "json", p)
+	var v struct{ Summary struct{ Total int } }
+	if code != 0 || json.Unmarshal([]byte(back), &v) != nil || v.Summary.Total != sampleProblems-len(decided) {
+		t.Errorf("read back: exit %d, %d findings, want %d: %s", code, v.Summary.Total, sampleProblems-len(decided), errOut)
+	}
+	if errs := tooltest.ValidateSARIF(t, p); len(errs) > 0 {
+		t.Errorf("Sarif.Multitool validate: %d results, first:\n%s", len(errs), strings.Join(errs[:min(len(errs), 10)], "\n"))
+	}
+}
+
+// TestTriageReviewReporters: recap review's workflow annotations leave
+// the triaged findings out, its job summary counts them apart and lists
+// none of them, and its gate passes where they failed it.
+func TestTriageReviewReporters(t *testing.T) {
+	root := reportstest.RepoRoot(t)
+	file, decided := sampleTriage(t)
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+	}{
+		{"untriaged", nil, 1},
+		{"triaged", []string{"--triage", file}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			summary := filepath.Join(t.TempDir(), "summary.md")
+			args := append([]string{"review", "--annotations", "--job-summary", "--filter-mode", "nofilter", "--fail-on", "high", "--repo", "testdata/sample"}, tc.args...)
+			out, errOut, code := recap(t, root, []string{"GITHUB_STEP_SUMMARY=" + summary}, append(args, "testdata/reports")...)
+			if code != tc.code {
+				t.Fatalf("exit %d, want %d: %s", code, tc.code, errOut)
+			}
+			b, err := os.ReadFile(summary)
+			if err != nil {
+				t.Fatal(err)
+			}
+			annotated, listed := 0, 0
+			for _, d := range decided {
+				for _, line := range strings.Split(out, "\n") {
+					if strings.Contains(line, "file="+d.Path+",line="+strconv.Itoa(d.Line)+",") && strings.Contains(line, "title="+d.Tool+" ") {
+						annotated++
+					}
+				}
+				if strings.Contains(string(b), "line "+strconv.Itoa(d.Line)+" · "+d.Tool+" <code>"+reports.ShortRule(d.Tool, d.Rule)+"</code>") {
+					listed++
+				}
+			}
+			triaged := tc.args != nil
+			if triaged && (annotated > 0 || listed > 0 || !strings.Contains(string(b), triagedLine)) {
+				t.Errorf("%d triaged findings annotated, %d listed in the job summary; it says %q: %v", annotated, listed, triagedLine, strings.Contains(string(b), triagedLine))
+			}
+			if !triaged && listed == 0 {
+				t.Errorf("without triage the job summary lists none of the five findings")
+			}
+		})
+	}
+}
+
+// TestTriageDefaultFile: without --triage, the report commands read
+// .recap/triage.yml at the repository root; a broken one is a usage
+// error naming it.
+func TestTriageDefaultFile(t *testing.T) {
+	root := reportstest.RepoRoot(t)
+	f, _ := triagetest.Sample(t)
+	repo := t.TempDir()
+	if err := os.CopyFS(repo, os.DirFS(filepath.Join(root, "testdata", "sample"))); err != nil {
+		t.Fatal(err)
+	}
+	p := triagetest.Write(t, repo, f)
+	out, errOut, code := recap(t, root, nil, "summary", "--repo", repo, "testdata/reports")
+	if code != 0 || !strings.Contains(out, triagedLine) {
+		t.Errorf("exit %d, want 0 and %q:\n%s%s", code, triagedLine, out, errOut)
+	}
+	if err := os.WriteFile(p, []byte("entries:\n  - tool: PMD\n    state: maybe\n    reason: x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, code = recap(t, root, nil, "summary", "--repo", repo, "testdata/reports")
+	if code != 2 || !strings.Contains(errOut, ".recap/triage.yml") || !strings.Contains(errOut, "maybe") {
+		t.Errorf("a broken triage file: exit %d, want 2 naming it: %s", code, errOut)
+	}
+}
+
+// TestTriageConfirmedAndExpired: a confirmed decision keeps its finding,
+// counted, gated and marked in every output; an expired one brings it
+// back, marked expired.
+func TestTriageConfirmedAndExpired(t *testing.T) {
+	root := reportstest.RepoRoot(t)
+	f, _ := triagetest.Sample(t)
+	for _, tc := range []struct {
+		name string
+		edit func(e *triage.Entry)
+		mark string
+	}{
+		{"confirmed", func(e *triage.Entry) { e.State = triage.Confirmed }, "(confirmed: decided in review "},
+		{"expired", func(e *triage.Entry) { e.Until = "2000-01-01" }, "(triage expired 2000-01-01: decided in review "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := &triage.File{Version: 1, Entries: append([]triage.Entry(nil), f.Entries...)}
+			for i := range g.Entries {
+				tc.edit(&g.Entries[i])
+			}
+			p := filepath.Join(t.TempDir(), "triage.yml")
+			if err := triage.WriteFile(p, g); err != nil {
+				t.Fatal(err)
+			}
+			for _, args := range [][]string{
+				{"findings", "--format", "github"},
+				{"findings", "--no-context"},
+				{"findings", "--format", "markdown", "--no-context"},
+				{"review", "--format", "markdown", "--filter-mode", "nofilter"},
+			} {
+				out, errOut, code := recap(t, root, nil, append(args, "--triage", p, "--fail-on", "high", "--repo", "testdata/sample", "testdata/reports")...)
+				if code != 1 {
+					t.Errorf("%v: exit %d, want 1 (the gate counts them): %s", args, code, errOut)
+				}
+				if !strings.Contains(out, tc.mark) {
+					t.Errorf("%v: no %q in\n%s", args, tc.mark, out)
+				}
+			}
+			out, _, _ := recap(t, root, nil, "summary", "--format", "json", "--triage", p, "--repo", "testdata/sample", "testdata/reports")
+			var v struct {
+				Summary struct {
+					Total   int
+					Triaged struct{ Total, Confirmed, Expired int }
+				}
+			}
+			mustJSON(t, out, &v)
+			if n := v.Summary.Triaged.Confirmed + v.Summary.Triaged.Expired; v.Summary.Total != sampleFindings || v.Summary.Triaged.Total != 0 || n != triagedProblems {
+				t.Errorf("summary %+v; want every finding counted, %d marked", v.Summary, triagedProblems)
+			}
+		})
+	}
+}
+
+// TestTriageReviewPosted: recap review of a pull request that adds the
+// sample, posted to GitHub's stand-in (OpenAPI-validated) with the
+// repository's triage file: no inline comment and no check-run annotation
+// of a triaged finding, the summary comment and the check run count them
+// apart, and the gate (--fail-on high: the check run's conclusion too)
+// passes where they failed it.
+func TestTriageReviewPosted(t *testing.T) {
+	pr := newSamplePR(t)
+	f, found := triagetest.Sample(t)
+	triagetest.Write(t, pr.g.Dir, f)
+	out, errOut, code := recap(t, pr.g.Dir, pr.env, "review", "--post", "--checks", "--job-summary", "--fail-on", "high", "--api-url", pr.s.URL, pr.reports)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	rc, ic, _, errs := pr.s.Snapshot()
+	if len(errs) > 0 {
+		t.Fatalf("protocol errors: %v", errs)
+	}
+	at := func(path string, line int, title string) bool {
+		for _, d := range found {
+			if d.Path == path && d.Line == line && strings.Contains(title, reports.ShortRule(d.Tool, d.Rule)) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, c := range rc {
+		if at(c.Path, c.Line, c.Body) {
+			t.Errorf("an inline comment of a triaged finding at %s:%d:\n%s", c.Path, c.Line, c.Body)
+		}
+	}
+	if len(rc) != 30 || len(ic) != 1 || !strings.Contains(ic[0].Body, triagedLine) {
+		t.Fatalf("%d comments, %d summaries; want 30 and one saying %q", len(rc), len(ic), triagedLine)
+	}
+	checks := pr.s.Checks()
+	if len(checks) != 1 || len(checks[0].Annotations) != sampleProblems-triagedProblems || checks[0].Conclusion != "success" ||
+		!strings.Contains(checks[0].Summary, triagedLine) {
+		t.Fatalf("check runs %d: %d annotations, conclusion %q; want %d, success, and %q", len(checks), len(checks[0].Annotations), checks[0].Conclusion,
+			sampleProblems-triagedProblems, triagedLine)
+	}
+	for _, a := range checks[0].Annotations {
+		if at(a.Path, a.StartLine, a.Title) {
+			t.Errorf("an annotation of a triaged finding at %s:%d: %s", a.Path, a.StartLine, a.Title)
+		}
+	}
+}

@@ -1,0 +1,106 @@
+package mcpserver_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/recap-dev/recap/internal/gittest"
+	"github.com/recap-dev/recap/internal/tooltest"
+	"github.com/recap-dev/recap/internal/triagetest"
+	"github.com/recap-dev/recap/mcpserver"
+	"github.com/recap-dev/recap/reports"
+	"github.com/recap-dev/recap/reports/reportstest"
+)
+
+// TestTriaged: analysis.getReports reads the root's triage file at each
+// call: its five decisions on the sample leave their problems out of the
+// page and the counts by default (summary.triaged counts them), triaged
+// include shows them marked, only alone; a changed file is read again;
+// analysis.getFinding shows a finding's decision.
+func TestTriaged(t *testing.T) {
+	root := reportstest.RepoRoot(t)
+	g := gittest.Sample(t, root)
+	if err := os.MkdirAll(filepath.Join(g.Dir, "build", "reports"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []string{"pmd.sarif", "checkstyle.xml", "spotbugs.xml"} {
+		if out, err := exec.Command("cp", filepath.Join(root, "testdata", "reports", r), filepath.Join(g.Dir, "build", "reports")).CombinedOutput(); err != nil {
+			t.Fatalf("cp: %v\n%s", err, out)
+		}
+	}
+	file, decided := triagetest.Sample(t)
+	triagetest.Write(t, g.Dir, file)
+	key := func(f *reports.Finding) string {
+		return f.Tool + " " + f.Rule + " " + f.Path + " " + strconv.Itoa(f.Line)
+	}
+	isDecided := map[string]bool{}
+	for _, d := range decided {
+		isDecided[key(&d)] = true
+	}
+	cs, _ := connect(t, mcpserver.Options{Root: g.Dir})
+	tests := []struct {
+		name             string
+		args             map[string]any
+		total, pageTotal int
+		onPage, marked   int
+		shown            bool
+	}{
+		{"exclude", nil, tooltest.SampleFindings - 9, 111, 0, 0, false},
+		{"include", map[string]any{"triaged": "include"}, tooltest.SampleFindings, 116, 5, 5, true},
+		{"only", map[string]any{"triaged": "only"}, 9, 5, 5, 5, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args := map[string]any{"limit": 200, "maxTokens": 25000, "context": false}
+			for k, v := range tt.args {
+				args[k] = v
+			}
+			var v view
+			call(t, cs, "analysis.getReports", args).decode(t, &v)
+			tr := v.Summary.Triaged
+			if v.Summary.Total != tt.total || v.Page == nil || v.Page.Total != tt.pageTotal || tr == nil || tr.Problems != 5 || tr.Total != 9 || tr.Shown != tt.shown {
+				t.Fatalf("total %d, page %+v, triaged %+v; want %d, %d", v.Summary.Total, v.Page, tr, tt.total, tt.pageTotal)
+			}
+			onPage, marked := 0, 0
+			for _, f := range v.Findings {
+				if isDecided[key(&f.Finding)] {
+					onPage++
+					if f.Triage.Suppressed() {
+						marked++
+					}
+				}
+			}
+			if onPage != tt.onPage || marked != tt.marked {
+				t.Errorf("%d decided findings on the page, %d marked; want %d, %d", onPage, marked, tt.onPage, tt.marked)
+			}
+		})
+	}
+	if code := call(t, cs, "analysis.getReports", map[string]any{"triaged": "maybe"}).errorCode(t); code != mcpserver.CodeBadArgument {
+		t.Errorf("triaged maybe: %s, want %s", code, mcpserver.CodeBadArgument)
+	}
+
+	// getFinding shows the decision.
+	var v view
+	call(t, cs, "analysis.getReports", map[string]any{"limit": 5, "context": false, "triaged": "only"}).decode(t, &v)
+	if len(v.Findings) == 0 {
+		t.Fatal("no triaged finding shown")
+	}
+	var a mcpserver.FindingAnswer
+	call(t, cs, "analysis.getFinding", map[string]any{"id": v.Findings[0].ID}).decode(t, &a)
+	if a.Finding.Triage == nil || a.Finding.Triage.State != "false-positive" || a.Finding.Triage.By != "octocat" {
+		t.Errorf("getFinding %s: triage %+v; want the decision", v.Findings[0].ID, a.Finding.Triage)
+	}
+
+	// The file is read at each call: emptied, nothing is triaged.
+	if err := os.WriteFile(filepath.Join(g.Dir, ".recap", "triage.yml"), []byte("version: 1\nentries: []\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	v = view{}
+	call(t, cs, "analysis.getReports", map[string]any{"summaryOnly": true}).decode(t, &v)
+	if v.Summary.Triaged != nil || v.Summary.Total != tooltest.SampleFindings {
+		t.Errorf("emptied triage file: total %d, triaged %+v; want %d and none", v.Summary.Total, v.Summary.Triaged, tooltest.SampleFindings)
+	}
+}

@@ -1,0 +1,56 @@
+package reports
+
+// Triage is what people decided of a finding (docs/triage.md), as views
+// show it: the decision's state, why, by whom, when, until when, a link,
+// and whether it has expired (the finding is then shown again, saying so).
+type Triage struct {
+	// State is the triage file's word: false-positive, wont-fix,
+	// accepted-risk, used-in-tests or confirmed.
+	State  string `json:"state"`
+	Reason string `json:"reason"`
+	By     string `json:"by,omitempty"`
+	Date   string `json:"date,omitempty"`
+	Until  string `json:"until,omitempty"`
+	Link   string `json:"link,omitempty"`
+	// Expired says that Until has come: the decision no longer holds.
+	Expired bool `json:"expired,omitempty"`
+	// Via is the id of the finding the decision is about when it covers
+	// this one because both report one problem (docs/formats.md,
+	// "Duplicates"); "" when it is about this finding.
+	Via string `json:"via,omitempty"`
+}
+
+// Suppressed reports whether the decision leaves its finding out of
+// pages, gates and reviews: every state but confirmed, while it has not
+// expired.
+func (t *Triage) Suppressed() bool {
+	return t != nil && !t.Expired && t.State != "" && t.State != "confirmed"
+}
+
+// Note is the decision in a few words, as outputs mark a finding with it:
+// "false positive: reason", "confirmed: reason", "triage expired
+// 2026-10-01: reason".
+func (t *Triage) Note() string {
+	if t == nil {
+		return ""
+	}
+	if t.Expired {
+		return "triage expired " + t.Until + ": " + t.Reason
+	}
+	return TriageLabel(t.State) + ": " + t.Reason
+}
+
+// TriageLabel is a triage state in words ("false positive", "won't fix").
+func TriageLabel(state string) string {
+	switch state {
+	case "wont-fix":
+		return "won't fix"
+	case "accepted-risk":
+		return "accepted risk"
+	case "false-positive":
+		return "false positive"
+	case "used-in-tests":
+		return "used in tests"
+	}
+	return state
+}

@@ -1,0 +1,46 @@
+package render
+
+import (
+	"github.com/recap-dev/recap/internal/english"
+	"github.com/recap-dev/recap/internal/text"
+	"github.com/recap-dev/recap/reports"
+	"github.com/recap-dev/recap/summarize"
+)
+
+// TriagedLine says what the triage decisions did to the view's counts
+// (docs/triage.md): "5 triaged: 3 false positive, 1 won't fix, 1 accepted
+// risk, not counted", and the confirmed and expired decisions; "" when
+// no decision covered a finding.
+func TriagedLine(t *summarize.TriagedCounts) string {
+	if t == nil {
+		return ""
+	}
+	line := t.Text()
+	if line != "" {
+		if t.Shown {
+			line += ", shown but in no gate"
+		} else {
+			line += ", not counted"
+		}
+	}
+	add := func(s string) {
+		if line != "" {
+			line += "; "
+		}
+		line += s
+	}
+	if t.Confirmed > 0 {
+		add(english.Plural(t.Confirmed, "finding", "findings") + " triaged confirmed")
+	}
+	if t.Expired > 0 {
+		add(english.Plural(t.Expired, "finding", "findings") + " back: their triage expired")
+	}
+	return line
+}
+
+// TriageNote is a finding's decision in plain text on one line, as an
+// annotation or an issue marks it: "confirmed: reason", "triage expired
+// 2026-10-01: reason".
+func TriageNote(t *reports.Triage) string {
+	return PlainText(text.CutBytes(OneLine(t.Note()), MaxAnnotationMessage/4))
+}
