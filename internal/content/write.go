@@ -26,10 +26,9 @@ var ErrLocked = errors.New("another writer holds the lock")
 
 // Update changes the file at name (see [Root.Rel]) inside the root, as one
 // of several writers may at once, each seeing the others' changes: it
-// makes the directories on the way inside the root, takes an exclusive
-// lock on the file's directory (flock on Unix, so that a writer that dies
-// leaves no lock behind; a lock file elsewhere), reads the file under the
-// lock (nil when it does not exist), calls change with it, writes what
+// makes the directories on the way inside the root, takes the file's
+// lock (the lock file name + ".lock", made exclusively beside it; see
+// LockStale), reads the file under the lock (nil when it does not exist), calls change with it, writes what
 // change returns to a temporary file in the same directory and renames it
 // over name, then releases the lock. A reader sees the old content or the
 // new, never a part. Every step goes through the root: nothing outside it
@@ -50,7 +49,7 @@ func (r *Root) Update(name string, change func(old []byte) ([]byte, error)) erro
 			return r.pathError(err)
 		}
 	}
-	unlock, err := r.lock(dir)
+	unlock, err := r.lock(rel)
 	if err != nil {
 		return err
 	}
