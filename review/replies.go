@@ -67,10 +67,9 @@ type Ignored struct {
 type Replied struct {
 	Entries []triage.Entry
 	Ignored []Ignored
-	// Source reads the repository's files: the review leaves out the
-	// findings the entries cover (nil: none left out).
-	Source fs.FS
-	Now    time.Time
+	// Keys are the keys of the comments whose findings the entries are
+	// of: the review does not comment on them again.
+	Keys map[string]bool
 }
 
 // FindFunc reads the findings whose fingerprints are asked (each with its
@@ -96,7 +95,7 @@ func Replies(ctx context.Context, h ReplyHost, find FindFunc, src fs.FS) (*Repli
 	if err != nil {
 		return nil, fmt.Errorf("reading the replies to recap's comments: %w", err)
 	}
-	out := &Replied{Source: src}
+	out := &Replied{Keys: map[string]bool{}}
 	type decided struct {
 		reply  Reply
 		state  triage.State
@@ -165,6 +164,7 @@ func Replies(ctx context.Context, h ReplyHost, find FindFunc, src fs.FS) (*Repli
 			e.Date = d.reply.Date.UTC().Format(triage.DateLayout)
 		}
 		out.Entries = append(out.Entries, e)
+		out.Keys[k] = true
 	}
 	return out, nil
 }
@@ -216,23 +216,9 @@ func ParseReply(body string) (state triage.State, reason string, isCmd bool, err
 	return "", "", true, fmt.Errorf("%q is no state: %s", text.CutRunes(words[0], 40), usage)
 }
 
-// covers reports whether the replies' entries cover f: the review does
-// not comment on it again.
-func (r *Replied) covers(m *triage.Matcher, f *reports.Finding) bool {
-	return r != nil && m != nil && m.Decide(f).Suppresses()
-}
-
-// matcher is a matcher of the replies' entries alone (nil when none).
-func (r *Replied) matcher() *triage.Matcher {
-	if r == nil || len(r.Entries) == 0 {
-		return nil
-	}
-	now := r.Now
-	if now.IsZero() {
-		now = time.Now()
-	}
-	return triage.NewMatcher(&triage.File{Version: 1, Entries: r.Entries}, r.Source, now)
-}
+// covers reports whether the finding of the comment of key was decided
+// in a reply: the review does not comment on it again.
+func (r *Replied) covers(key string) bool { return r != nil && r.Keys[key] }
 
 // writeReplies writes what the replies decided into a review's body: the
 // entries to commit to the triage file, in a YAML block (its fence longer

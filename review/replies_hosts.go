@@ -30,7 +30,9 @@ type reviewComment struct {
 func (c *Client) Threads(ctx context.Context, login string) ([]Thread, error) {
 	byID := map[int64]*reviewComment{}
 	var order []int64
-	err := c.rest().each(ctx, c.url(c.prPath("pulls", "comments")), func(raw json.RawMessage) error {
+	var listed []json.RawMessage
+	err := c.eachReviewComment(ctx, func(raw json.RawMessage) error {
+		listed = append(listed, raw)
 		var cm reviewComment
 		if err := json.Unmarshal(raw, &cm); err != nil {
 			return err
@@ -42,6 +44,7 @@ func (c *Client) Threads(ctx context.Context, login string) ([]Thread, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading the pull request's review comments: %w", err)
 	}
+	c.listed = listed
 	threads := map[int64]*Thread{}
 	var roots []int64
 	for _, id := range order {
@@ -71,6 +74,21 @@ func (c *Client) Threads(ctx context.Context, login string) ([]Thread, error) {
 		out = append(out, *th)
 	}
 	return out, nil
+}
+
+// eachReviewComment calls fn with each review comment of the pull
+// request: those Threads listed last, taken once, else a listing.
+func (c *Client) eachReviewComment(ctx context.Context, fn func(json.RawMessage) error) error {
+	if listed := c.listed; listed != nil {
+		c.listed = nil
+		for _, raw := range listed {
+			if err := fn(raw); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return c.rest().each(ctx, c.url(c.prPath("pulls", "comments")), fn)
 }
 
 // writeRoles are the repository roles GitHub's permission endpoint names

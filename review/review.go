@@ -105,11 +105,10 @@ func Build(in Input) *Request {
 	req := &Request{CommitID: in.CommitID, Event: "COMMENT", Comments: []Comment{}, in: &in, byKey: map[string]summarize.FindingView{}}
 	var listed []summarize.FindingView
 	seen := map[string]int{}
-	replied := in.Replied.matcher()
 	for _, f := range in.View.Findings {
 		seen[f.Fingerprint]++
 		key := f.Fingerprint + "#" + strconv.Itoa(seen[f.Fingerprint])
-		if in.Replied.covers(replied, &f.Finding) {
+		if in.Replied.covers(key) {
 			continue // decided in a reply: not commented again
 		}
 		line, ok := anchorLine(&f.Finding, in.Index, anchors)

@@ -138,6 +138,7 @@ func runReview(cmd *cobra.Command, streams *IO, opts *reportOptions, rf *reviewF
 		rep.query.Changes = nil
 	}
 	rr.collect(&rep.query)
+	replied := rr.replies(cmd.Context(), &rep.query)
 	if ch := rep.query.Changes; ch != nil && ch.Base != "" && ch.Head != "" {
 		if ch.From, err = checkedOut(ch.Root, ch.Head, headFromEvent); err != nil {
 			return err
@@ -148,7 +149,7 @@ func runReview(cmd *cobra.Command, streams *IO, opts *reportOptions, rf *reviewF
 	}
 	rr.rep = rep
 	rr.req = review.Build(review.Input{View: rr.res.View, Outside: rr.res.Outside, Files: rr.res.Files,
-		Index: rr.res.Index, CommitID: rr.commitID(), NotInHead: rr.res.NotInHead, Lines: rr.lines()})
+		Index: rr.res.Index, CommitID: rr.commitID(), NotInHead: rr.res.NotInHead, Lines: rr.lines(), Replied: replied})
 	if err := rr.report(cmd.Context()); err != nil {
 		return err
 	}
