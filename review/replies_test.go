@@ -253,3 +253,20 @@ func TestParseReply(t *testing.T) {
 		})
 	}
 }
+
+// FuzzParseReply: a reply of any text is read without a panic; a command
+// it accepts has a known state and a reason on one line, within bounds.
+func FuzzParseReply(f *testing.F) {
+	for _, s := range []string{"/recap false-positive checked", "/recap", "/recap won't fix x\ny", "> q\n/recap used in tests t", "/recap \u00a0confirmed\u2028r", "thanks"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, body string) {
+		state, reason, cmd, err := ParseReply(body)
+		if !cmd && (err != nil || state != "" || reason != "") {
+			t.Fatalf("no command, but %q %q %v", state, reason, err)
+		}
+		if cmd && err == nil && (!state.Valid() || reason == "" || strings.ContainsAny(reason, "\n\r\t") || len([]rune(reason)) > maxReplyReason) {
+			t.Fatalf("accepted %q with state %q reason %q", body, state, reason)
+		}
+	})
+}
