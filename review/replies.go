@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/recap-dev/recap/internal/english"
 	"github.com/recap-dev/recap/internal/text"
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/summarize/render"
@@ -22,6 +23,17 @@ const ReplyCommand = "/recap"
 
 // maxReplyReason bounds the reason taken from a reply, in characters.
 const maxReplyReason = 2000
+
+// Bounds of what replies cost a run, which anyone who may comment can
+// shape: MaxReplyAuthors is the most authors whose write access one run
+// asks the host (one request each); the replies of the others are ignored
+// and said. The summary shows at most maxRepliesYAML bytes of entries and
+// maxIgnoredShown ignored replies, counting the rest.
+const (
+	MaxReplyAuthors = 30
+	maxRepliesYAML  = 24 << 10
+	maxIgnoredShown = 20
+)
 
 // A ReplyHost is a [Host] whose inline comments people reply to: recap
 // reads the replies to its own comments, and asks whether their authors
@@ -120,6 +132,11 @@ func Replies(ctx context.Context, h ReplyHost, find FindFunc, src fs.FS) (*Repli
 				continue
 			}
 			can, known := writers[r.Author]
+			if !known && len(writers) == MaxReplyAuthors {
+				out.Ignored = append(out.Ignored, Ignored{Author: r.Author, URL: r.URL,
+					Why: fmt.Sprintf("not checked: more than %d people replied with %s commands", MaxReplyAuthors, ReplyCommand)})
+				continue
+			}
 			if !known {
 				if can, err = h.CanWrite(ctx, &r); err != nil {
 					return nil, fmt.Errorf("asking whether %s may write to the repository: %w", r.Author, err)
@@ -228,22 +245,36 @@ func writeReplies(b *strings.Builder, r *Replied) {
 	if r == nil || len(r.Entries)+len(r.Ignored) == 0 {
 		return
 	}
-	if len(r.Entries) > 0 {
-		yaml, err := triage.EntriesYAML(r.Entries...)
-		if err == nil {
-			fence := strings.Repeat("~", max(3, longestRun(yaml, '~')+1))
-			what := fmt.Sprintf("%d findings were", len(r.Entries))
-			if len(r.Entries) == 1 {
-				what = "A finding was"
+	if n := len(r.Entries); n > 0 {
+		entries := append([]triage.Entry(nil), r.Entries...)
+		(&triage.File{Entries: entries}).Sort()
+		var yaml strings.Builder
+		shown := 0
+		for _, e := range entries {
+			y, err := triage.EntriesYAML(e)
+			if err != nil || yaml.Len()+len(y) > maxRepliesYAML {
+				break
 			}
-			fmt.Fprintf(b, "#### Triaged by replies (%d)\n\n%s decided in replies, honoured by this review and not commented again. "+
-				"To keep %s for every run, add %s under `entries:` in `%s` and commit it:\n\n%syaml\n%s%s\n\n",
-				len(r.Entries), what,
-				map[bool]string{true: "the decision", false: "the decisions"}[len(r.Entries) == 1],
-				map[bool]string{true: "this entry", false: "these entries"}[len(r.Entries) == 1], triage.DefaultPath, fence, yaml, fence)
+			yaml.WriteString(y)
+			shown++
+		}
+		fence := strings.Repeat("~", max(3, longestRun(yaml.String(), '~')+1))
+		what, these, decision := fmt.Sprintf("%d findings were", n), "these entries", "the decisions"
+		if n == 1 {
+			what, these, decision = "A finding was", "this entry", "the decision"
+		}
+		fmt.Fprintf(b, "#### Triaged by replies (%d)\n\n%s decided in replies, honoured by this review and not commented again. "+
+			"To keep %s for every run, add %s under `entries:` in `%s` and commit it:\n\n%syaml\n%s%s\n\n",
+			n, what, decision, these, triage.DefaultPath, fence, yaml.String(), fence)
+		if shown < n {
+			fmt.Fprintf(b, "%s more not shown, to keep the summary within the host's size: the replies keep them.\n\n", english.Plural(n-shown, "entry", "entries"))
 		}
 	}
-	for _, ig := range r.Ignored {
+	for i, ig := range r.Ignored {
+		if i == maxIgnoredShown {
+			fmt.Fprintf(b, "- … and %s ignored\n", english.Plural(len(r.Ignored)-i, "more reply", "more replies"))
+			break
+		}
 		fmt.Fprintf(b, "- ignored a reply by %s: %s\n", render.MarkdownText("@"+ig.Author), render.MarkdownText(text.CutBytes(ig.Why, 400)))
 	}
 	if len(r.Ignored) > 0 {

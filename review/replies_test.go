@@ -270,3 +270,38 @@ func FuzzParseReply(f *testing.F) {
 		}
 	})
 }
+
+// TestRepliesBounded: a pull request where 100 people reply with commands
+// (anyone who may comment can): one run asks GitHub about
+// MaxReplyAuthors of them, ignores the others saying why, and the summary
+// stays within GitHub's size, listing some and counting the rest.
+func TestRepliesBounded(t *testing.T) {
+	in := fixture(3)
+	s := githubtest.New(t, "acme", "shop", 7, hunksOf(in.Files))
+	first := Build(in)
+	ctx := context.Background()
+	if _, err := newClient(s).Post(ctx, first); err != nil {
+		t.Fatal(err)
+	}
+	posted, _, _, _ := s.Snapshot()
+	for i := range 100 {
+		s.Reply(t, posted[i%len(posted)].ID, githubtest.By(fmt.Sprintf("user%03d", i)), "/recap wont-fix "+strings.Repeat("because ", 300))
+	}
+	r, err := Replies(ctx, newClient(s), findIn(in), sourceOf(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	asked := 0
+	for _, q := range s.Requests {
+		if strings.HasSuffix(q, "/permission") {
+			asked++
+		}
+	}
+	if asked != MaxReplyAuthors || len(r.Ignored) != 100 || len(r.Entries) != 0 {
+		t.Errorf("%d permission requests (want %d), %d ignored, %d entries", asked, MaxReplyAuthors, len(r.Ignored), len(r.Entries))
+	}
+	body := Build(Input{View: in.View, Outside: in.Outside, Files: in.Files, Index: in.Index, Replied: r}).Body
+	if len(body) > MaxBody || strings.Count(body, "ignored a reply by") != maxIgnoredShown || !strings.Contains(body, "… and 80 more replies ignored") {
+		t.Errorf("a body of %d bytes, %d replies listed:\n%.3000s", len(body), strings.Count(body, "ignored a reply by"), body)
+	}
+}

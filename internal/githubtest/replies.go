@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -65,30 +66,43 @@ func (s *Server) Reply(t testing.TB, to int64, who User, body string) Comment {
 // pull_request_review_comment "created" payload of GitHub's examples.
 func reviewCommentExample(t testing.TB) map[string]any {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(reportstest.RepoRoot(t), filepath.FromSlash(ExamplesPath)))
-	if err != nil {
-		t.Skipf("GitHub's webhook examples are not installed (npm install puts %s there): %v", ExamplesPath, err)
-	}
-	var all []struct {
-		Name     string           `json:"name"`
-		Examples []map[string]any `json:"examples"`
-	}
-	if err := json.Unmarshal(b, &all); err != nil {
-		t.Fatalf("%s: %v", ExamplesPath, err)
-	}
-	for _, w := range all {
-		if w.Name != "pull_request_review_comment" {
-			continue
+	exampleOnce.Do(func() {
+		b, err := os.ReadFile(filepath.Join(reportstest.RepoRoot(t), filepath.FromSlash(ExamplesPath)))
+		if err != nil {
+			exampleErr = fmt.Errorf("GitHub's webhook examples are not installed (npm install puts %s there): %w", ExamplesPath, err)
+			return
 		}
-		for _, ex := range w.Examples {
-			if c, ok := ex["comment"].(map[string]any); ok && ex["action"] == "created" {
-				return c
+		var all []struct {
+			Name     string           `json:"name"`
+			Examples []map[string]any `json:"examples"`
+		}
+		if err := json.Unmarshal(b, &all); err != nil {
+			exampleErr = fmt.Errorf("%s: %w", ExamplesPath, err)
+			return
+		}
+		for _, w := range all {
+			for _, ex := range w.Examples {
+				if c, ok := ex["comment"].(map[string]any); ok && w.Name == "pull_request_review_comment" && ex["action"] == "created" && example == nil {
+					example = c
+				}
 			}
 		}
+		if example == nil {
+			exampleErr = fmt.Errorf("%s has no pull_request_review_comment created example", ExamplesPath)
+		}
+	})
+	if exampleErr != nil {
+		t.Skip(exampleErr)
 	}
-	t.Fatalf("%s has no pull_request_review_comment created example", ExamplesPath)
-	return nil
+	return example
 }
+
+// The review comment example, read once per test binary.
+var (
+	exampleOnce sync.Once
+	example     map[string]any
+	exampleErr  error
+)
 
 // permission answers GET /repos/{owner}/{repo}/collaborators/{username}/permission
 // as GitHub does: the role (role_name) and the older permission it maps
