@@ -67,3 +67,19 @@ func statesText() string {
 	}
 	return b.String()
 }
+
+// With returns a copy of f with more put in it (each replacing the entry
+// of the same key): the triage a run honours when decisions taken
+// elsewhere (a pull request's replies) join the file's, f itself left as
+// it is. A nil f is an empty file.
+func With(f *File, more ...Entry) *File {
+	out := &File{Version: 1}
+	if f != nil {
+		out.Name, out.Version = f.Name, f.Version
+		out.Entries = append([]Entry(nil), f.Entries...)
+	}
+	for _, e := range more {
+		out.Put(e)
+	}
+	return out
+}
