@@ -184,7 +184,7 @@ var tools = []tool{
 			p["by"].MaxLength = jsonschema.Ptr(200)
 		},
 		writes:  true,
-		handler: handle((*Server).triage),
+		handler: handle((*Server).triageTool),
 		answer:  outputSchema[TriageAnswer],
 	},
 	{

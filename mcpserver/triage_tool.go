@@ -89,7 +89,7 @@ func (s *Server) triagePath() string {
 	return triage.DefaultPath
 }
 
-func (s *Server) triage(ctx context.Context, in *TriageIn) (answer, error) {
+func (s *Server) triageTool(ctx context.Context, in *TriageIn) (answer, error) {
 	id := in.ID
 	switch {
 	case in.ID != "" && in.Fingerprint != "":
