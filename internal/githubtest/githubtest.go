@@ -86,16 +86,16 @@ type Server struct {
 	// ReadOnly makes every write answer 403 "Resource not accessible by
 	// integration", as the GITHUB_TOKEN of a pull request from a fork does.
 	ReadOnly bool
-	// CheckRuns are the check runs made (checks.go); Commits, when set, are
-	// the commits a check run may be made on.
-	CheckRuns []*CheckRun
-	Commits   map[string]bool
 	// Roles are the repository roles of its collaborators by login
 	// (admin, maintain, write, triage, read), as GET
 	// /repos/{owner}/{repo}/collaborators/{username}/permission tells
 	// them; any other user has read (a public repository).
 	Roles map[string]string
-	spec  *Spec
+	// CheckRuns are the check runs made (checks.go); Commits, when set, are
+	// the commits a check run may be made on.
+	CheckRuns []*CheckRun
+	Commits   map[string]bool
+	spec      *Spec
 }
 
 // New starts a server; it stops with the test.
