@@ -98,6 +98,8 @@ func everyCall(t testing.TB, cs *mcp.ClientSession, name func(string) string) ma
 	do("tokens", "tokens.count", map[string]any{"paths": []string{"build/reports/*"}, "budget": 1000})
 	do("tokens outside", "tokens.count", map[string]any{"paths": []string{"../outside"}})
 	do("stats", "server.stats", map[string]any{"maxTokens": 1000})
+	do("triage", "analysis.triage", map[string]any{"id": v.Findings[0].ID, "state": "false-positive", "reason": "checked by the caller"})
+	do("triage no reason", "analysis.triage", map[string]any{"id": v.Findings[0].ID, "state": "false-positive"})
 	return out
 }
 
@@ -106,6 +108,7 @@ var wantErrors = map[string]string{
 	"getReports unknown buffer": mcpserver.CodeNotFound,
 	"getReports bad argument":   mcpserver.CodeBadArgument,
 	"getFinding bad id":         mcpserver.CodeBadArgument,
+	"triage no reason":          mcpserver.CodeBadArgument,
 	"getFinding unknown":        mcpserver.CodeNotFound,
 	"diff unknown revision":     mcpserver.CodeNotFound,
 	"tokens outside":            mcpserver.CodeOutsideRoot,
@@ -150,7 +153,7 @@ func TestToolNamesByClient(t *testing.T) {
 				got = append(got, n)
 			}
 			var want []string
-			for _, n := range []string{"analysis.getFinding", "analysis.getReports", "server.stats", "tokens.count", "vcs.diff"} {
+			for _, n := range []string{"analysis.getFinding", "analysis.getReports", "analysis.triage", "server.stats", "tokens.count", "vcs.diff"} {
 				want = append(want, name(n))
 			}
 			if d := cmp.Diff(want, slices.Sorted(slices.Values(got))); d != "" {
@@ -246,7 +249,7 @@ func TestSchemas(t *testing.T) {
 		}
 		resolved[name] = r
 	}
-	tool := map[string]string{"getReports": "analysis.getReports", "getFinding": "analysis.getFinding", "diff": "vcs.diff", "tokens": "tokens.count", "stats": "server.stats"}
+	tool := map[string]string{"getReports": "analysis.getReports", "getFinding": "analysis.getFinding", "diff": "vcs.diff", "tokens": "tokens.count", "stats": "server.stats", "triage": "analysis.triage"}
 	for key, r := range everyCall(t, cs, func(s string) string { return s }) {
 		if r.raw == nil {
 			t.Errorf("%s: no structured content", key)

@@ -1,5 +1,6 @@
 // Package mcpserver is recap's MCP server: analysis.getReports,
-// analysis.getFinding, vcs.diff, tokens.count and server.stats over the
+// analysis.getFinding, analysis.triage, vcs.diff, tokens.count and
+// server.stats over the
 // reports and the repository of one root directory (docs/mcp.md). Every answer
 // is a compact text line followed by the answer's JSON, the same JSON as
 // structured content, and stays inside its token budget: what does not fit
@@ -38,6 +39,7 @@ const (
 	ToolDiff        = "vcs.diff"
 	ToolTokens      = "tokens.count"
 	ToolServerStats = "server.stats"
+	ToolTriage      = "analysis.triage"
 )
 
 // StatsURI is the resource that serves the per-tool statistics.
@@ -107,6 +109,13 @@ type Options struct {
 	MaxWalkTime  time.Duration
 	// Now is the clock (tests); time.Now when nil.
 	Now func() time.Time
+	// AllowTriageWrites lets analysis.triage write the decisions it is
+	// given to TriageFile (recap mcp --allow-triage-writes); without it
+	// the tool only proposes the entry.
+	AllowTriageWrites bool
+	// TriageFile is the triage file, relative to Root
+	// (triage.DefaultPath when "").
+	TriageFile string
 }
 
 // Server serves recap's tools over MCP.
@@ -275,6 +284,7 @@ func addTool[In any, P input[In]](s *Server, t *tool, mt *mcp.Tool, h func(conte
 		args := P(&in)
 		limit := t.budget(args.tokenBudget().MaxTokens)
 		ctx = withNames(withSession(ctx, s.clients.key(req.Session)), s.underscoreFor(req.Session))
+		ctx = withClient(ctx, req.Session)
 		ctx, prog, stop := s.startProgress(ctx, req)
 		a, text, n, err := s.run(spec, limit, func() (answer, error) {
 			a, err := h(ctx, args)

@@ -186,7 +186,7 @@ func TestToolList(t *testing.T) {
 			names = append(names, tool.Name)
 			byName[tool.Name] = tool
 		}
-		want := []string{"analysis.getReports", "analysis.getFinding", "vcs.diff", "tokens.count", "server.stats"}
+		want := []string{"analysis.getReports", "analysis.getFinding", "analysis.triage", "vcs.diff", "tokens.count", "server.stats"}
 		for _, w := range want {
 			if mode == "underscore" {
 				w = strings.ReplaceAll(w, ".", "_")

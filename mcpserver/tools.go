@@ -13,6 +13,7 @@ import (
 	"github.com/recap-dev/recap/summarize"
 	"github.com/recap-dev/recap/summarize/budget"
 	"github.com/recap-dev/recap/summarize/tokens"
+	"github.com/recap-dev/recap/triage"
 )
 
 // The first answer of analysis.getReports, asked without arguments: the
@@ -25,6 +26,9 @@ const (
 
 // maxListItems bounds every list argument.
 const maxListItems = 100
+
+// maxReasonChars bounds a triage reason.
+const maxReasonChars = 2000
 
 // maxArgChars bounds every string argument and list item that is not a
 // choice among names (an enum): paths, globs, revisions, filters.
@@ -63,6 +67,18 @@ type GetReportsIn struct {
 type GetFindingIn struct {
 	ID          string `json:"id,omitempty" jsonschema:"a finding's id from analysis.getReports (give id or fingerprint)"`
 	Fingerprint string `json:"fingerprint,omitempty" jsonschema:"a finding's fingerprint from analysis.getReports, which stays the same when the reports are made again (give id or fingerprint)"`
+	TokenBudget
+}
+
+// TriageIn are analysis.triage's arguments.
+type TriageIn struct {
+	ID          string `json:"id,omitempty" jsonschema:"a finding's id from analysis.getReports or analysis.getFinding (give id or fingerprint)"`
+	Fingerprint string `json:"fingerprint,omitempty" jsonschema:"a finding's fingerprint from analysis.getReports, which stays the same when the reports are made again (give id or fingerprint)"`
+	State       string `json:"state" jsonschema:"what was decided: false-positive (the tool is wrong), wont-fix, accepted-risk, used-in-tests (the code only runs in tests), confirmed (a real problem, kept and marked)"`
+	Reason      string `json:"reason" jsonschema:"why, in a sentence the reviewer of the entry reads"`
+	Until       string `json:"until,omitempty" jsonschema:"the day the decision expires, YYYY-MM-DD: the finding comes back from that day on"`
+	Link        string `json:"link,omitempty" jsonschema:"a link to the discussion or the ticket (http or https)"`
+	By          string `json:"by,omitempty" jsonschema:"who decided (default: the client's name, as it gave it)"`
 	TokenBudget
 }
 
@@ -149,6 +165,32 @@ var tools = []tool{
 		answer:  outputSchema[FindingAnswer],
 	},
 	{
+		name:  ToolTriage,
+		title: "Record a decision on a finding",
+		description: "Decide what a finding is (false-positive, wont-fix, accepted-risk, used-in-tests, confirmed), with a reason, for " +
+			"the repository's triage file (.recap/triage.yml), which every door of recap honours: a finding triaged other than confirmed " +
+			"leaves pages, gates and reviews. The finding by its id or fingerprint from " + ToolGetReports + "; the entry names it by tool, " +
+			"rule, path and a location fingerprint that follows the code as it moves. Returns the entry (structured and as YAML) and " +
+			"whether it was written: the server writes the file only when started with --allow-triage-writes; otherwise the answer " +
+			"says how to keep the entry (commit it).",
+		args: func(p props) {
+			p["id"].MaxLength = jsonschema.Ptr(100)
+			p["fingerprint"].MaxLength = jsonschema.Ptr(100)
+			for _, st := range triage.States {
+				p.enum("state", string(st))
+			}
+			p["reason"].MinLength = jsonschema.Ptr(1)
+			p["reason"].MaxLength = jsonschema.Ptr(maxReasonChars)
+			p["until"].Pattern = `^[0-9]{4}-[0-9]{2}-[0-9]{2}$`
+			p["until"].MaxLength = jsonschema.Ptr(10)
+			p["link"].MaxLength = jsonschema.Ptr(2000)
+			p["by"].MaxLength = jsonschema.Ptr(200)
+		},
+		writes:  true,
+		handler: handle((*Server).triageTool),
+		answer:  outputSchema[TriageAnswer],
+	},
+	{
 		name:  ToolDiff,
 		title: "What changed, without whitespace noise",
 		description: "The git diff between two revisions (base...head) or of the working tree against HEAD: counts, a line per file, " +
@@ -203,6 +245,9 @@ type tool struct {
 	handler handler
 	// answer is the output schema: the answer's type, or the error object.
 	answer func() *jsonschema.Schema
+	// writes: the tool writes into the root when the server lets it
+	// (Options.AllowTriageWrites); every other tool only reads.
+	writes bool
 }
 
 // budget is the token budget of an answer: the call's maxTokens, or the
@@ -278,8 +323,14 @@ func (s *Server) addTools(table []tool) {
 				}
 			}),
 			OutputSchema: t.answer(),
-			// Every tool of recap reads, and only what is under the root.
+			// Every tool of recap reads, and only what is under the root;
+			// analysis.triage writes its file there when allowed to.
 			Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: jsonschema.Ptr(false)},
+		}
+		if t.writes && s.opts.AllowTriageWrites {
+			listed[i].Annotations.ReadOnlyHint = false
+			listed[i].Annotations.DestructiveHint = jsonschema.Ptr(false)
+			listed[i].Annotations.IdempotentHint = true
 		}
 	}
 	s.listed = listTools(listed)

@@ -20,7 +20,7 @@ var triageNow = time.Now
 // or it is empty.
 func (s *Server) triage() (*triage.Matcher, string, error) {
 	fsys := s.root.fs.FS()
-	rel := s.triageRel()
+	rel := s.triagePath()
 	data, err := fs.ReadFile(fsys, rel)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, "", nil

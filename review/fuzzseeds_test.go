@@ -6,5 +6,5 @@ import (
 	"github.com/recap-dev/recap/reports/reportstest"
 )
 
-// TestFuzzSeedsAlone: FuzzReadEvent runs on seeds of the checkout without ../shared.
+// TestFuzzSeedsAlone: FuzzReadEvent and FuzzParseReply run on seeds of the checkout without ../shared.
 func TestFuzzSeedsAlone(t *testing.T) { reportstest.FuzzSeedsAlone(t, 3) }

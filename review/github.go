@@ -62,6 +62,9 @@ type Client struct {
 
 	waited time.Duration // on Retry-After, in this Post
 	pace   pacer
+	// listed is the review comments Threads read, which the next Earlier
+	// takes instead of listing them again (replies_hosts.go).
+	listed []json.RawMessage
 }
 
 // Rate-limit retries (docs/ci.md): a request GitHub answers with
@@ -133,7 +136,7 @@ func (c *Client) Login(ctx context.Context) (string, error) {
 // login's summary comment.
 func (c *Client) Earlier(ctx context.Context, login string) (*Earlier, error) {
 	e := &Earlier{Keys: map[string]bool{}}
-	err := c.rest().each(ctx, c.url(c.prPath("pulls", "comments")), func(raw json.RawMessage) error {
+	err := c.eachReviewComment(ctx, func(raw json.RawMessage) error {
 		var cm issueComment
 		if err := json.Unmarshal(raw, &cm); err != nil {
 			return err

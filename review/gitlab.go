@@ -392,13 +392,18 @@ func gitLabError(method, u string, resp *http.Response, body []byte, jobToken bo
 // a URL of any scheme (scheme://, after entities are decoded): a
 // zero-width joiner before its ":" breaks it, as in the Code Quality
 // report (render.GitLabText). Link destinations
-// (the rule's help) and HTML comments (recap's markers) are kept as they
-// are.
+// (the rule's help), HTML comments (recap's markers) and recap's ~~~
+// code blocks (the triage entries to commit) are kept as they are.
 func GitLabBody(s string) string {
 	var b strings.Builder
 	b.Grow(len(s) + len(s)/16)
 	lineStart := true
 	for i := 0; i < len(s); {
+		if n := fencedBlock(s[i:]); lineStart && n > 0 {
+			b.WriteString(s[i : i+n]) // code: GitLab references nothing in it
+			i += n
+			continue
+		}
 		if n := keptWhole(s[i:]); n > 0 {
 			b.WriteString(s[i : i+n])
 			i += n
@@ -425,6 +430,27 @@ func GitLabBody(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// fencedBlock is the length of a code block fenced with ~~~ (or a
+// longer run of ~) at the start of s, up to its closing fence's line
+// included; 0 when s starts with none. Report text has no such fence
+// (render.MarkdownText writes ~ as an entity): it is recap's own, the
+// triage entries of a review body (replies.go), whose text GitLab shows as
+// it is and a person copies.
+func fencedBlock(s string) int {
+	n := 0
+	for n < len(s) && s[n] == '~' {
+		n++
+	}
+	if n < 3 {
+		return 0
+	}
+	end := strings.Index(s, "\n"+s[:n]+"\n")
+	if end < 0 {
+		return 0
+	}
+	return end + 1 + n + 1
 }
 
 // keptWhole is the length of a link destination ("](<…>)") or an HTML

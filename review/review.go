@@ -89,6 +89,11 @@ type Input struct {
 	// through (pipeline.Changes.Lines): a fix's lines are carried the same
 	// way before it becomes a suggested change.
 	Lines *diff.LineMap
+	// Replied is what replies to recap's earlier comments decided
+	// (replies.go): the findings its entries cover are not commented
+	// again, and the body shows the entries to commit and the commands
+	// ignored. Nil: none.
+	Replied *Replied
 }
 
 // Build makes the review: the first MaxComments findings (most important
@@ -103,6 +108,9 @@ func Build(in Input) *Request {
 	for _, f := range in.View.Findings {
 		seen[f.Fingerprint]++
 		key := f.Fingerprint + "#" + strconv.Itoa(seen[f.Fingerprint])
+		if in.Replied.covers(key) {
+			continue // decided in a reply: not commented again
+		}
 		line, ok := anchorLine(&f.Finding, in.Index, anchors)
 		if !ok || len(req.Comments) == MaxComments {
 			listed = append(listed, f)
@@ -357,6 +365,7 @@ func summaryBody(in Input, comments int, refused []refusedFinding, listed []summ
 	}
 	writeCounts(&b, in.View)
 	writeNotAnalysed(&b, in.View, in.Index)
+	writeReplies(&b, in.Replied)
 	problems, _, _ := render.ProblemCounts(&s)
 	notShown := max(problems-len(in.View.Findings), 0) // beyond the page (the duplicates are named by their problem's finding)
 	if len(listed)+len(refused) > 0 {

@@ -28,7 +28,7 @@ import (
 var strictName = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
 
 // dottedTool finds a dotted tool name in a text.
-var dottedTool = regexp.MustCompile(`analysis\.getReports|analysis\.getFinding|vcs\.diff|tokens\.count|server\.stats`)
+var dottedTool = regexp.MustCompile(`analysis\.getReports|analysis\.getFinding|analysis\.triage|vcs\.diff|tokens\.count|server\.stats`)
 
 // inspectors are the Inspector releases tried: their CLI's entry point
 // under node_modules.
@@ -217,6 +217,8 @@ func callPlan(client string, name func(string) string) (steps []map[string]any, 
 	add("", "tokens.count", map[string]any{"paths": []string{"build/reports/*"}, "budget": 1000}, "")
 	add("OUTSIDE_ROOT", "tokens.count", map[string]any{"paths": []string{"../outside"}}, "")
 	add("", "server.stats", map[string]any{"maxTokens": 1000}, "")
+	add("", "analysis.triage", map[string]any{"id": "$" + r + ".structuredContent.findings.0.id", "state": "false-positive", "reason": "checked by the caller"}, "")
+	add("BAD_ARGUMENT", "analysis.triage", map[string]any{"id": "$" + r + ".structuredContent.findings.0.id", "state": "false-positive"}, "")
 	return append([]map[string]any{{"client": client, "op": "listTools"}}, steps...), want
 }
 
@@ -285,7 +287,7 @@ func TestMCPClientsTypeScript(t *testing.T) {
 						t.Errorf("%s: %s has no output schema", id, tool.Name)
 					}
 				}
-				if len(names) != 5 {
+				if len(names) != 6 {
 					t.Errorf("%s: tools %v", id, names)
 				}
 				for i, code := range wants[id] {

@@ -34,6 +34,12 @@ type Comment struct {
 	ReviewID  int64  `json:"pull_request_review_id,omitempty"`
 	HTMLURL   string `json:"html_url"`
 	User      User   `json:"user"`
+	// InReplyToID is the review comment a reply answers (replies.go).
+	InReplyToID int64  `json:"in_reply_to_id,omitempty"`
+	CreatedAt   string `json:"created_at,omitempty"`
+	// payload, when set, is the comment as GitHub sends it whole (a real
+	// payload with this comment's fields put in it): the listing serves it.
+	payload map[string]any
 }
 
 // User is a comment's author.
@@ -80,6 +86,11 @@ type Server struct {
 	// ReadOnly makes every write answer 403 "Resource not accessible by
 	// integration", as the GITHUB_TOKEN of a pull request from a fork does.
 	ReadOnly bool
+	// Roles are the repository roles of its collaborators by login
+	// (admin, maintain, write, triage, read), as GET
+	// /repos/{owner}/{repo}/collaborators/{username}/permission tells
+	// them; any other user has read (a public repository).
+	Roles map[string]string
 	// CheckRuns are the check runs made (checks.go); Commits, when set, are
 	// the commits a check run may be made on.
 	CheckRuns []*CheckRun
@@ -236,6 +247,8 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		s.listAlerts(w, r)
 	case r.Method == "GET" && p == repo+"/pulls/"+pr+"/comments":
 		s.list(w, r, s.ReviewComments)
+	case r.Method == "GET" && strings.HasPrefix(p, repo+"/collaborators/") && strings.HasSuffix(p, "/permission"):
+		s.permission(w, strings.TrimSuffix(strings.TrimPrefix(p, repo+"/collaborators/"), "/permission"))
 	case r.Method == "GET" && p == repo+"/issues/"+pr+"/comments":
 		s.list(w, r, s.IssueComments)
 	case r.Method == "POST" && p == repo+"/pulls/"+pr+"/reviews":
@@ -275,9 +288,13 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request, items []Comment) {
 	if to < len(items) {
 		w.Header().Set("Link", fmt.Sprintf(`<%s%s?per_page=%d&page=%d>; rel="next"`, s.URL, r.URL.Path, per, page+1))
 	}
-	out := items[from:to]
-	if out == nil {
-		out = []Comment{}
+	out := make([]any, 0, to-from)
+	for _, c := range items[from:to] {
+		if c.payload != nil {
+			out = append(out, c.payload)
+		} else {
+			out = append(out, c)
+		}
 	}
 	writeJSON(w, 200, out)
 }

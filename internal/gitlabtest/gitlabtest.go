@@ -9,6 +9,9 @@
 //	POST /projects/:id/merge_requests/:iid/notes      {body}
 //	PUT  /projects/:id/merge_requests/:iid/notes/:id  {body}
 //	POST /projects/:id/merge_requests/:iid/discussions {body, position}
+//	GET  /projects/:id/merge_requests/:iid/discussions (replies in their discussion)
+//	GET  /projects/:id/merge_requests/:iid
+//	GET  /projects/:id/members/all/:user_id
 //
 // It refuses what GitLab refuses: a token in the wrong header (a job token
 // as PRIVATE-TOKEN or the reverse) with 401, a job token on the endpoints
@@ -113,6 +116,10 @@ type Server struct {
 	JobTokenNotes bool
 	// Versions of the merge request's diff, newest last.
 	Versions []Version
+	// Members are the project's members (direct or inherited) by user id,
+	// with their access level (10 Guest, 20 Reporter, 30 Developer, 40
+	// Maintainer, 50 Owner).
+	Members map[int64]int
 
 	mu          sync.Mutex
 	nextID      int64
@@ -241,13 +248,23 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, 200, who)
 		return
 	}
-	mr := ""
 	for _, id := range []string{s.Project, url.PathEscape(s.Path)} {
-		if pre := "/projects/" + id + "/merge_requests/" + strconv.Itoa(s.MR); strings.HasPrefix(p, pre) {
-			mr = strings.TrimPrefix(p, pre)
+		if pre := "/projects/" + id + "/members/all/"; strings.HasPrefix(p, pre) && r.Method == "GET" {
+			if job != "" {
+				message(w, 401, "401 Unauthorized")
+				return
+			}
+			s.member(w, strings.TrimPrefix(p, pre))
+			return
 		}
 	}
-	if mr == "" {
+	mr, isMR := "", false
+	for _, id := range []string{s.Project, url.PathEscape(s.Path)} {
+		if pre := "/projects/" + id + "/merge_requests/" + strconv.Itoa(s.MR); strings.HasPrefix(p, pre) {
+			mr, isMR = strings.TrimPrefix(p, pre), true
+		}
+	}
+	if !isMR || mr != "" && !strings.HasPrefix(mr, "/") {
 		s.errorf("%s %s: not this project's merge request", r.Method, p)
 		message(w, 404, "404 Project Not Found")
 		return
@@ -258,6 +275,11 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	switch {
+	case r.Method == "GET" && mr == "":
+		writeJSON(w, 200, s.mergeRequest())
+	case r.Method == "GET" && mr == "/discussions":
+		s.checkQuery(r, "page", "per_page")
+		s.list(w, r, s.discussions())
 	case r.Method == "GET" && mr == "/versions":
 		s.list(w, r, s.versions())
 	case r.Method == "GET" && mr == "/notes":
@@ -469,7 +491,7 @@ func (s *Server) createDiscussion(w http.ResponseWriter, r *http.Request, body [
 		return
 	}
 	n := s.newNote(*req.Body, who, ptr("DiffNote"))
-	n.Position, n.Resolvable = p, true
+	n.Position, n.Resolvable, n.Discussion = p, true, fmt.Sprintf("%040x", n.ID)
 	s.Notes = append(s.Notes, n)
 	s.Discussions++
 	writeJSON(w, 201, s.discussion(n))
@@ -521,7 +543,11 @@ func (s *Server) AddNote(body string, who User, diffNote bool) {
 	if diffNote {
 		typ = ptr("DiffNote")
 	}
-	s.Notes = append(s.Notes, s.newNote(body, who, typ))
+	n := s.newNote(body, who, typ)
+	if diffNote { // a discussion of its own, as a diff note starts one
+		n.Discussion = fmt.Sprintf("%040x", n.ID)
+	}
+	s.Notes = append(s.Notes, n)
 }
 
 // Body is a request body, for Fail hooks.

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/recap-dev/recap/pipeline"
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/summarize/render"
+	"github.com/recap-dev/recap/triage"
 	"github.com/spf13/cobra"
 )
 
@@ -23,6 +25,11 @@ type commonFlags struct {
 	config      string
 	noGroup     bool
 	triage      string
+	// triageFile and triageFS are the triage file the query honours and
+	// the files its matcher reads (set by loadTriage), for decisions a
+	// review adds from replies.
+	triageFile *triage.File
+	triageFS   fs.FS
 }
 
 func (c *commonFlags) register(cmd *cobra.Command) {

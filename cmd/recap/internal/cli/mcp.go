@@ -27,6 +27,7 @@ func newMCP(streams *IO) *cobra.Command {
 	var root, addr, toolNames, token, cacheSize string
 	var idle time.Duration
 	var origins []string
+	var triageWrites bool
 	cmd := &cobra.Command{
 		Use:   "mcp [--root DIR] [--http ADDR] [--tool-names auto|dotted|underscore]",
 		Short: "Serve the MCP tools " + toolList(),
@@ -66,10 +67,17 @@ default, recap recognises them by the name they give at initialize and serves
 them the names below with underscores for dots; other clients get the dotted
 names. --tool-names dotted or underscore serves one kind to every client.
 
+The server only reads, unless --allow-triage-writes lets analysis.triage
+write the decisions an agent takes to the triage file (.recap/triage.yml
+under --root): each write is confined to the root, made under a lock
+(two decisions at once are both kept) and atomic (a temporary file renamed
+over the file). Without it the tool returns the entry to commit.
+
 ` + toolTable(),
 		Example: `  claude mcp add recap -- recap mcp --root .
   recap mcp --root ~/src/shop --http :8765
   recap mcp --tool-names underscore
+  recap mcp --allow-triage-writes   # analysis.triage writes .recap/triage.yml
   recap mcp --http 127.0.0.1:8765 --session-idle 2h --allow-origin http://localhost:6274
   RECAP_HTTP_TOKEN=$(openssl rand -hex 16) recap mcp --http 0.0.0.0:8765`,
 		Args: cobra.NoArgs,
@@ -98,7 +106,8 @@ names. --tool-names dotted or underscore serves one kind to every client.
 				return usageError("--cache-size %s: %v", cacheSize, err)
 			}
 			logger := slog.New(slog.NewTextHandler(streams.ErrOut, nil))
-			s, err := mcpserver.New(mcpserver.Options{Root: dir, ToolNames: toolNames, Version: version(), Logger: logger, MaxCacheBytes: cacheBytes})
+			s, err := mcpserver.New(mcpserver.Options{Root: dir, ToolNames: toolNames, Version: version(), Logger: logger, MaxCacheBytes: cacheBytes,
+				AllowTriageWrites: triageWrites})
 			if err != nil {
 				return usageError("%v", err)
 			}
@@ -129,6 +138,7 @@ names. --tool-names dotted or underscore serves one kind to every client.
 	f.StringVar(&cacheSize, "cache-size", fmt.Sprintf("%dMiB", mcpserver.DefaultMaxCacheBytes>>20), "memory of the parsed reports kept (KiB, MiB or GiB; at least 1MiB); a report larger than that alone is read by each call; the server keeps within this plus 160MiB")
 	f.DurationVar(&idle, "session-idle", mcpserver.DefaultSessionIdle, "with --http: close a session (and drop its result buffers) after this long without a request")
 	f.StringVar(&token, "http-token", "", "with --http: the bearer token every request must carry (Authorization: Bearer TOKEN), at least 16 characters; needed to listen beyond loopback (default: $RECAP_HTTP_TOKEN)")
+	f.BoolVar(&triageWrites, "allow-triage-writes", false, "let analysis.triage write the decisions it is given to the triage file (.recap/triage.yml under --root); read-only by default")
 	f.StringArrayVar(&origins, "allow-origin", nil, "with --http: also serve browser pages of this origin (scheme://host:port; repeatable); other foreign origins get 403")
 	return cmd
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/recap-dev/recap/summarize"
 	"github.com/recap-dev/recap/summarize/budget"
 	"github.com/recap-dev/recap/summarize/render"
+	"github.com/recap-dev/recap/triage"
 	"github.com/spf13/cobra"
 )
 
@@ -138,6 +139,13 @@ func runReview(cmd *cobra.Command, streams *IO, opts *reportOptions, rf *reviewF
 		rep.query.Changes = nil
 	}
 	rr.collect(&rep.query)
+	replied := rr.replies(cmd.Context(), &rep.query)
+	if replied != nil && len(replied.Entries) > 0 && opts.common.triageFS != nil {
+		// The decisions of the pull request's replies join the file's for
+		// this run: their findings are triaged as if the entries were
+		// committed (the body shows them, to commit).
+		rep.query.Triage = triage.NewMatcher(triage.With(opts.common.triageFile, replied.Entries...), opts.common.triageFS, triageNow())
+	}
 	if ch := rep.query.Changes; ch != nil && ch.Base != "" && ch.Head != "" {
 		if ch.From, err = checkedOut(ch.Root, ch.Head, headFromEvent); err != nil {
 			return err
@@ -148,7 +156,7 @@ func runReview(cmd *cobra.Command, streams *IO, opts *reportOptions, rf *reviewF
 	}
 	rr.rep = rep
 	rr.req = review.Build(review.Input{View: rr.res.View, Outside: rr.res.Outside, Files: rr.res.Files,
-		Index: rr.res.Index, CommitID: rr.commitID(), NotInHead: rr.res.NotInHead, Lines: rr.lines()})
+		Index: rr.res.Index, CommitID: rr.commitID(), NotInHead: rr.res.NotInHead, Lines: rr.lines(), Replied: replied})
 	if err := rr.report(cmd.Context()); err != nil {
 		return err
 	}

@@ -54,6 +54,7 @@ func (c *commonFlags) loadTriage(q *pipeline.Query, root string) error {
 			return usageError("%v", err)
 		}
 	}
+	c.triageFile, c.triageFS = f, r.FS()
 	if len(f.Entries) == 0 {
 		return nil
 	}

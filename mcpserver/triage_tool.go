@@ -1,0 +1,219 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/recap-dev/recap/internal/content"
+	"github.com/recap-dev/recap/internal/text"
+	"github.com/recap-dev/recap/summarize/budget"
+	"github.com/recap-dev/recap/triage"
+)
+
+// TriageAnswer is analysis.triage's answer: the entry proposed, as the
+// triage file writes it, and whether the server wrote it there.
+type TriageAnswer struct {
+	// Entry is the decision, the finding named by tool, rule, path and
+	// location fingerprint (docs/triage.md).
+	Entry triage.Entry `json:"entry"`
+	// YAML is the entry as an item of the file's entries list.
+	YAML string `json:"yaml"`
+	// File is the triage file, relative to the root.
+	File string `json:"file"`
+	// Written: the server wrote the entry to File (it was started with
+	// --allow-triage-writes); Replaced: an entry of the same finding was
+	// there, and this one took its place.
+	Written  bool `json:"written"`
+	Replaced bool `json:"replaced,omitempty"`
+	// Next says what to do now: commit the file, or how to write it.
+	Next    string            `json:"next"`
+	Omitted []budget.Omission `json:"omitted,omitempty"`
+	Tokens  *budget.TokenInfo `json:"tokens,omitempty"`
+
+	full triage.Entry // the entry before fitting
+	yaml string
+}
+
+func (a *TriageAnswer) out() any { return a }
+
+func (a *TriageAnswer) text() string {
+	verb := "proposed (not written)"
+	if a.Written {
+		verb = "written to " + a.File
+	}
+	b, _ := json.Marshal(a)
+	return fmt.Sprintf("recap: %s %s/%s at %s %s", a.Entry.State, a.Entry.Tool, a.Entry.Rule, a.Entry.Path, verb) + "\n" + string(b)
+}
+
+// fit keeps the answer within budget: the entry always; the YAML text
+// goes first (the entry says the same), then the entry's long texts are
+// cut (the entry proposed, or written, has them whole).
+func (a *TriageAnswer) fit(c budget.Counter, limit int) int {
+	if a.yaml == "" {
+		a.full, a.yaml = a.Entry, a.YAML
+	}
+	a.Tokens = &budget.TokenInfo{}
+	return budget.Fit(c, limit, budget.Plan{
+		Parts: []budget.Part{{Kind: 0, Tokens: budget.Cost(c, a.text())}},
+		Apply: func(_ []bool, level int) {
+			a.Entry, a.YAML, a.Omitted = a.full, a.yaml, nil
+			if level >= 1 {
+				a.YAML = ""
+				a.Omitted = append(a.Omitted, budget.Omission{What: "the entry's YAML text: the entry is the same, raise maxTokens"})
+			}
+			if level >= 2 {
+				e := &a.Entry
+				for _, s := range []*string{&e.Message, &e.Line, &e.Reason, &e.Link, &e.By} {
+					*s = text.CutRunes(*s, 60)
+				}
+				a.Omitted = append(a.Omitted, budget.Omission{What: "the end of the long texts (message, line, reason, link, by): the entry has them whole"})
+			}
+		},
+		Levels: 2,
+		Render: a.text,
+		Tokens: a.Tokens,
+	})
+}
+
+// triagePath is the triage file the server writes, relative to the root.
+func (s *Server) triagePath() string {
+	if s.opts.TriageFile != "" {
+		return s.opts.TriageFile
+	}
+	return s.triageRel()
+}
+
+func (s *Server) triageTool(ctx context.Context, in *TriageIn) (answer, error) {
+	id := in.ID
+	switch {
+	case in.ID != "" && in.Fingerprint != "":
+		return nil, toolErrorf(CodeBadArgument, "give id or fingerprint, not both")
+	case in.Fingerprint != "":
+		if !isFingerprint(in.Fingerprint) {
+			return nil, toolErrorf(CodeBadArgument, "%q is not a fingerprint (16 hex digits, and :2, :3 … for the further findings of one identity in a report): take one from %s", cut(in.Fingerprint), s.name(ctx, ToolGetReports))
+		}
+		id = in.Fingerprint
+	case id == "":
+		return nil, toolErrorf(CodeBadArgument, "give a finding's id or its fingerprint, from %s", s.name(ctx, ToolGetReports))
+	}
+	state, err := triage.CheckDecision(in.State, in.Reason, in.Until, s.opts.Now())
+	if err != nil {
+		return nil, toolErrorf(CodeBadArgument, "%v", err)
+	}
+	if in.Link != "" {
+		if u, err := url.Parse(in.Link); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return nil, toolErrorf(CodeBadArgument, "link %q is not an http or https URL", cut(in.Link))
+		}
+	}
+	release, err := s.coldRead(ctx)
+	if err != nil {
+		return nil, err
+	}
+	loc, err := s.locate(ctx, id)
+	release()
+	if err != nil {
+		return nil, err
+	}
+	f := loc.f
+	cfg, _, err := s.config()
+	if err != nil {
+		return nil, err
+	}
+	cfg.Apply(&f)
+	e := triage.EntryFor(&f, s.root.fs.FS())
+	e.State, e.Reason, e.Until, e.Link = state, strings.TrimSpace(in.Reason), in.Until, in.Link
+	e.By = strings.TrimSpace(in.By)
+	if e.By == "" {
+		e.By = clientName(ctx)
+	}
+	e.Date = s.opts.Now().UTC().Format(triage.DateLayout)
+	e.Commit = s.root.head()
+	a := &TriageAnswer{Entry: e, File: s.triagePath()}
+	if a.YAML, err = triage.EntriesYAML(e); err != nil {
+		return nil, err
+	}
+	if !s.opts.AllowTriageWrites {
+		a.Next = fmt.Sprintf("Not written: the server is read-only (start it with recap mcp --allow-triage-writes to let it write %s). "+
+			"To keep the decision, add the entry under entries: in %s and commit it, or run recap triage %s --as %s --reason \"…\".", a.File, a.File, f.Fingerprint, state)
+		return a, nil
+	}
+	if a.Replaced, err = s.writeTriage(a.File, e); err != nil {
+		return nil, err
+	}
+	a.Written = true
+	a.Next = fmt.Sprintf("Written to %s: commit it, so that every door (the command line, CI, the review, this server) honours the decision.", a.File)
+	return a, nil
+}
+
+// writeTriage puts e in the triage file at name under the root, as one of
+// several writers: the file is read again under the lock, e put in it
+// (replacing the entry of the same finding), and written whole through a
+// temporary file renamed over it. It reports whether e replaced an entry.
+func (s *Server) writeTriage(name string, e triage.Entry) (replaced bool, err error) {
+	err = s.root.fs.Update(name, func(old []byte) ([]byte, error) {
+		tf, err := triage.Parse(name, old)
+		if err != nil {
+			return nil, toolErrorf(CodeParseError, "the triage file %v: fix it, then call again (nothing was written)", err)
+		}
+		for i := range tf.Entries {
+			replaced = replaced || tf.Entries[i].Key() == e.Key()
+		}
+		tf.Put(e)
+		return tf.Marshal()
+	})
+	var te *ToolError
+	switch {
+	case err == nil || errors.As(err, &te):
+		return replaced, err
+	case errors.Is(err, content.ErrOutside), errors.Is(err, content.ErrLinkOutside):
+		return false, toolErrorf(CodeOutsideRoot, "the triage file %s %s %s: nothing was written", name, s.root.fs.LinkOutside(name, "the root"), s.root.dir)
+	case errors.Is(err, content.ErrLocked):
+		return false, toolErrorf(CodeBusy, "the triage file %s is being written by another writer for more than %s: call again", name, content.LockWait)
+	case errors.Is(err, fs.ErrPermission):
+		return false, toolErrorf(CodeBadArgument, "the triage file %s cannot be written (%v): nothing was written", name, err)
+	}
+	return false, fmt.Errorf("writing the triage file %s: %w", name, err)
+}
+
+type clientKey struct{}
+
+// withClient records in ctx the name the call's client gave at initialize.
+func withClient(ctx context.Context, ss *mcp.ServerSession) context.Context {
+	if ss == nil {
+		return ctx
+	}
+	if p := ss.InitializeParams(); p != nil && p.ClientInfo != nil {
+		return context.WithValue(ctx, clientKey{}, text.CutRunes(strings.TrimSpace(p.ClientInfo.Name), 100))
+	}
+	return ctx
+}
+
+// clientName is the name the call's client gave ("" when none).
+func clientName(ctx context.Context) string {
+	n, _ := ctx.Value(clientKey{}).(string)
+	return n
+}
+
+// head is the hash of the commit the root's repository has checked out,
+// "" without a repository: the commit a decision is taken on, from which
+// the matcher follows renames.
+func (r *root) head() string {
+	if r.repo == nil {
+		return ""
+	}
+	rp, err := r.repo.Reopen()
+	if err != nil {
+		return ""
+	}
+	c, err := rp.Commit("HEAD")
+	if err != nil {
+		return ""
+	}
+	return c.Hash.String()
+}

@@ -1,0 +1,227 @@
+package mcpserver_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/recap-dev/recap/mcpserver"
+	"github.com/recap-dev/recap/triage"
+)
+
+// triageFindings is a page of the workspace's findings with context off.
+func triageFindings(t *testing.T, call1 func(string, map[string]any) result) []view {
+	t.Helper()
+	var v view
+	call1("analysis.getReports", map[string]any{"limit": 30, "context": false, "group": false, "maxTokens": 20000}).decode(t, &v)
+	lined := v.Findings[:0]
+	for _, f := range v.Findings {
+		if f.Line > 0 {
+			lined = append(lined, f)
+		}
+	}
+	v.Findings = lined
+	if len(v.Findings) < 10 {
+		t.Fatalf("%d findings in the page, want 10 or more", len(v.Findings))
+	}
+	return []view{v}
+}
+
+// TestTriage: analysis.triage proposes the entry of a finding, named as
+// the triage file names it (tool, rule, path, the location fingerprint of
+// its line in the root's file, the line's text), and writes it only when
+// the server allows it; the entry written is the one the matcher honours.
+func TestTriage(t *testing.T) {
+	g := workspace(t)
+	now := time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC)
+	head := strings.TrimSpace(g.Git("rev-parse", "HEAD"))
+	file := filepath.Join(g.Dir, ".recap", "triage.yml")
+	for _, tc := range []struct {
+		name  string
+		write bool
+	}{{"read-only", false}, {"writes allowed", true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			os.RemoveAll(filepath.Join(g.Dir, ".recap"))
+			cs, _ := connect(t, mcpserver.Options{Root: g.Dir, AllowTriageWrites: tc.write, Now: func() time.Time { return now }})
+			v := triageFindings(t, func(tool string, args map[string]any) result { return call(t, cs, tool, args) })[0]
+			f := v.Findings[3]
+			var a mcpserver.TriageAnswer
+			call(t, cs, "analysis.triage", map[string]any{"id": f.ID, "state": "false-positive",
+				"reason": "the input is checked by the caller", "link": "https://example.com/t/1", "until": "2027-06-01"}).decode(t, &a)
+			src, err := os.ReadFile(filepath.Join(g.Dir, filepath.FromSlash(f.Path)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := triage.Entry{Tool: f.Tool, Rule: f.Rule, Path: f.Path, Location: triage.Locations(src)[f.Line-1],
+				Line: triage.LineText(src, f.Line), Message: strings.Join(strings.Fields(f.Message), " "),
+				State: triage.FalsePositive, Reason: "the input is checked by the caller", By: "claude-code",
+				Date: "2026-11-28", Until: "2027-06-01", Link: "https://example.com/t/1", Commit: head}
+			if d := cmp.Diff(want, a.Entry); d != "" {
+				t.Errorf("entry (-want +got):\n%s", d)
+			}
+			parsed, err := triage.Parse("answer", []byte("version: 1\nentries:\n"+a.YAML))
+			if err != nil || len(parsed.Entries) != 1 {
+				t.Fatalf("the answer's YAML does not read as an entry: %v\n%s", err, a.YAML)
+			}
+			if d := cmp.Diff(want, parsed.Entries[0]); d != "" {
+				t.Errorf("the YAML's entry (-want +got):\n%s", d)
+			}
+			if a.Written != tc.write || a.File != ".recap/triage.yml" {
+				t.Errorf("written %v in %s, want %v in .recap/triage.yml", a.Written, a.File, tc.write)
+			}
+			_, statErr := os.Stat(file)
+			if !tc.write {
+				if !strings.Contains(a.Next, "--allow-triage-writes") || !strings.Contains(a.Next, "commit") {
+					t.Errorf("the read-only answer does not say how to write or keep the entry: %s", a.Next)
+				}
+				if statErr == nil {
+					t.Errorf("a read-only server wrote %s", file)
+				}
+				return
+			}
+			b, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tf, err := triage.Parse(file, b)
+			if err != nil || len(tf.Entries) != 1 {
+				t.Fatalf("the file: %v %d entries\n%s", err, len(tf.Entries), b)
+			}
+			m := triage.NewMatcher(tf, os.DirFS(g.Dir), now)
+			if d := m.Decide(&f.Finding); !d.Suppresses() {
+				t.Errorf("the entry written does not cover its finding: %+v", d)
+			}
+			// The same finding decided again: the entry is replaced, not added.
+			call(t, cs, "analysis.triage", map[string]any{"fingerprint": f.Fingerprint, "state": "wont-fix", "reason": "legacy code, to go"}).decode(t, &a)
+			if !a.Written || !a.Replaced || a.Entry.State != triage.WontFix {
+				t.Errorf("decided again: written %v replaced %v state %s", a.Written, a.Replaced, a.Entry.State)
+			}
+			b, _ = os.ReadFile(file)
+			if tf, err = triage.Parse(file, b); err != nil || len(tf.Entries) != 1 || tf.Entries[0].State != triage.WontFix {
+				t.Errorf("after the second decision: %v\n%s", err, b)
+			}
+		})
+	}
+}
+
+// TestTriageConcurrent: decisions on different findings made at once, by
+// several sessions of one server and by two servers over the same root
+// (two processes), are all kept.
+func TestTriageConcurrent(t *testing.T) {
+	g := workspace(t)
+	opts := mcpserver.Options{Root: g.Dir, AllowTriageWrites: true}
+	cs1, _ := connect(t, opts)
+	cs2, _ := connect(t, opts)
+	v := triageFindings(t, func(tool string, args map[string]any) result { return call(t, cs1, tool, args) })[0]
+	const n = 10
+	var wg sync.WaitGroup
+	answers := make([]result, n)
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			cs := cs1
+			if i%2 == 1 {
+				cs = cs2
+			}
+			answers[i] = call(t, cs, "analysis.triage", map[string]any{"fingerprint": v.Findings[i].Fingerprint, "state": "accepted-risk", "reason": fmt.Sprintf("decision %d", i)})
+		}()
+	}
+	wg.Wait()
+	for i, r := range answers {
+		var a mcpserver.TriageAnswer
+		r.decode(t, &a)
+		if !a.Written {
+			t.Errorf("decision %d not written", i)
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(g.Dir, ".recap", "triage.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tf, err := triage.Parse("triage.yml", b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reasons := map[string]bool{}
+	for _, e := range tf.Entries {
+		reasons[e.Reason] = true
+	}
+	for i := range n {
+		if !reasons[fmt.Sprintf("decision %d", i)] {
+			t.Errorf("decision %d lost; the file:\n%s", i, b)
+		}
+	}
+	if ents, _ := os.ReadDir(filepath.Join(g.Dir, ".recap")); len(ents) != 1 {
+		t.Errorf(".recap holds %v, want triage.yml alone", ents)
+	}
+}
+
+// TestTriageErrors: each mistake is a coded error that says what to do,
+// and writes nothing; a triage file that is a link out of the root is
+// refused.
+func TestTriageErrors(t *testing.T) {
+	g := workspace(t)
+	cs, _ := connect(t, mcpserver.Options{Root: g.Dir, AllowTriageWrites: true, Now: func() time.Time { return time.Date(2026, 11, 28, 0, 0, 0, 0, time.UTC) }})
+	v := triageFindings(t, func(tool string, args map[string]any) result { return call(t, cs, tool, args) })[0]
+	id := v.Findings[0].ID
+	for _, tc := range []struct {
+		name string
+		args map[string]any
+		code string
+		says string
+	}{
+		{"no reason", map[string]any{"id": id, "state": "false-positive"}, mcpserver.CodeBadArgument, "reason"},
+		{"blank reason", map[string]any{"id": id, "state": "false-positive", "reason": "   "}, mcpserver.CodeBadArgument, "reason is required"},
+		{"unknown state", map[string]any{"id": id, "state": "nonsense", "reason": "r"}, mcpserver.CodeBadArgument, "state"},
+		{"no finding", map[string]any{"state": "confirmed", "reason": "r"}, mcpserver.CodeBadArgument, "id or its fingerprint"},
+		{"both", map[string]any{"id": id, "fingerprint": v.Findings[0].Fingerprint, "state": "confirmed", "reason": "r"}, mcpserver.CodeBadArgument, "not both"},
+		{"until passed", map[string]any{"id": id, "state": "wont-fix", "reason": "r", "until": "2026-11-01"}, mcpserver.CodeBadArgument, "has come"},
+		{"until not a day", map[string]any{"id": id, "state": "wont-fix", "reason": "r", "until": "2026-13-45"}, mcpserver.CodeBadArgument, "YYYY-MM-DD"},
+		{"link not http", map[string]any{"id": id, "state": "wont-fix", "reason": "r", "link": "javascript:alert(1)"}, mcpserver.CodeBadArgument, "http"},
+		{"gone id", map[string]any{"id": "zzzzzzzz-99999", "state": "wont-fix", "reason": "r"}, mcpserver.CodeNotFound, "getReports"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := call(t, cs, "analysis.triage", tc.args)
+			if code := r.errorCode(t); code != tc.code || !strings.Contains(r.text, tc.says) {
+				t.Errorf("%s: %s, want %s saying %q", tc.name, r.text, tc.code, tc.says)
+			}
+		})
+	}
+	if _, err := os.Stat(filepath.Join(g.Dir, ".recap")); err == nil {
+		t.Errorf("a refused call made .recap")
+	}
+	// A triage file that does not parse is not overwritten.
+	bad := "version: 1\nentries:\n  - tool: pmd\n    state: maybe\n    reason: x\n"
+	if err := os.MkdirAll(filepath.Join(g.Dir, ".recap"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(g.Dir, ".recap", "triage.yml"), []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := call(t, cs, "analysis.triage", map[string]any{"id": id, "state": "confirmed", "reason": "r"})
+	if code := r.errorCode(t); code != mcpserver.CodeParseError {
+		t.Errorf("a bad triage file: %s", r.text)
+	}
+	if b, _ := os.ReadFile(filepath.Join(g.Dir, ".recap", "triage.yml")); string(b) != bad {
+		t.Errorf("a bad triage file was rewritten:\n%s", b)
+	}
+	// .recap a link out of the root: refused, nothing written outside.
+	outside := t.TempDir()
+	os.RemoveAll(filepath.Join(g.Dir, ".recap"))
+	if err := os.Symlink(outside, filepath.Join(g.Dir, ".recap")); err != nil {
+		t.Fatal(err)
+	}
+	r = call(t, cs, "analysis.triage", map[string]any{"id": id, "state": "confirmed", "reason": "r"})
+	if code := r.errorCode(t); code != mcpserver.CodeOutsideRoot {
+		t.Errorf(".recap a link out: %s", r.text)
+	}
+	if ents, _ := os.ReadDir(outside); len(ents) != 0 {
+		t.Errorf("written outside the root: %v", ents)
+	}
+}

@@ -1,0 +1,307 @@
+package review
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/recap-dev/recap/internal/githubtest"
+	"github.com/recap-dev/recap/internal/gitlabtest"
+	"github.com/recap-dev/recap/reports"
+	"github.com/recap-dev/recap/triage"
+)
+
+// sourceOf is a repository of the files the findings of in are in, each
+// line its own text, for the entries' location fingerprints.
+func sourceOf(in Input) fstest.MapFS {
+	fsys := fstest.MapFS{}
+	for _, f := range in.View.Findings {
+		if _, ok := fsys[f.Path]; ok {
+			continue
+		}
+		var b strings.Builder
+		for i := 1; i <= 60; i++ {
+			fmt.Fprintf(&b, "line %d of %s;\n", i, f.Path)
+		}
+		fsys[f.Path] = &fstest.MapFile{Data: []byte(b.String())}
+	}
+	return fsys
+}
+
+// findIn is a FindFunc over the view's findings.
+func findIn(in Input) FindFunc {
+	return func(_ context.Context, want map[string]bool) (map[string][]reports.Finding, error) {
+		out := map[string][]reports.Finding{}
+		for _, f := range in.View.Findings {
+			if want[f.Fingerprint] {
+				out[f.Fingerprint] = append(out[f.Fingerprint], f.Finding)
+			}
+		}
+		return out, nil
+	}
+}
+
+// replyCase is a reply to one of the first run's comments and what
+// becomes of it.
+type replyCase struct {
+	name    string
+	comment int    // the index of the comment replied to (its thread)
+	by      string // the author's login
+	body    string
+	state   triage.State // the entry made; "" for none
+	ignored string       // what the body says of it; "" for nothing
+	others  bool         // the reply is to another user's comment carrying a copy of recap's marker
+}
+
+var replyCases = []replyCase{
+	{name: "a writer's reply", comment: 0, by: "maria", body: "/recap false-positive the value is validated upstream", state: triage.FalsePositive},
+	{name: "a maintainer's, the state in words", comment: 1, by: "omar", body: "> quoted text\n\n/recap used in tests only the tests build this\nsecond line", state: triage.UsedInTests},
+	{name: "a reader's reply", comment: 2, by: "mallory", body: "/recap wont-fix not worth it", ignored: "ignored a reply by @\u200dmallory: no write access"},
+	{name: "a reply to another user's comment", comment: 3, by: "maria", body: "/recap false-positive copied marker", others: true,
+		ignored: "ignored a reply by @\u200dmaria: not a reply to one of recap's comments"},
+	{name: "an unknown state", comment: 4, by: "maria", body: "/recap maybe later", ignored: "is no state: write /recap STATE REASON, STATE one of false-positive, wont-fix, accepted-risk, used-in-tests or confirmed"},
+	{name: "no reason", comment: 5, by: "maria", body: "/recap accepted-risk", ignored: "no reason after accepted-risk"},
+	{name: "no command", comment: 6, by: "maria", body: "thanks, fixing it"},
+}
+
+// checkReplied checks what Replies made of replyCases, and the second
+// run's review built with it: the findings decided are not commented
+// again nor listed, the body shows their entries and the replies ignored.
+func checkReplied(t *testing.T, in Input, first *Request, r *Replied, urls map[string]string, day string) {
+	t.Helper()
+	byKey := map[string]reports.Finding{}
+	for _, c := range first.Comments {
+		byKey[c.Key] = first.byKey[c.Key].Finding
+	}
+	want := map[string]replyCase{}
+	for _, rc := range replyCases {
+		if rc.state != "" {
+			f := byKey[first.Comments[rc.comment].Key]
+			want[f.Path+":"+f.Rule+":"+fmt.Sprint(f.Line)] = rc
+		}
+	}
+	if len(r.Entries) != len(want) {
+		t.Fatalf("%d entries, want %d: %+v", len(r.Entries), len(want), r.Entries)
+	}
+	src := sourceOf(in)
+	for _, e := range r.Entries {
+		var rc replyCase
+		var f reports.Finding
+		for k, c := range want {
+			if strings.HasPrefix(k, e.Path+":"+e.Rule+":") {
+				rc, f = c, byKey[first.Comments[c.comment].Key]
+			}
+		}
+		b, _ := src.ReadFile(f.Path)
+		if e.State != rc.state || e.By != rc.by || e.Tool != f.Tool || e.Location != triage.Locations(b)[f.Line-1] || e.Link != urls[rc.name] ||
+			e.Date != day || e.Reason == "" {
+			t.Errorf("%s: entry %+v", rc.name, e)
+		}
+	}
+	second := Build(Input{View: in.View, Outside: in.Outside, Files: in.Files, Index: in.Index, Replied: r})
+	for _, rc := range replyCases {
+		key := first.Comments[rc.comment].Key
+		covered := false
+		for _, c := range second.Comments {
+			covered = covered || c.Key == key
+		}
+		if rc.state != "" && covered {
+			t.Errorf("%s: its finding is commented again", rc.name)
+		}
+		if rc.state == "" && !covered {
+			t.Errorf("%s: its finding is no longer commented", rc.name)
+		}
+		if rc.ignored != "" && !strings.Contains(second.Body, rc.ignored) {
+			t.Errorf("%s: the body does not say %q:\n%s", rc.name, rc.ignored, second.Body)
+		}
+	}
+	if !strings.Contains(second.Body, "#### Triaged by replies (2)") || !strings.Contains(second.Body, "reason: the value is validated upstream") ||
+		!strings.Contains(second.Body, "by: maria") || !strings.Contains(second.Body, "under `entries:` in `.recap/triage.yml`") {
+		t.Errorf("the body does not show the entries to commit:\n%s", second.Body)
+	}
+	if strings.Count(second.Body, "ignored a reply") != 4 {
+		t.Errorf("%d replies said ignored, want 4:\n%s", strings.Count(second.Body, "ignored a reply"), second.Body)
+	}
+}
+
+// TestRepliesGitHub: replies to recap's review comments on GitHub, against
+// the stand-in that checks every request against GitHub's OpenAPI
+// description, each reply a real review comment payload.
+func TestRepliesGitHub(t *testing.T) {
+	in := fixture(12)
+	s := githubtest.New(t, "acme", "shop", 7, hunksOf(in.Files))
+	s.Roles = map[string]string{"maria": "write", "omar": "maintain", "mallory": "triage"}
+	first := Build(in)
+	ctx := context.Background()
+	if _, err := newClient(s).Post(ctx, first); err != nil {
+		t.Fatal(err)
+	}
+	posted, _, _, _ := s.Snapshot()
+	idOf := map[string]int64{}
+	for _, c := range posted {
+		idOf[KeyOf(c.Body)] = c.ID
+	}
+	urls := map[string]string{}
+	for _, rc := range replyCases {
+		to := idOf[first.Comments[rc.comment].Key]
+		if rc.others {
+			// bob's comment quotes recap's marker: a reply to it is no reply to recap.
+			s.ReviewComments = append(s.ReviewComments, githubtest.Comment{ID: 900, Path: "A.java", Line: 10, Side: "RIGHT", User: githubtest.By("bob"),
+				Body: "see " + markerPrefix + first.Comments[rc.comment].Key + " -->", HTMLURL: "https://github.com/acme/shop/pull/7#discussion_r900"})
+			to = 900
+		}
+		urls[rc.name] = s.Reply(t, to, githubtest.By(rc.by), rc.body).HTMLURL
+	}
+	r, err := Replies(ctx, newClient(s), findIn(in), sourceOf(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, _, errs := s.Snapshot()
+	if len(errs) > 0 {
+		t.Fatalf("protocol errors: %v", errs)
+	}
+	checkReplied(t, in, first, r, urls, "2026-11-27")
+	asked := 0
+	for _, q := range s.Requests {
+		if strings.HasSuffix(q, "/permission") {
+			asked++
+		}
+	}
+	if asked != 3 { // maria, omar, mallory: each once
+		t.Errorf("%d permission requests, want 3: %v", asked, s.Requests)
+	}
+}
+
+// TestRepliesGitLab: replies in the discussions recap started on a GitLab
+// merge request, by members of the project (Developer or above may
+// write) and by others.
+func TestRepliesGitLab(t *testing.T) {
+	in, _ := gitLabFixture(t, 12)
+	s := gitlabtest.New(t, "acme/shop", 7, mrDiff, glBase, glStart, glHead)
+	people := map[string]gitlabtest.User{}
+	for _, name := range []string{"maria", "omar", "mallory", "bob"} {
+		people[name] = gitlabtest.User{ID: int64(len(people)+1) * 77, Username: name, Name: name, State: "active", WebURL: "https://gitlab.example/" + name}
+	}
+	s.Members = map[int64]int{people["maria"].ID: 30, people["omar"].ID: 40, people["mallory"].ID: 20}
+	first := Build(in)
+	ctx := context.Background()
+	if _, err := newGitLab(s).Post(ctx, first); err != nil {
+		t.Fatal(err)
+	}
+	notes, _, _ := s.Snapshot()
+	idOf := map[string]int64{}
+	for _, n := range notes {
+		if k := KeyOf(n.Body); k != "" {
+			idOf[k] = n.ID
+		}
+	}
+	urls := map[string]string{}
+	for _, rc := range replyCases {
+		to := idOf[first.Comments[rc.comment].Key]
+		if rc.others {
+			// bob's discussion quotes recap's marker: a reply in it is no reply to recap.
+			s.AddNote("see "+markerPrefix+first.Comments[rc.comment].Key+" -->", people["bob"], true)
+			notes, _, _ := s.Snapshot()
+			to = notes[len(notes)-1].ID
+		}
+		n := s.Reply(t, to, people[rc.by], rc.body)
+		urls[rc.name] = fmt.Sprintf("https://gitlab.example/acme/shop/-/merge_requests/7#note_%d", n.ID)
+	}
+	r, err := Replies(ctx, newGitLab(s), findIn(in), sourceOf(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, errs := s.Snapshot(); len(errs) > 0 {
+		t.Fatalf("protocol errors: %v", errs)
+	}
+	checkReplied(t, in, first, r, urls, "2026-11-23")
+	second := Build(Input{View: in.View, Outside: in.Outside, Files: in.Files, Index: in.Index, Replied: r})
+	if body := GitLabBody(second.Body); !strings.Contains(body, "link: https://gitlab.example/acme/shop/-/merge_requests/7#note_") {
+		t.Errorf("the entries' block is not kept as it is on GitLab:\n%s", body)
+	}
+}
+
+// TestParseReply: the commands a reply may hold, and what is said of the
+// others.
+func TestParseReply(t *testing.T) {
+	for _, tc := range []struct {
+		body   string
+		state  triage.State
+		reason string
+		cmd    bool
+		err    string
+	}{
+		{"/recap false-positive checked by the caller", triage.FalsePositive, "checked by the caller", true, ""},
+		{"/RECAP Won't fix   legacy\ncode", triage.WontFix, "legacy code", true, ""},
+		{"/recap false positive two words", triage.FalsePositive, "two words", true, ""},
+		{"/recap wontfix x", triage.WontFix, "x", true, ""},
+		{"> /recap confirmed quoted\n\n/recap confirmed real", triage.Confirmed, "real", true, ""},
+		{"/recap", "", "", true, "no state and no reason"},
+		{"/recap confirmed", "", "", true, "no reason after confirmed"},
+		{"/recap nope because", "", "", true, `"nope" is no state`},
+		{"/recaps false-positive x", "", "", false, ""},
+		{"please /recap false-positive x", "", "", false, ""},
+		{"", "", "", false, ""},
+	} {
+		t.Run(tc.body, func(t *testing.T) {
+			state, reason, cmd, err := ParseReply(tc.body)
+			if state != tc.state || reason != tc.reason || cmd != tc.cmd || (err == nil) != (tc.err == "") || err != nil && !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("ParseReply(%q) = %q, %q, %v, %v; want %q, %q, %v, %q", tc.body, state, reason, cmd, err, tc.state, tc.reason, tc.cmd, tc.err)
+			}
+		})
+	}
+}
+
+// FuzzParseReply: a reply of any text is read without a panic; a command
+// it accepts has a known state and a reason on one line, within bounds.
+func FuzzParseReply(f *testing.F) {
+	for _, s := range []string{"/recap false-positive checked", "/recap", "/recap won't fix x\ny", "> q\n/recap used in tests t", "/recap \u00a0confirmed\u2028r", "thanks"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, body string) {
+		state, reason, cmd, err := ParseReply(body)
+		if !cmd && (err != nil || state != "" || reason != "") {
+			t.Fatalf("no command, but %q %q %v", state, reason, err)
+		}
+		if cmd && err == nil && (!state.Valid() || reason == "" || strings.ContainsAny(reason, "\n\r\t") || len([]rune(reason)) > maxReplyReason) {
+			t.Fatalf("accepted %q with state %q reason %q", body, state, reason)
+		}
+	})
+}
+
+// TestRepliesBounded: a pull request where 100 people reply with commands
+// (anyone who may comment can): one run asks GitHub about
+// MaxReplyAuthors of them, ignores the others saying why, and the summary
+// stays within GitHub's size, listing some and counting the rest.
+func TestRepliesBounded(t *testing.T) {
+	in := fixture(3)
+	s := githubtest.New(t, "acme", "shop", 7, hunksOf(in.Files))
+	first := Build(in)
+	ctx := context.Background()
+	if _, err := newClient(s).Post(ctx, first); err != nil {
+		t.Fatal(err)
+	}
+	posted, _, _, _ := s.Snapshot()
+	for i := range 100 {
+		s.Reply(t, posted[i%len(posted)].ID, githubtest.By(fmt.Sprintf("user%03d", i)), "/recap wont-fix "+strings.Repeat("because ", 300))
+	}
+	r, err := Replies(ctx, newClient(s), findIn(in), sourceOf(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	asked := 0
+	for _, q := range s.Requests {
+		if strings.HasSuffix(q, "/permission") {
+			asked++
+		}
+	}
+	if asked != MaxReplyAuthors || len(r.Ignored) != 100 || len(r.Entries) != 0 {
+		t.Errorf("%d permission requests (want %d), %d ignored, %d entries", asked, MaxReplyAuthors, len(r.Ignored), len(r.Entries))
+	}
+	body := Build(Input{View: in.View, Outside: in.Outside, Files: in.Files, Index: in.Index, Replied: r}).Body
+	if len(body) > MaxBody || strings.Count(body, "ignored a reply by") != maxIgnoredShown || !strings.Contains(body, "… and 80 more replies ignored") {
+		t.Errorf("a body of %d bytes, %d replies listed:\n%.3000s", len(body), strings.Count(body, "ignored a reply by"), body)
+	}
+}
