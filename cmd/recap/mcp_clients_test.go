@@ -605,7 +605,19 @@ func TestMCPCancelAndProgress(t *testing.T) {
 			if s := rep.Steps[0]; s.OK || !strings.Contains(s.Error, "cancelled by the test") {
 				t.Errorf("the aborted call: %+v", s)
 			}
-			if errs := rep.Clients["a"].Errors; len(errs) > 0 {
+			// A progress notification the server sent before the
+			// cancellation reached it may arrive after the client forgot
+			// the token: MCP's cancellation says such late messages are to
+			// be ignored ("due to communication latency"), and the server
+			// sends none once it knows (startProgress); on a loaded
+			// machine, over HTTP's two streams, one can be in flight.
+			var errs []string
+			for _, e := range rep.Clients["a"].Errors {
+				if !strings.HasPrefix(e, "Received a progress notification for an unknown token") {
+					errs = append(errs, e)
+				}
+			}
+			if len(errs) > 0 {
 				t.Errorf("client errors (an answer to the cancelled call?): %v", errs)
 			}
 			type stats struct {
