@@ -62,11 +62,11 @@ type Matcher struct {
 
 	entries []Entry
 	byRule  map[ruleKey]*ruleEntries
-	byFile  map[string]*fileEntries // the entries at a path now, by rule
-	orphans bool                    // some entry's file is gone
+	byFile  map[string]*fileEntries     // the entries at a path now, by rule
+	orphans bool                        // some entry's file is gone
 	last    atomic.Pointer[fileEntries] // the entries of the last named path a finding had
-	path    []string    // entry → its path now (Path, or where git says it was renamed to)
-	lines   []entryLine // entry → its Line, to compare
+	path    []string                    // entry → its path now (Path, or where git says it was renamed to)
+	lines   []entryLine                 // entry → its Line, to compare
 
 	mu    sync.Mutex
 	used  []int // entry → findings it matched
