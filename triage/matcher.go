@@ -49,7 +49,7 @@ const (
 
 // A Matcher tells which entry of a triage file covers each finding of a
 // run. A finding costs a lookup of its path (a comparison with the last
-// finding's, most often) and of its rule among that path's entries; the
+// named path a finding had, most often) and of its rule among that path's entries; the
 // ones some entry may cover are compared with the entries of their path (or of the path
 // their file was renamed from), then with the entries whose file is gone:
 // first by the text of the finding's line, then by its location
