@@ -49,7 +49,7 @@ const (
 
 // A Matcher tells which entry of a triage file covers each finding of a
 // run. A finding costs a lookup of its path (a comparison with the last
-// finding's, most often) and of its rule among that path's entries; the
+// named path a finding had, most often) and of its rule among that path's entries; the
 // ones some entry may cover are compared with the entries of their path (or of the path
 // their file was renamed from), then with the entries whose file is gone:
 // first by the text of the finding's line, then by its location
@@ -62,11 +62,11 @@ type Matcher struct {
 
 	entries []Entry
 	byRule  map[ruleKey]*ruleEntries
-	byFile  map[string]*fileEntries // the entries at a path now, by rule
-	orphans bool                    // some entry's file is gone
-	last    atomic.Pointer[lastFile]
-	path    []string    // entry → its path now (Path, or where git says it was renamed to)
-	lines   []entryLine // entry → its Line, to compare
+	byFile  map[string]*fileEntries     // the entries at a path now, by rule
+	orphans bool                        // some entry's file is gone
+	last    atomic.Pointer[fileEntries] // the entries of the last named path a finding had
+	path    []string                    // entry → its path now (Path, or where git says it was renamed to)
+	lines   []entryLine                 // entry → its Line, to compare
 
 	mu    sync.Mutex
 	used  []int // entry → findings it matched
@@ -79,15 +79,13 @@ type ruleKey struct{ tool, rule string }
 // known renamed.
 type ruleEntries struct{ orphans []int }
 
-// fileEntries are the entries of one path, by rule.
-type fileEntries struct{ rules map[ruleKey][]int }
-
-// lastFile is the path of the last finding decided and its entries: a
-// report lists a file's findings together, so the next finding's path is
-// most often this one, told by a comparison rather than a lookup.
-type lastFile struct {
-	path string
-	fe   *fileEntries
+// fileEntries are the entries of one path, by rule. The last path some
+// entry names that a finding had is kept (Matcher.last): a report lists a
+// file's findings together, so the next finding's path is most often
+// that one, told by a comparison rather than a lookup.
+type fileEntries struct {
+	path  string
+	rules map[ruleKey][]int
 }
 
 // NewMatcher returns a matcher of f's entries, reading source files
@@ -141,7 +139,7 @@ func (m *Matcher) index() {
 		}
 		fe := m.byFile[p]
 		if fe == nil {
-			fe = &fileEntries{rules: map[ruleKey][]int{}}
+			fe = &fileEntries{path: p, rules: map[ruleKey][]int{}}
 			m.byFile[p] = fe
 		}
 		fe.rules[rk] = append(fe.rules[rk], i)
@@ -240,10 +238,9 @@ func (m *Matcher) Decide(f *reports.Finding) *Decision {
 	}
 	var fe *fileEntries
 	if lf := m.last.Load(); lf != nil && lf.path == f.Path {
-		fe = lf.fe
-	} else {
-		fe = m.byFile[f.Path]
-		m.last.Store(&lastFile{f.Path, fe})
+		fe = lf
+	} else if fe = m.byFile[f.Path]; fe != nil {
+		m.last.Store(fe) // no allocation: a finding no entry names costs lookups only
 	}
 	rk := ruleKey{f.Tool, f.Rule}
 	var cands, orphans []int

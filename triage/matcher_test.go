@@ -231,3 +231,46 @@ func TestMessageNumbers(t *testing.T) {
 		}
 	}
 }
+
+// A finding that no entry names (by its path and rule, nor an entry whose
+// file is gone by its rule) costs lookups and no allocation, whatever the
+// order of the paths.
+func TestDecideUnnamedAllocatesNothing(t *testing.T) {
+	e := decided(t)
+	gone := e
+	gone.Path, gone.Rule = "src/Gone.java", "UnusedLocalVariable"
+	src := fstest.MapFS{"src/Shop.java": {Data: []byte(javaFile)}}
+	tests := []struct {
+		name     string
+		findings []reports.Finding
+	}{
+		{"another rule at the entry's path", []reports.Finding{
+			{Tool: "PMD", Rule: "ShortVariable", Path: "src/Shop.java", Line: 5},
+			{Tool: "PMD", Rule: "ShortVariable", Path: "src/Shop.java", Line: 6}}},
+		{"other paths, alternating", []reports.Finding{
+			{Tool: "PMD", Rule: "NullAssignment", Path: "src/A.java", Line: 5},
+			{Tool: "PMD", Rule: "NullAssignment", Path: "src/B.java", Line: 5},
+			{Tool: "PMD", Rule: "NullAssignment", Path: "src/A.java", Line: 7}}},
+		{"named path between unnamed ones", []reports.Finding{
+			{Tool: "PMD", Rule: "NullAssignment", Path: "src/A.java", Line: 5},
+			{Tool: "Checkstyle", Rule: "MagicNumber", Path: "src/Shop.java", Line: 6},
+			{Tool: "PMD", Rule: "NullAssignment", Path: "src/B.java", Line: 5}}},
+		{"another tool's rule of the same name", []reports.Finding{
+			{Tool: "Checkstyle", Rule: "NullAssignment", Path: "src/Shop.java", Line: 5}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := NewMatcher(&File{Entries: []Entry{e, gone}}, src, day)
+			allocs := testing.AllocsPerRun(100, func() {
+				for i := range tt.findings {
+					if d := m.Decide(&tt.findings[i]); d != nil {
+						t.Fatalf("%+v decided %+v", tt.findings[i], d)
+					}
+				}
+			})
+			if allocs != 0 {
+				t.Errorf("%v allocations a run of %d findings, want 0", allocs, len(tt.findings))
+			}
+		})
+	}
+}
