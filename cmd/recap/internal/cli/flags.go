@@ -22,6 +22,7 @@ type commonFlags struct {
 	unlocated   string
 	config      string
 	noGroup     bool
+	output      string
 }
 
 func (c *commonFlags) register(cmd *cobra.Command) {
@@ -32,6 +33,7 @@ func (c *commonFlags) register(cmd *cobra.Command) {
 	f.StringVar(&c.inputFormat, "input-format", "", "read every input as this report format ("+parsers.FormatNames()+") instead of detecting it")
 	f.IntVar(&c.maxResults, "max-results", render.MaxRunResults, "sarif: the most results of each run, the most important first, the others counted in the run's properties (GitHub's code scanning takes 25000); 0 keeps all")
 	c.registerConfig(cmd)
+	f.StringVar(&c.output, "output", "", "write the output to this file instead of standard output (html: the page to open; the file is made or replaced)")
 	f.StringVar(&c.unlocated, "unlocated", "keep", "sarif: keep the findings without a file, with the place their tool gave (keep), or leave them out and count them (drop: GitHub's code scanning refuses an upload that has one)")
 }
 
@@ -64,6 +66,9 @@ func (c *commonFlags) resolve() (render.Format, parsers.Format, string, error) {
 	}
 	if _, ok := out.View.(render.SARIF); ok {
 		out.View = render.SARIF{MaxResults: c.maxResults, Version: version(), DropUnlocated: c.unlocated == "drop"}
+	}
+	if _, ok := out.View.(render.HTML); ok {
+		out.View = render.HTML{Version: version()}
 	}
 	var in parsers.Format
 	if c.inputFormat != "" {
