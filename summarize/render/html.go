@@ -159,6 +159,10 @@ func (s *HTMLStream) add(fv *summarize.FindingView) error {
 	if s.err != nil {
 		return s.err
 	}
+	if len(fv.Context) == 0 && fv.ContextNote == "" {
+		// The report's snippet, when the source is not at hand.
+		summarize.AddContext(fv, noSource{})
+	}
 	if s.spill == nil {
 		s.spill = newSpill()
 	}
@@ -263,22 +267,8 @@ func (s *HTMLStream) detail(fv *summarize.FindingView) ([]byte, error) {
 		d.Context = append(d.Context, [2]any{c.Line, c.Text})
 	}
 	d.ContextNote = fv.ContextNote
-	if s.src == nil && len(d.Context) == 0 {
+	if s.src == nil && strings.HasPrefix(d.ContextNote, "no context: ") {
 		d.ContextNote = "" // the page says the source was not at hand
-	}
-	if d.ContextNote == "" && len(d.Context) == 0 && f.Snippet != "" {
-		d.ContextNote = "from the report's snippet"
-		start := int(f.SnippetLine)
-		if start <= 0 {
-			start = f.Line
-		}
-		lines, _ := summarize.SplitLines([]byte(f.Snippet))
-		for i, l := range lines {
-			if i >= 2*summarize.ContextRadius+1 {
-				break
-			}
-			d.Context = append(d.Context, [2]any{start + i, l})
-		}
 	}
 	if f.ToolCategory != "" && f.ToolCategory != f.Category {
 		d.ToolCat = f.ToolCategory

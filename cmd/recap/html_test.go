@@ -1,0 +1,577 @@
+package main
+
+import (
+	"bytes"
+	"compress/flate"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+	"github.com/recap-dev/recap/reports/reportstest"
+)
+
+// elideHTMLAssets leaves the page's script and style sheet out of a
+// golden: its CSP line names their hashes, so a change of either shows.
+var htmlAssets = regexp.MustCompile(`(?s)<style>.*?</style>|<script>.*?</script>`)
+
+func elideHTMLAssets(page string) string {
+	return htmlAssets.ReplaceAllStringFunc(page, func(s string) string {
+		if strings.HasPrefix(s, "<style>") {
+			return "<style>/* report.css */</style>"
+		}
+		return "<script>/* report.js */</script>"
+	})
+}
+
+// TestHTMLOutput: --format html writes the page to --output (nothing on
+// standard output) or to standard output, the same page; the sample's
+// page is pinned by a golden, its script and style sheet by their hashes.
+func TestHTMLOutput(t *testing.T) {
+	root := reportstest.RepoRoot(t)
+	out := filepath.Join(t.TempDir(), "report.html")
+	stdout, stderr, code := recap(t, root, nil, "summary", "--format", "html", "--output", out, "--repo", "testdata/sample", "testdata/reports")
+	if code != 0 || stdout != "" {
+		t.Fatalf("recap summary --format html --output: exit %d, stdout %q, stderr %s", code, stdout, stderr)
+	}
+	page, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reportstest.Golden(t, filepath.Join(root, "testdata", "golden", "summary.html"), []byte(elideHTMLAssets(string(page))))
+	again, _, code := recap(t, root, nil, "summary", "--format", "html", "--repo", "testdata/sample", "testdata/reports")
+	if code != 0 || again != string(page) {
+		t.Errorf("the page on standard output differs from --output's (exit %d)", code)
+	}
+	_, stderr, code = recap(t, root, nil, "summary", "--format", "html", "--output", filepath.Join(t.TempDir(), "no", "such", "dir", "r.html"), "testdata/reports")
+	if code == 0 || !strings.Contains(stderr, "--output") {
+		t.Errorf("--output into a missing directory: exit %d, stderr %s", code, stderr)
+	}
+}
+
+// chromium finds Debian's chromium, or skips.
+func chromium(t testing.TB) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	t.Skip("chromium is not installed (Debian package chromium; scripts/test installs it): the HTML report's browser tests are skipped")
+	return ""
+}
+
+// browser is a headless Chromium page that records every request that
+// leaves it, every console message, exception and log entry.
+type browser struct {
+	ctx      context.Context
+	mu       sync.Mutex
+	requests []string
+	console  []string
+}
+
+func newBrowser(t testing.TB, dark bool) *browser {
+	t.Helper()
+	exe := chromium(t)
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(exe), chromedp.NoSandbox, chromedp.WindowSize(1280, 900),
+		chromedp.Flag("disable-gpu", true), chromedp.Flag("lang", "en-US"))
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewContext(actx)
+	ctx, cancelTime := context.WithTimeout(ctx, 3*time.Minute)
+	t.Cleanup(func() { cancelTime(); cancel(); cancelAlloc() })
+	b := &browser{ctx: ctx}
+	if err := chromedp.Listen(ctx, func(ev any) {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		switch ev := ev.(type) {
+		case *network.EventRequestWillBeSent:
+			b.requests = append(b.requests, ev.Request.URL)
+		case *runtime.EventConsoleAPICalled:
+			var args []string
+			for _, a := range ev.Args {
+				args = append(args, string(a.Value)+a.Description)
+			}
+			b.console = append(b.console, fmt.Sprintf("console.%s: %s", ev.Type, strings.Join(args, " ")))
+		case *runtime.EventExceptionThrown:
+			d := ev.ExceptionDetails
+			desc := ""
+			if d.Exception != nil {
+				desc = d.Exception.Description
+			}
+			b.console = append(b.console, fmt.Sprintf("exception: %s %s at %d:%d", d.Text, desc, d.LineNumber, d.ColumnNumber))
+		case *log.EventEntryAdded:
+			b.console = append(b.console, fmt.Sprintf("log %s %s: %s", ev.Entry.Source, ev.Entry.Level, ev.Entry.Text))
+		}
+	}); err != nil {
+		t.Fatalf("starting %s: %v", exe, err)
+	}
+	scheme := "light"
+	if dark {
+		scheme = "dark"
+	}
+	if err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		if _, err := cdp.Call(ctx, tg, network.Enable, network.EnableParams{}); err != nil {
+			return err
+		}
+		if _, err := cdp.Call(ctx, tg, log.Enable, cdp.Empty{}); err != nil {
+			return err
+		}
+		if _, err := cdp.Call(ctx, tg, runtime.Enable, cdp.Empty{}); err != nil {
+			return err
+		}
+		_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}})
+		return err
+	})); err != nil {
+		t.Fatalf("starting %s: %v", exe, err)
+	}
+	return b
+}
+
+// open loads the page from file:// and waits until its list is ready.
+func (b *browser) open(t testing.TB, page string) {
+	t.Helper()
+	if err := chromedp.Do(b.ctx, chromedp.Navigate("file://"+page), chromedp.WaitVisible(chromedp.CSS(`body[data-ready="true"]`))); err != nil {
+		t.Fatalf("opening %s: %v (console: %v)", page, err, b.console)
+	}
+}
+
+func (b *browser) eval(t testing.TB, js string, out any) {
+	t.Helper()
+	raw, err := chromedp.Run(b.ctx, chromedp.Evaluate[[]byte](js, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatalf("%.300s: %v", js, err)
+	}
+	if out != nil {
+		if err := json.Unmarshal(raw, out); err != nil {
+			t.Fatalf("%.300s: %v", js, err)
+		}
+	}
+}
+
+// quiet checks that nothing but the page itself was requested and that
+// nothing was logged.
+func (b *browser) quiet(t testing.TB, page string) {
+	t.Helper()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, u := range b.requests {
+		if u != "file://"+page {
+			t.Errorf("the page made a request: %s", u)
+		}
+	}
+	for _, c := range b.console {
+		t.Errorf("the page logged: %s", c)
+	}
+}
+
+// axe runs axe-core on the page and returns its serious and critical
+// violations.
+func (b *browser) axe(t testing.TB) []string {
+	t.Helper()
+	path := filepath.Join(reportstest.RepoRoot(t), "node_modules", "axe-core", "axe.min.js")
+	if p := os.Getenv("RECAP_AXE"); p != "" {
+		path = p
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Logf("axe-core is not installed (%v; scripts/test installs it from npm): the accessibility check is skipped", err)
+		return nil
+	}
+	var res []string
+	b.eval(t, string(src)+`;
+axe.run(document, {resultTypes: ['violations']}).then(r => r.violations
+  .filter(v => v.impact === 'serious' || v.impact === 'critical')
+  .map(v => v.id + ' (' + v.impact + '): ' + v.help + ': ' + v.nodes.map(n => n.target.join(' ')).slice(0, 5).join(', ')))`, &res)
+	return res
+}
+
+// htmlPage writes recap's page of args into a temporary file.
+func htmlPage(t testing.TB, args ...string) string {
+	t.Helper()
+	root := reportstest.RepoRoot(t)
+	out := filepath.Join(t.TempDir(), "report.html")
+	_, stderr, code := recap(t.(*testing.T), root, nil, append([]string{"--format", "html", "--output", out}, args...)...)
+	if code != 0 && code != 1 {
+		t.Fatalf("recap %v: exit %d: %s", args, code, stderr)
+	}
+	return out
+}
+
+// summaryJSON is recap summary --format json of args.
+func summaryJSON(t *testing.T, args ...string) (s struct {
+	Summary struct {
+		Total, Problems, Files int
+		ByTool                 map[string]int
+	}
+}) {
+	t.Helper()
+	out, stderr, code := recap(t, reportstest.RepoRoot(t), nil, append([]string{"summary", "--format", "json", "--max-tokens", "25000"}, args...)...)
+	if code != 0 {
+		t.Fatalf("recap summary %v: exit %d: %s", args, code, stderr)
+	}
+	if err := json.Unmarshal([]byte(out), &s); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// pageState is what the test reads of the page.
+const pageState = `(() => ({
+  problems: +document.getElementById('count-problems').dataset.count,
+  findings: +document.getElementById('count-findings').dataset.count,
+  files: +document.getElementById('count-files').dataset.count,
+  matched: +document.getElementById('status').dataset.matched,
+  shown: document.querySelectorAll('#list > li').length,
+  charts: Array.from(document.querySelectorAll('#charts figcaption')).map(c => c.textContent),
+}))()`
+
+type shownState struct {
+	Problems, Findings, Files, Matched, Shown int
+	Charts                                    []string
+}
+
+// setFilter sets a filter control and returns the rows shown after it:
+// their ids and their text.
+const setFilter = `((id, value) => {
+  const c = document.getElementById(id);
+  if (c.tagName === 'SELECT') {
+    const o = Array.from(c.options).find(o => o.textContent.startsWith(value));
+    c.value = o ? o.value : '__none__';
+    c.dispatchEvent(new Event('change'));
+  } else {
+    c.value = value;
+    c.dispatchEvent(new Event('input'));
+  }
+  return Array.from(document.querySelectorAll('#list > li')).map(li => li.dataset.id + '\t' + li.querySelector('summary').textContent);
+})`
+
+// TestHTMLInBrowser opens the sample's page in headless Chromium from
+// file://: its counts are recap summary --format json's, its filters and
+// search keep the rows they should, a problem opens to its code, its
+// rule's text and the other tools that report it; it makes no request,
+// logs nothing, and axe-core finds no serious violation, in light and dark
+// mode. The screenshots of docs/ are made here (-update).
+func TestHTMLInBrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the browser tests are slow")
+	}
+	root := reportstest.RepoRoot(t)
+	sample := []string{"--repo", "testdata/sample", "testdata/reports"}
+	want := summaryJSON(t, sample...)
+	problems := findingsJSON(t, sample...)
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		dark  bool
+		shots string // the screenshot under docs/, "" for none
+	}{
+		{"light", append([]string{"summary"}, sample...), false, "html-report.png"},
+		{"dark", append([]string{"summary"}, sample...), true, "html-report-dark.png"},
+		// The data deflated in the page, inflated by the browser.
+		{"compressed", append([]string{"findings"}, sample...), false, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			page := htmlPage(t, tc.args...)
+			if tc.name == "compressed" {
+				page = compressedPage(t, page)
+			}
+			b := newBrowser(t, tc.dark)
+			b.open(t, page)
+			var got shownState
+			b.eval(t, pageState, &got)
+			if got.Problems != want.Summary.Problems || got.Findings != want.Summary.Total || got.Files != want.Summary.Files || got.Matched != want.Summary.Problems {
+				t.Errorf("page counts %+v, want problems %d, findings %d, files %d", got, want.Summary.Problems, want.Summary.Total, want.Summary.Files)
+			}
+			if got.Shown != min(100, want.Summary.Problems) {
+				t.Errorf("%d rows shown, want %d", got.Shown, min(100, want.Summary.Problems))
+			}
+			for _, c := range []string{"Quality × impact", "Findings by tool", "Top rules", "Directories by problems"} {
+				if !contains(got.Charts, c) {
+					t.Errorf("no chart %q in %v", c, got.Charts)
+				}
+			}
+			// Filters: the tool, then the rule, then the path, then search.
+			// The problems SpotBugs leads (a problem shows once, by its
+			// most important finding), as recap's JSON view has them.
+			spot := 0
+			for _, f := range problems.Findings {
+				if f.Tool == "SpotBugs" {
+					spot++
+				}
+			}
+			var rows []string
+			b.eval(t, setFilter+`('filter-tool', 'SpotBugs')`, &rows)
+			b.eval(t, pageState, &got)
+			if spot == 0 || got.Matched != spot || len(rows) != spot {
+				t.Errorf("tool SpotBugs: %d problems match, %d shown, want %d", got.Matched, len(rows), spot)
+			}
+			for _, r := range rows {
+				if !strings.Contains(r, "SpotBugs") {
+					t.Errorf("tool SpotBugs shows %q", r)
+				}
+			}
+			b.eval(t, setFilter+`('filter-tool', 'all')`, &rows)
+			b.eval(t, setFilter+`('filter-search', 'nonconstant string')`, &rows)
+			if len(rows) != 1 || !strings.Contains(rows[0], "SQL_NONCONSTANT_STRING_PASSED_TO_EXECUTE") {
+				t.Fatalf("search 'nonconstant string' shows %q", rows)
+			}
+			b.eval(t, setFilter+`('filter-search', '')`, &rows)
+			b.eval(t, setFilter+`('filter-path', 'Order.java')`, &rows)
+			orders := summaryJSON(t, append([]string{"--path", "**/Order.java"}, sample...)...)
+			if len(rows) != orders.Summary.Problems {
+				t.Errorf("path Order.java shows %d rows, want %d", len(rows), orders.Summary.Problems)
+			}
+			b.eval(t, setFilter+`('filter-path', '')`, &rows)
+			if len(rows) != min(100, want.Summary.Problems) {
+				t.Errorf("filters cleared: %d rows", len(rows))
+			}
+			// A problem opened: its code, its rule's text, the other tools.
+			lead := alsoReported(t, problems)
+			var body struct {
+				Code, Rule, Also []string
+				Open             bool
+			}
+			b.eval(t, setFilter+`('filter-search', `+jsString(lead.message)+`)`, &rows)
+			b.eval(t, `(async () => {
+  const li = document.querySelector('#list > li[data-id=`+jsString(lead.id)+`]');
+  if (!li) return {};
+  li.querySelector('summary').click();
+  await new Promise(r => setTimeout(r, 50)); // the toggle event comes after the click
+  const sec = t => Array.from(li.querySelectorAll('.part')).filter(s => s.querySelector('h3').textContent === t)
+    .flatMap(s => Array.from(s.querySelectorAll('.line.hit code, p, li')).map(e => e.textContent));
+  return {open: li.querySelector('details').open, code: sec('Code'), rule: sec('Rule'), also: sec('Also reported by')};
+})()`, &body)
+			if !body.Open {
+				t.Fatalf("problem %s did not open (rows %q)", lead.id, rows)
+			}
+			if len(body.Code) == 0 || strings.TrimSpace(body.Code[0]) != strings.TrimSpace(lead.line) {
+				t.Errorf("problem %s shows code %q, want its line %q", lead.id, body.Code, lead.line)
+			}
+			if len(body.Rule) == 0 {
+				t.Errorf("problem %s shows no rule text", lead.id)
+			}
+			for _, other := range lead.also {
+				if !containsPrefix(body.Also, other) {
+					t.Errorf("problem %s: also reported by %q, want %q", lead.id, body.Also, other)
+				}
+			}
+			if v := b.axe(t); len(v) > 0 {
+				t.Errorf("axe-core, with a problem open: %s", strings.Join(v, "\n"))
+			}
+			b.eval(t, setFilter+`('filter-search', '')`, &rows)
+			if tc.shots != "" {
+				screenshot(t, b, filepath.Join(root, "docs", tc.shots))
+			}
+			b.quiet(t, page)
+		})
+	}
+}
+
+// compressedPage writes the page again with its data deflated, as recap
+// writes the data of a large report (render.HTML's CompressOver), so that
+// the browser inflates it.
+func compressedPage(t *testing.T, page string) string {
+	t.Helper()
+	data, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := regexp.MustCompile(`(?s)<script type="application/json" id="recap-findings">(.*?)</script>`)
+	m := plain.FindSubmatchIndex(data)
+	if m == nil {
+		t.Fatal("the page has no plain data")
+	}
+	var z bytes.Buffer
+	zw, _ := flate.NewWriter(&z, flate.BestSpeed)
+	zw.Write(data[m[2]:m[3]])
+	zw.Close()
+	var out bytes.Buffer
+	out.Write(data[:m[0]])
+	fmt.Fprintf(&out, `<script type="application/octet-stream" id="recap-findings-deflate" data-bytes="%d">%s</script>`, m[3]-m[2], base64.StdEncoding.EncodeToString(z.Bytes()))
+	out.Write(data[m[1]:])
+	name := strings.TrimSuffix(page, ".html") + "-deflated.html"
+	if err := os.WriteFile(name, out.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return name
+}
+
+// lead is a problem that other tools report too, as recap's JSON view has
+// it: its id, message, the line of code it is on, the other findings.
+type leadProblem struct {
+	id, message, line string
+	also              []string
+}
+
+// jsonFindings is recap's JSON view of every problem.
+type jsonFindings struct {
+	Page     struct{ Total, Returned int }
+	Findings []struct {
+		ID, Tool, Message, Path string
+		Line                    int
+		Context                 []struct {
+			Line int
+			Text string
+		}
+		AlsoReportedBy []struct{ Tool, Rule, ID string }
+	}
+}
+
+func findingsJSON(t *testing.T, args ...string) (v jsonFindings) {
+	t.Helper()
+	out, stderr, code := recap(t, reportstest.RepoRoot(t), nil, append([]string{"findings", "--format", "json", "--limit", "200", "--max-tokens", "25000"}, args...)...)
+	if code != 0 {
+		t.Fatalf("recap findings: exit %d: %s", code, stderr)
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatal(err)
+	}
+	if v.Page.Returned != v.Page.Total {
+		t.Fatalf("recap findings returned %d of %d problems within its budget", v.Page.Returned, v.Page.Total)
+	}
+	return v
+}
+
+func alsoReported(t *testing.T, v jsonFindings) leadProblem {
+	t.Helper()
+	for _, f := range v.Findings {
+		if len(f.AlsoReportedBy) == 0 || len(f.Context) == 0 {
+			continue
+		}
+		p := leadProblem{id: f.ID, message: f.Message}
+		for _, c := range f.Context {
+			if c.Line == f.Line {
+				p.line = c.Text
+			}
+		}
+		for _, a := range f.AlsoReportedBy {
+			p.also = append(p.also, a.Tool+" "+a.Rule+" (id "+a.ID+")")
+		}
+		return p
+	}
+	t.Fatal("no problem of the sample is reported by two tools")
+	return leadProblem{}
+}
+
+func jsString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+func contains(list []string, s string) bool {
+	for _, l := range list {
+		if l == s {
+			return true
+		}
+	}
+	return false
+}
+
+func containsPrefix(list []string, s string) bool {
+	for _, l := range list {
+		if strings.HasPrefix(l, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// screenshot writes the page's first screen to path with -update, and
+// otherwise checks that the docs have it.
+func screenshot(t *testing.T, b *browser, path string) {
+	t.Helper()
+	if !reportstest.Updating() {
+		if _, err := os.Stat(path); err != nil {
+			t.Errorf("%v: run go test ./cmd/recap -run TestHTMLInBrowser -update", err)
+		}
+		return
+	}
+	if err := chromedp.Do(b.ctx, chromedp.EmulateViewport(1280, 1100)); err != nil {
+		t.Fatal(err)
+	}
+	png, err := chromedp.Run(b.ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestHTMLHostileInBrowser: a report whose tool, rule, rule text, message,
+// path, help links and code hold markup, javascript: links and
+// bidirectional controls shows them as text: no script of theirs runs, no
+// javascript: link is made, the controls are named.
+func TestHTMLHostileInBrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the browser tests are slow")
+	}
+	page := htmlPage(t, "findings", "testdata/html/hostile.sarif")
+	b := newBrowser(t, false)
+	b.open(t, page)
+	var got struct {
+		Pwned   any
+		Text    string
+		Links   []string
+		Scripts int
+		Imgs    int
+		Open    bool
+	}
+	b.eval(t, `(async () => {
+  const li = document.querySelector('#list > li');
+  li.querySelector('summary').click();
+  await new Promise(r => setTimeout(r, 50)); // the toggle event comes after the click
+  return {
+    pwned: window.pwned === undefined ? null : window.pwned,
+    text: document.body.innerText,
+    links: Array.from(document.querySelectorAll('a[href]')).map(a => a.getAttribute('href')),
+    scripts: document.querySelectorAll('script').length,
+    imgs: document.querySelectorAll('img, svg[onload], iframe, object, embed').length,
+    open: li.querySelector('details').open,
+  };
+})()`, &got)
+	if got.Pwned != nil {
+		t.Errorf("a script of the report ran: window.pwned = %v", got.Pwned)
+	}
+	if !got.Open {
+		t.Fatal("the finding did not open")
+	}
+	for _, s := range []string{
+		"</script><script>window.pwned=8</script>", "[click](javascript:window.pwned=10)",
+		"Evil<script>window.pwned=1</script>", "X1<img src=x onerror=window.pwned=2>",
+		"Rule bold window.pwned=4", "See [this](javascript:window.pwned=5)", "javascript:window.pwned=7",
+		"src/<svg onload=window.pwned=11>.java", "[U+202E]evil[U+202C]", "[U+2066]isolate[U+2069]",
+	} {
+		if !strings.Contains(got.Text, s) {
+			t.Errorf("the page does not show %q as text", s)
+		}
+	}
+	if strings.ContainsAny(got.Text, "\u202e\u2066") {
+		t.Errorf("the page shows a bidirectional control unnamed")
+	}
+	for _, l := range got.Links {
+		if !strings.HasPrefix(l, "http://") && !strings.HasPrefix(l, "https://") && !strings.HasPrefix(l, "#") {
+			t.Errorf("the page links %q", l)
+		}
+	}
+	if got.Scripts != 3 || got.Imgs != 0 {
+		t.Errorf("the page has %d script and %d img/svg/iframe elements, want its own 3 and none", got.Scripts, got.Imgs)
+	}
+	b.quiet(t, page)
+}
