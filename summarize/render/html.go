@@ -83,7 +83,7 @@ func (h HTML) Render(w io.Writer, v *summarize.View) error {
 func (h HTML) NewStream() Stream { return h.newStream() }
 
 func (h HTML) newStream() *HTMLStream {
-	s := &HTMLStream{opts: h, strs: map[string]int{}, rules: map[ruleRef]bool{}}
+	s := &HTMLStream{opts: h, strs: map[string]int{"": 0}, list: []string{""}, rules: map[ruleRef]bool{}}
 	if h.Source != nil {
 		s.src = &knownMissing{src: h.Source, missing: map[string]error{}}
 	}
@@ -94,8 +94,9 @@ func (h HTML) newStream() *HTMLStream {
 type HTMLStream struct {
 	opts  HTML
 	src   summarize.Source
-	strs  map[string]int // the string table: tools, rules, categories, paths
-	list  []string
+	strs  map[string]int // the string table: tools, rules, categories, paths, notes, messages
+	list  []string       // the table in order; "" first
+	bytes int            // the bytes of the messages in the table
 	rules map[ruleRef]bool
 	order []ruleRef
 	spill *spill
@@ -186,7 +187,11 @@ func (s *HTMLStream) add(fv *summarize.FindingView) error {
 		b = strconv.AppendInt(b, int64(n), 10)
 	}
 	b = append(b, ',')
-	b = appendJSONString(b, f.Message)
+	if i, ok := s.message(f.Message); ok {
+		b = strconv.AppendInt(b, int64(i), 10)
+	} else {
+		b = appendJSONString(b, f.Message)
+	}
 	b = append(b, ',')
 	d, err := s.detail(fv)
 	if err != nil {
@@ -217,13 +222,31 @@ func (s *HTMLStream) str(name string) int {
 	return i
 }
 
+// maxMessageBytes bounds the messages the string table holds: a report's
+// messages repeat (a rule's few wordings), and the table writes each once;
+// past the bound, a message is written in its row.
+const maxMessageBytes = 32 << 20
+
+// message returns the index of a message in the string table, adding it
+// within the bound.
+func (s *HTMLStream) message(m string) (int, bool) {
+	if i, ok := s.strs[m]; ok {
+		return i, true
+	}
+	if s.bytes+len(m) > maxMessageBytes {
+		return 0, false
+	}
+	s.bytes += len(m)
+	return s.str(m), true
+}
+
 // htmlDetail is what the page shows of a finding when it is opened,
 // beyond its row.
 type htmlDetail struct {
 	Context     [][2]any     `json:"c,omitempty"`
-	ContextNote string       `json:"cn,omitempty"`
-	ToolCat     string       `json:"tc,omitempty"`
-	HelpURI     string       `json:"h,omitempty"`
+	ContextNote int          `json:"cn,omitempty"` // the string table's
+	ToolCat     int          `json:"tc,omitempty"`
+	HelpURI     int          `json:"h,omitempty"`
 	CWE         []int        `json:"cwe,omitempty"`
 	Fix         string       `json:"fx,omitempty"`
 	FixText     string       `json:"fd,omitempty"`
@@ -266,14 +289,13 @@ func (s *HTMLStream) detail(fv *summarize.FindingView) ([]byte, error) {
 	for _, c := range fv.Context {
 		d.Context = append(d.Context, [2]any{c.Line, c.Text})
 	}
-	d.ContextNote = fv.ContextNote
-	if s.src == nil && strings.HasPrefix(d.ContextNote, "no context: ") {
-		d.ContextNote = "" // the page says the source was not at hand
+	if note := fv.ContextNote; !(s.src == nil && strings.HasPrefix(note, "no context: ")) { // else the page says the source was not at hand
+		d.ContextNote = s.str(note)
 	}
 	if f.ToolCategory != "" && f.ToolCategory != f.Category {
-		d.ToolCat = f.ToolCategory
+		d.ToolCat = s.str(f.ToolCategory)
 	}
-	d.HelpURI = f.HelpURI
+	d.HelpURI = s.str(f.HelpURI)
 	d.CWE = f.CWE
 	for _, a := range fv.AlsoReportedBy {
 		d.Also = append(d.Also, [3]string{a.Tool, a.Rule, a.ID})
@@ -321,7 +343,7 @@ func (s *HTMLStream) detail(fv *summarize.FindingView) ([]byte, error) {
 }
 
 func (d *htmlDetail) isZero() bool {
-	return d.Context == nil && d.ContextNote == "" && d.ToolCat == "" && d.HelpURI == "" && d.CWE == nil &&
+	return d.Context == nil && d.ContextNote == 0 && d.ToolCat == 0 && d.HelpURI == 0 && d.CWE == nil &&
 		d.Fix == "" && d.FixText == "" && d.FixNotes == nil && d.Flows == nil && d.Related == nil &&
 		d.Locations == nil && d.Logical == nil && d.Also == nil && d.Suppressed == nil && d.Counts == nil
 }
@@ -387,7 +409,6 @@ type htmlMeta struct {
 	Inputs   []htmlInput        `json:"inputs"`
 	Findings int                `json:"findings"`
 	Page     *summarize.Page    `json:"page,omitempty"`
-	Strings  []string           `json:"strings"`
 	Rules    []htmlRule         `json:"rules"`
 	Tools    map[string]string  `json:"tools,omitempty"`
 	Scales   htmlScales         `json:"scales"`
@@ -435,10 +456,7 @@ func (s *HTMLStream) Write(w io.Writer, v *summarize.View) error {
 	if s.err != nil {
 		return s.err
 	}
-	meta := htmlMeta{Version: s.opts.Version, Summary: &v.Summary, Findings: s.n, Page: v.Page, Strings: s.list, Scales: scaleNames()}
-	if meta.Strings == nil {
-		meta.Strings = []string{}
-	}
+	meta := htmlMeta{Version: s.opts.Version, Summary: &v.Summary, Findings: s.n, Page: v.Page, Scales: scaleNames()}
 	meta.Inputs = make([]htmlInput, len(v.Inputs))
 	for i, in := range v.Inputs {
 		meta.Inputs[i] = htmlInput{Path: in.Path, Format: string(in.Format), Tool: in.Tool, Findings: in.Findings, Error: in.Error, Warnings: in.Warnings}
@@ -470,36 +488,49 @@ func (s *HTMLStream) Write(w io.Writer, v *summarize.View) error {
 	bw.WriteString(`<script type="application/json" id="recap-meta">`)
 	bw.Write(mj)
 	bw.WriteString("</script>\n")
+	// The data: {"s": the string table, "r": the rows}, as it is or
+	// deflated.
+	strs, err := json.Marshal(s.list)
+	if err != nil {
+		return err
+	}
+	var rows int64
+	if s.spill != nil {
+		rows = s.spill.size
+	}
+	size := int64(len(strs)) + rows + 16
+	writeData := func(w io.Writer) error {
+		io.WriteString(w, `{"s":`)
+		w.Write(strs)
+		io.WriteString(w, ",\n\"r\":[\n")
+		if s.spill != nil {
+			if err := s.spill.copyTo(w, false, 0); err != nil {
+				return err
+			}
+		}
+		_, err := io.WriteString(w, "\n]}")
+		return err
+	}
 	limit := int64(s.opts.CompressOver)
 	if limit == 0 {
 		limit = DefaultCompressOver
 	}
-	var size int64
-	if s.spill != nil {
-		size = s.spill.size
-	}
-	if size+4 <= limit || s.spill == nil {
-		bw.WriteString(`<script type="application/json" id="recap-findings">[`)
-		if s.spill != nil {
-			bw.WriteString("\n")
-			if err := s.spill.copyTo(bw, false, 0); err != nil {
-				return err
-			}
-			bw.WriteString("\n")
+	if size <= limit {
+		bw.WriteString(`<script type="application/json" id="recap-findings">`)
+		if err := writeData(bw); err != nil {
+			return err
 		}
-		bw.WriteString("]</script>\n")
+		bw.WriteString("</script>\n")
 	} else {
-		fmt.Fprintf(bw, `<script type="application/octet-stream" id="recap-findings-deflate" data-bytes="%d">`, size+4)
+		fmt.Fprintf(bw, `<script type="application/octet-stream" id="recap-findings-deflate" data-bytes="%d">`, size)
 		enc := base64.NewEncoder(base64.StdEncoding, bw)
 		zw, err := flate.NewWriter(enc, flate.BestSpeed)
 		if err != nil {
 			return err
 		}
-		io.WriteString(zw, "[\n")
-		if err := s.spill.copyTo(zw, false, 0); err != nil {
+		if err := writeData(zw); err != nil {
 			return err
 		}
-		io.WriteString(zw, "\n]")
 		if err := zw.Close(); err != nil {
 			return err
 		}

@@ -8,7 +8,7 @@
   var PAGE = 100;
   var byId = function (id) { return document.getElementById(id); };
   var meta = JSON.parse(byId('recap-meta').textContent);
-  var S = meta.strings;
+  var S = [];
   var sum = meta.summary;
   var sc = meta.scales;
   var state = { ready: false, rows: 0, matched: 0, shown: 0 };
@@ -195,10 +195,15 @@
   function loadRows() {
     var plain = byId('recap-findings');
     if (plain) return Promise.resolve(JSON.parse(plain.textContent));
+    // A large report's data is deflated: base64 in the page.
     var z = byId('recap-findings-deflate');
     var bytes = decodeBase64(z.textContent.trim());
+    state.timings.decoded = Math.round(performance.now());
     var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate-raw'));
-    return new Response(stream).text().then(JSON.parse);
+    return new Response(stream).text().then(function (text) {
+      state.timings.inflated = Math.round(performance.now());
+      return JSON.parse(text);
+    });
   }
 
   function directories() {
@@ -354,7 +359,8 @@
       if (cat >= 0 && r[R.cat] !== cat) continue;
       if (base >= 0 && r[R.base] !== base) continue;
       if (pathOK && !pathOK[r[R.path]]) continue;
-      if (re && !(textOK[r[R.path]] || textOK[r[R.rule]] || textOK[r[R.ruleName]] || re.test(r[R.msg]))) continue;
+      if (re && !(textOK[r[R.path]] || textOK[r[R.rule]] || textOK[r[R.ruleName]] ||
+        (typeof r[R.msg] === 'number' ? textOK[r[R.msg]] : re.test(r[R.msg])))) continue;
       out[n++] = order[j];
     }
     matched = out.subarray(0, n);
@@ -389,6 +395,8 @@
     if (line > 0 && col > 0) s += ':' + col;
     return s;
   }
+  // message is a row's message: in the string table when it repeats.
+  function message(r) { return typeof r[R.msg] === 'number' ? S[r[R.msg]] : r[R.msg]; }
   function ruleLabel(r) {
     var id = S[r[R.rule]], name = S[r[R.ruleName]];
     if (name && id.split('.').length > 2) return name;
@@ -407,7 +415,7 @@
     s.appendChild(el('span', 'tool', S[r[R.tool]]));
     s.appendChild(el('span', 'rule', ruleLabel(r)));
     s.appendChild(el('span', 'where', place(S[r[R.path]], r[R.line], r[R.col])));
-    var msg = r[R.msg].split('\n')[0];
+    var msg = message(r).split('\n')[0];
     if (msg.length > 300) msg = msg.slice(0, 299) + '…';
     s.appendChild(el('span', 'msg', msg));
     d.appendChild(s);
@@ -438,7 +446,7 @@
   function body(r) {
     var det = r[R.det] || {};
     var b = el('div', 'body');
-    b.appendChild(el('p', 'message', r[R.msg]));
+    b.appendChild(el('p', 'message', message(r)));
     var facts = el('dl', 'facts');
     function fact(k, v) {
       if (v == null || v === '') return;
@@ -452,7 +460,7 @@
     fact('Rule', S[r[R.rule]] + (S[r[R.ruleName]] && S[r[R.ruleName]] !== S[r[R.rule]] ? ' (' + S[r[R.ruleName]] + ')' : ''));
     fact('Importance', [sc.quality[r[R.q]], sc.impact[r[R.imp]]].filter(Boolean).join(', '));
     fact('Severity', sc.severity[r[R.sev]]);
-    fact('Category', S[r[R.cat]] + (det.tc ? ' (' + det.tc + ')' : ''));
+    fact('Category', S[r[R.cat]] + (det.tc ? ' (' + S[det.tc] + ')' : ''));
     fact('Place', place(S[r[R.path]], r[R.line], r[R.col]) + (r[R.endLine] > r[R.line] ? '–' + r[R.endLine] : ''));
     if (r[R.base]) fact('Baseline', BASE[r[R.base]]);
     if (det.cwe) fact('CWE', det.cwe.map(function (c) { return 'CWE-' + c; }).join(', '));
@@ -473,10 +481,10 @@
       });
       code.appendChild(pre);
     }
-    code.appendChild(el('p', 'muted', det.cn || (det.c && det.c.length ? '' : 'The source was not at hand when the report was made.')));
+    code.appendChild(el('p', 'muted', det.cn ? S[det.cn] : det.c && det.c.length ? '' : 'The source was not at hand when the report was made.'));
 
     var rule = rules[S[r[R.tool]] + '\n' + S[r[R.rule]]];
-    var help = det.h || (rule && rule[5]);
+    var help = (det.h && S[det.h]) || (rule && rule[5]);
     if (rule || help) {
       var rs = section(b, 'Rule');
       if (rule) {
@@ -560,13 +568,20 @@
   byId('more').addEventListener('click', more);
   state.painted = performance.now();
   byId('status').textContent = 'Reading ' + plural(meta.findings, 'problem', 'problems') + '…';
+  var timings = state.timings = {};
+  function lap(name) { timings[name] = Math.round(performance.now()); }
   loadRows().then(function (data) {
-    rows = data;
+    lap('parsed');
+    S = data.s;
+    rows = data.r;
     state.rows = rows.length;
     sortRows();
+    lap('sorted');
     directories();
     buildFilters();
+    lap('filters');
     apply();
+    lap('listed');
     state.ready = true;
     state.loaded = performance.now();
     document.body.dataset.ready = 'true';
