@@ -22,7 +22,12 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+	"github.com/recap-dev/recap/parsers"
+	"github.com/recap-dev/recap/pipeline"
+	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/reports/reportstest"
+	"github.com/recap-dev/recap/summarize"
+	"github.com/recap-dev/recap/summarize/render"
 )
 
 // elideHTMLAssets leaves the page's script and style sheet out of a
@@ -285,11 +290,18 @@ func TestHTMLInBrowser(t *testing.T) {
 		{"dark", append([]string{"summary"}, sample...), true, "html-report-dark.png"},
 		// The data deflated in the page, inflated by the browser.
 		{"compressed", append([]string{"findings"}, sample...), false, ""},
+		// A string table cut short: the rows hold their strings.
+		{"bounded", nil, false, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			page := htmlPage(t, tc.args...)
-			if tc.name == "compressed" {
-				page = compressedPage(t, page)
+			var page string
+			switch tc.name {
+			case "bounded":
+				page = boundedPage(t)
+			case "compressed":
+				page = compressedPage(t, htmlPage(t, tc.args...))
+			default:
+				page = htmlPage(t, tc.args...)
 			}
 			b := newBrowser(t, tc.dark)
 			b.open(t, page)
@@ -410,6 +422,37 @@ func compressedPage(t *testing.T, page string) string {
 		t.Fatal(err)
 	}
 	return name
+}
+
+// boundedPage writes the sample's page with a string table of 5 strings,
+// past which the rows hold their names and messages themselves.
+func boundedPage(t *testing.T) string {
+	t.Helper()
+	root := reportstest.RepoRoot(t)
+	src := &summarize.Dir{Root: filepath.Join(root, "testdata", "sample")}
+	defer src.Close()
+	st := render.HTML{Source: src, MaxStrings: 5}.NewStream()
+	defer st.Close()
+	t.Chdir(root) // the inputs named as the command line names them: their ids are the same
+	q := &pipeline.Query{Reports: pipeline.Files{Paths: []string{"testdata/reports"},
+		Options: parsers.ReadOptions{Root: filepath.Join(root, "testdata", "sample")}}, Classes: reports.ClassOf}
+	q.Keep.Each = func(f *reports.Finding, state string) error { return st.Add(f) }
+	res, err := pipeline.Run(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := st.Write(&buf, res.View); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), `"SpotBugs",`) {
+		t.Fatal("the rows hold no string of their own")
+	}
+	page := filepath.Join(t.TempDir(), "bounded.html")
+	if err := os.WriteFile(page, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return page
 }
 
 // lead is a problem that other tools report too, as recap's JSON view has

@@ -64,6 +64,9 @@ type HTML struct {
 	// Source gives the code around each finding and the lines its fix
 	// changes; nil: none (the report's snippet, when it has one).
 	Source summarize.Source
+	// MaxStrings bounds the strings of the page's table (0: 1<<20); past
+	// it, a row holds its strings itself.
+	MaxStrings int
 }
 
 // Render writes v, with the findings of its page.
@@ -94,9 +97,9 @@ func (h HTML) newStream() *HTMLStream {
 type HTMLStream struct {
 	opts  HTML
 	src   summarize.Source
-	strs  map[string]int // the string table: tools, rules, categories, paths, notes, messages
+	strs  map[string]int // the string table: tools, rules, categories, paths, notes, messages (see ref)
 	list  []string       // the table in order; "" first
-	bytes int            // the bytes of the messages in the table
+	bytes int            // the bytes of the strings in the table
 	rules map[ruleRef]bool
 	order []ruleRef
 	spill *spill
@@ -180,18 +183,14 @@ func (s *HTMLStream) add(fv *summarize.FindingView) error {
 	b = appendJSONString(b, f.ID)
 	for _, name := range [...]string{f.Tool, f.Rule, f.RuleName, f.Category, f.Path} {
 		b = append(b, ',')
-		b = strconv.AppendInt(b, int64(s.str(name)), 10)
+		b = s.ref(b, name)
 	}
 	for _, n := range [...]int{f.Line, f.Column, f.EndLine, int(f.Quality), int(f.Impact), int(f.Severity), baselineCodes[f.Baseline]} {
 		b = append(b, ',')
 		b = strconv.AppendInt(b, int64(n), 10)
 	}
 	b = append(b, ',')
-	if i, ok := s.message(f.Message); ok {
-		b = strconv.AppendInt(b, int64(i), 10)
-	} else {
-		b = appendJSONString(b, f.Message)
-	}
+	b = s.ref(b, f.Message)
 	b = append(b, ',')
 	d, err := s.detail(fv)
 	if err != nil {
@@ -211,42 +210,61 @@ func (s *HTMLStream) add(fv *summarize.FindingView) error {
 	return s.err
 }
 
-// str returns the index of a name in the string table.
-func (s *HTMLStream) str(name string) int {
-	if i, ok := s.strs[name]; ok {
-		return i
+// Bounds of the string table: the names and messages of a report repeat
+// (a few thousand files, a rule's few wordings), and the table writes each
+// once; past the bounds (a report of millions of distinct files), a string
+// is written where it is used.
+const (
+	maxStrings     = 1 << 20
+	maxStringBytes = 48 << 20
+)
+
+// ref appends a string as a row holds it: its index in the string table,
+// added within the bounds, else the string itself.
+func (s *HTMLStream) ref(b []byte, str string) []byte {
+	if i, ok := s.index(str); ok {
+		return strconv.AppendInt(b, int64(i), 10)
 	}
-	i := len(s.list)
-	s.strs[name] = i
-	s.list = append(s.list, name)
-	return i
+	return appendJSONString(b, str)
 }
 
-// maxMessageBytes bounds the messages the string table holds: a report's
-// messages repeat (a rule's few wordings), and the table writes each once;
-// past the bound, a message is written in its row.
-const maxMessageBytes = 32 << 20
+// refValue is a string as a detail holds it: nil for "", its index, or the
+// string past the bounds.
+func (s *HTMLStream) refValue(str string) any {
+	if str == "" {
+		return nil
+	}
+	if i, ok := s.index(str); ok {
+		return i
+	}
+	return str
+}
 
-// message returns the index of a message in the string table, adding it
-// within the bound.
-func (s *HTMLStream) message(m string) (int, bool) {
-	if i, ok := s.strs[m]; ok {
+func (s *HTMLStream) index(str string) (int, bool) {
+	if i, ok := s.strs[str]; ok {
 		return i, true
 	}
-	if s.bytes+len(m) > maxMessageBytes {
+	limit := s.opts.MaxStrings
+	if limit <= 0 {
+		limit = maxStrings
+	}
+	if len(s.list) >= limit || s.bytes+len(str) > maxStringBytes {
 		return 0, false
 	}
-	s.bytes += len(m)
-	return s.str(m), true
+	i := len(s.list)
+	s.strs[str] = i
+	s.list = append(s.list, str)
+	s.bytes += len(str)
+	return i, true
 }
 
 // htmlDetail is what the page shows of a finding when it is opened,
 // beyond its row.
 type htmlDetail struct {
 	Context     [][2]any     `json:"c,omitempty"`
-	ContextNote int          `json:"cn,omitempty"` // the string table's
-	ToolCat     int          `json:"tc,omitempty"`
-	HelpURI     int          `json:"h,omitempty"`
+	ContextNote any          `json:"cn,omitempty"` // refValue's
+	ToolCat     any          `json:"tc,omitempty"`
+	HelpURI     any          `json:"h,omitempty"`
 	CWE         []int        `json:"cwe,omitempty"`
 	Fix         string       `json:"fx,omitempty"`
 	FixText     string       `json:"fd,omitempty"`
@@ -290,12 +308,12 @@ func (s *HTMLStream) detail(fv *summarize.FindingView) ([]byte, error) {
 		d.Context = append(d.Context, [2]any{c.Line, c.Text})
 	}
 	if note := fv.ContextNote; !(s.src == nil && strings.HasPrefix(note, "no context: ")) { // else the page says the source was not at hand
-		d.ContextNote = s.str(note)
+		d.ContextNote = s.refValue(note)
 	}
 	if f.ToolCategory != "" && f.ToolCategory != f.Category {
-		d.ToolCat = s.str(f.ToolCategory)
+		d.ToolCat = s.refValue(f.ToolCategory)
 	}
-	d.HelpURI = s.str(f.HelpURI)
+	d.HelpURI = s.refValue(f.HelpURI)
 	d.CWE = f.CWE
 	for _, a := range fv.AlsoReportedBy {
 		d.Also = append(d.Also, [3]string{a.Tool, a.Rule, a.ID})
@@ -343,7 +361,7 @@ func (s *HTMLStream) detail(fv *summarize.FindingView) ([]byte, error) {
 }
 
 func (d *htmlDetail) isZero() bool {
-	return d.Context == nil && d.ContextNote == 0 && d.ToolCat == 0 && d.HelpURI == 0 && d.CWE == nil &&
+	return d.Context == nil && d.ContextNote == nil && d.ToolCat == nil && d.HelpURI == nil && d.CWE == nil &&
 		d.Fix == "" && d.FixText == "" && d.FixNotes == nil && d.Flows == nil && d.Related == nil &&
 		d.Locations == nil && d.Logical == nil && d.Also == nil && d.Suppressed == nil && d.Counts == nil
 }

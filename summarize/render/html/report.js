@@ -185,6 +185,24 @@
 
   meta.rules.forEach(function (r) { rules[r[0] + '\n' + r[1]] = r; });
 
+  // interned puts the names a row holds as strings into the string table,
+  // so that filters compare indexes.
+  function interned() {
+    var at = null;
+    var cols = [R.tool, R.rule, R.ruleName, R.cat, R.path];
+    for (var i = 0; i < rows.length; i++) {
+      var r = rows[i];
+      for (var c = 0; c < cols.length; c++) {
+        var v = r[cols[c]];
+        if (typeof v !== 'string') continue;
+        if (!at) { at = new Map(); S.forEach(function (x, k) { at.set(x, k); }); }
+        var k = at.get(v);
+        if (k === undefined) { k = S.length; S.push(v); at.set(v, k); }
+        r[cols[c]] = k;
+      }
+    }
+  }
+
   function decodeBase64(s) {
     if (Uint8Array.fromBase64) return Uint8Array.fromBase64(s);
     var bin = atob(s), out = new Uint8Array(bin.length);
@@ -395,8 +413,10 @@
     if (line > 0 && col > 0) s += ':' + col;
     return s;
   }
-  // message is a row's message: in the string table when it repeats.
-  function message(r) { return typeof r[R.msg] === 'number' ? S[r[R.msg]] : r[R.msg]; }
+  // str is a string of the data: an index into the string table, or the
+  // string itself (past the table's bounds).
+  function str(x) { return typeof x === 'number' ? S[x] : x; }
+  function message(r) { return str(r[R.msg]); }
   function ruleLabel(r) {
     var id = S[r[R.rule]], name = S[r[R.ruleName]];
     if (name && id.split('.').length > 2) return name;
@@ -460,7 +480,7 @@
     fact('Rule', S[r[R.rule]] + (S[r[R.ruleName]] && S[r[R.ruleName]] !== S[r[R.rule]] ? ' (' + S[r[R.ruleName]] + ')' : ''));
     fact('Importance', [sc.quality[r[R.q]], sc.impact[r[R.imp]]].filter(Boolean).join(', '));
     fact('Severity', sc.severity[r[R.sev]]);
-    fact('Category', S[r[R.cat]] + (det.tc ? ' (' + S[det.tc] + ')' : ''));
+    fact('Category', S[r[R.cat]] + (det.tc ? ' (' + str(det.tc) + ')' : ''));
     fact('Place', place(S[r[R.path]], r[R.line], r[R.col]) + (r[R.endLine] > r[R.line] ? '–' + r[R.endLine] : ''));
     if (r[R.base]) fact('Baseline', BASE[r[R.base]]);
     if (det.cwe) fact('CWE', det.cwe.map(function (c) { return 'CWE-' + c; }).join(', '));
@@ -481,10 +501,10 @@
       });
       code.appendChild(pre);
     }
-    code.appendChild(el('p', 'muted', det.cn ? S[det.cn] : det.c && det.c.length ? '' : 'The source was not at hand when the report was made.'));
+    code.appendChild(el('p', 'muted', det.cn ? str(det.cn) : det.c && det.c.length ? '' : 'The source was not at hand when the report was made.'));
 
     var rule = rules[S[r[R.tool]] + '\n' + S[r[R.rule]]];
-    var help = (det.h && S[det.h]) || (rule && rule[5]);
+    var help = (det.h && str(det.h)) || (rule && rule[5]);
     if (rule || help) {
       var rs = section(b, 'Rule');
       if (rule) {
@@ -574,6 +594,7 @@
     lap('parsed');
     S = data.s;
     rows = data.r;
+    interned();
     state.rows = rows.length;
     sortRows();
     lap('sorted');
