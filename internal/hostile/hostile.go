@@ -392,6 +392,7 @@ func Cases() []Case {
 		configCases,
 		memoryCases,
 		groupsCases,
+		htmlCases,
 	} {
 		cases = append(cases, more()...)
 	}

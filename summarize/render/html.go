@@ -64,7 +64,7 @@ type HTML struct {
 	// Source gives the code around each finding and the lines its fix
 	// changes; nil: none (the report's snippet, when it has one).
 	Source summarize.Source
-	// MaxStrings bounds the strings of the page's table (0: 1<<20); past
+	// MaxStrings bounds the strings of the page's table (0: 1<<18); past
 	// it, a row holds its strings itself.
 	MaxStrings int
 }
@@ -81,6 +81,10 @@ func (h HTML) Render(w io.Writer, v *summarize.View) error {
 	}
 	return st.Write(w, v)
 }
+
+// ShowsFingerprints says that the page shows no finding's fingerprint: a
+// reader without a baseline need not make them.
+func (HTML) ShowsFingerprints() bool { return false }
 
 // NewStream implements [Streamer].
 func (h HTML) NewStream() Stream { return h.newStream() }
@@ -119,7 +123,7 @@ type knownMissing struct {
 }
 
 // maxMissing bounds the files knownMissing remembers.
-const maxMissing = 1 << 16
+const maxMissing = 1 << 14
 
 func (k *knownMissing) Lines(p string, from, to int) ([]string, error) {
 	if err, ok := k.missing[p]; ok {
@@ -215,8 +219,8 @@ func (s *HTMLStream) add(fv *summarize.FindingView) error {
 // once; past the bounds (a report of millions of distinct files), a string
 // is written where it is used.
 const (
-	maxStrings     = 1 << 20
-	maxStringBytes = 48 << 20
+	maxStrings     = 1 << 18
+	maxStringBytes = 16 << 20
 )
 
 // ref appends a string as a row holds it: its index in the string table,
@@ -425,7 +429,7 @@ type htmlMeta struct {
 	Version  string             `json:"version,omitempty"`
 	Summary  *summarize.Summary `json:"summary"`
 	Inputs   []htmlInput        `json:"inputs"`
-	Findings int                `json:"findings"`
+	Rows     int                `json:"rows"`
 	Page     *summarize.Page    `json:"page,omitempty"`
 	Rules    []htmlRule         `json:"rules"`
 	Tools    map[string]string  `json:"tools,omitempty"`
@@ -474,7 +478,7 @@ func (s *HTMLStream) Write(w io.Writer, v *summarize.View) error {
 	if s.err != nil {
 		return s.err
 	}
-	meta := htmlMeta{Version: s.opts.Version, Summary: &v.Summary, Findings: s.n, Page: v.Page, Scales: scaleNames()}
+	meta := htmlMeta{Version: s.opts.Version, Summary: &v.Summary, Rows: s.n, Page: v.Page, Scales: scaleNames()}
 	meta.Inputs = make([]htmlInput, len(v.Inputs))
 	for i, in := range v.Inputs {
 		meta.Inputs[i] = htmlInput{Path: in.Path, Format: string(in.Format), Tool: in.Tool, Findings: in.Findings, Error: in.Error, Warnings: in.Warnings}
@@ -508,19 +512,24 @@ func (s *HTMLStream) Write(w io.Writer, v *summarize.View) error {
 	bw.WriteString("</script>\n")
 	// The data: {"s": the string table, "r": the rows}, as it is or
 	// deflated.
-	strs, err := json.Marshal(s.list)
-	if err != nil {
-		return err
-	}
 	var rows int64
 	if s.spill != nil {
 		rows = s.spill.size
 	}
-	size := int64(len(strs)) + rows + 16
+	size := int64(s.bytes) + 3*int64(len(s.list)) + rows + 16 // about: the strings escaped, quoted and separated
 	writeData := func(w io.Writer) error {
-		io.WriteString(w, `{"s":`)
-		w.Write(strs)
-		io.WriteString(w, ",\n\"r\":[\n")
+		io.WriteString(w, `{"s":[`)
+		var b []byte
+		for i, str := range s.list {
+			b = b[:0]
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if _, err := w.Write(appendJSONString(b, str)); err != nil {
+				return err
+			}
+		}
+		io.WriteString(w, "],\n\"r\":[\n")
 		if s.spill != nil {
 			if err := s.spill.copyTo(w, false, 0); err != nil {
 				return err

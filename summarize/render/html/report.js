@@ -587,7 +587,7 @@
   byId('footer').textContent = 'Made by recap' + (meta.version ? ' ' + meta.version : '') + '. This page makes no request; it holds its data.';
   byId('more').addEventListener('click', more);
   state.painted = performance.now();
-  byId('status').textContent = 'Reading ' + plural(meta.findings, 'problem', 'problems') + '…';
+  byId('status').textContent = 'Reading ' + plural(meta.rows, 'problem', 'problems') + '…';
   var timings = state.timings = {};
   function lap(name) { timings[name] = Math.round(performance.now()); }
   loadRows().then(function (data) {

@@ -162,9 +162,10 @@ func newReport(streams *IO, o *reportOptions, args []string, page bool) (*report
 	}
 	st, streamer := r.(render.Streamer)
 	sel, selects := r.(render.Selector)
-	if !page && !streamer && !selects && q.Baseline == nil {
-		// Counts alone: no finding is shown or compared, so none needs
-		// its fingerprint.
+	shown, ok := r.(interface{ ShowsFingerprints() bool })
+	if !page && !streamer && !selects && q.Baseline == nil || ok && !shown.ShowsFingerprints() && q.Baseline == nil {
+		// Counts alone, or findings shown without their fingerprints:
+		// none is compared, so none needs its fingerprint.
 		readOpts.NoFingerprints = true
 		q.Reports = pipeline.Files{Paths: args, Options: readOpts}
 	}
