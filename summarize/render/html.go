@@ -426,14 +426,14 @@ func appendJSONString(b []byte, s string) []byte {
 // summary and inputs, the string table, the rules' texts, the names of
 // the scales.
 type htmlMeta struct {
-	Version  string             `json:"version,omitempty"`
-	Summary  *summarize.Summary `json:"summary"`
-	Inputs   []htmlInput        `json:"inputs"`
-	Rows     int                `json:"rows"`
-	Page     *summarize.Page    `json:"page,omitempty"`
-	Rules    []htmlRule         `json:"rules"`
-	Tools    map[string]string  `json:"tools,omitempty"`
-	Scales   htmlScales         `json:"scales"`
+	Version string             `json:"version,omitempty"`
+	Summary *summarize.Summary `json:"summary"`
+	Inputs  []htmlInput        `json:"inputs"`
+	Rows    int                `json:"rows"`
+	Page    *summarize.Page    `json:"page,omitempty"`
+	Rules   []htmlRule         `json:"rules"`
+	Tools   map[string]string  `json:"tools,omitempty"`
+	Scales  htmlScales         `json:"scales"`
 }
 
 type htmlInput struct {
