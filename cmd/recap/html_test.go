@@ -415,7 +415,7 @@ func compressedPage(t *testing.T, page string) string {
 	zw.Close()
 	var out bytes.Buffer
 	out.Write(data[:m[0]])
-	fmt.Fprintf(&out, `<script type="application/octet-stream" id="recap-findings-deflate" data-bytes="%d">%s</script>`, m[3]-m[2], base64.StdEncoding.EncodeToString(z.Bytes()))
+	fmt.Fprintf(&out, `<script type="application/octet-stream" id="recap-findings-deflate" data-bytes="%d">%s</script>`, m[3]-m[2], wrapLines(base64.StdEncoding.EncodeToString(z.Bytes()), 76))
 	out.Write(data[m[1]:])
 	name := strings.TrimSuffix(page, ".html") + "-deflated.html"
 	if err := os.WriteFile(name, out.Bytes(), 0o644); err != nil {
@@ -453,6 +453,18 @@ func boundedPage(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return page
+}
+
+// wrapLines breaks s into lines of n characters, as recap writes the
+// page's base64.
+func wrapLines(s string, n int) string {
+	var b strings.Builder
+	for len(s) > n {
+		b.WriteString(s[:n] + "\n")
+		s = s[n:]
+	}
+	b.WriteString(s)
+	return b.String()
 }
 
 // lead is a problem that other tools report too, as recap's JSON view has

@@ -64,7 +64,7 @@ type HTML struct {
 	// Source gives the code around each finding and the lines its fix
 	// changes; nil: none (the report's snippet, when it has one).
 	Source summarize.Source
-	// MaxStrings bounds the strings of the page's table (0: 1<<18); past
+	// MaxStrings bounds the strings of the page's table (0: 1<<17); past
 	// it, a row holds its strings itself.
 	MaxStrings int
 }
@@ -219,7 +219,7 @@ func (s *HTMLStream) add(fv *summarize.FindingView) error {
 // once; past the bounds (a report of millions of distinct files), a string
 // is written where it is used.
 const (
-	maxStrings     = 1 << 18
+	maxStrings     = 1 << 17
 	maxStringBytes = 16 << 20
 )
 
@@ -523,7 +523,7 @@ func (s *HTMLStream) Write(w io.Writer, v *summarize.View) error {
 		for i, str := range s.list {
 			b = b[:0]
 			if i > 0 {
-				b = append(b, ',')
+				b = append(b, ",\n"...) // short lines: a guard of workflow commands holds a line
 			}
 			if _, err := w.Write(appendJSONString(b, str)); err != nil {
 				return err
@@ -550,7 +550,7 @@ func (s *HTMLStream) Write(w io.Writer, v *summarize.View) error {
 		bw.WriteString("</script>\n")
 	} else {
 		fmt.Fprintf(bw, `<script type="application/octet-stream" id="recap-findings-deflate" data-bytes="%d">`, size)
-		enc := base64.NewEncoder(base64.StdEncoding, bw)
+		enc := base64.NewEncoder(base64.StdEncoding, &lineWrap{w: bw, width: 16 << 10})
 		zw, err := flate.NewWriter(enc, flate.BestSpeed)
 		if err != nil {
 			return err
@@ -570,6 +570,35 @@ func (s *HTMLStream) Write(w io.Writer, v *summarize.View) error {
 	bw.WriteString(htmlScript)
 	bw.WriteString("</script>\n</body>\n</html>\n")
 	return bw.Flush()
+}
+
+// lineWrap breaks what it writes into lines of width bytes (base64, which
+// browsers read across line breaks), so that no line of the page is long:
+// a guard of workflow commands on standard output holds a line whole.
+type lineWrap struct {
+	w     io.Writer
+	width int
+	col   int
+}
+
+func (l *lineWrap) Write(p []byte) (int, error) {
+	n := 0
+	for len(p) > 0 {
+		k := min(len(p), l.width-l.col)
+		if _, err := l.w.Write(p[:k]); err != nil {
+			return n, err
+		}
+		n += k
+		p = p[k:]
+		l.col += k
+		if l.col == l.width {
+			if _, err := l.w.Write([]byte{'\n'}); err != nil {
+				return n, err
+			}
+			l.col = 0
+		}
+	}
+	return n, nil
 }
 
 // Close removes the spill's temporary file.

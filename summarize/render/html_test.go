@@ -2,7 +2,11 @@ package render
 
 import (
 	"bytes"
+	"compress/flate"
+	"encoding/base64"
 	"encoding/json"
+	"fmt"
+	"io"
 	"regexp"
 	"strings"
 	"testing"
@@ -85,6 +89,67 @@ func TestHTMLHostilePage(t *testing.T) {
 		}
 		if !strings.Contains(page, cspHash(htmlScript)) || !strings.Contains(page, "default-src 'none'") {
 			t.Errorf("the page's CSP does not name its script")
+		}
+	}
+}
+
+// TestHTMLShortLines: no line of a page is long, its deflated data
+// included (a guard of workflow commands holds a line whole), and the
+// data reads back.
+func TestHTMLShortLines(t *testing.T) {
+	st := HTML{CompressOver: -1}.NewStream()
+	defer st.Close()
+	var fs []reports.Finding
+	for i := range 20000 {
+		f := reports.Finding{ID: fmt.Sprintf("x-%d", i), Tool: "T", Rule: "R", Path: fmt.Sprintf("src/f%d.java", i), Line: i + 1,
+			Message: fmt.Sprintf("message %d %x", i, i*7919), Severity: reports.SeverityWarning}
+		fs = append(fs, f)
+		if err := st.Add(&f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := summarize.NewCollector()
+	var buf bytes.Buffer
+	if err := st.Write(&buf, c.View(nil)); err != nil {
+		t.Fatal(err)
+	}
+	for i, line := range strings.Split(buf.String(), "\n") {
+		if len(line) > 20<<10 {
+			t.Fatalf("line %d is %d bytes long", i+1, len(line))
+		}
+	}
+	m := regexp.MustCompile(`(?s)id="recap-findings-deflate"[^>]*>(.*?)</script>`).FindStringSubmatch(buf.String())
+	if m == nil {
+		t.Fatal("no deflated data")
+	}
+	z, err := base64.StdEncoding.DecodeString(strings.ReplaceAll(m[1], "\n", ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := io.ReadAll(flate.NewReader(bytes.NewReader(z)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var data struct {
+		S []string
+		R [][]any
+	}
+	if err := json.Unmarshal(raw, &data); err != nil {
+		t.Fatal(err)
+	}
+	if len(data.R) != len(fs) {
+		t.Fatalf("%d rows, want %d", len(data.R), len(fs))
+	}
+	for _, i := range []int{0, 12345, len(fs) - 1} {
+		r := data.R[i]
+		str := func(v any) string {
+			if n, ok := v.(float64); ok {
+				return data.S[int(n)]
+			}
+			return v.(string)
+		}
+		if r[0] != fs[i].ID || str(r[5]) != fs[i].Path || str(r[13]) != fs[i].Message {
+			t.Errorf("row %d reads back as %v", i, r)
 		}
 	}
 }
