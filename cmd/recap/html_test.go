@@ -68,6 +68,82 @@ func TestHTMLOutput(t *testing.T) {
 	}
 }
 
+// historyDir writes recap's JSON summaries of two earlier runs of the
+// sample, PMD's alone then PMD's and Checkstyle's, into a directory.
+func historyDir(t *testing.T) string {
+	t.Helper()
+	root := reportstest.RepoRoot(t)
+	dir := t.TempDir()
+	for name, reports := range map[string][]string{
+		"run-1.json": {"testdata/reports/pmd.sarif"},
+		"run-2.json": {"testdata/reports/pmd.sarif", "testdata/reports/checkstyle.xml"},
+	} {
+		out, stderr, code := recap(t, root, nil, append([]string{"summary", "--format", "json", "--repo", "testdata/sample"}, reports...)...)
+		if code != 0 {
+			t.Fatalf("recap summary: exit %d: %s", code, stderr)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(out), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// TestHTMLHistory: --history reads recap's JSON summaries of earlier runs,
+// oldest first, into the page's trend: each run's problems, and its
+// problems by impact (its findings' less the duplicates'); a file that is
+// no summary, and --history with another format, are usage errors.
+func TestHTMLHistory(t *testing.T) {
+	root := reportstest.RepoRoot(t)
+	dir := historyDir(t)
+	page := htmlPage(t, "summary", "--history", dir, "--repo", "testdata/sample", "testdata/reports")
+	b, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`<script type="application/json" id="recap-meta">(.*?)</script>`).FindSubmatch(b)
+	var meta struct {
+		History []struct {
+			Label    string
+			Problems int
+			ByImpact map[string]int
+		}
+	}
+	if m == nil || json.Unmarshal(m[1], &meta) != nil {
+		t.Fatal("no data in the page")
+	}
+	pmd := summaryJSON(t, "--repo", "testdata/sample", "testdata/reports/pmd.sarif")
+	two := summaryJSON(t, "--repo", "testdata/sample", "testdata/reports/pmd.sarif", "testdata/reports/checkstyle.xml")
+	if len(meta.History) != 2 || meta.History[0].Label != "run-1" || meta.History[0].Problems != pmd.Summary.Problems ||
+		meta.History[1].Label != "run-2" || meta.History[1].Problems != two.Summary.Problems {
+		t.Errorf("history %+v, want run-1 with %d problems, run-2 with %d", meta.History, pmd.Summary.Problems, two.Summary.Problems)
+	}
+	for _, h := range meta.History {
+		n := 0
+		for _, c := range h.ByImpact {
+			n += c
+		}
+		if n != h.Problems {
+			t.Errorf("%s: %d problems by impact, %d in all", h.Label, n, h.Problems)
+		}
+	}
+	notSummary := filepath.Join(t.TempDir(), "x.json")
+	os.WriteFile(notSummary, []byte(`{"runs": []}`), 0o644)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"summary", "--format", "json", "--history", dir, "testdata/reports"}, "--history applies to --format html"},
+		{[]string{"summary", "--format", "html", "--history", notSummary, "testdata/reports"}, "--history " + notSummary + ": not recap's JSON summary"},
+		{[]string{"summary", "--format", "html", "--history", filepath.Join(dir, "nope.json"), "testdata/reports"}, "--history " + filepath.Join(dir, "nope.json") + ": "},
+	} {
+		_, stderr, code := recap(t, root, nil, tc.args...)
+		if code != 2 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("recap %v: exit %d, stderr %q; want 2 and %q", tc.args, code, stderr, tc.want)
+		}
+	}
+}
+
 // chromium finds Debian's chromium, or skips.
 func chromium(t testing.TB) string {
 	t.Helper()
@@ -280,14 +356,15 @@ func TestHTMLInBrowser(t *testing.T) {
 	sample := []string{"--repo", "testdata/sample", "testdata/reports"}
 	want := summaryJSON(t, sample...)
 	problems := findingsJSON(t, sample...)
+	runs := historyDir(t)
 	for _, tc := range []struct {
 		name  string
 		args  []string
 		dark  bool
 		shots string // the screenshot under docs/, "" for none
 	}{
-		{"light", append([]string{"summary"}, sample...), false, "html-report.png"},
-		{"dark", append([]string{"summary"}, sample...), true, "html-report-dark.png"},
+		{"light", append([]string{"summary", "--history", runs}, sample...), false, "html-report.png"},
+		{"dark", append([]string{"summary", "--history", runs}, sample...), true, "html-report-dark.png"},
 		// The data deflated in the page, inflated by the browser.
 		{"compressed", append([]string{"findings"}, sample...), false, ""},
 		// A string table cut short: the rows hold their strings.
@@ -317,6 +394,9 @@ func TestHTMLInBrowser(t *testing.T) {
 				if !contains(got.Charts, c) {
 					t.Errorf("no chart %q in %v", c, got.Charts)
 				}
+			}
+			if trend := contains(got.Charts, "Problems by run"); trend != (tc.name == "light" || tc.name == "dark") {
+				t.Errorf("charts %v: a trend %v, want it with --history", got.Charts, trend)
 			}
 			// Filters: the tool, then the rule, then the path, then search.
 			// The problems SpotBugs leads (a problem shows once, by its

@@ -64,6 +64,9 @@ type HTML struct {
 	// Source gives the code around each finding and the lines its fix
 	// changes; nil: none (the report's snippet, when it has one).
 	Source summarize.Source
+	// History is the earlier runs the page draws the trend of, oldest
+	// first (recap's JSON summaries, --history); the view is the last.
+	History []HistoryRun
 	// MaxStrings bounds the strings of the page's table (0: 1<<17); past
 	// it, a row holds its strings itself.
 	MaxStrings int
@@ -85,6 +88,15 @@ func (h HTML) Render(w io.Writer, v *summarize.View) error {
 // ShowsFingerprints says that the page shows no finding's fingerprint: a
 // reader without a baseline need not make them.
 func (HTML) ShowsFingerprints() bool { return false }
+
+// HistoryRun is an earlier run of a trend: its name (its summary's file
+// name), its counts, and its problems by impact ("high": 3).
+type HistoryRun struct {
+	Label    string         `json:"label"`
+	Problems int            `json:"problems"`
+	Findings int            `json:"findings"`
+	ByImpact map[string]int `json:"byImpact"`
+}
 
 // NewStream implements [Streamer].
 func (h HTML) NewStream() Stream { return h.newStream() }
@@ -433,6 +445,7 @@ type htmlMeta struct {
 	Page    *summarize.Page    `json:"page,omitempty"`
 	Rules   []htmlRule         `json:"rules"`
 	Tools   map[string]string  `json:"tools,omitempty"`
+	History []HistoryRun       `json:"history,omitempty"`
 	Scales  htmlScales         `json:"scales"`
 }
 
@@ -478,7 +491,7 @@ func (s *HTMLStream) Write(w io.Writer, v *summarize.View) error {
 	if s.err != nil {
 		return s.err
 	}
-	meta := htmlMeta{Version: s.opts.Version, Summary: &v.Summary, Rows: s.n, Page: v.Page, Scales: scaleNames()}
+	meta := htmlMeta{Version: s.opts.Version, Summary: &v.Summary, Rows: s.n, Page: v.Page, Scales: scaleNames(), History: s.opts.History}
 	meta.Inputs = make([]htmlInput, len(v.Inputs))
 	for i, in := range v.Inputs {
 		meta.Inputs[i] = htmlInput{Path: in.Path, Format: string(in.Format), Tool: in.Tool, Findings: in.Findings, Error: in.Error, Warnings: in.Warnings}

@@ -170,8 +170,56 @@
     });
   }
 
+  // trend draws the problems of the earlier runs and this one, stacked by
+  // impact.
+  function trend() {
+    var runs = (meta.history || []).slice();
+    if (!runs.length) return;
+    var imps = ['blocker', 'high', 'medium', 'low', 'info'];
+    var now = {}, dup = (sum.duplicates && sum.duplicates.byImpact) || {};
+    imps.forEach(function (i) { now[i] = ((sum.byImpact || {})[i] || 0) - (dup[i] || 0); });
+    runs.push({ label: 'this run', problems: sum.problems, findings: sum.total, byImpact: now });
+    var desc = runs.map(function (r) { return vis(r.label) + ' ' + num(r.problems); }).join(', ');
+    var f = figure('Problems by run', desc);
+    var max = 1;
+    runs.forEach(function (r) {
+      var t = 0;
+      imps.forEach(function (i) { t += (r.byImpact || {})[i] || 0; });
+      r.total = t;
+      max = Math.max(max, t);
+    });
+    var barW = 26, gap = 10, top = 18, h = 150, labelH = 64, left = 48;
+    var w = left + runs.length * (barW + gap) + 20;
+    f.svg.setAttribute('viewBox', '0 0 ' + w + ' ' + (top + h + labelH));
+    f.svg.setAttribute('width', w);
+    f.svg.setAttribute('height', top + h + labelH);
+    runs.forEach(function (r, k) {
+      var x = left + k * (barW + gap), y = top + h;
+      imps.slice().reverse().forEach(function (i) {
+        var n = (r.byImpact || {})[i] || 0;
+        if (!n) return;
+        var bh = Math.max(1, Math.round(h * n / max));
+        y -= bh;
+        var rect = svg('rect', { x: x, y: y, width: barW, height: bh, 'class': 'cell imp-' + i + ' level-5' });
+        var tt = svg('title', {});
+        tt.textContent = vis(r.label) + ': ' + num(n) + ' ' + i;
+        rect.appendChild(tt);
+        f.svg.appendChild(rect);
+      });
+      var c = svg('text', { x: x + barW / 2, y: y - 4, 'text-anchor': 'middle', 'class': 'value' });
+      c.textContent = num(r.problems);
+      f.svg.appendChild(c);
+      var label = vis(r.label);
+      if (label.length > 12) label = '…' + label.slice(label.length - 11);
+      var l = svg('text', { x: x + barW / 2, y: top + h + 10, 'text-anchor': 'end', 'class': 'label', transform: 'rotate(-45 ' + (x + barW / 2) + ' ' + (top + h + 10) + ')' });
+      l.textContent = label;
+      f.svg.appendChild(l);
+    });
+  }
+
   function charts() {
     qualityImpact();
+    trend();
     var tools = Object.keys(sum.byTool || {}).sort(function (a, b) { return sum.byTool[b] - sum.byTool[a] || (a < b ? -1 : 1); });
     bars('Findings by tool', tools.map(function (t) { return { label: t, count: sum.byTool[t] }; }));
     bars('Top rules', (sum.topRules || []).slice(0, 10).map(function (r) { return { label: r.tool + ' ' + r.name, count: r.count }; }));

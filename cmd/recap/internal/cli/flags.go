@@ -23,6 +23,7 @@ type commonFlags struct {
 	config      string
 	noGroup     bool
 	output      string
+	history     []string
 }
 
 func (c *commonFlags) register(cmd *cobra.Command) {
@@ -34,6 +35,7 @@ func (c *commonFlags) register(cmd *cobra.Command) {
 	f.IntVar(&c.maxResults, "max-results", render.MaxRunResults, "sarif: the most results of each run, the most important first, the others counted in the run's properties (GitHub's code scanning takes 25000); 0 keeps all")
 	c.registerConfig(cmd)
 	f.StringVar(&c.output, "output", "", "write the output to this file instead of standard output (html: the page to open; the file is made or replaced)")
+	f.StringArrayVar(&c.history, "history", nil, "html: recap's JSON summaries of earlier runs (recap summary --format json; files, or directories of .json files in name order), oldest first: the page draws the problems by impact of each run and this one (repeatable)")
 	f.StringVar(&c.unlocated, "unlocated", "keep", "sarif: keep the findings without a file, with the place their tool gave (keep), or leave them out and count them (drop: GitHub's code scanning refuses an upload that has one)")
 }
 
@@ -68,7 +70,13 @@ func (c *commonFlags) resolve() (render.Format, parsers.Format, string, error) {
 		out.View = render.SARIF{MaxResults: c.maxResults, Version: version(), DropUnlocated: c.unlocated == "drop"}
 	}
 	if _, ok := out.View.(render.HTML); ok {
-		out.View = render.HTML{Version: version()}
+		runs, err := history(c.history)
+		if err != nil {
+			return out, "", "", err
+		}
+		out.View = render.HTML{Version: version(), History: runs}
+	} else if len(c.history) > 0 {
+		return out, "", "", usageError("--history applies to --format html")
 	}
 	var in parsers.Format
 	if c.inputFormat != "" {
