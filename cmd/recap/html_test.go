@@ -710,3 +710,38 @@ func TestHTMLHostileInBrowser(t *testing.T) {
 	}
 	b.quiet(t, page)
 }
+
+// TestActionHTML: the action's html input writes the page with the
+// script's run step and names it, absolute, in the step's html output
+// (which the upload step reads); its html-link step links the uploaded
+// artifact from the job summary.
+func TestActionHTML(t *testing.T) {
+	root := reportstest.RepoRoot(t)
+	script := filepath.Join(root, "action", "run.sh")
+	dir := t.TempDir()
+	output, summary := filepath.Join(dir, "output"), filepath.Join(dir, "summary.md")
+	cmd := exec.Command("bash", script, "run")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "RECAP_BIN="+bin, "GITHUB_EVENT_PATH=", "GITHUB_OUTPUT="+output, "GITHUB_STEP_SUMMARY=",
+		"INPUT_REPORTS="+filepath.Join(root, "testdata", "reports")+"\n", "INPUT_BASE=", "INPUT_FILTER_MODE=added", "INPUT_FAIL_ON=",
+		"INPUT_MAX_NEW=", "INPUT_BASELINE=", "INPUT_SUMMARY=false", "INPUT_ANNOTATIONS=false", "INPUT_REVIEW=false", "INPUT_CHECKS=false",
+		"INPUT_SARIF=", "INPUT_HTML=recap.html")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("run.sh run: %v\n%s", err, out)
+	}
+	page := filepath.Join(dir, "recap.html")
+	if got, _ := os.ReadFile(output); string(got) != "html="+page+"\n" {
+		t.Errorf("GITHUB_OUTPUT: %q, want html=%s", got, page)
+	}
+	if b, err := os.ReadFile(page); err != nil || !strings.Contains(string(b), `id="recap-meta"`) {
+		t.Errorf("%s: %v", page, err)
+	}
+	cmd = exec.Command("bash", script, "html-link")
+	cmd.Env = append(os.Environ(), "GITHUB_STEP_SUMMARY="+summary, "RECAP_HTML_URL=https://github.com/acme/shop/actions/runs/1/artifacts/2")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("run.sh html-link: %v\n%s", err, out)
+	}
+	if b, _ := os.ReadFile(summary); !strings.Contains(string(b), "[The HTML report](https://github.com/acme/shop/actions/runs/1/artifacts/2)") {
+		t.Errorf("job summary: %q", b)
+	}
+}
