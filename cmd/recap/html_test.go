@@ -745,3 +745,63 @@ func TestActionHTML(t *testing.T) {
 		t.Errorf("job summary: %q", b)
 	}
 }
+
+// TestHTMLBaselineInBrowser: against a baseline, the page's headline has
+// the new, unchanged and fixed counts of recap's JSON summary, and its
+// baseline filter keeps the new problems recap's JSON view marks new.
+func TestHTMLBaselineInBrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the browser tests are slow")
+	}
+	args := []string{"--baseline", "testdata/reports/pmd.sarif", "--repo", "testdata/sample", "testdata/reports"}
+	out, stderr, code := recap(t, reportstest.RepoRoot(t), nil, append([]string{"summary", "--format", "json"}, args...)...)
+	if code != 0 {
+		t.Fatalf("recap summary: exit %d: %s", code, stderr)
+	}
+	var s struct {
+		Summary struct {
+			Baseline struct{ New, Unchanged, Fixed int }
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &s); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, code = recap(t, reportstest.RepoRoot(t), nil, append([]string{"findings", "--format", "json", "--limit", "200", "--max-tokens", "25000"}, args...)...)
+	if code != 0 {
+		t.Fatalf("recap findings: exit %d: %s", code, stderr)
+	}
+	var v struct {
+		Findings []struct{ Baseline string }
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatal(err)
+	}
+	newProblems := 0
+	for _, f := range v.Findings {
+		if f.Baseline == "new" {
+			newProblems++
+		}
+	}
+	page := htmlPage(t, append([]string{"summary"}, args...)...)
+	b := newBrowser(t, false)
+	b.open(t, page)
+	var got struct{ New, Unchanged, Fixed int }
+	b.eval(t, `(() => {
+  const n = id => +document.getElementById('count-' + id).dataset.count;
+  return {new: n('new'), unchanged: n('unchanged'), fixed: n('fixed')};
+})()`, &got)
+	if got != s.Summary.Baseline {
+		t.Errorf("page's baseline counts %+v, want %+v", got, s.Summary.Baseline)
+	}
+	var rows []string
+	b.eval(t, setFilter+`('filter-baseline', 'new')`, &rows)
+	if newProblems == 0 || len(rows) != newProblems {
+		t.Errorf("baseline new: %d rows, want %d", len(rows), newProblems)
+	}
+	for _, r := range rows {
+		if !strings.Contains(r, "new") {
+			t.Errorf("a row of the new problems is not marked new: %q", r)
+		}
+	}
+	b.quiet(t, page)
+}
