@@ -805,3 +805,68 @@ func TestHTMLBaselineInBrowser(t *testing.T) {
 	}
 	b.quiet(t, page)
 }
+
+// TestHTMLFixAndFlowInBrowser: a problem opened shows its fix as a diff
+// (Semgrep's autofix) and its flow's steps (Semgrep's dataflow), as the
+// corpus's reports give them and recap's JSON view counts them.
+func TestHTMLFixAndFlowInBrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the browser tests are slow")
+	}
+	corpus := reportstest.SharedDir(t, "corpus")
+	for _, tc := range []struct {
+		report, section string
+	}{
+		{"semgrep-autofix-fixes.sarif", "Fix"},
+		{"semgrep-dataflow-codeflows.sarif", "Flow"},
+	} {
+		t.Run(tc.section, func(t *testing.T) {
+			report := filepath.Join(corpus, "sarif-other", tc.report)
+			out, stderr, code := recap(t, reportstest.RepoRoot(t), nil, "findings", "--format", "json", "--limit", "1", report)
+			if code != 0 {
+				t.Fatalf("recap findings: exit %d: %s", code, stderr)
+			}
+			var v struct {
+				Findings []struct {
+					ID        string
+					FlowSteps int
+					Fixable   bool
+				}
+			}
+			if err := json.Unmarshal([]byte(out), &v); err != nil || len(v.Findings) != 1 {
+				t.Fatalf("recap findings: %v, %s", err, out)
+			}
+			want := v.Findings[0]
+			page := htmlPage(t, "findings", report)
+			b := newBrowser(t, false)
+			b.open(t, page)
+			var lines []string
+			b.eval(t, `(async () => {
+  const li = document.querySelector('#list > li[data-id=`+jsString(want.ID)+`]');
+  if (!li) return [];
+  li.querySelector('summary').click();
+  await new Promise(r => setTimeout(r, 50));
+  const sec = Array.from(li.querySelectorAll('.part')).find(s => s.querySelector('h3').textContent === `+jsString(tc.section)+`);
+  if (!sec) return [];
+  return Array.from(sec.querySelectorAll('pre .line, ol.places > li')).map(e => e.className + '\t' + e.textContent);
+})()`, &lines)
+			switch tc.section {
+			case "Fix":
+				adds := 0
+				for _, l := range lines {
+					if strings.HasPrefix(l, "line add\t+") {
+						adds++
+					}
+				}
+				if !want.Fixable || len(lines) == 0 || !strings.HasSuffix(lines[0], "--- a/targets/autofix/autofix.py") || adds == 0 {
+					t.Errorf("fix of %s: %q", want.ID, lines)
+				}
+			case "Flow":
+				if want.FlowSteps == 0 || len(lines) != want.FlowSteps {
+					t.Errorf("flow of %s: %d steps shown, recap's JSON counts %d: %q", want.ID, len(lines), want.FlowSteps, lines)
+				}
+			}
+			b.quiet(t, page)
+		})
+	}
+}
