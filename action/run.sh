@@ -259,7 +259,21 @@ run() {
 		note $? sarif
 		[ -z "${GITHUB_OUTPUT:-}" ] || echo "sarif=$INPUT_SARIF" >>"$GITHUB_OUTPUT"
 	fi
+	if [ -n "${INPUT_HTML:-}" ]; then
+		# one page to open, uploaded as an artifact by the next step
+		"$bin" summary --format html --output "$INPUT_HTML" ${common[@]+"${common[@]}"} ${baseline[@]+"${baseline[@]}"} "${reports[@]}"
+		local html_code=$? html=$INPUT_HTML
+		note "$html_code" html
+		case $html in /*) ;; *) html=$PWD/$html ;; esac
+		[ "$html_code" = 2 ] || [ -z "${GITHUB_OUTPUT:-}" ] || echo "html=$html" >>"$GITHUB_OUTPUT"
+	fi
 	exit "$worst"
+}
+
+# html_link links the HTML report's artifact from the job summary.
+html_link() {
+	[ -n "${GITHUB_STEP_SUMMARY:-}" ] && [ -n "${RECAP_HTML_URL:-}" ] || return 0
+	printf '\n[The HTML report](%s): download it and open the page in a browser: the charts, and every finding with its code.\n' "$RECAP_HTML_URL" >>"$GITHUB_STEP_SUMMARY"
 }
 
 case "${1:-}" in
@@ -267,8 +281,9 @@ install) install ;;
 key) key ;;
 build) build ;;
 run) run ;;
+html-link) html_link ;;
 *)
-	echo "usage: run.sh install|key|build|run" >&2
+	echo "usage: run.sh install|key|build|run|html-link" >&2
 	exit 2
 	;;
 esac

@@ -370,6 +370,7 @@ func Cases() []Case {
 		configCases,
 		memoryCases,
 		groupsCases,
+		htmlCases,
 	} {
 		cases = append(cases, more()...)
 	}

@@ -16,6 +16,10 @@ import (
 
 var update = flag.Bool("update", false, "rewrite golden files")
 
+// Updating reports whether the tests run with -update: what a test makes
+// beside goldens (screenshots) is made again then.
+func Updating() bool { return *update }
+
 // Golden compares got with the file at path, or rewrites the file under -update.
 func Golden(t testing.TB, path string, got []byte) {
 	t.Helper()

@@ -24,6 +24,8 @@ type commonFlags struct {
 	unlocated   string
 	config      string
 	noGroup     bool
+	output      string
+	history     []string
 	triage      string
 	// triageFile and triageFS are the triage file the query honours and
 	// the files its matcher reads (set by loadTriage), for decisions a
@@ -40,6 +42,8 @@ func (c *commonFlags) register(cmd *cobra.Command) {
 	f.StringVar(&c.inputFormat, "input-format", "", "read every input as this report format ("+parsers.FormatNames()+") instead of detecting it")
 	f.IntVar(&c.maxResults, "max-results", render.MaxRunResults, "sarif: the most results of each run, the most important first, the others counted in the run's properties (GitHub's code scanning takes 25000); 0 keeps all")
 	c.registerConfig(cmd)
+	f.StringVar(&c.output, "output", "", "write the output to this file instead of standard output (html: the page to open; the file is made or replaced)")
+	f.StringArrayVar(&c.history, "history", nil, "html: recap's JSON summaries of earlier runs (recap summary --format json; files, or directories of .json files in name order), oldest first: the page draws the problems by impact of each run and this one (repeatable)")
 	f.StringVar(&c.unlocated, "unlocated", "keep", "sarif: keep the findings without a file, with the place their tool gave (keep), or leave them out and count them (drop: GitHub's code scanning refuses an upload that has one)")
 }
 
@@ -73,6 +77,15 @@ func (c *commonFlags) resolve() (render.Format, parsers.Format, string, error) {
 	}
 	if _, ok := out.View.(render.SARIF); ok {
 		out.View = render.SARIF{MaxResults: c.maxResults, Version: version(), DropUnlocated: c.unlocated == "drop"}
+	}
+	if _, ok := out.View.(render.HTML); ok {
+		runs, err := history(c.history)
+		if err != nil {
+			return out, "", "", err
+		}
+		out.View = render.HTML{Version: version(), History: runs}
+	} else if len(c.history) > 0 {
+		return out, "", "", usageError("--history applies to --format html")
 	}
 	var in parsers.Format
 	if c.inputFormat != "" {

@@ -1,11 +1,15 @@
 package cli
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 
+	"github.com/recap-dev/recap/internal/content"
 	"github.com/recap-dev/recap/internal/english"
 	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/pipeline"
@@ -148,11 +152,24 @@ func newReport(streams *IO, o *reportOptions, args []string, page bool) (*report
 		q.Baseline = pipeline.Files{Paths: o.gate.baseline, Options: baseOpts}
 		q.NewOnly = o.gate.newOnly
 	}
+	if h, ok := r.(render.HTML); ok && !o.noContext {
+		// The page shows every finding with its code: the source is read
+		// as the findings stream by.
+		rep.context = &summarize.Dir{Root: root}
+		if o.rev != "" {
+			if rep.context, err = revSource(root, o.rev); err != nil {
+				return nil, err
+			}
+		}
+		h.Source = rep.context
+		r, rep.format.View = h, h
+	}
 	st, streamer := r.(render.Streamer)
 	sel, selects := r.(render.Selector)
-	if !page && !streamer && !selects && q.Baseline == nil {
-		// Counts alone: no finding is shown or compared, so none needs
-		// its fingerprint.
+	shown, ok := r.(interface{ ShowsFingerprints() bool })
+	if !page && !streamer && !selects && q.Baseline == nil || ok && !shown.ShowsFingerprints() && q.Baseline == nil {
+		// Counts alone, or findings shown without their fingerprints:
+		// none is compared, so none needs its fingerprint.
 		readOpts.NoFingerprints = true
 		q.Reports = pipeline.Files{Paths: args, Options: readOpts}
 	}
@@ -177,7 +194,7 @@ func newReport(streams *IO, o *reportOptions, args []string, page bool) (*report
 			return nil, usageError("--%v", err)
 		}
 	}
-	if page && !o.noContext && rep.layout != nil {
+	if page && !o.noContext && rep.layout != nil && rep.context == nil {
 		rep.context = &summarize.Dir{Root: root}
 		if o.rev != "" { // checked before the inputs are read: they may be large
 			if rep.context, err = revSource(root, o.rev); err != nil {
@@ -241,16 +258,7 @@ func runReport(ctx context.Context, streams *IO, o *reportOptions, args []string
 		return err
 	}
 	v := res.View
-	out := rep.format.Guard(streams.Out)
-	if rep.stream != nil {
-		err = rep.stream.Write(out, v)
-	} else {
-		err = rep.format.View.Render(out, v)
-	}
-	if err == nil {
-		err = out.Close()
-	}
-	if err != nil {
+	if err := writeOutput(streams.Out, o.common.output, rep, v); err != nil {
 		return err
 	}
 	if !shownInLog(streams, o.common.format, v) {
@@ -283,6 +291,49 @@ func runReport(ctx context.Context, streams *IO, o *reportOptions, args []string
 		return errInputs
 	}
 	return gateError(rep.gated, o)
+}
+
+// writeOutput writes the view in its format: to standard output, guarded
+// from making workflow commands, or to the file --output names, made or
+// replaced once the whole output is written.
+func writeOutput(stdout io.Writer, path string, rep *report, v *summarize.View) error {
+	write := func(w io.Writer) error {
+		if rep.stream != nil {
+			return rep.stream.Write(w, v)
+		}
+		return rep.format.View.Render(w, v)
+	}
+	if path == "" {
+		out := rep.format.Guard(stdout)
+		err := write(out)
+		if err == nil {
+			err = out.Close()
+		}
+		return err
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return fmt.Errorf("--output %s: %w", path, content.PathErr(err))
+	}
+	bw := bufio.NewWriterSize(f, 256<<10)
+	err = write(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(f.Name(), 0o644)
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("--output %s: %w", path, content.PathErr(err))
+	}
+	return nil
 }
 
 // reportUnmatched warns of the --tool and --rule values no finding has,

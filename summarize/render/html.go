@@ -1,0 +1,673 @@
+package render
+
+import (
+	"bufio"
+	"compress/flate"
+	"crypto/sha256"
+	_ "embed"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/recap-dev/recap/reports"
+	"github.com/recap-dev/recap/summarize"
+)
+
+// The page's script and styles, embedded whole: the page loads nothing.
+var (
+	//go:embed html/report.js
+	htmlScript string
+	//go:embed html/report.css
+	htmlStyle string
+)
+
+// htmlCSP is the page's Content-Security-Policy: nothing may be loaded,
+// and the one script and the one style sheet run by their hashes, so that
+// nothing a report holds can run even if it reached the page as markup.
+var htmlCSP = "default-src 'none'; script-src '" + cspHash(htmlScript) + "'; style-src '" + cspHash(htmlStyle) +
+	"'; img-src data:; base-uri 'none'; form-action 'none'"
+
+func cspHash(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return "sha256-" + base64.StdEncoding.EncodeToString(sum[:])
+}
+
+// DefaultCompressOver is the size of the findings' data, in bytes, past
+// which the page holds them deflated (base64 in the page, inflated by the
+// browser's DecompressionStream): a report of a few thousand findings
+// stays readable as it is.
+const DefaultCompressOver = 1 << 20
+
+// HTML writes the findings view as one self-contained HTML page: the
+// summary, charts drawn by the page itself in SVG, and every finding that
+// passed the filters, with its code context, its rule's text, its fix, its
+// flows and the other tools that report its problem, in a list the reader
+// filters and searches. Styles, script and data are inside the page; it
+// makes no request and runs under a strict Content-Security-Policy. Report
+// text is only ever data (JSON with <, >, &, U+2028 and U+2029 escaped),
+// which the script puts into the page as text, never as markup.
+//
+// HTML is a [Streamer]: the findings are encoded as they stream by into a
+// spill on disk, and [HTMLStream.Write] copies them into the page.
+type HTML struct {
+	// Version is recap's version, shown in the page's footer.
+	Version string
+	// CompressOver is the size of the findings' data past which it is
+	// deflated (0: DefaultCompressOver; negative: always).
+	CompressOver int
+	// Source gives the code around each finding and the lines its fix
+	// changes; nil: none (the report's snippet, when it has one).
+	Source summarize.Source
+	// History is the earlier runs the page draws the trend of, oldest
+	// first (recap's JSON summaries, --history); the view is the last.
+	History []HistoryRun
+	// MaxStrings bounds the strings of the page's table (0: 1<<17); past
+	// it, a row holds its strings itself.
+	MaxStrings int
+}
+
+// Render writes v, with the findings of its page.
+func (h HTML) Render(w io.Writer, v *summarize.View) error {
+	st := h.newStream()
+	defer st.Close()
+	for i := range v.Findings {
+		fv := v.Findings[i]
+		if err := st.add(&fv); err != nil {
+			return err
+		}
+	}
+	return st.Write(w, v)
+}
+
+// ShowsFingerprints says that the page shows no finding's fingerprint: a
+// reader without a baseline need not make them.
+func (HTML) ShowsFingerprints() bool { return false }
+
+// HistoryRun is an earlier run of a trend: its name (its summary's file
+// name), its counts, and its problems by impact ("high": 3).
+type HistoryRun struct {
+	Label    string         `json:"label"`
+	Problems int            `json:"problems"`
+	Findings int            `json:"findings"`
+	ByImpact map[string]int `json:"byImpact"`
+}
+
+// NewStream implements [Streamer].
+func (h HTML) NewStream() Stream { return h.newStream() }
+
+func (h HTML) newStream() *HTMLStream {
+	s := &HTMLStream{opts: h, strs: map[string]int{"": 0}, list: []string{""}, rules: map[ruleRef]bool{}}
+	if h.Source != nil {
+		s.src = &knownMissing{src: h.Source, missing: map[string]error{}}
+	}
+	return s
+}
+
+// HTMLStream is the stream of an [HTML] page.
+type HTMLStream struct {
+	opts  HTML
+	src   summarize.Source
+	strs  map[string]int // the string table: tools, rules, categories, paths, notes, messages (see ref)
+	list  []string       // the table in order; "" first
+	bytes int            // the bytes of the strings in the table
+	rules map[ruleRef]bool
+	order []ruleRef
+	spill *spill
+	n     int
+	buf   []byte
+	err   error
+}
+
+type ruleRef struct{ tool, rule string }
+
+// knownMissing is a Source that remembers the files it could not read,
+// so that a report of 700,000 findings on files not at hand tries each
+// file once.
+type knownMissing struct {
+	src     summarize.Source
+	missing map[string]error
+}
+
+// maxMissing bounds the files knownMissing remembers.
+const maxMissing = 1 << 14
+
+func (k *knownMissing) Lines(p string, from, to int) ([]string, error) {
+	if err, ok := k.missing[p]; ok {
+		return nil, err
+	}
+	lines, err := k.src.Lines(p, from, to)
+	if err != nil && len(k.missing) < maxMissing {
+		k.missing[p] = err
+	}
+	return lines, err
+}
+
+// noSource is the Source of a page made without one.
+type noSource struct{}
+
+func (noSource) Lines(string, int, int) ([]string, error) {
+	return nil, errors.New("the source is not at hand")
+}
+
+// Add implements [Stream].
+func (s *HTMLStream) Add(f *reports.Finding) error {
+	fv := summarize.FindingView{Finding: *f}
+	if s.src != nil {
+		summarize.AddContext(&fv, s.src)
+	}
+	if f.Detail != nil {
+		fv.AlsoReportedBy = f.Detail.Also
+	}
+	return s.add(&fv)
+}
+
+// baselineCodes are the states against a baseline as the page's data
+// numbers them.
+var baselineCodes = map[string]int{"new": 1, "unchanged": 2, "fixed": 3}
+
+// add encodes one finding as a row of the page's data: [id, tool, rule,
+// rule name, category, path, line, column, end line, quality, impact,
+// severity, baseline, message, detail], the names as indexes into the
+// string table, the detail an object or 0.
+func (s *HTMLStream) add(fv *summarize.FindingView) error {
+	if s.err != nil {
+		return s.err
+	}
+	if len(fv.Context) == 0 && fv.ContextNote == "" {
+		// The report's snippet, when the source is not at hand.
+		summarize.AddContext(fv, noSource{})
+	}
+	if s.spill == nil {
+		s.spill = newSpill()
+	}
+	f := &fv.Finding
+	if !s.rules[ruleRef{f.Tool, f.Rule}] && len(s.rules) < reports.MaxRules {
+		s.rules[ruleRef{f.Tool, f.Rule}] = true
+		s.order = append(s.order, ruleRef{f.Tool, f.Rule})
+	}
+	b := s.buf[:0]
+	if s.n > 0 {
+		b = append(b, ",\n"...)
+	}
+	b = append(b, '[')
+	b = appendJSONString(b, f.ID)
+	for _, name := range [...]string{f.Tool, f.Rule, f.RuleName, f.Category, f.Path} {
+		b = append(b, ',')
+		b = s.ref(b, name)
+	}
+	for _, n := range [...]int{f.Line, f.Column, f.EndLine, int(f.Quality), int(f.Impact), int(f.Severity), baselineCodes[f.Baseline]} {
+		b = append(b, ',')
+		b = strconv.AppendInt(b, int64(n), 10)
+	}
+	b = append(b, ',')
+	b = s.ref(b, f.Message)
+	b = append(b, ',')
+	d, err := s.detail(fv)
+	if err != nil {
+		s.err = err
+		return err
+	}
+	if d == nil {
+		b = append(b, '0')
+	} else {
+		b = append(b, d...)
+	}
+	b = append(b, ']')
+	s.buf = b
+	s.n++
+	_, s.err = s.spill.bw.Write(b)
+	s.spill.size += int64(len(b))
+	return s.err
+}
+
+// Bounds of the string table: the names and messages of a report repeat
+// (a few thousand files, a rule's few wordings), and the table writes each
+// once; past the bounds (a report of millions of distinct files), a string
+// is written where it is used.
+const (
+	maxStrings     = 1 << 17
+	maxStringBytes = 16 << 20
+)
+
+// ref appends a string as a row holds it: its index in the string table,
+// added within the bounds, else the string itself.
+func (s *HTMLStream) ref(b []byte, str string) []byte {
+	if i, ok := s.index(str); ok {
+		return strconv.AppendInt(b, int64(i), 10)
+	}
+	return appendJSONString(b, str)
+}
+
+// refValue is a string as a detail holds it: nil for "", its index, or the
+// string past the bounds.
+func (s *HTMLStream) refValue(str string) any {
+	if str == "" {
+		return nil
+	}
+	if i, ok := s.index(str); ok {
+		return i
+	}
+	return str
+}
+
+func (s *HTMLStream) index(str string) (int, bool) {
+	if i, ok := s.strs[str]; ok {
+		return i, true
+	}
+	limit := s.opts.MaxStrings
+	if limit <= 0 {
+		limit = maxStrings
+	}
+	if len(s.list) >= limit || s.bytes+len(str) > maxStringBytes {
+		return 0, false
+	}
+	i := len(s.list)
+	s.strs[str] = i
+	s.list = append(s.list, str)
+	s.bytes += len(str)
+	return i, true
+}
+
+// htmlDetail is what the page shows of a finding when it is opened,
+// beyond its row.
+type htmlDetail struct {
+	Context     [][2]any     `json:"c,omitempty"`
+	ContextNote any          `json:"cn,omitempty"` // refValue's
+	ToolCat     any          `json:"tc,omitempty"`
+	HelpURI     any          `json:"h,omitempty"`
+	CWE         []int        `json:"cwe,omitempty"`
+	Fix         string       `json:"fx,omitempty"`
+	FixText     string       `json:"fd,omitempty"`
+	FixNotes    []string     `json:"fn,omitempty"`
+	Flows       []htmlFlow   `json:"fl,omitempty"`
+	Related     []htmlPlace  `json:"rl,omitempty"`
+	Locations   []htmlPlace  `json:"lo,omitempty"`
+	Logical     []string     `json:"lg,omitempty"`
+	Also        [][3]string  `json:"al,omitempty"`
+	Suppressed  []string     `json:"sp,omitempty"`
+	Counts      *htmlCounted `json:"n,omitempty"`
+}
+
+// htmlCounted is what the report gave beyond what the detail keeps.
+type htmlCounted struct {
+	FlowSteps int `json:"fs,omitempty"`
+	Related   int `json:"rl,omitempty"`
+}
+
+type htmlFlow struct {
+	Message string      `json:"m,omitempty"`
+	Steps   []htmlPlace `json:"s"`
+}
+
+// htmlPlace is [path, line, message].
+type htmlPlace [3]any
+
+func places(ls []reports.Location) []htmlPlace {
+	out := make([]htmlPlace, len(ls))
+	for i, l := range ls {
+		out[i] = htmlPlace{l.Path, l.Line, l.Message}
+	}
+	return out
+}
+
+// detail encodes what the finding says beyond its row; nil when nothing.
+func (s *HTMLStream) detail(fv *summarize.FindingView) ([]byte, error) {
+	f := &fv.Finding
+	var d htmlDetail
+	for _, c := range fv.Context {
+		d.Context = append(d.Context, [2]any{c.Line, c.Text})
+	}
+	if note := fv.ContextNote; !(s.src == nil && strings.HasPrefix(note, "no context: ")) { // else the page says the source was not at hand
+		d.ContextNote = s.refValue(note)
+	}
+	if f.ToolCategory != "" && f.ToolCategory != f.Category {
+		d.ToolCat = s.refValue(f.ToolCategory)
+	}
+	d.HelpURI = s.refValue(f.HelpURI)
+	d.CWE = f.CWE
+	for _, a := range fv.AlsoReportedBy {
+		d.Also = append(d.Also, [3]string{a.Tool, a.Rule, a.ID})
+	}
+	if det := f.Detail; det != nil {
+		if det.Fix != nil {
+			d.FixText = det.Fix.Description
+			if len(det.Fix.Replacements) > 0 {
+				src := s.src
+				if src == nil {
+					src = noSource{}
+				}
+				d.Fix, d.FixNotes = summarize.FixDiff(det.Fix, src)
+			}
+		}
+		for _, fl := range det.Flows {
+			d.Flows = append(d.Flows, htmlFlow{Message: fl.Message, Steps: places(fl.Steps)})
+		}
+		if len(det.Related) > 0 {
+			d.Related = places(det.Related)
+		}
+		if len(det.Locations) > 0 {
+			d.Locations = places(det.Locations)
+		}
+		for _, l := range det.Logical {
+			name := l.FullyQualifiedName
+			if name == "" {
+				name = l.Name
+			}
+			if name != "" {
+				d.Logical = append(d.Logical, name)
+			}
+		}
+		for _, sp := range det.Suppressions {
+			d.Suppressed = append(d.Suppressed, strings.TrimSpace(sp.Kind+" "+sp.Status+" "+sp.Justification))
+		}
+		if int(f.FlowSteps) > det.FlowSteps() || int(f.Related) > len(det.Related) {
+			d.Counts = &htmlCounted{FlowSteps: int(f.FlowSteps), Related: int(f.Related)}
+		}
+	}
+	if d.isZero() {
+		return nil, nil
+	}
+	return json.Marshal(&d) // escapes <, >, &, U+2028 and U+2029
+}
+
+func (d *htmlDetail) isZero() bool {
+	return d.Context == nil && d.ContextNote == nil && d.ToolCat == nil && d.HelpURI == nil && d.CWE == nil &&
+		d.Fix == "" && d.FixText == "" && d.FixNotes == nil && d.Flows == nil && d.Related == nil &&
+		d.Locations == nil && d.Logical == nil && d.Also == nil && d.Suppressed == nil && d.Counts == nil
+}
+
+// appendJSONString appends s as a JSON string that is safe inside an HTML
+// script element: <, > and & escaped (no </script>, no <!--), and U+2028
+// and U+2029 too; invalid UTF-8 becomes U+FFFD.
+func appendJSONString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\t':
+				b = append(b, '\\', 't')
+			case '\r':
+				b = append(b, '\\', 'r')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xf])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
+
+// htmlMeta is the page's small data, read before the findings: the view's
+// summary and inputs, the string table, the rules' texts, the names of
+// the scales.
+type htmlMeta struct {
+	Version string             `json:"version,omitempty"`
+	Summary *summarize.Summary `json:"summary"`
+	Inputs  []htmlInput        `json:"inputs"`
+	Rows    int                `json:"rows"`
+	Page    *summarize.Page    `json:"page,omitempty"`
+	Rules   []htmlRule         `json:"rules"`
+	Tools   map[string]string  `json:"tools,omitempty"`
+	History []HistoryRun       `json:"history,omitempty"`
+	Scales  htmlScales         `json:"scales"`
+}
+
+type htmlInput struct {
+	Path     string   `json:"path"`
+	Format   string   `json:"format,omitempty"`
+	Tool     string   `json:"tool,omitempty"`
+	Findings int      `json:"findings"`
+	Error    string   `json:"error,omitempty"`
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// htmlRule is [tool, rule id, short description, full description, help,
+// help link, tags].
+type htmlRule [7]any
+
+type htmlScales struct {
+	Impact   []string `json:"impact"`
+	Quality  []string `json:"quality"`
+	Severity []string `json:"severity"`
+}
+
+func scaleNames() htmlScales {
+	var sc htmlScales
+	sc.Impact = make([]string, int(reports.ImpactBlocker)+1)
+	for _, i := range reports.Impacts {
+		sc.Impact[i] = i.String()
+	}
+	sc.Quality = make([]string, int(reports.QualitySecurity)+1)
+	for _, q := range reports.Qualities {
+		sc.Quality[q] = q.String()
+	}
+	sc.Severity = make([]string, int(reports.SeverityError)+1)
+	for _, s := range reports.Severities {
+		sc.Severity[s] = s.String()
+	}
+	return sc
+}
+
+// Write implements [Stream]: the page, the view's summary and inputs, and
+// the findings added.
+func (s *HTMLStream) Write(w io.Writer, v *summarize.View) error {
+	if s.err != nil {
+		return s.err
+	}
+	meta := htmlMeta{Version: s.opts.Version, Summary: &v.Summary, Rows: s.n, Page: v.Page, Scales: scaleNames(), History: s.opts.History}
+	meta.Inputs = make([]htmlInput, len(v.Inputs))
+	for i, in := range v.Inputs {
+		meta.Inputs[i] = htmlInput{Path: in.Path, Format: string(in.Format), Tool: in.Tool, Findings: in.Findings, Error: in.Error, Warnings: in.Warnings}
+	}
+	meta.Rules = []htmlRule{}
+	for _, ref := range s.order {
+		f := reports.Finding{Tool: ref.tool, Rule: ref.rule}
+		r := reports.RuleOf(v.Inputs, &f)
+		if r == nil || r.Short == "" && r.Full == "" && r.Help == "" && r.HelpURI == "" {
+			continue
+		}
+		meta.Rules = append(meta.Rules, htmlRule{ref.tool, ref.rule, r.Short, r.Full, r.Help, r.HelpURI, r.Tags})
+	}
+	for tool := range v.Summary.ByTool {
+		if u := reports.ToolURIOf(v.Inputs, tool); u != "" {
+			if meta.Tools == nil {
+				meta.Tools = map[string]string{}
+			}
+			meta.Tools[tool] = u
+		}
+	}
+	mj, err := json.Marshal(&meta)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	fmt.Fprintf(bw, htmlHead, htmlCSP, htmlStyle)
+	bw.WriteString(htmlBody)
+	bw.WriteString(`<script type="application/json" id="recap-meta">`)
+	bw.Write(mj)
+	bw.WriteString("</script>\n")
+	// The data: {"s": the string table, "r": the rows}, as it is or
+	// deflated.
+	var rows int64
+	if s.spill != nil {
+		rows = s.spill.size
+	}
+	size := int64(s.bytes) + 3*int64(len(s.list)) + rows + 16 // about: the strings escaped, quoted and separated
+	writeData := func(w io.Writer) error {
+		io.WriteString(w, `{"s":[`)
+		var b []byte
+		for i, str := range s.list {
+			b = b[:0]
+			if i > 0 {
+				b = append(b, ",\n"...) // short lines: a guard of workflow commands holds a line
+			}
+			if _, err := w.Write(appendJSONString(b, str)); err != nil {
+				return err
+			}
+		}
+		io.WriteString(w, "],\n\"r\":[\n")
+		if s.spill != nil {
+			if err := s.spill.copyTo(w, false, 0); err != nil {
+				return err
+			}
+		}
+		_, err := io.WriteString(w, "\n]}")
+		return err
+	}
+	limit := int64(s.opts.CompressOver)
+	if limit == 0 {
+		limit = DefaultCompressOver
+	}
+	if size <= limit {
+		bw.WriteString(`<script type="application/json" id="recap-findings">`)
+		if err := writeData(bw); err != nil {
+			return err
+		}
+		bw.WriteString("</script>\n")
+	} else {
+		fmt.Fprintf(bw, `<script type="application/octet-stream" id="recap-findings-deflate" data-bytes="%d">`, size)
+		enc := base64.NewEncoder(base64.StdEncoding, &lineWrap{w: bw, width: 16 << 10})
+		zw, err := flate.NewWriter(enc, flate.BestSpeed)
+		if err != nil {
+			return err
+		}
+		if err := writeData(zw); err != nil {
+			return err
+		}
+		if err := zw.Close(); err != nil {
+			return err
+		}
+		if err := enc.Close(); err != nil {
+			return err
+		}
+		bw.WriteString("</script>\n")
+	}
+	bw.WriteString("<script>")
+	bw.WriteString(htmlScript)
+	bw.WriteString("</script>\n</body>\n</html>\n")
+	return bw.Flush()
+}
+
+// lineWrap breaks what it writes into lines of width bytes (base64, which
+// browsers read across line breaks), so that no line of the page is long:
+// a guard of workflow commands on standard output holds a line whole.
+type lineWrap struct {
+	w     io.Writer
+	width int
+	col   int
+}
+
+func (l *lineWrap) Write(p []byte) (int, error) {
+	n := 0
+	for len(p) > 0 {
+		k := min(len(p), l.width-l.col)
+		if _, err := l.w.Write(p[:k]); err != nil {
+			return n, err
+		}
+		n += k
+		p = p[k:]
+		l.col += k
+		if l.col == l.width {
+			if _, err := l.w.Write([]byte{'\n'}); err != nil {
+				return n, err
+			}
+			l.col = 0
+		}
+	}
+	return n, nil
+}
+
+// Close removes the spill's temporary file.
+func (s *HTMLStream) Close() error {
+	if s.spill == nil || s.spill.file == nil {
+		return nil
+	}
+	name := s.spill.file.Name()
+	err := errors.Join(s.spill.file.Close(), os.Remove(name))
+	s.spill.file = nil
+	return err
+}
+
+const htmlHead = `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="%s">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<meta name="referrer" content="no-referrer">
+<title>recap report</title>
+<style>%s</style>
+</head>
+`
+
+// htmlBody is the page's frame; the script fills it from the data below
+// it. Nothing of a report is in it.
+const htmlBody = `<body>
+<a class="skip" href="#problems">Skip to the problems</a>
+<header>
+<h1>recap report</h1>
+<p id="generated" class="muted"></p>
+</header>
+<main>
+<section aria-labelledby="headline-title">
+<h2 id="headline-title" class="visually-hidden">Summary</h2>
+<dl id="headline" class="headline"></dl>
+<p id="notes" class="muted"></p>
+</section>
+<section aria-labelledby="charts-title">
+<h2 id="charts-title">Charts</h2>
+<div id="charts" class="charts"></div>
+</section>
+<section aria-labelledby="problems-title" id="problems">
+<h2 id="problems-title">Problems</h2>
+<form id="filters" class="filters" role="search" aria-label="Filter the problems"></form>
+<p id="status" role="status" aria-live="polite"></p>
+<ol id="list" class="list"></ol>
+<p><button type="button" id="more" hidden>Show more</button></p>
+</section>
+<section aria-labelledby="inputs-title">
+<h2 id="inputs-title">Inputs</h2>
+<div id="inputs"></div>
+</section>
+</main>
+<footer id="footer" class="muted"></footer>
+<noscript><p>This report draws its charts and lists with a script: open it in a browser with scripts enabled.</p></noscript>
+`
