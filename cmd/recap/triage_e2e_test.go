@@ -235,8 +235,9 @@ func TestTriageDoneWhen(t *testing.T) {
 		t.Fatalf("%d findings of %s, want the one", len(one), unused.Rule)
 	}
 
-	// The command line, by id; the bulk filter.
-	run(nil, 0, "triage", sql.ID, "--as", "false-positive", "--reason", "the table name is a constant of the class", "build/reports")
+	// The command line, by the id recap findings build/reports showed, the
+	// reports found in the repository; the bulk filter.
+	run(nil, 0, "triage", sql.ID, "--as", "false-positive", "--reason", "the table name is a constant of the class")
 	if out := run(nil, 0, "triage", "--rule", unused.Rule, "--as", "wont-fix", "--reason", "the counter is read by reflection", "build/reports"); !strings.Contains(out, ": 1 decision written, 0 unchanged") {
 		t.Errorf("bulk by --rule:\n%s", out)
 	}
