@@ -8,21 +8,26 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// EntriesYAML writes entries as the items of the file's entries list
-// ("- tool: pmd\n  rule: …"), in the file's order: what a person pastes
-// under entries: to make decisions taken elsewhere (the MCP server without
-// writes, a pull request's replies) permanent.
+// EntriesYAML writes entries as the items of the file's entries list,
+// each written as the file writes it ("  - tool: PMD\n    rule: …", the
+// day unquoted) and in the file's order: what a person pastes under
+// entries: of the file recap wrote to make decisions taken elsewhere (the
+// MCP server without writes, a pull request's replies) permanent.
 func EntriesYAML(entries ...Entry) (string, error) {
 	f := &File{Entries: append([]Entry(nil), entries...)}
 	f.Sort()
 	var b bytes.Buffer
-	enc := yaml.NewEncoder(&b)
-	enc.SetIndent(2)
-	if err := enc.Encode(f.Entries); err != nil {
-		return "", err
-	}
-	if err := enc.Close(); err != nil {
-		return "", err
+	for i := range f.Entries {
+		item, err := encodeNode(&yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{entryNode(&f.Entries[i])}})
+		if err != nil {
+			return "", err
+		}
+		for _, line := range bytes.SplitAfter(item, []byte("\n")) {
+			if len(line) > 0 && line[0] != '\n' {
+				b.WriteString("  ")
+			}
+			b.Write(line)
+		}
 	}
 	return b.String(), nil
 }

@@ -7,7 +7,8 @@ import (
 )
 
 // TestEntriesYAML: the entries' YAML reads back, under entries:, as the
-// same entries, sorted as the file sorts them.
+// same entries, sorted as the file sorts them; pasted under entries: of a
+// file recap wrote, it reads back as both; it is the file's own text.
 func TestEntriesYAML(t *testing.T) {
 	es := []Entry{
 		{Tool: "PMD", Rule: "B", Path: "b.java", Location: "0123456789abcdef:1", State: WontFix, Reason: "it: has ~~~ and #, and 'quotes'", Date: "2026-11-28"},
@@ -21,8 +22,19 @@ func TestEntriesYAML(t *testing.T) {
 	if err != nil || len(f.Entries) != 2 || f.Entries[0] != es[1] || f.Entries[1] != es[0] {
 		t.Fatalf("%v: %+v\n%s", err, f, y)
 	}
-	for _, line := range strings.Split(strings.TrimSpace(y), "\n") {
-		if !strings.HasPrefix(line, "- ") && !strings.HasPrefix(line, "  ") {
+	written, err := (&File{Entries: []Entry{{Tool: "SpotBugs", Rule: "C", Path: "c.java", State: Confirmed, Reason: "r", Date: "2026-11-01"}}}).Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	both, err := Parse("pasted", append(written, y...))
+	if err != nil || len(both.Entries) != 3 {
+		t.Fatalf("pasted under the entries of a written file: %v\n%s%s", err, written, y)
+	}
+	if out, err := both.Marshal(); err != nil || !strings.Contains(string(out), y) {
+		t.Errorf("the entries' YAML is not the file's text of them: %v\n%s\nin\n%s", err, y, out)
+	}
+	for _, line := range strings.Split(strings.TrimRight(y, "\n"), "\n") {
+		if !strings.HasPrefix(line, "  - ") && !strings.HasPrefix(line, "    ") {
 			t.Errorf("a line that starts neither an item nor a key of one: %q", line)
 		}
 	}

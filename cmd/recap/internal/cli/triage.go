@@ -113,7 +113,7 @@ func (r *triageRepo) commit() string {
 // Every input's error is written on stderr; failed says whether one failed.
 func (r *triageRepo) findings(ctx context.Context, streams *IO, inputs []string, flt *reports.Filter, each func(f *reports.Finding)) (failed bool, err error) {
 	if len(inputs) == 0 {
-		inputs = []string{r.root}
+		inputs = []string{searchedRoot(r.root)}
 	}
 	q := &pipeline.Query{
 		Reports: pipeline.Files{Paths: inputs, Options: parsers.ReadOptions{Root: r.root, Format: r.format, Stdin: streams.In, Wrap: progress(streams.ErrOut)}},
@@ -134,6 +134,23 @@ func (r *triageRepo) findings(ctx context.Context, streams *IO, inputs []string,
 	reportInputs(streams.ErrOut, res.View, true)
 	reportUnmatched(streams.ErrOut, res.Unmatched)
 	return res.View.Failed(), nil
+}
+
+// searchedRoot is the repository root as the inputs to search when none
+// is given: relative to the working directory when it can be, so that the
+// reports found are named as a person names them (recap findings
+// build/reports) and their findings have the ids recap findings shows;
+// absolute when the working directory is not the root or one above it.
+func searchedRoot(root string) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return root
+	}
+	rel, err := filepath.Rel(wd, root)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return root
+	}
+	return rel
 }
 
 // matcher matches the triage file's entries on the findings of the inputs,
