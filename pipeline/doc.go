@@ -1,17 +1,24 @@
 // Package pipeline is recap's one query pipeline, shared by every door: the
 // command line (summary, findings), the pull-request review and the MCP
-// server. A [Query] names the reports, the filters, the changed lines, the
-// baseline and what to keep of the findings; [Run] reads the reports and
-// returns the view:
+// server. A [Query] names the reports, the filters, the changed lines,
+// the baseline, the repository's configuration and triage file, and what
+// to keep of the findings; [Run] reads the reports and returns the view:
 //
-//	reports → filters → changed lines → baseline → new only → counts and kept findings
+//	reports → configuration → filters → changed lines → baseline → triage → grouping → new only → counts and kept findings
 //
-// The filters and the changed lines run before a finding gets its id and
-// fingerprint (parsers hash only what is kept); the baseline marks each
-// remaining finding new or unchanged by fingerprint and counts the fixed
-// ones; new-only keeps the new; a [summarize.Collector] counts what is left
-// and keeps what [Keep] asks: a page, the first findings of each severity,
-// or every finding handed to a sink (streamed, never held).
+// The configuration (.recap.yml) excludes and overrides first; the filters
+// and the changed lines run before a finding gets its id and fingerprint
+// (parsers hash only what is kept); the baseline marks each remaining
+// finding new or unchanged by fingerprint and counts the fixed ones; the
+// triage file's decisions (package triage) mark each finding and leave the
+// suppressed ones out of pages, counts and gates, counted apart, a decision
+// covering its whole problem; the grouper finds the problems, the findings
+// that report one problem at one place; new-only keeps the new; a
+// [summarize.Collector] counts what is left and keeps what [Keep] asks: a
+// page, the first findings of each severity, or every finding handed to a
+// sink (streamed, never held). Where a step needs what only the end of a
+// read tells (a page crowded by duplicates, the problems a decision
+// covers, deep pages), the reports are read again.
 //
 // Reports come from a [Source]: [Files] reads report files, gzip files,
 // directories and standard input through package parsers; a caller that
@@ -25,6 +32,6 @@
 //	})
 //	// res.View: the summary, the inputs and the page
 //
-// The package imports parsers, reports, diff and summarize; it prints
-// nothing and knows no flag or tool argument.
+// The package imports parsers, reports, config, diff, summarize and
+// triage; it prints nothing and knows no flag or tool argument.
 package pipeline
