@@ -29,7 +29,7 @@ import (
 type decoder struct {
 	file    string
 	errs    []*Error
-	values  int             // values visited
+	n       *Nodes          // the reader of its values (nodes)
 	rules   int             // rule patterns read
 	paths   int             // path globs read
 	limited map[string]bool // bounds already reported
@@ -107,17 +107,17 @@ func (d *decoder) config(root *yaml.Node, c *Config) {
 		return
 	}
 	for _, p := range pairs {
-		switch p.key {
+		switch p.Key {
 		case "version":
-			d.version(p.value)
+			d.version(p.Value)
 		case "exclude":
-			d.exclude(p.value, &c.Exclude)
+			d.exclude(p.Value, &c.Exclude)
 		case "overrides":
-			d.overrides(p.value, c)
+			d.overrides(p.Value, c)
 		case "same":
-			d.same(p.value, c)
+			d.same(p.Value, c)
 		case "triage":
-			d.triage(p.value, c)
+			d.triage(p.Value, c)
 		default:
 			d.unknownKey(p, "", topKeys)
 		}
@@ -131,7 +131,7 @@ func (d *decoder) version(n *yaml.Node) {
 	}
 	var v float64
 	if tag := n.ShortTag(); n.Kind != yaml.ScalarNode || tag != "!!int" && tag != "!!float" || n.Decode(&v) != nil {
-		d.fail(n, "version", fmt.Errorf("want the number %d, got %s", Version, kind(n)))
+		d.fail(n, "version", fmt.Errorf("want the number %d, got %s", Version, Kind(n)))
 		return
 	}
 	if v != Version {
@@ -149,16 +149,16 @@ func (d *decoder) exclude(n *yaml.Node, e *Exclude) {
 		return
 	}
 	for _, p := range pairs {
-		key := "exclude." + p.key
-		switch p.key {
+		key := "exclude." + p.Key
+		switch p.Key {
 		case "paths":
-			for i, item := range d.list(p.value, key, "a list of path globs", true) {
+			for i, item := range d.list(p.Value, key, "a list of path globs", true) {
 				if g, ok := d.pathGlob(item, fmt.Sprintf("%s[%d]", key, i)); ok {
 					e.Paths = append(e.Paths, g)
 				}
 			}
 		case "rules":
-			e.Rules = append(e.Rules, d.rulePatterns(p.value, key, true)...)
+			e.Rules = append(e.Rules, d.rulePatterns(p.Value, key, true)...)
 		default:
 			d.unknownKey(p, "exclude", excludeKeys)
 		}
@@ -179,23 +179,23 @@ func (d *decoder) overrides(n *yaml.Node, c *Config) {
 		o := Override{Pos: Pos{Key: key, Line: item.Line, Column: item.Column}}
 		hasRules, changes, unknown := false, 0, 0
 		for _, p := range pairs {
-			k := key + "." + p.key
-			switch p.key {
+			k := key + "." + p.Key
+			switch p.Key {
 			case "rules":
 				hasRules = true
-				o.Rules = d.rulePatterns(p.value, k, false)
-				if v := d.value(p.value, k); v != nil && v.Kind == yaml.SequenceNode && len(v.Content) == 0 {
+				o.Rules = d.rulePatterns(p.Value, k, false)
+				if v := d.value(p.Value, k); v != nil && v.Kind == yaml.SequenceNode && len(v.Content) == 0 {
 					d.fail(v, k, errors.New("an empty list (want one Tool:Rule pattern or more)"))
 				}
 				continue
 			case "impact":
-				o.Impact = word(d, p.value, k, "an impact", reports.Impacts, reports.ParseImpact)
+				o.Impact = word(d, p.Value, k, "an impact", reports.Impacts, reports.ParseImpact)
 			case "quality":
-				o.Quality = word(d, p.value, k, "a quality", reports.Qualities, reports.ParseQuality)
+				o.Quality = word(d, p.Value, k, "a quality", reports.Qualities, reports.ParseQuality)
 			case "severity":
-				o.Severity = word(d, p.value, k, "a severity", reports.Severities, reports.ParseSeverity)
+				o.Severity = word(d, p.Value, k, "a severity", reports.Severities, reports.ParseSeverity)
 			case "category":
-				o.Category = d.category(p.value, k)
+				o.Category = d.category(p.Value, k)
 			default:
 				d.unknownKey(p, key, overrideKeys)
 				unknown++
@@ -222,7 +222,7 @@ func (d *decoder) same(n *yaml.Node, c *Config) {
 			continue
 		}
 		if v.Kind != yaml.SequenceNode {
-			d.fail(v, key, fmt.Errorf("want a list of Tool:Rule patterns that mean the same, got %s", kind(v)))
+			d.fail(v, key, fmt.Errorf("want a list of Tool:Rule patterns that mean the same, got %s", Kind(v)))
 			continue
 		}
 		group := d.rulePatterns(v, key, false)

@@ -1,7 +1,6 @@
 package config
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -11,67 +10,23 @@ import (
 	"github.com/recap-dev/recap/reports"
 )
 
-// A pair is one key and value of a mapping.
-type pair struct {
-	key   string
-	node  *yaml.Node // the key, for its place
-	value *yaml.Node
-}
+// pair is one key and value of a mapping.
+type pair = Pair
 
-// maxAliasHops bounds a chain of aliases (an alias of an anchored alias…).
-const maxAliasHops = 8
-
-// value resolves an alias to its anchored value and counts the value
-// against MaxValues; nil when it cannot be read (the mistake recorded).
-func (d *decoder) value(n *yaml.Node, key string) *yaml.Node {
-	for hops := 0; n != nil; hops++ {
-		if d.values++; d.values > MaxValues {
-			d.limit(n, key, fmt.Errorf("more than %d values (an alias counts each time it is used)", MaxValues))
-			return nil
-		}
-		switch {
-		case n.Kind == yaml.AliasNode && n.Alias != nil && hops < maxAliasHops:
-			n = n.Alias
-		case n.Kind == yaml.AliasNode:
-			d.fail(n, key, fmt.Errorf("an alias (*%s) that leads nowhere", n.Value))
-			return nil
-		case n.Style&yaml.TaggedStyle != 0 && !strings.HasPrefix(n.ShortTag(), "!!"):
-			d.fail(n, key, fmt.Errorf("a tag (%s): the configuration has none", n.Tag))
-			return nil
-		default:
-			return n
-		}
+// nodes is the reader of the file's values, made once.
+func (d *decoder) nodes() *Nodes {
+	if d.n == nil {
+		d.n = &Nodes{What: "the configuration", Max: MaxValues, Fail: d.fail, Limit: d.limit}
 	}
-	return nil
+	return d.n
 }
 
-// mapping returns the pairs of a mapping, each key a string given once;
-// want says what was expected when n is not a mapping.
+// value resolves an alias and counts the value (see [Nodes.Value]).
+func (d *decoder) value(n *yaml.Node, key string) *yaml.Node { return d.nodes().Value(n, key) }
+
+// mapping returns the pairs of a mapping (see [Nodes.Mapping]).
 func (d *decoder) mapping(n *yaml.Node, key, want string) ([]pair, bool) {
-	if n.Kind != yaml.MappingNode {
-		d.fail(n, key, fmt.Errorf("want %s, got %s", want, kind(n)))
-		return nil, false
-	}
-	pairs := make([]pair, 0, len(n.Content)/2)
-	seen := map[string]*yaml.Node{}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
-		switch {
-		case k.ShortTag() == "!!merge":
-			d.fail(k, key, errors.New("a merge key (<<): write the values themselves"))
-			continue
-		case k.Kind != yaml.ScalarNode || k.ShortTag() != "!!str":
-			d.fail(k, key, fmt.Errorf("a key that is %s (want %s)", kind(k), want))
-			continue
-		}
-		if first, dup := seen[k.Value]; dup {
-			d.fail(k, joinKey(key, k.Value), fmt.Errorf("given twice (first on line %d)", first.Line))
-			continue
-		}
-		seen[k.Value] = k
-		pairs = append(pairs, pair{key: k.Value, node: k, value: v})
-	}
-	return pairs, true
+	return d.nodes().Mapping(n, key, want)
 }
 
 // list returns the items of a list; null is an empty list when nullOK.
@@ -85,7 +40,7 @@ func (d *decoder) list(n *yaml.Node, key, want string, nullOK bool) []*yaml.Node
 	case nullOK && isNull(n):
 		return nil
 	}
-	d.fail(n, key, fmt.Errorf("want %s, got %s", want, kind(n)))
+	d.fail(n, key, fmt.Errorf("want %s, got %s", want, Kind(n)))
 	return nil
 }
 
@@ -97,7 +52,7 @@ func (d *decoder) str(n *yaml.Node, key, want string) (string, bool) {
 	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!str" {
 		return n.Value, true
 	}
-	d.fail(n, key, fmt.Errorf("want %s, got %s%s", want, kind(n), quoteHint(n)))
+	d.fail(n, key, fmt.Errorf("want %s, got %s%s", want, Kind(n), quoteHint(n)))
 	return "", false
 }
 
@@ -111,7 +66,7 @@ func quoteHint(n *yaml.Node) string {
 }
 
 func (d *decoder) unknownKey(p pair, parent string, keys []string) {
-	d.fail(p.node, parent, reports.UnknownWord("key", p.key, keys, keys))
+	d.fail(p.Node, parent, reports.UnknownWord("key", p.Key, keys, keys))
 }
 
 // fail records a mistake at n's place.
@@ -133,12 +88,6 @@ func (d *decoder) add(e *Error) {
 	}
 }
 
-func joinKey(parent, key string) string {
-	if parent == "" {
-		return key
-	}
-	return parent + "." + key
-}
 
 // noun drops the article of "an impact".
 func noun(what string) string {
@@ -146,8 +95,8 @@ func noun(what string) string {
 	return n
 }
 
-// kind names a node's kind for messages: "a list", "a string".
-func kind(n *yaml.Node) string {
+// Kind names a node's kind for messages: "a list", "a string".
+func Kind(n *yaml.Node) string {
 	switch n.Kind {
 	case yaml.MappingNode:
 		return "a mapping"

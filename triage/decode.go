@@ -58,7 +58,7 @@ var (
 type decoder struct {
 	file    string
 	errs    []*config.Error
-	values  int
+	n       *config.Nodes // the reader of its values (nodes)
 	limited map[string]bool
 }
 
@@ -102,17 +102,17 @@ func (d *decoder) parse(data []byte, f *File) {
 		return
 	}
 	for _, p := range pairs {
-		switch p.key {
+		switch p.Key {
 		case "version":
-			v := d.value(p.value, "version")
+			v := d.value(p.Value, "version")
 			if v == nil {
 				continue
 			}
 			if v.Kind != yaml.ScalarNode || v.ShortTag() != "!!int" || v.Value != "1" {
-				d.fail(v, "version", fmt.Errorf("want the number %d, got %s %s", Version, kind(v), v.Value))
+				d.fail(v, "version", fmt.Errorf("want the number %d, got %s %s", Version, config.Kind(v), v.Value))
 			}
 		case "entries":
-			d.entries(p.value, f)
+			d.entries(p.Value, f)
 		default:
 			d.unknownKey(p, "", topKeys)
 		}
@@ -125,7 +125,7 @@ func (d *decoder) entries(n *yaml.Node, f *File) {
 	case n == nil || isNull(n):
 		return
 	case n.Kind != yaml.SequenceNode:
-		d.fail(n, "entries", fmt.Errorf("want a list of entries, got %s", kind(n)))
+		d.fail(n, "entries", fmt.Errorf("want a list of entries, got %s", config.Kind(n)))
 		return
 	case len(n.Content) > MaxEntries:
 		d.fail(n, "entries", fmt.Errorf("%d entries, more than %d", len(n.Content), MaxEntries))
@@ -169,28 +169,28 @@ func (d *decoder) entry(n *yaml.Node, key string) (Entry, bool) {
 	seen := map[string]bool{}
 	unknown := len(pairs) < len(n.Content)/2 // a key refused: told already
 	for _, p := range pairs {
-		k := key + "." + p.key
-		seen[p.key] = true
+		k := key + "." + p.Key
+		seen[p.Key] = true
 		var s string
-		if slices.Contains(entryKeys, p.key) {
-			if s, ok = d.str(d.value(p.value, k), k, p.key); !ok {
+		if slices.Contains(entryKeys, p.Key) {
+			if s, ok = d.str(d.value(p.Value, k), k, p.Key); !ok {
 				continue
 			}
 		}
-		switch p.key {
+		switch p.Key {
 		case "tool":
-			e.Tool = d.word(p.value, k, s)
+			e.Tool = d.word(p.Value, k, s)
 		case "rule":
-			e.Rule = d.word(p.value, k, s)
+			e.Rule = d.word(p.Value, k, s)
 		case "path":
 			e.Path = s
 			if strings.HasPrefix(s, "/") || strings.Contains(s, "\\") || slices.Contains(strings.Split(s, "/"), "..") {
-				d.fail(p.value, k, fmt.Errorf("%q is not a repository-relative path with / (as recap findings shows it)", s))
+				d.fail(p.Value, k, fmt.Errorf("%q is not a repository-relative path with / (as recap findings shows it)", s))
 			}
 		case "location":
 			e.Location = s
 			if !locationSyntax.MatchString(s) {
-				d.fail(p.value, k, fmt.Errorf("%q is not a location fingerprint (16 hex digits, a colon, the occurrence: 0123456789abcdef:1)", s))
+				d.fail(p.Value, k, fmt.Errorf("%q is not a location fingerprint (16 hex digits, a colon, the occurrence: 0123456789abcdef:1)", s))
 			}
 		case "line":
 			e.Line = s
@@ -203,21 +203,21 @@ func (d *decoder) entry(n *yaml.Node, key string) (Entry, bool) {
 				for i, t := range States {
 					names[i] = string(t)
 				}
-				d.fail(p.value, k, reports.UnknownWord("state", s, names, names))
+				d.fail(p.Value, k, reports.UnknownWord("state", s, names, names))
 			}
 			e.State = State(s)
 		case "reason":
 			e.Reason = s
 			if strings.TrimSpace(s) == "" {
-				d.fail(p.value, k, errors.New("an empty reason (say why: the next reader needs it)"))
+				d.fail(p.Value, k, errors.New("an empty reason (say why: the next reader needs it)"))
 			}
 		case "by":
 			e.By = s
 		case "date", "until":
 			if _, err := time.Parse(DateLayout, s); err != nil {
-				d.fail(p.value, k, fmt.Errorf("%q is not a day as YYYY-MM-DD", s))
+				d.fail(p.Value, k, fmt.Errorf("%q is not a day as YYYY-MM-DD", s))
 			}
-			if p.key == "date" {
+			if p.Key == "date" {
 				e.Date = s
 			} else {
 				e.Until = s
@@ -225,12 +225,12 @@ func (d *decoder) entry(n *yaml.Node, key string) (Entry, bool) {
 		case "link":
 			e.Link = s
 			if u, err := url.Parse(s); err != nil || u.Scheme != "https" && u.Scheme != "http" || u.Host == "" {
-				d.fail(p.value, k, fmt.Errorf("%q is not an http or https URL", s))
+				d.fail(p.Value, k, fmt.Errorf("%q is not an http or https URL", s))
 			}
 		case "commit":
 			e.Commit = s
 			if !commitSyntax.MatchString(s) {
-				d.fail(p.value, k, fmt.Errorf("%q is not a commit id (7 to 64 hex digits, lower case)", s))
+				d.fail(p.Value, k, fmt.Errorf("%q is not a commit id (7 to 64 hex digits, lower case)", s))
 			}
 		default:
 			d.unknownKey(p, key, entryKeys)
@@ -254,64 +254,24 @@ func (d *decoder) word(n *yaml.Node, key, s string) string {
 	return s
 }
 
-// A pair is one key and value of a mapping.
-type pair struct {
-	key   string
-	node  *yaml.Node
-	value *yaml.Node
-}
+// pair is one key and value of a mapping.
+type pair = config.Pair
 
-const maxAliasHops = 8
-
-// value resolves an alias and counts the value against MaxValues; nil
-// when it cannot be read (the mistake recorded).
-func (d *decoder) value(n *yaml.Node, key string) *yaml.Node {
-	for hops := 0; n != nil; hops++ {
-		if d.values++; d.values > MaxValues {
-			d.limit(n, key, fmt.Errorf("more than %d values (an alias counts each time it is used)", MaxValues))
-			return nil
-		}
-		switch {
-		case n.Kind == yaml.AliasNode && n.Alias != nil && hops < maxAliasHops:
-			n = n.Alias
-		case n.Kind == yaml.AliasNode:
-			d.fail(n, key, fmt.Errorf("an alias (*%s) that leads nowhere", n.Value))
-			return nil
-		case n.Style&yaml.TaggedStyle != 0 && !strings.HasPrefix(n.ShortTag(), "!!"):
-			d.fail(n, key, fmt.Errorf("a tag (%s): the triage file has none", n.Tag))
-			return nil
-		default:
-			return n
-		}
+// nodes is the reader of the file's values, as package config reads
+// .recap.yml's, made once.
+func (d *decoder) nodes() *config.Nodes {
+	if d.n == nil {
+		d.n = &config.Nodes{What: "the triage file", Max: MaxValues, Fail: d.fail, Limit: d.limit}
 	}
-	return nil
+	return d.n
 }
 
+// value resolves an alias and counts the value (see [config.Nodes.Value]).
+func (d *decoder) value(n *yaml.Node, key string) *yaml.Node { return d.nodes().Value(n, key) }
+
+// mapping returns the pairs of a mapping (see [config.Nodes.Mapping]).
 func (d *decoder) mapping(n *yaml.Node, key, want string) ([]pair, bool) {
-	if n.Kind != yaml.MappingNode {
-		d.fail(n, key, fmt.Errorf("want %s, got %s", want, kind(n)))
-		return nil, false
-	}
-	pairs := make([]pair, 0, len(n.Content)/2)
-	seen := map[string]*yaml.Node{}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
-		switch {
-		case k.ShortTag() == "!!merge":
-			d.fail(k, key, errors.New("a merge key (<<): write the values themselves"))
-			continue
-		case k.Kind != yaml.ScalarNode || k.ShortTag() != "!!str":
-			d.fail(k, key, fmt.Errorf("a key that is %s (want %s)", kind(k), want))
-			continue
-		}
-		if first, dup := seen[k.Value]; dup {
-			d.fail(k, joinKey(key, k.Value), fmt.Errorf("given twice (first on line %d)", first.Line))
-			continue
-		}
-		seen[k.Value] = k
-		pairs = append(pairs, pair{key: k.Value, node: k, value: v})
-	}
-	return pairs, true
+	return d.nodes().Mapping(n, key, want)
 }
 
 // str returns a string value: a YAML string, or a date YAML reads as a
@@ -325,7 +285,7 @@ func (d *decoder) str(n *yaml.Node, key, what string) (string, bool) {
 		if n.Kind == yaml.ScalarNode && n.Value != "" && n.ShortTag() != "!!null" {
 			hint = fmt.Sprintf(" (quote it: %q)", n.Value)
 		}
-		d.fail(n, key, fmt.Errorf("want a string, got %s%s", kind(n), hint))
+		d.fail(n, key, fmt.Errorf("want a string, got %s%s", config.Kind(n), hint))
 		return "", false
 	}
 	if c := utf8.RuneCountInString(n.Value); c > MaxText {
@@ -336,7 +296,7 @@ func (d *decoder) str(n *yaml.Node, key, what string) (string, bool) {
 }
 
 func (d *decoder) unknownKey(p pair, parent string, keys []string) {
-	d.fail(p.node, parent, reports.UnknownWord("key", p.key, keys, keys))
+	d.fail(p.Node, parent, reports.UnknownWord("key", p.Key, keys, keys))
 }
 
 func (d *decoder) fail(n *yaml.Node, key string, err error) {
@@ -377,35 +337,6 @@ func (d *decoder) err() error {
 	return errors.Join(list...)
 }
 
-func joinKey(parent, key string) string {
-	if parent == "" {
-		return key
-	}
-	return parent + "." + key
-}
-
-func kind(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.MappingNode:
-		return "a mapping"
-	case yaml.SequenceNode:
-		return "a list"
-	}
-	switch n.ShortTag() {
-	case "!!str":
-		return "a string"
-	case "!!int", "!!float":
-		return "a number"
-	case "!!bool":
-		return "true or false"
-	case "!!null":
-		return "nothing"
-	case "!!timestamp":
-		return "a date"
-	}
-	return "a value of type " + n.ShortTag()
-}
-
 func isNull(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" }
 
 func invalidUTF8(data []byte) int {
@@ -431,16 +362,16 @@ func offsetPos(data []byte, off int) (int, int) {
 // without their content, nil when there is no comment, so that the tree
 // read is not kept for the comments of a few entries.
 func commentsOf(n *yaml.Node) *yaml.Node {
-	n = resolveNode(n)
+	n = config.Resolve(n)
 	out := shallow(n)
 	any := hasComment(n)
 	if n.Kind == yaml.DocumentNode && len(n.Content) == 1 {
-		root := resolveNode(n.Content[0])
+		root := config.Resolve(n.Content[0])
 		c := shallow(root)
 		any = any || hasComment(root)
 		if root.Kind == yaml.MappingNode {
 			for _, k := range root.Content {
-				k = resolveNode(k)
+				k = config.Resolve(k)
 				c.Content = append(c.Content, shallow(k))
 				any = any || hasComment(k)
 			}
@@ -448,7 +379,7 @@ func commentsOf(n *yaml.Node) *yaml.Node {
 		out.Content = []*yaml.Node{c}
 	} else if n.Kind == yaml.MappingNode {
 		for _, k := range n.Content {
-			k = resolveNode(k)
+			k = config.Resolve(k)
 			out.Content = append(out.Content, shallow(k))
 			any = any || hasComment(k)
 		}
@@ -465,11 +396,4 @@ func shallow(n *yaml.Node) *yaml.Node {
 
 func hasComment(n *yaml.Node) bool {
 	return n.HeadComment != "" || n.LineComment != "" || n.FootComment != ""
-}
-
-func resolveNode(n *yaml.Node) *yaml.Node {
-	for hops := 0; n.Kind == yaml.AliasNode && n.Alias != nil && hops < maxAliasHops; hops++ {
-		n = n.Alias
-	}
-	return n
 }

@@ -207,7 +207,7 @@ func (f *File) Marshal() ([]byte, error) {
 	if f.doc != nil {
 		copyNodeComments(f.doc, doc)
 		if len(f.doc.Content) == 1 {
-			if old := resolve(f.doc.Content[0]); old.Kind == yaml.MappingNode {
+			if old := config.Resolve(f.doc.Content[0]); old.Kind == yaml.MappingNode {
 				copyNodeComments(old, root)
 				for i := 0; i+1 < len(old.Content); i += 2 {
 					switch old.Content[i].Value {
@@ -249,7 +249,7 @@ func (f *File) Marshal() ([]byte, error) {
 		e := &f.Entries[i]
 		m := entryNode(e)
 		if old := f.nodes[e.Key()]; old != nil {
-			copyComments(resolve(old), m)
+			copyComments(config.Resolve(old), m)
 		}
 		item, err := encodeNode(&yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{m}})
 		if err != nil {
@@ -315,13 +315,6 @@ func entryNode(e *Entry) *yaml.Node {
 }
 
 func scalar(s string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s} }
-
-func resolve(n *yaml.Node) *yaml.Node {
-	for hops := 0; n.Kind == yaml.AliasNode && n.Alias != nil && hops < maxAliasHops; hops++ {
-		n = n.Alias
-	}
-	return n
-}
 
 // copyComments carries the comments of an entry as read to its mapping as
 // written: the mapping's own, and each key's and value's by the key.
