@@ -88,7 +88,6 @@ func (d *decoder) add(e *Error) {
 	}
 }
 
-
 // noun drops the article of "an impact".
 func noun(what string) string {
 	_, n, _ := strings.Cut(what, " ")
