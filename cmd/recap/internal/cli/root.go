@@ -18,7 +18,7 @@ import (
 // (unless $GOMEMLIMIT is set): a run that holds much (200,000 inputs'
 // statuses, a large diff's index) stays under recap's bound of 256 MiB of
 // peak RSS.
-const MemoryLimit = 200 << 20
+const MemoryLimit = 176 << 20
 
 // IO is what a command reads and writes; tests give buffers.
 type IO struct {
