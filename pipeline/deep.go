@@ -39,6 +39,7 @@ func runDeep(ctx context.Context, s *scan) (bool, error) {
 		return false, err
 	}
 	defer cleanup()
+	s.src, s.reread = src, true
 	page := *s.q.Keep.Page
 	c := summarize.NewCollector()
 	c.SortBy(s.q.Order)
@@ -70,12 +71,18 @@ func runDeep(ctx context.Context, s *scan) (bool, error) {
 		if s.tri.spread(s.grouped) {
 			return true, errRegroup
 		}
+		if s.q.NewOnly && s.grouped.groups.NewOfOldProblems > 0 {
+			if c, err = s.recount(ctx, c); err != nil {
+				return true, err
+			}
+		}
 	}
 	v := c.View(inputs)
 	s.summarizeBaseline(v, marked, &counts)
 	total := v.Summary.Total
 	if s.grouped != nil {
-		total -= s.grouped.groups.Duplicates // the passes below skip them
+		_, dups := s.duplicates()
+		total -= dups // the passes below skip them
 	}
 	var found []reports.Finding
 	switch {
@@ -108,7 +115,7 @@ func runDeep(ctx context.Context, s *scan) (bool, error) {
 // order that starts the head's size earlier, the head's findings taken out.
 func deepAfterHead(ctx context.Context, s *scan, src Source, c *summarize.Collector, smp *sample, total int, page Page) ([]reports.Finding, bool, error) {
 	if s.grouped != nil && s.grouped.groups.Grouped() {
-		c.Skip(s.grouped.Duplicate, s.grouped.groups.Duplicates)
+		c.Skip(s.duplicates())
 	}
 	if c.PageShort() {
 		c = summarize.NewCollector()

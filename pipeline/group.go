@@ -96,6 +96,16 @@ func (g *Grouped) Known(f *reports.Finding) bool {
 	return ok && g.groups.Known(r)
 }
 
+// OfOldProblem reports whether f is a finding of a problem the baseline
+// had that has new findings too: a new finding of it makes no new problem.
+func (g *Grouped) OfOldProblem(f *reports.Finding) bool {
+	if g == nil || !g.groups.Grouped() {
+		return false
+	}
+	r, ok := g.ids.ref(f.ID)
+	return ok && g.groups.OfOldProblem(r)
+}
+
 // Name names f, a finding of a problem several report: its tool, its
 // rule's short name and its id; false when f is in no such problem.
 func (g *Grouped) Name(f *reports.Finding) (reports.Also, bool) {
@@ -135,29 +145,37 @@ func (g *Grouped) Groups() *reports.Groups {
 	return g.groups
 }
 
-// counts returns the view's counts of duplicates; nil when none.
-func (g *Grouped) counts() *summarize.DuplicateCounts {
+// counts returns the view's counts of duplicates; nil when none. With
+// newOnly, those of the new problems (the view of the new findings).
+func (g *Grouped) counts(newOnly bool) *summarize.DuplicateCounts {
 	gs := g.Groups()
 	if !gs.Grouped() {
 		return nil
 	}
-	d := &summarize.DuplicateCounts{Findings: gs.Duplicates, Problems: gs.Problems()}
+	n, problems, byImpact, bySeverity := gs.Duplicates, gs.Problems(), &gs.ByImpact, &gs.BySeverity
+	if newOnly {
+		n, problems, byImpact, bySeverity = gs.New.Findings, gs.New.Problems, &gs.New.ByImpact, &gs.New.BySeverity
+		if problems == 0 {
+			return nil
+		}
+	}
+	d := &summarize.DuplicateCounts{Findings: n, Problems: problems}
 	for _, i := range reports.Impacts {
 		switch i {
 		case reports.ImpactBlocker:
-			d.ByImpact.Blocker = gs.ByImpact[i]
+			d.ByImpact.Blocker = byImpact[i]
 		case reports.ImpactHigh:
-			d.ByImpact.High = gs.ByImpact[i]
+			d.ByImpact.High = byImpact[i]
 		case reports.ImpactMedium:
-			d.ByImpact.Medium = gs.ByImpact[i]
+			d.ByImpact.Medium = byImpact[i]
 		case reports.ImpactLow:
-			d.ByImpact.Low = gs.ByImpact[i]
+			d.ByImpact.Low = byImpact[i]
 		case reports.ImpactInfo:
-			d.ByImpact.Info = gs.ByImpact[i]
+			d.ByImpact.Info = byImpact[i]
 		}
 	}
-	d.BySeverity = summarize.SeverityCounts{Error: gs.BySeverity[reports.SeverityError], Warning: gs.BySeverity[reports.SeverityWarning],
-		Note: gs.BySeverity[reports.SeverityNote]}
+	d.BySeverity = summarize.SeverityCounts{Error: bySeverity[reports.SeverityError], Warning: bySeverity[reports.SeverityWarning],
+		Note: bySeverity[reports.SeverityNote]}
 	return d
 }
 

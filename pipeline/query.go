@@ -270,24 +270,11 @@ func (s *scan) run(ctx context.Context) (*Result, error) {
 		}
 	}
 
-	c := summarize.NewCollector()
-	c.SortBy(q.Order)
-	switch k := q.Keep; {
-	case k.Page != nil:
-		c.KeepPage(k.Page.Offset, k.Page.Limit)
-		if s.grouper != nil { // room for the duplicates among the first findings
-			c.Slack(k.Page.Offset + k.Page.Limit)
-		}
-	case k.PerSeverity > 0:
-		c.KeepTop(k.PerSeverity, k.PerSeverity, k.PerSeverity)
-		if s.grouper != nil {
-			c.Slack(k.PerSeverity)
-		}
-	}
+	c := s.collector()
 	// With groups, the findings handed to Each wait for a second pass,
 	// which skips the duplicates the first found: each problem once.
 	later := s.grouper != nil && q.Keep.Each != nil
-	if s.grouper != nil && (later || q.Keep.Page != nil) {
+	if s.grouper != nil && (later || q.Keep.Page != nil || q.NewOnly) {
 		src, cleanup, ok, err := rereadable(q.Reports)
 		if err != nil {
 			return nil, err
@@ -323,7 +310,7 @@ func (s *scan) run(ctx context.Context) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := s.group(ctx, c, inputs); err != nil {
+	if c, err = s.group(ctx, c, inputs); err != nil {
 		return nil, err
 	}
 	if later {
@@ -347,30 +334,58 @@ func (s *scan) run(ctx context.Context) (*Result, error) {
 	return res, nil
 }
 
+// collector returns a collector of the query's findings, keeping what
+// Query.Keep asks.
+func (s *scan) collector() *summarize.Collector {
+	c := summarize.NewCollector()
+	c.SortBy(s.q.Order)
+	switch k := s.q.Keep; {
+	case k.Page != nil:
+		c.KeepPage(k.Page.Offset, k.Page.Limit)
+		if s.grouper != nil { // room for the duplicates among the first findings
+			c.Slack(k.Page.Offset + k.Page.Limit)
+		}
+	case k.PerSeverity > 0:
+		c.KeepTop(k.PerSeverity, k.PerSeverity, k.PerSeverity)
+		if s.grouper != nil {
+			c.Slack(k.PerSeverity)
+		}
+	}
+	return c
+}
+
 // group resolves the groups of the findings the first pass saw, and has
 // the collector leave the duplicates out of its page; when too many of the
 // findings it kept were duplicates, a second pass that skips them as they
-// come gives the page (when the reports can be read again).
-func (s *scan) group(ctx context.Context, c *summarize.Collector, inputs []reports.Input) error {
+// come gives the page (when the reports can be read again). It returns the
+// collector to view: with new only, when new findings make no new problem
+// (their problem the baseline had), one that a pass without them counted.
+func (s *scan) group(ctx context.Context, c *summarize.Collector, inputs []reports.Input) (*summarize.Collector, error) {
 	if s.grouper == nil {
-		return nil
+		return c, nil
 	}
 	s.grouped = &Grouped{groups: s.grouper.Resolve(hasText(inputs)), ids: s.ids}
 	s.res.Grouped = s.grouped
 	if s.tri.spread(s.grouped) {
-		return errRegroup
+		return c, errRegroup
 	}
 	gs := s.grouped.groups
 	if !gs.Grouped() {
-		return nil
+		return c, nil
 	}
-	c.Skip(s.grouped.Duplicate, gs.Duplicates)
+	if s.q.NewOnly && gs.NewOfOldProblems > 0 {
+		var err error
+		if c, err = s.recount(ctx, c); err != nil {
+			return c, err
+		}
+	}
+	c.Skip(s.duplicates())
 	p := s.q.Keep.Page
 	if p == nil || !c.PageShort() {
-		return nil
+		return c, nil
 	}
 	if !s.reread {
-		return nil
+		return c, nil
 	}
 	src := s.src
 	again := summarize.NewCollector()
@@ -382,13 +397,52 @@ func (s *scan) group(ctx context.Context, c *summarize.Collector, inputs []repor
 		again.Add(g)
 		return nil
 	}); err != nil {
-		return err
+		return c, err
 	}
 	if err := ctx.Err(); err != nil {
-		return err
+		return c, err
 	}
 	s.page = again.View(nil).Findings
-	return nil
+	return c, nil
+}
+
+// duplicates returns what the views of the findings leave out, as the
+// passes after the first do, and how many of the findings counted they are:
+// the duplicates; with new only, those of the new problems, and the new
+// findings of problems the baseline had when no pass counted without them.
+func (s *scan) duplicates() (func(*reports.Finding) bool, int) {
+	gs := s.grouped.groups
+	if !s.q.NewOnly {
+		return s.grouped.Duplicate, gs.Duplicates
+	}
+	if s.reread || gs.NewOfOldProblems == 0 {
+		return s.grouped.Duplicate, gs.New.Findings
+	}
+	return func(f *reports.Finding) bool { return s.grouped.Duplicate(f) || s.grouped.OfOldProblem(f) }, gs.New.Findings + gs.NewOfOldProblems
+}
+
+// recount counts the findings of a view of the new findings again, in a
+// pass that leaves out those of problems the baseline had (their problem
+// is not new), when the reports can be read again; else it returns c.
+func (s *scan) recount(ctx context.Context, c *summarize.Collector) (*summarize.Collector, error) {
+	if !s.reread {
+		return c, nil
+	}
+	fresh := s.collector()
+	s.recounting = true
+	_, _, err := s.pass(ctx, s.src, nil, func(f *reports.Finding, state string) error {
+		if !f.Uncounted() {
+			g := *f
+			g.Baseline = state
+			fresh.Add(g)
+		}
+		return nil
+	})
+	s.recounting = false
+	if err == nil {
+		err = ctx.Err()
+	}
+	return fresh, err
 }
 
 // eachProblem hands Query.Keep.Each the findings of a second pass, which
@@ -424,7 +478,7 @@ func (s *scan) showGroups(v *summarize.View) {
 	if s.grouped == nil {
 		return
 	}
-	v.Summary.Duplicates = s.grouped.counts()
+	v.Summary.Duplicates = s.grouped.counts(s.q.NewOnly)
 	if d := v.Summary.Duplicates; d != nil {
 		v.Summary.Problems = v.Summary.Total - d.Findings
 	}
@@ -432,18 +486,15 @@ func (s *scan) showGroups(v *summarize.View) {
 		gs := s.grouped.Groups()
 		n := b.New - gs.NewNotProblems
 		b.NewProblems = &n
-		// A finding of a problem the baseline had is not new; with new
-		// only, which keeps findings by their own state as they come, the
-		// counts stay the findings'.
-		if !s.q.NewOnly {
-			b.New -= gs.NewOfOldProblems
-			b.Unchanged += gs.NewOfOldProblems
-		}
+		// A finding of a problem the baseline had is not new (with new
+		// only, the passes after the first leave it out).
+		b.New -= gs.NewOfOldProblems
+		b.Unchanged += gs.NewOfOldProblems
 	}
 	for i := range v.Findings {
 		f := &v.Findings[i]
 		f.AlsoReportedBy = s.grouped.Others(&f.Finding)
-		if f.Baseline == reports.BaselineNew && !s.q.NewOnly && s.grouped.Known(&f.Finding) {
+		if f.Baseline == reports.BaselineNew && s.grouped.Known(&f.Finding) {
 			f.Baseline = reports.BaselineUnchanged
 		}
 	}
@@ -468,6 +519,8 @@ type scan struct {
 	// they are read again, their standard input kept in a file.
 	src    Source
 	reread bool // src can be read again
+	// recounting: the pass counts the findings again, duplicates too.
+	recounting bool
 }
 
 // pass reads src once through the steps and calls visit for each finding
@@ -536,16 +589,16 @@ func (s *scan) pass(ctx context.Context, src Source, counts *summarize.BaselineC
 				return nil
 			}
 		}
-		if !first && s.grouped.Duplicate(f) {
+		if !first && !s.recounting && s.grouped.Duplicate(f) {
 			return nil
 		}
-		if !first && state == reports.BaselineNew && !s.q.NewOnly && s.grouped.Known(f) {
+		if !first && state == reports.BaselineNew && s.grouped.Known(f) {
 			state = reports.BaselineUnchanged // its problem is not new
 		}
 		hide := s.tri.decide(f)
-		// With new only, the grouper sees the new findings alone: the
-		// problems counted are those of the findings kept.
-		if first && s.grouper != nil && !s.q.NewOnly && s.tri.grouped(hide) {
+		// The grouper sees every finding, also with new only: a new finding
+		// of a problem the baseline had makes no new problem.
+		if first && s.grouper != nil && s.tri.grouped(hide) {
 			s.groupOne(f, state)
 		}
 		if base != nil {
@@ -555,9 +608,9 @@ func (s *scan) pass(ctx context.Context, src Source, counts *summarize.BaselineC
 			if s.q.NewOnly && state != reports.BaselineNew {
 				return nil
 			}
-		}
-		if first && s.grouper != nil && s.q.NewOnly && s.tri.grouped(hide) {
-			s.groupOne(f, state)
+			if s.q.NewOnly && !first && s.grouped.OfOldProblem(f) {
+				return nil
+			}
 		}
 		if first {
 			s.tri.count(f, state)

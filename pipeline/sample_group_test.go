@@ -152,3 +152,76 @@ same:
 		t.Errorf("%d duplicates with the configuration's group, %d without (7 of them excluded now)", got, was)
 	}
 }
+
+// TestNewOnlyCountsProblems: with new only, a new finding of a problem the
+// baseline had is no new problem, as without: the gate counts the same new
+// problems, and the view of the new findings counts, pages and hands on
+// (Keep.Each) those of the new problems alone, each once.
+func TestNewOnlyCountsProblems(t *testing.T) {
+	for name, tc := range map[string]struct{ reports, baseline []string }{
+		"PMD added to Checkstyle": {[]string{"checkstyle.xml", "pmd.sarif"}, []string{"checkstyle.xml"}},
+		"the sample against PMD":  {[]string{"checkstyle.xml", "pmd.sarif", "spotbugs.xml"}, []string{"pmd.sarif"}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			run := func(newOnly bool, keep pipeline.Keep) *pipeline.Result {
+				t.Helper()
+				q := &pipeline.Query{Reports: sampleFiles(t, tc.reports...), Baseline: sampleFiles(t, tc.baseline...),
+					Classes: reports.ClassOf, NewOnly: newOnly, Keep: keep}
+				res, err := pipeline.Run(context.Background(), q)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return res
+			}
+			all := run(false, pipeline.Keep{Page: &pipeline.Page{Limit: 200}})
+			want := *all.View.Summary.Baseline.NewProblems
+			if want == 0 || all.View.Summary.Baseline.New == 0 {
+				t.Fatalf("no new problems: %+v", all.View.Summary.Baseline)
+			}
+			for keep, k := range map[string]pipeline.Keep{
+				"page":         {Page: &pipeline.Page{Limit: 200}},
+				"short page":   {Page: &pipeline.Page{Limit: 5}},
+				"per severity": {PerSeverity: 10},
+				"deep page":    {Page: &pipeline.Page{Offset: pipeline.DeepPage - 100, Limit: 200}},
+			} {
+				res := run(true, k)
+				s := res.View.Summary
+				if s.Baseline.NewProblems == nil || *s.Baseline.NewProblems != want || s.Baseline.New != all.View.Summary.Baseline.New {
+					t.Errorf("%s: baseline %+v; want %d new findings, %d new problems as without new only", keep, s.Baseline, all.View.Summary.Baseline.New, want)
+				}
+				if s.Total != s.Baseline.New || s.Problems != want {
+					t.Errorf("%s: %d findings, %d problems; want %d and %d", keep, s.Total, s.Problems, s.Baseline.New, want)
+				}
+				if ge, ok := (pipeline.Gate{MaxNew: 0}).Check(res.View).(*pipeline.GateError); !ok || ge.New != want {
+					t.Errorf("%s: gate at 0 new: %v; want %d new problems", keep, ge, want)
+				}
+				for _, f := range res.View.Findings {
+					if f.Baseline != reports.BaselineNew {
+						t.Errorf("%s: %s shown, %s", keep, f.ID, f.Baseline)
+					}
+				}
+				if p := res.View.Page; p != nil && p.Total != want {
+					t.Errorf("%s: page of %d; want the %d new problems", keep, p.Total, want)
+				}
+				if keep == "deep page" && len(res.View.Findings) != 0 {
+					t.Errorf("%s: %d findings shown past the %d new problems", keep, len(res.View.Findings), want)
+				}
+				if keep == "page" && len(res.View.Findings) != want {
+					t.Errorf("%s: %d findings shown; want the %d new problems", keep, len(res.View.Findings), want)
+				}
+			}
+			each := 0
+			run(true, pipeline.Keep{Each: func(f *reports.Finding, state string) error {
+				if state != reports.BaselineNew {
+					t.Errorf("Each: %s %s", f.ID, state)
+				}
+				each++
+				return nil
+			}})
+			if each != want {
+				t.Errorf("Each got %d findings; want the %d new problems", each, want)
+			}
+			t.Logf("%d new findings, %d new problems", all.View.Summary.Baseline.New, want)
+		})
+	}
+}

@@ -375,7 +375,23 @@ type Groups struct {
 	// NewOfOldProblems counts the findings new against a baseline whose
 	// problem the baseline had: they count as unchanged.
 	NewOfOldProblems int
-	old              map[Ref]bool // leads new against a baseline of a problem it had
+	// New counts the duplicates among the findings new against a
+	// baseline, in the problems all of whose findings are new: the
+	// duplicates a view of the new findings alone leaves out (the new
+	// findings of the other problems are not new problems).
+	New NewDuplicates
+	old map[Ref]bool // leads new against a baseline of a problem it had
+	// oldGroups marks the problems the baseline had that have new
+	// findings, by group number.
+	oldGroups []uint64
+}
+
+// NewDuplicates counts the duplicates of the new problems.
+type NewDuplicates struct {
+	Findings   int    // the members that are not leads
+	Problems   int    // the new problems with more than one finding
+	ByImpact   [6]int // the members that are not leads, by impact
+	BySeverity [4]int // and by severity
 }
 
 // flatChunk is how many members a chunk of Groups holds: groups grow by
@@ -1032,9 +1048,21 @@ func (f *fileGroups) add(set []int) {
 	switch {
 	case newMembers == len(set): // a new problem
 		gs.NewNotProblems += newMembers - 1
+		gs.New.Findings += newMembers - 1
+		gs.New.Problems++
+		for _, i := range set[1:] {
+			m := &f.ms[i]
+			gs.New.ByImpact[min(int(m.impact), 5)]++
+			gs.New.BySeverity[min(int(m.severity), 3)]++
+		}
 	case newMembers > 0:
 		gs.NewNotProblems += newMembers
 		gs.NewOfOldProblems += newMembers
+		g := len(gs.starts) - 1
+		for len(gs.oldGroups) <= g/64 {
+			gs.oldGroups = append(gs.oldGroups, 0)
+		}
+		gs.oldGroups[g/64] |= 1 << (g % 64)
 		if lead.isNew {
 			if gs.old == nil {
 				gs.old = map[Ref]bool{}
@@ -1074,6 +1102,20 @@ func (gs *Groups) find(ref Ref) (at, start, end uint32, ok bool) {
 		g-- // the group that begins before at
 	}
 	return at, gs.starts[g], gs.starts[g+1], true
+}
+
+// OfOldProblem reports whether ref is a finding of a problem the baseline
+// had that has new findings too: a new finding of it makes no new problem.
+func (gs *Groups) OfOldProblem(ref Ref) bool {
+	if gs == nil || len(gs.oldGroups) == 0 {
+		return false
+	}
+	_, start, _, ok := gs.find(ref)
+	if !ok {
+		return false
+	}
+	g, _ := slices.BinarySearch(gs.starts, start)
+	return g/64 < len(gs.oldGroups) && gs.oldGroups[g/64]&(1<<(g%64)) != 0
 }
 
 // LeadOf returns the lead of ref's problem when ref is one of its other
