@@ -46,6 +46,9 @@ func checkRepliedBody(t *testing.T, pr *mergePR, body, by, link string) {
 	if e.Location != want {
 		t.Errorf("location %s, want %s (the finding's line in the checked-out merge commit)", e.Location, want)
 	}
+	if head := strings.TrimSpace(pr.repo.Git("rev-parse", "HEAD")); e.Commit != head {
+		t.Errorf("commit %q, want the checkout's %s (where a rename is followed from)", e.Commit, head)
+	}
 	if !strings.Contains(body, "ignored a reply by @\u200dmallory: no write access") {
 		t.Errorf("the summary does not say the reader's reply was ignored:\n%s", body)
 	}

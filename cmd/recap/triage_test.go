@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -102,6 +103,7 @@ func moveResults(t *testing.T, g *gittest.Repo, file string, after, lines int, t
 // file is renamed (git mv, committed) and a block is re-indented; deleting
 // a finding's code makes check report one stale entry (exit 1), which
 // prune removes; an entry whose until has passed is reported expired.
+// --dry-run writes nothing.
 func TestTriageFollowsTheCode(t *testing.T) {
 	g := triageRepo(t)
 	fs := findingsOf(t, g.Dir)
@@ -117,6 +119,9 @@ func TestTriageFollowsTheCode(t *testing.T) {
 			[]string{"false-positive  " + date["id"].(string) + "  PMD ReplaceJavaUtilDate  " + shop + "Order.java:13", ".recap/triage.yml: 1 decision written, 0 unchanged"}},
 		{[]string{"triage", loop["fingerprint"].(string), "--as", "wont-fix", "--reason", "the loop is clearer", "build/reports"}, 0,
 			[]string{".recap/triage.yml: 1 decision written, 0 unchanged"}},
+		{[]string{"triage", "--rule", "EmptyCatchBlock", "--as", "accepted-risk", "--reason", "nothing to do on failure", "--dry-run", "build/reports"}, 0,
+			[]string{".recap/triage.yml: 2 decisions would be written, 0 unchanged (--dry-run: nothing written)"}},
+		{[]string{"triage", "list", "build/reports"}, 0, []string{".recap/triage.yml: 2 entries, 0 stale, 0 expired"}},
 		{[]string{"triage", "--rule", "EmptyCatchBlock", "--as", "accepted-risk", "--reason", "nothing to do on failure", "build/reports"}, 0,
 			[]string{".recap/triage.yml: 2 decisions written, 0 unchanged"}},
 		{[]string{"triage", "--rule", "EmptyCatchBlock", "--as", "accepted-risk", "--reason", "nothing to do on failure", "build/reports"}, 0,
@@ -190,7 +195,16 @@ func TestTriageFollowsTheCode(t *testing.T) {
 	if len(f.Entries) != 3 {
 		t.Fatalf("%d entries after prune, want 3", len(f.Entries))
 	}
-	run([]string{"triage", date["fingerprint"].(string), "--as", "false-positive", "--reason", "until the port to java.time", "--until", "2020-01-01", "build/reports"}, 0, nil)
+	// recap writes only an until to come; the day passes (the file edited).
+	run([]string{"triage", date["fingerprint"].(string), "--as", "false-positive", "--reason", "until the port to java.time", "--until", "2999-01-01", "build/reports"}, 0, nil)
+	yml := filepath.Join(g.Dir, ".recap", "triage.yml")
+	b, err := os.ReadFile(yml)
+	if err != nil || !bytes.Contains(b, []byte("until: 2999-01-01")) {
+		t.Fatalf("the entry's until: %v\n%s", err, b)
+	}
+	if err := os.WriteFile(yml, bytes.ReplaceAll(b, []byte("until: 2999-01-01"), []byte("until: 2020-01-01")), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	out, _, code = recap(t, g.Dir, nil, "triage", "check", "build/reports")
 	if code != 1 || !strings.Contains(out, "0 stale entries, 1 expired entry") || !strings.Contains(out, "matches 1, expired  false-positive  PMD ReplaceJavaUtilDate") {
 		t.Errorf("check with an expired entry: exit %d\n%s", code, out)
@@ -207,7 +221,8 @@ func TestTriageUsage(t *testing.T) {
 		{[]string{"triage", "ap7i-7", "--reason", "r", "build/reports"}, "recap: --as: say what was decided: false-positive, wont-fix, accepted-risk, used-in-tests or confirmed"},
 		{[]string{"triage", "ap7i-7", "--as", "falsepositve", "--reason", "r", "build/reports"}, `recap: --as: unknown state "falsepositve"; did you mean false-positive?`},
 		{[]string{"triage", "ap7i-7", "--as", "wont-fix", "build/reports"}, "recap: --reason: say why (the next reader needs it)"},
-		{[]string{"triage", "ap7i-7", "--as", "wont-fix", "--reason", "r", "--until", "next week", "build/reports"}, "recap: --until next week: not a day as YYYY-MM-DD"},
+		{[]string{"triage", "ap7i-7", "--as", "wont-fix", "--reason", "r", "--until", "next week", "build/reports"}, `recap: --until "next week" is not a day written YYYY-MM-DD`},
+		{[]string{"triage", "ap7i-7", "--as", "wont-fix", "--reason", "r", "--until", "2020-01-01", "build/reports"}, "recap: --until 2020-01-01 has come already: give a later day, or none"},
 		{[]string{"triage", "--as", "wont-fix", "--reason", "r", "build/reports"}, "recap: name the findings by id or fingerprint"},
 		{[]string{"triage", "zzzz-999", "--as", "wont-fix", "--reason", "r", "build/reports"}, "recap: zzzz-999: no finding of the inputs has this id or fingerprint"},
 		{[]string{"triage", "nonsense", "--as", "wont-fix", "--reason", "r", "build/reports"}, `recap: unknown command or argument "nonsense" for recap triage`},

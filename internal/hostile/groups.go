@@ -18,41 +18,8 @@ import (
 // grouping quadratic.
 func groupsCases() []Case {
 	return []Case{
-		{
-			Name: "groups: a chain of overlapping ranges, a baseline of its first pair", Size: 500, Full: 500, Bound: AnyBound,
-			Make: func(dir string, n int64) ([]string, io.Reader, string, error) {
-				pmd, sb := make([]groupResult, n), make([]groupResult, n)
-				for i := range pmd {
-					pmd[i] = groupResult{rule: "CloseResource", line: 20*i + 1, end: 20*i + 15}
-					sb[i] = groupResult{rule: "OS_OPEN_STREAM", line: 20*i + 11, end: 20*i + 25}
-				}
-				if err := writeGroupSARIF(dir, "pmd.sarif", "PMD", "S.java", pmd); err != nil {
-					return nil, nil, "", err
-				}
-				if err := writeGroupSARIF(dir, "spotbugs.sarif", "SpotBugs", "S.java", sb); err != nil {
-					return nil, nil, "", err
-				}
-				if err := writeGroupSARIF(dir, "base-pmd.sarif", "PMD", "S.java", pmd[:1]); err != nil {
-					return nil, nil, "", err
-				}
-				if err := writeGroupSARIF(dir, "base-spotbugs.sarif", "SpotBugs", "S.java", sb[:1]); err != nil {
-					return nil, nil, "", err
-				}
-				return []string{"summary", "--format", "json", "--baseline", "base-pmd.sarif", "--baseline", "base-spotbugs.sarif", "--max-new", "0",
-					"pmd.sarif", "spotbugs.sarif"}, nil, fmt.Sprintf("%d PMD CloseResource and %d SpotBugs OS_OPEN_STREAM, each range overlapping the next; a baseline of the first pair", n, n), nil
-			},
-			Check: func(r *Result) error {
-				s, err := groupSummary(r, 1)
-				if err != nil {
-					return err
-				}
-				n := s.Total / 2
-				if s.Problems != n || s.Baseline.NewProblems != n-1 {
-					return fmt.Errorf("%d findings: %d problems, %d new; want %d and %d", s.Total, s.Problems, s.Baseline.NewProblems, n, n-1)
-				}
-				return nil
-			},
-		},
+		chainCase(false),
+		chainCase(true),
 		groupCase("groups: a class-level metric over its methods' lines", "PMD CyclomaticComplexity over lines 1-100 and at two methods, Checkstyle's at the two methods",
 			map[string][]groupResult{
 				"PMD":        {{rule: "CyclomaticComplexity", line: 1, end: 100}, {rule: "CyclomaticComplexity", line: 10, end: 20}, {rule: "CyclomaticComplexity", line: 50, end: 60}},
@@ -241,6 +208,70 @@ func groupCase(name, what string, byTool map[string][]groupResult, want int, con
 			}
 			if s.Problems != want {
 				return fmt.Errorf("%d findings, %d problems; want %d", s.Total, s.Problems, want)
+			}
+			return nil
+		},
+	}
+}
+
+// chainCase is a chain of overlapping ranges of two tools, each PMD
+// finding paired with a SpotBugs one. Against a baseline of its first pair,
+// 499 problems are new; against a baseline of PMD's findings alone (the
+// run adds SpotBugs to the pipeline), none is, with --new-only too, which
+// once grouped the new findings alone and counted every SpotBugs finding a
+// new problem.
+func chainCase(toolAdded bool) Case {
+	name, what := "groups: a chain of overlapping ranges, a baseline of its first pair", "a baseline of the first pair"
+	if toolAdded {
+		name, what = "groups: a chain of overlapping ranges, new only against the first tool's findings", "--new-only against a baseline of PMD's findings"
+	}
+	return Case{
+		Name: name, Size: 500, Full: 500, Bound: AnyBound,
+		Make: func(dir string, n int64) ([]string, io.Reader, string, error) {
+			pmd, sb := make([]groupResult, n), make([]groupResult, n)
+			for i := range pmd {
+				pmd[i] = groupResult{rule: "CloseResource", line: 20*i + 1, end: 20*i + 15}
+				sb[i] = groupResult{rule: "OS_OPEN_STREAM", line: 20*i + 11, end: 20*i + 25}
+			}
+			if err := writeGroupSARIF(dir, "pmd.sarif", "PMD", "S.java", pmd); err != nil {
+				return nil, nil, "", err
+			}
+			if err := writeGroupSARIF(dir, "spotbugs.sarif", "SpotBugs", "S.java", sb); err != nil {
+				return nil, nil, "", err
+			}
+			args := []string{"summary", "--format", "json", "--max-new", "0"}
+			if toolAdded {
+				args = append(args, "--baseline", "pmd.sarif", "--new-only")
+			} else {
+				if err := writeGroupSARIF(dir, "base-pmd.sarif", "PMD", "S.java", pmd[:1]); err != nil {
+					return nil, nil, "", err
+				}
+				if err := writeGroupSARIF(dir, "base-spotbugs.sarif", "SpotBugs", "S.java", sb[:1]); err != nil {
+					return nil, nil, "", err
+				}
+				args = append(args, "--baseline", "base-pmd.sarif", "--baseline", "base-spotbugs.sarif")
+			}
+			return append(args, "pmd.sarif", "spotbugs.sarif"), nil,
+				fmt.Sprintf("%d PMD CloseResource and %d SpotBugs OS_OPEN_STREAM, each range overlapping the next; %s", n, n, what), nil
+		},
+		Check: func(r *Result) error {
+			if toolAdded { // nothing new: no finding, no problem
+				s, err := groupSummary(r, 0)
+				if err != nil {
+					return err
+				}
+				if s.Total != 0 || s.Problems != 0 || s.Baseline.NewProblems != 0 {
+					return fmt.Errorf("%d findings, %d problems, %d new; want none", s.Total, s.Problems, s.Baseline.NewProblems)
+				}
+				return nil
+			}
+			s, err := groupSummary(r, 1)
+			if err != nil {
+				return err
+			}
+			n := s.Total / 2
+			if s.Problems != n || s.Baseline.NewProblems != n-1 {
+				return fmt.Errorf("%d findings: %d problems, %d new; want %d and %d", s.Total, s.Problems, s.Baseline.NewProblems, n, n-1)
 			}
 			return nil
 		},

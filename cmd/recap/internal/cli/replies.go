@@ -58,5 +58,14 @@ func (rr *reviewRun) replies(ctx context.Context, q *pipeline.Query) *review.Rep
 		fmt.Fprintf(rr.streams.ErrOut, "recap: warning: review: the replies to recap's comments were not read: %v; the review goes on without them\n", err)
 		return nil
 	}
+	// The locations were read from the checkout: its commit is where a
+	// rename is followed from.
+	if len(r.Entries) > 0 {
+		if c := headCommit(files.Options.Root); c != "" {
+			for i := range r.Entries {
+				r.Entries[i].Commit = c
+			}
+		}
+	}
 	return r
 }

@@ -95,8 +95,12 @@ func (r *triageRepo) load() (*triage.File, error) {
 }
 
 // commit is HEAD's commit, "" outside a repository.
-func (r *triageRepo) commit() string {
-	repo, err := diff.Open(r.root)
+func (r *triageRepo) commit() string { return headCommit(r.root) }
+
+// headCommit is the commit HEAD names in the repository at root, "" when
+// there is none.
+func headCommit(root string) string {
+	repo, err := diff.Open(root)
 	if err != nil {
 		return ""
 	}
@@ -195,6 +199,7 @@ func newTriage(streams *IO) *cobra.Command {
 		as, reason, until, link string
 		by                      string
 		tools, rules, paths     []string
+		dryRun                  bool
 	)
 	cmd := &cobra.Command{
 		Use:   "triage [ID|FINGERPRINT...] --as STATE --reason TEXT [flags] [INPUT...]",
@@ -235,10 +240,8 @@ States: ` + statesList() + `.`,
 			case len([]rune(reason)) > triage.MaxText:
 				return usageError("--reason: %d characters, more than %d", len([]rune(reason)), triage.MaxText)
 			}
-			if until != "" {
-				if _, err := time.Parse(triage.DateLayout, until); err != nil {
-					return usageError("--until %s: not a day as YYYY-MM-DD", until)
-				}
+			if _, err := triage.CheckDecision(as, reason, until, time.Now()); err != nil {
+				return usageError("--%v", err) // the state and the reason are checked above: the until
 			}
 			if link != "" && !strings.HasPrefix(link, "https://") && !strings.HasPrefix(link, "http://") {
 				return usageError("--link %s: not an http or https URL", link)
@@ -266,7 +269,7 @@ States: ` + statesList() + `.`,
 			if !cmd.Flags().Changed("by") {
 				entry.By = gitUser(r.root)
 			}
-			return decide(cmd.Context(), streams, r, names, inputs, flt, entry)
+			return decide(cmd.Context(), streams, r, names, inputs, flt, entry, dryRun)
 		},
 	}
 	tf.register(cmd)
@@ -279,6 +282,7 @@ States: ` + statesList() + `.`,
 	f.StringArrayVar(&tools, "tool", nil, "triage the findings of this tool (repeatable)")
 	f.StringArrayVar(&rules, "rule", nil, "triage the findings of this rule, by id or name, as recap findings takes it (repeatable)")
 	f.StringArrayVar(&paths, "path", nil, "triage the findings whose path matches this glob; ** spans directories (repeatable)")
+	f.BoolVar(&dryRun, "dry-run", false, "list the decisions that would be written, and write nothing")
 	cmd.AddCommand(newTriageList(streams), newTriageCheck(streams), newTriagePrune(streams), newTriageImport(streams))
 	return cmd
 }
@@ -313,8 +317,9 @@ func gitUser(root string) string {
 	return email
 }
 
-// decide writes the entry for each finding named or selected.
-func decide(ctx context.Context, streams *IO, r *triageRepo, names, inputs []string, flt *reports.Filter, decision triage.Entry) error {
+// decide writes the entry for each finding named or selected; with dryRun,
+// it says what it would write.
+func decide(ctx context.Context, streams *IO, r *triageRepo, names, inputs []string, flt *reports.Filter, decision triage.Entry, dryRun bool) error {
 	wanted := map[string]bool{}
 	for _, n := range names {
 		wanted[strings.TrimSuffix(n, ":1")] = true
@@ -359,13 +364,19 @@ func decide(ctx context.Context, streams *IO, r *triageRepo, names, inputs []str
 		entries = append(entries, e)
 	}
 	changed := make([]bool, len(entries))
-	err = triage.Update(r.path, func(file *triage.File) error {
+	put := func(file *triage.File) error {
 		for i, e := range entries {
 			changed[i] = file.Put(e)
 		}
 		return nil
-	})
-	if err != nil {
+	}
+	if dryRun {
+		file, err := r.load()
+		if err != nil {
+			return err
+		}
+		put(file)
+	} else if err := triage.Update(r.path, put); err != nil {
 		return &exitError{code: exitUsage, err: err}
 	}
 	n := 0
@@ -382,7 +393,11 @@ func decide(ctx context.Context, streams *IO, r *triageRepo, names, inputs []str
 		fmt.Fprintf(tw, "%s\t%s\t%s %s\t%s\n", word, f.ID, render.InertLine(f.Tool), render.InertLine(reports.ShortRule(f.Tool, f.Rule)), render.InertLine(place))
 	}
 	tw.Flush()
-	fmt.Fprintf(streams.Out, "%s: %s written, %d unchanged\n", r.rel, english.Plural(n, "decision", "decisions"), len(picked)-n)
+	if dryRun {
+		fmt.Fprintf(streams.Out, "%s: %s would be written, %d unchanged (--dry-run: nothing written)\n", r.rel, english.Plural(n, "decision", "decisions"), len(picked)-n)
+	} else {
+		fmt.Fprintf(streams.Out, "%s: %s written, %d unchanged\n", r.rel, english.Plural(n, "decision", "decisions"), len(picked)-n)
+	}
 	if failed {
 		return errInputs
 	}
