@@ -45,6 +45,9 @@ func fuzzFindings(data []byte) []Finding {
 		if b[3]&0x80 != 0 {
 			f.EndLine = f.Line + int(b[3]%64) // a long range
 		}
+		if b[1]&0x80 != 0 { // new against a baseline
+			f.Baseline = BaselineNew
+		}
 		if b[5]&0x08 != 0 {
 			f.Quality = QualitySecurity
 			f.CWE = [][]int{{89}, {79}, {89, 79}, {22, 89}}[b[5]>>4%4]
@@ -70,9 +73,12 @@ func reach(f *Finding, classed bool) (line, end int) {
 // finding is in one problem at most, as its lead or as one of its others;
 // a problem holds one finding of each rule at most; every other finding
 // matches the lead itself (never only another member); and the groups are
-// the same when the findings are grouped again.
+// the same when the findings are grouped again; against a baseline, the
+// new problems and the new findings of old ones are counted as they are.
 func FuzzGrouper(f *testing.F) {
 	f.Add([]byte{0, 0, 5, 0, 10, 1, 1, 0, 5, 0, 20, 1})
+	f.Add([]byte{0, 0x80, 5, 0, 10, 1, 1, 0, 5, 0, 20, 1})    // a new finding of an old problem
+	f.Add([]byte{0, 0x80, 5, 0, 10, 1, 1, 0x80, 5, 0, 20, 1}) // a new problem
 	f.Fuzz(checkGrouper)
 }
 
@@ -208,6 +214,36 @@ func checkGrouper(t *testing.T, data []byte) {
 		}
 		if again.Problems() != len(problems) {
 			t.Fatalf("grouped again: %d problems, not %d", again.Problems(), len(problems))
+		}
+		// Against a baseline: a problem is new when all its findings are;
+		// the new findings of the others are of old problems.
+		var newDups, newProblems, ofOld, notProblems int
+		old := make([]bool, len(fs))
+		for _, p := range problems {
+			n := 0
+			for _, i := range p {
+				if fs[i].Baseline == BaselineNew {
+					n++
+				}
+			}
+			switch {
+			case n == len(p):
+				newDups, newProblems, notProblems = newDups+n-1, newProblems+1, notProblems+n-1
+			case n > 0:
+				ofOld, notProblems = ofOld+n, notProblems+n
+				for _, i := range p {
+					old[i] = true
+				}
+			}
+		}
+		if gs.New.Findings != newDups || gs.New.Problems != newProblems || gs.NewOfOldProblems != ofOld || gs.NewNotProblems != notProblems {
+			t.Fatalf("new duplicates %d of %d problems, %d of old problems, %d no new problem; want %d, %d, %d, %d",
+				gs.New.Findings, gs.New.Problems, gs.NewOfOldProblems, gs.NewNotProblems, newDups, newProblems, ofOld, notProblems)
+		}
+		for i := range fs {
+			if got := gs.OfOldProblem(Ref{Input: 1, N: uint32(i)}); got != old[i] {
+				t.Fatalf("finding %d: of an old problem %v, want %v", i, got, old[i])
+			}
 		}
 	}
 }
