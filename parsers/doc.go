@@ -3,16 +3,21 @@
 //
 // It owns the report formats recap reads: SARIF 2.1.0 from any tool
 // (PMD, Checkstyle and SpotBugs conventions understood), SpotBugs and
-// FindBugs XML, Checkstyle XML and PMD XML; telling them apart by content
-// ([Detect]); finding reports in a directory; undoing gzip; the 8-bit
-// encodings older XML reports declare; placing the paths tools write in the
-// repository (absolute, Windows, file: URIs, SpotBugs' package-relative
-// source paths); and each finding's id and fingerprint. The SARIF, Checkstyle
-// and PMD parsers stream: their memory does not grow with the number of
-// findings (SpotBugs XML, whose summary follows the bugs, is read whole).
-// Bad input is an error that names the input and the place ([ParseError]),
-// on the input's [reports.Input.Error], never a panic; the other inputs are
-// still read.
+// FindBugs XML, Checkstyle XML, PMD XML and GitLab Code Quality JSON;
+// telling them apart by content ([Detect]); finding reports in a
+// directory; undoing gzip; the 8-bit encodings older XML reports declare;
+// placing the paths tools write in the repository (absolute, Windows, file:
+// URIs, SpotBugs' package-relative source paths); each finding's importance
+// (quality and impact, from the tool's own words), id and fingerprint; and
+// reading each input once: a file met twice, the same content under two
+// names (once.go) and one tool's run written in two formats side by side
+// (runs.go, [SameRuns]) are read once, the input left out naming the one
+// kept. Every parser streams: its memory does not grow with the number of
+// findings (SpotBugs XML, whose bug patterns' texts follow the bugs, keeps
+// the bugs' fields until the end of the document, past a bound in a
+// temporary file). Bad input is an
+// error that names the input and the place ([ParseError]), on the input's
+// [reports.Input.Error], never a panic; the other inputs are still read.
 //
 // It does not filter, sort, group, count or render findings (package
 // summarize does), read git or diffs (package diff), or know about the CLI
@@ -41,11 +46,11 @@
 // Detection, the directory search, [ParseFormat], [ErrUnknownFormat] and
 // the lists the CLI help and the MCP server show ([FormatNames],
 // [FormatTitles]) all derive from it, so a new format is its parser's file
-// and one row. For a JSON array of issues with "check_name" members, say:
+// and one row. GitLab Code Quality's, a JSON array of issues with
+// "check_name" members:
 //
-//	{name: "codequality", title: "Code Quality", about: "GitLab Code Quality JSON",
-//		head: jsonArray(func(head []byte) bool { return bytes.Contains(head, []byte(`"check_name"`)) }),
-//		exts: []string{".json"}, new: newCodeQuality},
+//	{name: FormatCodeClimate, title: "Code Quality", about: "GitLab Code Quality JSON", head: jsonArray(codeClimateMarked),
+//		exts: []string{".json"}, aka: []string{"codequality", "code-quality"}, new: newCodeClimate},
 //
 // A head of the right JSON kind without any format's marks is taken for the
 // table's first format of that kind when the input is named (a JSON object
