@@ -45,9 +45,8 @@ var (
 func decode(name string, data []byte) (*Config, []*Error) {
 	d := &decoder{file: name, limited: map[string]bool{}}
 	data = bytes.TrimPrefix(data, []byte("\ufeff"))
-	if !utf8.Valid(data) {
-		line, col := offsetPos(data, invalidUTF8(data))
-		d.add(&Error{File: name, Line: line, Column: col, Err: errors.New("not UTF-8 text")})
+	if e := NotUTF8(name, data); e != nil {
+		d.add(e)
 		return nil, d.errs
 	}
 	root, ok := d.parse(data)

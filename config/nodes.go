@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -117,7 +118,20 @@ func Kind(n *yaml.Node) string {
 	return "a value of type " + n.ShortTag()
 }
 
-func isNull(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" }
+func isNull(n *yaml.Node) bool { return IsNull(n) }
+
+// IsNull reports whether n is YAML's null (nothing, ~ or null).
+func IsNull(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" }
+
+// NotUTF8 is the mistake of a file (name) whose data is not UTF-8 text, at
+// its first byte that is not; nil when data is UTF-8.
+func NotUTF8(name string, data []byte) *Error {
+	if utf8.Valid(data) {
+		return nil
+	}
+	line, col := offsetPos(data, invalidUTF8(data))
+	return &Error{File: name, Line: line, Column: col, Err: errors.New("not UTF-8 text")}
+}
 
 // invalidUTF8 is the offset of the first byte of data that is not UTF-8.
 func invalidUTF8(data []byte) int {

@@ -65,9 +65,8 @@ type decoder struct {
 // parse reads data into f; the document node is kept for the comments.
 func (d *decoder) parse(data []byte, f *File) {
 	data = bytes.TrimPrefix(data, []byte("\ufeff"))
-	if !utf8.Valid(data) {
-		line, col := offsetPos(data, invalidUTF8(data))
-		d.add(&config.Error{File: d.file, Line: line, Column: col, Err: errors.New("not UTF-8 text")})
+	if e := config.NotUTF8(d.file, data); e != nil {
+		d.add(e)
 		return
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
@@ -94,7 +93,7 @@ func (d *decoder) parse(data []byte, f *File) {
 		return
 	}
 	n := d.value(doc.Content[0], "")
-	if n == nil || isNull(n) {
+	if n == nil || config.IsNull(n) {
 		return
 	}
 	pairs, ok := d.mapping(n, "", "a mapping of "+text.List(topKeys, "or"))
@@ -122,7 +121,7 @@ func (d *decoder) parse(data []byte, f *File) {
 func (d *decoder) entries(n *yaml.Node, f *File) {
 	n = d.value(n, "entries")
 	switch {
-	case n == nil || isNull(n):
+	case n == nil || config.IsNull(n):
 		return
 	case n.Kind != yaml.SequenceNode:
 		d.fail(n, "entries", fmt.Errorf("want a list of entries, got %s", config.Kind(n)))
@@ -335,26 +334,6 @@ func (d *decoder) err() error {
 		list[i] = e
 	}
 	return errors.Join(list...)
-}
-
-func isNull(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" }
-
-func invalidUTF8(data []byte) int {
-	for i := 0; i < len(data); {
-		r, n := utf8.DecodeRune(data[i:])
-		if r == utf8.RuneError && n == 1 {
-			return i
-		}
-		i += n
-	}
-	return len(data)
-}
-
-func offsetPos(data []byte, off int) (int, int) {
-	before := string(data[:off])
-	line := strings.Count(before, "\n") + 1
-	col := utf8.RuneCountInString(before[strings.LastIndexByte(before, '\n')+1:]) + 1
-	return line, col
 }
 
 // commentsOf returns the comments of n and of its direct keys and values

@@ -3,7 +3,6 @@ package githubtest
 import (
 	"fmt"
 	"net/http"
-	"strconv"
 )
 
 // Alert is a code scanning alert of the repository, answered by GET
@@ -75,24 +74,7 @@ func (s *Server) listAlerts(w http.ResponseWriter, r *http.Request) {
 			items = append(items, s.alertJSON(a))
 		}
 	}
-	per, _ := strconv.Atoi(r.URL.Query().Get("per_page"))
-	if per == 0 {
-		per = 30
-	}
-	if per > 100 {
-		s.errorf("GET %s: per_page %d over GitHub's 100", r.URL.Path, per)
-		per = 100
-	}
-	page, _ := strconv.Atoi(r.URL.Query().Get("page"))
-	page = max(page, 1)
-	from := min((page-1)*per, len(items))
-	to := min(from+per, len(items))
-	if to < len(items) {
-		q := r.URL.Query()
-		q.Set("per_page", strconv.Itoa(per))
-		q.Set("page", strconv.Itoa(page+1))
-		w.Header().Set("Link", fmt.Sprintf(`<%s%s?%s>; rel="next"`, s.URL, r.URL.Path, q.Encode()))
-	}
+	from, to := s.page(w, r, len(items))
 	out := items[from:to]
 	if out == nil {
 		out = []map[string]any{}

@@ -271,8 +271,11 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// list serves a listing page by page (per_page at most 100, Link rel=next).
-func (s *Server) list(w http.ResponseWriter, r *http.Request, items []Comment) {
+// page reads a listing's page of n items as GitHub takes it (per_page,
+// 30 by default and at most 100; page from 1) and sets the Link header to
+// the next page, keeping the request's other parameters. It returns the
+// bounds of the page's items.
+func (s *Server) page(w http.ResponseWriter, r *http.Request, n int) (from, to int) {
 	per, _ := strconv.Atoi(r.URL.Query().Get("per_page"))
 	if per == 0 {
 		per = 30
@@ -283,11 +286,20 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request, items []Comment) {
 	}
 	page, _ := strconv.Atoi(r.URL.Query().Get("page"))
 	page = max(page, 1)
-	from := min((page-1)*per, len(items))
-	to := min(from+per, len(items))
-	if to < len(items) {
-		w.Header().Set("Link", fmt.Sprintf(`<%s%s?per_page=%d&page=%d>; rel="next"`, s.URL, r.URL.Path, per, page+1))
+	from = min((page-1)*per, n)
+	to = min(from+per, n)
+	if to < n {
+		q := r.URL.Query()
+		q.Set("per_page", strconv.Itoa(per))
+		q.Set("page", strconv.Itoa(page+1))
+		w.Header().Set("Link", fmt.Sprintf(`<%s%s?%s>; rel="next"`, s.URL, r.URL.Path, q.Encode()))
 	}
+	return from, to
+}
+
+// list serves a listing page by page (per_page at most 100, Link rel=next).
+func (s *Server) list(w http.ResponseWriter, r *http.Request, items []Comment) {
+	from, to := s.page(w, r, len(items))
 	out := make([]any, 0, to-from)
 	for _, c := range items[from:to] {
 		if c.payload != nil {

@@ -157,6 +157,24 @@ func searchedRoot(root string) string {
 	return rel
 }
 
+// matched opens the repository and matches its triage file's entries on
+// the findings of the inputs (failed: one could not be read). The caller
+// closes r.
+func (t *triageFlags) matched(cmd *cobra.Command, streams *IO, inputs []string) (r *triageRepo, m *triage.Matcher, failed bool, err error) {
+	if r, err = t.open(cmd); err != nil {
+		return nil, nil, false, err
+	}
+	file, err := r.load()
+	if err == nil {
+		m, failed, err = r.matcher(cmd.Context(), streams, file, inputs)
+	}
+	if err != nil {
+		r.close()
+		return nil, nil, false, err
+	}
+	return r, m, failed, nil
+}
+
 // matcher matches the triage file's entries on the findings of the inputs,
 // following renames through git when the repository is one.
 func (r *triageRepo) matcher(ctx context.Context, streams *IO, f *triage.File, inputs []string) (*triage.Matcher, bool, error) {
@@ -478,19 +496,11 @@ func runList(cmd *cobra.Command, streams *IO, lf *listFlags, args []string, chec
 	if err := lf.check(); err != nil {
 		return err
 	}
-	r, err := lf.open(cmd)
+	r, m, failed, err := lf.matched(cmd, streams, args)
 	if err != nil {
 		return err
 	}
 	defer r.close()
-	file, err := r.load()
-	if err != nil {
-		return err
-	}
-	m, failed, err := r.matcher(cmd.Context(), streams, file, args)
-	if err != nil {
-		return err
-	}
 	out := listOutput{File: r.rel, Entries: []entryStatus{}}
 	for _, s := range m.Statuses() {
 		es := entryStatus{Entry: s.Entry, Matches: s.Matched, Stale: s.Matched == 0, Expired: s.Expired}
@@ -579,19 +589,11 @@ of the INPUTs (the code was fixed or deleted). It refuses to when an input
 could not be read, whose entries would all look stale.`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			r, err := tf.open(cmd)
+			r, m, failed, err := tf.matched(cmd, streams, args)
 			if err != nil {
 				return err
 			}
 			defer r.close()
-			file, err := r.load()
-			if err != nil {
-				return err
-			}
-			m, failed, err := r.matcher(cmd.Context(), streams, file, args)
-			if err != nil {
-				return err
-			}
 			if failed {
 				return &exitError{code: exitUsage, err: errors.New("triage prune: an input could not be read: nothing removed")}
 			}
