@@ -6,9 +6,11 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 
+	"github.com/recap-dev/recap/internal/english"
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/summarize"
 )
@@ -199,6 +201,14 @@ type CodeClimateStream struct {
 	// NoPath counts the findings left out for want of a path.
 	NoPath int
 	err    error
+}
+
+// Warnings implements [Warner]: the findings left out for want of a path.
+func (s *CodeClimateStream) Warnings() []string {
+	if s.NoPath == 0 {
+		return nil
+	}
+	return []string{fmt.Sprintf("codeclimate: %s without a file left out (a Code Quality issue needs a path)", english.Plural(s.NoPath, "finding", "findings"))}
 }
 
 // NewCodeClimateStream returns an empty stream.

@@ -69,6 +69,13 @@ type Stream interface {
 	Close() error
 }
 
+// A Warner is a stream with something to say once written: what it left
+// out or could not place. Each warning is one line, as the command line
+// prints it after "recap: warning: ".
+type Warner interface {
+	Warnings() []string
+}
+
 // renderString renders v to a string; a renderer's only errors are the
 // writer's, and a strings.Builder has none.
 func renderString(r Renderer, v *summarize.View) string {
@@ -107,12 +114,16 @@ type Format struct {
 	JSON bool
 	// Commands: the output is workflow commands, written on purpose.
 	Commands bool
+	// ShowsWarnings: the view shows the inputs' warnings (unless a budget
+	// left something out), so that a log holding it and standard error
+	// need not repeat them.
+	ShowsWarnings bool
 }
 
 // formats is the table of output formats, in the order help lists them.
 var formats = []Format{
-	{Name: "text", View: Text{}, Diff: DiffText{}, Tokens: tokensText},
-	{Name: "markdown", Use: "job summary, PR comment", View: Markdown{MaxChars: CommentLimit}, Diff: DiffMarkdown{}, Review: "its body"},
+	{Name: "text", View: Text{}, Diff: DiffText{}, Tokens: tokensText, ShowsWarnings: true},
+	{Name: "markdown", Use: "job summary, PR comment", View: Markdown{MaxChars: CommentLimit}, Diff: DiffMarkdown{}, Review: "its body", ShowsWarnings: true},
 	{Name: "json", View: JSON{}, Diff: DiffJSON{}, Tokens: tokensJSON, Review: "the review request", Fitted: true, JSON: true},
 	{Name: "sarif", Use: "code scanning", View: SARIF{}, JSON: true},
 	{Name: "github", Use: "workflow annotations", View: GitHub{}, Commands: true},

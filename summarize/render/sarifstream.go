@@ -4,10 +4,12 @@ import (
 	"bufio"
 	"container/heap"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"sort"
 
+	"github.com/recap-dev/recap/internal/english"
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/summarize"
 )
@@ -154,6 +156,26 @@ func (s *SARIFStream) Omitted() int {
 		n += r.omitted
 	}
 	return n
+}
+
+// Warnings implements [Warner]: the results left out by the cap, the
+// findings without a file left out, and those kept without one.
+func (s *SARIFStream) Warnings() []string {
+	var out []string
+	if n := s.Omitted(); n > 0 {
+		out = append(out, fmt.Sprintf("sarif: %s left out to keep at most %d results a run, the most important first "+
+			"(GitHub's code scanning takes %d): the run's properties.%s counts them; --max-results sets the cap, 0 keeps all",
+			english.Plural(n, "result", "results"), s.MaxResults, MaxRunResults, OmittedProperty))
+	}
+	if n := s.Unlocated(); n > 0 {
+		out = append(out, fmt.Sprintf("sarif: %s without a file left out (--unlocated drop): the run's properties.%s counts them; --format json lists them",
+			english.Plural(n, "finding", "findings"), UnlocatedProperty))
+	}
+	if n, _ := s.Located(); n > 0 {
+		out = append(out, fmt.Sprintf("sarif: %s without a file kept, with the place their tool gave: GitHub's code scanning shows no "+
+			"result without a file and refuses an upload that has one; --unlocated drop leaves them out", english.Plural(n, "finding", "findings")))
+	}
+	return out
 }
 
 func newSpill() *spill {

@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/recap-dev/recap/internal/content"
-	"github.com/recap-dev/recap/internal/english"
 	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/pipeline"
 	"github.com/recap-dev/recap/reports"
@@ -261,30 +260,16 @@ func runReport(ctx context.Context, streams *IO, o *reportOptions, args []string
 	if err := writeOutput(streams.Out, o.common.output, rep, v); err != nil {
 		return err
 	}
-	if !shownInLog(streams, o.common.format, v) {
+	if !shownInLog(streams, rep.format, v) {
 		for _, w := range rep.warnings {
 			fmt.Fprintln(streams.ErrOut, w)
 		}
 	}
 	reportInputs(streams.ErrOut, v, false)
 	reportUnmatched(streams.ErrOut, res.Unmatched)
-	if om, ok := rep.stream.(interface{ Omitted() int }); ok && om.Omitted() > 0 {
-		fmt.Fprintf(streams.ErrOut, "recap: warning: sarif: %s left out to keep at most %d results a run, the most important first "+
-			"(GitHub's code scanning takes %d): the run's properties.%s counts them; --max-results sets the cap, 0 keeps all\n",
-			english.Plural(om.Omitted(), "result", "results"), o.common.maxResults, render.MaxRunResults, render.OmittedProperty)
-	}
-	if cc, ok := rep.stream.(*render.CodeClimateStream); ok && cc.NoPath > 0 {
-		fmt.Fprintf(streams.ErrOut, "recap: warning: codeclimate: %s without a file left out (a Code Quality issue needs a path)\n",
-			english.Plural(cc.NoPath, "finding", "findings"))
-	}
-	if un, ok := rep.stream.(interface{ Unlocated() int }); ok && un.Unlocated() > 0 {
-		fmt.Fprintf(streams.ErrOut, "recap: warning: sarif: %s without a file left out (--unlocated drop): the run's properties.%s counts them; --format json lists them\n",
-			english.Plural(un.Unlocated(), "finding", "findings"), render.UnlocatedProperty)
-	}
-	if kept, ok := rep.stream.(interface{ Located() (int, int) }); ok {
-		if n, _ := kept.Located(); n > 0 {
-			fmt.Fprintf(streams.ErrOut, "recap: warning: sarif: %s without a file kept, with the place their tool gave: GitHub's code scanning shows no "+
-				"result without a file and refuses an upload that has one; --unlocated drop leaves them out\n", english.Plural(n, "finding", "findings"))
+	if w, ok := rep.stream.(render.Warner); ok {
+		for _, line := range w.Warnings() {
+			fmt.Fprintln(streams.ErrOut, "recap: warning: "+line)
 		}
 	}
 	if v.Failed() {

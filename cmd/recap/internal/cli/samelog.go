@@ -4,14 +4,15 @@ import (
 	"os"
 
 	"github.com/recap-dev/recap/summarize"
+	"github.com/recap-dev/recap/summarize/render"
 )
 
 // shownInLog reports whether the inputs' warnings are in the view already
 // and standard output and standard error are one file (2>&1, a terminal,
 // one CI log): a text or Markdown view that left nothing out to keep a
 // budget shows them there, and standard error need not repeat them.
-func shownInLog(streams *IO, format string, v *summarize.View) bool {
-	if format != "text" && format != "markdown" {
+func shownInLog(streams *IO, format render.Format, v *summarize.View) bool {
+	if !format.ShowsWarnings {
 		return false
 	}
 	if len(v.Omitted) > 0 { // a budget may have left them out
