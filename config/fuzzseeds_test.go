@@ -3,7 +3,7 @@ package config
 import (
 	"testing"
 
-	"github.com/recap-dev/recap/reports/reportstest"
+	"github.com/recap-dev/recap/internal/reportstest"
 )
 
 // TestFuzzSeedsAlone: FuzzParse (the configuration file) runs on seeds of the checkout without ../shared.

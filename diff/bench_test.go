@@ -19,7 +19,7 @@ import (
 	"github.com/recap-dev/recap/internal/genrepo"
 	"github.com/recap-dev/recap/internal/gittest"
 	"github.com/recap-dev/recap/internal/hostile"
-	"github.com/recap-dev/recap/reports/reportstest"
+	"github.com/recap-dev/recap/internal/reportstest"
 	"github.com/recap-dev/recap/summarize"
 )
 

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/recap-dev/recap/diff"
-	"github.com/recap-dev/recap/reports/reportstest"
+	"github.com/recap-dev/recap/internal/reportstest"
 )
 
 // TestParseBounds: an input that is not a diff (zeros, a long line, text

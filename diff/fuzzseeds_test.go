@@ -3,7 +3,7 @@ package diff_test
 import (
 	"testing"
 
-	"github.com/recap-dev/recap/reports/reportstest"
+	"github.com/recap-dev/recap/internal/reportstest"
 )
 
 // TestFuzzSeedsAlone: FuzzParse (diff text) and FuzzSimilarityLikeGoGit run

@@ -13,7 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/recap-dev/recap/diff"
-	"github.com/recap-dev/recap/reports/reportstest"
+	"github.com/recap-dev/recap/internal/reportstest"
 )
 
 // TestCorpusDiffs: every diff in the corpus parses to the manifest's file,

@@ -12,7 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/recap-dev/recap/mcpserver"
-	"github.com/recap-dev/recap/reports/reportstest"
+	"github.com/recap-dev/recap/internal/reportstest"
 )
 
 // benchRoot is a root holding a copy of the largest bench report (the PMD 7

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/recap-dev/recap/reports/reportstest"
+	"github.com/recap-dev/recap/internal/reportstest"
 )
 
 // TestCacheCancelledParse: a parse whose call is cancelled stops, keeps

@@ -14,7 +14,7 @@ import (
 	"github.com/recap-dev/recap/mcpserver"
 	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/pipeline"
-	"github.com/recap-dev/recap/reports/reportstest"
+	"github.com/recap-dev/recap/internal/reportstest"
 )
 
 // BenchmarkFirstCall measures the first analysis.getReports on a report

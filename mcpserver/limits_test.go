@@ -15,7 +15,7 @@ import (
 	"github.com/recap-dev/recap/internal/hostile"
 	"github.com/recap-dev/recap/internal/tooltest"
 	"github.com/recap-dev/recap/mcpserver"
-	"github.com/recap-dev/recap/reports/reportstest"
+	"github.com/recap-dev/recap/internal/reportstest"
 )
 
 // copyTo copies src to dst (made with its directories), gzipped when zip.

@@ -21,7 +21,7 @@ import (
 	"github.com/recap-dev/recap/mcpserver"
 	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/reports"
-	"github.com/recap-dev/recap/reports/reportstest"
+	"github.com/recap-dev/recap/internal/reportstest"
 	"github.com/recap-dev/recap/summarize"
 	"github.com/recap-dev/recap/summarize/budget"
 	"github.com/recap-dev/recap/summarize/tokens"

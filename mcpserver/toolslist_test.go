@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/recap-dev/recap/mcpserver"
-	"github.com/recap-dev/recap/reports/reportstest"
+	"github.com/recap-dev/recap/internal/reportstest"
 )
 
 // TestToolsListGolden pins the wire contract of the tools: the initialize

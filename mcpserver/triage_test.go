@@ -12,7 +12,7 @@ import (
 	"github.com/recap-dev/recap/internal/triagetest"
 	"github.com/recap-dev/recap/mcpserver"
 	"github.com/recap-dev/recap/reports"
-	"github.com/recap-dev/recap/reports/reportstest"
+	"github.com/recap-dev/recap/internal/reportstest"
 )
 
 // TestTriaged: analysis.getReports reads the root's triage file at each

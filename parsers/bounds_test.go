@@ -15,7 +15,7 @@ import (
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/recap-dev/recap/reports"
-	"github.com/recap-dev/recap/reports/reportstest"
+	"github.com/recap-dev/recap/internal/reportstest"
 )
 
 // stream is head, n bytes of b, then tail.

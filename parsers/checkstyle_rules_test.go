@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/recap-dev/recap/reports"
-	"github.com/recap-dev/recap/reports/reportstest"
+	"github.com/recap-dev/recap/internal/reportstest"
 )
 
 // TestCheckstyleDoc: the page and the one-line description of each kind of

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/recap-dev/recap/reports"
-	"github.com/recap-dev/recap/reports/reportstest"
+	"github.com/recap-dev/recap/internal/reportstest"
 )
 
 // corpusFormats maps the corpus directories to the format each must be detected as.

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/recap-dev/recap/reports"
-	"github.com/recap-dev/recap/reports/reportstest"
+	"github.com/recap-dev/recap/internal/reportstest"
 )
 
 // checkoutSeeds are the checkout's own reports of each kind (beside

@@ -3,7 +3,7 @@ package parsers
 import (
 	"testing"
 
-	"github.com/recap-dev/recap/reports/reportstest"
+	"github.com/recap-dev/recap/internal/reportstest"
 )
 
 // TestFuzzSeedsAlone: Every fuzz target of the parsers (SARIF, SpotBugs, Checkstyle, PMD, Code Quality, detection, standard input, the XML scanners, the SARIF decoder oracle) runs on seeds of the checkout without ../shared.

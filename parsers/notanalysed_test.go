@@ -8,7 +8,7 @@ import (
 
 	"github.com/recap-dev/recap/internal/tooltest"
 	"github.com/recap-dev/recap/reports"
-	"github.com/recap-dev/recap/reports/reportstest"
+	"github.com/recap-dev/recap/internal/reportstest"
 )
 
 // The files of PMD's processing errors are named on the input, placed in

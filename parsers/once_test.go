@@ -11,7 +11,7 @@ import (
 	"github.com/recap-dev/recap/internal/tooltest"
 	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/reports"
-	"github.com/recap-dev/recap/reports/reportstest"
+	"github.com/recap-dev/recap/internal/reportstest"
 )
 
 // TestReadOnce: a file named twice, a directory and a file in it, a copy

@@ -13,7 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/recap-dev/recap/internal/tooltest"
 	"github.com/recap-dev/recap/reports"
-	"github.com/recap-dev/recap/reports/reportstest"
+	"github.com/recap-dev/recap/internal/reportstest"
 )
 
 func parseString(t *testing.T, format Format, root, content string) ([]reports.Finding, reports.Input) {

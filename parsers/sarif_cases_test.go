@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/recap-dev/recap/reports"
-	"github.com/recap-dev/recap/reports/reportstest"
+	"github.com/recap-dev/recap/internal/reportstest"
 )
 
 // TestSARIFCases: each small SARIF log of testdata/sarif gives exactly the

@@ -6,7 +6,7 @@ import (
 
 	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/reports"
-	"github.com/recap-dev/recap/reports/reportstest"
+	"github.com/recap-dev/recap/internal/reportstest"
 )
 
 // TestSecurityAsToolsSay: a finding is about security when its tool says

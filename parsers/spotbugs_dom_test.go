@@ -13,7 +13,7 @@ import (
 	"github.com/beevik/etree"
 	"github.com/google/go-cmp/cmp"
 	"github.com/recap-dev/recap/reports"
-	"github.com/recap-dev/recap/reports/reportstest"
+	"github.com/recap-dev/recap/internal/reportstest"
 )
 
 // The SpotBugs reader as it was before it streamed: the whole document

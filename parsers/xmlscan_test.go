@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/recap-dev/recap/reports"
-	"github.com/recap-dev/recap/reports/reportstest"
+	"github.com/recap-dev/recap/internal/reportstest"
 )
 
 // readings is one input read by a parser's scanner (fast) and by

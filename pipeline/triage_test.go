@@ -12,7 +12,7 @@ import (
 	"github.com/recap-dev/recap/internal/triagetest"
 	"github.com/recap-dev/recap/pipeline"
 	"github.com/recap-dev/recap/reports"
-	"github.com/recap-dev/recap/reports/reportstest"
+	"github.com/recap-dev/recap/internal/reportstest"
 	"github.com/recap-dev/recap/triage"
 )
 

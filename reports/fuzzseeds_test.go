@@ -3,7 +3,7 @@ package reports
 import (
 	"testing"
 
-	"github.com/recap-dev/recap/reports/reportstest"
+	"github.com/recap-dev/recap/internal/reportstest"
 )
 
 // TestFuzzSeedsAlone: every fuzz target of reports (the grouper) runs on

@@ -3,7 +3,7 @@ package review
 import (
 	"testing"
 
-	"github.com/recap-dev/recap/reports/reportstest"
+	"github.com/recap-dev/recap/internal/reportstest"
 )
 
 // TestFuzzSeedsAlone: FuzzReadEvent and FuzzParseReply run on seeds of the checkout without ../shared.

@@ -3,7 +3,7 @@ package triage
 import (
 	"testing"
 
-	"github.com/recap-dev/recap/reports/reportstest"
+	"github.com/recap-dev/recap/internal/reportstest"
 )
 
 // TestFuzzSeedsAlone: FuzzParse (the triage file) runs on seeds of the checkout without ../shared.

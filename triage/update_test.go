@@ -1,3 +1,3 @@
 package triage
 
-import _ "github.com/recap-dev/recap/reports/reportstest" // the -update flag of every test binary
+import _ "github.com/recap-dev/recap/internal/reportstest" // the -update flag of every test binary

@@ -9,7 +9,7 @@ import (
 
 	"github.com/recap-dev/recap/internal/gittest"
 	"github.com/recap-dev/recap/internal/tooltest"
-	"github.com/recap-dev/recap/reports/reportstest"
+	"github.com/recap-dev/recap/internal/reportstest"
 )
 
 // pmdPR is the sample project on main and on a feature branch, with the

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/recap-dev/recap/internal/gittest"
-	"github.com/recap-dev/recap/reports/reportstest"
+	"github.com/recap-dev/recap/internal/reportstest"
 )
 
 // exampleBlock is a fenced block of the docs with no language (or

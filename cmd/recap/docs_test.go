@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/recap-dev/recap/reports/reportstest"
+	"github.com/recap-dev/recap/internal/reportstest"
 )
 
 // actionlint finds rhysd/actionlint (scripts/test installs it with go

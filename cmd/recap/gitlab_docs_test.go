@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/recap-dev/recap/reports/reportstest"
+	"github.com/recap-dev/recap/internal/reportstest"
 	"gopkg.in/yaml.v3"
 )
 

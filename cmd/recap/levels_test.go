@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/recap-dev/recap/reports/reportstest"
+	"github.com/recap-dev/recap/internal/reportstest"
 )
 
 // The sample's SQL injection: SpotBugs rates it a warning (rank 10, as its SARIF does), recap's

@@ -19,7 +19,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/recap-dev/recap/internal/gittest"
 	"github.com/recap-dev/recap/internal/tooltest"
-	"github.com/recap-dev/recap/reports/reportstest"
+	"github.com/recap-dev/recap/internal/reportstest"
 )
 
 var bin string

@@ -16,7 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/recap-dev/recap/internal/gittest"
 	"github.com/recap-dev/recap/internal/tooltest"
-	"github.com/recap-dev/recap/reports/reportstest"
+	"github.com/recap-dev/recap/internal/reportstest"
 )
 
 // mcpWorkspace is a repository with the sample project committed, an

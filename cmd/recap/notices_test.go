@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/recap-dev/recap/reports/reportstest"
+	"github.com/recap-dev/recap/internal/reportstest"
 )
 
 // TestNoticesNameEveryModule checks that THIRD_PARTY_NOTICES.md, which

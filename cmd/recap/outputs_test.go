@@ -10,7 +10,7 @@ import (
 
 	"github.com/recap-dev/recap/internal/githubtest"
 	"github.com/recap-dev/recap/reports"
-	"github.com/recap-dev/recap/reports/reportstest"
+	"github.com/recap-dev/recap/internal/reportstest"
 )
 
 // hostileSARIF is a report whose message and URI hold line breaks that

@@ -19,7 +19,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/recap-dev/recap/reports/reportstest"
+	"github.com/recap-dev/recap/internal/reportstest"
 )
 
 // goreleaser finds GoReleaser (the test command installs it with go

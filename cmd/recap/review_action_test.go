@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/recap-dev/recap/internal/githubtest"
-	"github.com/recap-dev/recap/reports/reportstest"
+	"github.com/recap-dev/recap/internal/reportstest"
 )
 
 // actionValidator finds @action-validator/cli (package.json; npm install

@@ -17,7 +17,7 @@ import (
 	"github.com/recap-dev/recap/internal/gittest"
 	"github.com/recap-dev/recap/internal/tooltest"
 	"github.com/recap-dev/recap/reports"
-	"github.com/recap-dev/recap/reports/reportstest"
+	"github.com/recap-dev/recap/internal/reportstest"
 	"github.com/recap-dev/recap/review"
 	"github.com/recap-dev/recap/triage"
 )

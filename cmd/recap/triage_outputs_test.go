@@ -11,7 +11,7 @@ import (
 	"github.com/recap-dev/recap/internal/tooltest"
 	"github.com/recap-dev/recap/internal/triagetest"
 	"github.com/recap-dev/recap/reports"
-	"github.com/recap-dev/recap/reports/reportstest"
+	"github.com/recap-dev/recap/internal/reportstest"
 	"github.com/recap-dev/recap/triage"
 )
 

@@ -12,7 +12,7 @@ import (
 
 	"github.com/recap-dev/recap/internal/githubtest"
 	"github.com/recap-dev/recap/internal/gittest"
-	"github.com/recap-dev/recap/reports/reportstest"
+	"github.com/recap-dev/recap/internal/reportstest"
 	"github.com/recap-dev/recap/triage"
 )
 

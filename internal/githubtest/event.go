@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/recap-dev/recap/reports/reportstest"
+	"github.com/recap-dev/recap/internal/reportstest"
 )
 
 // ExamplesPath is GitHub's webhook payload examples, from the npm package

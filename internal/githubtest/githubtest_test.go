@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	_ "github.com/recap-dev/recap/reports/reportstest"
+	_ "github.com/recap-dev/recap/internal/reportstest"
 )
 
 // TestSpecCatches: the stand-in finds the mistakes GitHub would refuse or

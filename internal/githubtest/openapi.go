@@ -13,7 +13,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/recap-dev/recap/reports/reportstest"
+	"github.com/recap-dev/recap/internal/reportstest"
 )
 
 // SpecPath is GitHub's OpenAPI description for github.com, from the npm

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/recap-dev/recap/reports/reportstest"
+	"github.com/recap-dev/recap/internal/reportstest"
 )
 
 // Reply adds a reply by who to the review comment to, as GitHub keeps

@@ -16,7 +16,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/recap-dev/recap/reports/reportstest"
+	"github.com/recap-dev/recap/internal/reportstest"
 )
 
 // The findings of the real tools' reports on the sample project

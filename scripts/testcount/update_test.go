@@ -2,4 +2,4 @@ package main_test
 
 // The test binary of every package takes -update (defined by reportstest),
 // so that go test ./... -update runs everywhere.
-import _ "github.com/recap-dev/recap/reports/reportstest"
+import _ "github.com/recap-dev/recap/internal/reportstest"

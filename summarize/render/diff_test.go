@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/recap-dev/recap/diff"
-	"github.com/recap-dev/recap/reports/reportstest"
+	"github.com/recap-dev/recap/internal/reportstest"
 	"github.com/recap-dev/recap/summarize"
 	"github.com/recap-dev/recap/summarize/budget"
 	"github.com/recap-dev/recap/summarize/tokens"

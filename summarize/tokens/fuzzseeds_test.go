@@ -3,7 +3,7 @@ package tokens
 import (
 	"testing"
 
-	"github.com/recap-dev/recap/reports/reportstest"
+	"github.com/recap-dev/recap/internal/reportstest"
 )
 
 // TestFuzzSeedsAlone: FuzzChunkedCount runs on seeds of its own without

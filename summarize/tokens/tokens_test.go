@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/recap-dev/recap/reports/reportstest"
+	"github.com/recap-dev/recap/internal/reportstest"
 )
 
 func TestCount(t *testing.T) {

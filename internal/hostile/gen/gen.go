@@ -1,7 +1,7 @@
 // Package gen makes large inputs on the fly, without holding them: a
 // pattern repeated to a size, between a head and a tail. It imports only
 // the standard library, so that test helpers of every package
-// (reports/reportstest) use it without the hostile cases' dependencies.
+// (internal/reportstest) use it without the hostile cases' dependencies.
 package gen
 
 import (

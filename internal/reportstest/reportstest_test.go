@@ -57,7 +57,7 @@ func TestUpdateFlagEverywhere(t *testing.T) {
 	if err != nil {
 		t.Fatalf("go list: %v", err)
 	}
-	const self = "github.com/recap-dev/recap/reports/reportstest"
+	const self = "github.com/recap-dev/recap/internal/reportstest"
 	binaries := 0
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		name, deps, _ := strings.Cut(line, "|")
