@@ -170,70 +170,18 @@ func (d *decoder) entry(n *yaml.Node, key string) (Entry, bool) {
 	for _, p := range pairs {
 		k := key + "." + p.Key
 		seen[p.Key] = true
-		var s string
-		if slices.Contains(entryKeys, p.Key) {
-			if s, ok = d.str(d.value(p.Value, k), k, p.Key); !ok {
-				continue
-			}
-		}
-		switch p.Key {
-		case "tool":
-			e.Tool = d.word(p.Value, k, s)
-		case "rule":
-			e.Rule = d.word(p.Value, k, s)
-		case "path":
-			e.Path = s
-			if strings.HasPrefix(s, "/") || strings.Contains(s, "\\") || slices.Contains(strings.Split(s, "/"), "..") {
-				d.fail(p.Value, k, fmt.Errorf("%q is not a repository-relative path with / (as recap findings shows it)", s))
-			}
-		case "location":
-			e.Location = s
-			if !locationSyntax.MatchString(s) {
-				d.fail(p.Value, k, fmt.Errorf("%q is not a location fingerprint (16 hex digits, a colon, the occurrence: 0123456789abcdef:1)", s))
-			}
-		case "line":
-			e.Line = s
-		case "message":
-			e.Message = s
-		case "state":
-			st, ok := ParseState(s)
-			if !ok || string(st) != s {
-				names := make([]string, len(States))
-				for i, t := range States {
-					names[i] = string(t)
-				}
-				d.fail(p.Value, k, reports.UnknownWord("state", s, names, names))
-			}
-			e.State = State(s)
-		case "reason":
-			e.Reason = s
-			if strings.TrimSpace(s) == "" {
-				d.fail(p.Value, k, errors.New("an empty reason (say why: the next reader needs it)"))
-			}
-		case "by":
-			e.By = s
-		case "date", "until":
-			if _, err := time.Parse(DateLayout, s); err != nil {
-				d.fail(p.Value, k, fmt.Errorf("%q is not a day as YYYY-MM-DD", s))
-			}
-			if p.Key == "date" {
-				e.Date = s
-			} else {
-				e.Until = s
-			}
-		case "link":
-			e.Link = s
-			if u, err := url.Parse(s); err != nil || u.Scheme != "https" && u.Scheme != "http" || u.Host == "" {
-				d.fail(p.Value, k, fmt.Errorf("%q is not an http or https URL", s))
-			}
-		case "commit":
-			e.Commit = s
-			if !commitSyntax.MatchString(s) {
-				d.fail(p.Value, k, fmt.Errorf("%q is not a commit id (7 to 64 hex digits, lower case)", s))
-			}
-		default:
+		set, known := entryFields[p.Key]
+		if !known {
 			d.unknownKey(p, key, entryKeys)
 			unknown = true
+			continue
+		}
+		s, ok := d.str(d.value(p.Value, k), k, p.Key)
+		if !ok {
+			continue
+		}
+		if err := set(&e, s); err != nil {
+			d.fail(p.Value, k, err)
 		}
 	}
 	for _, req := range []string{"tool", "rule", "state", "reason"} {
@@ -245,12 +193,78 @@ func (d *decoder) entry(n *yaml.Node, key string) (Entry, bool) {
 	return e, len(d.errs) == errs
 }
 
-// word checks a tool's or rule's name: one line.
-func (d *decoder) word(n *yaml.Node, key, s string) string {
+// entryFields sets each key of an entry from its string, and says what is
+// wrong with it.
+var entryFields = map[string]func(e *Entry, s string) error{
+	"tool": func(e *Entry, s string) error { e.Tool = s; return checkWord(s) },
+	"rule": func(e *Entry, s string) error { e.Rule = s; return checkWord(s) },
+	"path": func(e *Entry, s string) error {
+		e.Path = s
+		if strings.HasPrefix(s, "/") || strings.Contains(s, "\\") || slices.Contains(strings.Split(s, "/"), "..") {
+			return fmt.Errorf("%q is not a repository-relative path with / (as recap findings shows it)", s)
+		}
+		return nil
+	},
+	"location": func(e *Entry, s string) error {
+		e.Location = s
+		if !locationSyntax.MatchString(s) {
+			return fmt.Errorf("%q is not a location fingerprint (16 hex digits, a colon, the occurrence: 0123456789abcdef:1)", s)
+		}
+		return nil
+	},
+	"line":    func(e *Entry, s string) error { e.Line = s; return nil },
+	"message": func(e *Entry, s string) error { e.Message = s; return nil },
+	"state": func(e *Entry, s string) error {
+		e.State = State(s)
+		if st, ok := ParseState(s); !ok || string(st) != s {
+			names := make([]string, len(States))
+			for i, t := range States {
+				names[i] = string(t)
+			}
+			return reports.UnknownWord("state", s, names, names)
+		}
+		return nil
+	},
+	"reason": func(e *Entry, s string) error {
+		e.Reason = s
+		if strings.TrimSpace(s) == "" {
+			return errors.New("an empty reason (say why: the next reader needs it)")
+		}
+		return nil
+	},
+	"by":    func(e *Entry, s string) error { e.By = s; return nil },
+	"date":  func(e *Entry, s string) error { e.Date = s; return checkDay(s) },
+	"until": func(e *Entry, s string) error { e.Until = s; return checkDay(s) },
+	"link": func(e *Entry, s string) error {
+		e.Link = s
+		if u, err := url.Parse(s); err != nil || u.Scheme != "https" && u.Scheme != "http" || u.Host == "" {
+			return fmt.Errorf("%q is not an http or https URL", s)
+		}
+		return nil
+	},
+	"commit": func(e *Entry, s string) error {
+		e.Commit = s
+		if !commitSyntax.MatchString(s) {
+			return fmt.Errorf("%q is not a commit id (7 to 64 hex digits, lower case)", s)
+		}
+		return nil
+	},
+}
+
+// checkWord checks a tool's or rule's name: one line.
+func checkWord(s string) error {
 	if strings.TrimSpace(s) == "" || strings.ContainsAny(s, "\n\r") {
-		d.fail(n, key, fmt.Errorf("%q: want a name on one line", s))
+		return fmt.Errorf("%q: want a name on one line", s)
 	}
-	return s
+	return nil
+}
+
+// checkDay checks a day written YYYY-MM-DD.
+func checkDay(s string) error {
+	if _, err := time.Parse(DateLayout, s); err != nil {
+		return fmt.Errorf("%q is not a day as YYYY-MM-DD", s)
+	}
+	return nil
 }
 
 // pair is one key and value of a mapping.

@@ -447,3 +447,16 @@ func TestUpdateRootConfined(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestEntryFieldsAreTheKeys: the reader sets every key an entry may have,
+// and no other.
+func TestEntryFieldsAreTheKeys(t *testing.T) {
+	if len(entryFields) != len(entryKeys) {
+		t.Errorf("%d fields read, %d keys", len(entryFields), len(entryKeys))
+	}
+	for _, k := range entryKeys {
+		if entryFields[k] == nil {
+			t.Errorf("key %s is not read", k)
+		}
+	}
+}

@@ -526,44 +526,11 @@ func sarifResult(f *reports.Finding, ruleIndex int, fingerprint string) *resultO
 	if d != nil && d.Kind != "" {
 		res.Kind = &d.Kind
 	}
-	if f.Path != "" {
-		loc := sarif.NewPhysicalLocation().WithArtifactLocation(sarifArtifact(f.Path))
-		if region := sarifRegion(f); region != nil {
-			loc.WithRegion(region)
-			sarifSnippet(loc, f)
-		}
-		l := sarif.NewLocationWithPhysicalLocation(loc)
-		if d != nil {
-			l.LogicalLocations = sarifLogical(d.Logical)
-		}
-		res.AddLocation(l)
-	} else {
-		res.AddLocation(unlocatedLocation(d))
-		if d != nil && d.Target != "" {
-			res.AnalysisTarget = sarifArtifact(d.Target)
-		}
-	}
-	props := sarif.Properties{}
-	if toolLevel != level {
-		props[ToolLevelProperty] = toolLevel
-	}
+	sarifPlace(res, f)
 	if d != nil {
 		sarifDetail(res, d)
 		for i := range d.Locations {
 			res.AddLocation(sarifLocation(&d.Locations[i]))
-		}
-	}
-	if d != nil && len(d.Flows) > 0 && (d.AllFlows > len(d.Flows) || int(f.FlowSteps) > d.FlowSteps()) {
-		// Flows or steps past the bounds (reports.MaxFlows, MaxFlowSteps)
-		// were cut: how many the report gave.
-		props[FlowsProperty], props[FlowStepsProperty] = max(d.AllFlows, len(d.Flows)), f.FlowSteps
-	}
-	if f.Fixable && (d == nil || d.Fix == nil || len(d.Fix.Replacements) == 0) {
-		// A fix SARIF cannot hold (a fix needs edits): the flag, and its
-		// description when the report gave one.
-		props["fixable"] = true
-		if d != nil && d.Fix != nil && d.Fix.Description != "" {
-			props["fixDescription"] = d.Fix.Description
 		}
 	}
 	if len(f.CWE) > 0 {
@@ -576,6 +543,57 @@ func sarifResult(f *reports.Finding, ruleIndex int, fingerprint string) *resultO
 	case reports.BaselineNew, reports.BaselineUnchanged:
 		state := f.Baseline
 		res.BaselineState = &state
+	}
+	props := sarifProperties(f)
+	if toolLevel != level {
+		props[ToolLevelProperty] = toolLevel
+	}
+	if len(props) > 0 {
+		res.Properties = props
+	}
+	return &resultOut{Result: res, Suppressions: sarifSuppressions(f)}
+}
+
+// sarifPlace adds f's location to res: its file and region, or, without a
+// file, what its report said of the place.
+func sarifPlace(res *sarif.Result, f *reports.Finding) {
+	d := f.Detail
+	if f.Path == "" {
+		res.AddLocation(unlocatedLocation(d))
+		if d != nil && d.Target != "" {
+			res.AnalysisTarget = sarifArtifact(d.Target)
+		}
+		return
+	}
+	loc := sarif.NewPhysicalLocation().WithArtifactLocation(sarifArtifact(f.Path))
+	if region := sarifRegion(f); region != nil {
+		loc.WithRegion(region)
+		sarifSnippet(loc, f)
+	}
+	l := sarif.NewLocationWithPhysicalLocation(loc)
+	if d != nil {
+		l.LogicalLocations = sarifLogical(d.Logical)
+	}
+	res.AddLocation(l)
+}
+
+// sarifProperties are the properties of f's result that SARIF has no
+// member for, which recap reads back.
+func sarifProperties(f *reports.Finding) sarif.Properties {
+	props := sarif.Properties{}
+	d := f.Detail
+	if d != nil && len(d.Flows) > 0 && (d.AllFlows > len(d.Flows) || int(f.FlowSteps) > d.FlowSteps()) {
+		// Flows or steps past the bounds (reports.MaxFlows, MaxFlowSteps)
+		// were cut: how many the report gave.
+		props[FlowsProperty], props[FlowStepsProperty] = max(d.AllFlows, len(d.Flows)), f.FlowSteps
+	}
+	if f.Fixable && (d == nil || d.Fix == nil || len(d.Fix.Replacements) == 0) {
+		// A fix SARIF cannot hold (a fix needs edits): the flag, and its
+		// description when the report gave one.
+		props["fixable"] = true
+		if d != nil && d.Fix != nil && d.Fix.Description != "" {
+			props["fixDescription"] = d.Fix.Description
+		}
 	}
 	if f.Category != "" {
 		props["category"] = f.Category
@@ -595,13 +613,16 @@ func sarifResult(f *reports.Finding, ruleIndex int, fingerprint string) *resultO
 	if f.Triage != nil {
 		props[TriageProperty] = f.Triage // confirmed and expired decisions too
 	}
-	if len(props) > 0 {
-		res.Properties = props
-	}
-	out := &resultOut{Result: res}
-	if d != nil {
+	return props
+}
+
+// sarifSuppressions are the suppressions of f's result: its report's, and
+// the triage file's decision that hides it.
+func sarifSuppressions(f *reports.Finding) []suppressionOut {
+	var out []suppressionOut
+	if d := f.Detail; d != nil {
 		for _, sup := range d.Suppressions {
-			out.Suppressions = append(out.Suppressions, suppressionOut{Kind: sup.Kind, Status: sup.Status, Justification: sup.Justification})
+			out = append(out, suppressionOut{Kind: sup.Kind, Status: sup.Status, Justification: sup.Justification})
 		}
 	}
 	if t := f.Triage; t.Suppressed() {
@@ -613,7 +634,7 @@ func sarifResult(f *reports.Finding, ruleIndex int, fingerprint string) *resultO
 				props[k] = v
 			}
 		}
-		out.Suppressions = append(out.Suppressions, suppressionOut{Kind: "external", Status: "accepted", Justification: t.Reason, Properties: props})
+		out = append(out, suppressionOut{Kind: "external", Status: "accepted", Justification: t.Reason, Properties: props})
 	}
 	return out
 }
