@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"github.com/recap-dev/recap/config"
+	"github.com/recap-dev/recap/internal/reportstest"
 	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/reports"
-	"github.com/recap-dev/recap/internal/reportstest"
 )
 
 // cpuTime is the process's CPU time so far. The machine the benchmarks

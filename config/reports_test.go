@@ -7,10 +7,10 @@ import (
 	"testing"
 
 	"github.com/recap-dev/recap/config"
+	"github.com/recap-dev/recap/internal/reportstest"
 	"github.com/recap-dev/recap/internal/tooltest"
 	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/reports"
-	"github.com/recap-dev/recap/internal/reportstest"
 )
 
 // TestOnTheSampleReports runs a configuration written the way the docs

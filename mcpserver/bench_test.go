@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/recap-dev/recap/mcpserver"
 	"github.com/recap-dev/recap/internal/reportstest"
+	"github.com/recap-dev/recap/mcpserver"
 )
 
 // benchRoot is a root holding a copy of the largest bench report (the PMD 7

@@ -12,10 +12,10 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/recap-dev/recap/internal/reportstest"
 	"github.com/recap-dev/recap/mcpserver"
 	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/reports"
-	"github.com/recap-dev/recap/internal/reportstest"
 	"github.com/recap-dev/recap/summarize/tokens"
 )
 

@@ -11,10 +11,10 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/recap-dev/recap/internal/reportstest"
 	"github.com/recap-dev/recap/mcpserver"
 	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/pipeline"
-	"github.com/recap-dev/recap/internal/reportstest"
 )
 
 // BenchmarkFirstCall measures the first analysis.getReports on a report

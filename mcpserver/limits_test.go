@@ -13,9 +13,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/recap-dev/recap/internal/hostile"
+	"github.com/recap-dev/recap/internal/reportstest"
 	"github.com/recap-dev/recap/internal/tooltest"
 	"github.com/recap-dev/recap/mcpserver"
-	"github.com/recap-dev/recap/internal/reportstest"
 )
 
 // copyTo copies src to dst (made with its directories), gzipped when zip.

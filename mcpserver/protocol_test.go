@@ -23,8 +23,8 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/recap-dev/recap/mcpserver"
 	"github.com/recap-dev/recap/internal/reportstest"
+	"github.com/recap-dev/recap/mcpserver"
 )
 
 // strictName is the tool-name rule of the clients that refuse dots.

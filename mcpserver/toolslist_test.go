@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/recap-dev/recap/mcpserver"
 	"github.com/recap-dev/recap/internal/reportstest"
+	"github.com/recap-dev/recap/mcpserver"
 )
 
 // TestToolsListGolden pins the wire contract of the tools: the initialize

@@ -8,11 +8,11 @@ import (
 	"testing"
 
 	"github.com/recap-dev/recap/internal/gittest"
+	"github.com/recap-dev/recap/internal/reportstest"
 	"github.com/recap-dev/recap/internal/tooltest"
 	"github.com/recap-dev/recap/internal/triagetest"
 	"github.com/recap-dev/recap/mcpserver"
 	"github.com/recap-dev/recap/reports"
-	"github.com/recap-dev/recap/internal/reportstest"
 )
 
 // TestTriaged: analysis.getReports reads the root's triage file at each

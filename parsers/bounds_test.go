@@ -14,8 +14,8 @@ import (
 	"unicode/utf8"
 
 	jsonv2 "github.com/go-json-experiment/json"
-	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/internal/reportstest"
+	"github.com/recap-dev/recap/reports"
 )
 
 // stream is head, n bytes of b, then tail.

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/internal/reportstest"
+	"github.com/recap-dev/recap/reports"
 )
 
 // TestCheckstyleDoc: the page and the one-line description of each kind of

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/internal/reportstest"
+	"github.com/recap-dev/recap/reports"
 )
 
 // corpusFormats maps the corpus directories to the format each must be detected as.

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/internal/reportstest"
+	"github.com/recap-dev/recap/reports"
 )
 
 // checkoutSeeds are the checkout's own reports of each kind (beside

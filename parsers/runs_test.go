@@ -9,10 +9,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/recap-dev/recap/internal/hostile"
+	"github.com/recap-dev/recap/internal/reportstest"
 	"github.com/recap-dev/recap/internal/tooltest"
 	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/reports"
-	"github.com/recap-dev/recap/internal/reportstest"
 )
 
 // TestSameRunTwoFormats: PMD's XML and SARIF of one run (the sample's, made

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/internal/reportstest"
+	"github.com/recap-dev/recap/reports"
 )
 
 // TestSARIFCases: each small SARIF log of testdata/sarif gives exactly the

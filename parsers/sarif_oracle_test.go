@@ -17,8 +17,8 @@ import (
 	jsonv1 "github.com/go-json-experiment/json/v1"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
-	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/internal/reportstest"
+	"github.com/recap-dev/recap/reports"
 )
 
 // The oracle of the SARIF token decoder (sarif_result.go): go-json-experiment's

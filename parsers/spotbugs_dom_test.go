@@ -12,8 +12,8 @@ import (
 
 	"github.com/beevik/etree"
 	"github.com/google/go-cmp/cmp"
-	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/internal/reportstest"
+	"github.com/recap-dev/recap/reports"
 )
 
 // The SpotBugs reader as it was before it streamed: the whole document

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/internal/reportstest"
+	"github.com/recap-dev/recap/reports"
 )
 
 // readings is one input read by a parser's scanner (fast) and by

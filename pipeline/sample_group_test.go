@@ -6,11 +6,11 @@ import (
 	"testing"
 
 	"github.com/recap-dev/recap/config"
+	"github.com/recap-dev/recap/internal/reportstest"
 	"github.com/recap-dev/recap/internal/tooltest"
 	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/pipeline"
 	"github.com/recap-dev/recap/reports"
-	"github.com/recap-dev/recap/internal/reportstest"
 )
 
 // sampleFiles are the sample's reports (testdata/reports), placed in the

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/recap-dev/recap/internal/reportstest"
 	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/reports"
-	"github.com/recap-dev/recap/internal/reportstest"
 )
 
 // duplicates is what the grouping (reports.Grouper with reports.ClassOf,

@@ -12,10 +12,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/recap-dev/recap/internal/reportstest"
 	"github.com/recap-dev/recap/internal/tooltest"
 	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/reports"
-	"github.com/recap-dev/recap/internal/reportstest"
 )
 
 // classFiles names, for each class of reports.RuleClasses (by one of its

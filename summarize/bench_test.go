@@ -7,9 +7,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/recap-dev/recap/internal/reportstest"
 	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/reports"
-	"github.com/recap-dev/recap/internal/reportstest"
 	"github.com/recap-dev/recap/summarize"
 	"github.com/recap-dev/recap/summarize/budget"
 	"github.com/recap-dev/recap/summarize/render"

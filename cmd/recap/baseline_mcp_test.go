@@ -13,8 +13,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/recap-dev/recap/internal/tooltest"
 	"github.com/recap-dev/recap/internal/reportstest"
+	"github.com/recap-dev/recap/internal/tooltest"
 )
 
 // TestMCPBaselineAgreesWithCLI: analysis.getReports with a baseline, with

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/recap-dev/recap/internal/gittest"
-	"github.com/recap-dev/recap/internal/tooltest"
 	"github.com/recap-dev/recap/internal/reportstest"
+	"github.com/recap-dev/recap/internal/tooltest"
 )
 
 // pmdPR is the sample project on main and on a feature branch, with the

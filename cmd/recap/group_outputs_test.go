@@ -11,9 +11,9 @@ import (
 
 	"github.com/recap-dev/recap/internal/githubtest"
 	"github.com/recap-dev/recap/internal/gittest"
+	"github.com/recap-dev/recap/internal/reportstest"
 	"github.com/recap-dev/recap/internal/tooltest"
 	"github.com/recap-dev/recap/reports"
-	"github.com/recap-dev/recap/internal/reportstest"
 )
 
 // The sample's reports (PMD, Checkstyle, SpotBugs of testdata/sample) hold

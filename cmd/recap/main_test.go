@@ -18,8 +18,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/recap-dev/recap/internal/gittest"
-	"github.com/recap-dev/recap/internal/tooltest"
 	"github.com/recap-dev/recap/internal/reportstest"
+	"github.com/recap-dev/recap/internal/tooltest"
 )
 
 var bin string

@@ -15,8 +15,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/recap-dev/recap/internal/gittest"
-	"github.com/recap-dev/recap/internal/tooltest"
 	"github.com/recap-dev/recap/internal/reportstest"
+	"github.com/recap-dev/recap/internal/tooltest"
 )
 
 // mcpWorkspace is a repository with the sample project committed, an

@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/recap-dev/recap/internal/githubtest"
-	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/internal/reportstest"
+	"github.com/recap-dev/recap/reports"
 )
 
 // hostileSARIF is a report whose message and URI hold line breaks that

@@ -15,9 +15,9 @@ import (
 	"github.com/recap-dev/recap/internal/githubtest"
 	"github.com/recap-dev/recap/internal/gitlabtest"
 	"github.com/recap-dev/recap/internal/gittest"
+	"github.com/recap-dev/recap/internal/reportstest"
 	"github.com/recap-dev/recap/internal/tooltest"
 	"github.com/recap-dev/recap/reports"
-	"github.com/recap-dev/recap/internal/reportstest"
 	"github.com/recap-dev/recap/review"
 	"github.com/recap-dev/recap/triage"
 )

@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/recap-dev/recap/internal/reportstest"
 	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/pipeline"
 	"github.com/recap-dev/recap/reports"
-	"github.com/recap-dev/recap/internal/reportstest"
 	"github.com/recap-dev/recap/triage"
 )
 

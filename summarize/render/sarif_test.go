@@ -15,10 +15,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/recap-dev/recap/internal/githubtest"
+	"github.com/recap-dev/recap/internal/reportstest"
 	"github.com/recap-dev/recap/internal/tooltest"
 	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/reports"
-	"github.com/recap-dev/recap/internal/reportstest"
 	"github.com/recap-dev/recap/summarize"
 )
 

@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/internal/reportstest"
+	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/summarize/render"
 )
 
