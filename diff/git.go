@@ -398,21 +398,48 @@ func (r *Repo) WorkingTree(ctx context.Context) ([]File, error) {
 // the commit checked out in it. Nothing outside the working tree is read.
 func (r *Repo) WorkingTreeSince(ctx context.Context, rev string) (_ []File, err error) {
 	defer recovered(&err)
+	tree, paths, err := r.workingChanges(ctx, rev)
+	if err != nil {
+		return nil, err
+	}
+	st2 := r.storage(cache.NewObjectLRU(8 * cache.MiByte))
+	defer st2.close()
+	var files []File
+	// the hashes of added and deleted files, for renames
+	addedHash, deletedHash := map[string]plumbing.Hash{}, map[string]plumbing.Hash{}
+	for p := range paths {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if files, err = r.workingFile(ctx, st2.s, tree, p, files, addedHash, deletedHash); err != nil {
+			return nil, err
+		}
+	}
+	files = pairRenames(files, addedHash, deletedHash)
+	sortFiles(files)
+	return files, nil
+}
+
+// workingChanges returns the tree the working tree is compared with (the
+// merge base of rev and HEAD; HEAD's for rev "" or "HEAD") and the paths
+// that may differ: those git's status shows changed (untracked left out),
+// those changed between the tree and HEAD, and the submodules.
+func (r *Repo) workingChanges(ctx context.Context, rev string) (*object.Tree, map[string]bool, error) {
 	wt, err := r.repo.Worktree()
 	if err != nil {
-		return nil, fmt.Errorf("the working tree: %w", err)
+		return nil, nil, fmt.Errorf("the working tree: %w", err)
 	}
 	st, err := wt.Status()
 	if err != nil {
-		return nil, fmt.Errorf("status of the working tree: %w", err)
+		return nil, nil, fmt.Errorf("status of the working tree: %w", err)
 	}
 	head, err := r.Commit("HEAD")
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	headTree, err := head.Tree()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	tree := headTree
 	paths := map[string]bool{}
@@ -424,80 +451,73 @@ func (r *Repo) WorkingTreeSince(ctx context.Context, rev string) (_ []File, err 
 	}
 	if rev != "" && rev != "HEAD" {
 		if tree, err = r.mergeBaseTree(head, "HEAD", rev, nil); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if err := walkTrees(ctx, r.repo.Storer, tree.Hash, headTree.Hash, func(c treeChange) error {
 			paths[c.path()] = true
 			return nil
 		}); err != nil {
-			return nil, fmt.Errorf("diff of %s...HEAD: %w", rev, err)
+			return nil, nil, fmt.Errorf("diff of %s...HEAD: %w", rev, err)
 		}
 	}
 	// go-git's status does not look into submodules: a submodule checked
 	// out at another commit than the tree's is a change too.
 	if err := gitlinks(ctx, tree, func(p string) { paths[p] = true }); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	root := r.top
-	st2 := r.storage(cache.NewObjectLRU(8 * cache.MiByte))
-	defer st2.close()
-	var files []File
-	// the hashes of added and deleted files, for renames
-	addedHash, deletedHash := map[string]plumbing.Hash{}, map[string]plumbing.Hash{}
-	for p := range paths {
-		if err := ctx.Err(); err != nil {
-			return nil, err
+	return tree, paths, nil
+}
+
+// workingFile appends to files how path p changed from tree to the
+// working tree (nothing when it did not; a deletion and an addition when a
+// file became a link or a link a file), noting the hashes of added and
+// deleted files for renames.
+func (r *Repo) workingFile(ctx context.Context, s storer.EncodedObjectStorer, tree *object.Tree, p string, files []File, addedHash, deletedHash map[string]plumbing.Hash) ([]File, error) {
+	var old blob
+	var oldMode uint32
+	var oldHash plumbing.Hash
+	if entry, err := tree.FindEntry(p); err == nil && (entry.Mode.IsFile() || entry.Mode == filemode.Submodule) {
+		oldMode, oldHash = uint32(entry.Mode), entry.Hash
+		if old, err = entryBlob(s, entry.Mode, entry.Hash); err != nil {
+			return files, fmt.Errorf("%s: %w", p, err)
 		}
-		var old blob
-		var oldMode uint32
-		var oldHash plumbing.Hash
-		if entry, err := tree.FindEntry(p); err == nil && (entry.Mode.IsFile() || entry.Mode == filemode.Submodule) {
-			oldMode, oldHash = uint32(entry.Mode), entry.Hash
-			if old, err = entryBlob(st2.s, entry.Mode, entry.Hash); err != nil {
-				return nil, fmt.Errorf("%s: %w", p, err)
-			}
-		}
-		w, err := r.readWorking(root, p, filemode.FileMode(oldMode), oldHash)
-		if err != nil {
-			return nil, err
-		}
-		if oldMode == 0 && w.mode == 0 {
-			continue // added to the index, then deleted
-		}
-		if oldMode != 0 && w.mode != 0 && kindOf(filemode.FileMode(oldMode)) != kindOf(filemode.FileMode(w.mode)) {
-			// a file became a link, or a link a file: git shows a
-			// deletion and an addition
-			gone := File{Status: Deleted, OldPath: p, OldMode: oldMode}
-			if err := diffFile(ctx, &gone, old, blob{}, r.ChangedLines); err != nil {
-				return nil, fmt.Errorf("%s: %w", p, err)
-			}
-			files = append(files, gone)
-			deletedHash[p] = oldHash
-			old, oldMode = blob{}, 0
-		}
-		f := File{Status: Modified, OldPath: p, NewPath: p, OldMode: oldMode, NewMode: w.mode}
-		switch {
-		case oldMode == 0:
-			f.Status, f.OldPath = Added, ""
-			addedHash[p] = w.hash
-		case w.mode == 0:
-			f.Status, f.NewPath = Deleted, ""
-			deletedHash[p] = oldHash
-		case w.hash == oldHash && oldMode == w.mode:
-			continue
-		}
-		if w.hash == oldHash && oldMode != 0 && w.mode != 0 {
-			files = append(files, f) // the mode alone changed
-			continue
-		}
-		if err := diffFile(ctx, &f, old, w.blob, r.ChangedLines); err != nil {
-			return nil, fmt.Errorf("%s: %w", p, err)
-		}
-		files = append(files, f)
 	}
-	files = pairRenames(files, addedHash, deletedHash)
-	sortFiles(files)
-	return files, nil
+	w, err := r.readWorking(r.top, p, filemode.FileMode(oldMode), oldHash)
+	if err != nil {
+		return files, err
+	}
+	if oldMode == 0 && w.mode == 0 {
+		return files, nil // added to the index, then deleted
+	}
+	if oldMode != 0 && w.mode != 0 && kindOf(filemode.FileMode(oldMode)) != kindOf(filemode.FileMode(w.mode)) {
+		// a file became a link, or a link a file: git shows a
+		// deletion and an addition
+		gone := File{Status: Deleted, OldPath: p, OldMode: oldMode}
+		if err := diffFile(ctx, &gone, old, blob{}, r.ChangedLines); err != nil {
+			return files, fmt.Errorf("%s: %w", p, err)
+		}
+		files = append(files, gone)
+		deletedHash[p] = oldHash
+		old, oldMode = blob{}, 0
+	}
+	f := File{Status: Modified, OldPath: p, NewPath: p, OldMode: oldMode, NewMode: w.mode}
+	switch {
+	case oldMode == 0:
+		f.Status, f.OldPath = Added, ""
+		addedHash[p] = w.hash
+	case w.mode == 0:
+		f.Status, f.NewPath = Deleted, ""
+		deletedHash[p] = oldHash
+	case w.hash == oldHash && oldMode == w.mode:
+		return files, nil
+	}
+	if w.hash == oldHash && oldMode != 0 && w.mode != 0 {
+		return append(files, f), nil // the mode alone changed
+	}
+	if err := diffFile(ctx, &f, old, w.blob, r.ChangedLines); err != nil {
+		return files, fmt.Errorf("%s: %w", p, err)
+	}
+	return append(files, f), nil
 }
 
 // gitlinks gives the paths of tree's submodules.

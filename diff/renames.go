@@ -140,74 +140,15 @@ type candidate struct {
 // of common content and 1% the likeness of the paths, the best pairs
 // first), when they are few enough (git's rename limit) and small enough.
 func similarRenames(ctx context.Context, s storer.EncodedObjectStorer, added, deleted *sides) error {
-	var srcs, dsts []candidate
-	for i, r := range deleted.recs {
-		if r.pair == -1 && isRegular(r.mode) {
-			srcs = append(srcs, candidate{i: i})
-		}
-	}
-	for i, r := range added.recs {
-		if r.pair == -1 && isRegular(r.mode) {
-			dsts = append(dsts, candidate{i: i})
-		}
-	}
+	srcs, dsts := unpaired(deleted), unpaired(added)
 	ns, nd := len(srcs), len(dsts)
 	if ns == 0 || nd == 0 || (ns > renameLimit && nd > renameLimit) || int64(ns)*int64(nd) > renameLimit*renameLimit {
 		return nil
 	}
-	var total, indexes int64
-	load := func(side *sides, c *candidate) (bool, error) {
-		if err := ctx.Err(); err != nil {
-			return false, err
-		}
-		h := side.recs[c.i].hash
-		size, err := objectSize(s, h)
-		if err != nil {
-			return false, err
-		}
-		if size > maxRenameFile {
-			return false, nil
-		}
-		if total += size; total > maxRenameBytes {
-			return false, errTooMuch
-		}
-		b, err := object.GetBlob(s, h)
-		if err != nil {
-			return false, err
-		}
-		rd, err := b.Reader()
-		if err != nil {
-			return false, err
-		}
-		data, err := io.ReadAll(io.LimitReader(rd, maxRenameFile+1))
-		rd.Close()
-		if err != nil {
-			return false, err
-		}
-		if !c.index(data) {
-			return false, nil // too many distinct lines: not compared
-		}
-		if indexes += int64(len(c.idx.hashes)) * 8; indexes > maxRenameIndex {
-			return false, errTooMuch
-		}
-		return true, nil
-	}
-	keep := func(side *sides, cs []candidate) ([]candidate, error) {
-		out := cs[:0]
-		for _, c := range cs {
-			ok, err := load(side, &c)
-			if err != nil {
-				return nil, err
-			}
-			if ok {
-				out = append(out, c)
-			}
-		}
-		return out, nil
-	}
+	l := &renameLoader{ctx: ctx, s: s}
 	var err error
-	if srcs, err = keep(deleted, srcs); err == nil {
-		dsts, err = keep(added, dsts)
+	if srcs, err = l.keep(deleted, srcs); err == nil {
+		dsts, err = l.keep(added, dsts)
 	}
 	if err == errTooMuch {
 		return nil // past the bounds: no renames of similar content
@@ -215,8 +156,105 @@ func similarRenames(ctx context.Context, s storer.EncodedObjectStorer, added, de
 	if err != nil {
 		return err
 	}
-	type pair struct{ score, dst, src int }
-	var matrix []pair
+	matrix, err := scoreRenames(ctx, srcs, dsts, added, deleted)
+	if err == errTooMuch {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for i := len(matrix) - 1; i >= 0; i-- { // the best first
+		p := matrix[i]
+		a, d := &added.recs[dsts[p.dst].i], &deleted.recs[srcs[p.src].i]
+		if a.pair != -1 || d.pair != -1 {
+			continue
+		}
+		a.pair, d.pair = int32(srcs[p.src].i), 1
+	}
+	return nil
+}
+
+// unpaired are the regular files of side that no exact rename paired.
+func unpaired(side *sides) []candidate {
+	var cs []candidate
+	for i, r := range side.recs {
+		if r.pair == -1 && isRegular(r.mode) {
+			cs = append(cs, candidate{i: i})
+		}
+	}
+	return cs
+}
+
+// renameLoader reads the candidates' contents into their similarity
+// indexes, within the bounds of their sizes and of the indexes' memory.
+type renameLoader struct {
+	ctx            context.Context
+	s              storer.EncodedObjectStorer
+	total, indexes int64 // the bytes read, and the indexes' bytes
+}
+
+// keep returns the candidates of side whose index was made (the others
+// are too large or too varied to compare); errTooMuch past the bounds.
+func (l *renameLoader) keep(side *sides, cs []candidate) ([]candidate, error) {
+	out := cs[:0]
+	for _, c := range cs {
+		ok, err := l.load(side, &c)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+// load makes c's index; false when c is not compared.
+func (l *renameLoader) load(side *sides, c *candidate) (bool, error) {
+	if err := l.ctx.Err(); err != nil {
+		return false, err
+	}
+	h := side.recs[c.i].hash
+	size, err := objectSize(l.s, h)
+	if err != nil {
+		return false, err
+	}
+	if size > maxRenameFile {
+		return false, nil
+	}
+	if l.total += size; l.total > maxRenameBytes {
+		return false, errTooMuch
+	}
+	b, err := object.GetBlob(l.s, h)
+	if err != nil {
+		return false, err
+	}
+	rd, err := b.Reader()
+	if err != nil {
+		return false, err
+	}
+	data, err := io.ReadAll(io.LimitReader(rd, maxRenameFile+1))
+	rd.Close()
+	if err != nil {
+		return false, err
+	}
+	if !c.index(data) {
+		return false, nil // too many distinct lines: not compared
+	}
+	if l.indexes += int64(len(c.idx.hashes)) * 8; l.indexes > maxRenameIndex {
+		return false, errTooMuch
+	}
+	return true, nil
+}
+
+// renamePair is a deleted file (src) and an added one (dst) alike enough
+// to be a rename, by their places among the candidates.
+type renamePair struct{ score, dst, src int }
+
+// scoreRenames returns the pairs alike enough, the worst first (as
+// go-git sorts them); errTooMuch past the bound of the work.
+func scoreRenames(ctx context.Context, srcs, dsts []candidate, added, deleted *sides) ([]renamePair, error) {
+	var matrix []renamePair
 	work := int64(0)
 	for si, src := range srcs {
 		srcPath := deleted.path(src.i)
@@ -225,16 +263,15 @@ func similarRenames(ctx context.Context, s storer.EncodedObjectStorer, added, de
 				continue // sizes too different
 			}
 			if work += int64(len(src.idx.hashes) + len(dst.idx.hashes)); work > maxRenameWork {
-				return nil
+				return nil, errTooMuch
 			}
 			if work&0xfffff == 0 {
 				if err := ctx.Err(); err != nil {
-					return err
+					return nil, err
 				}
 			}
-			score := similarity(src, dst, srcPath, added.path(dst.i))
-			if score >= renameScore {
-				matrix = append(matrix, pair{score, di, si})
+			if score := similarity(src, dst, srcPath, added.path(dst.i)); score >= renameScore {
+				matrix = append(matrix, renamePair{score, di, si})
 			}
 		}
 	}
@@ -248,15 +285,7 @@ func similarRenames(ctx context.Context, s storer.EncodedObjectStorer, added, de
 		}
 		return a.src < b.src
 	})
-	for i := len(matrix) - 1; i >= 0; i-- {
-		p := matrix[i]
-		a, d := &added.recs[dsts[p.dst].i], &deleted.recs[srcs[p.src].i]
-		if a.pair != -1 || d.pair != -1 {
-			continue
-		}
-		a.pair, d.pair = int32(srcs[p.src].i), 1
-	}
-	return nil
+	return matrix, nil
 }
 
 // index makes c's similarity index of data; false when it is full.
