@@ -445,74 +445,8 @@ func (b *builder) build() *automaton {
 	n := len(b.pos)
 	w := (n + 63) / 64
 	a := &automaton{w: w, fold: b.fold, sep: b.sep, pos: b.pos, lits: map[rune][]int{}}
-	vec := func() []uint64 { return make([]uint64, w) }
-	a.start, a.final, a.sink, a.opt1, a.opt2, a.loopSep, a.loopOther = vec(), vec(), vec(), vec(), vec(), vec(), vec()
-	set := func(v []uint64, i int) { v[i/64] |= 1 << (i % 64) }
-	for i, p := range b.pos {
-		switch p.kind {
-		case posStart:
-			set(a.start, i)
-		case posStar:
-			set(a.opt1, i)
-			set(a.loopOther, i)
-			if !b.sep {
-				set(a.loopSep, i)
-			}
-		case posAll:
-			set(a.opt1, i)
-			set(a.loopOther, i)
-			set(a.loopSep, i)
-			if p.final {
-				set(a.sink, i) // matches whatever follows
-			}
-		case posClass:
-			a.classes = append(a.classes, i)
-		case posLit:
-			if p.r >= utf8.RuneSelf {
-				a.lits[p.r] = append(a.lits[p.r], i)
-			}
-		}
-		if p.skip2 {
-			set(a.opt2, i)
-		}
-		if p.final {
-			set(a.final, i)
-		}
-	}
-	// The masks of the ASCII characters, then one per distinct mask.
-	ascii := make([]uint64, utf8.RuneSelf*w)
-	setc := func(c rune, i int) { ascii[int(c)*w+i/64] |= 1 << (i % 64) }
-	other := vec()
-	for i, p := range b.pos {
-		switch p.kind {
-		case posLit:
-			if p.r < utf8.RuneSelf {
-				setc(p.r, i)
-			}
-			if a.fold {
-				for f := unicode.SimpleFold(p.r); f != p.r; f = unicode.SimpleFold(f) {
-					if f < utf8.RuneSelf {
-						setc(f, i)
-					}
-				}
-			}
-		case posSlash:
-			setc('/', i)
-		case posAny:
-			set(other, i)
-			for c := rune(0); c < utf8.RuneSelf; c++ {
-				if c != '/' || !a.sep {
-					setc(c, i)
-				}
-			}
-		case posClass:
-			for c := rune(0); c < utf8.RuneSelf; c++ {
-				if p.class.has(c) {
-					setc(c, i)
-				}
-			}
-		}
-	}
+	b.positions(a)
+	ascii, other := b.charMasks(a)
 	index := map[string]uint16{}
 	key := make([]byte, 8*w)
 	addMask := func(m []uint64) uint16 {
@@ -540,6 +474,89 @@ func (b *builder) build() *automaton {
 		a.prefix, a.suffix = b.literals()
 	}
 	return a
+}
+
+// setBit sets bit i of v.
+func setBit(v []uint64, i int) { v[i/64] |= 1 << (i % 64) }
+
+// positions sets a's vectors of positions by kind: the start, the final
+// ones, those that match whatever follows, those that may match nothing
+// (one or two steps), those that loop on / and on other characters; and
+// its classes and non-ASCII literals.
+func (b *builder) positions(a *automaton) {
+	vec := func() []uint64 { return make([]uint64, a.w) }
+	a.start, a.final, a.sink, a.opt1, a.opt2, a.loopSep, a.loopOther = vec(), vec(), vec(), vec(), vec(), vec(), vec()
+	for i, p := range b.pos {
+		switch p.kind {
+		case posStart:
+			setBit(a.start, i)
+		case posStar:
+			setBit(a.opt1, i)
+			setBit(a.loopOther, i)
+			if !b.sep {
+				setBit(a.loopSep, i)
+			}
+		case posAll:
+			setBit(a.opt1, i)
+			setBit(a.loopOther, i)
+			setBit(a.loopSep, i)
+			if p.final {
+				setBit(a.sink, i) // matches whatever follows
+			}
+		case posClass:
+			a.classes = append(a.classes, i)
+		case posLit:
+			if p.r >= utf8.RuneSelf {
+				a.lits[p.r] = append(a.lits[p.r], i)
+			}
+		}
+		if p.skip2 {
+			setBit(a.opt2, i)
+		}
+		if p.final {
+			setBit(a.final, i)
+		}
+	}
+}
+
+// charMasks returns the mask of each ASCII character (w words each, one
+// after the other: the positions it may step onto) and the mask of any
+// other character.
+func (b *builder) charMasks(a *automaton) (ascii, other []uint64) {
+	w := a.w
+	ascii, other = make([]uint64, utf8.RuneSelf*w), make([]uint64, w)
+	setc := func(c rune, i int) { ascii[int(c)*w+i/64] |= 1 << (i % 64) }
+	for i, p := range b.pos {
+		switch p.kind {
+		case posLit:
+			if p.r < utf8.RuneSelf {
+				setc(p.r, i)
+			}
+			if a.fold {
+				for f := unicode.SimpleFold(p.r); f != p.r; f = unicode.SimpleFold(f) {
+					if f < utf8.RuneSelf {
+						setc(f, i)
+					}
+				}
+			}
+		case posSlash:
+			setc('/', i)
+		case posAny:
+			setBit(other, i)
+			for c := rune(0); c < utf8.RuneSelf; c++ {
+				if c != '/' || !a.sep {
+					setc(c, i)
+				}
+			}
+		case posClass:
+			for c := rune(0); c < utf8.RuneSelf; c++ {
+				if p.class.has(c) {
+					setc(c, i)
+				}
+			}
+		}
+	}
+	return ascii, other
 }
 
 // literals gives the characters the only alternative begins and ends
