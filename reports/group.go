@@ -356,14 +356,14 @@ type Groups struct {
 	// The members of each group, its lead first, the others most important
 	// first, one group after the other, in chunks of flatChunk (the same
 	// place in refs and rules), and where each group begins there.
-	refs   [][]Ref
-	rules  [][]uint32 // each member's rule, an index into names
+	refs  [][]Ref
+	rules [][]uint32 // each member's rule, an index into names
 	// meta is what the counts took of each member: its impact (bits 0–2),
 	// severity (3–4) and whether it is new against a baseline (7).
 	meta   [][]uint8
-	n      int        // members in all
-	starts []uint32   // where each group begins, and one more: where the last ends
-	byRef  []uint32   // the places of the members, by ref
+	n      int      // members in all
+	starts []uint32 // where each group begins, and one more: where the last ends
+	byRef  []uint32 // the places of the members, by ref
 	names  [][2]string
 	// Duplicates counts the members that are not leads: the findings
 	// that views leave out because another shows their problem.
