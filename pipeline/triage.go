@@ -1,8 +1,11 @@
 package pipeline
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/summarize"
@@ -49,8 +52,9 @@ func ParseTriagedMode(s string) (TriagedMode, error) {
 }
 
 // errRegroup stops a run whose triage decisions cover problems reported
-// by several findings: the run is made again, each such problem's
-// findings all triaged from the start.
+// by several findings in a way the first run cannot settle exactly (see
+// settle): the run is made again, each such problem's findings all
+// triaged from the start.
 var errRegroup = errors.New("triaged problems to regroup")
 
 // triaging is what a run does with the triage decisions: it decides each
@@ -59,8 +63,9 @@ type triaging struct {
 	m    *triage.Matcher
 	mode TriagedMode
 	// problems are the decisions that cover a problem's other findings,
-	// by their ids, found by an earlier run (nil in the first); prior is
-	// that run's groups, which say which triaged findings are duplicates.
+	// by their ids, found once the groups are resolved (by settle, or by
+	// an earlier run); prior is that run's groups, which say which
+	// triaged findings are duplicates.
 	problems map[string]*reports.Triage
 	prior    *Grouped
 	// decided are the ids of the findings a decision hides, in the first
@@ -70,6 +75,52 @@ type triaging struct {
 	// regroup says the run may be made again (its reports can be read
 	// again); false in the second run.
 	regroup bool
+	// aside keeps, in the first run, the findings the grouper keeps of
+	// the files some entry names: the only ones a decision can cover
+	// through their problem, when no entry's file is gone. missed says
+	// that a decision was taken on a finding of another file (an entry
+	// whose file is gone matched it), which the grouper kept: aside may
+	// then miss what it covers.
+	aside  []aside
+	missed bool
+	// The last path asked whether an entry names it, and the answer;
+	// names seen, each kept once.
+	lastPath  string
+	lastNamed bool
+	names     map[string]string
+	// covered are the findings settle took out of the first pass's view
+	// (with TriagedExclude): the page skips them.
+	covered map[reports.Ref]bool
+	ids     *ids
+	// grouper returns a grouper as the query's (to group a file again).
+	grouper func() *reports.Grouper
+}
+
+// aside is what the first run keeps of a finding the grouper kept in a
+// file some entry names: what the first pass counted of it, to take it
+// back when a decision covers it through its problem.
+type aside struct {
+	ref                                  reports.Ref
+	path, tool, rule, ruleName, category string
+	line, end, column                    int
+	cwe                                  []int
+	severity                             reports.Severity
+	impact                               reports.Impact
+	quality                              reports.Quality
+	security                             bool
+	state                                string          // against the baseline
+	own                                  *reports.Triage // its own decision; nil: none
+	counted                              bool            // the first pass counted it (with new only, a new finding)
+}
+
+// finding is a as the collector and the grouper see it.
+func (a *aside) finding() reports.Finding {
+	f := reports.Finding{Tool: a.tool, Rule: a.rule, RuleName: a.ruleName, Category: a.category, Path: a.path, Severity: a.severity,
+		Impact: a.impact, Quality: a.quality, CWE: a.cwe, Line: a.line, EndLine: a.end, Column: a.column, Baseline: a.state}
+	if a.security {
+		f.SecuritySeverity = 1 // Security() holds as it held
+	}
+	return f
 }
 
 func newTriaging(q *Query, prior *triaging, regroup bool) *triaging {
@@ -82,7 +133,56 @@ func newTriaging(q *Query, prior *triaging, regroup bool) *triaging {
 	}
 	t.counts.ByState = map[string]int{}
 	t.counts.Shown = q.Triaged != TriagedExclude
+	t.grouper = func() *reports.Grouper {
+		g := reports.NewGrouper(q.Classes)
+		if q.Config != nil {
+			g.More(q.Config.Groups)
+		}
+		return g
+	}
 	return t
+}
+
+// keep puts aside f, which the grouper kept, of the given state against
+// the baseline, when an entry names its file (first run only); counted
+// says the first pass counts it.
+func (t *triaging) keep(f *reports.Finding, r reports.Ref, state string, counted bool) {
+	if t == nil || !t.regroup || t.problems != nil {
+		return
+	}
+	if f.Path != t.lastPath || t.names == nil {
+		t.lastPath, t.lastNamed = f.Path, t.m.Names(f.Path)
+		if t.names == nil {
+			t.names = map[string]string{}
+		}
+	}
+	if !t.lastNamed {
+		if f.Triage.Suppressed() {
+			t.missed = true
+		}
+		return
+	}
+	end := f.Line
+	if f.EndLine > end {
+		end = f.EndLine
+	}
+	a := aside{ref: r, path: t.name(f.Path), tool: t.name(f.Tool), rule: t.name(f.Rule), ruleName: t.name(f.RuleName), category: t.name(f.Category),
+		line: f.Line, end: end, column: f.Column,
+		severity: f.Severity, impact: f.Impact, quality: f.Quality, security: f.Security(), state: state, own: f.Triage, counted: counted}
+	if len(f.CWE) > 0 {
+		a.cwe = slices.Clone(f.CWE)
+	}
+	t.aside = append(t.aside, a)
+}
+
+// name returns s as kept once (not the report's memory).
+func (t *triaging) name(s string) string {
+	if n, ok := t.names[s]; ok {
+		return n
+	}
+	n := strings.Clone(s)
+	t.names[n] = n
+	return n
 }
 
 // decide marks f with the decision that covers it, its own or its
@@ -175,32 +275,12 @@ func impactCount(c *summarize.ImpactCounts, i reports.Impact) *int {
 // spread finds, once the first run's problems are known, the findings
 // that a decision on another finding of their problem covers; it reports
 // whether the run must be made again for them (errRegroup), which it
-// prepares in t.
+// prepares in t. A deep page's passes use it; the others settle.
 func (t *triaging) spread(g *Grouped) bool {
 	if t == nil || !t.regroup || g == nil || !g.groups.Grouped() {
 		return false
 	}
-	problems := map[string]*reports.Triage{}
-	for id, d := range t.decided {
-		f := &reports.Finding{ID: id}
-		lead := id
-		if l, dup := g.LeadID(f); dup {
-			lead = l
-		}
-		others := g.Others(&reports.Finding{ID: lead})
-		if len(others) == 0 {
-			continue
-		}
-		via := *d
-		via.Via = id
-		for _, id := range append([]string{lead}, alsoIDs(others)...) {
-			if _, own := t.decided[id]; !own {
-				if _, done := problems[id]; !done {
-					problems[id] = &via
-				}
-			}
-		}
-	}
+	problems := t.covering(g)
 	// Only the mode that shows the triaged alone counts other problems
 	// than theirs: it regroups whenever there are problems.
 	if len(problems) == 0 && t.mode != TriagedOnly {
@@ -208,6 +288,356 @@ func (t *triaging) spread(g *Grouped) bool {
 	}
 	t.problems, t.prior = problems, g
 	return true
+}
+
+// covering returns the decisions that cover the other findings of the
+// decided findings' problems, by the covered findings' ids: of a problem,
+// the decision on its first decided finding (its lead first, the others
+// most important first).
+func (t *triaging) covering(g *Grouped) map[string]*reports.Triage {
+	problems := map[string]*reports.Triage{}
+	leads := map[string]bool{}
+	for id := range t.decided {
+		lead := id
+		if l, dup := g.LeadID(&reports.Finding{ID: id}); dup {
+			lead = l
+		}
+		leads[lead] = true
+	}
+	for lead := range leads {
+		others := g.Others(&reports.Finding{ID: lead})
+		if len(others) == 0 {
+			continue
+		}
+		members := append([]string{lead}, alsoIDs(others)...)
+		var via reports.Triage
+		for _, id := range members {
+			if d := t.decided[id]; d != nil {
+				via = *d
+				via.Via = id
+				break
+			}
+		}
+		for _, id := range members {
+			if _, own := t.decided[id]; !own {
+				problems[id] = &via
+			}
+		}
+	}
+	return problems
+}
+
+// settleAtResolution: settle settles what it can (tests turn it off to
+// compare with the second run).
+var settleAtResolution = true
+
+// settle decides, once the first run's problems are known (g), the
+// findings a decision on another finding of their problem covers, without
+// reading the reports again: their marks (the later passes' findings
+// through decide, the page's through show) and the triaged counts, and,
+// with TriagedExclude, it takes them out of the baseline's counts
+// (counts, nil without one), the groups (their problems as if never
+// added: Groups.Drop) and, unless the caller counts again (recount), the
+// collector c (Collector.Remove; the page skips them). Every count is then
+// what a second run that triaged them from the start counts. It reports
+// errRegroup, having changed nothing, when it cannot do so exactly: with
+// TriagedOnly (the other problems, not seen, would be counted), a
+// collector past its bound of names, a covered finding not put aside (a
+// decision on a finding of a file no entry names: the entry's file is
+// gone), a finding a decision hides in a problem the decision does not
+// cover (new only: a decision on a finding that is not new), or one whose
+// absence could group the findings of its file and rule left otherwise
+// (see conflicts).
+func (t *triaging) settle(g *Grouped, c *summarize.Collector, counts *summarize.BaselineCounts, hasText func(tool, rule string) bool,
+	recount func() bool) error {
+	if t == nil || !t.regroup || g == nil || !g.groups.Grouped() {
+		return nil
+	}
+	problems := t.covering(g)
+	if len(problems) == 0 && t.mode != TriagedOnly {
+		return nil
+	}
+	regroup := func() error {
+		t.problems, t.prior = problems, g
+		return errRegroup
+	}
+	if t.mode == TriagedOnly || t.missed || !settleAtResolution {
+		return regroup()
+	}
+	if !slices.IsSortedFunc(t.aside, func(a, b aside) int { return compareRefs(a.ref, b.ref) }) {
+		slices.SortStableFunc(t.aside, func(a, b aside) int { return compareRefs(a.ref, b.ref) })
+	}
+	t.ids = g.ids
+	find := func(id string) *aside {
+		r, ok := g.ids.ref(id)
+		if !ok {
+			return nil
+		}
+		i, ok := slices.BinarySearchFunc(t.aside, r, func(a aside, r reports.Ref) int { return compareRefs(a.ref, r) })
+		if !ok {
+			return nil
+		}
+		return &t.aside[i]
+	}
+	covered := make([]*aside, 0, len(problems))
+	coveredRefs := make(map[reports.Ref]bool, len(problems))
+	for id := range problems {
+		a := find(id)
+		if a == nil {
+			return regroup()
+		}
+		if a.own.Suppressed() {
+			continue // its own decision hides it (with new only, one on a finding not new)
+		}
+		covered = append(covered, a)
+		coveredRefs[a.ref] = true
+	}
+	// The decided findings that are duplicates: a second run counts them
+	// triaged but not as problems.
+	var dups []*aside
+	for id := range t.decided {
+		if !g.Duplicate(&reports.Finding{ID: id}) {
+			continue
+		}
+		a := find(id)
+		if a == nil {
+			return regroup()
+		}
+		dups = append(dups, a)
+	}
+	exclude := t.mode == TriagedExclude
+	if exclude {
+		if !c.Exact() {
+			return regroup()
+		}
+		if t.conflicts(g, coveredRefs, hasText) {
+			return regroup()
+		}
+	}
+	// Exact: settle.
+	c2 := &t.counts
+	for _, a := range dups {
+		t.countProblem(a, a.own, -1)
+	}
+	slices.SortFunc(covered, func(a, b *aside) int { return compareRefs(a.ref, b.ref) })
+	for _, a := range covered {
+		if !a.counted {
+			continue
+		}
+		switch {
+		case a.own == nil:
+		case a.own.Expired:
+			c2.Expired--
+		default:
+			c2.Confirmed--
+		}
+		c2.Total++
+		id := g.ids.id(a.ref)
+		if !g.Duplicate(&reports.Finding{ID: id}) {
+			t.countProblem(a, problems[id], 1)
+		}
+	}
+	t.problems, t.prior = problems, g
+	if !exclude {
+		return nil
+	}
+	t.covered = coveredRefs
+	for _, a := range covered {
+		if counts == nil {
+			break
+		}
+		switch a.state {
+		case reports.BaselineNew:
+			counts.New--
+		case reports.BaselineUnchanged:
+			counts.Unchanged--
+		}
+	}
+	for i := range t.aside {
+		if a := &t.aside[i]; a.own.Suppressed() || coveredRefs[a.ref] {
+			g.groups.Drop(a.ref)
+		}
+	}
+	if recount() {
+		return nil
+	}
+	for _, a := range covered {
+		if a.counted {
+			c.Remove(a.finding())
+		}
+	}
+	return nil
+}
+
+// compareRefs orders refs as ids number findings: by input, then ordinal.
+func compareRefs(a, b reports.Ref) int {
+	return cmp.Or(cmp.Compare(a.Input, b.Input), cmp.Compare(a.N, b.N))
+}
+
+// countProblem counts a's problem triaged by d (by -1: takes it back).
+func (t *triaging) countProblem(a *aside, d *reports.Triage, by int) {
+	c := &t.counts
+	c.Problems += by
+	c.ByState[d.State] += by
+	if c.ByState[d.State] == 0 {
+		delete(c.ByState, d.State)
+	}
+	switch a.severity {
+	case reports.SeverityError:
+		c.BySeverity.Error += by
+	case reports.SeverityWarning:
+		c.BySeverity.Warning += by
+	case reports.SeverityNote:
+		c.BySeverity.Note += by
+	}
+	if p := impactCount(&c.ByImpact, a.impact); p != nil {
+		*p += by
+	}
+	if a.state == reports.BaselineNew {
+		c.New += by
+	}
+}
+
+// conflicts reports whether a second run, whose grouper would not see the
+// findings TriagedExclude hides, could group the findings left otherwise
+// than the first run's groups less the problems hidden: when a hidden
+// finding is in a problem not all hidden, or when, in a file where a
+// hidden finding and a shown one of its rule nest (one's lines hold the
+// other's, on one line too: the rank of a finding among its rule's on its
+// line, and whether it holds another of its rule, are what the grouping
+// matches by; the first two lines count as one, a rule's reach up being
+// one line), the findings left, grouped again, make other problems than
+// the first run's.
+func (t *triaging) conflicts(g *Grouped, covered map[reports.Ref]bool, hasText func(tool, rule string) bool) bool {
+	hidden := func(a *aside) bool { return a.own.Suppressed() || covered[a.ref] }
+	at := func(r reports.Ref) *aside {
+		i, found := slices.BinarySearchFunc(t.aside, r, func(a aside, r reports.Ref) int { return compareRefs(a.ref, r) })
+		if !found {
+			return nil
+		}
+		return &t.aside[i]
+	}
+	type key struct{ path, tool, rule string }
+	byKey := map[key][]int32{}
+	paths := map[string]bool{}
+	for i := range t.aside {
+		a := &t.aside[i]
+		if !hidden(a) {
+			continue
+		}
+		paths[a.path] = true
+		k := key{a.path, a.tool, reports.ShortRule(a.tool, a.rule)}
+		byKey[k] = append(byKey[k], int32(i))
+		if !a.own.Suppressed() {
+			continue // covered: its problem is hidden whole
+		}
+		// The problem a hidden finding is in is hidden whole.
+		lead := a.ref
+		if l, dup := g.groups.LeadOf(a.ref); dup {
+			lead = l
+			if b := at(l); b == nil || !hidden(b) {
+				return true
+			}
+		}
+		for _, o := range g.groups.Others(lead) {
+			if b := at(o); b == nil || !hidden(b) {
+				return true
+			}
+		}
+	}
+	start := func(line int) int { return max(line, 2) }
+	var again map[string][]int32 // the files to group again: their findings aside
+	last, in := "", false
+	for i := range t.aside {
+		s := &t.aside[i]
+		if s.path != last {
+			last, in = s.path, paths[s.path]
+		}
+		if !in || hidden(s) {
+			continue
+		}
+		if _, ok := again[s.path]; ok {
+			continue
+		}
+		for _, h := range byKey[key{s.path, s.tool, reports.ShortRule(s.tool, s.rule)}] {
+			a := &t.aside[h]
+			if start(a.line) <= start(s.line) && s.end <= a.end || start(s.line) <= start(a.line) && a.end <= s.end {
+				if again == nil {
+					again = map[string][]int32{}
+				}
+				again[s.path] = nil
+				break
+			}
+		}
+	}
+	if len(again) == 0 {
+		return false
+	}
+	for i := range t.aside {
+		if a := &t.aside[i]; !hidden(a) {
+			if list, ok := again[a.path]; ok {
+				again[a.path] = append(list, int32(i))
+			}
+		}
+	}
+	for _, list := range again {
+		if !t.sameGroups(g, list, hasText) {
+			return true
+		}
+	}
+	return false
+}
+
+// sameGroups reports whether the findings list (aside, of one file), grouped
+// alone, make the problems the first run's groups make of them.
+func (t *triaging) sameGroups(g *Grouped, list []int32, hasText func(tool, rule string) bool) bool {
+	gr := t.grouper()
+	for _, i := range list {
+		a := &t.aside[i]
+		f := a.finding()
+		gr.Add(&f, a.ref)
+	}
+	gs := gr.Resolve(hasText)
+	for _, i := range list {
+		r := t.aside[i].ref
+		l1, d1 := g.groups.LeadOf(r)
+		l2, d2 := gs.LeadOf(r)
+		if d1 != d2 || l1 != l2 || !slices.Equal(g.groups.Others(r), gs.Others(r)) {
+			return false
+		}
+	}
+	return true
+}
+
+// skip returns what the page leaves out: the duplicates (dup, n of them
+// among the findings counted), and the findings settle took out.
+func (t *triaging) skip(dup func(*reports.Finding) bool, n int) (func(*reports.Finding) bool, int) {
+	if t == nil || len(t.covered) == 0 {
+		return dup, n
+	}
+	return func(f *reports.Finding) bool {
+		if dup(f) {
+			return true
+		}
+		r, ok := t.ids.ref(f.ID)
+		return ok && t.covered[r]
+	}, n
+}
+
+// covers says whether settle took findings out of the page.
+func (t *triaging) covers() bool { return t != nil && len(t.covered) > 0 }
+
+// coveredKept says whether c keeps for its first of each severity a
+// finding settle took out: a second run would have kept another in its
+// place (the pass that counts again gives them).
+func (t *triaging) coveredKept(c *summarize.Collector, k Keep) bool {
+	if !t.covers() || k.PerSeverity == 0 {
+		return false
+	}
+	return c.KeepsAny(func(f *reports.Finding) bool {
+		r, ok := t.ids.ref(f.ID)
+		return ok && t.covered[r]
+	})
 }
 
 func alsoIDs(as []summarize.AlsoReported) []string {
@@ -222,6 +652,14 @@ func alsoIDs(as []summarize.AlsoReported) []string {
 func (t *triaging) show(v *summarize.View) {
 	if t == nil {
 		return
+	}
+	if t.problems != nil { // the page's findings a decision on another of their problem covers
+		for i := range v.Findings {
+			f := &v.Findings[i].Finding
+			if p := t.problems[f.ID]; p != nil && !f.Triage.Suppressed() {
+				f.Triage = p
+			}
+		}
 	}
 	c := t.counts
 	if c.Total+c.Confirmed+c.Expired == 0 {

@@ -142,6 +142,34 @@ func (c *Collector) Remove(f reports.Finding) {
 	}
 }
 
+// KeepsAny reports whether a finding the collector keeps for its view
+// (the page, the first of each severity, the rules' firsts of the head)
+// is one match accepts.
+func (c *Collector) KeepsAny(match func(*reports.Finding) bool) bool {
+	var ps []*pager
+	if c.pager != nil {
+		ps = append(ps, c.pager)
+	}
+	for _, p := range c.bySev {
+		ps = append(ps, p)
+	}
+	for _, p := range ps {
+		for i := range p.h.fs {
+			if match(&p.h.fs[i]) {
+				return true
+			}
+		}
+		if p.firsts != nil {
+			for i := range p.firsts.fs {
+				if match(&p.firsts.fs[i]) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 // Exact reports whether Remove is exact: every tally of names has stayed
 // below [MaxDistinct] (past it, a name's count is partly unsure and a
 // dropped name cannot be taken back).
