@@ -367,11 +367,15 @@ func (s *scan) group(ctx context.Context, c *summarize.Collector, inputs []repor
 	s.grouped = &Grouped{groups: s.grouper.Resolve(hasText(inputs)), ids: s.ids}
 	s.res.Grouped = s.grouped
 	gs := s.grouped.groups
+	// A pass counts again with new only, without the new findings of
+	// problems the baseline had, and when the first of each severity kept
+	// findings triage took out (a second run would have kept others).
 	recount := func() bool {
-		if s.tri.coveredKept(c, s.q.Keep) { // the reports are read again for triage (Run)
-			s.reread = true
+		if s.tri.coveredKept(c, s.q.Keep) {
+			s.reread = true // Run made the reports readable again for triage
+			return true
 		}
-		return s.reread && (s.q.NewOnly && gs.NewOfOldProblems > 0 || s.tri.coveredKept(c, s.q.Keep))
+		return s.reread && s.q.NewOnly && gs.NewOfOldProblems > 0
 	}
 	if s.base == nil {
 		counts = nil

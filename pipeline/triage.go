@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -83,11 +84,19 @@ type triaging struct {
 	// then miss what it covers.
 	aside  []aside
 	missed bool
-	// The last path asked whether an entry names it, and the answer;
-	// names seen, each kept once.
+	// The names of the findings aside, each kept once, by index; what is
+	// known of the last path and of each rule, so that most findings
+	// cost no lookup of their names.
+	names     []string
+	nameIndex map[string]uint32
 	lastPath  string
 	lastNamed bool
-	names     map[string]string
+	lastIndex uint32
+	lastTool  string
+	toolIndex uint32
+	ruleNames map[string]ruleNames
+	shorts    []int32 // by rule's index: its short name's; -1: not known yet
+	cwes      [][]int // the CWE ids of findings aside
 	// covered are the findings settle took out of the first pass's view
 	// (with TriagedExclude): the page skips them.
 	covered map[reports.Ref]bool
@@ -98,29 +107,58 @@ type triaging struct {
 
 // aside is what the first run keeps of a finding the grouper kept in a
 // file some entry names: what the first pass counted of it, to take it
-// back when a decision covers it through its problem.
+// back when a decision covers it through its problem, and what the
+// grouper took of it (its names are indexes into triaging.names).
 type aside struct {
 	ref                                  reports.Ref
-	path, tool, rule, ruleName, category string
-	line, end, column                    int
-	cwe                                  []int
+	own                                  *reports.Triage // its own decision; nil: none
+	path, tool, rule, ruleName, category uint32
+	line, end, column                    int32
+	cwe                                  int32 // its CWE ids: cwes[cwe-1]; 0: none
 	severity                             reports.Severity
 	impact                               reports.Impact
 	quality                              reports.Quality
+	state                                uint8 // against the baseline: see states
 	security                             bool
-	state                                string          // against the baseline
-	own                                  *reports.Triage // its own decision; nil: none
-	counted                              bool            // the first pass counted it (with new only, a new finding)
+	counted                              bool // the first pass counted it (with new only, a new finding)
+}
+
+// states are the states against the baseline that aside.state numbers.
+var states = [...]string{"", reports.BaselineNew, reports.BaselineUnchanged}
+
+// ruleNames are a rule's names as findings aside give them (indexes).
+type ruleNames struct {
+	ruleName, category string
+	rule, name, cat    uint32
 }
 
 // finding is a as the collector and the grouper see it.
-func (a *aside) finding() reports.Finding {
-	f := reports.Finding{Tool: a.tool, Rule: a.rule, RuleName: a.ruleName, Category: a.category, Path: a.path, Severity: a.severity,
-		Impact: a.impact, Quality: a.quality, CWE: a.cwe, Line: a.line, EndLine: a.end, Column: a.column, Baseline: a.state}
+func (t *triaging) finding(a *aside) reports.Finding {
+	n := t.names
+	f := reports.Finding{Tool: n[a.tool], Rule: n[a.rule], RuleName: n[a.ruleName], Category: n[a.category], Path: n[a.path],
+		Severity: a.severity, Impact: a.impact, Quality: a.quality, Line: int(a.line), EndLine: int(a.end), Column: int(a.column),
+		Baseline: states[a.state]}
+	if a.cwe > 0 {
+		f.CWE = t.cwes[a.cwe-1]
+	}
 	if a.security {
 		f.SecuritySeverity = 1 // Security() holds as it held
 	}
 	return f
+}
+
+// short returns the index of the short name of a's rule (as the grouper
+// and the collector name rules).
+func (t *triaging) short(a *aside) uint32 {
+	for int(a.rule) >= len(t.shorts) {
+		t.shorts = append(t.shorts, -1)
+	}
+	if i := t.shorts[a.rule]; i >= 0 {
+		return uint32(i)
+	}
+	i := t.name(reports.ShortRule(t.names[a.tool], t.names[a.rule]))
+	t.shorts[a.rule] = int32(i)
+	return i
 }
 
 func newTriaging(q *Query, prior *triaging, regroup bool) *triaging {
@@ -150,10 +188,18 @@ func (t *triaging) keep(f *reports.Finding, r reports.Ref, state string, counted
 	if t == nil || !t.regroup || t.problems != nil {
 		return
 	}
-	if f.Path != t.lastPath || t.names == nil {
+	if t.nameIndex == nil {
+		t.nameIndex, t.ruleNames = map[string]uint32{}, map[string]ruleNames{}
 		t.lastPath, t.lastNamed = f.Path, t.m.Names(f.Path)
-		if t.names == nil {
-			t.names = map[string]string{}
+		t.lastTool, t.toolIndex = f.Tool, t.name(f.Tool)
+		if t.lastNamed {
+			t.lastIndex = t.name(f.Path)
+		}
+	}
+	if f.Path != t.lastPath {
+		t.lastPath, t.lastNamed = f.Path, t.m.Names(f.Path)
+		if t.lastNamed {
+			t.lastIndex = t.name(f.Path)
 		}
 	}
 	if !t.lastNamed {
@@ -162,27 +208,45 @@ func (t *triaging) keep(f *reports.Finding, r reports.Ref, state string, counted
 		}
 		return
 	}
-	end := f.Line
-	if f.EndLine > end {
-		end = f.EndLine
+	if f.Tool != t.lastTool {
+		t.lastTool, t.toolIndex = f.Tool, t.name(f.Tool)
 	}
-	a := aside{ref: r, path: t.name(f.Path), tool: t.name(f.Tool), rule: t.name(f.Rule), ruleName: t.name(f.RuleName), category: t.name(f.Category),
-		line: f.Line, end: end, column: f.Column,
-		severity: f.Severity, impact: f.Impact, quality: f.Quality, security: f.Security(), state: state, own: f.Triage, counted: counted}
+	rn, ok := t.ruleNames[f.Rule]
+	if !ok || rn.ruleName != f.RuleName || rn.category != f.Category {
+		rn = ruleNames{ruleName: f.RuleName, category: f.Category, rule: t.name(f.Rule), name: t.name(f.RuleName), cat: t.name(f.Category)}
+		rn.ruleName, rn.category = t.names[rn.name], t.names[rn.cat]
+		t.ruleNames[t.names[rn.rule]] = rn
+	}
+	a := aside{ref: r, own: f.Triage, path: t.lastIndex, tool: t.toolIndex, rule: rn.rule, ruleName: rn.name, category: rn.cat,
+		line: clamp32(f.Line), end: clamp32(max(f.Line, f.EndLine)), column: clamp32(f.Column),
+		severity: f.Severity, impact: f.Impact, quality: f.Quality, security: f.Security(), counted: counted}
+	switch state {
+	case reports.BaselineNew:
+		a.state = 1
+	case reports.BaselineUnchanged:
+		a.state = 2
+	}
 	if len(f.CWE) > 0 {
-		a.cwe = slices.Clone(f.CWE)
+		t.cwes = append(t.cwes, slices.Clone(f.CWE))
+		a.cwe = int32(len(t.cwes))
 	}
 	t.aside = append(t.aside, a)
 }
 
-// name returns s as kept once (not the report's memory).
-func (t *triaging) name(s string) string {
-	if n, ok := t.names[s]; ok {
-		return n
+// clamp32 is n within an int32.
+func clamp32(n int) int32 { return int32(min(max(n, math.MinInt32), math.MaxInt32)) }
+
+// name returns the index of s among the names kept (not the report's
+// memory).
+func (t *triaging) name(s string) uint32 {
+	if i, ok := t.nameIndex[s]; ok {
+		return i
 	}
-	n := strings.Clone(s)
-	t.names[n] = n
-	return n
+	i := uint32(len(t.names))
+	s = strings.Clone(s)
+	t.names = append(t.names, s)
+	t.nameIndex[s] = i
+	return i
 }
 
 // decide marks f with the decision that covers it, its own or its
@@ -446,7 +510,7 @@ func (t *triaging) settle(g *Grouped, c *summarize.Collector, counts *summarize.
 		if counts == nil {
 			break
 		}
-		switch a.state {
+		switch states[a.state] {
 		case reports.BaselineNew:
 			counts.New--
 		case reports.BaselineUnchanged:
@@ -463,7 +527,7 @@ func (t *triaging) settle(g *Grouped, c *summarize.Collector, counts *summarize.
 	}
 	for _, a := range covered {
 		if a.counted {
-			c.Remove(a.finding())
+			c.Remove(t.finding(a))
 		}
 	}
 	return nil
@@ -493,7 +557,7 @@ func (t *triaging) countProblem(a *aside, d *reports.Triage, by int) {
 	if p := impactCount(&c.ByImpact, a.impact); p != nil {
 		*p += by
 	}
-	if a.state == reports.BaselineNew {
+	if states[a.state] == reports.BaselineNew {
 		c.New += by
 	}
 }
@@ -517,16 +581,16 @@ func (t *triaging) conflicts(g *Grouped, covered map[reports.Ref]bool, hasText f
 		}
 		return &t.aside[i]
 	}
-	type key struct{ path, tool, rule string }
+	type key struct{ path, tool, rule uint32 }
 	byKey := map[key][]int32{}
-	paths := map[string]bool{}
+	paths := map[uint32]bool{}
 	for i := range t.aside {
 		a := &t.aside[i]
 		if !hidden(a) {
 			continue
 		}
 		paths[a.path] = true
-		k := key{a.path, a.tool, reports.ShortRule(a.tool, a.rule)}
+		k := key{a.path, a.tool, t.short(a)}
 		byKey[k] = append(byKey[k], int32(i))
 		if !a.own.Suppressed() {
 			continue // covered: its problem is hidden whole
@@ -545,9 +609,9 @@ func (t *triaging) conflicts(g *Grouped, covered map[reports.Ref]bool, hasText f
 			}
 		}
 	}
-	start := func(line int) int { return max(line, 2) }
-	var again map[string][]int32 // the files to group again: their findings aside
-	last, in := "", false
+	start := func(line int32) int32 { return max(line, 2) }
+	var again map[uint32]bool // the files to group again
+	last, in := ^uint32(0), false
 	for i := range t.aside {
 		s := &t.aside[i]
 		if s.path != last {
@@ -559,13 +623,13 @@ func (t *triaging) conflicts(g *Grouped, covered map[reports.Ref]bool, hasText f
 		if _, ok := again[s.path]; ok {
 			continue
 		}
-		for _, h := range byKey[key{s.path, s.tool, reports.ShortRule(s.tool, s.rule)}] {
+		for _, h := range byKey[key{s.path, s.tool, t.short(s)}] {
 			a := &t.aside[h]
 			if start(a.line) <= start(s.line) && s.end <= a.end || start(s.line) <= start(a.line) && a.end <= s.end {
 				if again == nil {
-					again = map[string][]int32{}
+					again = map[uint32]bool{}
 				}
-				again[s.path] = nil
+				again[s.path] = true
 				break
 			}
 		}
@@ -573,40 +637,28 @@ func (t *triaging) conflicts(g *Grouped, covered map[reports.Ref]bool, hasText f
 	if len(again) == 0 {
 		return false
 	}
-	for i := range t.aside {
-		if a := &t.aside[i]; !hidden(a) {
-			if list, ok := again[a.path]; ok {
-				again[a.path] = append(list, int32(i))
-			}
-		}
-	}
-	for _, list := range again {
-		if !t.sameGroups(g, list, hasText) {
-			return true
-		}
-	}
-	return false
-}
-
-// sameGroups reports whether the findings list (aside, of one file), grouped
-// alone, make the problems the first run's groups make of them.
-func (t *triaging) sameGroups(g *Grouped, list []int32, hasText func(tool, rule string) bool) bool {
+	// The findings left of those files, grouped again alone.
 	gr := t.grouper()
-	for _, i := range list {
+	var left []int32
+	for i := range t.aside {
 		a := &t.aside[i]
-		f := a.finding()
+		if _, ok := again[a.path]; !ok || hidden(a) {
+			continue
+		}
+		left = append(left, int32(i))
+		f := t.finding(a)
 		gr.Add(&f, a.ref)
 	}
 	gs := gr.Resolve(hasText)
-	for _, i := range list {
+	for _, i := range left {
 		r := t.aside[i].ref
 		l1, d1 := g.groups.LeadOf(r)
 		l2, d2 := gs.LeadOf(r)
 		if d1 != d2 || l1 != l2 || !slices.Equal(g.groups.Others(r), gs.Others(r)) {
-			return false
+			return true
 		}
 	}
-	return true
+	return false
 }
 
 // skip returns what the page leaves out: the duplicates (dup, n of them
