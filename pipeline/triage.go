@@ -360,31 +360,37 @@ func (t *triaging) spread(g *Grouped) bool {
 // most important first).
 func (t *triaging) covering(g *Grouped) map[string]*reports.Triage {
 	problems := map[string]*reports.Triage{}
-	leads := map[string]bool{}
+	gs := g.groups
+	byRef := make(map[reports.Ref]string, len(t.decided))
+	leads := map[reports.Ref]bool{}
 	for id := range t.decided {
-		lead := id
-		if l, dup := g.LeadID(&reports.Finding{ID: id}); dup {
-			lead = l
+		r, ok := g.ids.ref(id)
+		if !ok {
+			continue
 		}
-		leads[lead] = true
+		byRef[r] = id
+		if l, dup := gs.LeadOf(r); dup {
+			r = l
+		}
+		leads[r] = true
 	}
 	for lead := range leads {
-		others := g.Others(&reports.Finding{ID: lead})
+		others := gs.Others(lead)
 		if len(others) == 0 {
 			continue
 		}
-		members := append([]string{lead}, alsoIDs(others)...)
+		members := append([]reports.Ref{lead}, others...)
 		var via reports.Triage
-		for _, id := range members {
-			if d := t.decided[id]; d != nil {
-				via = *d
+		for _, r := range members {
+			if id, own := byRef[r]; own {
+				via = *t.decided[id]
 				via.Via = id
 				break
 			}
 		}
-		for _, id := range members {
-			if _, own := t.decided[id]; !own {
-				problems[id] = &via
+		for _, r := range members {
+			if _, own := byRef[r]; !own {
+				problems[g.ids.id(r)] = &via
 			}
 		}
 	}
@@ -609,8 +615,11 @@ func (t *triaging) conflicts(g *Grouped, covered map[reports.Ref]bool, hasText f
 			}
 		}
 	}
+	// A shown finding whose rank among its rule's on its line, or whose
+	// holding another of its rule, may change without a hidden one: it
+	// starts on the hidden one's line, or holds it.
 	start := func(line int32) int32 { return max(line, 2) }
-	var again map[uint32]bool // the files to group again
+	var moved []int32
 	last, in := ^uint32(0), false
 	for i := range t.aside {
 		s := &t.aside[i]
@@ -620,15 +629,37 @@ func (t *triaging) conflicts(g *Grouped, covered map[reports.Ref]bool, hasText f
 		if !in || hidden(s) {
 			continue
 		}
-		if _, ok := again[s.path]; ok {
+		for _, h := range byKey[key{s.path, s.tool, t.short(s)}] {
+			if a := &t.aside[h]; start(s.line) == start(a.line) || start(s.line) <= start(a.line) && a.end <= s.end {
+				moved = append(moved, int32(i))
+				break
+			}
+		}
+	}
+	if len(moved) == 0 {
+		return false
+	}
+	// It matters only beside a shown finding of another rule whose lines
+	// overlap its own (a rule's reach is a line at most): then the files
+	// of such findings are grouped again.
+	near := map[uint32][]int32{} // the shown findings of the files of those, by file
+	for _, i := range moved {
+		near[t.aside[i].path] = nil
+	}
+	for i := range t.aside {
+		a := &t.aside[i]
+		if list, ok := near[a.path]; ok && !hidden(a) {
+			near[a.path] = append(list, int32(i))
+		}
+	}
+	again := map[uint32]bool{}
+	for _, i := range moved {
+		s := &t.aside[i]
+		if again[s.path] {
 			continue
 		}
-		for _, h := range byKey[key{s.path, s.tool, t.short(s)}] {
-			a := &t.aside[h]
-			if start(a.line) <= start(s.line) && s.end <= a.end || start(s.line) <= start(a.line) && a.end <= s.end {
-				if again == nil {
-					again = map[uint32]bool{}
-				}
+		for _, j := range near[s.path] {
+			if o := &t.aside[j]; t.short(o) != t.short(s) && o.line-1 <= s.end+1 && s.line-1 <= o.end+1 {
 				again[s.path] = true
 				break
 			}
@@ -690,14 +721,6 @@ func (t *triaging) coveredKept(c *summarize.Collector, k Keep) bool {
 		r, ok := t.ids.ref(f.ID)
 		return ok && t.covered[r]
 	})
-}
-
-func alsoIDs(as []summarize.AlsoReported) []string {
-	ids := make([]string, len(as))
-	for i, a := range as {
-		ids[i] = a.ID
-	}
-	return ids
 }
 
 // show puts the counts in v's summary.
