@@ -95,8 +95,9 @@ type triaging struct {
 	lastTool  string
 	toolIndex uint32
 	ruleNames map[string]ruleNames
-	shorts    []int32 // by rule's index: its short name's; -1: not known yet
-	cwes      [][]int // the CWE ids of findings aside
+	shorts    []int32           // by rule's index: its short name's; -1: not known yet
+	cwes      [][]int           // the CWE ids of findings aside
+	owns      []*reports.Triage // the decisions on findings aside
 	// covered are the findings settle took out of the first pass's view
 	// (with TriagedExclude): the page skips them.
 	covered map[reports.Ref]bool
@@ -111,7 +112,6 @@ type triaging struct {
 // grouper took of it (its names are indexes into triaging.names).
 type aside struct {
 	ref                                  reports.Ref
-	own                                  *reports.Triage // its own decision; nil: none
 	path, tool, rule, ruleName, category uint32
 	line, end, column                    int32
 	cwe                                  int32 // its CWE ids: cwes[cwe-1]; 0: none
@@ -120,7 +120,9 @@ type aside struct {
 	quality                              reports.Quality
 	state                                uint8 // against the baseline: see states
 	security                             bool
-	counted                              bool // the first pass counted it (with new only, a new finding)
+	counted                              bool  // the first pass counted it (with new only, a new finding)
+	hides                                bool  // its own decision suppresses
+	own                                  int32 // its own decision: owns[own-1]; 0: none
 }
 
 // states are the states against the baseline that aside.state numbers.
@@ -217,7 +219,7 @@ func (t *triaging) keep(f *reports.Finding, r reports.Ref, state string, counted
 		rn.ruleName, rn.category = t.names[rn.name], t.names[rn.cat]
 		t.ruleNames[t.names[rn.rule]] = rn
 	}
-	a := aside{ref: r, own: f.Triage, path: t.lastIndex, tool: t.toolIndex, rule: rn.rule, ruleName: rn.name, category: rn.cat,
+	a := aside{ref: r, hides: f.Triage.Suppressed(), path: t.lastIndex, tool: t.toolIndex, rule: rn.rule, ruleName: rn.name, category: rn.cat,
 		line: clamp32(f.Line), end: clamp32(max(f.Line, f.EndLine)), column: clamp32(f.Column),
 		severity: f.Severity, impact: f.Impact, quality: f.Quality, security: f.Security(), counted: counted}
 	switch state {
@@ -229,6 +231,10 @@ func (t *triaging) keep(f *reports.Finding, r reports.Ref, state string, counted
 	if len(f.CWE) > 0 {
 		t.cwes = append(t.cwes, slices.Clone(f.CWE))
 		a.cwe = int32(len(t.cwes))
+	}
+	if f.Triage != nil {
+		t.owns = append(t.owns, f.Triage)
+		a.own = int32(len(t.owns))
 	}
 	t.aside = append(t.aside, a)
 }
@@ -456,7 +462,7 @@ func (t *triaging) settle(g *Grouped, c *summarize.Collector, counts *summarize.
 		if a == nil {
 			return regroup()
 		}
-		if a.own.Suppressed() {
+		if a.hides {
 			continue // its own decision hides it (with new only, one on a finding not new)
 		}
 		covered = append(covered, a)
@@ -487,7 +493,7 @@ func (t *triaging) settle(g *Grouped, c *summarize.Collector, counts *summarize.
 	// Exact: settle.
 	c2 := &t.counts
 	for _, a := range dups {
-		t.countProblem(a, a.own, -1)
+		t.countProblem(a, t.owns[a.own-1], -1)
 	}
 	slices.SortFunc(covered, func(a, b *aside) int { return compareRefs(a.ref, b.ref) })
 	for _, a := range covered {
@@ -495,8 +501,8 @@ func (t *triaging) settle(g *Grouped, c *summarize.Collector, counts *summarize.
 			continue
 		}
 		switch {
-		case a.own == nil:
-		case a.own.Expired:
+		case a.own == 0:
+		case t.owns[a.own-1].Expired:
 			c2.Expired--
 		default:
 			c2.Confirmed--
@@ -524,7 +530,7 @@ func (t *triaging) settle(g *Grouped, c *summarize.Collector, counts *summarize.
 		}
 	}
 	for i := range t.aside {
-		if a := &t.aside[i]; a.own.Suppressed() || coveredRefs[a.ref] {
+		if a := &t.aside[i]; a.hides || coveredRefs[a.ref] {
 			g.groups.Drop(a.ref)
 		}
 	}
@@ -579,7 +585,7 @@ func (t *triaging) countProblem(a *aside, d *reports.Triage, by int) {
 // one line), the findings left, grouped again, make other problems than
 // the first run's.
 func (t *triaging) conflicts(g *Grouped, covered map[reports.Ref]bool, hasText func(tool, rule string) bool) bool {
-	hidden := func(a *aside) bool { return a.own.Suppressed() || covered[a.ref] }
+	hidden := func(a *aside) bool { return a.hides || covered[a.ref] }
 	at := func(r reports.Ref) *aside {
 		i, found := slices.BinarySearchFunc(t.aside, r, func(a aside, r reports.Ref) int { return compareRefs(a.ref, r) })
 		if !found {
@@ -598,7 +604,7 @@ func (t *triaging) conflicts(g *Grouped, covered map[reports.Ref]bool, hasText f
 		paths[a.path] = true
 		k := key{a.path, a.tool, t.short(a)}
 		byKey[k] = append(byKey[k], int32(i))
-		if !a.own.Suppressed() {
+		if !a.hides {
 			continue // covered: its problem is hidden whole
 		}
 		// The problem a hidden finding is in is hidden whole.
@@ -680,16 +686,11 @@ func (t *triaging) conflicts(g *Grouped, covered map[reports.Ref]bool, hasText f
 		f := t.finding(a)
 		gr.Add(&f, a.ref)
 	}
-	gs := gr.Resolve(hasText)
-	for _, i := range left {
-		r := t.aside[i].ref
-		l1, d1 := g.groups.LeadOf(r)
-		l2, d2 := gs.LeadOf(r)
-		if d1 != d2 || l1 != l2 || !slices.Equal(g.groups.Others(r), gs.Others(r)) {
-			return true
-		}
+	refs := make([]reports.Ref, len(left))
+	for k, i := range left {
+		refs[k] = t.aside[i].ref
 	}
-	return false
+	return !g.groups.SameFor(gr.Resolve(hasText), refs)
 }
 
 // skip returns what the page leaves out: the duplicates (dup, n of them

@@ -1187,6 +1187,51 @@ func (gs *Groups) Drop(ref Ref) bool {
 	return true
 }
 
+// SameFor reports whether refs (sorted by input and ordinal) are in the
+// same problems in gs and in o, each at the same place there (the same
+// lead, the same rank among the others): what a view shows of them is
+// then the same. It walks gs's members in order once, for groups of a
+// whole run asked about many of their findings.
+func (gs *Groups) SameFor(o *Groups, refs []Ref) bool {
+	i := 0
+	for _, r := range refs {
+		var lead1 Ref
+		at1, in1 := uint32(0), false
+		if gs != nil {
+			for i < len(gs.byRef) {
+				x, _ := gs.at(gs.byRef[i])
+				if compareRefs(x, r) >= 0 {
+					break
+				}
+				i++
+			}
+			if i < len(gs.byRef) {
+				if x, _ := gs.at(gs.byRef[i]); x == r {
+					at := gs.byRef[i]
+					g, found := slices.BinarySearch(gs.starts, at)
+					if !found {
+						g--
+					}
+					if !bit(gs.dropped, g) {
+						lead1, at1, in1 = func() Ref { l, _ := gs.at(gs.starts[g]); return l }(), at-gs.starts[g], true
+					}
+				}
+			}
+		}
+		at, start, _, _, in2 := o.find(r)
+		if in1 != in2 {
+			return false
+		}
+		if in2 {
+			lead2, _ := o.at(start)
+			if lead1 != lead2 || at1 != at-start {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // LeadOf returns the lead of ref's problem when ref is one of its other
 // members; false when ref leads its problem or is alone.
 func (gs *Groups) LeadOf(ref Ref) (Ref, bool) {
