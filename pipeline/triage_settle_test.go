@@ -186,6 +186,9 @@ func TestTriageSettled(t *testing.T) {
 	}
 	settledOnce, regrouped := 0, 0
 	for _, set := range sets {
+		if testing.Short() && set.name != "sample" && set.name != "duplicates" {
+			continue // -short: the sample's decisions and those on duplicates
+		}
 		entries := set.entries()
 		for _, mode := range []pipeline.TriagedMode{pipeline.TriagedExclude, pipeline.TriagedInclude, pipeline.TriagedOnly} {
 			for b := range baselines {
