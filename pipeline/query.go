@@ -310,7 +310,7 @@ func (s *scan) run(ctx context.Context) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if c, err = s.group(ctx, c, inputs); err != nil {
+	if c, err = s.group(ctx, c, inputs, &counts); err != nil {
 		return nil, err
 	}
 	if later {
@@ -360,26 +360,39 @@ func (s *scan) collector() *summarize.Collector {
 // come gives the page (when the reports can be read again). It returns the
 // collector to view: with new only, when new findings make no new problem
 // (their problem the baseline had), one that a pass without them counted.
-func (s *scan) group(ctx context.Context, c *summarize.Collector, inputs []reports.Input) (*summarize.Collector, error) {
+func (s *scan) group(ctx context.Context, c *summarize.Collector, inputs []reports.Input, counts *summarize.BaselineCounts) (*summarize.Collector, error) {
 	if s.grouper == nil {
 		return c, nil
 	}
 	s.grouped = &Grouped{groups: s.grouper.Resolve(hasText(inputs)), ids: s.ids}
 	s.res.Grouped = s.grouped
-	if s.tri.spread(s.grouped) {
-		return c, errRegroup
-	}
 	gs := s.grouped.groups
-	if !gs.Grouped() {
+	// A pass counts again with new only, without the new findings of
+	// problems the baseline had, and when the first of each severity kept
+	// findings triage took out (a second run would have kept others).
+	recount := func() bool {
+		if s.tri.coveredKept(c, s.q.Keep) {
+			s.reread = true // Run made the reports readable again for triage
+			return true
+		}
+		return s.reread && s.q.NewOnly && gs.NewOfOldProblems > 0
+	}
+	if s.base == nil {
+		counts = nil
+	}
+	if err := s.tri.settle(s.grouped, c, counts, hasText(inputs), recount); err != nil {
+		return c, err
+	}
+	if !gs.Grouped() && !s.tri.covers() {
 		return c, nil
 	}
-	if s.q.NewOnly && gs.NewOfOldProblems > 0 {
+	if recount() {
 		var err error
 		if c, err = s.recount(ctx, c); err != nil {
 			return c, err
 		}
 	}
-	c.Skip(s.duplicates())
+	c.Skip(s.tri.skip(s.duplicates()))
 	p := s.q.Keep.Page
 	if p == nil || !c.PageShort() {
 		return c, nil
@@ -623,11 +636,14 @@ func (s *scan) pass(ctx context.Context, src Source, counts *summarize.BaselineC
 	return inputs, base, err
 }
 
-// groupOne hands f, of the given state against the baseline, to the grouper.
+// groupOne hands f, of the given state against the baseline, to the
+// grouper, and puts aside what triage may take back of it (first run).
 func (s *scan) groupOne(f *reports.Finding, state string) {
 	if r, ok := s.ids.ref(f.ID); ok {
 		f.Baseline = state // the grouper counts the new problems
-		s.grouper.Add(f, r)
+		if s.grouper.Add(f, r) {
+			s.tri.keep(f, r, state, !s.q.NewOnly || state == reports.BaselineNew)
+		}
 	}
 }
 

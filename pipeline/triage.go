@@ -1,8 +1,12 @@
 package pipeline
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"math"
+	"slices"
+	"strings"
 
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/summarize"
@@ -49,8 +53,9 @@ func ParseTriagedMode(s string) (TriagedMode, error) {
 }
 
 // errRegroup stops a run whose triage decisions cover problems reported
-// by several findings: the run is made again, each such problem's
-// findings all triaged from the start.
+// by several findings in a way the first run cannot settle exactly (see
+// settle): the run is made again, each such problem's findings all
+// triaged from the start.
 var errRegroup = errors.New("triaged problems to regroup")
 
 // triaging is what a run does with the triage decisions: it decides each
@@ -59,8 +64,9 @@ type triaging struct {
 	m    *triage.Matcher
 	mode TriagedMode
 	// problems are the decisions that cover a problem's other findings,
-	// by their ids, found by an earlier run (nil in the first); prior is
-	// that run's groups, which say which triaged findings are duplicates.
+	// by their ids, found once the groups are resolved (by settle, or by
+	// an earlier run); prior is that run's groups, which say which
+	// triaged findings are duplicates.
 	problems map[string]*reports.Triage
 	prior    *Grouped
 	// decided are the ids of the findings a decision hides, in the first
@@ -70,6 +76,91 @@ type triaging struct {
 	// regroup says the run may be made again (its reports can be read
 	// again); false in the second run.
 	regroup bool
+	// aside keeps, in the first run, the findings the grouper keeps of
+	// the files some entry names: the only ones a decision can cover
+	// through their problem, when no entry's file is gone. missed says
+	// that a decision was taken on a finding of another file (an entry
+	// whose file is gone matched it), which the grouper kept: aside may
+	// then miss what it covers.
+	aside  []aside
+	missed bool
+	// The names of the findings aside, each kept once, by index; what is
+	// known of the last path and of each rule, so that most findings
+	// cost no lookup of their names.
+	names     []string
+	nameIndex map[string]uint32
+	lastPath  string
+	lastNamed bool
+	lastIndex uint32
+	lastTool  string
+	toolIndex uint32
+	ruleNames map[string]ruleNames
+	shorts    []int32           // by rule's index: its short name's; -1: not known yet
+	cwes      [][]int           // the CWE ids of findings aside
+	owns      []*reports.Triage // the decisions on findings aside
+	// covered are the findings settle took out of the first pass's view
+	// (with TriagedExclude): the page skips them.
+	covered map[reports.Ref]bool
+	ids     *ids
+	// grouper returns a grouper as the query's (to group a file again).
+	grouper func() *reports.Grouper
+}
+
+// aside is what the first run keeps of a finding the grouper kept in a
+// file some entry names: what the first pass counted of it, to take it
+// back when a decision covers it through its problem, and what the
+// grouper took of it (its names are indexes into triaging.names).
+type aside struct {
+	ref                                  reports.Ref
+	path, tool, rule, ruleName, category uint32
+	line, end, column                    int32
+	cwe                                  int32 // its CWE ids: cwes[cwe-1]; 0: none
+	severity                             reports.Severity
+	impact                               reports.Impact
+	quality                              reports.Quality
+	state                                uint8 // against the baseline: see states
+	security                             bool
+	counted                              bool  // the first pass counted it (with new only, a new finding)
+	hides                                bool  // its own decision suppresses
+	own                                  int32 // its own decision: owns[own-1]; 0: none
+}
+
+// states are the states against the baseline that aside.state numbers.
+var states = [...]string{"", reports.BaselineNew, reports.BaselineUnchanged}
+
+// ruleNames are a rule's names as findings aside give them (indexes).
+type ruleNames struct {
+	ruleName, category string
+	rule, name, cat    uint32
+}
+
+// finding is a as the collector and the grouper see it.
+func (t *triaging) finding(a *aside) reports.Finding {
+	n := t.names
+	f := reports.Finding{Tool: n[a.tool], Rule: n[a.rule], RuleName: n[a.ruleName], Category: n[a.category], Path: n[a.path],
+		Severity: a.severity, Impact: a.impact, Quality: a.quality, Line: int(a.line), EndLine: int(a.end), Column: int(a.column),
+		Baseline: states[a.state]}
+	if a.cwe > 0 {
+		f.CWE = t.cwes[a.cwe-1]
+	}
+	if a.security {
+		f.SecuritySeverity = 1 // Security() holds as it held
+	}
+	return f
+}
+
+// short returns the index of the short name of a's rule (as the grouper
+// and the collector name rules).
+func (t *triaging) short(a *aside) uint32 {
+	for int(a.rule) >= len(t.shorts) {
+		t.shorts = append(t.shorts, -1)
+	}
+	if i := t.shorts[a.rule]; i >= 0 {
+		return uint32(i)
+	}
+	i := t.name(reports.ShortRule(t.names[a.tool], t.names[a.rule]))
+	t.shorts[a.rule] = int32(i)
+	return i
 }
 
 func newTriaging(q *Query, prior *triaging, regroup bool) *triaging {
@@ -82,7 +173,86 @@ func newTriaging(q *Query, prior *triaging, regroup bool) *triaging {
 	}
 	t.counts.ByState = map[string]int{}
 	t.counts.Shown = q.Triaged != TriagedExclude
+	t.grouper = func() *reports.Grouper {
+		g := reports.NewGrouper(q.Classes)
+		if q.Config != nil {
+			g.More(q.Config.Groups)
+		}
+		return g
+	}
 	return t
+}
+
+// keep puts aside f, which the grouper kept, of the given state against
+// the baseline, when an entry names its file (first run only); counted
+// says the first pass counts it.
+func (t *triaging) keep(f *reports.Finding, r reports.Ref, state string, counted bool) {
+	if t == nil || !t.regroup || t.problems != nil {
+		return
+	}
+	if t.nameIndex == nil {
+		t.nameIndex, t.ruleNames = map[string]uint32{}, map[string]ruleNames{}
+		t.lastPath, t.lastNamed = f.Path, t.m.Names(f.Path)
+		t.lastTool, t.toolIndex = f.Tool, t.name(f.Tool)
+		if t.lastNamed {
+			t.lastIndex = t.name(f.Path)
+		}
+	}
+	if f.Path != t.lastPath {
+		t.lastPath, t.lastNamed = f.Path, t.m.Names(f.Path)
+		if t.lastNamed {
+			t.lastIndex = t.name(f.Path)
+		}
+	}
+	if !t.lastNamed {
+		if f.Triage.Suppressed() {
+			t.missed = true
+		}
+		return
+	}
+	if f.Tool != t.lastTool {
+		t.lastTool, t.toolIndex = f.Tool, t.name(f.Tool)
+	}
+	rn, ok := t.ruleNames[f.Rule]
+	if !ok || rn.ruleName != f.RuleName || rn.category != f.Category {
+		rn = ruleNames{ruleName: f.RuleName, category: f.Category, rule: t.name(f.Rule), name: t.name(f.RuleName), cat: t.name(f.Category)}
+		rn.ruleName, rn.category = t.names[rn.name], t.names[rn.cat]
+		t.ruleNames[t.names[rn.rule]] = rn
+	}
+	a := aside{ref: r, hides: f.Triage.Suppressed(), path: t.lastIndex, tool: t.toolIndex, rule: rn.rule, ruleName: rn.name, category: rn.cat,
+		line: clamp32(f.Line), end: clamp32(max(f.Line, f.EndLine)), column: clamp32(f.Column),
+		severity: f.Severity, impact: f.Impact, quality: f.Quality, security: f.Security(), counted: counted}
+	switch state {
+	case reports.BaselineNew:
+		a.state = 1
+	case reports.BaselineUnchanged:
+		a.state = 2
+	}
+	if len(f.CWE) > 0 {
+		t.cwes = append(t.cwes, slices.Clone(f.CWE))
+		a.cwe = int32(len(t.cwes))
+	}
+	if f.Triage != nil {
+		t.owns = append(t.owns, f.Triage)
+		a.own = int32(len(t.owns))
+	}
+	t.aside = append(t.aside, a)
+}
+
+// clamp32 is n within an int32.
+func clamp32(n int) int32 { return int32(min(max(n, math.MinInt32), math.MaxInt32)) }
+
+// name returns the index of s among the names kept (not the report's
+// memory).
+func (t *triaging) name(s string) uint32 {
+	if i, ok := t.nameIndex[s]; ok {
+		return i
+	}
+	i := uint32(len(t.names))
+	s = strings.Clone(s)
+	t.names = append(t.names, s)
+	t.nameIndex[s] = i
+	return i
 }
 
 // decide marks f with the decision that covers it, its own or its
@@ -175,32 +345,12 @@ func impactCount(c *summarize.ImpactCounts, i reports.Impact) *int {
 // spread finds, once the first run's problems are known, the findings
 // that a decision on another finding of their problem covers; it reports
 // whether the run must be made again for them (errRegroup), which it
-// prepares in t.
+// prepares in t. A deep page's passes use it; the others settle.
 func (t *triaging) spread(g *Grouped) bool {
 	if t == nil || !t.regroup || g == nil || !g.groups.Grouped() {
 		return false
 	}
-	problems := map[string]*reports.Triage{}
-	for id, d := range t.decided {
-		f := &reports.Finding{ID: id}
-		lead := id
-		if l, dup := g.LeadID(f); dup {
-			lead = l
-		}
-		others := g.Others(&reports.Finding{ID: lead})
-		if len(others) == 0 {
-			continue
-		}
-		via := *d
-		via.Via = id
-		for _, id := range append([]string{lead}, alsoIDs(others)...) {
-			if _, own := t.decided[id]; !own {
-				if _, done := problems[id]; !done {
-					problems[id] = &via
-				}
-			}
-		}
-	}
+	problems := t.covering(g)
 	// Only the mode that shows the triaged alone counts other problems
 	// than theirs: it regroups whenever there are problems.
 	if len(problems) == 0 && t.mode != TriagedOnly {
@@ -210,18 +360,382 @@ func (t *triaging) spread(g *Grouped) bool {
 	return true
 }
 
-func alsoIDs(as []summarize.AlsoReported) []string {
-	ids := make([]string, len(as))
-	for i, a := range as {
-		ids[i] = a.ID
+// covering returns the decisions that cover the other findings of the
+// decided findings' problems, by the covered findings' ids: of a problem,
+// the decision on its first decided finding (its lead first, the others
+// most important first).
+func (t *triaging) covering(g *Grouped) map[string]*reports.Triage {
+	problems := map[string]*reports.Triage{}
+	gs := g.groups
+	byRef := make(map[reports.Ref]string, len(t.decided))
+	leads := map[reports.Ref]bool{}
+	for id := range t.decided {
+		r, ok := g.ids.ref(id)
+		if !ok {
+			continue
+		}
+		byRef[r] = id
+		if l, dup := gs.LeadOf(r); dup {
+			r = l
+		}
+		leads[r] = true
 	}
-	return ids
+	for lead := range leads {
+		others := gs.Others(lead)
+		if len(others) == 0 {
+			continue
+		}
+		members := append([]reports.Ref{lead}, others...)
+		var via reports.Triage
+		for _, r := range members {
+			if id, own := byRef[r]; own {
+				via = *t.decided[id]
+				via.Via = id
+				break
+			}
+		}
+		for _, r := range members {
+			if _, own := byRef[r]; !own {
+				problems[g.ids.id(r)] = &via
+			}
+		}
+	}
+	return problems
+}
+
+// settleAtResolution: settle settles what it can (tests turn it off to
+// compare with the second run).
+var settleAtResolution = true
+
+// settle decides, once the first run's problems are known (g), the
+// findings a decision on another finding of their problem covers, without
+// reading the reports again: their marks (the later passes' findings
+// through decide, the page's through show) and the triaged counts, and,
+// with TriagedExclude, it takes them out of the baseline's counts
+// (counts, nil without one), the groups (their problems as if never
+// added: Groups.Drop) and, unless the caller counts again (recount), the
+// collector c (Collector.Remove; the page skips them). Every count is then
+// what a second run that triaged them from the start counts. It reports
+// errRegroup, having changed nothing, when it cannot do so exactly: with
+// TriagedOnly (the other problems, not seen, would be counted), a
+// collector past its bound of names, a covered finding not put aside (a
+// decision on a finding of a file no entry names: the entry's file is
+// gone), a finding a decision hides in a problem the decision does not
+// cover (new only: a decision on a finding that is not new), or one whose
+// absence could group the findings of its file and rule left otherwise
+// (see conflicts).
+func (t *triaging) settle(g *Grouped, c *summarize.Collector, counts *summarize.BaselineCounts, hasText func(tool, rule string) bool,
+	recount func() bool) error {
+	if t == nil || !t.regroup || g == nil || !g.groups.Grouped() {
+		return nil
+	}
+	problems := t.covering(g)
+	if len(problems) == 0 && t.mode != TriagedOnly {
+		return nil
+	}
+	regroup := func() error {
+		t.problems, t.prior = problems, g
+		return errRegroup
+	}
+	if t.mode == TriagedOnly || t.missed || !settleAtResolution {
+		return regroup()
+	}
+	if !slices.IsSortedFunc(t.aside, func(a, b aside) int { return compareRefs(a.ref, b.ref) }) {
+		slices.SortStableFunc(t.aside, func(a, b aside) int { return compareRefs(a.ref, b.ref) })
+	}
+	t.ids = g.ids
+	find := func(id string) *aside {
+		r, ok := g.ids.ref(id)
+		if !ok {
+			return nil
+		}
+		i, ok := slices.BinarySearchFunc(t.aside, r, func(a aside, r reports.Ref) int { return compareRefs(a.ref, r) })
+		if !ok {
+			return nil
+		}
+		return &t.aside[i]
+	}
+	covered := make([]*aside, 0, len(problems))
+	coveredRefs := make(map[reports.Ref]bool, len(problems))
+	for id := range problems {
+		a := find(id)
+		if a == nil {
+			return regroup()
+		}
+		if a.hides {
+			continue // its own decision hides it (with new only, one on a finding not new)
+		}
+		covered = append(covered, a)
+		coveredRefs[a.ref] = true
+	}
+	// The decided findings that are duplicates: a second run counts them
+	// triaged but not as problems.
+	var dups []*aside
+	for id := range t.decided {
+		if !g.Duplicate(&reports.Finding{ID: id}) {
+			continue
+		}
+		a := find(id)
+		if a == nil {
+			return regroup()
+		}
+		dups = append(dups, a)
+	}
+	exclude := t.mode == TriagedExclude
+	if exclude {
+		if !c.Exact() {
+			return regroup()
+		}
+		if t.conflicts(g, coveredRefs, hasText) {
+			return regroup()
+		}
+	}
+	// Exact: settle.
+	c2 := &t.counts
+	for _, a := range dups {
+		t.countProblem(a, t.owns[a.own-1], -1)
+	}
+	slices.SortFunc(covered, func(a, b *aside) int { return compareRefs(a.ref, b.ref) })
+	for _, a := range covered {
+		if !a.counted {
+			continue
+		}
+		switch {
+		case a.own == 0:
+		case t.owns[a.own-1].Expired:
+			c2.Expired--
+		default:
+			c2.Confirmed--
+		}
+		c2.Total++
+		id := g.ids.id(a.ref)
+		if !g.Duplicate(&reports.Finding{ID: id}) {
+			t.countProblem(a, problems[id], 1)
+		}
+	}
+	t.problems, t.prior = problems, g
+	if !exclude {
+		return nil
+	}
+	t.covered = coveredRefs
+	for _, a := range covered {
+		if counts == nil {
+			break
+		}
+		switch states[a.state] {
+		case reports.BaselineNew:
+			counts.New--
+		case reports.BaselineUnchanged:
+			counts.Unchanged--
+		}
+	}
+	for i := range t.aside {
+		if a := &t.aside[i]; a.hides || coveredRefs[a.ref] {
+			g.groups.Drop(a.ref)
+		}
+	}
+	if recount() {
+		return nil
+	}
+	for _, a := range covered {
+		if a.counted {
+			c.Remove(t.finding(a))
+		}
+	}
+	return nil
+}
+
+// compareRefs orders refs as ids number findings: by input, then ordinal.
+func compareRefs(a, b reports.Ref) int {
+	return cmp.Or(cmp.Compare(a.Input, b.Input), cmp.Compare(a.N, b.N))
+}
+
+// countProblem counts a's problem triaged by d (by -1: takes it back).
+func (t *triaging) countProblem(a *aside, d *reports.Triage, by int) {
+	c := &t.counts
+	c.Problems += by
+	c.ByState[d.State] += by
+	if c.ByState[d.State] == 0 {
+		delete(c.ByState, d.State)
+	}
+	switch a.severity {
+	case reports.SeverityError:
+		c.BySeverity.Error += by
+	case reports.SeverityWarning:
+		c.BySeverity.Warning += by
+	case reports.SeverityNote:
+		c.BySeverity.Note += by
+	}
+	if p := impactCount(&c.ByImpact, a.impact); p != nil {
+		*p += by
+	}
+	if states[a.state] == reports.BaselineNew {
+		c.New += by
+	}
+}
+
+// conflicts reports whether a second run, whose grouper would not see the
+// findings TriagedExclude hides, could group the findings left otherwise
+// than the first run's groups less the problems hidden: when a hidden
+// finding is in a problem not all hidden, or when, in a file where a
+// hidden finding and a shown one of its rule nest (one's lines hold the
+// other's, on one line too: the rank of a finding among its rule's on its
+// line, and whether it holds another of its rule, are what the grouping
+// matches by; the first two lines count as one, a rule's reach up being
+// one line), the findings left, grouped again, make other problems than
+// the first run's.
+func (t *triaging) conflicts(g *Grouped, covered map[reports.Ref]bool, hasText func(tool, rule string) bool) bool {
+	hidden := func(a *aside) bool { return a.hides || covered[a.ref] }
+	at := func(r reports.Ref) *aside {
+		i, found := slices.BinarySearchFunc(t.aside, r, func(a aside, r reports.Ref) int { return compareRefs(a.ref, r) })
+		if !found {
+			return nil
+		}
+		return &t.aside[i]
+	}
+	type key struct{ path, tool, rule uint32 }
+	byKey := map[key][]int32{}
+	paths := map[uint32]bool{}
+	for i := range t.aside {
+		a := &t.aside[i]
+		if !hidden(a) {
+			continue
+		}
+		paths[a.path] = true
+		k := key{a.path, a.tool, t.short(a)}
+		byKey[k] = append(byKey[k], int32(i))
+		if !a.hides {
+			continue // covered: its problem is hidden whole
+		}
+		// The problem a hidden finding is in is hidden whole.
+		lead := a.ref
+		if l, dup := g.groups.LeadOf(a.ref); dup {
+			lead = l
+			if b := at(l); b == nil || !hidden(b) {
+				return true
+			}
+		}
+		for _, o := range g.groups.Others(lead) {
+			if b := at(o); b == nil || !hidden(b) {
+				return true
+			}
+		}
+	}
+	// A shown finding whose rank among its rule's on its line, or whose
+	// holding another of its rule, may change without a hidden one: it
+	// starts on the hidden one's line, or holds it.
+	start := func(line int32) int32 { return max(line, 2) }
+	var moved []int32
+	last, in := ^uint32(0), false
+	for i := range t.aside {
+		s := &t.aside[i]
+		if s.path != last {
+			last, in = s.path, paths[s.path]
+		}
+		if !in || hidden(s) {
+			continue
+		}
+		for _, h := range byKey[key{s.path, s.tool, t.short(s)}] {
+			if a := &t.aside[h]; start(s.line) == start(a.line) || start(s.line) <= start(a.line) && a.end <= s.end {
+				moved = append(moved, int32(i))
+				break
+			}
+		}
+	}
+	if len(moved) == 0 {
+		return false
+	}
+	// It matters only beside a shown finding of another rule whose lines
+	// overlap its own (a rule's reach is a line at most): then the files
+	// of such findings are grouped again.
+	near := map[uint32][]int32{} // the shown findings of the files of those, by file
+	for _, i := range moved {
+		near[t.aside[i].path] = nil
+	}
+	for i := range t.aside {
+		a := &t.aside[i]
+		if list, ok := near[a.path]; ok && !hidden(a) {
+			near[a.path] = append(list, int32(i))
+		}
+	}
+	again := map[uint32]bool{}
+	for _, i := range moved {
+		s := &t.aside[i]
+		if again[s.path] {
+			continue
+		}
+		for _, j := range near[s.path] {
+			if o := &t.aside[j]; t.short(o) != t.short(s) && o.line-1 <= s.end+1 && s.line-1 <= o.end+1 {
+				again[s.path] = true
+				break
+			}
+		}
+	}
+	if len(again) == 0 {
+		return false
+	}
+	// The findings left of those files, grouped again alone.
+	gr := t.grouper()
+	var left []int32
+	for i := range t.aside {
+		a := &t.aside[i]
+		if _, ok := again[a.path]; !ok || hidden(a) {
+			continue
+		}
+		left = append(left, int32(i))
+		f := t.finding(a)
+		gr.Add(&f, a.ref)
+	}
+	refs := make([]reports.Ref, len(left))
+	for k, i := range left {
+		refs[k] = t.aside[i].ref
+	}
+	return !g.groups.SameFor(gr.Resolve(hasText), refs)
+}
+
+// skip returns what the page leaves out: the duplicates (dup, n of them
+// among the findings counted), and the findings settle took out.
+func (t *triaging) skip(dup func(*reports.Finding) bool, n int) (func(*reports.Finding) bool, int) {
+	if t == nil || len(t.covered) == 0 {
+		return dup, n
+	}
+	return func(f *reports.Finding) bool {
+		if dup(f) {
+			return true
+		}
+		r, ok := t.ids.ref(f.ID)
+		return ok && t.covered[r]
+	}, n
+}
+
+// covers says whether settle took findings out of the page.
+func (t *triaging) covers() bool { return t != nil && len(t.covered) > 0 }
+
+// coveredKept says whether c keeps for its first of each severity a
+// finding settle took out: a second run would have kept another in its
+// place (the pass that counts again gives them).
+func (t *triaging) coveredKept(c *summarize.Collector, k Keep) bool {
+	if !t.covers() || k.PerSeverity == 0 {
+		return false
+	}
+	return c.KeepsAny(func(f *reports.Finding) bool {
+		r, ok := t.ids.ref(f.ID)
+		return ok && t.covered[r]
+	})
 }
 
 // show puts the counts in v's summary.
 func (t *triaging) show(v *summarize.View) {
 	if t == nil {
 		return
+	}
+	if t.problems != nil { // the page's findings a decision on another of their problem covers
+		for i := range v.Findings {
+			f := &v.Findings[i].Finding
+			if p := t.problems[f.ID]; p != nil && !f.Triage.Suppressed() {
+				f.Triage = p
+			}
+		}
 	}
 	c := t.counts
 	if c.Total+c.Confirmed+c.Expired == 0 {

@@ -170,16 +170,17 @@ func (g *Grouper) More(more func(f *Finding) []int32) { g.more = more }
 // firstMoreClass is where the classes given by More begin.
 const firstMoreClass = 1 << 24
 
-// Add considers f, named by ref. A finding without a file, without a line,
-// or that can share no problem is not kept.
-func (g *Grouper) Add(f *Finding, ref Ref) {
+// Add considers f, named by ref, and reports whether it keeps it. A
+// finding without a file, without a line, or that can share no problem is
+// not kept (it is alone in its problem).
+func (g *Grouper) Add(f *Finding, ref Ref) bool {
 	if f.Path == "" || f.Line <= 0 {
-		return
+		return false
 	}
 	info := g.rule(f)
 	security := f.Security() && len(f.CWE) > 0
 	if info.class < 0 && !security {
-		return
+		return false
 	}
 	if !info.known {
 		short := ShortRule(f.Tool, f.Rule)
@@ -243,6 +244,7 @@ func (g *Grouper) Add(f *Finding, ref Ref) {
 		g.chunks[len(g.chunks)-1] = b
 		cur.count++
 	}
+	return true
 }
 
 // b2u is 1 for true, 0 for false.
@@ -354,11 +356,14 @@ type Groups struct {
 	// The members of each group, its lead first, the others most important
 	// first, one group after the other, in chunks of flatChunk (the same
 	// place in refs and rules), and where each group begins there.
-	refs   [][]Ref
-	rules  [][]uint32 // each member's rule, an index into names
-	n      int        // members in all
-	starts []uint32   // where each group begins, and one more: where the last ends
-	byRef  []uint32   // the places of the members, by ref
+	refs  [][]Ref
+	rules [][]uint32 // each member's rule, an index into names
+	// meta is what the counts took of each member: its impact (bits 0–2),
+	// severity (3–4) and whether it is new against a baseline (7).
+	meta   [][]uint8
+	n      int      // members in all
+	starts []uint32 // where each group begins, and one more: where the last ends
+	byRef  []uint32 // the places of the members, by ref
 	names  [][2]string
 	// Duplicates counts the members that are not leads: the findings
 	// that views leave out because another shows their problem.
@@ -384,6 +389,9 @@ type Groups struct {
 	// oldGroups marks the problems the baseline had that have new
 	// findings, by group number.
 	oldGroups []uint64
+	// dropped marks the problems taken out by Drop, by group number.
+	dropped  []uint64
+	nDropped int
 }
 
 // NewDuplicates counts the duplicates of the new problems.
@@ -405,15 +413,22 @@ func (gs *Groups) at(i uint32) (Ref, uint32) {
 }
 
 // push appends a member.
-func (gs *Groups) push(ref Ref, rule uint32) {
+func (gs *Groups) push(ref Ref, rule uint32, meta uint8) {
 	if gs.n%flatChunk == 0 {
 		gs.refs = append(gs.refs, make([]Ref, 0, flatChunk))
 		gs.rules = append(gs.rules, make([]uint32, 0, flatChunk))
+		gs.meta = append(gs.meta, make([]uint8, 0, flatChunk))
 	}
 	c := len(gs.refs) - 1
 	gs.refs[c] = append(gs.refs[c], ref)
 	gs.rules[c] = append(gs.rules[c], rule)
+	gs.meta[c] = append(gs.meta[c], meta)
 	gs.n++
+}
+
+// memberMeta packs what the counts take of a member.
+func memberMeta(m *member) uint8 {
+	return uint8(min(int(m.impact), 5)) | uint8(min(int(m.severity), 3))<<3 | uint8(b2u(m.isNew))<<7
 }
 
 // Known reports whether lead, new against a baseline, leads a problem that
@@ -1035,7 +1050,7 @@ func (f *fileGroups) add(set []int) {
 	newMembers := 0
 	for _, i := range set {
 		m := &f.ms[i]
-		gs.push(m.ref, m.rule)
+		gs.push(m.ref, m.rule, memberMeta(m))
 		if m.isNew {
 			newMembers++
 		}
@@ -1073,36 +1088,43 @@ func (f *fileGroups) add(set []int) {
 }
 
 // Grouped reports whether any problem has more than one finding.
-func (gs *Groups) Grouped() bool { return gs != nil && len(gs.starts) > 1 }
+func (gs *Groups) Grouped() bool { return gs.Problems() > 0 }
 
 // Problems counts the problems with more than one finding.
 func (gs *Groups) Problems() int {
 	if gs == nil || len(gs.starts) == 0 {
 		return 0
 	}
-	return len(gs.starts) - 1
+	return len(gs.starts) - 1 - gs.nDropped
 }
 
-// find returns the place of ref among the members of the groups, and the
-// bounds of its group there; false when it is in none.
-func (gs *Groups) find(ref Ref) (at, start, end uint32, ok bool) {
+// find returns the place of ref among the members of the groups, the
+// bounds of its group there and the group's number; false when it is in
+// none (or in one Drop took out).
+func (gs *Groups) find(ref Ref) (at, start, end uint32, g int, ok bool) {
 	if gs == nil {
-		return 0, 0, 0, false
+		return 0, 0, 0, 0, false
 	}
 	i, ok := slices.BinarySearchFunc(gs.byRef, ref, func(at uint32, r Ref) int {
 		x, _ := gs.at(at)
 		return compareRefs(x, r)
 	})
 	if !ok {
-		return 0, 0, 0, false
+		return 0, 0, 0, 0, false
 	}
 	at = gs.byRef[i]
 	g, found := slices.BinarySearch(gs.starts, at)
 	if !found {
 		g-- // the group that begins before at
 	}
-	return at, gs.starts[g], gs.starts[g+1], true
+	if bit(gs.dropped, g) {
+		return 0, 0, 0, 0, false
+	}
+	return at, gs.starts[g], gs.starts[g+1], g, true
 }
+
+// bit reports whether bit i of set is set.
+func bit(set []uint64, i int) bool { return i/64 < len(set) && set[i/64]&(1<<(i%64)) != 0 }
 
 // OfOldProblem reports whether ref is a finding of a problem the baseline
 // had that has new findings too: a new finding of it makes no new problem.
@@ -1110,18 +1132,110 @@ func (gs *Groups) OfOldProblem(ref Ref) bool {
 	if gs == nil || len(gs.oldGroups) == 0 {
 		return false
 	}
-	_, start, _, ok := gs.find(ref)
+	_, _, _, g, ok := gs.find(ref)
+	return ok && bit(gs.oldGroups, g)
+}
+
+// Drop takes the problem of ref (a member, lead or not) out of the groups
+// and their counts, as if none of its findings had been added: a view that
+// leaves the whole problem out (a triage decision covers it) counts the
+// others as the groups of the findings left would. It reports false when
+// ref is in no problem (or one already dropped).
+func (gs *Groups) Drop(ref Ref) bool {
+	_, start, end, g, ok := gs.find(ref)
 	if !ok {
 		return false
 	}
-	g, _ := slices.BinarySearch(gs.starts, start)
-	return g/64 < len(gs.oldGroups) && gs.oldGroups[g/64]&(1<<(g%64)) != 0
+	for len(gs.dropped) <= g/64 {
+		gs.dropped = append(gs.dropped, 0)
+	}
+	gs.dropped[g/64] |= 1 << (g % 64)
+	gs.nDropped++
+	meta := func(i uint32) (impact, severity int, isNew bool) {
+		m := gs.meta[i/flatChunk][i%flatChunk]
+		return int(m & 7), int(m >> 3 & 3), m&(1<<7) != 0
+	}
+	size, newMembers := int(end-start), 0
+	for i := start; i < end; i++ {
+		impact, severity, isNew := meta(i)
+		if isNew {
+			newMembers++
+		}
+		if i != start {
+			gs.Duplicates--
+			gs.ByImpact[impact]--
+			gs.BySeverity[severity]--
+		}
+	}
+	switch {
+	case newMembers == size:
+		gs.NewNotProblems -= size - 1
+		gs.New.Findings -= size - 1
+		gs.New.Problems--
+		for i := start + 1; i < end; i++ {
+			impact, severity, _ := meta(i)
+			gs.New.ByImpact[impact]--
+			gs.New.BySeverity[severity]--
+		}
+	case newMembers > 0:
+		gs.NewNotProblems -= newMembers
+		gs.NewOfOldProblems -= newMembers
+		gs.oldGroups[g/64] &^= 1 << (g % 64)
+		lead, _ := gs.at(start)
+		delete(gs.old, lead)
+	}
+	return true
+}
+
+// SameFor reports whether refs (sorted by input and ordinal) are in the
+// same problems in gs and in o, each at the same place there (the same
+// lead, the same rank among the others): what a view shows of them is
+// then the same. It walks gs's members in order once, for groups of a
+// whole run asked about many of their findings.
+func (gs *Groups) SameFor(o *Groups, refs []Ref) bool {
+	i := 0
+	for _, r := range refs {
+		var lead1 Ref
+		at1, in1 := uint32(0), false
+		if gs != nil {
+			for i < len(gs.byRef) {
+				x, _ := gs.at(gs.byRef[i])
+				if compareRefs(x, r) >= 0 {
+					break
+				}
+				i++
+			}
+			if i < len(gs.byRef) {
+				if x, _ := gs.at(gs.byRef[i]); x == r {
+					at := gs.byRef[i]
+					g, found := slices.BinarySearch(gs.starts, at)
+					if !found {
+						g--
+					}
+					if !bit(gs.dropped, g) {
+						lead1, at1, in1 = func() Ref { l, _ := gs.at(gs.starts[g]); return l }(), at-gs.starts[g], true
+					}
+				}
+			}
+		}
+		at, start, _, _, in2 := o.find(r)
+		if in1 != in2 {
+			return false
+		}
+		if in2 {
+			lead2, _ := o.at(start)
+			if lead1 != lead2 || at1 != at-start {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // LeadOf returns the lead of ref's problem when ref is one of its other
 // members; false when ref leads its problem or is alone.
 func (gs *Groups) LeadOf(ref Ref) (Ref, bool) {
-	at, start, _, ok := gs.find(ref)
+	at, start, _, _, ok := gs.find(ref)
 	if !ok || at == start {
 		return Ref{}, false
 	}
@@ -1132,7 +1246,7 @@ func (gs *Groups) LeadOf(ref Ref) (Ref, bool) {
 // Others returns the other members of the problem ref leads, most
 // important first; nil when it leads none.
 func (gs *Groups) Others(ref Ref) []Ref {
-	at, start, end, ok := gs.find(ref)
+	at, start, end, _, ok := gs.find(ref)
 	if !ok || at != start {
 		return nil
 	}
@@ -1150,7 +1264,7 @@ func (gs *Groups) Others(ref Ref) []Ref {
 
 // Name returns the tool and the rule's short name of a grouped finding.
 func (gs *Groups) Name(ref Ref) (tool, rule string) {
-	at, _, _, ok := gs.find(ref)
+	at, _, _, _, ok := gs.find(ref)
 	if !ok {
 		return "", ""
 	}

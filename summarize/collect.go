@@ -100,6 +100,83 @@ func (c *Collector) Add(f reports.Finding) {
 	}
 }
 
+// Remove takes back one finding Add counted: every count of the summary
+// is then what a collector that never saw it counts, while Exact holds
+// (the caller asks it first). The pages are not changed: a page that may
+// hold f leaves it out through Skip.
+func (c *Collector) Remove(f reports.Finding) {
+	c.total--
+	switch f.Severity {
+	case reports.SeverityError:
+		c.sev.Error--
+	case reports.SeverityWarning:
+		c.sev.Warning--
+	case reports.SeverityNote:
+		c.sev.Note--
+	}
+	switch f.Level() {
+	case reports.SeverityError:
+		c.level.Error--
+	case reports.SeverityWarning:
+		c.level.Warning--
+	case reports.SeverityNote:
+		c.level.Note--
+	}
+	if int(f.Quality) < len(c.importance) && int(f.Impact) < len(c.importance[0]) {
+		c.importance[f.Quality][f.Impact]--
+	}
+	c.tools.remove(f.Tool)
+	c.cats.remove(f.Category)
+	c.rules.remove(ruleKey{f.Tool, reports.ShortRule(f.Tool, f.Rule)})
+	if f.Path != "" {
+		c.files.remove(f.Path)
+	}
+	if f.Security() {
+		c.security--
+		if int(f.Impact) < len(c.securityByImpact) {
+			c.securityByImpact[f.Impact]--
+		}
+		for _, id := range f.CWE {
+			c.cwe.remove(id)
+		}
+	}
+}
+
+// KeepsAny reports whether a finding the collector keeps for its view
+// (the page, the first of each severity, the rules' firsts of the head)
+// is one match accepts.
+func (c *Collector) KeepsAny(match func(*reports.Finding) bool) bool {
+	var ps []*pager
+	if c.pager != nil {
+		ps = append(ps, c.pager)
+	}
+	for _, p := range c.bySev {
+		ps = append(ps, p)
+	}
+	for _, p := range ps {
+		for i := range p.h.fs {
+			if match(&p.h.fs[i]) {
+				return true
+			}
+		}
+		if p.firsts != nil {
+			for i := range p.firsts.fs {
+				if match(&p.firsts.fs[i]) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// Exact reports whether Remove is exact: every tally of names has stayed
+// below [MaxDistinct] (past it, a name's count is partly unsure and a
+// dropped name cannot be taken back).
+func (c *Collector) Exact() bool {
+	return c.tools.hll == nil && c.cats.hll == nil && c.rules.hll == nil && c.files.hll == nil && (c.cwe == nil || c.cwe.hll == nil)
+}
+
 // Slack makes the collector keep n findings past the page too, for a
 // caller that will skip some of them (see Skip). Call it after KeepPage.
 func (c *Collector) Slack(n int) {

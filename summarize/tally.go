@@ -58,6 +58,21 @@ func (t *tally[K]) add(k K) {
 	}
 }
 
+// remove takes back one add of k, exactly while the tally is exact (no
+// name dropped yet).
+func (t *tally[K]) remove(k K) {
+	if t == nil {
+		return
+	}
+	t.adds--
+	switch n := t.m[k]; {
+	case n > 1:
+		t.m[k] = n - 1
+	case n == 1:
+		delete(t.m, k)
+	}
+}
+
 // sure returns the counts that are sure (at most the truth): the counts
 // themselves while the tally is exact.
 func (t *tally[K]) sure() map[K]int {

@@ -228,6 +228,17 @@ func renamesOf(files []diff.File) map[string]string {
 	return r
 }
 
+// Names reports whether some entry names path (as its file's path now):
+// a decision on a finding of another file comes from an entry whose file
+// is gone.
+func (m *Matcher) Names(path string) bool {
+	if m == nil {
+		return false
+	}
+	_, ok := m.byFile[path]
+	return ok
+}
+
 // Len returns the number of entries.
 func (m *Matcher) Len() int { return len(m.entries) }
 
