@@ -55,14 +55,28 @@ func (r ref) baseline() string {
 	return ""
 }
 
-// buffer is the result of one getReports query, kept so that its pages are
+// buffer is a session's handle on the result of one getReports query:
+// its id pages the result in that session alone (see sessions). Sessions
+// that ask the same query of the same reports share one result.
+type buffer struct {
+	id    string
+	key   string // the session's key of the query; "" when the query cannot be reused
+	owner string // the session that made it (see sessions)
+	used  time.Time
+	// inputs are the result's inputs with what this call found of them
+	// (see Server.noteInputs).
+	inputs []reports.Input
+	*result
+}
+
+// result is what one getReports query found, kept so that its pages are
 // served without reading or filtering the reports again: the summary, the
 // inputs' status, and the matching findings, put in view order when a page
-// is first asked for (a call for the counts alone does not sort).
-type buffer struct {
-	id      string
-	key     string // the query's key; "" when the query cannot be reused
-	owner   string // the session that made it (see sessions)
+// is first asked for (a call for the counts alone does not sort). It is
+// shared by the buffers of the sessions that asked the same query of the
+// same reports, and counted once.
+type result struct {
+	key     string // the query's key, without the session; "" when the query cannot be reused
 	reports []*report
 	refs    []ref
 	summary summarize.Summary
@@ -79,29 +93,29 @@ type buffer struct {
 	// cfg is the configuration the query ran with: its overrides are
 	// applied to each finding made again from the store, as the pipeline
 	// applied them to the findings it counted and filtered.
-	cfg   *config.Config
-	bytes int64
-	used  time.Time
+	cfg     *config.Config
+	bytes   int64
+	holders int // the buffers that hold it (guarded by the store's mutex)
 
 	sortOnce sync.Once
 }
 
 // finding returns the finding of r, whole, as the configuration says it.
-func (b *buffer) finding(r ref) reports.Finding {
+func (b *result) finding(r ref) reports.Finding {
 	f := b.reports[r.report].finding(int(r.index))
 	b.cfg.Apply(&f)
 	return f
 }
 
-// price sets the buffer's bytes.
-func (b *buffer) price() {
+// price sets the result's bytes.
+func (b *result) price() {
 	b.bytes = int64(cap(b.refs))*int64(unsafe.Sizeof(ref{})) + 4096
 }
 
 // sorted puts the buffer's findings in view order, once: the order
 // ([reports.Order]) with the first page's findings of different rules
 // first ([reports.FirstPage]).
-func (b *buffer) sorted() {
+func (b *result) sorted() {
 	b.sortOnce.Do(func() {
 		sortRefs(b.reports, b.refs, b.order, b.cfg)
 		if b.order.HeadOrder() {
@@ -297,14 +311,15 @@ type bufferStore struct {
 	maxBytes int64
 	now      func() time.Time
 
-	mu    sync.Mutex
-	byID  map[string]*buffer
-	byKey map[string]*buffer
-	total int64
+	mu      sync.Mutex
+	byID    map[string]*buffer
+	byKey   map[string]*buffer // by the session's key of the query
+	results map[string]*result // the results the buffers hold, by the query's key
+	total   int64              // bytes of the results held, each once
 }
 
 func newBufferStore(ttl time.Duration, max int, maxBytes int64, now func() time.Time) *bufferStore {
-	return &bufferStore{ttl: ttl, max: max, maxBytes: maxBytes, now: now, byID: map[string]*buffer{}, byKey: map[string]*buffer{}}
+	return &bufferStore{ttl: ttl, max: max, maxBytes: maxBytes, now: now, byID: map[string]*buffer{}, byKey: map[string]*buffer{}, results: map[string]*result{}}
 }
 
 // get returns the live buffer with this id, or nil.
@@ -334,6 +349,18 @@ func (s *bufferStore) lookup(key string) *buffer {
 	return b
 }
 
+// shared returns the live result of a query key that a buffer of any
+// session holds, or nil.
+func (s *bufferStore) shared(key string) *result {
+	if key == "" {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.expire()
+	return s.results[key]
+}
+
 // put stores b under a new id, dropping old buffers past the bounds.
 func (s *bufferStore) put(b *buffer) {
 	var raw [6]byte
@@ -350,7 +377,13 @@ func (s *bufferStore) put(b *buffer) {
 	if b.key != "" {
 		s.byKey[b.key] = b
 	}
-	s.total += b.bytes
+	if b.holders == 0 {
+		s.total += b.bytes
+	}
+	b.holders++
+	if b.result.key != "" {
+		s.results[b.result.key] = b.result
+	}
 	for len(s.byID) > s.max || (s.total > s.maxBytes && len(s.byID) > 1) {
 		var oldest *buffer
 		for _, x := range s.byID {
@@ -406,5 +439,10 @@ func (s *bufferStore) drop(b *buffer) {
 	if b.key != "" && s.byKey[b.key] == b {
 		delete(s.byKey, b.key)
 	}
-	s.total -= b.bytes
+	if b.holders--; b.holders == 0 {
+		s.total -= b.bytes
+		if b.result.key != "" && s.results[b.result.key] == b.result {
+			delete(s.results, b.result.key)
+		}
+	}
 }

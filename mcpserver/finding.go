@@ -429,7 +429,7 @@ func (s *Server) getFinding(ctx context.Context, in *GetFindingIn) (answer, erro
 	if err != nil {
 		return nil, err
 	}
-	loc, err := s.locate(ctx, id)
+	loc, err := s.locate(withTurn(ctx), id) // a parse it starts reads in its turn
 	release()
 	if err != nil {
 		return nil, err

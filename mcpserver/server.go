@@ -22,6 +22,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -56,6 +57,9 @@ const (
 	DefaultMaxCacheBytes  = 96 << 20
 	DefaultMaxColdReads   = 2
 	DefaultColdWait       = 10 * time.Second
+	// MaxColdWaiting bounds the calls waiting for a turn to read
+	// reports: past it a call is answered BUSY at once.
+	MaxColdWaiting = 1000
 )
 
 // MemoryHeadroom is the memory a server needs beside its cache and its
@@ -134,6 +138,9 @@ type Server struct {
 	log     *slog.Logger
 	started time.Time
 	cold    chan struct{} // a token per call reading reports (MaxColdReads)
+	turned  atomic.Int64  // when a turn was last handed over (Unix ns)
+	waiting atomic.Int64  // calls waiting for a turn
+	flights flights       // the results being made, shared by the calls that ask the same
 }
 
 // New makes a server over opts.Root.
@@ -208,6 +215,7 @@ func newServer(opts Options, table []tool) (*Server, error) {
 		s.recent.drop(session)
 	}
 	s.cache.evicted = s.buffers.dropReport
+	s.cache.turn = s.coldRead
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: "recap", Title: "recap: summary-first static analysis and diffs", Version: opts.Version},
 		&mcp.ServerOptions{
 			Logger: log,
@@ -233,28 +241,57 @@ func (s *Server) MemoryBound() int64 {
 	return s.opts.MaxCacheBytes + s.opts.MaxBufferBytes + MemoryHeadroom
 }
 
-// coldRead waits for a turn to read reports, at most ColdWait: a server
-// asked by 500 agents at once reads for MaxColdReads of them and answers
-// the others BUSY, rather than holding 500 reads in memory. release ends
-// the turn.
+// coldRead waits for a turn to read reports: a server asked by 500 agents
+// at once reads for MaxColdReads of them at a time and keeps the others
+// waiting, holding nothing but their arguments, while turns are handed
+// over; a call is answered BUSY when no turn has come free for ColdWait
+// (the calls reading are stuck, or each takes that long), or at once when
+// MaxColdWaiting calls wait already. release ends the turn.
 func (s *Server) coldRead(ctx context.Context) (release func(), err error) {
+	release = func() {
+		<-s.cold
+		s.turned.Store(time.Now().UnixNano())
+	}
 	select {
 	case s.cold <- struct{}{}:
-		return func() { <-s.cold }, nil
+		return release, nil
 	default:
 	}
+	if s.waiting.Add(1) > MaxColdWaiting {
+		s.waiting.Add(-1)
+		return nil, toolErrorf(CodeBusy, "the server is busy: %d calls are reading reports and %d more wait for their turn; call again in a few seconds (a page of a bufferId is served at once)",
+			cap(s.cold), MaxColdWaiting)
+	}
+	defer s.waiting.Add(-1)
 	t := time.NewTimer(s.opts.ColdWait)
 	defer t.Stop()
-	select {
-	case s.cold <- struct{}{}:
-		return func() { <-s.cold }, nil
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	case <-t.C:
-		return nil, toolErrorf(CodeBusy, "the server is busy: %d calls are reading reports, and this one waited %s for its turn; call again in a few seconds (a page of a bufferId is served at once)",
-			cap(s.cold), s.opts.ColdWait)
+	for {
+		select {
+		case s.cold <- struct{}{}:
+			return release, nil
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-t.C:
+			since := time.Since(time.Unix(0, s.turned.Load()))
+			if since < s.opts.ColdWait { // a turn was handed over meanwhile: the reads go on
+				t.Reset(s.opts.ColdWait - since)
+				continue
+			}
+			return nil, toolErrorf(CodeBusy, "the server is busy: %d calls are reading reports, and no turn came free for %s; call again in a few seconds (a page of a bufferId is served at once)",
+				cap(s.cold), s.opts.ColdWait)
+		}
 	}
 }
+
+// turnKey marks the context of a call that holds a turn to read reports:
+// a parse it starts reads in that turn rather than waiting for another.
+type turnKey struct{}
+
+// withTurn marks ctx as the context of a call that holds a turn.
+func withTurn(ctx context.Context) context.Context { return context.WithValue(ctx, turnKey{}, true) }
+
+// held reports whether ctx's call holds a turn (withTurn).
+func held(ctx context.Context) bool { v, _ := ctx.Value(turnKey{}).(bool); return v }
 
 // MCP returns the MCP server, to Run on a transport.
 func (s *Server) MCP() *mcp.Server { return s.srv }
