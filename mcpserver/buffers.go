@@ -107,9 +107,19 @@ func (b *result) finding(r ref) reports.Finding {
 	return f
 }
 
-// price sets the result's bytes.
+// price sets the result's bytes: its references, the names of the other
+// findings of the problems shown by a lead, the decisions, and the groups
+// of the problems (about 24 bytes a finding counted, as reports.Groups
+// holds them: its members, their rules and their places by reference).
 func (b *result) price() {
 	b.bytes = int64(cap(b.refs))*int64(unsafe.Sizeof(ref{})) + 4096
+	for _, also := range b.also {
+		b.bytes += 96 + int64(cap(also))*int64(unsafe.Sizeof(reports.Also{}))
+	}
+	b.bytes += int64(len(b.triage)) * (96 + int64(unsafe.Sizeof(reports.Triage{})))
+	if b.grouped != nil {
+		b.bytes += 24 * int64(b.summary.Total)
+	}
 }
 
 // sorted puts the buffer's findings in view order, once: the order
@@ -239,6 +249,13 @@ type cached struct {
 	root  *root  // the root, to open those and place their paths
 	ids   bool
 	at    ref
+	pulse *pulse // beats as the findings are passed over; nil: none
+	// kinds, when set, is a filter of what the findings of one kind share
+	// (tool, rule, category, severity, impact, quality, CWE), which every
+	// finding keep keeps passes: the findings of a kind it refuses are
+	// passed over without being made. Set only where keep does nothing
+	// but filter (see kindFilter).
+	kinds *reports.Filter
 }
 
 // Rereadable implements [pipeline.Rereadable]: the reports kept in the
@@ -262,11 +279,22 @@ func (c *cached) Read(ctx context.Context, keep func(*reports.Finding) bool, emi
 			continue
 		}
 		inputs[ri] = r.input
+		var skip []bool // by kind
+		if c.kinds != nil {
+			skip = make([]bool, len(r.kinds))
+			for k := range r.kinds {
+				skip[k] = !c.kinds.Match(r.kinds[k].finding())
+			}
+		}
 		for i := 0; i < r.n; i++ {
 			if i%recChunk == 0 {
 				if err := ctx.Err(); err != nil {
 					return inputs, err
 				}
+				c.pulse.beat()
+			}
+			if skip != nil && skip[r.rec(i).kind] {
+				continue
 			}
 			r.at(i, &f, false)
 			if !keep(&f) {

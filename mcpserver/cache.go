@@ -33,7 +33,8 @@ type reportCache struct {
 	// turn, when set, waits for a turn to read before a parse (see
 	// Server.coldRead); a parse started by a call that holds a turn
 	// (withTurn) reads in that turn.
-	turn func(context.Context) (func(), error)
+	turn  func(context.Context) (func(), error)
+	pulse *pulse // beats as parses read; nil: none
 
 	mu      sync.Mutex
 	entries map[string]*cacheEntry // by absolute path
@@ -245,7 +246,7 @@ func (c *reportCache) parse(ctx context.Context, e *cacheEntry, f file, rt *root
 		}
 	}
 	if err == nil {
-		r, err = parse(ctx, f, rt, format, &e.read, func(n int64) bool { return c.admit(n, f.abs) })
+		r, err = parse(ctx, f, rt, format, &e.read, c.pulse, func(n int64) bool { return c.admit(n, f.abs) })
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -406,7 +407,7 @@ func (c *reportCache) held() (int, int64) {
 // read in read and asking admit for each growth of its memory; it stops
 // with ctx's error when ctx ends, and with errTooLarge when admit refuses
 // (the report returned then holds what it was admitted, to give back).
-func parse(ctx context.Context, f file, rt *root, format parsers.Format, read *atomic.Int64, admit func(int64) bool) (*report, error) {
+func parse(ctx context.Context, f file, rt *root, format parsers.Format, read *atomic.Int64, p *pulse, admit func(int64) bool) (*report, error) {
 	r := newReport(f.rel, reports.InputTag(f.rel, tagLen), stampOf(f.info))
 	r.admit = admit
 	r.grow(reportSize)
@@ -415,7 +416,7 @@ func parse(ctx context.Context, f file, rt *root, format parsers.Format, read *a
 	opts.Runs = true // one tool's run in two formats is read once (sameRuns)
 	var digest maphash.Hash
 	digest.SetSeed(digestSeed)
-	opts.Wrap = func(in io.Reader, _ string, _ int64) io.Reader { return &countingReader{r: in, n: read, h: &digest} }
+	opts.Wrap = func(in io.Reader, _ string, _ int64) io.Reader { return &countingReader{r: in, n: read, h: &digest, p: p} }
 	in, _ := parsers.ReadFile(f.rel, r.tag, opts, func(x reports.Finding) error { return r.add(&x) })
 	r.done()
 	if err := ctx.Err(); err != nil {
@@ -441,17 +442,20 @@ func parse(ctx context.Context, f file, rt *root, format parsers.Format, read *a
 	return r, nil
 }
 
-// countingReader adds the bytes it reads to n, and to the digest h.
+// countingReader adds the bytes it reads to n, and to the digest h, and
+// beats p.
 type countingReader struct {
 	r io.Reader
 	n *atomic.Int64
 	h *maphash.Hash
+	p *pulse
 }
 
 func (c *countingReader) Read(p []byte) (int, error) {
 	k, err := c.r.Read(p)
 	c.n.Add(int64(k))
 	c.h.Write(p[:k])
+	c.p.beat()
 	return k, err
 }
 

@@ -407,7 +407,8 @@ func (s *Server) pass(ctx context.Context, q pipeline.Query, in *GetReportsIn, k
 	if len(baseFiles) > 0 {
 		q.Baseline = &cached{reps: baseReps, files: baseFiles, root: s.root, ids: true}
 	}
-	src := &cached{reps: reps, files: files, root: s.root, ids: q.Baseline != nil || q.Classes != nil} // a baseline matches fingerprints, groups know findings by id
+	src := &cached{reps: reps, files: files, root: s.root, ids: q.Baseline != nil || q.Classes != nil, pulse: s.pulse} // a baseline matches fingerprints, groups know findings by id
+	src.kinds = kindFilter(&q)
 	q.Reports = src
 	b := &result{key: key, reports: reps, order: q.Order, cfg: q.Config}
 	if in.filterless() && q.Changes == nil && !q.NewOnly { // every finding: room for them at once
@@ -443,6 +444,28 @@ func (s *Server) pass(ctx context.Context, q pipeline.Query, in *GetReportsIn, k
 	b.price()
 	return b, nil
 }
+
+// kindFilter returns the part of q's filter that what the findings of one
+// kind share decides (severity, impact, qualities, categories, CWE,
+// security), when the pipeline's keep does nothing but filter: without a
+// configuration (which counts what it excludes), changes (which count what
+// lies outside them), a baseline (which every finding must meet), or
+// tools, rules or paths in the filter (whose names seen make suggestions).
+// nil otherwise, or when that part keeps every finding.
+func kindFilter(q *pipeline.Query) *reports.Filter {
+	f := &q.Filter
+	if !kindFilters || q.Config != nil || q.Changes != nil || q.Baseline != nil || len(f.Tools)+len(f.Rules)+len(f.Paths) > 0 {
+		return nil
+	}
+	k := &reports.Filter{Categories: f.Categories, MinSeverity: f.MinSeverity, MinImpact: f.MinImpact, Qualities: f.Qualities, CWE: f.CWE, Security: f.Security}
+	if len(k.Categories)+len(k.Qualities)+len(k.CWE) == 0 && !k.MinSeverity.Valid() && !k.MinImpact.Valid() && !k.Security {
+		return nil
+	}
+	return k
+}
+
+// kindFilters turns kindFilter on (tests compare the results without it).
+var kindFilters = true
 
 // unmatchedNotes say which tools and rules of the call's filter no
 // finding of the reports has, and the closest ones they have.

@@ -138,7 +138,7 @@ type Server struct {
 	log     *slog.Logger
 	started time.Time
 	cold    chan struct{} // a token per call reading reports (MaxColdReads)
-	turned  atomic.Int64  // when a turn was last handed over (Unix ns)
+	pulse   *pulse        // when the reads of reports last moved on
 	waiting atomic.Int64  // calls waiting for a turn
 	flights flights       // the results being made, shared by the calls that ask the same
 }
@@ -209,13 +209,14 @@ func newServer(opts Options, table []tool) (*Server, error) {
 		buffers: newBufferStore(opts.BufferTTL, opts.MaxBuffers, opts.MaxBufferBytes, opts.Now),
 		stats:   newStats(),
 		cold:    make(chan struct{}, opts.MaxColdReads),
+		pulse:   &pulse{},
 	}
 	s.clients.ended = func(session string) {
 		s.buffers.dropOwner(session)
 		s.recent.drop(session)
 	}
 	s.cache.evicted = s.buffers.dropReport
-	s.cache.turn = s.coldRead
+	s.cache.turn, s.cache.pulse = s.coldRead, s.pulse
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: "recap", Title: "recap: summary-first static analysis and diffs", Version: opts.Version},
 		&mcp.ServerOptions{
 			Logger: log,
@@ -243,14 +244,15 @@ func (s *Server) MemoryBound() int64 {
 
 // coldRead waits for a turn to read reports: a server asked by 500 agents
 // at once reads for MaxColdReads of them at a time and keeps the others
-// waiting, holding nothing but their arguments, while turns are handed
-// over; a call is answered BUSY when no turn has come free for ColdWait
-// (the calls reading are stuck, or each takes that long), or at once when
-// MaxColdWaiting calls wait already. release ends the turn.
+// waiting, holding nothing but their arguments, as long as the reads go
+// on (a turn handed over, bytes read, findings passed over: see pulse);
+// a call is answered BUSY when they have not moved for ColdWait (a read
+// is stuck), or at once when MaxColdWaiting calls wait already. release
+// ends the turn.
 func (s *Server) coldRead(ctx context.Context) (release func(), err error) {
 	release = func() {
 		<-s.cold
-		s.turned.Store(time.Now().UnixNano())
+		s.pulse.beat()
 	}
 	select {
 	case s.cold <- struct{}{}:
@@ -272,16 +274,30 @@ func (s *Server) coldRead(ctx context.Context) (release func(), err error) {
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		case <-t.C:
-			since := time.Since(time.Unix(0, s.turned.Load()))
-			if since < s.opts.ColdWait { // a turn was handed over meanwhile: the reads go on
+			since := s.pulse.since()
+			if since < s.opts.ColdWait { // the reads went on meanwhile
 				t.Reset(s.opts.ColdWait - since)
 				continue
 			}
-			return nil, toolErrorf(CodeBusy, "the server is busy: %d calls are reading reports, and no turn came free for %s; call again in a few seconds (a page of a bufferId is served at once)",
+			return nil, toolErrorf(CodeBusy, "the server is busy: %d calls are reading reports, and their reads have not moved for %s; call again in a few seconds (a page of a bufferId is served at once)",
 				cap(s.cold), s.opts.ColdWait)
 		}
 	}
 }
+
+// pulse is when the reads of reports last moved on: a turn handed over,
+// bytes of a report read, findings of a kept report passed over.
+type pulse struct{ at atomic.Int64 }
+
+// beat says the reads moved on now; a nil pulse is nobody's.
+func (p *pulse) beat() {
+	if p != nil {
+		p.at.Store(time.Now().UnixNano())
+	}
+}
+
+// since is how long ago the reads last moved on.
+func (p *pulse) since() time.Duration { return time.Since(time.Unix(0, p.at.Load())) }
 
 // turnKey marks the context of a call that holds a turn to read reports:
 // a parse it starts reads in that turn rather than waiting for another.
