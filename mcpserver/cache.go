@@ -35,6 +35,8 @@ type reportCache struct {
 	// (withTurn) reads in that turn.
 	turn  func(context.Context) (func(), error)
 	pulse *pulse // beats as parses read; nil: none
+	// parsed, when set, is told of each parse that ended with a report.
+	parsed func()
 
 	mu      sync.Mutex
 	entries map[string]*cacheEntry // by absolute path
@@ -270,6 +272,9 @@ func (c *reportCache) parse(ctx context.Context, e *cacheEntry, f file, rt *root
 	}
 	r.used, r.abs, r.rt = c.now(), f.abs, rt
 	e.r = r
+	if c.parsed != nil {
+		c.parsed()
+	}
 	e.pins, e.handed = e.waiting, e.waiting
 	if e.pins == 0 {
 		c.idle++

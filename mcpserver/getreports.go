@@ -419,6 +419,9 @@ func (s *Server) pass(ctx context.Context, q pipeline.Query, in *GetReportsIn, k
 		b.refs = make([]ref, 0, n)
 	}
 	q.Keep.Each = func(f *reports.Finding, state string) error {
+		if len(b.refs)%recChunk == 0 {
+			s.pulse.beat()
+		}
 		b.refs = append(b.refs, ref{report: src.at.report, index: src.at.index, state: stateOf(state)})
 		if f.Triage != nil {
 			if b.triage == nil {
@@ -654,9 +657,8 @@ func (s *Server) readAll(ctx context.Context, files []file) ([]*report, error) {
 	for i, f := range files {
 		err := ctx.Err()
 		var r *report
-		var parsed bool
 		if err == nil {
-			r, parsed, err = s.cache.get(ctx, f, s.root, "")
+			r, _, err = s.cache.get(ctx, f, s.root, "")
 		}
 		if errors.Is(err, errTooLarge) {
 			continue
@@ -664,9 +666,6 @@ func (s *Server) readAll(ctx context.Context, files []file) ([]*report, error) {
 		if err != nil {
 			s.cache.unpin(reps...)
 			return nil, err
-		}
-		if parsed {
-			s.stats.parsedOne()
 		}
 		reps[i] = r
 	}

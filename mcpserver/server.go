@@ -216,7 +216,7 @@ func newServer(opts Options, table []tool) (*Server, error) {
 		s.recent.drop(session)
 	}
 	s.cache.evicted = s.buffers.dropReport
-	s.cache.turn, s.cache.pulse = s.coldRead, s.pulse
+	s.cache.turn, s.cache.pulse, s.cache.parsed = s.coldRead, s.pulse, s.stats.parsedOne
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: "recap", Title: "recap: summary-first static analysis and diffs", Version: opts.Version},
 		&mcp.ServerOptions{
 			Logger: log,
