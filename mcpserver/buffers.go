@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -135,69 +136,90 @@ func (b *result) sorted() {
 }
 
 // sortRefs sorts refs of reps in the order o, as the configuration cfg
-// says their findings (nil: none), without making the findings: what the
-// findings of one kind share is made once per kind into a sort key (the
-// configuration applied), each record adds its place, and the order
-// compares the keys ([reports.Order.Compare]); the id breaks the remaining
-// ties as strings, as it does in reports' orders. So that most comparisons
-// are short, the keys' strings (category, tool, rule, path) are replaced
-// by their ranks among all the reports' strings of that field, written in
-// 4 bytes big-endian, which compare as the strings do.
+// says their findings (nil: none), without making the findings. Each
+// order compares what the findings of one kind share before their place
+// (the importance; severity, category and rule; nothing by location),
+// then the place (path, line, column), then what the kind shares after it
+// (tool and rule; by location, the importance first), then the id as a
+// string. So each kind gets two ranks, of what it shares before and after
+// the place among all the reports' kinds (worked out with the order's own
+// comparison, [reports.Order.Compare], on keys that hold only those
+// fields), each path its rank among all the reports' paths, and a
+// comparison looks at small numbers; the ids break the remaining ties.
 func sortRefs(reps []*report, refs []ref, o reports.Order, cfg *config.Config) {
 	keys := kindKeys(reps, cfg)
-	ranked := func(get func(*reports.SortKey) *string) {
-		var all []string
-		for _, ks := range keys {
-			for i := range ks {
-				all = append(all, *get(&ks[i]))
-			}
+	pre := rankKinds(keys, o, func(k reports.SortKey) reports.SortKey {
+		switch o {
+		case reports.OrderLocation:
+			return reports.SortKey{}
+		case reports.OrderSeverity:
+			return reports.SortKey{Severity: k.Severity, Category: k.Category, Rule: k.Rule}
 		}
-		slices.Sort(all)
-		all = slices.Compact(all)
-		for _, ks := range keys {
-			for i := range ks {
-				at, _ := slices.BinarySearch(all, *get(&ks[i]))
-				*get(&ks[i]) = rankString(at)
-			}
+		return reports.SortKey{Impact: k.Impact, Quality: k.Quality, SecuritySeverity: k.SecuritySeverity, Severity: k.Severity}
+	})
+	post := rankKinds(keys, o, func(k reports.SortKey) reports.SortKey {
+		if o == reports.OrderLocation {
+			return reports.SortKey{Impact: k.Impact, Quality: k.Quality, SecuritySeverity: k.SecuritySeverity, Severity: k.Severity, Tool: k.Tool, Rule: k.Rule}
 		}
-	}
-	ranked(func(k *reports.SortKey) *string { return &k.Category })
-	ranked(func(k *reports.SortKey) *string { return &k.Tool })
-	ranked(func(k *reports.SortKey) *string { return &k.Rule })
+		return reports.SortKey{Tool: k.Tool, Rule: k.Rule}
+	})
 	var paths []string
 	for _, r := range reps {
 		paths = append(paths, r.paths...)
 	}
 	slices.Sort(paths)
 	paths = slices.Compact(paths)
-	pathRank := make([][]string, len(reps))
+	pathRank := make([][]uint32, len(reps))
 	for i, r := range reps {
-		pathRank[i] = make([]string, len(r.paths))
+		pathRank[i] = make([]uint32, len(r.paths))
 		for j, p := range r.paths {
 			at, _ := slices.BinarySearch(paths, p)
-			pathRank[i][j] = rankString(at)
+			pathRank[i][j] = uint32(at)
 		}
 	}
-	key := func(a ref, k *reports.SortKey) {
-		x := reps[a.report].rec(int(a.index))
-		*k = keys[a.report][x.kind]
-		k.Path, k.Line, k.Column = pathRank[a.report][x.path], int(x.line), int(x.column)
-	}
-	var ka, kb reports.SortKey
 	slices.SortFunc(refs, func(a, b ref) int {
-		key(a, &ka)
-		key(b, &kb)
-		if c := o.Compare(&ka, &kb); c != 0 {
+		x, y := reps[a.report].rec(int(a.index)), reps[b.report].rec(int(b.index))
+		if c := cmp.Compare(pre[a.report][x.kind], pre[b.report][y.kind]); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(pathRank[a.report][x.path], pathRank[b.report][y.path]); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(x.line, y.line); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(x.column, y.column); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(post[a.report][x.kind], post[b.report][y.kind]); c != 0 {
 			return c
 		}
 		return compareIDs(reps[a.report].tag, int(a.index)+1, reps[b.report].tag, int(b.index)+1)
 	})
 }
 
-// rankString writes a rank in 4 bytes, big-endian: ranks compare as their
-// strings do.
-func rankString(r int) string {
-	return string([]byte{byte(r >> 24), byte(r >> 16), byte(r >> 8), byte(r)})
+// rankKinds ranks the kinds of each report (keys) among all of them by
+// the part of their keys that part keeps, as the order o compares it:
+// equal parts have equal ranks.
+func rankKinds(keys [][]reports.SortKey, o reports.Order, part func(reports.SortKey) reports.SortKey) [][]uint32 {
+	var all []reports.SortKey
+	for _, ks := range keys {
+		for _, k := range ks {
+			all = append(all, part(k))
+		}
+	}
+	slices.SortFunc(all, func(a, b reports.SortKey) int { return o.Compare(&a, &b) })
+	all = slices.CompactFunc(all, func(a, b reports.SortKey) bool { return o.Compare(&a, &b) == 0 })
+	ranks := make([][]uint32, len(keys))
+	for i, ks := range keys {
+		ranks[i] = make([]uint32, len(ks))
+		for j, k := range ks {
+			p := part(k)
+			at, _ := slices.BinarySearchFunc(all, p, func(a, b reports.SortKey) int { return o.Compare(&a, &b) })
+			ranks[i][j] = uint32(at)
+		}
+	}
+	return ranks
 }
 
 // kindKeys are the sort keys of the kinds of each report, the

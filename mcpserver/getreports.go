@@ -365,7 +365,11 @@ func (s *Server) query(ctx context.Context, in *GetReportsIn) (b *buffer, stream
 			return nil, err
 		}
 		defer release()
-		return s.pass(ctx, q, in, key, reps, files, baseReps, baseFiles)
+		res, err := s.pass(ctx, q, in, key, reps, files, baseReps, baseFiles)
+		if err == nil && !in.SummaryOnly {
+			res.sorted() // in the turn: the sorts at once are as many as the turns
+		}
+		return res, err
 	}
 	if key == "" {
 		res, err = pass(ctx)
