@@ -421,7 +421,9 @@ func parse(ctx context.Context, f file, rt *root, format parsers.Format, read *a
 	opts.Runs = true // one tool's run in two formats is read once (sameRuns)
 	var digest maphash.Hash
 	digest.SetSeed(digestSeed)
-	opts.Wrap = func(in io.Reader, _ string, _ int64) io.Reader { return &countingReader{r: in, n: read, h: &digest, p: p} }
+	opts.Wrap = func(in io.Reader, _ string, _ int64) io.Reader {
+		return &countingReader{r: in, n: read, h: &digest, p: p}
+	}
 	in, _ := parsers.ReadFile(f.rel, r.tag, opts, func(x reports.Finding) error { return r.add(&x) })
 	r.done()
 	if err := ctx.Err(); err != nil {

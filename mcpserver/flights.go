@@ -77,10 +77,3 @@ func (fs *flights) do(ctx context.Context, key string, lead func() func(context.
 		}
 	}
 }
-
-// len returns the number of flights under way.
-func (fs *flights) len() int {
-	fs.mu.Lock()
-	defer fs.mu.Unlock()
-	return len(fs.m)
-}

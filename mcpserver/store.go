@@ -28,7 +28,7 @@ type report struct {
 	stamp  stamp  // the file's, when it was read, or later with the same content (guarded by the cache's mutex)
 	digest uint64 // of the file's bytes, as read
 	tag    string
-	input reports.Input
+	input  reports.Input
 
 	n     int
 	recs  [][]rec // the findings, recChunk at a time
