@@ -273,11 +273,106 @@ type cached struct {
 	at    ref
 	pulse *pulse // beats as the findings are passed over; nil: none
 	// kinds, when set, is a filter of what the findings of one kind share
-	// (tool, rule, category, severity, impact, quality, CWE), which every
-	// finding keep keeps passes: the findings of a kind it refuses are
-	// passed over without being made. Set only where keep does nothing
-	// but filter (see kindFilter).
+	// (tool, rule, category, severity, impact, quality, CWE) and of their
+	// paths, which every finding keep keeps passes: the findings of a kind
+	// or a path it refuses are passed over without being made. Set only
+	// where keep does nothing but filter (see kindFilter).
 	kinds *reports.Filter
+	// skip and skipPath say, by report, the kinds and the paths whose
+	// findings are passed over (worked out from kinds at the first Read).
+	skip, skipPath [][]bool
+}
+
+// skips works out which kinds and paths of each report kinds refuses.
+// When the filter names tools, rules or paths, the pipeline looks at
+// every finding the filter's other fields keep to say which of them match
+// none: then nothing is passed over unless each of them is a finding's
+// that is not.
+func (c *cached) skips() {
+	kf := *c.kinds
+	kf.Paths = nil
+	var pf *reports.Filter
+	if len(c.kinds.Paths) > 0 {
+		pf = &reports.Filter{Paths: c.kinds.Paths}
+	}
+	c.skip, c.skipPath = make([][]bool, len(c.reps)), make([][]bool, len(c.reps))
+	for ri, r := range c.reps {
+		if r == nil {
+			continue
+		}
+		c.skip[ri] = make([]bool, len(r.kinds))
+		for k := range r.kinds {
+			c.skip[ri][k] = !kf.Match(r.kinds[k].finding())
+		}
+		if pf != nil {
+			c.skipPath[ri] = make([]bool, len(r.paths))
+			for p := range r.paths {
+				c.skipPath[ri][p] = !pf.Match(reports.Finding{Path: r.paths[p]})
+			}
+		}
+	}
+	f := c.kinds
+	if len(f.Tools)+len(f.Rules)+len(f.Paths) == 0 {
+		return
+	}
+	// The tools, rules and paths of the findings not passed over.
+	tools, rules, paths := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	for ri, r := range c.reps {
+		if r == nil {
+			continue
+		}
+		kinds := make([]bool, len(r.kinds))
+		for i := 0; i < r.n; i++ {
+			x := r.rec(i)
+			if c.skip[ri][x.kind] || c.skipPath[ri] != nil && c.skipPath[ri][x.path] {
+				continue
+			}
+			kinds[x.kind] = true
+			paths[r.paths[x.path]] = true
+		}
+		for k, seen := range kinds {
+			if !seen {
+				continue
+			}
+			x := &r.kinds[k]
+			tools[strings.ToLower(x.tool)] = true
+			for _, n := range []string{x.rule, x.ruleName, reports.ShortRule(x.tool, x.rule)} {
+				rules[strings.ToLower(n)] = true
+			}
+		}
+	}
+	covered := func() bool {
+		for _, t := range f.Tools {
+			if !tools[strings.ToLower(t)] {
+				return false
+			}
+		}
+		for _, n := range f.Rules {
+			if !rules[strings.ToLower(n)] {
+				return false
+			}
+		}
+		globs, err := reports.CompileGlobs(f.Paths)
+		if err != nil {
+			return false
+		}
+	glob:
+		for _, g := range globs {
+			for p := range paths {
+				if g.Match(p) {
+					continue glob
+				}
+			}
+			return false
+		}
+		return true
+	}
+	if !covered() {
+		for ri := range c.skip {
+			clear(c.skip[ri])
+			c.skipPath[ri] = nil
+		}
+	}
 }
 
 // Rereadable implements [pipeline.Rereadable]: the reports kept in the
@@ -301,12 +396,12 @@ func (c *cached) Read(ctx context.Context, keep func(*reports.Finding) bool, emi
 			continue
 		}
 		inputs[ri] = r.input
-		var skip []bool // by kind
-		if c.kinds != nil {
-			skip = make([]bool, len(r.kinds))
-			for k := range r.kinds {
-				skip[k] = !c.kinds.Match(r.kinds[k].finding())
-			}
+		if c.kinds != nil && c.skip == nil {
+			c.skips()
+		}
+		var skip, skipPath []bool // by kind, by path
+		if c.skip != nil {
+			skip, skipPath = c.skip[ri], c.skipPath[ri]
 		}
 		for i := 0; i < r.n; i++ {
 			if i%recChunk == 0 {
@@ -315,7 +410,7 @@ func (c *cached) Read(ctx context.Context, keep func(*reports.Finding) bool, emi
 				}
 				c.pulse.beat()
 			}
-			if skip != nil && skip[r.rec(i).kind] {
+			if skip != nil && (skip[r.rec(i).kind] || skipPath != nil && skipPath[r.rec(i).path]) {
 				continue
 			}
 			r.at(i, &f, false)
@@ -437,7 +532,8 @@ func (s *bufferStore) put(b *buffer) {
 	for len(s.byID) > s.max || (s.total > s.maxBytes && len(s.byID) > 1) {
 		var oldest *buffer
 		for _, x := range s.byID {
-			if x != b && (oldest == nil || x.used.Before(oldest.used)) {
+			// Another session's buffer of b's result frees nothing.
+			if x != b && x.result != b.result && (oldest == nil || x.used.Before(oldest.used)) {
 				oldest = x
 			}
 		}

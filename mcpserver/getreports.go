@@ -454,18 +454,19 @@ func (s *Server) pass(ctx context.Context, q pipeline.Query, in *GetReportsIn, k
 
 // kindFilter returns the part of q's filter that what the findings of one
 // kind share decides (severity, impact, qualities, categories, CWE,
-// security), when the pipeline's keep does nothing but filter: without a
-// configuration (which counts what it excludes), changes (which count what
-// lies outside them), a baseline (which every finding must meet), or
-// tools, rules or paths in the filter (whose names seen make suggestions).
-// nil otherwise, or when that part keeps every finding.
+// security, tools, rules), and its paths, when the pipeline's keep does
+// nothing but filter: without a configuration (which counts what it
+// excludes), changes (which count what lies outside them) or a baseline
+// (which every finding must meet); see cached.skips for its tools, rules
+// and paths. nil otherwise, or when that part keeps every finding.
 func kindFilter(q *pipeline.Query) *reports.Filter {
 	f := &q.Filter
-	if !kindFilters || q.Config != nil || q.Changes != nil || q.Baseline != nil || len(f.Tools)+len(f.Rules)+len(f.Paths) > 0 {
+	if !kindFilters || q.Config != nil || q.Changes != nil || q.Baseline != nil {
 		return nil
 	}
-	k := &reports.Filter{Categories: f.Categories, MinSeverity: f.MinSeverity, MinImpact: f.MinImpact, Qualities: f.Qualities, CWE: f.CWE, Security: f.Security}
-	if len(k.Categories)+len(k.Qualities)+len(k.CWE) == 0 && !k.MinSeverity.Valid() && !k.MinImpact.Valid() && !k.Security {
+	k := &reports.Filter{Categories: f.Categories, MinSeverity: f.MinSeverity, MinImpact: f.MinImpact, Qualities: f.Qualities, CWE: f.CWE, Security: f.Security,
+		Tools: f.Tools, Rules: f.Rules, Paths: f.Paths}
+	if len(k.Categories)+len(k.Qualities)+len(k.CWE)+len(k.Tools)+len(k.Rules)+len(k.Paths) == 0 && !k.MinSeverity.Valid() && !k.MinImpact.Valid() && !k.Security {
 		return nil
 	}
 	return k

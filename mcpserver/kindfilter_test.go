@@ -41,6 +41,14 @@ func TestKindFilter(t *testing.T) {
 		{"category, ungrouped, a later page", GetReportsIn{Categories: []string{"Code Style"}, Group: new(bool), Offset: 100, Limit: 50}},
 		{"impact, counts only", GetReportsIn{Impact: "low", SummaryOnly: true}},
 		{"impact, context", GetReportsIn{Impact: "blocker", Context: &yes, Limit: 20}},
+		{"tools", GetReportsIn{Tools: []string{"pmd"}, Limit: 50}},
+		{"tools and severity", GetReportsIn{Tools: []string{"Checkstyle", "SpotBugs"}, Severity: "error", Limit: 50}},
+		{"a tool no report has", GetReportsIn{Tools: []string{"PMD", "Sonar"}, Limit: 50}},
+		{"rules", GetReportsIn{Rules: []string{"UnusedPrivateField", "MagicNumber", "LineLength"}, Limit: 50}},
+		{"a rule no report has", GetReportsIn{Rules: []string{"MagicNumber", "MagicNumbers"}, Limit: 50}},
+		{"paths", GetReportsIn{Paths: []string{"**/lang3/*Utils.java", "src/main/**/Order*.java"}, Limit: 50}},
+		{"paths and category", GetReportsIn{Paths: []string{"**/lang3/**"}, Categories: []string{"Design"}, Limit: 50}},
+		{"a path no finding has", GetReportsIn{Paths: []string{"**/lang3/**", "nowhere/**"}, Limit: 50}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			answer := func(on bool) string {

@@ -136,7 +136,7 @@ func load(recap, dir string, n int) {
 	for i := range same {
 		same[i] = map[string]any{}
 	}
-	var alone time.Duration
+	var alone, aloneCPU time.Duration
 	for _, round := range []struct {
 		name  string
 		calls []map[string]any
@@ -172,12 +172,13 @@ func load(recap, dir string, n int) {
 			}()
 		}
 		wg.Wait()
-		peak := procStatus(cmd, "VmHWM:")
+		peak, cpu := procStatus(cmd, "VmHWM:"), procCPU(cmd)
 		cs.Close()
 		if alone == 0 {
-			alone = slowest
+			alone, aloneCPU = slowest, cpu
 		}
-		fmt.Printf("%s: slowest %v (%.2f × one call), answers %v, server peak RSS %d kB\n", round.name, slowest.Round(time.Millisecond), slowest.Seconds()/alone.Seconds(), codes, peak)
+		fmt.Printf("%s: slowest %v (%.2f × one call), server CPU %v (%.2f × one call), answers %v, server peak RSS %d kB\n", round.name, slowest.Round(time.Millisecond), slowest.Seconds()/alone.Seconds(),
+			cpu.Round(time.Millisecond), cpu.Seconds()/aloneCPU.Seconds(), codes, peak)
 	}
 }
 
@@ -209,6 +210,27 @@ func filters(n int) []map[string]any {
 		out = append(out, f)
 	}
 	return out
+}
+
+// procCPU is the CPU time the server has used (user and system, from
+// /proc, Linux; 0 elsewhere): on a machine shared with other work it
+// varies less than the wall clock.
+func procCPU(cmd *exec.Cmd) time.Duration {
+	if cmd.Process == nil {
+		return 0
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", cmd.Process.Pid))
+	if err != nil {
+		return 0
+	}
+	_, rest, _ := strings.Cut(string(b), ") ") // past the command's name
+	f := strings.Fields(rest)
+	if len(f) < 13 {
+		return 0
+	}
+	utime, _ := strconv.ParseInt(f[11], 10, 64)
+	stime, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(utime+stime) * 10 * time.Millisecond // clock ticks of 1/100 s
 }
 
 // procStatus reads a figure in kB of the server's /proc status (VmRSS,
