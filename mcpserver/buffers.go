@@ -279,15 +279,18 @@ type cached struct {
 	// where keep does nothing but filter (see kindFilter).
 	kinds *reports.Filter
 	// skip and skipPath say, by report, the kinds and the paths whose
-	// findings are passed over (worked out from kinds at the first Read).
+	// findings are passed over (worked out from kinds at the first Read),
+	// but the findings in force, in order.
 	skip, skipPath [][]bool
+	force          [][]int32
 }
 
 // skips works out which kinds and paths of each report kinds refuses.
 // When the filter names tools, rules or paths, the pipeline looks at
-// every finding the filter's other fields keep to say which of them match
-// none: then nothing is passed over unless each of them is a finding's
-// that is not.
+// every finding to say which of them no finding has, and the closest
+// names: then for each of them one finding that has it is handed on (the
+// filter refuses it), and when one of them is no finding's, nothing is
+// passed over.
 func (c *cached) skips() {
 	kf := *c.kinds
 	kf.Paths = nil
@@ -315,64 +318,119 @@ func (c *cached) skips() {
 	if len(f.Tools)+len(f.Rules)+len(f.Paths) == 0 {
 		return
 	}
-	// The tools, rules and paths of the findings not passed over.
+	// The tools, rules and paths of the findings not passed over, and the
+	// first finding of each kind and of each path.
 	tools, rules, paths := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	firstKind, firstPath := make([][]int32, len(c.reps)), make([][]int32, len(c.reps))
 	for ri, r := range c.reps {
 		if r == nil {
 			continue
 		}
-		kinds := make([]bool, len(r.kinds))
+		firstKind[ri], firstPath[ri] = make([]int32, len(r.kinds)), make([]int32, len(r.paths))
+		for k := range firstKind[ri] {
+			firstKind[ri][k] = -1
+		}
+		for p := range firstPath[ri] {
+			firstPath[ri][p] = -1
+		}
+		kept := make([]bool, len(r.kinds))
 		for i := 0; i < r.n; i++ {
 			x := r.rec(i)
+			if firstKind[ri][x.kind] < 0 {
+				firstKind[ri][x.kind] = int32(i)
+			}
+			if firstPath[ri][x.path] < 0 {
+				firstPath[ri][x.path] = int32(i)
+			}
 			if c.skip[ri][x.kind] || c.skipPath[ri] != nil && c.skipPath[ri][x.path] {
 				continue
 			}
-			kinds[x.kind] = true
+			kept[x.kind] = true
 			paths[r.paths[x.path]] = true
 		}
-		for k, seen := range kinds {
-			if !seen {
+		for k, ok := range kept {
+			if !ok {
 				continue
 			}
 			x := &r.kinds[k]
 			tools[strings.ToLower(x.tool)] = true
-			for _, n := range []string{x.rule, x.ruleName, reports.ShortRule(x.tool, x.rule)} {
+			for _, n := range kindRules(x) {
 				rules[strings.ToLower(n)] = true
 			}
 		}
 	}
-	covered := func() bool {
-		for _, t := range f.Tools {
-			if !tools[strings.ToLower(t)] {
-				return false
+	// Each tool, rule and path of the filter that no finding passed on
+	// has: a finding that has it is handed on all the same (the filter
+	// refuses it), or, when no finding has it, nothing is passed over.
+	c.force = make([][]int32, len(c.reps))
+	force := func(match func(r *report, k int) bool, matchPath func(p string) bool) bool {
+		for ri, r := range c.reps {
+			if r == nil {
+				continue
 			}
-		}
-		for _, n := range f.Rules {
-			if !rules[strings.ToLower(n)] {
-				return false
-			}
-		}
-		globs, err := reports.CompileGlobs(f.Paths)
-		if err != nil {
-			return false
-		}
-	glob:
-		for _, g := range globs {
-			for p := range paths {
-				if g.Match(p) {
-					continue glob
+			if match != nil {
+				for k := range r.kinds {
+					if firstKind[ri][k] >= 0 && match(r, k) {
+						c.force[ri] = append(c.force[ri], firstKind[ri][k])
+						return true
+					}
 				}
 			}
-			return false
+			if matchPath != nil {
+				for p, path := range r.paths {
+					if firstPath[ri][p] >= 0 && matchPath(path) {
+						c.force[ri] = append(c.force[ri], firstPath[ri][p])
+						return true
+					}
+				}
+			}
 		}
-		return true
+		return false
 	}
-	if !covered() {
+	ok := true
+	for _, t := range f.Tools {
+		t := strings.ToLower(t)
+		if !tools[t] {
+			ok = ok && force(func(r *report, k int) bool { return strings.ToLower(r.kinds[k].tool) == t }, nil)
+		}
+	}
+	for _, n := range f.Rules {
+		n := strings.ToLower(n)
+		if !rules[n] {
+			ok = ok && force(func(r *report, k int) bool {
+				return slices.ContainsFunc(kindRules(&r.kinds[k]), func(s string) bool { return strings.ToLower(s) == n })
+			}, nil)
+		}
+	}
+	globs, err := reports.CompileGlobs(f.Paths)
+	ok = ok && err == nil
+glob:
+	for _, g := range globs {
+		for p := range paths {
+			if g.Match(p) {
+				continue glob
+			}
+		}
+		ok = ok && force(nil, g.Match)
+	}
+	if !ok {
 		for ri := range c.skip {
 			clear(c.skip[ri])
 			c.skipPath[ri] = nil
 		}
+		c.force = nil
+		return
 	}
+	for ri := range c.force {
+		slices.Sort(c.force[ri])
+		c.force[ri] = slices.Compact(c.force[ri])
+	}
+}
+
+// kindRules are the names the pipeline knows a kind's rule by: its id, its
+// name and its short form.
+func kindRules(k *kind) []string {
+	return []string{k.rule, k.ruleName, reports.ShortRule(k.tool, k.rule)}
 }
 
 // Rereadable implements [pipeline.Rereadable]: the reports kept in the
@@ -400,8 +458,12 @@ func (c *cached) Read(ctx context.Context, keep func(*reports.Finding) bool, emi
 			c.skips()
 		}
 		var skip, skipPath []bool // by kind, by path
+		var force []int32
 		if c.skip != nil {
 			skip, skipPath = c.skip[ri], c.skipPath[ri]
+			if c.force != nil {
+				force = c.force[ri]
+			}
 		}
 		for i := 0; i < r.n; i++ {
 			if i%recChunk == 0 {
@@ -411,7 +473,12 @@ func (c *cached) Read(ctx context.Context, keep func(*reports.Finding) bool, emi
 				c.pulse.beat()
 			}
 			if skip != nil && (skip[r.rec(i).kind] || skipPath != nil && skipPath[r.rec(i).path]) {
-				continue
+				for len(force) > 0 && int(force[0]) < i {
+					force = force[1:]
+				}
+				if len(force) == 0 || int(force[0]) != i {
+					continue
+				}
 			}
 			r.at(i, &f, false)
 			if !keep(&f) {
