@@ -48,8 +48,8 @@ const StatsURI = "recap://stats"
 
 // Defaults of Options. With them the server keeps within 256 MiB (see
 // [Server.MemoryBound]): the parsed reports 96 MiB (Spring's 315,000 PMD
-// findings take 19 MiB), the result buffers 32 MiB (4 million findings'
-// references), and a call's work beside them.
+// findings take 19 MiB), the results 32 MiB (the references and groups of
+// about 900,000 findings), and a call's work beside them.
 const (
 	DefaultBufferTTL      = 10 * time.Minute
 	DefaultMaxBuffers     = 64
@@ -95,12 +95,12 @@ type Options struct {
 	// (DefaultMaxCacheBytes when zero): a report that does not fit alone is
 	// read by each call that needs it, and not kept.
 	MaxCacheBytes int64
-	// MaxColdReads bounds the calls that read reports at once (a parse, a
-	// pass of the pipeline over the reports, looking a finding up, token
-	// counts);
-	// another waits at most ColdWait for its turn, then is answered BUSY
-	// (DefaultMaxColdReads and DefaultColdWait when zero). A page of a
-	// buffer is never made to wait.
+	// MaxColdReads bounds the reads of reports at once (a parse, a pass of
+	// the pipeline over the reports, looking a finding up, token counts);
+	// the other calls wait for their turn while the reads move on, and are
+	// answered BUSY when they have not moved for ColdWait, or at once when
+	// MaxColdWaiting calls wait already (DefaultMaxColdReads and
+	// DefaultColdWait when zero). A page of a buffer is never made to wait.
 	MaxColdReads int
 	ColdWait     time.Duration
 	// MaxReportBytes is the size (gzip undone) over which a search for
