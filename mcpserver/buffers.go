@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -55,14 +56,28 @@ func (r ref) baseline() string {
 	return ""
 }
 
-// buffer is the result of one getReports query, kept so that its pages are
+// buffer is a session's handle on the result of one getReports query:
+// its id pages the result in that session alone (see sessions). Sessions
+// that ask the same query of the same reports share one result.
+type buffer struct {
+	id    string
+	key   string // the session's key of the query; "" when the query cannot be reused
+	owner string // the session that made it (see sessions)
+	used  time.Time
+	// inputs are the result's inputs with what this call found of them
+	// (see Server.noteInputs).
+	inputs []reports.Input
+	*result
+}
+
+// result is what one getReports query found, kept so that its pages are
 // served without reading or filtering the reports again: the summary, the
 // inputs' status, and the matching findings, put in view order when a page
-// is first asked for (a call for the counts alone does not sort).
-type buffer struct {
-	id      string
-	key     string // the query's key; "" when the query cannot be reused
-	owner   string // the session that made it (see sessions)
+// is first asked for (a call for the counts alone does not sort). It is
+// shared by the buffers of the sessions that asked the same query of the
+// same reports, and counted once.
+type result struct {
+	key     string // the query's key, without the session; "" when the query cannot be reused
 	reports []*report
 	refs    []ref
 	summary summarize.Summary
@@ -79,29 +94,39 @@ type buffer struct {
 	// cfg is the configuration the query ran with: its overrides are
 	// applied to each finding made again from the store, as the pipeline
 	// applied them to the findings it counted and filtered.
-	cfg   *config.Config
-	bytes int64
-	used  time.Time
+	cfg     *config.Config
+	bytes   int64
+	holders int // the buffers that hold it (guarded by the store's mutex)
 
 	sortOnce sync.Once
 }
 
 // finding returns the finding of r, whole, as the configuration says it.
-func (b *buffer) finding(r ref) reports.Finding {
+func (b *result) finding(r ref) reports.Finding {
 	f := b.reports[r.report].finding(int(r.index))
 	b.cfg.Apply(&f)
 	return f
 }
 
-// price sets the buffer's bytes.
-func (b *buffer) price() {
+// price sets the result's bytes: its references, the names of the other
+// findings of the problems shown by a lead, the decisions, and the groups
+// of the problems (about 24 bytes a finding counted, as reports.Groups
+// holds them: its members, their rules and their places by reference).
+func (b *result) price() {
 	b.bytes = int64(cap(b.refs))*int64(unsafe.Sizeof(ref{})) + 4096
+	for _, also := range b.also {
+		b.bytes += 96 + int64(cap(also))*int64(unsafe.Sizeof(reports.Also{}))
+	}
+	b.bytes += int64(len(b.triage)) * (96 + int64(unsafe.Sizeof(reports.Triage{})))
+	if b.grouped != nil {
+		b.bytes += 24 * int64(b.summary.Total)
+	}
 }
 
 // sorted puts the buffer's findings in view order, once: the order
 // ([reports.Order]) with the first page's findings of different rules
 // first ([reports.FirstPage]).
-func (b *buffer) sorted() {
+func (b *result) sorted() {
 	b.sortOnce.Do(func() {
 		sortRefs(b.reports, b.refs, b.order, b.cfg)
 		if b.order.HeadOrder() {
@@ -111,69 +136,90 @@ func (b *buffer) sorted() {
 }
 
 // sortRefs sorts refs of reps in the order o, as the configuration cfg
-// says their findings (nil: none), without making the findings: what the
-// findings of one kind share is made once per kind into a sort key (the
-// configuration applied), each record adds its place, and the order
-// compares the keys ([reports.Order.Compare]); the id breaks the remaining
-// ties as strings, as it does in reports' orders. So that most comparisons
-// are short, the keys' strings (category, tool, rule, path) are replaced
-// by their ranks among all the reports' strings of that field, written in
-// 4 bytes big-endian, which compare as the strings do.
+// says their findings (nil: none), without making the findings. Each
+// order compares what the findings of one kind share before their place
+// (the importance; severity, category and rule; nothing by location),
+// then the place (path, line, column), then what the kind shares after it
+// (tool and rule; by location, the importance first), then the id as a
+// string. So each kind gets two ranks, of what it shares before and after
+// the place among all the reports' kinds (worked out with the order's own
+// comparison, [reports.Order.Compare], on keys that hold only those
+// fields), each path its rank among all the reports' paths, and a
+// comparison looks at small numbers; the ids break the remaining ties.
 func sortRefs(reps []*report, refs []ref, o reports.Order, cfg *config.Config) {
 	keys := kindKeys(reps, cfg)
-	ranked := func(get func(*reports.SortKey) *string) {
-		var all []string
-		for _, ks := range keys {
-			for i := range ks {
-				all = append(all, *get(&ks[i]))
-			}
+	pre := rankKinds(keys, o, func(k reports.SortKey) reports.SortKey {
+		switch o {
+		case reports.OrderLocation:
+			return reports.SortKey{}
+		case reports.OrderSeverity:
+			return reports.SortKey{Severity: k.Severity, Category: k.Category, Rule: k.Rule}
 		}
-		slices.Sort(all)
-		all = slices.Compact(all)
-		for _, ks := range keys {
-			for i := range ks {
-				at, _ := slices.BinarySearch(all, *get(&ks[i]))
-				*get(&ks[i]) = rankString(at)
-			}
+		return reports.SortKey{Impact: k.Impact, Quality: k.Quality, SecuritySeverity: k.SecuritySeverity, Severity: k.Severity}
+	})
+	post := rankKinds(keys, o, func(k reports.SortKey) reports.SortKey {
+		if o == reports.OrderLocation {
+			return reports.SortKey{Impact: k.Impact, Quality: k.Quality, SecuritySeverity: k.SecuritySeverity, Severity: k.Severity, Tool: k.Tool, Rule: k.Rule}
 		}
-	}
-	ranked(func(k *reports.SortKey) *string { return &k.Category })
-	ranked(func(k *reports.SortKey) *string { return &k.Tool })
-	ranked(func(k *reports.SortKey) *string { return &k.Rule })
+		return reports.SortKey{Tool: k.Tool, Rule: k.Rule}
+	})
 	var paths []string
 	for _, r := range reps {
 		paths = append(paths, r.paths...)
 	}
 	slices.Sort(paths)
 	paths = slices.Compact(paths)
-	pathRank := make([][]string, len(reps))
+	pathRank := make([][]uint32, len(reps))
 	for i, r := range reps {
-		pathRank[i] = make([]string, len(r.paths))
+		pathRank[i] = make([]uint32, len(r.paths))
 		for j, p := range r.paths {
 			at, _ := slices.BinarySearch(paths, p)
-			pathRank[i][j] = rankString(at)
+			pathRank[i][j] = uint32(at)
 		}
 	}
-	key := func(a ref, k *reports.SortKey) {
-		x := reps[a.report].rec(int(a.index))
-		*k = keys[a.report][x.kind]
-		k.Path, k.Line, k.Column = pathRank[a.report][x.path], int(x.line), int(x.column)
-	}
-	var ka, kb reports.SortKey
 	slices.SortFunc(refs, func(a, b ref) int {
-		key(a, &ka)
-		key(b, &kb)
-		if c := o.Compare(&ka, &kb); c != 0 {
+		x, y := reps[a.report].rec(int(a.index)), reps[b.report].rec(int(b.index))
+		if c := cmp.Compare(pre[a.report][x.kind], pre[b.report][y.kind]); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(pathRank[a.report][x.path], pathRank[b.report][y.path]); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(x.line, y.line); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(x.column, y.column); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(post[a.report][x.kind], post[b.report][y.kind]); c != 0 {
 			return c
 		}
 		return compareIDs(reps[a.report].tag, int(a.index)+1, reps[b.report].tag, int(b.index)+1)
 	})
 }
 
-// rankString writes a rank in 4 bytes, big-endian: ranks compare as their
-// strings do.
-func rankString(r int) string {
-	return string([]byte{byte(r >> 24), byte(r >> 16), byte(r >> 8), byte(r)})
+// rankKinds ranks the kinds of each report (keys) among all of them by
+// the part of their keys that part keeps, as the order o compares it:
+// equal parts have equal ranks.
+func rankKinds(keys [][]reports.SortKey, o reports.Order, part func(reports.SortKey) reports.SortKey) [][]uint32 {
+	var all []reports.SortKey
+	for _, ks := range keys {
+		for _, k := range ks {
+			all = append(all, part(k))
+		}
+	}
+	slices.SortFunc(all, func(a, b reports.SortKey) int { return o.Compare(&a, &b) })
+	all = slices.CompactFunc(all, func(a, b reports.SortKey) bool { return o.Compare(&a, &b) == 0 })
+	ranks := make([][]uint32, len(keys))
+	for i, ks := range keys {
+		ranks[i] = make([]uint32, len(ks))
+		for j, k := range ks {
+			p := part(k)
+			at, _ := slices.BinarySearchFunc(all, p, func(a, b reports.SortKey) int { return o.Compare(&a, &b) })
+			ranks[i][j] = uint32(at)
+		}
+	}
+	return ranks
 }
 
 // kindKeys are the sort keys of the kinds of each report, the
@@ -225,6 +271,166 @@ type cached struct {
 	root  *root  // the root, to open those and place their paths
 	ids   bool
 	at    ref
+	pulse *pulse // beats as the findings are passed over; nil: none
+	// kinds, when set, is a filter of what the findings of one kind share
+	// (tool, rule, category, severity, impact, quality, CWE) and of their
+	// paths, which every finding keep keeps passes: the findings of a kind
+	// or a path it refuses are passed over without being made. Set only
+	// where keep does nothing but filter (see kindFilter).
+	kinds *reports.Filter
+	// skip and skipPath say, by report, the kinds and the paths whose
+	// findings are passed over (worked out from kinds at the first Read),
+	// but the findings in force, in order.
+	skip, skipPath [][]bool
+	force          [][]int32
+}
+
+// skips works out which kinds and paths of each report kinds refuses.
+// When the filter names tools, rules or paths, the pipeline looks at
+// every finding to say which of them no finding has, and the closest
+// names: then for each of them one finding that has it is handed on (the
+// filter refuses it), and when one of them is no finding's, nothing is
+// passed over.
+func (c *cached) skips() {
+	kf := *c.kinds
+	kf.Paths = nil
+	var pf *reports.Filter
+	if len(c.kinds.Paths) > 0 {
+		pf = &reports.Filter{Paths: c.kinds.Paths}
+	}
+	c.skip, c.skipPath = make([][]bool, len(c.reps)), make([][]bool, len(c.reps))
+	for ri, r := range c.reps {
+		if r == nil {
+			continue
+		}
+		c.skip[ri] = make([]bool, len(r.kinds))
+		for k := range r.kinds {
+			c.skip[ri][k] = !kf.Match(r.kinds[k].finding())
+		}
+		if pf != nil {
+			c.skipPath[ri] = make([]bool, len(r.paths))
+			for p := range r.paths {
+				c.skipPath[ri][p] = !pf.Match(reports.Finding{Path: r.paths[p]})
+			}
+		}
+	}
+	f := c.kinds
+	if len(f.Tools)+len(f.Rules)+len(f.Paths) == 0 {
+		return
+	}
+	// The tools, rules and paths of the findings not passed over, and the
+	// first finding of each kind and of each path.
+	tools, rules, paths := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	firstKind, firstPath := make([][]int32, len(c.reps)), make([][]int32, len(c.reps))
+	for ri, r := range c.reps {
+		if r == nil {
+			continue
+		}
+		firstKind[ri], firstPath[ri] = make([]int32, len(r.kinds)), make([]int32, len(r.paths))
+		for k := range firstKind[ri] {
+			firstKind[ri][k] = -1
+		}
+		for p := range firstPath[ri] {
+			firstPath[ri][p] = -1
+		}
+		kept := make([]bool, len(r.kinds))
+		for i := 0; i < r.n; i++ {
+			x := r.rec(i)
+			if firstKind[ri][x.kind] < 0 {
+				firstKind[ri][x.kind] = int32(i)
+			}
+			if firstPath[ri][x.path] < 0 {
+				firstPath[ri][x.path] = int32(i)
+			}
+			if c.skip[ri][x.kind] || c.skipPath[ri] != nil && c.skipPath[ri][x.path] {
+				continue
+			}
+			kept[x.kind] = true
+			paths[r.paths[x.path]] = true
+		}
+		for k, ok := range kept {
+			if !ok {
+				continue
+			}
+			x := &r.kinds[k]
+			tools[strings.ToLower(x.tool)] = true
+			for _, n := range kindRules(x) {
+				rules[strings.ToLower(n)] = true
+			}
+		}
+	}
+	// Each tool, rule and path of the filter that no finding passed on
+	// has: a finding that has it is handed on all the same (the filter
+	// refuses it), or, when no finding has it, nothing is passed over.
+	c.force = make([][]int32, len(c.reps))
+	force := func(match func(r *report, k int) bool, matchPath func(p string) bool) bool {
+		for ri, r := range c.reps {
+			if r == nil {
+				continue
+			}
+			if match != nil {
+				for k := range r.kinds {
+					if firstKind[ri][k] >= 0 && match(r, k) {
+						c.force[ri] = append(c.force[ri], firstKind[ri][k])
+						return true
+					}
+				}
+			}
+			if matchPath != nil {
+				for p, path := range r.paths {
+					if firstPath[ri][p] >= 0 && matchPath(path) {
+						c.force[ri] = append(c.force[ri], firstPath[ri][p])
+						return true
+					}
+				}
+			}
+		}
+		return false
+	}
+	ok := true
+	for _, t := range f.Tools {
+		t := strings.ToLower(t)
+		if !tools[t] {
+			ok = ok && force(func(r *report, k int) bool { return strings.ToLower(r.kinds[k].tool) == t }, nil)
+		}
+	}
+	for _, n := range f.Rules {
+		n := strings.ToLower(n)
+		if !rules[n] {
+			ok = ok && force(func(r *report, k int) bool {
+				return slices.ContainsFunc(kindRules(&r.kinds[k]), func(s string) bool { return strings.ToLower(s) == n })
+			}, nil)
+		}
+	}
+	globs, err := reports.CompileGlobs(f.Paths)
+	ok = ok && err == nil
+glob:
+	for _, g := range globs {
+		for p := range paths {
+			if g.Match(p) {
+				continue glob
+			}
+		}
+		ok = ok && force(nil, g.Match)
+	}
+	if !ok {
+		for ri := range c.skip {
+			clear(c.skip[ri])
+			c.skipPath[ri] = nil
+		}
+		c.force = nil
+		return
+	}
+	for ri := range c.force {
+		slices.Sort(c.force[ri])
+		c.force[ri] = slices.Compact(c.force[ri])
+	}
+}
+
+// kindRules are the names the pipeline knows a kind's rule by: its id, its
+// name and its short form.
+func kindRules(k *kind) []string {
+	return []string{k.rule, k.ruleName, reports.ShortRule(k.tool, k.rule)}
 }
 
 // Rereadable implements [pipeline.Rereadable]: the reports kept in the
@@ -248,10 +454,30 @@ func (c *cached) Read(ctx context.Context, keep func(*reports.Finding) bool, emi
 			continue
 		}
 		inputs[ri] = r.input
+		if c.kinds != nil && c.skip == nil {
+			c.skips()
+		}
+		var skip, skipPath []bool // by kind, by path
+		var force []int32
+		if c.skip != nil {
+			skip, skipPath = c.skip[ri], c.skipPath[ri]
+			if c.force != nil {
+				force = c.force[ri]
+			}
+		}
 		for i := 0; i < r.n; i++ {
 			if i%recChunk == 0 {
 				if err := ctx.Err(); err != nil {
 					return inputs, err
+				}
+				c.pulse.beat()
+			}
+			if skip != nil && (skip[r.rec(i).kind] || skipPath != nil && skipPath[r.rec(i).path]) {
+				for len(force) > 0 && int(force[0]) < i {
+					force = force[1:]
+				}
+				if len(force) == 0 || int(force[0]) != i {
+					continue
 				}
 			}
 			r.at(i, &f, false)
@@ -297,14 +523,15 @@ type bufferStore struct {
 	maxBytes int64
 	now      func() time.Time
 
-	mu    sync.Mutex
-	byID  map[string]*buffer
-	byKey map[string]*buffer
-	total int64
+	mu      sync.Mutex
+	byID    map[string]*buffer
+	byKey   map[string]*buffer // by the session's key of the query
+	results map[string]*result // the results the buffers hold, by the query's key
+	total   int64              // bytes of the results held, each once
 }
 
 func newBufferStore(ttl time.Duration, max int, maxBytes int64, now func() time.Time) *bufferStore {
-	return &bufferStore{ttl: ttl, max: max, maxBytes: maxBytes, now: now, byID: map[string]*buffer{}, byKey: map[string]*buffer{}}
+	return &bufferStore{ttl: ttl, max: max, maxBytes: maxBytes, now: now, byID: map[string]*buffer{}, byKey: map[string]*buffer{}, results: map[string]*result{}}
 }
 
 // get returns the live buffer with this id, or nil.
@@ -334,6 +561,18 @@ func (s *bufferStore) lookup(key string) *buffer {
 	return b
 }
 
+// shared returns the live result of a query key that a buffer of any
+// session holds, or nil.
+func (s *bufferStore) shared(key string) *result {
+	if key == "" {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.expire()
+	return s.results[key]
+}
+
 // put stores b under a new id, dropping old buffers past the bounds.
 func (s *bufferStore) put(b *buffer) {
 	var raw [6]byte
@@ -350,11 +589,18 @@ func (s *bufferStore) put(b *buffer) {
 	if b.key != "" {
 		s.byKey[b.key] = b
 	}
-	s.total += b.bytes
+	if b.holders == 0 {
+		s.total += b.bytes
+	}
+	b.holders++
+	if b.result.key != "" {
+		s.results[b.result.key] = b.result
+	}
 	for len(s.byID) > s.max || (s.total > s.maxBytes && len(s.byID) > 1) {
 		var oldest *buffer
 		for _, x := range s.byID {
-			if x != b && (oldest == nil || x.used.Before(oldest.used)) {
+			// Another session's buffer of b's result frees nothing.
+			if x != b && x.result != b.result && (oldest == nil || x.used.Before(oldest.used)) {
 				oldest = x
 			}
 		}
@@ -406,5 +652,10 @@ func (s *bufferStore) drop(b *buffer) {
 	if b.key != "" && s.byKey[b.key] == b {
 		delete(s.byKey, b.key)
 	}
-	s.total -= b.bytes
+	if b.holders--; b.holders == 0 {
+		s.total -= b.bytes
+		if b.result.key != "" && s.results[b.result.key] == b.result {
+			delete(s.results, b.result.key)
+		}
+	}
 }

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"errors"
+	"hash/maphash"
 	"io"
 	"strings"
 	"sync"
@@ -16,8 +17,9 @@ import (
 // tagLen is the length of a report's id tag: 40 bits of its path's hash.
 const tagLen = 8
 
-// reportCache keeps parsed reports by path, size and modification time, so
-// that a second call does not parse again. It is bounded in the bytes the
+// reportCache keeps parsed reports by path, each with its file's stamp
+// (see stamp) and its content's digest, so that a second call does not
+// parse again. It is bounded in the bytes the
 // reports really hold (see report): a parse asks for its memory as it
 // grows, the least recently used reports going first to make room; a
 // report that does not fit even alone stops its parse and is not kept
@@ -28,6 +30,13 @@ type reportCache struct {
 	maxBytes int64
 	now      func() time.Time
 	evicted  func(*report) // called with c.mu held; nil: nothing
+	// turn, when set, waits for a turn to read before a parse (see
+	// Server.coldRead); a parse started by a call that holds a turn
+	// (withTurn) reads in that turn.
+	turn  func(context.Context) (func(), error)
+	pulse *pulse // beats as parses read; nil: none
+	// parsed, when set, is told of each parse that ended with a report.
+	parsed func()
 
 	mu      sync.Mutex
 	entries map[string]*cacheEntry // by absolute path
@@ -39,13 +48,21 @@ type reportCache struct {
 }
 
 type cacheEntry struct {
-	ready chan struct{} // closed when r is set, the report is too large, or the parse was cancelled (r nil)
+	abs   string        // the file's absolute path, the entry's key
+	ready chan struct{} // closed when r is set, the report is too large, or the parse ended without a report (r nil, err)
 	r     *report
+	err   error        // why the parse ended without a report (with ready closed)
 	pins  int          // calls using r: not evicted while they run (guarded by the cache's mutex)
 	big   bool         // the report did not fit the cache: not kept, read by each call
-	info  [2]int64     // size and modification time (ns) of the file that was too large
+	info  stamp        // the stamp of the file that was too large
 	read  atomic.Int64 // bytes of the file read so far by its parse (progress)
 	size  int64        // bytes of the file
+	// While the parse runs: the calls waiting for it, and cancel, which
+	// stops it once the last of them has left. When it ends with a
+	// report, each call still waiting is given a pin of it (handed), which
+	// it takes as it wakes.
+	waiting, handed int
+	cancel          context.CancelFunc
 }
 
 func newReportCache(maxBytes int64, now func() time.Time) *reportCache {
@@ -53,84 +70,217 @@ func newReportCache(maxBytes int64, now func() time.Time) *reportCache {
 }
 
 // get returns the report at f, parsed now or earlier, pinned: it stays in
-// the cache until unpin; concurrent callers of the same report wait for one
-// parse. parsed says whether this call parsed. A parse whose ctx ends stops
-// at once and leaves nothing behind: the callers waiting for it parse
-// again, each with its own ctx. A report that does not fit gives
+// the cache until unpin. Concurrent callers of the same report share one
+// parse, which runs on its own: a caller whose ctx ends leaves at once,
+// and the parse goes on for the others; it stops, leaving nothing behind,
+// when the last caller waiting for it has left. parsed says whether this
+// call started the parse. A report kept is known by its file's stamp; a
+// file whose stamp changed is read again unless its content's digest is
+// the one kept (the same content written again, touched, or copied in
+// place), and then the report is kept. A report that does not fit gives
 // errTooLarge: at once the next times while the file is unchanged when it
 // is larger than the cache, or again after a parse when there was no room
 // beside the reports that calls under way use.
 func (c *reportCache) get(ctx context.Context, f file, rt *root, format parsers.Format) (r *report, parsed bool, err error) {
+	st := stampOf(f.info)
 	for {
 		if err := ctx.Err(); err != nil {
 			return nil, false, err
 		}
 		c.mu.Lock()
 		e, ok := c.entries[f.abs]
-		if ok {
+		if !ok {
+			e = &cacheEntry{abs: f.abs, ready: make(chan struct{}), size: f.info.Size(), waiting: 1}
+			c.entries[f.abs] = e
+			pctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+			e.cancel = cancel
 			c.mu.Unlock()
-			select {
-			case <-e.ready:
-			default:
-				watch(ctx, e) // the progress of the parse this call waits for
-				select {
-				case <-e.ready:
-				case <-ctx.Done():
-					return nil, false, ctx.Err()
-				}
+			go c.parse(pctx, e, f, rt, format, held(ctx))
+			r, err := c.wait(ctx, e, st, true)
+			if err == errStale {
+				continue
 			}
-			if e.big && e.info == [2]int64{f.info.Size(), f.info.ModTime().UnixNano()} {
-				return nil, false, errTooLarge
-			}
-			c.mu.Lock()
-			if e.r != nil && e.r.size == f.info.Size() && e.r.mtime.Equal(f.info.ModTime()) && c.entries[f.abs] == e {
-				e.r.used = c.now()
-				if e.pins == 0 {
-					c.idle--
-				}
-				e.pins++
-				c.mu.Unlock()
-				return e.r, false, nil
-			}
-			if c.entries[f.abs] == e { // stale: drop it and parse again
-				c.drop(f.abs)
-			}
-			c.mu.Unlock()
+			return r, r != nil, err
+		}
+		select {
+		case <-e.ready:
+		default:
+			e.waiting++
+		}
+		c.mu.Unlock()
+		r, err := c.wait(ctx, e, st, false)
+		if err == errStale {
 			continue
 		}
-		e = &cacheEntry{ready: make(chan struct{}), size: f.info.Size()}
-		c.entries[f.abs] = e
-		c.mu.Unlock()
-
-		watch(ctx, e)
-		r, err = parse(ctx, f, rt, format, &e.read, func(n int64) bool { return c.admit(n, f.abs) })
-		c.mu.Lock()
-		if r != nil {
-			c.total -= r.admitted // counted again below, whole, when the report is kept
-		}
-		switch {
-		case errors.Is(err, errTooLarge) && r.admitted > c.maxBytes: // larger than the cache: known until the file changes
-			e.big, e.info = true, [2]int64{f.info.Size(), f.info.ModTime().UnixNano()}
-			close(e.ready)
-			c.mu.Unlock()
-			return nil, false, err
-		case err != nil: // cancelled, or no room beside the reports other calls use: a half-read report is not kept
-			if c.entries[f.abs] == e {
-				delete(c.entries, f.abs)
-			}
-			close(e.ready)
-			c.mu.Unlock()
-			return nil, false, err
-		}
-		r.used, r.abs = c.now(), f.abs
-		e.r = r
-		e.pins++
-		close(e.ready)
-		c.total += r.bytes
-		c.evict(f.abs, 0)
-		c.mu.Unlock()
-		return r, true, nil
+		return r, false, err
 	}
+}
+
+// errStale says that a report kept is not the file's now: get reads it again.
+var errStale = errors.New("stale")
+
+// wait waits for e's parse (when counted, as one of its waiting calls) or
+// ctx, and returns e's report pinned, when it is the file's of stamp st.
+func (c *reportCache) wait(ctx context.Context, e *cacheEntry, st stamp, counted bool) (*report, error) {
+	select {
+	case <-e.ready:
+	default:
+		counted = true // counted by get, under the mutex, before the parse ended
+		watch(ctx, e)  // the progress of the parse this call waits for
+		select {
+		case <-e.ready:
+		case <-ctx.Done():
+			c.leave(e)
+			return nil, ctx.Err()
+		}
+	}
+	c.mu.Lock()
+	pinned := false
+	if counted && e.handed > 0 {
+		e.handed--
+		pinned = true
+	}
+	switch {
+	case e.big:
+		c.mu.Unlock()
+		if e.info == st {
+			return nil, errTooLarge
+		}
+		c.mu.Lock()
+		if c.entries[e.abs] == e {
+			delete(c.entries, e.abs)
+		}
+		c.mu.Unlock()
+		return nil, errStale
+	case e.r == nil:
+		c.mu.Unlock()
+		if e.err != nil && ctx.Err() == nil && !errors.Is(e.err, context.Canceled) {
+			return nil, e.err
+		}
+		return nil, errStale // cancelled by the callers that left: parse again
+	}
+	if c.entries[e.r.abs] != e {
+		if pinned {
+			c.unpinLocked(e)
+		}
+		c.mu.Unlock()
+		return nil, errStale
+	}
+	if e.r.stamp != st {
+		if e.r.stamp.size != st.size {
+			if pinned {
+				c.unpinLocked(e)
+			}
+			c.drop(e.r.abs)
+			c.mu.Unlock()
+			return nil, errStale
+		}
+		c.mu.Unlock()
+		d, ok := e.r.rt.digestOf(e.r.rel)
+		c.mu.Lock()
+		if c.entries[e.r.abs] != e {
+			if pinned {
+				c.unpinLocked(e)
+			}
+			c.mu.Unlock()
+			return nil, errStale
+		}
+		if !ok || d != e.r.digest {
+			if pinned {
+				c.unpinLocked(e)
+			}
+			c.drop(e.r.abs)
+			c.mu.Unlock()
+			return nil, errStale
+		}
+		e.r.stamp = st // the same content: kept
+	}
+	e.r.used = c.now()
+	if !pinned {
+		if e.pins == 0 {
+			c.idle--
+		}
+		e.pins++
+	}
+	c.mu.Unlock()
+	return e.r, nil
+}
+
+// leave ends the wait of a call whose ctx ended: the last call waiting
+// stops the parse; a pin handed to it is given back.
+func (c *reportCache) leave(e *cacheEntry) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	select {
+	case <-e.ready:
+		if e.handed > 0 {
+			e.handed--
+			c.unpinLocked(e)
+		}
+		return
+	default:
+	}
+	if e.waiting--; e.waiting == 0 {
+		e.cancel()
+	}
+}
+
+// unpinLocked gives back one pin of e's report; c.mu is held.
+func (c *reportCache) unpinLocked(e *cacheEntry) {
+	if e.pins > 0 {
+		if e.pins--; e.pins == 0 && e.r != nil && c.entries[e.r.abs] == e {
+			c.idle++
+		}
+	}
+}
+
+// parse reads f into e, in a turn of its own unless the call that started
+// it holds one (turnHeld), and ends e: its report kept and pinned for each
+// call still waiting, or the error.
+func (c *reportCache) parse(ctx context.Context, e *cacheEntry, f file, rt *root, format parsers.Format, turnHeld bool) {
+	defer e.cancel()
+	var r *report
+	err := ctx.Err()
+	if c.turn != nil && !turnHeld && err == nil {
+		var release func()
+		if release, err = c.turn(ctx); err == nil {
+			defer release()
+		}
+	}
+	if err == nil {
+		r, err = parse(ctx, f, rt, format, &e.read, c.pulse, func(n int64) bool { return c.admit(n, f.abs) })
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	defer close(e.ready)
+	if r != nil {
+		c.total -= r.admitted // counted again below, whole, when the report is kept
+	}
+	switch {
+	case errors.Is(err, errTooLarge) && r != nil && r.admitted > c.maxBytes: // larger than the cache: known until the file changes
+		e.big, e.info = true, stampOf(f.info)
+		return
+	case err == nil && ctx.Err() != nil:
+		err = ctx.Err()
+	}
+	if err != nil { // cancelled, busy, or no room beside the reports other calls use: a half-read report is not kept
+		e.err = err
+		if c.entries[f.abs] == e {
+			delete(c.entries, f.abs)
+		}
+		return
+	}
+	r.used, r.abs, r.rt = c.now(), f.abs, rt
+	e.r = r
+	if c.parsed != nil {
+		c.parsed()
+	}
+	e.pins, e.handed = e.waiting, e.waiting
+	if e.pins == 0 {
+		c.idle++
+	}
+	c.total += r.bytes
+	c.evict(f.abs, 0)
 }
 
 // admit counts n more bytes for the parse of keep, making room by
@@ -142,6 +292,24 @@ func (c *reportCache) admit(n int64, keep string) bool {
 	defer c.mu.Unlock()
 	c.total += n
 	return c.evict(keep, 0)
+}
+
+// pin adds a use of reports that get returned and that a call still
+// uses (so they are kept).
+func (c *reportCache) pin(reps ...*report) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, r := range reps {
+		if r == nil {
+			continue
+		}
+		if e := c.entries[r.abs]; e != nil && e.r == r {
+			if e.pins == 0 {
+				c.idle--
+			}
+			e.pins++
+		}
+	}
 }
 
 // unpin ends a call's use of reports that get returned.
@@ -244,14 +412,18 @@ func (c *reportCache) held() (int, int64) {
 // read in read and asking admit for each growth of its memory; it stops
 // with ctx's error when ctx ends, and with errTooLarge when admit refuses
 // (the report returned then holds what it was admitted, to give back).
-func parse(ctx context.Context, f file, rt *root, format parsers.Format, read *atomic.Int64, admit func(int64) bool) (*report, error) {
-	r := newReport(f.rel, reports.InputTag(f.rel, tagLen), f.info.Size(), f.info.ModTime())
+func parse(ctx context.Context, f file, rt *root, format parsers.Format, read *atomic.Int64, p *pulse, admit func(int64) bool) (*report, error) {
+	r := newReport(f.rel, reports.InputTag(f.rel, tagLen), stampOf(f.info))
 	r.admit = admit
 	r.grow(reportSize)
 	opts := rt.readOptions(ctx)
 	opts.Format, opts.Context = format, ctx
 	opts.Runs = true // one tool's run in two formats is read once (sameRuns)
-	opts.Wrap = func(in io.Reader, _ string, _ int64) io.Reader { return &countingReader{r: in, n: read} }
+	var digest maphash.Hash
+	digest.SetSeed(digestSeed)
+	opts.Wrap = func(in io.Reader, _ string, _ int64) io.Reader {
+		return &countingReader{r: in, n: read, h: &digest, p: p}
+	}
 	in, _ := parsers.ReadFile(f.rel, r.tag, opts, func(x reports.Finding) error { return r.add(&x) })
 	r.done()
 	if err := ctx.Err(); err != nil {
@@ -260,6 +432,7 @@ func parse(ctx context.Context, f file, rt *root, format parsers.Format, read *a
 	if r.stop != nil {
 		return r, r.stop
 	}
+	r.digest = digest.Sum64()
 	in.Path = f.rel
 	in.Error = strings.ReplaceAll(in.Error, f.abs, f.rel)
 	for i, w := range in.Warnings {
@@ -276,14 +449,48 @@ func parse(ctx context.Context, f file, rt *root, format parsers.Format, read *a
 	return r, nil
 }
 
-// countingReader adds the bytes it reads to n.
+// countingReader adds the bytes it reads to n, and to the digest h, and
+// beats p.
 type countingReader struct {
 	r io.Reader
 	n *atomic.Int64
+	h *maphash.Hash
+	p *pulse
 }
 
 func (c *countingReader) Read(p []byte) (int, error) {
 	k, err := c.r.Read(p)
 	c.n.Add(int64(k))
+	c.h.Write(p[:k])
+	c.p.beat()
 	return k, err
+}
+
+// digestSeed seeds the digests of the reports' content: the process's
+// own, so that no one outside it can make two contents of one digest.
+var digestSeed = maphash.MakeSeed()
+
+// digestOf hashes the bytes of the file rel as they are on disk (gzip
+// kept), as a parse does; false when it cannot be read.
+func (r *root) digestOf(rel string) (uint64, bool) {
+	fh, _, err := r.openReport(rel)
+	if err != nil {
+		return 0, false
+	}
+	defer fh.Close()
+	var h maphash.Hash
+	h.SetSeed(digestSeed)
+	if _, err := io.Copy(&h, fh); err != nil {
+		return 0, false
+	}
+	return h.Sum64(), true
+}
+
+// A stamp is what tells a file from another at one path without reading
+// it: its size and modification time, and where the system has them, its
+// inode and change time, which every write and rename moves (a change
+// time cannot be set back as a modification time can).
+type stamp struct {
+	size, mtime, ctime int64
+	dev, ino           uint64
 }

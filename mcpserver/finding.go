@@ -429,7 +429,7 @@ func (s *Server) getFinding(ctx context.Context, in *GetFindingIn) (answer, erro
 	if err != nil {
 		return nil, err
 	}
-	loc, err := s.locate(ctx, id)
+	loc, err := s.locate(withTurn(ctx), id) // a parse it starts reads in its turn
 	release()
 	if err != nil {
 		return nil, err
@@ -751,15 +751,12 @@ func (s *Server) reportByTag(ctx context.Context, tag string) (*file, *report, e
 	if err != nil {
 		return nil, nil, nil // the report is gone
 	}
-	r, parsed, err := s.cache.get(ctx, f, s.root, "")
+	r, _, err := s.cache.get(ctx, f, s.root, "")
 	if errors.Is(err, errTooLarge) {
 		return &f, nil, nil
 	}
 	if err != nil {
 		return nil, nil, err
-	}
-	if parsed {
-		s.stats.parsedOne()
 	}
 	return &f, r, nil
 }

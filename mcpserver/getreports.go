@@ -276,7 +276,6 @@ func (s *Server) query(ctx context.Context, in *GetReportsIn) (b *buffer, stream
 	}
 	files := g.files
 	s.recent.set(sessionName(ctx), files, baseFiles)
-	key := ""
 	mode, err := pipeline.ParseFilterMode(in.FilterMode)
 	if err != nil {
 		return nil, nil, toolErrorf(CodeBadArgument, "filterMode: %v", err)
@@ -288,21 +287,10 @@ func (s *Server) query(ctx context.Context, in *GetReportsIn) (b *buffer, stream
 		if q.Changes, err = s.root.changes(pipeline.Changes{Since: in.ChangedSince, Mode: mode}); err != nil {
 			return nil, nil, gitError("changedSince", err)
 		}
-	} else {
-		key = sessionName(ctx) + "\x00" + cfgKey + "\x00" + queryKey(in, files, baseFiles) // a session reuses its own buffers only
-		if b := s.buffers.lookup(key); b != nil {
-			s.recent.setGrouped(sessionName(ctx), b.grouped)
-			return b, nil, nil
-		}
 	}
-	release, err := s.coldRead(ctx)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer release()
-	if b := s.buffers.lookup(key); key != "" && b != nil { // made while this call waited its turn
-		return b, nil, nil
-	}
+	// The reports, parsed once for the calls that need them at once (each
+	// parse in a turn of its own, see reportCache.get), pinned while this
+	// call uses them.
 	reps, err := s.readAll(ctx, files)
 	if err != nil {
 		return nil, nil, err
@@ -320,22 +308,29 @@ func (s *Server) query(ctx context.Context, in *GetReportsIn) (b *buffer, stream
 	if failed == len(reps) {
 		return nil, nil, toolErrorf(CodeParseError, "no report could be read: %s. Check that each is a complete %s report", strings.Join(msgs, "; "), parsers.FormatTitles("or"))
 	}
+	var baseReps []*report
 	if len(baseFiles) > 0 {
-		baseReps, err := s.readAll(ctx, baseFiles)
-		if err != nil {
+		if baseReps, err = s.readAll(ctx, baseFiles); err != nil {
 			return nil, nil, err
 		}
 		defer s.cache.unpin(baseReps...)
-		q.Baseline, q.NewOnly = &cached{reps: baseReps, files: baseFiles, root: s.root, ids: true}, in.NewOnly
+		q.NewOnly = in.NewOnly
 	}
-	src := &cached{reps: reps, files: files, root: s.root, ids: q.Baseline != nil || q.Classes != nil} // a baseline matches fingerprints, groups know findings by id
-	q.Reports = src
 	if slices.Contains(reps, nil) { // a report too large to keep: read as it goes, for this call
 		if in.Offset+in.Limit > pipeline.DeepPage {
 			return nil, nil, toolErrorf(CodeTooLarge, "pages past the first %d findings are not served while a report is larger than the cache (%s), since each call reads it again: narrow with filters (categories, severity, paths)",
 				pipeline.DeepPage, sizeName(s.opts.MaxCacheBytes))
 		}
-		src.ids = true
+		release, err := s.coldRead(ctx)
+		if err != nil {
+			return nil, nil, err
+		}
+		defer release()
+		if len(baseFiles) > 0 {
+			q.Baseline = &cached{reps: baseReps, files: baseFiles, root: s.root, ids: true}
+		}
+		src := &cached{reps: reps, files: files, root: s.root, ids: true}
+		q.Reports = src
 		if !in.SummaryOnly {
 			q.Keep.Page = &pipeline.Page{Offset: in.Offset, Limit: in.Limit}
 		}
@@ -348,7 +343,78 @@ func (s *Server) query(ctx context.Context, in *GetReportsIn) (b *buffer, stream
 		s.recent.setGrouped(sessionName(ctx), res.Grouped)
 		return nil, res.View, nil
 	}
-	b = &buffer{reports: reps, key: key, owner: sessionName(ctx), order: order, cfg: cfg}
+	// The result: this session's of the same query of the same content,
+	// another session's, or the one being made for a call that asked it
+	// first (each caller waits for one pass), else a new one.
+	key := ""
+	if q.Changes == nil {
+		key = cfgKey + "\x00" + queryKey(in, files, reps, baseFiles, baseReps)
+		own := sessionName(ctx) + "\x00" + key // a session pages its own buffers only
+		if b := s.buffers.lookup(own); b != nil {
+			s.recent.setGrouped(sessionName(ctx), b.grouped)
+			return b, nil, nil
+		}
+		if r := s.buffers.shared(key); r != nil && slices.Equal(r.reports, reps) {
+			return s.keep(ctx, r, own, files, reps, copies, g), nil, nil
+		}
+	}
+	var res *result
+	pass := func(ctx context.Context) (*result, error) {
+		release, err := s.coldRead(ctx)
+		if err != nil {
+			return nil, err
+		}
+		defer release()
+		res, err := s.pass(ctx, q, in, key, reps, files, baseReps, baseFiles)
+		if err == nil && !in.SummaryOnly {
+			res.sorted() // in the turn: the sorts at once are as many as the turns
+		}
+		return res, err
+	}
+	if key == "" {
+		res, err = pass(ctx)
+	} else {
+		res, err = s.flights.do(ctx, key, func() func(context.Context) (*result, error) {
+			// The pass pins the reports for itself: it goes on when this
+			// call leaves, for the others waiting.
+			s.cache.pin(reps...)
+			s.cache.pin(baseReps...)
+			return func(ctx context.Context) (*result, error) {
+				defer s.cache.unpin(baseReps...)
+				defer s.cache.unpin(reps...)
+				return pass(ctx)
+			}
+		})
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	own := ""
+	if key != "" {
+		own = sessionName(ctx) + "\x00" + key
+	}
+	return s.keep(ctx, res, own, files, reps, copies, g), nil, nil
+}
+
+// keep stores a buffer of this call's session over the result res, with
+// the inputs' status as this call found them (see noteInputs).
+func (s *Server) keep(ctx context.Context, res *result, key string, files []file, reps []*report, copies map[string][]string, g found) *buffer {
+	b := &buffer{key: key, owner: sessionName(ctx), result: res, inputs: s.noteInputs(res.inputs, files, reps, copies, g)}
+	s.recent.setGrouped(sessionName(ctx), res.grouped)
+	s.buffers.put(b)
+	return b
+}
+
+// pass runs the query q over the reports kept in the cache and returns its
+// result (key: the query's, "" when it cannot be reused).
+func (s *Server) pass(ctx context.Context, q pipeline.Query, in *GetReportsIn, key string, reps []*report, files []file, baseReps []*report, baseFiles []file) (*result, error) {
+	if len(baseFiles) > 0 {
+		q.Baseline = &cached{reps: baseReps, files: baseFiles, root: s.root, ids: true}
+	}
+	src := &cached{reps: reps, files: files, root: s.root, ids: q.Baseline != nil || q.Classes != nil, pulse: s.pulse} // a baseline matches fingerprints, groups know findings by id
+	src.kinds = kindFilter(&q)
+	q.Reports = src
+	b := &result{key: key, reports: reps, order: q.Order, cfg: q.Config}
 	if in.filterless() && q.Changes == nil && !q.NewOnly { // every finding: room for them at once
 		n := 0
 		for _, r := range reps {
@@ -357,6 +423,9 @@ func (s *Server) query(ctx context.Context, in *GetReportsIn) (b *buffer, stream
 		b.refs = make([]ref, 0, n)
 	}
 	q.Keep.Each = func(f *reports.Finding, state string) error {
+		if len(b.refs)%recChunk == 0 {
+			s.pulse.beat()
+		}
 		b.refs = append(b.refs, ref{report: src.at.report, index: src.at.index, state: stateOf(state)})
 		if f.Triage != nil {
 			if b.triage == nil {
@@ -374,16 +443,37 @@ func (s *Server) query(ctx context.Context, in *GetReportsIn) (b *buffer, stream
 	}
 	res, err := pipeline.Run(ctx, &q)
 	if err != nil {
-		return nil, nil, queryError(err)
+		return nil, queryError(err)
 	}
-	b.summary, b.inputs = res.View.Summary, s.noteInputs(res.View.Inputs, files, reps, copies, g)
+	b.summary, b.inputs = res.View.Summary, res.View.Inputs
 	b.notes = unmatchedNotes(res.Unmatched)
 	b.grouped = res.Grouped
-	s.recent.setGrouped(sessionName(ctx), res.Grouped)
 	b.price()
-	s.buffers.put(b)
-	return b, nil, nil
+	return b, nil
 }
+
+// kindFilter returns the part of q's filter that what the findings of one
+// kind share decides (severity, impact, qualities, categories, CWE,
+// security, tools, rules), and its paths, when the pipeline's keep does
+// nothing but filter: without a configuration (which counts what it
+// excludes), changes (which count what lies outside them) or a baseline
+// (which every finding must meet); see cached.skips for its tools, rules
+// and paths. nil otherwise, or when that part keeps every finding.
+func kindFilter(q *pipeline.Query) *reports.Filter {
+	f := &q.Filter
+	if !kindFilters || q.Config != nil || q.Changes != nil || q.Baseline != nil {
+		return nil
+	}
+	k := &reports.Filter{Categories: f.Categories, MinSeverity: f.MinSeverity, MinImpact: f.MinImpact, Qualities: f.Qualities, CWE: f.CWE, Security: f.Security,
+		Tools: f.Tools, Rules: f.Rules, Paths: f.Paths}
+	if len(k.Categories)+len(k.Qualities)+len(k.CWE)+len(k.Tools)+len(k.Rules)+len(k.Paths) == 0 && !k.MinSeverity.Valid() && !k.MinImpact.Valid() && !k.Security {
+		return nil
+	}
+	return k
+}
+
+// kindFilters turns kindFilter on (tests compare the results without it).
+var kindFilters = true
 
 // unmatchedNotes say which tools and rules of the call's filter no
 // finding of the reports has, and the closest ones they have.
@@ -499,9 +589,12 @@ func (s *Server) reportFiles(in *GetReportsIn, baseline []file) (g found, copies
 	return g, copies, nil
 }
 
-// queryKey identifies a query on reports as they are on disk, so that the
-// same query again reuses its buffer.
-func queryKey(in *GetReportsIn, files, baseline []file) string {
+// queryKey identifies a query on reports by their content: what
+// determines its result, the filters, each report's path relative to the
+// root (its findings' ids) and the digest and size of its bytes, so that
+// the same query again, from any session, reuses its result, and the
+// same query at once shares one pass.
+func queryKey(in *GetReportsIn, files []file, reps []*report, baseline []file, baseReps []*report) string {
 	k := struct {
 		Files, Baseline                                 [][3]any
 		Categories, Tools, Rules, Paths, CWE, Qualities []string
@@ -510,11 +603,11 @@ func queryKey(in *GetReportsIn, files, baseline []file) string {
 		Triaged                                         string
 	}{Triaged: in.Triaged, Ungrouped: in.Group != nil && !*in.Group, Categories: in.Categories, Tools: in.Tools, Rules: in.Rules, Paths: in.Paths, CWE: in.CWE, Qualities: in.Qualities, Severity: in.Severity,
 		Grep: in.Grep, Impact: in.Impact, Sort: in.Sort, NewOnly: in.NewOnly, SecurityOnly: in.SecurityOnly}
-	for _, f := range files {
-		k.Files = append(k.Files, [3]any{f.abs, f.info.Size(), f.info.ModTime().UnixNano()})
+	for i, f := range files {
+		k.Files = append(k.Files, [3]any{f.rel, reps[i].digest, reps[i].stamp.size})
 	}
-	for _, f := range baseline {
-		k.Baseline = append(k.Baseline, [3]any{f.abs, f.info.Size(), f.info.ModTime().UnixNano()})
+	for i, f := range baseline {
+		k.Baseline = append(k.Baseline, [3]any{f.rel, baseReps[i].digest, baseReps[i].stamp.size})
 	}
 	raw, _ := json.Marshal(k)
 	return string(raw)
@@ -569,9 +662,8 @@ func (s *Server) readAll(ctx context.Context, files []file) ([]*report, error) {
 	for i, f := range files {
 		err := ctx.Err()
 		var r *report
-		var parsed bool
 		if err == nil {
-			r, parsed, err = s.cache.get(ctx, f, s.root, "")
+			r, _, err = s.cache.get(ctx, f, s.root, "")
 		}
 		if errors.Is(err, errTooLarge) {
 			continue
@@ -579,9 +671,6 @@ func (s *Server) readAll(ctx context.Context, files []file) ([]*report, error) {
 		if err != nil {
 			s.cache.unpin(reps...)
 			return nil, err
-		}
-		if parsed {
-			s.stats.parsedOne()
 		}
 		reps[i] = r
 	}

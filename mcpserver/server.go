@@ -22,6 +22,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -47,8 +48,8 @@ const StatsURI = "recap://stats"
 
 // Defaults of Options. With them the server keeps within 256 MiB (see
 // [Server.MemoryBound]): the parsed reports 96 MiB (Spring's 315,000 PMD
-// findings take 19 MiB), the result buffers 32 MiB (4 million findings'
-// references), and a call's work beside them.
+// findings take 19 MiB), the results 32 MiB (the references and groups of
+// about 900,000 findings), and a call's work beside them.
 const (
 	DefaultBufferTTL      = 10 * time.Minute
 	DefaultMaxBuffers     = 64
@@ -56,6 +57,9 @@ const (
 	DefaultMaxCacheBytes  = 96 << 20
 	DefaultMaxColdReads   = 2
 	DefaultColdWait       = 10 * time.Second
+	// MaxColdWaiting bounds the calls waiting for a turn to read
+	// reports: past it a call is answered BUSY at once.
+	MaxColdWaiting = 1000
 )
 
 // MemoryHeadroom is the memory a server needs beside its cache and its
@@ -91,12 +95,12 @@ type Options struct {
 	// (DefaultMaxCacheBytes when zero): a report that does not fit alone is
 	// read by each call that needs it, and not kept.
 	MaxCacheBytes int64
-	// MaxColdReads bounds the calls that read reports at once (a parse, a
-	// pass of the pipeline over the reports, looking a finding up, token
-	// counts);
-	// another waits at most ColdWait for its turn, then is answered BUSY
-	// (DefaultMaxColdReads and DefaultColdWait when zero). A page of a
-	// buffer is never made to wait.
+	// MaxColdReads bounds the reads of reports at once (a parse, a pass of
+	// the pipeline over the reports, looking a finding up, token counts);
+	// the other calls wait for their turn while the reads move on, and are
+	// answered BUSY when they have not moved for ColdWait, or at once when
+	// MaxColdWaiting calls wait already (DefaultMaxColdReads and
+	// DefaultColdWait when zero). A page of a buffer is never made to wait.
 	MaxColdReads int
 	ColdWait     time.Duration
 	// MaxReportBytes is the size (gzip undone) over which a search for
@@ -134,6 +138,9 @@ type Server struct {
 	log     *slog.Logger
 	started time.Time
 	cold    chan struct{} // a token per call reading reports (MaxColdReads)
+	pulse   *pulse        // when the reads of reports last moved on
+	waiting atomic.Int64  // calls waiting for a turn
+	flights flights       // the results being made, shared by the calls that ask the same
 }
 
 // New makes a server over opts.Root.
@@ -202,12 +209,14 @@ func newServer(opts Options, table []tool) (*Server, error) {
 		buffers: newBufferStore(opts.BufferTTL, opts.MaxBuffers, opts.MaxBufferBytes, opts.Now),
 		stats:   newStats(),
 		cold:    make(chan struct{}, opts.MaxColdReads),
+		pulse:   &pulse{},
 	}
 	s.clients.ended = func(session string) {
 		s.buffers.dropOwner(session)
 		s.recent.drop(session)
 	}
 	s.cache.evicted = s.buffers.dropReport
+	s.cache.turn, s.cache.pulse, s.cache.parsed = s.coldRead, s.pulse, s.stats.parsedOne
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: "recap", Title: "recap: summary-first static analysis and diffs", Version: opts.Version},
 		&mcp.ServerOptions{
 			Logger: log,
@@ -233,28 +242,72 @@ func (s *Server) MemoryBound() int64 {
 	return s.opts.MaxCacheBytes + s.opts.MaxBufferBytes + MemoryHeadroom
 }
 
-// coldRead waits for a turn to read reports, at most ColdWait: a server
-// asked by 500 agents at once reads for MaxColdReads of them and answers
-// the others BUSY, rather than holding 500 reads in memory. release ends
-// the turn.
+// coldRead waits for a turn to read reports: a server asked by 500 agents
+// at once reads for MaxColdReads of them at a time and keeps the others
+// waiting, holding nothing but their arguments, as long as the reads go
+// on (a turn handed over, bytes read, findings passed over: see pulse);
+// a call is answered BUSY when they have not moved for ColdWait (a read
+// is stuck), or at once when MaxColdWaiting calls wait already. release
+// ends the turn.
 func (s *Server) coldRead(ctx context.Context) (release func(), err error) {
+	release = func() {
+		<-s.cold
+		s.pulse.beat()
+	}
 	select {
 	case s.cold <- struct{}{}:
-		return func() { <-s.cold }, nil
+		return release, nil
 	default:
 	}
+	if s.waiting.Add(1) > MaxColdWaiting {
+		s.waiting.Add(-1)
+		return nil, toolErrorf(CodeBusy, "the server is busy: %d calls are reading reports and %d more wait for their turn; call again in a few seconds (a page of a bufferId is served at once)",
+			cap(s.cold), MaxColdWaiting)
+	}
+	defer s.waiting.Add(-1)
 	t := time.NewTimer(s.opts.ColdWait)
 	defer t.Stop()
-	select {
-	case s.cold <- struct{}{}:
-		return func() { <-s.cold }, nil
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	case <-t.C:
-		return nil, toolErrorf(CodeBusy, "the server is busy: %d calls are reading reports, and this one waited %s for its turn; call again in a few seconds (a page of a bufferId is served at once)",
-			cap(s.cold), s.opts.ColdWait)
+	for {
+		select {
+		case s.cold <- struct{}{}:
+			return release, nil
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-t.C:
+			since := s.pulse.since()
+			if since < s.opts.ColdWait { // the reads went on meanwhile
+				t.Reset(s.opts.ColdWait - since)
+				continue
+			}
+			return nil, toolErrorf(CodeBusy, "the server is busy: %d calls are reading reports, and their reads have not moved for %s; call again in a few seconds (a page of a bufferId is served at once)",
+				cap(s.cold), s.opts.ColdWait)
+		}
 	}
 }
+
+// pulse is when the reads of reports last moved on: a turn handed over,
+// bytes of a report read, findings of a kept report passed over.
+type pulse struct{ at atomic.Int64 }
+
+// beat says the reads moved on now; a nil pulse is nobody's.
+func (p *pulse) beat() {
+	if p != nil {
+		p.at.Store(time.Now().UnixNano())
+	}
+}
+
+// since is how long ago the reads last moved on.
+func (p *pulse) since() time.Duration { return time.Since(time.Unix(0, p.at.Load())) }
+
+// turnKey marks the context of a call that holds a turn to read reports:
+// a parse it starts reads in that turn rather than waiting for another.
+type turnKey struct{}
+
+// withTurn marks ctx as the context of a call that holds a turn.
+func withTurn(ctx context.Context) context.Context { return context.WithValue(ctx, turnKey{}, true) }
+
+// held reports whether ctx's call holds a turn (withTurn).
+func held(ctx context.Context) bool { v, _ := ctx.Value(turnKey{}).(bool); return v }
 
 // MCP returns the MCP server, to Run on a transport.
 func (s *Server) MCP() *mcp.Server { return s.srv }

@@ -590,22 +590,49 @@ func TestCacheAndStats(t *testing.T) {
 	if s := stats(); s.ReportsParsed != 3 {
 		t.Fatalf("a second call parsed again: %+v", s.Stats)
 	}
-	// A report that changes on disk is read again.
+	// A report is known by its content: touched, it is kept; changed in
+	// place, with its size and its modification time as they were, it is
+	// read again.
 	p := filepath.Join(g.Dir, "build", "reports", "spotbugs.xml")
-	later := time.Now().Add(time.Minute)
-	if err := os.Chtimes(p, later, later); err != nil {
+	info, err := os.Stat(p)
+	if err != nil {
 		t.Fatal(err)
 	}
-	call(t, cs, "analysis.getReports", map[string]any{"summaryOnly": true})
-	s := stats()
-	if s.ReportsParsed != 4 {
-		t.Fatalf("after a touch: %+v", s.Stats)
+	later := time.Now().Add(time.Minute)
+	for _, c := range []struct {
+		name   string
+		change func() error
+		parsed int
+	}{
+		{"a touch", func() error { return os.Chtimes(p, later, later) }, 3},
+		{"the same size and time, another content", func() error {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			if err := os.WriteFile(p, []byte(strings.Replace(string(b), `start="12"`, `start="13"`, 1)), 0o644); err != nil {
+				return err
+			}
+			return os.Chtimes(p, later, later)
+		}, 4},
+	} {
+		if err := c.change(); err != nil {
+			t.Fatal(err)
+		}
+		call(t, cs, "analysis.getReports", map[string]any{"summaryOnly": true})
+		if s := stats(); s.ReportsParsed != c.parsed {
+			t.Fatalf("after %s: parsed %d, want %d: %+v", c.name, s.ReportsParsed, c.parsed, s.Stats)
+		}
 	}
+	if now, err := os.Stat(p); err != nil || now.Size() != info.Size() {
+		t.Fatalf("the report's size changed: %v", err)
+	}
+	s := stats()
 	byTool := map[string]mcpserver.ToolStats{}
 	for _, ts := range s.Tools {
 		byTool[ts.Tool] = ts
 	}
-	if gr := byTool["analysis.getReports"]; gr.Calls != 4 || gr.MeanTokens <= 0 || gr.P95Tokens < gr.MeanTokens/2 || gr.MaxTokens > 10000 {
+	if gr := byTool["analysis.getReports"]; gr.Calls != 5 || gr.MeanTokens <= 0 || gr.P95Tokens < gr.MeanTokens/2 || gr.MaxTokens > 10000 {
 		t.Errorf("getReports stats: %+v", gr)
 	}
 	// The same figures as a resource.

@@ -22,12 +22,13 @@ import (
 // A [reports.Finding] is made again from a record only for the findings a
 // page shows, a filter looks at, or a sort compares.
 type report struct {
-	rel   string // path relative to the root
-	abs   string // the file, as the cache knows it
-	size  int64
-	mtime time.Time
-	tag   string
-	input reports.Input
+	rel    string // path relative to the root
+	abs    string // the file, as the cache knows it
+	rt     *root  // the root it is read from
+	stamp  stamp  // the file's, when it was read, or later with the same content (guarded by the cache's mutex)
+	digest uint64 // of the file's bytes, as read
+	tag    string
+	input  reports.Input
 
 	n     int
 	recs  [][]rec // the findings, recChunk at a time
@@ -124,8 +125,8 @@ type builder struct {
 // report of distinct messages does not grow a map as large as itself.
 const maxMsgIndex = 1 << 16
 
-func newReport(rel, tag string, size int64, mtime time.Time) *report {
-	return &report{rel: rel, tag: tag, size: size, mtime: mtime,
+func newReport(rel, tag string, st stamp) *report {
+	return &report{rel: rel, tag: tag, stamp: st,
 		build: &builder{kinds: map[string][]uint32{}, paths: map[string]uint32{}, msgs: map[string]uint32{}}}
 }
 

@@ -115,7 +115,7 @@ func (s *Server) triageTool(ctx context.Context, in *TriageIn) (answer, error) {
 	if err != nil {
 		return nil, err
 	}
-	loc, err := s.locate(ctx, id)
+	loc, err := s.locate(withTurn(ctx), id) // a parse it starts reads in its turn
 	release()
 	if err != nil {
 		return nil, err
