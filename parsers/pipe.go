@@ -71,8 +71,17 @@ func (p *pipe[T]) push() bool {
 		return !p.failed.Load()
 	}
 	if !p.started {
-		if serial {
-			return !p.failed.Load() // worked on at finish, on this goroutine
+		if serial { // worked on here, a batch at a time
+			for i := range p.batch {
+				if err := p.work(&p.batch[i]); err != nil {
+					p.err = err
+					p.failed.Store(true)
+					break
+				}
+			}
+			clear(p.batch)
+			p.batch = p.batch[:0]
+			return !p.failed.Load()
 		}
 		p.start()
 	}
@@ -139,9 +148,11 @@ func (p *pipe[T]) finish() error {
 	p.ended = true
 	if !p.started {
 		for i := range p.batch {
+			if p.err != nil {
+				break
+			}
 			if err := p.work(&p.batch[i]); err != nil {
 				p.err = err
-				break
 			}
 		}
 		clear(p.batch)

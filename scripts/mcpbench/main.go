@@ -7,7 +7,11 @@
 // first call's time and its ratio to the summary's, the warm p50/p95/max,
 // the server's RSS before the first call and at its peak (from /proc,
 // Linux), and the bytes per finding held: the peak less the RSS before the
-// first call, divided by the findings.
+// first call, divided by the findings. With -concurrent N, a second server
+// is then given N calls at once on the same cold report (every other one
+// the same query, the others each with a filter of its own), and the
+// answers, BUSY ones, the slowest call and that server's peak RSS are
+// printed.
 //
 //	go build -o /tmp/recap ./cmd/recap
 //	go run ./scripts/mcpbench -recap /tmp/recap ../shared/bench/spring-framework.pmd7-all.sarif.gz
@@ -25,6 +29,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -33,6 +38,7 @@ import (
 func main() {
 	recap := flag.String("recap", "recap", "the recap binary")
 	calls := flag.Int("calls", 200, "warm calls")
+	concurrent := flag.Int("concurrent", 0, "calls at once on a cold server, after the warm calls (0: none)")
 	flag.Parse()
 	if flag.NArg() != 1 {
 		log.Fatal("usage: mcpbench [-recap BIN] [-calls N] REPORT")
@@ -106,6 +112,73 @@ func main() {
 			fmt.Printf("bytes per finding held: %d\n", (peak-before)*1024/int64(findings))
 		}
 	}
+	if *concurrent > 0 {
+		concurrentCalls(*recap, dir, *concurrent)
+	}
+}
+
+// concurrentFilters are the filters of the concurrent calls that do not
+// ask the same query.
+var concurrentFilters = []map[string]any{
+	{"severity": "error"}, {"categories": []string{"Design"}}, {"rules": []string{"CommentRequired"}},
+	{"grep": "final"}, {"paths": []string{"**/web/**"}}, {"impact": "high"}, {"sort": "location"},
+	{"categories": []string{"Documentation"}, "limit": 5}, {"grep": "variable"}, {"rules": []string{"LongVariable", "ShortVariable"}},
+}
+
+// concurrentCalls starts a server on dir and gives it n calls of
+// analysis.getReports at once, on its cold cache: every other call the
+// same query, the others each with a filter of its own.
+func concurrentCalls(recap, dir string, n int) {
+	cmd := exec.Command(recap, "mcp", "--root", dir)
+	ctx := context.Background()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "mcpbench"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer cs.Close()
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	codes := map[string]int{}
+	var slowest time.Duration
+	start := time.Now()
+	for i := range n {
+		args := map[string]any{}
+		if i%2 == 1 {
+			args = concurrentFilters[(i/2)%len(concurrentFilters)]
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			t := time.Now()
+			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "analysis.getReports", Arguments: args})
+			d := time.Since(t)
+			k := "answered"
+			switch {
+			case err != nil:
+				k = "failed"
+			case res.IsError:
+				text := ""
+				if len(res.Content) > 0 {
+					if tc, ok := res.Content[0].(*mcp.TextContent); ok {
+						text = tc.Text
+					}
+				}
+				if strings.Contains(text, "BUSY") {
+					k = "BUSY"
+				} else {
+					k = "error"
+				}
+			}
+			mu.Lock()
+			codes[k]++
+			slowest = max(slowest, d)
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	fmt.Printf("concurrent calls (%d at once, cold): answered %d, BUSY %d, error %d, failed %d; slowest %v; all in %v\n",
+		n, codes["answered"], codes["BUSY"], codes["error"], codes["failed"], slowest.Round(time.Millisecond), time.Since(start).Round(time.Millisecond))
+	fmt.Printf("concurrent server peak RSS: %d kB\n", procStatus(cmd, "VmHWM:"))
 }
 
 // procStatus reads a figure in kB of the server's /proc status (VmRSS,
