@@ -218,7 +218,11 @@ func main() {
 		}
 		ratio := "1"
 		if r != base && base.wall > 0 && base.note == "" {
-			ratio = fmt.Sprintf("%.1f×, %.1f×", r.wall.Seconds()/base.wall.Seconds(), float64(r.rssKB)/float64(max(base.rssKB, 1)))
+			mem := "–" // the first row has no RSS of its own (a figure of mcpbench's)
+			if base.rssKB > 0 && r.rssKB > 0 {
+				mem = fmt.Sprintf("%.1f×", float64(r.rssKB)/float64(base.rssKB))
+			}
+			ratio = fmt.Sprintf("%.1f×, %s", r.wall.Seconds()/base.wall.Seconds(), mem)
 		}
 		rate := "–"
 		if r.size > 0 {
