@@ -10,6 +10,12 @@
 // source paths); and each finding's id and fingerprint. The SARIF, Checkstyle
 // and PMD parsers stream: their memory does not grow with the number of
 // findings (SpotBugs XML, whose summary follows the bugs, is read whole).
+// A large report is read on several goroutines, its findings still handed
+// on in the order of the input, one at a time: a file of 256 KiB or more is
+// read (and its gzip inflated) ahead of its parser, SARIF results are
+// converted beside the decoding, and the other readers' findings are
+// handed on beside the parsing; cancelling the reading's context, an error
+// or a panic of the callback end them all before the reading returns.
 // Bad input is an error that names the input and the place ([ParseError]),
 // on the input's [reports.Input.Error], never a panic; the other inputs are
 // still read.
