@@ -1,12 +1,19 @@
 package parsers
 
 import (
+	"bufio"
 	"bytes"
+	"compress/gzip"
+	"encoding/xml"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
+
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/recap-dev/recap/internal/reportstest"
 	"github.com/recap-dev/recap/reports"
@@ -202,4 +209,133 @@ func BenchmarkSARIFName(b *testing.B) {
 			}
 		}
 	}
+}
+
+// BenchmarkTwoCores reads Spring's PMD SARIF (350 MB) and Checkstyle XML
+// (74 MB), decompressed, as recap summary does (no fingerprints), on the
+// readers' goroutines, and before each timed read, untimed, the same bytes
+// with the format's tokenizer alone (the floor: jsontext, encoding/xml)
+// and with every reader on the caller's goroutine (serial). Reads
+// alternate, so that a shared machine's load weighs on all three alike;
+// x-floor and x-serial are the timed reads' time over theirs. The goal on
+// the SARIF: x-floor ≤ 1.5 on two idle cores (docs/performance.md).
+func BenchmarkTwoCores(b *testing.B) {
+	dir := reportstest.SharedDir(b, "bench")
+	tmp := b.TempDir()
+	for _, tc := range []struct {
+		file  string
+		want  int
+		floor func(r io.Reader) error
+	}{
+		{"spring-framework.pmd7-all.sarif.gz", 314926, jsonFloor},
+		{"spring-framework.checkstyle-sun.xml.gz", 395900, xmlFloor},
+	} {
+		path := gunzipTo(b, filepath.Join(dir, tc.file), tmp)
+		st, err := os.Stat(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		read := func() {
+			n := 0
+			inputs, err := ReadAll([]string{path}, ReadOptions{Root: "/home/runner/work/spring-framework/spring-framework", NoFingerprints: true}, func(reports.Finding) error {
+				n++
+				return nil
+			})
+			if err != nil || inputs[0].Error != "" || n != tc.want {
+				b.Fatalf("%v %s: %d findings, want %d", err, inputs[0].Error, n, tc.want)
+			}
+		}
+		b.Run(filepath.Base(path), func(b *testing.B) {
+			b.SetBytes(st.Size())
+			var floor, one, two time.Duration
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				t := time.Now()
+				f, err := os.Open(path)
+				if err != nil {
+					b.Fatal(err)
+				}
+				err = tc.floor(f)
+				f.Close()
+				if err != nil {
+					b.Fatal(err)
+				}
+				floor += time.Since(t)
+				serial = true
+				t = time.Now()
+				read()
+				one += time.Since(t)
+				serial = false
+				b.StartTimer()
+				t = time.Now()
+				read()
+				two += time.Since(t)
+			}
+			b.ReportMetric(two.Seconds()/floor.Seconds(), "x-floor")
+			b.ReportMetric(two.Seconds()/one.Seconds(), "x-serial")
+		})
+	}
+}
+
+// jsonFloor reads JSON with jsontext's tokenizer alone, as scripts/bench's
+// floor does.
+func jsonFloor(r io.Reader) error {
+	d := jsontext.NewDecoder(bufio.NewReaderSize(r, 64<<10), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	for {
+		tok, err := d.ReadToken()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if tok.Kind() == '"' && d.StackDepth() == 3 && tok.String() == "results" && d.PeekKind() == '[' {
+			d.ReadToken()
+			for d.PeekKind() != ']' {
+				if err := d.SkipValue(); err != nil {
+					return err
+				}
+			}
+		}
+	}
+}
+
+// xmlFloor reads XML with encoding/xml's tokenizer alone.
+func xmlFloor(r io.Reader) error {
+	d := xml.NewDecoder(bufio.NewReaderSize(r, 64<<10))
+	for {
+		if _, err := d.RawToken(); err == io.EOF {
+			return nil
+		} else if err != nil {
+			return err
+		}
+	}
+}
+
+// gunzipTo decompresses a .gz file into dir, once.
+func gunzipTo(b *testing.B, gz, dir string) string {
+	dst := filepath.Join(dir, strings.TrimSuffix(filepath.Base(gz), ".gz"))
+	if _, err := os.Stat(dst); err == nil {
+		return dst
+	}
+	in, err := os.Open(gz)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer in.Close()
+	zr, err := gzip.NewReader(in)
+	if err != nil {
+		b.Fatal(err)
+	}
+	out, err := os.Create(dst)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := io.Copy(out, zr); err != nil {
+		b.Fatal(err)
+	}
+	if err := out.Close(); err != nil {
+		b.Fatal(err)
+	}
+	return dst
 }

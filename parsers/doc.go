@@ -15,9 +15,15 @@
 // kept. Every parser streams: its memory does not grow with the number of
 // findings (SpotBugs XML, whose bug patterns' texts follow the bugs, keeps
 // the bugs' fields until the end of the document, past a bound in a
-// temporary file). Bad input is an
-// error that names the input and the place ([ParseError]), on the input's
-// [reports.Input.Error], never a panic; the other inputs are still read.
+// temporary file). A large report is read on several goroutines, its
+// findings still handed on in the order of the input, one at a time: a
+// file of 256 KiB or more is read (and its gzip inflated) ahead of its
+// parser, SARIF results are converted beside the decoding, and the other
+// readers' findings are handed on beside the parsing; cancelling the
+// reading's context, an error or a panic of the callback end them all
+// before the reading returns. Bad input is an error that names the input
+// and the place ([ParseError]), on the input's [reports.Input.Error], never
+// a panic; the other inputs are still read.
 //
 // It does not filter, sort, group, count or render findings (package
 // summarize does), read git or diffs (package diff), or know about the CLI

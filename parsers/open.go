@@ -423,6 +423,34 @@ func decompress(br *bufio.Reader) (*bufio.Reader, error) {
 	return bufio.NewReaderSize(r, 64<<10), nil
 }
 
+// readAhead is decompress for a report to parse: a file of aheadMin bytes
+// or more is read, and its gzip undone, ahead of the parser (see ahead),
+// which the caller closes once the parsing is over; the parser's reads
+// still fail once ctx is done, whatever was read ahead. Standard input and
+// other readers are read by the parser's goroutine: their reads may not
+// end.
+func readAhead(br *bufio.Reader, size int64, ctx context.Context) (*bufio.Reader, *ahead, error) {
+	var r io.Reader = br
+	if content.IsGzip(br) {
+		zr, err := content.Decompress(br)
+		if err != nil {
+			return nil, nil, err
+		}
+		r = zr
+	} else if size < aheadMin || serial {
+		return br, nil, nil
+	}
+	if size < aheadMin || serial {
+		return bufio.NewReaderSize(r, 64<<10), nil, nil
+	}
+	a := newAhead(r)
+	r = a
+	if ctx != nil {
+		r = ctxReader{ctx, a}
+	}
+	return bufio.NewReaderSize(r, 64<<10), a, nil
+}
+
 // inputTags gives each source a short tag for finding ids, lengthened until
 // no two sources share one.
 func inputTags(srcs []source) []string {
@@ -464,10 +492,13 @@ func readOne(src source, tag string, opts ReadOptions, emit func(reports.Finding
 	raw := readers.Get().(*bufio.Reader)
 	raw.Reset(r)
 	defer func() { raw.Reset(nil); readers.Put(raw) }()
-	br, err := decompress(raw)
+	br, ah, err := readAhead(raw, size, opts.Context)
 	if err != nil {
 		in.Error = fmt.Sprintf("%s: %v", src.name, err)
 		return in, nil
+	}
+	if ah != nil {
+		defer ah.close()
 	}
 	var body io.Reader = br
 	if lines, skipped := pastSpace(br); skipped {
@@ -500,7 +531,7 @@ func readOne(src source, tag string, opts ReadOptions, emit func(reports.Finding
 	if opts.Runs {
 		run = &reports.Run{Raise: format == FormatCodeClimate} // its severities are a step below the tool's (see reports.Run)
 	}
-	got, err := p.Parse(body, func(f reports.Finding, partial map[string]string) error {
+	hand := func(f reports.Finding, partial map[string]string) error {
 		// The fingerprint is the finding's as the report gives it, and its
 		// occurrence counts every result of its identity (kept or not,
 		// suppressed or not), so that a finding has the same fingerprint
@@ -538,7 +569,39 @@ func readOne(src source, tag string, opts ReadOptions, emit func(reports.Finding
 			return e
 		}
 		return nil
+	}
+	// The findings are numbered, asked about and handed on by a goroutine
+	// of their own while the parser reads on (see pipe), in the order the
+	// parser gives them. The SARIF reader converts its results on a
+	// goroutine of its own (convPipe), which hands them on itself: the
+	// reading of tokens is the longer half there.
+	out := newPipe(func(it *emitItem) error { return hand(it.f, it.partial) })
+	defer out.stop()
+	piped := format != FormatSARIF
+	got, err := p.Parse(body, func(f reports.Finding, partial map[string]string) error {
+		if !piped {
+			return hand(f, partial)
+		}
+		it := out.slot()
+		it.f, it.partial = f, partial
+		if !out.push() {
+			return out.finish()
+		}
+		return nil
 	})
+	if out.finish() != nil {
+		err = emitErr
+	}
+	if err != nil && err != emitErr && opts.Context != nil && opts.Context.Err() != nil {
+		// The reading was stopped, whatever the parser made of the end
+		// of its input (an XML scanner sees the end of the document).
+		var pe *ParseError
+		if errors.As(err, &pe) && !errors.Is(err, opts.Context.Err()) {
+			stopped := *pe
+			stopped.Err = fmt.Errorf("reading stopped: %w", opts.Context.Err())
+			err = &stopped
+		}
+	}
 	if occ.capped {
 		got.Warn(fmt.Sprintf("more than %d distinct fingerprints: the occurrences of further findings are not counted, and their fingerprints may repeat", maxOccurrences))
 	}
@@ -561,6 +624,12 @@ func readOne(src source, tag string, opts ReadOptions, emit func(reports.Finding
 		got.Error = err.Error()
 	}
 	return got, nil
+}
+
+// emitItem is a finding on its way from a parser to the reader's caller.
+type emitItem struct {
+	f       reports.Finding
+	partial map[string]string
 }
 
 // readers are the buffers inputs are read through, one an input at a

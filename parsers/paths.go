@@ -44,6 +44,16 @@ type placer struct {
 	learned      []string        // report-side roots mapped onto roots[0]
 	failedDirs   map[string]bool // directories whose paths matched nothing under the root
 	held         map[string]bool // absolute paths whose base name is a file at the root, until settled
+	last         lastPlace       // the last path placed: a report lists a file's findings together
+}
+
+// lastPlace is a path placed and what place made of it: the next finding
+// of the same file is placed without a look at the repository (a path
+// outside it cost a stat a finding).
+type lastPlace struct {
+	name, placed string
+	learned      int  // the roots learned by then
+	unplaced     bool // counted as not placed
 }
 
 // newPlacer returns a placer for the repository at root, whose files fsys
@@ -72,6 +82,19 @@ func newPlacer(root string, fsys fs.FS) *placer {
 
 // place makes a file system path (not a URI) repository-relative.
 func (p *placer) place(name string) string {
+	if last := &p.last; name != "" && name == last.name && len(p.learned) == last.learned {
+		if last.unplaced {
+			p.unplaced(last.placed)
+		}
+		return last.placed
+	}
+	outside := p.outside
+	placed := p.placeOnce(name)
+	p.last = lastPlace{name: name, placed: placed, learned: len(p.learned), unplaced: p.outside > outside}
+	return placed
+}
+
+func (p *placer) placeOnce(name string) string {
 	if name == "" {
 		return ""
 	}

@@ -51,15 +51,19 @@ func TestPlace(t *testing.T) {
 	p := newPlacer(root, r.FS())
 	outside := 0
 	for _, tc := range tests {
-		got := p.place(tc.in)
-		if got != tc.want {
-			t.Errorf("%s: place(%q) = %q, want %q", tc.name, tc.in, got, tc.want)
-		}
-		if !tc.placed {
-			outside++
-		}
-		if p.outside != outside {
-			t.Fatalf("%s: %d unplaced, want %d", tc.name, p.outside, outside)
+		// Twice in a row, as a report lists a file's findings: the second
+		// is placed as the first (remembered), and counted alike.
+		for range 2 {
+			got := p.place(tc.in)
+			if got != tc.want {
+				t.Errorf("%s: place(%q) = %q, want %q", tc.name, tc.in, got, tc.want)
+			}
+			if !tc.placed {
+				outside++
+			}
+			if p.outside != outside {
+				t.Fatalf("%s: %d unplaced, want %d", tc.name, p.outside, outside)
+			}
 		}
 	}
 	if !p.isHeld("/elsewhere/README") || p.isHeld("/opt/other/Z.java") {
@@ -74,7 +78,7 @@ func TestPlace(t *testing.T) {
 	var in reports.Input
 	p.finish(&in)
 	if len(in.Warnings) != 3 || !strings.Contains(in.Warnings[0], "/home/runner/work/r/r") ||
-		!strings.HasPrefix(in.Warnings[2], "4 finding paths are outside the repository root") {
+		!strings.HasPrefix(in.Warnings[2], "7 finding paths are outside the repository root") {
 		t.Errorf("warnings = %q", in.Warnings)
 	}
 }

@@ -558,6 +558,7 @@ func (r *sarifRun) results(path string) error {
 		r.setOverrides() // before the converter reads them
 	}
 	pipe := newConvPipe(r)
+	defer pipe.stop()
 	for j := 0; s.more(); j++ {
 		res := pipe.slot()
 		// A value of the wrong kind is noted (see typeError) and skipped,
