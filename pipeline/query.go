@@ -275,7 +275,7 @@ func (s *scan) run(ctx context.Context) (*Result, error) {
 	// which skips the duplicates the first found: each problem once.
 	later := s.grouper != nil && q.Keep.Each != nil
 	if s.grouper != nil && (later || q.Keep.Page != nil || q.NewOnly) {
-		src, cleanup, ok, err := rereadable(q.Reports)
+		src, cleanup, ok, err := replayable(q.Reports)
 		if err != nil {
 			return nil, err
 		}
@@ -516,7 +516,7 @@ type scan struct {
 	tri     *triaging               // the triage decisions; nil without
 	page    []summarize.FindingView // the page of a second pass that skipped the duplicates
 	// src is the reports as the passes read them: Query.Reports, or, when
-	// they are read again, their standard input kept in a file.
+	// they are read again, a spool of the first pass (replayable).
 	src    Source
 	reread bool // src can be read again
 	// recounting: the pass counts the findings again, duplicates too.
