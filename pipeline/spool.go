@@ -16,7 +16,7 @@ import (
 
 // spoolMemory is the most a spool keeps in memory: past it, its records go
 // to a temporary file.
-const spoolMemory = 1 << 20
+var spoolMemory = 1 << 20
 
 // spool is a [Source] read once: its first Read reads the source and
 // writes each finding it emits (as keep left it, with its id and
@@ -43,6 +43,7 @@ type spool struct {
 	file *os.File
 	w    *bufio.Writer
 	enc  *encoder
+	rec  []byte
 }
 
 // newSpool returns a spool of src, and the cleanup that removes its
@@ -82,16 +83,14 @@ func (s *spool) Read(ctx context.Context, keep func(*reports.Finding) bool, emit
 // emit sees it (emit may change it).
 func (s *spool) record(ctx context.Context, keep func(*reports.Finding) bool, emit func(*reports.Finding) error) ([]reports.Input, error) {
 	s.written, s.enc = true, newEncoder()
-	var lenBuf [binary.MaxVarintLen64]byte
 	inputs, err := s.src.Read(ctx, keep, func(f *reports.Finding) error {
 		if s.failed == nil {
-			rec := s.enc.encode(f)
-			k := binary.PutUvarint(lenBuf[:], uint64(len(rec)))
-			if err := s.write(lenBuf[:k], rec); err != nil {
+			s.rec = appendRecord(s.rec[:0], s.enc.encode(f))
+			if err := s.write(s.rec); err != nil {
 				s.fail(err)
 			} else {
 				s.n++
-				s.size += int64(k + len(rec))
+				s.size += int64(len(s.rec))
 			}
 		}
 		return emit(f)
@@ -117,10 +116,9 @@ func (s *spool) fail(err error) {
 
 // write writes a record, in memory while the spool is small, then to its
 // temporary file.
-func (s *spool) write(head, rec []byte) error {
+func (s *spool) write(rec []byte) error {
 	if s.w == nil {
-		if s.mem.Len()+len(head)+len(rec) <= spoolMemory {
-			s.mem.Write(head)
+		if s.mem.Len()+len(rec) <= spoolMemory {
 			s.mem.Write(rec)
 			return nil
 		}
@@ -134,11 +132,13 @@ func (s *spool) write(head, rec []byte) error {
 		}
 		s.mem = bytes.Buffer{}
 	}
-	if _, err := s.w.Write(head); err != nil {
-		return err
-	}
 	_, err := s.w.Write(rec)
 	return err
+}
+
+// appendRecord appends a record, its length first.
+func appendRecord(b, rec []byte) []byte {
+	return append(binary.AppendUvarint(b, uint64(len(rec))), rec...)
 }
 
 // replay emits the spooled findings, in order.
