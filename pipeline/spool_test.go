@@ -266,13 +266,19 @@ func TestSpoolCorrupt(t *testing.T) {
 }
 
 // FuzzSpoolReplay: whatever the bytes, a replay returns findings or an
-// error, never a panic.
+// error, never a panic. The seeds are spools of findings with every field
+// set and of a few of the corpus's (parsed once, outside the target).
 func FuzzSpoolReplay(f *testing.F) {
-	b, n := spoolBytes(f, 50)
-	f.Add(b[:min(len(b), 4096)], uint16(10))
-	f.Add(b, uint16(n))
 	f.Add([]byte{}, uint16(1))
 	f.Add([]byte{0x05, 0xff, 0xff, 0xff, 0xff, 0x0f}, uint16(1))
+	e := newEncoder()
+	var b []byte
+	for _, x := range append([]reports.Finding{full(), full()}, odd()...) {
+		b = appendRecord(b, e.encode(&x))
+	}
+	f.Add(b, uint16(2+len(odd())))
+	c, n := spoolBytes(f, 6)
+	f.Add(c, uint16(n))
 	f.Fuzz(func(t *testing.T, b []byte, n uint16) {
 		replayBytes(b, int(n))
 	})
