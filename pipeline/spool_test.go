@@ -283,3 +283,42 @@ func FuzzSpoolReplay(f *testing.F) {
 		replayBytes(b, int(n))
 	})
 }
+
+// TestSpoolInQuery: a grouped query that hands each problem on spools the
+// findings (on disk past spoolMemory) and removes the file when done, also
+// when Each fails; without grouping, one pass, no spool.
+func TestSpoolInQuery(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	defer func(m int) { spoolMemory = m }(spoolMemory)
+	spoolMemory = 0
+	src := Files{Paths: []string{filepath.Join(reportstest.RepoRoot(t), "testdata", "reports")}, Options: parsers.ReadOptions{Root: filepath.Join(reportstest.RepoRoot(t), "testdata", "sample")}}
+	stop := errors.New("stop")
+	for _, tc := range []struct {
+		name    string
+		classes func(tool, rule string) int
+		fail    bool
+		spooled bool
+		handed  int
+	}{
+		{"grouped", reports.ClassOf, false, true, 116},
+		{"grouped, each fails", reports.ClassOf, true, true, 1},
+		{"no-group", nil, false, false, 171},
+	} {
+		handed, files := 0, 0
+		q := &Query{Reports: src, Classes: tc.classes, Keep: Keep{Each: func(*reports.Finding, string) error {
+			handed++
+			files = max(files, len(spoolFiles(t)))
+			if tc.fail {
+				return stop
+			}
+			return nil
+		}}}
+		_, err := Run(context.Background(), q)
+		if tc.fail != errors.Is(err, stop) || (err != nil) != tc.fail {
+			t.Errorf("%s: %v", tc.name, err)
+		}
+		if handed != tc.handed || (files == 1) != tc.spooled || len(spoolFiles(t)) != 0 {
+			t.Errorf("%s: %d handed on (want %d), %d spool files while, %v after", tc.name, handed, tc.handed, files, spoolFiles(t))
+		}
+	}
+}
