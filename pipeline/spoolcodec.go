@@ -68,6 +68,7 @@ type table struct {
 	list  []string
 	index map[string]uint32 // encoder's
 	bytes int
+	gen   uint32 // times emptied
 }
 
 // takes reports whether the table takes s, a literal.
@@ -78,6 +79,7 @@ func (t *table) takes(s string) bool { return t != nil && len(s) <= tableString 
 func (t *table) add(s string) {
 	if len(t.list) >= tableEntries || t.bytes+len(s) > tableBytes {
 		t.list, t.bytes = t.list[:0], 0
+		t.gen++
 		clear(t.index)
 	}
 	if t.index != nil {
@@ -88,24 +90,59 @@ func (t *table) add(s string) {
 	t.bytes += len(s)
 }
 
-// encoder encodes findings, one record each.
+// encoder encodes findings, one record each. last is each field's
+// string of the record before, with its index in its table: a finding's
+// tool, rule, category, path and often message are those of the one before,
+// found without hashing.
 type encoder struct {
 	names, texts table
 	buf          []byte
+	last         [slots]struct {
+		s   string
+		i   uint32
+		gen uint32
+	}
 }
+
+// The fields whose last string the encoder remembers.
+const (
+	sTag = iota
+	sTool
+	sToolVersion
+	sRule
+	sRuleName
+	sCategory
+	sToolCategory
+	sMessage
+	sPath
+	sHelpURI
+	sBaseline
+	slots
+	sNone = -1
+)
 
 func newEncoder() *encoder {
 	return &encoder{names: table{index: map[string]uint32{}}, texts: table{index: map[string]uint32{}}}
 }
 
-func (e *encoder) str(t *table, s string) {
+func (e *encoder) str(t *table, s string) { e.strAt(t, sNone, s) }
+
+// strAt writes s, the string of field slot (sNone: none remembered).
+func (e *encoder) strAt(t *table, slot int, s string) {
 	if s == "" {
 		e.buf = append(e.buf, 0)
 		return
 	}
 	if t != nil {
+		if slot != sNone {
+			if l := &e.last[slot]; l.gen == t.gen && len(l.s) == len(s) && l.s == s {
+				e.buf = binary.AppendUvarint(e.buf, uint64(l.i)<<1|1)
+				return
+			}
+		}
 		if i, ok := t.index[s]; ok {
 			e.buf = binary.AppendUvarint(e.buf, uint64(i)<<1|1)
+			e.remember(t, slot, s, i)
 			return
 		}
 	}
@@ -113,6 +150,13 @@ func (e *encoder) str(t *table, s string) {
 	e.buf = append(e.buf, s...)
 	if t.takes(s) {
 		t.add(s)
+		e.remember(t, slot, s, uint32(len(t.list)-1))
+	}
+}
+
+func (e *encoder) remember(t *table, slot int, s string, i uint32) {
+	if slot != sNone {
+		e.last[slot].s, e.last[slot].i, e.last[slot].gen = s, i, t.gen
 	}
 }
 
@@ -174,7 +218,7 @@ func (e *encoder) encode(f *reports.Finding) []byte {
 	set(fDetail, f.Detail != nil)
 	e.buf = binary.AppendUvarint(e.buf[:0], mask)
 	if mask&fID != 0 {
-		e.str(&e.names, tag)
+		e.strAt(&e.names, sTag, tag)
 		e.uint(uint64(n))
 	}
 	if mask&fIDLiteral != 0 {
@@ -184,11 +228,13 @@ func (e *encoder) encode(f *reports.Finding) []byte {
 		e.str(nil, f.Fingerprint) // each its own
 	}
 	for _, x := range []struct {
-		bit uint64
-		s   string
-	}{{fTool, f.Tool}, {fToolVersion, f.ToolVersion}, {fRule, f.Rule}, {fRuleName, f.RuleName}, {fCategory, f.Category}, {fToolCategory, f.ToolCategory}} {
+		bit  uint64
+		slot int
+		s    string
+	}{{fTool, sTool, f.Tool}, {fToolVersion, sToolVersion, f.ToolVersion}, {fRule, sRule, f.Rule}, {fRuleName, sRuleName, f.RuleName},
+		{fCategory, sCategory, f.Category}, {fToolCategory, sToolCategory, f.ToolCategory}} {
 		if mask&x.bit != 0 {
-			e.str(&e.names, x.s)
+			e.strAt(&e.names, x.slot, x.s)
 		}
 	}
 	if mask&fSeverity != 0 {
@@ -204,10 +250,10 @@ func (e *encoder) encode(f *reports.Finding) []byte {
 		e.int(f.Priority)
 	}
 	if mask&fMessage != 0 {
-		e.str(&e.texts, f.Message)
+		e.strAt(&e.texts, sMessage, f.Message)
 	}
 	if mask&fPath != 0 {
-		e.str(&e.names, f.Path)
+		e.strAt(&e.names, sPath, f.Path)
 	}
 	for _, x := range []struct {
 		bit uint64
@@ -218,7 +264,7 @@ func (e *encoder) encode(f *reports.Finding) []byte {
 		}
 	}
 	if mask&fHelpURI != 0 {
-		e.str(&e.names, f.HelpURI)
+		e.strAt(&e.names, sHelpURI, f.HelpURI)
 	}
 	if mask&fSecuritySeverity != 0 {
 		e.buf = binary.LittleEndian.AppendUint64(e.buf, math.Float64bits(f.SecuritySeverity))
@@ -245,7 +291,7 @@ func (e *encoder) encode(f *reports.Finding) []byte {
 		e.uint(uint64(f.Rank))
 	}
 	if mask&fBaseline != 0 {
-		e.str(&e.names, f.Baseline)
+		e.strAt(&e.names, sBaseline, f.Baseline)
 	}
 	if t := f.Triage; t != nil {
 		for _, s := range []string{t.State, t.Reason, t.By, t.Date, t.Until, t.Link, t.Via} {
