@@ -32,7 +32,7 @@ func full() reports.Finding {
 		Detail: &reports.Detail{
 			Flows:    []reports.Flow{{Code: 1, Message: "m", Steps: []reports.Location{loc("a"), loc("b")}}, {Steps: []reports.Location{}}},
 			AllFlows: 3, Related: []reports.Location{loc("c")},
-			Fix: &reports.Fix{Description: "d", Replacements: []reports.Replacement{{Path: "p", Line: 1, Column: 2, EndLine: 3, EndColumn: 4, Offset: 5, Length: 6, Text: "t"}}},
+			Fix:       &reports.Fix{Description: "d", Replacements: []reports.Replacement{{Path: "p", Line: 1, Column: 2, EndLine: 3, EndColumn: 4, Offset: 5, Length: 6, Text: "t"}}},
 			Locations: []reports.Location{}, Logical: []reports.LogicalLocation{{Name: "n", FullyQualifiedName: "a.n", Kind: "function"}}, Target: "t.jar",
 			Suppressions: []reports.Suppression{{Kind: "inSource", Status: "accepted", Justification: "j"}}, Kind: "pass",
 			Also: []reports.Also{{Tool: "Checkstyle", Rule: "R", ID: "cs-1"}},
