@@ -322,3 +322,36 @@ func TestSpoolInQuery(t *testing.T) {
 		}
 	}
 }
+
+// TestSpoolUnwritable: when the spool's file cannot be made, report files
+// are parsed again (the same problems handed on); standard input, which
+// cannot be, is an error naming the spool.
+func TestSpoolUnwritable(t *testing.T) {
+	t.Setenv("TMPDIR", filepath.Join(t.TempDir(), "missing"))
+	defer func(m int) { spoolMemory = m }(spoolMemory)
+	spoolMemory = 0
+	dir := filepath.Join(reportstest.RepoRoot(t), "testdata")
+	pmd, err := os.ReadFile(filepath.Join(dir, "reports", "pmd.sarif"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := parsers.ReadOptions{Root: filepath.Join(dir, "sample")}
+	files := Files{Paths: []string{filepath.Join(dir, "reports")}, Options: opts}
+	opts.Stdin = bytes.NewReader(pmd)
+	stdin := Files{Paths: []string{filepath.Join(dir, "reports", "checkstyle.xml"), "-"}, Options: opts}
+	for _, tc := range []struct {
+		name   string
+		src    Source
+		handed int
+		err    string
+	}{{"files", files, 116, ""}, {"stdin", stdin, 0, "spool: "}} {
+		handed := 0
+		_, err := Run(context.Background(), &Query{Reports: tc.src, Classes: reports.ClassOf, Keep: Keep{Each: func(*reports.Finding, string) error {
+			handed++
+			return nil
+		}}})
+		if handed != tc.handed || (err == nil) != (tc.err == "") || err != nil && !strings.Contains(err.Error(), tc.err) {
+			t.Errorf("%s: %d handed on, want %d; error %v, want %q", tc.name, handed, tc.handed, err, tc.err)
+		}
+	}
+}
