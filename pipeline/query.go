@@ -275,7 +275,15 @@ func (s *scan) run(ctx context.Context) (*Result, error) {
 	// which skips the duplicates the first found: each problem once.
 	later := s.grouper != nil && q.Keep.Each != nil
 	if s.grouper != nil && (later || q.Keep.Page != nil || q.NewOnly) {
-		src, cleanup, ok, err := replayable(q.Reports)
+		// A second pass for Each is sure: the first spools the findings for
+		// it. One for a page crowded by duplicates, or a recount, is rare:
+		// the reports are read again then, rather than every query paying
+		// for a spool.
+		open := rereadable
+		if later {
+			open = replayable
+		}
+		src, cleanup, ok, err := open(q.Reports)
 		if err != nil {
 			return nil, err
 		}
@@ -516,7 +524,8 @@ type scan struct {
 	tri     *triaging               // the triage decisions; nil without
 	page    []summarize.FindingView // the page of a second pass that skipped the duplicates
 	// src is the reports as the passes read them: Query.Reports, or, when
-	// they are read again, a spool of the first pass (replayable).
+	// they are read again, a spool of the first pass (replayable) or the
+	// reports as rereadable gives them.
 	src    Source
 	reread bool // src can be read again
 	// recounting: the pass counts the findings again, duplicates too.
