@@ -73,7 +73,9 @@ type Source interface {
 // Rereadable is a [Source] that can say it gives the same findings, with
 // the same ids, each time it is read (Files can, their standard input kept
 // in a file): a query reads such a source again to page past duplicates,
-// deep pages, and to hand Keep.Each each problem once.
+// deep pages, and to hand Keep.Each each problem once. Report files
+// (Files) are not read again for a deep page or Keep.Each: those passes
+// replay a spool of the first (spool.go).
 type Rereadable interface {
 	Source
 	Rereadable() bool
