@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/recap-dev/recap/reports/reportstest"
@@ -14,7 +15,8 @@ import (
 // the passes after the first replay the spool of the findings or parse the
 // reports again (RECAP_NO_SPOOL): on the sample, several corpus reports
 // (duplicates, flows, fixes, suppressed results), standard input, with
-// new only against a baseline (a recount), and a deep page.
+// new only against a baseline (a recount), on changed lines (with a
+// baseline too), and deep pages.
 func TestSpoolSameOutputs(t *testing.T) {
 	root := reportstest.RepoRoot(t)
 	corpus := reportstest.SharedDir(t, "corpus")
@@ -22,6 +24,15 @@ func TestSpoolSameOutputs(t *testing.T) {
 	sample := []string{"--repo", "testdata/sample", "testdata/reports"}
 	mixed := []string{c("checkstyle-xml/checkstyle-8.19-duplicates.xml"), c("pmd-xml/pmd-6.49.0.xml"), c("sarif-other/mayhem-api-flows.sarif"),
 		c("sarif-other/semgrep-autofix-fixes.sarif"), c("pmd-xml/pmd-6.55.0-suppressed.xml"), c("spotbugs-xml"), c("pmd-sarif/pmd-7.0.0-rc4-java.sarif")}
+	// Lines 30 to 54 of OrderRepository.java changed: 24 of the sample's
+	// problems on them.
+	changed := filepath.Join(t.TempDir(), "changed.diff")
+	d := "diff --git a/src/main/java/com/example/shop/OrderRepository.java b/src/main/java/com/example/shop/OrderRepository.java\n" +
+		"--- a/src/main/java/com/example/shop/OrderRepository.java\n+++ b/src/main/java/com/example/shop/OrderRepository.java\n@@ -29,0 +30,25 @@\n" +
+		strings.Repeat("+x\n", 25)
+	if err := os.WriteFile(changed, []byte(d), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	type run struct {
 		name  string
 		args  []string
@@ -41,6 +52,9 @@ func TestSpoolSameOutputs(t *testing.T) {
 		run{"stdin/sarif", []string{"summary", "--format", "sarif", "--repo", "testdata/sample", "testdata/reports/checkstyle.xml", "-"}, "testdata/reports/pmd.sarif"},
 		run{"new-only", []string{"findings", "--format", "json", "--limit", "100", "--new-only", "--baseline", "testdata/reports/pmd.sarif", "--repo", "testdata/sample", "testdata/reports"}, ""},
 		run{"new-only/sarif", []string{"summary", "--format", "sarif", "--new-only", "--baseline", "testdata/reports/checkstyle.xml", "--repo", "testdata/sample", "testdata/reports"}, ""},
+		run{"changed-only/sarif", []string{"summary", "--format", "sarif", "--changed-only", "--diff", changed, "--repo", "testdata/sample", "testdata/reports"}, ""},
+		run{"changed-only/baseline/codeclimate", []string{"summary", "--format", "codeclimate", "--changed-only", "--diff", changed, "--baseline", "testdata/reports/checkstyle.xml",
+			"--repo", "testdata/sample", "testdata/reports"}, ""},
 		run{"page", []string{"findings", "--format", "json", "--limit", "100", "--offset", "40", "--no-context", c("checkstyle-xml"), c("pmd-xml"), c("pmd-sarif")}, ""})
 	if bench, ok := reportstest.Shared(t, "bench"); ok && !testing.Short() {
 		lang := []string{filepath.Join(bench, "commons-lang.checkstyle-sun.xml.gz"), filepath.Join(bench, "commons-lang.pmd7-all.sarif.gz")}
