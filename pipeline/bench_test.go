@@ -210,3 +210,58 @@ func (a absFS) ReadFile(name string) ([]byte, error) {
 func (a absFS) Stat(name string) (iofs.FileInfo, error) {
 	return a.m.Stat(strings.TrimPrefix(name, "/"))
 }
+
+// BenchmarkEachProblem carries the goal of the outputs that take each
+// problem once (recap's SARIF, Code Quality, the HTML report; one op a
+// whole query of Spring's Checkstyle and PMD reports, grouped): the passes
+// after the first replay a spool of the findings instead of parsing the
+// reports again. Sub-benchmarks: "summary", the counts alone (recap summary
+// --format json: no fingerprints); "each", every problem handed to
+// Keep.Each (fingerprints read, as the outputs that show them do), with the
+// spool and, "each-reread", with the reports parsed again (RECAP_NO_SPOOL);
+// "no-group", every finding in one pass. cpu-ms/op is the process's CPU
+// time (the machine may be shared), %summary the CPU time over summary's.
+func BenchmarkEachProblem(b *testing.B) {
+	dir := reportstest.SharedDir(b, "bench")
+	paths := []string{filepath.Join(dir, "spring-framework.checkstyle-sun.xml.gz"), filepath.Join(dir, "spring-framework.pmd7-all.sarif.gz")}
+	var summaryCPU float64
+	for _, bc := range []struct {
+		name    string
+		each    bool
+		classes func(tool, rule string) int
+		env     string
+	}{{"summary", false, reports.ClassOf, ""}, {"each", true, reports.ClassOf, ""}, {"each-reread", true, reports.ClassOf, "1"}, {"no-group", true, nil, ""}} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.Setenv("RECAP_NO_SPOOL", bc.env)
+			files := pipeline.Files{Paths: paths, Options: parsers.ReadOptions{NoFingerprints: !bc.each}}
+			runtime.GC()
+			b.ReportAllocs()
+			runs, start := 0, time.Duration(0)
+			for b.Loop() {
+				if runs == 0 {
+					start = cpuTime()
+				}
+				n := 0
+				q := &pipeline.Query{Reports: files, Classes: bc.classes}
+				if bc.each {
+					q.Keep.Each = func(f *reports.Finding, _ string) error { n++; return nil }
+				}
+				res, err := pipeline.Run(context.Background(), q)
+				if err != nil || res.View.Summary.Total != 710826 {
+					b.Fatalf("%v, %d findings", err, res.View.Summary.Total)
+				}
+				if want := res.View.Summary.Problems; bc.each && bc.classes != nil && n != want {
+					b.Fatalf("%d problems handed on, want %d", n, want)
+				}
+				runs++
+			}
+			cpu := float64(cpuTime()-start) / float64(runs) / 1e6
+			b.ReportMetric(cpu, "cpu-ms/op")
+			if bc.name == "summary" {
+				summaryCPU = cpu
+			} else if summaryCPU > 0 {
+				b.ReportMetric(100*cpu/summaryCPU, "%summary")
+			}
+		})
+	}
+}

@@ -15,9 +15,9 @@ import (
 // DeepPage is the end (offset+limit) from which a page is found in several
 // passes over the reports instead of in one pass that keeps the first
 // offset+limit findings: the memory of a deep page stays that of a page
-// ending at DeepPage (a few MB), whatever its offset, at the cost of reading
-// the reports again (three or four times in all; standard input is kept in
-// a temporary file for it).
+// ending at DeepPage (a few MB), whatever its offset, at the cost of going
+// over the findings again (three or four times in all: the later passes
+// replay a spool of the first, see replayable).
 const DeepPage = 10_000
 
 // The selection's bounds: the findings sampled in a pass to place the
@@ -34,7 +34,7 @@ const (
 // until the range holds few enough findings to sort. It reports false when
 // the reports cannot be read again (then a single pass does it).
 func runDeep(ctx context.Context, s *scan) (bool, error) {
-	src, cleanup, ok, err := rereadable(s.q.Reports)
+	src, cleanup, ok, err := replayable(s.q.Reports)
 	if err != nil || !ok {
 		return false, err
 	}

@@ -73,7 +73,9 @@ type Source interface {
 // Rereadable is a [Source] that can say it gives the same findings, with
 // the same ids, each time it is read (Files can, their standard input kept
 // in a file): a query reads such a source again to page past duplicates,
-// deep pages, and to hand Keep.Each each problem once.
+// deep pages, and to hand Keep.Each each problem once. Report files
+// (Files) are not read again for a deep page or Keep.Each: those passes
+// replay a spool of the first (spool.go).
 type Rereadable interface {
 	Source
 	Rereadable() bool
@@ -275,7 +277,15 @@ func (s *scan) run(ctx context.Context) (*Result, error) {
 	// which skips the duplicates the first found: each problem once.
 	later := s.grouper != nil && q.Keep.Each != nil
 	if s.grouper != nil && (later || q.Keep.Page != nil || q.NewOnly) {
-		src, cleanup, ok, err := rereadable(q.Reports)
+		// A second pass for Each is sure: the first spools the findings for
+		// it. One for a page crowded by duplicates, or a recount, is rare:
+		// the reports are read again then, rather than every query paying
+		// for a spool.
+		open := rereadable
+		if later {
+			open = replayable
+		}
+		src, cleanup, ok, err := open(q.Reports)
 		if err != nil {
 			return nil, err
 		}
@@ -529,7 +539,8 @@ type scan struct {
 	tri     *triaging               // the triage decisions; nil without
 	page    []summarize.FindingView // the page of a second pass that skipped the duplicates
 	// src is the reports as the passes read them: Query.Reports, or, when
-	// they are read again, their standard input kept in a file.
+	// they are read again, a spool of the first pass (replayable) or the
+	// reports as rereadable gives them.
 	src    Source
 	reread bool // src can be read again
 	// recounting: the pass counts the findings again, duplicates too.
