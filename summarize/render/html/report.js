@@ -84,14 +84,37 @@
       item('unchanged', 'Unchanged', b.unchanged);
       item('fixed', 'Fixed', b.fixed);
     }
-    if (sum.triaged) item('triaged', 'Triaged', sum.triaged.total || 0);
+    var tr = sum.triaged;
+    if (tr && (tr.total || tr.confirmed || tr.expired)) {
+      var states = Object.keys(tr.byState || {}).filter(function (k) { return tr.byState[k]; }).sort(function (a, b) { return triageRank(a) - triageRank(b); })
+        .map(function (k) { return num(tr.byState[k]) + ' ' + triageLabel(k); });
+      if (tr.confirmed) states.push(num(tr.confirmed) + ' confirmed');
+      if (tr.expired) states.push(num(tr.expired) + ' expired');
+      item('triaged', 'Triaged problems', tr.problems || 0, states.join(', ') + (tr.total && !tr.shown ? ' (not counted above)' : ''));
+    }
     var notes = [];
     if (sum.excluded) notes.push(plural(sum.excluded, 'finding excluded', 'findings excluded') + ' by the configuration');
     if (sum.approximate && sum.approximate.length) notes.push('estimated counts: ' + sum.approximate.join(', '));
     if (meta.page) notes.push('this page holds findings ' + num(meta.page.offset + 1) + ' to ' + num(meta.page.offset + meta.page.returned) + ' of ' + num(meta.page.total));
+    var rv = meta.review;
+    if (rv) {
+      if (rv.outside) notes.push(plural(rv.outside, 'more finding is', 'more findings are') + ' outside the changed lines');
+      if (rv.notInHead) notes.push(plural(rv.notInHead, 'finding is', 'findings are') + ' on lines only the merge commit has');
+    }
     byId('notes').textContent = vis(notes.join('; '));
-    byId('generated').textContent = plural(meta.inputs.length, 'input', 'inputs') + ', ' + plural(sum.total, 'finding', 'findings');
+    var gen = plural(meta.inputs.length, 'input', 'inputs') + ', ' + plural(sum.total, 'finding', 'findings');
+    if (rv) {
+      byId('title').textContent = 'recap review';
+      var of = rv.whole ? 'every finding of the reports (no change given)'
+        : (rv.diff ? 'the change in ' + (rv.diff === '-' ? 'standard input' : rv.diff) : (rv.base || '') + '..' + (rv.head || 'the working tree')) + ', ' + plural(rv.files, 'file', 'files') + ' changed';
+      gen = 'Review of ' + of + ': the findings on changed lines' + (sum.baseline ? ', new against the baseline' : '') + '; ' + gen;
+    }
+    byId('generated').textContent = vis(gen);
   }
+
+  var TRIAGE = { 'false-positive': 'false positive', 'wont-fix': "won't fix", 'accepted-risk': 'accepted risk', 'used-in-tests': 'used in tests', confirmed: 'confirmed' };
+  function triageLabel(s) { return TRIAGE[s] || s; }
+  function triageRank(s) { var i = Object.keys(TRIAGE).indexOf(s); return i < 0 ? 99 : i; }
 
   // Charts: SVG drawn here, each with a text equivalent.
   function figure(title, desc) {
@@ -226,9 +249,10 @@
   }
 
   // The rows: [id, tool, rule, rule name, category, path, line, column,
-  // end line, quality, impact, severity, baseline, message, detail].
+  // end line, quality, impact, severity, baseline, message, detail,
+  // triage: 0 or [state, reason, by, date, until, link, expired, via]].
   var rows = [], order = null, matched = null, rules = {};
-  var R = { id: 0, tool: 1, rule: 2, ruleName: 3, cat: 4, path: 5, line: 6, col: 7, endLine: 8, q: 9, imp: 10, sev: 11, base: 12, msg: 13, det: 14 };
+  var R = { id: 0, tool: 1, rule: 2, ruleName: 3, cat: 4, path: 5, line: 6, col: 7, endLine: 8, q: 9, imp: 10, sev: 11, base: 12, msg: 13, det: 14, tri: 15 };
   var BASE = ['', 'new', 'unchanged', 'fixed'];
 
   meta.rules.forEach(function (r) { rules[r[0] + '\n' + r[1]] = r; });
@@ -371,6 +395,16 @@
     }).sort(byCount));
     select('category', 'Category', counts(R.cat, function (v) { return S[v] || '(none)'; }).sort(byCount));
     if (sum.baseline) select('baseline', 'Baseline', counts(R.base, function (v) { return BASE[v] || 'none'; }).sort(byScale));
+    var tc = new Map();
+    for (i = 0; i < rows.length; i++) {
+      var tk = triageKey(rows[i]);
+      tc.set(tk, (tc.get(tk) || 0) + 1);
+    }
+    if (tc.size > 1 || !tc.has('none')) {
+      select('triage', 'Triage', Array.from(tc, function (e) {
+        return { value: e[0], label: e[0] === 'none' ? 'not triaged' : e[0] === 'expired' ? 'expired' : triageLabel(e[0]), count: e[1] };
+      }).sort(byCount));
+    }
     textInput('path', 'Path', 'src/main/…');
     textInput('search', 'Search', 'message, rule or path');
     var clear = el('button', null, 'Clear filters');
@@ -385,13 +419,21 @@
     form.addEventListener('submit', function (e) { e.preventDefault(); });
   }
 
+  // triageKey is a row's triage state as the filter names it: the state,
+  // "expired", or "none".
+  function triageKey(r) {
+    var t = r[R.tri];
+    if (!t) return 'none';
+    return t[6] ? 'expired' : str(t[0]);
+  }
+
   function escapeRe(s) { return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'); }
 
   // apply filters the rows, in order, and shows the first page.
   function apply() {
     var t0 = performance.now();
     var want = function (name) { var c = controls[name]; return c && c.value !== '' ? c.value : null; };
-    var imp = want('impact'), q = want('quality'), tool = want('tool'), rule = want('rule'), cat = want('category'), base = want('baseline');
+    var imp = want('impact'), q = want('quality'), tool = want('tool'), rule = want('rule'), cat = want('category'), base = want('baseline'), tri = want('triage');
     imp = imp == null ? -1 : +imp;
     q = q == null ? -1 : +q;
     tool = tool == null ? -1 : +tool;
@@ -424,6 +466,7 @@
       if (ruleId >= 0 && (r[R.rule] !== ruleId || r[R.tool] !== ruleTool)) continue;
       if (cat >= 0 && r[R.cat] !== cat) continue;
       if (base >= 0 && r[R.base] !== base) continue;
+      if (tri != null && triageKey(r) !== tri) continue;
       if (pathOK && !pathOK[r[R.path]]) continue;
       if (re && !(textOK[r[R.path]] || textOK[r[R.rule]] || textOK[r[R.ruleName]] ||
         (typeof r[R.msg] === 'number' ? textOK[r[R.msg]] : re.test(r[R.msg])))) continue;
@@ -480,6 +523,8 @@
     var impName = sc.impact[r[R.imp]] || sc.severity[r[R.sev]] || '';
     s.appendChild(el('span', 'badge imp-' + (sc.impact[r[R.imp]] || 'none'), impName));
     if (r[R.base] === 1) s.appendChild(el('span', 'badge new', 'new'));
+    var t = r[R.tri];
+    if (t) s.appendChild(el('span', 'badge triaged', t[6] ? 'triage expired' : triageLabel(str(t[0]))));
     s.appendChild(el('span', 'tool', S[r[R.tool]]));
     s.appendChild(el('span', 'rule', ruleLabel(r)));
     s.appendChild(el('span', 'where', place(S[r[R.path]], r[R.line], r[R.col])));
@@ -531,6 +576,23 @@
     fact('Category', S[r[R.cat]] + (det.tc ? ' (' + str(det.tc) + ')' : ''));
     fact('Place', place(S[r[R.path]], r[R.line], r[R.col]) + (r[R.endLine] > r[R.line] ? '–' + r[R.endLine] : ''));
     if (r[R.base]) fact('Baseline', BASE[r[R.base]]);
+    var t = r[R.tri];
+    if (t) {
+      var why = el('span', 'triage');
+      var words = (t[6] ? 'expired ' + t[4] + ' (was ' + triageLabel(str(t[0])) + ')' : triageLabel(str(t[0]))) + ': ' + str(t[1]);
+      var who = [];
+      if (t[2]) who.push('by ' + t[2]);
+      if (t[3]) who.push('on ' + t[3]);
+      if (t[4] && !t[6]) who.push('until ' + t[4]);
+      if (who.length) words += ' (' + who.join(', ') + ')';
+      if (t[7]) words += '; decided on the problem\'s finding ' + t[7];
+      why.appendChild(el('span', null, words));
+      if (t[5]) {
+        why.appendChild(document.createTextNode(' '));
+        why.appendChild(link(t[5]));
+      }
+      fact('Triage', why);
+    }
     if (det.cwe) fact('CWE', det.cwe.map(function (c) { return 'CWE-' + c; }).join(', '));
     if (det.lg) fact('In', det.lg.join(', '));
     if (det.sp) fact('Suppressed', det.sp.join('; '));

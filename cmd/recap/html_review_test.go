@@ -1,0 +1,209 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/recap-dev/recap/reports/reportstest"
+)
+
+// TestHTMLReviewInBrowser: recap review --format html on a real repository
+// with PMD run on the head of a feature branch writes the review's page:
+// its headline names the change (main..HEAD, one file changed) and counts
+// the findings outside it, its rows are the findings on changed lines
+// recap findings --changed-only lists (against the baseline, with their
+// new, unchanged and fixed counts), each opening to its code; no request,
+// nothing logged, axe-core clean. The page without a baseline is pinned by
+// a golden.
+func TestHTMLReviewInBrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the browser tests are slow")
+	}
+	pr := newPMDPR(t)
+	dir := pr.repo.Dir
+	all, _ := runJSON(t, dir, "summary", "--format", "json", pr.head)
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"changed", nil},
+		{"baseline", []string{"--baseline", pr.base}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			page := filepath.Join(t.TempDir(), "review.html")
+			args := append([]string{"review", "--repo", dir, "--base", "main", "--format", "html", "--output", page}, append(tc.args, pr.head)...)
+			if out, err := exec.Command(bin, args...).CombinedOutput(); err != nil {
+				t.Fatalf("recap %v: %v\n%s", args, err, out)
+			}
+			want, _ := runJSON(t, dir, append(append([]string{"findings", "--format", "json", "--limit", "200", "--max-tokens", "25000", "--changed-only", "--base", "main"}, tc.args...), pr.head)...)
+			var places []string
+			for _, f := range want.Findings {
+				places = append(places, f.Path+":"+strconv.Itoa(f.Line))
+			}
+			sort.Strings(places)
+			if len(places) == 0 {
+				t.Fatal("no finding on the changed lines")
+			}
+			b := newBrowser(t, false)
+			b.open(t, page)
+			var got struct {
+				Title, Generated, Notes string
+				Problems, Matched       int
+				Places                  []string
+				New, Unchanged, Fixed   int
+				Code                    []string
+			}
+			b.eval(t, `(async () => {
+  const n = id => { const e = document.getElementById('count-' + id); return e ? +e.dataset.count : -1; };
+  const li = document.querySelector('#list > li');
+  li.querySelector('summary').click();
+  await new Promise(r => setTimeout(r, 50)); // the toggle event comes after the click
+  return {
+    title: document.getElementById('title').textContent + ' | ' + document.title,
+    generated: document.getElementById('generated').textContent,
+    notes: document.getElementById('notes').textContent,
+    problems: n('problems'), new: n('new'), unchanged: n('unchanged'), fixed: n('fixed'),
+    matched: +document.getElementById('status').dataset.matched,
+    places: Array.from(document.querySelectorAll('#list > li .where')).map(e => e.textContent.split(':').slice(0, 2).join(':')).sort(),
+    code: Array.from(li.querySelectorAll('.line.hit code')).map(e => e.textContent),
+  };
+})()`, &got)
+			if got.Title != "recap review | recap review" {
+				t.Errorf("title %q", got.Title)
+			}
+			if !strings.HasPrefix(got.Generated, "Review of main..HEAD, 1 file changed: the findings on changed lines") {
+				t.Errorf("headline %q, want the review of main..HEAD", got.Generated)
+			}
+			if outside := all.Summary.Total - want.Summary.Total; !strings.Contains(got.Notes, strconv.Itoa(outside)+" more findings are outside the changed lines") {
+				t.Errorf("notes %q, want %d findings outside", got.Notes, outside)
+			}
+			if got.Problems != want.Summary.Problems || got.Matched != len(want.Findings) || strings.Join(got.Places, " ") != strings.Join(places, " ") {
+				t.Errorf("page: %d problems, rows %v; want %d, %v", got.Problems, got.Places, want.Summary.Problems, places)
+			}
+			if len(got.Code) != 1 || strings.TrimSpace(got.Code[0]) == "" {
+				t.Errorf("the first finding opened shows code %q", got.Code)
+			}
+			if bl := want.Summary.Baseline; bl != nil {
+				if got.New != bl.New || got.Unchanged != bl.Unchanged || got.Fixed != bl.Fixed || bl.New+bl.Unchanged == 0 {
+					t.Errorf("page's baseline counts %d/%d/%d, want %+v", got.New, got.Unchanged, got.Fixed, *bl)
+				}
+			} else if got.New != -1 {
+				t.Errorf("a page without a baseline counts %d new", got.New)
+			}
+			if v := b.axe(t); len(v) > 0 {
+				t.Errorf("axe-core: %s", strings.Join(v, "\n"))
+			}
+			b.quiet(t, page)
+			if tc.args == nil {
+				data, err := os.ReadFile(page)
+				if err != nil {
+					t.Fatal(err)
+				}
+				s := strings.ReplaceAll(elideHTMLAssets(string(data)), filepath.Dir(pr.head), "$REPORTS")
+				reportstest.Golden(t, filepath.Join(reportstest.RepoRoot(t), "testdata", "golden", "review.html"), []byte(s))
+			}
+		})
+	}
+	// The page goes to a file when the review goes elsewhere too.
+	cmd := exec.Command(bin, "review", "--repo", dir, "--base", "main", "--format", "html", "--annotations", pr.head)
+	if out, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(out), "give --output FILE") {
+		t.Errorf("--format html --annotations without --output: %v\n%s", err, out)
+	}
+}
+
+// TestHTMLTriageInBrowser: with the sample's triage file, the page counts
+// the triaged problems by state in its headline as recap's JSON summary
+// does; with --triaged include its rows carry each decision (state,
+// reason, by, date) and its triage filter keeps each state's problems;
+// with --triaged only every row is triaged.
+func TestHTMLTriageInBrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the browser tests are slow")
+	}
+	file, _ := sampleTriage(t)
+	sample := []string{"--triage", file, "--repo", "testdata/sample", "testdata/reports"}
+	for _, mode := range []string{"exclude", "include", "only"} {
+		t.Run(mode, func(t *testing.T) {
+			args := append([]string{"--triaged", mode}, sample...)
+			out, stderr, code := recap(t, reportstest.RepoRoot(t), nil, append([]string{"summary", "--format", "json"}, args...)...)
+			if code != 0 {
+				t.Fatalf("recap summary: exit %d: %s", code, stderr)
+			}
+			var s struct {
+				Summary struct {
+					Problems int
+					Triaged  struct {
+						Problems int
+						ByState  map[string]int
+					}
+				}
+			}
+			mustJSON(t, out, &s)
+			page := htmlPage(t, append([]string{"summary"}, args...)...)
+			b := newBrowser(t, false)
+			b.open(t, page)
+			var got struct {
+				Triaged, Matched int
+				Note             string
+				Filter           bool
+			}
+			b.eval(t, `(() => ({
+  triaged: +document.getElementById('count-triaged').dataset.count,
+  note: document.querySelector('#count-triaged + dd.note').textContent,
+  matched: +document.getElementById('status').dataset.matched,
+  filter: !!document.getElementById('filter-triage'),
+}))()`, &got)
+			if got.Triaged != triagedProblems || s.Summary.Triaged.Problems != triagedProblems ||
+				!strings.HasPrefix(got.Note, "3 false positive, 1 won't fix, 1 accepted risk") {
+				t.Errorf("headline: %d triaged (%q), want %d: 3 false positive, 1 won't fix, 1 accepted risk", got.Triaged, got.Note, triagedProblems)
+			}
+			if got.Matched != s.Summary.Problems || got.Filter != (mode != "exclude") {
+				t.Errorf("%d rows, want %d; a triage filter %v", got.Matched, s.Summary.Problems, got.Filter)
+			}
+			var rows []string
+			switch mode {
+			case "include":
+				for state, n := range map[string]int{"false positive": 3, "won't fix": 1, "accepted risk": 1, "not triaged": s.Summary.Problems - triagedProblems} {
+					b.eval(t, setFilter+`('filter-triage', `+jsString(state)+`)`, &rows)
+					if len(rows) != min(n, 100) {
+						t.Errorf("triage %s: %d rows, want %d", state, len(rows), n)
+					}
+					for _, r := range rows {
+						if marked := strings.Contains(r, state); marked != (state != "not triaged") {
+							t.Errorf("triage %s: row %q", state, r)
+						}
+					}
+				}
+				b.eval(t, setFilter+`('filter-triage', `+jsString("won't fix")+`)`, &rows)
+			case "only":
+				var marked int
+				b.eval(t, `document.querySelectorAll('#list > li .badge.triaged').length`, &marked)
+				if marked != triagedProblems {
+					t.Errorf("--triaged only: %d rows marked, want %d", marked, triagedProblems)
+				}
+			}
+			if mode != "exclude" {
+				var fact string
+				b.eval(t, `(async () => {
+  const li = document.querySelector('#list > li');
+  li.querySelector('summary').click();
+  await new Promise(r => setTimeout(r, 50));
+  const dt = Array.from(li.querySelectorAll('.facts dt')).find(d => d.textContent === 'Triage');
+  return dt ? dt.nextElementSibling.textContent : '';
+})()`, &fact)
+				if !strings.Contains(fact, ": decided in review ") || !strings.Contains(fact, "(by octocat, on 2026-11-01)") {
+					t.Errorf("the decision shown: %q", fact)
+				}
+				if v := b.axe(t); len(v) > 0 {
+					t.Errorf("axe-core: %s", strings.Join(v, "\n"))
+				}
+			}
+			b.quiet(t, page)
+		})
+	}
+}
