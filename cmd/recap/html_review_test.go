@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/recap-dev/recap/internal/gfmtest"
 	"github.com/recap-dev/recap/reports/reportstest"
 )
 
@@ -205,5 +206,56 @@ func TestHTMLTriageInBrowser(t *testing.T) {
 			}
 			b.quiet(t, page)
 		})
+	}
+}
+
+// TestJobSummaryTrend: recap review --job-summary --history appends to the
+// job summary a Mermaid chart of the earlier runs' problems by impact,
+// their counts recap's JSON summaries of them give (checked in the table
+// beside the chart, as cmark-gfm renders it); --history without
+// --job-summary or --format html is a usage error, as is a file that is
+// no summary.
+func TestJobSummaryTrend(t *testing.T) {
+	root := reportstest.RepoRoot(t)
+	runs := historyDir(t)
+	summary := filepath.Join(t.TempDir(), "summary.md")
+	args := []string{"review", "--job-summary", "--history", runs, "--filter-mode", "nofilter", "--repo", "testdata/sample", "testdata/reports"}
+	_, errOut, code := recap(t, root, []string{"GITHUB_STEP_SUMMARY=" + summary}, args...)
+	if code != 0 {
+		t.Fatalf("recap %v: exit %d: %s", args, code, errOut)
+	}
+	b, err := os.ReadFile(summary)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := string(b)
+	doc := gfmtest.Render(t, md)
+	if !strings.Contains(doc, `<pre><code class="language-mermaid">`) || !strings.Contains(md, "\nxychart-beta\n") {
+		t.Fatalf("no Mermaid chart in the job summary:\n%s", md)
+	}
+	if strings.Index(md, "#### Trend") > strings.Index(md, "#### Findings by file") {
+		t.Errorf("the trend comes after the findings")
+	}
+	pmd := summaryJSON(t, "--repo", "testdata/sample", "testdata/reports/pmd.sarif")
+	two := summaryJSON(t, "--repo", "testdata/sample", "testdata/reports/pmd.sarif", "testdata/reports/checkstyle.xml")
+	for _, want := range []string{
+		"<td>run-1</td>\n<td align=\"right\">" + strconv.Itoa(pmd.Summary.Problems) + "</td>",
+		"<td>run-2</td>\n<td align=\"right\">" + strconv.Itoa(two.Summary.Problems) + "</td>",
+	} {
+		if !strings.Contains(doc, want) {
+			t.Errorf("the trend's table has no %q:\n%s", want, doc)
+		}
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"review", "--history", runs, "--filter-mode", "nofilter", "testdata/reports"}, "--history applies to --format html and to review's --job-summary"},
+		{[]string{"review", "--job-summary", "--history", filepath.Join(runs, "nope.json"), "--filter-mode", "nofilter", "testdata/reports"}, "--history " + filepath.Join(runs, "nope.json")},
+	} {
+		_, errOut, code := recap(t, root, []string{"GITHUB_STEP_SUMMARY=" + summary}, tc.args...)
+		if code != 2 || !strings.Contains(errOut, tc.want) {
+			t.Errorf("recap %v: exit %d, stderr %q; want 2 and %q", tc.args, code, errOut, tc.want)
+		}
 	}
 }

@@ -101,6 +101,7 @@ type reviewRun struct {
 	req       *review.Request
 	annotated *review.Annotated
 	job       *review.JobSummary
+	trend     []render.HistoryRun // --history, for the job summary
 
 	postFailed    bool
 	readOnly      error  // the first write refused to a read-only token, when nothing was posted
@@ -334,7 +335,7 @@ func (rr *reviewRun) writeJobSummary() error {
 	if rr.rf.wholeReports {
 		idx = nil
 	}
-	err = rr.job.Write(f, review.JobSummaryInput{View: rr.res.View, Where: rr.where(), Outside: rr.res.Outside, NotInHead: rr.res.NotInHead, Index: idx,
+	err = rr.job.Write(f, review.JobSummaryInput{View: rr.res.View, Where: rr.where(), Outside: rr.res.Outside, NotInHead: rr.res.NotInHead, Index: idx, Trend: rr.trend,
 		Rest: "the SARIF log (the action's sarif input, recap summary --format sarif) and recap findings --format json list every finding"})
 	if cerr := f.Close(); err == nil {
 		err = cerr

@@ -88,6 +88,7 @@ usage, 3 the review could not be posted (docs/cli.md).`,
 	f.StringVar(&opts.common.repo, "repo", "", "repository root for paths and the diff (default: the git top level of the current directory)")
 	f.StringVar(&opts.common.format, "format", render.Default(render.Reviews), "output: "+render.Help(render.Reviews))
 	f.StringVar(&opts.common.output, "output", "", "write the output to this file instead of standard output (html: the page to open; the file is made or replaced)")
+	f.StringArrayVar(&opts.common.history, "history", nil, "recap's JSON summaries of earlier runs (recap summary --format json; files, or directories of .json files in name order), oldest first: html draws the problems by impact of each run and this one, --job-summary of each (as a Mermaid chart) (repeatable)")
 	f.StringVar(&opts.common.inputFormat, "input-format", "", "read every input as this report format ("+parsers.FormatNames()+") instead of detecting it")
 	opts.filters.register(cmd)
 	opts.common.registerConfig(cmd)
@@ -123,6 +124,12 @@ func runReview(cmd *cobra.Command, streams *IO, opts *reportOptions, rf *reviewF
 		return err
 	}
 	rr := &reviewRun{streams: streams, opts: opts, rf: rf, ev: ev, host: host}
+	if rf.jobSummary && len(opts.common.history) > 0 {
+		opts.common.historyJob = true
+		if rr.trend, err = history(opts.common.history); err != nil {
+			return err
+		}
+	}
 	if c, ok := host.(*review.Client); ok && rf.checks.on {
 		rr.checks = c // one client: its writes are paced together
 	} else if rf.checks.on {
