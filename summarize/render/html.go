@@ -143,6 +143,7 @@ type HTMLStream struct {
 	rules map[ruleRef]bool
 	order []ruleRef
 	spill *spill
+	marks fileMarks // the findings' lines of each file, for the file view (with src)
 	n     int
 	buf   []byte
 	err   error
@@ -212,6 +213,9 @@ func (s *HTMLStream) add(fv *summarize.FindingView) error {
 		s.spill = newSpill()
 	}
 	f := &fv.Finding
+	if s.src != nil {
+		s.marks.mark(f.Path, f.Line, f.EndLine)
+	}
 	if !s.rules[ruleRef{f.Tool, f.Rule}] && len(s.rules) < reports.MaxRules {
 		s.rules[ruleRef{f.Tool, f.Rule}] = true
 		s.order = append(s.order, ruleRef{f.Tool, f.Rule})
@@ -578,13 +582,17 @@ func (s *HTMLStream) Write(w io.Writer, v *summarize.View) error {
 	bw.WriteString(`<script type="application/json" id="recap-meta">`)
 	bw.Write(mj)
 	bw.WriteString("</script>\n")
-	// The data: {"s": the string table, "r": the rows}, as it is or
-	// deflated.
+	// The data: {"s": the string table, "r": the rows, "f": the file
+	// view's files}, as it is or deflated.
 	var rows int64
 	if s.spill != nil {
 		rows = s.spill.size
 	}
-	size := int64(s.bytes) + 3*int64(len(s.list)) + rows + 16 // about: the strings escaped, quoted and separated
+	var files []byte // the file view's data
+	if s.src != nil && len(s.marks.order) > 0 {
+		files = s.appendFiles(nil)
+	}
+	size := int64(s.bytes) + 3*int64(len(s.list)) + rows + int64(len(files)) + 16 // about: the strings escaped, quoted and separated
 	writeData := func(w io.Writer) error {
 		io.WriteString(w, `{"s":[`)
 		var b []byte
@@ -602,6 +610,15 @@ func (s *HTMLStream) Write(w io.Writer, v *summarize.View) error {
 			if err := s.spill.copyTo(w, false, 0); err != nil {
 				return err
 			}
+		}
+		if files != nil {
+			io.WriteString(w, "\n],\n\"f\":")
+			_, err := w.Write(files)
+			if err != nil {
+				return err
+			}
+			_, err = io.WriteString(w, "}")
+			return err
 		}
 		_, err := io.WriteString(w, "\n]}")
 		return err
@@ -717,6 +734,12 @@ const htmlBody = `<body>
 <p id="status" role="status" aria-live="polite"></p>
 <ol id="list" class="list"></ol>
 <p><button type="button" id="more" hidden>Show more</button></p>
+</section>
+<section aria-labelledby="file-title" id="file-view" hidden>
+<h2 id="file-title">File</h2>
+<form id="file-pick" class="filters" aria-label="Choose a file"></form>
+<p id="file-status" class="muted" role="status" aria-live="polite"></p>
+<div id="file-body" class="file-body"></div>
 </section>
 <section aria-labelledby="inputs-title">
 <h2 id="inputs-title">Inputs</h2>

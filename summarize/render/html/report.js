@@ -598,6 +598,12 @@
     if (det.sp) fact('Suppressed', det.sp.join('; '));
     fact('Id', r[R.id]);
     b.appendChild(facts);
+    if (files && files.has(S[r[R.path]])) {
+      var fv = el('button', 'open-file', 'Show in the file view');
+      fv.type = 'button';
+      fv.addEventListener('click', function () { showFile(S[r[R.path]], r[R.line]); });
+      b.appendChild(fv);
+    }
 
     var code = section(b, 'Code');
     code.classList.add('code');
@@ -666,6 +672,122 @@
     return b;
   }
 
+  // The file view: a file's findings marked on its lines, in the windows
+  // of lines around them that the page holds (data.f: [path, cut,
+  // [from, line, …], …]).
+  var files = null;
+  function setupFiles(data) {
+    if (!data || !data.length) return;
+    files = new Map();
+    data.forEach(function (f) { files.set(str(f[0]), f); });
+    var n = new Map();
+    for (var i = 0; i < rows.length; i++) {
+      var p = S[rows[i][R.path]];
+      if (files.has(p)) n.set(p, (n.get(p) || 0) + 1);
+    }
+    var items = Array.from(n, function (e) { return { value: e[0], label: e[0], count: e[1] }; }).sort(byCount);
+    var pick = byId('file-pick');
+    var wrap = el('div', 'field');
+    var l = el('label', null, 'File');
+    l.htmlFor = 'file-select';
+    var s = el('select');
+    s.id = 'file-select';
+    var none = el('option', null, 'choose a file');
+    none.value = '';
+    s.appendChild(none);
+    items.forEach(function (o) {
+      var opt = el('option', null, o.label + ' (' + plural(o.count, 'problem', 'problems') + ')');
+      opt.value = o.value;
+      s.appendChild(opt);
+    });
+    s.addEventListener('change', function () { showFile(s.value, 0); });
+    wrap.appendChild(l);
+    wrap.appendChild(s);
+    pick.appendChild(wrap);
+    pick.addEventListener('submit', function (e) { e.preventDefault(); });
+    byId('file-view').hidden = false;
+  }
+
+  // showFile shows a file's windows, its findings' lines marked, each mark
+  // a button that opens the finding in the list; focus goes to the mark of
+  // line when given.
+  function showFile(path, line) {
+    var body = byId('file-body');
+    body.textContent = '';
+    var f = files && files.get(path);
+    byId('file-select').value = f ? path : '';
+    if (!f) {
+      byId('file-status').textContent = '';
+      return;
+    }
+    var byLine = new Map(), problems = 0;
+    for (var j = 0; j < order.length; j++) {
+      var r = rows[order[j]];
+      if (S[r[R.path]] !== path) continue;
+      problems++;
+      if (!byLine.has(r[R.line])) byLine.set(r[R.line], []);
+      byLine.get(r[R.line]).push(order[j]);
+    }
+    var shown = 0, end = 0, target = null, first = null;
+    for (var w = 2; w < f.length; w++) {
+      var from = f[w][0];
+      if (from > end + 1) body.appendChild(el('p', 'gap muted', 'lines ' + num(end + 1) + '–' + num(from - 1) + ' not shown'));
+      var pre = el('pre', 'file');
+      for (var k = 1; k < f[w].length; k++) {
+        var n = from + k - 1, hits = byLine.get(n);
+        var ln = el('span', hits ? 'line hit' : 'line');
+        ln.appendChild(el('span', 'ln', String(n)));
+        ln.appendChild(el('code', null, f[w][k]));
+        if (hits) {
+          var marks = el('span', 'marks');
+          hits.forEach(function (idx) {
+            var hr = rows[idx];
+            var b = el('button', 'mark imp-' + (sc.impact[hr[R.imp]] || 'none'), (sc.impact[hr[R.imp]] || sc.severity[hr[R.sev]] || '') + ' ' + ruleLabel(hr));
+            b.type = 'button';
+            b.title = message(hr).split('\n')[0].slice(0, 300);
+            b.addEventListener('click', function () { openRow(idx); });
+            marks.appendChild(b);
+            if (!first) first = b;
+            if (n === line && !target) target = b;
+          });
+          ln.appendChild(marks);
+        }
+        pre.appendChild(ln);
+      }
+      body.appendChild(pre);
+      shown += f[w].length - 1;
+      end = from + f[w].length - 2;
+    }
+    if (f[1]) body.appendChild(el('p', 'muted', 'The page holds the first lines around the findings of this file; the others are left out.'));
+    byId('file-status').textContent = vis(path + ': ' + plural(problems, 'problem', 'problems') + ', ' + plural(shown, 'line', 'lines') + ' shown around them');
+    var focus = target || first;
+    if (focus) {
+      focus.focus();
+      focus.scrollIntoView({ block: 'center' });
+    }
+  }
+
+  // openRow shows a problem in the list: the filters cleared but the path,
+  // the list paged to it, opened and focused.
+  function openRow(idx) {
+    var r = rows[idx];
+    Object.keys(controls).forEach(function (k) { controls[k].value = ''; });
+    controls.path.value = S[r[R.path]];
+    apply();
+    var li = null;
+    for (;;) {
+      li = byId('list').querySelector('li[data-id="' + CSS.escape(r[R.id]) + '"]');
+      if (li || state.shown >= matched.length) break;
+      more();
+    }
+    if (!li) return;
+    var d = li.querySelector('details');
+    d.open = true;
+    var s = li.querySelector('summary');
+    s.focus();
+    s.scrollIntoView({ block: 'start' });
+  }
+
   function inputs() {
     var t = el('table');
     var head = el('tr');
@@ -710,6 +832,7 @@
     lap('sorted');
     directories();
     buildFilters();
+    setupFiles(data.f);
     lap('filters');
     apply();
     lap('listed');
