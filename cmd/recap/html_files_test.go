@@ -102,6 +102,80 @@ func TestHTMLFileViewInBrowser(t *testing.T) {
 		}
 		b.quiet(t, page)
 	})
+	t.Run("charts", func(t *testing.T) {
+		// The bars of the tools, rules and directories filter the list;
+		// those of the files open the file view; from the keyboard too.
+		byTool, byDir := map[string]int{}, map[string]int{}
+		for _, f := range problems.Findings {
+			byTool[f.Tool]++
+			if k := strings.LastIndex(f.Path, "/"); k > 0 {
+				byDir[f.Path[:k]]++
+			}
+		}
+		page := htmlPage(t, append([]string{"summary"}, sample...)...)
+		b := newBrowser(t, false)
+		b.open(t, page)
+		var got []struct {
+			Label, Filter, Status string
+			Matched               int
+			Tools                 []string
+		}
+		b.eval(t, `(() => {
+  const out = [];
+  for (const fig of document.querySelectorAll('#charts figure')) {
+    const title = fig.querySelector('figcaption').textContent;
+    const bar = fig.querySelector('g.pick');
+    if (!bar) continue;
+    bar.focus();
+    bar.dispatchEvent(new KeyboardEvent('keydown', {key: 'Enter', bubbles: true}));
+    const a = document.activeElement;
+    out.push({
+      label: title + '|' + bar.getAttribute('aria-label'),
+      filter: a && a.id ? a.id + '=' + a.value : '',
+      status: document.getElementById('file-status').textContent,
+      matched: +document.getElementById('status').dataset.matched,
+      tools: Array.from(document.querySelectorAll('#list > li .tool')).map(e => e.textContent),
+    });
+  }
+  return out;
+})()`, &got)
+		seen := map[string]bool{}
+		for _, g := range got {
+			title, label, _ := strings.Cut(g.Label, "|")
+			shown, _, _ := strings.Cut(label, " (") // "SpotBugs 50 (filter the problems by tool)"
+			name := shown[:strings.LastIndex(shown, " ")]
+			seen[title] = true
+			switch title {
+			case "Findings by tool":
+				ok := g.Matched == byTool[name] && g.Filter != "" && strings.HasPrefix(g.Filter, "filter-tool=")
+				for _, tool := range g.Tools {
+					ok = ok && tool == name
+				}
+				if !ok {
+					t.Errorf("%s, bar %s: %+v, want its %d problems", title, name, g, byTool[name])
+				}
+			case "Top rules":
+				if !strings.HasPrefix(g.Filter, "filter-rule=") || g.Matched == 0 || g.Matched == len(problems.Findings) {
+					t.Errorf("%s, bar %s: %+v", title, name, g)
+				}
+			case "Directories by problems":
+				if g.Filter != "filter-path="+name+"/" || g.Matched != byDir[name] {
+					t.Errorf("%s, bar %s: %+v, want its %d problems", title, name, g, byDir[name])
+				}
+			case "Files by problems":
+				if _, path, _ := strings.Cut(g.Status, ": "); !strings.HasSuffix(strings.TrimSuffix(g.Status, ": "+path), strings.TrimPrefix(name, "…")) {
+					t.Errorf("%s, bar %s: the file view shows %q", title, name, g.Status)
+				}
+			}
+		}
+		if len(seen) != 4 {
+			t.Errorf("charts with bars to pick: %v, want 4", seen)
+		}
+		if v := b.axe(t); len(v) > 0 {
+			t.Errorf("axe-core: %s", strings.Join(v, "\n"))
+		}
+		b.quiet(t, page)
+	})
 	t.Run("large", func(t *testing.T) {
 		dir := t.TempDir()
 		const lines, every = 100_000, 20

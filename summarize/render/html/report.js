@@ -126,11 +126,18 @@
     return { fig: f, svg: s };
   }
 
-  // bars draws a horizontal bar chart of items {label, count, cls}.
-  function bars(title, items) {
+  // bars draws a horizontal bar chart of items {label, count, cls, pick};
+  // an item's pick, when it has one, runs when its bar is clicked, or
+  // pressed with Enter or Space (each such bar is a button), with what its
+  // aria-label says (act: "filter the problems by").
+  function bars(title, items, act) {
     if (!items.length) return null;
     var desc = items.map(function (i) { return vis(i.label) + ' ' + num(i.count); }).join(', ');
     var f = figure(title, desc);
+    if (act) {
+      f.svg.setAttribute('role', 'group');
+      f.fig.appendChild(el('p', 'muted hint', 'Click a bar to ' + act + '.'));
+    }
     var max = Math.max.apply(null, items.map(function (i) { return i.count; })) || 1;
     var rowH = 22, labelW = 250, barW = 200, w = labelW + barW + 70;
     f.svg.setAttribute('viewBox', '0 0 ' + w + ' ' + (items.length * rowH + 4));
@@ -140,17 +147,30 @@
       var y = i * rowH + 2;
       var label = vis(it.label);
       if (label.length > 36) label = '…' + label.slice(label.length - 35);
+      var g = f.svg;
+      if (it.pick) {
+        g = svg('g', { 'class': 'pick', role: 'button', tabindex: '0', 'aria-label': label + ' ' + num(it.count) + ' (' + act + ')' });
+        g.addEventListener('click', function () { it.pick(); });
+        g.addEventListener('keydown', function (e) {
+          if (e.key === 'Enter' || e.key === ' ') {
+            e.preventDefault();
+            it.pick();
+          }
+        });
+        g.appendChild(svg('rect', { x: 0, y: y, width: w, height: rowH, 'class': 'hitbox' }));
+        f.svg.appendChild(g);
+      }
       var t = svg('text', { x: labelW - 6, y: y + 15, 'text-anchor': 'end', 'class': 'label' });
       t.textContent = label;
       var tt = svg('title', {});
       tt.textContent = vis(it.label) + ': ' + num(it.count);
-      t.appendChild(tt);
-      f.svg.appendChild(t);
+      (it.pick ? g : t).appendChild(tt);
+      g.appendChild(t);
       var bw = Math.max(1, Math.round(barW * it.count / max));
-      f.svg.appendChild(svg('rect', { x: labelW, y: y + 3, width: bw, height: rowH - 7, rx: 2, 'class': 'bar ' + (it.cls || '') }));
+      g.appendChild(svg('rect', { x: labelW, y: y + 3, width: bw, height: rowH - 7, rx: 2, 'class': 'bar ' + (it.cls || '') }));
       var c = svg('text', { x: labelW + bw + 5, y: y + 15, 'class': 'value' });
-      c.textContent = num(it.count);
-      f.svg.appendChild(c);
+      c.textContent = (it.pick ? ' ' : '') + num(it.count); // a bar's name reads "label count"
+      g.appendChild(c);
     });
     return f;
   }
@@ -244,8 +264,15 @@
     qualityImpact();
     trend();
     var tools = Object.keys(sum.byTool || {}).sort(function (a, b) { return sum.byTool[b] - sum.byTool[a] || (a < b ? -1 : 1); });
-    bars('Findings by tool', tools.map(function (t) { return { label: t, count: sum.byTool[t] }; }));
-    bars('Top rules', (sum.topRules || []).slice(0, 10).map(function (r) { return { label: r.tool + ' ' + r.name, count: r.count }; }));
+    bars('Findings by tool', tools.map(function (t) {
+      return { label: t, count: sum.byTool[t], pick: function () { filterBy('tool', function (r) { return S[r[R.tool]] === t; }, function (r) { return r[R.tool]; }); } };
+    }), 'filter the problems by tool');
+    bars('Top rules', (sum.topRules || []).slice(0, 10).map(function (tr) {
+      return { label: tr.tool + ' ' + tr.name, count: tr.count, pick: function () {
+        filterBy('rule', function (r) { return S[r[R.tool]] === tr.tool && (S[r[R.rule]] === tr.name || S[r[R.ruleName]] === tr.name); },
+          function (r) { return r[R.tool] + ':' + r[R.rule]; });
+      } };
+    }), 'filter the problems by rule');
   }
 
   // The rows: [id, tool, rule, rule name, category, path, line, column,
@@ -306,7 +333,11 @@
     }
     var items = Array.from(byDir, function (e) { return { label: e[0], count: e[1] }; });
     items.sort(function (a, b) { return b.count - a.count || (a.label < b.label ? -1 : 1); });
-    bars('Directories by problems', items.slice(0, 12));
+    items = items.slice(0, 12);
+    items.forEach(function (it) {
+      if (it.label !== '.' && it.label !== '(no file)') it.pick = function () { filterBy('path', null, it.label + '/'); };
+    });
+    bars('Directories by problems', items, 'filter the problems by directory');
   }
 
   // sortRows orders the rows as recap's views do: impact, quality and
@@ -767,6 +798,41 @@
     }
   }
 
+  // filterBy sets one filter, the others cleared, and shows the list: the
+  // value of the first row that match accepts (select), or value (text).
+  function filterBy(name, match, value) {
+    if (!state.ready) return;
+    Object.keys(controls).forEach(function (k) { controls[k].value = ''; });
+    var c = controls[name];
+    if (match) {
+      for (var i = 0; i < rows.length; i++) {
+        if (match(rows[i])) {
+          c.value = String(value(rows[i]));
+          break;
+        }
+      }
+    } else {
+      c.value = value;
+    }
+    apply();
+    byId('problems').scrollIntoView({ block: 'start' });
+    c.focus();
+  }
+
+  // fileChart draws the files with the most problems whose lines the page
+  // holds; a bar opens its file in the file view.
+  function fileChart() {
+    if (!files) return;
+    var n = new Map();
+    for (var i = 0; i < rows.length; i++) {
+      var p = S[rows[i][R.path]];
+      if (files.has(p)) n.set(p, (n.get(p) || 0) + 1);
+    }
+    var items = Array.from(n, function (e) { return { label: e[0], count: e[1] }; }).sort(byCount).slice(0, 12);
+    items.forEach(function (it) { it.pick = function () { showFile(it.label, 0); }; });
+    bars('Files by problems', items, 'open the file in the file view');
+  }
+
   // openRow shows a problem in the list: the filters cleared but the path,
   // the list paged to it, opened and focused.
   function openRow(idx) {
@@ -833,6 +899,7 @@
     directories();
     buildFilters();
     setupFiles(data.f);
+    fileChart();
     lap('filters');
     apply();
     lap('listed');
