@@ -20,6 +20,9 @@ const (
 	// windows), maxViewLines those of every file.
 	maxFileViewLines = 2000
 	maxViewLines     = 200_000
+	// maxViewBytes bounds the view's data, in bytes: past it, no more
+	// files.
+	maxViewBytes = 16 << 20
 	// maxViewLineChars bounds a line shown, in bytes; longer ones are cut
 	// with ….
 	maxViewLineChars = 400
@@ -58,10 +61,16 @@ func (m *fileMarks) mark(path string, line, end int) {
 // lines of the file's windows were left out by the bounds.
 func (s *HTMLStream) appendFiles(b []byte) []byte {
 	b = append(b, '[')
+	src := s.src
+	if k, ok := src.(*knownMissing); ok {
+		// Its memory holds files whose later lines could not be read
+		// (past MaxSourceBytes): their first lines can.
+		src = k.src
+	}
 	left := maxViewLines
 	first := true
 	for _, p := range s.marks.order {
-		if left <= 0 {
+		if left <= 0 || len(b) > maxViewBytes {
 			break
 		}
 		spans := windows(s.marks.lines[p])
@@ -77,9 +86,12 @@ func (s *HTMLStream) appendFiles(b []byte) []byte {
 			if to-w[0]+1 > room {
 				to, cut = w[0]+room-1, true
 			}
-			lines, err := s.src.Lines(p, w[0], to)
+			lines, err := src.Lines(p, w[0], to)
 			if err != nil || len(lines) == 0 {
-				continue
+				// Not at hand, or past the lines read of it: the
+				// windows after this one are too.
+				cut = cut || shown > 0
+				break
 			}
 			fb = append(fb, ",["...)
 			fb = strconv.AppendInt(fb, int64(w[0]), 10)
