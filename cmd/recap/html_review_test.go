@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/chromedp"
 	"github.com/recap-dev/recap/internal/gfmtest"
 	"github.com/recap-dev/recap/reports/reportstest"
 )
@@ -260,5 +261,61 @@ func TestJobSummaryTrend(t *testing.T) {
 		if code != 2 || !strings.Contains(errOut, tc.want) {
 			t.Errorf("recap %v: exit %d, stderr %q; want 2 and %q", tc.args, code, errOut, tc.want)
 		}
+	}
+}
+
+// TestMermaidTrendRenders: the job summary's trend (its golden) is a chart
+// Mermaid draws, in Chromium, as GitHub does: one bar a run and series,
+// the runs' labels on its axis. Mermaid comes from npm
+// (node_modules/mermaid, or $RECAP_MERMAID: its dist/mermaid.min.js).
+func TestMermaidTrendRenders(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the browser tests are slow")
+	}
+	root := reportstest.RepoRoot(t)
+	lib := filepath.Join(root, "node_modules", "mermaid", "dist", "mermaid.min.js")
+	if p := os.Getenv("RECAP_MERMAID"); p != "" {
+		lib = p
+	}
+	src, err := os.ReadFile(lib)
+	if err != nil {
+		t.Skipf("mermaid is not installed (%v; npm install mermaid): the trend's chart is not drawn", err)
+	}
+	md, err := os.ReadFile(filepath.Join(root, "summarize", "render", "testdata", "trend.markdown.golden"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile("(?s)```mermaid\n(.*?)```").FindSubmatch(md)
+	if m == nil {
+		t.Fatal("no mermaid block in the trend's golden")
+	}
+	page := filepath.Join(t.TempDir(), "blank.html")
+	os.WriteFile(page, []byte("<!DOCTYPE html><html lang=en><head><title>m</title></head><body></body></html>"), 0o644)
+	b := newBrowser(t, false)
+	if err := chromedp.Do(b.ctx, chromedp.Navigate("file://"+page)); err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Error  string
+		Bars   int
+		Labels []string
+	}
+	b.eval(t, string(src)+`;
+(async () => {
+  try {
+    mermaid.initialize({startOnLoad: false});
+    const {svg} = await mermaid.render('trend', `+jsString(string(m[1]))+`);
+    const d = document.createElement('div');
+    d.innerHTML = svg;
+    return {
+      bars: d.querySelectorAll('.bar-plot-0 rect, .bar-plot-1 rect, .bar-plot-2 rect, .bar-plot-3 rect').length,
+      labels: Array.from(d.querySelectorAll('.bottom-axis .label text, .bottom-axis text')).map(e => e.textContent),
+    };
+  } catch (e) {
+    return {error: String(e)};
+  }
+})()`, &got)
+	if got.Error != "" || got.Bars != 3*4 || !contains(got.Labels, "run-1") || !contains(got.Labels, "this run") {
+		t.Errorf("mermaid drew %+v; want 12 bars (3 runs, 4 impacts) and the runs' labels", got)
 	}
 }
