@@ -547,6 +547,9 @@ func (s *HTMLStream) Write(w io.Writer, v *summarize.View) error {
 	}
 	meta := htmlMeta{Version: s.opts.Version, Summary: &v.Summary, Rows: s.n, Page: v.Page, Scales: scaleNames(), History: s.opts.History,
 		Review: s.opts.Review}
+	if s.opts.Review != nil {
+		meta.Page = nil // the review's own page of the findings: the rows are every one it keeps
+	}
 	meta.Inputs = make([]htmlInput, len(v.Inputs))
 	for i, in := range v.Inputs {
 		meta.Inputs[i] = htmlInput{Path: in.Path, Format: string(in.Format), Tool: in.Tool, Findings: in.Findings, Error: in.Error, Warnings: in.Warnings}
