@@ -85,6 +85,9 @@ func TestHTMLReviewInBrowser(t *testing.T) {
 			if outside := all.Summary.Total - want.Summary.Total; !strings.Contains(got.Notes, strconv.Itoa(outside)+" more findings are outside the changed lines") {
 				t.Errorf("notes %q, want %d findings outside", got.Notes, outside)
 			}
+			if strings.Contains(got.Notes, "this page holds") {
+				t.Errorf("notes %q name a page: the review's page holds every finding it keeps", got.Notes)
+			}
 			if got.Problems != want.Summary.Problems || got.Matched != len(want.Findings) || strings.Join(got.Places, " ") != strings.Join(places, " ") {
 				t.Errorf("page: %d problems, rows %v; want %d, %v", got.Problems, got.Places, want.Summary.Problems, places)
 			}
