@@ -42,66 +42,9 @@ func TestHTMLFileViewInBrowser(t *testing.T) {
 	}
 	sample := []string{"--repo", "testdata/sample", "testdata/reports"}
 	problems := findingsJSON(t, sample...)
-	t.Run("sample", func(t *testing.T) {
-		var sql struct {
-			id, path string
-			line     int
-		}
-		inFile := map[string][]int{}
-		for _, f := range problems.Findings {
-			inFile[f.Path] = append(inFile[f.Path], f.Line)
-			if strings.Contains(f.Message, "nonconstant String") {
-				sql.id, sql.path, sql.line = f.ID, f.Path, f.Line
-			}
-		}
-		if sql.id == "" {
-			t.Fatal("no SQL injection in the sample")
-		}
-		page := htmlPage(t, append([]string{"summary"}, sample...)...)
-		b := newBrowser(t, false)
-		b.open(t, page)
-		var got fileView
-		b.eval(t, `(async () => {
-  const li = document.querySelector('#list > li[data-id=`+jsString(sql.id)+`]');
-  li.querySelector('summary').click();
-  await new Promise(r => setTimeout(r, 50));
-  li.querySelector('button.open-file').click();
-  return `+fileViewState+`;
-})()`, &got)
-		want := len(inFile[sql.path])
-		if !strings.HasPrefix(got.Status, sql.path+": "+strconv.Itoa(want)+" problem") || got.Marks != want || got.Files != len(inFile) {
-			t.Errorf("file view %+v; want %s with %d problems marked, %d files", got, sql.path, want, len(inFile))
-		}
-		if got.FocusLine != sql.line {
-			t.Errorf("the focus is on line %d, want the problem's %d", got.FocusLine, sql.line)
-		}
-		for _, l := range inFile[sql.path] {
-			if !containsInt(got.Hits, l) {
-				t.Errorf("line %d of %s is not marked (marked: %v)", l, sql.path, got.Hits)
-			}
-		}
-		if v := b.axe(t); len(v) > 0 {
-			t.Errorf("axe-core, with the file view open: %s", strings.Join(v, "\n"))
-		}
-		// A mark opens its problem in the list, from the keyboard too.
-		var opened struct {
-			Open    bool
-			Focused string
-		}
-		b.eval(t, `(async () => {
-  const other = Array.from(document.querySelectorAll('#file-body button.mark')).find(b => +b.closest('.line').querySelector('.ln').textContent !== `+strconv.Itoa(sql.line)+`);
-  other.focus();
-  other.click();
-  await new Promise(r => setTimeout(r, 50));
-  const a = document.activeElement;
-  const li = a.closest('#list > li');
-  return {open: !!li && li.querySelector('details').open, focused: li ? li.dataset.id : a.tagName};
-})()`, &opened)
-		if !opened.Open || opened.Focused == "" || opened.Focused == sql.id {
-			t.Errorf("a mark opened %+v, want another problem of %s open and focused", opened, sql.path)
-		}
-		b.quiet(t, page)
-	})
+	for _, dark := range []bool{false, true} {
+		t.Run(map[bool]string{false: "sample", true: "sample-dark"}[dark], func(t *testing.T) { fileViewSample(t, problems, sample, dark) })
+	}
 	t.Run("charts", func(t *testing.T) {
 		// The bars of the tools, rules and directories filter the list;
 		// those of the files open the file view; from the keyboard too.
@@ -231,4 +174,67 @@ func containsInt(list []int, n int) bool {
 		}
 	}
 	return false
+}
+
+// fileViewSample opens the SQL injection of the sample in the file view,
+// in light or dark mode.
+func fileViewSample(t *testing.T, problems jsonFindings, sample []string, dark bool) {
+	var sql struct {
+		id, path string
+		line     int
+	}
+	inFile := map[string][]int{}
+	for _, f := range problems.Findings {
+		inFile[f.Path] = append(inFile[f.Path], f.Line)
+		if strings.Contains(f.Message, "nonconstant String") {
+			sql.id, sql.path, sql.line = f.ID, f.Path, f.Line
+		}
+	}
+	if sql.id == "" {
+		t.Fatal("no SQL injection in the sample")
+	}
+	page := htmlPage(t, append([]string{"summary"}, sample...)...)
+	b := newBrowser(t, dark)
+	b.open(t, page)
+	var got fileView
+	b.eval(t, `(async () => {
+  const li = document.querySelector('#list > li[data-id=`+jsString(sql.id)+`]');
+  li.querySelector('summary').click();
+  await new Promise(r => setTimeout(r, 50));
+  li.querySelector('button.open-file').click();
+  return `+fileViewState+`;
+})()`, &got)
+	want := len(inFile[sql.path])
+	if !strings.HasPrefix(got.Status, sql.path+": "+strconv.Itoa(want)+" problem") || got.Marks != want || got.Files != len(inFile) {
+		t.Errorf("file view %+v; want %s with %d problems marked, %d files", got, sql.path, want, len(inFile))
+	}
+	if got.FocusLine != sql.line {
+		t.Errorf("the focus is on line %d, want the problem's %d", got.FocusLine, sql.line)
+	}
+	for _, l := range inFile[sql.path] {
+		if !containsInt(got.Hits, l) {
+			t.Errorf("line %d of %s is not marked (marked: %v)", l, sql.path, got.Hits)
+		}
+	}
+	if v := b.axe(t); len(v) > 0 {
+		t.Errorf("axe-core, with the file view open: %s", strings.Join(v, "\n"))
+	}
+	// A mark opens its problem in the list, from the keyboard too.
+	var opened struct {
+		Open    bool
+		Focused string
+	}
+	b.eval(t, `(async () => {
+  const other = Array.from(document.querySelectorAll('#file-body button.mark')).find(b => +b.closest('.line').querySelector('.ln').textContent !== `+strconv.Itoa(sql.line)+`);
+  other.focus();
+  other.click();
+  await new Promise(r => setTimeout(r, 50));
+  const a = document.activeElement;
+  const li = a.closest('#list > li');
+  return {open: !!li && li.querySelector('details').open, focused: li ? li.dataset.id : a.tagName};
+})()`, &opened)
+	if !opened.Open || opened.Focused == "" || opened.Focused == sql.id {
+		t.Errorf("a mark opened %+v, want another problem of %s open and focused", opened, sql.path)
+	}
+	b.quiet(t, page)
 }
