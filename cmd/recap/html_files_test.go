@@ -105,14 +105,18 @@ func TestHTMLFileViewInBrowser(t *testing.T) {
 				if g.Filter != "filter-path="+name+"/" || g.Matched != byDir[name] {
 					t.Errorf("%s, bar %s: %+v, want its %d problems", title, name, g, byDir[name])
 				}
+			case "Quality × impact":
+				if !strings.HasPrefix(g.Filter, "filter-impact=") || g.Matched == 0 || g.Matched == len(problems.Findings) {
+					t.Errorf("%s, cell %s: %+v", title, name, g)
+				}
 			case "Files by problems":
 				if _, path, _ := strings.Cut(g.Status, ": "); !strings.HasSuffix(strings.TrimSuffix(g.Status, ": "+path), strings.TrimPrefix(name, "…")) {
 					t.Errorf("%s, bar %s: the file view shows %q", title, name, g.Status)
 				}
 			}
 		}
-		if len(seen) != 4 {
-			t.Errorf("charts with bars to pick: %v, want 4", seen)
+		if len(seen) != 5 {
+			t.Errorf("charts with bars to pick: %v, want 5", seen)
 		}
 		if v := b.axe(t); len(v) > 0 {
 			t.Errorf("axe-core: %s", strings.Join(v, "\n"))

@@ -186,6 +186,8 @@
       return p[0] + ': ' + imps.filter(function (i) { return p[1][i]; }).map(function (i) { return num(p[1][i]) + ' ' + i; }).join(', ');
     }).join('; ');
     var f = figure('Quality × impact', desc);
+    f.svg.setAttribute('role', 'group');
+    f.fig.appendChild(el('p', 'muted hint', 'Click a cell to filter the problems by its quality and impact.'));
     var cellW = 78, cellH = 30, labelW = 120, top = 22;
     var w = labelW + imps.length * cellW, h = top + qs.length * cellH + 2;
     f.svg.setAttribute('viewBox', '0 0 ' + w + ' ' + h);
@@ -205,10 +207,23 @@
       imps.forEach(function (i, x) {
         var n = p[1][i] || 0;
         var level = n === 0 ? 0 : 1 + Math.min(4, Math.floor(5 * Math.log(1 + n) / Math.log(1 + max) - 1e-9));
-        f.svg.appendChild(svg('rect', { x: labelW + x * cellW + 1, y: top + y * cellH + 1, width: cellW - 2, height: cellH - 2, rx: 3, 'class': 'cell imp-' + i + ' level-' + level }));
+        var g = f.svg;
+        if (n) {
+          g = svg('g', { 'class': 'pick', role: 'button', tabindex: '0', 'aria-label': num(n) + ' ' + p[0] + ' ' + i + ' (filter the problems by quality and impact)' });
+          var pick = function () { filterCell(p[0], i); };
+          g.addEventListener('click', pick);
+          g.addEventListener('keydown', function (e) {
+            if (e.key === 'Enter' || e.key === ' ') {
+              e.preventDefault();
+              pick();
+            }
+          });
+          f.svg.appendChild(g);
+        }
+        g.appendChild(svg('rect', { x: labelW + x * cellW + 1, y: top + y * cellH + 1, width: cellW - 2, height: cellH - 2, rx: 3, 'class': 'cell imp-' + i + ' level-' + level }));
         var c = svg('text', { x: labelW + x * cellW + cellW / 2, y: top + y * cellH + 20, 'text-anchor': 'middle', 'class': 'cellvalue level-' + level });
         c.textContent = n ? num(n) : '–';
-        f.svg.appendChild(c);
+        g.appendChild(c);
       });
     });
   }
@@ -817,6 +832,18 @@
     apply();
     byId('problems').scrollIntoView({ block: 'start' });
     c.focus();
+  }
+
+  // filterCell filters the problems by a quality and an impact, the
+  // other filters cleared.
+  function filterCell(q, i) {
+    if (!state.ready) return;
+    Object.keys(controls).forEach(function (k) { controls[k].value = ''; });
+    controls.quality.value = String(sc.quality.indexOf(q));
+    controls.impact.value = String(sc.impact.indexOf(i));
+    apply();
+    byId('problems').scrollIntoView({ block: 'start' });
+    controls.impact.focus();
   }
 
   // fileChart draws the files with the most problems whose lines the page
