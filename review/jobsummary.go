@@ -69,6 +69,9 @@ type JobSummaryInput struct {
 	// Rest says where every finding is: "the SARIF file (the action's
 	// sarif input) or `recap findings --format json`".
 	Rest string
+	// Trend is the earlier runs whose problems by impact the summary
+	// draws (recap's JSON summaries, --history), oldest first; nil: none.
+	Trend []render.HistoryRun
 	// Index, with changed lines only, is their index: the files a tool
 	// could not analyse are named when they changed (nil: every one).
 	Index *diff.Index
@@ -91,6 +94,7 @@ func (j *JobSummary) Write(w io.Writer, in JobSummaryInput) error {
 			english.Plural(in.NotInHead, "finding is", "findings are"))
 	}
 	writeCounts(&b, in.View)
+	b.WriteString(render.MarkdownTrend("Trend", in.Trend))
 	writeNotAnalysed(&b, in.View, in.Index)
 	kept := j.p.sorted()
 	dropped := j.p.dropped

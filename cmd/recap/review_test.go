@@ -116,7 +116,7 @@ func TestReviewUsage(t *testing.T) {
 		want string
 	}{
 		{[]string{"review", "testdata/reports"}, nil, "--base REV"},
-		{[]string{"review", "--base", "HEAD", "--format", "sarif", "testdata/reports"}, nil, "json or markdown"},
+		{[]string{"review", "--base", "HEAD", "--format", "sarif", "testdata/reports"}, nil, "json, markdown or html"},
 		{[]string{"review", "--base", "HEAD", "--post", "testdata/reports"}, []string{"GITHUB_TOKEN="}, "GITHUB_TOKEN"},
 		{[]string{"review", "--base", "HEAD", "--post", "testdata/reports"}, []string{"GITHUB_TOKEN=x", "GITHUB_REPOSITORY=", "GITHUB_EVENT_PATH="}, "OWNER/REPO"},
 		{[]string{"review", "--base", "HEAD", "--post", "--github-repo", "a/b", "testdata/reports"}, []string{"GITHUB_TOKEN=x", "GITHUB_EVENT_PATH="}, "--pr N"},

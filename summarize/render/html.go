@@ -70,7 +70,31 @@ type HTML struct {
 	// MaxStrings bounds the strings of the page's table (0: 1<<17); past
 	// it, a row holds its strings itself.
 	MaxStrings int
+	// Review makes the page the review of a change (recap review): its
+	// headline names the change; nil: a report of the whole findings.
+	Review *ReviewOf
 }
+
+// ReviewOf is the change a review's page is of.
+type ReviewOf struct {
+	// Base and Head are the revisions compared, as given; Diff the diff
+	// file when the change came as one ("-": standard input).
+	Base string `json:"base,omitempty"`
+	Head string `json:"head,omitempty"`
+	Diff string `json:"diff,omitempty"`
+	// Files counts the files the change touches; Outside the findings
+	// that passed the filters on lines it did not change, NotInHead those
+	// on lines only the merge commit has.
+	Files     int `json:"files"`
+	Outside   int `json:"outside"`
+	NotInHead int `json:"notInHead,omitempty"`
+	// Whole says that no change was given: every finding of the reports.
+	Whole bool `json:"whole,omitempty"`
+}
+
+// SetReview makes the page the review of a change (see [HTML.Review]),
+// once the query has run.
+func (s *HTMLStream) SetReview(r *ReviewOf) { s.opts.Review = r }
 
 // Render writes v, with the findings of its page.
 func (h HTML) Render(w io.Writer, v *summarize.View) error {
@@ -119,6 +143,7 @@ type HTMLStream struct {
 	rules map[ruleRef]bool
 	order []ruleRef
 	spill *spill
+	marks fileMarks // the findings' lines of each file, for the file view (with src)
 	n     int
 	buf   []byte
 	err   error
@@ -173,8 +198,9 @@ var baselineCodes = map[string]int{"new": 1, "unchanged": 2, "fixed": 3}
 
 // add encodes one finding as a row of the page's data: [id, tool, rule,
 // rule name, category, path, line, column, end line, quality, impact,
-// severity, baseline, message, detail], the names as indexes into the
-// string table, the detail an object or 0.
+// severity, baseline, message, detail, triage], the names as indexes into
+// the string table, the detail an object or 0, the triage decision 0 or
+// [state, reason, by, date, until, link, expired (0 or 1), via].
 func (s *HTMLStream) add(fv *summarize.FindingView) error {
 	if s.err != nil {
 		return s.err
@@ -187,6 +213,9 @@ func (s *HTMLStream) add(fv *summarize.FindingView) error {
 		s.spill = newSpill()
 	}
 	f := &fv.Finding
+	if s.src != nil {
+		s.marks.mark(f.Path, f.Line, f.EndLine)
+	}
 	if !s.rules[ruleRef{f.Tool, f.Rule}] && len(s.rules) < reports.MaxRules {
 		s.rules[ruleRef{f.Tool, f.Rule}] = true
 		s.order = append(s.order, ruleRef{f.Tool, f.Rule})
@@ -218,12 +247,36 @@ func (s *HTMLStream) add(fv *summarize.FindingView) error {
 	} else {
 		b = append(b, d...)
 	}
+	b = append(b, ',')
+	b = s.triage(b, f.Triage)
 	b = append(b, ']')
 	s.buf = b
 	s.n++
 	_, s.err = s.spill.bw.Write(b)
 	s.spill.size += int64(len(b))
 	return s.err
+}
+
+// triage appends a finding's decision as a row holds it.
+func (s *HTMLStream) triage(b []byte, t *reports.Triage) []byte {
+	if t == nil || t.State == "" {
+		return append(b, '0')
+	}
+	b = append(b, '[')
+	b = s.ref(b, t.State)
+	b = append(b, ',')
+	b = s.ref(b, t.Reason)
+	for _, v := range [...]string{t.By, t.Date, t.Until, t.Link} {
+		b = append(b, ',')
+		b = appendJSONString(b, v)
+	}
+	if t.Expired {
+		b = append(b, ",1,"...)
+	} else {
+		b = append(b, ",0,"...)
+	}
+	b = appendJSONString(b, t.Via)
+	return append(b, ']')
 }
 
 // Bounds of the string table: the names and messages of a report repeat
@@ -446,6 +499,7 @@ type htmlMeta struct {
 	Rules   []htmlRule         `json:"rules"`
 	Tools   map[string]string  `json:"tools,omitempty"`
 	History []HistoryRun       `json:"history,omitempty"`
+	Review  *ReviewOf          `json:"review,omitempty"`
 	Scales  htmlScales         `json:"scales"`
 }
 
@@ -491,7 +545,11 @@ func (s *HTMLStream) Write(w io.Writer, v *summarize.View) error {
 	if s.err != nil {
 		return s.err
 	}
-	meta := htmlMeta{Version: s.opts.Version, Summary: &v.Summary, Rows: s.n, Page: v.Page, Scales: scaleNames(), History: s.opts.History}
+	meta := htmlMeta{Version: s.opts.Version, Summary: &v.Summary, Rows: s.n, Page: v.Page, Scales: scaleNames(), History: s.opts.History,
+		Review: s.opts.Review}
+	if s.opts.Review != nil {
+		meta.Page = nil // the review's own page of the findings: the rows are every one it keeps
+	}
 	meta.Inputs = make([]htmlInput, len(v.Inputs))
 	for i, in := range v.Inputs {
 		meta.Inputs[i] = htmlInput{Path: in.Path, Format: string(in.Format), Tool: in.Tool, Findings: in.Findings, Error: in.Error, Warnings: in.Warnings}
@@ -518,18 +576,26 @@ func (s *HTMLStream) Write(w io.Writer, v *summarize.View) error {
 		return err
 	}
 	bw := bufio.NewWriterSize(w, 64<<10)
-	fmt.Fprintf(bw, htmlHead, htmlCSP, htmlStyle)
+	title := "recap report"
+	if s.opts.Review != nil {
+		title = "recap review"
+	}
+	fmt.Fprintf(bw, htmlHead, htmlCSP, title, htmlStyle)
 	bw.WriteString(htmlBody)
 	bw.WriteString(`<script type="application/json" id="recap-meta">`)
 	bw.Write(mj)
 	bw.WriteString("</script>\n")
-	// The data: {"s": the string table, "r": the rows}, as it is or
-	// deflated.
+	// The data: {"s": the string table, "r": the rows, "f": the file
+	// view's files}, as it is or deflated.
 	var rows int64
 	if s.spill != nil {
 		rows = s.spill.size
 	}
-	size := int64(s.bytes) + 3*int64(len(s.list)) + rows + 16 // about: the strings escaped, quoted and separated
+	var files []byte // the file view's data
+	if s.src != nil && len(s.marks.order) > 0 {
+		files = s.appendFiles(nil)
+	}
+	size := int64(s.bytes) + 3*int64(len(s.list)) + rows + int64(len(files)) + 16 // about: the strings escaped, quoted and separated
 	writeData := func(w io.Writer) error {
 		io.WriteString(w, `{"s":[`)
 		var b []byte
@@ -547,6 +613,15 @@ func (s *HTMLStream) Write(w io.Writer, v *summarize.View) error {
 			if err := s.spill.copyTo(w, false, 0); err != nil {
 				return err
 			}
+		}
+		if files != nil {
+			io.WriteString(w, "\n],\n\"f\":")
+			_, err := w.Write(files)
+			if err != nil {
+				return err
+			}
+			_, err = io.WriteString(w, "}")
+			return err
 		}
 		_, err := io.WriteString(w, "\n]}")
 		return err
@@ -633,7 +708,7 @@ const htmlHead = `<!DOCTYPE html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
 <meta name="referrer" content="no-referrer">
-<title>recap report</title>
+<title>%s</title>
 <style>%s</style>
 </head>
 `
@@ -643,7 +718,7 @@ const htmlHead = `<!DOCTYPE html>
 const htmlBody = `<body>
 <a class="skip" href="#problems">Skip to the problems</a>
 <header>
-<h1>recap report</h1>
+<h1 id="title">recap report</h1>
 <p id="generated" class="muted"></p>
 </header>
 <main>
@@ -662,6 +737,12 @@ const htmlBody = `<body>
 <p id="status" role="status" aria-live="polite"></p>
 <ol id="list" class="list"></ol>
 <p><button type="button" id="more" hidden>Show more</button></p>
+</section>
+<section aria-labelledby="file-title" id="file-view" hidden>
+<h2 id="file-title">File</h2>
+<form id="file-pick" class="filters" aria-label="Choose a file"></form>
+<p id="file-status" class="muted" role="status" aria-live="polite"></p>
+<div id="file-body" class="file-body"></div>
 </section>
 <section aria-labelledby="inputs-title">
 <h2 id="inputs-title">Inputs</h2>

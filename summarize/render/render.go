@@ -128,7 +128,7 @@ var formats = []Format{
 	{Name: "sarif", Use: "code scanning", View: SARIF{}, JSON: true},
 	{Name: "github", Use: "workflow annotations", View: GitHub{}, Commands: true},
 	{Name: "codeclimate", Use: "GitLab Code Quality", View: CodeClimate{}, JSON: true},
-	{Name: "html", Use: "a page to open in a browser", View: HTML{}},
+	{Name: "html", Use: "a page to open in a browser", View: HTML{}, Review: "a page of the findings on changed lines"},
 }
 
 // Writes says whether the format writes k.

@@ -182,8 +182,8 @@ func TestFormats(t *testing.T) {
 			`unknown output format "sarif" for a diff (want text, markdown or json)`},
 		{TokenCounts, []string{"text", "json"}, "text or json",
 			`unknown output format "sarif" for token counts (want text or json)`},
-		{Reviews, []string{"json", "markdown"}, "json (the review request) or markdown (its body)",
-			`review writes json or markdown, not "sarif"`},
+		{Reviews, []string{"json", "markdown", "html"}, "json (the review request), markdown (its body) or html (a page of the findings on changed lines)",
+			`review writes json, markdown or html, not "sarif"`},
 	}
 	for _, tc := range tests {
 		if diff := cmp.Diff(tc.names, Names(tc.kind)); diff != "" {

@@ -84,14 +84,37 @@
       item('unchanged', 'Unchanged', b.unchanged);
       item('fixed', 'Fixed', b.fixed);
     }
-    if (sum.triaged) item('triaged', 'Triaged', sum.triaged.total || 0);
+    var tr = sum.triaged;
+    if (tr && (tr.total || tr.confirmed || tr.expired)) {
+      var states = Object.keys(tr.byState || {}).filter(function (k) { return tr.byState[k]; }).sort(function (a, b) { return triageRank(a) - triageRank(b); })
+        .map(function (k) { return num(tr.byState[k]) + ' ' + triageLabel(k); });
+      if (tr.confirmed) states.push(num(tr.confirmed) + ' confirmed');
+      if (tr.expired) states.push(num(tr.expired) + ' expired');
+      item('triaged', 'Triaged problems', tr.problems || 0, states.join(', ') + (tr.total && !tr.shown ? ' (not counted above)' : ''));
+    }
     var notes = [];
     if (sum.excluded) notes.push(plural(sum.excluded, 'finding excluded', 'findings excluded') + ' by the configuration');
     if (sum.approximate && sum.approximate.length) notes.push('estimated counts: ' + sum.approximate.join(', '));
     if (meta.page) notes.push('this page holds findings ' + num(meta.page.offset + 1) + ' to ' + num(meta.page.offset + meta.page.returned) + ' of ' + num(meta.page.total));
+    var rv = meta.review;
+    if (rv) {
+      if (rv.outside) notes.push(plural(rv.outside, 'more finding is', 'more findings are') + ' outside the changed lines');
+      if (rv.notInHead) notes.push(plural(rv.notInHead, 'finding is', 'findings are') + ' on lines only the merge commit has');
+    }
     byId('notes').textContent = vis(notes.join('; '));
-    byId('generated').textContent = plural(meta.inputs.length, 'input', 'inputs') + ', ' + plural(sum.total, 'finding', 'findings');
+    var gen = plural(meta.inputs.length, 'input', 'inputs') + ', ' + plural(sum.total, 'finding', 'findings');
+    if (rv) {
+      byId('title').textContent = 'recap review';
+      var of = rv.whole ? 'every finding of the reports (no change given)'
+        : (rv.diff ? 'the change in ' + (rv.diff === '-' ? 'standard input' : rv.diff) : (rv.base || '') + '..' + (rv.head || 'the working tree')) + ', ' + plural(rv.files, 'file', 'files') + ' changed';
+      gen = 'Review of ' + of + ': the findings on changed lines' + (sum.baseline ? ', new against the baseline' : '') + '; ' + gen;
+    }
+    byId('generated').textContent = vis(gen);
   }
+
+  var TRIAGE = { 'false-positive': 'false positive', 'wont-fix': "won't fix", 'accepted-risk': 'accepted risk', 'used-in-tests': 'used in tests', confirmed: 'confirmed' };
+  function triageLabel(s) { return TRIAGE[s] || s; }
+  function triageRank(s) { var i = Object.keys(TRIAGE).indexOf(s); return i < 0 ? 99 : i; }
 
   // Charts: SVG drawn here, each with a text equivalent.
   function figure(title, desc) {
@@ -103,11 +126,18 @@
     return { fig: f, svg: s };
   }
 
-  // bars draws a horizontal bar chart of items {label, count, cls}.
-  function bars(title, items) {
+  // bars draws a horizontal bar chart of items {label, count, cls, pick};
+  // an item's pick, when it has one, runs when its bar is clicked, or
+  // pressed with Enter or Space (each such bar is a button), with what its
+  // aria-label says (act: "filter the problems by").
+  function bars(title, items, act) {
     if (!items.length) return null;
     var desc = items.map(function (i) { return vis(i.label) + ' ' + num(i.count); }).join(', ');
     var f = figure(title, desc);
+    if (act) {
+      f.svg.setAttribute('role', 'group');
+      f.fig.appendChild(el('p', 'muted hint', 'Click a bar to ' + act + '.'));
+    }
     var max = Math.max.apply(null, items.map(function (i) { return i.count; })) || 1;
     var rowH = 22, labelW = 250, barW = 200, w = labelW + barW + 70;
     f.svg.setAttribute('viewBox', '0 0 ' + w + ' ' + (items.length * rowH + 4));
@@ -117,17 +147,30 @@
       var y = i * rowH + 2;
       var label = vis(it.label);
       if (label.length > 36) label = '…' + label.slice(label.length - 35);
+      var g = f.svg;
+      if (it.pick) {
+        g = svg('g', { 'class': 'pick', role: 'button', tabindex: '0', 'aria-label': label + ' ' + num(it.count) + ' (' + act + ')' });
+        g.addEventListener('click', function () { it.pick(); });
+        g.addEventListener('keydown', function (e) {
+          if (e.key === 'Enter' || e.key === ' ') {
+            e.preventDefault();
+            it.pick();
+          }
+        });
+        g.appendChild(svg('rect', { x: 0, y: y, width: w, height: rowH, 'class': 'hitbox' }));
+        f.svg.appendChild(g);
+      }
       var t = svg('text', { x: labelW - 6, y: y + 15, 'text-anchor': 'end', 'class': 'label' });
       t.textContent = label;
       var tt = svg('title', {});
       tt.textContent = vis(it.label) + ': ' + num(it.count);
-      t.appendChild(tt);
-      f.svg.appendChild(t);
+      (it.pick ? g : t).appendChild(tt);
+      g.appendChild(t);
       var bw = Math.max(1, Math.round(barW * it.count / max));
-      f.svg.appendChild(svg('rect', { x: labelW, y: y + 3, width: bw, height: rowH - 7, rx: 2, 'class': 'bar ' + (it.cls || '') }));
+      g.appendChild(svg('rect', { x: labelW, y: y + 3, width: bw, height: rowH - 7, rx: 2, 'class': 'bar ' + (it.cls || '') }));
       var c = svg('text', { x: labelW + bw + 5, y: y + 15, 'class': 'value' });
-      c.textContent = num(it.count);
-      f.svg.appendChild(c);
+      c.textContent = (it.pick ? ' ' : '') + num(it.count); // a bar's name reads "label count"
+      g.appendChild(c);
     });
     return f;
   }
@@ -143,6 +186,8 @@
       return p[0] + ': ' + imps.filter(function (i) { return p[1][i]; }).map(function (i) { return num(p[1][i]) + ' ' + i; }).join(', ');
     }).join('; ');
     var f = figure('Quality × impact', desc);
+    f.svg.setAttribute('role', 'group');
+    f.fig.appendChild(el('p', 'muted hint', 'Click a cell to filter the problems by its quality and impact.'));
     var cellW = 78, cellH = 30, labelW = 120, top = 22;
     var w = labelW + imps.length * cellW, h = top + qs.length * cellH + 2;
     f.svg.setAttribute('viewBox', '0 0 ' + w + ' ' + h);
@@ -162,10 +207,23 @@
       imps.forEach(function (i, x) {
         var n = p[1][i] || 0;
         var level = n === 0 ? 0 : 1 + Math.min(4, Math.floor(5 * Math.log(1 + n) / Math.log(1 + max) - 1e-9));
-        f.svg.appendChild(svg('rect', { x: labelW + x * cellW + 1, y: top + y * cellH + 1, width: cellW - 2, height: cellH - 2, rx: 3, 'class': 'cell imp-' + i + ' level-' + level }));
+        var g = f.svg;
+        if (n) {
+          g = svg('g', { 'class': 'pick', role: 'button', tabindex: '0', 'aria-label': num(n) + ' ' + p[0] + ' ' + i + ' (filter the problems by quality and impact)' });
+          var pick = function () { filterCell(p[0], i); };
+          g.addEventListener('click', pick);
+          g.addEventListener('keydown', function (e) {
+            if (e.key === 'Enter' || e.key === ' ') {
+              e.preventDefault();
+              pick();
+            }
+          });
+          f.svg.appendChild(g);
+        }
+        g.appendChild(svg('rect', { x: labelW + x * cellW + 1, y: top + y * cellH + 1, width: cellW - 2, height: cellH - 2, rx: 3, 'class': 'cell imp-' + i + ' level-' + level }));
         var c = svg('text', { x: labelW + x * cellW + cellW / 2, y: top + y * cellH + 20, 'text-anchor': 'middle', 'class': 'cellvalue level-' + level });
         c.textContent = n ? num(n) : '–';
-        f.svg.appendChild(c);
+        g.appendChild(c);
       });
     });
   }
@@ -221,14 +279,22 @@
     qualityImpact();
     trend();
     var tools = Object.keys(sum.byTool || {}).sort(function (a, b) { return sum.byTool[b] - sum.byTool[a] || (a < b ? -1 : 1); });
-    bars('Findings by tool', tools.map(function (t) { return { label: t, count: sum.byTool[t] }; }));
-    bars('Top rules', (sum.topRules || []).slice(0, 10).map(function (r) { return { label: r.tool + ' ' + r.name, count: r.count }; }));
+    bars('Findings by tool', tools.map(function (t) {
+      return { label: t, count: sum.byTool[t], pick: function () { filterBy('tool', function (r) { return S[r[R.tool]] === t; }, function (r) { return r[R.tool]; }); } };
+    }), 'filter the problems by tool');
+    bars('Top rules', (sum.topRules || []).slice(0, 10).map(function (tr) {
+      return { label: tr.tool + ' ' + tr.name, count: tr.count, pick: function () {
+        filterBy('rule', function (r) { return S[r[R.tool]] === tr.tool && (S[r[R.rule]] === tr.name || S[r[R.ruleName]] === tr.name); },
+          function (r) { return r[R.tool] + ':' + r[R.rule]; });
+      } };
+    }), 'filter the problems by rule');
   }
 
   // The rows: [id, tool, rule, rule name, category, path, line, column,
-  // end line, quality, impact, severity, baseline, message, detail].
+  // end line, quality, impact, severity, baseline, message, detail,
+  // triage: 0 or [state, reason, by, date, until, link, expired, via]].
   var rows = [], order = null, matched = null, rules = {};
-  var R = { id: 0, tool: 1, rule: 2, ruleName: 3, cat: 4, path: 5, line: 6, col: 7, endLine: 8, q: 9, imp: 10, sev: 11, base: 12, msg: 13, det: 14 };
+  var R = { id: 0, tool: 1, rule: 2, ruleName: 3, cat: 4, path: 5, line: 6, col: 7, endLine: 8, q: 9, imp: 10, sev: 11, base: 12, msg: 13, det: 14, tri: 15 };
   var BASE = ['', 'new', 'unchanged', 'fixed'];
 
   meta.rules.forEach(function (r) { rules[r[0] + '\n' + r[1]] = r; });
@@ -282,7 +348,11 @@
     }
     var items = Array.from(byDir, function (e) { return { label: e[0], count: e[1] }; });
     items.sort(function (a, b) { return b.count - a.count || (a.label < b.label ? -1 : 1); });
-    bars('Directories by problems', items.slice(0, 12));
+    items = items.slice(0, 12);
+    items.forEach(function (it) {
+      if (it.label !== '.' && it.label !== '(no file)') it.pick = function () { filterBy('path', null, it.label + '/'); };
+    });
+    bars('Directories by problems', items, 'filter the problems by directory');
   }
 
   // sortRows orders the rows as recap's views do: impact, quality and
@@ -371,6 +441,16 @@
     }).sort(byCount));
     select('category', 'Category', counts(R.cat, function (v) { return S[v] || '(none)'; }).sort(byCount));
     if (sum.baseline) select('baseline', 'Baseline', counts(R.base, function (v) { return BASE[v] || 'none'; }).sort(byScale));
+    var tc = new Map();
+    for (i = 0; i < rows.length; i++) {
+      var tk = triageKey(rows[i]);
+      tc.set(tk, (tc.get(tk) || 0) + 1);
+    }
+    if (tc.size > 1 || !tc.has('none')) {
+      select('triage', 'Triage', Array.from(tc, function (e) {
+        return { value: e[0], label: e[0] === 'none' ? 'not triaged' : e[0] === 'expired' ? 'expired' : triageLabel(e[0]), count: e[1] };
+      }).sort(byCount));
+    }
     textInput('path', 'Path', 'src/main/…');
     textInput('search', 'Search', 'message, rule or path');
     var clear = el('button', null, 'Clear filters');
@@ -385,13 +465,21 @@
     form.addEventListener('submit', function (e) { e.preventDefault(); });
   }
 
+  // triageKey is a row's triage state as the filter names it: the state,
+  // "expired", or "none".
+  function triageKey(r) {
+    var t = r[R.tri];
+    if (!t) return 'none';
+    return t[6] ? 'expired' : str(t[0]);
+  }
+
   function escapeRe(s) { return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'); }
 
   // apply filters the rows, in order, and shows the first page.
   function apply() {
     var t0 = performance.now();
     var want = function (name) { var c = controls[name]; return c && c.value !== '' ? c.value : null; };
-    var imp = want('impact'), q = want('quality'), tool = want('tool'), rule = want('rule'), cat = want('category'), base = want('baseline');
+    var imp = want('impact'), q = want('quality'), tool = want('tool'), rule = want('rule'), cat = want('category'), base = want('baseline'), tri = want('triage');
     imp = imp == null ? -1 : +imp;
     q = q == null ? -1 : +q;
     tool = tool == null ? -1 : +tool;
@@ -424,6 +512,7 @@
       if (ruleId >= 0 && (r[R.rule] !== ruleId || r[R.tool] !== ruleTool)) continue;
       if (cat >= 0 && r[R.cat] !== cat) continue;
       if (base >= 0 && r[R.base] !== base) continue;
+      if (tri != null && triageKey(r) !== tri) continue;
       if (pathOK && !pathOK[r[R.path]]) continue;
       if (re && !(textOK[r[R.path]] || textOK[r[R.rule]] || textOK[r[R.ruleName]] ||
         (typeof r[R.msg] === 'number' ? textOK[r[R.msg]] : re.test(r[R.msg])))) continue;
@@ -480,6 +569,8 @@
     var impName = sc.impact[r[R.imp]] || sc.severity[r[R.sev]] || '';
     s.appendChild(el('span', 'badge imp-' + (sc.impact[r[R.imp]] || 'none'), impName));
     if (r[R.base] === 1) s.appendChild(el('span', 'badge new', 'new'));
+    var t = r[R.tri];
+    if (t) s.appendChild(el('span', 'badge triaged', t[6] ? 'triage expired' : triageLabel(str(t[0]))));
     s.appendChild(el('span', 'tool', S[r[R.tool]]));
     s.appendChild(el('span', 'rule', ruleLabel(r)));
     s.appendChild(el('span', 'where', place(S[r[R.path]], r[R.line], r[R.col])));
@@ -531,11 +622,34 @@
     fact('Category', S[r[R.cat]] + (det.tc ? ' (' + str(det.tc) + ')' : ''));
     fact('Place', place(S[r[R.path]], r[R.line], r[R.col]) + (r[R.endLine] > r[R.line] ? '–' + r[R.endLine] : ''));
     if (r[R.base]) fact('Baseline', BASE[r[R.base]]);
+    var t = r[R.tri];
+    if (t) {
+      var why = el('span', 'triage');
+      var words = (t[6] ? 'expired ' + t[4] + ' (was ' + triageLabel(str(t[0])) + ')' : triageLabel(str(t[0]))) + ': ' + str(t[1]);
+      var who = [];
+      if (t[2]) who.push('by ' + t[2]);
+      if (t[3]) who.push('on ' + t[3]);
+      if (t[4] && !t[6]) who.push('until ' + t[4]);
+      if (who.length) words += ' (' + who.join(', ') + ')';
+      if (t[7]) words += '; decided on the problem\'s finding ' + t[7];
+      why.appendChild(el('span', null, words));
+      if (t[5]) {
+        why.appendChild(document.createTextNode(' '));
+        why.appendChild(link(t[5]));
+      }
+      fact('Triage', why);
+    }
     if (det.cwe) fact('CWE', det.cwe.map(function (c) { return 'CWE-' + c; }).join(', '));
     if (det.lg) fact('In', det.lg.join(', '));
     if (det.sp) fact('Suppressed', det.sp.join('; '));
     fact('Id', r[R.id]);
     b.appendChild(facts);
+    if (files && files.has(S[r[R.path]])) {
+      var fv = el('button', 'open-file', 'Show in the file view');
+      fv.type = 'button';
+      fv.addEventListener('click', function () { showFile(S[r[R.path]], r[R.line]); });
+      b.appendChild(fv);
+    }
 
     var code = section(b, 'Code');
     code.classList.add('code');
@@ -604,6 +718,169 @@
     return b;
   }
 
+  // The file view: a file's findings marked on its lines, in the windows
+  // of lines around them that the page holds (data.f: [path, cut,
+  // [from, line, …], …]).
+  var files = null;
+  function setupFiles(data) {
+    if (!data || !data.length) return;
+    files = new Map();
+    data.forEach(function (f) { files.set(str(f[0]), f); });
+    var n = new Map();
+    for (var i = 0; i < rows.length; i++) {
+      var p = S[rows[i][R.path]];
+      if (files.has(p)) n.set(p, (n.get(p) || 0) + 1);
+    }
+    var items = Array.from(n, function (e) { return { value: e[0], label: e[0], count: e[1] }; }).sort(byCount);
+    var pick = byId('file-pick');
+    var wrap = el('div', 'field');
+    var l = el('label', null, 'File');
+    l.htmlFor = 'file-select';
+    var s = el('select');
+    s.id = 'file-select';
+    var none = el('option', null, 'choose a file');
+    none.value = '';
+    s.appendChild(none);
+    items.forEach(function (o) {
+      var opt = el('option', null, o.label + ' (' + plural(o.count, 'problem', 'problems') + ')');
+      opt.value = o.value;
+      s.appendChild(opt);
+    });
+    s.addEventListener('change', function () { showFile(s.value, 0); });
+    wrap.appendChild(l);
+    wrap.appendChild(s);
+    pick.appendChild(wrap);
+    pick.addEventListener('submit', function (e) { e.preventDefault(); });
+    byId('file-view').hidden = false;
+  }
+
+  // showFile shows a file's windows, its findings' lines marked, each mark
+  // a button that opens the finding in the list; focus goes to the mark of
+  // line when given.
+  function showFile(path, line) {
+    var body = byId('file-body');
+    body.textContent = '';
+    var f = files && files.get(path);
+    byId('file-select').value = f ? path : '';
+    if (!f) {
+      byId('file-status').textContent = '';
+      return;
+    }
+    var byLine = new Map(), problems = 0;
+    for (var j = 0; j < order.length; j++) {
+      var r = rows[order[j]];
+      if (S[r[R.path]] !== path) continue;
+      problems++;
+      if (!byLine.has(r[R.line])) byLine.set(r[R.line], []);
+      byLine.get(r[R.line]).push(order[j]);
+    }
+    var shown = 0, end = 0, target = null, first = null;
+    for (var w = 2; w < f.length; w++) {
+      var from = f[w][0];
+      if (from > end + 1) body.appendChild(el('p', 'gap muted', 'lines ' + num(end + 1) + '–' + num(from - 1) + ' not shown'));
+      var pre = el('pre', 'file');
+      for (var k = 1; k < f[w].length; k++) {
+        var n = from + k - 1, hits = byLine.get(n);
+        var ln = el('span', hits ? 'line hit' : 'line');
+        ln.appendChild(el('span', 'ln', String(n)));
+        ln.appendChild(el('code', null, f[w][k]));
+        if (hits) {
+          var marks = el('span', 'marks');
+          hits.forEach(function (idx) {
+            var hr = rows[idx];
+            var b = el('button', 'mark imp-' + (sc.impact[hr[R.imp]] || 'none'), (sc.impact[hr[R.imp]] || sc.severity[hr[R.sev]] || '') + ' ' + ruleLabel(hr));
+            b.type = 'button';
+            b.title = message(hr).split('\n')[0].slice(0, 300);
+            b.addEventListener('click', function () { openRow(idx); });
+            marks.appendChild(b);
+            if (!first) first = b;
+            if (n === line && !target) target = b;
+          });
+          ln.appendChild(marks);
+        }
+        pre.appendChild(ln);
+      }
+      body.appendChild(pre);
+      shown += f[w].length - 1;
+      end = from + f[w].length - 2;
+    }
+    if (f[1]) body.appendChild(el('p', 'muted', 'The page holds the first lines around the findings of this file; the others are left out.'));
+    byId('file-status').textContent = vis(path + ': ' + plural(problems, 'problem', 'problems') + ', ' + plural(shown, 'line', 'lines') + ' shown around them');
+    var focus = target || first;
+    if (focus) {
+      focus.focus();
+      focus.scrollIntoView({ block: 'center' });
+    }
+  }
+
+  // filterBy sets one filter, the others cleared, and shows the list: the
+  // value of the first row that match accepts (select), or value (text).
+  function filterBy(name, match, value) {
+    if (!state.ready) return;
+    Object.keys(controls).forEach(function (k) { controls[k].value = ''; });
+    var c = controls[name];
+    if (match) {
+      for (var i = 0; i < rows.length; i++) {
+        if (match(rows[i])) {
+          c.value = String(value(rows[i]));
+          break;
+        }
+      }
+    } else {
+      c.value = value;
+    }
+    apply();
+    byId('problems').scrollIntoView({ block: 'start' });
+    c.focus();
+  }
+
+  // filterCell filters the problems by a quality and an impact, the
+  // other filters cleared.
+  function filterCell(q, i) {
+    if (!state.ready) return;
+    Object.keys(controls).forEach(function (k) { controls[k].value = ''; });
+    controls.quality.value = String(sc.quality.indexOf(q));
+    controls.impact.value = String(sc.impact.indexOf(i));
+    apply();
+    byId('problems').scrollIntoView({ block: 'start' });
+    controls.impact.focus();
+  }
+
+  // fileChart draws the files with the most problems whose lines the page
+  // holds; a bar opens its file in the file view.
+  function fileChart() {
+    if (!files) return;
+    var n = new Map();
+    for (var i = 0; i < rows.length; i++) {
+      var p = S[rows[i][R.path]];
+      if (files.has(p)) n.set(p, (n.get(p) || 0) + 1);
+    }
+    var items = Array.from(n, function (e) { return { label: e[0], count: e[1] }; }).sort(byCount).slice(0, 12);
+    items.forEach(function (it) { it.pick = function () { showFile(it.label, 0); }; });
+    bars('Files by problems', items, 'open the file in the file view');
+  }
+
+  // openRow shows a problem in the list: the filters cleared but the path,
+  // the list paged to it, opened and focused.
+  function openRow(idx) {
+    var r = rows[idx];
+    Object.keys(controls).forEach(function (k) { controls[k].value = ''; });
+    controls.path.value = S[r[R.path]];
+    apply();
+    var li = null;
+    for (;;) {
+      li = byId('list').querySelector('li[data-id="' + CSS.escape(r[R.id]) + '"]');
+      if (li || state.shown >= matched.length) break;
+      more();
+    }
+    if (!li) return;
+    var d = li.querySelector('details');
+    d.open = true;
+    var s = li.querySelector('summary');
+    s.focus();
+    s.scrollIntoView({ block: 'start' });
+  }
+
   function inputs() {
     var t = el('table');
     var head = el('tr');
@@ -648,6 +925,8 @@
     lap('sorted');
     directories();
     buildFilters();
+    setupFiles(data.f);
+    fileChart();
     lap('filters');
     apply();
     lap('listed');

@@ -32,6 +32,9 @@ type commonFlags struct {
 	// review adds from replies.
 	triageFile *triage.File
 	triageFS   fs.FS
+	// historyJob says that --history draws the job summary's trend too
+	// (review --job-summary).
+	historyJob bool
 }
 
 func (c *commonFlags) register(cmd *cobra.Command) {
@@ -84,8 +87,8 @@ func (c *commonFlags) resolve() (render.Format, parsers.Format, string, error) {
 			return out, "", "", err
 		}
 		out.View = render.HTML{Version: version(), History: runs}
-	} else if len(c.history) > 0 {
-		return out, "", "", usageError("--history applies to --format html")
+	} else if len(c.history) > 0 && !c.historyJob {
+		return out, "", "", usageError("--history applies to --format html and to review's --job-summary")
 	}
 	var in parsers.Format
 	if c.inputFormat != "" {

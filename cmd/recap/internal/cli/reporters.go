@@ -29,6 +29,10 @@ func (rf *reviewFlags) check(cmd *cobra.Command, opts *reportOptions) (*review.E
 	if _, err := render.Lookup(render.Reviews, opts.common.format); err != nil {
 		return nil, false, usageError("--format: %v", err)
 	}
+	if opts.common.format == "html" && opts.common.output == "" && (rf.post || rf.checks.on || rf.gitlab.on || rf.annotations || rf.jobSummary) {
+		// What goes to GitHub or GitLab may write annotations on standard output.
+		return nil, false, usageError("--format html with --post, --checks, --gitlab, --annotations or --job-summary writes the page to a file: give --output FILE")
+	}
 	var ev *review.Event
 	headFromEvent := false
 	if rf.gitlab.on {
@@ -97,6 +101,7 @@ type reviewRun struct {
 	req       *review.Request
 	annotated *review.Annotated
 	job       *review.JobSummary
+	trend     []render.HistoryRun // --history, for the job summary
 
 	postFailed    bool
 	readOnly      error  // the first write refused to a read-only token, when nothing was posted
@@ -121,14 +126,31 @@ func (rr *reviewRun) collect(q *pipeline.Query) {
 	if len(sinks) == 0 {
 		return
 	}
+	page := q.Keep.Each // the HTML page's, when it is written
 	q.Keep.Each = func(f *reports.Finding, state string) error {
 		g := *f
 		g.Baseline = state
 		for _, add := range sinks {
 			add(&g)
 		}
+		if page != nil {
+			return page(f, state)
+		}
 		return nil
 	}
+}
+
+// reviewOf is the change the review is of, as the HTML page names it.
+func (rr *reviewRun) reviewOf() *render.ReviewOf {
+	r := &render.ReviewOf{Files: len(rr.res.Files), Outside: rr.res.Outside, NotInHead: rr.res.NotInHead, Whole: rr.rf.wholeReports}
+	if !r.Whole {
+		ch := rr.opts.changes
+		r.Base, r.Head, r.Diff = ch.base, ch.head, ch.file
+		if r.Base != "" && r.Head == "" {
+			r.Head = "HEAD"
+		}
+	}
+	return r
 }
 
 // commitID is the head commit the review is on: --commit-id, or the
@@ -313,7 +335,7 @@ func (rr *reviewRun) writeJobSummary() error {
 	if rr.rf.wholeReports {
 		idx = nil
 	}
-	err = rr.job.Write(f, review.JobSummaryInput{View: rr.res.View, Where: rr.where(), Outside: rr.res.Outside, NotInHead: rr.res.NotInHead, Index: idx,
+	err = rr.job.Write(f, review.JobSummaryInput{View: rr.res.View, Where: rr.where(), Outside: rr.res.Outside, NotInHead: rr.res.NotInHead, Index: idx, Trend: rr.trend,
 		Rest: "the SARIF log (the action's sarif input, recap summary --format sarif) and recap findings --format json list every finding"})
 	if cerr := f.Close(); err == nil {
 		err = cerr
@@ -329,13 +351,37 @@ func jobSummaryRoom() int {
 	return review.MaxJobSummary
 }
 
-// print writes the review request (json) or its body (markdown) when the
-// review goes nowhere else.
+// print writes the HTML page (--format html), else the review request
+// (json) or its body (markdown) when the review goes nowhere else: to
+// standard output or to --output.
 func (rr *reviewRun) print() error {
+	if rr.rep.stream != nil {
+		// The HTML page, whatever else the review goes to.
+		return writeOutput(rr.streams.Out, rr.opts.common.output, rr.rep, rr.res.View)
+	}
 	if rr.reporting() {
 		return nil
 	}
+	if path := rr.opts.common.output; path != "" {
+		var b strings.Builder
+		if err := rr.writeRequest(&b); err != nil {
+			return err
+		}
+		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+			return fmt.Errorf("--output %s: %w", path, err)
+		}
+		return nil
+	}
 	out := rr.rep.format.Guard(rr.streams.Out)
+	err := rr.writeRequest(out)
+	if err == nil {
+		err = out.Close()
+	}
+	return err
+}
+
+// writeRequest writes the review request (json) or its body (markdown).
+func (rr *reviewRun) writeRequest(out io.Writer) error {
 	var err error
 	if rr.rep.format.JSON {
 		enc := json.NewEncoder(out)
@@ -344,9 +390,6 @@ func (rr *reviewRun) print() error {
 		err = enc.Encode(rr.req)
 	} else {
 		_, err = io.WriteString(out, rr.req.Body)
-	}
-	if err == nil {
-		err = out.Close()
 	}
 	return err
 }

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/recap-dev/recap/parsers"
+	"github.com/recap-dev/recap/pipeline"
 	"github.com/recap-dev/recap/review"
 	"github.com/recap-dev/recap/summarize"
 	"github.com/recap-dev/recap/summarize/budget"
@@ -42,7 +43,9 @@ Markdown body that starts with the summary (findings outside the diff are
 counted, not listed) and at most 30 inline comments, each checked to sit on a
 line of the diff's hunks (GitHub refuses a whole review for one bad anchor).
 The output is the JSON of GitHub's "create a review" request (--format json),
-or its Markdown body alone (--format markdown).
+its Markdown body alone (--format markdown), or a page to open in a browser
+(--format html, best with --output FILE): the findings on changed lines, with
+their code, in the HTML report (docs/html.md).
 
 With --post it sends the review to GitHub's REST API with $GITHUB_TOKEN: the
 inline comments not posted by an earlier run (each carries the finding's
@@ -84,6 +87,8 @@ usage, 3 the review could not be posted (docs/cli.md).`,
 	f := cmd.Flags()
 	f.StringVar(&opts.common.repo, "repo", "", "repository root for paths and the diff (default: the git top level of the current directory)")
 	f.StringVar(&opts.common.format, "format", render.Default(render.Reviews), "output: "+render.Help(render.Reviews))
+	f.StringVar(&opts.common.output, "output", "", "write the output to this file instead of standard output (html: the page to open; the file is made or replaced)")
+	f.StringArrayVar(&opts.common.history, "history", nil, "recap's JSON summaries of earlier runs (recap summary --format json; files, or directories of .json files in name order), oldest first: html draws the problems by impact of each run and this one, --job-summary of each (as a Mermaid chart) (repeatable)")
 	f.StringVar(&opts.common.inputFormat, "input-format", "", "read every input as this report format ("+parsers.FormatNames()+") instead of detecting it")
 	opts.filters.register(cmd)
 	opts.common.registerConfig(cmd)
@@ -119,6 +124,12 @@ func runReview(cmd *cobra.Command, streams *IO, opts *reportOptions, rf *reviewF
 		return err
 	}
 	rr := &reviewRun{streams: streams, opts: opts, rf: rf, ev: ev, host: host}
+	if rf.jobSummary && len(opts.common.history) > 0 {
+		opts.common.historyJob = true
+		if rr.trend, err = history(opts.common.history); err != nil {
+			return err
+		}
+	}
 	if c, ok := host.(*review.Client); ok && rf.checks.on {
 		rr.checks = c // one client: its writes are paced together
 	} else if rf.checks.on {
@@ -126,7 +137,9 @@ func runReview(cmd *cobra.Command, streams *IO, opts *reportOptions, rf *reviewF
 			return err
 		}
 	}
-	opts.changedOnly, opts.noContext = true, true
+	html := opts.common.format == "html"
+	// The page shows each finding's code; the review's body does not.
+	opts.changedOnly, opts.noContext = true, !html
 	opts.limit, opts.maxTokens, opts.tokenizer = summarize.MaxLimit, budget.DefaultMaxTokens, "chars4"
 	opts.common.maxChars = review.MaxBody
 	rep, err := newReport(streams, opts, args, true)
@@ -137,6 +150,11 @@ func runReview(cmd *cobra.Command, streams *IO, opts *reportOptions, rf *reviewF
 	rep.fit = false // the review has its own limits (comments, body)
 	if rf.wholeReports {
 		rep.query.Changes = nil
+	}
+	if rep.stream != nil {
+		// The page streams every finding the review keeps; the review
+		// itself is made of its page of them.
+		rep.query.Keep.Page = &pipeline.Page{Limit: opts.limit}
 	}
 	rr.collect(&rep.query)
 	replied := rr.replies(cmd.Context(), &rep.query)
@@ -153,6 +171,9 @@ func runReview(cmd *cobra.Command, streams *IO, opts *reportOptions, rf *reviewF
 	}
 	if rr.res, err = rep.run(cmd.Context(), opts); err != nil {
 		return err
+	}
+	if h, ok := rep.stream.(*render.HTMLStream); ok {
+		h.SetReview(rr.reviewOf())
 	}
 	rr.rep = rep
 	rr.req = review.Build(review.Input{View: rr.res.View, Outside: rr.res.Outside, Files: rr.res.Files,
