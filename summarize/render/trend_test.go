@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/recap-dev/recap/internal/gfmtest"
-	"github.com/recap-dev/recap/reports/reportstest"
+	"github.com/recap-dev/recap/internal/reportstest"
 )
 
 // mermaidBlock is the Mermaid code block as cmark-gfm renders it (GitHub
