@@ -17,8 +17,14 @@
 // [summarize.Collector] counts what is left and keeps what [Keep] asks: a
 // page, the first findings of each severity, or every finding handed to a
 // sink (streamed, never held). Where a step needs what only the end of a
-// read tells (a page crowded by duplicates, the problems a decision
-// covers, deep pages), the reports are read again.
+// read tells, a later pass goes over the findings again: when one is sure
+// to come (every problem handed to a sink once, deep pages) it replays a
+// spool of the findings the first pass read (spool.go); a page crowded by
+// duplicates, or a recount of the new findings without those of old
+// problems, reads the reports again. The problems a decision covers are
+// settled once the groups are resolved (the covered findings taken out of
+// the counts, the groups and the page), and triaged by a second run from
+// the start only where that cannot be exact (triage.go).
 //
 // Reports come from a [Source]: [Files] reads report files, gzip files,
 // directories and standard input through package parsers; a caller that
