@@ -23,7 +23,8 @@
 // repository of the diff benchmarks (3,000 files, 3,000 commits), made in
 // the temp dir the first time, against git diff; the MCP rows run
 // scripts/mcpbench: recap summary in the server's root, a cold first call,
-// warm pages, and -concurrent calls at once on a second, cold server.
+// warm pages, and with -concurrent rounds of calls at once (identical, then
+// with filters of their own), each on a new, cold server.
 package main
 
 import (
