@@ -17,10 +17,13 @@ const maxSeen = 100_000
 // of the filter's path globs some finding's path matched.
 type seen struct {
 	tools, rules map[string]string // lower case → as written
-	globs        reports.Globs     // the filter's path globs, each compiled
-	hit          []bool            // whether globs[i] matched a finding's path
-	left         int               // the globs no path matched yet
-	last         string            // the last path matched against them
+	// rawTools and rawRules are the names noted, as written: a name met
+	// again is looked up, not lowered again (most findings repeat names).
+	rawTools, rawRules map[string]struct{}
+	globs              reports.Globs // the filter's path globs, each compiled
+	hit                []bool        // whether globs[i] matched a finding's path
+	left               int           // the globs no path matched yet
+	last               string        // the last path matched against them
 }
 
 // newSeen remembers the tools and rules, and matches the paths against
@@ -30,7 +33,8 @@ func newSeen(globs []string) (*seen, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &seen{tools: map[string]string{}, rules: map[string]string{}, globs: g, hit: make([]bool, len(g)), left: len(g), last: "\x00"}, nil
+	return &seen{tools: map[string]string{}, rules: map[string]string{}, rawTools: map[string]struct{}{}, rawRules: map[string]struct{}{},
+		globs: g, hit: make([]bool, len(g)), left: len(g), last: "\x00"}, nil
 }
 
 func (s *seen) add(f *reports.Finding) {
@@ -43,17 +47,25 @@ func (s *seen) add(f *reports.Finding) {
 			}
 		}
 	}
-	note(s.tools, f.Tool)
-	note(s.rules, f.Rule)
-	note(s.rules, f.RuleName)
+	note(s.tools, s.rawTools, f.Tool)
+	note(s.rules, s.rawRules, f.Rule)
+	note(s.rules, s.rawRules, f.RuleName)
 	if short := reports.ShortRule(f.Tool, f.Rule); short != f.Rule {
-		note(s.rules, short)
+		note(s.rules, s.rawRules, short)
 	}
 }
 
-func note(m map[string]string, name string) {
+// note remembers name in m by its lower case, unless raw has it as
+// written already.
+func note(m map[string]string, raw map[string]struct{}, name string) {
 	if name == "" || len(m) >= maxSeen {
 		return
+	}
+	if _, ok := raw[name]; ok {
+		return
+	}
+	if len(raw) < 4*maxSeen {
+		raw[name] = struct{}{}
 	}
 	k := strings.ToLower(name)
 	if _, ok := m[k]; !ok {
