@@ -129,9 +129,9 @@ func (a *FindingAnswer) out() any { return a }
 func (a *FindingAnswer) text() string {
 	f := &a.Finding
 	rule := reports.ShortRule(f.Tool, f.Rule) // the finding keeps the full id
-	line := fmt.Sprintf("recap: %s %s %s/%s at %s:%d: %s", f.ID, f.Severity, f.Tool, rule, f.Path, f.Line, firstLine(f.Message, 80))
+	line := fmt.Sprintf("recap: %s %s %s/%s at %s:%d: %s", f.ID, f.Level(), f.Tool, rule, f.Path, f.Line, firstLine(f.Message, 80))
 	if a.short {
-		line = fmt.Sprintf("recap: %s %s %s/%s", f.ID, f.Severity, f.Tool, rule)
+		line = fmt.Sprintf("recap: %s %s %s/%s", f.ID, f.Level(), f.Tool, rule)
 	}
 	if a.Excluded != "" {
 		line += " [excluded by the configuration]"
