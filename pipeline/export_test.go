@@ -8,3 +8,12 @@ func SettleAtResolution(on bool) bool {
 	settleAtResolution = on
 	return was
 }
+
+// RegroupWhole makes settling group again every finding left of a file
+// (on) or only the runs of nearby findings (off), and returns the setting
+// before.
+func RegroupWhole(on bool) bool {
+	was := regroupWhole
+	regroupWhole = on
+	return was
+}

@@ -62,6 +62,7 @@ var errRegroup = errors.New("triaged problems to regroup")
 // finding, marks it, hides it or not by the mode, and counts.
 type triaging struct {
 	m    *triage.Matcher
+	d    *triage.Decider // m's, for this run's findings
 	mode TriagedMode
 	// problems are the decisions that cover a problem's other findings,
 	// by their ids, found once the groups are resolved (by settle, or by
@@ -167,7 +168,7 @@ func newTriaging(q *Query, prior *triaging, regroup bool) *triaging {
 	if q.Triage == nil || q.Triage.Len() == 0 {
 		return nil
 	}
-	t := &triaging{m: q.Triage, mode: q.Triaged, regroup: regroup && q.Classes != nil && prior == nil}
+	t := &triaging{m: q.Triage, d: q.Triage.Decider(), mode: q.Triaged, regroup: regroup && q.Classes != nil && prior == nil}
 	if prior != nil {
 		t.problems, t.prior = prior.problems, prior.prior
 	}
@@ -236,6 +237,11 @@ func (t *triaging) keep(f *reports.Finding, r reports.Ref, state string, counted
 		t.owns = append(t.owns, f.Triage)
 		a.own = int32(len(t.owns))
 	}
+	if len(t.aside) == cap(t.aside) {
+		// Doubled: append grows a large slice by a quarter, copying it
+		// over about four times its size in all.
+		t.aside = slices.Grow(t.aside, max(len(t.aside), 1024))
+	}
 	t.aside = append(t.aside, a)
 }
 
@@ -262,7 +268,7 @@ func (t *triaging) decide(f *reports.Finding) (hide bool) {
 		return false
 	}
 	f.Triage = nil
-	f.Triage = t.m.Decide(f).Mark()
+	f.Triage = t.d.Decide(f).Mark()
 	if !f.Triage.Suppressed() {
 		if p := t.problems[f.ID]; p != nil {
 			f.Triage = p
@@ -674,15 +680,12 @@ func (t *triaging) conflicts(g *Grouped, covered map[reports.Ref]bool, hasText f
 	if len(again) == 0 {
 		return false
 	}
-	// The findings left of those files, grouped again alone.
+	// The findings left of those files near a moved one, grouped again
+	// alone.
+	left := t.near(again, moved, hidden)
 	gr := t.grouper()
-	var left []int32
-	for i := range t.aside {
+	for _, i := range left {
 		a := &t.aside[i]
-		if _, ok := again[a.path]; !ok || hidden(a) {
-			continue
-		}
-		left = append(left, int32(i))
 		f := t.finding(a)
 		gr.Add(&f, a.ref)
 	}
@@ -691,6 +694,60 @@ func (t *triaging) conflicts(g *Grouped, covered map[reports.Ref]bool, hasText f
 		refs[k] = t.aside[i].ref
 	}
 	return !g.groups.SameFor(gr.Resolve(hasText), refs)
+}
+
+// regroupWhole: near takes every finding left of the files (tests turn
+// the bound off to compare).
+var regroupWhole = false
+
+// near returns, in order, the findings left (not hidden) of the files
+// again names that a moved finding's may group with: of each file, the
+// runs of findings left whose lines come within three of each other's,
+// that hold a moved one. Findings two lines apart at most are all that
+// may match (a rule's reach up is a line, the first two lines count as
+// one), and a finding's problem is decided among those it matches, so a
+// run of them groups as the whole file groups it.
+func (t *triaging) near(again map[uint32]bool, moved []int32, hidden func(*aside) bool) []int32 {
+	byFile := map[uint32][]int32{}
+	for i := range t.aside {
+		a := &t.aside[i]
+		if again[a.path] && !hidden(a) {
+			byFile[a.path] = append(byFile[a.path], int32(i))
+		}
+	}
+	if regroupWhole {
+		var all []int32
+		for _, l := range byFile {
+			all = append(all, l...)
+		}
+		slices.Sort(all)
+		return all
+	}
+	isMoved := make(map[int32]bool, len(moved))
+	for _, i := range moved {
+		isMoved[i] = true
+	}
+	var left []int32
+	for _, list := range byFile {
+		slices.SortFunc(list, func(x, y int32) int { return cmp.Compare(t.aside[x].line, t.aside[y].line) })
+		from, end, holds := 0, int32(math.MinInt32), false
+		for k, i := range list {
+			a := &t.aside[i]
+			if start := max(a.line, 2); start > end+3 && k > 0 {
+				if holds {
+					left = append(left, list[from:k]...)
+				}
+				from, holds = k, false
+			}
+			end = max(end, a.end, a.line, 2)
+			holds = holds || isMoved[i]
+		}
+		if holds {
+			left = append(left, list[from:]...)
+		}
+	}
+	slices.Sort(left)
+	return left
 }
 
 // skip returns what the page leaves out: the duplicates (dup, n of them

@@ -253,6 +253,40 @@ func (m *Matcher) Decide(f *reports.Finding) *Decision {
 	} else if fe = m.byFile[f.Path]; fe != nil {
 		m.last.Store(fe) // no allocation: a finding no entry names costs lookups only
 	}
+	return m.decide(f, fe)
+}
+
+// A Decider decides the findings of one caller, one after the other (not
+// concurrently): it remembers the last path a finding had, whether an
+// entry names it or not, so that the findings of a file no entry names,
+// listed together as reports list them, cost a comparison of their path
+// and no lookup.
+type Decider struct {
+	m    *Matcher
+	path string
+	fe   *fileEntries
+	set  bool
+}
+
+// Decider returns a decider of m's entries (FollowRenames first).
+func (m *Matcher) Decider() *Decider { return &Decider{m: m} }
+
+// Decide returns the decision that covers f, nil when no entry does, as
+// Matcher.Decide does.
+func (d *Decider) Decide(f *reports.Finding) *Decision {
+	m := d.m
+	if m == nil || len(m.entries) == 0 {
+		return nil
+	}
+	if !d.set || d.path != f.Path {
+		d.path, d.fe, d.set = f.Path, m.byFile[f.Path], true
+	}
+	return m.decide(f, d.fe)
+}
+
+// decide returns the decision that covers f, whose path's entries are fe
+// (nil: none).
+func (m *Matcher) decide(f *reports.Finding, fe *fileEntries) *Decision {
 	rk := ruleKey{f.Tool, f.Rule}
 	var cands, orphans []int
 	if fe != nil {

@@ -125,14 +125,18 @@ func (sf *sourceFile) same(k, i int) bool {
 	return eqNorm(sf.line(k), sf.line(i))
 }
 
-// lineKeys packs each line's first 8 bytes that normalize keeps, once.
-func (sf *sourceFile) lineKeys() {
-	if sf.keys != nil {
+// lineKeys packs the first 8 bytes that normalize keeps of each line up
+// to line last (0-based), once: a location compares its line with those
+// above it only.
+func (sf *sourceFile) lineKeys(last int) {
+	if len(sf.keys) > last {
 		return
 	}
-	sf.keys = make([]uint64, sf.n())
-	for i := range sf.keys {
-		sf.keys[i] = prefixKey(sf.line(i))
+	if sf.keys == nil {
+		sf.keys = make([]uint64, 0, sf.n())
+	}
+	for i := len(sf.keys); i <= last; i++ {
+		sf.keys = append(sf.keys, prefixKey(sf.line(i)))
 	}
 }
 
@@ -167,8 +171,8 @@ func (sf *sourceFile) location(i int) string {
 	if l, ok := sf.locs[i]; ok {
 		return l
 	}
-	sf.lineKeys()
 	win := sf.window(i, nil)
+	sf.lineKeys(win[len(win)-1]) // the lines above compared with the window's
 	occ := 1
 	if sf.occ != nil {
 		occ = int(sf.occ[i])
@@ -200,7 +204,7 @@ func (sf *sourceFile) windowCount(i int) int {
 	if sf.occ != nil {
 		return sf.count[sf.wins[i]]
 	}
-	sf.lineKeys()
+	sf.lineKeys(sf.n() - 1)
 	win := sf.window(i, nil)
 	n := 0
 	for k := range sf.n() {
@@ -228,7 +232,7 @@ func (sf *sourceFile) unique(i int) bool {
 	}
 	defer sf.spend(0)
 	sf.work += sf.n() / 8
-	sf.lineKeys()
+	sf.lineKeys(sf.n() - 1)
 	for k := range sf.n() {
 		if k != i && sf.same(k, i) {
 			return false
