@@ -123,6 +123,7 @@ type aside struct {
 	security                             bool
 	counted                              bool  // the first pass counted it (with new only, a new finding)
 	hides                                bool  // its own decision suppresses
+	covered                              bool  // settle found a decision on another finding of its problem that covers it
 	own                                  int32 // its own decision: owns[own-1]; 0: none
 }
 
@@ -473,6 +474,7 @@ func (t *triaging) settle(g *Grouped, c *summarize.Collector, counts *summarize.
 		}
 		covered = append(covered, a)
 		coveredRefs[a.ref] = true
+		a.covered = true
 	}
 	// The decided findings that are duplicates: a second run counts them
 	// triaged but not as problems.
@@ -492,7 +494,7 @@ func (t *triaging) settle(g *Grouped, c *summarize.Collector, counts *summarize.
 		if !c.Exact() {
 			return regroup()
 		}
-		if t.conflicts(g, coveredRefs, hasText) {
+		if t.conflicts(g, hasText) {
 			return regroup()
 		}
 	}
@@ -536,7 +538,7 @@ func (t *triaging) settle(g *Grouped, c *summarize.Collector, counts *summarize.
 		}
 	}
 	for i := range t.aside {
-		if a := &t.aside[i]; a.hides || coveredRefs[a.ref] {
+		if a := &t.aside[i]; a.hides || a.covered {
 			g.groups.Drop(a.ref)
 		}
 	}
@@ -590,8 +592,8 @@ func (t *triaging) countProblem(a *aside, d *reports.Triage, by int) {
 // matches by; the first two lines count as one, a rule's reach up being
 // one line), the findings left, grouped again, make other problems than
 // the first run's.
-func (t *triaging) conflicts(g *Grouped, covered map[reports.Ref]bool, hasText func(tool, rule string) bool) bool {
-	hidden := func(a *aside) bool { return a.hides || covered[a.ref] }
+func (t *triaging) conflicts(g *Grouped, hasText func(tool, rule string) bool) bool {
+	hidden := func(a *aside) bool { return a.hides || a.covered }
 	at := func(r reports.Ref) *aside {
 		i, found := slices.BinarySearchFunc(t.aside, r, func(a aside, r reports.Ref) int { return compareRefs(a.ref, r) })
 		if !found {
@@ -658,10 +660,15 @@ func (t *triaging) conflicts(g *Grouped, covered map[reports.Ref]bool, hasText f
 	for _, i := range moved {
 		near[t.aside[i].path] = nil
 	}
+	lastPath, listed := ^uint32(0), false
 	for i := range t.aside {
 		a := &t.aside[i]
-		if list, ok := near[a.path]; ok && !hidden(a) {
-			near[a.path] = append(list, int32(i))
+		if a.path != lastPath {
+			_, listed = near[a.path]
+			lastPath = a.path
+		}
+		if listed && !hidden(a) {
+			near[a.path] = append(near[a.path], int32(i))
 		}
 	}
 	again := map[uint32]bool{}
@@ -709,9 +716,13 @@ var regroupWhole = false
 // run of them groups as the whole file groups it.
 func (t *triaging) near(again map[uint32]bool, moved []int32, hidden func(*aside) bool) []int32 {
 	byFile := map[uint32][]int32{}
+	last, in := ^uint32(0), false
 	for i := range t.aside {
 		a := &t.aside[i]
-		if again[a.path] && !hidden(a) {
+		if a.path != last {
+			last, in = a.path, again[a.path]
+		}
+		if in && !hidden(a) {
 			byFile[a.path] = append(byFile[a.path], int32(i))
 		}
 	}
