@@ -13,15 +13,16 @@ import (
 // TestKindFilter: the findings of the kinds a filter refuses are passed
 // over without being made (kindFilter), and the answers are the same as
 // the pipeline's filter alone gives: counts, suggestions, pages, on the
-// sample's three reports and, when ../shared is there, the commons-lang
-// bench (30,380 PMD and 41,609 Checkstyle findings).
+// sample's three reports and, when ../shared is there and not in -short
+// (the race step's mode), the commons-lang bench (30,380 PMD and 41,609
+// Checkstyle findings).
 func TestKindFilter(t *testing.T) {
 	dir := t.TempDir()
 	repo := reportstest.RepoRoot(t)
 	for _, r := range []string{"pmd.sarif", "checkstyle.xml", "spotbugs.xml"} {
 		copyFile(t, filepath.Join(repo, "testdata", "reports", r), filepath.Join(dir, r))
 	}
-	if bench, _ := reportstest.Shared(t, "bench"); bench != "" {
+	if bench, _ := reportstest.Shared(t, "bench"); bench != "" && !testing.Short() {
 		for _, r := range []string{"commons-lang.pmd7-all.sarif.gz", "commons-lang.checkstyle-sun.xml.gz"} {
 			copyFile(t, filepath.Join(bench, r), filepath.Join(dir, r))
 		}
