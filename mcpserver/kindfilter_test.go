@@ -22,7 +22,11 @@ func TestKindFilter(t *testing.T) {
 	for _, r := range []string{"pmd.sarif", "checkstyle.xml", "spotbugs.xml"} {
 		copyFile(t, filepath.Join(repo, "testdata", "reports", r), filepath.Join(dir, r))
 	}
-	if bench, _ := reportstest.Shared(t, "bench"); bench != "" && !testing.Short() {
+	bench, _ := reportstest.Shared(t, "bench")
+	if testing.Short() {
+		bench = ""
+	}
+	if bench != "" {
 		for _, r := range []string{"commons-lang.pmd7-all.sarif.gz", "commons-lang.checkstyle-sun.xml.gz"} {
 			copyFile(t, filepath.Join(bench, r), filepath.Join(dir, r))
 		}
@@ -77,7 +81,9 @@ func TestKindFilter(t *testing.T) {
 				t.Errorf("passing over the kinds the filter refuses changed the answer:\nwith    %.2000s\nwithout %.2000s", with, without)
 			}
 			var v struct{ Summary struct{ Total int } }
-			if err := json.Unmarshal([]byte(with), &v); err != nil || v.Summary.Total == 0 {
+			// Some filters keep none of the sample's findings, only the
+			// bench's.
+			if err := json.Unmarshal([]byte(with), &v); err != nil || v.Summary.Total == 0 && bench != "" {
 				t.Errorf("the filter kept nothing (%v): the comparison shows little", err)
 			}
 		})
