@@ -8,6 +8,7 @@ import (
 
 	"github.com/recap-dev/recap/config"
 	"github.com/recap-dev/recap/diff"
+	"github.com/recap-dev/recap/grouping"
 	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/summarize"
@@ -38,7 +39,7 @@ type Query struct {
 	// Classes, when set, groups the findings that report one problem at
 	// one place (docs/formats.md, "Duplicates"): it gives the index of a
 	// rule's class of equivalent rules (by the rule's short name), -1 for
-	// none, as reports.ClassOf does. The summary then counts the problems,
+	// none, as grouping.ClassOf does. The summary then counts the problems,
 	// the page shows each problem once, by its most important finding,
 	// which names the others, and Result.Grouped says which are which.
 	Classes func(tool, rule string) int
@@ -260,7 +261,7 @@ func (s *scan) run(ctx context.Context) (*Result, error) {
 		}
 	}
 	if q.Classes != nil {
-		s.grouper, s.ids = reports.NewGrouper(q.Classes), newIDs()
+		s.grouper, s.ids = grouping.NewGrouper(q.Classes), newIDs()
 		if q.Config != nil {
 			s.grouper.More(q.Config.Groups)
 		}
@@ -533,7 +534,7 @@ type scan struct {
 	seen *seen // the tools and rules of the first pass, when the filter names some
 	// grouper sees the findings of the first pass (with Query.Classes),
 	// grouped is what it found, which later passes skip the duplicates of.
-	grouper *reports.Grouper
+	grouper *grouping.Grouper
 	ids     *ids
 	grouped *Grouped
 	tri     *triaging               // the triage decisions; nil without
