@@ -487,7 +487,9 @@ func (d *decoder) count() (int, bool) {
 	return int(n - 1), true
 }
 
-// decode decodes record b into f, every field of which it sets.
+// decode decodes record b into f, every field of which it sets: the
+// fields in the order encode writes them, each group by a method of its
+// own.
 func (d *decoder) decode(b []byte, f *reports.Finding) error {
 	d.b, d.err = b, nil
 	*f = reports.Finding{}
@@ -495,6 +497,26 @@ func (d *decoder) decode(b []byte, f *reports.Finding) error {
 	if mask >= fDetail<<1 {
 		d.fail()
 	}
+	d.identity(mask, f)
+	d.tool(mask, f)
+	d.importance(mask, f)
+	d.place(mask, f)
+	d.security(mask, f)
+	d.extras(mask, f)
+	if mask&fTriage != 0 {
+		f.Triage = d.triage()
+	}
+	if mask&fDetail != 0 {
+		f.Detail = d.detail()
+	}
+	if d.err == nil && len(d.b) != 0 {
+		d.fail() // bytes left over
+	}
+	return d.err
+}
+
+// identity decodes f's id and fingerprint.
+func (d *decoder) identity(mask uint64, f *reports.Finding) {
 	if mask&fID != 0 {
 		tag := d.str(&d.names)
 		n := d.uint()
@@ -509,6 +531,10 @@ func (d *decoder) decode(b []byte, f *reports.Finding) error {
 	if mask&fFingerprint != 0 {
 		f.Fingerprint = d.str(nil)
 	}
+}
+
+// tool decodes f's tool, its version, its rule and its categories.
+func (d *decoder) tool(mask uint64, f *reports.Finding) {
 	for _, x := range []struct {
 		bit uint64
 		s   *string
@@ -517,6 +543,10 @@ func (d *decoder) decode(b []byte, f *reports.Finding) error {
 			*x.s = d.str(&d.names)
 		}
 	}
+}
+
+// importance decodes f's severity, quality, impact and priority.
+func (d *decoder) importance(mask uint64, f *reports.Finding) {
 	if mask&fSeverity != 0 {
 		f.Severity = reports.Severity(d.uint8())
 	}
@@ -529,6 +559,10 @@ func (d *decoder) decode(b []byte, f *reports.Finding) error {
 	if mask&fPriority != 0 {
 		f.Priority = d.int()
 	}
+}
+
+// place decodes f's message, path, lines, columns and help page.
+func (d *decoder) place(mask uint64, f *reports.Finding) {
 	if mask&fMessage != 0 {
 		f.Message = d.str(&d.texts)
 	}
@@ -546,6 +580,10 @@ func (d *decoder) decode(b []byte, f *reports.Finding) error {
 	if mask&fHelpURI != 0 {
 		f.HelpURI = d.str(&d.names)
 	}
+}
+
+// security decodes f's security severity and CWE ids.
+func (d *decoder) security(mask uint64, f *reports.Finding) {
 	if mask&fSecuritySeverity != 0 {
 		if len(d.b) < 8 {
 			d.fail()
@@ -565,17 +603,21 @@ func (d *decoder) decode(b []byte, f *reports.Finding) error {
 			f.CWE[i] = d.int()
 		}
 	}
+}
+
+// extras decodes what f says of its source and its flows, whether it has
+// a fix, its rank and its state against a baseline.
+func (d *decoder) extras(mask uint64, f *reports.Finding) {
 	if mask&fSnippet != 0 {
 		f.Snippet = d.str(&d.texts)
 	}
-	if mask&fSnippetLine != 0 {
-		f.SnippetLine = d.int32()
-	}
-	if mask&fFlowSteps != 0 {
-		f.FlowSteps = d.int32()
-	}
-	if mask&fRelated != 0 {
-		f.Related = d.int32()
+	for _, x := range []struct {
+		bit uint64
+		n   *int32
+	}{{fSnippetLine, &f.SnippetLine}, {fFlowSteps, &f.FlowSteps}, {fRelated, &f.Related}} {
+		if mask&x.bit != 0 {
+			*x.n = d.int32()
+		}
 	}
 	f.Fixable = mask&fFixable != 0
 	if mask&fRank != 0 {
@@ -584,21 +626,16 @@ func (d *decoder) decode(b []byte, f *reports.Finding) error {
 	if mask&fBaseline != 0 {
 		f.Baseline = d.str(&d.names)
 	}
-	if mask&fTriage != 0 {
-		t := &reports.Triage{}
-		for _, s := range []*string{&t.State, &t.Reason, &t.By, &t.Date, &t.Until, &t.Link, &t.Via} {
-			*s = d.str(&d.texts)
-		}
-		t.Expired = d.bool()
-		f.Triage = t
+}
+
+// triage decodes a finding's triage decision.
+func (d *decoder) triage() *reports.Triage {
+	t := &reports.Triage{}
+	for _, s := range []*string{&t.State, &t.Reason, &t.By, &t.Date, &t.Until, &t.Link, &t.Via} {
+		*s = d.str(&d.texts)
 	}
-	if mask&fDetail != 0 {
-		f.Detail = d.detail()
-	}
-	if d.err == nil && len(d.b) != 0 {
-		d.fail() // bytes left over
-	}
-	return d.err
+	t.Expired = d.bool()
+	return t
 }
 
 func (d *decoder) detail() *reports.Detail {
