@@ -176,9 +176,30 @@ func splitID(id string) (string, int, bool) {
 	return id[:i], n, true
 }
 
-// encode returns f's record (without its length), valid until the next call.
+// encode returns f's record (without its length), valid until the next
+// call: the mask of the fields set, then the fields by group, in the order
+// decode reads them.
 func (e *encoder) encode(f *reports.Finding) []byte {
-	var mask uint64
+	mask, tag, n := fieldMask(f)
+	e.buf = binary.AppendUvarint(e.buf[:0], mask)
+	e.identity(mask, f, tag, n)
+	e.tool(mask, f)
+	e.importance(mask, f)
+	e.place(mask, f)
+	e.security(mask, f)
+	e.extras(mask, f)
+	if t := f.Triage; t != nil {
+		e.triage(t)
+	}
+	if d := f.Detail; d != nil {
+		e.detail(d)
+	}
+	return e.buf
+}
+
+// fieldMask returns the bits of the fields f sets, and the tag and the
+// number of its id when it has the usual form.
+func fieldMask(f *reports.Finding) (mask uint64, tag string, n int) {
 	set := func(bit uint64, ok bool) {
 		if ok {
 			mask |= bit
@@ -216,7 +237,12 @@ func (e *encoder) encode(f *reports.Finding) []byte {
 	set(fBaseline, f.Baseline != "")
 	set(fTriage, f.Triage != nil)
 	set(fDetail, f.Detail != nil)
-	e.buf = binary.AppendUvarint(e.buf[:0], mask)
+	return mask, tag, n
+}
+
+// identity writes f's id (its tag and number, or its text) and
+// fingerprint.
+func (e *encoder) identity(mask uint64, f *reports.Finding, tag string, n int) {
 	if mask&fID != 0 {
 		e.strAt(&e.names, sTag, tag)
 		e.uint(uint64(n))
@@ -227,6 +253,10 @@ func (e *encoder) encode(f *reports.Finding) []byte {
 	if mask&fFingerprint != 0 {
 		e.str(nil, f.Fingerprint) // each its own
 	}
+}
+
+// tool writes f's tool, its version, its rule and its categories.
+func (e *encoder) tool(mask uint64, f *reports.Finding) {
 	for _, x := range []struct {
 		bit  uint64
 		slot int
@@ -237,6 +267,10 @@ func (e *encoder) encode(f *reports.Finding) []byte {
 			e.strAt(&e.names, x.slot, x.s)
 		}
 	}
+}
+
+// importance writes f's severity, quality, impact and priority.
+func (e *encoder) importance(mask uint64, f *reports.Finding) {
 	if mask&fSeverity != 0 {
 		e.uint(uint64(f.Severity))
 	}
@@ -249,6 +283,10 @@ func (e *encoder) encode(f *reports.Finding) []byte {
 	if mask&fPriority != 0 {
 		e.int(f.Priority)
 	}
+}
+
+// place writes f's message, path, lines, columns and help page.
+func (e *encoder) place(mask uint64, f *reports.Finding) {
 	if mask&fMessage != 0 {
 		e.strAt(&e.texts, sMessage, f.Message)
 	}
@@ -266,6 +304,10 @@ func (e *encoder) encode(f *reports.Finding) []byte {
 	if mask&fHelpURI != 0 {
 		e.strAt(&e.names, sHelpURI, f.HelpURI)
 	}
+}
+
+// security writes f's security severity and CWE ids.
+func (e *encoder) security(mask uint64, f *reports.Finding) {
 	if mask&fSecuritySeverity != 0 {
 		e.buf = binary.LittleEndian.AppendUint64(e.buf, math.Float64bits(f.SecuritySeverity))
 	}
@@ -275,17 +317,21 @@ func (e *encoder) encode(f *reports.Finding) []byte {
 			e.int(c)
 		}
 	}
+}
+
+// extras writes what f says of its source and its flows, its rank and its
+// state against a baseline (whether it has a fix is the mask's).
+func (e *encoder) extras(mask uint64, f *reports.Finding) {
 	if mask&fSnippet != 0 {
 		e.str(&e.texts, f.Snippet)
 	}
-	if mask&fSnippetLine != 0 {
-		e.int(int(f.SnippetLine))
-	}
-	if mask&fFlowSteps != 0 {
-		e.int(int(f.FlowSteps))
-	}
-	if mask&fRelated != 0 {
-		e.int(int(f.Related))
+	for _, x := range []struct {
+		bit uint64
+		n   int32
+	}{{fSnippetLine, f.SnippetLine}, {fFlowSteps, f.FlowSteps}, {fRelated, f.Related}} {
+		if mask&x.bit != 0 {
+			e.int(int(x.n))
+		}
 	}
 	if mask&fRank != 0 {
 		e.uint(uint64(f.Rank))
@@ -293,16 +339,14 @@ func (e *encoder) encode(f *reports.Finding) []byte {
 	if mask&fBaseline != 0 {
 		e.strAt(&e.names, sBaseline, f.Baseline)
 	}
-	if t := f.Triage; t != nil {
-		for _, s := range []string{t.State, t.Reason, t.By, t.Date, t.Until, t.Link, t.Via} {
-			e.str(&e.texts, s)
-		}
-		e.bool(t.Expired)
+}
+
+// triage writes a finding's triage decision.
+func (e *encoder) triage(t *reports.Triage) {
+	for _, s := range []string{t.State, t.Reason, t.By, t.Date, t.Until, t.Link, t.Via} {
+		e.str(&e.texts, s)
 	}
-	if d := f.Detail; d != nil {
-		e.detail(d)
-	}
-	return e.buf
+	e.bool(t.Expired)
 }
 
 func (e *encoder) bool(b bool) {
