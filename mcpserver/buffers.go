@@ -110,7 +110,7 @@ func (b *result) finding(r ref) reports.Finding {
 
 // price sets the result's bytes: its references, the names of the other
 // findings of the problems shown by a lead, the decisions, and the groups
-// of the problems (about 24 bytes a finding counted, as reports.Groups
+// of the problems (about 24 bytes a finding counted, as grouping.Groups
 // holds them: its members, their rules and their places by reference).
 func (b *result) price() {
 	b.bytes = int64(cap(b.refs))*int64(unsafe.Sizeof(ref{})) + 4096

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/recap-dev/recap/diff"
+	"github.com/recap-dev/recap/grouping"
 	"github.com/recap-dev/recap/internal/english"
 	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/pipeline"
@@ -242,7 +243,7 @@ func (s *Server) query(ctx context.Context, in *GetReportsIn) (b *buffer, stream
 	}
 	q.Order = order
 	if in.Group == nil || *in.Group {
-		q.Classes = reports.ClassOf
+		q.Classes = grouping.ClassOf
 	}
 	cfg, cfgKey, err := s.config()
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/recap-dev/recap/grouping"
 	"github.com/recap-dev/recap/internal/reportstest"
 	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/pipeline"
@@ -21,7 +22,7 @@ import (
 
 // BenchmarkSummaryGrouped is recap summary's query on Spring's Checkstyle
 // and PMD reports (710,826 findings, 300,889 of rules in a class of
-// reports.RuleClasses), with the grouping of duplicates and without: the
+// grouping.RuleClasses), with the grouping of duplicates and without: the
 // grouping's goal is at most +10% of the time.
 func BenchmarkSummaryGrouped(b *testing.B) {
 	dir := reportstest.SharedDir(b, "bench")
@@ -30,7 +31,7 @@ func BenchmarkSummaryGrouped(b *testing.B) {
 	for _, bc := range []struct {
 		name    string
 		classes func(tool, rule string) int
-	}{{"grouped", reports.ClassOf}, {"no-group", nil}} {
+	}{{"grouped", grouping.ClassOf}, {"no-group", nil}} {
 		b.Run(bc.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
@@ -64,7 +65,7 @@ func BenchmarkSummaryTriaged(b *testing.B) {
 		Options: parsers.ReadOptions{NoFingerprints: true}}
 	// The problems: which findings lead one of several, which are alone.
 	var all []reports.Finding
-	_, err := pipeline.Run(context.Background(), &pipeline.Query{Reports: files, Classes: reports.ClassOf, Keep: pipeline.Keep{Each: func(f *reports.Finding, _ string) error {
+	_, err := pipeline.Run(context.Background(), &pipeline.Query{Reports: files, Classes: grouping.ClassOf, Keep: pipeline.Keep{Each: func(f *reports.Finding, _ string) error {
 		if f.Line < 1 || f.Path == "" {
 			return nil
 		}
@@ -145,7 +146,7 @@ func BenchmarkSummaryTriaged(b *testing.B) {
 				if runs == 0 {
 					start = cpuTime()
 				}
-				q := &pipeline.Query{Reports: reads, Classes: reports.ClassOf}
+				q := &pipeline.Query{Reports: reads, Classes: grouping.ClassOf}
 				if file != nil {
 					q.Triage = triage.NewMatcher(file, src, time.Now())
 				}
@@ -230,7 +231,7 @@ func BenchmarkEachProblem(b *testing.B) {
 		each    bool
 		classes func(tool, rule string) int
 		env     string
-	}{{"summary", false, reports.ClassOf, ""}, {"each", true, reports.ClassOf, ""}, {"each-reread", true, reports.ClassOf, "1"}, {"no-group", true, nil, ""}} {
+	}{{"summary", false, grouping.ClassOf, ""}, {"each", true, grouping.ClassOf, ""}, {"each-reread", true, grouping.ClassOf, "1"}, {"no-group", true, nil, ""}} {
 		b.Run(bc.name, func(b *testing.B) {
 			b.Setenv("RECAP_NO_SPOOL", bc.env)
 			files := pipeline.Files{Paths: paths, Options: parsers.ReadOptions{NoFingerprints: !bc.each}}

@@ -12,8 +12,9 @@
 // finding new or unchanged by fingerprint and counts the fixed ones; the
 // triage file's decisions (package triage) mark each finding and leave the
 // suppressed ones out of pages, counts and gates, counted apart, a decision
-// covering its whole problem; the grouper finds the problems, the findings
-// that report one problem at one place; new-only keeps the new; a
+// covering its whole problem; the grouper (package grouping) finds the
+// problems, the findings that report one problem at one place; new-only
+// keeps the new; a
 // [summarize.Collector] counts what is left and keeps what [Keep] asks: a
 // page, the first findings of each severity, or every finding handed to a
 // sink (streamed, never held). Where a step needs what only the end of a
@@ -38,6 +39,6 @@
 //	})
 //	// res.View: the summary, the inputs and the page
 //
-// The package imports parsers, reports, config, diff, summarize and
+// The package imports parsers, reports, grouping, config, diff, summarize and
 // triage; it prints nothing and knows no flag or tool argument.
 package pipeline

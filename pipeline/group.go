@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/recap-dev/recap/grouping"
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/summarize"
 )
@@ -19,14 +20,14 @@ func newIDs() *ids { return &ids{byTag: map[string]uint32{}} }
 
 // ref returns the ref of the finding id; false for an id not of the form
 // tag-n.
-func (x *ids) ref(id string) (reports.Ref, bool) {
+func (x *ids) ref(id string) (grouping.Ref, bool) {
 	i := strings.LastIndexByte(id, '-')
 	if i <= 0 {
-		return reports.Ref{}, false
+		return grouping.Ref{}, false
 	}
 	n, err := strconv.ParseUint(id[i+1:], 10, 32)
 	if err != nil {
-		return reports.Ref{}, false
+		return grouping.Ref{}, false
 	}
 	tag := id[:i]
 	in, ok := x.byTag[tag]
@@ -35,11 +36,11 @@ func (x *ids) ref(id string) (reports.Ref, bool) {
 		x.byTag[tag] = in
 		x.tags = append(x.tags, tag)
 	}
-	return reports.Ref{Input: in, N: uint32(n)}, true
+	return grouping.Ref{Input: in, N: uint32(n)}, true
 }
 
 // id returns the id of ref.
-func (x *ids) id(r reports.Ref) string {
+func (x *ids) id(r grouping.Ref) string {
 	if int(r.Input) >= len(x.tags) {
 		return ""
 	}
@@ -49,7 +50,7 @@ func (x *ids) id(r reports.Ref) string {
 // Grouped is what a query found of the findings that report one problem:
 // the groups, and the findings' ids.
 type Grouped struct {
-	groups *reports.Groups
+	groups *grouping.Groups
 	ids    *ids
 }
 
@@ -138,7 +139,7 @@ func (g *Grouped) LeadID(f *reports.Finding) (string, bool) {
 }
 
 // Groups are the groups found.
-func (g *Grouped) Groups() *reports.Groups {
+func (g *Grouped) Groups() *grouping.Groups {
 	if g == nil {
 		return nil
 	}

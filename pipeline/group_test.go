@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/recap-dev/recap/grouping"
 	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/pipeline"
 	"github.com/recap-dev/recap/reports"
@@ -78,16 +79,16 @@ func TestGroupedPages(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	g := reports.NewGrouper(pairClasses)
+	g := grouping.NewGrouper(pairClasses)
 	tags := map[string]uint32{}
-	refOf := func(id string) reports.Ref {
+	refOf := func(id string) grouping.Ref {
 		i := strings.LastIndexByte(id, '-')
 		if _, ok := tags[id[:i]]; !ok {
 			tags[id[:i]] = uint32(len(tags))
 		}
 		var n uint32
 		fmt.Sscan(id[i+1:], &n)
-		return reports.Ref{Input: tags[id[:i]], N: n}
+		return grouping.Ref{Input: tags[id[:i]], N: n}
 	}
 	for i := range all {
 		g.Add(&all[i], refOf(all[i].ID))

@@ -8,6 +8,7 @@ import (
 
 	"github.com/recap-dev/recap/config"
 	"github.com/recap-dev/recap/diff"
+	"github.com/recap-dev/recap/grouping"
 	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/summarize"
@@ -38,7 +39,7 @@ type Query struct {
 	// Classes, when set, groups the findings that report one problem at
 	// one place (docs/formats.md, "Duplicates"): it gives the index of a
 	// rule's class of equivalent rules (by the rule's short name), -1 for
-	// none, as reports.ClassOf does. The summary then counts the problems,
+	// none, as grouping.ClassOf does. The summary then counts the problems,
 	// the page shows each problem once, by its most important finding,
 	// which names the others, and Result.Grouped says which are which.
 	Classes func(tool, rule string) int
@@ -177,15 +178,18 @@ type Unmatched struct {
 	Where string
 }
 
-// Run runs the query: it loads the changes, reads the baseline, then the
-// reports through the steps in order, and counts.
-//
-// The steps, in order (each needs the one before):
-//  1. the filter, on the finding as the parser gives it (paths placed);
-//  2. the changed lines, on the same;
-//  3. the baseline mark, which needs the fingerprint the reader gives kept findings;
-//  4. new only, which needs the mark;
-//  5. the counts and what Keep asks.
+// Run runs the query. Its steps, in order:
+//  1. the query checked, its filter compiled;
+//  2. the changes loaded: the diff and the index of its changed lines;
+//  3. the baseline read through the configuration and the filter;
+//  4. with triage decisions and groups, the reports made readable again,
+//     for a second run that triages the findings of covered problems from
+//     the start when the first finds some (errRegroup);
+//  5. a run over the reports ([scan.run]): the passes, each finding
+//     through the steps of [passing] (the configuration, the filter, the
+//     changed lines, the baseline's mark, triage, the grouper, new only,
+//     the counts and what Keep asks), then the groups resolved and the
+//     view made.
 func Run(ctx context.Context, q *Query) (*Result, error) {
 	res := &Result{}
 	if q.Reports == nil {
@@ -250,32 +254,82 @@ type again struct{ Source }
 func (again) Rereadable() bool { return true }
 
 // run is one run of the query over the reports, after the changes and the
-// baseline are read.
+// baseline are read. Its steps, in order:
+//  1. start: the names the filter and the configuration give noted, the
+//     grouper made;
+//  2. a page past DeepPage found in passes of its own (runDeep), which
+//     ends the run;
+//  3. source: what the passes read, a spool of the first pass or the
+//     reports read again when a later pass will or may come;
+//  4. the first pass, each finding through the steps of [passing], into
+//     the collector;
+//  5. group: the problems resolved, triage's decisions settled over them,
+//     the duplicates left out of the page (a second pass when they crowd
+//     it) and, with new only, a recount;
+//  6. eachProblem: Keep.Each handed each problem once, in a second pass;
+//  7. view: the counts and the page, the baseline's, the problems' and
+//     triage's counts, the names that matched nothing.
 func (s *scan) run(ctx context.Context) (*Result, error) {
-	q, res := s.q, s.res
-	if len(q.Filter.Tools)+len(q.Filter.Rules)+len(q.Filter.Paths) > 0 || q.Config != nil {
-		var err error
-		if s.seen, err = newSeen(q.Filter.Paths); err != nil {
+	q := s.q
+	if err := s.start(); err != nil {
+		return nil, err
+	}
+	if p := q.Keep.Page; p != nil && p.Offset+p.Limit > DeepPage {
+		if done, err := runDeep(ctx, s); done || err != nil {
+			s.res.Unmatched = s.unmatched()
+			return s.res, err
+		}
+	}
+	c := s.collector()
+	later, cleanup, err := s.source()
+	if err != nil {
+		return nil, err
+	}
+	defer cleanup()
+	var counts summarize.BaselineCounts
+	inputs, marked, err := s.firstPass(ctx, c, &counts, later)
+	if err != nil {
+		return nil, err
+	}
+	if c, err = s.group(ctx, c, inputs, &counts); err != nil {
+		return nil, err
+	}
+	if later {
+		if err := s.eachProblem(ctx); err != nil {
 			return nil, err
 		}
 	}
+	s.view(c.View(inputs), inputs, marked, &counts)
+	return s.res, nil
+}
+
+// start notes the names the first pass sees when the filter or the
+// configuration names some, and makes the grouper (with Query.Classes).
+func (s *scan) start() error {
+	q := s.q
+	if len(q.Filter.Tools)+len(q.Filter.Rules)+len(q.Filter.Paths) > 0 || q.Config != nil {
+		var err error
+		if s.seen, err = newSeen(q.Filter.Paths); err != nil {
+			return err
+		}
+	}
 	if q.Classes != nil {
-		s.grouper, s.ids = reports.NewGrouper(q.Classes), newIDs()
+		s.grouper, s.ids = grouping.NewGrouper(q.Classes), newIDs()
 		if q.Config != nil {
 			s.grouper.More(q.Config.Groups)
 		}
 	}
-	if p := q.Keep.Page; p != nil && p.Offset+p.Limit > DeepPage {
-		if done, err := runDeep(ctx, s); done || err != nil {
-			res.Unmatched = append(s.seen.unmatched(&q.Filter), s.seen.unmatchedConfig(q.Config)...)
-			return res, err
-		}
-	}
+	return nil
+}
 
-	c := s.collector()
-	// With groups, the findings handed to Each wait for a second pass,
-	// which skips the duplicates the first found: each problem once.
-	later := s.grouper != nil && q.Keep.Each != nil
+// source sets what the passes read, s.src, and says whether Keep.Each
+// waits for a second pass: with groups, the findings handed to Each wait
+// for one, which skips the duplicates the first found (each problem once).
+// cleanup removes what it made.
+func (s *scan) source() (later bool, cleanup func(), err error) {
+	q := s.q
+	later = s.grouper != nil && q.Keep.Each != nil
+	cleanup = func() {}
 	if s.grouper != nil && (later || q.Keep.Page != nil || q.NewOnly) {
 		// A second pass for Each is sure: the first spools the findings for
 		// it. One for a page crowded by duplicates, or a recount, is rare:
@@ -285,13 +339,12 @@ func (s *scan) run(ctx context.Context) (*Result, error) {
 		if later {
 			open = replayable
 		}
-		src, cleanup, ok, err := open(q.Reports)
+		src, done, ok, err := open(q.Reports)
 		if err != nil {
-			return nil, err
+			return false, cleanup, err
 		}
 		if ok {
-			defer cleanup()
-			s.src, s.reread = src, true
+			s.src, s.reread, cleanup = src, true, done
 		} else {
 			later = false
 		}
@@ -299,10 +352,17 @@ func (s *scan) run(ctx context.Context) (*Result, error) {
 	if s.src == nil {
 		s.src = q.Reports
 	}
-	var counts summarize.BaselineCounts
-	inputs, marked, err := s.pass(ctx, s.src, &counts, func(f *reports.Finding, state string) error {
-		if q.Keep.Each != nil && !later {
-			if err := q.Keep.Each(f, state); err != nil {
+	return later, cleanup, nil
+}
+
+// firstPass reads the reports once into c, counting the states against
+// the baseline into counts, and hands each finding to Keep.Each unless it
+// waits for a later pass.
+func (s *scan) firstPass(ctx context.Context, c *summarize.Collector, counts *summarize.BaselineCounts, later bool) ([]reports.Input, *reports.Baseline, error) {
+	each := s.q.Keep.Each
+	inputs, marked, err := s.pass(ctx, s.src, counts, func(f *reports.Finding, state string) error {
+		if each != nil && !later {
+			if err := each(f, state); err != nil {
 				return err
 			}
 		}
@@ -317,31 +377,32 @@ func (s *scan) run(ctx context.Context) (*Result, error) {
 	if err == nil {
 		err = ctx.Err() // a read stopped by the context is not a result
 	}
-	if err != nil {
-		return nil, err
-	}
-	if c, err = s.group(ctx, c, inputs, &counts); err != nil {
-		return nil, err
-	}
-	if later {
-		if err := s.eachProblem(ctx); err != nil {
-			return nil, err
-		}
-	}
-	res.View = c.View(inputs)
+	return inputs, marked, err
+}
+
+// view completes the result's view v: the page of a second pass, the
+// counts against the baseline, of the problems and of triage, and the
+// names that matched nothing.
+func (s *scan) view(v *summarize.View, inputs []reports.Input, marked *reports.Baseline, counts *summarize.BaselineCounts) {
+	s.res.View = v
 	if s.page != nil { // the second pass's
 		for i := range s.page {
 			s.page[i].RuleInfo = reports.RuleOf(inputs, &s.page[i].Finding)
 		}
-		p := res.View.Page
-		res.View.Findings = s.page
+		p := v.Page
+		v.Findings = s.page
 		*p = *summarize.NewPage(p.Offset, p.Limit, len(s.page), p.Total)
 	}
-	s.summarizeBaseline(res.View, marked, &counts)
-	s.showGroups(res.View)
-	s.tri.show(res.View)
-	res.Unmatched = append(s.seen.unmatched(&q.Filter), s.seen.unmatchedConfig(q.Config)...)
-	return res, nil
+	s.summarizeBaseline(v, marked, counts)
+	s.showGroups(v)
+	s.tri.show(v)
+	s.res.Unmatched = s.unmatched()
+}
+
+// unmatched is the filter's and the configuration's names that matched
+// nothing.
+func (s *scan) unmatched() []Unmatched {
+	return append(s.seen.unmatched(&s.q.Filter), s.seen.unmatchedConfig(s.q.Config)...)
 }
 
 // collector returns a collector of the query's findings, keeping what
@@ -533,7 +594,7 @@ type scan struct {
 	seen *seen // the tools and rules of the first pass, when the filter names some
 	// grouper sees the findings of the first pass (with Query.Classes),
 	// grouped is what it found, which later passes skip the duplicates of.
-	grouper *reports.Grouper
+	grouper *grouping.Grouper
 	ids     *ids
 	grouped *Grouped
 	tri     *triaging               // the triage decisions; nil without
@@ -553,98 +614,181 @@ type scan struct {
 // Each pass marks a fresh copy of the baseline, which it returns, so that
 // every pass sees the same states.
 func (s *scan) pass(ctx context.Context, src Source, counts *summarize.BaselineCounts, visit func(f *reports.Finding, state string) error) ([]reports.Input, *reports.Baseline, error) {
-	var base *reports.Baseline
+	p := &passing{s: s, first: counts != nil, counts: counts, visit: visit, idx: s.res.Index}
 	if s.base != nil {
-		base = s.base.Clone()
+		p.base = s.base.Clone()
 	}
-	first, idx := counts != nil, s.res.Index
-	var lines *diff.LineMap
 	if s.q.Changes != nil {
-		lines = s.q.Changes.Lines()
+		p.lines = s.q.Changes.Lines()
 	}
-	// changed keeps the findings on the changed lines, carried onto the
-	// head's lines, and counts the others.
-	changed := func(f *reports.Finding) bool {
-		if lines != nil && !moveLines(lines, f) {
-			if first {
-				s.res.NotInHead++
-			}
-			return false
+	inputs, err := src.Read(ctx, p.keep, p.emit)
+	return inputs, p.base, err
+}
+
+// passing is one pass over the reports. Each finding goes through the
+// query's steps in this order, each needing the ones before it:
+//
+//	step      what it does (the first pass counts what it says)
+//	read      the parser gives the finding, its paths placed (Source.Read)
+//	seen      the tools, rules and paths the filter names noted (the names that matched nothing)
+//	config    .recap.yml's exclusions (Result.Excluded) and overrides
+//	filter    Query.Filter
+//	changed   the changed lines, the finding carried onto the head's lines (Result.NotInHead, Result.Outside)
+//	          — the reader gives the finding its id and fingerprint —
+//	mark      its state against the baseline, new or unchanged; with a baseline, the changed lines now
+//	problem   later passes: the duplicates the first found left out, a new finding of an old problem unchanged
+//	triage    the triage file's decision marks it; a suppressing one hides it
+//	group     the first pass hands it to the grouper (Result.Grouped)
+//	states    the first pass counts the states against the baseline (Summary.Baseline)
+//	new only  with Query.NewOnly, only new findings of new problems go on
+//	triaged   the first pass counts what triage decided (Summary.Triaged)
+//	visit     what the pass is for: the collector's counts and what Keep asks, Each, a recount
+//
+// The steps up to changed are keep's, before the reader hashes the
+// finding: a finding they refuse costs no id and no fingerprint. With a
+// baseline, every finding that passes the filter takes its match in the
+// baseline, also one off the changed lines: else an unchanged finding of a
+// changed file, not shown, would leave its match to be counted as fixed.
+// The grouper sees every finding, also with new only: a new finding of a
+// problem the baseline had makes no new problem.
+type passing struct {
+	s      *scan
+	first  bool                      // the first pass: it counts
+	counts *summarize.BaselineCounts // the first pass's counts of the states
+	base   *reports.Baseline         // this pass's copy of the baseline; nil without one
+	lines  *diff.LineMap             // the changes' lines carried onto the head; nil without
+	idx    *diff.Index               // the changed lines; nil without changes
+	visit  func(f *reports.Finding, state string) error
+}
+
+// keep runs the steps before the reader gives f its id and fingerprint:
+// seen, config, filter and, without a baseline, changed.
+func (p *passing) keep(f *reports.Finding) bool {
+	p.see(f)
+	if !p.configure(f) {
+		return false
+	}
+	return p.s.flt.Match(*f) && (p.base != nil || p.changed(f))
+}
+
+// emit runs the steps after the reader gave f its id and fingerprint.
+func (p *passing) emit(f *reports.Finding) error {
+	if f.Uncounted() { // asked for recap's SARIF: no state, no count
+		if p.base != nil && !p.changed(f) {
+			return nil
 		}
-		if idx != nil && !idx.Touches(f.Path, f.Line, f.EndLine) {
-			if first {
-				s.res.Outside++
-			}
-			return false
-		}
+		return p.visit(f, "")
+	}
+	state, ok := p.mark(f)
+	if !ok || p.duplicate(f) {
+		return nil
+	}
+	state = p.problem(f, state)
+	hide := p.s.tri.decide(f)
+	p.group(f, state, hide)
+	p.countState(state, hide)
+	if !p.newOnly(f, state) {
+		return nil
+	}
+	if p.first {
+		p.s.tri.count(f, state)
+	}
+	if hide {
+		return nil
+	}
+	return p.visit(f, state)
+}
+
+// see notes f's tool, rule and path, when the filter or the configuration
+// names some (first pass).
+func (p *passing) see(f *reports.Finding) {
+	if p.first && p.s.seen != nil {
+		p.s.seen.add(f)
+	}
+}
+
+// configure applies the configuration to f: false when it excludes f
+// (counted by the first pass), else its overrides applied.
+func (p *passing) configure(f *reports.Finding) bool {
+	cfg := p.s.q.Config
+	if cfg == nil {
 		return true
 	}
-	// With a baseline, every finding that passes the filter takes its match
-	// in the baseline, also one off the changed lines: else an unchanged
-	// finding of a changed file, not shown, would leave its match to be
-	// counted as fixed. Without one, the changed lines are asked before the
-	// reader gives a finding its id and fingerprint.
-	keep := func(f *reports.Finding) bool {
-		if first && s.seen != nil {
-			s.seen.add(f)
+	if cfg.Excluded(f) {
+		if p.first {
+			p.s.res.Excluded++
 		}
-		if cfg := s.q.Config; cfg != nil {
-			if cfg.Excluded(f) {
-				if first {
-					s.res.Excluded++
-				}
-				return false
-			}
-			cfg.Apply(f)
-		}
-		return s.flt.Match(*f) && (base != nil || changed(f))
+		return false
 	}
-	inputs, err := src.Read(ctx, keep, func(f *reports.Finding) error {
-		if f.Uncounted() { // asked for recap's SARIF: no state, no count
-			if base != nil && !changed(f) {
-				return nil
-			}
-			return visit(f, "")
+	cfg.Apply(f)
+	return true
+}
+
+// changed keeps the findings on the changed lines, carried onto the
+// head's lines, and counts the others (first pass).
+func (p *passing) changed(f *reports.Finding) bool {
+	if p.lines != nil && !moveLines(p.lines, f) {
+		if p.first {
+			p.s.res.NotInHead++
 		}
-		state := ""
-		if base != nil {
-			state = base.State(f)
-			if !changed(f) {
-				return nil
-			}
+		return false
+	}
+	if p.idx != nil && !p.idx.Touches(f.Path, f.Line, f.EndLine) {
+		if p.first {
+			p.s.res.Outside++
 		}
-		if !first && !s.recounting && s.grouped.Duplicate(f) {
-			return nil
-		}
-		if !first && state == reports.BaselineNew && s.grouped.Known(f) {
-			state = reports.BaselineUnchanged // its problem is not new
-		}
-		hide := s.tri.decide(f)
-		// The grouper sees every finding, also with new only: a new finding
-		// of a problem the baseline had makes no new problem.
-		if first && s.grouper != nil && s.tri.grouped(hide) {
-			s.groupOne(f, state)
-		}
-		if base != nil {
-			if first && !hide {
-				counts.Add(state)
-			}
-			if s.q.NewOnly && state != reports.BaselineNew {
-				return nil
-			}
-			if s.q.NewOnly && !first && s.grouped.OfOldProblem(f) {
-				return nil
-			}
-		}
-		if first {
-			s.tri.count(f, state)
-		}
-		if hide {
-			return nil
-		}
-		return visit(f, state)
-	})
-	return inputs, base, err
+		return false
+	}
+	return true
+}
+
+// mark returns f's state against the baseline ("" without one), and
+// whether f is on the changed lines when a baseline left them to now.
+func (p *passing) mark(f *reports.Finding) (string, bool) {
+	if p.base == nil {
+		return "", true
+	}
+	return p.base.State(f), p.changed(f)
+}
+
+// duplicate says whether a pass after the first leaves f out, a duplicate
+// of a problem the first found (a recount keeps them).
+func (p *passing) duplicate(f *reports.Finding) bool {
+	return !p.first && !p.s.recounting && p.s.grouped.Duplicate(f)
+}
+
+// problem returns f's state as its problem has it: on the passes after
+// the first, a new finding of a problem the baseline had is unchanged.
+func (p *passing) problem(f *reports.Finding, state string) string {
+	if !p.first && state == reports.BaselineNew && p.s.grouped.Known(f) {
+		return reports.BaselineUnchanged // its problem is not new
+	}
+	return state
+}
+
+// group hands f to the grouper on the first pass, unless triage hid it
+// where its problem does not count.
+func (p *passing) group(f *reports.Finding, state string, hide bool) {
+	if p.first && p.s.grouper != nil && p.s.tri.grouped(hide) {
+		p.s.groupOne(f, state)
+	}
+}
+
+// countState counts f's state against the baseline (first pass, shown
+// findings).
+func (p *passing) countState(state string, hide bool) {
+	if p.base != nil && p.first && !hide {
+		p.counts.Add(state)
+	}
+}
+
+// newOnly says whether f goes on with Query.NewOnly: only a new finding,
+// and, on the passes after the first, one of a new problem.
+func (p *passing) newOnly(f *reports.Finding, state string) bool {
+	if p.base == nil || !p.s.q.NewOnly {
+		return true
+	}
+	return state == reports.BaselineNew && (p.first || !p.s.grouped.OfOldProblem(f))
 }
 
 // groupOne hands f, of the given state against the baseline, to the

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/recap-dev/recap/config"
+	"github.com/recap-dev/recap/grouping"
 	"github.com/recap-dev/recap/internal/reportstest"
 	"github.com/recap-dev/recap/internal/tooltest"
 	"github.com/recap-dev/recap/parsers"
@@ -30,7 +31,7 @@ func sampleFiles(t *testing.T, names ...string) pipeline.Files {
 func TestSampleProblems(t *testing.T) {
 	all := sampleFiles(t, "checkstyle.xml", "pmd.sarif", "spotbugs.xml")
 	var each, also, named int
-	q := &pipeline.Query{Reports: all, Classes: reports.ClassOf, Keep: pipeline.Keep{Each: func(f *reports.Finding, _ string) error {
+	q := &pipeline.Query{Reports: all, Classes: grouping.ClassOf, Keep: pipeline.Keep{Each: func(f *reports.Finding, _ string) error {
 		each++
 		if f.Detail != nil && len(f.Detail.Also) > 0 {
 			also++
@@ -67,7 +68,7 @@ func TestSampleProblems(t *testing.T) {
 // the gate counts problems.
 func TestProblemsAgainstABaseline(t *testing.T) {
 	q := &pipeline.Query{Reports: sampleFiles(t, "checkstyle.xml", "pmd.sarif"), Baseline: sampleFiles(t, "checkstyle.xml"),
-		Classes: reports.ClassOf, Keep: pipeline.Keep{Page: &pipeline.Page{Limit: 200}}}
+		Classes: grouping.ClassOf, Keep: pipeline.Keep{Page: &pipeline.Page{Limit: 200}}}
 	res, err := pipeline.Run(context.Background(), q)
 	if err != nil {
 		t.Fatal(err)
@@ -121,11 +122,11 @@ same:
 		t.Fatal(err)
 	}
 	files := sampleFiles(t, "checkstyle.xml", "pmd.sarif", "spotbugs.xml")
-	base, err := pipeline.Run(context.Background(), &pipeline.Query{Reports: files, Classes: reports.ClassOf})
+	base, err := pipeline.Run(context.Background(), &pipeline.Query{Reports: files, Classes: grouping.ClassOf})
 	if err != nil {
 		t.Fatal(err)
 	}
-	q := &pipeline.Query{Reports: files, Classes: reports.ClassOf, Config: cfg, Filter: reports.Filter{MinImpact: reports.ImpactBlocker},
+	q := &pipeline.Query{Reports: files, Classes: grouping.ClassOf, Config: cfg, Filter: reports.Filter{MinImpact: reports.ImpactBlocker},
 		Keep: pipeline.Keep{Page: &pipeline.Page{Limit: 10}}}
 	res, err := pipeline.Run(context.Background(), q)
 	if err != nil {
@@ -166,7 +167,7 @@ func TestNewOnlyCountsProblems(t *testing.T) {
 			run := func(newOnly bool, keep pipeline.Keep) *pipeline.Result {
 				t.Helper()
 				q := &pipeline.Query{Reports: sampleFiles(t, tc.reports...), Baseline: sampleFiles(t, tc.baseline...),
-					Classes: reports.ClassOf, NewOnly: newOnly, Keep: keep}
+					Classes: grouping.ClassOf, NewOnly: newOnly, Keep: keep}
 				res, err := pipeline.Run(context.Background(), q)
 				if err != nil {
 					t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/recap-dev/recap/grouping"
 	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/pipeline"
 	"github.com/recap-dev/recap/reports"
@@ -36,7 +37,7 @@ func TestSecurityFindingNotHidden(t *testing.T) {
 		paths = append(paths, p)
 	}
 	var each []string
-	q := &pipeline.Query{Reports: pipeline.Files{Paths: paths, Options: parsers.ReadOptions{Root: dir}}, Classes: reports.ClassOf,
+	q := &pipeline.Query{Reports: pipeline.Files{Paths: paths, Options: parsers.ReadOptions{Root: dir}}, Classes: grouping.ClassOf,
 		Keep: pipeline.Keep{Each: func(f *reports.Finding, _ string) error {
 			each = append(each, f.Tool+":"+f.Rule)
 			return nil

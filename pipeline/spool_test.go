@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/recap-dev/recap/grouping"
 	"github.com/recap-dev/recap/internal/reportstest"
 	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/reports"
@@ -300,8 +301,8 @@ func TestSpoolInQuery(t *testing.T) {
 		spooled bool
 		handed  int
 	}{
-		{"grouped", reports.ClassOf, false, true, 116},
-		{"grouped, each fails", reports.ClassOf, true, true, 1},
+		{"grouped", grouping.ClassOf, false, true, 116},
+		{"grouped, each fails", grouping.ClassOf, true, true, 1},
 		{"no-group", nil, false, false, 171},
 	} {
 		handed, files := 0, 0
@@ -346,7 +347,7 @@ func TestSpoolUnwritable(t *testing.T) {
 		err    string
 	}{{"files", files, 116, ""}, {"stdin", stdin, 0, "spool: "}} {
 		handed := 0
-		_, err := Run(context.Background(), &Query{Reports: tc.src, Classes: reports.ClassOf, Keep: Keep{Each: func(*reports.Finding, string) error {
+		_, err := Run(context.Background(), &Query{Reports: tc.src, Classes: grouping.ClassOf, Keep: Keep{Each: func(*reports.Finding, string) error {
 			handed++
 			return nil
 		}}})

@@ -176,9 +176,30 @@ func splitID(id string) (string, int, bool) {
 	return id[:i], n, true
 }
 
-// encode returns f's record (without its length), valid until the next call.
+// encode returns f's record (without its length), valid until the next
+// call: the mask of the fields set, then the fields by group, in the order
+// decode reads them.
 func (e *encoder) encode(f *reports.Finding) []byte {
-	var mask uint64
+	mask, tag, n := fieldMask(f)
+	e.buf = binary.AppendUvarint(e.buf[:0], mask)
+	e.identity(mask, f, tag, n)
+	e.tool(mask, f)
+	e.importance(mask, f)
+	e.place(mask, f)
+	e.security(mask, f)
+	e.extras(mask, f)
+	if t := f.Triage; t != nil {
+		e.triage(t)
+	}
+	if d := f.Detail; d != nil {
+		e.detail(d)
+	}
+	return e.buf
+}
+
+// fieldMask returns the bits of the fields f sets, and the tag and the
+// number of its id when it has the usual form.
+func fieldMask(f *reports.Finding) (mask uint64, tag string, n int) {
 	set := func(bit uint64, ok bool) {
 		if ok {
 			mask |= bit
@@ -216,7 +237,12 @@ func (e *encoder) encode(f *reports.Finding) []byte {
 	set(fBaseline, f.Baseline != "")
 	set(fTriage, f.Triage != nil)
 	set(fDetail, f.Detail != nil)
-	e.buf = binary.AppendUvarint(e.buf[:0], mask)
+	return mask, tag, n
+}
+
+// identity writes f's id (its tag and number, or its text) and
+// fingerprint.
+func (e *encoder) identity(mask uint64, f *reports.Finding, tag string, n int) {
 	if mask&fID != 0 {
 		e.strAt(&e.names, sTag, tag)
 		e.uint(uint64(n))
@@ -227,6 +253,10 @@ func (e *encoder) encode(f *reports.Finding) []byte {
 	if mask&fFingerprint != 0 {
 		e.str(nil, f.Fingerprint) // each its own
 	}
+}
+
+// tool writes f's tool, its version, its rule and its categories.
+func (e *encoder) tool(mask uint64, f *reports.Finding) {
 	for _, x := range []struct {
 		bit  uint64
 		slot int
@@ -237,6 +267,10 @@ func (e *encoder) encode(f *reports.Finding) []byte {
 			e.strAt(&e.names, x.slot, x.s)
 		}
 	}
+}
+
+// importance writes f's severity, quality, impact and priority.
+func (e *encoder) importance(mask uint64, f *reports.Finding) {
 	if mask&fSeverity != 0 {
 		e.uint(uint64(f.Severity))
 	}
@@ -249,6 +283,10 @@ func (e *encoder) encode(f *reports.Finding) []byte {
 	if mask&fPriority != 0 {
 		e.int(f.Priority)
 	}
+}
+
+// place writes f's message, path, lines, columns and help page.
+func (e *encoder) place(mask uint64, f *reports.Finding) {
 	if mask&fMessage != 0 {
 		e.strAt(&e.texts, sMessage, f.Message)
 	}
@@ -266,6 +304,10 @@ func (e *encoder) encode(f *reports.Finding) []byte {
 	if mask&fHelpURI != 0 {
 		e.strAt(&e.names, sHelpURI, f.HelpURI)
 	}
+}
+
+// security writes f's security severity and CWE ids.
+func (e *encoder) security(mask uint64, f *reports.Finding) {
 	if mask&fSecuritySeverity != 0 {
 		e.buf = binary.LittleEndian.AppendUint64(e.buf, math.Float64bits(f.SecuritySeverity))
 	}
@@ -275,17 +317,21 @@ func (e *encoder) encode(f *reports.Finding) []byte {
 			e.int(c)
 		}
 	}
+}
+
+// extras writes what f says of its source and its flows, its rank and its
+// state against a baseline (whether it has a fix is the mask's).
+func (e *encoder) extras(mask uint64, f *reports.Finding) {
 	if mask&fSnippet != 0 {
 		e.str(&e.texts, f.Snippet)
 	}
-	if mask&fSnippetLine != 0 {
-		e.int(int(f.SnippetLine))
-	}
-	if mask&fFlowSteps != 0 {
-		e.int(int(f.FlowSteps))
-	}
-	if mask&fRelated != 0 {
-		e.int(int(f.Related))
+	for _, x := range []struct {
+		bit uint64
+		n   int32
+	}{{fSnippetLine, f.SnippetLine}, {fFlowSteps, f.FlowSteps}, {fRelated, f.Related}} {
+		if mask&x.bit != 0 {
+			e.int(int(x.n))
+		}
 	}
 	if mask&fRank != 0 {
 		e.uint(uint64(f.Rank))
@@ -293,16 +339,14 @@ func (e *encoder) encode(f *reports.Finding) []byte {
 	if mask&fBaseline != 0 {
 		e.strAt(&e.names, sBaseline, f.Baseline)
 	}
-	if t := f.Triage; t != nil {
-		for _, s := range []string{t.State, t.Reason, t.By, t.Date, t.Until, t.Link, t.Via} {
-			e.str(&e.texts, s)
-		}
-		e.bool(t.Expired)
+}
+
+// triage writes a finding's triage decision.
+func (e *encoder) triage(t *reports.Triage) {
+	for _, s := range []string{t.State, t.Reason, t.By, t.Date, t.Until, t.Link, t.Via} {
+		e.str(&e.texts, s)
 	}
-	if d := f.Detail; d != nil {
-		e.detail(d)
-	}
-	return e.buf
+	e.bool(t.Expired)
 }
 
 func (e *encoder) bool(b bool) {
@@ -487,7 +531,9 @@ func (d *decoder) count() (int, bool) {
 	return int(n - 1), true
 }
 
-// decode decodes record b into f, every field of which it sets.
+// decode decodes record b into f, every field of which it sets: the
+// fields in the order encode writes them, each group by a method of its
+// own.
 func (d *decoder) decode(b []byte, f *reports.Finding) error {
 	d.b, d.err = b, nil
 	*f = reports.Finding{}
@@ -495,6 +541,26 @@ func (d *decoder) decode(b []byte, f *reports.Finding) error {
 	if mask >= fDetail<<1 {
 		d.fail()
 	}
+	d.identity(mask, f)
+	d.tool(mask, f)
+	d.importance(mask, f)
+	d.place(mask, f)
+	d.security(mask, f)
+	d.extras(mask, f)
+	if mask&fTriage != 0 {
+		f.Triage = d.triage()
+	}
+	if mask&fDetail != 0 {
+		f.Detail = d.detail()
+	}
+	if d.err == nil && len(d.b) != 0 {
+		d.fail() // bytes left over
+	}
+	return d.err
+}
+
+// identity decodes f's id and fingerprint.
+func (d *decoder) identity(mask uint64, f *reports.Finding) {
 	if mask&fID != 0 {
 		tag := d.str(&d.names)
 		n := d.uint()
@@ -509,6 +575,10 @@ func (d *decoder) decode(b []byte, f *reports.Finding) error {
 	if mask&fFingerprint != 0 {
 		f.Fingerprint = d.str(nil)
 	}
+}
+
+// tool decodes f's tool, its version, its rule and its categories.
+func (d *decoder) tool(mask uint64, f *reports.Finding) {
 	for _, x := range []struct {
 		bit uint64
 		s   *string
@@ -517,6 +587,10 @@ func (d *decoder) decode(b []byte, f *reports.Finding) error {
 			*x.s = d.str(&d.names)
 		}
 	}
+}
+
+// importance decodes f's severity, quality, impact and priority.
+func (d *decoder) importance(mask uint64, f *reports.Finding) {
 	if mask&fSeverity != 0 {
 		f.Severity = reports.Severity(d.uint8())
 	}
@@ -529,6 +603,10 @@ func (d *decoder) decode(b []byte, f *reports.Finding) error {
 	if mask&fPriority != 0 {
 		f.Priority = d.int()
 	}
+}
+
+// place decodes f's message, path, lines, columns and help page.
+func (d *decoder) place(mask uint64, f *reports.Finding) {
 	if mask&fMessage != 0 {
 		f.Message = d.str(&d.texts)
 	}
@@ -546,6 +624,10 @@ func (d *decoder) decode(b []byte, f *reports.Finding) error {
 	if mask&fHelpURI != 0 {
 		f.HelpURI = d.str(&d.names)
 	}
+}
+
+// security decodes f's security severity and CWE ids.
+func (d *decoder) security(mask uint64, f *reports.Finding) {
 	if mask&fSecuritySeverity != 0 {
 		if len(d.b) < 8 {
 			d.fail()
@@ -565,17 +647,21 @@ func (d *decoder) decode(b []byte, f *reports.Finding) error {
 			f.CWE[i] = d.int()
 		}
 	}
+}
+
+// extras decodes what f says of its source and its flows, whether it has
+// a fix, its rank and its state against a baseline.
+func (d *decoder) extras(mask uint64, f *reports.Finding) {
 	if mask&fSnippet != 0 {
 		f.Snippet = d.str(&d.texts)
 	}
-	if mask&fSnippetLine != 0 {
-		f.SnippetLine = d.int32()
-	}
-	if mask&fFlowSteps != 0 {
-		f.FlowSteps = d.int32()
-	}
-	if mask&fRelated != 0 {
-		f.Related = d.int32()
+	for _, x := range []struct {
+		bit uint64
+		n   *int32
+	}{{fSnippetLine, &f.SnippetLine}, {fFlowSteps, &f.FlowSteps}, {fRelated, &f.Related}} {
+		if mask&x.bit != 0 {
+			*x.n = d.int32()
+		}
 	}
 	f.Fixable = mask&fFixable != 0
 	if mask&fRank != 0 {
@@ -584,21 +670,16 @@ func (d *decoder) decode(b []byte, f *reports.Finding) error {
 	if mask&fBaseline != 0 {
 		f.Baseline = d.str(&d.names)
 	}
-	if mask&fTriage != 0 {
-		t := &reports.Triage{}
-		for _, s := range []*string{&t.State, &t.Reason, &t.By, &t.Date, &t.Until, &t.Link, &t.Via} {
-			*s = d.str(&d.texts)
-		}
-		t.Expired = d.bool()
-		f.Triage = t
+}
+
+// triage decodes a finding's triage decision.
+func (d *decoder) triage() *reports.Triage {
+	t := &reports.Triage{}
+	for _, s := range []*string{&t.State, &t.Reason, &t.By, &t.Date, &t.Until, &t.Link, &t.Via} {
+		*s = d.str(&d.texts)
 	}
-	if mask&fDetail != 0 {
-		f.Detail = d.detail()
-	}
-	if d.err == nil && len(d.b) != 0 {
-		d.fail() // bytes left over
-	}
-	return d.err
+	t.Expired = d.bool()
+	return t
 }
 
 func (d *decoder) detail() *reports.Detail {

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/recap-dev/recap/grouping"
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/summarize"
 	"github.com/recap-dev/recap/triage"
@@ -101,10 +102,10 @@ type triaging struct {
 	owns      []*reports.Triage // the decisions on findings aside
 	// covered are the findings settle took out of the first pass's view
 	// (with TriagedExclude): the page skips them.
-	covered map[reports.Ref]bool
+	covered map[grouping.Ref]bool
 	ids     *ids
 	// grouper returns a grouper as the query's (to group a file again).
-	grouper func() *reports.Grouper
+	grouper func() *grouping.Grouper
 }
 
 // aside is what the first run keeps of a finding the grouper kept in a
@@ -112,7 +113,7 @@ type triaging struct {
 // back when a decision covers it through its problem, and what the
 // grouper took of it (its names are indexes into triaging.names).
 type aside struct {
-	ref                                  reports.Ref
+	ref                                  grouping.Ref
 	path, tool, rule, ruleName, category uint32
 	line, end, column                    int32
 	cwe                                  int32 // its CWE ids: cwes[cwe-1]; 0: none
@@ -175,8 +176,8 @@ func newTriaging(q *Query, prior *triaging, regroup bool) *triaging {
 	}
 	t.counts.ByState = map[string]int{}
 	t.counts.Shown = q.Triaged != TriagedExclude
-	t.grouper = func() *reports.Grouper {
-		g := reports.NewGrouper(q.Classes)
+	t.grouper = func() *grouping.Grouper {
+		g := grouping.NewGrouper(q.Classes)
 		if q.Config != nil {
 			g.More(q.Config.Groups)
 		}
@@ -188,7 +189,7 @@ func newTriaging(q *Query, prior *triaging, regroup bool) *triaging {
 // keep puts aside f, which the grouper kept, of the given state against
 // the baseline, when an entry names its file (first run only); counted
 // says the first pass counts it.
-func (t *triaging) keep(f *reports.Finding, r reports.Ref, state string, counted bool) {
+func (t *triaging) keep(f *reports.Finding, r grouping.Ref, state string, counted bool) {
 	if t == nil || !t.regroup || t.problems != nil {
 		return
 	}
@@ -374,8 +375,8 @@ func (t *triaging) spread(g *Grouped) bool {
 func (t *triaging) covering(g *Grouped) map[string]*reports.Triage {
 	problems := map[string]*reports.Triage{}
 	gs := g.groups
-	byRef := make(map[reports.Ref]string, len(t.decided))
-	leads := map[reports.Ref]bool{}
+	byRef := make(map[grouping.Ref]string, len(t.decided))
+	leads := map[grouping.Ref]bool{}
 	for id := range t.decided {
 		r, ok := g.ids.ref(id)
 		if !ok {
@@ -392,7 +393,7 @@ func (t *triaging) covering(g *Grouped) map[string]*reports.Triage {
 		if len(others) == 0 {
 			continue
 		}
-		members := append([]reports.Ref{lead}, others...)
+		members := append([]grouping.Ref{lead}, others...)
 		var via reports.Triage
 		for _, r := range members {
 			if id, own := byRef[r]; own {
@@ -456,14 +457,14 @@ func (t *triaging) settle(g *Grouped, c *summarize.Collector, counts *summarize.
 		if !ok {
 			return nil
 		}
-		i, ok := slices.BinarySearchFunc(t.aside, r, func(a aside, r reports.Ref) int { return compareRefs(a.ref, r) })
+		i, ok := slices.BinarySearchFunc(t.aside, r, func(a aside, r grouping.Ref) int { return compareRefs(a.ref, r) })
 		if !ok {
 			return nil
 		}
 		return &t.aside[i]
 	}
 	covered := make([]*aside, 0, len(problems))
-	coveredRefs := make(map[reports.Ref]bool, len(problems))
+	coveredRefs := make(map[grouping.Ref]bool, len(problems))
 	for id := range problems {
 		a := find(id)
 		if a == nil {
@@ -554,7 +555,7 @@ func (t *triaging) settle(g *Grouped, c *summarize.Collector, counts *summarize.
 }
 
 // compareRefs orders refs as ids number findings: by input, then ordinal.
-func compareRefs(a, b reports.Ref) int {
+func compareRefs(a, b grouping.Ref) int {
 	return cmp.Or(cmp.Compare(a.Input, b.Input), cmp.Compare(a.N, b.N))
 }
 
@@ -594,8 +595,8 @@ func (t *triaging) countProblem(a *aside, d *reports.Triage, by int) {
 // the first run's.
 func (t *triaging) conflicts(g *Grouped, hasText func(tool, rule string) bool) bool {
 	hidden := func(a *aside) bool { return a.hides || a.covered }
-	at := func(r reports.Ref) *aside {
-		i, found := slices.BinarySearchFunc(t.aside, r, func(a aside, r reports.Ref) int { return compareRefs(a.ref, r) })
+	at := func(r grouping.Ref) *aside {
+		i, found := slices.BinarySearchFunc(t.aside, r, func(a aside, r grouping.Ref) int { return compareRefs(a.ref, r) })
 		if !found {
 			return nil
 		}
@@ -696,7 +697,7 @@ func (t *triaging) conflicts(g *Grouped, hasText func(tool, rule string) bool) b
 		f := t.finding(a)
 		gr.Add(&f, a.ref)
 	}
-	refs := make([]reports.Ref, len(left))
+	refs := make([]grouping.Ref, len(left))
 	for k, i := range left {
 		refs[k] = t.aside[i].ref
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/recap-dev/recap/grouping"
 	"github.com/recap-dev/recap/internal/triagetest"
 	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/pipeline"
@@ -122,7 +123,7 @@ func TestTriageSettledDense(t *testing.T) {
 					wasWhole := pipeline.RegroupWhole(whole)
 					defer pipeline.RegroupWhole(wasWhole)
 					reads := &counted{Source: files}
-					res, err := pipeline.Run(context.Background(), &pipeline.Query{Reports: reads, Classes: reports.ClassOf, Triaged: mode,
+					res, err := pipeline.Run(context.Background(), &pipeline.Query{Reports: reads, Classes: grouping.ClassOf, Triaged: mode,
 						Triage: triage.NewMatcher(&triage.File{Version: 1, Entries: entries}, nil, triagetest.Now),
 						Keep:   pipeline.Keep{Page: &pipeline.Page{Limit: 200}}})
 					if err != nil {

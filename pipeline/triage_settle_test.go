@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/recap-dev/recap/grouping"
 	"github.com/recap-dev/recap/internal/reportstest"
 	"github.com/recap-dev/recap/internal/triagetest"
 	"github.com/recap-dev/recap/pipeline"
@@ -43,7 +44,7 @@ func TestTriageSettled(t *testing.T) {
 	}
 	var leads []string
 	others := map[string][]string{}
-	if _, err := pipeline.Run(context.Background(), &pipeline.Query{Reports: sampleFiles(t, reportFiles...), Classes: reports.ClassOf, Keep: pipeline.Keep{Each: func(f *reports.Finding, _ string) error {
+	if _, err := pipeline.Run(context.Background(), &pipeline.Query{Reports: sampleFiles(t, reportFiles...), Classes: grouping.ClassOf, Keep: pipeline.Keep{Each: func(f *reports.Finding, _ string) error {
 		if f.Detail != nil && len(f.Detail.Also) > 0 {
 			leads = append(leads, f.ID)
 			for _, a := range f.Detail.Also {
@@ -160,7 +161,7 @@ func TestTriageSettled(t *testing.T) {
 		defer pipeline.SettleAtResolution(was)
 		var each strings.Builder
 		reads := &counted{Source: sampleFiles(t, reportFiles...)}
-		q := &pipeline.Query{Reports: reads, Classes: reports.ClassOf, Triaged: mode,
+		q := &pipeline.Query{Reports: reads, Classes: grouping.ClassOf, Triaged: mode,
 			Triage: triage.NewMatcher(&triage.File{Version: 1, Entries: set}, src, triagetest.Now),
 			Keep: keeps[k].keep(func(f *reports.Finding, state string) error {
 				j, _ := json.Marshal(f)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/recap-dev/recap/grouping"
 	"github.com/recap-dev/recap/internal/reportstest"
 	"github.com/recap-dev/recap/internal/tooltest"
 	"github.com/recap-dev/recap/internal/triagetest"
@@ -64,7 +65,7 @@ func TestTriageHonoured(t *testing.T) {
 				tt.edit(f)
 			}
 			each := 0
-			q := &pipeline.Query{Reports: sampleFiles(t, "checkstyle.xml", "pmd.sarif", "spotbugs.xml"), Classes: reports.ClassOf,
+			q := &pipeline.Query{Reports: sampleFiles(t, "checkstyle.xml", "pmd.sarif", "spotbugs.xml"), Classes: grouping.ClassOf,
 				Keep:   pipeline.Keep{Page: &pipeline.Page{Limit: 10}, Each: func(*reports.Finding, string) error { each++; return nil }},
 				Triage: triage.NewMatcher(f, src, triagetest.Now), Triaged: tt.mode}
 			res, err := pipeline.Run(context.Background(), q)
@@ -123,7 +124,7 @@ func maps(a, b map[string]int) bool {
 // finding of its problem shows (a duplicate) leaves the whole problem out.
 func TestTriageCoversTheProblem(t *testing.T) {
 	src := os.DirFS(filepath.Join(reportstest.RepoRoot(t), "testdata", "sample"))
-	q := &pipeline.Query{Reports: sampleFiles(t, "checkstyle.xml", "pmd.sarif", "spotbugs.xml"), Classes: reports.ClassOf}
+	q := &pipeline.Query{Reports: sampleFiles(t, "checkstyle.xml", "pmd.sarif", "spotbugs.xml"), Classes: grouping.ClassOf}
 	var dup *reports.Finding
 	var lead string
 	q.Keep.Each = func(f *reports.Finding, _ string) error {
@@ -148,7 +149,7 @@ func TestTriageCoversTheProblem(t *testing.T) {
 		t.Fatal(err)
 	}
 	entry.State, entry.Reason = triage.WontFix, "legacy API"
-	q.Classes, q.Keep = reports.ClassOf, pipeline.Keep{Page: &pipeline.Page{Limit: 200}}
+	q.Classes, q.Keep = grouping.ClassOf, pipeline.Keep{Page: &pipeline.Page{Limit: 200}}
 	q.Triage = triage.NewMatcher(&triage.File{Entries: []triage.Entry{entry}}, src, triagetest.Now)
 	res, err := pipeline.Run(context.Background(), q)
 	if err != nil {
@@ -170,7 +171,7 @@ func TestTriageDeepPage(t *testing.T) {
 	file, _ := triagetest.Sample(t)
 	src := os.DirFS(filepath.Join(reportstest.RepoRoot(t), "testdata", "sample"))
 	for _, page := range []pipeline.Page{{Limit: 10}, {Offset: pipeline.DeepPage, Limit: 10}} {
-		q := &pipeline.Query{Reports: sampleFiles(t, "checkstyle.xml", "pmd.sarif", "spotbugs.xml"), Classes: reports.ClassOf,
+		q := &pipeline.Query{Reports: sampleFiles(t, "checkstyle.xml", "pmd.sarif", "spotbugs.xml"), Classes: grouping.ClassOf,
 			Keep: pipeline.Keep{Page: &page}, Triage: triage.NewMatcher(file, src, triagetest.Now)}
 		res, err := pipeline.Run(context.Background(), q)
 		if err != nil {
@@ -191,7 +192,7 @@ func TestTriageMaxNew(t *testing.T) {
 	src := os.DirFS(filepath.Join(reportstest.RepoRoot(t), "testdata", "sample"))
 	run := func(m *triage.Matcher, mode pipeline.TriagedMode) *pipeline.Result {
 		q := &pipeline.Query{Reports: sampleFiles(t, "checkstyle.xml", "pmd.sarif", "spotbugs.xml"), Baseline: sampleFiles(t, "checkstyle.xml"),
-			Classes: reports.ClassOf, Triage: m, Triaged: mode}
+			Classes: grouping.ClassOf, Triage: m, Triaged: mode}
 		res, err := pipeline.Run(context.Background(), q)
 		if err != nil {
 			t.Fatal(err)

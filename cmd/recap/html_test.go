@@ -22,6 +22,7 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+	"github.com/recap-dev/recap/grouping"
 	"github.com/recap-dev/recap/internal/reportstest"
 	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/pipeline"
@@ -515,7 +516,7 @@ func boundedPage(t *testing.T) string {
 	defer st.Close()
 	t.Chdir(root) // the inputs named as the command line names them: their ids are the same
 	q := &pipeline.Query{Reports: pipeline.Files{Paths: []string{"testdata/reports"},
-		Options: parsers.ReadOptions{Root: filepath.Join(root, "testdata", "sample")}}, Classes: reports.ClassOf}
+		Options: parsers.ReadOptions{Root: filepath.Join(root, "testdata", "sample")}}, Classes: grouping.ClassOf}
 	q.Keep.Each = func(f *reports.Finding, state string) error { return st.Add(f) }
 	res, err := pipeline.Run(context.Background(), q)
 	if err != nil {

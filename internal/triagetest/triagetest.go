@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/recap-dev/recap/grouping"
 	"github.com/recap-dev/recap/internal/reportstest"
 	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/pipeline"
@@ -37,7 +38,7 @@ func Sample(t testing.TB) (*triage.File, []reports.Finding) {
 	}
 	res, err := pipeline.Run(context.Background(), &pipeline.Query{
 		Reports: pipeline.Files{Paths: paths, Options: parsers.ReadOptions{Root: sample}},
-		Classes: reports.ClassOf, Keep: pipeline.Keep{Page: &pipeline.Page{Limit: len(States)}},
+		Classes: grouping.ClassOf, Keep: pipeline.Keep{Page: &pipeline.Page{Limit: len(States)}},
 	})
 	if err != nil {
 		t.Fatal(err)

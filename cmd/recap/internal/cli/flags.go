@@ -6,9 +6,9 @@ import (
 	"path/filepath"
 
 	"github.com/recap-dev/recap/config"
+	"github.com/recap-dev/recap/grouping"
 	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/pipeline"
-	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/summarize/render"
 	"github.com/recap-dev/recap/triage"
 	"github.com/spf13/cobra"
@@ -117,7 +117,7 @@ func (c *commonFlags) query(q *pipeline.Query, root string) error {
 		return usageError("%v", err)
 	}
 	if !c.noGroup {
-		q.Classes = reports.ClassOf
+		q.Classes = grouping.ClassOf
 	}
 	return c.loadTriage(q, root)
 }

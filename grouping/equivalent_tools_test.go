@@ -1,4 +1,4 @@
-package reports_test
+package grouping_test
 
 import (
 	"archive/zip"
@@ -12,13 +12,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/recap-dev/recap/grouping"
 	"github.com/recap-dev/recap/internal/reportstest"
 	"github.com/recap-dev/recap/internal/tooltest"
 	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/reports"
 )
 
-// classFiles names, for each class of reports.RuleClasses (by one of its
+// classFiles names, for each class of grouping.RuleClasses (by one of its
 // rules), the file of testdata/duplicates/src/main/java that makes each of
 // its tools report it. Where a tool places its finding on a line another
 // does not (SpotBugs on a method's or class's first line of code, Checkstyle
@@ -199,7 +200,7 @@ func duplicatesReports(t *testing.T) (findings []reports.Finding, spotBugs bool)
 }
 
 // TestRuleClassesInRealReports runs PMD 7, Checkstyle and (when installed)
-// FindBugs on testdata/duplicates and shows each row of reports.RuleClasses
+// FindBugs on testdata/duplicates and shows each row of grouping.RuleClasses
 // in their reports: in the file that shows the class, every finding of a rule
 // of the class has a finding of another rule of the class on overlapping
 // lines, and every rule of the table is reported there (but for the rules in
@@ -217,7 +218,7 @@ func TestRuleClassesInRealReports(t *testing.T) {
 	shown := map[string]bool{}
 	for class, file := range classOfFile(t) {
 		for _, f := range byFile[file] {
-			if reports.ClassOf(f.Tool, f.Rule) != class {
+			if grouping.ClassOf(f.Tool, f.Rule) != class {
 				continue
 			}
 			rule := tableRule(f)
@@ -226,14 +227,14 @@ func TestRuleClassesInRealReports(t *testing.T) {
 					continue
 				}
 				shown[rule] = true
-				t.Logf("%s:%d %s with %s:%d %s (%s)", file, f.Line, rule, file, partner.Line, tableRule(*partner), reports.RuleClasses[class].Problem)
+				t.Logf("%s:%d %s with %s:%d %s (%s)", file, f.Line, rule, file, partner.Line, tableRule(*partner), grouping.RuleClasses[class].Problem)
 			} else {
-				t.Errorf("%s:%d-%d: %s has no finding of another rule of its class (%q) on the same lines", file, f.Line, f.EndLine, rule, reports.RuleClasses[class].Problem)
+				t.Errorf("%s:%d-%d: %s has no finding of another rule of its class (%q) on the same lines", file, f.Line, f.EndLine, rule, grouping.RuleClasses[class].Problem)
 			}
 		}
 	}
 	var missing []string
-	for _, c := range reports.RuleClasses {
+	for _, c := range grouping.RuleClasses {
 		for _, r := range c.Rules {
 			switch np, ok := notProduced[r]; {
 			case shown[r]:
@@ -262,17 +263,17 @@ func TestRuleClassesInRealReports(t *testing.T) {
 // naturalProblems: in natural/Natural.java, written as code usually is, the
 // findings one line apart because of where each tool places them (an
 // annotation's line, the declaration's line, the method's first line of
-// code: reports.Anchors) are grouped into one problem each by the grouper.
+// code: grouping.Anchors) are grouped into one problem each by the grouper.
 func naturalProblems(t *testing.T, fs []reports.Finding, spotBugs bool) {
 	t.Helper()
-	g := reports.NewGrouper(reports.ClassOf)
+	g := grouping.NewGrouper(grouping.ClassOf)
 	for i := range fs {
-		g.Add(&fs[i], reports.Ref{N: uint32(i)})
+		g.Add(&fs[i], grouping.Ref{N: uint32(i)})
 	}
 	gs := g.Resolve(nil)
 	got := map[string]bool{}
 	for i := range fs {
-		others := gs.Others(reports.Ref{N: uint32(i)})
+		others := gs.Others(grouping.Ref{N: uint32(i)})
 		if len(others) == 0 {
 			continue
 		}
@@ -306,7 +307,7 @@ func checkClassFiles(t *testing.T) {
 	seen := map[int]string{}
 	for rule := range classFiles {
 		tool, name, _ := strings.Cut(rule, ":")
-		class := reports.ClassOf(tool, name)
+		class := grouping.ClassOf(tool, name)
 		if class < 0 {
 			t.Errorf("classFiles: %s is in no class", rule)
 			continue
@@ -316,7 +317,7 @@ func checkClassFiles(t *testing.T) {
 		}
 		seen[class] = rule
 	}
-	for i, c := range reports.RuleClasses {
+	for i, c := range grouping.RuleClasses {
 		if _, ok := seen[i]; !ok {
 			t.Errorf("class %q has no file in classFiles", c.Problem)
 		}
@@ -328,7 +329,7 @@ func classOfFile(t *testing.T) map[int]string {
 	out := map[int]string{}
 	for rule, file := range classFiles {
 		tool, name, _ := strings.Cut(rule, ":")
-		out[reports.ClassOf(tool, name)] = file
+		out[grouping.ClassOf(tool, name)] = file
 	}
 	return out
 }
@@ -358,9 +359,9 @@ func overlap(a, b reports.Finding) bool {
 // partnerOf returns a finding of fs of another rule of f's class on lines
 // that overlap f's, or nil.
 func partnerOf(f reports.Finding, fs []reports.Finding) *reports.Finding {
-	class, rule := reports.ClassOf(f.Tool, f.Rule), tableRule(f)
+	class, rule := grouping.ClassOf(f.Tool, f.Rule), tableRule(f)
 	for i := range fs {
-		if reports.ClassOf(fs[i].Tool, fs[i].Rule) == class && tableRule(fs[i]) != rule && overlap(f, fs[i]) {
+		if grouping.ClassOf(fs[i].Tool, fs[i].Rule) == class && tableRule(fs[i]) != rule && overlap(f, fs[i]) {
 			return &fs[i]
 		}
 	}
@@ -374,7 +375,7 @@ func unpaired(t *testing.T, byFile map[string][]reports.Finding) {
 	var out []string
 	for file, fs := range byFile {
 		for _, f := range fs {
-			if class := reports.ClassOf(f.Tool, f.Rule); class >= 0 && classOfFile(t)[class] != file && partnerOf(f, fs) == nil {
+			if class := grouping.ClassOf(f.Tool, f.Rule); class >= 0 && classOfFile(t)[class] != file && partnerOf(f, fs) == nil {
 				out = append(out, fmt.Sprintf("%s:%d %s", file, f.Line, tableRule(f)))
 			}
 		}

@@ -1,6 +1,6 @@
 //go:build !(linux || darwin || freebsd || netbsd || openbsd || dragonfly)
 
-package reports
+package grouping
 
 // offHeap returns an empty slice of capacity n: here, of the Go heap.
 func offHeap(n int) ([]byte, bool) { return make([]byte, 0, n), false }

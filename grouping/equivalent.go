@@ -1,6 +1,10 @@
-package reports
+package grouping
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/recap-dev/recap/reports"
+)
 
 // A RuleClass is a set of rules, of one tool or several, that report the same
 // problem: findings of rules of one class at the same place are one problem
@@ -9,7 +13,7 @@ type RuleClass struct {
 	// Problem is what they all report, in a few words: "a control statement
 	// without braces".
 	Problem string
-	// Rules are written "Tool:Rule", the rule's short name as [ShortRule]
+	// Rules are written "Tool:Rule", the rule's short name as [reports.ShortRule]
 	// gives it: "Checkstyle:NeedBraces", "PMD:ControlStatementBraces",
 	// "SpotBugs:DM_CONVERT_CASE". Tools are Checkstyle, PMD and SpotBugs
 	// (FindBugs is SpotBugs).
@@ -479,7 +483,7 @@ func anchorOf(tool, rule string) Anchor {
 	if t == toolNone {
 		return Anchor{}
 	}
-	return anchorIndex[t][ShortRule(tool, rule)]
+	return anchorIndex[t][reports.ShortRule(tool, rule)]
 }
 
 // A javaTool is one of the tools whose rules RuleClasses names.
@@ -532,7 +536,7 @@ var classIndex = func() (index [toolSpotBugs + 1]map[string]int) {
 
 // ClassOf returns the index of the class of (tool, rule) in RuleClasses, -1
 // for none. The tool is compared case-insensitively ("FindBugs" is SpotBugs),
-// the rule by its short name ([ShortRule]: a Checkstyle check's class name
+// the rule by its short name ([reports.ShortRule]: a Checkstyle check's class name
 // "com.puppycrawl.tools.checkstyle.checks.blocks.NeedBracesCheck" is
 // NeedBraces). It allocates nothing: views call it for every finding.
 func ClassOf(tool, rule string) int {
@@ -540,7 +544,7 @@ func ClassOf(tool, rule string) int {
 	if t == toolNone {
 		return -1
 	}
-	if i, ok := classIndex[t][ShortRule(tool, rule)]; ok {
+	if i, ok := classIndex[t][reports.ShortRule(tool, rule)]; ok {
 		return i
 	}
 	return -1

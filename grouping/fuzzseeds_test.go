@@ -1,4 +1,4 @@
-package reports
+package grouping
 
 import (
 	"testing"
@@ -6,6 +6,6 @@ import (
 	"github.com/recap-dev/recap/internal/reportstest"
 )
 
-// TestFuzzSeedsAlone: every fuzz target of reports (the grouper) runs on
+// TestFuzzSeedsAlone: every fuzz target of grouping (the grouper) runs on
 // seeds of the checkout without ../shared.
 func TestFuzzSeedsAlone(t *testing.T) { reportstest.FuzzSeedsAlone(t, 3) }

@@ -1,4 +1,4 @@
-package reports_test
+package grouping_test
 
 import (
 	"fmt"
@@ -8,12 +8,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/recap-dev/recap/grouping"
 	"github.com/recap-dev/recap/internal/reportstest"
 	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/reports"
 )
 
-// duplicates is what the grouping (reports.Grouper with reports.ClassOf,
+// duplicates is what the grouping (grouping.Grouper with grouping.ClassOf,
 // docs/formats.md, "Duplicates") makes of a set of findings.
 type duplicates struct {
 	findings, placed int
@@ -26,16 +27,16 @@ type duplicates struct {
 // findDuplicates groups fs as one run.
 func findDuplicates(fs []reports.Finding) duplicates {
 	d := duplicates{findings: len(fs), fs: fs}
-	g := reports.NewGrouper(reports.ClassOf)
+	g := grouping.NewGrouper(grouping.ClassOf)
 	for i := range fs {
 		if fs[i].Line > 0 {
 			d.placed++
 		}
-		g.Add(&fs[i], reports.Ref{N: uint32(i)})
+		g.Add(&fs[i], grouping.Ref{N: uint32(i)})
 	}
 	gs := g.Resolve(nil)
 	for i := range fs {
-		others := gs.Others(reports.Ref{N: uint32(i)})
+		others := gs.Others(grouping.Ref{N: uint32(i)})
 		if len(others) == 0 {
 			continue
 		}
@@ -78,8 +79,8 @@ func (d duplicates) summary(b *strings.Builder) {
 		grouped += len(g)
 		byTools[d.tools(g)]++
 		problem := "a security weakness of one CWE id"
-		if c := reports.ClassOf(d.fs[g[0]].Tool, d.fs[g[0]].Rule); c >= 0 {
-			problem = reports.RuleClasses[c].Problem
+		if c := grouping.ClassOf(d.fs[g[0]].Tool, d.fs[g[0]].Rule); c >= 0 {
+			problem = grouping.RuleClasses[c].Problem
 		}
 		byProblem[problem]++
 	}
@@ -129,7 +130,7 @@ func (d duplicates) apart() (lines []string, problems [][]string) {
 			at[p] = map[string][]string{}
 		}
 		key := tableRule(f)
-		if class := reports.ClassOf(f.Tool, f.Rule); class >= 0 {
+		if class := grouping.ClassOf(f.Tool, f.Rule); class >= 0 {
 			key = fmt.Sprint(class)
 		}
 		if !contains(at[p][key], tableRule(f)) {
@@ -219,14 +220,14 @@ func checkGroups(t *testing.T, d duplicates) {
 	seen := map[int]bool{}
 	for _, g := range d.groups {
 		first := d.fs[g[0]]
-		class := reports.ClassOf(first.Tool, first.Rule)
+		class := grouping.ClassOf(first.Tool, first.Rule)
 		rules := map[string]bool{}
 		for _, i := range g {
 			f := d.fs[i]
 			if f.Path != first.Path || seen[i] || rules[tableRule(f)] || !reachOverlap(f, first) && f.Line != first.Line {
 				t.Errorf("group %v: %s:%d %s and %s:%d %s", g, first.Path, first.Line, tableRule(first), f.Path, f.Line, tableRule(f))
 			}
-			if c := reports.ClassOf(f.Tool, f.Rule); c != class && !(f.Security() && len(f.CWE) > 0) {
+			if c := grouping.ClassOf(f.Tool, f.Rule); c != class && !(f.Security() && len(f.CWE) > 0) {
 				t.Errorf("group %v mixes classes: %s and %s", g, tableRule(first), tableRule(f))
 			}
 			seen[i] = true
@@ -236,11 +237,11 @@ func checkGroups(t *testing.T, d duplicates) {
 }
 
 // reachOverlap reports whether two findings of one file share a line, each
-// reaching as far as its rule's anchor (reports.Anchors) says.
+// reaching as far as its rule's anchor (grouping.Anchors) says.
 func reachOverlap(a, b reports.Finding) bool {
 	reach := func(f reports.Finding) (int, int) {
 		first, last := lines(f)
-		r := reports.Anchors[tableRule(f)]
+		r := grouping.Anchors[tableRule(f)]
 		return max(first-r.Up, 1), last + r.Down
 	}
 	a1, a2 := reach(a)
@@ -258,7 +259,7 @@ func TestDuplicatesInSample(t *testing.T) {
 	d := findDuplicates(fs)
 	checkGroups(t, d)
 	var b strings.Builder
-	b.WriteString("The sample's reports (testdata/reports) grouped by reports.Grouper with reports.ClassOf:\nfindings of different rules of one class on overlapping lines of one file are one problem.\n\n")
+	b.WriteString("The sample's reports (testdata/reports) grouped by grouping.Grouper with grouping.ClassOf:\nfindings of different rules of one class on overlapping lines of one file are one problem.\n\n")
 	d.summary(&b)
 	lines, problems := d.apart()
 	fmt.Fprintf(&b, "\nlines where findings of different problems start, kept apart (%d):\n", len(lines))
@@ -294,7 +295,7 @@ func TestDuplicatesInCorpus(t *testing.T) {
 	d := findDuplicates(all)
 	checkGroups(t, d)
 	var b strings.Builder
-	fmt.Fprintf(&b, "The corpus's Checkstyle, PMD and SpotBugs reports (%d files, each on its own) grouped by reports.Grouper with reports.ClassOf.\n\n", len(names))
+	fmt.Fprintf(&b, "The corpus's Checkstyle, PMD and SpotBugs reports (%d files, each on its own) grouped by grouping.Grouper with grouping.ClassOf.\n\n", len(names))
 	d.summary(&b)
 	b.WriteString("\n")
 	writeCounts(&b, "pairs of rules of different problems starting findings on one line, kept apart (lines)", d.apartPairs())
@@ -315,7 +316,7 @@ func TestDuplicatesInCommonsLang(t *testing.T) {
 	d := findDuplicates(fs)
 	checkGroups(t, d)
 	var b strings.Builder
-	b.WriteString("commons-lang (../shared/bench): Checkstyle 8.36 (Sun checks) and PMD 7.28 (all Java rules), grouped by reports.Grouper with reports.ClassOf.\n\n")
+	b.WriteString("commons-lang (../shared/bench): Checkstyle 8.36 (Sun checks) and PMD 7.28 (all Java rules), grouped by grouping.Grouper with grouping.ClassOf.\n\n")
 	d.summary(&b)
 	b.WriteString("\n")
 	pairs := d.apartPairs()

@@ -1,4 +1,4 @@
-package reports
+package grouping
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/recap-dev/recap/reports"
 )
 
 // testClasses is a small table of equivalent rules for the grouper's tests.
@@ -31,68 +32,68 @@ func testClasses(tool, rule string) int {
 }
 
 func TestGrouper(t *testing.T) {
-	mk := func(tool, rule, path string, line, end, col int, imp Impact) Finding {
-		return Finding{Tool: tool, Rule: rule, Path: path, Line: line, EndLine: end, Column: col, Impact: imp,
-			Quality: QualityMaintainability, Severity: SeverityWarning}
+	mk := func(tool, rule, path string, line, end, col int, imp reports.Impact) reports.Finding {
+		return reports.Finding{Tool: tool, Rule: rule, Path: path, Line: line, EndLine: end, Column: col, Impact: imp,
+			Quality: reports.QualityMaintainability, Severity: reports.SeverityWarning}
 	}
 	cs := "com.puppycrawl.tools.checkstyle.checks.FinalParametersCheck"
 	tests := []struct {
 		name     string
-		findings []Finding
+		findings []reports.Finding
 		want     [][]int // groups: lead first, then the others, by index into findings
 	}{
 		{"two parameters of one method, each reported by two tools: two problems",
-			[]Finding{mk("Checkstyle", cs, "A.java", 16, 16, 18, ImpactLow), mk("Checkstyle", cs, "A.java", 16, 16, 35, ImpactLow),
-				mk("PMD", "MethodArgumentCouldBeFinal", "A.java", 16, 16, 25, ImpactLow), mk("PMD", "MethodArgumentCouldBeFinal", "A.java", 16, 16, 40, ImpactLow)},
+			[]reports.Finding{mk("Checkstyle", cs, "A.java", 16, 16, 18, reports.ImpactLow), mk("Checkstyle", cs, "A.java", 16, 16, 35, reports.ImpactLow),
+				mk("PMD", "MethodArgumentCouldBeFinal", "A.java", 16, 16, 25, reports.ImpactLow), mk("PMD", "MethodArgumentCouldBeFinal", "A.java", 16, 16, 40, reports.ImpactLow)},
 			[][]int{{0, 2}, {1, 3}}},
 		{"== on strings by three rules of two tools, the most important leads",
-			[]Finding{mk("PMD", "CompareObjectsWithEquals", "O.java", 34, 34, 13, ImpactMedium), mk("PMD", "UseEqualsToCompareStrings", "O.java", 34, 34, 13, ImpactMedium),
-				mk("SpotBugs", "ES_COMPARING_PARAMETER_STRING_WITH_EQ", "O.java", 34, 34, 0, ImpactHigh)},
+			[]reports.Finding{mk("PMD", "CompareObjectsWithEquals", "O.java", 34, 34, 13, reports.ImpactMedium), mk("PMD", "UseEqualsToCompareStrings", "O.java", 34, 34, 13, reports.ImpactMedium),
+				mk("SpotBugs", "ES_COMPARING_PARAMETER_STRING_WITH_EQ", "O.java", 34, 34, 0, reports.ImpactHigh)},
 			[][]int{{2, 0, 1}}},
 		{"a method-wide finding joins the one on a line inside it",
-			[]Finding{mk("SpotBugs", "OS_OPEN_STREAM", "S.java", 23, 23, 0, ImpactLow), mk("PMD", "CloseResource", "S.java", 21, 30, 9, ImpactMedium)},
+			[]reports.Finding{mk("SpotBugs", "OS_OPEN_STREAM", "S.java", 23, 23, 0, reports.ImpactLow), mk("PMD", "CloseResource", "S.java", 21, 30, 9, reports.ImpactMedium)},
 			[][]int{{1, 0}}},
 		{"different files, lines or classes stay apart",
-			[]Finding{mk("Checkstyle", "NeedBraces", "A.java", 5, 5, 9, ImpactLow), mk("PMD", "ControlStatementBraces", "B.java", 5, 5, 9, ImpactLow),
-				mk("PMD", "ControlStatementBraces", "A.java", 6, 6, 9, ImpactLow), mk("PMD", "CloseResource", "A.java", 5, 5, 9, ImpactLow),
-				mk("Checkstyle", "JavadocMethod", "A.java", 5, 5, 9, ImpactLow)},
+			[]reports.Finding{mk("Checkstyle", "NeedBraces", "A.java", 5, 5, 9, reports.ImpactLow), mk("PMD", "ControlStatementBraces", "B.java", 5, 5, 9, reports.ImpactLow),
+				mk("PMD", "ControlStatementBraces", "A.java", 6, 6, 9, reports.ImpactLow), mk("PMD", "CloseResource", "A.java", 5, 5, 9, reports.ImpactLow),
+				mk("Checkstyle", "JavadocMethod", "A.java", 5, 5, 9, reports.ImpactLow)},
 			nil},
 		{"the same rule twice on one line is two problems",
-			[]Finding{mk("PMD", "ControlStatementBraces", "A.java", 5, 5, 9, ImpactLow), mk("PMD", "ControlStatementBraces", "A.java", 5, 5, 20, ImpactLow)},
+			[]reports.Finding{mk("PMD", "ControlStatementBraces", "A.java", 5, 5, 9, reports.ImpactLow), mk("PMD", "ControlStatementBraces", "A.java", 5, 5, 20, reports.ImpactLow)},
 			nil},
 		{"a chain of overlapping ranges: each finding with its nearest, never the chain",
-			[]Finding{mk("PMD", "CloseResource", "S.java", 10, 25, 9, ImpactMedium), mk("SpotBugs", "OS_OPEN_STREAM", "S.java", 20, 35, 0, ImpactLow),
-				mk("PMD", "CloseResource", "S.java", 30, 45, 9, ImpactMedium), mk("SpotBugs", "OS_OPEN_STREAM", "S.java", 40, 55, 0, ImpactLow),
-				mk("PMD", "CloseResource", "S.java", 50, 65, 9, ImpactMedium), mk("SpotBugs", "OS_OPEN_STREAM", "S.java", 60, 75, 0, ImpactLow)},
+			[]reports.Finding{mk("PMD", "CloseResource", "S.java", 10, 25, 9, reports.ImpactMedium), mk("SpotBugs", "OS_OPEN_STREAM", "S.java", 20, 35, 0, reports.ImpactLow),
+				mk("PMD", "CloseResource", "S.java", 30, 45, 9, reports.ImpactMedium), mk("SpotBugs", "OS_OPEN_STREAM", "S.java", 40, 55, 0, reports.ImpactLow),
+				mk("PMD", "CloseResource", "S.java", 50, 65, 9, reports.ImpactMedium), mk("SpotBugs", "OS_OPEN_STREAM", "S.java", 60, 75, 0, reports.ImpactLow)},
 			[][]int{{0, 1}, {2, 3}, {4, 5}}},
 		{"a class-level metric over the lines of its methods' absorbs none of them",
-			[]Finding{mk("PMD", "CyclomaticComplexity", "C.java", 1, 100, 14, ImpactMedium), mk("PMD", "CyclomaticComplexity", "C.java", 10, 20, 16, ImpactLow),
-				mk("PMD", "CyclomaticComplexity", "C.java", 50, 60, 16, ImpactLow), mk("Checkstyle", "CyclomaticComplexity", "C.java", 10, 10, 5, ImpactLow),
-				mk("Checkstyle", "CyclomaticComplexity", "C.java", 50, 50, 5, ImpactLow)},
+			[]reports.Finding{mk("PMD", "CyclomaticComplexity", "C.java", 1, 100, 14, reports.ImpactMedium), mk("PMD", "CyclomaticComplexity", "C.java", 10, 20, 16, reports.ImpactLow),
+				mk("PMD", "CyclomaticComplexity", "C.java", 50, 60, 16, reports.ImpactLow), mk("Checkstyle", "CyclomaticComplexity", "C.java", 10, 10, 5, reports.ImpactLow),
+				mk("Checkstyle", "CyclomaticComplexity", "C.java", 50, 50, 5, reports.ImpactLow)},
 			[][]int{{3, 1}, {4, 2}}},
 		{"two parameters on one line, columns 21 and 31, each reported by two tools: paired by column",
-			[]Finding{mk("PMD", "MethodArgumentCouldBeFinal", "A.java", 7, 7, 31, ImpactLow), mk("PMD", "MethodArgumentCouldBeFinal", "A.java", 7, 7, 21, ImpactLow),
-				mk("Checkstyle", cs, "A.java", 7, 7, 25, ImpactMedium), mk("Checkstyle", cs, "A.java", 7, 7, 15, ImpactLow)},
+			[]reports.Finding{mk("PMD", "MethodArgumentCouldBeFinal", "A.java", 7, 7, 31, reports.ImpactLow), mk("PMD", "MethodArgumentCouldBeFinal", "A.java", 7, 7, 21, reports.ImpactLow),
+				mk("Checkstyle", cs, "A.java", 7, 7, 25, reports.ImpactMedium), mk("Checkstyle", cs, "A.java", 7, 7, 15, reports.ImpactLow)},
 			[][]int{{2, 0}, {3, 1}}},
 		{"a security finding named after a rule of the table does not hide another tool's by its CWE id",
-			[]Finding{{Tool: "PMD", Rule: "CloseResource", Path: "Dao.java", Line: 50, CWE: []int{89}, Quality: QualitySecurity, Impact: ImpactBlocker},
-				{Tool: "Semgrep", Rule: "java.sql-injection", Path: "Dao.java", Line: 50, CWE: []int{89}, Quality: QualitySecurity, Impact: ImpactHigh},
-				mk("SpotBugs", "OS_OPEN_STREAM", "Dao.java", 40, 60, 0, ImpactLow)},
+			[]reports.Finding{{Tool: "PMD", Rule: "CloseResource", Path: "Dao.java", Line: 50, CWE: []int{89}, Quality: reports.QualitySecurity, Impact: reports.ImpactBlocker},
+				{Tool: "Semgrep", Rule: "java.sql-injection", Path: "Dao.java", Line: 50, CWE: []int{89}, Quality: reports.QualitySecurity, Impact: reports.ImpactHigh},
+				mk("SpotBugs", "OS_OPEN_STREAM", "Dao.java", 40, 60, 0, reports.ImpactLow)},
 			[][]int{{0, 2}}},
 		{"an annotation's line, the method's line and its first line of code: one problem",
-			[]Finding{mk("Checkstyle", "EqualsHashCode", "N.java", 29, 29, 5, ImpactMedium), mk("PMD", "OverrideBothEqualsAndHashcode", "N.java", 30, 30, 20, ImpactMedium),
-				mk("SpotBugs", "HE_EQUALS_USE_HASHCODE", "N.java", 31, 31, 0, ImpactMedium)},
+			[]reports.Finding{mk("Checkstyle", "EqualsHashCode", "N.java", 29, 29, 5, reports.ImpactMedium), mk("PMD", "OverrideBothEqualsAndHashcode", "N.java", 30, 30, 20, reports.ImpactMedium),
+				mk("SpotBugs", "HE_EQUALS_USE_HASHCODE", "N.java", 31, 31, 0, reports.ImpactMedium)},
 			[][]int{{0, 2, 1}}},
 		{"findings two lines apart, or of rules that reach no further, stay apart",
-			[]Finding{mk("Checkstyle", "EqualsHashCode", "N.java", 28, 28, 5, ImpactMedium), mk("PMD", "OverrideBothEqualsAndHashcode", "N.java", 30, 30, 20, ImpactMedium),
-				mk("Checkstyle", "CyclomaticComplexity", "N.java", 40, 40, 5, ImpactMedium), mk("PMD", "CyclomaticComplexity", "N.java", 41, 41, 20, ImpactMedium)},
+			[]reports.Finding{mk("Checkstyle", "EqualsHashCode", "N.java", 28, 28, 5, reports.ImpactMedium), mk("PMD", "OverrideBothEqualsAndHashcode", "N.java", 30, 30, 20, reports.ImpactMedium),
+				mk("Checkstyle", "CyclomaticComplexity", "N.java", 40, 40, 5, reports.ImpactMedium), mk("PMD", "CyclomaticComplexity", "N.java", 41, 41, 20, reports.ImpactMedium)},
 			nil},
 		{"security tools: the same CWE on one line",
-			[]Finding{{Tool: "Semgrep", Rule: "sqli", Path: "a.py", Line: 3, CWE: []int{89}, Quality: QualitySecurity, Impact: ImpactHigh},
-				{Tool: "CodeQL", Rule: "py/sql-injection", Path: "a.py", Line: 3, CWE: []int{89, 564}, Quality: QualitySecurity, Impact: ImpactBlocker},
-				{Tool: "CodeQL", Rule: "py/xss", Path: "a.py", Line: 3, CWE: []int{79}, Quality: QualitySecurity, Impact: ImpactHigh},
-				{Tool: "Semgrep", Rule: "sqli", Path: "a.py", Line: 4, CWE: []int{89}, Quality: QualitySecurity, Impact: ImpactHigh},
-				{Tool: "SpotBugs", Rule: "DLS_DEAD_LOCAL_STORE", Path: "a.py", Line: 3, CWE: []int{89}, Quality: QualityReliability}},
+			[]reports.Finding{{Tool: "Semgrep", Rule: "sqli", Path: "a.py", Line: 3, CWE: []int{89}, Quality: reports.QualitySecurity, Impact: reports.ImpactHigh},
+				{Tool: "CodeQL", Rule: "py/sql-injection", Path: "a.py", Line: 3, CWE: []int{89, 564}, Quality: reports.QualitySecurity, Impact: reports.ImpactBlocker},
+				{Tool: "CodeQL", Rule: "py/xss", Path: "a.py", Line: 3, CWE: []int{79}, Quality: reports.QualitySecurity, Impact: reports.ImpactHigh},
+				{Tool: "Semgrep", Rule: "sqli", Path: "a.py", Line: 4, CWE: []int{89}, Quality: reports.QualitySecurity, Impact: reports.ImpactHigh},
+				{Tool: "SpotBugs", Rule: "DLS_DEAD_LOCAL_STORE", Path: "a.py", Line: 3, CWE: []int{89}, Quality: reports.QualityReliability}},
 			[][]int{{1, 0}}},
 	}
 	for _, tc := range tests {
@@ -138,8 +139,8 @@ func TestGrouper(t *testing.T) {
 // report explains its rule leads.
 func TestGrouperLeadHasText(t *testing.T) {
 	g := NewGrouper(testClasses)
-	a := Finding{Tool: "Checkstyle", Rule: "NeedBraces", Path: "A.java", Line: 5, Impact: ImpactLow, Quality: QualityMaintainability}
-	b := Finding{Tool: "PMD", Rule: "ControlStatementBraces", Path: "A.java", Line: 5, Impact: ImpactLow, Quality: QualityMaintainability}
+	a := reports.Finding{Tool: "Checkstyle", Rule: "NeedBraces", Path: "A.java", Line: 5, Impact: reports.ImpactLow, Quality: reports.QualityMaintainability}
+	b := reports.Finding{Tool: "PMD", Rule: "ControlStatementBraces", Path: "A.java", Line: 5, Impact: reports.ImpactLow, Quality: reports.QualityMaintainability}
 	g.Add(&a, Ref{1, 1})
 	g.Add(&b, Ref{2, 1})
 	gs := g.Resolve(func(tool, rule string) bool { return tool == "PMD" })
@@ -149,10 +150,10 @@ func TestGrouperLeadHasText(t *testing.T) {
 }
 
 func BenchmarkGrouper(b *testing.B) {
-	fs := make([]Finding, 100_000)
+	fs := make([]reports.Finding, 100_000)
 	for i := range fs {
 		rule := []string{"MethodArgumentCouldBeFinal", "ControlStatementBraces", "CloseResource", "LongVariable"}[i%4]
-		fs[i] = Finding{Tool: "PMD", Rule: rule, Path: fmt.Sprintf("src/F%d.java", i%900), Line: i%300 + 1, Column: i % 7, Impact: ImpactLow}
+		fs[i] = reports.Finding{Tool: "PMD", Rule: rule, Path: fmt.Sprintf("src/F%d.java", i%900), Line: i%300 + 1, Column: i % 7, Impact: reports.ImpactLow}
 	}
 	b.ReportAllocs()
 	for range b.N {
@@ -177,31 +178,31 @@ func TestGrouperMore(t *testing.T) {
 		"PMD:B":                          {2, 3},
 		"PMD:C":                          {3},
 	}
-	mk := func(tool, rule string, line int) Finding {
-		return Finding{Tool: tool, Rule: rule, Path: "A.java", Line: line, Impact: ImpactLow, Quality: QualityMaintainability}
+	mk := func(tool, rule string, line int) reports.Finding {
+		return reports.Finding{Tool: tool, Rule: rule, Path: "A.java", Line: line, Impact: reports.ImpactLow, Quality: reports.QualityMaintainability}
 	}
-	high := func(f Finding) Finding {
-		f.Impact = ImpactHigh
+	high := func(f reports.Finding) reports.Finding {
+		f.Impact = reports.ImpactHigh
 		return f
 	}
 	tests := []struct {
 		name     string
-		findings []Finding
+		findings []reports.Finding
 		problems int
 		dups     int
 	}{
-		{"a group of the configuration alone", []Finding{mk("Checkstyle", "MagicNumber", 5), mk("PMD", "AvoidLiteralsInIfCondition", 5)}, 1, 1},
-		{"a group of the configuration joins a class of recap's", []Finding{mk("Checkstyle", "NeedBraces", 5), mk("PMD", "ControlStatementBraces", 5), mk("SpotBugs", "XYZ_BRACES", 5)}, 1, 2},
-		{"groups are not chained", []Finding{mk("PMD", "A", 5), mk("PMD", "C", 5)}, 0, 0},
-		{"a rule in two groups, with one of each: A leads and matches B, not C", []Finding{mk("PMD", "A", 5), mk("PMD", "B", 5), mk("PMD", "C", 5)}, 1, 1},
-		{"a rule in two groups leads: it matches one of each", []Finding{mk("PMD", "A", 5), high(mk("PMD", "B", 5)), mk("PMD", "C", 5)}, 1, 2},
-		{"[A, B] and [B, C] do not join A and C through B", []Finding{mk("PMD", "A", 5), mk("PMD", "C", 5), mk("PMD", "B", 6)}, 0, 0},
-		{"other lines stay apart", []Finding{mk("Checkstyle", "MagicNumber", 5), mk("PMD", "AvoidLiteralsInIfCondition", 6)}, 0, 0},
+		{"a group of the configuration alone", []reports.Finding{mk("Checkstyle", "MagicNumber", 5), mk("PMD", "AvoidLiteralsInIfCondition", 5)}, 1, 1},
+		{"a group of the configuration joins a class of recap's", []reports.Finding{mk("Checkstyle", "NeedBraces", 5), mk("PMD", "ControlStatementBraces", 5), mk("SpotBugs", "XYZ_BRACES", 5)}, 1, 2},
+		{"groups are not chained", []reports.Finding{mk("PMD", "A", 5), mk("PMD", "C", 5)}, 0, 0},
+		{"a rule in two groups, with one of each: A leads and matches B, not C", []reports.Finding{mk("PMD", "A", 5), mk("PMD", "B", 5), mk("PMD", "C", 5)}, 1, 1},
+		{"a rule in two groups leads: it matches one of each", []reports.Finding{mk("PMD", "A", 5), high(mk("PMD", "B", 5)), mk("PMD", "C", 5)}, 1, 2},
+		{"[A, B] and [B, C] do not join A and C through B", []reports.Finding{mk("PMD", "A", 5), mk("PMD", "C", 5), mk("PMD", "B", 6)}, 0, 0},
+		{"other lines stay apart", []reports.Finding{mk("Checkstyle", "MagicNumber", 5), mk("PMD", "AvoidLiteralsInIfCondition", 6)}, 0, 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			g := NewGrouper(testClasses)
-			g.More(func(f *Finding) []int32 { return groups[f.Tool+":"+f.Rule] })
+			g.More(func(f *reports.Finding) []int32 { return groups[f.Tool+":"+f.Rule] })
 			for i := range tc.findings {
 				g.Add(&tc.findings[i], Ref{Input: 1, N: uint32(i)})
 			}
@@ -227,21 +228,21 @@ func TestGrouperEncoding(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	rules := []string{"MethodArgumentCouldBeFinal", "ControlStatementBraces", "CloseResource", "Sqli"}
 	g := NewGrouper(testClasses)
-	g.More(func(f *Finding) []int32 {
+	g.More(func(f *reports.Finding) []int32 {
 		if f.Rule == "CloseResource" {
 			return []int32{0, 7}
 		}
 		return nil
 	})
 	type added struct {
-		f   Finding
+		f   reports.Finding
 		ref Ref
 	}
 	var all []added
 	n := map[uint32]uint32{}
 	for i := range 60_000 {
-		f := Finding{Tool: "PMD", Rule: rules[rng.IntN(len(rules))], Path: fmt.Sprintf("F%d.java", rng.IntN(3)+i/5000*3),
-			Impact: Impact(rng.IntN(6)), Quality: Quality(rng.IntN(4)), Severity: Severity(rng.IntN(4))}
+		f := reports.Finding{Tool: "PMD", Rule: rules[rng.IntN(len(rules))], Path: fmt.Sprintf("F%d.java", rng.IntN(3)+i/5000*3),
+			Impact: reports.Impact(rng.IntN(6)), Quality: reports.Quality(rng.IntN(4)), Severity: reports.Severity(rng.IntN(4))}
 		switch rng.IntN(5) {
 		case 0:
 			f.Line = rng.IntN(math.MaxInt32) + 1
@@ -253,10 +254,10 @@ func TestGrouperEncoding(t *testing.T) {
 		f.EndLine = f.Line + rng.IntN(200_000) - 50_000
 		f.Column = rng.IntN(100_000) - 10
 		if rng.IntN(2) == 0 {
-			f.Baseline = BaselineNew
+			f.Baseline = reports.BaselineNew
 		}
 		if f.Rule == "Sqli" {
-			f.Quality = QualitySecurity
+			f.Quality = reports.QualitySecurity
 			f.CWE = []int{89, rng.IntN(2000), 79, 22, 611, 94}[:rng.IntN(6)+1]
 		}
 		in := uint32(rng.IntN(2))
@@ -291,7 +292,7 @@ func TestGrouperEncoding(t *testing.T) {
 		}
 		m := member{ref: a.ref, rule: g.rules[[2]string{f.Tool, f.Rule}], class: int32(class), line: int32(min(f.Line, math.MaxInt32)),
 			span: uint16(min(max(f.EndLine-f.Line, 0), 65535)), col: uint16(min(max(f.Column, 0), 65535)),
-			impact: f.Impact, quality: f.Quality, severity: f.Severity, isNew: f.Baseline == BaselineNew}
+			impact: f.Impact, quality: f.Quality, severity: f.Severity, isNew: f.Baseline == reports.BaselineNew}
 		if security {
 			for _, id := range f.CWE[:min(len(f.CWE), maxCWELinks)] {
 				wantCWEs = append(wantCWEs, cweLink{cwe: uint32(id), member: uint32(len(want))})
@@ -329,19 +330,19 @@ func TestGrouperEncoding(t *testing.T) {
 func TestGrouperAtScale(t *testing.T) {
 	g := NewGrouper(testClasses)
 	const pairs = 30_000
-	mk := func(tool, rule string, i int) Finding {
-		return Finding{Tool: tool, Rule: rule, Path: fmt.Sprintf("F%d.java", i%7), Line: i/7 + 1, Column: 3, Impact: ImpactLow}
+	mk := func(tool, rule string, i int) reports.Finding {
+		return reports.Finding{Tool: tool, Rule: rule, Path: fmt.Sprintf("F%d.java", i%7), Line: i/7 + 1, Column: 3, Impact: reports.ImpactLow}
 	}
 	for i := range pairs { // the inputs' files alternate
 		a, b := mk("Checkstyle", "FinalParameters", i), mk("PMD", "MethodArgumentCouldBeFinal", i)
-		b.Impact = ImpactMedium
+		b.Impact = reports.ImpactMedium
 		g.Add(&a, Ref{Input: 0, N: uint32(i)})
 		g.Add(&b, Ref{Input: 1, N: uint32(i)})
 	}
 	const many = 10_000
 	for i := range many {
-		f := Finding{Tool: "Scanner", Rule: fmt.Sprintf("rule%05d", i), Path: "web.py", Line: 9, Quality: QualitySecurity, CWE: []int{89},
-			Impact: ImpactHigh}
+		f := reports.Finding{Tool: "Scanner", Rule: fmt.Sprintf("rule%05d", i), Path: "web.py", Line: 9, Quality: reports.QualitySecurity, CWE: []int{89},
+			Impact: reports.ImpactHigh}
 		g.Add(&f, Ref{Input: 2, N: uint32(i)})
 	}
 	gs := g.Resolve(nil)
@@ -387,8 +388,8 @@ func TestGrouperKeepsLittle(t *testing.T) {
 	const files, each = 500, 200
 	for i := range files * each {
 		rule := []string{"MethodArgumentCouldBeFinal", "ControlStatementBraces", "CloseResource"}[i%3]
-		f := Finding{Tool: "PMD", Rule: rule, Path: fmt.Sprintf("src/main/java/org/example/F%d.java", i/each), Line: i%each*3 + 1,
-			Column: i % 80, Impact: ImpactLow, Quality: QualityMaintainability, Severity: SeverityWarning}
+		f := reports.Finding{Tool: "PMD", Rule: rule, Path: fmt.Sprintf("src/main/java/org/example/F%d.java", i/each), Line: i%each*3 + 1,
+			Column: i % 80, Impact: reports.ImpactLow, Quality: reports.QualityMaintainability, Severity: reports.SeverityWarning}
 		g.Add(&f, Ref{Input: 0, N: uint32(i)})
 	}
 	kept := len(g.runs) * int(unsafe.Sizeof(run{}))
@@ -409,26 +410,26 @@ func TestGrouperKeepsLittle(t *testing.T) {
 var hostileShapes = []struct {
 	name     string
 	n        int
-	finding  func(i int) Finding
+	finding  func(i int) reports.Finding
 	problems int // the problems of more than one finding
 }{
-	{"long-ranges", 100_000, func(i int) Finding {
+	{"long-ranges", 100_000, func(i int) reports.Finding {
 		rule, tool := "CloseResource", "PMD"
 		if i%2 == 1 {
 			rule, tool = "OS_OPEN_STREAM", "SpotBugs"
 		}
-		return Finding{Tool: tool, Rule: rule, Path: "Big.java", Line: i/2 + 1, EndLine: i/2 + 50_000, Impact: ImpactMedium}
+		return reports.Finding{Tool: tool, Rule: rule, Path: "Big.java", Line: i/2 + 1, EndLine: i/2 + 50_000, Impact: reports.ImpactMedium}
 	}, 50_000},
-	{"cwe-rules", 60_000, func(i int) Finding {
-		return Finding{Tool: "Scanner", Rule: fmt.Sprintf("rule%05d", i), Path: "web.py", Line: 9, Quality: QualitySecurity, CWE: []int{89},
-			Impact: ImpactHigh}
+	{"cwe-rules", 60_000, func(i int) reports.Finding {
+		return reports.Finding{Tool: "Scanner", Rule: fmt.Sprintf("rule%05d", i), Path: "web.py", Line: 9, Quality: reports.QualitySecurity, CWE: []int{89},
+			Impact: reports.ImpactHigh}
 	}, 1},
-	{"chain", 1_000, func(i int) Finding {
+	{"chain", 1_000, func(i int) reports.Finding {
 		rule, tool := "CloseResource", "PMD"
 		if i%2 == 1 {
 			rule, tool = "OS_OPEN_STREAM", "SpotBugs"
 		}
-		return Finding{Tool: tool, Rule: rule, Path: "Chain.java", Line: 10*i + 1, EndLine: 10*i + 15, Impact: ImpactMedium}
+		return reports.Finding{Tool: tool, Rule: rule, Path: "Chain.java", Line: 10*i + 1, EndLine: 10*i + 15, Impact: reports.ImpactMedium}
 	}, 500},
 }
 
@@ -454,7 +455,7 @@ func TestGrouperHostileShapes(t *testing.T) {
 // n log n in its findings.
 func BenchmarkGrouperHostile(b *testing.B) {
 	for _, s := range hostileShapes {
-		fs := make([]Finding, s.n)
+		fs := make([]reports.Finding, s.n)
 		for i := range fs {
 			fs[i] = s.finding(i)
 		}
@@ -476,10 +477,10 @@ func BenchmarkGrouperHostile(b *testing.B) {
 // class find each other, the others stay apart.
 func TestGrouperManyRulesOfAClass(t *testing.T) {
 	g := NewGrouper(testClasses)
-	g.More(func(f *Finding) []int32 { return []int32{0} })
+	g.More(func(f *reports.Finding) []int32 { return []int32{0} })
 	const rules = 100
 	for i := range rules {
-		f := Finding{Tool: "PMD", Rule: fmt.Sprintf("R%03d", i), Path: "A.java", Line: 5, Impact: ImpactLow}
+		f := reports.Finding{Tool: "PMD", Rule: fmt.Sprintf("R%03d", i), Path: "A.java", Line: 5, Impact: reports.ImpactLow}
 		g.Add(&f, Ref{Input: 1, N: uint32(i)})
 	}
 	gs := g.Resolve(nil)

@@ -1,9 +1,10 @@
-package reports
+package grouping
 
 import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/recap-dev/recap/reports"
 )
 
 // TestGroupsDrop: a problem dropped leaves the groups' counts (duplicates
@@ -12,23 +13,23 @@ import (
 // findings left grouped alike from grouped otherwise.
 func TestGroupsDrop(t *testing.T) {
 	cs, pmd := "Checkstyle", "PMD"
-	mk := func(tool, rule string, line, col int, imp Impact, isNew bool) Finding {
-		f := Finding{Tool: tool, Rule: rule, Path: "A.java", Line: line, Column: col, Impact: imp, Quality: QualityMaintainability,
-			Severity: SeverityWarning}
+	mk := func(tool, rule string, line, col int, imp reports.Impact, isNew bool) reports.Finding {
+		f := reports.Finding{Tool: tool, Rule: rule, Path: "A.java", Line: line, Column: col, Impact: imp, Quality: reports.QualityMaintainability,
+			Severity: reports.SeverityWarning}
 		if isNew {
-			f.Baseline = BaselineNew
+			f.Baseline = reports.BaselineNew
 		}
 		return f
 	}
-	fs := []Finding{
+	fs := []reports.Finding{
 		// line 10: two parameters, each reported by both tools: two problems, by rank
-		mk(cs, "FinalParameters", 10, 5, ImpactLow, true),                // 0
-		mk(cs, "FinalParameters", 10, 15, ImpactLow, true),               // 1
-		mk(pmd, "MethodArgumentCouldBeFinal", 10, 5, ImpactMedium, true), // 2
-		mk(pmd, "MethodArgumentCouldBeFinal", 10, 15, ImpactLow, false),  // 3
+		mk(cs, "FinalParameters", 10, 5, reports.ImpactLow, true),                // 0
+		mk(cs, "FinalParameters", 10, 15, reports.ImpactLow, true),               // 1
+		mk(pmd, "MethodArgumentCouldBeFinal", 10, 5, reports.ImpactMedium, true), // 2
+		mk(pmd, "MethodArgumentCouldBeFinal", 10, 15, reports.ImpactLow, false),  // 3
 		// line 20: braces, one new, one not: a new finding of an old problem
-		mk(cs, "NeedBraces", 20, 1, ImpactHigh, true),              // 4
-		mk(pmd, "ControlStatementBraces", 20, 1, ImpactLow, false), // 5
+		mk(cs, "NeedBraces", 20, 1, reports.ImpactHigh, true),              // 4
+		mk(pmd, "ControlStatementBraces", 20, 1, reports.ImpactLow, false), // 5
 	}
 	group := func(keep func(n int) bool) *Groups {
 		g := NewGrouper(testClasses)

@@ -1,9 +1,11 @@
-package reports
+package grouping
 
 import (
 	"fmt"
 	"slices"
 	"testing"
+
+	"github.com/recap-dev/recap/reports"
 )
 
 // fuzzRules are the rules FuzzGrouper draws from: rules of testClasses'
@@ -19,7 +21,7 @@ var fuzzRules = [][2]string{
 }
 
 // fuzzGroups are the configuration's groups of FuzzGrouper: [A, B], [B, C].
-func fuzzGroups(f *Finding) []int32 {
+func fuzzGroups(f *reports.Finding) []int32 {
 	switch f.Tool + ":" + f.Rule {
 	case "PMD:A":
 		return []int32{0}
@@ -33,23 +35,23 @@ func fuzzGroups(f *Finding) []int32 {
 
 // fuzzFindings reads findings from data, 6 bytes each: rule, file, line,
 // lines after it, column, and a byte of impact, security and CWE ids.
-func fuzzFindings(data []byte) []Finding {
-	var fs []Finding
+func fuzzFindings(data []byte) []reports.Finding {
+	var fs []reports.Finding
 	for len(data) >= 6 && len(fs) < 200 {
 		b := data[:6]
 		data = data[6:]
 		r := fuzzRules[int(b[0])%len(fuzzRules)]
-		f := Finding{Tool: r[0], Rule: r[1], Path: fmt.Sprintf("F%d.java", b[1]%2), Line: int(b[2]%40) + 1, Column: int(b[4] % 50),
-			Impact: Impact(b[5] % 6), Quality: QualityMaintainability, Severity: SeverityWarning}
+		f := reports.Finding{Tool: r[0], Rule: r[1], Path: fmt.Sprintf("F%d.java", b[1]%2), Line: int(b[2]%40) + 1, Column: int(b[4] % 50),
+			Impact: reports.Impact(b[5] % 6), Quality: reports.QualityMaintainability, Severity: reports.SeverityWarning}
 		f.EndLine = f.Line + int(b[3]%8)
 		if b[3]&0x80 != 0 {
 			f.EndLine = f.Line + int(b[3]%64) // a long range
 		}
 		if b[1]&0x80 != 0 { // new against a baseline
-			f.Baseline = BaselineNew
+			f.Baseline = reports.BaselineNew
 		}
 		if b[5]&0x08 != 0 {
-			f.Quality = QualitySecurity
+			f.Quality = reports.QualitySecurity
 			f.CWE = [][]int{{89}, {79}, {89, 79}, {22, 89}}[b[5]>>4%4]
 		}
 		fs = append(fs, f)
@@ -59,7 +61,7 @@ func fuzzFindings(data []byte) []Finding {
 
 // reach is a finding's lines as the grouper matches them: its anchor's
 // reach added when its rule is in a class.
-func reach(f *Finding, classed bool) (line, end int) {
+func reach(f *reports.Finding, classed bool) (line, end int) {
 	line, span := f.Line, min(max(f.EndLine-f.Line, 0), 1<<16-1)
 	if a := anchorOf(f.Tool, f.Rule); classed && a != (Anchor{}) {
 		up := min(line-1, a.Up)
@@ -105,7 +107,7 @@ func checkGrouper(t *testing.T, data []byte) {
 			}
 			return cs
 		}
-		ruleOf := func(i int) [2]string { return [2]string{fs[i].Tool, ShortRule(fs[i].Tool, fs[i].Rule)} }
+		ruleOf := func(i int) [2]string { return [2]string{fs[i].Tool, reports.ShortRule(fs[i].Tool, fs[i].Rule)} }
 		lines := func(i int) (int, int) { return reach(&fs[i], len(classes(i)) > 0) }
 		// rank is i's place among its rule's findings of its file and line, by column.
 		rank := func(i int) int {
@@ -222,7 +224,7 @@ func checkGrouper(t *testing.T, data []byte) {
 		for _, p := range problems {
 			n := 0
 			for _, i := range p {
-				if fs[i].Baseline == BaselineNew {
+				if fs[i].Baseline == reports.BaselineNew {
 					n++
 				}
 			}

@@ -1,4 +1,4 @@
-package reports
+package grouping
 
 import (
 	"os"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/recap-dev/recap/reports"
 )
 
 // classOfRule is the class of a "Tool:Rule" of the table, -1 for none.
@@ -85,8 +86,8 @@ func TestRuleClasses(t *testing.T) {
 				t.Errorf("class %d (%q): %q is not Checkstyle:, PMD: or SpotBugs: with a short rule name", i, c.Problem, r)
 				continue
 			}
-			if tool == "Checkstyle" && ShortRule(tool, rule) != rule {
-				t.Errorf("class %d: %q is not the check's short name %q", i, r, ShortRule(tool, rule))
+			if tool == "Checkstyle" && reports.ShortRule(tool, rule) != rule {
+				t.Errorf("class %d: %q is not the check's short name %q", i, r, reports.ShortRule(tool, rule))
 			}
 			if other, ok := seen[r]; ok {
 				t.Errorf("%s is in two classes: %q and %q", r, other, c.Problem)
