@@ -441,70 +441,87 @@ func (t *triaging) settle(g *Grouped, c *summarize.Collector, counts *summarize.
 	if len(problems) == 0 && t.mode != TriagedOnly {
 		return nil
 	}
-	regroup := func() error {
-		t.problems, t.prior = problems, g
+	covered, dups, exact := t.exactly(g, problems, c, hasText)
+	t.problems, t.prior = problems, g
+	if !exact {
 		return errRegroup
 	}
+	t.countCovered(g, problems, covered, dups)
+	if t.mode == TriagedExclude {
+		t.takeOut(g, c, counts, covered, recount)
+	}
+	return nil
+}
+
+// exactly finds the records of the findings the problems' decisions
+// cover (not those their own decision hides: with new only, one on a
+// finding that is not new) and of the decided findings that are
+// duplicates (a second run counts them triaged but not as problems), and
+// reports whether settling them is exact (see settle).
+func (t *triaging) exactly(g *Grouped, problems map[string]*reports.Triage, c *summarize.Collector, hasText func(tool, rule string) bool) (covered, dups []*aside, exact bool) {
 	if t.mode == TriagedOnly || t.missed || !settleAtResolution {
-		return regroup()
+		return nil, nil, false
 	}
 	if !slices.IsSortedFunc(t.aside, func(a, b aside) int { return compareRefs(a.ref, b.ref) }) {
 		slices.SortStableFunc(t.aside, func(a, b aside) int { return compareRefs(a.ref, b.ref) })
 	}
 	t.ids = g.ids
-	find := func(id string) *aside {
-		r, ok := g.ids.ref(id)
-		if !ok {
-			return nil
-		}
-		i, ok := slices.BinarySearchFunc(t.aside, r, func(a aside, r grouping.Ref) int { return compareRefs(a.ref, r) })
-		if !ok {
-			return nil
-		}
-		return &t.aside[i]
-	}
-	covered := make([]*aside, 0, len(problems))
-	coveredRefs := make(map[grouping.Ref]bool, len(problems))
+	covered = make([]*aside, 0, len(problems))
 	for id := range problems {
-		a := find(id)
+		a := t.record(id)
 		if a == nil {
-			return regroup()
+			return nil, nil, false
 		}
-		if a.hides {
-			continue // its own decision hides it (with new only, one on a finding not new)
+		if !a.hides {
+			a.covered = true
+			covered = append(covered, a)
 		}
-		covered = append(covered, a)
-		coveredRefs[a.ref] = true
-		a.covered = true
 	}
-	// The decided findings that are duplicates: a second run counts them
-	// triaged but not as problems.
-	var dups []*aside
 	for id := range t.decided {
 		if !g.Duplicate(&reports.Finding{ID: id}) {
 			continue
 		}
-		a := find(id)
+		a := t.record(id)
 		if a == nil {
-			return regroup()
+			return nil, nil, false
 		}
 		dups = append(dups, a)
 	}
-	exclude := t.mode == TriagedExclude
-	if exclude {
-		if !c.Exact() {
-			return regroup()
-		}
-		if t.conflicts(g, hasText) {
-			return regroup()
-		}
+	if t.mode == TriagedExclude && (!c.Exact() || t.conflicts(g, hasText)) {
+		return nil, nil, false
 	}
-	// Exact: settle.
-	c2 := &t.counts
+	slices.SortFunc(covered, func(a, b *aside) int { return compareRefs(a.ref, b.ref) })
+	return covered, dups, true
+}
+
+// record returns the record put aside of the finding of that id, nil
+// when there is none.
+func (t *triaging) record(id string) *aside {
+	r, ok := t.ids.ref(id)
+	if !ok {
+		return nil
+	}
+	return t.at(r)
+}
+
+// at returns the record put aside of r, nil when there is none (the
+// records are sorted).
+func (t *triaging) at(r grouping.Ref) *aside {
+	i, found := slices.BinarySearchFunc(t.aside, r, func(a aside, r grouping.Ref) int { return compareRefs(a.ref, r) })
+	if !found {
+		return nil
+	}
+	return &t.aside[i]
+}
+
+// countCovered counts triaged the covered findings the first pass
+// counted, each a problem unless a duplicate, and takes back the problems
+// counted of decided duplicates.
+func (t *triaging) countCovered(g *Grouped, problems map[string]*reports.Triage, covered, dups []*aside) {
+	c := &t.counts
 	for _, a := range dups {
 		t.countProblem(a, t.owns[a.own-1], -1)
 	}
-	slices.SortFunc(covered, func(a, b *aside) int { return compareRefs(a.ref, b.ref) })
 	for _, a := range covered {
 		if !a.counted {
 			continue
@@ -512,24 +529,27 @@ func (t *triaging) settle(g *Grouped, c *summarize.Collector, counts *summarize.
 		switch {
 		case a.own == 0:
 		case t.owns[a.own-1].Expired:
-			c2.Expired--
+			c.Expired--
 		default:
-			c2.Confirmed--
+			c.Confirmed--
 		}
-		c2.Total++
+		c.Total++
 		id := g.ids.id(a.ref)
 		if !g.Duplicate(&reports.Finding{ID: id}) {
 			t.countProblem(a, problems[id], 1)
 		}
 	}
-	t.problems, t.prior = problems, g
-	if !exclude {
-		return nil
-	}
-	t.covered = coveredRefs
+}
+
+// takeOut takes the covered findings out of the page, the baseline's
+// counts, the groups and, unless the caller counts again (recount), the
+// collector c (TriagedExclude).
+func (t *triaging) takeOut(g *Grouped, c *summarize.Collector, counts *summarize.BaselineCounts, covered []*aside, recount func() bool) {
+	t.covered = make(map[grouping.Ref]bool, len(covered))
 	for _, a := range covered {
+		t.covered[a.ref] = true
 		if counts == nil {
-			break
+			continue
 		}
 		switch states[a.state] {
 		case reports.BaselineNew:
@@ -539,19 +559,18 @@ func (t *triaging) settle(g *Grouped, c *summarize.Collector, counts *summarize.
 		}
 	}
 	for i := range t.aside {
-		if a := &t.aside[i]; a.hides || a.covered {
+		if a := &t.aside[i]; a.hidden() {
 			g.groups.Drop(a.ref)
 		}
 	}
 	if recount() {
-		return nil
+		return
 	}
 	for _, a := range covered {
 		if a.counted {
 			c.Remove(t.finding(a))
 		}
 	}
-	return nil
 }
 
 // compareRefs orders refs as ids number findings: by input, then ordinal.
@@ -594,45 +613,84 @@ func (t *triaging) countProblem(a *aside, d *reports.Triage, by int) {
 // one line), the findings left, grouped again, make other problems than
 // the first run's.
 func (t *triaging) conflicts(g *Grouped, hasText func(tool, rule string) bool) bool {
-	hidden := func(a *aside) bool { return a.hides || a.covered }
-	at := func(r grouping.Ref) *aside {
-		i, found := slices.BinarySearchFunc(t.aside, r, func(a aside, r grouping.Ref) int { return compareRefs(a.ref, r) })
-		if !found {
-			return nil
-		}
-		return &t.aside[i]
+	byKey, split := t.hiddenByRule(g)
+	if split {
+		return true
 	}
-	type key struct{ path, tool, rule uint32 }
-	byKey := map[key][]int32{}
-	paths := map[uint32]bool{}
+	moved := t.moved(byKey)
+	if len(moved) == 0 {
+		return false
+	}
+	again := t.besideOtherRules(moved)
+	if len(again) == 0 {
+		return false
+	}
+	// The findings left of those files near a moved one, grouped again
+	// alone.
+	left := t.near(again, moved)
+	gr := t.grouper()
+	refs := make([]grouping.Ref, len(left))
+	for k, i := range left {
+		a := &t.aside[i]
+		f := t.finding(a)
+		gr.Add(&f, a.ref)
+		refs[k] = a.ref
+	}
+	return !g.groups.SameFor(gr.Resolve(hasText), refs)
+}
+
+// hidden says whether the mode hides the finding: its own decision, or
+// its problem's.
+func (a *aside) hidden() bool { return a.hides || a.covered }
+
+// ruleKey is a file and a rule (its tool, its short name) of findings put
+// aside.
+type ruleKey struct{ path, tool, rule uint32 }
+
+// hiddenByRule returns the hidden findings by file and rule, and reports
+// split when one is in a problem not hidden whole.
+func (t *triaging) hiddenByRule(g *Grouped) (byKey map[ruleKey][]int32, split bool) {
+	byKey = map[ruleKey][]int32{}
 	for i := range t.aside {
 		a := &t.aside[i]
-		if !hidden(a) {
+		if !a.hidden() {
 			continue
 		}
-		paths[a.path] = true
-		k := key{a.path, a.tool, t.short(a)}
+		k := ruleKey{a.path, a.tool, t.short(a)}
 		byKey[k] = append(byKey[k], int32(i))
-		if !a.hides {
-			continue // covered: its problem is hidden whole
-		}
-		// The problem a hidden finding is in is hidden whole.
-		lead := a.ref
-		if l, dup := g.groups.LeadOf(a.ref); dup {
-			lead = l
-			if b := at(l); b == nil || !hidden(b) {
-				return true
-			}
-		}
-		for _, o := range g.groups.Others(lead) {
-			if b := at(o); b == nil || !hidden(b) {
-				return true
-			}
+		if a.hides && !t.hiddenWhole(g, a) {
+			return nil, true
 		}
 	}
-	// A shown finding whose rank among its rule's on its line, or whose
-	// holding another of its rule, may change without a hidden one: it
-	// starts on the hidden one's line, or holds it.
+	return byKey, false
+}
+
+// hiddenWhole reports whether every finding of a's problem is hidden (a
+// covered finding's problem is).
+func (t *triaging) hiddenWhole(g *Grouped, a *aside) bool {
+	lead := a.ref
+	if l, dup := g.groups.LeadOf(a.ref); dup {
+		lead = l
+		if b := t.at(l); b == nil || !b.hidden() {
+			return false
+		}
+	}
+	for _, o := range g.groups.Others(lead) {
+		if b := t.at(o); b == nil || !b.hidden() {
+			return false
+		}
+	}
+	return true
+}
+
+// moved returns the shown findings whose rank among their rule's on their
+// line, or whose holding another of their rule, may change without a
+// hidden one: they start on the hidden one's line, or hold it.
+func (t *triaging) moved(byKey map[ruleKey][]int32) []int32 {
+	paths := map[uint32]bool{}
+	for k := range byKey {
+		paths[k.path] = true
+	}
 	start := func(line int32) int32 { return max(line, 2) }
 	var moved []int32
 	last, in := ^uint32(0), false
@@ -641,35 +699,36 @@ func (t *triaging) conflicts(g *Grouped, hasText func(tool, rule string) bool) b
 		if s.path != last {
 			last, in = s.path, paths[s.path]
 		}
-		if !in || hidden(s) {
+		if !in || s.hidden() {
 			continue
 		}
-		for _, h := range byKey[key{s.path, s.tool, t.short(s)}] {
+		for _, h := range byKey[ruleKey{s.path, s.tool, t.short(s)}] {
 			if a := &t.aside[h]; start(s.line) == start(a.line) || start(s.line) <= start(a.line) && a.end <= s.end {
 				moved = append(moved, int32(i))
 				break
 			}
 		}
 	}
-	if len(moved) == 0 {
-		return false
-	}
-	// It matters only beside a shown finding of another rule whose lines
-	// overlap its own (a rule's reach is a line at most): then the files
-	// of such findings are grouped again.
-	near := map[uint32][]int32{} // the shown findings of the files of those, by file
+	return moved
+}
+
+// besideOtherRules returns the files of the moved findings that have a
+// shown finding of another rule whose lines overlap a moved one's (a
+// rule's reach is a line at most): only there may it matter.
+func (t *triaging) besideOtherRules(moved []int32) map[uint32]bool {
+	shown := map[uint32][]int32{} // the shown findings of the files of those, by file
 	for _, i := range moved {
-		near[t.aside[i].path] = nil
+		shown[t.aside[i].path] = nil
 	}
-	lastPath, listed := ^uint32(0), false
+	last, listed := ^uint32(0), false
 	for i := range t.aside {
 		a := &t.aside[i]
-		if a.path != lastPath {
-			_, listed = near[a.path]
-			lastPath = a.path
+		if a.path != last {
+			_, listed = shown[a.path]
+			last = a.path
 		}
-		if listed && !hidden(a) {
-			near[a.path] = append(near[a.path], int32(i))
+		if listed && !a.hidden() {
+			shown[a.path] = append(shown[a.path], int32(i))
 		}
 	}
 	again := map[uint32]bool{}
@@ -678,30 +737,14 @@ func (t *triaging) conflicts(g *Grouped, hasText func(tool, rule string) bool) b
 		if again[s.path] {
 			continue
 		}
-		for _, j := range near[s.path] {
+		for _, j := range shown[s.path] {
 			if o := &t.aside[j]; t.short(o) != t.short(s) && o.line-1 <= s.end+1 && s.line-1 <= o.end+1 {
 				again[s.path] = true
 				break
 			}
 		}
 	}
-	if len(again) == 0 {
-		return false
-	}
-	// The findings left of those files near a moved one, grouped again
-	// alone.
-	left := t.near(again, moved, hidden)
-	gr := t.grouper()
-	for _, i := range left {
-		a := &t.aside[i]
-		f := t.finding(a)
-		gr.Add(&f, a.ref)
-	}
-	refs := make([]grouping.Ref, len(left))
-	for k, i := range left {
-		refs[k] = t.aside[i].ref
-	}
-	return !g.groups.SameFor(gr.Resolve(hasText), refs)
+	return again
 }
 
 // regroupWhole: near takes every finding left of the files (tests turn
@@ -715,7 +758,7 @@ var regroupWhole = false
 // may match (a rule's reach up is a line, the first two lines count as
 // one), and a finding's problem is decided among those it matches, so a
 // run of them groups as the whole file groups it.
-func (t *triaging) near(again map[uint32]bool, moved []int32, hidden func(*aside) bool) []int32 {
+func (t *triaging) near(again map[uint32]bool, moved []int32) []int32 {
 	byFile := map[uint32][]int32{}
 	last, in := ^uint32(0), false
 	for i := range t.aside {
@@ -723,7 +766,7 @@ func (t *triaging) near(again map[uint32]bool, moved []int32, hidden func(*aside
 		if a.path != last {
 			last, in = a.path, again[a.path]
 		}
-		if in && !hidden(a) {
+		if in && !a.hidden() {
 			byFile[a.path] = append(byFile[a.path], int32(i))
 		}
 	}
