@@ -399,19 +399,6 @@ func keptSteps(steps []Step, keep []bool) []Step {
 	return steps[:n]
 }
 
-// parseID splits "tag-n" into the report's tag and the finding's ordinal.
-func parseID(id string) (string, int, bool) {
-	i := strings.LastIndexByte(id, '-')
-	if i <= 0 {
-		return "", 0, false
-	}
-	n, err := strconv.Atoi(id[i+1:])
-	if err != nil || n < 1 {
-		return "", 0, false
-	}
-	return id[:i], n, true
-}
-
 func (s *Server) getFinding(ctx context.Context, in *GetFindingIn) (answer, error) {
 	id := in.ID
 	switch {
@@ -591,8 +578,9 @@ func flowSteps(d *reports.Detail, src summarize.Source) []Step {
 // locate finds a finding by its id (tag-n), or by its fingerprint among the
 // reports under the root.
 func (s *Server) locate(ctx context.Context, id string) (located, error) {
-	if tag, n, ok := parseID(id); ok {
-		f, r, err := s.reportByTag(ctx, tag)
+	if p, ok := reports.ParseID(id); ok {
+		n := int(p.N)
+		f, r, err := s.reportByTag(ctx, p.Tag)
 		if err != nil {
 			return located{}, err
 		}

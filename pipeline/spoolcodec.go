@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 
 	"github.com/recap-dev/recap/reports"
@@ -163,19 +162,6 @@ func (e *encoder) remember(t *table, slot int, s string, i uint32) {
 func (e *encoder) int(n int)     { e.buf = binary.AppendVarint(e.buf, int64(n)) }
 func (e *encoder) uint(n uint64) { e.buf = binary.AppendUvarint(e.buf, n) }
 
-// splitID returns the tag and number of an id tag-n as reports.ID writes it.
-func splitID(id string) (string, int, bool) {
-	i := strings.LastIndexByte(id, '-')
-	if i < 0 {
-		return "", 0, false
-	}
-	n, err := strconv.Atoi(id[i+1:])
-	if err != nil || n < 0 || strconv.Itoa(n) != id[i+1:] {
-		return "", 0, false
-	}
-	return id[:i], n, true
-}
-
 // encode returns f's record (without its length), valid until the next call.
 func (e *encoder) encode(f *reports.Finding) []byte {
 	var mask uint64
@@ -184,7 +170,7 @@ func (e *encoder) encode(f *reports.Finding) []byte {
 			mask |= bit
 		}
 	}
-	tag, n, idOK := splitID(f.ID)
+	id, idOK := reports.ParseID(f.ID) // another id is written as it is
 	set(fID, f.ID != "" && idOK)
 	set(fIDLiteral, f.ID != "" && !idOK)
 	set(fFingerprint, f.Fingerprint != "")
@@ -218,8 +204,8 @@ func (e *encoder) encode(f *reports.Finding) []byte {
 	set(fDetail, f.Detail != nil)
 	e.buf = binary.AppendUvarint(e.buf[:0], mask)
 	if mask&fID != 0 {
-		e.strAt(&e.names, sTag, tag)
-		e.uint(uint64(n))
+		e.strAt(&e.names, sTag, id.Tag)
+		e.uint(uint64(id.N))
 	}
 	if mask&fIDLiteral != 0 {
 		e.str(&e.names, f.ID)
