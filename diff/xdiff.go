@@ -218,91 +218,27 @@ func (e *xdEnv) compare(old, cur *side, rindex1, rindex2 []int32) error {
 // running the forward and backward searches until they meet, or, past the
 // cost the heuristics allow, at the furthest-reaching path.
 func (e *xdEnv) split(off1, lim1, off2, lim2 int, needMin bool) (s1, s2 int, minLo, minHi bool) {
-	ha1, ha2, kv, fb, bb := e.ha1, e.ha2, e.kv, e.fb, e.bb
-	dmin, dmax := off1-lim2, lim1-off2
 	fmid, bmid := off1-off2, lim1-lim2
+	at := xdReach{off1, lim1, off2, lim2, fmid, fmid, fmid, bmid, bmid, bmid}
 	odd := (fmid-bmid)&1 != 0
-	fmin, fmax := fmid, fmid
-	bmin, bmax := bmid, bmid
-	kv[fb+fmid] = int32(off1)
-	kv[bb+bmid] = int32(lim1)
+	e.kv[e.fb+fmid] = int32(off1)
+	e.kv[e.bb+bmid] = int32(lim1)
 	for ec := 1; ; ec++ {
-		gotSnake := false
-		if fmin > dmin {
-			fmin--
-			kv[fb+fmin-1] = -1
-		} else {
-			fmin++
+		fSnake, i1, i2, met := e.forward(&at, odd)
+		if met {
+			return i1, i2, true, true
 		}
-		if fmax < dmax {
-			fmax++
-			kv[fb+fmax+1] = -1
-		} else {
-			fmax--
-		}
-		for d := fmax; d >= fmin; d -= 2 {
-			var i1 int
-			if kv[fb+d-1] >= kv[fb+d+1] {
-				i1 = int(kv[fb+d-1]) + 1
-			} else {
-				i1 = int(kv[fb+d+1])
-			}
-			prev1 := i1
-			i2 := i1 - d
-			for i1 < lim1 && i2 < lim2 && ha1[i1] == ha2[i2] {
-				i1++
-				i2++
-			}
-			if i1-prev1 > xdlSnakeCnt {
-				gotSnake = true
-			}
-			kv[fb+d] = int32(i1)
-			if odd && bmin <= d && d <= bmax && int(kv[bb+d]) <= i1 {
-				return i1, i2, true, true
-			}
-		}
-
-		if bmin > dmin {
-			bmin--
-			kv[bb+bmin-1] = xdlLineMax
-		} else {
-			bmin++
-		}
-		if bmax < dmax {
-			bmax++
-			kv[bb+bmax+1] = xdlLineMax
-		} else {
-			bmax--
-		}
-		for d := bmax; d >= bmin; d -= 2 {
-			var i1 int
-			if kv[bb+d-1] < kv[bb+d+1] {
-				i1 = int(kv[bb+d-1])
-			} else {
-				i1 = int(kv[bb+d+1]) - 1
-			}
-			prev1 := i1
-			i2 := i1 - d
-			for i1 > off1 && i2 > off2 && ha1[i1-1] == ha2[i2-1] {
-				i1--
-				i2--
-			}
-			if prev1-i1 > xdlSnakeCnt {
-				gotSnake = true
-			}
-			kv[bb+d] = int32(i1)
-			if !odd && fmin <= d && d <= fmax && i1 <= int(kv[fb+d]) {
-				return i1, i2, true, true
-			}
+		bSnake, i1, i2, met := e.backward(&at, !odd)
+		if met {
+			return i1, i2, true, true
 		}
 
 		if needMin {
 			continue
 		}
 
-		at := xdReach{off1, lim1, off2, lim2, fmin, fmax, fmid, bmin, bmax, bmid}
 		// A good snake far enough along: cut there.
-		if gotSnake && ec > xdlHeurMinCost {
+		if (fSnake || bSnake) && ec > xdlHeurMinCost {
 			if s1, s2, minLo, minHi, ok := e.snakeCut(&at, ec); ok {
 				return s1, s2, minLo, minHi
 			}
@@ -313,6 +249,101 @@ func (e *xdEnv) split(off1, lim1, off2, lim2 int, needMin bool) (s1, s2 int, min
 			return e.furthest(&at)
 		}
 	}
+}
+
+// forward is one step of xdl_split's forward search: in git's
+// xdiff/xdiffi.c, the first half of xdl_split's loop, from the first "We
+// need to extend the diagonal "domain" by one" to the end of the scan
+// "for (d = fmax; d >= fmin; d -= 2)" that follows it. The diagonals
+// fmin..fmax widen by one each way (narrow at the box's edge) and each
+// follows its snake from where it reached. It returns whether a snake of
+// more than xdlSnakeCnt lines was followed and, when check, where the
+// search met the backward one (met).
+func (e *xdEnv) forward(at *xdReach, check bool) (snake bool, i1, i2 int, met bool) {
+	ha1, ha2, kv, fb, bb := e.ha1, e.ha2, e.kv, e.fb, e.bb
+	lim1, lim2 := at.lim1, at.lim2
+	dmin, dmax := at.off1-at.lim2, at.lim1-at.off2
+	fmin, fmax, bmin, bmax := at.fmin, at.fmax, at.bmin, at.bmax
+	if fmin > dmin {
+		fmin--
+		kv[fb+fmin-1] = -1
+	} else {
+		fmin++
+	}
+	if fmax < dmax {
+		fmax++
+		kv[fb+fmax+1] = -1
+	} else {
+		fmax--
+	}
+	at.fmin, at.fmax = fmin, fmax
+	for d := fmax; d >= fmin; d -= 2 {
+		if kv[fb+d-1] >= kv[fb+d+1] {
+			i1 = int(kv[fb+d-1]) + 1
+		} else {
+			i1 = int(kv[fb+d+1])
+		}
+		prev1 := i1
+		i2 = i1 - d
+		for i1 < lim1 && i2 < lim2 && ha1[i1] == ha2[i2] {
+			i1++
+			i2++
+		}
+		if i1-prev1 > xdlSnakeCnt {
+			snake = true
+		}
+		kv[fb+d] = int32(i1)
+		if check && bmin <= d && d <= bmax && int(kv[bb+d]) <= i1 {
+			return snake, i1, i2, true
+		}
+	}
+	return snake, 0, 0, false
+}
+
+// backward is one step of xdl_split's backward search, as forward is of
+// the forward one: in git's xdiff/xdiffi.c, the second half of
+// xdl_split's loop, from the second "We need to extend the diagonal
+// "domain" by one" to the end of the scan "for (d = bmax; d >= bmin; d -=
+// 2)" that follows it.
+func (e *xdEnv) backward(at *xdReach, check bool) (snake bool, i1, i2 int, met bool) {
+	ha1, ha2, kv, fb, bb := e.ha1, e.ha2, e.kv, e.fb, e.bb
+	off1, off2 := at.off1, at.off2
+	dmin, dmax := at.off1-at.lim2, at.lim1-at.off2
+	fmin, fmax, bmin, bmax := at.fmin, at.fmax, at.bmin, at.bmax
+	if bmin > dmin {
+		bmin--
+		kv[bb+bmin-1] = xdlLineMax
+	} else {
+		bmin++
+	}
+	if bmax < dmax {
+		bmax++
+		kv[bb+bmax+1] = xdlLineMax
+	} else {
+		bmax--
+	}
+	at.bmin, at.bmax = bmin, bmax
+	for d := bmax; d >= bmin; d -= 2 {
+		if kv[bb+d-1] < kv[bb+d+1] {
+			i1 = int(kv[bb+d-1])
+		} else {
+			i1 = int(kv[bb+d+1]) - 1
+		}
+		prev1 := i1
+		i2 = i1 - d
+		for i1 > off1 && i2 > off2 && ha1[i1-1] == ha2[i2-1] {
+			i1--
+			i2--
+		}
+		if prev1-i1 > xdlSnakeCnt {
+			snake = true
+		}
+		kv[bb+d] = int32(i1)
+		if check && fmin <= d && d <= fmax && i1 <= int(kv[fb+d]) {
+			return snake, i1, i2, true
+		}
+	}
+	return snake, 0, 0, false
 }
 
 // xdReach is where split's searches are: the box, and the diagonals the

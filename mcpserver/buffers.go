@@ -1,13 +1,10 @@
 package mcpserver
 
 import (
-	"bytes"
-	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -136,86 +133,66 @@ func (b *result) sorted() {
 }
 
 // sortRefs sorts refs of reps in the order o, as the configuration cfg
-// says their findings (nil: none), without making the findings. Each
-// order compares what the findings of one kind share before their place
-// (the importance; severity, category and rule; nothing by location),
-// then the place (path, line, column), then what the kind shares after it
-// (tool and rule; by location, the importance first), then the id as a
-// string. So each kind gets two ranks, of what it shares before and after
-// the place among all the reports' kinds (worked out with the order's own
-// comparison, [reports.Order.Compare], on keys that hold only those
-// fields), each path its rank among all the reports' paths, and a
-// comparison looks at small numbers; the ids break the remaining ties.
+// says their findings (nil: none), without making the findings: each
+// finding is compared by ranks ([reports.CompareRanked]), its kind's among
+// all the reports' kinds ([reports.Order.RankKinds]) and its path's among
+// all the reports' paths. The ranks are packed in a key by each ref for
+// the sort (40 bytes a finding while it sorts), which then touches no
+// report.
 func sortRefs(reps []*report, refs []ref, o reports.Order, cfg *config.Config) {
+	kinds := rankKinds(reps, o, cfg)
+	paths := rankPaths(reps)
+	type keyed struct {
+		key reports.RankKey
+		ref
+	}
+	keys := make([]keyed, len(refs))
+	for i, r := range refs {
+		x := reps[r.report].rec(int(r.index))
+		ranked := reports.Ranked{Kind: kinds[r.report][x.kind], Path: paths[r.report][x.path], Line: x.line, Column: x.column}
+		keys[i] = keyed{ranked.Key(), r}
+	}
+	id := func(r ref) reports.FindingID {
+		return reports.FindingID{Tag: reps[r.report].tag, N: uint32(r.index) + 1}
+	}
+	slices.SortFunc(keys, func(a, b keyed) int {
+		if c := a.key.Compare(&b.key); c != 0 {
+			return c
+		}
+		return id(a.ref).Compare(id(b.ref))
+	})
+	for i := range keys {
+		refs[i] = keys[i].ref
+	}
+}
+
+// rankKinds ranks the kinds of each report among all the reports' kinds
+// in the order o.
+func rankKinds(reps []*report, o reports.Order, cfg *config.Config) [][]reports.KindRank {
 	keys := kindKeys(reps, cfg)
-	pre := rankKinds(keys, o, func(k reports.SortKey) reports.SortKey {
-		switch o {
-		case reports.OrderLocation:
-			return reports.SortKey{}
-		case reports.OrderSeverity:
-			return reports.SortKey{Severity: k.Severity, Category: k.Category, Rule: k.Rule}
-		}
-		return reports.SortKey{Impact: k.Impact, Quality: k.Quality, SecuritySeverity: k.SecuritySeverity, Severity: k.Severity}
-	})
-	post := rankKinds(keys, o, func(k reports.SortKey) reports.SortKey {
-		if o == reports.OrderLocation {
-			return reports.SortKey{Impact: k.Impact, Quality: k.Quality, SecuritySeverity: k.SecuritySeverity, Severity: k.Severity, Tool: k.Tool, Rule: k.Rule}
-		}
-		return reports.SortKey{Tool: k.Tool, Rule: k.Rule}
-	})
+	all := slices.Concat(keys...)
+	ranks := o.RankKinds(all)
+	out := make([][]reports.KindRank, len(reps))
+	for i, ks := range keys {
+		out[i], ranks = ranks[:len(ks):len(ks)], ranks[len(ks):]
+	}
+	return out
+}
+
+// rankPaths ranks the paths of each report among all the reports' paths,
+// in byte order.
+func rankPaths(reps []*report) [][]uint32 {
 	var paths []string
 	for _, r := range reps {
 		paths = append(paths, r.paths...)
 	}
 	slices.Sort(paths)
 	paths = slices.Compact(paths)
-	pathRank := make([][]uint32, len(reps))
+	ranks := make([][]uint32, len(reps))
 	for i, r := range reps {
-		pathRank[i] = make([]uint32, len(r.paths))
+		ranks[i] = make([]uint32, len(r.paths))
 		for j, p := range r.paths {
 			at, _ := slices.BinarySearch(paths, p)
-			pathRank[i][j] = uint32(at)
-		}
-	}
-	slices.SortFunc(refs, func(a, b ref) int {
-		x, y := reps[a.report].rec(int(a.index)), reps[b.report].rec(int(b.index))
-		if c := cmp.Compare(pre[a.report][x.kind], pre[b.report][y.kind]); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(pathRank[a.report][x.path], pathRank[b.report][y.path]); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(x.line, y.line); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(x.column, y.column); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(post[a.report][x.kind], post[b.report][y.kind]); c != 0 {
-			return c
-		}
-		return compareIDs(reps[a.report].tag, int(a.index)+1, reps[b.report].tag, int(b.index)+1)
-	})
-}
-
-// rankKinds ranks the kinds of each report (keys) among all of them by
-// the part of their keys that part keeps, as the order o compares it:
-// equal parts have equal ranks.
-func rankKinds(keys [][]reports.SortKey, o reports.Order, part func(reports.SortKey) reports.SortKey) [][]uint32 {
-	var all []reports.SortKey
-	for _, ks := range keys {
-		for _, k := range ks {
-			all = append(all, part(k))
-		}
-	}
-	slices.SortFunc(all, func(a, b reports.SortKey) int { return o.Compare(&a, &b) })
-	all = slices.CompactFunc(all, func(a, b reports.SortKey) bool { return o.Compare(&a, &b) == 0 })
-	ranks := make([][]uint32, len(keys))
-	for i, ks := range keys {
-		ranks[i] = make([]uint32, len(ks))
-		for j, k := range ks {
-			p := part(k)
-			at, _ := slices.BinarySearchFunc(all, p, func(a, b reports.SortKey) int { return o.Compare(&a, &b) })
 			ranks[i][j] = uint32(at)
 		}
 	}
@@ -251,14 +228,6 @@ func firstPage(reps []*report, refs []ref, cfg *config.Config) []ref {
 	return reports.Reorder(refs, first)
 }
 
-// compareIDs compares the ids tag-n as strings, as reports.Less does.
-func compareIDs(tagA string, a int, tagB string, b int) int {
-	var ba, bb [64]byte
-	x := strconv.AppendInt(append(append(ba[:0], tagA...), '-'), int64(a), 10)
-	y := strconv.AppendInt(append(append(bb[:0], tagB...), '-'), int64(b), 10)
-	return bytes.Compare(x, y)
-}
-
 // cached is a [pipeline.Source] over parsed reports: it hands out their
 // findings in order, made again one at a time in one reused Finding (the
 // pipeline keeps none past emit), and at says which one it is handing out.
@@ -292,6 +261,29 @@ type cached struct {
 // filter refuses it), and when one of them is no finding's, nothing is
 // passed over.
 func (c *cached) skips() {
+	c.refused()
+	f := c.kinds
+	if len(f.Tools)+len(f.Rules)+len(f.Paths) == 0 {
+		return
+	}
+	seen := c.passedOn()
+	if !c.forceMissing(seen) {
+		for ri := range c.skip {
+			clear(c.skip[ri])
+			c.skipPath[ri] = nil
+		}
+		c.force = nil
+		return
+	}
+	for ri := range c.force {
+		slices.Sort(c.force[ri])
+		c.force[ri] = slices.Compact(c.force[ri])
+	}
+}
+
+// refused sets skip and skipPath: the kinds and the paths of each report
+// that the filter kinds refuses.
+func (c *cached) refused() {
 	kf := *c.kinds
 	kf.Paths = nil
 	var pf *reports.Filter
@@ -314,117 +306,134 @@ func (c *cached) skips() {
 			}
 		}
 	}
-	f := c.kinds
-	if len(f.Tools)+len(f.Rules)+len(f.Paths) == 0 {
-		return
-	}
-	// The tools, rules and paths of the findings not passed over, and the
-	// first finding of each kind and of each path.
-	tools, rules, paths := map[string]bool{}, map[string]bool{}, map[string]bool{}
-	firstKind, firstPath := make([][]int32, len(c.reps)), make([][]int32, len(c.reps))
+}
+
+// seenNames is what the findings not passed over have (their tools, rules
+// and paths, lowered but the paths), and the first finding of each kind
+// and of each path of each report, -1 for none.
+type seenNames struct {
+	tools, rules, paths  map[string]bool
+	firstKind, firstPath [][]int32
+}
+
+// passedOn looks at every finding of the reports for what the findings
+// that skip and skipPath do not pass over have.
+func (c *cached) passedOn() *seenNames {
+	s := &seenNames{tools: map[string]bool{}, rules: map[string]bool{}, paths: map[string]bool{},
+		firstKind: make([][]int32, len(c.reps)), firstPath: make([][]int32, len(c.reps))}
 	for ri, r := range c.reps {
 		if r == nil {
 			continue
 		}
-		firstKind[ri], firstPath[ri] = make([]int32, len(r.kinds)), make([]int32, len(r.paths))
-		for k := range firstKind[ri] {
-			firstKind[ri][k] = -1
-		}
-		for p := range firstPath[ri] {
-			firstPath[ri][p] = -1
-		}
+		firstKind, firstPath := filled(len(r.kinds), -1), filled(len(r.paths), -1)
+		s.firstKind[ri], s.firstPath[ri] = firstKind, firstPath
 		kept := make([]bool, len(r.kinds))
 		for i := 0; i < r.n; i++ {
 			x := r.rec(i)
-			if firstKind[ri][x.kind] < 0 {
-				firstKind[ri][x.kind] = int32(i)
+			if firstKind[x.kind] < 0 {
+				firstKind[x.kind] = int32(i)
 			}
-			if firstPath[ri][x.path] < 0 {
-				firstPath[ri][x.path] = int32(i)
+			if firstPath[x.path] < 0 {
+				firstPath[x.path] = int32(i)
 			}
 			if c.skip[ri][x.kind] || c.skipPath[ri] != nil && c.skipPath[ri][x.path] {
 				continue
 			}
 			kept[x.kind] = true
-			paths[r.paths[x.path]] = true
+			s.paths[r.paths[x.path]] = true
 		}
 		for k, ok := range kept {
 			if !ok {
 				continue
 			}
 			x := &r.kinds[k]
-			tools[strings.ToLower(x.tool)] = true
+			s.tools[strings.ToLower(x.tool)] = true
 			for _, n := range kindRules(x) {
-				rules[strings.ToLower(n)] = true
+				s.rules[strings.ToLower(n)] = true
 			}
 		}
 	}
-	// Each tool, rule and path of the filter that no finding passed on
-	// has: a finding that has it is handed on all the same (the filter
-	// refuses it), or, when no finding has it, nothing is passed over.
+	return s
+}
+
+// filled returns n copies of v.
+func filled(n int, v int32) []int32 {
+	s := make([]int32, n)
+	for i := range s {
+		s[i] = v
+	}
+	return s
+}
+
+// forceMissing sets force: for each tool, rule and path of the filter
+// that no finding passed on has (seen), a finding that has it is handed
+// on all the same (the filter refuses it). It returns false when one of
+// them is no finding's at all (or a path pattern is not valid): then
+// nothing may be passed over.
+func (c *cached) forceMissing(seen *seenNames) bool {
+	f := c.kinds
 	c.force = make([][]int32, len(c.reps))
-	force := func(match func(r *report, k int) bool, matchPath func(p string) bool) bool {
-		for ri, r := range c.reps {
-			if r == nil {
-				continue
-			}
-			if match != nil {
-				for k := range r.kinds {
-					if firstKind[ri][k] >= 0 && match(r, k) {
-						c.force[ri] = append(c.force[ri], firstKind[ri][k])
-						return true
-					}
-				}
-			}
-			if matchPath != nil {
-				for p, path := range r.paths {
-					if firstPath[ri][p] >= 0 && matchPath(path) {
-						c.force[ri] = append(c.force[ri], firstPath[ri][p])
-						return true
-					}
-				}
-			}
-		}
-		return false
-	}
 	ok := true
 	for _, t := range f.Tools {
 		t := strings.ToLower(t)
-		if !tools[t] {
-			ok = ok && force(func(r *report, k int) bool { return strings.ToLower(r.kinds[k].tool) == t }, nil)
+		if !seen.tools[t] {
+			ok = ok && c.forceKind(seen, func(k *kind) bool { return strings.ToLower(k.tool) == t })
 		}
 	}
 	for _, n := range f.Rules {
 		n := strings.ToLower(n)
-		if !rules[n] {
-			ok = ok && force(func(r *report, k int) bool {
-				return slices.ContainsFunc(kindRules(&r.kinds[k]), func(s string) bool { return strings.ToLower(s) == n })
-			}, nil)
+		if !seen.rules[n] {
+			ok = ok && c.forceKind(seen, func(k *kind) bool {
+				return slices.ContainsFunc(kindRules(k), func(s string) bool { return strings.ToLower(s) == n })
+			})
 		}
 	}
 	globs, err := reports.CompileGlobs(f.Paths)
 	ok = ok && err == nil
 glob:
 	for _, g := range globs {
-		for p := range paths {
+		for p := range seen.paths {
 			if g.Match(p) {
 				continue glob
 			}
 		}
-		ok = ok && force(nil, g.Match)
+		ok = ok && c.forcePath(seen, g.Match)
 	}
-	if !ok {
-		for ri := range c.skip {
-			clear(c.skip[ri])
-			c.skipPath[ri] = nil
+	return ok
+}
+
+// forceKind hands on the first finding of the first kind that match
+// accepts; false when none does.
+func (c *cached) forceKind(seen *seenNames, match func(*kind) bool) bool {
+	for ri, r := range c.reps {
+		if r == nil {
+			continue
 		}
-		c.force = nil
-		return
+		for k := range r.kinds {
+			if seen.firstKind[ri][k] >= 0 && match(&r.kinds[k]) {
+				c.force[ri] = append(c.force[ri], seen.firstKind[ri][k])
+				return true
+			}
+		}
 	}
-	for ri := range c.force {
-		slices.Sort(c.force[ri])
-		c.force[ri] = slices.Compact(c.force[ri])
+	return false
+}
+
+// forcePath hands on the first finding of the first path that match
+// accepts; false when none does.
+func (c *cached) forcePath(seen *seenNames, match func(string) bool) bool {
+	for ri, r := range c.reps {
+		if r == nil {
+			continue
+		}
+		for p, path := range r.paths {
+			if seen.firstPath[ri][p] >= 0 && match(path) {
+				c.force[ri] = append(c.force[ri], seen.firstPath[ri][p])
+				return true
+			}
+		}
 	}
+	return false
 }
 
 // kindRules are the names the pipeline knows a kind's rule by: its id, its

@@ -11,6 +11,7 @@ import (
 	"github.com/recap-dev/recap/internal/gittest"
 	"github.com/recap-dev/recap/internal/tooltest"
 	"github.com/recap-dev/recap/mcpserver"
+	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/summarize"
 )
 
@@ -202,10 +203,21 @@ func TestFingerprintsUnique(t *testing.T) {
 	if a.Finding.Line != dups[0].Line {
 		t.Errorf("%s:1 gives line %d, want %d", dups[0].Fingerprint, a.Finding.Line, dups[0].Line)
 	}
-	for _, args := range []map[string]any{{}, {"id": dups[0].ID, "fingerprint": dups[0].Fingerprint}, {"fingerprint": "nope"}, {"fingerprint": dups[0].Fingerprint + ":x"}} {
+	// Only an id as the server writes it is one (reports.ParseID): a near
+	// miss of a finding's id names no finding.
+	id, ok := reports.ParseID(dups[0].ID)
+	if !ok {
+		t.Fatalf("%s is not an id", dups[0].ID)
+	}
+	n := strconv.Itoa(int(id.N))
+	for _, args := range []map[string]any{{}, {"id": dups[0].ID, "fingerprint": dups[0].Fingerprint}, {"fingerprint": "nope"}, {"fingerprint": dups[0].Fingerprint + ":x"},
+		{"id": id.Tag + "-0" + n}, {"id": id.Tag + "-+" + n}, {"id": strings.ToUpper(id.Tag) + "-" + n}, {"id": id.Tag + "-" + n + " "}, {"id": id.Tag + "-4294967296"}} {
 		if code := call(t, cs, "analysis.getFinding", args).errorCode(t); code != mcpserver.CodeBadArgument {
 			t.Errorf("getFinding %v: %s, want %s", args, code, mcpserver.CodeBadArgument)
 		}
+	}
+	if code := call(t, cs, "analysis.getFinding", map[string]any{"id": id.Tag + "-4294967295"}).errorCode(t); code != mcpserver.CodeNotFound {
+		t.Errorf("getFinding %s-4294967295: %s, want %s", id.Tag, code, mcpserver.CodeNotFound)
 	}
 	// A fingerprint only the baseline has (a fixed finding) is still found, in the baseline.
 	var all view

@@ -303,7 +303,6 @@ func (a *FindingAnswer) codeOrder() []int {
 func (a *FindingAnswer) apply(ap *answerParts, keep []bool) {
 	a.Omitted, a.Finding.Message, a.Finding.HelpURI = nil, a.msg, a.help
 	kept := func(i int) bool { return i >= 0 && keep[i] }
-	omit := func(what string) { a.Omitted = append(a.Omitted, budget.Omission{What: what + ": raise maxTokens"}) }
 	a.Rule = nil
 	if kept(ap.rule) {
 		a.Rule = a.rule.summary()
@@ -323,67 +322,100 @@ func (a *FindingAnswer) apply(ap *answerParts, keep []bool) {
 	if kept(ap.note) {
 		a.Code = a.full // no code, and the note that says why (left out unmarked)
 	}
-	if a.full != nil && len(a.full.Lines) > 0 {
-		var lines []int
-		for k, at := range ap.order {
-			if keep[ap.code+k] {
-				lines = append(lines, at)
-			}
-		}
-		switch {
-		case len(lines) == 0:
-			omit("the code around the finding")
-		default:
-			sort.Ints(lines)
-			cut := *a.full
-			cut.Lines = make([]summarize.ContextLine, len(lines))
-			for k, at := range lines {
-				cut.Lines[k] = a.full.Lines[at]
-			}
-			cut.From, cut.To = cut.Lines[0].Line, cut.Lines[len(cut.Lines)-1].Line
-			a.Code = &cut
-			if len(lines) < len(ap.order) {
-				omit(fmt.Sprintf("%d lines of code around the finding", len(ap.order)-len(lines)))
-			}
-		}
-	}
-	a.Flow, a.Related, a.Locations = keptSteps(a.flow, keep[ap.flow:]), keptSteps(a.related, keep[ap.related:]), keptSteps(a.locs, keep[ap.locs:])
-	if n := len(a.flow) - len(a.Flow); n > 0 {
-		omit(fmt.Sprintf("%d of the %d steps of the code flow kept", n, len(a.flow)))
-	}
-	if n := len(a.related) - len(a.Related); n > 0 {
-		omit(fmt.Sprintf("%d of the %d related locations kept", n, len(a.related)))
-	}
-	if n := len(a.locs) - len(a.Locations); n > 0 {
-		omit(fmt.Sprintf("%d of the %d further locations kept", n, len(a.locs)))
-	}
-	if a.Problem != nil {
-		n := 0
-		for n < len(a.others) && keep[ap.others+n] {
-			n++
-		}
-		a.Problem.Findings = append([]reports.Also{}, a.others[:n]...)
-		if n < len(a.others) {
-			omit(fmt.Sprintf("%d of the %d other findings of its problem (problem.findings)", len(a.others)-n, len(a.others)))
-		}
-	}
+	a.applyCode(ap, keep)
+	a.applySteps(ap, keep)
+	a.applyProblem(ap, keep)
 	a.Finding.Snippet, a.Finding.SnippetLine = "", 0
 	if kept(ap.snip) {
 		a.Finding.Snippet, a.Finding.SnippetLine = a.snip, a.snipAt
 	} else if a.snip != "" {
-		omit("the report's snippet")
+		a.omit("the report's snippet")
 	}
+	a.omitLeftOut()
+}
+
+// omit marks a part left out.
+func (a *FindingAnswer) omit(what string) {
+	a.Omitted = append(a.Omitted, budget.Omission{What: what + ": raise maxTokens"})
+}
+
+// applyCode shows the lines of code keep says, in the order of the file.
+func (a *FindingAnswer) applyCode(ap *answerParts, keep []bool) {
+	if a.full == nil || len(a.full.Lines) == 0 {
+		return
+	}
+	var lines []int
+	for k, at := range ap.order {
+		if keep[ap.code+k] {
+			lines = append(lines, at)
+		}
+	}
+	if len(lines) == 0 {
+		a.omit("the code around the finding")
+		return
+	}
+	sort.Ints(lines)
+	cut := *a.full
+	cut.Lines = make([]summarize.ContextLine, len(lines))
+	for k, at := range lines {
+		cut.Lines[k] = a.full.Lines[at]
+	}
+	cut.From, cut.To = cut.Lines[0].Line, cut.Lines[len(cut.Lines)-1].Line
+	a.Code = &cut
+	if len(lines) < len(ap.order) {
+		a.omit(fmt.Sprintf("%d lines of code around the finding", len(ap.order)-len(lines)))
+	}
+}
+
+// applySteps shows the steps of the flow, the related and the further
+// locations that keep says, each list's first.
+func (a *FindingAnswer) applySteps(ap *answerParts, keep []bool) {
+	a.Flow, a.Related, a.Locations = keptSteps(a.flow, keep[ap.flow:]), keptSteps(a.related, keep[ap.related:]), keptSteps(a.locs, keep[ap.locs:])
+	if n := len(a.flow) - len(a.Flow); n > 0 {
+		a.omit(fmt.Sprintf("%d of the %d steps of the code flow kept", n, len(a.flow)))
+	}
+	if n := len(a.related) - len(a.Related); n > 0 {
+		a.omit(fmt.Sprintf("%d of the %d related locations kept", n, len(a.related)))
+	}
+	if n := len(a.locs) - len(a.Locations); n > 0 {
+		a.omit(fmt.Sprintf("%d of the %d further locations kept", n, len(a.locs)))
+	}
+}
+
+// applyProblem shows the other findings of the problem that keep says,
+// the first.
+func (a *FindingAnswer) applyProblem(ap *answerParts, keep []bool) {
+	if a.Problem == nil {
+		return
+	}
+	n := 0
+	for n < len(a.others) && keep[ap.others+n] {
+		n++
+	}
+	a.Problem.Findings = append([]reports.Also{}, a.others[:n]...)
+	if n < len(a.others) {
+		a.omit(fmt.Sprintf("%d of the %d other findings of its problem (problem.findings)", len(a.others)-n, len(a.others)))
+	}
+}
+
+// omitLeftOut marks the fix and the parts of the rule left out.
+func (a *FindingAnswer) omitLeftOut() {
 	if a.fix != nil && a.Fix == nil {
-		omit("the fix the tool proposes")
+		a.omit("the fix the tool proposes")
 	}
-	if a.rule != nil && a.Rule == nil {
-		omit("the rule's summary")
+	if a.rule == nil {
+		return
 	}
-	if a.rule != nil && a.Rule != nil && a.Rule.FullDescription == "" && a.rule.FullDescription != "" {
-		omit("the rule's full description")
-	}
-	if a.rule != nil && a.Rule != nil && a.Rule.Help == "" && a.rule.Help != "" {
-		omit("the rule's help")
+	switch {
+	case a.Rule == nil:
+		a.omit("the rule's summary")
+	default:
+		if a.Rule.FullDescription == "" && a.rule.FullDescription != "" {
+			a.omit("the rule's full description")
+		}
+		if a.Rule.Help == "" && a.rule.Help != "" {
+			a.omit("the rule's help")
+		}
 	}
 }
 
@@ -397,19 +429,6 @@ func keptSteps(steps []Step, keep []bool) []Step {
 		return nil
 	}
 	return steps[:n]
-}
-
-// parseID splits "tag-n" into the report's tag and the finding's ordinal.
-func parseID(id string) (string, int, bool) {
-	i := strings.LastIndexByte(id, '-')
-	if i <= 0 {
-		return "", 0, false
-	}
-	n, err := strconv.Atoi(id[i+1:])
-	if err != nil || n < 1 {
-		return "", 0, false
-	}
-	return id[:i], n, true
 }
 
 func (s *Server) getFinding(ctx context.Context, in *GetFindingIn) (answer, error) {
@@ -591,8 +610,9 @@ func flowSteps(d *reports.Detail, src summarize.Source) []Step {
 // locate finds a finding by its id (tag-n), or by its fingerprint among the
 // reports under the root.
 func (s *Server) locate(ctx context.Context, id string) (located, error) {
-	if tag, n, ok := parseID(id); ok {
-		f, r, err := s.reportByTag(ctx, tag)
+	if p, ok := reports.ParseID(id); ok {
+		n := int(p.N)
+		f, r, err := s.reportByTag(ctx, p.Tag)
 		if err != nil {
 			return located{}, err
 		}

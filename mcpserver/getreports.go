@@ -231,35 +231,9 @@ func (s *Server) showPage(page []summarize.FindingView, in *GetReportsIn) {
 // for the cache, the reports are read as they go, for this call only, and
 // the view with its page is returned instead (streamed).
 func (s *Server) query(ctx context.Context, in *GetReportsIn) (b *buffer, streamed *summarize.View, err error) {
-	filter, err := reports.ParseFilter(reports.FilterWords{Categories: in.Categories, Tools: in.Tools, Rules: in.Rules, Paths: in.Paths,
-		CWE: in.CWE, Qualities: in.Qualities, Severity: in.Severity, Impact: in.Impact, Grep: in.Grep, Security: in.SecurityOnly})
-	if err != nil {
-		return nil, nil, toolErrorf(CodeBadArgument, "%v", err)
-	}
-	q := pipeline.Query{Filter: *filter}
-	order, err := reports.ParseOrder(in.Sort)
-	if err != nil {
-		return nil, nil, toolErrorf(CodeBadArgument, "sort: %v", err)
-	}
-	q.Order = order
-	if in.Group == nil || *in.Group {
-		q.Classes = grouping.ClassOf
-	}
-	cfg, cfgKey, err := s.config()
+	q, cfgKey, err := s.queryOf(in)
 	if err != nil {
 		return nil, nil, err
-	}
-	q.Config = cfg
-	if q.Triaged, err = pipeline.ParseTriagedMode(in.Triaged); err != nil {
-		return nil, nil, toolErrorf(CodeBadArgument, "%v", err)
-	}
-	var triageKey string
-	if q.Triage, triageKey, err = s.triage(); err != nil {
-		return nil, nil, err
-	}
-	cfgKey += "\x00" + triageKey
-	if in.NewOnly && len(in.Baseline) == 0 {
-		return nil, nil, toolErrorf(CodeBadArgument, "newOnly compares with a baseline: give baseline (the paths of an earlier run's reports)")
 	}
 	var base found
 	var baseFiles []file
@@ -277,17 +251,8 @@ func (s *Server) query(ctx context.Context, in *GetReportsIn) (b *buffer, stream
 	}
 	files := g.files
 	s.recent.set(sessionName(ctx), files, baseFiles)
-	mode, err := pipeline.ParseFilterMode(in.FilterMode)
-	if err != nil {
-		return nil, nil, toolErrorf(CodeBadArgument, "filterMode: %v", err)
-	}
-	if in.ChangedSince == "" && mode != pipeline.Added {
-		return nil, nil, toolErrorf(CodeBadArgument, "filterMode chooses the lines of changedSince: give changedSince (a revision, for example main)")
-	}
-	if in.ChangedSince != "" {
-		if q.Changes, err = s.root.changes(pipeline.Changes{Since: in.ChangedSince, Mode: mode}); err != nil {
-			return nil, nil, gitError("changedSince", err)
-		}
+	if q.Changes, err = s.changedLines(in); err != nil {
+		return nil, nil, err
 	}
 	// The reports, parsed once for the calls that need them at once (each
 	// parse in a turn of its own, see reportCache.get), pinned while this
@@ -297,17 +262,8 @@ func (s *Server) query(ctx context.Context, in *GetReportsIn) (b *buffer, stream
 		return nil, nil, err
 	}
 	defer s.cache.unpin(reps...)
-	failed := 0
-	var msgs []string
-	for _, r := range reps {
-		if r != nil && r.input.Error != "" && r.n == 0 {
-			failed++
-			msgs = append(msgs, r.input.Error)
-		}
-	}
-	files, reps, g.runs = sameRuns(files, reps)
-	if failed == len(reps) {
-		return nil, nil, toolErrorf(CodeParseError, "no report could be read: %s. Check that each is a complete %s report", strings.Join(msgs, "; "), parsers.FormatTitles("or"))
+	if files, reps, g.runs, err = readable(files, reps); err != nil {
+		return nil, nil, err
 	}
 	var baseReps []*report
 	if len(baseFiles) > 0 {
@@ -317,84 +273,179 @@ func (s *Server) query(ctx context.Context, in *GetReportsIn) (b *buffer, stream
 		defer s.cache.unpin(baseReps...)
 		q.NewOnly = in.NewOnly
 	}
+	run := queryRun{q: q, in: in, files: files, reps: reps, baseFiles: baseFiles, baseReps: baseReps, copies: copies, g: g}
 	if slices.Contains(reps, nil) { // a report too large to keep: read as it goes, for this call
-		if in.Offset+in.Limit > pipeline.DeepPage {
-			return nil, nil, toolErrorf(CodeTooLarge, "pages past the first %d findings are not served while a report is larger than the cache (%s), since each call reads it again: narrow with filters (categories, severity, paths)",
-				pipeline.DeepPage, sizeName(s.opts.MaxCacheBytes))
-		}
-		release, err := s.coldRead(ctx)
-		if err != nil {
-			return nil, nil, err
-		}
-		defer release()
-		if len(baseFiles) > 0 {
-			q.Baseline = &cached{reps: baseReps, files: baseFiles, root: s.root, ids: true}
-		}
-		src := &cached{reps: reps, files: files, root: s.root, ids: true}
-		q.Reports = src
-		if !in.SummaryOnly {
-			q.Keep.Page = &pipeline.Page{Offset: in.Offset, Limit: in.Limit}
-		}
-		res, err := pipeline.Run(ctx, &q)
-		if err != nil {
-			return nil, nil, queryError(err)
-		}
-		res.View.Inputs = s.noteInputs(res.View.Inputs, files, reps, copies, g)
-		res.View.Suggestions = append(unmatchedNotes(res.Unmatched), res.View.Suggestions...)
-		s.recent.setGrouped(sessionName(ctx), res.Grouped)
-		return nil, res.View, nil
+		v, err := s.stream(ctx, &run)
+		return nil, v, err
 	}
-	// The result: this session's of the same query of the same content,
-	// another session's, or the one being made for a call that asked it
-	// first (each caller waits for one pass), else a new one.
-	key := ""
-	if q.Changes == nil {
-		key = cfgKey + "\x00" + queryKey(in, files, reps, baseFiles, baseReps)
-		own := sessionName(ctx) + "\x00" + key // a session pages its own buffers only
+	b, err = s.result(ctx, &run, cfgKey)
+	return b, nil, err
+}
+
+// queryOf makes the pipeline's query of a call's arguments, with the
+// server's configuration and triage; cfgKey names the configuration and
+// triage it holds, for the query's key.
+func (s *Server) queryOf(in *GetReportsIn) (q pipeline.Query, cfgKey string, err error) {
+	filter, err := reports.ParseFilter(reports.FilterWords{Categories: in.Categories, Tools: in.Tools, Rules: in.Rules, Paths: in.Paths,
+		CWE: in.CWE, Qualities: in.Qualities, Severity: in.Severity, Impact: in.Impact, Grep: in.Grep, Security: in.SecurityOnly})
+	if err != nil {
+		return q, "", toolErrorf(CodeBadArgument, "%v", err)
+	}
+	q.Filter = *filter
+	if q.Order, err = reports.ParseOrder(in.Sort); err != nil {
+		return q, "", toolErrorf(CodeBadArgument, "sort: %v", err)
+	}
+	if in.Group == nil || *in.Group {
+		q.Classes = grouping.ClassOf
+	}
+	if q.Config, cfgKey, err = s.config(); err != nil {
+		return q, "", err
+	}
+	if q.Triaged, err = pipeline.ParseTriagedMode(in.Triaged); err != nil {
+		return q, "", toolErrorf(CodeBadArgument, "%v", err)
+	}
+	var triageKey string
+	if q.Triage, triageKey, err = s.triage(); err != nil {
+		return q, "", err
+	}
+	if in.NewOnly && len(in.Baseline) == 0 {
+		return q, "", toolErrorf(CodeBadArgument, "newOnly compares with a baseline: give baseline (the paths of an earlier run's reports)")
+	}
+	return q, cfgKey + "\x00" + triageKey, nil
+}
+
+// changedLines reads the lines changed since the call's changedSince (nil
+// without it), as its filterMode chooses them.
+func (s *Server) changedLines(in *GetReportsIn) (*pipeline.Changes, error) {
+	mode, err := pipeline.ParseFilterMode(in.FilterMode)
+	if err != nil {
+		return nil, toolErrorf(CodeBadArgument, "filterMode: %v", err)
+	}
+	if in.ChangedSince == "" && mode != pipeline.Added {
+		return nil, toolErrorf(CodeBadArgument, "filterMode chooses the lines of changedSince: give changedSince (a revision, for example main)")
+	}
+	if in.ChangedSince == "" {
+		return nil, nil
+	}
+	changes, err := s.root.changes(pipeline.Changes{Since: in.ChangedSince, Mode: mode})
+	if err != nil {
+		return nil, gitError("changedSince", err)
+	}
+	return changes, nil
+}
+
+// readable keeps one report of each run ([sameRuns]), and fails when no
+// report could be read.
+func readable(files []file, reps []*report) ([]file, []*report, map[string][]string, error) {
+	failed := 0
+	var msgs []string
+	for _, r := range reps {
+		if r != nil && r.input.Error != "" && r.n == 0 {
+			failed++
+			msgs = append(msgs, r.input.Error)
+		}
+	}
+	files, reps, runs := sameRuns(files, reps)
+	if failed == len(reps) {
+		return files, reps, runs, toolErrorf(CodeParseError, "no report could be read: %s. Check that each is a complete %s report", strings.Join(msgs, "; "), parsers.FormatTitles("or"))
+	}
+	return files, reps, runs, nil
+}
+
+// queryRun is a query with the reports it runs on, read: the call's, and
+// the baseline's.
+type queryRun struct {
+	q                pipeline.Query
+	in               *GetReportsIn
+	files, baseFiles []file
+	reps, baseReps   []*report
+	copies           map[string][]string
+	g                found
+}
+
+// stream runs the query with the reports read as they go, for this call
+// alone (one is too large for the cache), and returns its view.
+func (s *Server) stream(ctx context.Context, run *queryRun) (*summarize.View, error) {
+	in, q := run.in, run.q
+	if in.Offset+in.Limit > pipeline.DeepPage {
+		return nil, toolErrorf(CodeTooLarge, "pages past the first %d findings are not served while a report is larger than the cache (%s), since each call reads it again: narrow with filters (categories, severity, paths)",
+			pipeline.DeepPage, sizeName(s.opts.MaxCacheBytes))
+	}
+	release, err := s.coldRead(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	if len(run.baseFiles) > 0 {
+		q.Baseline = &cached{reps: run.baseReps, files: run.baseFiles, root: s.root, ids: true}
+	}
+	q.Reports = &cached{reps: run.reps, files: run.files, root: s.root, ids: true}
+	if !in.SummaryOnly {
+		q.Keep.Page = &pipeline.Page{Offset: in.Offset, Limit: in.Limit}
+	}
+	res, err := pipeline.Run(ctx, &q)
+	if err != nil {
+		return nil, queryError(err)
+	}
+	res.View.Inputs = s.noteInputs(res.View.Inputs, run.files, run.reps, run.copies, run.g)
+	res.View.Suggestions = append(unmatchedNotes(res.Unmatched), res.View.Suggestions...)
+	s.recent.setGrouped(sessionName(ctx), res.Grouped)
+	return res.View, nil
+}
+
+// result returns the buffer of the query's result: this session's of the
+// same query of the same content, another session's, or the one being
+// made for a call that asked it first (each caller waits for one pass),
+// else a new one.
+func (s *Server) result(ctx context.Context, run *queryRun, cfgKey string) (*buffer, error) {
+	key, own := "", ""
+	if run.q.Changes == nil {
+		key = cfgKey + "\x00" + queryKey(run.in, run.files, run.reps, run.baseFiles, run.baseReps)
+		own = sessionName(ctx) + "\x00" + key // a session pages its own buffers only
 		if b := s.buffers.lookup(own); b != nil {
 			s.recent.setGrouped(sessionName(ctx), b.grouped)
-			return b, nil, nil
+			return b, nil
 		}
-		if r := s.buffers.shared(key); r != nil && slices.Equal(r.reports, reps) {
-			return s.keep(ctx, r, own, files, reps, copies, g), nil, nil
+		if r := s.buffers.shared(key); r != nil && slices.Equal(r.reports, run.reps) {
+			return s.keep(ctx, r, own, run.files, run.reps, run.copies, run.g), nil
 		}
 	}
-	var res *result
+	res, err := s.newResult(ctx, run, key)
+	if err != nil {
+		return nil, err
+	}
+	return s.keep(ctx, res, own, run.files, run.reps, run.copies, run.g), nil
+}
+
+// newResult runs the query over the reports in the cache, in a turn of
+// its own, once for the calls that ask the same query (key) at once.
+func (s *Server) newResult(ctx context.Context, run *queryRun, key string) (*result, error) {
 	pass := func(ctx context.Context) (*result, error) {
 		release, err := s.coldRead(ctx)
 		if err != nil {
 			return nil, err
 		}
 		defer release()
-		res, err := s.pass(ctx, q, in, key, reps, files, baseReps, baseFiles)
-		if err == nil && !in.SummaryOnly {
+		res, err := s.pass(ctx, run.q, run.in, key, run.reps, run.files, run.baseReps, run.baseFiles)
+		if err == nil && !run.in.SummaryOnly {
 			res.sorted() // in the turn: the sorts at once are as many as the turns
 		}
 		return res, err
 	}
 	if key == "" {
-		res, err = pass(ctx)
-	} else {
-		res, err = s.flights.do(ctx, key, func() func(context.Context) (*result, error) {
-			// The pass pins the reports for itself: it goes on when this
-			// call leaves, for the others waiting.
-			s.cache.pin(reps...)
-			s.cache.pin(baseReps...)
-			return func(ctx context.Context) (*result, error) {
-				defer s.cache.unpin(baseReps...)
-				defer s.cache.unpin(reps...)
-				return pass(ctx)
-			}
-		})
+		return pass(ctx)
 	}
-	if err != nil {
-		return nil, nil, err
-	}
-	own := ""
-	if key != "" {
-		own = sessionName(ctx) + "\x00" + key
-	}
-	return s.keep(ctx, res, own, files, reps, copies, g), nil, nil
+	return s.flights.do(ctx, key, func() func(context.Context) (*result, error) {
+		// The pass pins the reports for itself: it goes on when this
+		// call leaves, for the others waiting.
+		s.cache.pin(run.reps...)
+		s.cache.pin(run.baseReps...)
+		return func(ctx context.Context) (*result, error) {
+			defer s.cache.unpin(run.baseReps...)
+			defer s.cache.unpin(run.reps...)
+			return pass(ctx)
+		}
+	})
 }
 
 // keep stores a buffer of this call's session over the result res, with

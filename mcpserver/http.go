@@ -205,18 +205,11 @@ type callKey struct {
 	id      jsonrpc.ID
 }
 
+// ServeHTTP checks a request before the SDK serves it: its Host, its
+// token and its Origin; a POST's body is read whole within its time, and
+// a JSON-RPC call is checked for its session and method (see route).
 func (c *httpChecks) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if local, ok := localAddr(r); ok && isLoopback(local.Hostname()) && !ownHost(r.Host, local.Port()) {
-		http.Error(w, fmt.Sprintf("Misdirected Request: Host %s is not this server's: on a loopback address recap mcp answers localhost:%s, 127.0.0.1:%s and [::1]:%s only", cutHost(r.Host), local.Port(), local.Port(), local.Port()), http.StatusMisdirectedRequest)
-		return
-	}
-	if c.token != nil && !c.authorized(r.Header.Get("Authorization")) {
-		w.Header().Set("WWW-Authenticate", `Bearer realm="recap mcp"`)
-		http.Error(w, "Unauthorized: this server needs the header Authorization: Bearer TOKEN, with the token it was started with (--http-token or RECAP_HTTP_TOKEN)", http.StatusUnauthorized)
-		return
-	}
-	if origin := r.Header.Get("Origin"); origin != "" && !c.trusted(origin, r) {
-		http.Error(w, fmt.Sprintf("Forbidden: Origin %s is not this server's: recap mcp serves browser pages of its own origin only (see --allow-origin)", cutHost(origin)), http.StatusForbidden)
+	if !c.admitted(w, r) {
 		return
 	}
 	if id := r.Header.Get("Mcp-Session-Id"); id != "" {
@@ -245,6 +238,35 @@ func (c *httpChecks) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
+	c.route(w, r, body)
+}
+
+// admitted checks the request's Host (on a loopback address, one of the
+// server's names), its token and its Origin, and answers it when one is
+// not the server's.
+func (c *httpChecks) admitted(w http.ResponseWriter, r *http.Request) bool {
+	if local, ok := localAddr(r); ok && isLoopback(local.Hostname()) && !ownHost(r.Host, local.Port()) {
+		http.Error(w, fmt.Sprintf("Misdirected Request: Host %s is not this server's: on a loopback address recap mcp answers localhost:%s, 127.0.0.1:%s and [::1]:%s only", cutHost(r.Host), local.Port(), local.Port(), local.Port()), http.StatusMisdirectedRequest)
+		return false
+	}
+	if c.token != nil && !c.authorized(r.Header.Get("Authorization")) {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="recap mcp"`)
+		http.Error(w, "Unauthorized: this server needs the header Authorization: Bearer TOKEN, with the token it was started with (--http-token or RECAP_HTTP_TOKEN)", http.StatusUnauthorized)
+		return false
+	}
+	if origin := r.Header.Get("Origin"); origin != "" && !c.trusted(origin, r) {
+		http.Error(w, fmt.Sprintf("Forbidden: Origin %s is not this server's: recap mcp serves browser pages of its own origin only (see --allow-origin)", cutHost(origin)), http.StatusForbidden)
+		return false
+	}
+	return true
+}
+
+// route serves a POST whose body is read: a JSON-RPC message without a
+// session but initialize, or of an unknown method, is answered here; a new
+// session is admitted within the bound; a cancellation ends its call; a
+// tool call can be cancelled. The rest (a batch, a response, no JSON) is
+// the SDK's.
+func (c *httpChecks) route(w http.ResponseWriter, r *http.Request, body []byte) {
 	var msg struct {
 		ID     json.RawMessage `json:"id"`
 		Method string          `json:"method"`
@@ -270,42 +292,61 @@ func (c *httpChecks) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeRPCError(w, http.StatusOK, id, jsonrpc.CodeMethodNotFound, fmt.Sprintf("Method not found: %q", cut(msg.Method)))
 		return
 	case session == "" && msg.Method == "initialize":
-		made, closed, err := c.sessions.admit()
-		if err != nil {
-			writeRPCError(w, http.StatusServiceUnavailable, id, jsonrpc.CodeInternalError,
-				fmt.Sprintf("Service Unavailable: the server has %d sessions open, its bound, and each is serving a request: try again when one ends, or end a session of yours (DELETE with its Mcp-Session-Id)", c.sessions.max))
-			return
-		}
-		if closed != "" {
-			c.log.Info("closed the least recently used HTTP session for a new one", "closed", closed, "bound", c.sessions.max)
-		}
-		c.next.ServeHTTP(w, r)
-		made(w.Header().Get("Mcp-Session-Id"))
+		c.initialize(w, r, id)
 		return
 	case msg.Method == "notifications/cancelled":
-		if cid, ok := cancelledID(msg.Params); ok {
-			c.mu.Lock()
-			cancel := c.calls[callKey{session, cid}]
-			c.mu.Unlock()
-			if cancel != nil {
-				cancel() // the call's POST ends without its answer
-			}
-		}
+		c.cancel(session, msg.Params)
 	case msg.Method == "tools/call" && isCall && session != "":
 		ctx, cancel := context.WithCancel(r.Context())
 		defer cancel()
-		k := callKey{session, id}
-		c.mu.Lock()
-		c.calls[k] = cancel
-		c.mu.Unlock()
-		defer func() {
-			c.mu.Lock()
-			delete(c.calls, k)
-			c.mu.Unlock()
-		}()
+		defer c.calling(callKey{session, id}, cancel)()
 		r = r.WithContext(ctx)
 	}
 	c.next.ServeHTTP(w, r)
+}
+
+// initialize admits a new session within the bound of sessions, closing
+// the least recently used idle one when it must.
+func (c *httpChecks) initialize(w http.ResponseWriter, r *http.Request, id jsonrpc.ID) {
+	made, closed, err := c.sessions.admit()
+	if err != nil {
+		writeRPCError(w, http.StatusServiceUnavailable, id, jsonrpc.CodeInternalError,
+			fmt.Sprintf("Service Unavailable: the server has %d sessions open, its bound, and each is serving a request: try again when one ends, or end a session of yours (DELETE with its Mcp-Session-Id)", c.sessions.max))
+		return
+	}
+	if closed != "" {
+		c.log.Info("closed the least recently used HTTP session for a new one", "closed", closed, "bound", c.sessions.max)
+	}
+	c.next.ServeHTTP(w, r)
+	made(w.Header().Get("Mcp-Session-Id"))
+}
+
+// cancel ends the call in flight that a notifications/cancelled of the
+// session names: its POST ends without its answer.
+func (c *httpChecks) cancel(session string, params json.RawMessage) {
+	cid, ok := cancelledID(params)
+	if !ok {
+		return
+	}
+	c.mu.Lock()
+	cancel := c.calls[callKey{session, cid}]
+	c.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+// calling notes a tool call in flight, which cancel can end, until the
+// function it returns is called.
+func (c *httpChecks) calling(k callKey, cancel context.CancelFunc) func() {
+	c.mu.Lock()
+	c.calls[k] = cancel
+	c.mu.Unlock()
+	return func() {
+		c.mu.Lock()
+		delete(c.calls, k)
+		c.mu.Unlock()
+	}
 }
 
 // trusted reports whether a request's Origin is the server's own (its Host,

@@ -182,60 +182,12 @@ func TestReportMemory(t *testing.T) {
 	}
 }
 
-// TestSortRefs: the buffer's order is reports.Less's on the findings made
-// whole, over several reports, with ties that only the ids break (ids
-// compare as strings: x-10 before x-9).
-func TestSortRefs(t *testing.T) {
-	dir := t.TempDir()
-	var reps []*report
-	for ri, name := range []string{"a.sarif", "b.sarif"} {
-		var b strings.Builder
-		b.WriteString(`{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"T","rules":[{"id":"R1","properties":{"category":"Zeta"}},{"id":"R2","properties":{"category":"Alpha"}}]}},"results":[`)
-		for i := range 300 {
-			if i > 0 {
-				b.WriteString(",")
-			}
-			fmt.Fprintf(&b, `{"ruleId":"R%d","level":"%s","message":{"text":"m"},"locations":[{"physicalLocation":{"artifactLocation":{"uri":"src/%c.java"},"region":{"startLine":%d,"startColumn":%d}}}]}`,
-				i%2+1, []string{"error", "warning", "note"}[(i/7+ri)%3], 'a'+rune(i%3), i%4+1, i%2+1)
-		}
-		b.WriteString(`]}]}`)
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		reps = append(reps, parseAll(t, dir, name))
-	}
-	for _, o := range []reports.Order{reports.OrderImportance, reports.OrderSeverity, reports.OrderLocation} {
-		var refs []ref
-		var want []reports.Finding
-		for ri, r := range reps {
-			for i := 0; i < r.n; i++ {
-				refs = append(refs, ref{report: int32(ri), index: int32(i)})
-				want = append(want, r.finding(i))
-			}
-		}
-		slices.Reverse(refs)
-		sortRefs(reps, refs, o, nil)
-		slices.SortFunc(want, func(a, b reports.Finding) int {
-			if o.Less(&a, &b) {
-				return -1
-			}
-			return 1
-		})
-		got := make([]string, len(refs))
-		wantIDs := make([]string, len(want))
-		for i, x := range refs {
-			got[i] = reps[x.report].finding(int(x.index)).ID
-			wantIDs[i] = want[i].ID
-		}
-		if diff := cmp.Diff(wantIDs, got); diff != "" {
-			t.Errorf("%s order (-want +got):\n%s", o, diff)
-		}
-	}
-}
-
-// TestSortRefsReal: the view order of the commons-lang bench's PMD SARIF
-// and Checkstyle XML together (71,989 findings, two tools, every impact),
-// in each order, is the order of their findings made whole.
+// TestSortRefsReal: the ranks a buffer gives its findings (the kinds and
+// paths of several reports, the ids of their tags) put the commons-lang
+// bench's PMD SARIF and Checkstyle XML together (71,989 findings, two
+// tools, every impact), in each order, in the order of their findings made
+// whole. (reports' TestCompareRankedTies checks the ranks' order itself,
+// with ties up to the id.)
 func TestSortRefsReal(t *testing.T) {
 	bench, _ := reportstest.Shared(t, "bench")
 	if bench == "" {

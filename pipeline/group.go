@@ -1,9 +1,6 @@
 package pipeline
 
 import (
-	"strconv"
-	"strings"
-
 	"github.com/recap-dev/recap/grouping"
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/summarize"
@@ -18,25 +15,20 @@ type ids struct {
 
 func newIDs() *ids { return &ids{byTag: map[string]uint32{}} }
 
-// ref returns the ref of the finding id; false for an id not of the form
-// tag-n.
+// ref returns the ref of the finding id; false for an id that
+// [reports.ParseID] does not read.
 func (x *ids) ref(id string) (grouping.Ref, bool) {
-	i := strings.LastIndexByte(id, '-')
-	if i <= 0 {
+	p, ok := reports.ParseID(id)
+	if !ok {
 		return grouping.Ref{}, false
 	}
-	n, err := strconv.ParseUint(id[i+1:], 10, 32)
-	if err != nil {
-		return grouping.Ref{}, false
-	}
-	tag := id[:i]
-	in, ok := x.byTag[tag]
+	in, ok := x.byTag[p.Tag]
 	if !ok {
 		in = uint32(len(x.tags))
-		x.byTag[tag] = in
-		x.tags = append(x.tags, tag)
+		x.byTag[p.Tag] = in
+		x.tags = append(x.tags, p.Tag)
 	}
-	return grouping.Ref{Input: in, N: uint32(n)}, true
+	return grouping.Ref{Input: in, N: p.N}, true
 }
 
 // id returns the id of ref.
@@ -44,7 +36,7 @@ func (x *ids) id(r grouping.Ref) string {
 	if int(r.Input) >= len(x.tags) {
 		return ""
 	}
-	return reports.ID(x.tags[r.Input], int(r.N))
+	return reports.FindingID{Tag: x.tags[r.Input], N: r.N}.String()
 }
 
 // Grouped is what a query found of the findings that report one problem:

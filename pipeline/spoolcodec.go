@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 
 	"github.com/recap-dev/recap/reports"
@@ -163,26 +162,13 @@ func (e *encoder) remember(t *table, slot int, s string, i uint32) {
 func (e *encoder) int(n int)     { e.buf = binary.AppendVarint(e.buf, int64(n)) }
 func (e *encoder) uint(n uint64) { e.buf = binary.AppendUvarint(e.buf, n) }
 
-// splitID returns the tag and number of an id tag-n as reports.ID writes it.
-func splitID(id string) (string, int, bool) {
-	i := strings.LastIndexByte(id, '-')
-	if i < 0 {
-		return "", 0, false
-	}
-	n, err := strconv.Atoi(id[i+1:])
-	if err != nil || n < 0 || strconv.Itoa(n) != id[i+1:] {
-		return "", 0, false
-	}
-	return id[:i], n, true
-}
-
 // encode returns f's record (without its length), valid until the next
 // call: the mask of the fields set, then the fields by group, in the order
 // decode reads them.
 func (e *encoder) encode(f *reports.Finding) []byte {
-	mask, tag, n := fieldMask(f)
+	mask, id := fieldMask(f)
 	e.buf = binary.AppendUvarint(e.buf[:0], mask)
-	e.identity(mask, f, tag, n)
+	e.identity(mask, f, id)
 	e.tool(mask, f)
 	e.importance(mask, f)
 	e.place(mask, f)
@@ -197,15 +183,15 @@ func (e *encoder) encode(f *reports.Finding) []byte {
 	return e.buf
 }
 
-// fieldMask returns the bits of the fields f sets, and the tag and the
-// number of its id when it has the usual form.
-func fieldMask(f *reports.Finding) (mask uint64, tag string, n int) {
+// fieldMask returns the bits of the fields f sets, and its id's parts
+// when it has the usual form.
+func fieldMask(f *reports.Finding) (mask uint64, id reports.FindingID) {
 	set := func(bit uint64, ok bool) {
 		if ok {
 			mask |= bit
 		}
 	}
-	tag, n, idOK := splitID(f.ID)
+	id, idOK := reports.ParseID(f.ID) // another id is written as it is
 	set(fID, f.ID != "" && idOK)
 	set(fIDLiteral, f.ID != "" && !idOK)
 	set(fFingerprint, f.Fingerprint != "")
@@ -237,15 +223,15 @@ func fieldMask(f *reports.Finding) (mask uint64, tag string, n int) {
 	set(fBaseline, f.Baseline != "")
 	set(fTriage, f.Triage != nil)
 	set(fDetail, f.Detail != nil)
-	return mask, tag, n
+	return mask, id
 }
 
 // identity writes f's id (its tag and number, or its text) and
 // fingerprint.
-func (e *encoder) identity(mask uint64, f *reports.Finding, tag string, n int) {
+func (e *encoder) identity(mask uint64, f *reports.Finding, id reports.FindingID) {
 	if mask&fID != 0 {
-		e.strAt(&e.names, sTag, tag)
-		e.uint(uint64(n))
+		e.strAt(&e.names, sTag, id.Tag)
+		e.uint(uint64(id.N))
 	}
 	if mask&fIDLiteral != 0 {
 		e.str(&e.names, f.ID)

@@ -2,7 +2,6 @@ package reports
 
 import (
 	"crypto/sha256"
-	"encoding/base32"
 	"encoding/binary"
 	"fmt"
 	"hash/fnv"
@@ -242,23 +241,3 @@ func appendFolded(b []byte, s string) []byte {
 }
 
 var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
-
-var idEncoding = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)
-
-// InputTag returns a short tag for an input path (n base32 characters of its
-// hash); [ID] joins it with a finding's ordinal. Callers that read several
-// inputs lengthen the tag when two inputs' tags collide.
-func InputTag(path string, n int) string {
-	sum := sha256.Sum256([]byte(path))
-	s := idEncoding.EncodeToString(sum[:])
-	if n > len(s) {
-		n = len(s)
-	}
-	return s[:n]
-}
-
-// ID returns the id of the n-th finding (1-based) of the input tagged tag:
-// "tag-n". It is unique within a run and stable while the inputs are unchanged.
-func ID(tag string, n int) string {
-	return tag + "-" + strconv.Itoa(n)
-}
