@@ -43,6 +43,7 @@ type SARIFStream struct {
 	// keptUnlocated and keptLocated count the results added without and
 	// with a file.
 	keptUnlocated, keptLocated int
+	enc                        resultEncoder
 	err                        error
 }
 
@@ -104,30 +105,29 @@ func (s *SARIFStream) Add(f *reports.Finding) error {
 		r.spill = newSpill()
 	}
 	sp := r.spill
-	b, err := encodeResult(f, idx, sarifFingerprint(f.Fingerprint))
-	if err != nil {
-		s.err = err
-		return err
-	}
 	if s.MaxResults <= 0 {
-		_, err = sp.bw.WriteString(resultSep(r.n - 1))
+		_, err := sp.bw.WriteString(resultSep(r.n - 1))
 		if err == nil {
-			_, err = sp.bw.Write(b)
+			_, err = sp.bw.Write(s.enc.result(f, idx))
 		}
 		s.err = err
 		return err
 	}
-	k := keptResult{key: reports.KeyOf(f), off: sp.size, len: len(b), seq: r.n}
-	switch {
-	case len(sp.kept) < s.MaxResults:
-		heap.Push(&sp.kept, k)
-	case k.key.Less(&sp.kept[0].key):
+	// Under a cap, a result is encoded only when it is kept (so far).
+	k := keptResult{key: reports.KeyOf(f), seq: r.n}
+	full := len(sp.kept) >= s.MaxResults
+	if full && !k.key.Less(&sp.kept[0].key) {
+		r.omitted++
+		return nil // not written at all
+	}
+	b := s.enc.result(f, idx)
+	k.off, k.len = sp.size, len(b)
+	if full {
 		sp.kept[0] = k
 		heap.Fix(&sp.kept, 0)
 		r.omitted++
-	default:
-		r.omitted++
-		return nil // not written at all
+	} else {
+		heap.Push(&sp.kept, k)
 	}
 	_, s.err = sp.bw.Write(b)
 	sp.size += int64(len(b))
