@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/recap-dev/recap/internal/reportstest"
 	"github.com/recap-dev/recap/reports"
+	"github.com/recap-dev/recap/summarize"
 )
 
 // The writers of every finding append their JSON themselves; these tests
@@ -20,7 +23,7 @@ import (
 // corpusFindings calls each with the findings of every corpus report, of
 // the parsers' own SARIF cases and of the sample, read with the results
 // that are no findings.
-func corpusFindings(t *testing.T, each func(t *testing.T, name string, all []reports.Finding)) {
+func corpusFindings(t *testing.T, each func(t *testing.T, root string, all []reports.Finding)) {
 	dir, files := reportstest.Corpus(t)
 	type input struct{ path, root, name string }
 	var ins []input
@@ -50,7 +53,7 @@ func corpusFindings(t *testing.T, each func(t *testing.T, name string, all []rep
 			continue
 		}
 		n++
-		t.Run(in.name, func(t *testing.T) { each(t, in.name, all) })
+		t.Run(in.name, func(t *testing.T) { each(t, in.root, all) })
 	}
 	if n < 60 {
 		t.Fatalf("only %d corpus reports read", n)
@@ -101,15 +104,15 @@ func hostileFindings() []reports.Finding {
 			Fixable: i%2 == 0, Rank: uint8(i % 21), Baseline: []string{"", reports.BaselineNew, reports.BaselineUnchanged}[i%3],
 			Triage: &reports.Triage{State: s, Reason: s, By: s, Date: s, Until: s, Link: s, Expired: i%2 == 1, Via: s},
 			Detail: &reports.Detail{
-				Flows:     []reports.Flow{{Code: 0, Message: s, Steps: []reports.Location{loc, {Path: s, Base: s}}}, {Code: 0, Steps: []reports.Location{loc}}, {Code: 1}, {Code: 2, Steps: []reports.Location{{Message: s}}}},
-				AllFlows:  i % 6,
-				Related:   []reports.Location{loc, {Message: s}, {Path: "/abs/" + s, Line: 1}},
-				Locations: []reports.Location{loc, {}},
-				Logical:   []reports.LogicalLocation{{Name: s, FullyQualifiedName: s, Kind: s}, {}},
-				Target:    s,
+				Flows:        []reports.Flow{{Code: 0, Message: s, Steps: []reports.Location{loc, {Path: s, Base: s}}}, {Code: 0, Steps: []reports.Location{loc}}, {Code: 1}, {Code: 2, Steps: []reports.Location{{Message: s}}}},
+				AllFlows:     i % 6,
+				Related:      []reports.Location{loc, {Message: s}, {Path: "/abs/" + s, Line: 1}},
+				Locations:    []reports.Location{loc, {}},
+				Logical:      []reports.LogicalLocation{{Name: s, FullyQualifiedName: s, Kind: s}, {}},
+				Target:       s,
 				Suppressions: []reports.Suppression{{Kind: s, Status: s, Justification: s}, {Kind: "inSource"}},
-				Kind:      []string{"", "pass", s}[i%3],
-				Also:      []reports.Also{{Tool: s, Rule: s, ID: s}},
+				Kind:         []string{"", "pass", s}[i%3],
+				Also:         []reports.Also{{Tool: s, Rule: s, ID: s}},
 			},
 		}
 		if i%2 == 0 {
@@ -149,5 +152,105 @@ func TestSARIFResultAsGoSARIF(t *testing.T) {
 			fs = append(fs, variants(f)...)
 		}
 		check(t, fs)
+	})
+}
+
+// TestCodeClimateAsJSON: ccEncoder writes each issue byte for byte as
+// encoding/json did, then EscapeJSON, with the same fingerprints (their
+// occurrences and copies counted alike, MD5s of other fingerprints).
+func TestCodeClimateAsJSON(t *testing.T) {
+	check := func(t *testing.T, fs []reports.Finding) {
+		var enc ccEncoder
+		occ, refOcc := &reports.Occurrences{}, &reports.Occurrences{}
+		for i := range fs {
+			f := &fs[i]
+			want, wantOK, err := codeClimateIssue(f, refOcc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, ok := enc.issue(f, occ)
+			if ok != wantOK || !bytes.Equal(got, want) {
+				t.Fatalf("finding %d (%s %s:%d):\n got %v %s\nwant %v %s", i, f.Rule, f.Path, f.Line, ok, got, wantOK, want)
+			}
+		}
+	}
+	t.Run("hostile", func(t *testing.T) {
+		fs := hostileFindings()
+		for _, fp := range []string{"0123456789abcdef", "0123456789ABCDEF:3", "0123456789abcdeg", "0123456789abcdef:0", "+123456789abcdef", "x:1", ""} {
+			fs = append(fs, reports.Finding{Tool: "PMD", Rule: "R", Path: "a.java", Fingerprint: fp, ID: "id"},
+				reports.Finding{Tool: "PMD", Rule: "R", Path: "a.java", Fingerprint: fp, ID: "id"})
+		}
+		check(t, fs)
+	})
+	corpusFindings(t, func(t *testing.T, _ string, all []reports.Finding) {
+		var fs []reports.Finding
+		for _, f := range all {
+			fs = append(fs, variants(f)...)
+		}
+		check(t, fs)
+	})
+}
+
+// TestOneLineAsFields: OneLine's shortcut for text it leaves as it is
+// gives what folding by strings.Fields gives.
+func TestOneLineAsFields(t *testing.T) {
+	for _, s := range append(hostileStrings, "a b", "a  b", " a", "a ", "a\tb", "a\u00a0b", "a\u0085b", "a\x01b", "x") {
+		if got, want := OneLine(s), strings.Join(strings.Fields(s), " "); got != want {
+			t.Errorf("OneLine(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
+// TestHTMLDetailAsJSON: appendDetail writes each finding's detail byte for
+// byte as encoding/json wrote htmlDetail, with the same string table, the
+// source at hand or not.
+func TestHTMLDetailAsJSON(t *testing.T) {
+	check := func(t *testing.T, src summarize.Source, fs []reports.Finding) {
+		ref, st := HTML{Source: src}.newStream(), HTML{Source: src}.newStream()
+		var got []byte
+		for i := range fs {
+			fv := summarize.FindingView{Finding: fs[i]}
+			if src != nil {
+				summarize.AddContext(&fv, ref.src)
+			}
+			if len(fv.Context) == 0 && fv.ContextNote == "" {
+				summarize.AddContext(&fv, noSource{})
+			}
+			if fs[i].Detail != nil {
+				fv.AlsoReportedBy = fs[i].Detail.Also
+			}
+			want, err := ref.detail(&fv)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want == nil {
+				want = []byte("0")
+			}
+			if got = st.appendDetail(got[:0], &fv); !bytes.Equal(got, want) {
+				t.Fatalf("finding %d (%s %s:%d):\n got %s\nwant %s", i, fs[i].Rule, fs[i].Path, fs[i].Line, got, want)
+			}
+		}
+		if !slices.Equal(st.list, ref.list) {
+			t.Errorf("string tables differ: %d strings, want %d", len(st.list), len(ref.list))
+		}
+	}
+	t.Run("hostile", func(t *testing.T) {
+		fs := hostileFindings()
+		for _, f := range hostileFindings() {
+			f.CWE = []int{}
+			fs = append(fs, f)
+			f.Detail, f.HelpURI, f.ToolCategory, f.Snippet, f.Line = nil, "", "", "", 1
+			fs = append(fs, f)
+		}
+		check(t, nil, fs)
+		check(t, &summarize.Dir{Root: t.TempDir()}, fs)
+	})
+	corpusFindings(t, func(t *testing.T, root string, all []reports.Finding) {
+		var fs []reports.Finding
+		for _, f := range all {
+			fs = append(fs, variants(f)...)
+		}
+		check(t, nil, fs)
+		check(t, &summarize.Dir{Root: root}, fs)
 	})
 }
