@@ -254,3 +254,30 @@ func TestHTMLDetailAsJSON(t *testing.T) {
 		check(t, &summarize.Dir{Root: root}, fs)
 	})
 }
+
+// gitLabCases are texts of every kind GitLabText breaks, and hostile ones.
+var gitLabCases = append([]string{
+	"see http://example.com/a", "www.example.com", "WwW.x", "@user", "#123", "!1", "&amp;123", `%"1.0"`, "~bug", "$123", "^alert#1",
+	"a](b)", "<b>", "</script>", "<!--", "<?x", "a < b", "ends with @", "@", "@é", "Parameter net should be final.", "'42' is a magic number.",
+}, hostileStrings...)
+
+// TestGitLabTextAsBefore: GitLabText's shortcut changes nothing.
+func TestGitLabTextAsBefore(t *testing.T) {
+	for _, s := range gitLabCases {
+		if got, want := GitLabText(s), gitLabTextRef(s); got != want {
+			t.Errorf("GitLabText(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
+// FuzzGitLabText compares GitLabText with the reference on any text.
+func FuzzGitLabText(f *testing.F) {
+	for _, s := range gitLabCases {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := GitLabText(s), gitLabTextRef(s); got != want {
+			t.Errorf("GitLabText(%q) = %q, want %q", s, got, want)
+		}
+	})
+}
