@@ -169,6 +169,18 @@ func splitID(id string) (string, int, bool) {
 	if i < 0 {
 		return "", 0, false
 	}
+	if digits := id[i+1:]; len(digits) > 0 && len(digits) <= 18 {
+		// The common case, parsed without making the number's text again.
+		n := 0
+		for j := 0; j < len(digits); j++ {
+			c := digits[j]
+			if c < '0' || c > '9' || c == '0' && j == 0 && len(digits) > 1 {
+				return "", 0, false
+			}
+			n = n*10 + int(c-'0')
+		}
+		return id[:i], n, true
+	}
 	n, err := strconv.Atoi(id[i+1:])
 	if err != nil || n < 0 || strconv.Itoa(n) != id[i+1:] {
 		return "", 0, false

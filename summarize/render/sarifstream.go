@@ -2,7 +2,6 @@ package render
 
 import (
 	"bufio"
-	"container/heap"
 	"errors"
 	"fmt"
 	"io"
@@ -66,18 +65,44 @@ type keptResult struct {
 }
 
 // keptHeap is a max-heap in view order: its root is the result to drop
-// first.
+// first. Its results move as container/heap would move them (the same
+// results kept on ties), each copied once a move rather than swapped.
 type keptHeap []keptResult
 
-func (h keptHeap) Len() int           { return len(h) }
-func (h keptHeap) Less(i, j int) bool { return h[j].key.Less(&h[i].key) }
-func (h keptHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *keptHeap) Push(x any)        { *h = append(*h, x.(keptResult)) }
-func (h *keptHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
+// push adds k.
+func (h *keptHeap) push(k keptResult) {
+	*h = append(*h, k)
+	q := *h
+	j := len(q) - 1
+	for j > 0 {
+		i := (j - 1) / 2
+		if !q[i].key.Less(&k.key) { // k is not after its parent
+			break
+		}
+		q[j] = q[i]
+		j = i
+	}
+	q[j] = k
+}
+
+// replaceRoot puts k in the root's place.
+func (h keptHeap) replaceRoot(k keptResult) {
+	i, n := 0, len(h)
+	for {
+		c := 2*i + 1
+		if c >= n {
+			break
+		}
+		if r := c + 1; r < n && h[c].key.Less(&h[r].key) {
+			c = r // the later child
+		}
+		if !k.key.Less(&h[c].key) {
+			break
+		}
+		h[i] = h[c]
+		i = c
+	}
+	h[i] = k
 }
 
 // NewSARIFStream returns an empty stream that keeps every result.
@@ -123,11 +148,10 @@ func (s *SARIFStream) Add(f *reports.Finding) error {
 	b := s.enc.result(f, idx)
 	k.off, k.len = sp.size, len(b)
 	if full {
-		sp.kept[0] = k
-		heap.Fix(&sp.kept, 0)
+		sp.kept.replaceRoot(k)
 		r.omitted++
 	} else {
-		heap.Push(&sp.kept, k)
+		sp.kept.push(k)
 	}
 	_, s.err = sp.bw.Write(b)
 	sp.size += int64(len(b))
