@@ -25,7 +25,7 @@ func GitLabText(s string) string {
 	s = PlainText(s)
 	first := -1 // the first byte a joiner goes before or after
 	for i := 0; i < len(s); i++ {
-		if gitLabJoinerBefore(s, i) || gitLabJoinerAfter(s, i) {
+		if gitLabMark[s[i]] != 0 && (gitLabJoinerBefore(s, i) || gitLabJoinerAfter(s, i)) {
 			first = i
 			break
 		}
@@ -37,6 +37,10 @@ func GitLabText(s string) string {
 	b.Grow(len(s) + len(s)/8)
 	b.WriteString(s[:first])
 	for i := first; i < len(s); i++ {
+		if gitLabMark[s[i]] == 0 {
+			b.WriteByte(s[i])
+			continue
+		}
 		if gitLabJoinerBefore(s, i) {
 			b.WriteString(zwj)
 		}
@@ -47,6 +51,18 @@ func GitLabText(s string) string {
 	}
 	return b.String()
 }
+
+// gitLabMark marks the bytes a joiner may go before or after: the
+// sigils (1), <, ], w and W, and the : of ://.
+var gitLabMark = func() (m [256]uint8) {
+	for i := 0; i < len(gitLabSigils); i++ {
+		m[gitLabSigils[i]] = 1
+	}
+	for _, c := range "<]wW:" {
+		m[c] = 2
+	}
+	return m
+}()
 
 // gitLabJoinerBefore says that a joiner goes before s[i]: the ":" of "://".
 func gitLabJoinerBefore(s string, i int) bool {
@@ -62,7 +78,7 @@ func gitLabJoinerAfter(s string, i int) bool {
 	}
 	c, next := s[i], s[i+1]
 	switch {
-	case strings.IndexByte(gitLabSigils, c) >= 0 && (isWordByte(next) || next == '"' || next >= 0x80):
+	case gitLabMark[c] == 1 && (isWordByte(next) || next == '"' || next >= 0x80):
 		return true
 	case c == '<' && (isWordByte(next) || next == '/' || next == '!' || next == '?'):
 		return true
