@@ -390,186 +390,211 @@ func (s *HTMLStream) index(str string) (int, bool) {
 //	sp  its suppressions, in words
 //	n   what the report gave beyond what the detail keeps: {fs: flow steps, rl: related}
 func (s *HTMLStream) appendDetail(b []byte, fv *summarize.FindingView) []byte {
-	f := &fv.Finding
-	start := len(b)
-	b = append(b, '{')
-	key := func(b []byte, k string) []byte {
-		if len(b) > start+1 {
-			b = append(b, ',')
-		}
-		b = append(b, '"')
-		b = append(b, k...)
-		return append(b, '"', ':')
-	}
-	if len(fv.Context) > 0 {
-		b = key(b, "c")
-		b = append(b, '[')
-		for i, c := range fv.Context {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, '[')
-			b = appendJSONInt(b, int64(c.Line))
-			b = append(b, ',')
-			b = appendJSONText(b, c.Text, escMarshal)
-			b = append(b, ']')
-		}
-		b = append(b, ']')
-	}
-	if note := fv.ContextNote; note != "" && !(s.src == nil && strings.HasPrefix(note, "no context: ")) { // else the page says the source was not at hand
-		b = key(b, "cn")
-		b = s.refDetail(b, note)
-	}
-	if f.ToolCategory != "" && f.ToolCategory != f.Category {
-		b = key(b, "tc")
-		b = s.refDetail(b, f.ToolCategory)
-	}
-	if f.HelpURI != "" {
-		b = key(b, "h")
-		b = s.refDetail(b, f.HelpURI)
-	}
+	o := jsonObject{b: append(b, '{'), start: len(b)}
 	// A detail of nothing but an empty list of CWE ids or of notes is {},
 	// as encoding/json wrote it.
-	empty := f.CWE != nil
-	if len(f.CWE) > 0 {
-		b = key(b, "cwe")
-		b = append(b, '[')
-		for i, id := range f.CWE {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendJSONInt(b, int64(id))
-		}
-		b = append(b, ']')
-	}
-	det := f.Detail
-	if det != nil && det.Fix != nil {
-		var diff string
-		var notes []string
-		if len(det.Fix.Replacements) > 0 {
-			src := s.src
-			if src == nil {
-				src = noSource{}
-			}
-			diff, notes = summarize.FixDiff(det.Fix, src)
-			empty = empty || notes != nil
-		}
-		if diff != "" {
-			b = key(b, "fx")
-			b = appendJSONText(b, diff, escMarshal)
-		}
-		if det.Fix.Description != "" {
-			b = key(b, "fd")
-			b = appendJSONText(b, det.Fix.Description, escMarshal)
-		}
-		if len(notes) > 0 {
-			b = key(b, "fn")
-			b = appendStrings(b, notes)
-		}
-	}
-	if det != nil {
-		if len(det.Flows) > 0 {
-			b = key(b, "fl")
-			b = append(b, '[')
-			for i := range det.Flows {
-				if i > 0 {
-					b = append(b, ',')
-				}
-				b = append(b, '{')
-				if m := det.Flows[i].Message; m != "" {
-					b = append(b, `"m":`...)
-					b = appendJSONText(b, m, escMarshal)
-					b = append(b, ',')
-				}
-				b = append(b, `"s":`...)
-				b = appendPlaces(b, det.Flows[i].Steps)
-				b = append(b, '}')
-			}
-			b = append(b, ']')
-		}
-		if len(det.Related) > 0 {
-			b = key(b, "rl")
-			b = appendPlaces(b, det.Related)
-		}
-		if len(det.Locations) > 0 {
-			b = key(b, "lo")
-			b = appendPlaces(b, det.Locations)
-		}
-		n := 0
-		for _, l := range det.Logical {
-			name := l.FullyQualifiedName
-			if name == "" {
-				name = l.Name
-			}
-			if name == "" {
-				continue
-			}
-			if n++; n == 1 {
-				b = key(b, "lg")
-				b = append(b, '[')
-			} else {
-				b = append(b, ',')
-			}
-			b = appendJSONText(b, name, escMarshal)
-		}
-		if n > 0 {
-			b = append(b, ']')
-		}
+	empty := fv.CWE != nil
+	s.detailFinding(&o, fv)
+	if det := fv.Detail; det != nil {
+		empty = s.detailFix(&o, det.Fix) || empty
+		detailPlaces(&o, det)
 	}
 	if len(fv.AlsoReportedBy) > 0 {
-		b = key(b, "al")
-		b = append(b, '[')
+		o.key("al")
+		o.b = append(o.b, '[')
 		for i, a := range fv.AlsoReportedBy {
 			if i > 0 {
-				b = append(b, ',')
+				o.b = append(o.b, ',')
 			}
-			b = append(b, '[')
-			b = appendJSONText(b, a.Tool, escMarshal)
-			b = append(b, ',')
-			b = appendJSONText(b, a.Rule, escMarshal)
-			b = append(b, ',')
-			b = appendJSONText(b, a.ID, escMarshal)
-			b = append(b, ']')
+			o.b = appendStrings(o.b, a.Tool, a.Rule, a.ID)
 		}
-		b = append(b, ']')
+		o.b = append(o.b, ']')
 	}
-	if det != nil {
-		if len(det.Suppressions) > 0 {
-			b = key(b, "sp")
-			b = append(b, '[')
-			for i, sp := range det.Suppressions {
-				if i > 0 {
-					b = append(b, ',')
-				}
-				b = appendJSONText(b, strings.TrimSpace(sp.Kind+" "+sp.Status+" "+sp.Justification), escMarshal)
+	if det := fv.Detail; det != nil {
+		detailCounts(&o, &fv.Finding, det)
+	}
+	if len(o.b) == o.start+1 && !empty {
+		return append(o.b[:o.start], '0')
+	}
+	return append(o.b, '}')
+}
+
+// jsonObject is a JSON object being appended: b, from its { at start.
+type jsonObject struct {
+	b     []byte
+	start int
+}
+
+// key appends a member's name, after a comma when it is not the first.
+func (o *jsonObject) key(k string) {
+	if len(o.b) > o.start+1 {
+		o.b = append(o.b, ',')
+	}
+	o.b = append(o.b, '"')
+	o.b = append(o.b, k...)
+	o.b = append(o.b, '"', ':')
+}
+
+// detailFinding appends the detail's members of the finding itself: its
+// code, the note on it, its tool's category, its help link, its CWE ids.
+func (s *HTMLStream) detailFinding(o *jsonObject, fv *summarize.FindingView) {
+	f := &fv.Finding
+	if len(fv.Context) > 0 {
+		o.key("c")
+		o.b = append(o.b, '[')
+		for i, c := range fv.Context {
+			if i > 0 {
+				o.b = append(o.b, ',')
 			}
-			b = append(b, ']')
+			o.b = append(o.b, '[')
+			o.b = appendJSONInt(o.b, int64(c.Line))
+			o.b = append(o.b, ',')
+			o.b = appendJSONText(o.b, c.Text, escMarshal)
+			o.b = append(o.b, ']')
 		}
-		if int(f.FlowSteps) > det.FlowSteps() || int(f.Related) > len(det.Related) {
-			b = key(b, "n")
-			b = append(b, '{')
+		o.b = append(o.b, ']')
+	}
+	if note := fv.ContextNote; note != "" && !(s.src == nil && strings.HasPrefix(note, "no context: ")) { // else the page says the source was not at hand
+		o.key("cn")
+		o.b = s.refDetail(o.b, note)
+	}
+	if f.ToolCategory != "" && f.ToolCategory != f.Category {
+		o.key("tc")
+		o.b = s.refDetail(o.b, f.ToolCategory)
+	}
+	if f.HelpURI != "" {
+		o.key("h")
+		o.b = s.refDetail(o.b, f.HelpURI)
+	}
+	if len(f.CWE) > 0 {
+		o.key("cwe")
+		o.b = append(o.b, '[')
+		for i, id := range f.CWE {
+			if i > 0 {
+				o.b = append(o.b, ',')
+			}
+			o.b = appendJSONInt(o.b, int64(id))
+		}
+		o.b = append(o.b, ']')
+	}
+}
+
+// detailFix appends a fix: as a diff, its description, notes on the
+// diff; empty says that its notes are an empty list.
+func (s *HTMLStream) detailFix(o *jsonObject, x *reports.Fix) (empty bool) {
+	if x == nil {
+		return false
+	}
+	var diff string
+	var notes []string
+	if len(x.Replacements) > 0 {
+		src := s.src
+		if src == nil {
+			src = noSource{}
+		}
+		diff, notes = summarize.FixDiff(x, src)
+	}
+	if diff != "" {
+		o.key("fx")
+		o.b = appendJSONText(o.b, diff, escMarshal)
+	}
+	if x.Description != "" {
+		o.key("fd")
+		o.b = appendJSONText(o.b, x.Description, escMarshal)
+	}
+	if len(notes) > 0 {
+		o.key("fn")
+		o.b = appendStrings(o.b, notes...)
+	}
+	return notes != nil && len(notes) == 0
+}
+
+// detailPlaces appends the flows, the related and further locations and
+// the logical locations' names.
+func detailPlaces(o *jsonObject, det *reports.Detail) {
+	if len(det.Flows) > 0 {
+		o.key("fl")
+		o.b = append(o.b, '[')
+		for i := range det.Flows {
+			if i > 0 {
+				o.b = append(o.b, ',')
+			}
+			o.b = append(o.b, '{')
+			if m := det.Flows[i].Message; m != "" {
+				o.b = append(o.b, `"m":`...)
+				o.b = appendJSONText(o.b, m, escMarshal)
+				o.b = append(o.b, ',')
+			}
+			o.b = append(o.b, `"s":`...)
+			o.b = appendPlaces(o.b, det.Flows[i].Steps)
+			o.b = append(o.b, '}')
+		}
+		o.b = append(o.b, ']')
+	}
+	if len(det.Related) > 0 {
+		o.key("rl")
+		o.b = appendPlaces(o.b, det.Related)
+	}
+	if len(det.Locations) > 0 {
+		o.key("lo")
+		o.b = appendPlaces(o.b, det.Locations)
+	}
+	n := 0
+	for _, l := range det.Logical {
+		name := l.FullyQualifiedName
+		if name == "" {
+			name = l.Name
+		}
+		if name == "" {
+			continue
+		}
+		if n++; n == 1 {
+			o.key("lg")
+			o.b = append(o.b, '[')
+		} else {
+			o.b = append(o.b, ',')
+		}
+		o.b = appendJSONText(o.b, name, escMarshal)
+	}
+	if n > 0 {
+		o.b = append(o.b, ']')
+	}
+}
+
+// detailCounts appends the suppressions, in words, and what the report
+// gave beyond what the detail keeps.
+func detailCounts(o *jsonObject, f *reports.Finding, det *reports.Detail) {
+	if len(det.Suppressions) > 0 {
+		o.key("sp")
+		o.b = append(o.b, '[')
+		for i, sp := range det.Suppressions {
+			if i > 0 {
+				o.b = append(o.b, ',')
+			}
+			o.b = appendJSONText(o.b, strings.TrimSpace(sp.Kind+" "+sp.Status+" "+sp.Justification), escMarshal)
+		}
+		o.b = append(o.b, ']')
+	}
+	if int(f.FlowSteps) > det.FlowSteps() || int(f.Related) > len(det.Related) {
+		o.key("n")
+		o.b = append(o.b, '{')
+		if f.FlowSteps != 0 {
+			o.b = append(o.b, `"fs":`...)
+			o.b = appendJSONInt(o.b, int64(f.FlowSteps))
+		}
+		if f.Related != 0 {
 			if f.FlowSteps != 0 {
-				b = append(b, `"fs":`...)
-				b = appendJSONInt(b, int64(f.FlowSteps))
+				o.b = append(o.b, ',')
 			}
-			if f.Related != 0 {
-				if f.FlowSteps != 0 {
-					b = append(b, ',')
-				}
-				b = append(b, `"rl":`...)
-				b = appendJSONInt(b, int64(f.Related))
-			}
-			b = append(b, '}')
+			o.b = append(o.b, `"rl":`...)
+			o.b = appendJSONInt(o.b, int64(f.Related))
 		}
+		o.b = append(o.b, '}')
 	}
-	if len(b) == start+1 && !empty {
-		return append(b[:start], '0')
-	}
-	return append(b, '}')
 }
 
 // appendStrings appends a JSON array of strings.
-func appendStrings(b []byte, ss []string) []byte {
+func appendStrings(b []byte, ss ...string) []byte {
 	b = append(b, '[')
 	for i, s := range ss {
 		if i > 0 {
@@ -702,12 +727,8 @@ func scaleNames() htmlScales {
 	return sc
 }
 
-// Write implements [Stream]: the page, the view's summary and inputs, and
-// the findings added.
-func (s *HTMLStream) Write(w io.Writer, v *summarize.View) error {
-	if s.err != nil {
-		return s.err
-	}
+// meta is the page's small data of view v.
+func (s *HTMLStream) meta(v *summarize.View) *htmlMeta {
 	meta := htmlMeta{Version: s.opts.Version, Summary: &v.Summary, Rows: s.n, Page: v.Page, Scales: scaleNames(), History: s.opts.History,
 		Review: s.opts.Review}
 	if s.opts.Review != nil {
@@ -734,7 +755,16 @@ func (s *HTMLStream) Write(w io.Writer, v *summarize.View) error {
 			meta.Tools[tool] = u
 		}
 	}
-	mj, err := json.Marshal(&meta)
+	return &meta
+}
+
+// Write implements [Stream]: the page, the view's summary and inputs, and
+// the findings added.
+func (s *HTMLStream) Write(w io.Writer, v *summarize.View) error {
+	if s.err != nil {
+		return s.err
+	}
+	mj, err := json.Marshal(s.meta(v))
 	if err != nil {
 		return err
 	}

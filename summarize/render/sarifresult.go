@@ -136,76 +136,79 @@ func appendResultProperties(b []byte, f *reports.Finding, toolLevel string, with
 	if !flowsCut && !fixable && f.Category == "" && f.Priority <= 0 && f.Rank == 0 && !scales && !also && f.Triage == nil && !withToolLevel {
 		return b
 	}
-	start := len(b)
-	b = append(b, `"properties":{`...)
-	key := func(b []byte, k string) []byte {
-		if len(b) > start+len(`"properties":{`) {
-			b = append(b, ',')
-		}
-		b = append(b, '"')
-		b = append(b, k...)
-		return append(b, '"', ':')
-	}
+	o := jsonObject{b: append(b, `"properties":{`...), start: len(b) + len(`"properties":`)}
 	if also {
-		b = key(b, AlsoProperty)
-		b = append(b, '[')
-		for i, a := range d.Also {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, `{"tool":`...)
-			b = str(b, a.Tool)
-			b = append(b, `,"rule":`...)
-			b = str(b, a.Rule)
-			b = append(b, `,"id":`...)
-			b = str(b, a.ID)
-			b = append(b, '}')
-		}
-		b = append(b, ']')
+		o.key(AlsoProperty) // the other findings of its problem, which the log leaves out
+		o.b = appendAlso(o.b, d.Also)
 	}
 	if f.Category != "" {
-		b = key(b, "category")
-		b = str(b, f.Category)
-	}
-	if fixable && d != nil && d.Fix != nil && d.Fix.Description != "" {
-		b = key(b, "fixDescription")
-		b = str(b, d.Fix.Description)
+		o.key("category")
+		o.b = str(o.b, f.Category)
 	}
 	if fixable {
-		b = key(b, "fixable")
-		b = append(b, "true"...)
+		if d != nil && d.Fix != nil && d.Fix.Description != "" {
+			o.key("fixDescription")
+			o.b = str(o.b, d.Fix.Description)
+		}
+		o.key("fixable")
+		o.b = append(o.b, "true"...)
 	}
-	if scales {
-		b = key(b, "impact")
-		b = str(b, f.Impact.String())
-	}
-	if f.Priority > 0 {
-		b = key(b, "priority") // the tool's own (SpotBugs', PMD's), read back
-		b = appendJSONInt(b, int64(f.Priority))
-	}
-	if scales {
-		b = key(b, "quality")
-		b = str(b, f.Quality.String())
-	}
-	if f.Rank > 0 {
-		b = key(b, "rank") // SpotBugs' bug rank
-		b = appendJSONInt(b, int64(f.Rank))
-	}
+	appendResultScales(&o, f, scales)
 	if flowsCut {
-		b = key(b, FlowStepsProperty)
-		b = appendJSONInt(b, int64(f.FlowSteps))
-		b = key(b, FlowsProperty)
-		b = appendJSONInt(b, int64(max(d.AllFlows, len(d.Flows))))
+		o.key(FlowStepsProperty)
+		o.b = appendJSONInt(o.b, int64(f.FlowSteps))
+		o.key(FlowsProperty)
+		o.b = appendJSONInt(o.b, int64(max(d.AllFlows, len(d.Flows))))
 	}
 	if withToolLevel {
-		b = key(b, ToolLevelProperty)
-		b = str(b, toolLevel)
+		o.key(ToolLevelProperty)
+		o.b = str(o.b, toolLevel)
 	}
 	if t := f.Triage; t != nil {
-		b = key(b, TriageProperty) // confirmed and expired decisions too
-		b = appendTriage(b, t)
+		o.key(TriageProperty) // confirmed and expired decisions too
+		o.b = appendTriage(o.b, t)
 	}
-	return append(b, '}', ',')
+	return append(o.b, '}', ',')
+}
+
+// appendResultScales appends the properties of the scales, in the order
+// of their names among the others: impact, the tool's priority, quality,
+// SpotBugs' rank.
+func appendResultScales(o *jsonObject, f *reports.Finding, scales bool) {
+	if scales {
+		o.key("impact")
+		o.b = str(o.b, f.Impact.String())
+	}
+	if f.Priority > 0 {
+		o.key("priority") // the tool's own (SpotBugs', PMD's), read back
+		o.b = appendJSONInt(o.b, int64(f.Priority))
+	}
+	if scales {
+		o.key("quality")
+		o.b = str(o.b, f.Quality.String())
+	}
+	if f.Rank > 0 {
+		o.key("rank") // SpotBugs' bug rank
+		o.b = appendJSONInt(o.b, int64(f.Rank))
+	}
+}
+
+// appendAlso appends the other findings of a problem: [{tool, rule, id}, …].
+func appendAlso(b []byte, also []reports.Also) []byte {
+	b = append(b, '[')
+	for i, a := range also {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"tool":`...)
+		b = str(b, a.Tool)
+		b = append(b, `,"rule":`...)
+		b = str(b, a.Rule)
+		b = append(b, `,"id":`...)
+		b = str(b, a.ID)
+		b = append(b, '}')
+	}
+	return append(b, ']')
 }
 
 // appendTriage appends a triage decision as reports.Triage's JSON.
