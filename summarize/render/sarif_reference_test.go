@@ -6,7 +6,6 @@ package render
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/url"
 	"path"
 	"strconv"
@@ -24,19 +23,6 @@ func sarifFingerprint(fp string) string {
 	}
 	id, n := reports.SplitFingerprint(fp)
 	return id + ":" + strconv.Itoa(n)
-}
-
-// writeResult writes the i-th result of a run, on a line of its own.
-func writeResult(w io.Writer, i int, f *reports.Finding, ruleIndex int, fingerprint string) error {
-	b, err := encodeResult(f, ruleIndex, fingerprint)
-	if err != nil {
-		return err
-	}
-	if _, err := io.WriteString(w, resultSep(i)); err != nil {
-		return err
-	}
-	_, err = w.Write(b)
-	return err
 }
 
 func encodeResult(f *reports.Finding, ruleIndex int, fingerprint string) ([]byte, error) {
