@@ -178,8 +178,14 @@ func main() {
 		rows = append(rows, mcp...)
 	}
 
+	printTable(rows, *runs, load)
+}
+
+// printTable prints the rows as docs/performance.md's table, each goal
+// checked, and the goals met.
+func printTable(rows []row, runs int, load string) {
 	fmt.Printf("Measured %s on %s/%s, %d CPUs, Go %s; the fastest of %d run(s); load average before: %s.\n\n", time.Now().Format("2006-01-02"),
-		runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), strings.TrimPrefix(runtime.Version(), "go"), *runs, load)
+		runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), strings.TrimPrefix(runtime.Version(), "go"), runs, load)
 	fmt.Println("| task | tool | wall | MB/s | peak RSS | × the task's first row (time, memory) | kept | goal | measured against the goal | met |")
 	fmt.Println("|---|---|---:|---:|---:|---:|---:|---|---|:---:|")
 	var base *row

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"crypto/md5"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -79,18 +78,6 @@ func CodeClimateSeverity(s reports.Severity, i reports.Impact) string {
 	return ccMajor
 }
 
-// ccIssue is one issue of a Code Quality report.
-type ccIssue struct {
-	Type        string     `json:"type"`
-	CheckName   string     `json:"check_name"`
-	Description string     `json:"description"`
-	Severity    string     `json:"severity"`
-	Fingerprint string     `json:"fingerprint"`
-	Location    ccLocation `json:"location"`
-	EngineName  string     `json:"engine_name,omitempty"`
-	Categories  []string   `json:"categories,omitempty"`
-}
-
 // ccCategories are Code Climate's categories of recap's scale (Code
 // Climate names seven; recap reads each back as the scale's category it
 // came from, but Multithreading as Error Prone and Internationalization as
@@ -107,48 +94,105 @@ var ccCategories = map[string][]string{
 	reports.CategoryInternationalization: {"Compatibility"},
 }
 
-type ccLocation struct {
-	Path  string  `json:"path"`
-	Lines ccLines `json:"lines"`
+// ccEncoder appends Code Quality issues into a buffer it reuses, as
+// encoding/json wrote them, then [EscapeJSON] (TestCodeClimateAsJSON).
+type ccEncoder struct {
+	buf []byte
+	// the last check's name, as a report lists a rule's findings together
+	lastTool, lastRule, lastCheck string
 }
 
-type ccLines struct {
-	Begin int `json:"begin"`
-	End   int `json:"end,omitempty"`
-}
-
-// codeClimateIssue encodes f as an issue; ok is false when it has no path.
-func codeClimateIssue(f *reports.Finding, occ *reports.Occurrences) ([]byte, bool, error) {
+// issue encodes f as an issue; ok is false when it has no path. The
+// bytes are valid until the next call.
+func (e *ccEncoder) issue(f *reports.Finding, occ *reports.Occurrences) (b []byte, ok bool) {
 	if f.Path == "" {
-		return nil, false, nil
+		return nil, false
 	}
-	// identity:occurrence, as SARIF's partial fingerprint writes it, and
-	// its copy; a fingerprint not of recap's form: an MD5, unique in the set.
-	fp := reports.CodeQualityFingerprint(occ.Copy(f.Fingerprint))
-	if fp == "" {
-		id := occ.Value(f.Fingerprint)
-		if id == "" {
-			id = occ.Value(f.Tool + "\x00" + f.ID)
-		}
-		sum := md5.Sum([]byte(id))
-		fp = hex.EncodeToString(sum[:])
+	b = append(e.buf[:0], `{"type":"issue","check_name":`...)
+	if f.Tool != e.lastTool || f.Rule != e.lastRule || e.lastCheck == "" {
+		e.lastTool, e.lastRule = f.Tool, f.Rule
+		e.lastCheck = f.Tool + "/" + reports.ShortRule(f.Tool, f.Rule)
 	}
+	b = str(b, e.lastCheck)
+	b = append(b, `,"description":`...)
+	b = str(b, ccDescription(f))
+	b = append(b, `,"severity":"`...)
+	b = append(b, CodeClimateSeverity(f.Severity, f.Impact)...)
+	b = append(b, `","fingerprint":"`...)
+	b = appendCCFingerprint(b, f, occ)
+	b = append(b, `","location":{"path":`...)
+	b = str(b, f.Path)
 	line := max(f.Line, 1)
-	is := ccIssue{
-		Type:        "issue",
-		CheckName:   f.Tool + "/" + reports.ShortRule(f.Tool, f.Rule),
-		Description: ccDescription(f),
-		Severity:    CodeClimateSeverity(f.Severity, f.Impact),
-		Fingerprint: fp,
-		Location:    ccLocation{Path: f.Path, Lines: ccLines{Begin: line}},
-		EngineName:  f.Tool,
-		Categories:  ccCategories[f.Category],
-	}
+	b = append(b, `,"lines":{"begin":`...)
+	b = appendJSONInt(b, int64(line))
 	if f.EndLine > line {
-		is.Location.Lines.End = f.EndLine
+		b = append(b, `,"end":`...)
+		b = appendJSONInt(b, int64(f.EndLine))
 	}
-	b, err := json.Marshal(is)
-	return EscapeJSON(b), true, err
+	b = append(b, "}}"...)
+	if f.Tool != "" {
+		b = append(b, `,"engine_name":`...)
+		b = str(b, f.Tool)
+	}
+	if cats := ccCategories[f.Category]; len(cats) > 0 {
+		b = append(b, `,"categories":[`...)
+		for i, c := range cats {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = str(b, c)
+		}
+		b = append(b, ']')
+	}
+	b = append(b, '}')
+	e.buf = b
+	return b, true
+}
+
+// appendCCFingerprint appends the issue's fingerprint, 32 hex digits:
+// identity:occurrence, as SARIF's partial fingerprint writes it, and its
+// copy ([reports.CodeQualityFingerprint]); a fingerprint not of recap's
+// form: an MD5, unique in the set.
+func appendCCFingerprint(b []byte, f *reports.Finding, occ *reports.Occurrences) []byte {
+	if fp, copy := occ.Copy(f.Fingerprint); fp != "" {
+		if id, n := reports.SplitFingerprint(fp); len(id) == 16 && n <= 1<<31 && copy >= 0 && copy <= 1<<31 && isHex(id) {
+			for i := 0; i < len(id); i++ {
+				c := id[i]
+				if 'A' <= c && c <= 'F' {
+					c += 'a' - 'A'
+				}
+				b = append(b, c)
+			}
+			b = appendHex8(b, uint32(copy))
+			return appendHex8(b, uint32(n))
+		}
+	}
+	id := occ.Value(f.Fingerprint)
+	if id == "" {
+		id = occ.Value(f.Tool + "\x00" + f.ID)
+	}
+	sum := md5.Sum([]byte(id))
+	return hex.AppendEncode(b, sum[:])
+}
+
+// isHex says whether s is a number strconv.ParseUint(s, 16, 64) reads, of
+// 16 digits at most: hex digits alone, of either case.
+func isHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// appendHex8 appends n as 8 lowercase hex digits.
+func appendHex8(b []byte, n uint32) []byte {
+	for shift := 28; shift >= 0; shift -= 4 {
+		b = append(b, lowerHex[n>>uint(shift)&0xf])
+	}
+	return b
 }
 
 // ccDescription is the issue's description: the message, and the other
@@ -169,13 +213,11 @@ func ccDescription(f *reports.Finding) string {
 func (CodeClimate) Render(w io.Writer, v *summarize.View) error {
 	bw := bufio.NewWriter(w)
 	occ := &reports.Occurrences{}
+	var enc ccEncoder
 	n := 0
 	bw.WriteString("[")
 	for i := range v.Findings {
-		b, ok, err := codeClimateIssue(leadFinding(&v.Findings[i]), occ)
-		if err != nil {
-			return err
-		}
+		b, ok := enc.issue(leadFinding(&v.Findings[i]), occ)
 		if !ok || v.Findings[i].Triage.Suppressed() { // triaged: left out
 			continue
 		}
@@ -197,6 +239,7 @@ func (CodeClimate) NewStream() Stream { return NewCodeClimateStream() }
 type CodeClimateStream struct {
 	sp  *spill
 	occ *reports.Occurrences
+	enc ccEncoder
 	n   int
 	// NoPath counts the findings left out for want of a path.
 	NoPath int
@@ -221,11 +264,7 @@ func (s *CodeClimateStream) Add(f *reports.Finding) error {
 	if s.err != nil {
 		return s.err
 	}
-	b, ok, err := codeClimateIssue(f, s.occ)
-	if err != nil {
-		s.err = err
-		return err
-	}
+	b, ok := s.enc.issue(f, s.occ)
 	if f.Triage.Suppressed() { // triaged: left out, its occurrence counted
 		return nil
 	}

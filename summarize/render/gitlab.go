@@ -23,31 +23,69 @@ const gitLabSigils = "@#!&%~$^"
 // undoes it.
 func GitLabText(s string) string {
 	s = PlainText(s)
-	if !strings.ContainsAny(s, gitLabSigils+"<]:.") {
+	first := -1 // the first byte a joiner goes before or after
+	for i := 0; i < len(s); i++ {
+		if gitLabMark[s[i]] != 0 && (gitLabJoinerBefore(s, i) || gitLabJoinerAfter(s, i)) {
+			first = i
+			break
+		}
+	}
+	if first < 0 {
 		return s
 	}
 	var b strings.Builder
 	b.Grow(len(s) + len(s)/8)
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c == ':' && strings.HasPrefix(s[i:], "://") {
-			b.WriteString(zwj)
-		}
-		b.WriteByte(c)
-		if i+1 >= len(s) {
+	b.WriteString(s[:first])
+	for i := first; i < len(s); i++ {
+		if gitLabMark[s[i]] == 0 {
+			b.WriteByte(s[i])
 			continue
 		}
-		next := s[i+1]
-		switch {
-		case strings.IndexByte(gitLabSigils, c) >= 0 && (isWordByte(next) || next == '"' || next >= 0x80):
+		if gitLabJoinerBefore(s, i) {
 			b.WriteString(zwj)
-		case c == '<' && (isWordByte(next) || next == '/' || next == '!' || next == '?'):
-			b.WriteString(zwj)
-		case c == ']' && next == '(':
-			b.WriteString(zwj)
-		case c|0x20 == 'w' && next == '.' && i >= 2 && strings.EqualFold(s[i-2:i+1], "www"):
+		}
+		b.WriteByte(s[i])
+		if gitLabJoinerAfter(s, i) {
 			b.WriteString(zwj)
 		}
 	}
 	return b.String()
+}
+
+// gitLabMark marks the bytes a joiner may go before or after: the
+// sigils (1), <, ], w and W, and the : of ://.
+var gitLabMark = func() (m [256]uint8) {
+	for i := 0; i < len(gitLabSigils); i++ {
+		m[gitLabSigils[i]] = 1
+	}
+	for _, c := range "<]wW:" {
+		m[c] = 2
+	}
+	return m
+}()
+
+// gitLabJoinerBefore says that a joiner goes before s[i]: the ":" of "://".
+func gitLabJoinerBefore(s string, i int) bool {
+	return s[i] == ':' && strings.HasPrefix(s[i:], "://")
+}
+
+// gitLabJoinerAfter says that a joiner goes after s[i]: a sigil before a
+// word, a quote or a character not ASCII; a < that could open a tag; the ]
+// of ](; the last w of "www.".
+func gitLabJoinerAfter(s string, i int) bool {
+	if i+1 >= len(s) {
+		return false
+	}
+	c, next := s[i], s[i+1]
+	switch {
+	case gitLabMark[c] == 1 && (isWordByte(next) || next == '"' || next >= 0x80):
+		return true
+	case c == '<' && (isWordByte(next) || next == '/' || next == '!' || next == '?'):
+		return true
+	case c == ']' && next == '(':
+		return true
+	case c|0x20 == 'w' && next == '.' && i >= 2 && strings.EqualFold(s[i-2:i+1], "www"):
+		return true
+	}
+	return false
 }

@@ -128,7 +128,8 @@ func (h HTML) NewStream() Stream { return h.newStream() }
 func (h HTML) newStream() *HTMLStream {
 	s := &HTMLStream{opts: h, strs: map[string]int{"": 0}, list: []string{""}, rules: map[ruleRef]bool{}}
 	if h.Source != nil {
-		s.src = &knownMissing{src: h.Source, missing: map[string]error{}}
+		s.known = &knownMissing{src: h.Source, missing: map[string]error{}, notes: map[string]string{}}
+		s.src = s.known
 	}
 	return s
 }
@@ -137,11 +138,21 @@ func (h HTML) newStream() *HTMLStream {
 type HTMLStream struct {
 	opts  HTML
 	src   summarize.Source
+	known *knownMissing  // src, when there is one
 	strs  map[string]int // the string table: tools, rules, categories, paths, notes, messages (see ref)
 	list  []string       // the table in order; "" first
 	bytes int            // the bytes of the strings in the table
 	rules map[ruleRef]bool
 	order []ruleRef
+	last  ruleRef // the rule of the last finding, in rules or past their bound
+	// refs are the last string of each of a row's names and its index in
+	// the table (tool, rule, rule name, category, path, message): a report
+	// lists a file's findings together, a tool's, often a rule's.
+	refs [6]struct {
+		s  string
+		i  int
+		ok bool
+	}
 	spill *spill
 	marks fileMarks // the findings' lines of each file, for the file view (with src)
 	n     int
@@ -157,6 +168,7 @@ type ruleRef struct{ tool, rule string }
 type knownMissing struct {
 	src     summarize.Source
 	missing map[string]error
+	notes   map[string]string // the context note of a finding of each missing file
 }
 
 // maxMissing bounds the files knownMissing remembers.
@@ -173,6 +185,24 @@ func (k *knownMissing) Lines(p string, from, to int) ([]string, error) {
 	return lines, err
 }
 
+// addContext adds the code around fv's line as [summarize.AddContext]
+// does; the note of a finding of a file known to be missing, which has no
+// snippet, is made once a file.
+func (k *knownMissing) addContext(fv *summarize.FindingView) {
+	if fv.Line > 0 && fv.Snippet == "" {
+		if note, ok := k.notes[fv.Path]; ok {
+			fv.ContextNote = note
+			return
+		}
+	}
+	summarize.AddContext(fv, k)
+	if fv.Line > 0 && fv.Snippet == "" && len(fv.Context) == 0 && len(k.notes) < maxMissing {
+		if _, missing := k.missing[fv.Path]; missing {
+			k.notes[fv.Path] = fv.ContextNote
+		}
+	}
+}
+
 // noSource is the Source of a page made without one.
 type noSource struct{}
 
@@ -183,8 +213,8 @@ func (noSource) Lines(string, int, int) ([]string, error) {
 // Add implements [Stream].
 func (s *HTMLStream) Add(f *reports.Finding) error {
 	fv := summarize.FindingView{Finding: *f}
-	if s.src != nil {
-		summarize.AddContext(&fv, s.src)
+	if s.known != nil {
+		s.known.addContext(&fv)
 	}
 	if f.Detail != nil {
 		fv.AlsoReportedBy = f.Detail.Also
@@ -192,9 +222,19 @@ func (s *HTMLStream) Add(f *reports.Finding) error {
 	return s.add(&fv)
 }
 
-// baselineCodes are the states against a baseline as the page's data
-// numbers them.
-var baselineCodes = map[string]int{"new": 1, "unchanged": 2, "fixed": 3}
+// baselineCode is a state against a baseline as the page's data numbers
+// it: new 1, unchanged 2, fixed 3, else 0.
+func baselineCode(state string) int {
+	switch state {
+	case reports.BaselineNew:
+		return 1
+	case reports.BaselineUnchanged:
+		return 2
+	case reports.BaselineFixed:
+		return 3
+	}
+	return 0
+}
 
 // add encodes one finding as a row of the page's data: [id, tool, rule,
 // rule name, category, path, line, column, end line, quality, impact,
@@ -216,9 +256,12 @@ func (s *HTMLStream) add(fv *summarize.FindingView) error {
 	if s.src != nil {
 		s.marks.mark(f.Path, f.Line, f.EndLine)
 	}
-	if !s.rules[ruleRef{f.Tool, f.Rule}] && len(s.rules) < reports.MaxRules {
-		s.rules[ruleRef{f.Tool, f.Rule}] = true
-		s.order = append(s.order, ruleRef{f.Tool, f.Rule})
+	if ref := (ruleRef{f.Tool, f.Rule}); ref != s.last || len(s.order) == 0 {
+		s.last = ref
+		if !s.rules[ref] && len(s.rules) < reports.MaxRules {
+			s.rules[ref] = true
+			s.order = append(s.order, ref)
+		}
 	}
 	b := s.buf[:0]
 	if s.n > 0 {
@@ -226,27 +269,18 @@ func (s *HTMLStream) add(fv *summarize.FindingView) error {
 	}
 	b = append(b, '[')
 	b = appendJSONString(b, f.ID)
-	for _, name := range [...]string{f.Tool, f.Rule, f.RuleName, f.Category, f.Path} {
+	for i, name := range [...]string{f.Tool, f.Rule, f.RuleName, f.Category, f.Path} {
 		b = append(b, ',')
-		b = s.ref(b, name)
+		b = s.refAt(b, i, name)
 	}
-	for _, n := range [...]int{f.Line, f.Column, f.EndLine, int(f.Quality), int(f.Impact), int(f.Severity), baselineCodes[f.Baseline]} {
+	for _, n := range [...]int{f.Line, f.Column, f.EndLine, int(f.Quality), int(f.Impact), int(f.Severity), baselineCode(f.Baseline)} {
 		b = append(b, ',')
 		b = strconv.AppendInt(b, int64(n), 10)
 	}
 	b = append(b, ',')
-	b = s.ref(b, f.Message)
+	b = s.refAt(b, 5, f.Message)
 	b = append(b, ',')
-	d, err := s.detail(fv)
-	if err != nil {
-		s.err = err
-		return err
-	}
-	if d == nil {
-		b = append(b, '0')
-	} else {
-		b = append(b, d...)
-	}
+	b = s.appendDetail(b, fv)
 	b = append(b, ',')
 	b = s.triage(b, f.Triage)
 	b = append(b, ']')
@@ -297,16 +331,26 @@ func (s *HTMLStream) ref(b []byte, str string) []byte {
 	return appendJSONString(b, str)
 }
 
-// refValue is a string as a detail holds it: nil for "", its index, or the
-// string past the bounds.
-func (s *HTMLStream) refValue(str string) any {
-	if str == "" {
-		return nil
-	}
+// refDetail appends a string as a detail holds it (not ""): its index in
+// the string table, added within the bounds, else the string itself.
+func (s *HTMLStream) refDetail(b []byte, str string) []byte {
 	if i, ok := s.index(str); ok {
-		return i
+		return appendJSONInt(b, int64(i))
 	}
-	return str
+	return appendJSONText(b, str, escMarshal)
+}
+
+// refAt is ref of the i-th of a row's names (see refs).
+func (s *HTMLStream) refAt(b []byte, i int, str string) []byte {
+	r := &s.refs[i]
+	if !r.ok || r.s != str {
+		idx, ok := s.index(str)
+		if !ok {
+			return appendJSONString(b, str)
+		}
+		r.s, r.i, r.ok = str, idx, true
+	}
+	return strconv.AppendInt(b, int64(r.i), 10)
 }
 
 func (s *HTMLStream) index(str string) (int, bool) {
@@ -327,112 +371,256 @@ func (s *HTMLStream) index(str string) (int, bool) {
 	return i, true
 }
 
-// htmlDetail is what the page shows of a finding when it is opened,
-// beyond its row.
-type htmlDetail struct {
-	Context     [][2]any     `json:"c,omitempty"`
-	ContextNote any          `json:"cn,omitempty"` // refValue's
-	ToolCat     any          `json:"tc,omitempty"`
-	HelpURI     any          `json:"h,omitempty"`
-	CWE         []int        `json:"cwe,omitempty"`
-	Fix         string       `json:"fx,omitempty"`
-	FixText     string       `json:"fd,omitempty"`
-	FixNotes    []string     `json:"fn,omitempty"`
-	Flows       []htmlFlow   `json:"fl,omitempty"`
-	Related     []htmlPlace  `json:"rl,omitempty"`
-	Locations   []htmlPlace  `json:"lo,omitempty"`
-	Logical     []string     `json:"lg,omitempty"`
-	Also        [][3]string  `json:"al,omitempty"`
-	Suppressed  []string     `json:"sp,omitempty"`
-	Counts      *htmlCounted `json:"n,omitempty"`
-}
-
-// htmlCounted is what the report gave beyond what the detail keeps.
-type htmlCounted struct {
-	FlowSteps int `json:"fs,omitempty"`
-	Related   int `json:"rl,omitempty"`
-}
-
-type htmlFlow struct {
-	Message string      `json:"m,omitempty"`
-	Steps   []htmlPlace `json:"s"`
-}
-
-// htmlPlace is [path, line, message].
-type htmlPlace [3]any
-
-func places(ls []reports.Location) []htmlPlace {
-	out := make([]htmlPlace, len(ls))
-	for i, l := range ls {
-		out[i] = htmlPlace{l.Path, l.Line, l.Message}
+// appendDetail appends what the page shows of a finding when it is
+// opened, beyond its row: an object of the members below (those with
+// nothing left out), or 0 when it has none. The object is what
+// encoding/json wrote of htmlDetail (TestHTMLDetailAsJSON), its strings
+// with <, >, &, U+2028 and U+2029 escaped:
+//
+//	c   the code around the line: [[line, text], …]
+//	cn  the context's note (a string of the table, see refValue)
+//	tc  the tool's category when it is not recap's (refValue)
+//	h   the rule's help link (refValue)
+//	cwe the CWE ids
+//	fx  the fix as a diff; fd its description; fn notes on the diff
+//	fl  the flows: [{m: message, s: [[path, line, message], …]}, …]
+//	rl  related locations, lo further locations: [[path, line, message], …]
+//	lg  the logical locations' names
+//	al  the other findings of its problem: [[tool, rule, id], …]
+//	sp  its suppressions, in words
+//	n   what the report gave beyond what the detail keeps: {fs: flow steps, rl: related}
+func (s *HTMLStream) appendDetail(b []byte, fv *summarize.FindingView) []byte {
+	o := jsonObject{b: append(b, '{'), start: len(b)}
+	// A detail of nothing but an empty list of CWE ids or of notes is {},
+	// as encoding/json wrote it.
+	empty := fv.CWE != nil
+	s.detailFinding(&o, fv)
+	if det := fv.Detail; det != nil {
+		empty = s.detailFix(&o, det.Fix) || empty
+		detailPlaces(&o, det)
 	}
-	return out
+	if len(fv.AlsoReportedBy) > 0 {
+		o.key("al")
+		o.b = append(o.b, '[')
+		for i, a := range fv.AlsoReportedBy {
+			if i > 0 {
+				o.b = append(o.b, ',')
+			}
+			o.b = appendStrings(o.b, a.Tool, a.Rule, a.ID)
+		}
+		o.b = append(o.b, ']')
+	}
+	if det := fv.Detail; det != nil {
+		detailCounts(&o, &fv.Finding, det)
+	}
+	if len(o.b) == o.start+1 && !empty {
+		return append(o.b[:o.start], '0')
+	}
+	return append(o.b, '}')
 }
 
-// detail encodes what the finding says beyond its row; nil when nothing.
-func (s *HTMLStream) detail(fv *summarize.FindingView) ([]byte, error) {
+// jsonObject is a JSON object being appended: b, from its { at start.
+type jsonObject struct {
+	b     []byte
+	start int
+}
+
+// key appends a member's name, after a comma when it is not the first.
+func (o *jsonObject) key(k string) {
+	if len(o.b) > o.start+1 {
+		o.b = append(o.b, ',')
+	}
+	o.b = append(o.b, '"')
+	o.b = append(o.b, k...)
+	o.b = append(o.b, '"', ':')
+}
+
+// detailFinding appends the detail's members of the finding itself: its
+// code, the note on it, its tool's category, its help link, its CWE ids.
+func (s *HTMLStream) detailFinding(o *jsonObject, fv *summarize.FindingView) {
 	f := &fv.Finding
-	var d htmlDetail
-	for _, c := range fv.Context {
-		d.Context = append(d.Context, [2]any{c.Line, c.Text})
+	if len(fv.Context) > 0 {
+		o.key("c")
+		o.b = append(o.b, '[')
+		for i, c := range fv.Context {
+			if i > 0 {
+				o.b = append(o.b, ',')
+			}
+			o.b = append(o.b, '[')
+			o.b = appendJSONInt(o.b, int64(c.Line))
+			o.b = append(o.b, ',')
+			o.b = appendJSONText(o.b, c.Text, escMarshal)
+			o.b = append(o.b, ']')
+		}
+		o.b = append(o.b, ']')
 	}
-	if note := fv.ContextNote; !(s.src == nil && strings.HasPrefix(note, "no context: ")) { // else the page says the source was not at hand
-		d.ContextNote = s.refValue(note)
+	if note := fv.ContextNote; note != "" && !(s.src == nil && strings.HasPrefix(note, "no context: ")) { // else the page says the source was not at hand
+		o.key("cn")
+		o.b = s.refDetail(o.b, note)
 	}
 	if f.ToolCategory != "" && f.ToolCategory != f.Category {
-		d.ToolCat = s.refValue(f.ToolCategory)
+		o.key("tc")
+		o.b = s.refDetail(o.b, f.ToolCategory)
 	}
-	d.HelpURI = s.refValue(f.HelpURI)
-	d.CWE = f.CWE
-	for _, a := range fv.AlsoReportedBy {
-		d.Also = append(d.Also, [3]string{a.Tool, a.Rule, a.ID})
+	if f.HelpURI != "" {
+		o.key("h")
+		o.b = s.refDetail(o.b, f.HelpURI)
 	}
-	if det := f.Detail; det != nil {
-		if det.Fix != nil {
-			d.FixText = det.Fix.Description
-			if len(det.Fix.Replacements) > 0 {
-				src := s.src
-				if src == nil {
-					src = noSource{}
-				}
-				d.Fix, d.FixNotes = summarize.FixDiff(det.Fix, src)
+	if len(f.CWE) > 0 {
+		o.key("cwe")
+		o.b = append(o.b, '[')
+		for i, id := range f.CWE {
+			if i > 0 {
+				o.b = append(o.b, ',')
 			}
+			o.b = appendJSONInt(o.b, int64(id))
 		}
-		for _, fl := range det.Flows {
-			d.Flows = append(d.Flows, htmlFlow{Message: fl.Message, Steps: places(fl.Steps)})
-		}
-		if len(det.Related) > 0 {
-			d.Related = places(det.Related)
-		}
-		if len(det.Locations) > 0 {
-			d.Locations = places(det.Locations)
-		}
-		for _, l := range det.Logical {
-			name := l.FullyQualifiedName
-			if name == "" {
-				name = l.Name
-			}
-			if name != "" {
-				d.Logical = append(d.Logical, name)
-			}
-		}
-		for _, sp := range det.Suppressions {
-			d.Suppressed = append(d.Suppressed, strings.TrimSpace(sp.Kind+" "+sp.Status+" "+sp.Justification))
-		}
-		if int(f.FlowSteps) > det.FlowSteps() || int(f.Related) > len(det.Related) {
-			d.Counts = &htmlCounted{FlowSteps: int(f.FlowSteps), Related: int(f.Related)}
-		}
+		o.b = append(o.b, ']')
 	}
-	if d.isZero() {
-		return nil, nil
-	}
-	return json.Marshal(&d) // escapes <, >, &, U+2028 and U+2029
 }
 
-func (d *htmlDetail) isZero() bool {
-	return d.Context == nil && d.ContextNote == nil && d.ToolCat == nil && d.HelpURI == nil && d.CWE == nil &&
-		d.Fix == "" && d.FixText == "" && d.FixNotes == nil && d.Flows == nil && d.Related == nil &&
-		d.Locations == nil && d.Logical == nil && d.Also == nil && d.Suppressed == nil && d.Counts == nil
+// detailFix appends a fix: as a diff, its description, notes on the
+// diff; empty says that its notes are an empty list.
+func (s *HTMLStream) detailFix(o *jsonObject, x *reports.Fix) (empty bool) {
+	if x == nil {
+		return false
+	}
+	var diff string
+	var notes []string
+	if len(x.Replacements) > 0 {
+		src := s.src
+		if src == nil {
+			src = noSource{}
+		}
+		diff, notes = summarize.FixDiff(x, src)
+	}
+	if diff != "" {
+		o.key("fx")
+		o.b = appendJSONText(o.b, diff, escMarshal)
+	}
+	if x.Description != "" {
+		o.key("fd")
+		o.b = appendJSONText(o.b, x.Description, escMarshal)
+	}
+	if len(notes) > 0 {
+		o.key("fn")
+		o.b = appendStrings(o.b, notes...)
+	}
+	return notes != nil && len(notes) == 0
+}
+
+// detailPlaces appends the flows, the related and further locations and
+// the logical locations' names.
+func detailPlaces(o *jsonObject, det *reports.Detail) {
+	if len(det.Flows) > 0 {
+		o.key("fl")
+		o.b = append(o.b, '[')
+		for i := range det.Flows {
+			if i > 0 {
+				o.b = append(o.b, ',')
+			}
+			o.b = append(o.b, '{')
+			if m := det.Flows[i].Message; m != "" {
+				o.b = append(o.b, `"m":`...)
+				o.b = appendJSONText(o.b, m, escMarshal)
+				o.b = append(o.b, ',')
+			}
+			o.b = append(o.b, `"s":`...)
+			o.b = appendPlaces(o.b, det.Flows[i].Steps)
+			o.b = append(o.b, '}')
+		}
+		o.b = append(o.b, ']')
+	}
+	if len(det.Related) > 0 {
+		o.key("rl")
+		o.b = appendPlaces(o.b, det.Related)
+	}
+	if len(det.Locations) > 0 {
+		o.key("lo")
+		o.b = appendPlaces(o.b, det.Locations)
+	}
+	n := 0
+	for _, l := range det.Logical {
+		name := l.FullyQualifiedName
+		if name == "" {
+			name = l.Name
+		}
+		if name == "" {
+			continue
+		}
+		if n++; n == 1 {
+			o.key("lg")
+			o.b = append(o.b, '[')
+		} else {
+			o.b = append(o.b, ',')
+		}
+		o.b = appendJSONText(o.b, name, escMarshal)
+	}
+	if n > 0 {
+		o.b = append(o.b, ']')
+	}
+}
+
+// detailCounts appends the suppressions, in words, and what the report
+// gave beyond what the detail keeps.
+func detailCounts(o *jsonObject, f *reports.Finding, det *reports.Detail) {
+	if len(det.Suppressions) > 0 {
+		o.key("sp")
+		o.b = append(o.b, '[')
+		for i, sp := range det.Suppressions {
+			if i > 0 {
+				o.b = append(o.b, ',')
+			}
+			o.b = appendJSONText(o.b, strings.TrimSpace(sp.Kind+" "+sp.Status+" "+sp.Justification), escMarshal)
+		}
+		o.b = append(o.b, ']')
+	}
+	if int(f.FlowSteps) > det.FlowSteps() || int(f.Related) > len(det.Related) {
+		o.key("n")
+		o.b = append(o.b, '{')
+		if f.FlowSteps != 0 {
+			o.b = append(o.b, `"fs":`...)
+			o.b = appendJSONInt(o.b, int64(f.FlowSteps))
+		}
+		if f.Related != 0 {
+			if f.FlowSteps != 0 {
+				o.b = append(o.b, ',')
+			}
+			o.b = append(o.b, `"rl":`...)
+			o.b = appendJSONInt(o.b, int64(f.Related))
+		}
+		o.b = append(o.b, '}')
+	}
+}
+
+// appendStrings appends a JSON array of strings.
+func appendStrings(b []byte, ss ...string) []byte {
+	b = append(b, '[')
+	for i, s := range ss {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSONText(b, s, escMarshal)
+	}
+	return append(b, ']')
+}
+
+// appendPlaces appends places as [[path, line, message], …].
+func appendPlaces(b []byte, ls []reports.Location) []byte {
+	b = append(b, '[')
+	for i := range ls {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '[')
+		b = appendJSONText(b, ls[i].Path, escMarshal)
+		b = append(b, ',')
+		b = appendJSONInt(b, int64(ls[i].Line))
+		b = append(b, ',')
+		b = appendJSONText(b, ls[i].Message, escMarshal)
+		b = append(b, ']')
+	}
+	return append(b, ']')
 }
 
 // appendJSONString appends s as a JSON string that is safe inside an HTML
@@ -539,12 +727,8 @@ func scaleNames() htmlScales {
 	return sc
 }
 
-// Write implements [Stream]: the page, the view's summary and inputs, and
-// the findings added.
-func (s *HTMLStream) Write(w io.Writer, v *summarize.View) error {
-	if s.err != nil {
-		return s.err
-	}
+// meta is the page's small data of view v.
+func (s *HTMLStream) meta(v *summarize.View) *htmlMeta {
 	meta := htmlMeta{Version: s.opts.Version, Summary: &v.Summary, Rows: s.n, Page: v.Page, Scales: scaleNames(), History: s.opts.History,
 		Review: s.opts.Review}
 	if s.opts.Review != nil {
@@ -571,7 +755,16 @@ func (s *HTMLStream) Write(w io.Writer, v *summarize.View) error {
 			meta.Tools[tool] = u
 		}
 	}
-	mj, err := json.Marshal(&meta)
+	return &meta
+}
+
+// Write implements [Stream]: the page, the view's summary and inputs, and
+// the findings added.
+func (s *HTMLStream) Write(w io.Writer, v *summarize.View) error {
+	if s.err != nil {
+		return s.err
+	}
+	mj, err := json.Marshal(s.meta(v))
 	if err != nil {
 		return err
 	}

@@ -22,6 +22,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/renderer"
@@ -285,7 +286,28 @@ func newTable(w io.Writer, rend tw.Renderer, header []string, align []tw.Align, 
 // OneLine folds white space, newlines included, so that a value cannot
 // break a table row or a line.
 func OneLine(s string) string {
+	if isOneLine(s) {
+		return s
+	}
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// isOneLine says that s is ASCII text without controls, without space at
+// either end or two spaces together: OneLine leaves it as it is.
+func isOneLine(s string) bool {
+	if s == "" {
+		return true
+	}
+	if s[0] == ' ' || s[len(s)-1] == ' ' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < ' ' || c >= utf8.RuneSelf || c == ' ' && s[i+1] == ' ' {
+			return false
+		}
+	}
+	return true
 }
 
 // location writes path:line:column, leaving out what is unknown.

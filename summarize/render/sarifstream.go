@@ -2,7 +2,6 @@ package render
 
 import (
 	"bufio"
-	"container/heap"
 	"errors"
 	"fmt"
 	"io"
@@ -43,6 +42,7 @@ type SARIFStream struct {
 	// keptUnlocated and keptLocated count the results added without and
 	// with a file.
 	keptUnlocated, keptLocated int
+	enc                        resultEncoder
 	err                        error
 }
 
@@ -65,18 +65,44 @@ type keptResult struct {
 }
 
 // keptHeap is a max-heap in view order: its root is the result to drop
-// first.
+// first. Its results move as container/heap would move them (the same
+// results kept on ties), each copied once a move rather than swapped.
 type keptHeap []keptResult
 
-func (h keptHeap) Len() int           { return len(h) }
-func (h keptHeap) Less(i, j int) bool { return h[j].key.Less(&h[i].key) }
-func (h keptHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *keptHeap) Push(x any)        { *h = append(*h, x.(keptResult)) }
-func (h *keptHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
+// push adds k.
+func (h *keptHeap) push(k keptResult) {
+	*h = append(*h, k)
+	q := *h
+	j := len(q) - 1
+	for j > 0 {
+		i := (j - 1) / 2
+		if !q[i].key.Less(&k.key) { // k is not after its parent
+			break
+		}
+		q[j] = q[i]
+		j = i
+	}
+	q[j] = k
+}
+
+// replaceRoot puts k in the root's place.
+func (h keptHeap) replaceRoot(k keptResult) {
+	i, n := 0, len(h)
+	for {
+		c := 2*i + 1
+		if c >= n {
+			break
+		}
+		if r := c + 1; r < n && h[c].key.Less(&h[r].key) {
+			c = r // the later child
+		}
+		if !k.key.Less(&h[c].key) {
+			break
+		}
+		h[i] = h[c]
+		i = c
+	}
+	h[i] = k
 }
 
 // NewSARIFStream returns an empty stream that keeps every result.
@@ -104,30 +130,28 @@ func (s *SARIFStream) Add(f *reports.Finding) error {
 		r.spill = newSpill()
 	}
 	sp := r.spill
-	b, err := encodeResult(f, idx, sarifFingerprint(f.Fingerprint))
-	if err != nil {
-		s.err = err
-		return err
-	}
 	if s.MaxResults <= 0 {
-		_, err = sp.bw.WriteString(resultSep(r.n - 1))
+		_, err := sp.bw.WriteString(resultSep(r.n - 1))
 		if err == nil {
-			_, err = sp.bw.Write(b)
+			_, err = sp.bw.Write(s.enc.result(f, idx))
 		}
 		s.err = err
 		return err
 	}
-	k := keptResult{key: reports.KeyOf(f), off: sp.size, len: len(b), seq: r.n}
-	switch {
-	case len(sp.kept) < s.MaxResults:
-		heap.Push(&sp.kept, k)
-	case k.key.Less(&sp.kept[0].key):
-		sp.kept[0] = k
-		heap.Fix(&sp.kept, 0)
-		r.omitted++
-	default:
+	// Under a cap, a result is encoded only when it is kept (so far).
+	k := keptResult{key: reports.KeyOf(f), seq: r.n}
+	full := len(sp.kept) >= s.MaxResults
+	if full && !k.key.Less(&sp.kept[0].key) {
 		r.omitted++
 		return nil // not written at all
+	}
+	b := s.enc.result(f, idx)
+	k.off, k.len = sp.size, len(b)
+	if full {
+		sp.kept.replaceRoot(k)
+		r.omitted++
+	} else {
+		sp.kept.push(k)
 	}
 	_, s.err = sp.bw.Write(b)
 	sp.size += int64(len(b))
