@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/recap-dev/recap/inputs"
 	"github.com/recap-dev/recap/internal/content"
 	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/pipeline"
@@ -129,7 +130,7 @@ func newReport(streams *IO, o *reportOptions, args []string, page bool) (*report
 	if rep.gate, err = o.gate.check(); err != nil {
 		return nil, err
 	}
-	readOpts := parsers.ReadOptions{Root: root, Format: inFormat, Stdin: streams.In, Wrap: progress(streams.ErrOut)}
+	readOpts := parsers.ReadOptions{Root: root, Format: inFormat, Stdin: streams.In, Wrap: progress(streams.ErrOut), Door: inputs.New(nil, parsers.Look)} // one door for every pass of the query
 	q := &rep.query
 	q.Reports = pipeline.Files{Paths: args, Options: readOpts}
 	q.Filter = *flt
