@@ -469,141 +469,42 @@ func readOne(src source, tag string, opts ReadOptions, emit func(reports.Finding
 		in.Error = fmt.Sprintf("%s: %v", src.name, content.PathErr(src.err))
 		return in, nil
 	}
-	r, size, closeFn, err := openSource(src, opts)
+	b, err := openBody(src, opts)
 	if err != nil {
-		in.Error = fmt.Sprintf("%s: %v", src.name, content.PathErr(err))
+		in.Error = err.Error()
 		return in, nil
 	}
-	defer closeFn()
-	if opts.Context != nil {
-		r = ctxReader{opts.Context, r}
-	}
-	if opts.Wrap != nil {
-		r = opts.Wrap(r, src.name, size)
-	}
-	raw := readers.Get().(*bufio.Reader)
-	raw.Reset(r)
-	defer func() { raw.Reset(nil); readers.Put(raw) }()
-	br, ah, err := readAhead(raw, size, opts.Context)
-	if err != nil {
-		in.Error = fmt.Sprintf("%s: %v", src.name, err)
-		return in, nil
-	}
-	if ah != nil {
-		defer ah.close()
-	}
-	var body io.Reader = br
-	if lines, skipped := pastSpace(br); skipped {
-		body = io.MultiReader(&lineEnds{n: lines}, br) // the parser counts the lines as they were
-	}
+	defer b.close()
 	format := opts.Format
 	if format == "" {
-		head, _ := br.Peek(SniffLen)
-		f, m := opts.formats().detect(head)
-		if m == noMatch {
-			if len(strings.TrimSpace(string(head))) == 0 {
-				in.Error = (&ParseError{Input: src.name, Offset: 0, Err: ErrEmpty}).Error()
-			} else {
-				in.Error = src.name + ": " + opts.formats().errUnknownFormat()
-			}
+		if format, err = b.detect(src.name, opts.formats()); err != nil {
+			in.Error = err.Error()
 			return in, nil
 		}
-		format = f
 	}
 	p, err := opts.formats().parser(format, Options{Name: src.name, Root: opts.Root, FS: opts.FS, Sources: opts.Sources})
 	if err != nil {
 		in.Error = src.name + ": " + err.Error()
 		return in, nil
 	}
-	n := 0
-	var emitErr error
-	var asked reports.Finding // what Keep is asked about: one copy, not one a finding on the heap
-	var occ occurrences
-	var run *reports.Run
+	h := &hander{opts: &opts, tag: tag, emit: emit}
 	if opts.Runs {
-		run = &reports.Run{Raise: format == FormatCodeClimate} // its severities are a step below the tool's (see reports.Run)
+		h.run = &reports.Run{Raise: format == FormatCodeClimate} // its severities are a step below the tool's (see reports.Run)
 	}
-	hand := func(f reports.Finding, partial map[string]string) error {
-		// The fingerprint is the finding's as the report gives it, and its
-		// occurrence counts every result of its identity (kept or not,
-		// suppressed or not), so that a finding has the same fingerprint
-		// whatever the filters and options.
-		fp := ""
-		if !opts.NoFingerprints {
-			fp = occ.fingerprint(&f, partial)
-		}
-		uncounted := f.Uncounted()
-		if uncounted && !opts.Uncounted {
-			return nil
-		}
-		if f.RuleName == f.Rule {
-			f.RuleName = "" // a name that is the id says nothing more
-		}
-		if !uncounted {
-			n++ // ids number every finding of the input, kept or not
-			if run != nil {
-				run.Add(&f)
-			}
-		}
-		if opts.Keep != nil {
-			asked = f
-			if !opts.Keep(&asked) {
-				return nil
-			}
-			f = asked
-		}
-		if !uncounted {
-			f.ID = reports.ID(tag, n)
-		}
-		f.Fingerprint = fp
-		if e := emit(f); e != nil {
-			emitErr = e
-			return e
-		}
-		return nil
+	got, err := h.parse(p, b.r, format != FormatSARIF)
+	if err != nil && err != h.emitErr && opts.Context != nil && opts.Context.Err() != nil {
+		err = stoppedErr(err, opts.Context.Err())
 	}
-	// The findings are numbered, asked about and handed on by a goroutine
-	// of their own while the parser reads on (see pipe), in the order the
-	// parser gives them. The SARIF reader converts its results on a
-	// goroutine of its own (convPipe), which hands them on itself: the
-	// reading of tokens is the longer half there.
-	out := newPipe(func(it *emitItem) error { return hand(it.f, it.partial) })
-	defer out.stop()
-	piped := format != FormatSARIF
-	got, err := p.Parse(body, func(f reports.Finding, partial map[string]string) error {
-		if !piped {
-			return hand(f, partial)
-		}
-		it := out.slot()
-		it.f, it.partial = f, partial
-		if !out.push() {
-			return out.finish()
-		}
-		return nil
-	})
-	if out.finish() != nil {
-		err = emitErr
-	}
-	if err != nil && err != emitErr && opts.Context != nil && opts.Context.Err() != nil {
-		// The reading was stopped, whatever the parser made of the end
-		// of its input (an XML scanner sees the end of the document).
-		var pe *ParseError
-		if errors.As(err, &pe) && !errors.Is(err, opts.Context.Err()) {
-			stopped := *pe
-			stopped.Err = fmt.Errorf("reading stopped: %w", opts.Context.Err())
-			err = &stopped
-		}
-	}
-	if occ.capped {
+	if h.occ.capped {
 		got.Warn(fmt.Sprintf("more than %d distinct fingerprints: the occurrences of further findings are not counted, and their fingerprints may repeat", maxOccurrences))
 	}
 	got.Path = src.name
-	got.Run = run
-	if err != nil && emitErr != nil && errors.Is(err, emitErr) {
-		return got, emitErr
+	got.Run = h.run
+	if err != nil && h.emitErr != nil && errors.Is(err, h.emitErr) {
+		return got, h.emitErr
 	}
 	if err == nil {
-		err = drain(src.name, br)
+		err = drain(src.name, b.br)
 	}
 	if err != nil && src.found && errors.Is(err, errSpotBugsXdoc) {
 		// Found by a search, spotbugs-maven-plugin's xdoc report lies
@@ -616,6 +517,160 @@ func readOne(src source, tag string, opts ReadOptions, emit func(reports.Finding
 		got.Error = err.Error()
 	}
 	return got, nil
+}
+
+// body is an input opened for its parser: its reader (r: its line ends
+// before the white space skipped given again), the buffer it is read
+// through (br), and what closes them.
+type body struct {
+	r      io.Reader
+	br     *bufio.Reader
+	closes []func()
+}
+
+func (b *body) close() {
+	for i := len(b.closes) - 1; i >= 0; i-- {
+		b.closes[i]()
+	}
+}
+
+// openBody opens an input for its parser: its context and wrapper on the
+// file, a pooled buffer, gzip undone and large files read ahead, the white
+// space at its start skipped. Its error names the input.
+func openBody(src source, opts ReadOptions) (*body, error) {
+	r, size, closeFn, err := openSource(src, opts)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", src.name, content.PathErr(err))
+	}
+	b := &body{closes: []func(){closeFn}}
+	if opts.Context != nil {
+		r = ctxReader{opts.Context, r}
+	}
+	if opts.Wrap != nil {
+		r = opts.Wrap(r, src.name, size)
+	}
+	raw := readers.Get().(*bufio.Reader)
+	raw.Reset(r)
+	b.closes = append(b.closes, func() { raw.Reset(nil); readers.Put(raw) })
+	br, ah, err := readAhead(raw, size, opts.Context)
+	if err != nil {
+		b.close()
+		return nil, fmt.Errorf("%s: %v", src.name, err)
+	}
+	if ah != nil {
+		b.closes = append(b.closes, ah.close)
+	}
+	b.r, b.br = br, br
+	if lines, skipped := pastSpace(br); skipped {
+		b.r = io.MultiReader(&lineEnds{n: lines}, br) // the parser counts the lines as they were
+	}
+	return b, nil
+}
+
+// detect detects the body's format from its first bytes; the error says
+// the input is empty or of no format of the table.
+func (b *body) detect(name string, t formatTable) (Format, error) {
+	head, _ := b.br.Peek(SniffLen)
+	f, m := t.detect(head)
+	if m != noMatch {
+		return f, nil
+	}
+	if len(strings.TrimSpace(string(head))) == 0 {
+		return "", &ParseError{Input: name, Offset: 0, Err: ErrEmpty}
+	}
+	return "", errors.New(name + ": " + t.errUnknownFormat())
+}
+
+// stoppedErr is the error of a reading stopped by its context, whatever
+// the parser made of the end of its input (an XML scanner sees the end of
+// the document).
+func stoppedErr(err, ctxErr error) error {
+	var pe *ParseError
+	if errors.As(err, &pe) && !errors.Is(err, ctxErr) {
+		stopped := *pe
+		stopped.Err = fmt.Errorf("reading stopped: %w", ctxErr)
+		return &stopped
+	}
+	return err
+}
+
+// hander numbers the findings of one input, gives them their
+// fingerprints, asks Keep about them and hands them on.
+type hander struct {
+	opts    *ReadOptions
+	tag     string
+	emit    func(reports.Finding) error
+	emitErr error           // what emit returned
+	n       int             // the findings so far: ids number every finding of the input, kept or not
+	asked   reports.Finding // what Keep is asked about: one copy, not one a finding on the heap
+	occ     occurrences
+	run     *reports.Run
+}
+
+// hand takes one finding of the parser.
+func (h *hander) hand(f reports.Finding, partial map[string]string) error {
+	// The fingerprint is the finding's as the report gives it, and its
+	// occurrence counts every result of its identity (kept or not,
+	// suppressed or not), so that a finding has the same fingerprint
+	// whatever the filters and options.
+	fp := ""
+	if !h.opts.NoFingerprints {
+		fp = h.occ.fingerprint(&f, partial)
+	}
+	uncounted := f.Uncounted()
+	if uncounted && !h.opts.Uncounted {
+		return nil
+	}
+	if f.RuleName == f.Rule {
+		f.RuleName = "" // a name that is the id says nothing more
+	}
+	if !uncounted {
+		h.n++
+		if h.run != nil {
+			h.run.Add(&f)
+		}
+	}
+	if h.opts.Keep != nil {
+		h.asked = f
+		if !h.opts.Keep(&h.asked) {
+			return nil
+		}
+		f = h.asked
+	}
+	if !uncounted {
+		f.ID = reports.ID(h.tag, h.n)
+	}
+	f.Fingerprint = fp
+	if e := h.emit(f); e != nil {
+		h.emitErr = e
+		return e
+	}
+	return nil
+}
+
+// parse runs the parser over r. The findings are numbered, asked about
+// and handed on by a goroutine of their own while the parser reads on
+// (see pipe), in the order the parser gives them, when piped. The SARIF
+// reader converts its results on a goroutine of its own (convPipe), which
+// hands them on itself: the reading of tokens is the longer half there.
+func (h *hander) parse(p Parser, r io.Reader, piped bool) (reports.Input, error) {
+	out := newPipe(func(it *emitItem) error { return h.hand(it.f, it.partial) })
+	defer out.stop()
+	got, err := p.Parse(r, func(f reports.Finding, partial map[string]string) error {
+		if !piped {
+			return h.hand(f, partial)
+		}
+		it := out.slot()
+		it.f, it.partial = f, partial
+		if !out.push() {
+			return out.finish()
+		}
+		return nil
+	})
+	if out.finish() != nil {
+		err = h.emitErr
+	}
+	return got, err
 }
 
 // emitItem is a finding on its way from a parser to the reader's caller.
