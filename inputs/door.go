@@ -17,8 +17,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"slices"
 	"sync"
-	"time"
 
 	"github.com/recap-dev/recap/internal/content"
 )
@@ -63,59 +63,62 @@ func New(open Open, look Look) *Door {
 	return &Door{open: open, look: look, facts: map[string]fact{}}
 }
 
-// fact is what is known of a file of a given size and modification time.
+// fact is what is known of a file of a given size and modification time,
+// kept small: a search of 200,000 reports keeps one for each.
 type fact struct {
-	size  int64
-	mtime time.Time
-
-	kind   Kind
-	format string
-	looked bool
-
-	csize int64
-	sized bool
-
-	hash   [sha256.Size]byte
-	hashOK bool
-	hashed bool
-
-	own             Own
-	isOwn, ownKnown bool
+	size, mtime int64 // the file's size and modification time (Unix nanoseconds)
+	csize       int64
+	hash        *[sha256.Size]byte // nil: none, or it could not be read (hashed says)
+	format      string
+	kind        Kind
+	own         int8 // the index of what recap wrote it as in owns, plus 1; 0: not recap's
+	learnt      uint8
 }
+
+// What a fact has learnt.
+const (
+	looked uint8 = 1 << iota
+	sized
+	hashed
+	ownKnown
+)
 
 // merge adds what o knows and f does not.
 func (f *fact) merge(o fact) {
-	if !f.looked && o.looked {
-		f.kind, f.format, f.looked = o.kind, o.format, true
+	if f.learnt&looked == 0 && o.learnt&looked != 0 {
+		f.kind, f.format = o.kind, o.format
 	}
-	if !f.sized && o.sized {
-		f.csize, f.sized = o.csize, true
+	if f.learnt&sized == 0 && o.learnt&sized != 0 {
+		f.csize = o.csize
 	}
-	if !f.hashed && o.hashed {
-		f.hash, f.hashOK, f.hashed = o.hash, o.hashOK, true
+	if f.learnt&hashed == 0 && o.learnt&hashed != 0 {
+		f.hash = o.hash
 	}
-	if !f.ownKnown && o.ownKnown {
-		f.own, f.isOwn, f.ownKnown = o.own, o.isOwn, true
+	if f.learnt&ownKnown == 0 && o.learnt&ownKnown != 0 {
+		f.own = o.own
 	}
+	f.learnt |= o.learnt
 }
 
 // known returns what is known of the file name of info, learning it with
 // learn unless has says it is known already for its size and time.
-func (d *Door) known(name string, info fs.FileInfo, learn func(*fact), has func(*fact) bool) fact {
+func (d *Door) known(name string, info fs.FileInfo, what uint8, learn func(*fact)) fact {
+	size, mtime := info.Size(), info.ModTime().UnixNano()
 	d.mu.Lock()
 	f, hit := d.facts[name]
 	d.mu.Unlock()
-	if !hit || f.size != info.Size() || !f.mtime.Equal(info.ModTime()) {
-		f = fact{size: info.Size(), mtime: info.ModTime()}
-	} else if has(&f) {
+	if !hit || f.size != size || f.mtime != mtime {
+		f = fact{size: size, mtime: mtime}
+	} else if f.learnt&what != 0 {
 		return f
 	}
 	learn(&f)
+	f.learnt |= what
 	d.mu.Lock()
 	if len(d.facts) >= maxFacts {
 		clear(d.facts)
 	}
-	if old, ok := d.facts[name]; ok && old.size == f.size && old.mtime.Equal(f.mtime) {
+	if old, ok := d.facts[name]; ok && old.size == f.size && old.mtime == f.mtime {
 		f.merge(old) // learnt meanwhile by another caller
 	}
 	d.facts[name] = f
@@ -126,13 +129,12 @@ func (d *Door) known(name string, info fs.FileInfo, learn func(*fact), has func(
 // Kind tells what the file name (of info) holds from its first bytes, and
 // its format when it is a report; Unknown when it cannot be read.
 func (d *Door) Kind(name string, info fs.FileInfo) (Kind, string) {
-	f := d.known(name, info, func(f *fact) {
+	f := d.known(name, info, looked, func(f *fact) {
 		if fh, _, err := d.open(name); err == nil {
 			f.kind, f.format = d.look(fh)
 			fh.Close()
 		}
-		f.looked = true
-	}, func(f *fact) bool { return f.looked })
+	})
 	return f.kind, f.format
 }
 
@@ -143,10 +145,13 @@ func (d *Door) Kind(name string, info fs.FileInfo) (Kind, string) {
 // bytes a search reads takes the larger of it and the file's size. False
 // when the file cannot be read.
 func (d *Door) ContentSize(name string, info fs.FileInfo) (int64, bool) {
-	f := d.known(name, info, func(f *fact) {
-		f.csize, f.sized = gzipSize(d.open, name)
-	}, func(f *fact) bool { return f.sized })
-	return f.csize, f.sized
+	f := d.known(name, info, sized, func(f *fact) {
+		var ok bool
+		if f.csize, ok = gzipSize(d.open, name); !ok {
+			f.csize = -1
+		}
+	})
+	return f.csize, f.csize >= 0
 }
 
 // gzipSize is a file's content size (see ContentSize).
@@ -170,11 +175,15 @@ func gzipSize(open Open, name string) (int64, bool) {
 // Hash is the SHA-256 of a file's content, gzip undone; false when it
 // cannot be read.
 func (d *Door) Hash(name string, info fs.FileInfo) ([sha256.Size]byte, bool) {
-	f := d.known(name, info, func(f *fact) {
-		f.hash, f.hashOK = hashContent(d.open, name)
-		f.hashed = true
-	}, func(f *fact) bool { return f.hashed })
-	return f.hash, f.hashOK
+	f := d.known(name, info, hashed, func(f *fact) {
+		if sum, ok := hashContent(d.open, name); ok {
+			f.hash = &sum
+		}
+	})
+	if f.hash == nil {
+		return [sha256.Size]byte{}, false
+	}
+	return *f.hash, true
 }
 
 // readers are the buffers files are hashed through.
@@ -190,31 +199,44 @@ func hashContent(open Open, name string) ([sha256.Size]byte, bool) {
 	raw := readers.Get().(*bufio.Reader)
 	raw.Reset(fh)
 	defer func() { raw.Reset(nil); readers.Put(raw) }()
-	var r io.Reader = raw
+	r := raw
 	if content.IsGzip(raw) {
-		if r, err = content.Decompress(raw); err != nil {
+		zr, err := content.Decompress(raw)
+		if err != nil {
+			return sum, false
+		}
+		r = bufio.NewReaderSize(zr, 64<<10)
+	}
+	h := sha256.New()
+	for {
+		b, err := r.Peek(r.Size()) // the reader's own buffer: nothing allocated
+		h.Write(b)
+		r.Discard(len(b))
+		switch {
+		case err == io.EOF:
+			h.Sum(sum[:0])
+			return sum, true
+		case err != nil && err != bufio.ErrBufferFull:
 			return sum, false
 		}
 	}
-	h := sha256.New()
-	if _, err := io.Copy(h, r); err != nil {
-		return sum, false
-	}
-	h.Sum(sum[:0])
-	return sum, true
 }
 
 // Own reports whether a file is an output of recap, and which
 // ([RecapOutput]).
 func (d *Door) Own(name string, info fs.FileInfo) (Own, bool) {
-	f := d.known(name, info, func(f *fact) {
+	f := d.known(name, info, ownKnown, func(f *fact) {
 		if fh, fi, err := d.open(name); err == nil {
-			f.own, f.isOwn = RecapOutput(name, fh, fi.Size())
+			if own, ok := RecapOutput(name, fh, fi.Size()); ok {
+				f.own = int8(slices.Index(owns, own) + 1)
+			}
 			fh.Close()
 		}
-		f.ownKnown = true
-	}, func(f *fact) bool { return f.ownKnown })
-	return f.own, f.isOwn
+	})
+	if f.own == 0 {
+		return Own{}, false
+	}
+	return owns[f.own-1], true
 }
 
 // Stat gives the information of a file, as the door opens it.

@@ -34,6 +34,9 @@ var (
 	ownJSON        = Own{"", "recap's own JSON output: no report, not read"}
 )
 
+// owns are recap's outputs, as a door keeps them (by index).
+var owns = []Own{ownSARIF, ownCodeQuality, ownJSON}
+
 // recapJSON is how recap's JSON views begin (summarize.View).
 const recapJSON = `{"summary":{"total":`
 

@@ -3,6 +3,7 @@ package parsers
 import (
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 
 	"github.com/recap-dev/recap/inputs"
@@ -34,7 +35,7 @@ func once(srcs []source, door *inputs.Door) (out []source, notes map[int][]strin
 		}
 		info := src.info
 		if info == nil {
-			if info, err = door.Stat(src.name); err != nil {
+			if info, err = os.Stat(src.name); err != nil { // a stat, not an open
 				continue
 			}
 		}
@@ -48,6 +49,7 @@ func once(srcs []source, door *inputs.Door) (out []source, notes map[int][]strin
 	notes = map[int][]string{}
 	for k, i := range c.Keep {
 		out = append(out, srcs[i])
+		out[k].info = nil // the door keeps what it needs: no file's information held while the inputs are read
 		for _, l := range c.Left[k] {
 			name := srcs[l.Item].name
 			switch l.Reason {
