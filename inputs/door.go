@@ -109,7 +109,7 @@ func (d *Door) known(name string, info fs.FileInfo, what uint8, learn func(*fact
 	d.mu.Unlock()
 	if !hit || f.size != size || f.mtime != mtime {
 		f = fact{size: size, mtime: mtime}
-	} else if f.learnt&what != 0 {
+	} else if f.learnt&what == what {
 		return f
 	}
 	learn(&f)
@@ -126,15 +126,34 @@ func (d *Door) known(name string, info fs.FileInfo, what uint8, learn func(*fact
 	return f
 }
 
+// first is what one open of a file learns: what its first bytes say,
+// its content's size, and whether recap wrote it (a search asks all
+// three of most files it looks at).
+const first = looked | sized | ownKnown
+
+// learnFirst learns first of the file name in one open.
+func (d *Door) learnFirst(name string) func(*fact) {
+	return func(f *fact) {
+		f.csize = -1
+		fh, fi, err := d.open(name)
+		if err != nil {
+			return
+		}
+		defer fh.Close()
+		f.kind, f.format = d.look(fh)
+		f.csize = contentSize(fh, fi.Size())
+		if ownNamed(name) {
+			if own, ok := RecapOutput(name, fh, fi.Size()); ok {
+				f.own = int8(slices.Index(owns, own) + 1)
+			}
+		}
+	}
+}
+
 // Kind tells what the file name (of info) holds from its first bytes, and
 // its format when it is a report; Unknown when it cannot be read.
 func (d *Door) Kind(name string, info fs.FileInfo) (Kind, string) {
-	f := d.known(name, info, looked, func(f *fact) {
-		if fh, _, err := d.open(name); err == nil {
-			f.kind, f.format = d.look(fh)
-			fh.Close()
-		}
-	})
+	f := d.known(name, info, first, d.learnFirst(name))
 	return f.kind, f.format
 }
 
@@ -145,31 +164,22 @@ func (d *Door) Kind(name string, info fs.FileInfo) (Kind, string) {
 // bytes a search reads takes the larger of it and the file's size. False
 // when the file cannot be read.
 func (d *Door) ContentSize(name string, info fs.FileInfo) (int64, bool) {
-	f := d.known(name, info, sized, func(f *fact) {
-		var ok bool
-		if f.csize, ok = gzipSize(d.open, name); !ok {
-			f.csize = -1
-		}
-	})
+	f := d.known(name, info, first, d.learnFirst(name))
 	return f.csize, f.csize >= 0
 }
 
-// gzipSize is a file's content size (see ContentSize).
-func gzipSize(open Open, name string) (int64, bool) {
-	fh, fi, err := open(name)
-	if err != nil {
-		return 0, false
-	}
-	defer fh.Close()
+// contentSize is the content size of a file of size bytes read through r
+// (see ContentSize); -1 when it cannot be read.
+func contentSize(r io.ReaderAt, size int64) int64 {
 	var magic [2]byte
-	if _, err := io.ReadFull(fh, magic[:]); err != nil || magic != [2]byte{0x1f, 0x8b} || fi.Size() < 18 {
-		return fi.Size(), true
+	if _, err := r.ReadAt(magic[:], 0); err != nil || magic != [2]byte{0x1f, 0x8b} || size < 18 {
+		return size
 	}
 	var trailer [4]byte
-	if _, err := fh.ReadAt(trailer[:], fi.Size()-4); err != nil {
-		return 0, false
+	if _, err := r.ReadAt(trailer[:], size-4); err != nil {
+		return -1
 	}
-	return int64(binary.LittleEndian.Uint32(trailer[:])), true
+	return int64(binary.LittleEndian.Uint32(trailer[:]))
 }
 
 // Hash is the SHA-256 of a file's content, gzip undone; false when it
@@ -225,14 +235,7 @@ func hashContent(open Open, name string) ([sha256.Size]byte, bool) {
 // Own reports whether a file is an output of recap, and which
 // ([RecapOutput]).
 func (d *Door) Own(name string, info fs.FileInfo) (Own, bool) {
-	f := d.known(name, info, ownKnown, func(f *fact) {
-		if fh, fi, err := d.open(name); err == nil {
-			if own, ok := RecapOutput(name, fh, fi.Size()); ok {
-				f.own = int8(slices.Index(owns, own) + 1)
-			}
-			fh.Close()
-		}
-	})
+	f := d.known(name, info, first, d.learnFirst(name))
 	if f.own == 0 {
 		return Own{}, false
 	}
