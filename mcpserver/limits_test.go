@@ -443,3 +443,26 @@ func TestRootOfTheDisk(t *testing.T) {
 		t.Errorf("the answer took %v", d)
 	}
 }
+
+// TestSmallReportAndItsGzipOnce: a small report and its gzip, larger than
+// the report, are one content (a gzip's content size is its trailer's,
+// as the command line takes it), read once.
+func TestSmallReportAndItsGzipOnce(t *testing.T) {
+	dir := t.TempDir()
+	log := `{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"T"}},"results":[{"ruleId":"R","message":{"text":"m"}}]}]}`
+	p := filepath.Join(dir, "r.sarif")
+	if err := os.WriteFile(p, []byte(log), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	copyTo(t, p, filepath.Join(dir, "z", "r.sarif.gz"), true)
+	if st, _ := os.Stat(filepath.Join(dir, "z", "r.sarif.gz")); st.Size() <= int64(len(log)) {
+		t.Fatalf("the gzip is %d bytes, not larger than its content", st.Size())
+	}
+	cs, _ := connect(t, mcpserver.Options{Root: dir})
+	var v view
+	call(t, cs, "analysis.getReports", map[string]any{"summaryOnly": true}).decode(t, &v)
+	want := map[string][]string{"r.sarif": {"the same content as z/r.sarif.gz: counted once"}}
+	if diff := cmp.Diff(want, lastWarnings(v, "counted once")); diff != "" || v.Summary.Total != 1 || len(v.Inputs) != 1 {
+		t.Errorf("%d findings from %d inputs; warnings (-want +got):\n%s", v.Summary.Total, len(v.Inputs), diff)
+	}
+}

@@ -1,10 +1,7 @@
 package mcpserver
 
 import (
-	"bufio"
 	"context"
-	"crypto/sha256"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -15,10 +12,10 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/recap-dev/recap/diff"
+	"github.com/recap-dev/recap/inputs"
 	"github.com/recap-dev/recap/internal/content"
 	"github.com/recap-dev/recap/internal/english"
 	"github.com/recap-dev/recap/parsers"
@@ -57,26 +54,9 @@ type root struct {
 	repo    *diff.Repo
 	repoErr error
 
-	mu     sync.Mutex
-	sniffs map[string]sniffed // by absolute path
-}
-
-// sniffed is what is known of a file of a given size and modification
-// time: its format, its content's size, its content's hash.
-type sniffed struct {
-	size    int64
-	mtime   time.Time
-	format  parsers.Format
-	ok      bool
-	sniffed bool
-	csize   int64
-	sized   bool
-	hash    [sha256.Size]byte
-	hashOK  bool
-	hashed  bool
-	// own is what recap wrote it as, when isOwn.
-	own             parsers.Own
-	isOwn, ownKnown bool
+	// door looks at the root's files (inputs.Door), each once for its
+	// size and modification time, whatever the call.
+	door *inputs.Door
 }
 
 func newRoot(dir string) (*root, error) {
@@ -95,7 +75,7 @@ func newRoot(dir string) (*root, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &root{dir: abs, fs: fsys, sniffs: map[string]sniffed{},
+	r := &root{dir: abs, fs: fsys, door: inputs.New(fsys.Open, parsers.Look),
 		maxReport: DefaultMaxReportBytes, maxWalkFiles: DefaultMaxWalkFiles, maxWalkTime: DefaultMaxWalkTime}
 	r.repo, r.repoErr = diff.Open(abs)
 	return r, nil
@@ -404,44 +384,22 @@ const maxWalkDepth = 64
 // counted in skipped, the first named, so that a search that found nothing
 // says why.
 func (r *root) walk(dir string, fn func(rel string, d fs.DirEntry) error) (stopped string, skipped skips, err error) {
-	start := time.Now()
-	visited := 0
-	errStop := errors.New("stop")
-	base := strings.Count(dir, "/")
-	if dir == "." {
-		base = -1
-	}
-	err = fs.WalkDir(r.fs.FS(), dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
+	stop, err := inputs.Walk{FS: r.fs.FS(), Dir: dir,
+		Bounds: inputs.Bounds{Entries: r.maxWalkFiles, Time: r.maxWalkTime, Depth: maxWalkDepth},
+		File:   fn,
+		Error: func(p string, err error) error {
 			if p == dir {
 				return r.pathError(dir, dir, err)
 			}
 			skipped.add(p, content.PathErr(err).Error())
-			return nil // unreadable: skipped, counted
-		}
-		visited++
-		if visited > r.maxWalkFiles {
-			stopped = fmt.Sprintf("it visited %d files and directories, its bound", r.maxWalkFiles)
-			return errStop
-		}
-		if visited%256 == 0 && time.Since(start) > r.maxWalkTime {
-			stopped = fmt.Sprintf("it took %s, its bound, and visited %d files and directories", r.maxWalkTime, visited)
-			return errStop
-		}
-		if d.IsDir() {
-			if p != dir && parsers.SkipDir(d.Name()) {
-				return fs.SkipDir
-			}
-			if strings.Count(p, "/")-base >= maxWalkDepth {
-				skipped.add(p, fmt.Sprintf("deeper than %d directories, not searched", maxWalkDepth))
-				return fs.SkipDir
-			}
-			return nil
-		}
-		return fn(p, d)
-	})
-	if err == errStop {
-		err = nil
+			return nil // unreadable or too deep: skipped, counted
+		},
+	}.Run()
+	switch stop.Why {
+	case inputs.Entries:
+		stopped = fmt.Sprintf("it visited %d files and directories, its bound", r.maxWalkFiles)
+	case inputs.Took:
+		stopped = fmt.Sprintf("it took %s, its bound, and visited %d files and directories", r.maxWalkTime, stop.Visited)
 	}
 	return stopped, skipped, err
 }
@@ -509,130 +467,21 @@ func (r *root) discover(dir string, maxReport int64) (found, error) {
 }
 
 // recapOutput reports whether f is an output of recap, and which
-// ([parsers.RecapOutput]), cached by size and time.
-func (r *root) recapOutput(f file) (parsers.Own, bool) {
-	s := r.known(f, func(s *sniffed) {
-		if fh, _, err := r.openReport(f.rel); err == nil {
-			s.own, s.isOwn = parsers.RecapOutput(f.rel, fh, f.info.Size())
-			fh.Close()
-		}
-		s.ownKnown = true
-	}, func(s *sniffed) bool { return s.ownKnown })
-	return s.own, s.isOwn
-}
+// ([inputs.RecapOutput]), known by size and time.
+func (r *root) recapOutput(f file) (parsers.Own, bool) { return r.door.Own(f.rel, f.info) }
 
-// sniff detects a file's report format, cached by size and time.
+// sniff detects a file's report format, known by size and time.
 func (r *root) sniff(f file) (parsers.Format, bool) {
-	s := r.known(f, func(s *sniffed) {
-		if fh, _, err := r.fs.Open(f.rel); err == nil {
-			s.format, s.ok = parsers.Sniff(fh)
-			fh.Close()
-		}
-		s.sniffed = true
-	}, func(s *sniffed) bool { return s.sniffed })
-	return s.format, s.ok
+	kind, format := r.door.Kind(f.rel, f.info)
+	return parsers.Format(format), kind == inputs.Report
 }
 
-// contentSize is a file's size with gzip undone: gzip's own record of it
-// (its last 4 bytes: the size modulo 4 GiB), or the file's size if that
-// is larger.
+// contentSize is what a search's bound on a report's size compares: the
+// larger of the file's size and its content's (gzip's record of it,
+// [inputs.Door.ContentSize]), the bytes a read of it takes in.
 func (r *root) contentSize(f file) int64 {
-	return r.known(f, func(s *sniffed) {
-		s.csize = f.info.Size()
-		if n, ok := r.gzipSize(f.rel); ok {
-			s.csize = max(s.csize, n)
-		}
-		s.sized = true
-	}, func(s *sniffed) bool { return s.sized }).csize
-}
-
-// contentHash is the SHA-256 of a file's content, gzip undone; false when
-// it cannot be read.
-func (r *root) contentHash(f file) ([sha256.Size]byte, bool) {
-	s := r.known(f, func(s *sniffed) {
-		s.hash, s.hashOK = r.hashContent(f.rel)
-		s.hashed = true
-	}, func(s *sniffed) bool { return s.hashed })
-	return s.hash, s.hashOK
-}
-
-// known returns what is known of f, learning it with learn unless has says
-// it is known already for f's size and modification time.
-func (r *root) known(f file, learn func(*sniffed), has func(*sniffed) bool) sniffed {
-	r.mu.Lock()
-	s, hit := r.sniffs[f.abs]
-	r.mu.Unlock()
-	if !hit || s.size != f.info.Size() || !s.mtime.Equal(f.info.ModTime()) {
-		s = sniffed{size: f.info.Size(), mtime: f.info.ModTime()}
-	} else if has(&s) {
-		return s
-	}
-	learn(&s)
-	r.mu.Lock()
-	if len(r.sniffs) > 100000 {
-		clear(r.sniffs)
-	}
-	if old, ok := r.sniffs[f.abs]; ok && old.size == s.size && old.mtime.Equal(s.mtime) {
-		s.merge(old) // learnt meanwhile by another call
-	}
-	r.sniffs[f.abs] = s
-	r.mu.Unlock()
-	return s
-}
-
-// merge adds what o knows and s does not.
-func (s *sniffed) merge(o sniffed) {
-	if !s.sniffed && o.sniffed {
-		s.format, s.ok, s.sniffed = o.format, o.ok, true
-	}
-	if !s.sized && o.sized {
-		s.csize, s.sized = o.csize, true
-	}
-	if !s.hashed && o.hashed {
-		s.hash, s.hashOK, s.hashed = o.hash, o.hashOK, true
-	}
-}
-
-// gzipSize reads the size a gzip file records of its content (modulo
-// 4 GiB); false when the file is not gzip.
-func (r *root) gzipSize(rel string) (int64, bool) {
-	fh, _, err := r.fs.Open(rel)
-	if err != nil {
-		return 0, false
-	}
-	defer fh.Close()
-	var head [2]byte
-	if _, err := io.ReadFull(fh, head[:]); err != nil || head != [2]byte{0x1f, 0x8b} {
-		return 0, false
-	}
-	var tail [4]byte
-	if _, err := fh.Seek(-4, io.SeekEnd); err != nil {
-		return 0, false
-	}
-	if _, err := io.ReadFull(fh, tail[:]); err != nil {
-		return 0, false
-	}
-	return int64(binary.LittleEndian.Uint32(tail[:])), true
-}
-
-// hashContent hashes a file's content, gzip undone.
-func (r *root) hashContent(rel string) ([sha256.Size]byte, bool) {
-	var sum [sha256.Size]byte
-	fh, _, err := r.fs.Open(rel)
-	if err != nil {
-		return sum, false
-	}
-	defer fh.Close()
-	in, err := content.Decompress(bufio.NewReaderSize(fh, 64<<10))
-	if err != nil {
-		return sum, false
-	}
-	h := sha256.New()
-	if _, err := io.Copy(h, in); err != nil {
-		return sum, false
-	}
-	copy(sum[:], h.Sum(nil))
-	return sum, true
+	n, _ := r.door.ContentSize(f.rel, f.info)
+	return max(n, f.info.Size())
 }
 
 // dedupe keeps one of the files whose content is the same (the same bytes
@@ -643,40 +492,19 @@ func (r *root) dedupe(files []file) (kept []file, copies map[string][]string) {
 	if len(files) < 2 {
 		return files, nil
 	}
-	bySize := map[int64][]int{}
+	items := make([]inputs.Item, len(files))
 	for i, f := range files {
-		n := r.contentSize(f)
-		bySize[n] = append(bySize[n], i)
+		items[i] = inputs.Item{Name: f.rel, Key: f.abs, Info: f.info}
 	}
-	drop := map[int]bool{}
-	for _, group := range bySize {
-		if len(group) < 2 {
-			continue
-		}
-		first := map[[sha256.Size]byte]int{}
-		for _, i := range group {
-			h, ok := r.contentHash(files[i])
-			if !ok {
-				continue
-			}
-			j, seen := first[h]
-			if !seen {
-				first[h] = i
-				continue
-			}
-			drop[i] = true
-			if copies == nil {
-				copies = map[string][]string{}
-			}
-			copies[files[j].abs] = append(copies[files[j].abs], files[i].rel)
-		}
-	}
-	if len(drop) == 0 {
+	c := r.door.Once(items)
+	if len(c.Keep) == len(files) {
 		return files, nil
 	}
-	for i, f := range files {
-		if !drop[i] {
-			kept = append(kept, f)
+	copies = map[string][]string{}
+	for k, i := range c.Keep {
+		kept = append(kept, files[i])
+		for _, l := range c.Left[k] {
+			copies[files[i].abs] = append(copies[files[i].abs], files[l.Item].rel)
 		}
 	}
 	return kept, copies

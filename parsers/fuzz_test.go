@@ -166,7 +166,7 @@ func FuzzDetect(f *testing.F) {
 		if again, ok := RecapOutput("r.json", bytes.NewReader(data), int64(len(data))); again != own || ok != isOwn {
 			t.Fatal("RecapOutput is not a pure function of its input")
 		}
-		if isOwn && own.Format != "" && own.Format != FormatSARIF && !ok {
+		if isOwn && own.Format != "" && own.Format != string(FormatSARIF) && !ok {
 			t.Fatalf("taken for recap's %s, which detection does not read", own.Format)
 		}
 	})

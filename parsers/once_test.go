@@ -116,7 +116,7 @@ func TestRecapOutput(t *testing.T) {
 		if !ok {
 			return "none"
 		}
-		return own.Format
+		return parsers.Format(own.Format)
 	}
 	read := func(p string) []byte {
 		b, err := os.ReadFile(p)

@@ -16,6 +16,7 @@ import (
 	"sync"
 	"unicode"
 
+	"github.com/recap-dev/recap/inputs"
 	"github.com/recap-dev/recap/internal/content"
 	"github.com/recap-dev/recap/reports"
 )
@@ -66,6 +67,11 @@ type ReadOptions struct {
 	// options: the repository is walked once for them all (see
 	// [SourceIndex]). ReadAll makes one when it is nil.
 	Sources *SourceIndex
+	// Door, when set, is what ReadAll looks at files through (see
+	// [inputs.Door]): a query's passes that read the reports again share
+	// one, and each file is looked at, sized and hashed once. ReadAll
+	// makes one when it is nil.
+	Door *inputs.Door
 
 	table formatTable // the formats read (nil: the package's table)
 }
@@ -88,11 +94,14 @@ func ReadAll(args []string, opts ReadOptions, emit func(reports.Finding) error) 
 	if opts.Sources == nil {
 		opts.Sources = &SourceIndex{} // one walk for every SpotBugs report
 	}
+	if opts.Door == nil {
+		opts.Door = inputs.New(nil, opts.formats().lookReader)
+	}
 	var srcs []source
 	for _, a := range args {
-		srcs = append(srcs, expand(a, opts.formats())...)
+		srcs = append(srcs, expand(a, opts.formats(), opts.Door)...)
 	}
-	srcs, notes, skipped := once(srcs)
+	srcs, notes, skipped := once(srcs, opts.Door)
 	srcs, notes = sameRuns(srcs, notes, opts)
 	tags := inputTags(srcs)
 	inputs := make([]reports.Input, 0, len(srcs)+len(skipped))
@@ -142,10 +151,6 @@ func (o ReadOptions) withRoot() (ReadOptions, func()) {
 // [Detect]). False when it is not a report recap reads, or cannot be read.
 func Sniff(r io.Reader) (Format, bool) { return formats.sniff(r) }
 
-// SkipDir reports whether a directory search leaves out a directory of this
-// name (.git, .hg, .svn, node_modules, vendor).
-func SkipDir(name string) bool { return skipDir(name) }
-
 // HasReportExt reports whether a directory search looks at a file of this
 // name before sniffing its content: an ending a format declares (.sarif,
 // .json, .xml; any case), or .gz.
@@ -169,7 +174,8 @@ type source struct {
 	name  string
 	r     io.Reader
 	err   error
-	found bool // by a directory search, not named
+	info  fs.FileInfo // a file's, once looked at
+	found bool        // by a directory search, not named
 }
 
 // The bounds of a directory search (docs/reliability.md, "Limits"): past
@@ -195,7 +201,7 @@ var searchEntries, searchReports = MaxSearchEntries, MaxSearchReports
 // shows it is something else (a Checkstyle configuration named
 // checkstyle.xml, package.json) stays out. Symbolic links to files are
 // followed; links to directories are not (they could loop).
-func expand(arg string, table formatTable) []source {
+func expand(arg string, table formatTable, door *inputs.Door) []source {
 	if arg == "-" {
 		return []source{{name: "-"}}
 	}
@@ -207,81 +213,77 @@ func expand(arg string, table formatTable) []source {
 		if err := content.Regular(st); err != nil {
 			return []source{{name: arg, err: err}}
 		}
-		return []source{{name: arg}}
+		return []source{{name: arg, info: st}}
 	}
 	var out []source
-	visited, stopped := 0, ""
-	walkErr := filepath.WalkDir(arg, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			out = append(out, source{name: p, err: err})
-			return nil
-		}
-		if visited++; visited > searchEntries {
-			stopped = fmt.Sprintf("the search stopped after %d files and directories, its bound: name narrower directories", searchEntries)
-			return fs.SkipAll
-		}
-		if len(out) >= searchReports {
-			stopped = fmt.Sprintf("the search stopped after %d reports, its bound: name narrower directories", searchReports)
-			return fs.SkipAll
-		}
-		if d.IsDir() {
-			if p != arg && skipDir(d.Name()) {
-				return filepath.SkipDir
+	fsys := os.DirFS(arg)
+	name := func(rel string) string { return filepath.Join(arg, filepath.FromSlash(rel)) }
+	stop, walkErr := inputs.Walk{FS: fsys, Dir: ".", Bounds: inputs.Bounds{Entries: searchEntries, Reports: searchReports},
+		File: func(rel string, d fs.DirEntry) error {
+			if s, ok := found(fsys, rel, name(rel), d, table, door); ok {
+				out = append(out, s)
 			}
 			return nil
-		}
-		if !table.hasExt(d.Name()) {
+		},
+		Error: func(rel string, err error) error {
+			out = append(out, source{name: name(rel), err: err})
 			return nil
-		}
-		named := table.reportName(p)
-		mode := d.Type()
-		if mode&fs.ModeSymlink != 0 {
-			st, err := os.Stat(p)
-			switch {
-			case err != nil:
-				if named {
-					out = append(out, source{name: p, err: err})
-				}
-				return nil
-			case st.IsDir():
-				return nil
-			}
-			mode = st.Mode().Type()
-		}
-		if !mode.IsRegular() {
-			if named {
-				out = append(out, source{name: p, err: content.NotRegular(mode)})
-			}
-			return nil
-		}
-		switch table.look(p) {
-		case lookReport:
-			out = append(out, source{name: p})
-		case lookUnknown: // empty, cut, unreadable, not XML nor JSON
-			if named {
-				out = append(out, source{name: p})
-			}
-		case lookJSON: // a JSON file without a format's marks
-			if _, own := ownOutput(p); sarifNamed(p) || own {
-				out = append(out, source{name: p}) // recap's JSON is left out with a warning
-			}
-		}
-		return nil
-	})
+		},
+		Found: func() int { return len(out) },
+	}.Run()
 	for i := range out {
 		out[i].found = true
 	}
 	if walkErr != nil {
 		out = append(out, source{name: arg, err: walkErr})
 	}
-	if stopped != "" {
-		out = append(out, source{name: arg, err: errors.New(stopped)})
+	switch stop.Why {
+	case inputs.Entries:
+		out = append(out, source{name: arg, err: fmt.Errorf("the search stopped after %d files and directories, its bound: name narrower directories", searchEntries)})
+	case inputs.Reports:
+		out = append(out, source{name: arg, err: fmt.Errorf("the search stopped after %d reports, its bound: name narrower directories", searchReports)})
 	}
 	if len(out) == 0 {
 		return []source{{name: arg, err: errors.New("no " + table.titles("or") + " report found in the directory")}}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
 	return out
+}
+
+// found says whether a directory search reads the file rel of fsys (p
+// as the command line names it): see expand.
+func found(fsys fs.FS, rel, p string, d fs.DirEntry, table formatTable, door *inputs.Door) (source, bool) {
+	if !table.hasExt(d.Name()) {
+		return source{}, false
+	}
+	named := table.reportName(p)
+	info, err := d.Info()
+	if err == nil && d.Type()&fs.ModeSymlink != 0 {
+		info, err = fs.Stat(fsys, rel)
+		if err == nil && info.IsDir() {
+			return source{}, false
+		}
+	}
+	switch {
+	case err != nil:
+		return source{name: p, err: err}, named
+	case !info.Mode().IsRegular():
+		return source{name: p, err: content.NotRegular(info.Mode().Type())}, named
+	}
+	src := source{name: p, info: info}
+	switch kind, _ := door.Kind(p, info); kind {
+	case inputs.Report:
+		return src, true
+	case inputs.Unknown: // empty, cut, unreadable, not XML nor JSON
+		return src, named
+	case inputs.JSON: // a JSON file without a format's marks
+		if sarifNamed(p) {
+			return src, true
+		}
+		_, own := door.Own(p, info)
+		return src, own // recap's JSON is left out with a warning
+	}
+	return source{}, false
 }
 
 // pastSpace reads past the white space at the start of br (after a byte
@@ -325,46 +327,36 @@ func (l *lineEnds) Read(p []byte) (int, error) {
 	return k, nil
 }
 
-// What a directory search learns from a file's first bytes.
-type lookKind int
+// Look tells what a file's content holds from its first bytes (gzip
+// undone), and its format when it is a report: the [inputs.Look] of the
+// format table, for an [inputs.Door].
+func Look(r io.Reader) (inputs.Kind, string) { return formats.lookReader(r) }
 
-const (
-	lookUnknown lookKind = iota // nothing that says what it is: empty, cut, unreadable, binary
-	lookReport                  // a report of a format of the table
-	lookJSON                    // JSON of no format's (package.json)
-	lookOther                   // XML with another root element (a pom, a tool's configuration)
-)
-
-// look tells what a file holds from its first bytes (gzip undone).
-func (t formatTable) look(path string) lookKind {
-	f, _, err := content.Open(path)
-	if err != nil {
-		return lookUnknown
-	}
-	defer f.Close()
+// lookReader tells what r holds from its first bytes (gzip undone).
+func (t formatTable) lookReader(r io.Reader) (inputs.Kind, string) {
 	raw := readers.Get().(*bufio.Reader) // one buffer for every file looked at
-	raw.Reset(f)
+	raw.Reset(r)
 	defer func() { raw.Reset(nil); readers.Put(raw) }()
 	br, err := decompress(raw)
 	if err != nil {
-		return lookUnknown
+		return inputs.Unknown, ""
 	}
 	pastSpace(br)
 	head, _ := br.Peek(SniffLen)
-	switch _, m := t.detect(head); {
+	switch format, m := t.detect(head); {
 	case m == strongMatch:
-		return lookReport
+		return inputs.Report, string(format)
 	case m == weakMatch:
-		return lookJSON
+		return inputs.JSON, ""
 	}
 	trimmed := bytes.TrimLeft(bytes.TrimPrefix(head, utf8BOM), " \t\r\n")
 	switch {
 	case len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '['):
-		return lookJSON
+		return inputs.JSON, ""
 	case len(trimmed) > 0 && trimmed[0] == '<' && firstElement(head) != "":
-		return lookOther
+		return inputs.Other, ""
 	}
-	return lookUnknown
+	return inputs.Unknown, ""
 }
 
 // sarifNamed reports whether a file's name says it is SARIF.
@@ -477,141 +469,42 @@ func readOne(src source, tag string, opts ReadOptions, emit func(reports.Finding
 		in.Error = fmt.Sprintf("%s: %v", src.name, content.PathErr(src.err))
 		return in, nil
 	}
-	r, size, closeFn, err := openSource(src, opts)
+	b, err := openBody(src, opts)
 	if err != nil {
-		in.Error = fmt.Sprintf("%s: %v", src.name, content.PathErr(err))
+		in.Error = err.Error()
 		return in, nil
 	}
-	defer closeFn()
-	if opts.Context != nil {
-		r = ctxReader{opts.Context, r}
-	}
-	if opts.Wrap != nil {
-		r = opts.Wrap(r, src.name, size)
-	}
-	raw := readers.Get().(*bufio.Reader)
-	raw.Reset(r)
-	defer func() { raw.Reset(nil); readers.Put(raw) }()
-	br, ah, err := readAhead(raw, size, opts.Context)
-	if err != nil {
-		in.Error = fmt.Sprintf("%s: %v", src.name, err)
-		return in, nil
-	}
-	if ah != nil {
-		defer ah.close()
-	}
-	var body io.Reader = br
-	if lines, skipped := pastSpace(br); skipped {
-		body = io.MultiReader(&lineEnds{n: lines}, br) // the parser counts the lines as they were
-	}
+	defer b.close()
 	format := opts.Format
 	if format == "" {
-		head, _ := br.Peek(SniffLen)
-		f, m := opts.formats().detect(head)
-		if m == noMatch {
-			if len(strings.TrimSpace(string(head))) == 0 {
-				in.Error = (&ParseError{Input: src.name, Offset: 0, Err: ErrEmpty}).Error()
-			} else {
-				in.Error = src.name + ": " + opts.formats().errUnknownFormat()
-			}
+		if format, err = b.detect(src.name, opts.formats()); err != nil {
+			in.Error = err.Error()
 			return in, nil
 		}
-		format = f
 	}
 	p, err := opts.formats().parser(format, Options{Name: src.name, Root: opts.Root, FS: opts.FS, Sources: opts.Sources})
 	if err != nil {
 		in.Error = src.name + ": " + err.Error()
 		return in, nil
 	}
-	n := 0
-	var emitErr error
-	var asked reports.Finding // what Keep is asked about: one copy, not one a finding on the heap
-	var occ occurrences
-	var run *reports.Run
+	h := &hander{opts: &opts, tag: tag, emit: emit}
 	if opts.Runs {
-		run = &reports.Run{Raise: format == FormatCodeClimate} // its severities are a step below the tool's (see reports.Run)
+		h.run = &reports.Run{Raise: format == FormatCodeClimate} // its severities are a step below the tool's (see reports.Run)
 	}
-	hand := func(f reports.Finding, partial map[string]string) error {
-		// The fingerprint is the finding's as the report gives it, and its
-		// occurrence counts every result of its identity (kept or not,
-		// suppressed or not), so that a finding has the same fingerprint
-		// whatever the filters and options.
-		fp := ""
-		if !opts.NoFingerprints {
-			fp = occ.fingerprint(&f, partial)
-		}
-		uncounted := f.Uncounted()
-		if uncounted && !opts.Uncounted {
-			return nil
-		}
-		if f.RuleName == f.Rule {
-			f.RuleName = "" // a name that is the id says nothing more
-		}
-		if !uncounted {
-			n++ // ids number every finding of the input, kept or not
-			if run != nil {
-				run.Add(&f)
-			}
-		}
-		if opts.Keep != nil {
-			asked = f
-			if !opts.Keep(&asked) {
-				return nil
-			}
-			f = asked
-		}
-		if !uncounted {
-			f.ID = reports.ID(tag, n)
-		}
-		f.Fingerprint = fp
-		if e := emit(f); e != nil {
-			emitErr = e
-			return e
-		}
-		return nil
+	got, err := h.parse(p, b.r, format != FormatSARIF)
+	if err != nil && err != h.emitErr && opts.Context != nil && opts.Context.Err() != nil {
+		err = stoppedErr(err, opts.Context.Err())
 	}
-	// The findings are numbered, asked about and handed on by a goroutine
-	// of their own while the parser reads on (see pipe), in the order the
-	// parser gives them. The SARIF reader converts its results on a
-	// goroutine of its own (convPipe), which hands them on itself: the
-	// reading of tokens is the longer half there.
-	out := newPipe(func(it *emitItem) error { return hand(it.f, it.partial) })
-	defer out.stop()
-	piped := format != FormatSARIF
-	got, err := p.Parse(body, func(f reports.Finding, partial map[string]string) error {
-		if !piped {
-			return hand(f, partial)
-		}
-		it := out.slot()
-		it.f, it.partial = f, partial
-		if !out.push() {
-			return out.finish()
-		}
-		return nil
-	})
-	if out.finish() != nil {
-		err = emitErr
-	}
-	if err != nil && err != emitErr && opts.Context != nil && opts.Context.Err() != nil {
-		// The reading was stopped, whatever the parser made of the end
-		// of its input (an XML scanner sees the end of the document).
-		var pe *ParseError
-		if errors.As(err, &pe) && !errors.Is(err, opts.Context.Err()) {
-			stopped := *pe
-			stopped.Err = fmt.Errorf("reading stopped: %w", opts.Context.Err())
-			err = &stopped
-		}
-	}
-	if occ.capped {
+	if h.occ.capped {
 		got.Warn(fmt.Sprintf("more than %d distinct fingerprints: the occurrences of further findings are not counted, and their fingerprints may repeat", maxOccurrences))
 	}
 	got.Path = src.name
-	got.Run = run
-	if err != nil && emitErr != nil && errors.Is(err, emitErr) {
-		return got, emitErr
+	got.Run = h.run
+	if err != nil && h.emitErr != nil && errors.Is(err, h.emitErr) {
+		return got, h.emitErr
 	}
 	if err == nil {
-		err = drain(src.name, br)
+		err = drain(src.name, b.br)
 	}
 	if err != nil && src.found && errors.Is(err, errSpotBugsXdoc) {
 		// Found by a search, spotbugs-maven-plugin's xdoc report lies
@@ -624,6 +517,160 @@ func readOne(src source, tag string, opts ReadOptions, emit func(reports.Finding
 		got.Error = err.Error()
 	}
 	return got, nil
+}
+
+// body is an input opened for its parser: its reader (r: its line ends
+// before the white space skipped given again), the buffer it is read
+// through (br), and what closes them.
+type body struct {
+	r      io.Reader
+	br     *bufio.Reader
+	closes []func()
+}
+
+func (b *body) close() {
+	for i := len(b.closes) - 1; i >= 0; i-- {
+		b.closes[i]()
+	}
+}
+
+// openBody opens an input for its parser: its context and wrapper on the
+// file, a pooled buffer, gzip undone and large files read ahead, the white
+// space at its start skipped. Its error names the input.
+func openBody(src source, opts ReadOptions) (*body, error) {
+	r, size, closeFn, err := openSource(src, opts)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", src.name, content.PathErr(err))
+	}
+	b := &body{closes: []func(){closeFn}}
+	if opts.Context != nil {
+		r = ctxReader{opts.Context, r}
+	}
+	if opts.Wrap != nil {
+		r = opts.Wrap(r, src.name, size)
+	}
+	raw := readers.Get().(*bufio.Reader)
+	raw.Reset(r)
+	b.closes = append(b.closes, func() { raw.Reset(nil); readers.Put(raw) })
+	br, ah, err := readAhead(raw, size, opts.Context)
+	if err != nil {
+		b.close()
+		return nil, fmt.Errorf("%s: %v", src.name, err)
+	}
+	if ah != nil {
+		b.closes = append(b.closes, ah.close)
+	}
+	b.r, b.br = br, br
+	if lines, skipped := pastSpace(br); skipped {
+		b.r = io.MultiReader(&lineEnds{n: lines}, br) // the parser counts the lines as they were
+	}
+	return b, nil
+}
+
+// detect detects the body's format from its first bytes; the error says
+// the input is empty or of no format of the table.
+func (b *body) detect(name string, t formatTable) (Format, error) {
+	head, _ := b.br.Peek(SniffLen)
+	f, m := t.detect(head)
+	if m != noMatch {
+		return f, nil
+	}
+	if len(strings.TrimSpace(string(head))) == 0 {
+		return "", &ParseError{Input: name, Offset: 0, Err: ErrEmpty}
+	}
+	return "", errors.New(name + ": " + t.errUnknownFormat())
+}
+
+// stoppedErr is the error of a reading stopped by its context, whatever
+// the parser made of the end of its input (an XML scanner sees the end of
+// the document).
+func stoppedErr(err, ctxErr error) error {
+	var pe *ParseError
+	if errors.As(err, &pe) && !errors.Is(err, ctxErr) {
+		stopped := *pe
+		stopped.Err = fmt.Errorf("reading stopped: %w", ctxErr)
+		return &stopped
+	}
+	return err
+}
+
+// hander numbers the findings of one input, gives them their
+// fingerprints, asks Keep about them and hands them on.
+type hander struct {
+	opts    *ReadOptions
+	tag     string
+	emit    func(reports.Finding) error
+	emitErr error           // what emit returned
+	n       int             // the findings so far: ids number every finding of the input, kept or not
+	asked   reports.Finding // what Keep is asked about: one copy, not one a finding on the heap
+	occ     occurrences
+	run     *reports.Run
+}
+
+// hand takes one finding of the parser.
+func (h *hander) hand(f reports.Finding, partial map[string]string) error {
+	// The fingerprint is the finding's as the report gives it, and its
+	// occurrence counts every result of its identity (kept or not,
+	// suppressed or not), so that a finding has the same fingerprint
+	// whatever the filters and options.
+	fp := ""
+	if !h.opts.NoFingerprints {
+		fp = h.occ.fingerprint(&f, partial)
+	}
+	uncounted := f.Uncounted()
+	if uncounted && !h.opts.Uncounted {
+		return nil
+	}
+	if f.RuleName == f.Rule {
+		f.RuleName = "" // a name that is the id says nothing more
+	}
+	if !uncounted {
+		h.n++
+		if h.run != nil {
+			h.run.Add(&f)
+		}
+	}
+	if h.opts.Keep != nil {
+		h.asked = f
+		if !h.opts.Keep(&h.asked) {
+			return nil
+		}
+		f = h.asked
+	}
+	if !uncounted {
+		f.ID = reports.ID(h.tag, h.n)
+	}
+	f.Fingerprint = fp
+	if e := h.emit(f); e != nil {
+		h.emitErr = e
+		return e
+	}
+	return nil
+}
+
+// parse runs the parser over r. The findings are numbered, asked about
+// and handed on by a goroutine of their own while the parser reads on
+// (see pipe), in the order the parser gives them, when piped. The SARIF
+// reader converts its results on a goroutine of its own (convPipe), which
+// hands them on itself: the reading of tokens is the longer half there.
+func (h *hander) parse(p Parser, r io.Reader, piped bool) (reports.Input, error) {
+	out := newPipe(func(it *emitItem) error { return h.hand(it.f, it.partial) })
+	defer out.stop()
+	got, err := p.Parse(r, func(f reports.Finding, partial map[string]string) error {
+		if !piped {
+			return h.hand(f, partial)
+		}
+		it := out.slot()
+		it.f, it.partial = f, partial
+		if !out.push() {
+			return out.finish()
+		}
+		return nil
+	})
+	if out.finish() != nil {
+		err = h.emitErr
+	}
+	return got, err
 }
 
 // emitItem is a finding on its way from a parser to the reader's caller.

@@ -84,116 +84,20 @@ func (s *sarifStream) result(res *sarifResult) error {
 		case "message":
 			return s.message(&res.Message)
 		case "locations":
-			return s.array(func() error {
-				var l sarifLocation
-				err := s.location(&l)
-				switch {
-				case len(res.Locations) < spillAfter:
-					res.Locations = append(res.Locations, l)
-				case s.oneLocation: // only the first is the result's place
-				default:
-					if res.more == nil {
-						res.more = &locSpill{}
-						s.spills = append(s.spills, res.more)
-					}
-					res.more.add(&l)
-				}
-				return err
-			})
+			return s.resultLocations(res)
 		case "partialFingerprints":
-			return s.object(nil, func(k string) error {
-				v, err := s.dec.ReadValue()
-				if err != nil {
-					return err
-				}
-				if res.PartialFingerprints == nil {
-					res.PartialFingerprints = map[string]jsontext.Value{}
-				}
-				if len(v) > maxSARIFName {
-					// A long one is cut: a string to its bound, another value to null.
-					if v[0] == '"' {
-						v, _ = jsontext.AppendQuote(nil, s.unquote(v, maxSARIFName))
-					} else {
-						v = jsontext.Value("null")
-					}
-				}
-				res.PartialFingerprints[k] = bytes.Clone(v)
-				return nil
-			})
+			return s.partialFingerprints(res)
 		case "suppressions":
-			return s.array(func() error {
-				var sup reports.Suppression
-				err := s.object(suppressionMembers, func(k string) error {
-					switch k {
-					case "kind":
-						return s.istr(&sup.Kind)
-					case "status":
-						return s.istr(&sup.Status)
-					case "justification":
-						return s.str(&sup.Justification)
-					}
-					return s.dec.SkipValue()
-				})
-				res.Suppressed = res.Suppressed || sup.Suppresses()
-				if len(res.Suppressions) < reports.MaxSuppressions {
-					res.Suppressions = append(res.Suppressions, sup)
-				}
-				return err
-			})
+			return s.suppressions(res)
 		case "analysisTarget":
 			if res.AnalysisTarget == nil && s.dec.PeekKind() != 'n' {
 				res.AnalysisTarget = &sarifArtifactLocation{}
 			}
 			return s.artifactLocation(res.AnalysisTarget)
 		case "properties":
-			// recap's SARIF writes the tool's priority and rank there, a
-			// finding's quality and impact, the tool's level, and a fix in
-			// words.
-			return s.object(nil, func(k string) error {
-				switch k {
-				case "priority", "rank", "fixable", "fixDescription", "quality", "impact", "cwe", "toolLevel":
-				default:
-					return s.dec.SkipValue()
-				}
-				v, err := s.dec.ReadValue()
-				if err != nil {
-					return err
-				}
-				switch k {
-				case "priority":
-					res.Priority = intProperty(v)
-				case "rank":
-					res.Rank = intProperty(v)
-				case "quality":
-					res.Quality, _ = reports.ParseQuality(stringProperty(v))
-				case "impact":
-					res.Impact, _ = reports.ParseImpact(stringProperty(v))
-				case "toolLevel": // recap's SARIF: the tool's level beside the impact's
-					switch l := stringProperty(v); l {
-					case "error", "warning", "note":
-						res.ToolLevel = l
-					}
-				case "fixable":
-					res.FixFlag = string(v) == "true"
-				case "cwe": // njsscan's and mobsfscan's "CWE-89: Improper …"
-					for _, id := range cweProperty(v) {
-						res.CWE = addCWE(res.CWE, id)
-					}
-				default:
-					res.FixWords = s.cut(stringProperty(v), maxSARIFText)
-				}
-				return nil
-			})
+			return s.resultProperties(res)
 		case "relatedLocations":
-			return s.array(func() error {
-				if res.RelatedCount++; res.RelatedCount > reports.MaxRelated {
-					return s.dec.SkipValue()
-				}
-				var l sarifLocation
-				err := s.location(&l)
-				res.Related = append(res.Related, l)
-				return err
-			})
+			return s.relatedLocations(res)
 		case "codeFlows":
 			return s.codeFlows(res)
 		case "fixes":
@@ -207,6 +111,135 @@ func (s *sarifStream) result(res *sarifResult) error {
 			})
 		}
 		return s.dec.SkipValue()
+	})
+}
+
+// resultLocations reads a result's locations: the first spillAfter kept
+// in it, the others spilled (or, when only the first is its place, not
+// kept).
+func (s *sarifStream) resultLocations(res *sarifResult) error {
+	return s.array(func() error {
+		var l sarifLocation
+		err := s.location(&l)
+		switch {
+		case len(res.Locations) < spillAfter:
+			res.Locations = append(res.Locations, l)
+		case s.oneLocation: // only the first is the result's place
+		default:
+			if res.more == nil {
+				res.more = &locSpill{}
+				s.spills = append(s.spills, res.more)
+			}
+			res.more.add(&l)
+		}
+		return err
+	})
+}
+
+// partialFingerprints reads a result's partial fingerprints, a long one
+// cut: a string to its bound, another value to null.
+func (s *sarifStream) partialFingerprints(res *sarifResult) error {
+	return s.object(nil, func(k string) error {
+		v, err := s.dec.ReadValue()
+		if err != nil {
+			return err
+		}
+		if res.PartialFingerprints == nil {
+			res.PartialFingerprints = map[string]jsontext.Value{}
+		}
+		if len(v) > maxSARIFName {
+			if v[0] == '"' {
+				v, _ = jsontext.AppendQuote(nil, s.unquote(v, maxSARIFName))
+			} else {
+				v = jsontext.Value("null")
+			}
+		}
+		res.PartialFingerprints[k] = bytes.Clone(v)
+		return nil
+	})
+}
+
+// suppressions reads a result's suppressions: whether one suppresses it,
+// and the first reports.MaxSuppressions of them.
+func (s *sarifStream) suppressions(res *sarifResult) error {
+	return s.array(func() error {
+		var sup reports.Suppression
+		err := s.object(suppressionMembers, func(k string) error {
+			switch k {
+			case "kind":
+				return s.istr(&sup.Kind)
+			case "status":
+				return s.istr(&sup.Status)
+			case "justification":
+				return s.str(&sup.Justification)
+			}
+			return s.dec.SkipValue()
+		})
+		res.Suppressed = res.Suppressed || sup.Suppresses()
+		if len(res.Suppressions) < reports.MaxSuppressions {
+			res.Suppressions = append(res.Suppressions, sup)
+		}
+		return err
+	})
+}
+
+// resultProperties reads a result's property bag, where recap's SARIF
+// writes the tool's priority and rank, a finding's quality and impact,
+// the tool's level, and a fix in words.
+func (s *sarifStream) resultProperties(res *sarifResult) error {
+	return s.object(nil, func(k string) error {
+		switch k {
+		case "priority", "rank", "fixable", "fixDescription", "quality", "impact", "cwe", "toolLevel":
+		default:
+			return s.dec.SkipValue()
+		}
+		v, err := s.dec.ReadValue()
+		if err != nil {
+			return err
+		}
+		s.resultProperty(res, k, v)
+		return nil
+	})
+}
+
+// resultProperty sets what the property k of value v says of res.
+func (s *sarifStream) resultProperty(res *sarifResult, k string, v jsontext.Value) {
+	switch k {
+	case "priority":
+		res.Priority = intProperty(v)
+	case "rank":
+		res.Rank = intProperty(v)
+	case "quality":
+		res.Quality, _ = reports.ParseQuality(stringProperty(v))
+	case "impact":
+		res.Impact, _ = reports.ParseImpact(stringProperty(v))
+	case "toolLevel": // recap's SARIF: the tool's level beside the impact's
+		switch l := stringProperty(v); l {
+		case "error", "warning", "note":
+			res.ToolLevel = l
+		}
+	case "fixable":
+		res.FixFlag = string(v) == "true"
+	case "cwe": // njsscan's and mobsfscan's "CWE-89: Improper …"
+		for _, id := range cweProperty(v) {
+			res.CWE = addCWE(res.CWE, id)
+		}
+	default:
+		res.FixWords = s.cut(stringProperty(v), maxSARIFText)
+	}
+}
+
+// relatedLocations reads a result's related locations, the first
+// reports.MaxRelated of them, counting them all.
+func (s *sarifStream) relatedLocations(res *sarifResult) error {
+	return s.array(func() error {
+		if res.RelatedCount++; res.RelatedCount > reports.MaxRelated {
+			return s.dec.SkipValue()
+		}
+		var l sarifLocation
+		err := s.location(&l)
+		res.Related = append(res.Related, l)
+		return err
 	})
 }
 

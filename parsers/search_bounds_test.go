@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/recap-dev/recap/inputs"
 	"github.com/recap-dev/recap/reports"
 )
 
@@ -77,7 +78,7 @@ func BenchmarkOnceOneSize(b *testing.B) {
 			}
 			b.ResetTimer()
 			for range b.N {
-				if out, _, _ := once(srcs); len(out) != n {
+				if out, _, _ := once(srcs, inputs.New(nil, Look)); len(out) != n {
 					b.Fatalf("%d kept, want %d", len(out), n)
 				}
 			}

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/recap-dev/recap/inputs"
 	"github.com/recap-dev/recap/internal/english"
 	"github.com/recap-dev/recap/reports"
 )
@@ -160,13 +161,7 @@ func (x *SourceIndex) build(fsys fs.FS) {
 
 // skipDir names the directories never searched: version control and
 // dependency trees.
-func skipDir(name string) bool {
-	switch name {
-	case ".git", ".hg", ".svn", "node_modules", "vendor":
-		return true
-	}
-	return false
-}
+func skipDir(name string) bool { return inputs.SkipDir(name) }
 
 func (s *sourceResolver) finish(in *reports.Input) {
 	s.placer.finish(in)

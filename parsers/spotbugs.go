@@ -65,27 +65,9 @@ const (
 
 func (p *spotbugsParser) Parse(r io.Reader, emit Emit) (reports.Input, error) {
 	in := reports.Input{Format: string(FormatSpotBugs), Tool: "SpotBugs"}
-	sr := &spaceReader{r: r}
-	d := newXMLDecoder(sr)
-	var root xml.StartElement
-	for {
-		tok, err := d.Token()
-		if err == io.EOF {
-			if !sr.text {
-				return in, &ParseError{Input: p.opts.Name, Offset: 0, Err: ErrEmpty}
-			}
-			return in, xmlFail(p.opts.Name, d, errors.New("no root element"))
-		}
-		if err != nil {
-			return in, xmlFail(p.opts.Name, d, err)
-		}
-		if se, ok := tok.(xml.StartElement); ok {
-			root = se
-			break
-		}
-	}
-	if root.Name.Local != "BugCollection" {
-		return in, &ParseError{Input: p.opts.Name, Line: 0, Offset: -1, Err: fmt.Errorf("root element is <%s>, want <BugCollection>", root.Name.Local)}
+	d, root, err := p.root(r)
+	if err != nil {
+		return in, err
 	}
 	// The input names the tool once the document is read, as it did when
 	// the document was read whole first.
@@ -96,76 +78,19 @@ func (p *spotbugsParser) Parse(r io.Reader, emit Emit) (reports.Input, error) {
 	version := rootElem.SelectAttrValue("version", "")
 	tool := spotbugsToolName(version)
 
-	var srcDirs []string
-	patterns := map[string]*bugPattern{}
-	codeCWE := map[string]int{}
-	held := &bugQueue{}
-	defer held.close()
-	var errs *spotbugsErrors
-	cut := false
-	for {
-		tok, err := d.Token()
-		if err == io.EOF {
-			return in, xmlFail(p.opts.Name, d, &xml.SyntaxError{Msg: "unexpected EOF", Line: inputLine(d)})
-		}
-		if err != nil {
-			return in, xmlFail(p.opts.Name, d, err)
-		}
-		if _, ok := tok.(xml.EndElement); ok {
-			break // the root's end: encoding/xml checked that it matches
-		}
-		se, ok := tok.(xml.StartElement)
-		if !ok {
-			continue
-		}
-		switch se.Name.Local {
-		case "Project", "BugPattern", "BugInstance", "BugCode", "Errors":
-		case "file", "Error": // SpotBugs' own report has neither directly under its root
-			return in, &ParseError{Input: p.opts.Name, Line: inputLine(d), Offset: -1, Err: errSpotBugsXdoc}
-		default:
-			if err := d.Skip(); err != nil {
-				return in, xmlFail(p.opts.Name, d, err)
-			}
-			continue
-		}
-		e, c, err := readElement(d, se)
-		if err != nil {
-			return in, xmlFail(p.opts.Name, d, err)
-		}
-		if se.Name.Local == "Errors" {
-			errs = errorsOf(e) // a long list cut is counted by its attributes
-			continue
-		}
-		cut = cut || c
-		switch se.Name.Local {
-		case "Project":
-			for _, s := range e.SelectElements("SrcDir") {
-				if d := strings.TrimSpace(s.Text()); d != "" && len(srcDirs) < maxSrcDirs {
-					srcDirs = append(srcDirs, d)
-				}
-			}
-		case "BugPattern":
-			if typ := e.SelectAttrValue("type", ""); len(patterns) < maxBugPatterns || patterns[typ] != nil {
-				patterns[typ] = bugPatternOf(e)
-			}
-		case "BugCode":
-			if n := atoi(e.SelectAttrValue("cweid", "")); n > 0 && len(codeCWE) < maxBugPatterns {
-				codeCWE[e.SelectAttrValue("abbrev", "")] = n
-			}
-		case "BugInstance":
-			if err := held.add(bugFieldsOf(e)); err != nil {
-				return in, &ParseError{Input: p.opts.Name, Offset: -1, Err: err}
-			}
-		}
+	c := bugCollection{patterns: map[string]*bugPattern{}, codeCWE: map[string]int{}, held: &bugQueue{}}
+	defer c.held.close()
+	if err := p.children(d, &c); err != nil {
+		return in, err
 	}
 	if err := xmlAfterRoot(p.opts.Name, d); err != nil { // nothing but comments may follow the root
 		return in, err
 	}
 	in.Tool, in.ToolVersion = tool, version
 	in.Rules = &reports.Rules{}
-	res := newSourceResolver(p.opts.Root, p.opts.FS, srcDirs, p.opts.Sources)
-	rules := &bugRules{patterns: patterns, codeCWE: codeCWE, table: in.Rules, tool: tool}
-	err := held.each(func(b *bugFields) error {
+	res := newSourceResolver(p.opts.Root, p.opts.FS, c.srcDirs, p.opts.Sources)
+	rules := &bugRules{patterns: c.patterns, codeCWE: c.codeCWE, table: in.Rules, tool: tool}
+	err = c.held.each(func(b *bugFields) error {
 		f, partial := b.finding(rules, res, in.Tool, in.ToolVersion)
 		if err := emit(f, partial); err != nil {
 			return err
@@ -176,13 +101,117 @@ func (p *spotbugsParser) Parse(r io.Reader, emit Emit) (reports.Input, error) {
 	if err != nil {
 		return in, err
 	}
-	errs.note(&in, res, tool)
+	c.errs.note(&in, res, tool)
 	res.finish(&in)
 	warnRules(&in)
-	if cut {
+	if c.cut {
 		in.Warn(fmt.Sprintf("elements with more than %d children or %d MiB of text cut to that size", maxBugNodes, maxBugText>>20))
 	}
 	return in, nil
+}
+
+// root reads up to the document's root element, which must be a
+// BugCollection: a blank document is empty, not malformed.
+func (p *spotbugsParser) root(r io.Reader) (*xml.Decoder, xml.StartElement, error) {
+	sr := &spaceReader{r: r}
+	d := newXMLDecoder(sr)
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			if !sr.text {
+				return d, xml.StartElement{}, &ParseError{Input: p.opts.Name, Offset: 0, Err: ErrEmpty}
+			}
+			return d, xml.StartElement{}, xmlFail(p.opts.Name, d, errors.New("no root element"))
+		}
+		if err != nil {
+			return d, xml.StartElement{}, xmlFail(p.opts.Name, d, err)
+		}
+		if se, ok := tok.(xml.StartElement); ok {
+			if se.Name.Local != "BugCollection" {
+				return d, se, &ParseError{Input: p.opts.Name, Line: 0, Offset: -1, Err: fmt.Errorf("root element is <%s>, want <BugCollection>", se.Name.Local)}
+			}
+			return d, se, nil
+		}
+	}
+}
+
+// bugCollection is what a SpotBugs report's root holds, as it is read:
+// its source directories, the descriptions of its bug patterns, the CWEs
+// of its bug codes, its bug instances (held until the patterns are known),
+// its analysis errors, and whether an element was cut.
+type bugCollection struct {
+	srcDirs  []string
+	patterns map[string]*bugPattern
+	codeCWE  map[string]int
+	held     *bugQueue
+	errs     *spotbugsErrors
+	cut      bool
+}
+
+// children reads the root's children up to its end into c.
+func (p *spotbugsParser) children(d *xml.Decoder, c *bugCollection) error {
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			return xmlFail(p.opts.Name, d, &xml.SyntaxError{Msg: "unexpected EOF", Line: inputLine(d)})
+		}
+		if err != nil {
+			return xmlFail(p.opts.Name, d, err)
+		}
+		if _, ok := tok.(xml.EndElement); ok {
+			return nil // the root's end: encoding/xml checked that it matches
+		}
+		se, ok := tok.(xml.StartElement)
+		if !ok {
+			continue
+		}
+		switch se.Name.Local {
+		case "Project", "BugPattern", "BugInstance", "BugCode", "Errors":
+		case "file", "Error": // SpotBugs' own report has neither directly under its root
+			return &ParseError{Input: p.opts.Name, Line: inputLine(d), Offset: -1, Err: errSpotBugsXdoc}
+		default:
+			if err := d.Skip(); err != nil {
+				return xmlFail(p.opts.Name, d, err)
+			}
+			continue
+		}
+		e, cut, err := readElement(d, se)
+		if err != nil {
+			return xmlFail(p.opts.Name, d, err)
+		}
+		if se.Name.Local == "Errors" {
+			c.errs = errorsOf(e) // a long list cut is counted by its attributes
+			continue
+		}
+		c.cut = c.cut || cut
+		if err := c.add(e); err != nil {
+			return &ParseError{Input: p.opts.Name, Offset: -1, Err: err}
+		}
+	}
+}
+
+// add takes in one child of the root: Project, BugPattern, BugCode or
+// BugInstance.
+func (c *bugCollection) add(e *etree.Element) error {
+	switch e.Tag {
+	case "Project":
+		for _, s := range e.SelectElements("SrcDir") {
+			if d := strings.TrimSpace(s.Text()); d != "" && len(c.srcDirs) < maxSrcDirs {
+				c.srcDirs = append(c.srcDirs, d)
+			}
+		}
+	case "BugPattern":
+		if typ := e.SelectAttrValue("type", ""); len(c.patterns) < maxBugPatterns || c.patterns[typ] != nil {
+			c.patterns[typ] = bugPatternOf(e)
+		}
+	case "BugCode":
+		if n := atoi(e.SelectAttrValue("cweid", "")); n > 0 && len(c.codeCWE) < maxBugPatterns {
+			c.codeCWE[e.SelectAttrValue("abbrev", "")] = n
+		}
+	case "BugInstance":
+		return c.held.add(bugFieldsOf(e))
+	}
+	return nil
 }
 
 // errSpotBugsXdoc refuses spotbugs-maven-plugin's xdoc report

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/recap-dev/recap/inputs"
 	"github.com/recap-dev/recap/internal/content"
 	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/pipeline"
@@ -108,20 +109,15 @@ func newReport(streams *IO, o *reportOptions, args []string, page bool) (*report
 	if err != nil {
 		return nil, err
 	}
-	r := format.View
 	flt, err := o.filters.filter()
 	if err != nil {
 		return nil, err
 	}
-	if o.maxTokens < budget.MinMaxTokens || o.maxTokens > budget.MaxMaxTokens {
-		return nil, usageError("--max-tokens must be between %d and %d", budget.MinMaxTokens, budget.MaxMaxTokens)
-	}
-	if !tokensName(o.tokenizer) {
-		_, err := tokens.New(o.tokenizer)
-		return nil, usageError("--tokenizer: %v", err)
+	if err := o.checkBudget(); err != nil {
+		return nil, err
 	}
 	rep := &report{format: format}
-	rep.layout, _ = r.(summarize.Layout)
+	rep.layout, _ = format.View.(summarize.Layout)
 	if o.budgeted && rep.layout == nil {
 		return nil, usageError("--max-tokens does not apply to --format %s", o.common.format)
 	}
@@ -129,21 +125,60 @@ func newReport(streams *IO, o *reportOptions, args []string, page bool) (*report
 	if rep.gate, err = o.gate.check(); err != nil {
 		return nil, err
 	}
-	readOpts := parsers.ReadOptions{Root: root, Format: inFormat, Stdin: streams.In, Wrap: progress(streams.ErrOut)}
+	readOpts := parsers.ReadOptions{Root: root, Format: inFormat, Stdin: streams.In, Wrap: progress(streams.ErrOut), Door: inputs.New(nil, parsers.Look)} // one door for every pass of the query
+	if err := rep.setQuery(streams, o, root, args, readOpts, flt); err != nil {
+		return nil, err
+	}
+	r, err := rep.htmlSource(o, root)
+	if err != nil {
+		return nil, err
+	}
+	if err := rep.setKeep(o, r, args, readOpts, page); err != nil {
+		return nil, err
+	}
+	if page && !o.noContext && rep.layout != nil && rep.context == nil {
+		rep.context = &summarize.Dir{Root: root}
+		if o.rev != "" { // checked before the inputs are read: they may be large
+			if rep.context, err = revSource(root, o.rev); err != nil {
+				rep.close()
+				return nil, err
+			}
+		}
+	}
+	return rep, nil
+}
+
+// checkBudget checks the budget's flags: --max-tokens within its bounds,
+// a tokenizer recap has.
+func (o *reportOptions) checkBudget() error {
+	if o.maxTokens < budget.MinMaxTokens || o.maxTokens > budget.MaxMaxTokens {
+		return usageError("--max-tokens must be between %d and %d", budget.MinMaxTokens, budget.MaxMaxTokens)
+	}
+	if !tokensName(o.tokenizer) {
+		_, err := tokens.New(o.tokenizer)
+		return usageError("--tokenizer: %v", err)
+	}
+	return nil
+}
+
+// setQuery maps the flags onto the query: the reports, the filter, the
+// configuration and triage, the order, the changes and the baseline.
+func (rep *report) setQuery(streams *IO, o *reportOptions, root string, args []string, readOpts parsers.ReadOptions, flt *reports.Filter) error {
 	q := &rep.query
 	q.Reports = pipeline.Files{Paths: args, Options: readOpts}
 	q.Filter = *flt
 	if err := o.common.query(q, root); err != nil {
-		return nil, err
+		return err
 	}
-	if q.Triaged, err = o.triagedMode(format); err != nil {
-		return nil, err
+	var err error
+	if q.Triaged, err = o.triagedMode(rep.format); err != nil {
+		return err
 	}
 	if q.Order, err = o.filters.order(); err != nil {
-		return nil, err
+		return err
 	}
 	if q.Changes, err = o.changes.changes(o.changedOnly, root, streams); err != nil {
-		return nil, err
+		return err
 	}
 	if len(o.gate.baseline) > 0 {
 		baseOpts := readOpts
@@ -151,18 +186,35 @@ func newReport(streams *IO, o *reportOptions, args []string, page bool) (*report
 		q.Baseline = pipeline.Files{Paths: o.gate.baseline, Options: baseOpts}
 		q.NewOnly = o.gate.newOnly
 	}
-	if h, ok := r.(render.HTML); ok && !o.noContext {
-		// The page shows every finding with its code: the source is read
-		// as the findings stream by.
-		rep.context = &summarize.Dir{Root: root}
-		if o.rev != "" {
-			if rep.context, err = revSource(root, o.rev); err != nil {
-				return nil, err
-			}
-		}
-		h.Source = rep.context
-		r, rep.format.View = h, h
+	return nil
+}
+
+// htmlSource gives the HTML page, which shows every finding with its code,
+// its source, read as the findings stream by (the working tree, or the
+// revision of --rev); it returns the renderer.
+func (rep *report) htmlSource(o *reportOptions, root string) (render.Renderer, error) {
+	r := rep.format.View
+	h, ok := r.(render.HTML)
+	if !ok || o.noContext {
+		return r, nil
 	}
+	rep.context = &summarize.Dir{Root: root}
+	if o.rev != "" {
+		var err error
+		if rep.context, err = revSource(root, o.rev); err != nil {
+			return nil, err
+		}
+	}
+	h.Source = rep.context
+	rep.format.View = h
+	return h, nil
+}
+
+// setKeep says what the query keeps besides the counts, by what the
+// renderer r shows: every finding streamed, the first of each severity,
+// or a page; and whether the findings need their fingerprints.
+func (rep *report) setKeep(o *reportOptions, r render.Renderer, args []string, readOpts parsers.ReadOptions, page bool) error {
+	q := &rep.query
 	st, streamer := r.(render.Streamer)
 	sel, selects := r.(render.Selector)
 	shown, ok := r.(interface{ ShowsFingerprints() bool })
@@ -190,19 +242,10 @@ func newReport(streams *IO, o *reportOptions, args []string, page bool) (*report
 	case page:
 		q.Keep.Page = &pipeline.Page{Offset: o.offset, Limit: o.limit}
 		if err := q.Keep.Page.Check(); err != nil {
-			return nil, usageError("--%v", err)
+			return usageError("--%v", err)
 		}
 	}
-	if page && !o.noContext && rep.layout != nil && rep.context == nil {
-		rep.context = &summarize.Dir{Root: root}
-		if o.rev != "" { // checked before the inputs are read: they may be large
-			if rep.context, err = revSource(root, o.rev); err != nil {
-				rep.close()
-				return nil, err
-			}
-		}
-	}
-	return rep, nil
+	return nil
 }
 
 // close removes what the stream left on disk and releases the working

@@ -6,8 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/recap-dev/recap/parsers"
-
+	"github.com/recap-dev/recap/inputs"
 	"github.com/recap-dev/recap/summarize/render"
 	"github.com/recap-dev/recap/summarize/tokens"
 	"github.com/spf13/cobra"
@@ -78,7 +77,7 @@ func filesOf(args []string) []string {
 				if d != nil && d.IsDir() {
 					return filepath.SkipDir
 				}
-			case d.IsDir() && p != arg && parsers.SkipDir(d.Name()):
+			case d.IsDir() && p != arg && inputs.SkipDir(d.Name()):
 				return filepath.SkipDir
 			case d.Type().IsRegular():
 				files = append(files, p)
