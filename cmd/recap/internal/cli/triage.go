@@ -190,9 +190,24 @@ func (r *triageRepo) matcher(ctx context.Context, streams *IO, f *triage.File, i
 }
 
 var (
-	idSyntax          = regexp.MustCompile(`^[a-z0-9]+-[0-9]+$`)
+	// idLike is what a person may take for a finding's id: a word, a
+	// hyphen, a number.
+	idLike            = regexp.MustCompile(`^[A-Za-z0-9]+-[0-9]+$`)
 	fingerprintSyntax = regexp.MustCompile(`^[0-9a-f]{16}(:[0-9]+)?$`)
 )
+
+// findingName says whether a names a finding: an id as recap findings
+// shows it (read by reports.ParseID) or a location fingerprint.
+func findingName(a string) bool {
+	_, ok := reports.ParseID(a)
+	return ok || fingerprintSyntax.MatchString(a)
+}
+
+// notAnID is the usage error of an argument that looks like an id but is
+// none recap writes.
+func notAnID(a string) error {
+	return usageError("%s: not a finding's id as recap findings shows it (the input's tag in a-z and 2-7, a hyphen, the finding's number without a leading zero: 6wig-7)", text.CutRunes(a, 80))
+}
 
 // splitArgs tells the findings named (ids and fingerprints) from the
 // inputs: an argument that names a file or a directory, or -, is an input.
@@ -202,8 +217,10 @@ func splitArgs(args []string) (names, inputs []string, err error) {
 		switch {
 		case a == "-" || statErr == nil:
 			inputs = append(inputs, a)
-		case idSyntax.MatchString(a) || fingerprintSyntax.MatchString(a):
+		case findingName(a):
 			names = append(names, a)
+		case idLike.MatchString(a):
+			return nil, nil, notAnID(a)
 		default:
 			return nil, nil, usageError("%s: neither a report (no such file or directory) nor a finding's id (pmd-12) or fingerprint (16 hex digits), as recap findings shows them", text.CutRunes(a, 80))
 		}
@@ -241,8 +258,11 @@ States: ` + statesList() + `.`,
   recap triage check build/reports/`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) > 0 && len(cmd.Commands()) > 0 && !idSyntax.MatchString(args[0]) && !fingerprintSyntax.MatchString(args[0]) {
+			if len(args) > 0 && len(cmd.Commands()) > 0 && !findingName(args[0]) {
 				if _, err := os.Stat(args[0]); err != nil && args[0] != "-" {
+					if idLike.MatchString(args[0]) {
+						return notAnID(args[0])
+					}
 					return usageError("unknown command or argument %q for recap triage (its commands: list, check, prune, import)", text.CutRunes(args[0], 80))
 				}
 			}
