@@ -1,10 +1,7 @@
 package grouping_test
 
 import (
-	"archive/zip"
 	"fmt"
-	"io"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -173,7 +170,7 @@ func duplicatesReports(t *testing.T) (findings []reports.Finding, spotBugs bool)
 				t.Skipf("FindBugs not run (apt-get install findbugs, and a JDK): %v %v", fbErr, javacErr)
 			}
 			t.Parallel()
-			runFindBugs(t, dir, filepath.Join("src", "main", "java"), fbReport)
+			tooltest.RunFindBugs(t, dir, filepath.Join("src", "main", "java"), fbReport)
 		})
 	})
 	if t.Failed() {
@@ -382,80 +379,4 @@ func unpaired(t *testing.T, byFile map[string][]reports.Finding) {
 	}
 	sort.Strings(out)
 	t.Logf("%d findings of the table's rules without a partner, outside their class's file (the tools' scopes differ):\n%s", len(out), strings.Join(out, "\n"))
-}
-
-// runFindBugs analyses the Java sources under src (relative to dir) with
-// FindBugs 3.1 (Debian's findbugs), which reads class files up to Java 8
-// only: they are compiled with javac --release 8 -g, and the Java 8 API they
-// call is given from the JDK's lib/ct.sym as the auxiliary classpath.
-func runFindBugs(t *testing.T, dir, src, report string) {
-	t.Helper()
-	javac, err := exec.LookPath("javac")
-	if err != nil {
-		t.Skip(err)
-	}
-	bin, err := filepath.EvalSymlinks(javac)
-	if err != nil {
-		t.Fatal(err)
-	}
-	api, classes := filepath.Join(dir, "target", "java8-api"), filepath.Join(dir, "target", "classes")
-	for _, d := range []string{api, classes} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	// ct.sym's entries are RELEASES/MODULE/PACKAGE/NAME.sig, RELEASES the
-	// releases an entry is valid for ("8" among them for Java 8); a .sig is a
-	// class file.
-	ctSym := filepath.Join(filepath.Dir(filepath.Dir(bin)), "lib", "ct.sym")
-	zr, err := zip.OpenReader(ctSym)
-	if err != nil {
-		t.Skipf("no Java 8 API for FindBugs: %v", err)
-	}
-	defer zr.Close()
-	for _, f := range zr.File {
-		parts := strings.SplitN(f.Name, "/", 3)
-		if len(parts) != 3 || !strings.Contains(parts[0], "8") || !strings.HasSuffix(parts[2], ".sig") {
-			continue
-		}
-		if err := extract(f, filepath.Join(api, filepath.FromSlash(strings.TrimSuffix(parts[2], ".sig")+".class"))); err != nil {
-			t.Fatalf("%s: %v", ctSym, err)
-		}
-	}
-	var sources []string
-	err = filepath.WalkDir(filepath.Join(dir, src), func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".java") {
-			sources = append(sources, p)
-		}
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	args := append([]string{"--release", "8", "-g", "-nowarn", "-d", classes}, sources...)
-	if out, err := exec.Command(javac, args...).CombinedOutput(); err != nil {
-		t.Fatalf("javac --release 8: %v\n%s", err, out)
-	}
-	tooltest.Run(t, dir, report, "findbugs", "-textui", "-effort:max", "-low", "-xml:withMessages",
-		"-auxclasspath", api, "-sourcepath", filepath.Join(dir, src), "-output", report, classes)
-}
-
-func extract(f *zip.File, name string) error {
-	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
-		return err
-	}
-	r, err := f.Open()
-	if err != nil {
-		return err
-	}
-	defer r.Close()
-	w, err := os.Create(name)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(w, r); err != nil {
-		w.Close()
-		return err
-	}
-	return w.Close()
 }
