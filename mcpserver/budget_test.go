@@ -143,7 +143,7 @@ func TestBudgetRandomCalls(t *testing.T) {
 			res.decode(t, &v)
 			for _, f := range v.Findings {
 				if len(ids) < 5000 {
-					ids = append(ids, f.ID)
+					ids = append(ids, f.ID.String())
 				}
 			}
 		}

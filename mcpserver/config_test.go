@@ -128,11 +128,11 @@ func TestGetFindingExcluded(t *testing.T) {
 	for _, f := range v.Findings {
 		switch {
 		case f.Rule == "com.puppycrawl.tools.checkstyle.checks.javadoc.JavadocVariableCheck" && ids["rule"] == "":
-			ids["rule"] = f.ID
+			ids["rule"] = f.ID.String()
 		case strings.HasSuffix(f.Path, "PriceCalculator.java") && ids["path"] == "":
-			ids["path"] = f.ID
+			ids["path"] = f.ID.String()
 		case f.Tool == "PMD" && !strings.HasSuffix(f.Path, "PriceCalculator.java") && ids["kept"] == "":
-			ids["kept"] = f.ID
+			ids["kept"] = f.ID.String()
 		}
 	}
 	if len(ids) != 3 {
@@ -153,7 +153,7 @@ func TestGetFindingExcluded(t *testing.T) {
 			r := call(t, cs, "analysis.getFinding", map[string]any{"id": ids[tc.which]})
 			var a mcpserver.FindingAnswer
 			r.decode(t, &a)
-			if a.Excluded != tc.excluded || a.Finding.ID != ids[tc.which] {
+			if a.Excluded != tc.excluded || a.Finding.ID.String() != ids[tc.which] {
 				t.Errorf("getFinding %s: excluded %q, want %q", ids[tc.which], a.Excluded, tc.excluded)
 			}
 			first, _, _ := strings.Cut(r.text, "\n")

@@ -177,10 +177,10 @@ func TestFingerprintsUnique(t *testing.T) {
 	ids, fps := map[string]bool{}, map[string]bool{}
 	var dups []summarize.FindingView
 	for _, f := range shown {
-		if ids[f.ID] || fps[f.Fingerprint] || f.Fingerprint == "" {
+		if ids[f.ID.String()] || fps[f.Fingerprint] || f.Fingerprint == "" {
 			t.Errorf("%s %s:%d: id %s or fingerprint %q not unique", f.Rule, f.Path, f.Line, f.ID, f.Fingerprint)
 		}
-		ids[f.ID], fps[f.Fingerprint] = true, true
+		ids[f.ID.String()], fps[f.Fingerprint] = true, true
 		if f.Rule == "Dup" {
 			dups = append(dups, f)
 		}
@@ -205,7 +205,7 @@ func TestFingerprintsUnique(t *testing.T) {
 	}
 	// Only an id as the server writes it is one (reports.ParseID): a near
 	// miss of a finding's id names no finding.
-	id, ok := reports.ParseID(dups[0].ID)
+	id, ok := reports.ParseID(dups[0].ID.String())
 	if !ok {
 		t.Fatalf("%s is not an id", dups[0].ID)
 	}

@@ -495,7 +495,7 @@ func (s *Server) getFinding(ctx context.Context, in *GetFindingIn) (answer, erro
 // ProblemInfo is the problem a finding reports with others.
 type ProblemInfo struct {
 	// ShownBy is the id of the finding that pages show for the problem.
-	ShownBy string `json:"shownBy"`
+	ShownBy reports.FindingID `json:"shownBy"`
 	// Others counts the problem's other findings; Findings names them, by
 	// tool, rule and id, as many as the budget holds.
 	Others   int            `json:"others"`
@@ -506,7 +506,7 @@ type ProblemInfo struct {
 // last analysis.getReports; nil when none.
 func (s *Server) problemOf(ctx context.Context, f *reports.Finding) *ProblemInfo {
 	g := s.recent.get(sessionName(ctx)).grouped
-	if g == nil || f.ID == "" {
+	if g == nil || f.ID.IsZero() {
 		return nil
 	}
 	lead := f

@@ -24,7 +24,7 @@ func TestGetFindingLevel(t *testing.T) {
 		differ++
 		r := call(t, cs, "analysis.getFinding", map[string]any{"id": f.ID})
 		first, _, _ := strings.Cut(r.text, "\n")
-		if want := "recap: " + f.ID + " " + f.HostLevel.String() + " "; !strings.HasPrefix(first, want) {
+		if want := "recap: " + f.ID.String() + " " + f.HostLevel.String() + " "; !strings.HasPrefix(first, want) {
 			t.Errorf("first line %q; want it to begin %q (the page's level, not the tool's %s)", first, want, f.Severity)
 		}
 		if differ == 5 {

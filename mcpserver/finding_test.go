@@ -178,7 +178,7 @@ func TestGetFindingDetails(t *testing.T) {
 				if n := c.Count(text); n > limit {
 					t.Errorf("%s at %d tokens: %d", q.rule, limit, n)
 				}
-				if a.Finding.ID == "" || a.Tokens == nil || a.Tokens.Budget != limit {
+				if a.Finding.ID.IsZero() || a.Tokens == nil || a.Tokens.Budget != limit {
 					t.Fatalf("%s at %d tokens: %+v", q.rule, limit, a)
 				}
 				// Each part left out has its marker.

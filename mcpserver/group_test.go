@@ -28,10 +28,10 @@ func TestProblemsOnce(t *testing.T) {
 	shown, named := map[string]bool{}, 0
 	var dup, lead string
 	for _, f := range v.Findings {
-		shown[f.ID] = true
+		shown[f.ID.String()] = true
 		named += len(f.AlsoReportedBy)
 		if len(f.AlsoReportedBy) > 0 && dup == "" {
-			lead, dup = f.ID, f.AlsoReportedBy[0].ID
+			lead, dup = f.ID.String(), f.AlsoReportedBy[0].ID.String()
 		}
 	}
 	if named != v.Summary.Duplicates.Findings || len(v.Findings) != v.Summary.Problems {
@@ -42,7 +42,7 @@ func TestProblemsOnce(t *testing.T) {
 	}
 	var a mcpserver.FindingAnswer
 	call(t, cs, "analysis.getFinding", map[string]any{"id": dup}).decode(t, &a)
-	if a.Problem == nil || a.Problem.ShownBy != lead || len(a.Problem.Findings) == 0 || a.Problem.Findings[0].ID != lead {
+	if a.Problem == nil || a.Problem.ShownBy.String() != lead || len(a.Problem.Findings) == 0 || a.Problem.Findings[0].ID.String() != lead {
 		t.Errorf("getFinding %s: problem %+v; want shown by %s", dup, a.Problem, lead)
 	}
 

@@ -85,7 +85,7 @@ func TestHugeProblemLead(t *testing.T) {
 		Tokens  budget.TokenInfo
 	}
 	call(t, cs, "analysis.getFinding", map[string]any{"id": lead}).decode(t, &one)
-	if p := one.Problem; p.ShownBy != lead || p.Others != grouped-1 || len(p.Findings) == 0 || len(p.Findings) >= grouped-1 {
+	if p := one.Problem; p.ShownBy != lead.String() || p.Others != grouped-1 || len(p.Findings) == 0 || len(p.Findings) >= grouped-1 {
 		t.Errorf("getFinding %s: problem shown by %s, %d others, %d named; want %s, %d, some", lead, p.ShownBy, p.Others, len(p.Findings), lead, grouped-1)
 	}
 	if !hasOmission(one.Omitted, fmt.Sprintf("of the %d other findings of its problem", grouped-1)) {

@@ -92,7 +92,7 @@ func everyCall(t testing.TB, cs *mcp.ClientSession, name func(string) string) ma
 	do("getReports bad argument", "analysis.getReports", map[string]any{"limit": 0})
 	do("getFinding", "analysis.getFinding", map[string]any{"id": v.Findings[0].ID})
 	do("getFinding bad id", "analysis.getFinding", map[string]any{"id": "nope"})
-	do("getFinding unknown", "analysis.getFinding", map[string]any{"id": v.Findings[0].ID[:8] + "-99999"})
+	do("getFinding unknown", "analysis.getFinding", map[string]any{"id": v.Findings[0].ID.Tag + "-99999"})
 	do("diff", "vcs.diff", map[string]any{"paths": []string{"src/**"}, "maxHunks": 5})
 	do("diff unknown revision", "vcs.diff", map[string]any{"base": "no-such-revision"})
 	do("tokens", "tokens.count", map[string]any{"paths": []string{"build/reports/*"}, "budget": 1000})

@@ -55,10 +55,11 @@ func required(names ...string) *jsonschema.Schema {
 }
 
 // typeSchema derives t's schema, with the types that marshal as text (a
-// severity) typed as strings.
+// severity, a finding's id) typed as strings.
 func typeSchema(t reflect.Type) *jsonschema.Schema {
 	types := map[reflect.Type]*jsonschema.Schema{
-		reflect.TypeFor[reports.Severity](): {Type: "string", Enum: []any{"error", "warning", "note"}},
+		reflect.TypeFor[reports.Severity]():  {Type: "string", Enum: []any{"error", "warning", "note"}},
+		reflect.TypeFor[reports.FindingID](): {Type: "string"},
 	}
 	textTypes(t, types, map[reflect.Type]bool{})
 	sc, err := jsonschema.ForType(t, &jsonschema.ForOptions{TypeSchemas: types})

@@ -278,7 +278,7 @@ func TestGetReports(t *testing.T) {
 	// Page through the rest by bufferId: every finding once, in view order.
 	seen := map[string]bool{}
 	for _, f := range page.Findings {
-		seen[f.ID] = true
+		seen[f.ID.String()] = true
 	}
 	next := page.Page.NextOffset
 	for next != nil {
@@ -288,10 +288,10 @@ func TestGetReports(t *testing.T) {
 			t.Fatalf("page at %d: buffer %s, total %d", *next, p.BufferID, p.Summary.Total)
 		}
 		for _, f := range p.Findings {
-			if seen[f.ID] {
+			if seen[f.ID.String()] {
 				t.Fatalf("finding %s twice", f.ID)
 			}
-			seen[f.ID] = true
+			seen[f.ID.String()] = true
 		}
 		next = p.Page.NextOffset
 	}

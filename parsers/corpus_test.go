@@ -155,8 +155,8 @@ func checkFindings(t *testing.T, findings []reports.Finding) {
 			bad("endLine before line")
 		case strings.Contains(f.Path, `\`):
 			bad("backslash in path")
-		case f.ID == "" || ids[f.ID]:
-			bad("missing or duplicate id " + f.ID)
+		case f.ID.IsZero() || ids[f.ID.String()]:
+			bad("missing or duplicate id " + f.ID.String())
 		case !validFingerprint(f.Fingerprint) || reports.NormalFingerprint(f.Fingerprint) != f.Fingerprint || fps[f.Fingerprint]:
 			bad("missing, malformed or duplicate fingerprint " + f.Fingerprint)
 		case f.Tool == "" || f.Category == "" || f.Message == "":
@@ -164,6 +164,6 @@ func checkFindings(t *testing.T, findings []reports.Finding) {
 		case strings.Contains(f.Message, "\r") || strings.Contains(f.Message, "\n\n\n") || strings.TrimSpace(f.Message) != f.Message:
 			bad("message with a CR, blank lines or space around it")
 		}
-		ids[f.ID], fps[f.Fingerprint] = true, true
+		ids[f.ID.String()], fps[f.Fingerprint] = true, true
 	}
 }

@@ -141,7 +141,7 @@ func TestXMLErrors(t *testing.T) {
 func stripIDs(fs []reports.Finding) []reports.Finding {
 	out := make([]reports.Finding, len(fs))
 	for i, f := range fs {
-		f.ID, f.Fingerprint = "", ""
+		f.ID, f.Fingerprint = reports.FindingID{}, ""
 		out[i] = f
 	}
 	return out

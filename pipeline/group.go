@@ -6,37 +6,39 @@ import (
 	"github.com/recap-dev/recap/summarize"
 )
 
-// ids maps findings' ids ("tag-n") to refs and back: the tag of each input
-// numbered as it is first seen.
+// ids maps findings' ids to refs and back: the tag of each input numbered
+// as it is first seen.
 type ids struct {
 	byTag map[string]uint32
 	tags  []string
+	last  uint32 // the input of the last id
 }
 
 func newIDs() *ids { return &ids{byTag: map[string]uint32{}} }
 
-// ref returns the ref of the finding id; false for an id that
-// [reports.ParseID] does not read.
-func (x *ids) ref(id string) (grouping.Ref, bool) {
-	p, ok := reports.ParseID(id)
-	if !ok {
+// ref returns the ref of the finding id; false for no id.
+func (x *ids) ref(id reports.FindingID) (grouping.Ref, bool) {
+	if id.IsZero() {
 		return grouping.Ref{}, false
 	}
-	in, ok := x.byTag[p.Tag]
+	in, ok := x.last, len(x.tags) > 0 && x.tags[x.last] == id.Tag // one input's findings come together
 	if !ok {
-		in = uint32(len(x.tags))
-		x.byTag[p.Tag] = in
-		x.tags = append(x.tags, p.Tag)
+		if in, ok = x.byTag[id.Tag]; !ok {
+			in = uint32(len(x.tags))
+			x.byTag[id.Tag] = in
+			x.tags = append(x.tags, id.Tag)
+		}
+		x.last = in
 	}
-	return grouping.Ref{Input: in, N: p.N}, true
+	return grouping.Ref{Input: in, N: id.N}, true
 }
 
 // id returns the id of ref.
-func (x *ids) id(r grouping.Ref) string {
+func (x *ids) id(r grouping.Ref) reports.FindingID {
 	if int(r.Input) >= len(x.tags) {
-		return ""
+		return reports.FindingID{}
 	}
-	return reports.FindingID{Tag: x.tags[r.Input], N: r.N}.String()
+	return reports.FindingID{Tag: x.tags[r.Input], N: r.N}
 }
 
 // Grouped is what a query found of the findings that report one problem:
@@ -115,17 +117,17 @@ func (g *Grouped) Name(f *reports.Finding) (reports.Also, bool) {
 
 // LeadID returns the id of the finding that shows f's problem, when f is a
 // duplicate of it.
-func (g *Grouped) LeadID(f *reports.Finding) (string, bool) {
+func (g *Grouped) LeadID(f *reports.Finding) (reports.FindingID, bool) {
 	if g == nil {
-		return "", false
+		return reports.FindingID{}, false
 	}
 	r, ok := g.ids.ref(f.ID)
 	if !ok {
-		return "", false
+		return reports.FindingID{}, false
 	}
 	l, dup := g.groups.LeadOf(r)
 	if !dup {
-		return "", false
+		return reports.FindingID{}, false
 	}
 	return g.ids.id(l), true
 }

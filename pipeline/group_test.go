@@ -91,12 +91,12 @@ func TestGroupedPages(t *testing.T) {
 		return grouping.Ref{Input: tags[id[:i]], N: n}
 	}
 	for i := range all {
-		g.Add(&all[i], refOf(all[i].ID))
+		g.Add(&all[i], refOf(all[i].ID.String()))
 	}
 	gs := g.Resolve(nil)
 	var leads []reports.Finding
 	for _, f := range all {
-		if _, dup := gs.LeadOf(refOf(f.ID)); !dup {
+		if _, dup := gs.LeadOf(refOf(f.ID.String())); !dup {
 			leads = append(leads, f)
 		}
 	}
@@ -129,13 +129,13 @@ func TestGroupedPages(t *testing.T) {
 			}
 			var got, want []string
 			for _, f := range v.Findings {
-				got = append(got, f.ID)
-				if o := gs.Others(refOf(f.ID)); len(o) != len(f.AlsoReportedBy) {
+				got = append(got, f.ID.String())
+				if o := gs.Others(refOf(f.ID.String())); len(o) != len(f.AlsoReportedBy) {
 					t.Errorf("%s: %s names %d others, leads %d", name, f.ID, len(f.AlsoReportedBy), len(o))
 				}
 			}
 			for _, f := range leads[min(page[0], len(leads)):min(page[0]+page[1], len(leads))] {
-				want = append(want, f.ID)
+				want = append(want, f.ID.String())
 			}
 			if _, isOpaque := src.(opaque); isOpaque && len(got) < len(want) {
 				continue // one pass, and the reports cannot be read again: a shorter page is all it can give

@@ -25,18 +25,18 @@ func full() reports.Finding {
 	loc := func(s string) reports.Location {
 		return reports.Location{Path: "src/" + s + ".go", Base: "%SRCROOT%", Line: 3, EndLine: 4, Column: -1, EndColumn: 9, Message: "step " + s}
 	}
-	return reports.Finding{ID: "pmd-sarif-12", Fingerprint: "0123456789abcdef", Tool: "PMD", ToolVersion: "7.0", Rule: "UnusedX", RuleName: "Unused X",
+	return reports.Finding{ID: reports.ID("pmdsarif", 12), Fingerprint: "0123456789abcdef", Tool: "PMD", ToolVersion: "7.0", Rule: "UnusedX", RuleName: "Unused X",
 		Category: "bug-risk", ToolCategory: "Best Practices", Severity: reports.SeverityWarning, Quality: 2, Impact: 3, Priority: -4,
 		Message: "line one\nline two", Path: "a/b.go", Line: 1 << 40, EndLine: 7, Column: 2, EndColumn: 3, HelpURI: "https://x", SecuritySeverity: 7.5,
 		CWE: []int{79, 89}, Snippet: "x := 1", SnippetLine: -2, FlowSteps: math.MaxInt32, Related: 1, Fixable: true, Rank: 255, Baseline: "new",
-		Triage: &reports.Triage{State: "wont-fix", Reason: "r", By: "b", Date: "2026-01-01", Until: "2027-01-01", Link: "l", Expired: true, Via: "x-1"},
+		Triage: &reports.Triage{State: "wont-fix", Reason: "r", By: "b", Date: "2026-01-01", Until: "2027-01-01", Link: "l", Expired: true, Via: reports.ID("x", 1)},
 		Detail: &reports.Detail{
 			Flows:    []reports.Flow{{Code: 1, Message: "m", Steps: []reports.Location{loc("a"), loc("b")}}, {Steps: []reports.Location{}}},
 			AllFlows: 3, Related: []reports.Location{loc("c")},
 			Fix:       &reports.Fix{Description: "d", Replacements: []reports.Replacement{{Path: "p", Line: 1, Column: 2, EndLine: 3, EndColumn: 4, Offset: 5, Length: 6, Text: "t"}}},
 			Locations: []reports.Location{}, Logical: []reports.LogicalLocation{{Name: "n", FullyQualifiedName: "a.n", Kind: "function"}}, Target: "t.jar",
 			Suppressions: []reports.Suppression{{Kind: "inSource", Status: "accepted", Justification: "j"}}, Kind: "pass",
-			Also: []reports.Also{{Tool: "Checkstyle", Rule: "R", ID: "cs-1"}},
+			Also: []reports.Also{{Tool: "Checkstyle", Rule: "R", ID: reports.ID("cs", 1)}},
 		}}
 }
 
@@ -44,7 +44,7 @@ func full() reports.Finding {
 func odd() []reports.Finding {
 	return []reports.Finding{
 		{},
-		{ID: "no-number-x"}, {ID: "-5"}, {ID: "tag--5"}, {ID: "tag-05"}, {ID: "tag-"}, {ID: "tag-99999999999999999999"},
+		{ID: reports.FindingID{Tag: "x"}}, {ID: reports.FindingID{N: 5}}, {ID: reports.FindingID{Tag: "tag", N: math.MaxUint32}},
 		{CWE: []int{}, Detail: &reports.Detail{}},
 		{Detail: &reports.Detail{Fix: &reports.Fix{}}},
 		{Message: strings.Repeat("long ", 100), SecuritySeverity: math.Copysign(0, -1)},

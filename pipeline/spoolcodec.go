@@ -18,11 +18,10 @@ import (
 // spool's table of strings, even a literal of n/2 bytes, which the table
 // takes when it is short (encoder and decoder add the same strings in the
 // same order). A fingerprint is always a literal. Names (tools, rules, paths, ids' tags)
-// and texts (messages, snippets) have a table each. An id of the form
-// tag-n is its tag and n.
+// and texts (messages, snippets) have a table each. An id is its tag and
+// its number.
 const (
 	fID = 1 << iota
-	fIDLiteral
 	fFingerprint
 	fTool
 	fToolVersion
@@ -166,9 +165,9 @@ func (e *encoder) uint(n uint64) { e.buf = binary.AppendUvarint(e.buf, n) }
 // call: the mask of the fields set, then the fields by group, in the order
 // decode reads them.
 func (e *encoder) encode(f *reports.Finding) []byte {
-	mask, id := fieldMask(f)
+	mask := fieldMask(f)
 	e.buf = binary.AppendUvarint(e.buf[:0], mask)
-	e.identity(mask, f, id)
+	e.identity(mask, f)
 	e.tool(mask, f)
 	e.importance(mask, f)
 	e.place(mask, f)
@@ -183,17 +182,14 @@ func (e *encoder) encode(f *reports.Finding) []byte {
 	return e.buf
 }
 
-// fieldMask returns the bits of the fields f sets, and its id's parts
-// when it has the usual form.
-func fieldMask(f *reports.Finding) (mask uint64, id reports.FindingID) {
+// fieldMask returns the bits of the fields f sets.
+func fieldMask(f *reports.Finding) (mask uint64) {
 	set := func(bit uint64, ok bool) {
 		if ok {
 			mask |= bit
 		}
 	}
-	id, idOK := reports.ParseID(f.ID) // another id is written as it is
-	set(fID, f.ID != "" && idOK)
-	set(fIDLiteral, f.ID != "" && !idOK)
+	set(fID, !f.ID.IsZero())
 	set(fFingerprint, f.Fingerprint != "")
 	set(fTool, f.Tool != "")
 	set(fToolVersion, f.ToolVersion != "")
@@ -223,18 +219,20 @@ func fieldMask(f *reports.Finding) (mask uint64, id reports.FindingID) {
 	set(fBaseline, f.Baseline != "")
 	set(fTriage, f.Triage != nil)
 	set(fDetail, f.Detail != nil)
-	return mask, id
+	return mask
 }
 
-// identity writes f's id (its tag and number, or its text) and
-// fingerprint.
-func (e *encoder) identity(mask uint64, f *reports.Finding, id reports.FindingID) {
+// id writes a finding's id: its tag (the string of field slot), then its
+// number.
+func (e *encoder) id(slot int, id reports.FindingID) {
+	e.strAt(&e.names, slot, id.Tag)
+	e.uint(uint64(id.N))
+}
+
+// identity writes f's id (its tag and number) and fingerprint.
+func (e *encoder) identity(mask uint64, f *reports.Finding) {
 	if mask&fID != 0 {
-		e.strAt(&e.names, sTag, id.Tag)
-		e.uint(uint64(id.N))
-	}
-	if mask&fIDLiteral != 0 {
-		e.str(&e.names, f.ID)
+		e.id(sTag, f.ID)
 	}
 	if mask&fFingerprint != 0 {
 		e.str(nil, f.Fingerprint) // each its own
@@ -329,9 +327,10 @@ func (e *encoder) extras(mask uint64, f *reports.Finding) {
 
 // triage writes a finding's triage decision.
 func (e *encoder) triage(t *reports.Triage) {
-	for _, s := range []string{t.State, t.Reason, t.By, t.Date, t.Until, t.Link, t.Via} {
+	for _, s := range []string{t.State, t.Reason, t.By, t.Date, t.Until, t.Link} {
 		e.str(&e.texts, s)
 	}
+	e.id(sNone, t.Via)
 	e.bool(t.Expired)
 }
 
@@ -394,7 +393,7 @@ func (e *encoder) detail(d *reports.Detail) {
 	for _, a := range d.Also {
 		e.str(&e.names, a.Tool)
 		e.str(&e.names, a.Rule)
-		e.str(&e.names, a.ID)
+		e.id(sNone, a.ID)
 	}
 }
 
@@ -545,18 +544,20 @@ func (d *decoder) decode(b []byte, f *reports.Finding) error {
 	return d.err
 }
 
+// id decodes a finding's id: its tag, then its number.
+func (d *decoder) id() reports.FindingID {
+	tag := d.str(&d.names)
+	n := d.uint()
+	if n > math.MaxUint32 {
+		d.fail()
+	}
+	return reports.FindingID{Tag: tag, N: uint32(n)}
+}
+
 // identity decodes f's id and fingerprint.
 func (d *decoder) identity(mask uint64, f *reports.Finding) {
 	if mask&fID != 0 {
-		tag := d.str(&d.names)
-		n := d.uint()
-		if n > math.MaxInt {
-			d.fail()
-		}
-		f.ID = reports.ID(tag, int(n))
-	}
-	if mask&fIDLiteral != 0 {
-		f.ID = d.str(&d.names)
+		f.ID = d.id()
 	}
 	if mask&fFingerprint != 0 {
 		f.Fingerprint = d.str(nil)
@@ -661,9 +662,10 @@ func (d *decoder) extras(mask uint64, f *reports.Finding) {
 // triage decodes a finding's triage decision.
 func (d *decoder) triage() *reports.Triage {
 	t := &reports.Triage{}
-	for _, s := range []*string{&t.State, &t.Reason, &t.By, &t.Date, &t.Until, &t.Link, &t.Via} {
+	for _, s := range []*string{&t.State, &t.Reason, &t.By, &t.Date, &t.Until, &t.Link} {
 		*s = d.str(&d.texts)
 	}
+	t.Via = d.id()
 	t.Expired = d.bool()
 	return t
 }
@@ -717,7 +719,7 @@ func (d *decoder) detail() *reports.Detail {
 		x.Also = make([]reports.Also, n)
 		for i := range x.Also {
 			a := &x.Also[i]
-			a.Tool, a.Rule, a.ID = d.str(&d.names), d.str(&d.names), d.str(&d.names)
+			a.Tool, a.Rule, a.ID = d.str(&d.names), d.str(&d.names), d.id()
 		}
 	}
 	return x

@@ -69,11 +69,11 @@ type triaging struct {
 	// by their ids, found once the groups are resolved (by settle, or by
 	// an earlier run); prior is that run's groups, which say which
 	// triaged findings are duplicates.
-	problems map[string]*reports.Triage
+	problems map[reports.FindingID]*reports.Triage
 	prior    *Grouped
 	// decided are the ids of the findings a decision hides, in the first
 	// run, to find their problems.
-	decided map[string]*reports.Triage
+	decided map[reports.FindingID]*reports.Triage
 	counts  summarize.TriagedCounts
 	// regroup says the run may be made again (its reports can be read
 	// again); false in the second run.
@@ -309,7 +309,7 @@ func (t *triaging) count(f *reports.Finding, state string) {
 	c.Total++
 	if t.problems == nil {
 		if t.decided == nil {
-			t.decided = map[string]*reports.Triage{}
+			t.decided = map[reports.FindingID]*reports.Triage{}
 		}
 		t.decided[f.ID] = f.Triage
 	}
@@ -372,10 +372,10 @@ func (t *triaging) spread(g *Grouped) bool {
 // decided findings' problems, by the covered findings' ids: of a problem,
 // the decision on its first decided finding (its lead first, the others
 // most important first).
-func (t *triaging) covering(g *Grouped) map[string]*reports.Triage {
-	problems := map[string]*reports.Triage{}
+func (t *triaging) covering(g *Grouped) map[reports.FindingID]*reports.Triage {
+	problems := map[reports.FindingID]*reports.Triage{}
 	gs := g.groups
-	byRef := make(map[grouping.Ref]string, len(t.decided))
+	byRef := make(map[grouping.Ref]reports.FindingID, len(t.decided))
 	leads := map[grouping.Ref]bool{}
 	for id := range t.decided {
 		r, ok := g.ids.ref(id)
@@ -458,7 +458,7 @@ func (t *triaging) settle(g *Grouped, c *summarize.Collector, counts *summarize.
 // finding that is not new) and of the decided findings that are
 // duplicates (a second run counts them triaged but not as problems), and
 // reports whether settling them is exact (see settle).
-func (t *triaging) exactly(g *Grouped, problems map[string]*reports.Triage, c *summarize.Collector, hasText func(tool, rule string) bool) (covered, dups []*aside, exact bool) {
+func (t *triaging) exactly(g *Grouped, problems map[reports.FindingID]*reports.Triage, c *summarize.Collector, hasText func(tool, rule string) bool) (covered, dups []*aside, exact bool) {
 	if t.mode == TriagedOnly || t.missed || !settleAtResolution {
 		return nil, nil, false
 	}
@@ -496,7 +496,7 @@ func (t *triaging) exactly(g *Grouped, problems map[string]*reports.Triage, c *s
 
 // record returns the record put aside of the finding of that id, nil
 // when there is none.
-func (t *triaging) record(id string) *aside {
+func (t *triaging) record(id reports.FindingID) *aside {
 	r, ok := t.ids.ref(id)
 	if !ok {
 		return nil
@@ -517,7 +517,7 @@ func (t *triaging) at(r grouping.Ref) *aside {
 // countCovered counts triaged the covered findings the first pass
 // counted, each a problem unless a duplicate, and takes back the problems
 // counted of decided duplicates.
-func (t *triaging) countCovered(g *Grouped, problems map[string]*reports.Triage, covered, dups []*aside) {
+func (t *triaging) countCovered(g *Grouped, problems map[reports.FindingID]*reports.Triage, covered, dups []*aside) {
 	c := &t.counts
 	for _, a := range dups {
 		t.countProblem(a, t.owns[a.own-1], -1)

@@ -17,10 +17,10 @@ func TestTriageUnnamedAllocatesNothing(t *testing.T) {
 	e.State, e.Reason = triage.FalsePositive, "on purpose"
 	m := triage.NewMatcher(&triage.File{Entries: []triage.Entry{e}}, src, time.Now())
 	findings := []reports.Finding{
-		{ID: "1", Tool: "PMD", Rule: "MagicNumber", Path: "src/A.java", Line: 2, Message: "magic"},
-		{ID: "2", Tool: "PMD", Rule: "ShortVariable", Path: "src/B.java", Line: 2, Message: "short"},
-		{ID: "3", Tool: "Checkstyle", Rule: "ShortVariable", Path: "src/A.java", Line: 2, Message: "short"},
-		{ID: "4", Tool: "PMD", Rule: "ShortVariable", Path: "src/C.java", Line: 9, Message: "short"},
+		{ID: reports.ID("n", 1), Tool: "PMD", Rule: "MagicNumber", Path: "src/A.java", Line: 2, Message: "magic"},
+		{ID: reports.ID("n", 2), Tool: "PMD", Rule: "ShortVariable", Path: "src/B.java", Line: 2, Message: "short"},
+		{ID: reports.ID("n", 3), Tool: "Checkstyle", Rule: "ShortVariable", Path: "src/A.java", Line: 2, Message: "short"},
+		{ID: reports.ID("n", 4), Tool: "PMD", Rule: "ShortVariable", Path: "src/C.java", Line: 9, Message: "short"},
 	}
 	for _, mode := range []TriagedMode{TriagedExclude, TriagedInclude, TriagedOnly} {
 		t.Run(mode.String(), func(t *testing.T) {

@@ -46,9 +46,9 @@ func TestTriageSettled(t *testing.T) {
 	others := map[string][]string{}
 	if _, err := pipeline.Run(context.Background(), &pipeline.Query{Reports: sampleFiles(t, reportFiles...), Classes: grouping.ClassOf, Keep: pipeline.Keep{Each: func(f *reports.Finding, _ string) error {
 		if f.Detail != nil && len(f.Detail.Also) > 0 {
-			leads = append(leads, f.ID)
+			leads = append(leads, f.ID.String())
 			for _, a := range f.Detail.Also {
-				others[f.ID] = append(others[f.ID], a.ID)
+				others[f.ID.String()] = append(others[f.ID.String()], a.ID.String())
 			}
 		}
 		return nil
@@ -64,7 +64,7 @@ func TestTriageSettled(t *testing.T) {
 	}
 	byID := map[string]*reports.Finding{}
 	for i := range all {
-		byID[all[i].ID] = &all[i]
+		byID[all[i].ID.String()] = &all[i]
 	}
 	if len(leads) < 8 {
 		t.Fatalf("%d problems of several findings in the sample", len(leads))
@@ -102,8 +102,8 @@ func TestTriageSettled(t *testing.T) {
 		{"singles", func() []triage.Entry {
 			var es []triage.Entry
 			for i := range all {
-				if !inProblem[all[i].ID] && i%4 == 0 {
-					es = append(es, entry(all[i].ID, states[i%len(states)], ""))
+				if !inProblem[all[i].ID.String()] && i%4 == 0 {
+					es = append(es, entry(all[i].ID.String(), states[i%len(states)], ""))
 				}
 			}
 			return es
@@ -125,7 +125,7 @@ func TestTriageSettled(t *testing.T) {
 		{"every finding", func() []triage.Entry {
 			var es []triage.Entry
 			for i := range all {
-				es = append(es, entry(all[i].ID, states[i%len(states)], ""))
+				es = append(es, entry(all[i].ID.String(), states[i%len(states)], ""))
 			}
 			return es
 		}},

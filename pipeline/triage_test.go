@@ -129,7 +129,7 @@ func TestTriageCoversTheProblem(t *testing.T) {
 	var lead string
 	q.Keep.Each = func(f *reports.Finding, _ string) error {
 		if dup == nil && f.Detail != nil && len(f.Detail.Also) > 0 {
-			lead = f.ID
+			lead = f.ID.String()
 			dup = &reports.Finding{ID: f.Detail.Also[0].ID}
 		}
 		return nil
@@ -156,7 +156,7 @@ func TestTriageCoversTheProblem(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, fv := range res.View.Findings {
-		if fv.ID == lead || fv.ID == dup.ID {
+		if fv.ID.String() == lead || fv.ID == dup.ID {
 			t.Errorf("%s of the triaged problem is on the page", fv.ID)
 		}
 	}

@@ -57,9 +57,9 @@ type Detail struct {
 // Also is another finding of a problem: its tool, its rule's short name
 // and its id.
 type Also struct {
-	Tool string `json:"tool"`
-	Rule string `json:"rule"`
-	ID   string `json:"id"`
+	Tool string    `json:"tool"`
+	Rule string    `json:"rule"`
+	ID   FindingID `json:"id"`
 }
 
 // Flow is one thread flow of a code flow (SARIF §3.37): its steps, in

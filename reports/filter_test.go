@@ -135,8 +135,8 @@ func TestSortKeyAgrees(t *testing.T) {
 				for _, path := range []string{"a", "b"} {
 					for _, line := range []int{1, 2} {
 						for _, col := range []int{0, 3} {
-							for _, id := range []string{"x-1", "x-2"} {
-								fs = append(fs, Finding{Severity: sev, Category: cat, Rule: rule, Path: path, Line: line, Column: col, ID: id, Message: id})
+							for _, id := range []FindingID{ID("x", 1), ID("x", 2)} {
+								fs = append(fs, Finding{Severity: sev, Category: cat, Rule: rule, Path: path, Line: line, Column: col, ID: id, Message: id.String()})
 							}
 						}
 					}

@@ -7,8 +7,9 @@ package reports
 // finding's one place (a flow, related places, a fix) is in Detail.
 type Finding struct {
 	// ID is a short id, unique within one run over a set of inputs and stable
-	// while the inputs do not change; it is what a caller uses to ask for details.
-	ID string `json:"id"`
+	// while the inputs do not change; it is what a caller uses to ask for
+	// details. It is written "tag-n" (see [FindingID]); the zero id is none.
+	ID FindingID `json:"id"`
 	// Fingerprint identifies the finding across runs: tool, rule, path and a
 	// line-insensitive hash of the message, or the SARIF partialFingerprints.
 	Fingerprint string `json:"fingerprint"`

@@ -45,7 +45,7 @@ func TestID(t *testing.T) {
 	if tag == InputTag("reports/checkstyle.xml", 4) {
 		t.Errorf("two inputs share the tag %q", tag)
 	}
-	if got := ID(tag, 12); got != tag+"-12" {
+	if got := ID(tag, 12).String(); got != tag+"-12" {
 		t.Errorf("ID = %q", got)
 	}
 }

@@ -1,7 +1,6 @@
 package reports
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -33,7 +32,7 @@ func TestFirstPage(t *testing.T) {
 			for i, w := range strings.Fields(tc.view) {
 				imp, rule, _ := strings.Cut(w, ":")
 				x := map[string]Impact{"b": ImpactBlocker, "h": ImpactHigh, "m": ImpactMedium, "l": ImpactLow}[imp]
-				fs = append(fs, Finding{ID: fmt.Sprint(i), Impact: x, Tool: "T", Rule: rule})
+				fs = append(fs, Finding{ID: ID("n", i), Impact: x, Tool: "T", Rule: rule})
 			}
 			name := func(fs []Finding) string {
 				var out []string
@@ -54,20 +53,20 @@ func TestFirstPage(t *testing.T) {
 			var ids, rest []string
 			inHead := map[string]bool{}
 			for i, f := range got {
-				ids = append(ids, f.ID)
+				ids = append(ids, f.ID.String())
 				if i < n {
-					inHead[f.ID] = true
+					inHead[f.ID.String()] = true
 				}
 			}
 			for _, f := range fs {
-				if !inHead[f.ID] {
-					rest = append(rest, f.ID)
+				if !inHead[f.ID.String()] {
+					rest = append(rest, f.ID.String())
 				}
 			}
 			slices.Sort(ids)
 			want := make([]string, len(fs))
 			for i := range fs {
-				want[i] = fs[i].ID
+				want[i] = fs[i].ID.String()
 			}
 			slices.Sort(want)
 			if !slices.Equal(ids, want) {
@@ -75,7 +74,7 @@ func TestFirstPage(t *testing.T) {
 			}
 			var gotRest []string
 			for _, f := range got[n:] {
-				gotRest = append(gotRest, f.ID)
+				gotRest = append(gotRest, f.ID.String())
 			}
 			if !slices.Equal(gotRest, rest) {
 				t.Errorf("after the head %v, want view order %v", gotRest, rest)

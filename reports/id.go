@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/base32"
+	"fmt"
 	"strconv"
 )
 
 // The id of a finding is "tag-n": the tag of its input, a hyphen and the
-// finding's ordinal in the input (1-based), such as "kq3x-12". [ID] writes
-// it, [ParseID] reads it back, and every reader of ids goes through them.
+// finding's ordinal in the input (1-based), such as "kq3x-12". Findings
+// carry it as a [FindingID], made by [ID]; [ParseID] reads the written form
+// back, and every reader of ids goes through it.
 
 // tagAlphabet is the alphabet of input tags: base32's letters in lower case.
 const tagAlphabet = "abcdefghijklmnopqrstuvwxyz234567"
@@ -32,28 +34,54 @@ func InputTag(path string, n int) string {
 	return s[:n]
 }
 
-// ID returns the id of the n-th finding (1-based) of the input tagged tag:
-// "tag-n". It is unique within a run and stable while the inputs are unchanged.
-func ID(tag string, n int) string {
-	return tag + "-" + strconv.Itoa(n)
-}
+// ID returns the id of the n-th finding (1-based) of the input tagged tag,
+// written "tag-n". It is unique within a run and stable while the inputs are
+// unchanged.
+func ID(tag string, n int) FindingID { return FindingID{Tag: tag, N: uint32(n)} }
 
-// FindingID is a finding's id read back into its parts: the tag of its
-// input and its ordinal there.
+// FindingID is a finding's id in its parts: the tag of its input and its
+// ordinal there (1-based). The zero FindingID is no id: it is written "".
 type FindingID struct {
 	Tag string
 	N   uint32
 }
 
-// String writes the id as findings carry it, "tag-n".
+// IsZero reports whether id is no id.
+func (id FindingID) IsZero() bool { return id.Tag == "" && id.N == 0 }
+
+// String writes the id as findings carry it, "tag-n"; "" for no id.
 func (id FindingID) String() string {
+	if id.IsZero() {
+		return ""
+	}
 	var b [MaxTagLen + 16]byte
 	return string(id.Append(b[:0]))
 }
 
 // Append appends the id as [FindingID.String] writes it to b.
 func (id FindingID) Append(b []byte) []byte {
+	if id.IsZero() {
+		return b
+	}
 	return strconv.AppendUint(append(append(b, id.Tag...), '-'), uint64(id.N), 10)
+}
+
+// MarshalText writes the id as [FindingID.String] does: findings' JSON
+// carries "tag-n".
+func (id FindingID) MarshalText() ([]byte, error) { return id.Append(nil), nil }
+
+// UnmarshalText reads an id as [ParseID] does; "" is no id.
+func (id *FindingID) UnmarshalText(b []byte) error {
+	if len(b) == 0 {
+		*id = FindingID{}
+		return nil
+	}
+	p, ok := ParseID(string(b))
+	if !ok {
+		return fmt.Errorf("finding id %q: not tag-n (tag: a-z and 2-7, n: 1 or more)", b)
+	}
+	*id = p
+	return nil
 }
 
 // Compare compares two ids as their strings compare (the views' last

@@ -86,7 +86,7 @@ func FuzzParseID(f *testing.F) {
 		if !ok {
 			return
 		}
-		if x.String() != a || ID(x.Tag, int(x.N)) != a {
+		if x.String() != a || ID(x.Tag, int(x.N)).String() != a {
 			t.Fatalf("ParseID(%q) = %+v, which writes %q", a, x, x.String())
 		}
 		if y, ok := ParseID(b); ok {

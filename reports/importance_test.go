@@ -195,9 +195,9 @@ func TestShortRule(t *testing.T) {
 }
 
 func TestOrders(t *testing.T) {
-	sqli := Finding{ID: "a-1", Tool: "SpotBugs", Rule: "SQL", Path: "z.java", Line: 9, Impact: ImpactHigh, Quality: QualitySecurity, Severity: SeverityNote}
-	eq := Finding{ID: "a-2", Tool: "SpotBugs", Rule: "ES", Path: "a.java", Line: 5, Impact: ImpactHigh, Quality: QualityReliability, Severity: SeverityWarning}
-	nit := Finding{ID: "b-1", Tool: "Checkstyle", Rule: "FinalParameters", Path: "a.java", Line: 1, Impact: ImpactLow, Quality: QualityMaintainability,
+	sqli := Finding{ID: ID("a", 1), Tool: "SpotBugs", Rule: "SQL", Path: "z.java", Line: 9, Impact: ImpactHigh, Quality: QualitySecurity, Severity: SeverityNote}
+	eq := Finding{ID: ID("a", 2), Tool: "SpotBugs", Rule: "ES", Path: "a.java", Line: 5, Impact: ImpactHigh, Quality: QualityReliability, Severity: SeverityWarning}
+	nit := Finding{ID: ID("b", 1), Tool: "Checkstyle", Rule: "FinalParameters", Path: "a.java", Line: 1, Impact: ImpactLow, Quality: QualityMaintainability,
 		Severity: SeverityError, Category: CategoryCodeStyle}
 	for _, tc := range []struct {
 		o    Order
@@ -217,7 +217,7 @@ func TestOrders(t *testing.T) {
 		}
 		var got []string
 		for _, f := range fs {
-			got = append(got, f.ID)
+			got = append(got, f.ID.String())
 		}
 		if diff := cmp.Diff(tc.want, got); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", tc.o, diff)
@@ -232,11 +232,11 @@ func TestOrders(t *testing.T) {
 // severity comes first (a Grype CVE at 9.8 before Semgrep findings at 9.0,
 // whatever their paths), and before a security finding without one.
 func TestOrderSecuritySeverity(t *testing.T) {
-	semgrep := Finding{ID: "a-1", Tool: "Semgrep OSS", Rule: "sqli", Path: "a.py", Line: 1, Impact: ImpactBlocker, Quality: QualitySecurity,
+	semgrep := Finding{ID: ID("a", 1), Tool: "Semgrep OSS", Rule: "sqli", Path: "a.py", Line: 1, Impact: ImpactBlocker, Quality: QualitySecurity,
 		Severity: SeverityError, SecuritySeverity: 9.0}
-	grype := Finding{ID: "b-1", Tool: "Grype", Rule: "CVE-2021-44228", Path: "z/pom.xml", Line: 1, Impact: ImpactBlocker, Quality: QualitySecurity,
+	grype := Finding{ID: ID("b", 1), Tool: "Grype", Rule: "CVE-2021-44228", Path: "z/pom.xml", Line: 1, Impact: ImpactBlocker, Quality: QualitySecurity,
 		Severity: SeverityError, SecuritySeverity: 9.8}
-	secret := Finding{ID: "c-1", Tool: "gitleaks", Rule: "aws", Path: "0.env", Line: 1, Impact: ImpactBlocker, Quality: QualitySecurity,
+	secret := Finding{ID: ID("c", 1), Tool: "gitleaks", Rule: "aws", Path: "0.env", Line: 1, Impact: ImpactBlocker, Quality: QualitySecurity,
 		Severity: SeverityError}
 	for _, tc := range []struct {
 		name string

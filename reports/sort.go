@@ -64,12 +64,13 @@ func (o Order) Less(a, b *Finding) bool {
 // many findings' places in view order without the findings (a capped SARIF
 // run).
 type SortKey struct {
-	Impact                         Impact
-	Quality                        Quality
-	SecuritySeverity               float64
-	Severity                       Severity
-	Category, Tool, Rule, Path, ID string
-	Line, Column                   int
+	Impact                     Impact
+	Quality                    Quality
+	SecuritySeverity           float64
+	Severity                   Severity
+	Category, Tool, Rule, Path string
+	ID                         FindingID
+	Line, Column               int
 }
 
 // KeyOf returns f's sort key.
@@ -99,7 +100,7 @@ func (o Order) Compare(a, b *SortKey) int {
 	if c := o.compareAfter(a, b); c != 0 {
 		return c
 	}
-	return strings.Compare(a.ID, b.ID)
+	return a.ID.Compare(b.ID)
 }
 
 // compareBefore compares what the order puts before the place: by

@@ -27,9 +27,9 @@ func rankedOrder(o reports.Order, keys []reports.SortKey) []string {
 	ranked := make([]reports.Ranked, len(keys))
 	for i, k := range keys {
 		at, _ := slices.BinarySearch(paths, k.Path)
-		id, ok := reports.ParseID(k.ID)
+		id, ok := reports.ParseID(k.ID.String())
 		if !ok {
-			panic("not an id: " + k.ID)
+			panic("not an id: " + k.ID.String())
 		}
 		ranked[i] = reports.Ranked{Kind: kinds[i], Path: uint32(at), Line: int32(k.Line), Column: int32(k.Column), ID: id}
 	}
@@ -47,7 +47,7 @@ func keyOrder(o reports.Order, keys []reports.SortKey) []string {
 	slices.SortFunc(keys, func(a, b reports.SortKey) int { return o.Compare(&a, &b) })
 	ids := make([]string, len(keys))
 	for i := range keys {
-		ids[i] = keys[i].ID
+		ids[i] = keys[i].ID.String()
 	}
 	return ids
 }

@@ -16,8 +16,8 @@ type Triage struct {
 	Expired bool `json:"expired,omitempty"`
 	// Via is the id of the finding the decision is about when it covers
 	// this one because both report one problem (docs/formats.md,
-	// "Duplicates"); "" when it is about this finding.
-	Via string `json:"via,omitempty"`
+	// "Duplicates"); no id when it is about this finding.
+	Via FindingID `json:"via,omitzero"`
 }
 
 // Suppressed reports whether the decision leaves its finding out of

@@ -186,7 +186,7 @@ func annotation(f *reports.Finding) Annotation {
 		if i == 0 {
 			d.WriteString("\nThe same problem, also reported as:")
 		}
-		fmt.Fprintf(&d, "\n- %s %s (recap id %s)", render.PlainText(o.Tool), render.PlainText(o.Rule), render.PlainText(o.ID))
+		fmt.Fprintf(&d, "\n- %s %s (recap id %s)", render.PlainText(o.Tool), render.PlainText(o.Rule), o.ID)
 	}
 	if more := len(also) - maxAlsoDetails; more > 0 {
 		fmt.Fprintf(&d, "\n- and %d more", more)

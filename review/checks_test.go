@@ -21,13 +21,13 @@ func checkFixture(n, max int) CheckInput {
 	c := summarize.NewCollector()
 	ann := &Annotated{Max: max}
 	for i := 0; i < n; i++ {
-		f := reports.Finding{ID: fmt.Sprintf("t-%d", i), Tool: "PMD", Rule: fmt.Sprintf("R%03d", i), Category: "Design",
+		f := reports.Finding{ID: reports.ID("t", i), Tool: "PMD", Rule: fmt.Sprintf("R%03d", i), Category: "Design",
 			Severity: reports.Severities[i%3], Path: fmt.Sprintf("src/F%d.java", i%7), Line: 10 + i, Column: 5, EndColumn: 9,
 			Message: fmt.Sprintf("problem %d for @param #12", i), HelpURI: "https://pmd.example/r", Fingerprint: fmt.Sprintf("%016x", i)}
 		c.Add(f)
 		ann.Add(&f)
 	}
-	noFile := reports.Finding{ID: "t-x", Tool: "PMD", Rule: "X", Severity: reports.SeverityError, Message: "no file"}
+	noFile := reports.Finding{ID: reports.ID("tx", 1), Tool: "PMD", Rule: "X", Severity: reports.SeverityError, Message: "no file"}
 	c.Add(noFile)
 	ann.Add(&noFile)
 	kept, omitted, nf := ann.Findings()
@@ -229,7 +229,7 @@ func TestCheckTitleLevels(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			c := summarize.NewCollector()
 			for i := range tc.sev {
-				c.Add(reports.Finding{ID: fmt.Sprint(i), Tool: "T", Rule: "R", Severity: tc.sev[i], Impact: tc.imp[i], Quality: reports.QualityReliability, Path: "A.java", Line: i + 1})
+				c.Add(reports.Finding{ID: reports.ID("n", i), Tool: "T", Rule: "R", Severity: tc.sev[i], Impact: tc.imp[i], Quality: reports.QualityReliability, Path: "A.java", Line: i + 1})
 			}
 			v := c.View(nil)
 			if tc.dups != nil {

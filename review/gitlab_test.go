@@ -70,7 +70,7 @@ func gitLabFixture(t *testing.T, n int) (Input, []diff.File) {
 	}{{"A.java", 10}, {"A.java", 11}, {"A.java", 8}, {"B.java", 1}, {"D.java", 2}, {"D.java", 3}}
 	for i := 0; i < n; i++ {
 		pl := places[i%len(places)]
-		f := reports.Finding{ID: fmt.Sprintf("t-%d", i), Tool: "PMD", Rule: fmt.Sprintf("R%02d", i), Category: "Design", Severity: reports.Severities[i%3],
+		f := reports.Finding{ID: reports.ID("t", i), Tool: "PMD", Rule: fmt.Sprintf("R%02d", i), Category: "Design", Severity: reports.Severities[i%3],
 			Path: pl.path, Line: pl.line, Message: fmt.Sprintf("finding %d: see !12, ~bug, %%\"v1\", $7, &3, ^alert#1 and @alice", i)}
 		f.Fingerprint = reports.Fingerprint(f, nil)
 		c.Add(f)
@@ -231,7 +231,7 @@ func TestPostGitLabRefused(t *testing.T) {
 	}
 	c := summarize.NewCollector()
 	c.KeepPage(0, 10)
-	f := reports.Finding{ID: "x", Tool: "PMD", Rule: "R", Severity: reports.SeverityError, Path: "A.java", Line: 30, Message: "off"}
+	f := reports.Finding{ID: reports.ID("x", 1), Tool: "PMD", Rule: "R", Severity: reports.SeverityError, Path: "A.java", Line: 30, Message: "off"}
 	f.Fingerprint = reports.Fingerprint(f, nil)
 	c.Add(f)
 	one := Build(Input{View: c.View(nil), Files: other, Index: diff.NewIndex(other)})

@@ -24,28 +24,28 @@ import (
 func groupedInput() (in Input, leads []reports.Finding) {
 	files := []diff.File{{OldPath: "A.java", NewPath: "A.java", Status: diff.Modified, Changed: []int{10, 11, 12},
 		Hunks: []diff.Hunk{{OldStart: 4, OldLines: 9, NewStart: 4, NewLines: 12}}}}
-	first := []summarize.AlsoReported{{Tool: "PMD", Rule: "MethodArgumentCouldBeFinal", ID: "pmd-1"}}
-	second := []summarize.AlsoReported{{Tool: "PMD", Rule: "UseEqualsToCompareStrings", ID: "pmd-2"},
-		{Tool: "SpotBugs", Rule: "ES_COMPARING_STRINGS_WITH_EQ", ID: "sb-1"}}
+	first := []summarize.AlsoReported{{Tool: "PMD", Rule: "MethodArgumentCouldBeFinal", ID: reports.ID("pmd", 1)}}
+	second := []summarize.AlsoReported{{Tool: "PMD", Rule: "UseEqualsToCompareStrings", ID: reports.ID("pmd", 2)},
+		{Tool: "SpotBugs", Rule: "ES_COMPARING_STRINGS_WITH_EQ", ID: reports.ID("sb", 1)}}
 	for j := 0; j < 9; j++ {
-		second = append(second, summarize.AlsoReported{Tool: "@team #1", Rule: fmt.Sprintf("[x](javascript:1)<b>R%d</b>", j), ID: fmt.Sprintf("x-%d", j)})
+		second = append(second, summarize.AlsoReported{Tool: "@team #1", Rule: fmt.Sprintf("[x](javascript:1)<b>R%d</b>", j), ID: reports.ID("x", j+1)})
 	}
 	dup := map[string]bool{}
 	c := summarize.NewCollector()
 	c.KeepPage(0, summarize.MaxLimit)
-	c.Skip(func(f *reports.Finding) bool { return dup[f.ID] }, len(first)+len(second))
+	c.Skip(func(f *reports.Finding) bool { return dup[f.ID.String()] }, len(first)+len(second))
 	add := func(f reports.Finding) {
 		f.Fingerprint = reports.Fingerprint(f, nil)
 		c.Add(f)
 	}
-	add(reports.Finding{ID: "cs-1", Tool: "Checkstyle", Rule: "FinalParameters", Category: "Code Style", Severity: reports.SeverityError,
+	add(reports.Finding{ID: reports.ID("cs", 1), Tool: "Checkstyle", Rule: "FinalParameters", Category: "Code Style", Severity: reports.SeverityError,
 		Path: "A.java", Line: 10, Column: 18, Message: "Parameter customer should be final."})
-	add(reports.Finding{ID: "cs-2", Tool: "Checkstyle", Rule: "StringLiteralEquality", Category: "Error Prone", Severity: reports.SeverityError,
+	add(reports.Finding{ID: reports.ID("cs", 2), Tool: "Checkstyle", Rule: "StringLiteralEquality", Category: "Error Prone", Severity: reports.SeverityError,
 		Path: "A.java", Line: 11, Column: 9, Message: "Literal Strings should be compared using equals(), not '=='."})
-	add(reports.Finding{ID: "pmd-9", Tool: "PMD", Rule: "SystemPrintln", Category: "Best Practices", Severity: reports.SeverityWarning,
+	add(reports.Finding{ID: reports.ID("pmd", 9), Tool: "PMD", Rule: "SystemPrintln", Category: "Best Practices", Severity: reports.SeverityWarning,
 		Path: "A.java", Line: 12, Message: "Usage of System.out/err"})
 	for _, a := range append(append([]summarize.AlsoReported(nil), first...), second...) {
-		dup[a.ID] = true
+		dup[a.ID.String()] = true
 		add(reports.Finding{ID: a.ID, Tool: a.Tool, Rule: a.Rule, Severity: reports.SeverityNote, Path: "A.java", Line: 10, Message: "the same"})
 	}
 	v := c.View([]reports.Input{{Tool: "Checkstyle"}, {Tool: "PMD"}})
@@ -55,9 +55,9 @@ func groupedInput() (in Input, leads []reports.Finding) {
 	for i := range v.Findings {
 		f := &v.Findings[i]
 		switch f.ID {
-		case "cs-1":
+		case reports.ID("cs", 1):
 			f.AlsoReportedBy = first
-		case "cs-2":
+		case reports.ID("cs", 2):
 			f.AlsoReportedBy = second
 		}
 		g := f.Finding

@@ -14,7 +14,7 @@ import (
 func jobFindings(n, files, size int) []reports.Finding {
 	out := make([]reports.Finding, n)
 	for i := range out {
-		out[i] = reports.Finding{ID: fmt.Sprint(i), Tool: "PMD", Rule: fmt.Sprintf("R%d", i%7), Category: "Design",
+		out[i] = reports.Finding{ID: reports.ID("n", i), Tool: "PMD", Rule: fmt.Sprintf("R%d", i%7), Category: "Design",
 			Severity: reports.Severities[i%3], Path: fmt.Sprintf("src/F%03d.java", i%files), Line: 1 + i,
 			Message: fmt.Sprintf("finding %d: @param #12 GH-3 ", i) + strings.Repeat("x", size)}
 	}
@@ -110,7 +110,7 @@ func TestJobSummaryLevels(t *testing.T) {
 			c := summarize.NewCollector()
 			j := &JobSummary{}
 			for i, x := range tc.findings {
-				f := reports.Finding{ID: fmt.Sprint(i), Tool: "T", Rule: "R", Severity: x.sev, Impact: x.impact, Path: "A.java", Line: i + 1, Message: "m"}
+				f := reports.Finding{ID: reports.ID("n", i), Tool: "T", Rule: "R", Severity: x.sev, Impact: x.impact, Path: "A.java", Line: i + 1, Message: "m"}
 				if x.impact != 0 {
 					f.Quality = reports.QualityReliability
 				}

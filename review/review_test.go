@@ -25,13 +25,13 @@ func fixture(n int) Input {
 	c := summarize.NewCollector()
 	c.KeepPage(0, summarize.MaxLimit)
 	for i := 0; i < n; i++ {
-		f := reports.Finding{ID: fmt.Sprintf("t-%d", i), Tool: "PMD", Rule: fmt.Sprintf("R%02d", i%40), Category: "Design",
+		f := reports.Finding{ID: reports.ID("t", i), Tool: "PMD", Rule: fmt.Sprintf("R%02d", i%40), Category: "Design",
 			Severity: reports.Severities[i%3], Path: "A.java", Line: []int{10, 11, 12, 40}[i%4],
 			Message: fmt.Sprintf("problem %d <b>", i), HelpURI: "https://pmd.example/r"}
 		f.Fingerprint = reports.Fingerprint(f, nil)
 		c.Add(f)
 	}
-	span := reports.Finding{ID: "t-span", Tool: "PMD", Rule: "GodClass", Severity: reports.SeverityError, Path: "A.java", Line: 1, EndLine: 11, Message: "whole class"}
+	span := reports.Finding{ID: reports.ID("tspan", 1), Tool: "PMD", Rule: "GodClass", Severity: reports.SeverityError, Path: "A.java", Line: 1, EndLine: 11, Message: "whole class"}
 	span.Fingerprint = reports.Fingerprint(span, nil)
 	c.Add(span)
 	return Input{View: c.View(nil), Outside: 7, Files: files, Index: diff.NewIndex(files)}
@@ -219,7 +219,7 @@ func TestReviewInertOnGitHub(t *testing.T) {
 	c.KeepPage(0, summarize.MaxLimit)
 	for i := 0; i < MaxComments+len(hostile); i++ { // the last ones are listed in the body
 		m := hostile[i%len(hostile)]
-		f := reports.Finding{ID: fmt.Sprint(i), Tool: "PMD", Rule: "R@" + m, Category: "C " + m, Severity: reports.SeverityWarning,
+		f := reports.Finding{ID: reports.ID("n", i), Tool: "PMD", Rule: "R@" + m, Category: "C " + m, Severity: reports.SeverityWarning,
 			Path: "A.java", Line: 10 + i%3, Message: m, HelpURI: []string{"javascript:alert(1)", "https://pmd.example/r"}[i%2]}
 		f.Fingerprint = reports.Fingerprint(f, nil)
 		c.Add(f)
@@ -513,7 +513,7 @@ func TestReviewInertOnGitLab(t *testing.T) {
 	c.KeepPage(0, summarize.MaxLimit)
 	for i := 0; i < MaxComments+len(hostile); i++ {
 		m := hostile[i%len(hostile)]
-		f := reports.Finding{ID: fmt.Sprint(i), Tool: "PMD", Rule: "R" + m, Category: "C " + m, Severity: reports.SeverityWarning,
+		f := reports.Finding{ID: reports.ID("n", i), Tool: "PMD", Rule: "R" + m, Category: "C " + m, Severity: reports.SeverityWarning,
 			Path: "A.java", Line: 10 + i%3, Message: m}
 		f.Fingerprint = reports.Fingerprint(f, nil)
 		c.Add(f)

@@ -14,7 +14,7 @@ import (
 func TestSelectionOrder(t *testing.T) {
 	var fs []reports.Finding
 	for i := 0; i < 40; i++ {
-		f := reports.Finding{ID: fmt.Sprintf("f-%02d", i), Tool: "PMD", Rule: fmt.Sprintf("R%02d", i), Path: fmt.Sprintf("src/F%02d.java", 39-i), Line: 1 + i,
+		f := reports.Finding{ID: reports.ID("f", i), Tool: "PMD", Rule: fmt.Sprintf("R%02d", i), Path: fmt.Sprintf("src/F%02d.java", 39-i), Line: 1 + i,
 			Severity: reports.SeverityError, Impact: reports.ImpactLow, Quality: reports.QualityMaintainability, Message: "m"}
 		if i%10 == 9 { // four findings that matter: warnings by the report, high by their tool's word
 			f.Severity, f.Impact, f.Quality = reports.SeverityWarning, reports.ImpactHigh, reports.QualityReliability

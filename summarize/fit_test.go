@@ -143,7 +143,7 @@ func TestFitCorpus(t *testing.T) {
 				}
 			}
 			for _, f := range v.Findings {
-				if f.ID == "" || f.Message == "" || !f.Severity.Valid() {
+				if f.ID.IsZero() || f.Message == "" || !f.Severity.Valid() {
 					t.Errorf("%s: finding cut: %+v", name, f.Finding)
 				}
 			}

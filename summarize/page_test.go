@@ -18,7 +18,7 @@ func TestPage(t *testing.T) {
 	var all []reports.Finding
 	for i := 0; i < 500; i++ {
 		all = append(all, reports.Finding{
-			ID: fmt.Sprintf("f-%d", i), Severity: reports.Severities[rng.Intn(3)],
+			ID: reports.ID("f", i), Severity: reports.Severities[rng.Intn(3)],
 			Category: []string{"a", "b", "c"}[rng.Intn(3)], Rule: fmt.Sprintf("r%d", rng.Intn(3)*rng.Intn(40)),
 			Impact: reports.Impacts[rng.Intn(len(reports.Impacts))],
 			Path:   []string{"x.java", "y.java"}[rng.Intn(2)], Line: rng.Intn(50),
@@ -82,11 +82,11 @@ func TestPageShortForTheHead(t *testing.T) {
 			c := NewCollector()
 			c.KeepPage(0, 10)
 			for i := range tc.rules {
-				c.Add(reports.Finding{ID: fmt.Sprintf("r-%d", i), Tool: "T", Rule: fmt.Sprintf("R%02d", i), Impact: reports.ImpactHigh})
+				c.Add(reports.Finding{ID: reports.ID("r", i), Tool: "T", Rule: fmt.Sprintf("R%02d", i), Impact: reports.ImpactHigh})
 			}
-			c.Add(reports.Finding{ID: "z-1", Tool: "T", Rule: "Z", Impact: tc.skipped, Line: 1})
-			c.Add(reports.Finding{ID: "z-2", Tool: "T", Rule: "Z", Impact: tc.skipped, Line: 2})
-			c.Skip(func(f *reports.Finding) bool { return f.ID == "z-1" }, 1)
+			c.Add(reports.Finding{ID: reports.ID("z", 1), Tool: "T", Rule: "Z", Impact: tc.skipped, Line: 1})
+			c.Add(reports.Finding{ID: reports.ID("z", 2), Tool: "T", Rule: "Z", Impact: tc.skipped, Line: 2})
+			c.Skip(func(f *reports.Finding) bool { return f.ID == reports.ID("z", 1) }, 1)
 			if got := c.PageShort(); got != tc.want {
 				t.Errorf("PageShort %v, want %v", got, tc.want)
 			}

@@ -42,7 +42,7 @@ func sampleIDs(t *testing.T, root string) map[string]reports.Finding {
 			t.Fatal(err)
 		}
 		for _, f := range v.Findings {
-			byID[f.ID] = f
+			byID[f.ID.String()] = f
 		}
 		if v.Page.NextOffset == nil || *v.Page.NextOffset <= offset {
 			break
@@ -64,11 +64,11 @@ func checkAlso(t *testing.T, what string, byID map[string]reports.Finding, shown
 	seen := map[string]bool{}
 	for _, as := range also {
 		for _, a := range as {
-			f, ok := byID[a.ID]
-			if !ok || f.Tool != a.Tool || reports.ShortRule(f.Tool, f.Rule) != a.Rule || seen[a.ID] {
+			f, ok := byID[a.ID.String()]
+			if !ok || f.Tool != a.Tool || reports.ShortRule(f.Tool, f.Rule) != a.Rule || seen[a.ID.String()] {
 				t.Errorf("%s: %+v names no finding of the reports, or one named twice (%+v)", what, a, f)
 			}
-			seen[a.ID] = true
+			seen[a.ID.String()] = true
 			named++
 		}
 	}

@@ -48,7 +48,7 @@ func Sample(t testing.TB) (*triage.File, []reports.Finding) {
 	src := os.DirFS(sample)
 	for i, fv := range res.View.Findings {
 		e := triage.EntryFor(&fv.Finding, src)
-		e.State, e.Reason, e.By, e.Date = States[i], "decided in review "+fv.ID, "octocat", "2026-11-01"
+		e.State, e.Reason, e.By, e.Date = States[i], "decided in review "+fv.ID.String(), "octocat", "2026-11-01"
 		f.Put(e)
 		found = append(found, fv.Finding)
 	}

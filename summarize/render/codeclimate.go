@@ -169,7 +169,7 @@ func appendCCFingerprint(b []byte, f *reports.Finding, occ *reports.Occurrences)
 	}
 	id := occ.Value(f.Fingerprint)
 	if id == "" {
-		id = occ.Value(f.Tool + "\x00" + f.ID)
+		id = occ.Value(f.Tool + "\x00" + f.ID.String())
 	}
 	sum := md5.Sum([]byte(id))
 	return hex.AppendEncode(b, sum[:])

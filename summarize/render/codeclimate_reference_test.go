@@ -44,7 +44,7 @@ func codeClimateIssue(f *reports.Finding, occ *reports.Occurrences) ([]byte, boo
 	if fp == "" {
 		id := occ.Value(f.Fingerprint)
 		if id == "" {
-			id = occ.Value(f.Tool + "\x00" + f.ID)
+			id = occ.Value(f.Tool + "\x00" + f.ID.String())
 		}
 		sum := md5.Sum([]byte(id))
 		fp = hex.EncodeToString(sum[:])

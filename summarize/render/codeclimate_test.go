@@ -235,7 +235,7 @@ func TestCodeClimateIssue(t *testing.T) {
 	}
 	// A finding without a fingerprint: the MD5 of its tool and id.
 	var nofp bytes.Buffer
-	v := &summarize.View{Findings: []summarize.FindingView{{Finding: reports.Finding{ID: "a-1", Tool: "PMD", Rule: "R", Severity: reports.SeverityNote, Message: "m", Path: "A.java"}}}}
+	v := &summarize.View{Findings: []summarize.FindingView{{Finding: reports.Finding{ID: reports.ID("a", 1), Tool: "PMD", Rule: "R", Severity: reports.SeverityNote, Message: "m", Path: "A.java"}}}}
 	if err := (CodeClimate{}).Render(&nofp, v); err != nil {
 		t.Fatal(err)
 	}

@@ -70,7 +70,7 @@ func variants(f reports.Finding) []reports.Finding {
 	if f.Detail != nil {
 		d = *f.Detail
 	}
-	d.Also = []reports.Also{{Tool: "PMD", Rule: "MethodArgumentCouldBeFinal", ID: "2ibh-76"}, {Tool: "Checkstyle", Rule: "FinalParameters", ID: "x<1>"}}
+	d.Also = []reports.Also{{Tool: "PMD", Rule: "MethodArgumentCouldBeFinal", ID: reports.ID("2ibh", 76)}, {Tool: "Checkstyle", Rule: "FinalParameters", ID: reports.ID("x", 1)}}
 	lead.Detail = &d
 	out = append(out, lead)
 	for _, state := range []string{reports.BaselineNew, reports.BaselineUnchanged, "fixed"} {
@@ -81,7 +81,7 @@ func variants(f reports.Finding) []reports.Finding {
 	for _, t := range []*reports.Triage{
 		{State: "false-positive", Reason: "generated code", By: "ana", Date: "2026-01-02", Link: "https://example.com/1"},
 		{State: "confirmed", Reason: "real"},
-		{State: "accepted-risk", Reason: "until the rewrite", Until: "2026-01-01", Expired: true, Via: "abcd-12"},
+		{State: "accepted-risk", Reason: "until the rewrite", Until: "2026-01-01", Expired: true, Via: reports.ID("abcd", 12)},
 	} {
 		g := f
 		g.Triage = t
@@ -97,12 +97,12 @@ func hostileFindings() []reports.Finding {
 	for i, s := range hostileStrings {
 		loc := reports.Location{Path: "src/" + s + ".java", Line: 3, EndLine: 4, Column: 2, EndColumn: 1, Message: s}
 		f := reports.Finding{
-			ID: s, Fingerprint: s + ":2", Tool: s, ToolVersion: s, Rule: s, RuleName: s, Category: s, ToolCategory: s,
+			ID: reports.ID("h", i+1), Fingerprint: s + ":2", Tool: s, ToolVersion: s, Rule: s, RuleName: s, Category: s, ToolCategory: s,
 			Severity: reports.Severity(i % 4), Quality: reports.Quality(i % 5), Impact: reports.Impact(i % 6), Priority: i % 4,
 			Message: s, Path: s, Line: i % 7, EndLine: i % 9, Column: i % 3, EndColumn: i % 5, HelpURI: s,
 			CWE: []int{79, i}, Snippet: s + "\n" + s, SnippetLine: int32(i % 3), FlowSteps: int32(i % 5), Related: int32(i % 3),
 			Fixable: i%2 == 0, Rank: uint8(i % 21), Baseline: []string{"", reports.BaselineNew, reports.BaselineUnchanged}[i%3],
-			Triage: &reports.Triage{State: s, Reason: s, By: s, Date: s, Until: s, Link: s, Expired: i%2 == 1, Via: s},
+			Triage: &reports.Triage{State: s, Reason: s, By: s, Date: s, Until: s, Link: s, Expired: i%2 == 1, Via: reports.ID("v", i+1)},
 			Detail: &reports.Detail{
 				Flows:        []reports.Flow{{Code: 0, Message: s, Steps: []reports.Location{loc, {Path: s, Base: s}}}, {Code: 0, Steps: []reports.Location{loc}}, {Code: 1}, {Code: 2, Steps: []reports.Location{{Message: s}}}},
 				AllFlows:     i % 6,
@@ -112,7 +112,7 @@ func hostileFindings() []reports.Finding {
 				Target:       s,
 				Suppressions: []reports.Suppression{{Kind: s, Status: s, Justification: s}, {Kind: "inSource"}},
 				Kind:         []string{"", "pass", s}[i%3],
-				Also:         []reports.Also{{Tool: s, Rule: s, ID: s}},
+				Also:         []reports.Also{{Tool: s, Rule: s, ID: reports.ID("a", i+1)}},
 			},
 		}
 		if i%2 == 0 {
@@ -177,8 +177,8 @@ func TestCodeClimateAsJSON(t *testing.T) {
 	t.Run("hostile", func(t *testing.T) {
 		fs := hostileFindings()
 		for _, fp := range []string{"0123456789abcdef", "0123456789ABCDEF:3", "0123456789abcdeg", "0123456789abcdef:0", "+123456789abcdef", "x:1", ""} {
-			fs = append(fs, reports.Finding{Tool: "PMD", Rule: "R", Path: "a.java", Fingerprint: fp, ID: "id"},
-				reports.Finding{Tool: "PMD", Rule: "R", Path: "a.java", Fingerprint: fp, ID: "id"})
+			fs = append(fs, reports.Finding{Tool: "PMD", Rule: "R", Path: "a.java", Fingerprint: fp, ID: reports.ID("id", 1)},
+				reports.Finding{Tool: "PMD", Rule: "R", Path: "a.java", Fingerprint: fp, ID: reports.ID("id", 1)})
 		}
 		check(t, fs)
 	})

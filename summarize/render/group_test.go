@@ -169,7 +169,7 @@ func TestCodeClimateAlsoReportedBy(t *testing.T) {
 func TestAnnotationAlsoBounded(t *testing.T) {
 	var also []reports.Also
 	for i := 0; i < 500; i++ {
-		also = append(also, reports.Also{Tool: strings.Repeat("T", 5000), Rule: strings.Repeat("é", 3000), ID: "x"})
+		also = append(also, reports.Also{Tool: strings.Repeat("T", 5000), Rule: strings.Repeat("é", 3000), ID: reports.ID("x", 1)})
 	}
 	note := AlsoReportedBy(also)
 	if len(note) > 2500 || !strings.HasSuffix(note, " and 492 more") {
@@ -190,7 +190,7 @@ func TestAnnotationAlsoBounded(t *testing.T) {
 	if AlsoReportedBy(nil) != "" || AlsoMarkdown(nil) != "" {
 		t.Error("a note without others")
 	}
-	md := AlsoMarkdown([]reports.Also{{Tool: "@team", Rule: "<b>x</b>", ID: "1"}})
+	md := AlsoMarkdown([]reports.Also{{Tool: "@team", Rule: "<b>x</b>", ID: reports.ID("n", 1)}})
 	if strings.Contains(md, "@team") || strings.Contains(md, "<b>") {
 		t.Errorf("markdown note not inert: %q", md)
 	}

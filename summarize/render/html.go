@@ -267,7 +267,7 @@ func (s *HTMLStream) add(fv *summarize.FindingView) error {
 		b = append(b, ",\n"...)
 	}
 	b = append(b, '[')
-	b = appendJSONString(b, f.ID)
+	b = append(f.ID.Append(append(b, '"')), '"') // tag-n: nothing to escape
 	for i, name := range [...]string{f.Tool, f.Rule, f.RuleName, f.Category, f.Path} {
 		b = append(b, ',')
 		b = s.refAt(b, i, name)
@@ -308,7 +308,7 @@ func (s *HTMLStream) triage(b []byte, t *reports.Triage) []byte {
 	} else {
 		b = append(b, ",0,"...)
 	}
-	b = appendJSONString(b, t.Via)
+	b = append(t.Via.Append(append(b, '"')), '"') // tag-n: nothing to escape
 	return append(b, ']')
 }
 
@@ -405,7 +405,7 @@ func (s *HTMLStream) appendDetail(b []byte, fv *summarize.FindingView) []byte {
 			if i > 0 {
 				o.b = append(o.b, ',')
 			}
-			o.b = appendStrings(o.b, a.Tool, a.Rule, a.ID)
+			o.b = appendStrings(o.b, a.Tool, a.Rule, a.ID.String())
 		}
 		o.b = append(o.b, ']')
 	}

@@ -81,7 +81,7 @@ func (s *HTMLStream) detail(fv *summarize.FindingView) ([]byte, error) {
 	d.HelpURI = s.refValue(f.HelpURI)
 	d.CWE = f.CWE
 	for _, a := range fv.AlsoReportedBy {
-		d.Also = append(d.Also, [3]string{a.Tool, a.Rule, a.ID})
+		d.Also = append(d.Also, [3]string{a.Tool, a.Rule, a.ID.String()})
 	}
 	if det := f.Detail; det != nil {
 		if det.Fix != nil {

@@ -59,7 +59,7 @@ var scriptData = regexp.MustCompile(`(?s)<script type="application/(json|octet-s
 // the CSP names the script's hash.
 func TestHTMLHostilePage(t *testing.T) {
 	evil := "</script><script>window.pwned=1</script><img src=x onerror=alert(1)> javascript:alert(1) \u202e"
-	f := reports.Finding{ID: "x", Tool: evil, Rule: evil, RuleName: evil, Category: evil, Path: evil, Line: 1, Message: evil, HelpURI: "javascript:alert(1)",
+	f := reports.Finding{ID: reports.ID("x", 1), Tool: evil, Rule: evil, RuleName: evil, Category: evil, Path: evil, Line: 1, Message: evil, HelpURI: "javascript:alert(1)",
 		Severity: reports.SeverityError, Snippet: evil}
 	c := summarize.NewCollector()
 	c.Add(f)
@@ -101,7 +101,7 @@ func TestHTMLShortLines(t *testing.T) {
 	defer st.Close()
 	var fs []reports.Finding
 	for i := range 20000 {
-		f := reports.Finding{ID: fmt.Sprintf("x-%d", i), Tool: "T", Rule: "R", Path: fmt.Sprintf("src/f%d.java", i), Line: i + 1,
+		f := reports.Finding{ID: reports.ID("x", i+1), Tool: "T", Rule: "R", Path: fmt.Sprintf("src/f%d.java", i), Line: i + 1,
 			Message: fmt.Sprintf("message %d %x", i, i*7919), Severity: reports.SeverityWarning}
 		fs = append(fs, f)
 		if err := st.Add(&f); err != nil {
@@ -148,7 +148,7 @@ func TestHTMLShortLines(t *testing.T) {
 			}
 			return v.(string)
 		}
-		if r[0] != fs[i].ID || str(r[5]) != fs[i].Path || str(r[13]) != fs[i].Message {
+		if r[0] != fs[i].ID.String() || str(r[5]) != fs[i].Path || str(r[13]) != fs[i].Message {
 			t.Errorf("row %d reads back as %v", i, r)
 		}
 	}

@@ -482,7 +482,7 @@ func alsoLine(also []summarize.AlsoReported, clean func(string) string) string {
 	}
 	parts := make([]string, len(also))
 	for i, a := range also {
-		parts[i] = clean(a.Tool+" "+a.Rule) + " (id " + clean(a.ID) + ")"
+		parts[i] = clean(a.Tool+" "+a.Rule) + " (id " + a.ID.String() + ")"
 	}
 	return "also reported as " + strings.Join(parts, ", ")
 }

@@ -33,7 +33,7 @@ func scenarios() map[string]*summarize.View {
 	paged := summarize.NewCollector()
 	paged.KeepPage(0, 2)
 	for i := 1; i <= 3; i++ {
-		paged.Add(reports.Finding{ID: fmt.Sprintf("abcd-%d", i), Tool: "Checkstyle", Rule: "com.puppycrawl.tools.checkstyle.checks.sizes.LineLengthCheck",
+		paged.Add(reports.Finding{ID: reports.ID("abcd", i), Tool: "Checkstyle", Rule: "com.puppycrawl.tools.checkstyle.checks.sizes.LineLengthCheck",
 			RuleName: "LineLength", Category: "Design", ToolCategory: "sizes", Severity: reports.SeverityWarning, Path: "src/A.java", Line: 10 * i, Column: 3,
 			Message: "Line is longer than 80 characters <b>|</b>"})
 	}
@@ -44,7 +44,7 @@ func scenarios() map[string]*summarize.View {
 	based := summarize.NewCollector()
 	based.KeepPage(0, 5)
 	for i, state := range []string{reports.BaselineNew, reports.BaselineUnchanged, reports.BaselineUnchanged} {
-		based.Add(reports.Finding{ID: fmt.Sprintf("efgh-%d", i+1), Tool: "PMD", Rule: "UnusedLocalVariable", Category: "Best Practices",
+		based.Add(reports.Finding{ID: reports.ID("efgh", i+1), Tool: "PMD", Rule: "UnusedLocalVariable", Category: "Best Practices",
 			Severity: reports.SeverityWarning, Path: "src/B.java", Line: 5 + i, Message: "Avoid unused local variables", Baseline: state})
 	}
 	baseline := based.View([]reports.Input{{Path: "pmd.sarif", Format: "sarif", Tool: "PMD", Findings: 3}})
@@ -74,28 +74,28 @@ func scenarios() map[string]*summarize.View {
 // names that would be Markdown, mentions and workflow commands, and a
 // finding alone.
 func groupedView() *summarize.View {
-	first := []summarize.AlsoReported{{Tool: "PMD", Rule: "MethodArgumentCouldBeFinal", ID: "pmd-1"}}
-	second := []summarize.AlsoReported{{Tool: "PMD", Rule: "UseEqualsToCompareStrings", ID: "pmd-2"},
-		{Tool: "SpotBugs", Rule: "ES_COMPARING_STRINGS_WITH_EQ", ID: "sb-1"}}
+	first := []summarize.AlsoReported{{Tool: "PMD", Rule: "MethodArgumentCouldBeFinal", ID: reports.ID("pmd", 1)}}
+	second := []summarize.AlsoReported{{Tool: "PMD", Rule: "UseEqualsToCompareStrings", ID: reports.ID("pmd", 2)},
+		{Tool: "SpotBugs", Rule: "ES_COMPARING_STRINGS_WITH_EQ", ID: reports.ID("sb", 1)}}
 	for j := 0; j < 9; j++ {
-		second = append(second, summarize.AlsoReported{Tool: "@team #1 [x](http://e.io)", Rule: fmt.Sprintf("::error::R%d", j), ID: fmt.Sprintf("x-%d", j)})
+		second = append(second, summarize.AlsoReported{Tool: "@team #1 [x](http://e.io)", Rule: fmt.Sprintf("::error::R%d", j), ID: reports.ID("x", j+1)})
 	}
 	c := summarize.NewCollector()
 	c.KeepPage(0, 5)
 	dup := map[string]bool{}
-	c.Skip(func(f *reports.Finding) bool { return dup[f.ID] }, len(first)+len(second))
-	c.Add(reports.Finding{ID: "cs-1", Tool: "Checkstyle", Rule: "com.puppycrawl.tools.checkstyle.checks.FinalParametersCheck", RuleName: "FinalParameters",
+	c.Skip(func(f *reports.Finding) bool { return dup[f.ID.String()] }, len(first)+len(second))
+	c.Add(reports.Finding{ID: reports.ID("cs", 1), Tool: "Checkstyle", Rule: "com.puppycrawl.tools.checkstyle.checks.FinalParametersCheck", RuleName: "FinalParameters",
 		Category: "Code Style", Severity: reports.SeverityError, Path: "src/Order.java", Line: 16, Column: 18,
 		Message: "Parameter customer should be final.", Fingerprint: "f1"})
-	c.Add(reports.Finding{ID: "cs-2", Tool: "Checkstyle", Rule: "com.puppycrawl.tools.checkstyle.checks.coding.StringLiteralEqualityCheck",
+	c.Add(reports.Finding{ID: reports.ID("cs", 2), Tool: "Checkstyle", Rule: "com.puppycrawl.tools.checkstyle.checks.coding.StringLiteralEqualityCheck",
 		RuleName: "StringLiteralEquality", Category: "Error Prone", Severity: reports.SeverityError, Path: "src/Order.java", Line: 30, Column: 9,
 		Message: "Literal Strings should be compared using equals(), not '=='.", Fingerprint: "f2"})
-	c.Add(reports.Finding{ID: "pmd-9", Tool: "PMD", Rule: "SystemPrintln", Category: "Best Practices", Severity: reports.SeverityWarning,
+	c.Add(reports.Finding{ID: reports.ID("pmd", 9), Tool: "PMD", Rule: "SystemPrintln", Category: "Best Practices", Severity: reports.SeverityWarning,
 		Path: "src/Order.java", Line: 40, Message: "Usage of System.out/err", Fingerprint: "f3"})
 	for _, a := range append(slices.Clone(first), second...) {
-		dup[a.ID] = true
+		dup[a.ID.String()] = true
 		c.Add(reports.Finding{ID: a.ID, Tool: a.Tool, Rule: a.Rule, Severity: reports.SeverityNote, Path: "src/Order.java", Line: 16,
-			Message: "the same problem", Fingerprint: "d" + a.ID})
+			Message: "the same problem", Fingerprint: "d" + a.ID.String()})
 	}
 	v := c.View([]reports.Input{{Path: "checkstyle.xml", Format: "checkstyle", Tool: "Checkstyle", Findings: 2},
 		{Path: "pmd.sarif", Format: "sarif", Tool: "PMD", Findings: 14}})
@@ -104,9 +104,9 @@ func groupedView() *summarize.View {
 		BySeverity: summarize.SeverityCounts{Note: len(first) + len(second)}}
 	for i := range v.Findings {
 		switch v.Findings[i].ID {
-		case "cs-1":
+		case reports.ID("cs", 1):
 			v.Findings[i].AlsoReportedBy = first
-		case "cs-2":
+		case reports.ID("cs", 2):
 			v.Findings[i].AlsoReportedBy = second
 		}
 	}
@@ -120,7 +120,7 @@ func groupedView() *summarize.View {
 func detailView() *summarize.View {
 	c := summarize.NewCollector()
 	c.KeepPage(0, 5)
-	c.Add(reports.Finding{ID: "sec-1", Tool: "CodeQL", Rule: "js/sql-injection", RuleName: "SqlInjection", Category: "Security", ToolCategory: "security",
+	c.Add(reports.Finding{ID: reports.ID("sec", 1), Tool: "CodeQL", Rule: "js/sql-injection", RuleName: "SqlInjection", Category: "Security", ToolCategory: "security",
 		Severity: reports.SeverityError, Path: "src/db.js", Line: 12, EndLine: 12, Column: 5, EndColumn: 30, SecuritySeverity: 8.8, CWE: []int{89, 564},
 		Message: "This query depends on a [user-provided value](1).\nSanitize it first.", FlowSteps: 3, Related: 1, Fixable: true,
 		HelpURI: "https://codeql.github.com/codeql-query-help/javascript/js-sql-injection/",
@@ -132,7 +132,7 @@ func detailView() *summarize.View {
 			Fix: &reports.Fix{Description: "Use a parameter", Replacements: []reports.Replacement{
 				{Path: "src/db.js", Line: 12, Column: 10, EndColumn: 30, Text: "\"SELECT * FROM t WHERE id=?\", id"}}},
 		}})
-	c.Add(reports.Finding{ID: "sec-2", Tool: "CodeQL", Rule: "js/unused-local-variable", Category: "Design", ToolCategory: "maintainability",
+	c.Add(reports.Finding{ID: reports.ID("sec", 2), Tool: "CodeQL", Rule: "js/unused-local-variable", Category: "Design", ToolCategory: "maintainability",
 		Severity: reports.SeverityNote, Path: "src/db.js", Line: 3, Message: "Unused variable foo."})
 	rules := &reports.Rules{}
 	rules.Add("CodeQL", reports.Rule{ID: "js/sql-injection", Name: "SqlInjection", Short: "Database query built from user-controlled sources",
@@ -234,7 +234,7 @@ func TestMarkdownLimit(t *testing.T) {
 	c := summarize.NewCollector()
 	c.KeepPage(0, 200)
 	for i := 1; i <= 200; i++ {
-		c.Add(reports.Finding{ID: fmt.Sprintf("t-%d", i), Tool: "PMD", Rule: "CommentRequired", Category: "Documentation",
+		c.Add(reports.Finding{ID: reports.ID("t", i), Tool: "PMD", Rule: "CommentRequired", Category: "Documentation",
 			Severity: reports.SeverityNote, Path: "src/Big.java", Line: i, Message: strings.Repeat("long message ", 40)})
 	}
 	v := c.View([]reports.Input{{Path: "pmd.sarif", Format: "sarif", Tool: "PMD", Findings: 200}})
@@ -276,7 +276,7 @@ func TestGitHubLimits(t *testing.T) {
 	c := summarize.NewCollector()
 	c.KeepTop(10, 10, 10)
 	for i := 0; i < 90; i++ {
-		c.Add(reports.Finding{ID: fmt.Sprintf("g-%d", i), Tool: "PMD", Rule: "R", Severity: reports.Severities[i%3],
+		c.Add(reports.Finding{ID: reports.ID("g", i), Tool: "PMD", Rule: "R", Severity: reports.Severities[i%3],
 			Path: "a,b:c.java", Line: i + 1, Message: "100% wrong\nsecond line"})
 	}
 	v := c.View([]reports.Input{{Path: "bad.sarif", Error: "bad.sarif: line 1: not JSON"}, {Path: "ok.sarif", Findings: 90}})
@@ -331,7 +331,7 @@ func TestHeadlineLevels(t *testing.T) {
 			c := summarize.NewCollector()
 			c.KeepTop(10, 10, 10)
 			for i, x := range tc.findings {
-				c.Add(reports.Finding{ID: fmt.Sprint(i), Tool: "PMD", Rule: "R", Severity: x.sev, Impact: x.impact, Path: "A.java", Line: i + 1, Message: "m"})
+				c.Add(reports.Finding{ID: reports.ID("n", i), Tool: "PMD", Rule: "R", Severity: x.sev, Impact: x.impact, Path: "A.java", Line: i + 1, Message: "m"})
 			}
 			v := c.View([]reports.Input{{Path: "a.sarif", Findings: len(tc.findings)}})
 			var gh, md bytes.Buffer

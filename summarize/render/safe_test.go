@@ -2,7 +2,6 @@ package render
 
 import (
 	"bytes"
-	"fmt"
 	"strings"
 	"testing"
 
@@ -31,7 +30,7 @@ func hostileView() *summarize.View {
 	c := summarize.NewCollector()
 	c.KeepPage(0, 50)
 	for i, m := range Hostile {
-		c.Add(reports.Finding{ID: fmt.Sprintf("h-%d", i), Tool: "PMD", Rule: "Rule@" + m, Category: "Cat " + m,
+		c.Add(reports.Finding{ID: reports.ID("h", i), Tool: "PMD", Rule: "Rule@" + m, Category: "Cat " + m,
 			Severity: reports.Severities[i%3], Path: "src/@types/[x](javascript:alert(1))/A#1.java", Line: i + 1, Message: m})
 	}
 	v := c.View([]reports.Input{{Path: "@me/pmd.sarif", Format: "sarif", Tool: "PMD", Findings: len(Hostile),

@@ -167,7 +167,7 @@ func sarifSuppressions(f *reports.Finding) []suppressionOut {
 		// A decision of the triage file (docs/triage.md), kept outside
 		// the source: code scanning closes the alert.
 		props := map[string]any{}
-		for k, v := range map[string]string{"state": t.State, "by": t.By, "date": t.Date, "until": t.Until, "link": t.Link, "via": t.Via} {
+		for k, v := range map[string]string{"state": t.State, "by": t.By, "date": t.Date, "until": t.Until, "link": t.Link, "via": t.Via.String()} {
 			if v != "" {
 				props[k] = v
 			}

@@ -194,7 +194,7 @@ func sameFindings(t *testing.T, want, got []reports.Finding, wantIn, gotIn []rep
 	want, got = order(want), order(got)
 	for i := range want {
 		w, g := want[i], got[i]
-		w.ID, g.ID = "", ""
+		w.ID, g.ID = reports.FindingID{}, reports.FindingID{}
 		sameDetail(t, w, g, reports.RuleOf(wantIn, &w), reports.RuleOf(gotIn, &g))
 		w.Detail, g.Detail = nil, nil
 		if diff := cmp.Diff(w, g); diff != "" {
@@ -317,14 +317,14 @@ func TestSARIFStreamCap(t *testing.T) {
 	const n = 60000
 	var all []reports.Finding
 	for i := 0; i < n; i++ {
-		f := reports.Finding{ID: fmt.Sprintf("p-%d", i), Tool: "PMD", Rule: fmt.Sprintf("R%02d", i%40), Category: "Design",
+		f := reports.Finding{ID: reports.ID("p", i), Tool: "PMD", Rule: fmt.Sprintf("R%02d", i%40), Category: "Design",
 			Severity: reports.Severities[[]int{0, 1, 1, 1, 2}[i%5]], Path: fmt.Sprintf("src/F%03d.java", i%700), Line: 1 + i/700,
 			Message: "the same message in every file, so that fingerprints repeat"}
 		f.Fingerprint = reports.Fingerprint(f, nil)
 		all = append(all, f)
 	}
 	for i := 0; i < 100; i++ {
-		f := reports.Finding{ID: fmt.Sprintf("c-%d", i), Tool: "Checkstyle", Rule: "LineLength", Severity: reports.SeverityWarning,
+		f := reports.Finding{ID: reports.ID("c", i), Tool: "Checkstyle", Rule: "LineLength", Severity: reports.SeverityWarning,
 			Path: "src/A.java", Line: 100 - i, Message: "Line is longer than 100 characters"}
 		f.Fingerprint = reports.Fingerprint(f, nil)
 		all = append(all, f)

@@ -205,7 +205,7 @@ func appendAlso(b []byte, also []reports.Also) []byte {
 		b = append(b, `,"rule":`...)
 		b = str(b, a.Rule)
 		b = append(b, `,"id":`...)
-		b = str(b, a.ID)
+		b = str(b, a.ID.String())
 		b = append(b, '}')
 	}
 	return append(b, ']')
@@ -228,9 +228,9 @@ func appendTriage(b []byte, t *reports.Triage) []byte {
 	if t.Expired {
 		b = append(b, `,"expired":true`...)
 	}
-	if t.Via != "" {
-		b = append(b, `,"via":`...)
-		b = str(b, t.Via)
+	if !t.Via.IsZero() {
+		b = append(b, `,"via":"`...)
+		b = append(t.Via.Append(b), '"') // tag-n: nothing to escape
 	}
 	return append(b, '}')
 }
@@ -257,7 +257,7 @@ func appendSuppressions(b []byte, f *reports.Finding) []byte {
 		// the source: code scanning closes the alert.
 		b = sep(b)
 		b = appendSuppression(b, "external", "accepted", t.Reason)
-		props := [...]struct{ k, v string }{{"by", t.By}, {"date", t.Date}, {"link", t.Link}, {"state", t.State}, {"until", t.Until}, {"via", t.Via}}
+		props := [...]struct{ k, v string }{{"by", t.By}, {"date", t.Date}, {"link", t.Link}, {"state", t.State}, {"until", t.Until}, {"via", t.Via.String()}}
 		first := true
 		for _, kv := range props {
 			if kv.v == "" {

@@ -366,9 +366,9 @@ func decide(ctx context.Context, streams *IO, r *triageRepo, names, inputs []str
 	var picked []*reports.Finding
 	failed, err := r.findings(ctx, streams, inputs, flt, func(f *reports.Finding) {
 		if len(wanted) > 0 {
-			switch {
-			case wanted[f.ID]:
-				found[f.ID] = true
+			switch id := f.ID.String(); {
+			case wanted[id]:
+				found[id] = true
 			case wanted[f.Fingerprint]:
 				found[f.Fingerprint] = true
 			default:
