@@ -220,6 +220,10 @@ func appendFolded(b []byte, s string) []byte {
 				i++
 				continue
 			}
+			// A run of ASCII that is no space, appended at once.
+			for i+n < len(s) && s[i+n] < utf8.RuneSelf && !asciiSpace[s[i+n]] {
+				n++
+			}
 		} else {
 			var r rune
 			r, n = utf8.DecodeRuneInString(s[i:])

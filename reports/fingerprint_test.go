@@ -118,3 +118,19 @@ func TestCodeQualityFingerprint(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkFingerprintSum: a finding's identity as the readers work it
+// out for each finding of a report (messages as PMD and Checkstyle write
+// them).
+func BenchmarkFingerprintSum(b *testing.B) {
+	fs := []Finding{
+		{Tool: "PMD", Rule: "MethodArgumentCouldBeFinal", Path: "spring-core/src/main/java/org/springframework/core/io/support/PathMatchingResourcePatternResolver.java", Message: "Parameter 'location' is not assigned and could be declared final"},
+		{Tool: "Checkstyle", Rule: "com.puppycrawl.tools.checkstyle.checks.whitespace.FileTabCharacterCheck", Path: "spring-web/src/main/java/org/springframework/web/util/UriComponentsBuilder.java", Message: "Line contains a tab character."},
+		{Tool: "PMD", Rule: "CommentRequired", Path: "spring-beans/src/main/java/org/springframework/beans/factory/support/DefaultListableBeanFactory.java", Message: "Public method and constructor comments are required"},
+		{Tool: "Checkstyle", Rule: "com.puppycrawl.tools.checkstyle.checks.sizes.LineLengthCheck", Path: "spring-context/src/main/java/org/springframework/context/annotation/ConfigurationClassParser.java", Message: "Line is longer than 80 characters (found 121)."},
+	}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		FingerprintSum(fs[i%len(fs)], nil)
+	}
+}
