@@ -137,8 +137,8 @@ func (d *Door) sameContent(it Item, k int, items []Item, keep []int, bySize map[
 }
 
 // ownNamed reports whether a name may be one of recap's outputs: it
-// writes them as .sarif or .json.
+// writes them as .sarif or .json, which may be gzip'd after (.gz).
 func ownNamed(name string) bool {
-	lower := strings.ToLower(name)
+	lower := strings.TrimSuffix(strings.ToLower(name), ".gz")
 	return strings.HasSuffix(lower, ".sarif") || strings.HasSuffix(lower, ".json")
 }

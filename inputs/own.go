@@ -2,15 +2,20 @@ package inputs
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"io"
 	"strings"
 )
 
-// recapMark is what recap's SARIF writes at the end of each run: the
-// conversion's tool. A directory search looks for it in a file's last
-// bytes.
+// recapMark is the tool of the conversion of each run of recap's SARIF
+// (recap as the tool that wrote the run from another tool's report). A
+// run begins with it (recapRunHead); earlier versions wrote it at the end
+// of each run, so that a search looks for it in a file's last bytes too.
 const recapMark = `"informationUri":"https://github.com/recap-dev/recap","name":"recap"`
+
+// recapRunHead is how each run of recap's SARIF begins.
+const recapRunHead = `{"conversion":{"tool":{"driver":{` + recapMark
 
 // tailLen is how much of a file's end a search reads for recapMark.
 const tailLen = 4 << 10
@@ -45,15 +50,27 @@ const recapIssue = `{"type":"issue","check_name":"`
 
 // RecapOutput reports whether the file name, of size bytes read through r,
 // is an output of recap, and which: its SARIF (named .sarif or .json, its
-// last bytes name recap as the conversion's tool), its Code Quality report
-// (named .json, a JSON array whose first issue is written as recap writes them: type,
-// then check_name "Tool/rule", and engine_name Tool), or its JSON view
-// (named .json, beginning {"summary":{"total":). A gzip file is not looked
-// into. A search for reports leaves them out, with Own.Warning; named, the
-// SARIF and the Code Quality report are read.
+// first run beginning with recap as the conversion's tool, or its last
+// bytes naming it so), its Code Quality report (named .json, a JSON array
+// whose first issue is written as recap writes them: type, then
+// check_name "Tool/rule", and engine_name Tool), or its JSON view (named
+// .json, beginning {"summary":{"total":). Each may be gzip'd (named .gz
+// after that: its first bytes are undone and looked at). A search for
+// reports leaves them out, with Own.Warning; named, the SARIF and the Code
+// Quality report are read.
 func RecapOutput(name string, r io.ReaderAt, size int64) (Own, bool) {
 	lower := strings.ToLower(name)
-	if !strings.HasSuffix(lower, ".sarif") && !strings.HasSuffix(lower, ".json") {
+	if gz, ok := strings.CutSuffix(lower, ".gz"); ok {
+		if !ownNamed(gz) {
+			return Own{}, false
+		}
+		head, err := gunzipHead(r, size)
+		if err != nil {
+			return Own{}, false
+		}
+		return ownHead(gz, head)
+	}
+	if !ownNamed(lower) {
 		return Own{}, false
 	}
 	n := min(size, tailLen)
@@ -64,16 +81,40 @@ func RecapOutput(name string, r io.ReaderAt, size int64) (Own, bool) {
 	if bytes.Contains(buf, []byte(recapMark)) {
 		return ownSARIF, true
 	}
-	if !strings.HasSuffix(lower, ".json") {
-		return Own{}, false // recap writes its Code Quality report and JSON as .json
-	}
 	head := make([]byte, min(size, headLen))
 	k, err := r.ReadAt(head, 0)
 	if err != nil && err != io.EOF {
 		return Own{}, false
 	}
-	head = head[:k]
+	return ownHead(lower, head[:k])
+}
+
+// gunzipHead undoes the first bytes of a gzip file, at most headLen of its
+// content.
+func gunzipHead(r io.ReaderAt, size int64) ([]byte, error) {
+	zr, err := gzip.NewReader(io.NewSectionReader(r, 0, size))
+	if err != nil {
+		return nil, err
+	}
+	head := make([]byte, headLen)
+	n, err := io.ReadFull(zr, head)
+	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+		return nil, err
+	}
+	return head[:n], nil
+}
+
+// ownHead tells an output of recap named lower (in lower case, without
+// .gz) by its first bytes, head: its SARIF by its first run's beginning,
+// its Code Quality report and its JSON view as RecapOutput says.
+func ownHead(lower string, head []byte) (Own, bool) {
 	head = bytes.TrimLeft(bytes.TrimPrefix(head, utf8BOM), " \t\r\n")
+	if _, run, ok := bytes.Cut(head, []byte(`"runs":[`)); ok && bytes.HasPrefix(bytes.TrimLeft(run, " \t\r\n"), []byte(recapRunHead)) {
+		return ownSARIF, true
+	}
+	if !strings.HasSuffix(lower, ".json") {
+		return Own{}, false // recap writes its Code Quality report and JSON as .json
+	}
 	if bytes.HasPrefix(head, []byte(recapJSON)) {
 		return ownJSON, true
 	}

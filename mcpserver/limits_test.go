@@ -116,6 +116,8 @@ func TestCopiesCountedOnce(t *testing.T) {
 	// So are its Code Quality report and its JSON.
 	copyTo(t, filepath.Join(root, "summarize", "render", "testdata", "grouped.codeclimate.golden"), filepath.Join(g.Dir, "golden", "gl-code-quality-report.json"), false)
 	copyTo(t, filepath.Join(root, "testdata", "golden", "summary.json"), filepath.Join(g.Dir, "golden", "summary.json"), false)
+	// And its SARIF gzip'd (a page of it: another content).
+	copyTo(t, filepath.Join(root, "testdata", "golden", "findings-page.sarif"), filepath.Join(g.Dir, "golden", "page.sarif.gz"), true)
 	call(t, cs, "analysis.getReports", map[string]any{"summaryOnly": true, "group": false}).decode(t, &v)
 	if want := tooltest.SampleFindings + tooltest.SampleCheckstyle; v.Summary.Total != want {
 		t.Errorf("with recap's SARIF found: %d findings, want %d", v.Summary.Total, want)
@@ -124,6 +126,7 @@ func TestCopiesCountedOnce(t *testing.T) {
 		"golden/findings.sarif":              {"recap's own SARIF, made from other reports: not read (name it to read it)"},
 		"golden/gl-code-quality-report.json": {"recap's own Code Quality report, made from other reports: not read (name it to read it)"},
 		"golden/summary.json":                {"recap's own JSON output: no report, not read"},
+		"golden/page.sarif.gz":               {"recap's own SARIF, made from other reports: not read (name it to read it)"},
 	}, lastWarnings(v, "recap's own")); diff != "" {
 		t.Errorf("recap's outputs found: warnings (-want +got):\n%s", diff)
 	}

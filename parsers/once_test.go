@@ -1,6 +1,7 @@
 package parsers_test
 
 import (
+	"bytes"
 	"compress/gzip"
 	"os"
 	"path/filepath"
@@ -108,7 +109,7 @@ func TestReadOnce(t *testing.T) {
 }
 
 // TestRecapOutput: recap's outputs are told from the reports of the corpus
-// and from other tools' Code Quality reports.
+// and from other tools' Code Quality reports, gzip'd or not.
 func TestRecapOutput(t *testing.T) {
 	root := reportstest.RepoRoot(t)
 	ownOf := func(name string, b []byte) parsers.Format {
@@ -117,6 +118,13 @@ func TestRecapOutput(t *testing.T) {
 			return "none"
 		}
 		return parsers.Format(own.Format)
+	}
+	gz := func(b []byte) []byte {
+		var buf bytes.Buffer
+		zw := gzip.NewWriter(&buf)
+		zw.Write(b)
+		zw.Close()
+		return buf.Bytes()
 	}
 	read := func(p string) []byte {
 		b, err := os.ReadFile(p)
@@ -138,9 +146,25 @@ func TestRecapOutput(t *testing.T) {
 		{"testdata/golden/tokens.json", "tokens.json", "none"},
 		{"testdata/reports/pmd.sarif", "pmd.sarif", "none"},
 	} {
-		if got := ownOf(tc.name, read(filepath.Join(root, tc.path))); got != tc.want {
+		b := read(filepath.Join(root, tc.path))
+		if got := ownOf(tc.name, b); got != tc.want {
 			t.Errorf("%s as %s: %q, want %q", tc.path, tc.name, got, tc.want)
 		}
+		if got := ownOf(tc.name+".gz", gz(b)); got != tc.want {
+			t.Errorf("%s gzip'd as %s.gz: %q, want %q", tc.path, tc.name, got, tc.want)
+		}
+	}
+	// A SARIF whose runs end with recap's conversion (as recap wrote them
+	// before they began with it) is told by its last bytes, not gzip'd.
+	old := []byte(`{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"PMD"}},"results":[],"conversion":{"tool":{"driver":{"informationUri":"https://github.com/recap-dev/recap","name":"recap"}}}}]}`)
+	if got := ownOf("old.sarif", old); got != parsers.FormatSARIF {
+		t.Errorf("a run ending with recap's conversion: %q", got)
+	}
+	if got := ownOf("old.sarif", gz(old)); got != "none" {
+		t.Errorf("gzip bytes named .sarif: %q", got)
+	}
+	if got := ownOf("x.sarif.gz", []byte("not gzip")); got != "none" {
+		t.Errorf("a broken gzip file: %q", got)
 	}
 	other := map[string]string{
 		"Code Climate's engine": `[{"type":"issue","check_name":"no-unused-vars","description":"x","engine_name":"eslint","location":{"path":"a.js","lines":{"begin":1}}}]`,
@@ -148,10 +172,14 @@ func TestRecapOutput(t *testing.T) {
 		"no engine":             `[{"type":"issue","check_name":"eslint/no-unused-vars","description":"x"}]`,
 		"the first issue cut":   `[{"type":"issue","check_name":"eslint/x","description":"` + strings.Repeat("y", 20<<10) + `","engine_name":"eslint"}]`,
 		"a summary elsewhere":   `{"runs":[],"summary":{"total":1}}`,
+		"recap's run second":    `{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"PMD"}},"results":[]},{"conversion":{"tool":{"driver":{"informationUri":"https://github.com/recap-dev/recap","name":"recap"}}}` + strings.Repeat(" ", 5<<10) + `}]}`,
 	}
 	for name, b := range other {
 		if got := ownOf("r.json", []byte(b)); got != "none" {
 			t.Errorf("%s: taken for recap's %q", name, got)
+		}
+		if got := ownOf("r.json.gz", gz([]byte(b))); got != "none" {
+			t.Errorf("%s gzip'd: taken for recap's %q", name, got)
 		}
 	}
 	// No report of the corpus is taken for one of recap's.
@@ -162,8 +190,12 @@ func TestRecapOutput(t *testing.T) {
 			return err
 		}
 		n++
-		if got := ownOf(p, read(p)); got != "none" {
+		b := read(p)
+		if got := ownOf(p, b); got != "none" {
 			t.Errorf("%s: taken for recap's %q", p, got)
+		}
+		if got := ownOf(p+".gz", gz(b)); got != "none" {
+			t.Errorf("%s gzip'd: taken for recap's %q", p, got)
 		}
 		return nil
 	})

@@ -297,7 +297,6 @@ func (r *sarifRun) head(inputs []reports.Input) (before, after []byte, err error
 		}
 	}
 	run.Results = nil
-	run.Conversion = recapConversion(r.recap)
 	if r.taxa {
 		run.Taxonomies = []*sarif.ToolComponent{cweTaxonomyComponent()}
 	}
@@ -314,7 +313,13 @@ func (r *sarifRun) head(inputs []reports.Input) (before, after []byte, err error
 	if err != nil {
 		return nil, nil, fmt.Errorf("sarif: run of %s: %w", name, err)
 	}
-	b = EscapeJSON(b)
+	// The conversion goes first, so that a search knows recap's SARIF by
+	// its first bytes, gzip'd too (inputs.RecapOutput).
+	conv, err := json.Marshal(recapConversion(r.recap))
+	if err != nil {
+		return nil, nil, fmt.Errorf("sarif: run of %s: %w", name, err)
+	}
+	b = EscapeJSON(append(append(append([]byte(`{"conversion":`), conv...), ','), b[1:]...))
 	// go-sarif writes "results":null for a nil slice; the results go there.
 	// Inside a JSON string a quote is escaped, so the only unescaped
 	// `"results":null` is the run's own.
