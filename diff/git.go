@@ -303,7 +303,7 @@ type storage struct {
 func (r *Repo) storage(c cache.Object) *storage {
 	if fs, ok := r.repo.Storer.(*filesystem.Storage); ok {
 		s := filesystem.NewStorageWithOptions(fs.Filesystem(), c, filesystem.Options{KeepDescriptors: true, LargeObjectThreshold: MaxDiffBytes})
-		return &storage{s: newPackStore(s, objectCache), cache: c, own: true}
+		return &storage{s: newPackStore(s, r.bases), cache: c, own: true}
 	}
 	return &storage{s: r.repo.Storer}
 }

@@ -49,10 +49,14 @@ type packStore struct {
 	bases *baseCache
 }
 
-// newPackStore maps the repository's packs; a pack it cannot map or
+// newPackStore maps the repository's packs, keeping what it reads in
+// bases (a cache of objectCache bytes when nil); a pack it cannot map or
 // check is left to go-git.
-func newPackStore(s *filesystem.Storage, cacheBytes int64) *packStore {
-	ps := &packStore{Storage: s, bases: newBaseCache(cacheBytes)}
+func newPackStore(s *filesystem.Storage, bases *baseCache) *packStore {
+	if bases == nil {
+		bases = newBaseCache(objectCache)
+	}
+	ps := &packStore{Storage: s, bases: bases}
 	fs := s.Filesystem()
 	dir := path.Join("objects", "pack")
 	list, err := fs.ReadDir(dir)
@@ -101,12 +105,12 @@ func (s *packStore) EncodedObjectSize(h plumbing.Hash) (int64, error) {
 // packed reads object h from a mapped pack, or says errNotPacked. It is
 // safe for concurrent use.
 func (s *packStore) packed(t plumbing.ObjectType, h plumbing.Hash) (plumbing.EncodedObject, error) {
-	for i, p := range s.packs {
+	for _, p := range s.packs {
 		off, ok := p.find(h)
 		if !ok {
 			continue
 		}
-		typ, data, err := s.read(i, off)
+		typ, data, err := s.read(p, off)
 		if err != nil {
 			if err != errNotPacked {
 				err = fmt.Errorf("object %s in %s.pack: %w", h, p.name, err)
@@ -157,17 +161,16 @@ func (s *packStore) packedSize(h plumbing.Hash) (int64, error) {
 	return 0, errNotPacked
 }
 
-// read is the type and content of the object at off in pack i, its
+// read is the type and content of the object at off in pack p, its
 // deltas applied: the chain is followed down to a whole object or a base
 // in the cache, then each delta is applied on the way up, each result
 // kept in the cache.
-func (s *packStore) read(i int, off int64) (plumbing.ObjectType, []byte, error) {
-	p := s.packs[i]
+func (s *packStore) read(p *mappedPack, off int64) (plumbing.ObjectType, []byte, error) {
 	var chain []objHeader
 	var typ plumbing.ObjectType
 	var data []byte
 	for {
-		if t, d, ok := s.bases.get(i, off); ok {
+		if t, d, ok := s.bases.get(p.id, off); ok {
 			typ, data = t, d
 			break
 		}
@@ -183,7 +186,7 @@ func (s *packStore) read(i int, off int64) (plumbing.ObjectType, []byte, error) 
 				return 0, nil, err
 			}
 			typ = hd.typ
-			s.bases.put(i, off, typ, data)
+			s.bases.put(p.id, off, typ, data)
 			break
 		}
 		if len(chain) == maxDeltaChain {
@@ -219,7 +222,7 @@ func (s *packStore) read(i int, off int64) (plumbing.ObjectType, []byte, error) 
 		if err != nil {
 			return 0, nil, fmt.Errorf("the delta at %d: %w", hd.off, err)
 		}
-		s.bases.put(i, hd.off, typ, data)
+		s.bases.put(p.id, hd.off, typ, data)
 	}
 	return typ, data, nil
 }
@@ -253,7 +256,8 @@ func (o *packedObject) Reader() (io.ReadCloser, error) {
 
 // mappedPack is a pack file and its index (version 2), mapped.
 type mappedPack struct {
-	name       string // pack-HASH
+	name       string   // pack-HASH
+	id         [20]byte // the pack's checksum: the same id, the same pack
 	idx, data  []byte
 	unmap      []func() error
 	n          int
@@ -341,6 +345,7 @@ func (p *mappedPack) check() error {
 		return errBadPack
 	}
 	p.packLength = int64(len(data) - 20)
+	copy(p.id[:], data[len(data)-20:])
 	return nil
 }
 
@@ -535,9 +540,11 @@ func unexpected(err error) error {
 	return err
 }
 
-// baseCache keeps objects read from packs by their place, the least
-// recently used dropped first, within max bytes counted as objectLRU
-// counts them. It is safe for concurrent use.
+// baseCache keeps objects read from packs by their place (the pack's
+// checksum and the offset), the least recently used dropped first, within
+// max bytes counted as objectLRU counts them. It holds copies, never the
+// mapped files, and outlives the diffs: a Repo keeps one for all of its
+// diffs (and its Reopen's). It is safe for concurrent use.
 type baseCache struct {
 	mu         sync.Mutex
 	max, bytes int64
@@ -546,7 +553,7 @@ type baseCache struct {
 }
 
 type baseKey struct {
-	pack int
+	pack [20]byte
 	off  int64
 }
 
@@ -572,7 +579,7 @@ func (c *baseCache) front(e *baseEntry) {
 	e.prev.next, e.next.prev = e, e
 }
 
-func (c *baseCache) get(pack int, off int64) (plumbing.ObjectType, []byte, bool) {
+func (c *baseCache) get(pack [20]byte, off int64) (plumbing.ObjectType, []byte, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.m[baseKey{pack, off}]
@@ -584,7 +591,7 @@ func (c *baseCache) get(pack int, off int64) (plumbing.ObjectType, []byte, bool)
 	return e.typ, e.data, true
 }
 
-func (c *baseCache) put(pack int, off int64, typ plumbing.ObjectType, data []byte) {
+func (c *baseCache) put(pack [20]byte, off int64, typ plumbing.ObjectType, data []byte) {
 	size := int64(len(data)) + objectOverhead
 	if size > c.max {
 		return
