@@ -10,6 +10,7 @@ import (
 	"path"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/go-git/go-billy/v5"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -266,6 +267,26 @@ type mappedPack struct {
 	offsets    []byte // n 4-byte offsets
 	largeOffs  []byte // 8-byte offsets
 	packLength int64  // the pack's length less its checksum
+	// read counts the bytes inflated from the pack since its pages were
+	// last let go (see letGo).
+	read atomic.Int64
+}
+
+// mappedResident bounds the bytes of a pack read before the pages of the
+// pack and its index are let go: a page of a mapped file counts in the
+// process's resident memory once read, until it is unmapped or let go
+// (it stays in the page cache, and is mapped again when it is read
+// again), and the Go runtime's memory limit does not see it.
+const mappedResident = 4 << 20
+
+// letGo counts n bytes read from the pack, and lets the pages of the pack
+// and its index go past mappedResident of them.
+func (p *mappedPack) letGo(n int64) {
+	if p.read.Add(n) > mappedResident {
+		p.read.Store(0)
+		releasePages(p.data)
+		releasePages(p.idx)
+	}
 }
 
 // openPack maps the pack file base.pack and its index base.idx and
@@ -505,6 +526,7 @@ func (p *mappedPack) inflate(hd objHeader) ([]byte, error) {
 		return nil, err
 	}
 	defer zr.release()
+	defer func() { p.letGo(int64(len(p.data[hd.start:p.packLength]) - zr.src.Len())) }()
 	out := make([]byte, hd.size)
 	if _, err := io.ReadFull(zr.z, out); err != nil {
 		return nil, fmt.Errorf("the object at %d: %w", hd.off, unexpected(err))

@@ -34,3 +34,9 @@ func mapFile(f billy.File) (_ []byte, release func() error, _ error) {
 	}
 	return b, func() error { return syscall.Munmap(b) }, nil
 }
+
+// releasePages lets the pages of a mapping go from the process's resident
+// memory; they are read again from the page cache when they are needed.
+func releasePages(b []byte) {
+	syscall.Madvise(b, syscall.MADV_DONTNEED)
+}
