@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/bluekeyes/go-gitdiff/gitdiff"
+	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/recap-dev/recap/internal/content"
 )
 
@@ -87,3 +88,28 @@ func SamePrefixes(fs []File) {
 		}
 	}
 }
+
+// PackReader reads objects through the pack reader of r's revision diffs:
+// read gives an object's type, content and the size its header says, or
+// ErrNotPacked when the reader leaves it to go-git; close unmaps the packs.
+func PackReader(r *Repo) (read func(plumbing.Hash) (plumbing.ObjectType, []byte, int64, error), close func()) {
+	st := r.storage(r.objects)
+	ps, ok := st.s.(*packStore)
+	if !ok {
+		panic("the repository is not read through the pack reader")
+	}
+	return func(h plumbing.Hash) (plumbing.ObjectType, []byte, int64, error) {
+		o, err := ps.packed(plumbing.AnyObject, h)
+		if err != nil {
+			return 0, nil, 0, err
+		}
+		sz, err := ps.packedSize(h)
+		if err != nil {
+			return 0, nil, 0, err
+		}
+		return o.Type(), o.(*packedObject).data, sz, nil
+	}, st.close
+}
+
+// ErrNotPacked says the pack reader leaves an object to go-git.
+var ErrNotPacked = errNotPacked

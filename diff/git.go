@@ -303,7 +303,7 @@ type storage struct {
 func (r *Repo) storage(c cache.Object) *storage {
 	if fs, ok := r.repo.Storer.(*filesystem.Storage); ok {
 		s := filesystem.NewStorageWithOptions(fs.Filesystem(), c, filesystem.Options{KeepDescriptors: true, LargeObjectThreshold: MaxDiffBytes})
-		return &storage{s: s, cache: c, own: true}
+		return &storage{s: newPackStore(s, r.bases), cache: c, own: true}
 	}
 	return &storage{s: r.repo.Storer}
 }
@@ -355,11 +355,14 @@ func entryBlob(s storer.EncodedObjectStorer, mode filemode.FileMode, h plumbing.
 	if mode == filemode.Submodule {
 		return textBlob(subproject(h)), nil
 	}
-	b, err := object.GetBlob(s, h)
+	o, err := s.EncodedObject(plumbing.BlobObject, h)
 	if err != nil {
 		return blob{}, err
 	}
-	return readBlob(b.Size, b.Reader)
+	if p, ok := o.(*packedObject); ok {
+		return blob{present: true, size: int64(len(p.data)), data: p.data}, nil
+	}
+	return readBlob(o.Size(), o.Reader)
 }
 
 // subproject is a submodule's side of a diff, as git writes it.

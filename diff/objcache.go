@@ -91,12 +91,23 @@ type lockedObjects struct {
 }
 
 func (l *lockedObjects) EncodedObject(t plumbing.ObjectType, h plumbing.Hash) (plumbing.EncodedObject, error) {
+	if ps, ok := l.EncodedObjectStorer.(*packStore); ok {
+		// the packs are read at once, without the lock
+		if o, err := ps.packed(t, h); err != errNotPacked {
+			return o, err
+		}
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.EncodedObjectStorer.EncodedObject(t, h)
 }
 
 func (l *lockedObjects) EncodedObjectSize(h plumbing.Hash) (int64, error) {
+	if ps, ok := l.EncodedObjectStorer.(*packStore); ok {
+		if sz, err := ps.packedSize(h); err != errNotPacked {
+			return sz, err
+		}
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.EncodedObjectStorer.EncodedObjectSize(h)

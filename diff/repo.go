@@ -33,6 +33,9 @@ type Repo struct {
 	// objects is the object cache of the revision diffs' storages, kept
 	// across calls (see Repo.storage).
 	objects cache.Object
+	// bases is the cache of objects read from the pack files (see
+	// packStore), kept across calls too.
+	bases *baseCache
 	// Root is the top level of the working tree, as it was opened (for
 	// messages and the placing of paths: nothing is read by it).
 	Root string
@@ -79,7 +82,7 @@ func Open(dir string) (*Repo, error) {
 		}
 		return nil, fmt.Errorf("opening the git repository at %s: %w", top, err)
 	}
-	return &Repo{repo: r, Root: top, objects: newObjectLRU(objectCache), opened: o, top: o.roots[0],
+	return &Repo{repo: r, Root: top, objects: newObjectLRU(objectCache), bases: newBaseCache(objectCache), opened: o, top: o.roots[0],
 		dir: abs, sub: below(top, abs)}, nil
 }
 
@@ -199,7 +202,7 @@ func (r *Repo) Reopen() (*Repo, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening the git repository at %s again: %w", r.Root, err)
 	}
-	return &Repo{repo: g, Root: r.Root, objects: r.objects, top: r.top, dir: r.dir, sub: r.sub, shared: o}, nil
+	return &Repo{repo: g, Root: r.Root, objects: r.objects, bases: r.bases, top: r.top, dir: r.dir, sub: r.sub, shared: o}, nil
 }
 
 // gitDir opens the git directory of the working tree wt (at top): .git,

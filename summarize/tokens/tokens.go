@@ -10,6 +10,7 @@ package tokens
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -48,7 +49,17 @@ func New(name string) (Counter, error) {
 		}
 		return maxCounter{exact: exact}, nil
 	}
-	return nil, fmt.Errorf("unknown tokenizer %q (want one of %s)", name, strings.Join(Names(), ", "))
+	return nil, Check(name)
+}
+
+// Check refuses a name that is no counter's, without loading a
+// vocabulary (tens of MB): a command that may need no counter checks its
+// flag with it, and calls New only when it counts.
+func Check(name string) error {
+	if name == "" || slices.Contains(Names(), name) {
+		return nil
+	}
+	return fmt.Errorf("unknown tokenizer %q (want one of %s)", name, strings.Join(Names(), ", "))
 }
 
 type chars4 struct{}

@@ -1,6 +1,7 @@
 package tokens
 
 import (
+	"fmt"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -188,4 +189,19 @@ func FuzzChunkedCount(f *testing.F) {
 			t.Errorf("counted by chunks %d, whole %d: %q", got, want, s)
 		}
 	})
+}
+
+// TestCheck: Check takes the names New takes and refuses the others with
+// New's own message.
+func TestCheck(t *testing.T) {
+	for _, name := range append(Names(), "", "o200k", "MAX", "gpt-4") {
+		_, newErr := New(name)
+		err := Check(name)
+		if (err == nil) != (newErr == nil) || (err != nil && err.Error() != newErr.Error()) {
+			t.Errorf("%q: Check says %v, New %v", name, err, newErr)
+		}
+		if err != nil && !strings.Contains(err.Error(), fmt.Sprintf("%q", name)) {
+			t.Errorf("%q: %v does not name it", name, err)
+		}
+	}
 }

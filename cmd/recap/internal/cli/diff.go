@@ -130,8 +130,9 @@ repository is read with go-git: no git binary is needed.`,
 			if maxTokens < budget.MinMaxTokens || maxTokens > budget.MaxMaxTokens {
 				return usageError("--max-tokens must be between %d and %d", budget.MinMaxTokens, budget.MaxMaxTokens)
 			}
-			counter, err := tokens.New(tokenizer)
-			if err != nil {
+			// The vocabularies (tens of MB) are loaded only when the
+			// view is fitted to the budget.
+			if err := tokens.Check(tokenizer); err != nil {
 				return usageError("--tokenizer: %v", err)
 			}
 			globs, err := reports.CompileGlobs(paths)
@@ -164,6 +165,10 @@ repository is read with go-git: no git binary is needed.`,
 			}
 			v := b.View()
 			if out.Fitted || cmd.Flags().Changed("max-tokens") {
+				counter, err := tokens.New(tokenizer)
+				if err != nil {
+					return usageError("--tokenizer: %v", err)
+				}
 				summarize.FitDiff(v, counter, maxTokens, out.Diff)
 			}
 			return out.Diff.Render(streams.Out, v)
