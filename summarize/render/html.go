@@ -2,7 +2,6 @@ package render
 
 import (
 	"bufio"
-	"compress/flate"
 	"crypto/sha256"
 	_ "embed"
 	"encoding/base64"
@@ -13,6 +12,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/klauspost/compress/flate"
 
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/summarize"
