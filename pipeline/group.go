@@ -70,6 +70,11 @@ func (g *Grouped) Others(f *reports.Finding) []summarize.AlsoReported {
 	if !ok {
 		return nil
 	}
+	return g.others(r)
+}
+
+// others names the other findings of the problem r leads.
+func (g *Grouped) others(r grouping.Ref) []summarize.AlsoReported {
 	var out []summarize.AlsoReported
 	for _, o := range g.groups.Others(r) {
 		tool, rule := g.groups.Name(o)
