@@ -606,8 +606,13 @@ func (s *scan) fate(id, state string, suppressed, uncounted bool) (drop bool, st
 	if grouped {
 		r, grouped = g.ids.ref(id)
 	}
+	var others []grouping.Ref
 	if grouped {
-		if _, dup := g.groups.LeadOf(r); dup {
+		if s.cursor == nil {
+			s.cursor = g.groups.Cursor() // Each took the findings in the order of their refs
+		}
+		var dup bool
+		if dup, others = s.cursor.Role(r); dup {
 			return true, "", nil, nil
 		}
 		if state == reports.BaselineNew && g.groups.Known(r) {
@@ -625,8 +630,8 @@ func (s *scan) fate(id, state string, suppressed, uncounted bool) (drop bool, st
 	if s.tri.hides(suppressed) {
 		return true, "", nil, nil
 	}
-	if grouped {
-		also = g.others(r)
+	if len(others) > 0 {
+		also = g.named(others)
 	}
 	return false, state, t, also
 }
@@ -674,6 +679,7 @@ type scan struct {
 	grouper *grouping.Grouper
 	ids     *ids
 	grouped *Grouped
+	cursor  *grouping.Cursor        // fate's, over grouped
 	tri     *triaging               // the triage decisions; nil without
 	page    []summarize.FindingView // the page of a second pass that skipped the duplicates
 	// src is the reports as the passes read them: Query.Reports, or, when

@@ -158,6 +158,17 @@ type HTMLStream struct {
 	n     int
 	buf   []byte
 	err   error
+	// early: the rows are taken before their problems are known (SetEarly),
+	// each in the spill with what Settle needs (see earlyRow); the
+	// rules they name, by index.
+	early      bool
+	earlyRules map[ruleRef]int
+	earlyOrder []ruleRef
+	hdr        []byte
+	// Where the last row (appendRow) holds its state against the baseline,
+	// its detail, where the detail takes the other findings of its
+	// problem, and its decision.
+	baseAt, detailAt, alAt, triageAt int
 }
 
 type ruleRef struct{ tool, rule string }
@@ -169,6 +180,9 @@ type knownMissing struct {
 	src     summarize.Source
 	missing map[string]error
 	notes   map[string]string // the context note of a finding of each missing file
+	// The last path whose note was found: a report lists a file's
+	// findings together.
+	lastPath, lastNote string
 }
 
 // maxMissing bounds the files knownMissing remembers.
@@ -190,8 +204,13 @@ func (k *knownMissing) Lines(p string, from, to int) ([]string, error) {
 // snippet, is made once a file.
 func (k *knownMissing) addContext(fv *summarize.FindingView) {
 	if fv.Line > 0 && fv.Snippet == "" {
+		if k.lastNote != "" && fv.Path == k.lastPath {
+			fv.ContextNote = k.lastNote
+			return
+		}
 		if note, ok := k.notes[fv.Path]; ok {
 			fv.ContextNote = note
+			k.lastPath, k.lastNote = fv.Path, note
 			return
 		}
 	}
@@ -211,8 +230,13 @@ func (noSource) Lines(string, int, int) ([]string, error) {
 }
 
 // Add implements [Stream].
-func (s *HTMLStream) Add(f *reports.Finding) error {
+func (s *HTMLStream) Add(f *reports.Finding) error { return s.AddState(f, f.Baseline) }
+
+// AddState is Add of f in the given state against the baseline (f's own
+// is not read), which spares the caller a copy of f to set it.
+func (s *HTMLStream) AddState(f *reports.Finding, baseline string) error {
 	fv := summarize.FindingView{Finding: *f}
+	fv.Baseline = baseline
 	if s.known != nil {
 		s.known.addContext(&fv)
 	}
@@ -253,42 +277,62 @@ func (s *HTMLStream) add(fv *summarize.FindingView) error {
 		s.spill = newSpill()
 	}
 	f := &fv.Finding
+	if s.early {
+		return s.addEarly(fv)
+	}
 	if s.src != nil {
 		s.marks.mark(f.Path, f.Line, f.EndLine)
 	}
-	if ref := (ruleRef{f.Tool, f.Rule}); ref != s.last || len(s.order) == 0 {
+	s.rule(ruleRef{f.Tool, f.Rule})
+	b := s.buf[:0]
+	if s.n > 0 {
+		b = append(b, ",\n"...)
+	}
+	b = s.appendRow(b, fv)
+	s.buf = b
+	s.n++
+	_, s.err = s.spill.bw.Write(b)
+	s.spill.size += int64(len(b))
+	return s.err
+}
+
+// rule notes the rule of a row, for the page's rules' texts.
+func (s *HTMLStream) rule(ref ruleRef) {
+	if ref != s.last || len(s.order) == 0 {
 		s.last = ref
 		if !s.rules[ref] && len(s.rules) < reports.MaxRules {
 			s.rules[ref] = true
 			s.order = append(s.order, ref)
 		}
 	}
-	b := s.buf[:0]
-	if s.n > 0 {
-		b = append(b, ",\n"...)
-	}
+}
+
+// appendRow appends fv's row; s.alAt is then where its detail takes the
+// other findings of its problem.
+func (s *HTMLStream) appendRow(b []byte, fv *summarize.FindingView) []byte {
+	f := &fv.Finding
 	b = append(b, '[')
 	b = appendJSONString(b, f.ID)
 	for i, name := range [...]string{f.Tool, f.Rule, f.RuleName, f.Category, f.Path} {
 		b = append(b, ',')
 		b = s.refAt(b, i, name)
 	}
-	for _, n := range [...]int{f.Line, f.Column, f.EndLine, int(f.Quality), int(f.Impact), int(f.Severity), baselineCode(f.Baseline)} {
+	for _, n := range [...]int{f.Line, f.Column, f.EndLine, int(f.Quality), int(f.Impact), int(f.Severity)} {
 		b = append(b, ',')
 		b = strconv.AppendInt(b, int64(n), 10)
 	}
 	b = append(b, ',')
+	s.baseAt = len(b)
+	b = strconv.AppendInt(b, int64(baselineCode(f.Baseline)), 10)
+	b = append(b, ',')
 	b = s.refAt(b, 5, f.Message)
 	b = append(b, ',')
+	s.detailAt = len(b)
 	b = s.appendDetail(b, fv)
 	b = append(b, ',')
+	s.triageAt = len(b)
 	b = s.triage(b, f.Triage)
-	b = append(b, ']')
-	s.buf = b
-	s.n++
-	_, s.err = s.spill.bw.Write(b)
-	s.spill.size += int64(len(b))
-	return s.err
+	return append(b, ']')
 }
 
 // triage appends a finding's decision as a row holds it.
@@ -399,16 +443,10 @@ func (s *HTMLStream) appendDetail(b []byte, fv *summarize.FindingView) []byte {
 		empty = s.detailFix(&o, det.Fix) || empty
 		detailPlaces(&o, det)
 	}
+	s.alAt = len(o.b)
 	if len(fv.AlsoReportedBy) > 0 {
 		o.key("al")
-		o.b = append(o.b, '[')
-		for i, a := range fv.AlsoReportedBy {
-			if i > 0 {
-				o.b = append(o.b, ',')
-			}
-			o.b = appendStrings(o.b, a.Tool, a.Rule, a.ID)
-		}
-		o.b = append(o.b, ']')
+		o.b = appendOthers(o.b, fv.AlsoReportedBy)
 	}
 	if det := fv.Detail; det != nil {
 		detailCounts(&o, &fv.Finding, det)
@@ -417,6 +455,18 @@ func (s *HTMLStream) appendDetail(b []byte, fv *summarize.FindingView) []byte {
 		return append(o.b[:o.start], '0')
 	}
 	return append(o.b, '}')
+}
+
+// appendOthers appends the other findings of a problem: [[tool, rule, id], …].
+func appendOthers(b []byte, also []reports.Also) []byte {
+	b = append(b, '[')
+	for i, a := range also {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendStrings(b, a.Tool, a.Rule, a.ID)
+	}
+	return append(b, ']')
 }
 
 // jsonObject is a JSON object being appended: b, from its { at start.
@@ -717,6 +767,9 @@ func (s *HTMLStream) meta(v *summarize.View) *htmlMeta {
 func (s *HTMLStream) Write(w io.Writer, v *summarize.View) error {
 	if s.err != nil {
 		return s.err
+	}
+	if s.early {
+		return errors.New("html: the rows taken early were not settled")
 	}
 	mj, err := json.Marshal(s.meta(v))
 	if err != nil {

@@ -1,0 +1,328 @@
+package render
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/recap-dev/recap/reports"
+	"github.com/recap-dev/recap/summarize"
+)
+
+// SetEarly has the stream take the findings before their problems are
+// known (pipeline.Keep.Early): each is encoded as it comes, as a row that
+// Settle then keeps, changes or drops, once told what becomes of it. No
+// pass over the findings is needed for the page after the first.
+func (s *HTMLStream) SetEarly() {
+	s.early = true
+	s.earlyRules = map[ruleRef]int{}
+}
+
+// An early row in the spill: its length (uvarint), then
+//
+//	flags        1 its decision suppresses it, 2 it is a result that is no finding
+//	rule         the index of its rule in earlyOrder, plus 1 (0: past MaxRules)
+//	id           its length, then its bytes
+//	at           where the row holds its state, its detail, where the
+//	             detail takes the others of its problem, its decision
+//	path, lines  with the source at hand (the file view's marks): the
+//	             path's length and bytes, its line and end line
+//	row          the row as the page holds it
+const (
+	earlySuppressed = 1 << iota
+	earlyUncounted
+)
+
+// addEarly writes fv's early row.
+func (s *HTMLStream) addEarly(fv *summarize.FindingView) error {
+	f := &fv.Finding
+	row := s.appendRow(s.buf[:0], fv)
+	s.buf = row
+	h := s.hdr[:0]
+	var flags byte
+	if f.Triage.Suppressed() {
+		flags |= earlySuppressed
+	}
+	if f.Uncounted() {
+		flags |= earlyUncounted
+	}
+	h = append(h, flags)
+	ref := ruleRef{f.Tool, f.Rule}
+	i, ok := s.earlyRules[ref]
+	if !ok && len(s.earlyOrder) < reports.MaxRules {
+		i, ok = len(s.earlyOrder), true
+		s.earlyRules[ref] = i
+		s.earlyOrder = append(s.earlyOrder, ref)
+	}
+	if ok {
+		h = binary.AppendUvarint(h, uint64(i)+1)
+	} else {
+		h = append(h, 0)
+	}
+	h = appendEarlyString(h, f.ID)
+	for _, at := range [...]int{s.baseAt, s.detailAt, s.alAt, s.triageAt} {
+		h = binary.AppendUvarint(h, uint64(at))
+	}
+	if s.src != nil {
+		h = appendEarlyString(h, f.Path)
+		h = binary.AppendVarint(h, int64(f.Line))
+		h = binary.AppendVarint(h, int64(f.EndLine))
+	}
+	s.hdr = h
+	var n [binary.MaxVarintLen64]byte
+	k := binary.PutUvarint(n[:], uint64(len(h)+len(row)))
+	bw := s.spill.bw
+	bw.Write(n[:k])
+	bw.Write(h)
+	_, s.err = bw.Write(row)
+	s.spill.size += int64(k + len(h) + len(row))
+	s.n++
+	return s.err
+}
+
+func appendEarlyString(b []byte, str string) []byte {
+	return append(binary.AppendUvarint(b, uint64(len(str))), str...)
+}
+
+// baselineStates are the states against a baseline by their codes
+// (baselineCode).
+var baselineStates = [...]string{"", reports.BaselineNew, reports.BaselineUnchanged, reports.BaselineFixed}
+
+// Settle implements pipeline.Early: the rows taken early, each kept as
+// fate says (its state, the decision of its problem, the other findings
+// of the problem it leads) or dropped, make the page's rows, its rules
+// and its file view's marks.
+func (s *HTMLStream) Settle(fate func(id, baseline string, suppressed, uncounted bool) (drop bool, state string, t *reports.Triage, also []reports.Also)) error {
+	if s.err != nil || !s.early {
+		return s.err
+	}
+	s.early = false
+	early := s.spill
+	s.spill, s.n = nil, 0
+	if early == nil {
+		return nil
+	}
+	defer closeSpill(early)
+	if err := early.bw.Flush(); err != nil {
+		return err
+	}
+	var r *bufio.Reader
+	if early.file != nil {
+		if _, err := early.file.Seek(0, io.SeekStart); err != nil {
+			return err
+		}
+		r = bufio.NewReaderSize(early.file, 64<<10)
+	} else {
+		r = bufio.NewReaderSize(bytes.NewReader(early.mem), 64<<10)
+	}
+	seen := make([]bool, len(s.earlyOrder))
+	var rec []byte
+	for size := early.size; size > 0; {
+		l, err := binary.ReadUvarint(r)
+		if err != nil {
+			return earlyError(err)
+		}
+		if l > uint64(size) {
+			return earlyError(io.ErrUnexpectedEOF)
+		}
+		if cap(rec) < int(l) {
+			rec = make([]byte, l)
+		}
+		rec = rec[:l]
+		if _, err := io.ReadFull(r, rec); err != nil {
+			return earlyError(err)
+		}
+		size -= int64(uvarintSize(l)) + int64(l)
+		row, err := s.settleRow(rec, fate, seen)
+		if err != nil {
+			return err
+		}
+		if row == nil {
+			continue
+		}
+		if s.spill == nil {
+			s.spill = newSpill()
+		}
+		if s.n > 0 {
+			s.spill.bw.WriteString(",\n")
+			s.spill.size += 2
+		}
+		if _, err := s.spill.bw.Write(row); err != nil {
+			s.err = err
+			return err
+		}
+		s.spill.size += int64(len(row))
+		s.n++
+	}
+	s.earlyRules, s.earlyOrder = nil, nil
+	return nil
+}
+
+// settleRow returns the row of the early record rec as fate leaves it, nil
+// when fate drops it, and notes its rule and its marks.
+func (s *HTMLStream) settleRow(rec []byte, fate func(id, baseline string, suppressed, uncounted bool) (bool, string, *reports.Triage, []reports.Also), seen []bool) ([]byte, error) {
+	d := earlyReader{b: rec}
+	flags := d.byte()
+	rule := d.uint()
+	id := d.string()
+	var at [4]int
+	for i := range at {
+		at[i] = int(d.uint())
+	}
+	var path string
+	var line, end int
+	if s.src != nil {
+		path, line, end = d.string(), int(d.int()), int(d.int())
+	}
+	row := d.b
+	base, detail, al, tri := at[0], at[1], at[2], at[3]
+	if d.bad || !(base < detail && detail < tri && tri < len(row)) || row[base] < '0' || row[base] > '3' || rule > uint64(len(seen)) {
+		return nil, earlyError(errors.New("corrupt row"))
+	}
+	drop, state, t, also := fate(id, baselineStates[row[base]-'0'], flags&earlySuppressed != 0, flags&earlyUncounted != 0)
+	if drop {
+		return nil, nil
+	}
+	if rule > 0 && !seen[rule-1] {
+		seen[rule-1] = true
+		ref := s.earlyOrder[rule-1]
+		if !s.rules[ref] && len(s.rules) < reports.MaxRules {
+			s.rules[ref] = true
+			s.order = append(s.order, ref)
+		}
+	}
+	if s.src != nil {
+		s.marks.mark(path, line, end)
+	}
+	row[base] = byte('0' + baselineCode(state))
+	if len(also) == 0 && t == nil {
+		return row, nil
+	}
+	b := append(s.buf[:0], row[:detail]...)
+	switch {
+	case len(also) == 0:
+		b = append(b, row[detail:tri]...)
+	case row[detail] == '0': // a detail of nothing else
+		b = append(b, `{"al":`...)
+		b = appendOthers(b, also)
+		b = append(b, "},"...)
+	default:
+		if al <= detail || al > tri-2 {
+			return nil, earlyError(errors.New("corrupt row"))
+		}
+		b = append(b, row[detail:al]...)
+		if al > detail+1 {
+			b = append(b, ',')
+		}
+		b = append(b, `"al":`...)
+		b = appendOthers(b, also)
+		if al < tri-2 {
+			b = append(b, ',')
+		}
+		b = append(b, row[al:tri]...)
+	}
+	if t != nil {
+		b = s.triage(b, t)
+		b = append(b, ']')
+	} else {
+		b = append(b, row[tri:]...)
+	}
+	s.buf = b
+	return b, nil
+}
+
+// Restart implements pipeline.Early: the rows taken so far are forgotten,
+// with the strings and rules they named.
+func (s *HTMLStream) Restart() error {
+	if s.spill != nil {
+		closeSpill(s.spill)
+		s.spill = nil
+	}
+	s.n, s.err = 0, nil
+	s.strs, s.list, s.bytes = map[string]int{"": 0}, []string{""}, 0
+	s.refs = [6]struct {
+		s  string
+		i  int
+		ok bool
+	}{}
+	s.earlyRules, s.earlyOrder = map[ruleRef]int{}, nil
+	s.early = true
+	return nil
+}
+
+// closeSpill removes a spill's temporary file.
+func closeSpill(sp *spill) error {
+	if sp.file == nil {
+		return nil
+	}
+	name := sp.file.Name()
+	err := errors.Join(sp.file.Close(), os.Remove(name))
+	sp.file = nil
+	return err
+}
+
+func earlyError(err error) error {
+	if err == io.EOF {
+		err = io.ErrUnexpectedEOF
+	}
+	return fmt.Errorf("html: the rows taken early: %w", err)
+}
+
+func uvarintSize(x uint64) int {
+	n := 1
+	for ; x >= 0x80; x >>= 7 {
+		n++
+	}
+	return n
+}
+
+// earlyReader reads an early row's fields; bad says one did not read.
+type earlyReader struct {
+	b   []byte
+	bad bool
+}
+
+func (d *earlyReader) byte() byte {
+	if len(d.b) == 0 {
+		d.bad = true
+		return 0
+	}
+	c := d.b[0]
+	d.b = d.b[1:]
+	return c
+}
+
+func (d *earlyReader) uint() uint64 {
+	n, k := binary.Uvarint(d.b)
+	if k <= 0 {
+		d.bad = true
+		return 0
+	}
+	d.b = d.b[k:]
+	return n
+}
+
+func (d *earlyReader) int() int64 {
+	n, k := binary.Varint(d.b)
+	if k <= 0 {
+		d.bad = true
+		return 0
+	}
+	d.b = d.b[k:]
+	return n
+}
+
+func (d *earlyReader) string() string {
+	n := d.uint()
+	if n > uint64(len(d.b)) {
+		d.bad = true
+		return ""
+	}
+	str := string(d.b[:n])
+	d.b = d.b[n:]
+	return str
+}
