@@ -169,6 +169,10 @@ type HTMLStream struct {
 	// its detail, where the detail takes the other findings of its
 	// problem, and its decision.
 	baseAt, detailAt, alAt, triageAt int
+	// refAts are where the last row holds indexes into the table (start
+	// and end of each), when early: Settle numbers the strings again, as
+	// the rows it keeps use them.
+	refAts []int32
 }
 
 type ruleRef struct{ tool, rule string }
@@ -311,6 +315,7 @@ func (s *HTMLStream) rule(ref ruleRef) {
 // other findings of its problem.
 func (s *HTMLStream) appendRow(b []byte, fv *summarize.FindingView) []byte {
 	f := &fv.Finding
+	s.refAts = s.refAts[:0]
 	b = append(b, '[')
 	b = appendJSONString(b, f.ID)
 	for i, name := range [...]string{f.Tool, f.Rule, f.RuleName, f.Category, f.Path} {
@@ -370,16 +375,28 @@ const (
 // added within the bounds, else the string itself.
 func (s *HTMLStream) ref(b []byte, str string) []byte {
 	if i, ok := s.index(str); ok {
-		return strconv.AppendInt(b, int64(i), 10)
+		return s.appendIndex(b, i)
 	}
 	return appendJSONString(b, str)
+}
+
+// appendIndex appends the index of a string of the table, noting where
+// when early.
+func (s *HTMLStream) appendIndex(b []byte, i int) []byte {
+	if s.early {
+		s.refAts = append(s.refAts, int32(len(b)))
+		b = strconv.AppendInt(b, int64(i), 10)
+		s.refAts = append(s.refAts, int32(len(b)))
+		return b
+	}
+	return strconv.AppendInt(b, int64(i), 10)
 }
 
 // refDetail appends a string as a detail holds it (not ""): its index in
 // the string table, added within the bounds, else the string itself.
 func (s *HTMLStream) refDetail(b []byte, str string) []byte {
 	if i, ok := s.index(str); ok {
-		return appendJSONInt(b, int64(i))
+		return s.appendIndex(b, i)
 	}
 	return appendJSONText(b, str, escMarshal)
 }
@@ -394,7 +411,7 @@ func (s *HTMLStream) refAt(b []byte, i int, str string) []byte {
 		}
 		r.s, r.i, r.ok = str, idx, true
 	}
-	return strconv.AppendInt(b, int64(r.i), 10)
+	return s.appendIndex(b, r.i)
 }
 
 func (s *HTMLStream) index(str string) (int, bool) {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/summarize"
@@ -29,6 +30,8 @@ func (s *HTMLStream) SetEarly() {
 //	id           its length, then its bytes
 //	at           where the row holds its state, its detail, where the
 //	             detail takes the others of its problem, its decision
+//	refs         how many indexes into the table the row holds, then
+//	             where each is: its start after the last one's end, its length
 //	path, lines  with the source at hand (the file view's marks): the
 //	             path's length and bytes, its line and end line
 //	row          the row as the page holds it
@@ -66,6 +69,13 @@ func (s *HTMLStream) addEarly(fv *summarize.FindingView) error {
 	h = appendEarlyString(h, f.ID)
 	for _, at := range [...]int{s.baseAt, s.detailAt, s.alAt, s.triageAt} {
 		h = binary.AppendUvarint(h, uint64(at))
+	}
+	h = binary.AppendUvarint(h, uint64(len(s.refAts)/2))
+	last := int32(0)
+	for i := 0; i < len(s.refAts); i += 2 {
+		h = binary.AppendUvarint(h, uint64(s.refAts[i]-last))
+		h = binary.AppendUvarint(h, uint64(s.refAts[i+1]-s.refAts[i]))
+		last = s.refAts[i+1]
 	}
 	if s.src != nil {
 		h = appendEarlyString(h, f.Path)
@@ -120,6 +130,19 @@ func (s *HTMLStream) Settle(fate func(id, baseline string, suppressed, uncounted
 		r = bufio.NewReaderSize(bytes.NewReader(early.mem), 64<<10)
 	}
 	seen := make([]bool, len(s.earlyOrder))
+	// The table is made again of the strings of the rows kept, in the
+	// order they use them, as when they are handed late.
+	st := &settling{old: s.list, remap: make([]int32, len(s.list)), seen: seen}
+	for i := range st.remap {
+		st.remap[i] = -1
+	}
+	st.remap[0] = 0
+	s.strs, s.list, s.bytes = map[string]int{"": 0}, []string{""}, 0
+	s.refs = [6]struct {
+		s  string
+		i  int
+		ok bool
+	}{}
 	var rec []byte
 	for size := early.size; size > 0; {
 		l, err := binary.ReadUvarint(r)
@@ -137,7 +160,7 @@ func (s *HTMLStream) Settle(fate func(id, baseline string, suppressed, uncounted
 			return earlyError(err)
 		}
 		size -= int64(uvarintSize(l)) + int64(l)
-		row, err := s.settleRow(rec, fate, seen)
+		row, err := s.settleRow(rec, fate, st)
 		if err != nil {
 			return err
 		}
@@ -162,9 +185,22 @@ func (s *HTMLStream) Settle(fate func(id, baseline string, suppressed, uncounted
 	return nil
 }
 
+// settling is what Settle keeps from row to row: the table of the rows
+// taken early, and the new index of each of its strings (-1: none yet);
+// the rules of the rows kept, by their index in earlyOrder.
+type settling struct {
+	old   []string
+	remap []int32
+	seen  []bool
+	refs  []int32 // the row's, as in refAts
+	row   []byte  // the row with its strings numbered again
+}
+
+var errCorruptRow = earlyError(errors.New("corrupt row"))
+
 // settleRow returns the row of the early record rec as fate leaves it, nil
 // when fate drops it, and notes its rule and its marks.
-func (s *HTMLStream) settleRow(rec []byte, fate func(id, baseline string, suppressed, uncounted bool) (bool, string, *reports.Triage, []reports.Also), seen []bool) ([]byte, error) {
+func (s *HTMLStream) settleRow(rec []byte, fate func(id, baseline string, suppressed, uncounted bool) (bool, string, *reports.Triage, []reports.Also), st *settling) ([]byte, error) {
 	d := earlyReader{b: rec}
 	flags := d.byte()
 	rule := d.uint()
@@ -173,20 +209,37 @@ func (s *HTMLStream) settleRow(rec []byte, fate func(id, baseline string, suppre
 	for i := range at {
 		at[i] = int(d.uint())
 	}
+	n := d.uint()
+	if n > uint64(len(d.b)) {
+		return nil, errCorruptRow
+	}
+	st.refs = st.refs[:0]
+	last := uint64(0)
+	for range n {
+		start := last + d.uint()
+		last = start + d.uint()
+		st.refs = append(st.refs, int32(start), int32(last))
+	}
 	var path string
 	var line, end int
 	if s.src != nil {
 		path, line, end = d.string(), int(d.int()), int(d.int())
 	}
 	row := d.b
-	base, detail, al, tri := at[0], at[1], at[2], at[3]
-	if d.bad || !(base < detail && detail < tri && tri < len(row)) || row[base] < '0' || row[base] > '3' || rule > uint64(len(seen)) {
-		return nil, earlyError(errors.New("corrupt row"))
+	base, detail, tri := at[0], at[1], at[3]
+	if d.bad || !(base < detail && detail < tri && tri < len(row)) || row[base] < '0' || row[base] > '3' || rule > uint64(len(st.seen)) ||
+		last > uint64(len(row)) {
+		return nil, errCorruptRow
 	}
 	drop, state, t, also := fate(id, baselineStates[row[base]-'0'], flags&earlySuppressed != 0, flags&earlyUncounted != 0)
 	if drop {
 		return nil, nil
 	}
+	row, err := s.renumber(row, &at, t != nil, st)
+	if err != nil {
+		return nil, err
+	}
+	seen := st.seen
 	if rule > 0 && !seen[rule-1] {
 		seen[rule-1] = true
 		ref := s.earlyOrder[rule-1]
@@ -198,6 +251,7 @@ func (s *HTMLStream) settleRow(rec []byte, fate func(id, baseline string, suppre
 	if s.src != nil {
 		s.marks.mark(path, line, end)
 	}
+	base, detail, al, tri := at[0], at[1], at[2], at[3]
 	row[base] = byte('0' + baselineCode(state))
 	if len(also) == 0 && t == nil {
 		return row, nil
@@ -214,13 +268,15 @@ func (s *HTMLStream) settleRow(rec []byte, fate func(id, baseline string, suppre
 		if al <= detail || al > tri-2 {
 			return nil, earlyError(errors.New("corrupt row"))
 		}
+		// The members after the others begin with a comma when some
+		// come before them.
 		b = append(b, row[detail:al]...)
 		if al > detail+1 {
 			b = append(b, ',')
 		}
 		b = append(b, `"al":`...)
 		b = appendOthers(b, also)
-		if al < tri-2 {
+		if al == detail+1 && row[al] != '}' {
 			b = append(b, ',')
 		}
 		b = append(b, row[al:tri]...)
@@ -233,6 +289,43 @@ func (s *HTMLStream) settleRow(rec []byte, fate func(id, baseline string, suppre
 	}
 	s.buf = b
 	return b, nil
+}
+
+// renumber returns row with the indexes of the table of the rows taken
+// early made those of the table of the rows kept (those of its decision
+// left, when it is replaced: replaced), and at moved with them.
+func (s *HTMLStream) renumber(row []byte, at *[4]int, replaced bool, st *settling) ([]byte, error) {
+	out := st.row[:0]
+	pos, next := 0, 0 // in row; the next of at to move
+	for k := 0; k < len(st.refs); k += 2 {
+		start, end := int(st.refs[k]), int(st.refs[k+1])
+		if start < pos || replaced && start >= at[3] {
+			break
+		}
+		for ; next < len(at) && at[next] < start; next++ {
+			at[next] += len(out) - pos
+		}
+		out = append(out, row[pos:start]...)
+		old, err := strconv.Atoi(string(row[start:end]))
+		if err != nil || old < 0 || old >= len(st.old) {
+			return nil, errCorruptRow
+		}
+		if i := st.remap[old]; i >= 0 {
+			out = strconv.AppendInt(out, int64(i), 10)
+		} else if i, ok := s.index(st.old[old]); ok {
+			st.remap[old] = int32(i)
+			out = strconv.AppendInt(out, int64(i), 10)
+		} else {
+			out = appendJSONString(out, st.old[old]) // past the table's bounds
+		}
+		pos = end
+	}
+	for ; next < len(at); next++ {
+		at[next] += len(out) - pos
+	}
+	out = append(out, row[pos:]...)
+	st.row = out
+	return out, nil
 }
 
 // Restart implements pipeline.Early: the rows taken so far are forgotten,
