@@ -33,7 +33,8 @@ func (s *HTMLStream) SetEarly() {
 //	refs         how many indexes into the table the row holds, then
 //	             where each is: its start after the last one's end, its length
 //	path, lines  with the source at hand (the file view's marks): the
-//	             path's length and bytes, its line and end line
+//	             path's index in the table plus 1, else 0 and its length
+//	             and bytes; its line and end line
 //	row          the row as the page holds it
 const (
 	earlySuppressed = 1 << iota
@@ -78,7 +79,13 @@ func (s *HTMLStream) addEarly(fv *summarize.FindingView) error {
 		last = s.refAts[i+1]
 	}
 	if s.src != nil {
-		h = appendEarlyString(h, f.Path)
+		// The path: its index in the table plus 1, as the row has it, else
+		// 0 and the path.
+		if r := &s.refs[4]; r.ok && r.s == f.Path {
+			h = binary.AppendUvarint(h, uint64(r.i)+1)
+		} else {
+			h = appendEarlyString(append(h, 0), f.Path)
+		}
 		h = binary.AppendVarint(h, int64(f.Line))
 		h = binary.AppendVarint(h, int64(f.EndLine))
 	}
@@ -223,7 +230,14 @@ func (s *HTMLStream) settleRow(rec []byte, fate func(id, baseline string, suppre
 	var path string
 	var line, end int
 	if s.src != nil {
-		path, line, end = d.string(), int(d.int()), int(d.int())
+		if i := d.uint(); i == 0 {
+			path = d.string()
+		} else if i <= uint64(len(st.old)) {
+			path = st.old[i-1]
+		} else {
+			return nil, errCorruptRow
+		}
+		line, end = int(d.int()), int(d.int())
 	}
 	row := d.b
 	base, detail, tri := at[0], at[1], at[3]
