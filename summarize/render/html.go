@@ -146,13 +146,10 @@ type HTMLStream struct {
 	order []ruleRef
 	last  ruleRef // the rule of the last finding, in rules or past their bound
 	// refs are the last string of each of a row's names and its index in
-	// the table (tool, rule, rule name, category, path, message): a report
+	// the table (tool, rule, rule name, category, path, message, and the
+	// detail's context note, tool's category and help link): a report
 	// lists a file's findings together, a tool's, often a rule's.
-	refs [6]struct {
-		s  string
-		i  int
-		ok bool
-	}
+	refs  lastRefs
 	spill *spill
 	marks fileMarks // the findings' lines of each file, for the file view (with src)
 	n     int
@@ -161,10 +158,15 @@ type HTMLStream struct {
 	// early: the rows are taken before their problems are known (SetEarly),
 	// each in the spill with what Settle needs (see earlyRow); the
 	// rules they name, by index.
-	early      bool
-	earlyRules map[ruleRef]int
-	earlyOrder []ruleRef
-	hdr        []byte
+	early        bool
+	earlyRules   map[ruleRef]int
+	earlyOrder   []ruleRef
+	ruleMessages []ruleMessage // by the index of the rule in earlyOrder
+	lastRule     struct {
+		ref ruleRef
+		i   int // its index in earlyOrder plus 1; 0: past MaxRules
+	}
+	hdr []byte
 	// Where the last row (appendRow) holds its state against the baseline,
 	// its detail, where the detail takes the other findings of its
 	// problem, and its decision.
@@ -176,6 +178,21 @@ type HTMLStream struct {
 }
 
 type ruleRef struct{ tool, rule string }
+
+// lastRefs are the last string of each field a row names by the table
+// (see HTMLStream.refs), by slot.
+type lastRefs [9]struct {
+	s  string
+	i  int
+	ok bool
+}
+
+// The slots of the detail's strings in lastRefs.
+const (
+	refNote = 6 + iota
+	refToolCategory
+	refHelp
+)
 
 // knownMissing is a Source that remembers the files it could not read,
 // so that a report of 700,000 findings on files not at hand tries each
@@ -330,7 +347,7 @@ func (s *HTMLStream) appendRow(b []byte, fv *summarize.FindingView) []byte {
 	s.baseAt = len(b)
 	b = strconv.AppendInt(b, int64(baselineCode(f.Baseline)), 10)
 	b = append(b, ',')
-	b = s.refAt(b, 5, f.Message)
+	b = s.message(b, f.Message)
 	b = append(b, ',')
 	s.detailAt = len(b)
 	b = s.appendDetail(b, fv)
@@ -392,16 +409,8 @@ func (s *HTMLStream) appendIndex(b []byte, i int) []byte {
 	return strconv.AppendInt(b, int64(i), 10)
 }
 
-// refDetail appends a string as a detail holds it (not ""): its index in
-// the string table, added within the bounds, else the string itself.
-func (s *HTMLStream) refDetail(b []byte, str string) []byte {
-	if i, ok := s.index(str); ok {
-		return s.appendIndex(b, i)
-	}
-	return appendJSONText(b, str, escMarshal)
-}
-
-// refAt is ref of the i-th of a row's names (see refs).
+// refAt is ref of the string of slot i of a row (see refs); a detail's
+// strings are never "", and written as a row's.
 func (s *HTMLStream) refAt(b []byte, i int, str string) []byte {
 	r := &s.refs[i]
 	if !r.ok || r.s != str {
@@ -523,15 +532,15 @@ func (s *HTMLStream) detailFinding(o *jsonObject, fv *summarize.FindingView) {
 	}
 	if note := fv.ContextNote; note != "" && !(s.src == nil && strings.HasPrefix(note, "no context: ")) { // else the page says the source was not at hand
 		o.key("cn")
-		o.b = s.refDetail(o.b, note)
+		o.b = s.refAt(o.b, refNote, note)
 	}
 	if f.ToolCategory != "" && f.ToolCategory != f.Category {
 		o.key("tc")
-		o.b = s.refDetail(o.b, f.ToolCategory)
+		o.b = s.refAt(o.b, refToolCategory, f.ToolCategory)
 	}
 	if f.HelpURI != "" {
 		o.key("h")
-		o.b = s.refDetail(o.b, f.HelpURI)
+		o.b = s.refAt(o.b, refHelp, f.HelpURI)
 	}
 	if len(f.CWE) > 0 {
 		o.key("cwe")

@@ -41,9 +41,48 @@ const (
 	earlyUncounted
 )
 
+// ruleMessage is the last message of a rule's findings taken early, and
+// its index in the table: a report lists a rule's findings together, or
+// a file's, each rule with the few wordings of its messages.
+type ruleMessage struct {
+	s  string
+	i  int
+	ok bool
+}
+
+// message appends the index of a row's message, first by its rule's last
+// (early), then by the last row's (refAt).
+func (s *HTMLStream) message(b []byte, msg string) []byte {
+	if !s.early || s.lastRule.i == 0 {
+		return s.refAt(b, 5, msg)
+	}
+	m := &s.ruleMessages[s.lastRule.i-1]
+	if m.ok && m.s == msg {
+		return s.appendIndex(b, m.i)
+	}
+	b = s.refAt(b, 5, msg)
+	if r := &s.refs[5]; r.ok && r.s == msg {
+		m.s, m.i, m.ok = msg, r.i, true
+	}
+	return b
+}
+
 // addEarly writes fv's early row.
 func (s *HTMLStream) addEarly(fv *summarize.FindingView) error {
 	f := &fv.Finding
+	if ref := (ruleRef{f.Tool, f.Rule}); ref != s.lastRule.ref || s.lastRule.i == 0 {
+		i, ok := s.earlyRules[ref]
+		if !ok && len(s.earlyOrder) < reports.MaxRules {
+			i, ok = len(s.earlyOrder), true
+			s.earlyRules[ref] = i
+			s.earlyOrder = append(s.earlyOrder, ref)
+			s.ruleMessages = append(s.ruleMessages, ruleMessage{})
+		}
+		s.lastRule.ref, s.lastRule.i = ref, 0
+		if ok {
+			s.lastRule.i = i + 1
+		}
+	}
 	row := s.appendRow(s.buf[:0], fv)
 	s.buf = row
 	h := s.hdr[:0]
@@ -55,18 +94,7 @@ func (s *HTMLStream) addEarly(fv *summarize.FindingView) error {
 		flags |= earlyUncounted
 	}
 	h = append(h, flags)
-	ref := ruleRef{f.Tool, f.Rule}
-	i, ok := s.earlyRules[ref]
-	if !ok && len(s.earlyOrder) < reports.MaxRules {
-		i, ok = len(s.earlyOrder), true
-		s.earlyRules[ref] = i
-		s.earlyOrder = append(s.earlyOrder, ref)
-	}
-	if ok {
-		h = binary.AppendUvarint(h, uint64(i)+1)
-	} else {
-		h = append(h, 0)
-	}
+	h = binary.AppendUvarint(h, uint64(s.lastRule.i))
 	h = appendEarlyString(h, f.ID)
 	for _, at := range [...]int{s.baseAt, s.detailAt, s.alAt, s.triageAt} {
 		h = binary.AppendUvarint(h, uint64(at))
@@ -145,11 +173,7 @@ func (s *HTMLStream) Settle(fate func(id, baseline string, suppressed, uncounted
 	}
 	st.remap[0] = 0
 	s.strs, s.list, s.bytes = map[string]int{"": 0}, []string{""}, 0
-	s.refs = [6]struct {
-		s  string
-		i  int
-		ok bool
-	}{}
+	s.refs = lastRefs{}
 	var rec []byte
 	for size := early.size; size > 0; {
 		l, err := binary.ReadUvarint(r)
@@ -188,7 +212,7 @@ func (s *HTMLStream) Settle(fate func(id, baseline string, suppressed, uncounted
 		s.spill.size += int64(len(row))
 		s.n++
 	}
-	s.earlyRules, s.earlyOrder = nil, nil
+	s.earlyRules, s.earlyOrder, s.ruleMessages = nil, nil, nil
 	return nil
 }
 
@@ -320,8 +344,8 @@ func (s *HTMLStream) renumber(row []byte, at *[4]int, replaced bool, st *settlin
 			at[next] += len(out) - pos
 		}
 		out = append(out, row[pos:start]...)
-		old, err := strconv.Atoi(string(row[start:end]))
-		if err != nil || old < 0 || old >= len(st.old) {
+		old, ok := index(row[start:end])
+		if !ok || old >= len(st.old) {
 			return nil, errCorruptRow
 		}
 		if i := st.remap[old]; i >= 0 {
@@ -342,6 +366,22 @@ func (s *HTMLStream) renumber(row []byte, at *[4]int, replaced bool, st *settlin
 	return out, nil
 }
 
+// index reads the decimal digits of an index; false for none, another
+// byte or more digits than an index of the table has.
+func index(b []byte) (int, bool) {
+	if len(b) == 0 || len(b) > 9 {
+		return 0, false
+	}
+	n := 0
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, true
+}
+
 // Restart implements pipeline.Early: the rows taken so far are forgotten,
 // with the strings and rules they named.
 func (s *HTMLStream) Restart() error {
@@ -351,12 +391,9 @@ func (s *HTMLStream) Restart() error {
 	}
 	s.n, s.err = 0, nil
 	s.strs, s.list, s.bytes = map[string]int{"": 0}, []string{""}, 0
-	s.refs = [6]struct {
-		s  string
-		i  int
-		ok bool
-	}{}
-	s.earlyRules, s.earlyOrder = map[ruleRef]int{}, nil
+	s.refs = lastRefs{}
+	s.earlyRules, s.earlyOrder, s.ruleMessages = map[ruleRef]int{}, nil, nil
+	s.lastRule.i = 0
 	s.early = true
 	return nil
 }
