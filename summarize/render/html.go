@@ -166,7 +166,7 @@ type HTMLStream struct {
 		ref ruleRef
 		i   int // its index in earlyOrder plus 1; 0: past MaxRules
 	}
-	hdr []byte
+	hdr, size []byte // an early row's header, and its length
 	// Where the last row (appendRow) holds its state against the baseline,
 	// its detail, where the detail takes the other findings of its
 	// problem, and its decision.

@@ -118,13 +118,12 @@ func (s *HTMLStream) addEarly(fv *summarize.FindingView) error {
 		h = binary.AppendVarint(h, int64(f.EndLine))
 	}
 	s.hdr = h
-	var n [binary.MaxVarintLen64]byte
-	k := binary.PutUvarint(n[:], uint64(len(h)+len(row)))
+	s.size = binary.AppendUvarint(s.size[:0], uint64(len(h)+len(row)))
 	bw := s.spill.bw
-	bw.Write(n[:k])
+	bw.Write(s.size)
 	bw.Write(h)
 	_, s.err = bw.Write(row)
-	s.spill.size += int64(k + len(h) + len(row))
+	s.spill.size += int64(len(s.size) + len(h) + len(row))
 	s.n++
 	return s.err
 }
@@ -172,7 +171,8 @@ func (s *HTMLStream) Settle(fate func(id, baseline string, suppressed, uncounted
 		st.remap[i] = -1
 	}
 	st.remap[0] = 0
-	s.strs, s.list, s.bytes = map[string]int{"": 0}, []string{""}, 0
+	s.strs, s.list, s.bytes = make(map[string]int, len(st.old)), make([]string, 1, len(st.old)), 0 // at most the strings of every row
+	s.strs[""] = 0
 	s.refs = lastRefs{}
 	var rec []byte
 	for size := early.size; size > 0; {
