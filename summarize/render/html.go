@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	_ "embed"
 	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -171,10 +172,6 @@ type HTMLStream struct {
 	// its detail, where the detail takes the other findings of its
 	// problem, and its decision.
 	baseAt, detailAt, alAt, triageAt int
-	// refAts are where the last row holds indexes into the table (start
-	// and end of each), when early: Settle numbers the strings again, as
-	// the rows it keeps use them.
-	refAts []int32
 }
 
 type ruleRef struct{ tool, rule string }
@@ -332,7 +329,6 @@ func (s *HTMLStream) rule(ref ruleRef) {
 // other findings of its problem.
 func (s *HTMLStream) appendRow(b []byte, fv *summarize.FindingView) []byte {
 	f := &fv.Finding
-	s.refAts = s.refAts[:0]
 	b = append(b, '[')
 	b = appendJSONString(b, f.ID)
 	for i, name := range [...]string{f.Tool, f.Rule, f.RuleName, f.Category, f.Path} {
@@ -397,14 +393,12 @@ func (s *HTMLStream) ref(b []byte, str string) []byte {
 	return appendJSONString(b, str)
 }
 
-// appendIndex appends the index of a string of the table, noting where
-// when early.
+// appendIndex appends the index of a string of the table: in decimal, or,
+// in a row taken early, as refMark and a uvarint, which Settle numbers
+// again as the rows it keeps use the strings.
 func (s *HTMLStream) appendIndex(b []byte, i int) []byte {
 	if s.early {
-		s.refAts = append(s.refAts, int32(len(b)))
-		b = strconv.AppendInt(b, int64(i), 10)
-		s.refAts = append(s.refAts, int32(len(b)))
-		return b
+		return binary.AppendUvarint(append(b, refMark), uint64(i))
 	}
 	return strconv.AppendInt(b, int64(i), 10)
 }

@@ -30,16 +30,19 @@ func (s *HTMLStream) SetEarly() {
 //	id           its length, then its bytes
 //	at           where the row holds its state, its detail, where the
 //	             detail takes the others of its problem, its decision
-//	refs         how many indexes into the table the row holds, then
-//	             where each is: its start after the last one's end, its length
 //	path, lines  with the source at hand (the file view's marks): the
 //	             path's index in the table plus 1, else 0 and its length
 //	             and bytes; its line and end line
-//	row          the row as the page holds it
+//	row          the row as the page holds it, but for its indexes into
+//	             the table: each refMark and a uvarint (JSON text has no
+//	             byte below 0x20)
 const (
 	earlySuppressed = 1 << iota
 	earlyUncounted
 )
+
+// refMark begins an index into the table in a row taken early.
+const refMark = 0x01
 
 // ruleMessage is the last message of a rule's findings taken early, and
 // its index in the table: a report lists a rule's findings together, or
@@ -98,13 +101,6 @@ func (s *HTMLStream) addEarly(fv *summarize.FindingView) error {
 	h = appendEarlyString(h, f.ID)
 	for _, at := range [...]int{s.baseAt, s.detailAt, s.alAt, s.triageAt} {
 		h = binary.AppendUvarint(h, uint64(at))
-	}
-	h = binary.AppendUvarint(h, uint64(len(s.refAts)/2))
-	last := int32(0)
-	for i := 0; i < len(s.refAts); i += 2 {
-		h = binary.AppendUvarint(h, uint64(s.refAts[i]-last))
-		h = binary.AppendUvarint(h, uint64(s.refAts[i+1]-s.refAts[i]))
-		last = s.refAts[i+1]
 	}
 	if s.src != nil {
 		// The path: its index in the table plus 1, as the row has it, else
@@ -223,8 +219,7 @@ type settling struct {
 	old   []string
 	remap []int32
 	seen  []bool
-	refs  []int32 // the row's, as in refAts
-	row   []byte  // the row with its strings numbered again
+	row   []byte // the row with its strings numbered again
 }
 
 var errCorruptRow = earlyError(errors.New("corrupt row"))
@@ -240,17 +235,6 @@ func (s *HTMLStream) settleRow(rec []byte, fate func(id, baseline string, suppre
 	for i := range at {
 		at[i] = int(d.uint())
 	}
-	n := d.uint()
-	if n > uint64(len(d.b)) {
-		return nil, errCorruptRow
-	}
-	st.refs = st.refs[:0]
-	last := uint64(0)
-	for range n {
-		start := last + d.uint()
-		last = start + d.uint()
-		st.refs = append(st.refs, int32(start), int32(last))
-	}
 	var path string
 	var line, end int
 	if s.src != nil {
@@ -265,8 +249,7 @@ func (s *HTMLStream) settleRow(rec []byte, fate func(id, baseline string, suppre
 	}
 	row := d.b
 	base, detail, tri := at[0], at[1], at[3]
-	if d.bad || !(base < detail && detail < tri && tri < len(row)) || row[base] < '0' || row[base] > '3' || rule > uint64(len(st.seen)) ||
-		last > uint64(len(row)) {
+	if d.bad || !(base < detail && detail < tri && tri < len(row)) || row[base] < '0' || row[base] > '3' || rule > uint64(len(st.seen)) {
 		return nil, errCorruptRow
 	}
 	drop, state, t, also := fate(id, baselineStates[row[base]-'0'], flags&earlySuppressed != 0, flags&earlyUncounted != 0)
@@ -329,25 +312,30 @@ func (s *HTMLStream) settleRow(rec []byte, fate func(id, baseline string, suppre
 	return b, nil
 }
 
-// renumber returns row with the indexes of the table of the rows taken
-// early made those of the table of the rows kept (those of its decision
-// left, when it is replaced: replaced), and at moved with them.
+// renumber returns row with its indexes into the table of the rows taken
+// early (refMark and a uvarint) made decimal indexes into the table of the
+// rows kept (those of its decision left, when it is replaced: replaced),
+// and at moved with them.
 func (s *HTMLStream) renumber(row []byte, at *[4]int, replaced bool, st *settling) ([]byte, error) {
 	out := st.row[:0]
 	pos, next := 0, 0 // in row; the next of at to move
-	for k := 0; k < len(st.refs); k += 2 {
-		start, end := int(st.refs[k]), int(st.refs[k+1])
-		if start < pos || replaced && start >= at[3] {
+	for {
+		k := bytes.IndexByte(row[pos:], refMark)
+		if k < 0 {
 			break
+		}
+		start := pos + k
+		if replaced && start >= at[3] {
+			break
+		}
+		old, n := binary.Uvarint(row[start+1:])
+		if n <= 0 || old >= uint64(len(st.old)) {
+			return nil, errCorruptRow
 		}
 		for ; next < len(at) && at[next] < start; next++ {
 			at[next] += len(out) - pos
 		}
 		out = append(out, row[pos:start]...)
-		old, ok := index(row[start:end])
-		if !ok || old >= len(st.old) {
-			return nil, errCorruptRow
-		}
 		if i := st.remap[old]; i >= 0 {
 			out = strconv.AppendInt(out, int64(i), 10)
 		} else if i, ok := s.index(st.old[old]); ok {
@@ -356,7 +344,7 @@ func (s *HTMLStream) renumber(row []byte, at *[4]int, replaced bool, st *settlin
 		} else {
 			out = appendJSONString(out, st.old[old]) // past the table's bounds
 		}
-		pos = end
+		pos = start + 1 + n
 	}
 	for ; next < len(at); next++ {
 		at[next] += len(out) - pos
@@ -364,22 +352,6 @@ func (s *HTMLStream) renumber(row []byte, at *[4]int, replaced bool, st *settlin
 	out = append(out, row[pos:]...)
 	st.row = out
 	return out, nil
-}
-
-// index reads the decimal digits of an index; false for none, another
-// byte or more digits than an index of the table has.
-func index(b []byte) (int, bool) {
-	if len(b) == 0 || len(b) > 9 {
-		return 0, false
-	}
-	n := 0
-	for _, c := range b {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		n = n*10 + int(c-'0')
-	}
-	return n, true
 }
 
 // Restart implements pipeline.Early: the rows taken so far are forgotten,
