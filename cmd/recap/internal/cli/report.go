@@ -242,9 +242,10 @@ func (rep *report) setKeep(o *reportOptions, r render.Renderer, args []string, r
 		}); ok {
 			q.Keep.Each = a.AddState // no copy of each finding to set its state
 		}
-		if e, ok := rep.stream.(pipeline.Early); ok {
+		if e, ok := rep.stream.(pipeline.Early); ok && q.Classes != nil {
 			// The page takes the findings in the first pass and learns
-			// their problems after (see run).
+			// their problems after (see run); without groups the first
+			// pass is the only one.
 			q.Keep.Early = e
 		}
 	case selects:
