@@ -1125,14 +1125,21 @@ func (gs *Groups) find(ref Ref) (at, start, end uint32, g int, ok bool) {
 		return 0, 0, 0, 0, false
 	}
 	at = gs.byRef[i]
+	start, end, g, ok = gs.group(at)
+	return at, start, end, g, ok
+}
+
+// group returns the places of the problem of the member at place at, and
+// its number; false when it was dropped.
+func (gs *Groups) group(at uint32) (start, end uint32, g int, ok bool) {
 	g, found := slices.BinarySearch(gs.starts, at)
 	if !found {
 		g-- // the group that begins before at
 	}
 	if bit(gs.dropped, g) {
-		return 0, 0, 0, 0, false
+		return 0, 0, 0, false
 	}
-	return at, gs.starts[g], gs.starts[g+1], g, true
+	return gs.starts[g], gs.starts[g+1], g, true
 }
 
 // bit reports whether bit i of set is set.
@@ -1262,6 +1269,12 @@ func (gs *Groups) Others(ref Ref) []Ref {
 	if !ok || at != start {
 		return nil
 	}
+	return gs.members(start, end)
+}
+
+// members returns the members of the problem at places start to end but
+// its lead.
+func (gs *Groups) members(start, end uint32) []Ref {
 	if c := start / flatChunk; (end-1)/flatChunk == c { // in one chunk
 		k := start % flatChunk
 		return gs.refs[c][k+1 : k+end-start : k+end-start]
@@ -1283,4 +1296,57 @@ func (gs *Groups) Name(ref Ref) (tool, rule string) {
 	_, r := gs.at(at)
 	n := gs.names[r]
 	return n[0], n[1]
+}
+
+// A Cursor asks gs about findings in the order of their refs (a pass over
+// the reports): each search walks on from the last one's place, so that a
+// pass costs one walk over the members rather than a binary search a
+// finding; a ref before the last is searched for from the start.
+type Cursor struct {
+	gs *Groups
+	i  int // the place in byRef of the last ref asked about, or past it
+}
+
+// Cursor returns a cursor at the first member.
+func (gs *Groups) Cursor() *Cursor { return &Cursor{gs: gs} }
+
+// Role says what ref is in its problem, as LeadOf and Others do: dup when
+// it is another member of a problem (its lead shows it); else the other
+// members of the problem it leads, most important first (nil: it leads
+// none).
+func (c *Cursor) Role(ref Ref) (dup bool, others []Ref) {
+	gs := c.gs
+	if gs == nil {
+		return false, nil
+	}
+	if c.i > 0 && c.i <= len(gs.byRef) {
+		if x, _ := gs.at(gs.byRef[c.i-1]); compareRefs(x, ref) >= 0 { // an earlier ref
+			c.i, _ = slices.BinarySearchFunc(gs.byRef, ref, func(at uint32, r Ref) int {
+				x, _ := gs.at(at)
+				return compareRefs(x, r)
+			})
+		}
+	}
+	for c.i < len(gs.byRef) {
+		x, _ := gs.at(gs.byRef[c.i])
+		if compareRefs(x, ref) >= 0 {
+			break
+		}
+		c.i++
+	}
+	if c.i == len(gs.byRef) {
+		return false, nil
+	}
+	at := gs.byRef[c.i]
+	if x, _ := gs.at(at); x != ref {
+		return false, nil
+	}
+	start, end, _, ok := gs.group(at)
+	switch {
+	case !ok:
+		return false, nil
+	case at != start:
+		return true, nil
+	}
+	return false, gs.members(start, end)
 }

@@ -72,8 +72,13 @@ func (g *Grouped) Others(f *reports.Finding) []summarize.AlsoReported {
 	if !ok {
 		return nil
 	}
+	return g.named(g.groups.Others(r))
+}
+
+// named names the findings of refs.
+func (g *Grouped) named(refs []grouping.Ref) []summarize.AlsoReported {
 	var out []summarize.AlsoReported
-	for _, o := range g.groups.Others(r) {
+	for _, o := range refs {
 		tool, rule := g.groups.Name(o)
 		out = append(out, summarize.AlsoReported{Tool: tool, Rule: rule, ID: g.ids.id(o)})
 	}

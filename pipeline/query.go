@@ -117,6 +117,31 @@ type Keep struct {
 	// that are no findings too (parsers.ReadOptions.Uncounted), Each
 	// receives them, with no state, and nothing counts them.
 	Each func(f *reports.Finding, baseline string) error
+	// Early, with Each, has Each take the findings in the first pass,
+	// before the problems are known, rather than each problem once in a
+	// second pass over a spool of the first: every finding the second
+	// pass could hand on, as the first knows it (its state against the
+	// baseline and its triage decision before the problems are known, no
+	// Detail.Also). Once the problems are known, Early.Settle is told what
+	// the second pass would have made of each ([Fate]); when the run
+	// starts again (decisions that cover problems), Early.Restart is
+	// called before Each takes the findings again from the first.
+	Early Early
+}
+
+// Early is what takes the findings of [Keep.Each] in the first pass: a
+// page that holds them, once encoded, until it learns their fate.
+type Early interface {
+	// Settle is called once the problems are known, with fate, which
+	// says of each finding Each took what the second pass would have made
+	// of it: by its id, the state it was handed with, whether its
+	// decision then suppressed it and whether it is a result that is no
+	// finding (reports.Finding.Uncounted), whether to drop it, its state,
+	// the decision that now marks it (nil: the same) and the other
+	// findings of the problem it leads.
+	Settle(fate func(id reports.FindingID, baseline string, suppressed, uncounted bool) (drop bool, state string, t *reports.Triage, also []reports.Also)) error
+	// Restart forgets the findings Each took: the run starts again.
+	Restart() error
 }
 
 // Page is a page of findings: Limit findings (1 to summarize.MaxLimit) from
@@ -241,6 +266,11 @@ func Run(ctx context.Context, q *Query) (*Result, error) {
 		r, err := s.run(ctx)
 		if errors.Is(err, errRegroup) {
 			prior = s.tri
+			if e := q.Keep.Early; e != nil && q.Keep.Each != nil {
+				if err := e.Restart(); err != nil {
+					return nil, err
+				}
+			}
 			continue
 		}
 		return r, err
@@ -266,7 +296,8 @@ func (again) Rereadable() bool { return true }
 //  5. group: the problems resolved, triage's decisions settled over them,
 //     the duplicates left out of the page (a second pass when they crowd
 //     it) and, with new only, a recount;
-//  6. eachProblem: Keep.Each handed each problem once, in a second pass;
+//  6. eachProblem: Keep.Each handed each problem once, in a second pass,
+//     or, with Keep.Early, told the fate of what it took in the first;
 //  7. view: the counts and the page, the baseline's, the problems' and
 //     triage's counts, the names that matched nothing.
 func (s *scan) run(ctx context.Context) (*Result, error) {
@@ -298,6 +329,10 @@ func (s *scan) run(ctx context.Context) (*Result, error) {
 		if err := s.eachProblem(ctx); err != nil {
 			return nil, err
 		}
+	} else if e := q.Keep.Early; e != nil && q.Keep.Each != nil {
+		if err := e.Settle(s.fate); err != nil {
+			return nil, err
+		}
 	}
 	s.view(c.View(inputs), inputs, marked, &counts)
 	return s.res, nil
@@ -324,11 +359,11 @@ func (s *scan) start() error {
 
 // source sets what the passes read, s.src, and says whether Keep.Each
 // waits for a second pass: with groups, the findings handed to Each wait
-// for one, which skips the duplicates the first found (each problem once).
-// cleanup removes what it made.
+// for one, which skips the duplicates the first found (each problem once),
+// unless Keep.Early takes them in the first. cleanup removes what it made.
 func (s *scan) source() (later bool, cleanup func(), err error) {
 	q := s.q
-	later = s.grouper != nil && q.Keep.Each != nil
+	later = s.grouper != nil && q.Keep.Each != nil && q.Keep.Early == nil
 	cleanup = func() {}
 	if s.grouper != nil && (later || q.Keep.Page != nil || q.NewOnly) {
 		// A second pass for Each is sure: the first spools the findings for
@@ -554,6 +589,53 @@ func (s *scan) eachProblem(ctx context.Context) error {
 	return err
 }
 
+// fate is what the second pass of eachProblem would make of a finding the
+// first handed to Keep.Each (Keep.Early): the steps of [passing.emit]
+// after the first pass's, from what the first knew of it. That pass hands
+// on no finding the first did not: a decision on another finding of its
+// problem only adds to what is hidden, but with TriagedOnly, which shows
+// what it covers, and then the run starts again, the problems known from
+// the first pass (settle, errRegroup).
+func (s *scan) fate(id reports.FindingID, state string, suppressed, uncounted bool) (drop bool, st string, t *reports.Triage, also []reports.Also) {
+	if uncounted {
+		return false, state, nil, nil
+	}
+	g := s.grouped
+	var r grouping.Ref
+	grouped := g != nil && g.groups.Grouped()
+	if grouped {
+		r, grouped = g.ids.ref(id)
+	}
+	var others []grouping.Ref
+	if grouped {
+		if s.cursor == nil {
+			s.cursor = g.groups.Cursor() // Each took the findings in the order of their refs
+		}
+		var dup bool
+		if dup, others = s.cursor.Role(r); dup {
+			return true, "", nil, nil
+		}
+		if state == reports.BaselineNew && g.groups.Known(r) {
+			state = reports.BaselineUnchanged // its problem is not new
+		}
+	}
+	if s.tri != nil && !suppressed {
+		if p := s.tri.problems[id]; p != nil {
+			t, suppressed = p, p.Suppressed()
+		}
+	}
+	if s.base != nil && s.q.NewOnly && (state != reports.BaselineNew || grouped && g.groups.OfOldProblem(r)) {
+		return true, "", nil, nil
+	}
+	if s.tri.hides(suppressed) {
+		return true, "", nil, nil
+	}
+	if len(others) > 0 {
+		also = g.named(others)
+	}
+	return false, state, t, also
+}
+
 // showGroups puts the counts of problems (and of the findings the
 // configuration excluded) in v's summary, and names the other findings of
 // each problem its page shows.
@@ -597,6 +679,7 @@ type scan struct {
 	grouper *grouping.Grouper
 	ids     *ids
 	grouped *Grouped
+	cursor  *grouping.Cursor        // fate's, over grouped
 	tri     *triaging               // the triage decisions; nil without
 	page    []summarize.FindingView // the page of a second pass that skipped the duplicates
 	// src is the reports as the passes read them: Query.Reports, or, when

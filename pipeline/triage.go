@@ -276,13 +276,22 @@ func (t *triaging) decide(f *reports.Finding) (hide bool) {
 			f.Triage = p
 		}
 	}
+	return t.hides(f.Triage.Suppressed())
+}
+
+// hides says whether the mode hides a finding whose decision suppresses
+// it or not.
+func (t *triaging) hides(suppressed bool) bool {
+	if t == nil {
+		return false
+	}
 	switch t.mode {
 	case TriagedInclude:
 		return false
 	case TriagedOnly:
-		return !f.Triage.Suppressed()
+		return !suppressed
 	}
-	return f.Triage.Suppressed()
+	return suppressed
 }
 
 // grouped says whether the first pass hands f, hidden or not, to the

@@ -144,6 +144,15 @@ func TestTriageSettled(t *testing.T) {
 		{"each", func(each func(*reports.Finding, string) error) pipeline.Keep {
 			return pipeline.Keep{Page: &pipeline.Page{Limit: 5}, Each: each}
 		}},
+		{"each early", func(each func(*reports.Finding, string) error) pipeline.Keep {
+			e := &earlyEach{each: each}
+			return pipeline.Keep{Page: &pipeline.Page{Limit: 5}, Each: e.take, Early: e}
+		}},
+		{"each alone", func(each func(*reports.Finding, string) error) pipeline.Keep { return pipeline.Keep{Each: each} }},
+		{"each alone early", func(each func(*reports.Finding, string) error) pipeline.Keep {
+			e := &earlyEach{each: each}
+			return pipeline.Keep{Each: e.take, Early: e}
+		}},
 		{"counts", func(func(*reports.Finding, string) error) pipeline.Keep { return pipeline.Keep{} }},
 	}
 	baselines := []struct {
@@ -201,6 +210,16 @@ func TestTriageSettled(t *testing.T) {
 						if d := cmp.Diff(want, got); d != "" {
 							t.Errorf("%d entries: outputs differ (-second run +settled):\n%s", len(entries), d)
 						}
+						if late, ok := strings.CutSuffix(keeps[k].name, " early"); ok {
+							// Each taking the findings early and told their
+							// fate gets what it gets in the second pass.
+							if keeps[k-1].name != late {
+								t.Fatalf("%s follows %s", keeps[k].name, keeps[k-1].name)
+							}
+							if lateOut, _ := output(entries, mode, b, k-1, true); lateOut != got {
+								t.Errorf("early: outputs differ (-second pass +early):\n%s", cmp.Diff(lateOut, got))
+							}
+						}
 						if after > before {
 							t.Errorf("settled: %d reads, the second run %d", after, before)
 						}
@@ -219,4 +238,55 @@ func TestTriageSettled(t *testing.T) {
 	if settledOnce == 0 {
 		t.Error("no query settled")
 	}
+}
+
+// earlyEach is a [pipeline.Early] that hands each finding it took, once
+// settled, to each, as Keep.Each would have been handed it in a second
+// pass.
+type earlyEach struct {
+	each  func(*reports.Finding, string) error
+	taken []earlyTaken
+}
+
+type earlyTaken struct {
+	f     reports.Finding
+	state string
+}
+
+func (e *earlyEach) take(f *reports.Finding, state string) error {
+	g := *f
+	g.Baseline = "" // the grouper's mark in the first pass: Each is handed the state apart
+	e.taken = append(e.taken, earlyTaken{g, state})
+	return nil
+}
+
+func (e *earlyEach) Settle(fate func(id reports.FindingID, baseline string, suppressed, uncounted bool) (bool, string, *reports.Triage, []reports.Also)) error {
+	for _, t := range e.taken {
+		drop, state, tri, also := fate(t.f.ID, t.state, t.f.Triage.Suppressed(), t.f.Uncounted())
+		if drop {
+			continue
+		}
+		g := t.f
+		if tri != nil {
+			g.Triage = tri
+		}
+		if len(also) > 0 {
+			d := reports.Detail{}
+			if g.Detail != nil {
+				d = *g.Detail
+			}
+			d.Also = also
+			g.Detail = &d
+		}
+		if err := e.each(&g, state); err != nil {
+			return err
+		}
+	}
+	e.taken = nil
+	return nil
+}
+
+func (e *earlyEach) Restart() error {
+	e.taken = nil
+	return nil
 }

@@ -4,6 +4,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"syscall"
 	"testing"
 
 	"github.com/recap-dev/recap/internal/reportstest"
@@ -20,26 +22,33 @@ func springReports(b testing.TB) []string {
 // recap summary --format json of the same reports (the goal: at most
 // 1.5×), with --format sarif (everything as SARIF, the goal: at most 1.3×
 // the json summary) and --format codeclimate, which take every problem as
-// the page does. Whole processes, as a user runs them.
+// the page does. Whole processes, as a user runs them: each reports its
+// CPU time (user and system, cpu-s) and peak RSS (MiB-rss);
+// html-per-json runs the json summary and the page in turns, as another
+// load on the machine shares it alike, and reports the page's CPU time
+// over the summary's (x-json, of their medians: the goal).
 func BenchmarkHTMLWrite(b *testing.B) {
 	in := springReports(b)
 	out := filepath.Join(b.TempDir(), "report.html")
+	jsonArgs := []string{"summary", "--format", "json"}
+	htmlArgs := []string{"summary", "--format", "html", "--output", out}
 	for _, bc := range []struct {
 		name string
 		args []string
 	}{
-		{"json", []string{"summary", "--format", "json"}},
+		{"json", jsonArgs},
 		{"sarif", []string{"summary", "--format", "sarif", "--output", out}},
 		{"codeclimate", []string{"summary", "--format", "codeclimate", "--output", out}},
-		{"html", []string{"summary", "--format", "html", "--output", out}},
+		{"html", htmlArgs},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
+			var cpu, rss []float64
 			for b.Loop() {
-				cmd := exec.Command(bin, append(bc.args, in...)...)
-				if err := cmd.Run(); err != nil {
-					b.Fatalf("recap %v: %v", bc.args, err)
-				}
+				c, r := runCPU(b, append(bc.args, in...))
+				cpu, rss = append(cpu, c), append(rss, r)
 			}
+			b.ReportMetric(median(cpu), "cpu-s")
+			b.ReportMetric(median(rss), "MiB-rss")
 			if bc.name == "html" {
 				if st, err := os.Stat(out); err == nil {
 					b.ReportMetric(float64(st.Size())/1e6, "MB-page")
@@ -47,6 +56,40 @@ func BenchmarkHTMLWrite(b *testing.B) {
 			}
 		})
 	}
+	b.Run("html-per-json", func(b *testing.B) {
+		var js, hs []float64
+		for b.Loop() {
+			j, _ := runCPU(b, append(jsonArgs, in...))
+			h, _ := runCPU(b, append(htmlArgs, in...))
+			js, hs = append(js, j), append(hs, h)
+		}
+		b.ReportMetric(median(hs)/median(js), "x-json")
+	})
+}
+
+// runCPU runs recap with args and returns its CPU time, user and system,
+// in seconds, and its peak RSS in MiB.
+func runCPU(b *testing.B, args []string) (float64, float64) {
+	cmd := exec.Command(bin, args...)
+	if err := cmd.Run(); err != nil {
+		b.Fatalf("recap %v: %v", args, err)
+	}
+	st := cmd.ProcessState
+	var rss float64
+	if ru, ok := st.SysUsage().(*syscall.Rusage); ok {
+		rss = float64(ru.Maxrss) / 1024 // KiB on Linux
+	}
+	return (st.UserTime() + st.SystemTime()).Seconds(), rss
+}
+
+// median is the median of xs (sorted in place).
+func median(xs []float64) float64 {
+	slices.Sort(xs)
+	n := len(xs)
+	if n%2 == 1 {
+		return xs[n/2]
+	}
+	return (xs[n/2-1] + xs[n/2]) / 2
 }
 
 // BenchmarkHTMLBrowser opens the HTML report in headless Chromium: the

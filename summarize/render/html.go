@@ -2,10 +2,10 @@ package render
 
 import (
 	"bufio"
-	"compress/flate"
 	"crypto/sha256"
 	_ "embed"
 	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,6 +13,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/klauspost/compress/flate"
 
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/summarize"
@@ -145,21 +147,49 @@ type HTMLStream struct {
 	order []ruleRef
 	last  ruleRef // the rule of the last finding, in rules or past their bound
 	// refs are the last string of each of a row's names and its index in
-	// the table (tool, rule, rule name, category, path, message): a report
+	// the table (tool, rule, rule name, category, path, message, and the
+	// detail's context note, tool's category and help link): a report
 	// lists a file's findings together, a tool's, often a rule's.
-	refs [6]struct {
-		s  string
-		i  int
-		ok bool
-	}
+	refs  lastRefs
 	spill *spill
 	marks fileMarks // the findings' lines of each file, for the file view (with src)
 	n     int
 	buf   []byte
 	err   error
+	// early: the rows are taken before their problems are known (SetEarly),
+	// each in the spill with what Settle needs (see earlyRow); the
+	// rules they name, by index.
+	early        bool
+	earlyRules   map[ruleRef]int
+	earlyOrder   []ruleRef
+	ruleMessages []ruleMessage // by the index of the rule in earlyOrder
+	lastRule     struct {
+		ref ruleRef
+		i   int // its index in earlyOrder plus 1; 0: past MaxRules
+	}
+	hdr, size []byte // an early row's header, and its length
+	// Where the last row (appendRow) holds its state against the baseline,
+	// its detail, where the detail takes the other findings of its
+	// problem, and its decision.
+	baseAt, detailAt, alAt, triageAt int
 }
 
 type ruleRef struct{ tool, rule string }
+
+// lastRefs are the last string of each field a row names by the table
+// (see HTMLStream.refs), by slot.
+type lastRefs [9]struct {
+	s  string
+	i  int
+	ok bool
+}
+
+// The slots of the detail's strings in lastRefs.
+const (
+	refNote = 6 + iota
+	refToolCategory
+	refHelp
+)
 
 // knownMissing is a Source that remembers the files it could not read,
 // so that a report of 700,000 findings on files not at hand tries each
@@ -168,6 +198,9 @@ type knownMissing struct {
 	src     summarize.Source
 	missing map[string]error
 	notes   map[string]string // the context note of a finding of each missing file
+	// The last path whose note was found: a report lists a file's
+	// findings together.
+	lastPath, lastNote string
 }
 
 // maxMissing bounds the files knownMissing remembers.
@@ -189,8 +222,13 @@ func (k *knownMissing) Lines(p string, from, to int) ([]string, error) {
 // snippet, is made once a file.
 func (k *knownMissing) addContext(fv *summarize.FindingView) {
 	if fv.Line > 0 && fv.Snippet == "" {
+		if k.lastNote != "" && fv.Path == k.lastPath {
+			fv.ContextNote = k.lastNote
+			return
+		}
 		if note, ok := k.notes[fv.Path]; ok {
 			fv.ContextNote = note
+			k.lastPath, k.lastNote = fv.Path, note
 			return
 		}
 	}
@@ -210,8 +248,13 @@ func (noSource) Lines(string, int, int) ([]string, error) {
 }
 
 // Add implements [Stream].
-func (s *HTMLStream) Add(f *reports.Finding) error {
+func (s *HTMLStream) Add(f *reports.Finding) error { return s.AddState(f, f.Baseline) }
+
+// AddState is Add of f in the given state against the baseline (f's own
+// is not read), which spares the caller a copy of f to set it.
+func (s *HTMLStream) AddState(f *reports.Finding, baseline string) error {
 	fv := summarize.FindingView{Finding: *f}
+	fv.Baseline = baseline
 	if s.known != nil {
 		s.known.addContext(&fv)
 	}
@@ -252,42 +295,62 @@ func (s *HTMLStream) add(fv *summarize.FindingView) error {
 		s.spill = newSpill()
 	}
 	f := &fv.Finding
+	if s.early {
+		return s.addEarly(fv)
+	}
 	if s.src != nil {
 		s.marks.mark(f.Path, f.Line, f.EndLine)
 	}
-	if ref := (ruleRef{f.Tool, f.Rule}); ref != s.last || len(s.order) == 0 {
+	s.rule(ruleRef{f.Tool, f.Rule})
+	b := s.buf[:0]
+	if s.n > 0 {
+		b = append(b, ",\n"...)
+	}
+	b = s.appendRow(b, fv)
+	s.buf = b
+	s.n++
+	_, s.err = s.spill.bw.Write(b)
+	s.spill.size += int64(len(b))
+	return s.err
+}
+
+// rule notes the rule of a row, for the page's rules' texts.
+func (s *HTMLStream) rule(ref ruleRef) {
+	if ref != s.last || len(s.order) == 0 {
 		s.last = ref
 		if !s.rules[ref] && len(s.rules) < reports.MaxRules {
 			s.rules[ref] = true
 			s.order = append(s.order, ref)
 		}
 	}
-	b := s.buf[:0]
-	if s.n > 0 {
-		b = append(b, ",\n"...)
-	}
+}
+
+// appendRow appends fv's row; s.alAt is then where its detail takes the
+// other findings of its problem.
+func (s *HTMLStream) appendRow(b []byte, fv *summarize.FindingView) []byte {
+	f := &fv.Finding
 	b = append(b, '[')
 	b = append(f.ID.Append(append(b, '"')), '"') // tag-n: nothing to escape
 	for i, name := range [...]string{f.Tool, f.Rule, f.RuleName, f.Category, f.Path} {
 		b = append(b, ',')
 		b = s.refAt(b, i, name)
 	}
-	for _, n := range [...]int{f.Line, f.Column, f.EndLine, int(f.Quality), int(f.Impact), int(f.Severity), baselineCode(f.Baseline)} {
+	for _, n := range [...]int{f.Line, f.Column, f.EndLine, int(f.Quality), int(f.Impact), int(f.Severity)} {
 		b = append(b, ',')
 		b = strconv.AppendInt(b, int64(n), 10)
 	}
 	b = append(b, ',')
-	b = s.refAt(b, 5, f.Message)
+	s.baseAt = len(b)
+	b = strconv.AppendInt(b, int64(baselineCode(f.Baseline)), 10)
 	b = append(b, ',')
+	b = s.message(b, f.Message)
+	b = append(b, ',')
+	s.detailAt = len(b)
 	b = s.appendDetail(b, fv)
 	b = append(b, ',')
+	s.triageAt = len(b)
 	b = s.triage(b, f.Triage)
-	b = append(b, ']')
-	s.buf = b
-	s.n++
-	_, s.err = s.spill.bw.Write(b)
-	s.spill.size += int64(len(b))
-	return s.err
+	return append(b, ']')
 }
 
 // triage appends a finding's decision as a row holds it.
@@ -325,21 +388,23 @@ const (
 // added within the bounds, else the string itself.
 func (s *HTMLStream) ref(b []byte, str string) []byte {
 	if i, ok := s.index(str); ok {
-		return strconv.AppendInt(b, int64(i), 10)
+		return s.appendIndex(b, i)
 	}
 	return appendJSONString(b, str)
 }
 
-// refDetail appends a string as a detail holds it (not ""): its index in
-// the string table, added within the bounds, else the string itself.
-func (s *HTMLStream) refDetail(b []byte, str string) []byte {
-	if i, ok := s.index(str); ok {
-		return appendJSONInt(b, int64(i))
+// appendIndex appends the index of a string of the table: in decimal, or,
+// in a row taken early, as refMark and a uvarint, which Settle numbers
+// again as the rows it keeps use the strings.
+func (s *HTMLStream) appendIndex(b []byte, i int) []byte {
+	if s.early {
+		return binary.AppendUvarint(append(b, refMark), uint64(i))
 	}
-	return appendJSONText(b, str, escMarshal)
+	return strconv.AppendInt(b, int64(i), 10)
 }
 
-// refAt is ref of the i-th of a row's names (see refs).
+// refAt is ref of the string of slot i of a row (see refs); a detail's
+// strings are never "", and written as a row's.
 func (s *HTMLStream) refAt(b []byte, i int, str string) []byte {
 	r := &s.refs[i]
 	if !r.ok || r.s != str {
@@ -349,7 +414,7 @@ func (s *HTMLStream) refAt(b []byte, i int, str string) []byte {
 		}
 		r.s, r.i, r.ok = str, idx, true
 	}
-	return strconv.AppendInt(b, int64(r.i), 10)
+	return s.appendIndex(b, r.i)
 }
 
 func (s *HTMLStream) index(str string) (int, bool) {
@@ -398,16 +463,10 @@ func (s *HTMLStream) appendDetail(b []byte, fv *summarize.FindingView) []byte {
 		empty = s.detailFix(&o, det.Fix) || empty
 		detailPlaces(&o, det)
 	}
+	s.alAt = len(o.b)
 	if len(fv.AlsoReportedBy) > 0 {
 		o.key("al")
-		o.b = append(o.b, '[')
-		for i, a := range fv.AlsoReportedBy {
-			if i > 0 {
-				o.b = append(o.b, ',')
-			}
-			o.b = appendStrings(o.b, a.Tool, a.Rule, a.ID.String())
-		}
-		o.b = append(o.b, ']')
+		o.b = appendOthers(o.b, fv.AlsoReportedBy)
 	}
 	if det := fv.Detail; det != nil {
 		detailCounts(&o, &fv.Finding, det)
@@ -416,6 +475,18 @@ func (s *HTMLStream) appendDetail(b []byte, fv *summarize.FindingView) []byte {
 		return append(o.b[:o.start], '0')
 	}
 	return append(o.b, '}')
+}
+
+// appendOthers appends the other findings of a problem: [[tool, rule, id], …].
+func appendOthers(b []byte, also []reports.Also) []byte {
+	b = append(b, '[')
+	for i, a := range also {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendStrings(b, a.Tool, a.Rule, a.ID.String())
+	}
+	return append(b, ']')
 }
 
 // jsonObject is a JSON object being appended: b, from its { at start.
@@ -455,15 +526,15 @@ func (s *HTMLStream) detailFinding(o *jsonObject, fv *summarize.FindingView) {
 	}
 	if note := fv.ContextNote; note != "" && !(s.src == nil && strings.HasPrefix(note, "no context: ")) { // else the page says the source was not at hand
 		o.key("cn")
-		o.b = s.refDetail(o.b, note)
+		o.b = s.refAt(o.b, refNote, note)
 	}
 	if f.ToolCategory != "" && f.ToolCategory != f.Category {
 		o.key("tc")
-		o.b = s.refDetail(o.b, f.ToolCategory)
+		o.b = s.refAt(o.b, refToolCategory, f.ToolCategory)
 	}
 	if f.HelpURI != "" {
 		o.key("h")
-		o.b = s.refDetail(o.b, f.HelpURI)
+		o.b = s.refAt(o.b, refHelp, f.HelpURI)
 	}
 	if len(f.CWE) > 0 {
 		o.key("cwe")
@@ -716,6 +787,9 @@ func (s *HTMLStream) meta(v *summarize.View) *htmlMeta {
 func (s *HTMLStream) Write(w io.Writer, v *summarize.View) error {
 	if s.err != nil {
 		return s.err
+	}
+	if s.early {
+		return errors.New("html: the rows taken early were not settled")
 	}
 	mj, err := json.Marshal(s.meta(v))
 	if err != nil {

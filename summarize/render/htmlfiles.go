@@ -30,9 +30,11 @@ const (
 
 // fileMarks are the lines of each file's findings, for the file view.
 type fileMarks struct {
-	lines map[string][]int32
+	index map[string]int // each file's place in order and lines
 	order []string
+	lines [][]int32
 	n     int
+	last  int // the place of the last file marked (a report lists a file's findings together)
 }
 
 // mark remembers a finding's lines, within the bounds.
@@ -40,18 +42,25 @@ func (m *fileMarks) mark(path string, line, end int) {
 	if path == "" || line <= 0 || m.n >= maxViewMarks {
 		return
 	}
-	if m.lines == nil {
-		m.lines = map[string][]int32{}
-	}
-	ls, ok := m.lines[path]
-	if !ok {
-		if len(m.order) >= maxViewFiles {
-			return
+	i := m.last
+	if i >= len(m.order) || m.order[i] != path {
+		if m.index == nil {
+			m.index = map[string]int{}
 		}
-		m.order = append(m.order, path)
+		var ok bool
+		if i, ok = m.index[path]; !ok {
+			if len(m.order) >= maxViewFiles {
+				return
+			}
+			i = len(m.order)
+			m.index[path] = i
+			m.order = append(m.order, path)
+			m.lines = append(m.lines, nil)
+		}
+		m.last = i
 	}
 	end = min(max(end, line), line+2*fileViewRadius) // a long range: its start
-	m.lines[path] = append(ls, int32(line), int32(end))
+	m.lines[i] = append(m.lines[i], int32(line), int32(end))
 	m.n++
 }
 
@@ -69,11 +78,11 @@ func (s *HTMLStream) appendFiles(b []byte) []byte {
 	}
 	left := maxViewLines
 	first := true
-	for _, p := range s.marks.order {
+	for i, p := range s.marks.order {
 		if left <= 0 || len(b) > maxViewBytes {
 			break
 		}
-		spans := windows(s.marks.lines[p])
+		spans := windows(s.marks.lines[i])
 		var fb []byte
 		shown, cut := 0, false
 		for _, w := range spans {

@@ -25,10 +25,19 @@ func TestFileViewWindows(t *testing.T) {
 			for _, mk := range tc.marks {
 				m.mark("a.go", mk[0], mk[1])
 			}
-			if got := windows(m.lines["a.go"]); fmt.Sprint(got) != fmt.Sprint(tc.want) {
+			if got := windows(m.lines[m.index["a.go"]]); fmt.Sprint(got) != fmt.Sprint(tc.want) {
 				t.Errorf("windows %v, want %v", got, tc.want)
 			}
 		})
+	}
+	var files fileMarks // files taken in turns, each remembered apart
+	for i := range 30 {
+		files.mark([]string{"a.go", "b.go", "a.go", "c.go", "b.go"}[i%5], i+1, 0)
+	}
+	for i, want := range map[string]int{"a.go": 12, "b.go": 12, "c.go": 6} {
+		if n := len(files.lines[files.index[i]]) / 2; n != want {
+			t.Errorf("%s: %d findings marked, want %d", i, n, want)
+		}
 	}
 	var m fileMarks
 	for i := range maxViewFiles + 10 {
@@ -36,7 +45,9 @@ func TestFileViewWindows(t *testing.T) {
 	}
 	m.mark("", 1, 0)
 	m.mark("x.go", 0, 0)
-	if len(m.order) != maxViewFiles || m.lines[""] != nil || m.lines["x.go"] != nil {
+	_, empty := m.index[""]
+	_, lineless := m.index["x.go"]
+	if len(m.order) != maxViewFiles || len(m.lines) != maxViewFiles || empty || lineless {
 		t.Errorf("%d files remembered, want %d, none without a path or line", len(m.order), maxViewFiles)
 	}
 }

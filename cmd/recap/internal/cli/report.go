@@ -237,6 +237,17 @@ func (rep *report) setKeep(o *reportOptions, r render.Renderer, args []string, r
 			g.Baseline = state
 			return rep.stream.Add(&g)
 		}
+		if a, ok := rep.stream.(interface {
+			AddState(f *reports.Finding, baseline string) error
+		}); ok {
+			q.Keep.Each = a.AddState // no copy of each finding to set its state
+		}
+		if e, ok := rep.stream.(pipeline.Early); ok && q.Classes != nil {
+			// The page takes the findings in the first pass and learns
+			// their problems after (see run); without groups the first
+			// pass is the only one.
+			q.Keep.Early = e
+		}
 	case selects:
 		q.Keep.PerSeverity = sel.PerSeverity()
 	case page:
@@ -263,6 +274,9 @@ func (rep *report) close() {
 // budget (the vocabularies, 20 MB, are loaded once the reading's garbage
 // can make room for them).
 func (rep *report) run(ctx context.Context, o *reportOptions) (*pipeline.Result, error) {
+	if e, ok := rep.query.Keep.Early.(interface{ SetEarly() }); ok {
+		e.SetEarly() // unless another took Each since (a review's annotations)
+	}
 	res, err := pipeline.Run(ctx, &rep.query)
 	if err != nil {
 		return nil, queryError(err)

@@ -127,6 +127,7 @@ func (rr *reviewRun) collect(q *pipeline.Query) {
 		return
 	}
 	page := q.Keep.Each // the HTML page's, when it is written
+	q.Keep.Early = nil  // the annotations and the job summary take each problem once, after the first pass
 	q.Keep.Each = func(f *reports.Finding, state string) error {
 		g := *f
 		g.Baseline = state
