@@ -2,7 +2,6 @@ package diff
 
 import (
 	"bytes"
-	"compress/zlib"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -16,6 +15,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/packfile"
 	"github.com/go-git/go-git/v5/storage/filesystem"
+	"github.com/klauspost/compress/zlib"
 )
 
 // The pack reader: a revision diff reads its objects from the
