@@ -1,18 +1,21 @@
 // Package content holds the checks recap makes on the raw bytes of its
 // inputs wherever they are read: whether a stream is gzip (undone before
 // reading), whether a file is binary as git decides, and the plain message
-// of an error from opening a path. It depends on the standard library only.
+// of an error from opening a path. It depends on the standard library and
+// klauspost/compress's gzip, which undoes gzip a third faster than the
+// standard library's, with the same errors.
 package content
 
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"strings"
+
+	"github.com/klauspost/compress/gzip"
 )
 
 // IsGzip reports whether br's content starts with gzip's magic bytes. It
@@ -37,7 +40,7 @@ func Decompress(br *bufio.Reader) (io.Reader, error) {
 	return &gzipStreams{zr: zr, br: br}, nil
 }
 
-// bare is an error's message without compress/gzip's "gzip: ".
+// bare is an error's message without gzip's "gzip: ".
 func bare(err error) string {
 	if errors.Is(err, io.ErrUnexpectedEOF) {
 		return "cut short"
@@ -72,7 +75,7 @@ func (g *gzipStreams) Read(p []byte) (int, error) {
 		case errors.Is(err, io.ErrUnexpectedEOF):
 			g.err = fmt.Errorf("gzip: the compressed data (member %d) is cut short", g.members+1)
 		case err != nil:
-			g.err = err // compress/gzip's own, "gzip: invalid checksum"
+			g.err = err // gzip's own, "gzip: invalid checksum"
 			if !strings.HasPrefix(err.Error(), "gzip: ") {
 				g.err = fmt.Errorf("gzip: %w", err)
 			}
