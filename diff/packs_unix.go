@@ -8,6 +8,7 @@ import (
 	"syscall"
 
 	"github.com/go-git/go-billy/v5"
+	"golang.org/x/sys/unix"
 )
 
 // mapFile maps f into memory, read only; release unmaps it. The mapping
@@ -38,5 +39,5 @@ func mapFile(f billy.File) (_ []byte, release func() error, _ error) {
 // releasePages lets the pages of a mapping go from the process's resident
 // memory; they are read again from the page cache when they are needed.
 func releasePages(b []byte) {
-	syscall.Madvise(b, syscall.MADV_DONTNEED)
+	unix.Madvise(b, unix.MADV_DONTNEED)
 }
