@@ -238,9 +238,12 @@ type cached struct {
 	reps  []*report
 	files []file // the reports' files, for those read as they go
 	root  *root  // the root, to open those and place their paths
-	ids   bool
-	at    ref
-	pulse *pulse // beats as the findings are passed over; nil: none
+	// ids has the findings of the cache carry their ids, and fingerprints
+	// their fingerprints too (a baseline compares them; a pass whose
+	// pages are made from the cache afterwards needs none).
+	ids, fingerprints bool
+	at                ref
+	pulse             *pulse // beats as the findings are passed over; nil: none
 	// kinds, when set, is a filter of what the findings of one kind share
 	// (tool, rule, category, severity, impact, quality, CWE) and of their
 	// paths, which every finding keep keeps passes: the findings of a kind
@@ -494,7 +497,10 @@ func (c *cached) Read(ctx context.Context, keep func(*reports.Finding) bool, emi
 				continue
 			}
 			if c.ids {
-				f.ID, f.Fingerprint = reports.ID(r.tag, i+1), r.fingerprint(i)
+				f.ID = reports.ID(r.tag, i+1)
+				if c.fingerprints {
+					f.Fingerprint = r.fingerprint(i)
+				}
 			}
 			c.at = ref{report: int32(ri), index: int32(i)}
 			if err := emit(&f); err != nil {

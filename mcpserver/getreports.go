@@ -377,9 +377,9 @@ func (s *Server) stream(ctx context.Context, run *queryRun) (*summarize.View, er
 	}
 	defer release()
 	if len(run.baseFiles) > 0 {
-		q.Baseline = &cached{reps: run.baseReps, files: run.baseFiles, root: s.root, ids: true}
+		q.Baseline = &cached{reps: run.baseReps, files: run.baseFiles, root: s.root, ids: true, fingerprints: true}
 	}
-	q.Reports = &cached{reps: run.reps, files: run.files, root: s.root, ids: true}
+	q.Reports = &cached{reps: run.reps, files: run.files, root: s.root, ids: true, fingerprints: true}
 	if !in.SummaryOnly {
 		q.Keep.Page = &pipeline.Page{Offset: in.Offset, Limit: in.Limit}
 	}
@@ -461,9 +461,11 @@ func (s *Server) keep(ctx context.Context, res *result, key string, files []file
 // result (key: the query's, "" when it cannot be reused).
 func (s *Server) pass(ctx context.Context, q pipeline.Query, in *GetReportsIn, key string, reps []*report, files []file, baseReps []*report, baseFiles []file) (*result, error) {
 	if len(baseFiles) > 0 {
-		q.Baseline = &cached{reps: baseReps, files: baseFiles, root: s.root, ids: true}
+		q.Baseline = &cached{reps: baseReps, files: baseFiles, root: s.root, ids: true, fingerprints: true}
 	}
-	src := &cached{reps: reps, files: files, root: s.root, ids: q.Baseline != nil || q.Classes != nil, pulse: s.pulse} // a baseline matches fingerprints, groups know findings by id
+	// A baseline matches fingerprints, groups know findings by id; the
+	// pages are made from the cache, with their fingerprints, afterwards.
+	src := &cached{reps: reps, files: files, root: s.root, ids: q.Baseline != nil || q.Classes != nil, fingerprints: q.Baseline != nil, pulse: s.pulse}
 	src.kinds = kindFilter(&q)
 	q.Reports = src
 	b := &result{key: key, reports: reps, order: q.Order, cfg: q.Config}
@@ -474,11 +476,21 @@ func (s *Server) pass(ctx context.Context, q pipeline.Query, in *GetReportsIn, k
 		}
 		b.refs = make([]ref, 0, n)
 	}
+	var early *earlyRefs
+	if earlyPass && q.Classes != nil && src.Rereadable() {
+		// The findings are taken in the first pass and settled once the
+		// problems are known, rather than handed on again in a second.
+		early = &earlyRefs{b: b, reps: reps}
+		q.Keep.Early = early
+	}
 	q.Keep.Each = func(f *reports.Finding, state string) error {
 		if len(b.refs)%recChunk == 0 {
 			s.pulse.beat()
 		}
 		b.refs = append(b.refs, ref{report: src.at.report, index: src.at.index, state: stateOf(state)})
+		if early != nil {
+			early.take(f)
+		}
 		if f.Triage != nil {
 			if b.triage == nil {
 				b.triage = map[[2]int32]*reports.Triage{}
@@ -502,6 +514,75 @@ func (s *Server) pass(ctx context.Context, q pipeline.Query, in *GetReportsIn, k
 	b.grouped = res.Grouped
 	b.price()
 	return b, nil
+}
+
+// earlyPass has a grouped pass take its findings early (tests turn it off
+// to compare with the second pass).
+var earlyPass = true
+
+// earlyRefs takes a pass's findings as refs in its first pass
+// ([pipeline.Keep.Early]) and settles them once the problems are known:
+// the refs, states, decisions and others of the problems that a second
+// pass would have handed on.
+type earlyRefs struct {
+	b     *result
+	reps  []*report
+	flags []uint8 // by ref: earlySuppressed, earlyUncounted
+}
+
+const (
+	earlySuppressed uint8 = 1 << iota
+	earlyUncounted
+)
+
+// take notes what fate asks of f, the finding of the ref just taken.
+func (e *earlyRefs) take(f *reports.Finding) {
+	var fl uint8
+	if f.Triage.Suppressed() {
+		fl |= earlySuppressed
+	}
+	if f.Uncounted() {
+		fl |= earlyUncounted
+	}
+	e.flags = append(e.flags, fl)
+}
+
+// Settle implements [pipeline.Early].
+func (e *earlyRefs) Settle(fate func(id reports.FindingID, baseline string, suppressed, uncounted bool) (drop bool, state string, t *reports.Triage, also []reports.Also)) error {
+	b := e.b
+	kept := b.refs[:0]
+	for i, r := range b.refs {
+		key := [2]int32{r.report, r.index}
+		fl := e.flags[i]
+		drop, state, t, also := fate(reports.ID(e.reps[r.report].tag, int(r.index)+1), r.baseline(), fl&earlySuppressed != 0, fl&earlyUncounted != 0)
+		if drop {
+			delete(b.triage, key) // the second pass would not have handed it on
+			continue
+		}
+		r.state = stateOf(state)
+		if t != nil {
+			if b.triage == nil {
+				b.triage = map[[2]int32]*reports.Triage{}
+			}
+			b.triage[key] = t
+		}
+		if len(also) > 0 {
+			if b.also == nil {
+				b.also = map[[2]int32][]summarize.AlsoReported{}
+			}
+			b.also[key] = also
+		}
+		kept = append(kept, r)
+	}
+	b.refs, e.flags = kept, nil
+	return nil
+}
+
+// Restart implements [pipeline.Early]: the run starts again.
+func (e *earlyRefs) Restart() error {
+	e.b.refs, e.flags = e.b.refs[:0], e.flags[:0]
+	e.b.triage, e.b.also = nil, nil
+	return nil
 }
 
 // kindFilter returns the part of q's filter that what the findings of one
