@@ -5,13 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
 	"github.com/recap-dev/recap/grouping"
-	"github.com/recap-dev/recap/internal/gittest"
-	"github.com/recap-dev/recap/internal/reportstest"
 	"github.com/recap-dev/recap/internal/triagetest"
 	"github.com/recap-dev/recap/mcpserver"
 	"github.com/recap-dev/recap/parsers"
@@ -26,17 +23,7 @@ import (
 // decisions and others of each problem, whatever the triage mode, the
 // baseline, new only, the filters and the page.
 func TestEarlyPassLikeSecond(t *testing.T) {
-	root := reportstest.RepoRoot(t)
-	g := gittest.Sample(t, root)
-	dir := filepath.Join(g.Dir, "build", "reports")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range []string{"pmd.sarif", "checkstyle.xml", "spotbugs.xml"} {
-		if out, err := exec.Command("cp", filepath.Join(root, "testdata", "reports", r), dir).CombinedOutput(); err != nil {
-			t.Fatalf("cp: %v\n%s", err, out)
-		}
-	}
+	root, g := sampleReports(t)
 	file, _ := triagetest.Sample(t)
 	file.Entries = append(file.Entries, duplicatesDecided(t, root)...)
 	triagetest.Write(t, g.Dir, file)

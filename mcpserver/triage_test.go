@@ -21,16 +21,7 @@ import (
 // include shows them marked, only alone; a changed file is read again;
 // analysis.getFinding shows a finding's decision.
 func TestTriaged(t *testing.T) {
-	root := reportstest.RepoRoot(t)
-	g := gittest.Sample(t, root)
-	if err := os.MkdirAll(filepath.Join(g.Dir, "build", "reports"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range []string{"pmd.sarif", "checkstyle.xml", "spotbugs.xml"} {
-		if out, err := exec.Command("cp", filepath.Join(root, "testdata", "reports", r), filepath.Join(g.Dir, "build", "reports")).CombinedOutput(); err != nil {
-			t.Fatalf("cp: %v\n%s", err, out)
-		}
-	}
+	_, g := sampleReports(t)
 	file, decided := triagetest.Sample(t)
 	triagetest.Write(t, g.Dir, file)
 	key := func(f *reports.Finding) string {
@@ -103,4 +94,22 @@ func TestTriaged(t *testing.T) {
 	if v.Summary.Triaged != nil || v.Summary.Total != tooltest.SampleFindings {
 		t.Errorf("emptied triage file: total %d, triaged %+v; want %d and none", v.Summary.Total, v.Summary.Triaged, tooltest.SampleFindings)
 	}
+}
+
+// sampleReports is a git copy of the sample with its three reports in
+// build/reports, and the checkout's root.
+func sampleReports(t *testing.T) (root string, g *gittest.Repo) {
+	t.Helper()
+	root = reportstest.RepoRoot(t)
+	g = gittest.Sample(t, root)
+	dir := filepath.Join(g.Dir, "build", "reports")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []string{"pmd.sarif", "checkstyle.xml", "spotbugs.xml"} {
+		if out, err := exec.Command("cp", filepath.Join(root, "testdata", "reports", r), dir).CombinedOutput(); err != nil {
+			t.Fatalf("cp: %v\n%s", err, out)
+		}
+	}
+	return root, g
 }
