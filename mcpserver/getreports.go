@@ -655,7 +655,7 @@ func (s *Server) noteInputs(inputs []reports.Input, files []file, reps []*report
 		}
 	}
 	for _, f := range g.own {
-		out = append(out, reports.Input{Path: f.rel, Format: string(f.own.Format), Warnings: []string{f.own.Warning}})
+		out = append(out, reports.Input{Path: f.rel, Format: string(f.own.Format), Warnings: []string{f.own.Warning}, LeftOut: true})
 	}
 	for _, f := range g.big {
 		out = append(out, reports.Input{Path: f.rel, Error: fmt.Sprintf("not read: %s, over the %s a search reads; give its path in reports to read it", sizeName(s.root.contentSize(f)), sizeName(s.root.maxReport))})

@@ -100,6 +100,11 @@ func TestReadOnce(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("inputs (-want +got):\n%s", diff)
 	}
+	// recap's own outputs are listed, not counted as inputs read: the
+	// copy and the named file are one input, left out of the list.
+	if got := reports.CountRead(inputs); got != 1 {
+		t.Errorf("%d inputs read of %d listed, want 1 (the PMD report): %+v", got, len(inputs), inputs)
+	}
 	if n, _ := read(recapSARIF); n == 0 {
 		t.Error("recap's SARIF named: no finding read")
 	}

@@ -114,7 +114,7 @@ func ReadAll(args []string, opts ReadOptions, emit func(reports.Finding) error) 
 		}
 	}
 	for _, o := range skipped {
-		inputs = append(inputs, reports.Input{Path: o.name, Format: string(o.own.Format), Warnings: []string{o.own.Warning}})
+		inputs = append(inputs, reports.Input{Path: o.name, Format: string(o.own.Format), Warnings: []string{o.own.Warning}, LeftOut: true})
 	}
 	return inputs, nil
 }

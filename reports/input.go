@@ -40,6 +40,22 @@ type Input struct {
 	// Run digests the findings, when the reader was asked to
 	// (parsers.ReadOptions.Runs): nil otherwise.
 	Run *Run `json:"-"`
+	// LeftOut marks an output of recap that a search for reports found
+	// and did not read (its Warnings say which): listed, not counted as
+	// an input read ([CountRead]).
+	LeftOut bool `json:"-"`
+}
+
+// CountRead counts the inputs read: those a search left out as recap's own
+// outputs are listed but not read.
+func CountRead(inputs []Input) int {
+	n := 0
+	for i := range inputs {
+		if !inputs[i].LeftOut {
+			n++
+		}
+	}
+	return n
 }
 
 // NotAnalysed is a file a tool could not analyse, and the tool's reason.

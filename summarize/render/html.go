@@ -722,6 +722,7 @@ type htmlInput struct {
 	Findings int      `json:"findings"`
 	Error    string   `json:"error,omitempty"`
 	Warnings []string `json:"warnings,omitempty"`
+	LeftOut  bool     `json:"leftOut,omitempty"` // recap's own output, listed, not read
 }
 
 // htmlRule is [tool, rule id, short description, full description, help,
@@ -760,7 +761,7 @@ func (s *HTMLStream) meta(v *summarize.View) *htmlMeta {
 	}
 	meta.Inputs = make([]htmlInput, len(v.Inputs))
 	for i, in := range v.Inputs {
-		meta.Inputs[i] = htmlInput{Path: in.Path, Format: string(in.Format), Tool: in.Tool, Findings: in.Findings, Error: in.Error, Warnings: in.Warnings}
+		meta.Inputs[i] = htmlInput{Path: in.Path, Format: string(in.Format), Tool: in.Tool, Findings: in.Findings, Error: in.Error, Warnings: in.Warnings, LeftOut: in.LeftOut}
 	}
 	meta.Rules = []htmlRule{}
 	for _, ref := range s.order {

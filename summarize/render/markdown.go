@@ -106,7 +106,7 @@ func markdownHead(ew *errWriter, v *summarize.View) {
 		ew.printf("_%s._\n\n", t)
 	}
 	ew.printf("**%d** error · **%d** warning · **%d** note, from %s\n\n", s.ByLevel.Error, s.ByLevel.Warning, s.ByLevel.Note, // the impact's levels
-		english.Plural(len(v.Inputs), "input", "inputs"))
+		english.Plural(reports.CountRead(v.Inputs), "input", "inputs"))
 	if sec := s.Security; sec != nil {
 		ew.printf("**%d** about security%s\n\n", sec.Findings, securityNote(sec))
 	}

@@ -350,3 +350,33 @@ func TestHeadlineLevels(t *testing.T) {
 		})
 	}
 }
+
+// TestHeadlineInputsRead: the headlines count the inputs read; recap's
+// own output that a search found is listed with its warning, not counted.
+func TestHeadlineInputsRead(t *testing.T) {
+	c := summarize.NewCollector()
+	c.Add(reports.Finding{ID: reports.ID("n", 1), Tool: "PMD", Rule: "R", Severity: reports.SeverityError, Path: "A.java", Line: 1, Message: "m"})
+	own := "recap's own SARIF, made from other reports: not read (name it to read it)"
+	v := c.View([]reports.Input{{Path: "a.sarif", Findings: 1}, {Path: "recap.sarif", Format: "sarif", Warnings: []string{own}, LeftOut: true}})
+	for _, tc := range []struct {
+		name string
+		r    Renderer
+		want []string
+	}{
+		{"text", Text{}, []string{"1 finding in 1 file from 1 input\n", own}},
+		{"markdown", Markdown{}, []string{"**0** note, from 1 input\n", own}},
+		{"html", HTML{}, []string{`"leftOut":true`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out bytes.Buffer
+			if err := tc.r.Render(&out, v); err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(out.String(), w) {
+					t.Errorf("want %q in:\n%.2000s", w, out.String())
+				}
+			}
+		})
+	}
+}

@@ -102,7 +102,7 @@
       if (rv.notInHead) notes.push(plural(rv.notInHead, 'finding is', 'findings are') + ' on lines only the merge commit has');
     }
     byId('notes').textContent = vis(notes.join('; '));
-    var gen = plural(meta.inputs.length, 'input', 'inputs') + ', ' + plural(sum.total, 'finding', 'findings');
+    var gen = plural(meta.inputs.filter(function (i) { return !i.leftOut; }).length, 'input', 'inputs') + ', ' + plural(sum.total, 'finding', 'findings');
     if (rv) {
       byId('title').textContent = 'recap review';
       var of = rv.whole ? 'every finding of the reports (no change given)'
