@@ -643,6 +643,7 @@ func (s *Server) locate(ctx context.Context, id string) (located, error) {
 		return located{}, err
 	}
 	files := s.fingerprintOrder(ctx, g.files)
+	defer s.cache.hold(callFileBytes * int64(len(files)))()
 	reps, err := s.readAll(ctx, files)
 	if err != nil {
 		return located{}, err

@@ -256,7 +256,8 @@ func (s *Server) query(ctx context.Context, in *GetReportsIn) (b *buffer, stream
 	}
 	// The reports, parsed once for the calls that need them at once (each
 	// parse in a turn of its own, see reportCache.get), pinned while this
-	// call uses them.
+	// call uses them, beside what the call keeps of each file.
+	defer s.cache.hold(callFileBytes * int64(len(files)+len(baseFiles)))()
 	reps, err := s.readAll(ctx, files)
 	if err != nil {
 		return nil, nil, err
@@ -809,6 +810,14 @@ func (s *Server) readAll(ctx context.Context, files []file) ([]*report, error) {
 	}
 	return reps, nil
 }
+
+// callFileBytes is about what a call keeps of each report file it reads,
+// beside the report (its place and stamp, what the search learnt of it,
+// its input's status, its id tag): the cache counts it while the call
+// lasts ([reportCache.hold]), so that 200,000 files of one finding each
+// under the root are read as they go rather than kept past the server's
+// memory bound.
+const callFileBytes = 768
 
 // queryError gives an error of the pipeline its code: the changes' git
 // errors, or a baseline that cannot be read.

@@ -99,7 +99,7 @@ func runLoad(b testing.TB, dir string, calls []map[string]any) loadRun {
 	b.Helper()
 	runtime.GC()
 	s := newServer(b, mcpserver.Options{Root: dir})
-	defer debug.SetMemoryLimit(debug.SetMemoryLimit(s.MemoryBound()))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(s.RuntimeMemoryLimit()))
 	sessions := make([]*mcp.ClientSession, len(calls))
 	for i := range calls {
 		sessions[i] = connectAs(b, s, "claude-code", nil)

@@ -127,6 +127,18 @@ func (r *root) resolve(p string) (file, error) {
 // abs is the absolute path of rel, for keys and the reports' placing.
 func (r *root) abs(rel string) string { return filepath.Join(r.dir, filepath.FromSlash(rel)) }
 
+// found is the file rel a search found, of info, as the search keeps it:
+// its path relative to the root is the end of its absolute path, and its
+// name the end of that, one string for the three (a call that reads
+// 200,000 reports keeps them while it lasts).
+func (r *root) found(rel string, info fs.FileInfo) file {
+	abs := r.abs(rel)
+	if strings.HasSuffix(abs, rel) && filepath.FromSlash(rel) == rel {
+		rel = abs[len(abs)-len(rel):]
+	}
+	return file{abs: abs, rel: rel, info: compactInfo(info, rel[strings.LastIndexByte(rel, '/')+1:])}
+}
+
 // pathError gives the error of looking at p (rel under the root) its code
 // and a sentence: a link out, a root gone, a missing file.
 func (r *root) pathError(p, rel string, err error) error {
@@ -440,7 +452,7 @@ func (r *root) discover(dir string, maxReport int64) (found, error) {
 		if err != nil {
 			return nil
 		}
-		f := file{abs: r.abs(rel), rel: rel, info: info}
+		f := r.found(rel, info)
 		format, ok := r.sniff(f)
 		// recap's outputs: its SARIF and Code Quality report, and its JSON,
 		// which is no report.

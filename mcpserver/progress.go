@@ -24,6 +24,10 @@ const maxLogMessages = 20
 type callProgress struct {
 	mu      sync.Mutex
 	entries []*cacheEntry
+	// done sums the bytes read and to read of the parses that ended,
+	// taken out of entries (fold): a call that reads 200,000 reports does
+	// not hold on to their entries.
+	doneRead, doneTotal int64
 }
 
 type progressKey struct{}
@@ -35,14 +39,35 @@ func watch(ctx context.Context, e *cacheEntry) {
 		return
 	}
 	p.mu.Lock()
+	if len(p.entries) >= 64 && len(p.entries) == cap(p.entries) {
+		p.fold()
+	}
 	p.entries = append(p.entries, e)
 	p.mu.Unlock()
+}
+
+// fold takes the parses that ended out of entries, into the sums; p.mu is
+// held.
+func (p *callProgress) fold() {
+	kept := p.entries[:0]
+	for _, e := range p.entries {
+		select {
+		case <-e.ready:
+			p.doneRead += min(e.read.Load(), e.size)
+			p.doneTotal += e.size
+		default:
+			kept = append(kept, e)
+		}
+	}
+	clear(p.entries[len(kept):])
+	p.entries = kept
 }
 
 // state returns the bytes read and the bytes to read of the parses watched.
 func (p *callProgress) state() (read, total int64) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	read, total = p.doneRead, p.doneTotal
 	for _, e := range p.entries {
 		read += min(e.read.Load(), e.size)
 		total += e.size

@@ -111,7 +111,7 @@ type recentQuery struct {
 
 // set records a session's last query.
 func (q *recentQueries) set(session string, reports, baselines []file) {
-	rq := recentQuery{baselines: map[string]bool{}}
+	rq := recentQuery{baselines: map[string]bool{}, reports: make([]string, 0, len(reports))}
 	for _, f := range reports {
 		rq.reports = append(rq.reports, f.rel)
 	}

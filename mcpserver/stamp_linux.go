@@ -5,8 +5,8 @@ import (
 	"syscall"
 )
 
-// stampOf is the stamp of a file of info.
-func stampOf(info fs.FileInfo) stamp {
+// statStamp is the stamp of a file of info.
+func statStamp(info fs.FileInfo) stamp {
 	s := stamp{size: info.Size(), mtime: info.ModTime().UnixNano()}
 	if st, ok := info.Sys().(*syscall.Stat_t); ok {
 		s.ctime = st.Ctim.Nano()

@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"crypto/sha256"
 	"strings"
 	"testing"
 )
@@ -95,4 +96,22 @@ func FuzzParseID(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestInputTagPrefix: a tag is the start of the whole hash's encoding,
+// for every length.
+func TestInputTagPrefix(t *testing.T) {
+	for _, path := range []string{"", "build/pmd.sarif", "/tmp/r0000001.sarif", "é/ü.xml"} {
+		sum := sha256.Sum256([]byte(path))
+		whole := idEncoding.EncodeToString(sum[:])
+		for n := 1; n <= len(whole)+2; n++ {
+			got := InputTag(path, n)
+			if want := whole[:min(n, len(whole))]; got != want {
+				t.Errorf("InputTag(%q, %d) = %q, want %q", path, n, got, want)
+			}
+		}
+	}
+	if n := testing.AllocsPerRun(10, func() { _ = InputTag("build/pmd.sarif", 8) }); n > 2 {
+		t.Errorf("%v allocations, want at most 2", n)
+	}
 }

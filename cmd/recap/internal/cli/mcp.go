@@ -114,7 +114,7 @@ over the file). Without it the tool returns the entry to commit.
 			if os.Getenv("GOMEMLIMIT") == "" {
 				// The collector works harder as the heap nears the bound,
 				// rather than letting garbage double it.
-				debug.SetMemoryLimit(s.MemoryBound())
+				debug.SetMemoryLimit(s.RuntimeMemoryLimit())
 			}
 			ctx := cmd.Context()
 			if addr == "" {
