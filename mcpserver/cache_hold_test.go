@@ -20,16 +20,7 @@ func TestCacheHold(t *testing.T) {
 	rt := rootAt(t, dir)
 	files := make([]file, 4)
 	for i := range files {
-		log := fmt.Sprintf(`{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"T"}},"results":[{"ruleId":"R","message":{"text":"m"},"locations":[{"physicalLocation":{"artifactLocation":{"uri":"f%d.java"},"region":{"startLine":1}}}]}]}]}`, i)
-		p := filepath.Join(dir, fmt.Sprintf("r%d.sarif", i))
-		if err := os.WriteFile(p, []byte(log), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		info, err := os.Stat(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		files[i] = rt.found(filepath.Base(p), info)
+		files[i] = tinyReport(t, rt, dir, i, "m")
 	}
 	c := newReportCache(1<<20, time.Now)
 	parses := 0
@@ -120,4 +111,20 @@ func TestProgressFold(t *testing.T) {
 	if read != wantRead || total != 10_000 {
 		t.Errorf("state %d of %d, want %d of 10000", read, total, wantRead)
 	}
+}
+
+// tinyReport writes a SARIF log of one finding, r<i>.sarif in dir (the
+// root rt), and returns it as a search finds it.
+func tinyReport(t *testing.T, rt *root, dir string, i int, msg string) file {
+	t.Helper()
+	log := fmt.Sprintf(`{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"T"}},"results":[{"ruleId":"R","message":{"text":"%s"},"locations":[{"physicalLocation":{"artifactLocation":{"uri":"f%d.java"},"region":{"startLine":1}}}]}]}]}`, msg, i)
+	p := filepath.Join(dir, fmt.Sprintf("r%d.sarif", i))
+	if err := os.WriteFile(p, []byte(log), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	info, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rt.found(filepath.Base(p), info)
 }

@@ -3,8 +3,6 @@ package mcpserver
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 )
@@ -17,18 +15,7 @@ func TestCacheIdle(t *testing.T) {
 	dir := t.TempDir()
 	rt := rootAt(t, dir)
 	files := make([]file, 6)
-	write := func(i int, msg string) {
-		log := fmt.Sprintf(`{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"T"}},"results":[{"ruleId":"R","message":{"text":"%s"},"locations":[{"physicalLocation":{"artifactLocation":{"uri":"f%d.java"},"region":{"startLine":1}}}]}]}]}`, msg, i)
-		p := filepath.Join(dir, fmt.Sprintf("r%d.sarif", i))
-		if err := os.WriteFile(p, []byte(log), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		info, err := os.Stat(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		files[i] = file{abs: p, rel: filepath.Base(p), info: info}
-	}
+	write := func(i int, msg string) { files[i] = tinyReport(t, rt, dir, i, msg) }
 	for i := range files {
 		write(i, "m")
 	}
