@@ -27,7 +27,7 @@ type reportsAnswer struct {
 }
 
 func newReportsAnswer(v *summarize.View) *reportsAnswer {
-	l := &reportsLayout{inputs: len(v.Inputs)}
+	l := &reportsLayout{inputs: reports.CountRead(v.Inputs)} // recap's own outputs listed, not read: not counted
 	for _, in := range v.Inputs {
 		if in.Error != "" {
 			l.failed++

@@ -118,9 +118,14 @@ func TestCopiesCountedOnce(t *testing.T) {
 	copyTo(t, filepath.Join(root, "testdata", "golden", "summary.json"), filepath.Join(g.Dir, "golden", "summary.json"), false)
 	// And its SARIF gzip'd (a page of it: another content).
 	copyTo(t, filepath.Join(root, "testdata", "golden", "findings-page.sarif"), filepath.Join(g.Dir, "golden", "page.sarif.gz"), true)
-	call(t, cs, "analysis.getReports", map[string]any{"summaryOnly": true, "group": false}).decode(t, &v)
+	res := call(t, cs, "analysis.getReports", map[string]any{"summaryOnly": true, "group": false})
+	res.decode(t, &v)
 	if want := tooltest.SampleFindings + tooltest.SampleCheckstyle; v.Summary.Total != want {
 		t.Errorf("with recap's SARIF found: %d findings, want %d", v.Summary.Total, want)
+	}
+	// Listed, not counted among the reports read.
+	if line, _, _ := strings.Cut(res.text, "\n"); !strings.Contains(line, " from 4 reports") {
+		t.Errorf("with recap's outputs found, the answer's line: %q, want it to count the 4 reports read", line)
 	}
 	if diff := cmp.Diff(map[string][]string{
 		"golden/findings.sarif":              {"recap's own SARIF, made from other reports: not read (name it to read it)"},
