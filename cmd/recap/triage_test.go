@@ -425,3 +425,41 @@ func TestTriageConcurrentCommands(t *testing.T) {
 		t.Errorf("%d entries, want the 12 both writers decided", len(f.Entries))
 	}
 }
+
+// TestTriageOtherToolsUnchecked: an entry of a tool no input is a report
+// of is not checked by them: check does not call it stale and prune keeps
+// it, each saying so; a report of its tool that no longer has the finding
+// (a clean run) makes it stale.
+func TestTriageOtherToolsUnchecked(t *testing.T) {
+	g := triageRepo(t)
+	root := reportstest.RepoRoot(t)
+	g.Commit("checkstyle", map[string]string{"build/reports/checkstyle.xml": readFile(t, filepath.Join(root, "testdata", "reports", "checkstyle.xml"))})
+	f := findingAt(t, findingsOf(t, g.Dir), "com.puppycrawl.tools.checkstyle.checks.coding.EqualsHashCodeCheck", "Order.java", 44)
+	steps := []struct {
+		args []string
+		code int
+		want string // a line of the output
+	}{
+		{[]string{"triage", f["id"].(string), "--as", "false-positive", "--reason", "hashCode inherited", "build/reports"}, 0, ".recap/triage.yml: 1 decision written, 0 unchanged"},
+		{[]string{"triage", "check", "build/reports/pmd.sarif"}, 0, ".recap/triage.yml: no stale or expired entry (1 entry not checked: no input is a report of its tool)"},
+		{[]string{"triage", "list", "build/reports/pmd.sarif"}, 0, ".recap/triage.yml: 1 entry, 0 stale, 0 expired (1 entry not checked: no input is a report of its tool)"},
+		{[]string{"triage", "prune", "build/reports/pmd.sarif"}, 0, ".recap/triage.yml: 0 stale entries removed; 1 entry kept: no input is a report of its tool"},
+		{[]string{"triage", "check", "build/reports"}, 0, ".recap/triage.yml: no stale or expired entry"},
+		// Checkstyle ran clean: the entry is stale.
+		{[]string{"triage", "check", "clean/checkstyle.xml"}, 1, ".recap/triage.yml: 1 stale entry, 0 expired entries"},
+	}
+	g.Write(map[string]string{"clean/checkstyle.xml": `<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<checkstyle version="8.36.1"></checkstyle>` + "\n"})
+	for _, s := range steps {
+		out, stderr, code := recap(t, g.Dir, nil, s.args...)
+		if code != s.code || !strings.Contains(out, s.want+"\n") {
+			t.Errorf("recap %s: exit %d, want %d and the line %q:\n%s%s", strings.Join(s.args, " "), code, s.code, s.want, out, stderr)
+		}
+	}
+	if file := readFile(t, filepath.Join(g.Dir, ".recap", "triage.yml")); !strings.Contains(file, "EqualsHashCodeCheck") {
+		t.Errorf("prune of PMD's report removed Checkstyle's decision:\n%s", file)
+	}
+	out, _, _ := recap(t, g.Dir, nil, "triage", "list", "--format", "json", "build/reports/pmd.sarif")
+	if !strings.Contains(out, `"unchecked": true`) || !strings.Contains(out, `"unchecked": 1`) {
+		t.Errorf("list as JSON does not mark the entry not checked:\n%s", out)
+	}
+}

@@ -48,6 +48,37 @@ type triageRepo struct {
 	path   string // the triage file, absolute
 	rel    string // the triage file, as messages name it (relative to root)
 	format parsers.Format
+	// tools are the tools the inputs read are of (lower case), known once
+	// findings ran: an entry of another tool is not checked by them, so
+	// neither stale nor pruned.
+	tools map[string]bool
+}
+
+// checks reports whether the inputs read are of the tool of entry e (a
+// report of that tool that no longer has the finding makes it stale).
+func (r *triageRepo) checks(e *triage.Entry) bool { return r.tools[strings.ToLower(e.Tool)] }
+
+// noteTools adds the tools the inputs name and those of their findings.
+func (r *triageRepo) noteTools(ins []reports.Input, found map[string]bool) {
+	if r.tools == nil {
+		r.tools = map[string]bool{}
+	}
+	for _, in := range ins {
+		if in.LeftOut || in.Error != "" && in.Findings == 0 {
+			continue
+		}
+		// A report of several tools names them joined ("Checkstyle, PMD,
+		// SpotBugs"), the last of many as "and 3 more tools": those are
+		// known by their findings alone.
+		for _, t := range strings.Split(in.Tool, ", ") {
+			if t != "" && !strings.HasPrefix(t, "and ") {
+				r.tools[strings.ToLower(t)] = true
+			}
+		}
+	}
+	for t := range found {
+		r.tools[strings.ToLower(t)] = true
+	}
 }
 
 func (t *triageFlags) open(cmd *cobra.Command) (*triageRepo, error) {
@@ -126,7 +157,9 @@ func (r *triageRepo) findings(ctx context.Context, streams *IO, inputs []string,
 	if flt != nil {
 		q.Filter = *flt
 	}
+	found := map[string]bool{}
 	q.Keep.Each = func(f *reports.Finding, _ string) error {
+		found[f.Tool] = true
 		g := *f
 		each(&g)
 		return nil
@@ -135,6 +168,7 @@ func (r *triageRepo) findings(ctx context.Context, streams *IO, inputs []string,
 	if err != nil {
 		return false, queryError(err)
 	}
+	r.noteTools(res.View.Inputs, found)
 	reportInputs(streams.ErrOut, res.View, true)
 	reportUnmatched(streams.ErrOut, res.Unmatched)
 	return res.View.Failed(), nil
@@ -499,10 +533,13 @@ CI. recap triage prune removes the stale ones.`,
 // entryStatus is an entry in list's and check's JSON.
 type entryStatus struct {
 	triage.Entry
-	Matches int    `json:"matches"`
-	Stale   bool   `json:"stale"`
-	Expired bool   `json:"expired"`
-	PathNow string `json:"pathNow,omitempty"`
+	Matches int  `json:"matches"`
+	Stale   bool `json:"stale"`
+	Expired bool `json:"expired"`
+	// Unchecked: no input read is of the entry's tool, so that matching
+	// no finding says nothing of it (neither stale nor pruned).
+	Unchecked bool   `json:"unchecked,omitempty"`
+	PathNow   string `json:"pathNow,omitempty"`
 }
 
 type listOutput struct {
@@ -510,6 +547,8 @@ type listOutput struct {
 	Entries []entryStatus `json:"entries"`
 	Stale   int           `json:"stale"`
 	Expired int           `json:"expired"`
+	// Unchecked counts the entries of tools no input read is of.
+	Unchecked int `json:"unchecked"`
 }
 
 func runList(cmd *cobra.Command, streams *IO, lf *listFlags, args []string, check bool) error {
@@ -524,6 +563,10 @@ func runList(cmd *cobra.Command, streams *IO, lf *listFlags, args []string, chec
 	out := listOutput{File: r.rel, Entries: []entryStatus{}}
 	for _, s := range m.Statuses() {
 		es := entryStatus{Entry: s.Entry, Matches: s.Matched, Stale: s.Matched == 0, Expired: s.Expired}
+		if es.Stale && !r.checks(&s.Entry) {
+			es.Stale, es.Unchecked = false, true
+			out.Unchecked++
+		}
 		if s.Path != s.Entry.Path {
 			es.PathNow = s.Path
 		}
@@ -566,22 +609,26 @@ func writeList(w io.Writer, format string, out listOutput, check bool) {
 	total := len(out.Entries)
 	if check {
 		if total == 0 {
-			fmt.Fprintf(w, "%s: no stale or expired entry\n", out.File)
+			fmt.Fprintf(w, "%s: no stale or expired entry%s\n", out.File, uncheckedNote(out.Unchecked))
 			return
 		}
-		fmt.Fprintf(w, "%s: %s, %s\n\n", out.File, english.Plural(out.Stale, "stale entry", "stale entries"), english.Plural(out.Expired, "expired entry", "expired entries"))
+		fmt.Fprintf(w, "%s: %s, %s%s\n\n", out.File, english.Plural(out.Stale, "stale entry", "stale entries"), english.Plural(out.Expired, "expired entry", "expired entries"), uncheckedNote(out.Unchecked))
 	} else {
 		if total == 0 {
 			fmt.Fprintf(w, "%s: no entry\n", out.File)
 			return
 		}
-		fmt.Fprintf(w, "%s: %s, %d stale, %d expired\n\n", out.File, english.Plural(total, "entry", "entries"), out.Stale, out.Expired)
+		fmt.Fprintf(w, "%s: %s, %d stale, %d expired%s\n\n", out.File, english.Plural(total, "entry", "entries"), out.Stale, out.Expired, uncheckedNote(out.Unchecked))
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "NOW\tSTATE\tRULE\tPATH\tREASON")
 	for _, e := range out.Entries {
 		now := fmt.Sprintf("matches %d", e.Matches)
 		switch {
+		case e.Unchecked && e.Expired:
+			now = "not checked, expired"
+		case e.Unchecked:
+			now = "not checked"
 		case e.Stale && e.Expired:
 			now = "stale, expired"
 		case e.Stale:
@@ -597,6 +644,23 @@ func writeList(w io.Writer, format string, out listOutput, check bool) {
 		fmt.Fprintf(tw, "%s\t%s\t%s %s\t%s\t%s\n", now, e.State, render.InertLine(e.Tool), render.InertLine(reports.ShortRule(e.Tool, e.Rule)), render.InertLine(path), render.InertLine(text.CutRunes(reason, 60)))
 	}
 	tw.Flush()
+}
+
+// keptNote says how many entries prune kept for want of a report of
+// their tool: "" for none.
+func keptNote(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; %s kept: no input is a report of %s", english.Plural(n, "entry", "entries"), itsTools(n))
+}
+
+// uncheckedNote says how many entries no input could check: "" for none.
+func uncheckedNote(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%s not checked: no input is a report of %s)", english.Plural(n, "entry", "entries"), itsTools(n))
 }
 
 func newTriagePrune(streams *IO) *cobra.Command {
@@ -618,7 +682,12 @@ could not be read, whose entries would all look stale.`,
 				return &exitError{code: exitUsage, err: errors.New("triage prune: an input could not be read: nothing removed")}
 			}
 			stale := map[string]bool{}
+			unchecked := 0
 			for _, e := range m.Stale() {
+				if !r.checks(&e) {
+					unchecked++ // no report of its tool among the inputs: kept
+					continue
+				}
 				stale[e.Key()] = true
 			}
 			var gone []triage.Entry
@@ -634,10 +703,17 @@ could not be read, whose entries would all look stale.`,
 			for _, e := range gone {
 				fmt.Fprintf(streams.Out, "removed  %s %s %s (%s)\n", render.InertLine(e.Tool), render.InertLine(reports.ShortRule(e.Tool, e.Rule)), render.InertLine(e.Path), e.State)
 			}
-			fmt.Fprintf(streams.Out, "%s: %s removed\n", r.rel, english.Plural(len(gone), "stale entry", "stale entries"))
+			fmt.Fprintf(streams.Out, "%s: %s removed%s\n", r.rel, english.Plural(len(gone), "stale entry", "stale entries"), keptNote(unchecked))
 			return nil
 		},
 	}
 	tf.register(cmd)
 	return cmd
+}
+
+func itsTools(n int) string {
+	if n == 1 {
+		return "its tool"
+	}
+	return "their tools"
 }
