@@ -43,7 +43,7 @@ type Input struct {
 	// LeftOut marks an output of recap that a search for reports found
 	// and did not read (its Warnings say which): listed, not counted as
 	// an input read ([CountRead]).
-	LeftOut bool `json:"-"`
+	LeftOut bool `json:"leftOut,omitempty"`
 }
 
 // CountRead counts the inputs read: those a search left out as recap's own
