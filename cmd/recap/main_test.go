@@ -533,3 +533,21 @@ func TestReadmeSample(t *testing.T) {
 		at++
 	}
 }
+
+// TestNoInput: a command that reads reports, given none, says what to give
+// and shows an example (exit 2), rather than cobra's count of arguments.
+func TestNoInput(t *testing.T) {
+	for _, tc := range []struct{ cmd, want string }{
+		{"summary", "recap: summary: give the reports to read (files, directories to search, or - for standard input), for example: recap summary build/reports/\n"},
+		{"findings", "recap: findings: give the reports to read (files, directories to search, or - for standard input), for example: recap findings build/reports/\n"},
+		{"review", "recap: review: give the reports to read (files, directories to search, or - for standard input), for example: recap review --base origin/main build/reports/\n"},
+		{"tokens", "recap: tokens: give the files to count (files, or directories for every file under them), for example: recap tokens build/reports/pmd.sarif\n"},
+	} {
+		t.Run(tc.cmd, func(t *testing.T) {
+			out, stderr, code := recap(t, t.TempDir(), nil, tc.cmd)
+			if code != 2 || out != "" || !strings.Contains(stderr, tc.want) {
+				t.Errorf("recap %s: exit %d, stdout %q, stderr %q; want 2 and %q", tc.cmd, code, out, stderr, tc.want)
+			}
+		})
+	}
+}

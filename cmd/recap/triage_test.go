@@ -180,7 +180,7 @@ func TestTriageFollowsTheCode(t *testing.T) {
 	moveResults(t, g, "PriceCalculator.java", 0, 0, "", 39)
 	out, stderr, code := recap(t, g.Dir, nil, "triage", "check", "build/reports")
 	if code != 1 || !strings.Contains(out, ".recap/triage.yml: 1 stale entry, 0 expired entries") || !strings.Contains(out, "stale  wont-fix") ||
-		!strings.Contains(stderr, "recap: triage check failed: 1 stale entry (recap triage prune removes them) in .recap/triage.yml") {
+		!strings.Contains(stderr, "recap: triage check failed: 1 stale entry (recap triage prune removes it) in .recap/triage.yml") {
 		t.Errorf("check after deleting the loop: exit %d\n%s%s", code, out, stderr)
 	}
 	run([]string{"triage", "check", "--format", "json", "build/reports"}, 1, nil)

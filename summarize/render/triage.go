@@ -33,7 +33,7 @@ func TriagedLine(t *summarize.TriagedCounts) string {
 		add(english.Plural(t.Confirmed, "finding", "findings") + " triaged confirmed")
 	}
 	if t.Expired > 0 {
-		add(english.Plural(t.Expired, "finding", "findings") + " back: their triage expired")
+		add(english.Plural(t.Expired, "finding", "findings") + " back: " + itsOrTheir(t.Expired) + " triage expired")
 	}
 	return line
 }
@@ -43,4 +43,12 @@ func TriagedLine(t *summarize.TriagedCounts) string {
 // 2026-10-01: reason".
 func TriageNote(t *reports.Triage) string {
 	return PlainText(text.CutBytes(OneLine(t.Note()), MaxAnnotationMessage/4))
+}
+
+// itsOrTheir is the possessive of n things.
+func itsOrTheir(n int) string {
+	if n == 1 {
+		return "its"
+	}
+	return "their"
 }

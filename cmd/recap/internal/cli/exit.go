@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"github.com/spf13/cobra"
 )
 
 // Exit codes (docs/cli.md, "Exit codes"). When more than one applies, the
@@ -51,4 +52,15 @@ func exitCode(err error) int {
 		return ee.code
 	}
 	return exitUsage // cobra's own errors are about the command line
+}
+
+// needInputs is the Args check of a command that reads reports (what):
+// with none given, the error says what to give, with an example.
+func needInputs(what, example string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) > 0 {
+			return nil
+		}
+		return usageError("%s: give %s, for example: %s", cmd.Name(), what, example)
+	}
 }

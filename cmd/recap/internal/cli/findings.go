@@ -24,7 +24,7 @@ or in the working tree against HEAD.`,
   recap findings --rev origin/main build/reports/pmd.sarif
   recap findings --changed-only --base origin/main build/reports/
   recap findings --changed-only --diff pr.diff build/reports/pmd.sarif`,
-		Args: cobra.MinimumNArgs(1),
+		Args: needInputs("the reports to read (files, directories to search, or - for standard input)", "recap findings build/reports/"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := opts.flagsChanged(cmd); err != nil {
 				return err

@@ -79,7 +79,7 @@ usage, 3 the review could not be posted (docs/cli.md).`,
   recap review --base origin/main --format markdown build/reports/pmd.sarif
   GITHUB_TOKEN=… recap review --base origin/main --post --github-repo acme/shop --pr 42 build/reports/
   GITHUB_TOKEN=… recap review --checks --filter-mode file --fail-on error build/reports/   # in a pull_request workflow`,
-		Args: cobra.MinimumNArgs(1),
+		Args: needInputs("the reports to read (files, directories to search, or - for standard input)", "recap review --base origin/main build/reports/"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runReview(cmd, streams, &opts, &rf, args)
 		},

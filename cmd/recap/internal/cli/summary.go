@@ -17,7 +17,7 @@ read, after printing the rest.`,
 		Example: `  recap summary build/reports/pmd.sarif build/reports/checkstyle.xml
   recap summary --format json --severity warning build/reports/
   recap summary --changed-only --base origin/main build/reports/`,
-		Args: cobra.MinimumNArgs(1),
+		Args: needInputs("the reports to read (files, directories to search, or - for standard input)", "recap summary build/reports/"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := opts.flagsChanged(cmd); err != nil {
 				return err

@@ -25,7 +25,7 @@ file under it (.git, .hg, .svn, node_modules and vendor left out). Files over
 file is counted decompressed.`,
 		Example: `  recap tokens build/reports/pmd.sarif src/main/java/App.java
   recap tokens --tokenizer cl100k_base --budget 25000 --format json notes.md`,
-		Args: cobra.MinimumNArgs(1),
+		Args: needInputs("the files to count (files, or directories for every file under them)", "recap tokens build/reports/pmd.sarif"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			c, err := tokens.New(tokenizer)
 			if err != nil {

@@ -589,10 +589,10 @@ func runList(cmd *cobra.Command, streams *IO, lf *listFlags, args []string, chec
 	if check && out.Stale+out.Expired > 0 {
 		var parts []string
 		if out.Stale > 0 {
-			parts = append(parts, english.Plural(out.Stale, "stale entry", "stale entries")+" (recap triage prune removes them)")
+			parts = append(parts, english.Plural(out.Stale, "stale entry", "stale entries")+" (recap triage prune removes "+itOrThem(out.Stale)+")")
 		}
 		if out.Expired > 0 {
-			parts = append(parts, english.Plural(out.Expired, "expired entry", "expired entries")+" (decide again or remove them)")
+			parts = append(parts, english.Plural(out.Expired, "expired entry", "expired entries")+" (decide again or remove "+itOrThem(out.Expired)+")")
 		}
 		return &exitError{code: exitGate, err: fmt.Errorf("triage check failed: %s in %s", strings.Join(parts, ", "), r.rel)}
 	}
@@ -716,4 +716,11 @@ func itsTools(n int) string {
 		return "its tool"
 	}
 	return "their tools"
+}
+
+func itOrThem(n int) string {
+	if n == 1 {
+		return "it"
+	}
+	return "them"
 }
