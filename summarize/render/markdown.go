@@ -202,7 +202,8 @@ func markdownFindings(ew *errWriter, v *summarize.View) []int {
 	}
 	n := &countingWriter{w: ew.w}
 	ew.w = n
-	ew.printf("#### Findings %d–%d of %d\n\n", p.Offset+1, p.Offset+p.Returned, p.Total)
+	what := pageItems(v)
+	ew.printf("#### %s %d–%d of %d\n\n", strings.ToUpper(what[:1])+what[1:], p.Offset+1, p.Offset+p.Returned, p.Total)
 	ends := make([]int, len(v.Findings))
 	for i := range v.Findings {
 		markdownFinding(ew, &v.Findings[i])

@@ -123,11 +123,12 @@ func textFindings(ew *errWriter, v *summarize.View) {
 	if p == nil {
 		return
 	}
+	what := pageItems(v)
 	if p.Returned == 0 {
-		ew.printf("\nno findings at offset %d of %d\n", p.Offset, p.Total)
+		ew.printf("\nno %s at offset %d of %d\n", what, p.Offset, p.Total)
 		return
 	}
-	ew.printf("\nfindings %d-%d of %d", p.Offset+1, p.Offset+p.Returned, p.Total)
+	ew.printf("\n%s %d-%d of %d", what, p.Offset+1, p.Offset+p.Returned, p.Total)
 	if p.NextOffset != nil {
 		ew.printf(" (next page: --offset %d)", *p.NextOffset)
 	}
@@ -268,4 +269,14 @@ func (e *errWriter) tbl(header []string, align []tw.Align, rows [][]string) {
 		e.err = f(e.w, header, align, rows)
 	}
 	e.printf("\n")
+}
+
+// pageItems names what a page lists: "problems" when findings were grouped
+// (each finding shown names the others that report its problem, and the
+// headline counts both), else "findings".
+func pageItems(v *summarize.View) string {
+	if d := v.Summary.Duplicates; d != nil && d.Findings > 0 {
+		return "problems"
+	}
+	return "findings"
 }
