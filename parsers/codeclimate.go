@@ -109,9 +109,7 @@ func (p *codeClimateParser) issues(s *sarifStream, in *reports.Input, emit Emit)
 			continue
 		}
 		f := is.finding(s)
-		if in.Tool == "" {
-			in.Tool = f.Tool
-		}
+		s.listTool(f.Tool, "") // a report of several tools names them all, as a SARIF log of several runs
 		var partial map[string]string
 		if fp, ok := is.recapFingerprint(); ok {
 			partial = map[string]string{reports.SARIFFingerprintKey: fp} // kept as it is, as recap's SARIF's

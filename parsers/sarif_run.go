@@ -455,7 +455,8 @@ const maxListedTools = 10
 
 // listTool adds a run's tool to the input's, once per name: the first
 // maxListedTools by name, then a count of the others (distinct while
-// maxInterned names are remembered).
+// maxInterned names are remembered). An input of several tools has no
+// version of its own.
 func (s *sarifStream) listTool(name, version string) {
 	if s.tools == nil {
 		s.tools = map[string]bool{}
@@ -472,6 +473,7 @@ func (s *sarifStream) listTool(name, version string) {
 		in.Tool, in.ToolVersion = name, version
 	case len(s.toolNames) < maxListedTools:
 		in.Tool += ", " + name
+		in.ToolVersion = "" // the first tool's: no version is the input's
 	default:
 		s.moreTools++
 		in.Tool = strings.Join(s.toolNames, ", ") + fmt.Sprintf(", and %d more tools", s.moreTools)
