@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"github.com/klauspost/compress/gzip"
 	"io"
 	"os"
 	"path/filepath"
@@ -337,7 +338,8 @@ func runReport(ctx context.Context, streams *IO, o *reportOptions, args []string
 
 // writeOutput writes the view in its format: to standard output, guarded
 // from making workflow commands, or to the file --output names, made or
-// replaced once the whole output is written.
+// replaced once the whole output is written; gzip'd when its name ends
+// .gz.
 func writeOutput(stdout io.Writer, path string, rep *report, v *summarize.View) error {
 	write := func(w io.Writer) error {
 		if rep.stream != nil {
@@ -358,7 +360,17 @@ func writeOutput(stdout io.Writer, path string, rep *report, v *summarize.View) 
 		return fmt.Errorf("--output %s: %w", path, content.PathErr(err))
 	}
 	bw := bufio.NewWriterSize(f, 256<<10)
-	err = write(bw)
+	if strings.HasSuffix(strings.ToLower(path), ".gz") {
+		// A name that ends .gz is a gzip file: recap reads it back so, and
+		// a search tells its own output from its first bytes undone.
+		zw := gzip.NewWriter(bw)
+		err = write(zw)
+		if cerr := zw.Close(); err == nil {
+			err = cerr
+		}
+	} else {
+		err = write(bw)
+	}
 	if err == nil {
 		err = bw.Flush()
 	}
