@@ -104,6 +104,9 @@ func reportsLine(v *summarize.View, inputs, failed int) string {
 			fmt.Fprintf(&b, "; %d triaged, left out (triaged=\"include\" shows them)", t.Problems)
 		}
 	}
+	if t := s.Triaged; t != nil && t.Expired > 0 {
+		fmt.Fprintf(&b, "; %s back: triage expired", english.Plural(t.Expired, "finding", "findings"))
+	}
 	if failed > 0 {
 		shown := 0
 		for _, in := range v.Inputs {

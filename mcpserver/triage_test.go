@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/recap-dev/recap/internal/gittest"
@@ -112,4 +113,25 @@ func sampleReports(t *testing.T) (root string, g *gittest.Repo) {
 		}
 	}
 	return root, g
+}
+
+// TestTriageExpiredLine: a decision whose until has come brings its
+// finding back, and the answer's first line says so, as the command
+// line's headline does.
+func TestTriageExpiredLine(t *testing.T) {
+	_, g := sampleReports(t)
+	file, _ := triagetest.Sample(t)
+	file.Entries = file.Entries[:1]
+	file.Entries[0].Until = "2020-01-01"
+	triagetest.Write(t, g.Dir, file)
+	cs, _ := connect(t, mcpserver.Options{Root: g.Dir})
+	res := call(t, cs, "analysis.getReports", map[string]any{"summaryOnly": true})
+	var v view
+	res.decode(t, &v)
+	if tr := v.Summary.Triaged; tr == nil || tr.Expired != 1 {
+		t.Fatalf("triaged %+v, want 1 expired", v.Summary.Triaged)
+	}
+	if line, _, _ := strings.Cut(res.text, "\n"); !strings.Contains(line, "; 1 finding back: triage expired") {
+		t.Errorf("first line %q does not say the finding is back", line)
+	}
 }
