@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -417,6 +418,18 @@ func TestHTMLInBrowser(t *testing.T) {
 			for _, r := range rows {
 				if !strings.Contains(r, "SpotBugs") {
 					t.Errorf("tool SpotBugs shows %q", r)
+				}
+			}
+			// The rule filter names Checkstyle's rules as the rows do, by
+			// the check's name rather than its class.
+			var ruleOptions []string
+			b.eval(t, `Array.from(document.getElementById('filter-rule').options, o => o.textContent)`, &ruleOptions)
+			if tc.name != "bounded" && !slices.ContainsFunc(ruleOptions, func(o string) bool { return strings.HasPrefix(o, "Checkstyle FinalParameters ") }) {
+				t.Errorf("the rule filter has no Checkstyle FinalParameters: %q", ruleOptions)
+			}
+			for _, o := range ruleOptions {
+				if strings.Contains(o, "com.puppycrawl") {
+					t.Errorf("the rule filter names a Checkstyle class: %q", o)
 				}
 			}
 			b.eval(t, setFilter+`('filter-tool', 'all')`, &rows)

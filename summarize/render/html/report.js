@@ -433,11 +433,13 @@
     var rc = new Map();
     for (var i = 0; i < rows.length; i++) {
       var k = rows[i][R.tool] + ':' + rows[i][R.rule];
-      rc.set(k, (rc.get(k) || 0) + 1);
+      var e = rc.get(k);
+      if (e) e.count++;
+      else rc.set(k, { count: 1, row: rows[i] });
     }
+    // Named as the rows name them (a Checkstyle class by its check's name).
     select('rule', 'Rule', Array.from(rc, function (e) {
-      var p = e[0].split(':');
-      return { value: e[0], label: S[p[0]] + ' ' + S[p[1]], count: e[1] };
+      return { value: e[0], label: S[e[1].row[R.tool]] + ' ' + ruleLabel(e[1].row), count: e[1].count };
     }).sort(byCount));
     select('category', 'Category', counts(R.cat, function (v) { return S[v] || '(none)'; }).sort(byCount));
     if (sum.baseline) select('baseline', 'Baseline', counts(R.base, function (v) { return BASE[v] || 'none'; }).sort(byScale));
