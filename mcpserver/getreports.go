@@ -649,7 +649,11 @@ func (s *Server) noteInputs(inputs []reports.Input, files []file, reps []*report
 			if len(c) > 5 {
 				names, more = c[:5], fmt.Sprintf(" and %d more", len(c)-5)
 			}
-			warn(i, fmt.Sprintf("the same content as %s%s: counted once", strings.Join(names, ", "), more))
+			verb := "has" // as the command line words it: the copies named, this file kept
+			if len(c) > 1 {
+				verb = "have"
+			}
+			warn(i, fmt.Sprintf("%s%s %s the same content: counted once", strings.Join(names, ", "), more, verb))
 		}
 		for _, note := range g.runs[f.abs] {
 			warn(i, note)

@@ -91,8 +91,8 @@ func TestCopiesCountedOnce(t *testing.T) {
 		t.Fatalf("%d findings from %d reports, want %d from 4 (the sample's and other/checkstyle.xml)", v.Summary.Total, len(v.Inputs), want)
 	}
 	want := map[string][]string{
-		"build/reports/checkstyle.xml": {"the same content as old/checkstyle.xml.gz: counted once"},
-		"build/reports/pmd.sarif":      {"the same content as test/fixtures/pmd-copy.sarif.gz, test/fixtures/pmd.sarif: counted once"},
+		"build/reports/checkstyle.xml": {"old/checkstyle.xml.gz has the same content: counted once"},
+		"build/reports/pmd.sarif":      {"test/fixtures/pmd-copy.sarif.gz, test/fixtures/pmd.sarif have the same content: counted once"},
 	}
 	if diff := cmp.Diff(want, lastWarnings(v, "counted once")); diff != "" {
 		t.Errorf("warnings (-want +got):\n%s", diff)
@@ -469,7 +469,7 @@ func TestSmallReportAndItsGzipOnce(t *testing.T) {
 	cs, _ := connect(t, mcpserver.Options{Root: dir})
 	var v view
 	call(t, cs, "analysis.getReports", map[string]any{"summaryOnly": true}).decode(t, &v)
-	want := map[string][]string{"r.sarif": {"the same content as z/r.sarif.gz: counted once"}}
+	want := map[string][]string{"r.sarif": {"z/r.sarif.gz has the same content: counted once"}}
 	if diff := cmp.Diff(want, lastWarnings(v, "counted once")); diff != "" || v.Summary.Total != 1 || len(v.Inputs) != 1 {
 		t.Errorf("%d findings from %d inputs; warnings (-want +got):\n%s", v.Summary.Total, len(v.Inputs), diff)
 	}
