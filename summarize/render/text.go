@@ -49,7 +49,7 @@ func (Text) Render(w io.Writer, v *summarize.View) error {
 	for _, sev := range reports.Severities {
 		rows = append(rows, []string{sev.String(), strconv.Itoa(s.BySeverity.Of(sev))})
 	}
-	ew.tbl([]string{"severity", "count"}, left2, rows)
+	ew.tbl([]string{"tool's severity", "count"}, left2, rows)
 
 	if len(s.ByTool) > 0 {
 		rows = rows[:0]
