@@ -136,6 +136,11 @@ func (a *FindingAnswer) text() string {
 	if a.Excluded != "" {
 		line += " [excluded by the configuration]"
 	}
+	if f.Triage != nil {
+		// What the triage file decided of it ("false positive: reason"),
+		// as the command line's findings mark it; the whole in triage.
+		line += " [" + firstLine(f.Triage.Note(), 80) + "]"
+	}
 	b, _ := json.Marshal(a)
 	return line + "\n" + string(b)
 }

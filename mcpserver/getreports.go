@@ -137,7 +137,8 @@ func reportsLine(v *summarize.View, inputs, failed int) string {
 		fmt.Fprintf(&b, "; bufferId=%s", v.BufferID)
 	}
 	if len(v.Omitted) > 0 {
-		fmt.Fprintf(&b, "; %d left out (see omitted)", len(v.Omitted))
+		// Each marker is a part: the findings of a page past the budget are one.
+		fmt.Fprintf(&b, "; %s left out (see omitted)", english.Plural(len(v.Omitted), "part", "parts"))
 	}
 	return b.String()
 }

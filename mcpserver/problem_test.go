@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/recap-dev/recap/internal/english"
 	"github.com/recap-dev/recap/mcpserver"
 	"github.com/recap-dev/recap/summarize"
 	"github.com/recap-dev/recap/summarize/budget"
@@ -67,6 +68,10 @@ func TestHugeProblemLead(t *testing.T) {
 		want := fmt.Sprintf("alsoReportedBy of %s: the %d other findings of its problem", v.Findings[0].ID, grouped-1)
 		if !hasOmission(v.Omitted, want) {
 			t.Errorf("%v: no marker %q in %v", args, want, v.Omitted)
+		}
+		// The first line counts the markers as the parts they are.
+		if line, _, _ := strings.Cut(res.text, "\n"); !strings.HasSuffix(line, "; "+english.Plural(len(v.Omitted), "part", "parts")+" left out (see omitted)") {
+			t.Errorf("%v: first line %q, %d markers", args, line, len(v.Omitted))
 		}
 		if v.Tokens.Estimated > v.Tokens.Budget {
 			t.Errorf("%v: %d tokens of a %d budget", args, v.Tokens.Estimated, v.Tokens.Budget)

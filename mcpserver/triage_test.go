@@ -81,9 +81,14 @@ func TestTriaged(t *testing.T) {
 		t.Fatal("no triaged finding shown")
 	}
 	var a mcpserver.FindingAnswer
-	call(t, cs, "analysis.getFinding", map[string]any{"id": v.Findings[0].ID}).decode(t, &a)
+	got := call(t, cs, "analysis.getFinding", map[string]any{"id": v.Findings[0].ID})
+	got.decode(t, &a)
 	if a.Finding.Triage == nil || a.Finding.Triage.State != "false-positive" || a.Finding.Triage.By != "octocat" {
 		t.Errorf("getFinding %s: triage %+v; want the decision", v.Findings[0].ID, a.Finding.Triage)
+	}
+	// Its first line says so, as the command line's findings mark it.
+	if line, _, _ := strings.Cut(got.text, "\n"); a.Finding.Triage != nil && !strings.HasSuffix(line, " [false positive: "+a.Finding.Triage.Reason+"]") {
+		t.Errorf("getFinding's first line %q does not name the decision", line)
 	}
 
 	// The file is read at each call: emptied, nothing is triaged.

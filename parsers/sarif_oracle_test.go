@@ -87,7 +87,7 @@ func oracleInt(dec *jsontext.Decoder) (int, bool, error) {
 // is taken from the whole of them, with the decoder's bounds.
 type oracleResult struct {
 	sarifResult
-	Suppressions     []*reports.Suppression    `json:"suppressions"`
+	Suppressions     []*oracleSuppression      `json:"suppressions"`
 	Properties       map[string]jsontext.Value `json:"properties"`
 	RelatedLocations []sarifLocation           `json:"relatedLocations"`
 	CodeFlows        []struct {
@@ -114,13 +114,32 @@ type oracleResult struct {
 	Taxa []sarifRuleRef `json:"taxa"`
 }
 
+// oracleSuppression is a suppression as the oracle decodes it: its
+// property bag whole.
+type oracleSuppression struct {
+	Kind          string                    `json:"kind"`
+	Status        string                    `json:"status"`
+	Justification string                    `json:"justification"`
+	Properties    map[string]jsontext.Value `json:"properties"`
+}
+
 // reduce keeps of the whole result what the token decoder keeps.
 func (o *oracleResult) reduce() sarifResult {
 	res := o.sarifResult
 	for _, sup := range o.Suppressions {
 		var x reports.Suppression
 		if sup != nil {
-			x = *sup
+			x = reports.Suppression{Kind: sup.Kind, Status: sup.Status, Justification: sup.Justification}
+			var p reports.SuppressionProperties
+			for k, v := range sup.Properties {
+				var s string
+				if dst := p.Field(k); dst != nil && v.Kind() == '"' && jsonv2.Unmarshal(v, &s, oracleOptions) == nil {
+					*dst = s
+				}
+			}
+			if !p.IsZero() {
+				x.Properties = &p
+			}
 		}
 		res.Suppressed = res.Suppressed || x.Suppresses()
 		if len(res.Suppressions) < reports.MaxSuppressions {

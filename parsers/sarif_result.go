@@ -30,7 +30,7 @@ import (
 var (
 	resultMembers = []string{"ruleId", "ruleIndex", "rule", "kind", "level", "message", "locations", "partialFingerprints", "suppressions",
 		"relatedLocations", "codeFlows", "fixes", "taxa", "analysisTarget", "properties"}
-	suppressionMembers  = []string{"kind", "status", "justification"}
+	suppressionMembers  = []string{"kind", "status", "justification", "properties"}
 	logicalMembers      = []string{"name", "fullyQualifiedName", "kind"}
 	ruleMembers         = []string{"id", "name", "helpUri", "shortDescription", "fullDescription", "help", "defaultConfiguration", "messageStrings", "properties", "relationships"}
 	relationshipMembers = []string{"target"}
@@ -172,6 +172,8 @@ func (s *sarifStream) suppressions(res *sarifResult) error {
 				return s.istr(&sup.Status)
 			case "justification":
 				return s.str(&sup.Justification)
+			case "properties":
+				return s.suppressionProperties(&sup)
 			}
 			return s.dec.SkipValue()
 		})
@@ -181,6 +183,25 @@ func (s *sarifStream) suppressions(res *sarifResult) error {
 		}
 		return err
 	})
+}
+
+// suppressionProperties reads what a suppression's property bag says of
+// a triage decision (recap's SARIF writes its state, by, date, until and
+// link there): the strings of those keys; other keys and values are
+// skipped.
+func (s *sarifStream) suppressionProperties(sup *reports.Suppression) error {
+	var p reports.SuppressionProperties
+	err := s.object(nil, func(k string) error {
+		dst := p.Field(k)
+		if dst == nil || s.dec.PeekKind() != '"' {
+			return s.dec.SkipValue()
+		}
+		return s.strN(dst, reports.MaxPropertyText)
+	})
+	if !p.IsZero() {
+		sup.Properties = &p
+	}
+	return err
 }
 
 // resultProperties reads a result's property bag, where recap's SARIF

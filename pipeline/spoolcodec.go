@@ -387,6 +387,15 @@ func (e *encoder) detail(d *reports.Detail) {
 		e.str(&e.names, s.Kind)
 		e.str(&e.names, s.Status)
 		e.str(&e.texts, s.Justification)
+		var p reports.SuppressionProperties
+		if s.Properties != nil {
+			p = *s.Properties
+		}
+		e.str(&e.names, p.State)
+		e.str(&e.texts, p.By)
+		e.str(&e.names, p.Date)
+		e.str(&e.names, p.Until)
+		e.str(&e.texts, p.Link)
 	}
 	e.str(&e.names, d.Kind)
 	e.count(len(d.Also), d.Also == nil)
@@ -712,6 +721,10 @@ func (d *decoder) detail() *reports.Detail {
 		for i := range x.Suppressions {
 			s := &x.Suppressions[i]
 			s.Kind, s.Status, s.Justification = d.str(&d.names), d.str(&d.names), d.str(&d.texts)
+			p := reports.SuppressionProperties{State: d.str(&d.names), By: d.str(&d.texts), Date: d.str(&d.names), Until: d.str(&d.names), Link: d.str(&d.texts)}
+			if !p.IsZero() {
+				s.Properties = &p
+			}
 		}
 	}
 	x.Kind = d.str(&d.names)

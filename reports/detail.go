@@ -100,11 +100,62 @@ type LogicalLocation struct {
 
 // Suppression is a suppression of a result (SARIF §3.35): its kind
 // (inSource, external), its status ("" for none, accepted, underReview,
-// rejected) and its justification.
+// rejected) and its justification; of a triage decision that recap's
+// SARIF writes, what its property bag says of the decision.
 type Suppression struct {
-	Kind          string `json:"kind"`
-	Status        string `json:"status,omitempty"`
-	Justification string `json:"justification,omitempty"`
+	Kind          string                 `json:"kind"`
+	Status        string                 `json:"status,omitempty"`
+	Justification string                 `json:"justification,omitempty"`
+	Properties    *SuppressionProperties `json:"properties,omitempty"`
+}
+
+// SuppressionProperties are the properties of a triage decision that
+// recap's SARIF writes in a suppression's property bag (docs/triage.md):
+// the decision's state, who took it and when, when it expires, and a link.
+// A reader keeps these keys' strings only, each cut to MaxPropertyText.
+type SuppressionProperties struct {
+	State string `json:"state,omitempty"`
+	By    string `json:"by,omitempty"`
+	Date  string `json:"date,omitempty"`
+	Until string `json:"until,omitempty"`
+	Link  string `json:"link,omitempty"`
+}
+
+// MaxPropertyText is the most bytes a reader keeps of a suppression's
+// property.
+const MaxPropertyText = 2000
+
+// IsZero reports whether p says nothing.
+func (p *SuppressionProperties) IsZero() bool { return p == nil || *p == SuppressionProperties{} }
+
+// Each calls fn with each property that is set, in the order of their
+// names (by, date, link, state, until).
+func (p *SuppressionProperties) Each(fn func(key, value string)) {
+	if p == nil {
+		return
+	}
+	for _, kv := range [...]struct{ k, v string }{{"by", p.By}, {"date", p.Date}, {"link", p.Link}, {"state", p.State}, {"until", p.Until}} {
+		if kv.v != "" {
+			fn(kv.k, kv.v)
+		}
+	}
+}
+
+// Field returns the property of that name, nil when there is none.
+func (p *SuppressionProperties) Field(key string) *string {
+	switch key {
+	case "state":
+		return &p.State
+	case "by":
+		return &p.By
+	case "date":
+		return &p.Date
+	case "until":
+		return &p.Until
+	case "link":
+		return &p.Link
+	}
+	return nil
 }
 
 // Suppresses reports whether the suppression takes effect: a status that

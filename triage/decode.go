@@ -251,6 +251,22 @@ var entryFields = map[string]func(e *Entry, s string) error{
 	},
 }
 
+// Set sets e's field of that key (as the file names it: "state",
+// "date") from s, checked as the file's reader checks it: on an error, e
+// is left as it was.
+func (e *Entry) Set(key, s string) error {
+	set, ok := entryFields[key]
+	if !ok {
+		return fmt.Errorf("no field %q", key)
+	}
+	x := *e
+	if err := set(&x, s); err != nil {
+		return err
+	}
+	*e = x
+	return nil
+}
+
 // checkWord checks a tool's or rule's name: one line.
 func checkWord(s string) error {
 	if strings.TrimSpace(s) == "" || strings.ContainsAny(s, "\n\r") {

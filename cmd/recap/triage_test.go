@@ -319,6 +319,69 @@ func TestTriageImportSARIF(t *testing.T) {
 	}
 }
 
+// TestTriageImportRecapSARIF: recap's own SARIF, imported into a
+// repository without the triage file it was made with, gives back the
+// decision whole: its state, reason, by, date, until and link (--as, when
+// given, says the state); a property that is no day is not taken, and
+// said so.
+func TestTriageImportRecapSARIF(t *testing.T) {
+	g := triageRepo(t)
+	date := findingAt(t, findingsOf(t, g.Dir), "ReplaceJavaUtilDate", "Order.java", 13)
+	triaged := []string{"triage", date["id"].(string), "--as", "false-positive", "--reason", "the API takes a Date", "--by", "Bo <bo@example.com>",
+		"--until", "2999-01-31", "--link", "https://example.com/issues/7", "build/reports"}
+	if out, stderr, code := recap(t, g.Dir, nil, triaged...); code != 0 {
+		t.Fatalf("triage: exit %d\n%s%s", code, out, stderr)
+	}
+	tf := filepath.Join(g.Dir, ".recap", "triage.yml")
+	made, err := triage.LoadFile(tf)
+	if err != nil || len(made.Entries) != 1 {
+		t.Fatalf("%v, %+v", err, made)
+	}
+	want := made.Entries[0]
+	out, stderr, code := recap(t, g.Dir, nil, "findings", "--format", "sarif", "--triaged", "include", "build/reports")
+	if code != 0 {
+		t.Fatalf("findings --format sarif: exit %d\n%s", code, stderr)
+	}
+	sarif := out
+	for _, tc := range []struct {
+		name  string
+		log   string
+		args  []string
+		state triage.State
+		date  string
+		warn  string
+	}{
+		{"whole", strings.ReplaceAll(sarif, `"date":"`+want.Date+`"`, `"date":"2025-03-04"`), nil, triage.FalsePositive, "2025-03-04", ""},
+		{"--as", sarif, []string{"--as", "wont-fix"}, triage.WontFix, want.Date, ""},
+		{"a date that is no day", strings.ReplaceAll(sarif, `"date":"`+want.Date+`"`, `"date":"last week"`), nil, triage.FalsePositive, "",
+			`recap: warning: 1 property of suppressions not taken (` + shop + `Order.java:13: date: "last week" is not a day as YYYY-MM-DD)`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if err := os.Remove(tf); err != nil {
+				t.Fatal(err)
+			}
+			g.Write(map[string]string{"recap.sarif": tc.log})
+			args := append([]string{"triage", "import", "--sarif", "recap.sarif"}, tc.args...)
+			out, stderr, code := recap(t, g.Dir, nil, args...)
+			if code != 0 || !strings.Contains(out, "1 decision imported") || !strings.Contains(stderr, tc.warn) {
+				t.Fatalf("import: exit %d\n%s%s\nwant %q", code, out, stderr, tc.warn)
+			}
+			got, err := triage.LoadFile(tf)
+			if err != nil || len(got.Entries) != 1 {
+				t.Fatalf("%v, %+v", err, got)
+			}
+			w := want
+			w.State = tc.state
+			if tc.date != "" {
+				w.Date = tc.date
+			}
+			if e := got.Entries[0]; e != w {
+				t.Errorf("imported\n%+v\nwant\n%+v", e, w)
+			}
+		})
+	}
+}
+
 // TestTriageImportGitHub: GitHub's dismissed alerts, listed page by page
 // from the stand-in that checks every request against GitHub's OpenAPI
 // description, become entries of the findings at their rule and place.

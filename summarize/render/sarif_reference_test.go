@@ -160,7 +160,18 @@ func sarifSuppressions(f *reports.Finding) []suppressionOut {
 	var out []suppressionOut
 	if d := f.Detail; d != nil {
 		for _, sup := range d.Suppressions {
-			out = append(out, suppressionOut{Kind: sup.Kind, Status: sup.Status, Justification: sup.Justification})
+			// What the report's suppression said of a triage decision
+			// (recap's own SARIF read again) is written back.
+			var props map[string]any
+			if p := sup.Properties; p != nil {
+				props = map[string]any{}
+				for k, v := range map[string]string{"state": p.State, "by": p.By, "date": p.Date, "until": p.Until, "link": p.Link} {
+					if v != "" {
+						props[k] = v
+					}
+				}
+			}
+			out = append(out, suppressionOut{Kind: sup.Kind, Status: sup.Status, Justification: sup.Justification, Properties: props})
 		}
 	}
 	if t := f.Triage; t.Suppressed() {

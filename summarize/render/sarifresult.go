@@ -249,6 +249,7 @@ func appendSuppressions(b []byte, f *reports.Finding) []byte {
 		for _, sup := range d.Suppressions {
 			b = sep(b)
 			b = appendSuppression(b, sup.Kind, sup.Status, sup.Justification)
+			b = appendDecisionProperties(b, sup.Properties, "")
 			b = append(b, '}')
 		}
 	}
@@ -257,30 +258,40 @@ func appendSuppressions(b []byte, f *reports.Finding) []byte {
 		// the source: code scanning closes the alert.
 		b = sep(b)
 		b = appendSuppression(b, "external", "accepted", t.Reason)
-		props := [...]struct{ k, v string }{{"by", t.By}, {"date", t.Date}, {"link", t.Link}, {"state", t.State}, {"until", t.Until}, {"via", t.Via.String()}}
-		first := true
-		for _, kv := range props {
-			if kv.v == "" {
-				continue
-			}
-			if first {
-				b = append(b, `,"properties":{`...)
-				first = false
-			} else {
-				b = append(b, ',')
-			}
-			b = append(b, '"')
-			b = append(b, kv.k...)
-			b = append(b, '"', ':')
-			b = str(b, kv.v)
-		}
-		if !first {
-			b = append(b, '}')
-		}
+		p := reports.SuppressionProperties{State: t.State, By: t.By, Date: t.Date, Until: t.Until, Link: t.Link}
+		b = appendDecisionProperties(b, &p, t.Via.String())
 		b = append(b, '}')
 	}
 	if n > 0 {
 		b = append(b, ']')
+	}
+	return b
+}
+
+// appendDecisionProperties appends a suppression's property bag: what it
+// says of a triage decision (p, nil for nothing) and via, the id of the
+// finding whose decision covers this one ("" for none); nothing when both
+// are empty.
+func appendDecisionProperties(b []byte, p *reports.SuppressionProperties, via string) []byte {
+	first := true
+	add := func(k, v string) {
+		if first {
+			b = append(b, `,"properties":{`...)
+			first = false
+		} else {
+			b = append(b, ',')
+		}
+		b = append(b, '"')
+		b = append(b, k...)
+		b = append(b, '"', ':')
+		b = str(b, v)
+	}
+	p.Each(add)
+	if via != "" {
+		add("via", via)
+	}
+	if !first {
+		b = append(b, '}')
 	}
 	return b
 }

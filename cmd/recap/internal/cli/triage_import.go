@@ -42,7 +42,9 @@ func newTriageImport(streams *IO) *cobra.Command {
 
 --sarif FILE: the results of a SARIF log that carry a suppression in effect
 (status accepted, or none), each an entry in the state --as says (default
-accepted-risk), its justification the reason.
+accepted-risk), its justification the reason. A suppression that recap's
+SARIF wrote of a triage decision keeps the decision's state (unless --as is
+given), by, date, until and link.
 
 --github: the code scanning alerts dismissed on GitHub (GET
 /repos/{owner}/{repo}/code-scanning/alerts?state=dismissed, with
@@ -85,7 +87,7 @@ the link. An alert that matches no finding is told and left out.`,
 					return err
 				}
 			} else {
-				entries, failed, err = importSARIF(cmd.Context(), streams, r, sarif, state, commit, today)
+				entries, failed, err = importSARIF(cmd.Context(), streams, r, sarif, state, cmd.Flags().Changed("as"), commit, today)
 				if err != nil {
 					return err
 				}
@@ -142,10 +144,10 @@ func importGitHubClient(slug, apiURL string) (*review.Client, error) {
 
 // importSARIF makes an entry of each result of the logs with a suppression
 // in effect.
-func importSARIF(ctx context.Context, streams *IO, r *triageRepo, logs []string, state triage.State, commit, today string) ([]triage.Entry, bool, error) {
+func importSARIF(ctx context.Context, streams *IO, r *triageRepo, logs []string, state triage.State, stateGiven bool, commit, today string) ([]triage.Entry, bool, error) {
 	q := &pipeline.Query{Reports: pipeline.Files{Paths: logs, Options: parsers.ReadOptions{Root: r.root, Format: r.format, Uncounted: true}}}
 	var entries []triage.Entry
-	outside := 0
+	outside, badProps, badProp := 0, 0, ""
 	q.Keep.Each = func(f *reports.Finding, _ string) error {
 		if f.Detail == nil || !f.Detail.Suppressed() {
 			return nil
@@ -163,6 +165,19 @@ func importSARIF(ctx context.Context, streams *IO, r *triageRepo, logs []string,
 		}
 		e := triage.EntryFor(f, r.croot.FS())
 		e.State, e.Date, e.Commit = state, today, commit
+		// What recap's SARIF says of a triage decision: its state (unless
+		// --as says), who took it, when, until when, and its link.
+		s.Properties.Each(func(k, v string) {
+			if k == "state" && stateGiven {
+				return
+			}
+			if err := e.Set(k, v); err != nil {
+				badProps++
+				if badProp == "" {
+					badProp = fmt.Sprintf("%s:%d: %s: %v", f.Path, f.Line, k, err)
+				}
+			}
+		})
 		e.Reason = strings.TrimSpace(s.Justification)
 		if e.Reason == "" {
 			e.Reason = "suppressed in the SARIF log (" + s.Kind + "), without a justification"
@@ -176,6 +191,10 @@ func importSARIF(ctx context.Context, streams *IO, r *triageRepo, logs []string,
 		return nil, false, queryError(err)
 	}
 	reportInputs(streams.ErrOut, res.View, true)
+	if badProps > 0 {
+		fmt.Fprintf(streams.ErrOut, "recap: warning: %s of suppressions not taken (%s)\n",
+			english.Plural(badProps, "property", "properties"), text.CutRunes(badProp, maxEcho))
+	}
 	if outside > 0 {
 		fmt.Fprintf(streams.ErrOut, "recap: warning: %s outside the repository %s left out (give --repo the repository the log was made on)\n",
 			english.Plural(outside, "suppressed result", "suppressed results"), r.root)
