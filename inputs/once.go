@@ -33,11 +33,15 @@ type Left struct {
 
 // Chosen is what Once chose: the inputs to read, by index into the items
 // in their order; for each kept one (by its index into Keep), those left
-// out for it; and recap's own outputs a search found, not read.
+// out for it; recap's own outputs a search found, not read; and, when
+// other reports are read beside them, recap's own outputs given by name,
+// read (by their index into Keep), whose findings those reports may hold
+// too.
 type Chosen struct {
-	Keep []int
-	Left map[int][]Left
-	Own  []int
+	Keep  []int
+	Left  map[int][]Left
+	Own   []int
+	Named []int
 }
 
 // Once chooses the inputs to read once (docs/formats.md, "Duplicates"):
@@ -88,6 +92,19 @@ func (d *Door) Once(items []Item) Chosen {
 		}
 		byKey[it.Key] = len(c.Keep)
 		c.Keep = append(c.Keep, i)
+	}
+	others := false
+	for k, i := range c.Keep {
+		if it := items[i]; !it.Found && it.Info != nil && ownNamed(it.Name) {
+			if o, own := d.Own(it.Name, it.Info); own && o.Format != "" {
+				c.Named = append(c.Named, k)
+				continue
+			}
+		}
+		others = true
+	}
+	if !others {
+		c.Named = nil // recap's outputs alone: read as asked
 	}
 	return c
 }

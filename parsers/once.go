@@ -47,6 +47,9 @@ func once(srcs []source, door *inputs.Door) (out []source, notes map[int][]strin
 		skipped = append(skipped, ownFile{srcs[i].name, own})
 	}
 	notes = map[int][]string{}
+	for _, k := range c.Named {
+		notes[k] = append(notes[k], "recap's own output, read as named: its findings came from other reports, and those read here too are counted twice (a directory search leaves recap's outputs out)")
+	}
 	for k, i := range c.Keep {
 		out = append(out, srcs[i])
 		out[k].info = nil // the door keeps what it needs: no file's information held while the inputs are read

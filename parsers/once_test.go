@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -18,7 +19,7 @@ import (
 // TestReadOnce: a file named twice, a directory and a file in it, a copy
 // and a gzip copy of a report are read once, the kept input naming the
 // others; recap's own SARIF found by a search is left out with a warning,
-// and read when named.
+// and read when named (with a warning when named beside a report).
 func TestReadOnce(t *testing.T) {
 	root := reportstest.RepoRoot(t)
 	pmd, err := os.ReadFile(filepath.Join(root, "testdata", "reports", "pmd.sarif"))
@@ -105,11 +106,21 @@ func TestReadOnce(t *testing.T) {
 	if got := reports.CountRead(inputs); got != 1 {
 		t.Errorf("%d inputs read of %d listed, want 1 (the PMD report): %+v", got, len(inputs), inputs)
 	}
-	if n, _ := read(recapSARIF); n == 0 {
-		t.Error("recap's SARIF named: no finding read")
+	named := "recap's own output, read as named: its findings came from other reports, and those read here too are counted twice (a directory search leaves recap's outputs out)"
+	warned := func(in reports.Input) bool { return slices.Contains(in.Warnings, named) }
+	for _, own := range []string{recapSARIF, recapQuality} {
+		// Named alone, or with another of recap's outputs: read, as asked.
+		if n, inputs := read(own); n == 0 || warned(inputs[0]) {
+			t.Errorf("%s named: %d findings read, warnings %q", own, n, inputs[0].Warnings)
+		}
+		// Named with a report (a shell's glob): read, and said to count its findings twice.
+		n, inputs := read(a, own)
+		if n <= tooltest.SamplePMD || len(inputs) != 2 || warned(inputs[0]) || !warned(inputs[1]) {
+			t.Errorf("%s named with a report: %d findings, inputs %+v", own, n, inputs)
+		}
 	}
-	if n, _ := read(recapQuality); n == 0 {
-		t.Error("recap's Code Quality report named: no finding read")
+	if _, inputs := read(recapSARIF, recapQuality); warned(inputs[0]) || warned(inputs[1]) {
+		t.Errorf("recap's outputs named together: %+v", inputs)
 	}
 }
 
