@@ -33,15 +33,14 @@ type Left struct {
 
 // Chosen is what Once chose: the inputs to read, by index into the items
 // in their order; for each kept one (by its index into Keep), those left
-// out for it; recap's own outputs a search found, not read; and, when
-// other reports are read beside them, recap's own outputs given by name,
-// read (by their index into Keep), whose findings those reports may hold
-// too.
+// out for it; recap's own outputs a search found, not read; and recap's
+// own outputs given by name beside other reports (a shell's glob), not
+// read either: their findings came from reports, those named too.
 type Chosen struct {
-	Keep  []int
-	Left  map[int][]Left
-	Own   []int
-	Named []int
+	Keep   []int
+	Left   map[int][]Left
+	Own    []int
+	Beside []int
 }
 
 // Once chooses the inputs to read once (docs/formats.md, "Duplicates"):
@@ -49,8 +48,8 @@ type Chosen struct {
 // directory and a file in it), the first of the files whose content is
 // the same (a copy, or a report and its gzip), and none of recap's own
 // outputs found by a search (its SARIF, Code Quality report and JSON;
-// given by name, as a baseline is, a SARIF or Code Quality report is
-// read). Files are compared by content size first, each hashed at most
+// given by name alone, as a baseline is, a SARIF or Code Quality report
+// is read, but not beside other reports: Chosen.Beside). Files are compared by content size first, each hashed at most
 // once and only when a second of its size comes (200,000 reports of a few
 // sizes are compared in linear time); empty files, each an error of its
 // own, are not compared.
@@ -61,6 +60,22 @@ func (d *Door) Once(items []Item) Chosen {
 	bySize := map[int64][]int{}
 	dropped := map[string]bool{} // the keys left out as copies
 	byHash := map[[sha256.Size]byte]int{}
+	// Whether a report that is none of recap's outputs is given: recap's
+	// outputs named beside it are left out.
+	others := false
+	for _, it := range items {
+		if it.Info == nil {
+			continue
+		}
+		if !ownNamed(it.Name) {
+			others = true
+			break
+		}
+		if _, own := d.Own(it.Name, it.Info); !own {
+			others = true
+			break
+		}
+	}
 	for i, it := range items {
 		if it.Info == nil || it.Key == "" {
 			c.Keep = append(c.Keep, i)
@@ -85,6 +100,10 @@ func (d *Door) Once(items []Item) Chosen {
 				continue
 			}
 		}
+		if !it.Found && others && d.ownReport(it) {
+			c.Beside = append(c.Beside, i)
+			continue
+		}
 		if k, dup := d.sameContent(it, len(c.Keep), items, c.Keep, bySize, byHash); dup {
 			c.Left[k] = append(c.Left[k], Left{i, SameContent})
 			dropped[it.Key] = true
@@ -93,20 +112,17 @@ func (d *Door) Once(items []Item) Chosen {
 		byKey[it.Key] = len(c.Keep)
 		c.Keep = append(c.Keep, i)
 	}
-	others := false
-	for k, i := range c.Keep {
-		if it := items[i]; !it.Found && it.Info != nil && ownNamed(it.Name) {
-			if o, own := d.Own(it.Name, it.Info); own && o.Format != "" {
-				c.Named = append(c.Named, k)
-				continue
-			}
-		}
-		others = true
-	}
-	if !others {
-		c.Named = nil // recap's outputs alone: read as asked
-	}
 	return c
+}
+
+// ownReport reports whether it is one of recap's outputs that is read as
+// a report when named: its SARIF or Code Quality report.
+func (d *Door) ownReport(it Item) bool {
+	if it.Info == nil || !ownNamed(it.Name) {
+		return false
+	}
+	o, own := d.Own(it.Name, it.Info)
+	return own && o.Format != ""
 }
 
 // hasReason reports whether left says why already for an input of name

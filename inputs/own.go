@@ -32,6 +32,19 @@ type Own struct {
 	Warning string
 }
 
+// BesideWarning is what the input says of it when it is named beside
+// other reports, and so not read.
+func (o Own) BesideWarning() string {
+	what := "output"
+	switch o.Format {
+	case "sarif":
+		what = "SARIF"
+	case "codeclimate":
+		what = "Code Quality report"
+	}
+	return "recap's own " + what + ", named beside other reports: not read, as its findings came from reports and would count twice (name it alone to read it)"
+}
+
 // The outputs of recap a search leaves out.
 var (
 	ownSARIF       = Own{"sarif", "recap's own SARIF, made from other reports: not read (name it to read it)"}

@@ -46,10 +46,11 @@ func once(srcs []source, door *inputs.Door) (out []source, notes map[int][]strin
 		own, _ := door.Own(srcs[i].name, items[i].Info)
 		skipped = append(skipped, ownFile{srcs[i].name, own})
 	}
-	notes = map[int][]string{}
-	for _, k := range c.Named {
-		notes[k] = append(notes[k], "recap's own output, read as named: its findings came from other reports, and those read here too are counted twice (a directory search leaves recap's outputs out)")
+	for _, i := range c.Beside {
+		own, _ := door.Own(srcs[i].name, items[i].Info)
+		skipped = append(skipped, ownFile{srcs[i].name, Own{Format: own.Format, Warning: own.BesideWarning()}})
 	}
+	notes = map[int][]string{}
 	for k, i := range c.Keep {
 		out = append(out, srcs[i])
 		out[k].info = nil // the door keeps what it needs: no file's information held while the inputs are read

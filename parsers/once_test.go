@@ -19,7 +19,7 @@ import (
 // TestReadOnce: a file named twice, a directory and a file in it, a copy
 // and a gzip copy of a report are read once, the kept input naming the
 // others; recap's own SARIF found by a search is left out with a warning,
-// and read when named (with a warning when named beside a report).
+// and read when named (but not beside other reports).
 func TestReadOnce(t *testing.T) {
 	root := reportstest.RepoRoot(t)
 	pmd, err := os.ReadFile(filepath.Join(root, "testdata", "reports", "pmd.sarif"))
@@ -106,21 +106,26 @@ func TestReadOnce(t *testing.T) {
 	if got := reports.CountRead(inputs); got != 1 {
 		t.Errorf("%d inputs read of %d listed, want 1 (the PMD report): %+v", got, len(inputs), inputs)
 	}
-	named := "recap's own output, read as named: its findings came from other reports, and those read here too are counted twice (a directory search leaves recap's outputs out)"
-	warned := func(in reports.Input) bool { return slices.Contains(in.Warnings, named) }
+	// Named alone, or with another of recap's outputs: read, as asked.
+	// Named beside a report (a shell's glob), or beside a directory of
+	// reports: left out, said so, as its findings came from reports.
+	beside := map[string]string{
+		recapSARIF:   "recap's own SARIF, named beside other reports: not read, as its findings came from reports and would count twice (name it alone to read it)",
+		recapQuality: "recap's own Code Quality report, named beside other reports: not read, as its findings came from reports and would count twice (name it alone to read it)",
+	}
 	for _, own := range []string{recapSARIF, recapQuality} {
-		// Named alone, or with another of recap's outputs: read, as asked.
-		if n, inputs := read(own); n == 0 || warned(inputs[0]) {
-			t.Errorf("%s named: %d findings read, warnings %q", own, n, inputs[0].Warnings)
+		if n, inputs := read(own); n == 0 || len(inputs) != 1 || inputs[0].LeftOut {
+			t.Errorf("%s named: %d findings read, inputs %+v", own, n, inputs)
 		}
-		// Named with a report (a shell's glob): read, and said to count its findings twice.
-		n, inputs := read(a, own)
-		if n <= tooltest.SamplePMD || len(inputs) != 2 || warned(inputs[0]) || !warned(inputs[1]) {
-			t.Errorf("%s named with a report: %d findings, inputs %+v", own, n, inputs)
+		for _, other := range []string{a, filepath.Join(dir, "build", "copy")} {
+			n, inputs := read(other, own)
+			if n != tooltest.SamplePMD || len(inputs) != 2 || !inputs[1].LeftOut || !slices.Equal(inputs[1].Warnings, []string{beside[own]}) {
+				t.Errorf("%s named beside %s: %d findings, inputs %+v", own, other, n, inputs)
+			}
 		}
 	}
-	if _, inputs := read(recapSARIF, recapQuality); warned(inputs[0]) || warned(inputs[1]) {
-		t.Errorf("recap's outputs named together: %+v", inputs)
+	if n, inputs := read(recapSARIF, recapQuality); n == 0 || inputs[0].LeftOut || inputs[1].LeftOut {
+		t.Errorf("recap's outputs named together: %d findings, %+v", n, inputs)
 	}
 }
 
