@@ -137,8 +137,7 @@ func reportsLine(v *summarize.View, inputs, failed int) string {
 		fmt.Fprintf(&b, "; bufferId=%s", v.BufferID)
 	}
 	if len(v.Omitted) > 0 {
-		// Each marker is a part: the findings of a page past the budget are one.
-		fmt.Fprintf(&b, "; %s left out (see omitted)", english.Plural(len(v.Omitted), "part", "parts"))
+		b.WriteString("; parts left out (see omitted)")
 	}
 	return b.String()
 }

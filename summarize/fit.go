@@ -229,13 +229,6 @@ func keepInputs(v *View, c budget.Counter, limit int, l Layout) int {
 // at level 4 the security counts, the counts by tool and the inputs'
 // statuses go.
 func squeeze(v *View, level int) {
-	if level >= 1 && len(v.Omitted) > 1 {
-		total := 0
-		for _, o := range v.Omitted {
-			total += o.Tokens
-		}
-		v.Omitted = []budget.Omission{{What: fmt.Sprintf("%d parts (findings, top lists, statuses): raise maxTokens, or narrow the filters", len(v.Omitted)), Tokens: total}}
-	}
 	if level >= 2 && len(v.Summary.ByTool) > 1 {
 		best, n := "", -1
 		for k, c := range v.Summary.ByTool {
@@ -258,11 +251,10 @@ func squeeze(v *View, level int) {
 	if level >= 4 {
 		v.Summary.ByTool = map[string]int{}
 	}
+	statuses := false
 	if level >= 4 && len(v.Inputs) > 0 {
 		v.Inputs = v.Inputs[:0]
-		if len(v.Omitted) == 1 && !strings.Contains(v.Omitted[0].What, "statuses") {
-			v.Omitted[0].What = "inputs' statuses, " + v.Omitted[0].What
-		}
+		statuses = true
 	}
 	if sec := v.Summary.Security; sec != nil && level >= 3 {
 		if level >= 4 {
@@ -270,6 +262,46 @@ func squeeze(v *View, level int) {
 		} else if len(sec.TopCWE) > 0 || sec.ByImpact.Total() > 0 {
 			v.Summary.Security = &SecurityCounts{Findings: sec.Findings, TopCWE: []Count{}}
 		}
+	}
+	if level < 1 {
+		return
+	}
+	// The markers become one, which names the counts cut: a byTool of one
+	// tool must not read as the only tool that reported.
+	var cut []string
+	tools := 0
+	for _, n := range v.Summary.ByTool {
+		tools += n
+	}
+	qualities := level >= 3 && v.Summary.Total > 0
+	switch {
+	case len(v.Summary.ByTool) > 0 && tools < v.Summary.Total && qualities:
+		cut = append(cut, "other tools', quality and level counts")
+	case len(v.Summary.ByTool) > 0 && tools < v.Summary.Total:
+		cut = append(cut, "other tools' counts")
+	case len(v.Summary.ByTool) == 0 && v.Summary.Total > 0 && qualities:
+		cut = append(cut, "tool, quality and level counts")
+	case len(v.Summary.ByTool) == 0 && v.Summary.Total > 0:
+		cut = append(cut, "tool counts")
+	case qualities:
+		cut = append(cut, "quality and level counts")
+	}
+	if len(v.Omitted) > 1 || len(cut) > 0 {
+		total := 0
+		for _, o := range v.Omitted {
+			total += o.Tokens
+		}
+		what := []string{"findings", "top lists", "statuses"}
+		if len(v.Omitted) == 1 {
+			what = []string{v.Omitted[0].What} // one marker: what it says, and the counts
+			if i := strings.Index(what[0], ": "); i > 0 {
+				what[0] = what[0][:i]
+			}
+		}
+		v.Omitted = []budget.Omission{{What: fmt.Sprintf("%d parts (%s): raise maxTokens, or narrow the filters", len(v.Omitted)+len(cut), strings.Join(append(what, cut...), ", ")), Tokens: total}}
+	}
+	if statuses && !strings.Contains(v.Omitted[0].What, "statuses") {
+		v.Omitted[0].What = "inputs' statuses, " + v.Omitted[0].What
 	}
 }
 

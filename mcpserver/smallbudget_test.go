@@ -1,0 +1,44 @@
+package mcpserver_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/recap-dev/recap/mcpserver"
+)
+
+// TestSmallBudgetSaysWhatCountsAreCut: at the smallest budgets the counts
+// by tool keep the largest, then go; an answer whose byTool does not add
+// up to the total says so in omitted, and one whose counts by quality went
+// too, so that an agent does not read one tool as the only one.
+func TestSmallBudgetSaysWhatCountsAreCut(t *testing.T) {
+	_, g := sampleReports(t)
+	cs, _ := connect(t, mcpserver.Options{Root: g.Dir})
+	cut := 0
+	for budget := 150; budget <= 700; budget += 25 {
+		res := call(t, cs, "analysis.getReports", map[string]any{"maxTokens": budget})
+		if res.isErr {
+			continue // below the floor
+		}
+		var v view
+		res.decode(t, &v)
+		tools := 0
+		for _, n := range v.Summary.ByTool {
+			tools += n
+		}
+		var said []string
+		for _, o := range v.Omitted {
+			said = append(said, o.What)
+		}
+		all := strings.Join(said, "; ")
+		if tools != v.Summary.Total {
+			cut++
+			if !strings.Contains(all, "other tools'") && !strings.Contains(all, "tool counts") && !strings.Contains(all, "tool, quality") {
+				t.Errorf("maxTokens %d: byTool %v of %d findings, and omitted says nothing of it: %s", budget, v.Summary.ByTool, v.Summary.Total, all)
+			}
+		}
+	}
+	if cut == 0 {
+		t.Error("no budget cut the counts by tool: the test tries none of the smallest")
+	}
+}
