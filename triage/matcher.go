@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"path"
 	"sort"
 	"strings"
 	"sync"
@@ -69,8 +70,20 @@ type Matcher struct {
 	lines   []entryLine                 // entry → its Line, to compare
 
 	mu    sync.Mutex
-	used  []int // entry → findings it matched
+	used  []int   // entry → findings it matched
+	near  []*Near // entry → a finding at its location that another message kept from matching
 	files map[string]*sourceFile
+}
+
+// Near is a finding of an entry's tool and rule at the entry's location
+// whose message is another (a method renamed in SpotBugs' message): not
+// covered, as another finding on the line may be, but what to decide
+// again when the entry matches nothing.
+type Near struct {
+	ID      reports.FindingID
+	Path    string
+	Line    int
+	Message string
 }
 
 type ruleKey struct{ tool, rule string }
@@ -97,6 +110,7 @@ func NewMatcher(f *File, src fs.FS, now time.Time) *Matcher {
 		m.entries = f.Entries
 	}
 	m.used = make([]int, len(m.entries))
+	m.near = make([]*Near, len(m.entries))
 	m.path = make([]string, len(m.entries))
 	m.lines = make([]entryLine, len(m.entries))
 	for i := range m.entries {
@@ -319,6 +333,15 @@ func (m *Matcher) decide(f *reports.Finding, fe *fileEntries) *Decision {
 	if best < 0 {
 		return nil
 	}
+	// A finding another entry covers (decided again after its message
+	// changed) leaves the entries it was near to stale.
+	for _, list := range [2][]int{cands, orphans} {
+		for _, i := range list {
+			if n := m.near[i]; n != nil && n.ID == f.ID {
+				m.near[i] = nil
+			}
+		}
+	}
 	m.used[best]++
 	e := &m.entries[best]
 	return &Decision{Entry: e, Expired: e.Expired(m.now), How: bestHow, Path: m.path[best]}
@@ -329,14 +352,14 @@ func (m *Matcher) decide(f *reports.Finding, fe *fileEntries) *Decision {
 func (m *Matcher) how(idx int, f *reports.Finding, sf *sourceFile, orphan bool) How {
 	e := &m.entries[idx]
 	if sf == nil || f.Line < 1 || f.Line > sf.n() {
-		if !orphan && e.Message != "" && sameMessage(e.Message, f.Message) {
+		if !orphan && e.Message != "" && m.sameMessage(e, f) {
 			return ByMessage
 		}
 		return 0
 	}
 	i := f.Line - 1
 	if e.Location == "" && e.Line == "" {
-		if !orphan && e.Message != "" && sameMessage(e.Message, f.Message) {
+		if !orphan && e.Message != "" && m.sameMessage(e, f) {
 			return ByMessage
 		}
 		return 0
@@ -346,18 +369,21 @@ func (m *Matcher) how(idx int, f *reports.Finding, sf *sourceFile, orphan bool) 
 	if e.Line != "" && !lineIs(sf.line(i), m.lines[idx]) {
 		return 0
 	}
-	sameMsg := sameMessage(e.Message, f.Message)
+	sameMsg := m.sameMessage(e, f)
 	if e.Location != "" {
 		loc := sf.location(i)
 		switch {
 		case e.Location == loc && sameMsg:
 			return ByLocation
-		case e.Location == loc && sameButNumbers(e.Message, f.Message):
+		case e.Location == loc && (sameButNumbers(e.Message, f.Message) || moved(e, f) && sameButNumbers(renamedMessage(e.Message, e.Path, f.Path), f.Message)):
 			return ByLocationOnly
 		}
 		h, _ := SplitLocation(e.Location)
 		if lh, _ := SplitLocation(loc); lh == h && sameMsg && sf.windowCount(i) == 1 {
 			return ByLocationMoved
+		}
+		if e.Location == loc && !sameMsg && m.near[idx] == nil {
+			m.near[idx] = &Near{ID: f.ID, Path: f.Path, Line: f.Line, Message: text.CutRunes(foldSpace(f.Message), MaxMessage)}
 		}
 	}
 	if e.Line != "" && sameMsg && e.Message != "" && sf.unique(i) {
@@ -365,6 +391,73 @@ func (m *Matcher) how(idx int, f *reports.Finding, sf *sourceFile, orphan bool) 
 	}
 	return 0
 }
+
+// sameMessage reports whether e's message is f's: as it is, or, when f
+// is in another file than e was decided in (the file renamed or moved),
+// with the file's old name and package in it taken for the new ones, as a
+// class renamed with its file is named in tools' messages (SpotBugs:
+// "com.example.shop.OrderRepository.itemsOf(String) passes…").
+func (m *Matcher) sameMessage(e *Entry, f *reports.Finding) bool {
+	return sameMessage(e.Message, f.Message) || moved(e, f) && sameMessage(renamedMessage(e.Message, e.Path, f.Path), f.Message)
+}
+
+// moved reports whether f is in another file than e was decided in.
+func moved(e *Entry, f *reports.Finding) bool { return f.Path != e.Path && e.Message != "" }
+
+// renamedMessage returns msg with the names of the file from (its name
+// without extension, and its directories that differ, dotted as a
+// package) replaced, as whole words, by those of to.
+func renamedMessage(msg, from, to string) string {
+	fromDir, fromFile := path.Split(from)
+	toDir, toFile := path.Split(to)
+	fromStem := strings.TrimSuffix(fromFile, path.Ext(fromFile))
+	toStem := strings.TrimSuffix(toFile, path.Ext(toFile))
+	if fromDir != toDir {
+		a := strings.Split(strings.Trim(fromDir, "/"), "/")
+		b := strings.Split(strings.Trim(toDir, "/"), "/")
+		for len(a) > 0 && len(b) > 0 && a[0] == b[0] {
+			a, b = a[1:], b[1:]
+		}
+		if len(a) > 0 && len(b) > 0 {
+			msg = replaceWord(msg, strings.Join(a, "."), strings.Join(b, "."))
+		}
+	}
+	if fromStem != toStem && fromStem != "" && toStem != "" {
+		msg = replaceWord(msg, fromStem, toStem)
+	}
+	return msg
+}
+
+// replaceWord replaces old in s by new where it is a whole word: neither
+// preceded nor followed by a letter, a digit or an underscore.
+func replaceWord(s, old, new string) string {
+	if old == "" || old == new {
+		return s
+	}
+	var b strings.Builder
+	for {
+		i := strings.Index(s, old)
+		if i < 0 {
+			if b.Len() == 0 {
+				return s
+			}
+			b.WriteString(s)
+			return b.String()
+		}
+		end := i + len(old)
+		before, _ := utf8.DecodeLastRuneInString(s[:i])
+		after, _ := utf8.DecodeRuneInString(s[end:])
+		if (i == 0 || !isWordRune(before)) && (end == len(s) || !isWordRune(after)) {
+			b.WriteString(s[:i])
+			b.WriteString(new)
+		} else {
+			b.WriteString(s[:end])
+		}
+		s = s[end:]
+	}
+}
+
+func isWordRune(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) }
 
 // file reads path once; nil when it cannot be read.
 func (m *Matcher) file(path string) *sourceFile {
@@ -453,6 +546,10 @@ type Status struct {
 	// was renamed to.
 	Path    string
 	Expired bool
+	// Changed, of an entry that matched nothing, is a finding of its tool
+	// and rule at its location whose message is another now: the
+	// finding to decide again, rather than an entry to prune.
+	Changed *Near
 }
 
 // Statuses returns the status of every entry, in the file's order, after
@@ -463,6 +560,9 @@ func (m *Matcher) Statuses() []Status {
 	out := make([]Status, len(m.entries))
 	for i := range m.entries {
 		out[i] = Status{Entry: m.entries[i], Matched: m.used[i], Path: m.path[i], Expired: m.entries[i].Expired(m.now)}
+		if m.used[i] == 0 {
+			out[i].Changed = m.near[i]
+		}
 	}
 	return out
 }

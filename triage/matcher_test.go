@@ -274,3 +274,84 @@ func TestDecideUnnamedAllocatesNothing(t *testing.T) {
 		})
 	}
 }
+
+// TestDecideClassRenamed: a tool that names the class in its message
+// (SpotBugs) names the new class once the file is renamed or moved to
+// another package; the entry still covers the finding, by the old names
+// in its message taken for the new ones, whole words only.
+func TestDecideClassRenamed(t *testing.T) {
+	const (
+		from = "src/main/java/com/example/shop/OrderRepository.java"
+		msg  = "com.example.shop.OrderRepository.itemsOf(String) passes a nonconstant String to an execute method"
+	)
+	f := &reports.Finding{Tool: "SpotBugs", Rule: "SQL_NONCONSTANT_STRING_PASSED_TO_EXECUTE", Path: from, Line: 5, Message: msg}
+	e := EntryFor(f, fstest.MapFS{from: {Data: []byte(javaFile)}})
+	e.State, e.Reason = AcceptedRisk, "ids are checked upstream"
+	tests := []struct {
+		name, path, message string
+		want                How
+	}{
+		{"class renamed with its file", "src/main/java/com/example/shop/OrderDao.java",
+			"com.example.shop.OrderDao.itemsOf(String) passes a nonconstant String to an execute method", ByLocation},
+		{"moved to another package", "src/main/java/com/example/store/OrderRepository.java",
+			"com.example.store.OrderRepository.itemsOf(String) passes a nonconstant String to an execute method", ByLocation},
+		{"both", "src/main/java/com/example/store/OrderDao.java",
+			"com.example.store.OrderDao.itemsOf(String) passes a nonconstant String to an execute method", ByLocation},
+		{"renamed, the message unchanged", "src/main/java/com/example/shop/OrderDao.java", msg, ByLocation},
+		{"renamed, another method named", "src/main/java/com/example/shop/OrderDao.java",
+			"com.example.shop.OrderDao.cancel(long) passes a nonconstant String to an execute method", 0},
+		{"renamed, the old name part of a longer word", "src/main/java/com/example/shop/OrderDao.java",
+			"com.example.shop.OrderRepositoryImpl.itemsOf(String) passes a nonconstant String to an execute method", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := NewMatcher(&File{Entries: []Entry{e}}, fstest.MapFS{tt.path: {Data: []byte(javaFile)}}, day)
+			g := reports.Finding{Tool: f.Tool, Rule: f.Rule, Path: tt.path, Line: 5, Message: tt.message}
+			d := m.Decide(&g)
+			switch {
+			case tt.want == 0 && d != nil:
+				t.Errorf("Decide = %v, want none", d.How)
+			case tt.want != 0 && (d == nil || d.How != tt.want):
+				t.Errorf("Decide = %+v, want %v", d, tt.want)
+			}
+		})
+	}
+	if got := renamedMessage("a.b.Shop x", "Shop.java", "src/Store.java"); got != "a.b.Store x" {
+		t.Errorf("renamedMessage from the top directory = %q", got)
+	}
+}
+
+// TestStatusChanged: an entry whose location has a finding of its rule
+// with another message (a method renamed in the message) matches nothing
+// and says which finding is there, to decide again; once another entry
+// covers that finding, it is only stale.
+func TestStatusChanged(t *testing.T) {
+	e := decided(t)
+	src := fstest.MapFS{"src/Shop.java": {Data: []byte(javaFile)}}
+	f := reports.Finding{ID: reports.ID("ab12", 7), Tool: "PMD", Rule: "NullAssignment", Path: "src/Shop.java", Line: 5, Message: "Assigning an Object to null in pay() is a code smell."}
+	m := NewMatcher(&File{Entries: []Entry{e}}, src, day)
+	if d := m.Decide(&f); d != nil {
+		t.Fatalf("Decide = %+v, want none: the message is another", d)
+	}
+	st := m.Statuses()
+	if c := st[0].Changed; st[0].Matched != 0 || c == nil || c.ID != f.ID || c.Line != 5 || c.Path != f.Path || c.Message != f.Message {
+		t.Fatalf("status %+v, changed %+v; want the finding at its place", st[0], c)
+	}
+	again := EntryFor(&f, src)
+	again.State, again.Reason = FalsePositive, "decided again"
+	m = NewMatcher(&File{Entries: []Entry{e, again}}, src, day)
+	if d := m.Decide(&f); d == nil || d.Entry.Reason != "decided again" {
+		t.Fatalf("Decide = %+v, want the new entry", d)
+	}
+	if st := m.Statuses(); st[0].Matched != 0 || st[0].Changed != nil || st[1].Matched != 1 {
+		t.Errorf("statuses %+v: want the old entry stale, not changed", st)
+	}
+	// Another message on another line of the rule says nothing.
+	m = NewMatcher(&File{Entries: []Entry{e}}, src, day)
+	g := f
+	g.Line = 12
+	m.Decide(&g)
+	if st := m.Statuses(); st[0].Changed != nil {
+		t.Errorf("a finding elsewhere made the entry changed: %+v", st[0].Changed)
+	}
+}

@@ -319,6 +319,61 @@ func TestTriageImportSARIF(t *testing.T) {
 	}
 }
 
+// TestTriageCheckChanged: a decided finding whose message changed (as a
+// method renamed changes SpotBugs' messages) leaves its entry matching
+// nothing; check names the finding at its place, with its id, to decide
+// again, and prune keeps the entry; decided again, the old entry is stale
+// and prune removes it.
+func TestTriageCheckChanged(t *testing.T) {
+	g := triageRepo(t)
+	date := findingAt(t, findingsOf(t, g.Dir), "ReplaceJavaUtilDate", "Order.java", 13)
+	if out, stderr, code := recap(t, g.Dir, nil, "triage", date["id"].(string), "--as", "false-positive", "--reason", "the API takes a Date", "build/reports"); code != 0 {
+		t.Fatalf("triage: exit %d\n%s%s", code, out, stderr)
+	}
+	p := filepath.Join(g.Dir, "build", "reports", "pmd.sarif")
+	changed := "Usage of java.util.Date should give way to java.time"
+	g.Write(map[string]string{"build/reports/pmd.sarif": strings.ReplaceAll(readFile(t, p), "Usage of java.util.Date should be replaced with classes from java.time", changed)})
+	now := findingAt(t, findingsOf(t, g.Dir), "ReplaceJavaUtilDate", "Order.java", 13)
+	id := now["id"].(string)
+
+	out, stderr, code := recap(t, g.Dir, nil, "triage", "check", "build/reports")
+	for _, want := range []string{"changed  false-positive  PMD ReplaceJavaUtilDate",
+		"changed: PMD ReplaceJavaUtilDate at " + shop + "Order.java:13 now says \"" + changed + "\"; was",
+		"decide it again (recap triage " + id + " --as false-positive --reason …)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("check: no %q in\n%s", want, out)
+		}
+	}
+	if code != 1 || !strings.Contains(stderr, "1 stale entry whose finding's message changed (decide it again by the id shown)") {
+		t.Errorf("check: exit %d\n%s", code, stderr)
+	}
+	out, _, _ = recap(t, g.Dir, nil, "triage", "check", "--format", "json", "build/reports")
+	var v struct {
+		Changed int
+		Entries []struct {
+			Changed struct{ ID, Message string }
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil || v.Changed != 1 || len(v.Entries) != 1 || v.Entries[0].Changed.ID != id || v.Entries[0].Changed.Message != changed {
+		t.Errorf("check --format json: %v %+v\n%s", err, v, out)
+	}
+	out, stderr, code = recap(t, g.Dir, nil, "triage", "prune", "build/reports")
+	if code != 0 || !strings.Contains(out, "0 stale entries removed; 1 stale entry kept: the finding at its place says another message now") {
+		t.Errorf("prune: exit %d\n%s%s", code, out, stderr)
+	}
+	// Decided again: the old entry is stale, and pruned.
+	if out, stderr, code := recap(t, g.Dir, nil, "triage", id, "--as", "false-positive", "--reason", "the API takes a Date", "build/reports"); code != 0 {
+		t.Fatalf("triage again: exit %d\n%s%s", code, out, stderr)
+	}
+	out, stderr, code = recap(t, g.Dir, nil, "triage", "prune", "build/reports")
+	if code != 0 || !strings.Contains(out, "1 stale entry removed\n") {
+		t.Errorf("prune after deciding again: exit %d\n%s%s", code, out, stderr)
+	}
+	if out, stderr, code := recap(t, g.Dir, nil, "triage", "check", "build/reports"); code != 0 {
+		t.Errorf("check after: exit %d\n%s%s", code, out, stderr)
+	}
+}
+
 // TestTriageImportRecapSARIF: recap's own SARIF, imported into a
 // repository without the triage file it was made with, gives back the
 // decision whole: its state, reason, by, date, until and link (--as, when

@@ -518,9 +518,11 @@ func newTriageCheck(streams *IO) *cobra.Command {
 		Use:   "check [flags] [INPUT...]",
 		Short: "The stale and expired entries of the triage file; exit 1 when there are any",
 		Long: `check lists the entries of the triage file that match no finding of the INPUTs
-(stale: the code was fixed or deleted) and those whose --until has come
+(stale: the code was fixed or deleted; changed, when a finding of its rule is
+at its place with another message, as a method renamed in SpotBugs' message:
+decide that finding again by the id shown) and those whose --until has come
 (expired: their findings are shown again), and exits 1 when there is one, for
-CI. recap triage prune removes the stale ones.`,
+CI. recap triage prune removes the stale ones, not the changed.`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runList(cmd, streams, &lf, args, true)
@@ -540,6 +542,26 @@ type entryStatus struct {
 	// no finding says nothing of it (neither stale nor pruned).
 	Unchecked bool   `json:"unchecked,omitempty"`
 	PathNow   string `json:"pathNow,omitempty"`
+	// Changed, of a stale entry, is the finding of its tool and rule at
+	// its location whose message is another now (a method renamed): to
+	// decide again by its id; prune keeps the entry.
+	Changed *changedFinding `json:"changed,omitempty"`
+}
+
+// changedFinding is the finding at a stale entry's place, its message
+// changed.
+type changedFinding struct {
+	ID      string `json:"id"`
+	Path    string `json:"path"`
+	Line    int    `json:"line"`
+	Message string `json:"message"`
+}
+
+func changedOf(n *triage.Near) *changedFinding {
+	if n == nil {
+		return nil
+	}
+	return &changedFinding{ID: n.ID.String(), Path: n.Path, Line: n.Line, Message: n.Message}
 }
 
 type listOutput struct {
@@ -549,6 +571,8 @@ type listOutput struct {
 	Expired int           `json:"expired"`
 	// Unchecked counts the entries of tools no input read is of.
 	Unchecked int `json:"unchecked"`
+	// Changed counts the stale entries whose finding's message changed.
+	Changed int `json:"changed"`
 }
 
 func runList(cmd *cobra.Command, streams *IO, lf *listFlags, args []string, check bool) error {
@@ -572,6 +596,9 @@ func runList(cmd *cobra.Command, streams *IO, lf *listFlags, args []string, chec
 		}
 		if es.Stale {
 			out.Stale++
+			if es.Changed = changedOf(s.Changed); es.Changed != nil {
+				out.Changed++
+			}
 		}
 		if es.Expired {
 			out.Expired++
@@ -588,8 +615,11 @@ func runList(cmd *cobra.Command, streams *IO, lf *listFlags, args []string, chec
 	writeList(streams.Out, lf.format, out, check)
 	if check && out.Stale+out.Expired > 0 {
 		var parts []string
-		if out.Stale > 0 {
-			parts = append(parts, english.Plural(out.Stale, "stale entry", "stale entries")+" (recap triage prune removes "+itOrThem(out.Stale)+")")
+		if n := out.Stale - out.Changed; n > 0 {
+			parts = append(parts, english.Plural(n, "stale entry", "stale entries")+" (recap triage prune removes "+itOrThem(n)+")")
+		}
+		if out.Changed > 0 {
+			parts = append(parts, english.Plural(out.Changed, "stale entry", "stale entries")+" whose finding's message changed (decide "+itOrThem(out.Changed)+" again by the id shown)")
 		}
 		if out.Expired > 0 {
 			parts = append(parts, english.Plural(out.Expired, "expired entry", "expired entries")+" (decide again or remove "+itOrThem(out.Expired)+")")
@@ -629,6 +659,10 @@ func writeList(w io.Writer, format string, out listOutput, check bool) {
 			now = "not checked, expired"
 		case e.Unchecked:
 			now = "not checked"
+		case e.Changed != nil && e.Expired:
+			now = "changed, expired"
+		case e.Changed != nil:
+			now = "changed"
 		case e.Stale && e.Expired:
 			now = "stale, expired"
 		case e.Stale:
@@ -644,6 +678,20 @@ func writeList(w io.Writer, format string, out listOutput, check bool) {
 		fmt.Fprintf(tw, "%s\t%s\t%s %s\t%s\t%s\n", now, e.State, render.InertLine(e.Tool), render.InertLine(reports.ShortRule(e.Tool, e.Rule)), render.InertLine(path), render.InertLine(text.CutRunes(reason, 60)))
 	}
 	tw.Flush()
+	first := true
+	for _, e := range out.Entries {
+		c := e.Changed
+		if c == nil {
+			continue
+		}
+		if first {
+			fmt.Fprintln(w)
+			first = false
+		}
+		fmt.Fprintf(w, "changed: %s %s at %s:%d now says %q; was %q: decide it again (recap triage %s --as %s --reason …)\n",
+			render.InertLine(e.Tool), render.InertLine(reports.ShortRule(e.Tool, e.Rule)), render.InertLine(c.Path), c.Line,
+			text.CutRunes(c.Message, 100), text.CutRunes(e.Message, 100), c.ID, e.State)
+	}
 }
 
 // keptNote says how many entries prune kept for want of a report of
@@ -653,6 +701,16 @@ func keptNote(n int) string {
 		return ""
 	}
 	return fmt.Sprintf("; %s kept: no input is a report of %s", english.Plural(n, "entry", "entries"), itsTools(n))
+}
+
+// changedNote says how many stale entries prune kept because the finding
+// at their place is there, its message changed: "" for none.
+func changedNote(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; %s kept: the finding at %s place says another message now (recap triage check shows %s, to decide again)",
+		english.Plural(n, "stale entry", "stale entries"), itsOrTheir(n), itOrThem(n))
 }
 
 // uncheckedNote says how many entries no input could check: "" for none.
@@ -669,8 +727,10 @@ func newTriagePrune(streams *IO) *cobra.Command {
 		Use:   "prune [flags] [INPUT...]",
 		Short: "Remove the entries of the triage file that match no finding any more",
 		Long: `prune removes the stale entries of the triage file: those that match no finding
-of the INPUTs (the code was fixed or deleted). It refuses to when an input
-could not be read, whose entries would all look stale.`,
+of the INPUTs (the code was fixed or deleted). It keeps those whose place has a
+finding of their rule with another message now (recap triage check shows them,
+to decide again), and refuses to run when an input could not be read, whose
+entries would all look stale.`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			r, m, failed, err := tf.matched(cmd, streams, args)
@@ -682,13 +742,18 @@ could not be read, whose entries would all look stale.`,
 				return &exitError{code: exitUsage, err: errors.New("triage prune: an input could not be read: nothing removed")}
 			}
 			stale := map[string]bool{}
-			unchecked := 0
-			for _, e := range m.Stale() {
-				if !r.checks(&e) {
+			unchecked, changed := 0, 0
+			for _, s := range m.Statuses() {
+				e := s.Entry
+				switch {
+				case s.Matched > 0:
+				case !r.checks(&e):
 					unchecked++ // no report of its tool among the inputs: kept
-					continue
+				case s.Changed != nil:
+					changed++ // its finding is there, its message changed: to decide again
+				default:
+					stale[e.Key()] = true
 				}
-				stale[e.Key()] = true
 			}
 			var gone []triage.Entry
 			if len(stale) > 0 {
@@ -703,7 +768,7 @@ could not be read, whose entries would all look stale.`,
 			for _, e := range gone {
 				fmt.Fprintf(streams.Out, "removed  %s %s %s (%s)\n", render.InertLine(e.Tool), render.InertLine(reports.ShortRule(e.Tool, e.Rule)), render.InertLine(e.Path), e.State)
 			}
-			fmt.Fprintf(streams.Out, "%s: %s removed%s\n", r.rel, english.Plural(len(gone), "stale entry", "stale entries"), keptNote(unchecked))
+			fmt.Fprintf(streams.Out, "%s: %s removed%s%s\n", r.rel, english.Plural(len(gone), "stale entry", "stale entries"), keptNote(unchecked), changedNote(changed))
 			return nil
 		},
 	}
@@ -716,6 +781,13 @@ func itsTools(n int) string {
 		return "its tool"
 	}
 	return "their tools"
+}
+
+func itsOrTheir(n int) string {
+	if n == 1 {
+		return "its"
+	}
+	return "their"
 }
 
 func itOrThem(n int) string {
