@@ -170,13 +170,25 @@ type TriagedCounts struct {
 	Shown bool `json:"shown,omitempty"`
 }
 
-// Text says the counts as summaries write them, in problems: "12
-// triaged: 9 false positive, 3 won't fix"; "" when none.
+// Text says the counts as summaries write them, in problems, with the
+// blockers and high-impact problems among them (a decision on a grave
+// finding stays in sight): "12 triaged (1 high): 9 false positive, 3
+// won't fix"; "" when none.
 func (t *TriagedCounts) Text() string {
 	if t == nil || t.Total == 0 {
 		return ""
 	}
 	s := strconv.Itoa(t.Problems) + " triaged"
+	var grave []string
+	if n := t.ByImpact.Blocker; n > 0 {
+		grave = append(grave, strconv.Itoa(n)+" blocker")
+	}
+	if n := t.ByImpact.High; n > 0 {
+		grave = append(grave, strconv.Itoa(n)+" high")
+	}
+	if len(grave) > 0 {
+		s += " (" + strings.Join(grave, ", ") + ")"
+	}
 	var parts []string
 	for _, st := range TriageStates {
 		if n := t.ByState[st]; n > 0 {

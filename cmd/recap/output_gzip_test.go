@@ -11,7 +11,7 @@ import (
 	"github.com/recap-dev/recap/internal/reportstest"
 )
 
-// TestOutputGzip: --output a name ending .gz writes the output gzip'd, the
+// TestOutputGzip: --output (-o) a name ending .gz writes the output gzip'd, the
 // same bytes once undone; a search of its directory leaves it out as
 // recap's own output.
 func TestOutputGzip(t *testing.T) {
@@ -20,9 +20,9 @@ func TestOutputGzip(t *testing.T) {
 	for _, format := range []string{"sarif", "json", "html"} {
 		t.Run(format, func(t *testing.T) {
 			plain, gz := filepath.Join(dir, "out."+format), filepath.Join(dir, "out."+format+".gz")
-			for _, out := range []string{plain, gz} {
-				if _, stderr, code := recap(t, root, nil, "summary", "--format", format, "--output", out, "--repo", "testdata/sample", "testdata/reports"); code != 0 {
-					t.Fatalf("--output %s: exit %d\n%s", out, code, stderr)
+			for flag, out := range map[string]string{"--output": plain, "-o": gz} {
+				if _, stderr, code := recap(t, root, nil, "summary", "--format", format, flag, out, "--repo", "testdata/sample", "testdata/reports"); code != 0 {
+					t.Fatalf("%s %s: exit %d\n%s", flag, out, code, stderr)
 				}
 			}
 			want, err := os.ReadFile(plain)

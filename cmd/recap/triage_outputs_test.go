@@ -44,7 +44,7 @@ func findingKey(f *reports.Finding) string {
 const (
 	triagedProblems = 5
 	triagedFindings = 9
-	triagedLine     = "5 triaged: 3 false positive, 1 won't fix, 1 accepted risk, not counted"
+	triagedLine     = "5 triaged (1 high): 3 false positive, 1 won't fix, 1 accepted risk, not counted"
 )
 
 // TestTriageHonouredByOutputs: the five decisions of the sample's triage

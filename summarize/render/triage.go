@@ -8,8 +8,8 @@ import (
 )
 
 // TriagedLine says what the triage decisions did to the view's counts
-// (docs/triage.md): "5 triaged: 3 false positive, 1 won't fix, 1 accepted
-// risk, not counted", and the confirmed and expired decisions; "" when
+// (docs/triage.md): "5 triaged (1 high): 3 false positive, 1 won't fix,
+// 1 accepted risk, not counted", and the confirmed and expired decisions; "" when
 // no decision covered a finding.
 func TriagedLine(t *summarize.TriagedCounts) string {
 	if t == nil {

@@ -45,7 +45,7 @@ func (c *commonFlags) register(cmd *cobra.Command) {
 	f.StringVar(&c.inputFormat, "input-format", "", "read every input as this report format ("+parsers.FormatNames()+") instead of detecting it")
 	f.IntVar(&c.maxResults, "max-results", render.MaxRunResults, "sarif: the most results of each run, the most important first, the others counted in the run's properties (GitHub's code scanning takes 25000); 0 keeps all")
 	c.registerConfig(cmd)
-	f.StringVar(&c.output, "output", "", "write the output to this file instead of standard output (html: the page to open; the file is made or replaced)")
+	f.StringVarP(&c.output, "output", "o", "", "write the output to this file instead of standard output (html: the page to open; the file is made or replaced)")
 	f.StringArrayVar(&c.history, "history", nil, "html: recap's JSON summaries of earlier runs (recap summary --format json; files, or directories of .json files in name order), oldest first: the page draws the problems by impact of each run and this one (repeatable)")
 	f.StringVar(&c.unlocated, "unlocated", "keep", "sarif: keep the findings without a file, with the place their tool gave (keep), or leave them out and count them (drop: GitHub's code scanning refuses an upload that has one)")
 }

@@ -87,7 +87,7 @@ usage, 3 the review could not be posted (docs/cli.md).`,
 	f := cmd.Flags()
 	f.StringVar(&opts.common.repo, "repo", "", "repository root for paths and the diff (default: the git top level of the current directory)")
 	f.StringVar(&opts.common.format, "format", render.Default(render.Reviews), "output: "+render.Help(render.Reviews))
-	f.StringVar(&opts.common.output, "output", "", "write the output to this file instead of standard output (html: the page to open; the file is made or replaced)")
+	f.StringVarP(&opts.common.output, "output", "o", "", "write the output to this file instead of standard output (html: the page to open; the file is made or replaced)")
 	f.StringArrayVar(&opts.common.history, "history", nil, "recap's JSON summaries of earlier runs (recap summary --format json; files, or directories of .json files in name order), oldest first: html draws the problems by impact of each run and this one, --job-summary of each (as a Mermaid chart) (repeatable)")
 	f.StringVar(&opts.common.inputFormat, "input-format", "", "read every input as this report format ("+parsers.FormatNames()+") instead of detecting it")
 	opts.filters.register(cmd)
