@@ -382,7 +382,7 @@ func (m *Matcher) how(idx int, f *reports.Finding, sf *sourceFile, orphan bool) 
 		if lh, _ := SplitLocation(loc); lh == h && sameMsg && sf.windowCount(i) == 1 {
 			return ByLocationMoved
 		}
-		if e.Location == loc && !sameMsg && m.near[idx] == nil {
+		if e.Location == loc && !sameMsg && m.near[idx] == nil && !f.ID.IsZero() {
 			m.near[idx] = &Near{ID: f.ID, Path: f.Path, Line: f.Line, Message: text.CutRunes(foldSpace(f.Message), MaxMessage)}
 		}
 	}
@@ -415,11 +415,17 @@ func renamedMessage(msg, from, to string) string {
 	if fromDir != toDir {
 		a := strings.Split(strings.Trim(fromDir, "/"), "/")
 		b := strings.Split(strings.Trim(toDir, "/"), "/")
-		for len(a) > 0 && len(b) > 0 && a[0] == b[0] {
-			a, b = a[1:], b[1:]
+		common := 0
+		for common < len(a) && common < len(b) && a[common] == b[common] {
+			common++
 		}
-		if len(a) > 0 && len(b) > 0 {
-			msg = replaceWord(msg, strings.Join(a, "."), strings.Join(b, "."))
+		// Into a package below or above: the last directory in common
+		// names the change ("shop" → "shop.db").
+		if (common == len(a) || common == len(b)) && common > 0 {
+			common--
+		}
+		if x, y := a[common:], b[common:]; len(x) > 0 && len(y) > 0 && x[0] != "" && y[0] != "" {
+			msg = replaceWord(msg, strings.Join(x, "."), strings.Join(y, "."))
 		}
 	}
 	if fromStem != toStem && fromStem != "" && toStem != "" {

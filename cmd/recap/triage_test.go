@@ -337,7 +337,7 @@ func TestTriageCheckChanged(t *testing.T) {
 	id := now["id"].(string)
 
 	out, stderr, code := recap(t, g.Dir, nil, "triage", "check", "build/reports")
-	for _, want := range []string{"changed  false-positive  PMD ReplaceJavaUtilDate",
+	for _, want := range []string{".recap/triage.yml: 1 stale entry (1 changed), 0 expired entries", "changed  false-positive  PMD ReplaceJavaUtilDate",
 		"changed: PMD ReplaceJavaUtilDate at " + shop + "Order.java:13 now says \"" + changed + "\"; was",
 		"decide it again (recap triage " + id + " --as false-positive --reason …)"} {
 		if !strings.Contains(out, want) {
@@ -361,16 +361,36 @@ func TestTriageCheckChanged(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "0 stale entries removed; 1 stale entry kept: the finding at its place says another message now") {
 		t.Errorf("prune: exit %d\n%s%s", code, out, stderr)
 	}
-	// Decided again: the old entry is stale, and pruned.
-	if out, stderr, code := recap(t, g.Dir, nil, "triage", id, "--as", "false-positive", "--reason", "the API takes a Date", "build/reports"); code != 0 {
+	// Decided again by the id shown: the new entry replaces the old.
+	out, stderr, code = recap(t, g.Dir, nil, "triage", id, "--as", "false-positive", "--reason", "the API takes a Date", "build/reports")
+	if code != 0 || !strings.Contains(out, "replaced  PMD ReplaceJavaUtilDate "+shop+"Order.java (false-positive): its finding's message changed\n") {
 		t.Fatalf("triage again: exit %d\n%s%s", code, out, stderr)
 	}
-	out, stderr, code = recap(t, g.Dir, nil, "triage", "prune", "build/reports")
-	if code != 0 || !strings.Contains(out, "1 stale entry removed\n") {
-		t.Errorf("prune after deciding again: exit %d\n%s%s", code, out, stderr)
-	}
-	if out, stderr, code := recap(t, g.Dir, nil, "triage", "check", "build/reports"); code != 0 {
+	if out, stderr, code := recap(t, g.Dir, nil, "triage", "check", "build/reports"); code != 0 || !strings.Contains(out, "no stale or expired entry") {
 		t.Errorf("check after: exit %d\n%s%s", code, out, stderr)
+	}
+	if f, err := triage.LoadFile(filepath.Join(g.Dir, ".recap", "triage.yml")); err != nil || len(f.Entries) != 1 || f.Entries[0].Message != changed {
+		t.Errorf("the triage file after: %v %+v", err, f)
+	}
+}
+
+// TestTriageCheckOwnSARIF: recap's SARIF writes the findings the triage
+// file decided as suppressed results: checked against it, the entries
+// match them, and prune removes none.
+func TestTriageCheckOwnSARIF(t *testing.T) {
+	g := triageRepo(t)
+	date := findingAt(t, findingsOf(t, g.Dir), "ReplaceJavaUtilDate", "Order.java", 13)
+	if out, stderr, code := recap(t, g.Dir, nil, "triage", date["id"].(string), "--as", "false-positive", "--reason", "the API takes a Date", "build/reports"); code != 0 {
+		t.Fatalf("triage: exit %d\n%s%s", code, out, stderr)
+	}
+	if out, stderr, code := recap(t, g.Dir, nil, "findings", "--format", "sarif", "-o", "recap.sarif", "build/reports"); code != 0 {
+		t.Fatalf("findings --format sarif: exit %d\n%s%s", code, out, stderr)
+	}
+	if out, stderr, code := recap(t, g.Dir, nil, "triage", "check", "recap.sarif"); code != 0 || !strings.Contains(out, "no stale or expired entry") {
+		t.Errorf("check recap.sarif: exit %d\n%s%s", code, out, stderr)
+	}
+	if out, stderr, code := recap(t, g.Dir, nil, "triage", "prune", "recap.sarif"); code != 0 || !strings.Contains(out, "0 stale entries removed") {
+		t.Errorf("prune recap.sarif: exit %d\n%s%s", code, out, stderr)
 	}
 }
 

@@ -144,14 +144,16 @@ func headCommit(root string) string {
 }
 
 // findings reads the inputs (the repository root searched when none is
-// given) and hands each finding that flt keeps to each, a copy it may keep.
-// Every input's error is written on stderr; failed says whether one failed.
-func (r *triageRepo) findings(ctx context.Context, streams *IO, inputs []string, flt *reports.Filter, each func(f *reports.Finding)) (failed bool, err error) {
+// given) and hands each finding that flt keeps to each, a copy it may keep;
+// with suppressed, the results the reports suppress too (no id: recap's
+// SARIF suppresses the findings the triage file decided). Every input's
+// error is written on stderr; failed says whether one failed.
+func (r *triageRepo) findings(ctx context.Context, streams *IO, inputs []string, flt *reports.Filter, suppressed bool, each func(f *reports.Finding)) (failed bool, err error) {
 	if len(inputs) == 0 {
 		inputs = []string{searchedRoot(r.root)}
 	}
 	q := &pipeline.Query{
-		Reports: pipeline.Files{Paths: inputs, Options: parsers.ReadOptions{Root: r.root, Format: r.format, Stdin: streams.In, Wrap: progress(streams.ErrOut)}},
+		Reports: pipeline.Files{Paths: inputs, Options: parsers.ReadOptions{Root: r.root, Format: r.format, Stdin: streams.In, Wrap: progress(streams.ErrOut), Uncounted: suppressed}},
 		Config:  r.cfg,
 	}
 	if flt != nil {
@@ -159,6 +161,9 @@ func (r *triageRepo) findings(ctx context.Context, streams *IO, inputs []string,
 	}
 	found := map[string]bool{}
 	q.Keep.Each = func(f *reports.Finding, _ string) error {
+		if f.Detail != nil && f.Detail.Kind != "" {
+			return nil // a result of another kind than fail (pass…): no finding at all
+		}
 		found[f.Tool] = true
 		g := *f
 		each(&g)
@@ -219,7 +224,10 @@ func (r *triageRepo) matcher(ctx context.Context, streams *IO, f *triage.File, i
 		}
 		repo.Close()
 	}
-	failed, err := r.findings(ctx, streams, inputs, nil, func(f *reports.Finding) { m.Decide(f) })
+	// A result the report suppresses is still there: an entry that
+	// matches one (recap's own SARIF suppresses what the entries decided)
+	// is not stale.
+	failed, err := r.findings(ctx, streams, inputs, nil, true, func(f *reports.Finding) { m.Decide(f) })
 	return m, failed, err
 }
 
@@ -398,7 +406,15 @@ func decide(ctx context.Context, streams *IO, r *triageRepo, names, inputs []str
 	}
 	found := map[string]bool{}
 	var picked []*reports.Finding
-	failed, err := r.findings(ctx, streams, inputs, flt, func(f *reports.Finding) {
+	// The entries now: one whose finding's message changed (check says
+	// "changed") is replaced by the decision on that finding.
+	old, err := r.load()
+	if err != nil {
+		return err
+	}
+	m := triage.NewMatcher(old, r.croot.FS(), time.Now())
+	failed, err := r.findings(ctx, streams, inputs, flt, false, func(f *reports.Finding) {
+		m.Decide(f)
 		if len(wanted) > 0 {
 			switch id := f.ID.String(); {
 			case wanted[id]:
@@ -435,8 +451,20 @@ func decide(ctx context.Context, streams *IO, r *triageRepo, names, inputs []str
 		e.State, e.Reason, e.By, e.Date, e.Until, e.Link, e.Commit = decision.State, decision.Reason, decision.By, decision.Date, decision.Until, decision.Link, decision.Commit
 		entries = append(entries, e)
 	}
+	pickedIDs := map[reports.FindingID]bool{}
+	for _, f := range picked {
+		pickedIDs[f.ID] = true
+	}
+	replace := map[string]bool{}
+	for _, st := range m.Statuses() {
+		if c := st.Changed; c != nil && pickedIDs[c.ID] {
+			replace[st.Entry.Key()] = true
+		}
+	}
 	changed := make([]bool, len(entries))
+	var replaced []triage.Entry
 	put := func(file *triage.File) error {
+		replaced = file.Remove(func(e *triage.Entry) bool { return replace[e.Key()] })
 		for i, e := range entries {
 			changed[i] = file.Put(e)
 		}
@@ -465,6 +493,13 @@ func decide(ctx context.Context, streams *IO, r *triageRepo, names, inputs []str
 		fmt.Fprintf(tw, "%s\t%s\t%s %s\t%s\n", word, f.ID, render.InertLine(f.Tool), render.InertLine(reports.ShortRule(f.Tool, f.Rule)), render.InertLine(place))
 	}
 	tw.Flush()
+	for _, e := range replaced {
+		word := "replaced"
+		if dryRun {
+			word = "would replace"
+		}
+		fmt.Fprintf(streams.Out, "%s  %s %s %s (%s): its finding's message changed\n", word, render.InertLine(e.Tool), render.InertLine(reports.ShortRule(e.Tool, e.Rule)), render.InertLine(e.Path), e.State)
+	}
 	if dryRun {
 		fmt.Fprintf(streams.Out, "%s: %s would be written, %d unchanged (--dry-run: nothing written)\n", r.rel, english.Plural(n, "decision", "decisions"), len(picked)-n)
 	} else {
@@ -642,13 +677,13 @@ func writeList(w io.Writer, format string, out listOutput, check bool) {
 			fmt.Fprintf(w, "%s: no stale or expired entry%s\n", out.File, uncheckedNote(out.Unchecked))
 			return
 		}
-		fmt.Fprintf(w, "%s: %s, %s%s\n\n", out.File, english.Plural(out.Stale, "stale entry", "stale entries"), english.Plural(out.Expired, "expired entry", "expired entries"), uncheckedNote(out.Unchecked))
+		fmt.Fprintf(w, "%s: %s%s, %s%s\n\n", out.File, english.Plural(out.Stale, "stale entry", "stale entries"), changedCount(out.Changed), english.Plural(out.Expired, "expired entry", "expired entries"), uncheckedNote(out.Unchecked))
 	} else {
 		if total == 0 {
 			fmt.Fprintf(w, "%s: no entry\n", out.File)
 			return
 		}
-		fmt.Fprintf(w, "%s: %s, %d stale, %d expired%s\n\n", out.File, english.Plural(total, "entry", "entries"), out.Stale, out.Expired, uncheckedNote(out.Unchecked))
+		fmt.Fprintf(w, "%s: %s, %d stale%s, %d expired%s\n\n", out.File, english.Plural(total, "entry", "entries"), out.Stale, changedCount(out.Changed), out.Expired, uncheckedNote(out.Unchecked))
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "NOW\tSTATE\tRULE\tPATH\tREASON")
@@ -688,9 +723,16 @@ func writeList(w io.Writer, format string, out listOutput, check bool) {
 			fmt.Fprintln(w)
 			first = false
 		}
-		fmt.Fprintf(w, "changed: %s %s at %s:%d now says %q; was %q: decide it again (recap triage %s --as %s --reason …)\n",
+		more := ""
+		if e.Until != "" {
+			more += " --until " + e.Until
+		}
+		if e.Link != "" {
+			more += " --link " + render.InertLine(e.Link)
+		}
+		fmt.Fprintf(w, "changed: %s %s at %s:%d now says %q; was %q: decide it again (recap triage %s --as %s%s --reason …), which replaces the entry\n",
 			render.InertLine(e.Tool), render.InertLine(reports.ShortRule(e.Tool, e.Rule)), render.InertLine(c.Path), c.Line,
-			text.CutRunes(c.Message, 100), text.CutRunes(e.Message, 100), c.ID, e.State)
+			text.CutRunes(c.Message, 100), text.CutRunes(e.Message, 100), c.ID, e.State, more)
 	}
 }
 
@@ -701,6 +743,15 @@ func keptNote(n int) string {
 		return ""
 	}
 	return fmt.Sprintf("; %s kept: no input is a report of %s", english.Plural(n, "entry", "entries"), itsTools(n))
+}
+
+// changedCount says how many of the stale entries are changed: " (1
+// changed)", "" for none.
+func changedCount(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%d changed)", n)
 }
 
 // changedNote says how many stale entries prune kept because the finding

@@ -218,7 +218,7 @@ func importGitHub(ctx context.Context, streams *IO, r *triageRepo, c *review.Cli
 		want[place{a.Path, a.Line}] = append(want[place{a.Path, a.Line}], i)
 	}
 	match := make([]*reports.Finding, len(alerts))
-	failed, err := r.findings(ctx, streams, inputs, nil, func(f *reports.Finding) {
+	failed, err := r.findings(ctx, streams, inputs, nil, false, func(f *reports.Finding) {
 		for _, i := range want[place{f.Path, f.Line}] {
 			if match[i] == nil && sameRule(alerts[i], f) {
 				match[i] = f
