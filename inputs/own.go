@@ -47,8 +47,8 @@ func (o Own) BesideWarning() string {
 
 // The outputs of recap a search leaves out.
 var (
-	ownSARIF       = Own{"sarif", "recap's own SARIF, made from other reports: not read (name it to read it)"}
-	ownCodeQuality = Own{"codeclimate", "recap's own Code Quality report, made from other reports: not read (name it to read it)"}
+	ownSARIF       = Own{"sarif", "recap's own SARIF, made from other reports: not read (name it alone to read it)"}
+	ownCodeQuality = Own{"codeclimate", "recap's own Code Quality report, made from other reports: not read (name it alone to read it)"}
 	ownJSON        = Own{"", "recap's own JSON output: no report, not read"}
 )
 

@@ -12,10 +12,12 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/recap-dev/recap/config"
 	"github.com/recap-dev/recap/internal/text"
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/summarize"
 	"github.com/recap-dev/recap/summarize/budget"
+	"github.com/recap-dev/recap/triage"
 )
 
 // Limits of getFinding's code snippet (docs/mcp.md).
@@ -490,11 +492,49 @@ func (s *Server) getFinding(ctx context.Context, in *GetFindingIn) (answer, erro
 		a.Logical, a.Target = d.Logical, d.Target
 	}
 	a.Problem = s.problemOf(ctx, &f)
+	if !f.Triage.Suppressed() && a.Problem != nil {
+		// A decision on another finding of its problem covers it, as
+		// analysis.getReports counts it.
+		if t := s.problemDecision(ctx, m, cfg, a.Problem); t != nil {
+			a.Finding.Triage = t
+		}
+	}
 	if f.Fixable && a.Fix == nil {
 		a.Fix = &FixInfo{Notes: []string{fmt.Sprintf("the report proposes a fix that recap does not keep, without a description: more than %d replacements, "+
 			"a text over %d bytes, binary content, or regions given by bytes; the report has it", reports.MaxFixReplacements, reports.MaxFixText)}}
 	}
 	return a, nil
+}
+
+// problemDecision is the decision of the triage file on the first of p's
+// other findings that one suppresses (the lead first), marked as covering
+// the problem through that finding (Via); nil when none does.
+func (s *Server) problemDecision(ctx context.Context, m *triage.Matcher, cfg *config.Config, p *ProblemInfo) *reports.Triage {
+	if m == nil || m.Len() == 0 {
+		return nil
+	}
+	release, err := s.coldRead(ctx)
+	if err != nil {
+		return nil
+	}
+	defer release()
+	for _, o := range p.Findings {
+		loc, err := s.locate(withTurn(ctx), o.ID.String())
+		if err != nil {
+			continue
+		}
+		g := loc.f
+		if cfg.ExcludedBy(&g) != "" {
+			continue
+		}
+		cfg.Apply(&g)
+		if t := m.Decide(&g).Mark(); t.Suppressed() {
+			via := *t
+			via.Via = g.ID
+			return &via
+		}
+	}
+	return nil
 }
 
 // ProblemInfo is the problem a finding reports with others.

@@ -98,10 +98,17 @@ func reportsLine(v *summarize.View, inputs, failed int) string {
 		fmt.Fprintf(&b, "; %d about security", s.Security.Findings)
 	}
 	if t := s.Triaged; t != nil && t.Problems > 0 {
-		if t.Shown {
-			fmt.Fprintf(&b, "; %d triaged, shown", t.Problems)
-		} else {
-			fmt.Fprintf(&b, "; %d triaged, left out (triaged=\"include\" shows them)", t.Problems)
+		grave := ""
+		if g := t.Grave(); g != "" {
+			grave = " (" + g + ")" // a grave finding decided stays in sight
+		}
+		switch {
+		case t.Shown:
+			fmt.Fprintf(&b, "; %d triaged%s, shown", t.Problems, grave)
+		case floor: // the docs say how to show them
+			fmt.Fprintf(&b, "; %d triaged, left out", t.Problems)
+		default:
+			fmt.Fprintf(&b, "; %d triaged%s, left out (triaged=\"include\" shows them)", t.Problems, grave)
 		}
 	}
 	if t := s.Triaged; t != nil && t.Expired > 0 {

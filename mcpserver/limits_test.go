@@ -128,10 +128,10 @@ func TestCopiesCountedOnce(t *testing.T) {
 		t.Errorf("with recap's outputs found, the answer's line: %q, want it to count the 4 reports read", line)
 	}
 	if diff := cmp.Diff(map[string][]string{
-		"golden/findings.sarif":              {"recap's own SARIF, made from other reports: not read (name it to read it)"},
-		"golden/gl-code-quality-report.json": {"recap's own Code Quality report, made from other reports: not read (name it to read it)"},
+		"golden/findings.sarif":              {"recap's own SARIF, made from other reports: not read (name it alone to read it)"},
+		"golden/gl-code-quality-report.json": {"recap's own Code Quality report, made from other reports: not read (name it alone to read it)"},
 		"golden/summary.json":                {"recap's own JSON output: no report, not read"},
-		"golden/page.sarif.gz":               {"recap's own SARIF, made from other reports: not read (name it to read it)"},
+		"golden/page.sarif.gz":               {"recap's own SARIF, made from other reports: not read (name it alone to read it)"},
 	}, lastWarnings(v, "recap's own")); diff != "" {
 		t.Errorf("recap's outputs found: warnings (-want +got):\n%s", diff)
 	}

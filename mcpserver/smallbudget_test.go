@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/recap-dev/recap/internal/triagetest"
 	"github.com/recap-dev/recap/mcpserver"
 )
 
@@ -22,6 +23,9 @@ func TestSmallBudgetSaysWhatCountsAreCut(t *testing.T) {
 		}
 		var v view
 		res.decode(t, &v)
+		if v.Tokens.Estimated > v.Tokens.Budget {
+			t.Errorf("maxTokens %d: %d tokens", budget, v.Tokens.Estimated)
+		}
 		tools := 0
 		for _, n := range v.Summary.ByTool {
 			tools += n
@@ -40,5 +44,23 @@ func TestSmallBudgetSaysWhatCountsAreCut(t *testing.T) {
 	}
 	if cut == 0 {
 		t.Error("no budget cut the counts by tool: the test tries none of the smallest")
+	}
+}
+
+// TestSmallBudgetTriaged: with a triage file, whose counts the summary
+// carries, the smallest budgets still hold (the triaged impacts and
+// severities go with the summary's).
+func TestSmallBudgetTriaged(t *testing.T) {
+	_, g := sampleReports(t)
+	file, _ := triagetest.Sample(t)
+	triagetest.Write(t, g.Dir, file)
+	cs, _ := connect(t, mcpserver.Options{Root: g.Dir})
+	for _, budget := range []int{256, 257, 260, 270, 300, 400} {
+		res := call(t, cs, "analysis.getReports", map[string]any{"maxTokens": budget})
+		var v view
+		res.decode(t, &v)
+		if v.Tokens == nil || v.Tokens.Estimated > budget || v.Summary.Triaged == nil || v.Summary.Triaged.Problems != 5 {
+			t.Errorf("maxTokens %d: tokens %+v, triaged %+v", budget, v.Tokens, v.Summary.Triaged)
+		}
 	}
 }

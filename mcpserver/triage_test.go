@@ -91,6 +91,31 @@ func TestTriaged(t *testing.T) {
 		t.Errorf("getFinding's first line %q does not name the decision", line)
 	}
 
+	// A finding of a decided problem, not decided itself: covered through
+	// its problem, as getReports counts it, and its first line says so.
+	var all view
+	call(t, cs, "analysis.getReports", map[string]any{"limit": 200, "maxTokens": 25000, "context": false, "triaged": "only"}).decode(t, &all)
+	covered := 0
+	for _, p := range all.Findings {
+		for _, o := range p.AlsoReportedBy {
+			var c mcpserver.FindingAnswer
+			res := call(t, cs, "analysis.getFinding", map[string]any{"id": o.ID.String()})
+			res.decode(t, &c)
+			tr := c.Finding.Triage
+			if !tr.Suppressed() {
+				t.Errorf("getFinding %s (of the problem %s leads): triage %+v, want its problem's decision", o.ID, p.ID, tr)
+				continue
+			}
+			if line, _, _ := strings.Cut(res.text, "\n"); !strings.Contains(line, "["+reports.TriageLabel(tr.State)+": ") {
+				t.Errorf("getFinding %s: first line %q does not name the decision", o.ID, line)
+			}
+			covered++
+		}
+	}
+	if covered == 0 {
+		t.Error("no decided problem has another finding: the sample's decisions cover no duplicate")
+	}
+
 	// The file is read at each call: emptied, nothing is triaged.
 	if err := os.WriteFile(filepath.Join(g.Dir, ".recap", "triage.yml"), []byte("version: 1\nentries: []\n"), 0o644); err != nil {
 		t.Fatal(err)

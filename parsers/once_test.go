@@ -92,8 +92,8 @@ func TestReadOnce(t *testing.T) {
 	}
 	want := map[string][]string{
 		"build/copy/pmd.sarif":              {"build/old/pmd.sarif.gz has the same content: counted once", "build/pmd.sarif has the same content: counted once"},
-		"build/recap.sarif":                 {"recap's own SARIF, made from other reports: not read (name it to read it)"},
-		"build/gl-code-quality-report.json": {"recap's own Code Quality report, made from other reports: not read (name it to read it)"},
+		"build/recap.sarif":                 {"recap's own SARIF, made from other reports: not read (name it alone to read it)"},
+		"build/gl-code-quality-report.json": {"recap's own Code Quality report, made from other reports: not read (name it alone to read it)"},
 		"build/recap-summary.json":          {"recap's own JSON output: no report, not read"},
 	}
 	// The copy found first in the search's order is kept; the named file

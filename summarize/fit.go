@@ -151,6 +151,9 @@ func fitBase(v *View, c budget.Counter, limit int, l Layout) {
 	if len(v.Inputs) <= limit && c.Count(l.View(v)) <= limit/2 {
 		return
 	}
+	if v.InputsCounted == 0 {
+		v.InputsCounted = reports.CountRead(v.Inputs) // before statuses go
+	}
 	warned := 0
 	for i := range v.Inputs {
 		if len(v.Inputs[i].Warnings) > 0 {
@@ -175,13 +178,13 @@ func fitBase(v *View, c budget.Counter, limit int, l Layout) {
 	dropped := len(v.Inputs) - keepInputs(v, c, limit, l)
 	v.Inputs = v.Inputs[:len(v.Inputs)-dropped]
 	if dropped > 0 {
-		v.Omitted = append(v.Omitted, budget.Omission{What: fmt.Sprintf("the status of %d more inputs: read fewer inputs at a time", dropped)})
+		v.Omitted = append(v.Omitted, budget.Omission{What: fmt.Sprintf("the status of %s: read fewer inputs at a time", english.Plural(dropped, "more input", "more inputs"))})
 	}
 	// Many inputs of many tools in the smallest budgets: the last input's
 	// status, then the counts of the smallest tools go too.
 	if len(v.Inputs) == 1 && dropped > 0 && c.Count(l.View(v)) > limit/2 {
 		v.Inputs = v.Inputs[:0]
-		v.Omitted[len(v.Omitted)-1].What = fmt.Sprintf("the status of %d inputs: read fewer inputs at a time", dropped+1)
+		v.Omitted[len(v.Omitted)-1].What = fmt.Sprintf("the status of %s: read fewer inputs at a time", english.Plural(dropped+1, "input", "inputs"))
 	}
 	if len(v.Summary.ByTool) > 3 && c.Count(l.View(v)) > limit/2 {
 		tools := make([]Count, 0, len(v.Summary.ByTool))
@@ -224,8 +227,8 @@ func keepInputs(v *View, c budget.Counter, limit int, l Layout) int {
 // by tool keep only the largest and the counts by quality and impact at once
 // go (byImpact and byQuality stay), at level 3 the security counts lose
 // their impacts and CWE ids, the counts by quality and by level (which
-// byImpact gives) and the duplicates' impacts and severities go (byImpact
-// stays),
+// byImpact gives), the duplicates' and the triaged findings' impacts and
+// severities go (byImpact stays),
 // at level 4 the security counts, the counts by tool and the inputs'
 // statuses go.
 func squeeze(v *View, level int) {
@@ -240,6 +243,11 @@ func squeeze(v *View, level int) {
 	}
 	if level >= 2 {
 		v.Summary.ByQualityImpact = QualityImpactCounts{}
+	}
+	if t := v.Summary.Triaged; t != nil && level >= 3 {
+		// What the decisions left out, by state: their impacts and
+		// severities go as the summary's do.
+		v.Summary.Triaged = &TriagedCounts{Total: t.Total, Problems: t.Problems, ByState: t.ByState, New: t.New, Confirmed: t.Confirmed, Expired: t.Expired, Shown: t.Shown}
 	}
 	if level >= 3 {
 		v.Summary.ByQuality = QualityCounts{}

@@ -30,6 +30,18 @@ type View struct {
 	BufferID string `json:"bufferId,omitempty"`
 	// Tokens states the view's own size; nil when no budget applied.
 	Tokens *budget.TokenInfo `json:"tokens,omitempty"`
+	// InputsCounted counts the inputs read, as they were before a budget
+	// left some statuses out (0: count Inputs); see InputsRead.
+	InputsCounted int `json:"-"`
+}
+
+// InputsRead counts the inputs read ([reports.CountRead]), those whose
+// status a budget left out too: what a headline says.
+func (v *View) InputsRead() int {
+	if v.InputsCounted > 0 {
+		return v.InputsCounted
+	}
+	return reports.CountRead(v.Inputs)
 }
 
 // FindingView is a finding as a view shows it: the finding's fields, and up
@@ -179,15 +191,8 @@ func (t *TriagedCounts) Text() string {
 		return ""
 	}
 	s := strconv.Itoa(t.Problems) + " triaged"
-	var grave []string
-	if n := t.ByImpact.Blocker; n > 0 {
-		grave = append(grave, strconv.Itoa(n)+" blocker")
-	}
-	if n := t.ByImpact.High; n > 0 {
-		grave = append(grave, strconv.Itoa(n)+" high")
-	}
-	if len(grave) > 0 {
-		s += " (" + strings.Join(grave, ", ") + ")"
+	if g := t.Grave(); g != "" {
+		s += " (" + g + ")"
 	}
 	var parts []string
 	for _, st := range TriageStates {
@@ -199,6 +204,22 @@ func (t *TriagedCounts) Text() string {
 		s += ": " + strings.Join(parts, ", ")
 	}
 	return s
+}
+
+// Grave names the blockers and high-impact problems among the triaged
+// ("1 blocker, 2 high"); "" when there are none.
+func (t *TriagedCounts) Grave() string {
+	if t == nil {
+		return ""
+	}
+	var grave []string
+	if n := t.ByImpact.Blocker; n > 0 {
+		grave = append(grave, strconv.Itoa(n)+" blocker")
+	}
+	if n := t.ByImpact.High; n > 0 {
+		grave = append(grave, strconv.Itoa(n)+" high")
+	}
+	return strings.Join(grave, ", ")
 }
 
 // TriageStates are the states that leave a finding out, in the order

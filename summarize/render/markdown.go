@@ -105,8 +105,8 @@ func markdownHead(ew *errWriter, v *summarize.View) {
 	if t := TriagedLine(s.Triaged); t != "" {
 		ew.printf("_%s._\n\n", t)
 	}
-	ew.printf("**%d** error · **%d** warning · **%d** note, from %s\n\n", s.ByLevel.Error, s.ByLevel.Warning, s.ByLevel.Note, // the impact's levels
-		english.Plural(reports.CountRead(v.Inputs), "input", "inputs"))
+	ew.printf("Levels by importance: **%d** error · **%d** warning · **%d** note, from %s\n\n", s.ByLevel.Error, s.ByLevel.Warning, s.ByLevel.Note, // the impact's levels
+		english.Plural(v.InputsRead(), "input", "inputs"))
 	if sec := s.Security; sec != nil {
 		ew.printf("**%d** about security%s\n\n", sec.Findings, securityNote(sec))
 	}

@@ -320,11 +320,11 @@ func TestHeadlineLevels(t *testing.T) {
 		markdown string
 	}{
 		{"a high warning among low errors", []fd{{reports.SeverityWarning, reports.ImpactHigh}, {reports.SeverityError, reports.ImpactLow}, {reports.SeverityError, reports.ImpactLow}},
-			"3 findings in 1 file: 1 error, 0 warning, 2 note", "**1** error · **0** warning · **2** note, from 1 input"},
+			"3 findings in 1 file: 1 error, 0 warning, 2 note", "Levels by importance: **1** error · **0** warning · **2** note, from 1 input"},
 		{"a medium note and a blocker note", []fd{{reports.SeverityNote, reports.ImpactMedium}, {reports.SeverityNote, reports.ImpactBlocker}},
-			"2 findings in 1 file: 1 error, 1 warning, 0 note", "**1** error · **1** warning · **0** note, from 1 input"},
+			"2 findings in 1 file: 1 error, 1 warning, 0 note", "Levels by importance: **1** error · **1** warning · **0** note, from 1 input"},
 		{"no impact: the severity", []fd{{reports.SeverityError, 0}},
-			"1 finding in 1 file: 1 error, 0 warning, 0 note", "**1** error · **0** warning · **0** note, from 1 input"},
+			"1 finding in 1 file: 1 error, 0 warning, 0 note", "Levels by importance: **1** error · **0** warning · **0** note, from 1 input"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -356,7 +356,7 @@ func TestHeadlineLevels(t *testing.T) {
 func TestHeadlineInputsRead(t *testing.T) {
 	c := summarize.NewCollector()
 	c.Add(reports.Finding{ID: reports.ID("n", 1), Tool: "PMD", Rule: "R", Severity: reports.SeverityError, Path: "A.java", Line: 1, Message: "m"})
-	own := "recap's own SARIF, made from other reports: not read (name it to read it)"
+	own := "recap's own SARIF, made from other reports: not read (name it alone to read it)"
 	v := c.View([]reports.Input{{Path: "a.sarif", Findings: 1}, {Path: "recap.sarif", Format: "sarif", Warnings: []string{own}, LeftOut: true}})
 	for _, tc := range []struct {
 		name string

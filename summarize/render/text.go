@@ -27,7 +27,7 @@ func (Text) Render(w io.Writer, v *summarize.View) error {
 	guard := NewNoCommands(w)
 	ew := &errWriter{w: guard}
 	ew.printf("%s%s in %s from %s%s\n", english.Plural(s.Total, "finding", "findings"), problemsNote(&s), s.FilesText(),
-		english.Plural(reports.CountRead(v.Inputs), "input", "inputs"), suppressedNote(v))
+		english.Plural(v.InputsRead(), "input", "inputs"), suppressedNote(v))
 	if s.Excluded > 0 {
 		ew.printf("%s excluded by the configuration, not counted\n", english.Plural(s.Excluded, "finding", "findings"))
 	}
