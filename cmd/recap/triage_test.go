@@ -374,6 +374,48 @@ func TestTriageCheckChanged(t *testing.T) {
 	}
 }
 
+// TestTriageDecideAgain: deciding again a finding an entry covers under
+// another key (its file renamed since) replaces the entry: one finding,
+// one decision.
+func TestTriageDecideAgain(t *testing.T) {
+	g := triageRepo(t)
+	date := findingAt(t, findingsOf(t, g.Dir), "ReplaceJavaUtilDate", "Order.java", 13)
+	if out, stderr, code := recap(t, g.Dir, nil, "triage", date["id"].(string), "--as", "false-positive", "--reason", "the API takes a Date", "build/reports"); code != 0 {
+		t.Fatalf("triage: exit %d\n%s%s", code, out, stderr)
+	}
+	g.Git("add", "-A")
+	g.Git("commit", "-qm", "the decision")
+	g.Git("mv", shop+"Order.java", shop+"Purchase.java")
+	g.Git("commit", "-qm", "rename")
+	moveResults(t, g, "Order.java", 0, 0, "Purchase.java", 0)
+	out, stderr, code := recap(t, g.Dir, nil, "findings", "--format", "json", "--no-group", "--triaged", "include", "--limit", "200", "--no-context", "--max-tokens", "25000", "build/reports")
+	var v struct{ Findings []map[string]any }
+	if err := json.Unmarshal([]byte(out), &v); code != 0 || err != nil {
+		t.Fatalf("findings: exit %d, %v\n%s", code, err, stderr)
+	}
+	now := findingAt(t, v.Findings, "ReplaceJavaUtilDate", "Purchase.java", 13)
+	if now["triage"] == nil {
+		t.Fatalf("the decision does not follow the rename: %v", now)
+	}
+	out, stderr, code = recap(t, g.Dir, nil, "triage", now["id"].(string), "--as", "wont-fix", "--reason", "kept for the API", "build/reports")
+	if code != 0 || !strings.Contains(out, "replaced  PMD ReplaceJavaUtilDate "+shop+"Order.java (false-positive): decided again\n") {
+		t.Fatalf("triage again: exit %d\n%s%s", code, out, stderr)
+	}
+	f, err := triage.LoadFile(filepath.Join(g.Dir, ".recap", "triage.yml"))
+	if err != nil || len(f.Entries) != 1 || f.Entries[0].Path != shop+"Purchase.java" || f.Entries[0].State != triage.WontFix {
+		t.Fatalf("the triage file after: %v %+v", err, f)
+	}
+	// Another finding of the rule decided: the entry stays.
+	other := findingAt(t, findingsOf(t, g.Dir), "ReplaceJavaUtilDate", "Purchase.java", 16)
+	out, stderr, code = recap(t, g.Dir, nil, "triage", other["id"].(string), "--as", "wont-fix", "--reason", "kept for the API", "build/reports")
+	if code != 0 || strings.Contains(out, "replaced") {
+		t.Fatalf("triage of another finding: exit %d\n%s%s", code, out, stderr)
+	}
+	if f, err := triage.LoadFile(filepath.Join(g.Dir, ".recap", "triage.yml")); err != nil || len(f.Entries) != 2 {
+		t.Fatalf("the triage file after: %v %+v", err, f)
+	}
+}
+
 // TestTriageCheckOwnSARIF: recap's SARIF writes the findings the triage
 // file decided as suppressed results: checked against it, the entries
 // match them, and prune removes none.

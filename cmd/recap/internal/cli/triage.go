@@ -413,8 +413,15 @@ func decide(ctx context.Context, streams *IO, r *triageRepo, names, inputs []str
 		return err
 	}
 	m := triage.NewMatcher(old, r.croot.FS(), time.Now())
+	if repo, err := diff.Open(r.root); err == nil {
+		m.FollowRenames(ctx, repo) // a warning of it is list's and check's to give
+		repo.Close()
+	}
+	coveredBy := map[reports.FindingID]string{} // a finding → the key of the entry that covers it now
 	failed, err := r.findings(ctx, streams, inputs, flt, false, func(f *reports.Finding) {
-		m.Decide(f)
+		if d := m.Decide(f); d != nil {
+			coveredBy[f.ID] = d.Entry.Key()
+		}
 		if len(wanted) > 0 {
 			switch id := f.ID.String(); {
 			case wanted[id]:
@@ -455,16 +462,34 @@ func decide(ctx context.Context, streams *IO, r *triageRepo, names, inputs []str
 	for _, f := range picked {
 		pickedIDs[f.ID] = true
 	}
-	replace := map[string]bool{}
+	// The entries the new decisions replace: one that covers a finding
+	// decided now under another key (its file renamed since, its message
+	// changed by numbers), and one whose finding's message changed.
+	newKeys := map[string]bool{}
+	for i := range entries {
+		newKeys[entries[i].Key()] = true
+	}
+	replace := map[string]string{} // key → why
+	pickedOf := map[string]int{}   // key → the picked findings it covers
+	for _, f := range picked {
+		if k, ok := coveredBy[f.ID]; ok && !newKeys[k] {
+			pickedOf[k]++
+		}
+	}
 	for _, st := range m.Statuses() {
-		if c := st.Changed; c != nil && pickedIDs[c.ID] {
-			replace[st.Entry.Key()] = true
+		k := st.Entry.Key()
+		switch {
+		case newKeys[k]:
+		case pickedOf[k] > 0 && pickedOf[k] == st.Matched: // an entry that covers others too stays
+			replace[k] = "decided again"
+		case st.Changed != nil && pickedIDs[st.Changed.ID]:
+			replace[k] = "its finding's message changed"
 		}
 	}
 	changed := make([]bool, len(entries))
 	var replaced []triage.Entry
 	put := func(file *triage.File) error {
-		replaced = file.Remove(func(e *triage.Entry) bool { return replace[e.Key()] })
+		replaced = file.Remove(func(e *triage.Entry) bool { return replace[e.Key()] != "" })
 		for i, e := range entries {
 			changed[i] = file.Put(e)
 		}
@@ -498,7 +523,7 @@ func decide(ctx context.Context, streams *IO, r *triageRepo, names, inputs []str
 		if dryRun {
 			word = "would replace"
 		}
-		fmt.Fprintf(streams.Out, "%s  %s %s %s (%s): its finding's message changed\n", word, render.InertLine(e.Tool), render.InertLine(reports.ShortRule(e.Tool, e.Rule)), render.InertLine(e.Path), e.State)
+		fmt.Fprintf(streams.Out, "%s  %s %s %s (%s): %s\n", word, render.InertLine(e.Tool), render.InertLine(reports.ShortRule(e.Tool, e.Rule)), render.InertLine(e.Path), e.State, replace[e.Key()])
 	}
 	if dryRun {
 		fmt.Fprintf(streams.Out, "%s: %s would be written, %d unchanged (--dry-run: nothing written)\n", r.rel, english.Plural(n, "decision", "decisions"), len(picked)-n)
