@@ -70,8 +70,9 @@ type Matcher struct {
 	lines   []entryLine                 // entry → its Line, to compare
 
 	mu    sync.Mutex
-	used  []int   // entry → findings it matched
-	near  []*Near // entry → a finding at its location that another message kept from matching
+	used  []int    // entry → findings it matched
+	near  []*Near  // entry → a finding at its location that another message kept from matching
+	found []string // entry → the path of the first finding it matched in another file than its own
 	files map[string]*sourceFile
 }
 
@@ -111,6 +112,7 @@ func NewMatcher(f *File, src fs.FS, now time.Time) *Matcher {
 	}
 	m.used = make([]int, len(m.entries))
 	m.near = make([]*Near, len(m.entries))
+	m.found = make([]string, len(m.entries))
 	m.path = make([]string, len(m.entries))
 	m.lines = make([]entryLine, len(m.entries))
 	for i := range m.entries {
@@ -344,6 +346,9 @@ func (m *Matcher) decide(f *reports.Finding, fe *fileEntries) *Decision {
 	}
 	m.used[best]++
 	e := &m.entries[best]
+	if f.Path != m.path[best] && m.found[best] == "" {
+		m.found[best] = f.Path // an entry whose file is gone, matched in another (moved, not committed)
+	}
 	return &Decision{Entry: e, Expired: e.Expired(m.now), How: bestHow, Path: m.path[best]}
 }
 
@@ -548,8 +553,9 @@ func (m *Matcher) Expired() []Entry {
 type Status struct {
 	Entry   Entry
 	Matched int
-	// Path is the entry's file now: its Path, or where git says the file
-	// was renamed to.
+	// Path is the entry's file now: its Path, where git says the file
+	// was renamed to, or, for an entry whose file is gone, the file of the
+	// first finding it matched.
 	Path    string
 	Expired bool
 	// Changed, of an entry that matched nothing, is a finding of its tool
@@ -568,6 +574,9 @@ func (m *Matcher) Statuses() []Status {
 		out[i] = Status{Entry: m.entries[i], Matched: m.used[i], Path: m.path[i], Expired: m.entries[i].Expired(m.now)}
 		if m.used[i] == 0 {
 			out[i].Changed = m.near[i]
+		}
+		if out[i].Path == out[i].Entry.Path && m.found[i] != "" {
+			out[i].Path = m.found[i] // its file moved where git does not say (not committed)
 		}
 	}
 	return out

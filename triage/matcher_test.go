@@ -361,3 +361,19 @@ func TestStatusChanged(t *testing.T) {
 		t.Errorf("a finding elsewhere made the entry changed: %+v", st[0].Changed)
 	}
 }
+
+// TestStatusPathMoved: an entry whose file is gone, matched in another
+// file (moved, the move not committed: git does not say), gives that file
+// as its path now.
+func TestStatusPathMoved(t *testing.T) {
+	e := decided(t)
+	src := fstest.MapFS{"src/Store.java": {Data: []byte("// moved\n" + javaFile)}}
+	m := NewMatcher(&File{Entries: []Entry{e}}, src, day)
+	f := reports.Finding{Tool: "PMD", Rule: "NullAssignment", Path: "src/Store.java", Line: 6, Message: e.Message}
+	if d := m.Decide(&f); d == nil {
+		t.Fatal("the entry does not follow the file")
+	}
+	if st := m.Statuses(); st[0].Path != "src/Store.java" || st[0].Entry.Path != "src/Shop.java" {
+		t.Errorf("status path %q (entry %q), want src/Store.java", st[0].Path, st[0].Entry.Path)
+	}
+}
