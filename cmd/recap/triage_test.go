@@ -319,6 +319,16 @@ func TestTriageImportSARIF(t *testing.T) {
 	}
 }
 
+// decideDate decides PMD's ReplaceJavaUtilDate at Order.java:13 of the
+// repository's reports a false positive.
+func decideDate(t *testing.T, g *gittest.Repo) {
+	t.Helper()
+	date := findingAt(t, findingsOf(t, g.Dir), "ReplaceJavaUtilDate", "Order.java", 13)
+	if out, stderr, code := recap(t, g.Dir, nil, "triage", date["id"].(string), "--as", "false-positive", "--reason", "the API takes a Date", "build/reports"); code != 0 {
+		t.Fatalf("triage: exit %d\n%s%s", code, out, stderr)
+	}
+}
+
 // TestTriageCheckChanged: a decided finding whose message changed (as a
 // method renamed changes SpotBugs' messages) leaves its entry matching
 // nothing; check names the finding at its place, with its id, to decide
@@ -326,10 +336,7 @@ func TestTriageImportSARIF(t *testing.T) {
 // and prune removes it.
 func TestTriageCheckChanged(t *testing.T) {
 	g := triageRepo(t)
-	date := findingAt(t, findingsOf(t, g.Dir), "ReplaceJavaUtilDate", "Order.java", 13)
-	if out, stderr, code := recap(t, g.Dir, nil, "triage", date["id"].(string), "--as", "false-positive", "--reason", "the API takes a Date", "build/reports"); code != 0 {
-		t.Fatalf("triage: exit %d\n%s%s", code, out, stderr)
-	}
+	decideDate(t, g)
 	p := filepath.Join(g.Dir, "build", "reports", "pmd.sarif")
 	changed := "Usage of java.util.Date should give way to java.time"
 	g.Write(map[string]string{"build/reports/pmd.sarif": strings.ReplaceAll(readFile(t, p), "Usage of java.util.Date should be replaced with classes from java.time", changed)})
@@ -379,10 +386,7 @@ func TestTriageCheckChanged(t *testing.T) {
 // one decision.
 func TestTriageDecideAgain(t *testing.T) {
 	g := triageRepo(t)
-	date := findingAt(t, findingsOf(t, g.Dir), "ReplaceJavaUtilDate", "Order.java", 13)
-	if out, stderr, code := recap(t, g.Dir, nil, "triage", date["id"].(string), "--as", "false-positive", "--reason", "the API takes a Date", "build/reports"); code != 0 {
-		t.Fatalf("triage: exit %d\n%s%s", code, out, stderr)
-	}
+	decideDate(t, g)
 	g.Git("add", "-A")
 	g.Git("commit", "-qm", "the decision")
 	g.Git("mv", shop+"Order.java", shop+"Purchase.java")
@@ -421,10 +425,7 @@ func TestTriageDecideAgain(t *testing.T) {
 // match them, and prune removes none.
 func TestTriageCheckOwnSARIF(t *testing.T) {
 	g := triageRepo(t)
-	date := findingAt(t, findingsOf(t, g.Dir), "ReplaceJavaUtilDate", "Order.java", 13)
-	if out, stderr, code := recap(t, g.Dir, nil, "triage", date["id"].(string), "--as", "false-positive", "--reason", "the API takes a Date", "build/reports"); code != 0 {
-		t.Fatalf("triage: exit %d\n%s%s", code, out, stderr)
-	}
+	decideDate(t, g)
 	if out, stderr, code := recap(t, g.Dir, nil, "findings", "--format", "sarif", "-o", "recap.sarif", "build/reports"); code != 0 {
 		t.Fatalf("findings --format sarif: exit %d\n%s%s", code, out, stderr)
 	}
