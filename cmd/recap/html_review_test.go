@@ -167,8 +167,8 @@ func TestHTMLTriageInBrowser(t *testing.T) {
   filter: !!document.getElementById('filter-triage'),
 }))()`, &got)
 			if got.Triaged != triagedProblems || s.Summary.Triaged.Problems != triagedProblems ||
-				!strings.HasPrefix(got.Note, "3 false positive, 1 won't fix, 1 accepted risk") {
-				t.Errorf("headline: %d triaged (%q), want %d: 3 false positive, 1 won't fix, 1 accepted risk", got.Triaged, got.Note, triagedProblems)
+				!strings.HasPrefix(got.Note, "1 high among them, 3 false positive, 1 won't fix, 1 accepted risk") {
+				t.Errorf("headline: %d triaged (%q), want %d: 1 high among them, 3 false positive, 1 won't fix, 1 accepted risk", got.Triaged, got.Note, triagedProblems)
 			}
 			if got.Matched != s.Summary.Problems || got.Filter != (mode != "exclude") {
 				t.Errorf("%d rows, want %d; a triage filter %v", got.Matched, s.Summary.Problems, got.Filter)

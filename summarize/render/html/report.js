@@ -88,6 +88,10 @@
     if (tr && (tr.total || tr.confirmed || tr.expired)) {
       var states = Object.keys(tr.byState || {}).filter(function (k) { return tr.byState[k]; }).sort(function (a, b) { return triageRank(a) - triageRank(b); })
         .map(function (k) { return num(tr.byState[k]) + ' ' + triageLabel(k); });
+      var grave = [];
+      if (tr.byImpact && tr.byImpact.blocker) grave.push(num(tr.byImpact.blocker) + ' blocker');
+      if (tr.byImpact && tr.byImpact.high) grave.push(num(tr.byImpact.high) + ' high');
+      if (grave.length) states.unshift(grave.join(', ') + ' among them'); // a grave finding decided stays in sight, as the text's "(1 high)"
       if (tr.confirmed) states.push(num(tr.confirmed) + ' confirmed');
       if (tr.expired) states.push(num(tr.expired) + ' expired');
       item('triaged', 'Triaged problems', tr.problems || 0, states.join(', ') + (tr.total && !tr.shown ? ' (not counted above)' : ''));
