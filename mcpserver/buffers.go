@@ -3,7 +3,8 @@ package mcpserver
 import (
 	"context"
 	"crypto/rand"
-	"encoding/hex"
+	"encoding/binary"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -588,11 +589,20 @@ func (s *bufferStore) shared(key string) *result {
 	return s.results[key]
 }
 
+// newBufferID is a random id of 15 digits after a "b": digits, which
+// tokenizers cut in threes, cost the same in every id (24 o200k_base
+// tokens in the line and the JSON both), so that an answer fitted at the
+// smallest budget cannot go over it by the luck of its id; hex digits
+// cost 22 to 38.
+func newBufferID() string {
+	var raw [8]byte
+	_, _ = rand.Read(raw[:])
+	return fmt.Sprintf("b%015d", binary.LittleEndian.Uint64(raw[:])%1e15)
+}
+
 // put stores b under a new id, dropping old buffers past the bounds.
 func (s *bufferStore) put(b *buffer) {
-	var raw [6]byte
-	_, _ = rand.Read(raw[:])
-	b.id = "b" + hex.EncodeToString(raw[:])
+	b.id = newBufferID()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.expire()

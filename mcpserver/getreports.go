@@ -124,6 +124,8 @@ func reportsLine(v *summarize.View, inputs, failed int) string {
 		switch {
 		case shown >= failed:
 			fmt.Fprintf(&b, ", %d not read (see inputs[].error)", failed)
+		case shown == 0 && floor: // omitted names the statuses left out
+			fmt.Fprintf(&b, ", %d not read", failed)
 		case shown == 0: // the budget left their status out
 			fmt.Fprintf(&b, ", %d not read (errors left out: raise maxTokens)", failed)
 		default:

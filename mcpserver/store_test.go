@@ -15,6 +15,7 @@ import (
 	"github.com/recap-dev/recap/internal/reportstest"
 	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/reports"
+	"github.com/recap-dev/recap/summarize/tokens"
 )
 
 // fileAt is the root's file at rel.
@@ -227,6 +228,31 @@ func TestSortRefsReal(t *testing.T) {
 				t.Errorf("%s order: %d: %s, want %s", o, i, got, want[i].ID)
 				break
 			}
+		}
+	}
+}
+
+// TestBufferIDCostsTheSame: every bufferId costs the same tokens, so that
+// an answer fitted at the smallest budget cannot go over it by its id.
+func TestBufferIDCostsTheSame(t *testing.T) {
+	c, err := tokens.New(tokens.Max)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := -1
+	seen := map[string]bool{}
+	for range 5000 {
+		id := newBufferID()
+		if seen[id] {
+			t.Fatalf("id %s drawn twice in 5,000", id)
+		}
+		seen[id] = true
+		n := c.Count("; bufferId="+id+"; parts") + c.Count(`"bufferId":"`+id+`","tokens"`)
+		if want < 0 {
+			want = n
+		}
+		if n != want || len(id) != 16 {
+			t.Fatalf("id %s: %d tokens, %d characters; the first cost %d", id, n, len(id), want)
 		}
 	}
 }
