@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -70,10 +71,15 @@ type Matcher struct {
 	lines   []entryLine                 // entry → its Line, to compare
 
 	mu    sync.Mutex
-	used  []int    // entry → findings it matched
-	near  []*Near  // entry → a finding at its location that another message kept from matching
-	found []string // entry → the path of the first finding it matched in another file than its own
-	files map[string]*sourceFile
+	used  []int                  // entry → findings it matched
+	near  []*Near                // entry → a finding at its location that another message kept from matching
+	found []string               // entry → the path of the first finding it matched in another file than its own
+	files map[string]*sourceFile // the files held, and those that cannot be read (nil)
+	held  []*sourceFile          // the files held, their text at most maxHeld bytes
+	bytes int                    // the bytes of their text
+	spare []*sourceFile          // files let go, whose buffers the next reads fill
+	tick  uint64                 // calls of file, to tell the least recently asked about
+	reads int                    // files read
 }
 
 // Near is a finding of an entry's tool and rule at the entry's location
@@ -470,20 +476,93 @@ func replaceWord(s, old, new string) string {
 
 func isWordRune(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) }
 
-// file reads path once; nil when it cannot be read.
+// maxHeld bounds the text of the source files the matcher holds: past
+// it, the file asked about least recently is let go (read again if asked
+// about again) and its buffers take the next file read, so that a run
+// whose entries name thousands of files neither holds nor allocates them
+// all (a report lists a file's findings together).
+const maxHeld = 16 << 20
+
+// file returns path's text and what is known of it, read when not held;
+// nil when it cannot be read.
 func (m *Matcher) file(path string) *sourceFile {
 	if m.src == nil || path == "" {
 		return nil
 	}
-	sf, ok := m.files[path]
-	if !ok {
-		if b, err := readSource(m.src, path); err == nil {
-			sf = newSourceFile(b)
+	m.tick++
+	if sf, ok := m.files[path]; ok {
+		if sf != nil {
+			sf.used = m.tick
 		}
-		m.files[path] = sf
+		return sf
 	}
+	for m.bytes > maxHeld && len(m.held) > 0 {
+		m.letGo()
+	}
+	m.reads++
+	b, err := readSource(m.src, path, m.buffer)
+	if err != nil {
+		m.files[path] = nil
+		return nil
+	}
+	sf := m.recycled(b)
+	sf.path, sf.used = path, m.tick
+	m.files[path] = sf
+	m.held = append(m.held, sf)
+	m.bytes += cap(b)
 	return sf
 }
+
+// letGo lets the least recently asked about file go, into the spares.
+func (m *Matcher) letGo() {
+	at := 0
+	for i, sf := range m.held {
+		if sf.used < m.held[at].used {
+			at = i
+		}
+	}
+	sf := m.held[at]
+	m.held[at] = m.held[len(m.held)-1]
+	m.held = m.held[:len(m.held)-1]
+	m.bytes -= cap(sf.src)
+	delete(m.files, sf.path)
+	if len(m.spare) == maxSpare {
+		copy(m.spare, m.spare[1:])
+		m.spare = m.spare[:maxSpare-1]
+	}
+	m.spare = append(m.spare, sf)
+}
+
+// maxSpare is how many files let go keep their buffers.
+const maxSpare = 8
+
+// buffer returns a buffer of at least n bytes for a file's text: a
+// spare's, or a new one.
+func (m *Matcher) buffer(n int) []byte {
+	for _, sf := range m.spare {
+		if cap(sf.src) >= n && sf.src != nil {
+			b := sf.src[:0]
+			sf.src = nil
+			return b
+		}
+	}
+	return make([]byte, 0, n)
+}
+
+// recycled returns a sourceFile of src, with the line starts and keys of
+// a spare, if one is left, to fill.
+func (m *Matcher) recycled(src []byte) *sourceFile {
+	for i, sf := range m.spare {
+		if sf.src == nil { // its buffer taken: this file's
+			m.spare = slices.Delete(m.spare, i, i+1)
+			*sf = sourceFile{starts: sf.starts[:0], keys: sf.keys[:0]}
+			return sf.fill(src)
+		}
+	}
+	return newSourceFile(src)
+}
+
+func newBuffer(n int) []byte { return make([]byte, 0, n) }
 
 // MaxSourceSize is the largest source file the matcher reads: a finding
 // in a larger file is matched without its text (by path and message).
@@ -491,7 +570,7 @@ const MaxSourceSize = 16 << 20
 
 // readSource reads a regular file of at most MaxSourceSize bytes, judged
 // on the file opened (a FIFO or a device is refused, never read).
-func readSource(src fs.FS, path string) ([]byte, error) {
+func readSource(src fs.FS, path string, buffer func(n int) []byte) ([]byte, error) {
 	f, err := src.Open(path)
 	if err != nil {
 		return nil, err
@@ -506,7 +585,7 @@ func readSource(src fs.FS, path string) ([]byte, error) {
 	}
 	// Read in one buffer of the size the file has (one byte more, to see
 	// a file that grew): growing a buffer would copy the file over again.
-	b := make([]byte, 0, st.Size()+1)
+	b := buffer(int(st.Size()) + 1)
 	for len(b) < cap(b) {
 		n, err := f.Read(b[len(b):cap(b)])
 		b = b[:len(b)+n]
@@ -676,7 +755,7 @@ var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': t
 func EntryFor(f *reports.Finding, src fs.FS) Entry {
 	e := Entry{Tool: f.Tool, Rule: f.Rule, Path: f.Path, Message: text.CutRunes(foldSpace(f.Message), MaxMessage)}
 	if src != nil && f.Line > 0 && f.Path != "" {
-		if b, err := readSource(src, f.Path); err == nil {
+		if b, err := readSource(src, f.Path, newBuffer); err == nil {
 			if sf := newSourceFile(b); f.Line <= sf.n() {
 				e.Location = sf.location(f.Line - 1)
 			}

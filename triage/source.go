@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"math/bits"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -29,12 +30,17 @@ type sourceFile struct {
 	keys   []uint64       // each line's first 8 characters, white space aside: lines of other keys differ
 	locs   map[int]string // line index → its location, as worked out
 	work   int            // lines compared so far
+	path   string         // the file's path, when the matcher holds it
+	used   uint64         // when the matcher last asked about it
 }
 
-func newSourceFile(src []byte) *sourceFile {
-	sf := &sourceFile{src: src}
+func newSourceFile(src []byte) *sourceFile { return (&sourceFile{}).fill(src) }
+
+// fill makes sf the file of src, its line starts appended to sf.starts.
+func (sf *sourceFile) fill(src []byte) *sourceFile {
+	sf.src = src
 	if len(src) > 0 {
-		sf.starts = make([]int32, 0, len(src)/32+2)
+		sf.starts = slices.Grow(sf.starts[:0], len(src)/32+2)
 		at := 0
 		for at < len(src) {
 			sf.starts = append(sf.starts, int32(at))
@@ -132,8 +138,8 @@ func (sf *sourceFile) lineKeys(last int) {
 	if len(sf.keys) > last {
 		return
 	}
-	if sf.keys == nil {
-		sf.keys = make([]uint64, 0, sf.n())
+	if cap(sf.keys) < sf.n() { // once, for every line (a recycled file's keys may be too few)
+		sf.keys = append(make([]uint64, 0, sf.n()), sf.keys...)
 	}
 	for i := len(sf.keys); i <= last; i++ {
 		sf.keys = append(sf.keys, prefixKey(sf.line(i)))
