@@ -68,3 +68,41 @@ func TestMatcherHoldsBoundedText(t *testing.T) {
 		t.Errorf("%d entries stale", len(st))
 	}
 }
+
+// TestMatcherHoldsFilesAskedByTurns: three files larger together than
+// maxHeld, asked about by turns (reports read at once), are each read
+// once.
+func TestMatcherHoldsFilesAskedByTurns(t *testing.T) {
+	src := fstest.MapFS{}
+	var findings []reports.Finding
+	const files = 3
+	for i := range files {
+		var b strings.Builder
+		for n := 1; b.Len() < maxHeld/2; n++ {
+			fmt.Fprintf(&b, "    int v%d = compute(v%d, %d);\n", n, n-1, i)
+		}
+		path := fmt.Sprintf("gen/G%d.java", i)
+		src[path] = &fstest.MapFile{Data: []byte(b.String())}
+		for line := 1; line <= 2000; line += 10 {
+			findings = append(findings, reports.Finding{Tool: "PMD", Rule: "R", Path: path, Line: line, Message: "m"})
+		}
+	}
+	f := &File{}
+	per := len(findings) / files
+	for i := 0; i < len(findings); i += per { // an entry in each file
+		e := EntryFor(&findings[i], src)
+		e.State, e.Reason = FalsePositive, "test"
+		f.Entries = append(f.Entries, e)
+	}
+	m := NewMatcher(f, src, time.Now())
+	for i := range per {
+		for j := range files {
+			if g := &findings[j*per+i]; (m.Decide(g) != nil) != (i == 0) {
+				t.Fatalf("%s:%d: decided %v", g.Path, g.Line, i != 0)
+			}
+		}
+	}
+	if m.reads != files {
+		t.Errorf("%d reads of %d files asked about by turns", m.reads, files)
+	}
+}

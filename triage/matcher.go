@@ -483,6 +483,11 @@ func isWordRune(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode
 // all (a report lists a file's findings together).
 const maxHeld = 16 << 20
 
+// minHeld is how many of the files asked about last are held whatever
+// their size: reports read at once ask about their files in turns, and
+// two large files asked about by turns must not be read again each turn.
+const minHeld = 4
+
 // file returns path's text and what is known of it, read when not held;
 // nil when it cannot be read.
 func (m *Matcher) file(path string) *sourceFile {
@@ -496,7 +501,7 @@ func (m *Matcher) file(path string) *sourceFile {
 		}
 		return sf
 	}
-	for m.bytes > maxHeld && len(m.held) > 0 {
+	for m.bytes > maxHeld && len(m.held) >= minHeld {
 		m.letGo()
 	}
 	m.reads++
