@@ -1,6 +1,7 @@
 package triage
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -44,6 +45,16 @@ func TestLazyLocations(t *testing.T) {
 		"unicode":          "x\u00a0=\u20031;\ny\n x =1;\ny\n\xff\xfe\n\xff\xfe\n",
 		"no final newline": "a\nb",
 		"one line":         "only",
+	}
+	// Lines longer than the pieces a window is hashed in, with characters
+	// of 2 and 3 bytes that are white space, and one that is not, across
+	// each place a piece may end.
+	for _, sp := range []string{"\u00a0", "\u3000", "\u00e9", "\xe3\x80"} {
+		var b strings.Builder
+		for at := 4090; at <= 4100; at++ {
+			fmt.Fprintf(&b, "%s%s%s\nshort\n", strings.Repeat("x", at), sp, strings.Repeat("y", 5000))
+		}
+		sources[fmt.Sprintf("long lines %q", sp)] = b.String()
 	}
 	files, _ := filepath.Glob(filepath.Join("..", "testdata", "sample", "src", "main", "java", "com", "example", "shop", "*.java"))
 	for _, p := range files {

@@ -75,7 +75,7 @@ type Matcher struct {
 	near  []*Near                // entry → a finding at its location that another message kept from matching
 	found []string               // entry → the path of the first finding it matched in another file than its own
 	files map[string]*sourceFile // the files held, and those that cannot be read (nil)
-	held  []*sourceFile          // the files held, their text at most maxHeld bytes
+	held  []*sourceFile          // the files held: their text at most maxHeld bytes, or the minHeld asked about last
 	bytes int                    // the bytes of their text
 	spare []*sourceFile          // files let go, whose buffers the next reads fill
 	tick  uint64                 // calls of file, to tell the least recently asked about

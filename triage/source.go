@@ -191,17 +191,40 @@ func (sf *sourceFile) location(i int) string {
 		sf.work += i / 8 // the keys compared
 		sf.spend(0)
 	}
-	var buf []byte
-	for _, j := range win {
-		buf = append(appendNorm(buf, sf.line(j)), '\n')
-	}
-	sum := sha256.Sum256(buf)
+	sum := windowHash(sf, win)
 	l := hex.EncodeToString(sum[:8]) + ":" + strconv.Itoa(occ)
 	if sf.locs == nil {
 		sf.locs = map[int]string{}
 	}
 	sf.locs[i] = l
 	return l
+}
+
+// windowHash is the SHA-256 of the window's lines normalized, each
+// followed by a newline, as Locations hashes them: the lines are
+// normalized piece by piece, cut where a character begins, so that a line
+// of megabytes costs no copy of its size.
+func windowHash(sf *sourceFile, win []int) [sha256.Size]byte {
+	const piece = 4096
+	var scratch [piece + utf8.UTFMax]byte
+	h := sha256.New()
+	for _, j := range win {
+		for l := sf.line(j); len(l) > 0; {
+			cut := min(len(l), piece)
+			for back := cut; back > cut-utf8.UTFMax && back > 0; back-- {
+				if back == len(l) || utf8.RuneStart(l[back]) {
+					cut = back
+					break
+				}
+			}
+			h.Write(appendNorm(scratch[:0], l[:cut]))
+			l = l[cut:]
+		}
+		h.Write([]byte{'\n'})
+	}
+	var sum [sha256.Size]byte
+	h.Sum(sum[:0])
+	return sum
 }
 
 // windowCount returns how many lines of the file have line i's window

@@ -371,6 +371,7 @@ func Cases() []Case {
 		memoryCases,
 		groupsCases,
 		htmlCases,
+		triageCases,
 	} {
 		cases = append(cases, more()...)
 	}
