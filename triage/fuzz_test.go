@@ -1,6 +1,7 @@
 package triage
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
@@ -61,6 +62,34 @@ func FuzzParse(f *testing.F) {
 		twice, _ := again.Marshal()
 		if string(twice) != string(out) {
 			t.Fatalf("a rewrite changed the file:\n%s\n---\n%s", out, twice)
+		}
+	})
+}
+
+// FuzzLocations: the location the matcher works out of a line, alone or
+// after the lines below it, is the one Locations gives for every line at
+// once, whatever the bytes (white space of every width, lines longer than
+// the pieces a window is hashed in, bytes that are not UTF-8).
+func FuzzLocations(f *testing.F) {
+	f.Add([]byte("a\nb\nc\na\nb\nc\n"), uint16(0))
+	f.Add([]byte("x\u00a0=\u20031;\ny\n x =1;\ny\n\xff\xfe\n\xff\xfe\n"), uint16(4090))
+	f.Add([]byte("\n\n  \nx\n\n\ny\n \t \nz"), uint16(4095))
+	f.Fuzz(func(t *testing.T, src []byte, pad uint16) {
+		if pad > 0 { // a long first line: the pieces' ends fall in src
+			src = append(bytes.Repeat([]byte{'p'}, int(pad%9000)), src...)
+		}
+		want := Locations(src)
+		sf := newSourceFile(src)
+		if sf.n() != len(want) {
+			t.Fatalf("%d lines, Locations gives %d", sf.n(), len(want))
+		}
+		for i := len(want) - 1; i >= 0; i-- {
+			if got := sf.location(i); got != want[i] {
+				t.Fatalf("line %d: %s, want %s", i+1, got, want[i])
+			}
+			if one := newSourceFile(src); one.location(i) != want[i] {
+				t.Fatalf("line %d alone: %s, want %s", i+1, one.location(i), want[i])
+			}
 		}
 	})
 }
