@@ -538,8 +538,10 @@ func (m *Matcher) letGo() {
 	m.spare = append(m.spare, sf)
 }
 
-// maxSpare is how many files let go keep their buffers.
-const maxSpare = 8
+// maxSpare is how many files let go keep their buffers: a read most
+// often follows one file let go, and a buffer that fits no file read
+// since is soon dropped (at most maxSpare of MaxSourceSize held so).
+const maxSpare = 2
 
 // buffer returns a buffer of at least n bytes for a file's text: a
 // spare's, or a new one.
