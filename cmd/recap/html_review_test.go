@@ -13,6 +13,8 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/recap-dev/recap/internal/gfmtest"
 	"github.com/recap-dev/recap/internal/reportstest"
+	"github.com/recap-dev/recap/internal/triagetest"
+	"github.com/recap-dev/recap/triage"
 )
 
 // TestHTMLReviewInBrowser: recap review --format html on a real repository
@@ -214,6 +216,31 @@ func TestHTMLTriageInBrowser(t *testing.T) {
 			b.quiet(t, page)
 		})
 	}
+	// Confirmed and expired decisions leave their findings in the counts:
+	// the headline says so apart from the decisions that took theirs out.
+	t.Run("confirmed and expired", func(t *testing.T) {
+		f, _ := triagetest.Sample(t)
+		if len(f.Entries) < 3 {
+			t.Fatalf("%d entries in the sample's triage", len(f.Entries))
+		}
+		f.Entries[0].State = triage.Confirmed
+		f.Entries[1].Until = "2020-01-01"
+		p := filepath.Join(t.TempDir(), "triage.yml")
+		if err := triage.WriteFile(p, f); err != nil {
+			t.Fatal(err)
+		}
+		page := htmlPage(t, "summary", "--triage", p, "--repo", "testdata/sample", "testdata/reports")
+		b := newBrowser(t, false)
+		b.open(t, page)
+		var note string
+		b.eval(t, `document.querySelector('#count-triaged + dd.note').textContent`, &note)
+		before, after, ok := strings.Cut(note, "; ")
+		if !ok || !strings.HasSuffix(before, " (not counted above)") || strings.Contains(before, "confirmed") || strings.Contains(before, "expired") ||
+			!strings.Contains(after, "confirmed") || !strings.Contains(after, "back, triage expired") || !strings.HasSuffix(after, " (counted above)") {
+			t.Errorf("headline note %q: want the decisions not counted, then the confirmed and expired ones, counted", note)
+		}
+		b.quiet(t, page)
+	})
 }
 
 // TestJobSummaryTrend: recap review --job-summary --history appends to the

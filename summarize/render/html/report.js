@@ -92,9 +92,14 @@
       if (tr.byImpact && tr.byImpact.blocker) grave.push(num(tr.byImpact.blocker) + ' blocker');
       if (tr.byImpact && tr.byImpact.high) grave.push(num(tr.byImpact.high) + ' high');
       if (grave.length) states.unshift(grave.join(', ') + ' among them'); // a grave finding decided stays in sight, as the text's "(1 high)"
-      if (tr.confirmed) states.push(num(tr.confirmed) + ' confirmed');
-      if (tr.expired) states.push(num(tr.expired) + ' expired');
-      item('triaged', 'Triaged problems', tr.problems || 0, states.join(', ') + (tr.total && !tr.shown ? ' (not counted above)' : ''));
+      var note = states.join(', ') + (tr.total && !tr.shown ? ' (not counted above)' : '');
+      // Confirmed and expired decisions leave their findings in the counts
+      // above: said apart, as the text's "1 finding triaged confirmed".
+      var kept = [];
+      if (tr.confirmed) kept.push(plural(tr.confirmed, 'finding', 'findings') + ' confirmed');
+      if (tr.expired) kept.push(plural(tr.expired, 'finding', 'findings') + ' back, triage expired');
+      if (kept.length) note += (note ? '; ' : '') + kept.join(', ') + ' (counted above)';
+      item('triaged', 'Triaged problems', tr.problems || 0, note);
     }
     var notes = [];
     if (sum.excluded) notes.push(plural(sum.excluded, 'finding excluded', 'findings excluded') + ' by the configuration');
