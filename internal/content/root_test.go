@@ -3,8 +3,10 @@ package content
 import (
 	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -96,6 +98,94 @@ func TestRoot(t *testing.T) {
 				b, _ := io.ReadAll(f)
 				if tc.err != nil || string(b) != tc.want {
 					t.Errorf("Open(%q) read %q, want %q %v", tc.path, b, tc.want, tc.err)
+				}
+			}()
+			select {
+			case <-done:
+			case <-time.After(5 * time.Second):
+				t.Fatalf("Open(%q) blocked", tc.path)
+			}
+		})
+	}
+}
+
+// TestRootFS: the root as an fs.FS opens regular files and directories
+// (a link inside followed) with one open, judged on what was opened, and
+// refuses the rest as Root.Open does, never blocking on a FIFO.
+func TestRootFS(t *testing.T) {
+	dir := t.TempDir()
+	outside := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "src", "deep", "er"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, body := range map[string]string{"src/A.java": "class A {}\n", "src/deep/er/B.java": "class B {}\n"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(outside, "passwd"), []byte("SECRET\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for name, target := range map[string]string{"in.java": "src/A.java", "srcdir": "src", "out": outside, "out.java": filepath.Join(outside, "passwd")} {
+		if err := os.Symlink(target, filepath.Join(dir, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "fifo.sarif"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	fsys := r.FS()
+	for _, tc := range []struct {
+		path string
+		want string // the content, "dir:" and an entry, or the error's text
+		err  error
+	}{
+		{path: "src/A.java", want: "class A {}\n"},
+		{path: "src/deep/er/B.java", want: "class B {}\n"},
+		{path: "in.java", want: "class A {}\n"},
+		{path: "srcdir/deep/er/B.java", want: "class B {}\n"},
+		{path: "src", want: "dir:A.java"},
+		{path: "srcdir", want: "dir:deep"},
+		{path: ".", want: "dir:fifo.sarif"},
+		{path: "out/passwd", err: ErrLinkOutside},
+		{path: "out.java", err: ErrLinkOutside},
+		{path: "out", err: ErrLinkOutside},
+		{path: "fifo.sarif", err: ErrNotRegular},
+		{path: "missing.java", err: os.ErrNotExist},
+		{path: "../x", err: fs.ErrInvalid},
+	} {
+		t.Run(tc.path, func(t *testing.T) {
+			done := make(chan struct{})
+			go func() { // a FIFO must not block
+				defer close(done)
+				f, err := fsys.Open(tc.path)
+				if err != nil {
+					if tc.err == nil || !errors.Is(err, tc.err) {
+						t.Errorf("Open(%q) = %v, want %v", tc.path, err, tc.err)
+					}
+					return
+				}
+				defer f.Close()
+				if tc.err != nil {
+					t.Errorf("Open(%q) opened, want %v", tc.path, tc.err)
+					return
+				}
+				if entry, ok := strings.CutPrefix(tc.want, "dir:"); ok {
+					list, err := fs.ReadDir(fsys, tc.path)
+					st, serr := f.Stat()
+					if err != nil || serr != nil || !st.IsDir() || !slices.ContainsFunc(list, func(e fs.DirEntry) bool { return e.Name() == entry }) {
+						t.Errorf("Open(%q): a directory? %v %v; entries %v, want %s", tc.path, err, serr, list, entry)
+					}
+					return
+				}
+				b, _ := io.ReadAll(f)
+				if string(b) != tc.want {
+					t.Errorf("Open(%q) read %q, want %q", tc.path, b, tc.want)
 				}
 			}()
 			select {
