@@ -46,6 +46,14 @@ func Parse(name string, data []byte) (*File, error) {
 	if len(data) > MaxSize {
 		return nil, tooLarge(name)
 	}
+	if f, ok := parseFast(name, data); ok {
+		return f, nil
+	}
+	return parseFull(name, data)
+}
+
+// parseFull is Parse by the YAML parser, whatever the file's shape.
+func parseFull(name string, data []byte) (*File, error) {
 	f := &File{Name: name, Version: Version, nodes: map[string]*yaml.Node{}}
 	d := &decoder{file: name, limited: map[string]bool{}}
 	d.parse(data, f)

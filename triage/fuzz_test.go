@@ -3,8 +3,11 @@ package triage
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/recap-dev/recap/config"
@@ -18,6 +21,7 @@ func FuzzParse(f *testing.F) {
 		f.Add([]byte(tc.in))
 	}
 	f.Add([]byte(sampleFile))
+	f.Add(canonical(f))
 	files, _ := filepath.Glob(filepath.Join("testdata", "*.yml"))
 	for _, name := range files {
 		if b, err := os.ReadFile(name); err == nil {
@@ -26,6 +30,21 @@ func FuzzParse(f *testing.F) {
 	}
 	rs := resolvedSchema(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
+		// What the fast reader takes, the YAML parser reads the same.
+		if fast, ok := parseFast("t.yml", data); ok {
+			full, err := parseFull("t.yml", data)
+			if err != nil {
+				t.Fatalf("the fast reader took what the YAML parser refuses (%v):\n%s", err, data)
+			}
+			if !reflect.DeepEqual(fast.Entries, full.Entries) {
+				t.Fatalf("the fast reader read\n%+v\nthe YAML parser\n%+v\nof\n%s", fast.Entries, full.Entries, data)
+			}
+			a, errA := fast.Marshal()
+			b, errB := full.Marshal()
+			if errA != nil || errB != nil || !bytes.Equal(a, b) {
+				t.Fatalf("written again: %v %v\n%s\n---\n%s", errA, errB, a, b)
+			}
+		}
 		file, err := Parse("t.yml", data)
 		if (file == nil) == (err == nil) {
 			t.Fatalf("Parse = %v, %v: want one of them", file, err)
@@ -92,4 +111,75 @@ func FuzzLocations(f *testing.F) {
 			}
 		}
 	})
+}
+
+// canonical is a triage file as recap writes it, with values of every
+// shape its writer quotes or not.
+func canonical(t testing.TB) []byte {
+	t.Helper()
+	f := &File{}
+	messages := []string{
+		"Avoid unused imports such as 'java.util.List'",
+		"'customTypesCount' must be private: add accessors",
+		`Use "equals" to compare strings`,
+		"yes",
+		"12 fields, more than 10",
+		"Ligne trop longue (trouvé 81) — dépasse 80 caractères",
+		"Trailing colon:",
+		"[brackets] {braces}, commas",
+		"- a dash first",
+	}
+	for i, msg := range messages {
+		e := Entry{Tool: "PMD", Rule: fmt.Sprintf("Rule%d", i), Path: fmt.Sprintf("src/main/java/p%d/A.java", i),
+			Location: fmt.Sprintf("%016x:%d", uint64(i)*0x9e3779b97f4a7c15, i+1), Line: fmt.Sprintf("int v%d = f(\"x\", 'y');", i),
+			Message: msg, State: States[i%len(States)], Reason: "reason: " + msg, By: "Dev <dev@example.com>", Date: "2026-11-28"}
+		if i%2 == 0 {
+			e.Until, e.Link, e.Commit = "2027-01-31", "https://example.com/issues/1", fmt.Sprintf("%07x", 0xabc1234+i)
+		}
+		f.Entries = append(f.Entries, e)
+	}
+	out, err := f.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestParseFastTakesWhatRecapWrites: a file as recap writes it is read by
+// the fast reader (else every run would pay for the YAML parser), to the
+// entries the YAML parser reads; a comment, a line break in a value or a
+// value YAML reads as a number is left to the YAML parser.
+func TestParseFastTakesWhatRecapWrites(t *testing.T) {
+	data := canonical(t)
+	fast, ok := parseFast("t.yml", data)
+	if !ok {
+		t.Fatalf("the fast reader left to the YAML parser a file as recap writes it:\n%s", data)
+	}
+	full, err := parseFull("t.yml", data)
+	if err != nil || !reflect.DeepEqual(fast.Entries, full.Entries) {
+		t.Fatalf("fast %+v\nfull %+v (%v)", fast.Entries, full.Entries, err)
+	}
+	for name, change := range map[string]func(string) string{
+		"a comment": func(s string) string { return "# decisions\n" + s },
+		"a number":  func(s string) string { return strings.Replace(s, "reason: bench", "reason: 12", 1) },
+		"a block value": func(s string) string {
+			return strings.Replace(s, "    reason: bench\n", "    reason: |\n      bench\n", 1)
+		},
+		"an escape":           func(s string) string { return strings.Replace(s, "reason: bench", `reason: "be\u0041nch"`, 1) },
+		"a key written wrong": func(s string) string { return strings.Replace(s, "reason: bench", "raeson: bench", 1) },
+	} {
+		one := &File{Entries: []Entry{{Tool: "PMD", Rule: "R", Path: "A.java", State: FalsePositive, Reason: "bench"}}}
+		out, err := one.Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := parseFast("t.yml", out); !ok {
+			t.Fatalf("%s: the plain file left to the YAML parser:\n%s", name, out)
+		}
+		if changed := change(string(out)); changed == string(out) {
+			t.Errorf("%s: the change did not apply to\n%s", name, out)
+		} else if _, ok := parseFast("t.yml", []byte(changed)); ok {
+			t.Errorf("%s: the fast reader took\n%s", name, changed)
+		}
+	}
 }
