@@ -230,6 +230,18 @@ func (f *File) Marshal() ([]byte, error) {
 			}
 		}
 	}
+	// The last entry's closing comment is written as the document's:
+	// written under the entry, indented, it is read back as the
+	// document's, and a second rewrite would move it.
+	lastFoot := ""
+	if n := len(f.Entries); n > 0 {
+		if old := f.nodes[f.Entries[n-1].Key()]; old != nil {
+			lastFoot = config.Resolve(old).FootComment
+		}
+	}
+	if lastFoot != "" {
+		doc.FootComment = strings.TrimSpace(lastFoot + "\n\n" + doc.FootComment)
+	}
 	head, err := encodeNode(doc)
 	if err != nil || len(f.Entries) == 0 {
 		return head, err
@@ -258,6 +270,9 @@ func (f *File) Marshal() ([]byte, error) {
 		m := entryNode(e)
 		if old := f.nodes[e.Key()]; old != nil {
 			copyComments(config.Resolve(old), m)
+			if i == len(f.Entries)-1 && lastFoot != "" {
+				m.FootComment = "" // written as the document's
+			}
 		}
 		item, err := encodeNode(&yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{m}})
 		if err != nil {
