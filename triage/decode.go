@@ -278,6 +278,9 @@ func checkWord(s string) error {
 // checkDay checks a day written YYYY-MM-DD.
 func checkDay(s string) error {
 	if _, err := time.Parse(DateLayout, s); err != nil {
+		if fastDay.MatchString(s) {
+			return fmt.Errorf("%q is no day of the calendar", s) // 2026-02-30: written right
+		}
 		return fmt.Errorf("%q is not a day as YYYY-MM-DD", s)
 	}
 	return nil
