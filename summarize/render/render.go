@@ -192,7 +192,23 @@ func Lookup(k Kind, name string) (Format, error) {
 		return Format{}, fmt.Errorf("review writes %s, not %q", text.List(names, "or"), name)
 	}
 	sort.Strings(names)
+	if m, ok := otherNames[strings.ToLower(name)]; ok {
+		return Format{}, fmt.Errorf("unknown output format %q: %s (want one of %s)", name, m, strings.Join(names, ", "))
+	}
 	return Format{}, fmt.Errorf("unknown output format %q (want one of %s)", name, strings.Join(names, ", "))
+}
+
+// otherNames are what users call some formats, and the format that writes
+// it: no spelling is near enough to tell.
+var otherNames = map[string]string{
+	"codequality":  "GitLab Code Quality is codeclimate",
+	"code-quality": "GitLab Code Quality is codeclimate",
+	"gitlab":       "GitLab Code Quality is codeclimate",
+	"annotations":  "GitHub's workflow annotations are github",
+	"md":           "Markdown is markdown",
+	"gfm":          "Markdown is markdown",
+	"txt":          "plain text is text",
+	"htm":          "a page is html",
 }
 
 // defaults is each kind's default format, the --format a command takes

@@ -169,6 +169,15 @@ func TestRenderGolden(t *testing.T) {
 // which help lists, and a name of another kind is refused, naming those of
 // the kind.
 func TestFormats(t *testing.T) {
+	for name, want := range map[string]string{
+		"codequality": `unknown output format "codequality": GitLab Code Quality is codeclimate (want one of codeclimate, github, html, json, markdown, sarif, text)`,
+		"Annotations": `unknown output format "Annotations": GitHub's workflow annotations are github (want one of`,
+		"md":          `unknown output format "md": Markdown is markdown (want one of`,
+	} {
+		if _, err := Lookup(Findings, name); err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("Lookup(%q) = %v, want %s", name, err, want)
+		}
+	}
 	tests := []struct {
 		kind    Kind
 		names   []string
