@@ -279,7 +279,7 @@ func checkWord(s string) error {
 func checkDay(s string) error {
 	if _, err := time.Parse(DateLayout, s); err != nil {
 		if fastDay.MatchString(s) {
-			return fmt.Errorf("%q is no day of the calendar", s) // 2026-02-30: written right
+			return fmt.Errorf("%q is written YYYY-MM-DD but is no day of the calendar", s) // 2026-02-30
 		}
 		return fmt.Errorf("%q is not a day as YYYY-MM-DD", s)
 	}

@@ -46,7 +46,7 @@ func CheckDecision(state, reason, until string, now time.Time) (State, error) {
 	if until != "" {
 		u, err := time.Parse(DateLayout, until)
 		if err != nil && fastDay.MatchString(until) {
-			return "", fmt.Errorf("until %q is no day of the calendar", until)
+			return "", fmt.Errorf("until %q is written YYYY-MM-DD but is no day of the calendar", until)
 		}
 		if err != nil {
 			return "", fmt.Errorf("until %q is not a day written YYYY-MM-DD", until)
