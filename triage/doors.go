@@ -44,13 +44,10 @@ func CheckDecision(state, reason, until string, now time.Time) (State, error) {
 		return "", fmt.Errorf("a reason is required: say why, for the reviewer who reads the entry")
 	}
 	if until != "" {
-		u, err := time.Parse(DateLayout, until)
-		if err != nil && fastDay.MatchString(until) {
-			return "", fmt.Errorf("until %q is written YYYY-MM-DD but is no day of the calendar", until)
+		if err := checkDay(until); err != nil {
+			return "", fmt.Errorf("until %w", err) // the file's own check
 		}
-		if err != nil {
-			return "", fmt.Errorf("until %q is not a day written YYYY-MM-DD", until)
-		}
+		u, _ := time.Parse(DateLayout, until)
 		if !now.UTC().Before(u) {
 			return "", fmt.Errorf("until %s has come already: give a later day, or none", until)
 		}

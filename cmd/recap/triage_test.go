@@ -221,7 +221,7 @@ func TestTriageUsage(t *testing.T) {
 		{[]string{"triage", "ap7i-7", "--reason", "r", "build/reports"}, "recap: --as: say what was decided: false-positive, wont-fix, accepted-risk, used-in-tests or confirmed"},
 		{[]string{"triage", "ap7i-7", "--as", "falsepositve", "--reason", "r", "build/reports"}, `recap: --as: unknown state "falsepositve"; did you mean false-positive?`},
 		{[]string{"triage", "ap7i-7", "--as", "wont-fix", "build/reports"}, "recap: --reason: say why (the next reader needs it)"},
-		{[]string{"triage", "ap7i-7", "--as", "wont-fix", "--reason", "r", "--until", "next week", "build/reports"}, `recap: --until "next week" is not a day written YYYY-MM-DD`},
+		{[]string{"triage", "ap7i-7", "--as", "wont-fix", "--reason", "r", "--until", "next week", "build/reports"}, `recap: --until "next week" is not a day as YYYY-MM-DD`},
 		{[]string{"triage", "ap7i-7", "--as", "wont-fix", "--reason", "r", "--until", "2026-02-30", "build/reports"}, `recap: --until "2026-02-30" is written YYYY-MM-DD but is no day of the calendar`},
 		{[]string{"triage", "ap7i-7", "--as", "wont-fix", "--reason", "r", "--until", "2020-01-01", "build/reports"}, "recap: --until 2020-01-01 has come already: give a later day, or none"},
 		{[]string{"triage", "--as", "wont-fix", "--reason", "r", "build/reports"}, "recap: name the findings by id or fingerprint"},

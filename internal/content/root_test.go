@@ -38,19 +38,7 @@ func TestRoot(t *testing.T) {
 		"src/up.java": "../../secret/passwd",               // out from a subdirectory
 		"src/ok.java": "../src/A.java",                     // up, then in again
 	}
-	for name, target := range links {
-		if err := os.Symlink(target, filepath.Join(dir, name)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := syscall.Mkfifo(filepath.Join(dir, "fifo.sarif"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	r, err := OpenRoot(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	r := linkedRoot(t, dir, links)
 	for _, tc := range []struct {
 		path string
 		want string // content, or the error's text
@@ -109,6 +97,26 @@ func TestRoot(t *testing.T) {
 	}
 }
 
+// linkedRoot makes the links (name → target) and a FIFO, fifo.sarif, in
+// dir, and opens dir as a Root, closed when the test ends.
+func linkedRoot(t *testing.T, dir string, links map[string]string) *Root {
+	t.Helper()
+	for name, target := range links {
+		if err := os.Symlink(target, filepath.Join(dir, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "fifo.sarif"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	return r
+}
+
 // TestRootFS: the root as an fs.FS opens regular files and directories
 // (a link inside followed) with one open, judged on what was opened, and
 // refuses the rest as Root.Open does, never blocking on a FIFO.
@@ -126,19 +134,7 @@ func TestRootFS(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(outside, "passwd"), []byte("SECRET\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for name, target := range map[string]string{"in.java": "src/A.java", "srcdir": "src", "out": outside, "out.java": filepath.Join(outside, "passwd")} {
-		if err := os.Symlink(target, filepath.Join(dir, name)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := syscall.Mkfifo(filepath.Join(dir, "fifo.sarif"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	r, err := OpenRoot(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	r := linkedRoot(t, dir, map[string]string{"in.java": "src/A.java", "srcdir": "src", "out": outside, "out.java": filepath.Join(outside, "passwd")})
 	fsys := r.FS()
 	for _, tc := range []struct {
 		path string
