@@ -149,6 +149,14 @@ func (f *File) Put(e Entry) bool {
 	return true
 }
 
+// Get returns the entry of key k.
+func (f *File) Get(k string) (Entry, bool) {
+	if i, ok := f.find(k); ok {
+		return f.Entries[i], true
+	}
+	return Entry{}, false
+}
+
 // find returns the index of the entry of key k. The index of the keys is
 // made again when the entries changed other than through Put.
 func (f *File) find(k string) (int, bool) {

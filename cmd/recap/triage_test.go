@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/recap-dev/recap/internal/githubtest"
 	"github.com/recap-dev/recap/internal/gittest"
@@ -208,6 +209,82 @@ func TestTriageFollowsTheCode(t *testing.T) {
 	out, _, code = recap(t, g.Dir, nil, "triage", "check", "build/reports")
 	if code != 1 || !strings.Contains(out, "0 stale entries, 1 expired entry") || !strings.Contains(out, "matches 1, expired  false-positive  PMD ReplaceJavaUtilDate") {
 		t.Errorf("check with an expired entry: exit %d\n%s", code, out)
+	}
+}
+
+// TestTriagePruneReportsOlder: with the reports older than the code (two lines
+// inserted above a decided finding, a decided finding's file renamed, the
+// tools not run again), the entries look stale but are not: check says so
+// and prune keeps them (--force removes them); the reports made again,
+// they match.
+func TestTriagePruneReportsOlder(t *testing.T) {
+	g := triageRepo(t)
+	decideDate(t, g)
+	if out, stderr, code := recap(t, g.Dir, nil, "triage", "--rule", "EmptyCatchBlock", "--path", "**/OrderRepository.java", "--as", "accepted-risk", "--reason", "nothing to do on failure", "build/reports"); code != 0 || !strings.Contains(out, "1 decision written") {
+		t.Fatalf("triage: exit %d\n%s%s", code, out, stderr)
+	}
+	g.Commit("triage", nil)
+	report := filepath.Join(g.Dir, "build", "reports", "pmd.sarif")
+	order := filepath.Join(g.Dir, shop+"Order.java")
+	g.Write(map[string]string{shop + "Order.java": "// Copyright the shop's authors.\n\n" + readFile(t, order)})
+	touchAfter(t, order, report)
+	g.Git("mv", shop+"OrderRepository.java", shop+"ShopRepository.java")
+	g.Commit("rename", nil)
+
+	out, stderr, code := recap(t, g.Dir, nil, "triage", "check", "build/reports")
+	for _, want := range []string{".recap/triage.yml: 2 stale entries (2 with reports older than the code), 0 expired entries", "stale?  false-positive  PMD ReplaceJavaUtilDate",
+		"stale?: PMD ReplaceJavaUtilDate at " + shop + "Order.java: the reports are older than the code (" + shop + "Order.java changed after build/reports/pmd.sarif was written)",
+		"stale?: PMD EmptyCatchBlock at " + shop + "OrderRepository.java: the reports are older than the code (" + shop + "OrderRepository.java is gone, and the reports of PMD still have findings in it)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("check: no %q in\n%s", want, out)
+		}
+	}
+	if code != 1 || !strings.Contains(stderr, "triage check failed: 2 stale entries whose reports are older than the code (run the tools again)") {
+		t.Errorf("check: exit %d\n%s", code, stderr)
+	}
+	out, _, _ = recap(t, g.Dir, nil, "triage", "check", "--format", "json", "build/reports")
+	var v struct {
+		Outdated int
+		Entries  []struct{ Outdated string }
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil || v.Outdated != 2 || len(v.Entries) != 2 || v.Entries[0].Outdated == "" {
+		t.Errorf("check --format json: %v %+v\n%s", err, v, out)
+	}
+	yml := filepath.Join(g.Dir, ".recap", "triage.yml")
+	before := readFile(t, yml)
+	out, stderr, code = recap(t, g.Dir, nil, "triage", "prune", "build/reports")
+	if code != 0 || !strings.Contains(out, ".recap/triage.yml: 0 stale entries removed; 2 stale entries kept: the reports are older than the code (") ||
+		!strings.Contains(out, "): run the tools again, or --force removes them\n") {
+		t.Errorf("prune: exit %d\n%s%s", code, out, stderr)
+	}
+	if after := readFile(t, yml); after != before {
+		t.Errorf("prune changed the triage file:\n%s", after)
+	}
+	out, stderr, code = recap(t, g.Dir, nil, "triage", "prune", "--force", "build/reports")
+	if code != 0 || !strings.Contains(out, ".recap/triage.yml: 2 stale entries removed\n") {
+		t.Errorf("prune --force: exit %d\n%s%s", code, out, stderr)
+	}
+	g.Write(map[string]string{".recap/triage.yml": before})
+
+	// The tools run again: the entries follow the code.
+	moveResults(t, g, "Order.java", 0, 2, "", -1)
+	moveResults(t, g, "OrderRepository.java", 0, 0, "ShopRepository.java", -1)
+	touchAfter(t, report, order)
+	if out, stderr, code := recap(t, g.Dir, nil, "triage", "check", "build/reports"); code != 0 || !strings.Contains(out, "no stale or expired entry") {
+		t.Errorf("check with the reports made again: exit %d\n%s%s", code, out, stderr)
+	}
+}
+
+// touchAfter gives path a modification time a second after ref's.
+func touchAfter(t *testing.T, path, ref string) {
+	t.Helper()
+	st, err := os.Stat(ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := st.ModTime().Add(time.Second)
+	if err := os.Chtimes(path, at, at); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -418,6 +495,36 @@ func TestTriageDecideAgain(t *testing.T) {
 	}
 	if f, err := triage.LoadFile(filepath.Join(g.Dir, ".recap", "triage.yml")); err != nil || len(f.Entries) != 2 {
 		t.Fatalf("the triage file after: %v %+v", err, f)
+	}
+}
+
+// TestTriageDecideSameAgain: deciding a decided finding otherwise says
+// what the decision replaces (--dry-run too); the same decision again
+// changes nothing.
+func TestTriageDecideSameAgain(t *testing.T) {
+	g := triageRepo(t)
+	date := findingAt(t, findingsOf(t, g.Dir), "ReplaceJavaUtilDate", "Order.java", 13)
+	id := date["id"].(string)
+	decideDate(t, g)
+	was := "PMD ReplaceJavaUtilDate " + shop + "Order.java (was false-positive: \"the API takes a Date\" by Ana <ana@example.com> on " + time.Now().UTC().Format(triage.DateLayout) + "): decided again\n"
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"--dry-run"}, []string{"would replace  " + was, "1 decision would be written, 0 unchanged"}},
+		{nil, []string{"replaced  " + was, "1 decision written, 0 unchanged"}},
+		{nil, []string{"0 decisions written, 1 unchanged"}},
+	} {
+		args := append([]string{"triage", id, "--as", "wont-fix", "--reason", "kept for the API"}, c.args...)
+		out, stderr, code := recap(t, g.Dir, nil, append(args, "build/reports")...)
+		for _, w := range c.want {
+			if code != 0 || !strings.Contains(out, w) {
+				t.Errorf("recap %s: exit %d, no %q in\n%s%s", strings.Join(args, " "), code, w, out, stderr)
+			}
+		}
+		if len(c.want) == 1 && strings.Contains(out, "replace") {
+			t.Errorf("the same decision again says it replaces:\n%s", out)
+		}
 	}
 }
 

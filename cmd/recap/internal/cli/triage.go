@@ -52,6 +52,11 @@ type triageRepo struct {
 	// findings ran: an entry of another tool is not checked by them, so
 	// neither stale nor pruned.
 	tools map[string]bool
+	// written is each tool's oldest report among the inputs, named the
+	// paths their findings name: a report older than the code makes
+	// entries look stale that are not (see outdated).
+	written map[string]reportWritten
+	named   namedPaths
 }
 
 // checks reports whether the inputs read are of the tool of entry e (a
@@ -165,6 +170,7 @@ func (r *triageRepo) findings(ctx context.Context, streams *IO, inputs []string,
 			return nil // a result of another kind than fail (pass…): no finding at all
 		}
 		found[f.Tool] = true
+		r.named.add(f)
 		g := *f
 		each(&g)
 		return nil
@@ -174,6 +180,7 @@ func (r *triageRepo) findings(ctx context.Context, streams *IO, inputs []string,
 		return false, queryError(err)
 	}
 	r.noteTools(res.View.Inputs, found)
+	r.noteReports(res.View.Inputs)
 	reportInputs(streams.ErrOut, res.View, true)
 	reportUnmatched(streams.ErrOut, res.Unmatched)
 	return res.View.Failed(), nil
@@ -487,11 +494,15 @@ func decide(ctx context.Context, streams *IO, r *triageRepo, names, inputs []str
 		}
 	}
 	changed := make([]bool, len(entries))
-	var replaced []triage.Entry
+	var replaced, redecided []triage.Entry
 	put := func(file *triage.File) error {
 		replaced = file.Remove(func(e *triage.Entry) bool { return replace[e.Key()] != "" })
+		redecided = redecided[:0]
 		for i, e := range entries {
-			changed[i] = file.Put(e)
+			old, had := file.Get(e.Key())
+			if changed[i] = file.Put(e); changed[i] && had {
+				redecided = append(redecided, old) // the same finding decided otherwise before
+			}
 		}
 		return nil
 	}
@@ -524,6 +535,20 @@ func decide(ctx context.Context, streams *IO, r *triageRepo, names, inputs []str
 			word = "would replace"
 		}
 		fmt.Fprintf(streams.Out, "%s  %s %s %s (%s): %s\n", word, render.InertLine(e.Tool), render.InertLine(reports.ShortRule(e.Tool, e.Rule)), render.InertLine(e.Path), e.State, replace[e.Key()])
+	}
+	for _, e := range redecided {
+		word := "replaced"
+		if dryRun {
+			word = "would replace"
+		}
+		was := fmt.Sprintf("was %s: %q", e.State, text.CutRunes(strings.Join(strings.Fields(e.Reason), " "), 60))
+		if e.By != "" {
+			was += " by " + render.InertLine(e.By)
+		}
+		if e.Date != "" {
+			was += " on " + e.Date
+		}
+		fmt.Fprintf(streams.Out, "%s  %s %s %s (%s): decided again\n", word, render.InertLine(e.Tool), render.InertLine(reports.ShortRule(e.Tool, e.Rule)), render.InertLine(e.Path), was)
 	}
 	if dryRun {
 		fmt.Fprintf(streams.Out, "%s: %s would be written, %d unchanged (--dry-run: nothing written)\n", r.rel, english.Plural(n, "decision", "decisions"), len(picked)-n)
@@ -606,6 +631,11 @@ type entryStatus struct {
 	// its location whose message is another now (a method renamed): to
 	// decide again by its id; prune keeps the entry.
 	Changed *changedFinding `json:"changed,omitempty"`
+	// Outdated, of a stale entry, says why it may only look stale: the
+	// reports of its tool are older than the code (its file changed
+	// after they were written, or is gone and they still name it); prune
+	// keeps it.
+	Outdated string `json:"outdated,omitempty"`
 }
 
 // changedFinding is the finding at a stale entry's place, its message
@@ -633,6 +663,9 @@ type listOutput struct {
 	Unchecked int `json:"unchecked"`
 	// Changed counts the stale entries whose finding's message changed.
 	Changed int `json:"changed"`
+	// Outdated counts the stale entries whose reports are older than the
+	// code.
+	Outdated int `json:"outdated"`
 }
 
 func runList(cmd *cobra.Command, streams *IO, lf *listFlags, args []string, check bool) error {
@@ -658,6 +691,8 @@ func runList(cmd *cobra.Command, streams *IO, lf *listFlags, args []string, chec
 			out.Stale++
 			if es.Changed = changedOf(s.Changed); es.Changed != nil {
 				out.Changed++
+			} else if es.Outdated = r.outdated(&s.Entry, s.Path); es.Outdated != "" {
+				out.Outdated++
 			}
 		}
 		if es.Expired {
@@ -675,8 +710,11 @@ func runList(cmd *cobra.Command, streams *IO, lf *listFlags, args []string, chec
 	writeList(streams.Out, lf.format, out, check)
 	if check && out.Stale+out.Expired > 0 {
 		var parts []string
-		if n := out.Stale - out.Changed; n > 0 {
+		if n := out.Stale - out.Changed - out.Outdated; n > 0 {
 			parts = append(parts, english.Plural(n, "stale entry", "stale entries")+" (recap triage prune removes "+itOrThem(n)+")")
+		}
+		if out.Outdated > 0 {
+			parts = append(parts, english.Plural(out.Outdated, "stale entry", "stale entries")+" whose reports are older than the code (run the tools again)")
 		}
 		if out.Changed > 0 {
 			parts = append(parts, english.Plural(out.Changed, "stale entry", "stale entries")+" whose finding's message changed (decide "+itOrThem(out.Changed)+" again by the id shown)")
@@ -702,13 +740,13 @@ func writeList(w io.Writer, format string, out listOutput, check bool) {
 			fmt.Fprintf(w, "%s: no stale or expired entry%s\n", out.File, uncheckedNote(out.Unchecked))
 			return
 		}
-		fmt.Fprintf(w, "%s: %s%s, %s%s\n\n", out.File, english.Plural(out.Stale, "stale entry", "stale entries"), changedCount(out.Changed), english.Plural(out.Expired, "expired entry", "expired entries"), uncheckedNote(out.Unchecked))
+		fmt.Fprintf(w, "%s: %s%s, %s%s\n\n", out.File, english.Plural(out.Stale, "stale entry", "stale entries"), staleKinds(out.Changed, out.Outdated), english.Plural(out.Expired, "expired entry", "expired entries"), uncheckedNote(out.Unchecked))
 	} else {
 		if total == 0 {
 			fmt.Fprintf(w, "%s: no entry\n", out.File)
 			return
 		}
-		fmt.Fprintf(w, "%s: %s, %d stale%s, %d expired%s\n\n", out.File, english.Plural(total, "entry", "entries"), out.Stale, changedCount(out.Changed), out.Expired, uncheckedNote(out.Unchecked))
+		fmt.Fprintf(w, "%s: %s, %d stale%s, %d expired%s\n\n", out.File, english.Plural(total, "entry", "entries"), out.Stale, staleKinds(out.Changed, out.Outdated), out.Expired, uncheckedNote(out.Unchecked))
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "NOW\tSTATE\tRULE\tPATH\tREASON")
@@ -723,6 +761,10 @@ func writeList(w io.Writer, format string, out listOutput, check bool) {
 			now = "changed, expired"
 		case e.Changed != nil:
 			now = "changed"
+		case e.Outdated != "" && e.Expired:
+			now = "stale?, expired"
+		case e.Outdated != "":
+			now = "stale?"
 		case e.Stale && e.Expired:
 			now = "stale, expired"
 		case e.Stale:
@@ -739,6 +781,17 @@ func writeList(w io.Writer, format string, out listOutput, check bool) {
 	}
 	tw.Flush()
 	first := true
+	for _, e := range out.Entries {
+		if e.Outdated == "" {
+			continue
+		}
+		if first {
+			fmt.Fprintln(w)
+			first = false
+		}
+		fmt.Fprintf(w, "stale?: %s %s at %s: the reports are older than the code (%s): run the tools again to know\n",
+			render.InertLine(e.Tool), render.InertLine(reports.ShortRule(e.Tool, e.Rule)), render.InertLine(e.Path), e.Outdated)
+	}
 	for _, e := range out.Entries {
 		c := e.Changed
 		if c == nil {
@@ -770,13 +823,21 @@ func keptNote(n int) string {
 	return fmt.Sprintf("; %s kept: no input is a report of %s", english.Plural(n, "entry", "entries"), itsTools(n))
 }
 
-// changedCount says how many of the stale entries are changed: " (1
-// changed)", "" for none.
-func changedCount(n int) string {
-	if n == 0 {
+// staleKinds says how many of the stale entries are changed and how many
+// have reports older than the code: " (1 changed, 2 with reports older
+// than the code)", "" for none.
+func staleKinds(changed, outdated int) string {
+	var parts []string
+	if changed > 0 {
+		parts = append(parts, fmt.Sprintf("%d changed", changed))
+	}
+	if outdated > 0 {
+		parts = append(parts, fmt.Sprintf("%d with reports older than the code", outdated))
+	}
+	if len(parts) == 0 {
 		return ""
 	}
-	return fmt.Sprintf(" (%d changed)", n)
+	return " (" + strings.Join(parts, ", ") + ")"
 }
 
 // changedNote says how many stale entries prune kept because the finding
@@ -799,14 +860,18 @@ func uncheckedNote(n int) string {
 
 func newTriagePrune(streams *IO) *cobra.Command {
 	var tf triageFlags
+	var force bool
 	cmd := &cobra.Command{
 		Use:   "prune [flags] [INPUT...]",
 		Short: "Remove the entries of the triage file that match no finding any more",
 		Long: `prune removes the stale entries of the triage file: those that match no finding
 of the INPUTs (the code was fixed or deleted). It keeps those whose place has a
 finding of their rule with another message now (recap triage check shows them,
-to decide again), and refuses to run when an input could not be read, whose
-entries would all look stale.`,
+to decide again) and, unless --force, those whose reports are older than the
+code (their file changed after the report of their tool was written, or is
+gone while the report still has findings in it: the finding may only have
+moved), and refuses to run when an input could not be read, whose entries
+would all look stale.`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			r, m, failed, err := tf.matched(cmd, streams, args)
@@ -818,7 +883,7 @@ entries would all look stale.`,
 				return &exitError{code: exitUsage, err: errors.New("triage prune: an input could not be read: nothing removed")}
 			}
 			stale := map[string]bool{}
-			unchecked, changed := 0, 0
+			unchecked, changed, outdated, why := 0, 0, 0, ""
 			for _, s := range m.Statuses() {
 				e := s.Entry
 				switch {
@@ -828,6 +893,13 @@ entries would all look stale.`,
 				case s.Changed != nil:
 					changed++ // its finding is there, its message changed: to decide again
 				default:
+					if w := r.outdated(&e, s.Path); w != "" && !force {
+						outdated++ // its report is older than its code: the finding may have moved
+						if why == "" {
+							why = w
+						}
+						continue
+					}
 					stale[e.Key()] = true
 				}
 			}
@@ -844,11 +916,12 @@ entries would all look stale.`,
 			for _, e := range gone {
 				fmt.Fprintf(streams.Out, "removed  %s %s %s (%s)\n", render.InertLine(e.Tool), render.InertLine(reports.ShortRule(e.Tool, e.Rule)), render.InertLine(e.Path), e.State)
 			}
-			fmt.Fprintf(streams.Out, "%s: %s removed%s%s\n", r.rel, english.Plural(len(gone), "stale entry", "stale entries"), keptNote(unchecked), changedNote(changed))
+			fmt.Fprintf(streams.Out, "%s: %s removed%s%s%s\n", r.rel, english.Plural(len(gone), "stale entry", "stale entries"), keptNote(unchecked), changedNote(changed), outdatedNote(outdated, why))
 			return nil
 		},
 	}
 	tf.register(cmd)
+	cmd.Flags().BoolVar(&force, "force", false, "remove the stale entries whose reports are older than the code too")
 	return cmd
 }
 
