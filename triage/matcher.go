@@ -75,7 +75,7 @@ type Matcher struct {
 	near  []*Near                // entry → a finding at its location that another message kept from matching
 	found []string               // entry → the path of the first finding it matched in another file than its own
 	files map[string]*sourceFile // the files held, and those that cannot be read (nil)
-	held  []*sourceFile          // the files held: their text at most maxHeld bytes, or the minHeld asked about last
+	held  heldFiles              // the files held, least recently asked about first: their text at most maxHeld bytes, or the minHeld asked about last
 	bytes int                    // the bytes of their text
 	spare []*sourceFile          // files let go, whose buffers the next reads fill
 	tick  uint64                 // calls of file, to tell the least recently asked about
@@ -497,11 +497,12 @@ func (m *Matcher) file(path string) *sourceFile {
 	m.tick++
 	if sf, ok := m.files[path]; ok {
 		if sf != nil {
+			m.held.toBack(sf)
 			sf.used = m.tick
 		}
 		return sf
 	}
-	for m.bytes > maxHeld && len(m.held) >= minHeld {
+	for m.bytes > maxHeld && m.held.n >= minHeld {
 		m.letGo()
 	}
 	m.reads++
@@ -513,22 +514,15 @@ func (m *Matcher) file(path string) *sourceFile {
 	sf := m.recycled(b)
 	sf.path, sf.used = path, m.tick
 	m.files[path] = sf
-	m.held = append(m.held, sf)
+	m.held.push(sf)
 	m.bytes += cap(b)
 	return sf
 }
 
 // letGo lets the least recently asked about file go, into the spares.
 func (m *Matcher) letGo() {
-	at := 0
-	for i, sf := range m.held {
-		if sf.used < m.held[at].used {
-			at = i
-		}
-	}
-	sf := m.held[at]
-	m.held[at] = m.held[len(m.held)-1]
-	m.held = m.held[:len(m.held)-1]
+	sf := m.held.first
+	m.held.remove(sf)
 	m.bytes -= cap(sf.src)
 	delete(m.files, sf.path)
 	if len(m.spare) == maxSpare {
@@ -536,6 +530,48 @@ func (m *Matcher) letGo() {
 		m.spare = m.spare[:maxSpare-1]
 	}
 	m.spare = append(m.spare, sf)
+}
+
+// heldFiles are the files held, in the order they were last asked about
+// (a list through the files: asking moves a file to the back, letting go
+// takes the first, neither looks through the others).
+type heldFiles struct {
+	first, last *sourceFile
+	n           int
+}
+
+func (h *heldFiles) push(sf *sourceFile) {
+	sf.prev, sf.next = h.last, nil
+	if h.last != nil {
+		h.last.next = sf
+	} else {
+		h.first = sf
+	}
+	h.last = sf
+	h.n++
+}
+
+func (h *heldFiles) remove(sf *sourceFile) {
+	if sf.prev != nil {
+		sf.prev.next = sf.next
+	} else {
+		h.first = sf.next
+	}
+	if sf.next != nil {
+		sf.next.prev = sf.prev
+	} else {
+		h.last = sf.prev
+	}
+	sf.prev, sf.next = nil, nil
+	h.n--
+}
+
+// toBack moves sf, held, to the back: asked about last.
+func (h *heldFiles) toBack(sf *sourceFile) {
+	if h.last != sf {
+		h.remove(sf)
+		h.push(sf)
+	}
 }
 
 // maxSpare is how many files let go keep their buffers: a read most

@@ -32,6 +32,8 @@ type sourceFile struct {
 	work   int            // lines compared so far
 	path   string         // the file's path, when the matcher holds it
 	used   uint64         // when the matcher last asked about it
+	// prev and next are the files held asked about before and after it.
+	prev, next *sourceFile
 }
 
 func newSourceFile(src []byte) *sourceFile { return (&sourceFile{}).fill(src) }
