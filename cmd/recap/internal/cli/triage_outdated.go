@@ -70,6 +70,11 @@ func (n *namedPaths) add(f *reports.Finding) {
 	n.byTool[t][f.Path] = true
 }
 
+// checkoutSlack is how much later than a report a file must have changed
+// to be judged changed since: a checkout (a clone of a repository that
+// holds its reports) writes both within seconds, in no set order.
+const checkoutSlack = 30 * time.Second
+
 // outdated says why a stale entry (its path now pathNow) may only look
 // stale because the reports of its tool are older than the code: its file
 // is gone (renamed, moved) and they still have findings in it, or its
@@ -82,7 +87,7 @@ func (r *triageRepo) outdated(e *triage.Entry, pathNow string) string {
 		}
 	}
 	if st, err := r.croot.Stat(pathNow); err == nil {
-		if w, ok := r.written[tool]; ok && st.ModTime().After(w.at) {
+		if w, ok := r.written[tool]; ok && st.ModTime().After(w.at.Add(checkoutSlack)) {
 			return fmt.Sprintf("%s changed after %s was written", render.InertLine(pathNow), render.InertLine(w.path))
 		}
 	}
