@@ -109,3 +109,35 @@ func normalize(l []byte) []byte {
 	}
 	return out
 }
+
+// FindLine returns the number (1-based) of the first line of src that
+// reads as an entry's Line (white space aside; a Line cut with "…" as the
+// line's beginning), 0 when none does or line is "".
+func FindLine(src []byte, line string) int {
+	if line == "" {
+		return 0
+	}
+	el := newEntryLine(line)
+	sf := newSourceFile(src)
+	for i := range sf.n() {
+		if lineIs(sf.line(i), el) {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// LineReads reports whether line n (1-based) of src reads as an entry's
+// Line, as FindLine compares them.
+func LineReads(src []byte, n int, line string) bool {
+	if line == "" || n < 1 {
+		return false
+	}
+	sf := newSourceFile(src)
+	return n <= sf.n() && lineIs(sf.line(n-1), newEntryLine(line))
+}
+
+// SameMessage reports whether a finding's message is the one an entry
+// keeps, as matching compares them: folded white space, a message cut
+// with "…" as the messages it begins, "" as any message.
+func SameMessage(entry, finding string) bool { return sameMessage(entry, finding) }

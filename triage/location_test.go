@@ -109,3 +109,26 @@ func TestLazyLocations(t *testing.T) {
 		})
 	}
 }
+
+func TestFindLine(t *testing.T) {
+	src := []byte("package a;\n\n  int x = 1;\n\tint  y = 2;\nint z = 3;")
+	for _, c := range []struct {
+		line string
+		want int
+	}{
+		{"int x = 1;", 3},
+		{"int y = 2;", 4}, // white space aside
+		{"int z = 3;", 5}, // the last line, without a newline
+		{"int w = 4;", 0},
+		{"", 0},
+		{"package", 0}, // a whole line, not a part
+	} {
+		if got := FindLine(src, c.line); got != c.want {
+			t.Errorf("FindLine(%q) = %d, want %d", c.line, got, c.want)
+		}
+	}
+	long := strings.Repeat("x", 300)
+	if got := FindLine([]byte("a\n"+long+"\n"), LineText([]byte(long), 1)); got != 2 {
+		t.Errorf("a Line cut with …: line %d, want 2", got)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -233,8 +234,8 @@ func TestTriagePruneReportsOlder(t *testing.T) {
 
 	out, stderr, code := recap(t, g.Dir, nil, "triage", "check", "build/reports")
 	for _, want := range []string{".recap/triage.yml: 2 stale entries (2 with reports older than the code), 0 expired entries", "stale?  false-positive  PMD ReplaceJavaUtilDate",
-		"stale?: PMD ReplaceJavaUtilDate at " + shop + "Order.java: the reports are older than the code (" + shop + "Order.java changed after build/reports/pmd.sarif was written)",
-		"stale?: PMD EmptyCatchBlock at " + shop + "OrderRepository.java: the reports are older than the code (" + shop + "OrderRepository.java is gone, and the reports of PMD still have findings in it)"} {
+		"stale?: PMD ReplaceJavaUtilDate at " + shop + "Order.java: the reports are older than the code (the report of PMD has its finding at " + shop + "Order.java:13, where its line was when it was decided; the line is elsewhere now)",
+		"stale?: PMD EmptyCatchBlock at " + shop + "ShopRepository.java (was " + shop + "OrderRepository.java): the reports are older than the code (" + shop + "OrderRepository.java is gone, and the reports of PMD still have findings in it)"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("check: no %q in\n%s", want, out)
 		}
@@ -252,13 +253,30 @@ func TestTriagePruneReportsOlder(t *testing.T) {
 	}
 	yml := filepath.Join(g.Dir, ".recap", "triage.yml")
 	before := readFile(t, yml)
+	// Without the commits decided on (a file written by hand), by the
+	// files' times.
+	g.Write(map[string]string{".recap/triage.yml": regexp.MustCompile(`(?m)^ *commit: .*\n`).ReplaceAllString(before, "")})
+	out, _, _ = recap(t, g.Dir, nil, "triage", "check", "build/reports")
+	if want := "stale?: PMD ReplaceJavaUtilDate at " + shop + "Order.java: the reports are older than the code (" + shop + "Order.java changed after build/reports/pmd.sarif was written)"; !strings.Contains(out, want) {
+		t.Errorf("check without commits: no %q in\n%s", want, out)
+	}
+	g.Write(map[string]string{".recap/triage.yml": before})
 	out, stderr, code = recap(t, g.Dir, nil, "triage", "prune", "build/reports")
-	if code != 0 || !strings.Contains(out, ".recap/triage.yml: 0 stale entries removed; 2 stale entries kept: the reports are older than the code (") ||
-		!strings.Contains(out, "): run the tools again, or --force removes them\n") {
+	if code != 0 || !strings.Contains(out, ".recap/triage.yml: 0 stale entries removed; 2 stale entries kept: the reports are older than the code (run the tools again, or --force removes them)\n") ||
+		!strings.Contains(out, "kept     PMD ReplaceJavaUtilDate "+shop+"Order.java (false-positive): the report of PMD has its finding at "+shop+"Order.java:13") ||
+		!strings.Contains(out, "kept     PMD EmptyCatchBlock "+shop+"ShopRepository.java (was "+shop+"OrderRepository.java) (accepted-risk): "+shop+"OrderRepository.java is gone") {
 		t.Errorf("prune: exit %d\n%s%s", code, out, stderr)
 	}
 	if after := readFile(t, yml); after != before {
 		t.Errorf("prune changed the triage file:\n%s", after)
+	}
+	out, stderr, code = recap(t, g.Dir, nil, "triage", "prune", "--force", "--dry-run", "build/reports")
+	if code != 0 || !strings.Contains(out, "would remove  PMD EmptyCatchBlock "+shop+"ShopRepository.java (was "+shop+"OrderRepository.java) (accepted-risk)\n") ||
+		!strings.Contains(out, ".recap/triage.yml: 2 stale entries would be removed (--dry-run: nothing removed)\n") {
+		t.Errorf("prune --force --dry-run: exit %d\n%s%s", code, out, stderr)
+	}
+	if after := readFile(t, yml); after != before {
+		t.Errorf("prune --dry-run changed the triage file:\n%s", after)
 	}
 	out, stderr, code = recap(t, g.Dir, nil, "triage", "prune", "--force", "build/reports")
 	if code != 0 || !strings.Contains(out, ".recap/triage.yml: 2 stale entries removed\n") {
@@ -274,6 +292,33 @@ func TestTriagePruneReportsOlder(t *testing.T) {
 		t.Errorf("check with the reports made again: exit %d\n%s%s", code, out, stderr)
 	}
 }
+
+// TestTriagePruneReportsOlderInAClone: a clone whose committed reports are
+// older than its code gives every file the time of the checkout; the
+// entry's commit tells that the report's finding is where the line was
+// when it was decided, so prune keeps the entry.
+func TestTriagePruneReportsOlderInAClone(t *testing.T) {
+	g := triageRepo(t)
+	decideDate(t, g)
+	g.Commit("triage", nil)
+	order := readFile(t, filepath.Join(g.Dir, shop+"Order.java"))
+	g.Commit("a header", map[string]string{shop + "Order.java": "// Copyright the shop's authors.\n\n" + order})
+	clone := filepath.Join(t.TempDir(), "clone")
+	if out, err := exec.Command("git", "clone", "-q", g.Dir, clone).CombinedOutput(); err != nil {
+		t.Fatalf("git clone: %v\n%s", err, out)
+	}
+	out, _, code := recap(t, clone, nil, "triage", "check", "build/reports")
+	if want := "the report of PMD has its finding at " + shop + "Order.java:13, where its line was when it was decided; the line is elsewhere now"; code != 1 || !strings.Contains(out, want) {
+		t.Errorf("check in the clone: exit %d, no %q in\n%s", code, want, out)
+	}
+	out, stderr, code := recap(t, clone, nil, "triage", "prune", "build/reports")
+	if code != 0 || !strings.Contains(out, "0 stale entries removed; 1 stale entry kept") {
+		t.Errorf("prune in the clone: exit %d\n%s%s", code, out, stderr)
+	}
+}
+
+// today is the day a decision made now is dated.
+func today() string { return time.Now().UTC().Format(triage.DateLayout) }
 
 // touchAfter gives path a modification time a minute after ref's (a file
 // changed within seconds of a report, as a checkout writes both, is not
@@ -450,7 +495,7 @@ func TestTriageCheckChanged(t *testing.T) {
 	}
 	// Decided again by the id shown: the new entry replaces the old.
 	out, stderr, code = recap(t, g.Dir, nil, "triage", id, "--as", "false-positive", "--reason", "the API takes a Date", "build/reports")
-	if code != 0 || !strings.Contains(out, "replaced  PMD ReplaceJavaUtilDate "+shop+"Order.java (false-positive): its finding's message changed\n") {
+	if code != 0 || !strings.Contains(out, "replaced  "+id+"  PMD ReplaceJavaUtilDate "+shop+"Order.java:13 (was false-positive: \"the API takes a Date\" by Ana <ana@example.com> on "+today()+"): its finding's message changed\n") {
 		t.Fatalf("triage again: exit %d\n%s%s", code, out, stderr)
 	}
 	if out, stderr, code := recap(t, g.Dir, nil, "triage", "check", "build/reports"); code != 0 || !strings.Contains(out, "no stale or expired entry") {
@@ -482,7 +527,7 @@ func TestTriageDecideAgain(t *testing.T) {
 		t.Fatalf("the decision does not follow the rename: %v", now)
 	}
 	out, stderr, code = recap(t, g.Dir, nil, "triage", now["id"].(string), "--as", "wont-fix", "--reason", "kept for the API", "build/reports")
-	if code != 0 || !strings.Contains(out, "replaced  PMD ReplaceJavaUtilDate "+shop+"Order.java (false-positive): decided again\n") {
+	if code != 0 || !strings.Contains(out, "replaced  "+now["id"].(string)+"  PMD ReplaceJavaUtilDate "+shop+"Purchase.java:13 (was false-positive: \"the API takes a Date\" by Ana <ana@example.com> on "+today()+", at "+shop+"Order.java): decided again\n") {
 		t.Fatalf("triage again: exit %d\n%s%s", code, out, stderr)
 	}
 	f, err := triage.LoadFile(filepath.Join(g.Dir, ".recap", "triage.yml"))
@@ -508,7 +553,7 @@ func TestTriageDecideSameAgain(t *testing.T) {
 	date := findingAt(t, findingsOf(t, g.Dir), "ReplaceJavaUtilDate", "Order.java", 13)
 	id := date["id"].(string)
 	decideDate(t, g)
-	was := "PMD ReplaceJavaUtilDate " + shop + "Order.java (was false-positive: \"the API takes a Date\" by Ana <ana@example.com> on " + time.Now().UTC().Format(triage.DateLayout) + "): decided again\n"
+	was := id + "  PMD ReplaceJavaUtilDate " + shop + "Order.java:13 (was false-positive: \"the API takes a Date\" by Ana <ana@example.com> on " + today() + "): decided again\n"
 	for _, c := range []struct {
 		args []string
 		want []string

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -57,6 +58,9 @@ type triageRepo struct {
 	// entries look stale that are not (see outdated).
 	written map[string]reportWritten
 	named   namedPaths
+	// git and opened read the files at the entries' commits (outdated).
+	git    *diff.Repo
+	opened map[string]func(string) (io.ReadCloser, int64, error)
 }
 
 // checks reports whether the inputs read are of the tool of entry e (a
@@ -119,7 +123,12 @@ func (t *triageFlags) open(cmd *cobra.Command) (*triageRepo, error) {
 	return r, nil
 }
 
-func (r *triageRepo) close() { r.croot.Close() }
+func (r *triageRepo) close() {
+	r.croot.Close()
+	if r.git != nil {
+		r.git.Close()
+	}
+}
 
 // load reads the triage file (none is an empty one).
 func (r *triageRepo) load() (*triage.File, error) {
@@ -234,6 +243,7 @@ func (r *triageRepo) matcher(ctx context.Context, streams *IO, f *triage.File, i
 	// A result the report suppresses is still there: an entry that
 	// matches one (recap's own SARIF suppresses what the entries decided)
 	// is not stale.
+	r.watchEntries(m)
 	failed, err := r.findings(ctx, streams, inputs, nil, true, func(f *reports.Finding) { m.Decide(f) })
 	return m, failed, err
 }
@@ -476,12 +486,18 @@ func decide(ctx context.Context, streams *IO, r *triageRepo, names, inputs []str
 	for i := range entries {
 		newKeys[entries[i].Key()] = true
 	}
-	replace := map[string]string{} // key → why
-	pickedOf := map[string]int{}   // key → the picked findings it covers
+	replace := map[string]string{}              // key → why
+	pickedOf := map[string]int{}                // key → the picked findings it covers
+	forFinding := map[string]*reports.Finding{} // key → a picked finding it covers, or whose message changed
 	for _, f := range picked {
 		if k, ok := coveredBy[f.ID]; ok && !newKeys[k] {
 			pickedOf[k]++
+			forFinding[k] = f
 		}
+	}
+	byID := map[reports.FindingID]*reports.Finding{}
+	for _, f := range picked {
+		byID[f.ID] = f
 	}
 	for _, st := range m.Statuses() {
 		k := st.Entry.Key()
@@ -491,17 +507,19 @@ func decide(ctx context.Context, streams *IO, r *triageRepo, names, inputs []str
 			replace[k] = "decided again"
 		case st.Changed != nil && pickedIDs[st.Changed.ID]:
 			replace[k] = "its finding's message changed"
+			forFinding[k] = byID[st.Changed.ID]
 		}
 	}
 	changed := make([]bool, len(entries))
-	var replaced, redecided []triage.Entry
+	var replaced []triage.Entry
+	var redecided []replacedEntry
 	put := func(file *triage.File) error {
 		replaced = file.Remove(func(e *triage.Entry) bool { return replace[e.Key()] != "" })
 		redecided = redecided[:0]
 		for i, e := range entries {
 			old, had := file.Get(e.Key())
 			if changed[i] = file.Put(e); changed[i] && had {
-				redecided = append(redecided, old) // the same finding decided otherwise before
+				redecided = append(redecided, replacedEntry{old, picked[i], "decided again"}) // the same finding decided otherwise before
 			}
 		}
 		return nil
@@ -530,25 +548,10 @@ func decide(ctx context.Context, streams *IO, r *triageRepo, names, inputs []str
 	}
 	tw.Flush()
 	for _, e := range replaced {
-		word := "replaced"
-		if dryRun {
-			word = "would replace"
-		}
-		fmt.Fprintf(streams.Out, "%s  %s %s %s (%s): %s\n", word, render.InertLine(e.Tool), render.InertLine(reports.ShortRule(e.Tool, e.Rule)), render.InertLine(e.Path), e.State, replace[e.Key()])
+		redecided = append(redecided, replacedEntry{e, forFinding[e.Key()], replace[e.Key()]})
 	}
-	for _, e := range redecided {
-		word := "replaced"
-		if dryRun {
-			word = "would replace"
-		}
-		was := fmt.Sprintf("was %s: %q", e.State, text.CutRunes(strings.Join(strings.Fields(e.Reason), " "), 60))
-		if e.By != "" {
-			was += " by " + render.InertLine(e.By)
-		}
-		if e.Date != "" {
-			was += " on " + e.Date
-		}
-		fmt.Fprintf(streams.Out, "%s  %s %s %s (%s): decided again\n", word, render.InertLine(e.Tool), render.InertLine(reports.ShortRule(e.Tool, e.Rule)), render.InertLine(e.Path), was)
+	for _, r := range redecided {
+		r.write(streams.Out, dryRun)
 	}
 	if dryRun {
 		fmt.Fprintf(streams.Out, "%s: %s would be written, %d unchanged (--dry-run: nothing written)\n", r.rel, english.Plural(n, "decision", "decisions"), len(picked)-n)
@@ -559,6 +562,43 @@ func decide(ctx context.Context, streams *IO, r *triageRepo, names, inputs []str
 		return errInputs
 	}
 	return nil
+}
+
+// replacedEntry is an entry a decision replaces: the finding decided, and
+// why.
+type replacedEntry struct {
+	old triage.Entry
+	f   *reports.Finding // nil: not known
+	why string
+}
+
+// write says what the entry was: "replaced  ID  TOOL RULE PATH:LINE (was
+// STATE: "reason" by WHO on DATE, at ITS PATH): why".
+func (r replacedEntry) write(w io.Writer, dryRun bool) {
+	e := r.old
+	word := "replaced"
+	if dryRun {
+		word = "would replace"
+	}
+	id, place := "", render.InertLine(e.Path)
+	if r.f != nil {
+		id = r.f.ID.String() + "  "
+		place = render.InertLine(r.f.Path)
+		if r.f.Line > 0 {
+			place += ":" + strconv.Itoa(r.f.Line)
+		}
+	}
+	was := fmt.Sprintf("was %s: %q", e.State, text.CutRunes(strings.Join(strings.Fields(e.Reason), " "), 60))
+	if e.By != "" {
+		was += " by " + render.InertLine(e.By)
+	}
+	if e.Date != "" {
+		was += " on " + e.Date
+	}
+	if r.f != nil && r.f.Path != e.Path {
+		was += ", at " + render.InertLine(e.Path)
+	}
+	fmt.Fprintf(w, "%s  %s%s %s %s (%s): %s\n", word, id, render.InertLine(e.Tool), render.InertLine(reports.ShortRule(e.Tool, e.Rule)), place, was, r.why)
 }
 
 // listFlags are the flags of list and check.
@@ -790,7 +830,7 @@ func writeList(w io.Writer, format string, out listOutput, check bool) {
 			first = false
 		}
 		fmt.Fprintf(w, "stale?: %s %s at %s: the reports are older than the code (%s): run the tools again to know\n",
-			render.InertLine(e.Tool), render.InertLine(reports.ShortRule(e.Tool, e.Rule)), render.InertLine(e.Path), e.Outdated)
+			render.InertLine(e.Tool), render.InertLine(reports.ShortRule(e.Tool, e.Rule)), entryPlace(e.Path, e.PathNow), e.Outdated)
 	}
 	for _, e := range out.Entries {
 		c := e.Changed
@@ -860,7 +900,7 @@ func uncheckedNote(n int) string {
 
 func newTriagePrune(streams *IO) *cobra.Command {
 	var tf triageFlags
-	var force bool
+	var force, dryRun bool
 	cmd := &cobra.Command{
 		Use:   "prune [flags] [INPUT...]",
 		Short: "Remove the entries of the triage file that match no finding any more",
@@ -868,10 +908,11 @@ func newTriagePrune(streams *IO) *cobra.Command {
 of the INPUTs (the code was fixed or deleted). It keeps those whose place has a
 finding of their rule with another message now (recap triage check shows them,
 to decide again) and, unless --force, those whose reports are older than the
-code (their file changed after the report of their tool was written, or is
-gone while the report still has findings in it: the finding may only have
-moved), and refuses to run when an input could not be read, whose entries
-would all look stale.`,
+code, listing each (the finding may only have moved: their file is gone while
+the report still has findings in it, the report has the finding where the line
+was when it was decided, or the file changed after the report was written),
+and refuses to run when an input could not be read, whose entries would all
+look stale. --dry-run lists what it would remove.`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			r, m, failed, err := tf.matched(cmd, streams, args)
@@ -883,7 +924,9 @@ would all look stale.`,
 				return &exitError{code: exitUsage, err: errors.New("triage prune: an input could not be read: nothing removed")}
 			}
 			stale := map[string]bool{}
-			unchecked, changed, outdated, why := 0, 0, 0, ""
+			pathNow := map[string]string{} // key → the entry's file now, when git says it was renamed
+			unchecked, changed := 0, 0
+			var kept []string // the lines of the stale entries kept for reports older than the code
 			for _, s := range m.Statuses() {
 				e := s.Entry
 				switch {
@@ -894,17 +937,22 @@ would all look stale.`,
 					changed++ // its finding is there, its message changed: to decide again
 				default:
 					if w := r.outdated(&e, s.Path); w != "" && !force {
-						outdated++ // its report is older than its code: the finding may have moved
-						if why == "" {
-							why = w
-						}
+						// its report is older than its code: the finding may have moved
+						kept = append(kept, fmt.Sprintf("kept     %s %s %s (%s): %s\n", render.InertLine(e.Tool), render.InertLine(reports.ShortRule(e.Tool, e.Rule)), entryPlace(e.Path, s.Path), e.State, w))
 						continue
 					}
 					stale[e.Key()] = true
+					pathNow[e.Key()] = s.Path
 				}
 			}
 			var gone []triage.Entry
-			if len(stale) > 0 {
+			if len(stale) > 0 && dryRun {
+				f, err := r.load()
+				if err != nil {
+					return err
+				}
+				gone = f.Remove(func(e *triage.Entry) bool { return stale[e.Key()] })
+			} else if len(stale) > 0 {
 				err = triage.Update(r.path, func(f *triage.File) error {
 					gone = f.Remove(func(e *triage.Entry) bool { return stale[e.Key()] })
 					return nil
@@ -913,15 +961,27 @@ would all look stale.`,
 					return &exitError{code: exitUsage, err: err}
 				}
 			}
-			for _, e := range gone {
-				fmt.Fprintf(streams.Out, "removed  %s %s %s (%s)\n", render.InertLine(e.Tool), render.InertLine(reports.ShortRule(e.Tool, e.Rule)), render.InertLine(e.Path), e.State)
+			word := "removed "
+			if dryRun {
+				word = "would remove"
 			}
-			fmt.Fprintf(streams.Out, "%s: %s removed%s%s%s\n", r.rel, english.Plural(len(gone), "stale entry", "stale entries"), keptNote(unchecked), changedNote(changed), outdatedNote(outdated, why))
+			for _, e := range gone {
+				fmt.Fprintf(streams.Out, "%s  %s %s %s (%s)\n", word, render.InertLine(e.Tool), render.InertLine(reports.ShortRule(e.Tool, e.Rule)), entryPlace(e.Path, pathNow[e.Key()]), e.State)
+			}
+			for _, l := range kept {
+				fmt.Fprint(streams.Out, l)
+			}
+			done := "removed"
+			if dryRun {
+				done = "would be removed (--dry-run: nothing removed)"
+			}
+			fmt.Fprintf(streams.Out, "%s: %s %s%s%s%s\n", r.rel, english.Plural(len(gone), "stale entry", "stale entries"), done, keptNote(unchecked), changedNote(changed), outdatedNote(len(kept)))
 			return nil
 		},
 	}
 	tf.register(cmd)
 	cmd.Flags().BoolVar(&force, "force", false, "remove the stale entries whose reports are older than the code too")
+	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "list the entries that would be removed, and remove nothing")
 	return cmd
 }
 
