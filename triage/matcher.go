@@ -378,6 +378,13 @@ func (m *Matcher) how(idx int, f *reports.Finding, sf *sourceFile, orphan bool) 
 	// Every way below needs the finding's line to read as the entry's
 	// (a location hashes the line first): most entries stop here.
 	if e.Line != "" && !lineIs(sf.line(i), m.lines[idx]) {
+		// A class renamed with its file: its line names the file's old
+		// name ("public class OrderService {"), as messages do.
+		if moved(e, f) && m.sameMessage(e, f) {
+			if rl := renamedMessage(e.Line, e.Path, f.Path); rl != e.Line && lineIs(sf.line(i), newEntryLine(rl)) && sf.unique(i) {
+				return ByLineText
+			}
+		}
 		return 0
 	}
 	sameMsg := m.sameMessage(e, f)

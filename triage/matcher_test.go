@@ -327,6 +327,44 @@ func TestDecideClassRenamed(t *testing.T) {
 	}
 }
 
+// TestDecideClassLineRenamed: a finding on the line that names the class
+// ("class Shop {", PMD's CommentRequired "Class comments are required")
+// follows the class renamed with its file: its line names the new name.
+func TestDecideClassLineRenamed(t *testing.T) {
+	const msg = "Class comments are required"
+	f := &reports.Finding{Tool: "PMD", Rule: "CommentRequired", Path: "src/Shop.java", Line: 3, Message: msg}
+	e := EntryFor(f, fstest.MapFS{"src/Shop.java": {Data: []byte(javaFile)}})
+	if e.Line != "class Shop {" {
+		t.Fatalf("EntryFor = %+v", e)
+	}
+	e.State, e.Reason = WontFix, "a private class"
+	renamed := strings.Replace(javaFile, "class Shop {", "class Store {", 1)
+	for _, tt := range []struct {
+		name, path, src, message string
+		want                     How
+	}{
+		{"renamed with its file", "src/Store.java", renamed, msg, ByLineText},
+		{"renamed, another message", "src/Store.java", renamed, "Public method comments are required", 0},
+		{"the file renamed, the class another", "src/Store.java", strings.Replace(javaFile, "class Shop {", "class Basket {", 1), msg, 0},
+		{"not moved, the class renamed", "src/Shop.java", renamed, msg, 0},
+		{"the line twice", "src/Store.java", renamed + "class Store {\n}\n", msg, 0},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			m := NewMatcher(&File{Entries: []Entry{e}}, fstest.MapFS{tt.path: {Data: []byte(tt.src)}}, day)
+			m.path[0] = tt.path // where git says the file went
+			m.index()
+			g := reports.Finding{Tool: f.Tool, Rule: f.Rule, Path: tt.path, Line: 3, Message: tt.message}
+			d := m.Decide(&g)
+			switch {
+			case tt.want == 0 && d != nil:
+				t.Errorf("Decide = %v, want none", d.How)
+			case tt.want != 0 && (d == nil || d.How != tt.want):
+				t.Errorf("Decide = %+v, want %v", d, tt.want)
+			}
+		})
+	}
+}
+
 // TestStatusChanged: an entry whose location has a finding of its rule
 // with another message (a method renamed in the message) matches nothing
 // and says which finding is there, to decide again; once another entry
