@@ -213,73 +213,100 @@ func TestTriageFollowsTheCode(t *testing.T) {
 	}
 }
 
-// TestTriagePruneReportsOlder: with the reports older than the code (two lines
-// inserted above a decided finding, a decided finding's file renamed, the
-// tools not run again), the entries look stale but are not: check says so
-// and prune keeps them (--force removes them); the reports made again,
-// they match.
+// TestTriagePruneReportsOlder: with the committed reports older than the
+// code (two lines inserted above decided findings, a decided finding's
+// file renamed, the tools not run again), the entries look stale but are
+// not: check says so (stale?, not changed, for the entry whose place now
+// has another finding of its rule) and prune keeps them (--force removes
+// them; --dry-run removes nothing); an uncommitted report is judged by the
+// files' times; the reports made again, the entries match.
 func TestTriagePruneReportsOlder(t *testing.T) {
 	g := triageRepo(t)
+	field := findingAt(t, findingsOf(t, g.Dir), "CommentRequired", "Order.java", 14)
 	decideDate(t, g)
-	if out, stderr, code := recap(t, g.Dir, nil, "triage", "--rule", "EmptyCatchBlock", "--path", "**/OrderRepository.java", "--as", "accepted-risk", "--reason", "nothing to do on failure", "build/reports"); code != 0 || !strings.Contains(out, "1 decision written") {
-		t.Fatalf("triage: exit %d\n%s%s", code, out, stderr)
+	for _, args := range [][]string{
+		{"triage", "--rule", "EmptyCatchBlock", "--path", "**/OrderRepository.java", "--as", "accepted-risk", "--reason", "nothing to do on failure", "build/reports"},
+		{"triage", field["id"].(string), "--as", "wont-fix", "--reason", "a counter", "build/reports"},
+	} {
+		if out, stderr, code := recap(t, g.Dir, nil, args...); code != 0 || !strings.Contains(out, "1 decision written") {
+			t.Fatalf("triage: exit %d\n%s%s", code, out, stderr)
+		}
 	}
 	g.Commit("triage", nil)
 	report := filepath.Join(g.Dir, "build", "reports", "pmd.sarif")
 	order := filepath.Join(g.Dir, shop+"Order.java")
 	g.Write(map[string]string{shop + "Order.java": "// Copyright the shop's authors.\n\n" + readFile(t, order)})
-	touchAfter(t, order, report)
 	g.Git("mv", shop+"OrderRepository.java", shop+"ShopRepository.java")
 	g.Commit("rename", nil)
 
+	const (
+		dateLine  = `PMD ReplaceJavaUtilDate ` + shop + `Order.java "private Date created;"`
+		fieldLine = `PMD CommentRequired ` + shop + `Order.java "private int unusedCounter;"`
+		catchLine = `PMD EmptyCatchBlock ` + shop + `ShopRepository.java (was ` + shop + `OrderRepository.java) "} catch (SQLException e) { }"`
+		older     = `build/reports/pmd.sarif has its finding at ` + shop + `Order.java:%d, where its line was in the code it describes; the line is elsewhere now`
+		gone      = shop + `OrderRepository.java is gone, and the reports of PMD still have findings in it`
+	)
 	out, stderr, code := recap(t, g.Dir, nil, "triage", "check", "build/reports")
-	for _, want := range []string{".recap/triage.yml: 2 stale entries (2 with reports older than the code), 0 expired entries", "stale?  false-positive  PMD ReplaceJavaUtilDate",
-		"stale?: PMD ReplaceJavaUtilDate at " + shop + "Order.java: the reports are older than the code (the report of PMD has its finding at " + shop + "Order.java:13, where its line was when it was decided; the line is elsewhere now)",
-		"stale?: PMD EmptyCatchBlock at " + shop + "ShopRepository.java (was " + shop + "OrderRepository.java): the reports are older than the code (" + shop + "OrderRepository.java is gone, and the reports of PMD still have findings in it)"} {
+	for _, want := range []string{".recap/triage.yml: 3 stale entries (3 with reports older than the code), 0 expired entries",
+		"stale?  false-positive  PMD ReplaceJavaUtilDate", "stale?  wont-fix        PMD CommentRequired",
+		"stale?: " + dateLine + ": the reports are older than the code (" + fmt.Sprintf(older, 13) + "): run the tools again to know",
+		"stale?: " + fieldLine + ": the reports are older than the code (" + fmt.Sprintf(older, 14) + ")",
+		"stale?: " + catchLine + ": the reports are older than the code (" + gone + ")"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("check: no %q in\n%s", want, out)
 		}
 	}
-	if code != 1 || !strings.Contains(stderr, "triage check failed: 2 stale entries whose reports are older than the code (run the tools again)") {
+	if strings.Contains(out, "changed") {
+		t.Errorf("check calls an entry changed, its place holding another finding that moved there:\n%s", out)
+	}
+	if code != 1 || !strings.Contains(stderr, "triage check failed: 3 stale entries whose reports are older than the code (run the tools again)") {
 		t.Errorf("check: exit %d\n%s", code, stderr)
 	}
 	out, _, _ = recap(t, g.Dir, nil, "triage", "check", "--format", "json", "build/reports")
 	var v struct {
-		Outdated int
-		Entries  []struct{ Outdated string }
+		Outdated, Changed int
+		Entries           []struct{ Outdated string }
 	}
-	if err := json.Unmarshal([]byte(out), &v); err != nil || v.Outdated != 2 || len(v.Entries) != 2 || v.Entries[0].Outdated == "" {
+	if err := json.Unmarshal([]byte(out), &v); err != nil || v.Outdated != 3 || v.Changed != 0 || len(v.Entries) != 3 || v.Entries[0].Outdated == "" {
 		t.Errorf("check --format json: %v %+v\n%s", err, v, out)
 	}
 	yml := filepath.Join(g.Dir, ".recap", "triage.yml")
 	before := readFile(t, yml)
-	// Without the commits decided on (a file written by hand), by the
-	// files' times.
-	g.Write(map[string]string{".recap/triage.yml": regexp.MustCompile(`(?m)^ *commit: .*\n`).ReplaceAllString(before, "")})
+
+	// An uncommitted report, entries without the commit decided on (a
+	// file written by hand): by the files' times.
+	committed := readFile(t, report)
+	g.Write(map[string]string{"build/reports/pmd.sarif": committed + "\n", ".recap/triage.yml": regexp.MustCompile(`(?m)^ *commit: .*\n`).ReplaceAllString(before, "")})
+	touchAfter(t, order, report)
 	out, _, _ = recap(t, g.Dir, nil, "triage", "check", "build/reports")
-	if want := "stale?: PMD ReplaceJavaUtilDate at " + shop + "Order.java: the reports are older than the code (" + shop + "Order.java changed after build/reports/pmd.sarif was written)"; !strings.Contains(out, want) {
-		t.Errorf("check without commits: no %q in\n%s", want, out)
+	if want := "stale?: " + dateLine + ": the reports are older than the code (" + shop + "Order.java changed after build/reports/pmd.sarif was written)"; !strings.Contains(out, want) {
+		t.Errorf("check by the files' times: no %q in\n%s", want, out)
 	}
-	g.Write(map[string]string{".recap/triage.yml": before})
+	g.Write(map[string]string{"build/reports/pmd.sarif": committed, ".recap/triage.yml": before})
+
 	out, stderr, code = recap(t, g.Dir, nil, "triage", "prune", "build/reports")
-	if code != 0 || !strings.Contains(out, ".recap/triage.yml: 0 stale entries removed; 2 stale entries kept: the reports are older than the code (run the tools again, or --force removes them)\n") ||
-		!strings.Contains(out, "kept     PMD ReplaceJavaUtilDate "+shop+"Order.java (false-positive): the report of PMD has its finding at "+shop+"Order.java:13") ||
-		!strings.Contains(out, "kept     PMD EmptyCatchBlock "+shop+"ShopRepository.java (was "+shop+"OrderRepository.java) (accepted-risk): "+shop+"OrderRepository.java is gone") {
-		t.Errorf("prune: exit %d\n%s%s", code, out, stderr)
+	for _, want := range []string{".recap/triage.yml: 0 stale entries removed; 3 stale entries kept: the reports are older than the code (run the tools again, or --force removes them)\n",
+		"kept     " + dateLine + " (false-positive): " + fmt.Sprintf(older, 13) + "\n",
+		"kept     " + catchLine + " (accepted-risk): " + gone + "\n"} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("prune: exit %d, no %q in\n%s%s", code, want, out, stderr)
+		}
 	}
 	if after := readFile(t, yml); after != before {
 		t.Errorf("prune changed the triage file:\n%s", after)
 	}
 	out, stderr, code = recap(t, g.Dir, nil, "triage", "prune", "--force", "--dry-run", "build/reports")
-	if code != 0 || !strings.Contains(out, "would remove  PMD EmptyCatchBlock "+shop+"ShopRepository.java (was "+shop+"OrderRepository.java) (accepted-risk)\n") ||
-		!strings.Contains(out, ".recap/triage.yml: 2 stale entries would be removed (--dry-run: nothing removed)\n") {
+	if code != 0 || !strings.Contains(out, "would remove  "+catchLine+" (accepted-risk)\n") ||
+		!strings.Contains(out, ".recap/triage.yml: 2 stale entries would be removed (--dry-run: nothing removed); 1 stale entry kept: the finding at its place says another message now") {
 		t.Errorf("prune --force --dry-run: exit %d\n%s%s", code, out, stderr)
 	}
 	if after := readFile(t, yml); after != before {
 		t.Errorf("prune --dry-run changed the triage file:\n%s", after)
 	}
 	out, stderr, code = recap(t, g.Dir, nil, "triage", "prune", "--force", "build/reports")
-	if code != 0 || !strings.Contains(out, ".recap/triage.yml: 2 stale entries removed\n") {
+	// --force removes what reports older than the code kept, not what
+	// is to decide again.
+	if code != 0 || !strings.Contains(out, "removed  "+catchLine+" (accepted-risk)\n") || !strings.Contains(out, ".recap/triage.yml: 2 stale entries removed; 1 stale entry kept: the finding at its place says another message now") {
 		t.Errorf("prune --force: exit %d\n%s%s", code, out, stderr)
 	}
 	g.Write(map[string]string{".recap/triage.yml": before})
@@ -287,7 +314,6 @@ func TestTriagePruneReportsOlder(t *testing.T) {
 	// The tools run again: the entries follow the code.
 	moveResults(t, g, "Order.java", 0, 2, "", -1)
 	moveResults(t, g, "OrderRepository.java", 0, 0, "ShopRepository.java", -1)
-	touchAfter(t, report, order)
 	if out, stderr, code := recap(t, g.Dir, nil, "triage", "check", "build/reports"); code != 0 || !strings.Contains(out, "no stale or expired entry") {
 		t.Errorf("check with the reports made again: exit %d\n%s%s", code, out, stderr)
 	}
@@ -295,25 +321,71 @@ func TestTriagePruneReportsOlder(t *testing.T) {
 
 // TestTriagePruneReportsOlderInAClone: a clone whose committed reports are
 // older than its code gives every file the time of the checkout; the
-// entry's commit tells that the report's finding is where the line was
-// when it was decided, so prune keeps the entry.
+// commit that gave the report its content (the tools run again after the
+// decision) tells that the report's finding is where the line was then,
+// so prune keeps the entry. A shallow clone has not that commit: the
+// entry is kept, saying so.
 func TestTriagePruneReportsOlderInAClone(t *testing.T) {
 	g := triageRepo(t)
 	decideDate(t, g)
 	g.Commit("triage", nil)
+	// The tools run again on a changed file, and committed with it.
 	order := readFile(t, filepath.Join(g.Dir, shop+"Order.java"))
-	g.Commit("a header", map[string]string{shop + "Order.java": "// Copyright the shop's authors.\n\n" + order})
-	clone := filepath.Join(t.TempDir(), "clone")
-	if out, err := exec.Command("git", "clone", "-q", g.Dir, clone).CombinedOutput(); err != nil {
-		t.Fatalf("git clone: %v\n%s", err, out)
+	g.Write(map[string]string{shop + "Order.java": strings.Replace(order, "\n", "\n// the shop's order\n", 1)})
+	moveResults(t, g, "Order.java", 1, 1, "", -1)
+	g.Commit("the tools run again", nil)
+	// Then the code changes, the tools not run.
+	g.Commit("a header", map[string]string{shop + "Order.java": "// Copyright the shop's authors.\n\n" + readFile(t, filepath.Join(g.Dir, shop+"Order.java"))})
+	for _, c := range []struct {
+		name, depth, want string
+	}{
+		{"full", "", "build/reports/pmd.sarif has its finding at " + shop + "Order.java:14, where its line was in the code it describes; the line is elsewhere now"},
+		{"shallow", "1", "build/reports/pmd.sarif is committed, but the commit it was made at is not in this clone (a shallow one: git fetch --unshallow), so whether it is older than the code cannot be told"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			clone := filepath.Join(t.TempDir(), "clone")
+			args := []string{"clone", "-q", "file://" + g.Dir, clone}
+			if c.depth != "" {
+				args = append(args, "--depth", c.depth)
+			}
+			if out, err := exec.Command("git", args...).CombinedOutput(); err != nil {
+				t.Fatalf("git clone: %v\n%s", err, out)
+			}
+			out, _, code := recap(t, clone, nil, "triage", "check", "build/reports")
+			if code != 1 || !strings.Contains(out, c.want) {
+				t.Errorf("check in the clone: exit %d, no %q in\n%s", code, c.want, out)
+			}
+			out, stderr, code := recap(t, clone, nil, "triage", "prune", "build/reports")
+			if code != 0 || !strings.Contains(out, "0 stale entries removed; 1 stale entry kept") {
+				t.Errorf("prune in the clone: exit %d\n%s%s", code, out, stderr)
+			}
+		})
 	}
-	out, _, code := recap(t, clone, nil, "triage", "check", "build/reports")
-	if want := "the report of PMD has its finding at " + shop + "Order.java:13, where its line was when it was decided; the line is elsewhere now"; code != 1 || !strings.Contains(out, want) {
-		t.Errorf("check in the clone: exit %d, no %q in\n%s", code, want, out)
+}
+
+// TestTriagePruneFixed: a decided finding fixed, the reports made again
+// and committed with the fix, while another finding of its rule and
+// message moved to the line it was on: the entry is stale, not stale?,
+// and prune removes it.
+func TestTriagePruneFixed(t *testing.T) {
+	g := triageRepo(t)
+	decideDate(t, g)
+	g.Commit("triage", nil)
+	// Lines 13 to 15 gone (the Date field among them): the constructor,
+	// which takes a Date, comes to line 13.
+	lines := strings.SplitAfter(readFile(t, filepath.Join(g.Dir, shop+"Order.java")), "\n")
+	if !strings.Contains(lines[12], "private Date created;") || !strings.Contains(lines[15], "Date created)") {
+		t.Fatalf("Order.java is not as the test knows it:\n%s", strings.Join(lines, ""))
 	}
-	out, stderr, code := recap(t, clone, nil, "triage", "prune", "build/reports")
-	if code != 0 || !strings.Contains(out, "0 stale entries removed; 1 stale entry kept") {
-		t.Errorf("prune in the clone: exit %d\n%s%s", code, out, stderr)
+	g.Write(map[string]string{shop + "Order.java": strings.Join(append(lines[:12:12], lines[15:]...), "")})
+	moveResults(t, g, "Order.java", 15, -3, "", 13)
+	g.Commit("the Date field gone", nil)
+	out, stderr, code := recap(t, g.Dir, nil, "triage", "check", "build/reports")
+	if code != 1 || !strings.Contains(out, ".recap/triage.yml: 1 stale entry, 0 expired entries") || !strings.Contains(out, "stale  false-positive  PMD ReplaceJavaUtilDate") {
+		t.Errorf("check: exit %d\n%s%s", code, out, stderr)
+	}
+	if out, stderr, code := recap(t, g.Dir, nil, "triage", "prune", "build/reports"); code != 0 || !strings.Contains(out, ".recap/triage.yml: 1 stale entry removed\n") {
+		t.Errorf("prune: exit %d\n%s%s", code, out, stderr)
 	}
 }
 

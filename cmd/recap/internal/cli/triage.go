@@ -56,10 +56,12 @@ type triageRepo struct {
 	// written is each tool's oldest report among the inputs, named the
 	// paths their findings name: a report older than the code makes
 	// entries look stale that are not (see outdated).
-	written map[string]reportWritten
+	reports map[string][]reportInfo
 	named   namedPaths
-	// git and opened read the files at the entries' commits (outdated).
+	// git and opened read the files at the reports' and entries' commits
+	// (outdated); noGit: the root is in no repository.
 	git    *diff.Repo
+	noGit  bool
 	opened map[string]func(string) (io.ReadCloser, int64, error)
 }
 
@@ -189,7 +191,9 @@ func (r *triageRepo) findings(ctx context.Context, streams *IO, inputs []string,
 		return false, queryError(err)
 	}
 	r.noteTools(res.View.Inputs, found)
-	r.noteReports(res.View.Inputs)
+	if r.named.watch != nil { // stale entries to judge (list, check, prune)
+		r.noteReports(res.View.Inputs)
+	}
 	reportInputs(streams.ErrOut, res.View, true)
 	reportUnmatched(streams.ErrOut, res.Unmatched)
 	return res.View.Failed(), nil
@@ -729,10 +733,12 @@ func runList(cmd *cobra.Command, streams *IO, lf *listFlags, args []string, chec
 		}
 		if es.Stale {
 			out.Stale++
-			if es.Changed = changedOf(s.Changed); es.Changed != nil {
-				out.Changed++
-			} else if es.Outdated = r.outdated(&s.Entry, s.Path); es.Outdated != "" {
+			// Reports older than the code first: their finding at the
+			// entry's place may be another that moved there.
+			if es.Outdated = r.outdated(&s.Entry, s.Path); es.Outdated != "" {
 				out.Outdated++
+			} else if es.Changed = changedOf(s.Changed); es.Changed != nil {
+				out.Changed++
 			}
 		}
 		if es.Expired {
@@ -829,8 +835,7 @@ func writeList(w io.Writer, format string, out listOutput, check bool) {
 			fmt.Fprintln(w)
 			first = false
 		}
-		fmt.Fprintf(w, "stale?: %s %s at %s: the reports are older than the code (%s): run the tools again to know\n",
-			render.InertLine(e.Tool), render.InertLine(reports.ShortRule(e.Tool, e.Rule)), entryPlace(e.Path, e.PathNow), e.Outdated)
+		fmt.Fprintf(w, "stale?: %s: the reports are older than the code (%s): run the tools again to know\n", entryName(&e.Entry, e.PathNow), e.Outdated)
 	}
 	for _, e := range out.Entries {
 		c := e.Changed
@@ -910,9 +915,10 @@ finding of their rule with another message now (recap triage check shows them,
 to decide again) and, unless --force, those whose reports are older than the
 code, listing each (the finding may only have moved: their file is gone while
 the report still has findings in it, the report has the finding where the line
-was when it was decided, or the file changed after the report was written),
-and refuses to run when an input could not be read, whose entries would all
-look stale. --dry-run lists what it would remove.`,
+was in the code it describes, a committed report's commit is not in a shallow
+clone, or the file changed after an uncommitted report was written), and
+refuses to run when an input could not be read, whose entries would all look
+stale. --dry-run lists what it would remove.`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			r, m, failed, err := tf.matched(cmd, streams, args)
@@ -933,12 +939,16 @@ look stale. --dry-run lists what it would remove.`,
 				case s.Matched > 0:
 				case !r.checks(&e):
 					unchecked++ // no report of its tool among the inputs: kept
-				case s.Changed != nil:
-					changed++ // its finding is there, its message changed: to decide again
 				default:
 					if w := r.outdated(&e, s.Path); w != "" && !force {
 						// its report is older than its code: the finding may have moved
-						kept = append(kept, fmt.Sprintf("kept     %s %s %s (%s): %s\n", render.InertLine(e.Tool), render.InertLine(reports.ShortRule(e.Tool, e.Rule)), entryPlace(e.Path, s.Path), e.State, w))
+						kept = append(kept, fmt.Sprintf("kept     %s (%s): %s\n", entryName(&e, s.Path), e.State, w))
+						continue
+					}
+					if s.Changed != nil {
+						// its finding is there, its message changed: to decide again
+						changed++
+						kept = append(kept, fmt.Sprintf("kept     %s (%s): the finding at its place says another message now (recap triage check shows it, to decide again)\n", entryName(&e, s.Path), e.State))
 						continue
 					}
 					stale[e.Key()] = true
@@ -961,12 +971,12 @@ look stale. --dry-run lists what it would remove.`,
 					return &exitError{code: exitUsage, err: err}
 				}
 			}
-			word := "removed "
+			word := "removed"
 			if dryRun {
 				word = "would remove"
 			}
 			for _, e := range gone {
-				fmt.Fprintf(streams.Out, "%s  %s %s %s (%s)\n", word, render.InertLine(e.Tool), render.InertLine(reports.ShortRule(e.Tool, e.Rule)), entryPlace(e.Path, pathNow[e.Key()]), e.State)
+				fmt.Fprintf(streams.Out, "%s  %s (%s)\n", word, entryName(&e, pathNow[e.Key()]), e.State)
 			}
 			for _, l := range kept {
 				fmt.Fprint(streams.Out, l)
@@ -975,7 +985,7 @@ look stale. --dry-run lists what it would remove.`,
 			if dryRun {
 				done = "would be removed (--dry-run: nothing removed)"
 			}
-			fmt.Fprintf(streams.Out, "%s: %s %s%s%s%s\n", r.rel, english.Plural(len(gone), "stale entry", "stale entries"), done, keptNote(unchecked), changedNote(changed), outdatedNote(len(kept)))
+			fmt.Fprintf(streams.Out, "%s: %s %s%s%s%s\n", r.rel, english.Plural(len(gone), "stale entry", "stale entries"), done, keptNote(unchecked), changedNote(changed), outdatedNote(len(kept)-changed))
 			return nil
 		},
 	}

@@ -5,12 +5,14 @@ import (
 	"io"
 	"os"
 	"path"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/recap-dev/recap/diff"
 	"github.com/recap-dev/recap/internal/content"
 	"github.com/recap-dev/recap/internal/english"
+	"github.com/recap-dev/recap/internal/text"
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/summarize/render"
 	"github.com/recap-dev/recap/triage"
@@ -21,36 +23,66 @@ import (
 // renamed) and the report still has them where they were. Such an entry
 // is kept by prune (unless --force) and named by check and list.
 
-// reportWritten is the oldest report of a tool among the inputs.
-type reportWritten struct {
-	path string
-	at   time.Time
+// reportInfo is what is known of when a report was made.
+type reportInfo struct {
+	path string    // as given
+	at   time.Time // its modification time
+	// committed: the report is in HEAD and unchanged in the working tree;
+	// base is then the commit that gave it its content (the code it
+	// describes is that commit's), "" when the history does not reach it
+	// (a shallow clone).
+	committed bool
+	base      string
 }
 
-// noteReports notes, for each tool of the inputs (lower case), its oldest
-// report (standard input has no time: it is not judged).
+// maxIntroduced bounds the commits looked through for the one that gave
+// a committed report its content.
+const maxIntroduced = 2000
+
+// noteReports notes, for each tool of the inputs (lower case), its
+// reports (standard input has no time nor commit: it is not judged).
 func (r *triageRepo) noteReports(ins []reports.Input) {
-	if r.written == nil {
-		r.written = map[string]reportWritten{}
+	if r.reports == nil {
+		r.reports = map[string][]reportInfo{}
 	}
 	for _, in := range ins {
 		if in.LeftOut || in.Path == "-" || in.Error != "" && in.Findings == 0 {
 			continue
 		}
 		st, err := os.Stat(in.Path)
-		if err != nil {
+		if err != nil || !st.Mode().IsRegular() {
 			continue
+		}
+		info := reportInfo{path: in.Path, at: st.ModTime()}
+		if g := r.repo(); g != nil {
+			if abs, err := filepath.Abs(in.Path); err == nil {
+				if rel, err := filepath.Rel(g.Root, abs); err == nil && filepath.IsLocal(rel) && g.Unchanged(filepath.ToSlash(rel)) {
+					info.committed = true
+					info.base, _ = g.Introduced(filepath.ToSlash(rel), maxIntroduced)
+				}
+			}
 		}
 		for _, t := range strings.Split(in.Tool, ", ") {
 			t = strings.ToLower(t)
 			if t == "" || strings.HasPrefix(t, "and ") {
 				continue
 			}
-			if w, ok := r.written[t]; !ok || st.ModTime().Before(w.at) {
-				r.written[t] = reportWritten{path: in.Path, at: st.ModTime()}
-			}
+			r.reports[t] = append(r.reports[t], info)
 		}
 	}
+}
+
+// repo is the git repository of the root, opened once; nil outside one.
+func (r *triageRepo) repo() *diff.Repo {
+	if r.git == nil && !r.noGit {
+		g, err := diff.Open(r.root)
+		if err != nil {
+			r.noGit = true
+			return nil
+		}
+		r.git, r.opened = g, map[string]func(string) (io.ReadCloser, int64, error){}
+	}
+	return r.git
 }
 
 // namedPaths keeps, by tool (lower case), the paths the findings name,
@@ -114,11 +146,20 @@ func (r *triageRepo) watchEntries(m *triage.Matcher) {
 const checkoutSlack = 30 * time.Second
 
 // outdated says why a stale entry (its path now pathNow) may only look
-// stale because the reports of its tool are older than the code: its file
-// is gone (renamed, moved) and they still have findings in it; or they
-// have a finding of its rule and message at the line where the entry's
-// line was when it was decided (its commit), which reads otherwise now;
-// or its file changed after the oldest of them was written. "" when none.
+// stale because the reports of its tool are older than the code, "" when
+// nothing says so:
+//   - its file is gone (renamed, moved) while they still have findings in
+//     it;
+//   - a report has a finding of its rule and message at a line that read as
+//     the entry's line in the code the report describes, and reads
+//     otherwise now: the finding moved since. The code a committed report
+//     describes is that of the commit that gave it its content; an
+//     uncommitted one made before the entry's commit describes that
+//     commit's;
+//   - a committed report's commit is not in this clone (a shallow one):
+//     nothing can be told;
+//   - an uncommitted report was written before its file changed (by the
+//     files' times).
 func (r *triageRepo) outdated(e *triage.Entry, pathNow string) string {
 	tool := strings.ToLower(e.Tool)
 	for _, p := range []string{e.Path, pathNow} {
@@ -126,28 +167,57 @@ func (r *triageRepo) outdated(e *triage.Entry, pathNow string) string {
 			return fmt.Sprintf("%s is gone, and the reports of %s still have findings in it", render.InertLine(p), render.InertLine(e.Tool))
 		}
 	}
-	if line := r.movedSince(e, pathNow); line > 0 {
-		return fmt.Sprintf("the report of %s has its finding at %s:%d, where its line was when it was decided; the line is elsewhere now", render.InertLine(e.Tool), render.InertLine(pathNow), line)
+	infos := r.reports[tool]
+	for _, in := range infos {
+		base := in.base
+		if !in.committed && e.Commit != "" && !in.at.After(r.commitTime(e.Commit).Add(checkoutSlack)) {
+			base = e.Commit // made before the decision: the code decided on
+		}
+		if base == "" {
+			continue
+		}
+		if line := r.movedSince(e, pathNow, base); line > 0 {
+			return fmt.Sprintf("%s has its finding at %s:%d, where its line was in the code it describes; the line is elsewhere now", render.InertLine(in.path), render.InertLine(pathNow), line)
+		}
+	}
+	for _, in := range infos {
+		if in.committed && in.base == "" {
+			return fmt.Sprintf("%s is committed, but the commit it was made at is not in this clone (a shallow one: git fetch --unshallow), so whether it is older than the code cannot be told", render.InertLine(in.path))
+		}
 	}
 	if st, err := r.croot.Stat(pathNow); err == nil {
-		if w, ok := r.written[tool]; ok && st.ModTime().After(w.at.Add(checkoutSlack)) {
-			return fmt.Sprintf("%s changed after %s was written", render.InertLine(pathNow), render.InertLine(w.path))
+		for _, in := range infos {
+			if !in.committed && st.ModTime().After(in.at.Add(checkoutSlack)) {
+				return fmt.Sprintf("%s changed after %s was written", render.InertLine(pathNow), render.InertLine(in.path))
+			}
 		}
 	}
 	return ""
 }
 
+// commitTime is when commit was made, the zero time when it cannot be read.
+func (r *triageRepo) commitTime(commit string) time.Time {
+	if g := r.repo(); g != nil {
+		if c, err := g.Commit(commit); err == nil {
+			return c.Committer.When
+		}
+	}
+	return time.Time{}
+}
+
 // movedSince returns the line of a finding of e's tool, rule and message
-// in its file that reads as e's line in the file at e's commit (where the
-// finding was when it was decided) but not in the file now: the report
-// describes the code of then, not of now. 0 when there is none, or the
-// commit's file cannot be read (no git, a shallow clone).
-func (r *triageRepo) movedSince(e *triage.Entry, pathNow string) int {
+// in its file that reads as e's line in the file at commit base but not in
+// the file now: the report describes the code of base, not of now. 0 when
+// there is none, or base's file cannot be read.
+func (r *triageRepo) movedSince(e *triage.Entry, pathNow, base string) int {
 	found := r.named.found[findingKey{strings.ToLower(e.Tool), e.Rule, pathNow}]
-	if e.Commit == "" || e.Line == "" || len(found) == 0 {
+	if e.Line == "" || len(found) == 0 {
 		return 0
 	}
-	then := r.fileAt(e.Commit, e.Path)
+	then := r.fileAt(base, pathNow)
+	if then == nil && pathNow != e.Path {
+		then = r.fileAt(base, e.Path) // renamed since
+	}
 	if then == nil {
 		return 0
 	}
@@ -166,23 +236,19 @@ func (r *triageRepo) movedSince(e *triage.Entry, pathNow string) int {
 // fileAt returns the file at path (relative to the root) in commit, nil
 // when it cannot be read.
 func (r *triageRepo) fileAt(commit, p string) []byte {
-	if r.git == nil {
-		repo, err := diff.Open(r.root)
-		if err != nil {
-			return nil
-		}
-		r.git = repo
-		r.opened = map[string]func(string) (io.ReadCloser, int64, error){}
+	g := r.repo()
+	if g == nil {
+		return nil
 	}
 	open, ok := r.opened[commit]
 	if !ok {
-		open, _ = r.git.OpenAt(commit) // nil: not in this clone
+		open, _ = g.OpenAt(commit) // nil: not in this clone
 		r.opened[commit] = open
 	}
 	if open == nil {
 		return nil
 	}
-	rc, _, err := open(path.Join(r.git.Sub(r.root), p))
+	rc, _, err := open(path.Join(g.Sub(r.root), p))
 	if err != nil {
 		return nil
 	}
@@ -225,4 +291,15 @@ func entryPlace(p, now string) string {
 		return render.InertLine(p)
 	}
 	return render.InertLine(now) + " (was " + render.InertLine(p) + ")"
+}
+
+// entryName names an entry for a line of its own: its tool, rule, file
+// (where it is now, see entryPlace) and the text of its line, which tells
+// apart the entries of one rule in one file.
+func entryName(e *triage.Entry, now string) string {
+	s := render.InertLine(e.Tool) + " " + render.InertLine(reports.ShortRule(e.Tool, e.Rule)) + " " + entryPlace(e.Path, now)
+	if e.Line != "" {
+		s += fmt.Sprintf(" %q", text.CutRunes(e.Line, 60))
+	}
+	return s
 }
