@@ -407,6 +407,21 @@ func touchAfter(t *testing.T, path, ref string) {
 	}
 }
 
+// TestTriageCheckInputNotRead: an input that cannot be read makes check
+// exit 2, its list saying it is no result (text and JSON).
+func TestTriageCheckInputNotRead(t *testing.T) {
+	g := triageRepo(t)
+	decideDate(t, g)
+	out, stderr, code := recap(t, g.Dir, nil, "triage", "check", "build/reports/nope.sarif")
+	if code != 2 || !strings.HasPrefix(out, ".recap/triage.yml: an input could not be read: what follows is not a result\n") {
+		t.Errorf("check: exit %d\n%s%s", code, out, stderr)
+	}
+	out, _, code = recap(t, g.Dir, nil, "triage", "check", "--format", "json", "build/reports/nope.sarif")
+	if code != 2 || !strings.Contains(out, `"inputFailed": true`) {
+		t.Errorf("check --format json: exit %d\n%s", code, out)
+	}
+}
+
 // TestTriageUsage: mistakes of the command line exit 2, naming the flag.
 func TestTriageUsage(t *testing.T) {
 	g := triageRepo(t)

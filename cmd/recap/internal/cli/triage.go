@@ -710,6 +710,9 @@ type listOutput struct {
 	// Outdated counts the stale entries whose reports are older than the
 	// code.
 	Outdated int `json:"outdated"`
+	// InputFailed: an input could not be read (its error is on stderr,
+	// the exit code 2): what the list says is not a result.
+	InputFailed bool `json:"inputFailed,omitempty"`
 }
 
 func runList(cmd *cobra.Command, streams *IO, lf *listFlags, args []string, check bool) error {
@@ -750,6 +753,7 @@ func runList(cmd *cobra.Command, streams *IO, lf *listFlags, args []string, chec
 	}
 	if failed {
 		// An input not read would make its entries look stale.
+		out.InputFailed = true
 		writeList(streams.Out, lf.format, out, check)
 		return errInputs
 	}
@@ -781,6 +785,9 @@ func writeList(w io.Writer, format string, out listOutput, check bool) {
 		return
 	}
 	total := len(out.Entries)
+	if out.InputFailed {
+		fmt.Fprintf(w, "%s: an input could not be read: what follows is not a result\n", out.File)
+	}
 	if check {
 		if total == 0 {
 			fmt.Fprintf(w, "%s: no stale or expired entry%s\n", out.File, uncheckedNote(out.Unchecked))
