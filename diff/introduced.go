@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"path/filepath"
+	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
@@ -86,4 +87,27 @@ func (r *Repo) Unchanged(p string) bool {
 		return false
 	}
 	return h.Sum() == want
+}
+
+// CommitAt returns the commit HEAD's first-parent history was at, at time
+// t: the first one back from HEAD made (committed) at t or before, looking
+// at most max commits back. [ErrShallow] when the history a clone has, or
+// max, ends before one.
+func (r *Repo) CommitAt(t time.Time, max int) (string, error) {
+	c, err := r.Commit("HEAD")
+	if err != nil {
+		return "", err
+	}
+	for range max {
+		if !c.Committer.When.After(t) {
+			return c.Hash.String(), nil
+		}
+		if c.NumParents() == 0 {
+			return "", repoErrorf(ErrUnknownRevision, "no commit was made by %s", t.Format(time.RFC3339))
+		}
+		if c, err = r.repo.CommitObject(c.ParentHashes[0]); err != nil {
+			return "", repoErrorf(ErrShallow, "the history before %s is not in this clone", t.Format(time.RFC3339))
+		}
+	}
+	return "", repoErrorf(ErrShallow, "more than %d commits since %s", max, t.Format(time.RFC3339))
 }

@@ -2,9 +2,13 @@ package diff_test
 
 import (
 	"errors"
+	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/recap-dev/recap/diff"
 	"github.com/recap-dev/recap/internal/gittest"
@@ -83,5 +87,44 @@ func TestUnchanged(t *testing.T) {
 		if got := r.Unchanged(p); got != want {
 			t.Errorf("Unchanged(%q) = %v, want %v", p, got, want)
 		}
+	}
+}
+
+// TestCommitAt: the commit HEAD was at, at a time, by the commits' times.
+func TestCommitAt(t *testing.T) {
+	g := gittest.New(t)
+	at := func(day int) string { return fmt.Sprintf("2026-01-%02dT12:00:00Z", day) }
+	commit := func(msg string, day int) string {
+		g.Write(map[string]string{"a.txt": msg + "\n"})
+		g.Git("add", "-A")
+		cmd := exec.Command("git", "-C", g.Dir, "commit", "-qm", msg)
+		cmd.Env = append(os.Environ(), "GIT_COMMITTER_DATE="+at(day), "GIT_AUTHOR_DATE="+at(day))
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git commit: %v\n%s", err, out)
+		}
+		return g.Git("rev-parse", "HEAD")
+	}
+	c1 := commit("c1", 1)
+	c2 := commit("c2", 5)
+	c3 := commit("c3", 9)
+	r, err := diff.Open(g.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	day := func(d int) time.Time { return time.Date(2026, 1, d, 12, 0, 0, 0, time.UTC) }
+	for _, c := range []struct {
+		t    time.Time
+		want string
+	}{{day(10), c3}, {day(9), c3}, {day(8), c2}, {day(5), c2}, {day(2), c1}} {
+		if got, err := r.CommitAt(c.t, 100); err != nil || got != strings.TrimSpace(c.want) {
+			t.Errorf("CommitAt(%s) = %q, %v; want %s", c.t, got, err, c.want)
+		}
+	}
+	if got, err := r.CommitAt(day(1).Add(-time.Hour), 100); err == nil {
+		t.Errorf("CommitAt before the first commit = %q", got)
+	}
+	if _, err := r.CommitAt(day(2), 1); !errors.Is(err, diff.ErrShallow) {
+		t.Errorf("CommitAt past the bound: %v", err)
 	}
 }

@@ -28,7 +28,9 @@ import (
 // A lone base name is too weak a match to learn a root from
 // (/abs/elsewhere/.eslintrc.json), but once the report's other paths have
 // taught the placer its root (/abs/elsewhere), it places such a file too:
-// a path whose base name is a file at the repository's root is held
+// a path whose base name is a file at the repository's root, or a file
+// gone from a directory the repository has (renamed since the report; the
+// report's first file, before its root is learned), is held
 // (place returns it as given, not counted), the parser holds its findings
 // (heldFindings), and settle places it at the end of the report.
 //
@@ -43,6 +45,8 @@ type placer struct {
 	firstOutside string
 	learned      []string        // report-side roots mapped onto roots[0]
 	failedDirs   map[string]bool // directories whose paths matched nothing under the root
+	dirs         map[string]bool // absolute directories: whether the repository has one of their tails
+	gone         map[string]int  // absolute directories: their files not found under the root
 	held         map[string]bool // absolute paths whose base name is a file at the root, until settled
 	last         lastPlace       // the last path placed: a report lists a file's findings together
 }
@@ -153,14 +157,19 @@ func (p *placer) elsewhere(abs string) string {
 			next := strings.IndexByte(tail, '/')
 			i += next + 1
 		}
-		if p.failedDirs == nil || len(p.failedDirs) >= maxPlaced {
-			p.failedDirs = map[string]bool{} // bounded: forgotten, not grown
+		// A file gone from a directory the repository has (renamed or
+		// deleted since the report) leaves the directory's other files to
+		// teach the report's root, up to a bound of files gone from it.
+		if !p.knownDir(dir) || p.goneFrom(dir) > maxGoneFromDir {
+			if p.failedDirs == nil || len(p.failedDirs) >= maxPlaced {
+				p.failedDirs = map[string]bool{} // bounded: forgotten, not grown
+			}
+			p.failedDirs[dir] = true
 		}
-		p.failedDirs[dir] = true
 	}
 	// The report's other paths may teach its root: a file at the
-	// repository's root is held until then.
-	if p.held[abs] || len(p.held) < maxHeld && p.exists(path.Base(abs)) {
+	// repository's root, or of a directory it has, is held until then.
+	if p.held[abs] || len(p.held) < maxHeld && (p.exists(path.Base(abs)) || p.knownDir(dir)) {
 		if p.held == nil {
 			p.held = map[string]bool{}
 		}
@@ -168,6 +177,57 @@ func (p *placer) elsewhere(abs string) string {
 		return abs
 	}
 	return p.unplaced(abs)
+}
+
+// maxGoneFromDir bounds the files gone from one directory whose tails
+// are looked for: past it, the directory's files are not looked for again
+// (a hostile report of countless files in one directory costs no more).
+const maxGoneFromDir = 64
+
+// goneFrom counts one more file of dir not found under the root.
+func (p *placer) goneFrom(dir string) int {
+	if p.gone == nil || len(p.gone) >= maxPlaced {
+		p.gone = map[string]int{} // bounded: forgotten, not grown
+	}
+	p.gone[dir]++
+	return p.gone[dir]
+}
+
+// knownDir reports whether a tail of the absolute directory dir, two
+// components at least, is a directory of the repository: a file of it
+// that is not there was there when the report was made, or is another's.
+func (p *placer) knownDir(dir string) bool {
+	if known, ok := p.dirs[dir]; ok {
+		return known
+	}
+	found := false
+	tries := 0
+	for i := strings.IndexByte(dir[1:], '/') + 1; i > 0 && tries < maxTailTries; tries++ {
+		tail := dir[i+1:]
+		if !strings.Contains(tail, "/") {
+			break // a lone name is too weak a match
+		}
+		if p.isDir(tail) {
+			found = true
+			break
+		}
+		i += strings.IndexByte(tail, '/') + 1
+	}
+	if p.dirs == nil || len(p.dirs) >= maxPlaced {
+		p.dirs = map[string]bool{} // bounded: forgotten, not grown
+	}
+	p.dirs[dir] = found
+	return found
+}
+
+// isDir reports whether rel (repository-relative, slash form) is a
+// directory of the repository.
+func (p *placer) isDir(rel string) bool {
+	if p.fsys == nil || !fs.ValidPath(rel) {
+		return false
+	}
+	st, err := fs.Stat(p.fsys, rel)
+	return err == nil && st.IsDir()
 }
 
 // exists reports whether rel (repository-relative, slash form) is a regular

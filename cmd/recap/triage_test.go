@@ -340,7 +340,7 @@ func TestTriagePruneReportsOlderInAClone(t *testing.T) {
 		name, depth, want string
 	}{
 		{"full", "", "build/reports/pmd.sarif has its finding at " + shop + "Order.java:14, where its line was in the code it describes; the line is elsewhere now"},
-		{"shallow", "1", "build/reports/pmd.sarif is committed, but the commit it was made at is not in this clone (a shallow one: git fetch --unshallow), so whether it is older than the code cannot be told"},
+		{"shallow", "1", "build/reports/pmd.sarif is committed, but this clone is shallow: the commit it was made at cannot be told (git fetch --unshallow), nor whether it is older than the code"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			clone := filepath.Join(t.TempDir(), "clone")
@@ -360,6 +360,76 @@ func TestTriagePruneReportsOlderInAClone(t *testing.T) {
 				t.Errorf("prune in the clone: exit %d\n%s%s", code, out, stderr)
 			}
 		})
+	}
+}
+
+// TestTriageFirstFileRenamed: the file of the report's first finding
+// renamed, the tools not run again: the report (made elsewhere) is still
+// placed in the repository by its other files, so the decisions on those
+// files still match, and the renamed file's is stale?, not removed.
+func TestTriageFirstFileRenamed(t *testing.T) {
+	g := triageRepo(t)
+	decideDate(t, g)
+	if out, stderr, code := recap(t, g.Dir, nil, "triage", "--rule", "EmptyCatchBlock", "--path", "**/OrderService.java", "--as", "wont-fix", "--reason", "a failure to read counts nothing", "build/reports"); code != 0 || !strings.Contains(out, "1 decision written") {
+		t.Fatalf("triage: exit %d\n%s%s", code, out, stderr)
+	}
+	g.Commit("triage", nil)
+	g.Git("mv", shop+"Order.java", shop+"Purchase.java") // the report's first finding's file
+	g.Commit("rename", nil)
+	out, stderr, code := recap(t, g.Dir, nil, "triage", "prune", "build/reports")
+	if code != 0 || strings.Contains(stderr, "outside the repository") ||
+		!strings.Contains(out, ".recap/triage.yml: 0 stale entries removed; 1 stale entry kept: the reports are older than the code") ||
+		!strings.Contains(out, "kept     PMD ReplaceJavaUtilDate "+shop+"Purchase.java (was "+shop+"Order.java)") {
+		t.Errorf("prune: exit %d\n%s%s", code, out, stderr)
+	}
+	if f, err := triage.LoadFile(filepath.Join(g.Dir, ".recap", "triage.yml")); err != nil || len(f.Entries) != 2 {
+		t.Errorf("the triage file after prune: %v %+v", err, f)
+	}
+}
+
+// TestTriageReportsOutside: a report whose findings are not in the
+// repository (made on another checkout) makes no entry stale: prune keeps
+// them, saying why.
+func TestTriageReportsOutside(t *testing.T) {
+	g := triageRepo(t)
+	decideDate(t, g)
+	p := filepath.Join(g.Dir, "build", "reports", "pmd.sarif")
+	g.Write(map[string]string{"build/reports/pmd.sarif": strings.ReplaceAll(readFile(t, p), "file:///home/runner/work/shop/shop/src/", "file:///opt/other/lib/")})
+	out, stderr, code := recap(t, g.Dir, nil, "triage", "prune", "build/reports")
+	if code != 0 || !strings.Contains(out, "(false-positive): 84 of the 84 findings of the reports of PMD are outside the repository: made on another checkout, or before files moved\n") ||
+		!strings.Contains(out, "0 stale entries removed; 1 stale entry kept") {
+		t.Errorf("prune: exit %d\n%s%s", code, out, stderr)
+	}
+}
+
+// TestTriageUncommittedReportOlder: reports not committed (made by CI or
+// locally), the code changed and committed right after the tools ran: the
+// commit HEAD was at when the report was written tells where its findings
+// were, so the moved decision is stale?, not removed, though the files'
+// times are too close to tell.
+func TestTriageUncommittedReportOlder(t *testing.T) {
+	g := triageRepo(t)
+	// The report out of git, made an hour ago on a commit of two hours ago.
+	g.Git("rm", "-q", "--cached", "build/reports/pmd.sarif")
+	g.Write(map[string]string{".gitignore": "build/\n"})
+	commitDated(t, g, "reports out of git", time.Now().Add(-2*time.Hour))
+	report := filepath.Join(g.Dir, "build", "reports", "pmd.sarif")
+	hourAgo := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(report, hourAgo, hourAgo); err != nil {
+		t.Fatal(err)
+	}
+	decideDate(t, g)
+	commitDated(t, g, "triage", time.Now())
+	order := filepath.Join(g.Dir, shop+"Order.java")
+	g.Write(map[string]string{shop + "Order.java": "// Copyright the shop's authors.\n\n" + readFile(t, order)})
+	commitDated(t, g, "a header", time.Now())
+	// The files' times too close to tell: the file an hour ago as well.
+	if err := os.Chtimes(order, hourAgo, hourAgo); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, code := recap(t, g.Dir, nil, "triage", "prune", "build/reports")
+	if want := "(false-positive): build/reports/pmd.sarif has its finding at " + shop + "Order.java:13, where its line was in the code it describes; the line is elsewhere now\n"; code != 0 || !strings.Contains(out, want) {
+		t.Errorf("prune: exit %d, no %q in\n%s%s", code, want, out, stderr)
 	}
 }
 
@@ -386,6 +456,19 @@ func TestTriagePruneFixed(t *testing.T) {
 	}
 	if out, stderr, code := recap(t, g.Dir, nil, "triage", "prune", "build/reports"); code != 0 || !strings.Contains(out, ".recap/triage.yml: 1 stale entry removed\n") {
 		t.Errorf("prune: exit %d\n%s%s", code, out, stderr)
+	}
+}
+
+// commitDated commits the work at the time when (gittest's commits are
+// all made on one day of the past).
+func commitDated(t *testing.T, g *gittest.Repo, msg string, when time.Time) {
+	t.Helper()
+	g.Git("add", "-A")
+	cmd := exec.Command("git", "-C", g.Dir, "commit", "-qm", msg)
+	at := when.UTC().Format(time.RFC3339)
+	cmd.Env = append(os.Environ(), "GIT_COMMITTER_DATE="+at, "GIT_AUTHOR_DATE="+at)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git commit: %v\n%s", err, out)
 	}
 }
 

@@ -834,6 +834,13 @@ func writeList(w io.Writer, format string, out listOutput, check bool) {
 	}
 	tw.Flush()
 	first := true
+	var outdated []triage.Status
+	for _, e := range out.Entries {
+		if e.Outdated != "" {
+			outdated = append(outdated, triage.Status{Entry: e.Entry, Path: e.PathNow})
+		}
+	}
+	names := entryNames(outdated)
 	for _, e := range out.Entries {
 		if e.Outdated == "" {
 			continue
@@ -842,7 +849,7 @@ func writeList(w io.Writer, format string, out listOutput, check bool) {
 			fmt.Fprintln(w)
 			first = false
 		}
-		fmt.Fprintf(w, "stale?: %s: the reports are older than the code (%s): run the tools again to know\n", entryName(&e.Entry, e.PathNow), e.Outdated)
+		fmt.Fprintf(w, "stale?: %s: the reports are older than the code (%s): run the tools again to know\n", names[e.Key()], e.Outdated)
 	}
 	for _, e := range out.Entries {
 		c := e.Changed
@@ -940,7 +947,15 @@ stale. --dry-run lists what it would remove.`,
 			pathNow := map[string]string{} // key → the entry's file now, when git says it was renamed
 			unchecked, changed := 0, 0
 			var kept []string // the lines of the stale entries kept for reports older than the code
-			for _, s := range m.Statuses() {
+			statuses := m.Statuses()
+			var unmatched []triage.Status
+			for _, s := range statuses {
+				if s.Matched == 0 {
+					unmatched = append(unmatched, s)
+				}
+			}
+			names := entryNames(unmatched)
+			for _, s := range statuses {
 				e := s.Entry
 				switch {
 				case s.Matched > 0:
@@ -949,13 +964,13 @@ stale. --dry-run lists what it would remove.`,
 				default:
 					if w := r.outdated(&e, s.Path); w != "" && !force {
 						// its report is older than its code: the finding may have moved
-						kept = append(kept, fmt.Sprintf("kept     %s (%s): %s\n", entryName(&e, s.Path), e.State, w))
+						kept = append(kept, fmt.Sprintf("kept     %s (%s): %s\n", names[e.Key()], e.State, w))
 						continue
 					}
 					if s.Changed != nil {
 						// its finding is there, its message changed: to decide again
 						changed++
-						kept = append(kept, fmt.Sprintf("kept     %s (%s): the finding at its place says another message now (recap triage check shows it, to decide again)\n", entryName(&e, s.Path), e.State))
+						kept = append(kept, fmt.Sprintf("kept     %s (%s): the finding at its place says another message now (recap triage check shows it, to decide again)\n", names[e.Key()], e.State))
 						continue
 					}
 					stale[e.Key()] = true
@@ -983,7 +998,7 @@ stale. --dry-run lists what it would remove.`,
 				word = "would remove"
 			}
 			for _, e := range gone {
-				fmt.Fprintf(streams.Out, "%s  %s (%s)\n", word, entryName(&e, pathNow[e.Key()]), e.State)
+				fmt.Fprintf(streams.Out, "%s  %s (%s)\n", word, names[e.Key()], e.State)
 			}
 			for _, l := range kept {
 				fmt.Fprint(streams.Out, l)

@@ -33,6 +33,10 @@ type reportInfo struct {
 	// (a shallow clone).
 	committed bool
 	base      string
+	// then, of an uncommitted report, is the commit HEAD was at when it
+	// was written: the code it describes is that commit's, with the work
+	// not committed then.
+	then string
 }
 
 // maxIntroduced bounds the commits looked through for the one that gave
@@ -60,6 +64,9 @@ func (r *triageRepo) noteReports(ins []reports.Input) {
 					info.committed = true
 					info.base, _ = g.Introduced(filepath.ToSlash(rel), maxIntroduced)
 				}
+			}
+			if !info.committed {
+				info.then, _ = g.CommitAt(info.at, maxIntroduced)
 			}
 		}
 		for _, t := range strings.Split(in.Tool, ", ") {
@@ -91,8 +98,12 @@ func (r *triageRepo) repo() *diff.Repo {
 type namedPaths struct {
 	byTool         map[string]map[string]bool
 	lastTool, last string
+	lastOutside    bool
 	watch          map[string]bool
 	found          map[findingKey][]placed
+	// findings and outside count, by tool, the findings and those whose
+	// path is not in the repository (kept as the report gives it).
+	findings, outside map[string]int
 }
 
 // findingKey is a tool (lower case), a rule and a path.
@@ -117,18 +128,35 @@ func (n *namedPaths) add(f *reports.Finding) {
 			n.found[k] = append(l, placed{f.Line, strings.Clone(f.Message)})
 		}
 	}
+	if n.findings == nil {
+		n.findings, n.outside = map[string]int{}, map[string]int{}
+	}
+	t := strings.ToLower(f.Tool)
+	n.findings[t]++
 	if f.Tool == n.lastTool && f.Path == n.last {
+		if n.lastOutside {
+			n.outside[t]++
+		}
 		return
 	}
 	n.lastTool, n.last = f.Tool, f.Path
+	n.lastOutside = outsideRepo(f.Path)
+	if n.lastOutside {
+		n.outside[t]++
+	}
 	if n.byTool == nil {
 		n.byTool = map[string]map[string]bool{}
 	}
-	t := strings.ToLower(f.Tool)
 	if n.byTool[t] == nil {
 		n.byTool[t] = map[string]bool{}
 	}
 	n.byTool[t][f.Path] = true
+}
+
+// outsideRepo reports whether a finding's path is not in the repository:
+// kept as the report gives it, absolute or above the root.
+func outsideRepo(p string) bool {
+	return strings.HasPrefix(p, "/") || strings.HasPrefix(p, "../") || p == ".." || content.HasDrive(p)
 }
 
 // watchEntries names the files of the entries now, whose findings' lines
@@ -162,6 +190,9 @@ const checkoutSlack = 30 * time.Second
 //     files' times).
 func (r *triageRepo) outdated(e *triage.Entry, pathNow string) string {
 	tool := strings.ToLower(e.Tool)
+	if out, all := r.named.outside[tool], r.named.findings[tool]; out > 0 && 2*out >= all {
+		return fmt.Sprintf("%d of the %d findings of the reports of %s are outside the repository: made on another checkout, or before files moved", out, all, render.InertLine(e.Tool))
+	}
 	for _, p := range []string{e.Path, pathNow} {
 		if _, err := r.croot.Stat(p); err != nil && r.named.byTool[tool][p] {
 			return fmt.Sprintf("%s is gone, and the reports of %s still have findings in it", render.InertLine(p), render.InertLine(e.Tool))
@@ -169,20 +200,25 @@ func (r *triageRepo) outdated(e *triage.Entry, pathNow string) string {
 	}
 	infos := r.reports[tool]
 	for _, in := range infos {
-		base := in.base
-		if !in.committed && e.Commit != "" && !in.at.After(r.commitTime(e.Commit).Add(checkoutSlack)) {
-			base = e.Commit // made before the decision: the code decided on
+		bases := []string{in.base}
+		if !in.committed {
+			bases = []string{in.then} // HEAD when it was written
+			if e.Commit != "" && !in.at.After(r.commitTime(e.Commit).Add(checkoutSlack)) {
+				bases = append(bases, e.Commit) // made before the decision: the code decided on
+			}
 		}
-		if base == "" {
-			continue
-		}
-		if line := r.movedSince(e, pathNow, base); line > 0 {
-			return fmt.Sprintf("%s has its finding at %s:%d, where its line was in the code it describes; the line is elsewhere now", render.InertLine(in.path), render.InertLine(pathNow), line)
+		for _, base := range bases {
+			if base == "" {
+				continue
+			}
+			if line := r.movedSince(e, pathNow, base); line > 0 {
+				return fmt.Sprintf("%s has its finding at %s:%d, where its line was in the code it describes; the line is elsewhere now", render.InertLine(in.path), render.InertLine(pathNow), line)
+			}
 		}
 	}
 	for _, in := range infos {
 		if in.committed && in.base == "" {
-			return fmt.Sprintf("%s is committed, but the commit it was made at is not in this clone (a shallow one: git fetch --unshallow), so whether it is older than the code cannot be told", render.InertLine(in.path))
+			return fmt.Sprintf("%s is committed, but this clone is shallow: the commit it was made at cannot be told (git fetch --unshallow), nor whether it is older than the code", render.InertLine(in.path))
 		}
 	}
 	if st, err := r.croot.Stat(pathNow); err == nil {
@@ -302,4 +338,24 @@ func entryName(e *triage.Entry, now string) string {
 		s += fmt.Sprintf(" %q", text.CutRunes(e.Line, 60))
 	}
 	return s
+}
+
+// entryNames names each entry (by key) as entryName does, with its
+// location fingerprint after the names two entries share (two lines of one
+// text in one file).
+func entryNames(list []triage.Status) map[string]string {
+	names := make(map[string]string, len(list))
+	seen := map[string]int{}
+	for i := range list {
+		n := entryName(&list[i].Entry, list[i].Path)
+		names[list[i].Entry.Key()] = n
+		seen[n]++
+	}
+	for i := range list {
+		e := &list[i].Entry
+		if n := names[e.Key()]; seen[n] > 1 && e.Location != "" {
+			names[e.Key()] = n + " at " + render.InertLine(e.Location)
+		}
+	}
+	return names
 }
