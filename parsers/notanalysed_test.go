@@ -19,16 +19,7 @@ func TestPMDNotAnalysed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	root := t.TempDir()
-	for _, f := range []string{"src/main/java/com/example/Naïve.java", "src/main/java/com/example/Order.java"} {
-		p := filepath.Join(root, filepath.FromSlash(f))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, nil, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	root := emptyFiles(t, "src/main/java/com/example/Naïve.java", "src/main/java/com/example/Order.java")
 	// PMD 7's shape: the processing error before the file whose path
 	// teaches where the report was made.
 	pmd7 := `<?xml version="1.0" encoding="UTF-8"?>

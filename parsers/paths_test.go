@@ -16,16 +16,7 @@ import (
 )
 
 func TestPlace(t *testing.T) {
-	root := t.TempDir()
-	for _, f := range []string{"src/main/java/a/A.java", "src/main/java/a/B.java", "README"} {
-		p := filepath.Join(root, filepath.FromSlash(f))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, nil, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	root := emptyFiles(t, "src/main/java/a/A.java", "src/main/java/a/B.java", "README")
 	tests := []struct { // in order: the placer learns as it goes
 		name, in, want string
 		placed         bool
@@ -88,16 +79,7 @@ func TestPlace(t *testing.T) {
 // the report's root: the gone file's path is held, then placed; a file of
 // a directory the repository lacks is not held.
 func TestPlaceFirstFileGone(t *testing.T) {
-	root := t.TempDir()
-	for _, f := range []string{"src/main/java/a/A.java", "src/main/java/a/B.java"} {
-		p := filepath.Join(root, filepath.FromSlash(f))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, nil, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	root := emptyFiles(t, "src/main/java/a/A.java", "src/main/java/a/B.java")
 	r, err := content.OpenRoot(root)
 	if err != nil {
 		t.Fatal(err)
@@ -334,4 +316,21 @@ func TestSrcDirThroughLink(t *testing.T) {
 	if !strings.Contains(strings.Join(in.Warnings, "\n"), "2 SpotBugs source paths were not found") {
 		t.Errorf("warnings %q", in.Warnings)
 	}
+}
+
+// emptyFiles makes a temporary repository of empty files at the given
+// slash paths, and returns its root.
+func emptyFiles(t *testing.T, files ...string) string {
+	t.Helper()
+	root := t.TempDir()
+	for _, f := range files {
+		p := filepath.Join(root, filepath.FromSlash(f))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
 }

@@ -13,21 +13,12 @@ import (
 )
 
 func TestSpotBugsSourcePaths(t *testing.T) {
-	root := t.TempDir()
-	for _, f := range []string{
+	root := emptyFiles(t,
 		"core/src/main/java/a/Found.java", // under a SrcDir
 		"web/src/main/java/b/Unique.java", // not under any SrcDir, found by search
 		"x/src/main/java/c/Twice.java",    // found twice: ambiguous
 		"y/src/main/java/c/Twice.java",
-	} {
-		p := filepath.Join(root, filepath.FromSlash(f))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, nil, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	)
 	bug := func(typ, rank, sp string) string {
 		return `<BugInstance type="` + typ + `" priority="2" rank="` + rank + `" abbrev="X" category="CORRECTNESS">
 <Class classname="a.Found"><SourceLine classname="a.Found" start="1" end="90" sourcepath="` + sp + `"/></Class>
@@ -206,16 +197,7 @@ func TestSpotBugsFieldLine(t *testing.T) {
 // by the report's own counts; looking for them adds no warning of source
 // paths not found.
 func TestSpotBugsErrors(t *testing.T) {
-	root := t.TempDir()
-	for _, f := range []string{"src/main/java/a/Found.java", "src/main/java/a/Other.java"} {
-		p := filepath.Join(root, filepath.FromSlash(f))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, nil, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	root := emptyFiles(t, "src/main/java/a/Found.java", "src/main/java/a/Other.java")
 	report := func(errors string) string {
 		return `<BugCollection version="4.8.2"><Project><SrcDir>` + root + `/src/main/java</SrcDir></Project>` + errors + `</BugCollection>`
 	}

@@ -313,13 +313,7 @@ func TestDecideClassRenamed(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			m := NewMatcher(&File{Entries: []Entry{e}}, fstest.MapFS{tt.path: {Data: []byte(javaFile)}}, day)
 			g := reports.Finding{Tool: f.Tool, Rule: f.Rule, Path: tt.path, Line: 5, Message: tt.message}
-			d := m.Decide(&g)
-			switch {
-			case tt.want == 0 && d != nil:
-				t.Errorf("Decide = %v, want none", d.How)
-			case tt.want != 0 && (d == nil || d.How != tt.want):
-				t.Errorf("Decide = %+v, want %v", d, tt.want)
-			}
+			wantHow(t, m.Decide(&g), tt.want)
 		})
 	}
 	if got := renamedMessage("a.b.Shop x", "Shop.java", "src/Store.java"); got != "a.b.Store x" {
@@ -354,13 +348,7 @@ func TestDecideClassLineRenamed(t *testing.T) {
 			m.path[0] = tt.path // where git says the file went
 			m.index()
 			g := reports.Finding{Tool: f.Tool, Rule: f.Rule, Path: tt.path, Line: 3, Message: tt.message}
-			d := m.Decide(&g)
-			switch {
-			case tt.want == 0 && d != nil:
-				t.Errorf("Decide = %v, want none", d.How)
-			case tt.want != 0 && (d == nil || d.How != tt.want):
-				t.Errorf("Decide = %+v, want %v", d, tt.want)
-			}
+			wantHow(t, m.Decide(&g), tt.want)
 		})
 	}
 }
@@ -413,5 +401,16 @@ func TestStatusPathMoved(t *testing.T) {
 	}
 	if st := m.Statuses(); st[0].Path != "src/Store.java" || st[0].Entry.Path != "src/Shop.java" {
 		t.Errorf("status path %q (entry %q), want src/Store.java", st[0].Path, st[0].Entry.Path)
+	}
+}
+
+// wantHow checks a decision's way of matching (0: no decision).
+func wantHow(t *testing.T, d *Decision, want How) {
+	t.Helper()
+	switch {
+	case want == 0 && d != nil:
+		t.Errorf("Decide = %v, want none", d.How)
+	case want != 0 && (d == nil || d.How != want):
+		t.Errorf("Decide = %+v, want %v", d, want)
 	}
 }
