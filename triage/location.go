@@ -137,6 +137,40 @@ func LineReads(src []byte, n int, line string) bool {
 	return n <= sf.n() && lineIs(sf.line(n-1), newEntryLine(line))
 }
 
+// LocationAt returns the location fingerprint of line n (1-based) of src,
+// as Locations gives it; "" when src has no such line.
+func LocationAt(src []byte, n int) string {
+	sf := newSourceFile(src)
+	if n < 1 || n > sf.n() {
+		return ""
+	}
+	return sf.location(n - 1)
+}
+
+// LineOf returns the line (1-based) of src where e's finding would be: the
+// line of e's location fingerprint, else the first that reads as e's Line;
+// 0 when none does (the code is gone, or changed).
+func LineOf(src []byte, e *Entry) int {
+	if e.Location != "" {
+		for i, l := range Locations(src) {
+			if l == e.Location {
+				return i + 1
+			}
+		}
+	}
+	return FindLine(src, e.Line)
+}
+
+// At reports whether line n (1-based) of src is where e's finding is: its
+// location fingerprint e's, or, for an entry without one, its text e's
+// Line.
+func At(src []byte, n int, e *Entry) bool {
+	if e.Location != "" {
+		return LocationAt(src, n) == e.Location
+	}
+	return LineReads(src, n, e.Line)
+}
+
 // SameMessage reports whether a finding's message is the one an entry
 // keeps, as matching compares them: folded white space, a message cut
 // with "…" as the messages it begins, "" as any message.

@@ -132,3 +132,32 @@ func TestFindLine(t *testing.T) {
 		t.Errorf("a Line cut with …: line %d, want 2", got)
 	}
 }
+
+// TestLineOf: an entry's line in a file, by its location among equal lines
+// (the second of two equal blocks), else by its text; At says whether a
+// line is the entry's.
+func TestLineOf(t *testing.T) {
+	src := []byte("a();\nb();\n\na();\nb();\nc();\n")
+	locs := Locations(src)
+	second := Entry{Line: "a();", Location: locs[3]}
+	if got := LineOf(src, &second); got != 4 {
+		t.Errorf("LineOf(the second block) = %d, want 4", got)
+	}
+	if !At(src, 4, &second) || At(src, 1, &second) {
+		t.Errorf("At: line 4 %v, line 1 %v", At(src, 4, &second), At(src, 1, &second))
+	}
+	moved := []byte("x();\n" + string(src))
+	if got := LineOf(moved, &second); got != 5 {
+		t.Errorf("LineOf after a line above = %d, want 5", got)
+	}
+	if got := LineOf([]byte("c();\n"), &second); got != 0 {
+		t.Errorf("LineOf in a file without it = %d", got)
+	}
+	noLoc := Entry{Line: "c();"}
+	if got := LineOf(src, &noLoc); got != 6 || !At(src, 6, &noLoc) {
+		t.Errorf("LineOf(by text) = %d", got)
+	}
+	if LocationAt(src, 0) != "" || LocationAt(src, 7) != "" || LocationAt(src, 6) != locs[5] {
+		t.Error("LocationAt out of range, or not Locations'")
+	}
+}

@@ -834,13 +834,11 @@ func writeList(w io.Writer, format string, out listOutput, check bool) {
 	}
 	tw.Flush()
 	first := true
-	var outdated []triage.Status
+	var listed []triage.Status
 	for _, e := range out.Entries {
-		if e.Outdated != "" {
-			outdated = append(outdated, triage.Status{Entry: e.Entry, Path: e.PathNow})
-		}
+		listed = append(listed, triage.Status{Entry: e.Entry, Path: e.PathNow})
 	}
-	names := entryNames(outdated)
+	names := entryNames(listed)
 	for _, e := range out.Entries {
 		if e.Outdated == "" {
 			continue
@@ -948,13 +946,7 @@ stale. --dry-run lists what it would remove.`,
 			unchecked, changed := 0, 0
 			var kept []string // the lines of the stale entries kept for reports older than the code
 			statuses := m.Statuses()
-			var unmatched []triage.Status
-			for _, s := range statuses {
-				if s.Matched == 0 {
-					unmatched = append(unmatched, s)
-				}
-			}
-			names := entryNames(unmatched)
+			names := entryNames(statuses) // told apart among all the file's entries
 			for _, s := range statuses {
 				e := s.Entry
 				switch {

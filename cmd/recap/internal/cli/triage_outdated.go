@@ -211,8 +211,8 @@ func (r *triageRepo) outdated(e *triage.Entry, pathNow string) string {
 			if base == "" {
 				continue
 			}
-			if line := r.movedSince(e, pathNow, base); line > 0 {
-				return fmt.Sprintf("%s has its finding at %s:%d, where its line was in the code it describes; the line is elsewhere now", render.InertLine(in.path), render.InertLine(pathNow), line)
+			if line, now := r.movedSince(e, pathNow, base); line > 0 {
+				return fmt.Sprintf("%s has its finding at %s:%d, where its line was in the code it describes; the line is at %d now", render.InertLine(in.path), render.InertLine(pathNow), line, now)
 			}
 		}
 	}
@@ -242,31 +242,37 @@ func (r *triageRepo) commitTime(commit string) time.Time {
 }
 
 // movedSince returns the line of a finding of e's tool, rule and message
-// in its file that reads as e's line in the file at commit base but not in
-// the file now: the report describes the code of base, not of now. 0 when
-// there is none, or base's file cannot be read.
-func (r *triageRepo) movedSince(e *triage.Entry, pathNow, base string) int {
+// in its file where e's finding was in the file at commit base (its
+// location fingerprint there), whose line is not e's now, while e's code is
+// still in the file now, elsewhere: the report describes the code of base,
+// not of now, and the finding moved. 0 when there is none, or base's file
+// cannot be read. now is where e's line is now.
+func (r *triageRepo) movedSince(e *triage.Entry, pathNow, base string) (line, now int) {
 	found := r.named.found[findingKey{strings.ToLower(e.Tool), e.Rule, pathNow}]
-	if e.Line == "" || len(found) == 0 {
-		return 0
+	if e.Line == "" && e.Location == "" || len(found) == 0 {
+		return 0, 0
 	}
 	then := r.fileAt(base, pathNow)
 	if then == nil && pathNow != e.Path {
 		then = r.fileAt(base, e.Path) // renamed since
 	}
 	if then == nil {
-		return 0
+		return 0, 0
 	}
-	now, err := readCapped(r.croot, pathNow)
+	src, err := readCapped(r.croot, pathNow)
 	if err != nil {
-		return 0
+		return 0, 0
+	}
+	now = triage.LineOf(src, e)
+	if now == 0 {
+		return 0, 0 // its code is gone: fixed, or changed
 	}
 	for _, p := range found {
-		if triage.SameMessage(e.Message, p.message) && triage.LineReads(then, p.line, e.Line) && !triage.LineReads(now, p.line, e.Line) {
-			return p.line
+		if p.line != now && triage.SameMessage(e.Message, p.message) && triage.At(then, p.line, e) && !triage.At(src, p.line, e) {
+			return p.line, now
 		}
 	}
-	return 0
+	return 0, 0
 }
 
 // fileAt returns the file at path (relative to the root) in commit, nil
