@@ -4,6 +4,8 @@ import (
 	"errors"
 	"io"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -110,4 +112,59 @@ func (r *Repo) CommitAt(t time.Time, max int) (string, error) {
 		}
 	}
 	return "", repoErrorf(ErrShallow, "more than %d commits since %s", max, t.Format(time.RFC3339))
+}
+
+// maxReflog bounds the part of HEAD's reflog read: its last bytes.
+const maxReflog = 4 << 20
+
+// HeadAt returns the commit HEAD was at, at time t: by HEAD's reflog (when
+// HEAD moved there: a pull or a checkout of an older commit is dated by
+// the move, not by the commit), else, without a reflog that goes back to t
+// (a clone made after t), by the commits' times ([Repo.CommitAt]).
+func (r *Repo) HeadAt(t time.Time, max int) (string, error) {
+	if h, ok := r.reflogAt(t); ok {
+		return h, nil
+	}
+	return r.CommitAt(t, max)
+}
+
+// reflogAt reads HEAD's reflog for the commit HEAD was at, at time t.
+func (r *Repo) reflogAt(t time.Time) (string, bool) {
+	o := r.opened
+	if o == nil {
+		o = r.shared
+	}
+	if o == nil || o.repoFS == nil {
+		return "", false
+	}
+	f, err := o.repoFS.Open("logs/HEAD")
+	if err != nil {
+		return "", false
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxReflog+1))
+	if err != nil || len(b) > maxReflog {
+		return "", false // too long to read whole: by the commits' times
+	}
+	at := ""
+	for _, line := range strings.Split(string(b), "\n") {
+		// "<old> <new> <name> <<email>> <unix seconds> <zone>\t<message>"
+		head, _, _ := strings.Cut(line, "\t")
+		fields := strings.Fields(head)
+		if len(fields) < 4 || !plumbing.IsHash(fields[1]) {
+			continue
+		}
+		secs, err := strconv.ParseInt(fields[len(fields)-2], 10, 64)
+		if err != nil {
+			continue
+		}
+		if time.Unix(secs, 0).After(t) {
+			if at == "" && plumbing.IsHash(fields[0]) && plumbing.NewHash(fields[0]) != plumbing.ZeroHash {
+				return fields[0], true // HEAD before its first move after t
+			}
+			break
+		}
+		at = fields[1]
+	}
+	return at, at != ""
 }

@@ -128,3 +128,38 @@ func TestCommitAt(t *testing.T) {
 		t.Errorf("CommitAt past the bound: %v", err)
 	}
 }
+
+// TestHeadAt: the commit HEAD was at, by the reflog's times (a move to an
+// older commit dated by the move), else by the commits'.
+func TestHeadAt(t *testing.T) {
+	g := gittest.New(t)
+	c1 := strings.TrimSpace(g.Commit("c1", map[string]string{"a.txt": "1\n"}))
+	c2 := strings.TrimSpace(g.Commit("c2", map[string]string{"a.txt": "2\n"}))
+	c3 := strings.TrimSpace(g.Commit("c3", map[string]string{"a.txt": "3\n"}))
+	zero := strings.Repeat("0", 40)
+	reflog := fmt.Sprintf("%s %s A <a@example.com> 1000 +0000\tcommit (initial): c1\n%s %s A <a@example.com> 2000 +0100\tpull: fast-forward\n%s %s A <a@example.com> 3000 -0500\treset: moving to HEAD~1\n", zero, c1, c1, c3, c3, c2)
+	g.Write(map[string]string{".git/logs/HEAD": reflog})
+	g.Git("checkout", "-q", c2) // HEAD at c2, as the reflog's last line says
+	g.Write(map[string]string{".git/logs/HEAD": reflog})
+	r, err := diff.Open(g.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	for _, c := range []struct {
+		at   int64
+		want string
+	}{{1500, c1}, {2000, c3}, {2500, c3}, {3500, c2}} {
+		if got, err := r.HeadAt(time.Unix(c.at, 0), 100); err != nil || got != c.want {
+			t.Errorf("HeadAt(%d) = %q, %v; want %s", c.at, got, err, c.want)
+		}
+	}
+	// Before the reflog's first move, from nothing: by the commits' times
+	// (gittest's are all of 2026-01-01).
+	if got, err := r.HeadAt(time.Unix(500, 0), 100); err == nil {
+		t.Errorf("HeadAt before every commit = %q", got)
+	}
+	if got, err := r.HeadAt(time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC), 100); err != nil || got != c2 {
+		t.Errorf("HeadAt after the reflog = %q, %v; want %s (its last move)", got, err, c2)
+	}
+}

@@ -66,7 +66,7 @@ func (r *triageRepo) noteReports(ins []reports.Input) {
 				}
 			}
 			if !info.committed {
-				info.then, _ = g.CommitAt(info.at, maxIntroduced)
+				info.then, _ = g.HeadAt(info.at, maxIntroduced)
 			}
 		}
 		for _, t := range strings.Split(in.Tool, ", ") {
@@ -182,8 +182,9 @@ const checkoutSlack = 30 * time.Second
 //     the entry's line in the code the report describes, and reads
 //     otherwise now: the finding moved since. The code a committed report
 //     describes is that of the commit that gave it its content; an
-//     uncommitted one made before the entry's commit describes that
-//     commit's;
+//     uncommitted one's, that of the commit HEAD was at when it was written
+//     (by HEAD's reflog, else the commits' times), or, made before the
+//     entry's commit, that commit's;
 //   - a committed report's commit is not in this clone (a shallow one):
 //     nothing can be told;
 //   - an uncommitted report was written before its file changed (by the
