@@ -28,9 +28,7 @@ import (
 // A lone base name is too weak a match to learn a root from
 // (/abs/elsewhere/.eslintrc.json), but once the report's other paths have
 // taught the placer its root (/abs/elsewhere), it places such a file too:
-// a path whose base name is a file at the repository's root, or a file
-// gone from a directory the repository has (renamed since the report; the
-// report's first file, before its root is learned), is held
+// a path whose base name is a file at the repository's root is held
 // (place returns it as given, not counted), the parser holds its findings
 // (heldFindings), and settle places it at the end of the report.
 //
@@ -158,8 +156,9 @@ func (p *placer) elsewhere(abs string) string {
 			i += next + 1
 		}
 		// A file gone from a directory the repository has (renamed or
-		// deleted since the report) leaves the directory's other files to
-		// teach the report's root, up to a bound of files gone from it.
+		// deleted since the report: the report's first file, before its
+		// root is learned) leaves the directory's other files to teach the
+		// report's root, up to a bound of files gone from it.
 		if !p.knownDir(dir) || p.goneFrom(dir) > maxGoneFromDir {
 			if p.failedDirs == nil || len(p.failedDirs) >= maxPlaced {
 				p.failedDirs = map[string]bool{} // bounded: forgotten, not grown
@@ -168,8 +167,8 @@ func (p *placer) elsewhere(abs string) string {
 		}
 	}
 	// The report's other paths may teach its root: a file at the
-	// repository's root, or of a directory it has, is held until then.
-	if p.held[abs] || len(p.held) < maxHeld && (p.exists(path.Base(abs)) || p.knownDir(dir)) {
+	// repository's root is held until then.
+	if p.held[abs] || len(p.held) < maxHeld && p.exists(path.Base(abs)) {
 		if p.held == nil {
 			p.held = map[string]bool{}
 		}

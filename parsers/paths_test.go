@@ -75,9 +75,9 @@ func TestPlace(t *testing.T) {
 }
 
 // TestPlaceFirstFileGone: a report made elsewhere whose first file is gone
-// from its directory (renamed since) is placed once its other files teach
-// the report's root: the gone file's path is held, then placed; a file of
-// a directory the repository lacks is not held.
+// from its directory (renamed since) is placed from its directory's next
+// file on: the gone file stays as given (its findings are not reordered),
+// but its directory is not given up for it.
 func TestPlaceFirstFileGone(t *testing.T) {
 	root := emptyFiles(t, "src/main/java/a/A.java", "src/main/java/a/B.java")
 	r, err := content.OpenRoot(root)
@@ -87,30 +87,22 @@ func TestPlaceFirstFileGone(t *testing.T) {
 	defer r.Close()
 	p := newPlacer(root, r.FS())
 	const gone = "/ci/r/src/main/java/a/Gone.java"
-	if got := p.place(gone); got != gone || !p.isHeld(gone) || p.outside != 0 {
-		t.Errorf("place(%q) = %q, held %v, %d unplaced: want it held", gone, got, p.isHeld(gone), p.outside)
+	if got := p.place(gone); got != gone || p.isHeld(gone) || p.outside != 1 {
+		t.Errorf("place(%q) = %q, held %v, %d unplaced: want it as given", gone, got, p.isHeld(gone), p.outside)
 	}
 	if got := p.place("/ci/r/src/main/java/a/A.java"); got != "src/main/java/a/A.java" {
 		t.Errorf("the directory's next file = %q: the root not learned", got)
 	}
-	if got := p.settle(gone); got != "src/main/java/a/Gone.java" || p.outside != 0 {
-		t.Errorf("settle(%q) = %q, %d unplaced", gone, got, p.outside)
-	}
-	const other = "/ci/r/lib/x/Y.java"
-	if got := p.place(other); got != "lib/x/Y.java" || p.isHeld(other) {
-		t.Errorf("place(%q) under the learned root = %q", other, got)
-	}
-	q := newPlacer(root, r.FS())
-	const elsewhere = "/opt/lib/vendor/x/Y.java"
-	if got := q.place(elsewhere); got != elsewhere || q.isHeld(elsewhere) || q.outside != 1 {
-		t.Errorf("place(%q) = %q, held %v, %d unplaced: want it unplaced", elsewhere, got, q.isHeld(elsewhere), q.outside)
+	if got := p.place("/ci/r/src/main/java/a/Gone2.java"); got != "src/main/java/a/Gone2.java" {
+		t.Errorf("a file gone, once the root is learned = %q", got)
 	}
 	// Countless files gone from one directory: looked for up to a bound.
+	q := newPlacer(root, r.FS())
 	for i := range 3 * maxGoneFromDir {
 		q.place(fmt.Sprintf("/ci/q/src/main/java/a/Gone%d.java", i))
 	}
-	if !q.failedDirs["/ci/q/src/main/java/a"] || len(q.held) != 3*maxGoneFromDir {
-		t.Errorf("after %d files gone from one directory: failed %v, %d held", 3*maxGoneFromDir, q.failedDirs["/ci/q/src/main/java/a"], len(q.held))
+	if !q.failedDirs["/ci/q/src/main/java/a"] || q.outside != 3*maxGoneFromDir {
+		t.Errorf("after %d files gone from one directory: failed %v, %d unplaced", 3*maxGoneFromDir, q.failedDirs["/ci/q/src/main/java/a"], q.outside)
 	}
 }
 

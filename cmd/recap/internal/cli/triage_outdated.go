@@ -153,6 +153,22 @@ func (n *namedPaths) add(f *reports.Finding) {
 	n.byTool[t][f.Path] = true
 }
 
+// names reports whether the findings of tool name the repository's path
+// p: as it is, or as the end of a path not placed in the repository (a
+// report made elsewhere whose first file is gone keeps that file's path as
+// it gives it).
+func (n *namedPaths) names(tool, p string) bool {
+	if n.byTool[tool][p] {
+		return true
+	}
+	for q := range n.byTool[tool] {
+		if outsideRepo(q) && strings.HasSuffix(q, "/"+p) {
+			return true
+		}
+	}
+	return false
+}
+
 // outsideRepo reports whether a finding's path is not in the repository:
 // kept as the report gives it, absolute or above the root.
 func outsideRepo(p string) bool {
@@ -195,7 +211,7 @@ func (r *triageRepo) outdated(e *triage.Entry, pathNow string) string {
 		return fmt.Sprintf("%d of the %d findings of the reports of %s are outside the repository: made on another checkout, or before files moved", out, all, render.InertLine(e.Tool))
 	}
 	for _, p := range []string{e.Path, pathNow} {
-		if _, err := r.croot.Stat(p); err != nil && r.named.byTool[tool][p] {
+		if _, err := r.croot.Stat(p); err != nil && r.named.names(tool, p) {
 			return fmt.Sprintf("%s is gone, and the reports of %s still have findings in it", render.InertLine(p), render.InertLine(e.Tool))
 		}
 	}
