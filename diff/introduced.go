@@ -88,7 +88,69 @@ func (r *Repo) Unchanged(p string) bool {
 	if n, err := io.Copy(h, f); err != nil || n != st.Size() {
 		return false
 	}
+	if h.Sum() == want {
+		return true
+	}
+	// Checked out with CRLF line endings (core.autocrlf): the blob has LF.
+	crlf := &lfWriter{}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return false
+	}
+	if _, err := io.Copy(crlf, f); err != nil || crlf.pairs == 0 {
+		return false
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return false
+	}
+	h = plumbing.NewHasher(plumbing.BlobObject, st.Size()-crlf.pairs)
+	lf := &lfWriter{to: h}
+	if _, err := io.Copy(lf, f); err != nil || lf.flush() != nil {
+		return false
+	}
 	return h.Sum() == want
+}
+
+// lfWriter writes to to what is written to it with each CR of a CRLF left
+// out (to nil: it counts them, pairs).
+type lfWriter struct {
+	to    io.Writer
+	cr    bool // the last byte written was a CR, held
+	pairs int64
+}
+
+func (w *lfWriter) Write(p []byte) (int, error) {
+	out := make([]byte, 0, len(p)+1)
+	for _, c := range p {
+		if w.cr {
+			if c != '\n' {
+				out = append(out, '\r') // a CR alone stays
+			} else {
+				w.pairs++
+			}
+			w.cr = false
+		}
+		if c == '\r' {
+			w.cr = true
+			continue
+		}
+		out = append(out, c)
+	}
+	if w.to != nil && len(out) > 0 {
+		if _, err := w.to.Write(out); err != nil {
+			return 0, err
+		}
+	}
+	return len(p), nil
+}
+
+// flush writes a CR held at the end.
+func (w *lfWriter) flush() error {
+	if w.cr && w.to != nil {
+		w.cr = false
+		_, err := w.to.Write([]byte{'\r'})
+		return err
+	}
+	return nil
 }
 
 // CommitAt returns the commit HEAD's first-parent history was at, at time

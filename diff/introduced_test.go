@@ -76,14 +76,17 @@ func TestIntroduced(t *testing.T) {
 // committed.
 func TestUnchanged(t *testing.T) {
 	g := gittest.New(t)
-	g.Commit("c1", map[string]string{"a.txt": "1\n", "b.txt": "1\n"})
-	g.Write(map[string]string{"b.txt": "2\n", "new.txt": "n\n"})
+	g.Commit("c1", map[string]string{"a.txt": "1\n", "b.txt": "1\n", "crlf.txt": "x\ny\r\nz\n", "cr.txt": "a\rb\n", "lf.txt": "p\nq\n"})
+	// lf.txt checked out with CRLF endings (core.autocrlf) is HEAD's;
+	// crlf.txt, whose blob has a CRLF of its own, is not so; cr.txt's
+	// lone CR is not a line ending.
+	g.Write(map[string]string{"b.txt": "2\n", "new.txt": "n\n", "crlf.txt": "x\r\ny\r\nz\r\n", "lf.txt": "p\r\nq\r\n"})
 	r, err := diff.Open(g.Dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	for p, want := range map[string]bool{"a.txt": true, "b.txt": false, "new.txt": false, "gone.txt": false} {
+	for p, want := range map[string]bool{"a.txt": true, "b.txt": false, "new.txt": false, "gone.txt": false, "crlf.txt": false, "cr.txt": true, "lf.txt": true} {
 		if got := r.Unchanged(p); got != want {
 			t.Errorf("Unchanged(%q) = %v, want %v", p, got, want)
 		}

@@ -926,9 +926,10 @@ of the INPUTs (the code was fixed or deleted). It keeps those whose place has a
 finding of their rule with another message now (recap triage check shows them,
 to decide again) and, unless --force, those whose reports are older than the
 code, listing each (the finding may only have moved: their file is gone while
-the report still has findings in it, the report has the finding where the line
-was in the code it describes, a committed report's commit is not in a shallow
-clone, or the file changed after an uncommitted report was written), and
+the report still has findings in it, their file changed after the commit a
+committed report was made at or a shallow clone lacks that commit, an
+uncommitted report has the finding where the line was in the code it
+describes, or the file changed after it was written), and
 refuses to run when an input could not be read, whose entries would all look
 stale. --dry-run lists what it would remove.`,
 		Args: cobra.ArbitraryArgs,

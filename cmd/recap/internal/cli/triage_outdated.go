@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -194,15 +195,16 @@ const checkoutSlack = 30 * time.Second
 // nothing says so:
 //   - its file is gone (renamed, moved) while they still have findings in
 //     it;
-//   - a report has a finding of its rule and message at a line that read as
-//     the entry's line in the code the report describes, and reads
-//     otherwise now: the finding moved since. The code a committed report
-//     describes is that of the commit that gave it its content; an
-//     uncommitted one's, that of the commit HEAD was at when it was written
-//     (by HEAD's reflog, else the commits' times), or, made before the
-//     entry's commit, that commit's;
 //   - a committed report's commit is not in this clone (a shallow one):
 //     nothing can be told;
+//   - its file changed after the commit that gave a committed report its
+//     content, unless the report was written here after the file last
+//     changed (the tools run again, giving the same bytes);
+//   - an uncommitted report has a finding of its rule and message where
+//     its finding was in the code the report describes (that of the commit
+//     HEAD was at when it was written, by HEAD's reflog, else the commits'
+//     times; or, made before the entry's commit, that commit's), another
+//     line now, while its code is still in the file, elsewhere;
 //   - an uncommitted report was written before its file changed (by the
 //     files' times).
 func (r *triageRepo) outdated(e *triage.Entry, pathNow string) string {
@@ -216,13 +218,28 @@ func (r *triageRepo) outdated(e *triage.Entry, pathNow string) string {
 		}
 	}
 	infos := r.reports[tool]
+	st, statErr := r.croot.Stat(pathNow)
 	for _, in := range infos {
-		bases := []string{in.base}
 		if !in.committed {
-			bases = []string{in.then} // HEAD when it was written
-			if e.Commit != "" && !in.at.After(r.commitTime(e.Commit).Add(checkoutSlack)) {
-				bases = append(bases, e.Commit) // made before the decision: the code decided on
-			}
+			continue
+		}
+		if in.base == "" {
+			return fmt.Sprintf("%s is committed, but this clone is shallow: the commit it was made at cannot be told (git fetch --unshallow), nor whether it is older than the code", render.InertLine(in.path))
+		}
+		if statErr == nil && in.at.After(st.ModTime().Add(checkoutSlack)) {
+			continue // written here after the file last changed: it describes the file as it is
+		}
+		if r.changedSince(in.base, e.Path, pathNow) {
+			return fmt.Sprintf("%s changed after the commit %s was made at (%s)", render.InertLine(pathNow), render.InertLine(in.path), shortHash(in.base))
+		}
+	}
+	for _, in := range infos {
+		if in.committed {
+			continue
+		}
+		bases := []string{in.then} // HEAD when it was written
+		if e.Commit != "" && !in.at.After(r.commitTime(e.Commit).Add(checkoutSlack)) {
+			bases = append(bases, e.Commit) // made before the decision: the code decided on
 		}
 		for _, base := range bases {
 			if base == "" {
@@ -231,11 +248,6 @@ func (r *triageRepo) outdated(e *triage.Entry, pathNow string) string {
 			if line, now := r.movedSince(e, pathNow, base); line > 0 {
 				return fmt.Sprintf("%s has its finding at %s:%d, where its line was in the code it describes; the line is at %d now", render.InertLine(in.path), render.InertLine(pathNow), line, now)
 			}
-		}
-	}
-	for _, in := range infos {
-		if in.committed && in.base == "" {
-			return fmt.Sprintf("%s is committed, but this clone is shallow: the commit it was made at cannot be told (git fetch --unshallow), nor whether it is older than the code", render.InertLine(in.path))
 		}
 	}
 	if st, err := r.croot.Stat(pathNow); err == nil {
@@ -247,6 +259,24 @@ func (r *triageRepo) outdated(e *triage.Entry, pathNow string) string {
 	}
 	return ""
 }
+
+// changedSince reports whether the entry's file (now at pathNow, at
+// oldPath before a rename) is another now than in commit base, line
+// endings aside: a report made at base does not describe it.
+func (r *triageRepo) changedSince(base, oldPath, pathNow string) bool {
+	then := r.fileAt(base, pathNow)
+	if then == nil && oldPath != pathNow {
+		then = r.fileAt(base, oldPath)
+	}
+	now, err := readCapped(r.croot, pathNow)
+	if then == nil || err != nil {
+		return true
+	}
+	return !bytes.Equal(bytes.ReplaceAll(then, []byte("\r\n"), []byte("\n")), bytes.ReplaceAll(now, []byte("\r\n"), []byte("\n")))
+}
+
+// shortHash is a commit's hash as people quote it.
+func shortHash(h string) string { return h[:min(len(h), 12)] }
 
 // commitTime is when commit was made, the zero time when it cannot be read.
 func (r *triageRepo) commitTime(commit string) time.Time {
