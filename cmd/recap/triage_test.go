@@ -454,9 +454,17 @@ func TestTriageUncommittedReportOlder(t *testing.T) {
 	if err := os.Chtimes(order, hourAgo, hourAgo); err != nil {
 		t.Fatal(err)
 	}
-	out, stderr, code := recap(t, g.Dir, nil, "triage", "prune", "build/reports")
+	out, stderr, code := recap(t, g.Dir, nil, "triage", "prune", "--dry-run", "build/reports")
 	if want := "(false-positive): build/reports/pmd.sarif has its finding at " + shop + "Order.java:13, where its line was in the code it describes; the line is at 15 now\n"; code != 0 || !strings.Contains(out, want) {
 		t.Errorf("prune: exit %d, no %q in\n%s%s", code, want, out, stderr)
+	}
+	// A report written after the file last changed describes the file as
+	// it is (the tools run again on work not committed yet): the entry is
+	// stale.
+	touchAfter(t, report, order)
+	out, stderr, code = recap(t, g.Dir, nil, "triage", "prune", "build/reports")
+	if code != 0 || !strings.Contains(out, ".recap/triage.yml: 1 stale entry removed\n") {
+		t.Errorf("prune with the report written after the file: exit %d\n%s%s", code, out, stderr)
 	}
 }
 

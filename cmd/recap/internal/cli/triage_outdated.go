@@ -200,8 +200,9 @@ const checkoutSlack = 30 * time.Second
 //   - its file changed after the commit that gave a committed report its
 //     content, unless the report was written here after the file last
 //     changed (the tools run again, giving the same bytes);
-//   - an uncommitted report has a finding of its rule and message where
-//     its finding was in the code the report describes (that of the commit
+//   - an uncommitted report written before the file last changed has a
+//     finding of its rule and message where its finding was in the code
+//     the report describes (that of the commit
 //     HEAD was at when it was written, by HEAD's reflog, else the commits'
 //     times; or, made before the entry's commit, that commit's), another
 //     line now, while its code is still in the file, elsewhere;
@@ -234,8 +235,8 @@ func (r *triageRepo) outdated(e *triage.Entry, pathNow string) string {
 		}
 	}
 	for _, in := range infos {
-		if in.committed {
-			continue
+		if in.committed || statErr == nil && in.at.After(st.ModTime()) {
+			continue // written after the file last changed: it describes the file as it is
 		}
 		bases := []string{in.then} // HEAD when it was written
 		if e.Commit != "" && !in.at.After(r.commitTime(e.Commit).Add(checkoutSlack)) {
