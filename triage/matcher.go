@@ -1,6 +1,7 @@
 package triage
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -393,7 +394,8 @@ func (m *Matcher) how(idx int, f *reports.Finding, sf *sourceFile, orphan bool) 
 		switch {
 		case e.Location == loc && sameMsg:
 			return ByLocation
-		case e.Location == loc && (sameButNumbers(e.Message, f.Message) || moved(e, f) && sameButNumbers(renamedMessage(e.Message, e.Path, f.Path), f.Message)):
+		case e.Location == loc && !numbersOnLine(e.Message, f.Message, sf.line(i)) &&
+			(sameButNumbers(e.Message, f.Message) || moved(e, f) && sameButNumbers(renamedMessage(e.Message, e.Path, f.Path), f.Message)):
 			return ByLocationOnly
 		}
 		h, _ := SplitLocation(e.Location)
@@ -726,6 +728,51 @@ func sameMessage(entry, finding string) bool {
 	}
 	cut, ok := strings.CutSuffix(entry, "…")
 	return ok && strings.HasPrefix(foldSpace(finding), foldSpace(cut))
+}
+
+// numbersOnLine reports whether a number of the finding's message that the
+// entry's does not have (at the same place) is written on the finding's
+// line: a literal of the code ("'100' is a magic number." on a line of 100
+// and 119), which tells findings apart, not a count that changed ("found
+// 119" for "found 123").
+func numbersOnLine(entry, finding string, line []byte) bool {
+	a, b := foldSpace(entry), foldSpace(finding)
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		if isDigit(a[i]) && isDigit(b[j]) {
+			si, sj := i, j
+			for i < len(a) && isDigit(a[i]) {
+				i++
+			}
+			for j < len(b) && isDigit(b[j]) {
+				j++
+			}
+			if a[si:i] != b[sj:j] && hasNumber(line, b[sj:j]) {
+				return true
+			}
+			continue
+		}
+		i, j = i+1, j+1
+	}
+	return false
+}
+
+// hasNumber reports whether n is written in line as a number of its own
+// (no digit before or after it).
+func hasNumber(line []byte, n string) bool {
+	for at := 0; at < len(line); {
+		k := bytes.Index(line[at:], []byte(n))
+		if k < 0 {
+			return false
+		}
+		k += at
+		end := k + len(n)
+		if (k == 0 || !isDigit(line[k-1])) && (end == len(line) || !isDigit(line[end])) {
+			return true
+		}
+		at = k + 1
+	}
+	return false
 }
 
 // sameButNumbers reports whether two messages read the same once each run

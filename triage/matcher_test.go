@@ -321,6 +321,39 @@ func TestDecideClassRenamed(t *testing.T) {
 	}
 }
 
+// TestMagicNumbers: two findings of one rule on one line whose messages
+// differ only by a number written on the line ("'100' is a magic number."
+// beside "'119' is a magic number.") are two findings: a decision on one
+// does not cover the other; a number that is not on the line (a count)
+// still may change.
+func TestMagicNumbers(t *testing.T) {
+	const src = "class A {\n    int f(int x) { return x > 100 ? 119 : x; }\n}\n"
+	fs := fstest.MapFS{"src/A.java": {Data: []byte(src)}}
+	f := &reports.Finding{Tool: "Checkstyle", Rule: "MagicNumber", Path: "src/A.java", Line: 2, Message: "'119' is a magic number."}
+	e := EntryFor(f, fs)
+	e.State, e.Reason = WontFix, "a threshold"
+	m := NewMatcher(&File{Entries: []Entry{e}}, fs, day)
+	for _, tt := range []struct {
+		msg  string
+		want How
+	}{
+		{"'119' is a magic number.", ByLocation},
+		{"'100' is a magic number.", 0},
+		{"'118' is a magic number.", ByLocationOnly}, // not on the line: the literal changed, the line did not (a neighbour's count)
+	} {
+		g := reports.Finding{Tool: f.Tool, Rule: f.Rule, Path: f.Path, Line: 2, Message: tt.msg}
+		wantHow(t, m.Decide(&g), tt.want)
+	}
+	for _, c := range []struct {
+		line, n string
+		want    bool
+	}{{"x > 100", "100", true}, {"x > 1000", "100", false}, {"v2100 = 1", "100", false}, {"100", "100", true}, {"", "1", false}} {
+		if got := hasNumber([]byte(c.line), c.n); got != c.want {
+			t.Errorf("hasNumber(%q, %q) = %v", c.line, c.n, got)
+		}
+	}
+}
+
 // TestDecideClassLineRenamed: a finding on the line that names the class
 // ("class Shop {", PMD's CommentRequired "Class comments are required")
 // follows the class renamed with its file: its line names the new name.
