@@ -34,7 +34,9 @@ const (
 	ByLocation How = iota + 1
 	// ByLocationOnly: the same location fingerprint, the message the
 	// same but for its numbers (a count or a length the tool puts in its
-	// message changed: "found 123" for "found 119"). A message that
+	// message changed: "found 123" for "found 119"; not a number written
+	// on the line, which tells two findings of the line apart: "'100' is
+	// a magic number." beside "'119' is a magic number."). A message that
 	// changed otherwise is another finding, which the entry does not
 	// cover.
 	ByLocationOnly
