@@ -63,6 +63,8 @@ type triageRepo struct {
 	git    *diff.Repo
 	noGit  bool
 	opened map[string]func(string) (io.ReadCloser, int64, error)
+	// changed: whether a file changed since a commit (changedSince).
+	changed map[string]bool
 }
 
 // checks reports whether the inputs read are of the tool of entry e (a

@@ -95,17 +95,24 @@ func (r *triageRepo) repo() *diff.Repo {
 
 // namedPaths keeps, by tool (lower case), the paths the findings name,
 // and of the findings in the files the entries name now (watch), their
-// lines and messages.
+// lines and messages. A report lists a file's findings together: most
+// findings cost a comparison with the last one's tool and path.
 type namedPaths struct {
-	byTool         map[string]map[string]bool
-	lastTool, last string
-	lastOutside    bool
-	watch          map[string]bool
-	found          map[findingKey][]placed
-	// findings and outside count, by tool, the findings and those whose
-	// path is not in the repository (kept as the report gives it).
-	findings, outside map[string]int
+	byTool  map[string]map[string]bool
+	counts  map[string]*toolCounts
+	watch   map[string]bool
+	found   map[findingKey][]placed
+	tails   map[string]map[string]bool // by tool: the tails of the paths not placed (see names)
+	last    struct{ tool, path string }
+	tool    string      // the last tool, lower case
+	cur     *toolCounts // its counts
+	outside bool        // the last path is not in the repository
+	watched bool        // the last path is watched
 }
+
+// toolCounts are a tool's findings, and those whose path is not in the
+// repository (kept as the report gives it).
+type toolCounts struct{ findings, outside int }
 
 // findingKey is a tool (lower case), a rule and a path.
 type findingKey struct{ tool, rule, path string }
@@ -120,38 +127,37 @@ type placed struct {
 const maxWatched = 256
 
 func (n *namedPaths) add(f *reports.Finding) {
-	if n.watch[f.Path] && f.Line > 0 {
-		if n.found == nil {
-			n.found = map[findingKey][]placed{}
-		}
-		k := findingKey{strings.ToLower(f.Tool), f.Rule, f.Path}
+	if f.Tool != n.last.tool || f.Path != n.last.path || n.cur == nil {
+		n.next(f)
+	}
+	n.cur.findings++
+	if n.outside {
+		n.cur.outside++
+	}
+	if n.watched && f.Line > 0 {
+		k := findingKey{n.tool, f.Rule, f.Path}
 		if l := n.found[k]; len(l) < maxWatched {
 			n.found[k] = append(l, placed{f.Line, strings.Clone(f.Message)})
 		}
 	}
-	if n.findings == nil {
-		n.findings, n.outside = map[string]int{}, map[string]int{}
+}
+
+// next notes the tool and path of f, another than the last finding's.
+func (n *namedPaths) next(f *reports.Finding) {
+	if n.counts == nil {
+		n.counts, n.byTool, n.found = map[string]*toolCounts{}, map[string]map[string]bool{}, map[findingKey][]placed{}
 	}
-	t := strings.ToLower(f.Tool)
-	n.findings[t]++
-	if f.Tool == n.lastTool && f.Path == n.last {
-		if n.lastOutside {
-			n.outside[t]++
+	if f.Tool != n.last.tool || n.cur == nil {
+		n.tool = strings.ToLower(f.Tool)
+		if n.cur = n.counts[n.tool]; n.cur == nil {
+			n.cur = &toolCounts{}
+			n.counts[n.tool] = n.cur
+			n.byTool[n.tool] = map[string]bool{}
 		}
-		return
 	}
-	n.lastTool, n.last = f.Tool, f.Path
-	n.lastOutside = outsideRepo(f.Path)
-	if n.lastOutside {
-		n.outside[t]++
-	}
-	if n.byTool == nil {
-		n.byTool = map[string]map[string]bool{}
-	}
-	if n.byTool[t] == nil {
-		n.byTool[t] = map[string]bool{}
-	}
-	n.byTool[t][f.Path] = true
+	n.last.tool, n.last.path = f.Tool, f.Path
+	n.outside, n.watched = outsideRepo(f.Path), n.watch[f.Path]
+	n.byTool[n.tool][f.Path] = true
 }
 
 // names reports whether the findings of tool name the repository's path
@@ -162,12 +168,31 @@ func (n *namedPaths) names(tool, p string) bool {
 	if n.byTool[tool][p] {
 		return true
 	}
-	for q := range n.byTool[tool] {
-		if outsideRepo(q) && strings.HasSuffix(q, "/"+p) {
-			return true
-		}
+	if n.tails == nil {
+		n.tails = map[string]map[string]bool{}
 	}
-	return false
+	tails, ok := n.tails[tool]
+	if !ok { // once a tool: every tail of its paths not placed
+		tails = map[string]bool{}
+		for q := range n.byTool[tool] {
+			if outsideRepo(q) {
+				for i := strings.IndexByte(q, '/'); i >= 0; i = nextSlash(q, i) {
+					tails[q[i+1:]] = true
+				}
+			}
+		}
+		n.tails[tool] = tails
+	}
+	return tails[p]
+}
+
+// nextSlash returns the index of the next '/' of q after i, -1 for none.
+func nextSlash(q string, i int) int {
+	j := strings.IndexByte(q[i+1:], '/')
+	if j < 0 {
+		return -1
+	}
+	return i + 1 + j
 }
 
 // outsideRepo reports whether a finding's path is not in the repository:
@@ -210,8 +235,8 @@ const checkoutSlack = 30 * time.Second
 //     files' times).
 func (r *triageRepo) outdated(e *triage.Entry, pathNow string) string {
 	tool := strings.ToLower(e.Tool)
-	if out, all := r.named.outside[tool], r.named.findings[tool]; out > 0 && 2*out >= all {
-		return fmt.Sprintf("%d of the %d findings of the reports of %s are outside the repository: made on another checkout, or before files moved", out, all, render.InertLine(e.Tool))
+	if c := r.named.counts[tool]; c != nil && c.outside > 0 && 2*c.outside >= c.findings {
+		return fmt.Sprintf("%d of the %d findings of the reports of %s are outside the repository: made on another checkout, or before files moved", c.outside, c.findings, render.InertLine(e.Tool))
 	}
 	for _, p := range []string{e.Path, pathNow} {
 		if _, err := r.croot.Stat(p); err != nil && r.named.names(tool, p) {
@@ -265,6 +290,19 @@ func (r *triageRepo) outdated(e *triage.Entry, pathNow string) string {
 // oldPath before a rename) is another now than in commit base, line
 // endings aside: a report made at base does not describe it.
 func (r *triageRepo) changedSince(base, oldPath, pathNow string) bool {
+	k := base + "\x00" + oldPath + "\x00" + pathNow // the entries of a file ask once
+	if changed, ok := r.changed[k]; ok {
+		return changed
+	}
+	changed := r.fileChanged(base, oldPath, pathNow)
+	if r.changed == nil {
+		r.changed = map[string]bool{}
+	}
+	r.changed[k] = changed
+	return changed
+}
+
+func (r *triageRepo) fileChanged(base, oldPath, pathNow string) bool {
 	then := r.fileAt(base, pathNow)
 	if then == nil && oldPath != pathNow {
 		then = r.fileAt(base, oldPath)

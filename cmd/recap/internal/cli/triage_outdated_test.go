@@ -3,6 +3,7 @@ package cli
 import (
 	"testing"
 
+	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/triage"
 )
 
@@ -26,5 +27,34 @@ func TestEntryNames(t *testing.T) {
 		if got := names[list[i].Entry.Key()]; got != want {
 			t.Errorf("entry %d: %q, want %q", i, got, want)
 		}
+	}
+}
+
+// TestNamedPaths: the paths a tool's findings name, placed or by the tail
+// of a path not placed, and the share not placed.
+func TestNamedPaths(t *testing.T) {
+	var n namedPaths
+	n.watch = map[string]bool{"src/A.java": true}
+	for _, f := range []reports.Finding{
+		{Tool: "PMD", Path: "src/A.java", Line: 3, Rule: "R", Message: "m"},
+		{Tool: "PMD", Path: "src/A.java", Line: 5, Rule: "R", Message: "m2"},
+		{Tool: "PMD", Path: "/ci/r/src/Gone.java", Line: 1, Rule: "R"},
+		{Tool: "Checkstyle", Path: "src/B.java", Line: 1, Rule: "C"},
+	} {
+		n.add(&f)
+	}
+	for _, c := range []struct {
+		tool, path string
+		want       bool
+	}{{"pmd", "src/A.java", true}, {"pmd", "src/Gone.java", true}, {"pmd", "Gone.java", true}, {"pmd", "rc/Gone.java", false}, {"pmd", "src/B.java", false}, {"checkstyle", "src/B.java", true}} {
+		if got := n.names(c.tool, c.path); got != c.want {
+			t.Errorf("names(%q, %q) = %v", c.tool, c.path, got)
+		}
+	}
+	if c := n.counts["pmd"]; c == nil || c.findings != 3 || c.outside != 1 {
+		t.Errorf("PMD's counts: %+v", c)
+	}
+	if got := n.found[findingKey{"pmd", "R", "src/A.java"}]; len(got) != 2 || got[1].line != 5 {
+		t.Errorf("the watched file's findings: %+v", got)
 	}
 }
