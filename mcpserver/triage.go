@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -37,7 +38,12 @@ func (s *Server) triage() (*triage.Matcher, string, error) {
 	}
 	now := triageNow()
 	sum := sha256.Sum256(data)
-	return triage.NewMatcher(f, fsys, now), rel + " " + hex.EncodeToString(sum[:]) + " " + now.UTC().Format(triage.DateLayout), nil
+	m := triage.NewMatcher(f, fsys, now)
+	// An entry whose file is gone follows it where git says it went
+	// since the entry's commit; failing that, it matches its location in
+	// any file, as without a commit.
+	_ = m.FollowRenamesIn(context.Background(), s.root.dir)
+	return m, rel + " " + hex.EncodeToString(sum[:]) + " " + now.UTC().Format(triage.DateLayout), nil
 }
 
 // triageRel is the triage file's place under the root: the root's

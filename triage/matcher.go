@@ -3,6 +3,7 @@ package triage
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -240,6 +241,38 @@ func (m *Matcher) FollowRenames(ctx context.Context, repo *diff.Repo) error {
 		m.index()
 	}
 	return firstErr
+}
+
+// FollowRenamesIn follows renames (FollowRenames) in the git repository
+// that holds dir, when some entry whose file is gone has a commit: a
+// matcher without one opens no repository. Outside a git repository the
+// entries whose file is gone match in any file, as without a commit.
+func (m *Matcher) FollowRenamesIn(ctx context.Context, dir string) error {
+	if !m.goneWithCommit() {
+		return nil
+	}
+	repo, err := diff.Open(dir)
+	if errors.Is(err, diff.ErrNotRepository) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("following renames: %w", err)
+	}
+	defer repo.Close()
+	return m.FollowRenames(ctx, repo)
+}
+
+// goneWithCommit reports whether some entry whose file is gone has a
+// commit to follow its file from.
+func (m *Matcher) goneWithCommit() bool {
+	for _, re := range m.byRule {
+		for _, i := range re.orphans {
+			if m.entries[i].Commit != "" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // renamesOf returns old path → new path of the renamed files.

@@ -1004,3 +1004,69 @@ func TestTriageOtherToolsUnchecked(t *testing.T) {
 		t.Errorf("list as JSON does not mark the entry not checked:\n%s", out)
 	}
 }
+
+// pmdDateSARIF is a PMD report of ReplaceJavaUtilDate at each path:line
+// given.
+func pmdDateSARIF(at ...string) string {
+	var results []string
+	for _, a := range at {
+		path, line, _ := strings.Cut(a, ":")
+		results = append(results, fmt.Sprintf(`{"ruleId":"ReplaceJavaUtilDate","ruleIndex":0,"level":"warning",`+
+			`"message":{"text":"Usage of java.util.Date should be replaced with classes from java.time"},`+
+			`"locations":[{"physicalLocation":{"artifactLocation":{"uri":%q},"region":{"startLine":%s,"startColumn":18}}}]}`, path, line))
+	}
+	return `{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"PMD","version":"7.28.0","rules":[{"id":"ReplaceJavaUtilDate",` +
+		`"properties":{"ruleset":"Error Prone","priority":3}}]}},"results":[` + strings.Join(results, ",") + `]}]}`
+}
+
+// TestTriageRenamedNotElsewhere: a decision whose file was renamed since
+// its commit follows the file where git says it went, in every command
+// (summary, findings, check), and so does not cover a copy of its line
+// that another file got: before, the commands that show findings did
+// not ask git, and the entry matched its line in any file.
+func TestTriageRenamedNotElsewhere(t *testing.T) {
+	g := gittest.New(t)
+	g.Git("config", "user.name", "Ana")
+	g.Git("config", "user.email", "ana@example.com")
+	g.Commit("one", map[string]string{
+		"src/A.java":      "import java.util.Date;\n\npublic class A {\n    private Date created;\n    private int n;\n}\n",
+		"src/B.java":      "public class B {\n    private int m;\n}\n",
+		"build/pmd.sarif": pmdDateSARIF("src/A.java:4"),
+	})
+	if out, stderr, code := recap(t, g.Dir, nil, "triage", "--rule", "ReplaceJavaUtilDate", "--as", "false-positive", "--reason", "kept for the wire format", "build"); code != 0 {
+		t.Fatalf("triage: exit %d\n%s%s", code, out, stderr)
+	}
+	g.Commit("triage", nil)
+	g.Git("mv", "src/A.java", "src/Renamed.java")
+	g.Commit("rename and copy", map[string]string{
+		"src/Renamed.java": "import java.util.Date;\n\npublic class Renamed {\n    private Date created;\n    private int n;\n}\n",
+		"src/B.java":       "import java.util.Date;\n\npublic class B {\n    private int m;\n    private Date created;\n}\n",
+		"build/pmd.sarif":  pmdDateSARIF("src/B.java:5", "src/Renamed.java:4"),
+	})
+	out, stderr, code := recap(t, g.Dir, nil, "findings", "--format", "json", "--triaged", "include", "--no-context", "build")
+	if code != 0 {
+		t.Fatalf("findings: exit %d\n%s", code, stderr)
+	}
+	var v struct {
+		Findings []struct {
+			Path   string
+			Triage *struct{ State string }
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatal(err)
+	}
+	covered := map[string]bool{}
+	for _, f := range v.Findings {
+		covered[f.Path] = f.Triage != nil
+	}
+	if len(covered) != 2 || !covered["src/Renamed.java"] || covered["src/B.java"] {
+		t.Errorf("covered by path: %v, want src/Renamed.java alone\n%s", covered, out)
+	}
+	if out, stderr, code := recap(t, g.Dir, nil, "summary", "build"); code != 0 || !strings.Contains(out, "1 triaged: 1 false positive") || !strings.HasPrefix(out, "1 finding") {
+		t.Errorf("summary: exit %d\n%s%s", code, out, stderr)
+	}
+	if out, stderr, code := recap(t, g.Dir, nil, "triage", "list", "build"); code != 0 || !strings.Contains(out, "matches 1") || !strings.Contains(out, "src/Renamed.java (was src/A.java)") {
+		t.Errorf("list: exit %d\n%s%s", code, out, stderr)
+	}
+}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -28,10 +29,11 @@ type commonFlags struct {
 	history     []string
 	triage      string
 	// triageFile and triageFS are the triage file the query honours and
-	// the files its matcher reads (set by loadTriage), for decisions a
-	// review adds from replies.
+	// the files its matcher reads, under triageRoot (set by loadTriage),
+	// for decisions a review adds from replies.
 	triageFile *triage.File
 	triageFS   fs.FS
+	triageRoot string
 	// historyJob says that --history draws the job summary's trend too
 	// (review --job-summary).
 	historyJob bool
@@ -106,7 +108,7 @@ func (c *commonFlags) resolve() (render.Format, parsers.Format, string, error) {
 // query sets what the configuration and --no-group ask of q: the
 // configuration file (--config, else the repository's own, see
 // docs/config.md) and the grouping of the findings of one problem.
-func (c *commonFlags) query(q *pipeline.Query, root string) error {
+func (c *commonFlags) query(q *pipeline.Query, root string, errOut io.Writer) error {
 	var err error
 	if c.config != "" {
 		q.Config, err = config.Load(c.config)
@@ -119,7 +121,7 @@ func (c *commonFlags) query(q *pipeline.Query, root string) error {
 	if !c.noGroup {
 		q.Classes = grouping.ClassOf
 	}
-	return c.loadTriage(q, root)
+	return c.loadTriage(q, root, errOut)
 }
 
 // repoRoot returns the repository root: --repo when given (it must be a

@@ -168,7 +168,7 @@ func (rep *report) setQuery(streams *IO, o *reportOptions, root string, args []s
 	q := &rep.query
 	q.Reports = pipeline.Files{Paths: args, Options: readOpts}
 	q.Filter = *flt
-	if err := o.common.query(q, root); err != nil {
+	if err := o.common.query(q, root, streams.ErrOut); err != nil {
 		return err
 	}
 	var err error

@@ -240,11 +240,8 @@ func (t *triageFlags) matched(cmd *cobra.Command, streams *IO, inputs []string) 
 // following renames through git when the repository is one.
 func (r *triageRepo) matcher(ctx context.Context, streams *IO, f *triage.File, inputs []string) (*triage.Matcher, bool, error) {
 	m := triage.NewMatcher(f, r.croot.FS(), time.Now())
-	if repo, err := diff.Open(r.root); err == nil {
-		if err := m.FollowRenames(ctx, repo); err != nil {
-			fmt.Fprintf(streams.ErrOut, "recap: warning: %s: %s\n", r.rel, render.InertLine(err.Error()))
-		}
-		repo.Close()
+	if err := m.FollowRenamesIn(ctx, r.root); err != nil {
+		fmt.Fprintf(streams.ErrOut, "recap: warning: %s: %s\n", r.rel, render.InertLine(err.Error()))
 	}
 	// A result the report suppresses is still there: an entry that
 	// matches one (recap's own SARIF suppresses what the entries decided)
@@ -436,10 +433,7 @@ func decide(ctx context.Context, streams *IO, r *triageRepo, names, inputs []str
 		return err
 	}
 	m := triage.NewMatcher(old, r.croot.FS(), time.Now())
-	if repo, err := diff.Open(r.root); err == nil {
-		m.FollowRenames(ctx, repo) // a warning of it is list's and check's to give
-		repo.Close()
-	}
+	_ = m.FollowRenamesIn(ctx, r.root)          // a warning of it is list's and check's to give
 	coveredBy := map[reports.FindingID]string{} // a finding → the key of the entry that covers it now
 	failed, err := r.findings(ctx, streams, inputs, flt, false, func(f *reports.Finding) {
 		if d := m.Decide(f); d != nil {

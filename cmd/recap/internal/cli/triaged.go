@@ -1,6 +1,9 @@
 package cli
 
 import (
+	"context"
+	"fmt"
+	"io"
 	"os"
 	"time"
 
@@ -29,7 +32,7 @@ var triageNow = time.Now
 // loadTriage sets q's triage: the matcher of the triage file (--triage,
 // else the repository's own, which may be absent), reading the findings'
 // source through the repository root, and the mode.
-func (c *commonFlags) loadTriage(q *pipeline.Query, root string) error {
+func (c *commonFlags) loadTriage(q *pipeline.Query, root string, errOut io.Writer) error {
 	var f *triage.File
 	r, err := content.OpenRoot(root)
 	if err != nil {
@@ -54,12 +57,23 @@ func (c *commonFlags) loadTriage(q *pipeline.Query, root string) error {
 			return usageError("%v", err)
 		}
 	}
-	c.triageFile, c.triageFS = f, r.FS()
+	c.triageFile, c.triageFS, c.triageRoot = f, r.FS(), root
 	if len(f.Entries) == 0 {
 		return nil
 	}
-	q.Triage = triage.NewMatcher(f, r.FS(), triageNow())
+	q.Triage = followed(triage.NewMatcher(f, r.FS(), triageNow()), root, errOut)
 	return nil
+}
+
+// followed is m with the entries whose file is gone followed where git
+// says it went (renamed since the entry's commit): without it, such an
+// entry matches its location in any file, and so a copy of its line in
+// another file. What stops it is a warning on errOut.
+func followed(m *triage.Matcher, root string, errOut io.Writer) *triage.Matcher {
+	if err := m.FollowRenamesIn(context.Background(), root); err != nil {
+		fmt.Fprintf(errOut, "recap: warning: triage: %s\n", render.InertLine(err.Error()))
+	}
+	return m
 }
 
 // triagedMode is --triaged as a mode; SARIF carries every finding, the
