@@ -44,6 +44,11 @@ const (
 	// ByLocationMoved: the same hash of the line and its neighbours, once
 	// in the file, though equal lines before it came or went.
 	ByLocationMoved
+	// ByHistory: the finding's line is the decided one as git carries
+	// it from the entry's commit to the file now (see history), the
+	// message the same, where neither the location (the code copied in
+	// the file) nor the line's text (not once in the file) tells.
+	ByHistory
 	// ByLineText: the fingerprint changed (a neighbour line was edited),
 	// but the finding's line reads as the entry's Line, once in the file,
 	// and the message is the same.
@@ -84,6 +89,7 @@ type Matcher struct {
 	spare []*sourceFile          // files let go, whose buffers the next reads fill
 	tick  uint64                 // calls of file, to tell the least recently asked about
 	reads int                    // files read
+	hist  *history               // where decided lines went since their commits (Follow); nil: not asked
 }
 
 // Near is a finding of an entry's tool and rule at the entry's location
@@ -243,16 +249,22 @@ func (m *Matcher) FollowRenames(ctx context.Context, repo *diff.Repo) error {
 	return firstErr
 }
 
-// FollowRenamesIn follows renames (FollowRenames) in the git repository
-// that holds dir, when some entry whose file is gone has a commit: a
-// matcher without one opens no repository. Outside a git repository the
+// Follow has the matcher follow the code through the git repository
+// that holds dir: the entries whose file is gone where git says it went
+// since the entry's commit (FollowRenames: a matcher without one opens no
+// repository), and, where a location fingerprint cannot tell, the
+// decided line itself (see history). Outside a git repository the
 // entries whose file is gone match in any file, as without a commit.
-func (m *Matcher) FollowRenamesIn(ctx context.Context, dir string) error {
+func (m *Matcher) Follow(ctx context.Context, dir string) error {
+	if m.withCommit() {
+		m.hist = &history{dir: dir, files: map[histKey]*histFile{}, lines: map[int]int{}}
+	}
 	if !m.goneWithCommit() {
 		return nil
 	}
 	repo, err := diff.Open(dir)
 	if errors.Is(err, diff.ErrNotRepository) {
+		m.hist = nil
 		return nil
 	}
 	if err != nil {
@@ -260,6 +272,16 @@ func (m *Matcher) FollowRenamesIn(ctx context.Context, dir string) error {
 	}
 	defer repo.Close()
 	return m.FollowRenames(ctx, repo)
+}
+
+// withCommit reports whether some entry has a commit.
+func (m *Matcher) withCommit() bool {
+	for i := range m.entries {
+		if m.entries[i].Commit != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // goneWithCommit reports whether some entry whose file is gone has a
@@ -426,6 +448,14 @@ func (m *Matcher) how(idx int, f *reports.Finding, sf *sourceFile, orphan bool) 
 	sameMsg := m.sameMessage(e, f)
 	if e.Location != "" {
 		loc := sf.location(i)
+		if e.Location == loc && m.hist != nil && e.Commit != "" && sf.windowCount(i) > 1 {
+			// The decided code is in the file more than once: a copy
+			// pasted above it takes the occurrence the location counts.
+			// Git tells which is the decided one, when it can.
+			if at, ok := m.lineNow(idx, sf); ok && at != f.Line {
+				return 0
+			}
+		}
 		switch {
 		case e.Location == loc && sameMsg:
 			return ByLocation
@@ -441,8 +471,13 @@ func (m *Matcher) how(idx int, f *reports.Finding, sf *sourceFile, orphan bool) 
 			m.near[idx] = &Near{ID: f.ID, Path: f.Path, Line: f.Line, Message: text.CutRunes(foldSpace(f.Message), MaxMessage)}
 		}
 	}
-	if e.Line != "" && sameMsg && e.Message != "" && sf.unique(i) {
-		return ByLineText
+	if e.Line != "" && sameMsg && e.Message != "" {
+		if sf.unique(i) {
+			return ByLineText
+		}
+		if at, ok := m.lineNow(idx, sf); ok && at == f.Line {
+			return ByHistory
+		}
 	}
 	return 0
 }

@@ -1070,3 +1070,72 @@ func TestTriageRenamedNotElsewhere(t *testing.T) {
 		t.Errorf("list: exit %d\n%s%s", code, out, stderr)
 	}
 }
+
+// pmdLoopSARIF is a PMD report of ForLoopCanBeForeach at each line of
+// src/P.java given.
+func pmdLoopSARIF(lines ...int) string {
+	var results []string
+	for _, l := range lines {
+		results = append(results, fmt.Sprintf(`{"ruleId":"ForLoopCanBeForeach","ruleIndex":0,"level":"warning",`+
+			`"message":{"text":"This for loop can be replaced by a foreach loop"},`+
+			`"locations":[{"physicalLocation":{"artifactLocation":{"uri":"src/P.java"},"region":{"startLine":%d,"startColumn":9}}}]}`, l))
+	}
+	return `{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"PMD","version":"7.28.0","rules":[{"id":"ForLoopCanBeForeach",` +
+		`"properties":{"ruleset":"Best Practices","priority":3}}]}},"results":[` + strings.Join(results, ",") + `]}]}`
+}
+
+// TestTriageFollowsTheLineInGit: where the location fingerprint cannot
+// tell which line was decided, git's diff from the entry's commit does:
+// a copy of the decided block pasted above it is not covered (it took
+// the occurrence the location counts), and a decided line that repeats
+// once a neighbour of it changed stays decided, not stale.
+func TestTriageFollowsTheLineInGit(t *testing.T) {
+	const method = "    public static long %s(long[] p) {\n        long s = 0;\n        for (int i = 0; i < p.length; i++) s += p[i];\n        return %s;\n    }\n"
+	avg := fmt.Sprintf(method, "avg", "s")
+	for _, tc := range []struct {
+		name    string
+		now     []string // the methods of P now, committed after the decision
+		lines   []int    // the report's findings now
+		covered int      // the line covered
+	}{
+		{"a copy pasted above", []string{fmt.Sprintf(method, "mean", "s"), avg}, []int{5, 11}, 11},
+		{"a neighbour changed, then a copy below", []string{fmt.Sprintf(method, "avg", "s / p.length"), fmt.Sprintf(method, "twice", "2 * s")}, []int{5, 11}, 5},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := gittest.New(t)
+			g.Git("config", "user.name", "Ana")
+			g.Git("config", "user.email", "ana@example.com")
+			g.Commit("one", map[string]string{"src/P.java": "public class P {\n\n" + avg + "}\n", "build/pmd.sarif": pmdLoopSARIF(5)})
+			if out, stderr, code := recap(t, g.Dir, nil, "triage", "--rule", "ForLoopCanBeForeach", "--as", "wont-fix", "--reason", "arrays of primitives", "build"); code != 0 {
+				t.Fatalf("triage: exit %d\n%s%s", code, out, stderr)
+			}
+			g.Commit("triage", nil)
+			g.Commit("change", map[string]string{"src/P.java": "public class P {\n\n" + strings.Join(tc.now, "\n") + "}\n", "build/pmd.sarif": pmdLoopSARIF(tc.lines...)})
+			out, stderr, code := recap(t, g.Dir, nil, "findings", "--format", "json", "--triaged", "include", "--no-context", "build")
+			if code != 0 {
+				t.Fatalf("findings: exit %d\n%s", code, stderr)
+			}
+			var v struct {
+				Findings []struct {
+					Line   int
+					Triage *struct{ State string }
+				}
+			}
+			if err := json.Unmarshal([]byte(out), &v); err != nil {
+				t.Fatal(err)
+			}
+			var covered []int
+			for _, f := range v.Findings {
+				if f.Triage != nil {
+					covered = append(covered, f.Line)
+				}
+			}
+			if len(v.Findings) != 2 || len(covered) != 1 || covered[0] != tc.covered {
+				t.Errorf("lines covered %v of %d findings, want %d alone", covered, len(v.Findings), tc.covered)
+			}
+			if out, stderr, code := recap(t, g.Dir, nil, "triage", "check", "build"); code != 0 || !strings.Contains(out, "no stale or expired entry") {
+				t.Errorf("check: exit %d\n%s%s", code, out, stderr)
+			}
+		})
+	}
+}
