@@ -114,6 +114,9 @@ func reportsLine(v *summarize.View, inputs, failed int) string {
 	if t := s.Triaged; t != nil && t.Expired > 0 {
 		fmt.Fprintf(&b, "; %s back: triage expired", english.Plural(t.Expired, "finding", "findings"))
 	}
+	if t := s.Triaged; t != nil && t.Unmatched > 0 && !floor {
+		fmt.Fprintf(&b, "; %s of the triage file %s no finding", english.Plural(t.Unmatched, "decision", "decisions"), english.Verb(t.Unmatched, "matches", "match"))
+	}
 	if failed > 0 {
 		shown := 0
 		for _, in := range v.Inputs {

@@ -42,7 +42,7 @@ func (s *Server) triage() (*triage.Matcher, string, error) {
 	// An entry whose file is gone follows it where git says it went
 	// since the entry's commit; failing that, it matches its location in
 	// any file, as without a commit.
-	_ = m.FollowRenamesIn(context.Background(), s.root.dir)
+	_ = m.Follow(context.Background(), s.root.dir)
 	return m, rel + " " + hex.EncodeToString(sum[:]) + " " + now.UTC().Format(triage.DateLayout), nil
 }
 

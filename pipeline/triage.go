@@ -76,6 +76,12 @@ type triaging struct {
 	// run, to find their problems.
 	decided map[reports.FindingID]*reports.Triage
 	counts  summarize.TriagedCounts
+	// whole says that every finding of the run is decided (no filter,
+	// changed lines or new only): an entry of a tool decided (tools; tool
+	// the last finding's) that matched none is told.
+	whole bool
+	tools map[string]bool
+	tool  string
 	// regroup says the run may be made again (its reports can be read
 	// again); false in the second run.
 	regroup bool
@@ -171,7 +177,8 @@ func newTriaging(q *Query, prior *triaging, regroup bool) *triaging {
 	if q.Triage == nil || q.Triage.Len() == 0 {
 		return nil
 	}
-	t := &triaging{m: q.Triage, d: q.Triage.Decider(), mode: q.Triaged, regroup: regroup && q.Classes != nil && prior == nil}
+	t := &triaging{m: q.Triage, d: q.Triage.Decider(), mode: q.Triaged, regroup: regroup && q.Classes != nil && prior == nil,
+		whole: q.Filter.Empty() && q.Changes == nil && !q.NewOnly}
 	if prior != nil {
 		t.problems, t.prior = prior.problems, prior.prior
 	}
@@ -327,6 +334,12 @@ func (t *triaging) name(s string) uint32 {
 func (t *triaging) decide(f *reports.Finding) (hide bool) {
 	if t == nil || f.Uncounted() {
 		return false
+	}
+	if t.whole && (t.tools == nil || f.Tool != t.tool) {
+		if t.tools == nil {
+			t.tools = map[string]bool{}
+		}
+		t.tool, t.tools[f.Tool] = f.Tool, true
 	}
 	f.Triage = nil
 	f.Triage = t.d.Decide(f).Mark()
@@ -916,8 +929,23 @@ func (t *triaging) show(v *summarize.View) {
 		}
 	}
 	c := t.counts
-	if c.Total+c.Confirmed+c.Expired == 0 {
+	if t.whole && v.Summary.Excluded == 0 {
+		c.Unmatched = t.unmatched()
+	}
+	if c.Total+c.Confirmed+c.Expired+c.Unmatched == 0 {
 		return
 	}
 	v.Summary.Triaged = &c
+}
+
+// unmatched counts the entries of the tools of the run's findings that
+// matched none of them.
+func (t *triaging) unmatched() int {
+	n := 0
+	for _, s := range t.m.Statuses() {
+		if s.Matched == 0 && t.tools[s.Entry.Tool] {
+			n++
+		}
+	}
+	return n
 }

@@ -41,6 +41,12 @@ type Filter struct {
 	names *verdicts // whether each rule id or name seen is one of Rules
 }
 
+// Empty reports whether f keeps every finding.
+func (f *Filter) Empty() bool {
+	return len(f.Categories) == 0 && f.MinSeverity == 0 && f.MinImpact == 0 && len(f.Qualities) == 0 && len(f.Tools) == 0 &&
+		len(f.Rules) == 0 && len(f.Paths) == 0 && f.Grep == "" && len(f.CWE) == 0 && !f.Security
+}
+
 // Compile checks the path globs; Match calls it when it has not been called.
 func (f *Filter) Compile() error {
 	globs, err := CompileGlobs(f.Paths)

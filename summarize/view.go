@@ -177,6 +177,12 @@ type TriagedCounts struct {
 	// whose decision has expired: both are counted and shown as others.
 	Confirmed int `json:"confirmed,omitempty"`
 	Expired   int `json:"expired,omitempty"`
+	// Unmatched counts the decisions of the tools of the run that matched
+	// no finding of it (the code fixed, deleted, or changed past
+	// following: recap triage check says which), told only of a run of
+	// every finding (no filter, changed lines, new only or configuration
+	// exclusion).
+	Unmatched int `json:"unmatched,omitempty"`
 	// Shown says that the other counts of the summary hold these findings
 	// too (--triaged include or only).
 	Shown bool `json:"shown,omitempty"`

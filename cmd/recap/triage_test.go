@@ -1139,3 +1139,50 @@ func TestTriageFollowsTheLineInGit(t *testing.T) {
 		})
 	}
 }
+
+// TestTriageUnmatchedTold: a run of every finding says how many decisions
+// of its tools matched none (what was decided and is no longer there, or
+// no longer followed), where a user reads first; a run of some findings
+// (a filter) cannot tell and says nothing, nor is a decision of a tool
+// the run has no report of counted.
+func TestTriageUnmatchedTold(t *testing.T) {
+	g := gittest.New(t)
+	g.Git("config", "user.name", "Ana")
+	g.Git("config", "user.email", "ana@example.com")
+	g.Commit("one", map[string]string{
+		"src/A.java":      "import java.util.Date;\n\npublic class A {\n    private Date created;\n    private Date updated;\n}\n",
+		"build/pmd.sarif": pmdDateSARIF("src/A.java:4", "src/A.java:5"),
+	})
+	if out, stderr, code := recap(t, g.Dir, nil, "triage", "--rule", "ReplaceJavaUtilDate", "--as", "false-positive", "--reason", "kept for the wire format", "build"); code != 0 || !strings.Contains(out, "2 decisions written") {
+		t.Fatalf("triage: exit %d\n%s%s", code, out, stderr)
+	}
+	// A decision of a tool the runs below have no report of.
+	f, err := triage.LoadFile(filepath.Join(g.Dir, ".recap", "triage.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := f.Entries[0]
+	other.Tool, other.Rule = "Checkstyle", "MagicNumber"
+	f.Put(other)
+	if err := triage.WriteFile(filepath.Join(g.Dir, ".recap", "triage.yml"), f); err != nil {
+		t.Fatal(err)
+	}
+	g.Commit("triage", nil)
+	g.Commit("one fixed", map[string]string{
+		"src/A.java":      "import java.util.Date;\n\npublic class A {\n    private java.time.Instant created;\n    private Date updated;\n}\n",
+		"build/pmd.sarif": pmdDateSARIF("src/A.java:5"),
+	})
+	const told = "1 decision matches no finding: recap triage check says which"
+	out, stderr, code := recap(t, g.Dir, nil, "summary", "build")
+	if code != 0 || !strings.Contains(out, "1 triaged: 1 false positive, not counted; "+told) {
+		t.Errorf("summary: exit %d\n%s%s", code, out, stderr)
+	}
+	out, _, _ = recap(t, g.Dir, nil, "summary", "--format", "json", "build")
+	if !strings.Contains(out, `"unmatched":1`) {
+		t.Errorf("summary JSON without triaged.unmatched 1:\n%s", out)
+	}
+	out, stderr, code = recap(t, g.Dir, nil, "summary", "--tool", "PMD", "build")
+	if code != 0 || strings.Contains(out, "no finding") || !strings.Contains(out, "1 triaged") {
+		t.Errorf("summary --tool PMD: exit %d\n%s%s", code, out, stderr)
+	}
+}

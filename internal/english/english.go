@@ -10,3 +10,12 @@ func Plural(n int, one, many string) string {
 	}
 	return strconv.Itoa(n) + " " + many
 }
+
+// Verb is the verb that agrees with a count of n: one for 1 ("matches"),
+// many for any other ("match").
+func Verb(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

@@ -12,3 +12,14 @@ func TestPlural(t *testing.T) {
 		}
 	}
 }
+
+func TestVerb(t *testing.T) {
+	for _, tc := range []struct {
+		n    int
+		want string
+	}{{0, "match"}, {1, "matches"}, {2, "match"}} {
+		if got := Verb(tc.n, "matches", "match"); got != tc.want {
+			t.Errorf("Verb(%d) = %q, want %q", tc.n, got, tc.want)
+		}
+	}
+}

@@ -9,8 +9,8 @@ import (
 
 // TriagedLine says what the triage decisions did to the view's counts
 // (docs/triage.md): "5 triaged (1 high): 3 false positive, 1 won't fix,
-// 1 accepted risk, not counted", and the confirmed and expired decisions; "" when
-// no decision covered a finding.
+// 1 accepted risk, not counted", the confirmed and expired decisions, and
+// the decisions that matched no finding; "" when none of these.
 func TriagedLine(t *summarize.TriagedCounts) string {
 	if t == nil {
 		return ""
@@ -34,6 +34,9 @@ func TriagedLine(t *summarize.TriagedCounts) string {
 	}
 	if t.Expired > 0 {
 		add(english.Plural(t.Expired, "finding", "findings") + " back: " + itsOrTheir(t.Expired) + " triage expired")
+	}
+	if n := t.Unmatched; n > 0 {
+		add(english.Plural(n, "decision", "decisions") + " " + english.Verb(n, "matches", "match") + " no finding: recap triage check says which")
 	}
 	return line
 }
