@@ -70,7 +70,7 @@ func (c *commonFlags) loadTriage(q *pipeline.Query, root string, errOut io.Write
 // entry matches its location in any file, and so a copy of its line in
 // another file. What stops it is a warning on errOut.
 func followed(m *triage.Matcher, root string, errOut io.Writer) *triage.Matcher {
-	if err := m.FollowRenamesIn(context.Background(), root); err != nil {
+	if err := m.Follow(context.Background(), root); err != nil {
 		fmt.Fprintf(errOut, "recap: warning: triage: %s\n", render.InertLine(err.Error()))
 	}
 	return m
