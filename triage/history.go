@@ -3,6 +3,7 @@ package triage
 import (
 	"context"
 	"io"
+	"unicode"
 
 	"github.com/recap-dev/recap/diff"
 )
@@ -10,7 +11,8 @@ import (
 // history follows a decided line through git: the entry's file at its
 // commit, where the entry's location fingerprint (or its line, once in
 // the file) was, carried onto the file now by their line diff, as git
-// diff pairs their lines. It settles what the fingerprint alone cannot:
+// diff pairs their lines, or, when the diff deletes it (its block moved),
+// found by its neighbours (byNeighbours). It settles what the fingerprint alone cannot:
 // a copy of the decided code pasted above it (the occurrence the
 // location counts moved to the copy), or a line that repeats in the file
 // once a neighbour of it changed (no fingerprint, and the line text not
@@ -51,6 +53,8 @@ func (m *Matcher) lineNow(idx int, sf *sourceFile) (int, bool) {
 		if at := entryLineIn(hf.old, e, m.lines[idx]); at > 0 {
 			if now, ok := hf.lineOf(at); ok && now <= sf.n() {
 				n = now
+			} else if e.Line != "" {
+				n = byNeighbours(hf.old, at, sf, m.lines[idx])
 			}
 		}
 	}
@@ -58,6 +62,83 @@ func (m *Matcher) lineNow(idx int, sf *sourceFile) (int, bool) {
 	return n, n > 0
 }
 
+// locatedElsewhere reports whether the entry's location hash (its line
+// and the next ones, whatever its occurrence) is at another line of sf
+// than i, when i's is not: git's diff may pair the decided line with a
+// copy whose neighbours changed while the decided code, whole, moved
+// elsewhere; the location, which hashes the lines themselves, tells
+// better then.
+func (m *Matcher) locatedElsewhere(idx int, sf *sourceFile, i int) bool {
+	e := &m.entries[idx]
+	if e.Location == "" {
+		return false
+	}
+	h, _ := SplitLocation(e.Location)
+	if lh, _ := SplitLocation(sf.location(i)); lh == h {
+		return false
+	}
+	for k := range sf.n() {
+		if k != i && lineIs(sf.line(k), m.lines[idx]) {
+			if lh, _ := SplitLocation(sf.location(k)); lh == h {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// neighbours is how many lines above and below a decided line
+// byNeighbours compares, and minNeighbours how many of them must read
+// the same.
+const (
+	neighbours    = 3
+	minNeighbours = 2
+)
+
+// byNeighbours finds the decided line, line at (1-based) of old, in sf
+// when the diff did not carry it (its block moved: git diff deletes it
+// and adds it elsewhere): of the lines of sf that read as the entry's
+// line, the one whose neighbours, three above and three below, read as
+// the old line's most often, at least minNeighbours of them, and more
+// often than any other's; 0 when none is. Only neighbours with a letter
+// or a digit count: a brace or a blank line is on every side of every
+// line.
+func byNeighbours(old *sourceFile, at int, sf *sourceFile, line entryLine) int {
+	best, bestScore, tie := 0, 0, false
+	for i := range sf.n() {
+		if !lineIs(sf.line(i), line) {
+			continue
+		}
+		score := 0
+		for d := -neighbours; d <= neighbours; d++ {
+			o, c := at-1+d, i+d
+			if d != 0 && o >= 0 && o < old.n() && c >= 0 && c < sf.n() && telling(old.line(o)) && eqNorm(old.line(o), sf.line(c)) {
+				score++
+			}
+		}
+		switch {
+		case score > bestScore:
+			best, bestScore, tie = i+1, score, false
+		case score == bestScore:
+			tie = true
+		}
+	}
+	if tie || bestScore < minNeighbours {
+		return 0
+	}
+	return best
+}
+
+// telling reports whether l has a letter or a digit: a line that tells
+// where it is.
+func telling(l []byte) bool {
+	for _, r := range string(l) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return true
+		}
+	}
+	return false
+}
 // file returns the file at k's commit and path with its lines carried
 // onto sf, nil when it cannot be read or diffed.
 func (h *history) file(k histKey, sf *sourceFile) *histFile {

@@ -475,7 +475,7 @@ func (m *Matcher) how(idx int, f *reports.Finding, sf *sourceFile, orphan bool) 
 		if sf.unique(i) {
 			return ByLineText
 		}
-		if at, ok := m.lineNow(idx, sf); ok && at == f.Line {
+		if at, ok := m.lineNow(idx, sf); ok && at == f.Line && !m.locatedElsewhere(idx, sf, i) {
 			return ByHistory
 		}
 	}

@@ -1091,21 +1091,28 @@ func pmdLoopSARIF(lines ...int) string {
 // once a neighbour of it changed stays decided, not stale.
 func TestTriageFollowsTheLineInGit(t *testing.T) {
 	const method = "    public static long %s(long[] p) {\n        long s = 0;\n        for (int i = 0; i < p.length; i++) s += p[i];\n        return %s;\n    }\n"
+	const other = "    public static int other() {\n        return 1;\n    }\n"
 	avg := fmt.Sprintf(method, "avg", "s")
 	for _, tc := range []struct {
 		name    string
+		was     []string // the methods of P decided on (nil: avg alone)
 		now     []string // the methods of P now, committed after the decision
 		lines   []int    // the report's findings now
 		covered int      // the line covered
 	}{
-		{"a copy pasted above", []string{fmt.Sprintf(method, "mean", "s"), avg}, []int{5, 11}, 11},
-		{"a neighbour changed, then a copy below", []string{fmt.Sprintf(method, "avg", "s / p.length"), fmt.Sprintf(method, "twice", "2 * s")}, []int{5, 11}, 5},
+		{"a copy pasted above", nil, []string{fmt.Sprintf(method, "mean", "s"), avg}, []int{5, 11}, 11},
+		{"a neighbour changed, then a copy below", nil, []string{fmt.Sprintf(method, "avg", "s / p.length"), fmt.Sprintf(method, "twice", "2 * s")}, []int{5, 11}, 5},
+		{"moved below another method, a copy of its line between", []string{avg, other}, []string{other, fmt.Sprintf(method, "mean", "s / 2"), avg}, []int{9, 15}, 15},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			g := gittest.New(t)
 			g.Git("config", "user.name", "Ana")
 			g.Git("config", "user.email", "ana@example.com")
-			g.Commit("one", map[string]string{"src/P.java": "public class P {\n\n" + avg + "}\n", "build/pmd.sarif": pmdLoopSARIF(5)})
+			was := tc.was
+			if was == nil {
+				was = []string{avg}
+			}
+			g.Commit("one", map[string]string{"src/P.java": "public class P {\n\n" + strings.Join(was, "\n") + "}\n", "build/pmd.sarif": pmdLoopSARIF(5)})
 			if out, stderr, code := recap(t, g.Dir, nil, "triage", "--rule", "ForLoopCanBeForeach", "--as", "wont-fix", "--reason", "arrays of primitives", "build"); code != 0 {
 				t.Fatalf("triage: exit %d\n%s%s", code, out, stderr)
 			}

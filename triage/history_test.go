@@ -1,0 +1,36 @@
+package triage
+
+import "testing"
+
+// TestByNeighbours: a decided line whose block moved (the diff deleted it
+// and added it elsewhere) is found by the lines around it that tell
+// where it is (a letter or a digit: no brace, no blank line), when one of
+// the lines that read as it has more of them than any other, two at
+// least.
+func TestByNeighbours(t *testing.T) {
+	const old = "class P {\n  /** tax */\n  long gross(long n) {\n    return n * 119 / 100;\n  }\n\n  long other() {\n    return 1;\n  }\n}\n"
+	tests := []struct {
+		name string
+		now  string
+		want int
+	}{
+		{"moved to the end, a copy of the line in another method between",
+			"class P {\n  long other() {\n    return 1;\n  }\n\n  long grossOf(int n) {\n    return n * 119 / 100;\n  }\n\n  /** tax */\n  long gross(long n) {\n    return n * 119 / 100;\n  }\n}\n", 12},
+		{"two copies with the same neighbours: not told",
+			"class P {\n  long other() {\n    return 1;\n  }\n  /** tax */\n  long gross(long n) {\n    return n * 119 / 100;\n  }\n  /** tax */\n  long gross(long n) {\n    return n * 119 / 100;\n  }\n}\n", 0},
+		{"braces and blank lines alone: not told",
+			"class Q {\n  int f() {\n    return n * 119 / 100;\n  }\n\n  int g() {\n    return n * 119 / 100;\n  }\n}\n", 0},
+		{"one telling neighbour: too few",
+			"class Q {\n  long gross(long n) {\n    return n * 119 / 100;\n  }\n  int g() {\n    return n * 119 / 100;\n  }\n}\n", 0},
+		{"the line gone", "class P {\n}\n", 0},
+	}
+	oldSF := newSourceFile([]byte(old))
+	line := newEntryLine("return n * 119 / 100;")
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := byNeighbours(oldSF, 4, newSourceFile([]byte(tc.now)), line); got != tc.want {
+				t.Errorf("byNeighbours = %d, want %d", got, tc.want)
+			}
+		})
+	}
+}
