@@ -139,6 +139,7 @@ func telling(l []byte) bool {
 	}
 	return false
 }
+
 // file returns the file at k's commit and path with its lines carried
 // onto sf, nil when it cannot be read or diffed.
 func (h *history) file(k histKey, sf *sourceFile) *histFile {
