@@ -52,3 +52,37 @@ func TestLinesOf(t *testing.T) {
 		t.Errorf("a text past MaxDiffBytes: %v", err)
 	}
 }
+
+// FuzzLinesOf: a line carried from old onto cur reads the same there (the
+// diff keeps only unchanged lines), no two lines are carried onto one,
+// and they keep their order.
+func FuzzLinesOf(f *testing.F) {
+	f.Add("a\nb\nc\n", "x\na\nb\nc\n")
+	f.Add("a\nb\na\nb\n", "a\nb\n")
+	f.Add("for x\n  s\nret\n}\n", "for x\n  s\nret\n}\nfor x\n  s\nret 2\n}\n")
+	f.Add("no newline", "no newline\n")
+	f.Fuzz(func(t *testing.T, old, cur string) {
+		at, err := diff.LinesOf(context.Background(), []byte(old), []byte(cur))
+		if err != nil {
+			return
+		}
+		oldLines, curLines := strings.SplitAfter(old, "\n"), strings.SplitAfter(cur, "\n")
+		last := 0
+		for i, l := range oldLines {
+			if l == "" {
+				continue // after the last newline
+			}
+			n, ok := at(i + 1)
+			if !ok {
+				continue
+			}
+			if n < 1 || n > len(curLines) || strings.TrimSuffix(curLines[n-1], "\n") != strings.TrimSuffix(l, "\n") {
+				t.Fatalf("line %d %q carried to %d", i+1, l, n)
+			}
+			if n <= last {
+				t.Fatalf("line %d carried to %d, after a line carried to %d", i+1, n, last)
+			}
+			last = n
+		}
+	})
+}
