@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -229,4 +230,44 @@ func (r *Repo) reflogAt(t time.Time) (string, bool) {
 		at = fields[1]
 	}
 	return at, at != ""
+}
+
+// After returns the commits of HEAD's first-parent history after from, up
+// to HEAD, oldest first: at most max of them, those nearest from, looking
+// at most back commits back from HEAD. [ErrShallow] when the history a
+// clone has ends before from; [ErrUnknownRevision] when from is not on
+// that line within back commits (a commit of a branch merged since).
+func (r *Repo) After(from string, max, back int) ([]string, error) {
+	c, err := r.Commit("HEAD")
+	if err != nil {
+		return nil, err
+	}
+	var line []string
+	for range back {
+		h := c.Hash.String()
+		if h == from || strings.HasPrefix(h, from) && len(from) >= 7 {
+			slices.Reverse(line)
+			return line[:min(max, len(line))], nil
+		}
+		line = append(line, h)
+		if c.NumParents() == 0 {
+			break
+		}
+		before := c.Hash.String()[:12]
+		if c, err = r.repo.CommitObject(c.ParentHashes[0]); err != nil {
+			return nil, repoErrorf(ErrShallow, "the history before %s is not in this clone", before)
+		}
+	}
+	return nil, repoErrorf(ErrUnknownRevision, "%s is not on HEAD's first-parent line in its last %d commits", from, back)
+}
+
+// Has reports whether the file p (slash-separated, relative to the top
+// level) is in revision rev.
+func (r *Repo) Has(rev, p string) bool {
+	c, err := r.Commit(rev)
+	if err != nil {
+		return false
+	}
+	_, err = blobAt(c, p)
+	return err == nil
 }

@@ -23,6 +23,10 @@ type history struct {
 	dir   string                // the repository's directory
 	files map[histKey]*histFile // by commit and path then
 	lines map[int]int           // entry → its line now; 0: not known
+	after map[string][]string   // a commit → the commits after it (afterCommit)
+	// missing are the entries whose commit this clone does not have (a
+	// shallow clone): their lines are not followed.
+	missing map[int]bool
 }
 
 type histKey struct{ commit, path string }
@@ -49,17 +53,53 @@ func (m *Matcher) lineNow(idx int, sf *sourceFile) (int, bool) {
 		return n, n > 0
 	}
 	n := 0
-	if hf := h.file(histKey{e.Commit, e.Path}, sf); hf != nil {
-		if at := entryLineIn(hf.old, e, m.lines[idx]); at > 0 {
-			if now, ok := hf.lineOf(at); ok && now <= sf.n() {
-				n = now
-			} else if e.Line != "" {
-				n = byNeighbours(hf.old, at, sf, m.lines[idx])
+	repo, err := diff.Open(h.dir)
+	if err == nil {
+		defer repo.Close()
+		// The entry's commit, then the commits after it: a decision taken
+		// on code not committed yet has it in a later one (most often the
+		// commit of the triage file itself).
+		commits := append([]string{e.Commit}, h.afterCommit(repo, e.Commit)...)
+		for _, c := range commits {
+			hf := h.file(repo, histKey{c, e.Path}, sf)
+			if hf == nil {
+				if _, err := repo.Commit(c); c == e.Commit && err != nil {
+					h.missing[idx] = true // a shallow clone's, or another repository's
+					break
+				}
+				continue
+			}
+			if at := entryLineIn(hf.old, e, m.lines[idx]); at > 0 {
+				if now, ok := hf.lineOf(at); ok && now <= sf.n() {
+					n = now
+				} else if e.Line != "" {
+					n = byNeighbours(hf.old, at, sf, m.lines[idx])
+				}
+				break
 			}
 		}
 	}
 	h.lines[idx] = n
 	return n, n > 0
+}
+
+// maxAfter bounds the commits after an entry's that are looked at for its
+// code, and maxBack how far back from HEAD the entry's commit is looked
+// for.
+const (
+	maxAfter = 16
+	maxBack  = 10_000
+)
+
+// afterCommit returns the commits after c on HEAD's first-parent line,
+// oldest first, at most maxAfter; none when c is not on it.
+func (h *history) afterCommit(repo *diff.Repo, c string) []string {
+	if list, ok := h.after[c]; ok {
+		return list
+	}
+	list, _ := repo.After(c, maxAfter, maxBack)
+	h.after[c] = list
+	return list
 }
 
 // locatedElsewhere reports whether the entry's location hash (its line
@@ -142,26 +182,20 @@ func telling(l []byte) bool {
 
 // file returns the file at k's commit and path with its lines carried
 // onto sf, nil when it cannot be read or diffed.
-func (h *history) file(k histKey, sf *sourceFile) *histFile {
+func (h *history) file(repo *diff.Repo, k histKey, sf *sourceFile) *histFile {
 	if hf, ok := h.files[k]; ok {
 		return hf
 	}
 	if len(h.files) >= maxHistory {
 		return nil
 	}
-	hf := readAtCommit(h.dir, k, sf)
+	hf := readAtCommit(repo, k, sf)
 	h.files[k] = hf
 	return hf
 }
 
-// readAtCommit reads k's file at k's commit in the repository at dir and
-// diffs it with sf.
-func readAtCommit(dir string, k histKey, sf *sourceFile) *histFile {
-	repo, err := diff.Open(dir)
-	if err != nil {
-		return nil
-	}
-	defer repo.Close()
+// readAtCommit reads k's file at k's commit and diffs it with sf.
+func readAtCommit(repo *diff.Repo, k histKey, sf *sourceFile) *histFile {
 	open, err := repo.OpenAt(k.commit)
 	if err != nil {
 		return nil

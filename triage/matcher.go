@@ -212,13 +212,17 @@ func (m *Matcher) FollowRenames(ctx context.Context, repo *diff.Repo) error {
 	}
 	renames := map[string]map[string]string{}
 	var firstErr error
-	for _, c := range names {
+	since := func(c string) map[string]string {
+		if r, ok := renames[c]; ok {
+			return r
+		}
 		files, err := repo.Between(ctx, c, "HEAD")
 		if err != nil {
 			if firstErr == nil {
 				firstErr = fmt.Errorf("following renames since %s: %w", c, err)
 			}
-			continue
+			renames[c] = nil
+			return nil
 		}
 		r := renamesOf(files)
 		for from, to := range r {
@@ -232,12 +236,28 @@ func (m *Matcher) FollowRenames(ctx context.Context, repo *diff.Repo) error {
 			}
 		}
 		renames[c] = r
+		return r
+	}
+	for _, c := range names {
+		since(c)
 	}
 	moved := false
 	for _, re := range m.byRule {
 		for _, i := range re.orphans {
 			e := &m.entries[i]
-			if to, ok := renames[e.Commit][e.Path]; ok {
+			to, ok := renames[e.Commit][e.Path]
+			if !ok && renames[e.Commit] != nil && !repo.Has(e.Commit, e.Path) {
+				// Decided before the file was committed: followed from the
+				// first commit after the entry's that has it.
+				after, _ := repo.After(e.Commit, maxAfter, maxBack)
+				for _, c := range after {
+					if repo.Has(c, e.Path) {
+						to, ok = since(c)[e.Path]
+						break
+					}
+				}
+			}
+			if ok {
 				m.path[i] = to
 				moved = true
 			}
@@ -257,7 +277,7 @@ func (m *Matcher) FollowRenames(ctx context.Context, repo *diff.Repo) error {
 // entries whose file is gone match in any file, as without a commit.
 func (m *Matcher) Follow(ctx context.Context, dir string) error {
 	if m.withCommit() {
-		m.hist = &history{dir: dir, files: map[histKey]*histFile{}, lines: map[int]int{}}
+		m.hist = &history{dir: dir, files: map[histKey]*histFile{}, lines: map[int]int{}, after: map[string][]string{}, missing: map[int]bool{}}
 	}
 	if !m.goneWithCommit() {
 		return nil
@@ -272,6 +292,21 @@ func (m *Matcher) Follow(ctx context.Context, dir string) error {
 	}
 	defer repo.Close()
 	return m.FollowRenames(ctx, repo)
+}
+
+// Unfollowed counts the entries whose decided line was asked of git (a
+// copy of the code, or a neighbour changed) but whose commit the
+// repository does not have (a shallow clone).
+func (m *Matcher) Unfollowed() int {
+	if m == nil {
+		return 0
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.hist == nil {
+		return 0
+	}
+	return len(m.hist.missing)
 }
 
 // withCommit reports whether some entry has a commit.
@@ -763,6 +798,10 @@ type Status struct {
 	// and rule at its location whose message is another now: the
 	// finding to decide again, rather than an entry to prune.
 	Changed *Near
+	// Unfollowed says that the entry's decided line was asked of git (a
+	// copy of its code, or a neighbour changed) but the repository does
+	// not have its commit (a shallow clone).
+	Unfollowed bool
 }
 
 // Statuses returns the status of every entry, in the file's order, after
@@ -772,7 +811,7 @@ func (m *Matcher) Statuses() []Status {
 	defer m.mu.Unlock()
 	out := make([]Status, len(m.entries))
 	for i := range m.entries {
-		out[i] = Status{Entry: m.entries[i], Matched: m.used[i], Path: m.path[i], Expired: m.entries[i].Expired(m.now)}
+		out[i] = Status{Entry: m.entries[i], Matched: m.used[i], Path: m.path[i], Expired: m.entries[i].Expired(m.now), Unfollowed: m.hist != nil && m.hist.missing[i]}
 		if m.used[i] == 0 {
 			out[i].Changed = m.near[i]
 		}

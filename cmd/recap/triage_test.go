@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -1191,5 +1192,99 @@ func TestTriageUnmatchedTold(t *testing.T) {
 	out, stderr, code = recap(t, g.Dir, nil, "summary", "--tool", "PMD", "build")
 	if code != 0 || strings.Contains(out, "no finding") || !strings.Contains(out, "1 triaged") {
 		t.Errorf("summary --tool PMD: exit %d\n%s%s", code, out, stderr)
+	}
+}
+
+// TestTriageDecidedBeforeCommitted: a decision taken on code not committed
+// yet (the entry's commit is the one before it) is followed from the
+// first commit after it that has the code: a copy pasted above it and a
+// rename are told as for code decided once committed.
+func TestTriageDecidedBeforeCommitted(t *testing.T) {
+	const method = "    public static long %s(long[] p) {\n        long s = 0;\n        for (int i = 0; i < p.length; i++) s += p[i];\n        return %s;\n    }\n"
+	avg := fmt.Sprintf(method, "avg", "s")
+	g := gittest.New(t)
+	g.Git("config", "user.name", "Ana")
+	g.Git("config", "user.email", "ana@example.com")
+	g.Commit("one", map[string]string{"src/B.java": "public class B {\n    private int m;\n}\n"})
+	// Not committed when decided: P.java and A.java.
+	g.Write(map[string]string{
+		"src/P.java":       "public class P {\n\n" + avg + "}\n",
+		"src/A.java":       "import java.util.Date;\n\npublic class A {\n    private Date created;\n    private int n;\n}\n",
+		"build/pmd.sarif":  pmdLoopSARIF(5),
+		"build/date.sarif": pmdDateSARIF("src/A.java:4"),
+	})
+	for _, rule := range []string{"ForLoopCanBeForeach", "ReplaceJavaUtilDate"} {
+		if out, stderr, code := recap(t, g.Dir, nil, "triage", "--rule", rule, "--as", "wont-fix", "--reason", "decided before the commit", "build"); code != 0 {
+			t.Fatalf("triage: exit %d\n%s%s", code, out, stderr)
+		}
+	}
+	g.Commit("the code and its decisions", nil)
+	g.Git("mv", "src/A.java", "src/Renamed.java")
+	g.Commit("a copy above, a rename, the line copied", map[string]string{
+		"src/P.java":       "public class P {\n\n" + fmt.Sprintf(method, "mean", "s") + "\n" + avg + "}\n",
+		"src/B.java":       "import java.util.Date;\n\npublic class B {\n    private int m;\n    private Date created;\n}\n",
+		"build/pmd.sarif":  pmdLoopSARIF(5, 11),
+		"build/date.sarif": pmdDateSARIF("src/B.java:5", "src/Renamed.java:4"),
+	})
+	out, stderr, code := recap(t, g.Dir, nil, "findings", "--format", "json", "--triaged", "include", "--no-context", "build")
+	if code != 0 {
+		t.Fatalf("findings: exit %d\n%s", code, stderr)
+	}
+	var v struct {
+		Findings []struct {
+			Path   string
+			Line   int
+			Triage *struct{ State string }
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatal(err)
+	}
+	var covered []string
+	for _, f := range v.Findings {
+		if f.Triage != nil {
+			covered = append(covered, fmt.Sprintf("%s:%d", f.Path, f.Line))
+		}
+	}
+	slices.Sort(covered)
+	if want := []string{"src/P.java:11", "src/Renamed.java:4"}; !slices.Equal(covered, want) || len(v.Findings) != 4 {
+		t.Errorf("covered %v of %d findings, want %v", covered, len(v.Findings), want)
+	}
+}
+
+// TestTriageShallowClone: in a shallow clone (actions/checkout's default)
+// the commit of a decision is not there: where its code was copied, the
+// decided line cannot be followed, and recap says so (a warning; check
+// calls the entry stale?, prune keeps it) rather than losing it silently.
+func TestTriageShallowClone(t *testing.T) {
+	const method = "    public static long %s(long[] p) {\n        long s = 0;\n        for (int i = 0; i < p.length; i++) s += p[i];\n        return %s;\n    }\n"
+	g := gittest.New(t)
+	g.Git("config", "user.name", "Ana")
+	g.Git("config", "user.email", "ana@example.com")
+	g.Commit("one", map[string]string{"src/P.java": "public class P {\n\n" + fmt.Sprintf(method, "avg", "s") + "}\n", "build/pmd.sarif": pmdLoopSARIF(5)})
+	if out, stderr, code := recap(t, g.Dir, nil, "triage", "--rule", "ForLoopCanBeForeach", "--as", "wont-fix", "--reason", "hot loop", "build"); code != 0 {
+		t.Fatalf("triage: exit %d\n%s%s", code, out, stderr)
+	}
+	g.Commit("triage", nil)
+	g.Commit("a neighbour changed", map[string]string{"src/P.java": "public class P {\n\n" + fmt.Sprintf(method, "avg", "s / p.length") + "}\n"})
+	g.Commit("a copy below", map[string]string{
+		"src/P.java":      "public class P {\n\n" + fmt.Sprintf(method, "avg", "s / p.length") + "\n" + fmt.Sprintf(method, "twice", "2 * s") + "}\n",
+		"build/pmd.sarif": pmdLoopSARIF(5, 11),
+	})
+	clone := filepath.Join(t.TempDir(), "clone")
+	if out, err := exec.Command("git", "clone", "-q", "--depth", "1", "file://"+g.Dir, clone).CombinedOutput(); err != nil {
+		t.Fatalf("git clone: %v\n%s", err, out)
+	}
+	_, stderr, code := recap(t, clone, nil, "summary", "build")
+	if code != 0 || !strings.Contains(stderr, "recap: warning: triage: the commit of 1 decision is not in this clone (a shallow one: git fetch --unshallow)") {
+		t.Errorf("summary: exit %d\n%s", code, stderr)
+	}
+	out, stderr, code := recap(t, clone, nil, "triage", "prune", "--dry-run", "build")
+	if code != 0 || !strings.Contains(out, "kept     PMD ForLoopCanBeForeach") || !strings.Contains(out, "its commit is not in this shallow clone") {
+		t.Errorf("prune: exit %d\n%s%s", code, out, stderr)
+	}
+	// With the whole history, the decision holds.
+	if out, stderr, code := recap(t, g.Dir, nil, "triage", "check", "build"); code != 0 || !strings.Contains(out, "no stale or expired entry") {
+		t.Errorf("check in the full clone: exit %d\n%s%s", code, out, stderr)
 	}
 }

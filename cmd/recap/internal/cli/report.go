@@ -12,6 +12,7 @@ import (
 
 	"github.com/recap-dev/recap/inputs"
 	"github.com/recap-dev/recap/internal/content"
+	"github.com/recap-dev/recap/internal/english"
 	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/pipeline"
 	"github.com/recap-dev/recap/reports"
@@ -292,6 +293,10 @@ func (rep *report) run(ctx context.Context, o *reportOptions) (*pipeline.Result,
 		}
 	}
 	rep.warnings = inputWarnings(v) // a budget may leave them out of the view
+	if n := rep.query.Triage.Unfollowed(); n > 0 {
+		rep.warnings = append(rep.warnings, fmt.Sprintf("recap: warning: triage: %s of %s %s not in this clone (a shallow one: git fetch --unshallow): where the decided code was copied, or its neighbours changed, %s matched by location alone",
+			english.Verb(n, "the commit", "the commits"), english.Plural(n, "decision", "decisions"), english.Verb(n, "is", "are"), english.Verb(n, "it is", "they are")))
+	}
 	if rep.fit {
 		counter, err := tokens.New(o.tokenizer)
 		if err != nil {

@@ -734,7 +734,7 @@ func runList(cmd *cobra.Command, streams *IO, lf *listFlags, args []string, chec
 			out.Stale++
 			// Reports older than the code first: their finding at the
 			// entry's place may be another that moved there.
-			if es.Outdated = r.outdated(&s.Entry, s.Path); es.Outdated != "" {
+			if es.Outdated = r.staleWhy(s); es.Outdated != "" {
 				out.Outdated++
 			} else if es.Changed = changedOf(s.Changed); es.Changed != nil {
 				out.Changed++
@@ -951,7 +951,7 @@ stale. --dry-run lists what it would remove.`,
 				case !r.checks(&e):
 					unchecked++ // no report of its tool among the inputs: kept
 				default:
-					if w := r.outdated(&e, s.Path); w != "" && !force {
+					if w := r.staleWhy(s); w != "" && !force {
 						// its report is older than its code: the finding may have moved
 						kept = append(kept, fmt.Sprintf("kept     %s (%s): %s\n", names[e.Key()], e.State, w))
 						continue

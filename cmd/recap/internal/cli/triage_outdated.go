@@ -402,6 +402,16 @@ func readCapped(root *content.Root, p string) ([]byte, error) {
 	return b, err
 }
 
+// staleWhy says why an entry that matched nothing may not be stale
+// (outdated): its decided line could not be followed in this shallow
+// clone, or its reports are older than its code; "" when neither.
+func (r *triageRepo) staleWhy(s triage.Status) string {
+	if s.Unfollowed {
+		return "its commit is not in this shallow clone (git fetch --unshallow): where its code was copied, or its neighbours changed, it cannot be followed"
+	}
+	return r.outdated(&s.Entry, s.Path)
+}
+
 // outdatedNote says how many stale entries prune kept because their
 // reports are older than the code (listed above it): "" for none.
 func outdatedNote(n int) string {
