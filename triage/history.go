@@ -52,6 +52,9 @@ func (m *Matcher) lineNow(idx int, sf *sourceFile) (int, bool) {
 	if n, ok := h.lines[idx]; ok {
 		return n, n > 0
 	}
+	if len(h.lines) >= maxHistory {
+		return 0, false
+	}
 	n := 0
 	repo, err := diff.Open(h.dir)
 	if err == nil {
@@ -59,23 +62,23 @@ func (m *Matcher) lineNow(idx int, sf *sourceFile) (int, bool) {
 		// The entry's commit, then the commits after it: a decision taken
 		// on code not committed yet has it in a later one (most often the
 		// commit of the triage file itself).
-		commits := append([]string{e.Commit}, h.afterCommit(repo, e.Commit)...)
-		for _, c := range commits {
-			hf := h.file(repo, histKey{c, e.Path}, sf)
-			if hf == nil {
-				if _, err := repo.Commit(c); c == e.Commit && err != nil {
-					h.missing[idx] = true // a shallow clone's, or another repository's
+		commits := []string{e.Commit}
+		for k := 0; k < len(commits); k++ {
+			if hf := h.file(repo, histKey{commits[k], e.Path}, sf); hf != nil {
+				if at := entryLineIn(hf.old, e, m.lines[idx]); at > 0 {
+					if now, ok := hf.lineOf(at); ok && now <= sf.n() {
+						n = now
+					} else if e.Line != "" {
+						n = byNeighbours(hf.old, at, sf, m.lines[idx])
+					}
 					break
 				}
-				continue
-			}
-			if at := entryLineIn(hf.old, e, m.lines[idx]); at > 0 {
-				if now, ok := hf.lineOf(at); ok && now <= sf.n() {
-					n = now
-				} else if e.Line != "" {
-					n = byNeighbours(hf.old, at, sf, m.lines[idx])
-				}
+			} else if _, err := repo.Commit(e.Commit); k == 0 && err != nil {
+				h.missing[idx] = true // a shallow clone's, or another repository's
 				break
+			}
+			if k == 0 { // not there: the commits after it, looked for once
+				commits = append(commits, h.afterCommit(repo, e.Commit)...)
 			}
 		}
 	}
