@@ -1044,25 +1044,9 @@ func TestTriageRenamedNotElsewhere(t *testing.T) {
 		"src/B.java":       "import java.util.Date;\n\npublic class B {\n    private int m;\n    private Date created;\n}\n",
 		"build/pmd.sarif":  pmdDateSARIF("src/B.java:5", "src/Renamed.java:4"),
 	})
-	out, stderr, code := recap(t, g.Dir, nil, "findings", "--format", "json", "--triaged", "include", "--no-context", "build")
-	if code != 0 {
-		t.Fatalf("findings: exit %d\n%s", code, stderr)
-	}
-	var v struct {
-		Findings []struct {
-			Path   string
-			Triage *struct{ State string }
-		}
-	}
-	if err := json.Unmarshal([]byte(out), &v); err != nil {
-		t.Fatal(err)
-	}
-	covered := map[string]bool{}
-	for _, f := range v.Findings {
-		covered[f.Path] = f.Triage != nil
-	}
-	if len(covered) != 2 || !covered["src/Renamed.java"] || covered["src/B.java"] {
-		t.Errorf("covered by path: %v, want src/Renamed.java alone\n%s", covered, out)
+	covered, all := coveredFindings(t, g.Dir, "build")
+	if want := []string{"src/Renamed.java:4"}; !slices.Equal(covered, want) || all != 2 {
+		t.Errorf("covered %v of %d findings, want %v", covered, all, want)
 	}
 	if out, stderr, code := recap(t, g.Dir, nil, "summary", "build"); code != 0 || !strings.Contains(out, "1 triaged: 1 false positive") || !strings.HasPrefix(out, "1 finding") {
 		t.Errorf("summary: exit %d\n%s%s", code, out, stderr)
@@ -1119,27 +1103,9 @@ func TestTriageFollowsTheLineInGit(t *testing.T) {
 			}
 			g.Commit("triage", nil)
 			g.Commit("change", map[string]string{"src/P.java": "public class P {\n\n" + strings.Join(tc.now, "\n") + "}\n", "build/pmd.sarif": pmdLoopSARIF(tc.lines...)})
-			out, stderr, code := recap(t, g.Dir, nil, "findings", "--format", "json", "--triaged", "include", "--no-context", "build")
-			if code != 0 {
-				t.Fatalf("findings: exit %d\n%s", code, stderr)
-			}
-			var v struct {
-				Findings []struct {
-					Line   int
-					Triage *struct{ State string }
-				}
-			}
-			if err := json.Unmarshal([]byte(out), &v); err != nil {
-				t.Fatal(err)
-			}
-			var covered []int
-			for _, f := range v.Findings {
-				if f.Triage != nil {
-					covered = append(covered, f.Line)
-				}
-			}
-			if len(v.Findings) != 2 || len(covered) != 1 || covered[0] != tc.covered {
-				t.Errorf("lines covered %v of %d findings, want %d alone", covered, len(v.Findings), tc.covered)
+			covered, all := coveredFindings(t, g.Dir, "build")
+			if want := []string{fmt.Sprintf("src/P.java:%d", tc.covered)}; !slices.Equal(covered, want) || all != 2 {
+				t.Errorf("covered %v of %d findings, want %v", covered, all, want)
 			}
 			if out, stderr, code := recap(t, g.Dir, nil, "triage", "check", "build"); code != 0 || !strings.Contains(out, "no stale or expired entry") {
 				t.Errorf("check: exit %d\n%s%s", code, out, stderr)
@@ -1226,29 +1192,9 @@ func TestTriageDecidedBeforeCommitted(t *testing.T) {
 		"build/pmd.sarif":  pmdLoopSARIF(5, 11),
 		"build/date.sarif": pmdDateSARIF("src/B.java:5", "src/Renamed.java:4"),
 	})
-	out, stderr, code := recap(t, g.Dir, nil, "findings", "--format", "json", "--triaged", "include", "--no-context", "build")
-	if code != 0 {
-		t.Fatalf("findings: exit %d\n%s", code, stderr)
-	}
-	var v struct {
-		Findings []struct {
-			Path   string
-			Line   int
-			Triage *struct{ State string }
-		}
-	}
-	if err := json.Unmarshal([]byte(out), &v); err != nil {
-		t.Fatal(err)
-	}
-	var covered []string
-	for _, f := range v.Findings {
-		if f.Triage != nil {
-			covered = append(covered, fmt.Sprintf("%s:%d", f.Path, f.Line))
-		}
-	}
-	slices.Sort(covered)
-	if want := []string{"src/P.java:11", "src/Renamed.java:4"}; !slices.Equal(covered, want) || len(v.Findings) != 4 {
-		t.Errorf("covered %v of %d findings, want %v", covered, len(v.Findings), want)
+	covered, all := coveredFindings(t, g.Dir, "build")
+	if want := []string{"src/P.java:11", "src/Renamed.java:4"}; !slices.Equal(covered, want) || all != 4 {
+		t.Errorf("covered %v of %d findings, want %v", covered, all, want)
 	}
 }
 
@@ -1287,4 +1233,31 @@ func TestTriageShallowClone(t *testing.T) {
 	if out, stderr, code := recap(t, g.Dir, nil, "triage", "check", "build"); code != 0 || !strings.Contains(out, "no stale or expired entry") {
 		t.Errorf("check in the full clone: exit %d\n%s%s", code, out, stderr)
 	}
+}
+
+// coveredFindings returns the places (path:line, in order) of the
+// findings of the reports a decision covers, and the count of findings.
+func coveredFindings(t *testing.T, dir string, reports ...string) (covered []string, all int) {
+	t.Helper()
+	out, stderr, code := recap(t, dir, nil, append([]string{"findings", "--format", "json", "--triaged", "include", "--no-context", "--limit", "200"}, reports...)...)
+	if code != 0 {
+		t.Fatalf("findings: exit %d\n%s", code, stderr)
+	}
+	var v struct {
+		Findings []struct {
+			Path   string
+			Line   int
+			Triage *struct{ State string }
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range v.Findings {
+		if f.Triage != nil {
+			covered = append(covered, fmt.Sprintf("%s:%d", f.Path, f.Line))
+		}
+	}
+	slices.Sort(covered)
+	return covered, len(v.Findings)
 }
