@@ -1226,8 +1226,21 @@ func TestTriageShallowClone(t *testing.T) {
 		t.Errorf("summary: exit %d\n%s", code, stderr)
 	}
 	out, stderr, code := recap(t, clone, nil, "triage", "prune", "--dry-run", "build")
-	if code != 0 || !strings.Contains(out, "kept     PMD ForLoopCanBeForeach") || !strings.Contains(out, "its commit is not in this shallow clone") {
+	if code != 0 || !strings.Contains(out, "kept     PMD ForLoopCanBeForeach") || !strings.Contains(out, "its commit is not in this shallow clone") ||
+		!strings.Contains(out, "1 stale entry kept: this clone is shallow and cannot follow it (git fetch --unshallow, or --force removes it)") ||
+		strings.Contains(out, "older than the code") {
 		t.Errorf("prune: exit %d\n%s%s", code, out, stderr)
+	}
+	// check says why, and that running the tools again would not tell.
+	out, stderr, code = recap(t, clone, nil, "triage", "check", "build")
+	if code != 1 || !strings.Contains(out, "1 stale entry (1 this shallow clone cannot follow)") || !strings.Contains(out, "stale?: PMD ForLoopCanBeForeach") ||
+		!strings.Contains(out, "fetch the whole history to know") || strings.Contains(out, "older than the code") ||
+		!strings.Contains(stderr, "1 stale entry this shallow clone cannot follow (git fetch --unshallow)") {
+		t.Errorf("check: exit %d\n%s%s", code, out, stderr)
+	}
+	out, _, _ = recap(t, clone, nil, "triage", "check", "--format", "json", "build")
+	if !strings.Contains(out, `"shallow": 1`) || !strings.Contains(out, `"outdated": 0`) || !strings.Contains(out, `"shallow": true`) {
+		t.Errorf("check --format json:\n%s", out)
 	}
 	// With the whole history, the decision holds.
 	if out, stderr, code := recap(t, g.Dir, nil, "triage", "check", "build"); code != 0 || !strings.Contains(out, "no stale or expired entry") {

@@ -673,9 +673,12 @@ type entryStatus struct {
 	Changed *changedFinding `json:"changed,omitempty"`
 	// Outdated, of a stale entry, says why it may only look stale: the
 	// reports of its tool are older than the code (its file changed
-	// after they were written, or is gone and they still name it); prune
-	// keeps it.
+	// after they were written, or is gone and they still name it), or
+	// this shallow clone cannot follow it (Shallow); prune keeps it.
 	Outdated string `json:"outdated,omitempty"`
+	// Shallow: the entry's commit is not in this shallow clone, so that
+	// its decided line could not be followed (Outdated says so).
+	Shallow bool `json:"shallow,omitempty"`
 }
 
 // changedFinding is the finding at a stale entry's place, its message
@@ -706,6 +709,8 @@ type listOutput struct {
 	// Outdated counts the stale entries whose reports are older than the
 	// code.
 	Outdated int `json:"outdated"`
+	// Shallow counts the stale entries this shallow clone cannot follow.
+	Shallow int `json:"shallow"`
 	// InputFailed: an input could not be read (its error is on stderr,
 	// the exit code 2): what the list says is not a result.
 	InputFailed bool `json:"inputFailed,omitempty"`
@@ -734,7 +739,9 @@ func runList(cmd *cobra.Command, streams *IO, lf *listFlags, args []string, chec
 			out.Stale++
 			// Reports older than the code first: their finding at the
 			// entry's place may be another that moved there.
-			if es.Outdated = r.staleWhy(s); es.Outdated != "" {
+			if es.Outdated, es.Shallow = r.staleWhy(s); es.Shallow {
+				out.Shallow++
+			} else if es.Outdated != "" {
 				out.Outdated++
 			} else if es.Changed = changedOf(s.Changed); es.Changed != nil {
 				out.Changed++
@@ -756,11 +763,14 @@ func runList(cmd *cobra.Command, streams *IO, lf *listFlags, args []string, chec
 	writeList(streams.Out, lf.format, out, check)
 	if check && out.Stale+out.Expired > 0 {
 		var parts []string
-		if n := out.Stale - out.Changed - out.Outdated; n > 0 {
+		if n := out.Stale - out.Changed - out.Outdated - out.Shallow; n > 0 {
 			parts = append(parts, english.Plural(n, "stale entry", "stale entries")+" (recap triage prune removes "+itOrThem(n)+")")
 		}
 		if out.Outdated > 0 {
 			parts = append(parts, english.Plural(out.Outdated, "stale entry", "stale entries")+" whose reports are older than the code (run the tools again)")
+		}
+		if out.Shallow > 0 {
+			parts = append(parts, english.Plural(out.Shallow, "stale entry", "stale entries")+" this shallow clone cannot follow (git fetch --unshallow)")
 		}
 		if out.Changed > 0 {
 			parts = append(parts, english.Plural(out.Changed, "stale entry", "stale entries")+" whose finding's message changed (decide "+itOrThem(out.Changed)+" again by the id shown)")
@@ -789,13 +799,13 @@ func writeList(w io.Writer, format string, out listOutput, check bool) {
 			fmt.Fprintf(w, "%s: no stale or expired entry%s\n", out.File, uncheckedNote(out.Unchecked))
 			return
 		}
-		fmt.Fprintf(w, "%s: %s%s, %s%s\n\n", out.File, english.Plural(out.Stale, "stale entry", "stale entries"), staleKinds(out.Changed, out.Outdated), english.Plural(out.Expired, "expired entry", "expired entries"), uncheckedNote(out.Unchecked))
+		fmt.Fprintf(w, "%s: %s%s, %s%s\n\n", out.File, english.Plural(out.Stale, "stale entry", "stale entries"), staleKinds(out.Changed, out.Outdated, out.Shallow), english.Plural(out.Expired, "expired entry", "expired entries"), uncheckedNote(out.Unchecked))
 	} else {
 		if total == 0 {
 			fmt.Fprintf(w, "%s: no entry\n", out.File)
 			return
 		}
-		fmt.Fprintf(w, "%s: %s, %d stale%s, %d expired%s\n\n", out.File, english.Plural(total, "entry", "entries"), out.Stale, staleKinds(out.Changed, out.Outdated), out.Expired, uncheckedNote(out.Unchecked))
+		fmt.Fprintf(w, "%s: %s, %d stale%s, %d expired%s\n\n", out.File, english.Plural(total, "entry", "entries"), out.Stale, staleKinds(out.Changed, out.Outdated, out.Shallow), out.Expired, uncheckedNote(out.Unchecked))
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "NOW\tSTATE\tRULE\tPATH\tREASON")
@@ -843,6 +853,10 @@ func writeList(w io.Writer, format string, out listOutput, check bool) {
 			fmt.Fprintln(w)
 			first = false
 		}
+		if e.Shallow {
+			fmt.Fprintf(w, "stale?: %s: %s: fetch the whole history to know\n", names[e.Key()], e.Outdated)
+			continue
+		}
 		fmt.Fprintf(w, "stale?: %s: the reports are older than the code (%s): run the tools again to know\n", names[e.Key()], e.Outdated)
 	}
 	for _, e := range out.Entries {
@@ -876,16 +890,20 @@ func keptNote(n int) string {
 	return fmt.Sprintf("; %s kept: no input is a report of %s", english.Plural(n, "entry", "entries"), itsTools(n))
 }
 
-// staleKinds says how many of the stale entries are changed and how many
-// have reports older than the code: " (1 changed, 2 with reports older
-// than the code)", "" for none.
-func staleKinds(changed, outdated int) string {
+// staleKinds says how many of the stale entries are changed, how many
+// have reports older than the code and how many this shallow clone
+// cannot follow: " (1 changed, 2 with reports older than the code)", ""
+// for none.
+func staleKinds(changed, outdated, shallow int) string {
 	var parts []string
 	if changed > 0 {
 		parts = append(parts, fmt.Sprintf("%d changed", changed))
 	}
 	if outdated > 0 {
 		parts = append(parts, fmt.Sprintf("%d with reports older than the code", outdated))
+	}
+	if shallow > 0 {
+		parts = append(parts, fmt.Sprintf("%d this shallow clone cannot follow", shallow))
 	}
 	if len(parts) == 0 {
 		return ""
@@ -921,11 +939,12 @@ func newTriagePrune(streams *IO) *cobra.Command {
 of the INPUTs (the code was fixed or deleted). It keeps those whose place has a
 finding of their rule with another message now (recap triage check shows them,
 to decide again) and, unless --force, those whose reports are older than the
-code, listing each (the finding may only have moved: their file is gone while
+code (the finding may only have moved: their file is gone while
 the report still has findings in it, their file changed after the commit a
 committed report was made at or a shallow clone lacks that commit, an
 uncommitted report has the finding where the line was in the code it
-describes, or the file changed after it was written), and
+describes, or the file changed after it was written) or whose commit this
+shallow clone lacks (their line cannot be followed), listing each, and
 refuses to run when an input could not be read, whose entries would all look
 stale. --dry-run lists what it would remove.`,
 		Args: cobra.ArbitraryArgs,
@@ -940,7 +959,7 @@ stale. --dry-run lists what it would remove.`,
 			}
 			stale := map[string]bool{}
 			pathNow := map[string]string{} // key → the entry's file now, when git says it was renamed
-			unchecked, changed := 0, 0
+			unchecked, changed, shallow := 0, 0, 0
 			var kept []string // the lines of the stale entries kept for reports older than the code
 			statuses := m.Statuses()
 			names := entryNames(statuses) // told apart among all the file's entries
@@ -951,8 +970,12 @@ stale. --dry-run lists what it would remove.`,
 				case !r.checks(&e):
 					unchecked++ // no report of its tool among the inputs: kept
 				default:
-					if w := r.staleWhy(s); w != "" && !force {
-						// its report is older than its code: the finding may have moved
+					if w, sh := r.staleWhy(s); w != "" && !force {
+						// its report is older than its code, or this shallow
+						// clone cannot follow it: the finding may have moved
+						if sh {
+							shallow++
+						}
 						kept = append(kept, fmt.Sprintf("kept     %s (%s): %s\n", names[e.Key()], e.State, w))
 						continue
 					}
@@ -996,7 +1019,7 @@ stale. --dry-run lists what it would remove.`,
 			if dryRun {
 				done = "would be removed (--dry-run: nothing removed)"
 			}
-			fmt.Fprintf(streams.Out, "%s: %s %s%s%s%s\n", r.rel, english.Plural(len(gone), "stale entry", "stale entries"), done, keptNote(unchecked), changedNote(changed), outdatedNote(len(kept)-changed))
+			fmt.Fprintf(streams.Out, "%s: %s %s%s%s%s\n", r.rel, english.Plural(len(gone), "stale entry", "stale entries"), done, keptNote(unchecked), changedNote(changed), outdatedNote(len(kept)-changed-shallow, shallow))
 			return nil
 		},
 	}

@@ -402,24 +402,30 @@ func readCapped(root *content.Root, p string) ([]byte, error) {
 	return b, err
 }
 
-// staleWhy says why an entry that matched nothing may not be stale
-// (outdated): its decided line could not be followed in this shallow
-// clone, or its reports are older than its code; "" when neither.
-func (r *triageRepo) staleWhy(s triage.Status) string {
+// staleWhy says why an entry that matched nothing may not be stale, ""
+// when nothing says so: its decided line could not be followed in this
+// shallow clone (shallow), or its reports are older than its code.
+func (r *triageRepo) staleWhy(s triage.Status) (why string, shallow bool) {
 	if s.Unfollowed {
-		return "its commit is not in this shallow clone (git fetch --unshallow): where its code was copied, or its neighbours changed, it cannot be followed"
+		return "its commit is not in this shallow clone (git fetch --unshallow): where its code was copied, or its neighbours changed, it cannot be followed", true
 	}
-	return r.outdated(&s.Entry, s.Path)
+	return r.outdated(&s.Entry, s.Path), false
 }
 
 // outdatedNote says how many stale entries prune kept because their
-// reports are older than the code (listed above it): "" for none.
-func outdatedNote(n int) string {
-	if n == 0 {
-		return ""
+// reports are older than the code, and how many because this shallow
+// clone cannot follow them (each listed above it): "" for none.
+func outdatedNote(outdated, shallow int) string {
+	note := ""
+	if outdated > 0 {
+		note += fmt.Sprintf("; %s kept: the reports are older than the code (run the tools again, or --force removes %s)",
+			english.Plural(outdated, "stale entry", "stale entries"), itOrThem(outdated))
 	}
-	return fmt.Sprintf("; %s kept: the reports are older than the code (run the tools again, or --force removes %s)",
-		english.Plural(n, "stale entry", "stale entries"), itOrThem(n))
+	if shallow > 0 {
+		note += fmt.Sprintf("; %s kept: this clone is shallow and cannot follow %s (git fetch --unshallow, or --force removes %s)",
+			english.Plural(shallow, "stale entry", "stale entries"), itOrThem(shallow), itOrThem(shallow))
+	}
+	return note
 }
 
 // entryPlace names an entry's file: its path, or where it is now when
