@@ -1120,6 +1120,48 @@ func TestTriageFollowsTheLineInGit(t *testing.T) {
 // (a filter) cannot tell and says nothing, nor is a decision of a tool
 // the run has no report of counted.
 func TestTriageUnmatchedTold(t *testing.T) {
+	dir := unmatchedRepo(t)
+	const told = "1 decision matches no finding: recap triage check says which"
+	out, stderr, code := recap(t, dir, nil, "summary", "build")
+	if code != 0 || !strings.Contains(out, "1 triaged: 1 false positive, not counted; "+told) {
+		t.Errorf("summary: exit %d\n%s%s", code, out, stderr)
+	}
+	out, _, _ = recap(t, dir, nil, "summary", "--format", "json", "build")
+	if !strings.Contains(out, `"unmatched":1`) {
+		t.Errorf("summary JSON without triaged.unmatched 1:\n%s", out)
+	}
+	out, stderr, code = recap(t, dir, nil, "summary", "--tool", "PMD", "build")
+	if code != 0 || strings.Contains(out, "no finding") || !strings.Contains(out, "1 triaged") {
+		t.Errorf("summary --tool PMD: exit %d\n%s%s", code, out, stderr)
+	}
+}
+
+// TestTriageUnmatchedInspector: an MCP client that is not recap's (the
+// Inspector CLI, over stdio) reads in analysis.getReports' headline and
+// summary that a decision matches no finding.
+func TestTriageUnmatchedInspector(t *testing.T) {
+	nodeClients(t)
+	dir := unmatchedRepo(t)
+	for _, in := range inspectors {
+		t.Run(in.version, func(t *testing.T) {
+			r := inspect(t, in.entry, bin, "mcp", "--root", dir, "--method", "tools/call", "--tool-name", "analysis.getReports", "--tool-arg", "summaryOnly=true")
+			if r.IsError || !strings.Contains(r.text(), "1 decision of the triage file matches no finding") {
+				t.Errorf("headline: %.600s", r.text())
+			}
+			var v struct {
+				Summary struct{ Triaged struct{ Total, Unmatched int } }
+			}
+			if err := json.Unmarshal(r.StructuredContent, &v); err != nil || v.Summary.Triaged.Unmatched != 1 || v.Summary.Triaged.Total != 1 {
+				t.Errorf("summary.triaged: %v %.600s", err, r.StructuredContent)
+			}
+		})
+	}
+}
+
+// unmatchedRepo makes a repository whose triage file has three
+// decisions: one that covers the only finding of its PMD report, one on
+// a finding fixed since, one of a tool it has no report of.
+func unmatchedRepo(t *testing.T) string {
 	g := gittest.New(t)
 	g.Git("config", "user.name", "Ana")
 	g.Git("config", "user.email", "ana@example.com")
@@ -1146,19 +1188,7 @@ func TestTriageUnmatchedTold(t *testing.T) {
 		"src/A.java":      "import java.util.Date;\n\npublic class A {\n    private java.time.Instant created;\n    private Date updated;\n}\n",
 		"build/pmd.sarif": pmdDateSARIF("src/A.java:5"),
 	})
-	const told = "1 decision matches no finding: recap triage check says which"
-	out, stderr, code := recap(t, g.Dir, nil, "summary", "build")
-	if code != 0 || !strings.Contains(out, "1 triaged: 1 false positive, not counted; "+told) {
-		t.Errorf("summary: exit %d\n%s%s", code, out, stderr)
-	}
-	out, _, _ = recap(t, g.Dir, nil, "summary", "--format", "json", "build")
-	if !strings.Contains(out, `"unmatched":1`) {
-		t.Errorf("summary JSON without triaged.unmatched 1:\n%s", out)
-	}
-	out, stderr, code = recap(t, g.Dir, nil, "summary", "--tool", "PMD", "build")
-	if code != 0 || strings.Contains(out, "no finding") || !strings.Contains(out, "1 triaged") {
-		t.Errorf("summary --tool PMD: exit %d\n%s%s", code, out, stderr)
-	}
+	return g.Dir
 }
 
 // TestTriageDecidedBeforeCommitted: a decision taken on code not committed
