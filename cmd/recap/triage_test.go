@@ -1149,7 +1149,9 @@ func TestTriageUnmatchedInspector(t *testing.T) {
 				t.Errorf("headline: %.600s", r.text())
 			}
 			var v struct {
-				Summary struct{ Triaged struct{ Total, Unmatched int } }
+				Summary struct {
+					Triaged struct{ Total, Unmatched int }
+				}
 			}
 			if err := json.Unmarshal(r.StructuredContent, &v); err != nil || v.Summary.Triaged.Unmatched != 1 || v.Summary.Triaged.Total != 1 {
 				t.Errorf("summary.triaged: %v %.600s", err, r.StructuredContent)
