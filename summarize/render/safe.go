@@ -314,14 +314,28 @@ func (n *NoCommands) Write(p []byte) (int, error) {
 	if n.err != nil {
 		return 0, n.err
 	}
-	n.buf = append(n.buf, p...)
-	last := bytes.LastIndexByte(n.buf, '\n')
-	if last < 0 {
-		return len(p), nil
+	size := len(p)
+	if len(n.buf) > 0 {
+		// The end of the line begun in an earlier write.
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			n.buf = append(n.buf, p...)
+			return size, nil
+		}
+		n.buf = append(n.buf, p[:i+1]...)
+		p = p[i+1:]
+		if n.err = n.writeGuarded(n.buf); n.err != nil {
+			return size, n.err
+		}
+		n.buf = n.buf[:0]
 	}
-	n.err = n.writeGuarded(n.buf[:last+1])
-	n.buf = append(n.buf[:0], n.buf[last+1:]...)
-	return len(p), n.err
+	// The whole lines of p are guarded where they are, not copied.
+	last := bytes.LastIndexByte(p, '\n')
+	if last >= 0 {
+		n.err = n.writeGuarded(p[:last+1])
+	}
+	n.buf = append(n.buf, p[last+1:]...)
+	return size, n.err
 }
 
 // Close writes the last line, one without a newline.
@@ -334,6 +348,11 @@ func (n *NoCommands) Close() error {
 }
 
 func (n *NoCommands) writeGuarded(b []byte) error {
+	if !bytes.Contains(b, []byte("::")) && !bytes.Contains(b, []byte("##[")) {
+		// No line can be a command: written as it is (most writes).
+		_, err := n.w.Write(b)
+		return err
+	}
 	bw := bufio.NewWriterSize(n.w, 64<<10)
 	for len(b) > 0 {
 		line := b

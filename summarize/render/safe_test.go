@@ -95,14 +95,26 @@ func TestNoCommands(t *testing.T) {
 		{"::error::x\nok\n  ::warning::y", ":\u200b:error::x\nok\n  :\u200b:warning::y"},
 		{"a::b\n\t::c\r::d", "a::b\n\t:\u200b:c\r:\u200b:d"},
 		{"x ##[error]y\n", "x ##\u200b[error]y\n"},
+		{"plain\nlines\n", "plain\nlines\n"},
+		{"plain\n::x\nmore\n  ##[y\nend", "plain\n:\u200b:x\nmore\n  ##\u200b[y\nend"},
+		{"\u00a0::x\n", "\u00a0:\u200b:x\n"},
 	} {
-		var b bytes.Buffer
-		g := NewNoCommands(&b)
-		for _, part := range strings.SplitAfter(tc.in, ":") { // in pieces, as a renderer writes
-			g.Write([]byte(part))
-		}
-		if err := g.Close(); err != nil || b.String() != tc.want {
-			t.Errorf("%q: %q (%v), want %q", tc.in, b.String(), err, tc.want)
+		// In pieces, as a renderer writes: after each colon, each byte,
+		// each line, and whole.
+		for name, parts := range map[string][]string{
+			"colons": strings.SplitAfter(tc.in, ":"),
+			"bytes":  strings.SplitAfter(tc.in, ""),
+			"lines":  strings.SplitAfter(tc.in, "\n"),
+			"whole":  {tc.in},
+		} {
+			var b bytes.Buffer
+			g := NewNoCommands(&b)
+			for _, part := range parts {
+				g.Write([]byte(part))
+			}
+			if err := g.Close(); err != nil || b.String() != tc.want {
+				t.Errorf("%q by %s: %q (%v), want %q", tc.in, name, b.String(), err, tc.want)
+			}
 		}
 	}
 }

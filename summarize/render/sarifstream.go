@@ -128,6 +128,12 @@ func (s *SARIFStream) Add(f *reports.Finding) error {
 	if r.spill == nil {
 		r.findings = nil
 		r.spill = newSpill()
+		if s.MaxResults > 0 {
+			// The heap fills to the cap in most runs that reach it: made
+			// once, not grown by copies (a large allocation's pages are
+			// only touched as it fills).
+			r.spill.kept = make(keptHeap, 0, min(s.MaxResults, MaxRunResults))
+		}
 	}
 	sp := r.spill
 	if s.MaxResults <= 0 {
