@@ -261,6 +261,35 @@ func (r *Repo) After(from string, max, back int) ([]string, error) {
 	return nil, repoErrorf(ErrUnknownRevision, "%s is not on HEAD's first-parent line in its last %d commits", from, back)
 }
 
+// Since returns the commits of HEAD's first-parent history from the last
+// one made (committed) at t or before, when HEAD's line has one within
+// back commits, else from its first, to HEAD: oldest first, at most max
+// of them, those nearest t. [ErrShallow] when the history a clone has
+// ends before t; [ErrUnknownRevision] when back commits do not reach t.
+func (r *Repo) Since(t time.Time, max, back int) ([]string, error) {
+	c, err := r.Commit("HEAD")
+	if err != nil {
+		return nil, err
+	}
+	var line []string
+	for range back {
+		line = append(line, c.Hash.String())
+		if !c.Committer.When.After(t) || c.NumParents() == 0 {
+			slices.Reverse(line)
+			return line[:min(max, len(line))], nil
+		}
+		before := c.Hash.String()[:12]
+		if c, err = r.repo.CommitObject(c.ParentHashes[0]); err != nil {
+			return nil, repoErrorf(ErrShallow, "the history before %s is not in this clone", before)
+		}
+	}
+	return nil, repoErrorf(ErrUnknownRevision, "more than %d commits since %s", back, t.Format(time.RFC3339))
+}
+
+// Shallow reports whether the repository is a shallow clone: its history
+// stops at some commits (git clone --depth, actions/checkout's default).
+func (r *Repo) Shallow() bool { return r.shallow() }
+
 // Has reports whether the file p (slash-separated, relative to the top
 // level) is in revision rev.
 func (r *Repo) Has(rev, p string) bool {

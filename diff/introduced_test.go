@@ -132,6 +132,69 @@ func TestCommitAt(t *testing.T) {
 	}
 }
 
+// TestSince: the commits of HEAD's first-parent line from the one HEAD
+// was at, at a time (or from the first, made after it), oldest first,
+// within the bounds; not shallow here, shallow in a --depth clone.
+func TestSince(t *testing.T) {
+	g := gittest.New(t)
+	at := func(day int) string { return fmt.Sprintf("2026-01-%02dT12:00:00Z", day) }
+	var c []string
+	for i, day := range []int{1, 5, 9, 12} {
+		g.Write(map[string]string{"a.txt": fmt.Sprint(i) + "\n"})
+		g.Git("add", "-A")
+		cmd := exec.Command("git", "-C", g.Dir, "commit", "-qm", fmt.Sprint(i))
+		cmd.Env = append(os.Environ(), "GIT_COMMITTER_DATE="+at(day), "GIT_AUTHOR_DATE="+at(day))
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git commit: %v\n%s", err, out)
+		}
+		c = append(c, strings.TrimSpace(g.Git("rev-parse", "HEAD")))
+	}
+	r, err := diff.Open(g.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	day := func(d int) time.Time { return time.Date(2026, 1, d, 0, 0, 0, 0, time.UTC) }
+	for _, tc := range []struct {
+		t         time.Time
+		max, back int
+		want      []string
+	}{
+		{day(6), 16, 100, c[1:]},
+		{day(5), 16, 100, c},      // c1 is the last made before the day began
+		{day(1), 16, 100, c},      // none before: from the first
+		{day(13), 16, 100, c[3:]}, // HEAD's
+		{day(2), 2, 100, c[:2]},   // those nearest the time
+		{day(12).Add(13 * time.Hour), 16, 1, c[3:]},
+	} {
+		got, err := r.Since(tc.t, tc.max, tc.back)
+		if err != nil || strings.Join(got, " ") != strings.Join(tc.want, " ") {
+			t.Errorf("Since(%s, %d, %d) = %v, %v; want %v", tc.t, tc.max, tc.back, got, err, tc.want)
+		}
+	}
+	if _, err := r.Since(day(2), 16, 2); !errors.Is(err, diff.ErrUnknownRevision) {
+		t.Errorf("Since past the bound: %v", err)
+	}
+	if r.Shallow() {
+		t.Error("a full clone is shallow")
+	}
+	clone := filepath.Join(t.TempDir(), "clone")
+	if out, err := exec.Command("git", "clone", "-q", "--depth", "2", "file://"+g.Dir, clone).CombinedOutput(); err != nil {
+		t.Fatalf("git clone: %v\n%s", err, out)
+	}
+	sr, err := diff.Open(clone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sr.Close()
+	if !sr.Shallow() {
+		t.Error("a --depth clone is not shallow")
+	}
+	if _, err := sr.Since(day(2), 16, 100); !errors.Is(err, diff.ErrShallow) {
+		t.Errorf("Since past a shallow clone's history: %v", err)
+	}
+}
+
 // TestHeadAt: the commit HEAD was at, by the reflog's times (a move to an
 // older commit dated by the move), else by the commits'.
 func TestHeadAt(t *testing.T) {

@@ -3,6 +3,7 @@ package triage
 import (
 	"context"
 	"io"
+	"time"
 	"unicode"
 
 	"github.com/recap-dev/recap/diff"
@@ -27,6 +28,9 @@ type history struct {
 	// missing are the entries whose commit this clone does not have (a
 	// shallow clone): their lines are not followed.
 	missing map[int]bool
+	// since is, by an entry's date, the commits that stand in for an
+	// entry's commit the repository has not (see standIns).
+	since map[string][]string
 }
 
 type histKey struct{ commit, path string }
@@ -63,6 +67,17 @@ func (m *Matcher) lineNow(idx int, sf *sourceFile) (int, bool) {
 		// on code not committed yet has it in a later one (most often the
 		// commit of the triage file itself).
 		commits := []string{e.Commit}
+		standIn := false
+		if _, err := repo.Commit(e.Commit); err != nil {
+			if repo.Shallow() {
+				h.missing[idx] = true // a shallow clone's: said so
+				commits = nil
+			} else {
+				// A branch squashed or rebased away, a pull request's
+				// merge commit: the commits since the day it was decided.
+				commits, standIn = standIns(repo, e, h.since), true
+			}
+		}
 		for k := 0; k < len(commits); k++ {
 			if hf := h.file(repo, histKey{commits[k], e.Path}, sf); hf != nil {
 				if at := entryLineIn(hf.old, e, m.lines[idx]); at > 0 {
@@ -73,11 +88,8 @@ func (m *Matcher) lineNow(idx int, sf *sourceFile) (int, bool) {
 					}
 					break
 				}
-			} else if _, err := repo.Commit(e.Commit); k == 0 && err != nil {
-				h.missing[idx] = true // a shallow clone's, or another repository's
-				break
 			}
-			if k == 0 { // not there: the commits after it, looked for once
+			if k == 0 && !standIn { // not there: the commits after it, looked for once
 				commits = append(commits, h.afterCommit(repo, e.Commit)...)
 			}
 		}
@@ -87,12 +99,34 @@ func (m *Matcher) lineNow(idx int, sf *sourceFile) (int, bool) {
 }
 
 // maxAfter bounds the commits after an entry's that are looked at for its
-// code, and maxBack how far back from HEAD the entry's commit is looked
-// for.
+// code, maxSince those since the day an entry was decided when the
+// repository has not its commit, and maxBack how far back from HEAD the
+// entry's commit, or its day, is looked for.
 const (
 	maxAfter = 16
+	maxSince = 64
 	maxBack  = 10_000
 )
+
+// standIns returns the commits that stand in for e's commit when the
+// repository has not that commit and is no shallow clone: the commit was
+// on a branch squashed or rebased since, or is a pull request's merge
+// commit (the review's replies), or another clone's. They are HEAD's
+// first-parent line from the last commit made before the day e was
+// decided, oldest first, at most maxSince (diff.Repo.Since): the first of
+// them that has e's code is where it is followed from. None without a
+// date. cache keeps them by date.
+func standIns(repo *diff.Repo, e *Entry, cache map[string][]string) []string {
+	if list, ok := cache[e.Date]; ok {
+		return list
+	}
+	var list []string
+	if t, err := time.Parse(DateLayout, e.Date); err == nil {
+		list, _ = repo.Since(t, maxSince, maxBack)
+	}
+	cache[e.Date] = list
+	return list
+}
 
 // afterCommit returns the commits after c on HEAD's first-parent line,
 // oldest first, at most maxAfter; none when c is not on it.

@@ -204,6 +204,22 @@ func (m *Matcher) FollowRenames(ctx context.Context, repo *diff.Repo) error {
 		names = append(names, c)
 	}
 	sort.Strings(names)
+	// A commit the repository has not, and is no shallow clone's (a
+	// branch squashed or rebased away, a pull request's merge commit),
+	// is stood in for by the commits since the entry's day.
+	absent := map[string]bool{}
+	if !repo.Shallow() {
+		kept := names[:0]
+		for _, c := range names {
+			if _, err := repo.Commit(c); err != nil {
+				absent[c] = true
+			} else {
+				kept = append(kept, c)
+			}
+		}
+		names = kept
+	}
+	standIn := map[string][]string{}
 	// git diff COMMIT HEAD finds renames by similarity; the working tree
 	// against HEAD pairs a deleted and an added file of one content.
 	var work map[string]string
@@ -245,6 +261,23 @@ func (m *Matcher) FollowRenames(ctx context.Context, repo *diff.Repo) error {
 	for _, re := range m.byRule {
 		for _, i := range re.orphans {
 			e := &m.entries[i]
+			if absent[e.Commit] {
+				// Followed from the first commit since its day that has its
+				// file.
+				var to string
+				ok := false
+				for _, c := range standIns(repo, e, standIn) {
+					if repo.Has(c, e.Path) {
+						to, ok = since(c)[e.Path]
+						break
+					}
+				}
+				if ok {
+					m.path[i] = to
+					moved = true
+				}
+				continue
+			}
 			to, ok := renames[e.Commit][e.Path]
 			if !ok && renames[e.Commit] != nil && !repo.Has(e.Commit, e.Path) {
 				// Decided before the file was committed: followed from the
@@ -277,7 +310,7 @@ func (m *Matcher) FollowRenames(ctx context.Context, repo *diff.Repo) error {
 // entries whose file is gone match in any file, as without a commit.
 func (m *Matcher) Follow(ctx context.Context, dir string) error {
 	if m.withCommit() {
-		m.hist = &history{dir: dir, files: map[histKey]*histFile{}, lines: map[int]int{}, after: map[string][]string{}, missing: map[int]bool{}}
+		m.hist = &history{dir: dir, files: map[histKey]*histFile{}, lines: map[int]int{}, after: map[string][]string{}, missing: map[int]bool{}, since: map[string][]string{}}
 	}
 	if !m.goneWithCommit() {
 		return nil

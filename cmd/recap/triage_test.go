@@ -1230,6 +1230,75 @@ func TestTriageDecidedBeforeCommitted(t *testing.T) {
 	}
 }
 
+// TestTriageSquashedBranch: decisions taken on a branch that was then
+// squashed into main and deleted have a commit no clone of main has (as
+// the review's replies have a pull request's merge commit). In a full
+// clone that is no shallow clone's: the decided line and its file's
+// rename are followed from the commits since the day it was decided, and
+// nothing says "git fetch --unshallow".
+func TestTriageSquashedBranch(t *testing.T) {
+	const method = "    public static long %s(long[] p) {\n        long s = 0;\n        for (int i = 0; i < p.length; i++) s += p[i];\n        return %s;\n    }\n"
+	avg := fmt.Sprintf(method, "avg", "s")
+	g := gittest.New(t)
+	g.Git("config", "user.name", "Ana")
+	g.Git("config", "user.email", "ana@example.com")
+	// Dated as they would be: the first commit days before the decisions,
+	// the squash and the later ones after.
+	commit := func(msg string, files map[string]string, at time.Time) {
+		t.Helper()
+		g.Write(files)
+		g.Git("add", "-A")
+		date := at.UTC().Format(time.RFC3339)
+		cmd := exec.Command("git", "-C", g.Dir, "commit", "-qm", msg)
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_DATE="+date, "GIT_COMMITTER_DATE="+date)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git commit: %v\n%s", err, out)
+		}
+	}
+	commit("one", map[string]string{"src/B.java": "public class B {\n    private int m;\n}\n"}, time.Now().Add(-72*time.Hour))
+	g.Git("checkout", "-q", "-b", "feature")
+	commit("the code", map[string]string{
+		"src/P.java":       "public class P {\n\n" + avg + "}\n",
+		"src/A.java":       "import java.util.Date;\n\npublic class A {\n    private Date created;\n    private int n;\n}\n",
+		"build/pmd.sarif":  pmdLoopSARIF(5),
+		"build/date.sarif": pmdDateSARIF("src/A.java:4"),
+	}, time.Now().Add(-time.Minute))
+	branchCommit := strings.TrimSpace(g.Git("rev-parse", "HEAD"))
+	for _, rule := range []string{"ForLoopCanBeForeach", "ReplaceJavaUtilDate"} {
+		if out, stderr, code := recap(t, g.Dir, nil, "triage", "--rule", rule, "--as", "wont-fix", "--reason", "decided on the branch", "build"); code != 0 {
+			t.Fatalf("triage: exit %d\n%s%s", code, out, stderr)
+		}
+	}
+	commit("the decisions", nil, time.Now())
+	g.Git("checkout", "-q", "main")
+	g.Git("merge", "-q", "--squash", "feature")
+	commit("the feature, squashed", nil, time.Now())
+	g.Git("branch", "-q", "-D", "feature")
+	g.Git("reflog", "expire", "--expire=now", "--all")
+	g.Git("gc", "-q", "--prune=now")
+	if out, err := exec.Command("git", "-C", g.Dir, "cat-file", "-e", branchCommit+"^{commit}").CombinedOutput(); err == nil {
+		t.Fatalf("the branch's commit is still there: %s", out)
+	}
+	g.Git("mv", "src/A.java", "src/Renamed.java")
+	commit("a copy above, a rename, the line copied", map[string]string{
+		"src/P.java":       "public class P {\n\n" + fmt.Sprintf(method, "mean", "s") + "\n" + avg + "}\n",
+		"src/B.java":       "import java.util.Date;\n\npublic class B {\n    private int m;\n    private Date created;\n}\n",
+		"build/pmd.sarif":  pmdLoopSARIF(5, 11),
+		"build/date.sarif": pmdDateSARIF("src/B.java:5", "src/Renamed.java:4"),
+	}, time.Now())
+	covered, all := coveredFindings(t, g.Dir, "build")
+	if want := []string{"src/P.java:11", "src/Renamed.java:4"}; !slices.Equal(covered, want) || all != 4 {
+		t.Errorf("covered %v of %d findings, want %v", covered, all, want)
+	}
+	out, stderr, code := recap(t, g.Dir, nil, "summary", "build")
+	if code != 0 || strings.Contains(stderr, "warning: triage") || !strings.Contains(out, "2 triaged") {
+		t.Errorf("summary: exit %d\n%s%s", code, out, stderr)
+	}
+	if out, stderr, code := recap(t, g.Dir, nil, "triage", "check", "build"); code != 0 || !strings.Contains(out, "no stale or expired entry") {
+		t.Errorf("check: exit %d\n%s%s", code, out, stderr)
+	}
+}
+
 // TestTriageShallowClone: in a shallow clone (actions/checkout's default)
 // the commit of a decision is not there: where its code was copied, the
 // decided line cannot be followed, and recap says so (a warning; check
