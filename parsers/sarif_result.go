@@ -965,12 +965,14 @@ func (s *sarifStream) str(dst *string) error { return s.strN(dst, maxSARIFText) 
 
 // strN reads a string, cut to n bytes as written; null leaves dst as it is.
 func (s *sarifStream) strN(dst *string, n int) error {
-	switch s.dec.PeekKind() {
+	// The value read at once, its kind told by its first byte: a look
+	// ahead at each string costs more than the string.
+	v, err := s.dec.ReadValue()
+	if err != nil {
+		return err
+	}
+	switch v[0] {
 	case '"':
-		v, err := s.dec.ReadValue()
-		if err != nil {
-			return err
-		}
 		raw := v[1 : len(v)-1]
 		if len(raw) <= n && bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) {
 			*dst = string(raw)
@@ -979,10 +981,16 @@ func (s *sarifStream) strN(dst *string, n int) error {
 		*dst = s.unquote(v, n)
 		return nil
 	case 'n':
-		_, err := s.dec.ReadToken()
-		return err
+		return nil
 	}
-	return s.mismatch("a string")
+	s.mismatchRead(v, "a string")
+	return nil
+}
+
+// mismatchRead notes v, a value of the wrong kind the decoder has just
+// read (mismatch, once it is read).
+func (s *sarifStream) mismatchRead(v jsontext.Value, want string) {
+	s.noteType(s.dec.InputOffset()-int64(len(v)), want, kindName(v.Kind()))
 }
 
 // unquote decodes a string token whose raw bytes may pass n: it is cut
@@ -1046,12 +1054,17 @@ func (s *sarifStream) cut(v string, n int) string {
 // file's URI) as one shared copy, allocating only the first time; it is
 // cut to maxSARIFName.
 func (s *sarifStream) istr(dst *string) error {
-	if s.dec.PeekKind() != '"' {
-		return s.str(dst)
-	}
 	v, err := s.dec.ReadValue()
 	if err != nil {
 		return err
+	}
+	switch v[0] {
+	case '"':
+	case 'n':
+		return nil
+	default:
+		s.mismatchRead(v, "a string")
+		return nil
 	}
 	raw := v[1 : len(v)-1]
 	if plain := bytes.IndexByte(raw, '\\') < 0; plain {
