@@ -1185,13 +1185,13 @@ func (s *sarifStream) optInt(dst **int) error {
 // not one (noted as a type error and skipped). A number written as a
 // float with no fraction ("3.0", "1e2") is taken.
 func (s *sarifStream) readInt() (n int, ok bool, err error) {
-	switch s.dec.PeekKind() {
+	v, err := s.dec.ReadValue()
+	if err != nil {
+		return 0, false, err
+	}
+	switch v.Kind() {
 	case '0':
-		off := s.valueOffset()
-		v, err := s.dec.ReadValue()
-		if err != nil {
-			return 0, false, err
-		}
+		off := s.dec.InputOffset() - int64(len(v))
 		if n, ok := smallInt(v); ok {
 			return n, true, nil
 		}
@@ -1207,10 +1207,10 @@ func (s *sarifStream) readInt() (n int, ok bool, err error) {
 		}
 		return n, true, nil
 	case 'n':
-		_, err := s.dec.ReadToken()
-		return 0, false, err
+		return 0, false, nil
 	}
-	return 0, false, s.mismatch("a number")
+	s.mismatchRead(v, "a number")
+	return 0, false, nil
 }
 
 // smallInt parses an optionally negative run of at most 18 digits.
