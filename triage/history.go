@@ -5,6 +5,7 @@ import (
 	"io"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/recap-dev/recap/diff"
 )
@@ -31,6 +32,10 @@ type history struct {
 	// since is, by an entry's date, the commits that stand in for an
 	// entry's commit the repository has not (see standIns).
 	since map[string][]string
+	// squashed are the entries whose commit this repository, no shallow
+	// clone, does not have, and whose code no commit that stands in for
+	// it has: their lines are not followed.
+	squashed map[int]bool
 }
 
 type histKey struct{ commit, path string }
@@ -78,9 +83,14 @@ func (m *Matcher) lineNow(idx int, sf *sourceFile) (int, bool) {
 				commits, standIn = standIns(repo, e, h.since), true
 			}
 		}
+		found := false
 		for k := 0; k < len(commits); k++ {
 			if hf := h.file(repo, histKey{commits[k], e.Path}, sf); hf != nil {
-				if at := entryLineIn(hf.old, e, m.lines[idx]); at > 0 {
+				// A commit that stands in has the code only where the
+				// entry's location is: a line of the same text before the
+				// decision may be another one.
+				if at := entryLineIn(hf.old, e, m.lines[idx], standIn); at > 0 {
+					found = true
 					if now, ok := hf.lineOf(at); ok && now <= sf.n() {
 						n = now
 					} else if e.Line != "" {
@@ -92,6 +102,9 @@ func (m *Matcher) lineNow(idx int, sf *sourceFile) (int, bool) {
 			if k == 0 && !standIn { // not there: the commits after it, looked for once
 				commits = append(commits, h.afterCommit(repo, e.Commit)...)
 			}
+		}
+		if standIn && !found {
+			h.squashed[idx] = true
 		}
 	}
 	h.lines[idx] = n
@@ -249,7 +262,10 @@ func readAtCommit(repo *diff.Repo, k histKey, sf *sourceFile) *histFile {
 	if err != nil || len(data) > diff.MaxDiffBytes {
 		return nil
 	}
-	lineOf, err := diff.LinesOf(context.Background(), data, sf.src)
+	// White space aside, as the location fingerprint: a block re-indented
+	// since keeps its lines, and a copy of it pasted above is told apart
+	// as an added block (git diff -w).
+	lineOf, err := diff.LinesOf(context.Background(), spaceless(data), spaceless(sf.src))
 	if err != nil {
 		return nil
 	}
@@ -257,10 +273,10 @@ func readAtCommit(repo *diff.Repo, k histKey, sf *sourceFile) *histFile {
 }
 
 // entryLineIn returns the line (1-based) of e's finding in sf, the file
-// at e's commit: where its location fingerprint is, else the one line
-// that reads as its Line (decided on code not committed yet); 0 when
-// there is none, or the line is there more than once.
-func entryLineIn(sf *sourceFile, e *Entry, line entryLine) int {
+// at e's commit: where its location fingerprint is, else, unless located,
+// the one line that reads as its Line (decided on code not committed
+// yet); 0 when there is none, or the line is there more than once.
+func entryLineIn(sf *sourceFile, e *Entry, line entryLine, located bool) int {
 	only, reads := 0, 0
 	for i := range sf.n() {
 		if e.Line != "" && !lineIs(sf.line(i), line) {
@@ -268,6 +284,9 @@ func entryLineIn(sf *sourceFile, e *Entry, line entryLine) int {
 		}
 		if e.Location != "" && sf.location(i) == e.Location {
 			return i + 1
+		}
+		if located {
+			continue
 		}
 		if reads++; reads == 1 {
 			only = i + 1
@@ -277,4 +296,26 @@ func entryLineIn(sf *sourceFile, e *Entry, line entryLine) int {
 		return 0
 	}
 	return only
+}
+
+// spaceless returns src without its white space but its line ends ('\n'),
+// line for line: diffed so, lines that differ only in white space are
+// the same.
+func spaceless(src []byte) []byte {
+	out := make([]byte, 0, len(src))
+	for i := 0; i < len(src); {
+		if c := src[i]; c == '\n' || c < utf8.RuneSelf && c != ' ' && c != '\t' && c != '\r' && c != '\f' && c != '\v' {
+			out = append(out, c)
+			i++
+			continue
+		}
+		if j := skipSpace(src, i); j > i {
+			i = j
+			continue
+		}
+		_, n := utf8.DecodeRune(src[i:])
+		out = append(out, src[i:i+n]...)
+		i += n
+	}
+	return out
 }

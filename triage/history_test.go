@@ -34,3 +34,18 @@ func TestByNeighbours(t *testing.T) {
 		})
 	}
 }
+
+// TestSpaceless: white space goes, line ends and every other character
+// stay, invalid UTF-8 too.
+func TestSpaceless(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"", ""},
+		{"  a b\n\tc\r\n\n", "ab\nc\n\n"},
+		{"x\u00a0=\u2003y;\n", "x=y;\n"},
+		{"é \xff z", "é\xffz"},
+	} {
+		if got := string(spaceless([]byte(tc.in))); got != tc.want {
+			t.Errorf("spaceless(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

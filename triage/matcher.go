@@ -310,7 +310,7 @@ func (m *Matcher) FollowRenames(ctx context.Context, repo *diff.Repo) error {
 // entries whose file is gone match in any file, as without a commit.
 func (m *Matcher) Follow(ctx context.Context, dir string) error {
 	if m.withCommit() {
-		m.hist = &history{dir: dir, files: map[histKey]*histFile{}, lines: map[int]int{}, after: map[string][]string{}, missing: map[int]bool{}, since: map[string][]string{}}
+		m.hist = &history{dir: dir, files: map[histKey]*histFile{}, lines: map[int]int{}, after: map[string][]string{}, missing: map[int]bool{}, since: map[string][]string{}, squashed: map[int]bool{}}
 	}
 	if !m.goneWithCommit() {
 		return nil
@@ -325,6 +325,24 @@ func (m *Matcher) Follow(ctx context.Context, dir string) error {
 	}
 	defer repo.Close()
 	return m.FollowRenames(ctx, repo)
+}
+
+// Squashed counts the entries whose decided line was asked of git (a
+// copy of the code, or a neighbour changed) but whose commit is in no
+// branch of this repository, no shallow clone, while no commit of HEAD's
+// line since the day of the decision has the decided code as it was (a
+// branch squashed or rebased since, the line's neighbours changed on
+// it): their lines are not followed.
+func (m *Matcher) Squashed() int {
+	if m == nil {
+		return 0
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.hist == nil {
+		return 0
+	}
+	return len(m.hist.squashed)
 }
 
 // Unfollowed counts the entries whose decided line was asked of git (a
@@ -831,6 +849,10 @@ type Status struct {
 	// and rule at its location whose message is another now: the
 	// finding to decide again, rather than an entry to prune.
 	Changed *Near
+	// Squashed says that the entry's decided line was asked of git, but
+	// its commit is in no branch of this repository, nor its code as it
+	// was in a commit since (see Matcher.Squashed).
+	Squashed bool
 	// Unfollowed says that the entry's decided line was asked of git (a
 	// copy of its code, or a neighbour changed) but the repository does
 	// not have its commit (a shallow clone).
@@ -844,7 +866,7 @@ func (m *Matcher) Statuses() []Status {
 	defer m.mu.Unlock()
 	out := make([]Status, len(m.entries))
 	for i := range m.entries {
-		out[i] = Status{Entry: m.entries[i], Matched: m.used[i], Path: m.path[i], Expired: m.entries[i].Expired(m.now), Unfollowed: m.hist != nil && m.hist.missing[i]}
+		out[i] = Status{Entry: m.entries[i], Matched: m.used[i], Path: m.path[i], Expired: m.entries[i].Expired(m.now), Unfollowed: m.hist != nil && m.hist.missing[i], Squashed: m.hist != nil && m.hist.squashed[i]}
 		if m.used[i] == 0 {
 			out[i].Changed = m.near[i]
 		}

@@ -1244,17 +1244,7 @@ func TestTriageSquashedBranch(t *testing.T) {
 	g.Git("config", "user.email", "ana@example.com")
 	// Dated as they would be: the first commit days before the decisions,
 	// the squash and the later ones after.
-	commit := func(msg string, files map[string]string, at time.Time) {
-		t.Helper()
-		g.Write(files)
-		g.Git("add", "-A")
-		date := at.UTC().Format(time.RFC3339)
-		cmd := exec.Command("git", "-C", g.Dir, "commit", "-qm", msg)
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_DATE="+date, "GIT_COMMITTER_DATE="+date)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git commit: %v\n%s", err, out)
-		}
-	}
+	commit := func(msg string, files map[string]string, at time.Time) { datedCommit(t, g, msg, files, at) }
 	commit("one", map[string]string{"src/B.java": "public class B {\n    private int m;\n}\n"}, time.Now().Add(-72*time.Hour))
 	g.Git("checkout", "-q", "-b", "feature")
 	commit("the code", map[string]string{
@@ -1273,12 +1263,7 @@ func TestTriageSquashedBranch(t *testing.T) {
 	g.Git("checkout", "-q", "main")
 	g.Git("merge", "-q", "--squash", "feature")
 	commit("the feature, squashed", nil, time.Now())
-	g.Git("branch", "-q", "-D", "feature")
-	g.Git("reflog", "expire", "--expire=now", "--all")
-	g.Git("gc", "-q", "--prune=now")
-	if out, err := exec.Command("git", "-C", g.Dir, "cat-file", "-e", branchCommit+"^{commit}").CombinedOutput(); err == nil {
-		t.Fatalf("the branch's commit is still there: %s", out)
-	}
+	dropBranch(t, g, "feature", branchCommit)
 	g.Git("mv", "src/A.java", "src/Renamed.java")
 	commit("a copy above, a rename, the line copied", map[string]string{
 		"src/P.java":       "public class P {\n\n" + fmt.Sprintf(method, "mean", "s") + "\n" + avg + "}\n",
@@ -1296,6 +1281,114 @@ func TestTriageSquashedBranch(t *testing.T) {
 	}
 	if out, stderr, code := recap(t, g.Dir, nil, "triage", "check", "build"); code != 0 || !strings.Contains(out, "no stale or expired entry") {
 		t.Errorf("check: exit %d\n%s%s", code, out, stderr)
+	}
+}
+
+// TestTriageReindentedThenCopied: a decided block re-indented, then a
+// copy of it pasted above: git's diff, white space aside (as the
+// location), pairs the decided line with the original, not the copy.
+func TestTriageReindentedThenCopied(t *testing.T) {
+	const method = "    public static long %s(long[] p) {\n        long s = 0;\n        for (int i = 0; i < p.length; i++) s += p[i];\n        return s;\n    }\n"
+	const wrapped = "    public static long %s(long[] p) {\n        if (p != null) {\n            long s = 0;\n            for (int i = 0; i < p.length; i++) s += p[i];\n            return s;\n        }\n        return 0;\n    }\n"
+	g := gittest.New(t)
+	g.Git("config", "user.name", "Ana")
+	g.Git("config", "user.email", "ana@example.com")
+	g.Commit("one", map[string]string{"src/P.java": "public class P {\n\n" + fmt.Sprintf(method, "avg") + "}\n", "build/pmd.sarif": pmdLoopSARIF(5)})
+	if out, stderr, code := recap(t, g.Dir, nil, "triage", "--rule", "ForLoopCanBeForeach", "--as", "wont-fix", "--reason", "hot loop", "build"); code != 0 {
+		t.Fatalf("triage: exit %d\n%s%s", code, out, stderr)
+	}
+	g.Commit("triage", nil)
+	g.Commit("re-indented", map[string]string{"src/P.java": "public class P {\n\n" + fmt.Sprintf(wrapped, "avg") + "}\n", "build/pmd.sarif": pmdLoopSARIF(6)})
+	if covered, _ := coveredFindings(t, g.Dir, "build"); !slices.Equal(covered, []string{"src/P.java:6"}) {
+		t.Fatalf("re-indented: covered %v", covered)
+	}
+	g.Commit("a copy above", map[string]string{
+		"src/P.java":      "public class P {\n\n" + fmt.Sprintf(wrapped, "copy") + "\n" + fmt.Sprintf(wrapped, "avg") + "}\n",
+		"build/pmd.sarif": pmdLoopSARIF(6, 15),
+	})
+	if covered, all := coveredFindings(t, g.Dir, "build"); !slices.Equal(covered, []string{"src/P.java:15"}) || all != 2 {
+		t.Errorf("a copy above: covered %v of %d findings, want the original, src/P.java:15", covered, all)
+	}
+}
+
+// TestTriageSquashedChanged: a decision taken on a branch whose decided
+// line's neighbour changed on the branch before it was squashed: no
+// commit of main has the code as decided, so that its line cannot be
+// followed. The decision covers no other finding (the same line of
+// another method, which its text alone would name), recap says so, check
+// calls it stale? and prune keeps it.
+func TestTriageSquashedChanged(t *testing.T) {
+	const method = "    public static long %s(long[] p) {\n        long s = 0;\n        for (int i = 0; i < p.length; i++) s += p[i];\n        return %s;\n    }\n"
+	g := gittest.New(t)
+	g.Git("config", "user.name", "Ana")
+	g.Git("config", "user.email", "ana@example.com")
+	datedCommit(t, g, "one", map[string]string{"src/P.java": "public class P {\n\n" + fmt.Sprintf(method, "avg", "s") + "}\n", "build/pmd.sarif": pmdLoopSARIF(5)}, time.Now().Add(-72*time.Hour))
+	g.Git("checkout", "-q", "-b", "feature")
+	datedCommit(t, g, "twice", map[string]string{
+		"src/P.java":      "public class P {\n\n" + fmt.Sprintf(method, "avg", "s") + "\n" + fmt.Sprintf(method, "twice", "2 * s") + "}\n",
+		"build/pmd.sarif": pmdLoopSARIF(5, 11),
+	}, time.Now().Add(-time.Minute))
+	branchCommit := strings.TrimSpace(g.Git("rev-parse", "HEAD"))
+	out, stderr, code := recap(t, g.Dir, nil, "findings", "--no-context", "build")
+	id := regexp.MustCompile(`src/P\.java:11:9 .*\(id ([^)]+)\)`).FindStringSubmatch(out)
+	if code != 0 || id == nil {
+		t.Fatalf("findings: exit %d\n%s%s", code, out, stderr)
+	}
+	if out, stderr, code := recap(t, g.Dir, nil, "triage", id[1], "--as", "wont-fix", "--reason", "twice is rare", "build"); code != 0 {
+		t.Fatalf("triage: exit %d\n%s%s", code, out, stderr)
+	}
+	datedCommit(t, g, "the decision", nil, time.Now())
+	datedCommit(t, g, "a neighbour changed", map[string]string{
+		"src/P.java": "public class P {\n\n" + fmt.Sprintf(method, "avg", "s") + "\n" + fmt.Sprintf(method, "twice", "s + s") + "}\n",
+	}, time.Now())
+	if covered, _ := coveredFindings(t, g.Dir, "build"); !slices.Equal(covered, []string{"src/P.java:11"}) {
+		t.Fatalf("on the branch: covered %v", covered)
+	}
+	g.Git("checkout", "-q", "main")
+	g.Git("merge", "-q", "--squash", "feature")
+	datedCommit(t, g, "the feature, squashed", nil, time.Now())
+	dropBranch(t, g, "feature", branchCommit)
+	if covered, all := coveredFindings(t, g.Dir, "build"); len(covered) != 0 || all != 2 {
+		t.Errorf("after the squash: covered %v of %d findings, want none", covered, all)
+	}
+	out, stderr, code = recap(t, g.Dir, nil, "summary", "build")
+	if code != 0 || !strings.Contains(stderr, "recap: warning: triage: the commit of 1 decision is in no branch of this repository") || strings.Contains(stderr, "shallow") {
+		t.Errorf("summary: exit %d\n%s%s", code, out, stderr)
+	}
+	out, stderr, code = recap(t, g.Dir, nil, "triage", "check", "build")
+	if code != 1 || !strings.Contains(out, "1 stale entry (1 whose commit is in no branch)") || !strings.Contains(out, "where its finding is shown, decide it again") ||
+		strings.Contains(out, "older than the code") || !strings.Contains(stderr, "1 stale entry whose commit is in no branch") {
+		t.Errorf("check: exit %d\n%s%s", code, out, stderr)
+	}
+	out, stderr, code = recap(t, g.Dir, nil, "triage", "prune", "--dry-run", "build")
+	if code != 0 || !strings.Contains(out, "1 stale entry kept: its commit is in no branch") {
+		t.Errorf("prune: exit %d\n%s%s", code, out, stderr)
+	}
+}
+
+// datedCommit commits files (added to the index with what else changed)
+// as made at at.
+func datedCommit(t *testing.T, g *gittest.Repo, msg string, files map[string]string, at time.Time) {
+	t.Helper()
+	g.Write(files)
+	g.Git("add", "-A")
+	date := at.UTC().Format(time.RFC3339)
+	cmd := exec.Command("git", "-C", g.Dir, "commit", "-qm", msg)
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_DATE="+date, "GIT_COMMITTER_DATE="+date)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git commit: %v\n%s", err, out)
+	}
+}
+
+// dropBranch deletes a branch and every object only it held, as a
+// squashed or rebased branch deleted since is gone from every clone.
+func dropBranch(t *testing.T, g *gittest.Repo, branch, commit string) {
+	t.Helper()
+	g.Git("branch", "-q", "-D", branch)
+	g.Git("reflog", "expire", "--expire=now", "--all")
+	g.Git("gc", "-q", "--prune=now")
+	if out, err := exec.Command("git", "-C", g.Dir, "cat-file", "-e", commit+"^{commit}").CombinedOutput(); err == nil {
+		t.Fatalf("the branch's commit is still there: %s", out)
 	}
 }
 

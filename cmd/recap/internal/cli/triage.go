@@ -679,6 +679,10 @@ type entryStatus struct {
 	// Shallow: the entry's commit is not in this shallow clone, so that
 	// its decided line could not be followed (Outdated says so).
 	Shallow bool `json:"shallow,omitempty"`
+	// Squashed: the entry's commit is in no branch of this repository,
+	// nor its code as it was in a commit since, so that its decided line
+	// could not be followed (Outdated says so).
+	Squashed bool `json:"squashed,omitempty"`
 }
 
 // changedFinding is the finding at a stale entry's place, its message
@@ -711,6 +715,8 @@ type listOutput struct {
 	Outdated int `json:"outdated"`
 	// Shallow counts the stale entries this shallow clone cannot follow.
 	Shallow int `json:"shallow"`
+	// Squashed counts the stale entries whose commit is in no branch.
+	Squashed int `json:"squashed"`
 	// InputFailed: an input could not be read (its error is on stderr,
 	// the exit code 2): what the list says is not a result.
 	InputFailed bool `json:"inputFailed,omitempty"`
@@ -739,8 +745,13 @@ func runList(cmd *cobra.Command, streams *IO, lf *listFlags, args []string, chec
 			out.Stale++
 			// Reports older than the code first: their finding at the
 			// entry's place may be another that moved there.
-			if es.Outdated, es.Shallow = r.staleWhy(s); es.Shallow {
+			var kind staleKind
+			es.Outdated, kind = r.staleWhy(s)
+			es.Shallow, es.Squashed = kind == staleShallow, kind == staleSquashed
+			if es.Shallow {
 				out.Shallow++
+			} else if es.Squashed {
+				out.Squashed++
 			} else if es.Outdated != "" {
 				out.Outdated++
 			} else if es.Changed = changedOf(s.Changed); es.Changed != nil {
@@ -763,7 +774,7 @@ func runList(cmd *cobra.Command, streams *IO, lf *listFlags, args []string, chec
 	writeList(streams.Out, lf.format, out, check)
 	if check && out.Stale+out.Expired > 0 {
 		var parts []string
-		if n := out.Stale - out.Changed - out.Outdated - out.Shallow; n > 0 {
+		if n := out.Stale - out.Changed - out.Outdated - out.Shallow - out.Squashed; n > 0 {
 			parts = append(parts, english.Plural(n, "stale entry", "stale entries")+" (recap triage prune removes "+itOrThem(n)+")")
 		}
 		if out.Outdated > 0 {
@@ -771,6 +782,9 @@ func runList(cmd *cobra.Command, streams *IO, lf *listFlags, args []string, chec
 		}
 		if out.Shallow > 0 {
 			parts = append(parts, english.Plural(out.Shallow, "stale entry", "stale entries")+" this shallow clone cannot follow (git fetch --unshallow)")
+		}
+		if out.Squashed > 0 {
+			parts = append(parts, english.Plural(out.Squashed, "stale entry", "stale entries")+" whose commit is in no branch (decide "+itOrThem(out.Squashed)+" again where "+itsOrTheir(out.Squashed)+" finding is shown)")
 		}
 		if out.Changed > 0 {
 			parts = append(parts, english.Plural(out.Changed, "stale entry", "stale entries")+" whose finding's message changed (decide "+itOrThem(out.Changed)+" again by the id shown)")
@@ -799,13 +813,13 @@ func writeList(w io.Writer, format string, out listOutput, check bool) {
 			fmt.Fprintf(w, "%s: no stale or expired entry%s\n", out.File, uncheckedNote(out.Unchecked))
 			return
 		}
-		fmt.Fprintf(w, "%s: %s%s, %s%s\n\n", out.File, english.Plural(out.Stale, "stale entry", "stale entries"), staleKinds(out.Changed, out.Outdated, out.Shallow), english.Plural(out.Expired, "expired entry", "expired entries"), uncheckedNote(out.Unchecked))
+		fmt.Fprintf(w, "%s: %s%s, %s%s\n\n", out.File, english.Plural(out.Stale, "stale entry", "stale entries"), staleKinds(out.Changed, out.Outdated, out.Shallow, out.Squashed), english.Plural(out.Expired, "expired entry", "expired entries"), uncheckedNote(out.Unchecked))
 	} else {
 		if total == 0 {
 			fmt.Fprintf(w, "%s: no entry\n", out.File)
 			return
 		}
-		fmt.Fprintf(w, "%s: %s, %d stale%s, %d expired%s\n\n", out.File, english.Plural(total, "entry", "entries"), out.Stale, staleKinds(out.Changed, out.Outdated, out.Shallow), out.Expired, uncheckedNote(out.Unchecked))
+		fmt.Fprintf(w, "%s: %s, %d stale%s, %d expired%s\n\n", out.File, english.Plural(total, "entry", "entries"), out.Stale, staleKinds(out.Changed, out.Outdated, out.Shallow, out.Squashed), out.Expired, uncheckedNote(out.Unchecked))
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "NOW\tSTATE\tRULE\tPATH\tREASON")
@@ -857,6 +871,10 @@ func writeList(w io.Writer, format string, out listOutput, check bool) {
 			fmt.Fprintf(w, "stale?: %s: %s: fetch the whole history to know\n", names[e.Key()], e.Outdated)
 			continue
 		}
+		if e.Squashed {
+			fmt.Fprintf(w, "stale?: %s: %s: where its finding is shown, decide it again\n", names[e.Key()], e.Outdated)
+			continue
+		}
 		fmt.Fprintf(w, "stale?: %s: the reports are older than the code (%s): run the tools again to know\n", names[e.Key()], e.Outdated)
 	}
 	for _, e := range out.Entries {
@@ -894,7 +912,7 @@ func keptNote(n int) string {
 // have reports older than the code and how many this shallow clone
 // cannot follow: " (1 changed, 2 with reports older than the code)", ""
 // for none.
-func staleKinds(changed, outdated, shallow int) string {
+func staleKinds(changed, outdated, shallow, squashed int) string {
 	var parts []string
 	if changed > 0 {
 		parts = append(parts, fmt.Sprintf("%d changed", changed))
@@ -904,6 +922,9 @@ func staleKinds(changed, outdated, shallow int) string {
 	}
 	if shallow > 0 {
 		parts = append(parts, fmt.Sprintf("%d this shallow clone cannot follow", shallow))
+	}
+	if squashed > 0 {
+		parts = append(parts, fmt.Sprintf("%d whose commit is in no branch", squashed))
 	}
 	if len(parts) == 0 {
 		return ""
@@ -959,7 +980,7 @@ stale. --dry-run lists what it would remove.`,
 			}
 			stale := map[string]bool{}
 			pathNow := map[string]string{} // key → the entry's file now, when git says it was renamed
-			unchecked, changed, shallow := 0, 0, 0
+			unchecked, changed, shallow, squashed := 0, 0, 0, 0
 			var kept []string // the lines of the stale entries kept for reports older than the code
 			statuses := m.Statuses()
 			names := entryNames(statuses) // told apart among all the file's entries
@@ -970,11 +991,14 @@ stale. --dry-run lists what it would remove.`,
 				case !r.checks(&e):
 					unchecked++ // no report of its tool among the inputs: kept
 				default:
-					if w, sh := r.staleWhy(s); w != "" && !force {
-						// its report is older than its code, or this shallow
-						// clone cannot follow it: the finding may have moved
-						if sh {
+					if w, kind := r.staleWhy(s); w != "" && !force {
+						// its report is older than its code, or its line
+						// cannot be followed: the finding may have moved
+						switch kind {
+						case staleShallow:
 							shallow++
+						case staleSquashed:
+							squashed++
 						}
 						kept = append(kept, fmt.Sprintf("kept     %s (%s): %s\n", names[e.Key()], e.State, w))
 						continue
@@ -1019,7 +1043,7 @@ stale. --dry-run lists what it would remove.`,
 			if dryRun {
 				done = "would be removed (--dry-run: nothing removed)"
 			}
-			fmt.Fprintf(streams.Out, "%s: %s %s%s%s%s\n", r.rel, english.Plural(len(gone), "stale entry", "stale entries"), done, keptNote(unchecked), changedNote(changed), outdatedNote(len(kept)-changed-shallow, shallow))
+			fmt.Fprintf(streams.Out, "%s: %s %s%s%s%s\n", r.rel, english.Plural(len(gone), "stale entry", "stale entries"), done, keptNote(unchecked), changedNote(changed), outdatedNote(len(kept)-changed-shallow-squashed, shallow, squashed))
 			return nil
 		},
 	}

@@ -402,20 +402,34 @@ func readCapped(root *content.Root, p string) ([]byte, error) {
 	return b, err
 }
 
+// Why an entry that matched nothing may only look stale.
+type staleKind int
+
+const (
+	staleOutdated staleKind = iota // its reports are older than its code
+	staleShallow                   // this shallow clone cannot follow it
+	staleSquashed                  // its commit is in no branch, its code as it was in no commit since
+)
+
 // staleWhy says why an entry that matched nothing may not be stale, ""
-// when nothing says so: its decided line could not be followed in this
-// shallow clone (shallow), or its reports are older than its code.
-func (r *triageRepo) staleWhy(s triage.Status) (why string, shallow bool) {
+// when nothing says so, and which kind of reason it is: its decided line
+// could not be followed in this shallow clone, or its commit is in no
+// branch of the repository, or its reports are older than its code.
+func (r *triageRepo) staleWhy(s triage.Status) (string, staleKind) {
 	if s.Unfollowed {
-		return "its commit is not in this shallow clone (git fetch --unshallow): where its code was copied, or its neighbours changed, it cannot be followed", true
+		return "its commit is not in this shallow clone (git fetch --unshallow): where its code was copied, or its neighbours changed, it cannot be followed", staleShallow
 	}
-	return r.outdated(&s.Entry, s.Path), false
+	if s.Squashed {
+		return "its commit is in no branch of this repository, nor its code as it was in a commit since (a branch squashed or rebased after the code changed): where its code was copied, or its neighbours changed, it cannot be followed", staleSquashed
+	}
+	return r.outdated(&s.Entry, s.Path), staleOutdated
 }
 
 // outdatedNote says how many stale entries prune kept because their
-// reports are older than the code, and how many because this shallow
-// clone cannot follow them (each listed above it): "" for none.
-func outdatedNote(outdated, shallow int) string {
+// reports are older than the code, how many because this shallow clone
+// cannot follow them and how many because their commit is in no branch
+// (each listed above it): "" for none.
+func outdatedNote(outdated, shallow, squashed int) string {
 	note := ""
 	if outdated > 0 {
 		note += fmt.Sprintf("; %s kept: the reports are older than the code (run the tools again, or --force removes %s)",
@@ -424,6 +438,10 @@ func outdatedNote(outdated, shallow int) string {
 	if shallow > 0 {
 		note += fmt.Sprintf("; %s kept: this clone is shallow and cannot follow %s (git fetch --unshallow, or --force removes %s)",
 			english.Plural(shallow, "stale entry", "stale entries"), itOrThem(shallow), itOrThem(shallow))
+	}
+	if squashed > 0 {
+		note += fmt.Sprintf("; %s kept: %s commit is in no branch and %s code cannot be followed (decide %s again where %s finding is shown, or --force removes %s)",
+			english.Plural(squashed, "stale entry", "stale entries"), itsOrTheir(squashed), itsOrTheir(squashed), itOrThem(squashed), itsOrTheir(squashed), itOrThem(squashed))
 	}
 	return note
 }
