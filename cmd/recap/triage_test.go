@@ -1355,6 +1355,21 @@ func TestTriageSquashedChanged(t *testing.T) {
 	if code != 0 || !strings.Contains(stderr, "recap: warning: triage: the commit of 1 decision is in no branch of this repository") || strings.Contains(stderr, "shallow") {
 		t.Errorf("summary: exit %d\n%s%s", code, out, stderr)
 	}
+	// In one log (2>&1, CI), where the view shows the inputs' warnings
+	// and standard error leaves them out, the triage's is still there.
+	log, err := os.Create(filepath.Join(t.TempDir(), "log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer log.Close()
+	cmd := exec.Command(bin, "summary", "build")
+	cmd.Dir, cmd.Stdout, cmd.Stderr = g.Dir, log, log
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(log.Name()); !strings.Contains(string(b), "recap: warning: triage: the commit of 1 decision is in no branch") {
+		t.Errorf("summary 2>&1 without the triage's warning:\n%s", b)
+	}
 	out, stderr, code = recap(t, g.Dir, nil, "triage", "check", "build")
 	if code != 1 || !strings.Contains(out, "1 stale entry (1 whose commit is in no branch)") || !strings.Contains(out, "where its finding is shown, decide it again") ||
 		strings.Contains(out, "older than the code") || !strings.Contains(stderr, "1 stale entry whose commit is in no branch") {

@@ -102,6 +102,9 @@ type report struct {
 	gate     pipeline.Gate
 	gated    error    // the gate's verdict on the query's view, before the budget
 	warnings []string // the inputs' warnings, before the budget
+	// triageWarnings are the triage file's (decisions whose lines could
+	// not be followed), which no view shows.
+	triageWarnings []string
 }
 
 // newReport checks the flags and maps them onto a query; page asks for a
@@ -294,11 +297,11 @@ func (rep *report) run(ctx context.Context, o *reportOptions) (*pipeline.Result,
 	}
 	rep.warnings = inputWarnings(v) // a budget may leave them out of the view
 	if n := rep.query.Triage.Unfollowed(); n > 0 {
-		rep.warnings = append(rep.warnings, fmt.Sprintf("recap: warning: triage: %s of %s %s not in this clone (a shallow one: git fetch --unshallow): where the decided code was copied, or its neighbours changed, %s matched by location alone",
+		rep.triageWarnings = append(rep.triageWarnings, fmt.Sprintf("recap: warning: triage: %s of %s %s not in this clone (a shallow one: git fetch --unshallow): where the decided code was copied, or its neighbours changed, %s matched by location alone",
 			english.Verb(n, "the commit", "the commits"), english.Plural(n, "decision", "decisions"), english.Verb(n, "is", "are"), english.Verb(n, "it is", "they are")))
 	}
 	if n := rep.query.Triage.Squashed(); n > 0 {
-		rep.warnings = append(rep.warnings, fmt.Sprintf("recap: warning: triage: %s of %s %s in no branch of this repository, and the decided code as it was in no commit since (a branch squashed or rebased after the code changed): where the decided code was copied, or its neighbours changed, %s matched by location alone; recap triage check names %s, to decide again",
+		rep.triageWarnings = append(rep.triageWarnings, fmt.Sprintf("recap: warning: triage: %s of %s %s in no branch of this repository, and the decided code as it was in no commit since (a branch squashed or rebased after the code changed): where the decided code was copied, or its neighbours changed, %s matched by location alone; recap triage check names %s, to decide again",
 			english.Verb(n, "the commit", "the commits"), english.Plural(n, "decision", "decisions"), english.Verb(n, "is", "are"), english.Verb(n, "it is", "they are"), english.Verb(n, "it", "them")))
 	}
 	if rep.fit {
@@ -331,6 +334,9 @@ func runReport(ctx context.Context, streams *IO, o *reportOptions, args []string
 		for _, w := range rep.warnings {
 			fmt.Fprintln(streams.ErrOut, w)
 		}
+	}
+	for _, w := range rep.triageWarnings { // no view shows them
+		fmt.Fprintln(streams.ErrOut, w)
 	}
 	reportInputs(streams.ErrOut, v, false)
 	reportUnmatched(streams.ErrOut, res.Unmatched)
