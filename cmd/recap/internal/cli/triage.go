@@ -778,7 +778,7 @@ func runList(cmd *cobra.Command, streams *IO, lf *listFlags, args []string, chec
 			parts = append(parts, english.Plural(n, "stale entry", "stale entries")+" (recap triage prune removes "+itOrThem(n)+")")
 		}
 		if out.Outdated > 0 {
-			parts = append(parts, english.Plural(out.Outdated, "stale entry", "stale entries")+" whose reports are older than the code (run the tools again)")
+			parts = append(parts, english.Plural(out.Outdated, "stale entry", "stale entries")+" whose reports may be older than the code (run the tools again)")
 		}
 		if out.Shallow > 0 {
 			parts = append(parts, english.Plural(out.Shallow, "stale entry", "stale entries")+" this shallow clone cannot follow (git fetch --unshallow)")
@@ -875,7 +875,7 @@ func writeList(w io.Writer, format string, out listOutput, check bool) {
 			fmt.Fprintf(w, "stale?: %s: %s: where its finding is shown, decide it again\n", names[e.Key()], e.Outdated)
 			continue
 		}
-		fmt.Fprintf(w, "stale?: %s: the reports are older than the code (%s): run the tools again to know\n", names[e.Key()], e.Outdated)
+		fmt.Fprintf(w, "stale?: %s: the reports may be older than the code (%s): run the tools again to know\n", names[e.Key()], e.Outdated)
 	}
 	for _, e := range out.Entries {
 		c := e.Changed
@@ -910,7 +910,7 @@ func keptNote(n int) string {
 
 // staleKinds says how many of the stale entries are changed, how many
 // have reports older than the code and how many this shallow clone
-// cannot follow: " (1 changed, 2 with reports older than the code)", ""
+// cannot follow: " (1 changed, 2 with reports that may be older than the code)", ""
 // for none.
 func staleKinds(changed, outdated, shallow, squashed int) string {
 	var parts []string
@@ -918,7 +918,7 @@ func staleKinds(changed, outdated, shallow, squashed int) string {
 		parts = append(parts, fmt.Sprintf("%d changed", changed))
 	}
 	if outdated > 0 {
-		parts = append(parts, fmt.Sprintf("%d with reports older than the code", outdated))
+		parts = append(parts, fmt.Sprintf("%d with reports that may be older than the code", outdated))
 	}
 	if shallow > 0 {
 		parts = append(parts, fmt.Sprintf("%d this shallow clone cannot follow", shallow))
@@ -1048,7 +1048,7 @@ stale. --dry-run lists what it would remove.`,
 		},
 	}
 	tf.register(cmd)
-	cmd.Flags().BoolVar(&force, "force", false, "remove the stale entries whose reports are older than the code too")
+	cmd.Flags().BoolVar(&force, "force", false, "remove the stale entries whose reports may be older than the code too")
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "list the entries that would be removed, and remove nothing")
 	return cmd
 }

@@ -432,7 +432,7 @@ func (r *triageRepo) staleWhy(s triage.Status) (string, staleKind) {
 func outdatedNote(outdated, shallow, squashed int) string {
 	note := ""
 	if outdated > 0 {
-		note += fmt.Sprintf("; %s kept: the reports are older than the code (run the tools again, or --force removes %s)",
+		note += fmt.Sprintf("; %s kept: the reports may be older than the code (run the tools again, or --force removes %s)",
 			english.Plural(outdated, "stale entry", "stale entries"), itOrThem(outdated))
 	}
 	if shallow > 0 {
