@@ -18,6 +18,7 @@ import (
 	"github.com/recap-dev/recap/summarize"
 	"github.com/recap-dev/recap/summarize/budget"
 	"github.com/recap-dev/recap/summarize/render"
+	"github.com/recap-dev/recap/triage"
 )
 
 // reportsAnswer is analysis.getReports' answer: the findings view.
@@ -404,7 +405,7 @@ func (s *Server) stream(ctx context.Context, run *queryRun) (*summarize.View, er
 		return nil, queryError(err)
 	}
 	res.View.Inputs = s.noteInputs(res.View.Inputs, run.files, run.reps, run.copies, run.g)
-	res.View.Suggestions = append(unmatchedNotes(res.Unmatched), res.View.Suggestions...)
+	res.View.Suggestions = append(append(unmatchedNotes(res.Unmatched), triageNotes(q.Triage)...), res.View.Suggestions...)
 	s.recent.setGrouped(sessionName(ctx), res.Grouped)
 	return res.View, nil
 }
@@ -526,7 +527,7 @@ func (s *Server) pass(ctx context.Context, q pipeline.Query, in *GetReportsIn, k
 		return nil, queryError(err)
 	}
 	b.summary, b.inputs = res.View.Summary, res.View.Inputs
-	b.notes = unmatchedNotes(res.Unmatched)
+	b.notes = append(unmatchedNotes(res.Unmatched), triageNotes(q.Triage)...)
 	b.grouped = res.Grouped
 	b.price()
 	return b, nil
@@ -637,6 +638,21 @@ func unmatchedNotes(un []pipeline.Unmatched) []string {
 			msg += "; closest: " + strings.Join(u.Closest, ", ")
 		}
 		out = append(out, msg)
+	}
+	return out
+}
+
+// triageNotes say which decisions of the triage file could not be
+// followed through git where their code was copied or its neighbours
+// changed (matched by location alone): their commit not in a shallow
+// clone, or in no branch.
+func triageNotes(m *triage.Matcher) []string {
+	var out []string
+	if n := m.Unfollowed(); n > 0 {
+		out = append(out, fmt.Sprintf("triage: the commit of %s is not in this clone (a shallow one: git fetch --unshallow): where the decided code was copied, or its neighbours changed, matched by location alone", english.Plural(n, "decision", "decisions")))
+	}
+	if n := m.Squashed(); n > 0 {
+		out = append(out, fmt.Sprintf("triage: the commit of %s is in no branch, and the decided code as it was in no commit since (a branch squashed or rebased after the code changed): where the decided code was copied, or its neighbours changed, matched by location alone", english.Plural(n, "decision", "decisions")))
 	}
 	return out
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -12,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/recap-dev/recap/internal/githubtest"
 	"github.com/recap-dev/recap/internal/gittest"
@@ -1369,6 +1372,26 @@ func TestTriageSquashedChanged(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(log.Name()); !strings.Contains(string(b), "recap: warning: triage: the commit of 1 decision is in no branch") {
 		t.Errorf("summary 2>&1 without the triage's warning:\n%s", b)
+	}
+	// The agent reads it too: analysis.getReports over stdio, recap mcp.
+	ctx := context.Background()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "claude-code"}, nil).Connect(ctx, &mcp.CommandTransport{Command: exec.Command(bin, "mcp", "--root", g.Dir)}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	for _, args := range []map[string]any{{}, {"summaryOnly": true}} {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "analysis.getReports", Arguments: args})
+		if err != nil || res.IsError {
+			t.Fatalf("getReports %v: %v %+v", args, err, res)
+		}
+		var v struct{ Suggestions []string }
+		b, _ := json.Marshal(res.StructuredContent)
+		if err := json.Unmarshal(b, &v); err != nil || !slices.ContainsFunc(v.Suggestions, func(s string) bool {
+			return strings.HasPrefix(s, "triage: the commit of 1 decision is in no branch")
+		}) {
+			t.Errorf("getReports %v: suggestions %q (%v)", args, v.Suggestions, err)
+		}
 	}
 	out, stderr, code = recap(t, g.Dir, nil, "triage", "check", "build")
 	if code != 1 || !strings.Contains(out, "1 stale entry (1 whose commit is in no branch)") || !strings.Contains(out, "where its finding is shown, decide it again") ||
