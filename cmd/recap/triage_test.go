@@ -1402,6 +1402,21 @@ func TestTriageSquashedChanged(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "1 stale entry kept: its commit is in no branch") {
 		t.Errorf("prune: exit %d\n%s%s", code, out, stderr)
 	}
+	// Decided again, as check says: the new entry replaces it.
+	out, stderr, code = recap(t, g.Dir, nil, "findings", "--no-context", "build")
+	if id = regexp.MustCompile(`src/P\.java:11:9 .*\(id ([^)]+)\)`).FindStringSubmatch(out); code != 0 || id == nil {
+		t.Fatalf("findings: exit %d\n%s%s", code, out, stderr)
+	}
+	out, stderr, code = recap(t, g.Dir, nil, "triage", id[1], "--as", "wont-fix", "--reason", "twice is rare", "build")
+	if code != 0 || !strings.Contains(out, "replaced  "+id[1]) || !strings.Contains(out, "its line could not be followed through git") {
+		t.Errorf("decided again: exit %d\n%s%s", code, out, stderr)
+	}
+	if out, stderr, code := recap(t, g.Dir, nil, "triage", "check", "build"); code != 0 || !strings.Contains(out, "no stale or expired entry") {
+		t.Errorf("check after deciding again: exit %d\n%s%s", code, out, stderr)
+	}
+	if covered, _ := coveredFindings(t, g.Dir, "build"); !slices.Equal(covered, []string{"src/P.java:11"}) {
+		t.Errorf("decided again: covered %v", covered)
+	}
 }
 
 // datedCommit commits files (added to the index with what else changed)

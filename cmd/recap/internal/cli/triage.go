@@ -508,6 +508,14 @@ func decide(ctx context.Context, streams *IO, r *triageRepo, names, inputs []str
 		case st.Changed != nil && pickedIDs[st.Changed.ID]:
 			replace[k] = "its finding's message changed"
 			forFinding[k] = byID[st.Changed.ID]
+		case st.Matched == 0 && (st.Squashed || st.Unfollowed):
+			// Its line could not be followed (check calls it stale? and
+			// says to decide it again): a decision on a finding of its
+			// rule on a line of its text in its file now replaces it.
+			if i := redecides(&st, entries); i >= 0 {
+				replace[k] = "its line could not be followed through git"
+				forFinding[k] = picked[i]
+			}
 		}
 	}
 	changed := make([]bool, len(entries))
@@ -562,6 +570,24 @@ func decide(ctx context.Context, streams *IO, r *triageRepo, names, inputs []str
 		return errInputs
 	}
 	return nil
+}
+
+// redecides returns the index of the entry of entries that decides
+// again st's (of its tool and rule, in its file now, on a line of its
+// text), -1 when none does.
+func redecides(st *triage.Status, entries []triage.Entry) int {
+	path := st.Path
+	if path == "" {
+		path = st.Entry.Path
+	}
+	for i := range entries {
+		e := &entries[i]
+		if e.Tool == st.Entry.Tool && e.Rule == st.Entry.Rule && e.Path == path && e.Line != "" &&
+			strings.Join(strings.Fields(e.Line), "") == strings.Join(strings.Fields(st.Entry.Line), "") {
+			return i
+		}
+	}
+	return -1
 }
 
 // replacedEntry is an entry a decision replaces: the finding decided, and
@@ -872,7 +898,7 @@ func writeList(w io.Writer, format string, out listOutput, check bool) {
 			continue
 		}
 		if e.Squashed {
-			fmt.Fprintf(w, "stale?: %s: %s: where its finding is shown, decide it again\n", names[e.Key()], e.Outdated)
+			fmt.Fprintf(w, "stale?: %s: %s: where its finding is shown, decide it again (the new entry replaces it)\n", names[e.Key()], e.Outdated)
 			continue
 		}
 		fmt.Fprintf(w, "stale?: %s: the reports may be older than the code (%s): run the tools again to know\n", names[e.Key()], e.Outdated)
