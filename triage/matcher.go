@@ -334,21 +334,19 @@ func (m *Matcher) Follow(ctx context.Context, dir string) error {
 // branch squashed or rebased since, the line's neighbours changed on
 // it): their lines are not followed.
 func (m *Matcher) Squashed() int {
-	if m == nil {
-		return 0
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.hist == nil {
-		return 0
-	}
-	return len(m.hist.squashed)
+	return m.histCount(func(h *history) map[int]bool { return h.squashed })
 }
 
 // Unfollowed counts the entries whose decided line was asked of git (a
 // copy of the code, or a neighbour changed) but whose commit the
 // repository does not have (a shallow clone).
 func (m *Matcher) Unfollowed() int {
+	return m.histCount(func(h *history) map[int]bool { return h.missing })
+}
+
+// histCount counts the entries of one of the history's sets; 0 without a
+// matcher or a history.
+func (m *Matcher) histCount(set func(*history) map[int]bool) int {
 	if m == nil {
 		return 0
 	}
@@ -357,7 +355,7 @@ func (m *Matcher) Unfollowed() int {
 	if m.hist == nil {
 		return 0
 	}
-	return len(m.hist.missing)
+	return len(set(m.hist))
 }
 
 // withCommit reports whether some entry has a commit.
