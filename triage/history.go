@@ -167,11 +167,11 @@ func (m *Matcher) locatedElsewhere(idx int, sf *sourceFile, i int) bool {
 	if lh, _ := SplitLocation(sf.location(i)); lh == h {
 		return false
 	}
+	// The decided code whole, at its occurrence: another copy of it (a
+	// copy decided before, its occurrence another) does not tell.
 	for k := range sf.n() {
-		if k != i && lineIs(sf.line(k), m.lines[idx]) {
-			if lh, _ := SplitLocation(sf.location(k)); lh == h {
-				return true
-			}
+		if k != i && lineIs(sf.line(k), m.lines[idx]) && sf.location(k) == e.Location {
+			return true
 		}
 	}
 	return false

@@ -532,9 +532,11 @@ func (m *Matcher) how(idx int, f *reports.Finding, sf *sourceFile, orphan bool) 
 	sameMsg := m.sameMessage(e, f)
 	if e.Location != "" {
 		loc := sf.location(i)
-		if e.Location == loc && m.hist != nil && e.Commit != "" && sf.windowCount(i) > 1 {
+		if m.hist != nil && e.Commit != "" && (e.Location == loc && sf.windowCount(i) > 1 || e.Location != loc && sameHash(e.Location, loc) && !sf.unique(i)) {
 			// The decided code is in the file more than once: a copy
-			// pasted above it takes the occurrence the location counts.
+			// pasted above it takes the occurrence the location counts,
+			// and a copy of it decided before (its occurrence another)
+			// looks moved once the decided line's neighbours changed.
 			// Git tells which is the decided one, when it can.
 			if at, ok := m.lineNow(idx, sf); ok && at != f.Line {
 				return 0
@@ -564,6 +566,14 @@ func (m *Matcher) how(idx int, f *reports.Finding, sf *sourceFile, orphan bool) 
 		}
 	}
 	return 0
+}
+
+// sameHash reports whether two location fingerprints hash the same
+// code, whatever their occurrences.
+func sameHash(a, b string) bool {
+	ha, _ := SplitLocation(a)
+	hb, _ := SplitLocation(b)
+	return ha == hb
 }
 
 // sameMessage reports whether e's message is f's: as it is, or, when f

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -512,7 +513,7 @@ func decide(ctx context.Context, streams *IO, r *triageRepo, names, inputs []str
 			// Its line could not be followed (check calls it stale? and
 			// says to decide it again): a decision on a finding of its
 			// rule on a line of its text in its file now replaces it.
-			if i := redecides(&st, entries); i >= 0 {
+			if i := redecides(&st, entries, r.croot.FS()); i >= 0 {
 				replace[k] = "its line could not be followed through git"
 				forFinding[k] = picked[i]
 			}
@@ -574,16 +575,31 @@ func decide(ctx context.Context, streams *IO, r *triageRepo, names, inputs []str
 
 // redecides returns the index of the entry of entries that decides
 // again st's (of its tool and rule, in its file now, on a line of its
-// text), -1 when none does.
-func redecides(st *triage.Status, entries []triage.Entry) int {
+// text, the only line of that text in the file: of two copies, which one
+// was decided cannot be told), -1 when none does. src reads the file.
+func redecides(st *triage.Status, entries []triage.Entry, src fs.FS) int {
 	path := st.Path
 	if path == "" {
 		path = st.Entry.Path
 	}
+	text := strings.Join(strings.Fields(st.Entry.Line), "")
 	for i := range entries {
 		e := &entries[i]
 		if e.Tool == st.Entry.Tool && e.Rule == st.Entry.Rule && e.Path == path && e.Line != "" &&
-			strings.Join(strings.Fields(e.Line), "") == strings.Join(strings.Fields(st.Entry.Line), "") {
+			strings.Join(strings.Fields(e.Line), "") == text {
+			b, err := fs.ReadFile(src, path)
+			if err != nil {
+				return -1
+			}
+			n := 0
+			for _, l := range strings.Split(string(b), "\n") {
+				if strings.Join(strings.Fields(l), "") == text {
+					n++
+				}
+			}
+			if n != 1 {
+				return -1
+			}
 			return i
 		}
 	}
@@ -898,7 +914,7 @@ func writeList(w io.Writer, format string, out listOutput, check bool) {
 			continue
 		}
 		if e.Squashed {
-			fmt.Fprintf(w, "stale?: %s: %s: where its finding is shown, decide it again (the new entry replaces it)\n", names[e.Key()], e.Outdated)
+			fmt.Fprintf(w, "stale?: %s: %s. Where its finding is shown, decide it again, then delete this entry (recap triage prune --force removes it)\n", names[e.Key()], e.Outdated)
 			continue
 		}
 		fmt.Fprintf(w, "stale?: %s: the reports may be older than the code (%s): run the tools again to know\n", names[e.Key()], e.Outdated)
