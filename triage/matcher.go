@@ -261,33 +261,30 @@ func (m *Matcher) FollowRenames(ctx context.Context, repo *diff.Repo) error {
 	for _, re := range m.byRule {
 		for _, i := range re.orphans {
 			e := &m.entries[i]
-			if absent[e.Commit] {
-				// Followed from the first commit since its day that has its
-				// file.
-				var to string
-				ok := false
-				for _, c := range standIns(repo, e, standIn) {
+			// The first of commits that has the file: where its rename is
+			// followed from.
+			firstWith := func(commits []string) (string, bool) {
+				for _, c := range commits {
 					if repo.Has(c, e.Path) {
-						to, ok = since(c)[e.Path]
-						break
+						to, ok := since(c)[e.Path]
+						return to, ok
 					}
 				}
-				if ok {
-					m.path[i] = to
-					moved = true
-				}
-				continue
+				return "", false
 			}
-			to, ok := renames[e.Commit][e.Path]
-			if !ok && renames[e.Commit] != nil && !repo.Has(e.Commit, e.Path) {
-				// Decided before the file was committed: followed from the
-				// first commit after the entry's that has it.
-				after, _ := repo.After(e.Commit, maxAfter, maxBack)
-				for _, c := range after {
-					if repo.Has(c, e.Path) {
-						to, ok = since(c)[e.Path]
-						break
-					}
+			var to string
+			var ok bool
+			switch {
+			case absent[e.Commit]:
+				// Stood in for by the commits since its day.
+				to, ok = firstWith(standIns(repo, e, standIn))
+			default:
+				to, ok = renames[e.Commit][e.Path]
+				if !ok && renames[e.Commit] != nil && !repo.Has(e.Commit, e.Path) {
+					// Decided before the file was committed: followed from
+					// the first commit after the entry's that has it.
+					after, _ := repo.After(e.Commit, maxAfter, maxBack)
+					to, ok = firstWith(after)
 				}
 			}
 			if ok {

@@ -1328,14 +1328,7 @@ func TestTriageCopyDecidedBefore(t *testing.T) {
 		"src/P.java":      "public class P {\n\n" + fmt.Sprintf(method, "avg", "s") + "\n" + fmt.Sprintf(method, "sum", "s") + "}\n",
 		"build/pmd.sarif": pmdLoopSARIF(5, 11),
 	})
-	out, stderr, code := recap(t, g.Dir, nil, "findings", "--no-context", "build")
-	id := regexp.MustCompile(`src/P\.java:11:9 .*\(id ([^)]+)\)`).FindStringSubmatch(out)
-	if code != 0 || id == nil {
-		t.Fatalf("findings: exit %d\n%s%s", code, out, stderr)
-	}
-	if out, stderr, code := recap(t, g.Dir, nil, "triage", id[1], "--as", "wont-fix", "--reason", "sum is rare", "build"); code != 0 {
-		t.Fatalf("triage: exit %d\n%s%s", code, out, stderr)
-	}
+	decideLoop(t, g.Dir, "sum is rare")
 	g.Commit("triage", nil)
 	g.Commit("a neighbour of the decided line changed", map[string]string{
 		"src/P.java": "public class P {\n\n" + fmt.Sprintf(method, "avg", "s") + "\n" + fmt.Sprintf(method, "sum", "s + 0") + "}\n",
@@ -1366,14 +1359,7 @@ func TestTriageSquashedChanged(t *testing.T) {
 		"build/pmd.sarif": pmdLoopSARIF(5, 11),
 	}, time.Now().Add(-time.Minute))
 	branchCommit := strings.TrimSpace(g.Git("rev-parse", "HEAD"))
-	out, stderr, code := recap(t, g.Dir, nil, "findings", "--no-context", "build")
-	id := regexp.MustCompile(`src/P\.java:11:9 .*\(id ([^)]+)\)`).FindStringSubmatch(out)
-	if code != 0 || id == nil {
-		t.Fatalf("findings: exit %d\n%s%s", code, out, stderr)
-	}
-	if out, stderr, code := recap(t, g.Dir, nil, "triage", id[1], "--as", "wont-fix", "--reason", "twice is rare", "build"); code != 0 {
-		t.Fatalf("triage: exit %d\n%s%s", code, out, stderr)
-	}
+	decideLoop(t, g.Dir, "twice is rare")
 	datedCommit(t, g, "the decision", nil, time.Now())
 	datedCommit(t, g, "a neighbour changed", map[string]string{
 		"src/P.java": "public class P {\n\n" + fmt.Sprintf(method, "avg", "s") + "\n" + fmt.Sprintf(method, "twice", "s + s") + "}\n",
@@ -1388,7 +1374,7 @@ func TestTriageSquashedChanged(t *testing.T) {
 	if covered, all := coveredFindings(t, g.Dir, "build"); len(covered) != 0 || all != 2 {
 		t.Errorf("after the squash: covered %v of %d findings, want none", covered, all)
 	}
-	out, stderr, code = recap(t, g.Dir, nil, "summary", "build")
+	out, stderr, code := recap(t, g.Dir, nil, "summary", "build")
 	if code != 0 || !strings.Contains(stderr, "recap: warning: triage: the commit of 1 decision is in no branch of this repository") || strings.Contains(stderr, "shallow") {
 		t.Errorf("summary: exit %d\n%s%s", code, out, stderr)
 	}
@@ -1440,13 +1426,8 @@ func TestTriageSquashedChanged(t *testing.T) {
 	// entry's: which one it was cannot be told, so that the new decision
 	// replaces nothing (deciding the other copy would have lost it), and
 	// prune --force removes the old entry.
-	out, stderr, code = recap(t, g.Dir, nil, "findings", "--no-context", "build")
-	if id = regexp.MustCompile(`src/P\.java:11:9 .*\(id ([^)]+)\)`).FindStringSubmatch(out); code != 0 || id == nil {
-		t.Fatalf("findings: exit %d\n%s%s", code, out, stderr)
-	}
-	out, stderr, code = recap(t, g.Dir, nil, "triage", id[1], "--as", "wont-fix", "--reason", "twice is rare", "build")
-	if code != 0 || strings.Contains(out, "replaced") || !strings.Contains(out, "1 decision written") {
-		t.Errorf("decided again: exit %d\n%s%s", code, out, stderr)
+	if out := decideLoop(t, g.Dir, "twice is rare"); strings.Contains(out, "replaced") || !strings.Contains(out, "1 decision written") {
+		t.Errorf("decided again:\n%s", out)
 	}
 	if covered, _ := coveredFindings(t, g.Dir, "build"); !slices.Equal(covered, []string{"src/P.java:11"}) {
 		t.Errorf("decided again: covered %v", covered)
@@ -1457,6 +1438,22 @@ func TestTriageSquashedChanged(t *testing.T) {
 	if out, stderr, code := recap(t, g.Dir, nil, "triage", "check", "build"); code != 0 || !strings.Contains(out, "no stale or expired entry") {
 		t.Errorf("check after deciding again: exit %d\n%s%s", code, out, stderr)
 	}
+}
+
+// decideLoop decides, won't fix, the finding at src/P.java:11 of the
+// reports in dir/build, by its id; it returns what recap triage wrote.
+func decideLoop(t *testing.T, dir, reason string) string {
+	t.Helper()
+	out, stderr, code := recap(t, dir, nil, "findings", "--no-context", "build")
+	id := regexp.MustCompile(`src/P\.java:11:9 .*\(id ([^)]+)\)`).FindStringSubmatch(out)
+	if code != 0 || id == nil {
+		t.Fatalf("findings: exit %d\n%s%s", code, out, stderr)
+	}
+	out, stderr, code = recap(t, dir, nil, "triage", id[1], "--as", "wont-fix", "--reason", reason, "build")
+	if code != 0 {
+		t.Fatalf("triage: exit %d\n%s%s", code, out, stderr)
+	}
+	return out
 }
 
 // datedCommit commits files (added to the index with what else changed)
