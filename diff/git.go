@@ -95,14 +95,18 @@ func (r *Repo) eachTreeDiff(ctx context.Context, base, head, sep string, fromTre
 	// read), and so are the revisions: each storage holds the pack's index
 	// and a map of its offsets, tens of MB in a large repository.
 	st := r.storage(r.objects)
-	defer st.close()
-	if full, ok := st.s.(gitstorage.Storer); ok && st.own {
-		if g, err := git.Open(full, nil); err == nil {
-			rr := *r
-			rr.repo = g
-			r = &rr
+	defer func() { st.close() }()
+	orig := r
+	withStorage := func() {
+		if full, ok := st.s.(gitstorage.Storer); ok && st.own {
+			if g, err := git.Open(full, nil); err == nil {
+				rr := *orig
+				rr.repo = g
+				r = &rr
+			}
 		}
 	}
+	withStorage()
 	hc, err := r.Commit(head)
 	if err != nil {
 		return err
@@ -123,8 +127,18 @@ func (r *Repo) eachTreeDiff(ctx context.Context, base, head, sep string, fromTre
 	}
 	var added, deleted sides
 	n := 0
+	// A partial clone's: the contents the diff reads, fetched at once.
+	remote := orig.promisor()
+	var contents []plumbing.Hash
 	if err := walkTrees(ctx, st.s, from.Hash, hc.TreeHash, func(c treeChange) error {
 		n++
+		if remote != "" {
+			for _, e := range [2]entry{c.from, c.to} {
+				if e.present() && e.mode != filemode.Submodule && e.mode != filemode.Dir {
+					contents = append(contents, e.hash)
+				}
+			}
+		}
 		switch {
 		case c.split:
 		case !c.from.present():
@@ -135,6 +149,17 @@ func (r *Repo) eachTreeDiff(ctx context.Context, base, head, sep string, fromTre
 		return nil
 	}); err != nil {
 		return wrap(err)
+	}
+	if remote != "" {
+		fetched, err := orig.fetchMissing(ctx, st.s, remote, contents)
+		if err != nil {
+			return wrap(err)
+		}
+		if fetched > 0 { // in packs the storage has not mapped
+			st.close()
+			st = orig.storage(orig.objects)
+			withStorage()
+		}
 	}
 	if err := detectRenames(ctx, st.s, &added, &deleted); err != nil {
 		return wrap(err)
@@ -406,7 +431,24 @@ func (r *Repo) WorkingTreeSince(ctx context.Context, rev string) (_ []File, err 
 		return nil, err
 	}
 	st2 := r.storage(cache.NewObjectLRU(8 * cache.MiByte))
-	defer st2.close()
+	defer func() { st2.close() }()
+	if remote := r.promisor(); remote != "" {
+		// A partial clone's: the contents the diff reads, fetched at once.
+		var contents []plumbing.Hash
+		for p := range paths {
+			if e, err := tree.FindEntry(p); err == nil && e.Mode.IsFile() {
+				contents = append(contents, e.Hash)
+			}
+		}
+		fetched, err := r.fetchMissing(ctx, st2.s, remote, contents)
+		if err != nil {
+			return nil, fmt.Errorf("diff of %s and the working tree: %w", rev, err)
+		}
+		if fetched > 0 { // in packs the storage has not mapped
+			st2.close()
+			st2 = r.storage(cache.NewObjectLRU(8 * cache.MiByte))
+		}
+	}
 	var files []File
 	// the hashes of added and deleted files, for renames
 	addedHash, deletedHash := map[string]plumbing.Hash{}, map[string]plumbing.Hash{}

@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -405,6 +406,18 @@ func (r *Repo) OpenAt(rev string) (func(path string) (io.ReadCloser, int64, erro
 			return nil, 0, fmt.Errorf("%s is a directory in revision %s (%s)", p, rev, short)
 		}
 		b, err := object.GetBlob(s, e.Hash)
+		if errors.Is(err, plumbing.ErrObjectNotFound) {
+			// A partial clone's: git fetches it.
+			if remote := r.promisor(); remote != "" {
+				if err = r.fetch(context.Background(), remote, []plumbing.Hash{e.Hash}); err != nil {
+					return nil, 0, fmt.Errorf("%s in revision %s (%s): %w", p, rev, short, err)
+				}
+				if fs, ok := s.(*filesystem.Storage); ok {
+					fs.Reindex()
+				}
+				b, err = object.GetBlob(s, e.Hash)
+			}
+		}
 		if err != nil {
 			return nil, 0, err
 		}

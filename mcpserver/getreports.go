@@ -868,11 +868,12 @@ func queryError(err error) error {
 }
 
 // gitError gives a repository error its code: what is not there (a
-// revision, the history of a shallow clone, a repository, a merge base) is
+// revision, the history of a shallow clone, a partial clone's content git
+// could not fetch, a repository, a merge base) is
 // NOT_FOUND, anything else a bad argument.
 func gitError(arg string, err error) error {
 	code := CodeBadArgument
-	for _, kind := range []error{diff.ErrUnknownRevision, diff.ErrShallow, diff.ErrNotRepository, diff.ErrNoMergeBase} {
+	for _, kind := range []error{diff.ErrUnknownRevision, diff.ErrShallow, diff.ErrPartial, diff.ErrNotRepository, diff.ErrNoMergeBase} {
 		if errors.Is(err, kind) {
 			code = CodeNotFound
 		}

@@ -1532,6 +1532,43 @@ func TestTriageShallowClone(t *testing.T) {
 	}
 }
 
+// TestTriagePartialClone: a clone made with --filter=blob:none (as
+// actions/checkout's filter makes it) has the entry's commit but not its
+// files' contents; git fetches the one the decided line is followed from,
+// and the decision covers what it covers in the full repository: the
+// decided loop, not the copy below it, though a neighbour changed.
+func TestTriagePartialClone(t *testing.T) {
+	const method = "    public static long %s(long[] p) {\n        long s = 0;\n        for (int i = 0; i < p.length; i++) s += p[i];\n        return %s;\n    }\n"
+	g := gittest.New(t)
+	g.Git("config", "user.name", "Ana")
+	g.Git("config", "user.email", "ana@example.com")
+	g.Git("config", "uploadpack.allowFilter", "true")
+	g.Commit("one", map[string]string{"src/P.java": "public class P {\n\n" + fmt.Sprintf(method, "avg", "s") + "}\n", "build/pmd.sarif": pmdLoopSARIF(5)})
+	if out, stderr, code := recap(t, g.Dir, nil, "triage", "--rule", "ForLoopCanBeForeach", "--as", "wont-fix", "--reason", "hot loop", "build"); code != 0 {
+		t.Fatalf("triage: exit %d\n%s%s", code, out, stderr)
+	}
+	g.Commit("triage", nil)
+	g.Commit("a neighbour changed", map[string]string{"src/P.java": "public class P {\n\n" + fmt.Sprintf(method, "avg", "s / p.length") + "}\n"})
+	g.Commit("a copy above", map[string]string{
+		"src/P.java":      "public class P {\n\n" + fmt.Sprintf(method, "twice", "2 * s") + "\n" + fmt.Sprintf(method, "avg", "s / p.length") + "}\n",
+		"build/pmd.sarif": pmdLoopSARIF(5, 11),
+	})
+	want, all := coveredFindings(t, g.Dir, "build")
+	if !slices.Equal(want, []string{"src/P.java:11"}) || all != 2 {
+		t.Fatalf("the full repository: %v covered of %d, want the decided loop alone", want, all)
+	}
+	clone := filepath.Join(t.TempDir(), "clone")
+	if out, err := exec.Command("git", "clone", "-q", "--filter=blob:none", "file://"+g.Dir, clone).CombinedOutput(); err != nil {
+		t.Fatalf("git clone --filter=blob:none: %v\n%s", err, out)
+	}
+	if got, n := coveredFindings(t, clone, "build"); !slices.Equal(got, want) || n != all {
+		t.Errorf("the partial clone: %v covered of %d, want %v of %d", got, n, want, all)
+	}
+	if out, stderr, code := recap(t, clone, nil, "triage", "check", "build"); code != 0 || !strings.Contains(out, "no stale or expired entry") {
+		t.Errorf("check in the partial clone: exit %d\n%s%s", code, out, stderr)
+	}
+}
+
 // coveredFindings returns the places (path:line, in order) of the
 // findings of the reports a decision covers, and the count of findings.
 func coveredFindings(t *testing.T, dir string, reports ...string) (covered []string, all int) {

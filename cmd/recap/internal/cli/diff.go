@@ -110,7 +110,8 @@ The diff comes from --base and --head (the changes on HEAD since it left BASE,
 as git diff BASE...HEAD shows them), from a unified diff FILE (- for standard
 input; git's format or a plain diff -u, gzip or not), or, given neither, from the
 working tree and the index against HEAD, as git diff HEAD shows them. The
-repository is read with go-git: no git binary is needed.`,
+repository is read with go-git: no git binary is needed, but in a partial clone
+(git clone --filter=blob:none) git fetches the contents it lacks.`,
 		Example: `  recap diff --base origin/main
   recap diff --base v1.2.0 --head v1.3.0 --path 'src/**/*.java' --format markdown
   git diff main... | recap diff -
