@@ -28,7 +28,8 @@ import (
 // content): objects larger than MaxDiffBytes are streamed and never kept.
 const objectCache = 32 << 20
 
-// Repo is a git repository read with go-git: no git binary is needed.
+// Repo is a git repository read with go-git: no git binary is needed,
+// but to fetch what a partial clone lacks (partial.go).
 type Repo struct {
 	repo *git.Repository
 	// objects is the object cache of the revision diffs' storages, kept
