@@ -104,6 +104,8 @@ type triaging struct {
 	lastTool  string
 	toolIndex uint32
 	ruleNames map[string]ruleNames
+	lastRule  ruleNames // the last finding's rule's
+	haveRule  bool
 	shorts    []int32           // by rule's index: its short name's; -1: not known yet
 	cwes      [][]int           // the CWE ids of findings aside
 	owns      []*reports.Triage // the decisions on findings aside
@@ -224,12 +226,16 @@ func (t *triaging) keep(f *reports.Finding, r grouping.Ref, state string, counte
 	if f.Tool != t.lastTool {
 		t.lastTool, t.toolIndex = f.Tool, t.name(f.Tool)
 	}
-	rn, ok := t.ruleNames[f.Rule]
+	rn, ok := t.lastRule, t.haveRule && t.names[t.lastRule.rule] == f.Rule
+	if !ok {
+		rn, ok = t.ruleNames[f.Rule]
+	}
 	if !ok || rn.ruleName != f.RuleName || rn.category != f.Category {
 		rn = ruleNames{ruleName: f.RuleName, category: f.Category, rule: t.name(f.Rule), name: t.name(f.RuleName), cat: t.name(f.Category)}
 		rn.ruleName, rn.category = t.names[rn.name], t.names[rn.cat]
 		t.ruleNames[t.names[rn.rule]] = rn
 	}
+	t.lastRule, t.haveRule = rn, true
 	a := aside{ref: r, hides: f.Triage.Suppressed(), path: t.lastIndex, tool: t.toolIndex, rule: rn.rule, ruleName: rn.name, category: rn.cat,
 		line: clamp32(f.Line), end: clamp32(max(f.Line, f.EndLine)), column: clamp32(f.Column),
 		severity: f.Severity, impact: f.Impact, quality: f.Quality, security: f.Security(), counted: counted}

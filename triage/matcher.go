@@ -90,6 +90,8 @@ type Matcher struct {
 	tick  uint64                 // calls of file, to tell the least recently asked about
 	reads int                    // files read
 	hist  *history               // where decided lines went since their commits (Follow); nil: not asked
+	// lastFile is the file held asked about last (the last of held).
+	lastFile *sourceFile
 }
 
 // Near is a finding of an entry's tool and rule at the entry's location
@@ -114,8 +116,58 @@ type ruleEntries struct{ orphans []int }
 // file's findings together, so the next finding's path is most often
 // that one, told by a comparison rather than a lookup.
 type fileEntries struct {
-	path  string
+	path string
+	// The entries by rule: a few rules in a list, looked through (most
+	// files' entries are of a few rules, and a finding of a file some
+	// entry names then costs no hash of its tool and rule), more in a map.
+	few   []ruleList
 	rules map[ruleKey][]int
+}
+
+// ruleList is the entries of one rule of a file.
+type ruleList struct {
+	ruleKey
+	entries []int
+}
+
+// maxFew is the most rules a file's entries are listed by in a list.
+const maxFew = 8
+
+// add lists entry i, of rule rk.
+func (fe *fileEntries) add(rk ruleKey, i int) {
+	if fe.rules != nil {
+		fe.rules[rk] = append(fe.rules[rk], i)
+		return
+	}
+	for k := range fe.few {
+		if fe.few[k].ruleKey == rk {
+			fe.few[k].entries = append(fe.few[k].entries, i)
+			return
+		}
+	}
+	if len(fe.few) < maxFew {
+		fe.few = append(fe.few, ruleList{rk, []int{i}})
+		return
+	}
+	fe.rules = make(map[ruleKey][]int, len(fe.few)+1)
+	for _, l := range fe.few {
+		fe.rules[l.ruleKey] = l.entries
+	}
+	fe.few = nil
+	fe.rules[rk] = []int{i}
+}
+
+// of returns the entries of that tool and rule.
+func (fe *fileEntries) of(tool, rule string) []int {
+	if fe.rules != nil {
+		return fe.rules[ruleKey{tool, rule}]
+	}
+	for k := range fe.few {
+		if l := &fe.few[k]; l.rule == rule && l.tool == tool {
+			return l.entries
+		}
+	}
+	return nil
 }
 
 // NewMatcher returns a matcher of f's entries, reading source files
@@ -171,10 +223,10 @@ func (m *Matcher) index() {
 		}
 		fe := m.byFile[p]
 		if fe == nil {
-			fe = &fileEntries{path: p, rules: map[ruleKey][]int{}}
+			fe = &fileEntries{path: p}
 			m.byFile[p] = fe
 		}
-		fe.rules[rk] = append(fe.rules[rk], i)
+		fe.add(rk, i)
 	}
 }
 
@@ -448,13 +500,12 @@ func (d *Decider) Decide(f *reports.Finding) *Decision {
 // decide returns the decision that covers f, whose path's entries are fe
 // (nil: none).
 func (m *Matcher) decide(f *reports.Finding, fe *fileEntries) *Decision {
-	rk := ruleKey{f.Tool, f.Rule}
 	var cands, orphans []int
 	if fe != nil {
-		cands = fe.rules[rk]
+		cands = fe.of(f.Tool, f.Rule)
 	}
 	if m.orphans {
-		if re := m.byRule[rk]; re != nil {
+		if re := m.byRule[ruleKey{f.Tool, f.Rule}]; re != nil {
 			orphans = re.orphans
 		}
 	}
@@ -665,7 +716,14 @@ func (m *Matcher) file(path string) *sourceFile {
 		return nil
 	}
 	m.tick++
+	if sf := m.lastFile; sf != nil && sf.path == path {
+		// The file asked about last, as a report lists a file's
+		// findings together: no lookup, already the last held.
+		sf.used = m.tick
+		return sf
+	}
 	if sf, ok := m.files[path]; ok {
+		m.lastFile = sf
 		if sf != nil {
 			m.held.toBack(sf)
 			sf.used = m.tick
@@ -683,7 +741,7 @@ func (m *Matcher) file(path string) *sourceFile {
 	}
 	sf := m.recycled(b)
 	sf.path, sf.used = path, m.tick
-	m.files[path] = sf
+	m.files[path], m.lastFile = sf, sf
 	m.held.push(sf)
 	m.bytes += cap(b)
 	return sf
@@ -692,6 +750,9 @@ func (m *Matcher) file(path string) *sourceFile {
 // letGo lets the least recently asked about file go, into the spares.
 func (m *Matcher) letGo() {
 	sf := m.held.first
+	if sf == m.lastFile {
+		m.lastFile = nil
+	}
 	m.held.remove(sf)
 	m.bytes -= cap(sf.src)
 	delete(m.files, sf.path)

@@ -3,6 +3,7 @@ package triage
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"math/bits"
 	"slices"
@@ -149,9 +150,18 @@ func (sf *sourceFile) lineKeys(last int) {
 }
 
 func prefixKey(l []byte) uint64 {
+	i := asciiIndent(l)
+	if len(l)-i >= 8 {
+		// Most lines: eight ASCII characters, none white space nor a
+		// control, read at once (the key the loop below makes of them).
+		x := binary.BigEndian.Uint64(l[i:])
+		if x&0x8080808080808080 == 0 && (x-0x2121212121212121)&^x&0x8080808080808080 == 0 {
+			return x<<4 | 8
+		}
+	}
 	var k uint64
 	n := 0
-	for i := asciiIndent(l); i < len(l) && n < 8; {
+	for i < len(l) && n < 8 {
 		c := l[i]
 		if c < utf8.RuneSelf {
 			if !asciiSpace[c] {

@@ -1,0 +1,66 @@
+package triage
+
+import (
+	"math/rand/v2"
+	"testing"
+	"unicode"
+	"unicode/utf8"
+)
+
+// slowPrefixKey is prefixKey without its eight characters read at once.
+func slowPrefixKey(l []byte) uint64 {
+	var k uint64
+	n := 0
+	for i := asciiIndent(l); i < len(l) && n < 8; {
+		c := l[i]
+		if c < utf8.RuneSelf {
+			if !asciiSpace[c] {
+				k, n = k<<8|uint64(c), n+1
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(l[i:])
+		if !unicode.IsSpace(r) {
+			for _, b := range l[i : i+size] {
+				if n < 8 {
+					k, n = k<<8|uint64(b), n+1
+				}
+			}
+		}
+		i += size
+	}
+	return k<<4 | uint64(n)
+}
+
+// TestPrefixKey: a line's key is the same whether its first eight
+// characters are read at once or one at a time.
+func TestPrefixKey(t *testing.T) {
+	lines := []string{"", "a", "        return x;", "\treturn  x;", "int v1 = compute(v0, 3);", "abcdefgh", "abcdefg ", "abc\x01defgh",
+		"abc\x7fdefgh", "héllo wörld", "a b c d e f g h i", "\u00a0\u00a0abcdefghij", "12345678\xff", "!!!!!!!!", "~~~~~~~~~", "  \v\f\rabcdefgh"}
+	r := rand.New(rand.NewPCG(1, 2))
+	alphabet := []byte(" \t\x00\x01\x1f !\"09AZaz~\x7f\x80\xc3\xa9\xe2\x80\xa8")
+	for range 20000 {
+		b := make([]byte, r.IntN(14))
+		for i := range b {
+			b[i] = alphabet[r.IntN(len(alphabet))]
+		}
+		lines = append(lines, string(b))
+	}
+	for _, l := range lines {
+		if got, want := prefixKey([]byte(l)), slowPrefixKey([]byte(l)); got != want {
+			t.Fatalf("prefixKey(%q) = %x, want %x", l, got, want)
+		}
+	}
+}
+
+func FuzzPrefixKey(f *testing.F) {
+	for _, s := range []string{"", "        return x;", "abcdefgh", "abc\x01defgh", "héllo wörld", "\u2028abcdefgh"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, l []byte) {
+		if got, want := prefixKey(l), slowPrefixKey(l); got != want {
+			t.Fatalf("prefixKey(%q) = %x, want %x", l, got, want)
+		}
+	})
+}
