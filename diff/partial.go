@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/storer"
@@ -106,11 +107,20 @@ func (r *Repo) fetch(ctx context.Context, remote string, objects []plumbing.Hash
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {
-		msg := strings.TrimSpace(stderr.String())
-		if len(msg) > 500 {
-			msg = msg[:500] + "…"
+		// git's first line says why (the rest, what to check).
+		msg, _, _ := strings.Cut(strings.TrimSpace(stderr.String()), "\n")
+		if msg == "" {
+			msg = err.Error()
 		}
-		return repoErrorf(ErrPartial, "%s not in this partial clone (cloned with a --filter), and git fetch %s failed (%v): %s", what, remote, err, msg)
+		return repoErrorf(ErrPartial, "%s not in this partial clone (cloned with a --filter), and git fetch %s failed: %s", what, remote, cut(msg, 300))
 	}
 	return nil
+}
+
+// cut cuts s to at most n characters, "…" included.
+func cut(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n-1]) + "…"
 }

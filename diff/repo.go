@@ -411,7 +411,11 @@ func (r *Repo) OpenAt(rev string) (func(path string) (io.ReadCloser, int64, erro
 			// A partial clone's: git fetches it.
 			if remote := r.promisor(); remote != "" {
 				if err = r.fetch(context.Background(), remote, []plumbing.Hash{e.Hash}); err != nil {
-					return nil, 0, fmt.Errorf("%s in revision %s (%s): %w", p, rev, short, err)
+					at := fmt.Sprintf("in revision %s (%s)", rev, short)
+					if strings.HasPrefix(rev, short) {
+						at = "at " + short
+					}
+					return nil, 0, fmt.Errorf("%s %s: %w", p, at, err)
 				}
 				if fs, ok := s.(*filesystem.Storage); ok {
 					fs.Reindex()

@@ -645,11 +645,14 @@ func unmatchedNotes(un []pipeline.Unmatched) []string {
 // triageNotes say which decisions of the triage file could not be
 // followed through git where their code was copied or its neighbours
 // changed (matched by location alone): their commit not in a shallow
-// clone, or in no branch.
+// clone, or in no branch, or their code not in a partial clone.
 func triageNotes(m *triage.Matcher) []string {
 	var out []string
 	if n := m.Unfollowed(); n > 0 {
 		out = append(out, fmt.Sprintf("triage: the commit of %s is not in this clone (a shallow one: git fetch --unshallow): where the decided code was copied, or its neighbours changed, matched by location alone and may cover a copy (recap triage list shows what each decision matches)", english.Plural(n, "decision", "decisions")))
+	}
+	if n, err := m.Unfetched(); n > 0 {
+		out = append(out, fmt.Sprintf("triage: the decided code of %s is not in this partial clone, and git could not fetch it (%v): where the decided code was copied, or its neighbours changed, matched by location alone and may cover a copy (recap triage list shows what each decision matches)", english.Plural(n, "decision", "decisions"), err))
 	}
 	if n := m.Squashed(); n > 0 {
 		out = append(out, fmt.Sprintf("triage: the commit of %s is in no branch, and the decided code as it was in no commit since (a branch squashed or rebased after the code changed): where the decided code was copied, or its neighbours changed, matched by location alone and may cover a copy (recap triage list shows what each decision matches, check those that match nothing, to decide again)", english.Plural(n, "decision", "decisions")))

@@ -2,6 +2,7 @@ package triage
 
 import (
 	"context"
+	"errors"
 	"io"
 	"time"
 	"unicode"
@@ -36,6 +37,12 @@ type history struct {
 	// clone, does not have, and whose code no commit that stands in for
 	// it has: their lines are not followed.
 	squashed map[int]bool
+	// unfetched are the entries whose file at a commit a partial clone
+	// lacks and git could not fetch (fetchErr the first such error):
+	// their lines are not followed.
+	unfetched   map[int]bool
+	unfetchable map[histKey]bool
+	fetchErr    error
 }
 
 type histKey struct{ commit, path string }
@@ -85,7 +92,11 @@ func (m *Matcher) lineNow(idx int, sf *sourceFile) (int, bool) {
 		}
 		found := false
 		for k := 0; k < len(commits); k++ {
-			if hf := h.file(repo, histKey{commits[k], e.Path}, sf); hf != nil {
+			hf, err := h.file(repo, histKey{commits[k], e.Path}, sf)
+			if errors.Is(err, diff.ErrPartial) {
+				h.unfetched[idx] = true
+			}
+			if hf != nil {
 				// A commit that stands in has the code only where the
 				// entry's location is: a line of the same text before the
 				// decision may be another one.
@@ -232,44 +243,55 @@ func telling(l []byte) bool {
 
 // file returns the file at k's commit and path with its lines carried
 // onto sf, nil when it cannot be read or diffed.
-func (h *history) file(repo *diff.Repo, k histKey, sf *sourceFile) *histFile {
+func (h *history) file(repo *diff.Repo, k histKey, sf *sourceFile) (*histFile, error) {
 	if hf, ok := h.files[k]; ok {
-		return hf
+		if hf == nil && h.unfetchable[k] {
+			return nil, h.fetchErr
+		}
+		return hf, nil
 	}
 	if len(h.files) >= maxHistory {
-		return nil
+		return nil, nil
 	}
-	hf := readAtCommit(repo, k, sf)
+	hf, err := readAtCommit(repo, k, sf)
 	h.files[k] = hf
-	return hf
+	if errors.Is(err, diff.ErrPartial) {
+		h.unfetchable[k] = true
+		if h.fetchErr == nil {
+			h.fetchErr = err
+		}
+	}
+	return hf, err
 }
 
-// readAtCommit reads k's file at k's commit and diffs it with sf.
-func readAtCommit(repo *diff.Repo, k histKey, sf *sourceFile) *histFile {
+// readAtCommit reads k's file at k's commit and diffs it with sf; the
+// error is that of opening the file (ErrPartial: a partial clone lacks it
+// and git could not fetch it).
+func readAtCommit(repo *diff.Repo, k histKey, sf *sourceFile) (*histFile, error) {
 	open, err := repo.OpenAt(k.commit)
 	if err != nil {
-		return nil
+		return nil, err
 	}
 	rc, size, err := open(k.path)
 	if err != nil {
-		return nil
+		return nil, err
 	}
 	defer rc.Close()
 	if size > diff.MaxDiffBytes {
-		return nil
+		return nil, nil
 	}
 	data, err := io.ReadAll(io.LimitReader(rc, diff.MaxDiffBytes+1))
 	if err != nil || len(data) > diff.MaxDiffBytes {
-		return nil
+		return nil, nil
 	}
 	// White space aside, as the location fingerprint: a block re-indented
 	// since keeps its lines, and a copy of it pasted above is told apart
 	// as an added block (git diff -w).
 	lineOf, err := diff.LinesOf(context.Background(), spaceless(data), spaceless(sf.src))
 	if err != nil {
-		return nil
+		return nil, nil
 	}
-	return &histFile{old: newSourceFile(data), lineOf: lineOf}
+	return &histFile{old: newSourceFile(data), lineOf: lineOf}, nil
 }
 
 // entryLineIn returns the line (1-based) of e's finding in sf, the file

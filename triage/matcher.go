@@ -359,7 +359,8 @@ func (m *Matcher) FollowRenames(ctx context.Context, repo *diff.Repo) error {
 // entries whose file is gone match in any file, as without a commit.
 func (m *Matcher) Follow(ctx context.Context, dir string) error {
 	if m.withCommit() {
-		m.hist = &history{dir: dir, files: map[histKey]*histFile{}, lines: map[int]int{}, after: map[string][]string{}, missing: map[int]bool{}, since: map[string][]string{}, squashed: map[int]bool{}}
+		m.hist = &history{dir: dir, files: map[histKey]*histFile{}, lines: map[int]int{}, after: map[string][]string{}, missing: map[int]bool{}, since: map[string][]string{}, squashed: map[int]bool{},
+			unfetched: map[int]bool{}, unfetchable: map[histKey]bool{}}
 	}
 	if !m.goneWithCommit() {
 		return nil
@@ -391,6 +392,22 @@ func (m *Matcher) Squashed() int {
 // repository does not have (a shallow clone).
 func (m *Matcher) Unfollowed() int {
 	return m.histCount(func(h *history) map[int]bool { return h.missing })
+}
+
+// Unfetched counts the entries whose decided line was asked of git (a
+// copy of the code, or a neighbour changed) but whose file at its commit
+// a partial clone lacks and git could not fetch, and returns the first
+// error of git's: their lines are not followed.
+func (m *Matcher) Unfetched() (int, error) {
+	if m == nil {
+		return 0, nil
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.hist == nil || len(m.hist.unfetched) == 0 {
+		return 0, nil
+	}
+	return len(m.hist.unfetched), m.hist.fetchErr
 }
 
 // histCount counts the entries of one of the history's sets; 0 without a
@@ -923,6 +940,10 @@ type Status struct {
 	// copy of its code, or a neighbour changed) but the repository does
 	// not have its commit (a shallow clone).
 	Unfollowed bool
+	// Unfetched says that the entry's decided line was asked of git, but
+	// its file at its commit is not in this partial clone and git could
+	// not fetch it (see Matcher.Unfetched).
+	Unfetched bool
 }
 
 // Statuses returns the status of every entry, in the file's order, after
@@ -932,7 +953,8 @@ func (m *Matcher) Statuses() []Status {
 	defer m.mu.Unlock()
 	out := make([]Status, len(m.entries))
 	for i := range m.entries {
-		out[i] = Status{Entry: m.entries[i], Matched: m.used[i], Path: m.path[i], Expired: m.entries[i].Expired(m.now), Unfollowed: m.hist != nil && m.hist.missing[i], Squashed: m.hist != nil && m.hist.squashed[i]}
+		out[i] = Status{Entry: m.entries[i], Matched: m.used[i], Path: m.path[i], Expired: m.entries[i].Expired(m.now), Unfollowed: m.hist != nil && m.hist.missing[i], Squashed: m.hist != nil && m.hist.squashed[i],
+			Unfetched: m.hist != nil && m.hist.unfetched[i]}
 		if m.used[i] == 0 {
 			out[i].Changed = m.near[i]
 		}

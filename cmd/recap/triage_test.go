@@ -1567,6 +1567,61 @@ func TestTriagePartialClone(t *testing.T) {
 	if out, stderr, code := recap(t, clone, nil, "triage", "check", "build"); code != 0 || !strings.Contains(out, "no stale or expired entry") {
 		t.Errorf("check in the partial clone: exit %d\n%s%s", code, out, stderr)
 	}
+	// Its remote out of reach, git cannot fetch the file: recap says that
+	// the decision is matched by location alone.
+	unreachable := filepath.Join(t.TempDir(), "clone")
+	if out, err := exec.Command("git", "clone", "-q", "--filter=blob:none", "file://"+g.Dir, unreachable).CombinedOutput(); err != nil {
+		t.Fatalf("git clone --filter=blob:none: %v\n%s", err, out)
+	}
+	if out, err := exec.Command("git", "-C", unreachable, "remote", "set-url", "origin", "file://"+filepath.Join(t.TempDir(), "gone")).CombinedOutput(); err != nil {
+		t.Fatalf("git remote set-url: %v\n%s", err, out)
+	}
+	_, stderr, code := recap(t, unreachable, nil, "summary", "build")
+	if code != 0 || !strings.Contains(stderr, "recap: warning: triage: the decided code of 1 decision is not in this partial clone, and git could not fetch it (src/P.java at ") ||
+		!strings.Contains(stderr, "git fetch origin failed: fatal: ") || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "matched by location alone and may cover a copy") {
+		t.Errorf("summary in a partial clone whose remote is gone: exit %d\n%s", code, stderr)
+	}
+	// The agent is told so too: analysis.getReports over stdio, recap mcp.
+	ctx := context.Background()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "claude-code"}, nil).Connect(ctx, &mcp.CommandTransport{Command: exec.Command(bin, "mcp", "--root", unreachable)}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "analysis.getReports", Arguments: map[string]any{"summaryOnly": true}})
+	if err != nil || res.IsError {
+		t.Fatalf("getReports: %v %+v", err, res)
+	}
+	var v struct{ Suggestions []string }
+	b, _ := json.Marshal(res.StructuredContent)
+	if err := json.Unmarshal(b, &v); err != nil || !slices.ContainsFunc(v.Suggestions, func(s string) bool {
+		return strings.HasPrefix(s, "triage: the decided code of 1 decision is not in this partial clone, and git could not fetch it (src/P.java at ")
+	}) {
+		t.Errorf("getReports: suggestions %q (%v)", v.Suggestions, err)
+	}
+	// An entry that matches nothing there (its code copied, a neighbour
+	// changed) may only look stale: check says so, prune keeps it.
+	g.Commit("the loop changed", map[string]string{"build/pmd.sarif": pmdLoopSARIF(5)})
+	if out, err := exec.Command("git", "-C", unreachable, "pull", "-q", "--ff-only", "file://"+g.Dir, "main").CombinedOutput(); err != nil {
+		t.Fatalf("git pull: %v\n%s", err, out)
+	}
+	out, stderr, code := recap(t, unreachable, nil, "triage", "check", "build")
+	if code != 1 || !strings.Contains(out, "1 stale entry (1 whose code this partial clone could not fetch)") ||
+		!strings.Contains(out, "stale?: PMD ForLoopCanBeForeach") || !strings.Contains(out, "its code at its commit is not in this partial clone, and git could not fetch it") ||
+		!strings.Contains(stderr, "1 stale entry whose code this partial clone could not fetch (give git access to the remote)") ||
+		!strings.Contains(stderr, "recap: warning: triage: src/P.java at ") {
+		t.Errorf("check in a partial clone whose remote is gone: exit %d\n%s%s", code, out, stderr)
+	}
+	out, _, _ = recap(t, unreachable, nil, "triage", "check", "--format", "json", "build")
+	if !strings.Contains(out, `"unfetched": 1`) || !strings.Contains(out, `"unfetched": true`) || !strings.Contains(out, `"shallow": 0`) {
+		t.Errorf("check --format json:\n%s", out)
+	}
+	out, stderr, code = recap(t, unreachable, nil, "triage", "prune", "--dry-run", "build")
+	if code != 0 || !strings.Contains(out, "kept     PMD ForLoopCanBeForeach") ||
+		!strings.Contains(out, "1 stale entry kept: this partial clone could not fetch its code (give git access to the remote, or --force removes it)") ||
+		!strings.Contains(stderr, "recap: warning: triage: src/P.java at ") || !strings.Contains(stderr, "git fetch origin failed: fatal: ") {
+		t.Errorf("prune: exit %d\n%s%s", code, out, stderr)
+	}
 }
 
 // coveredFindings returns the places (path:line, in order) of the

@@ -509,7 +509,7 @@ func decide(ctx context.Context, streams *IO, r *triageRepo, names, inputs []str
 		case st.Changed != nil && pickedIDs[st.Changed.ID]:
 			replace[k] = "its finding's message changed"
 			forFinding[k] = byID[st.Changed.ID]
-		case st.Matched == 0 && (st.Squashed || st.Unfollowed):
+		case st.Matched == 0 && (st.Squashed || st.Unfollowed || st.Unfetched):
 			// Its line could not be followed (check calls it stale? and
 			// says to decide it again): a decision on a finding of its
 			// rule on a line of its text in its file now replaces it.
@@ -725,6 +725,10 @@ type entryStatus struct {
 	// nor its code as it was in a commit since, so that its decided line
 	// could not be followed (Outdated says so).
 	Squashed bool `json:"squashed,omitempty"`
+	// Unfetched: the entry's code at its commit is not in this partial
+	// clone and git could not fetch it, so that its decided line could
+	// not be followed (Outdated says so).
+	Unfetched bool `json:"unfetched,omitempty"`
 }
 
 // changedFinding is the finding at a stale entry's place, its message
@@ -759,6 +763,9 @@ type listOutput struct {
 	Shallow int `json:"shallow"`
 	// Squashed counts the stale entries whose commit is in no branch.
 	Squashed int `json:"squashed"`
+	// Unfetched counts the stale entries whose code this partial clone
+	// could not fetch.
+	Unfetched int `json:"unfetched"`
 	// InputFailed: an input could not be read (its error is on stderr,
 	// the exit code 2): what the list says is not a result.
 	InputFailed bool `json:"inputFailed,omitempty"`
@@ -774,6 +781,7 @@ func runList(cmd *cobra.Command, streams *IO, lf *listFlags, args []string, chec
 	}
 	defer r.close()
 	out := listOutput{File: r.rel, Entries: []entryStatus{}}
+	warnUnfetched(streams, m)
 	for _, s := range m.Statuses() {
 		es := entryStatus{Entry: s.Entry, Matches: s.Matched, Stale: s.Matched == 0, Expired: s.Expired}
 		if es.Stale && !r.checks(&s.Entry) {
@@ -789,11 +797,13 @@ func runList(cmd *cobra.Command, streams *IO, lf *listFlags, args []string, chec
 			// entry's place may be another that moved there.
 			var kind staleKind
 			es.Outdated, kind = r.staleWhy(s)
-			es.Shallow, es.Squashed = kind == staleShallow, kind == staleSquashed
+			es.Shallow, es.Squashed, es.Unfetched = kind == staleShallow, kind == staleSquashed, kind == staleUnfetched
 			if es.Shallow {
 				out.Shallow++
 			} else if es.Squashed {
 				out.Squashed++
+			} else if es.Unfetched {
+				out.Unfetched++
 			} else if es.Outdated != "" {
 				out.Outdated++
 			} else if es.Changed = changedOf(s.Changed); es.Changed != nil {
@@ -816,7 +826,7 @@ func runList(cmd *cobra.Command, streams *IO, lf *listFlags, args []string, chec
 	writeList(streams.Out, lf.format, out, check)
 	if check && out.Stale+out.Expired > 0 {
 		var parts []string
-		if n := out.Stale - out.Changed - out.Outdated - out.Shallow - out.Squashed; n > 0 {
+		if n := out.Stale - out.Changed - out.Outdated - out.Shallow - out.Squashed - out.Unfetched; n > 0 {
 			parts = append(parts, english.Plural(n, "stale entry", "stale entries")+" (recap triage prune removes "+itOrThem(n)+")")
 		}
 		if out.Outdated > 0 {
@@ -827,6 +837,9 @@ func runList(cmd *cobra.Command, streams *IO, lf *listFlags, args []string, chec
 		}
 		if out.Squashed > 0 {
 			parts = append(parts, english.Plural(out.Squashed, "stale entry", "stale entries")+" whose commit is in no branch (decide "+itOrThem(out.Squashed)+" again where "+itsOrTheir(out.Squashed)+" finding is shown)")
+		}
+		if out.Unfetched > 0 {
+			parts = append(parts, english.Plural(out.Unfetched, "stale entry", "stale entries")+" whose code this partial clone could not fetch (give git access to the remote)")
 		}
 		if out.Changed > 0 {
 			parts = append(parts, english.Plural(out.Changed, "stale entry", "stale entries")+" whose finding's message changed (decide "+itOrThem(out.Changed)+" again by the id shown)")
@@ -855,13 +868,13 @@ func writeList(w io.Writer, format string, out listOutput, check bool) {
 			fmt.Fprintf(w, "%s: no stale or expired entry%s\n", out.File, uncheckedNote(out.Unchecked))
 			return
 		}
-		fmt.Fprintf(w, "%s: %s%s, %s%s\n\n", out.File, english.Plural(out.Stale, "stale entry", "stale entries"), staleKinds(out.Changed, out.Outdated, out.Shallow, out.Squashed), english.Plural(out.Expired, "expired entry", "expired entries"), uncheckedNote(out.Unchecked))
+		fmt.Fprintf(w, "%s: %s%s, %s%s\n\n", out.File, english.Plural(out.Stale, "stale entry", "stale entries"), staleKinds(out.Changed, out.Outdated, out.Shallow, out.Squashed, out.Unfetched), english.Plural(out.Expired, "expired entry", "expired entries"), uncheckedNote(out.Unchecked))
 	} else {
 		if total == 0 {
 			fmt.Fprintf(w, "%s: no entry\n", out.File)
 			return
 		}
-		fmt.Fprintf(w, "%s: %s, %d stale%s, %d expired%s\n\n", out.File, english.Plural(total, "entry", "entries"), out.Stale, staleKinds(out.Changed, out.Outdated, out.Shallow, out.Squashed), out.Expired, uncheckedNote(out.Unchecked))
+		fmt.Fprintf(w, "%s: %s, %d stale%s, %d expired%s\n\n", out.File, english.Plural(total, "entry", "entries"), out.Stale, staleKinds(out.Changed, out.Outdated, out.Shallow, out.Squashed, out.Unfetched), out.Expired, uncheckedNote(out.Unchecked))
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "NOW\tSTATE\tRULE\tPATH\tREASON")
@@ -913,6 +926,10 @@ func writeList(w io.Writer, format string, out listOutput, check bool) {
 			fmt.Fprintf(w, "stale?: %s: %s: fetch the whole history to know\n", names[e.Key()], e.Outdated)
 			continue
 		}
+		if e.Unfetched {
+			fmt.Fprintf(w, "stale?: %s: %s: let git fetch it to know\n", names[e.Key()], e.Outdated)
+			continue
+		}
 		if e.Squashed {
 			fmt.Fprintf(w, "stale?: %s: %s. Where its finding is shown, decide it again, then delete this entry (recap triage prune --force removes it)\n", names[e.Key()], e.Outdated)
 			continue
@@ -941,6 +958,14 @@ func writeList(w io.Writer, format string, out listOutput, check bool) {
 	}
 }
 
+// warnUnfetched says why git could not fetch the code of entries a
+// partial clone lacks (their lines not followed).
+func warnUnfetched(streams *IO, m *triage.Matcher) {
+	if n, err := m.Unfetched(); n > 0 && err != nil {
+		fmt.Fprintf(streams.ErrOut, "recap: warning: triage: %s\n", render.InertLine(err.Error()))
+	}
+}
+
 // keptNote says how many entries prune kept for want of a report of
 // their tool: "" for none.
 func keptNote(n int) string {
@@ -954,7 +979,7 @@ func keptNote(n int) string {
 // have reports older than the code and how many this shallow clone
 // cannot follow: " (1 changed, 2 with reports that may be older than the code)", ""
 // for none.
-func staleKinds(changed, outdated, shallow, squashed int) string {
+func staleKinds(changed, outdated, shallow, squashed, unfetched int) string {
 	var parts []string
 	if changed > 0 {
 		parts = append(parts, fmt.Sprintf("%d changed", changed))
@@ -967,6 +992,9 @@ func staleKinds(changed, outdated, shallow, squashed int) string {
 	}
 	if squashed > 0 {
 		parts = append(parts, fmt.Sprintf("%d whose commit is in no branch", squashed))
+	}
+	if unfetched > 0 {
+		parts = append(parts, fmt.Sprintf("%d whose code this partial clone could not fetch", unfetched))
 	}
 	if len(parts) == 0 {
 		return ""
@@ -1022,8 +1050,9 @@ stale. --dry-run lists what it would remove.`,
 			}
 			stale := map[string]bool{}
 			pathNow := map[string]string{} // key → the entry's file now, when git says it was renamed
-			unchecked, changed, shallow, squashed := 0, 0, 0, 0
+			unchecked, changed, shallow, squashed, unfetched := 0, 0, 0, 0, 0
 			var kept []string // the lines of the stale entries kept for reports older than the code
+			warnUnfetched(streams, m)
 			statuses := m.Statuses()
 			names := entryNames(statuses) // told apart among all the file's entries
 			for _, s := range statuses {
@@ -1041,6 +1070,8 @@ stale. --dry-run lists what it would remove.`,
 							shallow++
 						case staleSquashed:
 							squashed++
+						case staleUnfetched:
+							unfetched++
 						}
 						kept = append(kept, fmt.Sprintf("kept     %s (%s): %s\n", names[e.Key()], e.State, w))
 						continue
@@ -1085,7 +1116,7 @@ stale. --dry-run lists what it would remove.`,
 			if dryRun {
 				done = "would be removed (--dry-run: nothing removed)"
 			}
-			fmt.Fprintf(streams.Out, "%s: %s %s%s%s%s\n", r.rel, english.Plural(len(gone), "stale entry", "stale entries"), done, keptNote(unchecked), changedNote(changed), outdatedNote(len(kept)-changed-shallow-squashed, shallow, squashed))
+			fmt.Fprintf(streams.Out, "%s: %s %s%s%s%s\n", r.rel, english.Plural(len(gone), "stale entry", "stale entries"), done, keptNote(unchecked), changedNote(changed), outdatedNote(len(kept)-changed-shallow-squashed-unfetched, shallow, squashed, unfetched))
 			return nil
 		},
 	}

@@ -406,9 +406,10 @@ func readCapped(root *content.Root, p string) ([]byte, error) {
 type staleKind int
 
 const (
-	staleOutdated staleKind = iota // its reports are older than its code
-	staleShallow                   // this shallow clone cannot follow it
-	staleSquashed                  // its commit is in no branch, its code as it was in no commit since
+	staleOutdated  staleKind = iota // its reports are older than its code
+	staleShallow                    // this shallow clone cannot follow it
+	staleSquashed                   // its commit is in no branch, its code as it was in no commit since
+	staleUnfetched                  // its code at its commit is not in this partial clone, and git could not fetch it
 )
 
 // staleWhy says why an entry that matched nothing may not be stale, ""
@@ -418,6 +419,9 @@ const (
 func (r *triageRepo) staleWhy(s triage.Status) (string, staleKind) {
 	if s.Unfollowed {
 		return "its commit is not in this shallow clone (git fetch --unshallow): where its code was copied, or its neighbours changed, it cannot be followed", staleShallow
+	}
+	if s.Unfetched {
+		return "its code at its commit is not in this partial clone, and git could not fetch it (the warning says why): where its code was copied, or its neighbours changed, it cannot be followed", staleUnfetched
 	}
 	if s.Squashed {
 		return "its commit is in no branch of this repository, nor its code as it was in a commit since (a branch squashed or rebased after the code changed): where its code was copied, or its neighbours changed, it cannot be followed", staleSquashed
@@ -429,7 +433,7 @@ func (r *triageRepo) staleWhy(s triage.Status) (string, staleKind) {
 // reports are older than the code, how many because this shallow clone
 // cannot follow them and how many because their commit is in no branch
 // (each listed above it): "" for none.
-func outdatedNote(outdated, shallow, squashed int) string {
+func outdatedNote(outdated, shallow, squashed, unfetched int) string {
 	note := ""
 	if outdated > 0 {
 		note += fmt.Sprintf("; %s kept: the reports may be older than the code (run the tools again, or --force removes %s)",
@@ -442,6 +446,10 @@ func outdatedNote(outdated, shallow, squashed int) string {
 	if squashed > 0 {
 		note += fmt.Sprintf("; %s kept: %s commit is in no branch and %s code cannot be followed (decide %s again where %s finding is shown, or --force removes %s)",
 			english.Plural(squashed, "stale entry", "stale entries"), itsOrTheir(squashed), itsOrTheir(squashed), itOrThem(squashed), itsOrTheir(squashed), itOrThem(squashed))
+	}
+	if unfetched > 0 {
+		note += fmt.Sprintf("; %s kept: this partial clone could not fetch %s code (give git access to the remote, or --force removes %s)",
+			english.Plural(unfetched, "stale entry", "stale entries"), itsOrTheir(unfetched), itOrThem(unfetched))
 	}
 	return note
 }
