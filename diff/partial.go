@@ -82,13 +82,13 @@ func (r *Repo) fetchMissing(ctx context.Context, s storer.EncodedObjectStorer, r
 
 // fetch runs git fetch of those objects from remote, in the repository.
 func (r *Repo) fetch(ctx context.Context, remote string, objects []plumbing.Hash) error {
-	what := fmt.Sprintf("the contents of %d files are", len(objects))
+	what, it := fmt.Sprintf("the contents of %d files are", len(objects)), "them"
 	if len(objects) == 1 {
-		what = "the content " + objects[0].String()[:12] + " is"
+		what, it = "the content "+objects[0].String()[:12]+" is", "it"
 	}
 	git, err := exec.LookPath("git")
 	if err != nil {
-		return repoErrorf(ErrPartial, "%s not in this partial clone (cloned with a --filter), and git, which would fetch it from %s, is not on PATH: install git, or clone without a filter (actions/checkout: no `filter`)", what, remote)
+		return repoErrorf(ErrPartial, "%s not in this partial clone (cloned with a --filter), and git, which would fetch %s from %s, is not on PATH: install git, or clone without a filter (actions/checkout: no `filter`)", what, it, remote)
 	}
 	ctx, cancel := context.WithTimeout(ctx, fetchTimeout)
 	defer cancel()
@@ -112,7 +112,7 @@ func (r *Repo) fetch(ctx context.Context, remote string, objects []plumbing.Hash
 		if msg == "" {
 			msg = err.Error()
 		}
-		return repoErrorf(ErrPartial, "%s not in this partial clone (cloned with a --filter), and git fetch %s failed: %s", what, remote, cut(msg, 300))
+		return repoErrorf(ErrPartial, "%s not in this partial clone (cloned with a --filter), and git fetch %s failed: %s (let git reach the remote, or clone without a filter)", what, remote, cut(msg, 300))
 	}
 	return nil
 }

@@ -123,7 +123,7 @@ func TestPartialCloneUnfetched(t *testing.T) {
 		name, want string
 		noGit      bool
 	}{
-		{name: "remote gone", want: "git fetch origin failed"},
+		{name: "remote gone", want: "git fetch origin failed: fatal: "},
 		{name: "no git", want: "git, which would fetch it from origin, is not on PATH", noGit: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -651,6 +651,9 @@ func triageNotes(m *triage.Matcher) []string {
 	if n := m.Unfollowed(); n > 0 {
 		out = append(out, fmt.Sprintf("triage: the commit of %s is not in this clone (a shallow one: git fetch --unshallow): where the decided code was copied, or its neighbours changed, matched by location alone and may cover a copy (recap triage list shows what each decision matches)", english.Plural(n, "decision", "decisions")))
 	}
+	if n, at := m.Ambiguous(); n > 0 {
+		out = append(out, fmt.Sprintf("triage: %s a finding by location while git's history says the decided line is another of the same text (first: %s): the block was copied, or moved, and the copy changed; may cover the copy (recap triage list shows what each decision matches)", english.Plural(n, "decision covers", "decisions cover"), at))
+	}
 	if n, err := m.Unfetched(); n > 0 {
 		out = append(out, fmt.Sprintf("triage: the decided code of %s is not in this partial clone, and git could not fetch it (%v): where the decided code was copied, or its neighbours changed, matched by location alone and may cover a copy (recap triage list shows what each decision matches)", english.Plural(n, "decision", "decisions"), err))
 	}

@@ -40,6 +40,9 @@ type history struct {
 	// unfetched are the entries whose file at a commit a partial clone
 	// lacks and git could not fetch (fetchErr the first such error):
 	// their lines are not followed.
+	// ambiguous are the entries that covered a finding by location while
+	// git says the decided line is another (the line there).
+	ambiguous   map[int]int
 	unfetched   map[int]bool
 	unfetchable map[histKey]bool
 	fetchErr    error

@@ -10,6 +10,7 @@ import (
 	"path"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -360,7 +361,7 @@ func (m *Matcher) FollowRenames(ctx context.Context, repo *diff.Repo) error {
 func (m *Matcher) Follow(ctx context.Context, dir string) error {
 	if m.withCommit() {
 		m.hist = &history{dir: dir, files: map[histKey]*histFile{}, lines: map[int]int{}, after: map[string][]string{}, missing: map[int]bool{}, since: map[string][]string{}, squashed: map[int]bool{},
-			unfetched: map[int]bool{}, unfetchable: map[histKey]bool{}}
+			unfetched: map[int]bool{}, unfetchable: map[histKey]bool{}, ambiguous: map[int]int{}}
 	}
 	if !m.goneWithCommit() {
 		return nil
@@ -392,6 +393,35 @@ func (m *Matcher) Squashed() int {
 // repository does not have (a shallow clone).
 func (m *Matcher) Unfollowed() int {
 	return m.histCount(func(h *history) map[int]bool { return h.missing })
+}
+
+// Ambiguous counts the entries that cover a finding by their location,
+// whole, while git's line diff says the decided line is another line of
+// the same text (see how): they may cover a copy.
+// It returns the first of them (in the file's order) as the place git
+// says, "path:line".
+func (m *Matcher) Ambiguous() (n int, first string) {
+	if m == nil {
+		return 0, ""
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.hist == nil {
+		return 0, ""
+	}
+	firstIdx := -1
+	for idx := range m.hist.ambiguous {
+		if m.used[idx] > 0 {
+			n++
+			if firstIdx < 0 || idx < firstIdx {
+				firstIdx = idx
+			}
+		}
+	}
+	if n == 0 {
+		return 0, ""
+	}
+	return n, m.path[firstIdx] + ":" + strconv.Itoa(m.hist.ambiguous[firstIdx])
 }
 
 // Unfetched counts the entries whose decided line was asked of git (a
@@ -605,6 +635,17 @@ func (m *Matcher) how(idx int, f *reports.Finding, sf *sourceFile, orphan bool) 
 			// Git tells which is the decided one, when it can.
 			if at, ok := m.lineNow(idx, sf); ok && at != f.Line {
 				return 0
+			}
+		} else if m.hist != nil && e.Commit != "" && e.Location == loc && !sf.unique(i) {
+			// The decided line's text is on another line too, whose
+			// neighbours changed, and git's line diff says that one was
+			// decided: the decided block moved whole below a changed copy
+			// of it left in its place, or a copy of it (pasted since)
+			// kept its neighbours while the decided one's changed. The
+			// files tell these apart no more than git's diff does: the
+			// location, whole, wins, and the decision is told ambiguous.
+			if at, ok := m.lineNow(idx, sf); ok && at != f.Line {
+				m.hist.ambiguous[idx] = at
 			}
 		}
 		switch {

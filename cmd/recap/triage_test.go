@@ -1117,6 +1117,62 @@ func TestTriageFollowsTheLineInGit(t *testing.T) {
 	}
 }
 
+// TestTriageAmbiguousCopy: a copy of the decided block pasted above it,
+// then a neighbour of the decided line changed: the copy has the decided
+// line's location, whole, and git's line diff says the decided line is
+// the other. The files cannot tell this from the decided block moved
+// below a changed copy left in its place (TestTriageFollowsTheLineInGit):
+// the location wins, and every door says the decision may cover a copy,
+// naming the line git says.
+func TestTriageAmbiguousCopy(t *testing.T) {
+	const method = "    public static long %s(long[] p) {\n        long s = %d;\n        for (int i = 0; i < p.length; i++) s += p[i];\n        return %s;\n    }\n"
+	g := gittest.New(t)
+	g.Git("config", "user.name", "Ana")
+	g.Git("config", "user.email", "ana@example.com")
+	g.Commit("one", map[string]string{"src/P.java": "public class P {\n\n" + fmt.Sprintf(method, "avg", 0, "s") + "}\n", "build/pmd.sarif": pmdLoopSARIF(5)})
+	if out, stderr, code := recap(t, g.Dir, nil, "triage", "--rule", "ForLoopCanBeForeach", "--as", "wont-fix", "--reason", "hot loop", "build"); code != 0 {
+		t.Fatalf("triage: exit %d\n%s%s", code, out, stderr)
+	}
+	g.Commit("triage", nil)
+	g.Commit("a copy above", map[string]string{"src/P.java": "public class P {\n\n" + fmt.Sprintf(method, "mean", 1, "s") + "\n" + fmt.Sprintf(method, "avg", 0, "s") + "}\n",
+		"build/pmd.sarif": pmdLoopSARIF(5, 11)})
+	if covered, _ := coveredFindings(t, g.Dir, "build"); !slices.Equal(covered, []string{"src/P.java:11"}) {
+		t.Fatalf("the copy alone: covered %v, want the decided loop", covered)
+	}
+	_, stderr, _ := recap(t, g.Dir, nil, "summary", "build")
+	if strings.Contains(stderr, "warning: triage") {
+		t.Errorf("the copy alone: %s", stderr)
+	}
+	g.Commit("a neighbour changed", map[string]string{"src/P.java": "public class P {\n\n" + fmt.Sprintf(method, "mean", 1, "s") + "\n" + fmt.Sprintf(method, "avg", 0, "s / p.length") + "}\n"})
+	if covered, _ := coveredFindings(t, g.Dir, "build"); !slices.Equal(covered, []string{"src/P.java:5"}) {
+		t.Errorf("covered %v, want the copy, by its location", covered)
+	}
+	const told = "1 decision covers a finding by its location while git's history says the decided line is another of the same text (first: src/P.java:11)"
+	for _, args := range [][]string{{"summary", "build"}, {"findings", "build"}} {
+		_, stderr, code := recap(t, g.Dir, nil, args...)
+		if code != 0 || !strings.Contains(stderr, "recap: warning: triage: "+told) || !strings.Contains(stderr, "it may cover the copy") {
+			t.Errorf("%v: exit %d\n%s", args, code, stderr)
+		}
+	}
+	ctx := context.Background()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "claude-code"}, nil).Connect(ctx, &mcp.CommandTransport{Command: exec.Command(bin, "mcp", "--root", g.Dir)}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "analysis.getReports", Arguments: map[string]any{"summaryOnly": true}})
+	if err != nil || res.IsError {
+		t.Fatalf("getReports: %v %+v", err, res)
+	}
+	var v struct{ Suggestions []string }
+	b, _ := json.Marshal(res.StructuredContent)
+	if err := json.Unmarshal(b, &v); err != nil || !slices.ContainsFunc(v.Suggestions, func(s string) bool {
+		return strings.HasPrefix(s, "triage: 1 decision covers a finding by location while git's history says the decided line is another of the same text (first: src/P.java:11)")
+	}) {
+		t.Errorf("getReports: suggestions %q (%v)", v.Suggestions, err)
+	}
+}
+
 // TestTriageUnmatchedTold: a run of every finding says how many decisions
 // of its tools matched none (what was decided and is no longer there, or
 // no longer followed), where a user reads first; a run of some findings
@@ -1609,7 +1665,7 @@ func TestTriagePartialClone(t *testing.T) {
 	if code != 1 || !strings.Contains(out, "1 stale entry (1 whose code this partial clone could not fetch)") ||
 		!strings.Contains(out, "stale?: PMD ForLoopCanBeForeach") || !strings.Contains(out, "its code at its commit is not in this partial clone, and git could not fetch it") ||
 		!strings.Contains(stderr, "1 stale entry whose code this partial clone could not fetch (give git access to the remote)") ||
-		!strings.Contains(stderr, "recap: warning: triage: src/P.java at ") {
+		!strings.Contains(stderr, "recap: warning: triage: the decided code of 1 decision is not in this partial clone, and git could not fetch it (src/P.java at ") {
 		t.Errorf("check in a partial clone whose remote is gone: exit %d\n%s%s", code, out, stderr)
 	}
 	out, _, _ = recap(t, unreachable, nil, "triage", "check", "--format", "json", "build")
@@ -1619,7 +1675,7 @@ func TestTriagePartialClone(t *testing.T) {
 	out, stderr, code = recap(t, unreachable, nil, "triage", "prune", "--dry-run", "build")
 	if code != 0 || !strings.Contains(out, "kept     PMD ForLoopCanBeForeach") ||
 		!strings.Contains(out, "1 stale entry kept: this partial clone could not fetch its code (give git access to the remote, or --force removes it)") ||
-		!strings.Contains(stderr, "recap: warning: triage: src/P.java at ") || !strings.Contains(stderr, "git fetch origin failed: fatal: ") {
+		!strings.Contains(stderr, "recap: warning: triage: the decided code of 1 decision is not in this partial clone, and git could not fetch it (src/P.java at ") || !strings.Contains(stderr, "git fetch origin failed: fatal: ") {
 		t.Errorf("prune: exit %d\n%s%s", code, out, stderr)
 	}
 }

@@ -962,7 +962,8 @@ func writeList(w io.Writer, format string, out listOutput, check bool) {
 // partial clone lacks (their lines not followed).
 func warnUnfetched(streams *IO, m *triage.Matcher) {
 	if n, err := m.Unfetched(); n > 0 && err != nil {
-		fmt.Fprintf(streams.ErrOut, "recap: warning: triage: %s\n", render.InertLine(err.Error()))
+		fmt.Fprintf(streams.ErrOut, "recap: warning: triage: the decided code of %s is not in this partial clone, and git could not fetch it (%s): %s decided %s not followed\n",
+			english.Plural(n, "decision", "decisions"), render.InertLine(err.Error()), english.Verb(n, "its", "their"), english.Verb(n, "line is", "lines are"))
 	}
 }
 
