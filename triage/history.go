@@ -42,7 +42,11 @@ type history struct {
 	// their lines are not followed.
 	// ambiguous are the entries that covered a finding by location while
 	// git says the decided line is another (the line there).
-	ambiguous   map[int]int
+	ambiguous map[int]int
+	// stepped are the entries' lines now, followed step by step
+	// (stepwise; 0: not told), and stepReads the files it read.
+	stepped     map[int]int
+	stepReads   int
 	unfetched   map[int]bool
 	unfetchable map[histKey]bool
 	fetchErr    error

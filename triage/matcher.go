@@ -361,7 +361,7 @@ func (m *Matcher) FollowRenames(ctx context.Context, repo *diff.Repo) error {
 func (m *Matcher) Follow(ctx context.Context, dir string) error {
 	if m.withCommit() {
 		m.hist = &history{dir: dir, files: map[histKey]*histFile{}, lines: map[int]int{}, after: map[string][]string{}, missing: map[int]bool{}, since: map[string][]string{}, squashed: map[int]bool{},
-			unfetched: map[int]bool{}, unfetchable: map[histKey]bool{}, ambiguous: map[int]int{}}
+			unfetched: map[int]bool{}, unfetchable: map[histKey]bool{}, ambiguous: map[int]int{}, stepped: map[int]int{}}
 	}
 	if !m.goneWithCommit() {
 		return nil
@@ -644,8 +644,15 @@ func (m *Matcher) how(idx int, f *reports.Finding, sf *sourceFile, orphan bool) 
 			// kept its neighbours while the decided one's changed. The
 			// files tell these apart no more than git's diff does: the
 			// location, whole, wins, and the decision is told ambiguous.
+			// Step by step through the commits since, git may tell.
 			if at, ok := m.lineNow(idx, sf); ok && at != f.Line {
-				m.hist.ambiguous[idx] = at
+				st, told := m.stepwise(idx, sf)
+				switch {
+				case told && st == at:
+					return 0 // the decided line is the other
+				case !told || st != f.Line:
+					m.hist.ambiguous[idx] = at
+				}
 			}
 		}
 		switch {
@@ -667,11 +674,18 @@ func (m *Matcher) how(idx int, f *reports.Finding, sf *sourceFile, orphan bool) 
 		if sf.unique(i) {
 			return ByLineText
 		}
-		if at, ok := m.lineNow(idx, sf); ok && at == f.Line && !m.locatedElsewhere(idx, sf, i) {
+		if at, ok := m.lineNow(idx, sf); ok && at == f.Line && (!m.locatedElsewhere(idx, sf, i) || m.steppedTo(idx, sf, f.Line)) {
 			return ByHistory
 		}
 	}
 	return 0
+}
+
+// steppedTo reports whether entry idx's decided line, followed step by
+// step through the commits since (stepwise), is line (1-based) of sf.
+func (m *Matcher) steppedTo(idx int, sf *sourceFile, line int) bool {
+	st, ok := m.stepwise(idx, sf)
+	return ok && st == line
 }
 
 // sameHash reports whether two location fingerprints hash the same

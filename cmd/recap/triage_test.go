@@ -1118,58 +1118,74 @@ func TestTriageFollowsTheLineInGit(t *testing.T) {
 }
 
 // TestTriageAmbiguousCopy: a copy of the decided block pasted above it,
-// then a neighbour of the decided line changed: the copy has the decided
-// line's location, whole, and git's line diff says the decided line is
-// the other. The files cannot tell this from the decided block moved
-// below a changed copy left in its place (TestTriageFollowsTheLineInGit):
-// the location wins, and every door says the decision may cover a copy,
+// and a neighbour of the decided line changed: the copy has the decided
+// line's location, whole, and git's line diff from the decision's commit
+// says the decided line is the other. In two commits, git tells step by
+// step: the copy was added with the decided line's neighbours, then the
+// decided one's changed; the decided loop is covered, not the copy. In one
+// commit, the files cannot tell this from the decided block moved below a
+// changed copy left in its place (TestTriageFollowsTheLineInGit): the
+// location wins, and every door says the decision may cover a copy,
 // naming the line git says.
 func TestTriageAmbiguousCopy(t *testing.T) {
 	const method = "    public static long %s(long[] p) {\n        long s = %d;\n        for (int i = 0; i < p.length; i++) s += p[i];\n        return %s;\n    }\n"
-	g := gittest.New(t)
-	g.Git("config", "user.name", "Ana")
-	g.Git("config", "user.email", "ana@example.com")
-	g.Commit("one", map[string]string{"src/P.java": "public class P {\n\n" + fmt.Sprintf(method, "avg", 0, "s") + "}\n", "build/pmd.sarif": pmdLoopSARIF(5)})
-	if out, stderr, code := recap(t, g.Dir, nil, "triage", "--rule", "ForLoopCanBeForeach", "--as", "wont-fix", "--reason", "hot loop", "build"); code != 0 {
-		t.Fatalf("triage: exit %d\n%s%s", code, out, stderr)
-	}
-	g.Commit("triage", nil)
-	g.Commit("a copy above", map[string]string{"src/P.java": "public class P {\n\n" + fmt.Sprintf(method, "mean", 1, "s") + "\n" + fmt.Sprintf(method, "avg", 0, "s") + "}\n",
-		"build/pmd.sarif": pmdLoopSARIF(5, 11)})
-	if covered, _ := coveredFindings(t, g.Dir, "build"); !slices.Equal(covered, []string{"src/P.java:11"}) {
-		t.Fatalf("the copy alone: covered %v, want the decided loop", covered)
-	}
-	_, stderr, _ := recap(t, g.Dir, nil, "summary", "build")
-	if strings.Contains(stderr, "warning: triage") {
-		t.Errorf("the copy alone: %s", stderr)
-	}
-	g.Commit("a neighbour changed", map[string]string{"src/P.java": "public class P {\n\n" + fmt.Sprintf(method, "mean", 1, "s") + "\n" + fmt.Sprintf(method, "avg", 0, "s / p.length") + "}\n"})
-	if covered, _ := coveredFindings(t, g.Dir, "build"); !slices.Equal(covered, []string{"src/P.java:5"}) {
-		t.Errorf("covered %v, want the copy, by its location", covered)
-	}
 	const told = "1 decision covers a finding by its location while git's history says the decided line is another of the same text (first: src/P.java:11)"
-	for _, args := range [][]string{{"summary", "build"}, {"findings", "build"}} {
-		_, stderr, code := recap(t, g.Dir, nil, args...)
-		if code != 0 || !strings.Contains(stderr, "recap: warning: triage: "+told) || !strings.Contains(stderr, "it may cover the copy") {
-			t.Errorf("%v: exit %d\n%s", args, code, stderr)
-		}
-	}
-	ctx := context.Background()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "claude-code"}, nil).Connect(ctx, &mcp.CommandTransport{Command: exec.Command(bin, "mcp", "--root", g.Dir)}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "analysis.getReports", Arguments: map[string]any{"summaryOnly": true}})
-	if err != nil || res.IsError {
-		t.Fatalf("getReports: %v %+v", err, res)
-	}
-	var v struct{ Suggestions []string }
-	b, _ := json.Marshal(res.StructuredContent)
-	if err := json.Unmarshal(b, &v); err != nil || !slices.ContainsFunc(v.Suggestions, func(s string) bool {
-		return strings.HasPrefix(s, "triage: 1 decision covers a finding by location while git's history says the decided line is another of the same text (first: src/P.java:11)")
-	}) {
-		t.Errorf("getReports: suggestions %q (%v)", v.Suggestions, err)
+	copyAbove := "public class P {\n\n" + fmt.Sprintf(method, "mean", 1, "s") + "\n" + fmt.Sprintf(method, "avg", 0, "s") + "}\n"
+	changed := "public class P {\n\n" + fmt.Sprintf(method, "mean", 1, "s") + "\n" + fmt.Sprintf(method, "avg", 0, "s / p.length") + "}\n"
+	for _, tc := range []struct {
+		name    string
+		commits []string // P.java, a commit each
+		covered string
+	}{
+		{"two commits", []string{copyAbove, changed}, "src/P.java:11"},
+		{"one commit", []string{changed}, "src/P.java:5"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := gittest.New(t)
+			g.Git("config", "user.name", "Ana")
+			g.Git("config", "user.email", "ana@example.com")
+			g.Commit("one", map[string]string{"src/P.java": "public class P {\n\n" + fmt.Sprintf(method, "avg", 0, "s") + "}\n", "build/pmd.sarif": pmdLoopSARIF(5)})
+			if out, stderr, code := recap(t, g.Dir, nil, "triage", "--rule", "ForLoopCanBeForeach", "--as", "wont-fix", "--reason", "hot loop", "build"); code != 0 {
+				t.Fatalf("triage: exit %d\n%s%s", code, out, stderr)
+			}
+			g.Commit("triage", nil)
+			for k, p := range tc.commits {
+				g.Commit(fmt.Sprintf("change %d", k), map[string]string{"src/P.java": p, "build/pmd.sarif": pmdLoopSARIF(5, 11)})
+			}
+			if covered, all := coveredFindings(t, g.Dir, "build"); !slices.Equal(covered, []string{tc.covered}) || all != 2 {
+				t.Errorf("covered %v of %d, want %s", covered, all, tc.covered)
+			}
+			ambiguous := tc.covered == "src/P.java:5"
+			for _, args := range [][]string{{"summary", "build"}, {"findings", "build"}} {
+				_, stderr, code := recap(t, g.Dir, nil, args...)
+				if code != 0 || strings.Contains(stderr, "recap: warning: triage: "+told) != ambiguous || ambiguous && !strings.Contains(stderr, "it may cover the copy") {
+					t.Errorf("%v: exit %d, want the warning %v\n%s", args, code, ambiguous, stderr)
+				}
+			}
+			if out, stderr, code := recap(t, g.Dir, nil, "triage", "check", "build"); code != 0 || !strings.Contains(out, "no stale or expired entry") {
+				t.Errorf("check: exit %d\n%s%s", code, out, stderr)
+			}
+			if !ambiguous {
+				return
+			}
+			ctx := context.Background()
+			cs, err := mcp.NewClient(&mcp.Implementation{Name: "claude-code"}, nil).Connect(ctx, &mcp.CommandTransport{Command: exec.Command(bin, "mcp", "--root", g.Dir)}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cs.Close()
+			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "analysis.getReports", Arguments: map[string]any{"summaryOnly": true}})
+			if err != nil || res.IsError {
+				t.Fatalf("getReports: %v %+v", err, res)
+			}
+			var v struct{ Suggestions []string }
+			b, _ := json.Marshal(res.StructuredContent)
+			if err := json.Unmarshal(b, &v); err != nil || !slices.ContainsFunc(v.Suggestions, func(s string) bool {
+				return strings.HasPrefix(s, "triage: 1 decision covers a finding by location while git's history says the decided line is another of the same text (first: src/P.java:11)")
+			}) {
+				t.Errorf("getReports: suggestions %q (%v)", v.Suggestions, err)
+			}
+		})
 	}
 }
 

@@ -1,0 +1,156 @@
+package triage
+
+import (
+	"bytes"
+	"context"
+	"io"
+
+	"github.com/recap-dev/recap/diff"
+)
+
+// Step by step. One diff from an entry's commit to the file now cannot
+// tell a copy of the decided block pasted since, which kept the decided
+// line's neighbours while the decided one's changed, from the decided
+// block moved whole below a changed copy left in its place: both end as
+// one block as it was and one changed, and the diff pairs the decided
+// line with the one at its old place. The commits in between may tell:
+// carried through each version of the file in turn, the decided line is
+// paired with itself at every step where no copy of its window is added,
+// and a step that adds one while the carried line's window changes is as
+// ambiguous as the one diff. stepwise follows the line so, and says when
+// every step told.
+
+// maxStepReads bounds the files at a commit one run reads to follow
+// lines step by step.
+const maxStepReads = 256
+
+// stepwise returns the line (1-based) of sf, the entry's file now, that
+// entry idx's decided line is, carried from its commit through each
+// later commit of HEAD's first-parent line that changed the file, then
+// onto the working tree's file; ok false when that cannot be told: the
+// commit not on that line, more than maxAfter commits since, the file
+// renamed or unreadable at one of them, a step that deletes or changes
+// the line, or one that adds a copy of its window while the line's
+// window changes.
+func (m *Matcher) stepwise(idx int, sf *sourceFile) (int, bool) {
+	h, e := m.hist, &m.entries[idx]
+	if h == nil || e.Commit == "" || e.Path == "" {
+		return 0, false
+	}
+	if n, ok := h.stepped[idx]; ok {
+		return n, n > 0
+	}
+	n := m.followSteps(idx, sf)
+	h.stepped[idx] = n
+	return n, n > 0
+}
+
+func (m *Matcher) followSteps(idx int, sf *sourceFile) int {
+	h, e := m.hist, &m.entries[idx]
+	repo, err := diff.Open(h.dir)
+	if err != nil {
+		return 0
+	}
+	defer repo.Close()
+	if _, err := repo.Commit(e.Commit); err != nil {
+		return 0
+	}
+	after, err := repo.After(e.Commit, maxAfter+1, maxBack)
+	if err != nil || len(after) > maxAfter {
+		return 0
+	}
+	// The file's versions, one per change: at the entry's commit, at each
+	// later commit that changed it, and in the working tree.
+	var versions [][]byte
+	for _, c := range append([]string{e.Commit}, after...) {
+		if h.stepReads >= maxStepReads {
+			return 0
+		}
+		h.stepReads++
+		b, ok := fileAt(repo, c, e.Path)
+		if !ok {
+			return 0 // renamed, gone, or not fetched: not told
+		}
+		if len(versions) == 0 || !bytes.Equal(b, versions[len(versions)-1]) {
+			versions = append(versions, b)
+		}
+	}
+	if !bytes.Equal(sf.src, versions[len(versions)-1]) {
+		versions = append(versions, sf.src)
+	}
+	// From the first version that has the decided line (a decision on
+	// code not committed yet names the commit before it).
+	var old *sourceFile
+	at := 0
+	for len(versions) > 0 && at == 0 {
+		old = newSourceFile(versions[0])
+		at = entryLineIn(old, e, m.lines[idx], false)
+		versions = versions[1:]
+	}
+	if at == 0 {
+		return 0
+	}
+	for _, next := range versions {
+		cur := newSourceFile(next)
+		if at = step(old, cur, at); at == 0 {
+			return 0
+		}
+		old = cur
+	}
+	return at
+}
+
+// step carries line at (1-based) of old onto cur, white space aside (as
+// the history does); 0 when the diff deletes or changes it, or when its
+// window changes while cur has a line of its window as it was that the
+// diff adds (a copy pasted in the same change: which is the decided one
+// is not told).
+func step(old, cur *sourceFile, at int) int {
+	lineOf, err := diff.LinesOf(context.Background(), spaceless(old.src), spaceless(cur.src))
+	if err != nil {
+		return 0
+	}
+	now, ok := lineOf(at)
+	if !ok || now < 1 || now > cur.n() {
+		return 0
+	}
+	was, _ := SplitLocation(old.location(at - 1))
+	if is, _ := SplitLocation(cur.location(now - 1)); is == was {
+		return now
+	}
+	kept := make(map[int]bool, old.n())
+	for i := 1; i <= old.n(); i++ {
+		if n, ok := lineOf(i); ok {
+			kept[n] = true
+		}
+	}
+	for j := 1; j <= cur.n(); j++ {
+		if !kept[j] && lineIs(cur.line(j-1), entryLine{b: old.line(at - 1)}) {
+			if w, _ := SplitLocation(cur.location(j - 1)); w == was {
+				return 0
+			}
+		}
+	}
+	return now
+}
+
+// fileAt reads path at commit c, whole (at most diff.MaxDiffBytes).
+func fileAt(repo *diff.Repo, c, path string) ([]byte, bool) {
+	open, err := repo.OpenAt(c)
+	if err != nil {
+		return nil, false
+	}
+	rc, size, err := open(path)
+	if err != nil {
+		return nil, false
+	}
+	defer rc.Close()
+	if size > diff.MaxDiffBytes {
+		return nil, false
+	}
+	b, err := io.ReadAll(io.LimitReader(rc, diff.MaxDiffBytes+1))
+	if err != nil || len(b) > diff.MaxDiffBytes {
+		return nil, false
+	}
+	return b, true
+}
