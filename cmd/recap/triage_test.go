@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -1156,7 +1157,7 @@ func TestTriageAmbiguousCopy(t *testing.T) {
 				t.Errorf("covered %v of %d, want %s", covered, all, tc.covered)
 			}
 			ambiguous := tc.covered == "src/P.java:5"
-			for _, args := range [][]string{{"summary", "build"}, {"findings", "build"}} {
+			for _, args := range [][]string{{"summary", "build"}, {"findings", "build"}, {"review", "--base", "HEAD~" + strconv.Itoa(len(tc.commits)), "build"}} {
 				_, stderr, code := recap(t, g.Dir, nil, args...)
 				if code != 0 || strings.Contains(stderr, "recap: warning: triage: "+told) != ambiguous || ambiguous && !strings.Contains(stderr, "it may cover the copy") {
 					t.Errorf("%v: exit %d, want the warning %v\n%s", args, code, ambiguous, stderr)

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/recap-dev/recap/parsers"
@@ -171,6 +172,9 @@ func runReview(cmd *cobra.Command, streams *IO, opts *reportOptions, rf *reviewF
 	}
 	if rr.res, err = rep.run(cmd.Context(), opts); err != nil {
 		return err
+	}
+	for _, w := range rep.triageWarnings { // in the job's log, as the other commands say them
+		fmt.Fprintln(streams.ErrOut, w)
 	}
 	if h, ok := rep.stream.(*render.HTMLStream); ok {
 		h.SetReview(rr.reviewOf())
