@@ -87,6 +87,11 @@ func (r *Repo) fetch(ctx context.Context, remote string, objects []plumbing.Hash
 		what, it = "the content "+objects[0].String()[:12]+" is", "it"
 	}
 	git, err := exec.LookPath("git")
+	if errors.Is(err, exec.ErrDot) {
+		// git in a directory PATH names relatively: run from the
+		// repository, that could be one the repository holds.
+		return repoErrorf(ErrPartial, "%s not in this partial clone (cloned with a --filter), and git, which would fetch %s from %s, is on PATH only through a relative directory, which recap does not run from: name its directory by an absolute path", what, it, remote)
+	}
 	if err != nil {
 		return repoErrorf(ErrPartial, "%s not in this partial clone (cloned with a --filter), and git, which would fetch %s from %s, is not on PATH: install git, or clone without a filter (actions/checkout: no `filter`)", what, it, remote)
 	}

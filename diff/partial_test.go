@@ -120,21 +120,39 @@ func TestPartialClone(t *testing.T) {
 // the remote, and is ErrPartial.
 func TestPartialCloneUnfetched(t *testing.T) {
 	for _, tc := range []struct {
-		name, want string
-		noGit      bool
+		name, want    string
+		noGit, relGit bool
 	}{
 		{name: "remote gone", want: "git fetch origin failed: fatal: "},
 		{name: "no git", want: "git, which would fetch it from origin, is not on PATH", noGit: true},
+		{name: "git through a relative directory", want: "is on PATH only through a relative directory", relGit: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			origin := gittest.New(t)
 			origin.Commit("one", map[string]string{"a.txt": "1\n"})
 			origin.Commit("two", map[string]string{"a.txt": "2\n"})
 			clone := partialClone(t, origin)
-			if tc.noGit {
+			switch {
+			case tc.noGit:
 				t.Setenv("PATH", t.TempDir())
-			} else if err := os.RemoveAll(origin.Dir); err != nil {
-				t.Fatal(err)
+			case tc.relGit:
+				git, err := exec.LookPath("git")
+				if err != nil {
+					t.Fatal(err)
+				}
+				dir := filepath.Join(t.TempDir(), "bin")
+				if err := os.Mkdir(dir, 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Symlink(git, filepath.Join(dir, "git")); err != nil {
+					t.Fatal(err)
+				}
+				t.Chdir(filepath.Dir(dir))
+				t.Setenv("PATH", "bin")
+			default:
+				if err := os.RemoveAll(origin.Dir); err != nil {
+					t.Fatal(err)
+				}
 			}
 			repo, err := diff.Open(clone)
 			if err != nil {
