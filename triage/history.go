@@ -37,16 +37,17 @@ type history struct {
 	// clone, does not have, and whose code no commit that stands in for
 	// it has: their lines are not followed.
 	squashed map[int]bool
+	// ambiguous are the entries that covered a finding by location while
+	// git says the decided line is another (the two lines, 1-based).
+	ambiguous map[int][2]int
+	// stepped are the entries' lines now, followed step by step
+	// (stepwise; 0: not told), and stepReads the files it read.
+	stepped    map[int]int
+	stepReads  int
+	stepsAfter map[string][]string // a commit → the commits after it, when at most maxAfter (nil: not told)
 	// unfetched are the entries whose file at a commit a partial clone
 	// lacks and git could not fetch (fetchErr the first such error):
 	// their lines are not followed.
-	// ambiguous are the entries that covered a finding by location while
-	// git says the decided line is another (the line there).
-	ambiguous map[int]int
-	// stepped are the entries' lines now, followed step by step
-	// (stepwise; 0: not told), and stepReads the files it read.
-	stepped     map[int]int
-	stepReads   int
 	unfetched   map[int]bool
 	unfetchable map[histKey]bool
 	fetchErr    error

@@ -361,7 +361,7 @@ func (m *Matcher) FollowRenames(ctx context.Context, repo *diff.Repo) error {
 func (m *Matcher) Follow(ctx context.Context, dir string) error {
 	if m.withCommit() {
 		m.hist = &history{dir: dir, files: map[histKey]*histFile{}, lines: map[int]int{}, after: map[string][]string{}, missing: map[int]bool{}, since: map[string][]string{}, squashed: map[int]bool{},
-			unfetched: map[int]bool{}, unfetchable: map[histKey]bool{}, ambiguous: map[int]int{}, stepped: map[int]int{}}
+			unfetched: map[int]bool{}, unfetchable: map[histKey]bool{}, ambiguous: map[int][2]int{}, stepped: map[int]int{}, stepsAfter: map[string][]string{}}
 	}
 	if !m.goneWithCommit() {
 		return nil
@@ -398,8 +398,8 @@ func (m *Matcher) Unfollowed() int {
 // Ambiguous counts the entries that cover a finding by their location,
 // whole, while git's line diff says the decided line is another line of
 // the same text (see how): they may cover a copy.
-// It returns the first of them (in the file's order) as the place git
-// says, "path:line".
+// It returns the first of them (in the file's order) as the two lines,
+// "path:5 by its location, :11 by git's".
 func (m *Matcher) Ambiguous() (n int, first string) {
 	if m == nil {
 		return 0, ""
@@ -421,7 +421,8 @@ func (m *Matcher) Ambiguous() (n int, first string) {
 	if n == 0 {
 		return 0, ""
 	}
-	return n, m.path[firstIdx] + ":" + strconv.Itoa(m.hist.ambiguous[firstIdx])
+	a := m.hist.ambiguous[firstIdx]
+	return n, m.path[firstIdx] + ":" + strconv.Itoa(a[0]) + " by its location, :" + strconv.Itoa(a[1]) + " by git's"
 }
 
 // Unfetched counts the entries whose decided line was asked of git (a
@@ -627,7 +628,21 @@ func (m *Matcher) how(idx int, f *reports.Finding, sf *sourceFile, orphan bool) 
 	sameMsg := m.sameMessage(e, f)
 	if e.Location != "" {
 		loc := sf.location(i)
-		if m.hist != nil && e.Commit != "" && (e.Location == loc && sf.windowCount(i) > 1 || e.Location != loc && sameHash(e.Location, loc) && !sf.unique(i)) {
+		stepped := false // git, step by step, says this line is the decided one
+		if m.hist != nil && e.Commit != "" && (e.Location == loc || sameHash(e.Location, loc)) && !sf.unique(i) {
+			// The decided line's text is on another line too: followed
+			// step by step through the commits since, git tells which is
+			// the decided one, when no step is ambiguous.
+			if st, told := m.stepwise(idx, sf); told {
+				if st != f.Line {
+					return 0
+				}
+				stepped = true
+			}
+		}
+		if stepped {
+			// told above
+		} else if m.hist != nil && e.Commit != "" && (e.Location == loc && sf.windowCount(i) > 1 || e.Location != loc && sameHash(e.Location, loc) && !sf.unique(i)) {
 			// The decided code is in the file more than once: a copy
 			// pasted above it takes the occurrence the location counts,
 			// and a copy of it decided before (its occurrence another)
@@ -642,17 +657,11 @@ func (m *Matcher) how(idx int, f *reports.Finding, sf *sourceFile, orphan bool) 
 			// decided: the decided block moved whole below a changed copy
 			// of it left in its place, or a copy of it (pasted since)
 			// kept its neighbours while the decided one's changed. The
-			// files tell these apart no more than git's diff does: the
-			// location, whole, wins, and the decision is told ambiguous.
-			// Step by step through the commits since, git may tell.
+			// files tell these apart no more than git's diff does (nor
+			// did the steps above): the location, whole, wins, and the
+			// decision is told ambiguous.
 			if at, ok := m.lineNow(idx, sf); ok && at != f.Line {
-				st, told := m.stepwise(idx, sf)
-				switch {
-				case told && st == at:
-					return 0 // the decided line is the other
-				case !told || st != f.Line:
-					m.hist.ambiguous[idx] = at
-				}
+				m.hist.ambiguous[idx] = [2]int{f.Line, at}
 			}
 		}
 		switch {
@@ -674,18 +683,19 @@ func (m *Matcher) how(idx int, f *reports.Finding, sf *sourceFile, orphan bool) 
 		if sf.unique(i) {
 			return ByLineText
 		}
-		if at, ok := m.lineNow(idx, sf); ok && at == f.Line && (!m.locatedElsewhere(idx, sf, i) || m.steppedTo(idx, sf, f.Line)) {
+		if m.hist != nil && e.Commit != "" {
+			if st, told := m.stepwise(idx, sf); told {
+				if st == f.Line {
+					return ByHistory
+				}
+				return 0
+			}
+		}
+		if at, ok := m.lineNow(idx, sf); ok && at == f.Line && !m.locatedElsewhere(idx, sf, i) {
 			return ByHistory
 		}
 	}
 	return 0
-}
-
-// steppedTo reports whether entry idx's decided line, followed step by
-// step through the commits since (stepwise), is line (1-based) of sf.
-func (m *Matcher) steppedTo(idx int, sf *sourceFile, line int) bool {
-	st, ok := m.stepwise(idx, sf)
-	return ok && st == line
 }
 
 // sameHash reports whether two location fingerprints hash the same

@@ -55,12 +55,23 @@ func (m *Matcher) followSteps(idx int, sf *sourceFile) int {
 	if _, err := repo.Commit(e.Commit); err != nil {
 		return 0
 	}
-	after, err := repo.After(e.Commit, maxAfter+1, maxBack)
-	if err != nil || len(after) > maxAfter {
+	after, ok := h.stepsAfter[e.Commit]
+	if !ok {
+		after, err = repo.After(e.Commit, maxAfter+1, maxBack)
+		switch {
+		case err != nil || len(after) > maxAfter:
+			after = nil // not told
+		case after == nil:
+			after = []string{} // none since: the working tree alone
+		}
+		h.stepsAfter[e.Commit] = after
+	}
+	if after == nil {
 		return 0
 	}
 	// The file's versions, one per change: at the entry's commit, at each
-	// later commit that changed it, and in the working tree.
+	// later commit that changed it, and in the working tree; by its path
+	// then, or by its path now once it was renamed.
 	var versions [][]byte
 	for _, c := range append([]string{e.Commit}, after...) {
 		if h.stepReads >= maxStepReads {
@@ -68,8 +79,11 @@ func (m *Matcher) followSteps(idx int, sf *sourceFile) int {
 		}
 		h.stepReads++
 		b, ok := fileAt(repo, c, e.Path)
+		if !ok && sf.path != "" && sf.path != e.Path {
+			b, ok = fileAt(repo, c, sf.path)
+		}
 		if !ok {
-			return 0 // renamed, gone, or not fetched: not told
+			return 0 // gone, or not fetched: not told
 		}
 		if len(versions) == 0 || !bytes.Equal(b, versions[len(versions)-1]) {
 			versions = append(versions, b)
@@ -90,9 +104,10 @@ func (m *Matcher) followSteps(idx int, sf *sourceFile) int {
 	if at == 0 {
 		return 0
 	}
+	line := m.lines[idx]
 	for _, next := range versions {
 		cur := newSourceFile(next)
-		if at = step(old, cur, at); at == 0 {
+		if at = step(old, cur, at, line); at == 0 {
 			return 0
 		}
 		old = cur
@@ -101,17 +116,25 @@ func (m *Matcher) followSteps(idx int, sf *sourceFile) int {
 }
 
 // step carries line at (1-based) of old onto cur, white space aside (as
-// the history does); 0 when the diff deletes or changes it, or when its
-// window changes while cur has a line of its window as it was that the
-// diff adds (a copy pasted in the same change: which is the decided one
-// is not told).
-func step(old, cur *sourceFile, at int) int {
+// the history does), the entry's line reading as line: where the diff
+// deletes it (its block moved), the one line of cur that reads so whose
+// neighbours read as its did (byNeighbours); 0 when none, when the diff
+// changes it, or when its window changes while cur has a line of its
+// window as it was that the diff adds (a copy pasted in the same change:
+// which is the decided one is not told).
+func step(old, cur *sourceFile, at int, line entryLine) int {
 	lineOf, err := diff.LinesOf(context.Background(), spaceless(old.src), spaceless(cur.src))
 	if err != nil {
 		return 0
 	}
 	now, ok := lineOf(at)
-	if !ok || now < 1 || now > cur.n() {
+	if !ok {
+		// Moved: found by its neighbours, when one line tells.
+		if now = byNeighbours(old, at, cur, line); now == 0 {
+			return 0
+		}
+	}
+	if now < 1 || now > cur.n() {
 		return 0
 	}
 	was, _ := SplitLocation(old.location(at - 1))

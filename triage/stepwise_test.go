@@ -29,7 +29,7 @@ func TestStep(t *testing.T) {
 		{"the line deleted", "class P {\n}\n", 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := step(newSourceFile([]byte(was)), newSourceFile([]byte(tc.cur)), 4); got != tc.want {
+			if got := step(newSourceFile([]byte(was)), newSourceFile([]byte(tc.cur)), 4, newEntryLine(strings.TrimSpace(loop))); got != tc.want {
 				t.Errorf("step = %d, want %d", got, tc.want)
 			}
 		})

@@ -1130,16 +1130,28 @@ func TestTriageFollowsTheLineInGit(t *testing.T) {
 // naming the line git says.
 func TestTriageAmbiguousCopy(t *testing.T) {
 	const method = "    public static long %s(long[] p) {\n        long s = %d;\n        for (int i = 0; i < p.length; i++) s += p[i];\n        return %s;\n    }\n"
-	const told = "1 decision covers a finding by its location while git's history says the decided line is another of the same text (first: src/P.java:11)"
-	copyAbove := "public class P {\n\n" + fmt.Sprintf(method, "mean", 1, "s") + "\n" + fmt.Sprintf(method, "avg", 0, "s") + "}\n"
-	changed := "public class P {\n\n" + fmt.Sprintf(method, "mean", 1, "s") + "\n" + fmt.Sprintf(method, "avg", 0, "s / p.length") + "}\n"
+	const told = "1 decision covers a finding by its location while git's history says the decided line is another of the same text (first: src/P.java:5 by its location, :11 by git's)"
+	class := func(methods ...string) string { return "public class P {\n\n" + strings.Join(methods, "\n") + "}\n" }
+	copyAbove := class(fmt.Sprintf(method, "mean", 1, "s"), fmt.Sprintf(method, "avg", 0, "s"))
+	changed := class(fmt.Sprintf(method, "mean", 1, "s"), fmt.Sprintf(method, "avg", 0, "s / p.length"))
+	exactAbove := class(fmt.Sprintf(method, "mean", 0, "s"), fmt.Sprintf(method, "avg", 0, "s"))
+	exactChanged := class(fmt.Sprintf(method, "mean", 0, "s"), fmt.Sprintf(method, "avg", 0, "s / p.length"))
+	const other = "    public static int other() {\n        return 1;\n    }\n"
 	for _, tc := range []struct {
 		name    string
 		commits []string // P.java, a commit each
 		covered string
+		told    bool // the warning
 	}{
-		{"two commits", []string{copyAbove, changed}, "src/P.java:11"},
-		{"one commit", []string{changed}, "src/P.java:5"},
+		{"two commits", []string{copyAbove, changed}, "src/P.java:11", false},
+		{"one commit", []string{changed}, "src/P.java:5", true},
+		// One diff from the decision pairs the decided line with the
+		// copy, as the location does: the steps tell.
+		{"an exact copy, two commits", []string{exactAbove, exactChanged}, "src/P.java:11", false},
+		// Moved below another method, then a changed copy left in its
+		// place: the move is followed by the line's neighbours.
+		{"moved, then a changed copy in its place", []string{class(other, fmt.Sprintf(method, "avg", 0, "s")),
+			class(fmt.Sprintf(method, "mean", 1, "s / 2"), other, fmt.Sprintf(method, "avg", 0, "s"))}, "src/P.java:15", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			g := gittest.New(t)
@@ -1151,12 +1163,19 @@ func TestTriageAmbiguousCopy(t *testing.T) {
 			}
 			g.Commit("triage", nil)
 			for k, p := range tc.commits {
-				g.Commit(fmt.Sprintf("change %d", k), map[string]string{"src/P.java": p, "build/pmd.sarif": pmdLoopSARIF(5, 11)})
+				lines := []int{5, 11}
+				if strings.Contains(p, "other()") {
+					lines = []int{5, 9}
+					if strings.Contains(p, "mean") {
+						lines = []int{5, 15}
+					}
+				}
+				g.Commit(fmt.Sprintf("change %d", k), map[string]string{"src/P.java": p, "build/pmd.sarif": pmdLoopSARIF(lines...)})
 			}
 			if covered, all := coveredFindings(t, g.Dir, "build"); !slices.Equal(covered, []string{tc.covered}) || all != 2 {
 				t.Errorf("covered %v of %d, want %s", covered, all, tc.covered)
 			}
-			ambiguous := tc.covered == "src/P.java:5"
+			ambiguous := tc.told
 			for _, args := range [][]string{{"summary", "build"}, {"findings", "build"}, {"review", "--base", "HEAD~" + strconv.Itoa(len(tc.commits)), "build"}} {
 				_, stderr, code := recap(t, g.Dir, nil, args...)
 				if code != 0 || strings.Contains(stderr, "recap: warning: triage: "+told) != ambiguous || ambiguous && !strings.Contains(stderr, "it may cover the copy") {
@@ -1182,7 +1201,7 @@ func TestTriageAmbiguousCopy(t *testing.T) {
 			var v struct{ Suggestions []string }
 			b, _ := json.Marshal(res.StructuredContent)
 			if err := json.Unmarshal(b, &v); err != nil || !slices.ContainsFunc(v.Suggestions, func(s string) bool {
-				return strings.HasPrefix(s, "triage: 1 decision covers a finding by location while git's history says the decided line is another of the same text (first: src/P.java:11)")
+				return strings.HasPrefix(s, "triage: 1 decision covers a finding by location while git's history says the decided line is another of the same text (first: src/P.java:5 by its location, :11 by git's)")
 			}) {
 				t.Errorf("getReports: suggestions %q (%v)", v.Suggestions, err)
 			}
