@@ -3,35 +3,10 @@ package triage
 import (
 	"math/rand/v2"
 	"testing"
-	"unicode"
-	"unicode/utf8"
 )
 
 // slowPrefixKey is prefixKey without its eight characters read at once.
-func slowPrefixKey(l []byte) uint64 {
-	var k uint64
-	n := 0
-	for i := asciiIndent(l); i < len(l) && n < 8; {
-		c := l[i]
-		if c < utf8.RuneSelf {
-			if !asciiSpace[c] {
-				k, n = k<<8|uint64(c), n+1
-			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRune(l[i:])
-		if !unicode.IsSpace(r) {
-			for _, b := range l[i : i+size] {
-				if n < 8 {
-					k, n = k<<8|uint64(b), n+1
-				}
-			}
-		}
-		i += size
-	}
-	return k<<4 | uint64(n)
-}
+func slowPrefixKey(l []byte) uint64 { return prefixKeyFrom(l, asciiIndent(l)) }
 
 // TestPrefixKey: a line's key is the same whether its first eight
 // characters are read at once or one at a time.

@@ -153,12 +153,18 @@ func prefixKey(l []byte) uint64 {
 	i := asciiIndent(l)
 	if len(l)-i >= 8 {
 		// Most lines: eight ASCII characters, none white space nor a
-		// control, read at once (the key the loop below makes of them).
+		// control, read at once (the key prefixKeyFrom makes of them).
 		x := binary.BigEndian.Uint64(l[i:])
 		if x&0x8080808080808080 == 0 && (x-0x2121212121212121)&^x&0x8080808080808080 == 0 {
 			return x<<4 | 8
 		}
 	}
+	return prefixKeyFrom(l, i)
+}
+
+// prefixKeyFrom is prefixKey of l read a character at a time from i (its
+// indentation left out).
+func prefixKeyFrom(l []byte, i int) uint64 {
 	var k uint64
 	n := 0
 	for i < len(l) && n < 8 {

@@ -1188,23 +1188,7 @@ func TestTriageAmbiguousCopy(t *testing.T) {
 			if !ambiguous {
 				return
 			}
-			ctx := context.Background()
-			cs, err := mcp.NewClient(&mcp.Implementation{Name: "claude-code"}, nil).Connect(ctx, &mcp.CommandTransport{Command: exec.Command(bin, "mcp", "--root", g.Dir)}, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer cs.Close()
-			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "analysis.getReports", Arguments: map[string]any{"summaryOnly": true}})
-			if err != nil || res.IsError {
-				t.Fatalf("getReports: %v %+v", err, res)
-			}
-			var v struct{ Suggestions []string }
-			b, _ := json.Marshal(res.StructuredContent)
-			if err := json.Unmarshal(b, &v); err != nil || !slices.ContainsFunc(v.Suggestions, func(s string) bool {
-				return strings.HasPrefix(s, "triage: 1 decision covers a finding by location while git's history says the decided line is another of the same text (first: src/P.java:5 by its location, :11 by git's)")
-			}) {
-				t.Errorf("getReports: suggestions %q (%v)", v.Suggestions, err)
-			}
+			suggestsOverStdio(t, g.Dir, "triage: 1 decision covers a finding by location while git's history says the decided line is another of the same text (first: src/P.java:5 by its location, :11 by git's)")
 		})
 	}
 }
@@ -1674,23 +1658,7 @@ func TestTriagePartialClone(t *testing.T) {
 		t.Errorf("summary in a partial clone whose remote is gone: exit %d\n%s", code, stderr)
 	}
 	// The agent is told so too: analysis.getReports over stdio, recap mcp.
-	ctx := context.Background()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "claude-code"}, nil).Connect(ctx, &mcp.CommandTransport{Command: exec.Command(bin, "mcp", "--root", unreachable)}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "analysis.getReports", Arguments: map[string]any{"summaryOnly": true}})
-	if err != nil || res.IsError {
-		t.Fatalf("getReports: %v %+v", err, res)
-	}
-	var v struct{ Suggestions []string }
-	b, _ := json.Marshal(res.StructuredContent)
-	if err := json.Unmarshal(b, &v); err != nil || !slices.ContainsFunc(v.Suggestions, func(s string) bool {
-		return strings.HasPrefix(s, "triage: the decided code of 1 decision is not in this partial clone, and git could not fetch it (src/P.java at ")
-	}) {
-		t.Errorf("getReports: suggestions %q (%v)", v.Suggestions, err)
-	}
+	suggestsOverStdio(t, unreachable, "triage: the decided code of 1 decision is not in this partial clone, and git could not fetch it (src/P.java at ")
 	// An entry that matches nothing there (its code copied, a neighbour
 	// changed) may only look stale: check says so, prune keeps it.
 	g.Commit("the loop changed", map[string]string{"build/pmd.sarif": pmdLoopSARIF(5)})
@@ -1713,6 +1681,28 @@ func TestTriagePartialClone(t *testing.T) {
 		!strings.Contains(out, "1 stale entry kept: this partial clone could not fetch its code (give git access to the remote, or --force removes it)") ||
 		!strings.Contains(stderr, "recap: warning: triage: the decided code of 1 decision is not in this partial clone, and git could not fetch it (src/P.java at ") || !strings.Contains(stderr, "git fetch origin failed: fatal: ") {
 		t.Errorf("prune: exit %d\n%s%s", code, out, stderr)
+	}
+}
+
+// suggestsOverStdio calls analysis.getReports (summaryOnly) of recap mcp
+// at root, over stdio through the go-sdk client, and fails the test unless
+// a suggestion begins with prefix.
+func suggestsOverStdio(t *testing.T, root, prefix string) {
+	t.Helper()
+	ctx := context.Background()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "claude-code"}, nil).Connect(ctx, &mcp.CommandTransport{Command: exec.Command(bin, "mcp", "--root", root)}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "analysis.getReports", Arguments: map[string]any{"summaryOnly": true}})
+	if err != nil || res.IsError {
+		t.Fatalf("getReports: %v %+v", err, res)
+	}
+	var v struct{ Suggestions []string }
+	b, _ := json.Marshal(res.StructuredContent)
+	if err := json.Unmarshal(b, &v); err != nil || !slices.ContainsFunc(v.Suggestions, func(s string) bool { return strings.HasPrefix(s, prefix) }) {
+		t.Errorf("getReports: suggestions %q (%v), want one beginning %q", v.Suggestions, err, prefix)
 	}
 }
 
