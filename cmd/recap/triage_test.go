@@ -1182,8 +1182,8 @@ func TestTriageAmbiguousCopy(t *testing.T) {
 					t.Errorf("%v: exit %d, want the warning %v\n%s", args, code, ambiguous, stderr)
 				}
 			}
-			if out, stderr, code := recap(t, g.Dir, nil, "triage", "check", "build"); code != 0 || !strings.Contains(out, "no stale or expired entry") {
-				t.Errorf("check: exit %d\n%s%s", code, out, stderr)
+			if out, stderr, code := recap(t, g.Dir, nil, "triage", "check", "build"); code != 0 || !strings.Contains(out, "no stale or expired entry") || strings.Contains(stderr, told) != ambiguous {
+				t.Errorf("check: exit %d, want the warning %v\n%s%s", code, ambiguous, out, stderr)
 			}
 			if !ambiguous {
 				return

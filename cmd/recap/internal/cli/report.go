@@ -300,9 +300,8 @@ func (rep *report) run(ctx context.Context, o *reportOptions) (*pipeline.Result,
 		rep.triageWarnings = append(rep.triageWarnings, fmt.Sprintf("recap: warning: triage: %s of %s %s not in this clone (a shallow one: git fetch --unshallow): where the decided code was copied, or its neighbours changed, %s matched by location alone and may cover a copy (recap triage list shows what each decision matches)",
 			english.Verb(n, "the commit", "the commits"), english.Plural(n, "decision", "decisions"), english.Verb(n, "is", "are"), english.Verb(n, "it is", "they are")))
 	}
-	if n, at := rep.query.Triage.Ambiguous(); n > 0 {
-		rep.triageWarnings = append(rep.triageWarnings, fmt.Sprintf("recap: warning: triage: %s %s a finding by %s location while git's history says the decided line is another of the same text (first: %s): %s block was copied, or moved, and the copy changed; %s may cover the copy (recap triage list shows what each decision matches)",
-			english.Plural(n, "decision", "decisions"), english.Verb(n, "covers", "cover"), english.Verb(n, "its", "their"), at, english.Verb(n, "its", "their"), english.Verb(n, "it", "they")))
+	if w := ambiguousWarning(rep.query.Triage); w != "" {
+		rep.triageWarnings = append(rep.triageWarnings, w)
 	}
 	if n, err := rep.query.Triage.Unfetched(); n > 0 {
 		rep.triageWarnings = append(rep.triageWarnings, fmt.Sprintf("recap: warning: triage: the decided code of %s is not in this partial clone, and git could not fetch it (%v): where the decided code was copied, or its neighbours changed, %s matched by location alone and may cover a copy (recap triage list shows what each decision matches)",

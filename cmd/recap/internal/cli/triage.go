@@ -781,7 +781,7 @@ func runList(cmd *cobra.Command, streams *IO, lf *listFlags, args []string, chec
 	}
 	defer r.close()
 	out := listOutput{File: r.rel, Entries: []entryStatus{}}
-	warnUnfetched(streams, m)
+	warnMatches(streams, m)
 	for _, s := range m.Statuses() {
 		es := entryStatus{Entry: s.Entry, Matches: s.Matched, Stale: s.Matched == 0, Expired: s.Expired}
 		if es.Stale && !r.checks(&s.Entry) {
@@ -958,13 +958,29 @@ func writeList(w io.Writer, format string, out listOutput, check bool) {
 	}
 }
 
-// warnUnfetched says why git could not fetch the code of entries a
-// partial clone lacks (their lines not followed).
-func warnUnfetched(streams *IO, m *triage.Matcher) {
+// warnMatches says which decisions may cover a copy (ambiguousWarning)
+// and why git could not fetch the code of entries a partial clone lacks
+// (their lines not followed).
+func warnMatches(streams *IO, m *triage.Matcher) {
+	if w := ambiguousWarning(m); w != "" {
+		fmt.Fprintln(streams.ErrOut, w)
+	}
 	if n, err := m.Unfetched(); n > 0 && err != nil {
 		fmt.Fprintf(streams.ErrOut, "recap: warning: triage: the decided code of %s is not in this partial clone, and git could not fetch it (%s): %s decided %s not followed\n",
 			english.Plural(n, "decision", "decisions"), render.InertLine(err.Error()), english.Verb(n, "its", "their"), english.Verb(n, "line is", "lines are"))
 	}
+}
+
+// ambiguousWarning says that decisions cover a finding by their location
+// while git's history says the decided line is another of its text (a
+// copy: see triage.Matcher.Ambiguous); "" for none.
+func ambiguousWarning(m *triage.Matcher) string {
+	n, at := m.Ambiguous()
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("recap: warning: triage: %s %s a finding by %s location while git's history says the decided line is another of the same text (first: %s): %s block was copied, or moved, and the copy changed; %s may cover the copy (recap triage list shows what each decision matches)",
+		english.Plural(n, "decision", "decisions"), english.Verb(n, "covers", "cover"), english.Verb(n, "its", "their"), render.InertLine(at), english.Verb(n, "its", "their"), english.Verb(n, "it", "they"))
 }
 
 // keptNote says how many entries prune kept for want of a report of
@@ -1053,7 +1069,7 @@ stale. --dry-run lists what it would remove.`,
 			pathNow := map[string]string{} // key → the entry's file now, when git says it was renamed
 			unchecked, changed, shallow, squashed, unfetched := 0, 0, 0, 0, 0
 			var kept []string // the lines of the stale entries kept for reports older than the code
-			warnUnfetched(streams, m)
+			warnMatches(streams, m)
 			statuses := m.Statuses()
 			names := entryNames(statuses) // told apart among all the file's entries
 			for _, s := range statuses {
