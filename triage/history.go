@@ -3,7 +3,6 @@ package triage
 import (
 	"context"
 	"errors"
-	"io"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -276,21 +275,9 @@ func (h *history) file(repo *diff.Repo, k histKey, sf *sourceFile) (*histFile, e
 // error is that of opening the file (ErrPartial: a partial clone lacks it
 // and git could not fetch it).
 func readAtCommit(repo *diff.Repo, k histKey, sf *sourceFile) (*histFile, error) {
-	open, err := repo.OpenAt(k.commit)
-	if err != nil {
+	data, err := fileAt(repo, k.commit, k.path)
+	if data == nil {
 		return nil, err
-	}
-	rc, size, err := open(k.path)
-	if err != nil {
-		return nil, err
-	}
-	defer rc.Close()
-	if size > diff.MaxDiffBytes {
-		return nil, nil
-	}
-	data, err := io.ReadAll(io.LimitReader(rc, diff.MaxDiffBytes+1))
-	if err != nil || len(data) > diff.MaxDiffBytes {
-		return nil, nil
 	}
 	// White space aside, as the location fingerprint: a block re-indented
 	// since keeps its lines, and a copy of it pasted above is told apart

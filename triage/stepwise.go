@@ -78,11 +78,11 @@ func (m *Matcher) followSteps(idx int, sf *sourceFile) int {
 			return 0
 		}
 		h.stepReads++
-		b, ok := fileAt(repo, c, e.Path)
-		if !ok && sf.path != "" && sf.path != e.Path {
-			b, ok = fileAt(repo, c, sf.path)
+		b, _ := fileAt(repo, c, e.Path)
+		if b == nil && sf.path != "" && sf.path != e.Path {
+			b, _ = fileAt(repo, c, sf.path)
 		}
-		if !ok {
+		if b == nil {
 			return 0 // gone, or not fetched: not told
 		}
 		if len(versions) == 0 || !bytes.Equal(b, versions[len(versions)-1]) {
@@ -157,23 +157,24 @@ func step(old, cur *sourceFile, at int, line entryLine) int {
 	return now
 }
 
-// fileAt reads path at commit c, whole (at most diff.MaxDiffBytes).
-func fileAt(repo *diff.Repo, c, path string) ([]byte, bool) {
+// fileAt reads path at commit c, whole: nil when it cannot be read (the
+// error then, nil when the file is larger than diff.MaxDiffBytes).
+func fileAt(repo *diff.Repo, c, path string) ([]byte, error) {
 	open, err := repo.OpenAt(c)
 	if err != nil {
-		return nil, false
+		return nil, err
 	}
 	rc, size, err := open(path)
 	if err != nil {
-		return nil, false
+		return nil, err
 	}
 	defer rc.Close()
 	if size > diff.MaxDiffBytes {
-		return nil, false
+		return nil, nil
 	}
 	b, err := io.ReadAll(io.LimitReader(rc, diff.MaxDiffBytes+1))
 	if err != nil || len(b) > diff.MaxDiffBytes {
-		return nil, false
+		return nil, err
 	}
-	return b, true
+	return b, nil
 }
