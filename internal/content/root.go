@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"syscall"
 )
 
@@ -15,7 +16,9 @@ import (
 // every open, stat and directory listing goes through [os.Root], which
 // walks a path one component at a time from the directory's descriptor and
 // refuses a component, or a symbolic link met on the way, that leads out
-// of it. Nothing is checked first and opened after, so a link swapped in
+// of it; on Linux it is first asked of the kernel in one system call
+// (openat2 with RESOLVE_BENEATH, which refuses the same), and walked when
+// that does not open it (openBeneath). Nothing is checked first and opened after, so a link swapped in
 // between cannot lead a read outside, and nothing outside is looked at
 // (not even whether it exists). A link inside that stays inside is
 // followed; an absolute link is refused, wherever it points.
@@ -28,7 +31,16 @@ type Root struct {
 	dir  string // absolute and clean, as given
 	real string // dir with its symbolic links resolved
 	r    *os.Root
+	dirf *os.File // the directory r holds, for openBeneath; nil when none
 }
+
+var (
+	// beneath: openBeneath is tried (tests turn it off, to compare with
+	// os.Root's walk).
+	beneath = true
+	// beneathOpens counts the opens openBeneath made (for tests).
+	beneathOpens atomic.Int64
+)
 
 // Errors of paths a Root refuses.
 var (
@@ -54,14 +66,36 @@ func OpenRoot(dir string) (*Root, error) {
 	if err != nil {
 		real = abs
 	}
-	return &Root{dir: abs, real: real, r: r}, nil
+	return &Root{dir: abs, real: real, r: r, dirf: dirHandle(r)}, nil
 }
 
 // Dir is the root's absolute path, as given.
 func (r *Root) Dir() string { return r.dir }
 
-// Close releases the root's descriptor.
-func (r *Root) Close() error { return r.r.Close() }
+// Close releases the root's descriptors.
+func (r *Root) Close() error {
+	if r.dirf != nil {
+		r.dirf.Close()
+	}
+	return r.r.Close()
+}
+
+// openFile opens rel (see [Root.Rel]) as os.Root.OpenFile does, in one
+// system call where the system can (openBeneath).
+func (r *Root) openFile(rel string, flags int) (*os.File, error) {
+	if f, ok := r.openBeneath(rel, flags); ok {
+		return f, nil
+	}
+	return r.r.OpenFile(rel, flags, 0)
+}
+
+// joinPath names a file opened under dir as os.Root names it.
+func joinPath(dir, name string) string {
+	if len(dir) > 0 && os.IsPathSeparator(dir[len(dir)-1]) {
+		return dir + name
+	}
+	return dir + string(os.PathSeparator) + name
+}
 
 // Rel makes p — relative to the root, or absolute under it (as given or
 // with its links resolved), in slash or native form — a clean slash path
@@ -109,7 +143,7 @@ func (r *Root) Open(name string) (*os.File, fs.FileInfo, error) {
 	if err != nil {
 		return nil, nil, &fs.PathError{Op: "open", Path: name, Err: err}
 	}
-	f, err := r.r.OpenFile(rel, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, err := r.openFile(rel, os.O_RDONLY|syscall.O_NONBLOCK)
 	if err != nil {
 		return nil, nil, socketError(r.pathError(err), func() (fs.FileInfo, error) { return r.r.Stat(rel) })
 	}
@@ -123,6 +157,13 @@ func (r *Root) Stat(name string) (fs.FileInfo, error) {
 	if err != nil {
 		return nil, &fs.PathError{Op: "stat", Path: name, Err: err}
 	}
+	if f, ok := r.openBeneath(rel, oPath); ok {
+		st, err := f.Stat()
+		f.Close()
+		if err == nil {
+			return st, nil
+		}
+	}
 	st, err := r.r.Stat(rel)
 	return st, r.pathError(err)
 }
@@ -134,7 +175,7 @@ func (r *Root) ReadDir(name string) ([]fs.DirEntry, error) {
 	if err != nil {
 		return nil, &fs.PathError{Op: "readdir", Path: name, Err: err}
 	}
-	f, err := r.r.OpenFile(rel, os.O_RDONLY|syscall.O_NONBLOCK|oDirectory, 0)
+	f, err := r.openFile(rel, os.O_RDONLY|syscall.O_NONBLOCK|oDirectory)
 	if err != nil {
 		return nil, r.pathError(err)
 	}
@@ -174,7 +215,7 @@ func (f rootFS) Open(name string) (fs.File, error) {
 	// is given, anything else refused as Root.Open refuses it. (A look
 	// first, then an open, walked the path twice: a file 12 directories
 	// down took some 50 system calls.)
-	h, err := f.r.r.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	h, err := f.r.openFile(name, os.O_RDONLY|syscall.O_NONBLOCK)
 	if err != nil {
 		return nil, socketError(f.r.pathError(err), func() (fs.FileInfo, error) { return f.r.r.Stat(name) })
 	}

@@ -2,10 +2,12 @@ package content
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"syscall"
@@ -39,6 +41,15 @@ func TestRoot(t *testing.T) {
 		"src/ok.java": "../src/A.java",                     // up, then in again
 	}
 	r := linkedRoot(t, dir, links)
+	bothWays(t, func(t *testing.T) {
+		rootCases(t, r)
+	})
+}
+
+// rootCases opens each case's path with r.Open (see TestRoot).
+func rootCases(t *testing.T, r *Root) {
+	dir := r.Dir()
+	outside := filepath.Join(filepath.Dir(dir), "secret")
 	for _, tc := range []struct {
 		path string
 		want string // content, or the error's text
@@ -97,6 +108,32 @@ func TestRoot(t *testing.T) {
 	}
 }
 
+// bothWays runs f with the paths opened in one system call where the
+// system can (openat2, Linux), then walked by os.Root, and checks that
+// the first way opened something on Linux.
+func bothWays(t *testing.T, f func(t *testing.T)) {
+	t.Helper()
+	for _, way := range []bool{true, false} {
+		name := "walked"
+		if way {
+			name = "beneath"
+		}
+		t.Run(name, func(t *testing.T) {
+			defer func(was bool) { beneath = was }(beneath)
+			beneath = way
+			before := beneathOpens.Load()
+			f(t)
+			opened := beneathOpens.Load() - before
+			switch {
+			case !way && opened != 0:
+				t.Errorf("%d opens in one system call with it turned off", opened)
+			case way && runtime.GOOS == "linux" && opened == 0 && !noOpenat2.Load():
+				t.Errorf("no open in one system call on Linux")
+			}
+		})
+	}
+}
+
 // linkedRoot makes the links (name → target) and a FIFO, fifo.sarif, in
 // dir, and opens dir as a Root, closed when the test ends.
 func linkedRoot(t *testing.T, dir string, links map[string]string) *Root {
@@ -135,7 +172,13 @@ func TestRootFS(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := linkedRoot(t, dir, map[string]string{"in.java": "src/A.java", "srcdir": "src", "out": outside, "out.java": filepath.Join(outside, "passwd")})
-	fsys := r.FS()
+	bothWays(t, func(t *testing.T) {
+		rootFSCases(t, r.FS())
+	})
+}
+
+// rootFSCases opens each case's path in fsys (see TestRootFS).
+func rootFSCases(t *testing.T, fsys fs.FS) {
 	for _, tc := range []struct {
 		path string
 		want string // the content, "dir:" and an entry, or the error's text
@@ -239,5 +282,72 @@ func TestOpenNonBlocking(t *testing.T) {
 	}
 	if _, _, err := Open("/dev/zero"); !errors.Is(err, ErrNotRegular) {
 		t.Errorf("Open(/dev/zero) = %v, want ErrNotRegular", err)
+	}
+}
+
+// TestBeneathAsWalked: a path opened in one system call (openat2, Linux)
+// gives what os.Root's walk gives: the same file, of the same name, the
+// same information, the same listing; and every path it does not open
+// is walked, so each error is the walk's.
+func TestBeneathAsWalked(t *testing.T) {
+	top := t.TempDir()
+	dir := filepath.Join(top, "repo")
+	for name, body := range map[string]string{"repo/src/a/b/C.java": "class C {}\n", "repo/README": "r\n", "secret/passwd": "SECRET\n"} {
+		p := filepath.Join(top, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := linkedRoot(t, dir, map[string]string{"in": "src/a", "up": "src/../README", "out": "../secret", "abs": filepath.Join(dir, "README"), "src/a/back": "../../README"})
+	type seen struct {
+		name, text, info, list, err string
+	}
+	look := func(p string) seen {
+		var s seen
+		if f, st, err := r.Open(p); err != nil {
+			s.err = err.Error()
+		} else {
+			b, _ := io.ReadAll(f)
+			s.name, s.text = f.Name(), string(b)
+			s.info = fmt.Sprint(st.Name(), st.Mode(), st.Size())
+			f.Close()
+		}
+		if st, err := r.Stat(p); err != nil {
+			s.err += " | " + err.Error()
+		} else {
+			s.info += fmt.Sprint(" | ", st.Name(), st.Mode(), st.Size(), st.IsDir())
+		}
+		if list, err := r.ReadDir(p); err != nil {
+			s.err += " | " + err.Error()
+		} else {
+			for _, e := range list {
+				s.list += e.Name() + "," + e.Type().String() + " "
+			}
+		}
+		if f, err := r.FS().Open(p); err != nil {
+			s.err += " | " + err.Error()
+		} else {
+			s.name += " | " + fmt.Sprint(f.(*os.File).Name())
+			f.Close()
+		}
+		return s
+	}
+	paths := []string{".", "src", "src/a", "src/a/b/C.java", "README", "in", "in/b/C.java", "up", "src/a/back", "out", "out/passwd", "abs",
+		"missing", "src/missing/x", "README/x", "fifo.sarif", "src/a/b/C.java/"}
+	for _, p := range paths {
+		beneath = false
+		walked := look(p)
+		beneath = true
+		before := beneathOpens.Load()
+		got := look(p)
+		if got != walked {
+			t.Errorf("%q in one system call:\n%+v\nwalked:\n%+v", p, got, walked)
+		}
+		if runtime.GOOS == "linux" && !noOpenat2.Load() && walked.err == "" && beneathOpens.Load() == before {
+			t.Errorf("%q: walked, not opened in one system call", p)
+		}
 	}
 }

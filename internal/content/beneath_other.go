@@ -1,0 +1,21 @@
+//go:build !linux
+
+package content
+
+import (
+	"os"
+	"sync/atomic"
+)
+
+// openBeneath is Linux's (openat2): elsewhere every path is walked by
+// os.Root.
+func (r *Root) openBeneath(string, int) (*os.File, bool) { return nil, false }
+
+// dirHandle is openBeneath's, none here.
+func dirHandle(*os.Root) *os.File { return nil }
+
+// oPath is Linux's.
+const oPath = 0
+
+// noOpenat2 is Linux's: never set here.
+var noOpenat2 atomic.Bool
