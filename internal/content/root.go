@@ -219,15 +219,29 @@ func (f rootFS) Open(name string) (fs.File, error) {
 	if err != nil {
 		return nil, socketError(f.r.pathError(err), func() (fs.FileInfo, error) { return f.r.r.Stat(name) })
 	}
-	if st, err := h.Stat(); err == nil && st.IsDir() {
+	st, err := h.Stat()
+	if err == nil && st.IsDir() {
 		return h, nil
 	}
-	file, _, err := regularFile(h)
-	if err != nil {
-		return nil, err
+	if err == nil {
+		err = Regular(st)
 	}
-	return file, nil
+	if err != nil {
+		h.Close()
+		return nil, &fs.PathError{Op: "open", Path: h.Name(), Err: err}
+	}
+	return &statFile{h, st}, nil
 }
+
+// statFile is a regular file rootFS opened, with the information it
+// judged it by: its Stat gives that again, without asking the system (a
+// reader of thousands of files asks each once).
+type statFile struct {
+	*os.File
+	st fs.FileInfo
+}
+
+func (f *statFile) Stat() (fs.FileInfo, error) { return f.st, nil }
 
 func (f rootFS) Stat(name string) (fs.FileInfo, error) {
 	if !fs.ValidPath(name) {

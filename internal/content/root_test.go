@@ -330,7 +330,7 @@ func TestBeneathAsWalked(t *testing.T) {
 		if f, err := r.FS().Open(p); err != nil {
 			s.err += " | " + err.Error()
 		} else {
-			s.name += " | " + fmt.Sprint(f.(*os.File).Name())
+			s.name += " | " + f.(interface{ Name() string }).Name()
 			f.Close()
 		}
 		return s
