@@ -7,3 +7,9 @@ func SetEarlyPass(on bool) (restore func()) {
 	earlyPass = on
 	return func() { earlyPass = was }
 }
+
+// TriageWork returns how many triage files the servers read and parsed
+// and how many matchers of their decisions they made.
+func TriageWork() (reads, parses, matchers int64) {
+	return triageReads.Load(), triageParses.Load(), triageMatchers.Load()
+}

@@ -247,7 +247,7 @@ func (s *Server) showPage(page []summarize.FindingView, in *GetReportsIn) {
 // for the cache, the reports are read as they go, for this call only, and
 // the view with its page is returned instead (streamed).
 func (s *Server) query(ctx context.Context, in *GetReportsIn) (b *buffer, streamed *summarize.View, err error) {
-	q, cfgKey, err := s.queryOf(in)
+	q, cfgKey, tri, err := s.queryOf(in)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -290,7 +290,7 @@ func (s *Server) query(ctx context.Context, in *GetReportsIn) (b *buffer, stream
 		defer s.cache.unpin(baseReps...)
 		q.NewOnly = in.NewOnly
 	}
-	run := queryRun{q: q, in: in, files: files, reps: reps, baseFiles: baseFiles, baseReps: baseReps, copies: copies, g: g}
+	run := queryRun{q: q, tri: tri, in: in, files: files, reps: reps, baseFiles: baseFiles, baseReps: baseReps, copies: copies, g: g}
 	if slices.Contains(reps, nil) { // a report too large to keep: read as it goes, for this call
 		v, err := s.stream(ctx, &run)
 		return nil, v, err
@@ -300,35 +300,39 @@ func (s *Server) query(ctx context.Context, in *GetReportsIn) (b *buffer, stream
 }
 
 // queryOf makes the pipeline's query of a call's arguments, with the
-// server's configuration and triage; cfgKey names the configuration and
-// triage it holds, for the query's key.
-func (s *Server) queryOf(in *GetReportsIn) (q pipeline.Query, cfgKey string, err error) {
+// server's configuration, and reads the triage file (tri: the query's
+// Triage is made of it when the query runs, withTriage); cfgKey names the
+// configuration and triage, for the query's key.
+func (s *Server) queryOf(in *GetReportsIn) (q pipeline.Query, cfgKey string, tri *triageLoad, err error) {
 	filter, err := reports.ParseFilter(reports.FilterWords{Categories: in.Categories, Tools: in.Tools, Rules: in.Rules, Paths: in.Paths,
 		CWE: in.CWE, Qualities: in.Qualities, Severity: in.Severity, Impact: in.Impact, Grep: in.Grep, Security: in.SecurityOnly})
 	if err != nil {
-		return q, "", toolErrorf(CodeBadArgument, "%v", err)
+		return q, "", nil, toolErrorf(CodeBadArgument, "%v", err)
 	}
 	q.Filter = *filter
 	if q.Order, err = reports.ParseOrder(in.Sort); err != nil {
-		return q, "", toolErrorf(CodeBadArgument, "sort: %v", err)
+		return q, "", nil, toolErrorf(CodeBadArgument, "sort: %v", err)
 	}
 	if in.Group == nil || *in.Group {
 		q.Classes = grouping.ClassOf
 	}
 	if q.Config, cfgKey, err = s.config(); err != nil {
-		return q, "", err
+		return q, "", nil, err
 	}
 	if q.Triaged, err = pipeline.ParseTriagedMode(in.Triaged); err != nil {
-		return q, "", toolErrorf(CodeBadArgument, "%v", err)
+		return q, "", nil, toolErrorf(CodeBadArgument, "%v", err)
 	}
-	var triageKey string
-	if q.Triage, triageKey, err = s.triage(); err != nil {
-		return q, "", err
+	if tri, err = s.triageFile(); err != nil {
+		return q, "", nil, err
+	}
+	triageKey := ""
+	if tri != nil {
+		triageKey = tri.key
 	}
 	if in.NewOnly && len(in.Baseline) == 0 {
-		return q, "", toolErrorf(CodeBadArgument, "newOnly compares with a baseline: give baseline (the paths of an earlier run's reports)")
+		return q, "", nil, toolErrorf(CodeBadArgument, "newOnly compares with a baseline: give baseline (the paths of an earlier run's reports)")
 	}
-	return q, cfgKey + "\x00" + triageKey, nil
+	return q, cfgKey + "\x00" + triageKey, tri, nil
 }
 
 // changedLines reads the lines changed since the call's changedSince (nil
@@ -372,7 +376,11 @@ func readable(files []file, reps []*report) ([]file, []*report, map[string][]str
 // queryRun is a query with the reports it runs on, read: the call's, and
 // the baseline's.
 type queryRun struct {
-	q                pipeline.Query
+	q pipeline.Query
+	// tri is the triage file's decisions, which the run that decides
+	// findings makes its q.Triage of (withTriage): a page of a result
+	// already made needs no matcher.
+	tri              *triageLoad
 	in               *GetReportsIn
 	files, baseFiles []file
 	reps, baseReps   []*report
@@ -380,10 +388,18 @@ type queryRun struct {
 	g                found
 }
 
+// withTriage is run's query with the matcher of its triage file's
+// decisions.
+func (s *Server) withTriage(run *queryRun) pipeline.Query {
+	q := run.q
+	q.Triage = s.matcher(run.tri)
+	return q
+}
+
 // stream runs the query with the reports read as they go, for this call
 // alone (one is too large for the cache), and returns its view.
 func (s *Server) stream(ctx context.Context, run *queryRun) (*summarize.View, error) {
-	in, q := run.in, run.q
+	in, q := run.in, s.withTriage(run)
 	if in.Offset+in.Limit > pipeline.DeepPage {
 		return nil, toolErrorf(CodeTooLarge, "pages past the first %d findings are not served while a report is larger than the cache (%s), since each call reads it again: narrow with filters (categories, severity, paths)",
 			pipeline.DeepPage, sizeName(s.opts.MaxCacheBytes))
@@ -443,7 +459,7 @@ func (s *Server) newResult(ctx context.Context, run *queryRun, key string) (*res
 			return nil, err
 		}
 		defer release()
-		res, err := s.pass(ctx, run.q, run.in, key, run.reps, run.files, run.baseReps, run.baseFiles)
+		res, err := s.pass(ctx, s.withTriage(run), run.in, key, run.reps, run.files, run.baseReps, run.baseFiles)
 		if err == nil && !run.in.SummaryOnly {
 			res.sorted() // in the turn: the sorts at once are as many as the turns
 		}

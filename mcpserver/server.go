@@ -141,6 +141,7 @@ type Server struct {
 	pulse   *pulse        // when the reads of reports last moved on
 	waiting atomic.Int64  // calls waiting for a turn
 	flights flights       // the results being made, shared by the calls that ask the same
+	parsed  parsedTriage  // the triage file parsed last (see triageFile)
 }
 
 // New makes a server over opts.Root.
