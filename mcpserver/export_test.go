@@ -1,5 +1,7 @@
 package mcpserver
 
+import "time"
+
 // SetEarlyPass turns the early taking of a grouped pass's findings on or
 // off, and returns what restores it.
 func SetEarlyPass(on bool) (restore func()) {
@@ -12,4 +14,12 @@ func SetEarlyPass(on bool) (restore func()) {
 // and how many matchers of their decisions they made.
 func TriageWork() (reads, parses, matchers int64) {
 	return triageReads.Load(), triageParses.Load(), triageMatchers.Load()
+}
+
+// SetUnchangedAfter sets how old a triage file's times must be for its
+// stamp to tell it unchanged, and returns what restores it.
+func SetUnchangedAfter(d time.Duration) (restore func()) {
+	was := unchangedAfter
+	unchangedAfter = d
+	return func() { unchangedAfter = was }
 }

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"io"
 	"io/fs"
-	"os"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -38,20 +37,29 @@ type parsedTriage struct {
 	rel  string
 	sum  [sha256.Size]byte
 	file *triage.File
-	// st is the file's information when it was read, at read (the time
-	// just before): a file that is the same file (its device and inode),
-	// of the same size and modification time, is taken as unchanged only
-	// when that time was at least unchangedAfter before read, as git
-	// trusts its index (a write within the same tick of the clock would
-	// leave both as they were).
-	st   fs.FileInfo
+	// st is the file's stamp when it was read, at read (the time just
+	// before): a file of the same stamp (its device and inode, size,
+	// modification and change times) is taken as unchanged only when its
+	// times were at least unchangedAfter before read, as git trusts its
+	// index (a write within the same tick of the clock would leave them
+	// as they were), and only where the system gives a change time, which
+	// every write, rename and change of mode moves and no one can set
+	// back (cp -p and touch set a modification time back).
+	st   stamp
 	read time.Time
 }
 
-// unchangedAfter is how long before a triage file was read its
-// modification time must be for the file's information to say it is
-// unchanged (see parsedTriage).
-const unchangedAfter = 2 * time.Second
+// unchangedAfter is how long before a triage file was read its times
+// must be for its stamp to say it is unchanged (see parsedTriage; a
+// variable for tests).
+var unchangedAfter = 2 * time.Second
+
+// unchanged reports whether st, the triage file's stamp now, says that it
+// is the one p read last, unchanged.
+func (p *parsedTriage) unchanged(rel string, st stamp) bool {
+	before := p.read.Add(-unchangedAfter).UnixNano()
+	return p.file != nil && p.rel == rel && st == p.st && st.ctime != 0 && st.ctime < before && st.mtime < before
+}
 
 // triageReads, triageParses and triageMatchers count the triage files
 // read and parsed and the matchers made (for tests).
@@ -77,8 +85,7 @@ func (s *Server) triageFile() (*triageLoad, error) {
 	if err != nil {
 		return nil, toolErrorf(CodeBadArgument, "triage: %v", err)
 	}
-	if !(p.file != nil && p.rel == rel && p.st != nil && os.SameFile(st, p.st) && st.Size() == p.st.Size() && st.ModTime().Equal(p.st.ModTime()) &&
-		p.st.ModTime().Before(p.read.Add(-unchangedAfter))) {
+	if !p.unchanged(rel, stampOf(st)) {
 		triageReads.Add(1)
 		data, err := io.ReadAll(io.LimitReader(h, triage.MaxSize+1))
 		if err != nil {
@@ -94,7 +101,7 @@ func (s *Server) triageFile() (*triageLoad, error) {
 			}
 			p.rel, p.sum, p.file = rel, sum, f
 		}
-		p.st, p.read = st, read
+		p.st, p.read = stampOf(st), read
 	}
 	if len(p.file.Entries) == 0 {
 		return nil, nil

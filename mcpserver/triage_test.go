@@ -1,6 +1,7 @@
 package mcpserver_test
 
 import (
+	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -177,14 +178,36 @@ func TestTriageParsedOnce(t *testing.T) {
 	if v := step("the file as it was", map[string]any{"limit": 5, "context": false}, work{1, 1, 0}); v.Summary.Triaged == nil || v.Summary.Triaged.Problems != 5 {
 		t.Errorf("restored: triaged %+v, want 5 problems", v.Summary.Triaged)
 	}
-	// Written long before it was read: then unchanged while it is the
-	// same file, of the same size and time, and not read again.
+	// Unchanged since long before it was read (here 100 ms): then not
+	// read again while its stamp is the same.
+	defer mcpserver.SetUnchangedAfter(100 * time.Millisecond)()
 	old := time.Now().Add(-time.Hour)
 	if err := os.Chtimes(path, old, old); err != nil {
 		t.Fatal(err)
 	}
 	step("its time set back", map[string]any{"limit": 5, "context": false}, work{1, 0, 0})
+	// Read again by a call at least 100 ms after its change time (the
+	// call before may have been as close as that)...
+	time.Sleep(200 * time.Millisecond)
+	call(t, cs, "analysis.getReports", map[string]any{"limit": 5, "context": false})
+	reads, parses, matchers = mcpserver.TriageWork()
+	// ... then taken as unchanged.
 	step("unchanged", map[string]any{"limit": 5, "context": false}, work{0, 0, 0})
+	// Written over with as many bytes, its modification time set back as
+	// it was (cp -p, touch -r): its change time tells.
+	other := bytes.Replace(data, []byte("state: false-positive"), []byte("state: confirmed\n    "), 1)
+	if len(other) != len(data) || bytes.Equal(other, data) {
+		t.Fatalf("the changed file has %d bytes, want %d, and other bytes", len(other), len(data))
+	}
+	if err := os.WriteFile(path, other, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(path, old, old); err != nil {
+		t.Fatal(err)
+	}
+	if v := step("written over, its time set back", map[string]any{"limit": 5, "context": false}, work{1, 1, 1}); v.Summary.Triaged == nil || v.Summary.Triaged.Problems != 4 {
+		t.Errorf("a decision made confirmed: triaged %+v, want 4 problems", v.Summary.Triaged)
+	}
 	// Any write since gives it another time.
 	if err := os.WriteFile(path, []byte("version: 1\nentries: []\n"), 0o644); err != nil {
 		t.Fatal(err)

@@ -12,18 +12,20 @@ import (
 // openBeneath opens name (relative to the root, clean, in slash form) in
 // one system call: openat2(2) from the root's directory with
 // RESOLVE_BENEATH, by which the kernel itself refuses every step out of
-// it (a "..", a link that leads out, an absolute link), and
-// RESOLVE_NO_MAGICLINKS. os.Root walks a path a component at a time
-// instead, an open and a close each: a file twelve directories down
-// costs 26 system calls, and a run that reads the sources of thousands
-// of decided findings spent more time there than in reading them.
+// it, and RESOLVE_NO_SYMLINKS and RESOLVE_NO_MAGICLINKS, by which it
+// opens only a path of directories and a file, no link on the way. os.Root
+// walks a path a component at a time instead, an open and a close each: a
+// file twelve directories down costs 26 system calls, and a run that reads
+// the sources of thousands of decided findings spent more time there than
+// in reading them.
 //
 // ok is false when it did not open: the kernel has no openat2 (before
-// Linux 5.6) or a filter refuses it (then it is not tried again), or
-// the path fails (missing, a link out, not a directory on the way): the
-// caller then walks it with os.Root, which gives the error it always
-// gave. What openat2 opens is what os.Root opens: both follow a link
-// that stays inside and refuse any other.
+// Linux 5.6) or a filter refuses it (then it is not tried again), the
+// path has a symbolic link on it, or it fails (missing, not a directory
+// on the way): the caller then walks it with os.Root, which follows the
+// links that stay inside (8 at most) and gives the error it always gave.
+// So what openat2 opens is what os.Root opens: a path without a link,
+// which the two resolve alike.
 func (r *Root) openBeneath(name string, flags int) (f *os.File, ok bool) {
 	if r.dirf == nil || !beneath || noOpenat2.Load() {
 		return nil, false
@@ -33,7 +35,7 @@ func (r *Root) openBeneath(name string, flags int) (f *os.File, ok bool) {
 		return nil, false
 	}
 	fd, oerr := -1, error(nil)
-	how := unix.OpenHow{Flags: uint64(flags | unix.O_CLOEXEC), Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_MAGICLINKS}
+	how := unix.OpenHow{Flags: uint64(flags | unix.O_CLOEXEC), Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS}
 	if err := rc.Control(func(dir uintptr) {
 		for {
 			if fd, oerr = unix.Openat2(int(dir), name, &how); oerr != unix.EINTR {
