@@ -41,14 +41,23 @@ func socketError(err error, stat func() (fs.FileInfo, error)) error {
 // what it is.
 func regularFile(f *os.File) (*os.File, fs.FileInfo, error) {
 	st, err := f.Stat()
+	if err := keepRegular(f, st, err); err != nil {
+		return nil, nil, err
+	}
+	return f, st, nil
+}
+
+// keepRegular judges f, opened, by its information st (err: Stat's): it
+// closes f and says why when it is not a regular file.
+func keepRegular(f *os.File, st fs.FileInfo, err error) error {
 	if err == nil {
 		err = Regular(st)
 	}
 	if err != nil {
 		f.Close()
-		return nil, nil, &fs.PathError{Op: "open", Path: f.Name(), Err: err}
+		return &fs.PathError{Op: "open", Path: f.Name(), Err: err}
 	}
-	return f, st, nil
+	return nil
 }
 
 // Regular refuses what is not a regular file, saying what it is.

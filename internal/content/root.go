@@ -16,10 +16,11 @@ import (
 // every open, stat and directory listing goes through [os.Root], which
 // walks a path one component at a time from the directory's descriptor and
 // refuses a component, or a symbolic link met on the way, that leads out
-// of it; on Linux a path without a link on it is first asked of the kernel
-// in one system call (openat2 with RESOLVE_BENEATH and no links), and
-// walked when that does not open it (openBeneath). Nothing is checked first and opened after, so a link swapped in
-// between cannot lead a read outside, and nothing outside is looked at
+// of it; on Linux a path without a link on it is first asked of the
+// kernel in one system call (openat2 with RESOLVE_BENEATH and no links),
+// and walked when that does not open it (openBeneath). Nothing is checked
+// first and opened after, so a link swapped in between cannot lead a read
+// outside, and nothing outside is looked at
 // (not even whether it exists). A link inside that stays inside is
 // followed; an absolute link is refused, wherever it points.
 //
@@ -223,12 +224,8 @@ func (f rootFS) Open(name string) (fs.File, error) {
 	if err == nil && st.IsDir() {
 		return h, nil
 	}
-	if err == nil {
-		err = Regular(st)
-	}
-	if err != nil {
-		h.Close()
-		return nil, &fs.PathError{Op: "open", Path: h.Name(), Err: err}
+	if err := keepRegular(h, st, err); err != nil {
+		return nil, err
 	}
 	return &statFile{h, st}, nil
 }
