@@ -129,12 +129,19 @@ var errStale = errors.New("stale")
 
 // wait waits for e's parse (when counted, as one of its waiting calls) or
 // ctx, and returns e's report pinned, when it is the file's of stamp st.
-func (c *reportCache) wait(ctx context.Context, e *cacheEntry, st stamp, counted bool) (*report, error) {
+// When it returns errStale, the call's progress no longer counts e: get
+// parses the file again, and that parse counts it.
+func (c *reportCache) wait(ctx context.Context, e *cacheEntry, st stamp, counted bool) (r *report, err error) {
 	select {
 	case <-e.ready:
 	default:
 		counted = true // counted by get, under the mutex, before the parse ended
 		watch(ctx, e)  // the progress of the parse this call waits for
+		defer func() {
+			if err == errStale {
+				unwatch(ctx, e)
+			}
+		}()
 		select {
 		case <-e.ready:
 		case <-ctx.Done():

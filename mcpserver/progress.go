@@ -5,6 +5,7 @@ package mcpserver
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -44,6 +45,25 @@ func watch(ctx context.Context, e *cacheEntry) {
 	}
 	p.entries = append(p.entries, e)
 	p.mu.Unlock()
+}
+
+// unwatch takes a parse that ctx's call watched out of its progress: one
+// that ended without a report, cancelled by the calls that left it, which
+// the call parses again (its file would count twice).
+func unwatch(ctx context.Context, e *cacheEntry) {
+	p, _ := ctx.Value(progressKey{}).(*callProgress)
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if i := slices.Index(p.entries, e); i >= 0 {
+		p.entries = slices.Delete(p.entries, i, i+1)
+		return
+	}
+	// Folded: it ended before, and counted what it counts now.
+	p.doneRead -= min(e.read.Load(), e.size)
+	p.doneTotal -= e.size
 }
 
 // fold takes the parses that ended out of entries, into the sums; p.mu is
