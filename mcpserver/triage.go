@@ -94,7 +94,7 @@ func (s *Server) triageFile() (*triageLoad, error) {
 		sum := sha256.Sum256(data)
 		if p.file == nil || p.rel != rel || p.sum != sum {
 			triageParses.Add(1)
-			f, err := triage.Parse(rel, data)
+			f, err := triage.ParseOwned(rel, data) // data is not used after
 			if err != nil {
 				p.file = nil
 				return nil, toolErrorf(CodeBadArgument, "triage: %v (fix the file, see docs/triage.md)", err)

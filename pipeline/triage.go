@@ -947,11 +947,5 @@ func (t *triaging) show(v *summarize.View) {
 // unmatched counts the entries of the tools of the run's findings that
 // matched none of them.
 func (t *triaging) unmatched() int {
-	n := 0
-	for _, s := range t.m.Statuses() {
-		if s.Matched == 0 && t.tools[s.Entry.Tool] {
-			n++
-		}
-	}
-	return n
+	return t.m.Unmatched(func(e *triage.Entry) bool { return t.tools[e.Tool] })
 }

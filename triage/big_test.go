@@ -60,3 +60,39 @@ func TestLargestFile(t *testing.T) {
 		t.Logf("%d entries refused in %v", MaxEntries+1, time.Since(start))
 	}
 }
+
+// realisticFile is a triage file of n entries as recap writes them for
+// findings of Checkstyle and PMD: each with its line and message, the
+// messages' quotes doubled in single quotes, a date and who decided.
+func realisticFile(n int) []byte {
+	f := &File{Version: Version}
+	for i := range n {
+		f.Entries = append(f.Entries, Entry{
+			Tool: []string{"PMD", "Checkstyle"}[i%2], Rule: fmt.Sprintf("com.puppycrawl.tools.checkstyle.checks.sizes.Rule%dCheck", i%150),
+			Path:     fmt.Sprintf("spring-web/src/main/java/org/springframework/web/p%d/Class%d.java", i%40, i/3),
+			Location: fmt.Sprintf("%016x:%d", uint64(i)*0x9e3779b97f4a7c15, 1+i%3),
+			Line:     fmt.Sprintf("int v%d = compute(v%d, %d);", i, i-1, i%80),
+			Message:  fmt.Sprintf("'}' at column %d should be on the same line as the next part of a multi-block statement.", i%60),
+			State:    FalsePositive, Reason: "not a problem here: the value is checked before", By: "alice", Date: "2026-11-28",
+		})
+	}
+	out, err := f.Marshal()
+	if err != nil {
+		panic(err)
+	}
+	return out
+}
+
+// BenchmarkParse10000 reads a triage file of 10,000 decisions as recap
+// writes them (3.7 MB), which every run that honours it reads first.
+func BenchmarkParse10000(b *testing.B) {
+	data := realisticFile(10_000)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		f, err := Parse("t.yml", data)
+		if err != nil || len(f.Entries) != 10_000 {
+			b.Fatal(err)
+		}
+	}
+}

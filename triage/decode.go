@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/url"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -45,11 +44,6 @@ const Version = 1
 var (
 	topKeys   = []string{"version", "entries"}
 	entryKeys = []string{"tool", "rule", "path", "location", "line", "message", "state", "reason", "by", "date", "until", "link", "commit"}
-)
-
-var (
-	locationSyntax = regexp.MustCompile(`^[0-9a-f]{16}:[1-9][0-9]{0,8}$`)
-	commitSyntax   = regexp.MustCompile(`^[0-9a-f]{7,64}$`)
 )
 
 // decoder collects the mistakes of one file while walking its tree, as
@@ -200,14 +194,14 @@ var entryFields = map[string]func(e *Entry, s string) error{
 	"rule": func(e *Entry, s string) error { e.Rule = s; return checkWord(s) },
 	"path": func(e *Entry, s string) error {
 		e.Path = s
-		if strings.HasPrefix(s, "/") || strings.Contains(s, "\\") || slices.Contains(strings.Split(s, "/"), "..") {
+		if strings.HasPrefix(s, "/") || strings.Contains(s, "\\") || hasDotDot(s) {
 			return fmt.Errorf("%q is not a repository-relative path with / (as recap findings shows it)", s)
 		}
 		return nil
 	},
 	"location": func(e *Entry, s string) error {
 		e.Location = s
-		if !locationSyntax.MatchString(s) {
+		if !isLocation(s) {
 			return fmt.Errorf("%q is not a location fingerprint (16 hex digits, a colon, the occurrence: 0123456789abcdef:1)", s)
 		}
 		return nil
@@ -216,7 +210,7 @@ var entryFields = map[string]func(e *Entry, s string) error{
 	"message": func(e *Entry, s string) error { e.Message = s; return nil },
 	"state": func(e *Entry, s string) error {
 		e.State = State(s)
-		if st, ok := ParseState(s); !ok || string(st) != s {
+		if !slices.Contains(States, e.State) { // ParseState(s) is s only for a state as written
 			names := make([]string, len(States))
 			for i, t := range States {
 				names[i] = string(t)
@@ -244,11 +238,33 @@ var entryFields = map[string]func(e *Entry, s string) error{
 	},
 	"commit": func(e *Entry, s string) error {
 		e.Commit = s
-		if !commitSyntax.MatchString(s) {
+		if !isCommit(s) {
 			return fmt.Errorf("%q is not a commit id (7 to 64 hex digits, lower case)", s)
 		}
 		return nil
 	},
+}
+
+// entrySetters are entryFields by the index of their key in entryKeys.
+var entrySetters = func() []func(e *Entry, s string) error {
+	s := make([]func(e *Entry, s string) error, len(entryKeys))
+	for i, k := range entryKeys {
+		s[i] = entryFields[k]
+	}
+	return s
+}()
+
+// hasDotDot reports whether some element of the slash-separated path p
+// is "..".
+func hasDotDot(p string) bool {
+	for p != "" {
+		var elem string
+		elem, p, _ = strings.Cut(p, "/")
+		if elem == ".." {
+			return true
+		}
+	}
+	return false
 }
 
 // Set sets e's field of that key (as the file names it: "state",
@@ -278,7 +294,7 @@ func checkWord(s string) error {
 // checkDay checks a day written YYYY-MM-DD.
 func checkDay(s string) error {
 	if _, err := time.Parse(DateLayout, s); err != nil {
-		if fastDay.MatchString(s) {
+		if isDay(s) {
 			return fmt.Errorf("%q is written YYYY-MM-DD but is no day of the calendar", s) // 2026-02-30
 		}
 		return fmt.Errorf("%q is not a day as YYYY-MM-DD", s)

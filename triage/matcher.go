@@ -199,7 +199,7 @@ func NewMatcher(f *File, src fs.FS, now time.Time) *Matcher {
 func (m *Matcher) index() {
 	m.byRule, m.byFile, m.orphans = map[ruleKey]*ruleEntries{}, map[string]*fileEntries{}, false
 	m.last.Store(nil)
-	gone := map[string]bool{}
+	gone := m.gone()
 	for i := range m.entries {
 		e := &m.entries[i]
 		rk := ruleKey{e.Tool, e.Rule}
@@ -210,13 +210,7 @@ func (m *Matcher) index() {
 		}
 		p := m.path[i]
 		if m.src != nil && p != "" {
-			g, ok := gone[p]
-			if !ok {
-				_, err := fs.Stat(m.src, p)
-				g = err != nil
-				gone[p] = g
-			}
-			if g {
+			if gone[p] {
 				re.orphans = append(re.orphans, i)
 				m.orphans = true
 				continue
@@ -229,6 +223,34 @@ func (m *Matcher) index() {
 		}
 		fe.add(rk, i)
 	}
+}
+
+// gone tells, of each path of an entry, whether its file is gone from
+// src: Stat of it fails. A source that tells of many names at once
+// (content.Root's) is asked so.
+func (m *Matcher) gone() map[string]bool {
+	gone := map[string]bool{}
+	if m.src == nil {
+		return gone
+	}
+	var paths []string
+	for _, p := range m.path {
+		if _, ok := gone[p]; !ok && p != "" {
+			gone[p] = false
+			paths = append(paths, p)
+		}
+	}
+	if ps, ok := m.src.(interface{ Present([]string) []bool }); ok {
+		for i, there := range ps.Present(paths) {
+			gone[paths[i]] = !there
+		}
+		return gone
+	}
+	for _, p := range paths {
+		_, err := fs.Stat(m.src, p)
+		gone[p] = err != nil
+	}
+	return gone
 }
 
 // FollowRenames asks git where the files of the entries whose file is
@@ -1009,6 +1031,20 @@ type Status struct {
 	// its file at its commit is not in this partial clone and git could
 	// not fetch it (see Matcher.Unfetched).
 	Unfetched bool
+}
+
+// Unmatched counts the entries that matched no finding of the calls of
+// Decide so far, of those count counts (Statuses without making them).
+func (m *Matcher) Unmatched(count func(e *Entry) bool) int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	n := 0
+	for i := range m.entries {
+		if m.used[i] == 0 && count(&m.entries[i]) {
+			n++
+		}
+	}
+	return n
 }
 
 // Statuses returns the status of every entry, in the file's order, after

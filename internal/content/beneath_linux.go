@@ -27,12 +27,21 @@ import (
 // So what openat2 opens is what os.Root opens: a path without a link,
 // which the two resolve alike.
 func (r *Root) openBeneath(name string, flags int) (f *os.File, ok bool) {
-	if r.dirf == nil || !beneath || noOpenat2.Load() {
+	fd, ok := r.openatBeneath(name, flags)
+	if !ok {
 		return nil, false
+	}
+	return os.NewFile(uintptr(fd), joinPath(r.r.Name(), name)), true
+}
+
+// openatBeneath is openBeneath's system call: the descriptor opened.
+func (r *Root) openatBeneath(name string, flags int) (fd int, ok bool) {
+	if r.dirf == nil || !beneath || noOpenat2.Load() {
+		return -1, false
 	}
 	rc, err := r.dirf.SyscallConn()
 	if err != nil {
-		return nil, false
+		return -1, false
 	}
 	fd, oerr := -1, error(nil)
 	how := unix.OpenHow{Flags: uint64(flags | unix.O_CLOEXEC), Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS}
@@ -43,18 +52,58 @@ func (r *Root) openBeneath(name string, flags int) (f *os.File, ok bool) {
 			}
 		}
 	}); err != nil {
-		return nil, false
+		return -1, false
 	}
 	switch oerr {
 	case nil:
 		beneathOpens.Add(1)
-		return os.NewFile(uintptr(fd), joinPath(r.r.Name(), name)), true
+		return fd, true
 	case unix.ENOSYS, unix.EPERM, unix.EINVAL, unix.E2BIG:
 		// No openat2 here (an old kernel, a container's seccomp filter,
 		// flags it does not know): os.Root from now on.
 		noOpenat2.Store(true)
 	}
-	return nil, false
+	return -1, false
+}
+
+// beneathDir is a directory under the root opened for looking names up
+// in it (openDirBeneath).
+type beneathDir struct{ fd int }
+
+// openDirBeneath opens the directory dir (relative to the root, clean, in
+// slash form) as openBeneath opens a path, for its names only (O_PATH);
+// nil when it does not.
+func (r *Root) openDirBeneath(dir string) *beneathDir {
+	fd, ok := r.openatBeneath(dir, unix.O_PATH|unix.O_DIRECTORY)
+	if !ok {
+		return nil
+	}
+	return &beneathDir{fd}
+}
+
+// has reports whether the name (no slash) is in d, as Stat of it would
+// say, when it can tell (told): a name that is there and no link, or that
+// is not there. A link, or any other error, it leaves to Stat.
+func (d *beneathDir) has(name string) (there, told bool) {
+	var st unix.Stat_t
+	for {
+		err := unix.Fstatat(d.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW)
+		switch {
+		case err == unix.EINTR:
+			continue
+		case err == nil:
+			return true, st.Mode&unix.S_IFMT != unix.S_IFLNK
+		case err == unix.ENOENT:
+			return false, true
+		}
+		return false, false
+	}
+}
+
+func (d *beneathDir) close() {
+	if d != nil {
+		unix.Close(d.fd)
+	}
 }
 
 // dirHandle opens the root's directory through the root itself, for

@@ -19,3 +19,12 @@ const oPath = 0
 
 // noOpenat2 is Linux's: never set here.
 var noOpenat2 atomic.Bool
+
+// beneathDir is Linux's: every name is asked of Stat here.
+type beneathDir struct{}
+
+func (r *Root) openDirBeneath(string) *beneathDir { return nil }
+
+func (d *beneathDir) has(string) (there, told bool) { return false, false }
+
+func (d *beneathDir) close() {}

@@ -254,6 +254,54 @@ func (f rootFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	return f.r.ReadDir(name)
 }
 
+// Present reports, for each name, whether Stat(name) succeeds: a file or
+// directory is there, its links followed inside the root. On Linux the
+// names of one directory cost one system call each: the directory is
+// opened once and each name looked up in it, and a name that is a link,
+// or that this cannot tell, is asked of Stat (Stat of each name walked its
+// whole path, three system calls, and the decisions on thousands of files
+// spent 70 ms there before a run could start).
+func (f rootFS) Present(names []string) []bool {
+	out := make([]bool, len(names))
+	order := make([]int, 0, len(names))
+	dirs := make([]string, len(names)) // a valid name's directory, "." at the top
+	for i, n := range names {
+		if n == "." {
+			_, err := f.r.Stat(n)
+			out[i] = err == nil
+		} else if fs.ValidPath(n) {
+			order = append(order, i)
+			if j := strings.LastIndexByte(n, '/'); j >= 0 {
+				dirs[i] = n[:j]
+			} else {
+				dirs[i] = "."
+			}
+		}
+	}
+	slices.SortFunc(order, func(a, b int) int { return strings.Compare(dirs[a], dirs[b]) })
+	for len(order) > 0 {
+		dir := dirs[order[0]]
+		n := 1
+		for n < len(order) && dirs[order[n]] == dir {
+			n++
+		}
+		d := f.r.openDirBeneath(dir)
+		for _, i := range order[:n] {
+			if d != nil {
+				if there, told := d.has(path.Base(names[i])); told {
+					out[i] = there
+					continue
+				}
+			}
+			_, err := f.r.Stat(names[i])
+			out[i] = err == nil
+		}
+		d.close()
+		order = order[n:]
+	}
+	return out
+}
+
 // Lstat gives the information of the file at name, a link not followed.
 func (r *Root) Lstat(name string) (fs.FileInfo, error) {
 	rel, err := r.Rel(name)

@@ -364,4 +364,19 @@ func TestBeneathAsWalked(t *testing.T) {
 			}
 		}
 	}
+	// Present says of each name what Stat says, the names of a directory
+	// looked up in it at once or each walked.
+	names := append(slices.Clone(paths), "src/a/b/missing.java", "in/b", "src/a/b", "src/a/b/C.java/x", "/README", "src/../README", "", "chain8/x",
+		"src/a/back/x", "src/a/b/C.java")
+	for _, way := range []bool{true, false} {
+		beneath = way
+		got := r.FS().(interface{ Present([]string) []bool }).Present(names)
+		for i, n := range names {
+			_, err := r.FS().(fs.StatFS).Stat(n)
+			if got[i] != (err == nil) {
+				t.Errorf("beneath %v: Present says %q is there: %v; Stat: %v", way, n, got[i], err)
+			}
+		}
+	}
+	beneath = true
 }

@@ -45,7 +45,7 @@ func (c *commonFlags) loadTriage(q *pipeline.Query, root string, errOut io.Write
 		if err != nil {
 			return usageError("--triage: %v", err)
 		}
-		if f, err = triage.Parse(c.triage, data); err != nil {
+		if f, err = triage.ParseOwned(c.triage, data); err != nil {
 			return usageError("--triage: %v", err)
 		}
 	} else {
