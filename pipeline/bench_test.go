@@ -166,6 +166,7 @@ func BenchmarkSummaryTriaged(b *testing.B) {
 				q := &pipeline.Query{Reports: reads, Classes: grouping.ClassOf}
 				if file != nil {
 					q.Triage = triage.NewMatcher(file, src, time.Now())
+					q.Triage.ReadAhead() // as the command does
 				}
 				res, err := pipeline.Run(context.Background(), q)
 				if err != nil {

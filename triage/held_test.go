@@ -2,6 +2,9 @@ package triage
 
 import (
 	"fmt"
+	"io/fs"
+	"slices"
+	"sync"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -104,5 +107,135 @@ func TestMatcherHoldsFilesAskedByTurns(t *testing.T) {
 	}
 	if m.reads != files {
 		t.Errorf("%d reads of %d files asked about by turns", m.reads, files)
+	}
+}
+
+// countingFS counts the opens of each path of a file system.
+type countingFS struct {
+	fstest.MapFS
+	mu    sync.Mutex
+	opens map[string]int
+}
+
+func (c *countingFS) Open(name string) (fs.File, error) {
+	c.mu.Lock()
+	c.opens[name]++
+	c.mu.Unlock()
+	return c.MapFS.Open(name)
+}
+
+func (c *countingFS) total() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := 0
+	for _, k := range c.opens {
+		n += k
+	}
+	return n
+}
+
+// TestMatcherReadsAhead: a matcher reading the entries' files ahead
+// decides every finding as one that does not, whether the findings come
+// before, while or after it reads (two callers at once among them); once
+// it has read them, deciding reads nothing more. Files larger together
+// than what the matcher holds are not read ahead.
+func TestMatcherReadsAhead(t *testing.T) {
+	const files = 120
+	src := fstest.MapFS{}
+	var findings []reports.Finding
+	for i := range files {
+		var b strings.Builder
+		for n := 1; n <= 60; n++ {
+			if n%20 == 0 {
+				b.WriteString("    return same;\n")
+			} else {
+				fmt.Fprintf(&b, "    int v%d = compute(v%d, %d);\n", n, n-1, i)
+			}
+		}
+		path := fmt.Sprintf("src/p%d/F%03d.java", i%7, i)
+		src[path] = &fstest.MapFile{Data: []byte(b.String())}
+		for line := 1; line <= 60; line += 3 {
+			findings = append(findings, reports.Finding{Tool: "PMD", Rule: "R" + fmt.Sprint(line%2), Path: path, Line: line, Message: fmt.Sprintf("at %d", line)})
+		}
+	}
+	f := &File{}
+	for i := 0; i < len(findings); i += 4 {
+		e := EntryFor(&findings[i], src)
+		e.State, e.Reason = FalsePositive, "test"
+		f.Entries = append(f.Entries, e)
+	}
+	f.Entries = append(f.Entries, Entry{Tool: "PMD", Rule: "R0", Path: "src/Gone.java", Location: "0123456789abcdef:1", Line: "return same;", Message: "at 40", State: WontFix, Reason: "test"})
+	decideAll := func(m *Matcher, callers int) []string {
+		out := make([]string, len(findings))
+		var wg sync.WaitGroup
+		for c := range callers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				d := m.Decider()
+				for i := c; i < len(findings); i += callers {
+					if dec := d.Decide(&findings[i]); dec != nil {
+						out[i] = fmt.Sprintf("%s %d %v", dec.Entry.Key(), dec.How, dec.Expired)
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		return out
+	}
+	want := decideAll(NewMatcher(f, src, time.Now()), 1)
+	decided := 0
+	for _, w := range want {
+		if w != "" {
+			decided++
+		}
+	}
+	if decided < len(f.Entries)-1 {
+		t.Fatalf("%d findings decided by %d entries", decided, len(f.Entries))
+	}
+	for _, wait := range []bool{false, true} {
+		for _, callers := range []int{1, 2} {
+			c := &countingFS{MapFS: src, opens: map[string]int{}}
+			m := NewMatcher(f, c, time.Now())
+			m.ReadAhead()
+			if wait {
+				for deadline := time.Now().Add(10 * time.Second); c.total() < files && time.Now().Before(deadline); {
+					time.Sleep(time.Millisecond)
+				}
+			}
+			before := c.total()
+			got := decideAll(m, callers)
+			if !slices.Equal(got, want) {
+				for i := range got {
+					if got[i] != want[i] {
+						t.Fatalf("wait %v, %d callers: %s:%d decided %q, without reading ahead %q", wait, callers, findings[i].Path, findings[i].Line, got[i], want[i])
+					}
+				}
+			}
+			if wait && (before != files || c.total() != files) {
+				t.Errorf("%d files: %d read ahead, %d reads in all", files, before, c.total())
+			}
+			for p, n := range c.opens {
+				if n > 2 {
+					t.Errorf("wait %v, %d callers: %s opened %d times", wait, callers, p, n)
+				}
+			}
+		}
+	}
+	// More text than the matcher holds: nothing is read ahead.
+	big := fstest.MapFS{}
+	for i := range 3 {
+		big[fmt.Sprintf("big/B%d.java", i)] = &fstest.MapFile{Data: []byte(strings.Repeat("    int x = 1;\n", maxHeld/15/2))}
+	}
+	bf := &File{}
+	for p := range big {
+		bf.Entries = append(bf.Entries, Entry{Tool: "PMD", Rule: "R", Path: p, Line: "int x = 1;", State: FalsePositive, Reason: "test"})
+	}
+	c := &countingFS{MapFS: big, opens: map[string]int{}}
+	m := NewMatcher(bf, c, time.Now())
+	m.ReadAhead()
+	time.Sleep(50 * time.Millisecond)
+	if n := c.total(); n != 0 || m.aheadBytes <= maxHeld {
+		t.Errorf("%d files of %d bytes: %d read ahead", len(big), m.aheadBytes, n)
 	}
 }

@@ -80,18 +80,20 @@ type Matcher struct {
 	path    []string                    // entry → its path now (Path, or where git says it was renamed to)
 	lines   []entryLine                 // entry → its Line, to compare
 
-	mu    sync.Mutex
-	used  []int                  // entry → findings it matched
-	near  []*Near                // entry → a finding at its location that another message kept from matching
-	found []string               // entry → the path of the first finding it matched in another file than its own
-	files map[string]*sourceFile // the files held, and those that cannot be read (nil)
-	held  heldFiles              // the files held, least recently asked about first: their text at most maxHeld bytes, or the minHeld asked about last
-	bytes int                    // the bytes of their text
-	spare []*sourceFile          // files let go, whose buffers the next reads fill
-	tick  uint64                 // calls of file, to tell the least recently asked about
-	reads int                    // files read
-	hist  *history               // where decided lines went since their commits (Follow); nil: not asked
-	// lastFile is the file held asked about last (the last of held).
+	mu         sync.Mutex
+	used       []int                  // entry → findings it matched
+	near       []*Near                // entry → a finding at its location that another message kept from matching
+	found      []string               // entry → the path of the first finding it matched in another file than its own
+	files      map[string]*sourceFile // the files held, and those that cannot be read (nil)
+	held       heldFiles              // the files held, least recently asked about first: their text at most maxHeld bytes, or the minHeld asked about last
+	bytes      int                    // the bytes of their text
+	spare      []*sourceFile          // files let go, whose buffers the next reads fill
+	tick       uint64                 // calls of file, to tell the least recently asked about
+	reads      int                    // files read
+	hist       *history               // where decided lines went since their commits (Follow); nil: not asked
+	ahead      []string               // the paths of the entries' files there, to read ahead
+	aheadBytes int64                  // and their bytes
+	// lastFile is the file held asked about last.
 	lastFile *sourceFile
 }
 
@@ -240,17 +242,64 @@ func (m *Matcher) gone() map[string]bool {
 			paths = append(paths, p)
 		}
 	}
-	if ps, ok := m.src.(interface{ Present([]string) []bool }); ok {
-		for i, there := range ps.Present(paths) {
-			gone[paths[i]] = !there
+	var sizes []int64
+	if ss, ok := m.src.(interface{ Sizes([]string) []int64 }); ok {
+		sizes = ss.Sizes(paths)
+	} else {
+		sizes = make([]int64, len(paths))
+		for i, p := range paths {
+			sizes[i] = -1
+			if st, err := fs.Stat(m.src, p); err == nil {
+				sizes[i] = st.Size()
+			}
 		}
-		return gone
 	}
-	for _, p := range paths {
-		_, err := fs.Stat(m.src, p)
-		gone[p] = err != nil
+	m.ahead, m.aheadBytes = m.ahead[:0], 0
+	for i, p := range paths {
+		gone[p] = sizes[i] < 0
+		if sizes[i] >= 0 && sizes[i] <= MaxSourceSize {
+			m.ahead = append(m.ahead, p)
+			m.aheadBytes += sizes[i]
+		}
 	}
 	return gone
+}
+
+// ReadAhead reads the files of the entries on a goroutine of its own
+// while the findings are read, when they all fit in what the matcher
+// holds (maxHeld), so that deciding a file's first finding finds its text
+// read: a run whose decisions name a thousand files read them, one at a
+// time, on the goroutine that reads the findings, and a second core sat
+// idle meanwhile. A file asked about before the read-ahead reached it is
+// read then, as without it, and the read-ahead passes it by (or drops its
+// own copy, when the two read it at once). Call it once, after
+// FollowRenames; the goroutine ends once it has read them.
+func (m *Matcher) ReadAhead() {
+	if m.src == nil || len(m.ahead) == 0 || m.aheadBytes+int64(len(m.ahead)) > maxHeld { // a file's buffer is a byte longer
+		return
+	}
+	paths := slices.Clone(m.ahead)
+	slices.Sort(paths)
+	go func() {
+		for _, p := range paths {
+			m.mu.Lock()
+			_, held := m.files[p]
+			m.mu.Unlock()
+			if held {
+				continue
+			}
+			b, err := readSource(m.src, p, newBuffer)
+			var sf *sourceFile
+			if err == nil {
+				sf = newSourceFile(b)
+			}
+			m.mu.Lock()
+			if _, held := m.files[p]; !held {
+				m.hold(p, sf)
+			}
+			m.mu.Unlock()
+		}
+	}()
 }
 
 // FollowRenames asks git where the files of the entries whose file is
@@ -837,18 +886,26 @@ func (m *Matcher) file(path string) *sourceFile {
 	for m.bytes > maxHeld && m.held.n >= minHeld {
 		m.letGo()
 	}
-	m.reads++
 	b, err := readSource(m.src, path, m.buffer)
-	if err != nil {
-		m.files[path] = nil
-		return nil
+	var sf *sourceFile
+	if err == nil {
+		sf = m.recycled(b)
 	}
-	sf := m.recycled(b)
-	sf.path, sf.used = path, m.tick
-	m.files[path], m.lastFile = sf, sf
-	m.held.push(sf)
-	m.bytes += cap(b)
+	m.hold(path, sf)
+	m.lastFile = sf
 	return sf
+}
+
+// hold keeps sf, the file at path read (nil: it cannot be read).
+func (m *Matcher) hold(path string, sf *sourceFile) {
+	m.reads++
+	m.files[path] = sf
+	if sf == nil {
+		return
+	}
+	sf.path, sf.used = path, m.tick
+	m.held.push(sf)
+	m.bytes += cap(sf.src)
 }
 
 // letGo lets the least recently asked about file go, into the spares.

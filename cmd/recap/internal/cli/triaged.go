@@ -62,6 +62,7 @@ func (c *commonFlags) loadTriage(q *pipeline.Query, root string, errOut io.Write
 		return nil
 	}
 	q.Triage = followed(triage.NewMatcher(f, r.FS(), triageNow()), root, errOut)
+	q.Triage.ReadAhead()
 	return nil
 }
 
