@@ -81,10 +81,11 @@ func (r *Root) openDirBeneath(dir string) *beneathDir {
 	return &beneathDir{fd}
 }
 
-// has reports whether the name (no slash) is in d, as Stat of it would
-// say, when it can tell (told): a name that is there and no link, or that
-// is not there. A link, or any other error, it leaves to Stat.
-func (d *beneathDir) has(name string) (there, told bool) {
+// size gives the size of the name (no slash) in d, -1 when it is not
+// there, as Stat of it would, when it can tell (told): a name that is
+// there and no link, or that is not there. A link, or any other error, it
+// leaves to Stat.
+func (d *beneathDir) size(name string) (size int64, told bool) {
 	var st unix.Stat_t
 	for {
 		err := unix.Fstatat(d.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW)
@@ -92,11 +93,11 @@ func (d *beneathDir) has(name string) (there, told bool) {
 		case err == unix.EINTR:
 			continue
 		case err == nil:
-			return true, st.Mode&unix.S_IFMT != unix.S_IFLNK
+			return st.Size, st.Mode&unix.S_IFMT != unix.S_IFLNK
 		case err == unix.ENOENT:
-			return false, true
+			return -1, true
 		}
-		return false, false
+		return -1, false
 	}
 }
 

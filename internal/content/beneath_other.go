@@ -3,6 +3,7 @@
 package content
 
 import (
+	"io/fs"
 	"os"
 	"sync/atomic"
 )
@@ -25,6 +26,9 @@ type beneathDir struct{}
 
 func (r *Root) openDirBeneath(string) *beneathDir { return nil }
 
-func (d *beneathDir) has(string) (there, told bool) { return false, false }
+func (d *beneathDir) size(string) (size int64, told bool) { return -1, false }
 
 func (d *beneathDir) close() {}
+
+// openFSBeneath is Linux's: the usual way here.
+func (r *Root) openFSBeneath(string) (fs.File, bool) { return nil, false }

@@ -216,6 +216,9 @@ func (f rootFS) Open(name string) (fs.File, error) {
 	// is given, anything else refused as Root.Open refuses it. (A look
 	// first, then an open, walked the path twice: a file 12 directories
 	// down took some 50 system calls.)
+	if h, ok := f.r.openFSBeneath(name); ok {
+		return h, nil
+	}
 	h, err := f.r.openFile(name, os.O_RDONLY|syscall.O_NONBLOCK)
 	if err != nil {
 		return nil, socketError(f.r.pathError(err), func() (fs.FileInfo, error) { return f.r.r.Stat(name) })
@@ -254,22 +257,30 @@ func (f rootFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	return f.r.ReadDir(name)
 }
 
-// Present reports, for each name, whether Stat(name) succeeds: a file or
-// directory is there, its links followed inside the root. On Linux the
-// names of one directory cost one system call each: the directory is
-// opened once and each name looked up in it, and a name that is a link,
-// or that this cannot tell, is asked of Stat (Stat of each name walked its
-// whole path, three system calls, and the decisions on thousands of files
-// spent 70 ms there before a run could start).
-func (f rootFS) Present(names []string) []bool {
-	out := make([]bool, len(names))
+// Sizes gives, for each name, the size Stat(name) gives, -1 when Stat
+// fails: no file or directory there, its links followed inside the root.
+// On Linux the names of one directory cost one system call each: the
+// directory is opened once and each name looked up in it, and a name that
+// is a link, or that this cannot tell, is asked of Stat (Stat of each name
+// walked its whole path, three system calls, and the decisions on
+// thousands of files spent 70 ms there before a run could start).
+func (f rootFS) Sizes(names []string) []int64 {
+	out := make([]int64, len(names))
 	order := make([]int, 0, len(names))
-	dirs := make([]string, len(names)) // a valid name's directory, "." at the top
+	dirs := make([]string, len(names)) // a name's directory, "." at the top
+	stat := func(i int) {
+		out[i] = -1
+		if st, err := f.r.Stat(names[i]); err == nil {
+			out[i] = st.Size()
+		}
+	}
 	for i, n := range names {
-		if n == "." {
-			_, err := f.r.Stat(n)
-			out[i] = err == nil
-		} else if fs.ValidPath(n) {
+		switch {
+		case !fs.ValidPath(n):
+			out[i] = -1
+		case n == ".":
+			stat(i)
+		default:
 			order = append(order, i)
 			if j := strings.LastIndexByte(n, '/'); j >= 0 {
 				dirs[i] = n[:j]
@@ -288,13 +299,12 @@ func (f rootFS) Present(names []string) []bool {
 		d := f.r.openDirBeneath(dir)
 		for _, i := range order[:n] {
 			if d != nil {
-				if there, told := d.has(path.Base(names[i])); told {
-					out[i] = there
+				if size, told := d.size(path.Base(names[i])); told {
+					out[i] = size
 					continue
 				}
 			}
-			_, err := f.r.Stat(names[i])
-			out[i] = err == nil
+			stat(i)
 		}
 		d.close()
 		order = order[n:]

@@ -311,6 +311,9 @@ func TestBeneathAsWalked(t *testing.T) {
 	type seen struct {
 		name, text, info, list, err string
 	}
+	if err := os.Chmod(filepath.Join(dir, "README"), 0o750|os.ModeSetuid|os.ModeSetgid|os.ModeSticky); err != nil {
+		t.Fatal(err)
+	}
 	look := func(p string) seen {
 		var s seen
 		if f, st, err := r.Open(p); err != nil {
@@ -337,7 +340,17 @@ func TestBeneathAsWalked(t *testing.T) {
 			s.err += " | " + err.Error()
 		} else {
 			s.name += " | " + f.(interface{ Name() string }).Name()
-			f.Close()
+			if st, err := f.Stat(); err != nil {
+				s.err += " | " + err.Error()
+			} else {
+				sys := st.Sys().(*syscall.Stat_t)
+				s.info += fmt.Sprint(" | ", st.Name(), st.Mode(), st.Size(), st.ModTime(), st.IsDir(), sys.Dev, sys.Ino, sys.Ctim)
+			}
+			if st, err := f.Stat(); err == nil && !st.IsDir() {
+				b, err := io.ReadAll(f)
+				s.text += fmt.Sprint(" | ", string(b), err)
+			}
+			s.err += fmt.Sprint(" | ", f.Close(), " | ", f.Close() != nil)
 		}
 		return s
 	}
@@ -364,17 +377,21 @@ func TestBeneathAsWalked(t *testing.T) {
 			}
 		}
 	}
-	// Present says of each name what Stat says, the names of a directory
+	// Sizes says of each name what Stat says, the names of a directory
 	// looked up in it at once or each walked.
 	names := append(slices.Clone(paths), "src/a/b/missing.java", "in/b", "src/a/b", "src/a/b/C.java/x", "/README", "src/../README", "", "chain8/x",
 		"src/a/back/x", "src/a/b/C.java")
 	for _, way := range []bool{true, false} {
 		beneath = way
-		got := r.FS().(interface{ Present([]string) []bool }).Present(names)
+		got := r.FS().(interface{ Sizes([]string) []int64 }).Sizes(names)
 		for i, n := range names {
-			_, err := r.FS().(fs.StatFS).Stat(n)
-			if got[i] != (err == nil) {
-				t.Errorf("beneath %v: Present says %q is there: %v; Stat: %v", way, n, got[i], err)
+			want := int64(-1)
+			st, err := r.FS().(fs.StatFS).Stat(n)
+			if err == nil {
+				want = st.Size()
+			}
+			if got[i] != want {
+				t.Errorf("beneath %v: Sizes says %q is of %d bytes; Stat: %v, %v", way, n, got[i], st, err)
 			}
 		}
 	}
