@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"io/fs"
 	"slices"
-	"sync"
 	"strings"
+	"sync"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -140,12 +140,40 @@ func (c *countingFS) total() int {
 // it has read them, deciding reads nothing more. Files larger together
 // than what the matcher holds are not read ahead.
 func TestMatcherReadsAhead(t *testing.T) {
-	const files = 120
+	// Small files, and files larger together than maxHeld (held all the
+	// same: none is read twice).
+	for _, size := range []struct{ files, lines int }{{120, 60}, {12, 15000}} {
+		readsAhead(t, size.files, size.lines)
+	}
+	if 12*15000*30 < maxHeld || 12*15000*40 > maxAhead {
+		t.Fatalf("the second size is not between maxHeld and maxAhead")
+	}
+	// More text than the read-ahead takes: nothing is read ahead.
+	big := fstest.MapFS{}
+	for i := range 3 {
+		big[fmt.Sprintf("big/B%d.java", i)] = &fstest.MapFile{Data: []byte(strings.Repeat("    int x = 1;\n", maxAhead/15/2))}
+	}
+	bf := &File{}
+	for p := range big {
+		bf.Entries = append(bf.Entries, Entry{Tool: "PMD", Rule: "R", Path: p, Line: "int x = 1;", State: FalsePositive, Reason: "test"})
+	}
+	c := &countingFS{MapFS: big, opens: map[string]int{}}
+	m := NewMatcher(bf, c, time.Now())
+	m.ReadAhead()
+	time.Sleep(50 * time.Millisecond)
+	if n := c.total(); n != 0 || m.aheadBytes <= maxAhead {
+		t.Errorf("%d files of %d bytes: %d read ahead", len(big), m.aheadBytes, n)
+	}
+}
+
+// readsAhead is TestMatcherReadsAhead of files of lines each.
+func readsAhead(t *testing.T, files, lines int) {
+	t.Helper()
 	src := fstest.MapFS{}
 	var findings []reports.Finding
 	for i := range files {
 		var b strings.Builder
-		for n := 1; n <= 60; n++ {
+		for n := 1; n <= lines; n++ {
 			if n%20 == 0 {
 				b.WriteString("    return same;\n")
 			} else {
@@ -154,7 +182,7 @@ func TestMatcherReadsAhead(t *testing.T) {
 		}
 		path := fmt.Sprintf("src/p%d/F%03d.java", i%7, i)
 		src[path] = &fstest.MapFile{Data: []byte(b.String())}
-		for line := 1; line <= 60; line += 3 {
+		for line := 1; line <= lines; line += 3 * max(1, lines/60) {
 			findings = append(findings, reports.Finding{Tool: "PMD", Rule: "R" + fmt.Sprint(line%2), Path: path, Line: line, Message: fmt.Sprintf("at %d", line)})
 		}
 	}
@@ -199,7 +227,12 @@ func TestMatcherReadsAhead(t *testing.T) {
 			m := NewMatcher(f, c, time.Now())
 			m.ReadAhead()
 			if wait {
-				for deadline := time.Now().Add(10 * time.Second); c.total() < files && time.Now().Before(deadline); {
+				held := func() int {
+					m.mu.Lock()
+					defer m.mu.Unlock()
+					return m.reads
+				}
+				for deadline := time.Now().Add(10 * time.Second); held() < files && time.Now().Before(deadline); {
 					time.Sleep(time.Millisecond)
 				}
 			}
@@ -213,7 +246,7 @@ func TestMatcherReadsAhead(t *testing.T) {
 				}
 			}
 			if wait && (before != files || c.total() != files) {
-				t.Errorf("%d files: %d read ahead, %d reads in all", files, before, c.total())
+				t.Errorf("%d files: %d read ahead, %d reads in all (%v)", files, before, c.total(), c.opens)
 			}
 			for p, n := range c.opens {
 				if n > 2 {
@@ -221,21 +254,5 @@ func TestMatcherReadsAhead(t *testing.T) {
 				}
 			}
 		}
-	}
-	// More text than the matcher holds: nothing is read ahead.
-	big := fstest.MapFS{}
-	for i := range 3 {
-		big[fmt.Sprintf("big/B%d.java", i)] = &fstest.MapFile{Data: []byte(strings.Repeat("    int x = 1;\n", maxHeld/15/2))}
-	}
-	bf := &File{}
-	for p := range big {
-		bf.Entries = append(bf.Entries, Entry{Tool: "PMD", Rule: "R", Path: p, Line: "int x = 1;", State: FalsePositive, Reason: "test"})
-	}
-	c := &countingFS{MapFS: big, opens: map[string]int{}}
-	m := NewMatcher(bf, c, time.Now())
-	m.ReadAhead()
-	time.Sleep(50 * time.Millisecond)
-	if n := c.total(); n != 0 || m.aheadBytes <= maxHeld {
-		t.Errorf("%d files of %d bytes: %d read ahead", len(big), m.aheadBytes, n)
 	}
 }

@@ -85,7 +85,8 @@ type Matcher struct {
 	near       []*Near                // entry → a finding at its location that another message kept from matching
 	found      []string               // entry → the path of the first finding it matched in another file than its own
 	files      map[string]*sourceFile // the files held, and those that cannot be read (nil)
-	held       heldFiles              // the files held, least recently asked about first: their text at most maxHeld bytes, or the minHeld asked about last
+	held       heldFiles              // the files held, least recently asked about first: their text at most bound bytes, or the minHeld asked about last
+	bound      int                    // maxHeld, or what ReadAhead reads
 	bytes      int                    // the bytes of their text
 	spare      []*sourceFile          // files let go, whose buffers the next reads fill
 	tick       uint64                 // calls of file, to tell the least recently asked about
@@ -177,7 +178,7 @@ func (fe *fileEntries) of(tool, rule string) []int {
 // through src (nil: matching without location fingerprints, by path and
 // message), with now as the day expiries are judged on.
 func NewMatcher(f *File, src fs.FS, now time.Time) *Matcher {
-	m := &Matcher{src: src, now: now, files: map[string]*sourceFile{}}
+	m := &Matcher{src: src, now: now, files: map[string]*sourceFile{}, bound: maxHeld}
 	if f != nil {
 		m.entries = f.Entries
 	}
@@ -266,8 +267,8 @@ func (m *Matcher) gone() map[string]bool {
 }
 
 // ReadAhead reads the files of the entries on a goroutine of its own
-// while the findings are read, when they all fit in what the matcher
-// holds (maxHeld), so that deciding a file's first finding finds its text
+// while the findings are read, when they all fit in maxAhead (and then
+// holds them all), so that deciding a file's first finding finds its text
 // read: a run whose decisions name a thousand files read them, one at a
 // time, on the goroutine that reads the findings, and a second core sat
 // idle meanwhile. A file asked about before the read-ahead reached it is
@@ -275,9 +276,15 @@ func (m *Matcher) gone() map[string]bool {
 // own copy, when the two read it at once). Call it once, after
 // FollowRenames; the goroutine ends once it has read them.
 func (m *Matcher) ReadAhead() {
-	if m.src == nil || len(m.ahead) == 0 || m.aheadBytes+int64(len(m.ahead)) > maxHeld { // a file's buffer is a byte longer
+	ahead := m.aheadBytes + int64(len(m.ahead)) // a file's buffer is a byte longer
+	if m.src == nil || len(m.ahead) == 0 || ahead > maxAhead {
 		return
 	}
+	m.mu.Lock()
+	// Held all, their buffers as the allocator rounds them (an eighth
+	// more at most, or a page).
+	m.bound = max(m.bound, int(ahead+ahead/8)+8<<10*len(m.ahead))
+	m.mu.Unlock()
 	paths := slices.Clone(m.ahead)
 	slices.Sort(paths)
 	go func() {
@@ -854,8 +861,16 @@ func isWordRune(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode
 // it, the file asked about least recently is let go (read again if asked
 // about again) and its buffers take the next file read, so that a run
 // whose entries name thousands of files neither holds nor allocates them
-// all (a report lists a file's findings together).
-const maxHeld = 16 << 20
+// all (a report lists a file's findings together). It was 16 MiB: a run
+// whose decisions name 4,561 files (27 MB) read them 6,465 times, and
+// held so much more that its heap, and the memory the system gave it,
+// grew with it; at 4 MiB it reads some more and is 8 to 10 points faster
+// (docs/performance.md).
+const maxHeld = 4 << 20
+
+// maxAhead bounds the text ReadAhead reads: the files of the entries are
+// read ahead when they fit in it, and then held, all of them.
+const maxAhead = 16 << 20
 
 // minHeld is how many of the files asked about last are held whatever
 // their size: reports read at once ask about their files in turns, and
@@ -883,7 +898,7 @@ func (m *Matcher) file(path string) *sourceFile {
 		}
 		return sf
 	}
-	for m.bytes > maxHeld && m.held.n >= minHeld {
+	for m.bytes > m.bound && m.held.n >= minHeld {
 		m.letGo()
 	}
 	b, err := readSource(m.src, path, m.buffer)
