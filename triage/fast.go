@@ -147,21 +147,29 @@ func fastText(data string) bool {
 			}
 			i += bits.TrailingZeros64(m) / 8
 		}
-		c := data[i]
-		if c < utf8.RuneSelf {
-			if c < 0x20 && c != '\n' || c == 0x7f {
-				return false
-			}
-			i++
-			continue
-		}
-		r, n := utf8.DecodeRuneInString(data[i:])
-		if r == utf8.RuneError && n == 1 || r < 0xa0 || r == 0x2028 || r == 0x2029 || r == 0xfeff || r >= 0xd800 && r < 0xe000 || r == 0xfffe || r == 0xffff {
+		n := textChar(data[i:])
+		if n == 0 {
 			return false
 		}
 		i += n
 	}
 	return true
+}
+
+// textChar is the length of the character s begins with when fastText
+// lets it through, 0 when not.
+func textChar(s string) int {
+	if c := s[0]; c < utf8.RuneSelf {
+		if c < 0x20 && c != '\n' || c == 0x7f {
+			return 0
+		}
+		return 1
+	}
+	r, n := utf8.DecodeRuneInString(s)
+	if r == utf8.RuneError && n == 1 || r < 0xa0 || r == 0x2028 || r == 0x2029 || r == 0xfeff || r >= 0xd800 && r < 0xe000 || r == 0xfffe || r == 0xffff {
+		return 0
+	}
+	return n
 }
 
 // fastKey is the index of an entry's key in entryKeys, -1 for none.

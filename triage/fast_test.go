@@ -20,20 +20,27 @@ var (
 
 // fastTextByByte is fastText a character at a time.
 func fastTextByByte(data []byte) bool {
-	for i := 0; i < len(data); {
-		c := data[i]
-		if c < utf8.RuneSelf {
-			if c < 0x20 && c != '\n' || c == 0x7f {
-				return false
-			}
-			i++
-			continue
-		}
-		r, n := utf8.DecodeRune(data[i:])
-		if r == utf8.RuneError && n == 1 || r < 0xa0 || r == 0x2028 || r == 0x2029 || r == 0xfeff || r >= 0xd800 && r < 0xe000 || r == 0xfffe || r == 0xffff {
+	for s := string(data); s != ""; {
+		n := textChar(s)
+		if n == 0 {
 			return false
 		}
-		i += n
+		s = s[n:]
+	}
+	return true
+}
+
+// textCharOK is what the expression textChar stands for says of s: UTF-8
+// of printable characters and newlines, none that YAML reads as a line
+// break or refuses.
+func textCharOK(s string) bool {
+	if !utf8.ValidString(s) {
+		return false
+	}
+	for _, r := range s {
+		if r < 0x20 && r != '\n' || r >= 0x7f && r < 0xa0 || r == 0x2028 || r == 0x2029 || r == 0xfeff || r == 0xfffe || r == 0xffff {
+			return false
+		}
 	}
 	return true
 }
@@ -54,6 +61,7 @@ func checksDiffer(s string) string {
 		{"hasDotDot", hasDotDot(s), slices.Contains(strings.Split(s, "/"), "..")},
 		{"folded", folded(s), foldSpace(s) == s && strings.IndexFunc(s, func(r rune) bool { return r >= utf8.RuneSelf || r < ' ' || r == 0x7f }) < 0},
 		{"fastText", fastText(s), fastTextByByte([]byte(s))},
+		{"textChar", textCharOK(s), fastTextByByte([]byte(s))},
 		{"hasPair(: )", hasPair(s, ':', ' '), strings.Contains(s, ": ")},
 		{"hasPair( #)", hasPair(s, ' ', '#'), strings.Contains(s, " #")},
 	} {
