@@ -243,24 +243,26 @@ func (m *Matcher) gone() map[string]bool {
 			paths = append(paths, p)
 		}
 	}
-	var sizes []int64
-	if ss, ok := m.src.(interface{ Sizes([]string) []int64 }); ok {
-		sizes = ss.Sizes(paths)
+	var infos []fs.FileInfo
+	if sa, ok := m.src.(interface{ StatAll([]string) []fs.FileInfo }); ok {
+		infos = sa.StatAll(paths)
 	} else {
-		sizes = make([]int64, len(paths))
+		infos = make([]fs.FileInfo, len(paths))
 		for i, p := range paths {
-			sizes[i] = -1
 			if st, err := fs.Stat(m.src, p); err == nil {
-				sizes[i] = st.Size()
+				infos[i] = st
 			}
 		}
 	}
 	m.ahead, m.aheadBytes = m.ahead[:0], 0
 	for i, p := range paths {
-		gone[p] = sizes[i] < 0
-		if sizes[i] >= 0 && sizes[i] <= MaxSourceSize {
+		st := infos[i]
+		gone[p] = st == nil
+		// Regular files only: a FIFO or a device is not opened unless a
+		// finding asks about it (and then refused).
+		if st != nil && st.Mode().IsRegular() && st.Size() <= MaxSourceSize {
 			m.ahead = append(m.ahead, p)
-			m.aheadBytes += sizes[i]
+			m.aheadBytes += st.Size()
 		}
 	}
 	return gone

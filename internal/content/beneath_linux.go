@@ -81,23 +81,23 @@ func (r *Root) openDirBeneath(dir string) *beneathDir {
 	return &beneathDir{fd}
 }
 
-// size gives the size of the name (no slash) in d, -1 when it is not
-// there, as Stat of it would, when it can tell (told): a name that is
-// there and no link, or that is not there. A link, or any other error, it
-// leaves to Stat.
-func (d *beneathDir) size(name string) (size int64, told bool) {
-	var st unix.Stat_t
+// stat gives the information of the name (no slash) in d, nil when it
+// is not there, as Stat of it would, when it can tell (told): a name that
+// is there and no link, or that is not there. A link, or any other error,
+// it leaves to Stat.
+func (d *beneathDir) stat(name string) (st *fdInfo, told bool) {
+	var sys unix.Stat_t
 	for {
-		err := unix.Fstatat(d.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW)
+		err := unix.Fstatat(d.fd, name, &sys, unix.AT_SYMLINK_NOFOLLOW)
 		switch {
 		case err == unix.EINTR:
 			continue
 		case err == nil:
-			return st.Size, st.Mode&unix.S_IFMT != unix.S_IFLNK
+			return unixInfo(name, &sys), sys.Mode&unix.S_IFMT != unix.S_IFLNK
 		case err == unix.ENOENT:
-			return -1, true
+			return nil, true
 		}
-		return -1, false
+		return nil, false
 	}
 }
 

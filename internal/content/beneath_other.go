@@ -26,9 +26,12 @@ type beneathDir struct{}
 
 func (r *Root) openDirBeneath(string) *beneathDir { return nil }
 
-func (d *beneathDir) size(string) (size int64, told bool) { return -1, false }
+// fdInfo is Linux's.
+type fdInfo = fs.FileInfo
+
+func (d *beneathDir) stat(string) (st fdInfo, told bool) { return nil, false }
 
 func (d *beneathDir) close() {}
 
 // openFSBeneath is Linux's: the usual way here.
-func (r *Root) openFSBeneath(string) (fs.File, bool) { return nil, false }
+func (r *Root) openFSBeneath(string) (fs.File, bool, error) { return nil, false, nil }

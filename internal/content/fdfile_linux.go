@@ -17,33 +17,36 @@ import (
 
 // openFSBeneath opens name (relative to the root, clean, in slash form)
 // for the root's FS in one system call (openBeneath): a regular file as a
-// file of its descriptor alone (fdFile), a directory as an *os.File. ok
-// is false for anything else, or when it did not open: the caller then
-// takes the usual way, and gives its error. An *os.File of a descriptor
-// opened without blocking (as a FIFO must be) asks the system its flags
-// and tries to add it to the poller, two system calls more for each file
-// a run reads; a regular file needs neither.
-func (r *Root) openFSBeneath(name string) (fs.File, bool) {
+// file of its descriptor alone (fdFile), a directory as an *os.File, and
+// anything else refused as the usual way refuses it (opened once: a
+// FIFO's reader opened again would let a writer through again). ok is
+// false when it did not open: the caller then takes the usual way, and
+// gives its error. An *os.File of a descriptor opened without blocking
+// (as a FIFO must be) asks the system its flags and tries to add it to
+// the poller, two system calls more for each file a run reads; a regular
+// file needs neither.
+func (r *Root) openFSBeneath(name string) (_ fs.File, ok bool, _ error) {
 	fd, ok := r.openatBeneath(name, unix.O_RDONLY|unix.O_NONBLOCK)
 	if !ok {
-		return nil, false
+		return nil, false, nil
 	}
 	var st syscall.Stat_t
 	if err := fstat(fd, &st); err != nil {
 		unix.Close(fd)
-		return nil, false
+		return nil, false, nil
 	}
 	full := joinPath(r.r.Name(), name)
-	switch st.Mode & syscall.S_IFMT {
-	case syscall.S_IFREG:
-		f := &fdFile{fd: fd, name: full, st: &fdInfo{name: path.Base(name), sys: st}}
+	info := statInfo(path.Base(name), &st)
+	switch {
+	case info.Mode().IsRegular():
+		f := &fdFile{fd: fd, name: full, st: info}
 		f.cleanup = runtime.AddCleanup(f, func(fd int) { unix.Close(fd) }, fd)
-		return f, true
-	case syscall.S_IFDIR:
-		return os.NewFile(uintptr(fd), full), true
+		return f, true, nil
+	case info.IsDir():
+		return os.NewFile(uintptr(fd), full), true, nil
 	}
 	unix.Close(fd)
-	return nil, false
+	return nil, true, &fs.PathError{Op: "open", Path: full, Err: Regular(info)}
 }
 
 func fstat(fd int, st *syscall.Stat_t) error {
@@ -107,28 +110,57 @@ func (f *fdFile) Close() error {
 	return nil
 }
 
-// fdInfo is a regular file's information as os gives it (Sys a
-// *syscall.Stat_t).
+// fdInfo is a file's information as os gives it, Sys the system's
+// record: a *syscall.Stat_t of a file opened (as os's), a *unix.Stat_t of
+// a name looked up in its directory (StatAll).
 type fdInfo struct {
 	name string
-	sys  syscall.Stat_t
+	size int64
+	mode fs.FileMode
+	mod  time.Time
+	sys  any
 }
 
-func (i *fdInfo) Name() string { return i.name }
-func (i *fdInfo) Size() int64  { return i.sys.Size }
-func (i *fdInfo) Mode() fs.FileMode {
-	m := fs.FileMode(i.sys.Mode & 0o777)
-	if i.sys.Mode&syscall.S_ISUID != 0 {
+func statInfo(name string, st *syscall.Stat_t) *fdInfo {
+	return &fdInfo{name: name, size: st.Size, mode: modeOf(uint32(st.Mode)), mod: time.Unix(st.Mtim.Unix()), sys: st}
+}
+
+func unixInfo(name string, st *unix.Stat_t) *fdInfo {
+	return &fdInfo{name: name, size: st.Size, mode: modeOf(uint32(st.Mode)), mod: time.Unix(st.Mtim.Unix()), sys: st}
+}
+
+// modeOf is a file's mode as os makes it of the system's.
+func modeOf(sys uint32) fs.FileMode {
+	m := fs.FileMode(sys & 0o777)
+	switch sys & syscall.S_IFMT {
+	case syscall.S_IFBLK:
+		m |= fs.ModeDevice
+	case syscall.S_IFCHR:
+		m |= fs.ModeDevice | fs.ModeCharDevice
+	case syscall.S_IFDIR:
+		m |= fs.ModeDir
+	case syscall.S_IFIFO:
+		m |= fs.ModeNamedPipe
+	case syscall.S_IFLNK:
+		m |= fs.ModeSymlink
+	case syscall.S_IFSOCK:
+		m |= fs.ModeSocket
+	}
+	if sys&syscall.S_ISUID != 0 {
 		m |= fs.ModeSetuid
 	}
-	if i.sys.Mode&syscall.S_ISGID != 0 {
+	if sys&syscall.S_ISGID != 0 {
 		m |= fs.ModeSetgid
 	}
-	if i.sys.Mode&syscall.S_ISVTX != 0 {
+	if sys&syscall.S_ISVTX != 0 {
 		m |= fs.ModeSticky
 	}
 	return m
 }
-func (i *fdInfo) ModTime() time.Time { return time.Unix(i.sys.Mtim.Unix()) }
-func (i *fdInfo) IsDir() bool        { return false }
-func (i *fdInfo) Sys() any           { return &i.sys }
+
+func (i *fdInfo) Name() string       { return i.name }
+func (i *fdInfo) Size() int64        { return i.size }
+func (i *fdInfo) Mode() fs.FileMode  { return i.mode }
+func (i *fdInfo) ModTime() time.Time { return i.mod }
+func (i *fdInfo) IsDir() bool        { return i.mode.IsDir() }
+func (i *fdInfo) Sys() any           { return i.sys }

@@ -216,8 +216,8 @@ func (f rootFS) Open(name string) (fs.File, error) {
 	// is given, anything else refused as Root.Open refuses it. (A look
 	// first, then an open, walked the path twice: a file 12 directories
 	// down took some 50 system calls.)
-	if h, ok := f.r.openFSBeneath(name); ok {
-		return h, nil
+	if h, ok, err := f.r.openFSBeneath(name); ok {
+		return h, err
 	}
 	h, err := f.r.openFile(name, os.O_RDONLY|syscall.O_NONBLOCK)
 	if err != nil {
@@ -257,33 +257,35 @@ func (f rootFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	return f.r.ReadDir(name)
 }
 
-// Sizes gives, for each name, the size Stat(name) gives, -1 when Stat
-// fails: no file or directory there, its links followed inside the root.
-// On Linux the names of one directory cost one system call each: the
-// directory is opened once and each name looked up in it, and a name that
-// is a link, or that this cannot tell, is asked of Stat (Stat of each name
-// walked its whole path, three system calls, and the decisions on
-// thousands of files spent 70 ms there before a run could start).
-func (f rootFS) Sizes(names []string) []int64 {
-	out := make([]int64, len(names))
+// StatAll gives, for each name, what Stat(name) gives, nil when it fails:
+// the information of a file or directory there, its links followed inside
+// the root. On Linux the names of one directory cost one system call
+// each: the directory is opened once and each name looked up in it, and a
+// name that is a link, or that this cannot tell, is asked of Stat (Stat of
+// each name walked its whole path, three system calls, and the decisions
+// on thousands of files spent 70 ms there before a run could start).
+func (f rootFS) StatAll(names []string) []fs.FileInfo {
+	out := make([]fs.FileInfo, len(names))
 	order := make([]int, 0, len(names))
-	dirs := make([]string, len(names)) // a name's directory, "." at the top
+	rels := make([]string, len(names)) // each name as Stat takes it (Root.Rel)
+	dirs := make([]string, len(names)) // and its directory, "." at the top
 	stat := func(i int) {
-		out[i] = -1
-		if st, err := f.r.Stat(names[i]); err == nil {
-			out[i] = st.Size()
+		if st, err := f.Stat(names[i]); err == nil {
+			out[i] = st
 		}
 	}
 	for i, n := range names {
+		rel, err := f.r.Rel(n)
 		switch {
-		case !fs.ValidPath(n):
-			out[i] = -1
-		case n == ".":
+		case !fs.ValidPath(n) || err != nil:
+			// Stat refuses it too.
+		case rel == ".":
 			stat(i)
 		default:
 			order = append(order, i)
-			if j := strings.LastIndexByte(n, '/'); j >= 0 {
-				dirs[i] = n[:j]
+			rels[i] = rel
+			if j := strings.LastIndexByte(rel, '/'); j >= 0 {
+				dirs[i] = rel[:j]
 			} else {
 				dirs[i] = "."
 			}
@@ -299,8 +301,10 @@ func (f rootFS) Sizes(names []string) []int64 {
 		d := f.r.openDirBeneath(dir)
 		for _, i := range order[:n] {
 			if d != nil {
-				if size, told := d.size(path.Base(names[i])); told {
-					out[i] = size
+				if st, told := d.stat(path.Base(rels[i])); told {
+					if st != nil {
+						out[i] = st
+					}
 					continue
 				}
 			}

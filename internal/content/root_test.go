@@ -292,7 +292,8 @@ func TestOpenNonBlocking(t *testing.T) {
 func TestBeneathAsWalked(t *testing.T) {
 	top := t.TempDir()
 	dir := filepath.Join(top, "repo")
-	for name, body := range map[string]string{"repo/src/a/b/C.java": "class C {}\n", "repo/README": "r\n", "secret/passwd": "SECRET\n"} {
+	for name, body := range map[string]string{"repo/src/a/b/C.java": "class C {}\n", "repo/README": "r\n", "secret/passwd": "SECRET\n",
+		"repo/a:x.java": "a\n", "repo/C:/A.java": "c\n"} {
 		p := filepath.Join(top, name)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
@@ -377,21 +378,27 @@ func TestBeneathAsWalked(t *testing.T) {
 			}
 		}
 	}
-	// Sizes says of each name what Stat says, the names of a directory
-	// looked up in it at once or each walked.
+	// StatAll says of each name what Stat says, the names of a directory
+	// looked up in it at once or each walked: names Rel refuses (a drive)
+	// or changes (a backslash) too.
 	names := append(slices.Clone(paths), "src/a/b/missing.java", "in/b", "src/a/b", "src/a/b/C.java/x", "/README", "src/../README", "", "chain8/x",
-		"src/a/back/x", "src/a/b/C.java")
+		"src/a/back/x", "src/a/b/C.java", "a:x.java", "C:/A.java", `src\a\b\C.java`, `src\a`)
 	for _, way := range []bool{true, false} {
 		beneath = way
-		got := r.FS().(interface{ Sizes([]string) []int64 }).Sizes(names)
-		for i, n := range names {
-			want := int64(-1)
-			st, err := r.FS().(fs.StatFS).Stat(n)
-			if err == nil {
-				want = st.Size()
+		got := r.FS().(interface{ StatAll([]string) []fs.FileInfo }).StatAll(names)
+		info := func(st fs.FileInfo) string {
+			if st == nil {
+				return "none"
 			}
-			if got[i] != want {
-				t.Errorf("beneath %v: Sizes says %q is of %d bytes; Stat: %v, %v", way, n, got[i], st, err)
+			return fmt.Sprint(st.Name(), st.Mode(), st.Size(), st.ModTime(), st.IsDir())
+		}
+		for i, n := range names {
+			st, err := r.FS().(fs.StatFS).Stat(n)
+			if err != nil {
+				st = nil
+			}
+			if info(got[i]) != info(st) {
+				t.Errorf("beneath %v: StatAll says of %q %s; Stat: %s (%v)", way, n, info(got[i]), info(st), err)
 			}
 		}
 	}
