@@ -518,7 +518,8 @@ func (c *cached) Read(ctx context.Context, keep func(*reports.Finding) bool, emi
 func readFile(ctx context.Context, f file, rt *root, keep func(*reports.Finding) bool, emit func(*reports.Finding) error) (reports.Input, error) {
 	opts := rt.readOptions(ctx)
 	opts.Context, opts.Keep = ctx, keep
-	in, err := parsers.ReadFile(f.rel, reports.InputTag(f.rel, tagLen), opts, func(x reports.Finding) error { return emit(&x) })
+	var f1 reports.Finding // one for all, as pipeline.Files reads
+	in, err := parsers.ReadFile(f.rel, reports.InputTag(f.rel, tagLen), opts, func(x reports.Finding) error { f1 = x; return emit(&f1) })
 	if err == nil {
 		err = ctx.Err()
 	}

@@ -148,7 +148,8 @@ func (p *pmdParser) scanRun(run *pmdRun, r io.Reader, emit Emit) error {
 	if run.in.ToolVersion, err = s.attr("version"); err != nil {
 		return fail(err)
 	}
-	var cur *reports.Finding
+	var cur *reports.Finding // nil, or &curF: one finding for all (one each went to the heap)
+	var curF reports.Finding
 	for {
 		ev, err := s.next()
 		if err != nil {
@@ -176,8 +177,8 @@ func (p *pmdParser) scanRun(run *pmdRun, r io.Reader, emit Emit) error {
 		}
 		name := string(local(s.name))
 		if name == "violation" {
-			f := run.finding(get)
-			cur, s.keepText, s.text, s.textCut = &f, true, s.text[:0], false
+			curF = run.finding(get)
+			cur, s.keepText, s.text, s.textCut = &curF, true, s.text[:0], false
 		} else if sf := run.element(name, get); sf != nil && attrErr == nil {
 			if err := run.held.emit(emit, *sf, nil); err != nil {
 				return err
@@ -194,15 +195,16 @@ func (p *pmdParser) parseXML(r io.Reader, emit Emit) (reports.Input, error) {
 	run := p.newRun()
 	var text []byte
 	textCut := false
-	var cur *reports.Finding
+	var cur *reports.Finding // nil, or &curF: one finding for all (one each went to the heap)
+	var curF reports.Finding
 	err := walkXML(p.opts.Name, r, "pmd", func(root xml.StartElement) { run.in.ToolVersion = cutValue(attr(root, "version"), &run.cuts) },
 		func(tok xml.Token) error {
 			switch t := tok.(type) {
 			case xml.StartElement:
 				get := func(name string) string { return cutValue(attr(t, name), &run.cuts) }
 				if t.Name.Local == "violation" {
-					f := run.finding(get)
-					cur = &f
+					curF = run.finding(get)
+					cur = &curF
 					text, textCut = text[:0], false
 				} else if sf := run.element(t.Name.Local, get); sf != nil {
 					return run.held.emit(emit, *sf, nil)

