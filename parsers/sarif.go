@@ -110,6 +110,43 @@ type sarifStream struct {
 	// heldRuleText is the bytes of the descriptors' texts read and not yet
 	// in the rule table (see maxHeldRuleText).
 	heldRuleText int
+	// The small objects of the results' locations, handed out from chunks
+	// (see slab).
+	physical  slab[sarifPhysicalLocation]
+	artifacts slab[sarifArtifactLocation]
+	regions   slab[sarifRegion]
+	locs      slab[sarifLocation]
+}
+
+// A slab hands out zeroed values of T from chunks of slabChunk, one
+// allocation a chunk: each result of a large report had four small
+// objects of its own (its locations, the physical location, the artifact
+// location and the region), 1.26 million allocations in Spring's PMD
+// SARIF, on the goroutine that tokenizes. A value is never handed out
+// twice: a chunk is the collector's once none of its values is held.
+type slab[T any] struct{ free []T }
+
+const slabChunk = 128
+
+// new returns a zeroed *T.
+func (s *slab[T]) new() *T {
+	if len(s.free) == 0 {
+		s.free = make([]T, slabChunk)
+	}
+	p := &s.free[0]
+	s.free = s.free[1:]
+	return p
+}
+
+// one returns an empty slice of T with room for one value, which an
+// append past it leaves for a slice of its own.
+func (s *slab[T]) one() []T {
+	if len(s.free) == 0 {
+		s.free = make([]T, slabChunk)
+	}
+	v := s.free[:0:1]
+	s.free = s.free[1:]
+	return v
 }
 
 // noteSeverityWord counts a security-severity that is neither a number nor

@@ -123,6 +123,9 @@ func (s *sarifStream) resultLocations(res *sarifResult) error {
 		err := s.location(&l)
 		switch {
 		case len(res.Locations) < spillAfter:
+			if res.Locations == nil {
+				res.Locations = s.locs.one()
+			}
 			res.Locations = append(res.Locations, l)
 		case s.oneLocation: // only the first is the result's place
 		default:
@@ -815,24 +818,24 @@ func (s *sarifStream) location(l *sarifLocation) error {
 			return s.dec.SkipValue()
 		}
 		if l.PhysicalLocation == nil && s.dec.PeekKind() != 'n' {
-			l.PhysicalLocation = &sarifPhysicalLocation{}
+			l.PhysicalLocation = s.physical.new()
 		}
 		pl := l.PhysicalLocation
 		return s.object(physicalMembers, func(k string) error {
 			switch k {
 			case "artifactLocation":
 				if pl.ArtifactLocation == nil && s.dec.PeekKind() != 'n' {
-					pl.ArtifactLocation = &sarifArtifactLocation{}
+					pl.ArtifactLocation = s.artifacts.new()
 				}
 				return s.artifactLocation(pl.ArtifactLocation)
 			case "region":
 				if pl.Region == nil && s.dec.PeekKind() != 'n' {
-					pl.Region = &sarifRegion{}
+					pl.Region = s.regions.new()
 				}
 				return s.region(pl.Region)
 			case "contextRegion":
 				if pl.ContextRegion == nil && s.dec.PeekKind() != 'n' {
-					pl.ContextRegion = &sarifRegion{}
+					pl.ContextRegion = s.regions.new()
 				}
 				return s.region(pl.ContextRegion)
 			}
