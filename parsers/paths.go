@@ -592,7 +592,10 @@ func firstLine(s string) string {
 // orMessage returns the first non-empty of msg and the alternatives, or a
 // placeholder: a finding always says something.
 func orMessage(msg string, alts ...string) string {
-	for _, m := range append([]string{msg}, alts...) {
+	if msg != "" {
+		return msg
+	}
+	for _, m := range alts {
 		if m != "" {
 			return m
 		}

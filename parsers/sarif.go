@@ -2,6 +2,7 @@ package parsers
 
 import (
 	"bufio"
+	"bytes"
 	"compress/gzip"
 	"errors"
 	"fmt"
@@ -116,6 +117,22 @@ type sarifStream struct {
 	artifacts slab[sarifArtifactLocation]
 	regions   slab[sarifRegion]
 	locs      slab[sarifLocation]
+	ints      slab[int] // optional integers (a result's ruleIndex)
+}
+
+// internProperty is intern(cut(stringProperty(raw), maxSARIFName)), the
+// string found without allocating when it was interned before (a rule's
+// ruleset, written again in each of PMD 7's descriptors).
+func (s *sarifStream) internProperty(raw []byte) string {
+	if len(raw) >= 2 && raw[0] == '"' && raw[len(raw)-1] == '"' {
+		// What intern holds is valid text, cut to maxSARIFName.
+		if body := raw[1 : len(raw)-1]; len(body) <= maxSARIFName && bytes.IndexByte(body, '\\') < 0 {
+			if w, ok := s.strs[string(body)]; ok {
+				return w
+			}
+		}
+	}
+	return s.intern(s.cut(stringProperty(raw), maxSARIFName))
 }
 
 // A slab hands out zeroed values of T from chunks of slabChunk, one

@@ -540,9 +540,9 @@ func (s *sarifStream) ruleProperties(r *sarifRule) error {
 func (s *sarifStream) ruleProperty(r *sarifRule, k string, v jsontext.Value) {
 	switch k {
 	case "ruleset":
-		r.ruleset = s.intern(s.cut(stringProperty(v), maxSARIFName))
+		r.ruleset = s.internProperty(v)
 	case "category":
-		r.category = s.intern(s.cut(stringProperty(v), maxSARIFName))
+		r.category = s.internProperty(v)
 	case "priority":
 		r.priority = intProperty(v)
 	case "tags":
@@ -1179,7 +1179,9 @@ func (s *sarifStream) int(dst *int) error {
 func (s *sarifStream) optInt(dst **int) error {
 	n, ok, err := s.readInt()
 	if ok {
-		*dst = &n
+		p := s.ints.new()
+		*p = n
+		*dst = p
 	}
 	return err
 }

@@ -432,9 +432,18 @@ func (r *sarifRun) setTool(t *sarifTool) {
 	}
 	r.kind = sarifToolKind(r.toolName)
 	r.ruleByID = make(map[string]*sarifRule)
+	// Whether each help URI is a link, once a URI: PMD 7 writes tens of
+	// thousands of descriptors of a few hundred rules, and parsing a URL
+	// costs more than looking it up.
+	links := map[string]bool{}
 	for _, c := range append([]sarifComponent{t.Driver}, t.Extensions...) {
 		for _, rule := range c.Rules {
-			if !reports.IsURI(rule.HelpURI) {
+			link, known := links[rule.HelpURI]
+			if !known {
+				link = reports.IsURI(rule.HelpURI)
+				links[rule.HelpURI] = link
+			}
+			if !link {
 				rule.HelpURI = "" // text that is no link ("Please see details in message")
 			}
 			if _, dup := r.ruleByID[rule.ID]; !dup {
