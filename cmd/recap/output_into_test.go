@@ -188,3 +188,34 @@ func fifoReader(name string) func(t *testing.T) (string, func() []byte) {
 		}
 	}
 }
+
+// TestReviewOutputInto: recap review's request (json, markdown) goes to
+// --output as summary's output does: into a FIFO as it is, to a file made
+// whole, the same bytes as on standard output.
+func TestReviewOutputInto(t *testing.T) {
+	pr := newMergePR(t)
+	for _, format := range []string{"json", "markdown"} {
+		t.Run(format, func(t *testing.T) {
+			args := []string{"review", "--format", format, "--base", pr.base, "--head", pr.head, pr.sarif}
+			want, stderr, code := recap(t, pr.repo.Dir, nil, args...)
+			if code != 0 || want == "" {
+				t.Fatalf("exit %d, %d bytes\n%s", code, len(want), stderr)
+			}
+			file := filepath.Join(t.TempDir(), "request."+format)
+			fifo, read := fifoReader("request.fifo")(t)
+			for _, out := range []string{file, fifo} {
+				stdout, stderr, code := recap(t, pr.repo.Dir, nil, append([]string{"-o", out}, args...)...)
+				if code != 0 || stdout != "" {
+					t.Fatalf("-o %s: exit %d, standard output %q\n%s", out, code, stdout, stderr)
+				}
+			}
+			got, err := os.ReadFile(file)
+			if err != nil || string(got) != want {
+				t.Errorf("-o %s: %q (%v), want %q", file, got, err, want)
+			}
+			if got := read(); string(got) != want {
+				t.Errorf("-o %s: %q, want %q", fifo, got, want)
+			}
+		})
+	}
+}

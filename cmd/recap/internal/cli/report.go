@@ -369,14 +369,18 @@ func runReport(ctx context.Context, streams *IO, o *reportOptions, args []string
 // file where the device was). A link to a file makes or replaces that
 // file, not the link.
 func writeOutput(stdout io.Writer, path string, rep *report, v *summarize.View) error {
-	write := func(w io.Writer) error {
+	return writeTo(stdout, path, rep.format, func(w io.Writer) error {
 		if rep.stream != nil {
 			return rep.stream.Write(w, v)
 		}
 		return rep.format.View.Render(w, v)
-	}
+	})
+}
+
+// writeTo is writeOutput of what write writes, in format.
+func writeTo(stdout io.Writer, path string, format render.Format, write func(io.Writer) error) error {
 	if path == "" {
-		out := rep.format.Guard(stdout)
+		out := format.Guard(stdout)
 		err := write(out)
 		if err == nil {
 			err = out.Close()
@@ -399,7 +403,7 @@ func writeOutput(stdout io.Writer, path string, rep *report, v *summarize.View) 
 	}
 	target, into := outputTarget(path)
 	if into {
-		if err := writeInto(target, gz, rep.format, encode); err != nil {
+		if err := writeInto(target, gz, format, encode); err != nil {
 			return fmt.Errorf("--output %s: %w", path, content.PathErr(err))
 		}
 		return nil

@@ -364,14 +364,7 @@ func (rr *reviewRun) print() error {
 		return nil
 	}
 	if path := rr.opts.common.output; path != "" {
-		var b strings.Builder
-		if err := rr.writeRequest(&b); err != nil {
-			return err
-		}
-		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-			return fmt.Errorf("--output %s: %w", path, err)
-		}
-		return nil
+		return writeTo(rr.streams.Out, path, rr.rep.format, rr.writeRequest)
 	}
 	out := rr.rep.format.Guard(rr.streams.Out)
 	err := rr.writeRequest(out)
