@@ -8,7 +8,9 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -215,6 +217,137 @@ func TestReviewOutputInto(t *testing.T) {
 			}
 			if got := read(); string(got) != want {
 				t.Errorf("-o %s: %q, want %q", fifo, got, want)
+			}
+		})
+	}
+}
+
+// TestOutputDescriptors: --output naming one of recap's descriptors
+// (/proc/self/fd/1, /dev/fd/1) writes into the descriptor as the shell
+// opened it: appended to a file opened for appending, into a file since
+// deleted, into a socket; "-" is standard output; a link to nothing makes
+// what it names; a directory, a link to one and a loop of links are
+// refused and left as they were; a replaced file keeps its permissions.
+func TestOutputDescriptors(t *testing.T) {
+	if _, err := os.Stat("/proc/self/fd/1"); err != nil {
+		t.Skipf("no /proc/self/fd here: %v", err)
+	}
+	root := reportstest.RepoRoot(t)
+	dir := t.TempDir()
+	args := func(out string) []string {
+		return []string{"summary", "--format", "json", "-o", out, "--repo", "testdata/sample", "testdata/reports"}
+	}
+	want, stderr, code := recap(t, root, nil, args("-")...)
+	if code != 0 || want == "" {
+		t.Fatalf("-o -: exit %d, %d bytes\n%s", code, len(want), stderr)
+	}
+	// run runs recap with stdout on f.
+	run := func(t *testing.T, out string, f *os.File) {
+		t.Helper()
+		cmd := exec.Command(bin, args(out)...)
+		cmd.Dir, cmd.Stdout = root, f
+		var errOut bytes.Buffer
+		cmd.Stderr = &errOut
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("-o %s: %v\n%s", out, err, errOut.String())
+		}
+	}
+	for _, name := range []string{"/proc/self/fd/1", "/dev/fd/1"} {
+		t.Run("appended "+name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "log")
+			if err := os.WriteFile(path, []byte("PRE\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			run(t, name, f)
+			f.Close()
+			got, err := os.ReadFile(path)
+			if err != nil || string(got) != "PRE\n"+want {
+				t.Errorf("%q (%v), want PRE and the output", got, err)
+			}
+			if st, err := os.Stat(path); err != nil || st.Mode().Perm() != 0o600 {
+				t.Errorf("the log afterwards: %v, %v", st, err)
+			}
+		})
+	}
+	t.Run("a deleted file", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "gone")
+		f, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		os.Remove(path)
+		run(t, "/proc/self/fd/1", f)
+		f.Seek(0, io.SeekStart)
+		if got, _ := io.ReadAll(f); string(got) != want {
+			t.Errorf("%d bytes in the deleted file, want the %d of the output", len(got), len(want))
+		}
+	})
+	t.Run("a socket", func(t *testing.T) {
+		fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
+		if err != nil {
+			t.Skipf("no socket pair: %v", err)
+		}
+		ours, theirs := os.NewFile(uintptr(fds[0]), "ours"), os.NewFile(uintptr(fds[1]), "theirs")
+		defer ours.Close()
+		done := make(chan []byte, 1)
+		go func() { b, _ := io.ReadAll(ours); done <- b }()
+		run(t, "/proc/self/fd/1", theirs)
+		theirs.Close()
+		if got := <-done; string(got) != want {
+			t.Errorf("%d bytes through the socket, want the %d of the output", len(got), len(want))
+		}
+	})
+	t.Run("a link to nothing", func(t *testing.T) {
+		link, target := filepath.Join(dir, "dangling"), filepath.Join(dir, "made.json")
+		if err := os.Symlink("made.json", link); err != nil {
+			t.Fatal(err)
+		}
+		run(t, link, nil)
+		if got, err := os.ReadFile(target); err != nil || string(got) != want {
+			t.Errorf("%s: %d bytes (%v), want the output", target, len(got), err)
+		}
+		if st, err := os.Lstat(link); err != nil || st.Mode().Type() != fs.ModeSymlink {
+			t.Errorf("%s afterwards: %v, %v", link, st, err)
+		}
+	})
+	t.Run("permissions kept", func(t *testing.T) {
+		path := filepath.Join(dir, "kept.json")
+		if err := os.WriteFile(path, []byte("old"), 0o640); err != nil {
+			t.Fatal(err)
+		}
+		run(t, path, nil)
+		if st, err := os.Stat(path); err != nil || st.Mode().Perm() != 0o640 || st.Size() != int64(len(want)) {
+			t.Errorf("%s afterwards: %v, %v", path, st, err)
+		}
+	})
+	for _, tc := range []struct {
+		name, out, why string
+		make           func(t *testing.T, out string)
+	}{
+		{"a directory", filepath.Join(dir, "d"), "is a directory", func(t *testing.T, out string) { os.Mkdir(out, 0o755) }},
+		{"a link to a directory", filepath.Join(dir, "to-d"), "is a directory", func(t *testing.T, out string) {
+			os.Mkdir(filepath.Join(dir, "d2"), 0o755)
+			os.Symlink("d2", out)
+		}},
+		{"a loop of links", filepath.Join(dir, "loop-a"), "links", func(t *testing.T, out string) {
+			os.Symlink("loop-b", out)
+			os.Symlink("loop-a", filepath.Join(dir, "loop-b"))
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.make(t, tc.out)
+			before, _ := os.Lstat(tc.out)
+			_, stderr, code := recap(t, root, nil, args(tc.out)...)
+			if code == 0 || !strings.Contains(stderr, "--output "+tc.out) || !strings.Contains(stderr, tc.why) {
+				t.Errorf("exit %d, %s; want an error that names --output and says %q", code, stderr, tc.why)
+			}
+			if after, err := os.Lstat(tc.out); err != nil || after.Mode() != before.Mode() {
+				t.Errorf("%s afterwards: %v, %v (before: %v)", tc.out, after, err, before)
 			}
 		})
 	}

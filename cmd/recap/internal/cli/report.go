@@ -1,18 +1,12 @@
 package cli
 
 import (
-	"bufio"
 	"context"
 	"fmt"
-	"github.com/klauspost/compress/gzip"
 	"io"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/recap-dev/recap/inputs"
-	"github.com/recap-dev/recap/internal/content"
 	"github.com/recap-dev/recap/internal/english"
 	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/pipeline"
@@ -359,15 +353,8 @@ func runReport(ctx context.Context, streams *IO, o *reportOptions, args []string
 	return gateError(rep.gated, o)
 }
 
-// writeOutput writes the view in its format: to standard output, guarded
-// from making workflow commands, or to the file --output names, made or
-// replaced once the whole output is written; gzip'd when its name ends
-// .gz. A name that is a device, a FIFO or a socket (/dev/null,
-// /dev/stdout, a process substitution's /dev/fd/63), or a link to one, is
-// written into, guarded as standard output is, never replaced: a new
-// file renamed onto it took it away (run as root, "-o /dev/null" left a
-// file where the device was). A link to a file makes or replaces that
-// file, not the link.
+// writeOutput writes the view in its format to standard output or to
+// the file --output names (see writeTo).
 func writeOutput(stdout io.Writer, path string, rep *report, v *summarize.View) error {
 	return writeTo(stdout, path, rep.format, func(w io.Writer) error {
 		if rep.stream != nil {
@@ -375,110 +362,6 @@ func writeOutput(stdout io.Writer, path string, rep *report, v *summarize.View) 
 		}
 		return rep.format.View.Render(w, v)
 	})
-}
-
-// writeTo is writeOutput of what write writes, in format.
-func writeTo(stdout io.Writer, path string, format render.Format, write func(io.Writer) error) error {
-	if path == "" {
-		out := format.Guard(stdout)
-		err := write(out)
-		if err == nil {
-			err = out.Close()
-		}
-		return err
-	}
-	gz := strings.HasSuffix(strings.ToLower(path), ".gz")
-	encode := func(w io.Writer) error {
-		if !gz {
-			return write(w)
-		}
-		// A name that ends .gz is a gzip file: recap reads it back so, and
-		// a search tells its own output from its first bytes undone.
-		zw := gzip.NewWriter(w)
-		err := write(zw)
-		if cerr := zw.Close(); err == nil {
-			err = cerr
-		}
-		return err
-	}
-	target, into := outputTarget(path)
-	if into {
-		if err := writeInto(target, gz, format, encode); err != nil {
-			return fmt.Errorf("--output %s: %w", path, content.PathErr(err))
-		}
-		return nil
-	}
-	f, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".*")
-	if err != nil {
-		return fmt.Errorf("--output %s: %w", path, content.PathErr(err))
-	}
-	bw := bufio.NewWriterSize(f, 256<<10)
-	err = encode(bw)
-	if err == nil {
-		err = bw.Flush()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(f.Name(), 0o644)
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), target)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-		return fmt.Errorf("--output %s: %w", path, content.PathErr(err))
-	}
-	return nil
-}
-
-// outputTarget says where --output's bytes go: into is true for a device,
-// a FIFO or a socket, written into as it is (path, or what its links
-// name); otherwise target is the file to make or replace, the one a link
-// names (path itself when it is none, names nothing, or cannot be
-// looked at: the rename then says what is wrong).
-func outputTarget(path string) (target string, into bool) {
-	st, err := os.Stat(path) // through links
-	if err != nil || st.IsDir() {
-		return path, false
-	}
-	if !st.Mode().IsRegular() {
-		return path, true
-	}
-	if lst, err := os.Lstat(path); err == nil && lst.Mode()&fs.ModeSymlink != 0 {
-		if real, err := filepath.EvalSymlinks(path); err == nil {
-			return real, false
-		}
-	}
-	return path, false
-}
-
-// writeInto writes the output into a device, a FIFO or a socket, guarded
-// from making workflow commands unless gzip'd (it may be the job's log).
-func writeInto(path string, gz bool, format render.Format, encode func(io.Writer) error) error {
-	f, err := os.OpenFile(path, os.O_WRONLY, 0)
-	if err != nil {
-		return err
-	}
-	bw := bufio.NewWriterSize(f, 256<<10)
-	var w io.Writer = bw
-	var guard io.WriteCloser
-	if !gz {
-		guard = format.Guard(bw)
-		w = guard
-	}
-	err = encode(w)
-	if err == nil && guard != nil {
-		err = guard.Close()
-	}
-	if err == nil {
-		err = bw.Flush()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
 }
 
 // reportUnmatched warns of the --tool and --rule values no finding has,
