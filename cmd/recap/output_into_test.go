@@ -352,3 +352,109 @@ func TestOutputDescriptors(t *testing.T) {
 		})
 	}
 }
+
+// TestOutputLinksAsTheSystemReadsThem: a link's text is read in the
+// link's directory as the system reads it (a relative link in a linked
+// directory, a link's .. after a link); names that lead into recap's
+// descriptors through links (a link to /proc/self, to /dev/fd) are
+// those descriptors, another process's refused; a new file is made as
+// the umask says; a name of 250 bytes is made; a link to a .gz file
+// writes gzip.
+func TestOutputLinksAsTheSystemReadsThem(t *testing.T) {
+	if _, err := os.Stat("/proc/self/fd/1"); err != nil {
+		t.Skipf("no /proc/self/fd here: %v", err)
+	}
+	root := reportstest.RepoRoot(t)
+	args := func(out string) []string {
+		return []string{"summary", "--format", "json", "-o", out, "--repo", "testdata/sample", "testdata/reports"}
+	}
+	want, stderr, code := recap(t, root, nil, args("-")...)
+	if code != 0 || want == "" {
+		t.Fatalf("-o -: exit %d\n%s", code, stderr)
+	}
+	dir := t.TempDir()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.MkdirAll(filepath.Join(dir, "real", "sub", "deep"), 0o755))
+	must(os.Symlink("real/sub", filepath.Join(dir, "alias")))
+	must(os.Symlink("../t.json", filepath.Join(dir, "real", "sub", "out")))
+	must(os.Symlink("real/sub/deep", filepath.Join(dir, "lk")))
+	must(os.Symlink("lk/../v.json", filepath.Join(dir, "tl")))
+	must(os.Symlink("/proc/self", filepath.Join(dir, "me")))
+	must(os.Symlink("/dev/fd", filepath.Join(dir, "myfd")))
+	must(os.Symlink("tgt.gz", filepath.Join(dir, "plainlink")))
+	long := strings.Repeat("c", 250)
+
+	for _, tc := range []struct{ out, file string }{
+		{filepath.Join(dir, "alias", "out"), filepath.Join(dir, "real", "t.json")},
+		{filepath.Join(dir, "tl"), filepath.Join(dir, "real", "sub", "v.json")},
+		{filepath.Join(dir, long), filepath.Join(dir, long)},
+	} {
+		if _, stderr, code := recap(t, root, nil, args(tc.out)...); code != 0 {
+			t.Errorf("-o %s: exit %d\n%s", tc.out, code, stderr)
+			continue
+		}
+		if got, err := os.ReadFile(tc.file); err != nil || string(got) != want {
+			t.Errorf("-o %s: %s has %d bytes (%v), want the output", tc.out, tc.file, len(got), err)
+		}
+	}
+	for _, wrong := range []string{filepath.Join(dir, "t.json"), filepath.Join(dir, "v.json")} {
+		if _, err := os.Lstat(wrong); err == nil {
+			t.Errorf("%s made: a link read by its text", wrong)
+		}
+	}
+
+	// A link to a .gz file.
+	if _, stderr, code := recap(t, root, nil, args(filepath.Join(dir, "plainlink"))...); code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "tgt.gz"))
+	must(err)
+	if zr, err := gzip.NewReader(bytes.NewReader(b)); err != nil {
+		t.Errorf("tgt.gz, made through a link, is no gzip file: %v", err)
+	} else if u, _ := io.ReadAll(zr); string(u) != want {
+		t.Errorf("tgt.gz undone: %d bytes, want the output", len(u))
+	}
+
+	// Descriptors through links: appended to standard output's file.
+	for _, name := range []string{filepath.Join(dir, "me", "fd", "1"), filepath.Join(dir, "myfd", "1")} {
+		path := filepath.Join(t.TempDir(), "log")
+		must(os.WriteFile(path, []byte("PRE\n"), 0o600))
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+		must(err)
+		cmd := exec.Command(bin, args(name)...)
+		var errOut bytes.Buffer
+		cmd.Dir, cmd.Stdout, cmd.Stderr = root, f, &errOut
+		err = cmd.Run()
+		f.Close()
+		if err != nil {
+			t.Fatalf("-o %s: %v\n%s", name, err, errOut.String())
+		}
+		if got, _ := os.ReadFile(path); string(got) != "PRE\n"+want {
+			t.Errorf("-o %s: the log has %d bytes, want PRE and the output", name, len(got))
+		}
+	}
+
+	// Another process's descriptor.
+	if _, err := os.Lstat("/proc/1/fd"); err == nil {
+		_, stderr, code := recap(t, root, nil, args("/proc/1/fd/1")...)
+		if code == 0 || !strings.Contains(stderr, "another process") {
+			t.Errorf("-o /proc/1/fd/1: exit %d, %s; want it refused", code, stderr)
+		}
+	}
+
+	// The umask.
+	path := filepath.Join(dir, "private.json")
+	sh := exec.Command("sh", append([]string{"-c", `umask 077 && exec "$0" "$@"`, bin}, args(path)...)...)
+	sh.Dir = root
+	if out, err := sh.CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if st, err := os.Stat(path); err != nil || st.Mode().Perm() != 0o600 {
+		t.Errorf("made under umask 077: %v, %v; want -rw-------", st, err)
+	}
+}

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/klauspost/compress/gzip"
@@ -20,8 +22,9 @@ import (
 // file --output names, gzip'd when its name ends .gz:
 //   - a file (or a name that is none yet) is made or replaced once the
 //     whole output is written: a file beside it, renamed onto it, with
-//     the replaced file's permissions (a failed run leaves an earlier
-//     file as it was);
+//     the replaced file's permissions, a new one's as the umask makes
+//     them (a failed run leaves an earlier file as it was); a file
+//     named .gz is gzip'd whatever name led to it;
 //   - a link is followed to what it names, the link kept (a link to
 //     nothing makes the file it names);
 //   - a name of one of recap's own descriptors (/dev/stdout,
@@ -60,6 +63,18 @@ func writeTo(stdout io.Writer, path string, format render.Format, write func(io.
 	place, err := placeOutput(path)
 	if err == nil {
 		switch {
+		case place.fd == 1 || place.fd == 2:
+			// As standard output is written (a pipe closed early ends
+			// recap as it ends it with -).
+			w := map[int]*os.File{1: os.Stdout, 2: os.Stderr}[place.fd]
+			if gz {
+				err = encode(w)
+			} else {
+				out := format.Guard(w)
+				if err = encode(out); err == nil {
+					err = out.Close()
+				}
+			}
 		case place.fd >= 0:
 			var f *os.File
 			if f, err = dupDescriptor(place.fd, path); err == nil {
@@ -71,6 +86,8 @@ func writeTo(stdout io.Writer, path string, format render.Format, write func(io.
 				err = writeInto(f, gz, format, encode)
 			}
 		default:
+			// A file named .gz is gzip'd, whatever name led to it.
+			gz = gz || strings.HasSuffix(strings.ToLower(place.file), ".gz")
 			err = replaceFile(place.file, place.perm, encode)
 		}
 	}
@@ -82,10 +99,12 @@ func writeTo(stdout io.Writer, path string, format render.Format, write func(io.
 
 // outputPlace is where --output's bytes go.
 type outputPlace struct {
-	fd   int         // ≥ 0: one of recap's descriptors, written into
-	into bool        // a device, a FIFO or a socket, opened and written into
-	file string      // else the file to make or replace
-	perm fs.FileMode // its permissions
+	fd   int    // ≥ 0: one of recap's descriptors, written into
+	into bool   // a device, a FIFO or a socket, opened and written into
+	file string // else the file to make or replace, in a directory without links
+	// perm is the replaced file's permissions; 0 for a new file (made as
+	// the umask says).
+	perm fs.FileMode
 }
 
 // maxOutputLinks bounds the links followed from --output's name, as the
@@ -96,19 +115,38 @@ const maxOutputLinks = 40
 var errOutputDir = errors.New("is a directory")
 
 // placeOutput follows path's links, one at a time, to where the output
-// goes (see writeTo): the name of a descriptor of recap's stops it there,
-// before the system's link of that name (/proc/self/fd/1 names a pipe, a
-// file since deleted, a socket, none of them a place to rename onto).
+// goes (see writeTo). Each name is looked at in its directory as the
+// system finds it (links and .. of the directories resolved, never by
+// the name's text alone); a name in a directory of descriptors stops it
+// there, before the system's link of that name (/proc/self/fd/1 names a
+// pipe, a file since deleted, a socket, none of them a place to rename
+// onto): recap's own descriptor, or another process's, refused.
 func placeOutput(path string) (outputPlace, error) {
 	p := path
 	for hops := 0; ; hops++ {
-		if fd, ok := descriptorName(p); ok {
+		dir, base := splitOutput(p)
+		if base == "" || base == "." || base == ".." {
+			return outputPlace{}, errOutputDir
+		}
+		real, err := filepath.EvalSymlinks(dir)
+		if err != nil {
+			return outputPlace{}, err
+		}
+		if ours, isFD := descriptorDir(real); isFD {
+			fd, err := strconv.Atoi(base)
+			switch {
+			case !ours:
+				return outputPlace{}, errors.New("a descriptor of another process")
+			case err != nil || fd < 0 || strings.Trim(base, "0123456789") != "":
+				return outputPlace{}, errors.New("no descriptor of that name")
+			}
 			return outputPlace{fd: fd}, nil
 		}
+		p = filepath.Join(real, base)
 		st, err := os.Lstat(p)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
-			return outputPlace{fd: -1, file: p, perm: 0o644}, nil
+			return outputPlace{fd: -1, file: p}, nil
 		case err != nil:
 			return outputPlace{}, err
 		case st.Mode()&fs.ModeSymlink == 0:
@@ -127,16 +165,29 @@ func placeOutput(path string) (outputPlace, error) {
 			return outputPlace{}, err
 		}
 		if !filepath.IsAbs(to) {
-			to = filepath.Join(filepath.Dir(p), to)
+			// Its text is read in the link's directory, .. and links
+			// alike, as the system reads it: not cleaned here.
+			to = real + string(filepath.Separator) + to
 		}
 		p = to
 	}
 }
 
+// splitOutput splits a name into its directory, as written (".." and
+// links left for the system), and its last element.
+func splitOutput(p string) (dir, base string) {
+	dir, base = filepath.Split(p)
+	if dir == "" {
+		dir = "."
+	}
+	return dir, base
+}
+
 // replaceFile makes or replaces the file at path with what encode writes,
-// once it is whole: a file beside it, renamed onto it.
+// once it is whole: a file beside it, renamed onto it, with perm (0: as
+// the umask makes a new file).
 func replaceFile(path string, perm fs.FileMode, encode func(io.Writer) error) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	f, err := createBeside(path)
 	if err != nil {
 		return err
 	}
@@ -148,7 +199,7 @@ func replaceFile(path string, perm fs.FileMode, encode func(io.Writer) error) er
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
-	if err == nil {
+	if err == nil && perm != 0 {
 		err = os.Chmod(f.Name(), perm)
 	}
 	if err == nil {
@@ -158,6 +209,25 @@ func replaceFile(path string, perm fs.FileMode, encode func(io.Writer) error) er
 		os.Remove(f.Name())
 	}
 	return err
+}
+
+// createBeside makes a new file of its own in path's directory, named
+// after path when the name leaves room (a name of 255 bytes does not), its
+// permissions those the umask leaves of 0666, as a shell's > makes them.
+func createBeside(path string) (*os.File, error) {
+	dir, base := filepath.Split(path)
+	prefix := "." + base + "."
+	if len(prefix)+20 > 255 {
+		prefix = ".recap-output."
+	}
+	for try := 0; ; try++ {
+		name := filepath.Join(dir, prefix+strconv.FormatUint(rand.Uint64()%1e12, 10))
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+		if errors.Is(err, fs.ErrExist) && try < 100 {
+			continue
+		}
+		return f, err
+	}
 }
 
 // writeInto writes into f, then closes it: guarded from making workflow

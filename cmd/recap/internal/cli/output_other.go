@@ -7,9 +7,9 @@ import (
 	"os"
 )
 
-// descriptorName says whether path names one of recap's own descriptors:
-// never on this system.
-func descriptorName(string) (int, bool) { return 0, false }
+// descriptorDir says whether dir holds a process's descriptors: none
+// does on this system.
+func descriptorDir(string) (ours, isFD bool) { return false, false }
 
 // dupDescriptor is never called on this system.
 func dupDescriptor(int, string) (*os.File, error) { return nil, errors.ErrUnsupported }

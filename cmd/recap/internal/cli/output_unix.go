@@ -4,36 +4,39 @@ package cli
 
 import (
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
 )
 
-// descriptorName says whether path names one of recap's own descriptors,
-// and which: /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N,
-// /proc/thread-self/fd/N and /proc/PID/fd/N of recap's PID.
-func descriptorName(path string) (int, bool) {
-	p := filepath.Clean(path)
-	switch p {
-	case "/dev/stdout":
-		return 1, true
-	case "/dev/stderr":
-		return 2, true
+// descriptorDir says whether dir, a directory without links (as
+// filepath.EvalSymlinks gives it), holds a process's descriptors, and
+// whether they are recap's own: /proc/PID/fd and /proc/PID/task/TID/fd
+// (where /proc/self/fd, /proc/thread-self/fd and Linux's /dev/fd lead),
+// and /dev/fd where it is a directory of its own (macOS, the BSDs).
+func descriptorDir(dir string) (ours, isFD bool) {
+	if dir == "/dev/fd" {
+		return true, true
 	}
-	var n string
-	for _, dir := range []string{"/dev/fd/", "/proc/self/fd/", "/proc/thread-self/fd/", "/proc/" + strconv.Itoa(os.Getpid()) + "/fd/"} {
-		if rest, ok := strings.CutPrefix(p, dir); ok {
-			n = rest
-			break
-		}
+	rest, ok := strings.CutPrefix(dir, "/proc/")
+	if !ok {
+		return false, false
 	}
-	if n == "" || len(n) > 9 || strings.Trim(n, "0123456789") != "" {
-		return 0, false
+	parts := strings.Split(rest, "/")
+	switch {
+	case len(parts) == 2 && parts[1] == "fd",
+		len(parts) == 4 && parts[1] == "task" && parts[3] == "fd" && number(parts[2]):
+	default:
+		return false, false
 	}
-	fd, err := strconv.Atoi(n)
-	return fd, err == nil
+	if !number(parts[0]) {
+		return false, false
+	}
+	return parts[0] == strconv.Itoa(os.Getpid()), true
 }
+
+// number says whether s is a run of decimal digits.
+func number(s string) bool { return s != "" && strings.Trim(s, "0123456789") == "" }
 
 // dupDescriptor returns a file of its own on what descriptor fd is open
 // on (its offset and flags shared, as the shell's redirection made them).
