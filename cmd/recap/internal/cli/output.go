@@ -191,6 +191,7 @@ func replaceFile(path string, perm fs.FileMode, encode func(io.Writer) error) er
 	if err != nil {
 		return err
 	}
+	defer leaveNothing(f.Name())()
 	bw := bufio.NewWriterSize(f, 256<<10)
 	err = encode(bw)
 	if err == nil {
@@ -201,6 +202,9 @@ func replaceFile(path string, perm fs.FileMode, encode func(io.Writer) error) er
 	}
 	if err == nil && perm != 0 {
 		err = os.Chmod(f.Name(), perm)
+	}
+	if se := stopped.Load(); err == nil && se != nil {
+		err = se // a signal came while it was written: the file is left as it was
 	}
 	if err == nil {
 		err = os.Rename(f.Name(), path)

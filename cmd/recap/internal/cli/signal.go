@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -18,6 +19,7 @@ import (
 // stop releases the signal handling.
 func Signals() (ctx context.Context, stop func()) {
 	ctx, cancel := context.WithCancelCause(context.Background())
+	stopped.Store(nil)
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	done := make(chan struct{})
@@ -26,6 +28,7 @@ func Signals() (ctx context.Context, stop func()) {
 		select {
 		case s := <-sigs:
 			first = s.(syscall.Signal)
+			stopped.Store(&signalError{first})
 			cancel(&signalError{first})
 		case <-done:
 			return
@@ -37,9 +40,47 @@ func Signals() (ctx context.Context, stop func()) {
 			return
 		}
 		fmt.Fprintf(os.Stderr, "recap: %v\n", &signalError{first})
+		removeLeftovers()
 		os.Exit(128 + int(first))
 	}()
 	return ctx, func() { signal.Stop(sigs); close(done); cancel(nil) }
+}
+
+// stopped is the signal that stopped recap, nil before one came.
+var stopped atomic.Pointer[signalError]
+
+// leftovers are the files recap is writing that a run cut short by a
+// signal must not leave behind (the file --output's is written into,
+// before it is renamed): removed before os.Exit.
+var leftovers struct {
+	sync.Mutex
+	names map[string]bool
+}
+
+// leaveNothing adds name to the files removed should recap be cut short;
+// done takes it off.
+func leaveNothing(name string) (done func()) {
+	leftovers.Lock()
+	defer leftovers.Unlock()
+	if leftovers.names == nil {
+		leftovers.names = map[string]bool{}
+	}
+	leftovers.names[name] = true
+	return func() {
+		leftovers.Lock()
+		defer leftovers.Unlock()
+		delete(leftovers.names, name)
+	}
+}
+
+// removeLeftovers removes the files leaveNothing was given and not taken
+// off.
+func removeLeftovers() {
+	leftovers.Lock()
+	defer leftovers.Unlock()
+	for name := range leftovers.names {
+		os.Remove(name)
+	}
 }
 
 // serving is set while recap serves (recap mcp), whose graceful shutdown
