@@ -551,3 +551,37 @@ func TestNoInput(t *testing.T) {
 		})
 	}
 }
+
+// TestSignalIgnoredStaysIgnored: a SIGINT recap was started ignoring (a
+// script's background job, nohup) stays ignored: recap, waiting on a pipe,
+// is still running after it; SIGTERM still stops it.
+func TestSignalIgnoredStaysIgnored(t *testing.T) {
+	cmd := exec.Command("sh", "-c", `trap "" INT && exec "$0" summary -`, bin)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	defer r.Close()
+	cmd.Stdin = r
+	w.WriteString(`{"version":"2.1.0","runs":[`)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	cmd.Process.Signal(syscall.SIGINT)
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	select {
+	case err := <-exited:
+		t.Fatalf("an ignored SIGINT stopped recap: %v\n%s", err, stderr.String())
+	case <-time.After(1500 * time.Millisecond):
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	err = <-exited
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 143 {
+		t.Errorf("%v after SIGTERM, want exit 143\n%s", err, stderr.String())
+	}
+}

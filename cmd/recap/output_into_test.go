@@ -439,6 +439,12 @@ func TestOutputLinksAsTheSystemReadsThem(t *testing.T) {
 		}
 	}
 
+	// A descriptor's number as the system writes it: /proc/self/fd/01
+	// names none.
+	if _, stderr, code := recap(t, root, nil, args("/proc/self/fd/01")...); code == 0 || !strings.Contains(stderr, "no descriptor") {
+		t.Errorf("-o /proc/self/fd/01: exit %d, %s; want it refused", code, stderr)
+	}
+
 	// Another process's descriptor.
 	if _, err := os.Lstat("/proc/1/fd"); err == nil {
 		_, stderr, code := recap(t, root, nil, args("/proc/1/fd/1")...)

@@ -137,7 +137,7 @@ func placeOutput(path string) (outputPlace, error) {
 			switch {
 			case !ours:
 				return outputPlace{}, errors.New("a descriptor of another process")
-			case err != nil || fd < 0 || strings.Trim(base, "0123456789") != "":
+			case err != nil || fd < 0 || strings.Trim(base, "0123456789") != "" || len(base) > 1 && base[0] == '0':
 				return outputPlace{}, errors.New("no descriptor of that name")
 			}
 			return outputPlace{fd: fd}, nil

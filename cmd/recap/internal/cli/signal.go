@@ -21,7 +21,13 @@ func Signals() (ctx context.Context, stop func()) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	stopped.Store(nil)
 	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	// A signal recap was started ignoring (nohup, a shell's background
+	// job) stays ignored: Notify would take it up.
+	for _, s := range []os.Signal{os.Interrupt, syscall.SIGTERM} {
+		if !signal.Ignored(s) {
+			signal.Notify(sigs, s)
+		}
+	}
 	done := make(chan struct{})
 	go func() {
 		var first syscall.Signal
