@@ -375,14 +375,7 @@ func TestSignals(t *testing.T) {
 			var stdout, stderr bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
 			if tc.stdin {
-				r, w, err := os.Pipe()
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer w.Close()
-				defer r.Close()
-				cmd.Stdin = r
-				w.WriteString(`{"version":"2.1.0","runs":[`)
+				cmd.Stdin = neverEnding(t)
 			}
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
@@ -558,15 +551,7 @@ func TestNoInput(t *testing.T) {
 func TestSignalIgnoredStaysIgnored(t *testing.T) {
 	cmd := exec.Command("sh", "-c", `trap "" INT && exec "$0" summary -`, bin)
 	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	defer r.Close()
-	cmd.Stdin = r
-	w.WriteString(`{"version":"2.1.0","runs":[`)
+	cmd.Stderr, cmd.Stdin = &stderr, neverEnding(t)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -580,8 +565,20 @@ func TestSignalIgnoredStaysIgnored(t *testing.T) {
 	case <-time.After(1500 * time.Millisecond):
 	}
 	cmd.Process.Signal(syscall.SIGTERM)
-	err = <-exited
+	err := <-exited
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 143 {
 		t.Errorf("%v after SIGTERM, want exit 143\n%s", err, stderr.String())
 	}
+}
+
+// neverEnding is a pipe that starts a SARIF log and never ends it (its
+// writer is closed when the test ends): a read of it blocks.
+func neverEnding(t *testing.T) *os.File {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.Close(); r.Close() })
+	w.WriteString(`{"version":"2.1.0","runs":[`)
+	return r
 }
