@@ -4,7 +4,6 @@ import (
 	"errors"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 	"unsafe"
@@ -174,8 +173,7 @@ func (r *report) add(f *reports.Finding) error {
 	if x.msg, x.msgLen, ok = r.message(f.Message); !ok {
 		return r.stop
 	}
-	id, occ := reports.SplitFingerprint(f.Fingerprint)
-	if fp, err := strconv.ParseUint(id, 16, 64); err == nil && len(id) == 16 && id == strings.ToLower(id) && reports.Occurrence(id, occ) == f.Fingerprint {
+	if fp, occ, ok := reports.ParseFingerprint(f.Fingerprint); ok {
 		x.fp = fp
 		if occ > 1 { // a further finding of one identity: its occurrence beside its record
 			if !r.setOccurrence(occ) {
@@ -347,7 +345,7 @@ func (r *report) fingerprint(i int) string {
 	if s, ok := r.fps[int32(i)]; ok {
 		return s
 	}
-	return reports.Occurrence(reports.FingerprintHex(r.rec(i).fp), r.occurrence(i))
+	return reports.FingerprintOf(r.rec(i).fp, r.occurrence(i))
 }
 
 // occurrence returns finding i's occurrence among the findings of its

@@ -695,7 +695,7 @@ var readers = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 64<<10
 // finding. A finding of the tool's own fingerprints after them takes the
 // first occurrence none took.
 type occurrences struct {
-	seen   map[uint64]uint32  // identity → the occurrences counted
+	seen   identities         // identity → the occurrences counted
 	taken  map[[2]uint64]bool // identity and occurrence given by recap's SARIF (nil: none)
 	capped bool               // past maxOccurrences identities: further ones are not counted
 }
@@ -709,7 +709,7 @@ func (o *occurrences) fingerprint(f *reports.Finding, partial map[string]string)
 		if fp := reports.NormalFingerprint(v); validFingerprint(fp) {
 			id, n := reports.SplitFingerprint(fp)
 			sum, _ := strconv.ParseUint(id, 16, 64)
-			if int(o.seen[sum]) < n {
+			if c := o.seen.at(sum, false); c == nil || int(*c) < n {
 				if o.taken == nil {
 					o.taken = map[[2]uint64]bool{}
 				}
@@ -727,20 +727,17 @@ func (o *occurrences) fingerprint(f *reports.Finding, partial map[string]string)
 // next counts one more finding of the identity sum and returns its
 // fingerprint: its first occurrence not taken.
 func (o *occurrences) next(sum uint64) string {
-	if o.seen == nil {
-		o.seen = map[uint64]uint32{}
-	}
-	c, ok := o.seen[sum]
-	if !ok && len(o.seen) >= maxOccurrences {
+	p := o.seen.at(sum, true)
+	if p == nil {
 		o.capped = true
 		return reports.FingerprintHex(sum)
 	}
-	c++
-	for o.taken[[2]uint64{sum, uint64(c)}] {
+	c := *p + 1
+	for o.taken != nil && o.taken[[2]uint64{sum, uint64(c)}] {
 		c++
 	}
-	o.seen[sum] = c
-	return reports.Occurrence(reports.FingerprintHex(sum), int(c))
+	*p = c
+	return reports.FingerprintOf(sum, int(c))
 }
 
 // validFingerprint reports whether fp has the form of recap's fingerprints:

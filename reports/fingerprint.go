@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/fnv"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -29,6 +30,64 @@ func FingerprintHex(sum uint64) string {
 		sum >>= 4
 	}
 	return string(b[:])
+}
+
+// FingerprintOf returns the fingerprint of the n-th finding of the
+// identity sum: Occurrence(FingerprintHex(sum), n), made in one piece.
+func FingerprintOf(sum uint64, n int) string {
+	var b [16 + 1 + 20]byte
+	const digits = "0123456789abcdef"
+	for i := 15; i >= 0; i-- {
+		b[i] = digits[sum&0xf]
+		sum >>= 4
+	}
+	if n <= 1 {
+		return string(b[:16])
+	}
+	b[16] = ':'
+	return string(strconv.AppendInt(b[:17], int64(n), 10))
+}
+
+// ParseFingerprint takes a fingerprint as recap writes it apart (the
+// identity's 16 lower-case hex digits, and ":n" for an occurrence n of 2
+// or more, written as strconv writes it) and reports whether fp has that
+// form: that is, whether FingerprintOf(sum, n) is fp.
+func ParseFingerprint(fp string) (sum uint64, n int, ok bool) {
+	if len(fp) < 16 || len(fp) == 17 {
+		return 0, 0, false
+	}
+	for i := range 16 {
+		c := fp[i]
+		switch {
+		case '0' <= c && c <= '9':
+			sum = sum<<4 | uint64(c-'0')
+		case 'a' <= c && c <= 'f':
+			sum = sum<<4 | uint64(c-'a'+10)
+		default:
+			return 0, 0, false
+		}
+	}
+	if len(fp) == 16 {
+		return sum, 1, true
+	}
+	if fp[16] != ':' || fp[17] == '0' || len(fp) > 17+19 {
+		return 0, 0, false
+	}
+	for i := 17; i < len(fp); i++ {
+		c := fp[i]
+		if c < '0' || c > '9' {
+			return 0, 0, false
+		}
+		d := int(c - '0')
+		if n > (math.MaxInt-d)/10 {
+			return 0, 0, false
+		}
+		n = n*10 + d
+	}
+	if n < 2 {
+		return 0, 0, false
+	}
+	return sum, n, true
 }
 
 // FingerprintSum returns f's identity across runs as a number.

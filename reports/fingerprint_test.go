@@ -3,6 +3,7 @@ package reports
 import (
 	"bytes"
 	"math/rand"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -133,4 +134,63 @@ func BenchmarkFingerprintSum(b *testing.B) {
 	for i := 0; b.Loop(); i++ {
 		FingerprintSum(fs[i%len(fs)], nil)
 	}
+}
+
+// parsedAsBefore is how the MCP server's store took a fingerprint apart
+// before ParseFingerprint: the identity parsed as hex, 16 lower-case
+// digits, and the whole written again as it was.
+func parsedAsBefore(fp string) (uint64, int, bool) {
+	id, occ := SplitFingerprint(fp)
+	sum, err := strconv.ParseUint(id, 16, 64)
+	if err == nil && len(id) == 16 && id == strings.ToLower(id) && Occurrence(id, occ) == fp {
+		return sum, occ, true
+	}
+	return 0, 0, false
+}
+
+func TestParseFingerprint(t *testing.T) {
+	for _, fp := range []string{
+		"", "7b473f4670c92020", "7b473f4670c92020:2", "7b473f4670c92020:1", "7b473f4670c92020:0",
+		"7b473f4670c92020:02", "7b473f4670c92020:+2", "7b473f4670c92020:-2", "7b473f4670c92020:",
+		"7B473F4670C92020", "7b473f4670c9202", "7b473f4670c920200", "7b473f4670c92020:9223372036854775807",
+		"7b473f4670c92020:9223372036854775808", "7b473f4670c92020:99999999999999999999", "0x73f4670c92020",
+		"7b473f4670c92020:2:3", "7b473f4670c9202g", "ffffffffffffffff:10", "0000000000000000", "7b473f4670c92020 :2",
+		"7b473f4670c92020:1_0", "७b473f4670c92020",
+	} {
+		sum, n, ok := ParseFingerprint(fp)
+		wsum, wn, wok := parsedAsBefore(fp)
+		if sum != wsum || n != wn || ok != wok {
+			t.Errorf("ParseFingerprint(%q) = %x, %d, %v; before: %x, %d, %v", fp, sum, n, ok, wsum, wn, wok)
+		}
+		if ok && FingerprintOf(sum, n) != fp {
+			t.Errorf("FingerprintOf(%x, %d) = %q, want %q", sum, n, FingerprintOf(sum, n), fp)
+		}
+	}
+}
+
+func FuzzParseFingerprint(f *testing.F) {
+	for _, fp := range []string{"7b473f4670c92020:12", "ffffffffffffffff", "7b473f4670c92020:1", "7B473F4670C92020:02", "7b473f4670c92020:9223372036854775808"} {
+		f.Add(fp)
+	}
+	f.Fuzz(func(t *testing.T, fp string) {
+		sum, n, ok := ParseFingerprint(fp)
+		wsum, wn, wok := parsedAsBefore(fp)
+		if sum != wsum || n != wn || ok != wok {
+			t.Fatalf("ParseFingerprint(%q) = %x, %d, %v; before: %x, %d, %v", fp, sum, n, ok, wsum, wn, wok)
+		}
+		if ok && FingerprintOf(sum, n) != fp {
+			t.Fatalf("FingerprintOf(%x, %d) = %q, want %q", sum, n, FingerprintOf(sum, n), fp)
+		}
+	})
+}
+
+func FuzzFingerprintOf(f *testing.F) {
+	f.Add(uint64(0x7b473f4670c92020), 2)
+	f.Add(uint64(0), -5)
+	f.Add(uint64(1<<64-1), 1<<62)
+	f.Fuzz(func(t *testing.T, sum uint64, n int) {
+		if got, want := FingerprintOf(sum, n), Occurrence(FingerprintHex(sum), n); got != want {
+			t.Fatalf("FingerprintOf(%x, %d) = %q, want %q", sum, n, got, want)
+		}
+	})
 }
