@@ -2,8 +2,15 @@ package parsers
 
 import (
 	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
 	"testing"
 	"time"
+
+	"github.com/recap-dev/recap/internal/reportstest"
+	"github.com/recap-dev/recap/reports"
 )
 
 // TestIdentitiesAsMap counts identities with the table and with a map, in
@@ -73,5 +80,82 @@ func TestIdentitiesCapped(t *testing.T) {
 	}
 	if fp := o.next(7); fp != "0000000000000007:2" {
 		t.Fatalf("held: %q", fp)
+	}
+}
+
+// plainFingerprints numbers findings as occurrences did before it kept
+// the identities of a path: each finding hashed, its identity counted in
+// a map (no partial fingerprints of recap's SARIF in these tests).
+func plainFingerprints(fs []reports.Finding, partials []map[string]string) []string {
+	seen := map[uint64]int{}
+	out := make([]string, len(fs))
+	for i := range fs {
+		sum := reports.FingerprintSum(fs[i], partials[i])
+		seen[sum]++
+		out[i] = reports.Occurrence(reports.FingerprintHex(sum), seen[sum])
+	}
+	return out
+}
+
+// TestOccurrencesAsHashedAlone holds that the fingerprints occurrences
+// gives are those of every finding hashed alone: on every report of the
+// corpus, in its order and reversed, on findings whose paths alternate,
+// and on a path of more identities than are kept of one.
+func TestOccurrencesAsHashedAlone(t *testing.T) {
+	check := func(t *testing.T, fs []reports.Finding, partials []map[string]string) {
+		t.Helper()
+		want := plainFingerprints(fs, partials)
+		var o occurrences
+		for i := range fs {
+			if got := o.fingerprint(&fs[i], partials[i]); got != want[i] {
+				t.Fatalf("finding %d (%s %s %s): %q, want %q", i, fs[i].Rule, fs[i].Path, fs[i].Message, got, want[i])
+			}
+		}
+	}
+	t.Run("made up", func(t *testing.T) {
+		var fs []reports.Finding
+		for i := range 5000 {
+			fs = append(fs, reports.Finding{Tool: "PMD", Rule: "R" + strconv.Itoa(i%7), Path: "src/F" + strconv.Itoa(i%3) + ".java", Message: "m  " + strconv.Itoa(i%5)})
+		}
+		for i := range 3 * maxOfPath {
+			fs = append(fs, reports.Finding{Tool: "PMD", Rule: "R", Path: "src/Big.java", Message: "m" + strconv.Itoa(i%(2*maxOfPath))})
+		}
+		fs = append(fs, reports.Finding{Tool: "PMD", Rule: "R", Path: "src/Big.java", Message: "m\t0"}, reports.Finding{Tool: "Other", Rule: "R", Path: "src/Big.java", Message: "m 0"})
+		partials := make([]map[string]string, len(fs))
+		partials[len(fs)-1] = map[string]string{"own/v1": "x"}
+		check(t, fs, partials)
+	})
+	dir, files := reportstest.CorpusIfPresent(t)
+	for _, cf := range files {
+		format, ok := corpusFormats[cf.Dir()]
+		if !ok {
+			continue
+		}
+		t.Run(cf.Path, func(t *testing.T) {
+			p, err := New(format, Options{Name: cf.Path, Root: dir})
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, err := os.Open(filepath.Join(dir, cf.Path))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			var fs []reports.Finding
+			var partials []map[string]string
+			_, err = p.Parse(f, func(x reports.Finding, partial map[string]string) error {
+				if _, own := partial[reports.SARIFFingerprintKey]; !own {
+					fs, partials = append(fs, x), append(partials, partial)
+				}
+				return nil
+			})
+			if err != nil {
+				return // the invalid ones: what they gave is enough
+			}
+			check(t, fs, partials)
+			slices.Reverse(fs)
+			slices.Reverse(partials)
+			check(t, fs, partials)
+		})
 	}
 }

@@ -698,7 +698,21 @@ type occurrences struct {
 	seen   identities         // identity → the occurrences counted
 	taken  map[[2]uint64]bool // identity and occurrence given by recap's SARIF (nil: none)
 	capped bool               // past maxOccurrences identities: further ones are not counted
+
+	// The identities of the findings of the last path, by their tool, rule
+	// and message: half the findings of Spring's PMD SARIF repeat an
+	// identity of their file (a rule's message twice in one file), and a
+	// report lists a file's findings together, so each is hashed once.
+	lastPath string
+	ofPath   map[identityKey]uint64
 }
+
+// identityKey is what makes a finding's identity besides its path, when
+// it has no partial fingerprints (see reports.FingerprintSum).
+type identityKey struct{ tool, rule, message string }
+
+// maxOfPath bounds the identities kept of one path.
+const maxOfPath = 1024
 
 // maxOccurrences bounds the identities counted in one input (a word and a
 // count each): real reports have a few hundred thousand findings.
@@ -721,7 +735,30 @@ func (o *occurrences) fingerprint(f *reports.Finding, partial map[string]string)
 			return o.next(sum)
 		}
 	}
-	return o.next(reports.FingerprintSum(*f, partial))
+	return o.next(o.sum(f, partial))
+}
+
+// sum returns reports.FingerprintSum(*f, partial), hashing the identity
+// once while the findings are of one path.
+func (o *occurrences) sum(f *reports.Finding, partial map[string]string) uint64 {
+	if len(partial) > 0 {
+		return reports.FingerprintSum(*f, partial)
+	}
+	if o.ofPath == nil || f.Path != o.lastPath || len(o.ofPath) >= maxOfPath {
+		if o.ofPath == nil || len(o.ofPath) > 64 {
+			o.ofPath = make(map[identityKey]uint64, 16) // a map grown large would take long to clear
+		} else {
+			clear(o.ofPath)
+		}
+		o.lastPath = f.Path
+	}
+	k := identityKey{f.Tool, f.Rule, f.Message}
+	if sum, ok := o.ofPath[k]; ok {
+		return sum
+	}
+	sum := reports.FingerprintSum(*f, nil)
+	o.ofPath[k] = sum
+	return sum
 }
 
 // next counts one more finding of the identity sum and returns its
