@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/recap-dev/recap/reports"
 )
@@ -460,7 +461,7 @@ func (g *Grouper) Resolve(hasText func(tool, rule string) bool) *Groups {
 	}
 	slices.SortStableFunc(order, func(a, b int32) int { return cmp.Compare(g.runs[a].path, g.runs[b].path) })
 	text := make([]int8, len(g.names)) // whether each rule's report carries its text: 0 not asked, 1 no, 2 yes
-	f := &fileGroups{g: g, gs: gs, hasText: func(rule uint32) bool {
+	ask := func(rule uint32) bool {
 		if hasText == nil {
 			return false
 		}
@@ -472,18 +473,33 @@ func (g *Grouper) Resolve(hasText func(tool, rule string) bool) *Groups {
 			}
 		}
 		return text[rule] == 2
-	}}
-	for start := 0; start < len(order); {
-		end := start + 1
-		for end < len(order) && g.runs[order[end]].path == g.runs[order[start]].path {
-			end++
+	}
+	if split := g.half(order); split > 0 {
+		// Two goroutines, each a half of the files; the second's problems
+		// follow the first's, as one goroutine would have made them. The
+		// rules' texts are asked first: hasText need not be safe to call
+		// at once.
+		for rule := range text {
+			ask(uint32(rule))
 		}
-		f.ms, f.cwes = f.ms[:0], f.cwes[:0]
-		for _, r := range order[start:end] {
-			f.ms, f.cwes = g.decode(&g.runs[r], f.ms, f.cwes)
+		known := func(rule uint32) bool { return text[rule] == 2 }
+		second := &Groups{names: g.names}
+		var wg sync.WaitGroup
+		var failed any
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { failed = recover() }()
+			g.resolveFiles(&fileGroups{g: g, gs: second, hasText: known}, order[split:])
+		}()
+		g.resolveFiles(&fileGroups{g: g, gs: gs, hasText: known}, order[:split])
+		wg.Wait()
+		if failed != nil {
+			panic(failed)
 		}
-		f.resolve()
-		start = end
+		gs.appendGroups(second)
+	} else {
+		g.resolveFiles(&fileGroups{g: g, gs: gs, hasText: ask}, order)
 	}
 	g.runs, g.cur = nil, -1
 	g.free()
@@ -503,6 +519,93 @@ func (g *Grouper) Resolve(hasText func(tool, rule string) bool) *Groups {
 		return compareRefs(x, y)
 	})
 	return gs
+}
+
+// resolveFiles groups the files of the runs order (sorted by path) with
+// f, one file at a time.
+func (g *Grouper) resolveFiles(f *fileGroups, order []int32) {
+	for start := 0; start < len(order); {
+		end := start + 1
+		for end < len(order) && g.runs[order[end]].path == g.runs[order[start]].path {
+			end++
+		}
+		f.ms, f.cwes = f.ms[:0], f.cwes[:0]
+		for _, r := range order[start:end] {
+			f.ms, f.cwes = g.decode(&g.runs[r], f.ms, f.cwes)
+		}
+		f.resolve()
+		start = end
+	}
+}
+
+// minHalves is the members from which Resolve groups the files on two
+// goroutines (Spring's two reports: 710,826).
+var minHalves = 1 << 15
+
+// half returns where in order (the runs sorted by path) the second half
+// of the members begins, at the first file past half of them: 0 when the
+// files are grouped on one goroutine (few members, one processor, or one
+// file).
+func (g *Grouper) half(order []int32) int {
+	if runtime.GOMAXPROCS(0) < 2 {
+		return 0
+	}
+	total := 0
+	for _, r := range order {
+		total += int(g.runs[r].count)
+	}
+	if total < minHalves {
+		return 0
+	}
+	n := 0
+	for i, r := range order {
+		if i > 0 && n >= total/2 && g.runs[r].path != g.runs[order[i-1]].path {
+			return i
+		}
+		n += int(g.runs[r].count)
+	}
+	return 0
+}
+
+// appendGroups appends the problems of b, made of the files after gs's,
+// and adds its counts.
+func (gs *Groups) appendGroups(b *Groups) {
+	members, groups := uint32(gs.n), len(gs.starts)
+	for _, s := range b.starts {
+		gs.starts = append(gs.starts, members+s)
+	}
+	for i := range uint32(b.n) {
+		c, k := i/flatChunk, i%flatChunk
+		gs.push(b.refs[c][k], b.rules[c][k], b.meta[c][k])
+	}
+	gs.Duplicates += b.Duplicates
+	gs.NewNotProblems += b.NewNotProblems
+	gs.NewOfOldProblems += b.NewOfOldProblems
+	for i := range gs.ByImpact {
+		gs.ByImpact[i] += b.ByImpact[i]
+		gs.New.ByImpact[i] += b.New.ByImpact[i]
+	}
+	for i := range gs.BySeverity {
+		gs.BySeverity[i] += b.BySeverity[i]
+		gs.New.BySeverity[i] += b.New.BySeverity[i]
+	}
+	gs.New.Findings += b.New.Findings
+	gs.New.Problems += b.New.Problems
+	for g := range len(b.starts) {
+		if bit(b.oldGroups, g) {
+			at := groups + g
+			for len(gs.oldGroups) <= at/64 {
+				gs.oldGroups = append(gs.oldGroups, 0)
+			}
+			gs.oldGroups[at/64] |= 1 << (at % 64)
+		}
+	}
+	for ref := range b.old {
+		if gs.old == nil {
+			gs.old = map[Ref]bool{}
+		}
+		gs.old[ref] = true
+	}
 }
 
 // compareRefs orders refs by input, then ordinal.

@@ -2,6 +2,7 @@ package grouping
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -202,7 +203,15 @@ func checkGrouper(t *testing.T, data []byte) {
 			seen[i] = true
 			problems = append(problems, p)
 		}
+		// Grouped again, the files in two halves on two goroutines: the
+		// same groups.
+		was := minHalves
+		minHalves = 1
 		again := group()
+		minHalves = was
+		if err := sameGroups(again, gs, len(fs)); err != nil {
+			t.Fatalf("grouped again in halves: %v", err)
+		}
 		for _, p := range problems {
 			others := again.Others(Ref{Input: 1, N: p[0]})
 			if len(others) != len(p)-1 {
@@ -248,4 +257,28 @@ func checkGrouper(t *testing.T, data []byte) {
 			}
 		}
 	}
+}
+
+// sameGroups compares two groupings of findings Ref{1 or 2, 0…n-1} (the
+// order of the problems follows the hashes of their paths, which each
+// grouper seeds anew): the counts, and each finding's lead, others and
+// whether its problem is an old one.
+func sameGroups(a, b *Groups, n int) error {
+	ca := []any{a.Problems(), a.Duplicates, a.ByImpact, a.BySeverity, a.NewNotProblems, a.NewOfOldProblems, a.New}
+	cb := []any{b.Problems(), b.Duplicates, b.ByImpact, b.BySeverity, b.NewNotProblems, b.NewOfOldProblems, b.New}
+	if !reflect.DeepEqual(ca, cb) {
+		return fmt.Errorf("counts %v, want %v", ca, cb)
+	}
+	for i := range n {
+		for _, in := range []uint32{1, 2} {
+			ref := Ref{Input: in, N: uint32(i)}
+			la, fa := a.LeadOf(ref)
+			lb, fb := b.LeadOf(ref)
+			if la != lb || fa != fb || !slices.Equal(a.Others(ref), b.Others(ref)) || a.OfOldProblem(ref) != b.OfOldProblem(ref) {
+				return fmt.Errorf("finding %v: lead %v %v, others %v, of an old problem %v; want %v %v, %v, %v",
+					ref, la, fa, a.Others(ref), a.OfOldProblem(ref), lb, fb, b.Others(ref), b.OfOldProblem(ref))
+			}
+		}
+	}
+	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"testing"
 	"unsafe"
@@ -486,5 +487,56 @@ func TestGrouperManyRulesOfAClass(t *testing.T) {
 	gs := g.Resolve(nil)
 	if gs.Problems() != 1 || gs.Duplicates != maxClassRules-1 {
 		t.Errorf("%d problems, %d duplicates; want 1, %d", gs.Problems(), gs.Duplicates, maxClassRules-1)
+	}
+}
+
+// TestResolveHalves groups findings of many files, some new against a
+// baseline, with rules whose texts the reports carry or not, on one
+// goroutine and in two halves, and compares the groups.
+func TestResolveHalves(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	var fs []reports.Finding
+	for range 20_000 {
+		rule := fuzzRules[r.IntN(len(fuzzRules))]
+		f := reports.Finding{Tool: rule[0], Rule: rule[1], Path: fmt.Sprintf("src/F%d.java", r.IntN(300)), Line: 1 + r.IntN(60), Column: r.IntN(30),
+			Impact: reports.Impact(r.IntN(6)), Quality: reports.QualityMaintainability, Severity: reports.Severity(1 + r.IntN(3))}
+		f.EndLine = f.Line + r.IntN(6)
+		if r.IntN(3) == 0 {
+			f.Baseline = reports.BaselineNew
+		}
+		if r.IntN(4) == 0 {
+			f.Quality, f.CWE = reports.QualitySecurity, [][]int{{89}, {79}, {89, 79}}[r.IntN(3)]
+		}
+		fs = append(fs, f)
+	}
+	asked := 0
+	hasText := func(tool, rule string) bool { asked++; return len(rule)%2 == 0 }
+	group := func(halves bool) *Groups {
+		was := minHalves
+		if halves {
+			minHalves = 1
+		} else {
+			minHalves = math.MaxInt
+		}
+		defer func() { minHalves = was }()
+		g := NewGrouper(testClasses)
+		g.More(fuzzGroups)
+		for i := range fs {
+			g.Add(&fs[i], Ref{Input: uint32(1 + i%2), N: uint32(i)})
+		}
+		return g.Resolve(hasText)
+	}
+	one, two := group(false), group(true)
+	if runtime.GOMAXPROCS(0) < 2 {
+		t.Skip("one processor: Resolve does not split the files")
+	}
+	if one.Problems() < 1000 || one.NewOfOldProblems == 0 || one.New.Problems == 0 || asked == 0 {
+		t.Fatalf("too few problems to tell: %d, %d new of old ones, %d new, texts asked %d", one.Problems(), one.NewOfOldProblems, one.New.Problems, asked)
+	}
+	if err := sameGroups(two, one, len(fs)); err != nil {
+		t.Fatalf("in halves: %v", err)
+	}
+	if again := group(false); sameGroups(again, one, len(fs)) != nil {
+		t.Fatal("grouped twice on one goroutine, the groups differ")
 	}
 }
