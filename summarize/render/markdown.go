@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/olekukonko/tablewriter/tw"
 	"github.com/recap-dev/recap/internal/english"
 	"github.com/recap-dev/recap/internal/text"
 	"github.com/recap-dev/recap/reports"
@@ -131,7 +130,7 @@ func markdownHead(ew *errWriter, v *summarize.View) {
 		rows = append(rows, []string{in.Path, in.Format, in.Tool, strconv.Itoa(in.Findings), status})
 	}
 	ew.tbl([]string{"input", "format", "tool", "findings", "status"},
-		[]tw.Align{tw.AlignLeft, tw.AlignLeft, tw.AlignLeft, tw.AlignRight, tw.AlignLeft}, rows)
+		[]Align{AlignLeft, AlignLeft, AlignLeft, AlignRight, AlignLeft}, rows)
 	if more := moreInputs(v.Inputs); more != "" {
 		ew.printf("%s\n\n", MarkdownText(more))
 	}
@@ -146,7 +145,7 @@ func markdownTopLists(ew *errWriter, s *summarize.Summary) {
 		for _, r := range s.TopRules {
 			rows = append(rows, []string{r.Name, r.Tool, strconv.Itoa(r.Count)})
 		}
-		ew.tbl([]string{"top rules", "tool", countTitle(s, "topRules")}, []tw.Align{tw.AlignLeft, tw.AlignLeft, tw.AlignRight}, rows)
+		ew.tbl([]string{"top rules", "tool", countTitle(s, "topRules")}, []Align{AlignLeft, AlignLeft, AlignRight}, rows)
 	}
 	if len(s.TopFiles) > 0 {
 		ew.tbl([]string{"top files", countTitle(s, "topFiles")}, left2, countRows(s.TopFiles))

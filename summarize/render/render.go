@@ -24,9 +24,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/renderer"
-	"github.com/olekukonko/tablewriter/tw"
 	"github.com/recap-dev/recap/internal/english"
 	"github.com/recap-dev/recap/internal/text"
 	"github.com/recap-dev/recap/reports"
@@ -260,45 +257,6 @@ func Help(k Kind) string {
 	return text.List(items, "or")
 }
 
-// table writes one ASCII table: header as given (not upper-cased), numbers
-// aligned right where the column says so.
-func table(w io.Writer, header []string, align []tw.Align, rows [][]string) error {
-	return newTable(w, renderer.NewBlueprint(tw.Rendition{Symbols: tw.NewSymbols(tw.StyleASCII)}), header, align, rows)
-}
-
-// markdownCell escapes what tablewriter's Markdown renderer passes through
-// as is: a | breaks the row, a newline starts a new row, and HTML reaches
-// GitHub as HTML.
-var markdownCell = strings.NewReplacer("|", `\|`, "\r\n", "<br>", "\n", "<br>", "<", "&lt;", ">", "&gt;", "&", "&amp;")
-
-// markdownTable writes one GitHub-flavoured Markdown table, cells made
-// inert by [MarkdownText].
-func markdownTable(w io.Writer, header []string, align []tw.Align, rows [][]string) error {
-	esc := make([][]string, len(rows))
-	for i, r := range rows {
-		esc[i] = make([]string, len(r))
-		for j, c := range r {
-			esc[i][j] = MarkdownText(c)
-		}
-	}
-	return newTable(w, renderer.NewMarkdown(), header, align, esc)
-}
-
-func newTable(w io.Writer, rend tw.Renderer, header []string, align []tw.Align, rows [][]string) error {
-	t := tablewriter.NewTable(w,
-		tablewriter.WithRenderer(rend),
-		tablewriter.WithHeaderAutoFormat(tw.Off),
-		tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: align}),
-		tablewriter.WithHeaderAlignment(tw.AlignLeft),
-		tablewriter.WithRowAutoWrap(tw.WrapNone),
-	)
-	t.Header(header)
-	if err := t.Bulk(rows); err != nil {
-		return err
-	}
-	return t.Render()
-}
-
 // OneLine folds white space, newlines included, so that a value cannot
 // break a table row or a line.
 func OneLine(s string) string {
@@ -398,15 +356,15 @@ func countTitle(s *summarize.Summary, what string) string {
 // table of the text and Markdown views: a row per quality that has
 // findings, a column per impact and the total. No rows without findings
 // placed on the scale.
-func importanceTable(s *summarize.Summary) (header []string, align []tw.Align, rows [][]string) {
+func importanceTable(s *summarize.Summary) (header []string, align []Align, rows [][]string) {
 	header = []string{"importance"}
-	align = []tw.Align{tw.AlignLeft}
+	align = []Align{AlignLeft}
 	for _, i := range reports.Impacts {
 		header = append(header, i.String())
-		align = append(align, tw.AlignRight)
+		align = append(align, AlignRight)
 	}
 	header = append(header, "total")
-	align = append(align, tw.AlignRight)
+	align = append(align, AlignRight)
 	for _, q := range reports.Qualities {
 		c := s.ByQualityImpact.Of(q)
 		if c.Total() == 0 {

@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/olekukonko/tablewriter/tw"
 	"github.com/recap-dev/recap/internal/english"
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/summarize"
@@ -18,8 +17,6 @@ import (
 // counts, then ASCII tables (severity, tools, top categories, rules, files,
 // inputs), then the inputs' warnings and errors.
 type Text struct{}
-
-var left2 = []tw.Align{tw.AlignLeft, tw.AlignRight}
 
 // Render implements [Renderer].
 func (Text) Render(w io.Writer, v *summarize.View) error {
@@ -73,7 +70,7 @@ func (Text) Render(w io.Writer, v *summarize.View) error {
 		rows = append(rows, []string{PlainText(in.Path), in.Format, PlainText(in.Tool), strconv.Itoa(in.Findings), status})
 	}
 	ew.tbl([]string{"input", "format", "tool", "findings", "status"},
-		[]tw.Align{tw.AlignLeft, tw.AlignLeft, tw.AlignLeft, tw.AlignRight, tw.AlignLeft}, rows)
+		[]Align{AlignLeft, AlignLeft, AlignLeft, AlignRight, AlignLeft}, rows)
 	if more := moreInputs(v.Inputs); more != "" {
 		ew.printf("%s\n\n", more)
 	}
@@ -104,7 +101,7 @@ func textTopLists(ew *errWriter, s *summarize.Summary) {
 		for _, r := range s.TopRules {
 			rows = append(rows, []string{PlainText(r.Name), PlainText(r.Tool), strconv.Itoa(r.Count)})
 		}
-		ew.tbl([]string{"top rules", "tool", countTitle(s, "topRules")}, []tw.Align{tw.AlignLeft, tw.AlignLeft, tw.AlignRight}, rows)
+		ew.tbl([]string{"top rules", "tool", countTitle(s, "topRules")}, []Align{AlignLeft, AlignLeft, AlignRight}, rows)
 	}
 	if len(s.TopFiles) > 0 {
 		ew.tbl([]string{"top files", countTitle(s, "topFiles")}, left2, countRows(s.TopFiles))
@@ -251,7 +248,7 @@ func sortedKeys(m map[string]int) []string {
 type errWriter struct {
 	w     io.Writer
 	err   error
-	table func(io.Writer, []string, []tw.Align, [][]string) error // nil: ASCII
+	table func(io.Writer, []string, []Align, [][]string) error // nil: ASCII
 }
 
 func (e *errWriter) printf(format string, args ...any) {
@@ -260,7 +257,7 @@ func (e *errWriter) printf(format string, args ...any) {
 	}
 }
 
-func (e *errWriter) tbl(header []string, align []tw.Align, rows [][]string) {
+func (e *errWriter) tbl(header []string, align []Align, rows [][]string) {
 	if e.err == nil {
 		f := e.table
 		if f == nil {

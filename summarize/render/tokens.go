@@ -4,7 +4,6 @@ import (
 	"io"
 	"strconv"
 
-	"github.com/olekukonko/tablewriter/tw"
 	"github.com/recap-dev/recap/summarize/tokens"
 )
 
@@ -27,7 +26,7 @@ func tokensText(w io.Writer, r tokens.Report) error {
 		rows = append(rows, []string{PlainText(f.Path), strconv.FormatInt(f.Bytes, 10), strconv.FormatInt(f.Lines, 10), n})
 	}
 	ew.tbl([]string{"file", "bytes", "lines", "tokens (" + r.Tokenizer + ")"},
-		[]tw.Align{tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight}, rows)
+		[]Align{AlignLeft, AlignRight, AlignRight, AlignRight}, rows)
 	if r.Recommendation != "" {
 		ew.printf("recommendation: %s\n", r.Recommendation)
 	}
