@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"errors"
@@ -38,14 +37,14 @@ var parserProblems = []string{
 }
 
 var (
-	yamlLine      = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: (?:line (\d+): )?(.*)$`) })
-	unknownAnchor = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^unknown anchor '(.*)' referenced$`) })
+	yamlLine      = regexp.MustCompile(`^yaml: (?:line (\d+): )?(.*)$`)
+	unknownAnchor = regexp.MustCompile(`^unknown anchor '(.*)' referenced$`)
 )
 
 // syntaxError makes the YAML library's error an Error with the best place
 // that can be known.
 func syntaxError(file string, data []byte, err error) *Error {
-	m := yamlLine().FindStringSubmatch(err.Error())
+	m := yamlLine.FindStringSubmatch(err.Error())
 	if m == nil {
 		return &Error{File: file, Err: err}
 	}
@@ -69,7 +68,7 @@ func syntaxError(file string, data []byte, err error) *Error {
 			return &Error{File: file, Line: line, Column: c, Err: starError(v)}
 		}
 	}
-	if a := unknownAnchor().FindStringSubmatch(msg); a != nil {
+	if a := unknownAnchor.FindStringSubmatch(msg); a != nil {
 		for i, l := range lines {
 			if c, v, ok := starValue(l); ok && v == "*"+a[1] {
 				return &Error{File: file, Line: i + 1, Column: c, Err: starError(v)}

@@ -7,7 +7,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/bluekeyes/go-gitdiff/gitdiff"
 	"github.com/recap-dev/recap/internal/content"
@@ -246,7 +245,7 @@ func (p *streamParser) file(git bool) error {
 }
 
 // gitdiffLine is go-gitdiff's "gitdiff: line N: …".
-var gitdiffLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^gitdiff: line (\d+): `) })
+var gitdiffLine = regexp.MustCompile(`^gitdiff: line (\d+): `)
 
 // parseHeader has go-gitdiff read one file's header, which starts on line
 // start; its errors are given the line in the whole diff.
@@ -275,7 +274,7 @@ func parseHeader(text string, git bool, start int) (*gitdiff.File, error) {
 		}
 	}
 	msg := err.Error()
-	if m := gitdiffLine().FindStringSubmatch(msg); m != nil {
+	if m := gitdiffLine.FindStringSubmatch(msg); m != nil {
 		n, _ := strconv.Atoi(m[1])
 		msg = fmt.Sprintf("line %d: %s", start+n-1, msg[len(m[0]):])
 	}

@@ -22,7 +22,6 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -496,24 +495,20 @@ func (s *Server) readStats(ctx context.Context, req *mcp.ReadResourceRequest) (*
 // `validating "arguments": validating root: validating /properties/offset:
 // maximum: 1000…(309 digits)/1 is greater than 1073741824.000000`.
 var (
-	schemaPlace = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`^validating "arguments": validating root: validating /properties/([A-Za-z]+): `)
-	})
-	schemaBound = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`^(maximum|minimum): (-?[0-9]+)(?:/([0-9]+))? is (?:greater|less) than (-?[0-9.]+)$`)
-	})
+	schemaPlace = regexp.MustCompile(`^validating "arguments": validating root: validating /properties/([A-Za-z]+): `)
+	schemaBound = regexp.MustCompile(`^(maximum|minimum): (-?[0-9]+)(?:/([0-9]+))? is (?:greater|less) than (-?[0-9.]+)$`)
 )
 
 // schemaError says the validator's message plainly: the argument named
 // first, a number out of its bounds in a few digits with the bound (an
 // offset of 1e308 is not echoed in 309 digits).
 func schemaError(msg string) string {
-	m := schemaPlace().FindStringSubmatch(msg)
+	m := schemaPlace.FindStringSubmatch(msg)
 	if m == nil {
 		return msg
 	}
 	name, rest := m[1], msg[len(m[0]):]
-	b := schemaBound().FindStringSubmatch(rest)
+	b := schemaBound.FindStringSubmatch(rest)
 	if b == nil {
 		return name + ": " + rest
 	}

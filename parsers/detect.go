@@ -5,7 +5,6 @@ import (
 	"encoding/xml"
 	"regexp"
 	"strings"
-	"sync"
 )
 
 // SniffLen is how many bytes [Detect] needs at most to decide.
@@ -112,11 +111,11 @@ func firstElement(head []byte) string {
 }
 
 // sarifSchema matches a SARIF $schema property.
-var sarifSchema = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"\$schema"\s*:\s*"[^"]*(?i:sarif)`) })
+var sarifSchema = regexp.MustCompile(`"\$schema"\s*:\s*"[^"]*(?i:sarif)`)
 
 // sarifMarked reports whether a JSON head carries SARIF's marks: a "runs"
 // property or a SARIF $schema. Other JSON files (package.json,
 // tsconfig.json) have neither.
 func sarifMarked(head []byte) bool {
-	return bytes.Contains(head, []byte(`"runs"`)) || sarifSchema().Match(head)
+	return bytes.Contains(head, []byte(`"runs"`)) || sarifSchema.Match(head)
 }

@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 
 	"github.com/recap-dev/recap/internal/english"
 	"github.com/recap-dev/recap/reports"
@@ -35,7 +34,7 @@ const headTool = 64 << 10
 // sarifDriver finds the first tool a SARIF log names: its first run's
 // driver, when its name comes first in it (PMD, Checkstyle and SpotBugs
 // write it so; a log that does not is not looked at further).
-var sarifDriver = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"driver"\s*:\s*\{\s*"name"\s*:\s*"([^"\\]{1,100})"`) })
+var sarifDriver = regexp.MustCompile(`"driver"\s*:\s*\{\s*"name"\s*:\s*"([^"\\]{1,100})"`)
 
 // sameRuns leaves out of srcs the files that are another one's run in
 // another format, with a note on the kept one (notes are by index into
@@ -231,7 +230,7 @@ func (o ReadOptions) peekTool(src source) (Format, string) {
 	tool := ""
 	switch format {
 	case FormatSARIF:
-		if sub := sarifDriver().FindSubmatch(head); sub != nil {
+		if sub := sarifDriver.FindSubmatch(head); sub != nil {
 			tool = string(sub[1])
 		}
 	case FormatPMD, FormatSpotBugs:

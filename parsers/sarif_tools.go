@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -188,7 +187,7 @@ var pmdCategories = map[string]string{
 	"security":       "Security",
 }
 
-var pmdHelpCategory = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`pmd_rules_[a-z0-9]+_([a-z]+)\.html`) })
+var pmdHelpCategory = regexp.MustCompile(`pmd_rules_[a-z0-9]+_([a-z]+)\.html`)
 
 // pmdCategory returns the rule's category and PMD's word for it, the
 // ruleset: one of the eight (PMD 6 and 7 write them so), else the category
@@ -200,7 +199,7 @@ func pmdCategory(ruleset, helpURI string) (category, word string) {
 	if c, ok := pmdCategories[key]; ok {
 		return c, ruleset
 	}
-	if m := pmdHelpCategory().FindStringSubmatch(helpURI); m != nil {
+	if m := pmdHelpCategory.FindStringSubmatch(helpURI); m != nil {
 		if c, ok := pmdCategories[m[1]]; ok {
 			return c, ruleset
 		}

@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/beevik/etree"
 	"github.com/recap-dev/recap/internal/english"
@@ -588,7 +587,7 @@ func errorsOf(e *etree.Element) *spotbugsErrors {
 
 // javaClassName finds the qualified class names in an error message
 // ("Exception analyzing com.example.Foo using detector …").
-var javaClassName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:[a-z_$][\w$]*\.)+[A-Z][\w$]*`) })
+var javaClassName = regexp.MustCompile(`(?:[a-z_$][\w$]*\.)+[A-Z][\w$]*`)
 
 // classSource is the package-relative source path of a class
 // ("com.example.Foo$Inner" → "com/example/Foo.java"); "" for a name that is
@@ -623,7 +622,7 @@ func (x *spotbugsErrors) note(in *reports.Input, res *sourceResolver, tool strin
 	var otherErrors []string
 	for _, m := range x.messages {
 		found := false
-		for _, c := range javaClassName().FindAllString(m, 3) {
+		for _, c := range javaClassName.FindAllString(m, 3) {
 			if p, ok := place(c); ok {
 				in.NoteNotAnalysed(p, tool+": "+m)
 				found = true

@@ -10,7 +10,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/recap-dev/recap/diff"
@@ -354,7 +353,7 @@ func (e *GitLabError) Error() string {
 	return what
 }
 
-var htmlTags = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`<[^>]*>`) })
+var htmlTags = regexp.MustCompile(`<[^>]*>`)
 
 func gitLabError(method, u string, resp *http.Response, body []byte, jobToken bool) *GitLabError {
 	e := &GitLabError{Method: method, URL: redact(u), Status: resp.StatusCode, jobToken: jobToken}
@@ -373,7 +372,7 @@ func gitLabError(method, u string, resp *http.Response, body []byte, jobToken bo
 			e.Message = string(b)
 		}
 	} else if len(body) > 0 {
-		e.Message = htmlTags().ReplaceAllString(string(body), " ")
+		e.Message = htmlTags.ReplaceAllString(string(body), " ")
 	}
 	e.Message = render.OneLine(text.CutBytes(e.Message, 300))
 	if d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {

@@ -11,7 +11,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 )
 
@@ -188,7 +187,7 @@ func (c *restCall) send(ctx context.Context, method, u string, in, out any) (*ht
 // MaxPages bounds a listing: 100 pages of 100 items.
 const MaxPages = 100
 
-var nextLink = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`<([^>]+)>;\s*rel="next"`) })
+var nextLink = regexp.MustCompile(`<([^>]+)>;\s*rel="next"`)
 
 // each calls fn for every item of a listing at u, page after page, 100 a
 // page: the next page is the Link header's rel="next" (GitHub, GitLab),
@@ -211,7 +210,7 @@ func (c *restCall) each(ctx context.Context, u string, fn func(json.RawMessage) 
 			}
 		}
 		next = ""
-		if m := nextLink().FindStringSubmatch(resp.Header.Get("Link")); m != nil {
+		if m := nextLink.FindStringSubmatch(resp.Header.Get("Link")); m != nil {
 			if next, err = sameOrigin(u, m[1]); err != nil {
 				return fmt.Errorf("GET %s: the next page: %w", redact(u), err)
 			}

@@ -13,7 +13,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"text/tabwriter"
 	"time"
 
@@ -256,15 +255,15 @@ func (r *triageRepo) matcher(ctx context.Context, streams *IO, f *triage.File, i
 var (
 	// idLike is what a person may take for a finding's id: a word, a
 	// hyphen, a number.
-	idLike            = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9]+-[0-9]+$`) })
-	fingerprintSyntax = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f]{16}(:[0-9]+)?$`) })
+	idLike            = regexp.MustCompile(`^[A-Za-z0-9]+-[0-9]+$`)
+	fingerprintSyntax = regexp.MustCompile(`^[0-9a-f]{16}(:[0-9]+)?$`)
 )
 
 // findingName says whether a names a finding: an id as recap findings
 // shows it (read by reports.ParseID) or a location fingerprint.
 func findingName(a string) bool {
 	_, ok := reports.ParseID(a)
-	return ok || fingerprintSyntax().MatchString(a)
+	return ok || fingerprintSyntax.MatchString(a)
 }
 
 // notAnID is the usage error of an argument that looks like an id but is
@@ -283,7 +282,7 @@ func splitArgs(args []string) (names, inputs []string, err error) {
 			inputs = append(inputs, a)
 		case findingName(a):
 			names = append(names, a)
-		case idLike().MatchString(a):
+		case idLike.MatchString(a):
 			return nil, nil, notAnID(a)
 		default:
 			return nil, nil, usageError("%s: neither a report (no such file or directory) nor a finding's id (pmd-12) or fingerprint (16 hex digits), as recap findings shows them", text.CutRunes(a, 80))
@@ -324,7 +323,7 @@ States: ` + statesList() + `.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 && len(cmd.Commands()) > 0 && !findingName(args[0]) {
 				if _, err := os.Stat(args[0]); err != nil && args[0] != "-" {
-					if idLike().MatchString(args[0]) {
+					if idLike.MatchString(args[0]) {
 						return notAnID(args[0])
 					}
 					return usageError("unknown command or argument %q for recap triage (its commands: list, check, prune, import)", text.CutRunes(args[0], 80))
