@@ -2,6 +2,7 @@ package reports
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand"
 	"strconv"
 	"strings"
@@ -157,15 +158,24 @@ func TestParseFingerprint(t *testing.T) {
 		"7b473f4670c92020:2:3", "7b473f4670c9202g", "ffffffffffffffff:10", "0000000000000000", "7b473f4670c92020 :2",
 		"7b473f4670c92020:1_0", "७b473f4670c92020",
 	} {
-		sum, n, ok := ParseFingerprint(fp)
-		wsum, wn, wok := parsedAsBefore(fp)
-		if sum != wsum || n != wn || ok != wok {
-			t.Errorf("ParseFingerprint(%q) = %x, %d, %v; before: %x, %d, %v", fp, sum, n, ok, wsum, wn, wok)
-		}
-		if ok && FingerprintOf(sum, n) != fp {
-			t.Errorf("FingerprintOf(%x, %d) = %q, want %q", sum, n, FingerprintOf(sum, n), fp)
+		if err := parsedAsBeforeErr(fp); err != nil {
+			t.Error(err)
 		}
 	}
+}
+
+// parsedAsBeforeErr says how ParseFingerprint differs from the former
+// expression on fp, or FingerprintOf from fp.
+func parsedAsBeforeErr(fp string) error {
+	sum, n, ok := ParseFingerprint(fp)
+	wsum, wn, wok := parsedAsBefore(fp)
+	if sum != wsum || n != wn || ok != wok {
+		return fmt.Errorf("ParseFingerprint(%q) = %x, %d, %v; before: %x, %d, %v", fp, sum, n, ok, wsum, wn, wok)
+	}
+	if ok && FingerprintOf(sum, n) != fp {
+		return fmt.Errorf("FingerprintOf(%x, %d) = %q, want %q", sum, n, FingerprintOf(sum, n), fp)
+	}
+	return nil
 }
 
 func FuzzParseFingerprint(f *testing.F) {
@@ -173,13 +183,8 @@ func FuzzParseFingerprint(f *testing.F) {
 		f.Add(fp)
 	}
 	f.Fuzz(func(t *testing.T, fp string) {
-		sum, n, ok := ParseFingerprint(fp)
-		wsum, wn, wok := parsedAsBefore(fp)
-		if sum != wsum || n != wn || ok != wok {
-			t.Fatalf("ParseFingerprint(%q) = %x, %d, %v; before: %x, %d, %v", fp, sum, n, ok, wsum, wn, wok)
-		}
-		if ok && FingerprintOf(sum, n) != fp {
-			t.Fatalf("FingerprintOf(%x, %d) = %q, want %q", sum, n, FingerprintOf(sum, n), fp)
+		if err := parsedAsBeforeErr(fp); err != nil {
+			t.Fatal(err)
 		}
 	})
 }

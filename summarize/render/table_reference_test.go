@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -96,20 +97,29 @@ func TestTablesAsTablewriter(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	for i := range 3000 {
 		header, align, rows := randomTable(r)
-		for _, markdown := range []bool{false, true} {
-			var b bytes.Buffer
-			write := table
-			if markdown {
-				write = markdownTable
-			}
-			if err := write(&b, header, align, rows); err != nil {
-				t.Fatal(err)
-			}
-			if want := tablewriterTable(markdown, header, align, rows); b.String() != want {
-				t.Fatalf("table %d (markdown %v), header %q, align %v, rows %q:\n%s\nwant\n%s", i, markdown, header, align, rows, b.String(), want)
-			}
+		if err := sameAsTablewriter(header, align, rows); err != nil {
+			t.Fatalf("table %d: %v", i, err)
 		}
 	}
+}
+
+// sameAsTablewriter writes the table both ways, ASCII and Markdown, and
+// says how they differ.
+func sameAsTablewriter(header []string, align []Align, rows [][]string) error {
+	for _, markdown := range []bool{false, true} {
+		var b bytes.Buffer
+		write := table
+		if markdown {
+			write = markdownTable
+		}
+		if err := write(&b, header, align, rows); err != nil {
+			return err
+		}
+		if want := tablewriterTable(markdown, header, align, rows); b.String() != want {
+			return fmt.Errorf("markdown %v, header %q, align %v, rows %q:\n%s\nwant\n%s", markdown, header, align, rows, b.String(), want)
+		}
+	}
+	return nil
 }
 
 // FuzzTablesAsTablewriter compares the tables on cells of any text, made
@@ -144,18 +154,8 @@ func FuzzTablesAsTablewriter(f *testing.F) {
 		for i := range len(header) {
 			align = append(align, Align(alignBits>>i&1))
 		}
-		for _, markdown := range []bool{false, true} {
-			var b bytes.Buffer
-			write := table
-			if markdown {
-				write = markdownTable
-			}
-			if err := write(&b, header, align, rows); err != nil {
-				t.Fatal(err)
-			}
-			if want := tablewriterTable(markdown, header, align, rows); b.String() != want {
-				t.Fatalf("markdown %v, header %q, align %v, rows %q:\n%s\nwant\n%s", markdown, header, align, rows, b.String(), want)
-			}
+		if err := sameAsTablewriter(header, align, rows); err != nil {
+			t.Fatal(err)
 		}
 	})
 }
