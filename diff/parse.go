@@ -47,6 +47,14 @@ func (d *diffLines) ReadString(delim byte) (string, error) {
 			return "", fmt.Errorf("line %d: a line longer than %d MiB: not a diff", d.line+1, MaxLine>>20)
 		}
 		if err == bufio.ErrBufferFull {
+			if need := len(d.buf) + len(chunk); need > cap(d.buf) {
+				// Doubled, at most to the bound: a line near it leaves
+				// at most as much again behind (append grows large
+				// slices by a quarter, leaving four times the line).
+				grown := make([]byte, len(d.buf), min(max(2*cap(d.buf), need), MaxLine))
+				copy(grown, d.buf)
+				d.buf = grown
+			}
 			d.buf = append(d.buf, chunk...)
 			continue
 		}
