@@ -502,25 +502,26 @@ func (s *Server) pass(ctx context.Context, q pipeline.Query, in *GetReportsIn, k
 	src.kinds = kindFilter(&q)
 	q.Reports = src
 	b := &result{key: key, reports: reps, order: q.Order, cfg: q.Config}
+	refs := &gathered[ref]{}
 	if in.filterless() && q.Changes == nil && !q.NewOnly { // every finding: room for them at once
 		n := 0
 		for _, r := range reps {
 			n += r.n
 		}
-		b.refs = make([]ref, 0, n)
+		refs.room(n)
 	}
 	var early *earlyRefs
 	if earlyPass && q.Classes != nil && src.Rereadable() {
 		// The findings are taken in the first pass and settled once the
 		// problems are known, rather than handed on again in a second.
-		early = &earlyRefs{b: b, reps: reps}
+		early = &earlyRefs{b: b, reps: reps, refs: refs}
 		q.Keep.Early = early
 	}
 	q.Keep.Each = func(f *reports.Finding, state string) error {
-		if len(b.refs)%recChunk == 0 {
+		if refs.len()%recChunk == 0 {
 			s.pulse.beat()
 		}
-		b.refs = append(b.refs, ref{report: src.at.report, index: src.at.index, state: stateOf(state)})
+		refs.add(ref{report: src.at.report, index: src.at.index, state: stateOf(state)})
 		if early != nil {
 			early.take(f)
 		}
@@ -542,6 +543,9 @@ func (s *Server) pass(ctx context.Context, q pipeline.Query, in *GetReportsIn, k
 	if err != nil {
 		return nil, queryError(err)
 	}
+	if early == nil || !early.settled {
+		b.refs = refs.slice()
+	}
 	b.summary, b.inputs = res.View.Summary, res.View.Inputs
 	b.notes = append(unmatchedNotes(res.Unmatched), triageNotes(q.Triage)...)
 	b.grouped = res.Grouped
@@ -558,9 +562,11 @@ var earlyPass = true
 // the refs, states, decisions and others of the problems that a second
 // pass would have handed on.
 type earlyRefs struct {
-	b     *result
-	reps  []*report
-	flags []uint8 // by ref: earlySuppressed, earlyUncounted
+	b       *result
+	reps    []*report
+	refs    *gathered[ref]  // taken, until settled into b.refs
+	flags   gathered[uint8] // by ref: earlySuppressed, earlyUncounted
+	settled bool
 }
 
 const (
@@ -577,16 +583,18 @@ func (e *earlyRefs) take(f *reports.Finding) {
 	if f.Uncounted() {
 		fl |= earlyUncounted
 	}
-	e.flags = append(e.flags, fl)
+	e.flags.add(fl)
 }
 
 // Settle implements [pipeline.Early].
 func (e *earlyRefs) Settle(fate func(id reports.FindingID, baseline string, suppressed, uncounted bool) (drop bool, state string, t *reports.Triage, also []reports.Also)) error {
 	b := e.b
+	b.refs, e.settled = e.refs.slice(), true
+	flags := e.flags.slice()
 	kept := b.refs[:0]
 	for i, r := range b.refs {
 		key := [2]int32{r.report, r.index}
-		fl := e.flags[i]
+		fl := flags[i]
 		drop, state, t, also := fate(reports.ID(e.reps[r.report].tag, int(r.index)+1), r.baseline(), fl&earlySuppressed != 0, fl&earlyUncounted != 0)
 		if drop {
 			delete(b.triage, key) // the second pass would not have handed it on
@@ -607,13 +615,15 @@ func (e *earlyRefs) Settle(fate func(id reports.FindingID, baseline string, supp
 		}
 		kept = append(kept, r)
 	}
-	b.refs, e.flags = kept, nil
+	b.refs = kept
 	return nil
 }
 
 // Restart implements [pipeline.Early]: the run starts again.
 func (e *earlyRefs) Restart() error {
-	e.b.refs, e.flags = e.b.refs[:0], e.flags[:0]
+	e.refs.reset()
+	e.flags.reset()
+	e.b.refs, e.settled = nil, false
 	e.b.triage, e.b.also = nil, nil
 	return nil
 }
