@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -254,5 +255,79 @@ func TestBufferIDCostsTheSame(t *testing.T) {
 		if n != want || len(id) != 16 {
 			t.Fatalf("id %s: %d tokens, %d characters; the first cost %d", id, n, len(id), want)
 		}
+	}
+}
+
+// TestRadixRefsAsCompared: the radix sort of many refs gives the order of
+// the comparison sort, ties broken by id included, on the commons-lang
+// bench's two reports in every order, the refs given in order, reversed,
+// shuffled, a filter's share and one report alone.
+func TestRadixRefsAsCompared(t *testing.T) {
+	bench, _ := reportstest.Shared(t, "bench")
+	if bench == "" {
+		t.Skip("no ../shared/bench")
+	}
+	dir := t.TempDir()
+	var reps []*report
+	for _, name := range []string{"commons-lang.pmd7-all.sarif.gz", "commons-lang.checkstyle-sun.xml.gz"} {
+		raw, err := os.ReadFile(filepath.Join(bench, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), raw, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		reps = append(reps, parseAll(t, dir, name))
+	}
+	var all []ref
+	for ri, r := range reps {
+		for i := 0; i < r.n; i++ {
+			all = append(all, ref{report: int32(ri), index: int32(i), state: uint8(i % 3)})
+		}
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	shuffled := slices.Clone(all)
+	rng.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+	var third, second []ref
+	for i, r := range shuffled {
+		if i%3 == 0 {
+			third = append(third, r)
+		}
+		if r.report == 1 {
+			second = append(second, r)
+		}
+	}
+	reversed := slices.Clone(all)
+	slices.Reverse(reversed)
+	inputs := map[string][]ref{"in order": all, "reversed": reversed, "shuffled": shuffled, "a third": third, "one report": second}
+	defer func(was bool) { radixSorts = was }(radixSorts)
+	ties := 0
+	for name, in := range inputs {
+		for _, o := range []reports.Order{reports.OrderImportance, reports.OrderSeverity, reports.OrderLocation} {
+			radixSorts = false
+			want := slices.Clone(in)
+			sortRefs(reps, want, o, nil)
+			radixSorts = true
+			got := slices.Clone(in)
+			if !radixRefs(reps, got, rankKinds(reps, o, nil), rankPaths(reps)) {
+				t.Fatalf("%s, %s order: not sorted by radix", name, o)
+			}
+			if !slices.Equal(got, want) {
+				i := 0
+				for got[i] == want[i] {
+					i++
+				}
+				t.Errorf("%s, %s order: %d: %+v, want %+v", name, o, i, got[i], want[i])
+			}
+			for i := 1; i < len(want); i++ {
+				a, b := reps[want[i-1].report].rec(int(want[i-1].index)), reps[want[i].report].rec(int(want[i].index))
+				if want[i-1].report == want[i].report && a.kind == b.kind && a.path == b.path && a.line == b.line && a.column == b.column {
+					ties++
+				}
+			}
+		}
+	}
+	if ties == 0 {
+		t.Error("no ties of ranks among the refs: the ids' order is not tried")
 	}
 }
