@@ -23,7 +23,8 @@ type packed struct {
 // radixRefs sorts refs as sortRefs does, by a radix sort of keys that pack
 // each finding's ranks (its kind's before the place, its path's, its line
 // and column, its kind's after the place) in one word, each in as many
-// bits as its greatest value among refs takes, then by id where keys tie.
+// bits as its greatest value among the reports' findings takes, then by
+// id where keys tie.
 // It returns false, refs untouched, when refs are few or their ranks take
 // more than 64 bits.
 //
@@ -35,16 +36,24 @@ func radixRefs(reps []*report, refs []ref, kinds [][]reports.KindRank, paths [][
 	if len(refs) < radixMin {
 		return false
 	}
+	// The widths are those of every finding of the reports, not only of
+	// refs: what the reports know without a pass over refs.
 	var maxBefore, maxPath, maxAfter uint32
 	minLine, maxLine := int32(math.MaxInt32), int32(math.MinInt32)
 	minCol, maxCol := minLine, maxLine
-	for _, r := range refs {
-		x := reps[r.report].rec(int(r.index))
-		k := kinds[r.report][x.kind]
-		maxBefore, maxAfter = max(maxBefore, k.Before), max(maxAfter, k.After)
-		maxPath = max(maxPath, paths[r.report][x.path])
-		minLine, maxLine = min(minLine, x.line), max(maxLine, x.line)
-		minCol, maxCol = min(minCol, x.column), max(maxCol, x.column)
+	for ri, r := range reps {
+		for _, k := range kinds[ri] {
+			maxBefore, maxAfter = max(maxBefore, k.Before), max(maxAfter, k.After)
+		}
+		for _, p := range paths[ri] {
+			maxPath = max(maxPath, p)
+		}
+		sp := r.spanOf()
+		minLine, maxLine = min(minLine, sp.minLine), max(maxLine, sp.maxLine)
+		minCol, maxCol = min(minCol, sp.minCol), max(maxCol, sp.maxCol)
+	}
+	if minLine > maxLine { // no finding
+		return false
 	}
 	wAfter := uint(bits.Len32(maxAfter))
 	wCol := uint(bits.Len64(uint64(int64(maxCol) - int64(minCol))))

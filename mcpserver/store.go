@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 	"unsafe"
 
@@ -46,6 +47,33 @@ type report struct {
 	admitted   int64            // the bytes admit was asked for
 	indexBytes int64            // of the indexes the read builds (builder), in bytes until done
 	stop       error            // why the read stopped
+
+	span places // the least and greatest lines and columns, once asked (spanOf)
+}
+
+// places are the least and greatest lines and columns of a report's
+// findings.
+type places struct {
+	once             sync.Once
+	minLine, maxLine int32
+	minCol, maxCol   int32
+}
+
+// spanOf returns the least and greatest lines and columns of r's findings,
+// worked out at the first call (r is read whole by then).
+func (r *report) spanOf() *places {
+	p := &r.span
+	p.once.Do(func() {
+		p.minLine, p.maxLine, p.minCol, p.maxCol = math.MaxInt32, math.MinInt32, math.MaxInt32, math.MinInt32
+		for _, c := range r.recs {
+			for i := range c {
+				x := &c[i]
+				p.minLine, p.maxLine = min(p.minLine, x.line), max(p.maxLine, x.line)
+				p.minCol, p.maxCol = min(p.minCol, x.column), max(p.maxCol, x.column)
+			}
+		}
+	})
+	return p
 }
 
 // rec is one finding: what is not in the tables. 40 bytes.

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -329,5 +330,64 @@ func TestRadixRefsAsCompared(t *testing.T) {
 	}
 	if ties == 0 {
 		t.Error("no ties of ranks among the refs: the ids' order is not tried")
+	}
+}
+
+// TestRadixRefsWidths: refs whose ranks fit in one word are sorted by
+// radix, and those that do not (lines and columns spread over the whole
+// range of int32) by comparison, both in the order of their findings made
+// whole; a made-up SARIF report of 3,000 results, many at one place.
+func TestRadixRefsWidths(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		wide  bool
+		radix bool
+	}{{"narrow", false, true}, {"wide", true, false}} {
+		t.Run(c.name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(5, 6))
+			var b strings.Builder
+			b.WriteString(`{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"T","rules":[{"id":"A"},{"id":"B","defaultConfiguration":{"level":"error"}},{"id":"C","defaultConfiguration":{"level":"note"}}]}},"results":[`)
+			for i := range 3000 {
+				line, col := 1+rng.IntN(40), 1+rng.IntN(5)
+				if c.wide && i%2 == 0 {
+					line, col = 1+rng.IntN(math.MaxInt32-1), 1+rng.IntN(math.MaxInt32-1)
+				}
+				if i > 0 {
+					b.WriteString(",")
+				}
+				fmt.Fprintf(&b, `{"ruleId":%q,"message":{"text":"m%d"},"locations":[{"physicalLocation":{"artifactLocation":{"uri":"src/F%d.java"},"region":{"startLine":%d,"startColumn":%d}}}]}`,
+					[]string{"A", "B", "C"}[rng.IntN(3)], i%7, rng.IntN(9), line, col)
+			}
+			b.WriteString(`]}]}`)
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "r.sarif"), []byte(b.String()), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			r := parseAll(t, dir, "r.sarif")
+			reps := []*report{r}
+			refs := make([]ref, r.n)
+			want := make([]reports.Finding, r.n)
+			for i := range refs {
+				refs[i] = ref{index: int32(i)}
+				want[i] = r.finding(i)
+			}
+			rng.Shuffle(len(refs), func(i, j int) { refs[i], refs[j] = refs[j], refs[i] })
+			o := reports.OrderImportance
+			if got := radixRefs(reps, slices.Clone(refs), rankKinds(reps, o, nil), rankPaths(reps)); got != c.radix {
+				t.Fatalf("sorted by radix: %v, want %v", got, c.radix)
+			}
+			sortRefs(reps, refs, o, nil)
+			slices.SortFunc(want, func(a, b reports.Finding) int {
+				if o.Less(&a, &b) {
+					return -1
+				}
+				return 1
+			})
+			for i, x := range refs {
+				if got := r.finding(int(x.index)).ID; got != want[i].ID {
+					t.Fatalf("%d: %s, want %s", i, got, want[i].ID)
+				}
+			}
+		})
 	}
 }
