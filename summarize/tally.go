@@ -31,6 +31,17 @@ type tally[K comparable] struct {
 	floor int          // the largest count dropped; 0 while exact
 	hll   *hyperLogLog // the distinct names, once not exact
 	hash  func(K) uint64
+	// last is the name added last, once there is one (hasLast), and run
+	// the adds of it not yet in m: a report lists a file's findings
+	// together, and a tool's, so that most adds repeat the name before,
+	// and cost a comparison rather than two lookups in m (flush puts
+	// them there).
+	last    K
+	run     int
+	hasLast bool
+	// lastHashed: the HyperLogLog has the last name's hash (a repeat
+	// adds it once the HyperLogLog is made, as an add looked up does).
+	lastHashed bool
 }
 
 func newTally[K comparable](max int, hash func(K) uint64) *tally[K] {
@@ -39,6 +50,16 @@ func newTally[K comparable](max int, hash func(K) uint64) *tally[K] {
 
 func (t *tally[K]) add(k K) {
 	t.adds++
+	if t.hasLast && k == t.last {
+		t.run++
+		if t.hll != nil && !t.lastHashed { // made since the name's first add
+			t.hll.add(t.hash(k))
+			t.lastHashed = true
+		}
+		return
+	}
+	t.flush()
+	t.last, t.hasLast, t.lastHashed = k, true, t.hll != nil
 	if t.hll != nil {
 		t.hll.add(t.hash(k))
 	}
@@ -58,12 +79,22 @@ func (t *tally[K]) add(k K) {
 	}
 }
 
+// flush puts the adds of the last name not yet counted in m.
+func (t *tally[K]) flush() {
+	if t.run > 0 {
+		t.m[t.last] += t.run
+		t.run = 0
+	}
+}
+
 // remove takes back one add of k, exactly while the tally is exact (no
 // name dropped yet).
 func (t *tally[K]) remove(k K) {
 	if t == nil {
 		return
 	}
+	t.flush()
+	t.hasLast = false // k may leave m
 	t.adds--
 	switch n := t.m[k]; {
 	case n > 1:
@@ -76,6 +107,7 @@ func (t *tally[K]) remove(k K) {
 // sure returns the counts that are sure (at most the truth): the counts
 // themselves while the tally is exact.
 func (t *tally[K]) sure() map[K]int {
+	t.flush()
 	if len(t.err) == 0 {
 		return t.m
 	}

@@ -2,6 +2,8 @@ package summarize
 
 import (
 	"fmt"
+	"maps"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -85,8 +87,47 @@ func TestTallyExact(t *testing.T) {
 			tl.add(fmt.Sprint(i))
 		}
 	}
-	if n, exact := tl.distinct(); n != 100 || !exact || tl.m["99"] != 100 || tl.m["0"] != 1 {
-		t.Errorf("distinct %d exact %v, counts %d %d", n, exact, tl.m["99"], tl.m["0"])
+	m := tl.sure()
+	if n, exact := tl.distinct(); n != 100 || !exact || m["99"] != 100 || m["0"] != 1 {
+		t.Errorf("distinct %d exact %v, counts %d %d", n, exact, m["99"], m["0"])
+	}
+}
+
+// TestTallyRunsAsOneByOne: a tally that counts the repeats of the last
+// name apart counts, drops and estimates as one that looks up every add,
+// over streams of runs of names, within its bound and past it, with
+// names taken back between.
+func TestTallyRunsAsOneByOne(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(7, 8))
+	for round := range 200 {
+		max := []int{4, 16, 1000}[round%3]
+		got, want := newTally(max, hashString), newTally(max, hashString)
+		names := 1 + rng.IntN(60)
+		for range rng.IntN(3000) {
+			k := fmt.Sprint("n", rng.IntN(names))
+			if want.floor == 0 && rng.IntN(20) == 0 { // remove while exact, as the collector does
+				got.remove(k)
+				want.remove(k)
+				continue
+			}
+			for range 1 + rng.IntN(6) {
+				got.add(k)
+				want.add(k)
+				want.flush()
+				want.hasLast = false // every add looked up
+			}
+		}
+		gm, wm := got.sure(), want.sure()
+		if !maps.Equal(gm, wm) || !maps.Equal(got.err, want.err) || got.floor != want.floor || got.adds != want.adds {
+			t.Fatalf("round %d (bound %d): counts %v, err %v, floor %d, adds %d; one by one %v, %v, %d, %d",
+				round, max, gm, got.err, got.floor, got.adds, wm, want.err, want.floor, want.adds)
+		}
+		gd, ge := got.distinct()
+		wd, we := want.distinct()
+		if gd != wd || ge != we {
+			t.Fatalf("round %d: distinct %d (exact %v), one by one %d (%v)", round, gd, ge, wd, we)
+		}
 	}
 }
 
