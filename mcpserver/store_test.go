@@ -185,13 +185,29 @@ func TestReportMemory(t *testing.T) {
 	}
 }
 
-// TestSortRefsReal: the ranks a buffer gives its findings (the kinds and
-// paths of several reports, the ids of their tags) put the commons-lang
-// bench's PMD SARIF and Checkstyle XML together (71,989 findings, two
-// tools, every impact), in each order, in the order of their findings made
-// whole. (reports' TestCompareRankedTies checks the ranks' order itself,
-// with ties up to the id.)
-func TestSortRefsReal(t *testing.T) {
+// inViewOrder checks that refs, sorted, name the findings want in o's
+// order (want is sorted here).
+func inViewOrder(t *testing.T, reps []*report, refs []ref, want []reports.Finding, o reports.Order) {
+	t.Helper()
+	slices.SortFunc(want, func(a, b reports.Finding) int {
+		if o.Less(&a, &b) {
+			return -1
+		}
+		return 1
+	})
+	for i, x := range refs {
+		if got := reps[x.report].finding(int(x.index)).ID; got != want[i].ID {
+			t.Errorf("%s order: %d: %s, want %s", o, i, got, want[i].ID)
+			return
+		}
+	}
+}
+
+// commonsLangReps parses the commons-lang bench's PMD SARIF and Checkstyle
+// XML (71,989 findings, two tools, every impact) into the cache's form;
+// the test is skipped without ../shared/bench.
+func commonsLangReps(t *testing.T) []*report {
+	t.Helper()
 	bench, _ := reportstest.Shared(t, "bench")
 	if bench == "" {
 		t.Skip("no ../shared/bench")
@@ -208,6 +224,17 @@ func TestSortRefsReal(t *testing.T) {
 		}
 		reps = append(reps, parseAll(t, dir, name))
 	}
+	return reps
+}
+
+// TestSortRefsReal: the ranks a buffer gives its findings (the kinds and
+// paths of several reports, the ids of their tags) put the commons-lang
+// bench's PMD SARIF and Checkstyle XML together (71,989 findings, two
+// tools, every impact), in each order, in the order of their findings made
+// whole. (reports' TestCompareRankedTies checks the ranks' order itself,
+// with ties up to the id.)
+func TestSortRefsReal(t *testing.T) {
+	reps := commonsLangReps(t)
 	for _, o := range []reports.Order{reports.OrderImportance, reports.OrderSeverity, reports.OrderLocation} {
 		var refs []ref
 		var want []reports.Finding
@@ -219,18 +246,7 @@ func TestSortRefsReal(t *testing.T) {
 		}
 		slices.Reverse(refs)
 		sortRefs(reps, refs, o, nil)
-		slices.SortFunc(want, func(a, b reports.Finding) int {
-			if o.Less(&a, &b) {
-				return -1
-			}
-			return 1
-		})
-		for i, x := range refs {
-			if got := reps[x.report].finding(int(x.index)).ID; got != want[i].ID {
-				t.Errorf("%s order: %d: %s, want %s", o, i, got, want[i].ID)
-				break
-			}
-		}
+		inViewOrder(t, reps, refs, want, o)
 	}
 }
 
@@ -264,22 +280,7 @@ func TestBufferIDCostsTheSame(t *testing.T) {
 // bench's two reports in every order, the refs given in order, reversed,
 // shuffled, a filter's share and one report alone.
 func TestRadixRefsAsCompared(t *testing.T) {
-	bench, _ := reportstest.Shared(t, "bench")
-	if bench == "" {
-		t.Skip("no ../shared/bench")
-	}
-	dir := t.TempDir()
-	var reps []*report
-	for _, name := range []string{"commons-lang.pmd7-all.sarif.gz", "commons-lang.checkstyle-sun.xml.gz"} {
-		raw, err := os.ReadFile(filepath.Join(bench, name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, name), raw, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		reps = append(reps, parseAll(t, dir, name))
-	}
+	reps := commonsLangReps(t)
 	var all []ref
 	for ri, r := range reps {
 		for i := 0; i < r.n; i++ {
@@ -377,17 +378,7 @@ func TestRadixRefsWidths(t *testing.T) {
 				t.Fatalf("sorted by radix: %v, want %v", got, c.radix)
 			}
 			sortRefs(reps, refs, o, nil)
-			slices.SortFunc(want, func(a, b reports.Finding) int {
-				if o.Less(&a, &b) {
-					return -1
-				}
-				return 1
-			})
-			for i, x := range refs {
-				if got := r.finding(int(x.index)).ID; got != want[i].ID {
-					t.Fatalf("%d: %s, want %s", i, got, want[i].ID)
-				}
-			}
+			inViewOrder(t, reps, refs, want, o)
 		})
 	}
 }
