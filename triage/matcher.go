@@ -92,6 +92,8 @@ type Matcher struct {
 	tick       uint64                 // calls of file, to tell the least recently asked about
 	reads      int                    // files read
 	hist       *history               // where decided lines went since their commits (Follow); nil: not asked
+	digests    map[string]*digest     // the files read ahead, by what deciding asks of them
+	readAhead  map[string]bool        // the files ReadAhead reads
 	ahead      []string               // the paths of the entries' files there, to read ahead
 	aheadBytes int64                  // and their bytes
 	// lastFile is the file held asked about last.
@@ -174,11 +176,23 @@ func (fe *fileEntries) of(tool, rule string) []int {
 	return nil
 }
 
+// all returns the entries of every rule.
+func (fe *fileEntries) all() []int {
+	var all []int
+	for _, l := range fe.few {
+		all = append(all, l.entries...)
+	}
+	for _, l := range fe.rules {
+		all = append(all, l...)
+	}
+	return all
+}
+
 // NewMatcher returns a matcher of f's entries, reading source files
 // through src (nil: matching without location fingerprints, by path and
 // message), with now as the day expiries are judged on.
 func NewMatcher(f *File, src fs.FS, now time.Time) *Matcher {
-	m := &Matcher{src: src, now: now, files: map[string]*sourceFile{}, bound: maxHeld}
+	m := &Matcher{src: src, now: now, files: map[string]*sourceFile{}, digests: map[string]*digest{}, bound: maxHeld}
 	if f != nil {
 		m.entries = f.Entries
 	}
@@ -269,42 +283,63 @@ func (m *Matcher) gone() map[string]bool {
 }
 
 // ReadAhead reads the files of the entries on a goroutine of its own
-// while the findings are read, when they all fit in maxAhead (and then
-// holds them all), so that deciding a file's first finding finds its text
-// read: a run whose decisions name a thousand files read them, one at a
-// time, on the goroutine that reads the findings, and a second core sat
-// idle meanwhile. A file asked about before the read-ahead reached it is
-// read then, as without it, and the read-ahead passes it by (or drops its
-// own copy, when the two read it at once). Call it once, after
-// FollowRenames; the goroutine ends once it has read them.
+// while the findings are read, when they come to at most maxAhead, and
+// keeps of each its digest (see digest), not its text: a run whose
+// decisions name a thousand files read them, one at a time, on the
+// goroutine that reads the findings, and a second core sat idle
+// meanwhile. Deciding a finding of a file read ahead asks its digest, and
+// reads the text only for what the digest cannot tell. A file asked about
+// before the read-ahead reached it is read then, as without it, and the
+// read-ahead passes it by. Call it once, after FollowRenames; the
+// goroutine ends once it has read them.
 func (m *Matcher) ReadAhead() {
 	ahead := m.aheadBytes + int64(len(m.ahead)) // a file's buffer is a byte longer
 	if m.src == nil || len(m.ahead) == 0 || ahead > maxAhead {
 		return
 	}
-	m.mu.Lock()
-	// Held all, their buffers as the allocator rounds them (an eighth
-	// more at most, or a page).
-	m.bound = max(m.bound, int(ahead+ahead/8)+8<<10*len(m.ahead))
-	m.mu.Unlock()
 	paths := slices.Clone(m.ahead)
 	slices.Sort(paths)
+	m.mu.Lock()
+	m.readAhead = make(map[string]bool, len(paths))
+	for _, p := range paths {
+		m.readAhead[p] = true
+	}
+	m.mu.Unlock()
+	own := make([]*fileEntries, len(paths))
+	for i, p := range paths {
+		own[i] = m.byFile[p]
+	}
+	orphans := m.orphanList()
 	go func() {
-		for _, p := range paths {
+		gone := m.wantedOf(orphans)
+		var buf []byte
+		sf := &sourceFile{}
+		for k, p := range paths {
+			// A file asked about before the read-ahead reached it has
+			// its digest already (or is refused: unreadable).
 			m.mu.Lock()
-			_, held := m.files[p]
+			_, asked := m.files[p]
+			_, dug := m.digests[p]
 			m.mu.Unlock()
-			if held {
+			if dug || asked || own[k] == nil {
 				continue
 			}
-			b, err := readSource(m.src, p, newBuffer)
-			var sf *sourceFile
-			if err == nil {
-				sf = newSourceFile(b)
+			b, err := readSource(m.src, p, func(n int) []byte {
+				if cap(buf) < n {
+					buf = make([]byte, 0, n)
+				}
+				return buf[:0]
+			})
+			if err != nil {
+				continue // asked about, it is read again, and refused then
 			}
+			buf = b[:0]
+			*sf = sourceFile{starts: sf.starts[:0], keys: sf.keys[:0]}
+			d := m.digestOf(sf.fill(b), m.wantedOf(own[k].all()), gone)
 			m.mu.Lock()
-			if _, held := m.files[p]; !held {
-				m.hold(p, sf)
+			if _, dug := m.digests[p]; !dug { // or made meanwhile by the finding that asked
+				m.digests[p] = d
+				m.reads++
 			}
 			m.mu.Unlock()
 		}
@@ -642,11 +677,34 @@ func (m *Matcher) decide(f *reports.Finding, fe *fileEntries) *Decision {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	sf := m.file(f.Path)
+	// The file read ahead is asked by its digest; its text is read only
+	// when the digest cannot tell.
+	var sf *sourceFile
+	d, read := m.digests[f.Path], false
+	text := func() *sourceFile {
+		if !read {
+			sf, read = m.file(f.Path), true
+		}
+		return sf
+	}
+	if d == nil {
+		if sf := text(); sf != nil && fe != nil && (digestAll || m.readAhead[f.Path]) {
+			// Asked about before the read-ahead reached it: its digest
+			// made now, so that its text, let go, is not read again.
+			d = m.digestOf(sf, m.wantedOf(fe.all()), m.wantedOf(m.orphanList()))
+			m.digests[f.Path] = d
+		}
+	}
 	best, bestHow := -1, How(0)
 	try := func(list []int, orphan bool) {
 		for _, i := range list {
-			how := m.how(i, f, sf, orphan)
+			how, ok := How(0), false
+			if d != nil && f.Path != "" {
+				how, ok = m.howDigested(i, f, d, orphan)
+			}
+			if !ok {
+				how = m.how(i, f, text(), orphan)
+			}
 			if how != 0 && (best < 0 || how < bestHow) {
 				best, bestHow = i, how
 			}
