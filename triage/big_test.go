@@ -3,6 +3,7 @@ package triage
 import (
 	"flag"
 	"fmt"
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
@@ -94,5 +95,58 @@ func BenchmarkParse10000(b *testing.B) {
 		if err != nil || len(f.Entries) != 10_000 {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestParseHalves: a large file read in two halves gives the entries, and
+// the keys, that one pass gives; what one pass refuses (a key twice, one
+// in each half; a character YAML refuses in the second half; an entry
+// without its reason) is refused whole, and the full reader says why as
+// it does after one pass.
+func TestParseHalves(t *testing.T) {
+	data := string(realisticFile(4_000))
+	mid := strings.Index(data[len(data)/2:], "\n  - ") + len(data)/2 + 1
+	first := strings.Index(data, "\n  - ") + 1
+	firstEntry := data[first : first+strings.Index(data[first+1:], "\n  - ")+1]
+	cases := []struct{ name, data string }{
+		{"as written", data},
+		{"a key twice, one in each half", data[:mid] + firstEntry + data[mid:]},
+		{"a character refused in the second half", data[:len(data)-20] + "\x01" + data[len(data)-19:]},
+		{"an entry without its reason in the second half", data[:mid] + strings.Replace(data[mid:], "    reason: 'not a problem here: the value is checked before'\n", "", 1)},
+		{"one entry", "version: 1\nentries:\n" + firstEntry},
+	}
+	defer func(n int) { halvesFrom = n }(halvesFrom)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			halvesFrom = 1 << 62
+			want, wantOK := parseFast("t.yml", c.data)
+			wantFile, wantErr := Parse("t.yml", []byte(c.data))
+			halvesFrom = 1 << 10
+			got, gotOK := parseFast("t.yml", c.data)
+			gotFile, gotErr := Parse("t.yml", []byte(c.data))
+			if gotOK != wantOK {
+				t.Fatalf("read in halves: %v, in one pass: %v", gotOK, wantOK)
+			}
+			if gotOK && (!reflect.DeepEqual(got.Entries, want.Entries) || !reflect.DeepEqual(got.read, want.read)) {
+				t.Fatalf("the halves' entries differ from one pass's (%d, %d)", len(got.Entries), len(want.Entries))
+			}
+			if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) || (gotErr == nil) != (wantErr == nil) {
+				t.Fatalf("Parse after halves: %v, after one pass: %v", gotErr, wantErr)
+			}
+			if gotErr == nil && !reflect.DeepEqual(gotFile.Entries, wantFile.Entries) {
+				t.Fatalf("Parse's entries differ")
+			}
+			switch c.name {
+			case "as written":
+				if !gotOK || len(got.Entries) != 4_000 {
+					t.Fatalf("as written: %v, %d entries", gotOK, len(got.Entries))
+				}
+			case "one entry":
+			default:
+				if gotOK || gotErr == nil && c.name != "a key twice, one in each half" {
+					t.Fatalf("read fast: %v, Parse: %v; want it refused", gotOK, gotErr)
+				}
+			}
+		})
 	}
 }

@@ -18,19 +18,83 @@ import (
 // compares the two). The entries' strings are pieces of data: no value
 // is copied alone.
 func parseFast(name string, data string) (f *File, ok bool) {
-	if !fastText(data) {
-		return nil, false
-	}
 	const head = "version: 1\nentries:\n"
 	if len(data) <= len(head) || data[:len(head)] != head || data[len(data)-1] != '\n' {
 		return nil, false
 	}
 	rest := data[len(head):]
+	// A large file is read in two halves, on two goroutines, split where
+	// an entry begins: each half's text checked, its entries read into
+	// their place, their keys hashed, and the halves' keys compared last.
+	parts := []string{rest}
+	if len(rest) >= halvesFrom {
+		if k := strings.Index(rest[len(rest)/2:], "\n  - "); k >= 0 {
+			at := len(rest)/2 + k + 1
+			parts = []string{rest[:at], rest[at:]}
+		}
+	}
+	counts := make([]int, len(parts))
+	total := 0
+	for i, p := range parts {
+		counts[i] = strings.Count(p, "\n  - ")
+		if strings.HasPrefix(p, "  - ") {
+			counts[i]++
+		}
+		total += counts[i]
+	}
+	if total > MaxEntries {
+		return nil, false
+	}
 	f = &File{Name: name, Version: Version}
-	f.Entries = make([]Entry, 0, 1+strings.Count(rest, "\n  - "))
-	seen := make(map[uint64]int, cap(f.Entries)) // the entries' keys, hashed → the entry
+	f.Entries = make([]Entry, total)
+	f.read = make([]keyFields, total) // their keys, made when a write needs them
 	seed := maphash.MakeSeed()
+	seen := make([]map[uint64]struct{}, len(parts))
+	oks := make([]bool, len(parts))
+	read := func(i, from int) {
+		out := f.Entries[from : from+counts[i]]
+		seen[i] = make(map[uint64]struct{}, len(out))
+		oks[i] = fastText(parts[i]) && parseEntries(parts[i], out, seed, seen[i])
+		for k := range out {
+			f.read[from+k] = keyFieldsOf(&out[k])
+		}
+	}
+	if len(parts) == 1 {
+		read(0, 0)
+	} else {
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			read(1, counts[0])
+		}()
+		read(0, 0)
+		<-done
+	}
+	for _, ok := range oks {
+		if !ok {
+			return nil, false
+		}
+	}
+	for i := 1; i < len(parts); i++ {
+		for h := range seen[i] {
+			if _, dup := seen[0][h]; dup {
+				return nil, false // a duplicate key across the halves: the full reader's
+			}
+		}
+	}
+	return f, true
+}
+
+// halvesFrom is the size from which parseFast reads a file in two halves.
+var halvesFrom = 256 << 10
+
+// parseEntries reads the entries of part, lines as recap writes them,
+// into out (one for each line that begins an entry), each key's hash
+// into seen; false when part is not so written, or an entry lacks a
+// required key or repeats one seen.
+func parseEntries(part string, out []Entry, seed maphash.Seed, seen map[uint64]struct{}) bool {
 	var e *Entry
+	n := 0
 	var keys uint16 // the keys of the entry read so far, by index in entryKeys
 	end := func() bool {
 		if e == nil {
@@ -46,49 +110,42 @@ func parseFast(name string, data string) (f *File, ok bool) {
 		if _, dup := seen[h]; dup {
 			return false
 		}
-		seen[h] = len(f.Entries) - 1
+		seen[h] = struct{}{}
 		return true
 	}
-	for len(rest) > 0 {
-		nl := strings.IndexByte(rest, '\n')
-		line := rest[:nl]
-		rest = rest[nl+1:]
+	for len(part) > 0 {
+		nl := strings.IndexByte(part, '\n')
+		line := part[:nl]
+		part = part[nl+1:]
 		switch {
 		case strings.HasPrefix(line, "  - "):
-			if !end() || len(f.Entries) == MaxEntries {
-				return nil, false
+			if !end() || n == len(out) {
+				return false
 			}
-			f.Entries = append(f.Entries, Entry{})
-			e, keys = &f.Entries[len(f.Entries)-1], 0
+			e, keys = &out[n], 0
+			n++
 			line = line[4:]
 		case strings.HasPrefix(line, "    ") && e != nil:
 			line = line[4:]
 		default:
-			return nil, false
+			return false
 		}
 		c := strings.IndexByte(line, ':') // no key has one
 		if c < 0 || c+1 == len(line) || line[c+1] != ' ' {
-			return nil, false
+			return false
 		}
 		k, v := line[:c], line[c+2:]
 		i := fastKey(k)
 		if i < 0 || keys&(1<<i) != 0 {
-			return nil, false
+			return false
 		}
 		keys |= 1 << i
 		s, ok := fastValue(i, v)
 		if !ok || len(s) > MaxText && utf8.RuneCountInString(s) > MaxText || entrySetters[i](e, s) != nil {
-			return nil, false
+			return false
 		}
 	}
-	if !end() {
-		return nil, false
-	}
-	f.read = make([]keyFields, len(f.Entries)) // their keys, made when a write needs them
-	for i := range f.Entries {
-		f.read[i] = keyFieldsOf(&f.Entries[i])
-	}
-	return f, true
+	return end() && n == len(out)
 }
 
 // keyHash is the hash of e's Key, made without it.
