@@ -1,6 +1,7 @@
 package triage
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
 	"reflect"
@@ -148,5 +149,30 @@ func TestParseHalves(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestParseOwnedLetsGo: the entries ParseOwned gives hold none of the
+// bytes it read (written over after, they stay as they were read), in
+// one pass and in halves, so that the file's bytes are not held for as
+// long as the entries are.
+func TestParseOwnedLetsGo(t *testing.T) {
+	for _, n := range []int{3, 4_000} {
+		data := realisticFile(n)
+		want, err := Parse("t.yml", data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		owned := bytes.Clone(data)
+		got, err := ParseOwned("t.yml", owned)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range owned {
+			owned[i] = 'x'
+		}
+		if !reflect.DeepEqual(got.Entries, want.Entries) || !reflect.DeepEqual(got.read, want.read) {
+			t.Errorf("%d entries: the entries changed with the bytes read", n)
+		}
 	}
 }

@@ -51,10 +51,11 @@ func Parse(name string, data []byte) (*File, error) {
 	return ParseOwned(name, bytes.Clone(data))
 }
 
-// ParseOwned is Parse of data the caller gives up: the entries' strings
-// are pieces of it, not copies, so it must not be written after (a file
-// of 10,000 decisions is 3.7 MB: a copy of it is a few milliseconds
-// before a run can start).
+// ParseOwned is Parse of data the caller gives up: it is read in place,
+// not copied first, so it must not be written while ParseOwned runs (a
+// file of 10,000 decisions is 3.7 MB: a copy of it is a few milliseconds
+// before a run can start). The entries' strings have memory of their own
+// once it returns; data is not held.
 func ParseOwned(name string, data []byte) (*File, error) {
 	if len(data) > MaxSize {
 		return nil, tooLarge(name)
