@@ -27,14 +27,18 @@ type digest struct {
 // asked about (tests set it: the decisions must be those of the text).
 var digestAll = false
 
-// orphanList returns the entries whose file is gone, in order.
-func (m *Matcher) orphanList() []int {
-	var orphans []int
-	for _, re := range m.byRule {
-		orphans = append(orphans, re.orphans...)
+// orphansWanted returns the entries whose file is gone as digests look
+// for them, made once (m.mu held, or before the matcher is shared).
+func (m *Matcher) orphansWanted() *wanted {
+	if m.orphanWant == nil {
+		var orphans []int
+		for _, re := range m.byRule {
+			orphans = append(orphans, re.orphans...)
+		}
+		slices.Sort(orphans)
+		m.orphanWant = m.wantedOf(orphans)
 	}
-	slices.Sort(orphans)
-	return orphans
+	return m.orphanWant
 }
 
 // lineInfo is what deciding asks of a line that reads as an entry's.

@@ -94,6 +94,7 @@ type Matcher struct {
 	hist       *history               // where decided lines went since their commits (Follow); nil: not asked
 	digests    map[string]*digest     // the files read ahead, by what deciding asks of them
 	readAhead  map[string]bool        // the files ReadAhead reads
+	orphanWant *wanted                // the entries whose file is gone, as digests look for them (orphansWanted)
 	ahead      []string               // the paths of the entries' files there, to read ahead
 	aheadBytes int64                  // and their bytes
 	// lastFile is the file held asked about last.
@@ -214,7 +215,7 @@ func NewMatcher(f *File, src fs.FS, now time.Time) *Matcher {
 // index files each entry under its path now, or among its rule's orphans
 // when its file is gone from src.
 func (m *Matcher) index() {
-	m.byRule, m.byFile, m.orphans = map[ruleKey]*ruleEntries{}, map[string]*fileEntries{}, false
+	m.byRule, m.byFile, m.orphans, m.orphanWant = map[ruleKey]*ruleEntries{}, map[string]*fileEntries{}, false, nil
 	m.last.Store(nil)
 	gone := m.gone()
 	for i := range m.entries {
@@ -304,14 +305,13 @@ func (m *Matcher) ReadAhead() {
 	for _, p := range paths {
 		m.readAhead[p] = true
 	}
+	gone := m.orphansWanted()
 	m.mu.Unlock()
 	own := make([]*fileEntries, len(paths))
 	for i, p := range paths {
 		own[i] = m.byFile[p]
 	}
-	orphans := m.orphanList()
 	go func() {
-		gone := m.wantedOf(orphans)
 		var buf []byte
 		sf := &sourceFile{}
 		for k, p := range paths {
@@ -691,7 +691,7 @@ func (m *Matcher) decide(f *reports.Finding, fe *fileEntries) *Decision {
 		if sf := text(); sf != nil && fe != nil && (digestAll || m.readAhead[f.Path]) {
 			// Asked about before the read-ahead reached it: its digest
 			// made now, so that its text, let go, is not read again.
-			d = m.digestOf(sf, m.wantedOf(fe.all()), m.wantedOf(m.orphanList()))
+			d = m.digestOf(sf, m.wantedOf(fe.all()), m.orphansWanted())
 			m.digests[f.Path] = d
 		}
 	}
