@@ -460,9 +460,7 @@ func (r *Repo) WorkingTreeSince(ctx context.Context, rev string) (_ []File, err 
 			return nil, err
 		}
 	}
-	files = pairRenames(files, addedHash, deletedHash)
-	sortFiles(files)
-	return files, nil
+	return pairRenames(files, addedHash, deletedHash), nil
 }
 
 // workingChanges returns the tree the working tree is compared with (the
@@ -614,29 +612,57 @@ func (r *Repo) mergeBaseTree(head *object.Commit, headName, rev string, s storer
 }
 
 // pairRenames joins a deleted file and an added one with the same content
-// (the same blob hash) into a rename.
+// (the same blob hash) into a rename, as git pairs exact renames: each
+// addition, in path order, with the first unused deletion of its content
+// in path order, one of the same base name preferred; a link or a
+// submodule only with one of its own mode. files is in path order after.
 func pairRenames(files []File, addedHash, deletedHash map[string]plumbing.Hash) []File {
-	added := map[plumbing.Hash]int{} // content → index of an added file
-	for i, f := range files {
-		if f.Status == Added {
-			added[addedHash[f.NewPath]] = i
+	sortFiles(files)                     // the paths come from a map: the pairs must not
+	deleted := map[plumbing.Hash][]int{} // content → deleted files, in path order
+	for i := range files {
+		if f := &files[i]; f.Status == Deleted {
+			h := deletedHash[f.OldPath]
+			deleted[h] = append(deleted[h], i)
 		}
 	}
-	if len(added) == 0 {
+	if len(deleted) == 0 {
 		return files
 	}
 	drop := map[int]bool{}
-	for i := range files {
-		f := &files[i]
-		if f.Status != Deleted {
+	for j := range files {
+		a := &files[j]
+		if a.Status != Added {
 			continue
 		}
-		j, ok := added[deletedHash[f.OldPath]]
-		if !ok || drop[j] {
+		best, bestScore := -1, -1
+		for _, i := range deleted[addedHash[a.NewPath]] {
+			d := &files[i]
+			if d.Status != Deleted { // renamed already
+				continue
+			}
+			if (!isRegular(filemode.FileMode(d.OldMode)) || !isRegular(filemode.FileMode(a.NewMode))) && d.OldMode != a.NewMode {
+				continue
+			}
+			score := 1
+			if sameBase(d.OldPath, a.NewPath) {
+				score++
+			}
+			if score > bestScore {
+				best, bestScore = i, score
+				if score == 2 {
+					break
+				}
+			}
+		}
+		if best < 0 {
 			continue
 		}
-		f.Status, f.NewPath, f.NewMode, f.Hunks, f.Binary, f.Large, f.Changed = Renamed, files[j].NewPath, files[j].NewMode, nil, false, nil, nil
+		d := &files[best]
+		d.Status, d.NewPath, d.NewMode, d.Hunks, d.Binary, d.Large, d.Changed = Renamed, a.NewPath, a.NewMode, nil, false, nil, nil
 		drop[j] = true
+	}
+	if len(drop) == 0 {
+		return files
 	}
 	out := files[:0]
 	for i, f := range files {
@@ -644,6 +670,7 @@ func pairRenames(files []File, addedHash, deletedHash map[string]plumbing.Hash) 
 			out = append(out, f)
 		}
 	}
+	sortFiles(out) // a rename sorts by its new path
 	return out
 }
 
@@ -832,6 +859,13 @@ func (r *Repo) submoduleHead(p string) (plumbing.Hash, bool) {
 	return ref.Hash(), true
 }
 
+// sortFiles puts files in path order; at one path (a file that became a
+// link, or a link a file) the deletion comes first, as git shows it.
 func sortFiles(files []File) {
-	sort.Slice(files, func(i, j int) bool { return files[i].Path() < files[j].Path() })
+	sort.Slice(files, func(i, j int) bool {
+		if a, b := files[i].Path(), files[j].Path(); a != b {
+			return a < b
+		}
+		return files[i].Status == Deleted && files[j].Status != Deleted
+	})
 }

@@ -222,6 +222,54 @@ func TestWorkingTreeLikeGit(t *testing.T) {
 	}
 }
 
+// TestWorkingTreeRenamesLikeGit: a deleted file and added ones of its
+// content pair as git pairs them (the first addition in path order, one of
+// the same base name preferred; a link with a link only), on every run,
+// though the changed paths come from a map.
+func TestWorkingTreeRenamesLikeGit(t *testing.T) {
+	g := gittest.New(t)
+	decided := lines(12, func(i int) string { return fmt.Sprintf("    int decided%d;", i) })
+	twin := lines(5, func(i int) string { return fmt.Sprintf("twin %d", i) })
+	g.Commit("base", map[string]string{
+		"src/Decided.java": decided,
+		"old/t1.txt":       twin,
+		"old/t2.txt":       twin,
+		"keep.txt":         "keep\n",
+		"target":           "target\n",
+	})
+	if err := os.Symlink("target", filepath.Join(g.Dir, "link")); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	g.Git("add", "link")
+	g.Git("commit", "-q", "-m", "a link")
+	g.Git("mv", "src/Decided.java", "src/Moved.java")
+	g.Write(map[string]string{
+		"a/Copy.java":    decided,
+		"z/Decided.java": decided,
+		"b/Decided.java": decided,
+		"new/t0.txt":     twin,
+		"new/t2.txt":     twin,
+		"new/t9.txt":     twin,
+		"x/link":         "target", // a file holding the link's text
+	})
+	g.Git("add", "a", "z", "b", "new", "x")
+	g.Git("rm", "-q", "old/t1.txt", "old/t2.txt", "link")
+	want := gitShape(t, g, "HEAD")
+	for round := range 20 {
+		repo, err := diff.Open(g.Dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := repo.WorkingTree(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := cmp.Diff(want, shape(got)); d != "" {
+			t.Fatalf("round %d: working tree against HEAD (-git +recap):\n%s", round, d)
+		}
+	}
+}
+
 // TestWorkingTreeSinceLikeGit: the working tree since the merge base of a
 // revision (commits on the branch, then uncommitted edits) is git diff
 // --merge-base's, with renames, deletions, edits on both sides, and changes

@@ -187,6 +187,46 @@ func TestFollowRenames(t *testing.T) {
 	}
 }
 
+// TestFollowRenamesToOneCopy: a decided file moved (staged) while copies
+// of its content are added is followed where git diff HEAD says it went
+// (the first addition of its content in path order), the same on every
+// run, and the decision covers that copy alone.
+func TestFollowRenamesToOneCopy(t *testing.T) {
+	repo := gittest.New(t)
+	commit := repo.Commit("shop", map[string]string{"src/Shop.java": javaFile})
+	repo.Git("mv", "src/Shop.java", "src/Store.java")
+	copies := map[string]string{"z/Shop.java": javaFile, "b/Copy.java": javaFile, "src/Store.java": javaFile}
+	repo.Write(copies)
+	repo.Git("add", "z", "b")
+	src := fstest.MapFS{}
+	for p, c := range copies {
+		src[p] = &fstest.MapFile{Data: []byte(c)}
+	}
+	e := decided(t)
+	e.Commit = commit
+	for round := range 12 {
+		r, err := diff.Open(repo.Dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := NewMatcher(&File{Entries: []Entry{e}}, src, day)
+		if err := m.FollowRenames(context.Background(), r); err != nil {
+			t.Fatal(err)
+		}
+		r.Close()
+		var at []string
+		for _, p := range []string{"b/Copy.java", "src/Store.java", "z/Shop.java"} {
+			f := reports.Finding{Tool: "PMD", Rule: "NullAssignment", Path: p, Line: 5, Message: e.Message}
+			if d := m.Decide(&f); d != nil {
+				at = append(at, p)
+			}
+		}
+		if len(at) != 1 || at[0] != "b/Copy.java" {
+			t.Fatalf("round %d: decided at %q, want at b/Copy.java alone (where git diff HEAD renames it)", round, at)
+		}
+	}
+}
+
 // TestSourceRefused: a source that is not a regular file, or is larger
 // than MaxSourceSize, is not read; its findings match by message.
 func TestSourceRefused(t *testing.T) {
