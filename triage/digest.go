@@ -96,24 +96,45 @@ func (m *Matcher) digestOf(sf *sourceFile, own, orphans *wanted) *digest {
 			d.lines[idx] = nil
 		}
 	}
-	found := func(idx, i int) {
-		li := lineInfo{i: int32(i), unique: sf.unique(i), wins: int32(sf.windowCount(i))}
-		if m.entries[idx].Location != "" {
-			li.loc = sf.location(i)
-		}
-		d.lines[idx] = append(d.lines[idx], li)
-	}
 	h := sf.lineHashes()
 	for i := range sf.n() {
 		for _, w := range [2]*wanted{own, orphans} {
 			for _, idx := range w.byHash[h[i]] {
 				if lineIs(sf.line(i), m.lines[idx]) {
-					found(idx, i)
+					d.lines[idx] = append(d.lines[idx], lineInfo{i: int32(i)})
 				}
 			}
 			for _, idx := range w.cut {
 				if lineIs(sf.line(i), m.lines[idx]) {
-					found(idx, i)
+					d.lines[idx] = append(d.lines[idx], lineInfo{i: int32(i)})
+				}
+			}
+		}
+	}
+	// What deciding asks of each line found. Every line that reads as an
+	// entry's Line is found for it (as its beginning, when the Line was
+	// cut short), and so is every line of the same text: a line found
+	// alone has its text on no other line, its window is its own and its
+	// occurrence the first, with no line compared. Lines found with
+	// others are compared.
+	for _, w := range [2]*wanted{own, orphans} {
+		for _, idx := range w.idxs {
+			lis := d.lines[idx]
+			alone := len(lis) == 1
+			for k := range lis {
+				li := &lis[k]
+				i := int(li.i)
+				if alone {
+					li.unique, li.wins = true, 1
+				} else {
+					li.unique, li.wins = sf.unique(i), int32(sf.windowCount(i))
+				}
+				if m.entries[idx].Location != "" {
+					if alone {
+						li.loc = sf.locationFirst(i)
+					} else {
+						li.loc = sf.location(i)
+					}
 				}
 			}
 		}

@@ -209,6 +209,21 @@ func (sf *sourceFile) location(i int) string {
 		sf.work += i / 8 // the keys compared
 		sf.spend(0)
 	}
+	return sf.locationOf(i, win, occ)
+}
+
+// locationFirst is location(i) of a line whose text is on no other line
+// of the file: its occurrence is the first, with no line compared.
+func (sf *sourceFile) locationFirst(i int) string {
+	if l, ok := sf.locs[i]; ok {
+		return l
+	}
+	return sf.locationOf(i, sf.window(i, nil), 1)
+}
+
+// locationOf makes and keeps line i's location of window win and
+// occurrence occ.
+func (sf *sourceFile) locationOf(i int, win []int, occ int) string {
 	sum := windowHash(sf, win)
 	l := hex.EncodeToString(sum[:8]) + ":" + strconv.Itoa(occ)
 	if sf.locs == nil {
