@@ -1,6 +1,7 @@
 package triage
 
 import (
+	"cmp"
 	"slices"
 
 	"github.com/recap-dev/recap/internal/text"
@@ -19,8 +20,12 @@ import (
 // decided files from holding their text (which, on top of the time it
 // takes to fault in the pages, the collector's pacing doubles).
 type digest struct {
-	n     int                // the file's lines
-	lines map[int][]lineInfo // by entry: the lines that read as its Line, in order
+	n int // the file's lines
+	// The entries it knows, in order (idxs), and the lines that read as
+	// each one's Line: entry idxs[k]'s are infos[at[k]:at[k+1]], in order.
+	idxs  []int32
+	at    []int32
+	infos []lineInfo
 }
 
 // digestAll has every file decided by its digest, made when it is first
@@ -49,15 +54,41 @@ type lineInfo struct {
 	loc    string
 }
 
+// of returns the lines that read as entry idx's Line, and whether the
+// digest knows the entry at all.
+func (d *digest) of(idx int) ([]lineInfo, bool) {
+	k, ok := 0, false
+	if len(d.idxs) <= 16 { // most files: a few entries
+		for k < len(d.idxs) && d.idxs[k] < int32(idx) {
+			k++
+		}
+		ok = k < len(d.idxs) && d.idxs[k] == int32(idx)
+	} else {
+		k, ok = slices.BinarySearch(d.idxs, int32(idx))
+	}
+	if !ok {
+		return nil, false
+	}
+	return d.infos[d.at[k]:d.at[k+1]], true
+}
+
 // line returns what the digest knows of line i of entry idx, and whether
 // the entry is in the digest at all (known) and line i reads as its Line
 // (found).
 func (d *digest) line(idx, i int) (li *lineInfo, known, found bool) {
-	ls, known := d.lines[idx]
+	ls, known := d.of(idx)
 	if !known {
 		return nil, false, false
 	}
-	k, found := slices.BinarySearchFunc(ls, int32(i), func(l lineInfo, i int32) int { return int(l.i - i) })
+	k, found := 0, false
+	if len(ls) <= 8 { // most entries: one line
+		for k < len(ls) && ls[k].i < int32(i) {
+			k++
+		}
+		found = k < len(ls) && ls[k].i == int32(i)
+	} else {
+		k, found = slices.BinarySearchFunc(ls, int32(i), func(l lineInfo, i int32) int { return cmp.Compare(l.i, i) })
+	}
 	if !found {
 		return nil, true, false
 	}
@@ -90,55 +121,72 @@ func (m *Matcher) wantedOf(idxs []int) *wanted {
 // digestOf makes the digest of sf for the entries of its path (own) and
 // those whose file is gone (orphans).
 func (m *Matcher) digestOf(sf *sourceFile, own, orphans *wanted) *digest {
-	d := &digest{n: sf.n(), lines: make(map[int][]lineInfo, len(own.idxs)+len(orphans.idxs))}
+	d := &digest{n: sf.n(), idxs: make([]int32, 0, len(own.idxs)+len(orphans.idxs))}
 	for _, w := range [2]*wanted{own, orphans} {
 		for _, idx := range w.idxs {
-			d.lines[idx] = nil
+			d.idxs = append(d.idxs, int32(idx))
 		}
 	}
+	slices.Sort(d.idxs)
+	d.idxs = slices.Compact(d.idxs)
+	// The lines found, as (entry, line), in the order of the lines.
+	var found [][2]int32
 	h := sf.lineHashes()
 	for i := range sf.n() {
 		for _, w := range [2]*wanted{own, orphans} {
 			for _, idx := range w.byHash[h[i]] {
 				if lineIs(sf.line(i), m.lines[idx]) {
-					d.lines[idx] = append(d.lines[idx], lineInfo{i: int32(i)})
+					found = append(found, [2]int32{int32(idx), int32(i)})
 				}
 			}
 			for _, idx := range w.cut {
 				if lineIs(sf.line(i), m.lines[idx]) {
-					d.lines[idx] = append(d.lines[idx], lineInfo{i: int32(i)})
+					found = append(found, [2]int32{int32(idx), int32(i)})
 				}
 			}
 		}
 	}
+	slices.SortFunc(found, func(a, b [2]int32) int {
+		if c := cmp.Compare(a[0], b[0]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a[1], b[1])
+	})
+	found = slices.Compact(found) // an entry both the file's and gone from its own
+	d.at, d.infos = make([]int32, len(d.idxs)+1), make([]lineInfo, len(found))
 	// What deciding asks of each line found. Every line that reads as an
 	// entry's Line is found for it (as its beginning, when the Line was
 	// cut short), and so is every line of the same text: a line found
 	// alone has its text on no other line, its window is its own and its
 	// occurrence the first, with no line compared. Lines found with
 	// others are compared.
-	for _, w := range [2]*wanted{own, orphans} {
-		for _, idx := range w.idxs {
-			lis := d.lines[idx]
-			alone := len(lis) == 1
-			for k := range lis {
-				li := &lis[k]
-				i := int(li.i)
+	k := 0
+	for j, idx := range d.idxs {
+		d.at[j] = int32(k)
+		start := k
+		for ; k < len(found) && found[k][0] == idx; k++ {
+			d.infos[k].i = found[k][1]
+		}
+		lis := d.infos[start:k]
+		alone := len(lis) == 1
+		for n := range lis {
+			li := &lis[n]
+			i := int(li.i)
+			if alone {
+				li.unique, li.wins = true, 1
+			} else {
+				li.unique, li.wins = sf.unique(i), int32(sf.windowCount(i))
+			}
+			if m.entries[idx].Location != "" {
 				if alone {
-					li.unique, li.wins = true, 1
+					li.loc = sf.locationFirst(i)
 				} else {
-					li.unique, li.wins = sf.unique(i), int32(sf.windowCount(i))
-				}
-				if m.entries[idx].Location != "" {
-					if alone {
-						li.loc = sf.locationFirst(i)
-					} else {
-						li.loc = sf.location(i)
-					}
+					li.loc = sf.location(i)
 				}
 			}
 		}
 	}
+	d.at[len(d.idxs)] = int32(k)
 	return d
 }
 

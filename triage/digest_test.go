@@ -48,14 +48,17 @@ func TestDigestFactsAsText(t *testing.T) {
 	words := []string{"a();", "  a();", "b = c;", "\tb = c ;", "}", "", "return x;", "int v = 1;", "// note"}
 	for round := range 300 {
 		var sb strings.Builder
-		n := 1 + rng.IntN(40)
+		n, most := 1+rng.IntN(40), 6
+		if round%5 == 0 { // many entries, many lines each: looked up by halves
+			n, most = 60+rng.IntN(80), 30
+		}
 		for range n {
 			sb.WriteString(words[rng.IntN(len(words))])
 			sb.WriteByte('\n')
 		}
 		src := []byte(sb.String())
 		var entries []Entry
-		for range 1 + rng.IntN(6) {
+		for range 1 + rng.IntN(most) {
 			line := 1 + rng.IntN(n)
 			text := LineText(src, line)
 			if text == "" {
@@ -84,7 +87,18 @@ func TestDigestFactsAsText(t *testing.T) {
 		}
 		d := m.digestOf(newSourceFile(src), m.wantedOf(idxs), m.wantedOf(nil))
 		for idx := range entries {
-			for _, li := range d.lines[idx] {
+			lis, known := d.of(idx)
+			if !known {
+				t.Fatalf("round %d: entry %d unknown to the digest", round, idx)
+			}
+			for i := range n + 2 {
+				li, _, found := d.line(idx, i)
+				want := i < n && entries[idx].Line != "" && lineIs(newSourceFile(src).line(i), m.lines[idx])
+				if found != want || found && int(li.i) != i {
+					t.Fatalf("round %d: entry %d, line %d: found %v, want %v", round, idx, i+1, found, want)
+				}
+			}
+			for _, li := range lis {
 				text := newSourceFile(src)
 				i := int(li.i)
 				want := lineInfo{i: li.i, unique: text.unique(i), wins: int32(text.windowCount(i))}
