@@ -99,15 +99,21 @@ func springTriage(b *testing.B, fs []reports.Finding, n int, pick func(i int, f 
 // same report. "spread" takes one finding in 31 of the whole report (on
 // 4,808 of its 9,247 files: the worst case, every entry in a file of its
 // own); "module" takes the findings of spring-web, as a decision by
-// --path would (10,000 entries on fewer files).
+// --path would (10,000 entries on fewer files). "ahead": the files read
+// ahead first and decided by their digests, as the commands do.
 func BenchmarkSpring10000(b *testing.B) {
 	fs := springFindings(b)
+	spread := func(i int, _ *reports.Finding) bool { return i%(len(fs)/10_000) == 0 }
+	module := func(_ int, f *reports.Finding) bool { return strings.HasPrefix(f.Path, "spring-web/") }
 	for _, bc := range []struct {
-		name string
-		pick func(i int, f *reports.Finding) bool
+		name  string
+		pick  func(i int, f *reports.Finding) bool
+		ahead bool
 	}{
-		{"spread", func(i int, _ *reports.Finding) bool { return i%(len(fs)/10_000) == 0 }},
-		{"module", func(_ int, f *reports.Finding) bool { return strings.HasPrefix(f.Path, "spring-web/") }},
+		{"spread", spread, false},
+		{"module", module, false},
+		{"spread-ahead", spread, true},
+		{"module-ahead", module, true},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			file, src := springTriage(b, fs, 10_000, bc.pick)
@@ -120,6 +126,9 @@ func BenchmarkSpring10000(b *testing.B) {
 					start = cpuTime()
 				}
 				m := triage.NewMatcher(file, src, now)
+				if bc.ahead {
+					m.ReadAhead()
+				}
 				for i := range fs {
 					m.Decide(&fs[i])
 				}
