@@ -46,6 +46,21 @@ func gitShape(t *testing.T, g *gittest.Repo, args ...string) []string {
 	return shape(files)
 }
 
+// workingTree is what changed in the working tree of dir against HEAD,
+// as recap reads it.
+func workingTree(t *testing.T, dir string) []diff.File {
+	t.Helper()
+	repo, err := diff.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := repo.WorkingTree(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
 func lines(n int, f func(i int) string) string {
 	var b strings.Builder
 	for i := 1; i <= n; i++ {
@@ -208,14 +223,7 @@ func TestWorkingTreeLikeGit(t *testing.T) {
 	}
 	g.Write(map[string]string{"staged.txt": "s1\ns2 staged, then edited\n"})
 
-	repo, err := diff.Open(g.Dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := repo.WorkingTree(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := workingTree(t, g.Dir)
 	t.Logf("HEAD: %q", shape(got))
 	if d := cmp.Diff(gitShape(t, g, "HEAD"), shape(got)); d != "" {
 		t.Errorf("working tree against HEAD (-git +recap):\n%s", d)
@@ -256,15 +264,7 @@ func TestWorkingTreeRenamesLikeGit(t *testing.T) {
 	g.Git("rm", "-q", "old/t1.txt", "old/t2.txt", "link")
 	want := gitShape(t, g, "HEAD")
 	for round := range 20 {
-		repo, err := diff.Open(g.Dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := repo.WorkingTree(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if d := cmp.Diff(want, shape(got)); d != "" {
+		if d := cmp.Diff(want, shape(workingTree(t, g.Dir))); d != "" {
 			t.Fatalf("round %d: working tree against HEAD (-git +recap):\n%s", round, d)
 		}
 	}
