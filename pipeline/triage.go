@@ -106,9 +106,15 @@ type triaging struct {
 	ruleNames map[string]ruleNames
 	lastRule  ruleNames // the last finding's rule's
 	haveRule  bool
-	shorts    []int32           // by rule's index: its short name's; -1: not known yet
-	cwes      [][]int           // the CWE ids of findings aside
-	owns      []*reports.Triage // the decisions on findings aside
+	// kinds are what findings aside of one tool and rule share, each
+	// once (a finding aside holds its kind's index); the last one found.
+	kinds       []kind
+	kindIndex   map[[4]uint32]uint32
+	lastKind    uint32
+	lastKindKey [4]uint32
+	haveKind    bool
+	cwes        [][]int           // the CWE ids of findings aside
+	owns        []*reports.Triage // the decisions on findings aside
 	// covered are the findings settle took out of the first pass's view
 	// (with TriagedExclude): the page skips them.
 	covered map[grouping.Ref]bool
@@ -122,19 +128,28 @@ type triaging struct {
 // back when a decision covers it through its problem, and what the
 // grouper took of it (its names are indexes into triaging.names).
 type aside struct {
-	ref                                  grouping.Ref
-	path, tool, rule, ruleName, category uint32
-	line, end, column                    int32
-	cwe                                  int32 // its CWE ids: cwes[cwe-1]; 0: none
-	severity                             reports.Severity
-	impact                               reports.Impact
-	quality                              reports.Quality
-	state                                uint8 // against the baseline: see states
-	security                             bool
-	counted                              bool  // the first pass counted it (with new only, a new finding)
-	hides                                bool  // its own decision suppresses
-	covered                              bool  // settle found a decision on another finding of its problem that covers it
-	own                                  int32 // its own decision: owns[own-1]; 0: none
+	ref               grouping.Ref
+	path              uint32 // an index into names
+	kind              uint32 // its tool and rule: kinds[kind]
+	line, end, column int32
+	cwe               int32 // its CWE ids: cwes[cwe-1]; 0: none
+	severity          reports.Severity
+	impact            reports.Impact
+	quality           reports.Quality
+	state             uint8 // against the baseline: see states
+	security          bool
+	counted           bool  // the first pass counted it (with new only, a new finding)
+	hides             bool  // its own decision suppresses
+	covered           bool  // settle found a decision on another finding of its problem that covers it
+	own               int32 // its own decision: owns[own-1]; 0: none
+}
+
+// kind is a tool and a rule of findings aside, with the rule's name and
+// category as they give them: indexes into triaging.names, and the short
+// name's (-1: not known yet).
+type kind struct {
+	tool, rule, ruleName, category uint32
+	short                          int32
 }
 
 // states are the states against the baseline that aside.state numbers.
@@ -148,8 +163,8 @@ type ruleNames struct {
 
 // finding is a as the collector and the grouper see it.
 func (t *triaging) finding(a *aside) reports.Finding {
-	n := t.names
-	f := reports.Finding{Tool: n[a.tool], Rule: n[a.rule], RuleName: n[a.ruleName], Category: n[a.category], Path: n[a.path],
+	n, k := t.names, &t.kinds[a.kind]
+	f := reports.Finding{Tool: n[k.tool], Rule: n[k.rule], RuleName: n[k.ruleName], Category: n[k.category], Path: n[a.path],
 		Severity: a.severity, Impact: a.impact, Quality: a.quality, Line: int(a.line), EndLine: int(a.end), Column: int(a.column),
 		Baseline: states[a.state]}
 	if a.cwe > 0 {
@@ -164,14 +179,27 @@ func (t *triaging) finding(a *aside) reports.Finding {
 // short returns the index of the short name of a's rule (as the grouper
 // and the collector name rules).
 func (t *triaging) short(a *aside) uint32 {
-	for int(a.rule) >= len(t.shorts) {
-		t.shorts = append(t.shorts, -1)
+	k := &t.kinds[a.kind]
+	if k.short < 0 {
+		k.short = int32(t.name(reports.ShortRule(t.names[k.tool], t.names[k.rule])))
 	}
-	if i := t.shorts[a.rule]; i >= 0 {
-		return uint32(i)
+	return uint32(k.short)
+}
+
+// kindOf returns the index of the kind of tool and rule names (indexes),
+// made when new.
+func (t *triaging) kindOf(tool uint32, rn ruleNames) uint32 {
+	key := [4]uint32{tool, rn.rule, rn.name, rn.cat}
+	if t.haveKind && key == t.lastKindKey {
+		return t.lastKind
 	}
-	i := t.name(reports.ShortRule(t.names[a.tool], t.names[a.rule]))
-	t.shorts[a.rule] = int32(i)
+	i, ok := t.kindIndex[key]
+	if !ok {
+		i = uint32(len(t.kinds))
+		t.kinds = append(t.kinds, kind{tool: tool, rule: rn.rule, ruleName: rn.name, category: rn.cat, short: -1})
+		t.kindIndex[key] = i
+	}
+	t.lastKind, t.lastKindKey, t.haveKind = i, key, true
 	return i
 }
 
@@ -204,7 +232,7 @@ func (t *triaging) keep(f *reports.Finding, r grouping.Ref, state string, counte
 		return
 	}
 	if t.nameIndex == nil {
-		t.nameIndex, t.ruleNames = map[string]uint32{}, map[string]ruleNames{}
+		t.nameIndex, t.ruleNames, t.kindIndex = map[string]uint32{}, map[string]ruleNames{}, map[[4]uint32]uint32{}
 		t.lastPath, t.lastNamed = f.Path, t.m.Names(f.Path)
 		t.lastTool, t.toolIndex = f.Tool, t.name(f.Tool)
 		if t.lastNamed {
@@ -236,7 +264,7 @@ func (t *triaging) keep(f *reports.Finding, r grouping.Ref, state string, counte
 		t.ruleNames[t.names[rn.rule]] = rn
 	}
 	t.lastRule, t.haveRule = rn, true
-	a := aside{ref: r, hides: f.Triage.Suppressed(), path: t.lastIndex, tool: t.toolIndex, rule: rn.rule, ruleName: rn.name, category: rn.cat,
+	a := aside{ref: r, hides: f.Triage.Suppressed(), path: t.lastIndex, kind: t.kindOf(t.toolIndex, rn),
 		line: clamp32(f.Line), end: clamp32(max(f.Line, f.EndLine)), column: clamp32(f.Column),
 		severity: f.Severity, impact: f.Impact, quality: f.Quality, security: f.Security(), counted: counted}
 	switch state {
@@ -741,7 +769,7 @@ func (t *triaging) hiddenByRule(g *Grouped) (byKey map[ruleKey][]int32, split bo
 		if !a.hidden() {
 			continue
 		}
-		k := ruleKey{a.path, a.tool, t.short(a)}
+		k := ruleKey{a.path, t.kinds[a.kind].tool, t.short(a)}
 		byKey[k] = append(byKey[k], int32(i))
 		if a.hides && !t.hiddenWhole(g, a) {
 			return nil, true
@@ -787,7 +815,7 @@ func (t *triaging) moved(byKey map[ruleKey][]int32) []int32 {
 		if !in || s.hidden() {
 			continue
 		}
-		for _, h := range byKey[ruleKey{s.path, s.tool, t.short(s)}] {
+		for _, h := range byKey[ruleKey{s.path, t.kinds[s.kind].tool, t.short(s)}] {
 			if a := t.aside.at(int(h)); start(s.line) == start(a.line) || start(s.line) <= start(a.line) && a.end <= s.end {
 				moved = append(moved, int32(i))
 				break
