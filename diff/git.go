@@ -634,19 +634,19 @@ func pairRenames(files []File, addedHash, deletedHash map[string]plumbing.Hash) 
 		if a.Status != Added {
 			continue
 		}
-		best, bestScore := -1, -1
-		for _, i := range deleted[addedHash[a.NewPath]] {
+		h := addedHash[a.NewPath]
+		dels := deleted[h]
+		for len(dels) > 0 && files[dels[0]].Status != Deleted {
+			dels = dels[1:] // renamed already: most often the first ones
+		}
+		deleted[h] = dels
+		best, bestScore := -1, 0
+		for _, i := range dels {
 			d := &files[i]
 			if d.Status != Deleted { // renamed already
 				continue
 			}
-			if (!isRegular(filemode.FileMode(d.OldMode)) || !isRegular(filemode.FileMode(a.NewMode))) && d.OldMode != a.NewMode {
-				continue
-			}
-			score := 1
-			if sameBase(d.OldPath, a.NewPath) {
-				score++
-			}
+			score := exactScore(d.OldPath, filemode.FileMode(d.OldMode), a.NewPath, filemode.FileMode(a.NewMode))
 			if score > bestScore {
 				best, bestScore = i, score
 				if score == 2 {

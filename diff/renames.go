@@ -98,12 +98,9 @@ func detectRenames(ctx context.Context, s storer.EncodedObjectStorer, added, del
 			if d.pair != -1 {
 				continue // renamed already
 			}
-			if (!isRegular(d.mode) || !isRegular(a.mode)) && d.mode != a.mode {
+			score := exactScore(deleted.path(int(byHash[k])), d.mode, added.path(i), a.mode)
+			if score == 0 {
 				continue
-			}
-			score := 1
-			if sameBase(deleted.path(int(byHash[k])), added.path(i)) {
-				score++
 			}
 			if score > bestScore {
 				best, bestScore = int(byHash[k]), score
@@ -121,6 +118,19 @@ func detectRenames(ctx context.Context, s storer.EncodedObjectStorer, added, del
 		}
 	}
 	return similarRenames(ctx, s, added, deleted)
+}
+
+// exactScore is how git ranks a deleted file for an added one of the same
+// content: 0 when they do not pair (a link or a submodule pairs only with
+// one of its own mode), 2 when their paths end in the same name, else 1.
+func exactScore(deleted string, deletedMode filemode.FileMode, added string, addedMode filemode.FileMode) int {
+	if (!isRegular(deletedMode) || !isRegular(addedMode)) && deletedMode != addedMode {
+		return 0
+	}
+	if sameBase(deleted, added) {
+		return 2
+	}
+	return 1
 }
 
 // sameBase tells whether two paths end in the same name.
