@@ -88,7 +88,7 @@ func TestBaselineAcrossPMDRuns(t *testing.T) {
 	pr := newPMDPR(t)
 	base, _ := runJSON(t, pr.repo.Dir, "summary", "--format", "json", pr.base)
 	v, code := runJSON(t, pr.repo.Dir, "summary", "--format", "json", "--baseline", pr.base, pr.head)
-	b := v.Summary.Baseline
+	b, problems := v.Summary.Baseline, v.Summary.Problems
 	if code != 0 || b == nil || b.New != 1 || b.Fixed != 1 || b.Unchanged != base.Summary.Total-1 || v.Summary.Total != base.Summary.Total {
 		t.Fatalf("exit %d, baseline %+v of %d findings; want 1 new, 1 fixed, %d unchanged", code, b, v.Summary.Total, base.Summary.Total-1)
 	}
@@ -96,6 +96,36 @@ func TestBaselineAcrossPMDRuns(t *testing.T) {
 	v, _ = runJSON(t, pr.repo.Dir, "findings", "--format", "json", "--new-only", "--baseline", pr.base, pr.head)
 	if len(v.Findings) != 1 || v.Findings[0].Rule != "CommentRequired" || v.Findings[0].Path != orderService || v.Findings[0].Baseline != "new" {
 		t.Fatalf("--new-only: %+v, want the clear() method's CommentRequired", v.Findings)
+	}
+	// recap's SARIF says each result's state (the query's, not the report's).
+	cmd := exec.Command(bin, "summary", "--format", "sarif", "--baseline", pr.base, pr.head)
+	cmd.Dir = pr.repo.Dir
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("summary --format sarif --baseline: %v", err)
+	}
+	var doc struct {
+		Runs []struct {
+			Results []struct {
+				RuleID        string `json:"ruleId"`
+				BaselineState string `json:"baselineState"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(out, &doc); err != nil {
+		t.Fatal(err)
+	}
+	states := map[string]int{}
+	for _, r := range doc.Runs {
+		for _, res := range r.Results {
+			states[res.BaselineState]++
+			if res.BaselineState == "new" && res.RuleID != "CommentRequired" {
+				t.Errorf("new in the SARIF: %s, want the clear() method's CommentRequired", res.RuleID)
+			}
+		}
+	}
+	if states["new"] != 1 || states["unchanged"] != problems-1 || len(states) != 2 {
+		t.Errorf("the SARIF's baseline states %v, want 1 new and %d unchanged (a result a problem)", states, problems-1)
 	}
 	if _, code := runJSON(t, pr.repo.Dir, "summary", "--format", "json", "--max-new", "0", "--baseline", pr.base, pr.head); code != 1 {
 		t.Errorf("--max-new 0 with one new finding: exit %d, want 1", code)

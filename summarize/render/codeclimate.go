@@ -281,6 +281,10 @@ func (s *CodeClimateStream) Add(f *reports.Finding) error {
 	return s.err
 }
 
+// AddState is Add: an issue of Code Quality has no state against a
+// baseline, and a query's findings are added without a copy of each.
+func (s *CodeClimateStream) AddState(f *reports.Finding, _ string) error { return s.Add(f) }
+
 // Write implements [Stream]: the array of the issues added.
 func (s *CodeClimateStream) Write(w io.Writer, _ *summarize.View) error {
 	if s.err != nil {

@@ -140,7 +140,7 @@ func TestSARIFResultAsGoSARIF(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := enc.result(f, i%7); !bytes.Equal(got, want) {
+			if got := enc.result(f, i%7, f.Baseline); !bytes.Equal(got, want) {
 				t.Fatalf("finding %d (%s %s:%d):\n got %s\nwant %s", i, f.Rule, f.Path, f.Line, got, want)
 			}
 		}

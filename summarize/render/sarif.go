@@ -134,7 +134,7 @@ func (s SARIF) Render(w io.Writer, v *summarize.View) error {
 	return runs.write(w, func(r *sarifRun, bw *bufio.Writer) error {
 		for i, f := range r.findings {
 			bw.WriteString(resultSep(i))
-			if _, err := bw.Write(enc.result(f, r.ruleIndex[f.Rule])); err != nil {
+			if _, err := bw.Write(enc.result(f, r.ruleIndex[f.Rule], f.Baseline)); err != nil {
 				return err
 			}
 		}

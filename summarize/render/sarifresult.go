@@ -21,10 +21,11 @@ type resultEncoder struct {
 }
 
 // result is f as the ruleIndex-th rule's result, its fingerprint
-// written "identity:occurrence" under FingerprintKey. The bytes are valid
+// written "identity:occurrence" under FingerprintKey, in the state
+// baseline (f's Baseline, or the one its query gave). The bytes are valid
 // until the next call.
-func (e *resultEncoder) result(f *reports.Finding, ruleIndex int) []byte {
-	e.buf = e.appendResult(e.buf[:0], f, ruleIndex)
+func (e *resultEncoder) result(f *reports.Finding, ruleIndex int, baseline string) []byte {
+	e.buf = e.appendResult(e.buf[:0], f, ruleIndex, baseline)
 	return e.buf
 }
 
@@ -38,7 +39,7 @@ func textMessage(b []byte, s string) []byte {
 	return append(b, '}')
 }
 
-func (e *resultEncoder) appendResult(b []byte, f *reports.Finding, ruleIndex int) []byte {
+func (e *resultEncoder) appendResult(b []byte, f *reports.Finding, ruleIndex int, baseline string) []byte {
 	// The level is the impact's (reports.ImpactLevel); the tool's own,
 	// when it differs, is kept beside it as toolLevel, which recap reads
 	// back as the finding's severity.
@@ -108,10 +109,10 @@ func (e *resultEncoder) appendResult(b []byte, f *reports.Finding, ruleIndex int
 			b = append(b, ']')
 		}
 	}
-	switch f.Baseline {
+	switch baseline {
 	case reports.BaselineNew, reports.BaselineUnchanged:
 		b = append(b, `,"baselineState":`...)
-		b = str(b, f.Baseline)
+		b = str(b, baseline)
 	}
 	if d != nil && d.Fix != nil && len(d.Fix.Replacements) > 0 {
 		b = e.appendFix(b, d.Fix)

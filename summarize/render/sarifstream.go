@@ -111,7 +111,12 @@ func NewSARIFStream() *SARIFStream {
 }
 
 // Add encodes f as a result of its tool's run.
-func (s *SARIFStream) Add(f *reports.Finding) error {
+func (s *SARIFStream) Add(f *reports.Finding) error { return s.AddState(f, f.Baseline) }
+
+// AddState is Add of f in the given state against the baseline (f's own
+// Baseline is not read): a query's findings are added without a copy of
+// each to set its state.
+func (s *SARIFStream) AddState(f *reports.Finding, baseline string) error {
 	if s.err != nil {
 		return s.err
 	}
@@ -139,7 +144,7 @@ func (s *SARIFStream) Add(f *reports.Finding) error {
 	if s.MaxResults <= 0 {
 		_, err := sp.bw.WriteString(resultSep(r.n - 1))
 		if err == nil {
-			_, err = sp.bw.Write(s.enc.result(f, idx))
+			_, err = sp.bw.Write(s.enc.result(f, idx, baseline))
 		}
 		s.err = err
 		return err
@@ -151,7 +156,7 @@ func (s *SARIFStream) Add(f *reports.Finding) error {
 		r.omitted++
 		return nil // not written at all
 	}
-	b := s.enc.result(f, idx)
+	b := s.enc.result(f, idx, baseline)
 	k.off, k.len = sp.size, len(b)
 	if full {
 		sp.kept.replaceRoot(k)
