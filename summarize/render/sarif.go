@@ -145,6 +145,7 @@ func (s SARIF) Render(w io.Writer, v *summarize.View) error {
 // sarifRuns groups findings by tool: a run per tool, in order of name.
 type sarifRuns struct {
 	byTool map[string]*sarifRun
+	last   *sarifRun       // the run of the finding before: a report's findings are one tool's
 	recap  string          // recap's version, for the runs' conversion
 	inputs []reports.Input // their rule tables describe the rules
 }
@@ -159,6 +160,8 @@ type sarifRun struct {
 	ruleSec       []ruleSecurity    // what the findings of each rule say of security
 	rulePrio      []int             // the tool's priority all the findings of each rule have, 0 when none or they differ
 	ruleIndex     map[string]int
+	lastRule      string          // the rule of the finding before, and its index:
+	lastIndex     int             // a report lists a rule's findings, or a file's, together
 	spill         *spill          // the stream's encoded results
 	omitted       int             // results a capped stream left out
 	taxa          bool            // a result refers to the CWE taxonomy
@@ -177,11 +180,15 @@ func newSARIFRuns() *sarifRuns {
 
 // run returns f's tool's run, made on first use.
 func (rs *sarifRuns) run(f *reports.Finding) *sarifRun {
+	if r := rs.last; r != nil && r.tool == f.Tool {
+		return r
+	}
 	r := rs.byTool[f.Tool]
 	if r == nil {
 		r = &sarifRun{tool: f.Tool, version: f.ToolVersion, ruleIndex: map[string]int{}}
 		rs.byTool[f.Tool] = r
 	}
+	rs.last = r
 	return r
 }
 
@@ -192,7 +199,10 @@ func (rs *sarifRuns) unlocated(f *reports.Finding) { rs.run(f).unlocated++ }
 // run and the rule's index.
 func (rs *sarifRuns) add(f *reports.Finding) (*sarifRun, int) {
 	r := rs.run(f)
-	idx, ok := r.ruleIndex[f.Rule]
+	idx, ok := r.lastIndex, len(r.rules) > 0 && r.lastRule == f.Rule
+	if !ok {
+		idx, ok = r.ruleIndex[f.Rule]
+	}
 	if !ok {
 		idx = len(r.rules)
 		r.ruleIndex[f.Rule] = idx
@@ -202,6 +212,7 @@ func (rs *sarifRuns) add(f *reports.Finding) (*sarifRun, int) {
 		r.ruleSec = append(r.ruleSec, ruleSecurity{})
 		r.rulePrio = append(r.rulePrio, f.Priority)
 	}
+	r.lastRule, r.lastIndex = f.Rule, idx
 	r.ruleSec[idx].add(f)
 	if r.rulePrio[idx] != f.Priority {
 		r.rulePrio[idx] = 0 // the rule's findings differ: none is the rule's
