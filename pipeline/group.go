@@ -75,6 +75,28 @@ func (g *Grouped) Others(f *reports.Finding) []summarize.AlsoReported {
 	return g.named(g.groups.Others(r))
 }
 
+// othersFrom is Others for the findings of a pass, in the order of their
+// refs: c, of g's groups (cursor), walks on from the finding before.
+func (g *Grouped) othersFrom(f *reports.Finding, c *grouping.Cursor) []summarize.AlsoReported {
+	if g == nil || !g.groups.Grouped() {
+		return nil
+	}
+	r, ok := g.ids.ref(f.ID)
+	if !ok {
+		return nil
+	}
+	_, others := c.Role(r)
+	return g.named(others)
+}
+
+// cursor returns a cursor over g's groups (nil for no groups).
+func (g *Grouped) cursor() *grouping.Cursor {
+	if g == nil {
+		return nil
+	}
+	return g.groups.Cursor()
+}
+
 // named names the findings of refs.
 func (g *Grouped) named(refs []grouping.Ref) []summarize.AlsoReported {
 	var out []summarize.AlsoReported

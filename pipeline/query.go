@@ -575,8 +575,9 @@ func (s *scan) recount(ctx context.Context, c *summarize.Collector) (*summarize.
 // which names the others (reports.Detail.Also).
 func (s *scan) eachProblem(ctx context.Context) error {
 	each := s.q.Keep.Each
+	c := s.grouped.cursor() // the pass's findings come in the order of their refs
 	_, _, err := s.pass(ctx, s.src, nil, func(f *reports.Finding, state string) error {
-		others := s.grouped.Others(f)
+		others := s.grouped.othersFrom(f, c)
 		if len(others) == 0 {
 			return each(f, state)
 		}
