@@ -529,3 +529,46 @@ func TestSARIFResultCWE(t *testing.T) {
 		t.Errorf("Sarif.Multitool validate: %s", strings.Join(errs, "\n"))
 	}
 }
+
+// TestSARIFStreamKeptReadEither: a capped stream writes the same log
+// whether it reads its kept results out of its spill in one pass (up to
+// maxKeptRead bytes of them) or a result at a time, in the order of the
+// results (capped) or of their adding (under the cap).
+func TestSARIFStreamKeptReadEither(t *testing.T) {
+	write := func(t *testing.T, n, max int) []byte {
+		st := NewSARIFStream()
+		st.MaxResults = max
+		defer st.Close()
+		for i := range n {
+			f := reports.Finding{ID: reports.ID("p", i), Tool: "PMD", Rule: fmt.Sprintf("R%02d", i%13),
+				Severity: reports.Severities[i*7%len(reports.Severities)], Path: fmt.Sprintf("src/F%03d.java", i%97), Line: 1 + i%61,
+				Message: strings.Repeat("m", i%300)}
+			f.Fingerprint = reports.Occurrence(reports.Fingerprint(f, nil), 1)
+			if err := st.Add(&f); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var buf bytes.Buffer
+		if err := st.Write(&buf, &summarize.View{}); err != nil {
+			t.Fatal(err)
+		}
+		return buf.Bytes()
+	}
+	for _, tc := range []struct {
+		name   string
+		n, max int
+	}{{"capped", 3000, 500}, {"under the cap", 400, 500}} {
+		t.Run(tc.name, func(t *testing.T) {
+			once := write(t, tc.n, tc.max)
+			defer func(was int) { maxKeptRead = was }(maxKeptRead)
+			maxKeptRead = 1 << 10
+			each := write(t, tc.n, tc.max)
+			if !bytes.Equal(once, each) {
+				t.Fatalf("the log differs with the kept results read one at a time (%d and %d bytes)", len(once), len(each))
+			}
+			if got := bytes.Count(once, []byte(`"ruleId"`)); got != min(tc.n, tc.max) {
+				t.Errorf("%d results, want %d", got, min(tc.n, tc.max))
+			}
+		})
+	}
+}

@@ -250,14 +250,15 @@ func (sp *spill) copyTo(w io.Writer, capped bool, omitted int) error {
 		return err
 	}
 	kept := []keptResult(sp.kept)
-	mem := sp.mem
-	if sp.file != nil {
+	mem, inMem := sp.mem, sp.file == nil
+	if total := keptBytes(kept); sp.file != nil && total <= maxKeptRead {
 		// The kept results read into memory in one pass over the file, in
 		// large reads, rather than a read each (25,000 system calls).
 		var err error
-		if mem, err = sp.readKept(kept); err != nil {
+		if mem, err = sp.readKept(kept, total); err != nil {
 			return err
 		}
+		inMem = true
 	}
 	if omitted == 0 {
 		slices.SortFunc(kept, func(a, b keptResult) int { return cmp.Compare(a.seq, b.seq) })
@@ -272,26 +273,52 @@ func (sp *spill) copyTo(w io.Writer, capped bool, omitted int) error {
 			return 0
 		})
 	}
+	var buf []byte
 	for i, k := range kept {
 		if _, err := io.WriteString(w, resultSep(i)); err != nil {
 			return err
 		}
-		if _, err := w.Write(mem[k.off : k.off+int64(k.len)]); err != nil {
+		if inMem {
+			if _, err := w.Write(mem[k.off : k.off+int64(k.len)]); err != nil {
+				return err
+			}
+			continue
+		}
+		// More than maxKeptRead kept (a cap raised far past GitHub's): a
+		// read each, the memory of one.
+		if cap(buf) < k.len {
+			buf = make([]byte, k.len)
+		}
+		buf = buf[:k.len]
+		if _, err := sp.file.ReadAt(buf, k.off); err != nil {
+			return err
+		}
+		if _, err := w.Write(buf); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// readKept reads the kept results out of the spill's file, in the order of
-// the file, into one buffer of their size, and sets each one's off to its
-// place there.
-func (sp *spill) readKept(kept []keptResult) ([]byte, error) {
-	slices.SortFunc(kept, func(a, b keptResult) int { return cmp.Compare(a.off, b.off) })
-	total := 0
+// maxKeptRead bounds the bytes of the kept results read into memory at
+// once to be written in their order: GitHub's cap of 25,000 results
+// comes to about 16 MB on Spring's PMD report.
+var maxKeptRead = 64 << 20 // tests lower it
+
+// keptBytes is the size of the kept results' encodings.
+func keptBytes(kept []keptResult) int {
+	n := 0
 	for _, k := range kept {
-		total += k.len
+		n += k.len
 	}
+	return n
+}
+
+// readKept reads the kept results (total bytes) out of the spill's file,
+// in the order of the file, into one buffer of their size, and sets each
+// one's off to its place there.
+func (sp *spill) readKept(kept []keptResult, total int) ([]byte, error) {
+	slices.SortFunc(kept, func(a, b keptResult) int { return cmp.Compare(a.off, b.off) })
 	mem := make([]byte, 0, total)
 	r := bufio.NewReaderSize(io.NewSectionReader(sp.file, 0, sp.size), 1<<20)
 	var at int64 // where r is in the file
