@@ -6,6 +6,7 @@ import (
 	iofs "io/fs"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"syscall"
@@ -62,7 +63,10 @@ func BenchmarkSummaryGrouped(b *testing.B) {
 // triage file, %none that time over none's, each op running the query
 // without a triage file too, just before (paired: the drift of a shared
 // machine and of the collector's state touches both), reads/op the passes
-// over the reports.
+// over the reports. A CPU profile tells the two queries apart by their
+// pprof labels: query (none, triaged) and decisions (the sub-benchmark),
+// as in go tool pprof -tagfocus query=triaged -tagignore
+// decisions=grouped; the collector's background work carries none.
 func BenchmarkSummaryTriaged(b *testing.B) {
 	dir := reportstest.SharedDir(b, "bench")
 	files := pipeline.Files{Paths: []string{filepath.Join(dir, "spring-framework.checkstyle-sun.xml.gz"), filepath.Join(dir, "spring-framework.pmd7-all.sarif.gz")},
@@ -154,7 +158,11 @@ func BenchmarkSummaryTriaged(b *testing.B) {
 					b.StopTimer()
 					runtime.GC() // each query from a collected heap: none pays for the other's garbage
 					start := cpuTime()
-					if _, err := pipeline.Run(context.Background(), &pipeline.Query{Reports: files, Classes: grouping.ClassOf}); err != nil {
+					var err error
+					pprof.Do(context.Background(), pprof.Labels("query", "none", "decisions", bc.name), func(ctx context.Context) {
+						_, err = pipeline.Run(ctx, &pipeline.Query{Reports: files, Classes: grouping.ClassOf})
+					})
+					if err != nil {
 						b.Fatal(err)
 					}
 					pair = cpuTime() - start
@@ -168,7 +176,11 @@ func BenchmarkSummaryTriaged(b *testing.B) {
 					q.Triage = triage.NewMatcher(file, src, time.Now())
 					q.Triage.ReadAhead() // as the command does
 				}
-				res, err := pipeline.Run(context.Background(), q)
+				var res *pipeline.Result
+				var err error
+				pprof.Do(context.Background(), pprof.Labels("query", "triaged", "decisions", bc.name), func(ctx context.Context) {
+					res, err = pipeline.Run(ctx, q)
+				})
 				if err != nil {
 					b.Fatal(err)
 				}
