@@ -264,13 +264,10 @@ func (sp *spill) copyTo(w io.Writer, capped bool, omitted int) error {
 		slices.SortFunc(kept, func(a, b keptResult) int { return cmp.Compare(a.seq, b.seq) })
 	} else {
 		slices.SortFunc(kept, func(a, b keptResult) int {
-			switch {
-			case a.key.Less(&b.key):
-				return -1
-			case b.key.Less(&a.key):
-				return 1
+			if c := reports.OrderImportance.Compare(&a.key, &b.key); c != 0 {
+				return c
 			}
-			return 0
+			return cmp.Compare(a.seq, b.seq) // findings without ids: in the order added
 		})
 	}
 	var buf []byte
