@@ -48,13 +48,18 @@ type Grouped struct {
 	ids    *ids
 }
 
+// ref returns the ref of f when some problem has several findings.
+func (g *Grouped) ref(f *reports.Finding) (grouping.Ref, bool) {
+	if g == nil || !g.groups.Grouped() {
+		return grouping.Ref{}, false
+	}
+	return g.ids.ref(f.ID)
+}
+
 // Duplicate reports whether f repeats another finding's problem (which
 // views show instead of f).
 func (g *Grouped) Duplicate(f *reports.Finding) bool {
-	if g == nil || !g.groups.Grouped() {
-		return false
-	}
-	r, ok := g.ids.ref(f.ID)
+	r, ok := g.ref(f)
 	if !ok {
 		return false
 	}
@@ -65,10 +70,7 @@ func (g *Grouped) Duplicate(f *reports.Finding) bool {
 // Others names the other findings of the problem f leads, most important
 // first; nil when it leads none.
 func (g *Grouped) Others(f *reports.Finding) []summarize.AlsoReported {
-	if g == nil || !g.groups.Grouped() {
-		return nil
-	}
-	r, ok := g.ids.ref(f.ID)
+	r, ok := g.ref(f)
 	if !ok {
 		return nil
 	}
@@ -78,10 +80,7 @@ func (g *Grouped) Others(f *reports.Finding) []summarize.AlsoReported {
 // othersFrom is Others for the findings of a pass, in the order of their
 // refs: c, of g's groups (cursor), walks on from the finding before.
 func (g *Grouped) othersFrom(f *reports.Finding, c *grouping.Cursor) []summarize.AlsoReported {
-	if g == nil || !g.groups.Grouped() {
-		return nil
-	}
-	r, ok := g.ids.ref(f.ID)
+	r, ok := g.ref(f)
 	if !ok {
 		return nil
 	}
@@ -111,30 +110,21 @@ func (g *Grouped) named(refs []grouping.Ref) []summarize.AlsoReported {
 // baseline had: another finding of the problem is not new (a tool added to
 // the pipeline reports an old problem). The problem is then unchanged.
 func (g *Grouped) Known(f *reports.Finding) bool {
-	if g == nil || !g.groups.Grouped() {
-		return false
-	}
-	r, ok := g.ids.ref(f.ID)
+	r, ok := g.ref(f)
 	return ok && g.groups.Known(r)
 }
 
 // OfOldProblem reports whether f is a finding of a problem the baseline
 // had that has new findings too: a new finding of it makes no new problem.
 func (g *Grouped) OfOldProblem(f *reports.Finding) bool {
-	if g == nil || !g.groups.Grouped() {
-		return false
-	}
-	r, ok := g.ids.ref(f.ID)
+	r, ok := g.ref(f)
 	return ok && g.groups.OfOldProblem(r)
 }
 
 // Name names f, a finding of a problem several report: its tool, its
 // rule's short name and its id; false when f is in no such problem.
 func (g *Grouped) Name(f *reports.Finding) (reports.Also, bool) {
-	if g == nil || !g.groups.Grouped() {
-		return reports.Also{}, false
-	}
-	r, ok := g.ids.ref(f.ID)
+	r, ok := g.ref(f)
 	if !ok {
 		return reports.Also{}, false
 	}
@@ -145,10 +135,7 @@ func (g *Grouped) Name(f *reports.Finding) (reports.Also, bool) {
 // LeadID returns the id of the finding that shows f's problem, when f is a
 // duplicate of it.
 func (g *Grouped) LeadID(f *reports.Finding) (reports.FindingID, bool) {
-	if g == nil {
-		return reports.FindingID{}, false
-	}
-	r, ok := g.ids.ref(f.ID)
+	r, ok := g.ref(f)
 	if !ok {
 		return reports.FindingID{}, false
 	}
