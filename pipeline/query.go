@@ -775,6 +775,9 @@ func (p *passing) emit(f *reports.Finding) error {
 	}
 	state = p.problem(f, state)
 	hide := p.s.tri.decide(f)
+	if p.first {
+		p.s.tri.noteDecided(f)
+	}
 	p.group(f, state, hide)
 	p.countState(state, hide)
 	if !p.newOnly(f, state) {

@@ -407,6 +407,19 @@ func (t *triaging) grouped(hide bool) bool {
 	return t == nil || t.problems == nil || !hide
 }
 
+// noteDecided notes f, marked, when its own decision suppresses it (first
+// pass of the first run, every finding, new only or not): its decision
+// covers its problem's other findings (covering), in every view alike.
+func (t *triaging) noteDecided(f *reports.Finding) {
+	if t == nil || t.problems != nil || !f.Triage.Suppressed() {
+		return
+	}
+	if t.decided == nil {
+		t.decided = map[reports.FindingID]*reports.Triage{}
+	}
+	t.decided[f.ID] = f.Triage
+}
+
 // count counts f, marked, in the first pass (state: against the baseline).
 func (t *triaging) count(f *reports.Finding, state string) {
 	if t == nil || f.Triage == nil {
@@ -422,12 +435,6 @@ func (t *triaging) count(f *reports.Finding, state string) {
 		return
 	}
 	c.Total++
-	if t.problems == nil {
-		if t.decided == nil {
-			t.decided = map[reports.FindingID]*reports.Triage{}
-		}
-		t.decided[f.ID] = f.Triage
-	}
 	if t.prior.Duplicate(f) {
 		return
 	}
@@ -633,7 +640,9 @@ func (t *triaging) at(r grouping.Ref) *aside {
 func (t *triaging) countCovered(g *Grouped, problems map[reports.FindingID]*reports.Triage, covered, dups []*aside) {
 	c := &t.counts
 	for _, a := range dups {
-		t.countProblem(a, t.owns[a.own-1], -1)
+		if a.counted { // a decided finding that is not new is not counted with new only
+			t.countProblem(a, t.owns[a.own-1], -1)
+		}
 	}
 	for _, a := range covered {
 		if !a.counted {

@@ -8,12 +8,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/recap-dev/recap/grouping"
 	"github.com/recap-dev/recap/internal/reportstest"
 	"github.com/recap-dev/recap/internal/tooltest"
 	"github.com/recap-dev/recap/internal/triagetest"
 	"github.com/recap-dev/recap/pipeline"
 	"github.com/recap-dev/recap/reports"
+	"github.com/recap-dev/recap/summarize"
 	"github.com/recap-dev/recap/triage"
 )
 
@@ -215,6 +217,63 @@ func TestTriageMaxNew(t *testing.T) {
 		}
 		if err := (pipeline.Gate{MaxNew: 0}).Check(v); mode == pipeline.TriagedOnly && err != nil {
 			t.Errorf("only: max-new 0: %v", err)
+		}
+	}
+}
+
+// TestTriageNewOnlyCountsAlike: a decision on a finding of a problem
+// several findings report covers the problem whether the view is of the
+// new findings or of all: the counts against the baseline are the same
+// with new only as without, in each mode, when the decided finding is
+// unchanged and its problem's others new or unchanged alike.
+func TestTriageNewOnlyCountsAlike(t *testing.T) {
+	src := os.DirFS(filepath.Join(reportstest.RepoRoot(t), "testdata", "sample"))
+	reportFiles := []string{"checkstyle.xml", "pmd.sarif", "spotbugs.xml"}
+	// The Checkstyle findings of problems several tools report.
+	inProblem := map[reports.FindingID]bool{}
+	if _, err := pipeline.Run(context.Background(), &pipeline.Query{Reports: sampleFiles(t, reportFiles...), Classes: grouping.ClassOf,
+		Keep: pipeline.Keep{Each: func(f *reports.Finding, _ string) error {
+			if f.Detail == nil || len(f.Detail.Also) == 0 {
+				return nil
+			}
+			for _, a := range append([]reports.Also{{Tool: f.Tool, ID: f.ID}}, f.Detail.Also...) {
+				if a.Tool == "Checkstyle" {
+					inProblem[a.ID] = true
+				}
+			}
+			return nil
+		}}}); err != nil {
+		t.Fatal(err)
+	}
+	var entries []triage.Entry
+	if _, err := pipeline.Run(context.Background(), &pipeline.Query{Reports: sampleFiles(t, reportFiles...), Keep: pipeline.Keep{Each: func(f *reports.Finding, _ string) error {
+		if inProblem[f.ID] {
+			e := triage.EntryFor(f, src)
+			e.State, e.Reason = triage.FalsePositive, "decided on "+f.ID.String()
+			entries = append(entries, e)
+		}
+		return nil
+	}}}); err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) < 2 {
+		t.Fatalf("%d Checkstyle findings in problems of several tools", len(entries))
+	}
+	for _, baseline := range [][]string{{"checkstyle.xml"}, reportFiles} {
+		for _, mode := range []pipeline.TriagedMode{pipeline.TriagedExclude, pipeline.TriagedInclude} {
+			counts := func(newOnly bool) summarize.BaselineCounts {
+				q := &pipeline.Query{Reports: sampleFiles(t, reportFiles...), Baseline: sampleFiles(t, baseline...), NewOnly: newOnly,
+					Classes: grouping.ClassOf, Triaged: mode, Triage: triage.NewMatcher(&triage.File{Version: 1, Entries: entries}, src, triagetest.Now)}
+				res, err := pipeline.Run(context.Background(), q)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return *res.View.Summary.Baseline
+			}
+			all, newOnly := counts(false), counts(true)
+			if diff := cmp.Diff(all, newOnly); diff != "" {
+				t.Errorf("baseline %v, %v: the counts against the baseline with new only differ (-without +with):\n%s", baseline, mode, diff)
+			}
 		}
 	}
 }
