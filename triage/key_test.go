@@ -15,10 +15,19 @@ func TestPrefixKey(t *testing.T) {
 		"abc\x7fdefgh", "héllo wörld", "a b c d e f g h i", "\u00a0\u00a0abcdefghij", "12345678\xff", "!!!!!!!!", "~~~~~~~~~", "  \v\f\rabcdefgh"}
 	r := rand.New(rand.NewPCG(1, 2))
 	alphabet := []byte(" \t\x00\x01\x1f !\"09AZaz~\x7f\x80\xc3\xa9\xe2\x80\xa8")
+	spaced := []byte("      ab(")
 	for range 20000 {
 		b := make([]byte, r.IntN(14))
+		if r.IntN(2) == 0 { // sixteen bytes or more, mostly printable, with spaces
+			b = make([]byte, 16+r.IntN(14))
+			for i := range b {
+				b[i] = spaced[r.IntN(len(spaced))]
+			}
+		}
 		for i := range b {
-			b[i] = alphabet[r.IntN(len(alphabet))]
+			if b[i] == 0 || r.IntN(40) == 0 {
+				b[i] = alphabet[r.IntN(len(alphabet))]
+			}
 		}
 		lines = append(lines, string(b))
 	}
@@ -30,7 +39,7 @@ func TestPrefixKey(t *testing.T) {
 }
 
 func FuzzPrefixKey(f *testing.F) {
-	for _, s := range []string{"", "        return x;", "abcdefgh", "abc\x01defgh", "héllo wörld", "\u2028abcdefgh"} {
+	for _, s := range []string{"", "        return x;", "abcdefgh", "abc\x01defgh", "a b c d e f g h i j k l m n o p q", "abcdefgh        ijklmnop", "        a       b       c       d", "héllo wörld", "\u2028abcdefgh"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, l []byte) {

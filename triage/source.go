@@ -151,9 +151,30 @@ func (sf *sourceFile) lineKeys(last int) {
 
 func prefixKey(l []byte) uint64 {
 	i := asciiIndent(l)
+	if len(l)-i >= 16 {
+		// Most lines: sixteen printable ASCII characters or spaces, the
+		// first eight that are not spaces taken from them a word at a
+		// time (each space found removed, the characters after it moved
+		// up one), as prefixKeyFrom would take them.
+		lo, hi := binary.BigEndian.Uint64(l[i:]), binary.BigEndian.Uint64(l[i+8:])
+		const ones, highs, lows = 0x0101010101010101, 0x8080808080808080, 0x7f7f7f7f7f7f7f7f
+		if (lo|hi)&highs == 0 && (lo-0x20*ones)&^lo&highs == 0 && (hi-0x20*ones)&^hi&highs == 0 {
+			for range 9 {
+				y := lo ^ 0x20*ones
+				spaces := ^((y&lows + lows) | y | lows) // the high bit of each space's byte, exactly
+				if spaces == 0 {
+					return lo<<4 | 8
+				}
+				at := uint(bits.LeadingZeros64(spaces)) &^ 7 // the first space's bit from the top
+				keep := ^uint64(0) << (64 - at)
+				lo = lo&keep | (lo<<8)&^keep | hi>>56
+				hi <<= 8
+			}
+		}
+	}
 	if len(l)-i >= 8 {
-		// Most lines: eight ASCII characters, none white space nor a
-		// control, read at once (the key prefixKeyFrom makes of them).
+		// Eight ASCII characters, none white space nor a control, read
+		// at once.
 		x := binary.BigEndian.Uint64(l[i:])
 		if x&0x8080808080808080 == 0 && (x-0x2121212121212121)&^x&0x8080808080808080 == 0 {
 			return x<<4 | 8
@@ -357,9 +378,18 @@ func lineIs(line []byte, entry entryLine) bool {
 // eqNorm reports whether a and b are equal once white space is removed,
 // as normalize removes it, without copying them.
 func eqNorm(a, b []byte) bool {
-	// The common case first: the same bytes after the indentation, or a
-	// difference at a character that is no white space.
+	// The common case first, eight bytes at a time: the same bytes after
+	// the indentation, or a difference at a character that is no white
+	// space.
 	i, j := asciiIndent(a), asciiIndent(b)
+	for len(a)-i >= 8 && len(b)-j >= 8 {
+		if x := binary.LittleEndian.Uint64(a[i:]) ^ binary.LittleEndian.Uint64(b[j:]); x != 0 {
+			n := bits.TrailingZeros64(x) / 8
+			i, j = i+n, j+n
+			break
+		}
+		i, j = i+8, j+8
+	}
 	for i < len(a) && j < len(b) && a[i] == b[j] {
 		i, j = i+1, j+1
 	}
@@ -381,6 +411,10 @@ func asciiIndent(l []byte) int {
 	return i
 }
 
+// eqNormSlow is eqNorm a character at a time: the bytes that normalize
+// keeps, compared one by one (a character of several bytes is kept or
+// left whole, and bytes that are no character are kept, as normalize
+// does).
 func eqNormSlow(a, b []byte) bool {
 	i, j := 0, 0
 	for {
@@ -388,23 +422,15 @@ func eqNormSlow(a, b []byte) bool {
 		if i == len(a) || j == len(b) {
 			return i == len(a) && j == len(b)
 		}
-		if a[i] < utf8.RuneSelf || b[j] < utf8.RuneSelf {
-			if a[i] != b[j] {
-				return false
-			}
-			i, j = i+1, j+1
-			continue
-		}
-		_, na := utf8.DecodeRune(a[i:])
-		_, nb := utf8.DecodeRune(b[j:])
-		if !bytes.Equal(a[i:i+na], b[j:j+nb]) {
+		if a[i] != b[j] {
 			return false
 		}
-		i, j = i+na, j+nb
+		i, j = i+1, j+1
 	}
 }
 
-// hasNormPrefix reports whether a begins with prefix, white space aside.
+// hasNormPrefix reports whether a begins with prefix, white space aside
+// (compared as eqNormSlow compares).
 func hasNormPrefix(a, prefix []byte) bool {
 	i, j := 0, 0
 	for {
@@ -412,22 +438,10 @@ func hasNormPrefix(a, prefix []byte) bool {
 		if j == len(prefix) {
 			return true
 		}
-		if i == len(a) {
+		if i == len(a) || a[i] != prefix[j] {
 			return false
 		}
-		if a[i] < utf8.RuneSelf || prefix[j] < utf8.RuneSelf {
-			if a[i] != prefix[j] {
-				return false
-			}
-			i, j = i+1, j+1
-			continue
-		}
-		_, na := utf8.DecodeRune(a[i:])
-		_, nb := utf8.DecodeRune(prefix[j:])
-		if !bytes.Equal(a[i:i+na], prefix[j:j+nb]) {
-			return false
-		}
-		i, j = i+na, j+nb
+		i, j = i+1, j+1
 	}
 }
 
