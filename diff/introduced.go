@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
@@ -299,4 +300,33 @@ func (r *Repo) Has(rev, p string) bool {
 	}
 	_, err = blobAt(c, p)
 	return err == nil
+}
+
+// Files returns the paths of the files in rev's tree (slash-separated,
+// relative to the top level; links and submodules too), without reading
+// their contents.
+func (r *Repo) Files(rev string) (map[string]bool, error) {
+	c, err := r.Commit(rev)
+	if err != nil {
+		return nil, err
+	}
+	t, err := c.Tree()
+	if err != nil {
+		return nil, err
+	}
+	w := object.NewTreeWalker(t, true, nil)
+	defer w.Close()
+	out := map[string]bool{}
+	for {
+		name, e, err := w.Next()
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if e.Mode != filemode.Dir {
+			out[name] = true
+		}
+	}
 }

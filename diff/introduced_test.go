@@ -3,6 +3,7 @@ package diff_test
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -90,6 +91,35 @@ func TestUnchanged(t *testing.T) {
 		if got := r.Unchanged(p); got != want {
 			t.Errorf("Unchanged(%q) = %v, want %v", p, got, want)
 		}
+	}
+}
+
+// TestFiles: the files of a commit's tree, as git ls-tree -r names them,
+// whatever the working tree has since.
+func TestFiles(t *testing.T) {
+	g := gittest.New(t)
+	g.Commit("c1", map[string]string{"a.txt": "1\n", "src/b/c.java": "c\n", "src/d.java": "d\n"})
+	g.Git("rm", "-q", "src/d.java")
+	g.Commit("c2", map[string]string{"e.txt": "e\n"})
+	g.Write(map[string]string{"untracked.txt": "u\n"})
+	r, err := diff.Open(g.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	got, err := r.Files("HEAD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]bool{}
+	for _, p := range strings.Fields(g.Git("ls-tree", "-r", "--name-only", "HEAD")) {
+		want[p] = true
+	}
+	if !maps.Equal(got, want) || len(got) != 3 {
+		t.Errorf("Files(HEAD) = %v, want %v", got, want)
+	}
+	if _, err := r.Files("no-such-rev"); err == nil {
+		t.Error("Files of no revision: no error")
 	}
 }
 

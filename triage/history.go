@@ -25,7 +25,12 @@ type history struct {
 	dir   string                // the repository's directory
 	files map[histKey]*histFile // by commit and path then
 	lines map[int]int           // entry → its line now; 0: not known
-	after map[string][]string   // a commit → the commits after it (afterCommit)
+	// gone are the entries whose decided line git says is gone: it was
+	// in the file at the entry's commit (or the first after it that has
+	// it), and neither the line diff since nor its neighbours carry it
+	// onto the file now.
+	gone  map[int]bool
+	after map[string][]string // a commit → the commits after it (afterCommit)
 	// missing are the entries whose commit this clone does not have (a
 	// shallow clone): their lines are not followed.
 	missing map[int]bool
@@ -124,6 +129,7 @@ func (m *Matcher) lineNow(idx int, sf *sourceFile) (int, bool) {
 		if standIn && !found {
 			h.squashed[idx] = true
 		}
+		h.gone[idx] = found && n == 0
 	}
 	h.lines[idx] = n
 	return n, n > 0
@@ -168,6 +174,42 @@ func (h *history) afterCommit(repo *diff.Repo, c string) []string {
 	list, _ := repo.After(c, maxAfter, maxBack)
 	h.after[c] = list
 	return list
+}
+
+// decidedGone reports whether git says entry idx's decided line is gone
+// from its file now (text gives it, read only when git is asked): the
+// line was in the file at the entry's commit, and neither the line diff
+// since, nor its neighbours, nor the versions since one by one carry it
+// onto the file now, to line (1-based) or anywhere. The code decided was
+// deleted, and a line that reads as it now (a copy of it that was
+// elsewhere, or the same code written anew) is not the one decided. An
+// entry without a commit, outside git, or whose line git cannot follow
+// (a shallow clone, no file at its commit, maxHistory files asked about
+// already) is not gone.
+func (m *Matcher) decidedGone(idx int, line int, text func() *sourceFile) bool {
+	h, e := m.hist, &m.entries[idx]
+	if h == nil || e.Commit == "" || e.Path == "" {
+		return false
+	}
+	if _, known := h.lines[idx]; !known {
+		sf := text()
+		if sf == nil {
+			return false
+		}
+		m.lineNow(idx, sf)
+	}
+	if !h.gone[idx] {
+		return false
+	}
+	if n, ok := h.stepped[idx]; ok {
+		return n != line
+	}
+	sf := text()
+	if sf == nil {
+		return true
+	}
+	st, _ := m.stepwise(idx, sf)
+	return st != line
 }
 
 // locatedElsewhere reports whether the entry's location hash (its line

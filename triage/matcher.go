@@ -80,23 +80,28 @@ type Matcher struct {
 	path    []string                    // entry → its path now (Path, or where git says it was renamed to)
 	lines   []entryLine                 // entry → its Line, to compare
 
-	mu         sync.Mutex
-	used       []int                  // entry → findings it matched
-	near       []*Near                // entry → a finding at its location that another message kept from matching
-	found      []string               // entry → the path of the first finding it matched in another file than its own
-	files      map[string]*sourceFile // the files held, and those that cannot be read (nil)
-	held       heldFiles              // the files held, least recently asked about first: their text at most bound bytes, or the minHeld asked about last
-	bound      int                    // maxHeld, or what ReadAhead reads
-	bytes      int                    // the bytes of their text
-	spare      []*sourceFile          // files let go, whose buffers the next reads fill
-	tick       uint64                 // calls of file, to tell the least recently asked about
-	reads      int                    // files read
-	hist       *history               // where decided lines went since their commits (Follow); nil: not asked
-	digests    map[string]*digest     // the files read ahead, by what deciding asks of them
-	readAhead  map[string]bool        // the files ReadAhead reads
-	orphanWant *wanted                // the entries whose file is gone, as digests look for them (orphansWanted)
-	ahead      []string               // the paths of the entries' files there, to read ahead
-	aheadBytes int64                  // and their bytes
+	mu   sync.Mutex
+	used []int   // entry → findings it matched
+	near []*Near // entry → a finding at its location that another message kept from matching
+	// fileDeleted are the entries whose file git says was deleted since
+	// their commit (no rename): they match in no file of HEAD's
+	// (headFiles), only in files not committed yet.
+	fileDeleted []bool
+	headFiles   map[string]bool
+	found       []string               // entry → the path of the first finding it matched in another file than its own
+	files       map[string]*sourceFile // the files held, and those that cannot be read (nil)
+	held        heldFiles              // the files held, least recently asked about first: their text at most bound bytes, or the minHeld asked about last
+	bound       int                    // maxHeld, or what ReadAhead reads
+	bytes       int                    // the bytes of their text
+	spare       []*sourceFile          // files let go, whose buffers the next reads fill
+	tick        uint64                 // calls of file, to tell the least recently asked about
+	reads       int                    // files read
+	hist        *history               // where decided lines went since their commits (Follow); nil: not asked
+	digests     map[string]*digest     // the files read ahead, by what deciding asks of them
+	readAhead   map[string]bool        // the files ReadAhead reads
+	orphanWant  *wanted                // the entries whose file is gone, as digests look for them (orphansWanted)
+	ahead       []string               // the paths of the entries' files there, to read ahead
+	aheadBytes  int64                  // and their bytes
 	// lastFile is the file held asked about last.
 	lastFile *sourceFile
 }
@@ -426,38 +431,57 @@ func (m *Matcher) FollowRenames(ctx context.Context, repo *diff.Repo) error {
 		since(c)
 	}
 	moved := false
+	var deleted []int // the entries whose file git says was deleted, not renamed
 	for _, re := range m.byRule {
 		for _, i := range re.orphans {
 			e := &m.entries[i]
 			// The first of commits that has the file: where its rename is
-			// followed from.
-			firstWith := func(commits []string) (string, bool) {
+			// followed from; judged when git's renames since it are known.
+			firstWith := func(commits []string) (to string, ok, judged bool) {
 				for _, c := range commits {
 					if repo.Has(c, e.Path) {
-						to, ok := since(c)[e.Path]
-						return to, ok
+						r := since(c)
+						to, ok = r[e.Path]
+						return to, ok, r != nil
 					}
 				}
-				return "", false
+				return "", false, false
 			}
 			var to string
-			var ok bool
+			var ok, judged bool
 			switch {
 			case absent[e.Commit]:
 				// Stood in for by the commits since its day.
-				to, ok = firstWith(standIns(repo, e, standIn))
-			default:
+				to, ok, judged = firstWith(standIns(repo, e, standIn))
+			case renames[e.Commit] == nil:
+				// git could not tell (a shallow clone's commit)
+			case repo.Has(e.Commit, e.Path):
 				to, ok = renames[e.Commit][e.Path]
-				if !ok && renames[e.Commit] != nil && !repo.Has(e.Commit, e.Path) {
-					// Decided before the file was committed: followed from
-					// the first commit after the entry's that has it.
-					after, _ := repo.After(e.Commit, maxAfter, maxBack)
-					to, ok = firstWith(after)
-				}
+				judged = true
+			default:
+				// Decided before the file was committed: followed from
+				// the first commit after the entry's that has it.
+				after, _ := repo.After(e.Commit, maxAfter, maxBack)
+				to, ok, judged = firstWith(after)
 			}
 			if ok {
 				m.path[i] = to
 				moved = true
+			} else if judged {
+				deleted = append(deleted, i)
+			}
+		}
+	}
+	if len(deleted) > 0 {
+		// git tells where a committed file went: the files of HEAD are
+		// not where these went. A file not committed yet (moved by hand,
+		// untracked or only staged) is not git's to tell: it is matched
+		// by its code, as without git.
+		if files, err := repo.Files("HEAD"); err == nil {
+			m.headFiles = files
+			m.fileDeleted = make([]bool, len(m.entries))
+			for _, i := range deleted {
+				m.fileDeleted[i] = true
 			}
 		}
 	}
@@ -475,7 +499,7 @@ func (m *Matcher) FollowRenames(ctx context.Context, repo *diff.Repo) error {
 // entries whose file is gone match in any file, as without a commit.
 func (m *Matcher) Follow(ctx context.Context, dir string) error {
 	if m.withCommit() {
-		m.hist = &history{dir: dir, files: map[histKey]*histFile{}, lines: map[int]int{}, after: map[string][]string{}, missing: map[int]bool{}, since: map[string][]string{}, squashed: map[int]bool{},
+		m.hist = &history{dir: dir, files: map[histKey]*histFile{}, lines: map[int]int{}, gone: map[int]bool{}, after: map[string][]string{}, missing: map[int]bool{}, since: map[string][]string{}, squashed: map[int]bool{},
 			unfetched: map[int]bool{}, unfetchable: map[histKey]bool{}, ambiguous: map[int][2]int{}, stepped: map[int]int{}, stepsAfter: map[string][]string{}}
 	}
 	if !m.goneWithCommit() {
@@ -698,12 +722,21 @@ func (m *Matcher) decide(f *reports.Finding, fe *fileEntries) *Decision {
 	best, bestHow := -1, How(0)
 	try := func(list []int, orphan bool) {
 		for _, i := range list {
+			if orphan && m.fileDeleted != nil && m.fileDeleted[i] && m.headFiles[f.Path] {
+				continue // git says its file was deleted, and this one is another
+			}
 			how, ok := How(0), false
 			if d != nil && f.Path != "" {
 				how, ok = m.howDigested(i, f, d, orphan)
 			}
 			if !ok {
 				how = m.how(i, f, text(), orphan)
+			}
+			if (how == ByLocationMoved || how == ByLineText) && !orphan && m.decidedGone(i, f.Line, text) {
+				// The decided line's neighbours changed, and git says the
+				// decided code was deleted: this line, of the same text,
+				// is another's.
+				how = 0
 			}
 			if how != 0 && (best < 0 || how < bestHow) {
 				best, bestHow = i, how

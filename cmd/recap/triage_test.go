@@ -569,6 +569,9 @@ func TestTriageUsage(t *testing.T) {
 		{[]string{"triage", "list", "--format", "xml", "build/reports"}, `recap: --format: unknown format "xml"`},
 		{[]string{"triage", "import", "build/reports"}, "recap: give --sarif FILE or --github (one of them)"},
 		{[]string{"triage", "ap7i-7", "--as", "wont-fix", "--reason", "r", "--bogus"}, "recap: unknown flag: --bogus"},
+		{[]string{"triage", "check", "--triage", "no/such.yml", "build/reports"}, "recap: --triage: stat "},
+		{[]string{"triage", "list", "--triage", "no/such.yml", "build/reports"}, "no such file or directory"},
+		{[]string{"triage", "prune", "--triage", "no/such.yml", "build/reports"}, "no such file or directory"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
@@ -1731,4 +1734,112 @@ func coveredFindings(t *testing.T, dir string, reports ...string) (covered []str
 	}
 	slices.Sort(covered)
 	return covered, len(v.Findings)
+}
+
+// TestTriageDecidedCodeGone: a decision whose code git says is gone does
+// not move to another finding that nobody decided. The decided line was
+// one of two of its text, and its method was deleted since: the other,
+// now the only line of that text, is shown, not covered, and the entry
+// is stale. The decided file deleted, and another file of the same code
+// added (git sees no rename: too little alike): the decision does not
+// follow it either. Committed, a file is git's to pair; a file not
+// committed yet (moved by hand) is still matched by its code.
+func TestTriageDecidedCodeGone(t *testing.T) {
+	const loop = "    public static long %s(long[] p) {\n        long s = 0;\n        for (int i = 0; i < p.length; i++) s += p[i];\n        return %s;\n    }\n"
+	class := func(name string, methods ...string) string {
+		return "public class " + name + " {\n\n" + strings.Join(methods, "\n") + "}\n"
+	}
+	mean, avg := fmt.Sprintf(loop, "mean", "s / 2"), fmt.Sprintf(loop, "avg", "s")
+	loopSARIF := func(path string, lines ...int) string {
+		return strings.ReplaceAll(pmdLoopSARIF(lines...), `"uri":"src/P.java"`, fmt.Sprintf(`"uri":%q`, path))
+	}
+	other := "import java.util.List;\n\n/** Other things. */\npublic class Q {\n    private int count;\n\n    public int count() {\n        return count;\n    }\n\n" +
+		"    public static long total(long[] p) {\n        long s = 0;\n        for (int i = 0; i < p.length; i++) s += p[i];\n        return s;\n    }\n}\n"
+	for _, tc := range []struct {
+		name     string
+		change   func(g *gittest.Repo)
+		commit   bool     // the change committed
+		covered  []string // the findings covered after it
+		stale    bool
+		findings int
+	}{
+		{"the decided one of two copies deleted", func(g *gittest.Repo) {
+			g.Write(map[string]string{"src/P.java": class("P", mean)})
+			g.Write(map[string]string{"build/pmd.sarif": loopSARIF("src/P.java", 5)})
+		}, true, nil, true, 1},
+		{"its file deleted, a file of the same code added", func(g *gittest.Repo) {
+			g.Git("rm", "-q", "src/P.java")
+			g.Write(map[string]string{"src/Q.java": other})
+			g.Write(map[string]string{"build/pmd.sarif": loopSARIF("src/Q.java", 13)})
+		}, true, nil, true, 1},
+		{"its file moved by hand, not committed", func(g *gittest.Repo) {
+			g.Git("rm", "-q", "--cached", "src/P.java")
+			g.Git("commit", "-qm", "untrack")
+			data, err := os.ReadFile(filepath.Join(g.Dir, "src/P.java"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Remove(filepath.Join(g.Dir, "src/P.java")); err != nil {
+				t.Fatal(err)
+			}
+			g.Write(map[string]string{"src/R.java": strings.Replace(string(data), "class P", "class R", 1)})
+			g.Write(map[string]string{"build/pmd.sarif": loopSARIF("src/R.java", 5, 11)})
+		}, false, []string{"src/R.java:11"}, false, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := gittest.New(t)
+			g.Git("config", "user.name", "Ana")
+			g.Git("config", "user.email", "ana@example.com")
+			g.Commit("one", map[string]string{"src/P.java": class("P", mean, avg), "build/pmd.sarif": loopSARIF("src/P.java", 11)})
+			if out, stderr, code := recap(t, g.Dir, nil, "triage", "--rule", "ForLoopCanBeForeach", "--as", "wont-fix", "--reason", "arrays of primitives", "build"); code != 0 {
+				t.Fatalf("triage: exit %d\n%s%s", code, out, stderr)
+			}
+			g.Commit("triage", nil)
+			tc.change(g)
+			if tc.commit {
+				g.Git("add", "-A")
+				g.Git("commit", "-qm", "change")
+			}
+			covered, all := coveredFindings(t, g.Dir, "build")
+			if !slices.Equal(covered, tc.covered) || all != tc.findings {
+				t.Errorf("covered %v of %d findings, want %v of %d", covered, all, tc.covered, tc.findings)
+			}
+			out, stderr, code := recap(t, g.Dir, nil, "triage", "check", "build")
+			if stale := code == 1 && strings.Contains(out, "stale"); stale != tc.stale {
+				t.Errorf("check: exit %d, want it stale %v\n%s%s", code, tc.stale, out, stderr)
+			}
+		})
+	}
+}
+
+// TestTriageFileNamed: --triage FILE names the triage file to every
+// triage command, as it does to summary: a decision is written there
+// (made when there is none), and list, check and prune read it there;
+// the repository's own is neither read nor written.
+func TestTriageFileNamed(t *testing.T) {
+	g := triageRepo(t)
+	file := filepath.Join(t.TempDir(), "decided.yml")
+	if out, stderr, code := recap(t, g.Dir, nil, "triage", "--rule", "SystemPrintln", "--as", "wont-fix", "--reason", "kept", "--triage", file, "build/reports"); code != 0 || !strings.Contains(out, file+": 1 decision written") {
+		t.Fatalf("decide: exit %d\n%s%s", code, out, stderr)
+	}
+	if out, stderr, code := recap(t, g.Dir, nil, "summary", "--triage", file, "build/reports"); code != 0 || !strings.Contains(out, "1 triaged: 1 won't fix") {
+		t.Errorf("summary: exit %d\n%s%s", code, out, stderr)
+	}
+	if out, stderr, code := recap(t, g.Dir, nil, "triage", "list", "--triage", file, "build/reports"); code != 0 || !strings.Contains(out, "matches 1") {
+		t.Errorf("list: exit %d\n%s%s", code, out, stderr)
+	}
+	if out, stderr, code := recap(t, g.Dir, nil, "triage", "check", "--triage", file, "build/reports"); code != 0 || !strings.Contains(out, file+": no stale or expired entry") {
+		t.Errorf("check: exit %d\n%s%s", code, out, stderr)
+	}
+	// The finding gone from the report: stale in the file named, and pruned there.
+	g.Write(map[string]string{"build/reports/pmd.sarif": `{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"PMD","version":"7.28.0","rules":[]}},"results":[]}]}`})
+	if out, stderr, code := recap(t, g.Dir, nil, "triage", "check", "--triage", file, "build/reports"); code != 1 || !strings.Contains(out, file+": 1 stale entry") {
+		t.Errorf("check, the finding gone: exit %d\n%s%s", code, out, stderr)
+	}
+	if out, stderr, code := recap(t, g.Dir, nil, "triage", "prune", "--force", "--triage", file, "build/reports"); code != 0 || !strings.Contains(out, file+": 1 stale entry removed") {
+		t.Errorf("prune: exit %d\n%s%s", code, out, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(g.Dir, ".recap", "triage.yml")); err == nil {
+		t.Error("the repository's triage file was written")
+	}
 }

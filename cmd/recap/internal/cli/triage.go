@@ -33,6 +33,11 @@ import (
 // repository, its configuration and the reports are.
 type triageFlags struct {
 	repo, config, inputFormat string
+	file                      string // --triage: the triage file named, not the repository's
+	// creates: the command writes the file named, and makes it when
+	// there is none (deciding, importing); the others refuse a file that
+	// is not there.
+	creates bool
 }
 
 func (t *triageFlags) register(cmd *cobra.Command) {
@@ -40,6 +45,7 @@ func (t *triageFlags) register(cmd *cobra.Command) {
 	f.StringVar(&t.repo, "repo", "", "repository root: the triage file, the source the entries are matched on, the reports' paths (default: the git top level of the current directory)")
 	f.StringVar(&t.config, "config", "", "the configuration file, whose triage key names the triage file (default: .recap.yml or .recap.yaml at the repository root; the triage file is .recap/triage.yml unless it says otherwise)")
 	f.StringVar(&t.inputFormat, "input-format", "", "read every input as this report format ("+parsers.FormatNames()+") instead of detecting it")
+	f.StringVar(&t.file, "triage", "", "the triage file (default: "+triage.DefaultPath+" at the repository root, or what the configuration's triage key names)")
 }
 
 // triageRepo is the repository a triage command works on.
@@ -48,7 +54,8 @@ type triageRepo struct {
 	croot  *content.Root
 	cfg    *config.Config
 	path   string // the triage file, absolute
-	rel    string // the triage file, as messages name it (relative to root)
+	rel    string // the triage file, as messages name it (relative to root, or as --triage named it)
+	given  bool   // --triage named it
 	format parsers.Format
 	// tools are the tools the inputs read are of (lower case), known once
 	// findings ran: an entry of another tool is not checked by them, so
@@ -122,6 +129,17 @@ func (t *triageFlags) open(cmd *cobra.Command) (*triageRepo, error) {
 		r.rel = r.cfg.Triage
 	}
 	r.path = filepath.Join(root, filepath.FromSlash(r.rel))
+	if t.file != "" {
+		// Named on the command line: read and written where it is, and
+		// named as it was given.
+		if r.path, err = filepath.Abs(t.file); err != nil {
+			return nil, usageError("--triage: %v", err)
+		}
+		r.rel, r.given = t.file, true
+		if _, err := os.Stat(r.path); err != nil && (!t.creates || !errors.Is(err, fs.ErrNotExist)) {
+			return nil, usageError("--triage: %v", err)
+		}
+	}
 	if r.croot, err = content.OpenRoot(root); err != nil {
 		return nil, usageError("--repo: %v", err)
 	}
@@ -137,6 +155,14 @@ func (r *triageRepo) close() {
 
 // load reads the triage file (none is an empty one).
 func (r *triageRepo) load() (*triage.File, error) {
+	if r.given {
+		f, err := triage.LoadFile(r.path)
+		if err != nil {
+			return nil, usageError("%v", err)
+		}
+		f.Name = r.rel
+		return f, nil
+	}
 	f, err := triage.Load(r.croot.FS(), r.rel)
 	if err != nil {
 		return nil, usageError("%v", err)
@@ -373,6 +399,7 @@ States: ` + statesList() + `.`,
 			return decide(cmd.Context(), streams, r, names, inputs, flt, entry, dryRun)
 		},
 	}
+	tf.creates = true
 	tf.register(cmd)
 	f := cmd.Flags()
 	f.StringVar(&as, "as", "", "what was decided: "+statesList())

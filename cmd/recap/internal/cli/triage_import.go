@@ -113,6 +113,7 @@ the link. An alert that matches no finding is told and left out.`,
 			return nil
 		},
 	}
+	tf.creates = true
 	tf.register(cmd)
 	f := cmd.Flags()
 	f.StringArrayVar(&sarif, "sarif", nil, "a SARIF log whose suppressed results to import (repeatable)")
