@@ -57,7 +57,9 @@ type history struct {
 	fetchErr    error
 }
 
-type histKey struct{ commit, path string }
+// histKey is a file at a commit: by its path (relative to the root the
+// matcher reads) and as git names it (top).
+type histKey struct{ commit, path, top string }
 
 // histFile is a file at a commit, and its lines carried onto the file now.
 type histFile struct {
@@ -104,7 +106,7 @@ func (m *Matcher) lineNow(idx int, sf *sourceFile) (int, bool) {
 		}
 		found := false
 		for k := 0; k < len(commits); k++ {
-			hf, err := h.file(repo, histKey{commits[k], e.Path}, sf)
+			hf, err := h.file(repo, histKey{commits[k], e.Path, inGit(repo, h.dir, e.Path)}, sf)
 			if errors.Is(err, diff.ErrPartial) {
 				h.unfetched[idx] = true
 			}
@@ -317,7 +319,7 @@ func (h *history) file(repo *diff.Repo, k histKey, sf *sourceFile) (*histFile, e
 // error is that of opening the file (ErrPartial: a partial clone lacks it
 // and git could not fetch it).
 func readAtCommit(repo *diff.Repo, k histKey, sf *sourceFile) (*histFile, error) {
-	data, err := fileAt(repo, k.commit, k.path)
+	data, err := fileAt(repo, k.commit, k.top)
 	if data == nil {
 		return nil, err
 	}

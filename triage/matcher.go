@@ -88,20 +88,24 @@ type Matcher struct {
 	// (headFiles), only in files not committed yet.
 	fileDeleted []bool
 	headFiles   map[string]bool
-	found       []string               // entry → the path of the first finding it matched in another file than its own
-	files       map[string]*sourceFile // the files held, and those that cannot be read (nil)
-	held        heldFiles              // the files held, least recently asked about first: their text at most bound bytes, or the minHeld asked about last
-	bound       int                    // maxHeld, or what ReadAhead reads
-	bytes       int                    // the bytes of their text
-	spare       []*sourceFile          // files let go, whose buffers the next reads fill
-	tick        uint64                 // calls of file, to tell the least recently asked about
-	reads       int                    // files read
-	hist        *history               // where decided lines went since their commits (Follow); nil: not asked
-	digests     map[string]*digest     // the files read ahead, by what deciding asks of them
-	readAhead   map[string]bool        // the files ReadAhead reads
-	orphanWant  *wanted                // the entries whose file is gone, as digests look for them (orphansWanted)
-	ahead       []string               // the paths of the entries' files there, to read ahead
-	aheadBytes  int64                  // and their bytes
+	// gitSub is the root's place in its git repository (Follow: "" for
+	// the top level): the entries' paths are the root's, git's the top
+	// level's.
+	gitSub     string
+	found      []string               // entry → the path of the first finding it matched in another file than its own
+	files      map[string]*sourceFile // the files held, and those that cannot be read (nil)
+	held       heldFiles              // the files held, least recently asked about first: their text at most bound bytes, or the minHeld asked about last
+	bound      int                    // maxHeld, or what ReadAhead reads
+	bytes      int                    // the bytes of their text
+	spare      []*sourceFile          // files let go, whose buffers the next reads fill
+	tick       uint64                 // calls of file, to tell the least recently asked about
+	reads      int                    // files read
+	hist       *history               // where decided lines went since their commits (Follow); nil: not asked
+	digests    map[string]*digest     // the files read ahead, by what deciding asks of them
+	readAhead  map[string]bool        // the files ReadAhead reads
+	orphanWant *wanted                // the entries whose file is gone, as digests look for them (orphansWanted)
+	ahead      []string               // the paths of the entries' files there, to read ahead
+	aheadBytes int64                  // and their bytes
 	// lastFile is the file held asked about last.
 	lastFile *sourceFile
 }
@@ -397,7 +401,7 @@ func (m *Matcher) FollowRenames(ctx context.Context, repo *diff.Repo) error {
 	// against HEAD pairs a deleted and an added file of one content.
 	var work map[string]string
 	if files, err := repo.WorkingTree(ctx); err == nil {
-		work = renamesOf(files)
+		work = m.renamesOf(files)
 	}
 	renames := map[string]map[string]string{}
 	var firstErr error
@@ -413,7 +417,7 @@ func (m *Matcher) FollowRenames(ctx context.Context, repo *diff.Repo) error {
 			renames[c] = nil
 			return nil
 		}
-		r := renamesOf(files)
+		r := m.renamesOf(files)
 		for from, to := range r {
 			if again, ok := work[to]; ok {
 				r[from] = again
@@ -439,7 +443,7 @@ func (m *Matcher) FollowRenames(ctx context.Context, repo *diff.Repo) error {
 			// followed from; judged when git's renames since it are known.
 			firstWith := func(commits []string) (to string, ok, judged bool) {
 				for _, c := range commits {
-					if repo.Has(c, e.Path) {
+					if repo.Has(c, m.inGit(e.Path)) {
 						r := since(c)
 						to, ok = r[e.Path]
 						return to, ok, r != nil
@@ -455,7 +459,7 @@ func (m *Matcher) FollowRenames(ctx context.Context, repo *diff.Repo) error {
 				to, ok, judged = firstWith(standIns(repo, e, standIn))
 			case renames[e.Commit] == nil:
 				// git could not tell (a shallow clone's commit)
-			case repo.Has(e.Commit, e.Path):
+			case repo.Has(e.Commit, m.inGit(e.Path)):
 				to, ok = renames[e.Commit][e.Path]
 				judged = true
 			default:
@@ -478,7 +482,12 @@ func (m *Matcher) FollowRenames(ctx context.Context, repo *diff.Repo) error {
 		// untracked or only staged) is not git's to tell: it is matched
 		// by its code, as without git.
 		if files, err := repo.Files("HEAD"); err == nil {
-			m.headFiles = files
+			m.headFiles = make(map[string]bool, len(files))
+			for p := range files {
+				if p, ok := fromGit(m.gitSub, p); ok {
+					m.headFiles[p] = true
+				}
+			}
 			m.fileDeleted = make([]bool, len(m.entries))
 			for _, i := range deleted {
 				m.fileDeleted[i] = true
@@ -514,6 +523,7 @@ func (m *Matcher) Follow(ctx context.Context, dir string) error {
 		return fmt.Errorf("following renames: %w", err)
 	}
 	defer repo.Close()
+	m.gitSub = repo.Sub(dir)
 	return m.FollowRenames(ctx, repo)
 }
 
@@ -617,15 +627,28 @@ func (m *Matcher) goneWithCommit() bool {
 	return false
 }
 
-// renamesOf returns old path → new path of the renamed files.
-func renamesOf(files []diff.File) map[string]string {
+// renamesOf returns old path → new path of the renamed files, as the
+// root names them (those under it).
+func (m *Matcher) renamesOf(files []diff.File) map[string]string {
 	r := map[string]string{}
 	for _, f := range files {
 		if f.Status == diff.Renamed {
-			r[f.OldPath] = f.NewPath
+			from, ok1 := fromGit(m.gitSub, f.OldPath)
+			to, ok2 := fromGit(m.gitSub, f.NewPath)
+			if ok1 && ok2 {
+				r[from] = to
+			}
 		}
 	}
 	return r
+}
+
+// inGit is p, a path of the root, as git names it (see gitSub).
+func (m *Matcher) inGit(p string) string {
+	if m.gitSub != "" && p != "" {
+		return path.Join(m.gitSub, p)
+	}
+	return p
 }
 
 // Names reports whether some entry names path (as its file's path now):

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"path"
+	"strings"
 
 	"github.com/recap-dev/recap/diff"
 )
@@ -78,9 +80,9 @@ func (m *Matcher) followSteps(idx int, sf *sourceFile) int {
 			return 0
 		}
 		h.stepReads++
-		b, _ := fileAt(repo, c, e.Path)
+		b, _ := fileAt(repo, c, inGit(repo, h.dir, e.Path))
 		if b == nil && sf.path != "" && sf.path != e.Path {
-			b, _ = fileAt(repo, c, sf.path)
+			b, _ = fileAt(repo, c, inGit(repo, h.dir, sf.path))
 		}
 		if b == nil {
 			return 0 // gone, or not fetched: not told
@@ -159,6 +161,26 @@ func step(old, cur *sourceFile, at int, line entryLine) int {
 
 // fileAt reads path at commit c, whole: nil when it cannot be read (the
 // error then, nil when the file is larger than diff.MaxDiffBytes).
+// inGit is p, a path relative to dir (the root the matcher reads), as git
+// names it: relative to the top level of the repository, when dir is
+// below it (a project of a larger repository).
+func inGit(repo *diff.Repo, dir, p string) string {
+	if sub := repo.Sub(dir); sub != "" && p != "" {
+		return path.Join(sub, p)
+	}
+	return p
+}
+
+// fromGit is p, a path as git names it, relative to the directory sub
+// names (repo.Sub): ok false when p is not under it.
+func fromGit(sub, p string) (string, bool) {
+	if sub == "" {
+		return p, true
+	}
+	rest, ok := strings.CutPrefix(p, sub+"/")
+	return rest, ok && rest != ""
+}
+
 func fileAt(repo *diff.Repo, c, path string) ([]byte, error) {
 	open, err := repo.OpenAt(c)
 	if err != nil {

@@ -2,11 +2,13 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -1743,7 +1745,9 @@ func coveredFindings(t *testing.T, dir string, reports ...string) (covered []str
 // is stale. The decided file deleted, and another file of the same code
 // added (git sees no rename: too little alike): the decision does not
 // follow it either. Committed, a file is git's to pair; a file not
-// committed yet (moved by hand) is still matched by its code.
+// committed yet (moved by hand) is still matched by its code. The same
+// with the project in a directory of a larger repository (--repo app):
+// git names its files from the top level.
 func TestTriageDecidedCodeGone(t *testing.T) {
 	const loop = "    public static long %s(long[] p) {\n        long s = 0;\n        for (int i = 0; i < p.length; i++) s += p[i];\n        return %s;\n    }\n"
 	class := func(name string, methods ...string) string {
@@ -1755,60 +1759,61 @@ func TestTriageDecidedCodeGone(t *testing.T) {
 	}
 	other := "import java.util.List;\n\n/** Other things. */\npublic class Q {\n    private int count;\n\n    public int count() {\n        return count;\n    }\n\n" +
 		"    public static long total(long[] p) {\n        long s = 0;\n        for (int i = 0; i < p.length; i++) s += p[i];\n        return s;\n    }\n}\n"
-	for _, tc := range []struct {
-		name     string
-		change   func(g *gittest.Repo)
-		commit   bool     // the change committed
-		covered  []string // the findings covered after it
-		stale    bool
-		findings int
-	}{
-		{"the decided one of two copies deleted", func(g *gittest.Repo) {
-			g.Write(map[string]string{"src/P.java": class("P", mean)})
-			g.Write(map[string]string{"build/pmd.sarif": loopSARIF("src/P.java", 5)})
-		}, true, nil, true, 1},
-		{"its file deleted, a file of the same code added", func(g *gittest.Repo) {
-			g.Git("rm", "-q", "src/P.java")
-			g.Write(map[string]string{"src/Q.java": other})
-			g.Write(map[string]string{"build/pmd.sarif": loopSARIF("src/Q.java", 13)})
-		}, true, nil, true, 1},
-		{"its file moved by hand, not committed", func(g *gittest.Repo) {
-			g.Git("rm", "-q", "--cached", "src/P.java")
-			g.Git("commit", "-qm", "untrack")
-			data, err := os.ReadFile(filepath.Join(g.Dir, "src/P.java"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := os.Remove(filepath.Join(g.Dir, "src/P.java")); err != nil {
-				t.Fatal(err)
-			}
-			g.Write(map[string]string{"src/R.java": strings.Replace(string(data), "class P", "class R", 1)})
-			g.Write(map[string]string{"build/pmd.sarif": loopSARIF("src/R.java", 5, 11)})
-		}, false, []string{"src/R.java:11"}, false, 2},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			g := gittest.New(t)
-			g.Git("config", "user.name", "Ana")
-			g.Git("config", "user.email", "ana@example.com")
-			g.Commit("one", map[string]string{"src/P.java": class("P", mean, avg), "build/pmd.sarif": loopSARIF("src/P.java", 11)})
-			if out, stderr, code := recap(t, g.Dir, nil, "triage", "--rule", "ForLoopCanBeForeach", "--as", "wont-fix", "--reason", "arrays of primitives", "build"); code != 0 {
-				t.Fatalf("triage: exit %d\n%s%s", code, out, stderr)
-			}
-			g.Commit("triage", nil)
-			tc.change(g)
-			if tc.commit {
-				g.Git("add", "-A")
-				g.Git("commit", "-qm", "change")
-			}
-			covered, all := coveredFindings(t, g.Dir, "build")
-			if !slices.Equal(covered, tc.covered) || all != tc.findings {
-				t.Errorf("covered %v of %d findings, want %v of %d", covered, all, tc.covered, tc.findings)
-			}
-			out, stderr, code := recap(t, g.Dir, nil, "triage", "check", "build")
-			if stale := code == 1 && strings.Contains(out, "stale"); stale != tc.stale {
-				t.Errorf("check: exit %d, want it stale %v\n%s%s", code, tc.stale, out, stderr)
-			}
-		})
+	for _, sub := range []string{"", "app"} {
+		at := func(p string) string { return path.Join(sub, p) } // a path in the repository
+		repoArgs := []string{"--repo", cmp.Or(sub, ".")}
+		for _, tc := range []struct {
+			name     string
+			change   func(g *gittest.Repo)
+			commit   bool     // the change committed
+			covered  []string // the findings covered after it
+			stale    bool
+			findings int
+		}{
+			{"the decided one of two copies deleted", func(g *gittest.Repo) {
+				g.Write(map[string]string{at("src/P.java"): class("P", mean), at("build/pmd.sarif"): loopSARIF("src/P.java", 5)})
+			}, true, nil, true, 1},
+			{"its file deleted, a file of the same code added", func(g *gittest.Repo) {
+				g.Git("rm", "-q", at("src/P.java"))
+				g.Write(map[string]string{at("src/Q.java"): other, at("build/pmd.sarif"): loopSARIF("src/Q.java", 13)})
+			}, true, nil, true, 1},
+			{"its file moved by hand, not committed", func(g *gittest.Repo) {
+				g.Git("rm", "-q", "--cached", at("src/P.java"))
+				g.Git("commit", "-qm", "untrack")
+				data, err := os.ReadFile(filepath.Join(g.Dir, at("src/P.java")))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Remove(filepath.Join(g.Dir, at("src/P.java"))); err != nil {
+					t.Fatal(err)
+				}
+				g.Write(map[string]string{at("src/R.java"): strings.Replace(string(data), "class P", "class R", 1), at("build/pmd.sarif"): loopSARIF("src/R.java", 5, 11)})
+			}, false, []string{"src/R.java:11"}, false, 2},
+		} {
+			t.Run(path.Join(cmp.Or(sub, "top"), tc.name), func(t *testing.T) {
+				g := gittest.New(t)
+				g.Git("config", "user.name", "Ana")
+				g.Git("config", "user.email", "ana@example.com")
+				g.Commit("one", map[string]string{at("src/P.java"): class("P", mean, avg), at("build/pmd.sarif"): loopSARIF("src/P.java", 11)})
+				if out, stderr, code := recap(t, g.Dir, nil, append([]string{"triage", "--rule", "ForLoopCanBeForeach", "--as", "wont-fix", "--reason", "arrays of primitives", at("build")}, repoArgs...)...); code != 0 {
+					t.Fatalf("triage: exit %d\n%s%s", code, out, stderr)
+				}
+				g.Commit("triage", nil)
+				tc.change(g)
+				if tc.commit {
+					g.Git("add", "-A")
+					g.Git("commit", "-qm", "change")
+				}
+				covered, all := coveredFindings(t, g.Dir, append([]string{at("build")}, repoArgs...)...)
+				if !slices.Equal(covered, tc.covered) || all != tc.findings {
+					t.Errorf("covered %v of %d findings, want %v of %d", covered, all, tc.covered, tc.findings)
+				}
+				out, stderr, code := recap(t, g.Dir, nil, append([]string{"triage", "check", at("build")}, repoArgs...)...)
+				if stale := code == 1 && strings.Contains(out, "stale"); stale != tc.stale {
+					t.Errorf("check: exit %d, want it stale %v\n%s%s", code, tc.stale, out, stderr)
+				}
+			})
+		}
 	}
 }
 
