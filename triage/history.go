@@ -25,11 +25,9 @@ type history struct {
 	dir   string                // the repository's directory
 	files map[histKey]*histFile // by commit and path then
 	lines map[int]int           // entry → its line now; 0: not known
-	// gone are the entries whose decided line git says is gone: it was
-	// in the file at the entry's commit (or the first after it that has
-	// it), and neither the line diff since nor its neighbours carry it
-	// onto the file now.
-	gone  map[int]bool
+	// from are, of the entries whose decided line was found in their
+	// file at a commit, that file and the line (1-based).
+	from  map[int]histAt
 	after map[string][]string // a commit → the commits after it (afterCommit)
 	// missing are the entries whose commit this clone does not have (a
 	// shallow clone): their lines are not followed.
@@ -65,6 +63,34 @@ type histKey struct{ commit, path, top string }
 type histFile struct {
 	old    *sourceFile
 	lineOf func(int) (int, bool)
+	kept   []bool // the lines of the file now the diff carries (1-based; made when asked)
+}
+
+// carried returns, for each line of the file now (1-based, of n), whether
+// the diff carries a line of the old file onto it (the others it adds).
+func (hf *histFile) carried(n int) []bool {
+	if hf.kept == nil {
+		hf.kept = carriedLines(hf.old.n(), n, hf.lineOf)
+	}
+	return hf.kept
+}
+
+// carriedLines is, for each of the n lines of the file now (1-based),
+// whether lineOf carries one of the old file's lines onto it.
+func carriedLines(old, n int, lineOf func(int) (int, bool)) []bool {
+	kept := make([]bool, n+1)
+	for i := 1; i <= old; i++ {
+		if now, ok := lineOf(i); ok && now >= 1 && now <= n {
+			kept[now] = true
+		}
+	}
+	return kept
+}
+
+// histAt is a decided line (1-based) in its file at a commit.
+type histAt struct {
+	hf *histFile
+	at int
 }
 
 // maxHistory bounds the files at a commit one run reads and diffs.
@@ -105,33 +131,53 @@ func (m *Matcher) lineNow(idx int, sf *sourceFile) (int, bool) {
 			}
 		}
 		found := false
+		// The entry's location first, in its commit and those after it:
+		// a decision taken on code not committed yet whose line's text
+		// was in the file already (a copy of it elsewhere) is on the code
+		// committed after it, not on that line. Then, in the entry's
+		// commit, the one line of its text (decided with neighbours not
+		// committed yet).
+		located := standIn || e.Location != ""
 		for k := 0; k < len(commits); k++ {
-			hf, err := h.file(repo, histKey{commits[k], e.Path, inGit(repo, h.dir, e.Path)}, sf)
+			key := histKey{commits[k], e.Path, inGit(repo, h.dir, e.Path)}
+			hf, err := h.file(repo, key, sf)
 			if errors.Is(err, diff.ErrPartial) {
 				h.unfetched[idx] = true
 			}
+			at := 0
 			if hf != nil {
 				// A commit that stands in has the code only where the
 				// entry's location is: a line of the same text before the
 				// decision may be another one.
-				if at := entryLineIn(hf.old, e, m.lines[idx], standIn); at > 0 {
-					found = true
-					if now, ok := hf.lineOf(at); ok && now <= sf.n() {
-						n = now
-					} else if e.Line != "" {
-						n = byNeighbours(hf.old, at, sf, m.lines[idx])
+				at = entryLineIn(hf.old, e, m.lines[idx], located)
+			}
+			if at == 0 && k == 0 && !standIn { // not there: the commits after it, looked for once
+				commits = append(commits, h.afterCommit(repo, e.Commit)...)
+			}
+			if at == 0 && located && !standIn && k == len(commits)-1 && e.Line != "" {
+				// Its location in none: the one line of its text at its
+				// commit.
+				key.commit = commits[0]
+				if first, _ := h.file(repo, key, sf); first != nil {
+					if at = entryLineIn(first.old, e, m.lines[idx], false); at > 0 {
+						hf = first
 					}
-					break
 				}
 			}
-			if k == 0 && !standIn { // not there: the commits after it, looked for once
-				commits = append(commits, h.afterCommit(repo, e.Commit)...)
+			if at > 0 {
+				found = true
+				h.from[idx] = histAt{hf, at}
+				if now, ok := hf.lineOf(at); ok && now <= sf.n() {
+					n = now
+				} else if e.Line != "" {
+					n = byNeighbours(hf.old, at, sf, m.lines[idx], hf.carried(sf.n()))
+				}
+				break
 			}
 		}
 		if standIn && !found {
 			h.squashed[idx] = true
 		}
-		h.gone[idx] = found && n == 0
 	}
 	h.lines[idx] = n
 	return n, n > 0
@@ -178,17 +224,15 @@ func (h *history) afterCommit(repo *diff.Repo, c string) []string {
 	return list
 }
 
-// decidedGone reports whether git says entry idx's decided line is gone
-// from its file now (text gives it, read only when git is asked): the
-// line was in the file at the entry's commit, and neither the line diff
-// since, nor its neighbours, nor the versions since one by one carry it
-// onto the file now, to line (1-based) or anywhere. The code decided was
-// deleted, and a line that reads as it now (a copy of it that was
-// elsewhere, or the same code written anew) is not the one decided. An
-// entry without a commit, outside git, or whose line git cannot follow
-// (a shallow clone, no file at its commit, maxHistory files asked about
-// already) is not gone.
-func (m *Matcher) decidedGone(idx int, line int, text func() *sourceFile) bool {
+// anotherLine reports whether git's line diff from the entry's commit
+// carries onto line (1-based) of the file now another line of the file
+// then than the decided one, of the same text: a copy of the decided
+// line that was elsewhere in the file (text gives the file now, read
+// only when git is asked). When the decided code is deleted, the line of
+// its text that is left is that copy, not the decided one. An entry
+// without a commit, outside git, or whose line git cannot find at its
+// commit is told nothing: false.
+func (m *Matcher) anotherLine(idx int, line int, text func() *sourceFile) bool {
 	h, e := m.hist, &m.entries[idx]
 	if h == nil || e.Commit == "" || e.Path == "" {
 		return false
@@ -200,18 +244,19 @@ func (m *Matcher) decidedGone(idx int, line int, text func() *sourceFile) bool {
 		}
 		m.lineNow(idx, sf)
 	}
-	if !h.gone[idx] {
+	from, ok := h.from[idx]
+	if !ok {
 		return false
 	}
-	if n, ok := h.stepped[idx]; ok {
-		return n != line
+	old := from.hf.old
+	for x := 1; x <= old.n(); x++ {
+		if x != from.at && lineIs(old.line(x-1), m.lines[idx]) {
+			if now, ok := from.hf.lineOf(x); ok && now == line {
+				return true
+			}
+		}
 	}
-	sf := text()
-	if sf == nil {
-		return true
-	}
-	st, _ := m.stepwise(idx, sf)
-	return st != line
+	return false
 }
 
 // locatedElsewhere reports whether the entry's location hash (its line
@@ -255,11 +300,11 @@ const (
 // often than any other's; 0 when none is. Only neighbours with a letter
 // or a digit count: a brace or a blank line is on every side of every
 // line.
-func byNeighbours(old *sourceFile, at int, sf *sourceFile, line entryLine) int {
+func byNeighbours(old *sourceFile, at int, sf *sourceFile, line entryLine, carried []bool) int {
 	best, bestScore, tie := 0, 0, false
 	for i := range sf.n() {
-		if !lineIs(sf.line(i), line) {
-			continue
+		if !lineIs(sf.line(i), line) || carried[i+1] {
+			continue // another line, or one the diff carries from another: not the decided one moved
 		}
 		score := 0
 		for d := -neighbours; d <= neighbours; d++ {

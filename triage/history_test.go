@@ -28,7 +28,8 @@ func TestByNeighbours(t *testing.T) {
 	line := newEntryLine("return n * 119 / 100;")
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := byNeighbours(oldSF, 4, newSourceFile([]byte(tc.now)), line); got != tc.want {
+			now := newSourceFile([]byte(tc.now))
+			if got := byNeighbours(oldSF, 4, now, line, make([]bool, now.n()+1)); got != tc.want {
 				t.Errorf("byNeighbours = %d, want %d", got, tc.want)
 			}
 		})

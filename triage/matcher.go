@@ -508,7 +508,7 @@ func (m *Matcher) FollowRenames(ctx context.Context, repo *diff.Repo) error {
 // entries whose file is gone match in any file, as without a commit.
 func (m *Matcher) Follow(ctx context.Context, dir string) error {
 	if m.withCommit() {
-		m.hist = &history{dir: dir, files: map[histKey]*histFile{}, lines: map[int]int{}, gone: map[int]bool{}, after: map[string][]string{}, missing: map[int]bool{}, since: map[string][]string{}, squashed: map[int]bool{},
+		m.hist = &history{dir: dir, files: map[histKey]*histFile{}, lines: map[int]int{}, from: map[int]histAt{}, after: map[string][]string{}, missing: map[int]bool{}, since: map[string][]string{}, squashed: map[int]bool{},
 			unfetched: map[int]bool{}, unfetchable: map[histKey]bool{}, ambiguous: map[int][2]int{}, stepped: map[int]int{}, stepsAfter: map[string][]string{}}
 	}
 	if !m.goneWithCommit() {
@@ -745,9 +745,6 @@ func (m *Matcher) decide(f *reports.Finding, fe *fileEntries) *Decision {
 	best, bestHow := -1, How(0)
 	try := func(list []int, orphan bool) {
 		for _, i := range list {
-			if orphan && m.fileDeleted != nil && m.fileDeleted[i] && m.headFiles[f.Path] {
-				continue // git says its file was deleted, and this one is another
-			}
 			how, ok := How(0), false
 			if d != nil && f.Path != "" {
 				how, ok = m.howDigested(i, f, d, orphan)
@@ -755,11 +752,14 @@ func (m *Matcher) decide(f *reports.Finding, fe *fileEntries) *Decision {
 			if !ok {
 				how = m.how(i, f, text(), orphan)
 			}
-			if (how == ByLocationMoved || how == ByLineText) && !orphan && m.decidedGone(i, f.Line, text) {
-				// The decided line's neighbours changed, and git says the
-				// decided code was deleted: this line, of the same text,
-				// is another's.
+			if (how == ByLocationMoved || how == ByLineText) && !orphan && m.anotherLine(i, f.Line, text) {
+				// The decided line's neighbours changed, and git says this
+				// line, of the same text, was another then (the decided
+				// code deleted, a copy of it left).
 				how = 0
+			}
+			if orphan && how > ByLocationOnly && m.fileDeleted != nil && m.fileDeleted[i] && m.headFiles[f.Path] {
+				how = 0 // git says its file was deleted: another file's code matches by its whole location alone
 			}
 			if how != 0 && (best < 0 || how < bestHow) {
 				best, bestHow = i, how

@@ -95,13 +95,22 @@ func (m *Matcher) followSteps(idx int, sf *sourceFile) int {
 		versions = append(versions, sf.src)
 	}
 	// From the first version that has the decided line (a decision on
-	// code not committed yet names the commit before it).
+	// code not committed yet names the commit before it): by its
+	// location, else, in the first version, the one line of its text
+	// (as lineNow finds it).
 	var old *sourceFile
 	at := 0
-	for len(versions) > 0 && at == 0 {
-		old = newSourceFile(versions[0])
-		at = entryLineIn(old, e, m.lines[idx], false)
-		versions = versions[1:]
+	located := e.Location != ""
+	for k := range versions {
+		if at = entryLineIn(newSourceFile(versions[k]), e, m.lines[idx], located); at > 0 {
+			old, versions = newSourceFile(versions[k]), versions[k+1:]
+			break
+		}
+	}
+	if at == 0 && located && len(versions) > 0 {
+		if at = entryLineIn(newSourceFile(versions[0]), e, m.lines[idx], false); at > 0 {
+			old, versions = newSourceFile(versions[0]), versions[1:]
+		}
 	}
 	if at == 0 {
 		return 0
@@ -132,7 +141,7 @@ func step(old, cur *sourceFile, at int, line entryLine) int {
 	now, ok := lineOf(at)
 	if !ok {
 		// Moved: found by its neighbours, when one line tells.
-		if now = byNeighbours(old, at, cur, line); now == 0 {
+		if now = byNeighbours(old, at, cur, line, carriedLines(old.n(), cur.n(), lineOf)); now == 0 {
 			return 0
 		}
 	}

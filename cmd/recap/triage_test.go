@@ -1742,10 +1742,11 @@ func coveredFindings(t *testing.T, dir string, reports ...string) (covered []str
 // not move to another finding that nobody decided. The decided line was
 // one of two of its text, and its method was deleted since: the other,
 // now the only line of that text, is shown, not covered, and the entry
-// is stale. The decided file deleted, and another file of the same code
-// added (git sees no rename: too little alike): the decision does not
-// follow it either. Committed, a file is git's to pair; a file not
-// committed yet (moved by hand) is still matched by its code. The same
+// is stale. The decided file deleted, and another file with the decided
+// line added (git sees no rename: too little alike; the line's
+// neighbours others): the decision does not follow it either. Committed,
+// a file is git's to pair; a file not committed yet (moved by hand) is
+// still matched by its code. The same
 // with the project in a directory of a larger repository (--repo app):
 // git names its files from the top level.
 func TestTriageDecidedCodeGone(t *testing.T) {
@@ -1758,7 +1759,7 @@ func TestTriageDecidedCodeGone(t *testing.T) {
 		return strings.ReplaceAll(pmdLoopSARIF(lines...), `"uri":"src/P.java"`, fmt.Sprintf(`"uri":%q`, path))
 	}
 	other := "import java.util.List;\n\n/** Other things. */\npublic class Q {\n    private int count;\n\n    public int count() {\n        return count;\n    }\n\n" +
-		"    public static long total(long[] p) {\n        long s = 0;\n        for (int i = 0; i < p.length; i++) s += p[i];\n        return s;\n    }\n}\n"
+		"    public static long total(long[] p) {\n        long s = 0;\n        for (int i = 0; i < p.length; i++) s += p[i];\n        return s + count;\n    }\n}\n"
 	for _, sub := range []string{"", "app"} {
 		at := func(p string) string { return path.Join(sub, p) } // a path in the repository
 		repoArgs := []string{"--repo", cmp.Or(sub, ".")}
@@ -1846,5 +1847,82 @@ func TestTriageFileNamed(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(g.Dir, ".recap", "triage.yml")); err == nil {
 		t.Error("the repository's triage file was written")
+	}
+}
+
+// TestTriageDecidedCodeMoved: git's word on the decided code is taken
+// only where it says something. A decided block moved and its neighbours
+// edited in one commit (git shows a deletion and an addition) stays
+// decided; so does one decided on code not committed yet while a line of
+// its text was in the file already (the decision is on the new code, not
+// the older line), and one whose file was renamed, then grew past git's
+// rename similarity. A copy of the decided method that shares lines
+// around it is not taken for the decided code moved once that is deleted:
+// git carries the copy's line from where it was.
+func TestTriageDecidedCodeMoved(t *testing.T) {
+	const loop = "    public static long %s(long[] p) {\n        long s = 0;\n        int k = 1;\n        for (int i = 0; i < p.length; i++) s += p[i];\n        return %s;\n    }\n"
+	class := func(methods ...string) string { return "public class P {\n\n" + strings.Join(methods, "\n") + "}\n" }
+	avg, half := fmt.Sprintf(loop, "avg", "s"), fmt.Sprintf(loop, "half", "s / 2")
+	other := "    public static int other() {\n        return 1;\n    }\n"
+	var grown []string
+	for i := range 15 {
+		grown = append(grown, fmt.Sprintf("    public static int f%d() {\n        return %d;\n    }\n", i, i))
+	}
+	for _, tc := range []struct {
+		name    string
+		was     string // P.java when decided (committed)
+		decided int    // the line decided
+		work    string // P.java when decided, not committed ("": was)
+		steps   []map[string]string
+		now     map[string][]int // the report's findings at the end
+		covered []string
+	}{
+		{"moved below and its neighbours edited in one commit", class(avg, other), 6, "",
+			[]map[string]string{{"src/P.java": class(other, strings.Replace(avg, "int k = 1;", "int k = 2;\n        k++;", 1))}},
+			map[string][]int{"src/P.java": {11}}, []string{"src/P.java:11"}},
+		{"decided before committed, an older line of its text in the file", class(avg), 13, class(avg, half),
+			nil, map[string][]int{"src/P.java": {6, 13}}, []string{"src/P.java:13"}},
+		{"a copy sharing its neighbours left, the decided method deleted", class(half, avg), 13, "",
+			[]map[string]string{{"src/P.java": class(half)}}, map[string][]int{"src/P.java": {6}}, nil},
+		{"renamed, then grown past git's similarity", class(avg), 6, "",
+			[]map[string]string{{"rename": "src/R.java"}, {"src/R.java": class(append([]string{avg}, grown...)...)}},
+			map[string][]int{"src/R.java": {6}}, []string{"src/R.java:6"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := gittest.New(t)
+			g.Git("config", "user.name", "Ana")
+			g.Git("config", "user.email", "ana@example.com")
+			report := func(at map[string][]int) string {
+				var runs []string
+				for p, lines := range at {
+					runs = append(runs, strings.ReplaceAll(pmdLoopSARIF(lines...), `"uri":"src/P.java"`, fmt.Sprintf(`"uri":%q`, p)))
+				}
+				return runs[0]
+			}
+			decided := map[string][]int{"src/P.java": {tc.decided}}
+			g.Commit("one", map[string]string{"src/P.java": tc.was})
+			if tc.work != "" {
+				g.Write(map[string]string{"src/P.java": tc.work})
+			}
+			g.Write(map[string]string{"build/pmd.sarif": report(decided)})
+			if out, stderr, code := recap(t, g.Dir, nil, "triage", "--rule", "ForLoopCanBeForeach", "--as", "wont-fix", "--reason", "arrays of primitives", "build"); code != 0 {
+				t.Fatalf("triage: exit %d\n%s%s", code, out, stderr)
+			}
+			g.Git("add", "-A")
+			g.Git("commit", "-qm", "triage")
+			for _, step := range tc.steps {
+				if to, ok := step["rename"]; ok {
+					g.Git("mv", "src/P.java", to)
+					g.Git("commit", "-qm", "rename")
+					continue
+				}
+				g.Commit("change", step)
+			}
+			g.Commit("report", map[string]string{"build/pmd.sarif": report(tc.now)})
+			covered, _ := coveredFindings(t, g.Dir, "build")
+			if !slices.Equal(covered, tc.covered) {
+				t.Errorf("covered %v, want %v", covered, tc.covered)
+			}
+		})
 	}
 }
