@@ -1863,7 +1863,9 @@ func TestTriageDecidedCodeMoved(t *testing.T) {
 	const loop = "    public static long %s(long[] p) {\n        long s = 0;\n        int k = 1;\n        for (int i = 0; i < p.length; i++) s += p[i];\n        return %s;\n    }\n"
 	class := func(methods ...string) string { return "public class P {\n\n" + strings.Join(methods, "\n") + "}\n" }
 	avg, half := fmt.Sprintf(loop, "avg", "s"), fmt.Sprintf(loop, "half", "s / 2")
-	other := "    public static int other() {\n        return 1;\n    }\n"
+	// other is longer than avg: moving avg below it, git keeps other's
+	// lines and shows avg's deleted and added.
+	other := "    public static int other(int[] q) {\n        int a = q[0];\n        int b = q[1];\n        int c = a * b;\n        int d = c - a;\n        int e = d + b;\n        int f = e * 2;\n        int g = f / 3;\n        return g;\n    }\n"
 	var grown []string
 	for i := range 15 {
 		grown = append(grown, fmt.Sprintf("    public static int f%d() {\n        return %d;\n    }\n", i, i))
@@ -1878,8 +1880,8 @@ func TestTriageDecidedCodeMoved(t *testing.T) {
 		covered []string
 	}{
 		{"moved below and its neighbours edited in one commit", class(avg, other), 6, "",
-			[]map[string]string{{"src/P.java": class(other, strings.Replace(avg, "int k = 1;", "int k = 2;\n        k++;", 1))}},
-			map[string][]int{"src/P.java": {11}}, []string{"src/P.java:11"}},
+			[]map[string]string{{"src/P.java": class(other, strings.NewReplacer("int k = 1;", "int k = 2;\n        k++;", "return s;", "return s + k;").Replace(avg))}},
+			map[string][]int{"src/P.java": {18}}, []string{"src/P.java:18"}},
 		{"decided before committed, an older line of its text in the file", class(avg), 13, class(avg, half),
 			nil, map[string][]int{"src/P.java": {6, 13}}, []string{"src/P.java:13"}},
 		{"a copy sharing its neighbours left, the decided method deleted", class(half, avg), 13, "",
