@@ -131,48 +131,52 @@ func (m *Matcher) lineNow(idx int, sf *sourceFile) (int, bool) {
 			}
 		}
 		found := false
+		take := func(hf *histFile, at int) {
+			found = true
+			h.from[idx] = histAt{hf, at}
+			if now, ok := hf.lineOf(at); ok && now <= sf.n() {
+				n = now
+			} else if e.Line != "" {
+				n = byNeighbours(hf.old, at, sf, m.lines[idx], hf.carried(sf.n()))
+			}
+		}
 		// The entry's location first, in its commit and those after it:
 		// a decision taken on code not committed yet whose line's text
 		// was in the file already (a copy of it elsewhere) is on the code
-		// committed after it, not on that line. Then, in the entry's
-		// commit, the one line of its text (decided with neighbours not
-		// committed yet).
+		// committed after it, not on that line. Then its line's text
+		// (textStart).
 		located := standIn || e.Location != ""
+		var files []*histFile
 		for k := 0; k < len(commits); k++ {
-			key := histKey{commits[k], e.Path, inGit(repo, h.dir, e.Path)}
-			hf, err := h.file(repo, key, sf)
+			hf, err := h.file(repo, histKey{commits[k], e.Path, inGit(repo, h.dir, e.Path)}, sf)
 			if errors.Is(err, diff.ErrPartial) {
 				h.unfetched[idx] = true
 			}
+			files = append(files, hf)
 			at := 0
-			if hf != nil {
+			if hf != nil && located {
 				// A commit that stands in has the code only where the
 				// entry's location is: a line of the same text before the
 				// decision may be another one.
-				at = entryLineIn(hf.old, e, m.lines[idx], located)
-			}
-			if at == 0 && k == 0 && !standIn { // not there: the commits after it, looked for once
-				commits = append(commits, h.afterCommit(repo, e.Commit)...)
-			}
-			if at == 0 && located && !standIn && k == len(commits)-1 && e.Line != "" {
-				// Its location in none: the one line of its text at its
-				// commit.
-				key.commit = commits[0]
-				if first, _ := h.file(repo, key, sf); first != nil {
-					if at = entryLineIn(first.old, e, m.lines[idx], false); at > 0 {
-						hf = first
-					}
-				}
+				at = entryLineIn(hf.old, e, m.lines[idx], true)
 			}
 			if at > 0 {
-				found = true
-				h.from[idx] = histAt{hf, at}
-				if now, ok := hf.lineOf(at); ok && now <= sf.n() {
-					n = now
-				} else if e.Line != "" {
-					n = byNeighbours(hf.old, at, sf, m.lines[idx], hf.carried(sf.n()))
-				}
+				take(hf, at)
 				break
+			}
+			if k == 0 && !standIn { // not there: the commits after it, looked for once
+				commits = append(commits, h.afterCommit(repo, e.Commit)...)
+			}
+		}
+		if !found && !standIn && e.Line != "" {
+			versions := make([]*sourceFile, len(files))
+			for k, hf := range files {
+				if hf != nil {
+					versions[k] = hf.old
+				}
+			}
+			if k, at := textStart(versions, sf, m.lines[idx]); at > 0 {
+				take(files[k], at)
 			}
 		}
 		if standIn && !found {
@@ -376,6 +380,63 @@ func readAtCommit(repo *diff.Repo, k histKey, sf *sourceFile) (*histFile, error)
 		return nil, nil
 	}
 	return &histFile{old: newSourceFile(data), lineOf: lineOf}, nil
+}
+
+// textStart returns the version (an index of versions: the entry's
+// file at its commit, then at later ones; nil where it is not) and the
+// line (1-based) a decided line is followed from by its text alone, when
+// its location is in none of them: the one line of its text in the
+// entry's commit, when the file now has no other (decided with
+// neighbours not committed yet); else, when the entry's commit has no
+// line of its text (decided on code not committed yet, and committed
+// with other neighbours), the one line of its text in the first version
+// that has it. A line of its text in the entry's commit while the file
+// now has more is not told from a copy decided since (the decision may
+// be on the new one): none, as when the first version with its text has
+// several.
+func textStart(versions []*sourceFile, now *sourceFile, line entryLine) (int, int) {
+	if len(versions) == 0 || versions[0] == nil {
+		return 0, 0
+	}
+	switch n0 := countReads(versions[0], line); {
+	case n0 == 1 && countReads(now, line) <= 1:
+		return 0, onlyReads(versions[0], line)
+	case n0 == 0:
+		for k := 1; k < len(versions); k++ {
+			if versions[k] == nil {
+				continue
+			}
+			switch countReads(versions[k], line) {
+			case 0:
+				continue
+			case 1:
+				return k, onlyReads(versions[k], line)
+			}
+			return 0, 0
+		}
+	}
+	return 0, 0
+}
+
+// countReads is how many lines of sf read as line.
+func countReads(sf *sourceFile, line entryLine) int {
+	n := 0
+	for i := range sf.n() {
+		if lineIs(sf.line(i), line) {
+			n++
+		}
+	}
+	return n
+}
+
+// onlyReads is the first line (1-based) of sf that reads as line.
+func onlyReads(sf *sourceFile, line entryLine) int {
+	for i := range sf.n() {
+		if lineIs(sf.line(i), line) {
+			return i + 1
+		}
+	}
+	return 0
 }
 
 // entryLineIn returns the line (1-based) of e's finding in sf, the file

@@ -88,6 +88,7 @@ type Matcher struct {
 	// (headFiles), only in files not committed yet.
 	fileDeleted []bool
 	headFiles   map[string]bool
+	addedSince  []map[string]bool // of those entries, the files added since the commit git was asked from
 	// gitSub is the root's place in its git repository (Follow: "" for
 	// the top level): the entries' paths are the root's, git's the top
 	// level's.
@@ -404,6 +405,7 @@ func (m *Matcher) FollowRenames(ctx context.Context, repo *diff.Repo) error {
 		work = m.renamesOf(files)
 	}
 	renames := map[string]map[string]string{}
+	added := map[string]map[string]bool{} // by commit, the files added since
 	var firstErr error
 	since := func(c string) map[string]string {
 		if r, ok := renames[c]; ok {
@@ -418,6 +420,12 @@ func (m *Matcher) FollowRenames(ctx context.Context, repo *diff.Repo) error {
 			return nil
 		}
 		r := m.renamesOf(files)
+		added[c] = map[string]bool{}
+		for _, f := range files {
+			if p, ok := fromGit(m.gitSub, f.NewPath); ok && f.Status == diff.Added {
+				added[c][p] = true
+			}
+		}
 		for from, to := range r {
 			if again, ok := work[to]; ok {
 				r[from] = again
@@ -441,18 +449,22 @@ func (m *Matcher) FollowRenames(ctx context.Context, repo *diff.Repo) error {
 			e := &m.entries[i]
 			// The first of commits that has the file: where its rename is
 			// followed from; judged when git's renames since it are known.
-			firstWith := func(commits []string) (to string, ok, judged bool) {
+			firstWith := func(commits []string) (to string, ok bool, judged string) {
 				for _, c := range commits {
 					if repo.Has(c, m.inGit(e.Path)) {
 						r := since(c)
 						to, ok = r[e.Path]
-						return to, ok, r != nil
+						if r == nil {
+							c = ""
+						}
+						return to, ok, c
 					}
 				}
-				return "", false, false
+				return "", false, ""
 			}
 			var to string
-			var ok, judged bool
+			var ok bool
+			judged := "" // the commit whose renames since say where the file went
 			switch {
 			case absent[e.Commit]:
 				// Stood in for by the commits since its day.
@@ -461,7 +473,7 @@ func (m *Matcher) FollowRenames(ctx context.Context, repo *diff.Repo) error {
 				// git could not tell (a shallow clone's commit)
 			case repo.Has(e.Commit, m.inGit(e.Path)):
 				to, ok = renames[e.Commit][e.Path]
-				judged = true
+				judged = e.Commit
 			default:
 				// Decided before the file was committed: followed from
 				// the first commit after the entry's that has it.
@@ -471,8 +483,12 @@ func (m *Matcher) FollowRenames(ctx context.Context, repo *diff.Repo) error {
 			if ok {
 				m.path[i] = to
 				moved = true
-			} else if judged {
+			} else if judged != "" {
 				deleted = append(deleted, i)
+				if m.addedSince == nil {
+					m.addedSince = make([]map[string]bool, len(m.entries))
+				}
+				m.addedSince[i] = added[judged]
 			}
 		}
 	}
@@ -758,8 +774,11 @@ func (m *Matcher) decide(f *reports.Finding, fe *fileEntries) *Decision {
 				// code deleted, a copy of it left).
 				how = 0
 			}
-			if orphan && how > ByLocationOnly && m.fileDeleted != nil && m.fileDeleted[i] && m.headFiles[f.Path] {
-				how = 0 // git says its file was deleted: another file's code matches by its whole location alone
+			if orphan && m.fileDeleted != nil && m.fileDeleted[i] && m.headFiles[f.Path] && (how > ByLocationOnly || !m.addedSince[i][f.Path]) {
+				// git says its file was deleted: a file committed since
+				// matches by the whole location alone, and one that was
+				// there then (another file) not at all.
+				how = 0
 			}
 			if how != 0 && (best < 0 || how < bestHow) {
 				best, bestHow = i, how

@@ -98,18 +98,24 @@ func (m *Matcher) followSteps(idx int, sf *sourceFile) int {
 	// code not committed yet names the commit before it): by its
 	// location, else, in the first version, the one line of its text
 	// (as lineNow finds it).
+	files := make([]*sourceFile, len(versions))
+	for k, v := range versions {
+		files[k] = newSourceFile(v)
+	}
 	var old *sourceFile
 	at := 0
-	located := e.Location != ""
-	for k := range versions {
-		if at = entryLineIn(newSourceFile(versions[k]), e, m.lines[idx], located); at > 0 {
-			old, versions = newSourceFile(versions[k]), versions[k+1:]
-			break
+	if e.Location != "" {
+		for k := range files {
+			if at = entryLineIn(files[k], e, m.lines[idx], true); at > 0 {
+				old, versions = files[k], versions[k+1:]
+				break
+			}
 		}
 	}
-	if at == 0 && located && len(versions) > 0 {
-		if at = entryLineIn(newSourceFile(versions[0]), e, m.lines[idx], false); at > 0 {
-			old, versions = newSourceFile(versions[0]), versions[1:]
+	if at == 0 && e.Line != "" {
+		var k int
+		if k, at = textStart(files, sf, m.lines[idx]); at > 0 {
+			old, versions = files[k], versions[k+1:]
 		}
 	}
 	if at == 0 {

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path"
@@ -1765,20 +1766,25 @@ func TestTriageDecidedCodeGone(t *testing.T) {
 		repoArgs := []string{"--repo", cmp.Or(sub, ".")}
 		for _, tc := range []struct {
 			name     string
+			also     map[string]string // other files of the first commit
 			change   func(g *gittest.Repo)
 			commit   bool     // the change committed
 			covered  []string // the findings covered after it
 			stale    bool
 			findings int
 		}{
-			{"the decided one of two copies deleted", func(g *gittest.Repo) {
+			{"its file deleted, another file there then with the same code", map[string]string{at("src/S.java"): class("S", avg)}, func(g *gittest.Repo) {
+				g.Git("rm", "-q", at("src/P.java"))
+				g.Write(map[string]string{at("build/pmd.sarif"): loopSARIF("src/S.java", 5)})
+			}, true, nil, true, 1},
+			{"the decided one of two copies deleted", nil, func(g *gittest.Repo) {
 				g.Write(map[string]string{at("src/P.java"): class("P", mean), at("build/pmd.sarif"): loopSARIF("src/P.java", 5)})
 			}, true, nil, true, 1},
-			{"its file deleted, a file of the same code added", func(g *gittest.Repo) {
+			{"its file deleted, a file of the same code added", nil, func(g *gittest.Repo) {
 				g.Git("rm", "-q", at("src/P.java"))
 				g.Write(map[string]string{at("src/Q.java"): other, at("build/pmd.sarif"): loopSARIF("src/Q.java", 13)})
 			}, true, nil, true, 1},
-			{"its file moved by hand, not committed", func(g *gittest.Repo) {
+			{"its file moved by hand, not committed", nil, func(g *gittest.Repo) {
 				g.Git("rm", "-q", "--cached", at("src/P.java"))
 				g.Git("commit", "-qm", "untrack")
 				data, err := os.ReadFile(filepath.Join(g.Dir, at("src/P.java")))
@@ -1795,7 +1801,9 @@ func TestTriageDecidedCodeGone(t *testing.T) {
 				g := gittest.New(t)
 				g.Git("config", "user.name", "Ana")
 				g.Git("config", "user.email", "ana@example.com")
-				g.Commit("one", map[string]string{at("src/P.java"): class("P", mean, avg), at("build/pmd.sarif"): loopSARIF("src/P.java", 11)})
+				first := map[string]string{at("src/P.java"): class("P", mean, avg), at("build/pmd.sarif"): loopSARIF("src/P.java", 11)}
+				maps.Copy(first, tc.also)
+				g.Commit("one", first)
 				if out, stderr, code := recap(t, g.Dir, nil, append([]string{"triage", "--rule", "ForLoopCanBeForeach", "--as", "wont-fix", "--reason", "arrays of primitives", at("build")}, repoArgs...)...); code != 0 {
 					t.Fatalf("triage: exit %d\n%s%s", code, out, stderr)
 				}
@@ -1924,6 +1932,71 @@ func TestTriageDecidedCodeMoved(t *testing.T) {
 			covered, _ := coveredFindings(t, g.Dir, "build")
 			if !slices.Equal(covered, tc.covered) {
 				t.Errorf("covered %v, want %v", covered, tc.covered)
+			}
+		})
+	}
+}
+
+// TestTriageDecidedUncommittedCopy: a decision on code not committed yet,
+// whose line's neighbours were edited before the code was committed (its
+// location in no commit). When a line of its text was in the file at the
+// entry's commit already, that line may be the decided one or not (the
+// decision may be on the new copy): it is not taken for it, the older
+// line is not covered, and the entry is stale. When no line of its text
+// was there, the first commit that has one line of it has the decided
+// one, followed from there: a copy pasted above it later is not covered.
+func TestTriageDecidedUncommittedCopy(t *testing.T) {
+	const loop = "    public static long %s(long[] p) {\n        long %s = 0;\n        for (int i = 0; i < p.length; i++) s += p[i];\n        return %s;\n    }\n"
+	class := func(methods ...string) string { return "public class P {\n\n" + strings.Join(methods, "\n") + "}\n" }
+	avg := fmt.Sprintf(loop, "avg", "s", "s")
+	sum, sumEdited := fmt.Sprintf(loop, "sum", "t", "t"), fmt.Sprintf(loop, "sum", "t", "t + 1")
+	copyAbove := fmt.Sprintf(loop, "first", "u", "u * 2")
+	other := "    public static int other() {\n        return 1;\n    }\n"
+	loops := func(src string) []int {
+		var at []int
+		for i, l := range strings.Split(src, "\n") {
+			if strings.Contains(l, "for (int i") {
+				at = append(at, i+1)
+			}
+		}
+		return at
+	}
+	for _, tc := range []struct {
+		name              string
+		was, work, before string // committed; when decided (the last loop decided); edited, then committed with the triage file
+		later             string // a later commit ("": none)
+		covered           int    // which loop of the file at the end is covered (1-based; 0: none)
+	}{
+		{"a line of its text there before", class(avg), class(avg, sum), class(avg, sumEdited), "", 0},
+		{"none there before, a copy pasted above later", class(other), class(other, sum), class(other, sumEdited), class(copyAbove, other, sumEdited), 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := gittest.New(t)
+			g.Git("config", "user.name", "Ana")
+			g.Git("config", "user.email", "ana@example.com")
+			g.Commit("one", map[string]string{"src/P.java": tc.was})
+			at := loops(tc.work)
+			g.Write(map[string]string{"src/P.java": tc.work, "build/pmd.sarif": pmdLoopSARIF(at[len(at)-1])})
+			if out, stderr, code := recap(t, g.Dir, nil, "triage", "--rule", "ForLoopCanBeForeach", "--as", "wont-fix", "--reason", "arrays of primitives", "build"); code != 0 {
+				t.Fatalf("triage: exit %d\n%s%s", code, out, stderr)
+			}
+			end := tc.before
+			g.Write(map[string]string{"src/P.java": tc.before})
+			g.Git("add", "-A")
+			g.Git("commit", "-qm", "code and triage")
+			if tc.later != "" {
+				end = tc.later
+				g.Commit("later", map[string]string{"src/P.java": tc.later})
+			}
+			at = loops(end)
+			g.Commit("report", map[string]string{"build/pmd.sarif": pmdLoopSARIF(at...)})
+			covered, all := coveredFindings(t, g.Dir, "build")
+			var want []string
+			if tc.covered > 0 {
+				want = []string{fmt.Sprintf("src/P.java:%d", at[tc.covered-1])}
+			}
+			if !slices.Equal(covered, want) || all != len(at) {
+				t.Errorf("covered %v of %d findings, want %v of %d", covered, all, want, len(at))
 			}
 		})
 	}
