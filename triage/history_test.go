@@ -1,6 +1,10 @@
 package triage
 
-import "testing"
+import (
+	"slices"
+	"strings"
+	"testing"
+)
 
 // TestByNeighbours: a decided line whose block moved (the diff deleted it
 // and added it elsewhere) is found by the lines around it that tell
@@ -48,5 +52,58 @@ func TestSpaceless(t *testing.T) {
 		if got := string(spaceless([]byte(tc.in))); got != tc.want {
 			t.Errorf("spaceless(%q) = %q, want %q", tc.in, got, tc.want)
 		}
+	}
+}
+
+// TestTextStart: where a decided line is followed from by its text alone
+// (its location in no version): its own commit's one line of its text
+// while the file now has no other; else, when its own commit had none,
+// the first version with one; an older line of its text while the file
+// now has more, or a first version with several, is not told.
+func TestTextStart(t *testing.T) {
+	const loop = "for (x : xs) s += x;"
+	file := func(lines ...string) *sourceFile {
+		if lines == nil {
+			return nil
+		}
+		return newSourceFile([]byte(strings.Join(lines, "\n") + "\n"))
+	}
+	tests := []struct {
+		name     string
+		versions [][]string // nil: the file is not in that version
+		now      []string
+		wantK    int
+		wantAt   int
+	}{
+		{"its own commit's one line, the file now has no other", [][]string{{"a", loop}}, []string{"b", "a", loop}, 0, 2},
+		{"its own commit's one line, the file now has two", [][]string{{"a", loop}, {"a", loop, "c", loop}}, []string{"a", loop, "c", loop}, 0, 0},
+		{"none in its own commit, one in the next", [][]string{{"a"}, {"a", "b", loop}}, []string{"c", "a", "b", loop, loop}, 1, 3},
+		{"none in its own commit, two in the next", [][]string{{"a"}, {loop, "b", loop}}, []string{loop, "b", loop}, 0, 0},
+		{"none in its own commit, the file not in the next, one in the third", [][]string{{"a"}, nil, {loop}}, []string{loop}, 2, 1},
+		{"the file not in its own commit", [][]string{nil, {loop}}, []string{loop}, 0, 0},
+		{"in no version", [][]string{{"a"}, {"b"}}, []string{loop}, 0, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			versions := make([]*sourceFile, len(tc.versions))
+			for k, v := range tc.versions {
+				versions[k] = file(v...)
+			}
+			k, at := textStart(versions, file(tc.now...), newEntryLine(loop))
+			if at != tc.wantAt || at > 0 && k != tc.wantK {
+				t.Errorf("textStart = version %d, line %d; want version %d, line %d", k, at, tc.wantK, tc.wantAt)
+			}
+		})
+	}
+}
+
+// TestCarriedLines: the lines of the file now that the diff carries from
+// the old one, the others added.
+func TestCarriedLines(t *testing.T) {
+	lineOf := func(old int) (int, bool) { return map[int]int{1: 1, 2: 3, 4: 5, 5: 9}[old], old != 3 }
+	got := carriedLines(5, 6, lineOf)
+	want := []bool{false, true, false, true, false, true, false}
+	if !slices.Equal(got, want) {
+		t.Errorf("carriedLines = %v, want %v (a line carried past the file now is left out)", got, want)
 	}
 }
