@@ -83,12 +83,12 @@ type Matcher struct {
 	mu   sync.Mutex
 	used []int   // entry → findings it matched
 	near []*Near // entry → a finding at its location that another message kept from matching
-	// fileDeleted are the entries whose file git says was deleted since
-	// their commit (no rename): they match in no file of HEAD's
-	// (headFiles), only in files not committed yet.
-	fileDeleted []bool
-	headFiles   map[string]bool
-	addedSince  []map[string]bool // of those entries, the files added since the commit git was asked from
+	// addedSince is, of each entry whose file git says was deleted since
+	// its commit (no rename; nil for the others), the files added since:
+	// of HEAD's files (headFiles) it matches those alone, by the whole
+	// location; a file not committed yet, as without git.
+	addedSince []map[string]bool
+	headFiles  map[string]bool
 	// gitSub is the root's place in its git repository (Follow: "" for
 	// the top level): the entries' paths are the root's, git's the top
 	// level's.
@@ -443,7 +443,8 @@ func (m *Matcher) FollowRenames(ctx context.Context, repo *diff.Repo) error {
 		since(c)
 	}
 	moved := false
-	var deleted []int // the entries whose file git says was deleted, not renamed
+	var deleted []int            // the entries whose file git says was deleted, not renamed
+	judgedBy := map[int]string{} // and the commit git said it since
 	for _, re := range m.byRule {
 		for _, i := range re.orphans {
 			e := &m.entries[i]
@@ -484,11 +485,7 @@ func (m *Matcher) FollowRenames(ctx context.Context, repo *diff.Repo) error {
 				m.path[i] = to
 				moved = true
 			} else if judged != "" {
-				deleted = append(deleted, i)
-				if m.addedSince == nil {
-					m.addedSince = make([]map[string]bool, len(m.entries))
-				}
-				m.addedSince[i] = added[judged]
+				deleted, judgedBy[i] = append(deleted, i), judged
 			}
 		}
 	}
@@ -504,9 +501,9 @@ func (m *Matcher) FollowRenames(ctx context.Context, repo *diff.Repo) error {
 					m.headFiles[p] = true
 				}
 			}
-			m.fileDeleted = make([]bool, len(m.entries))
+			m.addedSince = make([]map[string]bool, len(m.entries))
 			for _, i := range deleted {
-				m.fileDeleted[i] = true
+				m.addedSince[i] = added[judgedBy[i]]
 			}
 		}
 	}
@@ -774,7 +771,7 @@ func (m *Matcher) decide(f *reports.Finding, fe *fileEntries) *Decision {
 				// code deleted, a copy of it left).
 				how = 0
 			}
-			if orphan && m.fileDeleted != nil && m.fileDeleted[i] && m.headFiles[f.Path] && (how > ByLocationOnly || !m.addedSince[i][f.Path]) {
+			if orphan && m.addedSince != nil && m.addedSince[i] != nil && m.headFiles[f.Path] && (how > ByLocationOnly || !m.addedSince[i][f.Path]) {
 				// git says its file was deleted: a file committed since
 				// matches by the whole location alone, and one that was
 				// there then (another file) not at all.
