@@ -545,7 +545,7 @@ func joinURI(base, rel string) string {
 // view that shows one line folds them), and at most maxMessage characters.
 func messageText(s string) string {
 	s = strings.TrimSpace(s)
-	if !strings.ContainsAny(s, "\r\n") {
+	if strings.IndexByte(s, '\n') < 0 && strings.IndexByte(s, '\r') < 0 {
 		return text.CutRunes(s, maxMessage)
 	}
 	var b strings.Builder

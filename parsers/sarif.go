@@ -97,6 +97,15 @@ type sarifStream struct {
 	toolNames     []string          // the first maxListedTools, in the input's Tool
 	moreTools     int               // distinct tools past them
 	strs          map[string]string // interned rule strings
+	last          [lastNone]string  // the last of them read at each place (see istrAt)
+	// propBags are the descriptors' property bags read, by their bytes,
+	// and sub the decoder that reads one (see cachedRuleProperties).
+	propBags map[string]*propBag
+	sub      *jsontext.Decoder
+	subR     bytes.Reader
+	// wholeBags, set by tests, reads every bag whole, however the
+	// decoder's buffer holds it.
+	wholeBags bool
 	// ruleFirst is what the descriptors of each rule id of the component
 	// being read share (see firstOfID).
 	ruleFirst map[string]*ruleShared

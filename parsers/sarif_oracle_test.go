@@ -691,5 +691,176 @@ func FuzzSARIFDecoderOracle(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		compareDecoders(t, data, tokenResult, oracleDecodeResult)
 		compareDecoders(t, data, tokenRule, oracleDecodeRule)
+		// Read again after itself: what the first reading remembered
+		// (strings, property bags) gives the second what it reads.
+		compareDecoders(t, data, tokenResultAfter(data), oracleDecodeResult)
+		compareDecoders(t, data, tokenRuleAfter(data), oracleDecodeRule)
 	})
+}
+
+// tokenRuleAfter reads a rule with the token decoder on a stream that has
+// read the rules before first: their property bags are remembered (see
+// cachedRuleProperties), their ids forgotten, so that the rule read last
+// keeps its texts as a first descriptor does.
+func tokenRuleAfter(before ...[]byte) func([]byte) (decoded, error) {
+	return func(data []byte) (decoded, error) {
+		all := append(append([][]byte{}, before...), data)
+		s := tokenStream(append(append([]byte("["), bytes.Join(all, []byte(","))...), ']'))
+		s.wholeBags = true
+		if _, err := s.dec.ReadToken(); err != nil {
+			return decoded{}, err
+		}
+		for range before {
+			if _, err := s.rule(); err != nil {
+				return decoded{}, err
+			}
+		}
+		s.ruleFirst, s.typeErrs = nil, 0
+		r, err := s.rule()
+		if err != nil {
+			return decoded{}, err
+		}
+		return decoded{Rule: r, TypeErr: s.typeErrs > 0}, nil
+	}
+}
+
+// tokenResultAfter reads a result with the token decoder on a stream that
+// has read the results before first (the strings they had, remembered).
+func tokenResultAfter(before ...[]byte) func([]byte) (decoded, error) {
+	return func(data []byte) (decoded, error) {
+		all := append(append([][]byte{}, before...), data)
+		s := tokenStream(append(append([]byte("["), bytes.Join(all, []byte(","))...), ']'))
+		if _, err := s.dec.ReadToken(); err != nil {
+			return decoded{}, err
+		}
+		for range before {
+			if err := s.result(&sarifResult{}); err != nil {
+				return decoded{}, err
+			}
+		}
+		s.typeErrs = 0
+		res := &sarifResult{}
+		if err := s.result(res); err != nil {
+			return decoded{}, err
+		}
+		return decoded{Result: res, TypeErr: s.typeErrs > 0}, nil
+	}
+}
+
+// TestSARIFResultsAfterOthers: a result is read as Unmarshal reads it
+// after any other (a rule id, a level or a URI written the same, or the
+// same once its escapes are decoded, as the last one read).
+func TestSARIFResultsAfterOthers(t *testing.T) {
+	cases := append([]string{
+		`{"ruleId":"ab","level":"warning","locations":[{"physicalLocation":{"artifactLocation":{"uri":"a\\b"}}}]}`,
+		`{"ruleId":"a\u0062","level":"warn\u0069ng","locations":[{"physicalLocation":{"artifactLocation":{"uri":"a\\b"}}}]}`,
+		`{"ruleId":"a\\b","level":"","locations":[{"physicalLocation":{"artifactLocation":{"uri":"a\u005cb"}}}]}`,
+		`{"ruleId":"a\\\\b","level":"a\\\\b","locations":[{"physicalLocation":{"artifactLocation":{"uri":"a\\\\b"}}}]}`,
+		"{\"ruleId\":\"a\xffb\",\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{\"uri\":\"a\xffb\"}}}]}",
+	}, oracleResults...)
+	for i, c := range cases {
+		for j, before := range cases {
+			if !compareDecoders(t, []byte(c), tokenResultAfter([]byte(before)), oracleDecodeResult) {
+				t.Fatalf("%d after %d: outside the comparison", i, j)
+			}
+		}
+	}
+}
+
+// TestSARIFRuleBagsRemembered: a descriptor whose property bag is written
+// as one read before is read as Unmarshal reads it, whatever the one
+// before it did with its own (relationships adding CWE ids to it), a bag
+// written with other white space, a bag that is not an object.
+func TestSARIFRuleBagsRemembered(t *testing.T) {
+	for i, c := range oracleRules {
+		t.Run(fmt.Sprintf("rule %d again", i), func(t *testing.T) {
+			if !compareDecoders(t, []byte(c), tokenRuleAfter([]byte(c)), oracleDecodeRule) {
+				t.Fatalf("outside the comparison: %s", c)
+			}
+		})
+	}
+	bag := `{"ruleset":"Security","priority":1,"tags":["security","CWE-79"],"precision":"high","categories":["Security"]}`
+	for _, c := range []struct{ before, rule string }{
+		{`{"id":"A","properties":` + bag + `,"relationships":[{"target":{"id":"89","toolComponent":{"name":"CWE"}}}]}`, `{"id":"B","properties":` + bag + `}`},
+		{`{"id":"A","relationships":[{"target":{"id":"89","toolComponent":{"name":"CWE"}}}],"properties":` + bag + `}`, `{"id":"B","properties":` + bag + `}`},
+		{`{"id":"A","properties":` + bag + `}`, `{"id":"B","relationships":[{"target":{"id":"89","toolComponent":{"name":"CWE"}}}],"properties":` + bag + `}`},
+		{`{"id":"A","properties":{"security-severity":"bogus","tags":["t"]}}`, `{"id":"B","properties":{"security-severity":"bogus","tags":["t"]}}`},
+		{`{"id":"A","properties":{"securitySeverityFrom":"impact","security-severity":"9.0","impact":"high"}}`, `{"id":"B","properties":{"securitySeverityFrom":"impact","security-severity":"9.0","impact":"high"}}`},
+		{`{"id":"A","properties":` + bag + `}`, `{"id":"B","properties":` + strings.ReplaceAll(bag, `"high"`, ` "high" `) + `}`},
+		{`{"id":"A","properties":null}`, `{"id":"B","properties":null}`},
+		{`{"id":"A","properties":[1]}`, `{"id":"B","properties":[1]}`},
+	} {
+		if !compareDecoders(t, []byte(c.rule), tokenRuleAfter([]byte(c.before)), oracleDecodeRule) {
+			t.Fatalf("outside the comparison: %s", c.rule)
+		}
+	}
+	// The second descriptor takes the bag remembered, then adds to it.
+	first := []byte(`{"id":"A","properties":` + bag + `}`)
+	second := []byte(`{"id":"B","properties":` + bag + `,"relationships":[{"target":{"id":"89","toolComponent":{"name":"CWE"}}}]}`)
+	if !compareDecoders(t, []byte(`{"id":"C","properties":`+bag+`}`), tokenRuleAfter(first, second), oracleDecodeRule) {
+		t.Fatal("outside the comparison")
+	}
+}
+
+// TestSARIFRuleBagsNoted: what reading a property bag notes (a string cut,
+// a security-severity not understood) is noted for each descriptor that
+// has it, the same bag written again or not.
+func TestSARIFRuleBagsNoted(t *testing.T) {
+	long := strings.Repeat("x", maxSARIFName+10)
+	var rules, results []string
+	for i := range 3 {
+		rules = append(rules, fmt.Sprintf(`{"id":"R%d","properties":{"security-severity":"bogus","tags":[%q]}}`, i, long))
+		results = append(results, fmt.Sprintf(`{"ruleId":"R%d","ruleIndex":%d,"message":{"text":"m"},"locations":[{"physicalLocation":{"artifactLocation":{"uri":"a.c"},"region":{"startLine":1}}}]}`, i, i))
+	}
+	log := `{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"T","rules":[` + strings.Join(rules, ",") + `]}},"results":[` + strings.Join(results, ",") + `]}]}`
+	s := tokenStream([]byte("[" + strings.Join(rules, ",") + `,{"properties":[1]},{"properties":[1]}]`))
+	s.wholeBags = true
+	s.dec.ReadToken()
+	for range len(rules) + 2 {
+		if _, err := s.rule(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if s.badSeverities != 3 || s.cuts != 3 || s.typeErrs != 2 {
+		t.Errorf("noted %d severities, %d cuts, %d values of the wrong kind; want 3, 3, 2", s.badSeverities, s.cuts, s.typeErrs)
+	}
+	fs, in := ParseAll(strings.NewReader(log), "t.sarif", ReadOptions{})
+	if len(fs) != 3 || in.Error != "" {
+		t.Fatalf("%d findings, %q", len(fs), in.Error)
+	}
+	w := strings.Join(in.Warnings, "; ")
+	for _, want := range []string{"the security-severity of 3 rules", "3 strings longer than its bound cut"} {
+		if !strings.Contains(w, want) {
+			t.Errorf("warnings %q lack %q", w, want)
+		}
+	}
+}
+
+// TestSmallObject: the object at the start of a buffer is measured when
+// it is whole there and small; strings are stepped over, escapes and all.
+func TestSmallObject(t *testing.T) {
+	for _, c := range []struct {
+		buf  string
+		max  int
+		want int
+	}{
+		{`{}`, 10, 2},
+		{`: {"a": 1}, "b"`, 100, 8},
+		{"\n        ,{\"a\":[1,{\"b\":2}]}x", 100, 17},
+		{`{"a": "}"}`, 100, 10},
+		{`{"a": "\"}"}`, 100, 12},
+		{`{"a": "\\"}`, 100, 11},
+		{`{"a":                                  1}`, 100, 41},
+		{`{"a":                                  1}`, 20, 0},
+		{`{"a": 1`, 100, 0},
+		{`{"a": "}`, 100, 0},
+		{`[1]`, 100, 0},
+		{`"x"`, 100, 0},
+		{``, 100, 0},
+		{`   `, 100, 0},
+	} {
+		if got := smallObject([]byte(c.buf), c.max); got != c.want {
+			t.Errorf("smallObject(%q, %d) = %d, want %d", c.buf, c.max, got, c.want)
+		}
+	}
 }

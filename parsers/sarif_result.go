@@ -2,9 +2,12 @@ package parsers
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -69,7 +72,7 @@ func (s *sarifStream) result(res *sarifResult) error {
 	return s.object(resultMembers, func(name string) error {
 		switch name {
 		case "ruleId":
-			return s.istr(&res.RuleID)
+			return s.istrAt(&res.RuleID, lastRuleID)
 		case "ruleIndex":
 			return s.optInt(&res.RuleIndex)
 		case "rule":
@@ -80,7 +83,7 @@ func (s *sarifStream) result(res *sarifResult) error {
 		case "kind":
 			return s.istr(&res.Kind)
 		case "level":
-			return s.istr(&res.Level)
+			return s.istrAt(&res.Level, lastLevel)
 		case "message":
 			return s.message(&res.Message)
 		case "locations":
@@ -511,6 +514,130 @@ func (s *sarifStream) rule() (*sarifRule, error) {
 // security-severity stands for its findings' impact, no tool's number:
 // that one is read as none, and the findings keep their own impact.
 func (s *sarifStream) ruleProperties(r *sarifRule) error {
+	if r.ruleset == "" && r.category == "" && r.priority == 0 && r.tags == nil && r.props == nil && !r.noRule {
+		if s.wholeBags && s.dec.PeekKind() == '{' || smallObject(s.dec.UnreadBuffer(), maxCachedProps) > 0 {
+			return s.cachedRuleProperties(r)
+		}
+	}
+	return s.rulePropertiesRead(r)
+}
+
+// maxCachedProps bounds the property bags read whole and remembered
+// (cachedRuleProperties), in bytes as written; maxPropBags bounds how
+// many are remembered.
+const (
+	maxCachedProps = 1 << 10
+	maxPropBags    = 1 << 12
+)
+
+// propBag is what a descriptor's property bag gives it (see ruleProperty).
+type propBag struct {
+	ruleset, category string
+	priority          int
+	tags              []string
+	props             *ruleProps
+	noRule            bool
+}
+
+// cachedRuleProperties reads the property bag of a descriptor that has
+// none of its properties yet, small and whole in the decoder's buffer: a
+// bag written the same way as one read before gives what that one gave,
+// unparsed (PMD 7 writes its rule's bag again in each of tens of
+// thousands of descriptors). A bag read gives the same as when read
+// member by member; one that is noted (a string cut, a severity not
+// understood, a value of the wrong kind) is not remembered, so that each
+// is noted.
+func (s *sarifStream) cachedRuleProperties(r *sarifRule) error {
+	v, err := s.dec.ReadValue()
+	if err != nil {
+		return err
+	}
+	if b, ok := s.propBags[string(v)]; ok {
+		r.ruleset, r.category, r.priority, r.noRule = b.ruleset, b.category, b.priority, b.noRule
+		r.tags = slices.Clone(b.tags)
+		if b.props != nil {
+			p := *b.props
+			p.categories, p.cwe = slices.Clone(p.categories), slices.Clone(p.cwe)
+			r.props = &p
+		}
+		return nil
+	}
+	// Read member by member, as ruleProperties would, from v.
+	s.subR.Reset(v)
+	if s.sub == nil {
+		s.sub = jsontext.NewDecoder(&s.subR, jsonOptions)
+	} else {
+		s.sub.Reset(&s.subR, jsonOptions)
+	}
+	dec, cuts, bad, typeErrs := s.dec, s.cuts, s.badSeverities, s.typeErrs
+	s.dec = s.sub
+	err = s.rulePropertiesRead(r)
+	s.dec = dec
+	if err != nil || s.cuts != cuts || s.badSeverities != bad || s.typeErrs != typeErrs || len(s.propBags) >= maxPropBags {
+		return err
+	}
+	if s.propBags == nil {
+		s.propBags = map[string]*propBag{}
+	}
+	b := &propBag{ruleset: r.ruleset, category: r.category, priority: r.priority, tags: slices.Clone(r.tags), noRule: r.noRule}
+	if r.props != nil {
+		p := *r.props
+		p.categories, p.cwe = slices.Clone(p.categories), slices.Clone(p.cwe)
+		b.props = &p
+	}
+	s.propBags[string(v)] = b
+	return nil
+}
+
+// smallObject returns the length of the object that buf holds whole at its
+// start, past white space, a colon or a comma, when it has at most max
+// bytes; 0 otherwise (not an object, longer, or not whole in buf). Strings
+// are stepped over, escapes and all; the object is not checked otherwise.
+func smallObject(buf []byte, max int) int {
+	i := 0
+	for i < len(buf) && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\r' || buf[i] == '\n' || buf[i] == ':' || buf[i] == ',') {
+		i++
+	}
+	if i == len(buf) || buf[i] != '{' {
+		return 0
+	}
+	start, depth := i, 0
+	for ; i < len(buf) && i-start < max; i++ {
+		// White space of indentation, up to eight spaces at a time.
+		for i+8 <= len(buf) {
+			x := binary.LittleEndian.Uint64(buf[i:]) ^ spaces8
+			if x != 0 {
+				i += bits.TrailingZeros64(x) / 8
+				break
+			}
+			i += 8
+		}
+		if i >= len(buf) {
+			break
+		}
+		switch buf[i] {
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth--; depth == 0 {
+				return i + 1 - start
+			}
+		case '"':
+			for i++; i < len(buf) && buf[i] != '"'; i++ {
+				if buf[i] == '\\' {
+					i++
+				}
+			}
+		}
+	}
+	return 0
+}
+
+// spaces8 is eight spaces read as a little-endian word.
+const spaces8 = 0x2020202020202020
+
+// rulePropertiesRead reads a descriptor's property bag member by member.
+func (s *sarifStream) rulePropertiesRead(r *sarifRule) error {
 	fromImpact := false
 	err := s.object(nil, func(k string) error {
 		switch k {
@@ -848,7 +975,7 @@ func (s *sarifStream) artifactLocation(a *sarifArtifactLocation) error {
 	return s.object(artifactMembers, func(name string) error {
 		switch name {
 		case "uri":
-			return s.istr(&a.URI)
+			return s.istrAt(&a.URI, lastURI)
 		case "uriBaseId":
 			return s.istr(&a.URIBaseID)
 		case "index":
@@ -1056,7 +1183,24 @@ func (s *sarifStream) cut(v string, n int) string {
 // istr reads a string that repeats across results (a rule id, a level, a
 // file's URI) as one shared copy, allocating only the first time; it is
 // cut to maxSARIFName.
-func (s *sarifStream) istr(dst *string) error {
+func (s *sarifStream) istr(dst *string) error { return s.istrAt(dst, lastNone) }
+
+// Where istrAt remembers the last string it read: a result's rule id and
+// level, an artifact's URI (a tool writes a file's results one after the
+// other), each apart from the others.
+const (
+	lastRuleID = iota
+	lastLevel
+	lastURI
+	lastNone // nothing remembered
+)
+
+// istrAt is istr, the string first compared with the last one read at
+// the same place (last, one of the constants above): the same text is
+// taken without hashing it. Only a string written without escapes, valid
+// and within maxSARIFName is remembered, as it reads as its own bytes: a
+// string equal to it reads so too.
+func (s *sarifStream) istrAt(dst *string, last int) error {
 	v, err := s.dec.ReadValue()
 	if err != nil {
 		return err
@@ -1070,15 +1214,22 @@ func (s *sarifStream) istr(dst *string) error {
 		return nil
 	}
 	raw := v[1 : len(v)-1]
+	if last < lastNone && len(raw) > 0 && s.last[last] == string(raw) {
+		*dst = s.last[last]
+		return nil
+	}
 	if plain := bytes.IndexByte(raw, '\\') < 0; plain {
 		// What intern holds is valid text: a string found there needs no
 		// check (and the lookup does not allocate).
-		if w, ok := s.strs[string(raw)]; ok {
-			*dst = w
-			return nil
+		w, ok := s.strs[string(raw)]
+		if !ok && len(raw) <= maxSARIFName && utf8.Valid(raw) {
+			w, ok = s.intern(string(raw)), true
 		}
-		if len(raw) <= maxSARIFName && utf8.Valid(raw) {
-			*dst = s.intern(string(raw))
+		if ok {
+			*dst = w
+			if last < lastNone {
+				s.last[last] = w
+			}
 			return nil
 		}
 	}

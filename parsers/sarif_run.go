@@ -624,6 +624,9 @@ func byIndex(l *sarifLocation) bool {
 // (the default: a finding), else the kind, in SARIF's spelling when it is
 // one of SARIF's.
 func resultKind(kind string) string {
+	if kind == "" {
+		return ""
+	}
 	for _, k := range []string{"fail", "pass", "review", "open", "informational", "notApplicable"} {
 		if strings.EqualFold(kind, k) {
 			kind = k
