@@ -1247,11 +1247,11 @@ func (s *sarifStream) name() (name string, known bool, err error) {
 		return "", false, err
 	}
 	raw := v[1 : len(v)-1]
-	if bytes.IndexByte(raw, '\\') < 0 {
-		// A name SARIF defines is ASCII: only the others need the check.
-		if name, known = sarifName(raw); known || utf8.Valid(raw) {
-			return name, known, nil
-		}
+	if name, known = knownName(raw); known {
+		return name, true, nil // written as SARIF writes it: no escape, ASCII
+	}
+	if bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) {
+		return string(raw), false, nil
 	}
 	// Escapes decoded; invalid UTF-8 replaced, as the decoder gives it.
 	u, _ := jsontext.AppendUnquote(nil, v)
@@ -1306,15 +1306,23 @@ func nameHash(name []byte) uint {
 // sarifName returns raw as a string: a constant for the names of
 // sarifNames (known), found without allocating, else a new string.
 func sarifName(raw []byte) (string, bool) {
+	if name, ok := knownName(raw); ok {
+		return name, true
+	}
+	return string(raw), false
+}
+
+// knownName returns the constant of sarifNames that raw is, if any.
+func knownName(raw []byte) (string, bool) {
 	if len(raw) < 2 {
-		return string(raw), false
+		return "", false
 	}
 	for h := nameHash(raw); sarifNameSlots[h] != 0; h = (h + 1) % uint(len(sarifNameSlots)) {
 		if name := sarifNames[sarifNameSlots[h]-1]; name == string(raw) {
 			return name, true
 		}
 	}
-	return string(raw), false
+	return "", false
 }
 
 // int reads an integer; null leaves dst as it is.
@@ -1347,10 +1355,10 @@ func (s *sarifStream) readInt() (n int, ok bool, err error) {
 	}
 	switch v.Kind() {
 	case '0':
-		off := s.dec.InputOffset() - int64(len(v))
 		if n, ok := smallInt(v); ok {
 			return n, true, nil
 		}
+		off := s.dec.InputOffset() - int64(len(v))
 		text := string(v)
 		n, err = strconv.Atoi(text)
 		if err != nil {
