@@ -125,7 +125,9 @@ type sarifStream struct {
 	physical  slab[sarifPhysicalLocation]
 	artifacts slab[sarifArtifactLocation]
 	regions   slab[sarifRegion]
-	locs      slab[sarifLocation]
+	// inl is the inline storage of the result whose first location is
+	// being read (see sarifResult.inline); nil otherwise.
+	inl *inlineLocation
 	ints      slab[int] // optional integers (a result's ruleIndex)
 }
 
@@ -149,7 +151,9 @@ func (s *sarifStream) internProperty(raw []byte) string {
 // objects of its own (its locations, the physical location, the artifact
 // location and the region), 1.26 million allocations in Spring's PMD
 // SARIF, on the goroutine that tokenizes. A value is never handed out
-// twice: a chunk is the collector's once none of its values is held.
+// twice: a chunk is the collector's once none of its values is held. The
+// first location's objects are now the result's own (sarifResult.inline);
+// the slabs hold the others'.
 type slab[T any] struct{ free []T }
 
 const slabChunk = 128
@@ -164,16 +168,6 @@ func (s *slab[T]) new() *T {
 	return p
 }
 
-// one returns an empty slice of T with room for one value, which an
-// append past it leaves for a slice of its own.
-func (s *slab[T]) one() []T {
-	if len(s.free) == 0 {
-		s.free = make([]T, slabChunk)
-	}
-	v := s.free[:0:1]
-	s.free = s.free[1:]
-	return v
-}
 
 // noteSeverityWord counts a security-severity that is neither a number nor
 // a severity word (text: the string's text, raw: the value as written).

@@ -208,6 +208,52 @@ type sarifResult struct {
 	// more holds the locations past the first spillAfter (sarif_spill.go),
 	// nil when there are none.
 	more *locSpill
+	// inline holds the objects of the first location, so that reading it
+	// allocates nothing on the decoding goroutine: the result's slot in
+	// its batch is reused once the result is converted. A result kept
+	// longer is detached from it first.
+	inline inlineLocation
+}
+
+// inlineLocation is a result's first location, its physical location,
+// artifact location and region, as they are read (see sarifStream.inl).
+type inlineLocation struct {
+	locs                       [1]sarifLocation
+	phys                       sarifPhysicalLocation
+	art                        sarifArtifactLocation
+	reg                        sarifRegion
+	usedPhys, usedArt, usedReg bool
+}
+
+// detach moves the objects of res's locations that are in its inline
+// storage to ones of their own, so that res may be copied and its slot
+// reused.
+func (res *sarifResult) detach() {
+	in := &res.inline
+	if len(res.Locations) > 0 && &res.Locations[0] == &in.locs[0] {
+		res.Locations = append([]sarifLocation(nil), res.Locations...)
+	}
+	for i := range res.Locations {
+		l := &res.Locations[i]
+		if l.PhysicalLocation == &in.phys {
+			p := in.phys
+			l.PhysicalLocation = &p
+		}
+		pl := l.PhysicalLocation
+		if pl == nil {
+			continue
+		}
+		if pl.ArtifactLocation == &in.art {
+			a := in.art
+			pl.ArtifactLocation = &a
+		}
+		for _, r := range []**sarifRegion{&pl.Region, &pl.ContextRegion} {
+			if *r == &in.reg {
+				c := in.reg
+				*r = &c
+			}
+		}
+	}
 }
 
 // sarifFlow is a thread flow (§3.37): the index of its code flow among

@@ -123,11 +123,16 @@ func (s *sarifStream) result(res *sarifResult) error {
 func (s *sarifStream) resultLocations(res *sarifResult) error {
 	return s.array(func() error {
 		var l sarifLocation
+		first := res.Locations == nil
+		if first {
+			s.inl = &res.inline // the first location's objects read into the result's own
+		}
 		err := s.location(&l)
+		s.inl = nil
 		switch {
 		case len(res.Locations) < spillAfter:
-			if res.Locations == nil {
-				res.Locations = s.locs.one()
+			if first {
+				res.Locations = res.inline.locs[:0]
 			}
 			res.Locations = append(res.Locations, l)
 		case s.oneLocation: // only the first is the result's place
@@ -945,30 +950,57 @@ func (s *sarifStream) location(l *sarifLocation) error {
 			return s.dec.SkipValue()
 		}
 		if l.PhysicalLocation == nil && s.dec.PeekKind() != 'n' {
-			l.PhysicalLocation = s.physical.new()
+			l.PhysicalLocation = s.newPhysical()
 		}
 		pl := l.PhysicalLocation
 		return s.object(physicalMembers, func(k string) error {
 			switch k {
 			case "artifactLocation":
 				if pl.ArtifactLocation == nil && s.dec.PeekKind() != 'n' {
-					pl.ArtifactLocation = s.artifacts.new()
+					pl.ArtifactLocation = s.newArtifact()
 				}
 				return s.artifactLocation(pl.ArtifactLocation)
 			case "region":
 				if pl.Region == nil && s.dec.PeekKind() != 'n' {
-					pl.Region = s.regions.new()
+					pl.Region = s.newRegion()
 				}
 				return s.region(pl.Region)
 			case "contextRegion":
 				if pl.ContextRegion == nil && s.dec.PeekKind() != 'n' {
-					pl.ContextRegion = s.regions.new()
+					pl.ContextRegion = s.newRegion()
 				}
 				return s.region(pl.ContextRegion)
 			}
 			return s.dec.SkipValue()
 		})
 	})
+}
+
+// newPhysical, newArtifact and newRegion return a location's objects:
+// the first of each in the result's inline storage while its first
+// location is read, else from the slabs.
+func (s *sarifStream) newPhysical() *sarifPhysicalLocation {
+	if in := s.inl; in != nil && !in.usedPhys {
+		in.usedPhys = true
+		return &in.phys
+	}
+	return s.physical.new()
+}
+
+func (s *sarifStream) newArtifact() *sarifArtifactLocation {
+	if in := s.inl; in != nil && !in.usedArt {
+		in.usedArt = true
+		return &in.art
+	}
+	return s.artifacts.new()
+}
+
+func (s *sarifStream) newRegion() *sarifRegion {
+	if in := s.inl; in != nil && !in.usedReg {
+		in.usedReg = true
+		return &in.reg
+	}
+	return s.regions.new()
 }
 
 func (s *sarifStream) artifactLocation(a *sarifArtifactLocation) error {

@@ -588,6 +588,7 @@ func (r *sarifRun) results(path string) error {
 			continue
 		}
 		if r.tool == nil || (!r.sawArts && needsArtifacts(res)) {
+			res.detach() // kept past its slot
 			r.pending = append(r.pending, pendingResult{res: *res, idx: j})
 			pipe.drop()
 			continue

@@ -2,6 +2,7 @@ package parsers
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -61,5 +62,39 @@ func TestTagsProperty(t *testing.T) {
 		if got := tagsProperty([]byte(raw)); !reflect.DeepEqual(got, want) {
 			t.Errorf("tagsProperty(%s) = %q, want %q", raw, got, want)
 		}
+	}
+}
+
+// TestSARIFResultsBeforeTheTool: results read before what converts them
+// (the tool, the artifacts their locations name by index) are kept aside,
+// each with its own locations, while the next result is read into the
+// same place.
+func TestSARIFResultsBeforeTheTool(t *testing.T) {
+	result := func(uri string, line int) string {
+		return fmt.Sprintf(`{"ruleId":"R","message":{"text":"m"},"locations":[{"physicalLocation":{"artifactLocation":{"uri":%q},"region":{"startLine":%d,"startColumn":2}}},`+
+			`{"physicalLocation":{"artifactLocation":{"uri":"other.c"},"region":{"startLine":99}}}]}`, uri, line)
+	}
+	byIndex := func(i, line int) string {
+		return fmt.Sprintf(`{"ruleId":"R","message":{"text":"m"},"locations":[{"physicalLocation":{"artifactLocation":{"index":%d},"region":{"startLine":%d}}}]}`, i, line)
+	}
+	for name, log := range map[string]string{
+		"results before the tool": `{"version":"2.1.0","runs":[{"results":[` + result("a.c", 1) + `,` + result("b.c", 2) + `,` + result("c.c", 3) +
+			`],"tool":{"driver":{"name":"T","rules":[{"id":"R"}]}}}]}`,
+		"artifacts after the results": `{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"T"}},"results":[` + byIndex(0, 1) + `,` + byIndex(1, 2) + `,` + byIndex(2, 3) +
+			`],"artifacts":[{"location":{"uri":"a.c"}},{"location":{"uri":"b.c"}},{"location":{"uri":"c.c"}}]}]}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			fs, in := ParseAll(strings.NewReader(log), "t.sarif", ReadOptions{})
+			if in.Error != "" {
+				t.Fatal(in.Error)
+			}
+			var got []string
+			for _, f := range fs {
+				got = append(got, fmt.Sprintf("%s:%d", f.Path, f.Line))
+			}
+			if want := "a.c:1 b.c:2 c.c:3"; strings.Join(got, " ") != want {
+				t.Errorf("findings at %v, want %s", got, want)
+			}
+		})
 	}
 }
