@@ -344,18 +344,24 @@ func TestUsageErrors(t *testing.T) {
 // input and while it waits on a pipe that never ends.
 func TestSignals(t *testing.T) {
 	root := reportstest.RepoRoot(t)
-	big := filepath.Join(t.TempDir(), "big.sarif")
-	var b strings.Builder
-	b.WriteString(`{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"Lint"}},"results":[`)
-	for i := 0; i < 400_000; i++ {
-		if i > 0 {
-			b.WriteString(",")
+	// Three reports of different content (one read each, none the same
+	// as another): the reading lasts well past the signal.
+	var bigs []string
+	for k := range 3 {
+		big := filepath.Join(t.TempDir(), fmt.Sprintf("big%d.sarif", k))
+		var b strings.Builder
+		fmt.Fprintf(&b, `{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"Lint%d"}},"results":[`, k)
+		for i := 0; i < 400_000; i++ {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			fmt.Fprintf(&b, `{"ruleId":"R%d","message":{"text":"problem %d"},"locations":[{"physicalLocation":{"artifactLocation":{"uri":"src/f%d.go"},"region":{"startLine":%d}}}]}`, i%50, i, i%900, 1+i%70)
 		}
-		fmt.Fprintf(&b, `{"ruleId":"R%d","message":{"text":"problem %d"},"locations":[{"physicalLocation":{"artifactLocation":{"uri":"src/f%d.go"},"region":{"startLine":%d}}}]}`, i%50, i, i%900, 1+i%70)
-	}
-	b.WriteString(`]}]}`)
-	if err := os.WriteFile(big, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
+		b.WriteString(`]}]}`)
+		if err := os.WriteFile(big, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		bigs = append(bigs, big)
 	}
 	tests := []struct {
 		name  string
@@ -364,8 +370,8 @@ func TestSignals(t *testing.T) {
 		sig   syscall.Signal
 		code  int
 	}{
-		{"SIGINT while reading", []string{"findings", "--format", "sarif", big, big, big}, false, syscall.SIGINT, 130},
-		{"SIGTERM while reading", []string{"summary", "--format", "json", big, big, big}, false, syscall.SIGTERM, 143},
+		{"SIGINT while reading", append([]string{"findings", "--format", "sarif"}, bigs...), false, syscall.SIGINT, 130},
+		{"SIGTERM while reading", append([]string{"summary", "--format", "json"}, bigs...), false, syscall.SIGTERM, 143},
 		{"SIGINT on a pipe that never ends", []string{"summary", "-"}, true, syscall.SIGINT, 130},
 	}
 	for _, tc := range tests {

@@ -91,7 +91,7 @@ async function step(s) {
       try {
         const result = await c.client.callTool({ name: s.name, arguments: resolve(s.args || {}) }, undefined, opts);
         if (s.save) saved[s.save] = result;
-        return { ok: true, result, progress, started };
+        return { ok: true, result, progress, started, ended: Date.now() };
       } catch (e) {
         if (s.waitMs) await new Promise((r) => setTimeout(r, s.waitMs)); // a late answer would show in errors
         return { ok: false, error: String(e && e.message ? e.message : e), code: e && e.code, progress, started };
