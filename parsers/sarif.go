@@ -127,8 +127,8 @@ type sarifStream struct {
 	regions   slab[sarifRegion]
 	// inl is the inline storage of the result whose first location is
 	// being read (see sarifResult.inline); nil otherwise.
-	inl *inlineLocation
-	ints      slab[int] // optional integers (a result's ruleIndex)
+	inl  *inlineLocation
+	ints slab[int] // optional integers (a result's ruleIndex)
 }
 
 // internProperty is intern(cut(stringProperty(raw), maxSARIFName)), the
@@ -167,7 +167,6 @@ func (s *slab[T]) new() *T {
 	s.free = s.free[1:]
 	return p
 }
-
 
 // noteSeverityWord counts a security-severity that is neither a number nor
 // a severity word (text: the string's text, raw: the value as written).
