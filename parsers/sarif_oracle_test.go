@@ -859,8 +859,26 @@ func TestSmallObject(t *testing.T) {
 		{``, 100, 0},
 		{`   `, 100, 0},
 	} {
-		if got := smallObject([]byte(c.buf), c.max); got != c.want {
-			t.Errorf("smallObject(%q, %d) = %d, want %d", c.buf, c.max, got, c.want)
+		start, got := smallObject([]byte(c.buf), c.max)
+		if got != c.want || got > 0 && c.buf[start] != '{' {
+			t.Errorf("smallObject(%q, %d) = %d, %d, want a length of %d", c.buf, c.max, start, got, c.want)
+		}
+	}
+}
+
+// TestSARIFRuleBagsInvalid: a small property bag that is not valid JSON is
+// reported where, and as, reading it member by member reports it (its
+// place, the character), not as reading it whole would.
+func TestSARIFRuleBagsInvalid(t *testing.T) {
+	for _, c := range []struct{ bag, want string }{
+		{`{"a":1,}`, `line 1, column 99: invalid character ',' at start of value`},
+		{`{x:1}`, `line 1, column 94: invalid character 'x' at start of value`},
+		{`{1:2}`, `line 1, column 94: object member name must be a string`},
+	} {
+		log := `{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"PMD","rules":[{"id":"R1","properties":` + c.bag + `}]}},"results":[]}]}`
+		_, in := ParseAll(strings.NewReader(log), "t.sarif", ReadOptions{})
+		if want := "t.sarif: $.runs[0].tool.driver.rules[0]: " + c.want; in.Error != want {
+			t.Errorf("%s:\n got %s\nwant %s", c.bag, in.Error, want)
 		}
 	}
 }

@@ -520,8 +520,18 @@ func (s *sarifStream) rule() (*sarifRule, error) {
 // that one is read as none, and the findings keep their own impact.
 func (s *sarifStream) ruleProperties(r *sarifRule) error {
 	if r.ruleset == "" && r.category == "" && r.priority == 0 && r.tags == nil && r.props == nil && !r.noRule {
-		if s.wholeBags && s.dec.PeekKind() == '{' || smallObject(s.dec.UnreadBuffer(), maxCachedProps) > 0 {
-			return s.cachedRuleProperties(r)
+		if s.wholeBags && s.dec.PeekKind() == '{' {
+			return s.cachedRuleProperties(r, nil)
+		}
+		buf := s.dec.UnreadBuffer()
+		if start, n := smallObject(buf, maxCachedProps); n > 0 {
+			// Read whole only when it is valid JSON, so that a syntax
+			// error inside is reported as member by member reading
+			// reports it: a bag read before is.
+			bag := buf[start : start+n]
+			if b := s.propBags[string(bag)]; b != nil || jsontext.Value(bag).IsValid(jsontext.AllowInvalidUTF8(true), jsontext.AllowDuplicateNames(true)) {
+				return s.cachedRuleProperties(r, b)
+			}
 		}
 	}
 	return s.rulePropertiesRead(r)
@@ -545,19 +555,23 @@ type propBag struct {
 }
 
 // cachedRuleProperties reads the property bag of a descriptor that has
-// none of its properties yet, small and whole in the decoder's buffer: a
+// none of its properties yet, small, valid and whole in the decoder's
+// buffer (b: the bag remembered by its bytes there, if any): a
 // bag written the same way as one read before gives what that one gave,
 // unparsed (PMD 7 writes its rule's bag again in each of tens of
 // thousands of descriptors). A bag read gives the same as when read
 // member by member; one that is noted (a string cut, a severity not
 // understood, a value of the wrong kind) is not remembered, so that each
 // is noted.
-func (s *sarifStream) cachedRuleProperties(r *sarifRule) error {
+func (s *sarifStream) cachedRuleProperties(r *sarifRule, b *propBag) error {
 	v, err := s.dec.ReadValue()
 	if err != nil {
 		return err
 	}
-	if b, ok := s.propBags[string(v)]; ok {
+	if b == nil {
+		b = s.propBags[string(v)]
+	}
+	if b != nil {
 		r.ruleset, r.category, r.priority, r.noRule = b.ruleset, b.category, b.priority, b.noRule
 		r.tags = slices.Clone(b.tags)
 		if b.props != nil {
@@ -584,7 +598,7 @@ func (s *sarifStream) cachedRuleProperties(r *sarifRule) error {
 	if s.propBags == nil {
 		s.propBags = map[string]*propBag{}
 	}
-	b := &propBag{ruleset: r.ruleset, category: r.category, priority: r.priority, tags: slices.Clone(r.tags), noRule: r.noRule}
+	b = &propBag{ruleset: r.ruleset, category: r.category, priority: r.priority, tags: slices.Clone(r.tags), noRule: r.noRule}
 	if r.props != nil {
 		p := *r.props
 		p.categories, p.cwe = slices.Clone(p.categories), slices.Clone(p.cwe)
@@ -594,19 +608,21 @@ func (s *sarifStream) cachedRuleProperties(r *sarifRule) error {
 	return nil
 }
 
-// smallObject returns the length of the object that buf holds whole at its
-// start, past white space, a colon or a comma, when it has at most max
-// bytes; 0 otherwise (not an object, longer, or not whole in buf). Strings
-// are stepped over, escapes and all; the object is not checked otherwise.
-func smallObject(buf []byte, max int) int {
+// smallObject returns where the object that buf holds whole at its start,
+// past white space, a colon or a comma, begins, and its length, when it
+// has at most max bytes; a length of 0 otherwise (not an object, longer,
+// or not whole in buf). Strings are stepped over, escapes and all; the
+// object is not checked otherwise.
+func smallObject(buf []byte, max int) (start, n int) {
 	i := 0
 	for i < len(buf) && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\r' || buf[i] == '\n' || buf[i] == ':' || buf[i] == ',') {
 		i++
 	}
 	if i == len(buf) || buf[i] != '{' {
-		return 0
+		return 0, 0
 	}
-	start, depth := i, 0
+	start = i
+	depth := 0
 	for ; i < len(buf) && i-start < max; i++ {
 		// White space of indentation, up to eight spaces at a time.
 		for i+8 <= len(buf) {
@@ -625,7 +641,7 @@ func smallObject(buf []byte, max int) int {
 			depth++
 		case '}', ']':
 			if depth--; depth == 0 {
-				return i + 1 - start
+				return start, i + 1 - start
 			}
 		case '"':
 			for i++; i < len(buf) && buf[i] != '"'; i++ {
@@ -635,7 +651,7 @@ func smallObject(buf []byte, max int) int {
 			}
 		}
 	}
-	return 0
+	return 0, 0
 }
 
 // spaces8 is eight spaces read as a little-endian word.
