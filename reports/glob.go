@@ -435,9 +435,10 @@ type automaton struct {
 	sep                bool           // / is a separator: *, ? and classes stop at it
 	scratch            int            // words of the stack buffer a match needs
 	// prefix and suffix are what every text it matches begins and ends
-	// with (a glob of one alternative, exact case): a path without them
-	// is refused before the automaton runs.
-	prefix, suffix string
+	// with, and inner a run of characters it holds (a glob of one
+	// alternative, exact case): a path without them is refused before the
+	// automaton runs.
+	prefix, suffix, inner string
 	noOpt2         bool // no **/: close needs one pass
 }
 
@@ -472,6 +473,7 @@ func (b *builder) build() *automaton {
 	}
 	if !a.fold && b.first == 0 {
 		a.prefix, a.suffix = b.literals()
+		a.inner = b.inner()
 	}
 	return a
 }
@@ -595,6 +597,48 @@ func (b *builder) literals() (prefix, suffix string) {
 	return string(p), string(q)
 }
 
+// inner gives the longest run of characters that every text the only
+// alternative matches holds: positions that take one given character
+// each, side by side, none of which a match may pass over (the / of a
+// **/ or of a final /**, and the ** before it), all before any position
+// where a match may end. "**/util/**" holds "util".
+func (b *builder) inner() string {
+	end := len(b.pos)
+	for i, x := range b.pos {
+		if x.final {
+			end = i + 1
+			break
+		}
+	}
+	passed := make([]bool, len(b.pos)) // may be passed over
+	for k, x := range b.pos {
+		if x.skip2 {
+			passed[k] = true
+			if k > 0 {
+				passed[k-1] = true
+			}
+		}
+	}
+	var best, cur []rune
+	for i := 1; i <= end; i++ {
+		if i < end {
+			if x := b.pos[i]; (x.kind == posLit || x.kind == posSlash) && !passed[i] {
+				r := x.r
+				if x.kind == posSlash {
+					r = '/'
+				}
+				cur = append(cur, r)
+				continue
+			}
+		}
+		if len(cur) > len(best) {
+			best = append(best[:0], cur...)
+		}
+		cur = cur[:0]
+	}
+	return string(best)
+}
+
 // mask gives the positions that take r, in buf for a character outside
 // ASCII.
 func (a *automaton) mask(r rune, buf []uint64) []uint64 {
@@ -641,7 +685,7 @@ func (a *automaton) match(s string) bool {
 	} else {
 		buf = make([]uint64, a.scratch)
 	}
-	if !strings.HasPrefix(s, a.prefix) || !strings.HasSuffix(s, a.suffix) {
+	if !strings.HasPrefix(s, a.prefix) || !strings.HasSuffix(s, a.suffix) || !strings.Contains(s, a.inner) {
 		return false
 	}
 	d, next, tmp := buf[:w], buf[w:2*w], buf[2*w:3*w]

@@ -3,6 +3,7 @@ package reports
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -169,5 +170,58 @@ func BenchmarkWildcardWorst(b *testing.B) {
 		if w.Match(s) {
 			b.Fatal("matched")
 		}
+	}
+}
+
+// TestGlobInner: the run of characters every path a glob matches holds,
+// which refuses a path before the automaton runs; and, on random globs and
+// paths, never a path the automaton alone matches.
+func TestGlobInner(t *testing.T) {
+	for _, c := range []struct{ glob, inner string }{
+		{"**/util/**", "util"},
+		{"**/*Utils.java", "Utils.java"},
+		{"src/**/main/*.go", "main/"},
+		{"a/**", "a"},
+		{"**/x/**", "x"},
+		{"*.java", ".java"},
+		{"{a,b}/c", ""}, // two alternatives: none
+		{"**", ""},
+	} {
+		g, err := CompileGlob(c.glob)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g.a.inner != c.inner {
+			t.Errorf("%s: inner %q, want %q", c.glob, g.a.inner, c.inner)
+		}
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	pieces := []string{"a", "b", "ab", "/", "*", "**", "**/", "/**", "?", "[ab]", ".", "{a,b}"}
+	chars := []string{"a", "b", "/", ".", "ab", "ba"}
+	refused := 0
+	for range 20000 {
+		var gb, pb strings.Builder
+		for range 1 + rng.IntN(6) {
+			gb.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		g, err := CompileGlob(gb.String())
+		if err != nil {
+			continue
+		}
+		for range 1 + rng.IntN(8) {
+			pb.WriteString(chars[rng.IntN(len(chars))])
+		}
+		p := pb.String()
+		alone := *g.a
+		alone.inner = ""
+		if got, want := g.a.match(p), alone.match(p); got != want {
+			t.Fatalf("%q on %q: %v with the inner run %q, %v without", gb.String(), p, got, g.a.inner, want)
+		}
+		if g.a.inner != "" && !strings.Contains(p, g.a.inner) {
+			refused++
+		}
+	}
+	if refused == 0 {
+		t.Error("no path refused by its glob's inner run")
 	}
 }
