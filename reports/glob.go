@@ -439,7 +439,7 @@ type automaton struct {
 	// alternative, exact case): a path without them is refused before the
 	// automaton runs.
 	prefix, suffix, inner string
-	noOpt2         bool // no **/: close needs one pass
+	noOpt2                bool // no **/: close needs one pass
 }
 
 func (b *builder) build() *automaton {
