@@ -151,9 +151,9 @@ func (s *sarifStream) internProperty(raw []byte) string {
 // objects of its own (its locations, the physical location, the artifact
 // location and the region), 1.26 million allocations in Spring's PMD
 // SARIF, on the goroutine that tokenizes. A value is never handed out
-// twice: a chunk is the collector's once none of its values is held. The
-// first location's objects are now the result's own (sarifResult.inline);
-// the slabs hold the others'.
+// twice: a chunk is the collector's once none of its values is held. A
+// result's first location's objects are the result's own
+// (sarifResult.inline); the slabs hold the others'.
 type slab[T any] struct{ free []T }
 
 const slabChunk = 128

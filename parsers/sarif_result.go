@@ -573,12 +573,7 @@ func (s *sarifStream) cachedRuleProperties(r *sarifRule, b *propBag) error {
 	}
 	if b != nil {
 		r.ruleset, r.category, r.priority, r.noRule = b.ruleset, b.category, b.priority, b.noRule
-		r.tags = slices.Clone(b.tags)
-		if b.props != nil {
-			p := *b.props
-			p.categories, p.cwe = slices.Clone(p.categories), slices.Clone(p.cwe)
-			r.props = &p
-		}
+		r.tags, r.props = slices.Clone(b.tags), b.props.clone()
 		return nil
 	}
 	// Read member by member, as ruleProperties would, from v.
@@ -598,14 +593,20 @@ func (s *sarifStream) cachedRuleProperties(r *sarifRule, b *propBag) error {
 	if s.propBags == nil {
 		s.propBags = map[string]*propBag{}
 	}
-	b = &propBag{ruleset: r.ruleset, category: r.category, priority: r.priority, tags: slices.Clone(r.tags), noRule: r.noRule}
-	if r.props != nil {
-		p := *r.props
-		p.categories, p.cwe = slices.Clone(p.categories), slices.Clone(p.cwe)
-		b.props = &p
-	}
-	s.propBags[string(v)] = b
+	s.propBags[string(v)] = &propBag{ruleset: r.ruleset, category: r.category, priority: r.priority,
+		tags: slices.Clone(r.tags), props: r.props.clone(), noRule: r.noRule}
 	return nil
+}
+
+// clone returns a copy of p whose slices are its own (nil for nil): a
+// descriptor adds CWE ids to its own from its relationships.
+func (p *ruleProps) clone() *ruleProps {
+	if p == nil {
+		return nil
+	}
+	c := *p
+	c.categories, c.cwe = slices.Clone(p.categories), slices.Clone(p.cwe)
+	return &c
 }
 
 // smallObject returns where the object that buf holds whole at its start,
