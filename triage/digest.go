@@ -1,24 +1,32 @@
 package triage
 
 import (
+	"bytes"
 	"cmp"
+	"encoding/binary"
+	"encoding/hex"
+	"math/bits"
 	"slices"
+	"unicode/utf8"
 
 	"github.com/recap-dev/recap/internal/text"
 	"github.com/recap-dev/recap/reports"
 )
 
-// A digest is what the read-ahead keeps of a decided file instead of its
-// text: how many lines it has and, for each entry that may match there
-// (the file's own, and those whose file is gone), the lines that read as
-// the entry's Line, with their location, whether their text is on no other
-// line, and how many lines have their window. Deciding a finding of the
-// file asks these, and reads the text only for the rarer ways (git's
-// steps, a line's occurrences through history, a class renamed with its
-// file, a message that differs by its numbers, an entry with a location
-// and no Line). Holding digests, not texts, keeps a run with thousands of
+// A digest is what the matcher keeps of a decided file instead of its
+// text, made when the file is read ahead or first asked about: how many
+// lines it has and, for each entry that may match there (the file's own,
+// and those whose file is gone), the lines that read as the entry's Line,
+// with their location, whether their text is on no other line, and how
+// many lines have their window. Deciding a finding of the file asks
+// these, and reads the text only for the rarer ways (git's steps, a
+// line's occurrences through history, a class renamed with its file, a
+// message that differs by its numbers, an entry with a location and no
+// Line). Holding digests, not texts, keeps a run with thousands of
 // decided files from holding their text (which, on top of the time it
-// takes to fault in the pages, the collector's pacing doubles).
+// takes to fault in the pages, the collector's pacing doubles), and the
+// reports read at once, each asking about the files at its own pace,
+// from reading a file again for each.
 type digest struct {
 	n int // the file's lines
 	// The entries it knows, in order (idxs), and the lines that read as
@@ -28,9 +36,11 @@ type digest struct {
 	infos []lineInfo
 }
 
-// digestAll has every file decided by its digest, made when it is first
-// asked about (tests set it: the decisions must be those of the text).
-var digestAll = false
+// digestRead has every file asked about for its entries decided by its
+// digest, made when it is first asked about; tests turn it off, to have
+// the files read ahead alone decided so, and the others by their text
+// (the decisions must be the same).
+var digestRead = true
 
 // orphansWanted returns the entries whose file is gone as digests look
 // for them, made once (m.mu held, or before the matcher is shared).
@@ -95,27 +105,68 @@ func (d *digest) line(idx, i int) (li *lineInfo, known, found bool) {
 	return &ls[k], true, true
 }
 
-// wanted are entries a digest looks for: by the hash of their Line, and
-// those whose Line was cut (compared by its beginning).
+// wanted are entries a digest looks for: by the key of their Line (its
+// first eight characters, white space aside, as sourceFile.lineKeys makes
+// them: a line that reads as the Line has its key), and those whose Line
+// was cut (compared by its beginning).
 type wanted struct {
-	idxs   []int
-	byHash map[uint64][]int
-	cut    []int
+	idxs []int
+	// The entries of whole Lines, each with its Line's key: a few in a
+	// list (most files), many by key.
+	keys  []uint64
+	byKey map[uint64][]int
+	whole []int
+	cut   []int
 }
 
+// manyWanted is how many entries of whole Lines a digest looks for in a
+// list (compared with each line's key in turn) before it looks them up.
+const manyWanted = 8
+
 func (m *Matcher) wantedOf(idxs []int) *wanted {
-	w := &wanted{idxs: idxs, byHash: make(map[uint64][]int, len(idxs))}
+	w := &wanted{idxs: idxs}
 	for _, idx := range idxs {
 		switch l := m.lines[idx]; {
 		case m.entries[idx].Line == "":
 		case l.cut:
 			w.cut = append(w.cut, idx)
 		default:
-			h := normHash(l.b)
-			w.byHash[h] = append(w.byHash[h], idx)
+			w.keys = append(w.keys, prefixKey(l.b))
+			w.whole = append(w.whole, idx)
+		}
+	}
+	if len(w.whole) > manyWanted {
+		w.byKey = make(map[uint64][]int, len(w.whole))
+		for k, idx := range w.whole {
+			w.byKey[w.keys[k]] = append(w.byKey[w.keys[k]], idx)
 		}
 	}
 	return w
+}
+
+// find appends to found each entry of w whose Line line i of sf reads as,
+// with the line, (entry, line).
+func (w *wanted) find(sf *sourceFile, i int, lines []entryLine, found [][2]int32) [][2]int32 {
+	key := sf.keys[i]
+	if w.byKey != nil {
+		for _, idx := range w.byKey[key] {
+			if lineIs(sf.line(i), lines[idx]) {
+				found = append(found, [2]int32{int32(idx), int32(i)})
+			}
+		}
+	} else {
+		for k, wk := range w.keys {
+			if wk == key && lineIs(sf.line(i), lines[w.whole[k]]) {
+				found = append(found, [2]int32{int32(w.whole[k]), int32(i)})
+			}
+		}
+	}
+	for _, idx := range w.cut {
+		if lineIs(sf.line(i), lines[idx]) {
+			found = append(found, [2]int32{int32(idx), int32(i)})
+		}
+	}
+	return found
 }
 
 // digestOf makes the digest of sf for the entries of its path (own) and
@@ -131,20 +182,11 @@ func (m *Matcher) digestOf(sf *sourceFile, own, orphans *wanted) *digest {
 	d.idxs = slices.Compact(d.idxs)
 	// The lines found, as (entry, line), in the order of the lines.
 	var found [][2]int32
-	h := sf.lineHashes()
+	if sf.n() > 0 {
+		sf.lineKeys(sf.n() - 1)
+	}
 	for i := range sf.n() {
-		for _, w := range [2]*wanted{own, orphans} {
-			for _, idx := range w.byHash[h[i]] {
-				if lineIs(sf.line(i), m.lines[idx]) {
-					found = append(found, [2]int32{int32(idx), int32(i)})
-				}
-			}
-			for _, idx := range w.cut {
-				if lineIs(sf.line(i), m.lines[idx]) {
-					found = append(found, [2]int32{int32(idx), int32(i)})
-				}
-			}
-		}
+		found = orphans.find(sf, i, m.lines, own.find(sf, i, m.lines, found))
 	}
 	slices.SortFunc(found, func(a, b [2]int32) int {
 		if c := cmp.Compare(a[0], b[0]); c != 0 {
@@ -188,6 +230,155 @@ func (m *Matcher) digestOf(sf *sourceFile, own, orphans *wanted) *digest {
 	}
 	d.at[len(d.idxs)] = int32(k)
 	return d
+}
+
+// digestText makes the digest of a file's text src for the entries of
+// its path (own) and those whose file is gone (orphans): in one pass over
+// its lines when it can (quickDigest), else by the lines of sf, filled
+// with src (its line starts and keys reused).
+func (m *Matcher) digestText(src []byte, sf *sourceFile, own, orphans *wanted) *digest {
+	if d := m.quickDigest(src, own, orphans); d != nil {
+		return d
+	}
+	*sf = sourceFile{starts: sf.starts[:0], keys: sf.keys[:0]}
+	return m.digestOf(sf.fill(src), own, orphans)
+}
+
+// quickDigest makes the digest of src in one pass over its lines, each
+// compared with the Lines of the few entries looked for; nil when it
+// cannot: many entries looked for, or a Line that reads as two lines or
+// more (their occurrences and windows compared need the lines' keys). A
+// line found alone for its entry has its text on no other line (any line
+// of the same text reads as the entry's Line too), so its window is its
+// own and its occurrence the first, as digestOf finds them.
+func (m *Matcher) quickDigest(src []byte, own, orphans *wanted) *digest {
+	if own.byKey != nil || orphans.byKey != nil {
+		return nil
+	}
+	// What tells most lines apart from an entry's whole Line at once: its
+	// first eight bytes (words, with a bit of has set), else its first
+	// byte when that is a character that is no white space (firsts).
+	var words [2 * manyWanted]uint64
+	var has uint32
+	var firsts [2 * manyWanted]byte
+	for k, w := range [2]*wanted{own, orphans} {
+		for n, idx := range w.whole {
+			b := m.lines[idx].b
+			if len(b) >= 8 {
+				words[k*manyWanted+n], has = binary.LittleEndian.Uint64(b), has|1<<(k*manyWanted+n)
+			}
+			if len(b) > 0 && b[0] < utf8.RuneSelf && !asciiSpace[b[0]] {
+				firsts[k*manyWanted+n] = b[0]
+			}
+		}
+	}
+	var buf [8]hit
+	found := buf[:0]
+	n := 0
+	for at := 0; at < len(src); n++ {
+		end := bytes.IndexByte(src[at:], '\n')
+		if end < 0 {
+			end = len(src)
+		} else {
+			end += at
+		}
+		line := src[at:end]
+		in := asciiIndent(line)
+		var lw uint64 // the line's first eight bytes after its indentation
+		long := len(line)-in >= 8
+		if long {
+			lw = binary.LittleEndian.Uint64(line[in:])
+		}
+		var c byte // the line's first character, when it tells lines apart
+		if in < len(line) && line[in] < utf8.RuneSelf && !asciiSpace[line[in]] {
+			c = line[in]
+		}
+		for k, w := range [2]*wanted{own, orphans} {
+			for x, idx := range w.whole {
+				if long && has&(1<<(k*manyWanted+x)) != 0 {
+					// As eqNorm begins: the first byte that differs,
+					// both characters that are no white space, tells
+					// them apart (the bytes before it are the same).
+					if d := lw ^ words[k*manyWanted+x]; d != 0 {
+						at := uint(bits.TrailingZeros64(d)) &^ 7
+						a, b := byte(lw>>at), byte(words[k*manyWanted+x]>>at)
+						if a < utf8.RuneSelf && b < utf8.RuneSelf && !asciiSpace[a] && !asciiSpace[b] {
+							continue
+						}
+					}
+				} else if f := firsts[k*manyWanted+x]; f != 0 && c != 0 && f != c {
+					continue
+				}
+				if eqNormFrom(line, in, m.lines[idx].b) {
+					found = append(found, hit{int32(idx), int32(n), int32(at)})
+				}
+			}
+			for _, idx := range w.cut {
+				if lineIs(line, m.lines[idx]) {
+					found = append(found, hit{int32(idx), int32(n), int32(at)})
+				}
+			}
+		}
+		at = end + 1
+	}
+	slices.SortFunc(found, func(a, b hit) int { return cmp.Or(cmp.Compare(a.idx, b.idx), cmp.Compare(a.i, b.i)) })
+	found = slices.CompactFunc(found, func(a, b hit) bool { return a.idx == b.idx && a.i == b.i })
+	for k := 1; k < len(found); k++ {
+		if found[k].idx == found[k-1].idx {
+			return nil // a Line on two lines: compared by digestOf
+		}
+	}
+	d := &digest{n: n, idxs: make([]int32, 0, len(own.idxs)+len(orphans.idxs))}
+	for _, w := range [2]*wanted{own, orphans} {
+		for _, idx := range w.idxs {
+			d.idxs = append(d.idxs, int32(idx))
+		}
+	}
+	slices.Sort(d.idxs)
+	d.idxs = slices.Compact(d.idxs)
+	d.at, d.infos = make([]int32, len(d.idxs)+1), make([]lineInfo, len(found))
+	k := 0
+	for j, idx := range d.idxs {
+		d.at[j] = int32(k)
+		if k < len(found) && found[k].idx == idx {
+			li := &d.infos[k]
+			li.i, li.unique, li.wins = found[k].i, true, 1
+			if m.entries[idx].Location != "" {
+				li.loc = windowAt(src, int(found[k].at), int(found[k].i))
+			}
+			k++
+		}
+	}
+	d.at[len(d.idxs)] = int32(k)
+	return d
+}
+
+// A hit is a line (i, beginning at at) that reads as entry idx's Line.
+type hit struct{ idx, i, at int32 }
+
+// windowAt is the location of line i (0-based), which begins at at in
+// src, as the first of its text: its window's hash, occurrence 1.
+func windowAt(src []byte, at, i int) string {
+	var lines [Window][]byte
+	n := 0
+	for at <= len(src) && n < Window {
+		end := bytes.IndexByte(src[at:], '\n')
+		if end < 0 {
+			end = len(src)
+		} else {
+			end += at
+		}
+		if l := src[at:end]; n == 0 || !blank(l) {
+			lines[n] = l
+			n++
+		}
+		if end == len(src) {
+			break
+		}
+		at = end + 1
+	}
+	sum := linesHash(lines[:n])
+	return hex.EncodeToString(sum[:8]) + ":1"
 }
 
 // howDigested is how (see there, which it follows step by step) by a

@@ -1,40 +1,42 @@
 package triage
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"os/exec"
+	"reflect"
 	"strings"
 	"testing"
 	"testing/fstest"
 )
 
-// TestMain runs the package's tests with every file decided by its
-// digest when RECAP_TRIAGE_DIGEST is set (TestDigestAsText does, in a
-// process of its own).
+// TestMain runs the package's tests with the files decided by their text
+// (those read ahead aside) when RECAP_TRIAGE_TEXT is set
+// (TestTextAsDigest does, in a process of its own).
 func TestMain(m *testing.M) {
-	if os.Getenv("RECAP_TRIAGE_DIGEST") != "" {
-		digestAll = true
+	if os.Getenv("RECAP_TRIAGE_TEXT") != "" {
+		digestRead = false
 	}
 	os.Exit(m.Run())
 }
 
-// TestDigestAsText runs the package's tests again with every file decided
-// by its digest (the read-ahead's) instead of its text: each decision of
-// each test, following the code, git's steps and history, renames and
-// copies, must be the same.
-func TestDigestAsText(t *testing.T) {
-	if digestAll {
-		t.Skip("the run by digests itself")
+// TestTextAsDigest runs the package's tests again with the files decided
+// by their text instead of their digests (those read ahead aside): each
+// decision of each test, following the code, git's steps and history,
+// renames and copies, must be the same.
+func TestTextAsDigest(t *testing.T) {
+	if !digestRead {
+		t.Skip("the run by the text itself")
 	}
 	if testing.Short() {
 		t.Skip("-short: the package's tests once")
 	}
-	cmd := exec.Command(os.Args[0], "-test.run", "^Test", "-test.skip", "^TestDigestAsText$|Fuzz")
-	cmd.Env = append(os.Environ(), "RECAP_TRIAGE_DIGEST=1")
+	cmd := exec.Command(os.Args[0], "-test.run", "^Test", "-test.skip", "^TestTextAsDigest$|Fuzz")
+	cmd.Env = append(os.Environ(), "RECAP_TRIAGE_TEXT=1")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
-		t.Fatalf("the tests by digests: %v\n%s", err, out)
+		t.Fatalf("the tests by the text: %v\n%s", err, out)
 	}
 }
 
@@ -111,4 +113,139 @@ func TestDigestFactsAsText(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestQuickDigestAsDigest: the digest made in one pass over a file's lines
+// (quickDigest) is, whenever it is made, the one digestOf makes of the
+// file's lines, on random files of lines mostly unlike (some alike but
+// for white space, blank lines, CRLF, no newline at the end), with entries
+// of whole lines and of lines cut short, some of them also whose file is
+// gone; and it is made for most of them.
+func TestQuickDigestAsDigest(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 29))
+	quick := 0
+	const rounds = 400
+	for round := range rounds {
+		var sb strings.Builder
+		n := 1 + rng.IntN(60)
+		for i := range n {
+			switch rng.IntN(25) {
+			case 0:
+				sb.WriteString("")
+			case 1:
+				sb.WriteString("  \t ")
+			case 2:
+				sb.WriteString("    return x;")
+			case 3:
+				sb.WriteString("return  x ;")
+			case 4:
+				sb.WriteString("\tint é = 1;\r")
+			case 5, 6: // white space that is no indentation before the line
+				fmt.Fprintf(&sb, "\f\u00a0int v%d = f(v%d);", i, rng.IntN(4))
+			default:
+				fmt.Fprintf(&sb, "%sint v%d = f(v%d);", strings.Repeat(" ", rng.IntN(9)), i, rng.IntN(4))
+			}
+			if i < n-1 || rng.IntN(2) == 0 {
+				sb.WriteByte('\n')
+			}
+		}
+		src := []byte(sb.String())
+		lines := strings.Count(sb.String(), "\n") + 1
+		var entries []Entry
+		for range 1 + rng.IntN(6) {
+			line := 1 + rng.IntN(lines)
+			text := LineText(src, line)
+			if text == "" {
+				continue
+			}
+			e := Entry{Tool: "T", Rule: "R", Path: "f.java", Line: text, State: FalsePositive, Reason: "r"}
+			if rng.IntN(3) > 0 {
+				e.Location = LocationAt(src, line)
+			}
+			entries = append(entries, e)
+		}
+		if len(entries) == 0 {
+			continue
+		}
+		m := NewMatcher(&File{Entries: entries}, fstest.MapFS{"f.java": {Data: src}}, day)
+		if rng.IntN(5) == 0 { // a Line cut short: compared by its beginning
+			l := &m.lines[rng.IntN(len(m.lines))]
+			if len(l.b) > 3 {
+				l.b, l.cut = l.b[:3], true
+			}
+		}
+		var own, gone []int
+		for i := range entries {
+			if rng.IntN(4) > 0 {
+				own = append(own, i)
+			}
+			if rng.IntN(4) == 0 {
+				gone = append(gone, i)
+			}
+		}
+		want := m.digestOf(newSourceFile(src), m.wantedOf(own), m.wantedOf(gone))
+		got := m.quickDigest(src, m.wantedOf(own), m.wantedOf(gone))
+		if got == nil {
+			continue
+		}
+		quick++
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("round %d, entries %+v, own %v, gone %v, of\n%q:\none pass %+v\nby lines %+v", round, entries, own, gone, src, got, want)
+		}
+	}
+	if quick < rounds/2 {
+		t.Errorf("%d of %d files digested in one pass", quick, rounds)
+	}
+}
+
+// FuzzQuickDigest: whatever the bytes (white space of every kind and
+// width, lines alike but for it, bytes that are not UTF-8, no newline at
+// the end), the digest made in one pass over the lines, when it is made,
+// is digestOf's; the entries are lines of the file (whole, or cut to
+// their beginning), some with their location.
+func FuzzQuickDigest(f *testing.F) {
+	f.Add([]byte("int v1 = f(v0);\n  int v2 = f(v1);\n\nreturn x;\n"), []byte{0, 1, 3}, uint8(5))
+	f.Add([]byte("\f\u00a0int a = 1;\r\nint a=1;\n\xff\xfe\nx\n"), []byte{0, 2, 3}, uint8(1))
+	f.Add([]byte("abcdefgh ijk;\nabcdefgh  ijk ;\nabcdefg hijk;"), []byte{1, 2}, uint8(2))
+	f.Fuzz(func(t *testing.T, src []byte, picks []byte, flags uint8) {
+		lines := newSourceFile(src).n()
+		if lines == 0 || len(picks) == 0 {
+			return
+		}
+		var entries []Entry
+		for k, p := range picks[:min(len(picks), 2*manyWanted)] {
+			line := 1 + int(p)%lines
+			text := LineText(src, line)
+			if text == "" {
+				continue
+			}
+			e := Entry{Tool: "T", Rule: "R", Path: "f.java", Line: text, State: FalsePositive, Reason: "r"}
+			if (flags>>(k%8))&1 == 1 {
+				e.Location = LocationAt(src, line)
+			}
+			entries = append(entries, e)
+		}
+		if len(entries) == 0 {
+			return
+		}
+		m := NewMatcher(&File{Entries: entries}, fstest.MapFS{"f.java": {Data: src}}, day)
+		if flags&0x80 != 0 { // a Line cut to its beginning
+			if l := &m.lines[0]; len(l.b) > 2 {
+				l.b, l.cut = l.b[:2], true
+			}
+		}
+		var own, gone []int
+		for i := range entries {
+			if i%3 != 2 {
+				own = append(own, i)
+			}
+			if i%3 != 0 {
+				gone = append(gone, i)
+			}
+		}
+		want := m.digestOf(newSourceFile(src), m.wantedOf(own), m.wantedOf(gone))
+		if got := m.quickDigest(src, m.wantedOf(own), m.wantedOf(gone)); got != nil && !reflect.DeepEqual(got, want) {
+			t.Fatalf("entries %q, own %v, gone %v:\none pass %+v\nby lines %+v", entries, own, gone, got, want)
+		}
+	})
 }

@@ -58,7 +58,10 @@ func TestMatcherHoldsBoundedText(t *testing.T) {
 			}
 		}
 	}
-	if !digestAll && m.reads < 2*files || len(m.spare) > maxSpare { // a digest, once made, reads nothing more
+	if digestRead && m.reads != files { // a digest, once made, reads nothing more
+		t.Errorf("%d reads of %d files, each digested when first read", m.reads, files)
+	}
+	if !digestRead && m.reads < 2*files || len(m.spare) > maxSpare {
 		t.Errorf("%d reads of %d files, %d spares: the files are not let go", m.reads, files, len(m.spare))
 	}
 	// A finding that no entry's location names (another line) is not

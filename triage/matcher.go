@@ -102,7 +102,9 @@ type Matcher struct {
 	tick       uint64                 // calls of file, to tell the least recently asked about
 	reads      int                    // files read
 	hist       *history               // where decided lines went since their commits (Follow); nil: not asked
-	digests    map[string]*digest     // the files read ahead, by what deciding asks of them
+	digests    map[string]*digest     // the files read, by what deciding asks of them
+	dbuf       []byte                 // the text of the file digested last (digestFor)
+	dsf        sourceFile             // its lines, when quickDigest cannot tell
 	readAhead  map[string]bool        // the files ReadAhead reads
 	orphanWant *wanted                // the entries whose file is gone, as digests look for them (orphansWanted)
 	ahead      []string               // the paths of the entries' files there, to read ahead
@@ -344,8 +346,7 @@ func (m *Matcher) ReadAhead() {
 				continue // asked about, it is read again, and refused then
 			}
 			buf = b[:0]
-			*sf = sourceFile{starts: sf.starts[:0], keys: sf.keys[:0]}
-			d := m.digestOf(sf.fill(b), m.wantedOf(own[k].all()), gone)
+			d := m.digestText(b, sf, m.wantedOf(own[k].all()), gone)
 			m.mu.Lock()
 			if _, dug := m.digests[p]; !dug { // or made meanwhile by the finding that asked
 				m.digests[p] = d
@@ -747,13 +748,11 @@ func (m *Matcher) decide(f *reports.Finding, fe *fileEntries) *Decision {
 		}
 		return sf
 	}
-	if d == nil {
-		if sf := text(); sf != nil && fe != nil && (digestAll || m.readAhead[f.Path]) {
-			// Asked about before the read-ahead reached it: its digest
-			// made now, so that its text, let go, is not read again.
-			d = m.digestOf(sf, m.wantedOf(fe.all()), m.orphansWanted())
-			m.digests[f.Path] = d
-		}
+	if d == nil && fe != nil && (digestRead || m.readAhead[f.Path]) {
+		// Asked about first (or before the read-ahead reached it): its
+		// digest made now, so that the findings of the other reports in
+		// it, which ask about it at their own pace, do not read it again.
+		d = m.digestFor(f.Path, fe)
 	}
 	best, bestHow := -1, How(0)
 	try := func(list []int, orphan bool) {
@@ -1008,6 +1007,39 @@ const maxAhead = 16 << 20
 // their size: reports read at once ask about their files in turns, and
 // two large files asked about by turns must not be read again each turn.
 const minHeld = 4
+
+// digestFor makes and keeps the digest of the file at path, whose entries
+// are fe: of its text held, else read (into a buffer reused, not held);
+// nil when it cannot be read (the text is then asked for, and the file
+// held as unreadable).
+func (m *Matcher) digestFor(path string, fe *fileEntries) *digest {
+	if m.src == nil || path == "" {
+		return nil
+	}
+	own, gone := m.wantedOf(fe.all()), m.orphansWanted()
+	var d *digest
+	if sf, held := m.files[path]; held {
+		if sf == nil {
+			return nil
+		}
+		d = m.digestOf(sf, own, gone)
+	} else {
+		b, err := readSource(m.src, path, func(n int) []byte {
+			if cap(m.dbuf) < n {
+				m.dbuf = make([]byte, 0, n)
+			}
+			return m.dbuf[:0]
+		})
+		if err != nil {
+			return nil
+		}
+		m.dbuf = b[:0]
+		m.reads++
+		d = m.digestText(b, &m.dsf, own, gone)
+	}
+	m.digests[path] = d
+	return d
+}
 
 // file returns path's text and what is known of it, read when not held;
 // nil when it cannot be read.

@@ -259,11 +259,20 @@ func (sf *sourceFile) locationOf(i int, win []int, occ int) string {
 // normalized piece by piece, cut where a character begins, so that a line
 // of megabytes costs no copy of its size.
 func windowHash(sf *sourceFile, win []int) [sha256.Size]byte {
+	var lines [Window][]byte
+	for k, j := range win {
+		lines[k] = sf.line(j)
+	}
+	return linesHash(lines[:len(win)])
+}
+
+// linesHash is windowHash of the window's lines given as they are.
+func linesHash(win [][]byte) [sha256.Size]byte {
 	const piece = 4096
 	var scratch [piece + utf8.UTFMax]byte
 	h := sha256.New()
-	for _, j := range win {
-		for l := sf.line(j); len(l) > 0; {
+	for _, l := range win {
+		for len(l) > 0 {
 			cut := min(len(l), piece)
 			for back := cut; back > cut-utf8.UTFMax && back > 0; back-- {
 				if back == len(l) || utf8.RuneStart(l[back]) {
@@ -377,11 +386,14 @@ func lineIs(line []byte, entry entryLine) bool {
 
 // eqNorm reports whether a and b are equal once white space is removed,
 // as normalize removes it, without copying them.
-func eqNorm(a, b []byte) bool {
+func eqNorm(a, b []byte) bool { return eqNormFrom(a, asciiIndent(a), b) }
+
+// eqNormFrom is eqNorm of a, whose indentation ends at i, and b.
+func eqNormFrom(a []byte, i int, b []byte) bool {
 	// The common case first, eight bytes at a time: the same bytes after
 	// the indentation, or a difference at a character that is no white
 	// space.
-	i, j := asciiIndent(a), asciiIndent(b)
+	j := asciiIndent(b)
 	for len(a)-i >= 8 && len(b)-j >= 8 {
 		if x := binary.LittleEndian.Uint64(a[i:]) ^ binary.LittleEndian.Uint64(b[j:]); x != 0 {
 			n := bits.TrailingZeros64(x) / 8
