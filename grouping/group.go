@@ -377,6 +377,7 @@ type Groups struct {
 	n      int      // members in all
 	starts []uint32 // where each group begins, and one more: where the last ends
 	byRef  []uint32 // the places of the members, by ref
+	sorted []Ref    // and their refs, in that order: searched and walked without a look at the places
 	names  [][2]string
 	// Duplicates counts the members that are not leads: the findings
 	// that views leave out because another shows their problem.
@@ -509,15 +510,18 @@ func (g *Grouper) Resolve(hasText func(tool, rule string) bool) *Groups {
 	// since.
 	runtime.KeepAlive(g)
 	gs.starts = append(gs.starts, uint32(gs.n))
-	gs.byRef = make([]uint32, gs.n)
-	for i := range gs.byRef {
-		gs.byRef[i] = uint32(i)
+	// The members by ref: sorted as pairs, each ref beside its place,
+	// rather than places compared through their chunks.
+	pairs := make([]refAt, gs.n)
+	for i := range pairs {
+		pairs[i].ref, _ = gs.at(uint32(i))
+		pairs[i].at = uint32(i)
 	}
-	slices.SortFunc(gs.byRef, func(a, b uint32) int {
-		x, _ := gs.at(a)
-		y, _ := gs.at(b)
-		return compareRefs(x, y)
-	})
+	slices.SortFunc(pairs, func(a, b refAt) int { return cmp.Or(compareRefs(a.ref, b.ref), cmp.Compare(a.at, b.at)) })
+	gs.byRef, gs.sorted = make([]uint32, gs.n), make([]Ref, gs.n)
+	for i, p := range pairs {
+		gs.byRef[i], gs.sorted[i] = p.at, p.ref
+	}
 	return gs
 }
 
@@ -1220,10 +1224,7 @@ func (gs *Groups) find(ref Ref) (at, start, end uint32, g int, ok bool) {
 	if gs == nil {
 		return 0, 0, 0, 0, false
 	}
-	i, ok := slices.BinarySearchFunc(gs.byRef, ref, func(at uint32, r Ref) int {
-		x, _ := gs.at(at)
-		return compareRefs(x, r)
-	})
+	i, ok := slices.BinarySearchFunc(gs.sorted, ref, compareRefs)
 	if !ok {
 		return 0, 0, 0, 0, false
 	}
@@ -1243,6 +1244,12 @@ func (gs *Groups) group(at uint32) (start, end uint32, g int, ok bool) {
 		return 0, 0, 0, false
 	}
 	return gs.starts[g], gs.starts[g+1], g, true
+}
+
+// refAt is a member's ref and its place.
+type refAt struct {
+	ref Ref
+	at  uint32
 }
 
 // bit reports whether bit i of set is set.
@@ -1320,15 +1327,11 @@ func (gs *Groups) SameFor(o *Groups, refs []Ref) bool {
 		var lead1 Ref
 		at1, in1 := uint32(0), false
 		if gs != nil {
-			for i < len(gs.byRef) {
-				x, _ := gs.at(gs.byRef[i])
-				if compareRefs(x, r) >= 0 {
-					break
-				}
+			for i < len(gs.sorted) && compareRefs(gs.sorted[i], r) < 0 {
 				i++
 			}
-			if i < len(gs.byRef) {
-				if x, _ := gs.at(gs.byRef[i]); x == r {
+			if i < len(gs.sorted) {
+				if gs.sorted[i] == r {
 					at := gs.byRef[i]
 					g, found := slices.BinarySearch(gs.starts, at)
 					if !found {
@@ -1423,27 +1426,17 @@ func (c *Cursor) Role(ref Ref) (dup bool, others []Ref) {
 		return false, nil
 	}
 	if c.i > 0 && c.i <= len(gs.byRef) {
-		if x, _ := gs.at(gs.byRef[c.i-1]); compareRefs(x, ref) >= 0 { // an earlier ref
-			c.i, _ = slices.BinarySearchFunc(gs.byRef, ref, func(at uint32, r Ref) int {
-				x, _ := gs.at(at)
-				return compareRefs(x, r)
-			})
+		if compareRefs(gs.sorted[c.i-1], ref) >= 0 { // an earlier ref
+			c.i, _ = slices.BinarySearchFunc(gs.sorted, ref, compareRefs)
 		}
 	}
-	for c.i < len(gs.byRef) {
-		x, _ := gs.at(gs.byRef[c.i])
-		if compareRefs(x, ref) >= 0 {
-			break
-		}
+	for c.i < len(gs.sorted) && compareRefs(gs.sorted[c.i], ref) < 0 {
 		c.i++
 	}
-	if c.i == len(gs.byRef) {
+	if c.i == len(gs.sorted) || gs.sorted[c.i] != ref {
 		return false, nil
 	}
 	at := gs.byRef[c.i]
-	if x, _ := gs.at(at); x != ref {
-		return false, nil
-	}
 	start, end, _, ok := gs.group(at)
 	switch {
 	case !ok:

@@ -141,6 +141,9 @@ type fileEntries struct {
 	// entry names then costs no hash of its tool and rule), more in a map.
 	few   []ruleList
 	rules map[ruleKey][]int
+	// digest is the file's digest once made (Matcher.digests'), looked
+	// up without hashing its path (m.mu held).
+	digest *digest
 }
 
 // ruleList is the entries of one rule of a file.
@@ -741,7 +744,13 @@ func (m *Matcher) decide(f *reports.Finding, fe *fileEntries) *Decision {
 	// The file read ahead is asked by its digest; its text is read only
 	// when the digest cannot tell.
 	var sf *sourceFile
-	d, read := m.digests[f.Path], false
+	var d *digest
+	if fe != nil && fe.digest != nil {
+		d = fe.digest
+	} else if d = m.digests[f.Path]; fe != nil {
+		fe.digest = d
+	}
+	read := false
 	text := func() *sourceFile {
 		if !read {
 			sf, read = m.file(f.Path), true
