@@ -117,7 +117,10 @@ func (b *result) price() {
 	}
 	b.bytes += int64(len(b.triage)) * (96 + int64(unsafe.Sizeof(reports.Triage{})))
 	if b.grouped != nil {
-		b.bytes += 24 * int64(b.summary.Total)
+		// The groups: each member's ref twice (in its group, and sorted),
+		// its place, rule and counts, and its group's start, at most a
+		// finding each.
+		b.bytes += 28 * int64(b.summary.Total)
 	}
 }
 
