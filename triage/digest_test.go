@@ -59,19 +59,7 @@ func TestDigestFactsAsText(t *testing.T) {
 			sb.WriteByte('\n')
 		}
 		src := []byte(sb.String())
-		var entries []Entry
-		for range 1 + rng.IntN(most) {
-			line := 1 + rng.IntN(n)
-			text := LineText(src, line)
-			if text == "" {
-				continue
-			}
-			e := Entry{Tool: "T", Rule: "R", Path: "f.java", Line: text, State: FalsePositive, Reason: "r"}
-			if rng.IntN(3) > 0 {
-				e.Location = LocationAt(src, line)
-			}
-			entries = append(entries, e)
-		}
+		entries := randomEntries(rng, src, n, 1+rng.IntN(most))
 		if len(entries) == 0 {
 			continue
 		}
@@ -115,6 +103,25 @@ func TestDigestFactsAsText(t *testing.T) {
 	}
 }
 
+// randomEntries returns up to k entries of random lines of src (of n
+// lines; blank lines skipped), two in three with their location.
+func randomEntries(rng *rand.Rand, src []byte, n, k int) []Entry {
+	var entries []Entry
+	for range k {
+		line := 1 + rng.IntN(n)
+		text := LineText(src, line)
+		if text == "" {
+			continue
+		}
+		e := Entry{Tool: "T", Rule: "R", Path: "f.java", Line: text, State: FalsePositive, Reason: "r"}
+		if rng.IntN(3) > 0 {
+			e.Location = LocationAt(src, line)
+		}
+		entries = append(entries, e)
+	}
+	return entries
+}
+
 // TestQuickDigestAsDigest: the digest made in one pass over a file's lines
 // (quickDigest) is, whenever it is made, the one digestOf makes of the
 // file's lines, on random files of lines mostly unlike (some alike but
@@ -150,20 +157,7 @@ func TestQuickDigestAsDigest(t *testing.T) {
 			}
 		}
 		src := []byte(sb.String())
-		lines := strings.Count(sb.String(), "\n") + 1
-		var entries []Entry
-		for range 1 + rng.IntN(6) {
-			line := 1 + rng.IntN(lines)
-			text := LineText(src, line)
-			if text == "" {
-				continue
-			}
-			e := Entry{Tool: "T", Rule: "R", Path: "f.java", Line: text, State: FalsePositive, Reason: "r"}
-			if rng.IntN(3) > 0 {
-				e.Location = LocationAt(src, line)
-			}
-			entries = append(entries, e)
-		}
+		entries := randomEntries(rng, src, strings.Count(sb.String(), "\n")+1, 1+rng.IntN(6))
 		if len(entries) == 0 {
 			continue
 		}
