@@ -140,10 +140,28 @@ func Run(bin, dir string, c Case, size int64, timeout time.Duration) (*Result, e
 	}
 	r.Code = cmd.ProcessState.ExitCode()
 	r.MaxRSS = polled
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && polled == 0 {
-		r.MaxRSS = ru.Maxrss * 1024 // KiB on Linux
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		var self syscall.Rusage
+		if syscall.Getrusage(syscall.RUSAGE_SELF, &self) != nil {
+			self.Maxrss = 0
+		}
+		r.MaxRSS = childPeak(polled, ru.Maxrss*1024, self.Maxrss*1024) // KiB on Linux
 	}
 	return r, nil
+}
+
+// childPeak is a child's peak resident set: the one sampled (polled), or,
+// when it was never sampled (it ended before the watcher first ran, on a
+// busy machine), its rusage's (rusage), unless that may be this
+// process's (self, this process's own peak): a child started as Go
+// starts them (vfork) takes at its exec the peak of the memory it shared
+// with this process, so a peak no higher than this process's own is not
+// the child's to tell (0: unknown).
+func childPeak(polled, rusage, self int64) int64 {
+	if polled > 0 || rusage <= self {
+		return polled
+	}
+	return rusage
 }
 
 // watchPeak samples the peak resident set (VmHWM) of process pid every
