@@ -29,8 +29,8 @@ func TestChildPeakNotInherited(t *testing.T) {
 	}
 	for _, c := range []struct{ polled, rusage, self, want int64 }{
 		{polled: 5 << 20, rusage: 200 << 20, self: 100 << 20, want: 5 << 20}, // sampled: the sample
-		{polled: 0, rusage: 300 << 20, self: 100 << 20, want: 300 << 20},    // above this process's own: the child's
-		{polled: 0, rusage: 90 << 20, self: 100 << 20, want: 0},             // maybe this process's: unknown
+		{polled: 0, rusage: 300 << 20, self: 100 << 20, want: 300 << 20},     // above this process's own: the child's
+		{polled: 0, rusage: 90 << 20, self: 100 << 20, want: 0},              // maybe this process's: unknown
 	} {
 		if got := childPeak(c.polled, c.rusage, c.self); got != c.want {
 			t.Errorf("childPeak(%d, %d, %d) = %d, want %d", c.polled, c.rusage, c.self, got, c.want)
