@@ -69,6 +69,9 @@ type histFile struct {
 // carried returns, for each line of the file now (1-based, of n), whether
 // the diff carries a line of the old file onto it (the others it adds).
 func (hf *histFile) carried(n int) []bool {
+	if len(hf.kept) != n+1 { // made for a file now of another length: the finding's file is another
+		hf.kept = nil
+	}
 	if hf.kept == nil {
 		hf.kept = carriedLines(hf.old.n(), n, hf.lineOf)
 	}

@@ -107,3 +107,18 @@ func TestCarriedLines(t *testing.T) {
 		t.Errorf("carriedLines = %v, want %v (a line carried past the file now is left out)", got, want)
 	}
 }
+
+// TestCarriedOfAnotherLength: the lines a diff carries, asked for a file
+// of another length than before (a finding of another file than the
+// entry's, matched by the entry's history), are made for that length:
+// made once for the first, they were indexed past their end (a panic of
+// summary, findings and triage check).
+func TestCarriedOfAnotherLength(t *testing.T) {
+	hf := &histFile{old: newSourceFile([]byte("a\nb\n")), lineOf: func(i int) (int, bool) { return i, true }}
+	if k := hf.carried(2); len(k) != 3 || !k[1] || !k[2] {
+		t.Fatalf("carried(2) = %v", k)
+	}
+	if k := hf.carried(54); len(k) != 55 || !k[1] || !k[2] || k[3] {
+		t.Fatalf("carried(54): %d lines, %v", len(k)-1, k[:4])
+	}
+}
