@@ -119,6 +119,9 @@ type triaging struct {
 	// (with TriagedExclude): the page skips them.
 	covered map[grouping.Ref]bool
 	ids     *ids
+	// hiddenRecs and byLine are moved's and near's buffers.
+	hiddenRecs []hiddenRec
+	byLine     [][2]int32 // line, record
 	// grouper returns a grouper as the query's (to group a file again).
 	grouper func() *grouping.Grouper
 }
@@ -176,10 +179,10 @@ func (t *triaging) finding(a *aside) reports.Finding {
 	return f
 }
 
-// short returns the index of the short name of a's rule (as the grouper
-// and the collector name rules).
-func (t *triaging) short(a *aside) uint32 {
-	k := &t.kinds[a.kind]
+// shortOf returns the index of the short name of the rule of kind i (as
+// the grouper and the collector name rules).
+func (t *triaging) shortOf(i uint32) uint32 {
+	k := &t.kinds[i]
 	if k.short < 0 {
 		k.short = int32(t.name(reports.ShortRule(t.names[k.tool], t.names[k.rule])))
 	}
@@ -735,21 +738,41 @@ func (t *triaging) countProblem(a *aside, d *reports.Triage, by int) {
 // one line), the findings left, grouped again, make other problems than
 // the first run's.
 func (t *triaging) conflicts(g *Grouped, hasText func(tool, rule string) bool) bool {
-	byKey, split := t.hiddenByRule(g)
-	if split {
-		return true
+	rules := t.shortRules()
+	at, idx := t.byFile()
+	var hidden, moved, shown, left []int32
+	for p := range len(at) - 1 {
+		list := idx[at[p]:at[p+1]]
+		hidden = hidden[:0]
+		for _, i := range list {
+			if a := t.aside.at(int(i)); a.hidden() {
+				if a.hides && !t.hiddenWhole(g, a) {
+					return true
+				}
+				hidden = append(hidden, i)
+			}
+		}
+		if len(hidden) == 0 {
+			continue
+		}
+		moved = t.moved(list, hidden, rules, moved[:0])
+		if len(moved) == 0 || !t.besideOtherRules(list, moved, rules) {
+			continue
+		}
+		shown = shown[:0]
+		for _, i := range list {
+			if !t.aside.at(int(i)).hidden() {
+				shown = append(shown, i)
+			}
+		}
+		left = t.near(shown, moved, left)
 	}
-	moved := t.moved(byKey)
-	if len(moved) == 0 {
-		return false
-	}
-	again := t.besideOtherRules(moved)
-	if len(again) == 0 {
+	if len(left) == 0 {
 		return false
 	}
 	// The findings left of those files near a moved one, grouped again
 	// alone.
-	left := t.near(again, moved)
+	slices.Sort(left)
 	gr := t.grouper()
 	refs := make([]grouping.Ref, len(left))
 	for k, i := range left {
@@ -765,26 +788,34 @@ func (t *triaging) conflicts(g *Grouped, hasText func(tool, rule string) bool) b
 // its problem's.
 func (a *aside) hidden() bool { return a.hides || a.covered }
 
-// ruleKey is a file and a rule (its tool, its short name) of findings put
-// aside.
-type ruleKey struct{ path, tool, rule uint32 }
-
-// hiddenByRule returns the hidden findings by file and rule, and reports
-// split when one is in a problem not hidden whole.
-func (t *triaging) hiddenByRule(g *Grouped) (byKey map[ruleKey][]int32, split bool) {
-	byKey = map[ruleKey][]int32{}
-	for i := range t.aside.len() {
-		a := t.aside.at(i)
-		if !a.hidden() {
-			continue
-		}
-		k := ruleKey{a.path, t.kinds[a.kind].tool, t.short(a)}
-		byKey[k] = append(byKey[k], int32(i))
-		if a.hides && !t.hiddenWhole(g, a) {
-			return nil, true
-		}
+// shortRules returns, by kind, the tool and the short name of its rule
+// (indexes into names), as the grouping tells rules apart.
+func (t *triaging) shortRules() [][2]uint32 {
+	rules := make([][2]uint32, len(t.kinds))
+	for k := range t.kinds {
+		rules[k] = [2]uint32{t.kinds[k].tool, t.shortOf(uint32(k))}
 	}
-	return byKey, false
+	return rules
+}
+
+// byFile returns the records put aside by file: those of the file of
+// path index p are idx[at[p]:at[p+1]], in order.
+func (t *triaging) byFile() (at, idx []int32) {
+	n := t.aside.len()
+	at = make([]int32, len(t.names)+2)
+	for i := range n {
+		at[t.aside.at(i).path+2]++
+	}
+	for p := 2; p < len(at); p++ {
+		at[p] += at[p-1]
+	}
+	idx = make([]int32, n)
+	for i := range n {
+		p := t.aside.at(i).path + 1
+		idx[at[p]] = int32(i)
+		at[p]++
+	}
+	return at[:len(at)-1], idx
 }
 
 // hiddenWhole reports whether every finding of a's problem is hidden (a
@@ -805,28 +836,37 @@ func (t *triaging) hiddenWhole(g *Grouped, a *aside) bool {
 	return true
 }
 
-// moved returns the shown findings whose rank among their rule's on their
-// line, or whose holding another of their rule, may change without a
-// hidden one: they start on the hidden one's line, or hold it.
-func (t *triaging) moved(byKey map[ruleKey][]int32) []int32 {
-	paths := map[uint32]bool{}
-	for k := range byKey {
-		paths[k.path] = true
-	}
+// moved appends to moved, in order, the shown findings of a file (list,
+// its records in order; hidden, its hidden ones) whose rank among their
+// rule's on their line, or whose holding another of their rule, may
+// change without a hidden one: they start on the line of a hidden one of
+// their rule, or hold it. rules are the kinds' (shortRules).
+func (t *triaging) moved(list, hidden []int32, rules [][2]uint32, moved []int32) []int32 {
 	start := func(line int32) int32 { return max(line, 2) }
-	var moved []int32
-	last, in := ^uint32(0), false
-	for i := range t.aside.len() {
-		s := t.aside.at(i)
-		if s.path != last {
-			last, in = s.path, paths[s.path]
-		}
-		if !in || s.hidden() {
+	hs := t.hiddenRecs[:0]
+	for _, h := range hidden {
+		a := t.aside.at(int(h))
+		hs = append(hs, hiddenRec{rules[a.kind], start(a.line), a.end})
+	}
+	t.hiddenRecs = hs
+	// The hidden ones by rule, to look up each shown one's among them.
+	slices.SortStableFunc(hs, func(x, y hiddenRec) int {
+		return cmp.Or(cmp.Compare(x.rule[0], y.rule[0]), cmp.Compare(x.rule[1], y.rule[1]))
+	})
+	for _, i := range list {
+		s := t.aside.at(int(i))
+		if s.hidden() {
 			continue
 		}
-		for _, h := range byKey[ruleKey{s.path, t.kinds[s.kind].tool, t.short(s)}] {
-			if a := t.aside.at(int(h)); start(s.line) == start(a.line) || start(s.line) <= start(a.line) && a.end <= s.end {
-				moved = append(moved, int32(i))
+		r, k := rules[s.kind], 0
+		if len(hs) > 8 {
+			k, _ = slices.BinarySearchFunc(hs, r, func(h hiddenRec, r [2]uint32) int {
+				return cmp.Or(cmp.Compare(h.rule[0], r[0]), cmp.Compare(h.rule[1], r[1]))
+			})
+		}
+		for ; k < len(hs) && hs[k].rule[0] <= r[0]; k++ {
+			if h := &hs[k]; h.rule == r && (start(s.line) == h.line || start(s.line) <= h.line && h.end <= s.end) {
+				moved = append(moved, i)
 				break
 			}
 		}
@@ -834,96 +874,71 @@ func (t *triaging) moved(byKey map[ruleKey][]int32) []int32 {
 	return moved
 }
 
-// besideOtherRules returns the files of the moved findings that have a
-// shown finding of another rule whose lines overlap a moved one's (a
-// rule's reach is a line at most): only there may it matter.
-func (t *triaging) besideOtherRules(moved []int32) map[uint32]bool {
-	shown := map[uint32][]int32{} // the shown findings of the files of those, by file
-	for _, i := range moved {
-		shown[t.aside.at(int(i)).path] = nil
-	}
-	last, listed := ^uint32(0), false
-	for i := range t.aside.len() {
-		a := t.aside.at(i)
-		if a.path != last {
-			_, listed = shown[a.path]
-			last = a.path
-		}
-		if listed && !a.hidden() {
-			shown[a.path] = append(shown[a.path], int32(i))
-		}
-	}
-	again := map[uint32]bool{}
+// hiddenRec is what moved compares of a hidden finding: its rule (tool,
+// short name), its first line as the grouping counts it, its last.
+type hiddenRec struct {
+	rule      [2]uint32
+	line, end int32
+}
+
+// besideOtherRules says whether a file (list, its records) has a shown
+// finding of another rule than a moved one whose lines overlap the moved
+// one's (a rule's reach is a line at most): only there may it matter.
+func (t *triaging) besideOtherRules(list, moved []int32, rules [][2]uint32) bool {
 	for _, i := range moved {
 		s := t.aside.at(int(i))
-		if again[s.path] {
-			continue
-		}
-		for _, j := range shown[s.path] {
-			if o := t.aside.at(int(j)); t.short(o) != t.short(s) && o.line-1 <= s.end+1 && s.line-1 <= o.end+1 {
-				again[s.path] = true
-				break
+		for _, j := range list {
+			if o := t.aside.at(int(j)); !o.hidden() && rules[o.kind][1] != rules[s.kind][1] && o.line-1 <= s.end+1 && s.line-1 <= o.end+1 {
+				return true
 			}
 		}
 	}
-	return again
+	return false
 }
 
 // regroupWhole: near takes every finding left of the files (tests turn
 // the bound off to compare).
 var regroupWhole = false
 
-// near returns, in order, the findings left (not hidden) of the files
-// again names that a moved finding's may group with: of each file, the
-// runs of findings left whose lines come within three of each other's,
-// that hold a moved one. Findings two lines apart at most are all that
-// may match (a rule's reach up is a line, the first two lines count as
-// one), and a finding's problem is decided among those it matches, so a
-// run of them groups as the whole file groups it.
-func (t *triaging) near(again map[uint32]bool, moved []int32) []int32 {
-	byFile := map[uint32][]int32{}
-	last, in := ^uint32(0), false
-	for i := range t.aside.len() {
-		a := t.aside.at(i)
-		if a.path != last {
-			last, in = a.path, again[a.path]
-		}
-		if in && !a.hidden() {
-			byFile[a.path] = append(byFile[a.path], int32(i))
-		}
-	}
+// near appends to left the findings of a file left (shown, not hidden,
+// in order) that a moved finding's may group with: the runs of them whose
+// lines come within three of each other's, that hold a moved one.
+// Findings two lines apart at most are all that may match (a rule's reach
+// up is a line, the first two lines count as one), and a finding's
+// problem is decided among those it matches, so a run of them groups as
+// the whole file groups it.
+func (t *triaging) near(shown, moved, left []int32) []int32 {
 	if regroupWhole {
-		var all []int32
-		for _, l := range byFile {
-			all = append(all, l...)
+		return append(left, shown...)
+	}
+	lines := t.byLine[:0]
+	for _, i := range shown {
+		lines = append(lines, [2]int32{t.aside.at(int(i)).line, i})
+	}
+	t.byLine = lines
+	slices.SortFunc(lines, func(x, y [2]int32) int { return cmp.Compare(x[0], y[0]) })
+	from, end, holds := 0, int32(math.MinInt32), false
+	take := func(to int) {
+		for _, l := range lines[from:to] {
+			left = append(left, l[1])
 		}
-		slices.Sort(all)
-		return all
 	}
-	isMoved := make(map[int32]bool, len(moved))
-	for _, i := range moved {
-		isMoved[i] = true
-	}
-	var left []int32
-	for _, list := range byFile {
-		slices.SortFunc(list, func(x, y int32) int { return cmp.Compare(t.aside.at(int(x)).line, t.aside.at(int(y)).line) })
-		from, end, holds := 0, int32(math.MinInt32), false
-		for k, i := range list {
-			a := t.aside.at(int(i))
-			if start := max(a.line, 2); start > end+3 && k > 0 {
-				if holds {
-					left = append(left, list[from:k]...)
-				}
-				from, holds = k, false
+	for k, l := range lines {
+		a := t.aside.at(int(l[1]))
+		if start := max(a.line, 2); start > end+3 && k > 0 {
+			if holds {
+				take(k)
 			}
-			end = max(end, a.end, a.line, 2)
-			holds = holds || isMoved[i]
+			from, holds = k, false
 		}
-		if holds {
-			left = append(left, list[from:]...)
+		end = max(end, a.end, a.line, 2)
+		if !holds {
+			_, holds = slices.BinarySearch(moved, l[1])
 		}
 	}
-	slices.Sort(left)
+	if holds {
+		take(len(lines))
+	}
 	return left
 }
 
