@@ -256,24 +256,33 @@ func (m *Matcher) quickDigest(src []byte, own, orphans *wanted) *digest {
 		return nil
 	}
 	// What tells most lines apart from an entry's whole Line at once: its
-	// first eight bytes (words, with a bit of has set), else its first
-	// byte when that is a character that is no white space (firsts).
-	var words [2 * manyWanted]uint64
-	var has uint32
-	var firsts [2 * manyWanted]byte
-	for k, w := range [2]*wanted{own, orphans} {
-		for n, idx := range w.whole {
+	// first eight bytes (word, when long), else its first byte when that
+	// is a character that is no white space (first).
+	type probe struct {
+		word  uint64
+		long  bool
+		first byte
+		idx   int32
+	}
+	var buf [2 * manyWanted]probe
+	probes := buf[:0]
+	var cuts []int
+	for _, w := range [2]*wanted{own, orphans} {
+		for _, idx := range w.whole {
 			b := m.lines[idx].b
+			p := probe{idx: int32(idx)}
 			if len(b) >= 8 {
-				words[k*manyWanted+n], has = binary.LittleEndian.Uint64(b), has|1<<(k*manyWanted+n)
+				p.word, p.long = binary.LittleEndian.Uint64(b), true
 			}
 			if len(b) > 0 && b[0] < utf8.RuneSelf && !asciiSpace[b[0]] {
-				firsts[k*manyWanted+n] = b[0]
+				p.first = b[0]
 			}
+			probes = append(probes, p)
 		}
+		cuts = append(cuts, w.cut...)
 	}
-	var buf [8]hit
-	found := buf[:0]
+	var hits [8]hit
+	found := hits[:0]
 	n := 0
 	for at := 0; at < len(src); n++ {
 		end := bytes.IndexByte(src[at:], '\n')
@@ -293,30 +302,29 @@ func (m *Matcher) quickDigest(src []byte, own, orphans *wanted) *digest {
 		if in < len(line) && line[in] < utf8.RuneSelf && !asciiSpace[line[in]] {
 			c = line[in]
 		}
-		for k, w := range [2]*wanted{own, orphans} {
-			for x, idx := range w.whole {
-				if long && has&(1<<(k*manyWanted+x)) != 0 {
-					// As eqNorm begins: the first byte that differs,
-					// both characters that are no white space, tells
-					// them apart (the bytes before it are the same).
-					if d := lw ^ words[k*manyWanted+x]; d != 0 {
-						at := uint(bits.TrailingZeros64(d)) &^ 7
-						a, b := byte(lw>>at), byte(words[k*manyWanted+x]>>at)
-						if a < utf8.RuneSelf && b < utf8.RuneSelf && !asciiSpace[a] && !asciiSpace[b] {
-							continue
-						}
+		for k := range probes {
+			p := &probes[k]
+			if long && p.long {
+				// As eqNorm begins: the first byte that differs, both
+				// characters that are no white space, tells them apart
+				// (the bytes before it are the same).
+				if d := lw ^ p.word; d != 0 {
+					at := uint(bits.TrailingZeros64(d)) &^ 7
+					a, b := byte(lw>>at), byte(p.word>>at)
+					if a < utf8.RuneSelf && b < utf8.RuneSelf && !asciiSpace[a] && !asciiSpace[b] {
+						continue
 					}
-				} else if f := firsts[k*manyWanted+x]; f != 0 && c != 0 && f != c {
-					continue
 				}
-				if eqNormFrom(line, in, m.lines[idx].b) {
-					found = append(found, hit{int32(idx), int32(n), int32(at)})
-				}
+			} else if p.first != 0 && c != 0 && p.first != c {
+				continue
 			}
-			for _, idx := range w.cut {
-				if lineIs(line, m.lines[idx]) {
-					found = append(found, hit{int32(idx), int32(n), int32(at)})
-				}
+			if eqNormFrom(line, in, m.lines[p.idx].b) {
+				found = append(found, hit{p.idx, int32(n), int32(at)})
+			}
+		}
+		for _, idx := range cuts {
+			if lineIs(line, m.lines[idx]) {
+				found = append(found, hit{int32(idx), int32(n), int32(at)})
 			}
 		}
 		at = end + 1

@@ -417,6 +417,9 @@ func eqNormFrom(a []byte, i int, b []byte) bool {
 // asciiIndent is the length of l's leading ASCII white space.
 func asciiIndent(l []byte) int {
 	i := 0
+	for len(l)-i >= 8 && binary.LittleEndian.Uint64(l[i:]) == 0x2020202020202020 { // eight spaces at once
+		i += 8
+	}
 	for i < len(l) && (l[i] == ' ' || l[i] == '\t') {
 		i++
 	}
