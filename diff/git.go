@@ -460,7 +460,71 @@ func (r *Repo) WorkingTreeSince(ctx context.Context, rev string) (_ []File, err 
 			return nil, err
 		}
 	}
-	return pairRenames(files, addedHash, deletedHash), nil
+	return r.similarWorking(ctx, st2.s, pairRenames(files, addedHash, deletedHash), deletedHash)
+}
+
+// similarWorking pairs the deleted and added files that pairRenames left
+// (an addition git tracks: staged) whose contents are alike, as git diff
+// HEAD pairs them (git mv, then an edit): a rename, with the hunks of its
+// edit.
+func (r *Repo) similarWorking(ctx context.Context, s storer.EncodedObjectStorer, files []File, deletedHash map[string]plumbing.Hash) ([]File, error) {
+	added, deleted := &sides{}, &sides{}
+	var at, dt []int // their places in files
+	for i, f := range files {
+		switch {
+		case f.Status == Added && isRegular(filemode.FileMode(f.NewMode)):
+			added.add(entry{path: f.NewPath, mode: filemode.FileMode(f.NewMode)})
+			at = append(at, i)
+		case f.Status == Deleted && isRegular(filemode.FileMode(f.OldMode)):
+			deleted.add(entry{path: f.OldPath, mode: filemode.FileMode(f.OldMode), hash: deletedHash[f.OldPath]})
+			dt = append(dt, i)
+		}
+	}
+	if len(at) == 0 || len(dt) == 0 {
+		return files, nil
+	}
+	l := &renameLoader{ctx: ctx, s: s, work: added, read: func(p string) ([]byte, error) {
+		w, err := r.readWorking(r.top, p, 0, plumbing.ZeroHash)
+		if err != nil || !isRegular(filemode.FileMode(w.mode)) {
+			return nil, err
+		}
+		return w.blob.data, nil // nil past MaxDiffBytes: not compared
+	}}
+	if err := pairSimilar(l, added, deleted); err != nil {
+		return nil, err
+	}
+	drop := map[int]bool{}
+	for k, rec := range added.recs {
+		if rec.pair < 0 {
+			continue
+		}
+		a, d := &files[at[k]], &files[dt[rec.pair]]
+		old, err := entryBlob(s, filemode.FileMode(d.OldMode), deletedHash[d.OldPath])
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", d.OldPath, err)
+		}
+		w, err := r.readWorking(r.top, a.NewPath, 0, plumbing.ZeroHash)
+		if err != nil {
+			return nil, err
+		}
+		f := File{Status: Renamed, OldPath: d.OldPath, NewPath: a.NewPath, OldMode: d.OldMode, NewMode: a.NewMode}
+		if err := diffFile(ctx, &f, old, w.blob, r.ChangedLines); err != nil {
+			return nil, fmt.Errorf("%s: %w", a.NewPath, err)
+		}
+		*a = f
+		drop[dt[rec.pair]] = true
+	}
+	if len(drop) == 0 {
+		return files, nil
+	}
+	out := files[:0]
+	for i, f := range files {
+		if !drop[i] {
+			out = append(out, f)
+		}
+	}
+	sortFiles(out)
+	return out, nil
 }
 
 // workingChanges returns the tree the working tree is compared with (the

@@ -6,6 +6,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -267,6 +268,44 @@ func TestWorkingTreeRenamesLikeGit(t *testing.T) {
 		if d := cmp.Diff(want, shape(workingTree(t, g.Dir))); d != "" {
 			t.Fatalf("round %d: working tree against HEAD (-git +recap):\n%s", round, d)
 		}
+	}
+}
+
+// TestWorkingTreeSimilarRenamesLikeGit: a file renamed and edited (git
+// mv, then an edit, staged or not) is a rename with the hunks of its edit,
+// as git diff HEAD shows it; one edited past git's similarity, or deleted
+// beside an untracked copy, stays a deletion and an addition (or a
+// deletion alone).
+func TestWorkingTreeSimilarRenamesLikeGit(t *testing.T) {
+	g := gittest.New(t)
+	price := lines(20, func(i int) string { return fmt.Sprintf("    long price%d = net * %d / 100;", i, 100+i) })
+	other := lines(12, func(i int) string { return fmt.Sprintf("// other %d", i) })
+	far := lines(10, func(i int) string { return fmt.Sprintf("far %d", i) })
+	g.Commit("base", map[string]string{
+		"src/Price.java": "class Price {\n" + price + "}\n",
+		"src/Other.java": other,
+		"src/Far.txt":    far,
+		"src/Left.txt":   far + "left\n",
+	})
+	g.Git("mv", "src/Price.java", "src/Pricing.java")
+	g.Write(map[string]string{"src/Pricing.java": "class Pricing {\n" + strings.Replace(price, "price7 ", "price7b ", 1) + "}\n"})
+	g.Git("add", "src/Pricing.java")
+	if err := os.MkdirAll(filepath.Join(g.Dir, "lib"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	g.Git("mv", "src/Other.java", "lib/Other2.java")
+	g.Write(map[string]string{"lib/Other2.java": strings.Replace(other, "// other 3\n", "// other three\n", 1)}) // not staged
+	g.Git("mv", "src/Far.txt", "src/Near.txt")
+	g.Write(map[string]string{"src/Near.txt": lines(10, func(i int) string { return fmt.Sprintf("near %d", i) })})
+	g.Git("add", "src/Near.txt")
+	g.Git("rm", "-q", "src/Left.txt")
+	g.Write(map[string]string{"src/Untracked.txt": far + "left, untracked\n"})
+	want := gitShape(t, g, "HEAD")
+	if !slices.ContainsFunc(want, func(s string) bool { return strings.HasPrefix(s, "renamed src/Price.java→src/Pricing.java @@") }) {
+		t.Fatalf("git shows no rename with an edit: %q", want)
+	}
+	if d := cmp.Diff(want, shape(workingTree(t, g.Dir))); d != "" {
+		t.Errorf("working tree against HEAD (-git +recap):\n%s", d)
 	}
 }
 

@@ -150,12 +150,17 @@ type candidate struct {
 // of common content and 1% the likeness of the paths, the best pairs
 // first), when they are few enough (git's rename limit) and small enough.
 func similarRenames(ctx context.Context, s storer.EncodedObjectStorer, added, deleted *sides) error {
+	return pairSimilar(&renameLoader{ctx: ctx, s: s}, added, deleted)
+}
+
+// pairSimilar is similarRenames, the contents read by l.
+func pairSimilar(l *renameLoader, added, deleted *sides) error {
+	ctx := l.ctx
 	srcs, dsts := unpaired(deleted), unpaired(added)
 	ns, nd := len(srcs), len(dsts)
 	if ns == 0 || nd == 0 || (ns > renameLimit && nd > renameLimit) || int64(ns)*int64(nd) > renameLimit*renameLimit {
 		return nil
 	}
-	l := &renameLoader{ctx: ctx, s: s}
 	var err error
 	if srcs, err = l.keep(deleted, srcs); err == nil {
 		dsts, err = l.keep(added, dsts)
@@ -198,8 +203,13 @@ func unpaired(side *sides) []candidate {
 // renameLoader reads the candidates' contents into their similarity
 // indexes, within the bounds of their sizes and of the indexes' memory.
 type renameLoader struct {
-	ctx            context.Context
-	s              storer.EncodedObjectStorer
+	ctx context.Context
+	s   storer.EncodedObjectStorer
+	// work, when set, is the side read by read (the working tree's
+	// files) rather than from s.
+	work *sides
+	read func(path string) ([]byte, error) // nil: not compared
+
 	total, indexes int64 // the bytes read, and the indexes' bytes
 }
 
@@ -224,29 +234,40 @@ func (l *renameLoader) load(side *sides, c *candidate) (bool, error) {
 	if err := l.ctx.Err(); err != nil {
 		return false, err
 	}
-	h := side.recs[c.i].hash
-	size, err := objectSize(l.s, h)
-	if err != nil {
-		return false, err
-	}
-	if size > maxRenameFile {
-		return false, nil
-	}
-	if l.total += size; l.total > maxRenameBytes {
-		return false, errTooMuch
-	}
-	b, err := object.GetBlob(l.s, h)
-	if err != nil {
-		return false, err
-	}
-	rd, err := b.Reader()
-	if err != nil {
-		return false, err
-	}
-	data, err := io.ReadAll(io.LimitReader(rd, maxRenameFile+1))
-	rd.Close()
-	if err != nil {
-		return false, err
+	var data []byte
+	if side == l.work {
+		var err error
+		if data, err = l.read(side.path(c.i)); err != nil || data == nil || len(data) > maxRenameFile {
+			return false, err
+		}
+		if l.total += int64(len(data)); l.total > maxRenameBytes {
+			return false, errTooMuch
+		}
+	} else {
+		h := side.recs[c.i].hash
+		size, err := objectSize(l.s, h)
+		if err != nil {
+			return false, err
+		}
+		if size > maxRenameFile {
+			return false, nil
+		}
+		if l.total += size; l.total > maxRenameBytes {
+			return false, errTooMuch
+		}
+		b, err := object.GetBlob(l.s, h)
+		if err != nil {
+			return false, err
+		}
+		rd, err := b.Reader()
+		if err != nil {
+			return false, err
+		}
+		data, err = io.ReadAll(io.LimitReader(rd, maxRenameFile+1))
+		rd.Close()
+		if err != nil {
+			return false, err
+		}
 	}
 	if !c.index(data) {
 		return false, nil // too many distinct lines: not compared
