@@ -2,67 +2,34 @@ package diff
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"unicode"
 )
 
 // WhitespaceOnly reports whether every change in the hunk is whitespace:
 // spaces, tabs, indentation, trailing blanks, CR before LF, a missing final
-// newline, blank lines added or removed. Each run of changed lines is
-// compared on its own: its deleted and added lines, blank ones left out and
-// whitespace removed, must read the same, as git diff -w --ignore-blank-lines
-// would see no change there.
+// newline, blank lines added or removed. The hunk's old side and its new
+// side (their context lines too), blank lines left out and whitespace
+// removed, must read the same, line for line, as git diff -w
+// --ignore-blank-lines would see no change there: a block re-indented
+// whose lines git's diff pairs across a line kept as context (a closing
+// brace) is whitespace only.
 func (h *Hunk) WhitespaceOnly() bool {
-	for _, b := range h.blocks() {
-		if !b.whitespaceOnly() {
-			return false
-		}
-	}
-	return true
-}
-
-// block is a run of consecutive changed lines of a hunk.
-type block []Line
-
-func (h *Hunk) blocks() []block {
-	var out []block
-	for i := 0; i < len(h.Lines); {
-		if h.Lines[i].Kind == Context {
-			i++
-			continue
-		}
-		j := i
-		for j < len(h.Lines) && h.Lines[j].Kind != Context {
-			j++
-		}
-		out = append(out, block(h.Lines[i:j]))
-		i = j
-	}
-	return out
-}
-
-func (b block) whitespaceOnly() bool {
-	var del, add []string
-	for _, l := range b {
+	var old, cur []string
+	for _, l := range h.Lines {
 		s := squeeze(l.Text)
 		if s == "" {
 			continue
 		}
-		if l.Kind == Delete {
-			del = append(del, s)
-		} else {
-			add = append(add, s)
+		if l.Kind != Add {
+			old = append(old, s)
+		}
+		if l.Kind != Delete {
+			cur = append(cur, s)
 		}
 	}
-	if len(del) != len(add) {
-		return false
-	}
-	for i := range del {
-		if del[i] != add[i] {
-			return false
-		}
-	}
-	return true
+	return slices.Equal(old, cur)
 }
 
 // changedLines appends to nums the new line numbers of the hunk's added

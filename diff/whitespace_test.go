@@ -44,6 +44,10 @@ func TestWhitespaceKinds(t *testing.T) {
 		{"a line split in two", "@@ -1 +1,2 @@\n-f(a, b)\n+f(a,\n+  b)\n", false},
 		{"whitespace, then a real change", "@@ -1,4 +1,4 @@\n-  a\n+\ta\n b\n c\n-d\n+e\n", false},
 		{"a line moved within the hunk", "@@ -1,3 +1,3 @@\n-a\n b\n+a\n c\n", false},
+		// A block re-indented, git's diff pairing a closing brace of the
+		// new side with another of the old, kept as context between.
+		{"re-indent across a brace kept", "@@ -1,5 +1,5 @@\n-a {\n-    b {\n-        c;\n+    a {\n+        b {\n+            c;\n+        }\n     }\n-}\n", true},
+		{"a brace moved across one kept", "@@ -1,2 +1,2 @@\n-  }\n   }\n+  } else {\n", false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -60,7 +64,8 @@ func TestWhitespaceKinds(t *testing.T) {
 func TestWhitespaceLikeGit(t *testing.T) {
 	g := gittest.New(t)
 	base := lines(120, func(i int) string { return fmt.Sprintf("    stmt(%d);", i) })
-	g.Commit("base", map[string]string{"A.java": base, "B.java": base})
+	g.Commit("base", map[string]string{"A.java": base, "B.java": base,
+		"C.java": "class C {\n    int count(String path) {\n        int lines = 0;\n        try {\n            Reader r = open(path);\n            while (r.readLine() != null) {\n                lines++;\n            }\n        } catch (IOException e) {\n        }\n        return lines;\n    }\n}\n"})
 	edit := func(s string, edits map[int]string) string {
 		l := strings.Split(strings.TrimSuffix(s, "\n"), "\n")
 		for i := len(l); i >= 1; i-- {
@@ -81,6 +86,9 @@ func TestWhitespaceLikeGit(t *testing.T) {
 			100: "    stmt(100);\r",            // CRLF
 		}),
 		"B.java": edit(base, map[int]string{10: "  stmt(10);", 60: "    stmt(60);\n\n"}),
+		// A block re-indented: git's diff keeps a closing brace as
+		// context between its two runs of changed lines.
+		"C.java": "class C {\n    int count(String path) {\n            int lines = 0;\n            try {\n                Reader r = open(path);\n                while (r.readLine() != null) {\n                    lines++;\n                }\n            } catch (IOException e) {\n            }\n            return lines;\n    }\n}\n",
 	})
 	repo, err := diff.Open(g.Dir)
 	if err != nil {
@@ -124,7 +132,7 @@ func TestWhitespaceLikeGit(t *testing.T) {
 			}
 		}
 	}
-	if kept != 2 || dropped != 7 {
-		t.Errorf("kept %d hunks and dropped %d, want 2 and 7", kept, dropped)
+	if kept != 2 || dropped != 8 {
+		t.Errorf("kept %d hunks and dropped %d, want 2 and 8", kept, dropped)
 	}
 }
