@@ -987,13 +987,26 @@ func (t *triaging) show(v *summarize.View) {
 		}
 	}
 	c := t.counts
-	if t.whole && v.Summary.Excluded == 0 {
+	if t.whole && v.Summary.Excluded == 0 && !suppresses(v.Inputs) {
 		c.Unmatched = t.unmatched()
 	}
 	if c.Total+c.Confirmed+c.Expired+c.Unmatched == 0 {
 		return
 	}
 	v.Summary.Triaged = &c
+}
+
+// suppresses says whether an input suppresses results, as recap's own
+// SARIF suppresses the findings the triage file decided: the run decides
+// none of them, while recap triage check matches entries on them, so
+// which entries match no finding is not told.
+func suppresses(inputs []reports.Input) bool {
+	for i := range inputs {
+		if inputs[i].Suppressed > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // unmatched counts the entries of the tools of the run's findings that

@@ -190,6 +190,30 @@ func (m *Matcher) lineNow(idx int, sf *sourceFile) (int, bool) {
 	return n, n > 0
 }
 
+// windowKept reports whether git's line diff from entry idx's commit
+// carries onto the file now its decided line and every other line of
+// the line's window then (Window lines: it and the next that are not
+// blank), as lineNow found them: the decided code is all still in the
+// file, at most parted by lines added.
+func (m *Matcher) windowKept(idx int) bool {
+	from, ok := m.hist.from[idx]
+	if !ok || from.hf == nil || from.hf.old == nil {
+		return false
+	}
+	old := from.hf.old
+	n := 0
+	for l := from.at; l <= old.n() && n < Window; l++ {
+		if n > 0 && blank(old.line(l-1)) {
+			continue
+		}
+		if _, ok := from.hf.lineOf(l); !ok {
+			return false
+		}
+		n++
+	}
+	return n > 0
+}
+
 // maxAfter bounds the commits after an entry's that are looked at for its
 // code, maxSince those since the day an entry was decided when the
 // repository has not its commit, and maxBack how far back from HEAD the
@@ -271,10 +295,11 @@ func (m *Matcher) anotherLine(idx int, line int, text func() *sourceFile) bool {
 // than i, when i's is not: git's diff may pair the decided line with a
 // copy whose neighbours changed while the decided code, whole, moved
 // elsewhere; the location, which hashes the lines themselves, tells
-// better then.
+// better then, unless the diff carries the decided line's whole window
+// (windowKept): the code elsewhere is a copy of it pasted since.
 func (m *Matcher) locatedElsewhere(idx int, sf *sourceFile, i int) bool {
 	e := &m.entries[idx]
-	if e.Location == "" {
+	if e.Location == "" || m.windowKept(idx) {
 		return false
 	}
 	h, _ := SplitLocation(e.Location)

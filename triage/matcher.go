@@ -877,8 +877,15 @@ func (m *Matcher) how(idx int, f *reports.Finding, sf *sourceFile, orphan bool) 
 			// kept its neighbours while the decided one's changed. The
 			// files tell these apart no more than git's diff does (nor
 			// did the steps above): the location, whole, wins, and the
-			// decision is told ambiguous.
+			// decision is told ambiguous. Unless the diff carries the
+			// decided line's whole window then (the line and its
+			// neighbours, each kept, only parted by lines added): the
+			// decided code is all still there, and the lines of this
+			// location are a copy of it pasted since, new code.
 			if at, ok := m.lineNow(idx, sf); ok && at != f.Line {
+				if m.windowKept(idx) {
+					return 0
+				}
 				m.hist.ambiguous[idx] = [2]int{f.Line, at}
 			}
 		}

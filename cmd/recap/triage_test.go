@@ -1199,13 +1199,51 @@ func TestTriageAmbiguousCopy(t *testing.T) {
 	}
 }
 
+// TestTriagePastedCopyKeepsTheDecidedLine: a copy of the decided method
+// pasted right below it, in one commit, takes the decided line's
+// location whole (the line, the method's end, the next method's first
+// line), and the decided line's window changes. Git's line diff carries
+// the decided line and every line of its window then onto the file now,
+// only parted by the lines added: the decided code is all still there,
+// and the copy is new code. The decided line stays covered, the copy is
+// shown and gated, and nothing is told ambiguous.
+func TestTriagePastedCopyKeepsTheDecidedLine(t *testing.T) {
+	const method = "    public static void %s(long[] p) {\n        for (int i = 0; i < p.length; i++) p[i]++;\n    }\n"
+	const other = "    public static int other() {\n        return 1;\n    }\n"
+	class := func(methods ...string) string { return "public class P {\n\n" + strings.Join(methods, "") + "}\n" }
+	g := gittest.New(t)
+	g.Git("config", "user.name", "Ana")
+	g.Git("config", "user.email", "ana@example.com")
+	g.Commit("one", map[string]string{"src/P.java": class(fmt.Sprintf(method, "inc"), other), "build/pmd.sarif": pmdLoopSARIF(4)})
+	if out, stderr, code := recap(t, g.Dir, nil, "triage", "--rule", "ForLoopCanBeForeach", "--as", "wont-fix", "--reason", "in place", "build"); code != 0 {
+		t.Fatalf("triage: exit %d\n%s%s", code, out, stderr)
+	}
+	g.Commit("triage", nil)
+	g.Commit("copy", map[string]string{"src/P.java": class(fmt.Sprintf(method, "inc"), fmt.Sprintf(method, "twice"), other), "build/pmd.sarif": pmdLoopSARIF(4, 7)})
+	if covered, all := coveredFindings(t, g.Dir, "build"); !slices.Equal(covered, []string{"src/P.java:4"}) || all != 2 {
+		t.Errorf("covered %v of %d findings, want the decided line, src/P.java:4", covered, all)
+	}
+	for _, args := range [][]string{{"summary", "--fail-on", "note", "build"}, {"review", "--base", "HEAD~1", "--fail-on", "note", "build"}} {
+		_, stderr, code := recap(t, g.Dir, nil, args...)
+		if code != 1 || strings.Contains(stderr, "may cover the copy") {
+			t.Errorf("%v: exit %d, want 1 (the copy gated) and no warning\n%s", args, code, stderr)
+		}
+	}
+	if out, stderr, code := recap(t, g.Dir, nil, "triage", "check", "build"); code != 0 || !strings.Contains(out, "no stale or expired entry") || strings.Contains(stderr, "may cover the copy") {
+		t.Errorf("check: exit %d\n%s%s", code, out, stderr)
+	}
+}
+
 // TestTriageUnmatchedTold: a run of every finding says how many decisions
 // of its tools matched none (what was decided and is no longer there, or
 // no longer followed), where a user reads first; a run of some findings
 // (a filter) cannot tell and says nothing, nor is a decision of a tool
-// the run has no report of counted.
+// the run has no report of counted. Nor can a run of recap's own SARIF,
+// which writes the decided findings as suppressed results: check matches
+// the entries on them, and the summary does not send the user to it.
 func TestTriageUnmatchedTold(t *testing.T) {
-	dir := unmatchedRepo(t)
+	g := unmatchedRepo(t)
+	dir := g.Dir
 	const told = "1 decision matches no finding: recap triage check says which"
 	out, stderr, code := recap(t, dir, nil, "summary", "build")
 	if code != 0 || !strings.Contains(out, "1 triaged: 1 false positive, not counted; "+told) {
@@ -1219,6 +1257,28 @@ func TestTriageUnmatchedTold(t *testing.T) {
 	if code != 0 || strings.Contains(out, "no finding") || !strings.Contains(out, "1 triaged") {
 		t.Errorf("summary --tool PMD: exit %d\n%s%s", code, out, stderr)
 	}
+	// Recap's own SARIF, of a run with a new finding: the decided one
+	// suppressed, the new one not.
+	g.Commit("a new field", map[string]string{
+		"src/A.java":      "import java.util.Date;\n\npublic class A {\n    private java.time.Instant created;\n    private Date updated;\n    private Date removed;\n}\n",
+		"build/pmd.sarif": pmdDateSARIF("src/A.java:5", "src/A.java:6"),
+	})
+	sarif, stderr, code := recap(t, dir, nil, "findings", "--format", "sarif", "build")
+	if code != 0 || !strings.Contains(sarif, `"suppressions"`) {
+		t.Fatalf("findings --format sarif: exit %d\n%s", code, stderr)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "recap.sarif"), []byte(sarif), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, code = recap(t, dir, nil, "summary", "recap.sarif")
+	if code != 0 || strings.Contains(out, "no finding") || !strings.Contains(out, "1 finding in 1 file from 1 input (1 result suppressed in the reports") {
+		t.Errorf("summary of recap's SARIF: exit %d\n%s%s", code, out, stderr)
+	}
+	// check matches the decided finding's entry on its suppressed result:
+	// the fixed one alone is stale, as with the tool's report.
+	if out, stderr, code = recap(t, dir, nil, "triage", "check", "recap.sarif"); code != 1 || !strings.Contains(out, "1 stale entry, 0 expired entries") {
+		t.Errorf("check of recap's SARIF: exit %d\n%s%s", code, out, stderr)
+	}
 }
 
 // TestTriageUnmatchedInspector: an MCP client that is not recap's (the
@@ -1226,7 +1286,7 @@ func TestTriageUnmatchedTold(t *testing.T) {
 // summary that a decision matches no finding.
 func TestTriageUnmatchedInspector(t *testing.T) {
 	nodeClients(t)
-	dir := unmatchedRepo(t)
+	dir := unmatchedRepo(t).Dir
 	for _, in := range inspectors {
 		t.Run(in.version, func(t *testing.T) {
 			r := inspect(t, in.entry, bin, "mcp", "--root", dir, "--method", "tools/call", "--tool-name", "analysis.getReports", "--tool-arg", "summaryOnly=true")
@@ -1248,7 +1308,7 @@ func TestTriageUnmatchedInspector(t *testing.T) {
 // unmatchedRepo makes a repository whose triage file has three
 // decisions: one that covers the only finding of its PMD report, one on
 // a finding fixed since, one of a tool it has no report of.
-func unmatchedRepo(t *testing.T) string {
+func unmatchedRepo(t *testing.T) *gittest.Repo {
 	g := gittest.New(t)
 	g.Git("config", "user.name", "Ana")
 	g.Git("config", "user.email", "ana@example.com")
@@ -1275,7 +1335,7 @@ func unmatchedRepo(t *testing.T) string {
 		"src/A.java":      "import java.util.Date;\n\npublic class A {\n    private java.time.Instant created;\n    private Date updated;\n}\n",
 		"build/pmd.sarif": pmdDateSARIF("src/A.java:5"),
 	})
-	return g.Dir
+	return g
 }
 
 // TestTriageDecidedBeforeCommitted: a decision taken on code not committed
