@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/recap-dev/recap/internal/content"
 	"github.com/recap-dev/recap/triage"
 )
 
@@ -76,6 +77,9 @@ func (s *Server) triageFile() (*triageLoad, error) {
 	h, err := s.root.fs.FS().Open(rel)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
+	}
+	if errors.Is(err, content.ErrOutside) || errors.Is(err, content.ErrLinkOutside) {
+		return nil, toolErrorf(CodeOutsideRoot, "triage: the triage file %s %s %s: no decision can be honoured (make it a file inside the root)", rel, s.root.fs.LinkOutside(rel, "the root"), s.root.dir)
 	}
 	if err != nil {
 		return nil, toolErrorf(CodeBadArgument, "triage: %v", err)

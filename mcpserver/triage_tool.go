@@ -10,8 +10,10 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/recap-dev/recap/config"
 	"github.com/recap-dev/recap/internal/content"
 	"github.com/recap-dev/recap/internal/text"
+	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/summarize/budget"
 	"github.com/recap-dev/recap/triage"
 )
@@ -143,42 +145,88 @@ func (s *Server) triageTool(ctx context.Context, in *TriageIn) (answer, error) {
 			"To keep the decision, add the entry under entries: in %s and commit it, or run recap triage %s --as %s --reason \"…\".", a.File, a.File, f.Fingerprint, state)
 		return a, nil
 	}
-	if a.Replaced, err = s.writeTriage(a.File, e); err != nil {
+	other := s.coveredElsewhere(ctx, &f, cfg, e.Key())
+	kept := false
+	if a.Replaced, kept, err = s.writeTriage(a.File, e, other); err != nil {
 		return nil, err
 	}
 	a.Written = true
 	a.Next = fmt.Sprintf("Written to %s: commit it, so that every door (the command line, CI, the review, this server) honours the decision.", a.File)
+	if kept {
+		a.Next += fmt.Sprintf(" The entry that covered %s at %s:%d (the decided code, a copy of which was pasted above it) was kept, anchored where that finding is now.", other.ID, other.Path, other.Line)
+	}
 	return a, nil
+}
+
+// coveredElsewhere returns the finding of f's report, of its tool, rule
+// and path, that the triage file's entry of key k covers now when that is
+// not f: the decided code, whose occurrence a copy pasted above it (f)
+// took. nil when there is none, or the report is not held.
+func (s *Server) coveredElsewhere(ctx context.Context, f *reports.Finding, cfg *config.Config, k string) *reports.Finding {
+	m, _, err := s.triage()
+	if err != nil || m == nil || f.ID.IsZero() {
+		return nil
+	}
+	if d := m.Decide(f); d != nil && d.Entry.Key() == k {
+		return nil // f's own entry: decided again
+	}
+	_, r, err := s.reportByTag(ctx, f.ID.Tag)
+	if err != nil || r == nil {
+		return nil
+	}
+	defer s.cache.unpin(r)
+	for i := range r.n {
+		x := r.finding(i)
+		if x.Path != f.Path || x.Tool != f.Tool || x.Rule != f.Rule || x.ID == f.ID {
+			continue
+		}
+		cfg.Apply(&x)
+		if d := m.Decide(&x); d != nil && d.Entry.Key() == k {
+			return &x
+		}
+	}
+	return nil
 }
 
 // writeTriage puts e in the triage file at name under the root, as one of
 // several writers: the file is read again under the lock, e put in it
 // (replacing the entry of the same finding), and written whole through a
 // temporary file renamed over it. It reports whether e replaced an entry.
-func (s *Server) writeTriage(name string, e triage.Entry) (replaced bool, err error) {
+// An entry of e's key that covers another finding now (other: the
+// decided code, a copy of which e decides) is kept, anchored where other
+// is (kept).
+func (s *Server) writeTriage(name string, e triage.Entry, other *reports.Finding) (replaced, kept bool, err error) {
 	err = s.root.fs.Update(name, func(old []byte) ([]byte, error) {
 		tf, err := triage.Parse(name, old)
 		if err != nil {
 			return nil, toolErrorf(CodeParseError, "the triage file %v: fix it, then call again (nothing was written)", err)
 		}
-		for i := range tf.Entries {
-			replaced = replaced || tf.Entries[i].Key() == e.Key()
-		}
+		replaced, kept = false, false
+		prior, had := tf.Get(e.Key())
 		tf.Put(e)
+		if had && other != nil {
+			if a, ok := triage.Anchored(prior, other, s.root.fs.FS(), e.Commit); ok {
+				if _, clash := tf.Get(a.Key()); !clash {
+					tf.Put(a)
+					kept = true
+				}
+			}
+		}
+		replaced = had && !kept
 		return tf.Marshal()
 	})
 	var te *ToolError
 	switch {
 	case err == nil || errors.As(err, &te):
-		return replaced, err
+		return replaced, kept, err
 	case errors.Is(err, content.ErrOutside), errors.Is(err, content.ErrLinkOutside):
-		return false, toolErrorf(CodeOutsideRoot, "the triage file %s %s %s: nothing was written", name, s.root.fs.LinkOutside(name, "the root"), s.root.dir)
+		return false, false, toolErrorf(CodeOutsideRoot, "the triage file %s %s %s: nothing was written", name, s.root.fs.LinkOutside(name, "the root"), s.root.dir)
 	case errors.Is(err, content.ErrLocked):
-		return false, toolErrorf(CodeBusy, "the triage file %s is being written by another writer for more than %s: call again", name, content.LockWait)
+		return false, false, toolErrorf(CodeBusy, "the triage file %s is being written by another writer for more than %s: call again", name, content.LockWait)
 	case errors.Is(err, fs.ErrPermission):
-		return false, toolErrorf(CodeBadArgument, "the triage file %s cannot be written (%v): nothing was written", name, err)
+		return false, false, toolErrorf(CodeBadArgument, "the triage file %s cannot be written (%v): nothing was written", name, err)
 	}
-	return false, fmt.Errorf("writing the triage file %s: %w", name, err)
+	return false, false, fmt.Errorf("writing the triage file %s: %w", name, err)
 }
 
 type clientKey struct{}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/recap-dev/recap/internal/gittest"
 	"github.com/recap-dev/recap/mcpserver"
 	"github.com/recap-dev/recap/triage"
 )
@@ -223,5 +224,73 @@ func TestTriageErrors(t *testing.T) {
 	}
 	if ents, _ := os.ReadDir(outside); len(ents) != 0 {
 		t.Errorf("written outside the root: %v", ents)
+	}
+	// The view, reading the decisions through that link, says so the
+	// same way.
+	if err := os.WriteFile(filepath.Join(outside, "triage.yml"), []byte("version: 1\nentries: []\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r = call(t, cs, "analysis.getReports", map[string]any{})
+	if code := r.errorCode(t); code != mcpserver.CodeOutsideRoot || !strings.Contains(r.text, ".recap/triage.yml is under a symbolic link that leads outside the root") {
+		t.Errorf("getReports through .recap a link out: %s", r.text)
+	}
+}
+
+// TestTriagePastedCopy: analysis.triage on a copy of the decided loop
+// pasted above it (the copy took the occurrence the entry's location
+// counts; git says the decided loop is the one below, and covers it)
+// writes the copy's entry and keeps the old decision, anchored where its
+// finding is now: both loops decided, each by its own entry.
+func TestTriagePastedCopy(t *testing.T) {
+	const method = "    public static long %s(long[] p) {\n        long s = 0;\n        for (int i = 0; i < p.length; i++) s += p[i];\n        return s;\n    }\n"
+	class := func(methods ...string) string { return "public class P {\n\n" + strings.Join(methods, "\n") + "}\n" }
+	sarif := func(lines ...int) string {
+		var results []string
+		for _, l := range lines {
+			results = append(results, fmt.Sprintf(`{"ruleId":"ForLoopCanBeForeach","level":"warning","message":{"text":"This for loop can be replaced by a foreach loop"},`+
+				`"locations":[{"physicalLocation":{"artifactLocation":{"uri":"src/P.java"},"region":{"startLine":%d,"startColumn":9}}}]}`, l))
+		}
+		return `{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"PMD","version":"7.28.0"}},"results":[` + strings.Join(results, ",") + `]}]}`
+	}
+	g := gittest.New(t)
+	g.Commit("one", map[string]string{"src/P.java": class(fmt.Sprintf(method, "avg")), "build/pmd.sarif": sarif(5)})
+	now := time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC)
+	decide := func(line int, reason string) mcpserver.TriageAnswer {
+		t.Helper()
+		cs, _ := connect(t, mcpserver.Options{Root: g.Dir, AllowTriageWrites: true, Now: func() time.Time { return now }})
+		var v view
+		call(t, cs, "analysis.getReports", map[string]any{"context": false, "group": false, "triaged": "include"}).decode(t, &v)
+		for _, f := range v.Findings {
+			if f.Line == line {
+				var a mcpserver.TriageAnswer
+				call(t, cs, "analysis.triage", map[string]any{"id": f.ID, "state": "wont-fix", "reason": reason}).decode(t, &a)
+				return a
+			}
+		}
+		t.Fatalf("no finding at line %d: %+v", line, v.Findings)
+		return mcpserver.TriageAnswer{}
+	}
+	decide(5, "arrays of primitives")
+	g.Commit("triage", nil)
+	g.Commit("copy", map[string]string{"src/P.java": class(fmt.Sprintf(method, "mean"), fmt.Sprintf(method, "avg")), "build/pmd.sarif": sarif(5, 11)})
+	a := decide(5, "the copy sums nothing")
+	if !a.Written || a.Replaced || !strings.Contains(a.Next, "was kept") {
+		t.Errorf("written %v, replaced %v: %s", a.Written, a.Replaced, a.Next)
+	}
+	f, err := triage.LoadFile(filepath.Join(g.Dir, ".recap", "triage.yml"))
+	if err != nil || len(f.Entries) != 2 {
+		t.Fatalf("the file: %v, %d entries, want 2", err, len(f.Entries))
+	}
+	cs, _ := connect(t, mcpserver.Options{Root: g.Dir})
+	var v view
+	call(t, cs, "analysis.getReports", map[string]any{"context": false, "group": false, "triaged": "include"}).decode(t, &v)
+	got := map[int]string{}
+	for _, f := range v.Findings {
+		if f.Triage != nil {
+			got[f.Line] = f.Triage.Reason
+		}
+	}
+	if want := map[int]string{5: "the copy sums nothing", 11: "arrays of primitives"}; !cmp.Equal(got, want) {
+		t.Errorf("decided %v, want %v", got, want)
 	}
 }

@@ -1234,6 +1234,53 @@ func TestTriagePastedCopyKeepsTheDecidedLine(t *testing.T) {
 	}
 }
 
+// TestTriageDecidingAPastedCopy: a copy of the decided method pasted
+// above it takes the occurrence the entry's location counts, and git says
+// the decided loop is the one below (covered). Deciding the copy then
+// writes its own entry, under the key the old entry had, and keeps the
+// old decision, anchored where its finding is now: both loops are
+// decided, each by its own entry, the old one's reason kept.
+func TestTriageDecidingAPastedCopy(t *testing.T) {
+	const method = "    public static long %s(long[] p) {\n        long s = 0;\n        for (int i = 0; i < p.length; i++) s += p[i];\n        return s;\n    }\n"
+	class := func(methods ...string) string { return "public class P {\n\n" + strings.Join(methods, "\n") + "}\n" }
+	g := gittest.New(t)
+	g.Git("config", "user.name", "Ana")
+	g.Git("config", "user.email", "ana@example.com")
+	g.Commit("one", map[string]string{"src/P.java": class(fmt.Sprintf(method, "avg")), "build/pmd.sarif": pmdLoopSARIF(5)})
+	if out, stderr, code := recap(t, g.Dir, nil, "triage", "--rule", "ForLoopCanBeForeach", "--as", "wont-fix", "--reason", "arrays of primitives", "build"); code != 0 {
+		t.Fatalf("triage: exit %d\n%s%s", code, out, stderr)
+	}
+	g.Commit("triage", nil)
+	g.Commit("copy", map[string]string{"src/P.java": class(fmt.Sprintf(method, "mean"), fmt.Sprintf(method, "avg")), "build/pmd.sarif": pmdLoopSARIF(5, 11)})
+	if covered, _ := coveredFindings(t, g.Dir, "build"); !slices.Equal(covered, []string{"src/P.java:11"}) {
+		t.Fatalf("before: covered %v, want the decided loop, src/P.java:11", covered)
+	}
+	out, stderr, code := recap(t, g.Dir, nil, "findings", "--format", "json", "--path", "src/P.java", "build")
+	var v struct{ Findings []struct{ ID string } }
+	if err := json.Unmarshal([]byte(out), &v); code != 0 || err != nil || len(v.Findings) != 1 {
+		t.Fatalf("findings: exit %d, %v\n%s%s", code, err, out, stderr)
+	}
+	out, stderr, code = recap(t, g.Dir, nil, "triage", v.Findings[0].ID, "--as", "false-positive", "--reason", "the copy sums nothing", "build")
+	if code != 0 || !strings.Contains(out, "kept ") || strings.Contains(out, "replaced") {
+		t.Errorf("triage of the copy: exit %d\n%s%s", code, out, stderr)
+	}
+	if covered, all := coveredFindings(t, g.Dir, "build"); !slices.Equal(covered, []string{"src/P.java:11", "src/P.java:5"}) || all != 2 {
+		t.Errorf("after: covered %v of %d, want both loops", covered, all)
+	}
+	f, err := triage.LoadFile(filepath.Join(g.Dir, ".recap", "triage.yml"))
+	if err != nil || len(f.Entries) != 2 {
+		t.Fatalf("the file: %v, %d entries, want 2", err, len(f.Entries))
+	}
+	reasons := []string{f.Entries[0].Reason, f.Entries[1].Reason}
+	slices.Sort(reasons)
+	if !slices.Equal(reasons, []string{"arrays of primitives", "the copy sums nothing"}) {
+		t.Errorf("reasons %q, want both decisions", reasons)
+	}
+	if out, stderr, code := recap(t, g.Dir, nil, "triage", "check", "build"); code != 0 || !strings.Contains(out, "no stale or expired entry") {
+		t.Errorf("check: exit %d\n%s%s", code, out, stderr)
+	}
+}
+
 // TestTriageUnmatchedTold: a run of every finding says how many decisions
 // of its tools matched none (what was decided and is no longer there, or
 // no longer followed), where a user reads first; a run of some findings

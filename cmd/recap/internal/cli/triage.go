@@ -463,9 +463,14 @@ func decide(ctx context.Context, streams *IO, r *triageRepo, names, inputs []str
 	m := triage.NewMatcher(old, r.croot.FS(), time.Now())
 	_ = m.Follow(ctx, r.root)                   // a warning of it is list's and check's to give
 	coveredBy := map[reports.FindingID]string{} // a finding → the key of the entry that covers it now
+	covers := map[string]*reports.Finding{}     // an entry's key → the first finding it covers now
 	failed, err := r.findings(ctx, streams, inputs, flt, false, func(f *reports.Finding) {
 		if d := m.Decide(f); d != nil {
-			coveredBy[f.ID] = d.Entry.Key()
+			k := d.Entry.Key()
+			coveredBy[f.ID] = k
+			if covers[k] == nil {
+				covers[k] = f
+			}
 		}
 		if len(wanted) > 0 {
 			switch id := f.ID.String(); {
@@ -547,13 +552,28 @@ func decide(ctx context.Context, streams *IO, r *triageRepo, names, inputs []str
 		}
 	}
 	changed := make([]bool, len(entries))
-	var replaced []triage.Entry
+	var replaced, anchored []triage.Entry
 	var redecided []replacedEntry
+	var kept []*reports.Finding // the findings of the entries anchored again
 	put := func(file *triage.File) error {
 		replaced = file.Remove(func(e *triage.Entry) bool { return replace[e.Key()] != "" })
-		redecided = redecided[:0]
+		redecided, anchored, kept = redecided[:0], anchored[:0], kept[:0]
 		for i, e := range entries {
 			old, had := file.Get(e.Key())
+			if other := covers[e.Key()]; had && other != nil && coveredBy[picked[i].ID] != e.Key() && !pickedIDs[other.ID] {
+				// The entry of this key covers another finding: the
+				// decided code, a copy of which now takes the occurrence
+				// its location counts. It stays, anchored where its
+				// finding is now, and the new decision is the copy's.
+				if a, ok := triage.Anchored(old, other, src, decision.Commit); ok {
+					if _, clash := file.Get(a.Key()); !clash && !newKeys[a.Key()] {
+						changed[i] = file.Put(e)
+						file.Put(a)
+						anchored, kept = append(anchored, a), append(kept, other)
+						continue
+					}
+				}
+			}
 			if changed[i] = file.Put(e); changed[i] && had {
 				redecided = append(redecided, replacedEntry{old, picked[i], "decided again"}) // the same finding decided otherwise before
 			}
@@ -588,6 +608,15 @@ func decide(ctx context.Context, streams *IO, r *triageRepo, names, inputs []str
 	}
 	for _, r := range redecided {
 		r.write(streams.Out, dryRun)
+	}
+	for i, a := range anchored {
+		f := kept[i]
+		word := "kept"
+		if dryRun {
+			word = "would keep"
+		}
+		fmt.Fprintf(streams.Out, "%s  %s  %s %s  %s:%d (%s: %q): its entry anchored where its finding is now (a copy of its code was pasted above it)\n",
+			word, f.ID, render.InertLine(f.Tool), render.InertLine(reports.ShortRule(f.Tool, f.Rule)), render.InertLine(f.Path), f.Line, a.State, render.InertLine(text.CutRunes(a.Reason, 60)))
 	}
 	if dryRun {
 		fmt.Fprintf(streams.Out, "%s: %s would be written, %d unchanged (--dry-run: nothing written)\n", r.rel, english.Plural(n, "decision", "decisions"), len(picked)-n)
