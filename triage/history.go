@@ -400,14 +400,35 @@ func readAtCommit(repo *diff.Repo, k histKey, sf *sourceFile) (*histFile, error)
 	if data == nil {
 		return nil, err
 	}
-	// White space aside, as the location fingerprint: a block re-indented
-	// since keeps its lines, and a copy of it pasted above is told apart
-	// as an added block (git diff -w).
-	lineOf, err := diff.LinesOf(context.Background(), spaceless(data), spaceless(sf.src))
+	lineOf, err := linesOf(data, sf.src)
 	if err != nil {
 		return nil, nil
 	}
 	return &histFile{old: newSourceFile(data), lineOf: lineOf}, nil
+}
+
+// linesOf carries the lines of old onto cur as git diff -w pairs them.
+// White space aside, as the location fingerprint: a block re-indented
+// since keeps its lines, and a copy of it pasted above is told apart as an
+// added block. Where the texts themselves keep a line, their diff places
+// it: git places a block added among repeated lines by their indentation
+// (a method pasted below the last one is added after it, not before its
+// last lines), which a diff of the texts without white space cannot see.
+func linesOf(old, cur []byte) (func(int) (int, bool), error) {
+	exact, err := diff.LinesOf(context.Background(), old, cur)
+	if err != nil {
+		return nil, err
+	}
+	loose, err := diff.LinesOf(context.Background(), spaceless(old), spaceless(cur))
+	if err != nil {
+		return nil, err
+	}
+	return func(line int) (int, bool) {
+		if n, ok := exact(line); ok {
+			return n, true
+		}
+		return loose(line)
+	}, nil
 }
 
 // textStart returns the version (an index of versions: the entry's

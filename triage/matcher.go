@@ -851,7 +851,7 @@ func (m *Matcher) how(idx int, f *reports.Finding, sf *sourceFile, orphan bool) 
 			// The decided line's text is on another line too: followed
 			// step by step through the commits since, git tells which is
 			// the decided one, when no step is ambiguous.
-			if st, told := m.stepwise(idx, sf); told {
+			if st, told := m.stepwise(idx, sf); told && st > 0 { // gone at a step (-1): the location, whole, tells below
 				if st != f.Line {
 					return 0
 				}
@@ -913,7 +913,7 @@ func (m *Matcher) how(idx int, f *reports.Finding, sf *sourceFile, orphan bool) 
 				if st == f.Line {
 					return ByHistory
 				}
-				return 0
+				return 0 // another line, or gone at a step (-1): not the one diff since
 			}
 		}
 		if at, ok := m.lineNow(idx, sf); ok && at == f.Line && !m.locatedElsewhere(idx, sf, i) {

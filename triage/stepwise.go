@@ -2,7 +2,6 @@ package triage
 
 import (
 	"bytes"
-	"context"
 	"io"
 	"path"
 	"strings"
@@ -29,10 +28,12 @@ const maxStepReads = 256
 // stepwise returns the line (1-based) of sf, the entry's file now, that
 // entry idx's decided line is, carried from its commit through each
 // later commit of HEAD's first-parent line that changed the file, then
-// onto the working tree's file; ok false when that cannot be told: the
-// commit not on that line, more than maxAfter commits since, the file
-// renamed or unreadable at one of them, a step that deletes or changes
-// the line, or one that adds a copy of its window while the line's
+// onto the working tree's file; -1 when a step deleted or changed the
+// line and added none that reads as it (the decided line is gone); ok
+// false when that cannot be told: the commit not on that line, more than
+// maxAfter commits since, the file renamed or unreadable at one of them,
+// a step that deletes or changes the line while it adds one that reads as
+// it elsewhere, or one that adds a copy of its window while the line's
 // window changes.
 func (m *Matcher) stepwise(idx int, sf *sourceFile) (int, bool) {
 	h, e := m.hist, &m.entries[idx]
@@ -40,11 +41,11 @@ func (m *Matcher) stepwise(idx int, sf *sourceFile) (int, bool) {
 		return 0, false
 	}
 	if n, ok := h.stepped[idx]; ok {
-		return n, n > 0
+		return n, n != 0
 	}
 	n := m.followSteps(idx, sf)
 	h.stepped[idx] = n
-	return n, n > 0
+	return n, n != 0
 }
 
 func (m *Matcher) followSteps(idx int, sf *sourceFile) int {
@@ -124,7 +125,11 @@ func (m *Matcher) followSteps(idx int, sf *sourceFile) int {
 	line := m.lines[idx]
 	for _, next := range versions {
 		cur := newSourceFile(next)
-		if at = step(old, cur, at, line); at == 0 {
+		now, gone := step(old, cur, at, line)
+		if gone {
+			return -1
+		}
+		if at = now; at == 0 {
 			return 0
 		}
 		old = cur
@@ -138,25 +143,33 @@ func (m *Matcher) followSteps(idx int, sf *sourceFile) int {
 // neighbours read as its did (byNeighbours); 0 when none, when the diff
 // changes it, or when its window changes while cur has a line of its
 // window as it was that the diff adds (a copy pasted in the same change:
-// which is the decided one is not told).
-func step(old, cur *sourceFile, at int, line entryLine) int {
-	lineOf, err := diff.LinesOf(context.Background(), spaceless(old.src), spaceless(cur.src))
+// which is the decided one is not told). gone says the line is no longer
+// in cur: the diff deletes or changes it, and adds no line that reads as
+// it.
+func step(old, cur *sourceFile, at int, line entryLine) (now int, gone bool) {
+	lineOf, err := linesOf(old.src, cur.src)
 	if err != nil {
-		return 0
+		return 0, false
 	}
 	now, ok := lineOf(at)
 	if !ok {
 		// Moved: found by its neighbours, when one line tells.
-		if now = byNeighbours(old, at, cur, line, carriedLines(old.n(), cur.n(), lineOf)); now == 0 {
-			return 0
+		kept := carriedLines(old.n(), cur.n(), lineOf)
+		if now = byNeighbours(old, at, cur, line, kept); now == 0 {
+			for j := 1; j <= cur.n(); j++ {
+				if !kept[j] && lineIs(cur.line(j-1), line) {
+					return 0, false // added elsewhere: moved, or a copy, not told
+				}
+			}
+			return 0, true
 		}
 	}
 	if now < 1 || now > cur.n() {
-		return 0
+		return 0, false
 	}
 	was, _ := SplitLocation(old.location(at - 1))
 	if is, _ := SplitLocation(cur.location(now - 1)); is == was {
-		return now
+		return now, false
 	}
 	kept := make(map[int]bool, old.n())
 	for i := 1; i <= old.n(); i++ {
@@ -167,11 +180,11 @@ func step(old, cur *sourceFile, at int, line entryLine) int {
 	for j := 1; j <= cur.n(); j++ {
 		if !kept[j] && lineIs(cur.line(j-1), entryLine{b: old.line(at - 1)}) {
 			if w, _ := SplitLocation(cur.location(j - 1)); w == was {
-				return 0
+				return 0, false
 			}
 		}
 	}
-	return now
+	return now, false
 }
 
 // fileAt reads path at commit c, whole: nil when it cannot be read (the

@@ -1281,6 +1281,85 @@ func TestTriageDecidingAPastedCopy(t *testing.T) {
 	}
 }
 
+// pmdCatchSARIF is PMD's report of empty catch blocks in src/A.java at
+// the given lines.
+func pmdCatchSARIF(lines ...int) string {
+	var results []string
+	for _, l := range lines {
+		results = append(results, fmt.Sprintf(`{"ruleId":"EmptyCatchBlock","ruleIndex":0,"level":"warning","message":{"text":"Avoid empty catch blocks"},`+
+			`"locations":[{"physicalLocation":{"artifactLocation":{"uri":"src/A.java"},"region":{"startLine":%d,"startColumn":11}}}]}`, l))
+	}
+	return `{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"PMD","version":"7.28.0","rules":[{"id":"EmptyCatchBlock",` +
+		`"properties":{"ruleset":"Error Prone","priority":3}}]}},"results":[` + strings.Join(results, ",") + `]}]}`
+}
+
+// TestTriageFollowsAcrossCopies: where the decided line's text repeats,
+// git's history says which line is decided, as git diff places its
+// changes. A method copied right below the last one, the decided one: git
+// adds the copy after it (by the lines' indentation), so the decided
+// catch stays decided and the copy is shown. A decided method deleted in
+// one commit, then a copy of another method pasted in its place in the
+// next: the decided line is gone at the first step, so the copy, whose
+// catch git's one diff since the decision would pair with it, is shown,
+// and the decision is stale.
+func TestTriageFollowsAcrossCopies(t *testing.T) {
+	method := func(n int, more string) string {
+		return fmt.Sprintf("    void m%d() {\n        try {\n            work(%d);\n        } catch (Exception e) { }\n        after%d();\n%s    }\n", n, n, n, more)
+	}
+	class := func(methods ...string) string {
+		return "package p;\n\nclass A {\n" + strings.Join(methods, "\n") + "}\n"
+	}
+	for _, tc := range []struct {
+		name    string
+		first   string   // A.java decided on (its line 14, m1's catch)
+		commits []string // A.java, a commit each, after the decision
+		lines   [][]int  // the report's findings at each commit
+		covered []string
+		stale   bool
+	}{
+		{"a copy below the last method", class(method(0, ""), method(1, "")),
+			[]string{class(method(0, ""), method(1, ""), method(1, ""))}, [][]int{{7, 14, 21}}, []string{"src/A.java:14"}, false},
+		{"deleted, then a copy of another method", class(method(0, ""), method(1, "        step1();\n")),
+			[]string{class(method(0, "")), class(method(0, ""), method(0, ""))}, [][]int{{7}, {7, 14}}, nil, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := gittest.New(t)
+			g.Git("config", "user.name", "Ana")
+			g.Git("config", "user.email", "ana@example.com")
+			first := []int{7, 14}
+			g.Commit("one", map[string]string{"src/A.java": tc.first, "build/pmd.sarif": pmdCatchSARIF(first...)})
+			out, stderr, code := recap(t, g.Dir, nil, "findings", "--format", "json", "--no-context", "build")
+			var v struct {
+				Findings []struct {
+					ID   string
+					Line int
+				}
+			}
+			if err := json.Unmarshal([]byte(out), &v); code != 0 || err != nil {
+				t.Fatalf("findings: exit %d, %v\n%s", code, err, stderr)
+			}
+			for _, f := range v.Findings {
+				if f.Line == 14 {
+					if out, stderr, code := recap(t, g.Dir, nil, "triage", f.ID, "--as", "false-positive", "--reason", "m1 swallows on purpose", "build"); code != 0 {
+						t.Fatalf("triage: exit %d\n%s%s", code, out, stderr)
+					}
+				}
+			}
+			g.Commit("triage", nil)
+			for k, c := range tc.commits {
+				g.Commit(fmt.Sprintf("change %d", k), map[string]string{"src/A.java": c, "build/pmd.sarif": pmdCatchSARIF(tc.lines[k]...)})
+			}
+			if covered, _ := coveredFindings(t, g.Dir, "build"); !slices.Equal(covered, tc.covered) {
+				t.Errorf("covered %v, want %v", covered, tc.covered)
+			}
+			out, stderr, code = recap(t, g.Dir, nil, "triage", "check", "build")
+			if stale := code == 1 && strings.Contains(out, "1 stale entry"); stale != tc.stale {
+				t.Errorf("check: exit %d, want stale %v\n%s%s", code, tc.stale, out, stderr)
+			}
+		})
+	}
+}
+
 // TestTriageUnmatchedTold: a run of every finding says how many decisions
 // of its tools matched none (what was decided and is no longer there, or
 // no longer followed), where a user reads first; a run of some findings
