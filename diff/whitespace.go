@@ -9,19 +9,27 @@ import (
 
 // WhitespaceOnly reports whether every change in the hunk is whitespace:
 // spaces, tabs, indentation, trailing blanks, CR before LF, a missing final
-// newline, blank lines added or removed. The hunk's old side and its new
-// side (their context lines too), blank lines left out and whitespace
-// removed, must read the same, line for line, as git diff -w
-// --ignore-blank-lines would see no change there: a block re-indented
-// whose lines git's diff pairs across a line kept as context (a closing
-// brace) is whitespace only.
+// newline, blank lines added or removed, as git diff -w
+// --ignore-blank-lines would see no change there. Either each run of
+// changed lines reads the same on its two sides, blank lines left out and
+// whitespace removed, or the hunk's two sides do, line for line, blank
+// lines kept (a block re-indented whose lines git's diff pairs across a
+// line kept as context, a closing brace). A line moved across a blank line
+// is neither: git shows it.
 func (h *Hunk) WhitespaceOnly() bool {
+	blocks := true
+	for _, b := range h.blocks() {
+		if !b.whitespaceOnly() {
+			blocks = false
+			break
+		}
+	}
+	if blocks {
+		return true
+	}
 	var old, cur []string
 	for _, l := range h.Lines {
 		s := squeeze(l.Text)
-		if s == "" {
-			continue
-		}
 		if l.Kind != Add {
 			old = append(old, s)
 		}
@@ -30,6 +38,42 @@ func (h *Hunk) WhitespaceOnly() bool {
 		}
 	}
 	return slices.Equal(old, cur)
+}
+
+// block is a run of consecutive changed lines of a hunk.
+type block []Line
+
+func (h *Hunk) blocks() []block {
+	var out []block
+	for i := 0; i < len(h.Lines); {
+		if h.Lines[i].Kind == Context {
+			i++
+			continue
+		}
+		j := i
+		for j < len(h.Lines) && h.Lines[j].Kind != Context {
+			j++
+		}
+		out = append(out, block(h.Lines[i:j]))
+		i = j
+	}
+	return out
+}
+
+func (b block) whitespaceOnly() bool {
+	var del, add []string
+	for _, l := range b {
+		s := squeeze(l.Text)
+		if s == "" {
+			continue
+		}
+		if l.Kind == Delete {
+			del = append(del, s)
+		} else {
+			add = append(add, s)
+		}
+	}
+	return slices.Equal(del, add)
 }
 
 // changedLines appends to nums the new line numbers of the hunk's added

@@ -48,6 +48,8 @@ func TestWhitespaceKinds(t *testing.T) {
 		// new side with another of the old, kept as context between.
 		{"re-indent across a brace kept", "@@ -1,5 +1,5 @@\n-a {\n-    b {\n-        c;\n+    a {\n+        b {\n+            c;\n+        }\n     }\n-}\n", true},
 		{"a brace moved across one kept", "@@ -1,2 +1,2 @@\n-  }\n   }\n+  } else {\n", false},
+		// git diff -w --ignore-blank-lines shows the brace moved.
+		{"a brace moved across a blank line", "@@ -1,4 +1,4 @@\n   x++;\n-  }\n \n+  }\n }\n", false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
