@@ -452,11 +452,11 @@ func (r *Repo) WorkingTreeSince(ctx context.Context, rev string) (_ []File, err 
 	var files []File
 	// the hashes of added and deleted files, for renames
 	addedHash, deletedHash := map[string]plumbing.Hash{}, map[string]plumbing.Hash{}
-	for p := range paths {
+	for p, onDisk := range paths {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if files, err = r.workingFile(ctx, st2.s, tree, p, files, addedHash, deletedHash); err != nil {
+		if files, err = r.workingFile(ctx, st2.s, tree, p, !onDisk, files, addedHash, deletedHash); err != nil {
 			return nil, err
 		}
 	}
@@ -530,7 +530,9 @@ func (r *Repo) similarWorking(ctx context.Context, s storer.EncodedObjectStorer,
 // workingChanges returns the tree the working tree is compared with (the
 // merge base of rev and HEAD; HEAD's for rev "" or "HEAD") and the paths
 // that may differ: those git's status shows changed (untracked left out),
-// those changed between the tree and HEAD, and the submodules.
+// those changed between the tree and HEAD, and the submodules; a path is
+// false when the index no longer has it and its file is untracked (read
+// as deleted).
 func (r *Repo) workingChanges(ctx context.Context, rev string) (*object.Tree, map[string]bool, error) {
 	wt, err := r.repo.Worktree()
 	if err != nil {
@@ -551,7 +553,17 @@ func (r *Repo) workingChanges(ctx context.Context, rev string) (*object.Tree, ma
 	tree := headTree
 	paths := map[string]bool{}
 	for p, s := range st {
-		if s.Staging == git.Untracked || (s.Staging == git.Unmodified && s.Worktree == git.Unmodified) {
+		if s.Staging == git.Untracked {
+			// A file HEAD has that the index no longer has (git rm
+			// --cached, or git mv and a new file of the old name): its
+			// file on disk is untracked, and git diff HEAD shows it
+			// deleted (false: not read from disk).
+			if _, err := headTree.FindEntry(p); err == nil {
+				paths[p] = false
+			}
+			continue
+		}
+		if s.Staging == git.Unmodified && s.Worktree == git.Unmodified {
 			continue
 		}
 		paths[p] = true
@@ -561,7 +573,9 @@ func (r *Repo) workingChanges(ctx context.Context, rev string) (*object.Tree, ma
 			return nil, nil, err
 		}
 		if err := walkTrees(ctx, r.repo.Storer, tree.Hash, headTree.Hash, func(c treeChange) error {
-			paths[c.path()] = true
+			if _, ok := paths[c.path()]; !ok {
+				paths[c.path()] = true
+			}
 			return nil
 		}); err != nil {
 			return nil, nil, fmt.Errorf("diff of %s...HEAD: %w", rev, err)
@@ -569,7 +583,11 @@ func (r *Repo) workingChanges(ctx context.Context, rev string) (*object.Tree, ma
 	}
 	// go-git's status does not look into submodules: a submodule checked
 	// out at another commit than the tree's is a change too.
-	if err := gitlinks(ctx, tree, func(p string) { paths[p] = true }); err != nil {
+	if err := gitlinks(ctx, tree, func(p string) {
+		if _, ok := paths[p]; !ok {
+			paths[p] = true
+		}
+	}); err != nil {
 		return nil, nil, err
 	}
 	return tree, paths, nil
@@ -578,8 +596,9 @@ func (r *Repo) workingChanges(ctx context.Context, rev string) (*object.Tree, ma
 // workingFile appends to files how path p changed from tree to the
 // working tree (nothing when it did not; a deletion and an addition when a
 // file became a link or a link a file), noting the hashes of added and
-// deleted files for renames.
-func (r *Repo) workingFile(ctx context.Context, s storer.EncodedObjectStorer, tree *object.Tree, p string, files []File, addedHash, deletedHash map[string]plumbing.Hash) ([]File, error) {
+// deleted files for renames; untracked: p's file is not git's (taken out
+// of the index), as if it were not there.
+func (r *Repo) workingFile(ctx context.Context, s storer.EncodedObjectStorer, tree *object.Tree, p string, untracked bool, files []File, addedHash, deletedHash map[string]plumbing.Hash) ([]File, error) {
 	var old blob
 	var oldMode uint32
 	var oldHash plumbing.Hash
@@ -589,9 +608,12 @@ func (r *Repo) workingFile(ctx context.Context, s storer.EncodedObjectStorer, tr
 			return files, fmt.Errorf("%s: %w", p, err)
 		}
 	}
-	w, err := r.readWorking(r.top, p, filemode.FileMode(oldMode), oldHash)
-	if err != nil {
-		return files, err
+	var w working
+	if !untracked { // an untracked file is not git's: as if it were not there
+		var err error
+		if w, err = r.readWorking(r.top, p, filemode.FileMode(oldMode), oldHash); err != nil {
+			return files, err
+		}
 	}
 	if oldMode == 0 && w.mode == 0 {
 		return files, nil // added to the index, then deleted

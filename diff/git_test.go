@@ -273,19 +273,23 @@ func TestWorkingTreeRenamesLikeGit(t *testing.T) {
 
 // TestWorkingTreeSimilarRenamesLikeGit: a file renamed and edited (git
 // mv, then an edit, staged or not) is a rename with the hunks of its edit,
-// as git diff HEAD shows it; one edited past git's similarity, or deleted
-// beside an untracked copy, stays a deletion and an addition (or a
-// deletion alone).
+// as git diff HEAD shows it, also when a new untracked file has its old
+// name; one edited past git's similarity, or deleted beside an untracked
+// copy, stays a deletion and an addition (or a deletion alone); a file
+// taken out of the index, left on disk, is deleted.
 func TestWorkingTreeSimilarRenamesLikeGit(t *testing.T) {
 	g := gittest.New(t)
 	price := lines(20, func(i int) string { return fmt.Sprintf("    long price%d = net * %d / 100;", i, 100+i) })
 	other := lines(12, func(i int) string { return fmt.Sprintf("// other %d", i) })
 	far := lines(10, func(i int) string { return fmt.Sprintf("far %d", i) })
+	moved := lines(15, func(i int) string { return fmt.Sprintf("moved line %d", i) })
 	g.Commit("base", map[string]string{
 		"src/Price.java": "class Price {\n" + price + "}\n",
 		"src/Other.java": other,
 		"src/Far.txt":    far,
 		"src/Left.txt":   far + "left\n",
+		"src/Kept.txt":   "kept on disk\n",
+		"src/Moved.txt":  moved,
 	})
 	g.Git("mv", "src/Price.java", "src/Pricing.java")
 	g.Write(map[string]string{"src/Pricing.java": "class Pricing {\n" + strings.Replace(price, "price7 ", "price7b ", 1) + "}\n"})
@@ -300,6 +304,12 @@ func TestWorkingTreeSimilarRenamesLikeGit(t *testing.T) {
 	g.Git("add", "src/Near.txt")
 	g.Git("rm", "-q", "src/Left.txt")
 	g.Write(map[string]string{"src/Untracked.txt": far + "left, untracked\n"})
+	// Taken out of the index, its file left untracked: git shows it
+	// deleted. Moved, and a new file of the old name not added: the move
+	// is a rename (with its edit), the new file not git's.
+	g.Git("rm", "-q", "--cached", "src/Kept.txt")
+	g.Git("mv", "src/Moved.txt", "src/Moved2.txt")
+	g.Write(map[string]string{"src/Moved2.txt": moved + "one more\n", "src/Moved.txt": "a new file of the old name\n"})
 	want := gitShape(t, g, "HEAD")
 	if !slices.ContainsFunc(want, func(s string) bool { return strings.HasPrefix(s, "renamed src/Price.java→src/Pricing.java @@") }) {
 		t.Fatalf("git shows no rename with an edit: %q", want)
