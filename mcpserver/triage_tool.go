@@ -201,17 +201,8 @@ func (s *Server) writeTriage(name string, e triage.Entry, other *reports.Finding
 		if err != nil {
 			return nil, toolErrorf(CodeParseError, "the triage file %v: fix it, then call again (nothing was written)", err)
 		}
-		replaced, kept = false, false
-		prior, had := tf.Get(e.Key())
-		tf.Put(e)
-		if had && other != nil {
-			if a, ok := triage.Anchored(prior, other, s.root.fs.FS(), e.Commit); ok {
-				if _, clash := tf.Get(a.Key()); !clash {
-					tf.Put(a)
-					kept = true
-				}
-			}
-		}
+		_, had := tf.Get(e.Key())
+		_, kept = tf.PutBeside(e, other, s.root.fs.FS())
 		replaced = had && !kept
 		return tf.Marshal()
 	})

@@ -18,6 +18,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/recap-dev/recap/config"
+	"github.com/recap-dev/recap/reports"
 )
 
 // A File is a triage file: its version and its entries. Parse and Load
@@ -188,6 +189,26 @@ func (f *File) Put(e Entry) bool {
 	f.Entries = append(f.Entries, e)
 	f.index[k] = len(f.Entries) - 1
 	return true
+}
+
+// PutBeside puts e as Put does, except that the entry of e's key, when it
+// covers another finding now (covered: the decided code, a copy of which
+// pasted above it took the occurrence its location counts, and e decides
+// the copy), is kept, anchored where covered is (its path, location, line
+// and message as EntryFor reads them through src, and e's commit): both
+// decisions stay. kept says it was; changed is Put's.
+func (f *File) PutBeside(e Entry, covered *reports.Finding, src fs.FS) (changed, kept bool) {
+	if old, had := f.Get(e.Key()); had && covered != nil {
+		now := EntryFor(covered, src)
+		a := old
+		a.Path, a.Location, a.Line, a.Message, a.Commit = now.Path, now.Location, now.Line, now.Message, e.Commit
+		if _, clash := f.Get(a.Key()); now.Location != "" && !clash && a.Key() != e.Key() {
+			changed = f.Put(e)
+			f.Put(a)
+			return changed, true
+		}
+	}
+	return f.Put(e), false
 }
 
 // Get returns the entry of key k.

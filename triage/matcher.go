@@ -1466,19 +1466,3 @@ func EntryFor(f *reports.Finding, src fs.FS) Entry {
 	}
 	return e
 }
-
-// Anchored returns old, an entry that covers f now, anchored where f is
-// (its path, location, line and message as EntryFor reads them, and
-// commit): a decision on another finding whose entry would have old's
-// key (a copy of the decided code pasted above it, which took the
-// occurrence old's location counts) then leaves old its own, and both
-// stay. ok is false when f's place gives old's key again, or no location.
-func Anchored(old Entry, f *reports.Finding, src fs.FS, commit string) (Entry, bool) {
-	now := EntryFor(f, src)
-	if now.Location == "" {
-		return old, false
-	}
-	e := old
-	e.Path, e.Location, e.Line, e.Message, e.Commit = now.Path, now.Location, now.Line, now.Message, commit
-	return e, e.Key() != old.Key()
-}

@@ -563,15 +563,12 @@ func decide(ctx context.Context, streams *IO, r *triageRepo, names, inputs []str
 			if other := covers[e.Key()]; had && other != nil && coveredBy[picked[i].ID] != e.Key() && !pickedIDs[other.ID] {
 				// The entry of this key covers another finding: the
 				// decided code, a copy of which now takes the occurrence
-				// its location counts. It stays, anchored where its
-				// finding is now, and the new decision is the copy's.
-				if a, ok := triage.Anchored(old, other, src, decision.Commit); ok {
-					if _, clash := file.Get(a.Key()); !clash && !newKeys[a.Key()] {
-						changed[i] = file.Put(e)
-						file.Put(a)
-						anchored, kept = append(anchored, a), append(kept, other)
-						continue
-					}
+				// its location counts. It stays, and the new decision is
+				// the copy's.
+				var keptOld bool
+				if changed[i], keptOld = file.PutBeside(e, other, src); keptOld {
+					anchored, kept = append(anchored, old), append(kept, other)
+					continue
 				}
 			}
 			if changed[i] = file.Put(e); changed[i] && had {
