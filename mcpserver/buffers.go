@@ -505,11 +505,13 @@ func (c *cached) Read(ctx context.Context, keep func(*reports.Finding) bool, emi
 				}
 			}
 			r.at(i, &f, false)
+			if c.ids {
+				f.ID = reports.ID(r.tag, i+1)
+			}
 			if !keep(&f) {
 				continue
 			}
 			if c.ids {
-				f.ID = reports.ID(r.tag, i+1)
 				if c.fingerprints {
 					f.Fingerprint = r.fingerprint(i)
 				}

@@ -640,6 +640,11 @@ func kindFilter(q *pipeline.Query) *reports.Filter {
 	if !kindFilters || q.Config != nil || q.Changes != nil || q.Baseline != nil {
 		return nil
 	}
+	if q.Triage != nil && q.Triage.Len() > 0 && q.Classes != nil {
+		// A decision covers its problem's findings that the filter keeps
+		// through those it refuses: the pipeline sees them all.
+		return nil
+	}
 	k := &reports.Filter{Categories: f.Categories, MinSeverity: f.MinSeverity, MinImpact: f.MinImpact, Qualities: f.Qualities, CWE: f.CWE, Security: f.Security,
 		Tools: f.Tools, Rules: f.Rules, Paths: f.Paths}
 	if len(k.Categories)+len(k.Qualities)+len(k.CWE)+len(k.Tools)+len(k.Rules)+len(k.Paths) == 0 && !k.MinSeverity.Valid() && !k.MinImpact.Valid() && !k.Security {

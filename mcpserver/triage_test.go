@@ -118,6 +118,44 @@ func TestTriaged(t *testing.T) {
 		t.Error("no decided problem has another finding: the sample's decisions cover no duplicate")
 	}
 
+	// A filter that leaves out a decided finding leaves its problem's
+	// other findings triaged all the same (the cache's findings of other
+	// tools are seen, not passed over).
+	triaged := map[string]bool{}
+	for _, p := range all.Findings {
+		triaged[p.ID.String()] = true
+		for _, o := range p.AlsoReportedBy {
+			triaged[o.ID.String()] = true
+		}
+	}
+	through := 0
+	for _, tool := range []string{"Checkstyle", "PMD", "SpotBugs"} {
+		var inc, exc view
+		call(t, cs, "analysis.getReports", map[string]any{"limit": 200, "maxTokens": 25000, "context": false, "triaged": "include", "tools": []string{tool}}).decode(t, &inc)
+		call(t, cs, "analysis.getReports", map[string]any{"limit": 200, "maxTokens": 25000, "context": false, "tools": []string{tool}}).decode(t, &exc)
+		marked := 0
+		for _, f := range inc.Findings {
+			if triaged[f.ID.String()] != f.Triage.Suppressed() {
+				t.Errorf("tools %s: %s marked %+v; without the filter triaged %v", tool, f.ID, f.Triage, triaged[f.ID.String()])
+			}
+			if f.Triage.Suppressed() {
+				marked++
+			}
+		}
+		for _, f := range exc.Findings {
+			if triaged[f.ID.String()] {
+				t.Errorf("tools %s: %s, triaged without the filter, on the page", tool, f.ID)
+			}
+		}
+		if tr := exc.Summary.Triaged; marked > 0 && (tr == nil || tr.Problems != marked || exc.Summary.Total+tr.Total != inc.Summary.Total) {
+			t.Errorf("tools %s: %d of %d marked; excluded: total %d, triaged %+v", tool, marked, inc.Summary.Total, exc.Summary.Total, exc.Summary.Triaged)
+		}
+		through += marked
+	}
+	if through <= 5 {
+		t.Errorf("%d findings triaged under the tools' filters, want more than the 5 decided", through)
+	}
+
 	// The file is read at each call: emptied, nothing is triaged.
 	if err := os.WriteFile(filepath.Join(g.Dir, ".recap", "triage.yml"), []byte("version: 1\nentries: []\n"), 0o644); err != nil {
 		t.Fatal(err)

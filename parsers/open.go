@@ -43,12 +43,12 @@ type ReadOptions struct {
 	// Context, when set, stops the reading once it is done: the input's
 	// next read fails with its error (a server's cancelled call).
 	Context context.Context
-	// Keep, when set, is asked about each finding before it is given its id
-	// and fingerprint (which cost more than most filters): a finding it
-	// refuses is counted in its input but not emitted. What it changes in
-	// the finding is emitted (the pipeline carries lines onto another
-	// revision); it must not keep the pointer. The fields it sees are all
-	// but ID and Fingerprint.
+	// Keep, when set, is asked about each finding before it is given its
+	// fingerprint: a finding it refuses is counted in its input but not
+	// emitted. What it changes in the finding is emitted (the pipeline
+	// carries lines onto another revision); it must not keep the pointer.
+	// The fields it sees are all but Fingerprint (its id it sees: the
+	// pipeline's triage groups the findings a filter refuses too).
 	Keep func(f *reports.Finding) bool
 	// NoFingerprints leaves the findings' Fingerprint empty, for a reader
 	// that needs none (counts without a baseline): hashing each finding's
@@ -630,15 +630,15 @@ func (h *hander) hand(f reports.Finding, partial map[string]string) error {
 			h.run.Add(&f)
 		}
 	}
+	if !uncounted {
+		f.ID = reports.ID(h.tag, h.n)
+	}
 	if h.opts.Keep != nil {
 		h.asked = f
 		if !h.opts.Keep(&h.asked) {
 			return nil
 		}
 		f = h.asked
-	}
-	if !uncounted {
-		f.ID = reports.ID(h.tag, h.n)
 	}
 	f.Fingerprint = fp
 	if e := h.emit(f); e != nil {

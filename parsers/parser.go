@@ -17,7 +17,7 @@ import (
 // parse and is returned as is.
 //
 // Parsers set every field of a finding but its ID and Fingerprint: the
-// reader gives both (see [ReadAll]), once it knows the finding is kept.
+// reader gives both (see [ReadAll]).
 type Parser interface {
 	Parse(r io.Reader, emit Emit) (reports.Input, error)
 }

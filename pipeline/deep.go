@@ -66,9 +66,10 @@ func runDeep(ctx context.Context, s *scan) (bool, error) {
 		return true, err
 	}
 	if s.grouper != nil {
-		s.grouped = &Grouped{groups: s.grouper.Resolve(hasText(inputs)), ids: s.ids}
+		explained := hasText(inputs)
+		s.grouped = &Grouped{groups: s.grouper.Resolve(explained), ids: s.ids}
 		s.res.Grouped = s.grouped
-		if s.tri.spread(s.grouped) {
+		if s.tri.spread(s.grouped, explained) {
 			return true, errRegroup
 		}
 		if s.q.NewOnly && s.grouped.groups.NewOfOldProblems > 0 {

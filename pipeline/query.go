@@ -62,8 +62,8 @@ type Query struct {
 }
 
 // A Source gives findings. Read calls emit for each finding that keep
-// accepts (keep sees every field but ID and Fingerprint, which a parser
-// gives only to kept findings; emit gets the finding as keep left it, which
+// accepts (keep sees every field but Fingerprint, which a parser gives
+// only to kept findings; emit gets the finding as keep left it, which
 // may have moved its path and lines), in the reports' order, and returns the
 // status of every input read; the error is non-nil only when emit or the
 // context stopped it.
@@ -758,7 +758,13 @@ func (p *passing) keep(f *reports.Finding) bool {
 	if !p.configure(f) {
 		return false
 	}
-	return p.s.flt.Match(*f) && (p.base != nil || p.changed(f))
+	if !p.s.flt.Match(*f) {
+		if p.first && p.s.tri.widens() && (p.lines == nil || moveLines(p.lines, f)) {
+			p.s.tri.outside(f, p.s.ids)
+		}
+		return false
+	}
+	return p.base != nil || p.changed(f)
 }
 
 // emit runs the steps after the reader gave f its id and fingerprint.
@@ -818,7 +824,8 @@ func (p *passing) configure(f *reports.Finding) bool {
 }
 
 // changed keeps the findings on the changed lines, carried onto the
-// head's lines, and counts the others (first pass).
+// head's lines, and counts the others (first pass). One off the changed
+// lines goes to triage (outside) all the same.
 func (p *passing) changed(f *reports.Finding) bool {
 	if p.lines != nil && !moveLines(p.lines, f) {
 		if p.first {
@@ -829,6 +836,9 @@ func (p *passing) changed(f *reports.Finding) bool {
 	if p.idx != nil && !p.idx.Touches(f.Path, f.Line, f.EndLine) {
 		if p.first {
 			p.s.res.Outside++
+			if p.s.tri.widens() {
+				p.s.tri.outside(f, p.s.ids)
+			}
 		}
 		return false
 	}
@@ -889,6 +899,7 @@ func (p *passing) newOnly(f *reports.Finding, state string) bool {
 func (s *scan) groupOne(f *reports.Finding, state string) {
 	if r, ok := s.ids.ref(f.ID); ok {
 		f.Baseline = state // the grouper counts the new problems
+		s.tri.inside(f, r)
 		if s.grouper.Add(f, r) {
 			s.tri.keep(f, r, state, !s.q.NewOnly || state == reports.BaselineNew)
 		}

@@ -124,6 +124,18 @@ type triaging struct {
 	byLine     [][2]int32 // line, record
 	// grouper returns a grouper as the query's (to group a file again).
 	grouper func() *grouping.Grouper
+	// wide, in the first run of a query that the filter or the changed
+	// lines narrow, groups what the query's grouper does not see as well:
+	// the findings that passed the configuration, kept or not by the
+	// filter and the changed lines, of the files some entry names (of
+	// every file when an entry's file is gone, wideAll). A decision on a
+	// finding they refuse (outside) covers its problem's findings they
+	// keep, as it does without them. wideOut are the refs of the findings
+	// refused, wideDecided the decisions that suppress some, by id.
+	wide        *grouping.Grouper
+	wideAll     bool
+	wideOut     map[grouping.Ref]bool
+	wideDecided map[reports.FindingID]*reports.Triage
 }
 
 // aside is what the first run keeps of a finding the grouper kept in a
@@ -224,7 +236,112 @@ func newTriaging(q *Query, prior *triaging, regroup bool) *triaging {
 		}
 		return g
 	}
+	if t.regroup && (!q.Filter.Empty() || q.Changes != nil) {
+		t.wide, t.wideAll, t.wideOut = t.grouper(), q.Triage.Orphaned(), map[grouping.Ref]bool{}
+	}
 	return t
+}
+
+// widens says whether the findings the filter or the changed lines
+// refuse go to outside (see triaging.wide).
+func (t *triaging) widens() bool { return t != nil && t.wide != nil }
+
+// outside groups f, which passed the configuration but not the filter
+// or the changed lines, with the findings of its file (first pass of the
+// first run), and notes its decision when it suppresses f.
+func (t *triaging) outside(f *reports.Finding, ids *ids) {
+	if f.Uncounted() || !t.wideAll && !t.m.Names(f.Path) {
+		return
+	}
+	r, ok := ids.ref(f.ID)
+	if !ok || !t.wide.Add(f, r) {
+		return // alone in its problem
+	}
+	t.wideOut[r] = true
+	if d := t.d.Decide(f).Mark(); d.Suppressed() {
+		if t.wideDecided == nil {
+			t.wideDecided = map[reports.FindingID]*reports.Triage{}
+		}
+		t.wideDecided[f.ID] = d
+	}
+}
+
+// inside groups f, a finding the query keeps (r), with the findings
+// outside groups (first pass of the first run).
+func (t *triaging) inside(f *reports.Finding, r grouping.Ref) {
+	if t.widens() && (t.wideAll || t.m.Names(f.Path)) {
+		t.wide.Add(f, r)
+	}
+}
+
+// coversWide says whether a decision on a finding outside suppresses it.
+func (t *triaging) coversWide() bool { return t != nil && len(t.wideDecided) > 0 }
+
+// coverWide adds to problems the findings the query keeps that a decision
+// on a finding outside covers (their problem as wide groups them, and
+// the other findings of their problem as g groups them), unless a
+// decision of their own or one problems has covers them already: of a
+// problem, the decision on its first decided finding (its lead first).
+func (t *triaging) coverWide(g *Grouped, hasText func(tool, rule string) bool, problems map[reports.FindingID]*reports.Triage) {
+	if !t.coversWide() {
+		return
+	}
+	wg := t.wide.Resolve(hasText)
+	t.wide = nil
+	var leads []grouping.Ref
+	seen := map[grouping.Ref]bool{}
+	for id := range t.wideDecided {
+		r, _ := g.ids.ref(id)
+		if l, dup := wg.LeadOf(r); dup {
+			r = l
+		}
+		if !seen[r] {
+			seen[r] = true
+			leads = append(leads, r)
+		}
+	}
+	slices.SortFunc(leads, compareRefs)
+	own := func(id reports.FindingID) *reports.Triage {
+		if d := t.decided[id]; d != nil {
+			return d
+		}
+		return t.wideDecided[id]
+	}
+	cover := func(r grouping.Ref, via *reports.Triage) {
+		id := g.ids.id(r)
+		if t.wideOut[r] || own(id) != nil || problems[id] != nil {
+			return
+		}
+		problems[id] = via
+	}
+	for _, lead := range leads {
+		members := append([]grouping.Ref{lead}, wg.Others(lead)...)
+		var via *reports.Triage
+		for _, r := range members {
+			id := g.ids.id(r)
+			if d := own(id); d != nil {
+				v := *d
+				v.Via = id
+				via = &v
+				break
+			}
+		}
+		for _, r := range members {
+			if t.wideOut[r] {
+				continue
+			}
+			cover(r, via)
+			// The other findings of its problem as the query groups them.
+			l, dup := g.groups.LeadOf(r)
+			if !dup {
+				l = r
+			}
+			cover(l, via)
+			for _, o := range g.groups.Others(l) {
+				cover(o, via)
+			}
+		}
+	}
 }
 
 // keep puts aside f, which the grouper kept, of the given state against
@@ -479,11 +596,11 @@ func impactCount(c *summarize.ImpactCounts, i reports.Impact) *int {
 // that a decision on another finding of their problem covers; it reports
 // whether the run must be made again for them (errRegroup), which it
 // prepares in t. A deep page's passes use it; the others settle.
-func (t *triaging) spread(g *Grouped) bool {
-	if t == nil || !t.regroup || g == nil || !g.groups.Grouped() {
+func (t *triaging) spread(g *Grouped, hasText func(tool, rule string) bool) bool {
+	if t == nil || !t.regroup || g == nil || !g.groups.Grouped() && !t.coversWide() {
 		return false
 	}
-	problems := t.covering(g)
+	problems := t.covering(g, hasText)
 	// Only the mode that shows the triaged alone counts other problems
 	// than theirs: it regroups whenever there are problems.
 	if len(problems) == 0 && t.mode != TriagedOnly {
@@ -497,8 +614,9 @@ func (t *triaging) spread(g *Grouped) bool {
 // decided findings' problems, by the covered findings' ids: of a problem,
 // the decision on its first decided finding (its lead first, the others
 // most important first).
-func (t *triaging) covering(g *Grouped) map[reports.FindingID]*reports.Triage {
+func (t *triaging) covering(g *Grouped, hasText func(tool, rule string) bool) map[reports.FindingID]*reports.Triage {
 	problems := map[reports.FindingID]*reports.Triage{}
+	defer t.coverWide(g, hasText, problems)
 	gs := g.groups
 	byRef := make(map[grouping.Ref]reports.FindingID, len(t.decided))
 	leads := map[grouping.Ref]bool{}
@@ -559,10 +677,10 @@ var settleAtResolution = true
 // (see conflicts).
 func (t *triaging) settle(g *Grouped, c *summarize.Collector, counts *summarize.BaselineCounts, hasText func(tool, rule string) bool,
 	recount func() bool) error {
-	if t == nil || !t.regroup || g == nil || !g.groups.Grouped() {
+	if t == nil || !t.regroup || g == nil || !g.groups.Grouped() && !t.coversWide() {
 		return nil
 	}
-	problems := t.covering(g)
+	problems := t.covering(g, hasText)
 	if len(problems) == 0 && t.mode != TriagedOnly {
 		return nil
 	}

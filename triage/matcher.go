@@ -679,6 +679,10 @@ func (m *Matcher) Names(path string) bool {
 	return ok
 }
 
+// Orphaned reports whether some entry's file is gone: its decision may
+// be on a finding of any file.
+func (m *Matcher) Orphaned() bool { return m != nil && m.orphans }
+
 // Len returns the number of entries.
 func (m *Matcher) Len() int { return len(m.entries) }
 

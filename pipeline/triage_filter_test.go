@@ -1,0 +1,196 @@
+package pipeline_test
+
+import (
+	"context"
+	"fmt"
+	gomaps "maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/recap-dev/recap/grouping"
+	"github.com/recap-dev/recap/internal/reportstest"
+	"github.com/recap-dev/recap/internal/triagetest"
+	"github.com/recap-dev/recap/pipeline"
+	"github.com/recap-dev/recap/reports"
+	"github.com/recap-dev/recap/triage"
+)
+
+// TestTriageCoversThroughTheFilter: a decision on one finding of a
+// problem covers the problem's other findings also when a filter leaves
+// the decided one out (--tool PMD where SpotBugs' finding is decided):
+// under each filter, every finding it keeps is triaged exactly when the
+// view without the filter triages it, and the counts and the gate say
+// the same.
+func TestTriageCoversThroughTheFilter(t *testing.T) {
+	src := os.DirFS(filepath.Join(reportstest.RepoRoot(t), "testdata", "sample"))
+	reportFiles := []string{"checkstyle.xml", "pmd.sarif", "spotbugs.xml"}
+	// The problems several tools report: a member of each, another tool's
+	// each time, is decided.
+	pick := map[reports.FindingID]bool{}
+	tools := map[string]bool{}
+	n := 0
+	if _, err := pipeline.Run(context.Background(), &pipeline.Query{Reports: sampleFiles(t, reportFiles...), Classes: grouping.ClassOf,
+		Keep: pipeline.Keep{Each: func(f *reports.Finding, _ string) error {
+			if f.Detail == nil || len(f.Detail.Also) == 0 {
+				return nil
+			}
+			members := append([]reports.Also{{Tool: f.Tool, ID: f.ID}}, f.Detail.Also...)
+			m := members[n%len(members)]
+			n++
+			pick[m.ID], tools[m.Tool] = true, true
+			return nil
+		}}}); err != nil {
+		t.Fatal(err)
+	}
+	if len(tools) < 2 {
+		t.Fatalf("the decided findings are of %d tools, want several", len(tools))
+	}
+	var entries []triage.Entry
+	lines := map[string]map[int]bool{} // of the findings not decided
+	decidedLines := map[string]map[int]bool{}
+	if _, err := pipeline.Run(context.Background(), &pipeline.Query{Reports: sampleFiles(t, reportFiles...), Keep: pipeline.Keep{Each: func(f *reports.Finding, _ string) error {
+		to := lines
+		if pick[f.ID] {
+			to = decidedLines
+		}
+		if to[f.Path] == nil {
+			to[f.Path] = map[int]bool{}
+		}
+		for l := f.Line; l <= max(f.Line, f.EndLine); l++ {
+			to[f.Path][l] = true
+		}
+		if pick[f.ID] {
+			e := triage.EntryFor(f, src)
+			e.State, e.Reason = triage.FalsePositive, "decided on "+f.ID.String()
+			entries = append(entries, e)
+		}
+		return nil
+	}}}); err != nil {
+		t.Fatal(err)
+	}
+	// A change that adds the lines of the findings not decided, and none
+	// of a decided one.
+	var diff strings.Builder
+	for _, p := range slices.Sorted(gomaps.Keys(lines)) {
+		fmt.Fprintf(&diff, "diff --git a/%[1]s b/%[1]s\n--- a/%[1]s\n+++ b/%[1]s\n", p)
+		k := 0
+		for _, l := range slices.Sorted(gomaps.Keys(lines[p])) {
+			if !decidedLines[p][l] {
+				fmt.Fprintf(&diff, "@@ -%d,0 +%d @@\n+changed\n", l-1-k, l)
+				k++
+			}
+		}
+	}
+	diffFile := filepath.Join(t.TempDir(), "change.diff")
+	if err := os.WriteFile(diffFile, []byte(diff.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	type query struct {
+		flt      reports.Filter
+		changed  bool
+		baseline bool
+		deep     bool
+	}
+	run := func(qq query, mode pipeline.TriagedMode) (*pipeline.Result, map[reports.FindingID]bool) {
+		triaged := map[reports.FindingID]bool{}
+		page := &pipeline.Page{Limit: 200}
+		if qq.deep {
+			page.Offset = pipeline.DeepPage
+		}
+		q := &pipeline.Query{Reports: sampleFiles(t, reportFiles...), Filter: qq.flt, Classes: grouping.ClassOf, Triaged: mode,
+			Triage: triage.NewMatcher(&triage.File{Version: 1, Entries: entries}, src, triagetest.Now),
+			Keep: pipeline.Keep{Page: page, Each: func(f *reports.Finding, _ string) error {
+				// Each takes each problem once: its findings share its decision.
+				triaged[f.ID] = f.Triage.Suppressed()
+				if f.Detail != nil {
+					for _, a := range f.Detail.Also {
+						triaged[a.ID] = f.Triage.Suppressed()
+					}
+				}
+				return nil
+			}}}
+		if qq.changed {
+			q.Changes = &pipeline.Changes{DiffFile: diffFile}
+		}
+		if qq.baseline {
+			q.Baseline = sampleFiles(t, "checkstyle.xml")
+		}
+		if qq.deep {
+			q.Keep.Each = nil
+		}
+		res, err := pipeline.Run(context.Background(), q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res, triaged
+	}
+	_, truth := run(query{}, pipeline.TriagedInclude)
+	covered := 0
+	for id, tr := range truth {
+		if tr && !pick[id] {
+			covered++
+		}
+	}
+	if covered == 0 {
+		t.Fatal("no finding triaged through its problem")
+	}
+	queries := []struct {
+		name string
+		q    query
+	}{
+		{"checkstyle", query{flt: reports.Filter{Tools: []string{"Checkstyle"}}}},
+		{"pmd", query{flt: reports.Filter{Tools: []string{"PMD"}}}},
+		{"spotbugs", query{flt: reports.Filter{Tools: []string{"SpotBugs"}}}},
+		{"path", query{flt: reports.Filter{Paths: []string{"**/*.java"}}}},
+		{"severity", query{flt: reports.Filter{MinSeverity: reports.SeverityWarning}}},
+		{"changed lines", query{changed: true}},
+		{"changed lines, baseline", query{changed: true, baseline: true}},
+		{"pmd, changed lines", query{flt: reports.Filter{Tools: []string{"PMD"}}, changed: true}},
+	}
+	for _, tt := range queries {
+		t.Run(tt.name, func(t *testing.T) {
+			res, got := run(tt.q, pipeline.TriagedInclude)
+			if len(got) == 0 {
+				t.Fatal("the filter keeps no finding")
+			}
+			want := 0
+			for id, tr := range got {
+				if was, ok := truth[id]; !ok || tr != was {
+					t.Errorf("%s triaged %v, without the filter %v", id, tr, was)
+				}
+				if !tr {
+					want++
+				}
+			}
+			if tr := res.View.Summary.Triaged; tr == nil && len(got) != want {
+				t.Errorf("no triaged counts; %d of %d findings triaged", len(got)-want, len(got))
+			}
+			if tt.q.changed && len(tt.q.flt.Tools) == 0 && len(got) == want {
+				t.Error("no triaged finding on the changed lines")
+			}
+			ex, _ := run(tt.q, pipeline.TriagedExclude)
+			if ex.View.Summary.Total != want {
+				t.Errorf("excluded: total %d, want %d (the findings the filter keeps that are not triaged)", ex.View.Summary.Total, want)
+			}
+			deep := tt.q
+			deep.deep = true
+			if d, _ := run(deep, pipeline.TriagedExclude); d.View.Summary.Total != want || d.View.Summary.Problems != ex.View.Summary.Problems {
+				t.Errorf("excluded, a deep page: total %d, problems %d; want %d, %d", d.View.Summary.Total, d.View.Summary.Problems, want, ex.View.Summary.Problems)
+			}
+			if only, _ := run(tt.q, pipeline.TriagedOnly); only.View.Summary.Total != len(got)-want {
+				t.Errorf("only: total %d, want %d", only.View.Summary.Total, len(got)-want)
+			}
+			for _, fv := range ex.View.Findings {
+				if truth[fv.ID] {
+					t.Errorf("excluded: %s, triaged, on the page", fv.ID)
+				}
+			}
+			if tr := ex.View.Summary.Triaged; len(got) > want && (tr == nil || tr.Total != len(got)-want) {
+				t.Errorf("excluded: triaged %+v, want %d findings", tr, len(got)-want)
+			}
+		})
+	}
+}
