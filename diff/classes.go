@@ -13,8 +13,6 @@ package diff
 import (
 	"bytes"
 	"hash/maphash"
-	"unicode"
-	"unicode/utf8"
 )
 
 // classifier gives each distinct line a number, its class, as xdiff's
@@ -134,47 +132,29 @@ func (c *classifier) grow() {
 	}
 }
 
-// isSpaceByte: ASCII white space, as unicode.IsSpace sees it.
+// isSpaceByte: white space as git's diff ignores it (-w, -b): space,
+// tab, LF and CR, git's isspace. A vertical tab, a form feed or a
+// non-breaking space is text to git, and so to recap.
 func isSpaceByte(b byte) bool {
-	return b == ' ' || b == '\t' || b == '\n' || b == '\v' || b == '\f' || b == '\r'
+	return b == ' ' || b == '\t' || b == '\n' || b == '\r'
 }
 
 // squeezeAppend appends text without its white space characters.
 func squeezeAppend(dst, text []byte) []byte {
-	for i := 0; i < len(text); {
-		b := text[i]
-		if b < utf8.RuneSelf {
-			if !isSpaceByte(b) {
-				dst = append(dst, b)
-			}
-			i++
-			continue
+	for _, b := range text {
+		if !isSpaceByte(b) {
+			dst = append(dst, b)
 		}
-		r, size := utf8.DecodeRune(text[i:])
-		if r == utf8.RuneError || !unicode.IsSpace(r) {
-			dst = append(dst, text[i:i+size]...)
-		}
-		i += size
 	}
 	return dst
 }
 
 // squeezeAppendString is squeezeAppend of a string.
 func squeezeAppendString(dst []byte, text string) []byte {
-	for i := 0; i < len(text); {
-		b := text[i]
-		if b < utf8.RuneSelf {
-			if !isSpaceByte(b) {
-				dst = append(dst, b)
-			}
-			i++
-			continue
+	for i := 0; i < len(text); i++ {
+		if b := text[i]; !isSpaceByte(b) {
+			dst = append(dst, b)
 		}
-		r, size := utf8.DecodeRuneInString(text[i:])
-		if r == utf8.RuneError || !unicode.IsSpace(r) {
-			dst = append(dst, text[i:i+size]...)
-		}
-		i += size
 	}
 	return dst
 }
@@ -182,25 +162,14 @@ func squeezeAppendString(dst []byte, text string) []byte {
 // squeezedEqual reports whether text without its white space is squeezed.
 func squeezedEqual(text, squeezed []byte) bool {
 	j := 0
-	for i := 0; i < len(text); {
-		b := text[i]
-		size := 1
-		if b >= utf8.RuneSelf {
-			var r rune
-			r, size = utf8.DecodeRune(text[i:])
-			if r != utf8.RuneError && unicode.IsSpace(r) {
-				i += size
-				continue
-			}
-		} else if isSpaceByte(b) {
-			i++
+	for _, b := range text {
+		if isSpaceByte(b) {
 			continue
 		}
-		if j+size > len(squeezed) || !bytes.Equal(text[i:i+size], squeezed[j:j+size]) {
+		if j >= len(squeezed) || squeezed[j] != b {
 			return false
 		}
-		i += size
-		j += size
+		j++
 	}
 	return j == len(squeezed)
 }

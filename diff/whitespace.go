@@ -4,7 +4,6 @@ import (
 	"context"
 	"slices"
 	"strings"
-	"unicode"
 )
 
 // WhitespaceOnly reports whether every change in the hunk is whitespace:
@@ -166,15 +165,13 @@ func wsChanged(oldLines, curLines []Line, nums []int) []int {
 	return nums
 }
 
-// squeeze removes every whitespace character.
+// squeeze removes every white space character (isSpaceByte).
 func squeeze(s string) string {
-	if strings.IndexFunc(s, unicode.IsSpace) < 0 {
+	if strings.IndexFunc(s, isSpaceRune) < 0 {
 		return s
 	}
-	return strings.Map(func(r rune) rune {
-		if unicode.IsSpace(r) {
-			return -1
-		}
-		return r
-	}, s)
+	return string(squeezeAppendString(make([]byte, 0, len(s)), s))
 }
+
+// isSpaceRune is isSpaceByte of a rune.
+func isSpaceRune(r rune) bool { return r < 0x80 && isSpaceByte(byte(r)) }

@@ -87,7 +87,10 @@ func TestWhitespaceLikeGit(t *testing.T) {
 			80:  "\tstmt(80);\n    stmt(81b);", // whitespace and a real change in one hunk
 			100: "    stmt(100);\r",            // CRLF
 		}),
-		"B.java": edit(base, map[int]string{10: "  stmt(10);", 60: "    stmt(60);\n\n"}),
+		// A form feed, a vertical tab and a non-breaking space are text
+		// to git: their hunks are kept.
+		"B.java": edit(base, map[int]string{10: "  stmt(10);", 30: "\f    stmt(30);", 60: "    stmt(60);\n\n", 90: "    stmt(90);\v",
+			110: "    stmt(\u00a0110);"}),
 		// A block re-indented: git's diff keeps a closing brace as
 		// context between its two runs of changed lines.
 		"C.java": "class C {\n    int count(String path) {\n            int lines = 0;\n            try {\n                Reader r = open(path);\n                while (r.readLine() != null) {\n                    lines++;\n                }\n            } catch (IOException e) {\n            }\n            return lines;\n    }\n}\n",
@@ -134,7 +137,7 @@ func TestWhitespaceLikeGit(t *testing.T) {
 			}
 		}
 	}
-	if kept != 2 || dropped != 8 {
-		t.Errorf("kept %d hunks and dropped %d, want 2 and 8", kept, dropped)
+	if kept != 5 || dropped != 8 {
+		t.Errorf("kept %d hunks and dropped %d, want 5 and 8", kept, dropped)
 	}
 }
