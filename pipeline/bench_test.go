@@ -55,7 +55,11 @@ func BenchmarkSummaryGrouped(b *testing.B) {
 // --path 'spring-web/**' would decide them; "spread", one finding in N of
 // the whole run, alone in its problem (every entry in a file of its own,
 // most often: the worst case for reading sources); "grouped", findings of
-// problems several findings report, whose decisions cover the others.
+// problems several findings report, whose decisions cover the others;
+// "grouped-filtered", those decisions with the query and its pair kept to
+// Checkstyle's findings (--tool Checkstyle): the decisions on PMD's
+// findings, which the filter leaves out, cover Checkstyle's of their
+// problems all the same.
 // Spring's sources are not in the bench: each file an entry names is made
 // up, Java-like lines as long as Spring's (38 characters on average), each
 // line different, as many as its findings need. The machine may be
@@ -137,7 +141,9 @@ func BenchmarkSummaryTriaged(b *testing.B) {
 	for _, bc := range []struct {
 		name   string
 		picked []int
-	}{{"none", nil}, {"realistic", module}, {"spread", alone}, {"grouped", grouped}} {
+		filter reports.Filter
+	}{{"none", nil, reports.Filter{}}, {"realistic", module, reports.Filter{}}, {"spread", alone, reports.Filter{}}, {"grouped", grouped, reports.Filter{}},
+		{"grouped-filtered", grouped, reports.Filter{Tools: []string{"Checkstyle"}}}} {
 		b.Run(bc.name, func(b *testing.B) {
 			var file *triage.File
 			var src iofs.FS
@@ -162,7 +168,7 @@ func BenchmarkSummaryTriaged(b *testing.B) {
 					start, wall := cpuTime(), time.Now()
 					var err error
 					pprof.Do(context.Background(), pprof.Labels("query", "none", "decisions", bc.name), func(ctx context.Context) {
-						_, err = pipeline.Run(ctx, &pipeline.Query{Reports: files, Classes: grouping.ClassOf})
+						_, err = pipeline.Run(ctx, &pipeline.Query{Reports: files, Classes: grouping.ClassOf, Filter: bc.filter})
 					})
 					if err != nil {
 						b.Fatal(err)
@@ -173,7 +179,7 @@ func BenchmarkSummaryTriaged(b *testing.B) {
 					b.StartTimer()
 				}
 				start, wall := cpuTime(), time.Now()
-				q := &pipeline.Query{Reports: reads, Classes: grouping.ClassOf}
+				q := &pipeline.Query{Reports: reads, Classes: grouping.ClassOf, Filter: bc.filter}
 				if file != nil {
 					q.Triage = triage.NewMatcher(file, src, time.Now())
 					q.Triage.ReadAhead() // as the command does

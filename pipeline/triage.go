@@ -136,6 +136,8 @@ type triaging struct {
 	wideAll     bool
 	wideOut     map[grouping.Ref]bool
 	wideDecided map[reports.FindingID]*reports.Triage
+	widePath    string // the last path wideNames was asked about
+	wideNamed   bool   // its answer
 }
 
 // aside is what the first run keeps of a finding the grouper kept in a
@@ -250,7 +252,7 @@ func (t *triaging) widens() bool { return t != nil && t.wide != nil }
 // or the changed lines, with the findings of its file (first pass of the
 // first run), and notes its decision when it suppresses f.
 func (t *triaging) outside(f *reports.Finding, ids *ids) {
-	if f.Uncounted() || !t.wideAll && !t.m.Names(f.Path) {
+	if f.Uncounted() || !t.wideNames(f.Path) {
 		return
 	}
 	r, ok := ids.ref(f.ID)
@@ -269,9 +271,22 @@ func (t *triaging) outside(f *reports.Finding, ids *ids) {
 // inside groups f, a finding the query keeps (r), with the findings
 // outside groups (first pass of the first run).
 func (t *triaging) inside(f *reports.Finding, r grouping.Ref) {
-	if t.widens() && (t.wideAll || t.m.Names(f.Path)) {
+	if t.widens() && t.wideNames(f.Path) {
 		t.wide.Add(f, r)
 	}
+}
+
+// wideNames says whether wide groups the findings of path: every file's
+// when an entry's file is gone, else those of the files some entry names
+// (the last path's answer kept: reports list a file's findings together).
+func (t *triaging) wideNames(path string) bool {
+	if t.wideAll {
+		return true
+	}
+	if path != t.widePath || t.widePath == "" {
+		t.widePath, t.wideNamed = path, t.m.Names(path)
+	}
+	return t.wideNamed
 }
 
 // coversWide says whether a decision on a finding outside suppresses it.
