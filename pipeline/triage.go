@@ -76,6 +76,9 @@ type triaging struct {
 	// run, to find their problems.
 	decided map[reports.FindingID]*reports.Triage
 	counts  summarize.TriagedCounts
+	// newOnly: the view is of the new findings of new problems (a
+	// baseline and Query.NewOnly).
+	newOnly bool
 	// whole says that every finding of the run is decided (no filter,
 	// changed lines or new only): an entry of a tool decided (tools; tool
 	// the last finding's) that matched none is told.
@@ -225,7 +228,7 @@ func newTriaging(q *Query, prior *triaging, regroup bool) *triaging {
 		return nil
 	}
 	t := &triaging{m: q.Triage, d: q.Triage.Decider(), mode: q.Triaged, regroup: regroup && q.Classes != nil && prior == nil,
-		whole: q.Filter.Empty() && q.Changes == nil && !q.NewOnly}
+		whole: q.Filter.Empty() && q.Changes == nil && !q.NewOnly, newOnly: q.NewOnly && q.Baseline != nil}
 	if prior != nil {
 		t.problems, t.prior = prior.problems, prior.prior
 	}
@@ -569,6 +572,14 @@ func (t *triaging) count(f *reports.Finding, state string) {
 		c.Confirmed++
 		return
 	}
+	if state == reports.BaselineNew && t.prior.OfOldProblem(f) {
+		// A new finding of a problem the baseline had makes no new
+		// problem, and new only leaves it out.
+		if t.newOnly {
+			return
+		}
+		state = reports.BaselineUnchanged
+	}
 	c.Total++
 	if t.prior.Duplicate(f) {
 		return
@@ -618,11 +629,25 @@ func (t *triaging) spread(g *Grouped, hasText func(tool, rule string) bool) bool
 	problems := t.covering(g, hasText)
 	// Only the mode that shows the triaged alone counts other problems
 	// than theirs: it regroups whenever there are problems.
-	if len(problems) == 0 && t.mode != TriagedOnly {
+	if len(problems) == 0 && t.mode != TriagedOnly && !t.decidedDuplicate(g) {
 		return false
 	}
 	t.problems, t.prior = problems, g
 	return true
+}
+
+// decidedDuplicate says whether a finding its own decision hides is a
+// duplicate in g: its problem, counted triaged once for each such
+// finding and left in the groups, is settled (or the run made again)
+// even when every finding of it has a decision of its own and none is
+// covered.
+func (t *triaging) decidedDuplicate(g *Grouped) bool {
+	for id := range t.decided {
+		if g.Duplicate(&reports.Finding{ID: id}) {
+			return true
+		}
+	}
+	return false
 }
 
 // covering returns the decisions that cover the other findings of the
@@ -696,7 +721,7 @@ func (t *triaging) settle(g *Grouped, c *summarize.Collector, counts *summarize.
 		return nil
 	}
 	problems := t.covering(g, hasText)
-	if len(problems) == 0 && t.mode != TriagedOnly {
+	if len(problems) == 0 && t.mode != TriagedOnly && !t.decidedDuplicate(g) {
 		return nil
 	}
 	covered, dups, exact := t.exactly(g, problems, c, hasText)
@@ -772,12 +797,31 @@ func (t *triaging) at(r grouping.Ref) *aside {
 
 // countCovered counts triaged the covered findings the first pass
 // counted, each a problem unless a duplicate, and takes back the problems
-// counted of decided duplicates.
+// counted of decided duplicates; the first pass counted a new finding
+// new, which a second run, knowing its problem the baseline had, counts
+// unchanged, or leaves out with new only (count).
 func (t *triaging) countCovered(g *Grouped, problems map[reports.FindingID]*reports.Triage, covered, dups []*aside) {
 	c := &t.counts
+	isNew := func(a *aside) bool { return states[a.state] == reports.BaselineNew }
+	oldProblem := func(a *aside) bool { return isNew(a) && g.groups.OfOldProblem(a.ref) }
 	for _, a := range dups {
 		if a.counted { // a decided finding that is not new is not counted with new only
-			t.countProblem(a, t.owns[a.own-1], -1)
+			t.countProblem(a, t.owns[a.own-1], -1, isNew(a))
+			if t.newOnly && oldProblem(a) {
+				c.Total--
+			}
+		}
+	}
+	for id := range t.decided {
+		a := t.record(id)
+		if a == nil || !a.counted || !oldProblem(a) || g.Duplicate(&reports.Finding{ID: id}) {
+			continue // (a duplicate's problem is taken back above)
+		}
+		if t.newOnly {
+			t.countProblem(a, t.owns[a.own-1], -1, true)
+			c.Total--
+		} else {
+			c.New--
 		}
 	}
 	for _, a := range covered {
@@ -791,10 +835,14 @@ func (t *triaging) countCovered(g *Grouped, problems map[reports.FindingID]*repo
 		default:
 			c.Confirmed--
 		}
+		old := oldProblem(a)
+		if t.newOnly && old {
+			continue
+		}
 		c.Total++
 		id := g.ids.id(a.ref)
 		if !g.Duplicate(&reports.Finding{ID: id}) {
-			t.countProblem(a, problems[id], 1)
+			t.countProblem(a, problems[id], 1, isNew(a) && !old)
 		}
 	}
 }
@@ -836,8 +884,9 @@ func compareRefs(a, b grouping.Ref) int {
 	return cmp.Or(cmp.Compare(a.Input, b.Input), cmp.Compare(a.N, b.N))
 }
 
-// countProblem counts a's problem triaged by d (by -1: takes it back).
-func (t *triaging) countProblem(a *aside, d *reports.Triage, by int) {
+// countProblem counts a's problem triaged by d (by -1: takes it back),
+// new or not.
+func (t *triaging) countProblem(a *aside, d *reports.Triage, by int, isNew bool) {
 	c := &t.counts
 	c.Problems += by
 	c.ByState[d.State] += by
@@ -855,7 +904,7 @@ func (t *triaging) countProblem(a *aside, d *reports.Triage, by int) {
 	if p := impactCount(&c.ByImpact, a.impact); p != nil {
 		*p += by
 	}
-	if states[a.state] == reports.BaselineNew {
+	if isNew {
 		c.New += by
 	}
 }

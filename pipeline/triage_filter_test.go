@@ -194,3 +194,164 @@ func TestTriageCoversThroughTheFilter(t *testing.T) {
 		})
 	}
 }
+
+// TestTriageEveryFindingDecided: a problem whose findings are each
+// decided (a decision of its own on every finding, or on every one the
+// filter keeps) is one triaged problem: the counts of problems, of
+// duplicates and of the triaged are those of one decision on it.
+func TestTriageEveryFindingDecided(t *testing.T) {
+	src := os.DirFS(filepath.Join(reportstest.RepoRoot(t), "testdata", "sample"))
+	reportFiles := []string{"checkstyle.xml", "pmd.sarif", "spotbugs.xml"}
+	var members []reports.Also // of the first problem of three findings
+	if _, err := pipeline.Run(context.Background(), &pipeline.Query{Reports: sampleFiles(t, reportFiles...), Classes: grouping.ClassOf,
+		Keep: pipeline.Keep{Each: func(f *reports.Finding, _ string) error {
+			if members == nil && f.Detail != nil && len(f.Detail.Also) == 2 {
+				members = append([]reports.Also{{Tool: f.Tool, Rule: f.Rule, ID: f.ID}}, f.Detail.Also...)
+			}
+			return nil
+		}}}); err != nil {
+		t.Fatal(err)
+	}
+	if members == nil {
+		t.Fatal("no problem of three findings")
+	}
+	entriesOf := func(ids ...reports.FindingID) []triage.Entry {
+		var entries []triage.Entry
+		if _, err := pipeline.Run(context.Background(), &pipeline.Query{Reports: sampleFiles(t, reportFiles...), Keep: pipeline.Keep{Each: func(f *reports.Finding, _ string) error {
+			if slices.Contains(ids, f.ID) {
+				e := triage.EntryFor(f, src)
+				e.State, e.Reason = triage.WontFix, "decided on "+f.ID.String()
+				entries = append(entries, e)
+			}
+			return nil
+		}}}); err != nil {
+			t.Fatal(err)
+		}
+		return entries
+	}
+	one := entriesOf(members[0].ID)
+	every := entriesOf(members[0].ID, members[1].ID, members[2].ID)
+	two := entriesOf(members[0].ID, members[1].ID)
+	type counts struct {
+		Total, Problems, Duplicates, Triaged, TriagedFindings, Page int
+	}
+	run := func(entries []triage.Entry, flt reports.Filter, mode pipeline.TriagedMode, deep bool) counts {
+		page := &pipeline.Page{Limit: 200}
+		if deep {
+			page.Offset = pipeline.DeepPage
+		}
+		q := &pipeline.Query{Reports: sampleFiles(t, reportFiles...), Filter: flt, Classes: grouping.ClassOf, Triaged: mode,
+			Triage: triage.NewMatcher(&triage.File{Version: 1, Entries: entries}, src, triagetest.Now), Keep: pipeline.Keep{Page: page}}
+		res, err := pipeline.Run(context.Background(), q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := res.View.Summary
+		c := counts{Total: s.Total, Problems: s.Problems, Page: res.View.Page.Total}
+		if s.Duplicates != nil {
+			c.Duplicates = s.Duplicates.Findings
+		}
+		if s.Triaged != nil {
+			c.Triaged, c.TriagedFindings = s.Triaged.Problems, s.Triaged.Total
+		}
+		return c
+	}
+	filters := []struct {
+		name string
+		flt  reports.Filter
+		// the decisions that are every decided finding the filter keeps
+		entries []triage.Entry
+	}{
+		{"every finding", reports.Filter{}, every},
+		{"both the filter keeps", reports.Filter{Tools: []string{members[0].Tool, members[1].Tool}}, two},
+	}
+	for _, tt := range filters {
+		for _, mode := range []pipeline.TriagedMode{pipeline.TriagedExclude, pipeline.TriagedInclude, pipeline.TriagedOnly} {
+			for _, deep := range []bool{false, true} {
+				want := run(one, tt.flt, mode, deep)
+				got := run(tt.entries, tt.flt, mode, deep)
+				if got != want {
+					t.Errorf("%s, %v, deep %v: %+v; with one decision on the problem %+v", tt.name, mode, deep, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestTriageOldProblemNotNew: against a baseline that had a problem (one
+// of its findings unchanged), a decision on the problem makes no new
+// triaged problem: without new only, the triaged problems count none new;
+// with it, the view leaves the problem's new findings out, and the
+// triaged counts leave them out too. Whether the decision is on the
+// unchanged finding or on a new one, covered or decided, alike.
+func TestTriageOldProblemNotNew(t *testing.T) {
+	src := os.DirFS(filepath.Join(reportstest.RepoRoot(t), "testdata", "sample"))
+	reportFiles := []string{"checkstyle.xml", "pmd.sarif", "spotbugs.xml"}
+	// The problems SpotBugs reports with another tool: old against a
+	// baseline of SpotBugs' report, with new findings.
+	var old, fresh []reports.FindingID // a SpotBugs member of each; another tool's
+	if _, err := pipeline.Run(context.Background(), &pipeline.Query{Reports: sampleFiles(t, reportFiles...), Classes: grouping.ClassOf,
+		Keep: pipeline.Keep{Each: func(f *reports.Finding, _ string) error {
+			if f.Detail == nil || len(f.Detail.Also) == 0 {
+				return nil
+			}
+			var sb, other reports.FindingID
+			for _, a := range append([]reports.Also{{Tool: f.Tool, ID: f.ID}}, f.Detail.Also...) {
+				if a.Tool == "SpotBugs" {
+					sb = a.ID
+				} else {
+					other = a.ID
+				}
+			}
+			if !sb.IsZero() && !other.IsZero() {
+				old, fresh = append(old, sb), append(fresh, other)
+			}
+			return nil
+		}}}); err != nil {
+		t.Fatal(err)
+	}
+	if len(old) < 2 {
+		t.Fatalf("%d problems of SpotBugs and another tool", len(old))
+	}
+	entriesOf := func(ids []reports.FindingID) []triage.Entry {
+		var entries []triage.Entry
+		if _, err := pipeline.Run(context.Background(), &pipeline.Query{Reports: sampleFiles(t, reportFiles...), Keep: pipeline.Keep{Each: func(f *reports.Finding, _ string) error {
+			if slices.Contains(ids, f.ID) {
+				e := triage.EntryFor(f, src)
+				e.State, e.Reason = triage.FalsePositive, "decided on "+f.ID.String()
+				entries = append(entries, e)
+			}
+			return nil
+		}}}); err != nil {
+			t.Fatal(err)
+		}
+		return entries
+	}
+	for _, tt := range []struct {
+		name    string
+		entries []triage.Entry
+	}{
+		{"on the unchanged finding", entriesOf(old)},
+		{"on a new finding", entriesOf(fresh)},
+		{"on both", entriesOf(append(slices.Clone(old), fresh...))},
+	} {
+		for _, mode := range []pipeline.TriagedMode{pipeline.TriagedExclude, pipeline.TriagedInclude, pipeline.TriagedOnly} {
+			for _, newOnly := range []bool{false, true} {
+				q := &pipeline.Query{Reports: sampleFiles(t, reportFiles...), Baseline: sampleFiles(t, "spotbugs.xml"), NewOnly: newOnly,
+					Classes: grouping.ClassOf, Triaged: mode, Keep: pipeline.Keep{Page: &pipeline.Page{Limit: 200}},
+					Triage: triage.NewMatcher(&triage.File{Version: 1, Entries: tt.entries}, src, triagetest.Now)}
+				res, err := pipeline.Run(context.Background(), q)
+				if err != nil {
+					t.Fatal(err)
+				}
+				tr := res.View.Summary.Triaged
+				switch {
+				case newOnly && tr != nil && (tr.Total != 0 || tr.Problems != 0 || tr.New != 0):
+					t.Errorf("%s, %v, new only: triaged %+v; want none (their problems are old)", tt.name, mode, tr)
+				case !newOnly && (tr == nil || tr.Problems != len(old) || tr.New != 0):
+					t.Errorf("%s, %v: triaged %+v; want %d problems, none new", tt.name, mode, tr, len(old))
+				}
+			}
+		}
+	}
+}
