@@ -8,12 +8,15 @@ import (
 	"fmt"
 	"math/bits"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/recap-dev/recap/config"
+	"github.com/recap-dev/recap/grouping"
 	"github.com/recap-dev/recap/internal/text"
+	"github.com/recap-dev/recap/pipeline"
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/summarize"
 	"github.com/recap-dev/recap/summarize/budget"
@@ -492,10 +495,15 @@ func (s *Server) getFinding(ctx context.Context, in *GetFindingIn) (answer, erro
 		a.Logical, a.Target = d.Logical, d.Target
 	}
 	a.Problem = s.problemOf(ctx, &f)
-	if !f.Triage.Suppressed() && a.Problem != nil {
+	if !f.Triage.Suppressed() && m != nil && m.Len() > 0 {
 		// A decision on another finding of its problem covers it, as
-		// analysis.getReports counts it.
-		if t := s.problemDecision(ctx, m, cfg, a.Problem); t != nil {
+		// analysis.getReports counts it, whatever the session's last call
+		// grouped (its filters may have left the decided finding out).
+		t, ok := s.coveringDecision(ctx, cfg, &f)
+		if !ok && a.Problem != nil {
+			t = s.problemDecision(ctx, m, cfg, a.Problem)
+		}
+		if t != nil {
 			a.Finding.Triage = t
 		}
 	}
@@ -504,6 +512,75 @@ func (s *Server) getFinding(ctx context.Context, in *GetFindingIn) (answer, erro
 			"a text over %d bytes, binary content, or regions given by bytes; the report has it", reports.MaxFixReplacements, reports.MaxFixText)}}
 	}
 	return a, nil
+}
+
+// coveringDecision is the decision that covers f through its problem as
+// analysis.getReports without filters groups it: the problems of f's file
+// made of every finding of the reports there (a file's findings are
+// grouped apart from the others'), decided as getReports decides them.
+// nil when none does; false when it could not be told (f has no file,
+// the reports could not be read).
+func (s *Server) coveringDecision(ctx context.Context, cfg *config.Config, f *reports.Finding) (*reports.Triage, bool) {
+	if f.Path == "" || f.ID.IsZero() {
+		return nil, false
+	}
+	m, _, err := s.triage() // a matcher of its own: the pipeline's decisions count its entries' use
+	if err != nil || m == nil {
+		return nil, false
+	}
+	release, err := s.coldRead(ctx)
+	if err != nil {
+		return nil, false
+	}
+	defer release()
+	ctx = withTurn(ctx)
+	g, err := s.root.discover(".", s.root.maxReport)
+	if err != nil {
+		return nil, false
+	}
+	defer s.cache.hold(callFileBytes * int64(len(g.files)))()
+	reps, err := s.readAll(ctx, g.files)
+	if err != nil {
+		return nil, false
+	}
+	defer s.cache.unpin(reps...)
+	var got *reports.Triage
+	q := pipeline.Query{Reports: &cached{reps: reps, files: g.files, root: s.root, ids: true}, Filter: reports.Filter{Paths: []string{globQuote(f.Path)}},
+		Classes: grouping.ClassOf, Config: cfg, Triage: m, Triaged: pipeline.TriagedInclude,
+		Keep: pipeline.Keep{Each: func(x *reports.Finding, _ string) error {
+			if !x.Triage.Suppressed() {
+				return nil
+			}
+			if x.ID == f.ID {
+				got = x.Triage
+				return nil
+			}
+			if x.Detail != nil && slices.ContainsFunc(x.Detail.Also, func(a reports.Also) bool { return a.ID == f.ID }) {
+				via := *x.Triage // the problem's, through the finding that shows it
+				if via.Via.IsZero() {
+					via.Via = x.ID
+				}
+				got = &via
+			}
+			return nil
+		}}}
+	if _, err := pipeline.Run(ctx, &q); err != nil {
+		return nil, false
+	}
+	return got, true
+}
+
+// globQuote is a path glob that matches p alone (\ quotes a character
+// that globs read).
+func globQuote(p string) string {
+	var b strings.Builder
+	for _, r := range p {
+		if strings.ContainsRune(`*?[]{}\`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // problemDecision is the decision of the triage file on the first of p's

@@ -117,6 +117,20 @@ func TestTriaged(t *testing.T) {
 	if covered == 0 {
 		t.Error("no decided problem has another finding: the sample's decisions cover no duplicate")
 	}
+	// A session of its own, whose only call asked for one tool's
+	// findings, is told the same of each covered finding: the decision
+	// does not depend on what the session's last call grouped.
+	fresh, _ := connect(t, mcpserver.Options{Root: g.Dir})
+	call(t, fresh, "analysis.getReports", map[string]any{"tools": []string{"SpotBugs"}, "summaryOnly": true})
+	for _, p := range all.Findings {
+		for _, o := range append([]reports.Also{{ID: p.ID}}, p.AlsoReportedBy...) {
+			var c mcpserver.FindingAnswer
+			call(t, fresh, "analysis.getFinding", map[string]any{"id": o.ID.String()}).decode(t, &c)
+			if !c.Finding.Triage.Suppressed() {
+				t.Errorf("a fresh session's getFinding %s (of the problem %s leads): triage %+v, want its problem's decision", o.ID, p.ID, c.Finding.Triage)
+			}
+		}
+	}
 
 	// A filter that leaves out a decided finding leaves its problem's
 	// other findings triaged all the same (the cache's findings of other
