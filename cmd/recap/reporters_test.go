@@ -58,6 +58,13 @@ func TestReportersOnHeadLines(t *testing.T) {
 			if code != 0 || len(ann) != 1 || ann[0][1] != fmt.Sprint(pr.prLine) || strings.Contains(out, `"comments"`) {
 				t.Errorf("exit %d, annotations %v, want one on line %d\n%s%s", code, ann, pr.prLine, out, errOut)
 			}
+			// --output takes the review request beside the annotations.
+			reqFile := filepath.Join(t.TempDir(), "review.json")
+			out, errOut, code = recap(t, pr.repo.Dir, env, "review", "--annotations", "--format", "json", "-o", reqFile, report)
+			var written review.Request
+			if b, err := os.ReadFile(reqFile); err != nil || json.Unmarshal(b, &written) != nil || len(written.Comments) != 1 || !strings.Contains(out, "::warning file=src/Cart.java") {
+				t.Errorf("exit %d, --output %s: %v; stdout:\n%s%s", code, reqFile, err, out, errOut)
+			}
 			js, _ := os.ReadFile(summary)
 			if !strings.Contains(string(js), fmt.Sprintf("line %d · PMD", pr.prLine)) || strings.Contains(string(js), "offset") ||
 				!strings.Contains(string(js), "<details><summary><code>src/Cart.java</code>: 1 warning</summary>") {

@@ -175,7 +175,8 @@ func (rr *reviewRun) lines() *diff.LineMap {
 	return nil
 }
 
-// reporting reports whether the review goes anywhere but stdout.
+// reporting reports whether the review goes anywhere but stdout: the
+// request is then written only to --output, when given.
 func (rr *reviewRun) reporting() bool {
 	return rr.host != nil || rr.checks != nil || rr.rf.annotations || rr.rf.jobSummary
 }
@@ -360,8 +361,8 @@ func (rr *reviewRun) print() error {
 		// The HTML page, whatever else the review goes to.
 		return writeOutput(rr.streams.Out, rr.opts.common.output, rr.rep, rr.res.View)
 	}
-	if rr.reporting() {
-		return nil
+	if rr.reporting() && rr.opts.common.output == "" {
+		return nil // standard output has the annotations, or says what was posted
 	}
 	if path := rr.opts.common.output; path != "" {
 		return writeTo(rr.streams.Out, path, rr.rep.format, rr.writeRequest)
