@@ -546,7 +546,7 @@ func (s *Server) coveringDecision(ctx context.Context, cfg *config.Config, f *re
 	defer s.cache.unpin(reps...)
 	var got *reports.Triage
 	q := pipeline.Query{Reports: &cached{reps: reps, files: g.files, root: s.root, ids: true}, Filter: reports.Filter{Paths: []string{globQuote(f.Path)}},
-		Classes: grouping.ClassOf, Config: cfg, Triage: m, Triaged: pipeline.TriagedInclude,
+		Classes: grouping.ClassOf, Config: cfg, Triage: m, Triaged: pipeline.TriagedOnly, // each problem of triaged findings alone
 		Keep: pipeline.Keep{Each: func(x *reports.Finding, _ string) error {
 			if !x.Triage.Suppressed() {
 				return nil

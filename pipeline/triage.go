@@ -75,7 +75,14 @@ type triaging struct {
 	// decided are the ids of the findings a decision hides, in the first
 	// run, to find their problems.
 	decided map[reports.FindingID]*reports.Triage
-	counts  summarize.TriagedCounts
+	// confirmed are the ids of the findings decided confirmed (first run):
+	// their problems are not covered.
+	confirmed map[reports.FindingID]bool
+	// held are the ids of the findings their own decision hides whose
+	// problem another finding, confirmed, keeps shown: each is left out,
+	// its problem not triaged (covering; a second run has them).
+	held   map[reports.FindingID]bool
+	counts summarize.TriagedCounts
 	// newOnly: the view is of the new findings of new problems (a
 	// baseline and Query.NewOnly).
 	newOnly bool
@@ -139,8 +146,10 @@ type triaging struct {
 	wideAll     bool
 	wideOut     map[grouping.Ref]bool
 	wideDecided map[reports.FindingID]*reports.Triage
-	widePath    string // the last path wideNames was asked about
-	wideNamed   bool   // its answer
+	// wideConfirmed: a finding outside is decided confirmed.
+	wideConfirmed bool
+	widePath      string // the last path wideNames was asked about
+	wideNamed     bool   // its answer
 }
 
 // aside is what the first run keeps of a finding the grouper kept in a
@@ -230,7 +239,7 @@ func newTriaging(q *Query, prior *triaging, regroup bool) *triaging {
 	t := &triaging{m: q.Triage, d: q.Triage.Decider(), mode: q.Triaged, regroup: regroup && q.Classes != nil && prior == nil,
 		whole: q.Filter.Empty() && q.Changes == nil && !q.NewOnly, newOnly: q.NewOnly && q.Baseline != nil}
 	if prior != nil {
-		t.problems, t.prior = prior.problems, prior.prior
+		t.problems, t.prior, t.held = prior.problems, prior.prior, prior.held
 	}
 	t.counts.ByState = map[string]int{}
 	t.counts.Shown = q.Triaged != TriagedExclude
@@ -263,7 +272,10 @@ func (t *triaging) outside(f *reports.Finding, ids *ids) {
 		return // alone in its problem
 	}
 	t.wideOut[r] = true
-	if d := t.d.Decide(f).Mark(); d.Suppressed() {
+	d := t.d.Decide(f).Mark()
+	if t.noteConfirmed(f.ID, d) {
+		t.wideConfirmed = true
+	} else if d.Suppressed() {
 		if t.wideDecided == nil {
 			t.wideDecided = map[reports.FindingID]*reports.Triage{}
 		}
@@ -301,7 +313,7 @@ func (t *triaging) coversWide() bool { return t != nil && len(t.wideDecided) > 0
 // decision of their own or one problems has covers them already: of a
 // problem, the decision on its first decided finding (its lead first).
 func (t *triaging) coverWide(g *Grouped, hasText func(tool, rule string) bool, problems map[reports.FindingID]*reports.Triage) {
-	if !t.coversWide() {
+	if !t.coversWide() && !t.wideConfirmed {
 		return
 	}
 	wg := t.wide.Resolve(hasText)
@@ -316,6 +328,21 @@ func (t *triaging) coverWide(g *Grouped, hasText func(tool, rule string) bool, p
 		if !seen[r] {
 			seen[r] = true
 			leads = append(leads, r)
+		}
+	}
+	if t.wideConfirmed {
+		// A problem a finding outside confirmed is covered by no
+		// decision on the findings the query keeps either.
+		for id := range t.confirmed {
+			r, _ := g.ids.ref(id)
+			if !t.wideOut[r] {
+				continue
+			}
+			if l, dup := wg.LeadOf(r); dup {
+				r = l
+			}
+			members := append([]grouping.Ref{r}, wg.Others(r)...)
+			t.hold(g, members, problems)
 		}
 	}
 	slices.SortFunc(leads, compareRefs)
@@ -334,6 +361,10 @@ func (t *triaging) coverWide(g *Grouped, hasText func(tool, rule string) bool, p
 	}
 	for _, lead := range leads {
 		members := append([]grouping.Ref{lead}, wg.Others(lead)...)
+		if t.anyConfirmed(g, members) {
+			t.hold(g, members, problems)
+			continue
+		}
 		var via *reports.Triage
 		for _, r := range members {
 			id := g.ids.id(r)
@@ -549,7 +580,10 @@ func (t *triaging) grouped(hide bool) bool {
 // pass of the first run, every finding, new only or not): its decision
 // covers its problem's other findings (covering), in every view alike.
 func (t *triaging) noteDecided(f *reports.Finding) {
-	if t == nil || t.problems != nil || !f.Triage.Suppressed() {
+	if t == nil || t.problems != nil {
+		return
+	}
+	if t.noteConfirmed(f.ID, f.Triage) || !f.Triage.Suppressed() {
 		return
 	}
 	if t.decided == nil {
@@ -581,7 +615,7 @@ func (t *triaging) count(f *reports.Finding, state string) {
 		state = reports.BaselineUnchanged
 	}
 	c.Total++
-	if t.prior.Duplicate(f) {
+	if t.prior.Duplicate(f) || t.held[f.ID] {
 		return
 	}
 	c.Problems++
@@ -629,21 +663,75 @@ func (t *triaging) spread(g *Grouped, hasText func(tool, rule string) bool) bool
 	problems := t.covering(g, hasText)
 	// Only the mode that shows the triaged alone counts other problems
 	// than theirs: it regroups whenever there are problems.
-	if len(problems) == 0 && t.mode != TriagedOnly && !t.decidedDuplicate(g) {
+	if len(problems) == 0 && t.mode != TriagedOnly && !t.decidedGrouped(g) {
 		return false
 	}
 	t.problems, t.prior = problems, g
 	return true
 }
 
-// decidedDuplicate says whether a finding its own decision hides is a
-// duplicate in g: its problem, counted triaged once for each such
-// finding and left in the groups, is settled (or the run made again)
-// even when every finding of it has a decision of its own and none is
-// covered.
-func (t *triaging) decidedDuplicate(g *Grouped) bool {
+// decidedGrouped says whether a finding its own decision hides is in a
+// problem of several findings in g: its problem is settled (or the run
+// made again) even when none of its findings is covered: when every
+// finding of it has a decision of its own (counted triaged once each,
+// and left in the groups), or when one of them is confirmed (the others
+// shown without the decided one).
+func (t *triaging) decidedGrouped(g *Grouped) bool {
 	for id := range t.decided {
-		if g.Duplicate(&reports.Finding{ID: id}) {
+		r, ok := g.ref(&reports.Finding{ID: id})
+		if !ok {
+			continue
+		}
+		if _, dup := g.groups.LeadOf(r); dup || len(g.groups.Others(r)) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// noteConfirmed notes the finding of that id when its decision, d, is
+// confirmed (not expired): a problem one of whose findings someone
+// confirmed is not covered by a decision on another of them (the
+// decided finding alone is left out). It reports whether it noted it.
+func (t *triaging) noteConfirmed(id reports.FindingID, d *reports.Triage) bool {
+	if d == nil || d.Expired || d.State != string(triage.Confirmed) {
+		return false
+	}
+	if t.confirmed == nil {
+		t.confirmed = map[reports.FindingID]bool{}
+	}
+	t.confirmed[id] = true
+	return true
+}
+
+// hold notes the members (refs of g's ids) of a problem someone
+// confirmed: those a decision of their own hides are held (left out,
+// their problem not triaged), and none is covered (taken out of
+// problems, when given: a decision on another finding of the query's
+// problem covered it).
+func (t *triaging) hold(g *Grouped, members []grouping.Ref, problems map[reports.FindingID]*reports.Triage) {
+	for _, r := range members {
+		id := g.ids.id(r)
+		if t.decided[id] != nil || t.wideDecided[id] != nil {
+			if t.held == nil {
+				t.held = map[reports.FindingID]bool{}
+			}
+			t.held[id] = true
+		}
+		if problems != nil {
+			delete(problems, id)
+		}
+	}
+}
+
+// anyConfirmed says whether one of the members (refs of g's ids) was
+// confirmed.
+func (t *triaging) anyConfirmed(g *Grouped, members []grouping.Ref) bool {
+	if len(t.confirmed) == 0 {
+		return false
+	}
+	for _, r := range members {
+		if t.confirmed[g.ids.id(r)] {
 			return true
 		}
 	}
@@ -677,6 +765,10 @@ func (t *triaging) covering(g *Grouped, hasText func(tool, rule string) bool) ma
 			continue
 		}
 		members := append([]grouping.Ref{lead}, others...)
+		if t.anyConfirmed(g, members) {
+			t.hold(g, members, nil)
+			continue
+		}
 		var via reports.Triage
 		for _, r := range members {
 			if id, own := byRef[r]; own {
@@ -721,7 +813,7 @@ func (t *triaging) settle(g *Grouped, c *summarize.Collector, counts *summarize.
 		return nil
 	}
 	problems := t.covering(g, hasText)
-	if len(problems) == 0 && t.mode != TriagedOnly && !t.decidedDuplicate(g) {
+	if len(problems) == 0 && t.mode != TriagedOnly && !t.decidedGrouped(g) {
 		return nil
 	}
 	covered, dups, exact := t.exactly(g, problems, c, hasText)
@@ -814,8 +906,19 @@ func (t *triaging) countCovered(g *Grouped, problems map[reports.FindingID]*repo
 	}
 	for id := range t.decided {
 		a := t.record(id)
-		if a == nil || !a.counted || !oldProblem(a) || g.Duplicate(&reports.Finding{ID: id}) {
+		if a == nil || !a.counted || g.Duplicate(&reports.Finding{ID: id}) {
 			continue // (a duplicate's problem is taken back above)
+		}
+		if t.held[id] {
+			// Its problem is shown: the first pass counted it triaged.
+			t.countProblem(a, t.owns[a.own-1], -1, isNew(a))
+			if t.newOnly && oldProblem(a) {
+				c.Total--
+			}
+			continue
+		}
+		if !oldProblem(a) {
+			continue
 		}
 		if t.newOnly {
 			t.countProblem(a, t.owns[a.own-1], -1, true)

@@ -355,3 +355,79 @@ func TestTriageOldProblemNotNew(t *testing.T) {
 		}
 	}
 }
+
+// TestTriageConfirmedKeepsTheProblem: a problem one of whose findings is
+// decided confirmed stays shown and counted, also when another of its
+// findings is decided false positive (that one alone is left out), with
+// or without a filter that leaves out the confirmed finding.
+func TestTriageConfirmedKeepsTheProblem(t *testing.T) {
+	src := os.DirFS(filepath.Join(reportstest.RepoRoot(t), "testdata", "sample"))
+	reportFiles := []string{"checkstyle.xml", "pmd.sarif", "spotbugs.xml"}
+	var members []reports.Also // of the first problem of three findings
+	if _, err := pipeline.Run(context.Background(), &pipeline.Query{Reports: sampleFiles(t, reportFiles...), Classes: grouping.ClassOf,
+		Keep: pipeline.Keep{Each: func(f *reports.Finding, _ string) error {
+			if members == nil && f.Detail != nil && len(f.Detail.Also) == 2 {
+				members = append([]reports.Also{{Tool: f.Tool, Rule: f.Rule, ID: f.ID}}, f.Detail.Also...)
+			}
+			return nil
+		}}}); err != nil {
+		t.Fatal(err)
+	}
+	if members == nil {
+		t.Fatal("no problem of three findings")
+	}
+	confirmed, decided, other := members[1], members[0], members[2]
+	var entries []triage.Entry
+	if _, err := pipeline.Run(context.Background(), &pipeline.Query{Reports: sampleFiles(t, reportFiles...), Keep: pipeline.Keep{Each: func(f *reports.Finding, _ string) error {
+		switch f.ID {
+		case confirmed.ID, decided.ID:
+			e := triage.EntryFor(f, src)
+			e.State, e.Reason = triage.FalsePositive, "not a bug"
+			if f.ID == confirmed.ID {
+				e.State, e.Reason = triage.Confirmed, "a real bug"
+			}
+			entries = append(entries, e)
+		}
+		return nil
+	}}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, flt := range []reports.Filter{{}, {Tools: []string{decided.Tool, other.Tool}}} {
+		for _, mode := range []pipeline.TriagedMode{pipeline.TriagedExclude, pipeline.TriagedInclude} {
+			states := map[reports.FindingID]string{}
+			q := &pipeline.Query{Reports: sampleFiles(t, reportFiles...), Filter: flt, Classes: grouping.ClassOf, Triaged: mode,
+				Triage: triage.NewMatcher(&triage.File{Version: 1, Entries: entries}, src, triagetest.Now),
+				Keep: pipeline.Keep{Each: func(f *reports.Finding, _ string) error {
+					s := "shown"
+					if f.Triage != nil {
+						s = f.Triage.State
+					}
+					states[f.ID] = s
+					if f.Detail != nil {
+						for _, a := range f.Detail.Also {
+							states[a.ID] = s + " (with " + f.ID.String() + ")"
+						}
+					}
+					return nil
+				}}}
+			res, err := pipeline.Run(context.Background(), q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// (with include, the problem may be shown by the decided
+			// finding, marked with its own decision)
+			if got := states[other.ID]; mode == pipeline.TriagedExclude && (got == "" || strings.HasPrefix(got, "false-positive")) {
+				t.Errorf("filter %v, %v: the problem's undecided finding %s is %q; want it shown, its problem confirmed", flt.Tools, mode, other.ID, got)
+			}
+			if s := states[decided.ID]; mode == pipeline.TriagedExclude && s != "" {
+				t.Errorf("filter %v, %v: the finding decided false positive is %q; want it left out", flt.Tools, mode, s)
+			}
+			if tr := res.View.Summary.Triaged; tr == nil || tr.Problems != 0 || tr.Total != 1 {
+				t.Errorf("filter %v, %v: triaged %+v; want the decided finding alone, no triaged problem", flt.Tools, mode, tr)
+			}
+			if err := (pipeline.Gate{FailOn: reports.SeverityNote, MaxNew: -1}).Check(res.View); err == nil {
+				t.Errorf("filter %v, %v: the gate passes", flt.Tools, mode)
+			}
+		}
+	}
+}
