@@ -26,7 +26,7 @@ import (
 // the same.
 func TestTriageCoversThroughTheFilter(t *testing.T) {
 	src := os.DirFS(filepath.Join(reportstest.RepoRoot(t), "testdata", "sample"))
-	reportFiles := []string{"checkstyle.xml", "pmd.sarif", "spotbugs.xml"}
+	reportFiles := sampleReports
 	// The problems several tools report: a member of each, another tool's
 	// each time, is decided.
 	pick := map[reports.FindingID]bool{}
@@ -48,10 +48,9 @@ func TestTriageCoversThroughTheFilter(t *testing.T) {
 	if len(tools) < 2 {
 		t.Fatalf("the decided findings are of %d tools, want several", len(tools))
 	}
-	var entries []triage.Entry
 	lines := map[string]map[int]bool{} // of the findings not decided
 	decidedLines := map[string]map[int]bool{}
-	if _, err := pipeline.Run(context.Background(), &pipeline.Query{Reports: sampleFiles(t, reportFiles...), Keep: pipeline.Keep{Each: func(f *reports.Finding, _ string) error {
+	entries := sampleEntries(t, func(f *reports.Finding) triage.State {
 		to := lines
 		if pick[f.ID] {
 			to = decidedLines
@@ -63,14 +62,10 @@ func TestTriageCoversThroughTheFilter(t *testing.T) {
 			to[f.Path][l] = true
 		}
 		if pick[f.ID] {
-			e := triage.EntryFor(f, src)
-			e.State, e.Reason = triage.FalsePositive, "decided on "+f.ID.String()
-			entries = append(entries, e)
+			return triage.FalsePositive
 		}
-		return nil
-	}}}); err != nil {
-		t.Fatal(err)
-	}
+		return ""
+	})
 	// A change that adds the lines of the findings not decided, and none
 	// of a decided one.
 	var diff strings.Builder
@@ -201,37 +196,11 @@ func TestTriageCoversThroughTheFilter(t *testing.T) {
 // duplicates and of the triaged are those of one decision on it.
 func TestTriageEveryFindingDecided(t *testing.T) {
 	src := os.DirFS(filepath.Join(reportstest.RepoRoot(t), "testdata", "sample"))
-	reportFiles := []string{"checkstyle.xml", "pmd.sarif", "spotbugs.xml"}
-	var members []reports.Also // of the first problem of three findings
-	if _, err := pipeline.Run(context.Background(), &pipeline.Query{Reports: sampleFiles(t, reportFiles...), Classes: grouping.ClassOf,
-		Keep: pipeline.Keep{Each: func(f *reports.Finding, _ string) error {
-			if members == nil && f.Detail != nil && len(f.Detail.Also) == 2 {
-				members = append([]reports.Also{{Tool: f.Tool, Rule: f.Rule, ID: f.ID}}, f.Detail.Also...)
-			}
-			return nil
-		}}}); err != nil {
-		t.Fatal(err)
-	}
-	if members == nil {
-		t.Fatal("no problem of three findings")
-	}
-	entriesOf := func(ids ...reports.FindingID) []triage.Entry {
-		var entries []triage.Entry
-		if _, err := pipeline.Run(context.Background(), &pipeline.Query{Reports: sampleFiles(t, reportFiles...), Keep: pipeline.Keep{Each: func(f *reports.Finding, _ string) error {
-			if slices.Contains(ids, f.ID) {
-				e := triage.EntryFor(f, src)
-				e.State, e.Reason = triage.WontFix, "decided on "+f.ID.String()
-				entries = append(entries, e)
-			}
-			return nil
-		}}}); err != nil {
-			t.Fatal(err)
-		}
-		return entries
-	}
-	one := entriesOf(members[0].ID)
-	every := entriesOf(members[0].ID, members[1].ID, members[2].ID)
-	two := entriesOf(members[0].ID, members[1].ID)
+	reportFiles := sampleReports
+	members := firstProblemOfThree(t)
+	one := sampleEntries(t, decideIDs(triage.WontFix, members[0].ID))
+	every := sampleEntries(t, decideIDs(triage.WontFix, members[0].ID, members[1].ID, members[2].ID))
+	two := sampleEntries(t, decideIDs(triage.WontFix, members[0].ID, members[1].ID))
 	type counts struct {
 		Total, Problems, Duplicates, Triaged, TriagedFindings, Page int
 	}
@@ -286,7 +255,7 @@ func TestTriageEveryFindingDecided(t *testing.T) {
 // unchanged finding or on a new one, covered or decided, alike.
 func TestTriageOldProblemNotNew(t *testing.T) {
 	src := os.DirFS(filepath.Join(reportstest.RepoRoot(t), "testdata", "sample"))
-	reportFiles := []string{"checkstyle.xml", "pmd.sarif", "spotbugs.xml"}
+	reportFiles := sampleReports
 	// The problems SpotBugs reports with another tool: old against a
 	// baseline of SpotBugs' report, with new findings.
 	var old, fresh []reports.FindingID // a SpotBugs member of each; another tool's
@@ -313,20 +282,7 @@ func TestTriageOldProblemNotNew(t *testing.T) {
 	if len(old) < 2 {
 		t.Fatalf("%d problems of SpotBugs and another tool", len(old))
 	}
-	entriesOf := func(ids []reports.FindingID) []triage.Entry {
-		var entries []triage.Entry
-		if _, err := pipeline.Run(context.Background(), &pipeline.Query{Reports: sampleFiles(t, reportFiles...), Keep: pipeline.Keep{Each: func(f *reports.Finding, _ string) error {
-			if slices.Contains(ids, f.ID) {
-				e := triage.EntryFor(f, src)
-				e.State, e.Reason = triage.FalsePositive, "decided on "+f.ID.String()
-				entries = append(entries, e)
-			}
-			return nil
-		}}}); err != nil {
-			t.Fatal(err)
-		}
-		return entries
-	}
+	entriesOf := func(ids []reports.FindingID) []triage.Entry { return sampleEntries(t, decideIDs(triage.FalsePositive, ids...)) }
 	for _, tt := range []struct {
 		name    string
 		entries []triage.Entry
@@ -362,36 +318,18 @@ func TestTriageOldProblemNotNew(t *testing.T) {
 // or without a filter that leaves out the confirmed finding.
 func TestTriageConfirmedKeepsTheProblem(t *testing.T) {
 	src := os.DirFS(filepath.Join(reportstest.RepoRoot(t), "testdata", "sample"))
-	reportFiles := []string{"checkstyle.xml", "pmd.sarif", "spotbugs.xml"}
-	var members []reports.Also // of the first problem of three findings
-	if _, err := pipeline.Run(context.Background(), &pipeline.Query{Reports: sampleFiles(t, reportFiles...), Classes: grouping.ClassOf,
-		Keep: pipeline.Keep{Each: func(f *reports.Finding, _ string) error {
-			if members == nil && f.Detail != nil && len(f.Detail.Also) == 2 {
-				members = append([]reports.Also{{Tool: f.Tool, Rule: f.Rule, ID: f.ID}}, f.Detail.Also...)
-			}
-			return nil
-		}}}); err != nil {
-		t.Fatal(err)
-	}
-	if members == nil {
-		t.Fatal("no problem of three findings")
-	}
+	reportFiles := sampleReports
+	members := firstProblemOfThree(t)
 	confirmed, decided, other := members[1], members[0], members[2]
-	var entries []triage.Entry
-	if _, err := pipeline.Run(context.Background(), &pipeline.Query{Reports: sampleFiles(t, reportFiles...), Keep: pipeline.Keep{Each: func(f *reports.Finding, _ string) error {
+	entries := sampleEntries(t, func(f *reports.Finding) triage.State {
 		switch f.ID {
-		case confirmed.ID, decided.ID:
-			e := triage.EntryFor(f, src)
-			e.State, e.Reason = triage.FalsePositive, "not a bug"
-			if f.ID == confirmed.ID {
-				e.State, e.Reason = triage.Confirmed, "a real bug"
-			}
-			entries = append(entries, e)
+		case confirmed.ID:
+			return triage.Confirmed
+		case decided.ID:
+			return triage.FalsePositive
 		}
-		return nil
-	}}}); err != nil {
-		t.Fatal(err)
-	}
+		return ""
+	})
 	for _, flt := range []reports.Filter{{}, {Tools: []string{decided.Tool, other.Tool}}} {
 		for _, mode := range []pipeline.TriagedMode{pipeline.TriagedExclude, pipeline.TriagedInclude} {
 			states := map[reports.FindingID]string{}
@@ -429,5 +367,58 @@ func TestTriageConfirmedKeepsTheProblem(t *testing.T) {
 				t.Errorf("filter %v, %v: the gate passes", flt.Tools, mode)
 			}
 		}
+	}
+}
+
+// sampleReports are the sample's three reports.
+var sampleReports = []string{"checkstyle.xml", "pmd.sarif", "spotbugs.xml"}
+
+// firstProblemOfThree returns the findings of the sample's first problem
+// of three findings, the one that shows it first.
+func firstProblemOfThree(t *testing.T) []reports.Also {
+	t.Helper()
+	var members []reports.Also
+	if _, err := pipeline.Run(context.Background(), &pipeline.Query{Reports: sampleFiles(t, sampleReports...), Classes: grouping.ClassOf,
+		Keep: pipeline.Keep{Each: func(f *reports.Finding, _ string) error {
+			if members == nil && f.Detail != nil && len(f.Detail.Also) == 2 {
+				members = append([]reports.Also{{Tool: f.Tool, Rule: f.Rule, ID: f.ID}}, f.Detail.Also...)
+			}
+			return nil
+		}}}); err != nil {
+		t.Fatal(err)
+	}
+	if members == nil {
+		t.Fatal("no problem of three findings")
+	}
+	return members
+}
+
+// sampleEntries returns an entry for each finding of the sample's three
+// reports, ungrouped, that decide gives a state ("": none), with the
+// reason "decided on ID"; decide sees every finding.
+func sampleEntries(t *testing.T, decide func(f *reports.Finding) triage.State) []triage.Entry {
+	t.Helper()
+	src := os.DirFS(filepath.Join(reportstest.RepoRoot(t), "testdata", "sample"))
+	var entries []triage.Entry
+	if _, err := pipeline.Run(context.Background(), &pipeline.Query{Reports: sampleFiles(t, sampleReports...), Keep: pipeline.Keep{Each: func(f *reports.Finding, _ string) error {
+		if state := decide(f); state != "" {
+			e := triage.EntryFor(f, src)
+			e.State, e.Reason = state, "decided on "+f.ID.String()
+			entries = append(entries, e)
+		}
+		return nil
+	}}}); err != nil {
+		t.Fatal(err)
+	}
+	return entries
+}
+
+// decideIDs decides the findings of ids as state.
+func decideIDs(state triage.State, ids ...reports.FindingID) func(f *reports.Finding) triage.State {
+	return func(f *reports.Finding) triage.State {
+		if slices.Contains(ids, f.ID) {
+			return state
+		}
+		return ""
 	}
 }

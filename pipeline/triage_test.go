@@ -245,17 +245,12 @@ func TestTriageNewOnlyCountsAlike(t *testing.T) {
 		}}}); err != nil {
 		t.Fatal(err)
 	}
-	var entries []triage.Entry
-	if _, err := pipeline.Run(context.Background(), &pipeline.Query{Reports: sampleFiles(t, reportFiles...), Keep: pipeline.Keep{Each: func(f *reports.Finding, _ string) error {
+	entries := sampleEntries(t, func(f *reports.Finding) triage.State {
 		if inProblem[f.ID] {
-			e := triage.EntryFor(f, src)
-			e.State, e.Reason = triage.FalsePositive, "decided on "+f.ID.String()
-			entries = append(entries, e)
+			return triage.FalsePositive
 		}
-		return nil
-	}}}); err != nil {
-		t.Fatal(err)
-	}
+		return ""
+	})
 	if len(entries) < 2 {
 		t.Fatalf("%d Checkstyle findings in problems of several tools", len(entries))
 	}
