@@ -282,7 +282,9 @@ func TestTriageOldProblemNotNew(t *testing.T) {
 	if len(old) < 2 {
 		t.Fatalf("%d problems of SpotBugs and another tool", len(old))
 	}
-	entriesOf := func(ids []reports.FindingID) []triage.Entry { return sampleEntries(t, decideIDs(triage.FalsePositive, ids...)) }
+	entriesOf := func(ids []reports.FindingID) []triage.Entry {
+		return sampleEntries(t, decideIDs(triage.FalsePositive, ids...))
+	}
 	for _, tt := range []struct {
 		name    string
 		entries []triage.Entry
