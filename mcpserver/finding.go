@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"math/bits"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -495,15 +494,17 @@ func (s *Server) getFinding(ctx context.Context, in *GetFindingIn) (answer, erro
 		a.Logical, a.Target = d.Logical, d.Target
 	}
 	a.Problem = s.problemOf(ctx, &f)
-	if !f.Triage.Suppressed() && m != nil && m.Len() > 0 {
-		// A decision on another finding of its problem covers it, as
-		// analysis.getReports counts it, whatever the session's last call
-		// grouped (its filters may have left the decided finding out).
+	if m != nil && m.Len() > 0 {
+		// A decision on another finding of its problem covers it (a
+		// confirmation marks it even when its own decision suppresses
+		// it), as analysis.getReports counts it, whatever the session's
+		// last call grouped (its filters may have left the decided
+		// finding out).
 		t, ok := s.coveringDecision(ctx, cfg, &f)
-		if !ok && a.Problem != nil {
+		if !ok && !f.Triage.Suppressed() && a.Problem != nil {
 			t = s.problemDecision(ctx, m, cfg, a.Problem)
 		}
-		if t != nil {
+		if t != nil && (!f.Triage.Suppressed() || !t.Suppressed()) {
 			a.Finding.Triage = t
 		}
 	}
@@ -514,12 +515,12 @@ func (s *Server) getFinding(ctx context.Context, in *GetFindingIn) (answer, erro
 	return a, nil
 }
 
-// coveringDecision is the decision that covers f through its problem as
-// analysis.getReports without filters groups it: the problems of f's file
-// made of every finding of the reports there (a file's findings are
-// grouped apart from the others'), decided as getReports decides them.
-// nil when none does; false when it could not be told (f has no file,
-// the reports could not be read).
+// coveringDecision is the decision that marks f through its problem as
+// analysis.getReports without filters groups it (pipeline.Result.Covering):
+// the problems of f's file made of every finding of the reports there (a
+// file's findings are grouped apart from the others'), decided as
+// getReports decides them. nil when none does; false when it could not be
+// told (f has no file, the reports could not be read).
 func (s *Server) coveringDecision(ctx context.Context, cfg *config.Config, f *reports.Finding) (*reports.Triage, bool) {
 	if f.Path == "" || f.ID.IsZero() {
 		return nil, false
@@ -544,30 +545,13 @@ func (s *Server) coveringDecision(ctx context.Context, cfg *config.Config, f *re
 		return nil, false
 	}
 	defer s.cache.unpin(reps...)
-	var got *reports.Triage
 	q := pipeline.Query{Reports: &cached{reps: reps, files: g.files, root: s.root, ids: true}, Filter: reports.Filter{Paths: []string{globQuote(f.Path)}},
-		Classes: grouping.ClassOf, Config: cfg, Triage: m, Triaged: pipeline.TriagedOnly, // each problem of triaged findings alone
-		Keep: pipeline.Keep{Each: func(x *reports.Finding, _ string) error {
-			if !x.Triage.Suppressed() {
-				return nil
-			}
-			if x.ID == f.ID {
-				got = x.Triage
-				return nil
-			}
-			if x.Detail != nil && slices.ContainsFunc(x.Detail.Also, func(a reports.Also) bool { return a.ID == f.ID }) {
-				via := *x.Triage // the problem's, through the finding that shows it
-				if via.Via.IsZero() {
-					via.Via = x.ID
-				}
-				got = &via
-			}
-			return nil
-		}}}
-	if _, err := pipeline.Run(ctx, &q); err != nil {
+		Classes: grouping.ClassOf, Config: cfg, Triage: m, Triaged: pipeline.TriagedInclude}
+	res, err := pipeline.Run(ctx, &q)
+	if err != nil {
 		return nil, false
 	}
-	return got, true
+	return res.Covering[f.ID], true
 }
 
 // globQuote is a path glob that matches p alone (\ quotes a character

@@ -16,6 +16,7 @@ import (
 	"github.com/recap-dev/recap/internal/triagetest"
 	"github.com/recap-dev/recap/mcpserver"
 	"github.com/recap-dev/recap/reports"
+	"github.com/recap-dev/recap/triage"
 )
 
 // TestTriaged: analysis.getReports looks at the root's triage file at each
@@ -305,5 +306,53 @@ func TestTriageExpiredLine(t *testing.T) {
 	}
 	if line, _, _ := strings.Cut(res.text, "\n"); !strings.Contains(line, "; 1 finding back: triage expired") {
 		t.Errorf("first line %q does not say the finding is back", line)
+	}
+}
+
+// TestTriageConfirmedProblem: a problem one finding of which is decided
+// confirmed and another false positive is shown whole: getReports marks
+// its findings confirmed and getFinding, in a session of its own, says
+// the false-positive finding is marked by the confirmation (via).
+func TestTriageConfirmedProblem(t *testing.T) {
+	_, g := sampleReports(t)
+	cs, _ := connect(t, mcpserver.Options{Root: g.Dir})
+	var v view
+	call(t, cs, "analysis.getReports", map[string]any{"limit": 200, "maxTokens": 25000, "context": false}).decode(t, &v)
+	var lead, dup reports.FindingID
+	for _, f := range v.Findings {
+		if len(f.AlsoReportedBy) > 0 {
+			lead, dup = f.ID, f.AlsoReportedBy[0].ID
+			break
+		}
+	}
+	if lead.IsZero() {
+		t.Fatal("no problem of several findings")
+	}
+	entry := func(id reports.FindingID, state triage.State) triage.Entry {
+		var a mcpserver.FindingAnswer
+		call(t, cs, "analysis.getFinding", map[string]any{"id": id.String()}).decode(t, &a)
+		e := triage.EntryFor(&a.Finding, os.DirFS(g.Dir))
+		e.State, e.Reason = state, "decided on "+id.String()
+		return e
+	}
+	triagetest.Write(t, g.Dir, &triage.File{Version: 1, Entries: []triage.Entry{entry(lead, triage.FalsePositive), entry(dup, triage.Confirmed)}})
+
+	fresh, _ := connect(t, mcpserver.Options{Root: g.Dir})
+	var a mcpserver.FindingAnswer
+	call(t, fresh, "analysis.getFinding", map[string]any{"id": lead.String()}).decode(t, &a)
+	if tr := a.Finding.Triage; tr == nil || tr.State != string(triage.Confirmed) || tr.Via != dup {
+		t.Errorf("getFinding %s, decided false positive in a problem %s is confirmed in: triage %+v; want confirmed via %s", lead, dup, tr, dup)
+	}
+	var inc view
+	call(t, fresh, "analysis.getReports", map[string]any{"limit": 200, "maxTokens": 25000, "context": false, "triaged": "include"}).decode(t, &inc)
+	for _, f := range inc.Findings {
+		if f.ID == lead || f.ID == dup {
+			if f.Triage == nil || f.Triage.State != string(triage.Confirmed) {
+				t.Errorf("getReports: %s shows the problem marked %+v; want confirmed", f.ID, f.Triage)
+			}
+		}
+	}
+	if tr := inc.Summary.Triaged; tr != nil && tr.Problems != 0 {
+		t.Errorf("triaged %+v; want no triaged problem", tr)
 	}
 }

@@ -183,6 +183,11 @@ type Result struct {
 	// Outside counts the findings that passed the filter but are not on a
 	// changed line.
 	Outside int
+	// Covering are the decisions that mark findings through their
+	// problem, by the findings' ids: a decision on another finding that
+	// covers one not decided (or decided confirmed), or a confirmation of
+	// another finding that marks one decided otherwise (which is shown).
+	Covering map[reports.FindingID]*reports.Triage
 	// NotInHead counts the findings that passed the filter on lines that
 	// Changes.From has and Changes.Head has not (lines the base branch
 	// brought into a merge commit): not kept, not in Outside.
@@ -270,6 +275,9 @@ func Run(ctx context.Context, q *Query) (*Result, error) {
 		s := &scan{q: q, flt: flt, base: base, res: &Result{Files: res.Files, Index: res.Index}}
 		s.tri = newTriaging(q, prior, regroup)
 		r, err := s.run(ctx)
+		if r != nil && s.tri != nil {
+			r.Covering = s.tri.problems
+		}
 		if errors.Is(err, errRegroup) {
 			prior = s.tri
 			if e := q.Keep.Early; e != nil && q.Keep.Each != nil {

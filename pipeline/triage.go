@@ -75,13 +75,13 @@ type triaging struct {
 	// decided are the ids of the findings a decision hides, in the first
 	// run, to find their problems.
 	decided map[reports.FindingID]*reports.Triage
-	// confirmed are the ids of the findings decided confirmed (first run):
-	// their problems are not covered.
-	confirmed map[reports.FindingID]bool
-	// held are the ids of the findings their own decision hides whose
-	// problem another finding, confirmed, keeps shown: each is left out,
-	// its problem not triaged (covering; a second run has them).
-	held   map[reports.FindingID]bool
+	// confirmed are the decisions of the findings decided confirmed, by
+	// their ids (first run): their problems are not covered.
+	confirmed map[reports.FindingID]*reports.Triage
+	// held says that a finding its own decision hides is in a problem
+	// another finding of which is confirmed: the confirmation marks it
+	// (problems), and the run is made again to show it.
+	held   bool
 	counts summarize.TriagedCounts
 	// newOnly: the view is of the new findings of new problems (a
 	// baseline and Query.NewOnly).
@@ -233,13 +233,16 @@ func (t *triaging) kindOf(tool uint32, rn ruleNames) uint32 {
 }
 
 func newTriaging(q *Query, prior *triaging, regroup bool) *triaging {
-	if q.Triage == nil || q.Triage.Len() == 0 {
-		return nil
+	if (q.Triage == nil || q.Triage.Len() == 0) && q.Triaged != TriagedOnly {
+		return nil // (the triaged alone, of no decision, are none)
 	}
 	t := &triaging{m: q.Triage, d: q.Triage.Decider(), mode: q.Triaged, regroup: regroup && q.Classes != nil && prior == nil,
 		whole: q.Filter.Empty() && q.Changes == nil && !q.NewOnly, newOnly: q.NewOnly && q.Baseline != nil}
 	if prior != nil {
-		t.problems, t.prior, t.held = prior.problems, prior.prior, prior.held
+		t.problems, t.prior = prior.problems, prior.prior
+	}
+	if t.m.Len() == 0 {
+		t.problems = map[reports.FindingID]*reports.Triage{} // none to find: every finding is hidden, none grouped
 	}
 	t.counts.ByState = map[string]int{}
 	t.counts.Shown = q.Triaged != TriagedExclude
@@ -546,10 +549,11 @@ func (t *triaging) decide(f *reports.Finding) (hide bool) {
 	}
 	f.Triage = nil
 	f.Triage = t.d.Decide(f).Mark()
-	if !f.Triage.Suppressed() {
-		if p := t.problems[f.ID]; p != nil {
-			f.Triage = p
-		}
+	// Its problem's decision marks it unless its own suppresses it; a
+	// confirmation of another finding of its problem marks it all the
+	// same (it is shown).
+	if p := t.problems[f.ID]; p != nil && (!f.Triage.Suppressed() || !p.Suppressed()) {
+		f.Triage = p
 	}
 	return t.hides(f.Triage.Suppressed())
 }
@@ -615,7 +619,7 @@ func (t *triaging) count(f *reports.Finding, state string) {
 		state = reports.BaselineUnchanged
 	}
 	c.Total++
-	if t.prior.Duplicate(f) || t.held[f.ID] {
+	if t.prior.Duplicate(f) {
 		return
 	}
 	c.Problems++
@@ -698,28 +702,35 @@ func (t *triaging) noteConfirmed(id reports.FindingID, d *reports.Triage) bool {
 		return false
 	}
 	if t.confirmed == nil {
-		t.confirmed = map[reports.FindingID]bool{}
+		t.confirmed = map[reports.FindingID]*reports.Triage{}
 	}
-	t.confirmed[id] = true
+	t.confirmed[id] = d
 	return true
 }
 
-// hold notes the members (refs of g's ids) of a problem someone
-// confirmed: those a decision of their own hides are held (left out,
-// their problem not triaged), and none is covered (taken out of
-// problems, when given: a decision on another finding of the query's
-// problem covered it).
+// hold settles a problem some finding of which is confirmed (members,
+// refs of g's ids): no decision on another of its findings covers the
+// others (they are taken out of problems), and a finding the query keeps
+// whose own decision suppresses it is marked by the confirmation
+// instead, through the confirmed finding (Via), and shown (held: the
+// first run hid it).
 func (t *triaging) hold(g *Grouped, members []grouping.Ref, problems map[reports.FindingID]*reports.Triage) {
+	var via *reports.Triage
 	for _, r := range members {
 		id := g.ids.id(r)
-		if t.decided[id] != nil || t.wideDecided[id] != nil {
-			if t.held == nil {
-				t.held = map[reports.FindingID]bool{}
-			}
-			t.held[id] = true
+		if d := t.confirmed[id]; d != nil {
+			v := *d
+			v.Via = id
+			via = &v
+			break
 		}
-		if problems != nil {
-			delete(problems, id)
+	}
+	for _, r := range members {
+		id := g.ids.id(r)
+		delete(problems, id)
+		if (t.decided[id] != nil || t.wideDecided[id] != nil) && !t.wideOut[r] {
+			problems[id] = via
+			t.held = true
 		}
 	}
 }
@@ -731,7 +742,7 @@ func (t *triaging) anyConfirmed(g *Grouped, members []grouping.Ref) bool {
 		return false
 	}
 	for _, r := range members {
-		if t.confirmed[g.ids.id(r)] {
+		if t.confirmed[g.ids.id(r)] != nil {
 			return true
 		}
 	}
@@ -766,7 +777,7 @@ func (t *triaging) covering(g *Grouped, hasText func(tool, rule string) bool) ma
 		}
 		members := append([]grouping.Ref{lead}, others...)
 		if t.anyConfirmed(g, members) {
-			t.hold(g, members, nil)
+			t.hold(g, members, problems)
 			continue
 		}
 		var via reports.Triage
@@ -834,7 +845,7 @@ func (t *triaging) settle(g *Grouped, c *summarize.Collector, counts *summarize.
 // duplicates (a second run counts them triaged but not as problems), and
 // reports whether settling them is exact (see settle).
 func (t *triaging) exactly(g *Grouped, problems map[reports.FindingID]*reports.Triage, c *summarize.Collector, hasText func(tool, rule string) bool) (covered, dups []*aside, exact bool) {
-	if t.mode == TriagedOnly || t.missed || !settleAtResolution {
+	if t.mode == TriagedOnly || t.missed || t.held || !settleAtResolution {
 		return nil, nil, false
 	}
 	t.aside.sort()
@@ -908,14 +919,6 @@ func (t *triaging) countCovered(g *Grouped, problems map[reports.FindingID]*repo
 		a := t.record(id)
 		if a == nil || !a.counted || g.Duplicate(&reports.Finding{ID: id}) {
 			continue // (a duplicate's problem is taken back above)
-		}
-		if t.held[id] {
-			// Its problem is shown: the first pass counted it triaged.
-			t.countProblem(a, t.owns[a.own-1], -1, isNew(a))
-			if t.newOnly && oldProblem(a) {
-				c.Total--
-			}
-			continue
 		}
 		if !oldProblem(a) {
 			continue
@@ -1297,5 +1300,8 @@ func suppresses(inputs []reports.Input) bool {
 // unmatched counts the entries of the tools of the run's findings that
 // matched none of them.
 func (t *triaging) unmatched() int {
+	if t.m == nil {
+		return 0
+	}
 	return t.m.Unmatched(func(e *triage.Entry) bool { return t.tools[e.Tool] })
 }

@@ -315,9 +315,10 @@ func TestTriageOldProblemNotNew(t *testing.T) {
 }
 
 // TestTriageConfirmedKeepsTheProblem: a problem one of whose findings is
-// decided confirmed stays shown and counted, also when another of its
-// findings is decided false positive (that one alone is left out), with
-// or without a filter that leaves out the confirmed finding.
+// decided confirmed stays shown and counted, whole, also when another of
+// its findings is decided false positive (the confirmation marks that
+// one too), with or without a filter that leaves out the confirmed
+// finding.
 func TestTriageConfirmedKeepsTheProblem(t *testing.T) {
 	src := os.DirFS(filepath.Join(reportstest.RepoRoot(t), "testdata", "sample"))
 	reportFiles := sampleReports
@@ -332,10 +333,17 @@ func TestTriageConfirmedKeepsTheProblem(t *testing.T) {
 		}
 		return ""
 	})
+	// Against a baseline that had the problem by the decided finding alone.
+	baseline := map[string]string{"Checkstyle": "checkstyle.xml", "PMD": "pmd.sarif", "SpotBugs": "spotbugs.xml"}[decided.Tool]
 	for _, flt := range []reports.Filter{{}, {Tools: []string{decided.Tool, other.Tool}}} {
+		plain, err := pipeline.Run(context.Background(), &pipeline.Query{Reports: sampleFiles(t, reportFiles...), Baseline: sampleFiles(t, baseline),
+			Filter: flt, Classes: grouping.ClassOf})
+		if err != nil {
+			t.Fatal(err)
+		}
 		for _, mode := range []pipeline.TriagedMode{pipeline.TriagedExclude, pipeline.TriagedInclude} {
 			states := map[reports.FindingID]string{}
-			q := &pipeline.Query{Reports: sampleFiles(t, reportFiles...), Filter: flt, Classes: grouping.ClassOf, Triaged: mode,
+			q := &pipeline.Query{Reports: sampleFiles(t, reportFiles...), Baseline: sampleFiles(t, baseline), Filter: flt, Classes: grouping.ClassOf, Triaged: mode,
 				Triage: triage.NewMatcher(&triage.File{Version: 1, Entries: entries}, src, triagetest.Now),
 				Keep: pipeline.Keep{Each: func(f *reports.Finding, _ string) error {
 					s := "shown"
@@ -354,16 +362,21 @@ func TestTriageConfirmedKeepsTheProblem(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			// (with include, the problem may be shown by the decided
-			// finding, marked with its own decision)
-			if got := states[other.ID]; mode == pipeline.TriagedExclude && (got == "" || strings.HasPrefix(got, "false-positive")) {
-				t.Errorf("filter %v, %v: the problem's undecided finding %s is %q; want it shown, its problem confirmed", flt.Tools, mode, other.ID, got)
+			for _, m := range []reports.Also{decided, other} {
+				if !slices.ContainsFunc(flt.Tools, func(tool string) bool { return tool == m.Tool }) && len(flt.Tools) > 0 {
+					continue
+				}
+				if got := states[m.ID]; got == "" || strings.HasPrefix(got, "false-positive") {
+					t.Errorf("filter %v, %v: the problem's finding %s is %q; want it shown, its problem confirmed", flt.Tools, mode, m.ID, got)
+				}
 			}
-			if s := states[decided.ID]; mode == pipeline.TriagedExclude && s != "" {
-				t.Errorf("filter %v, %v: the finding decided false positive is %q; want it left out", flt.Tools, mode, s)
+			if tr := res.View.Summary.Triaged; tr != nil && (tr.Problems != 0 || tr.Total != 0) {
+				t.Errorf("filter %v, %v: triaged %+v; want nothing triaged", flt.Tools, mode, tr)
 			}
-			if tr := res.View.Summary.Triaged; tr == nil || tr.Problems != 0 || tr.Total != 1 {
-				t.Errorf("filter %v, %v: triaged %+v; want the decided finding alone, no triaged problem", flt.Tools, mode, tr)
+			got, want := res.View.Summary, plain.View.Summary
+			if got.Total != want.Total || got.Problems != want.Problems || *got.Baseline.NewProblems != *want.Baseline.NewProblems {
+				t.Errorf("filter %v, %v: %d findings, %d problems, %d new; without the decisions %d, %d, %d", flt.Tools, mode,
+					got.Total, got.Problems, *got.Baseline.NewProblems, want.Total, want.Problems, *want.Baseline.NewProblems)
 			}
 			if err := (pipeline.Gate{FailOn: reports.SeverityNote, MaxNew: -1}).Check(res.View); err == nil {
 				t.Errorf("filter %v, %v: the gate passes", flt.Tools, mode)
@@ -422,5 +435,32 @@ func decideIDs(state triage.State, ids ...reports.FindingID) func(f *reports.Fin
 			return state
 		}
 		return ""
+	}
+}
+
+// TestTriagedOnlyWithoutDecisions: the triaged alone, with no decision
+// (no triage file, or one without entries), are none: an empty view that
+// no gate fails.
+func TestTriagedOnlyWithoutDecisions(t *testing.T) {
+	src := os.DirFS(filepath.Join(reportstest.RepoRoot(t), "testdata", "sample"))
+	for _, m := range []*triage.Matcher{nil, triage.NewMatcher(&triage.File{Version: 1}, src, triagetest.Now)} {
+		for _, deep := range []bool{false, true} {
+			page := &pipeline.Page{Limit: 10}
+			if deep {
+				page.Offset = pipeline.DeepPage
+			}
+			res, err := pipeline.Run(context.Background(), &pipeline.Query{Reports: sampleFiles(t, sampleReports...), Classes: grouping.ClassOf,
+				Triage: m, Triaged: pipeline.TriagedOnly, Keep: pipeline.Keep{Page: page}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := res.View.Summary
+			if s.Total != 0 || s.Problems != 0 || len(res.View.Findings) != 0 || s.Duplicates != nil && s.Duplicates.Findings != 0 {
+				t.Errorf("matcher %v, deep %v: %d findings, %d problems, %d on the page, duplicates %+v; want none", m != nil, deep, s.Total, s.Problems, len(res.View.Findings), s.Duplicates)
+			}
+			if err := (pipeline.Gate{FailOn: reports.SeverityNote, MaxNew: -1}).Check(res.View); err != nil {
+				t.Errorf("matcher %v, deep %v: %v", m != nil, deep, err)
+			}
+		}
 	}
 }

@@ -684,7 +684,12 @@ func (m *Matcher) Names(path string) bool {
 func (m *Matcher) Orphaned() bool { return m != nil && m.orphans }
 
 // Len returns the number of entries.
-func (m *Matcher) Len() int { return len(m.entries) }
+func (m *Matcher) Len() int {
+	if m == nil {
+		return 0
+	}
+	return len(m.entries)
+}
 
 // Decide returns the decision that covers f, nil when no entry does.
 func (m *Matcher) Decide(f *reports.Finding) *Decision {
