@@ -661,7 +661,7 @@ func impactCount(c *summarize.ImpactCounts, i reports.Impact) *int {
 // whether the run must be made again for them (errRegroup), which it
 // prepares in t. A deep page's passes use it; the others settle.
 func (t *triaging) spread(g *Grouped, hasText func(tool, rule string) bool) bool {
-	if t == nil || !t.regroup || g == nil || !g.groups.Grouped() && !t.coversWide() {
+	if t == nil || !t.regroup || g == nil || !g.groups.Grouped() && !t.coversWide() && !t.wideConfirmed {
 		return false
 	}
 	problems := t.covering(g, hasText)
@@ -820,7 +820,7 @@ var settleAtResolution = true
 // (see conflicts).
 func (t *triaging) settle(g *Grouped, c *summarize.Collector, counts *summarize.BaselineCounts, hasText func(tool, rule string) bool,
 	recount func() bool) error {
-	if t == nil || !t.regroup || g == nil || !g.groups.Grouped() && !t.coversWide() {
+	if t == nil || !t.regroup || g == nil || !g.groups.Grouped() && !t.coversWide() && !t.wideConfirmed {
 		return nil
 	}
 	problems := t.covering(g, hasText)

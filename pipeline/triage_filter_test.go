@@ -324,18 +324,22 @@ func TestTriageConfirmedKeepsTheProblem(t *testing.T) {
 	reportFiles := sampleReports
 	members := firstProblemOfThree(t)
 	confirmed, decided, other := members[1], members[0], members[2]
+	var decidedPath string
 	entries := sampleEntries(t, func(f *reports.Finding) triage.State {
 		switch f.ID {
 		case confirmed.ID:
 			return triage.Confirmed
 		case decided.ID:
+			decidedPath = f.Path
 			return triage.FalsePositive
 		}
 		return ""
 	})
 	// Against a baseline that had the problem by the decided finding alone.
 	baseline := map[string]string{"Checkstyle": "checkstyle.xml", "PMD": "pmd.sarif", "SpotBugs": "spotbugs.xml"}[decided.Tool]
-	for _, flt := range []reports.Filter{{}, {Tools: []string{decided.Tool, other.Tool}}} {
+	// Without a filter; one that leaves out the confirmed finding; one that
+	// keeps the decided finding alone (the query's grouper makes no problem).
+	for _, flt := range []reports.Filter{{}, {Tools: []string{decided.Tool, other.Tool}}, {Rules: []string{decided.Rule}, Paths: []string{decidedPath}}} {
 		plain, err := pipeline.Run(context.Background(), &pipeline.Query{Reports: sampleFiles(t, reportFiles...), Baseline: sampleFiles(t, baseline),
 			Filter: flt, Classes: grouping.ClassOf})
 		if err != nil {
@@ -363,7 +367,7 @@ func TestTriageConfirmedKeepsTheProblem(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, m := range []reports.Also{decided, other} {
-				if !slices.ContainsFunc(flt.Tools, func(tool string) bool { return tool == m.Tool }) && len(flt.Tools) > 0 {
+				if len(flt.Tools) > 0 && !slices.Contains(flt.Tools, m.Tool) || len(flt.Rules) > 0 && m != decided {
 					continue
 				}
 				if got := states[m.ID]; got == "" || strings.HasPrefix(got, "false-positive") {
