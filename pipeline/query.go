@@ -503,6 +503,7 @@ func (s *scan) group(ctx context.Context, c *summarize.Collector, inputs []repor
 	if err := s.tri.settle(s.grouped, c, counts, hasText(inputs), recount); err != nil {
 		return c, err
 	}
+	s.tri.uncountOld(s.grouped)
 	if !gs.Grouped() && !s.tri.covers() {
 		return c, nil
 	}

@@ -602,14 +602,6 @@ func (t *triaging) count(f *reports.Finding, state string) {
 		return
 	}
 	c := &t.counts
-	switch {
-	case f.Triage.Expired:
-		c.Expired++
-		return
-	case !f.Triage.Suppressed():
-		c.Confirmed++
-		return
-	}
 	if state == reports.BaselineNew && t.prior.OfOldProblem(f) {
 		// A new finding of a problem the baseline had makes no new
 		// problem, and new only leaves it out.
@@ -617,6 +609,14 @@ func (t *triaging) count(f *reports.Finding, state string) {
 			return
 		}
 		state = reports.BaselineUnchanged
+	}
+	switch {
+	case f.Triage.Expired:
+		c.Expired++
+		return
+	case !f.Triage.Suppressed():
+		c.Confirmed++
+		return
 	}
 	c.Total++
 	if t.prior.Duplicate(f) {
@@ -988,6 +988,29 @@ func (t *triaging) takeOut(g *Grouped, c *summarize.Collector, counts *summarize
 // compareRefs orders refs as ids number findings: by input, then ordinal.
 func compareRefs(a, b grouping.Ref) int {
 	return cmp.Or(cmp.Compare(a.Input, b.Input), cmp.Compare(a.N, b.N))
+}
+
+// uncountOld takes back, with new only, the confirmed and expired
+// findings the first pass counted that are new findings of problems the
+// baseline had (g's): the view leaves them out, and a second run does not
+// count them (count). The covered ones settle took back already.
+func (t *triaging) uncountOld(g *Grouped) {
+	if t == nil || !t.newOnly || !t.regroup || g == nil || !g.groups.Grouped() {
+		return
+	}
+	c := &t.counts
+	for i := range t.aside.len() {
+		a := t.aside.at(i)
+		if a.own == 0 || a.covered || !a.counted || states[a.state] != reports.BaselineNew || !g.groups.OfOldProblem(a.ref) {
+			continue
+		}
+		switch d := t.owns[a.own-1]; {
+		case d.Expired:
+			c.Expired--
+		case !d.Suppressed():
+			c.Confirmed--
+		}
+	}
 }
 
 // countProblem counts a's problem triaged by d (by -1: takes it back),

@@ -468,3 +468,68 @@ func TestTriagedOnlyWithoutDecisions(t *testing.T) {
 		}
 	}
 }
+
+// TestTriageNewOnlyLeavesOldMarksOut: with new only, a confirmed or an
+// expired decision on a new finding of a problem the baseline had is not
+// counted (summary.triaged.confirmed, .expired): the view leaves the
+// finding out.
+func TestTriageNewOnlyLeavesOldMarksOut(t *testing.T) {
+	src := os.DirFS(filepath.Join(reportstest.RepoRoot(t), "testdata", "sample"))
+	// New findings (not SpotBugs') of problems SpotBugs reports too: old
+	// against a baseline of SpotBugs' report.
+	var fresh []reports.FindingID
+	if _, err := pipeline.Run(context.Background(), &pipeline.Query{Reports: sampleFiles(t, sampleReports...), Classes: grouping.ClassOf,
+		Keep: pipeline.Keep{Each: func(f *reports.Finding, _ string) error {
+			if f.Detail == nil || len(f.Detail.Also) == 0 {
+				return nil
+			}
+			members := append([]reports.Also{{Tool: f.Tool, ID: f.ID}}, f.Detail.Also...)
+			if !slices.ContainsFunc(members, func(a reports.Also) bool { return a.Tool == "SpotBugs" }) {
+				return nil
+			}
+			for _, a := range members {
+				if a.Tool != "SpotBugs" {
+					fresh = append(fresh, a.ID)
+					break
+				}
+			}
+			return nil
+		}}}); err != nil {
+		t.Fatal(err)
+	}
+	if len(fresh) < 2 {
+		t.Fatalf("%d problems of SpotBugs and another tool", len(fresh))
+	}
+	entries := sampleEntries(t, func(f *reports.Finding) triage.State {
+		switch f.ID {
+		case fresh[0]:
+			return triage.Confirmed
+		case fresh[1]:
+			return triage.FalsePositive // expired below
+		}
+		return ""
+	})
+	for i := range entries {
+		if entries[i].State == triage.FalsePositive {
+			entries[i].Until = "2020-01-01"
+		}
+	}
+	// (only: the run is made again, which counts them from the start)
+	for _, mode := range []pipeline.TriagedMode{pipeline.TriagedExclude, pipeline.TriagedInclude, pipeline.TriagedOnly} {
+		for _, newOnly := range []bool{false, true} {
+			res, err := pipeline.Run(context.Background(), &pipeline.Query{Reports: sampleFiles(t, sampleReports...), Baseline: sampleFiles(t, "spotbugs.xml"),
+				NewOnly: newOnly, Classes: grouping.ClassOf, Triaged: mode, Keep: pipeline.Keep{Page: &pipeline.Page{Limit: 200}},
+				Triage: triage.NewMatcher(&triage.File{Version: 1, Entries: entries}, src, triagetest.Now)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			tr := res.View.Summary.Triaged
+			switch {
+			case newOnly && tr != nil && (tr.Confirmed != 0 || tr.Expired != 0):
+				t.Errorf("%v, new only: triaged %+v; want no confirmed or expired finding counted (the view leaves them out)", mode, tr)
+			case !newOnly && (tr == nil || tr.Confirmed != 1 || tr.Expired != 1):
+				t.Errorf("%v: triaged %+v; want one confirmed, one expired", mode, tr)
+			}
+		}
+	}
+}
