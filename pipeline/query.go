@@ -185,7 +185,7 @@ type Result struct {
 	Outside int
 	// Covering are the decisions that mark findings through their
 	// problem, by the findings' ids: a decision on another finding that
-	// covers one not decided (or decided confirmed), or a confirmation of
+	// covers one not decided, or a confirmation of
 	// another finding that marks one decided otherwise (which is shown).
 	Covering map[reports.FindingID]*reports.Triage
 	// NotInHead counts the findings that passed the filter on lines that

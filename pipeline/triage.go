@@ -307,8 +307,9 @@ func (t *triaging) wideNames(path string) bool {
 	return t.wideNamed
 }
 
-// coversWide says whether a decision on a finding outside suppresses it.
-func (t *triaging) coversWide() bool { return t != nil && len(t.wideDecided) > 0 }
+// decidesWide says whether a decision on a finding outside suppresses or
+// confirms it: only then are wide's groups resolved.
+func (t *triaging) decidesWide() bool { return t != nil && (len(t.wideDecided) > 0 || t.wideConfirmed) }
 
 // coverWide adds to problems the findings the query keeps that a decision
 // on a finding outside covers (their problem as wide groups them, and
@@ -316,7 +317,7 @@ func (t *triaging) coversWide() bool { return t != nil && len(t.wideDecided) > 0
 // decision of their own or one problems has covers them already: of a
 // problem, the decision on its first decided finding (its lead first).
 func (t *triaging) coverWide(g *Grouped, hasText func(tool, rule string) bool, problems map[reports.FindingID]*reports.Triage) {
-	if !t.coversWide() && !t.wideConfirmed {
+	if !t.decidesWide() {
 		return
 	}
 	wg := t.wide.Resolve(hasText)
@@ -661,25 +662,36 @@ func impactCount(c *summarize.ImpactCounts, i reports.Impact) *int {
 // whether the run must be made again for them (errRegroup), which it
 // prepares in t. A deep page's passes use it; the others settle.
 func (t *triaging) spread(g *Grouped, hasText func(tool, rule string) bool) bool {
-	if t == nil || !t.regroup || g == nil || !g.groups.Grouped() && !t.coversWide() && !t.wideConfirmed {
-		return false
-	}
-	problems := t.covering(g, hasText)
-	// Only the mode that shows the triaged alone counts other problems
-	// than theirs: it regroups whenever there are problems.
-	if len(problems) == 0 && t.mode != TriagedOnly && !t.decidedGrouped(g) {
+	problems, ok := t.resolved(g, hasText)
+	if !ok {
 		return false
 	}
 	t.problems, t.prior = problems, g
 	return true
 }
 
+// resolved returns, once the first run's problems are known (g), the
+// decisions that mark findings through their problem (covering); false
+// when the run has nothing to settle: no decision in a problem of
+// several findings. Only the mode that shows the triaged alone counts
+// other problems than theirs: it settles whenever there are problems.
+func (t *triaging) resolved(g *Grouped, hasText func(tool, rule string) bool) (map[reports.FindingID]*reports.Triage, bool) {
+	if t == nil || !t.regroup || g == nil || !g.groups.Grouped() && !t.decidesWide() {
+		return nil, false
+	}
+	problems := t.covering(g, hasText)
+	if len(problems) == 0 && t.mode != TriagedOnly && !t.decidedGrouped(g) {
+		return nil, false
+	}
+	return problems, true
+}
+
 // decidedGrouped says whether a finding its own decision hides is in a
 // problem of several findings in g: its problem is settled (or the run
 // made again) even when none of its findings is covered: when every
 // finding of it has a decision of its own (counted triaged once each,
-// and left in the groups), or when one of them is confirmed (the others
-// shown without the decided one).
+// and left in the groups), or when one of them is confirmed (the
+// decided one, hidden by the first run, is shown: hold).
 func (t *triaging) decidedGrouped(g *Grouped) bool {
 	for id := range t.decided {
 		r, ok := g.ref(&reports.Finding{ID: id})
@@ -695,8 +707,8 @@ func (t *triaging) decidedGrouped(g *Grouped) bool {
 
 // noteConfirmed notes the finding of that id when its decision, d, is
 // confirmed (not expired): a problem one of whose findings someone
-// confirmed is not covered by a decision on another of them (the
-// decided finding alone is left out). It reports whether it noted it.
+// confirmed is not covered by a decision on another of them, and is
+// shown whole (hold). It reports whether it noted it.
 func (t *triaging) noteConfirmed(id reports.FindingID, d *reports.Triage) bool {
 	if d == nil || d.Expired || d.State != string(triage.Confirmed) {
 		return false
@@ -820,11 +832,8 @@ var settleAtResolution = true
 // (see conflicts).
 func (t *triaging) settle(g *Grouped, c *summarize.Collector, counts *summarize.BaselineCounts, hasText func(tool, rule string) bool,
 	recount func() bool) error {
-	if t == nil || !t.regroup || g == nil || !g.groups.Grouped() && !t.coversWide() && !t.wideConfirmed {
-		return nil
-	}
-	problems := t.covering(g, hasText)
-	if len(problems) == 0 && t.mode != TriagedOnly && !t.decidedGrouped(g) {
+	problems, ok := t.resolved(g, hasText)
+	if !ok {
 		return nil
 	}
 	covered, dups, exact := t.exactly(g, problems, c, hasText)
