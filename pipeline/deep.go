@@ -69,7 +69,9 @@ func runDeep(ctx context.Context, s *scan) (bool, error) {
 		explained := hasText(inputs)
 		s.grouped = &Grouped{groups: s.grouper.Resolve(explained), ids: s.ids}
 		s.res.Grouped = s.grouped
-		if s.tri.spread(s.grouped, explained) {
+		again := s.tri.spread(s.grouped, explained)
+		s.tri.countOutside(s.grouped, explained)
+		if again {
 			return true, errRegroup
 		}
 		if s.q.NewOnly && s.grouped.groups.NewOfOldProblems > 0 {

@@ -181,7 +181,8 @@ type Result struct {
 	Files []diff.File
 	Index *diff.Index
 	// Outside counts the findings that passed the filter but are not on a
-	// changed line.
+	// changed line, and that the triaged mode would show: by default, not
+	// those a triage decision suppresses.
 	Outside int
 	// Covering are the decisions that mark findings through their
 	// problem, by the findings' ids: a decision on another finding that
@@ -277,6 +278,7 @@ func Run(ctx context.Context, q *Query) (*Result, error) {
 		r, err := s.run(ctx)
 		if r != nil && s.tri != nil {
 			r.Covering = s.tri.problems
+			r.Outside = s.tri.shownOutside(r.Outside)
 		}
 		if errors.Is(err, errRegroup) {
 			prior = s.tri
@@ -500,7 +502,9 @@ func (s *scan) group(ctx context.Context, c *summarize.Collector, inputs []repor
 	if s.base == nil {
 		counts = nil
 	}
-	if err := s.tri.settle(s.grouped, c, counts, hasText(inputs), recount); err != nil {
+	err := s.tri.settle(s.grouped, c, counts, hasText(inputs), recount)
+	s.tri.countOutside(s.grouped, hasText(inputs))
+	if err != nil {
 		return c, err
 	}
 	s.tri.uncountOld(s.grouped)
@@ -769,7 +773,7 @@ func (p *passing) keep(f *reports.Finding) bool {
 	}
 	if !p.s.flt.Match(*f) {
 		if p.first && p.s.tri.widens() && (p.lines == nil || moveLines(p.lines, f)) {
-			p.s.tri.outside(f, p.s.ids)
+			p.s.tri.outside(f, p.s.ids, false)
 		}
 		return false
 	}
@@ -845,9 +849,7 @@ func (p *passing) changed(f *reports.Finding) bool {
 	if p.idx != nil && !p.idx.Touches(f.Path, f.Line, f.EndLine) {
 		if p.first {
 			p.s.res.Outside++
-			if p.s.tri.widens() {
-				p.s.tri.outside(f, p.s.ids)
-			}
+			p.s.tri.outside(f, p.s.ids, true)
 		}
 		return false
 	}

@@ -150,6 +150,18 @@ type triaging struct {
 	wideConfirmed bool
 	widePath      string // the last path wideNames was asked about
 	wideNamed     bool   // its answer
+	// wideGroups are wide's groups once resolved.
+	wideGroups *grouping.Groups
+	// Of the findings off the changed lines (Result.Outside), of files
+	// some entry names: offLines, the refs of those wide groups; offAlone,
+	// how many of the others (alone in their problem, or no grouping) their
+	// own decision suppresses; offTriaged, how many of them all a decision
+	// suppresses (countOutside), carried to a run made again (again).
+	offLines   []grouping.Ref
+	offAlone   int
+	offTriaged int
+	offCounted bool
+	again      bool
 }
 
 // aside is what the first run keeps of a finding the grouper kept in a
@@ -240,6 +252,7 @@ func newTriaging(q *Query, prior *triaging, regroup bool) *triaging {
 		whole: q.Filter.Empty() && q.Changes == nil && !q.NewOnly, newOnly: q.NewOnly && q.Baseline != nil}
 	if prior != nil {
 		t.problems, t.prior = prior.problems, prior.prior
+		t.offTriaged, t.again = prior.offTriaged, true
 	}
 	if t.m.Len() == 0 {
 		t.problems = map[reports.FindingID]*reports.Triage{} // none to find: every finding is hidden, none grouped
@@ -264,17 +277,28 @@ func newTriaging(q *Query, prior *triaging, regroup bool) *triaging {
 func (t *triaging) widens() bool { return t != nil && t.wide != nil }
 
 // outside groups f, which passed the configuration but not the filter
-// or the changed lines, with the findings of its file (first pass of the
-// first run), and notes its decision when it suppresses f.
-func (t *triaging) outside(f *reports.Finding, ids *ids) {
-	if f.Uncounted() || !t.wideNames(f.Path) {
+// or the changed lines (off: it passed the filter), with the findings of
+// its file (first pass of the first run), and notes its decision when it
+// suppresses f.
+func (t *triaging) outside(f *reports.Finding, ids *ids, off bool) {
+	if t == nil || t.again || f.Uncounted() || !t.wideNames(f.Path) {
 		return
 	}
 	r, ok := ids.ref(f.ID)
-	if !ok || !t.wide.Add(f, r) {
-		return // alone in its problem
+	if !ok || t.wide == nil || !t.wide.Add(f, r) {
+		// Alone in its problem (or no grouping): its own decision alone
+		// may hide it.
+		if off {
+			if d := t.d.Decide(f).Mark(); d.Suppressed() && d.State != string(triage.Confirmed) {
+				t.offAlone++
+			}
+		}
+		return
 	}
 	t.wideOut[r] = true
+	if off {
+		t.offLines = append(t.offLines, r)
+	}
 	d := t.d.Decide(f).Mark()
 	if t.noteConfirmed(f.ID, d) {
 		t.wideConfirmed = true
@@ -321,7 +345,7 @@ func (t *triaging) coverWide(g *Grouped, hasText func(tool, rule string) bool, p
 		return
 	}
 	wg := t.wide.Resolve(hasText)
-	t.wide = nil
+	t.wide, t.wideGroups = nil, wg
 	var leads []grouping.Ref
 	seen := map[grouping.Ref]bool{}
 	for id := range t.wideDecided {
@@ -395,6 +419,71 @@ func (t *triaging) coverWide(g *Grouped, hasText func(tool, rule string) bool, p
 			}
 		}
 	}
+}
+
+// countOutside counts, once the first run's problems are known, the
+// findings off the changed lines that a decision suppresses: their own,
+// or one on another finding of their problem as wide groups them, none of
+// whose findings is confirmed (offTriaged). The review does not count
+// them among the findings outside the changed lines (shownOutside).
+func (t *triaging) countOutside(g *Grouped, hasText func(tool, rule string) bool) {
+	if t == nil || t.again {
+		return
+	}
+	t.offTriaged, t.offCounted = t.offAlone, true
+	if len(t.offLines) == 0 || len(t.decided)+len(t.wideDecided) == 0 {
+		return
+	}
+	wg := t.wideGroups
+	if wg == nil {
+		wg = t.wide.Resolve(hasText)
+		t.wide, t.wideGroups = nil, wg
+	}
+	id := g.ids.id
+	hidden := map[grouping.Ref]bool{} // by a problem's lead
+	for _, r := range t.offLines {
+		lead, dup := wg.LeadOf(r)
+		if !dup {
+			lead = r
+		}
+		h, known := hidden[lead]
+		if !known {
+			suppressed := false
+			for _, m := range append([]grouping.Ref{lead}, wg.Others(lead)...) {
+				if t.confirmed[id(m)] != nil {
+					suppressed = false
+					break
+				}
+				if t.decided[id(m)] != nil || t.wideDecided[id(m)] != nil {
+					suppressed = true
+				}
+			}
+			h, hidden[lead] = suppressed, suppressed
+		}
+		if h {
+			t.offTriaged++
+		}
+	}
+}
+
+// shownOutside is how many of the n findings off the changed lines the
+// mode shows (Result.Outside): with TriagedExclude, those no decision
+// suppresses; with TriagedOnly, those one does.
+func (t *triaging) shownOutside(n int) int {
+	if t == nil {
+		return n
+	}
+	off := t.offTriaged
+	if !t.offCounted && !t.again {
+		off = t.offAlone // no grouper: no problem of several findings
+	}
+	switch t.mode {
+	case TriagedExclude:
+		return max(n-off, 0)
+	case TriagedOnly:
+		return min(off, n)
+	}
+	return n
 }
 
 // keep puts aside f, which the grouper kept, of the given state against

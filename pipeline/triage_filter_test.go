@@ -29,18 +29,27 @@ func TestTriageCoversThroughTheFilter(t *testing.T) {
 	reportFiles := sampleReports
 	// The problems several tools report: a member of each, another tool's
 	// each time, is decided.
-	pick := map[reports.FindingID]bool{}
+	// Also: three findings alone in their problem, and, in the first
+	// problem, another member confirmed (the problem stays shown).
+	pick := map[reports.FindingID]triage.State{}
 	tools := map[string]bool{}
-	n := 0
+	n, alone := 0, 0
 	if _, err := pipeline.Run(context.Background(), &pipeline.Query{Reports: sampleFiles(t, reportFiles...), Classes: grouping.ClassOf,
 		Keep: pipeline.Keep{Each: func(f *reports.Finding, _ string) error {
 			if f.Detail == nil || len(f.Detail.Also) == 0 {
+				if alone < 3 && f.Line > 0 {
+					pick[f.ID] = triage.WontFix
+					alone++
+				}
 				return nil
 			}
 			members := append([]reports.Also{{Tool: f.Tool, ID: f.ID}}, f.Detail.Also...)
 			m := members[n%len(members)]
+			if n == 0 {
+				pick[members[(n+1)%len(members)].ID] = triage.Confirmed
+			}
 			n++
-			pick[m.ID], tools[m.Tool] = true, true
+			pick[m.ID], tools[m.Tool] = triage.FalsePositive, true
 			return nil
 		}}}); err != nil {
 		t.Fatal(err)
@@ -52,7 +61,7 @@ func TestTriageCoversThroughTheFilter(t *testing.T) {
 	decidedLines := map[string]map[int]bool{}
 	entries := sampleEntries(t, func(f *reports.Finding) triage.State {
 		to := lines
-		if pick[f.ID] {
+		if pick[f.ID] != "" {
 			to = decidedLines
 		}
 		if to[f.Path] == nil {
@@ -61,10 +70,7 @@ func TestTriageCoversThroughTheFilter(t *testing.T) {
 		for l := f.Line; l <= max(f.Line, f.EndLine); l++ {
 			to[f.Path][l] = true
 		}
-		if pick[f.ID] {
-			return triage.FalsePositive
-		}
-		return ""
+		return pick[f.ID]
 	})
 	// A change that adds the lines of the findings not decided, and none
 	// of a decided one.
@@ -125,7 +131,7 @@ func TestTriageCoversThroughTheFilter(t *testing.T) {
 	_, truth := run(query{}, pipeline.TriagedInclude)
 	covered := 0
 	for id, tr := range truth {
-		if tr && !pick[id] {
+		if tr && pick[id] == "" {
 			covered++
 		}
 	}
@@ -175,8 +181,34 @@ func TestTriageCoversThroughTheFilter(t *testing.T) {
 			if d, _ := run(deep, pipeline.TriagedExclude); d.View.Summary.Total != want || d.View.Summary.Problems != ex.View.Summary.Problems {
 				t.Errorf("excluded, a deep page: total %d, problems %d; want %d, %d", d.View.Summary.Total, d.View.Summary.Problems, want, ex.View.Summary.Problems)
 			}
-			if only, _ := run(tt.q, pipeline.TriagedOnly); only.View.Summary.Total != len(got)-want {
+			only, _ := run(tt.q, pipeline.TriagedOnly)
+			if only.View.Summary.Total != len(got)-want {
 				t.Errorf("only: total %d, want %d", only.View.Summary.Total, len(got)-want)
+			}
+			if tt.q.changed && tt.q.flt.Empty() {
+				// The findings off the changed lines (the review's "more
+				// findings outside") are those the mode shows.
+				var off, offTriaged int
+				for id, tr := range truth {
+					if _, on := got[id]; !on {
+						off++
+						if tr {
+							offTriaged++
+						}
+					}
+				}
+				if offTriaged == 0 {
+					t.Fatal("no triaged finding off the changed lines")
+				}
+				for _, c := range []struct {
+					mode string
+					got  int
+					want int
+				}{{"include", res.Outside, off}, {"exclude", ex.Outside, off - offTriaged}, {"only", only.Outside, offTriaged}} {
+					if c.got != c.want {
+						t.Errorf("%s: %d findings outside the changed lines, want %d", c.mode, c.got, c.want)
+					}
+				}
 			}
 			for _, fv := range ex.View.Findings {
 				if truth[fv.ID] {
