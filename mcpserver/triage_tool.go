@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net/url"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -108,9 +107,14 @@ func (s *Server) triageTool(ctx context.Context, in *TriageIn) (answer, error) {
 	if err != nil {
 		return nil, toolErrorf(CodeBadArgument, "%v", err)
 	}
-	if in.Link != "" {
-		if u, err := url.Parse(in.Link); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return nil, toolErrorf(CodeBadArgument, "link %q is not an http or https URL", cut(in.Link))
+	// Each value as the file's reader checks it: an entry written is one
+	// recap reads back.
+	for _, v := range []struct{ key, value string }{{"reason", in.Reason}, {"by", strings.TrimSpace(in.By)}, {"link", in.Link}} {
+		if v.value == "" && v.key != "reason" {
+			continue
+		}
+		if err := triage.CheckValue(v.key, v.value); err != nil {
+			return nil, toolErrorf(CodeBadArgument, "%s: %s", v.key, cut(err.Error()))
 		}
 	}
 	release, err := s.coldRead(ctx)
@@ -133,6 +137,9 @@ func (s *Server) triageTool(ctx context.Context, in *TriageIn) (answer, error) {
 	e.By = strings.TrimSpace(in.By)
 	if e.By == "" {
 		e.By = clientName(ctx)
+		if triage.CheckValue("by", e.By) != nil {
+			e.By = "" // a client's name recap cannot write
+		}
 	}
 	e.Date = s.opts.Now().UTC().Format(triage.DateLayout)
 	e.Commit = s.root.head()

@@ -185,6 +185,8 @@ func TestTriageErrors(t *testing.T) {
 		{"until passed", map[string]any{"id": id, "state": "wont-fix", "reason": "r", "until": "2026-11-01"}, mcpserver.CodeBadArgument, "has come"},
 		{"until not a day", map[string]any{"id": id, "state": "wont-fix", "reason": "r", "until": "2026-13-45"}, mcpserver.CodeBadArgument, "YYYY-MM-DD"},
 		{"link not http", map[string]any{"id": id, "state": "wont-fix", "reason": "r", "link": "javascript:alert(1)"}, mcpserver.CodeBadArgument, "http"},
+		// Each value as the file's reader checks it.
+		{"link no host", map[string]any{"id": id, "state": "wont-fix", "reason": "r", "link": "http:///path"}, mcpserver.CodeBadArgument, "link: "},
 		{"gone id", map[string]any{"id": "zzzzzzzz-99999", "state": "wont-fix", "reason": "r"}, mcpserver.CodeNotFound, "getReports"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -283,6 +283,21 @@ func (e *Entry) Set(key, s string) error {
 	return nil
 }
 
+// CheckValue checks s as the file's reader checks the value of an
+// entry's key (as the file names it: "reason", "link", "by"): a door that
+// writes an entry checks what it was given, so that it never writes a
+// file recap then refuses to read.
+func CheckValue(key, s string) error {
+	if !utf8.ValidString(s) {
+		return errors.New("not valid UTF-8")
+	}
+	if c := utf8.RuneCountInString(s); c > MaxText {
+		return fmt.Errorf("%d characters, more than %d", c, MaxText)
+	}
+	var e Entry
+	return e.Set(key, s)
+}
+
 // checkWord checks a tool's or rule's name: one line.
 func checkWord(s string) error {
 	if strings.TrimSpace(s) == "" || strings.ContainsAny(s, "\n\r") {

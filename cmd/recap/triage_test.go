@@ -572,6 +572,16 @@ func TestTriageUsage(t *testing.T) {
 		{[]string{"triage", "list", "--format", "xml", "build/reports"}, `recap: --format: unknown format "xml"`},
 		{[]string{"triage", "import", "build/reports"}, "recap: give --sarif FILE or --github (one of them)"},
 		{[]string{"triage", "ap7i-7", "--as", "wont-fix", "--reason", "r", "--bogus"}, "recap: unknown flag: --bogus"},
+		// Each value as the file's reader checks it: never a file recap
+		// then refuses to read.
+		{[]string{"triage", "ap7i-7", "--as", "wont-fix", "--reason", "r", "--link", "http://", "build/reports"}, `recap: --link: "http://" is not an http or https URL`},
+		{[]string{"triage", "ap7i-7", "--as", "wont-fix", "--reason", "r", "--link", "https://exa mple.com", "build/reports"}, `recap: --link: "https://exa mple.com" is not an http or https URL`},
+		{[]string{"triage", "ap7i-7", "--as", "wont-fix", "--reason", "r", "--link", "http://[::1", "build/reports"}, `recap: --link: "http://[::1" is not an http or https URL`},
+		{[]string{"triage", "ap7i-7", "--as", "wont-fix", "--reason", "r", "--link", "https://x.org/a\nb", "build/reports"}, `recap: --link: `},
+		{[]string{"triage", "ap7i-7", "--as", "wont-fix", "--reason", "r", "--link", "https://x.org/" + strings.Repeat("a", 4100), "build/reports"}, "recap: --link: 4114 characters, more than 4096"},
+		{[]string{"triage", "ap7i-7", "--as", "wont-fix", "--reason", "r", "--by", strings.Repeat("b", 4097), "build/reports"}, "recap: --by: 4097 characters, more than 4096"},
+		{[]string{"triage", "ap7i-7", "--as", "wont-fix", "--reason", strings.Repeat("r", 4097), "build/reports"}, "recap: --reason: 4097 characters, more than 4096"},
+		{[]string{"triage", "ap7i-7", "--as", "wont-fix", "--reason", "bad \xff byte", "build/reports"}, "recap: --reason: not valid UTF-8"},
 		{[]string{"triage", "check", "--triage", "no/such.yml", "build/reports"}, "recap: --triage: stat "},
 		{[]string{"triage", "list", "--triage", "no/such.yml", "build/reports"}, "no such file or directory"},
 		{[]string{"triage", "prune", "--triage", "no/such.yml", "build/reports"}, "no such file or directory"},

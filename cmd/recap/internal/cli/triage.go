@@ -364,14 +364,19 @@ States: ` + statesList() + `.`,
 				return usageError("--as: %v", reports.UnknownWord("state", as, names, names))
 			case strings.TrimSpace(reason) == "":
 				return usageError("--reason: say why (the next reader needs it)")
-			case len([]rune(reason)) > triage.MaxText:
-				return usageError("--reason: %d characters, more than %d", len([]rune(reason)), triage.MaxText)
 			}
 			if _, err := triage.CheckDecision(as, reason, until, time.Now()); err != nil {
 				return usageError("--%v", err) // the state and the reason are checked above: the until
 			}
-			if link != "" && !strings.HasPrefix(link, "https://") && !strings.HasPrefix(link, "http://") {
-				return usageError("--link %s: not an http or https URL", link)
+			// Each value as the file's reader checks it: a decision written
+			// is one recap reads back.
+			for _, v := range []struct{ flag, key, value string }{{"reason", "reason", reason}, {"by", "by", by}, {"link", "link", link}} {
+				if v.value == "" && v.key != "reason" {
+					continue
+				}
+				if err := triage.CheckValue(v.key, v.value); err != nil {
+					return usageError("--%s: %v", v.flag, render.InertLine(text.CutRunes(err.Error(), 300)))
+				}
 			}
 			names, inputs, err := splitArgs(args)
 			if err != nil {
@@ -395,6 +400,9 @@ States: ` + statesList() + `.`,
 			entry := triage.Entry{State: state, Reason: reason, By: by, Date: time.Now().UTC().Format(triage.DateLayout), Until: until, Link: link, Commit: r.commit()}
 			if !cmd.Flags().Changed("by") {
 				entry.By = gitUser(r.root)
+				if triage.CheckValue("by", entry.By) != nil {
+					entry.By = "" // git's user.name and user.email, not one recap can write
+				}
 			}
 			return decide(cmd.Context(), streams, r, names, inputs, flt, entry, dryRun)
 		},
