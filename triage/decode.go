@@ -67,6 +67,7 @@ func (d *decoder) parse(data []byte, f *File) {
 	var doc yaml.Node
 	switch err := dec.Decode(&doc); {
 	case errors.Is(err, io.EOF):
+		f.doc = commentsOnly(data)
 		return
 	case err != nil:
 		d.add(config.SyntaxError(d.file, data, err))
@@ -146,6 +147,27 @@ func (d *decoder) entries(n *yaml.Node, f *File) {
 			return
 		}
 	}
+}
+
+// commentsOnly is a file of comments alone (no document: the YAML
+// decoder keeps none of them) as a document whose head they are, so that
+// the first decision written keeps them above it; nil when there are none.
+func commentsOnly(data []byte) *yaml.Node {
+	var kept []string
+	for line := range strings.Lines(string(data)) {
+		line = strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(line, "#"):
+			kept = append(kept, line)
+		case line == "" && len(kept) > 0 && kept[len(kept)-1] != "":
+			kept = append(kept, "")
+		}
+	}
+	head := strings.TrimSpace(strings.Join(kept, "\n"))
+	if head == "" {
+		return nil
+	}
+	return &yaml.Node{Kind: yaml.DocumentNode, HeadComment: head}
 }
 
 func (d *decoder) entry(n *yaml.Node, key string) (Entry, bool) {

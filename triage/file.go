@@ -37,6 +37,7 @@ type File struct {
 	base  map[string]bool       // the keys of the entries as read (or as last written)
 	read  []keyFields           // the entries as read, whose keys base is once asked (nil: base is)
 	index map[string]int        // entry key → index in Entries, for Put
+	crlf  bool                  // its lines end with CR LF: written so
 }
 
 // Parse reads a triage file's content; name is used in errors. An empty
@@ -61,10 +62,19 @@ func ParseOwned(name string, data []byte) (*File, error) {
 	if len(data) > MaxSize {
 		return nil, tooLarge(name)
 	}
-	if f, ok := parseFast(name, unsafe.String(unsafe.SliceData(data), len(data))); ok {
-		return f, nil
+	crlf := false
+	if i := bytes.IndexByte(data, '\n'); i > 0 && data[i-1] == '\r' {
+		crlf = true // a file saved on Windows is written back as it was
 	}
-	return parseFull(name, data)
+	f, ok := parseFast(name, unsafe.String(unsafe.SliceData(data), len(data)))
+	if !ok {
+		var err error
+		if f, err = parseFull(name, data); err != nil {
+			return nil, err
+		}
+	}
+	f.crlf = crlf
+	return f, nil
 }
 
 // parseFull is Parse by the YAML parser, whatever the file's shape.
@@ -274,6 +284,15 @@ func (e *Entry) sortKey() string {
 // order, the comments of the file as read kept: a file written twice is
 // the same bytes, and one decision more is a diff of its own lines.
 func (f *File) Marshal() ([]byte, error) {
+	b, err := f.marshal()
+	if err != nil || !f.crlf {
+		return b, err
+	}
+	return bytes.ReplaceAll(b, []byte("\n"), []byte("\r\n")), nil
+}
+
+// marshal is Marshal with its lines ended by LF.
+func (f *File) marshal() ([]byte, error) {
 	f.Sort()
 	f.Version = Version
 	root := &yaml.Node{Kind: yaml.MappingNode}
@@ -464,7 +483,7 @@ func WriteFileRoot(r *os.Root, name string, f *File) error {
 		if err := writeBytes(r, name, data); err != nil {
 			return err
 		}
-		f.Entries, f.doc, f.nodes, f.base, f.read, f.index = merged.Entries, merged.doc, merged.nodes, merged.keys(), nil, nil
+		f.Entries, f.doc, f.nodes, f.base, f.read, f.index, f.crlf = merged.Entries, merged.doc, merged.nodes, merged.keys(), nil, nil, merged.crlf
 		return nil
 	})
 }
@@ -540,9 +559,9 @@ func loadRoot(r *os.Root, name string) (*File, error) {
 // mergeOnto returns f with what disk gained since f was read: the entries
 // of disk that f never had (by key), and disk's comments.
 func (f *File) mergeOnto(disk *File) *File {
-	out := &File{Name: f.Name, Version: Version, doc: disk.doc, nodes: map[string]*yaml.Node{}}
+	out := &File{Name: f.Name, Version: Version, doc: disk.doc, nodes: map[string]*yaml.Node{}, crlf: disk.crlf}
 	if out.doc == nil {
-		out.doc = f.doc
+		out.doc, out.crlf = f.doc, disk.crlf || f.crlf
 	}
 	for k, n := range f.nodes {
 		out.nodes[k] = n

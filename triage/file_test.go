@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -457,6 +458,67 @@ func TestEntryFieldsAreTheKeys(t *testing.T) {
 	for _, k := range entryKeys {
 		if entryFields[k] == nil {
 			t.Errorf("key %s is not read", k)
+		}
+	}
+}
+
+// TestWriteKeepsTheFilesWay: a file saved with CR LF line endings is
+// written back with them (a decision is a diff of its own lines, not of
+// every line), and a file of comments alone keeps them above the first
+// decision written, through WriteFile and Update.
+func TestWriteKeepsTheFilesWay(t *testing.T) {
+	crlf := strings.ReplaceAll(sampleFile, "\n", "\r\n")
+	added := Entry{Tool: "PMD", Rule: "UnusedLocalVariable", Path: "src/main/java/com/example/App.java", State: UsedInTests, Reason: "a fixture\nand more"}
+	for _, tc := range []struct {
+		name, file string
+		keep       []string // what the file written holds
+	}{
+		{"crlf", crlf, []string{"# Ana checked it: the value is set in init().\r\n  - tool: PMD\r\n", "    reason: |-\r\n      a fixture\r\n      and more\r\n"}},
+		{"lf", sampleFile, []string{"# Ana checked it: the value is set in init().\n  - tool: PMD\n"}},
+		{"comments only", "# Owned by the platform team.\n\n# Ask before deciding.\n", []string{"# Owned by the platform team.\n\n# Ask before deciding.\n\nversion: 1\n"}},
+		{"comments only, crlf", "# Owned by the platform team.\r\n", []string{"# Owned by the platform team.\r\n\r\nversion: 1\r\n"}},
+	} {
+		for _, door := range []string{"WriteFile", "Update"} {
+			t.Run(tc.name+"/"+door, func(t *testing.T) {
+				path := filepath.Join(t.TempDir(), "triage.yml")
+				if err := os.WriteFile(path, []byte(tc.file), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				var err error
+				if door == "WriteFile" {
+					var f *File
+					if f, err = LoadFile(path); err == nil {
+						f.Put(added)
+						err = WriteFile(path, f)
+					}
+				} else {
+					err = Update(path, func(f *File) error { f.Put(added); return nil })
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				b, _ := os.ReadFile(path)
+				for _, k := range tc.keep {
+					if !strings.Contains(string(b), k) {
+						t.Errorf("the file written lacks %q:\n%q", k, b)
+					}
+				}
+				if crlfs, lfs := strings.Count(string(b), "\r\n"), strings.Count(string(b), "\n"); strings.Contains(tc.file, "\r\n") != (crlfs > 0) || crlfs > 0 && crlfs != lfs {
+					t.Errorf("%d of %d lines end with CR LF:\n%q", crlfs, lfs, b)
+				}
+				f, err := LoadFile(path)
+				if err != nil || !slices.ContainsFunc(f.Entries, func(e Entry) bool { return e.Reason == added.Reason }) {
+					t.Errorf("read back: %v, %+v", err, f)
+				}
+				if tc.file == crlf || tc.file == sampleFile {
+					// A decision is a diff of its own lines.
+					once, _ := Parse("t", []byte(tc.file))
+					before, _ := once.Marshal()
+					if d := lineDiff(string(before), string(b)); len(d) != 7 {
+						t.Errorf("the decision changed %d lines, want its 7:\n%q", len(d), d)
+					}
+				}
+			})
 		}
 	}
 }
