@@ -64,7 +64,10 @@ func ParseOwned(name string, data []byte) (*File, error) {
 	}
 	crlf := false
 	if i := bytes.IndexByte(data, '\n'); i > 0 && data[i-1] == '\r' {
-		crlf = true // a file saved on Windows is written back as it was
+		// A file saved on Windows: read with its line ends as YAML reads
+		// them (the YAML parser places comments otherwise after CR LF),
+		// and written back with CR LF.
+		crlf, data = true, bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
 	}
 	f, ok := parseFast(name, unsafe.String(unsafe.SliceData(data), len(data)))
 	if !ok {

@@ -21,6 +21,8 @@ func FuzzParse(f *testing.F) {
 		f.Add([]byte(tc.in))
 	}
 	f.Add([]byte(sampleFile))
+	f.Add([]byte(strings.ReplaceAll(sampleFile, "\n", "\r\n")))
+	f.Add([]byte("# comments alone\n\n# two\n"))
 	f.Add(canonical(f))
 	files, _ := filepath.Glob(filepath.Join("testdata", "*.yml"))
 	for _, name := range files {

@@ -603,10 +603,14 @@ func TestTriageUsage(t *testing.T) {
 // command with exit 2, naming the file, line, column and key.
 func TestTriageBadFile(t *testing.T) {
 	g := triageRepo(t)
-	g.Write(map[string]string{".recap/triage.yml": "entries:\n  - tool: PMD\n    rule: X\n    state: falsepositive\n    reason: r\n"})
-	for _, args := range [][]string{{"triage", "list", "build/reports"}, {"triage", "check", "build/reports"}, {"triage", "prune", "build/reports"}} {
+	g.Write(map[string]string{".recap/triage.yml": "entries:\n  - tool: PMD\n    rule: X\n    state: falsepositive\n    reason: r\n  - tool: PMD\n    rule: Y\n    state: wontfix\n    reason: r\n"})
+	for _, args := range [][]string{{"triage", "list", "build/reports"}, {"triage", "check", "build/reports"}, {"triage", "prune", "build/reports"}, {"summary", "build/reports"}} {
 		_, stderr, code := recap(t, g.Dir, nil, args...)
-		want := `recap: .recap/triage.yml:4:12: entries[0].state: unknown state "falsepositive"; did you mean false-positive?`
+		// Each mistake on a line of its own.
+		want := "recap: .recap/triage.yml:4:12: entries[0].state: unknown state \"falsepositive\"; did you mean false-positive? " +
+			"(want false-positive, wont-fix, accepted-risk, used-in-tests or confirmed)\n" +
+			"recap: .recap/triage.yml:8:12: entries[1].state: unknown state \"wontfix\"; did you mean wont-fix? " +
+			"(want false-positive, wont-fix, accepted-risk, used-in-tests or confirmed)\n"
 		if code != 2 || !strings.Contains(stderr, want) {
 			t.Errorf("%v: exit %d\n%s", args, code, stderr)
 		}
@@ -2195,5 +2199,99 @@ func TestTriageDecidedUncommittedCopy(t *testing.T) {
 				t.Errorf("covered %v of %d findings, want %v of %d", covered, all, want, len(at))
 			}
 		})
+	}
+}
+
+// TestTriageFileLinkedInside: a triage file that is a link to a file
+// inside the repository is written where the link leads (the link kept),
+// as it is read; one out of the repository is refused, and nothing is
+// written out of it.
+func TestTriageFileLinkedInside(t *testing.T) {
+	g := triageRepo(t)
+	fs := findingsOf(t, g.Dir)
+	if _, stderr, code := recap(t, g.Dir, nil, "triage", fs[0]["id"].(string), "--as", "wont-fix", "--reason", "first", "--triage", "quality/triage.yml", "build/reports"); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if err := os.MkdirAll(filepath.Join(g.Dir, ".recap"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(g.Dir, ".recap", "triage.yml")
+	if err := os.Symlink(filepath.Join("..", "quality", "triage.yml"), link); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"triage", fs[1]["id"].(string), "--as", "false-positive", "--reason", "second", "build/reports"},
+		{"triage", "import", "--sarif", "build/reports/pmd.sarif", "build/reports"}, // nothing suppressed: nothing written
+		{"triage", "prune", "build/reports"},
+	} {
+		if out, stderr, code := recap(t, g.Dir, nil, args...); code != 0 {
+			t.Fatalf("%s: exit %d\n%s%s", args[1], code, out, stderr)
+		}
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("the link was replaced: %v %v", fi, err)
+	}
+	if f, err := triage.LoadFile(filepath.Join(g.Dir, "quality", "triage.yml")); err != nil || len(f.Entries) != 2 {
+		t.Fatalf("the file the link leads to: %v %+v", err, f)
+	}
+	// A link out of the repository: refused, naming the file.
+	outside := filepath.Join(t.TempDir(), "triage.yml")
+	if err := os.WriteFile(outside, []byte("version: 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(link); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, link); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code := recap(t, g.Dir, nil, "triage", fs[2]["id"].(string), "--as", "wont-fix", "--reason", "third", "build/reports")
+	if code != 2 || !strings.Contains(stderr, "triage.yml") {
+		t.Errorf("a link out of the repository: exit %d\n%s", code, stderr)
+	}
+	if b, _ := os.ReadFile(outside); string(b) != "version: 1\n" {
+		t.Errorf("written out of the repository:\n%s", b)
+	}
+}
+
+// TestTriageImportOlderLog: a log made of older code (its file changed
+// since the commit the log describes) is imported with a warning that
+// its entries may be on other lines; a log written after the change is
+// not warned of.
+func TestTriageImportOlderLog(t *testing.T) {
+	g := triageRepo(t)
+	var log map[string]any
+	if err := json.Unmarshal([]byte(readFile(t, filepath.Join(g.Dir, "build", "reports", "pmd.sarif"))), &log); err != nil {
+		t.Fatal(err)
+	}
+	res := log["runs"].([]any)[0].(map[string]any)["results"].([]any)[0].(map[string]any)
+	res["suppressions"] = []any{map[string]any{"kind": "external", "status": "accepted", "justification": "kept"}}
+	uri := res["locations"].([]any)[0].(map[string]any)["physicalLocation"].(map[string]any)["artifactLocation"].(map[string]any)["uri"].(string)
+	src := uri[strings.Index(uri, "src/"):]
+	// The code changes an hour after the log (not committed) was written.
+	written := time.Now()
+	g.Write(map[string]string{src: "// a line above\n" + readFile(t, filepath.Join(g.Dir, src))})
+	commitDated(t, g, "a line above", written.Add(time.Hour))
+	b, _ := json.Marshal(log)
+	g.Write(map[string]string{"old.sarif": string(b)})
+	future := written.Add(time.Hour)
+	if err := os.Chtimes(filepath.Join(g.Dir, src), future, future); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(filepath.Join(g.Dir, "old.sarif"), written, written); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code := recap(t, g.Dir, nil, "triage", "import", "--sarif", "old.sarif", "--triage", "a.yml")
+	if code != 0 || !strings.Contains(stderr, "recap: warning: 1 entry imported may be on other lines than the log's results ("+src+" changed since the commit old.sarif describes") {
+		t.Errorf("an older log: exit %d\n%s", code, stderr)
+	}
+	// Written after the change: it describes the code as it is.
+	later := time.Now().Add(2 * time.Hour)
+	if err := os.Chtimes(filepath.Join(g.Dir, "old.sarif"), later, later); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code = recap(t, g.Dir, nil, "triage", "import", "--sarif", "old.sarif", "--triage", "b.yml")
+	if code != 0 || strings.Contains(stderr, "other lines") {
+		t.Errorf("a log of the code as it is: exit %d\n%s", code, stderr)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"strings"
 
 	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/summarize/render"
@@ -54,7 +55,12 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 		return code
 	}
 	if err != nil && err.Error() != "" {
-		fmt.Fprintf(stderr, "recap: %s\n", render.InertLine(cutEchoes(err.Error(), args)))
+		// Several mistakes (a file's, joined), each on a line of its own.
+		for line := range strings.Lines(cutEchoes(err.Error(), args)) {
+			if line = strings.TrimRight(line, "\n"); line != "" {
+				fmt.Fprintf(stderr, "recap: %s\n", render.InertLine(line))
+			}
+		}
 	}
 	return exitCode(err)
 }

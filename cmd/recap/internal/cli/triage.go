@@ -146,6 +146,30 @@ func (t *triageFlags) open(cmd *cobra.Command) (*triageRepo, error) {
 	return r, nil
 }
 
+// writePath is where the triage file is written: its path, or, when it
+// is a link, the file the link leads to, inside the repository (or
+// anywhere, for a file --triage names), written in place as it is read.
+// A link out of the repository stays as it is: writing through it fails,
+// as reading it does.
+func (r *triageRepo) writePath() string {
+	if fi, err := os.Lstat(r.path); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		return r.path
+	}
+	to, err := filepath.EvalSymlinks(r.path)
+	if err != nil {
+		return r.path
+	}
+	if r.given {
+		return to
+	}
+	if root, err := filepath.EvalSymlinks(r.root); err == nil {
+		if rel, err := filepath.Rel(root, to); err == nil && filepath.IsLocal(rel) {
+			return to
+		}
+	}
+	return r.path
+}
+
 func (r *triageRepo) close() {
 	r.croot.Close()
 	if r.git != nil {
@@ -591,7 +615,7 @@ func decide(ctx context.Context, streams *IO, r *triageRepo, names, inputs []str
 			return err
 		}
 		put(file)
-	} else if err := triage.Update(r.path, put); err != nil {
+	} else if err := triage.Update(r.writePath(), put); err != nil {
 		return &exitError{code: exitUsage, err: err}
 	}
 	n := 0
@@ -1172,7 +1196,7 @@ stale. --dry-run lists what it would remove.`,
 				}
 				gone = f.Remove(func(e *triage.Entry) bool { return stale[e.Key()] })
 			} else if len(stale) > 0 {
-				err = triage.Update(r.path, func(f *triage.File) error {
+				err = triage.Update(r.writePath(), func(f *triage.File) error {
 					gone = f.Remove(func(e *triage.Entry) bool { return stale[e.Key()] })
 					return nil
 				})

@@ -94,7 +94,7 @@ the link. An alert that matches no finding is told and left out.`,
 			}
 			n := 0
 			if len(entries) > 0 {
-				err = triage.Update(r.path, func(f *triage.File) error {
+				err = triage.Update(r.writePath(), func(f *triage.File) error {
 					for _, e := range entries {
 						if f.Put(e) {
 							n++
@@ -192,6 +192,22 @@ func importSARIF(ctx context.Context, streams *IO, r *triageRepo, logs []string,
 		return nil, false, queryError(err)
 	}
 	reportInputs(streams.ErrOut, res.View, true)
+	// An entry takes its line from the code as it is now, at the result's
+	// line: a log older than the code puts it on another line.
+	r.noteReports(res.View.Inputs)
+	moved, why := 0, ""
+	for i := range entries {
+		if w := r.changedSinceLog(&entries[i]); w != "" {
+			if moved++; why == "" {
+				why = w
+			}
+		}
+	}
+	if moved > 0 {
+		fmt.Fprintf(streams.ErrOut, "recap: warning: %s may be on other lines than the log's results (%s): "+
+			"check their line: with recap triage list, or import a log of the code as it is\n",
+			english.Plural(moved, "entry imported", "entries imported"), text.CutRunes(why, maxEcho))
+	}
 	if badProps > 0 {
 		fmt.Fprintf(streams.ErrOut, "recap: warning: %s of suppressions not taken (%s)\n",
 			english.Plural(badProps, "property", "properties"), text.CutRunes(badProp, maxEcho))
@@ -277,4 +293,29 @@ func sameRule(a review.DismissedAlert, f *reports.Finding) bool {
 		return strings.TrimSuffix(s, "Check")
 	}
 	return strings.EqualFold(short(a.Rule), short(f.Rule))
+}
+
+// changedSinceLog says why the file of e, an entry imported from a log,
+// may not be the code the log describes, "" when nothing says so: it
+// changed since the commit the log was made at (the commit that gave a
+// committed log its content; HEAD when an uncommitted one was written),
+// and the log was not written after it last changed.
+func (r *triageRepo) changedSinceLog(e *triage.Entry) string {
+	st, err := r.croot.Stat(e.Path)
+	if err != nil {
+		return ""
+	}
+	for _, in := range r.reports[strings.ToLower(e.Tool)] {
+		base := in.then
+		if in.committed {
+			base = in.base
+		}
+		if base == "" || !in.committed && in.at.After(st.ModTime()) {
+			continue // written after the file last changed: it describes the file as it is
+		}
+		if r.changedSince(base, e.Path, e.Path) {
+			return fmt.Sprintf("%s changed since the commit %s describes, %s", render.InertLine(e.Path), render.InertLine(in.path), shortHash(base))
+		}
+	}
+	return ""
 }
