@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -130,6 +131,16 @@ func TestTriageHonouredByOutputs(t *testing.T) {
 		{"annotations include", []string{"findings", "--format", "github", "--triaged", "include", "--triage", file}, 0, func(t *testing.T, out string) {
 			if strings.Contains(out, "decided in review") {
 				t.Errorf("a triaged finding annotated:\n%s", out)
+			}
+			if want := fmt.Sprintf("The %d triaged problems are not annotated.", triagedProblems); !strings.Contains(out, want) {
+				t.Errorf("the notice does not say %q:\n%s", want, out)
+			}
+		}},
+		{"annotations only", []string{"findings", "--format", "github", "--triaged", "only", "--triage", file}, 0, func(t *testing.T, out string) {
+			// Nothing to annotate: the notice says why, and no "first 0".
+			if n := strings.Count(out, "\n"); n != 1 || strings.Contains(out, "Annotated: the first") ||
+				!strings.Contains(out, fmt.Sprintf("The %d triaged problems are not annotated.", triagedProblems)) {
+				t.Errorf("only the triaged: %d lines\n%s", n, out)
 			}
 		}},
 		{"review", []string{"review", "--format", "json", "--filter-mode", "nofilter", "--fail-on", "high", "--triage", file}, 0, func(t *testing.T, out string) {

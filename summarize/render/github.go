@@ -223,9 +223,16 @@ func ghNotice(v *summarize.View, shown map[reports.Severity]int) string {
 		msg += "; each problem annotated once, naming the other tools that reported it"
 	}
 	problems, _, _ := ProblemCounts(&s)
-	if n := shown[reports.SeverityError] + shown[reports.SeverityWarning] + shown[reports.SeverityNote]; v.Page != nil && n < problems {
+	triaged := 0 // shown (--triaged include or only), never annotated
+	if t := s.Triaged; t != nil && t.Shown {
+		triaged = t.Problems
+	}
+	if n := shown[reports.SeverityError] + shown[reports.SeverityWarning] + shown[reports.SeverityNote]; v.Page != nil && n < problems-triaged {
 		msg += fmt.Sprintf(". Annotated: the first %d (GitHub shows %d per level and step); the run's job summary and the SARIF artifact list the others",
 			n, AnnotationsPerLevel)
+	}
+	if triaged > 0 {
+		msg += fmt.Sprintf(". The %s not annotated", english.Plural(triaged, "triaged problem is", "triaged problems are"))
 	}
 	return fmt.Sprintf("::notice title=recap::%s.\n", ghData(msg))
 }
