@@ -29,13 +29,15 @@ func full() reports.Finding {
 		Category: "bug-risk", ToolCategory: "Best Practices", Severity: reports.SeverityWarning, Quality: 2, Impact: 3, Priority: -4,
 		Message: "line one\nline two", Path: "a/b.go", Line: 1 << 40, EndLine: 7, Column: 2, EndColumn: 3, HelpURI: "https://x", SecuritySeverity: 7.5,
 		CWE: []int{79, 89}, Snippet: "x := 1", SnippetLine: -2, FlowSteps: math.MaxInt32, Related: 1, Fixable: true, Rank: 255, Baseline: "new",
-		Triage: &reports.Triage{State: "wont-fix", Reason: "r", By: "b", Date: "2026-01-01", Until: "2027-01-01", Link: "l", Expired: true, Via: reports.ID("x", 1)},
+		Triage: &reports.Triage{State: "wont-fix", Reason: "r", By: "b", Date: "2026-01-01", Until: "2027-01-01", Link: "l", Expired: true, Via: reports.ID("x", 1),
+			Of: &reports.DecidedFinding{Tool: "PMD", Rule: "R", Path: "a/B.java", Location: "0123456789abcdef:1", Line: "x = 1;", Message: "m"}},
 		Detail: &reports.Detail{
 			Flows:    []reports.Flow{{Code: 1, Message: "m", Steps: []reports.Location{loc("a"), loc("b")}}, {Steps: []reports.Location{}}},
 			AllFlows: 3, Related: []reports.Location{loc("c")},
 			Fix:       &reports.Fix{Description: "d", Replacements: []reports.Replacement{{Path: "p", Line: 1, Column: 2, EndLine: 3, EndColumn: 4, Offset: 5, Length: 6, Text: "t"}}},
 			Locations: []reports.Location{}, Logical: []reports.LogicalLocation{{Name: "n", FullyQualifiedName: "a.n", Kind: "function"}}, Target: "t.jar",
-			Suppressions: []reports.Suppression{{Kind: "inSource", Status: "accepted", Justification: "j"}}, Kind: "pass",
+			Suppressions: []reports.Suppression{{Kind: "inSource", Status: "accepted", Justification: "j"},
+				{Kind: "external", Properties: &reports.SuppressionProperties{State: "wont-fix", DecidedFinding: reports.DecidedFinding{Tool: "PMD", Rule: "R", Path: "a/B.java", Line: "y", Message: "n"}}}}, Kind: "pass",
 			Also: []reports.Also{{Tool: "Checkstyle", Rule: "R", ID: reports.ID("cs", 1)}},
 		}}
 }

@@ -334,6 +334,14 @@ func (e *encoder) triage(t *reports.Triage) {
 	}
 	e.id(sNone, t.Via)
 	e.bool(t.Expired)
+	e.bool(t.Of != nil)
+	if o := t.Of; o != nil {
+		for _, s := range []string{o.Tool, o.Rule, o.Path, o.Location} {
+			e.str(&e.names, s)
+		}
+		e.str(&e.texts, o.Line)
+		e.str(&e.texts, o.Message)
+	}
 }
 
 func (e *encoder) bool(b bool) {
@@ -398,6 +406,12 @@ func (e *encoder) detail(d *reports.Detail) {
 		e.str(&e.names, p.Date)
 		e.str(&e.names, p.Until)
 		e.str(&e.texts, p.Link)
+		e.str(&e.names, p.Tool)
+		e.str(&e.names, p.Rule)
+		e.str(&e.names, p.Path)
+		e.str(&e.names, p.Location)
+		e.str(&e.texts, p.Line)
+		e.str(&e.texts, p.Message)
 	}
 	e.str(&e.names, d.Kind)
 	e.count(len(d.Also), d.Also == nil)
@@ -678,6 +692,14 @@ func (d *decoder) triage() *reports.Triage {
 	}
 	t.Via = d.id()
 	t.Expired = d.bool()
+	if d.bool() {
+		o := &reports.DecidedFinding{}
+		for _, s := range []*string{&o.Tool, &o.Rule, &o.Path, &o.Location} {
+			*s = d.str(&d.names)
+		}
+		o.Line, o.Message = d.str(&d.texts), d.str(&d.texts)
+		t.Of = o
+	}
 	return t
 }
 
@@ -724,6 +746,8 @@ func (d *decoder) detail() *reports.Detail {
 			s := &x.Suppressions[i]
 			s.Kind, s.Status, s.Justification = d.str(&d.names), d.str(&d.names), d.str(&d.texts)
 			p := reports.SuppressionProperties{State: d.str(&d.names), By: d.str(&d.texts), Date: d.str(&d.names), Until: d.str(&d.names), Link: d.str(&d.texts)}
+			p.DecidedFinding = reports.DecidedFinding{Tool: d.str(&d.names), Rule: d.str(&d.names), Path: d.str(&d.names), Location: d.str(&d.names),
+				Line: d.str(&d.texts), Message: d.str(&d.texts)}
 			if !p.IsZero() {
 				s.Properties = &p
 			}

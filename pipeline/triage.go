@@ -284,8 +284,12 @@ func (t *triaging) outside(f *reports.Finding, ids *ids, off bool) {
 	if t == nil || t.again || f.Uncounted() || !t.wideNames(f.Path) {
 		return
 	}
-	r, ok := ids.ref(f.ID)
-	if !ok || t.wide == nil || !t.wide.Add(f, r) {
+	var r grouping.Ref
+	ok := false
+	if t.wide != nil && ids != nil { // no grouping (--no-group): none
+		r, ok = ids.ref(f.ID)
+	}
+	if !ok || !t.wide.Add(f, r) {
 		// Alone in its problem (or no grouping): its own decision alone
 		// may hide it.
 		if off {

@@ -565,3 +565,64 @@ func TestTriageNewOnlyLeavesOldMarksOut(t *testing.T) {
 		}
 	}
 }
+
+// TestTriageOutsideNoGroup: without grouping (--no-group), the findings off
+// the changed lines that their own decision suppresses are not counted
+// outside them; nothing else is.
+func TestTriageOutsideNoGroup(t *testing.T) {
+	src := os.DirFS(filepath.Join(reportstest.RepoRoot(t), "testdata", "sample"))
+	var all []reports.Finding
+	if _, err := pipeline.Run(context.Background(), &pipeline.Query{Reports: sampleFiles(t, sampleReports...), Keep: pipeline.Keep{Each: func(f *reports.Finding, _ string) error {
+		all = append(all, *f)
+		return nil
+	}}}); err != nil {
+		t.Fatal(err)
+	}
+	// Decide every third finding with a line; change the line of the first
+	// undecided one.
+	decided := map[reports.FindingID]bool{}
+	var on *reports.Finding
+	for i := range all {
+		switch f := &all[i]; {
+		case f.Line < 1:
+		case i%3 == 0:
+			decided[f.ID] = true
+		case on == nil:
+			on = f
+		}
+	}
+	entries := sampleEntries(t, func(f *reports.Finding) triage.State {
+		if decided[f.ID] {
+			return triage.FalsePositive
+		}
+		return ""
+	})
+	diff := fmt.Sprintf("diff --git a/%[1]s b/%[1]s\n--- a/%[1]s\n+++ b/%[1]s\n@@ -%[2]d,0 +%[3]d @@\n+changed\n", on.Path, on.Line-1, on.Line)
+	diffFile := filepath.Join(t.TempDir(), "change.diff")
+	if err := os.WriteFile(diffFile, []byte(diff), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	onLine := 0
+	offDecided := 0
+	for i := range all {
+		f := &all[i]
+		if f.Path == on.Path && f.Line <= on.Line && on.Line <= max(f.Line, f.EndLine) {
+			onLine++
+		} else if decided[f.ID] {
+			offDecided++
+		}
+	}
+	for _, tc := range []struct {
+		mode pipeline.TriagedMode
+		want int
+	}{{pipeline.TriagedExclude, len(all) - onLine - offDecided}, {pipeline.TriagedInclude, len(all) - onLine}, {pipeline.TriagedOnly, offDecided}} {
+		res, err := pipeline.Run(context.Background(), &pipeline.Query{Reports: sampleFiles(t, sampleReports...), Changes: &pipeline.Changes{DiffFile: diffFile},
+			Triaged: tc.mode, Triage: triage.NewMatcher(&triage.File{Version: 1, Entries: entries}, src, triagetest.Now)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Outside != tc.want {
+			t.Errorf("%v: %d findings outside the changed lines, want %d", tc.mode, res.Outside, tc.want)
+		}
+	}
+}

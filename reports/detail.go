@@ -111,14 +111,29 @@ type Suppression struct {
 
 // SuppressionProperties are the properties of a triage decision that
 // recap's SARIF writes in a suppression's property bag (docs/triage.md):
-// the decision's state, who took it and when, when it expires, and a link.
-// A reader keeps these keys' strings only, each cut to MaxPropertyText.
+// the decision's state, who took it and when, when it expires, and a link;
+// of a decision on another finding of the result's problem (via), that
+// finding as the triage file names it (DecidedFinding). A reader keeps
+// these keys' strings only, each cut to MaxPropertyText.
 type SuppressionProperties struct {
 	State string `json:"state,omitempty"`
 	By    string `json:"by,omitempty"`
 	Date  string `json:"date,omitempty"`
 	Until string `json:"until,omitempty"`
 	Link  string `json:"link,omitempty"`
+	DecidedFinding
+}
+
+// DecidedFinding is the finding a triage decision is about, as its entry
+// names it: its tool, rule and path, its location fingerprint, the text
+// of its line and its message.
+type DecidedFinding struct {
+	Tool     string `json:"tool,omitempty"`
+	Rule     string `json:"rule,omitempty"`
+	Path     string `json:"path,omitempty"`
+	Location string `json:"location,omitempty"`
+	Line     string `json:"line,omitempty"`
+	Message  string `json:"message,omitempty"`
 }
 
 // MaxPropertyText is the most bytes a reader keeps of a suppression's
@@ -129,12 +144,14 @@ const MaxPropertyText = 2000
 func (p *SuppressionProperties) IsZero() bool { return p == nil || *p == SuppressionProperties{} }
 
 // Each calls fn with each property that is set, in the order of their
-// names (by, date, link, state, until).
+// names (by, date, line, link, location, message, path, rule, state,
+// tool, until).
 func (p *SuppressionProperties) Each(fn func(key, value string)) {
 	if p == nil {
 		return
 	}
-	for _, kv := range [...]struct{ k, v string }{{"by", p.By}, {"date", p.Date}, {"link", p.Link}, {"state", p.State}, {"until", p.Until}} {
+	for _, kv := range [...]struct{ k, v string }{{"by", p.By}, {"date", p.Date}, {"line", p.Line}, {"link", p.Link}, {"location", p.Location},
+		{"message", p.Message}, {"path", p.Path}, {"rule", p.Rule}, {"state", p.State}, {"tool", p.Tool}, {"until", p.Until}} {
 		if kv.v != "" {
 			fn(kv.k, kv.v)
 		}
@@ -154,6 +171,18 @@ func (p *SuppressionProperties) Field(key string) *string {
 		return &p.Until
 	case "link":
 		return &p.Link
+	case "tool":
+		return &p.Tool
+	case "rule":
+		return &p.Rule
+	case "path":
+		return &p.Path
+	case "location":
+		return &p.Location
+	case "line":
+		return &p.Line
+	case "message":
+		return &p.Message
 	}
 	return nil
 }

@@ -18,6 +18,10 @@ type Triage struct {
 	// this one because both report one problem (docs/formats.md,
 	// "Duplicates"); no id when it is about this finding.
 	Via FindingID `json:"via,omitzero"`
+	// Of is the finding the decision is about as its entry names it
+	// (recap's SARIF carries it with Via, for the decision to come back
+	// on that finding); nil when not known.
+	Of *DecidedFinding `json:"-"`
 }
 
 // Suppressed reports whether the decision leaves its finding out of

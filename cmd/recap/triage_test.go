@@ -2295,3 +2295,69 @@ func TestTriageImportOlderLog(t *testing.T) {
 		t.Errorf("a log of the code as it is: exit %d\n%s", code, stderr)
 	}
 }
+
+// TestTriageImportRecapSARIFVia: a decision on a finding of a problem
+// several tools report, carried by recap's SARIF of a grouped run on the
+// problem's first finding (via), comes back on the finding decided: the
+// same entry, which holds under --no-group too.
+func TestTriageImportRecapSARIFVia(t *testing.T) {
+	root := reportstest.RepoRoot(t)
+	g := gittest.Sample(t, root)
+	g.Git("config", "user.name", "Ana")
+	g.Git("config", "user.email", "ana@example.com")
+	files := map[string]string{}
+	for _, n := range []string{"checkstyle.xml", "pmd.sarif", "spotbugs.xml"} {
+		files["build/reports/"+n] = readFile(t, filepath.Join(root, "testdata", "reports", n))
+	}
+	g.Commit("reports", files)
+	// A problem of several findings: decide one that is not its first.
+	out, stderr, code := recap(t, g.Dir, nil, "findings", "--format", "json", "--limit", "200", "--no-context", "--max-tokens", "25000", "build/reports")
+	var v struct {
+		Findings []struct {
+			ID             string
+			AlsoReportedBy []struct{ Tool, Rule, ID string }
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &v); code != 0 || err != nil {
+		t.Fatalf("findings: exit %d, %v\n%s", code, err, stderr)
+	}
+	decided := ""
+	for _, f := range v.Findings {
+		if len(f.AlsoReportedBy) > 0 {
+			decided = f.AlsoReportedBy[0].ID
+			break
+		}
+	}
+	if decided == "" {
+		t.Fatal("no problem of several findings")
+	}
+	if out, stderr, code := recap(t, g.Dir, nil, "triage", decided, "--as", "wont-fix", "--reason", "kept", "build/reports"); code != 0 {
+		t.Fatalf("triage: exit %d\n%s%s", code, out, stderr)
+	}
+	tf := filepath.Join(g.Dir, ".recap", "triage.yml")
+	made, err := triage.LoadFile(tf)
+	if err != nil || len(made.Entries) != 1 {
+		t.Fatalf("%v, %+v", err, made)
+	}
+	sarif, stderr, code := recap(t, g.Dir, nil, "findings", "--format", "sarif", "build/reports")
+	if code != 0 || !strings.Contains(sarif, `"via":"`+decided+`"`) {
+		t.Fatalf("findings --format sarif: exit %d, no result suppressed via %s\n%s", code, decided, stderr)
+	}
+	g.Write(map[string]string{"recap.sarif": sarif})
+	if out, stderr, code := recap(t, g.Dir, nil, "triage", "import", "--sarif", "recap.sarif", "--triage", "back.yml"); code != 0 || !strings.Contains(out, "1 decision imported") {
+		t.Fatalf("import: exit %d\n%s%s", code, out, stderr)
+	}
+	back, err := triage.LoadFile(filepath.Join(g.Dir, "back.yml"))
+	if err != nil || len(back.Entries) != 1 {
+		t.Fatalf("%v, %+v", err, back)
+	}
+	w := made.Entries[0]
+	if e := back.Entries[0]; e.Key() != w.Key() || e.Line != w.Line || e.State != w.State || e.Reason != w.Reason {
+		t.Errorf("imported\n%+v\nwant the finding decided\n%+v", e, w)
+	}
+	// Under --no-group, the finding decided is triaged by the imported file.
+	out, stderr, code = recap(t, g.Dir, nil, "findings", "--format", "json", "--no-group", "--triaged", "only", "--triage", "back.yml", "--limit", "200", "--no-context", "build/reports")
+	if code != 0 || !strings.Contains(out, `"id": "`+decided+`"`) && !strings.Contains(out, `"id":"`+decided+`"`) {
+		t.Errorf("--no-group with the imported file: %s not triaged (exit %d)\n%s%s", decided, code, out, stderr)
+	}
+}

@@ -166,6 +166,12 @@ func importSARIF(ctx context.Context, streams *IO, r *triageRepo, logs []string,
 		}
 		e := triage.EntryFor(f, r.croot.FS())
 		e.State, e.Date, e.Commit = state, today, commit
+		if p := s.Properties; p != nil && p.Rule != "" {
+			// A decision on another finding of the result's problem
+			// (recap's SARIF of a grouped run): it comes back on that
+			// finding, as its entry named it.
+			e.Tool, e.Rule, e.Path, e.Location, e.Line, e.Message = "", "", "", "", "", ""
+		}
 		// What recap's SARIF says of a triage decision: its state (unless
 		// --as says), who took it, when, until when, and its link.
 		s.Properties.Each(func(k, v string) {
