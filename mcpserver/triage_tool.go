@@ -153,8 +153,9 @@ func (s *Server) triageTool(ctx context.Context, in *TriageIn) (answer, error) {
 		return a, nil
 	}
 	other := s.coveredElsewhere(ctx, &f, cfg, e.Key())
+	again := s.decidedAgain(ctx, &f, cfg, e.Key())
 	kept := false
-	if a.Replaced, kept, err = s.writeTriage(a.File, e, other); err != nil {
+	if a.Replaced, kept, err = s.writeTriage(a.File, e, other, again); err != nil {
 		return nil, err
 	}
 	a.Written = true
@@ -195,22 +196,56 @@ func (s *Server) coveredElsewhere(ctx context.Context, f *reports.Finding, cfg *
 	return nil
 }
 
+// decidedAgain returns the key of the entry that covers f now under
+// another key than k (f's file renamed since the decision, its class
+// with it) when it covers no other finding of f's report: the decision
+// on f replaces it, as recap triage's does. "" when there is none.
+func (s *Server) decidedAgain(ctx context.Context, f *reports.Finding, cfg *config.Config, k string) string {
+	m, _, err := s.triage()
+	if err != nil || m == nil || f.ID.IsZero() {
+		return ""
+	}
+	d := m.Decide(f)
+	if d == nil || d.Entry.Key() == k {
+		return ""
+	}
+	old := d.Entry.Key()
+	_, r, err := s.reportByTag(ctx, f.ID.Tag)
+	if err != nil || r == nil {
+		return ""
+	}
+	defer s.cache.unpin(r)
+	for i := range r.n {
+		x := r.finding(i)
+		if x.Tool != f.Tool || x.Rule != f.Rule || x.ID == f.ID {
+			continue
+		}
+		cfg.Apply(&x)
+		if d := m.Decide(&x); d != nil && d.Entry.Key() == old {
+			return "" // it covers another finding too: it stays
+		}
+	}
+	return old
+}
+
 // writeTriage puts e in the triage file at name under the root, as one of
 // several writers: the file is read again under the lock, e put in it
-// (replacing the entry of the same finding), and written whole through a
+// (replacing the entry of the same finding, and the entry of key again
+// that covered it under another key), and written whole through a
 // temporary file renamed over it. It reports whether e replaced an entry.
 // An entry of e's key that covers another finding now (other: the
 // decided code, a copy of which e decides) is kept, anchored where other
 // is (kept).
-func (s *Server) writeTriage(name string, e triage.Entry, other *reports.Finding) (replaced, kept bool, err error) {
+func (s *Server) writeTriage(name string, e triage.Entry, other *reports.Finding, again string) (replaced, kept bool, err error) {
 	err = s.root.fs.Update(name, func(old []byte) ([]byte, error) {
 		tf, err := triage.Parse(name, old)
 		if err != nil {
 			return nil, toolErrorf(CodeParseError, "the triage file %v: fix it, then call again (nothing was written)", err)
 		}
+		gone := again != "" && len(tf.Remove(func(x *triage.Entry) bool { return x.Key() == again })) > 0
 		_, had := tf.Get(e.Key())
 		_, kept = tf.PutBeside(e, other, s.root.fs.FS())
-		replaced = had && !kept
+		replaced = had && !kept || gone
 		return tf.Marshal()
 	})
 	var te *ToolError

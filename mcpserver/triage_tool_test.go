@@ -296,3 +296,47 @@ func TestTriagePastedCopy(t *testing.T) {
 		t.Errorf("decided %v, want %v", got, want)
 	}
 }
+
+// TestTriageAgainAfterRename: a finding decided, its file renamed since
+// (git mv), decided again through analysis.triage: the new decision
+// replaces the entry that covered it under the old path (as recap triage
+// does), so that it takes effect and nothing is left stale.
+func TestTriageAgainAfterRename(t *testing.T) {
+	sarif := func(file string) string {
+		return `{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"PMD","rules":[{"id":"EmptyCatchBlock"}]}},"results":[` +
+			`{"ruleId":"EmptyCatchBlock","level":"warning","message":{"text":"Avoid empty catch blocks"},` +
+			`"locations":[{"physicalLocation":{"artifactLocation":{"uri":"src/` + file + `"},"region":{"startLine":2}}}]}]}]}`
+	}
+	g := gittest.New(t)
+	g.Commit("one", map[string]string{"src/A.java": "class A {\n  void a() { try { f(); } catch (Exception e) { } }\n  void f() {}\n}\n", "build/pmd.sarif": sarif("A.java")})
+	now := time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC)
+	decide := func(state, reason string) mcpserver.TriageAnswer {
+		t.Helper()
+		cs, _ := connect(t, mcpserver.Options{Root: g.Dir, AllowTriageWrites: true, Now: func() time.Time { return now }})
+		var v view
+		call(t, cs, "analysis.getReports", map[string]any{"context": false, "triaged": "include"}).decode(t, &v)
+		if len(v.Findings) != 1 {
+			t.Fatalf("%d findings", len(v.Findings))
+		}
+		var a mcpserver.TriageAnswer
+		call(t, cs, "analysis.triage", map[string]any{"id": v.Findings[0].ID, "state": state, "reason": reason}).decode(t, &a)
+		return a
+	}
+	decide("false-positive", "f never throws")
+	g.Commit("triage", nil)
+	g.Git("mv", "src/A.java", "src/B.java")
+	g.Commit("rename", map[string]string{"build/pmd.sarif": sarif("B.java")})
+	if a := decide("accepted-risk", "to be fixed"); !a.Written || !a.Replaced {
+		t.Errorf("written %v, replaced %v: %s", a.Written, a.Replaced, a.Next)
+	}
+	f, err := triage.LoadFile(filepath.Join(g.Dir, ".recap", "triage.yml"))
+	if err != nil || len(f.Entries) != 1 || f.Entries[0].Path != "src/B.java" || f.Entries[0].State != triage.AcceptedRisk {
+		t.Fatalf("the file: %v, %+v", err, f)
+	}
+	cs, _ := connect(t, mcpserver.Options{Root: g.Dir})
+	var v view
+	call(t, cs, "analysis.getReports", map[string]any{"context": false, "triaged": "include"}).decode(t, &v)
+	if len(v.Findings) != 1 || v.Findings[0].Triage == nil || v.Findings[0].Triage.Reason != "to be fixed" {
+		t.Errorf("the finding after: %+v", v.Findings)
+	}
+}
