@@ -949,8 +949,20 @@ func readBaseline(ctx context.Context, src Source, flt *reports.Filter, idx *dif
 		}
 		return flt.Match(*f)
 	}
+	if fs, ok := src.(Files); ok {
+		// The results a triage decision left out (recap's SARIF writes
+		// them suppressed) were findings: one of this run that matches
+		// one is unchanged, not new.
+		fs.Options.Uncounted = true
+		src = fs
+	}
 	inputs, err := src.Read(ctx, keep, func(f *reports.Finding) error {
-		b.Add(*f)
+		switch {
+		case !f.Uncounted():
+			b.Add(*f)
+		case f.Detail.Kind == "" && f.Detail.Triaged():
+			b.AddTriaged(*f)
+		}
 		return nil
 	})
 	if err == nil {

@@ -52,6 +52,15 @@ func (b *Baseline) Add(f Finding) {
 	b.sealed = false
 }
 
+// AddTriaged records one finding of the earlier run that a triage
+// decision left out (recap's SARIF writes it suppressed): a finding of
+// this run that matches it is unchanged, but it is never counted fixed,
+// as it was not counted then.
+func (b *Baseline) AddTriaged(f Finding) {
+	b.recs = append(b.recs, b.key(f.Fingerprint))
+	b.sealed = false
+}
+
 // seal sorts the records, once, and makes room for their marks.
 func (b *Baseline) seal() {
 	if b.sealed {

@@ -201,6 +201,18 @@ func (d *Detail) Suppressed() bool {
 	return false
 }
 
+// Triaged reports whether one of d's suppressions in effect is a triage
+// decision recap's SARIF wrote (its properties name the decision's state):
+// the result was a finding, which a decision left out.
+func (d *Detail) Triaged() bool {
+	for i := range d.Suppressions {
+		if s := &d.Suppressions[i]; s.Suppresses() && s.Properties != nil && s.Properties.State != "" {
+			return true
+		}
+	}
+	return false
+}
+
 // Uncounted reports whether f is a result the report says is no finding:
 // suppressed, or of a kind other than fail. Readers give such results only
 // when asked (recap's SARIF keeps them); no view counts them.

@@ -2361,3 +2361,36 @@ func TestTriageImportRecapSARIFVia(t *testing.T) {
 		t.Errorf("--no-group with the imported file: %s not triaged (exit %d)\n%s%s", decided, code, out, stderr)
 	}
 }
+
+// TestTriageBaselineOfRecapSARIF: recap's SARIF, as a baseline, holds the
+// findings a decision left out (written suppressed): a finding of this
+// run that matches one is unchanged, with the decision, without it (its
+// until day come, its entry removed), and against the log itself;
+// nothing is new, nothing fixed.
+func TestTriageBaselineOfRecapSARIF(t *testing.T) {
+	g := triageRepo(t)
+	decideDate(t, g)
+	sarif, stderr, code := recap(t, g.Dir, nil, "findings", "--format", "sarif", "build/reports")
+	if code != 0 || !strings.Contains(sarif, `"suppressions"`) {
+		t.Fatalf("findings --format sarif: exit %d\n%s", code, stderr)
+	}
+	g.Write(map[string]string{"base.sarif": sarif})
+	counts := regexp.MustCompile(`against the baseline: 0 new, \d+ unchanged, 0 fixed`)
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"decided", []string{"summary", "--baseline", "base.sarif", "--max-new", "0", "build/reports"}},
+		{"decided, shown", []string{"summary", "--baseline", "base.sarif", "--max-new", "0", "--triaged", "include", "build/reports"}},
+		{"the log against itself", []string{"summary", "--baseline", "base.sarif", "--max-new", "0", "base.sarif"}},
+		{"the decision gone", []string{"summary", "--baseline", "base.sarif", "--max-new", "0", "--triage", "none.yml", "build/reports"}},
+	} {
+		if tc.name == "the decision gone" {
+			g.Write(map[string]string{"none.yml": "version: 1\nentries: []\n"})
+		}
+		out, stderr, code := recap(t, g.Dir, nil, tc.args...)
+		if code != 0 || !counts.MatchString(out) {
+			t.Errorf("%s: exit %d\n%s%s", tc.name, code, out, stderr)
+		}
+	}
+}
