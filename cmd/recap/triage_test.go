@@ -2394,3 +2394,43 @@ func TestTriageBaselineOfRecapSARIF(t *testing.T) {
 		}
 	}
 }
+
+// TestTriageImportAfterRename: importing recap's SARIF of a finding whose
+// file was renamed since its decision: the same decision is unchanged
+// (the entry that follows the rename stays, nothing stale), another one
+// replaces it, as recap triage does.
+func TestTriageImportAfterRename(t *testing.T) {
+	g := triageRepo(t)
+	decideDate(t, g)
+	g.Git("add", "-A")
+	g.Git("commit", "-qm", "the decision")
+	g.Git("mv", shop+"Order.java", shop+"Purchase.java")
+	g.Git("commit", "-qm", "rename")
+	moveResults(t, g, "Order.java", 0, 0, "Purchase.java", 0)
+	sarif, stderr, code := recap(t, g.Dir, nil, "findings", "--format", "sarif", "build/reports")
+	if code != 0 {
+		t.Fatalf("findings --format sarif: exit %d\n%s", code, stderr)
+	}
+	g.Write(map[string]string{"recap.sarif": sarif})
+	tf := filepath.Join(g.Dir, ".recap", "triage.yml")
+	before := readFile(t, tf)
+	out, stderr, code := recap(t, g.Dir, nil, "triage", "import", "--sarif", "recap.sarif")
+	if code != 0 || !strings.Contains(out, "0 decisions imported, 1 unchanged") || readFile(t, tf) != before {
+		t.Fatalf("the same decision: exit %d\n%s%s", code, out, stderr)
+	}
+	if out, stderr, code := recap(t, g.Dir, nil, "triage", "check", "build/reports"); code != 0 {
+		t.Errorf("check: exit %d\n%s%s", code, out, stderr)
+	}
+	// Another decision replaces the entry.
+	out, stderr, code = recap(t, g.Dir, nil, "triage", "import", "--sarif", "recap.sarif", "--as", "wont-fix")
+	if code != 0 || !strings.Contains(out, "1 decision imported, 0 unchanged") {
+		t.Fatalf("another decision: exit %d\n%s%s", code, out, stderr)
+	}
+	f, err := triage.LoadFile(tf)
+	if err != nil || len(f.Entries) != 1 || f.Entries[0].Path != shop+"Purchase.java" || f.Entries[0].State != triage.WontFix {
+		t.Fatalf("the file after: %v %+v", err, f)
+	}
+	if out, stderr, code := recap(t, g.Dir, nil, "triage", "check", "build/reports"); code != 0 {
+		t.Errorf("check after: exit %d\n%s%s", code, out, stderr)
+	}
+}

@@ -76,6 +76,7 @@ the link. An alert that matches no finding is told and left out.`,
 			commit := r.commit()
 			today := time.Now().UTC().Format(triage.DateLayout)
 			var entries []triage.Entry
+			var covering []string // by entry: the key of the entry that covers its finding now
 			var failed bool
 			if github {
 				c, err := importGitHubClient(repoSlug, apiURL)
@@ -87,7 +88,7 @@ the link. An alert that matches no finding is told and left out.`,
 					return err
 				}
 			} else {
-				entries, failed, err = importSARIF(cmd.Context(), streams, r, sarif, state, cmd.Flags().Changed("as"), commit, today)
+				entries, covering, failed, err = importSARIF(cmd.Context(), streams, r, sarif, state, cmd.Flags().Changed("as"), commit, today)
 				if err != nil {
 					return err
 				}
@@ -95,7 +96,18 @@ the link. An alert that matches no finding is told and left out.`,
 			n := 0
 			if len(entries) > 0 {
 				err = triage.Update(r.writePath(), func(f *triage.File) error {
-					for _, e := range entries {
+					for i, e := range entries {
+						// An entry that covers the result's finding under
+						// another key (its file renamed since): the same
+						// decision is unchanged; another replaces it.
+						if i < len(covering) && covering[i] != "" && covering[i] != e.Key() {
+							if old, ok := f.Get(covering[i]); ok {
+								if old.State == e.State && old.Reason == e.Reason && old.Until == e.Until && old.Link == e.Link {
+									continue
+								}
+								f.Remove(func(x *triage.Entry) bool { return x.Key() == covering[i] })
+							}
+						}
 						if f.Put(e) {
 							n++
 						}
@@ -145,11 +157,26 @@ func importGitHubClient(slug, apiURL string) (*review.Client, error) {
 
 // importSARIF makes an entry of each result of the logs with a suppression
 // in effect.
-func importSARIF(ctx context.Context, streams *IO, r *triageRepo, logs []string, state triage.State, stateGiven bool, commit, today string) ([]triage.Entry, bool, error) {
+func importSARIF(ctx context.Context, streams *IO, r *triageRepo, logs []string, state triage.State, stateGiven bool, commit, today string) (
+	entries []triage.Entry, covering []string, failed bool, err error) {
 	q := &pipeline.Query{Reports: pipeline.Files{Paths: logs, Options: parsers.ReadOptions{Root: r.root, Format: r.format, Uncounted: true}}}
-	var entries []triage.Entry
+	// The entries now, followed through renames: one that covers a result's
+	// finding under another key is the same decision, or replaced.
+	old, err := r.load()
+	if err != nil {
+		return nil, nil, false, err
+	}
+	m := triage.NewMatcher(old, r.croot.FS(), time.Now())
+	_ = m.Follow(ctx, r.root) // a warning of it is list's and check's to give
+	var coveredKeys []string  // by entry
+	covers := map[string]int{} // an entry's key → the findings of the log it covers
 	outside, badProps, badProp := 0, 0, ""
 	q.Keep.Each = func(f *reports.Finding, _ string) error {
+		k := ""
+		if d := m.Decide(f); d != nil {
+			k = d.Entry.Key()
+			covers[k]++
+		}
 		if f.Detail == nil || !f.Detail.Suppressed() {
 			return nil
 		}
@@ -191,11 +218,24 @@ func importSARIF(ctx context.Context, streams *IO, r *triageRepo, logs []string,
 		}
 		e.Reason = text.CutRunes(e.Reason, triage.MaxText)
 		entries = append(entries, e)
+		coveredKeys = append(coveredKeys, k)
 		return nil
 	}
 	res, err := pipeline.Run(ctx, q)
 	if err != nil {
-		return nil, false, queryError(err)
+		return nil, nil, false, queryError(err)
+	}
+	// An entry that covers other findings of the log than those imported
+	// stays: the import adds beside it.
+	imported := map[string]int{}
+	for _, k := range coveredKeys {
+		imported[k]++
+	}
+	covering = make([]string, len(entries))
+	for i, k := range coveredKeys {
+		if k != "" && imported[k] == covers[k] {
+			covering[i] = k
+		}
 	}
 	reportInputs(streams.ErrOut, res.View, true)
 	// An entry takes its line from the code as it is now, at the result's
@@ -222,7 +262,7 @@ func importSARIF(ctx context.Context, streams *IO, r *triageRepo, logs []string,
 		fmt.Fprintf(streams.ErrOut, "recap: warning: %s outside the repository %s left out (give --repo the repository the log was made on)\n",
 			english.Plural(outside, "suppressed result", "suppressed results"), r.root)
 	}
-	return entries, res.View.Failed(), nil
+	return entries, covering, res.View.Failed(), nil
 }
 
 // importGitHub maps each dismissed alert to the finding of the inputs at
