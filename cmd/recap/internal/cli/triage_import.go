@@ -167,8 +167,8 @@ func importSARIF(ctx context.Context, streams *IO, r *triageRepo, logs []string,
 		return nil, nil, false, err
 	}
 	m := triage.NewMatcher(old, r.croot.FS(), time.Now())
-	_ = m.Follow(ctx, r.root) // a warning of it is list's and check's to give
-	var coveredKeys []string  // by entry
+	_ = m.Follow(ctx, r.root)  // a warning of it is list's and check's to give
+	var coveredKeys []string   // by entry
 	covers := map[string]int{} // an entry's key → the findings of the log it covers
 	outside, badProps, badProp := 0, 0, ""
 	q.Keep.Each = func(f *reports.Finding, _ string) error {
