@@ -999,6 +999,18 @@ func writeList(w io.Writer, format string, out listOutput, check bool) {
 		listed = append(listed, triage.Status{Entry: e.Entry, Path: e.PathNow})
 	}
 	names := entryNames(listed)
+	// Which entry is stale: the table's row names its rule and file, which
+	// other entries share; its line's text tells it apart.
+	for _, e := range out.Entries {
+		if !e.Stale || e.Outdated != "" || e.Changed != nil || e.Unchecked {
+			continue
+		}
+		if first {
+			fmt.Fprintln(w)
+			first = false
+		}
+		fmt.Fprintf(w, "stale: %s: no finding of the reports matches it (its code fixed, deleted, or changed past following)\n", names[e.Key()])
+	}
 	for _, e := range out.Entries {
 		if e.Outdated == "" {
 			continue
