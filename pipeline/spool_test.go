@@ -30,7 +30,7 @@ func full() reports.Finding {
 		Message: "line one\nline two", Path: "a/b.go", Line: 1 << 40, EndLine: 7, Column: 2, EndColumn: 3, HelpURI: "https://x", SecuritySeverity: 7.5,
 		CWE: []int{79, 89}, Snippet: "x := 1", SnippetLine: -2, FlowSteps: math.MaxInt32, Related: 1, Fixable: true, Rank: 255, Baseline: "new",
 		Triage: &reports.Triage{State: "wont-fix", Reason: "r", By: "b", Date: "2026-01-01", Until: "2027-01-01", Link: "l", Expired: true, Via: reports.ID("x", 1),
-			Of: &reports.DecidedFinding{Tool: "PMD", Rule: "R", Path: "a/B.java", Location: "0123456789abcdef:1", Line: "x = 1;", Message: "m"}},
+			Of: reports.DecidedFinding{Tool: "PMD", Rule: "R", Path: "a/B.java", Location: "0123456789abcdef:1", Line: "x = 1;", Message: "m"}},
 		Detail: &reports.Detail{
 			Flows:    []reports.Flow{{Code: 1, Message: "m", Steps: []reports.Location{loc("a"), loc("b")}}, {Steps: []reports.Location{}}},
 			AllFlows: 3, Related: []reports.Location{loc("c")},

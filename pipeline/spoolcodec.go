@@ -334,8 +334,8 @@ func (e *encoder) triage(t *reports.Triage) {
 	}
 	e.id(sNone, t.Via)
 	e.bool(t.Expired)
-	e.bool(t.Of != nil)
-	if o := t.Of; o != nil {
+	e.bool(t.Of != reports.DecidedFinding{})
+	if o := t.Of; o != (reports.DecidedFinding{}) {
 		for _, s := range []string{o.Tool, o.Rule, o.Path, o.Location} {
 			e.str(&e.names, s)
 		}
@@ -693,12 +693,11 @@ func (d *decoder) triage() *reports.Triage {
 	t.Via = d.id()
 	t.Expired = d.bool()
 	if d.bool() {
-		o := &reports.DecidedFinding{}
+		o := &t.Of
 		for _, s := range []*string{&o.Tool, &o.Rule, &o.Path, &o.Location} {
 			*s = d.str(&d.names)
 		}
 		o.Line, o.Message = d.str(&d.texts), d.str(&d.texts)
-		t.Of = o
 	}
 	return t
 }

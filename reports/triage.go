@@ -20,8 +20,8 @@ type Triage struct {
 	Via FindingID `json:"via,omitzero"`
 	// Of is the finding the decision is about as its entry names it
 	// (recap's SARIF carries it with Via, for the decision to come back
-	// on that finding); nil when not known.
-	Of *DecidedFinding `json:"-"`
+	// on that finding); empty when not known.
+	Of DecidedFinding `json:"-"`
 }
 
 // Suppressed reports whether the decision leaves its finding out of

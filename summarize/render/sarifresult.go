@@ -260,8 +260,8 @@ func appendSuppressions(b []byte, f *reports.Finding) []byte {
 		b = sep(b)
 		b = appendSuppression(b, "external", "accepted", t.Reason)
 		p := reports.SuppressionProperties{State: t.State, By: t.By, Date: t.Date, Until: t.Until, Link: t.Link}
-		if !t.Via.IsZero() && t.Of != nil {
-			p.DecidedFinding = *t.Of // the finding decided, for the decision to come back on it
+		if !t.Via.IsZero() {
+			p.DecidedFinding = t.Of // the finding decided, for the decision to come back on it
 		}
 		b = appendDecisionProperties(b, &p, t.Via.String())
 		b = append(b, '}')
