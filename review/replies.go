@@ -55,7 +55,10 @@ type Thread struct {
 	// Key is the key of recap's marker in the comment (see [KeyOf]), ""
 	// when the comment is not recap's: written by another account, or
 	// without a marker.
-	Key     string
+	Key string
+	// At is the location of the finding's line hidden in the comment (see
+	// [AtOf]), "" in a comment an earlier recap posted.
+	At      string
 	Replies []Reply
 }
 
@@ -84,9 +87,10 @@ type Replied struct {
 	Keys map[string]bool
 }
 
-// FindFunc reads the findings whose fingerprints are asked (each with its
-// occurrence, as findings carry them) from the run's reports, by
-// fingerprint, in the reports' order.
+// FindFunc reads the findings whose fingerprints are asked from the run's
+// reports, by the fingerprint without its occurrence
+// ("0123456789abcdef" of "0123456789abcdef:2", see [FingerprintBase]),
+// in the reports' order: every occurrence of an identity asked.
 type FindFunc func(ctx context.Context, fingerprints map[string]bool) (map[string][]reports.Finding, error)
 
 // Replies reads the replies to recap's inline comments on h's request
@@ -112,6 +116,7 @@ func Replies(ctx context.Context, h ReplyHost, find FindFunc, src fs.FS) (*Repli
 		reply  Reply
 		state  triage.State
 		reason string
+		at     string
 	}
 	byKey := map[string]decided{}
 	writers := map[string]bool{}
@@ -147,16 +152,20 @@ func Replies(ctx context.Context, h ReplyHost, find FindFunc, src fs.FS) (*Repli
 				out.Ignored = append(out.Ignored, Ignored{Author: r.Author, URL: r.URL, Why: "no write access"})
 				continue
 			}
-			byKey[th.Key] = decided{r, state, reason}
+			byKey[th.Key] = decided{r, state, reason, th.At}
 		}
 	}
 	if len(byKey) == 0 {
 		return out, nil
 	}
+	// The findings of the fingerprints asked, of every occurrence: the
+	// code commented on is found by its location, which follows it when
+	// lines were added above, where the occurrence does not.
 	want := map[string]bool{}
 	for k := range byKey {
 		fp, _ := splitKey(k)
 		want[fp] = true
+		want[FingerprintBase(fp)] = true
 	}
 	found, err := find(ctx, want)
 	if err != nil {
@@ -170,12 +179,38 @@ func Replies(ctx context.Context, h ReplyHost, find FindFunc, src fs.FS) (*Repli
 	for _, k := range keys {
 		d := byKey[k]
 		fp, n := splitKey(k)
-		list := found[fp]
-		if len(list) == 0 {
-			continue // fixed, or no longer in the reports: nothing to decide
+		var f *reports.Finding
+		var e triage.Entry
+		if d.at != "" {
+			// The finding of the fingerprint's identity at the code
+			// commented on.
+			list := found[FingerprintBase(fp)]
+			for i := range list {
+				if x := triage.EntryFor(&list[i], src); x.Location == d.at {
+					f, e = &list[i], x
+					break
+				}
+			}
+			if f == nil {
+				if len(list) > 0 {
+					out.Ignored = append(out.Ignored, Ignored{Author: d.reply.Author, URL: d.reply.URL,
+						Why: "the code it answered changed since the comment: reply where recap comments on it now"})
+				}
+				continue // fixed, or no longer in the reports: nothing to decide
+			}
+		} else {
+			var list []reports.Finding
+			for _, x := range found[FingerprintBase(fp)] {
+				if x.Fingerprint == fp {
+					list = append(list, x)
+				}
+			}
+			if len(list) == 0 {
+				continue // fixed, or no longer in the reports: nothing to decide
+			}
+			f = &list[min(n, len(list))-1]
+			e = triage.EntryFor(f, src)
 		}
-		f := list[min(n, len(list))-1]
-		e := triage.EntryFor(&f, src)
 		e.State, e.Reason, e.By, e.Link = d.state, d.reason, d.reply.Author, d.reply.URL
 		if !d.reply.Date.IsZero() {
 			e.Date = d.reply.Date.UTC().Format(triage.DateLayout)
@@ -184,6 +219,13 @@ func Replies(ctx context.Context, h ReplyHost, find FindFunc, src fs.FS) (*Repli
 		out.Keys[k] = true
 	}
 	return out, nil
+}
+
+// FingerprintBase is a finding's fingerprint without its occurrence
+// ("0123456789abcdef:3" → "0123456789abcdef").
+func FingerprintBase(fp string) string {
+	base, _, _ := strings.Cut(fp, ":")
+	return base
 }
 
 // splitKey splits a comment's key ("fingerprint#n") into the finding's

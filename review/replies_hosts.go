@@ -60,7 +60,7 @@ func (c *Client) Threads(ctx context.Context, login string) ([]Thread, error) {
 		if th == nil {
 			th = &Thread{}
 			if k := KeyOf(root.Body); k != "" && root.InReplyToID == 0 && c.ours(root.User, login) {
-				th.Key = k
+				th.Key, th.At = k, AtOf(root.Body)
 			}
 			threads[root.ID] = th
 			roots = append(roots, root.ID)
@@ -145,7 +145,7 @@ func (g *GitLab) Threads(ctx context.Context, login string) ([]Thread, error) {
 		}
 		th := Thread{}
 		if first := d.Notes[0]; first.Author.Username == login && !first.System {
-			th.Key = KeyOf(first.Body)
+			th.Key, th.At = KeyOf(first.Body), AtOf(first.Body)
 		}
 		for _, n := range d.Notes[1:] {
 			if n.System {

@@ -35,8 +35,8 @@ func findIn(in Input) FindFunc {
 	return func(_ context.Context, want map[string]bool) (map[string][]reports.Finding, error) {
 		out := map[string][]reports.Finding{}
 		for _, f := range in.View.Findings {
-			if want[f.Fingerprint] {
-				out[f.Fingerprint] = append(out[f.Fingerprint], f.Finding)
+			if base := FingerprintBase(f.Fingerprint); want[base] {
+				out[base] = append(out[base], f.Finding)
 			}
 		}
 		return out, nil
@@ -133,7 +133,13 @@ func TestRepliesGitHub(t *testing.T) {
 	in := fixture(12)
 	s := githubtest.New(t, "acme", "shop", 7, hunksOf(in.Files))
 	s.Roles = map[string]string{"maria": "write", "omar": "maintain", "mallory": "triage"}
+	// Each comment carries its finding's location: the replies are
+	// honoured on the findings of that code.
+	in.Locate = func(f *reports.Finding) string { return triage.EntryFor(f, sourceOf(in)).Location }
 	first := Build(in)
+	if !strings.Contains(first.Comments[0].Body, atPrefix) || AtOf(first.Comments[0].Body) == "" {
+		t.Fatalf("a comment without its location:\n%s", first.Comments[0].Body)
+	}
 	ctx := context.Background()
 	if _, err := newClient(s).Post(ctx, first); err != nil {
 		t.Fatal(err)
@@ -185,7 +191,13 @@ func TestRepliesGitLab(t *testing.T) {
 		people[name] = gitlabtest.User{ID: int64(len(people)+1) * 77, Username: name, Name: name, State: "active", WebURL: "https://gitlab.example/" + name}
 	}
 	s.Members = map[int64]int{people["maria"].ID: 30, people["omar"].ID: 40, people["mallory"].ID: 20}
+	// Each comment carries its finding's location: the replies are
+	// honoured on the findings of that code.
+	in.Locate = func(f *reports.Finding) string { return triage.EntryFor(f, sourceOf(in)).Location }
 	first := Build(in)
+	if !strings.Contains(first.Comments[0].Body, atPrefix) || AtOf(first.Comments[0].Body) == "" {
+		t.Fatalf("a comment without its location:\n%s", first.Comments[0].Body)
+	}
 	ctx := context.Background()
 	if _, err := newGitLab(s).Post(ctx, first); err != nil {
 		t.Fatal(err)
@@ -278,7 +290,13 @@ func FuzzParseReply(f *testing.F) {
 func TestRepliesBounded(t *testing.T) {
 	in := fixture(3)
 	s := githubtest.New(t, "acme", "shop", 7, hunksOf(in.Files))
+	// Each comment carries its finding's location: the replies are
+	// honoured on the findings of that code.
+	in.Locate = func(f *reports.Finding) string { return triage.EntryFor(f, sourceOf(in)).Location }
 	first := Build(in)
+	if !strings.Contains(first.Comments[0].Body, atPrefix) || AtOf(first.Comments[0].Body) == "" {
+		t.Fatalf("a comment without its location:\n%s", first.Comments[0].Body)
+	}
 	ctx := context.Background()
 	if _, err := newClient(s).Post(ctx, first); err != nil {
 		t.Fatal(err)
@@ -303,5 +321,71 @@ func TestRepliesBounded(t *testing.T) {
 	body := Build(Input{View: in.View, Outside: in.Outside, Files: in.Files, Index: in.Index, Replied: r}).Body
 	if len(body) > MaxBody || strings.Count(body, "ignored a reply by") != maxIgnoredShown || !strings.Contains(body, "… and 80 more replies ignored") {
 		t.Errorf("a body of %d bytes, %d replies listed:\n%.3000s", len(body), strings.Count(body, "ignored a reply by"), body)
+	}
+}
+
+// threadsHost is a ReplyHost of given threads, every author a writer.
+type threadsHost struct {
+	Host
+	threads []Thread
+}
+
+func (h threadsHost) Login(context.Context) (string, error) { return "recap-bot", nil }
+func (h threadsHost) Threads(context.Context, string) ([]Thread, error) {
+	return h.threads, nil
+}
+func (h threadsHost) CanWrite(context.Context, *Reply) (bool, error) { return true, nil }
+
+// TestRepliesFollowTheCode: a reply to the comment on one of several
+// findings of one identity (three methods without Javadoc: one rule, one
+// message, their fingerprints told apart by their occurrence) is honoured
+// on the finding of the code commented on, found by the location the
+// comment carries, after a method is added above them (the occurrences
+// shift); a comment without one (an earlier recap's) keeps its
+// occurrence; code changed since is said, not decided.
+func TestRepliesFollowTheCode(t *testing.T) {
+	const before = "class A {\n    public void add(String item) {\n    }\n    public long total(int count) {\n    }\n}\n"
+	const after = "class A {\n    public void clear() {\n    }\n    public void add(String item) {\n    }\n    public long total(int count) {\n    }\n}\n"
+	finding := func(line, occ int) reports.Finding {
+		return reports.Finding{Tool: "Checkstyle", Rule: "MissingJavadocMethod", Path: "A.java", Line: line, Message: "Missing a Javadoc comment.",
+			Fingerprint: fmt.Sprintf("0123456789abcdef:%d", occ)}
+	}
+	// Commented on total() (line 4, the second occurrence) before clear()
+	// was added: total() is at line 6 now, the third.
+	at := triage.Locations([]byte(before))[3]
+	now := []reports.Finding{finding(2, 1), finding(4, 2), finding(6, 3)}
+	find := func(_ context.Context, want map[string]bool) (map[string][]reports.Finding, error) {
+		out := map[string][]reports.Finding{}
+		for _, f := range now {
+			if b := FingerprintBase(f.Fingerprint); want[b] {
+				out[b] = append(out[b], f)
+			}
+		}
+		return out, nil
+	}
+	reply := Reply{Author: "maria", Body: "/recap used-in-tests total() is only called from tests", URL: "https://example.com/r/1"}
+	for _, tc := range []struct {
+		name, at, src string
+		line          int    // the line of the entry's finding; 0: none
+		ignored       string // why the reply is not honoured
+	}{
+		{"the location", at, after, 6, ""},
+		{"an earlier recap's comment: its occurrence", "", after, 4, ""},
+		{"the code changed", at, strings.Replace(after, "total(int count)", "sum(int count)", 1), 0, "the code it answered changed"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := threadsHost{threads: []Thread{{Key: "0123456789abcdef:2#1", At: tc.at, Replies: []Reply{reply}}}}
+			r, err := Replies(context.Background(), h, find, fstest.MapFS{"A.java": &fstest.MapFile{Data: []byte(tc.src)}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Split(tc.src, "\n")
+			switch {
+			case tc.line == 0 && (len(r.Entries) != 0 || len(r.Ignored) != 1 || !strings.Contains(r.Ignored[0].Why, tc.ignored)):
+				t.Errorf("entries %+v, ignored %+v", r.Entries, r.Ignored)
+			case tc.line > 0 && (len(r.Entries) != 1 || r.Entries[0].Line != strings.TrimSpace(lines[tc.line-1])):
+				t.Errorf("entries %+v, want the finding at line %d (%q)", r.Entries, tc.line, lines[tc.line-1])
+			}
+		})
 	}
 }

@@ -37,6 +37,7 @@ const (
 const (
 	SummaryMarker = "<!-- recap:summary -->"
 	markerPrefix  = "<!-- recap:fp="
+	atPrefix      = "<!-- recap:at="
 )
 
 // Request is GitHub's "create a review for a pull request" request body
@@ -94,6 +95,11 @@ type Input struct {
 	// again, and the body shows the entries to commit and the commands
 	// ignored. Nil: none.
 	Replied *Replied
+	// Locate, when set, returns the location of a finding's line as the
+	// triage file writes it ("" unknown): each comment carries it, so that
+	// a reply to it is honoured on the finding of that code whatever moved
+	// above it since (replies.go).
+	Locate func(f *reports.Finding) string
 }
 
 // Build makes the review: the first MaxComments findings (most important
@@ -125,6 +131,11 @@ func Build(in Input) *Request {
 			}
 		}
 		c.Body = commentBody(&f, key, suggest)
+		if in.Locate != nil {
+			if at := in.Locate(&f.Finding); at != "" {
+				c.Body += atPrefix + markerKey(at) + " -->\n"
+			}
+		}
 		req.Comments = append(req.Comments, c)
 		req.byKey[key] = f
 	}
@@ -299,6 +310,21 @@ func linkURI(s string) (string, bool) {
 		return "", false
 	}
 	return s, true
+}
+
+// AtOf returns the location hidden in a comment body recap posted (see
+// Input.Locate), or "".
+func AtOf(body string) string {
+	i := strings.Index(body, atPrefix)
+	if i < 0 {
+		return ""
+	}
+	rest := body[i+len(atPrefix):]
+	j := strings.Index(rest, " -->")
+	if j < 0 {
+		return ""
+	}
+	return rest[:j]
 }
 
 // KeyOf returns the key hidden in a comment body recap posted, or "".

@@ -42,12 +42,12 @@ func (rr *reviewRun) replies(ctx context.Context, q *pipeline.Query) *review.Rep
 		opts.Wrap, opts.Stdin = nil, nil
 		out := map[string][]reports.Finding{}
 		_, err := pipeline.Files{Paths: files.Paths, Options: opts}.Read(ctx, func(*reports.Finding) bool { return true }, func(f *reports.Finding) error {
-			if want[f.Fingerprint] {
+			if base := review.FingerprintBase(f.Fingerprint); want[base] {
 				g := *f
 				if q.Config != nil {
 					q.Config.Apply(&g)
 				}
-				out[f.Fingerprint] = append(out[f.Fingerprint], g)
+				out[base] = append(out[base], g)
 			}
 			return nil
 		})

@@ -1,11 +1,15 @@
 package cli
 
 import (
+	"bytes"
 	"fmt"
 	"time"
 
+	"github.com/recap-dev/recap/diff"
+	"github.com/recap-dev/recap/internal/content"
 	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/pipeline"
+	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/review"
 	"github.com/recap-dev/recap/summarize"
 	"github.com/recap-dev/recap/summarize/budget"
@@ -181,7 +185,8 @@ func runReview(cmd *cobra.Command, streams *IO, opts *reportOptions, rf *reviewF
 	}
 	rr.rep = rep
 	rr.req = review.Build(review.Input{View: rr.res.View, Outside: rr.res.Outside, Files: rr.res.Files,
-		Index: rr.res.Index, CommitID: rr.commitID(), NotInHead: rr.res.NotInHead, Lines: rr.lines(), Replied: replied})
+		Index: rr.res.Index, CommitID: rr.commitID(), NotInHead: rr.res.NotInHead, Lines: rr.lines(), Replied: replied,
+		Locate: locator(&rep.query, rr.lines())})
 	if err := rr.report(cmd.Context()); err != nil {
 		return err
 	}
@@ -221,4 +226,42 @@ func checkedOut(root, head string, strict bool) (string, error) {
 	return "", usageError("the checked-out commit %.12s is neither the pull request's head %.12s nor its merge commit (refs/pull/N/merge): "+
 		"the reports' lines would not be the pull request's. Check out one of them and make the reports there "+
 		"(actions/checkout checks out the merge commit for pull_request events; ref: ${{ github.event.pull_request.head.sha }} checks out the head)", hc.Hash, want.Hash)
+}
+
+// locator returns the location of a finding's line in the checkout of the
+// reports, as the triage file writes it, for the review's comments to
+// carry (review.Input.Locate): where a reply to the comment finds the
+// finding again, in the reports' lines. The view's lines are the head's
+// when the reports were made on a merge commit (lines, the map that
+// carried them): the checkout's line is the one it carries there. Nil
+// when the reports' root cannot be opened.
+func locator(q *pipeline.Query, lines *diff.LineMap) func(f *reports.Finding) string {
+	files, ok := q.Reports.(pipeline.Files)
+	if !ok {
+		return nil
+	}
+	root, err := content.OpenRoot(files.Options.Root)
+	if err != nil {
+		return nil
+	}
+	return func(f *reports.Finding) string {
+		g := *f
+		if lines != nil && g.Line > 0 {
+			src, err := readCapped(root, g.Path)
+			if err != nil {
+				return ""
+			}
+			g.Line = 0
+			for l, n := 1, bytes.Count(src, []byte("\n"))+1; l <= n; l++ {
+				if p, at, ok := lines.Map(f.Path, l); ok && p == f.Path && at == f.Line {
+					g.Line = l
+					break
+				}
+			}
+			if g.Line == 0 {
+				return ""
+			}
+		}
+		return triage.EntryFor(&g, root.FS()).Location
+	}
 }
