@@ -1229,7 +1229,7 @@ func readSource(src fs.FS, path string, buffer func(n int) []byte) ([]byte, erro
 		n, err := f.Read(b[len(b):cap(b)])
 		b = b[:len(b)+n]
 		if err == io.EOF {
-			return b, nil
+			return asText(b), nil
 		}
 		if err != nil {
 			return nil, err
@@ -1239,7 +1239,29 @@ func readSource(src fs.FS, path string, buffer func(n int) []byte) ([]byte, erro
 	if err == nil && len(b)+len(rest) > MaxSourceSize {
 		err = fmt.Errorf("%s: more than %d MiB", path, MaxSourceSize>>20)
 	}
-	return append(b, rest...), err
+	return asText(append(b, rest...)), err
+}
+
+// asText is a source file's text as the triage file can write its lines:
+// b itself when it is UTF-8 (most files: one pass, no copy), else each
+// byte of what is not read as ISO-8859-1 (Latin-1) does, as the character
+// of its number (a legacy source's "caf\xe9" reads "café"), so that an
+// entry's line is written, and matches the file the same way again.
+func asText(b []byte) []byte {
+	if utf8.Valid(b) {
+		return b
+	}
+	out := make([]byte, 0, len(b)+len(b)/8)
+	for len(b) > 0 {
+		r, n := utf8.DecodeRune(b)
+		if r == utf8.RuneError && n <= 1 {
+			out = utf8.AppendRune(out, rune(b[0]))
+			b = b[1:]
+			continue
+		}
+		out, b = append(out, b[:n]...), b[n:]
+	}
+	return out
 }
 
 // Stale returns the entries that matched no finding of the calls so far.

@@ -487,3 +487,38 @@ func wantHow(t *testing.T, d *Decision, want How) {
 		t.Errorf("Decide = %+v, want %v", d, want)
 	}
 }
+
+// TestLatin1Source: a source file not in UTF-8 (ISO-8859-1: "caf\xe9")
+// gives an entry whose line the triage file can write (each byte not read
+// as UTF-8 as the Latin-1 character, "café"), which matches its finding
+// again, also after lines are added above it; written and read back, the
+// file holds the decision.
+func TestLatin1Source(t *testing.T) {
+	before := "class L {\n    void f() {\n        String s = \"caf\xe9\";\n    }\n}\n"
+	after := "class L {\n    // a line above\n    void f() {\n        String s = \"caf\xe9\";\n    }\n}\n"
+	f := reports.Finding{Tool: "Lint", Rule: "R2", Path: "src/L.java", Line: 3, Message: "a Latin-1 line"}
+	e := EntryFor(&f, fstest.MapFS{"src/L.java": &fstest.MapFile{Data: []byte(before)}})
+	if e.Line != `String s = "café";` || e.Location == "" {
+		t.Fatalf("entry %+v", e)
+	}
+	e.State, e.Reason = FalsePositive, "r"
+	file := &File{Version: 1}
+	file.Put(e)
+	b, err := file.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := Parse("t.yml", b)
+	if err != nil || len(back.Entries) != 1 {
+		t.Fatalf("%v, %+v", err, back)
+	}
+	moved := f
+	moved.Line = 4
+	m := NewMatcher(back, fstest.MapFS{"src/L.java": &fstest.MapFile{Data: []byte(after)}}, time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC))
+	if d := m.Decide(&moved); d == nil || d.Entry.Reason != "r" {
+		t.Errorf("the finding moved below a line added is not decided: %+v", d)
+	}
+	if got := asText([]byte("a\xe9b\xff\xc3\xa9")); string(got) != "aébÿé" {
+		t.Errorf("asText: %q", got)
+	}
+}

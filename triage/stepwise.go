@@ -226,5 +226,5 @@ func fileAt(repo *diff.Repo, c, path string) ([]byte, error) {
 	if err != nil || len(b) > diff.MaxDiffBytes {
 		return nil, err
 	}
-	return b, nil
+	return asText(b), nil
 }
