@@ -2436,3 +2436,41 @@ func TestTriageImportAfterRename(t *testing.T) {
 		t.Errorf("check after: exit %d\n%s%s", code, out, stderr)
 	}
 }
+
+// TestTriageImportGitHubAfterRename: an alert dismissed at a file's new
+// path, whose finding the triage file decided under the old one: the same
+// decision is unchanged, another replaces the entry, saying what it was
+// (nothing left stale).
+func TestTriageImportGitHubAfterRename(t *testing.T) {
+	g := triageRepo(t)
+	decideDate(t, g) // false-positive, "the API takes a Date", by Ana
+	g.Git("add", "-A")
+	g.Git("commit", "-qm", "the decision")
+	g.Git("mv", shop+"Order.java", shop+"Purchase.java")
+	g.Git("commit", "-qm", "rename")
+	moveResults(t, g, "Order.java", 0, 0, "Purchase.java", 0)
+	tf := filepath.Join(g.Dir, ".recap", "triage.yml")
+	for _, tc := range []struct {
+		reason, comment, out string
+		state                triage.State
+	}{
+		{"false positive", "the API takes a Date", ".recap/triage.yml: 0 decisions imported, 1 unchanged", triage.FalsePositive},
+		{"won't fix", "kept for the API", "(was false-positive at " + shop + "Order.java)\n.recap/triage.yml: 1 decision imported, 0 unchanged", triage.WontFix},
+	} {
+		srv := githubtest.New(t, "octo", "shop", 1, nil)
+		srv.Alerts = []githubtest.Alert{{Number: 1, Tool: "PMD", Rule: "ReplaceJavaUtilDate", Path: shop + "Purchase.java", Line: 13, State: "dismissed",
+			Reason: tc.reason, Comment: tc.comment, Dismisser: "Ana <ana@example.com>", At: "2026-11-02T10:00:00Z"}}
+		env := []string{"GITHUB_TOKEN=" + srv.Token, "GITHUB_API_URL=" + srv.URL}
+		out, stderr, code := recap(t, g.Dir, env, "triage", "import", "--github", "--github-repo", "octo/shop", "build/reports")
+		if code != 0 || !strings.Contains(out, tc.out) {
+			t.Fatalf("%s: exit %d\n%s%s", tc.reason, code, out, stderr)
+		}
+		f, err := triage.LoadFile(tf)
+		if err != nil || len(f.Entries) != 1 || f.Entries[0].State != tc.state {
+			t.Fatalf("%s: the file: %v %+v", tc.reason, err, f)
+		}
+		if out, stderr, code := recap(t, g.Dir, nil, "triage", "check", "build/reports"); code != 0 {
+			t.Errorf("%s: check: exit %d\n%s%s", tc.reason, code, out, stderr)
+		}
+	}
+}

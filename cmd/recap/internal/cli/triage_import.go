@@ -83,7 +83,7 @@ the link. An alert that matches no finding is told and left out.`,
 				if err != nil {
 					return err
 				}
-				entries, failed, err = importGitHub(cmd.Context(), streams, r, c, args, commit)
+				entries, covering, failed, err = importGitHub(cmd.Context(), streams, r, c, args, commit)
 				if err != nil {
 					return err
 				}
@@ -94,22 +94,29 @@ the link. An alert that matches no finding is told and left out.`,
 				}
 			}
 			n := 0
+			var replaced []string // what the decisions imported replace
 			if len(entries) > 0 {
 				err = triage.Update(r.writePath(), func(f *triage.File) error {
+					n, replaced = 0, replaced[:0]
 					for i, e := range entries {
 						// An entry that covers the result's finding under
 						// another key (its file renamed since): the same
 						// decision is unchanged; another replaces it.
 						if i < len(covering) && covering[i] != "" && covering[i] != e.Key() {
 							if old, ok := f.Get(covering[i]); ok {
-								if old.State == e.State && old.Reason == e.Reason && old.Until == e.Until && old.Link == e.Link {
+								if old.State == e.State && old.Reason == e.Reason && old.Until == e.Until { // the same decision, where it was taken
 									continue
 								}
 								f.Remove(func(x *triage.Entry) bool { return x.Key() == covering[i] })
+								replaced = append(replaced, fmt.Sprintf("%s (was %s at %s)", entryName(&e, ""), old.State, render.InertLine(old.Path)))
 							}
 						}
+						old, had := f.Get(e.Key())
 						if f.Put(e) {
 							n++
+							if had {
+								replaced = append(replaced, fmt.Sprintf("%s (was %s)", entryName(&e, ""), old.State))
+							}
 						}
 					}
 					return nil
@@ -117,6 +124,9 @@ the link. An alert that matches no finding is told and left out.`,
 				if err != nil {
 					return &exitError{code: exitUsage, err: err}
 				}
+			}
+			for _, w := range replaced {
+				fmt.Fprintf(streams.Out, "replaced  %s\n", w)
 			}
 			fmt.Fprintf(streams.Out, "%s: %s imported, %d unchanged\n", r.rel, english.Plural(n, "decision", "decisions"), len(entries)-n)
 			if failed {
@@ -227,16 +237,7 @@ func importSARIF(ctx context.Context, streams *IO, r *triageRepo, logs []string,
 	}
 	// An entry that covers other findings of the log than those imported
 	// stays: the import adds beside it.
-	imported := map[string]int{}
-	for _, k := range coveredKeys {
-		imported[k]++
-	}
-	covering = make([]string, len(entries))
-	for i, k := range coveredKeys {
-		if k != "" && imported[k] == covers[k] {
-			covering[i] = k
-		}
-	}
+	covering = coveringOnly(coveredKeys, covers)
 	reportInputs(streams.ErrOut, res.View, true)
 	// An entry takes its line from the code as it is now, at the result's
 	// line: a log older than the code puts it on another line.
@@ -267,11 +268,21 @@ func importSARIF(ctx context.Context, streams *IO, r *triageRepo, logs []string,
 
 // importGitHub maps each dismissed alert to the finding of the inputs at
 // its rule, path and line.
-func importGitHub(ctx context.Context, streams *IO, r *triageRepo, c *review.Client, inputs []string, commit string) ([]triage.Entry, bool, error) {
+func importGitHub(ctx context.Context, streams *IO, r *triageRepo, c *review.Client, inputs []string, commit string) (
+	entries []triage.Entry, covering []string, failed bool, err error) {
 	alerts, err := c.DismissedAlerts(ctx)
 	if err != nil {
-		return nil, false, &exitError{code: exitUsage, err: fmt.Errorf("--github: %w", err)}
+		return nil, nil, false, &exitError{code: exitUsage, err: fmt.Errorf("--github: %w", err)}
 	}
+	// The entries now, followed through renames (see importSARIF).
+	old, err := r.load()
+	if err != nil {
+		return nil, nil, false, err
+	}
+	m := triage.NewMatcher(old, r.croot.FS(), time.Now())
+	_ = m.Follow(ctx, r.root)
+	covers := map[string]int{} // an entry's key → the findings of the inputs it covers
+	coveredBy := map[*reports.Finding]string{}
 	type place struct {
 		path string
 		line int
@@ -281,17 +292,23 @@ func importGitHub(ctx context.Context, streams *IO, r *triageRepo, c *review.Cli
 		want[place{a.Path, a.Line}] = append(want[place{a.Path, a.Line}], i)
 	}
 	match := make([]*reports.Finding, len(alerts))
-	failed, err := r.findings(ctx, streams, inputs, nil, false, func(f *reports.Finding) {
+	failed, err = r.findings(ctx, streams, inputs, nil, false, func(f *reports.Finding) {
+		k := ""
+		if d := m.Decide(f); d != nil {
+			k = d.Entry.Key()
+			covers[k]++
+		}
 		for _, i := range want[place{f.Path, f.Line}] {
 			if match[i] == nil && sameRule(alerts[i], f) {
 				match[i] = f
+				coveredBy[f] = k
 			}
 		}
 	})
 	if err != nil {
-		return nil, false, err
+		return nil, nil, false, err
 	}
-	var entries []triage.Entry
+	var coveredKeys []string // by entry
 	for i, a := range alerts {
 		f := match[i]
 		state, ok := githubStates[a.Reason]
@@ -318,8 +335,27 @@ func importGitHub(ctx context.Context, streams *IO, r *triageRepo, c *review.Cli
 			e.Link = ""
 		}
 		entries = append(entries, e)
+		coveredKeys = append(coveredKeys, coveredBy[f])
 	}
-	return entries, failed, nil
+	return entries, coveringOnly(coveredKeys, covers), failed, nil
+}
+
+// coveringOnly returns, by entry imported, the key of the entry that
+// covers its finding now (coveredKeys) when it covers no other finding
+// (covers counts them all): the import keeps it or replaces it; "" where
+// it covers others too, or none.
+func coveringOnly(coveredKeys []string, covers map[string]int) []string {
+	imported := map[string]int{}
+	for _, k := range coveredKeys {
+		imported[k]++
+	}
+	out := make([]string, len(coveredKeys))
+	for i, k := range coveredKeys {
+		if k != "" && imported[k] == covers[k] {
+			out[i] = k
+		}
+	}
+	return out
 }
 
 // sameRule reports whether an alert's rule is the finding's: the same id,
