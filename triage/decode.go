@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"path"
 	"slices"
 	"strings"
 	"time"
@@ -218,6 +219,9 @@ var entryFields = map[string]func(e *Entry, s string) error{
 		e.Path = s
 		if strings.HasPrefix(s, "/") || strings.Contains(s, "\\") || hasDotDot(s) {
 			return fmt.Errorf("%q is not a repository-relative path with / (as recap findings shows it)", s)
+		}
+		if c := path.Clean(s); c != s && s != "" {
+			return fmt.Errorf("%q is not written as recap findings shows its path: %q", s, c) // ./a, a//b, a/: no finding's path
 		}
 		return nil
 	},

@@ -102,6 +102,8 @@ var badFiles = map[string]struct {
 		`triage.yml:2:64: entries[0].location: "abc" is not a location fingerprint (16 hex digits, a colon, the occurrence: 0123456789abcdef:1)`, true},
 	"absolute path": {"entries:\n  - {tool: PMD, rule: X, state: wont-fix, reason: r, path: /etc/passwd}\n",
 		`triage.yml:2:60: entries[0].path: "/etc/passwd" is not a repository-relative path with / (as recap findings shows it)`, true},
+	"path not clean": {"entries:\n  - {tool: PMD, rule: X, state: wont-fix, reason: r, path: ./src//A.java/}\n",
+		`triage.yml:2:60: entries[0].path: "./src//A.java/" is not written as recap findings shows its path: "src/A.java"`, false},
 	"link not a URL": {"entries:\n  - {tool: PMD, rule: X, state: wont-fix, reason: r, link: issue 7}\n",
 		`triage.yml:2:60: entries[0].link: "issue 7" is not an http or https URL`, true},
 	"commit not hex": {"entries:\n  - {tool: PMD, rule: X, state: wont-fix, reason: r, commit: main}\n",
