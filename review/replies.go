@@ -291,10 +291,14 @@ func writeReplies(b *strings.Builder, r *Replied) {
 		entries := append([]triage.Entry(nil), r.Entries...)
 		(&triage.File{Entries: entries}).Sort()
 		var yaml strings.Builder
-		shown := 0
+		shown, unwritable := 0, 0
 		for _, e := range entries {
 			y, err := triage.EntriesYAML(e)
-			if err != nil || yaml.Len()+len(y) > maxRepliesYAML {
+			if err != nil {
+				unwritable++ // (a reason the file cannot hold)
+				continue
+			}
+			if yaml.Len()+len(y) > maxRepliesYAML {
 				break
 			}
 			yaml.WriteString(y)
@@ -308,8 +312,11 @@ func writeReplies(b *strings.Builder, r *Replied) {
 		fmt.Fprintf(b, "#### Triaged by replies (%d)\n\n%s decided in replies, honoured by this review and not commented again. "+
 			"To keep %s for every run, add %s under `entries:` in `%s` and commit it:\n\n%syaml\n%s%s\n\n",
 			n, what, decision, these, triage.DefaultPath, fence, yaml.String(), fence)
-		if shown < n {
-			fmt.Fprintf(b, "%s more not shown, to keep the summary within the host's size: the replies keep them.\n\n", english.Plural(n-shown, "entry", "entries"))
+		if unwritable > 0 {
+			fmt.Fprintf(b, "%s not shown: the triage file cannot hold what the reply says; decide it with recap triage.\n\n", english.Plural(unwritable, "entry", "entries"))
+		}
+		if shown+unwritable < n {
+			fmt.Fprintf(b, "%s more not shown, to keep the summary within the host's size: the replies keep them.\n\n", english.Plural(n-shown-unwritable, "entry", "entries"))
 		}
 	}
 	for i, ig := range r.Ignored {
@@ -317,7 +324,11 @@ func writeReplies(b *strings.Builder, r *Replied) {
 			fmt.Fprintf(b, "- … and %s ignored\n", english.Plural(len(r.Ignored)-i, "more reply", "more replies"))
 			break
 		}
-		fmt.Fprintf(b, "- ignored a reply by %s: %s\n", render.MarkdownText("@"+ig.Author), render.MarkdownText(text.CutBytes(ig.Why, 400)))
+		link := ""
+		if u, ok := linkURI(ig.URL); ok {
+			link = " ([the reply](<" + u + ">))" // which reply, when one person wrote several
+		}
+		fmt.Fprintf(b, "- ignored a reply by %s: %s%s\n", render.MarkdownText("@"+ig.Author), render.MarkdownText(text.CutBytes(ig.Why, 400)), link)
 	}
 	if len(r.Ignored) > 0 {
 		b.WriteString("\n")

@@ -121,6 +121,9 @@ func checkReplied(t *testing.T, in Input, first *Request, r *Replied, urls map[s
 		!strings.Contains(second.Body, "by: maria") || !strings.Contains(second.Body, "under `entries:` in `.recap/triage.yml`") {
 		t.Errorf("the body does not show the entries to commit:\n%s", second.Body)
 	}
+	if u := urls["a reader's reply"]; strings.HasPrefix(u, "http") && !strings.Contains(second.Body, "no write access ([the reply](<"+u+">))") {
+		t.Errorf("the ignored reply is not linked (%s):\n%s", u, second.Body)
+	}
 	if strings.Count(second.Body, "ignored a reply") != 4 {
 		t.Errorf("%d replies said ignored, want 4:\n%s", strings.Count(second.Body, "ignored a reply"), second.Body)
 	}
