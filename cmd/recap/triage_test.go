@@ -2474,3 +2474,29 @@ func TestTriageImportGitHubAfterRename(t *testing.T) {
 		}
 	}
 }
+
+// TestTriageImportLogBeforeRename: recap's SARIF made before a decided
+// file was renamed: its results at the old path are left out, said, and
+// the decision the triage file holds stays the only one (nothing stale).
+func TestTriageImportLogBeforeRename(t *testing.T) {
+	g := triageRepo(t)
+	decideDate(t, g)
+	g.Git("add", "-A")
+	g.Git("commit", "-qm", "the decision")
+	sarif, stderr, code := recap(t, g.Dir, nil, "findings", "--format", "sarif", "build/reports")
+	if code != 0 {
+		t.Fatalf("findings --format sarif: exit %d\n%s", code, stderr)
+	}
+	g.Git("mv", shop+"Order.java", shop+"Purchase.java")
+	g.Git("commit", "-qm", "rename")
+	moveResults(t, g, "Order.java", 0, 0, "Purchase.java", 0)
+	g.Write(map[string]string{"old.sarif": sarif})
+	out, stderr, code := recap(t, g.Dir, nil, "triage", "import", "--sarif", "old.sarif")
+	if code != 0 || !strings.Contains(out, "0 decisions imported, 0 unchanged") ||
+		!strings.Contains(stderr, "recap: warning: 1 suppressed result in files this checkout does not have ("+shop+"Order.java: renamed or deleted since the log was made) left out") {
+		t.Fatalf("import: exit %d\n%s%s", code, out, stderr)
+	}
+	if out, stderr, code := recap(t, g.Dir, nil, "triage", "check", "build/reports"); code != 0 {
+		t.Errorf("check: exit %d\n%s%s", code, out, stderr)
+	}
+}

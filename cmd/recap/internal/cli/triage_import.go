@@ -181,6 +181,7 @@ func importSARIF(ctx context.Context, streams *IO, r *triageRepo, logs []string,
 	var coveredKeys []string   // by entry
 	covers := map[string]int{} // an entry's key → the findings of the log it covers
 	outside, badProps, badProp := 0, 0, ""
+	gone, goneFirst := 0, ""
 	q.Keep.Each = func(f *reports.Finding, _ string) error {
 		k := ""
 		if d := m.Decide(f); d != nil {
@@ -192,6 +193,13 @@ func importSARIF(ctx context.Context, streams *IO, r *triageRepo, logs []string,
 		}
 		if f.Path == "" || filepath.IsAbs(f.Path) || strings.HasPrefix(f.Path, "../") || strings.Contains(f.Path, ":") {
 			outside++
+			return nil
+		}
+		if _, err := r.croot.Stat(f.Path); err != nil {
+			gone++ // renamed or deleted since the log was made: its line cannot be read
+			if goneFirst == "" {
+				goneFirst = f.Path
+			}
 			return nil
 		}
 		var s *reports.Suppression
@@ -258,6 +266,10 @@ func importSARIF(ctx context.Context, streams *IO, r *triageRepo, logs []string,
 	if badProps > 0 {
 		fmt.Fprintf(streams.ErrOut, "recap: warning: %s of suppressions not taken (%s)\n",
 			english.Plural(badProps, "property", "properties"), text.CutRunes(badProp, maxEcho))
+	}
+	if gone > 0 {
+		fmt.Fprintf(streams.ErrOut, "recap: warning: %s in files this checkout does not have (%s: renamed or deleted since the log was made) left out: import a log of the code as it is\n",
+			english.Plural(gone, "suppressed result", "suppressed results"), render.InertLine(goneFirst))
 	}
 	if outside > 0 {
 		fmt.Fprintf(streams.ErrOut, "recap: warning: %s outside the repository %s left out (give --repo the repository the log was made on)\n",
