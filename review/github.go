@@ -143,6 +143,7 @@ func (c *Client) Earlier(ctx context.Context, login string) (*Earlier, error) {
 		}
 		if k := KeyOf(cm.Body); k != "" && c.ours(cm.User, login) {
 			e.Keys[k] = true
+			e.noteAt(k, AtOf(cm.Body))
 		}
 		return nil
 	})

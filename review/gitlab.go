@@ -158,11 +158,11 @@ func (g *GitLab) Login(ctx context.Context) (string, error) {
 // Earlier implements [Host]: the keys of login's notes, and its summary
 // note.
 func (g *GitLab) Earlier(ctx context.Context, login string) (*Earlier, error) {
-	keys, summary, err := g.notes(ctx, login)
+	e := &Earlier{Keys: map[string]bool{}}
+	summary, err := g.notes(ctx, login, e)
 	if err != nil {
 		return nil, fmt.Errorf("reading the merge request's notes: %w", err)
 	}
-	e := &Earlier{Keys: keys}
 	if summary != nil {
 		e.SummaryID = summary.ID
 	}
@@ -264,9 +264,9 @@ type gitLabNote struct {
 	} `json:"author"`
 }
 
-// notes reads the keys of the comments login posted and its summary note.
-func (g *GitLab) notes(ctx context.Context, login string) (map[string]bool, *gitLabNote, error) {
-	keys := map[string]bool{}
+// notes reads into e the keys of the comments login posted (and their
+// locations), and returns its summary note.
+func (g *GitLab) notes(ctx context.Context, login string, e *Earlier) (*gitLabNote, error) {
 	var summary *gitLabNote
 	err := g.rest().each(ctx, g.url(g.mrPath("notes")+"?sort=asc&order_by=created_at"), func(raw json.RawMessage) error {
 		var n gitLabNote
@@ -277,14 +277,15 @@ func (g *GitLab) notes(ctx context.Context, login string) (map[string]bool, *git
 			return nil
 		}
 		if k := KeyOf(n.Body); k != "" {
-			keys[k] = true
+			e.Keys[k] = true
+			e.noteAt(k, AtOf(n.Body))
 		}
 		if summary == nil && n.Type != "DiffNote" && strings.Contains(n.Body, SummaryMarker) {
 			summary = &n
 		}
 		return nil
 	})
-	return keys, summary, err
+	return summary, err
 }
 
 // mrPath is /projects/{id}/merge_requests/{iid}/{what}.

@@ -40,10 +40,40 @@ type Host interface {
 
 // Earlier is what recap's account posted on a pull request before.
 type Earlier struct {
-	// Keys are the keys of its inline comments (see [KeyOf]).
+	// Keys are the keys of its inline comments (see [KeyOf]); At, by key,
+	// the locations those that carry one were made on (see [AtOf]).
 	Keys map[string]bool
+	At   map[string]map[string]bool
 	// SummaryID is its summary's id, 0 when there is none.
 	SummaryID int64
+}
+
+// noteAt notes that a comment of key k was made on the code at location
+// at ("" for a comment without one).
+func (e *Earlier) noteAt(k, at string) {
+	if at == "" {
+		return
+	}
+	if e.At == nil {
+		e.At = map[string]map[string]bool{}
+	}
+	if e.At[k] == nil {
+		e.At[k] = map[string]bool{}
+	}
+	e.At[k][at] = true
+}
+
+// repost says whether cm, whose key was posted before, is posted again:
+// a reply to the earlier comment could not be honoured because the code
+// it answered changed since (Replied.Repost), and no comment of its key
+// was made on the code as it is now: the reviewer gets a comment to reply
+// to.
+func (e *Earlier) repost(cm Comment, in *Input) bool {
+	if in == nil || in.Replied == nil || !in.Replied.Repost[cm.Key] {
+		return false
+	}
+	at := AtOf(cm.Body)
+	return at != "" && !e.At[cm.Key][at]
 }
 
 // Summary is the summary a host took.
@@ -98,7 +128,7 @@ func Post(ctx context.Context, h Host, req *Request) (*Posted, error) {
 	}
 	var fresh []Comment
 	for _, cm := range req.Comments {
-		if earlier.Keys[cm.Key] {
+		if earlier.Keys[cm.Key] && !earlier.repost(cm, req.in) {
 			done.Skipped++
 			continue
 		}

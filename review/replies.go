@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -85,6 +87,10 @@ type Replied struct {
 	// Keys are the keys of the comments whose findings the entries are
 	// of: the review does not comment on them again.
 	Keys map[string]bool
+	// Repost are the keys of the comments a reply to which could not be
+	// honoured because the code it answered changed since: the review
+	// comments on their findings again, once, on the code as it is.
+	Repost map[string]bool
 }
 
 // FindFunc reads the findings whose fingerprints are asked from the run's
@@ -111,7 +117,7 @@ func Replies(ctx context.Context, h ReplyHost, find FindFunc, src fs.FS) (*Repli
 	if err != nil {
 		return nil, fmt.Errorf("reading the replies to recap's comments: %w", err)
 	}
-	out := &Replied{Keys: map[string]bool{}}
+	out := &Replied{Keys: map[string]bool{}, Repost: map[string]bool{}}
 	type decided struct {
 		reply  Reply
 		state  triage.State
@@ -152,7 +158,9 @@ func Replies(ctx context.Context, h ReplyHost, find FindFunc, src fs.FS) (*Repli
 				out.Ignored = append(out.Ignored, Ignored{Author: r.Author, URL: r.URL, Why: "no write access"})
 				continue
 			}
-			byKey[th.Key] = decided{r, state, reason, th.At}
+			// Comments of one key on other code (the code changed, and
+			// recap commented again) are threads of their own.
+			byKey[th.Key+"\x00"+th.At] = decided{r, state, reason, th.At}
 		}
 	}
 	if len(byKey) == 0 {
@@ -163,6 +171,7 @@ func Replies(ctx context.Context, h ReplyHost, find FindFunc, src fs.FS) (*Repli
 	// lines were added above, where the occurrence does not.
 	want := map[string]bool{}
 	for k := range byKey {
+		k, _, _ = strings.Cut(k, "\x00")
 		fp, _ := splitKey(k)
 		want[fp] = true
 		want[FingerprintBase(fp)] = true
@@ -176,8 +185,12 @@ func Replies(ctx context.Context, h ReplyHost, find FindFunc, src fs.FS) (*Repli
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	for _, k := range keys {
-		d := byKey[k]
+	changed := map[string][]Ignored{} // by key: replies to code changed since
+	entryAt := map[string]int{}       // an entry's key → its index in out.Entries
+	var entryDate []time.Time
+	for _, bk := range keys {
+		d := byKey[bk]
+		k, _, _ := strings.Cut(bk, "\x00")
 		fp, n := splitKey(k)
 		var f *reports.Finding
 		var e triage.Entry
@@ -193,8 +206,8 @@ func Replies(ctx context.Context, h ReplyHost, find FindFunc, src fs.FS) (*Repli
 			}
 			if f == nil {
 				if len(list) > 0 {
-					out.Ignored = append(out.Ignored, Ignored{Author: d.reply.Author, URL: d.reply.URL,
-						Why: "the code it answered changed since the comment: reply where recap comments on it now"})
+					changed[k] = append(changed[k], Ignored{Author: d.reply.Author, URL: d.reply.URL,
+						Why: "the code it answered changed since the comment: reply to recap's comment on it now"})
 				}
 				continue // fixed, or no longer in the reports: nothing to decide
 			}
@@ -215,8 +228,25 @@ func Replies(ctx context.Context, h ReplyHost, find FindFunc, src fs.FS) (*Repli
 		if !d.reply.Date.IsZero() {
 			e.Date = d.reply.Date.UTC().Format(triage.DateLayout)
 		}
-		out.Entries = append(out.Entries, e)
+		// One finding decided in two threads (an earlier comment, and
+		// one on the code as it is): the later reply wins.
+		if i, ok := entryAt[e.Key()]; ok {
+			if d.reply.Date.After(entryDate[i]) {
+				out.Entries[i], entryDate[i] = e, d.reply.Date
+			}
+		} else {
+			entryAt[e.Key()] = len(out.Entries)
+			out.Entries, entryDate = append(out.Entries, e), append(entryDate, d.reply.Date)
+		}
 		out.Keys[k] = true
+	}
+	// A reply to code changed since, whose finding no later reply decided:
+	// said, and the finding commented on again.
+	for _, k := range slices.Sorted(maps.Keys(changed)) {
+		if !out.Keys[k] {
+			out.Ignored = append(out.Ignored, changed[k]...)
+			out.Repost[k] = true
+		}
 	}
 	return out, nil
 }

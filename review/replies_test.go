@@ -392,3 +392,74 @@ func TestRepliesFollowTheCode(t *testing.T) {
 		})
 	}
 }
+
+// TestRepliesToChangedCode: a reply to a comment whose code changed since
+// (its finding's line edited) is said ignored, and the finding is
+// commented on again, once, on the code as it is, for the reviewer to
+// reply there; a reply there is honoured, and the earlier one no longer
+// said. Against GitHub's stand-in.
+func TestRepliesToChangedCode(t *testing.T) {
+	in := fixture(12)
+	s := githubtest.New(t, "acme", "shop", 7, hunksOf(in.Files))
+	s.Roles = map[string]string{"maria": "write"}
+	src := sourceOf(in)
+	in.Locate = func(f *reports.Finding) string { return triage.EntryFor(f, src).Location }
+	ctx := context.Background()
+	first := Build(in)
+	if _, err := newClient(s).Post(ctx, first); err != nil {
+		t.Fatal(err)
+	}
+	posted, _, _, _ := s.Snapshot()
+	target := first.Comments[0]
+	var id int64
+	for _, c := range posted {
+		if KeyOf(c.Body) == target.Key {
+			id = c.ID
+		}
+	}
+	s.Reply(t, id, githubtest.By("maria"), "/recap false-positive checked upstream")
+	// The finding's line is edited.
+	f := first.byKey[target.Key].Finding
+	b, _ := src.ReadFile(f.Path)
+	lines := strings.Split(string(b), "\n")
+	lines[f.Line-1] = "edited " + lines[f.Line-1]
+	src[f.Path] = &fstest.MapFile{Data: []byte(strings.Join(lines, "\n"))}
+	run := func() (*Replied, *Posted) {
+		t.Helper()
+		r, err := Replies(ctx, newClient(s), findIn(in), src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		again := in
+		again.Replied = r
+		p, err := newClient(s).Post(ctx, Build(again))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r, p
+	}
+	r, p := run()
+	if len(r.Entries) != 0 || !r.Repost[target.Key] || len(r.Ignored) != 1 || !strings.Contains(r.Ignored[0].Why, "the code it answered changed") {
+		t.Fatalf("replied %+v", r)
+	}
+	if p.Comments != 1 {
+		t.Fatalf("%d comments posted, want the finding's again: %+v", p.Comments, p)
+	}
+	// Once: the next run comments on nothing again.
+	if _, p := run(); p.Comments != 0 {
+		t.Errorf("%d comments posted again", p.Comments)
+	}
+	// A reply to the new comment is honoured; the earlier one is not said.
+	posted, _, _, _ = s.Snapshot()
+	var newID int64
+	for _, c := range posted {
+		if KeyOf(c.Body) == target.Key && c.ID != id {
+			newID = c.ID
+		}
+	}
+	s.Reply(t, newID, githubtest.By("maria"), "/recap false-positive checked upstream, still")
+	r, _ = run()
+	if len(r.Entries) != 1 || r.Entries[0].Reason != "checked upstream, still" || len(r.Ignored) != 0 {
+		t.Errorf("after the reply to the new comment: %+v", r)
+	}
+}
