@@ -462,6 +462,19 @@ func kindRules(k *kind) []string {
 func (c *cached) Rereadable() bool { return !slices.Contains(c.reps, nil) }
 
 // Read implements [pipeline.Source].
+// EachTriaged calls fn with the fingerprint of each result of the
+// reports held that a triage decision left out (recap's SARIF writes
+// them suppressed), for a baseline ([pipeline.TriagedSource]).
+func (c *cached) EachTriaged(fn func(fingerprint string)) {
+	for _, r := range c.reps {
+		if r != nil {
+			for _, fp := range r.triaged {
+				fn(fp)
+			}
+		}
+	}
+}
+
 func (c *cached) Read(ctx context.Context, keep func(*reports.Finding) bool, emit func(*reports.Finding) error) ([]reports.Input, error) {
 	inputs := make([]reports.Input, len(c.reps))
 	var f reports.Finding

@@ -451,7 +451,8 @@ func parse(ctx context.Context, f file, rt *root, format parsers.Format, read *a
 	r.grow(reportSize)
 	opts := rt.readOptions(ctx)
 	opts.Format, opts.Context = format, ctx
-	opts.Runs = true // one tool's run in two formats is read once (sameRuns)
+	opts.Runs = true      // one tool's run in two formats is read once (sameRuns)
+	opts.Uncounted = true // (the triaged results of recap's SARIF are kept: report.add)
 	var digest maphash.Hash
 	digest.SetSeed(digestSeed)
 	opts.Wrap = func(in io.Reader, _ string, _ int64) io.Reader {

@@ -39,8 +39,11 @@ type report struct {
 	occs  [][]uint32       // the occurrences of the findings of each chunk of recs (identity:2), nil for a chunk of first ones
 	fps   map[int32]string // fingerprints that are not recap's 16 hex digits (none from recap's readers)
 	more  map[int32]*more  // the findings with a flow, related locations or a fix
-	bytes int64            // the memory held: records, tables, arena
-	used  time.Time        // guarded by the cache's mutex
+	// triaged are the fingerprints of the results a triage decision left
+	// out (recap's SARIF writes them suppressed): a baseline holds them.
+	triaged []string
+	bytes   int64     // the memory held: records, tables, arena
+	used    time.Time // guarded by the cache's mutex
 
 	build      *builder         // while the report is read; nil after
 	admit      func(int64) bool // asked to admit each growth of bytes while it is read; false stops the read
@@ -170,9 +173,17 @@ func (r *report) grow(n int64) bool {
 	return r.stop == nil
 }
 
-// add appends a finding as the reader gives it (ID and fingerprint set).
+// add appends a finding as the reader gives it (ID and fingerprint set);
+// of the results that are no findings, it keeps the fingerprints of
+// those a triage decision left out (triaged).
 func (r *report) add(f *reports.Finding) error {
 	if r.stop != nil {
+		return r.stop
+	}
+	if f.Uncounted() {
+		if f.Detail.Kind == "" && f.Detail.Triaged() && r.grow(stringSize+int64(len(f.Fingerprint))) {
+			r.triaged = append(r.triaged, strings.Clone(f.Fingerprint))
+		}
 		return r.stop
 	}
 	if r.n == len(r.recs)*recChunk || r.n >= 1<<31-1 {

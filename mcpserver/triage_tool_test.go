@@ -340,3 +340,35 @@ func TestTriageAgainAfterRename(t *testing.T) {
 		t.Errorf("the finding after: %+v", v.Findings)
 	}
 }
+
+// TestBaselineOfTriagedResults: a baseline of recap's SARIF holds the
+// findings a triage decision left out (written as suppressed results, with
+// the decision's state): the finding is unchanged against it, with its
+// decision and without it, as on the command line.
+func TestBaselineOfTriagedResults(t *testing.T) {
+	result := func(more string) string {
+		return `{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"PMD","rules":[{"id":"EmptyCatchBlock"}]}},"results":[` +
+			`{"ruleId":"EmptyCatchBlock","level":"warning","message":{"text":"Avoid empty catch blocks"},` +
+			`"locations":[{"physicalLocation":{"artifactLocation":{"uri":"src/A.java"},"region":{"startLine":2}}}]` + more + `}]}]}`
+	}
+	g := gittest.New(t)
+	g.Commit("one", map[string]string{"src/A.java": "class A {\n  void a() { try { f(); } catch (Exception e) { } }\n  void f() {}\n}\n", "build/pmd.sarif": result("")})
+	cs, _ := connect(t, mcpserver.Options{Root: g.Dir})
+	var v view
+	call(t, cs, "analysis.getReports", map[string]any{"context": false}).decode(t, &v)
+	if len(v.Findings) != 1 {
+		t.Fatalf("%d findings", len(v.Findings))
+	}
+	fp := v.Findings[0].Fingerprint
+	// recap's SARIF of the run that decided it: suppressed, its fingerprint kept.
+	g.Commit("baseline", map[string]string{"base.sarif": result(`,"partialFingerprints":{"recapFingerprint/v1":"` + fp + `"},` +
+		`"suppressions":[{"kind":"external","status":"accepted","justification":"f never throws","properties":{"state":"false-positive"}}]`)})
+	for _, triaged := range []string{"exclude", "include"} {
+		cs, _ := connect(t, mcpserver.Options{Root: g.Dir})
+		var v view
+		call(t, cs, "analysis.getReports", map[string]any{"context": false, "reports": []string{"build/pmd.sarif"}, "baseline": []string{"base.sarif"}, "triaged": triaged}).decode(t, &v)
+		if b := v.Summary.Baseline; b == nil || b.New != 0 || b.Unchanged != 1 || b.Fixed != 0 {
+			t.Errorf("%s: against the baseline %+v, want 0 new, 1 unchanged, 0 fixed", triaged, b)
+		}
+	}
+}

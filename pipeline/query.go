@@ -971,6 +971,9 @@ func readBaseline(ctx context.Context, src Source, flt *reports.Filter, idx *dif
 	if err != nil {
 		return nil, err
 	}
+	if t, ok := src.(TriagedSource); ok {
+		t.EachTriaged(func(fp string) { b.AddTriaged(reports.Finding{Fingerprint: fp}) })
+	}
 	var errs []string
 	for _, in := range inputs {
 		if in.Error != "" {
@@ -984,6 +987,14 @@ func readBaseline(ctx context.Context, src Source, flt *reports.Filter, idx *dif
 		return nil, &BaselineError{Reason: "no report found"}
 	}
 	return b, nil
+}
+
+// TriagedSource is a source that holds, beside its findings, the
+// fingerprints of the results a triage decision left out (recap's SARIF
+// writes them suppressed): as a baseline, they are matched (unchanged),
+// never counted fixed. (A source of files reads them itself.)
+type TriagedSource interface {
+	EachTriaged(fn func(fingerprint string))
 }
 
 // BaselineError says why a baseline could not be read.
