@@ -2500,3 +2500,46 @@ func TestTriageImportLogBeforeRename(t *testing.T) {
 		t.Errorf("check: exit %d\n%s%s", code, out, stderr)
 	}
 }
+
+// TestTriageImportRecapSARIFLinesMoved: recap's SARIF names the finding
+// decided by its location, which follows its code: imported after lines
+// were added above it (the log's line numbers old), the decision is the
+// same entry, matched where the line is now.
+func TestTriageImportRecapSARIFLinesMoved(t *testing.T) {
+	g := triageRepo(t)
+	decideDate(t, g)
+	g.Git("add", "-A")
+	g.Git("commit", "-qm", "the decision")
+	sarif, stderr, code := recap(t, g.Dir, nil, "findings", "--format", "sarif", "build/reports")
+	if code != 0 {
+		t.Fatalf("findings --format sarif: exit %d\n%s", code, stderr)
+	}
+	made, err := triage.LoadFile(filepath.Join(g.Dir, ".recap", "triage.yml"))
+	if err != nil || len(made.Entries) != 1 {
+		t.Fatalf("%v %+v", err, made)
+	}
+	// Three lines above the class; the tools run again.
+	order := readFile(t, filepath.Join(g.Dir, shop+"Order.java"))
+	g.Write(map[string]string{shop + "Order.java": "// one\n// two\n// three\n" + order, "old.sarif": sarif})
+	g.Git("add", "-A")
+	g.Git("commit", "-qm", "three lines above")
+	moveResults(t, g, "Order.java", 0, 3, "", 0)
+	out, stderr, code := recap(t, g.Dir, nil, "triage", "import", "--sarif", "old.sarif", "--triage", "back.yml")
+	if code != 0 || !strings.Contains(out, "1 decision imported") || strings.Contains(stderr, "other lines") {
+		t.Fatalf("import: exit %d\n%s%s", code, out, stderr)
+	}
+	back, err := triage.LoadFile(filepath.Join(g.Dir, "back.yml"))
+	if err != nil || len(back.Entries) != 1 {
+		t.Fatalf("%v %+v", err, back)
+	}
+	if e, w := back.Entries[0], made.Entries[0]; e.Key() != w.Key() || e.Line != w.Line {
+		t.Errorf("imported %+v\nwant the entry decided %+v", e, w)
+	}
+	if out, stderr, code := recap(t, g.Dir, nil, "triage", "check", "--triage", "back.yml", "build/reports"); code != 0 {
+		t.Errorf("check of the imported file: exit %d\n%s%s", code, out, stderr)
+	}
+	// Into the file that holds the decision: unchanged.
+	if out, stderr, code := recap(t, g.Dir, nil, "triage", "import", "--sarif", "old.sarif"); code != 0 || !strings.Contains(out, "0 decisions imported, 1 unchanged") {
+		t.Errorf("import into the file: exit %d\n%s%s", code, out, stderr)
+	}
+}

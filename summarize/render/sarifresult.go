@@ -260,9 +260,10 @@ func appendSuppressions(b []byte, f *reports.Finding) []byte {
 		b = sep(b)
 		b = appendSuppression(b, "external", "accepted", t.Reason)
 		p := reports.SuppressionProperties{State: t.State, By: t.By, Date: t.Date, Until: t.Until, Link: t.Link}
-		if !t.Via.IsZero() {
-			p.DecidedFinding = t.Of // the finding decided, for the decision to come back on it
-		}
+		// The finding decided, as its entry names it (its location, which
+		// follows its code): the decision comes back on it whatever moved
+		// since, and on it, not the problem's first, when via another.
+		p.DecidedFinding = t.Of
 		b = appendDecisionProperties(b, &p, t.Via.String())
 		b = append(b, '}')
 	}

@@ -182,6 +182,7 @@ func importSARIF(ctx context.Context, streams *IO, r *triageRepo, logs []string,
 	covers := map[string]int{} // an entry's key → the findings of the log it covers
 	outside, badProps, badProp := 0, 0, ""
 	gone, goneFirst := 0, ""
+	var identified []bool // by entry: the log names the finding decided, its location with it
 	q.Keep.Each = func(f *reports.Finding, _ string) error {
 		k := ""
 		if d := m.Decide(f); d != nil {
@@ -211,10 +212,12 @@ func importSARIF(ctx context.Context, streams *IO, r *triageRepo, logs []string,
 		}
 		e := triage.EntryFor(f, r.croot.FS())
 		e.State, e.Date, e.Commit = state, today, commit
+		identified = append(identified, s.Properties != nil && s.Properties.Rule != "" && s.Properties.Location != "")
 		if p := s.Properties; p != nil && p.Rule != "" {
-			// A decision on another finding of the result's problem
-			// (recap's SARIF of a grouped run): it comes back on that
-			// finding, as its entry named it.
+			// recap's SARIF names the finding decided as its entry did
+			// (its location follows its code): the decision comes back on
+			// it, wherever its line is now, and on it, not on the
+			// problem's first finding, when it is another finding's.
 			e.Tool, e.Rule, e.Path, e.Location, e.Line, e.Message = "", "", "", "", "", ""
 		}
 		// What recap's SARIF says of a triage decision: its state (unless
@@ -230,6 +233,7 @@ func importSARIF(ctx context.Context, streams *IO, r *triageRepo, logs []string,
 				}
 			}
 		})
+		e.Path = f.Path // where its file is now (the entry's may be from before a rename)
 		e.Reason = strings.TrimSpace(s.Justification)
 		if e.Reason == "" {
 			e.Reason = "suppressed in the SARIF log (" + s.Kind + "), without a justification"
@@ -252,6 +256,9 @@ func importSARIF(ctx context.Context, streams *IO, r *triageRepo, logs []string,
 	r.noteReports(res.View.Inputs)
 	moved, why := 0, ""
 	for i := range entries {
+		if identified[i] {
+			continue // its location, from the log, follows its code
+		}
 		if w := r.changedSinceLog(&entries[i]); w != "" {
 			if moved++; why == "" {
 				why = w
