@@ -336,7 +336,7 @@ func (e *encoder) triage(t *reports.Triage) {
 	e.bool(t.Expired)
 	e.bool(t.Of != reports.DecidedFinding{})
 	if o := t.Of; o != (reports.DecidedFinding{}) {
-		for _, s := range []string{o.Tool, o.Rule, o.Path, o.Location} {
+		for _, s := range []string{o.Tool, o.Rule, o.Path, o.Location, o.Commit} {
 			e.str(&e.names, s)
 		}
 		e.str(&e.texts, o.Line)
@@ -412,6 +412,7 @@ func (e *encoder) detail(d *reports.Detail) {
 		e.str(&e.names, p.Location)
 		e.str(&e.texts, p.Line)
 		e.str(&e.texts, p.Message)
+		e.str(&e.names, p.Commit)
 	}
 	e.str(&e.names, d.Kind)
 	e.count(len(d.Also), d.Also == nil)
@@ -694,7 +695,7 @@ func (d *decoder) triage() *reports.Triage {
 	t.Expired = d.bool()
 	if d.bool() {
 		o := &t.Of
-		for _, s := range []*string{&o.Tool, &o.Rule, &o.Path, &o.Location} {
+		for _, s := range []*string{&o.Tool, &o.Rule, &o.Path, &o.Location, &o.Commit} {
 			*s = d.str(&d.names)
 		}
 		o.Line, o.Message = d.str(&d.texts), d.str(&d.texts)
@@ -746,7 +747,7 @@ func (d *decoder) detail() *reports.Detail {
 			s.Kind, s.Status, s.Justification = d.str(&d.names), d.str(&d.names), d.str(&d.texts)
 			p := reports.SuppressionProperties{State: d.str(&d.names), By: d.str(&d.texts), Date: d.str(&d.names), Until: d.str(&d.names), Link: d.str(&d.texts)}
 			p.DecidedFinding = reports.DecidedFinding{Tool: d.str(&d.names), Rule: d.str(&d.names), Path: d.str(&d.names), Location: d.str(&d.names),
-				Line: d.str(&d.texts), Message: d.str(&d.texts)}
+				Line: d.str(&d.texts), Message: d.str(&d.texts), Commit: d.str(&d.names)}
 			if !p.IsZero() {
 				s.Properties = &p
 			}

@@ -126,7 +126,8 @@ type SuppressionProperties struct {
 
 // DecidedFinding is the finding a triage decision is about, as its entry
 // names it: its tool, rule and path, its location fingerprint, the text
-// of its line and its message.
+// of its line and its message, and the commit it was decided on (where a
+// rename is followed from).
 type DecidedFinding struct {
 	Tool     string `json:"tool,omitempty"`
 	Rule     string `json:"rule,omitempty"`
@@ -134,6 +135,7 @@ type DecidedFinding struct {
 	Location string `json:"location,omitempty"`
 	Line     string `json:"line,omitempty"`
 	Message  string `json:"message,omitempty"`
+	Commit   string `json:"commit,omitempty"`
 }
 
 // MaxPropertyText is the most bytes a reader keeps of a suppression's
@@ -144,13 +146,13 @@ const MaxPropertyText = 2000
 func (p *SuppressionProperties) IsZero() bool { return p == nil || *p == SuppressionProperties{} }
 
 // Each calls fn with each property that is set, in the order of their
-// names (by, date, line, link, location, message, path, rule, state,
-// tool, until).
+// names (by, commit, date, line, link, location, message, path, rule,
+// state, tool, until).
 func (p *SuppressionProperties) Each(fn func(key, value string)) {
 	if p == nil {
 		return
 	}
-	for _, kv := range [...]struct{ k, v string }{{"by", p.By}, {"date", p.Date}, {"line", p.Line}, {"link", p.Link}, {"location", p.Location},
+	for _, kv := range [...]struct{ k, v string }{{"by", p.By}, {"commit", p.Commit}, {"date", p.Date}, {"line", p.Line}, {"link", p.Link}, {"location", p.Location},
 		{"message", p.Message}, {"path", p.Path}, {"rule", p.Rule}, {"state", p.State}, {"tool", p.Tool}, {"until", p.Until}} {
 		if kv.v != "" {
 			fn(kv.k, kv.v)
@@ -183,6 +185,8 @@ func (p *SuppressionProperties) Field(key string) *string {
 		return &p.Line
 	case "message":
 		return &p.Message
+	case "commit":
+		return &p.Commit
 	}
 	return nil
 }

@@ -10,5 +10,5 @@ func (d *Decision) Mark() *reports.Triage {
 	}
 	e := d.Entry
 	return &reports.Triage{State: string(e.State), Reason: e.Reason, By: e.By, Date: e.Date, Until: e.Until, Link: e.Link, Expired: d.Expired,
-		Of: reports.DecidedFinding{Tool: e.Tool, Rule: e.Rule, Path: e.Path, Location: e.Location, Line: e.Line, Message: e.Message}}
+		Of: reports.DecidedFinding{Tool: e.Tool, Rule: e.Rule, Path: e.Path, Location: e.Location, Line: e.Line, Message: e.Message, Commit: e.Commit}}
 }

@@ -2429,7 +2429,8 @@ func TestTriageImportAfterRename(t *testing.T) {
 		t.Fatalf("another decision: exit %d\n%s%s", code, out, stderr)
 	}
 	f, err := triage.LoadFile(tf)
-	if err != nil || len(f.Entries) != 1 || f.Entries[0].Path != shop+"Purchase.java" || f.Entries[0].State != triage.WontFix {
+	// The entry as decided, its state replaced: it follows the rename.
+	if err != nil || len(f.Entries) != 1 || f.Entries[0].Path != shop+"Order.java" || f.Entries[0].State != triage.WontFix {
 		t.Fatalf("the file after: %v %+v", err, f)
 	}
 	if out, stderr, code := recap(t, g.Dir, nil, "triage", "check", "build/reports"); code != 0 {
@@ -2475,9 +2476,12 @@ func TestTriageImportGitHubAfterRename(t *testing.T) {
 	}
 }
 
-// TestTriageImportLogBeforeRename: recap's SARIF made before a decided
-// file was renamed: its results at the old path are left out, said, and
-// the decision the triage file holds stays the only one (nothing stale).
+// TestTriageImportLogBeforeRename: a log made before a decided file was
+// renamed. recap's SARIF names the finding decided with the commit it was
+// decided on: the decision is the entry the triage file holds (unchanged),
+// and imported into another file it follows the rename as that one does.
+// Another tool's log (no such name): its results at the old path are left
+// out, and said.
 func TestTriageImportLogBeforeRename(t *testing.T) {
 	g := triageRepo(t)
 	decideDate(t, g)
@@ -2487,17 +2491,40 @@ func TestTriageImportLogBeforeRename(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("findings --format sarif: exit %d\n%s", code, stderr)
 	}
+	made, err := triage.LoadFile(filepath.Join(g.Dir, ".recap", "triage.yml"))
+	if err != nil || len(made.Entries) != 1 {
+		t.Fatalf("%v %+v", err, made)
+	}
 	g.Git("mv", shop+"Order.java", shop+"Purchase.java")
 	g.Git("commit", "-qm", "rename")
 	moveResults(t, g, "Order.java", 0, 0, "Purchase.java", 0)
-	g.Write(map[string]string{"old.sarif": sarif})
+	// A tool's log says nothing of the decision but its suppression.
+	plain := regexp.MustCompile(`,"properties":\{"by":[^}]*\}`).ReplaceAllString(sarif, "")
+	if plain == sarif {
+		t.Fatal("no suppression properties in recap's SARIF")
+	}
+	g.Write(map[string]string{"old.sarif": sarif, "plain.sarif": plain})
 	out, stderr, code := recap(t, g.Dir, nil, "triage", "import", "--sarif", "old.sarif")
+	if code != 0 || !strings.Contains(out, "0 decisions imported, 1 unchanged") {
+		t.Fatalf("import into the file: exit %d\n%s%s", code, out, stderr)
+	}
+	out, stderr, code = recap(t, g.Dir, nil, "triage", "import", "--sarif", "old.sarif", "--triage", "fresh.yml")
+	if code != 0 || !strings.Contains(out, "1 decision imported") {
+		t.Fatalf("import into another file: exit %d\n%s%s", code, out, stderr)
+	}
+	fresh, err := triage.LoadFile(filepath.Join(g.Dir, "fresh.yml"))
+	if w := made.Entries[0]; err != nil || len(fresh.Entries) != 1 || fresh.Entries[0].Key() != w.Key() || fresh.Entries[0].Commit != w.Commit {
+		t.Fatalf("imported %v %+v\nwant %+v", err, fresh, w)
+	}
+	for _, file := range []string{".recap/triage.yml", "fresh.yml"} {
+		if out, stderr, code := recap(t, g.Dir, nil, "triage", "check", "--triage", file, "build/reports"); code != 0 {
+			t.Errorf("check of %s: exit %d\n%s%s", file, code, out, stderr)
+		}
+	}
+	out, stderr, code = recap(t, g.Dir, nil, "triage", "import", "--sarif", "plain.sarif", "--triage", "plain.yml")
 	if code != 0 || !strings.Contains(out, "0 decisions imported, 0 unchanged") ||
 		!strings.Contains(stderr, "recap: warning: 1 suppressed result in files this checkout does not have ("+shop+"Order.java: renamed or deleted since the log was made) left out") {
-		t.Fatalf("import: exit %d\n%s%s", code, out, stderr)
-	}
-	if out, stderr, code := recap(t, g.Dir, nil, "triage", "check", "build/reports"); code != 0 {
-		t.Errorf("check: exit %d\n%s%s", code, out, stderr)
+		t.Errorf("a tool's log: exit %d\n%s%s", code, out, stderr)
 	}
 }
 

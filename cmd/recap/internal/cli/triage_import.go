@@ -196,7 +196,7 @@ func importSARIF(ctx context.Context, streams *IO, r *triageRepo, logs []string,
 			outside++
 			return nil
 		}
-		if _, err := r.croot.Stat(f.Path); err != nil {
+		if _, err := r.croot.Stat(f.Path); err != nil && !identifies(f.Detail.Suppressions) {
 			gone++ // renamed or deleted since the log was made: its line cannot be read
 			if goneFirst == "" {
 				goneFirst = f.Path
@@ -214,10 +214,11 @@ func importSARIF(ctx context.Context, streams *IO, r *triageRepo, logs []string,
 		e.State, e.Date, e.Commit = state, today, commit
 		identified = append(identified, s.Properties != nil && s.Properties.Rule != "" && s.Properties.Location != "")
 		if p := s.Properties; p != nil && p.Rule != "" {
-			// recap's SARIF names the finding decided as its entry did
-			// (its location follows its code): the decision comes back on
-			// it, wherever its line is now, and on it, not on the
-			// problem's first finding, when it is another finding's.
+			// recap's SARIF names the finding decided as its entry did,
+			// with the commit it was decided on: the same entry comes back,
+			// which follows its code (lines added above, a rename) as it
+			// did, and decides that finding, not the problem's first one,
+			// when it is another finding's.
 			e.Tool, e.Rule, e.Path, e.Location, e.Line, e.Message = "", "", "", "", "", ""
 		}
 		// What recap's SARIF says of a triage decision: its state (unless
@@ -233,7 +234,6 @@ func importSARIF(ctx context.Context, streams *IO, r *triageRepo, logs []string,
 				}
 			}
 		})
-		e.Path = f.Path // where its file is now (the entry's may be from before a rename)
 		e.Reason = strings.TrimSpace(s.Justification)
 		if e.Reason == "" {
 			e.Reason = "suppressed in the SARIF log (" + s.Kind + "), without a justification"
@@ -419,4 +419,16 @@ func (r *triageRepo) changedSinceLog(e *triage.Entry) string {
 		}
 	}
 	return ""
+}
+
+// identifies says whether one of the suppressions in effect names the
+// finding decided (recap's SARIF), whose entry needs nothing of the
+// checkout's file.
+func identifies(sups []reports.Suppression) bool {
+	for i := range sups {
+		if p := sups[i].Properties; sups[i].Suppresses() && p != nil && p.Rule != "" && p.Location != "" {
+			return true
+		}
+	}
+	return false
 }
