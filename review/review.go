@@ -314,26 +314,19 @@ func linkURI(s string) (string, bool) {
 
 // AtOf returns the location hidden in a comment body recap posted (see
 // Input.Locate), or "".
-func AtOf(body string) string {
-	i := strings.Index(body, atPrefix)
-	if i < 0 {
-		return ""
-	}
-	rest := body[i+len(atPrefix):]
-	j := strings.Index(rest, " -->")
-	if j < 0 {
-		return ""
-	}
-	return rest[:j]
-}
+func AtOf(body string) string { return markerValue(body, atPrefix) }
 
 // KeyOf returns the key hidden in a comment body recap posted, or "".
-func KeyOf(body string) string {
-	i := strings.Index(body, markerPrefix)
+func KeyOf(body string) string { return markerValue(body, markerPrefix) }
+
+// markerValue is what the first of recap's markers of that prefix in body
+// holds, "" for none.
+func markerValue(body, prefix string) string {
+	i := strings.Index(body, prefix)
 	if i < 0 {
 		return ""
 	}
-	rest := body[i+len(markerPrefix):]
+	rest := body[i+len(prefix):]
 	j := strings.Index(rest, " -->")
 	if j < 0 {
 		return ""

@@ -742,13 +742,8 @@ func TestTriageCheckChanged(t *testing.T) {
 // another key (its file renamed since) replaces the entry: one finding,
 // one decision.
 func TestTriageDecideAgain(t *testing.T) {
-	g := triageRepo(t)
-	decideDate(t, g)
-	g.Git("add", "-A")
-	g.Git("commit", "-qm", "the decision")
-	g.Git("mv", shop+"Order.java", shop+"Purchase.java")
-	g.Git("commit", "-qm", "rename")
-	moveResults(t, g, "Order.java", 0, 0, "Purchase.java", 0)
+	g := decidedRepo(t)
+	renameOrder(t, g)
 	out, stderr, code := recap(t, g.Dir, nil, "findings", "--format", "json", "--no-group", "--triaged", "include", "--limit", "200", "--no-context", "--max-tokens", "25000", "build/reports")
 	var v struct{ Findings []map[string]any }
 	if err := json.Unmarshal([]byte(out), &v); code != 0 || err != nil {
@@ -2402,13 +2397,8 @@ func TestTriageBaselineOfRecapSARIF(t *testing.T) {
 // (the entry that follows the rename stays, nothing stale), another one
 // replaces it, as recap triage does.
 func TestTriageImportAfterRename(t *testing.T) {
-	g := triageRepo(t)
-	decideDate(t, g)
-	g.Git("add", "-A")
-	g.Git("commit", "-qm", "the decision")
-	g.Git("mv", shop+"Order.java", shop+"Purchase.java")
-	g.Git("commit", "-qm", "rename")
-	moveResults(t, g, "Order.java", 0, 0, "Purchase.java", 0)
+	g := decidedRepo(t)
+	renameOrder(t, g)
 	sarif, stderr, code := recap(t, g.Dir, nil, "findings", "--format", "sarif", "build/reports")
 	if code != 0 {
 		t.Fatalf("findings --format sarif: exit %d\n%s", code, stderr)
@@ -2447,9 +2437,7 @@ func TestTriageImportGitHubAfterRename(t *testing.T) {
 	decideDate(t, g) // false-positive, "the API takes a Date", by Ana
 	g.Git("add", "-A")
 	g.Git("commit", "-qm", "the decision")
-	g.Git("mv", shop+"Order.java", shop+"Purchase.java")
-	g.Git("commit", "-qm", "rename")
-	moveResults(t, g, "Order.java", 0, 0, "Purchase.java", 0)
+	renameOrder(t, g)
 	tf := filepath.Join(g.Dir, ".recap", "triage.yml")
 	for _, tc := range []struct {
 		reason, comment, out string
@@ -2483,10 +2471,7 @@ func TestTriageImportGitHubAfterRename(t *testing.T) {
 // Another tool's log (no such name): its results at the old path are left
 // out, and said.
 func TestTriageImportLogBeforeRename(t *testing.T) {
-	g := triageRepo(t)
-	decideDate(t, g)
-	g.Git("add", "-A")
-	g.Git("commit", "-qm", "the decision")
+	g := decidedRepo(t)
 	sarif, stderr, code := recap(t, g.Dir, nil, "findings", "--format", "sarif", "build/reports")
 	if code != 0 {
 		t.Fatalf("findings --format sarif: exit %d\n%s", code, stderr)
@@ -2495,9 +2480,7 @@ func TestTriageImportLogBeforeRename(t *testing.T) {
 	if err != nil || len(made.Entries) != 1 {
 		t.Fatalf("%v %+v", err, made)
 	}
-	g.Git("mv", shop+"Order.java", shop+"Purchase.java")
-	g.Git("commit", "-qm", "rename")
-	moveResults(t, g, "Order.java", 0, 0, "Purchase.java", 0)
+	renameOrder(t, g)
 	// A tool's log says nothing of the decision but its suppression.
 	plain := regexp.MustCompile(`,"properties":\{"by":[^}]*\}`).ReplaceAllString(sarif, "")
 	if plain == sarif {
@@ -2533,10 +2516,7 @@ func TestTriageImportLogBeforeRename(t *testing.T) {
 // were added above it (the log's line numbers old), the decision is the
 // same entry, matched where the line is now.
 func TestTriageImportRecapSARIFLinesMoved(t *testing.T) {
-	g := triageRepo(t)
-	decideDate(t, g)
-	g.Git("add", "-A")
-	g.Git("commit", "-qm", "the decision")
+	g := decidedRepo(t)
 	sarif, stderr, code := recap(t, g.Dir, nil, "findings", "--format", "sarif", "build/reports")
 	if code != 0 {
 		t.Fatalf("findings --format sarif: exit %d\n%s", code, stderr)
@@ -2569,4 +2549,24 @@ func TestTriageImportRecapSARIFLinesMoved(t *testing.T) {
 	if out, stderr, code := recap(t, g.Dir, nil, "triage", "import", "--sarif", "old.sarif"); code != 0 || !strings.Contains(out, "0 decisions imported, 1 unchanged") {
 		t.Errorf("import into the file: exit %d\n%s%s", code, out, stderr)
 	}
+}
+
+// decidedRepo is triageRepo with PMD's ReplaceJavaUtilDate at Order.java:13
+// decided (decideDate), committed.
+func decidedRepo(t *testing.T) *gittest.Repo {
+	t.Helper()
+	g := triageRepo(t)
+	decideDate(t, g)
+	g.Git("add", "-A")
+	g.Git("commit", "-qm", "the decision")
+	return g
+}
+
+// renameOrder renames Order.java to Purchase.java (committed) and moves
+// the report's results with it, as the tools run again would.
+func renameOrder(t *testing.T, g *gittest.Repo) {
+	t.Helper()
+	g.Git("mv", shop+"Order.java", shop+"Purchase.java")
+	g.Git("commit", "-qm", "rename")
+	moveResults(t, g, "Order.java", 0, 0, "Purchase.java", 0)
 }
