@@ -2471,15 +2471,7 @@ func TestTriageImportGitHubAfterRename(t *testing.T) {
 // Another tool's log (no such name): its results at the old path are left
 // out, and said.
 func TestTriageImportLogBeforeRename(t *testing.T) {
-	g := decidedRepo(t)
-	sarif, stderr, code := recap(t, g.Dir, nil, "findings", "--format", "sarif", "build/reports")
-	if code != 0 {
-		t.Fatalf("findings --format sarif: exit %d\n%s", code, stderr)
-	}
-	made, err := triage.LoadFile(filepath.Join(g.Dir, ".recap", "triage.yml"))
-	if err != nil || len(made.Entries) != 1 {
-		t.Fatalf("%v %+v", err, made)
-	}
+	g, sarif, made := decidedLog(t)
 	renameOrder(t, g)
 	// A tool's log says nothing of the decision but its suppression.
 	plain := regexp.MustCompile(`,"properties":\{"by":[^}]*\}`).ReplaceAllString(sarif, "")
@@ -2516,15 +2508,7 @@ func TestTriageImportLogBeforeRename(t *testing.T) {
 // were added above it (the log's line numbers old), the decision is the
 // same entry, matched where the line is now.
 func TestTriageImportRecapSARIFLinesMoved(t *testing.T) {
-	g := decidedRepo(t)
-	sarif, stderr, code := recap(t, g.Dir, nil, "findings", "--format", "sarif", "build/reports")
-	if code != 0 {
-		t.Fatalf("findings --format sarif: exit %d\n%s", code, stderr)
-	}
-	made, err := triage.LoadFile(filepath.Join(g.Dir, ".recap", "triage.yml"))
-	if err != nil || len(made.Entries) != 1 {
-		t.Fatalf("%v %+v", err, made)
-	}
+	g, sarif, made := decidedLog(t)
 	// Three lines above the class; the tools run again.
 	order := readFile(t, filepath.Join(g.Dir, shop+"Order.java"))
 	g.Write(map[string]string{shop + "Order.java": "// one\n// two\n// three\n" + order, "old.sarif": sarif})
@@ -2569,4 +2553,20 @@ func renameOrder(t *testing.T, g *gittest.Repo) {
 	g.Git("mv", shop+"Order.java", shop+"Purchase.java")
 	g.Git("commit", "-qm", "rename")
 	moveResults(t, g, "Order.java", 0, 0, "Purchase.java", 0)
+}
+
+// decidedLog is decidedRepo, recap's SARIF of its reports then, and its
+// triage file's one entry.
+func decidedLog(t *testing.T) (g *gittest.Repo, sarif string, made *triage.File) {
+	t.Helper()
+	g = decidedRepo(t)
+	sarif, stderr, code := recap(t, g.Dir, nil, "findings", "--format", "sarif", "build/reports")
+	if code != 0 {
+		t.Fatalf("findings --format sarif: exit %d\n%s", code, stderr)
+	}
+	made, err := triage.LoadFile(filepath.Join(g.Dir, ".recap", "triage.yml"))
+	if err != nil || len(made.Entries) != 1 {
+		t.Fatalf("%v %+v", err, made)
+	}
+	return g, sarif, made
 }
