@@ -2570,3 +2570,26 @@ func decidedLog(t *testing.T) (g *gittest.Repo, sarif string, made *triage.File)
 	}
 	return g, sarif, made
 }
+
+// TestTriageImportLineEdited: recap's SARIF of a decision whose line was
+// edited since (on this branch): the entry is imported as decided, and a
+// warning says its line is not in the file now.
+func TestTriageImportLineEdited(t *testing.T) {
+	g, sarif, made := decidedLog(t)
+	order := readFile(t, filepath.Join(g.Dir, shop+"Order.java"))
+	edited := strings.Replace(order, made.Entries[0].Line, "private Date createdAt;", 1)
+	if edited == order {
+		t.Fatalf("no line %q in Order.java", made.Entries[0].Line)
+	}
+	g.Write(map[string]string{shop + "Order.java": edited, "old.sarif": sarif})
+	out, stderr, code := recap(t, g.Dir, nil, "triage", "import", "--sarif", "old.sarif", "--triage", "back.yml")
+	if code != 0 || !strings.Contains(out, "1 decision imported") ||
+		!strings.Contains(stderr, "recap: warning: 1 entry imported whose decided line is not in its file now (PMD ReplaceJavaUtilDate "+shop+"Order.java \"private Date created;\": edited or removed since the log was made)") {
+		t.Errorf("import: exit %d\n%s%s", code, out, stderr)
+	}
+	// The line as it was: no warning.
+	g.Write(map[string]string{shop + "Order.java": order})
+	if _, stderr, code := recap(t, g.Dir, nil, "triage", "import", "--sarif", "old.sarif", "--triage", "again.yml"); code != 0 || strings.Contains(stderr, "decided line") {
+		t.Errorf("the line as it was: exit %d\n%s", code, stderr)
+	}
+}

@@ -255,15 +255,29 @@ func importSARIF(ctx context.Context, streams *IO, r *triageRepo, logs []string,
 	// line: a log older than the code puts it on another line.
 	r.noteReports(res.View.Inputs)
 	moved, why := 0, ""
+	edited, editedLine := 0, ""
 	for i := range entries {
 		if identified[i] {
-			continue // its location, from the log, follows its code
+			// Its location, from the log, follows its code; but the code
+			// may be gone from the file (edited or removed since, on this
+			// branch): the entry would be stale at once.
+			e := &entries[i]
+			if src, err := readCapped(r.croot, e.Path); err == nil && e.Line != "" && triage.LineOf(src, e) == 0 {
+				if edited++; editedLine == "" {
+					editedLine = entryName(e, "")
+				}
+			}
+			continue
 		}
 		if w := r.changedSinceLog(&entries[i]); w != "" {
 			if moved++; why == "" {
 				why = w
 			}
 		}
+	}
+	if edited > 0 {
+		fmt.Fprintf(streams.ErrOut, "recap: warning: %s whose decided line is not in its file now (%s: edited or removed since the log was made): recap triage check says whether it still matches\n",
+			english.Plural(edited, "entry imported", "entries imported"), text.CutRunes(editedLine, maxEcho))
 	}
 	if moved > 0 {
 		fmt.Fprintf(streams.ErrOut, "recap: warning: %s may be on other lines than the log's results (%s): "+
