@@ -126,6 +126,7 @@ func Replies(ctx context.Context, h ReplyHost, find FindFunc, src fs.FS) (*Repli
 	}
 	byKey := map[string]decided{}
 	writers := map[string]bool{}
+	unasked := map[string]error{} // the authors the host could not say of
 	for _, th := range threads {
 		for _, r := range th.Replies {
 			if r.Author == login {
@@ -150,9 +151,16 @@ func Replies(ctx context.Context, h ReplyHost, find FindFunc, src fs.FS) (*Repli
 			}
 			if !known {
 				if can, err = h.CanWrite(ctx, &r); err != nil {
-					return nil, fmt.Errorf("asking whether %s may write to the repository: %w", r.Author, err)
+					// That author's replies wait for the next run; the
+					// others' are honoured.
+					unasked[r.Author] = err
 				}
 				writers[r.Author] = can
+			}
+			if err := unasked[r.Author]; err != nil {
+				out.Ignored = append(out.Ignored, Ignored{Author: r.Author, URL: r.URL,
+					Why: "not checked: the host did not say whether they may write (" + text.CutBytes(err.Error(), 200) + "); the next run asks again"})
+				continue
 			}
 			if !can {
 				out.Ignored = append(out.Ignored, Ignored{Author: r.Author, URL: r.URL, Why: "no write access"})

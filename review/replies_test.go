@@ -463,3 +463,32 @@ func TestRepliesToChangedCode(t *testing.T) {
 		t.Errorf("after the reply to the new comment: %+v", r)
 	}
 }
+
+// TestRepliesPermissionUnavailable: the host fails to say whether one
+// author may write (500, after its retry): that author's reply is said not
+// checked, for the next run; the other writers' replies are honoured.
+func TestRepliesPermissionUnavailable(t *testing.T) {
+	in := fixture(12)
+	s := githubtest.New(t, "acme", "shop", 7, hunksOf(in.Files))
+	s.Roles = map[string]string{"maria": "write", "omar": "unavailable"}
+	first := Build(in)
+	ctx := context.Background()
+	if _, err := newClient(s).Post(ctx, first); err != nil {
+		t.Fatal(err)
+	}
+	posted, _, _, _ := s.Snapshot()
+	idOf := map[string]int64{}
+	for _, c := range posted {
+		idOf[KeyOf(c.Body)] = c.ID
+	}
+	s.Reply(t, idOf[first.Comments[0].Key], githubtest.By("maria"), "/recap false-positive the value is validated upstream")
+	s.Reply(t, idOf[first.Comments[1].Key], githubtest.By("omar"), "/recap wont-fix not worth it")
+	r, err := Replies(ctx, newClient(s), findIn(in), sourceOf(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Entries) != 1 || r.Entries[0].By != "maria" || len(r.Ignored) != 1 || r.Ignored[0].Author != "omar" ||
+		!strings.Contains(r.Ignored[0].Why, "not checked: the host did not say whether they may write") {
+		t.Errorf("entries %+v\nignored %+v", r.Entries, r.Ignored)
+	}
+}

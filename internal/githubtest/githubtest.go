@@ -89,7 +89,8 @@ type Server struct {
 	// Roles are the repository roles of its collaborators by login
 	// (admin, maintain, write, triage, read), as GET
 	// /repos/{owner}/{repo}/collaborators/{username}/permission tells
-	// them; any other user has read (a public repository).
+	// them; any other user has read (a public repository). The role
+	// "unavailable" answers 500, GitHub failing on that lookup.
 	Roles map[string]string
 	// CheckRuns are the check runs made (checks.go); Commits, when set, are
 	// the commits a check run may be made on.

@@ -112,6 +112,10 @@ func (s *Server) permission(w http.ResponseWriter, login string) {
 	if !ok {
 		role = "read"
 	}
+	if role == "unavailable" { // GitHub failing on this one lookup
+		writeJSON(w, 500, map[string]any{"message": "Server Error"})
+		return
+	}
 	perm := map[string]string{"admin": "admin", "maintain": "write", "write": "write", "triage": "read", "read": "read", "none": "none"}[role]
 	u := By(login)
 	writeJSON(w, 200, map[string]any{"permission": perm, "role_name": role,
