@@ -144,14 +144,7 @@ func TestRepliesGitHub(t *testing.T) {
 		t.Fatalf("a comment without its location:\n%s", first.Comments[0].Body)
 	}
 	ctx := context.Background()
-	if _, err := newClient(s).Post(ctx, first); err != nil {
-		t.Fatal(err)
-	}
-	posted, _, _, _ := s.Snapshot()
-	idOf := map[string]int64{}
-	for _, c := range posted {
-		idOf[KeyOf(c.Body)] = c.ID
-	}
+	idOf := postFirst(t, s, first)
 	urls := map[string]string{}
 	for _, rc := range replyCases {
 		to := idOf[first.Comments[rc.comment].Key]
@@ -473,14 +466,7 @@ func TestRepliesPermissionUnavailable(t *testing.T) {
 	s.Roles = map[string]string{"maria": "write", "omar": "unavailable"}
 	first := Build(in)
 	ctx := context.Background()
-	if _, err := newClient(s).Post(ctx, first); err != nil {
-		t.Fatal(err)
-	}
-	posted, _, _, _ := s.Snapshot()
-	idOf := map[string]int64{}
-	for _, c := range posted {
-		idOf[KeyOf(c.Body)] = c.ID
-	}
+	idOf := postFirst(t, s, first)
 	s.Reply(t, idOf[first.Comments[0].Key], githubtest.By("maria"), "/recap false-positive the value is validated upstream")
 	s.Reply(t, idOf[first.Comments[1].Key], githubtest.By("omar"), "/recap wont-fix not worth it")
 	r, err := Replies(ctx, newClient(s), findIn(in), sourceOf(in))
@@ -491,4 +477,19 @@ func TestRepliesPermissionUnavailable(t *testing.T) {
 		!strings.Contains(r.Ignored[0].Why, "not checked: the host did not say whether they may write") {
 		t.Errorf("entries %+v\nignored %+v", r.Entries, r.Ignored)
 	}
+}
+
+// postFirst posts the first run's review to the stand-in and returns the
+// ids of its comments by their keys.
+func postFirst(t *testing.T, s *githubtest.Server, first *Request) map[string]int64 {
+	t.Helper()
+	if _, err := newClient(s).Post(context.Background(), first); err != nil {
+		t.Fatal(err)
+	}
+	posted, _, _, _ := s.Snapshot()
+	idOf := map[string]int64{}
+	for _, c := range posted {
+		idOf[KeyOf(c.Body)] = c.ID
+	}
+	return idOf
 }

@@ -244,11 +244,16 @@ func locator(q *pipeline.Query, lines *diff.LineMap) func(f *reports.Finding) st
 	if err != nil {
 		return nil
 	}
+	read := map[string][]byte{} // each file once, however many comments it has
 	return func(f *reports.Finding) string {
 		g := *f
 		if lines != nil && g.Line > 0 {
-			src, err := readCapped(root, g.Path)
-			if err != nil {
+			src, ok := read[g.Path]
+			if !ok {
+				src, _ = readCapped(root, g.Path)
+				read[g.Path] = src
+			}
+			if src == nil {
 				return ""
 			}
 			g.Line = 0
