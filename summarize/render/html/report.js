@@ -85,7 +85,7 @@
       item('fixed', 'Fixed', b.fixed);
     }
     var tr = sum.triaged;
-    if (tr && (tr.total || tr.confirmed || tr.expired)) {
+    if (tr && (tr.total || tr.confirmed || tr.expired || tr.unmatched)) {
       var states = Object.keys(tr.byState || {}).filter(function (k) { return tr.byState[k]; }).sort(function (a, b) { return triageRank(a) - triageRank(b); })
         .map(function (k) { return num(tr.byState[k]) + ' ' + triageLabel(k); });
       var grave = [];
@@ -99,6 +99,9 @@
       if (tr.confirmed) kept.push(plural(tr.confirmed, 'finding', 'findings') + ' confirmed');
       if (tr.expired) kept.push(plural(tr.expired, 'finding', 'findings') + ' back, triage expired');
       if (kept.length) note += (note ? '; ' : '') + kept.join(', ') + ' (counted above)';
+      // Decisions that matched nothing: a lost one is seen the first time
+      // its finding comes back, as the text's triage line says it.
+      if (tr.unmatched) note += (note ? '; ' : '') + plural(tr.unmatched, 'decision matches', 'decisions match') + ' no finding: recap triage check says which';
       item('triaged', 'Triaged problems', tr.problems || 0, note);
     }
     var notes = [];
