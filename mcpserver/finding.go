@@ -459,9 +459,13 @@ func (s *Server) getFinding(ctx context.Context, in *GetFindingIn) (answer, erro
 	}
 	loc, err := s.locate(withTurn(ctx), id) // a parse it starts reads in its turn
 	release()
+	if err == nil {
+		err = s.staleID(ctx, id, &loc)
+	}
 	if err != nil {
 		return nil, err
 	}
+	s.ids.note(loc.report)
 	f := loc.f
 	// The finding as the configuration says it, as analysis.getReports
 	// and the command line show it.
@@ -645,6 +649,7 @@ type located struct {
 	rel      string
 	inReport int
 	rule     *reports.Rule // what the report says of the rule, nil: nothing
+	report   *report       // the report it is of, when the cache holds it (unpinned)
 }
 
 // inReport counts the findings of r of f's tool and rule.
@@ -732,7 +737,7 @@ func (s *Server) locate(ctx context.Context, id string) (located, error) {
 				return located{}, notFound
 			}
 			x := r.finding(n - 1)
-			return located{f: x, rel: r.rel, inReport: inReport(r, &x), rule: r.input.Rules.Lookup(x.Tool, x.Rule)}, nil
+			return located{f: x, rel: r.rel, inReport: inReport(r, &x), rule: r.input.Rules.Lookup(x.Tool, x.Rule), report: r}, nil
 		}
 		loc, ok, err := s.scan(ctx, *f, func(i int, _ *reports.Finding) bool { return i == n }, nil)
 		if err == nil && !ok {
@@ -768,7 +773,7 @@ func (s *Server) locate(ctx context.Context, id string) (located, error) {
 		for i := 0; i < r.n; i++ {
 			if r.rec(i).fp == fp && r.occurrence(i) == occ && (r.fps == nil || r.fingerprint(i) == id) {
 				x := r.finding(i)
-				return located{f: x, rel: r.rel, inReport: inReport(r, &x), rule: r.input.Rules.Lookup(x.Tool, x.Rule)}, nil
+				return located{f: x, rel: r.rel, inReport: inReport(r, &x), rule: r.input.Rules.Lookup(x.Tool, x.Rule), report: r}, nil
 			}
 		}
 	}
@@ -933,4 +938,15 @@ func (s *Server) snippet(f *reports.Finding) *Snippet {
 		}
 	}
 	return nil
+}
+
+// staleID refuses id, when it is an id (not a fingerprint), of a report
+// whose content changed since the server gave its ids: the number may
+// name another finding now.
+func (s *Server) staleID(ctx context.Context, id string, loc *located) error {
+	if _, ok := reports.ParseID(id); !ok || loc.report == nil || !s.ids.changed(loc.report.tag, loc.report.digest) {
+		return nil
+	}
+	return toolErrorf(CodeNotFound, "%s: %s changed since its ids were listed, and the id may name another finding now: call %s again for current ids, or give the finding's fingerprint",
+		cut(id), loc.rel, s.name(ctx, ToolGetReports))
 }

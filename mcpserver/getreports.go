@@ -279,6 +279,7 @@ func (s *Server) query(ctx context.Context, in *GetReportsIn) (b *buffer, stream
 		return nil, nil, err
 	}
 	defer s.cache.unpin(reps...)
+	s.ids.note(reps...)
 	if files, reps, g.runs, err = readable(files, reps); err != nil {
 		return nil, nil, err
 	}

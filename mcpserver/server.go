@@ -142,6 +142,7 @@ type Server struct {
 	waiting atomic.Int64  // calls waiting for a turn
 	flights flights       // the results being made, shared by the calls that ask the same
 	parsed  parsedTriage  // the triage file parsed last (see triageFile)
+	ids     listedIDs     // the report contents whose ids were given
 }
 
 // New makes a server over opts.Root.

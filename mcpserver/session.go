@@ -266,3 +266,38 @@ func (h *httpSessions) forget(id string) {
 		delete(h.byID, id)
 	}
 }
+
+// listedIDs are, by report tag, the digest of the report whose findings'
+// ids the server last gave (analysis.getReports, analysis.getFinding): an
+// id of a report that changed since then was listed from other content,
+// and may name another finding now.
+type listedIDs struct {
+	mu sync.Mutex
+	m  map[string]uint64
+}
+
+// note records that the ids of reps (nil ones: read as they go, not
+// known) were given.
+func (l *listedIDs) note(reps ...*report) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, r := range reps {
+		if r == nil || r.digest == 0 {
+			continue
+		}
+		if l.m == nil {
+			l.m = map[string]uint64{}
+		}
+		l.m[r.tag] = r.digest
+	}
+}
+
+// changed says whether the report of that tag, of that digest now, had
+// other content when its ids were last given (false when they were not,
+// or it is not known).
+func (l *listedIDs) changed(tag string, digest uint64) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	was, ok := l.m[tag]
+	return ok && digest != 0 && was != digest
+}

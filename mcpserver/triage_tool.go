@@ -32,6 +32,9 @@ type TriageAnswer struct {
 	// there, and this one took its place.
 	Written  bool `json:"written"`
 	Replaced bool `json:"replaced,omitempty"`
+	// Unchanged: the file held this decision already; nothing was
+	// written.
+	Unchanged bool `json:"unchanged,omitempty"`
 	// Next says what to do now: commit the file, or how to write it.
 	Next    string            `json:"next"`
 	Omitted []budget.Omission `json:"omitted,omitempty"`
@@ -123,6 +126,9 @@ func (s *Server) triageTool(ctx context.Context, in *TriageIn) (answer, error) {
 	}
 	loc, err := s.locate(withTurn(ctx), id) // a parse it starts reads in its turn
 	release()
+	if err == nil {
+		err = s.staleID(ctx, id, &loc)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -154,9 +160,14 @@ func (s *Server) triageTool(ctx context.Context, in *TriageIn) (answer, error) {
 	}
 	other := s.coveredElsewhere(ctx, &f, cfg, e.Key())
 	again := s.decidedAgain(ctx, &f, cfg, e.Key())
-	kept := false
-	if a.Replaced, kept, err = s.writeTriage(a.File, e, other, again); err != nil {
+	kept, changed := false, false
+	if a.Replaced, kept, changed, err = s.writeTriage(a.File, e, other, again); err != nil {
 		return nil, err
+	}
+	if !changed {
+		a.Unchanged = true
+		a.Next = fmt.Sprintf("Unchanged: %s holds this decision already (nothing was written); commit it if it is not yet, so that every door (the command line, CI, the review, this server) honours the decision.", a.File)
+		return a, nil
 	}
 	a.Written = true
 	a.Next = fmt.Sprintf("Written to %s: commit it, so that every door (the command line, CI, the review, this server) honours the decision.", a.File)
@@ -232,11 +243,12 @@ func (s *Server) decidedAgain(ctx context.Context, f *reports.Finding, cfg *conf
 // several writers: the file is read again under the lock, e put in it
 // (replacing the entry of the same finding, and the entry of key again
 // that covered it under another key), and written whole through a
-// temporary file renamed over it. It reports whether e replaced an entry.
-// An entry of e's key that covers another finding now (other: the
-// decided code, a copy of which e decides) is kept, anchored where other
-// is (kept).
-func (s *Server) writeTriage(name string, e triage.Entry, other *reports.Finding, again string) (replaced, kept bool, err error) {
+// temporary file renamed over it. It reports whether e replaced an entry,
+// and whether the file changed (the same decision again leaves it as it
+// is, unwritten). An entry of e's key that covers another finding now
+// (other: the decided code, a copy of which e decides) is kept, anchored
+// where other is (kept).
+func (s *Server) writeTriage(name string, e triage.Entry, other *reports.Finding, again string) (replaced, kept, changed bool, err error) {
 	err = s.root.fs.Update(name, func(old []byte) ([]byte, error) {
 		tf, err := triage.Parse(name, old)
 		if err != nil {
@@ -244,22 +256,26 @@ func (s *Server) writeTriage(name string, e triage.Entry, other *reports.Finding
 		}
 		gone := again != "" && len(tf.Remove(func(x *triage.Entry) bool { return x.Key() == again })) > 0
 		_, had := tf.Get(e.Key())
-		_, kept = tf.PutBeside(e, other, s.root.fs.FS())
+		changed, kept = tf.PutBeside(e, other, s.root.fs.FS())
+		changed = changed || kept || gone
+		if !changed {
+			return old, nil // Update writes nothing
+		}
 		replaced = had && !kept || gone
 		return tf.Marshal()
 	})
 	var te *ToolError
 	switch {
 	case err == nil || errors.As(err, &te):
-		return replaced, kept, err
+		return replaced, kept, changed, err
 	case errors.Is(err, content.ErrOutside), errors.Is(err, content.ErrLinkOutside):
-		return false, false, toolErrorf(CodeOutsideRoot, "the triage file %s %s %s: nothing was written", name, s.root.fs.LinkOutside(name, "the root"), s.root.dir)
+		return false, false, false, toolErrorf(CodeOutsideRoot, "the triage file %s %s %s: nothing was written", name, s.root.fs.LinkOutside(name, "the root"), s.root.dir)
 	case errors.Is(err, content.ErrLocked):
-		return false, false, toolErrorf(CodeBusy, "the triage file %s is being written by another writer for more than %s: call again", name, content.LockWait)
+		return false, false, false, toolErrorf(CodeBusy, "the triage file %s is being written by another writer for more than %s: call again", name, content.LockWait)
 	case errors.Is(err, fs.ErrPermission):
-		return false, false, toolErrorf(CodeBadArgument, "the triage file %s cannot be written (%v): nothing was written", name, err)
+		return false, false, false, toolErrorf(CodeBadArgument, "the triage file %s cannot be written (%v): nothing was written", name, err)
 	}
-	return false, false, fmt.Errorf("writing the triage file %s: %w", name, err)
+	return false, false, false, fmt.Errorf("writing the triage file %s: %w", name, err)
 }
 
 type clientKey struct{}

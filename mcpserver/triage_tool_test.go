@@ -1,6 +1,7 @@
 package mcpserver_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/recap-dev/recap/internal/gittest"
 	"github.com/recap-dev/recap/mcpserver"
+	"github.com/recap-dev/recap/summarize"
 	"github.com/recap-dev/recap/triage"
 )
 
@@ -106,7 +108,86 @@ func TestTriage(t *testing.T) {
 			if tf, err = triage.Parse(file, b); err != nil || len(tf.Entries) != 1 || tf.Entries[0].State != triage.WontFix {
 				t.Errorf("after the second decision: %v\n%s", err, b)
 			}
+			// The same decision again changes nothing: the file is not
+			// written again, and the answer says so.
+			before, err := os.Stat(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a = mcpserver.TriageAnswer{}
+			call(t, cs, "analysis.triage", map[string]any{"id": f.ID, "state": "wont-fix", "reason": "legacy code, to go"}).decode(t, &a)
+			if a.Written || a.Replaced || !a.Unchanged || !strings.HasPrefix(a.Next, "Unchanged: .recap/triage.yml holds this decision already") {
+				t.Errorf("the same decision again: written %v replaced %v unchanged %v: %s", a.Written, a.Replaced, a.Unchanged, a.Next)
+			}
+			if after, err := os.Stat(file); err != nil || !os.SameFile(before, after) || !after.ModTime().Equal(before.ModTime()) {
+				t.Errorf("the same decision again rewrote the file (%v)", err)
+			}
 		})
+	}
+}
+
+// TestTriageStaleID: an id listed before its report changed (the tools
+// ran again, and its number names another finding now) is refused by
+// analysis.triage, nothing written, and by analysis.getFinding; listed
+// again, the ids are current and the decision lands on the finding
+// asked about.
+func TestTriageStaleID(t *testing.T) {
+	g := workspace(t)
+	cs, _ := connect(t, mcpserver.Options{Root: g.Dir, AllowTriageWrites: true, Now: func() time.Time { return time.Date(2026, 11, 28, 0, 0, 0, 0, time.UTC) }})
+	var v view
+	call(t, cs, "analysis.getReports", map[string]any{"tools": []string{"PMD"}, "group": false, "context": false, "limit": 50, "maxTokens": 20000}).decode(t, &v)
+	var f *summarize.FindingView
+	for i := range v.Findings {
+		if strings.HasSuffix(v.Findings[i].ID.String(), "-2") {
+			f = &v.Findings[i]
+		}
+	}
+	if f == nil {
+		t.Fatalf("no PMD finding numbered 2 in %d", len(v.Findings))
+	}
+	// The report again, its first result gone: number 2 is another finding.
+	sarif := filepath.Join(g.Dir, "build", "reports", "pmd.sarif")
+	var log map[string]any
+	if err := json.Unmarshal([]byte(readFile(t, sarif)), &log); err != nil {
+		t.Fatal(err)
+	}
+	run := log["runs"].([]any)[0].(map[string]any)
+	run["results"] = run["results"].([]any)[1:]
+	b, err := json.Marshal(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(sarif, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for tool, args := range map[string]map[string]any{
+		"analysis.triage":     {"id": f.ID, "state": "false-positive", "reason": "r"},
+		"analysis.getFinding": {"id": f.ID},
+	} {
+		r := call(t, cs, tool, args)
+		if code := r.errorCode(t); code != mcpserver.CodeNotFound || !strings.Contains(r.text, "build/reports/pmd.sarif changed since its ids were listed") {
+			t.Errorf("%s of an id listed before its report changed: %s", tool, r.text)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(g.Dir, ".recap")); err == nil {
+		t.Errorf("a refused decision made .recap")
+	}
+	// By its fingerprint, or by its id listed again: that finding.
+	v = view{}
+	call(t, cs, "analysis.getReports", map[string]any{"tools": []string{"PMD"}, "group": false, "context": false, "limit": 50, "maxTokens": 20000}).decode(t, &v)
+	id := ""
+	for _, x := range v.Findings {
+		if x.Fingerprint == f.Fingerprint {
+			id = x.ID.String()
+		}
+	}
+	if id == "" || id == f.ID.String() {
+		t.Fatalf("the finding listed again: id %q (was %s)", id, f.ID)
+	}
+	var a mcpserver.TriageAnswer
+	call(t, cs, "analysis.triage", map[string]any{"id": id, "state": "false-positive", "reason": "r"}).decode(t, &a)
+	if !a.Written || a.Entry.Rule != f.Rule || a.Entry.Path != f.Path {
+		t.Errorf("decided by its id listed again: written %v, %s at %s, want %s at %s", a.Written, a.Entry.Rule, a.Entry.Path, f.Rule, f.Path)
 	}
 }
 

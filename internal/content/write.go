@@ -1,6 +1,7 @@
 package content
 
 import (
+	"bytes"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -33,8 +34,8 @@ var ErrLocked = errors.New("another writer holds the lock")
 // over name, then releases the lock. A reader sees the old content or the
 // new, never a part. Every step goes through the root: nothing outside it
 // is made, read or replaced, and a symbolic link on the way that leads
-// out is refused (ErrLinkOutside). change returning an error writes
-// nothing.
+// out is refused (ErrLinkOutside). change returning an error, or the
+// file's content as it is, writes nothing.
 func (r *Root) Update(name string, change func(old []byte) ([]byte, error)) error {
 	rel, err := r.Rel(name)
 	if err != nil || rel == "." {
@@ -59,7 +60,7 @@ func (r *Root) Update(name string, change func(old []byte) ([]byte, error)) erro
 		return err
 	}
 	data, err := change(old)
-	if err != nil {
+	if err != nil || old != nil && bytes.Equal(data, old) {
 		return err
 	}
 	return r.replace(rel, data)
