@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path/filepath"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -133,6 +134,10 @@ func (s *Server) triageTool(ctx context.Context, in *TriageIn) (answer, error) {
 		return nil, err
 	}
 	f := loc.f
+	if why := s.editedSince(&f, loc.rel); why != "" {
+		return nil, toolErrorf(CodeNotFound, "%s (%s at %s:%d): %s, not committed: the line the report names may hold other code now, and the decision would be on that code: run the tools again, then call %s for current ids (nothing was written)",
+			cut(id), f.Rule, f.Path, f.Line, why, s.name(ctx, ToolGetReports))
+	}
 	cfg, _, err := s.config()
 	if err != nil {
 		return nil, err
@@ -313,4 +318,31 @@ func (r *root) head() string {
 		return ""
 	}
 	return c.Hash.String()
+}
+
+// editedSince says why f's line in its file may not be the code its
+// report (rel) describes: the file was edited after the report was
+// written, and not committed (lines added above it move its code). ""
+// when nothing says so; a file as HEAD has it is not judged (a checkout
+// writes reports and code in no set order).
+func (s *Server) editedSince(f *reports.Finding, rel string) string {
+	if f.Path == "" || f.Line < 1 || rel == "" {
+		return ""
+	}
+	rs, err := s.root.fs.Stat(rel)
+	if err != nil {
+		return ""
+	}
+	st, err := s.root.fs.Stat(f.Path)
+	if err != nil || !st.ModTime().After(rs.ModTime()) {
+		return ""
+	}
+	if s.root.repo != nil {
+		if rp, err := s.root.repo.Reopen(); err == nil {
+			if top, err := filepath.Rel(rp.Root, filepath.Join(s.root.dir, filepath.FromSlash(f.Path))); err == nil && filepath.IsLocal(top) && rp.Unchanged(filepath.ToSlash(top)) {
+				return ""
+			}
+		}
+	}
+	return fmt.Sprintf("%s changed after %s was written", f.Path, rel)
 }

@@ -453,3 +453,40 @@ func TestBaselineOfTriagedResults(t *testing.T) {
 		}
 	}
 }
+
+// TestTriageEditedSinceReport: analysis.triage refuses a finding whose
+// file was edited after its report was written, and not committed: the
+// report's line may hold other code now, and the entry would name that
+// code. The file as committed is decided.
+func TestTriageEditedSinceReport(t *testing.T) {
+	g := workspace(t)
+	cs, _ := connect(t, mcpserver.Options{Root: g.Dir, AllowTriageWrites: true, Now: func() time.Time { return time.Date(2026, 11, 28, 0, 0, 0, 0, time.UTC) }})
+	v := triageFindings(t, func(tool string, args map[string]any) result { return call(t, cs, tool, args) })[0]
+	f := v.Findings[0]
+	src := filepath.Join(g.Dir, filepath.FromSlash(f.Path))
+	text := readFile(t, src)
+	later := time.Now().Add(time.Minute)
+	edit := func(s string) {
+		t.Helper()
+		if err := os.WriteFile(src, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(src, later, later); err != nil {
+			t.Fatal(err)
+		}
+	}
+	edit("// a\n// b\n// c\n" + text)
+	r := call(t, cs, "analysis.triage", map[string]any{"id": f.ID, "state": "false-positive", "reason": "r"})
+	if code := r.errorCode(t); code != mcpserver.CodeNotFound || !strings.Contains(r.text, f.Path+" changed after build/reports/") || !strings.Contains(r.text, "run the tools again") {
+		t.Errorf("a finding of a file edited since its report: %s", r.text)
+	}
+	if _, err := os.Stat(filepath.Join(g.Dir, ".recap")); err == nil {
+		t.Errorf("a refused decision made .recap")
+	}
+	edit(text) // as committed, newer than the report
+	var a mcpserver.TriageAnswer
+	call(t, cs, "analysis.triage", map[string]any{"id": f.ID, "state": "false-positive", "reason": "r"}).decode(t, &a)
+	if !a.Written {
+		t.Errorf("the file as committed: not written: %s", a.Next)
+	}
+}

@@ -2593,3 +2593,39 @@ func TestTriageImportLineEdited(t *testing.T) {
 		t.Errorf("the line as it was: exit %d\n%s", code, stderr)
 	}
 }
+
+// TestTriageEditedSinceReport: a finding whose file was edited after its
+// report was written, and not committed, is not decided: the report's
+// line may hold other code now (lines added above), and the entry would
+// name that code. The file as committed is decided, whatever its time
+// (a checkout writes reports and code in no set order).
+func TestTriageEditedSinceReport(t *testing.T) {
+	g := triageRepo(t)
+	f := findingAt(t, findingsOf(t, g.Dir), "ReplaceJavaUtilDate", "Order.java", 13)
+	report := filepath.Join(g.Dir, "build", "reports", "pmd.sarif")
+	past := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(report, past, past); err != nil {
+		t.Fatal(err)
+	}
+	src := filepath.Join(g.Dir, filepath.FromSlash(f["path"].(string)))
+	text := readFile(t, src)
+	if err := os.WriteFile(src, []byte("// a\n// b\n// c\n"+text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code := recap(t, g.Dir, nil, "triage", f["id"].(string), "--as", "false-positive", "--reason", "r", "build/reports")
+	if code != 2 || !strings.Contains(stderr, "Order.java changed after build/reports/pmd.sarif was written, not committed") || !strings.Contains(stderr, "run the tools again, then decide (nothing was written)") {
+		t.Errorf("deciding on a report older than the edited code: exit %d\n%s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(g.Dir, ".recap")); err == nil {
+		t.Errorf("a refused decision made .recap")
+	}
+	// As committed, newer than the report: decided, on the code the
+	// report describes.
+	if err := os.WriteFile(src, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, code := recap(t, g.Dir, nil, "triage", f["id"].(string), "--as", "false-positive", "--reason", "r", "build/reports")
+	if code != 0 || !strings.Contains(out, "1 decision written") {
+		t.Errorf("deciding on the committed code: exit %d\n%s%s", code, out, stderr)
+	}
+}

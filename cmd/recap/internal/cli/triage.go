@@ -73,6 +73,8 @@ type triageRepo struct {
 	opened map[string]func(string) (io.ReadCloser, int64, error)
 	// changed: whether a file changed since a commit (changedSince).
 	changed map[string]bool
+	// inputs are the inputs the last findings read.
+	inputs []reports.Input
 }
 
 // checks reports whether the inputs read are of the tool of entry e (a
@@ -244,6 +246,7 @@ func (r *triageRepo) findings(ctx context.Context, streams *IO, inputs []string,
 		return false, queryError(err)
 	}
 	r.noteTools(res.View.Inputs, found)
+	r.inputs = res.View.Inputs
 	if r.named.watch != nil { // stale entries to judge (list, check, prune)
 		r.noteReports(res.View.Inputs)
 	}
@@ -532,9 +535,14 @@ func decide(ctx context.Context, streams *IO, r *triageRepo, names, inputs []str
 	}
 	src := r.croot.FS()
 	entries := make([]triage.Entry, 0, len(picked))
+	edited := newEditedSince(r)
 	for _, f := range picked {
 		if filepath.IsAbs(f.Path) || strings.HasPrefix(f.Path, "../") {
 			return usageError("%s (%s): its file %s is outside the repository %s: give --repo the repository the reports were made on", f.ID, f.Rule, render.InertLine(f.Path), r.root)
+		}
+		if why := edited.why(f); why != "" {
+			return usageError("%s (%s at %s:%d): %s, not committed: the line the report names may hold other code now, and the decision would be on that code: run the tools again, then decide (nothing was written)",
+				f.ID, render.InertLine(reports.ShortRule(f.Tool, f.Rule)), render.InertLine(f.Path), f.Line, why)
 		}
 		e := triage.EntryFor(f, src)
 		e.State, e.Reason, e.By, e.Date, e.Until, e.Link, e.Commit = decision.State, decision.Reason, decision.By, decision.Date, decision.Until, decision.Link, decision.Commit

@@ -493,3 +493,67 @@ func entryNames(list []triage.Status) map[string]string {
 	}
 	return names
 }
+
+// editedSince tells the findings whose file was edited after the reports
+// of their tool were written, and not committed: the report's line of
+// such a finding may hold other code now (lines added above it), and an
+// entry made there would name that code. A file as HEAD has it is not
+// judged: a checkout writes the reports and the code in no set order.
+type editedSince struct {
+	r      *triageRepo
+	latest map[string]reportInfo // by tool (lower case): its newest report
+	judged map[string]string     // by path and tool: why, "" when not edited since
+}
+
+func newEditedSince(r *triageRepo) *editedSince {
+	e := &editedSince{r: r, latest: map[string]reportInfo{}, judged: map[string]string{}}
+	for _, in := range r.inputs {
+		if in.LeftOut || in.Path == "-" || in.Error != "" && in.Findings == 0 {
+			continue
+		}
+		st, err := os.Stat(in.Path)
+		if err != nil || !st.Mode().IsRegular() {
+			continue
+		}
+		for _, t := range strings.Split(in.Tool, ", ") {
+			if t = strings.ToLower(t); t == "" || strings.HasPrefix(t, "and ") {
+				continue
+			}
+			if l, ok := e.latest[t]; !ok || st.ModTime().After(l.at) {
+				e.latest[t] = reportInfo{path: in.Path, at: st.ModTime()}
+			}
+		}
+	}
+	return e
+}
+
+// why says why f's line in its file may not be the code its report
+// describes, "" when nothing says so.
+func (e *editedSince) why(f *reports.Finding) string {
+	tool := strings.ToLower(f.Tool)
+	in, ok := e.latest[tool]
+	if !ok || f.Path == "" {
+		return ""
+	}
+	k := tool + "\x00" + f.Path
+	if w, ok := e.judged[k]; ok {
+		return w
+	}
+	w := ""
+	if st, err := e.r.croot.Stat(f.Path); err == nil && st.ModTime().After(in.at) {
+		if g := e.r.repo(); g == nil || !g.Unchanged(filepath.ToSlash(inRepo(g.Root, e.r.root, f.Path))) {
+			w = fmt.Sprintf("%s changed after %s was written", render.InertLine(f.Path), render.InertLine(in.path))
+		}
+	}
+	e.judged[k] = w
+	return w
+}
+
+// inRepo is p, a path relative to root, relative to the repository's top
+// directory top instead.
+func inRepo(top, root, p string) string {
+	if rel, err := filepath.Rel(top, filepath.Join(root, filepath.FromSlash(p))); err == nil && filepath.IsLocal(rel) {
+		return rel
+	}
+	return p
+}
