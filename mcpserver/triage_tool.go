@@ -41,49 +41,79 @@ type TriageAnswer struct {
 	Omitted []budget.Omission `json:"omitted,omitempty"`
 	Tokens  *budget.TokenInfo `json:"tokens,omitempty"`
 
-	full triage.Entry // the entry before fitting
-	yaml string
+	full       triage.Entry // the entry before fitting
+	yaml, next string
+	short      bool // the first line says the state and what was done only
 }
 
 func (a *TriageAnswer) out() any { return a }
 
 func (a *TriageAnswer) text() string {
 	verb := "proposed (not written)"
-	if a.Written {
+	switch {
+	case a.Written:
 		verb = "written to " + a.File
+	case a.Unchanged:
+		verb = "unchanged in " + a.File
 	}
 	b, _ := json.Marshal(a)
+	if a.short { // the entry below names the finding
+		return fmt.Sprintf("recap: %s %s", a.Entry.State, verb) + "\n" + string(b)
+	}
 	return fmt.Sprintf("recap: %s %s/%s at %s %s", a.Entry.State, a.Entry.Tool, a.Entry.Rule, a.Entry.Path, verb) + "\n" + string(b)
 }
 
-// fit keeps the answer within budget: the entry always; the YAML text
-// goes first (the entry says the same), then the entry's long texts are
-// cut (the entry proposed, or written, has them whole).
+// fit keeps the answer within budget: the entry always, its names whole
+// (tool, rule, path, location, commit); the YAML text goes first (the
+// entry says the same), then the entry's long texts are cut (the file
+// written has them whole; a proposal, only with a larger budget), then
+// to a few words, with what to do next said short.
 func (a *TriageAnswer) fit(c budget.Counter, limit int) int {
 	if a.yaml == "" {
-		a.full, a.yaml = a.Entry, a.YAML
+		a.full, a.yaml, a.next = a.Entry, a.YAML, a.Next
+	}
+	whole := "cut here: raise maxTokens for the entry whole"
+	if a.Written || a.Unchanged {
+		whole = "cut here: the file has them whole"
 	}
 	a.Tokens = &budget.TokenInfo{}
 	return budget.Fit(c, limit, budget.Plan{
 		Parts: []budget.Part{{Kind: 0, Tokens: budget.Cost(c, a.text())}},
 		Apply: func(_ []bool, level int) {
-			a.Entry, a.YAML, a.Omitted = a.full, a.yaml, nil
+			a.Entry, a.YAML, a.Next, a.Omitted, a.short = a.full, a.yaml, a.next, nil, false
 			if level >= 1 {
 				a.YAML = ""
 				a.Omitted = append(a.Omitted, budget.Omission{What: "the entry's YAML text: the entry is the same, raise maxTokens"})
 			}
 			if level >= 2 {
+				cut := 60
+				if level >= 3 {
+					cut, a.short = 16, true
+					a.Omitted = a.Omitted[:0]
+					a.Next = a.shortNext()
+				}
 				e := &a.Entry
 				for _, s := range []*string{&e.Message, &e.Line, &e.Reason, &e.Link, &e.By} {
-					*s = text.CutRunes(*s, 60)
+					*s = text.CutRunes(*s, cut)
 				}
-				a.Omitted = append(a.Omitted, budget.Omission{What: "the end of the long texts (message, line, reason, link, by): the entry has them whole"})
+				a.Omitted = append(a.Omitted, budget.Omission{What: "the end of the entry's long texts (message, line, reason, link, by): " + whole})
 			}
 		},
-		Levels: 2,
+		Levels: 3,
 		Render: a.text,
 		Tokens: a.Tokens,
 	})
+}
+
+// shortNext is what to do next, in a few words.
+func (a *TriageAnswer) shortNext() string {
+	switch {
+	case a.Unchanged:
+		return "Unchanged: commit " + a.File + "."
+	case a.Written:
+		return "Written: commit " + a.File + "."
+	}
+	return "Not written (a read-only server): add the entry to " + a.File + " and commit it."
 }
 
 // triagePath is the triage file the server writes, relative to the root.

@@ -9,11 +9,13 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/recap-dev/recap/internal/gittest"
 	"github.com/recap-dev/recap/mcpserver"
 	"github.com/recap-dev/recap/summarize"
+	"github.com/recap-dev/recap/summarize/tokens"
 	"github.com/recap-dev/recap/triage"
 )
 
@@ -488,5 +490,56 @@ func TestTriageEditedSinceReport(t *testing.T) {
 	call(t, cs, "analysis.triage", map[string]any{"id": f.ID, "state": "false-positive", "reason": "r"}).decode(t, &a)
 	if !a.Written {
 		t.Errorf("the file as committed: not written: %s", a.Next)
+	}
+}
+
+// TestTriageBudget: analysis.triage's answer stays within maxTokens, the
+// smallest too, with a long reason (the entry's long texts cut, its names
+// whole), and says truly where the whole texts are: in the file written,
+// or only with a larger budget for a proposal.
+func TestTriageBudget(t *testing.T) {
+	g := workspace(t)
+	exact, err := tokens.New(tokens.O200k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, write := range []bool{false, true} {
+		os.RemoveAll(filepath.Join(g.Dir, ".recap"))
+		cs, _ := connect(t, mcpserver.Options{Root: g.Dir, AllowTriageWrites: write, Now: func() time.Time { return time.Date(2026, 11, 28, 0, 0, 0, 0, time.UTC) }})
+		v := triageFindings(t, func(tool string, args map[string]any) result { return call(t, cs, tool, args) })[0]
+		for i, budget := range []int{256, 300, 400, 1000} {
+			for _, reason := range []string{"checked by the caller", strings.Repeat("é", 2000)} {
+				f := v.Findings[i]
+				r := call(t, cs, "analysis.triage", map[string]any{"id": f.ID, "state": "wont-fix", "reason": reason, "maxTokens": budget})
+				var a mcpserver.TriageAnswer
+				r.decode(t, &a)
+				if n, chars := exact.Count(r.text), utf8.RuneCountInString(r.text); n > budget || chars > 4*budget {
+					t.Errorf("write %v, budget %d, reason of %d: %d tokens, %d characters\n%s", write, budget, len(reason), n, chars, r.text)
+				}
+				if a.Entry.Tool != f.Tool || a.Entry.Rule != f.Rule || a.Entry.Path != f.Path || a.Entry.Location == "" {
+					t.Errorf("budget %d: the entry's names cut: %+v", budget, a.Entry)
+				}
+				cut := a.Entry.Reason != reason
+				where := "raise maxTokens for the entry whole"
+				if write {
+					where = "the file has them whole"
+				}
+				said := strings.Contains(r.text, "cut here: "+where)
+				if cut != said {
+					t.Errorf("write %v, budget %d: reason cut %v, said %v:\n%s", write, budget, cut, said, r.text)
+				}
+			}
+		}
+		if write {
+			tf, err := triage.LoadFile(filepath.Join(g.Dir, ".recap", "triage.yml"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range tf.Entries {
+				if e.Reason != strings.Repeat("é", 2000) {
+					t.Errorf("the file holds a reason of %d characters", utf8.RuneCountInString(e.Reason))
+				}
+			}
+		}
 	}
 }
