@@ -55,12 +55,17 @@ func TestSmallBudgetTriaged(t *testing.T) {
 	file, _ := triagetest.Sample(t)
 	triagetest.Write(t, g.Dir, file)
 	cs, _ := connect(t, mcpserver.Options{Root: g.Dir})
-	for _, budget := range []int{256, 257, 258, 259, 260, 270, 300, 400} {
-		res := call(t, cs, "analysis.getReports", map[string]any{"maxTokens": budget})
-		var v view
-		res.decode(t, &v)
-		if v.Tokens == nil || v.Tokens.Estimated > budget || v.Summary.Triaged == nil || v.Summary.Triaged.Problems != 5 {
-			t.Errorf("maxTokens %d: tokens %+v, triaged %+v", budget, v.Tokens, v.Summary.Triaged)
+	for _, mode := range []string{"exclude", "include", "only"} {
+		for _, budget := range []int{256, 257, 258, 259, 260, 270, 300, 400} {
+			res := call(t, cs, "analysis.getReports", map[string]any{"maxTokens": budget, "triaged": mode})
+			var v view
+			res.decode(t, &v)
+			if v.Tokens == nil || v.Tokens.Estimated > budget || v.Summary.Triaged == nil || v.Summary.Triaged.Problems != 5 {
+				t.Errorf("%s, maxTokens %d: tokens %+v, triaged %+v", mode, budget, v.Tokens, v.Summary.Triaged)
+			}
+			if len(v.Summary.Triaged.ByState) == 0 && !strings.Contains(res.text, "triaged states") {
+				t.Errorf("%s, maxTokens %d: the triaged states cut, unsaid: %s", mode, budget, res.text)
+			}
 		}
 	}
 }

@@ -109,7 +109,7 @@ func Fit(v *View, c budget.Counter, limit int, l Layout) int {
 			}
 			squeeze(v, level-1)
 		},
-		Levels: 5,
+		Levels: 6,
 		Render: func() string { return l.View(v) },
 		Tokens: v.Tokens,
 	})
@@ -230,7 +230,8 @@ func keepInputs(v *View, c budget.Counter, limit int, l Layout) int {
 // byImpact gives), the duplicates' and the triaged findings' impacts and
 // severities go (byImpact stays),
 // at level 4 the security counts, the counts by tool and the inputs'
-// statuses go.
+// statuses go, at level 5 the triaged problems' counts by state (their
+// total stays).
 func squeeze(v *View, level int) {
 	if level >= 2 && len(v.Summary.ByTool) > 1 {
 		best, n := "", -1
@@ -258,6 +259,12 @@ func squeeze(v *View, level int) {
 	}
 	if level >= 4 {
 		v.Summary.ByTool = map[string]int{}
+	}
+	triagedStates := false
+	if t := v.Summary.Triaged; t != nil && level >= 5 && len(t.ByState) > 0 {
+		c := *t
+		c.ByState = map[string]int{} // the total and the problems stay
+		v.Summary.Triaged, triagedStates = &c, true
 	}
 	statuses := false
 	if level >= 4 && len(v.Inputs) > 0 {
@@ -293,6 +300,9 @@ func squeeze(v *View, level int) {
 		cut = append(cut, "tool counts")
 	case qualities:
 		cut = append(cut, "quality and level counts")
+	}
+	if triagedStates {
+		cut = append(cut, "triaged states")
 	}
 	if len(v.Omitted) > 1 || len(cut) > 0 {
 		total := 0
