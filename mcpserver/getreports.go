@@ -305,7 +305,7 @@ func (s *Server) query(ctx context.Context, in *GetReportsIn) (b *buffer, stream
 // Triage is made of it when the query runs, withTriage); cfgKey names the
 // configuration and triage, for the query's key.
 func (s *Server) queryOf(in *GetReportsIn) (q pipeline.Query, cfgKey string, tri *triageLoad, err error) {
-	filter, err := reports.ParseFilter(reports.FilterWords{Categories: in.Categories, Tools: in.Tools, Rules: in.Rules, Paths: in.Paths,
+	filter, err := reports.ParseFilter(reports.FilterWords{Root: s.root.dir, Categories: in.Categories, Tools: in.Tools, Rules: in.Rules, Paths: in.Paths,
 		CWE: in.CWE, Qualities: in.Qualities, Severity: in.Severity, Impact: in.Impact, Grep: in.Grep, Security: in.SecurityOnly})
 	if err != nil {
 		return q, "", nil, toolErrorf(CodeBadArgument, "%v", err)

@@ -111,3 +111,17 @@ func TestPathMessages(t *testing.T) {
 		t.Errorf("a deleted root: %q", r.text)
 	}
 }
+
+// TestPathsFilterAbsoluteInRoot: getReports' paths filter takes an
+// absolute path inside the root as its relative one (the findings name
+// their files relative to the root).
+func TestPathsFilterAbsoluteInRoot(t *testing.T) {
+	g := workspace(t)
+	cs, _ := connect(t, mcpserver.Options{Root: g.Dir})
+	var rel, abs view
+	call(t, cs, "analysis.getReports", map[string]any{"paths": []string{"src/**/Order*.java"}, "summaryOnly": true}).decode(t, &rel)
+	call(t, cs, "analysis.getReports", map[string]any{"paths": []string{g.Dir + "/src/**/Order*.java"}, "summaryOnly": true}).decode(t, &abs)
+	if rel.Summary.Total == 0 || abs.Summary.Total != rel.Summary.Total {
+		t.Errorf("paths absolute inside the root: %d findings, relative: %d", abs.Summary.Total, rel.Summary.Total)
+	}
+}

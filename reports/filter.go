@@ -2,6 +2,7 @@ package reports
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -200,6 +201,10 @@ type FilterWords struct {
 	Categories, Tools, Rules, Paths, CWE, Qualities []string
 	Severity, Impact, Grep                          string
 	Security                                        bool
+	// Root, when given, is the directory the findings' paths are
+	// relative to (absolute): a glob of Paths that begins with it is
+	// read relative to it, as the findings name their files.
+	Root string
 }
 
 // FilterError is a word of a [FilterWords] that names nothing: Field is
@@ -218,7 +223,7 @@ func (e *FilterError) Unwrap() error { return e.Err }
 // a [*FilterError], names the first field that is wrong, in the order of
 // the fields above, and the nearest word of the scale.
 func ParseFilter(w FilterWords) (*Filter, error) {
-	f := &Filter{Categories: w.Categories, Tools: w.Tools, Rules: w.Rules, Paths: w.Paths, Grep: w.Grep, Security: w.Security}
+	f := &Filter{Categories: w.Categories, Tools: w.Tools, Rules: w.Rules, Paths: underRoot(w.Root, w.Paths), Grep: w.Grep, Security: w.Security}
 	for _, c := range w.Categories {
 		if !KnownCategory(c) {
 			return nil, &FilterError{"categories", UnknownWord("category", c, CategoryWords(), Categories)}
@@ -253,4 +258,29 @@ func ParseFilter(w FilterWords) (*Filter, error) {
 		return nil, &FilterError{"paths", err}
 	}
 	return f, nil
+}
+
+// underRoot returns globs with those that begin with root (an absolute
+// directory) made relative to it: an absolute path inside the repository
+// matches its findings, whose paths are relative.
+func underRoot(root string, globs []string) []string {
+	root = strings.TrimSuffix(filepath.ToSlash(root), "/")
+	if root == "" || !strings.HasPrefix(root, "/") && !(len(root) > 2 && root[1] == ':' && root[2] == '/') {
+		return globs
+	}
+	var out []string
+	for i, g := range globs {
+		rel, ok := strings.CutPrefix(filepath.ToSlash(g), root+"/")
+		if !ok || rel == "" {
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(globs)
+		}
+		out[i] = rel
+	}
+	if out == nil {
+		return globs
+	}
+	return out
 }

@@ -1,6 +1,9 @@
 package reports
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 func TestFilter(t *testing.T) {
 	f := Finding{Tool: "PMD", Rule: "com.x.checks.LineLengthCheck", RuleName: "LineLength", Category: "Code Style",
@@ -182,5 +185,35 @@ func TestGlobNonASCII(t *testing.T) {
 	g, _ := CompileGlobs([]string{"src/*/日本.java"})
 	if !g.Match("src/ü/日本.java") {
 		t.Error("src/*/日本.java does not match src/ü/日本.java")
+	}
+}
+
+// TestFilterPathsUnderRoot: a --path glob that begins with the root (an
+// absolute path inside the repository) is read relative to it, as the
+// findings name their files; others stay as given (a report made
+// elsewhere keeps absolute paths outside the repository).
+func TestFilterPathsUnderRoot(t *testing.T) {
+	for _, tc := range []struct {
+		root string
+		in   []string
+		want []string
+	}{
+		{"/work/proj", []string{"/work/proj/src/**"}, []string{"src/**"}},
+		{"/work/proj/", []string{"/work/proj/src/A.java", "lib/**"}, []string{"src/A.java", "lib/**"}},
+		{"/work/proj", []string{"/work/project/src/**", "/etc/**", "../x"}, []string{"/work/project/src/**", "/etc/**", "../x"}},
+		{"/work/proj", []string{"/work/proj/"}, []string{"/work/proj/"}},
+		{"", []string{"/work/proj/src/**"}, []string{"/work/proj/src/**"}},
+		{"proj", []string{"proj/src/**"}, []string{"proj/src/**"}},
+	} {
+		f, err := ParseFilter(FilterWords{Paths: tc.in, Root: tc.root})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(f.Paths, tc.want) {
+			t.Errorf("root %q, paths %q: %q, want %q", tc.root, tc.in, f.Paths, tc.want)
+		}
+		if tc.want[0] == "src/**" && !f.Match(Finding{Path: "src/A.java"}) {
+			t.Errorf("root %q, paths %q: src/A.java not matched", tc.root, tc.in)
+		}
 	}
 }

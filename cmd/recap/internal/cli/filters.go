@@ -2,6 +2,7 @@ package cli
 
 import (
 	"errors"
+	"path/filepath"
 
 	"github.com/recap-dev/recap/reports"
 	"github.com/spf13/cobra"
@@ -29,9 +30,14 @@ func (f *filterFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&f.sort, "sort", "", "order of the findings: importance (the default: impact, quality, security severity, severity, then place), severity (as the reports give it, then category and rule) or location (path and line)")
 }
 
-func (f *filterFlags) filter() (*reports.Filter, error) {
+// filter is the filter the flags ask for; a --path inside root (the
+// repository, absolute) is read relative to it.
+func (f *filterFlags) filter(root string) (*reports.Filter, error) {
+	if abs, err := filepath.Abs(root); err == nil {
+		root = abs
+	}
 	flt, err := reports.ParseFilter(reports.FilterWords{Categories: f.categories, Tools: f.tools, Rules: f.rules, Paths: f.paths,
-		CWE: f.cwe, Qualities: f.qualities, Severity: f.severity, Impact: f.impact, Grep: f.grep, Security: f.security})
+		CWE: f.cwe, Qualities: f.qualities, Severity: f.severity, Impact: f.impact, Grep: f.grep, Security: f.security, Root: root})
 	var fe *reports.FilterError
 	if errors.As(err, &fe) {
 		return nil, usageError("--%s: %v", filterFlagOf[fe.Field], fe.Err)

@@ -109,7 +109,7 @@ func newReport(streams *IO, o *reportOptions, args []string, page bool) (*report
 	if err != nil {
 		return nil, err
 	}
-	flt, err := o.filters.filter()
+	flt, err := o.filters.filter(root)
 	if err != nil {
 		return nil, err
 	}

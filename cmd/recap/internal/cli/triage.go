@@ -412,16 +412,16 @@ States: ` + statesList() + `.`,
 			if len(names) == 0 && len(tools)+len(rules)+len(paths) == 0 {
 				return usageError("name the findings by id or fingerprint (as recap findings shows them), or select them with --rule, --path or --tool")
 			}
-			flt, err := reports.ParseFilter(reports.FilterWords{Tools: tools, Rules: rules, Paths: paths})
+			r, err := tf.open(cmd)
+			if err != nil {
+				return err
+			}
+			flt, err := reports.ParseFilter(reports.FilterWords{Tools: tools, Rules: rules, Paths: paths, Root: r.root})
 			var fe *reports.FilterError
 			if errors.As(err, &fe) {
 				return usageError("--%s: %v", filterFlagOf[fe.Field], fe.Err)
 			} else if err != nil {
 				return usageError("%v", err)
-			}
-			r, err := tf.open(cmd)
-			if err != nil {
-				return err
 			}
 			defer r.close()
 			entry := triage.Entry{State: state, Reason: reason, By: by, Date: time.Now().UTC().Format(triage.DateLayout), Until: until, Link: link, Commit: r.commit()}
