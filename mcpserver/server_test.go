@@ -550,6 +550,11 @@ func TestDiffAndTokens(t *testing.T) {
 	if d.Summary.Files != 1 || len(d.Hunks) != 1 {
 		t.Errorf("one file, one hunk: %+v, %d hunks", d.Summary, len(d.Hunks))
 	}
+	// An absolute path inside the root is read relative to it.
+	call(t, cs, "vcs.diff", map[string]any{"base": "main", "maxHunks": 1, "paths": []string{g.Dir + "/src/**/OrderService.java"}}).decode(t, &d)
+	if d.Summary.Files != 1 || len(d.Hunks) != 1 {
+		t.Errorf("an absolute path inside the root: %+v, %d hunks", d.Summary, len(d.Hunks))
+	}
 	call(t, cs, "vcs.diff", nil).decode(t, &d)
 	if d.Summary.Files != 0 {
 		t.Errorf("a clean working tree: %+v", d.Summary)

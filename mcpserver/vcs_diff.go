@@ -40,6 +40,7 @@ func (s *Server) diff(ctx context.Context, in *DiffIn) (answer, error) {
 	if in.MaxHunks == 0 {
 		in.MaxHunks = summarize.MaxHunks
 	}
+	in.Paths = reports.UnderRoot(s.root.dir, in.Paths) // an absolute path inside the root: relative to it
 	for _, p := range in.Paths {
 		if err := s.root.checkPattern(p); err != nil {
 			return nil, err

@@ -223,7 +223,7 @@ func (e *FilterError) Unwrap() error { return e.Err }
 // a [*FilterError], names the first field that is wrong, in the order of
 // the fields above, and the nearest word of the scale.
 func ParseFilter(w FilterWords) (*Filter, error) {
-	f := &Filter{Categories: w.Categories, Tools: w.Tools, Rules: w.Rules, Paths: underRoot(w.Root, w.Paths), Grep: w.Grep, Security: w.Security}
+	f := &Filter{Categories: w.Categories, Tools: w.Tools, Rules: w.Rules, Paths: UnderRoot(w.Root, w.Paths), Grep: w.Grep, Security: w.Security}
 	for _, c := range w.Categories {
 		if !KnownCategory(c) {
 			return nil, &FilterError{"categories", UnknownWord("category", c, CategoryWords(), Categories)}
@@ -260,10 +260,10 @@ func ParseFilter(w FilterWords) (*Filter, error) {
 	return f, nil
 }
 
-// underRoot returns globs with those that begin with root (an absolute
+// UnderRoot returns globs with those that begin with root (an absolute
 // directory) made relative to it: an absolute path inside the repository
 // matches its findings, whose paths are relative.
-func underRoot(root string, globs []string) []string {
+func UnderRoot(root string, globs []string) []string {
 	root = strings.TrimSuffix(filepath.ToSlash(root), "/")
 	if root == "" || !strings.HasPrefix(root, "/") && !(len(root) > 2 && root[1] == ':' && root[2] == '/') {
 		return globs
