@@ -101,7 +101,7 @@ func (s *Server) triageFile() (*triageLoad, error) {
 			f, err := triage.ParseOwned(rel, data) // data is not used after
 			if err != nil {
 				p.file = nil
-				return nil, toolErrorf(CodeBadArgument, "triage: %v (fix the file, see docs/triage.md)", err)
+				return nil, toolErrorf(CodeParseError, "triage: %v (fix the file, see docs/triage.md)", err)
 			}
 			p.rel, p.sum, p.file = rel, sum, f
 		}

@@ -297,6 +297,13 @@ func TestTriageErrors(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(g.Dir, ".recap", "triage.yml")); string(b) != bad {
 		t.Errorf("a bad triage file was rewritten:\n%s", b)
 	}
+	// Every tool that honours the decisions says it the same way.
+	for tool, args := range map[string]map[string]any{"analysis.getReports": {}, "analysis.getFinding": {"id": id}} {
+		r := call(t, cs, tool, args)
+		if code := r.errorCode(t); code != mcpserver.CodeParseError || !strings.Contains(r.text, ".recap/triage.yml:4") {
+			t.Errorf("%s with a bad triage file: %s", tool, r.text)
+		}
+	}
 	// .recap a link out of the root: refused, nothing written outside.
 	outside := t.TempDir()
 	os.RemoveAll(filepath.Join(g.Dir, ".recap"))
