@@ -929,6 +929,9 @@ func (m *Matcher) how(idx int, f *reports.Finding, sf *sourceFile, orphan bool) 
 			return ByHistory
 		}
 	}
+	if e.Line != "" && !sameMsg && sf.unique(i) {
+		m.noteChanged(idx, f)
+	}
 	return 0
 }
 

@@ -690,10 +690,21 @@ func decideDate(t *testing.T, g *gittest.Repo) {
 // method renamed changes SpotBugs' messages) leaves its entry matching
 // nothing; check names the finding at its place, with its id, to decide
 // again, and prune keeps the entry; decided again, the old entry is stale
-// and prune removes it.
+// and prune removes it. The same when the line below the decided one was
+// edited too (its location changed, its line the one that reads so).
 func TestTriageCheckChanged(t *testing.T) {
+	for _, neighbour := range []bool{false, true} {
+		t.Run(fmt.Sprintf("neighbour edited %v", neighbour), func(t *testing.T) { triageCheckChanged(t, neighbour) })
+	}
+}
+
+func triageCheckChanged(t *testing.T, neighbour bool) {
 	g := triageRepo(t)
 	decideDate(t, g)
+	if neighbour {
+		src := filepath.Join(g.Dir, filepath.FromSlash(shop+"Order.java"))
+		g.Commit("rename a field", map[string]string{shop + "Order.java": strings.Replace(readFile(t, src), "private int unusedCounter;", "private int unusedCount;", 1)})
+	}
 	p := filepath.Join(g.Dir, "build", "reports", "pmd.sarif")
 	changed := "Usage of java.util.Date should give way to java.time"
 	g.Write(map[string]string{"build/reports/pmd.sarif": strings.ReplaceAll(readFile(t, p), "Usage of java.util.Date should be replaced with classes from java.time", changed)})
