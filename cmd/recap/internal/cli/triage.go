@@ -1061,6 +1061,19 @@ func writeList(w io.Writer, format string, out listOutput, check bool) {
 			render.InertLine(e.Tool), render.InertLine(reports.ShortRule(e.Tool, e.Rule)), render.InertLine(c.Path), c.Line,
 			text.CutRunes(c.Message, 100), text.CutRunes(e.Message, 100), c.ID, e.State, more)
 	}
+	// An expired entry: when, and what was decided, so that the
+	// decision is taken again knowingly.
+	for _, e := range out.Entries {
+		if !e.Expired {
+			continue
+		}
+		if first {
+			fmt.Fprintln(w)
+			first = false
+		}
+		fmt.Fprintf(w, "expired: %s: %s until %s (%q): its findings are shown again; decide again with a later --until, or remove the entry\n",
+			names[e.Key()], e.State, e.Until, text.CutRunes(strings.Join(strings.Fields(e.Reason), " "), 100))
+	}
 }
 
 // warnMatches says which decisions may cover a copy (ambiguousWarning)
