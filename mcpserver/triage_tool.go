@@ -173,7 +173,10 @@ func (s *Server) triageTool(ctx context.Context, in *TriageIn) (answer, error) {
 		return nil, err
 	}
 	cfg.Apply(&f)
-	e := triage.EntryFor(&f, s.root.fs.FS())
+	e, err := triage.EntryOf(&f, s.root.fs.FS())
+	if err != nil {
+		return nil, toolErrorf(CodeNotFound, "%s (%s at %s:%d): %v: run the tools again, then call %s for current ids (nothing was written)", cut(id), f.Rule, f.Path, f.Line, err, s.name(ctx, ToolGetReports))
+	}
 	e.State, e.Reason, e.Until, e.Link = state, strings.TrimSpace(in.Reason), in.Until, in.Link
 	e.By = strings.TrimSpace(in.By)
 	if e.By == "" {
@@ -184,6 +187,9 @@ func (s *Server) triageTool(ctx context.Context, in *TriageIn) (answer, error) {
 	}
 	e.Date = s.opts.Now().UTC().Format(triage.DateLayout)
 	e.Commit = s.root.head()
+	if err := e.Check(); err != nil {
+		return nil, toolErrorf(CodeBadArgument, "%s (%s at %s:%d): its entry cannot be kept in the triage file (%v): nothing was written", cut(id), cut(f.Rule), cut(f.Path), f.Line, cut(err.Error()))
+	}
 	a := &TriageAnswer{Entry: e, File: s.triagePath()}
 	if a.YAML, err = triage.EntriesYAML(e); err != nil {
 		return nil, err
@@ -297,7 +303,11 @@ func (s *Server) writeTriage(name string, e triage.Entry, other *reports.Finding
 			return old, nil // Update writes nothing
 		}
 		replaced = had && !kept || gone
-		return tf.Marshal()
+		b, err := tf.Marshal()
+		if err != nil { // over the bounds recap reads
+			return nil, toolErrorf(CodeTooLarge, "the triage file %s: %v", name, err)
+		}
+		return b, nil
 	})
 	var te *ToolError
 	switch {

@@ -550,3 +550,37 @@ func TestTriageBudget(t *testing.T) {
 		}
 	}
 }
+
+// TestTriageRefusesWhatCannotBeKept: analysis.triage does not decide a
+// finding whose line is past the end of its file (its entry would cover
+// every finding of its rule and message in the file), nor one whose rule
+// the triage file cannot hold; nothing is written.
+func TestTriageRefusesWhatCannotBeKept(t *testing.T) {
+	g := workspace(t)
+	result := func(rule string, line int) string {
+		return fmt.Sprintf(`{"ruleId":%q,"level":"warning","message":{"text":"m"},"locations":[{"physicalLocation":{"artifactLocation":{"uri":"src/main/java/com/example/shop/Order.java"},"region":{"startLine":%d}}}]}`, rule, line)
+	}
+	odd := `{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"Odd"}},"results":[` + result("Past", 99999) + "," + result("a\nb", 13) + `]}]}`
+	if err := os.WriteFile(filepath.Join(g.Dir, "build", "reports", "odd.sarif"), []byte(odd), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cs, _ := connect(t, mcpserver.Options{Root: g.Dir, AllowTriageWrites: true, Now: func() time.Time { return time.Date(2026, 11, 28, 0, 0, 0, 0, time.UTC) }})
+	var v view
+	call(t, cs, "analysis.getReports", map[string]any{"tools": []string{"Odd"}, "group": false, "context": false, "maxTokens": 20000}).decode(t, &v)
+	if len(v.Findings) != 2 {
+		t.Fatalf("%d findings of Odd", len(v.Findings))
+	}
+	for _, f := range v.Findings {
+		r := call(t, cs, "analysis.triage", map[string]any{"id": f.ID, "state": "false-positive", "reason": "r"})
+		want, says := mcpserver.CodeNotFound, "its line 99999 is not in src/main/java/com/example/shop/Order.java"
+		if f.Rule != "Past" {
+			want, says = mcpserver.CodeBadArgument, "its entry cannot be kept in the triage file"
+		}
+		if code := r.errorCode(t); code != want || !strings.Contains(r.text, says) {
+			t.Errorf("%q: %s, want %s saying %q", f.Rule, r.text, want, says)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(g.Dir, ".recap")); err == nil {
+		t.Errorf("a refused decision made .recap")
+	}
+}

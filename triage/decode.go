@@ -466,3 +466,25 @@ func shallow(n *yaml.Node) *yaml.Node {
 func hasComment(n *yaml.Node) bool {
 	return n.HeadComment != "" || n.LineComment != "" || n.FootComment != ""
 }
+
+// Check checks e as the file's reader checks an entry (its required keys,
+// each value's form and length): a door that writes entries checks them,
+// so that it never writes a file recap then refuses to read. The error
+// names the key.
+func (e *Entry) Check() error {
+	values := [...]string{e.Tool, e.Rule, e.Path, e.Location, e.Line, e.Message, string(e.State), e.Reason, e.By, e.Date, e.Until, e.Link, e.Commit}
+	for i, k := range entryKeys {
+		v := values[i]
+		if v == "" {
+			switch k {
+			case "tool", "rule", "state", "reason":
+				return fmt.Errorf("%s: empty (an entry needs tool, rule, state and reason)", k)
+			}
+			continue
+		}
+		if err := CheckValue(k, v); err != nil {
+			return fmt.Errorf("%s: %w", k, err)
+		}
+	}
+	return nil
+}

@@ -287,11 +287,25 @@ func (e *Entry) sortKey() string {
 // order, the comments of the file as read kept: a file written twice is
 // the same bytes, and one decision more is a diff of its own lines.
 func (f *File) Marshal() ([]byte, error) {
-	b, err := f.marshal()
-	if err != nil || !f.crlf {
-		return b, err
+	// Never a file recap then refuses to read: the reader's bounds, and
+	// each entry as it checks it.
+	if len(f.Entries) > MaxEntries {
+		return nil, fmt.Errorf("%d entries, more than the %d recap reads: nothing written (decide fewer findings, or prune the stale entries)", len(f.Entries), MaxEntries)
 	}
-	return bytes.ReplaceAll(b, []byte("\n"), []byte("\r\n")), nil
+	for i := range f.Entries {
+		if err := f.Entries[i].Check(); err != nil {
+			e := &f.Entries[i]
+			return nil, fmt.Errorf("the entry of %s %s at %s: %w: nothing written", e.Tool, e.Rule, e.Path, err)
+		}
+	}
+	b, err := f.marshal()
+	if err == nil && f.crlf {
+		b = bytes.ReplaceAll(b, []byte("\n"), []byte("\r\n"))
+	}
+	if err == nil && len(b) > MaxSize {
+		return nil, fmt.Errorf("%d bytes, more than the %d MiB recap reads: nothing written (decide fewer findings, or prune the stale entries)", len(b), MaxSize>>20)
+	}
+	return b, err
 }
 
 // marshal is Marshal with its lines ended by LF.

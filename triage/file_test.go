@@ -524,3 +524,45 @@ func TestWriteKeepsTheFilesWay(t *testing.T) {
 		}
 	}
 }
+
+// TestMarshalWritesWhatRecapReads: Marshal refuses a file recap would
+// then refuse to read (more entries or bytes than it reads, an entry it
+// rejects), naming why, so that no door writes one.
+func TestMarshalWritesWhatRecapReads(t *testing.T) {
+	ok := Entry{Tool: "PMD", Rule: "R", Path: "a.java", State: FalsePositive, Reason: "r"}
+	many := func(n int, reason string) *File {
+		f := &File{}
+		for i := range n {
+			e := ok
+			e.Path, e.Reason = fmt.Sprintf("src/f%d.java", i), reason
+			f.Entries = append(f.Entries, e)
+		}
+		return f
+	}
+	for _, tc := range []struct {
+		name string
+		file *File
+		says string
+	}{
+		{"too many entries", many(MaxEntries+1, "r"), "more than the 50000 recap reads: nothing written"},
+		{"too many bytes", many(3000, strings.Repeat("x", MaxText)), "MiB recap reads: nothing written"},
+		{"a rule on two lines", &File{Entries: []Entry{{Tool: "PMD", Rule: "a\nb", Path: "a.java", State: FalsePositive, Reason: "r"}}}, "rule: \"a\\nb\": want a name on one line"},
+		{"a blank tool", &File{Entries: []Entry{{Tool: " ", Rule: "R", Path: "a.java", State: FalsePositive, Reason: "r"}}}, "tool: \" \": want a name on one line"},
+		{"no reason", &File{Entries: []Entry{{Tool: "PMD", Rule: "R", State: FalsePositive}}}, "reason: empty"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := tc.file.Marshal(); err == nil || !strings.Contains(err.Error(), tc.says) {
+				t.Errorf("Marshal: %v, want an error saying %q", err, tc.says)
+			}
+		})
+	}
+	// At the bounds: written, and read back.
+	f := many(MaxEntries, "r")
+	b, err := f.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, err := Parse("t.yml", b); err != nil || len(g.Entries) != MaxEntries {
+		t.Errorf("read back: %v", err)
+	}
+}

@@ -1489,14 +1489,35 @@ var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': t
 // EntryFor returns a new entry for f (its state, reason and the rest left
 // for the caller to fill), its location and line read through src.
 func EntryFor(f *reports.Finding, src fs.FS) Entry {
+	e, _ := EntryOf(f, src)
+	return e
+}
+
+// NoSuchLineError says that a finding's line is past the end of its file
+// as it is: an entry made there would have neither location nor line, and
+// cover every finding of its rule and message in the file.
+type NoSuchLineError struct {
+	Path        string
+	Line, Lines int
+}
+
+func (e *NoSuchLineError) Error() string {
+	return fmt.Sprintf("its line %d is not in %s, of %d lines (a report older than the code?)", e.Line, e.Path, e.Lines)
+}
+
+// EntryOf is EntryFor, with a *NoSuchLineError when f's file reads and
+// f's line is past its end.
+func EntryOf(f *reports.Finding, src fs.FS) (Entry, error) {
 	e := Entry{Tool: f.Tool, Rule: f.Rule, Path: f.Path, Message: text.CutRunes(foldSpace(f.Message), MaxMessage)}
 	if src != nil && f.Line > 0 && f.Path != "" {
 		if b, err := readSource(src, f.Path, newBuffer); err == nil {
-			if sf := newSourceFile(b); f.Line <= sf.n() {
-				e.Location = sf.location(f.Line - 1)
+			sf := newSourceFile(b)
+			if f.Line > sf.n() {
+				return e, &NoSuchLineError{Path: f.Path, Line: f.Line, Lines: sf.n()}
 			}
+			e.Location = sf.location(f.Line - 1)
 			e.Line = LineText(b, f.Line)
 		}
 	}
-	return e
+	return e, nil
 }

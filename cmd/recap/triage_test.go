@@ -2642,3 +2642,57 @@ func TestTriageEditedSinceReport(t *testing.T) {
 		t.Errorf("deciding on the committed code: exit %d\n%s%s", code, out, stderr)
 	}
 }
+
+// TestTriageRefusesWhatCannotBeKept: a finding whose line is past the end
+// of its file (an entry there would have neither location nor line, and
+// cover every finding of its rule and message in the file) and one whose
+// rule the triage file cannot hold (on two lines) are not decided, nothing
+// written; an import leaves such results out, saying so, and keeps the
+// others. The file stays one recap reads.
+func TestTriageRefusesWhatCannotBeKept(t *testing.T) {
+	g := triageRepo(t)
+	result := func(rule string, line int, suppressed bool) string {
+		s := ""
+		if suppressed {
+			s = `,"suppressions":[{"kind":"external","status":"accepted","justification":"checked"}]`
+		}
+		return fmt.Sprintf(`{"ruleId":%q,"level":"warning","message":{"text":"m"},"locations":[{"physicalLocation":{"artifactLocation":{"uri":%q},"region":{"startLine":%d}}}]%s}`,
+			rule, shop+"Order.java", line, s)
+	}
+	log := func(results ...string) string {
+		return `{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"Odd"}},"results":[` + strings.Join(results, ",") + `]}]}`
+	}
+	g.Commit("odd report", map[string]string{"build/odd/odd.sarif": log(result("Past", 99999, false), result("a\nb", 13, false), result("Fine", 13, false))})
+	out, stderr, code := recap(t, g.Dir, nil, "findings", "--format", "json", "--no-group", "--no-context", "build/odd")
+	if code != 0 {
+		t.Fatalf("findings: exit %d\n%s", code, stderr)
+	}
+	var v struct{ Findings []struct{ ID, Rule string } }
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]string{}
+	for _, f := range v.Findings {
+		ids[f.Rule] = f.ID
+	}
+	for _, tc := range []struct{ rule, says string }{
+		{"Past", "its line 99999 is not in " + shop + "Order.java, of "},
+		{"a\nb", "its entry cannot be kept in the triage file (rule: \"a\\nb\": want a name on one line)"},
+	} {
+		_, stderr, code := recap(t, g.Dir, nil, "triage", ids[tc.rule], "--as", "false-positive", "--reason", "r", "build/odd")
+		if code != 2 || !strings.Contains(stderr, tc.says) || !strings.Contains(stderr, "nothing was written") {
+			t.Errorf("deciding %q: exit %d\n%s", tc.rule, code, stderr)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(g.Dir, ".recap")); err == nil {
+		t.Errorf("a refused decision made .recap")
+	}
+	g.Commit("suppressed", map[string]string{"build/odd/odd.sarif": log(result("Past", 99999, true), result("a\nb", 13, true), result("Fine", 13, true))})
+	out, stderr, code = recap(t, g.Dir, nil, "triage", "import", "--sarif", "build/odd/odd.sarif")
+	if code != 0 || !strings.Contains(out, "1 decision imported") || !strings.Contains(stderr, "recap: warning: 2 results left out, whose entry the triage file could not hold rightly (Past at "+shop+"Order.java:99999: its line 99999 is not in") {
+		t.Errorf("import: exit %d\n%s%s", code, out, stderr)
+	}
+	if _, stderr, code := recap(t, g.Dir, nil, "triage", "list", "build/odd"); code != 0 {
+		t.Errorf("the file written does not read: exit %d\n%s", code, stderr)
+	}
+}

@@ -544,8 +544,16 @@ func decide(ctx context.Context, streams *IO, r *triageRepo, names, inputs []str
 			return usageError("%s (%s at %s:%d): %s, not committed: the line the report names may hold other code now, and the decision would be on that code: run the tools again, then decide (nothing was written)",
 				f.ID, render.InertLine(reports.ShortRule(f.Tool, f.Rule)), render.InertLine(f.Path), f.Line, why)
 		}
-		e := triage.EntryFor(f, src)
+		e, err := triage.EntryOf(f, src)
+		if err != nil {
+			return usageError("%s (%s at %s:%d): %s: run the tools again, then decide (nothing was written)", f.ID, render.InertLine(reports.ShortRule(f.Tool, f.Rule)), render.InertLine(f.Path), f.Line, render.InertLine(err.Error()))
+		}
 		e.State, e.Reason, e.By, e.Date, e.Until, e.Link, e.Commit = decision.State, decision.Reason, decision.By, decision.Date, decision.Until, decision.Link, decision.Commit
+		if err := e.Check(); err != nil {
+			// A name the triage file cannot hold (a rule id on two
+			// lines, a blank tool): the file would not read.
+			return usageError("%s (%s at %s:%d): its entry cannot be kept in the triage file (%s): nothing was written", f.ID, render.InertLine(reports.ShortRule(f.Tool, f.Rule)), render.InertLine(f.Path), f.Line, render.InertLine(err.Error()))
+		}
 		entries = append(entries, e)
 	}
 	pickedIDs := map[reports.FindingID]bool{}

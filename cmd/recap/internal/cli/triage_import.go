@@ -182,7 +182,8 @@ func importSARIF(ctx context.Context, streams *IO, r *triageRepo, logs []string,
 	covers := map[string]int{} // an entry's key → the findings of the log it covers
 	outside, badProps, badProp := 0, 0, ""
 	gone, goneFirst := 0, ""
-	var identified []bool // by entry: the log names the finding decided, its location with it
+	unkept, unkeptFirst := 0, "" // results whose entry the triage file cannot hold, or not on a line of their file
+	var identified []bool        // by entry: the log names the finding decided, its location with it
 	q.Keep.Each = func(f *reports.Finding, _ string) error {
 		k := ""
 		if d := m.Decide(f); d != nil {
@@ -210,7 +211,13 @@ func importSARIF(ctx context.Context, streams *IO, r *triageRepo, logs []string,
 				break
 			}
 		}
-		e := triage.EntryFor(f, r.croot.FS())
+		e, err := triage.EntryOf(f, r.croot.FS())
+		if err != nil {
+			if unkept++; unkeptFirst == "" {
+				unkeptFirst = fmt.Sprintf("%s at %s:%d: %v", f.Rule, f.Path, f.Line, err)
+			}
+			return nil
+		}
 		e.State, e.Date, e.Commit = state, today, commit
 		identified = append(identified, s.Properties != nil && s.Properties.Rule != "" && s.Properties.Location != "")
 		if p := s.Properties; p != nil && p.Rule != "" {
@@ -239,6 +246,12 @@ func importSARIF(ctx context.Context, streams *IO, r *triageRepo, logs []string,
 			e.Reason = "suppressed in the SARIF log (" + s.Kind + "), without a justification"
 		}
 		e.Reason = text.CutRunes(e.Reason, triage.MaxText)
+		if err := e.Check(); err != nil {
+			if unkept++; unkeptFirst == "" {
+				unkeptFirst = fmt.Sprintf("%s at %s:%d: %v", f.Rule, f.Path, f.Line, err)
+			}
+			return nil
+		}
 		entries = append(entries, e)
 		coveredKeys = append(coveredKeys, k)
 		return nil
@@ -296,7 +309,19 @@ func importSARIF(ctx context.Context, streams *IO, r *triageRepo, logs []string,
 		fmt.Fprintf(streams.ErrOut, "recap: warning: %s outside the repository %s left out (give --repo the repository the log was made on)\n",
 			english.Plural(outside, "suppressed result", "suppressed results"), r.root)
 	}
+	warnUnkept(streams, unkept, unkeptFirst)
 	return entries, covering, res.View.Failed(), nil
+}
+
+// warnUnkept says how many results were left out because their entry
+// could not be kept: a name the triage file cannot hold, or a line past
+// the end of its file (an entry there would cover every finding of its
+// rule and message in the file).
+func warnUnkept(streams *IO, n int, first string) {
+	if n > 0 {
+		fmt.Fprintf(streams.ErrOut, "recap: warning: %s left out, whose entry the triage file could not hold rightly (%s)\n",
+			english.Plural(n, "result", "results"), render.InertLine(text.CutRunes(first, maxEcho)))
+	}
 }
 
 // importGitHub maps each dismissed alert to the finding of the inputs at
@@ -342,6 +367,7 @@ func importGitHub(ctx context.Context, streams *IO, r *triageRepo, c *review.Cli
 		return nil, nil, false, err
 	}
 	var coveredKeys []string // by entry
+	unkept, unkeptFirst := 0, ""
 	for i, a := range alerts {
 		f := match[i]
 		state, ok := githubStates[a.Reason]
@@ -354,7 +380,13 @@ func importGitHub(ctx context.Context, streams *IO, r *triageRepo, c *review.Cli
 			fmt.Fprintf(streams.ErrOut, "recap: warning: alert #%d: dismissed as %q, which recap does not know; left out\n", a.Number, render.InertLine(a.Reason))
 			continue
 		}
-		e := triage.EntryFor(f, r.croot.FS())
+		e, err := triage.EntryOf(f, r.croot.FS())
+		if err != nil {
+			if unkept++; unkeptFirst == "" {
+				unkeptFirst = fmt.Sprintf("alert #%d, %s at %s:%d: %v", a.Number, f.Rule, f.Path, f.Line, err)
+			}
+			continue
+		}
 		e.State, e.By, e.Link, e.Commit = state, text.CutRunes(a.By, triage.MaxText), a.URL, commit
 		e.Reason = strings.TrimSpace(a.Comment)
 		if e.Reason == "" {
@@ -367,9 +399,16 @@ func importGitHub(ctx context.Context, streams *IO, r *triageRepo, c *review.Cli
 		if !strings.HasPrefix(e.Link, "https://") && !strings.HasPrefix(e.Link, "http://") {
 			e.Link = ""
 		}
+		if err := e.Check(); err != nil {
+			if unkept++; unkeptFirst == "" {
+				unkeptFirst = fmt.Sprintf("alert #%d, %s at %s:%d: %v", a.Number, f.Rule, f.Path, f.Line, err)
+			}
+			continue
+		}
 		entries = append(entries, e)
 		coveredKeys = append(coveredKeys, coveredBy[f])
 	}
+	warnUnkept(streams, unkept, unkeptFirst)
 	return entries, coveringOnly(coveredKeys, covers), failed, nil
 }
 
