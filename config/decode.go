@@ -8,6 +8,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
@@ -353,8 +354,27 @@ func (d *decoder) triage(n *yaml.Node, c *Config) {
 		d.fail(n, "triage", fmt.Errorf("a path of %d characters, more than %d", utf8.RuneCountInString(s), MaxPatternLength))
 	case strings.HasPrefix(s, "/") || strings.Contains(s, "\\") || clean == ".." || strings.HasPrefix(clean, "../") || clean == ".":
 		d.fail(n, "triage", fmt.Errorf("%q is not a file inside the repository (want a path relative to its root, with /, such as .recap/triage.yml)", s))
+	case strings.ContainsFunc(s, unicode.IsControl):
+		d.fail(n, "triage", fmt.Errorf("%q has a control character (want a file's path, such as .recap/triage.yml)", s))
+	case strings.HasSuffix(s, "/"):
+		d.fail(n, "triage", fmt.Errorf("%q names a directory (want a file's path, such as .recap/triage.yml)", s))
+	case inVCSDir(clean):
+		d.fail(n, "triage", fmt.Errorf("%q is inside the version control's own directory, which recap does not write (want a file of the work tree, such as .recap/triage.yml)", s))
 	default:
 		c.Triage = clean
 		c.TriagePos = Pos{Key: "triage", Line: n.Line, Column: n.Column}
 	}
+}
+
+// inVCSDir reports whether the slash-separated path p is in a directory of
+// a version control's own (.git, .hg, .svn, in any case): its hooks and
+// configuration run code.
+func inVCSDir(p string) bool {
+	for _, elem := range strings.Split(p, "/") {
+		switch strings.ToLower(elem) {
+		case ".git", ".hg", ".svn":
+			return true
+		}
+	}
+	return false
 }
