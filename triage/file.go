@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 	"unsafe"
 
@@ -117,7 +118,8 @@ func Load(fsys fs.FS, name string) (*File, error) {
 
 // LoadFile reads the triage file at path, as Load does.
 func LoadFile(path string) (*File, error) {
-	file, err := os.Open(path)
+	// Not blocking: a FIFO is refused as not a regular file, not waited on.
+	file, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return &File{Name: path, Version: Version}, nil
 	}
@@ -138,7 +140,7 @@ func readBounded(name string, file fs.File) ([]byte, error) {
 		return nil, &config.Error{File: name, Err: err}
 	}
 	if !st.Mode().IsRegular() {
-		return nil, &config.Error{File: name, Err: fmt.Errorf("not a regular file (%s): a triage file is a file", st.Mode().Type())}
+		return nil, &config.Error{File: name, Err: fmt.Errorf("not a regular file (%s): a triage file is a file", kindOf(st.Mode()))}
 	}
 	data, err := io.ReadAll(io.LimitReader(file, MaxSize+1))
 	if err != nil {
@@ -665,4 +667,21 @@ func withLock(r *os.Root, name string, fn func() error) error {
 	}
 	defer r.Remove(lock)
 	return fn()
+}
+
+// kindOf names what a file of mode m that is not a regular one is.
+func kindOf(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	}
+	return "a special file"
 }

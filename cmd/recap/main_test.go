@@ -440,6 +440,9 @@ func TestNonRegularInputs(t *testing.T) {
 		{"diff of a FIFO", []string{"diff", fifo}, "not a regular file"},
 		{"changed lines from a FIFO", []string{"summary", "--changed-only", "--diff", fifo, reportsDir}, "not a regular file"},
 		{"a directory with an empty report", []string{"summary", reportsDir}, "checkstyle.xml: byte 0: empty input"},
+		{"--triage a FIFO", []string{"summary", "--triage", fifo, filepath.Join(reportsDir, "pmd.sarif")}, "--triage: " + fifo + ": not a regular file (a FIFO): a triage file is a file"},
+		{"--triage /dev/zero", []string{"summary", "--triage", "/dev/zero", filepath.Join(reportsDir, "pmd.sarif")}, "--triage: /dev/zero: not a regular file (a character device)"},
+		{"triage writing to a FIFO", []string{"triage", "--rule", "ReplaceJavaUtilDate", "--as", "wont-fix", "--reason", "r", "--triage", fifo, filepath.Join(reportsDir, "pmd.sarif")}, "not a regular file (a FIFO)"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -41,11 +41,12 @@ func (c *commonFlags) loadTriage(q *pipeline.Query, root string, errOut io.Write
 	// The root stays open while the command runs: the matcher reads the
 	// findings' files as they come.
 	if c.triage != "" {
-		data, err := os.ReadFile(c.triage)
-		if err != nil {
+		// A regular file of at most triage.MaxSize: a FIFO or a device is
+		// refused, not read.
+		if _, err := os.Stat(c.triage); err != nil {
 			return usageError("--triage: %v", err)
 		}
-		if f, err = triage.ParseOwned(c.triage, data); err != nil {
+		if f, err = triage.LoadFile(c.triage); err != nil {
 			return usageError("--triage: %v", err)
 		}
 	} else {
