@@ -290,7 +290,13 @@ func (s *Server) decidedAgain(ctx context.Context, f *reports.Finding, cfg *conf
 // (other: the decided code, a copy of which e decides) is kept, anchored
 // where other is (kept).
 func (s *Server) writeTriage(name string, e triage.Entry, other *reports.Finding, again string) (replaced, kept, changed bool, err error) {
-	err = s.root.fs.Update(name, func(old []byte) ([]byte, error) {
+	// A link to a file inside the root stays, its target written; never a
+	// file in .git.
+	to, err := triage.WriteTarget(s.root.dir, name)
+	if err != nil {
+		return false, false, false, toolErrorf(CodeOutsideRoot, "the triage file %v: nothing was written", err)
+	}
+	err = s.root.fs.Update(to, func(old []byte) ([]byte, error) {
 		tf, err := triage.Parse(name, old)
 		if err != nil {
 			return nil, toolErrorf(CodeParseError, "the triage file %v: fix it, then call again (nothing was written)", err)

@@ -584,3 +584,29 @@ func TestTriageRefusesWhatCannotBeKept(t *testing.T) {
 		t.Errorf("a refused decision made .recap")
 	}
 }
+
+// TestTriageThroughLink: a triage file that is a link to a file inside
+// the root is written through: the link stays, its target holds the
+// decision.
+func TestTriageThroughLink(t *testing.T) {
+	g := workspace(t)
+	for _, d := range []string{".recap", "decisions"} {
+		if err := os.MkdirAll(filepath.Join(g.Dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	link := filepath.Join(g.Dir, ".recap", "triage.yml")
+	if err := os.Symlink("../decisions/triage.yml", link); err != nil {
+		t.Fatal(err)
+	}
+	cs, _ := connect(t, mcpserver.Options{Root: g.Dir, AllowTriageWrites: true, Now: func() time.Time { return time.Date(2026, 11, 28, 0, 0, 0, 0, time.UTC) }})
+	v := triageFindings(t, func(tool string, args map[string]any) result { return call(t, cs, tool, args) })[0]
+	var a mcpserver.TriageAnswer
+	call(t, cs, "analysis.triage", map[string]any{"id": v.Findings[0].ID, "state": "false-positive", "reason": "r"}).decode(t, &a)
+	if fi, err := os.Lstat(link); !a.Written || err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("written %v; the link: %v %v", a.Written, fi, err)
+	}
+	if tf, err := triage.LoadFile(filepath.Join(g.Dir, "decisions", "triage.yml")); err != nil || len(tf.Entries) != 1 {
+		t.Errorf("the link's target: %v %+v", err, tf)
+	}
+}

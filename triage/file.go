@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"math/rand/v2"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -684,4 +685,70 @@ func kindOf(m fs.FileMode) string {
 		return "a socket"
 	}
 	return "a special file"
+}
+
+// WriteTarget returns the file to write for the triage file at rel (slash-
+// separated, relative to the directory root): rel itself, or, when it is
+// a symbolic link that leads to a file inside root, that file (so that
+// the link stays, and its target gets the decisions), relative to root.
+// A target whose real place is in a version control's own directory
+// (.git, .hg, .svn: their hooks and settings run code), through links of
+// the file or of its directories, is refused.
+func WriteTarget(root, rel string) (string, error) {
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return rel, nil // the writer says what is wrong with the root
+	}
+	abs := filepath.Join(root, filepath.FromSlash(rel))
+	target := rel
+	if fi, err := os.Lstat(abs); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		to, err := filepath.EvalSymlinks(abs)
+		if err != nil {
+			// A link to a file not made yet: its directory's real place,
+			// and its name.
+			if l, lerr := os.Readlink(abs); lerr == nil {
+				if !filepath.IsAbs(l) {
+					l = filepath.Join(filepath.Dir(abs), l)
+				}
+				if d, derr := filepath.EvalSymlinks(filepath.Dir(l)); derr == nil {
+					to, err = filepath.Join(d, filepath.Base(l)), nil
+				}
+			}
+		}
+		if err == nil {
+			if r, err := filepath.Rel(realRoot, to); err == nil && filepath.IsLocal(r) {
+				target = filepath.ToSlash(r)
+			}
+		}
+	}
+	// The real place of its directory: a directory on the way may be a
+	// link.
+	dir := filepath.Join(root, filepath.FromSlash(path.Dir(target)))
+	for d := dir; ; d = filepath.Dir(d) {
+		if real, err := filepath.EvalSymlinks(d); err == nil {
+			if r, err := filepath.Rel(realRoot, real); err == nil && filepath.IsLocal(r) && inVCSDir(filepath.ToSlash(r)) {
+				return "", fmt.Errorf("%s: its place is in the version control's own directory (%s), which recap does not write", rel, filepath.ToSlash(r))
+			}
+			break
+		}
+		if d == root || d == filepath.Dir(d) {
+			break
+		}
+	}
+	if inVCSDir(target) {
+		return "", fmt.Errorf("%s: its place is in the version control's own directory (%s), which recap does not write", rel, target)
+	}
+	return target, nil
+}
+
+// inVCSDir reports whether the slash-separated path p is in a directory
+// of a version control's own (.git, .hg, .svn, in any case).
+func inVCSDir(p string) bool {
+	for _, elem := range strings.Split(p, "/") {
+		switch strings.ToLower(elem) {
+		case ".git", ".hg", ".svn":
+			return true
+		}
+	}
+	return false
 }

@@ -568,3 +568,47 @@ func TestMarshalWritesWhatRecapReads(t *testing.T) {
 		t.Errorf("read back: %v", err)
 	}
 }
+
+// TestWriteTarget: the file written for a triage file: itself, or the
+// file inside the root a link of it leads to (the link kept); never one in
+// a version control's own directory, through a link of the file or of a
+// directory on the way.
+func TestWriteTarget(t *testing.T) {
+	root := t.TempDir()
+	for _, d := range []string{".git/hooks", "other", ".recap"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	outside := t.TempDir()
+	for link, to := range map[string]string{
+		".recap/linked.yml": "../other/t.yml",
+		".recap/hook.yml":   "../.git/hooks/pre-commit",
+		"hooks":             ".git/hooks",
+		".recap/out.yml":    filepath.Join(outside, "t.yml"),
+	} {
+		if err := os.Symlink(to, filepath.Join(root, filepath.FromSlash(link))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct{ rel, want, err string }{
+		{".recap/triage.yml", ".recap/triage.yml", ""},
+		{"new/dir/triage.yml", "new/dir/triage.yml", ""},
+		{".recap/linked.yml", "other/t.yml", ""},
+		{".recap/out.yml", ".recap/out.yml", ""}, // out of the root: the writer refuses it
+		{".recap/hook.yml", "", "in the version control's own directory (.git/hooks)"},
+		{"hooks/pre-commit", "", "in the version control's own directory (.git/hooks)"},
+		{".git/info/exclude", "", "in the version control's own directory"},
+	} {
+		got, err := WriteTarget(root, tc.rel)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%s: %q, %v; want an error saying %q", tc.rel, got, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || got != tc.want {
+			t.Errorf("%s: %q, %v; want %q", tc.rel, got, err, tc.want)
+		}
+	}
+}

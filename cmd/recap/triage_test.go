@@ -2696,3 +2696,22 @@ func TestTriageRefusesWhatCannotBeKept(t *testing.T) {
 		t.Errorf("the file written does not read: exit %d\n%s", code, stderr)
 	}
 }
+
+// TestTriageNeverWritesInGit: a triage file whose place leads into .git
+// (a directory on the way a link to .git/hooks, so that the file would be
+// a hook git runs) is refused, nothing written there.
+func TestTriageNeverWritesInGit(t *testing.T) {
+	g := triageRepo(t)
+	if err := os.Symlink(".git/hooks", filepath.Join(g.Dir, "hooks")); err != nil {
+		t.Fatal(err)
+	}
+	g.Write(map[string]string{".recap.yml": "triage: hooks/pre-commit\n"})
+	f := findingAt(t, findingsOf(t, g.Dir), "ReplaceJavaUtilDate", "Order.java", 13)
+	_, stderr, code := recap(t, g.Dir, nil, "triage", f["id"].(string), "--as", "false-positive", "--reason", "$(touch pwned)", "build/reports")
+	if code != 2 || !strings.Contains(stderr, "hooks/pre-commit: its place is in the version control's own directory (.git/hooks), which recap does not write") {
+		t.Errorf("a triage file in .git/hooks: exit %d\n%s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(g.Dir, ".git", "hooks", "pre-commit")); err == nil {
+		t.Errorf("written in .git/hooks")
+	}
+}

@@ -153,23 +153,28 @@ func (t *triageFlags) open(cmd *cobra.Command) (*triageRepo, error) {
 // anywhere, for a file --triage names), written in place as it is read.
 // A link out of the repository stays as it is: writing through it fails,
 // as reading it does.
-func (r *triageRepo) writePath() string {
+func (r *triageRepo) writePath() (string, error) {
+	if !r.given {
+		// The repository's own (.recap.yml's place): inside it, never in
+		// .git, through links too.
+		rel, err := filepath.Rel(r.root, r.path)
+		if err != nil || !filepath.IsLocal(rel) {
+			return r.path, nil
+		}
+		to, err := triage.WriteTarget(r.root, filepath.ToSlash(rel))
+		if err != nil {
+			return "", &exitError{code: exitUsage, err: err}
+		}
+		return filepath.Join(r.root, filepath.FromSlash(to)), nil
+	}
 	if fi, err := os.Lstat(r.path); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
-		return r.path
+		return r.path, nil
 	}
 	to, err := filepath.EvalSymlinks(r.path)
 	if err != nil {
-		return r.path
+		return r.path, nil
 	}
-	if r.given {
-		return to
-	}
-	if root, err := filepath.EvalSymlinks(r.root); err == nil {
-		if rel, err := filepath.Rel(root, to); err == nil && filepath.IsLocal(rel) {
-			return to
-		}
-	}
-	return r.path
+	return to, nil
 }
 
 func (r *triageRepo) close() {
@@ -631,7 +636,9 @@ func decide(ctx context.Context, streams *IO, r *triageRepo, names, inputs []str
 			return err
 		}
 		put(file)
-	} else if err := triage.Update(r.writePath(), put); err != nil {
+	} else if to, err := r.writePath(); err != nil {
+		return err
+	} else if err := triage.Update(to, put); err != nil {
 		return &exitError{code: exitUsage, err: err}
 	}
 	n := 0
@@ -1237,7 +1244,11 @@ stale. --dry-run lists what it would remove.`,
 				}
 				gone = f.Remove(func(e *triage.Entry) bool { return stale[e.Key()] })
 			} else if len(stale) > 0 {
-				err = triage.Update(r.writePath(), func(f *triage.File) error {
+				to, err := r.writePath()
+				if err != nil {
+					return err
+				}
+				err = triage.Update(to, func(f *triage.File) error {
 					gone = f.Remove(func(e *triage.Entry) bool { return stale[e.Key()] })
 					return nil
 				})

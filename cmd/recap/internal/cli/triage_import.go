@@ -96,7 +96,11 @@ the link. An alert that matches no finding is told and left out.`,
 			n := 0
 			var replaced []string // what the decisions imported replace
 			if len(entries) > 0 {
-				err = triage.Update(r.writePath(), func(f *triage.File) error {
+				to, err := r.writePath()
+				if err != nil {
+					return err
+				}
+				err = triage.Update(to, func(f *triage.File) error {
 					n, replaced = 0, replaced[:0]
 					for i, e := range entries {
 						// An entry that covers the result's finding under
