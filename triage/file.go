@@ -20,6 +20,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/recap-dev/recap/config"
+	"github.com/recap-dev/recap/internal/content"
 	"github.com/recap-dev/recap/reports"
 )
 
@@ -105,6 +106,13 @@ func Load(fsys fs.FS, name string) (*File, error) {
 	file, err := fsys.Open(name)
 	if errors.Is(err, fs.ErrNotExist) {
 		return &File{Name: name, Version: Version}, nil
+	}
+	if errors.Is(err, content.ErrNotRegular) {
+		// What it is, without the advice for reports (standard input is
+		// no triage file).
+		if st, serr := fs.Stat(fsys, name); serr == nil {
+			return nil, &config.Error{File: name, Err: fmt.Errorf("not a regular file (%s): a triage file is a file", kindOf(st.Mode()))}
+		}
 	}
 	if err != nil {
 		return nil, err

@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -2713,5 +2714,22 @@ func TestTriageNeverWritesInGit(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(g.Dir, ".git", "hooks", "pre-commit")); err == nil {
 		t.Errorf("written in .git/hooks")
+	}
+}
+
+// TestTriageFileNotRegular: a triage file at the repository's place that
+// is a FIFO is refused at once, saying what it is (standard input is no
+// triage file: no advice to give -).
+func TestTriageFileNotRegular(t *testing.T) {
+	g := triageRepo(t)
+	if err := os.MkdirAll(filepath.Join(g.Dir, ".recap"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(g.Dir, ".recap", "triage.yml"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code := recap(t, g.Dir, nil, "summary", "build/reports")
+	if code != 2 || !strings.Contains(stderr, ".recap/triage.yml: not a regular file (a FIFO): a triage file is a file") || strings.Contains(stderr, "standard input") {
+		t.Errorf("a FIFO as the triage file: exit %d\n%s", code, stderr)
 	}
 }

@@ -177,6 +177,17 @@ func (r *triageRepo) writePath() (string, error) {
 	return to, nil
 }
 
+// writeError is the command's error when writing the triage file failed:
+// a system's error names the file (it names the lock, or a directory's
+// entry, alone).
+func (r *triageRepo) writeError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) && !strings.Contains(err.Error(), r.rel) {
+		err = fmt.Errorf("%s: %w", r.rel, err)
+	}
+	return &exitError{code: exitUsage, err: err}
+}
+
 func (r *triageRepo) close() {
 	r.croot.Close()
 	if r.git != nil {
@@ -639,7 +650,7 @@ func decide(ctx context.Context, streams *IO, r *triageRepo, names, inputs []str
 	} else if to, err := r.writePath(); err != nil {
 		return err
 	} else if err := triage.Update(to, put); err != nil {
-		return &exitError{code: exitUsage, err: err}
+		return r.writeError(err)
 	}
 	n := 0
 	tw := tabwriter.NewWriter(streams.Out, 0, 0, 2, ' ', 0)
@@ -1253,7 +1264,7 @@ stale. --dry-run lists what it would remove.`,
 					return nil
 				})
 				if err != nil {
-					return &exitError{code: exitUsage, err: err}
+					return r.writeError(err)
 				}
 			}
 			word := "removed"

@@ -126,7 +126,7 @@ the link. An alert that matches no finding is told and left out.`,
 					return nil
 				})
 				if err != nil {
-					return &exitError{code: exitUsage, err: err}
+					return r.writeError(err)
 				}
 			}
 			for _, w := range replaced {
