@@ -358,7 +358,7 @@ func (d *decoder) triage(n *yaml.Node, c *Config) {
 		d.fail(n, "triage", fmt.Errorf("%q has a control character (want a file's path, such as .recap/triage.yml)", s))
 	case strings.HasSuffix(s, "/"):
 		d.fail(n, "triage", fmt.Errorf("%q names a directory (want a file's path, such as .recap/triage.yml)", s))
-	case inVCSDir(clean):
+	case InVCSDir(clean):
 		d.fail(n, "triage", fmt.Errorf("%q is inside the version control's own directory, which recap does not write (want a file of the work tree, such as .recap/triage.yml)", s))
 	default:
 		c.Triage = clean
@@ -366,10 +366,10 @@ func (d *decoder) triage(n *yaml.Node, c *Config) {
 	}
 }
 
-// inVCSDir reports whether the slash-separated path p is in a directory of
+// InVCSDir reports whether the slash-separated path p is in a directory of
 // a version control's own (.git, .hg, .svn, in any case): its hooks and
-// configuration run code.
-func inVCSDir(p string) bool {
+// configuration run code, and recap never writes there.
+func InVCSDir(p string) bool {
 	for _, elem := range strings.Split(p, "/") {
 		switch strings.ToLower(elem) {
 		case ".git", ".hg", ".svn":

@@ -734,7 +734,7 @@ func WriteTarget(root, rel string) (string, error) {
 	dir := filepath.Join(root, filepath.FromSlash(path.Dir(target)))
 	for d := dir; ; d = filepath.Dir(d) {
 		if real, err := filepath.EvalSymlinks(d); err == nil {
-			if r, err := filepath.Rel(realRoot, real); err == nil && filepath.IsLocal(r) && inVCSDir(filepath.ToSlash(r)) {
+			if r, err := filepath.Rel(realRoot, real); err == nil && filepath.IsLocal(r) && config.InVCSDir(filepath.ToSlash(r)) {
 				return "", fmt.Errorf("%s: its place is in the version control's own directory (%s), which recap does not write", rel, filepath.ToSlash(r))
 			}
 			break
@@ -743,20 +743,8 @@ func WriteTarget(root, rel string) (string, error) {
 			break
 		}
 	}
-	if inVCSDir(target) {
+	if config.InVCSDir(target) {
 		return "", fmt.Errorf("%s: its place is in the version control's own directory (%s), which recap does not write", rel, target)
 	}
 	return target, nil
-}
-
-// inVCSDir reports whether the slash-separated path p is in a directory
-// of a version control's own (.git, .hg, .svn, in any case).
-func inVCSDir(p string) bool {
-	for _, elem := range strings.Split(p, "/") {
-		switch strings.ToLower(elem) {
-		case ".git", ".hg", ".svn":
-			return true
-		}
-	}
-	return false
 }
