@@ -446,12 +446,23 @@ func readAhead(br *bufio.Reader, size int64, ctx context.Context) (*bufio.Reader
 // inputTags gives each source a short tag for finding ids, lengthened until
 // no two sources share one.
 func inputTags(srcs []source) []string {
-	tags := make([]string, len(srcs))
+	names := make([]string, len(srcs))
+	for i, s := range srcs {
+		names[i] = s.name
+	}
+	return InputTags(names)
+}
+
+// InputTags gives the tags of the findings' ids of the inputs named so, in
+// the order read (a run's Inputs, by their Path): each input's own, so
+// that a finding's id tells its input.
+func InputTags(names []string) []string {
+	tags := make([]string, len(names))
 	for n := 4; ; n += 2 {
 		seen := map[string]bool{}
 		dup := false
-		for i, s := range srcs {
-			tags[i] = reports.InputTag(fmt.Sprintf("%d:%s", i, s.name), n)
+		for i, name := range names {
+			tags[i] = reports.InputTag(fmt.Sprintf("%d:%s", i, name), n)
 			if seen[tags[i]] {
 				dup = true
 			}

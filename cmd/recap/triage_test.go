@@ -2626,6 +2626,9 @@ func TestTriageEditedSinceReport(t *testing.T) {
 	if err := os.WriteFile(src, []byte("// a\n// b\n// c\n"+text), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// A newer report of the same tool, of other files, does not make the
+	// finding's own report newer.
+	g.Write(map[string]string{"build/reports/z-other.sarif": `{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"PMD"}},"results":[]}]}`})
 	_, stderr, code := recap(t, g.Dir, nil, "triage", f["id"].(string), "--as", "false-positive", "--reason", "r", "build/reports")
 	if code != 2 || !strings.Contains(stderr, "Order.java changed after build/reports/pmd.sarif was written, not committed") || !strings.Contains(stderr, "run the tools again, then decide (nothing was written)") {
 		t.Errorf("deciding on a report older than the edited code: exit %d\n%s", code, stderr)

@@ -14,6 +14,7 @@ import (
 	"github.com/recap-dev/recap/internal/content"
 	"github.com/recap-dev/recap/internal/english"
 	"github.com/recap-dev/recap/internal/text"
+	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/summarize/render"
 	"github.com/recap-dev/recap/triage"
@@ -501,13 +502,19 @@ func entryNames(list []triage.Status) map[string]string {
 // judged: a checkout writes the reports and the code in no set order.
 type editedSince struct {
 	r      *triageRepo
-	latest map[string]reportInfo // by tool (lower case): its newest report
-	judged map[string]string     // by path and tool: why, "" when not edited since
+	byTag  map[string]reportInfo // by the tag of its findings' ids: each report
+	latest map[string]reportInfo // by tool (lower case): its newest report, for a finding of no report known
+	judged map[string]string     // by path and report: why, "" when not edited since
 }
 
 func newEditedSince(r *triageRepo) *editedSince {
-	e := &editedSince{r: r, latest: map[string]reportInfo{}, judged: map[string]string{}}
-	for _, in := range r.inputs {
+	e := &editedSince{r: r, byTag: map[string]reportInfo{}, latest: map[string]reportInfo{}, judged: map[string]string{}}
+	names := make([]string, len(r.inputs))
+	for i, in := range r.inputs {
+		names[i] = in.Path
+	}
+	tags := parsers.InputTags(names)
+	for i, in := range r.inputs {
 		if in.LeftOut || in.Path == "-" || in.Error != "" && in.Findings == 0 {
 			continue
 		}
@@ -515,6 +522,7 @@ func newEditedSince(r *triageRepo) *editedSince {
 		if err != nil || !st.Mode().IsRegular() {
 			continue
 		}
+		e.byTag[tags[i]] = reportInfo{path: in.Path, at: st.ModTime()}
 		for _, t := range strings.Split(in.Tool, ", ") {
 			if t = strings.ToLower(t); t == "" || strings.HasPrefix(t, "and ") {
 				continue
@@ -530,12 +538,14 @@ func newEditedSince(r *triageRepo) *editedSince {
 // why says why f's line in its file may not be the code its report
 // describes, "" when nothing says so.
 func (e *editedSince) why(f *reports.Finding) string {
-	tool := strings.ToLower(f.Tool)
-	in, ok := e.latest[tool]
+	in, ok := e.byTag[f.ID.Tag] // its own report
+	if !ok {
+		in, ok = e.latest[strings.ToLower(f.Tool)]
+	}
 	if !ok || f.Path == "" {
 		return ""
 	}
-	k := tool + "\x00" + f.Path
+	k := in.path + "\x00" + f.Path
 	if w, ok := e.judged[k]; ok {
 		return w
 	}
