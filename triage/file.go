@@ -709,24 +709,9 @@ func WriteTarget(root, rel string) (string, error) {
 	}
 	abs := filepath.Join(root, filepath.FromSlash(rel))
 	target := rel
-	if fi, err := os.Lstat(abs); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
-		to, err := filepath.EvalSymlinks(abs)
-		if err != nil {
-			// A link to a file not made yet: its directory's real place,
-			// and its name.
-			if l, lerr := os.Readlink(abs); lerr == nil {
-				if !filepath.IsAbs(l) {
-					l = filepath.Join(filepath.Dir(abs), l)
-				}
-				if d, derr := filepath.EvalSymlinks(filepath.Dir(l)); derr == nil {
-					to, err = filepath.Join(d, filepath.Base(l)), nil
-				}
-			}
-		}
-		if err == nil {
-			if r, err := filepath.Rel(realRoot, to); err == nil && filepath.IsLocal(r) {
-				target = filepath.ToSlash(r)
-			}
+	if to, ok := linkTarget(abs); ok {
+		if r, err := filepath.Rel(realRoot, to); err == nil && filepath.IsLocal(r) {
+			target = filepath.ToSlash(r)
 		}
 	}
 	// The real place of its directory: a directory on the way may be a
@@ -745,6 +730,64 @@ func WriteTarget(root, rel string) (string, error) {
 	}
 	if config.InVCSDir(target) {
 		return "", fmt.Errorf("%s: its place is in the version control's own directory (%s), which recap does not write", rel, target)
+	}
+	return target, nil
+}
+
+// linkTarget returns the real place of the file a symbolic link at abs
+// leads to, made or not yet (its directory's real place, and its name);
+// false when abs is no link, or its target's directory cannot be told.
+func linkTarget(abs string) (string, bool) { return linkTargetIn(abs, 40) }
+
+// linkTargetIn is linkTarget following at most hops links (a cycle ends).
+func linkTargetIn(abs string, hops int) (string, bool) {
+	fi, err := os.Lstat(abs)
+	if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		return "", false
+	}
+	if to, err := filepath.EvalSymlinks(abs); err == nil {
+		return to, true
+	}
+	l, err := os.Readlink(abs)
+	if err != nil {
+		return "", false
+	}
+	if !filepath.IsAbs(l) {
+		l = filepath.Join(filepath.Dir(abs), l)
+	}
+	if l != abs && hops > 0 {
+		if to, ok := linkTargetIn(l, hops-1); ok { // a chain of links
+			return to, true
+		}
+	}
+	d, err := filepath.EvalSymlinks(filepath.Dir(l))
+	if err != nil {
+		return "", false
+	}
+	return filepath.Join(d, filepath.Base(l)), true
+}
+
+// WriteTargetGiven returns the file to write for a triage file named
+// explicitly (--triage path): path itself, or the file a link at path
+// leads to. A place in a version control's own directory, through links
+// too, is refused: its hooks and settings run code.
+func WriteTargetGiven(path string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return path, nil
+	}
+	target := abs
+	if to, ok := linkTarget(abs); ok {
+		target = to
+	}
+	real := target
+	if d, err := filepath.EvalSymlinks(filepath.Dir(target)); err == nil {
+		real = filepath.Join(d, filepath.Base(target))
+	}
+	for _, p := range []string{target, real} {
+		if config.InVCSDir(filepath.ToSlash(p)) {
+			return "", fmt.Errorf("%s: its place is in a version control's own directory (%s), which recap does not write", path, real)
+		}
 	}
 	return target, nil
 }

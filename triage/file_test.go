@@ -586,6 +586,8 @@ func TestWriteTarget(t *testing.T) {
 		".recap/hook.yml":   "../.git/hooks/pre-commit",
 		"hooks":             ".git/hooks",
 		".recap/out.yml":    filepath.Join(outside, "t.yml"),
+		".recap/cycle-a":    "cycle-b",
+		".recap/cycle-b":    "cycle-a",
 	} {
 		if err := os.Symlink(to, filepath.Join(root, filepath.FromSlash(link))); err != nil {
 			t.Fatal(err)
@@ -599,6 +601,7 @@ func TestWriteTarget(t *testing.T) {
 		{".recap/hook.yml", "", "in the version control's own directory (.git/hooks)"},
 		{"hooks/pre-commit", "", "in the version control's own directory (.git/hooks)"},
 		{".git/info/exclude", "", "in the version control's own directory"},
+		{".recap/cycle-a", "", ""}, // a cycle: ends, in the root
 	} {
 		got, err := WriteTarget(root, tc.rel)
 		if tc.err != "" {
@@ -607,8 +610,44 @@ func TestWriteTarget(t *testing.T) {
 			}
 			continue
 		}
-		if err != nil || got != tc.want {
+		if err != nil || tc.want != "" && got != tc.want || !strings.HasPrefix(got, ".recap/") && tc.want == "" {
 			t.Errorf("%s: %q, %v; want %q", tc.rel, got, err, tc.want)
+		}
+	}
+}
+
+// TestWriteTargetGiven: a triage file named by --triage is written where
+// a link of it leads, but never in a version control's own directory.
+func TestWriteTargetGiven(t *testing.T) {
+	dir := t.TempDir()
+	for _, d := range []string{".git/hooks", "quality"} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for link, to := range map[string]string{"quality/hook.yml": "../.git/hooks/pre-commit", "quality/t.yml": "../t.yml", "quality/loop": "loop"} {
+		if err := os.Symlink(to, filepath.Join(dir, filepath.FromSlash(link))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct{ path, want, err string }{
+		{filepath.Join(dir, "quality", "t.yml"), filepath.Join(dir, "t.yml"), ""},
+		{filepath.Join(dir, "quality", "hook.yml"), "", "in a version control's own directory"},
+		{filepath.Join(dir, ".git", "hooks", "post-checkout"), "", "in a version control's own directory"},
+		{filepath.Join(dir, "quality", "loop"), filepath.Join(dir, "quality", "loop"), ""},
+	} {
+		got, err := WriteTargetGiven(tc.path)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%s: %q, %v; want an error saying %q", tc.path, got, err, tc.err)
+			}
+			continue
+		}
+		if real, rerr := filepath.EvalSymlinks(filepath.Dir(tc.want)); rerr == nil {
+			tc.want = filepath.Join(real, filepath.Base(tc.want))
+		}
+		if err != nil || got != tc.want {
+			t.Errorf("%s: %q, %v; want %q", tc.path, got, err, tc.want)
 		}
 	}
 }

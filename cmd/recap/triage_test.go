@@ -2718,6 +2718,20 @@ func TestTriageNeverWritesInGit(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(g.Dir, ".git", "hooks", "pre-commit")); err == nil {
 		t.Errorf("written in .git/hooks")
 	}
+	// --triage naming a link into .git/hooks (a pull request may add one).
+	if err := os.MkdirAll(filepath.Join(g.Dir, "quality"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../.git/hooks/pre-push", filepath.Join(g.Dir, "quality", "triage.yml")); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code = recap(t, g.Dir, nil, "triage", f["id"].(string), "--as", "false-positive", "--reason", "r", "--triage", "quality/triage.yml", "build/reports")
+	if code != 2 || !strings.Contains(stderr, "quality/triage.yml: its place is in a version control's own directory") {
+		t.Errorf("--triage a link into .git/hooks: exit %d\n%s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(g.Dir, ".git", "hooks", "pre-push")); err == nil {
+		t.Errorf("written in .git/hooks through --triage")
+	}
 }
 
 // TestTriageFileNotRegular: a triage file at the repository's place that

@@ -167,12 +167,9 @@ func (r *triageRepo) writePath() (string, error) {
 		}
 		return filepath.Join(r.root, filepath.FromSlash(to)), nil
 	}
-	if fi, err := os.Lstat(r.path); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
-		return r.path, nil
-	}
-	to, err := filepath.EvalSymlinks(r.path)
+	to, err := triage.WriteTargetGiven(r.path)
 	if err != nil {
-		return r.path, nil
+		return "", &exitError{code: exitUsage, err: err}
 	}
 	return to, nil
 }
