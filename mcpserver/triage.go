@@ -81,6 +81,9 @@ func (s *Server) triageFile() (*triageLoad, error) {
 	if errors.Is(err, content.ErrOutside) || errors.Is(err, content.ErrLinkOutside) {
 		return nil, toolErrorf(CodeOutsideRoot, "triage: the triage file %s %s %s: no decision can be honoured (make it a file inside the root)", rel, s.root.fs.LinkOutside(rel, "the root"), s.root.dir)
 	}
+	if errors.Is(err, content.ErrNotRegular) {
+		return nil, s.notRegular(rel)
+	}
 	if err != nil {
 		return nil, toolErrorf(CodeBadArgument, "triage: %v", err)
 	}
@@ -150,4 +153,14 @@ func (s *Server) triageRel() string {
 		return cfg.Triage
 	}
 	return triage.DefaultPath
+}
+
+// notRegular is the error of a triage file at rel that is not a regular
+// file, saying what it is.
+func (s *Server) notRegular(rel string) *ToolError {
+	kind := "a special file"
+	if st, err := s.root.fs.Stat(rel); err == nil {
+		kind = triage.FileKind(st.Mode())
+	}
+	return toolErrorf(CodeParseError, "triage: %s: not a regular file (%s): a triage file is a file (nothing was read or written)", rel, kind)
 }

@@ -321,6 +321,8 @@ func (s *Server) writeTriage(name string, e triage.Entry, other *reports.Finding
 		return replaced, kept, changed, err
 	case errors.Is(err, content.ErrOutside), errors.Is(err, content.ErrLinkOutside):
 		return false, false, false, toolErrorf(CodeOutsideRoot, "the triage file %s %s %s: nothing was written", name, s.root.fs.LinkOutside(name, "the root"), s.root.dir)
+	case errors.Is(err, content.ErrNotRegular):
+		return false, false, false, s.notRegular(to)
 	case errors.Is(err, content.ErrLocked):
 		return false, false, false, toolErrorf(CodeBusy, "the triage file %s is being written by another writer for more than %s: call again", name, content.LockWait)
 	case errors.Is(err, fs.ErrPermission):

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -608,5 +609,29 @@ func TestTriageThroughLink(t *testing.T) {
 	}
 	if tf, err := triage.LoadFile(filepath.Join(g.Dir, "decisions", "triage.yml")); err != nil || len(tf.Entries) != 1 {
 		t.Errorf("the link's target: %v %+v", err, tf)
+	}
+}
+
+// TestTriageFileFIFO: a triage file that is a FIFO is said so, as a
+// triage file (not with a report's advice), by the calls that honour it
+// and by analysis.triage, which writes nothing.
+func TestTriageFileFIFO(t *testing.T) {
+	g := workspace(t)
+	cs, _ := connect(t, mcpserver.Options{Root: g.Dir, AllowTriageWrites: true, Now: func() time.Time { return time.Date(2026, 11, 28, 0, 0, 0, 0, time.UTC) }})
+	v := triageFindings(t, func(tool string, args map[string]any) result { return call(t, cs, tool, args) })[0]
+	if err := os.MkdirAll(filepath.Join(g.Dir, ".recap"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(g.Dir, ".recap", "triage.yml"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for tool, args := range map[string]map[string]any{
+		"analysis.getReports": {},
+		"analysis.triage":     {"id": v.Findings[0].ID, "state": "false-positive", "reason": "r"},
+	} {
+		r := call(t, cs, tool, args)
+		if code := r.errorCode(t); code != mcpserver.CodeParseError || !strings.Contains(r.text, ".recap/triage.yml: not a regular file (a FIFO): a triage file is a file") || strings.Contains(r.text, "standard input") {
+			t.Errorf("%s with a FIFO as the triage file: %s", tool, r.text)
+		}
 	}
 }

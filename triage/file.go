@@ -111,7 +111,7 @@ func Load(fsys fs.FS, name string) (*File, error) {
 		// What it is, without the advice for reports (standard input is
 		// no triage file).
 		if st, serr := fs.Stat(fsys, name); serr == nil {
-			return nil, &config.Error{File: name, Err: fmt.Errorf("not a regular file (%s): a triage file is a file", kindOf(st.Mode()))}
+			return nil, &config.Error{File: name, Err: fmt.Errorf("not a regular file (%s): a triage file is a file", FileKind(st.Mode()))}
 		}
 	}
 	if err != nil {
@@ -149,7 +149,7 @@ func readBounded(name string, file fs.File) ([]byte, error) {
 		return nil, &config.Error{File: name, Err: err}
 	}
 	if !st.Mode().IsRegular() {
-		return nil, &config.Error{File: name, Err: fmt.Errorf("not a regular file (%s): a triage file is a file", kindOf(st.Mode()))}
+		return nil, &config.Error{File: name, Err: fmt.Errorf("not a regular file (%s): a triage file is a file", FileKind(st.Mode()))}
 	}
 	data, err := io.ReadAll(io.LimitReader(file, MaxSize+1))
 	if err != nil {
@@ -678,8 +678,9 @@ func withLock(r *os.Root, name string, fn func() error) error {
 	return fn()
 }
 
-// kindOf names what a file of mode m that is not a regular one is.
-func kindOf(m fs.FileMode) string {
+// FileKind names what a file of mode m that is not a regular one is: "a
+// FIFO", "a directory".
+func FileKind(m fs.FileMode) string {
 	switch {
 	case m.IsDir():
 		return "a directory"
@@ -709,16 +710,26 @@ func WriteTarget(root, rel string) (string, error) {
 	}
 	abs := filepath.Join(root, filepath.FromSlash(rel))
 	target := rel
+	if l, err := os.Readlink(abs); err == nil && filepath.IsAbs(l) {
+		// As the readers: a link by absolute path is not followed.
+		return "", fmt.Errorf("%s: a symbolic link by absolute path (%s), which recap does not follow: make it relative", rel, l)
+	}
 	if to, ok := linkTarget(abs); ok {
 		if r, err := filepath.Rel(realRoot, to); err == nil && filepath.IsLocal(r) {
 			target = filepath.ToSlash(r)
 		}
 	}
 	// The real place of its directory: a directory on the way may be a
-	// link.
+	// link, made or not yet.
 	dir := filepath.Join(root, filepath.FromSlash(path.Dir(target)))
 	for d := dir; ; d = filepath.Dir(d) {
-		if real, err := filepath.EvalSymlinks(d); err == nil {
+		real, err := filepath.EvalSymlinks(d)
+		if err != nil {
+			if to, ok := linkTarget(d); ok {
+				real, err = to, nil
+			}
+		}
+		if err == nil {
 			if r, err := filepath.Rel(realRoot, real); err == nil && filepath.IsLocal(r) && config.InVCSDir(filepath.ToSlash(r)) {
 				return "", fmt.Errorf("%s: its place is in the version control's own directory (%s), which recap does not write", rel, filepath.ToSlash(r))
 			}

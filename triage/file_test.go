@@ -588,6 +588,8 @@ func TestWriteTarget(t *testing.T) {
 		".recap/out.yml":    filepath.Join(outside, "t.yml"),
 		".recap/cycle-a":    "cycle-b",
 		".recap/cycle-b":    "cycle-a",
+		"nohooks":           ".git/nohooks",
+		".recap/abs.yml":    filepath.Join(root, "other", "t.yml"),
 	} {
 		if err := os.Symlink(to, filepath.Join(root, filepath.FromSlash(link))); err != nil {
 			t.Fatal(err)
@@ -597,11 +599,13 @@ func TestWriteTarget(t *testing.T) {
 		{".recap/triage.yml", ".recap/triage.yml", ""},
 		{"new/dir/triage.yml", "new/dir/triage.yml", ""},
 		{".recap/linked.yml", "other/t.yml", ""},
-		{".recap/out.yml", ".recap/out.yml", ""}, // out of the root: the writer refuses it
+		{".recap/out.yml", "", "a symbolic link by absolute path"},
 		{".recap/hook.yml", "", "in the version control's own directory (.git/hooks)"},
 		{"hooks/pre-commit", "", "in the version control's own directory (.git/hooks)"},
 		{".git/info/exclude", "", "in the version control's own directory"},
-		{".recap/cycle-a", "", ""}, // a cycle: ends, in the root
+		{".recap/cycle-a", "", ""},                                                          // a cycle: ends, in the root
+		{"nohooks/pre-commit", "", "in the version control's own directory (.git/nohooks)"}, // a link to a directory not made yet
+		{".recap/abs.yml", "", "a symbolic link by absolute path"},
 	} {
 		got, err := WriteTarget(root, tc.rel)
 		if tc.err != "" {
