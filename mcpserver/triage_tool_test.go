@@ -561,20 +561,24 @@ func TestTriageRefusesWhatCannotBeKept(t *testing.T) {
 	result := func(rule string, line int) string {
 		return fmt.Sprintf(`{"ruleId":%q,"level":"warning","message":{"text":"m"},"locations":[{"physicalLocation":{"artifactLocation":{"uri":"src/main/java/com/example/shop/Order.java"},"region":{"startLine":%d}}}]}`, rule, line)
 	}
-	odd := `{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"Odd"}},"results":[` + result("Past", 99999) + "," + result("a\nb", 13) + `]}]}`
+	gone := strings.Replace(result("Gone", 3), "Order.java", "Later.java", 1)
+	odd := `{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"Odd"}},"results":[` + result("Past", 99999) + "," + result("a\nb", 13) + "," + gone + `]}]}`
 	if err := os.WriteFile(filepath.Join(g.Dir, "build", "reports", "odd.sarif"), []byte(odd), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	cs, _ := connect(t, mcpserver.Options{Root: g.Dir, AllowTriageWrites: true, Now: func() time.Time { return time.Date(2026, 11, 28, 0, 0, 0, 0, time.UTC) }})
 	var v view
 	call(t, cs, "analysis.getReports", map[string]any{"tools": []string{"Odd"}, "group": false, "context": false, "maxTokens": 20000}).decode(t, &v)
-	if len(v.Findings) != 2 {
+	if len(v.Findings) != 3 {
 		t.Fatalf("%d findings of Odd", len(v.Findings))
 	}
 	for _, f := range v.Findings {
 		r := call(t, cs, "analysis.triage", map[string]any{"id": f.ID, "state": "false-positive", "reason": "r"})
 		want, says := mcpserver.CodeNotFound, "its line 99999 is not in src/main/java/com/example/shop/Order.java"
-		if f.Rule != "Past" {
+		switch f.Rule {
+		case "Gone":
+			says = "its file src/main/java/com/example/shop/Later.java is not in the checkout"
+		case "a\nb":
 			want, says = mcpserver.CodeBadArgument, "its entry cannot be kept in the triage file"
 		}
 		if code := r.errorCode(t); code != want || !strings.Contains(r.text, says) {

@@ -1505,12 +1505,27 @@ func (e *NoSuchLineError) Error() string {
 	return fmt.Sprintf("its line %d is not in %s, of %d lines (a report older than the code?)", e.Line, e.Path, e.Lines)
 }
 
+// NoSuchFileError says that a finding on a line of a file is of a file
+// the checkout does not have (renamed or deleted since its report): an
+// entry made of it would have neither location nor line, and cover every
+// finding of its rule and message in a file of that path added later.
+type NoSuchFileError struct{ Path string }
+
+func (e *NoSuchFileError) Error() string {
+	return fmt.Sprintf("its file %s is not in the checkout (renamed or deleted since the report?)", e.Path)
+}
+
 // EntryOf is EntryFor, with a *NoSuchLineError when f's file reads and
-// f's line is past its end.
+// f's line is past its end, and a *NoSuchFileError when f is on a line of
+// a file src does not have.
 func EntryOf(f *reports.Finding, src fs.FS) (Entry, error) {
 	e := Entry{Tool: f.Tool, Rule: f.Rule, Path: f.Path, Message: text.CutRunes(foldSpace(f.Message), MaxMessage)}
 	if src != nil && f.Line > 0 && f.Path != "" {
-		if b, err := readSource(src, f.Path, newBuffer); err == nil {
+		b, err := readSource(src, f.Path, newBuffer)
+		if errors.Is(err, fs.ErrNotExist) {
+			return e, &NoSuchFileError{Path: f.Path}
+		}
+		if err == nil {
 			sf := newSourceFile(b)
 			if f.Line > sf.n() {
 				return e, &NoSuchLineError{Path: f.Path, Line: f.Line, Lines: sf.n()}

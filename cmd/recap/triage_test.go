@@ -2656,17 +2656,20 @@ func TestTriageEditedSinceReport(t *testing.T) {
 func TestTriageRefusesWhatCannotBeKept(t *testing.T) {
 	g := triageRepo(t)
 	result := func(rule string, line int, suppressed bool) string {
-		s := ""
+		s, file := "", "Order.java"
 		if suppressed {
 			s = `,"suppressions":[{"kind":"external","status":"accepted","justification":"checked"}]`
 		}
+		if rule == "Gone" {
+			file = "Later.java"
+		}
 		return fmt.Sprintf(`{"ruleId":%q,"level":"warning","message":{"text":"m"},"locations":[{"physicalLocation":{"artifactLocation":{"uri":%q},"region":{"startLine":%d}}}]%s}`,
-			rule, shop+"Order.java", line, s)
+			rule, shop+file, line, s)
 	}
 	log := func(results ...string) string {
 		return `{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"Odd"}},"results":[` + strings.Join(results, ",") + `]}]}`
 	}
-	g.Commit("odd report", map[string]string{"build/odd/odd.sarif": log(result("Past", 99999, false), result("a\nb", 13, false), result("Fine", 13, false))})
+	g.Commit("odd report", map[string]string{"build/odd/odd.sarif": log(result("Past", 99999, false), result("a\nb", 13, false), result("Fine", 13, false), result("Gone", 3, false))})
 	out, stderr, code := recap(t, g.Dir, nil, "findings", "--format", "json", "--no-group", "--no-context", "build/odd")
 	if code != 0 {
 		t.Fatalf("findings: exit %d\n%s", code, stderr)
@@ -2682,6 +2685,7 @@ func TestTriageRefusesWhatCannotBeKept(t *testing.T) {
 	for _, tc := range []struct{ rule, says string }{
 		{"Past", "its line 99999 is not in " + shop + "Order.java, of "},
 		{"a\nb", "its entry cannot be kept in the triage file (rule: \"a\\nb\": want a name on one line)"},
+		{"Gone", "its file " + shop + "Later.java is not in the checkout (renamed or deleted since the report?)"},
 	} {
 		_, stderr, code := recap(t, g.Dir, nil, "triage", ids[tc.rule], "--as", "false-positive", "--reason", "r", "build/odd")
 		if code != 2 || !strings.Contains(stderr, tc.says) || !strings.Contains(stderr, "nothing was written") {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -216,7 +217,8 @@ func importSARIF(ctx context.Context, streams *IO, r *triageRepo, logs []string,
 			}
 		}
 		e, err := triage.EntryOf(f, r.croot.FS())
-		if err != nil {
+		var gone *triage.NoSuchFileError
+		if err != nil && !errors.As(err, &gone) { // a file gone: the log names the finding decided (above)
 			if unkept++; unkeptFirst == "" {
 				unkeptFirst = fmt.Sprintf("%s at %s:%d: %v", f.Rule, f.Path, f.Line, err)
 			}
