@@ -160,7 +160,7 @@ func (s *Server) triageRel() string {
 func (s *Server) notRegular(rel string) *ToolError {
 	kind := "a special file"
 	if st, err := s.root.fs.Stat(rel); err == nil {
-		kind = triage.FileKind(st.Mode())
+		kind = content.Kind(st.Mode())
 	}
 	return toolErrorf(CodeParseError, "triage: %s: not a regular file (%s): a triage file is a file (nothing was read or written)", rel, kind)
 }

@@ -6,11 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path/filepath"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/recap-dev/recap/config"
+	"github.com/recap-dev/recap/diff"
 	"github.com/recap-dev/recap/internal/content"
 	"github.com/recap-dev/recap/internal/text"
 	"github.com/recap-dev/recap/reports"
@@ -385,12 +385,12 @@ func (s *Server) editedSince(f *reports.Finding, rel string) string {
 	if err != nil || !st.ModTime().After(rs.ModTime()) {
 		return ""
 	}
+	var repo *diff.Repo
 	if s.root.repo != nil {
-		if rp, err := s.root.repo.Reopen(); err == nil {
-			if top, err := filepath.Rel(rp.Root, filepath.Join(s.root.dir, filepath.FromSlash(f.Path))); err == nil && filepath.IsLocal(top) && rp.Unchanged(filepath.ToSlash(top)) {
-				return ""
-			}
-		}
+		repo, _ = s.root.repo.Reopen() // HEAD as it is now
+	}
+	if !triage.EditedSince(repo, s.root.dir, f.Path, st, rs.ModTime()) {
+		return ""
 	}
 	return fmt.Sprintf("%s changed after %s was written", f.Path, rel)
 }

@@ -432,8 +432,8 @@ func (m *Matcher) howDigested(idx int, f *reports.Finding, d *digest, orphan boo
 		if lh, _ := SplitLocation(loc); lh == h && sameMsg && li.wins == 1 {
 			return ByLocationMoved, true
 		}
-		if e.Location == loc && !sameMsg && m.near[idx] == nil && !f.ID.IsZero() {
-			m.near[idx] = &Near{ID: f.ID, Path: f.Path, Line: f.Line, Message: text.CutRunes(foldSpace(f.Message), MaxMessage)}
+		if e.Location == loc && !sameMsg {
+			m.noteChanged(idx, f)
 		}
 	}
 	if sameMsg && e.Message != "" {
@@ -444,19 +444,19 @@ func (m *Matcher) howDigested(idx int, f *reports.Finding, d *digest, orphan boo
 			return 0, false // git's steps, or its line now
 		}
 	}
-	if !sameMsg && li.unique {
+	if !sameMsg && li.unique && e.Message != "" {
 		m.noteChanged(idx, f)
 	}
 	return 0, true
 }
 
-// noteChanged notes f, of entry idx's rule on the one line of its file
-// that reads as the entry's line, with another message (its neighbours
-// changed too, so that its location differs): the finding the entry is
-// said changed for if it matches nothing (a method renamed beside an
-// edited line).
+// noteChanged notes f, of entry idx's rule at its place (its location, or
+// the one line of its file that reads as the entry's line when its
+// neighbours changed too) with another message: the finding the entry is
+// said changed for if it matches nothing (a method renamed), the first
+// one noted.
 func (m *Matcher) noteChanged(idx int, f *reports.Finding) {
-	if e := &m.entries[idx]; e.Message != "" && e.Line != "" && m.near[idx] == nil && !f.ID.IsZero() {
+	if m.near[idx] == nil && !f.ID.IsZero() {
 		m.near[idx] = &Near{ID: f.ID, Path: f.Path, Line: f.Line, Message: text.CutRunes(foldSpace(f.Message), MaxMessage)}
 	}
 }

@@ -111,7 +111,7 @@ func Load(fsys fs.FS, name string) (*File, error) {
 		// What it is, without the advice for reports (standard input is
 		// no triage file).
 		if st, serr := fs.Stat(fsys, name); serr == nil {
-			return nil, &config.Error{File: name, Err: fmt.Errorf("not a regular file (%s): a triage file is a file", FileKind(st.Mode()))}
+			return nil, &config.Error{File: name, Err: fmt.Errorf("not a regular file (%s): a triage file is a file", content.Kind(st.Mode()))}
 		}
 	}
 	if err != nil {
@@ -149,7 +149,7 @@ func readBounded(name string, file fs.File) ([]byte, error) {
 		return nil, &config.Error{File: name, Err: err}
 	}
 	if !st.Mode().IsRegular() {
-		return nil, &config.Error{File: name, Err: fmt.Errorf("not a regular file (%s): a triage file is a file", FileKind(st.Mode()))}
+		return nil, &config.Error{File: name, Err: fmt.Errorf("not a regular file (%s): a triage file is a file", content.Kind(st.Mode()))}
 	}
 	data, err := io.ReadAll(io.LimitReader(file, MaxSize+1))
 	if err != nil {
@@ -676,24 +676,6 @@ func withLock(r *os.Root, name string, fn func() error) error {
 	}
 	defer r.Remove(lock)
 	return fn()
-}
-
-// FileKind names what a file of mode m that is not a regular one is: "a
-// FIFO", "a directory".
-func FileKind(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	}
-	return "a special file"
 }
 
 // WriteTarget returns the file to write for the triage file at rel (slash-

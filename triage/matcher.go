@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"path"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
@@ -909,8 +910,8 @@ func (m *Matcher) how(idx int, f *reports.Finding, sf *sourceFile, orphan bool) 
 		if lh, _ := SplitLocation(loc); lh == h && sameMsg && sf.windowCount(i) == 1 {
 			return ByLocationMoved
 		}
-		if e.Location == loc && !sameMsg && m.near[idx] == nil && !f.ID.IsZero() {
-			m.near[idx] = &Near{ID: f.ID, Path: f.Path, Line: f.Line, Message: text.CutRunes(foldSpace(f.Message), MaxMessage)}
+		if e.Location == loc && !sameMsg {
+			m.noteChanged(idx, f)
 		}
 	}
 	if e.Line != "" && sameMsg && e.Message != "" {
@@ -929,7 +930,7 @@ func (m *Matcher) how(idx int, f *reports.Finding, sf *sourceFile, orphan bool) 
 			return ByHistory
 		}
 	}
-	if e.Line != "" && !sameMsg && sf.unique(i) {
+	if e.Line != "" && e.Message != "" && !sameMsg && sf.unique(i) {
 		m.noteChanged(idx, f)
 	}
 	return 0
@@ -1535,4 +1536,21 @@ func EntryOf(f *reports.Finding, src fs.FS) (Entry, error) {
 		}
 	}
 	return e, nil
+}
+
+// EditedSince reports whether a finding's file, path (relative to the
+// directory root, its information st), may hold other code than its
+// report, written at, describes: it changed after the report was written,
+// and is not as the commit checked out has it (repo; nil without git),
+// which a checkout writes in no set order beside its reports. A decision
+// on such a finding would name the code now at the report's line.
+func EditedSince(repo *diff.Repo, root, path string, st fs.FileInfo, at time.Time) bool {
+	if st == nil || !st.ModTime().After(at) {
+		return false
+	}
+	if repo == nil {
+		return true
+	}
+	top, err := filepath.Rel(repo.Root, filepath.Join(root, filepath.FromSlash(path)))
+	return err != nil || !filepath.IsLocal(top) || !repo.Unchanged(filepath.ToSlash(top))
 }

@@ -74,16 +74,23 @@ func Regular(st fs.FileInfo) error {
 
 // NotRegular is the error of a path of this type.
 func NotRegular(m fs.FileMode) error {
-	kind := "a special file"
+	return fmt.Errorf("%w (%s): give a file, or - for standard input", ErrNotRegular, Kind(m))
+}
+
+// Kind names what a file of mode m that is not a regular one is: "a
+// FIFO", "a directory".
+func Kind(m fs.FileMode) string {
 	switch {
+	case m.IsDir():
+		return "a directory"
 	case m&fs.ModeNamedPipe != 0:
-		kind = "a FIFO"
+		return "a FIFO"
 	case m&fs.ModeCharDevice != 0:
-		kind = "a character device"
+		return "a character device"
 	case m&fs.ModeDevice != 0:
-		kind = "a device"
+		return "a device"
 	case m&fs.ModeSocket != 0:
-		kind = "a socket"
+		return "a socket"
 	}
-	return fmt.Errorf("%w (%s): give a file, or - for standard input", ErrNotRegular, kind)
+	return "a special file"
 }

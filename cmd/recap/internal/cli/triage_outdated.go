@@ -550,20 +550,9 @@ func (e *editedSince) why(f *reports.Finding) string {
 		return w
 	}
 	w := ""
-	if st, err := e.r.croot.Stat(f.Path); err == nil && st.ModTime().After(in.at) {
-		if g := e.r.repo(); g == nil || !g.Unchanged(filepath.ToSlash(inRepo(g.Root, e.r.root, f.Path))) {
-			w = fmt.Sprintf("%s changed after %s was written", render.InertLine(f.Path), render.InertLine(in.path))
-		}
+	if st, err := e.r.croot.Stat(f.Path); err == nil && triage.EditedSince(e.r.repo(), e.r.root, f.Path, st, in.at) {
+		w = fmt.Sprintf("%s changed after %s was written", render.InertLine(f.Path), render.InertLine(in.path))
 	}
 	e.judged[k] = w
 	return w
-}
-
-// inRepo is p, a path relative to root, relative to the repository's top
-// directory top instead.
-func inRepo(top, root, p string) string {
-	if rel, err := filepath.Rel(top, filepath.Join(root, filepath.FromSlash(p))); err == nil && filepath.IsLocal(rel) {
-		return rel
-	}
-	return p
 }
