@@ -34,6 +34,36 @@ type digest struct {
 	idxs  []int32
 	at    []int32
 	infos []lineInfo
+	// own are the entries of the path it was made for, every one of them
+	// known (nil: made for others); byLine, made when first asked
+	// (foundAt), are the lines found, as (line, entry), in order.
+	own    *fileEntries
+	byLine [][2]int32
+}
+
+// foundAt returns, of cands (entries of d's own, in order), those that
+// line i reads as the Line of, in order, in buf's memory. Of an entry of
+// a plain file (fileEntries.plain) whose Line line i does not read as,
+// the digest says no match at once (howDigested): a finding of a file
+// with many entries of its rule is compared with those alone.
+func (d *digest) foundAt(i int, cands []int, buf []int) []int {
+	if d.byLine == nil {
+		d.byLine = make([][2]int32, 0, len(d.infos))
+		for k, idx := range d.idxs {
+			for _, li := range d.infos[d.at[k]:d.at[k+1]] {
+				d.byLine = append(d.byLine, [2]int32{li.i, idx})
+			}
+		}
+		slices.SortFunc(d.byLine, func(a, b [2]int32) int { return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1])) })
+	}
+	k, _ := slices.BinarySearchFunc(d.byLine, int32(i), func(p [2]int32, i int32) int { return cmp.Compare(p[0], i) })
+	out := buf[:0]
+	for ; k < len(d.byLine) && d.byLine[k][0] == int32(i); k++ {
+		if _, ok := slices.BinarySearch(cands, int(d.byLine[k][1])); ok {
+			out = append(out, int(d.byLine[k][1]))
+		}
+	}
+	return out
 }
 
 // digestRead has every file asked about for its entries decided by its

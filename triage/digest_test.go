@@ -8,9 +8,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/recap-dev/recap/reports"
 )
 
 // TestMain runs the package's tests with the files decided by their text
@@ -289,5 +292,69 @@ func BenchmarkQuickDigest(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestFoundAtAsText: a finding of a file with many entries of its rule is
+// compared, by the file's digest, with the entries whose Line its line
+// reads as alone (digest.foundAt); its decision, and what the entries are
+// then said to be (matched, near a finding of another message), are those
+// of every entry compared by the text. Files of few distinct lines
+// (repeats, lines alike but for white space), findings on every line and
+// past the end, of the entries' messages and of others, one entry in
+// three of another rule.
+func TestFoundAtAsText(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 35))
+	words := []string{"a();", "  a();", "b = c;", "\tb = c ;", "}", "", "return x;", "int v = 1;", "// note", "f(1);", "g(2);"}
+	msgs := []string{"m1", "m2", "m3"}
+	for round := range 400 {
+		var sb strings.Builder
+		n := 1 + rng.IntN(60)
+		for range n {
+			sb.WriteString(words[rng.IntN(len(words))])
+			sb.WriteByte('\n')
+		}
+		src := []byte(sb.String())
+		entries := randomEntries(rng, src, n, 2+rng.IntN(30))
+		if len(entries) < 2 {
+			continue
+		}
+		plain := rng.IntN(4) > 0 // else an entry of its message alone: every entry compared
+		for k := range entries {
+			entries[k].Message, entries[k].Reason = msgs[rng.IntN(len(msgs))], fmt.Sprint("r", k)
+			if rng.IntN(3) == 0 {
+				entries[k].Rule = "S"
+			}
+			if !plain && k == 0 {
+				entries[k].Line, entries[k].Location = "", ""
+			}
+		}
+		var findings []reports.Finding
+		for i := range 3 * n {
+			f := reports.Finding{ID: reports.FindingID{Tag: "ab12", N: uint32(i + 1)}, Tool: "T", Rule: "R", Path: "f.java",
+				Line: 1 + rng.IntN(n+2), Message: msgs[rng.IntN(len(msgs))]}
+			if rng.IntN(4) == 0 {
+				f.Rule = "S"
+			}
+			findings = append(findings, f)
+		}
+		decide := func(byDigest bool) (got []string, statuses []Status) {
+			digestRead = byDigest
+			defer func() { digestRead = true }()
+			m := NewMatcher(&File{Entries: slices.Clone(entries)}, fstest.MapFS{"f.java": {Data: src}}, day)
+			for k := range findings {
+				if d := m.Decide(&findings[k]); d != nil {
+					got = append(got, fmt.Sprintf("finding %d: entry %s %v", k, d.Entry.Reason, d.How))
+				} else {
+					got = append(got, fmt.Sprintf("finding %d: none", k))
+				}
+			}
+			return got, m.Statuses()
+		}
+		byDigest, stDigest := decide(true)
+		byText, stText := decide(false)
+		if !reflect.DeepEqual(byDigest, byText) || !reflect.DeepEqual(stDigest, stText) {
+			t.Fatalf("round %d, file\n%s\nentries %+v:\nby digest %q %+v\nby text   %q %+v", round, src, entries, byDigest, stDigest, byText, stText)
+		}
 	}
 }

@@ -112,6 +112,7 @@ type Matcher struct {
 	aheadBytes int64                  // and their bytes
 	// lastFile is the file held asked about last.
 	lastFile *sourceFile
+	cands    []int // decide's buffer
 }
 
 // Near is a finding of an entry's tool and rule at the entry's location
@@ -145,6 +146,10 @@ type fileEntries struct {
 	// digest is the file's digest once made (Matcher.digests'), looked
 	// up without hashing its path (m.mu held).
 	digest *digest
+	// plain says that each entry has a Line and this path as its own
+	// (none renamed): one whose Line a finding's line does not read as
+	// does not match it (see digest.foundAt).
+	plain bool
 }
 
 // ruleList is the entries of one rule of a file.
@@ -252,10 +257,11 @@ func (m *Matcher) index() {
 		}
 		fe := m.byFile[p]
 		if fe == nil {
-			fe = &fileEntries{path: p}
+			fe = &fileEntries{path: p, plain: p != ""}
 			m.byFile[p] = fe
 		}
 		fe.add(rk, i)
+		fe.plain = fe.plain && e.Line != "" && e.Path == p
 	}
 }
 
@@ -351,6 +357,7 @@ func (m *Matcher) ReadAhead() {
 			}
 			buf = b[:0]
 			d := m.digestText(b, sf, m.wantedOf(own[k].all()), gone)
+			d.own = own[k]
 			m.mu.Lock()
 			if _, dug := m.digests[p]; !dug { // or made meanwhile by the finding that asked
 				m.digests[p] = d
@@ -800,7 +807,13 @@ func (m *Matcher) decide(f *reports.Finding, fe *fileEntries) *Decision {
 			}
 		}
 	}
-	try(cands, false)
+	tried := cands
+	if d != nil && d.own == fe && fe.plain && len(cands) > 1 && f.Line >= 1 && f.Line <= d.n {
+		// The others' Lines are not the finding's line's text.
+		m.cands = d.foundAt(f.Line-1, cands, m.cands)
+		tried = m.cands
+	}
+	try(tried, false)
 	if best < 0 || bestHow > ByLocationOnly {
 		try(orphans, true)
 	}
@@ -1066,6 +1079,7 @@ func (m *Matcher) digestFor(path string, fe *fileEntries) *digest {
 		m.reads++
 		d = m.digestText(b, &m.dsf, own, gone)
 	}
+	d.own = fe
 	m.digests[path] = d
 	return d
 }
