@@ -111,6 +111,13 @@ func (c *Config) Groups(f *reports.Finding) []int32 {
 	return m.rule(f).groups
 }
 
+// HasGroups reports whether the configuration groups rules as the same
+// (Groups gives some finding's rule groups).
+func (c *Config) HasGroups() bool {
+	m := c.matcher()
+	return m != nil && m.groups
+}
+
 // Unmatched returns the rule patterns and path globs that matched none of
 // the findings given to Excluded, Apply and SameRule so far, in file
 // order: after a run, the patterns worth a warning (a typo, a rule

@@ -123,8 +123,21 @@ type triaging struct {
 	lastKind    uint32
 	lastKindKey [4]uint32
 	haveKind    bool
-	cwes        [][]int           // the CWE ids of findings aside
-	owns        []*reports.Triage // the decisions on findings aside
+	// byClass says that the findings of a file put aside are those of the
+	// classes of its entries' rules (classes; -1 for no class: the
+	// findings of no class the grouper keeps, by their CWE ids, match
+	// findings of no class alone): the others can share no problem with a
+	// decided finding, nor change how its problem groups, since the
+	// grouping matches findings within a class alone. False
+	// when an entry's file is gone (its decision may be on a finding of
+	// any rule) or the configuration groups rules (a rule may be in
+	// several groups).
+	byClass     bool
+	classOf     func(tool, rule string) int
+	fileClasses map[uint32][]int32 // by path index, the classes of its entries' rules
+	classes     []int32            // the last path's
+	cwes        [][]int            // the CWE ids of findings aside
+	owns        []*reports.Triage  // the decisions on findings aside
 	// covered are the findings settle took out of the first pass's view
 	// (with TriagedExclude): the page skips them.
 	covered map[grouping.Ref]bool
@@ -191,6 +204,7 @@ type aside struct {
 type kind struct {
 	tool, rule, ruleName, category uint32
 	short                          int32
+	class                          int32 // its rule's class (-1: none; -2: not known yet)
 }
 
 // states are the states against the baseline that aside.state numbers.
@@ -237,7 +251,7 @@ func (t *triaging) kindOf(tool uint32, rn ruleNames) uint32 {
 	i, ok := t.kindIndex[key]
 	if !ok {
 		i = uint32(len(t.kinds))
-		t.kinds = append(t.kinds, kind{tool: tool, rule: rn.rule, ruleName: rn.name, category: rn.cat, short: -1})
+		t.kinds = append(t.kinds, kind{tool: tool, rule: rn.rule, ruleName: rn.name, category: rn.cat, short: -1, class: -2})
 		t.kindIndex[key] = i
 	}
 	t.lastKind, t.lastKindKey, t.haveKind = i, key, true
@@ -266,6 +280,8 @@ func newTriaging(q *Query, prior *triaging, regroup bool) *triaging {
 		}
 		return g
 	}
+	t.classOf = q.Classes
+	t.byClass = t.regroup && !q.Triage.Orphaned() && (q.Config == nil || !q.Config.HasGroups())
 	if t.regroup && (!q.Filter.Empty() || q.Changes != nil) {
 		t.wide, t.wideAll, t.wideOut = t.grouper(), q.Triage.Orphaned(), map[grouping.Ref]bool{}
 	}
@@ -503,12 +519,14 @@ func (t *triaging) keep(f *reports.Finding, r grouping.Ref, state string, counte
 		t.lastTool, t.toolIndex = f.Tool, t.name(f.Tool)
 		if t.lastNamed {
 			t.lastIndex = t.name(f.Path)
+			t.classes = t.classesOf(t.lastIndex)
 		}
 	}
 	if f.Path != t.lastPath {
 		t.lastPath, t.lastNamed = f.Path, t.m.Names(f.Path)
 		if t.lastNamed {
 			t.lastIndex = t.name(f.Path)
+			t.classes = t.classesOf(t.lastIndex)
 		}
 	}
 	if !t.lastNamed {
@@ -530,7 +548,11 @@ func (t *triaging) keep(f *reports.Finding, r grouping.Ref, state string, counte
 		t.ruleNames[t.names[rn.rule]] = rn
 	}
 	t.lastRule, t.haveRule = rn, true
-	a := aside{ref: r, hides: f.Triage.Suppressed(), path: t.lastIndex, kind: t.kindOf(t.toolIndex, rn),
+	k := t.kindOf(t.toolIndex, rn)
+	if t.byClass && !t.decidable(k) {
+		return
+	}
+	a := aside{ref: r, hides: f.Triage.Suppressed(), path: t.lastIndex, kind: k,
 		line: clamp32(f.Line), end: clamp32(max(f.Line, f.EndLine)), column: clamp32(f.Column),
 		severity: f.Severity, impact: f.Impact, quality: f.Quality, security: f.Security(), counted: counted}
 	switch state {
@@ -548,6 +570,40 @@ func (t *triaging) keep(f *reports.Finding, r grouping.Ref, state string, counte
 		a.own = int32(len(t.owns))
 	}
 	t.aside.add(a)
+}
+
+// classesOf returns the classes of the rules of the entries of the file
+// of path index p (byClass), worked out once a file.
+func (t *triaging) classesOf(p uint32) []int32 {
+	if !t.byClass {
+		return nil
+	}
+	if cs, ok := t.fileClasses[p]; ok {
+		return cs
+	}
+	var cs []int32
+	t.m.EachRule(t.names[p], func(tool, rule string) {
+		if c := int32(max(t.classOf(tool, reports.ShortRule(tool, rule)), -1)); !slices.Contains(cs, c) {
+			cs = append(cs, c)
+		}
+	})
+	if t.fileClasses == nil {
+		t.fileClasses = map[uint32][]int32{}
+	}
+	t.fileClasses[p] = cs
+	return cs
+}
+
+// decidable says whether a finding of kind k, of the last path, is put
+// aside (byClass): of a class of the file's entries' rules (-1, no class,
+// among them: the findings of no class the grouper keeps, by their CWE
+// ids, group with findings of no class alone).
+func (t *triaging) decidable(k uint32) bool {
+	kd := &t.kinds[k]
+	if kd.class == -2 {
+		kd.class = int32(max(t.classOf(t.names[kd.tool], reports.ShortRule(t.names[kd.tool], t.names[kd.rule])), -1))
+	}
+	return slices.Contains(t.classes, kd.class)
 }
 
 // asides are the records put aside, in chunks: a run that keeps 300,000

@@ -687,6 +687,21 @@ func (m *Matcher) Names(path string) bool {
 	return ok
 }
 
+// EachRule calls each with the tool and rule of each rule of the entries
+// at path now (none for a path no entry names).
+func (m *Matcher) EachRule(path string, each func(tool, rule string)) {
+	fe := m.byFile[path]
+	if fe == nil {
+		return
+	}
+	for _, l := range fe.few {
+		each(l.tool, l.rule)
+	}
+	for rk := range fe.rules {
+		each(rk.tool, rk.rule)
+	}
+}
+
 // Orphaned reports whether some entry's file is gone: its decision may
 // be on a finding of any file.
 func (m *Matcher) Orphaned() bool { return m != nil && m.orphans }
