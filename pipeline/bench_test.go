@@ -72,72 +72,9 @@ func BenchmarkSummaryGrouped(b *testing.B) {
 // as in go tool pprof -tagfocus query=triaged -tagignore
 // decisions=grouped; the collector's background work carries none.
 func BenchmarkSummaryTriaged(b *testing.B) {
-	dir := reportstest.SharedDir(b, "bench")
-	files := pipeline.Files{Paths: []string{filepath.Join(dir, "spring-framework.checkstyle-sun.xml.gz"), filepath.Join(dir, "spring-framework.pmd7-all.sarif.gz")},
-		Options: parsers.ReadOptions{NoFingerprints: true}}
-	// The problems: which findings lead one of several, which are alone.
-	var all []reports.Finding
-	_, err := pipeline.Run(context.Background(), &pipeline.Query{Reports: files, Classes: grouping.ClassOf, Keep: pipeline.Keep{Each: func(f *reports.Finding, _ string) error {
-		if f.Line < 1 || f.Path == "" {
-			return nil
-		}
-		g := *f
-		g.Message = strings.Clone(g.Message)
-		if f.Detail != nil && len(f.Detail.Also) > 0 {
-			g.Detail = &reports.Detail{Also: f.Detail.Also}
-		} else {
-			g.Detail = nil
-		}
-		all = append(all, g)
-		return nil
-	}}})
-	if err != nil {
-		b.Fatal(err)
-	}
-	var alone, module, grouped []int
-	for i := range all {
-		switch f := &all[i]; {
-		case f.Detail != nil:
-			grouped = append(grouped, i)
-		case strings.Contains(f.Path, "/spring-web/"):
-			module = append(module, i)
-			alone = append(alone, i)
-		default:
-			alone = append(alone, i)
-		}
-	}
-	entries := func(picked []int) (*triage.File, iofs.FS) {
-		step := max(len(picked)/10_000, 1)
-		var chosen []int
-		for i := 0; i < len(picked) && len(chosen) < 10_000; i += step {
-			chosen = append(chosen, picked[i])
-		}
-		lines := map[string]int{}
-		for _, i := range chosen {
-			lines[all[i].Path] = 0
-		}
-		for i := range all {
-			if l, ok := lines[all[i].Path]; ok {
-				lines[all[i].Path] = max(l, all[i].Line, all[i].EndLine)
-			}
-		}
-		m := fstest.MapFS{}
-		for p, n := range lines {
-			var sb strings.Builder
-			for i := 1; i <= n+3; i++ {
-				fmt.Fprintf(&sb, "        int v%d = compute(v%d, %d);\n", i, i-1, len(p))
-			}
-			m[strings.TrimPrefix(p, "/")] = &fstest.MapFile{Data: []byte(sb.String())}
-		}
-		src := absFS{m}
-		f := &triage.File{}
-		for _, i := range chosen {
-			e := triage.EntryFor(&all[i], src)
-			e.State, e.Reason = triage.FalsePositive, "bench"
-			f.Entries = append(f.Entries, e)
-		}
-		return f, src
-	}
+	files, all := springFindings(b)
+	alone, module, grouped := springKinds(all)
+	entries := func(picked []int) (*triage.File, iofs.FS) { return springEntries(all, picked, 10_000) }
 	for _, bc := range []struct {
 		name   string
 		picked []int
@@ -221,6 +158,91 @@ func BenchmarkSummaryTriaged(b *testing.B) {
 			}
 		})
 	}
+}
+
+// springFindings reads Spring's Checkstyle and PMD reports as the triage
+// benchmarks query them, and returns them with their findings of a file
+// and a line (each with its problem's other findings, when it leads one
+// of several).
+func springFindings(tb testing.TB) (pipeline.Files, []reports.Finding) {
+	dir := reportstest.SharedDir(tb, "bench")
+	files := pipeline.Files{Paths: []string{filepath.Join(dir, "spring-framework.checkstyle-sun.xml.gz"), filepath.Join(dir, "spring-framework.pmd7-all.sarif.gz")},
+		Options: parsers.ReadOptions{NoFingerprints: true}}
+	var all []reports.Finding
+	_, err := pipeline.Run(context.Background(), &pipeline.Query{Reports: files, Classes: grouping.ClassOf, Keep: pipeline.Keep{Each: func(f *reports.Finding, _ string) error {
+		if f.Line < 1 || f.Path == "" {
+			return nil
+		}
+		g := *f
+		g.Message = strings.Clone(g.Message)
+		if f.Detail != nil && len(f.Detail.Also) > 0 {
+			g.Detail = &reports.Detail{Also: f.Detail.Also}
+		} else {
+			g.Detail = nil
+		}
+		all = append(all, g)
+		return nil
+	}}})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return files, all
+}
+
+// springKinds returns the indexes of the findings alone in their problem,
+// of those of spring-web among them, and of the leads of problems of
+// several findings.
+func springKinds(all []reports.Finding) (alone, module, grouped []int) {
+	for i := range all {
+		switch f := &all[i]; {
+		case f.Detail != nil:
+			grouped = append(grouped, i)
+		case strings.Contains(f.Path, "/spring-web/"):
+			module = append(module, i)
+			alone = append(alone, i)
+		default:
+			alone = append(alone, i)
+		}
+	}
+	return alone, module, grouped
+}
+
+// springEntries returns a triage file deciding at most n of the picked
+// findings, spread evenly among them, and the source files they name:
+// made up (Spring's sources are not in the bench), Java-like lines as
+// long as Spring's, each line different, as many as the files' findings
+// need.
+func springEntries(all []reports.Finding, picked []int, n int) (*triage.File, iofs.FS) {
+	step := max(len(picked)/n, 1)
+	var chosen []int
+	for i := 0; i < len(picked) && len(chosen) < n; i += step {
+		chosen = append(chosen, picked[i])
+	}
+	lines := map[string]int{}
+	for _, i := range chosen {
+		lines[all[i].Path] = 0
+	}
+	for i := range all {
+		if l, ok := lines[all[i].Path]; ok {
+			lines[all[i].Path] = max(l, all[i].Line, all[i].EndLine)
+		}
+	}
+	m := fstest.MapFS{}
+	for p, n := range lines {
+		var sb strings.Builder
+		for i := 1; i <= n+3; i++ {
+			fmt.Fprintf(&sb, "        int v%d = compute(v%d, %d);\n", i, i-1, len(p))
+		}
+		m[strings.TrimPrefix(p, "/")] = &fstest.MapFile{Data: []byte(sb.String())}
+	}
+	src := absFS{m}
+	f := &triage.File{}
+	for _, i := range chosen {
+		e := triage.EntryFor(&all[i], src)
+		e.State, e.Reason = triage.FalsePositive, "bench"
+		f.Entries = append(f.Entries, e)
+	}
+	return f, src
 }
 
 // median returns the median of x (sorting it).

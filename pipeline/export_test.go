@@ -17,3 +17,12 @@ func RegroupWhole(on bool) bool {
 	regroupWhole = on
 	return was
 }
+
+// KeepByClass puts aside, for settling, the findings of the decided
+// classes alone (on) or every finding of a decided file (off), and returns
+// the setting before.
+func KeepByClass(on bool) bool {
+	was := keepByClass
+	keepByClass = on
+	return was
+}

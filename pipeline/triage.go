@@ -281,7 +281,7 @@ func newTriaging(q *Query, prior *triaging, regroup bool) *triaging {
 		return g
 	}
 	t.classOf = q.Classes
-	t.byClass = t.regroup && !q.Triage.Orphaned() && (q.Config == nil || !q.Config.HasGroups())
+	t.byClass = keepByClass && t.regroup && !q.Triage.Orphaned() && (q.Config == nil || !q.Config.HasGroups())
 	if t.regroup && (!q.Filter.Empty() || q.Changes != nil) {
 		t.wide, t.wideAll, t.wideOut = t.grouper(), q.Triage.Orphaned(), map[grouping.Ref]bool{}
 	}
@@ -571,6 +571,10 @@ func (t *triaging) keep(f *reports.Finding, r grouping.Ref, state string, counte
 	}
 	t.aside.add(a)
 }
+
+// keepByClass: keep puts aside the findings of the decided classes alone
+// (byClass); tests turn it off, to compare with every finding put aside.
+var keepByClass = true
 
 // classesOf returns the classes of the rules of the entries of the file
 // of path index p (byClass), worked out once a file.
