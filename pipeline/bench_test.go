@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	iofs "io/fs"
+	"os"
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
@@ -11,10 +12,10 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"testing/fstest"
 	"time"
 
 	"github.com/recap-dev/recap/grouping"
+	"github.com/recap-dev/recap/internal/content"
 	"github.com/recap-dev/recap/internal/reportstest"
 	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/pipeline"
@@ -74,19 +75,26 @@ func BenchmarkSummaryGrouped(b *testing.B) {
 func BenchmarkSummaryTriaged(b *testing.B) {
 	files, all := springFindings(b)
 	alone, module, grouped := springKinds(all)
-	entries := func(picked []int) (*triage.File, iofs.FS) { return springEntries(all, picked, 10_000) }
-	for _, bc := range []struct {
+	cases := []struct {
 		name   string
 		picked []int
 		filter reports.Filter
-	}{{"none", nil, reports.Filter{}}, {"realistic", module, reports.Filter{}}, {"spread", alone, reports.Filter{}}, {"grouped", grouped, reports.Filter{}},
-		{"grouped-filtered", grouped, reports.Filter{Tools: []string{"Checkstyle"}}}} {
+		file   *triage.File
+		src    *diskFS
+	}{{name: "none"}, {name: "realistic", picked: module}, {name: "spread", picked: alone}, {name: "grouped", picked: grouped},
+		{name: "grouped-filtered", picked: grouped, filter: reports.Filter{Tools: []string{"Checkstyle"}}}}
+	// Each case's decisions and sources made first, and the findings they
+	// were picked from let go: a process of the command holds neither.
+	for i := range cases {
+		if c := &cases[i]; c.picked != nil {
+			c.file, c.src = springEntries(b, all, c.picked, 10_000)
+			c.picked = nil
+		}
+	}
+	all, alone, module, grouped = nil, nil, nil, nil
+	for _, bc := range cases {
 		b.Run(bc.name, func(b *testing.B) {
-			var file *triage.File
-			var src iofs.FS
-			if bc.picked != nil {
-				file, src = entries(bc.picked)
-			}
+			file, src := bc.file, iofs.FS(bc.src)
 			runtime.GC()
 			b.ReportAllocs()
 			runs := 0
@@ -153,7 +161,7 @@ func BenchmarkSummaryTriaged(b *testing.B) {
 			}
 			if file != nil {
 				b.ReportMetric(float64(len(file.Entries)), "entries")
-				b.ReportMetric(float64(len(src.(absFS).m)), "files")
+				b.ReportMetric(float64(bc.src.files), "files")
 				b.ReportMetric(float64(triaged), "triaged")
 			}
 		})
@@ -208,11 +216,12 @@ func springKinds(all []reports.Finding) (alone, module, grouped []int) {
 }
 
 // springEntries returns a triage file deciding at most n of the picked
-// findings, spread evenly among them, and the source files they name:
-// made up (Spring's sources are not in the bench), Java-like lines as
-// long as Spring's, each line different, as many as the files' findings
-// need.
-func springEntries(all []reports.Finding, picked []int, n int) (*triage.File, iofs.FS) {
+// findings, spread evenly among them, and the source files they name,
+// written to a temporary directory and read as the command reads a
+// checkout's: made up (Spring's sources are not in the bench), Java-like
+// lines as long as Spring's, each line different, as many as the files'
+// findings need.
+func springEntries(tb testing.TB, all []reports.Finding, picked []int, n int) (*triage.File, *diskFS) {
 	step := max(len(picked)/n, 1)
 	var chosen []int
 	for i := 0; i < len(picked) && len(chosen) < n; i += step {
@@ -227,15 +236,25 @@ func springEntries(all []reports.Finding, picked []int, n int) (*triage.File, io
 			lines[all[i].Path] = max(l, all[i].Line, all[i].EndLine)
 		}
 	}
-	m := fstest.MapFS{}
+	dir := tb.TempDir()
 	for p, n := range lines {
 		var sb strings.Builder
 		for i := 1; i <= n+3; i++ {
 			fmt.Fprintf(&sb, "        int v%d = compute(v%d, %d);\n", i, i-1, len(p))
 		}
-		m[strings.TrimPrefix(p, "/")] = &fstest.MapFile{Data: []byte(sb.String())}
+		name := filepath.Join(dir, filepath.FromSlash(strings.TrimPrefix(p, "/")))
+		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+			tb.Fatal(err)
+		}
+		if err := os.WriteFile(name, []byte(sb.String()), 0o644); err != nil {
+			tb.Fatal(err)
+		}
 	}
-	src := absFS{m}
+	root, err := content.OpenRoot(dir)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	src := &diskFS{fs: root.FS(), files: len(lines)}
 	f := &triage.File{}
 	for _, i := range chosen {
 		e := triage.EntryFor(&all[i], src)
@@ -273,16 +292,30 @@ func cpuTime() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// absFS serves the made-up files by the reports' paths, absolute ones too
-// (Spring's reports are not placed in a checkout).
-type absFS struct{ m fstest.MapFS }
-
-func (a absFS) Open(name string) (iofs.File, error) { return a.m.Open(strings.TrimPrefix(name, "/")) }
-func (a absFS) ReadFile(name string) ([]byte, error) {
-	return a.m.ReadFile(strings.TrimPrefix(name, "/"))
+// diskFS serves the made-up files of a directory, as the command's
+// checkout (content.Root) serves them, by the reports' paths, absolute
+// ones too (Spring's reports are not placed in a checkout).
+type diskFS struct {
+	fs    iofs.FS
+	files int
 }
-func (a absFS) Stat(name string) (iofs.FileInfo, error) {
-	return a.m.Stat(strings.TrimPrefix(name, "/"))
+
+func (d *diskFS) Open(name string) (iofs.File, error) {
+	return d.fs.Open(strings.TrimPrefix(name, "/"))
+}
+func (d *diskFS) Stat(name string) (iofs.FileInfo, error) {
+	return iofs.Stat(d.fs, strings.TrimPrefix(name, "/"))
+}
+
+// StatAll is content.Root's, which the matcher asks when it can.
+func (d *diskFS) StatAll(names []string) []iofs.FileInfo {
+	rel := make([]string, len(names))
+	for i, n := range names {
+		rel[i] = strings.TrimPrefix(n, "/")
+	}
+	return d.fs.(interface {
+		StatAll([]string) []iofs.FileInfo
+	}).StatAll(rel)
 }
 
 // BenchmarkEachProblem carries the goal of the outputs that take each

@@ -47,7 +47,7 @@ func TestTriageSpringByClass(t *testing.T) {
 		{"one class", oneClass, reports.Filter{}},
 		{"grouped, Checkstyle's", grouped, reports.Filter{Tools: []string{"Checkstyle"}}},
 	} {
-		file, src := springEntries(all, tc.picked, 3000)
+		file, src := springEntries(t, all, tc.picked, 3000)
 		for _, mode := range []pipeline.TriagedMode{pipeline.TriagedExclude, pipeline.TriagedInclude} {
 			view := func(byClass bool) (string, int) {
 				was := pipeline.KeepByClass(byClass)
