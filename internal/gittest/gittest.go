@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Repo is a repository in a temp dir.
@@ -65,15 +66,22 @@ func (r *Repo) Git(args ...string) string {
 	return string(out)
 }
 
-// Write writes files (path → content) under the repository.
+// Write writes files (path → content) under the repository, all with
+// one modification time, as of one moment: a map's order is random, and
+// a source written after its report in one call would read as edited
+// since the report was written (triage.EditedSince).
 func (r *Repo) Write(files map[string]string) {
 	r.t.Helper()
+	now := time.Now()
 	for p, content := range files {
 		full := filepath.Join(r.Dir, filepath.FromSlash(p))
 		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
 			r.t.Fatal(err)
 		}
 		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
+			r.t.Fatal(err)
+		}
+		if err := os.Chtimes(full, now, now); err != nil {
 			r.t.Fatal(err)
 		}
 	}
