@@ -10,8 +10,10 @@ import (
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/storer"
 )
 
 // ErrNotCommitted: the file is not in HEAD's tree.
@@ -260,6 +262,122 @@ func (r *Repo) After(from string, max, back int) ([]string, error) {
 		}
 	}
 	return nil, repoErrorf(ErrUnknownRevision, "%s is not on HEAD's first-parent line in its last %d commits", from, back)
+}
+
+// ChangedAfter returns, of the commits of HEAD's first-parent history
+// after from, up to HEAD, oldest first (looking at most back commits back
+// from HEAD, as After), those whose file differs from the one before's:
+// the file at the first of paths that their tree has as a file, told
+// apart by git's hash of it and by the path it is at; a commit that has
+// it at none of them differs from one that has it. Only the first max are
+// returned; more says there are others after them. Telling the commits
+// apart reads trees alone, no file: a line followed through the versions
+// of its file reads the versions, not every commit since.
+func (r *Repo) ChangedAfter(from string, paths []string, max, back int) (changed []string, more bool, err error) {
+	st := r.storage(cache.NewObjectLRU(8 * cache.MiByte)) // its packs kept open: one open per object was most of the time
+	defer st.close()
+	head, err := r.Commit("HEAD")
+	if err != nil {
+		return nil, false, err
+	}
+	c, err := object.GetCommit(st.s, head.Hash)
+	if err != nil {
+		return nil, false, err
+	}
+	// HEAD's line back to from, newest first.
+	var line []*object.Commit
+	for range back {
+		if h := c.Hash.String(); h == from || strings.HasPrefix(h, from) && len(from) >= 7 {
+			break
+		}
+		line = append(line, c)
+		if c.NumParents() == 0 {
+			return nil, false, repoErrorf(ErrUnknownRevision, "%s is not on HEAD's first-parent line", from)
+		}
+		before := c.Hash.String()[:12]
+		if c, err = object.GetCommit(st.s, c.ParentHashes[0]); err != nil {
+			return nil, false, repoErrorf(ErrShallow, "the history before %s is not in this clone", before)
+		}
+	}
+	if h := c.Hash.String(); h != from && !(strings.HasPrefix(h, from) && len(from) >= 7) {
+		return nil, false, repoErrorf(ErrUnknownRevision, "%s is not on HEAD's first-parent line in its last %d commits", from, back)
+	}
+	finders := make([]*pathFinder, len(paths))
+	for k, p := range paths {
+		finders[k] = &pathFinder{s: st.s, parts: strings.Split(p, "/")}
+	}
+	version := func(c *object.Commit) fileVersion {
+		for k, f := range finders {
+			if h, ok := f.find(c.TreeHash); ok {
+				return fileVersion{k, h}
+			}
+		}
+		return fileVersion{at: -1}
+	}
+	was := version(c)
+	for i := len(line) - 1; i >= 0; i-- {
+		v := version(line[i])
+		if v == was {
+			continue
+		}
+		was = v
+		if len(changed) == max {
+			return changed, true, nil
+		}
+		changed = append(changed, line[i].Hash.String())
+	}
+	return changed, false, nil
+}
+
+// fileVersion is a file as a commit has it: the index of the path it is
+// at (-1: none) and git's hash of it.
+type fileVersion struct {
+	at   int
+	hash plumbing.Hash
+}
+
+// pathFinder finds the file at one path in tree after tree, most of whose
+// directories on the way are the last tree's: a directory whose hash is
+// the one looked in last has the file the last look found.
+type pathFinder struct {
+	s     storer.EncodedObjectStorer
+	parts []string
+	last  []pathStep // by depth: the directory looked in last, and what it gave
+}
+
+type pathStep struct {
+	dir  plumbing.Hash
+	file plumbing.Hash
+	ok   bool
+}
+
+// find returns the hash of the regular file (or executable) at the path
+// in the tree of that hash; ok false when there is none.
+func (f *pathFinder) find(tree plumbing.Hash) (plumbing.Hash, bool) {
+	if f.last == nil {
+		f.last = make([]pathStep, len(f.parts))
+	}
+	return f.at(tree, 0)
+}
+
+func (f *pathFinder) at(dir plumbing.Hash, depth int) (plumbing.Hash, bool) {
+	if l := f.last[depth]; l.dir == dir && !dir.IsZero() {
+		return l.file, l.ok
+	}
+	var file plumbing.Hash
+	ok := false
+	if t, err := object.GetTree(f.s, dir); err == nil {
+		if e, err := t.FindEntry(f.parts[depth]); err == nil {
+			switch {
+			case depth == len(f.parts)-1:
+				file, ok = e.Hash, e.Mode.IsFile()
+			case e.Mode == filemode.Dir:
+				file, ok = f.at(e.Hash, depth+1)
+			}
+		}
+	}
+	f.last[depth] = pathStep{dir, file, ok}
+	return file, ok
 }
 
 // Since returns the commits of HEAD's first-parent history from the last

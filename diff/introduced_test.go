@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -257,5 +258,54 @@ func TestHeadAt(t *testing.T) {
 	}
 	if got, err := r.HeadAt(time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC), 100); err != nil || got != c2 {
 		t.Errorf("HeadAt after the reflog = %q, %v; want %s (its last move)", got, err, c2)
+	}
+}
+
+// TestChangedAfter: of the commits after one, those that changed a file
+// (at its first path, else at its second: renamed), however many leave it
+// alone; the first max of them and whether there are more; an error for a
+// commit not on HEAD's line.
+func TestChangedAfter(t *testing.T) {
+	g := gittest.New(t)
+	c1 := g.Commit("c1", map[string]string{"a.txt": "1\n", "b.txt": "1\n"})
+	g.Git("commit", "--allow-empty", "-q", "-m", "empty")
+	c3 := g.Commit("c3", map[string]string{"a.txt": "2\n"})
+	c4 := g.Commit("c4", map[string]string{"b.txt": "2\n"})
+	g.Git("mv", "a.txt", "z.txt")
+	c5 := g.Commit("c5", nil) // renamed, the same content: another path
+	c6 := g.Commit("c6", map[string]string{"z.txt": "3\n"})
+	g.Git("rm", "-q", "z.txt")
+	c7 := g.Commit("c7", nil) // at neither path
+	c8 := g.Commit("c8", map[string]string{"z.txt": "3\n"})
+	r, err := diff.Open(g.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	for _, c := range []struct {
+		from  string
+		paths []string
+		max   int
+		want  []string
+		more  bool
+	}{
+		{c1, []string{"a.txt", "z.txt"}, 16, []string{c3, c5, c6, c7, c8}, false},
+		{c1, []string{"a.txt", "z.txt"}, 2, []string{c3, c5}, true},
+		{c1, []string{"a.txt"}, 16, []string{c3, c5}, false},
+		{c1[:7], []string{"b.txt"}, 16, []string{c4}, false},
+		{c6, []string{"b.txt"}, 16, nil, false},
+		{c8, []string{"a.txt", "z.txt"}, 16, nil, false},
+	} {
+		got, more, err := r.ChangedAfter(c.from, c.paths, c.max, 100)
+		if err != nil || more != c.more || !slices.Equal(got, c.want) {
+			t.Errorf("ChangedAfter(%.7s, %q, %d) = %.7s, %v, %v; want %.7s, %v", c.from, c.paths, c.max, got, more, err, c.want, c.more)
+		}
+	}
+	// A commit of another line, or past the commits looked at.
+	if _, _, err := r.ChangedAfter(strings.Repeat("0", 40), []string{"a.txt"}, 16, 100); !errors.Is(err, diff.ErrUnknownRevision) {
+		t.Errorf("unknown commit: %v", err)
+	}
+	if _, _, err := r.ChangedAfter(c1, []string{"a.txt"}, 16, 3); !errors.Is(err, diff.ErrUnknownRevision) {
+		t.Errorf("past the bound: %v", err)
 	}
 }

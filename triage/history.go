@@ -46,7 +46,7 @@ type history struct {
 	// (stepwise; 0: not told), and stepReads the files it read.
 	stepped    map[int]int
 	stepReads  int
-	stepsAfter map[string][]string // a commit → the commits after it, when at most maxAfter (nil: not told)
+	stepsAfter map[stepsKey][]string // an entry's commit and paths → the commits after it that changed the file, when at most maxSteps (nil: not told)
 	// unfetched are the entries whose file at a commit a partial clone
 	// lacks and git could not fetch (fetchErr the first such error):
 	// their lines are not followed.

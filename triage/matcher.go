@@ -534,7 +534,7 @@ func (m *Matcher) FollowRenames(ctx context.Context, repo *diff.Repo) error {
 func (m *Matcher) Follow(ctx context.Context, dir string) error {
 	if m.withCommit() {
 		m.hist = &history{dir: dir, files: map[histKey]*histFile{}, lines: map[int]int{}, from: map[int]histAt{}, after: map[string][]string{}, missing: map[int]bool{}, since: map[string][]string{}, squashed: map[int]bool{},
-			unfetched: map[int]bool{}, unfetchable: map[histKey]bool{}, ambiguous: map[int][2]int{}, stepped: map[int]int{}, stepsAfter: map[string][]string{}}
+			unfetched: map[int]bool{}, unfetchable: map[histKey]bool{}, ambiguous: map[int][2]int{}, stepped: map[int]int{}, stepsAfter: map[stepsKey][]string{}}
 	}
 	if !m.goneWithCommit() {
 		return nil

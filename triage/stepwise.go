@@ -21,17 +21,26 @@ import (
 // ambiguous as the one diff. stepwise follows the line so, and says when
 // every step told.
 
+// stepsKey is an entry's commit and the paths its file is read at (as
+// git names them, NUL between).
+type stepsKey struct{ commit, paths string }
+
+// maxSteps bounds the commits since an entry's that changed its file
+// that its line is followed through (the others are not read).
+const maxSteps = 64
+
 // maxStepReads bounds the files at a commit one run reads to follow
 // lines step by step.
-const maxStepReads = 256
+const maxStepReads = 1024
 
 // stepwise returns the line (1-based) of sf, the entry's file now, that
 // entry idx's decided line is, carried from its commit through each
 // later commit of HEAD's first-parent line that changed the file, then
 // onto the working tree's file; -1 when a step deleted or changed the
 // line and added none that reads as it (the decided line is gone); ok
-// false when that cannot be told: the commit not on that line, more than
-// maxAfter commits since, the file renamed or unreadable at one of them,
+// false when that cannot be told: the commit not on that line within
+// maxBack commits, more than maxSteps commits since that changed the
+// file, the file renamed or unreadable at one of them,
 // a step that deletes or changes the line while it adds one that reads as
 // it elsewhere, or one that adds a copy of its window while the line's
 // window changes.
@@ -58,32 +67,41 @@ func (m *Matcher) followSteps(idx int, sf *sourceFile) int {
 	if _, err := repo.Commit(e.Commit); err != nil {
 		return 0
 	}
-	after, ok := h.stepsAfter[e.Commit]
+	// The file's versions, one per change: at the entry's commit, at each
+	// later commit that changed it (told by the trees, which git reads
+	// without the files), and in the working tree; by its path then, or
+	// by its path now once it was renamed.
+	paths := []string{inGit(repo, h.dir, e.Path)}
+	if sf.path != "" && sf.path != e.Path {
+		paths = append(paths, inGit(repo, h.dir, sf.path))
+	}
+	key := stepsKey{e.Commit, strings.Join(paths, "\x00")}
+	after, ok := h.stepsAfter[key]
 	if !ok {
-		after, err = repo.After(e.Commit, maxAfter+1, maxBack)
+		var more bool
+		after, more, err = repo.ChangedAfter(e.Commit, paths, maxSteps, maxBack)
 		switch {
-		case err != nil || len(after) > maxAfter:
+		case err != nil || more:
 			after = nil // not told
 		case after == nil:
-			after = []string{} // none since: the working tree alone
+			after = []string{} // no change since: the working tree alone
 		}
-		h.stepsAfter[e.Commit] = after
+		h.stepsAfter[key] = after
 	}
 	if after == nil {
 		return 0
 	}
-	// The file's versions, one per change: at the entry's commit, at each
-	// later commit that changed it, and in the working tree; by its path
-	// then, or by its path now once it was renamed.
 	var versions [][]byte
 	for _, c := range append([]string{e.Commit}, after...) {
 		if h.stepReads >= maxStepReads {
 			return 0
 		}
 		h.stepReads++
-		b, _ := fileAt(repo, c, inGit(repo, h.dir, e.Path))
-		if b == nil && sf.path != "" && sf.path != e.Path {
-			b, _ = fileAt(repo, c, inGit(repo, h.dir, sf.path))
+		var b []byte
+		for _, p := range paths {
+			if b, _ = fileAt(repo, c, p); b != nil {
+				break
+			}
 		}
 		if b == nil {
 			return 0 // gone, or not fetched: not told

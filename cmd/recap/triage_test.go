@@ -1385,6 +1385,60 @@ func TestTriageFollowsAcrossCopies(t *testing.T) {
 	}
 }
 
+// TestTriageFollowsPastIdleCommits: a copy of the decided method pasted
+// above it, then, many commits later, a line next to the decided catch
+// changed. The location, which hashes the catch and its neighbours, now
+// names the copy's catch; the file's versions tell that the decided
+// catch is the one below. The commits that leave the file alone (empty,
+// or changing another file) do not count toward the versions followed,
+// however many there are: the decision stays on its catch, and the copy
+// is shown, not hidden.
+func TestTriageFollowsPastIdleCommits(t *testing.T) {
+	method := func(name, arg, ret string) string {
+		return fmt.Sprintf("    int %s {\n        int n = 0;\n        try {\n            n = Integer.parseInt(%s);\n        } catch (RuntimeException e) {\n        }\n        return %s;\n    }\n", name, arg, ret)
+	}
+	class := func(methods ...string) string {
+		return "package p;\n\npublic class A {\n" + strings.Join(methods, "\n") + "}\n"
+	}
+	for _, tc := range []struct {
+		name  string
+		idle  int  // commits between the copy and the change
+		other bool // the idle commits change another file (else empty)
+	}{
+		{"next commit", 0, false},
+		{"30 empty commits", 30, false},
+		{"30 commits of another file", 30, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := gittest.New(t)
+			g.Git("config", "user.name", "Ana")
+			g.Git("config", "user.email", "ana@example.com")
+			// The decided catch is line 8 at first, line 17 once the copy
+			// is above it.
+			g.Commit("one", map[string]string{"src/A.java": class(method("a()", `"1"`, "n")), "build/pmd.sarif": pmdCatchSARIF(8)})
+			if out, stderr, code := recap(t, g.Dir, nil, "triage", "--rule", "EmptyCatchBlock", "--as", "false-positive", "--reason", "parse of a constant", "build"); code != 0 {
+				t.Fatalf("triage: exit %d\n%s%s", code, out, stderr)
+			}
+			g.Commit("triage", nil)
+			g.Commit("a copy above", map[string]string{"src/A.java": class(method("b(String s)", "s", "n"), method("a()", `"1"`, "n")), "build/pmd.sarif": pmdCatchSARIF(8, 17)})
+			for k := range tc.idle {
+				if tc.other {
+					g.Commit(fmt.Sprintf("other %d", k), map[string]string{"README": strings.Repeat("x\n", k+1)})
+				} else {
+					g.Git("commit", "--allow-empty", "-q", "-m", fmt.Sprintf("idle %d", k))
+				}
+			}
+			g.Commit("a neighbour changed", map[string]string{"src/A.java": class(method("b(String s)", "s", "n"), method("a()", `"1"`, "n + 0"))})
+			if covered, _ := coveredFindings(t, g.Dir, "build"); !slices.Equal(covered, []string{"src/A.java:17"}) {
+				t.Errorf("covered %v, want [src/A.java:17]", covered)
+			}
+			if out, stderr, code := recap(t, g.Dir, nil, "triage", "check", "build"); code != 0 {
+				t.Errorf("check: exit %d\n%s%s", code, out, stderr)
+			}
+		})
+	}
+}
+
 // TestTriageUnmatchedTold: a run of every finding says how many decisions
 // of its tools matched none (what was decided and is no longer there, or
 // no longer followed), where a user reads first; a run of some findings
