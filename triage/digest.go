@@ -425,10 +425,7 @@ func windowAt(src []byte, at, i int) string {
 func (m *Matcher) howDigested(idx int, f *reports.Finding, d *digest, orphan bool) (how How, ok bool) {
 	e := &m.entries[idx]
 	if f.Line < 1 || f.Line > d.n || e.Location == "" && e.Line == "" {
-		if !orphan && e.Message != "" && m.sameMessage(e, f) {
-			return ByMessage, true
-		}
-		return 0, true
+		return m.byMessage(e, f, true, orphan), true
 	}
 	if e.Line == "" {
 		return 0, false // a location alone: any line's

@@ -856,19 +856,10 @@ func (m *Matcher) decide(f *reports.Finding, fe *fileEntries) *Decision {
 // file is gone) matches by the location or the line text only.
 func (m *Matcher) how(idx int, f *reports.Finding, sf *sourceFile, orphan bool) How {
 	e := &m.entries[idx]
-	if sf == nil || f.Line < 1 || f.Line > sf.n() {
-		if !orphan && e.Message != "" && m.sameMessage(e, f) {
-			return ByMessage
-		}
-		return 0
+	if sf == nil || f.Line < 1 || f.Line > sf.n() || e.Location == "" && e.Line == "" {
+		return m.byMessage(e, f, sf != nil, orphan)
 	}
 	i := f.Line - 1
-	if e.Location == "" && e.Line == "" {
-		if !orphan && e.Message != "" && m.sameMessage(e, f) {
-			return ByMessage
-		}
-		return 0
-	}
 	// Every way below needs the finding's line to read as the entry's
 	// (a location hashes the line first): most entries stop here.
 	if e.Line != "" && !lineIs(sf.line(i), m.lines[idx]) {
@@ -962,6 +953,21 @@ func (m *Matcher) how(idx int, f *reports.Finding, sf *sourceFile, orphan bool) 
 		m.noteChanged(idx, f)
 	}
 	return 0
+}
+
+// byMessage says whether e covers f by its message (ByMessage, else 0),
+// f's file read or not: only a finding without a line, or one whose file
+// cannot be read, is matched so. A finding on a line of a file read is
+// matched by that line or not at all, and one past the file's end (a
+// report older than the code, line breaks the tool counts and recap does
+// not) by nothing: an entry without a location or a line (decided on a
+// finding without one, or written so) covering it would cover every
+// finding of its rule and message in the file, those to come too.
+func (m *Matcher) byMessage(e *Entry, f *reports.Finding, read, orphan bool) How {
+	if orphan || e.Message == "" || read && f.Line >= 1 || !m.sameMessage(e, f) {
+		return 0
+	}
+	return ByMessage
 }
 
 // sameHash reports whether two location fingerprints hash the same

@@ -2,6 +2,7 @@ package triage
 
 import (
 	"context"
+	"fmt"
 	"io/fs"
 	"strings"
 	"testing"
@@ -520,5 +521,61 @@ func TestLatin1Source(t *testing.T) {
 	}
 	if got := asText([]byte("a\xe9b\xff\xc3\xa9")); string(got) != "aébÿé" {
 		t.Errorf("asText: %q", got)
+	}
+}
+
+// TestMatchedByMessageOnly: an entry is matched by its path, rule and
+// message alone only where no line can tell: a finding without a line, or
+// a file that cannot be read. A finding on a line of a file read is
+// another's unless its line tells (an entry decided on a finding without
+// a line, or written without one, would cover every finding of its rule
+// and message in the file, those to come too), and so is one past the
+// end of the file (a report older than the code, a file whose line breaks
+// the tool counts and recap does not: old Mac's CR alone); the same read
+// ahead, by the file's digest.
+func TestMatchedByMessageOnly(t *testing.T) {
+	msg := "Assigning an Object to null is a code smell."
+	located := decided(t)
+	bare := located
+	bare.Location, bare.Line = "", ""
+	java, cr := javaFile, strings.ReplaceAll(javaFile, "\n", "\r")
+	tests := []struct {
+		name   string
+		entry  Entry
+		source *string // nil: none
+		line   int
+		want   How
+	}{
+		{"bare, a finding without a line", bare, &java, 0, ByMessage},
+		{"bare, no source", bare, nil, 5, ByMessage},
+		{"bare, a finding on a line", bare, &java, 5, 0},
+		{"bare, a finding on another line", bare, &java, 12, 0},
+		{"bare, past the end", bare, &java, 99, 0},
+		{"located, past the end", located, &java, 99, 0},
+		{"located, a finding without a line", located, &java, 0, ByMessage},
+		{"located, no source", located, nil, 5, ByMessage},
+		{"located, CR line breaks", located, &cr, 5, 0},
+		{"bare, CR line breaks", bare, &cr, 5, 0},
+	}
+	for _, tt := range tests {
+		for _, byDigest := range []bool{true, false} {
+			t.Run(fmt.Sprintf("%s/digest=%v", tt.name, byDigest), func(t *testing.T) {
+				digestRead = byDigest
+				defer func() { digestRead = true }()
+				var src fs.FS
+				if tt.source != nil {
+					src = fstest.MapFS{"src/Shop.java": {Data: []byte(*tt.source)}}
+				}
+				m := NewMatcher(&File{Entries: []Entry{tt.entry}}, src, day)
+				f := reports.Finding{Tool: "PMD", Rule: "NullAssignment", Path: "src/Shop.java", Line: tt.line, Message: msg}
+				d := m.Decide(&f)
+				switch {
+				case tt.want == 0 && d != nil:
+					t.Errorf("Decide = %v, want none", d.How)
+				case tt.want != 0 && (d == nil || d.How != tt.want):
+					t.Errorf("Decide = %+v, want %v", d, tt.want)
+				}
+			})
+		}
 	}
 }
