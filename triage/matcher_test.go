@@ -579,3 +579,43 @@ func TestMatchedByMessageOnly(t *testing.T) {
 		}
 	}
 }
+
+// TestManyEntriesByMessage: a finding that only a message can match (no
+// line, or no source) among many entries of its file and rule is matched
+// by an index of their messages: the same decisions as one by one, white
+// space folded, an entry cut short ("…") by its prefix, the first entry
+// in the file's order when two match, an entry decided in another file
+// (renamed since) by its message with the old name taken for the new.
+func TestManyEntriesByMessage(t *testing.T) {
+	file := &File{}
+	add := func(path, msg, reason string) {
+		file.Entries = append(file.Entries, Entry{Tool: "T", Rule: "r", Path: path, Message: msg, State: FalsePositive, Reason: reason})
+	}
+	for i := range 3 * manyByMessage {
+		add("src/A.java", fmt.Sprintf("value %d is  unused", i), fmt.Sprint("plain ", i))
+	}
+	add("src/A.java", "value 7 is unused", "second of 7")
+	add("src/A.java", "a long message cut…", "cut")
+	add("src/A.java", "", "no message")
+	for _, src := range []fs.FS{nil, fstest.MapFS{"src/A.java": {Data: []byte("x\n")}}} {
+		m := NewMatcher(file, src, day)
+		for _, tc := range []struct {
+			msg, want string
+		}{
+			{"value 7 is unused", "plain 7"},
+			{" value  7\tis unused ", "plain 7"},
+			{"value 700 is unused", ""},
+			{"a long message cut short here", "cut"},
+			{"nothing like it", ""},
+		} {
+			f := reports.Finding{Tool: "T", Rule: "r", Path: "src/A.java", Message: tc.msg}
+			got := ""
+			if d := m.Decide(&f); d != nil {
+				got = d.Entry.Reason
+			}
+			if got != tc.want {
+				t.Errorf("source %v: %q decided by %q, want %q", src != nil, tc.msg, got, tc.want)
+			}
+		}
+	}
+}
