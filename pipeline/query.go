@@ -503,6 +503,7 @@ func (s *scan) group(ctx context.Context, c *summarize.Collector, inputs []repor
 		counts = nil
 	}
 	err := s.tri.settle(s.grouped, c, counts, hasText(inputs), recount)
+	s.tri.markConfirmed(s.grouped)
 	s.tri.countOutside(s.grouped, hasText(inputs))
 	if err != nil {
 		return c, err

@@ -78,6 +78,13 @@ type triaging struct {
 	// confirmed are the decisions of the findings decided confirmed, by
 	// their ids (first run): their problems are not covered.
 	confirmed map[reports.FindingID]*reports.Triage
+	// marks are the marks of the findings with no decision of their own
+	// in a problem another finding of which is confirmed: that
+	// confirmation, through it (Via), found once the groups are known
+	// (markConfirmed; carried to a run made again). The problem's lead,
+	// shown, says the problem is confirmed when a duplicate of it was
+	// decided so.
+	marks map[reports.FindingID]*reports.Triage
 	// held says that a finding its own decision hides is in a problem
 	// another finding of which is confirmed: the confirmation marks it
 	// (problems), and the run is made again to show it.
@@ -265,7 +272,7 @@ func newTriaging(q *Query, prior *triaging, regroup bool) *triaging {
 	t := &triaging{m: q.Triage, d: q.Triage.Decider(), mode: q.Triaged, regroup: regroup && q.Classes != nil && prior == nil,
 		whole: q.Filter.Empty() && q.Changes == nil && !q.NewOnly, newOnly: q.NewOnly && q.Baseline != nil}
 	if prior != nil {
-		t.problems, t.prior = prior.problems, prior.prior
+		t.problems, t.prior, t.marks = prior.problems, prior.prior, prior.marks
 		t.offTriaged, t.again = prior.offTriaged, true
 	}
 	if t.m.Len() == 0 {
@@ -709,6 +716,9 @@ func (t *triaging) decide(f *reports.Finding) (hide bool) {
 	if p := t.problems[f.ID]; p != nil && (!f.Triage.Suppressed() || !p.Suppressed()) {
 		f.Triage = p
 	}
+	if f.Triage == nil {
+		f.Triage = t.marks[f.ID]
+	}
 	return t.hides(f.Triage.Suppressed())
 }
 
@@ -752,8 +762,8 @@ func (t *triaging) noteDecided(f *reports.Finding) {
 
 // count counts f, marked, in the first pass (state: against the baseline).
 func (t *triaging) count(f *reports.Finding, state string) {
-	if t == nil || f.Triage == nil {
-		return
+	if t == nil || f.Triage == nil || f.Triage == t.marks[f.ID] {
+		return // (a mark of another finding's confirmation: that one counts)
 	}
 	c := &t.counts
 	if state == reports.BaselineNew && t.prior.OfOldProblem(f) {
@@ -896,6 +906,39 @@ func (t *triaging) hold(g *Grouped, members []grouping.Ref, problems map[reports
 		if (t.decided[id] != nil || t.wideDecided[id] != nil) && !t.wideOut[r] {
 			problems[id] = via
 			t.held = true
+		}
+	}
+}
+
+// markConfirmed finds, once the first run's problems are known (g), the
+// marks of the findings with no decision of their own in a problem
+// another finding of which is confirmed (marks): a confirmation on a
+// duplicate marks the problem's lead, which the page shows.
+func (t *triaging) markConfirmed(g *Grouped) {
+	if t == nil || len(t.confirmed) == 0 || t.marks != nil || g == nil || !g.groups.Grouped() {
+		return
+	}
+	t.marks = map[reports.FindingID]*reports.Triage{}
+	var refs []grouping.Ref
+	for id := range t.confirmed {
+		if r, ok := g.ids.ref(id); ok {
+			refs = append(refs, r)
+		}
+	}
+	slices.SortFunc(refs, compareRefs) // of a problem confirmed twice, the first finding's
+	for _, r := range refs {
+		id := g.ids.id(r)
+		lead := r
+		if l, dup := g.groups.LeadOf(r); dup {
+			lead = l
+		}
+		via := *t.confirmed[id]
+		via.Via = id
+		for _, m := range append([]grouping.Ref{lead}, g.groups.Others(lead)...) {
+			mid := g.ids.id(m)
+			if t.confirmed[mid] == nil && t.decided[mid] == nil && t.marks[mid] == nil {
+				t.marks[mid] = &via
+			}
 		}
 	}
 }
@@ -1457,6 +1500,11 @@ func (t *triaging) show(v *summarize.View) {
 			if p := t.problems[f.ID]; p != nil && !f.Triage.Suppressed() {
 				f.Triage = p
 			}
+		}
+	}
+	for i := range v.Findings {
+		if f := &v.Findings[i].Finding; f.Triage == nil {
+			f.Triage = t.marks[f.ID]
 		}
 	}
 	c := t.counts

@@ -415,3 +415,46 @@ func TestTriageReviewPosted(t *testing.T) {
 		}
 	}
 }
+
+// TestTriageConfirmedDuplicate: a finding decided confirmed that is a
+// duplicate in its problem (PMD's UseEqualsToCompareStrings at
+// Order.java:34, whose problem SpotBugs' finding leads) marks the problem
+// shown, through it (via), in every output that shows the lead: the
+// page, JSON, the annotations and recap's SARIF.
+func TestTriageConfirmedDuplicate(t *testing.T) {
+	root := reportstest.RepoRoot(t)
+	p := filepath.Join(t.TempDir(), "triage.yml")
+	if err := triage.WriteFile(p, &triage.File{Version: 1}); err != nil {
+		t.Fatal(err)
+	}
+	args := func(a ...string) []string {
+		return append(a, "--triage", p, "--repo", "testdata/sample", "testdata/reports")
+	}
+	out, errOut, code := recap(t, root, nil, args("findings", "--format", "json", "--no-group", "--no-context", "--limit", "200", "--max-tokens", "25000")...)
+	if code != 0 {
+		t.Fatalf("findings: exit %d\n%s", code, errOut)
+	}
+	var v struct{ Findings []map[string]any }
+	mustJSON(t, out, &v)
+	pmd := findingAt(t, v.Findings, "UseEqualsToCompareStrings", "Order.java", 34)["id"].(string)
+	if out, errOut, code := recap(t, root, nil, args("triage", pmd, "--as", "confirmed", "--reason", "must fix")...); code != 0 {
+		t.Fatalf("triage: exit %d\n%s%s", code, out, errOut)
+	}
+	out, _, _ = recap(t, root, nil, args("findings", "--format", "json", "--no-context", "--limit", "200", "--max-tokens", "25000")...)
+	v.Findings = nil
+	mustJSON(t, out, &v)
+	lead := findingAt(t, v.Findings, "ES_COMPARING_PARAMETER_STRING_WITH_EQ", "Order.java", 34)
+	if tr, _ := lead["triage"].(map[string]any); tr == nil || tr["state"] != "confirmed" || tr["via"] != pmd {
+		t.Errorf("the problem's lead: triage %v, want confirmed via %s", lead["triage"], pmd)
+	}
+	for _, format := range []string{"text", "github"} {
+		out, _, _ := recap(t, root, nil, args("findings", "--format", format, "--no-context")...)
+		if !strings.Contains(out, "(confirmed: must fix)") {
+			t.Errorf("--format %s: no (confirmed: must fix) in\n%s", format, out)
+		}
+	}
+	out, _, _ = recap(t, root, nil, args("findings", "--format", "sarif")...)
+	if n := strings.Count(out, `"state":"confirmed"`) + strings.Count(out, `"state": "confirmed"`); n != 1 {
+		t.Errorf("recap's SARIF: %d results marked confirmed, want 1", n)
+	}
+}
