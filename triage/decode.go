@@ -64,6 +64,12 @@ func (d *decoder) parse(data []byte, f *File) {
 		d.add(e)
 		return
 	}
+	if line, marker := firstMarker(data); line > 0 {
+		// Two branches merged without recap's merge driver: the YAML
+		// parser would say "could not find expected ':'".
+		d.add(&config.Error{File: d.file, Line: line, Err: fmt.Errorf("an unresolved merge conflict (git's %s line): run recap triage merge --resolve, which merges both sides' decisions (keep one of an entry each side decided otherwise, left between the markers), then git add the file", marker)})
+		return
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
 	switch err := dec.Decode(&doc); {

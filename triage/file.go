@@ -41,6 +41,10 @@ type File struct {
 	read  []keyFields           // the entries as read, whose keys base is once asked (nil: base is)
 	index map[string]int        // entry key → index in Entries, for Put
 	crlf  bool                  // its lines end with CR LF: written so
+	// theirs holds, in a merge that could not choose (Merge), the other
+	// side's version of an entry by its key: Marshal writes it after the
+	// entry, between git's conflict markers.
+	theirs map[string]side
 }
 
 // Parse reads a triage file's content; name is used in errors. An empty
@@ -203,8 +207,7 @@ func keysOf(entries []Entry) map[string]bool {
 func (f *File) Put(e Entry) bool {
 	k := e.Key()
 	if i, ok := f.find(k); ok {
-		old := &f.Entries[i]
-		if old.State == e.State && old.Reason == e.Reason && old.Until == e.Until && old.Link == e.Link {
+		if f.Entries[i].sameDecision(&e) {
 			return false
 		}
 		f.Entries[i] = e
@@ -213,6 +216,12 @@ func (f *File) Put(e Entry) bool {
 	f.Entries = append(f.Entries, e)
 	f.index[k] = len(f.Entries) - 1
 	return true
+}
+
+// sameDecision reports whether e and o decide alike: the same state,
+// reason, expiry and link (who and when aside).
+func (e *Entry) sameDecision(o *Entry) bool {
+	return e.State == o.State && e.Reason == o.Reason && e.Until == o.Until && e.Link == o.Link
 }
 
 // PutBeside puts e as Put does, except that the entry of e's key, when it
@@ -384,26 +393,47 @@ func (f *File) marshal() ([]byte, error) {
 	b.Write(head[end : end+eol+1]) // a comment on the line
 	for i := range f.Entries {
 		e := &f.Entries[i]
-		m := entryNode(e)
-		if old := f.nodes[e.Key()]; old != nil {
-			copyComments(config.Resolve(old), m)
-			if i == len(f.Entries)-1 && lastFoot != "" {
-				m.FootComment = "" // written as the document's
-			}
+		other, conflict := f.theirs[e.Key()]
+		if conflict {
+			b.WriteString(markerOurs + "\n")
 		}
-		item, err := encodeNode(&yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{m}})
-		if err != nil {
+		if err := writeEntry(&b, e, f.nodes[e.Key()], i == len(f.Entries)-1 && lastFoot != ""); err != nil {
 			return nil, err
 		}
-		for _, line := range bytes.SplitAfter(item, []byte("\n")) {
-			if len(line) > 0 && line[0] != '\n' {
-				b.WriteString("  ")
+		if conflict {
+			b.WriteString(markerSplit + "\n")
+			if err := writeEntry(&b, &other.entry, other.node, false); err != nil {
+				return nil, err
 			}
-			b.Write(line)
+			b.WriteString(markerTheirs + "\n")
 		}
 	}
 	b.Write(head[end+eol+1:])
 	return b.Bytes(), nil
+}
+
+// writeEntry writes e as an item of the entries, with the comments of
+// old (the entry as read; nil for none), its closing one left out when
+// noFoot (written as the document's).
+func writeEntry(b *bytes.Buffer, e *Entry, old *yaml.Node, noFoot bool) error {
+	m := entryNode(e)
+	if old != nil {
+		copyComments(config.Resolve(old), m)
+		if noFoot {
+			m.FootComment = ""
+		}
+	}
+	item, err := encodeNode(&yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{m}})
+	if err != nil {
+		return err
+	}
+	for _, line := range bytes.SplitAfter(item, []byte("\n")) {
+		if len(line) > 0 && line[0] != '\n' {
+			b.WriteString("  ")
+		}
+		b.Write(line)
+	}
+	return nil
 }
 
 // encodeNode writes one node as YAML, indented by 2.

@@ -119,6 +119,8 @@ var badFiles = map[string]struct {
 	"a tag":               {"entries: !custom []\n", `triage.yml:1:10: entries: a tag (!custom): the triage file has none`, false},
 	"an alias to nowhere": {"entries: *a\n", `triage.yml:1:10: YAML reads a value that begins with * as an alias: quote it, "*a"`, false},
 	"a merge key":         {"entries:\n  - <<: {tool: PMD}\n    rule: X\n", `triage.yml:2:5: entries[0]: a merge key (<<): write the values themselves`, false},
+	"a merge conflict": {"version: 1\nentries:\n  - tool: PMD\n    rule: X\n<<<<<<< HEAD\n    state: wont-fix\n=======\n    state: confirmed\n>>>>>>> other\n    reason: r\n",
+		`triage.yml:5: an unresolved merge conflict (git's <<<<<<< line): run recap triage merge --resolve, which merges both sides' decisions (keep one of an entry each side decided otherwise, left between the markers), then git add the file`, false},
 }
 
 func TestParseErrors(t *testing.T) {

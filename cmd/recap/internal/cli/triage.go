@@ -392,7 +392,7 @@ States: ` + statesList() + `.`,
 					if idLike.MatchString(args[0]) {
 						return notAnID(args[0])
 					}
-					return usageError("unknown command or argument %q for recap triage (its commands: list, check, prune, import)", text.CutRunes(args[0], 80))
+					return usageError("unknown command or argument %q for recap triage (its commands: list, check, prune, import, merge)", text.CutRunes(args[0], 80))
 				}
 			}
 			state, ok := triage.ParseState(as)
@@ -459,7 +459,7 @@ States: ` + statesList() + `.`,
 	f.StringArrayVar(&rules, "rule", nil, "triage the findings of this rule, by id or name, as recap findings takes it (repeatable)")
 	f.StringArrayVar(&paths, "path", nil, "triage the findings whose path matches this glob; ** spans directories (repeatable)")
 	f.BoolVar(&dryRun, "dry-run", false, "list the decisions that would be written, and write nothing")
-	cmd.AddCommand(newTriageList(streams), newTriageCheck(streams), newTriagePrune(streams), newTriageImport(streams))
+	cmd.AddCommand(newTriageList(streams), newTriageCheck(streams), newTriagePrune(streams), newTriageImport(streams), newTriageMerge(streams))
 	return cmd
 }
 
