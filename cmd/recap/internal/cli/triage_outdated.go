@@ -492,6 +492,18 @@ func entryNames(list []triage.Status) map[string]string {
 			names[e.Key()] = n + " at " + render.InertLine(e.Location)
 		}
 	}
+	// Entries of one rule at one place (two parameters of one line not
+	// final): their messages tell them apart.
+	clear(seen)
+	for _, n := range names {
+		seen[n]++
+	}
+	for i := range list {
+		e := &list[i].Entry
+		if n := names[e.Key()]; seen[n] > 1 && e.Message != "" {
+			names[e.Key()] = fmt.Sprintf("%s saying %q", n, render.InertLine(text.CutRunes(e.Message, 120)))
+		}
+	}
 	return names
 }
 
