@@ -166,7 +166,8 @@ type sarifResult struct {
 	Locations           []sarifLocation           `json:"locations"`
 	PartialFingerprints map[string]jsontext.Value `json:"partialFingerprints"`
 	// Suppressions holds the first reports.MaxSuppressions suppressions
-	// (§3.27.23), Suppressed says that one of them all takes effect.
+	// (§3.27.23), one not accepted among them when the result has one;
+	// Suppressed says that they suppress the result: each is accepted.
 	Suppressions []reports.Suppression `json:"-"`
 	Suppressed   bool                  `json:"-"`
 	// AnalysisTarget is the artifact the tool scanned (§3.27.13).

@@ -141,11 +141,14 @@ func (o *oracleResult) reduce() sarifResult {
 				x.Properties = &p
 			}
 		}
-		res.Suppressed = res.Suppressed || x.Suppresses()
-		if len(res.Suppressions) < reports.MaxSuppressions {
+		switch {
+		case len(res.Suppressions) < reports.MaxSuppressions:
 			res.Suppressions = append(res.Suppressions, x)
+		case !x.Suppresses() && reports.Suppressed(res.Suppressions):
+			res.Suppressions[len(res.Suppressions)-1] = x
 		}
 	}
+	res.Suppressed = reports.Suppressed(res.Suppressions)
 	if v, ok := o.Properties["priority"]; ok {
 		res.Priority = intProperty(v)
 	}

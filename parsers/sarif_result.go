@@ -170,10 +170,11 @@ func (s *sarifStream) partialFingerprints(res *sarifResult) error {
 	})
 }
 
-// suppressions reads a result's suppressions: whether one suppresses it,
-// and the first reports.MaxSuppressions of them.
+// suppressions reads a result's suppressions: the first
+// reports.MaxSuppressions of them, and whether they suppress it
+// ([reports.Suppressed]).
 func (s *sarifStream) suppressions(res *sarifResult) error {
-	return s.array(func() error {
+	err := s.array(func() error {
 		var sup reports.Suppression
 		err := s.object(suppressionMembers, func(k string) error {
 			switch k {
@@ -188,12 +189,24 @@ func (s *sarifStream) suppressions(res *sarifResult) error {
 			}
 			return s.dec.SkipValue()
 		})
-		res.Suppressed = res.Suppressed || sup.Suppresses()
-		if len(res.Suppressions) < reports.MaxSuppressions {
-			res.Suppressions = append(res.Suppressions, sup)
-		}
+		res.Suppressions = keepSuppression(res.Suppressions, sup)
 		return err
 	})
+	res.Suppressed = reports.Suppressed(res.Suppressions)
+	return err
+}
+
+// keepSuppression appends sup to kept, up to reports.MaxSuppressions. A
+// suppression that is not accepted, past those, takes the last place when
+// all kept are accepted: what is kept suppresses the result as all do.
+func keepSuppression(kept []reports.Suppression, sup reports.Suppression) []reports.Suppression {
+	switch {
+	case len(kept) < reports.MaxSuppressions:
+		kept = append(kept, sup)
+	case !sup.Suppresses() && reports.Suppressed(kept):
+		kept[len(kept)-1] = sup
+	}
+	return kept
 }
 
 // suppressionProperties reads what a suppression's property bag says of

@@ -640,9 +640,10 @@ func resultKind(kind string) string {
 }
 
 // convert turns one result into findings and emits them. A result that is
-// suppressed (a suppression whose status is absent or accepted, §3.27.23)
-// or whose kind is not fail (§3.27.9) is no finding: its input counts it,
-// and it is emitted marked ([reports.Finding.Uncounted]) for recap's SARIF.
+// suppressed (suppressions, each with its status absent or accepted,
+// §3.27.23) or whose kind is not fail (§3.27.9) is no finding: its input
+// counts it, and it is emitted marked ([reports.Finding.Uncounted]) for
+// recap's SARIF.
 func (r *sarifRun) convert(res *sarifResult, j int) error {
 	r.converted++
 	kind := resultKind(res.Kind)

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/recap-dev/recap/reports"
 )
 
 func TestFormatArgs(t *testing.T) {
@@ -94,6 +96,59 @@ func TestSARIFResultsBeforeTheTool(t *testing.T) {
 			}
 			if want := "a.c:1 b.c:2 c.c:3"; strings.Join(got, " ") != want {
 				t.Errorf("findings at %v, want %s", got, want)
+			}
+		})
+	}
+}
+
+// TestSARIFSuppressed: a result is suppressed when it has suppressions and
+// each is accepted (its status absent or accepted, SARIF §3.27.23, the
+// SARIF SDK's TryIsSuppressed): one under review or rejected beside an
+// accepted one leaves it a finding, counted, past the suppressions kept
+// too.
+func TestSARIFSuppressed(t *testing.T) {
+	accepted, noStatus := `{"kind":"inSource","status":"accepted"}`, `{"kind":"inSource"}`
+	rejected, underReview := `{"kind":"external","status":"rejected"}`, `{"kind":"external","status":"underReview"}`
+	many := strings.Repeat(accepted+",", reports.MaxSuppressions+1)
+	for _, tt := range []struct {
+		name         string
+		suppressions string // the array's members; "-" for no array
+		want         bool
+	}{
+		{"none", "-", false},
+		{"empty", "", false},
+		{"accepted", accepted, true},
+		{"no status", noStatus, true},
+		{"accepted and no status", accepted + "," + noStatus, true},
+		{"accepted, rejected", accepted + "," + rejected, false},
+		{"rejected, accepted", rejected + "," + accepted, false},
+		{"accepted, underReview", accepted + "," + underReview, false},
+		{"underReview, no status", underReview + "," + noStatus, false},
+		{"rejected", rejected, false},
+		{"underReview", underReview, false},
+		{"a status SARIF does not name", `{"kind":"external","status":"dismissed"}`, false},
+		{"rejected past those kept", many + rejected, false},
+		{"accepted past those kept", many + accepted, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			extra := ""
+			if tt.suppressions != "-" {
+				extra = `,"suppressions":[` + tt.suppressions + `]`
+			}
+			fs, in := ParseAll(strings.NewReader(sarifResults(sarifAt("R", "m", "a.go", 3, extra))), "t.sarif", ReadOptions{Uncounted: true})
+			if in.Error != "" || len(fs) != 1 {
+				t.Fatalf("%d findings, error %q", len(fs), in.Error)
+			}
+			wantFindings, wantSuppressed := 1, 0
+			if tt.want {
+				wantFindings, wantSuppressed = 0, 1
+			}
+			if got := fs[0].Uncounted(); got != tt.want || in.Findings != wantFindings || in.Suppressed != wantSuppressed {
+				t.Errorf("uncounted %v, input counts %d findings and %d suppressed; want %v, %d and %d",
+					got, in.Findings, in.Suppressed, tt.want, wantFindings, wantSuppressed)
+			}
+			if d := fs[0].Detail; d != nil && len(d.Suppressions) > reports.MaxSuppressions {
+				t.Errorf("%d suppressions kept, at most %d", len(d.Suppressions), reports.MaxSuppressions)
 			}
 		})
 	}

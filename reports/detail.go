@@ -39,9 +39,10 @@ type Detail struct {
 	Logical []LogicalLocation `json:"logical,omitempty"`
 	Target  string            `json:"target,omitempty"`
 	// Suppressions are the result's suppressions (SARIF §3.27.23, PMD's
-	// suppressedviolation), at most MaxSuppressions; Kind is the result's
+	// suppressedviolation), at most MaxSuppressions, one that is not
+	// accepted among them when the result has one; Kind is the result's
 	// kind (§3.27.9) when it is not "fail" (pass, review, open,
-	// informational, notApplicable). A result suppressed (see [Detail.Suppressed])
+	// informational, notApplicable). A result suppressed (see [Suppressed])
 	// or of another kind is not a finding: its input counts it, and only
 	// recap's SARIF, asked for them, writes it (see [Finding.Uncounted]).
 	Suppressions []Suppression `json:"suppressions,omitempty"`
@@ -191,26 +192,38 @@ func (p *SuppressionProperties) Field(key string) *string {
 	return nil
 }
 
-// Suppresses reports whether the suppression takes effect: a status that
-// is absent or accepted (SARIF §3.35.3; underReview and rejected do not).
+// Suppresses reports whether the suppression is accepted: its status is
+// absent or accepted (SARIF §3.35.3). Any other status (underReview,
+// rejected, or one SARIF does not name) keeps the result from being
+// suppressed, whatever its other suppressions say (see [Suppressed]).
 func (s *Suppression) Suppresses() bool { return s.Status == "" || s.Status == "accepted" }
 
-// Suppressed reports whether one of d's suppressions takes effect.
-func (d *Detail) Suppressed() bool {
-	for i := range d.Suppressions {
-		if d.Suppressions[i].Suppresses() {
-			return true
+// Suppressed reports whether suppressions suppress their result: there is
+// one, and each is accepted (SARIF §3.27.23; the SARIF SDK's
+// TryIsSuppressed). A result with an accepted suppression and a rejected
+// one, or one under review, is not suppressed.
+func Suppressed(suppressions []Suppression) bool {
+	for i := range suppressions {
+		if !suppressions[i].Suppresses() {
+			return false
 		}
 	}
-	return false
+	return len(suppressions) > 0
 }
 
-// Triaged reports whether one of d's suppressions in effect is a triage
-// decision recap's SARIF wrote (its properties name the decision's state):
-// the result was a finding, which a decision left out.
+// Suppressed reports whether d's suppressions suppress the result (see
+// [Suppressed]).
+func (d *Detail) Suppressed() bool { return Suppressed(d.Suppressions) }
+
+// Triaged reports whether d's suppressions suppress the result and one of
+// them is a triage decision recap's SARIF wrote (its properties name the
+// decision's state): the result was a finding, which a decision left out.
 func (d *Detail) Triaged() bool {
+	if !d.Suppressed() {
+		return false
+	}
 	for i := range d.Suppressions {
-		if s := &d.Suppressions[i]; s.Suppresses() && s.Properties != nil && s.Properties.State != "" {
+		if p := d.Suppressions[i].Properties; p != nil && p.State != "" {
 			return true
 		}
 	}

@@ -679,6 +679,96 @@ func TestTriageImportSARIF(t *testing.T) {
 	}
 }
 
+// mixedSuppressions are results' suppressions, and whether they suppress
+// the result: each is accepted (SARIF §3.27.23, the SARIF SDK's
+// TryIsSuppressed). The justification names the case.
+var mixedSuppressions = []struct {
+	name         string
+	suppressions []any // nil for none
+	suppressed   bool
+}{
+	{"none", nil, false},
+	{"accepted", []any{map[string]any{"kind": "inSource", "status": "accepted", "justification": "accepted"}}, true},
+	{"no status", []any{map[string]any{"kind": "inSource", "justification": "no status"}}, true},
+	{"accepted, rejected", []any{map[string]any{"kind": "inSource", "status": "accepted", "justification": "accepted, rejected"},
+		map[string]any{"kind": "external", "status": "rejected"}}, false},
+	{"accepted, underReview", []any{map[string]any{"kind": "inSource", "status": "accepted", "justification": "accepted, underReview"},
+		map[string]any{"kind": "external", "status": "underReview"}}, false},
+	{"underReview, no status", []any{map[string]any{"kind": "external", "status": "underReview"},
+		map[string]any{"kind": "inSource", "justification": "underReview, no status"}}, false},
+	{"rejected", []any{map[string]any{"kind": "external", "status": "rejected", "justification": "rejected"}}, false},
+}
+
+// TestMixedSuppressionsGate: a high finding whose suppressions are not all
+// accepted (one rejected or under review beside an accepted one) is a
+// finding: --fail-on high fails on it.
+func TestMixedSuppressionsGate(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range mixedSuppressions {
+		t.Run(tc.name, func(t *testing.T) {
+			result := map[string]any{"ruleId": "SQLI", "level": "error", "message": map[string]any{"text": "SQL injection"},
+				"locations": []any{map[string]any{"physicalLocation": map[string]any{"artifactLocation": map[string]any{"uri": "Repo.java"}, "region": map[string]any{"startLine": 7}}}}}
+			if tc.suppressions != nil {
+				result["suppressions"] = tc.suppressions
+			}
+			rule := map[string]any{"id": "SQLI", "properties": map[string]any{"security-severity": "8.0", "tags": []any{"security"}}}
+			b, _ := json.Marshal(map[string]any{"version": "2.1.0", "runs": []any{map[string]any{
+				"tool": map[string]any{"driver": map[string]any{"name": "T", "rules": []any{rule}}}, "results": []any{result}}}})
+			p := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "")+".sarif")
+			if err := os.WriteFile(p, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			want := 1
+			if tc.suppressed {
+				want = 0
+			}
+			if out, stderr, code := recap(t, dir, nil, "summary", "--fail-on", "high", p); code != want {
+				t.Errorf("summary --fail-on high: exit %d, want %d\n%s%s", code, want, out, stderr)
+			}
+		})
+	}
+}
+
+// TestTriageImportMixedSuppressions: import --sarif takes a result only
+// when its suppressions suppress it, each accepted: not one with an
+// accepted suppression beside one rejected or under review.
+func TestTriageImportMixedSuppressions(t *testing.T) {
+	g := triageRepo(t)
+	var log map[string]any
+	if err := json.Unmarshal([]byte(readFile(t, filepath.Join(g.Dir, "build", "reports", "pmd.sarif"))), &log); err != nil {
+		t.Fatal(err)
+	}
+	results := log["runs"].([]any)[0].(map[string]any)["results"].([]any)
+	var want []string
+	for i, tc := range mixedSuppressions {
+		if tc.suppressions != nil {
+			results[i].(map[string]any)["suppressions"] = tc.suppressions
+		}
+		if tc.suppressed {
+			want = append(want, tc.name)
+		}
+	}
+	b, _ := json.Marshal(log)
+	g.Write(map[string]string{"mixed.sarif": string(b)})
+	out, stderr, code := recap(t, g.Dir, nil, "triage", "import", "--sarif", "mixed.sarif")
+	if code != 0 {
+		t.Fatalf("import --sarif: exit %d\n%s%s", code, out, stderr)
+	}
+	f, err := triage.LoadFile(filepath.Join(g.Dir, ".recap", "triage.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range f.Entries {
+		got = append(got, e.Reason)
+	}
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("entries imported of %q, want %q\n%s%s", got, want, out, stderr)
+	}
+}
+
 // decideDate decides PMD's ReplaceJavaUtilDate at Order.java:13 of the
 // repository's reports a false positive.
 func decideDate(t *testing.T, g *gittest.Repo) {

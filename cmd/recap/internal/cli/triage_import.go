@@ -41,11 +41,12 @@ func newTriageImport(streams *IO) *cobra.Command {
 		Short: "Take into the triage file what was decided elsewhere: SARIF suppressions, GitHub's dismissed alerts",
 		Long: `import adds to the triage file the decisions made elsewhere:
 
---sarif FILE: the results of a SARIF log that carry a suppression in effect
-(status accepted, or none), each an entry in the state --as says (default
-accepted-risk), its justification the reason. A suppression that recap's
-SARIF wrote of a triage decision keeps the decision's state (unless --as is
-given), by, date, until and link.
+--sarif FILE: the results of a SARIF log that are suppressed (suppressions,
+each with the status accepted or none: not one underReview or rejected),
+each an entry in the state --as says (default accepted-risk), its
+justification the reason. A suppression that recap's SARIF wrote of a
+triage decision keeps the decision's state (unless --as is given), by,
+date, until and link.
 
 --github: the code scanning alerts dismissed on GitHub (GET
 /repos/{owner}/{repo}/code-scanning/alerts?state=dismissed, with
@@ -170,8 +171,8 @@ func importGitHubClient(slug, apiURL string) (*review.Client, error) {
 	return c, nil
 }
 
-// importSARIF makes an entry of each result of the logs with a suppression
-// in effect.
+// importSARIF makes an entry of each result of the logs that its
+// suppressions suppress ([reports.Suppressed]).
 func importSARIF(ctx context.Context, streams *IO, r *triageRepo, logs []string, state triage.State, stateGiven bool, commit, today string) (
 	entries []triage.Entry, covering []string, failed bool, err error) {
 	q := &pipeline.Query{Reports: pipeline.Files{Paths: logs, Options: parsers.ReadOptions{Root: r.root, Format: r.format, Uncounted: true}}}
@@ -480,7 +481,7 @@ func (r *triageRepo) changedSinceLog(e *triage.Entry) string {
 	return ""
 }
 
-// identifies says whether one of the suppressions in effect names the
+// identifies says whether one of the accepted suppressions names the
 // finding decided (recap's SARIF), whose entry needs nothing of the
 // checkout's file.
 func identifies(sups []reports.Suppression) bool {
