@@ -2898,3 +2898,32 @@ func TestTriageFileNotRegular(t *testing.T) {
 		t.Errorf("a FIFO as the triage file: exit %d\n%s", code, stderr)
 	}
 }
+
+// TestTriageSameLineWarns: two findings of one rule and message on one
+// line (two SQL sinks) are one line to an entry: a decision on one covers
+// the other, and recap triage says so; deciding both says nothing.
+func TestTriageSameLineWarns(t *testing.T) {
+	g := gittest.New(t)
+	g.Git("config", "user.name", "Ana")
+	g.Git("config", "user.email", "ana@example.com")
+	result := func(col int) string {
+		return fmt.Sprintf(`{"ruleId":"sqli","level":"error","message":{"text":"SQL injection"},"locations":[{"physicalLocation":{"artifactLocation":{"uri":"App.java"},"region":{"startLine":2,"startColumn":%d}}}]}`, col)
+	}
+	g.Commit("one", map[string]string{
+		"App.java":            "class App {\n  void a(String id) { db.execute(\"q\" + K); db.query(\"q\" + id); }\n}\n",
+		"build/semgrep.sarif": `{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"Semgrep","rules":[{"id":"sqli"}]}},"results":[` + result(23) + "," + result(46) + `]}]}`,
+	})
+	out, stderr, code := recap(t, g.Dir, nil, "findings", "--format", "json", "--no-group", "--no-context", "build")
+	var v struct{ Findings []struct{ ID string } }
+	if err := json.Unmarshal([]byte(out), &v); code != 0 || err != nil || len(v.Findings) != 2 {
+		t.Fatalf("findings: exit %d, %v\n%s%s", code, err, out, stderr)
+	}
+	const warning = "its decision covers 1 other finding of its rule and message on that line too"
+	for _, ids := range [][]string{{v.Findings[0].ID}, {v.Findings[0].ID, v.Findings[1].ID}} {
+		os.RemoveAll(filepath.Join(g.Dir, ".recap"))
+		out, stderr, code := recap(t, g.Dir, nil, append(append([]string{"triage"}, ids...), "--as", "false-positive", "--reason", "K is a constant", "build")...)
+		if code != 0 || strings.Contains(stderr, warning) != (len(ids) == 1) {
+			t.Errorf("triage %v: exit %d, warned %v\n%s%s", ids, code, strings.Contains(stderr, warning), out, stderr)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"io/fs"
 	"os"
@@ -512,7 +513,21 @@ func decide(ctx context.Context, streams *IO, r *triageRepo, names, inputs []str
 	_ = m.Follow(ctx, r.root)                   // a warning of it is list's and check's to give
 	coveredBy := map[reports.FindingID]string{} // a finding → the key of the entry that covers it now
 	covers := map[string]*reports.Finding{}     // an entry's key → the first finding it covers now
+	// Findings of one rule and message on one line, by a hash of them: an
+	// entry tells them apart by their line, not their column, and a
+	// decision on one covers the others (said below).
+	seed := maphash.MakeSeed()
+	sameLine := func(f *reports.Finding) uint64 {
+		return maphash.Comparable(seed, struct {
+			tool, rule, path, msg string
+			line                  int
+		}{f.Tool, f.Rule, f.Path, strings.Join(strings.Fields(f.Message), " "), f.Line})
+	}
+	onLine := map[uint64]int{}
 	failed, err := r.findings(ctx, streams, inputs, flt, false, func(f *reports.Finding) {
+		if len(wanted) > 0 && f.Line > 0 {
+			onLine[sameLine(f)]++
+		}
 		if d := m.Decide(f); d != nil {
 			k := d.Entry.Key()
 			coveredBy[f.ID] = k
@@ -572,6 +587,18 @@ func decide(ctx context.Context, streams *IO, r *triageRepo, names, inputs []str
 	pickedIDs := map[reports.FindingID]bool{}
 	for _, f := range picked {
 		pickedIDs[f.ID] = true
+	}
+	for _, f := range picked {
+		if f.Line > 0 {
+			onLine[sameLine(f)]-- // decided too: not another covered
+		}
+	}
+	for _, f := range picked {
+		if n := onLine[sameLine(f)]; n > 0 && f.Line > 0 {
+			fmt.Fprintf(streams.ErrOut, "recap: warning: %s (%s at %s:%d): its decision covers %s of its rule and message on that line too: a decision tells findings apart by their line, not their column\n",
+				f.ID, render.InertLine(reports.ShortRule(f.Tool, f.Rule)), render.InertLine(f.Path), f.Line, english.Plural(n, "other finding", "other findings"))
+			onLine[sameLine(f)] = 0 // said once
+		}
 	}
 	// The entries the new decisions replace: one that covers a finding
 	// decided now under another key (its file renamed since, its message
