@@ -36,7 +36,7 @@ func TriagedLine(t *summarize.TriagedCounts) string {
 		add(english.Plural(t.Expired, "finding", "findings") + " back: " + itsOrTheir(t.Expired) + " triage expired")
 	}
 	if n := t.Unmatched; n > 0 {
-		add(english.Plural(n, "decision", "decisions") + " " + english.Verb(n, "matches", "match") + " no finding: recap triage check says which")
+		add(english.Plural(n, "decision", "decisions") + " " + english.Verb(n, "matches", "match") + " no finding (fixed, or the reports are older than the code): recap triage check says which")
 	}
 	return line
 }
