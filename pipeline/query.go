@@ -643,6 +643,8 @@ func (s *scan) fate(id reports.FindingID, state string, suppressed, uncounted bo
 	if s.tri != nil && !suppressed {
 		if p := s.tri.problems[id]; p != nil {
 			t, suppressed = p, p.Suppressed()
+		} else if m := s.tri.marks[id]; m != nil {
+			t = m // another finding of its problem confirmed (it has no decision of its own)
 		}
 	}
 	if s.base != nil && s.q.NewOnly && (state != reports.BaselineNew || grouped && g.groups.OfOldProblem(r)) {

@@ -85,6 +85,9 @@ type triaging struct {
 	// shown, says the problem is confirmed when a duplicate of it was
 	// decided so.
 	marks map[reports.FindingID]*reports.Triage
+	// expired are the findings whose own decision expired (first run):
+	// marked by it, never by marks.
+	expired map[reports.FindingID]bool
 	// held says that a finding its own decision hides is in a problem
 	// another finding of which is confirmed: the confirmation marks it
 	// (problems), and the run is made again to show it.
@@ -751,6 +754,12 @@ func (t *triaging) noteDecided(f *reports.Finding) {
 	if t == nil || t.problems != nil {
 		return
 	}
+	if f.Triage != nil && f.Triage.Expired {
+		if t.expired == nil {
+			t.expired = map[reports.FindingID]bool{}
+		}
+		t.expired[f.ID] = true // marked by its own decision: no other's mark
+	}
 	if t.noteConfirmed(f.ID, f.Triage) || !f.Triage.Suppressed() {
 		return
 	}
@@ -936,7 +945,7 @@ func (t *triaging) markConfirmed(g *Grouped) {
 		via.Via = id
 		for _, m := range append([]grouping.Ref{lead}, g.groups.Others(lead)...) {
 			mid := g.ids.id(m)
-			if t.confirmed[mid] == nil && t.decided[mid] == nil && t.marks[mid] == nil {
+			if t.confirmed[mid] == nil && t.decided[mid] == nil && !t.expired[mid] && t.marks[mid] == nil {
 				t.marks[mid] = &via
 			}
 		}
