@@ -97,10 +97,10 @@ func TestJobSummaryLevels(t *testing.T) {
 	}{
 		{"a high warning and style errors",
 			[]fd{{reports.SeverityWarning, reports.ImpactHigh}, {reports.SeverityError, reports.ImpactLow}, {reports.SeverityError, reports.ImpactLow}},
-			"**1** high · **2** low (1 error, 0 warning, 2 note)", "1 error, 2 note"},
+			"**1** high · **2** low (as levels: 1 error, 0 warning, 2 note)", "1 error, 2 note"},
 		{"a blocker note and a medium note",
 			[]fd{{reports.SeverityNote, reports.ImpactBlocker}, {reports.SeverityNote, reports.ImpactMedium}, {reports.SeverityError, reports.ImpactInfo}},
-			"**1** blocker · **1** medium · **1** info (1 error, 1 warning, 1 note)", "1 error, 1 warning, 1 note"},
+			"**1** blocker · **1** medium · **1** info (as levels: 1 error, 1 warning, 1 note)", "1 error, 1 warning, 1 note"},
 		{"no impacts: the severities",
 			[]fd{{reports.SeverityError, 0}, {reports.SeverityNote, 0}},
 			"**1** error · **0** warning · **1** note", "1 error, 1 note"},

@@ -338,11 +338,11 @@ func markerValue(body, prefix string) string {
 // bodies count the findings: by impact first, the most important first,
 // then by the levels the annotations and comments show (the impact's,
 // [reports.Finding.Level]; the tool's own severity stays in the JSON), and
-// those about security: "**1** high · **4** medium · **7** low (1 error,
-// 4 warning, 7 note) in 1 file; **1** about security". Without impacts, by
+// those about security: "**1** high · **4** medium · **7** low (as
+// levels: 1 error, 4 warning, 7 note) in 1 file; **1** about security". Without impacts, by
 // level alone (the tool's severity, then).
 func countsLine(s *summarize.Summary) string {
-	sev := fmt.Sprintf("%d error, %d warning, %d note", s.ByLevel.Error, s.ByLevel.Warning, s.ByLevel.Note)
+	sev := fmt.Sprintf("as levels: %d error, %d warning, %d note", s.ByLevel.Error, s.ByLevel.Warning, s.ByLevel.Note)
 	var parts []string
 	for _, i := range reports.Impacts {
 		if n := s.ByImpact.Of(i); n > 0 {

@@ -45,7 +45,7 @@ func TestWhatMattersFirst(t *testing.T) {
 	for _, c := range comments {
 		if strings.Contains(c.Body, "SQL&#95;NONCONSTANT&#95;STRING&#95;PASSED&#95;TO&#95;EXECUTE") {
 			found = true
-			if !strings.HasPrefix(c.Body, "🔴 **high** security, warning · SpotBugs ") {
+			if !strings.HasPrefix(c.Body, "🔴 **high** security (tool's severity: warning) · SpotBugs ") {
 				t.Errorf("the SQL injection's comment begins %.80q", c.Body)
 			}
 		}
@@ -63,7 +63,7 @@ func TestWhatMattersFirst(t *testing.T) {
 	js := readFile(t, pr.summary)
 	// The counts by impact, then by the levels the annotations show (the
 	// impact's), not the tools' words (71 error, 84 warning, 16 note).
-	if !strings.Contains(js, "🔴 **high** security, warning") || !strings.Contains(js, "**1** high · **34** medium · **136** low (1 error, 34 warning, 136 note) in 4 files") ||
+	if !strings.Contains(js, "🔴 **high** security (tool's severity: warning)") || !strings.Contains(js, "**1** high · **34** medium · **136** low (as levels: 1 error, 34 warning, 136 note) in 4 files") ||
 		!strings.Contains(js, "<code>src/main/java/com/example/shop/OrderRepository.java</code>: 1 error, 9 warning, 24 note</summary>") {
 		t.Errorf("job summary:\n%.1500s", js)
 	}

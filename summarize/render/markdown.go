@@ -374,21 +374,19 @@ func ImportanceMark(f *reports.Finding) string {
 
 // ImportanceHead is how Markdown lines about one finding begin: its mark,
 // its impact in bold, then its quality and the severity its tool gave
-// ("🔴 **high** security, note"); the severity alone without an impact.
+// ("🔴 **high** security (tool's severity: note)"); the severity alone without an impact.
 func ImportanceHead(f *reports.Finding) string {
 	if !f.Impact.Valid() {
 		return SeverityMark(f.Severity) + " **" + f.Severity.String() + "**"
 	}
 	head := ImportanceMark(f) + " **" + f.Impact.String() + "**"
-	var facts []string
 	if f.Quality.Valid() {
-		facts = append(facts, f.Quality.String())
+		head += " " + f.Quality.String()
 	}
 	if f.Severity.Valid() {
-		facts = append(facts, f.Severity.String())
-	}
-	if len(facts) > 0 {
-		head += " " + strings.Join(facts, ", ")
+		// The tool's own word, told apart from the levels recap counts
+		// by importance ("low maintainability" of a Checkstyle error).
+		head += " (tool's severity: " + f.Severity.String() + ")"
 	}
 	return head
 }

@@ -307,7 +307,7 @@ func TestGitHubLimits(t *testing.T) {
 		t.Errorf("%d notices, want 10 (9 findings + the totals)", n)
 	}
 	for _, want := range []string{"file=a%2Cb%3Ac.java,line=1,title=PMD R::100%25 wrong second line\n",
-		"::notice title=recap::90 findings in 1 file: 30 error, 30 warning, 30 note. Annotated: the first 28"} {
+		"::notice title=recap::90 findings in 1 file, annotated as 30 error, 30 warning, 30 note. Annotated: the first 28"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("no %q in\n%s", want, out)
 		}
@@ -329,11 +329,11 @@ func TestHeadlineLevels(t *testing.T) {
 		markdown string
 	}{
 		{"a high warning among low errors", []fd{{reports.SeverityWarning, reports.ImpactHigh}, {reports.SeverityError, reports.ImpactLow}, {reports.SeverityError, reports.ImpactLow}},
-			"3 findings in 1 file: 1 error, 0 warning, 2 note", "Levels by importance: **1** error · **0** warning · **2** note, from 1 input"},
+			"3 findings in 1 file, annotated as 1 error, 0 warning, 2 note", "Levels by importance: **1** error · **0** warning · **2** note, from 1 input"},
 		{"a medium note and a blocker note", []fd{{reports.SeverityNote, reports.ImpactMedium}, {reports.SeverityNote, reports.ImpactBlocker}},
-			"2 findings in 1 file: 1 error, 1 warning, 0 note", "Levels by importance: **1** error · **1** warning · **0** note, from 1 input"},
+			"2 findings in 1 file, annotated as 1 error, 1 warning, 0 note", "Levels by importance: **1** error · **1** warning · **0** note, from 1 input"},
 		{"no impact: the severity", []fd{{reports.SeverityError, 0}},
-			"1 finding in 1 file: 1 error, 0 warning, 0 note", "Levels by importance: **1** error · **0** warning · **0** note, from 1 input"},
+			"1 finding in 1 file, annotated as 1 error, 0 warning, 0 note", "Levels by importance: **1** error · **0** warning · **0** note, from 1 input"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
