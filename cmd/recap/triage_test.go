@@ -2927,3 +2927,60 @@ func TestTriageSameLineWarns(t *testing.T) {
 		}
 	}
 }
+
+// TestTriageSARIFOverridesRejected: a result the tool's SARIF says a
+// suppression of was rejected, decided since in the triage file, is
+// written by recap's SARIF suppressed: recap's accepted suppression, not
+// the rejected one beside it (which would leave it unsuppressed to every
+// reader, code scanning too).
+func TestTriageSARIFOverridesRejected(t *testing.T) {
+	g := triageRepo(t)
+	p := filepath.Join(g.Dir, "build", "reports", "pmd.sarif")
+	var log map[string]any
+	if err := json.Unmarshal([]byte(readFile(t, p)), &log); err != nil {
+		t.Fatal(err)
+	}
+	rejected := 0
+	for _, r := range log["runs"].([]any)[0].(map[string]any)["results"].([]any) {
+		r := r.(map[string]any)
+		if r["ruleId"] == "ReplaceJavaUtilDate" {
+			r["suppressions"] = []any{map[string]any{"kind": "external", "status": "rejected", "justification": "not a false positive"}}
+			rejected++
+		}
+	}
+	b, _ := json.Marshal(log)
+	g.Commit("a suppression rejected", map[string]string{"build/reports/pmd.sarif": string(b)})
+	decideDate(t, g)
+	out, stderr, code := recap(t, g.Dir, nil, "findings", "--format", "sarif", "build/reports")
+	if code != 0 {
+		t.Fatalf("findings --format sarif: exit %d\n%s", code, stderr)
+	}
+	var sarif struct {
+		Runs []struct {
+			Results []struct {
+				RuleID       string
+				Suppressions []struct{ Kind, Status string }
+			}
+		}
+	}
+	mustJSON(t, out, &sarif)
+	decided, withRejected := 0, 0
+	for _, run := range sarif.Runs {
+		for _, r := range run.Results {
+			if r.RuleID != "ReplaceJavaUtilDate" {
+				continue
+			}
+			for _, s := range r.Suppressions {
+				switch {
+				case s.Status == "rejected":
+					withRejected++
+				case s.Kind == "external" && s.Status == "accepted":
+					decided++
+				}
+			}
+		}
+	}
+	if rejected == 0 || decided != 1 || withRejected != rejected-1 {
+		t.Errorf("%d results rejected in the report; recap's SARIF: %d decided, %d still rejected (want 1 and %d)", rejected, decided, withRejected, rejected-1)
+	}
+}

@@ -154,12 +154,16 @@ func sarifProperties(f *reports.Finding) sarif.Properties {
 	return props
 }
 
-// sarifSuppressions are the suppressions of f's result: its report's, and
-// the triage file's decision that hides it.
+// sarifSuppressions are the suppressions of f's result: its report's
+// (but those not accepted, when the triage file's decision hides it), and
+// that decision.
 func sarifSuppressions(f *reports.Finding) []suppressionOut {
 	var out []suppressionOut
 	if d := f.Detail; d != nil {
 		for _, sup := range d.Suppressions {
+			if f.Triage.Suppressed() && !sup.Suppresses() {
+				continue // decided since: not left to unsuppress it
+			}
 			// What the report's suppression said of a triage decision
 			// (recap's own SARIF read again) is written back.
 			var props map[string]any

@@ -246,15 +246,23 @@ func appendSuppressions(b []byte, f *reports.Finding) []byte {
 		}
 		return append(b, ',')
 	}
+	decided := f.Triage.Suppressed()
 	if d := f.Detail; d != nil {
 		for _, sup := range d.Suppressions {
+			if decided && !sup.Suppresses() {
+				// The team decided since (the triage file): a tool's
+				// suppression rejected or under review beside recap's
+				// accepted one would leave the result unsuppressed to
+				// every reader (SARIF §3.27.23).
+				continue
+			}
 			b = sep(b)
 			b = appendSuppression(b, sup.Kind, sup.Status, sup.Justification)
 			b = appendDecisionProperties(b, sup.Properties, "")
 			b = append(b, '}')
 		}
 	}
-	if t := f.Triage; t.Suppressed() {
+	if t := f.Triage; decided {
 		// A decision of the triage file (docs/triage.md), kept outside
 		// the source: code scanning closes the alert.
 		b = sep(b)
