@@ -362,7 +362,7 @@ func (f *File) marshal() ([]byte, error) {
 	lastFoot := ""
 	if n := len(f.Entries); n > 0 {
 		if old := f.nodes[f.Entries[n-1].Key()]; old != nil {
-			lastFoot = config.Resolve(old).FootComment
+			lastFoot = commentBreaks(config.Resolve(old).FootComment)
 		}
 	}
 	if lastFoot != "" {
@@ -504,7 +504,18 @@ func copyComments(old, m *yaml.Node) {
 }
 
 func copyNodeComments(from, to *yaml.Node) {
-	to.HeadComment, to.LineComment, to.FootComment = from.HeadComment, from.LineComment, from.FootComment
+	to.HeadComment, to.LineComment, to.FootComment = commentBreaks(from.HeadComment), commentBreaks(from.LineComment), commentBreaks(from.FootComment)
+}
+
+// commentBreaks is a comment with its line breaks as recap writes them:
+// a carriage return alone, which YAML reads as a line break, written as
+// one (kept, the file read again would have another comment, and a
+// rewrite change it).
+func commentBreaks(c string) string {
+	if !strings.Contains(c, "\r") {
+		return c
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(c, "\r\n", "\n"), "\r", "\n")
 }
 
 // Lock bounds: how long a writer waits for another's lock, and how old a
