@@ -12,6 +12,7 @@ import (
 	"github.com/recap-dev/recap/config"
 	"github.com/recap-dev/recap/diff"
 	"github.com/recap-dev/recap/internal/content"
+	"github.com/recap-dev/recap/internal/english"
 	"github.com/recap-dev/recap/internal/text"
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/summarize/budget"
@@ -194,9 +195,16 @@ func (s *Server) triageTool(ctx context.Context, in *TriageIn) (answer, error) {
 	if a.YAML, err = triage.EntriesYAML(e); err != nil {
 		return nil, err
 	}
+	// Findings of its rule and message on its line are one line to an
+	// entry: the decision covers them too.
+	also := ""
+	if n := s.sameLine(ctx, &f); n > 0 {
+		also = fmt.Sprintf(" It covers %s of its rule and message on that line too: a decision tells findings apart by their line, not their column.",
+			english.Plural(n, "other finding", "other findings"))
+	}
 	if !s.opts.AllowTriageWrites {
 		a.Next = fmt.Sprintf("Not written: the server is read-only (start it with recap mcp --allow-triage-writes to let it write %s). "+
-			"To keep the decision, add the entry under entries: in %s and commit it, or run recap triage %s --as %s --reason \"…\".", a.File, a.File, f.Fingerprint, state)
+			"To keep the decision, add the entry under entries: in %s and commit it, or run recap triage %s --as %s --reason \"…\".", a.File, a.File, f.Fingerprint, state) + also
 		return a, nil
 	}
 	other := s.coveredElsewhere(ctx, &f, cfg, e.Key())
@@ -207,15 +215,37 @@ func (s *Server) triageTool(ctx context.Context, in *TriageIn) (answer, error) {
 	}
 	if !changed {
 		a.Unchanged = true
-		a.Next = fmt.Sprintf("Unchanged: %s holds this decision already (nothing was written); commit it if it is not yet, so that every door (the command line, CI, the review, this server) honours the decision.", a.File)
+		a.Next = fmt.Sprintf("Unchanged: %s holds this decision already (nothing was written); commit it if it is not yet, so that every door (the command line, CI, the review, this server) honours the decision.", a.File) + also
 		return a, nil
 	}
 	a.Written = true
-	a.Next = fmt.Sprintf("Written to %s: commit it, so that every door (the command line, CI, the review, this server) honours the decision.", a.File)
+	a.Next = fmt.Sprintf("Written to %s: commit it, so that every door (the command line, CI, the review, this server) honours the decision.", a.File) + also
 	if kept {
 		a.Next += fmt.Sprintf(" The entry that covered %s at %s:%d (the decided code, a copy of which was pasted above it) was kept, anchored where that finding is now.", other.ID, other.Path, other.Line)
 	}
 	return a, nil
+}
+
+// sameLine counts the other findings of f's report of its tool, rule,
+// path, line and message (white space folded): an entry does not tell
+// them from f. 0 when the report is not held.
+func (s *Server) sameLine(ctx context.Context, f *reports.Finding) int {
+	if f.Line < 1 || f.ID.IsZero() {
+		return 0
+	}
+	_, r, err := s.reportByTag(ctx, f.ID.Tag)
+	if err != nil || r == nil {
+		return 0
+	}
+	defer s.cache.unpin(r)
+	msg, n := strings.Join(strings.Fields(f.Message), " "), 0
+	for i := range r.n {
+		x := r.finding(i)
+		if x.Line == f.Line && x.Path == f.Path && x.Tool == f.Tool && x.Rule == f.Rule && x.ID != f.ID && strings.Join(strings.Fields(x.Message), " ") == msg {
+			n++
+		}
+	}
+	return n
 }
 
 // coveredElsewhere returns the finding of f's report, of its tool, rule

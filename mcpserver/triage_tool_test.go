@@ -639,3 +639,34 @@ func TestTriageFileFIFO(t *testing.T) {
 		}
 	}
 }
+
+// TestTriageSameLineSaid: analysis.triage of one of two findings of one
+// rule and message on one line (two SQL sinks) says that the decision
+// covers the other too, read-only and writing; of a finding alone on its
+// line, nothing.
+func TestTriageSameLineSaid(t *testing.T) {
+	result := func(line, col int) string {
+		return fmt.Sprintf(`{"ruleId":"sqli","level":"error","message":{"text":"SQL injection"},"locations":[{"physicalLocation":{"artifactLocation":{"uri":"App.java"},"region":{"startLine":%d,"startColumn":%d}}}]}`, line, col)
+	}
+	g := gittest.New(t)
+	g.Commit("one", map[string]string{
+		"App.java":            "class App {\n  void a(String id) { db.execute(\"q\" + K); db.query(\"q\" + id); }\n  void b(String id) { db.query(\"q\" + id); }\n}\n",
+		"build/semgrep.sarif": `{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"Semgrep","rules":[{"id":"sqli"}]}},"results":[` + result(2, 23) + "," + result(2, 46) + "," + result(3, 23) + `]}]}`,
+	})
+	const said = "It covers 1 other finding of its rule and message on that line too"
+	for _, writes := range []bool{false, true} {
+		cs, _ := connect(t, mcpserver.Options{Root: g.Dir, AllowTriageWrites: writes})
+		var v view
+		call(t, cs, "analysis.getReports", map[string]any{"context": false, "group": false}).decode(t, &v)
+		if len(v.Findings) != 3 {
+			t.Fatalf("%d findings, want 3", len(v.Findings))
+		}
+		for _, f := range v.Findings {
+			var a mcpserver.TriageAnswer
+			call(t, cs, "analysis.triage", map[string]any{"id": f.ID, "state": "false-positive", "reason": "K is a constant"}).decode(t, &a)
+			if strings.Contains(a.Next, said) != (f.Line == 2) {
+				t.Errorf("writes %v, line %d: %s", writes, f.Line, a.Next)
+			}
+		}
+	}
+}
