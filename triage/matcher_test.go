@@ -596,6 +596,7 @@ func TestManyEntriesByMessage(t *testing.T) {
 	}
 	add("src/A.java", "value 7 is unused", "second of 7")
 	add("src/A.java", "a long message cut…", "cut")
+	add("src/A.java", "a  long…", "shorter cut")
 	add("src/A.java", "", "no message")
 	for _, src := range []fs.FS{nil, fstest.MapFS{"src/A.java": {Data: []byte("x\n")}}} {
 		m := NewMatcher(file, src, day)
@@ -606,6 +607,8 @@ func TestManyEntriesByMessage(t *testing.T) {
 			{" value  7\tis unused ", "plain 7"},
 			{"value 700 is unused", ""},
 			{"a long message cut short here", "cut"},
+			{"a long way", "shorter cut"},
+			{"a lon", ""},
 			{"nothing like it", ""},
 		} {
 			f := reports.Finding{Tool: "T", Rule: "r", Path: "src/A.java", Message: tc.msg}
