@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -149,6 +151,14 @@ func Resolve(name string, data []byte) ([]byte, []Conflict, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	if !hasBase {
+		// Each side rebuilt of the lines outside the conflicts, which
+		// hold what git merged of both, can pair one entry's first lines
+		// with another's last: without the merge base to tell, an entry
+		// may come out wrong, and nothing would say so.
+		return nil, nil, &config.Error{File: name, Err: errors.New("the conflicts hold no merge base (|||||||), without which the sides cannot be told apart surely: " +
+			"run recap triage merge --resolve during the merge (git's index holds the three versions), or git checkout --conflict=diff3 on the file first")}
+	}
 	var files [3]*File
 	for i, s := range []struct {
 		what string
@@ -229,17 +239,26 @@ func splitConflicts(name string, data []byte) (base, ours, theirs []byte, hasBas
 }
 
 // markerOf returns the conflict marker line begins with ("<<<<<<<",
-// "|||||||", "=======", ">>>>>>>", each git's marker of 7 characters,
-// then a space or the end of the line), "" for another line.
+// "|||||||", "=======", ">>>>>>>": git's markers, of 7 characters or of
+// the size a conflict-marker-size attribute sets, then a space or the end
+// of the line), "" for another line.
 func markerOf(line []byte) string {
 	if len(line) < 7 {
 		return ""
 	}
-	switch m := string(line[:7]); m {
-	case "<<<<<<<", "|||||||", "=======", ">>>>>>>":
-		if rest := line[7:]; len(rest) == 0 || rest[0] == ' ' || rest[0] == '\n' || rest[0] == '\r' {
-			return m
-		}
+	c := line[0]
+	if c != '<' && c != '|' && c != '=' && c != '>' {
+		return ""
+	}
+	n := 0
+	for n < len(line) && line[n] == c {
+		n++
+	}
+	if n < 7 {
+		return ""
+	}
+	if rest := line[n:]; len(rest) == 0 || rest[0] == ' ' || rest[0] == '\n' || rest[0] == '\r' {
+		return strings.Repeat(string(c), 7)
 	}
 	return ""
 }
@@ -274,6 +293,56 @@ func MergeFiles(base, ours, theirs string) ([]Conflict, error) {
 		return nil, err
 	}
 	return conflicts, writeMerged(ours, data)
+}
+
+// ResolveStages merges the three versions of the triage file at path
+// that git's index holds during a merge that left it in conflict (stage
+// 1, the merge base, none when both sides added it; 2, ours; 3, theirs),
+// as the merge driver would have, and writes the file (even with
+// conflicts, which it returns) under its lock. ok false when the index
+// holds no such stages (no merge in progress, or no git), or the file
+// has no conflict markers (resolved by hand): ResolveFile then reads the
+// conflict markers.
+func ResolveStages(path string) (conflicts []Conflict, ok bool, err error) {
+	if data, err := os.ReadFile(path); err != nil {
+		return nil, false, nil
+	} else if at, _ := firstMarker(data); at == 0 {
+		return nil, false, nil // resolved already (by hand): the file's markers are gone
+	}
+	dir, name := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	stage := func(n int) ([]byte, bool) {
+		cmd := exec.Command("git", "-C", dir, "show", fmt.Sprintf(":%d:./%s", n, name))
+		out, err := cmd.Output()
+		return out, err == nil
+	}
+	ours, okOurs := stage(2)
+	theirs, okTheirs := stage(3)
+	if !okOurs || !okTheirs {
+		return nil, false, nil
+	}
+	base, okBase := stage(1)
+	var files [3]*File
+	for i, s := range []struct {
+		what string
+		data []byte
+	}{{"the merge base", base}, {"our side", ours}, {"their side", theirs}} {
+		if i == 0 && !okBase {
+			files[i] = &File{Name: path, Version: Version}
+			continue
+		}
+		if files[i], err = Parse(fmt.Sprintf("%s (%s, as git's index holds it)", path, s.what), s.data); err != nil {
+			return nil, true, err
+		}
+	}
+	files[1].Name = path
+	merged, conflicts, err := Merge(files[0], files[1], files[2])
+	if err != nil {
+		return nil, true, err
+	}
+	return conflicts, true, writeMerged(path, merged)
 }
 
 // ResolveFile resolves the conflicts git left in the triage file at

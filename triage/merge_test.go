@@ -115,12 +115,14 @@ func TestResolve(t *testing.T) {
 		in, want string
 		err      string
 	}{
-		"git's default style": {in: merge, want: mergeFile(a, ours, theirs)},
-		"diff3 style":         {in: diff3, want: mergeFile(a, ours, theirs)},
-		"pruned on one side":  {in: pruned, want: mergeFile(ours, theirs)},
-		"CR LF":               {in: strings.ReplaceAll(merge, "\n", "\r\n"), want: strings.ReplaceAll(mergeFile(a, ours, theirs), "\n", "\r\n")},
-		"no conflict":         {in: mergeFile(a), err: "triage.yml: no merge conflict in it: nothing to resolve"},
-		"no end":              {in: "version: 1\nentries:\n<<<<<<< HEAD\n" + a, err: "triage.yml:3: a conflict without its >>>>>>> line"},
+		"git's default style": {in: merge, err: "triage.yml: the conflicts hold no merge base (|||||||), without which the sides cannot be told apart surely: " +
+			"run recap triage merge --resolve during the merge (git's index holds the three versions), or git checkout --conflict=diff3 on the file first"},
+		"diff3 style":        {in: diff3, want: mergeFile(a, ours, theirs)},
+		"markers of 9":       {in: strings.NewReplacer("<<<<<<<", "<<<<<<<<<", "|||||||", "|||||||||", "=======", "=========", ">>>>>>>", ">>>>>>>>>").Replace(diff3), want: mergeFile(a, ours, theirs)},
+		"pruned on one side": {in: pruned, want: mergeFile(ours, theirs)},
+		"CR LF":              {in: strings.ReplaceAll(diff3, "\n", "\r\n"), want: strings.ReplaceAll(mergeFile(a, ours, theirs), "\n", "\r\n")},
+		"no conflict":        {in: mergeFile(a), err: "triage.yml: no merge conflict in it: nothing to resolve"},
+		"no end":             {in: "version: 1\nentries:\n<<<<<<< HEAD\n" + a, err: "triage.yml:3: a conflict without its >>>>>>> line"},
 		"markers out of place": {in: "version: 1\nentries:\n=======\n" + a,
 			err: "triage.yml:3: ======= out of place (a conflict is <<<<<<<, our lines, ||||||| and the merge base's, =======, their lines, >>>>>>>): mend the markers, or take one side (git checkout --ours FILE)"},
 	}
@@ -151,7 +153,7 @@ func TestResolveFile(t *testing.T) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(path, []byte("version: 1\nentries:\n<<<<<<< HEAD\n"+a+"=======\n"+b+">>>>>>> other\n"), 0o644); err != nil {
+	if err := os.WriteFile(path, []byte("version: 1\nentries:\n<<<<<<< HEAD\n"+a+"||||||| base\n=======\n"+b+">>>>>>> other\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if conflicts, err := ResolveFile(path); err != nil || len(conflicts) > 0 {

@@ -58,31 +58,37 @@ func TestTriageMerge(t *testing.T) {
 	file := filepath.Join(g.Dir, ".recap", "triage.yml")
 
 	// Without the driver (the attribute names one git does not know):
-	// git's line merge.
+	// git's line merge, in each of its conflict styles; --resolve takes
+	// the three versions git's index holds, whatever the markers.
+	resolvedBy := map[string]string{}
 	g.Git("checkout", "-q", "api")
-	if out, code := gitMerge(t, g, "later"); code == 0 {
-		t.Fatalf("git merge without the driver did not conflict:\n%s", out)
-	}
-	marker := 0
-	for i, l := range strings.Split(readFile(t, file), "\n") {
-		if strings.HasPrefix(l, "<<<<<<< ") {
-			marker = i + 1
-			break
+	for _, style := range []string{"merge", "diff3", "zdiff3"} {
+		g.Git("config", "merge.conflictStyle", style)
+		if out, code := gitMerge(t, g, "later"); code == 0 {
+			t.Fatalf("git merge without the driver did not conflict:\n%s", out)
 		}
+		marker := 0
+		for i, l := range strings.Split(readFile(t, file), "\n") {
+			if strings.HasPrefix(l, "<<<<<<< ") {
+				marker = i + 1
+				break
+			}
+		}
+		if marker == 0 {
+			t.Fatalf("no conflict marker in the file:\n%s", readFile(t, file))
+		}
+		_, stderr, code := recap(t, g.Dir, nil, "triage", "list", "build/reports")
+		if want := ".recap/triage.yml:" + strconv.Itoa(marker) + ": an unresolved merge conflict (git's <<<<<<< line): run recap triage merge --resolve"; code != 2 || !strings.Contains(stderr, want) {
+			t.Errorf("%s: list of the file in conflict: exit %d, want 2 and %q\n%s", style, code, want, stderr)
+		}
+		out, stderr, code := recap(t, g.Dir, nil, "triage", "merge", "--resolve")
+		if code != 0 || out != ".recap/triage.yml: both sides' decisions merged: git add it\n" {
+			t.Errorf("%s: merge --resolve: exit %d\n%s%s", style, code, out, stderr)
+		}
+		resolvedBy[style] = readFile(t, file)
+		g.Git("merge", "--abort")
 	}
-	if marker == 0 {
-		t.Fatalf("no conflict marker in the file:\n%s", readFile(t, file))
-	}
-	_, stderr, code := recap(t, g.Dir, nil, "triage", "list", "build/reports")
-	if want := ".recap/triage.yml:" + strconv.Itoa(marker) + ": an unresolved merge conflict (git's <<<<<<< line): run recap triage merge --resolve"; code != 2 || !strings.Contains(stderr, want) {
-		t.Errorf("list of the file in conflict: exit %d, want 2 and %q\n%s", code, want, stderr)
-	}
-	out, stderr, code := recap(t, g.Dir, nil, "triage", "merge", "--resolve")
-	if code != 0 || out != ".recap/triage.yml: both sides' decisions merged: git add it\n" {
-		t.Errorf("merge --resolve: exit %d\n%s%s", code, out, stderr)
-	}
-	resolved := readFile(t, file)
-	g.Git("merge", "--abort")
+	g.Git("config", "--unset", "merge.conflictStyle")
 
 	// With the driver.
 	g.Git("config", "merge.recap-triage.driver", "'"+bin+"' triage merge %O %A %B")
@@ -97,10 +103,12 @@ func TestTriageMerge(t *testing.T) {
 	if again, err := f.Marshal(); err != nil || string(again) != merged {
 		t.Errorf("the merged file is not as recap writes it (%v):\n%s", err, merged)
 	}
-	if merged != resolved {
-		t.Errorf("merge --resolve wrote\n%s\nthe driver\n%s", resolved, merged)
+	for style, resolved := range resolvedBy {
+		if merged != resolved {
+			t.Errorf("merge --resolve (%s) wrote\n%s\nthe driver\n%s", style, resolved, merged)
+		}
 	}
-	out, stderr, code = recap(t, g.Dir, nil, "triage", "list", "build/reports")
+	out, stderr, code := recap(t, g.Dir, nil, "triage", "list", "build/reports")
 	if code != 0 || !strings.Contains(out, ".recap/triage.yml: 2 entries, 0 stale, 0 expired") || !strings.Contains(out, "the API takes a Date") || !strings.Contains(out, "until the port to java.time") {
 		t.Errorf("list after the merge: exit %d\n%s%s", code, out, stderr)
 	}

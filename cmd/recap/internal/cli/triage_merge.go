@@ -29,10 +29,11 @@ decided otherwise (another state, reason, --until or --link) is a conflict:
 OURS holds both versions between git's conflict markers, and merge exits 1.
 
 merge --resolve does the same to a file git already left with conflict
-markers (FILE, by default the repository's triage file), from the two sides
-of its conflicts, against the merge base when the markers hold it
-(merge.conflictStyle diff3 or zdiff3); without it, an entry one side removed
-comes back. See docs/triage.md, "Merging branches".`,
+markers (FILE, by default the repository's triage file): from the three
+versions git's index holds while the merge is under way, whatever the
+conflict style; outside a merge, from the two sides of its markers against
+the merge base they hold (diff3), and it refuses markers without it. See
+docs/triage.md, "Merging branches".`,
 		Example: `  git config merge.recap-triage.driver "recap triage merge %O %A %B"
   echo '.recap/triage.yml merge=recap-triage' >> .gitattributes
   recap triage merge --resolve`,
@@ -57,7 +58,12 @@ comes back. See docs/triage.md, "Merging branches".`,
 			if err != nil {
 				return err
 			}
-			conflicts, err := triage.ResolveFile(path)
+			// The three versions git's index holds during the merge, else
+			// the conflict markers' sides (with the merge base, diff3).
+			conflicts, ok, err := triage.ResolveStages(path)
+			if !ok {
+				conflicts, err = triage.ResolveFile(path)
+			}
 			if errors.Is(err, triage.ErrNoConflict) {
 				fmt.Fprintf(streams.Out, "%s: no merge conflict: nothing to resolve\n", shown)
 				return nil
