@@ -159,6 +159,14 @@ func Resolve(name string, data []byte) ([]byte, []Conflict, error) {
 		return nil, nil, &config.Error{File: name, Err: errors.New("the conflicts hold no merge base (|||||||), without which the sides cannot be told apart surely: " +
 			"run recap triage merge --resolve during the merge (git's index holds the three versions), or git checkout --conflict=diff3 on the file first")}
 	}
+	return mergeSides(name, "of its conflicts", base, ours, theirs, true)
+}
+
+// mergeSides merges the three versions of the triage file name (its
+// merge base, none when hasBase is false; ours; theirs), each read as
+// the file is, its mistakes named as name's, the side, and where it
+// comes from (from).
+func mergeSides(name, from string, base, ours, theirs []byte, hasBase bool) ([]byte, []Conflict, error) {
 	var files [3]*File
 	for i, s := range []struct {
 		what string
@@ -168,7 +176,8 @@ func Resolve(name string, data []byte) ([]byte, []Conflict, error) {
 			files[i] = &File{Name: name, Version: Version}
 			continue
 		}
-		if files[i], err = Parse(fmt.Sprintf("%s (%s of its conflicts)", name, s.what), s.data); err != nil {
+		var err error
+		if files[i], err = Parse(fmt.Sprintf("%s (%s %s)", name, s.what, from), s.data); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -324,21 +333,7 @@ func ResolveStages(path string) (conflicts []Conflict, ok bool, err error) {
 		return nil, false, nil
 	}
 	base, okBase := stage(1)
-	var files [3]*File
-	for i, s := range []struct {
-		what string
-		data []byte
-	}{{"the merge base", base}, {"our side", ours}, {"their side", theirs}} {
-		if i == 0 && !okBase {
-			files[i] = &File{Name: path, Version: Version}
-			continue
-		}
-		if files[i], err = Parse(fmt.Sprintf("%s (%s, as git's index holds it)", path, s.what), s.data); err != nil {
-			return nil, true, err
-		}
-	}
-	files[1].Name = path
-	merged, conflicts, err := Merge(files[0], files[1], files[2])
+	merged, conflicts, err := mergeSides(path, "as git's index holds it", base, ours, theirs, okBase)
 	if err != nil {
 		return nil, true, err
 	}
