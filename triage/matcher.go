@@ -490,6 +490,16 @@ func (m *Matcher) FollowRenames(ctx context.Context, repo *diff.Repo) error {
 			case repo.Has(e.Commit, m.inGit(e.Path)):
 				to, ok = renames[e.Commit][e.Path]
 				judged = e.Commit
+				if !ok {
+					// One diff since finds no rename when the file grew
+					// past git's similarity since: the commit that renamed
+					// it may, as git log --follow finds it.
+					if to, ok = m.followByCommits(ctx, repo, e.Commit, e.Path); ok {
+						if again, moved := work[to]; moved {
+							to = again
+						}
+					}
+				}
 			default:
 				// Decided before the file was committed: followed from
 				// the first commit after the entry's that has it.
@@ -653,6 +663,50 @@ func (m *Matcher) goneWithCommit() bool {
 		}
 	}
 	return false
+}
+
+// maxHops bounds the renames followByCommits follows one file through.
+const maxHops = 8
+
+// followByCommits follows the file at p, as commit c has it, through the
+// commits of HEAD's first-parent line since, each renaming commit on its
+// own (as git log --follow does): at the first commit that has it at p no
+// more, git's rename detection between that commit and the one before
+// says where it went, and so on. It returns the file's path in HEAD; ok
+// false when a commit deleted it, or when that cannot be told.
+func (m *Matcher) followByCommits(ctx context.Context, repo *diff.Repo, c, p string) (string, bool) {
+	for hop := range maxHops {
+		changed, more, err := repo.ChangedAfter(c, []string{m.inGit(p)}, maxSteps, maxBack)
+		if err != nil || more {
+			return "", false
+		}
+		gone := ""
+		for _, x := range changed {
+			if !repo.Has(x, m.inGit(p)) {
+				gone = x
+				break
+			}
+		}
+		if gone == "" {
+			// There still in HEAD: where it went (its own path, gone
+			// from the working tree alone, is the working tree's to tell).
+			return p, hop > 0
+		}
+		commit, err := repo.Commit(gone)
+		if err != nil || commit.NumParents() == 0 {
+			return "", false
+		}
+		files, err := repo.Between(ctx, commit.ParentHashes[0].String(), gone)
+		if err != nil {
+			return "", false
+		}
+		to, ok := m.renamesOf(files)[p]
+		if !ok {
+			return "", false // deleted there
+		}
+		c, p = gone, to
+	}
+	return "", false
 }
 
 // renamesOf returns old path → new path of the renamed files, as the

@@ -2984,3 +2984,54 @@ func TestTriageSARIFOverridesRejected(t *testing.T) {
 		t.Errorf("%d results rejected in the report; recap's SARIF: %d decided, %d still rejected (want 1 and %d)", rejected, decided, withRejected, rejected-1)
 	}
 }
+
+// TestTriageFollowsRenameByCommits: a small file whose decided catch a
+// pasted copy doubled, renamed with its class, then edited below and
+// next to the decided catch: git's one diff since the decision finds no
+// rename (the file grew past its similarity), while the commit that
+// renamed it does, as git log --follow finds it. The decision stays on
+// its catch in the renamed file, and the copy is shown.
+func TestTriageFollowsRenameByCommits(t *testing.T) {
+	method := func(name string, ignored bool) string {
+		body := ""
+		if ignored {
+			body = "            // ignored\n"
+		}
+		return fmt.Sprintf("    void %s() {\n        try {\n            g();\n        } catch (Exception e) {\n%s        }\n    }\n", name, body)
+	}
+	class := func(name, g string, methods ...string) string {
+		return "package p;\n\npublic class " + name + " {\n" + strings.Join(methods, "\n") + "\n    void g() throws Exception {\n" + g + "    }\n}\n"
+	}
+	sarif := func(path string, lines ...int) string {
+		var results []string
+		for _, l := range lines {
+			results = append(results, fmt.Sprintf(`{"ruleId":"EmptyCatchBlock","level":"warning","message":{"text":"Avoid empty catch blocks"},`+
+				`"locations":[{"physicalLocation":{"artifactLocation":{"uri":%q},"region":{"startLine":%d,"startColumn":11}}}]}`, path, l))
+		}
+		return `{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"PMD","version":"7.28.0","rules":[{"id":"EmptyCatchBlock",` +
+			`"properties":{"ruleset":"Error Prone","priority":3}}]}},"results":[` + strings.Join(results, ",") + `]}]}`
+	}
+	g := gittest.New(t)
+	g.Git("config", "user.name", "Ana")
+	g.Git("config", "user.email", "ana@example.com")
+	g.Commit("one", map[string]string{"src/A.java": class("A", "", method("f", false)), "build/pmd.sarif": sarif("src/A.java", 7)})
+	if out, stderr, code := recap(t, g.Dir, nil, "triage", "--rule", "EmptyCatchBlock", "--as", "false-positive", "--reason", "g cannot fail", "build"); code != 0 {
+		t.Fatalf("triage: exit %d\n%s%s", code, out, stderr)
+	}
+	g.Commit("triage", nil)
+	g.Commit("a copy above", map[string]string{"src/A.java": class("A", "", method("f0", false), method("f", false))})
+	g.Git("mv", "src/A.java", "src/B.java")
+	g.Commit("renamed", map[string]string{"src/B.java": class("B", "", method("f0", false), method("f", false))})
+	g.Commit("g", map[string]string{"src/B.java": class("B", "        int x = 3;\n", method("f0", false), method("f", false))})
+	g.Commit("a neighbour", map[string]string{"src/B.java": class("B", "        int x = 3;\n", method("f0", false), method("f", true)),
+		"build/pmd.sarif": sarif("src/B.java", 7, 14)})
+	if out := g.Git("diff", "-M", "--name-status", "HEAD~4", "HEAD", "--", "src"); strings.Contains(out, "R") {
+		t.Fatalf("git's one diff since the decision finds the rename; the test wants it not to:\n%s", out)
+	}
+	if covered, _ := coveredFindings(t, g.Dir, "build"); !slices.Equal(covered, []string{"src/B.java:14"}) {
+		t.Errorf("covered %v, want [src/B.java:14]", covered)
+	}
+	if out, stderr, code := recap(t, g.Dir, nil, "triage", "check", "build"); code != 0 {
+		t.Errorf("check: exit %d\n%s%s", code, out, stderr)
+	}
+}
