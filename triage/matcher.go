@@ -458,8 +458,13 @@ func (m *Matcher) FollowRenames(ctx context.Context, repo *diff.Repo) error {
 		since(c)
 	}
 	moved := false
-	var deleted []int            // the entries whose file git says was deleted, not renamed
-	judgedBy := map[int]string{} // and the commit git said it since
+	type follow struct {
+		to string
+		ok bool
+	}
+	followed := map[[2]string]follow{} // by commit and path: followByCommits' answers
+	var deleted []int                  // the entries whose file git says was deleted, not renamed
+	judgedBy := map[int]string{}       // and the commit git said it since
 	for _, re := range m.byRule {
 		for _, i := range re.orphans {
 			e := &m.entries[i]
@@ -493,8 +498,15 @@ func (m *Matcher) FollowRenames(ctx context.Context, repo *diff.Repo) error {
 				if !ok {
 					// One diff since finds no rename when the file grew
 					// past git's similarity since: the commit that renamed
-					// it may, as git log --follow finds it.
-					if to, ok = m.followByCommits(ctx, repo, e.Commit, e.Path); ok {
+					// it may, as git log --follow finds it (each file and
+					// commit once, maxFollowed of them a run).
+					k := [2]string{e.Commit, e.Path}
+					f, asked := followed[k]
+					if !asked && len(followed) < maxFollowed {
+						f.to, f.ok = m.followByCommits(ctx, repo, e.Commit, e.Path)
+						followed[k] = f
+					}
+					if to, ok = f.to, f.ok; ok {
 						if again, moved := work[to]; moved {
 							to = again
 						}
@@ -665,8 +677,12 @@ func (m *Matcher) goneWithCommit() bool {
 	return false
 }
 
-// maxHops bounds the renames followByCommits follows one file through.
-const maxHops = 8
+// maxHops bounds the renames followByCommits follows one file through,
+// and maxFollowed the files a run follows so.
+const (
+	maxHops     = 8
+	maxFollowed = 64
+)
 
 // followByCommits follows the file at p, as commit c has it, through the
 // commits of HEAD's first-parent line since, each renaming commit on its
