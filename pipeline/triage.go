@@ -789,6 +789,9 @@ func (t *triaging) count(f *reports.Finding, state string) {
 		return
 	case !f.Triage.Suppressed():
 		c.Confirmed++
+		if f.Triage.Overrules != "" {
+			c.Overruled++
+		}
 		return
 	}
 	c.Total++
@@ -912,11 +915,27 @@ func (t *triaging) hold(g *Grouped, members []grouping.Ref, problems map[reports
 	for _, r := range members {
 		id := g.ids.id(r)
 		delete(problems, id)
-		if (t.decided[id] != nil || t.wideDecided[id] != nil) && !t.wideOut[r] {
-			problems[id] = via
+		own := t.decided[id]
+		if own == nil {
+			own = t.wideDecided[id]
+		}
+		if own != nil && !t.wideOut[r] {
+			problems[id] = overruling(via, own)
 			t.held = true
 		}
 	}
+}
+
+// overruling is the confirmation via as it marks a finding whose own
+// decision, own, suppresses it: saying which decision it overrules, so
+// that the two that disagree are both in sight.
+func overruling(via, own *reports.Triage) *reports.Triage {
+	if via == nil || own == nil {
+		return via
+	}
+	v := *via
+	v.Overrules = own.State
+	return &v
 }
 
 // markConfirmed finds, once the first run's problems are known (g), the

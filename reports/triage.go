@@ -18,6 +18,11 @@ type Triage struct {
 	// this one because both report one problem (docs/formats.md,
 	// "Duplicates"); no id when it is about this finding.
 	Via FindingID `json:"via,omitzero"`
+	// Overrules is the state of the finding's own decision when a
+	// confirmation of another finding of its problem marks it instead
+	// (Via): the two decisions disagree, and the problem is shown until
+	// they agree.
+	Overrules string `json:"overrules,omitempty"`
 	// Of is the finding the decision is about as its entry names it
 	// (recap's SARIF carries it with Via, for the decision to come back
 	// on that finding); empty when not known.
@@ -41,7 +46,11 @@ func (t *Triage) Note() string {
 	if t.Expired {
 		return "triage expired " + t.Until + ": " + t.Reason
 	}
-	return TriageLabel(t.State) + ": " + t.Reason
+	note := TriageLabel(t.State) + ": " + t.Reason
+	if t.Overrules != "" {
+		note += " (over its own decision: " + TriageLabel(t.Overrules) + ")"
+	}
+	return note
 }
 
 // TriageLabel is a triage state in words ("false positive", "won't fix").

@@ -177,6 +177,10 @@ type TriagedCounts struct {
 	// whose decision has expired: both are counted and shown as others.
 	Confirmed int `json:"confirmed,omitempty"`
 	Expired   int `json:"expired,omitempty"`
+	// Overruled counts those of the confirmed whose own decision would
+	// leave them out: a confirmation of another finding of their problem
+	// holds them (the decisions disagree).
+	Overruled int `json:"overruled,omitempty"`
 	// Unmatched counts the decisions of the tools of the run that matched
 	// no finding of it (the code fixed, deleted, or changed past
 	// following: recap triage check says which), told only of a run of

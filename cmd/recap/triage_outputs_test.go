@@ -458,3 +458,51 @@ func TestTriageConfirmedDuplicate(t *testing.T) {
 		t.Errorf("recap's SARIF: %d results marked confirmed, want 1", n)
 	}
 }
+
+// TestTriageOverruled: two findings of one problem decided apart (the
+// SpotBugs one a false positive, the PMD one confirmed) show the problem,
+// and say on the finding and in the summary that the decisions disagree.
+func TestTriageOverruled(t *testing.T) {
+	root := reportstest.RepoRoot(t)
+	p := filepath.Join(t.TempDir(), "triage.yml")
+	if err := triage.WriteFile(p, &triage.File{Version: 1}); err != nil {
+		t.Fatal(err)
+	}
+	args := func(a ...string) []string {
+		return append(a, "--triage", p, "--repo", "testdata/sample", "testdata/reports")
+	}
+	out, errOut, code := recap(t, root, nil, args("findings", "--format", "json", "--no-group", "--no-context", "--limit", "200", "--max-tokens", "25000")...)
+	if code != 0 {
+		t.Fatalf("findings: exit %d\n%s", code, errOut)
+	}
+	var v struct{ Findings []map[string]any }
+	mustJSON(t, out, &v)
+	pmd := findingAt(t, v.Findings, "UseEqualsToCompareStrings", "Order.java", 34)["id"].(string)
+	spotbugs := findingAt(t, v.Findings, "ES_COMPARING_PARAMETER_STRING_WITH_EQ", "Order.java", 34)["id"].(string)
+	for _, d := range [][]string{{spotbugs, "false-positive", "the values are interned"}, {pmd, "confirmed", "must fix"}} {
+		if out, errOut, code := recap(t, root, nil, args("triage", d[0], "--as", d[1], "--reason", d[2])...); code != 0 {
+			t.Fatalf("triage %s: exit %d\n%s%s", d[0], code, out, errOut)
+		}
+	}
+	out, _, _ = recap(t, root, nil, args("findings", "--format", "json", "--no-context", "--limit", "200", "--max-tokens", "25000")...)
+	var w struct {
+		Summary struct {
+			Triaged struct{ Total, Confirmed, Overruled int }
+		}
+		Findings []map[string]any
+	}
+	mustJSON(t, out, &w)
+	if got := w.Summary.Triaged; got.Total != 0 || got.Confirmed != 2 || got.Overruled != 1 {
+		t.Errorf("summary.triaged %+v, want none left out, 2 confirmed, 1 overruled", got)
+	}
+	lead := findingAt(t, w.Findings, "ES_COMPARING_PARAMETER_STRING_WITH_EQ", "Order.java", 34)
+	if tr, _ := lead["triage"].(map[string]any); tr == nil || tr["state"] != "confirmed" || tr["via"] != pmd || tr["overrules"] != "false-positive" {
+		t.Errorf("the problem's lead: triage %v, want confirmed via %s overruling false-positive", lead["triage"], pmd)
+	}
+	out, _, _ = recap(t, root, nil, args("findings", "--format", "text", "--no-context")...)
+	for _, want := range []string{"(confirmed: must fix (over its own decision: false positive))", "1 finding decided otherwise too"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text: no %q in\n%s", want, out)
+		}
+	}
+}

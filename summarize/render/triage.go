@@ -30,7 +30,11 @@ func TriagedLine(t *summarize.TriagedCounts) string {
 		line += s
 	}
 	if t.Confirmed > 0 {
-		add(english.Plural(t.Confirmed, "finding", "findings") + " triaged confirmed")
+		s := english.Plural(t.Confirmed, "finding", "findings") + " triaged confirmed"
+		if n := t.Overruled; n > 0 {
+			s += " (" + english.Plural(n, "finding", "findings") + " decided otherwise too: the decisions on " + itsOrTheir(n) + " problem disagree)"
+		}
+		add(s)
 	}
 	if t.Expired > 0 {
 		add(english.Plural(t.Expired, "finding", "findings") + " back: " + itsOrTheir(t.Expired) + " triage expired")
