@@ -489,7 +489,13 @@ func (m *Matcher) FollowRenames(ctx context.Context, repo *diff.Repo) error {
 			switch {
 			case absent[e.Commit]:
 				// Stood in for by the commits since its day.
-				to, ok, judged = firstWith(standIns(repo, e, standIn))
+				ins := standIns(repo, e, standIn)
+				to, ok, judged = firstWith(ins)
+				if judged == "" && len(ins) > 0 && since(ins[0]) != nil {
+					// None of them has its file: the files there before
+					// its day (the first of them) are others.
+					judged = ins[0]
+				}
 			case renames[e.Commit] == nil:
 				// git could not tell (a shallow clone's commit)
 			case repo.Has(e.Commit, m.inGit(e.Path)):
@@ -517,6 +523,12 @@ func (m *Matcher) FollowRenames(ctx context.Context, repo *diff.Repo) error {
 				// the first commit after the entry's that has it.
 				after, _ := repo.After(e.Commit, maxAfter, maxBack)
 				to, ok, judged = firstWith(after)
+				if judged == "" {
+					// No commit since has it (never committed, or named
+					// wrong): the files there at its commit are others,
+					// as for a file deleted since.
+					judged = e.Commit
+				}
 			}
 			if ok {
 				m.path[i] = to

@@ -3035,3 +3035,80 @@ func TestTriageFollowsRenameByCommits(t *testing.T) {
 		t.Errorf("check: exit %d\n%s%s", code, out, stderr)
 	}
 }
+
+// TestTriageEntryOfNoFile: an entry whose file was in no commit since its
+// own (written by hand, or its path named wrong) covers no finding of a
+// file that was there at its commit, whatever its line: a decision on
+// src/Gone.java does not hide src/A.java's finding, and check says it is
+// stale; a commit the repository has not is judged by the commits since
+// the entry's day. A decision on a file not committed yet still follows
+// it when it is committed under another name.
+func TestTriageEntryOfNoFile(t *testing.T) {
+	const src = "package p;\n\npublic class A {\n    void f() {\n        try {\n            g();\n        } catch (Exception e) {\n        }\n    }\n\n    void g() throws Exception {\n    }\n}\n"
+	sarif := func(paths ...string) string {
+		var results []string
+		for _, p := range paths {
+			results = append(results, fmt.Sprintf(`{"ruleId":"EmptyCatchBlock","level":"warning","message":{"text":"Avoid empty catch blocks"},`+
+				`"locations":[{"physicalLocation":{"artifactLocation":{"uri":%q},"region":{"startLine":7,"startColumn":11}}}]}`, p))
+		}
+		return `{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"PMD","version":"7.28.0","rules":[{"id":"EmptyCatchBlock",` +
+			`"properties":{"ruleset":"Error Prone","priority":3}}]}},"results":[` + strings.Join(results, ",") + `]}]}`
+	}
+	entry := func(commit string) string {
+		return "version: 1\nentries:\n  - tool: PMD\n    rule: EmptyCatchBlock\n    path: src/Gone.java\n    line: '} catch (Exception e) {'\n" +
+			"    message: Avoid empty catch blocks\n    state: false-positive\n    reason: a helper never run\n    date: " + time.Now().Format("2006-01-02") + "\n" + commit
+	}
+	for _, tc := range []struct{ name, commit string }{
+		{"its commit", "HEAD"},
+		{"a commit the repository has not", "0123456789abcdef0123456789abcdef01234567"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := gittest.New(t)
+			g.Commit("one", map[string]string{"src/A.java": src, "build/pmd.sarif": sarif("src/A.java")})
+			commit := tc.commit
+			if commit == "HEAD" {
+				commit = strings.TrimSpace(g.Git("rev-parse", "HEAD"))
+			}
+			if err := os.MkdirAll(filepath.Join(g.Dir, ".recap"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(g.Dir, ".recap", "triage.yml"), []byte(entry("    commit: "+commit+"\n")), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if covered, all := coveredFindings(t, g.Dir, "build"); len(covered) != 0 || all != 1 {
+				t.Errorf("covered %v of %d findings, want none of 1", covered, all)
+			}
+			if out, _, code := recap(t, g.Dir, nil, "triage", "check", "build"); code != 1 || !strings.Contains(out, "src/Gone.java") {
+				t.Errorf("check: exit %d, want 1 naming src/Gone.java\n%s", code, out)
+			}
+		})
+	}
+	t.Run("decided before its commit, committed renamed", func(t *testing.T) {
+		g := gittest.New(t)
+		g.Git("config", "user.name", "Ana")
+		g.Git("config", "user.email", "ana@example.com")
+		g.Commit("one", map[string]string{"src/A.java": src, "build/pmd.sarif": sarif("src/A.java")})
+		b := strings.ReplaceAll(src, "class A", "class B")
+		if err := os.WriteFile(filepath.Join(g.Dir, "src", "New.java"), []byte(b), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		old := time.Now().Add(-time.Hour)
+		if err := os.Chtimes(filepath.Join(g.Dir, "src", "New.java"), old, old); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(g.Dir, "build", "pmd.sarif"), []byte(sarif("src/A.java", "src/New.java")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if out, stderr, code := recap(t, g.Dir, nil, "triage", "--path", "src/New.java", "--rule", "EmptyCatchBlock", "--as", "false-positive", "--reason", "g cannot fail", "build"); code != 0 {
+			t.Fatalf("triage: exit %d\n%s%s", code, out, stderr)
+		}
+		if err := os.Rename(filepath.Join(g.Dir, "src", "New.java"), filepath.Join(g.Dir, "src", "Renamed.java")); err != nil {
+			t.Fatal(err)
+		}
+		g.Commit("renamed", map[string]string{"build/pmd.sarif": sarif("src/A.java", "src/Renamed.java")})
+		if covered, _ := coveredFindings(t, g.Dir, "build"); !slices.Equal(covered, []string{"src/Renamed.java:7"}) {
+			t.Errorf("covered %v, want [src/Renamed.java:7]", covered)
+		}
+	})
+}
+
