@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io/fs"
 	"maps"
 	"os"
 	"os/exec"
@@ -292,6 +293,16 @@ func firstMarker(data []byte) (int, string) {
 func MergeFiles(base, ours, theirs string) ([]Conflict, error) {
 	var files [3]*File
 	for i, p := range []string{base, ours, theirs} {
+		// git gives the driver three files, an empty one for a side
+		// without the file: one missing is a path written wrong, which
+		// LoadFile would read as no decision (the other side's removed).
+		if _, err := os.Stat(p); err != nil {
+			side := [...]string{"BASE", "OURS", "THEIRS"}[i]
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil, fmt.Errorf("%s (%s): no such file (git gives the driver three files: recap triage merge %%O %%A %%B)", p, side)
+			}
+			return nil, fmt.Errorf("%s (%s): %w", p, side, err)
+		}
 		var err error
 		if files[i], err = LoadFile(p); err != nil {
 			return nil, err

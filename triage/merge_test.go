@@ -170,3 +170,32 @@ func TestResolveFile(t *testing.T) {
 		t.Errorf("ResolveFile of a merged file: %v, want ErrNoConflict", err)
 	}
 }
+
+// TestMergeFilesMissing: a side that is no file is an error naming it,
+// and OURS is left as it was: read as an empty file, a THEIRS written
+// wrong would remove every decision OURS shares with BASE.
+func TestMergeFilesMissing(t *testing.T) {
+	a, b := mergeEntry("A", "false-positive", "checked"), mergeEntry("B", "wont-fix", "later")
+	for i, side := range []string{"BASE", "OURS", "THEIRS"} {
+		t.Run(side, func(t *testing.T) {
+			dir := t.TempDir()
+			paths := []string{filepath.Join(dir, "base.yml"), filepath.Join(dir, "ours.yml"), filepath.Join(dir, "theirs.yml")}
+			for j, content := range []string{mergeFile(a), mergeFile(a, b), mergeFile(a)} {
+				if err := os.WriteFile(paths[j], []byte(content), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			paths[i] = filepath.Join(dir, "no-such.yml")
+			_, err := MergeFiles(paths[0], paths[1], paths[2])
+			if err == nil || !strings.Contains(err.Error(), paths[i]+" ("+side+"): no such file") {
+				t.Errorf("err %v, want one naming %s as %s", err, paths[i], side)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "no-such.yml")); err == nil {
+				t.Errorf("the missing %s was written", side)
+			}
+			if got, _ := os.ReadFile(filepath.Join(dir, "ours.yml")); i != 1 && string(got) != mergeFile(a, b) {
+				t.Errorf("OURS changed:\n%s", got)
+			}
+		})
+	}
+}
