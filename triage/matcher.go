@@ -82,8 +82,13 @@ type Matcher struct {
 	lines   []entryLine                 // entry → its Line, to compare
 
 	mu   sync.Mutex
-	used []int   // entry → findings it matched
-	near []*Near // entry → a finding at its location that another message kept from matching
+	used []int // entry → findings it matched
+	// unread counts, by entry made at a line, the findings it covered by
+	// their message alone, their file not read (larger than
+	// MaxSourceSize, or no regular file); unreadAt is the first's path.
+	unread   map[int]int
+	unreadAt string
+	near     []*Near // entry → a finding at its location that another message kept from matching
 	// addedSince is, of each entry whose file git says was deleted since
 	// its commit (no rename; nil for the others), the files added since:
 	// of HEAD's files (headFiles) it matches those alone, by the whole
@@ -606,6 +611,24 @@ func (m *Matcher) Unfollowed() int {
 	return m.histCount(func(h *history) map[int]bool { return h.missing })
 }
 
+// ByMessageUnread counts the entries made at a line (with a location or a
+// line text) that covered findings by their message alone, their file not
+// read (larger than MaxSourceSize, or no regular file), and the findings
+// they covered: each covers every finding of its rule and message there.
+// first is the first such finding's path.
+func (m *Matcher) ByMessageUnread() (entries, findings int, first string) {
+	if m == nil {
+		return 0, 0, ""
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, n := range m.unread {
+		entries++
+		findings += n
+	}
+	return entries, findings, m.unreadAt
+}
+
 // Ambiguous counts the entries that cover a finding by their location,
 // whole, while git's line diff says the decided line is another line of
 // the same text (see how): they may cover a copy.
@@ -937,6 +960,15 @@ func (m *Matcher) decide(f *reports.Finding, fe *fileEntries) *Decision {
 	}
 	m.used[best]++
 	e := &m.entries[best]
+	if bestHow == ByMessage && f.Line >= 1 && (e.Location != "" || e.Line != "") {
+		// Made at a line the file's text would have told apart from
+		// the others of its message: it covers them all.
+		if m.unread == nil {
+			m.unread = map[int]int{}
+			m.unreadAt = f.Path
+		}
+		m.unread[best]++
+	}
 	if f.Path != m.path[best] && m.found[best] == "" {
 		m.found[best] = f.Path // an entry whose file is gone, matched in another (moved, not committed)
 	}

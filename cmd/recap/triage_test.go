@@ -3112,3 +3112,41 @@ func TestTriageEntryOfNoFile(t *testing.T) {
 	})
 }
 
+// TestTriageUnreadFileWarns: a decision made at a line, in a file grown
+// past what recap reads (triage.MaxSourceSize), covers every finding of
+// its rule and message there by the message alone: findings and list
+// say so on stderr.
+func TestTriageUnreadFileWarns(t *testing.T) {
+	const src = "package p;\n\npublic class A {\n    void f() throws Exception {\n        java.io.InputStream a = new java.io.FileInputStream(\"a\");\n        a.read();\n" +
+		"        a.read();\n        a.read();\n        java.io.InputStream b = new java.io.FileInputStream(\"b\");\n        b.read();\n    }\n}\n"
+	result := func(line int) string {
+		return fmt.Sprintf(`{"ruleId":"CloseResource","level":"warning","message":{"text":"Ensure that resources like this InputStream object are closed after use"},`+
+			`"locations":[{"physicalLocation":{"artifactLocation":{"uri":"src/A.java"},"region":{"startLine":%d}}}]}`, line)
+	}
+	sarif := `{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"PMD","rules":[]}},"results":[` + result(5) + "," + result(9) + `]}]}`
+	g := gittest.New(t)
+	g.Git("config", "user.name", "Ana")
+	g.Git("config", "user.email", "ana@example.com")
+	g.Commit("one", map[string]string{"src/A.java": src, "build/pmd.sarif": sarif})
+	out, stderr, code := recap(t, g.Dir, nil, "findings", "--format", "json", "--no-context", "build")
+	if code != 0 {
+		t.Fatalf("findings: exit %d\n%s", code, stderr)
+	}
+	var v struct{ Findings []map[string]any }
+	mustJSON(t, out, &v)
+	id := findingAt(t, v.Findings, "CloseResource", "A.java", 9)["id"].(string)
+	if out, stderr, code := recap(t, g.Dir, nil, "triage", id, "--as", "false-positive", "--reason", "closed by the caller", "build"); code != 0 {
+		t.Fatalf("triage: exit %d\n%s%s", code, out, stderr)
+	}
+	if covered, _ := coveredFindings(t, g.Dir, "build"); !slices.Equal(covered, []string{"src/A.java:9"}) {
+		t.Fatalf("covered %v, want [src/A.java:9]", covered)
+	}
+	big := src + "//" + strings.Repeat("x", triage.MaxSourceSize) + "\n"
+	g.Commit("a generated comment", map[string]string{"src/A.java": big})
+	for _, args := range [][]string{{"findings", "build"}, {"triage", "list", "build"}} {
+		_, stderr, _ := recap(t, g.Dir, nil, args...)
+		if !strings.Contains(stderr, "1 decision made at a line covers 2 findings by their message alone in files recap does not read (larger than 16 MiB, or no regular file; first: src/A.java)") {
+			t.Errorf("recap %s: no warning of the decision that covers both findings:\n%s", strings.Join(args, " "), stderr)
+		}
+	}
+}

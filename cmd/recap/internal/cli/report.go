@@ -295,8 +295,10 @@ func (rep *report) run(ctx context.Context, o *reportOptions) (*pipeline.Result,
 		rep.triageWarnings = append(rep.triageWarnings, fmt.Sprintf("recap: warning: triage: %s of %s %s not in this clone (a shallow one: git fetch --unshallow): where the decided code was copied, or its neighbours changed, %s matched by location alone and may cover a copy (recap triage list shows what each decision matches)",
 			english.Verb(n, "the commit", "the commits"), english.Plural(n, "decision", "decisions"), english.Verb(n, "is", "are"), english.Verb(n, "it is", "they are")))
 	}
-	if w := ambiguousWarning(rep.query.Triage); w != "" {
-		rep.triageWarnings = append(rep.triageWarnings, w)
+	for _, w := range []string{ambiguousWarning(rep.query.Triage), unreadWarning(rep.query.Triage)} {
+		if w != "" {
+			rep.triageWarnings = append(rep.triageWarnings, w)
+		}
 	}
 	if n, err := rep.query.Triage.Unfetched(); n > 0 {
 		rep.triageWarnings = append(rep.triageWarnings, fmt.Sprintf("recap: warning: triage: the decided code of %s is not in this partial clone, and git could not fetch it (%v): where the decided code was copied, or its neighbours changed, %s matched by location alone and may cover a copy (recap triage list shows what each decision matches)",

@@ -1130,13 +1130,27 @@ func writeList(w io.Writer, format string, out listOutput, check bool) {
 // and why git could not fetch the code of entries a partial clone lacks
 // (their lines not followed).
 func warnMatches(streams *IO, m *triage.Matcher) {
-	if w := ambiguousWarning(m); w != "" {
-		fmt.Fprintln(streams.ErrOut, w)
+	for _, w := range []string{ambiguousWarning(m), unreadWarning(m)} {
+		if w != "" {
+			fmt.Fprintln(streams.ErrOut, w)
+		}
 	}
 	if n, err := m.Unfetched(); n > 0 && err != nil {
 		fmt.Fprintf(streams.ErrOut, "recap: warning: triage: the decided code of %s is not in this partial clone, and git could not fetch it (%s): %s decided %s not followed\n",
 			english.Plural(n, "decision", "decisions"), render.InertLine(err.Error()), english.Verb(n, "its", "their"), english.Verb(n, "line is", "lines are"))
 	}
+}
+
+// unreadWarning says that decisions made at a line cover findings by
+// their message alone, their file not read: every finding of their rule
+// and message there, those to come too; "" for none.
+func unreadWarning(m *triage.Matcher) string {
+	entries, findings, first := m.ByMessageUnread()
+	if entries == 0 {
+		return ""
+	}
+	return fmt.Sprintf("recap: warning: triage: %s made at a line %s %s by %s message alone in files recap does not read (larger than %d MiB, or no regular file; first: %s): each covers every finding of its rule and message there, new ones too (recap triage list shows what each decision matches)",
+		english.Plural(entries, "decision", "decisions"), english.Verb(entries, "covers", "cover"), english.Plural(findings, "finding", "findings"), english.Verb(findings, "its", "their"), triage.MaxSourceSize>>20, render.InertLine(first))
 }
 
 // ambiguousWarning says that decisions cover a finding by their location
