@@ -247,6 +247,37 @@ func TestHTMLTriageInBrowser(t *testing.T) {
 	})
 }
 
+// TestHTMLTriageOverruled: the page says, in its headline and on the
+// problem's row, that a confirmation overrules its finding's own decision.
+func TestHTMLTriageOverruled(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the browser tests are slow")
+	}
+	p, _ := overruledTriage(t)
+	page := htmlPage(t, "summary", "--triage", p, "--repo", "testdata/sample", "testdata/reports")
+	b := newBrowser(t, false)
+	b.open(t, page)
+	var got struct{ Note, Fact string }
+	b.eval(t, `(async () => {
+  const li = Array.from(document.querySelectorAll('#list > li')).find(li => li.querySelector('.badge.triaged'));
+  let fact = '';
+  if (li) {
+    li.querySelector('summary').click();
+    await new Promise(r => setTimeout(r, 50));
+    const dt = Array.from(li.querySelectorAll('.facts dt')).find(d => d.textContent === 'Triage');
+    fact = dt ? dt.nextElementSibling.textContent : '';
+  }
+  return { note: document.querySelector('#count-triaged + dd.note').textContent, fact: fact };
+})()`, &got)
+	if !strings.Contains(got.Note, "2 findings confirmed (1 finding decided otherwise too: the decisions on its problem disagree)") {
+		t.Errorf("headline note %q: no word of the decisions that disagree", got.Note)
+	}
+	if !strings.HasPrefix(got.Fact, "confirmed: must fix") || !strings.Contains(got.Fact, ", over this finding's own decision: false positive") {
+		t.Errorf("the decision shown: %q", got.Fact)
+	}
+	b.quiet(t, page)
+}
+
 // TestJobSummaryTrend: recap review --job-summary --history appends to the
 // job summary a Mermaid chart of the earlier runs' problems by impact,
 // their counts recap's JSON summaries of them give (checked in the table

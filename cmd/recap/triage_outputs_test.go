@@ -459,10 +459,12 @@ func TestTriageConfirmedDuplicate(t *testing.T) {
 	}
 }
 
-// TestTriageOverruled: two findings of one problem decided apart (the
-// SpotBugs one a false positive, the PMD one confirmed) show the problem,
-// and say on the finding and in the summary that the decisions disagree.
-func TestTriageOverruled(t *testing.T) {
+// overruledTriage writes a triage file that decides the two findings of
+// the sample's problem at Order.java:34 apart: the SpotBugs one a false
+// positive, the PMD one confirmed. It returns the file and the PMD
+// finding's id.
+func overruledTriage(t *testing.T) (file, confirmed string) {
+	t.Helper()
 	root := reportstest.RepoRoot(t)
 	p := filepath.Join(t.TempDir(), "triage.yml")
 	if err := triage.WriteFile(p, &triage.File{Version: 1}); err != nil {
@@ -484,7 +486,16 @@ func TestTriageOverruled(t *testing.T) {
 			t.Fatalf("triage %s: exit %d\n%s%s", d[0], code, out, errOut)
 		}
 	}
-	out, _, _ = recap(t, root, nil, args("findings", "--format", "json", "--no-context", "--limit", "200", "--max-tokens", "25000")...)
+	return p, pmd
+}
+
+// TestTriageOverruled: two findings of one problem decided apart (the
+// SpotBugs one a false positive, the PMD one confirmed) show the problem,
+// and say on the finding and in the summary that the decisions disagree.
+func TestTriageOverruled(t *testing.T) {
+	root := reportstest.RepoRoot(t)
+	p, pmd := overruledTriage(t)
+	out, _, _ := recap(t, root, nil, "findings", "--format", "json", "--no-context", "--limit", "200", "--max-tokens", "25000", "--triage", p, "--repo", "testdata/sample", "testdata/reports")
 	var w struct {
 		Summary struct {
 			Triaged struct{ Total, Confirmed, Overruled int }
@@ -499,7 +510,7 @@ func TestTriageOverruled(t *testing.T) {
 	if tr, _ := lead["triage"].(map[string]any); tr == nil || tr["state"] != "confirmed" || tr["via"] != pmd || tr["overrules"] != "false-positive" {
 		t.Errorf("the problem's lead: triage %v, want confirmed via %s overruling false-positive", lead["triage"], pmd)
 	}
-	out, _, _ = recap(t, root, nil, args("findings", "--format", "text", "--no-context")...)
+	out, _, _ = recap(t, root, nil, "findings", "--format", "text", "--no-context", "--triage", p, "--repo", "testdata/sample", "testdata/reports")
 	for _, want := range []string{"(confirmed: must fix (over its own decision: false positive))", "1 finding decided otherwise too"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("text: no %q in\n%s", want, out)

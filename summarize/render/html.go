@@ -372,6 +372,10 @@ func (s *HTMLStream) triage(b []byte, t *reports.Triage) []byte {
 		b = append(b, ",0,"...)
 	}
 	b = append(t.Via.Append(append(b, '"')), '"') // tag-n: nothing to escape
+	if t.Overrules != "" {
+		b = append(b, ',')
+		b = s.ref(b, t.Overrules)
+	}
 	return append(b, ']')
 }
 

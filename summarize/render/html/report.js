@@ -96,7 +96,7 @@
       // Confirmed and expired decisions leave their findings in the counts
       // above: said apart, as the text's "1 finding triaged confirmed".
       var kept = [];
-      if (tr.confirmed) kept.push(plural(tr.confirmed, 'finding', 'findings') + ' confirmed');
+      if (tr.confirmed) kept.push(plural(tr.confirmed, 'finding', 'findings') + ' confirmed' + (tr.overruled ? ' (' + plural(tr.overruled, 'finding', 'findings') + ' decided otherwise too: the decisions on ' + (tr.overruled === 1 ? 'its' : 'their') + ' problem disagree)' : ''));
       if (tr.expired) kept.push(plural(tr.expired, 'finding', 'findings') + ' back, triage expired');
       if (kept.length) note += (note ? '; ' : '') + kept.join(', ') + ' (counted above)';
       // Decisions that matched nothing: a lost one is seen the first time
@@ -304,7 +304,8 @@
 
   // The rows: [id, tool, rule, rule name, category, path, line, column,
   // end line, quality, impact, severity, baseline, message, detail,
-  // triage: 0 or [state, reason, by, date, until, link, expired, via]].
+  // triage: 0 or [state, reason, by, date, until, link, expired, via,
+  // overrules (when the finding's own decision disagrees)]].
   var rows = [], order = null, matched = null, rules = {};
   var R = { id: 0, tool: 1, rule: 2, ruleName: 3, cat: 4, path: 5, line: 6, col: 7, endLine: 8, q: 9, imp: 10, sev: 11, base: 12, msg: 13, det: 14, tri: 15 };
   var BASE = ['', 'new', 'unchanged', 'fixed'];
@@ -646,6 +647,7 @@
       if (t[4] && !t[6]) who.push('until ' + t[4]);
       if (who.length) words += ' (' + who.join(', ') + ')';
       if (t[7]) words += '; decided on the problem\'s finding ' + t[7];
+      if (t.length > 8) words += ', over this finding\'s own decision: ' + triageLabel(str(t[8]));
       why.appendChild(el('span', null, words));
       if (t[5]) {
         why.appendChild(document.createTextNode(' '));
