@@ -256,7 +256,7 @@ var entryFields = map[string]func(e *Entry, s string) error{
 		if strings.TrimSpace(s) == "" {
 			return errors.New("an empty reason (say why: the next reader needs it)")
 		}
-		return nil
+		return checkProse(s)
 	},
 	"by":    func(e *Entry, s string) error { e.By = s; return nil },
 	"date":  func(e *Entry, s string) error { e.Date = s; return checkDay(s) },
@@ -328,6 +328,23 @@ func CheckValue(key, s string) error {
 	}
 	var e Entry
 	return e.Set(key, s)
+}
+
+// checkProse checks what a person wrote (a reason): no control
+// character but a tab and a line break, and none of Unicode's
+// bidirectional embeddings, overrides and isolates, which make the text
+// a reviewer reads in the file's diff another than the one it holds.
+func checkProse(s string) error {
+	for i, r := range s {
+		switch {
+		case r == '\t' || r == '\n' || r == '\r':
+		case r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0:
+			return fmt.Errorf("a control character (U+%04X) at byte %d: write the reason as text", r, i)
+		case r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069:
+			return fmt.Errorf("a bidirectional control (U+%04X) at byte %d, which shows the text in another order than it holds: write the reason without it", r, i)
+		}
+	}
+	return nil
 }
 
 // checkWord checks a tool's or rule's name: one line.
