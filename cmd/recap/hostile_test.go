@@ -32,6 +32,13 @@ func TestHostile(t *testing.T) {
 			if tool := c.Missing(); tool != "" {
 				t.Skipf("%s is not installed: the case needs it", tool)
 			}
+			// Each case is a process of its own, bounded by its own peak
+			// RSS: two at a time (go test's -parallel) keep the package
+			// within go test's 10 minutes on a machine of two cores. At
+			// full size (gigabytes of input on disk) one at a time.
+			if !*full {
+				t.Parallel()
+			}
 			size, limit := c.Size, 2*time.Minute
 			if *full {
 				size, limit = c.Full, 10*time.Minute
