@@ -572,7 +572,7 @@ func TestTriageUsage(t *testing.T) {
 		{[]string{"triage", "ap7i-07", "--as", "wont-fix", "--reason", "r", "build/reports"}, "recap: ap7i-07: not a finding's id as recap findings shows it"},
 		{[]string{"triage", "AP7I-7", "--as", "wont-fix", "--reason", "r", "build/reports"}, "recap: AP7I-7: not a finding's id as recap findings shows it"},
 		{[]string{"triage", "build/reports", "ap7i-07", "--as", "wont-fix", "--reason", "r"}, "recap: ap7i-07: not a finding's id as recap findings shows it"},
-		{[]string{"triage", "--rule", "NoSuchRule", "--as", "wont-fix", "--reason", "r", "build/reports"}, "recap: no finding of the inputs passes --tool, --rule and --path"},
+		{[]string{"triage", "--rule", "NoSuchRule", "--as", "wont-fix", "--reason", "r", "build/reports"}, "recap: no finding of the inputs passes --rule NoSuchRule"},
 		{[]string{"triage", "--path", "[", "--as", "wont-fix", "--reason", "r", "build/reports"}, "recap: --path: "},
 		{[]string{"triage", "list", "--format", "xml", "build/reports"}, `recap: --format: unknown format "xml"`},
 		{[]string{"triage", "import", "build/reports"}, "recap: give --sarif FILE or --github (one of them)"},

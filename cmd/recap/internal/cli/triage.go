@@ -472,6 +472,30 @@ func stateNames() []string {
 	return names
 }
 
+// filtersGiven names the filters of a bulk decision as given, each
+// flag's values any of which a finding passes: "--rule A or B and --path
+// src/**".
+func filtersGiven(flt *reports.Filter) string {
+	var parts []string
+	for _, f := range []struct {
+		flag   string
+		values []string
+	}{{"--tool", flt.Tools}, {"--rule", flt.Rules}, {"--path", flt.Paths}} {
+		if len(f.values) == 0 {
+			continue
+		}
+		vs := make([]string, len(f.values))
+		for i, v := range f.values {
+			vs[i] = render.InertLine(text.CutRunes(v, 80))
+		}
+		parts = append(parts, f.flag+" "+text.List(vs, "or"))
+	}
+	if len(parts) == 0 {
+		return "the filters"
+	}
+	return text.List(parts, "and")
+}
+
 func statesList() string { return text.List(stateNames(), "or") }
 
 // gitUser is git's user.name and user.email, as "Name <email>", for the
@@ -559,7 +583,7 @@ func decide(ctx context.Context, streams *IO, r *triageRepo, names, inputs []str
 		if failed {
 			return errInputs
 		}
-		return usageError("no finding of the inputs passes --tool, --rule and --path")
+		return usageError("no finding of the inputs passes %s", filtersGiven(flt))
 	}
 	src := r.croot.FS()
 	entries := make([]triage.Entry, 0, len(picked))
