@@ -1,7 +1,7 @@
 // Package hostile holds the hostile-input cases of recap: inputs a pull
 // request can shape (huge strings, endless streams, deep nesting, files of
 // gigabytes), each run through the recap binary with a time limit and its
-// peak RSS read from the process's rusage. cmd/recap's TestHostile runs
+// peak RSS read from the process's rusage. cmd/recap/hostile's TestHostile runs
 // them at small sizes in the test command; scripts/hostile runs them at
 // full size and prints the table of the reliability page.
 //

@@ -3,7 +3,7 @@
 // prints a Markdown table of each: its input, how recap ended, the wall
 // time, the peak RSS (the process's rusage), the bound and whether it was
 // kept. The test command runs the same cases at small sizes (TestHostile
-// in cmd/recap).
+// in cmd/recap/hostile).
 //
 //	go build -o /tmp/recap ./cmd/recap
 //	go run ./scripts/hostile -recap /tmp/recap

@@ -1,8 +1,12 @@
-package main
+// Package hostile_test runs the hostile-input cases (internal/hostile)
+// through the recap binary: a package of its own, so that go test gives
+// them their own 10 minutes beside cmd/recap's end-to-end tests.
+package hostile_test
 
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +15,27 @@ import (
 
 	"github.com/recap-dev/recap/internal/hostile"
 )
+
+// bin is the recap binary the cases run, built once by TestMain.
+var bin string
+
+// TestMain builds the recap binary from ../ (cmd/recap) once.
+func TestMain(m *testing.M) {
+	flag.Parse()
+	dir, err := os.MkdirTemp("", "recap-hostile")
+	if err != nil {
+		panic(err)
+	}
+	bin = filepath.Join(dir, "recap")
+	if out, err := exec.Command("go", "build", "-o", bin, "..").CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "building recap: %v\n%s", err, out)
+		os.RemoveAll(dir)
+		os.Exit(2)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
 
 var full = flag.Bool("full", false, "run the hostile cases at full size (the test command does, for the cases of changes)")
 
