@@ -423,25 +423,13 @@ func TestTriageReviewPosted(t *testing.T) {
 // page, JSON, the annotations and recap's SARIF.
 func TestTriageConfirmedDuplicate(t *testing.T) {
 	root := reportstest.RepoRoot(t)
-	p := filepath.Join(t.TempDir(), "triage.yml")
-	if err := triage.WriteFile(p, &triage.File{Version: 1}); err != nil {
-		t.Fatal(err)
-	}
+	p, ids := order34Triage(t, [3]string{"UseEqualsToCompareStrings", "confirmed", "must fix"})
+	pmd := ids["UseEqualsToCompareStrings"]
 	args := func(a ...string) []string {
 		return append(a, "--triage", p, "--repo", "testdata/sample", "testdata/reports")
 	}
-	out, errOut, code := recap(t, root, nil, args("findings", "--format", "json", "--no-group", "--no-context", "--limit", "200", "--max-tokens", "25000")...)
-	if code != 0 {
-		t.Fatalf("findings: exit %d\n%s", code, errOut)
-	}
+	out, _, _ := recap(t, root, nil, args("findings", "--format", "json", "--no-context", "--limit", "200", "--max-tokens", "25000")...)
 	var v struct{ Findings []map[string]any }
-	mustJSON(t, out, &v)
-	pmd := findingAt(t, v.Findings, "UseEqualsToCompareStrings", "Order.java", 34)["id"].(string)
-	if out, errOut, code := recap(t, root, nil, args("triage", pmd, "--as", "confirmed", "--reason", "must fix")...); code != 0 {
-		t.Fatalf("triage: exit %d\n%s%s", code, out, errOut)
-	}
-	out, _, _ = recap(t, root, nil, args("findings", "--format", "json", "--no-context", "--limit", "200", "--max-tokens", "25000")...)
-	v.Findings = nil
 	mustJSON(t, out, &v)
 	lead := findingAt(t, v.Findings, "ES_COMPARING_PARAMETER_STRING_WITH_EQ", "Order.java", 34)
 	if tr, _ := lead["triage"].(map[string]any); tr == nil || tr["state"] != "confirmed" || tr["via"] != pmd {
@@ -459,11 +447,12 @@ func TestTriageConfirmedDuplicate(t *testing.T) {
 	}
 }
 
-// overruledTriage writes a triage file that decides the two findings of
-// the sample's problem at Order.java:34 apart: the SpotBugs one a false
-// positive, the PMD one confirmed. It returns the file and the PMD
-// finding's id.
-func overruledTriage(t *testing.T) (file, confirmed string) {
+// order34Triage writes a triage file of the decisions given ({rule,
+// state, reason}) on the findings of the sample's problem at
+// Order.java:34 (SpotBugs' ES_COMPARING_PARAMETER_STRING_WITH_EQ, PMD's
+// UseEqualsToCompareStrings), each made with recap triage by the
+// finding's id. It returns the file and the findings' ids by rule.
+func order34Triage(t *testing.T, decisions ...[3]string) (file string, ids map[string]string) {
 	t.Helper()
 	root := reportstest.RepoRoot(t)
 	p := filepath.Join(t.TempDir(), "triage.yml")
@@ -479,14 +468,27 @@ func overruledTriage(t *testing.T) (file, confirmed string) {
 	}
 	var v struct{ Findings []map[string]any }
 	mustJSON(t, out, &v)
-	pmd := findingAt(t, v.Findings, "UseEqualsToCompareStrings", "Order.java", 34)["id"].(string)
-	spotbugs := findingAt(t, v.Findings, "ES_COMPARING_PARAMETER_STRING_WITH_EQ", "Order.java", 34)["id"].(string)
-	for _, d := range [][]string{{spotbugs, "false-positive", "the values are interned"}, {pmd, "confirmed", "must fix"}} {
-		if out, errOut, code := recap(t, root, nil, args("triage", d[0], "--as", d[1], "--reason", d[2])...); code != 0 {
-			t.Fatalf("triage %s: exit %d\n%s%s", d[0], code, out, errOut)
+	ids = map[string]string{}
+	for _, rule := range []string{"UseEqualsToCompareStrings", "ES_COMPARING_PARAMETER_STRING_WITH_EQ"} {
+		ids[rule] = findingAt(t, v.Findings, rule, "Order.java", 34)["id"].(string)
+	}
+	for _, d := range decisions {
+		if out, errOut, code := recap(t, root, nil, args("triage", ids[d[0]], "--as", d[1], "--reason", d[2])...); code != 0 {
+			t.Fatalf("triage %s: exit %d\n%s%s", ids[d[0]], code, out, errOut)
 		}
 	}
-	return p, pmd
+	return p, ids
+}
+
+// overruledTriage writes a triage file that decides the two findings of
+// the sample's problem at Order.java:34 apart: the SpotBugs one a false
+// positive, the PMD one confirmed. It returns the file and the PMD
+// finding's id.
+func overruledTriage(t *testing.T) (file, confirmed string) {
+	t.Helper()
+	p, ids := order34Triage(t, [3]string{"ES_COMPARING_PARAMETER_STRING_WITH_EQ", "false-positive", "the values are interned"},
+		[3]string{"UseEqualsToCompareStrings", "confirmed", "must fix"})
+	return p, ids["UseEqualsToCompareStrings"]
 }
 
 // TestTriageOverruled: two findings of one problem decided apart (the
