@@ -512,6 +512,11 @@ func TestTriageOverruled(t *testing.T) {
 	if tr, _ := lead["triage"].(map[string]any); tr == nil || tr["state"] != "confirmed" || tr["via"] != pmd || tr["overrules"] != "false-positive" {
 		t.Errorf("the problem's lead: triage %v, want confirmed via %s overruling false-positive", lead["triage"], pmd)
 	}
+	// recap's SARIF says it as JSON does, on the result's triage property.
+	out, _, _ = recap(t, root, nil, "findings", "--format", "sarif", "--triage", p, "--repo", "testdata/sample", "testdata/reports")
+	if n := strings.Count(out, `"overrules":"false-positive"`) + strings.Count(out, `"overrules": "false-positive"`); n != 1 {
+		t.Errorf("recap's SARIF: %d results with overrules false-positive, want 1", n)
+	}
 	out, _, _ = recap(t, root, nil, "findings", "--format", "text", "--no-context", "--triage", p, "--repo", "testdata/sample", "testdata/reports")
 	for _, want := range []string{"(confirmed: must fix (over its own decision: false positive))", "1 finding decided otherwise too"} {
 		if !strings.Contains(out, want) {

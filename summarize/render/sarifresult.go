@@ -233,6 +233,10 @@ func appendTriage(b []byte, t *reports.Triage) []byte {
 		b = append(b, `,"via":"`...)
 		b = append(t.Via.Append(b), '"') // tag-n: nothing to escape
 	}
+	if t.Overrules != "" {
+		b = append(b, `,"overrules":`...)
+		b = str(b, t.Overrules)
+	}
 	return append(b, '}')
 }
 
