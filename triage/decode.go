@@ -334,25 +334,35 @@ func CheckValue(key, s string) error {
 // character but a tab and a line break, and none of Unicode's
 // bidirectional embeddings, overrides and isolates, which make the text
 // a reviewer reads in the file's diff another than the one it holds.
-func checkProse(s string) error {
+func checkProse(s string) error { return checkText(s, "the reason", true) }
+
+// checkText checks text (what, for the error) for control characters
+// (but a tab and, when lines, a line break) and bidirectional controls.
+func checkText(s, what string, lines bool) error {
 	for i, r := range s {
 		switch {
-		case r == '\t' || r == '\n' || r == '\r':
+		case r == '\t' || lines && (r == '\n' || r == '\r'):
 		case r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0:
-			return fmt.Errorf("a control character (U+%04X) at byte %d: write the reason as text", r, i)
+			return fmt.Errorf("a control character (U+%04X) at byte %d: write %s as text", r, i, what)
 		case r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069:
-			return fmt.Errorf("a bidirectional control (U+%04X) at byte %d, which shows the text in another order than it holds: write the reason without it", r, i)
+			return fmt.Errorf("a bidirectional control (U+%04X) at byte %d, which shows the text in another order than it holds: write %s without it", r, i, what)
 		}
 	}
 	return nil
 }
 
-// checkWord checks a tool's or rule's name: one line.
+// checkWord checks a tool's or rule's name: one line, without a control
+// character (a NUL in a rule read from a hand-edited file would match no
+// finding, unseen) or spaces around it (a tool named "PMD " is no tool
+// that runs, and its entries are never judged stale).
 func checkWord(s string) error {
 	if strings.TrimSpace(s) == "" || strings.ContainsAny(s, "\n\r") {
 		return fmt.Errorf("%q: want a name on one line", s)
 	}
-	return nil
+	if t := strings.TrimSpace(s); t != s {
+		return fmt.Errorf("%q: spaces around the name (want %q)", s, t)
+	}
+	return checkText(s, "the name", false)
 }
 
 // checkDay checks a day written YYYY-MM-DD.
