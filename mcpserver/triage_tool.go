@@ -61,7 +61,7 @@ func (a *TriageAnswer) text() string {
 	if a.short { // the entry below names the finding
 		return fmt.Sprintf("recap: %s %s", a.Entry.State, verb) + "\n" + string(b)
 	}
-	return fmt.Sprintf("recap: %s %s/%s at %s %s", a.Entry.State, a.Entry.Tool, a.Entry.Rule, a.Entry.Path, verb) + "\n" + string(b)
+	return fmt.Sprintf("recap: %s %s/%s at %s %s", a.Entry.State, a.Entry.Tool, reports.ShortRule(a.Entry.Tool, a.Entry.Rule), a.Entry.Path, verb) + "\n" + string(b)
 }
 
 // fit keeps the answer within budget: the entry always, its names whole
@@ -167,7 +167,7 @@ func (s *Server) triageTool(ctx context.Context, in *TriageIn) (answer, error) {
 	f := loc.f
 	if why := s.editedSince(&f, loc.rel); why != "" {
 		return nil, toolErrorf(CodeNotFound, "%s (%s at %s:%d): %s, not committed: the line the report names may hold other code now, and the decision would be on that code: run the tools again, then call %s for current ids (nothing was written)",
-			cut(id), f.Rule, f.Path, f.Line, why, s.name(ctx, ToolGetReports))
+			cut(id), reports.ShortRule(f.Tool, f.Rule), f.Path, f.Line, why, s.name(ctx, ToolGetReports))
 	}
 	cfg, _, err := s.config()
 	if err != nil {
@@ -176,7 +176,7 @@ func (s *Server) triageTool(ctx context.Context, in *TriageIn) (answer, error) {
 	cfg.Apply(&f)
 	e, err := triage.EntryOf(&f, s.root.fs.FS())
 	if err != nil {
-		return nil, toolErrorf(CodeNotFound, "%s (%s at %s:%d): %v: run the tools again, then call %s for current ids (nothing was written)", cut(id), f.Rule, f.Path, f.Line, err, s.name(ctx, ToolGetReports))
+		return nil, toolErrorf(CodeNotFound, "%s (%s at %s:%d): %v: run the tools again, then call %s for current ids (nothing was written)", cut(id), reports.ShortRule(f.Tool, f.Rule), f.Path, f.Line, err, s.name(ctx, ToolGetReports))
 	}
 	e.State, e.Reason, e.Until, e.Link = state, strings.TrimSpace(in.Reason), in.Until, in.Link
 	e.By = strings.TrimSpace(in.By)
@@ -189,7 +189,7 @@ func (s *Server) triageTool(ctx context.Context, in *TriageIn) (answer, error) {
 	e.Date = s.opts.Now().UTC().Format(triage.DateLayout)
 	e.Commit = s.root.head()
 	if err := e.Check(); err != nil {
-		return nil, toolErrorf(CodeBadArgument, "%s (%s at %s:%d): its entry cannot be kept in the triage file (%v): nothing was written", cut(id), cut(f.Rule), cut(f.Path), f.Line, cut(err.Error()))
+		return nil, toolErrorf(CodeBadArgument, "%s (%s at %s:%d): its entry cannot be kept in the triage file (%v): nothing was written", cut(id), cut(reports.ShortRule(f.Tool, f.Rule)), cut(f.Path), f.Line, cut(err.Error()))
 	}
 	a := &TriageAnswer{Entry: e, File: s.triagePath()}
 	if a.YAML, err = triage.EntriesYAML(e); err != nil {

@@ -670,3 +670,34 @@ func TestTriageSameLineSaid(t *testing.T) {
 		}
 	}
 }
+
+// TestTriageHeadlineNamesRuleShort: analysis.triage's first line names a
+// Checkstyle check as the command line does (FinalParameters, not its
+// class's full name); the entry keeps the full id.
+func TestTriageHeadlineNamesRuleShort(t *testing.T) {
+	g := workspace(t)
+	cs, _ := connect(t, mcpserver.Options{Root: g.Dir})
+	v := triageFindings(t, func(tool string, args map[string]any) result { return call(t, cs, tool, args) })[0]
+	for _, f := range v.Findings {
+		if f.Tool != "Checkstyle" {
+			continue
+		}
+		short := f.Rule[strings.LastIndexByte(f.Rule, '.')+1:]
+		short = strings.TrimSuffix(short, "Check")
+		if short == f.Rule {
+			t.Fatalf("Checkstyle's rule %q is no class name", f.Rule)
+		}
+		r := call(t, cs, "analysis.triage", map[string]any{"id": f.ID, "state": "false-positive", "reason": "r"})
+		var a mcpserver.TriageAnswer
+		r.decode(t, &a)
+		first, _, _ := strings.Cut(r.text, "\n")
+		if want := "recap: false-positive Checkstyle/" + short + " at " + f.Path + " proposed"; !strings.HasPrefix(first, want) {
+			t.Errorf("first line %q, want it to begin %q", first, want)
+		}
+		if a.Entry.Rule != f.Rule {
+			t.Errorf("the entry's rule %q, want the full id %q", a.Entry.Rule, f.Rule)
+		}
+		return
+	}
+	t.Fatal("no Checkstyle finding in the page")
+}
