@@ -488,6 +488,11 @@ func (s *Server) getFinding(ctx context.Context, in *GetFindingIn) (answer, erro
 	a := &FindingAnswer{Finding: f, Excluded: excluded, Report: loc.rel, Rule: ruleInfo(&f, loc.rule)}
 	a.Rule.InReport = loc.inReport
 	a.Code = s.snippet(&f)
+	if c := a.Code; c != nil && len(c.Lines) > 0 && c.Note == "" {
+		if why := s.editedSince(&f, loc.rel); why != "" {
+			c.Note = summarize.EditedSinceNote(why)
+		}
+	}
 	if d := f.Detail; d != nil {
 		src := &summarize.FileSource{Open: s.root.open}
 		if d.Fix != nil {

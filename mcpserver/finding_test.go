@@ -7,12 +7,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/recap-dev/recap/internal/reportstest"
 	"github.com/recap-dev/recap/mcpserver"
 	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/reports"
+	"github.com/recap-dev/recap/summarize"
 	"github.com/recap-dev/recap/summarize/tokens"
 )
 
@@ -246,5 +248,72 @@ func TestGetReportsSecurity(t *testing.T) {
 	}
 	if code := call(t, cs, "analysis.getReports", map[string]any{"cwe": []string{"SQL"}}).errorCode(t); code != mcpserver.CodeBadArgument {
 		t.Errorf("cwe SQL: %s", code)
+	}
+}
+
+// TestContextEditedSinceReport: a finding whose file was edited after its
+// report was written, and not committed, shows the file's lines now,
+// noted so (in getReports' contextNote and getFinding's code.note): the
+// tool may have read other code at the line. The same file as committed,
+// and the other files, carry no note.
+func TestContextEditedSinceReport(t *testing.T) {
+	g := workspace(t)
+	cs, _ := connect(t, mcpserver.Options{Root: g.Dir})
+	page := func() []summarize.FindingView {
+		t.Helper()
+		var v view
+		call(t, cs, "analysis.getReports", map[string]any{"limit": 40, "group": false, "maxTokens": 25000}).decode(t, &v)
+		return v.Findings
+	}
+	first := page()
+	var f summarize.FindingView
+	for _, x := range first {
+		if x.ContextNote != "" {
+			t.Fatalf("before any edit, %s has the note %q", x.ID, x.ContextNote)
+		}
+		if f.ID.IsZero() && x.Line > 0 && len(x.Context) > 0 {
+			f = x
+		}
+	}
+	src := filepath.Join(g.Dir, filepath.FromSlash(f.Path))
+	text := readFile(t, src)
+	later := time.Now().Add(time.Minute)
+	edit := func(s string) {
+		t.Helper()
+		if err := os.WriteFile(src, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(src, later, later); err != nil {
+			t.Fatal(err)
+		}
+	}
+	edit("// a\n// b\n// c\n" + text)
+	noted, others := 0, 0
+	for _, x := range page() {
+		switch {
+		case x.Path == f.Path && len(x.Context) > 0:
+			if !strings.Contains(x.ContextNote, f.Path+" changed after build/reports/") || !strings.Contains(x.ContextNote, "may not be the code the tool read") {
+				t.Errorf("%s of the edited file: note %q", x.ID, x.ContextNote)
+			}
+			noted++
+		case x.ContextNote != "":
+			t.Errorf("%s of %s, not edited: note %q", x.ID, x.Path, x.ContextNote)
+		default:
+			others++
+		}
+	}
+	if noted == 0 || others == 0 {
+		t.Errorf("%d findings of the edited file noted, %d others: want some of each", noted, others)
+	}
+	var a mcpserver.FindingAnswer
+	call(t, cs, "analysis.getFinding", map[string]any{"id": f.ID.String()}).decode(t, &a)
+	if a.Code == nil || !strings.Contains(a.Code.Note, f.Path+" changed after build/reports/") {
+		t.Errorf("getFinding's code of the edited file: %+v", a.Code)
+	}
+	edit(text) // as committed, newer than the report
+	for _, x := range page() {
+		if x.ContextNote != "" {
+			t.Errorf("the file as committed: %s has the note %q", x.ID, x.ContextNote)
+		}
 	}
 }

@@ -204,7 +204,7 @@ func (s *Server) getReports(ctx context.Context, in *GetReportsIn) (answer, erro
 			return nil, err
 		}
 		if streamed != nil {
-			s.showPage(streamed.Findings, in)
+			s.showPage(streamed.Findings, streamed.Inputs, in)
 			return newReportsAnswer(streamed), nil
 		}
 	}
@@ -221,7 +221,7 @@ func (s *Server) getReports(ctx context.Context, in *GetReportsIn) (answer, erro
 			fv.Triage = b.triage[[2]int32{r.report, r.index}]
 			v.Findings = append(v.Findings, fv)
 		}
-		s.showPage(v.Findings, in)
+		s.showPage(v.Findings, v.Inputs, in)
 		v.Page = summarize.NewPage(in.Offset, in.Limit, len(v.Findings), len(b.refs))
 	}
 	return newReportsAnswer(v), nil
@@ -229,15 +229,37 @@ func (s *Server) getReports(ctx context.Context, in *GetReportsIn) (answer, erro
 
 // showPage readies a page's findings to be shown: the code around each
 // (unless the call said context: false), taken from the report's snippet
-// when the file is not under the root; the snippet itself is left to
-// getFinding.
-func (s *Server) showPage(page []summarize.FindingView, in *GetReportsIn) {
+// when the file is not under the root, and noted when the file changed
+// after its report (of inputs) was written; the snippet itself is left
+// to getFinding.
+func (s *Server) showPage(page []summarize.FindingView, inputs []reports.Input, in *GetReportsIn) {
 	src := &summarize.FileSource{Open: s.root.open}
+	var rels map[string]string       // the reports' paths by their ids' tag, made when first needed
+	judged := map[[2]string]string{} // why, by report and file
 	for i := range page {
+		fv := &page[i]
 		if in.Context == nil || *in.Context {
-			summarize.AddContext(&page[i], src)
+			summarize.AddContext(fv, src)
 		}
-		page[i].Snippet, page[i].SnippetLine = "", 0
+		fv.Snippet, fv.SnippetLine = "", 0
+		if len(fv.Context) == 0 || fv.ContextNote != "" {
+			continue
+		}
+		if rels == nil {
+			rels = make(map[string]string, len(inputs))
+			for _, x := range inputs {
+				rels[reports.InputTag(x.Path, tagLen)] = x.Path
+			}
+		}
+		k := [2]string{rels[fv.ID.Tag], fv.Path}
+		why, ok := judged[k]
+		if !ok {
+			why = s.editedSince(&fv.Finding, k[0])
+			judged[k] = why
+		}
+		if why != "" {
+			fv.ContextNote = summarize.EditedSinceNote(why)
+		}
 	}
 }
 

@@ -260,4 +260,11 @@ func AddContext(fv *FindingView, src Source) {
 	fv.ContextNote = fmt.Sprintf("no context: %v", err)
 }
 
+// EditedSinceNote is the context note of a finding whose file changed
+// after its report was written (why says so): the context is the file's
+// lines now, which may not be the code the tool read at the line.
+func EditedSinceNote(why string) string {
+	return why + ": the lines shown are the file's now, which may not be the code the tool read at this line (run the tool again)"
+}
+
 func cutLine(s string) string { return text.CutRunes(s, MaxLineChars) }

@@ -52,7 +52,9 @@ type FindingView struct {
 	// beside the tool's Severity; views set it as they make the page.
 	HostLevel reports.Severity `json:"level,omitzero"`
 	Context   []ContextLine    `json:"context,omitempty"`
-	// ContextNote says why Context is empty or comes from the report's snippet.
+	// ContextNote says why Context is empty or comes from the report's
+	// snippet, or that it may not be the code the tool read (the file
+	// changed after the report was written).
 	ContextNote string `json:"contextNote,omitempty"`
 	// AlsoReportedBy names the other findings of the finding's problem,
 	// most important first, when it leads one (see [DuplicateCounts]).

@@ -4,9 +4,12 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
+	"github.com/recap-dev/recap/diff"
 	"github.com/recap-dev/recap/inputs"
+	"github.com/recap-dev/recap/internal/content"
 	"github.com/recap-dev/recap/internal/english"
 	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/pipeline"
@@ -289,6 +292,9 @@ func (rep *report) run(ctx context.Context, o *reportOptions) (*pipeline.Result,
 		for i := range v.Findings {
 			summarize.AddContext(&v.Findings[i], rep.context)
 		}
+		if d, ok := rep.context.(*summarize.Dir); ok {
+			noteEditedSince(v, d.Root)
+		}
 	}
 	rep.warnings = inputWarnings(v) // a budget may leave them out of the view
 	if n := rep.query.Triage.Unfollowed(); n > 0 {
@@ -428,4 +434,40 @@ func revSource(root, rev string) (summarize.Source, error) {
 		return nil, usageError("--rev: %v", err)
 	}
 	return &summarize.FileSource{Open: open}, nil
+}
+
+// noteEditedSince notes, of each finding of the page whose context is its
+// file's lines in the working tree (root), when the file changed after
+// its report was written and is not committed: the lines are today's,
+// and the tool may have read other code at the finding's line (lines
+// added above it since).
+func noteEditedSince(v *summarize.View, root string) {
+	if len(v.Findings) == 0 {
+		return
+	}
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return
+	}
+	croot, err := content.OpenRoot(abs)
+	if err != nil {
+		return
+	}
+	defer croot.Close()
+	var repo *diff.Repo
+	opened := false
+	e := newEditedSinceOf(abs, croot.Stat, func() *diff.Repo {
+		if !opened {
+			opened = true
+			repo, _ = diff.Open(abs)
+		}
+		return repo
+	}, v.Inputs)
+	for i := range v.Findings {
+		if fv := &v.Findings[i]; len(fv.Context) > 0 && fv.ContextNote == "" {
+			if why := e.why(&fv.Finding); why != "" {
+				fv.ContextNote = summarize.EditedSinceNote(why)
+			}
+		}
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -510,23 +511,32 @@ func entryNames(list []triage.Status) map[string]string {
 // editedSince tells the findings whose file was edited after the reports
 // of their tool were written, and not committed: the report's line of
 // such a finding may hold other code now (lines added above it), and an
-// entry made there would name that code. A file as HEAD has it is not
-// judged: a checkout writes the reports and the code in no set order.
+// entry made there would name that code, and the context shown there is
+// other code than the tool read. A file as HEAD has it is not judged: a
+// checkout writes the reports and the code in no set order.
 type editedSince struct {
-	r      *triageRepo
-	byTag  map[string]reportInfo // by the tag of its findings' ids: each report
-	latest map[string]reportInfo // by tool (lower case): its newest report, for a finding of no report known
-	judged map[string]string     // by path and report: why, "" when not edited since
+	root   string                            // the repository's directory, absolute
+	stat   func(string) (fs.FileInfo, error) // a file of the repository, by its path relative to root
+	repo   func() *diff.Repo                 // the repository, nil without git
+	byTag  map[string]reportInfo             // by the tag of its findings' ids: each report
+	latest map[string]reportInfo             // by tool (lower case): its newest report, for a finding of no report known
+	judged map[string]string                 // by path and report: why, "" when not edited since
 }
 
 func newEditedSince(r *triageRepo) *editedSince {
-	e := &editedSince{r: r, byTag: map[string]reportInfo{}, latest: map[string]reportInfo{}, judged: map[string]string{}}
-	names := make([]string, len(r.inputs))
-	for i, in := range r.inputs {
+	return newEditedSinceOf(r.root, r.croot.Stat, r.repo, r.inputs)
+}
+
+// newEditedSinceOf is an editedSince of the reports inputs (a run's
+// Inputs, in order) over the repository at root.
+func newEditedSinceOf(root string, stat func(string) (fs.FileInfo, error), repo func() *diff.Repo, inputs []reports.Input) *editedSince {
+	e := &editedSince{root: root, stat: stat, repo: repo, byTag: map[string]reportInfo{}, latest: map[string]reportInfo{}, judged: map[string]string{}}
+	names := make([]string, len(inputs))
+	for i, in := range inputs {
 		names[i] = in.Path
 	}
 	tags := parsers.InputTags(names)
-	for i, in := range r.inputs {
+	for i, in := range inputs {
 		if in.LeftOut || in.Path == "-" || in.Error != "" && in.Findings == 0 {
 			continue
 		}
@@ -562,7 +572,7 @@ func (e *editedSince) why(f *reports.Finding) string {
 		return w
 	}
 	w := ""
-	if st, err := e.r.croot.Stat(f.Path); err == nil && triage.EditedSince(e.r.repo(), e.r.root, f.Path, st, in.at) {
+	if st, err := e.stat(f.Path); err == nil && st.ModTime().After(in.at) && triage.EditedSince(e.repo(), e.root, f.Path, st, in.at) {
 		w = fmt.Sprintf("%s changed after %s was written", render.InertLine(f.Path), render.InertLine(in.path))
 	}
 	e.judged[k] = w
