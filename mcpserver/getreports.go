@@ -750,6 +750,13 @@ func (s *Server) noteInputs(inputs []reports.Input, files []file, reps []*report
 			warn(i, fmt.Sprintf("larger than the cache (%s): read again by each call, not kept, so no bufferId and no page past the first %d findings", sizeName(s.opts.MaxCacheBytes), pipeline.DeepPage))
 		}
 	}
+	// Two reports of one tool on the same files: both read, said.
+	parsers.WarnSameFiles(out[:min(len(files), len(out))], func(i int) ([]string, bool) {
+		if i < len(reps) && reps[i] != nil {
+			return reps[i].paths, false
+		}
+		return nil, false
+	})
 	for _, f := range g.own {
 		out = append(out, reports.Input{Path: f.rel, Format: string(f.own.Format), Warnings: []string{f.own.Warning}, LeftOut: true})
 	}

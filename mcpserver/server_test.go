@@ -930,3 +930,38 @@ func TestFIFOUnderRoot(t *testing.T) {
 		t.Fatal("a call blocked on the FIFO")
 	}
 }
+
+// TestTwoRunsOfOneToolSaid: an older run of PMD left under the root beside
+// the new one is read too (they are different runs), and the later input
+// says so, naming the other and the files both name: every finding both
+// give counts twice. The other inputs say nothing of it.
+func TestTwoRunsOfOneToolSaid(t *testing.T) {
+	g := workspace(t)
+	cur := filepath.Join(g.Dir, "build", "reports", "pmd.sarif")
+	old := strings.Replace(readFile(t, cur), `"7.28.0"`, `"7.27.0"`, 1)
+	if err := os.MkdirAll(filepath.Join(g.Dir, "build", "old"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(g.Dir, "build", "old", "pmd.sarif"), []byte(old), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cs, _ := connect(t, mcpserver.Options{Root: g.Dir})
+	for range 2 { // the second answer from the cache
+		var v view
+		call(t, cs, "analysis.getReports", map[string]any{"summaryOnly": true}).decode(t, &v)
+		said := 0
+		for _, in := range v.Inputs {
+			for _, w := range in.Warnings {
+				if strings.Contains(w, "on the same files too") {
+					said++
+					if want := "build/old/pmd.sarif is a report of PMD on the same files too (4 files in common): both are read, and a finding both give counts twice; if one is an older run, give the newer alone"; in.Path != "build/reports/pmd.sarif" || w != want {
+						t.Errorf("%s: %q, want on build/reports/pmd.sarif %q", in.Path, w, want)
+					}
+				}
+			}
+		}
+		if said != 1 || v.Summary.Total != tooltest.SampleFindings+tooltest.SamplePMD {
+			t.Errorf("%d inputs said so, %d findings; want 1, and %d", said, v.Summary.Total, tooltest.SampleFindings+tooltest.SamplePMD)
+		}
+	}
+}

@@ -105,14 +105,23 @@ func ReadAll(args []string, opts ReadOptions, emit func(reports.Finding) error) 
 	srcs, notes = sameRuns(srcs, notes, opts)
 	tags := inputTags(srcs)
 	inputs := make([]reports.Input, 0, len(srcs)+len(skipped))
+	var files fileSets
 	for i, src := range srcs {
-		in, err := readOne(src, tags[i], opts, emit)
+		noted := emit
+		if len(srcs) > 1 {
+			noted = func(f reports.Finding) error {
+				files.note(i, &f)
+				return emit(f)
+			}
+		}
+		in, err := readOne(src, tags[i], opts, noted)
 		in.Warnings = append(in.Warnings, notes[i]...)
 		inputs = append(inputs, in)
 		if err != nil {
 			return inputs, err
 		}
 	}
+	files.warn(inputs)
 	for _, o := range skipped {
 		inputs = append(inputs, reports.Input{Path: o.name, Format: string(o.own.Format), Warnings: []string{o.own.Warning}, LeftOut: true})
 	}

@@ -56,6 +56,11 @@ func TestSameRunTwoFormats(t *testing.T) {
 	if otherMessage == string(xml) || otherPriority == string(xml) {
 		t.Fatal("testdata/pmd-xml/pmd.xml: no violation to change")
 	}
+	// Two runs of one tool on the same files are both read, the later
+	// input naming the earlier.
+	twice := func(other string) []string {
+		return []string{other + " is a report of PMD on the same files too (4 files in common): both are read, and a finding both give counts twice; if one is an older run, give the newer alone"}
+	}
 	apart := "pmd/main.xml holds the same 84 findings of PMD 7.28.0 in PMD XML, but lies in another directory: both counted (one run's formats lie side by side)"
 
 	tests := []struct {
@@ -75,15 +80,15 @@ func TestSameRunTwoFormats(t *testing.T) {
 		{"apart", map[string]string{"build/pmd.sarif": string(sarif), "build/pmd/main.xml": string(xml)},
 			[]string{"build"}, 2 * pmd, 2, []string{"build/" + apart, "build/pmd.sarif holds the same 84 findings of PMD 7.28.0 in SARIF 2.1.0, but lies in another directory: both counted (one run's formats lie side by side)"}},
 		{"another version", map[string]string{"pmd.sarif": string(sarif), "pmd.xml": otherVersion},
-			[]string{"pmd.sarif", "pmd.xml"}, 2 * pmd, 2, nil},
+			[]string{"pmd.sarif", "pmd.xml"}, 2 * pmd, 2, twice("pmd.sarif")},
 		{"a finding less", map[string]string{"pmd.sarif": string(sarif), "pmd.xml": oneLess},
-			[]string{"pmd.sarif", "pmd.xml"}, 2*pmd - 1, 2, nil},
+			[]string{"pmd.sarif", "pmd.xml"}, 2*pmd - 1, 2, twice("pmd.sarif")},
 		{"another message", map[string]string{"pmd.sarif": string(sarif), "pmd.xml": otherMessage},
-			[]string{"pmd.sarif", "pmd.xml"}, 2 * pmd, 2, nil},
+			[]string{"pmd.sarif", "pmd.xml"}, 2 * pmd, 2, twice("pmd.sarif")},
 		{"another priority", map[string]string{"pmd.sarif": string(sarif), "pmd.xml": otherPriority},
-			[]string{"pmd.sarif", "pmd.xml"}, 2 * pmd, 2, nil},
+			[]string{"pmd.sarif", "pmd.xml"}, 2 * pmd, 2, twice("pmd.sarif")},
 		{"one format, two runs", map[string]string{"a/pmd.xml": string(xml), "b/pmd.xml": otherTime},
-			[]string{"a/pmd.xml", "b/pmd.xml"}, 2 * pmd, 2, nil},
+			[]string{"a/pmd.xml", "b/pmd.xml"}, 2 * pmd, 2, twice("a/pmd.xml")},
 		{"other tools", map[string]string{"pmd.sarif": string(sarif), "checkstyle.xml": string(checkstyle)},
 			[]string{"pmd.sarif", "checkstyle.xml"}, pmd + cs, 2, nil},
 	}
@@ -194,12 +199,14 @@ func TestSameRunESLint(t *testing.T) {
 		{"the same run, its files named", []string{"reports/eslint.sarif", "reports/gl-codequality.json"}, n, 1, []string{
 			"reports/gl-codequality.json is the same ESLint 10.15.0 run in GitLab Code Quality JSON (8 findings alike): counted once"}},
 		{"two runs", []string{"mixed"}, 2*n - 1, 2, []string{
-			"mixed/gl-codequality.json is the same ESLint run in GitLab Code Quality JSON (7 findings alike): counted once"}},
+			"mixed/gl-codequality.json is the same ESLint run in GitLab Code Quality JSON (7 findings alike): counted once",
+			"mixed/eslint-checkstyle.xml" + " is a report of ESLint on the same files too (1 file in common): both are read, and a finding both give counts twice; if one is an older run, give the newer alone"}},
 		{"two runs, in two directories", []string{"reports", "fixed"}, 2*n - 1, 2, []string{
 			"reports/eslint.sarif is the same ESLint 10.15.0 run in SARIF 2.1.0 (8 findings alike): counted once",
 			"reports/gl-codequality.json is the same ESLint 10.15.0 run in GitLab Code Quality JSON (8 findings alike): counted once",
 			"fixed/eslint.sarif is the same ESLint 10.15.0 run in SARIF 2.1.0 (7 findings alike): counted once",
-			"fixed/gl-codequality.json is the same ESLint 10.15.0 run in GitLab Code Quality JSON (7 findings alike): counted once"}},
+			"fixed/gl-codequality.json is the same ESLint 10.15.0 run in GitLab Code Quality JSON (7 findings alike): counted once",
+			"reports/eslint-checkstyle.xml" + " is a report of ESLint on the same files too (1 file in common): both are read, and a finding both give counts twice; if one is an older run, give the newer alone"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
