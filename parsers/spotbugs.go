@@ -90,8 +90,9 @@ func (p *spotbugsParser) Parse(r io.Reader, emit Emit) (reports.Input, error) {
 	in.Rules = &reports.Rules{}
 	res := newSourceResolver(p.opts.Root, p.opts.FS, c.srcDirs, p.opts.Sources)
 	rules := &bugRules{patterns: c.patterns, codeCWE: c.codeCWE, table: in.Rules, tool: tool}
+	fields := &fieldLines{fsys: res.fsys}
 	err = c.held.each(func(b *bugFields) error {
-		f, partial := b.finding(rules, res, in.Tool, in.ToolVersion)
+		f, partial := b.finding(rules, res, fields, in.Tool, in.ToolVersion)
 		if err := emit(f, partial); err != nil {
 			return err
 		}
@@ -333,8 +334,11 @@ type bugFields struct {
 	priority, rank, cwe         int
 	hasLine                     bool
 	sourcepath, start, end      string
-	message                     string // the bug's own message, "" if none
-	where                       string // its class and method, for a message made of the pattern
+	// field and sig name the field a bug without a line of its own is
+	// about, and its type (see fieldLines).
+	field, sig string
+	message    string // the bug's own message, "" if none
+	where      string // its class and method, for a message made of the pattern
 }
 
 func bugFieldsOf(b *etree.Element) *bugFields {
@@ -356,6 +360,9 @@ func bugFieldsOf(b *etree.Element) *bugFields {
 			// bytecode): the bug is put on its class's first line, when the
 			// class's SourceLine has one in the same file, else on no line.
 			f.start, f.end = "", ""
+			if fe := b.SelectElement("Field"); fe != nil {
+				f.field, f.sig = fe.SelectAttrValue("name", ""), fe.SelectAttrValue("signature", "")
+			}
 			if c := b.SelectElement("Class"); c != nil {
 				if cl := c.SelectElement("SourceLine"); cl != nil && atoi(cl.SelectAttrValue("start", "")) > 0 &&
 					cl.SelectAttrValue("sourcepath", "") == f.sourcepath {
@@ -370,7 +377,7 @@ func bugFieldsOf(b *etree.Element) *bugFields {
 }
 
 // finding makes the bug's finding.
-func (b *bugFields) finding(rules *bugRules, res *sourceResolver, tool, version string) (reports.Finding, map[string]string) {
+func (b *bugFields) finding(rules *bugRules, res *sourceResolver, fields *fieldLines, tool, version string) (reports.Finding, map[string]string) {
 	f := reports.Finding{
 		Tool: tool, ToolVersion: version, Rule: b.typ,
 		Severity: spotbugsSeverity(b.rank, b.priority), Priority: b.priority, Rank: uint8(min(max(b.rank, 0), 255)),
@@ -392,6 +399,11 @@ func (b *bugFields) finding(rules *bugRules, res *sourceResolver, tool, version 
 		f.Path = res.resolve(b.sourcepath)
 		f.Line = atoi(b.start)
 		f.EndLine = atoi(b.end)
+		if b.field != "" {
+			if n := fields.line(f.Path, b.field, b.sig); n > 0 {
+				f.Line, f.EndLine = n, n // the field's declaration, not its class's first line
+			}
+		}
 		if f.EndLine < f.Line {
 			f.EndLine = f.Line
 		}
