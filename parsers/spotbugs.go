@@ -335,8 +335,10 @@ type bugFields struct {
 	hasLine                     bool
 	sourcepath, start, end      string
 	// field and sig name the field a bug without a line of its own is
-	// about, and its type (see fieldLines).
-	field, sig string
+	// about, and its type; clsStart and clsEnd are the lines of its
+	// class's code, where its declaration is looked for first (see
+	// fieldLines).
+	field, sig, clsStart, clsEnd string
 	message    string // the bug's own message, "" if none
 	where      string // its class and method, for a message made of the pattern
 }
@@ -362,6 +364,13 @@ func bugFieldsOf(b *etree.Element) *bugFields {
 			f.start, f.end = "", ""
 			if fe := b.SelectElement("Field"); fe != nil {
 				f.field, f.sig = fe.SelectAttrValue("name", ""), fe.SelectAttrValue("signature", "")
+				owner := fe.SelectAttrValue("classname", "")
+				for _, c := range b.SelectElements("Class") {
+					if cl := c.SelectElement("SourceLine"); cl != nil && c.SelectAttrValue("classname", "") == owner && cl.SelectAttrValue("sourcepath", "") == f.sourcepath {
+						f.clsStart, f.clsEnd = cl.SelectAttrValue("start", ""), cl.SelectAttrValue("end", "")
+						break
+					}
+				}
 			}
 			if c := b.SelectElement("Class"); c != nil {
 				if cl := c.SelectElement("SourceLine"); cl != nil && atoi(cl.SelectAttrValue("start", "")) > 0 &&
@@ -400,7 +409,7 @@ func (b *bugFields) finding(rules *bugRules, res *sourceResolver, fields *fieldL
 		f.Line = atoi(b.start)
 		f.EndLine = atoi(b.end)
 		if b.field != "" {
-			if n := fields.line(f.Path, b.field, b.sig); n > 0 {
+			if n := fields.line(f.Path, b.field, b.sig, atoi(b.clsStart), atoi(b.clsEnd)); n > 0 {
 				f.Line, f.EndLine = n, n // the field's declaration, not its class's first line
 			}
 		}

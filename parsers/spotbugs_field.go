@@ -40,8 +40,11 @@ const (
 )
 
 // line returns the line (1-based) of the field name, of the JVM type
-// signature sig ("" unknown), in the file path; 0 when not found.
-func (fl *fieldLines) line(path, name, sig string) int {
+// signature sig ("" unknown), in the file path; 0 when not found. A
+// declaration within lines lo..hi (its class's code, 0 unknown) comes
+// before one outside them: a nested class's field of the name of its
+// outer class's is its own.
+func (fl *fieldLines) line(path, name, sig string, lo, hi int) int {
 	if fl == nil || fl.fsys == nil || path == "" || name == "" || !javaName.MatchString(name) || !fs.ValidPath(path) {
 		return 0
 	}
@@ -69,7 +72,8 @@ func (fl *fieldLines) line(path, name, sig string) int {
 	if typ != "" {
 		typed = regexp.MustCompile(`\b` + regexp.QuoteMeta(typ) + `\b`)
 	}
-	first := 0
+	var best [4]int // in its class with a modifier, in its class, with a modifier, any: the first line of each
+	in := func(n int) bool { return lo > 0 && hi >= lo && n >= lo && n <= hi }
 	for i, l := range fl.lines {
 		code := strings.TrimSpace(l)
 		if strings.HasPrefix(code, "//") || strings.HasPrefix(code, "*") || strings.HasPrefix(code, "/*") {
@@ -100,14 +104,22 @@ func (fl *fieldLines) line(path, name, sig string) int {
 		if array && !strings.Contains(code[:m[1]], "[") {
 			continue
 		}
-		if fieldModifier.MatchString(before) {
-			return i + 1
+		n, mod := i+1, fieldModifier.MatchString(before)
+		for k, ok := range [4]bool{in(n) && mod, in(n), mod, true} {
+			if ok && best[k] == 0 {
+				best[k] = n
+			}
 		}
-		if first == 0 {
-			first = i + 1
+		if best[0] != 0 {
+			break
 		}
 	}
-	return first
+	for _, n := range best {
+		if n != 0 {
+			return n
+		}
+	}
+	return 0
 }
 
 var (

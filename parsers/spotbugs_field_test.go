@@ -37,37 +37,42 @@ public class A {
 
     private int count;
 
-    class Inner {}
+    class Inner {
+        private int count;
+    }
 }
 `
 	fsys := fstest.MapFS{"src/A.java": {Data: []byte(src)}}
 	tests := []struct {
 		name, sig string
+		lo, hi    int // the class's code
 		want      int
 	}{
-		{"count", "I", 21},               // past the comment, the parameter, the assignment and the call
-		{"names", "Ljava/util/List;", 8}, // a generic type, initialized with a qualified one
-		{"sizes", "[I", 9},               // an array, its brackets on the type
-		{"data", "[B", 10},               // its brackets on the name
-		{"total", "J", 11},               // the second declarator, before a local of the name
-		{"byName", "Ljava/util/Map;", 12},
-		{"inner", "La/A$Inner;", 13}, // an inner class's simple name, no modifier
-		{"count", "J", 0},            // another type
-		{"missing", "I", 0},
-		{"count", "", 21}, // no signature: the name alone, a field's modifier first
-		{"a.b", "I", 0},   // no Java name
+		{"count", "I", 0, 0, 21},               // past the comment, the parameter, the assignment and the call
+		{"names", "Ljava/util/List;", 0, 0, 8}, // a generic type, initialized with a qualified one
+		{"sizes", "[I", 0, 0, 9},               // an array, its brackets on the type
+		{"data", "[B", 0, 0, 10},               // its brackets on the name
+		{"total", "J", 0, 0, 11},               // the second declarator, before a local of the name
+		{"byName", "Ljava/util/Map;", 0, 0, 12},
+		{"inner", "La/A$Inner;", 0, 0, 13}, // an inner class's simple name, no modifier
+		{"count", "J", 0, 0, 0},            // another type
+		{"missing", "I", 0, 0, 0},
+		{"count", "", 0, 0, 21},    // no signature: the name alone, a field's modifier first
+		{"a.b", "I", 0, 0, 0},      // no Java name
+		{"count", "I", 23, 24, 24}, // the inner class's own, within its code
+		{"count", "I", 8, 22, 21},  // the outer class's, within its code
 	}
 	for _, tt := range tests {
 		fl := &fieldLines{fsys: fsys}
-		if got := fl.line("src/A.java", tt.name, tt.sig); got != tt.want {
+		if got := fl.line("src/A.java", tt.name, tt.sig, tt.lo, tt.hi); got != tt.want {
 			t.Errorf("%s %s: line %d, want %d", tt.name, tt.sig, got, tt.want)
 		}
 	}
 	fl := &fieldLines{fsys: fsys}
-	if got := fl.line("src/B.java", "count", "I"); got != 0 {
+	if got := fl.line("src/B.java", "count", "I", 0, 0); got != 0 {
 		t.Errorf("a file that is not there: line %d", got)
 	}
-	if got := fl.line("../A.java", "count", "I"); got != 0 {
+	if got := fl.line("../A.java", "count", "I", 0, 0); got != 0 {
 		t.Errorf("a path out of the root: line %d", got)
 	}
 }
@@ -129,7 +134,7 @@ func FuzzFieldLine(f *testing.F) {
 	f.Add("/* x = 1; */\nint x = y, z;\n", "z", "Ljava/lang/Object;")
 	f.Fuzz(func(t *testing.T, src, name, sig string) {
 		fl := &fieldLines{fsys: fstest.MapFS{"A.java": {Data: []byte(src)}}}
-		n := fl.line("A.java", name, sig)
+		n := fl.line("A.java", name, sig, 0, 0)
 		lines := strings.Split(src, "\n")
 		if n < 0 || n > len(lines) {
 			t.Fatalf("line %d of %d", n, len(lines))

@@ -47,7 +47,7 @@ func (q *bugQueue) write(b *bugFields) {
 		q.w.WriteString(s)
 	}
 	num := func(n int) { q.w.Write(buf[:binary.PutVarint(buf[:], int64(n))]) }
-	for _, s := range []string{b.typ, b.category, b.abbrev, b.hash, b.sourcepath, b.start, b.end, b.field, b.sig, b.message, b.where} {
+	for _, s := range []string{b.typ, b.category, b.abbrev, b.hash, b.sourcepath, b.start, b.end, b.field, b.sig, b.clsStart, b.clsEnd, b.message, b.where} {
 		str(s)
 	}
 	num(b.priority)
@@ -116,7 +116,7 @@ func readBug(r *bufio.Reader, b *bugFields) error {
 		n, err = binary.ReadVarint(r)
 		return int(n)
 	}
-	for _, s := range []*string{&b.typ, &b.category, &b.abbrev, &b.hash, &b.sourcepath, &b.start, &b.end, &b.field, &b.sig, &b.message, &b.where} {
+	for _, s := range []*string{&b.typ, &b.category, &b.abbrev, &b.hash, &b.sourcepath, &b.start, &b.end, &b.field, &b.sig, &b.clsStart, &b.clsEnd, &b.message, &b.where} {
 		*s = str()
 	}
 	b.priority, b.rank, b.cwe, b.hasLine = num(), num(), num(), num() == 1
