@@ -305,6 +305,22 @@ func TestContextEditedSinceReport(t *testing.T) {
 	if noted == 0 || others == 0 {
 		t.Errorf("%d findings of the edited file noted, %d others: want some of each", noted, others)
 	}
+	// A budget that leaves the code out keeps what the note says of it.
+	short := 0
+	for _, budget := range []int{800, 1000, 1200, 1500, 2000} {
+		var small view
+		call(t, cs, "analysis.getReports", map[string]any{"limit": 10, "maxTokens": budget}).decode(t, &small)
+		for _, x := range small.Findings {
+			if x.Path == f.Path && strings.HasPrefix(x.ContextNote, "context omitted to keep the token budget; the file changed after its report was written") {
+				short++
+			} else if x.Path != f.Path && strings.Contains(x.ContextNote, "changed after") {
+				t.Errorf("%s of %s, not edited, in %d tokens: %q", x.ID, x.Path, budget, x.ContextNote)
+			}
+		}
+	}
+	if short == 0 {
+		t.Errorf("under small budgets, no finding of the edited file says it changed")
+	}
 	var a mcpserver.FindingAnswer
 	call(t, cs, "analysis.getFinding", map[string]any{"id": f.ID.String()}).decode(t, &a)
 	if a.Code == nil || !strings.Contains(a.Code.Note, f.Path+" changed after build/reports/") {

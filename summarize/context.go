@@ -263,8 +263,16 @@ func AddContext(fv *FindingView, src Source) {
 // EditedSinceNote is the context note of a finding whose file changed
 // after its report was written (why says so): the context is the file's
 // lines now, which may not be the code the tool read at the line.
-func EditedSinceNote(why string) string {
-	return why + ": the lines shown are the file's now, which may not be the code the tool read at this line (run the tool again)"
-}
+func EditedSinceNote(why string) string { return why + editedSinceTail }
+
+const (
+	editedSinceTail = ": the lines shown are the file's now, which may not be the code the tool read at this line (run the tool again)"
+	// editedSinceShort is what the note says when the budget leaves the
+	// lines out.
+	editedSinceShort = "the file changed after its report was written: its line may hold other code now"
+)
+
+// IsEditedSinceNote reports whether note is an [EditedSinceNote].
+func IsEditedSinceNote(note string) bool { return strings.HasSuffix(note, editedSinceTail) }
 
 func cutLine(s string) string { return text.CutRunes(s, MaxLineChars) }

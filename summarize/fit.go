@@ -343,7 +343,12 @@ func apply(v *View, baseOmitted []budget.Omission, findings []FindingView, tops 
 		}
 		if !keep[ci] && (len(f.Context) > 0 || f.RuleInfo != nil) {
 			if len(f.Context) > 0 {
-				f.Context, f.ContextNote = nil, "context omitted to keep the token budget"
+				note := "context omitted to keep the token budget"
+				if IsEditedSinceNote(f.ContextNote) {
+					// What the lines would have said: the line may not be the code the tool read.
+					note += "; " + editedSinceShort
+				}
+				f.Context, f.ContextNote = nil, note
 			}
 			f.RuleInfo = nil // a format that shows the rule shows it with the context
 			noCtxN++
