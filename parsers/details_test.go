@@ -159,6 +159,21 @@ func TestSARIFFailedRun(t *testing.T) {
 	if diff := cmp.Diff(want, in.Warnings); diff != "" {
 		t.Errorf("warnings (-want +got):\n%s", diff)
 	}
+	// PMD 7 marks a run not successful for a rule it could not configure
+	// (the sample's): said so, with the rule, not as a failed execution. An
+	// associatedRule of another shape is left out, and the report read.
+	_, in = ParseAll(mustOpen(t, filepath.Join(reportstest.RepoRoot(t), "testdata", "reports", "pmd.sarif")), "pmd.sarif", ReadOptions{})
+	want = []string{"PMD marks its run not successful because of its configuration; first notification: configuration warning in rule LoosePackageCoupling: No packages or classes specified"}
+	if diff := cmp.Diff(want, in.Warnings[:min(1, len(in.Warnings))]); diff != "" {
+		t.Errorf("warnings (-want +got):\n%s", diff)
+	}
+	log = `{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"T"}},"invocations":[{"executionSuccessful":false,` +
+		`"toolConfigurationNotifications":[{"associatedRule":{"id":7},"message":{"text":"a"}},{"associatedRule":"R","message":{"text":"b"}}]}],"results":[]}]}`
+	_, in = ParseAll(strings.NewReader(log), "t.sarif", ReadOptions{})
+	want = []string{"T marks its run not successful because of its configuration; first notification: configuration warning: a", "T configuration warning: b"}
+	if diff := cmp.Diff(want, in.Warnings); diff != "" || in.Error != "" {
+		t.Errorf("warnings (-want +got):\n%s%s", diff, in.Error)
+	}
 }
 
 // TestSARIFDetailBounds: a result's detail is bounded: the first steps of

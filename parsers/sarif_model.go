@@ -1,6 +1,7 @@
 package parsers
 
 import (
+	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/recap-dev/recap/reports"
 )
@@ -287,6 +288,32 @@ type sarifNotification struct {
 	// Locations name the file an execution notification is about (PMD's
 	// processing errors: a file it could not parse).
 	Locations []sarifLocation `json:"locations"`
+	// AssociatedRule names the rule a notification is about (§3.58.7;
+	// PMD's configuration notifications): any value, its id read when it
+	// is a string (a notification is no reason to refuse a report).
+	AssociatedRule jsontext.Value `json:"associatedRule"`
+	// rule is AssociatedRule's id, kept when the notification is read
+	// (its value let go).
+	rule string
+}
+
+// ruleID is the id of the rule n is about, "" when none is given as a
+// short line of text.
+func (n *sarifNotification) ruleID() string {
+	if len(n.AssociatedRule) == 0 {
+		return ""
+	}
+	var ref struct {
+		ID jsontext.Value `json:"id"`
+	}
+	var id string
+	if jsonv2.Unmarshal(n.AssociatedRule, &ref) != nil || jsonv2.Unmarshal(ref.ID, &id) != nil {
+		return ""
+	}
+	if id = firstLine(id); len(id) > 200 {
+		return ""
+	}
+	return id
 }
 
 // sarifFailed is a file an execution notification says the tool could

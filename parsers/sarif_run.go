@@ -239,6 +239,7 @@ func (s *sarifStream) notifications(dst *[]sarifNotification, failed *[]sarifFai
 			}
 		}
 		n.Locations = nil
+		n.rule, n.AssociatedRule = n.ruleID(), nil
 		if len(*dst) >= maxNotes || notification("", "", n) == "" {
 			return nil
 		}
@@ -1313,13 +1314,15 @@ func (r *sarifRun) invocations(invs []sarifInvocation) {
 				notes = append(notes, w)
 			}
 		}
+		configOnly := len(notes) == 0
 		for _, n := range inv.ToolConfigurationNotifications {
 			if w := notification(r.toolName, "configuration ", n); w != "" {
 				notes = append(notes, w)
 			}
 		}
+		configOnly = configOnly && len(notes) > 0
 		if inv.ExecutionSuccessful != nil && !*inv.ExecutionSuccessful {
-			in.Warn(r.failure(inv, notes))
+			in.Warn(r.failure(inv, notes, configOnly))
 			if len(notes) > 0 {
 				notes = notes[1:] // in the failure's warning
 			}
@@ -1330,8 +1333,11 @@ func (r *sarifRun) invocations(invs []sarifInvocation) {
 	}
 }
 
-// failure is the warning of a failed execution: what the tool says of why.
-func (r *sarifRun) failure(inv sarifInvocation, notes []string) string {
+// failure is the warning of a failed execution: what the tool says of
+// why. A run the tool marks not successful for its configuration alone
+// (configOnly: no exit code, no execution notification; PMD's for a rule
+// it could not configure) is said so, not as a failed execution.
+func (r *sarifRun) failure(inv sarifInvocation, notes []string, configOnly bool) string {
 	var why []string
 	if inv.ExitCode != nil {
 		why = append(why, fmt.Sprintf("exit code %d", *inv.ExitCode))
@@ -1343,6 +1349,9 @@ func (r *sarifRun) failure(inv sarifInvocation, notes []string) string {
 		why = append(why, "signal "+sig)
 	}
 	msg := r.toolName + " reports that its execution failed"
+	if configOnly && len(why) == 0 {
+		msg = r.toolName + " marks its run not successful because of its configuration"
+	}
 	if len(why) > 0 {
 		msg += " (" + strings.Join(why, ", ") + ")"
 	}
@@ -1363,6 +1372,9 @@ func notification(tool, kind string, n sarifNotification) string {
 	text := firstLine(n.Message.Text)
 	if text == "" {
 		return ""
+	}
+	if id := n.rule; id != "" {
+		return fmt.Sprintf("%s %s%s in rule %s: %s", tool, kind, level, id, text)
 	}
 	return fmt.Sprintf("%s %s%s: %s", tool, kind, level, text)
 }
