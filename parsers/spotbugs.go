@@ -339,8 +339,8 @@ type bugFields struct {
 	// class's code, where its declaration is looked for first (see
 	// fieldLines).
 	field, sig, clsStart, clsEnd string
-	message    string // the bug's own message, "" if none
-	where      string // its class and method, for a message made of the pattern
+	message                      string // the bug's own message, "" if none
+	where                        string // its class and method, for a message made of the pattern
 }
 
 func bugFieldsOf(b *etree.Element) *bugFields {
