@@ -66,6 +66,21 @@ func blobAt(c *object.Commit, p string) (plumbing.Hash, error) {
 	return e.Hash, nil
 }
 
+// SameFile reports whether commits a and b hold the file at p
+// (slash-separated, relative to the top level) alike: the same blob, or
+// neither a file there. An error when either commit cannot be read.
+func (r *Repo) SameFile(a, b, p string) (bool, error) {
+	var hs [2]plumbing.Hash
+	for i, rev := range []string{a, b} {
+		c, err := r.Commit(rev)
+		if err != nil {
+			return false, err
+		}
+		hs[i], _ = blobAt(c, p) // zero: no file there
+	}
+	return hs[0] == hs[1], nil
+}
+
 // Unchanged reports whether the working tree's file at p (slash-separated,
 // relative to the top level) is HEAD's: the same bytes, by git's hash of
 // them (a file git filters on checkout, line endings or LFS, reads as

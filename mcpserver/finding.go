@@ -489,7 +489,11 @@ func (s *Server) getFinding(ctx context.Context, in *GetFindingIn) (answer, erro
 	a.Rule.InReport = loc.inReport
 	a.Code = s.snippet(&f)
 	if c := a.Code; c != nil && len(c.Lines) > 0 && c.Note == "" {
-		if why := s.editedSince(&f, loc.rel); why != "" {
+		why := s.editedSince(&f, loc.rel)
+		if why == "" {
+			why = s.committedSince(&f, loc.rel, map[string]string{})
+		}
+		if why != "" {
 			c.Note = summarize.EditedSinceNote(why)
 		}
 	}

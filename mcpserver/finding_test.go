@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -331,5 +332,26 @@ func TestContextEditedSinceReport(t *testing.T) {
 		if x.ContextNote != "" {
 			t.Errorf("the file as committed: %s has the note %q", x.ID, x.ContextNote)
 		}
+	}
+	// The edit committed after the report was written: noted, as
+	// committed since.
+	edit("// a\n// b\n// c\n" + text)
+	at := later.Add(time.Minute).UTC().Format(time.RFC3339)
+	commit := exec.Command("git", "commit", "-q", "-am", "an edit after the report")
+	commit.Dir = g.Dir
+	commit.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_DATE="+at, "GIT_COMMITTER_DATE="+at)
+	if out, err := commit.CombinedOutput(); err != nil {
+		t.Fatalf("git commit: %v\n%s", err, out)
+	}
+	noted = 0
+	for _, x := range page() {
+		if x.Path == f.Path && strings.Contains(x.ContextNote, f.Path+" changed after build/reports/") && strings.Contains(x.ContextNote, "(committed since)") {
+			noted++
+		} else if x.Path != f.Path && x.ContextNote != "" {
+			t.Errorf("%s of %s, not edited: note %q", x.ID, x.Path, x.ContextNote)
+		}
+	}
+	if noted == 0 {
+		t.Errorf("the edit committed after the report: no finding of %s noted", f.Path)
 	}
 }

@@ -236,6 +236,7 @@ func (s *Server) showPage(page []summarize.FindingView, inputs []reports.Input, 
 	src := &summarize.FileSource{Open: s.root.open}
 	var rels map[string]string       // the reports' paths by their ids' tag, made when first needed
 	judged := map[[2]string]string{} // why, by report and file
+	var heads map[string]string      // HEAD when each report was written
 	for i := range page {
 		fv := &page[i]
 		if in.Context == nil || *in.Context {
@@ -254,7 +255,12 @@ func (s *Server) showPage(page []summarize.FindingView, inputs []reports.Input, 
 		k := [2]string{rels[fv.ID.Tag], fv.Path}
 		why, ok := judged[k]
 		if !ok {
-			why = s.editedSince(&fv.Finding, k[0])
+			if why = s.editedSince(&fv.Finding, k[0]); why == "" {
+				if heads == nil {
+					heads = map[string]string{}
+				}
+				why = s.committedSince(&fv.Finding, k[0], heads)
+			}
 			judged[k] = why
 		}
 		if why != "" {

@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/recap-dev/recap/config"
@@ -423,4 +425,42 @@ func (s *Server) editedSince(f *reports.Finding, rel string) string {
 		return ""
 	}
 	return fmt.Sprintf("%s changed after %s was written", f.Path, rel)
+}
+
+// committedSince says, of a finding whose file is as HEAD has it, when a
+// commit made after its report (rel) was written changed the file: HEAD
+// then (by its reflog, else the commits' times; heads keeps it by report)
+// holds it otherwise. "" when nothing says so: no git, a file older than
+// the report, or as it was then.
+func (s *Server) committedSince(f *reports.Finding, rel string, heads map[string]string) string {
+	const checkoutSlack = 30 * time.Second // a checkout writes the reports and the code in no set order
+	if f.Path == "" || rel == "" || s.root.repo == nil {
+		return ""
+	}
+	rs, err := s.root.fs.Stat(rel)
+	if err != nil {
+		return ""
+	}
+	st, err := s.root.fs.Stat(f.Path)
+	if err != nil || !st.ModTime().After(rs.ModTime().Add(checkoutSlack)) {
+		return ""
+	}
+	repo, err := s.root.repo.Reopen() // HEAD as it is now
+	if err != nil {
+		return ""
+	}
+	defer repo.Close()
+	then, ok := heads[rel]
+	if !ok {
+		then, _ = repo.HeadAt(rs.ModTime(), 2000)
+		heads[rel] = then
+	}
+	top, err := filepath.Rel(repo.Root, filepath.Join(s.root.dir, filepath.FromSlash(f.Path)))
+	if then == "" || err != nil || !filepath.IsLocal(top) {
+		return ""
+	}
+	if same, err := repo.SameFile(then, "HEAD", filepath.ToSlash(top)); err != nil || same {
+		return ""
+	}
+	return fmt.Sprintf("%s changed after %s was written (committed since)", f.Path, rel)
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -73,5 +74,21 @@ func TestContextEditedSinceReport(t *testing.T) {
 	}
 	if noted, _ := page(); noted != 0 {
 		t.Errorf("the file as committed: %d findings noted", noted)
+	}
+	// The edit committed after the report was written (HEAD then, by its
+	// reflog, holds the file otherwise): noted, as committed since.
+	if err := os.WriteFile(src, []byte("// a\n// b\n// c\n"+text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	later := time.Now().Add(2 * time.Minute).UTC().Format(time.RFC3339)
+	commit := exec.Command("git", "commit", "-q", "-am", "an edit after the report")
+	commit.Dir = g.Dir
+	commit.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_DATE="+later, "GIT_COMMITTER_DATE="+later)
+	if out, err := commit.CombinedOutput(); err != nil {
+		t.Fatalf("git commit: %v\n%s", err, out)
+	}
+	out, _, _ = recap(t, g.Dir, nil, "findings", "--path", path, "--limit", "1", "build/reports")
+	if want := "(" + path + " changed after build/reports/pmd.sarif was written (committed since): the lines shown are the file's now"; !strings.Contains(out, want) {
+		t.Errorf("committed since the report: no line %q under the code:\n%s", want, out)
 	}
 }

@@ -463,6 +463,7 @@ func noteEditedSince(v *summarize.View, root string) {
 		}
 		return repo
 	}, v.Inputs)
+	e.committed = true // a file changed by a commit since the report is judged too
 	for i := range v.Findings {
 		if fv := &v.Findings[i]; len(fv.Context) > 0 && fv.ContextNote == "" {
 			if why := e.why(&fv.Finding); why != "" {

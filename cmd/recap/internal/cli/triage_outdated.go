@@ -521,6 +521,11 @@ type editedSince struct {
 	byTag  map[string]reportInfo             // by the tag of its findings' ids: each report
 	latest map[string]reportInfo             // by tool (lower case): its newest report, for a finding of no report known
 	judged map[string]string                 // by path and report: why, "" when not edited since
+	// committed judges a file as HEAD has it too: changed in a commit
+	// made after the report was written (HEAD then, by its reflog or the
+	// commits' times, holds it otherwise). then is that commit, by report.
+	committed bool
+	then      map[string]string
 }
 
 func newEditedSince(r *triageRepo) *editedSince {
@@ -572,9 +577,33 @@ func (e *editedSince) why(f *reports.Finding) string {
 		return w
 	}
 	w := ""
-	if st, err := e.stat(f.Path); err == nil && st.ModTime().After(in.at) && triage.EditedSince(e.repo(), e.root, f.Path, st, in.at) {
-		w = fmt.Sprintf("%s changed after %s was written", render.InertLine(f.Path), render.InertLine(in.path))
+	if st, err := e.stat(f.Path); err == nil && st.ModTime().After(in.at) {
+		switch repo := e.repo(); {
+		case triage.EditedSince(repo, e.root, f.Path, st, in.at):
+			w = fmt.Sprintf("%s changed after %s was written", render.InertLine(f.Path), render.InertLine(in.path))
+		case e.committed && repo != nil && st.ModTime().After(in.at.Add(checkoutSlack)) && e.committedSince(repo, in, f.Path):
+			w = fmt.Sprintf("%s changed after %s was written (committed since)", render.InertLine(f.Path), render.InertLine(in.path))
+		}
 	}
 	e.judged[k] = w
 	return w
+}
+
+// committedSince reports whether the file p (as HEAD has it) is another
+// in HEAD than in the commit HEAD was at when in was written.
+func (e *editedSince) committedSince(repo *diff.Repo, in reportInfo, p string) bool {
+	if e.then == nil {
+		e.then = map[string]string{}
+	}
+	then, ok := e.then[in.path]
+	if !ok {
+		then, _ = repo.HeadAt(in.at, maxIntroduced)
+		e.then[in.path] = then
+	}
+	top, err := filepath.Rel(repo.Root, filepath.Join(e.root, filepath.FromSlash(p)))
+	if then == "" || err != nil || !filepath.IsLocal(top) {
+		return false
+	}
+	same, err := repo.SameFile(then, "HEAD", filepath.ToSlash(top))
+	return err == nil && !same
 }
