@@ -738,6 +738,10 @@ func (s *Server) locate(ctx context.Context, id string) (located, error) {
 		}
 		notFound := toolErrorf(CodeNotFound, "no finding %s: the reports may have changed since it was listed; call %s again for current ids, or give the finding's fingerprint", cut(id), s.name(ctx, ToolGetReports))
 		switch {
+		case f == nil && len(p.Tag) != tagLen:
+			// Not an id of this server's: the command line's ids name the
+			// reports of its run (a shorter tag), not the root's files.
+			return located{}, toolErrorf(CodeNotFound, "no finding %s: this server's ids have %d characters before the dash (%s-12); an id of recap findings on the command line names a finding of that run only: call %s for this server's ids, or give the finding's fingerprint, the same in both", cut(id), tagLen, strings.Repeat("a", tagLen), s.name(ctx, ToolGetReports))
 		case f == nil:
 			return located{}, notFound
 		case r != nil:

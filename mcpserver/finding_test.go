@@ -355,3 +355,32 @@ func TestContextEditedSinceReport(t *testing.T) {
 		t.Errorf("the edit committed after the report: no finding of %s noted", f.Path)
 	}
 }
+
+// TestGetFindingOfCommandLineID: an id of recap findings on the command
+// line (a 4-character tag, of that run's reports) is no id of the
+// server's: analysis.getFinding says so, not that the reports changed,
+// and the finding's fingerprint, the same in both, finds it.
+func TestGetFindingOfCommandLineID(t *testing.T) {
+	g := workspace(t)
+	cs, _ := connect(t, mcpserver.Options{Root: g.Dir})
+	findings, _ := expected(t, g.Dir, reports.Filter{}, filepath.Join(g.Dir, "build", "reports"))
+	var f reports.Finding
+	for _, x := range findings {
+		if x.Line > 0 {
+			f = x
+			break
+		}
+	}
+	if len(f.ID.Tag) == 8 {
+		t.Fatalf("the command line's id %s has a tag as long as the server's", f.ID)
+	}
+	r := call(t, cs, "analysis.getFinding", map[string]any{"id": f.ID.String()})
+	if code := r.errorCode(t); code != mcpserver.CodeNotFound || !strings.Contains(r.text, "this server's ids have 8 characters before the dash") || strings.Contains(r.text, "may have changed") {
+		t.Errorf("a command line's id: %s %s", code, r.text)
+	}
+	var a mcpserver.FindingAnswer
+	call(t, cs, "analysis.getFinding", map[string]any{"fingerprint": f.Fingerprint}).decode(t, &a)
+	if a.Finding.Path != f.Path || a.Finding.Line != f.Line || a.Finding.Rule != f.Rule {
+		t.Errorf("by the command line's fingerprint %s: %s:%d %s, want %s:%d %s", f.Fingerprint, a.Finding.Path, a.Finding.Line, a.Finding.Rule, f.Path, f.Line, f.Rule)
+	}
+}
