@@ -98,6 +98,9 @@ func reportsLine(v *summarize.View, inputs, failed int) string {
 	if s.Security != nil {
 		fmt.Fprintf(&b, "; %d about security", s.Security.Findings)
 	}
+	if n := reports.SameFiles(v.Inputs); n > 0 {
+		fmt.Fprintf(&b, "; counted twice: %s of a tool beside another on the same files (see inputs[].warnings)", english.Plural(n, "report", "reports"))
+	}
 	if t := s.Triaged; t != nil && t.Problems > 0 {
 		grave := ""
 		if g := t.Grave(); g != "" {

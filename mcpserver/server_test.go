@@ -948,7 +948,11 @@ func TestTwoRunsOfOneToolSaid(t *testing.T) {
 	cs, _ := connect(t, mcpserver.Options{Root: g.Dir})
 	for range 2 { // the second answer from the cache
 		var v view
-		call(t, cs, "analysis.getReports", map[string]any{"summaryOnly": true}).decode(t, &v)
+		r := call(t, cs, "analysis.getReports", map[string]any{"summaryOnly": true})
+		r.decode(t, &v)
+		if first, _, _ := strings.Cut(r.text, "\n"); !strings.Contains(first, "; counted twice: 1 report of a tool beside another on the same files (see inputs[].warnings)") {
+			t.Errorf("the first line does not say findings count twice: %s", first)
+		}
 		said := 0
 		for _, in := range v.Inputs {
 			for _, w := range in.Warnings {

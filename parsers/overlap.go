@@ -154,8 +154,8 @@ func WarnSameFiles(inputs []reports.Input, files func(i int) (paths []string, sa
 				if some {
 					n = "at least " + n
 				}
-				b.Warnings = append(slices.Clip(b.Warnings), fmt.Sprintf("%s is a report of %s on the same files too (%s in common): both are read, and a finding both give counts twice; if one is an older run, give the newer alone",
-					a.Path, a.Tool, n))
+				b.Warnings = append(slices.Clip(b.Warnings), fmt.Sprintf("%s is a report of %s%s%s in common): both are read, and a finding both give counts twice; if one is an older run, give the newer alone",
+					a.Path, a.Tool, reports.SameFilesNote, n))
 				break // one other named is enough
 			}
 		}

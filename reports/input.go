@@ -188,3 +188,23 @@ func (r *Run) Equal(o *Run) bool {
 func (r *Run) Same(o *Run) bool {
 	return r != nil && o != nil && r.Findings > 0 && r.Findings == o.Findings && r.sum == o.sum
 }
+
+// SameFilesNote is in the warning of an input whose findings name files
+// that another report of its tool names too (parsers.WarnSameFiles): both
+// are read, and a finding both give counts twice.
+const SameFilesNote = " on the same files too ("
+
+// SameFiles counts the inputs warned of another report of their tool on
+// the same files ([SameFilesNote]).
+func SameFiles(inputs []Input) int {
+	n := 0
+	for _, in := range inputs {
+		for _, w := range in.Warnings {
+			if strings.Contains(w, SameFilesNote) {
+				n++
+				break
+			}
+		}
+	}
+	return n
+}

@@ -389,3 +389,31 @@ func TestHeadlineInputsRead(t *testing.T) {
 		})
 	}
 }
+
+// TestHeadlineSameFiles: the text headline says when a report of a tool
+// lies beside another on the same files (its findings count twice), and
+// says nothing without one.
+func TestHeadlineSameFiles(t *testing.T) {
+	c := summarize.NewCollector()
+	c.Add(reports.Finding{ID: reports.ID("n", 1), Tool: "PMD", Rule: "R", Severity: reports.SeverityError, Path: "A.java", Line: 1, Message: "m"})
+	twice := "old/pmd.sarif is a report of PMD" + reports.SameFilesNote + "1 file in common): both are read, and a finding both give counts twice; if one is an older run, give the newer alone"
+	for _, tc := range []struct {
+		name   string
+		inputs []reports.Input
+		want   bool
+	}{
+		{"two runs", []reports.Input{{Path: "old/pmd.sarif", Tool: "PMD", Findings: 1}, {Path: "pmd.sarif", Tool: "PMD", Findings: 1, Warnings: []string{twice}}}, true},
+		{"one run", []reports.Input{{Path: "pmd.sarif", Tool: "PMD", Findings: 1, Warnings: []string{"PMD warning: w"}}}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out bytes.Buffer
+			if err := (Text{}).Render(&out, c.View(tc.inputs)); err != nil {
+				t.Fatal(err)
+			}
+			const line = "counted twice: 1 report of a tool beside another on the same files, a finding both give counted in each (see the warnings)\n"
+			if got := strings.Contains(out.String(), line); got != tc.want {
+				t.Errorf("the line %q: %v, want %v, in:\n%.1500s", line, got, tc.want, out.String())
+			}
+		})
+	}
+}

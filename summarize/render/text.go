@@ -37,6 +37,9 @@ func (Text) Render(w io.Writer, v *summarize.View) error {
 	if sec := s.Security; sec != nil {
 		ew.printf("about security: %d%s\n", sec.Findings, securityNote(sec))
 	}
+	if line := SameFilesLine(v.Inputs); line != "" {
+		ew.printf("%s\n", line)
+	}
 	ew.printf("\n")
 
 	if h, a, rows := importanceTable(&s); len(rows) > 0 {
@@ -276,4 +279,14 @@ func pageItems(v *summarize.View) string {
 		return "problems"
 	}
 	return "findings"
+}
+
+// SameFilesLine is the headline's line on the inputs that another report
+// of their tool covers too (see [reports.SameFiles]), "" when none is.
+func SameFilesLine(inputs []reports.Input) string {
+	n := reports.SameFiles(inputs)
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("counted twice: %s of a tool beside another on the same files, a finding both give counted in each (see the warnings)", english.Plural(n, "report", "reports"))
 }
