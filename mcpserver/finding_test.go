@@ -279,15 +279,7 @@ func TestContextEditedSinceReport(t *testing.T) {
 	src := filepath.Join(g.Dir, filepath.FromSlash(f.Path))
 	text := readFile(t, src)
 	later := time.Now().Add(time.Minute)
-	edit := func(s string) {
-		t.Helper()
-		if err := os.WriteFile(src, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Chtimes(src, later, later); err != nil {
-			t.Fatal(err)
-		}
-	}
+	edit := func(s string) { t.Helper(); writeAt(t, src, s, later) }
 	edit("// a\n// b\n// c\n" + text)
 	noted, others := 0, 0
 	for _, x := range page() {

@@ -969,3 +969,15 @@ func TestTwoRunsOfOneToolSaid(t *testing.T) {
 		}
 	}
 }
+
+// writeAt writes s to the file name, modified at: an edit made after the
+// reports were written.
+func writeAt(t testing.TB, name, s string, at time.Time) {
+	t.Helper()
+	if err := os.WriteFile(name, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(name, at, at); err != nil {
+		t.Fatal(err)
+	}
+}

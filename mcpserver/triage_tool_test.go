@@ -476,15 +476,7 @@ func TestTriageEditedSinceReport(t *testing.T) {
 	src := filepath.Join(g.Dir, filepath.FromSlash(f.Path))
 	text := readFile(t, src)
 	later := time.Now().Add(time.Minute)
-	edit := func(s string) {
-		t.Helper()
-		if err := os.WriteFile(src, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Chtimes(src, later, later); err != nil {
-			t.Fatal(err)
-		}
-	}
+	edit := func(s string) { t.Helper(); writeAt(t, src, s, later) }
 	edit("// a\n// b\n// c\n" + text)
 	r := call(t, cs, "analysis.triage", map[string]any{"id": f.ID, "state": "false-positive", "reason": "r"})
 	if code := r.errorCode(t); code != mcpserver.CodeNotFound || !strings.Contains(r.text, f.Path+" changed after build/reports/") || !strings.Contains(r.text, "run the tools again") {
