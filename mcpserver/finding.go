@@ -360,7 +360,11 @@ func (a *FindingAnswer) applyCode(ap *answerParts, keep []bool) {
 		}
 	}
 	if len(lines) == 0 {
-		a.omit("the code around the finding")
+		what := "the code around the finding"
+		if summarize.IsEditedSinceNote(a.full.Note) {
+			what += " (" + summarize.EditedSinceShort + ")" // what the code would have said
+		}
+		a.omit(what)
 		return
 	}
 	sort.Ints(lines)

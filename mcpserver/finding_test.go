@@ -319,6 +319,19 @@ func TestContextEditedSinceReport(t *testing.T) {
 	if a.Code == nil || !strings.Contains(a.Code.Note, f.Path+" changed after build/reports/") {
 		t.Errorf("getFinding's code of the edited file: %+v", a.Code)
 	}
+	// A budget that leaves the code out says what its note said (the
+	// smallest, 256, folds every marker into one: not there).
+	for _, budget := range []int{400, 600} {
+		var small mcpserver.FindingAnswer
+		call(t, cs, "analysis.getFinding", map[string]any{"id": f.ID.String(), "maxTokens": budget}).decode(t, &small)
+		said := small.Code != nil && strings.Contains(small.Code.Note, "changed after")
+		for _, o := range small.Omitted {
+			said = said || strings.HasPrefix(o.What, "the code around the finding (the file changed after its report was written")
+		}
+		if !said {
+			t.Errorf("getFinding in %d tokens does not say the file changed: code %+v, omitted %+v", budget, small.Code, small.Omitted)
+		}
+	}
 	edit(text) // as committed, newer than the report
 	for _, x := range page() {
 		if x.ContextNote != "" {

@@ -28,7 +28,7 @@ type reportsAnswer struct {
 }
 
 func newReportsAnswer(v *summarize.View) *reportsAnswer {
-	l := &reportsLayout{inputs: reports.CountRead(v.Inputs)} // recap's own outputs listed, not read: not counted
+	l := &reportsLayout{inputs: reports.CountRead(v.Inputs), twice: reports.SameFiles(v.Inputs)} // recap's own outputs listed, not read: not counted
 	for _, in := range v.Inputs {
 		if in.Error != "" {
 			l.failed++
@@ -48,6 +48,7 @@ func (a *reportsAnswer) out() any     { return a.v }
 type reportsLayout struct {
 	render.JSON
 	inputs, failed int
+	twice          int // inputs beside another report of their tool on the same files (reports.SameFiles)
 }
 
 // Spell writes a filter of a suggestion as the tool's arguments take it
@@ -76,11 +77,11 @@ func (argSpelling) Spell(filter, value string) string {
 }
 
 func (l *reportsLayout) View(v *summarize.View) string {
-	return reportsLine(v, l.inputs, l.failed) + "\n" + strings.TrimSuffix(l.JSON.View(v), "\n")
+	return reportsLine(v, l.inputs, l.failed, l.twice) + "\n" + strings.TrimSuffix(l.JSON.View(v), "\n")
 }
 
 // reportsLine is the answer in one line: the counts, the page, the buffer.
-func reportsLine(v *summarize.View, inputs, failed int) string {
+func reportsLine(v *summarize.View, inputs, failed, twice int) string {
 	s := &v.Summary
 	var b strings.Builder
 	// At the budget's floor (the top lists and the inputs left out), the
@@ -98,8 +99,12 @@ func reportsLine(v *summarize.View, inputs, failed int) string {
 	if s.Security != nil {
 		fmt.Fprintf(&b, "; %d about security", s.Security.Findings)
 	}
-	if n := reports.SameFiles(v.Inputs); n > 0 {
-		fmt.Fprintf(&b, "; counted twice: %s of a tool beside another on the same files (see inputs[].warnings)", english.Plural(n, "report", "reports"))
+	if twice > 0 { // counted before the budget left the warnings out
+		see := " (see inputs[].warnings)"
+		if reports.SameFiles(v.Inputs) == 0 {
+			see = ""
+		}
+		fmt.Fprintf(&b, "; counted twice: %s of a tool beside another on the same files%s", english.Plural(twice, "report", "reports"), see)
 	}
 	if t := s.Triaged; t != nil && t.Problems > 0 {
 		grave := ""

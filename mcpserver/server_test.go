@@ -968,6 +968,14 @@ func TestTwoRunsOfOneToolSaid(t *testing.T) {
 			t.Errorf("%d inputs said so, %d findings; want 1, and %d", said, v.Summary.Total, tooltest.SampleFindings+tooltest.SamplePMD)
 		}
 	}
+	// A budget that leaves the inputs' warnings out keeps the first line's
+	// word.
+	for _, budget := range []int{800, 1000, 1200} {
+		r := call(t, cs, "analysis.getReports", map[string]any{"maxTokens": budget})
+		if first, _, _ := strings.Cut(r.text, "\n"); !strings.Contains(first, "; counted twice: 1 report of a tool beside another on the same files") {
+			t.Errorf("in %d tokens, the first line does not say findings count twice: %s", budget, first)
+		}
+	}
 }
 
 // writeAt writes s to the file name, modified at: an edit made after the

@@ -267,9 +267,9 @@ func EditedSinceNote(why string) string { return why + editedSinceTail }
 
 const (
 	editedSinceTail = ": the lines shown are the file's now, which may not be the code the tool read at this line (run the tool again)"
-	// editedSinceShort is what the note says when the budget leaves the
+	// EditedSinceShort is what the note says when the budget leaves the
 	// lines out.
-	editedSinceShort = "the file changed after its report was written: its line may hold other code now"
+	EditedSinceShort = "the file changed after its report was written: its line may hold other code now"
 )
 
 // IsEditedSinceNote reports whether note is an [EditedSinceNote].

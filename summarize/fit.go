@@ -346,7 +346,7 @@ func apply(v *View, baseOmitted []budget.Omission, findings []FindingView, tops 
 				note := "context omitted to keep the token budget"
 				if IsEditedSinceNote(f.ContextNote) {
 					// What the lines would have said: the line may not be the code the tool read.
-					note += "; " + editedSinceShort
+					note += "; " + EditedSinceShort
 				}
 				f.Context, f.ContextNote = nil, note
 			}
