@@ -12,6 +12,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -43,7 +44,7 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &cancelConn{Connection: conn, cancelled: map[jsonrpc.ID]bool{}}, nil
+	return &cancelConn{Connection: conn, cancelled: map[jsonrpc.ID]bool{}, pending: map[jsonrpc.ID]bool{}, answered: make(chan struct{}, 1)}, nil
 }
 
 // lockedWriter serialises the transport's messages and the filter's errors.
@@ -148,15 +149,36 @@ func (f *lineFilter) reply(code int, msg string) {
 	_, _ = f.w.Write(append(b, '\n'))
 }
 
-// cancelConn drops the answer to a call the client cancelled.
+// cancelConn drops the answer to a call the client cancelled, and answers
+// the calls read before the input ended: a client that writes its calls
+// and closes its end (a script piping them in) gets every answer before
+// the server exits, where the end of input used to close the session
+// with calls under way, their answers lost.
 type cancelConn struct {
 	mcp.Connection
 	mu        sync.Mutex
 	cancelled map[jsonrpc.ID]bool
+	pending   map[jsonrpc.ID]bool // calls read, not answered yet
+	answered  chan struct{}       // a call was answered
 }
+
+// drainWait bounds how long the end of input waits for the calls under
+// way to be answered.
+const drainWait = 2 * time.Minute
 
 func (c *cancelConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	msg, err := c.Connection.Read(ctx)
+	if err != nil {
+		c.drain(ctx)
+		return msg, err
+	}
+	if r, ok := msg.(*jsonrpc.Request); ok && r.ID.IsValid() {
+		c.mu.Lock()
+		if len(c.pending) < 10_000 {
+			c.pending[r.ID] = true
+		}
+		c.mu.Unlock()
+	}
 	if r, ok := msg.(*jsonrpc.Request); ok && err == nil && !knownMethods[r.Method] && len(r.Method) > maxEcho {
 		r.Method = cut(r.Method) // the SDK's error quotes an unknown method whole
 	}
@@ -167,10 +189,33 @@ func (c *cancelConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 				clear(c.cancelled)
 			}
 			c.cancelled[id] = true
+			delete(c.pending, id) // not answered: the end of input does not wait for it
 			c.mu.Unlock()
 		}
 	}
 	return msg, err
+}
+
+// drain waits, at the end of input, until every call read is answered
+// (or drainWait passes, or ctx ends).
+func (c *cancelConn) drain(ctx context.Context) {
+	timeout := time.NewTimer(drainWait)
+	defer timeout.Stop()
+	for {
+		c.mu.Lock()
+		n := len(c.pending)
+		c.mu.Unlock()
+		if n == 0 {
+			return
+		}
+		select {
+		case <-c.answered:
+		case <-timeout.C:
+			return
+		case <-ctx.Done():
+			return
+		}
+	}
 }
 
 func (c *cancelConn) Write(ctx context.Context, msg jsonrpc.Message) error {
@@ -178,7 +223,14 @@ func (c *cancelConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		c.mu.Lock()
 		drop := c.cancelled[r.ID]
 		delete(c.cancelled, r.ID)
+		delete(c.pending, r.ID)
 		c.mu.Unlock()
+		defer func() {
+			select {
+			case c.answered <- struct{}{}:
+			default:
+			}
+		}()
 		if drop {
 			return nil
 		}

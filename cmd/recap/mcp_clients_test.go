@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -791,5 +792,40 @@ func TestMCPSchemasAjvStrict(t *testing.T) {
 	}
 	if rep.Compiled != 2*len(tools.Tools) || rep.Validated != len(answers) {
 		t.Errorf("ajv compiled %d schemas and validated %d answers, want %d and %d", rep.Compiled, rep.Validated, 2*len(tools.Tools), len(answers))
+	}
+}
+
+// TestMCPStdioAnswersBeforeExit: a client that writes its calls and closes
+// the server's input at once (a script piping them in) gets every answer
+// before the server exits, in every run: the end of input waits for the
+// calls under way.
+func TestMCPStdioAnswersBeforeExit(t *testing.T) {
+	t.Parallel()
+	dir := mcpWorkspace(t)
+	in := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"script","version":"1"}}}` + "\n" +
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n" +
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"analysis.getReports","arguments":{"limit":1}}}` + "\n" +
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"analysis.getReports","arguments":{"summaryOnly":true}}}` + "\n"
+	for run := range 5 {
+		cmd := exec.Command(bin, "mcp", "--root", dir)
+		cmd.Stdin = strings.NewReader(in)
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("run %d: %v", run, err)
+		}
+		var ids []string
+		for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+			var m struct {
+				ID     any
+				Result json.RawMessage
+			}
+			if json.Unmarshal([]byte(l), &m) == nil && len(m.Result) > 0 {
+				ids = append(ids, fmt.Sprint(m.ID))
+			}
+		}
+		slices.Sort(ids) // calls are answered as they end
+		if strings.Join(ids, " ") != "1 2 3" {
+			t.Fatalf("run %d: answers to %v, want 1 2 3:\n%.2000s", run, ids, out)
+		}
 	}
 }
