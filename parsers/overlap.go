@@ -111,49 +111,48 @@ func WarnSameFiles(inputs []reports.Input, files func(i int) (paths []string, sa
 			byTool[k] = append(byTool[k], i)
 		}
 	}
-	sets := map[int]map[string]struct{}{}
 	some := false // a sample: the files in common are at least those counted
-	set := func(i int) map[string]struct{} {
-		if m, ok := sets[i]; ok {
-			return m
-		}
-		m := map[string]struct{}{}
-		paths, sample := files(i)
-		some = some || sample
-		for _, p := range paths {
-			if p != "" {
-				m[p] = struct{}{}
-			}
-		}
-		sets[i] = m
-		return m
-	}
 	for _, idx := range byTool {
-		for k, j := range idx {
+		if len(idx) < 2 {
+			continue
+		}
+		// The inputs before j that name each path (the first few): each
+		// input's files looked at once, however many inputs the tool has
+		// (a directory of one report a file), not once a pair.
+		owners := map[string][]int{}
+		for _, j := range idx {
 			b := &inputs[j]
-			for _, i := range idx[:k] {
+			paths, sample := files(j)
+			some = some || sample
+			common := map[int]int{}
+			seen := make(map[string]bool, len(paths))
+			for _, p := range paths {
+				if p == "" || seen[p] {
+					continue
+				}
+				seen[p] = true
+				for _, i := range owners[p] {
+					common[i]++
+				}
+				if len(owners[p]) < maxOwners {
+					owners[p] = append(owners[p], j)
+				}
+			}
+			others := make([]int, 0, len(common))
+			for i := range common {
+				others = append(others, i)
+			}
+			slices.Sort(others)
+			for _, i := range others { // the earliest other input it shares files with
 				a := &inputs[i]
 				if named(b.Warnings, a.Path) || named(a.Warnings, b.Path) {
 					continue
 				}
-				common := 0
-				small, large := set(i), set(j)
-				if len(small) > len(large) {
-					small, large = large, small
-				}
-				for p := range small {
-					if _, ok := large[p]; ok {
-						common++
-					}
-				}
-				if common == 0 {
-					continue
-				}
-				// Its own array: inputs may share theirs with a cache.
-				n := english.Plural(common, "file", "files")
+				n := english.Plural(common[i], "file", "files")
 				if some {
 					n = "at least " + n
 				}
+				// Its own array: inputs may share theirs with a cache.
 				b.Warnings = append(slices.Clip(b.Warnings), fmt.Sprintf("%s is a report of %s%s%s in common): both are read, and a finding both give counts twice; if one is an older run, give the newer alone",
 					a.Path, a.Tool, reports.SameFilesNote, n))
 				break // one other named is enough
@@ -161,6 +160,10 @@ func WarnSameFiles(inputs []reports.Input, files func(i int) (paths []string, sa
 		}
 	}
 }
+
+// maxOwners bounds the inputs remembered of one path: past them, an input
+// is told of the first ones.
+const maxOwners = 4
 
 // named reports whether a warning names path.
 func named(warnings []string, path string) bool {

@@ -72,3 +72,39 @@ func TestSameFilesSampled(t *testing.T) {
 		t.Errorf("%d files held of 100,000, want at most %d and most of that", n, maxFileSet)
 	}
 }
+
+// TestSameFilesManyInputs: a tool's report for each of 20,000 files (one
+// report a file) is looked at once each, not once a pair: nothing is said
+// of them, and the one that names a file another names is told, naming
+// the first.
+func TestSameFilesManyInputs(t *testing.T) {
+	const n = 20_000
+	inputs := make([]reports.Input, n+1)
+	for i := range inputs {
+		inputs[i] = reports.Input{Path: fmt.Sprintf("r%d.sarif", i), Tool: "ESLint", Findings: 1}
+	}
+	asked := 0
+	files := func(i int) ([]string, bool) {
+		asked++
+		if i == n {
+			return []string{"src/f7.js"}, false // r7's file
+		}
+		return []string{fmt.Sprintf("src/f%d.js", i)}, false
+	}
+	WarnSameFiles(inputs, files)
+	if asked != n+1 {
+		t.Errorf("the files of %d inputs asked %d times", n+1, asked)
+	}
+	for i, in := range inputs {
+		want := 0
+		if i == n {
+			want = 1
+		}
+		if len(in.Warnings) != want {
+			t.Fatalf("%s: %q", in.Path, in.Warnings)
+		}
+	}
+	if w := inputs[n].Warnings[0]; !strings.HasPrefix(w, "r7.sarif is a report of ESLint on the same files too (1 file in common)") {
+		t.Errorf("the warning: %q", w)
+	}
+}
