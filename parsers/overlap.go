@@ -153,8 +153,12 @@ func WarnSameFiles(inputs []reports.Input, files func(i int) (paths []string, sa
 					n = "at least " + n
 				}
 				// Its own array: inputs may share theirs with a cache.
-				b.Warnings = append(slices.Clip(b.Warnings), fmt.Sprintf("%s is a report of %s%s%s in common): both are read, and a finding both give counts twice; if one is an older run, give the newer alone",
-					a.Path, a.Tool, reports.SameFilesNote, n))
+				versions := ""
+				if a.ToolVersion != "" && b.ToolVersion != "" && a.ToolVersion != b.ToolVersion {
+					versions = fmt.Sprintf(" (%s there, %s here)", a.ToolVersion, b.ToolVersion)
+				}
+				b.Warnings = append(slices.Clip(b.Warnings), fmt.Sprintf("%s is a report of %s%s%s in common): both are read, and a finding both give counts twice; if one is an older run%s, give the newer alone",
+					a.Path, a.Tool, reports.SameFilesNote, n, versions))
 				break // one other named is enough
 			}
 		}
