@@ -109,6 +109,9 @@ func markdownHead(ew *errWriter, v *summarize.View) {
 	if sec := s.Security; sec != nil {
 		ew.printf("**%d** about security%s\n\n", sec.Findings, securityNote(sec))
 	}
+	if line := SameFilesLine(v.Inputs); line != "" {
+		ew.printf("_%s._\n\n", MarkdownText(strings.Replace(line, "(see the warnings)", "(see the inputs)", 1)))
+	}
 	if b := s.Baseline; b != nil {
 		ew.printf("Against the baseline: **%d** new · **%d** unchanged · **%d** fixed%s\n\n", b.New, b.Unchanged, b.Fixed, newProblemsNote(b))
 	}

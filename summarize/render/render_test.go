@@ -390,7 +390,7 @@ func TestHeadlineInputsRead(t *testing.T) {
 	}
 }
 
-// TestHeadlineSameFiles: the text headline says when a report of a tool
+// TestHeadlineSameFiles: the text headline and the job summary's say when a report of a tool
 // lies beside another on the same files (its findings count twice), and
 // says nothing without one.
 func TestHeadlineSameFiles(t *testing.T) {
@@ -413,6 +413,15 @@ func TestHeadlineSameFiles(t *testing.T) {
 			const line = "counted twice: 1 report of a tool beside another on the same files, a finding both give counted in each (see the warnings)\n"
 			if got := strings.Contains(out.String(), line); got != tc.want {
 				t.Errorf("the line %q: %v, want %v, in:\n%.1500s", line, got, tc.want, out.String())
+			}
+			// The job summary too.
+			out.Reset()
+			if err := (Markdown{}).Render(&out, c.View(tc.inputs)); err != nil {
+				t.Fatal(err)
+			}
+			const md = "_counted twice: 1 report of a tool beside another on the same files, a finding both give counted in each (see the inputs)._\n"
+			if got := strings.Contains(out.String(), md); got != tc.want {
+				t.Errorf("markdown: the line %q: %v, want %v, in:\n%.1500s", md, got, tc.want, out.String())
 			}
 		})
 	}
