@@ -10,14 +10,14 @@ import (
 
 // A SpotBugs bug about a field (UUF_UNUSED_FIELD, URF_UNREAD_FIELD,
 // NM_FIELD_NAMING_CONVENTION, SS_SHOULD_BE_STATIC) has a SourceLine with no
-// line: SpotBugs reads none from the bytecode. Put on its class's first
-// line of code (the first field initialized, or the constructor), it
-// named another field's line, a review commented on that line, and it
-// was "changed" when that line was. The field's declaration is looked for
+// line: SpotBugs reads none from the bytecode. Its class's first line of
+// code (the first field initialized, or the constructor) is another
+// field's line, which a review would comment on, and which a change to
+// that line would make "changed". The field's declaration is looked for
 // in the class's source instead: the first line that declares a variable
-// of the field's name and type (from its signature), one with a field's
-// modifier (private, static…) before one without; found, the bug is put
-// there, else on its class's first line as before.
+// of the field's name and type (from its signature), within its class's
+// lines and with a field's modifier (private, static…) first; found, the
+// bug is put there, else on its class's first line.
 
 // maxFieldSource bounds what is read of a source file to find a field.
 const maxFieldSource = 4 << 20
