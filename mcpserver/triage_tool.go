@@ -6,9 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/recap-dev/recap/config"
@@ -433,7 +431,6 @@ func (s *Server) editedSince(f *reports.Finding, rel string) string {
 // holds it otherwise. "" when nothing says so: no git, a file older than
 // the report, or as it was then.
 func (s *Server) committedSince(f *reports.Finding, rel string, heads map[string]string) string {
-	const checkoutSlack = 30 * time.Second // a checkout writes the reports and the code in no set order
 	if f.Path == "" || rel == "" || s.root.repo == nil {
 		return ""
 	}
@@ -442,7 +439,7 @@ func (s *Server) committedSince(f *reports.Finding, rel string, heads map[string
 		return ""
 	}
 	st, err := s.root.fs.Stat(f.Path)
-	if err != nil || !st.ModTime().After(rs.ModTime().Add(checkoutSlack)) {
+	if err != nil || !st.ModTime().After(rs.ModTime().Add(triage.CheckoutSlack)) {
 		return ""
 	}
 	repo, err := s.root.repo.Reopen() // HEAD as it is now
@@ -455,11 +452,7 @@ func (s *Server) committedSince(f *reports.Finding, rel string, heads map[string
 		then, _ = repo.HeadAt(rs.ModTime(), 2000)
 		heads[rel] = then
 	}
-	top, err := filepath.Rel(repo.Root, filepath.Join(s.root.dir, filepath.FromSlash(f.Path)))
-	if then == "" || err != nil || !filepath.IsLocal(top) {
-		return ""
-	}
-	if same, err := repo.SameFile(then, "HEAD", filepath.ToSlash(top)); err != nil || same {
+	if !triage.CommittedSince(repo, s.root.dir, f.Path, st, rs.ModTime(), then) {
 		return ""
 	}
 	return fmt.Sprintf("%s changed after %s was written (committed since)", f.Path, rel)

@@ -1767,6 +1767,27 @@ func EntryOf(f *reports.Finding, src fs.FS) (Entry, error) {
 	return e, nil
 }
 
+// CheckoutSlack is how much later than a report a file must have changed
+// to be judged changed since by a commit: a checkout writes the reports
+// and the code in no set order.
+const CheckoutSlack = 30 * time.Second
+
+// CommittedSince reports whether a finding's file, path (relative to the
+// directory root, its information st, as HEAD has it), was changed by a
+// commit made after its report was written at: then, the commit HEAD was
+// at, at that time (diff.Repo.HeadAt; "" unknown), holds it otherwise.
+func CommittedSince(repo *diff.Repo, root, path string, st fs.FileInfo, at time.Time, then string) bool {
+	if repo == nil || st == nil || then == "" || !st.ModTime().After(at.Add(CheckoutSlack)) {
+		return false
+	}
+	top, err := filepath.Rel(repo.Root, filepath.Join(root, filepath.FromSlash(path)))
+	if err != nil || !filepath.IsLocal(top) {
+		return false
+	}
+	same, err := repo.SameFile(then, "HEAD", filepath.ToSlash(top))
+	return err == nil && !same
+}
+
 // EditedSince reports whether a finding's file, path (relative to the
 // directory root, its information st), may hold other code than its
 // report, written at, describes: it changed after the report was written,

@@ -215,7 +215,7 @@ func (r *triageRepo) watchEntries(m *triage.Matcher) {
 // checkoutSlack is how much later than a report a file must have changed
 // to be judged changed since: a checkout (a clone of a repository that
 // holds its reports) writes both within seconds, in no set order.
-const checkoutSlack = 30 * time.Second
+const checkoutSlack = triage.CheckoutSlack
 
 // outdated says why a stale entry (its path now pathNow) may only look
 // stale because the reports of its tool are older than the code, "" when
@@ -581,7 +581,7 @@ func (e *editedSince) why(f *reports.Finding) string {
 		switch repo := e.repo(); {
 		case triage.EditedSince(repo, e.root, f.Path, st, in.at):
 			w = fmt.Sprintf("%s changed after %s was written", render.InertLine(f.Path), render.InertLine(in.path))
-		case e.committed && repo != nil && st.ModTime().After(in.at.Add(checkoutSlack)) && e.committedSince(repo, in, f.Path):
+		case e.committed && repo != nil && e.committedSince(repo, in, f.Path, st):
 			w = fmt.Sprintf("%s changed after %s was written (committed since)", render.InertLine(f.Path), render.InertLine(in.path))
 		}
 	}
@@ -589,9 +589,10 @@ func (e *editedSince) why(f *reports.Finding) string {
 	return w
 }
 
-// committedSince reports whether the file p (as HEAD has it) is another
-// in HEAD than in the commit HEAD was at when in was written.
-func (e *editedSince) committedSince(repo *diff.Repo, in reportInfo, p string) bool {
+// committedSince reports whether the file p (as HEAD has it, its
+// information st) was changed by a commit made after in was written
+// (triage.CommittedSince), HEAD then found once a report.
+func (e *editedSince) committedSince(repo *diff.Repo, in reportInfo, p string, st fs.FileInfo) bool {
 	if e.then == nil {
 		e.then = map[string]string{}
 	}
@@ -600,10 +601,5 @@ func (e *editedSince) committedSince(repo *diff.Repo, in reportInfo, p string) b
 		then, _ = repo.HeadAt(in.at, maxIntroduced)
 		e.then[in.path] = then
 	}
-	top, err := filepath.Rel(repo.Root, filepath.Join(e.root, filepath.FromSlash(p)))
-	if then == "" || err != nil || !filepath.IsLocal(top) {
-		return false
-	}
-	same, err := repo.SameFile(then, "HEAD", filepath.ToSlash(top))
-	return err == nil && !same
+	return triage.CommittedSince(repo, e.root, p, st, in.at, then)
 }
