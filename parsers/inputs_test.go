@@ -93,3 +93,44 @@ func TestUnplaceableLocations(t *testing.T) {
 		})
 	}
 }
+
+// TestTagged: ReadOptions.Tagged is told the inputs a ReadAll reads (a
+// directory's reports by their paths, a file named twice once) and their
+// findings' tags, before any finding: the tag of each finding's id names
+// its input among them.
+func TestTagged(t *testing.T) {
+	dir := filepath.Join("..", "testdata", "reports")
+	var names, tags []string
+	calls, findings := 0, 0
+	byTag := map[string]string{}
+	ins, err := ReadAll([]string{dir, filepath.Join(dir, "pmd.sarif")}, ReadOptions{NoFingerprints: true, Tagged: func(n, tg []string) {
+		calls++
+		names, tags = n, tg
+		if findings > 0 {
+			t.Error("Tagged called after a finding")
+		}
+	}}, func(f reports.Finding) error {
+		findings++
+		if i := slices.Index(tags, f.ID.Tag); i < 0 {
+			t.Errorf("finding %s: its tag is not among %q", f.ID, tags)
+		} else if byTag[f.ID.Tag] = names[i]; !strings.HasPrefix(filepath.Base(names[i]), strings.ToLower(f.Tool)) {
+			t.Errorf("finding %s of %s: its tag names %s", f.ID, f.Tool, names[i])
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var read []string
+	for _, in := range ins {
+		if !in.LeftOut {
+			read = append(read, in.Path)
+		}
+	}
+	if calls != 1 || !slices.Equal(names, read) || len(tags) != len(names) || findings == 0 {
+		t.Fatalf("Tagged called %d times with %q %q; inputs read %q, %d findings", calls, names, tags, read, findings)
+	}
+	if !slices.Equal(tags, InputTags(names)) || len(byTag) != 3 {
+		t.Errorf("tags %q, InputTags %q; findings' inputs %v", tags, InputTags(names), byTag)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -72,6 +73,12 @@ type ReadOptions struct {
 	// one, and each file is looked at, sized and hashed once. ReadAll
 	// makes one when it is nil.
 	Door *inputs.Door
+	// Tagged, when set, is called by ReadAll once the inputs are known and
+	// before any is read: their names (a report file found in a directory
+	// by its path, standard input as "-") and the tags of their findings'
+	// ids, in order. A reader that judges a finding by its report (when it
+	// was written) tells the report by the tag.
+	Tagged func(names, tags []string)
 
 	table formatTable // the formats read (nil: the package's table)
 }
@@ -104,6 +111,13 @@ func ReadAll(args []string, opts ReadOptions, emit func(reports.Finding) error) 
 	srcs, notes, skipped := once(srcs, opts.Door)
 	srcs, notes = sameRuns(srcs, notes, opts)
 	tags := inputTags(srcs)
+	if opts.Tagged != nil {
+		names := make([]string, len(srcs))
+		for i := range srcs {
+			names[i] = srcs[i].name
+		}
+		opts.Tagged(names, slices.Clone(tags))
+	}
 	inputs := make([]reports.Input, 0, len(srcs)+len(skipped))
 	var files fileSets
 	for i, src := range srcs {

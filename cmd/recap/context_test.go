@@ -92,3 +92,73 @@ func TestContextEditedSinceReport(t *testing.T) {
 		t.Errorf("committed since the report: no line %q under the code:\n%s", want, out)
 	}
 }
+
+// TestHTMLEditedSinceInBrowser: the HTML page shows each finding's code
+// from the working tree; when the finding's file was edited after its
+// report was written, the page says so under the code, as recap findings
+// does (the tool may have read other code at the line), and a file not
+// edited has no note.
+func TestHTMLEditedSinceInBrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the browser tests are slow")
+	}
+	g := triageRepo(t)
+	report := filepath.Join(g.Dir, "build", "reports", "pmd.sarif")
+	past := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(report, past, past); err != nil {
+		t.Fatal(err)
+	}
+	const path = "src/main/java/com/example/shop/Order.java"
+	src := filepath.Join(g.Dir, filepath.FromSlash(path))
+	if err := os.WriteFile(src, []byte("// a\n// b\n// c\n"+readFile(t, src)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const note = path + " changed after build/reports/pmd.sarif was written: the lines shown are the file's now, which may not be the code the tool read at this line (run the tool again)"
+	// A finding of the edited file and one of another, by their ids.
+	out, stderr, code := recap(t, g.Dir, nil, "findings", "--format", "json", "--no-group", "--limit", "200", "--max-tokens", "25000", "build/reports/pmd.sarif")
+	if code != 0 {
+		t.Fatalf("findings: exit %d\n%s", code, stderr)
+	}
+	var v struct {
+		Findings []struct{ ID, Path, ContextNote string }
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatal(err)
+	}
+	var edited, other string
+	for _, f := range v.Findings {
+		switch {
+		case f.Path == path && edited == "":
+			edited = f.ID
+		case f.Path != path && other == "" && strings.HasSuffix(f.Path, ".java"):
+			other = f.ID
+		}
+	}
+	if edited == "" || other == "" {
+		t.Fatalf("no finding of %s and of another file: %+v", path, v.Findings)
+	}
+	page := filepath.Join(t.TempDir(), "report.html")
+	if _, stderr, code := recap(t, g.Dir, nil, "findings", "--no-group", "--format", "html", "--output", page, "build/reports/pmd.sarif"); code != 0 {
+		t.Fatalf("findings --format html: exit %d\n%s", code, stderr)
+	}
+	b := newBrowser(t, false)
+	b.open(t, page)
+	for _, tc := range []struct{ id, want string }{{edited, note}, {other, ""}} {
+		var got struct {
+			Code []string
+			Note string
+		}
+		b.eval(t, `(async () => {
+  const li = document.querySelector('#list > li[data-id=`+jsString(tc.id)+`]');
+  if (!li) return {};
+  li.querySelector('summary').click();
+  await new Promise(r => setTimeout(r, 50)); // the toggle event comes after the click
+  const sec = Array.from(li.querySelectorAll('.part')).find(s => s.querySelector('h3').textContent === 'Code');
+  if (!sec) return {};
+  return {code: Array.from(sec.querySelectorAll('pre .line')).map(e => e.textContent), note: sec.querySelector('p.muted').textContent};
+})()`, &got)
+		if len(got.Code) == 0 || got.Note != tc.want {
+			t.Errorf("finding %s: %d lines of code, note %q; want code and note %q", tc.id, len(got.Code), got.Note, tc.want)
+		}
+	}
+}

@@ -65,6 +65,11 @@ type HTML struct {
 	// Source gives the code around each finding and the lines its fix
 	// changes; nil: none (the report's snippet, when it has one).
 	Source summarize.Source
+	// Stale, when set, says of a finding whose code Source gave why those
+	// lines may not be the code its report describes (its file changed
+	// after the report was written), "" when nothing says so: the page
+	// says it by the code.
+	Stale func(f *reports.Finding) string
 	// History is the earlier runs the page draws the trend of, oldest
 	// first (recap's JSON summaries, --history); the view is the last.
 	History []HistoryRun
@@ -257,6 +262,11 @@ func (s *HTMLStream) AddState(f *reports.Finding, baseline string) error {
 	fv.Baseline = baseline
 	if s.known != nil {
 		s.known.addContext(&fv)
+		if s.opts.Stale != nil && len(fv.Context) > 0 && fv.ContextNote == "" {
+			if why := s.opts.Stale(f); why != "" {
+				fv.ContextNote = summarize.EditedSinceNote(why)
+			}
+		}
 	}
 	if f.Detail != nil {
 		fv.AlsoReportedBy = f.Detail.Also

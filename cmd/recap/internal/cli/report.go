@@ -6,6 +6,7 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/recap-dev/recap/diff"
 	"github.com/recap-dev/recap/inputs"
@@ -103,6 +104,7 @@ type report struct {
 	// triageWarnings are the triage file's (decisions whose lines could
 	// not be followed), which no view shows.
 	triageWarnings []string
+	stale          *staleJudge // an HTML page's, with the working tree's code
 }
 
 // newReport checks the flags and maps them onto a query; page asks for a
@@ -129,6 +131,12 @@ func newReport(streams *IO, o *reportOptions, args []string, page bool) (*report
 		return nil, err
 	}
 	readOpts := parsers.ReadOptions{Root: root, Format: inFormat, Stdin: streams.In, Wrap: progress(streams.ErrOut), Door: inputs.New(nil, parsers.Look)} // one door for every pass of the query
+	if _, ok := format.View.(render.HTML); ok && !o.noContext && o.rev == "" {
+		// The page shows each finding's code from the working tree, and
+		// says when its file changed after its report was written.
+		rep.stale = &staleJudge{root: root}
+		readOpts.Tagged = rep.stale.tagged
+	}
 	if err := rep.setQuery(streams, o, root, args, readOpts, flt); err != nil {
 		return nil, err
 	}
@@ -185,7 +193,7 @@ func (rep *report) setQuery(streams *IO, o *reportOptions, root string, args []s
 	}
 	if len(o.gate.baseline) > 0 {
 		baseOpts := readOpts
-		baseOpts.Stdin, baseOpts.Wrap = nil, nil
+		baseOpts.Stdin, baseOpts.Wrap, baseOpts.Tagged = nil, nil, nil // the baseline's findings are judged by no report
 		q.Baseline = pipeline.Files{Paths: o.gate.baseline, Options: baseOpts}
 		q.NewOnly = o.gate.newOnly
 	}
@@ -209,6 +217,9 @@ func (rep *report) htmlSource(o *reportOptions, root string) (render.Renderer, e
 		}
 	}
 	h.Source = rep.context
+	if rep.stale != nil {
+		h.Stale = rep.stale.why
+	}
 	rep.format.View = h
 	return h, nil
 }
@@ -270,6 +281,9 @@ func (rep *report) close() {
 	}
 	if c, ok := rep.context.(interface{ Close() error }); ok {
 		c.Close()
+	}
+	if rep.stale != nil {
+		rep.stale.close()
 	}
 }
 
@@ -445,30 +459,90 @@ func noteEditedSince(v *summarize.View, root string) {
 	if len(v.Findings) == 0 {
 		return
 	}
-	abs, err := filepath.Abs(root)
-	if err != nil {
+	e, done := editedSinceAt(root, v.Inputs)
+	if e == nil {
 		return
 	}
-	croot, err := content.OpenRoot(abs)
-	if err != nil {
-		return
-	}
-	defer croot.Close()
-	var repo *diff.Repo
-	opened := false
-	e := newEditedSinceOf(abs, croot.Stat, func() *diff.Repo {
-		if !opened {
-			opened = true
-			repo, _ = diff.Open(abs)
-		}
-		return repo
-	}, v.Inputs)
-	e.committed = true // a file changed by a commit since the report is judged too
+	defer done()
 	for i := range v.Findings {
 		if fv := &v.Findings[i]; len(fv.Context) > 0 && fv.ContextNote == "" {
 			if why := e.why(&fv.Finding); why != "" {
 				fv.ContextNote = summarize.EditedSinceNote(why)
 			}
 		}
+	}
+}
+
+// editedSinceAt is an editedSince of the inputs over the working tree at
+// root, which judges files changed by a commit since too; done lets the
+// tree go. It is nil when root cannot be opened.
+func editedSinceAt(root string, inputs []reports.Input) (e *editedSince, done func()) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, nil
+	}
+	croot, err := content.OpenRoot(abs)
+	if err != nil {
+		return nil, nil
+	}
+	var repo *diff.Repo
+	opened := false
+	e = newEditedSinceOf(abs, croot.Stat, func() *diff.Repo {
+		if !opened {
+			opened = true
+			repo, _ = diff.Open(abs)
+		}
+		return repo
+	}, inputs)
+	e.committed = true // a file changed by a commit since the report is judged too
+	return e, func() { croot.Close() }
+}
+
+// staleJudge tells, as an HTML page streams the findings by with their
+// code from the working tree (root), those whose file changed after
+// their report was written: the reports are known from the reading
+// (parsers.ReadOptions.Tagged), before any finding.
+type staleJudge struct {
+	root string
+	mu   sync.Mutex
+	// names and tags are the reports read and their findings' tags, as
+	// the first pass over them gave them.
+	names, tags []string
+	e           *editedSince // made at the first finding judged
+	done        func()
+	failed      bool // the root could not be opened
+}
+
+func (j *staleJudge) tagged(names, tags []string) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.names == nil { // a later pass reads the same reports
+		j.names, j.tags = names, tags
+	}
+}
+
+// why says why f's code, from the working tree, may not be what its
+// report describes, "" when nothing says so.
+func (j *staleJudge) why(f *reports.Finding) string {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.e == nil {
+		if j.failed || j.names == nil {
+			return ""
+		}
+		if j.e, j.done = editedSinceAt(j.root, nil); j.e == nil {
+			j.failed = true
+			return ""
+		}
+		for i := range j.names {
+			j.e.addReport(j.names[i], j.tags[i], "")
+		}
+	}
+	return j.e.why(f)
+}
+
+func (j *staleJudge) close() {
+	if j.done != nil {
+		j.done()
 	}
 }

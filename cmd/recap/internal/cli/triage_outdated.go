@@ -542,24 +542,34 @@ func newEditedSinceOf(root string, stat func(string) (fs.FileInfo, error), repo 
 	}
 	tags := parsers.InputTags(names)
 	for i, in := range inputs {
-		if in.LeftOut || in.Path == "-" || in.Error != "" && in.Findings == 0 {
+		if in.LeftOut || in.Error != "" && in.Findings == 0 {
 			continue
 		}
-		st, err := os.Stat(in.Path)
-		if err != nil || !st.Mode().IsRegular() {
-			continue
-		}
-		e.byTag[tags[i]] = reportInfo{path: in.Path, at: st.ModTime()}
-		for _, t := range strings.Split(in.Tool, ", ") {
-			if t = strings.ToLower(t); t == "" || strings.HasPrefix(t, "and ") {
-				continue
-			}
-			if l, ok := e.latest[t]; !ok || st.ModTime().After(l.at) {
-				e.latest[t] = reportInfo{path: in.Path, at: st.ModTime()}
-			}
-		}
+		e.addReport(in.Path, tags[i], in.Tool)
 	}
 	return e
+}
+
+// addReport notes the report at path, whose findings' ids have the tag,
+// of the tools named (", " between them; "" when not known yet).
+// Standard input has no time: it is not judged.
+func (e *editedSince) addReport(path, tag, tools string) {
+	if path == "-" {
+		return
+	}
+	st, err := os.Stat(path)
+	if err != nil || !st.Mode().IsRegular() {
+		return
+	}
+	e.byTag[tag] = reportInfo{path: path, at: st.ModTime()}
+	for _, t := range strings.Split(tools, ", ") {
+		if t = strings.ToLower(t); t == "" || strings.HasPrefix(t, "and ") {
+			continue
+		}
+		if l, ok := e.latest[t]; !ok || st.ModTime().After(l.at) {
+			e.latest[t] = reportInfo{path: path, at: st.ModTime()}
+		}
+	}
 }
 
 // why says why f's line in its file may not be the code its report
