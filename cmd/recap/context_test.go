@@ -96,8 +96,8 @@ func TestContextEditedSinceReport(t *testing.T) {
 // TestHTMLEditedSinceInBrowser: the HTML page shows each finding's code
 // from the working tree; when the finding's file was edited after its
 // report was written, the page says so under the code, as recap findings
-// does (the tool may have read other code at the line), and a file not
-// edited has no note.
+// does (the tool may have read other code at the line), and so does the
+// file view above the file's lines; a file not edited has no note.
 func TestHTMLEditedSinceInBrowser(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: the browser tests are slow")
@@ -125,13 +125,13 @@ func TestHTMLEditedSinceInBrowser(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &v); err != nil {
 		t.Fatal(err)
 	}
-	var edited, other string
+	var edited, other, otherPath string
 	for _, f := range v.Findings {
 		switch {
 		case f.Path == path && edited == "":
 			edited = f.ID
 		case f.Path != path && other == "" && strings.HasSuffix(f.Path, ".java"):
-			other = f.ID
+			other, otherPath = f.ID, f.Path
 		}
 	}
 	if edited == "" || other == "" {
@@ -160,5 +160,29 @@ func TestHTMLEditedSinceInBrowser(t *testing.T) {
 		if len(got.Code) == 0 || got.Note != tc.want {
 			t.Errorf("finding %s: %d lines of code, note %q; want code and note %q", tc.id, len(got.Code), got.Note, tc.want)
 		}
+	}
+	// The file view says it of the file, above its lines, and of no other.
+	for _, tc := range []struct {
+		path string
+		note bool
+	}{{path, true}, {otherPath, false}} {
+		var got struct {
+			Lines int
+			First string
+		}
+		b.eval(t, `(() => {
+  const s = document.getElementById('file-select');
+  s.value = `+jsString(tc.path)+`;
+  s.dispatchEvent(new Event('change'));
+  const body = document.getElementById('file-body');
+  return {lines: body.querySelectorAll('pre .line').length, first: body.firstElementChild ? body.firstElementChild.textContent : ''};
+})()`, &got)
+		const fileNote = "This file changed after its report was written: the lines shown are the file's now, and a mark may be on other code than the tool read at its line (run the tool again)."
+		if got.Lines == 0 || (got.First == fileNote) != tc.note {
+			t.Errorf("file view of %s: %d lines, first %q; want the note: %v", tc.path, got.Lines, got.First, tc.note)
+		}
+	}
+	if v := b.axe(t); len(v) > 0 {
+		t.Errorf("axe-core: %q", v)
 	}
 }

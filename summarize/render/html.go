@@ -145,6 +145,9 @@ type HTMLStream struct {
 	opts  HTML
 	src   summarize.Source
 	known *knownMissing  // src, when there is one
+	// changed are the files that changed after their findings' reports
+	// were written (opts.Stale), for the file view.
+	changed map[string]bool
 	strs  map[string]int // the string table: tools, rules, categories, paths, notes, messages (see ref)
 	list  []string       // the table in order; "" first
 	bytes int            // the bytes of the strings in the table
@@ -265,6 +268,12 @@ func (s *HTMLStream) AddState(f *reports.Finding, baseline string) error {
 		if s.opts.Stale != nil && len(fv.Context) > 0 && fv.ContextNote == "" {
 			if why := s.opts.Stale(f); why != "" {
 				fv.ContextNote = summarize.EditedSinceNote(why)
+				if s.changed == nil {
+					s.changed = map[string]bool{}
+				}
+				if len(s.changed) < maxViewFiles {
+					s.changed[f.Path] = true // the file view says it too
+				}
 			}
 		}
 	}

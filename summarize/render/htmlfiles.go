@@ -64,10 +64,12 @@ func (m *fileMarks) mark(path string, line, end int) {
 	m.n++
 }
 
-// appendFiles appends the file view's data: [[path, cut, [from, line, …],
-// …], …], each file's windows of lines around its findings, as the source
-// gives them; a file the source cannot give is left out. cut says that
-// lines of the file's windows were left out by the bounds.
+// appendFiles appends the file view's data: [[path, flags, [from, line,
+// …], …], …], each file's windows of lines around its findings, as the
+// source gives them; a file the source cannot give is left out. flags: 1,
+// lines of the file's windows were left out by the bounds; 2, the file
+// changed after its findings' report was written (a mark may be on other
+// code than the tool read).
 func (s *HTMLStream) appendFiles(b []byte) []byte {
 	b = append(b, '[')
 	src := s.src
@@ -121,11 +123,15 @@ func (s *HTMLStream) appendFiles(b []byte) []byte {
 		first = false
 		b = append(b, '[')
 		b = s.ref(b, p)
+		flags := 0
 		if cut {
-			b = append(b, ",1"...)
-		} else {
-			b = append(b, ",0"...)
+			flags |= 1
 		}
+		if s.changed[p] {
+			flags |= 2
+		}
+		b = append(b, ',')
+		b = strconv.AppendInt(b, int64(flags), 10)
 		b = append(b, fb...)
 		b = append(b, ']')
 	}

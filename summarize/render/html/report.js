@@ -735,8 +735,9 @@
   }
 
   // The file view: a file's findings marked on its lines, in the windows
-  // of lines around them that the page holds (data.f: [path, cut,
-  // [from, line, …], …]).
+  // of lines around them that the page holds (data.f: [path, flags,
+  // [from, line, …], …]; flags: 1 lines left out, 2 the file changed
+  // after its report was written).
   var files = null;
   function setupFiles(data) {
     if (!data || !data.length) return;
@@ -820,7 +821,8 @@
       shown += f[w].length - 1;
       end = from + f[w].length - 2;
     }
-    if (f[1]) body.appendChild(el('p', 'muted', 'The page holds the first lines around the findings of this file; the others are left out.'));
+    if (f[1] & 1) body.appendChild(el('p', 'muted', 'The page holds the first lines around the findings of this file; the others are left out.'));
+    if (f[1] & 2) body.insertBefore(el('p', 'muted', 'This file changed after its report was written: the lines shown are the file\'s now, and a mark may be on other code than the tool read at its line (run the tool again).'), body.firstChild);
     byId('file-status').textContent = vis(path + ': ' + plural(problems, 'problem', 'problems') + ', ' + plural(shown, 'line', 'lines') + ' shown around them');
     var focus = target || first;
     if (focus) {
