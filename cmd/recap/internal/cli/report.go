@@ -511,6 +511,8 @@ type staleJudge struct {
 	e           *editedSince // made at the first finding judged
 	done        func()
 	failed      bool // the root could not be opened
+	// The last finding's report and path, and what was said of them.
+	lastTag, lastPath, lastWhy string
 }
 
 func (j *staleJudge) tagged(names, tags []string) {
@@ -538,7 +540,11 @@ func (j *staleJudge) why(f *reports.Finding) string {
 			j.e.addReport(j.names[i], j.tags[i], "")
 		}
 	}
-	return j.e.why(f)
+	if f.ID.Tag == j.lastTag && f.Path == j.lastPath { // a report lists a file's findings together
+		return j.lastWhy
+	}
+	j.lastTag, j.lastPath, j.lastWhy = f.ID.Tag, f.Path, j.e.why(f)
+	return j.lastWhy
 }
 
 func (j *staleJudge) close() {
