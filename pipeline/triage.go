@@ -943,7 +943,7 @@ func overruling(via, own *reports.Triage) *reports.Triage {
 // another finding of which is confirmed (marks): a confirmation on a
 // duplicate marks the problem's lead, which the page shows.
 func (t *triaging) markConfirmed(g *Grouped) {
-	if t == nil || len(t.confirmed) == 0 || t.marks != nil || g == nil || !g.groups.Grouped() {
+	if t == nil || len(t.confirmed) == 0 || t.marks != nil || g == nil || !g.groups.Grouped() && t.wideGroups == nil {
 		return
 	}
 	t.marks = map[reports.FindingID]*reports.Triage{}
@@ -956,13 +956,23 @@ func (t *triaging) markConfirmed(g *Grouped) {
 	slices.SortFunc(refs, compareRefs) // of a problem confirmed twice, the first finding's
 	for _, r := range refs {
 		id := g.ids.id(r)
+		// A finding the filter or the changed lines refuse is in the
+		// groups of wide (when some decision settled them), with the
+		// findings the query keeps of its problem.
+		gs := g.groups
+		if t.wideOut[r] {
+			if t.wideGroups == nil {
+				continue
+			}
+			gs = t.wideGroups
+		}
 		lead := r
-		if l, dup := g.groups.LeadOf(r); dup {
+		if l, dup := gs.LeadOf(r); dup {
 			lead = l
 		}
 		via := *t.confirmed[id]
 		via.Via = id
-		for _, m := range append([]grouping.Ref{lead}, g.groups.Others(lead)...) {
+		for _, m := range append([]grouping.Ref{lead}, gs.Others(lead)...) {
 			mid := g.ids.id(m)
 			if t.confirmed[mid] == nil && t.decided[mid] == nil && !t.expired[mid] && t.marks[mid] == nil {
 				t.marks[mid] = &via

@@ -22,8 +22,8 @@ import (
 // problem covers the problem's other findings also when a filter leaves
 // the decided one out (--tool PMD where SpotBugs' finding is decided):
 // under each filter, every finding it keeps is triaged exactly when the
-// view without the filter triages it, and the counts and the gate say
-// the same.
+// view without the filter triages it, and marked confirmed exactly when
+// that view marks it so, and the counts and the gate say the same.
 func TestTriageCoversThroughTheFilter(t *testing.T) {
 	src := os.DirFS(filepath.Join(reportstest.RepoRoot(t), "testdata", "sample"))
 	reportFiles := sampleReports
@@ -95,8 +95,10 @@ func TestTriageCoversThroughTheFilter(t *testing.T) {
 		baseline bool
 		deep     bool
 	}
+	confirmed := map[reports.FindingID]bool{} // of the last run: the findings marked confirmed
 	run := func(qq query, mode pipeline.TriagedMode) (*pipeline.Result, map[reports.FindingID]bool) {
 		triaged := map[reports.FindingID]bool{}
+		clear(confirmed)
 		page := &pipeline.Page{Limit: 200}
 		if qq.deep {
 			page.Offset = pipeline.DeepPage
@@ -106,9 +108,12 @@ func TestTriageCoversThroughTheFilter(t *testing.T) {
 			Keep: pipeline.Keep{Page: page, Each: func(f *reports.Finding, _ string) error {
 				// Each takes each problem once: its findings share its decision.
 				triaged[f.ID] = f.Triage.Suppressed()
+				yes := f.Triage != nil && f.Triage.State == string(triage.Confirmed)
+				confirmed[f.ID] = yes
 				if f.Detail != nil {
 					for _, a := range f.Detail.Also {
 						triaged[a.ID] = f.Triage.Suppressed()
+						confirmed[a.ID] = yes
 					}
 				}
 				return nil
@@ -129,6 +134,7 @@ func TestTriageCoversThroughTheFilter(t *testing.T) {
 		return res, triaged
 	}
 	_, truth := run(query{}, pipeline.TriagedInclude)
+	truthConfirmed := gomaps.Clone(confirmed)
 	covered := 0
 	for id, tr := range truth {
 		if tr && pick[id] == "" {
@@ -161,6 +167,11 @@ func TestTriageCoversThroughTheFilter(t *testing.T) {
 			for id, tr := range got {
 				if was, ok := truth[id]; !ok || tr != was {
 					t.Errorf("%s triaged %v, without the filter %v", id, tr, was)
+				}
+				// A confirmation marks its problem's findings the
+				// filter keeps, when it leaves the confirmed one out.
+				if confirmed[id] != truthConfirmed[id] {
+					t.Errorf("%s marked confirmed %v, without the filter %v", id, confirmed[id], truthConfirmed[id])
 				}
 				if !tr {
 					want++
@@ -623,6 +634,67 @@ func TestTriageOutsideNoGroup(t *testing.T) {
 		}
 		if res.Outside != tc.want {
 			t.Errorf("%v: %d findings outside the changed lines, want %d", tc.mode, res.Outside, tc.want)
+		}
+	}
+}
+
+// TestTriageConfirmedThroughTheFilter: a confirmation marks the other
+// findings of its problem, which have no decision of their own, also
+// when a filter leaves the confirmed finding out (--tool Checkstyle where
+// PMD's finding is confirmed): the finding the filter keeps is marked
+// confirmed, through the confirmed one, as without the filter.
+func TestTriageConfirmedThroughTheFilter(t *testing.T) {
+	src := os.DirFS(filepath.Join(reportstest.RepoRoot(t), "testdata", "sample"))
+	members := firstProblemOfThree(t)
+	for _, confirmed := range members {
+		entries := sampleEntries(t, func(f *reports.Finding) triage.State {
+			if f.ID == confirmed.ID {
+				return triage.Confirmed
+			}
+			return ""
+		})
+		for _, kept := range members {
+			if kept.Tool == confirmed.Tool {
+				continue
+			}
+			t.Run(confirmed.Tool+" confirmed, "+kept.Tool+" kept", func(t *testing.T) {
+				// The page's findings, and each problem as Each takes it
+				// (the outputs that take every problem: SARIF, the HTML
+				// page).
+				marks, each := map[reports.FindingID]*reports.Triage{}, map[reports.FindingID]*reports.Triage{}
+				note := func(to map[reports.FindingID]*reports.Triage, f *reports.Finding) {
+					d := f.Triage
+					if d != nil {
+						c := *d
+						d = &c
+					}
+					to[f.ID] = d
+					if f.Detail != nil {
+						for _, a := range f.Detail.Also {
+							to[a.ID] = d
+						}
+					}
+				}
+				q := &pipeline.Query{Reports: sampleFiles(t, sampleReports...), Filter: reports.Filter{Tools: []string{kept.Tool}}, Classes: grouping.ClassOf,
+					Triage: triage.NewMatcher(&triage.File{Version: 1, Entries: entries}, src, triagetest.Now),
+					Keep: pipeline.Keep{Page: &pipeline.Page{Limit: 200}, Each: func(f *reports.Finding, _ string) error {
+						note(each, f)
+						return nil
+					}}}
+				res, err := pipeline.Run(context.Background(), q)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for i := range res.View.Findings {
+					note(marks, &res.View.Findings[i].Finding)
+				}
+				for name, m := range map[string]map[reports.FindingID]*reports.Triage{"page": marks, "each": each} {
+					got, shown := m[kept.ID]
+					if !shown || got == nil || got.State != string(triage.Confirmed) || got.Via != confirmed.ID || got.Suppressed() {
+						t.Errorf("%s: %s (%s): shown %v, marked %+v; want confirmed via %s", name, kept.ID, kept.Rule, shown, got, confirmed.ID)
+					}
+				}
+			})
 		}
 	}
 }
