@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/recap-dev/recap/internal/gittest"
 )
 
 // TestContextEditedSinceReport: recap findings shows a finding's context
@@ -18,14 +20,8 @@ import (
 // not edited carry no note.
 func TestContextEditedSinceReport(t *testing.T) {
 	t.Parallel()
-	g := triageRepo(t)
-	report := filepath.Join(g.Dir, "build", "reports", "pmd.sarif")
-	past := time.Now().Add(-time.Hour)
-	if err := os.Chtimes(report, past, past); err != nil {
-		t.Fatal(err)
-	}
-	const path = "src/main/java/com/example/shop/Order.java"
-	src := filepath.Join(g.Dir, filepath.FromSlash(path))
+	g, src := agedReport(t)
+	const path = editedPath
 	text := readFile(t, src)
 	page := func() (noted, plain int) {
 		t.Helper()
@@ -102,14 +98,8 @@ func TestHTMLEditedSinceInBrowser(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: the browser tests are slow")
 	}
-	g := triageRepo(t)
-	report := filepath.Join(g.Dir, "build", "reports", "pmd.sarif")
-	past := time.Now().Add(-time.Hour)
-	if err := os.Chtimes(report, past, past); err != nil {
-		t.Fatal(err)
-	}
-	const path = "src/main/java/com/example/shop/Order.java"
-	src := filepath.Join(g.Dir, filepath.FromSlash(path))
+	g, src := agedReport(t)
+	const path = editedPath
 	if err := os.WriteFile(src, []byte("// a\n// b\n// c\n"+readFile(t, src)), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -185,4 +175,20 @@ func TestHTMLEditedSinceInBrowser(t *testing.T) {
 	if v := b.axe(t); len(v) > 0 {
 		t.Errorf("axe-core: %q", v)
 	}
+}
+
+// editedPath is the file the tests of context notes edit.
+const editedPath = "src/main/java/com/example/shop/Order.java"
+
+// agedReport returns the sample's repository with its PMD report made an
+// hour ago, and editedPath's file in it.
+func agedReport(t *testing.T) (*gittest.Repo, string) {
+	t.Helper()
+	g := triageRepo(t)
+	report := filepath.Join(g.Dir, "build", "reports", "pmd.sarif")
+	past := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(report, past, past); err != nil {
+		t.Fatal(err)
+	}
+	return g, filepath.Join(g.Dir, filepath.FromSlash(editedPath))
 }
