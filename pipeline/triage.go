@@ -85,6 +85,11 @@ type triaging struct {
 	// shown, says the problem is confirmed when a duplicate of it was
 	// decided so.
 	marks map[reports.FindingID]*reports.Triage
+	// marksOutside counts the confirmations of findings the filter or the
+	// changed lines refuse that mark findings the query keeps
+	// (markConfirmed; carried to a run made again): counted confirmed,
+	// as the view without the filter counts them.
+	marksOutside int
 	// expired are the findings whose own decision expired (first run):
 	// marked by it, never by marks.
 	expired map[reports.FindingID]bool
@@ -275,7 +280,7 @@ func newTriaging(q *Query, prior *triaging, regroup bool) *triaging {
 	t := &triaging{m: q.Triage, d: q.Triage.Decider(), mode: q.Triaged, regroup: regroup && q.Classes != nil && prior == nil,
 		whole: q.Filter.Empty() && q.Changes == nil && !q.NewOnly, newOnly: q.NewOnly && q.Baseline != nil}
 	if prior != nil {
-		t.problems, t.prior, t.marks = prior.problems, prior.prior, prior.marks
+		t.problems, t.prior, t.marks, t.marksOutside = prior.problems, prior.prior, prior.marks, prior.marksOutside
 		t.offTriaged, t.again = prior.offTriaged, true
 	}
 	if t.m.Len() == 0 {
@@ -972,11 +977,16 @@ func (t *triaging) markConfirmed(g *Grouped) {
 		}
 		via := *t.confirmed[id]
 		via.Via = id
+		marked := false
 		for _, m := range append([]grouping.Ref{lead}, gs.Others(lead)...) {
 			mid := g.ids.id(m)
 			if t.confirmed[mid] == nil && t.decided[mid] == nil && !t.expired[mid] && t.marks[mid] == nil {
 				t.marks[mid] = &via
+				marked = marked || !t.wideOut[m]
 			}
+		}
+		if marked && t.wideOut[r] && !t.newOnly {
+			t.marksOutside++
 		}
 	}
 }
@@ -1546,6 +1556,7 @@ func (t *triaging) show(v *summarize.View) {
 		}
 	}
 	c := t.counts
+	c.Confirmed += t.marksOutside
 	if t.whole && v.Summary.Excluded == 0 && !suppresses(v.Inputs) {
 		c.Unmatched = t.unmatched()
 	}

@@ -642,7 +642,8 @@ func TestTriageOutsideNoGroup(t *testing.T) {
 // findings of its problem, which have no decision of their own, also
 // when a filter leaves the confirmed finding out (--tool Checkstyle where
 // PMD's finding is confirmed): the finding the filter keeps is marked
-// confirmed, through the confirmed one, as without the filter.
+// confirmed, through the confirmed one, and counted confirmed, as without
+// the filter.
 func TestTriageConfirmedThroughTheFilter(t *testing.T) {
 	src := os.DirFS(filepath.Join(reportstest.RepoRoot(t), "testdata", "sample"))
 	members := firstProblemOfThree(t)
@@ -687,6 +688,9 @@ func TestTriageConfirmedThroughTheFilter(t *testing.T) {
 				}
 				for i := range res.View.Findings {
 					note(marks, &res.View.Findings[i].Finding)
+				}
+				if tr := res.View.Summary.Triaged; tr == nil || tr.Confirmed != 1 || tr.Total != 0 {
+					t.Errorf("triaged counts %+v, want 1 confirmed, as without the filter", tr)
 				}
 				for name, m := range map[string]map[reports.FindingID]*reports.Triage{"page": marks, "each": each} {
 					got, shown := m[kept.ID]
