@@ -144,16 +144,13 @@ func (h HTML) newStream() *HTMLStream {
 type HTMLStream struct {
 	opts  HTML
 	src   summarize.Source
-	known *knownMissing // src, when there is one
-	// changed are the files that changed after their findings' reports
-	// were written (opts.Stale), for the file view.
-	changed map[string]bool
-	strs    map[string]int // the string table: tools, rules, categories, paths, notes, messages (see ref)
-	list    []string       // the table in order; "" first
-	bytes   int            // the bytes of the strings in the table
-	rules   map[ruleRef]bool
-	order   []ruleRef
-	last    ruleRef // the rule of the last finding, in rules or past their bound
+	known *knownMissing  // src, when there is one
+	strs  map[string]int // the string table: tools, rules, categories, paths, notes, messages (see ref)
+	list  []string       // the table in order; "" first
+	bytes int            // the bytes of the strings in the table
+	rules map[ruleRef]bool
+	order []ruleRef
+	last  ruleRef // the rule of the last finding, in rules or past their bound
 	// refs are the last string of each of a row's names and its index in
 	// the table (tool, rule, rule name, category, path, message, and the
 	// detail's context note, tool's category and help link): a report
@@ -180,6 +177,10 @@ type HTMLStream struct {
 	// its detail, where the detail takes the other findings of its
 	// problem, and its decision.
 	baseAt, detailAt, alAt, triageAt int
+
+	// changed are the files that changed after their findings' reports
+	// were written (opts.Stale), for the file view.
+	changed map[string]bool
 }
 
 type ruleRef struct{ tool, rule string }

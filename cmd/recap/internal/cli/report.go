@@ -505,12 +505,8 @@ func editedSinceAt(root string, inputs []reports.Input) (e *editedSince, done fu
 type staleJudge struct {
 	root string
 	mu   sync.Mutex
-	// names and tags are the reports read and their findings' tags, as
-	// the first pass over them gave them.
-	names, tags []string
-	e           *editedSince // made at the first finding judged
-	done        func()
-	failed      bool // the root could not be opened
+	e    *editedSince // of the reports of the first pass; nil before it, or when root cannot be opened
+	done func()
 	// The last finding's report and path, and what was said of them.
 	lastTag, lastPath, lastWhy string
 }
@@ -518,8 +514,15 @@ type staleJudge struct {
 func (j *staleJudge) tagged(names, tags []string) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if j.names == nil { // a later pass reads the same reports
-		j.names, j.tags = names, tags
+	if j.done != nil { // a later pass reads the same reports
+		return
+	}
+	if j.e, j.done = editedSinceAt(j.root, nil); j.e == nil {
+		j.done = func() {}
+		return
+	}
+	for i := range names {
+		j.e.addReport(names[i], tags[i], "")
 	}
 }
 
@@ -529,21 +532,11 @@ func (j *staleJudge) why(f *reports.Finding) string {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if j.e == nil {
-		if j.failed || j.names == nil {
-			return ""
-		}
-		if j.e, j.done = editedSinceAt(j.root, nil); j.e == nil {
-			j.failed = true
-			return ""
-		}
-		for i := range j.names {
-			j.e.addReport(j.names[i], j.tags[i], "")
-		}
+		return ""
 	}
-	if f.ID.Tag == j.lastTag && f.Path == j.lastPath { // a report lists a file's findings together
-		return j.lastWhy
+	if f.ID.Tag != j.lastTag || f.Path != j.lastPath { // a report lists a file's findings together
+		j.lastTag, j.lastPath, j.lastWhy = f.ID.Tag, f.Path, j.e.why(f)
 	}
-	j.lastTag, j.lastPath, j.lastWhy = f.ID.Tag, f.Path, j.e.why(f)
 	return j.lastWhy
 }
 
