@@ -972,7 +972,7 @@ func (m *Matcher) decide(f *reports.Finding, fe *fileEntries) *Decision {
 	if f.Path != m.path[best] && m.found[best] == "" {
 		m.found[best] = f.Path // an entry whose file is gone, matched in another (moved, not committed)
 	}
-	return &Decision{Entry: e, Expired: e.Expired(m.now), How: bestHow, Path: m.path[best]}
+	return &Decision{Entry: e, Index: best, Expired: e.Expired(m.now), How: bestHow, Path: m.path[best]}
 }
 
 // manyByMessage is the most entries of a file and rule a finding that

@@ -122,7 +122,9 @@ func (e *Entry) Key() string {
 // it, and whether that entry has expired (the finding is then shown again,
 // saying so).
 type Decision struct {
-	Entry   *Entry
+	Entry *Entry
+	// Index is the entry's place in the file (Matcher.Statuses' order).
+	Index   int
 	Expired bool
 	// How says how the entry matched the finding.
 	How How

@@ -524,3 +524,77 @@ func TestTriageOverruled(t *testing.T) {
 		}
 	}
 }
+
+// TestTriageListOverruled: recap triage list says of an entry that a
+// confirmation of another finding of its problem overrules it, and names
+// the confirmation, whichever of the two findings leads the problem;
+// check, which judges entries alone, says nothing of it.
+func TestTriageListOverruled(t *testing.T) {
+	root := reportstest.RepoRoot(t)
+	const spotbugs, pmd = "ES_COMPARING_PARAMETER_STRING_WITH_EQ", "UseEqualsToCompareStrings"
+	for _, tc := range []struct{ suppressed, confirmed string }{
+		{suppressed: spotbugs, confirmed: pmd}, // the overruled finding leads the problem
+		{suppressed: pmd, confirmed: spotbugs}, // the overruled finding is its duplicate
+	} {
+		t.Run(tc.suppressed+" overruled", func(t *testing.T) {
+			p, _ := order34Triage(t, [3]string{tc.suppressed, "false-positive", "the values are interned"}, [3]string{tc.confirmed, "confirmed", "must fix"})
+			out, errOut, code := recap(t, root, nil, "triage", "list", "--format", "json", "--triage", p, "--repo", "testdata/sample", "testdata/reports")
+			if code != 0 {
+				t.Fatalf("list: exit %d\n%s", code, errOut)
+			}
+			var l struct {
+				Overruled int
+				Entries   []struct {
+					Rule, State string
+					Matches     int
+					OverruledBy *struct{ Rule, State, Reason string }
+				}
+			}
+			mustJSON(t, out, &l)
+			if l.Overruled != 1 || len(l.Entries) != 2 {
+				t.Fatalf("list: %d entries, %d overruled; want 2 entries, 1 overruled\n%s", len(l.Entries), l.Overruled, out)
+			}
+			for _, e := range l.Entries {
+				switch {
+				case e.Matches != 1:
+					t.Errorf("%s matches %d, want 1", e.Rule, e.Matches)
+				case e.Rule == tc.suppressed && (e.OverruledBy == nil || e.OverruledBy.Rule != tc.confirmed || e.OverruledBy.State != "confirmed" || e.OverruledBy.Reason != "must fix"):
+					t.Errorf("%s overruledBy %+v, want the %s confirmation", e.Rule, e.OverruledBy, tc.confirmed)
+				case e.Rule == tc.confirmed && e.OverruledBy != nil:
+					t.Errorf("the confirmation %s overruledBy %+v, want none", e.Rule, e.OverruledBy)
+				}
+			}
+			out, _, _ = recap(t, root, nil, "triage", "list", "--triage", p, "--repo", "testdata/sample", "testdata/reports")
+			for _, want := range []string{"0 expired, 1 overruled", "matches 1, overruled  false-positive", "overruled: SpotBugs " + spotbugs, "(confirmed: \"must fix\") is one problem with its finding"} {
+				if tc.suppressed == pmd {
+					want = strings.Replace(want, "overruled: SpotBugs "+spotbugs, "overruled: PMD "+pmd, 1)
+				}
+				if !strings.Contains(out, want) {
+					t.Errorf("list: no %q in\n%s", want, out)
+				}
+			}
+			out, _, code = recap(t, root, nil, "triage", "check", "--triage", p, "--repo", "testdata/sample", "testdata/reports")
+			if code != 0 || strings.Contains(out, ", overruled") || strings.Contains(out, "\noverruled: ") {
+				t.Errorf("check: exit %d\n%s", code, out)
+			}
+		})
+	}
+}
+
+// TestTriageListOverruledNot: decisions that agree, or a confirmation
+// and a suppression of two problems, overrule nothing.
+func TestTriageListOverruledNot(t *testing.T) {
+	root := reportstest.RepoRoot(t)
+	for name, d := range map[string][2][3]string{
+		"both suppress": {{"ES_COMPARING_PARAMETER_STRING_WITH_EQ", "false-positive", "interned"}, {"UseEqualsToCompareStrings", "wont-fix", "legacy"}},
+		"both confirm":  {{"ES_COMPARING_PARAMETER_STRING_WITH_EQ", "confirmed", "must fix"}, {"UseEqualsToCompareStrings", "confirmed", "must fix"}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			p, _ := order34Triage(t, d[0], d[1])
+			out, errOut, code := recap(t, root, nil, "triage", "list", "--format", "json", "--triage", p, "--repo", "testdata/sample", "testdata/reports")
+			if code != 0 || strings.Contains(out, `"overruled`) {
+				t.Errorf("list: exit %d, want none overruled\n%s%s", code, out, errOut)
+			}
+		})
+	}
+}

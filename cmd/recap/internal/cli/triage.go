@@ -39,6 +39,9 @@ type triageFlags struct {
 	// there is none (deciding, importing); the others refuse a file that
 	// is not there.
 	creates bool
+	// problems: the command judges entries by the problems of their
+	// findings (list: the entries a confirmation overrules).
+	problems bool
 }
 
 func (t *triageFlags) register(cmd *cobra.Command) {
@@ -76,6 +79,10 @@ type triageRepo struct {
 	changed map[string]bool
 	// inputs are the inputs the last findings read.
 	inputs []reports.Input
+	// decided, when not nil, is filled by matcher with the entry (its
+	// index) that decided each finding, by the finding's id (list: the
+	// entries a confirmation overrules).
+	decided map[reports.FindingID]int
 }
 
 // checks reports whether the inputs read are of the tool of entry e (a
@@ -293,6 +300,9 @@ func (t *triageFlags) matched(cmd *cobra.Command, streams *IO, inputs []string) 
 	if r, err = t.open(cmd); err != nil {
 		return nil, nil, false, err
 	}
+	if t.problems {
+		r.decided = map[reports.FindingID]int{}
+	}
 	file, err := r.load()
 	if err == nil {
 		m, failed, err = r.matcher(cmd.Context(), streams, file, inputs)
@@ -315,7 +325,12 @@ func (r *triageRepo) matcher(ctx context.Context, streams *IO, f *triage.File, i
 	// matches one (recap's own SARIF suppresses what the entries decided)
 	// is not stale.
 	r.watchEntries(m)
-	failed, err := r.findings(ctx, streams, inputs, nil, true, func(f *reports.Finding) { m.Decide(f) })
+	failed, err := r.findings(ctx, streams, inputs, nil, true, func(f *reports.Finding) {
+		d := m.Decide(f)
+		if r.decided != nil && d != nil && !d.Expired && !f.Uncounted() {
+			r.decided[f.ID] = d.Index
+		}
+	})
 	return m, failed, err
 }
 
@@ -896,6 +911,10 @@ type entryStatus struct {
 	// clone and git could not fetch it, so that its decided line could
 	// not be followed (Outdated says so).
 	Unfetched bool `json:"unfetched,omitempty"`
+	// OverruledBy, of an entry that suppresses a finding (list), is the
+	// entry that confirms another finding of its problem: the two
+	// disagree, and every output shows the problem, marked confirmed.
+	OverruledBy *triage.Entry `json:"overruledBy,omitempty"`
 }
 
 // changedFinding is the finding at a stale entry's place, its message
@@ -933,6 +952,8 @@ type listOutput struct {
 	// Unfetched counts the stale entries whose code this partial clone
 	// could not fetch.
 	Unfetched int `json:"unfetched"`
+	// Overruled counts the entries a confirmation overrules (list).
+	Overruled int `json:"overruled,omitempty"`
 	// InputFailed: an input could not be read (its error is on stderr,
 	// the exit code 2): what the list says is not a result.
 	InputFailed bool `json:"inputFailed,omitempty"`
@@ -942,6 +963,7 @@ func runList(cmd *cobra.Command, streams *IO, lf *listFlags, args []string, chec
 	if err := lf.check(); err != nil {
 		return err
 	}
+	lf.problems = !check
 	r, m, failed, err := lf.matched(cmd, streams, args)
 	if err != nil {
 		return err
@@ -949,8 +971,19 @@ func runList(cmd *cobra.Command, streams *IO, lf *listFlags, args []string, chec
 	defer r.close()
 	out := listOutput{File: r.rel, Entries: []entryStatus{}}
 	warnMatches(streams, m)
-	for _, s := range m.Statuses() {
+	sts := m.Statuses()
+	var overruled map[int]int
+	if !failed {
+		if overruled, err = r.overruled(cmd.Context(), args, r.decided, sts); err != nil {
+			return err
+		}
+	}
+	for i, s := range sts {
 		es := entryStatus{Entry: s.Entry, Matches: s.Matched, Stale: s.Matched == 0, Expired: s.Expired}
+		if c, ok := overruled[i]; ok {
+			es.OverruledBy = &sts[c].Entry
+			out.Overruled++
+		}
 		if es.Stale && !r.checks(&s.Entry) {
 			es.Stale, es.Unchecked = false, true
 			out.Unchecked++
@@ -1041,7 +1074,11 @@ func writeList(w io.Writer, format string, out listOutput, check bool) {
 			fmt.Fprintf(w, "%s: no entry\n", out.File)
 			return
 		}
-		fmt.Fprintf(w, "%s: %s, %d stale%s, %d expired%s\n\n", out.File, english.Plural(total, "entry", "entries"), out.Stale, staleKinds(out.Changed, out.Outdated, out.Shallow, out.Squashed, out.Unfetched), out.Expired, uncheckedNote(out.Unchecked))
+		overruled := ""
+		if out.Overruled > 0 {
+			overruled = fmt.Sprintf(", %d overruled", out.Overruled)
+		}
+		fmt.Fprintf(w, "%s: %s, %d stale%s, %d expired%s%s\n\n", out.File, english.Plural(total, "entry", "entries"), out.Stale, staleKinds(out.Changed, out.Outdated, out.Shallow, out.Squashed, out.Unfetched), out.Expired, overruled, uncheckedNote(out.Unchecked))
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "NOW\tSTATE\tRULE\tPATH\tREASON")
@@ -1066,6 +1103,9 @@ func writeList(w io.Writer, format string, out listOutput, check bool) {
 			now = "stale"
 		case e.Expired:
 			now += ", expired"
+		}
+		if e.OverruledBy != nil {
+			now += ", overruled"
 		}
 		path := e.Path
 		if e.PathNow != "" {
@@ -1134,6 +1174,23 @@ func writeList(w io.Writer, format string, out listOutput, check bool) {
 		fmt.Fprintf(w, "changed: %s %s at %s:%d now says %q; was %q: decide it again (recap triage %s --as %s%s --reason …), which replaces the entry\n",
 			render.InertLine(e.Tool), render.InertLine(reports.ShortRule(e.Tool, e.Rule)), render.InertLine(c.Path), c.Line,
 			text.CutRunes(c.Message, 100), text.CutRunes(e.Message, 100), c.ID, e.State, more)
+	}
+	// An overruled entry: the confirmation that overrules it, so that
+	// the two decisions that disagree are both in sight.
+	for _, e := range out.Entries {
+		if e.OverruledBy == nil {
+			continue
+		}
+		if first {
+			fmt.Fprintln(w)
+			first = false
+		}
+		by, ok := names[e.OverruledBy.Key()] // list lists every entry
+		if !ok {
+			by = entryName(e.OverruledBy, "")
+		}
+		fmt.Fprintf(w, "overruled: %s: %s, but %s (confirmed: %q) is one problem with its finding: the problem is shown, marked confirmed; decide one of them again, or remove it\n",
+			names[e.Key()], e.State, by, text.CutRunes(strings.Join(strings.Fields(e.OverruledBy.Reason), " "), 100))
 	}
 	// An expired entry: when, and what was decided, so that the
 	// decision is taken again knowingly.
