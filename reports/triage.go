@@ -1,5 +1,7 @@
 package reports
 
+import "strings"
+
 // Triage is what people decided of a finding (docs/triage.md), as views
 // show it: the decision's state, why, by whom, when, until when, a link,
 // and whether it has expired (the finding is then shown again, saying so).
@@ -38,7 +40,9 @@ func (t *Triage) Suppressed() bool {
 
 // Note is the decision in a few words, as outputs mark a finding with it:
 // "false positive: reason", "confirmed: reason", "triage expired
-// 2026-10-01: reason".
+// 2026-10-01: reason"; a decision on another finding of the problem
+// (Via) names that finding's tool and rule: "confirmed: reason (decided
+// on the problem's PMD UseEqualsToCompareStrings finding)".
 func (t *Triage) Note() string {
 	if t == nil {
 		return ""
@@ -47,8 +51,22 @@ func (t *Triage) Note() string {
 		return "triage expired " + t.Until + ": " + t.Reason
 	}
 	note := TriageLabel(t.State) + ": " + t.Reason
+	var more []string
+	if !t.Via.IsZero() {
+		// Named by its tool and rule, not its id: a note that annotations
+		// and review comments carry stays the same while the decision
+		// does, as the reports' ids need not.
+		of := "another finding of the problem"
+		if t.Of.Tool != "" && t.Of.Rule != "" {
+			of = "the problem's " + t.Of.Tool + " " + ShortRule(t.Of.Tool, t.Of.Rule) + " finding"
+		}
+		more = append(more, "decided on "+of)
+	}
 	if t.Overrules != "" {
-		note += " (over its own decision: " + TriageLabel(t.Overrules) + ")"
+		more = append(more, "over its own decision: "+TriageLabel(t.Overrules))
+	}
+	if len(more) > 0 {
+		note += " (" + strings.Join(more, "; ") + ")"
 	}
 	return note
 }

@@ -437,8 +437,10 @@ func TestTriageConfirmedDuplicate(t *testing.T) {
 	}
 	for _, format := range []string{"text", "github"} {
 		out, _, _ := recap(t, root, nil, args("findings", "--format", format, "--no-context")...)
-		if !strings.Contains(out, "(confirmed: must fix)") {
-			t.Errorf("--format %s: no (confirmed: must fix) in\n%s", format, out)
+		// Named by its tool and rule: the id of the finding decided
+		// would change with the reports, and the note with it.
+		if want := "(confirmed: must fix (decided on the problem's PMD UseEqualsToCompareStrings finding))"; !strings.Contains(out, want) {
+			t.Errorf("--format %s: no %s in\n%s", format, want, out)
 		}
 	}
 	out, _, _ = recap(t, root, nil, args("findings", "--format", "sarif")...)
@@ -518,7 +520,7 @@ func TestTriageOverruled(t *testing.T) {
 		t.Errorf("recap's SARIF: %d results with overrules false-positive, want 1", n)
 	}
 	out, _, _ = recap(t, root, nil, "findings", "--format", "text", "--no-context", "--triage", p, "--repo", "testdata/sample", "testdata/reports")
-	for _, want := range []string{"(confirmed: must fix (over its own decision: false positive))", "1 finding decided otherwise too"} {
+	for _, want := range []string{"(confirmed: must fix (decided on the problem's PMD UseEqualsToCompareStrings finding; over its own decision: false positive))", "1 finding decided otherwise too"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("text: no %q in\n%s", want, out)
 		}
