@@ -337,6 +337,11 @@ var RuleClasses = []RuleClass{
 		Evidence: "Sonar S1144, UnusedPrivateMethod (sonar-pmd); SpotBugs docs",
 	},
 	{
+		Problem:  "a private field that nothing uses",
+		Rules:    []string{"PMD:UnusedPrivateField", "SpotBugs:UUF_UNUSED_FIELD"},
+		Evidence: "Sonar S1068 (sonar-pmd: UnusedPrivateField; sonar-findbugs: UUF_UNUSED_FIELD); PMD and SpotBugs docs",
+	},
+	{
 		Problem:  "a local variable whose value is never read",
 		Rules:    []string{"Checkstyle:UnusedLocalVariable", "PMD:UnusedLocalVariable", "PMD:UnusedAssignment", "SpotBugs:DLS_DEAD_LOCAL_STORE"},
 		Evidence: "Sonar S1481 (sonar-pmd: UnusedLocalVariable; sonar-findbugs: DLS_DEAD_LOCAL_STORE); PMD docs for UnusedAssignment; Checkstyle docs (10.3 and later)",

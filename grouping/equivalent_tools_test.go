@@ -84,6 +84,7 @@ var classFiles = map[string]string{
 	"PMD:ArrayIsStoredDirectly":                         "dup/InternalArray.java",
 	"PMD:UseStringBufferForStringAppends":               "dup/ConcatInLoop.java",
 	"PMD:UnusedPrivateMethod":                           "dup/UnusedMethod.java",
+	"PMD:UnusedPrivateField":                            "dup/UnusedField.java",
 	"PMD:UnusedLocalVariable":                           "dup/DeadStore.java",
 	"PMD:DoNotCallGarbageCollectionExplicitly":          "dup/GarbageCollection.java",
 	"PMD:DontCallThreadRun":                             "dup/ThreadRun.java",

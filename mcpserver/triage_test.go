@@ -43,8 +43,8 @@ func TestTriaged(t *testing.T) {
 		onPage, marked   int
 		shown            bool
 	}{
-		{"exclude", nil, tooltest.SampleFindings - 9, 111, 0, 0, false},
-		{"include", map[string]any{"triaged": "include"}, tooltest.SampleFindings, 116, 5, 5, true},
+		{"exclude", nil, tooltest.SampleFindings - 9, tooltest.SampleProblems - 5, 0, 0, false},
+		{"include", map[string]any{"triaged": "include"}, tooltest.SampleFindings, tooltest.SampleProblems, 5, 5, true},
 		{"only", map[string]any{"triaged": "only"}, 9, 5, 5, 5, true},
 	}
 	for _, tt := range tests {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/recap-dev/recap/grouping"
 	"github.com/recap-dev/recap/internal/reportstest"
+	"github.com/recap-dev/recap/internal/tooltest"
 	"github.com/recap-dev/recap/parsers"
 	"github.com/recap-dev/recap/reports"
 )
@@ -303,7 +304,7 @@ func TestSpoolInQuery(t *testing.T) {
 		spooled bool
 		handed  int
 	}{
-		{"grouped", grouping.ClassOf, false, true, 116},
+		{"grouped", grouping.ClassOf, false, true, tooltest.SampleProblems},
 		{"grouped, each fails", grouping.ClassOf, true, true, 1},
 		{"no-group", nil, false, false, 171},
 	} {
@@ -347,7 +348,7 @@ func TestSpoolUnwritable(t *testing.T) {
 		src    Source
 		handed int
 		err    string
-	}{{"files", files, 116, ""}, {"stdin", stdin, 0, "spool: "}} {
+	}{{"files", files, tooltest.SampleProblems, ""}, {"stdin", stdin, 0, "spool: "}} {
 		handed := 0
 		_, err := Run(context.Background(), &Query{Reports: tc.src, Classes: grouping.ClassOf, Keep: Keep{Each: func(*reports.Finding, string) error {
 			handed++

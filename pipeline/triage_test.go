@@ -28,8 +28,8 @@ import (
 func TestTriageHonoured(t *testing.T) {
 	file, decided := triagetest.Sample(t)
 	src := os.DirFS(filepath.Join(reportstest.RepoRoot(t), "testdata", "sample"))
-	const problems = 116 // the sample's, without triage (TestSampleProblems)
-	triagedFindings := 9 // the five problems' findings
+	const problems = tooltest.SampleProblems // the sample's, without triage (TestSampleProblems)
+	triagedFindings := 9                     // the five problems' findings
 	tests := []struct {
 		name        string
 		mode        pipeline.TriagedMode
@@ -180,8 +180,8 @@ func TestTriageDeepPage(t *testing.T) {
 			t.Fatal(err)
 		}
 		s := res.View.Summary
-		if s.Total != tooltest.SampleFindings-9 || s.Problems != 111 || s.Triaged == nil || s.Triaged.Problems != 5 || s.Triaged.Total != 9 {
-			t.Errorf("page %+v: total %d, problems %d, triaged %+v; want %d, 111, 5 problems of 9 findings", page, s.Total, s.Problems, s.Triaged, tooltest.SampleFindings-9)
+		if s.Total != tooltest.SampleFindings-9 || s.Problems != tooltest.SampleProblems-5 || s.Triaged == nil || s.Triaged.Problems != 5 || s.Triaged.Total != 9 {
+			t.Errorf("page %+v: total %d, problems %d, triaged %+v; want %d, %d, 5 problems of 9 findings", page, s.Total, s.Problems, s.Triaged, tooltest.SampleFindings-9, tooltest.SampleProblems-5)
 		}
 	}
 }

@@ -20,7 +20,7 @@ import (
 // 171 findings of 116 problems (docs/formats.md, "Duplicates").
 const (
 	sampleFindings = 171
-	sampleProblems = 116
+	sampleProblems = tooltest.SampleProblems
 )
 
 // sampleIDs returns every finding of the sample's reports by id, from
@@ -219,7 +219,7 @@ func TestAnnotationsOfProblems(t *testing.T) {
 	if levels["::error"] != 1 || levels["::warning"] != 10 || levels["::notice"] != 9 || naming == 0 {
 		t.Errorf("levels %v, %d naming others:\n%s", levels, naming, out)
 	}
-	if !strings.Contains(lines[len(lines)-1], "171 findings (116 problems, 50 reported more than once)") {
+	if !strings.Contains(lines[len(lines)-1], fmt.Sprintf("171 findings (%d problems, %d reported more than once)", sampleProblems, tooltest.SampleRepeated)) {
 		t.Errorf("notice: %s", lines[len(lines)-1])
 	}
 }
@@ -353,7 +353,7 @@ func TestReviewOfProblems(t *testing.T) {
 	// (SpotBugs' field finding on its class's first line).
 	const problems, findings = sampleProblems, sampleFindings
 	if !strings.Contains(ic[0].Body, fmt.Sprintf("### recap: %d findings on changed lines", findings)) ||
-		!strings.Contains(ic[0].Body, fmt.Sprintf("They are %d problems, 50 reported more than once", problems)) ||
+		!strings.Contains(ic[0].Body, fmt.Sprintf("They are %d problems, %d reported more than once", problems, tooltest.SampleRepeated)) ||
 		!strings.Contains(ic[0].Body, fmt.Sprintf("Not commented inline (%d)", problems-30)) {
 		t.Errorf("summary comment:\n%.3000s", ic[0].Body)
 	}

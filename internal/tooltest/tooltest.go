@@ -28,6 +28,11 @@ const (
 	SampleFindBugs   = 19 // testdata/reports/spotbugs.xml
 	// SampleFindings is the findings of testdata/reports.
 	SampleFindings = SamplePMD + SampleCheckstyle + SampleFindBugs
+	// SampleProblems is the problems they report, grouped by
+	// grouping.ClassOf (docs/formats.md, "Duplicates"), and
+	// SampleRepeated those reported by more than one finding.
+	SampleProblems = 115
+	SampleRepeated = 51
 )
 
 // PMDRules are PMD 7's eight Java categories, all rules.
