@@ -567,7 +567,7 @@ func TestTriageListOverruled(t *testing.T) {
 				}
 			}
 			out, _, _ = recap(t, root, nil, "triage", "list", "--triage", p, "--repo", "testdata/sample", "testdata/reports")
-			for _, want := range []string{"0 expired, 1 overruled", "matches 1, overruled  false-positive", "overruled: SpotBugs " + spotbugs, "(confirmed: \"must fix\") is one problem with its finding"} {
+			for _, want := range []string{"0 expired, 1 overruled", "matches 1, overruled  false-positive", "overruled: SpotBugs " + spotbugs, "(confirmed: \"must fix\") reports the same problem: the problem is shown, marked confirmed"} {
 				if tc.suppressed == pmd {
 					want = strings.Replace(want, "overruled: SpotBugs "+spotbugs, "overruled: PMD "+pmd, 1)
 				}
@@ -578,6 +578,14 @@ func TestTriageListOverruled(t *testing.T) {
 			out, _, code = recap(t, root, nil, "triage", "check", "--triage", p, "--repo", "testdata/sample", "testdata/reports")
 			if code != 0 || strings.Contains(out, ", overruled") || strings.Contains(out, "\noverruled: ") {
 				t.Errorf("check: exit %d\n%s", code, out)
+			}
+			if out, _, _ = recap(t, root, nil, "triage", "check", "--format", "json", "--triage", p, "--repo", "testdata/sample", "testdata/reports"); strings.Contains(out, `"overruled`) {
+				t.Errorf("check's JSON counts what check does not look at:\n%s", out)
+			}
+			// Standard input is read once: list says it did not look.
+			out, _, code = recapStdin(t, root, nil, "testdata/reports/pmd.sarif", "triage", "list", "--triage", p, "--repo", "testdata/sample", "testdata/reports/spotbugs.xml", "-")
+			if code != 0 || !strings.Contains(out, "whether a confirmation overrules an entry is not checked: standard input is read once") || strings.Contains(out, "\noverruled: ") {
+				t.Errorf("list with standard input: exit %d\n%s", code, out)
 			}
 		})
 	}
@@ -594,9 +602,42 @@ func TestTriageListOverruledNot(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			p, _ := order34Triage(t, d[0], d[1])
 			out, errOut, code := recap(t, root, nil, "triage", "list", "--format", "json", "--triage", p, "--repo", "testdata/sample", "testdata/reports")
-			if code != 0 || strings.Contains(out, `"overruled`) {
+			if code != 0 || strings.Contains(out, `"overruledBy"`) || !strings.Contains(out, `"overruled": 0`) {
 				t.Errorf("list: exit %d, want none overruled\n%s%s", code, out, errOut)
 			}
 		})
+	}
+}
+
+// TestTriageListExpiredConfirmation: a confirmation whose until has come
+// hid nothing, so check does not say its findings are shown again: it
+// says the mark ends, and that a decision on another finding of the
+// problem covers them again (here SpotBugs' false positive, whose problem
+// findings then leave out).
+func TestTriageListExpiredConfirmation(t *testing.T) {
+	root := reportstest.RepoRoot(t)
+	p, _ := order34Triage(t, [3]string{"ES_COMPARING_PARAMETER_STRING_WITH_EQ", "false-positive", "the values are interned"}, [3]string{"UseEqualsToCompareStrings", "confirmed", "must fix"})
+	b := readFile(t, p)
+	expired := strings.Replace(b, "    state: confirmed\n", "    state: confirmed\n    until: 2020-01-01\n", 1)
+	if expired == b {
+		t.Fatalf("no confirmed entry in\n%s", b)
+	}
+	if err := os.WriteFile(p, []byte(expired), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, code := recap(t, root, nil, "triage", "check", "--triage", p, "--repo", "testdata/sample", "testdata/reports")
+	if code != 1 || !strings.Contains(out, `confirmed until 2020-01-01 ("must fix"): its findings are marked confirmed no more, and a decision that suppresses another finding of their problem covers them again`) ||
+		strings.Contains(out, "shown again") {
+		t.Errorf("check: exit %d, want 1 and the confirmation's end said\n%s", code, out)
+	}
+	out, _, _ = recap(t, root, nil, "findings", "--format", "json", "--no-context", "--triage", p, "--repo", "testdata/sample", "testdata/reports")
+	var w struct {
+		Summary struct {
+			Triaged struct{ Problems, Overruled int }
+		}
+	}
+	mustJSON(t, out, &w)
+	if got := w.Summary.Triaged; got.Problems != 1 || got.Overruled != 0 {
+		t.Errorf("findings: triaged %+v, want the problem covered by the false positive again", got)
 	}
 }

@@ -952,8 +952,12 @@ type listOutput struct {
 	// Unfetched counts the stale entries whose code this partial clone
 	// could not fetch.
 	Unfetched int `json:"unfetched"`
-	// Overruled counts the entries a confirmation overrules (list).
-	Overruled int `json:"overruled,omitempty"`
+	// Overruled counts the entries a confirmation overrules (list; check
+	// does not look, and leaves it out).
+	Overruled *int `json:"overruled,omitempty"`
+	// OverruledUnchecked: whether a confirmation overrules an entry was
+	// not looked at (an input is standard input, which list reads once).
+	OverruledUnchecked bool `json:"overruledUnchecked,omitempty"`
 	// InputFailed: an input could not be read (its error is on stderr,
 	// the exit code 2): what the list says is not a result.
 	InputFailed bool `json:"inputFailed,omitempty"`
@@ -973,16 +977,17 @@ func runList(cmd *cobra.Command, streams *IO, lf *listFlags, args []string, chec
 	warnMatches(streams, m)
 	sts := m.Statuses()
 	var overruled map[int]int
-	if !failed {
-		if overruled, err = r.overruled(cmd.Context(), args, r.decided, sts); err != nil {
+	if !failed && !check {
+		if overruled, out.OverruledUnchecked, err = r.overruled(cmd.Context(), args, r.decided, sts); err != nil {
 			return err
 		}
+		out.Overruled = new(int)
 	}
 	for i, s := range sts {
 		es := entryStatus{Entry: s.Entry, Matches: s.Matched, Stale: s.Matched == 0, Expired: s.Expired}
 		if c, ok := overruled[i]; ok {
 			es.OverruledBy = &sts[c].Entry
-			out.Overruled++
+			*out.Overruled++
 		}
 		if es.Stale && !r.checks(&s.Entry) {
 			es.Stale, es.Unchecked = false, true
@@ -1075,8 +1080,11 @@ func writeList(w io.Writer, format string, out listOutput, check bool) {
 			return
 		}
 		overruled := ""
-		if out.Overruled > 0 {
-			overruled = fmt.Sprintf(", %d overruled", out.Overruled)
+		if out.Overruled != nil && *out.Overruled > 0 {
+			overruled = fmt.Sprintf(", %d overruled", *out.Overruled)
+		}
+		if out.OverruledUnchecked {
+			overruled += " (whether a confirmation overrules an entry is not checked: standard input is read once; give the report's file)"
 		}
 		fmt.Fprintf(w, "%s: %s, %d stale%s, %d expired%s%s\n\n", out.File, english.Plural(total, "entry", "entries"), out.Stale, staleKinds(out.Changed, out.Outdated, out.Shallow, out.Squashed, out.Unfetched), out.Expired, overruled, uncheckedNote(out.Unchecked))
 	}
@@ -1189,7 +1197,7 @@ func writeList(w io.Writer, format string, out listOutput, check bool) {
 		if !ok {
 			by = entryName(e.OverruledBy, "")
 		}
-		fmt.Fprintf(w, "overruled: %s: %s, but %s (confirmed: %q) is one problem with its finding: the problem is shown, marked confirmed; decide one of them again, or remove it\n",
+		fmt.Fprintf(w, "overruled: %s: %s, but %s (confirmed: %q) reports the same problem: the problem is shown, marked confirmed; decide one of the two again, or remove one of them\n",
 			names[e.Key()], e.State, by, text.CutRunes(strings.Join(strings.Fields(e.OverruledBy.Reason), " "), 100))
 	}
 	// An expired entry: when, and what was decided, so that the
@@ -1202,8 +1210,15 @@ func writeList(w io.Writer, format string, out listOutput, check bool) {
 			fmt.Fprintln(w)
 			first = false
 		}
-		fmt.Fprintf(w, "expired: %s: %s until %s (%q): its findings are shown again; decide again with a later --until, or remove the entry\n",
-			names[e.Key()], e.State, e.Until, text.CutRunes(strings.Join(strings.Fields(e.Reason), " "), 100))
+		// A confirmation hid nothing: what ends with it is its mark, and
+		// its hold on the problem (a decision on another finding of the
+		// problem that suppresses covers it again).
+		now := "its findings are shown again"
+		if e.State == triage.Confirmed {
+			now = "its findings are marked confirmed no more, and a decision that suppresses another finding of their problem covers them again"
+		}
+		fmt.Fprintf(w, "expired: %s: %s until %s (%q): %s; decide again with a later --until, or remove the entry\n",
+			names[e.Key()], e.State, e.Until, text.CutRunes(strings.Join(strings.Fields(e.Reason), " "), 100), now)
 	}
 }
 

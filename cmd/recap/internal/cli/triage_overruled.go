@@ -20,17 +20,20 @@ import (
 // list's own pass over the inputs matched them (expired entries left
 // out); the problems are those of a second pass, grouped as the pages
 // group them. No second pass is made when no entry confirms a finding
-// and another suppresses one, or when an input is standard input (read
-// once).
-func (r *triageRepo) overruled(ctx context.Context, inputs []string, decided map[reports.FindingID]int, sts []triage.Status) (map[int]int, error) {
+// and another suppresses one, nor when an input is standard input (read
+// once): unchecked says so.
+func (r *triageRepo) overruled(ctx context.Context, inputs []string, decided map[reports.FindingID]int, sts []triage.Status) (out map[int]int, unchecked bool, err error) {
 	var confirms, suppresses bool
 	for _, idx := range decided {
 		st := sts[idx].Entry.State
 		confirms = confirms || st == triage.Confirmed
 		suppresses = suppresses || st.Suppresses()
 	}
-	if !confirms || !suppresses || slices.Contains(inputs, "-") {
-		return nil, nil
+	if !confirms || !suppresses {
+		return nil, false, nil
+	}
+	if slices.Contains(inputs, "-") {
+		return nil, true, nil
 	}
 	if len(inputs) == 0 {
 		inputs = []string{searchedRoot(r.root)}
@@ -41,7 +44,7 @@ func (r *triageRepo) overruled(ctx context.Context, inputs []string, decided map
 		Config:  r.cfg,
 		Classes: grouping.ClassOf,
 	}
-	out := map[int]int{}
+	out = map[int]int{}
 	q.Keep.Each = func(f *reports.Finding, _ string) error {
 		if f.Detail == nil || len(f.Detail.Also) == 0 || f.Uncounted() {
 			return nil // a problem of one finding: nothing to disagree with
@@ -66,9 +69,9 @@ func (r *triageRepo) overruled(ctx context.Context, inputs []string, decided map
 		return nil
 	}
 	if _, err := pipeline.Run(ctx, q); err != nil {
-		return nil, queryError(err)
+		return nil, false, queryError(err)
 	}
-	return out, nil
+	return out, false, nil
 }
 
 // problemOf is the ids of the findings of f's problem: f's, then those of
