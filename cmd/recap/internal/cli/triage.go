@@ -19,6 +19,7 @@ import (
 
 	"github.com/recap-dev/recap/config"
 	"github.com/recap-dev/recap/diff"
+	"github.com/recap-dev/recap/grouping"
 	"github.com/recap-dev/recap/internal/content"
 	"github.com/recap-dev/recap/internal/english"
 	"github.com/recap-dev/recap/internal/text"
@@ -79,10 +80,10 @@ type triageRepo struct {
 	changed map[string]bool
 	// inputs are the inputs the last findings read.
 	inputs []reports.Input
-	// decided, when not nil, is filled by matcher with the entry (its
-	// index) that decided each finding, by the finding's id (list: the
-	// entries a confirmation overrules).
-	decided map[reports.FindingID]int
+	// problems, when not nil, groups the findings of the pass of matcher
+	// into problems, for list to tell the entries a confirmation
+	// overrules.
+	problems *problemPass
 }
 
 // checks reports whether the inputs read are of the tool of entry e (a
@@ -251,8 +252,16 @@ func (r *triageRepo) findings(ctx context.Context, streams *IO, inputs []string,
 	if flt != nil {
 		q.Filter = *flt
 	}
+	if r.problems != nil {
+		// The problems, found as the pages find them; Each still takes
+		// every finding, in this one pass.
+		q.Classes, q.Keep.Early = grouping.ClassOf, r.problems
+	}
 	found := map[string]bool{}
 	q.Keep.Each = func(f *reports.Finding, _ string) error {
+		if r.problems != nil {
+			r.problems.take(f)
+		}
 		if f.Detail != nil && f.Detail.Kind != "" {
 			return nil // a result of another kind than fail (pass…): no finding at all
 		}
@@ -300,11 +309,11 @@ func (t *triageFlags) matched(cmd *cobra.Command, streams *IO, inputs []string) 
 	if r, err = t.open(cmd); err != nil {
 		return nil, nil, false, err
 	}
-	if t.problems {
-		r.decided = map[reports.FindingID]int{}
-	}
 	file, err := r.load()
 	if err == nil {
+		if t.problems {
+			r.problems = newProblemPass(file)
+		}
 		m, failed, err = r.matcher(cmd.Context(), streams, file, inputs)
 	}
 	if err != nil {
@@ -327,8 +336,8 @@ func (r *triageRepo) matcher(ctx context.Context, streams *IO, f *triage.File, i
 	r.watchEntries(m)
 	failed, err := r.findings(ctx, streams, inputs, nil, true, func(f *reports.Finding) {
 		d := m.Decide(f)
-		if r.decided != nil && d != nil && !d.Expired && !f.Uncounted() {
-			r.decided[f.ID] = d.Index
+		if r.problems != nil && d != nil && !d.Expired && !f.Uncounted() {
+			r.problems.decided[f.ID] = d.Index
 		}
 	})
 	return m, failed, err
@@ -955,9 +964,6 @@ type listOutput struct {
 	// Overruled counts the entries a confirmation overrules (list; check
 	// does not look, and leaves it out).
 	Overruled *int `json:"overruled,omitempty"`
-	// OverruledUnchecked: whether a confirmation overrules an entry was
-	// not looked at (an input is standard input, which list reads once).
-	OverruledUnchecked bool `json:"overruledUnchecked,omitempty"`
 	// InputFailed: an input could not be read (its error is on stderr,
 	// the exit code 2): what the list says is not a result.
 	InputFailed bool `json:"inputFailed,omitempty"`
@@ -977,11 +983,11 @@ func runList(cmd *cobra.Command, streams *IO, lf *listFlags, args []string, chec
 	warnMatches(streams, m)
 	sts := m.Statuses()
 	var overruled map[int]int
-	if !failed && !check {
-		if overruled, out.OverruledUnchecked, err = r.overruled(cmd.Context(), args, r.decided, sts); err != nil {
-			return err
-		}
+	if !check {
 		out.Overruled = new(int)
+		if r.problems != nil {
+			overruled = r.problems.overruled
+		}
 	}
 	for i, s := range sts {
 		es := entryStatus{Entry: s.Entry, Matches: s.Matched, Stale: s.Matched == 0, Expired: s.Expired}
@@ -1082,9 +1088,6 @@ func writeList(w io.Writer, format string, out listOutput, check bool) {
 		overruled := ""
 		if out.Overruled != nil && *out.Overruled > 0 {
 			overruled = fmt.Sprintf(", %d overruled", *out.Overruled)
-		}
-		if out.OverruledUnchecked {
-			overruled += " (whether a confirmation overrules an entry is not checked: standard input is read once; give the report's file)"
 		}
 		fmt.Fprintf(w, "%s: %s, %d stale%s, %d expired%s%s\n\n", out.File, english.Plural(total, "entry", "entries"), out.Stale, staleKinds(out.Changed, out.Outdated, out.Shallow, out.Squashed, out.Unfetched), out.Expired, overruled, uncheckedNote(out.Unchecked))
 	}

@@ -1,85 +1,91 @@
 package cli
 
 import (
-	"context"
-	"slices"
-
-	"github.com/recap-dev/recap/grouping"
-	"github.com/recap-dev/recap/parsers"
-	"github.com/recap-dev/recap/pipeline"
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/triage"
 )
 
-// overruled finds the entries that a confirmation overrules: a finding
-// an entry suppresses (false positive, won't fix…) is one problem with a
-// finding an entry confirms, so that every output shows the problem,
-// marked confirmed (docs/triage.md, "One decision per problem"). Of each
-// such entry (its index in sts), it returns the index of the first
-// confirming entry. decided is each finding's entry, by its id, as the
-// list's own pass over the inputs matched them (expired entries left
-// out); the problems are those of a second pass, grouped as the pages
-// group them. No second pass is made when no entry confirms a finding
-// and another suppresses one, nor when an input is standard input (read
-// once): unchecked says so.
-func (r *triageRepo) overruled(ctx context.Context, inputs []string, decided map[reports.FindingID]int, sts []triage.Status) (out map[int]int, unchecked bool, err error) {
+// problemPass finds, in list's one pass over the inputs, the entries a
+// confirmation overrules: an entry that suppresses a finding (false
+// positive, won't fix…) of a problem another finding of which an entry
+// confirms, so that every output shows the problem, marked confirmed
+// (docs/triage.md, "How decisions are honoured"). It is the query's
+// Keep.Early: the findings list's Each takes in the first pass are told
+// their problems once the grouper knows them (each lead with the others
+// of its problem), as the pages group them.
+type problemPass struct {
+	// taken are the findings Each took, in order, and whether each is a
+	// result that is no finding.
+	taken     []reports.FindingID
+	uncounted []bool
+	// decided is each finding's entry (its index in the file), expired
+	// entries left out, as list's matcher decided it.
+	decided map[reports.FindingID]int
+	entries []triage.Entry
+	// overruled is, of each overruled entry, the first entry that
+	// confirms a finding of its problem.
+	overruled map[int]int
+}
+
+// newProblemPass returns the pass that finds the overruled entries of f,
+// nil when none can be: no entry confirms, or none suppresses.
+func newProblemPass(f *triage.File) *problemPass {
 	var confirms, suppresses bool
-	for _, idx := range decided {
-		st := sts[idx].Entry.State
+	for i := range f.Entries {
+		st := f.Entries[i].State
 		confirms = confirms || st == triage.Confirmed
 		suppresses = suppresses || st.Suppresses()
 	}
 	if !confirms || !suppresses {
-		return nil, false, nil
+		return nil
 	}
-	if slices.Contains(inputs, "-") {
-		return nil, true, nil
-	}
-	if len(inputs) == 0 {
-		inputs = []string{searchedRoot(r.root)}
-	}
-	q := &pipeline.Query{
-		// Read as the list's pass read them: the same ids.
-		Reports: pipeline.Files{Paths: inputs, Options: parsers.ReadOptions{Root: r.root, Format: r.format, Uncounted: true}},
-		Config:  r.cfg,
-		Classes: grouping.ClassOf,
-	}
-	out = map[int]int{}
-	q.Keep.Each = func(f *reports.Finding, _ string) error {
-		if f.Detail == nil || len(f.Detail.Also) == 0 || f.Uncounted() {
-			return nil // a problem of one finding: nothing to disagree with
+	return &problemPass{decided: map[reports.FindingID]int{}, entries: f.Entries, overruled: map[int]int{}}
+}
+
+// take notes a finding Each took.
+func (p *problemPass) take(f *reports.Finding) {
+	p.taken = append(p.taken, f.ID)
+	p.uncounted = append(p.uncounted, f.Uncounted())
+}
+
+// Settle implements pipeline.Early: each problem's findings, by the
+// decisions on them.
+func (p *problemPass) Settle(fate func(id reports.FindingID, baseline string, suppressed, uncounted bool) (drop bool, state string, t *reports.Triage, also []reports.Also)) error {
+	for i, id := range p.taken {
+		drop, _, _, also := fate(id, "", false, p.uncounted[i])
+		if drop || len(also) == 0 {
+			continue // a duplicate (its lead tells its problem), or a problem of one finding
+		}
+		members := make([]reports.FindingID, 0, 1+len(also))
+		members = append(members, id)
+		for _, a := range also {
+			members = append(members, a.ID)
 		}
 		confirmed := -1
-		for _, id := range problemOf(f) {
-			if idx, ok := decided[id]; ok && sts[idx].Entry.State == triage.Confirmed {
+		for _, m := range members {
+			if idx, ok := p.decided[m]; ok && p.entries[idx].State == triage.Confirmed {
 				confirmed = idx
 				break
 			}
 		}
 		if confirmed < 0 {
-			return nil
+			continue
 		}
-		for _, id := range problemOf(f) {
-			if idx, ok := decided[id]; ok && sts[idx].Entry.State.Suppresses() {
-				if _, seen := out[idx]; !seen {
-					out[idx] = confirmed
+		for _, m := range members {
+			if idx, ok := p.decided[m]; ok && p.entries[idx].State.Suppresses() {
+				if _, seen := p.overruled[idx]; !seen {
+					p.overruled[idx] = confirmed
 				}
 			}
 		}
-		return nil
 	}
-	if _, err := pipeline.Run(ctx, q); err != nil {
-		return nil, false, queryError(err)
-	}
-	return out, false, nil
+	p.taken, p.uncounted = nil, nil
+	return nil
 }
 
-// problemOf is the ids of the findings of f's problem: f's, then those of
-// the others, in the order the problem lists them.
-func problemOf(f *reports.Finding) []reports.FindingID {
-	ids := []reports.FindingID{f.ID}
-	for _, a := range f.Detail.Also {
-		ids = append(ids, a.ID)
-	}
-	return ids
+// Restart implements pipeline.Early; a query with no triage of its own
+// (list decides with its own matcher) does not start again.
+func (p *problemPass) Restart() error {
+	p.taken, p.uncounted = p.taken[:0], p.uncounted[:0]
+	return nil
 }
