@@ -642,3 +642,62 @@ func TestTriageListExpiredConfirmation(t *testing.T) {
 		t.Errorf("findings: triaged %+v, want the problem covered by the false positive again", got)
 	}
 }
+
+// TestTriageDecideDisagrees: a decision that disagrees with an entry on
+// another finding of its problem says so when it is taken: one that
+// suppresses a finding whose problem is confirmed changes nothing shown,
+// and a confirmation overrules the other finding's decision. A filter
+// that leaves the other finding out (--tool) still sees it; decisions
+// that agree, or an expired confirmation, say nothing.
+func TestTriageDecideDisagrees(t *testing.T) {
+	root := reportstest.RepoRoot(t)
+	const spotbugs, pmd = "ES_COMPARING_PARAMETER_STRING_WITH_EQ", "UseEqualsToCompareStrings"
+	for _, tc := range []struct {
+		name          string
+		first, second [3]string // rule, state, reason: the entry there, the decision taken
+		until         string    // the first entry's
+		bulk          bool      // the second by --tool and --rule, not by id
+		want          []string  // in the warning; none when empty
+	}{
+		{name: "suppressing a confirmed problem", first: [3]string{pmd, "confirmed", "must fix"}, second: [3]string{spotbugs, "false-positive", "interned"},
+			want: []string{"recap: warning: ", "(SpotBugs " + spotbugs + " at src/main/java/com/example/shop/Order.java:34): ", "(PMD " + pmd + " at src/main/java/com/example/shop/Order.java:34) reports the same problem and is decided confirmed (\"must fix\"): a confirmation overrules a decision that suppresses, so the problem stays shown, marked confirmed"}},
+		{name: "in bulk, the other tool filtered out", first: [3]string{pmd, "confirmed", "must fix"}, second: [3]string{spotbugs, "wont-fix", "legacy"}, bulk: true,
+			want: []string{"(PMD " + pmd + " at src/main/java/com/example/shop/Order.java:34) reports the same problem and is decided confirmed"}},
+		{name: "confirming a suppressed problem", first: [3]string{spotbugs, "false-positive", "interned"}, second: [3]string{pmd, "confirmed", "must fix"},
+			want: []string{"(PMD " + pmd + " at src/main/java/com/example/shop/Order.java:34): ", "(SpotBugs " + spotbugs + " at src/main/java/com/example/shop/Order.java:34) reports the same problem and is decided false-positive (\"interned\"): this confirmation overrules that decision, so the problem is shown again, marked confirmed"}},
+		{name: "both suppress", first: [3]string{spotbugs, "false-positive", "interned"}, second: [3]string{pmd, "wont-fix", "legacy"}},
+		{name: "both confirm", first: [3]string{spotbugs, "confirmed", "must fix"}, second: [3]string{pmd, "confirmed", "must fix"}},
+		{name: "the confirmation expired", first: [3]string{pmd, "confirmed", "must fix"}, until: "2001-01-01", second: [3]string{spotbugs, "false-positive", "interned"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, ids := order34Triage(t, tc.first)
+			if tc.until != "" {
+				f, err := triage.LoadFile(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				f.Entries[0].Until = tc.until
+				if err := triage.WriteFile(p, f); err != nil {
+					t.Fatal(err)
+				}
+			}
+			args := []string{"triage", ids[tc.second[0]]}
+			if tc.bulk {
+				args = []string{"triage", "--tool", "SpotBugs", "--rule", tc.second[0]}
+			}
+			args = append(args, "--as", tc.second[1], "--reason", tc.second[2], "--triage", p, "--repo", "testdata/sample", "testdata/reports")
+			out, errOut, code := recap(t, root, nil, args...)
+			if code != 0 || !strings.Contains(out, "1 decision written") {
+				t.Fatalf("triage: exit %d\n%s%s", code, out, errOut)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(errOut, w) {
+					t.Errorf("no %q in\n%s", w, errOut)
+				}
+			}
+			if len(tc.want) == 0 && strings.Contains(errOut, "the same problem") {
+				t.Errorf("a warning of decisions that do not disagree:\n%s", errOut)
+			}
+		})
+	}
+}

@@ -572,7 +572,21 @@ func decide(ctx context.Context, streams *IO, r *triageRepo, names, inputs []str
 		}{f.Tool, f.Rule, f.Path, strings.Join(strings.Fields(f.Message), " "), f.Line})
 	}
 	onLine := map[uint64]int{}
-	failed, err := r.findings(ctx, streams, inputs, flt, false, func(f *reports.Finding) {
+	// A decision that disagrees with another on the same problem (a
+	// confirmation overrules those that suppress): the findings are
+	// grouped as the pages group them, all of them (a filter picks the
+	// findings decided, not those of their problems), when an entry
+	// could disagree.
+	disagree := disagreeing(old, decision.State, time.Now())
+	query := flt
+	if disagree {
+		r.problems = &problemPass{decided: map[reports.FindingID]int{}, entries: old.Entries, overruled: map[int]int{},
+			picked: map[reports.FindingID]bool{}, beside: map[reports.FindingID][]reports.FindingID{}}
+		defer func() { r.problems = nil }()
+		query = nil
+	}
+	others := map[reports.FindingID]*reports.Finding{} // the findings an entry decides (disagree)
+	failed, err := r.findings(ctx, streams, inputs, query, false, func(f *reports.Finding) {
 		if len(wanted) > 0 && f.Line > 0 {
 			onLine[sameLine(f)]++
 		}
@@ -582,6 +596,13 @@ func decide(ctx context.Context, streams *IO, r *triageRepo, names, inputs []str
 			if covers[k] == nil {
 				covers[k] = f
 			}
+			if disagree && !d.Expired && !f.Uncounted() {
+				r.problems.decided[f.ID] = d.Index
+				others[f.ID] = f
+			}
+		}
+		if query == nil && flt != nil && !flt.Match(*f) {
+			return
 		}
 		if len(wanted) > 0 {
 			switch id := f.ID.String(); {
@@ -592,6 +613,9 @@ func decide(ctx context.Context, streams *IO, r *triageRepo, names, inputs []str
 			default:
 				return
 			}
+		}
+		if disagree {
+			r.problems.picked[f.ID] = true
 		}
 		picked = append(picked, f)
 	})
@@ -731,11 +755,7 @@ func decide(ctx context.Context, streams *IO, r *triageRepo, names, inputs []str
 		if changed[i] {
 			word, n = string(decision.State), n+1
 		}
-		place := f.Path
-		if f.Line > 0 {
-			place = fmt.Sprintf("%s:%d", f.Path, f.Line)
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s %s\t%s\n", word, f.ID, render.InertLine(f.Tool), render.InertLine(reports.ShortRule(f.Tool, f.Rule)), render.InertLine(place))
+		fmt.Fprintf(tw, "%s\t%s\t%s %s\t%s\n", word, f.ID, render.InertLine(f.Tool), render.InertLine(reports.ShortRule(f.Tool, f.Rule)), render.InertLine(placeOf(f)))
 	}
 	tw.Flush()
 	for _, e := range replaced {
@@ -758,10 +778,71 @@ func decide(ctx context.Context, streams *IO, r *triageRepo, names, inputs []str
 	} else {
 		fmt.Fprintf(streams.Out, "%s: %s written, %d unchanged\n", r.rel, english.Plural(n, "decision", "decisions"), len(picked)-n)
 	}
+	if disagree {
+		warnDisagreeing(streams, r.problems, picked, pickedIDs, others, decision.State, replace)
+	}
 	if failed {
 		return errInputs
 	}
 	return nil
+}
+
+// disagreeing says whether a decision of state st could disagree with an
+// entry of file (in force at now) on a finding of the same problem: a
+// confirmation and an entry that suppresses, or the other way round.
+func disagreeing(file *triage.File, st triage.State, now time.Time) bool {
+	for i := range file.Entries {
+		e := &file.Entries[i]
+		if e.Expired(now) {
+			continue
+		}
+		if (st == triage.Confirmed && e.State.Suppresses()) || (st.Suppresses() && e.State == triage.Confirmed) {
+			return true
+		}
+	}
+	return false
+}
+
+// warnDisagreeing warns of each decision taken (of state st, on the
+// picked findings) that disagrees with an entry on another finding of its
+// problem (others, by id; p their problems): a decision that suppresses
+// a finding another of whose problem is confirmed changes nothing shown,
+// and a confirmation overrules the decisions that suppress the others.
+// An entry the decisions replace is left out.
+func warnDisagreeing(streams *IO, p *problemPass, picked []*reports.Finding, pickedIDs map[reports.FindingID]bool, others map[reports.FindingID]*reports.Finding,
+	st triage.State, replace map[string]string) {
+	for _, f := range picked {
+		for _, id := range p.beside[f.ID] {
+			idx, ok := p.decided[id]
+			o := others[id]
+			if !ok || o == nil || pickedIDs[id] {
+				continue
+			}
+			e := &p.entries[idx]
+			if replace[e.Key()] != "" {
+				continue
+			}
+			other := fmt.Sprintf("%s (%s %s at %s)", o.ID, render.InertLine(o.Tool), render.InertLine(reports.ShortRule(o.Tool, o.Rule)), render.InertLine(placeOf(o)))
+			reason := text.CutRunes(strings.Join(strings.Fields(e.Reason), " "), 100)
+			switch {
+			case st.Suppresses() && e.State == triage.Confirmed:
+				fmt.Fprintf(streams.ErrOut, "recap: warning: %s (%s %s at %s): %s reports the same problem and is decided confirmed (%q): a confirmation overrules a decision that suppresses, so the problem stays shown, marked confirmed; decide that finding again, or remove its entry, for this decision to hide it\n",
+					f.ID, render.InertLine(f.Tool), render.InertLine(reports.ShortRule(f.Tool, f.Rule)), render.InertLine(placeOf(f)), other, reason)
+			case st == triage.Confirmed && e.State.Suppresses():
+				fmt.Fprintf(streams.ErrOut, "recap: warning: %s (%s %s at %s): %s reports the same problem and is decided %s (%q): this confirmation overrules that decision, so the problem is shown again, marked confirmed; if that decision still stands, decide this finding otherwise\n",
+					f.ID, render.InertLine(f.Tool), render.InertLine(reports.ShortRule(f.Tool, f.Rule)), render.InertLine(placeOf(f)), other, e.State, reason)
+			}
+		}
+	}
+}
+
+// placeOf is a finding's path and line, as path:line (the path alone
+// when it has no line).
+func placeOf(f *reports.Finding) string {
+	if f.Line > 0 {
+		return fmt.Sprintf("%s:%d", f.Path, f.Line)
+	}
+	return f.Path
 }
 
 // redecides returns the index of the entry of entries that decides

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"slices"
+
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/triage"
 )
@@ -25,6 +27,12 @@ type problemPass struct {
 	// overruled is, of each overruled entry, the first entry that
 	// confirms a finding of its problem.
 	overruled map[int]int
+	// picked, when not nil, are the findings a decision is being taken
+	// on (decide): beside keeps, of each, the other findings of its
+	// problem when one of them is decided, for decide to tell a decision
+	// that a confirmation overrules, or that overrules another.
+	picked map[reports.FindingID]bool
+	beside map[reports.FindingID][]reports.FindingID
 }
 
 // newProblemPass returns the pass that finds the overruled entries of f,
@@ -61,6 +69,7 @@ func (p *problemPass) Settle(fate func(id reports.FindingID, baseline string, su
 		for _, a := range also {
 			members = append(members, a.ID)
 		}
+		p.notePicked(members)
 		confirmed := -1
 		for _, m := range members {
 			if idx, ok := p.decided[m]; ok && p.entries[idx].State == triage.Confirmed {
@@ -83,9 +92,31 @@ func (p *problemPass) Settle(fate func(id reports.FindingID, baseline string, su
 	return nil
 }
 
+// notePicked keeps, of each picked finding among a problem's members,
+// the others, when one of them is decided (decide).
+func (p *problemPass) notePicked(members []reports.FindingID) {
+	if p.picked == nil {
+		return
+	}
+	var picked, decided bool
+	for _, m := range members {
+		_, d := p.decided[m]
+		picked, decided = picked || p.picked[m], decided || (d && !p.picked[m])
+	}
+	if !picked || !decided {
+		return
+	}
+	for i, m := range members {
+		if p.picked[m] {
+			p.beside[m] = append(slices.Clone(members[:i]), members[i+1:]...)
+		}
+	}
+}
+
 // Restart implements pipeline.Early; a query with no triage of its own
 // (list decides with its own matcher) does not start again.
 func (p *problemPass) Restart() error {
 	p.taken, p.uncounted = p.taken[:0], p.uncounted[:0]
+	clear(p.beside)
 	return nil
 }
