@@ -533,7 +533,9 @@ func (s *Server) getFinding(ctx context.Context, in *GetFindingIn) (answer, erro
 }
 
 // coveringDecision is the decision that marks f through its problem as
-// analysis.getReports without filters groups it (pipeline.Result.Covering):
+// analysis.getReports without filters groups it (pipeline.Result.Covering,
+// and Marks: a confirmation of another finding marks f when f has no
+// decision of its own):
 // the problems of f's file made of every finding of the reports there (a
 // file's findings are grouped apart from the others'), decided as
 // getReports decides them. nil when none does; false when it could not be
@@ -568,7 +570,10 @@ func (s *Server) coveringDecision(ctx context.Context, cfg *config.Config, f *re
 	if err != nil {
 		return nil, false
 	}
-	return res.Covering[f.ID], true
+	if t := res.Covering[f.ID]; t != nil {
+		return t, true
+	}
+	return res.Marks[f.ID], true
 }
 
 // globQuote is a path glob that matches p alone (\ quotes a character

@@ -356,3 +356,65 @@ func TestTriageConfirmedProblem(t *testing.T) {
 		t.Errorf("triaged %+v; want no triaged problem", tr)
 	}
 }
+
+// TestTriageToolDisagrees: analysis.triage says when the decision it
+// proposes disagrees with the triage file's decision on another finding
+// of its problem, in both directions, and says nothing when they agree.
+func TestTriageToolDisagrees(t *testing.T) {
+	_, g := sampleReports(t)
+	cs, _ := connect(t, mcpserver.Options{Root: g.Dir})
+	var v view
+	call(t, cs, "analysis.getReports", map[string]any{"limit": 200, "maxTokens": 25000, "context": false}).decode(t, &v)
+	var lead, dup reports.FindingID
+	for _, f := range v.Findings {
+		if len(f.AlsoReportedBy) > 0 {
+			lead, dup = f.ID, f.AlsoReportedBy[0].ID
+			break
+		}
+	}
+	if lead.IsZero() {
+		t.Fatal("no problem of several findings")
+	}
+	var da mcpserver.FindingAnswer
+	call(t, cs, "analysis.getFinding", map[string]any{"id": dup.String()}).decode(t, &da)
+	for _, tc := range []struct {
+		there, taken triage.State
+		want         string
+	}{
+		{triage.Confirmed, triage.FalsePositive, "reports the same problem and is decided confirmed (\"decided there\"): a confirmation overrules a decision that suppresses"},
+		{triage.WontFix, triage.Confirmed, "reports the same problem and is decided wont-fix (\"decided there\"): this confirmation overrules that decision"},
+		{triage.WontFix, triage.FalsePositive, ""},
+		{triage.Confirmed, triage.Confirmed, ""},
+	} {
+		t.Run(string(tc.there)+" then "+string(tc.taken), func(t *testing.T) {
+			e := triage.EntryFor(&da.Finding, os.DirFS(g.Dir))
+			e.State, e.Reason = tc.there, "decided there"
+			triagetest.Write(t, g.Dir, &triage.File{Version: 1, Entries: []triage.Entry{e}})
+			fresh, _ := connect(t, mcpserver.Options{Root: g.Dir})
+			if tc.there == triage.Confirmed {
+				// getFinding marks the finding as getReports does: its
+				// problem is confirmed through the other finding.
+				var fa mcpserver.FindingAnswer
+				call(t, fresh, "analysis.getFinding", map[string]any{"id": lead.String()}).decode(t, &fa)
+				if tr := fa.Finding.Triage; tr == nil || tr.State != string(triage.Confirmed) || tr.Via != dup {
+					t.Errorf("getFinding %s: triage %+v; want confirmed via %s", lead, tr, dup)
+				}
+			}
+			res := call(t, fresh, "analysis.triage", map[string]any{"id": lead.String(), "state": string(tc.taken), "reason": "decided here"})
+			var a mcpserver.TriageAnswer
+			res.decode(t, &a)
+			if tc.want == "" {
+				if a.Disagrees != "" {
+					t.Errorf("disagrees %q; want nothing", a.Disagrees)
+				}
+				return
+			}
+			if !strings.Contains(a.Disagrees, tc.want) || !strings.HasPrefix(a.Disagrees, dup.String()+" (") {
+				t.Errorf("disagrees %q; want %s named and %q", a.Disagrees, dup, tc.want)
+			}
+			if line, _, _ := strings.Cut(res.text, "\n"); !strings.Contains(line, "disagrees with the decision on another finding of its problem") {
+				t.Errorf("first line %q does not say it disagrees", line)
+			}
+		})
+	}
+}

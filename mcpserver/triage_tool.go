@@ -38,9 +38,15 @@ type TriageAnswer struct {
 	// written.
 	Unchanged bool `json:"unchanged,omitempty"`
 	// Next says what to do now: commit the file, or how to write it.
-	Next    string            `json:"next"`
-	Omitted []budget.Omission `json:"omitted,omitempty"`
-	Tokens  *budget.TokenInfo `json:"tokens,omitempty"`
+	Next string `json:"next"`
+	// Disagrees says how the decision disagrees with the triage file's
+	// decision on another finding of its problem, when it does: a
+	// confirmation overrules the decisions that suppress, so one that
+	// suppresses a confirmed problem hides nothing, and a confirmation
+	// shows again a problem another decision hid.
+	Disagrees string            `json:"disagrees,omitempty"`
+	Omitted   []budget.Omission `json:"omitted,omitempty"`
+	Tokens    *budget.TokenInfo `json:"tokens,omitempty"`
 
 	full       triage.Entry // the entry before fitting
 	yaml, next string
@@ -56,6 +62,9 @@ func (a *TriageAnswer) text() string {
 		verb = "written to " + a.File
 	case a.Unchanged:
 		verb = "unchanged in " + a.File
+	}
+	if a.Disagrees != "" {
+		verb += "; it disagrees with the decision on another finding of its problem (disagrees)"
 	}
 	b, _ := json.Marshal(a)
 	if a.short { // the entry below names the finding
@@ -202,6 +211,7 @@ func (s *Server) triageTool(ctx context.Context, in *TriageIn) (answer, error) {
 		also = fmt.Sprintf(" It covers %s of its rule and message on that line too: a decision tells findings apart by their line, not their column.",
 			english.Plural(n, "other finding", "other findings"))
 	}
+	a.Disagrees = s.disagreement(ctx, cfg, &f, state)
 	if !s.opts.AllowTriageWrites {
 		a.Next = fmt.Sprintf("Not written: the server is read-only (start it with recap mcp --allow-triage-writes to let it write %s). "+
 			"To keep the decision, add the entry under entries: in %s and commit it, or run recap triage %s --as %s --reason \"…\".", a.File, a.File, f.Fingerprint, state) + also
@@ -224,6 +234,32 @@ func (s *Server) triageTool(ctx context.Context, in *TriageIn) (answer, error) {
 		a.Next += fmt.Sprintf(" The entry that covered %s at %s:%d (the decided code, a copy of which was pasted above it) was kept, anchored where that finding is now.", other.ID, other.Path, other.Line)
 	}
 	return a, nil
+}
+
+// disagreement says how a decision of state st on f disagrees with the
+// triage file's decision on another finding of f's problem (the one that
+// marks the problem, as analysis.getReports groups it); "" when it does
+// not, or cannot be told.
+func (s *Server) disagreement(ctx context.Context, cfg *config.Config, f *reports.Finding, st triage.State) string {
+	if m, _, err := s.triage(); err != nil || m == nil || m.Len() == 0 {
+		return "" // no decision to disagree with
+	}
+	c, ok := s.coveringDecision(ctx, cfg, f)
+	if !ok || c == nil || c.Via.IsZero() || c.Via == f.ID || c.Expired {
+		return ""
+	}
+	other := c.Via.String()
+	if c.Of.Tool != "" {
+		other = fmt.Sprintf("%s (%s %s)", other, c.Of.Tool, reports.ShortRule(c.Of.Tool, c.Of.Rule))
+	}
+	reason := text.CutRunes(strings.Join(strings.Fields(c.Reason), " "), 100)
+	switch {
+	case st.Suppresses() && c.State == string(triage.Confirmed):
+		return fmt.Sprintf("%s reports the same problem and is decided confirmed (%q): a confirmation overrules a decision that suppresses, so the problem stays shown, marked confirmed; decide that finding again, or remove its entry, for this decision to hide it.", other, reason)
+	case st == triage.Confirmed && c.Suppressed():
+		return fmt.Sprintf("%s reports the same problem and is decided %s (%q): this confirmation overrules that decision, so the problem is shown again, marked confirmed; if that decision still stands, decide this finding otherwise.", other, c.State, reason)
+	}
+	return ""
 }
 
 // sameLine counts the other findings of f's report of its tool, rule,

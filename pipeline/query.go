@@ -189,6 +189,9 @@ type Result struct {
 	// covers one not decided, or a confirmation of
 	// another finding that marks one decided otherwise (which is shown).
 	Covering map[reports.FindingID]*reports.Triage
+	// Marks are the confirmations that mark findings with no decision of
+	// their own through their problem (Via), by the findings' ids.
+	Marks map[reports.FindingID]*reports.Triage
 	// NotInHead counts the findings that passed the filter on lines that
 	// Changes.From has and Changes.Head has not (lines the base branch
 	// brought into a merge commit): not kept, not in Outside.
@@ -277,7 +280,7 @@ func Run(ctx context.Context, q *Query) (*Result, error) {
 		s.tri = newTriaging(q, prior, regroup)
 		r, err := s.run(ctx)
 		if r != nil && s.tri != nil {
-			r.Covering = s.tri.problems
+			r.Covering, r.Marks = s.tri.problems, s.tri.marks
 			r.Outside = s.tri.shownOutside(r.Outside)
 		}
 		if errors.Is(err, errRegroup) {
