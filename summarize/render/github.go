@@ -205,8 +205,10 @@ func ghNotice(v *summarize.View, shown map[reports.Severity]int) string {
 	if note := ProblemsNote(&s); note != "" {
 		msg += " (" + note + ")"
 	}
-	msg += fmt.Sprintf(" in %s, annotated as %d error, %d warning, %d note", s.FilesText(), // the levels annotated, the impact's
-		s.ByLevel.Error, s.ByLevel.Warning, s.ByLevel.Note)
+	// The levels annotated, the impact's: a problem's, annotated once
+	// (the findings' when none repeats another's).
+	levels := ProblemLevels(&s)
+	msg += fmt.Sprintf(" in %s, annotated as %d error, %d warning, %d note", s.FilesText(), levels.Error, levels.Warning, levels.Note)
 	if b := s.Baseline; b != nil {
 		msg += fmt.Sprintf("; against the baseline %d new%s, %d unchanged, %d fixed", b.New, newProblemsNote(b), b.Unchanged, b.Fixed)
 	}
