@@ -12,7 +12,8 @@ func newFindings(streams *IO) *cobra.Command {
 		Short: "The summary, then a page of findings with 3 lines of source context",
 		Long: `findings prints the summary of the inputs, then one page of the findings that
 pass the filters, the most important first (impact, quality, security severity,
-severity, then path and line; --sort), each problem once (the findings of other tools that report it
+severity, then path and line; --sort; among the first 50, within each impact, each
+rule's most important finding before any rule's second), each problem once (the findings of other tools that report it
 are named; --no-group lists them all), each with the line before, its line and the line after, read from the repository's
 working tree (--repo), or from a git revision with --rev. Page with --offset and
 --limit (at most 200). With --changed-only, only the findings on changed lines
