@@ -255,9 +255,9 @@ func (s *Server) disagreement(ctx context.Context, cfg *config.Config, f *report
 	reason := text.CutRunes(strings.Join(strings.Fields(c.Reason), " "), 100)
 	switch {
 	case st.Suppresses() && c.State == string(triage.Confirmed):
-		return fmt.Sprintf("%s reports the same problem and is decided confirmed (%q): a confirmation overrules a decision that suppresses, so the problem stays shown, marked confirmed; decide that finding again, or remove its entry, for this decision to hide it.", other, reason)
+		return fmt.Sprintf("%s reports the same problem and is decided confirmed (%q): a confirmation overrules a decision that suppresses, so the problem stays shown, marked confirmed; to hide it, decide %s again (analysis.triage), or remove its entry.", other, reason, c.Via)
 	case st == triage.Confirmed && c.Suppressed():
-		return fmt.Sprintf("%s reports the same problem and is decided %s (%q): this confirmation overrules that decision, so the problem is shown again, marked confirmed; if that decision still stands, decide this finding otherwise.", other, c.State, reason)
+		return fmt.Sprintf("%s reports the same problem and is decided %s (%q): this confirmation overrules that decision, so the problem is shown, marked confirmed; if the %s stands, decide %s as %s instead.", other, c.State, reason, c.State, f.ID, c.State)
 	}
 	return ""
 }

@@ -657,14 +657,17 @@ func TestTriageDecideDisagrees(t *testing.T) {
 		first, second [3]string // rule, state, reason: the entry there, the decision taken
 		until         string    // the first entry's
 		bulk          bool      // the second by --tool and --rule, not by id
+		dryRun        bool
 		want          []string  // in the warning; none when empty
 	}{
 		{name: "suppressing a confirmed problem", first: [3]string{pmd, "confirmed", "must fix"}, second: [3]string{spotbugs, "false-positive", "interned"},
-			want: []string{"recap: warning: ", "(SpotBugs " + spotbugs + " at src/main/java/com/example/shop/Order.java:34): ", "(PMD " + pmd + " at src/main/java/com/example/shop/Order.java:34) reports the same problem and is decided confirmed (\"must fix\"): a confirmation overrules a decision that suppresses, so the problem stays shown, marked confirmed"}},
+			want: []string{"recap: warning: ", "(SpotBugs " + spotbugs + " at src/main/java/com/example/shop/Order.java:34): ", "(PMD " + pmd + " at src/main/java/com/example/shop/Order.java:34) reports the same problem and is decided confirmed (\"must fix\"): a confirmation overrules a decision that suppresses, so the problem stays shown, marked confirmed; to hide it, decide ", " again (recap triage ", " --as false-positive --reason \"…\"), or remove its entry"}},
 		{name: "in bulk, the other tool filtered out", first: [3]string{pmd, "confirmed", "must fix"}, second: [3]string{spotbugs, "wont-fix", "legacy"}, bulk: true,
 			want: []string{"(PMD " + pmd + " at src/main/java/com/example/shop/Order.java:34) reports the same problem and is decided confirmed"}},
 		{name: "confirming a suppressed problem", first: [3]string{spotbugs, "false-positive", "interned"}, second: [3]string{pmd, "confirmed", "must fix"},
-			want: []string{"(PMD " + pmd + " at src/main/java/com/example/shop/Order.java:34): ", "(SpotBugs " + spotbugs + " at src/main/java/com/example/shop/Order.java:34) reports the same problem and is decided false-positive (\"interned\"): this confirmation overrules that decision, so the problem is shown again, marked confirmed"}},
+			want: []string{"(PMD " + pmd + " at src/main/java/com/example/shop/Order.java:34): ", "(SpotBugs " + spotbugs + " at src/main/java/com/example/shop/Order.java:34) reports the same problem and is decided false-positive (\"interned\"): this confirmation overrules that decision, so the problem is shown, marked confirmed; if the false-positive stands, decide ", " as false-positive instead"}},
+		{name: "a dry run", first: [3]string{spotbugs, "false-positive", "interned"}, second: [3]string{pmd, "confirmed", "must fix"}, dryRun: true,
+			want: []string{"reports the same problem and is decided false-positive (\"interned\"): this confirmation would overrule that decision, so the problem would be shown, marked confirmed"}},
 		{name: "both suppress", first: [3]string{spotbugs, "false-positive", "interned"}, second: [3]string{pmd, "wont-fix", "legacy"}},
 		{name: "both confirm", first: [3]string{spotbugs, "confirmed", "must fix"}, second: [3]string{pmd, "confirmed", "must fix"}},
 		{name: "the confirmation expired", first: [3]string{pmd, "confirmed", "must fix"}, until: "2001-01-01", second: [3]string{spotbugs, "false-positive", "interned"}},
@@ -686,8 +689,12 @@ func TestTriageDecideDisagrees(t *testing.T) {
 				args = []string{"triage", "--tool", "SpotBugs", "--rule", tc.second[0]}
 			}
 			args = append(args, "--as", tc.second[1], "--reason", tc.second[2], "--triage", p, "--repo", "testdata/sample", "testdata/reports")
+			written := "1 decision written"
+			if tc.dryRun {
+				args, written = append(args, "--dry-run"), "1 decision would be written"
+			}
 			out, errOut, code := recap(t, root, nil, args...)
-			if code != 0 || !strings.Contains(out, "1 decision written") {
+			if code != 0 || !strings.Contains(out, written) {
 				t.Fatalf("triage: exit %d\n%s%s", code, out, errOut)
 			}
 			for _, w := range tc.want {

@@ -40,8 +40,8 @@ or in the working tree against HEAD.`,
 	opts.gate.register(cmd)
 	opts.registerTriaged(cmd)
 	f := cmd.Flags()
-	f.IntVar(&opts.offset, "offset", 0, "skip this many findings (page start)")
-	f.IntVar(&opts.limit, "limit", summarize.DefaultLimit, "findings in the page, at most 200")
+	f.IntVar(&opts.offset, "offset", 0, "skip this many findings of the page's order, a problem counting once (page start; with --no-group, every finding)")
+	f.IntVar(&opts.limit, "limit", summarize.DefaultLimit, "findings in the page, at most 200, a problem counting once (with --no-group, every finding)")
 	f.BoolVar(&opts.noContext, "no-context", false, "leave out the source lines around each finding")
 	f.StringVar(&opts.rev, "rev", "", "read the context from this git revision (branch, tag, commit, HEAD~N) instead of the working tree")
 	return cmd

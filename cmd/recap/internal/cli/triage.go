@@ -779,7 +779,7 @@ func decide(ctx context.Context, streams *IO, r *triageRepo, names, inputs []str
 		fmt.Fprintf(streams.Out, "%s: %s written, %d unchanged\n", r.rel, english.Plural(n, "decision", "decisions"), len(picked)-n)
 	}
 	if disagree {
-		warnDisagreeing(streams, r.problems, picked, pickedIDs, others, decision.State, replace)
+		warnDisagreeing(streams, r.problems, picked, pickedIDs, others, decision.State, replace, dryRun)
 	}
 	if failed {
 		return errInputs
@@ -808,9 +808,14 @@ func disagreeing(file *triage.File, st triage.State, now time.Time) bool {
 // problem (others, by id; p their problems): a decision that suppresses
 // a finding another of whose problem is confirmed changes nothing shown,
 // and a confirmation overrules the decisions that suppress the others.
-// An entry the decisions replace is left out.
+// An entry the decisions replace is left out. With dryRun, nothing was
+// written: the warning says what the decision would do.
 func warnDisagreeing(streams *IO, p *problemPass, picked []*reports.Finding, pickedIDs map[reports.FindingID]bool, others map[reports.FindingID]*reports.Finding,
-	st triage.State, replace map[string]string) {
+	st triage.State, replace map[string]string, dryRun bool) {
+	stays, overrules, shown := "stays", "this confirmation overrules", "is shown"
+	if dryRun {
+		stays, overrules, shown = "would stay", "this confirmation would overrule", "would be shown"
+	}
 	for _, f := range picked {
 		for _, id := range p.beside[f.ID] {
 			idx, ok := p.decided[id]
@@ -822,15 +827,16 @@ func warnDisagreeing(streams *IO, p *problemPass, picked []*reports.Finding, pic
 			if replace[e.Key()] != "" {
 				continue
 			}
+			this := fmt.Sprintf("%s (%s %s at %s)", f.ID, render.InertLine(f.Tool), render.InertLine(reports.ShortRule(f.Tool, f.Rule)), render.InertLine(placeOf(f)))
 			other := fmt.Sprintf("%s (%s %s at %s)", o.ID, render.InertLine(o.Tool), render.InertLine(reports.ShortRule(o.Tool, o.Rule)), render.InertLine(placeOf(o)))
 			reason := text.CutRunes(strings.Join(strings.Fields(e.Reason), " "), 100)
 			switch {
 			case st.Suppresses() && e.State == triage.Confirmed:
-				fmt.Fprintf(streams.ErrOut, "recap: warning: %s (%s %s at %s): %s reports the same problem and is decided confirmed (%q): a confirmation overrules a decision that suppresses, so the problem stays shown, marked confirmed; decide that finding again, or remove its entry, for this decision to hide it\n",
-					f.ID, render.InertLine(f.Tool), render.InertLine(reports.ShortRule(f.Tool, f.Rule)), render.InertLine(placeOf(f)), other, reason)
+				fmt.Fprintf(streams.ErrOut, "recap: warning: %s: %s reports the same problem and is decided confirmed (%q): a confirmation overrules a decision that suppresses, so the problem %s shown, marked confirmed; to hide it, decide %s again (recap triage %s --as %s --reason \"…\"), or remove its entry\n",
+					this, other, reason, stays, o.ID, o.ID, st)
 			case st == triage.Confirmed && e.State.Suppresses():
-				fmt.Fprintf(streams.ErrOut, "recap: warning: %s (%s %s at %s): %s reports the same problem and is decided %s (%q): this confirmation overrules that decision, so the problem is shown again, marked confirmed; if that decision still stands, decide this finding otherwise\n",
-					f.ID, render.InertLine(f.Tool), render.InertLine(reports.ShortRule(f.Tool, f.Rule)), render.InertLine(placeOf(f)), other, e.State, reason)
+				fmt.Fprintf(streams.ErrOut, "recap: warning: %s: %s reports the same problem and is decided %s (%q): %s that decision, so the problem %s, marked confirmed; if the %s stands, decide %s as %s instead\n",
+					this, other, e.State, reason, overrules, shown, e.State, f.ID, e.State)
 			}
 		}
 	}
