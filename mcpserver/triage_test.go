@@ -381,8 +381,8 @@ func TestTriageToolDisagrees(t *testing.T) {
 		there, taken triage.State
 		want         string
 	}{
-		{triage.Confirmed, triage.FalsePositive, "reports the same problem and is decided confirmed (\"decided there\"): a confirmation overrules a decision that suppresses, so the problem stays shown, marked confirmed; to hide it, decide "+dup.String()+" again"},
-		{triage.WontFix, triage.Confirmed, "reports the same problem and is decided wont-fix (\"decided there\"): this confirmation overrules that decision, so the problem is shown, marked confirmed; if the wont-fix stands, decide "+lead.String()+" as wont-fix instead"},
+		{triage.Confirmed, triage.FalsePositive, "reports the same problem and is decided confirmed (\"decided there\"): a confirmation overrules a decision that suppresses, so the problem stays shown, marked confirmed; to hide it, decide " + dup.String() + " again"},
+		{triage.WontFix, triage.Confirmed, "reports the same problem and is decided wont-fix (\"decided there\"): this confirmation overrules that decision, so the problem is shown, marked confirmed; if the wont-fix stands, decide " + lead.String() + " as wont-fix instead"},
 		{triage.WontFix, triage.FalsePositive, ""},
 		{triage.Confirmed, triage.Confirmed, ""},
 	} {

@@ -658,7 +658,7 @@ func TestTriageDecideDisagrees(t *testing.T) {
 		until         string    // the first entry's
 		bulk          bool      // the second by --tool and --rule, not by id
 		dryRun        bool
-		want          []string  // in the warning; none when empty
+		want          []string // in the warning; none when empty
 	}{
 		{name: "suppressing a confirmed problem", first: [3]string{pmd, "confirmed", "must fix"}, second: [3]string{spotbugs, "false-positive", "interned"},
 			want: []string{"recap: warning: ", "(SpotBugs " + spotbugs + " at src/main/java/com/example/shop/Order.java:34): ", "(PMD " + pmd + " at src/main/java/com/example/shop/Order.java:34) reports the same problem and is decided confirmed (\"must fix\"): a confirmation overrules a decision that suppresses, so the problem stays shown, marked confirmed; to hide it, decide ", " again (recap triage ", " --as false-positive --reason \"…\"), or remove its entry"}},
