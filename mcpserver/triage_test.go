@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/recap-dev/recap/internal/gittest"
 	"github.com/recap-dev/recap/internal/reportstest"
 	"github.com/recap-dev/recap/internal/tooltest"
@@ -309,6 +310,21 @@ func TestTriageExpiredLine(t *testing.T) {
 	}
 }
 
+// firstRepeated returns the first problem of several findings of the
+// sample's page: the finding shown, and another of its findings.
+func firstRepeated(t *testing.T, cs *mcp.ClientSession) (lead, dup reports.FindingID) {
+	t.Helper()
+	var v view
+	call(t, cs, "analysis.getReports", map[string]any{"limit": 200, "maxTokens": 25000, "context": false}).decode(t, &v)
+	for _, f := range v.Findings {
+		if len(f.AlsoReportedBy) > 0 {
+			return f.ID, f.AlsoReportedBy[0].ID
+		}
+	}
+	t.Fatal("no problem of several findings")
+	return lead, dup
+}
+
 // TestTriageConfirmedProblem: a problem one finding of which is decided
 // confirmed and another false positive is shown whole: getReports marks
 // its findings confirmed and getFinding, in a session of its own, says
@@ -316,18 +332,7 @@ func TestTriageExpiredLine(t *testing.T) {
 func TestTriageConfirmedProblem(t *testing.T) {
 	_, g := sampleReports(t)
 	cs, _ := connect(t, mcpserver.Options{Root: g.Dir})
-	var v view
-	call(t, cs, "analysis.getReports", map[string]any{"limit": 200, "maxTokens": 25000, "context": false}).decode(t, &v)
-	var lead, dup reports.FindingID
-	for _, f := range v.Findings {
-		if len(f.AlsoReportedBy) > 0 {
-			lead, dup = f.ID, f.AlsoReportedBy[0].ID
-			break
-		}
-	}
-	if lead.IsZero() {
-		t.Fatal("no problem of several findings")
-	}
+	lead, dup := firstRepeated(t, cs)
 	entry := func(id reports.FindingID, state triage.State) triage.Entry {
 		var a mcpserver.FindingAnswer
 		call(t, cs, "analysis.getFinding", map[string]any{"id": id.String()}).decode(t, &a)
@@ -363,18 +368,7 @@ func TestTriageConfirmedProblem(t *testing.T) {
 func TestTriageToolDisagrees(t *testing.T) {
 	_, g := sampleReports(t)
 	cs, _ := connect(t, mcpserver.Options{Root: g.Dir})
-	var v view
-	call(t, cs, "analysis.getReports", map[string]any{"limit": 200, "maxTokens": 25000, "context": false}).decode(t, &v)
-	var lead, dup reports.FindingID
-	for _, f := range v.Findings {
-		if len(f.AlsoReportedBy) > 0 {
-			lead, dup = f.ID, f.AlsoReportedBy[0].ID
-			break
-		}
-	}
-	if lead.IsZero() {
-		t.Fatal("no problem of several findings")
-	}
+	lead, dup := firstRepeated(t, cs)
 	var da mcpserver.FindingAnswer
 	call(t, cs, "analysis.getFinding", map[string]any{"id": dup.String()}).decode(t, &da)
 	for _, tc := range []struct {
