@@ -174,4 +174,51 @@ func TestMCPTriageTypeScript(t *testing.T) {
 	if len(f.Entries) != 1 || f.Entries[0] != w.Entry || w.Entry.Link != "https://example.com/issues/7" || w.Entry.By != "cursor-vscode" {
 		t.Errorf("the file holds %+v, the answer was %+v", f.Entries, w.Entry)
 	}
+
+	// Two findings of one problem decided apart: the answer says the
+	// decision disagrees (disagrees, in the output schema the client
+	// checks), naming the confirmed finding.
+	var page struct {
+		Findings []struct {
+			ID             string
+			AlsoReportedBy []struct{ ID string }
+		}
+	}
+	if err := json.Unmarshal(rep.Steps[0].tool(t).StructuredContent, &page); err != nil {
+		t.Fatal(err)
+	}
+	lead, dup := "", ""
+	for _, f := range page.Findings {
+		if len(f.AlsoReportedBy) > 0 {
+			lead, dup = f.ID, f.AlsoReportedBy[0].ID
+			break
+		}
+	}
+	if lead == "" {
+		t.Fatalf("no problem of several findings in the page: %s", rep.Steps[0].tool(t).StructuredContent)
+	}
+	rep, _ = runTS(t, map[string]any{
+		"clients": map[string]any{"w": stdioClient("cursor-vscode", dir, "--allow-triage-writes"), "r": stdioClient("cursor-vscode", dir)},
+		"steps": []map[string]any{
+			{"client": "w", "op": "call", "name": "analysis_getReports", "args": map[string]any{"limit": 5, "context": false, "maxTokens": 10000}},
+			{"client": "w", "op": "call", "name": "analysis_triage", "args": map[string]any{"id": dup, "state": "confirmed", "reason": "must fix"}},
+			{"client": "r", "op": "call", "name": "analysis_getReports", "args": map[string]any{"limit": 5, "context": false, "maxTokens": 10000}},
+			{"client": "r", "op": "call", "name": "analysis_triage", "args": map[string]any{"id": lead, "state": "false-positive", "reason": "checked"}},
+		},
+	})
+	var d struct {
+		Written   bool
+		Disagrees string
+	}
+	for _, i := range []int{1, 3} {
+		if res := rep.Steps[i].tool(t); res.IsError {
+			t.Fatalf("step %d: %s", i, res.text())
+		}
+	}
+	if err := json.Unmarshal(rep.Steps[3].tool(t).StructuredContent, &d); err != nil {
+		t.Fatal(err)
+	}
+	if d.Written || !strings.HasPrefix(d.Disagrees, dup+" (") || !strings.Contains(d.Disagrees, "is decided confirmed (\"must fix\"): a confirmation overrules a decision that suppresses") {
+		t.Errorf("false positive on %s, whose problem %s is confirmed: written %v, disagrees %q", lead, dup, d.Written, d.Disagrees)
+	}
 }
