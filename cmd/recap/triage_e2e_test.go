@@ -375,7 +375,7 @@ func TestTriageDoneWhen(t *testing.T) {
 
 	// All five stay triaged.
 	if out := run(nil, 0, "triage", "list", "build/reports"); !strings.Contains(out, ".recap/triage.yml: 5 entries, 0 stale, 0 expired\n") ||
-		!strings.Contains(out, shop+"ShopRepository.java (was "+shop+"OrderRepository.java)") {
+		!regexp.MustCompile(regexp.QuoteMeta(shop+"ShopRepository.java:")+`\d+ `+regexp.QuoteMeta("(was "+shop+"OrderRepository.java)")).MatchString(out) {
 		// The entry of the reply on GitHub has no commit to follow the
 		// rename from: it matches by its location in any file.
 		t.Errorf("list after the moves (git's rename followed for the entry made by id):\n%s", out)

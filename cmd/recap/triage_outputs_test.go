@@ -539,7 +539,7 @@ func TestTriageListOverruled(t *testing.T) {
 		{suppressed: pmd, confirmed: spotbugs}, // the overruled finding is its duplicate
 	} {
 		t.Run(tc.suppressed+" overruled", func(t *testing.T) {
-			p, _ := order34Triage(t, [3]string{tc.suppressed, "false-positive", "the values are interned"}, [3]string{tc.confirmed, "confirmed", "must fix"})
+			p, ids := order34Triage(t, [3]string{tc.suppressed, "false-positive", "the values are interned"}, [3]string{tc.confirmed, "confirmed", "must fix"})
 			out, errOut, code := recap(t, root, nil, "triage", "list", "--format", "json", "--triage", p, "--repo", "testdata/sample", "testdata/reports")
 			if code != 0 {
 				t.Fatalf("list: exit %d\n%s", code, errOut)
@@ -550,9 +550,20 @@ func TestTriageListOverruled(t *testing.T) {
 					Rule, State string
 					Matches     int
 					OverruledBy *struct{ Rule, State, Reason string }
+					Finding     *struct {
+						ID, Path string
+						Line     int
+					}
 				}
 			}
 			mustJSON(t, out, &l)
+			for _, e := range l.Entries {
+				// Where each matches now: the finding decided, by the id
+				// recap findings shows.
+				if f := e.Finding; f == nil || f.ID != ids[e.Rule] || f.Line != 34 || f.Path != "src/main/java/com/example/shop/Order.java" {
+					t.Errorf("%s: finding %+v, want %s at Order.java:34", e.Rule, f, ids[e.Rule])
+				}
+			}
 			if l.Overruled != 1 || len(l.Entries) != 2 {
 				t.Fatalf("list: %d entries, %d overruled; want 2 entries, 1 overruled\n%s", len(l.Entries), l.Overruled, out)
 			}

@@ -180,8 +180,8 @@ func TestTriageFollowsTheCode(t *testing.T) {
 	g.Write(map[string]string{shop + "OrderService.java": strings.Join(lines, "\n")})
 
 	out := run([]string{"triage", "list", "build/reports"}, 0, []string{".recap/triage.yml: 4 entries, 0 stale, 0 expired"})
-	if !strings.Contains(out, shop+"ShopRepository.java (was "+shop+"OrderRepository.java)") {
-		t.Errorf("list does not say where the renamed file went:\n%s", out)
+	if !regexp.MustCompile(regexp.QuoteMeta(shop+"ShopRepository.java:") + `\d+ ` + regexp.QuoteMeta("(was "+shop+"OrderRepository.java)")).MatchString(out) {
+		t.Errorf("list does not say where the renamed file went, and the line its finding is on:\n%s", out)
 	}
 	run([]string{"triage", "check", "build/reports"}, 0, []string{".recap/triage.yml: no stale or expired entry"})
 
@@ -1176,7 +1176,7 @@ func TestTriageRenamedNotElsewhere(t *testing.T) {
 	if out, stderr, code := recap(t, g.Dir, nil, "summary", "build"); code != 0 || !strings.Contains(out, "1 triaged: 1 false positive") || !strings.HasPrefix(out, "1 finding") {
 		t.Errorf("summary: exit %d\n%s%s", code, out, stderr)
 	}
-	if out, stderr, code := recap(t, g.Dir, nil, "triage", "list", "build"); code != 0 || !strings.Contains(out, "matches 1") || !strings.Contains(out, "src/Renamed.java (was src/A.java)") {
+	if out, stderr, code := recap(t, g.Dir, nil, "triage", "list", "build"); code != 0 || !strings.Contains(out, "matches 1") || !regexp.MustCompile(`src/Renamed.java:\d+ \(was src/A.java\)`).MatchString(out) {
 		t.Errorf("list: exit %d\n%s%s", code, out, stderr)
 	}
 }

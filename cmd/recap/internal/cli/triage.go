@@ -84,6 +84,16 @@ type triageRepo struct {
 	// into problems, for list to tell the entries a confirmation
 	// overrules.
 	problems *problemPass
+	// firstMatch is, of each entry that matched a finding of the pass of
+	// matcher (by its index), the first such finding (list shows where).
+	firstMatch map[int]*matchedFinding
+}
+
+// matchedFinding is a finding an entry matches now, as list names it.
+type matchedFinding struct {
+	ID   reports.FindingID `json:"id"`
+	Path string            `json:"path"`
+	Line int               `json:"line,omitempty"`
 }
 
 // checks reports whether the inputs read are of the tool of entry e (a
@@ -338,6 +348,12 @@ func (r *triageRepo) matcher(ctx context.Context, streams *IO, f *triage.File, i
 		d := m.Decide(f)
 		if r.problems != nil && d != nil && !d.Expired && !f.Uncounted() {
 			r.problems.decided[f.ID] = d.Index
+		}
+		if d != nil && !f.ID.IsZero() && r.firstMatch[d.Index] == nil {
+			if r.firstMatch == nil {
+				r.firstMatch = map[int]*matchedFinding{}
+			}
+			r.firstMatch[d.Index] = &matchedFinding{ID: f.ID, Path: f.Path, Line: f.Line}
 		}
 	})
 	return m, failed, err
@@ -987,6 +1003,9 @@ type entryStatus struct {
 	// no finding says nothing of it (neither stale nor pruned).
 	Unchecked bool   `json:"unchecked,omitempty"`
 	PathNow   string `json:"pathNow,omitempty"`
+	// Finding is the first finding the entry matches now (its id, path and
+	// line), to find it among the pages' findings.
+	Finding *matchedFinding `json:"finding,omitempty"`
 	// Changed, of a stale entry, is the finding of its tool and rule at
 	// its location whose message is another now (a method renamed): to
 	// decide again by its id; prune keeps the entry.
@@ -1077,7 +1096,7 @@ func runList(cmd *cobra.Command, streams *IO, lf *listFlags, args []string, chec
 		}
 	}
 	for i, s := range sts {
-		es := entryStatus{Entry: s.Entry, Matches: s.Matched, Stale: s.Matched == 0, Expired: s.Expired}
+		es := entryStatus{Entry: s.Entry, Matches: s.Matched, Stale: s.Matched == 0, Expired: s.Expired, Finding: r.firstMatch[i]}
 		if c, ok := overruled[i]; ok {
 			es.OverruledBy = &sts[c].Entry
 			*out.Overruled++
@@ -1207,7 +1226,13 @@ func writeList(w io.Writer, format string, out listOutput, check bool) {
 		}
 		path := e.Path
 		if e.PathNow != "" {
-			path = e.PathNow + " (was " + e.Path + ")"
+			path = e.PathNow
+		}
+		if f := e.Finding; f != nil && f.Line > 0 && f.Path == path {
+			path += ":" + strconv.Itoa(f.Line)
+		}
+		if e.PathNow != "" {
+			path += " (was " + e.Path + ")"
 		}
 		reason := strings.Join(strings.Fields(e.Reason), " ")
 		fmt.Fprintf(tw, "%s\t%s\t%s %s\t%s\t%s\n", now, e.State, render.InertLine(e.Tool), render.InertLine(reports.ShortRule(e.Tool, e.Rule)), render.InertLine(path), render.InertLine(text.CutRunes(reason, 60)))
