@@ -814,6 +814,7 @@ func (p *passing) emit(f *reports.Finding) error {
 	if hide {
 		return nil
 	}
+	f.Triage = p.s.tri.withOverruled(f.ID, f.Triage) // (counted as the mark it copies)
 	return p.visit(f, state)
 }
 

@@ -90,6 +90,11 @@ type triaging struct {
 	// (markConfirmed; carried to a run made again): counted confirmed,
 	// as the view without the filter counts them.
 	marksOutside int
+	// overruled are, by the id of a confirmed finding, the decisions its
+	// confirmation overrules on other findings of its problem (hold;
+	// carried to a run made again): the confirmation names them where it
+	// marks a finding (withOverruled).
+	overruled map[reports.FindingID][]reports.Overruled
 	// expired are the findings whose own decision expired (first run):
 	// marked by it, never by marks.
 	expired map[reports.FindingID]bool
@@ -281,6 +286,7 @@ func newTriaging(q *Query, prior *triaging, regroup bool) *triaging {
 		whole: q.Filter.Empty() && q.Changes == nil && !q.NewOnly, newOnly: q.NewOnly && q.Baseline != nil}
 	if prior != nil {
 		t.problems, t.prior, t.marks, t.marksOutside = prior.problems, prior.prior, prior.marks, prior.marksOutside
+		t.overruled = prior.overruled
 		t.offTriaged, t.again = prior.offTriaged, true
 	}
 	if t.m.Len() == 0 {
@@ -928,7 +934,41 @@ func (t *triaging) hold(g *Grouped, members []grouping.Ref, problems map[reports
 			problems[id] = overruling(via, own)
 			t.held = true
 		}
+		if own != nil && via != nil {
+			if t.overruled == nil {
+				t.overruled = map[reports.FindingID][]reports.Overruled{}
+			}
+			if o := (reports.Overruled{ID: id, Tool: own.Of.Tool, Rule: own.Of.Rule, State: own.State}); !slices.Contains(t.overruled[via.Via], o) {
+				t.overruled[via.Via] = append(t.overruled[via.Via], o)
+			}
+		}
 	}
+}
+
+// withOverruled is tr, the mark of finding id, naming the decisions of
+// other findings of its problem its confirmation overrules (overruled,
+// by the confirmed finding: id's own, or the one it marks through);
+// tr itself when there are none.
+func (t *triaging) withOverruled(id reports.FindingID, tr *reports.Triage) *reports.Triage {
+	if t == nil || len(t.overruled) == 0 || tr == nil || tr.Expired || tr.State != string(triage.Confirmed) {
+		return tr
+	}
+	by := id
+	if !tr.Via.IsZero() {
+		by = tr.Via
+	}
+	var others []reports.Overruled
+	for _, o := range t.overruled[by] {
+		if o.ID != id { // its own: Overrules says it
+			others = append(others, o)
+		}
+	}
+	if len(others) == 0 {
+		return tr
+	}
+	c := *tr
+	c.OverrulesOthers = others
+	return &c
 }
 
 // overruling is the confirmation via as it marks a finding whose own
@@ -1551,9 +1591,11 @@ func (t *triaging) show(v *summarize.View) {
 		}
 	}
 	for i := range v.Findings {
-		if f := &v.Findings[i].Finding; f.Triage == nil {
+		f := &v.Findings[i].Finding
+		if f.Triage == nil {
 			f.Triage = t.marks[f.ID]
 		}
+		f.Triage = t.withOverruled(f.ID, f.Triage)
 	}
 	c := t.counts
 	c.Confirmed += t.marksOutside

@@ -25,6 +25,12 @@ type Triage struct {
 	// (Via): the two decisions disagree, and the problem is shown until
 	// they agree.
 	Overrules string `json:"overrules,omitempty"`
+	// OverrulesOthers, of a confirmation, are the decisions of other
+	// findings of its problem that it overrules (their own, which
+	// suppress), but the marked finding's own (Overrules): the
+	// decisions that disagree are in sight on the finding shown,
+	// whichever finding of the problem leads it.
+	OverrulesOthers []Overruled `json:"overrulesOthers,omitempty"`
 	// Of is the finding the decision is about as its entry names it
 	// (recap's SARIF carries it with Via, for the decision to come back
 	// on that finding); empty when not known.
@@ -65,10 +71,26 @@ func (t *Triage) Note() string {
 	if t.Overrules != "" {
 		more = append(more, "over its own decision: "+TriageLabel(t.Overrules))
 	}
+	for _, o := range t.OverrulesOthers {
+		of := "another finding of the problem's"
+		if o.Tool != "" && o.Rule != "" {
+			of = "the problem's " + o.Tool + " " + ShortRule(o.Tool, o.Rule) + " finding's"
+		}
+		more = append(more, "over "+of+" decision: "+TriageLabel(o.State))
+	}
 	if len(more) > 0 {
 		note += " (" + strings.Join(more, "; ") + ")"
 	}
 	return note
+}
+
+// Overruled is a decision a confirmation overrules: the finding's (its id,
+// tool and rule) and its state.
+type Overruled struct {
+	ID    FindingID `json:"id"`
+	Tool  string    `json:"tool,omitempty"`
+	Rule  string    `json:"rule,omitempty"`
+	State string    `json:"state"`
 }
 
 // TriageLabel is a triage state in words ("false positive", "won't fix").

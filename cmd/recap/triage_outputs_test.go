@@ -719,3 +719,62 @@ func TestTriageDecideDisagrees(t *testing.T) {
 		})
 	}
 }
+
+// TestTriageConfirmationNamesOverruled: whichever finding of a problem
+// leads it, the finding shown says which decisions disagree. When the
+// confirmed finding leads, its mark names the decision it overrules on
+// the other finding (overrulesOthers; "over the problem's PMD … finding's
+// decision: false positive"); when the overruled one leads, its mark says
+// "over its own decision" and names no other.
+func TestTriageConfirmationNamesOverruled(t *testing.T) {
+	root := reportstest.RepoRoot(t)
+	const spotbugs, pmd = "ES_COMPARING_PARAMETER_STRING_WITH_EQ", "UseEqualsToCompareStrings"
+	for _, tc := range []struct {
+		suppressed, confirmed string
+		others                bool   // the lead's mark names the other finding's decision
+		note                  string // in the text page
+	}{
+		{suppressed: pmd, confirmed: spotbugs, others: true, note: "(confirmed: must fix (over the problem's PMD " + pmd + " finding's decision: false positive))"},
+		{suppressed: spotbugs, confirmed: pmd, note: "(confirmed: must fix (decided on the problem's PMD " + pmd + " finding; over its own decision: false positive))"},
+	} {
+		t.Run(tc.confirmed+" confirmed", func(t *testing.T) {
+			p, ids := order34Triage(t, [3]string{tc.suppressed, "false-positive", "the values are interned"}, [3]string{tc.confirmed, "confirmed", "must fix"})
+			args := []string{"--no-context", "--limit", "200", "--max-tokens", "25000", "--triage", p, "--repo", "testdata/sample", "testdata/reports"}
+			out, errOut, code := recap(t, root, nil, append([]string{"findings", "--format", "json"}, args...)...)
+			if code != 0 {
+				t.Fatalf("findings: exit %d\n%s", code, errOut)
+			}
+			var v struct {
+				Findings []struct {
+					ID, Rule string
+					Triage   *struct {
+						State           string
+						OverrulesOthers []struct{ ID, Tool, Rule, State string }
+					}
+				}
+			}
+			mustJSON(t, out, &v)
+			var lead *struct {
+				State           string
+				OverrulesOthers []struct{ ID, Tool, Rule, State string }
+			}
+			for _, f := range v.Findings {
+				if f.ID == ids[spotbugs] || f.ID == ids[pmd] {
+					lead = f.Triage
+				}
+			}
+			switch {
+			case lead == nil || lead.State != "confirmed":
+				t.Fatalf("the problem's finding shown is marked %+v; want confirmed", lead)
+			case tc.others && (len(lead.OverrulesOthers) != 1 || lead.OverrulesOthers[0].ID != ids[pmd] || lead.OverrulesOthers[0].Tool != "PMD" ||
+				lead.OverrulesOthers[0].Rule != pmd || lead.OverrulesOthers[0].State != "false-positive"):
+				t.Errorf("overrulesOthers %+v; want PMD %s's false-positive (%s)", lead.OverrulesOthers, pmd, ids[pmd])
+			case !tc.others && len(lead.OverrulesOthers) != 0:
+				t.Errorf("overrulesOthers %+v; want none (its own decision is the one overruled)", lead.OverrulesOthers)
+			}
+			if out, _, _ = recap(t, root, nil, append([]string{"findings"}, args...)...); !strings.Contains(out, tc.note) {
+				t.Errorf("the text page does not say %q:\n%s", tc.note, out)
+			}
+		})
+	}
+}
