@@ -573,7 +573,13 @@ func (s *Server) coveringDecision(ctx context.Context, cfg *config.Config, f *re
 	if t := res.Covering[f.ID]; t != nil {
 		return t, true
 	}
-	return res.Marks[f.ID], true
+	if t := res.Marks[f.ID]; t != nil {
+		return res.Mark(f.ID, t), true
+	}
+	if t := res.Mark(f.ID, f.Triage); t != f.Triage {
+		return t, true // its own confirmation, naming the decisions it overrules
+	}
+	return nil, true
 }
 
 // globQuote is a path glob that matches p alone (\ quotes a character

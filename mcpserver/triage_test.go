@@ -348,6 +348,12 @@ func TestTriageConfirmedProblem(t *testing.T) {
 	if tr := a.Finding.Triage; tr == nil || tr.State != string(triage.Confirmed) || tr.Via != dup {
 		t.Errorf("getFinding %s, decided false positive in a problem %s is confirmed in: triage %+v; want confirmed via %s", lead, dup, tr, dup)
 	}
+	// The confirmed finding names the decision it overrules, as pages do.
+	var ca mcpserver.FindingAnswer
+	call(t, fresh, "analysis.getFinding", map[string]any{"id": dup.String()}).decode(t, &ca)
+	if tr := ca.Finding.Triage; tr == nil || tr.State != string(triage.Confirmed) || len(tr.OverrulesOthers) != 1 || tr.OverrulesOthers[0].ID != lead || tr.OverrulesOthers[0].State != string(triage.FalsePositive) {
+		t.Errorf("getFinding %s, confirmed over %s's false positive: triage %+v", dup, lead, tr)
+	}
 	var inc view
 	call(t, fresh, "analysis.getReports", map[string]any{"limit": 200, "maxTokens": 25000, "context": false, "triaged": "include"}).decode(t, &inc)
 	for _, f := range inc.Findings {

@@ -160,6 +160,13 @@ type Page struct {
 // come out of one set of reports (a finding's id numbers them in an int32).
 const MaxOffset = 1<<31 - 1
 
+// Mark is tr, the decision that marks finding id, as the run's views
+// mark it: a confirmation names the decisions it overrules on the
+// problem's other findings (reports.Triage.OverrulesOthers).
+func (r *Result) Mark(id reports.FindingID, tr *reports.Triage) *reports.Triage {
+	return markOverruled(r.overruled, id, tr)
+}
+
 // Check reports a page out of bounds.
 func (p Page) Check() error {
 	if p.Limit < 1 || p.Limit > summarize.MaxLimit {
@@ -192,6 +199,9 @@ type Result struct {
 	// Marks are the confirmations that mark findings with no decision of
 	// their own through their problem (Via), by the findings' ids.
 	Marks map[reports.FindingID]*reports.Triage
+	// overruled are, by confirmed finding, the decisions its
+	// confirmation overrules on other findings of its problem (Mark).
+	overruled map[reports.FindingID][]reports.Overruled
 	// NotInHead counts the findings that passed the filter on lines that
 	// Changes.From has and Changes.Head has not (lines the base branch
 	// brought into a merge commit): not kept, not in Outside.
@@ -280,7 +290,7 @@ func Run(ctx context.Context, q *Query) (*Result, error) {
 		s.tri = newTriaging(q, prior, regroup)
 		r, err := s.run(ctx)
 		if r != nil && s.tri != nil {
-			r.Covering, r.Marks = s.tri.problems, s.tri.marks
+			r.Covering, r.Marks, r.overruled = s.tri.problems, s.tri.marks, s.tri.overruled
 			r.Outside = s.tri.shownOutside(r.Outside)
 		}
 		if errors.Is(err, errRegroup) {

@@ -950,7 +950,16 @@ func (t *triaging) hold(g *Grouped, members []grouping.Ref, problems map[reports
 // by the confirmed finding: id's own, or the one it marks through);
 // tr itself when there are none.
 func (t *triaging) withOverruled(id reports.FindingID, tr *reports.Triage) *reports.Triage {
-	if t == nil || len(t.overruled) == 0 || tr == nil || tr.Expired || tr.State != string(triage.Confirmed) {
+	if t == nil {
+		return tr
+	}
+	return markOverruled(t.overruled, id, tr)
+}
+
+// markOverruled is withOverruled of the decisions overruled, by confirmed
+// finding.
+func markOverruled(overruled map[reports.FindingID][]reports.Overruled, id reports.FindingID, tr *reports.Triage) *reports.Triage {
+	if len(overruled) == 0 || tr == nil || tr.Expired || tr.State != string(triage.Confirmed) {
 		return tr
 	}
 	by := id
@@ -958,7 +967,7 @@ func (t *triaging) withOverruled(id reports.FindingID, tr *reports.Triage) *repo
 		by = tr.Via
 	}
 	var others []reports.Overruled
-	for _, o := range t.overruled[by] {
+	for _, o := range overruled[by] {
 		if o.ID != id { // its own: Overrules says it
 			others = append(others, o)
 		}

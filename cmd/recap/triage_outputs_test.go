@@ -775,6 +775,17 @@ func TestTriageConfirmationNamesOverruled(t *testing.T) {
 			if out, _, _ = recap(t, root, nil, append([]string{"findings"}, args...)...); !strings.Contains(out, tc.note) {
 				t.Errorf("the text page does not say %q:\n%s", tc.note, out)
 			}
+			// recap's SARIF and the HTML report say it too.
+			sarif, _, _ := recap(t, root, nil, "summary", "--format", "sarif", "--triage", p, "--repo", "testdata/sample", "testdata/reports")
+			html, _, _ := recap(t, root, nil, "summary", "--format", "html", "--triage", p, "--repo", "testdata/sample", "testdata/reports")
+			others := `"overrulesOthers":[{"id":"` + ids[pmd] + `","tool":"PMD","rule":"` + pmd + `","state":"false-positive"}]`
+			row := `["PMD","` + pmd + `","false-positive"]`
+			if got := strings.Contains(sarif, others); got != tc.others {
+				t.Errorf("recap's SARIF has %s: %v, want %v", others, got, tc.others)
+			}
+			if got := strings.Contains(html, row); got != tc.others {
+				t.Errorf("the HTML report has %s: %v, want %v", row, got, tc.others)
+			}
 		})
 	}
 }

@@ -392,9 +392,23 @@ func (s *HTMLStream) triage(b []byte, t *reports.Triage) []byte {
 		b = append(b, ",0,"...)
 	}
 	b = append(t.Via.Append(append(b, '"')), '"') // tag-n: nothing to escape
-	if t.Overrules != "" {
+	if t.Overrules != "" || len(t.OverrulesOthers) > 0 {
 		b = append(b, ',')
 		b = s.ref(b, t.Overrules)
+	}
+	if len(t.OverrulesOthers) > 0 {
+		// The decisions a confirmation overrules on the problem's other
+		// findings: [tool, short rule, state] each, written whole.
+		b = append(b, ",["...)
+		for i, o := range t.OverrulesOthers {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendJSONString(append(b, '['), o.Tool)
+			b = appendJSONString(append(b, ','), reports.ShortRule(o.Tool, o.Rule))
+			b = append(appendJSONString(append(b, ','), o.State), ']')
+		}
+		b = append(b, ']')
 	}
 	return append(b, ']')
 }

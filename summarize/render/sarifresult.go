@@ -237,6 +237,24 @@ func appendTriage(b []byte, t *reports.Triage) []byte {
 		b = append(b, `,"overrules":`...)
 		b = str(b, t.Overrules)
 	}
+	if len(t.OverrulesOthers) > 0 {
+		b = append(b, `,"overrulesOthers":[`...)
+		for i, o := range t.OverrulesOthers {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"id":`...)
+			b = str(b, o.ID.String())
+			b = append(b, `,"tool":`...)
+			b = str(b, o.Tool)
+			b = append(b, `,"rule":`...)
+			b = str(b, o.Rule)
+			b = append(b, `,"state":`...)
+			b = str(b, o.State)
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
 	return append(b, '}')
 }
 

@@ -305,7 +305,9 @@
   // The rows: [id, tool, rule, rule name, category, path, line, column,
   // end line, quality, impact, severity, baseline, message, detail,
   // triage: 0 or [state, reason, by, date, until, link, expired, via,
-  // overrules (when the finding's own decision disagrees)]].
+  // overrules (when the finding's own decision disagrees, or the
+  // decisions of others follow), the decisions it overrules on the
+  // problem's other findings ([tool, rule, state] each)]].
   var rows = [], order = null, matched = null, rules = {};
   var R = { id: 0, tool: 1, rule: 2, ruleName: 3, cat: 4, path: 5, line: 6, col: 7, endLine: 8, q: 9, imp: 10, sev: 11, base: 12, msg: 13, det: 14, tri: 15 };
   var BASE = ['', 'new', 'unchanged', 'fixed'];
@@ -647,7 +649,8 @@
       if (t[4] && !t[6]) who.push('until ' + t[4]);
       if (who.length) words += ' (' + who.join(', ') + ')';
       if (t[7]) words += '; decided on the problem\'s finding ' + t[7];
-      if (t.length > 8) words += ', over this finding\'s own decision: ' + triageLabel(str(t[8]));
+      if (t.length > 8 && str(t[8])) words += ', over this finding\'s own decision: ' + triageLabel(str(t[8]));
+      if (t.length > 9) t[9].forEach(function (o) { words += ', over the problem\'s ' + o[0] + ' ' + o[1] + ' finding\'s decision: ' + triageLabel(o[2]); });
       why.appendChild(el('span', null, words));
       if (t[5]) {
         why.appendChild(document.createTextNode(' '));
