@@ -248,17 +248,29 @@ func TestHTMLTriageInBrowser(t *testing.T) {
 }
 
 // TestHTMLTriageOverruled: the page says, in its headline and on the
-// problem's row, that a confirmation overrules its finding's own decision.
+// problem's row, that a confirmation overrules a decision of the same
+// problem: its finding's own (the confirmed finding is not the one the
+// row leads with), or another finding's (it is).
 func TestHTMLTriageOverruled(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: the browser tests are slow")
 	}
-	p, _ := overruledTriage(t)
-	page := htmlPage(t, "summary", "--triage", p, "--repo", "testdata/sample", "testdata/reports")
-	b := newBrowser(t, false)
-	b.open(t, page)
-	var got struct{ Note, Fact string }
-	b.eval(t, `(async () => {
+	const spotbugs, pmd = "ES_COMPARING_PARAMETER_STRING_WITH_EQ", "UseEqualsToCompareStrings"
+	for _, tc := range []struct {
+		name                  string
+		suppressed, confirmed string
+		over                  string // what the row's decision says it overrules
+	}{
+		{"its own decision", spotbugs, pmd, ", over this finding's own decision: false positive"},
+		{"another finding's decision", pmd, spotbugs, ", over the problem's PMD " + pmd + " finding's decision: false positive"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, _ := order34Triage(t, [3]string{tc.suppressed, "false-positive", "the values are interned"}, [3]string{tc.confirmed, "confirmed", "must fix"})
+			page := htmlPage(t, "summary", "--triage", p, "--repo", "testdata/sample", "testdata/reports")
+			b := newBrowser(t, false)
+			b.open(t, page)
+			var got struct{ Note, Fact string }
+			b.eval(t, `(async () => {
   const li = Array.from(document.querySelectorAll('#list > li')).find(li => li.querySelector('.badge.triaged'));
   let fact = '';
   if (li) {
@@ -269,13 +281,18 @@ func TestHTMLTriageOverruled(t *testing.T) {
   }
   return { note: document.querySelector('#count-triaged + dd.note').textContent, fact: fact };
 })()`, &got)
-	if !strings.Contains(got.Note, "2 findings confirmed (1 finding decided otherwise too: the decisions on its problem disagree)") {
-		t.Errorf("headline note %q: no word of the decisions that disagree", got.Note)
+			if !strings.Contains(got.Note, "2 findings confirmed (1 finding decided otherwise too: the decisions on its problem disagree)") {
+				t.Errorf("headline note %q: no word of the decisions that disagree", got.Note)
+			}
+			if !strings.HasPrefix(got.Fact, "confirmed: must fix") || !strings.Contains(got.Fact, tc.over) {
+				t.Errorf("the decision shown: %q; want it to say %q", got.Fact, tc.over)
+			}
+			if v := b.axe(t); len(v) > 0 {
+				t.Errorf("axe-core: %s", strings.Join(v, "\n"))
+			}
+			b.quiet(t, page)
+		})
 	}
-	if !strings.HasPrefix(got.Fact, "confirmed: must fix") || !strings.Contains(got.Fact, ", over this finding's own decision: false positive") {
-		t.Errorf("the decision shown: %q", got.Fact)
-	}
-	b.quiet(t, page)
 }
 
 // TestJobSummaryTrend: recap review --job-summary --history appends to the
