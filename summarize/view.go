@@ -194,17 +194,26 @@ type TriagedCounts struct {
 	Shown bool `json:"shown,omitempty"`
 }
 
-// Text says the counts as summaries write them, in problems, with the
-// blockers and high-impact problems among them (a decision on a grave
-// finding stays in sight): "12 triaged (1 high): 9 false positive, 3
-// won't fix"; "" when none.
+// Text says the counts as summaries write them, in problems (the
+// findings they hold when more, as the summary's first line counts both),
+// with the blockers and high-impact problems among them (a decision on a
+// grave finding stays in sight), then the problems by the state of the
+// decision that covers each: "12 problems triaged (15 findings; 1 high):
+// 9 false positive, 3 won't fix"; "" when none.
 func (t *TriagedCounts) Text() string {
 	if t == nil || t.Total == 0 {
 		return ""
 	}
-	s := strconv.Itoa(t.Problems) + " triaged"
+	s := english.Plural(t.Problems, "problem", "problems") + " triaged"
+	var about []string
+	if t.Total != t.Problems {
+		about = append(about, english.Plural(t.Total, "finding", "findings"))
+	}
 	if g := t.Grave(); g != "" {
-		s += " (" + g + ")"
+		about = append(about, g)
+	}
+	if len(about) > 0 {
+		s += " (" + strings.Join(about, "; ") + ")"
 	}
 	var parts []string
 	for _, st := range TriageStates {

@@ -45,7 +45,10 @@ func findingKey(f *reports.Finding) string {
 const (
 	triagedProblems = 5
 	triagedFindings = 9
-	triagedLine     = "5 triaged (1 high): 3 false positive, 1 won't fix, 1 accepted risk, not counted"
+	triagedLine     = "5 problems triaged (9 findings; 1 high): 3 false positive, 1 won't fix, 1 accepted risk, not counted"
+	// The text summary's first line with them: the sample's 171 findings
+	// of 115 problems less the nine of the five.
+	triagedHead = "162 findings, 110 problems (49 reported more than once) in 4 files from 3 inputs"
 )
 
 // TestTriageHonouredByOutputs: the five decisions of the sample's triage
@@ -85,8 +88,16 @@ func TestTriageHonouredByOutputs(t *testing.T) {
 			}
 		}},
 		{"summary text", []string{"summary", "--triage", file}, 0, func(t *testing.T, out string) {
-			if !strings.Contains(out, triagedLine+"\n") {
-				t.Errorf("no line %q in\n%s", triagedLine, out)
+			if !strings.HasPrefix(out, triagedHead+"\n"+triagedLine+"\n") {
+				t.Errorf("the summary does not begin with %q, then %q:\n%s", triagedHead, triagedLine, out)
+			}
+			// docs/triage.md shows these two lines.
+			doc, err := os.ReadFile(filepath.Join(root, "docs", "triage.md"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(doc), triagedHead+"\n"+triagedLine+"\n") {
+				t.Errorf("docs/triage.md does not show the summary's first lines:\n%s\n%s", triagedHead, triagedLine)
 			}
 		}},
 		{"findings first page", []string{"findings", "--format", "json", "--no-context", "--triage", file}, 0, func(t *testing.T, out string) {

@@ -1173,7 +1173,7 @@ func TestTriageRenamedNotElsewhere(t *testing.T) {
 	if want := []string{"src/Renamed.java:4"}; !slices.Equal(covered, want) || all != 2 {
 		t.Errorf("covered %v of %d findings, want %v", covered, all, want)
 	}
-	if out, stderr, code := recap(t, g.Dir, nil, "summary", "build"); code != 0 || !strings.Contains(out, "1 triaged: 1 false positive") || !strings.HasPrefix(out, "1 finding") {
+	if out, stderr, code := recap(t, g.Dir, nil, "summary", "build"); code != 0 || !strings.Contains(out, "1 problem triaged: 1 false positive") || !strings.HasPrefix(out, "1 finding") {
 		t.Errorf("summary: exit %d\n%s%s", code, out, stderr)
 	}
 	if out, stderr, code := recap(t, g.Dir, nil, "triage", "list", "build"); code != 0 || !strings.Contains(out, "matches 1") || !regexp.MustCompile(`src/Renamed.java:\d+ \(was src/A.java\)`).MatchString(out) {
@@ -1541,7 +1541,7 @@ func TestTriageUnmatchedTold(t *testing.T) {
 	dir := g.Dir
 	const told = "1 decision matches no finding (fixed, or the reports are older than the code): recap triage check says which"
 	out, stderr, code := recap(t, dir, nil, "summary", "build")
-	if code != 0 || !strings.Contains(out, "1 triaged: 1 false positive, not counted; "+told) {
+	if code != 0 || !strings.Contains(out, "1 problem triaged: 1 false positive, not counted; "+told) {
 		t.Errorf("summary: exit %d\n%s%s", code, out, stderr)
 	}
 	out, _, _ = recap(t, dir, nil, "summary", "--format", "json", "build")
@@ -1549,7 +1549,7 @@ func TestTriageUnmatchedTold(t *testing.T) {
 		t.Errorf("summary JSON without triaged.unmatched 1:\n%s", out)
 	}
 	out, stderr, code = recap(t, dir, nil, "summary", "--tool", "PMD", "build")
-	if code != 0 || strings.Contains(out, "no finding") || !strings.Contains(out, "1 triaged") {
+	if code != 0 || strings.Contains(out, "no finding") || !strings.Contains(out, "1 problem triaged") {
 		t.Errorf("summary --tool PMD: exit %d\n%s%s", code, out, stderr)
 	}
 	// Recap's own SARIF, of a run with a new finding: the decided one
@@ -1716,7 +1716,7 @@ func TestTriageSquashedBranch(t *testing.T) {
 		t.Errorf("covered %v of %d findings, want %v", covered, all, want)
 	}
 	out, stderr, code := recap(t, g.Dir, nil, "summary", "build")
-	if code != 0 || strings.Contains(stderr, "warning: triage") || !strings.Contains(out, "2 triaged") {
+	if code != 0 || strings.Contains(stderr, "warning: triage") || !strings.Contains(out, "2 problems triaged") {
 		t.Errorf("summary: exit %d\n%s%s", code, out, stderr)
 	}
 	if out, stderr, code := recap(t, g.Dir, nil, "triage", "check", "build"); code != 0 || !strings.Contains(out, "no stale or expired entry") {
@@ -2191,7 +2191,7 @@ func TestTriageFileNamed(t *testing.T) {
 	if out, stderr, code := recap(t, g.Dir, nil, "triage", "--rule", "SystemPrintln", "--as", "wont-fix", "--reason", "kept", "--triage", file, "build/reports"); code != 0 || !strings.Contains(out, file+": 1 decision written") {
 		t.Fatalf("decide: exit %d\n%s%s", code, out, stderr)
 	}
-	if out, stderr, code := recap(t, g.Dir, nil, "summary", "--triage", file, "build/reports"); code != 0 || !strings.Contains(out, "1 triaged: 1 won't fix") {
+	if out, stderr, code := recap(t, g.Dir, nil, "summary", "--triage", file, "build/reports"); code != 0 || !strings.Contains(out, "1 problem triaged: 1 won't fix") {
 		t.Errorf("summary: exit %d\n%s%s", code, out, stderr)
 	}
 	if out, stderr, code := recap(t, g.Dir, nil, "triage", "list", "--triage", file, "build/reports"); code != 0 || !strings.Contains(out, "matches 1") {
