@@ -472,6 +472,9 @@ func (m *Matcher) howDigested(idx int, f *reports.Finding, d *digest, orphan boo
 		}
 	}
 	if !sameMsg && li.unique && e.Message != "" {
+		if history && e.Path != "" {
+			return 0, false // whether git says this line is the decided one
+		}
 		m.noteChanged(idx, f)
 	}
 	return 0, true

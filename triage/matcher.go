@@ -1143,10 +1143,30 @@ func (m *Matcher) how(idx int, f *reports.Finding, sf *sourceFile, orphan bool) 
 			return ByHistory
 		}
 	}
-	if e.Line != "" && e.Message != "" && !sameMsg && sf.unique(i) {
+	if e.Line != "" && e.Message != "" && !sameMsg && sf.unique(i) && m.decidedHere(idx, sf, f.Line) {
 		m.noteChanged(idx, f)
 	}
 	return 0
+}
+
+// decidedHere says whether line (1-based) of sf, the one line of the file
+// that reads as entry idx's line, is the decided line, for the entry to
+// be told changed there (another message of its rule on it): without
+// git, its text alone says so; with the entry's commit, git must carry
+// the decided line onto it, step by step or by the line diff since. A
+// line of the decided text written elsewhere since (the decided code
+// fixed, another method with the same call left) is another finding,
+// not the decided one with its message changed.
+func (m *Matcher) decidedHere(idx int, sf *sourceFile, line int) bool {
+	e := &m.entries[idx]
+	if m.hist == nil || e.Commit == "" || e.Path == "" {
+		return true
+	}
+	if st, told := m.stepwise(idx, sf); told {
+		return st == line
+	}
+	at, ok := m.lineNow(idx, sf)
+	return ok && at == line
 }
 
 // byMessage says whether e covers f by its message (ByMessage, else 0),

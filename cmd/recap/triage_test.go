@@ -842,6 +842,50 @@ func triageCheckChanged(t *testing.T, neighbour bool) {
 	}
 }
 
+// TestTriageCheckChangedElsewhere: the decided code fixed, while a line of
+// its text written elsewhere in the file since has a finding of the rule
+// with another message (another method's SpotBugs finding, whose message
+// names the method), the entry is stale, not changed: git says that line
+// is not the decided one, and check does not offer to decide that other
+// finding again (which would carry the decision onto it).
+func TestTriageCheckChangedElsewhere(t *testing.T) {
+	g := triageRepo(t)
+	decideDate(t, g)
+	src := filepath.Join(g.Dir, filepath.FromSlash(shop+"Order.java"))
+	lines := strings.Split(readFile(t, src), "\n")
+	if lines[12] != "    private Date created;" || lines[50] != "}" {
+		t.Fatalf("Order.java: line 13 %q, line 51 %q", lines[12], lines[50])
+	}
+	lines[12] = "    private java.time.Instant created;"
+	lines = slices.Insert(lines, 50, "    private Date created;") // line 51 now
+	g.Commit("java.time, and a Date elsewhere", map[string]string{shop + "Order.java": strings.Join(lines, "\n")})
+	p := filepath.Join(g.Dir, "build", "reports", "pmd.sarif")
+	sarif := readFile(t, p)
+	at := strings.Index(sarif, `"ruleId": "ReplaceJavaUtilDate",`) // the first result of the rule: line 13's
+	if at < 0 {
+		t.Fatal("no ReplaceJavaUtilDate result in pmd.sarif")
+	}
+	sarif = sarif[:at] + strings.Replace(sarif[at:], `"startLine": 13,
+                  "startColumn": 18,
+                  "endLine": 13,`, `"startLine": 51,
+                  "startColumn": 18,
+                  "endLine": 51,`, 1)
+	other := "Usage of java.util.Date should give way to java.time"
+	g.Write(map[string]string{"build/reports/pmd.sarif": strings.ReplaceAll(sarif, "Usage of java.util.Date should be replaced with classes from java.time", other)})
+	elsewhere := findingAt(t, findingsOf(t, g.Dir), "ReplaceJavaUtilDate", "Order.java", 51)
+	if elsewhere["triage"] != nil {
+		t.Fatalf("the finding elsewhere is triaged: %v", elsewhere["triage"])
+	}
+	out, stderr, code := recap(t, g.Dir, nil, "triage", "check", "build/reports")
+	if code != 1 || !strings.Contains(out, ".recap/triage.yml: 1 stale entry, 0 expired entries") || strings.Contains(out, "changed:") || strings.Contains(out, "changed  ") ||
+		strings.Contains(out, elsewhere["id"].(string)) || !strings.Contains(stderr, "1 stale entry (recap triage prune removes it)") {
+		t.Errorf("check: exit %d, want 1, the entry stale and no word of %s\n%s%s", code, elsewhere["id"], out, stderr)
+	}
+	if out, stderr, code := recap(t, g.Dir, nil, "triage", "prune", "build/reports"); code != 0 || !strings.Contains(out, "1 stale entry removed") {
+		t.Errorf("prune: exit %d\n%s%s", code, out, stderr)
+	}
+}
+
 // TestTriageDecideAgain: deciding again a finding an entry covers under
 // another key (its file renamed since) replaces the entry: one finding,
 // one decision.
