@@ -219,9 +219,9 @@ func TestTriageFollowsTheCode(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, _, code = recap(t, g.Dir, nil, "triage", "check", "build/reports")
-	if code != 1 || !strings.Contains(out, "0 stale entries, 1 expired entry") || !strings.Contains(out, "matches 1, expired  false-positive  PMD ReplaceJavaUtilDate") ||
+	if code != 1 || !strings.Contains(out, "0 stale entries, 1 expired entry") || !strings.Contains(out, "matches 1, expired  false-positive until 2020-01-01  PMD ReplaceJavaUtilDate") ||
 		!strings.Contains(out, "\nexpired: PMD ReplaceJavaUtilDate "+shop+"Order.java \"private Date created;\"") ||
-		!strings.Contains(out, `: false-positive until 2020-01-01 ("until the port to java.time"): its findings are shown again; decide again with a later --until, or remove the entry`) {
+		!strings.Contains(out, `: false-positive until 2020-01-01 ("until the port to java.time"): its findings are shown again; decide it again with a later --until (recap triage `+date["id"].(string)+` --as false-positive --until … --reason …), which replaces the entry, or remove the entry`) {
 		t.Errorf("check with an expired entry: exit %d\n%s", code, out)
 	}
 }

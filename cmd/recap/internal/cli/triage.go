@@ -1234,8 +1234,12 @@ func writeList(w io.Writer, format string, out listOutput, check bool) {
 		if e.PathNow != "" {
 			path += " (was " + e.Path + ")"
 		}
+		state := string(e.State)
+		if e.Until != "" {
+			state += " until " + render.InertLine(e.Until) // when the decision ends (or ended)
+		}
 		reason := strings.Join(strings.Fields(e.Reason), " ")
-		fmt.Fprintf(tw, "%s\t%s\t%s %s\t%s\t%s\n", now, e.State, render.InertLine(e.Tool), render.InertLine(reports.ShortRule(e.Tool, e.Rule)), render.InertLine(path), render.InertLine(text.CutRunes(reason, 60)))
+		fmt.Fprintf(tw, "%s\t%s\t%s %s\t%s\t%s\n", now, state, render.InertLine(e.Tool), render.InertLine(reports.ShortRule(e.Tool, e.Rule)), render.InertLine(path), render.InertLine(text.CutRunes(reason, 60)))
 	}
 	tw.Flush()
 	first := true
@@ -1332,8 +1336,17 @@ func writeList(w io.Writer, format string, out listOutput, check bool) {
 		if e.State == triage.Confirmed {
 			now = "its findings are marked confirmed no more, and a decision that suppresses another finding of their problem covers them again"
 		}
-		fmt.Fprintf(w, "expired: %s: %s until %s (%q): %s; decide again with a later --until, or remove the entry\n",
-			names[e.Key()], e.State, e.Until, text.CutRunes(strings.Join(strings.Fields(e.Reason), " "), 100), now)
+		again := "decide again with a later --until"
+		if f := e.Finding; f != nil {
+			// By the id of the finding it matches, as changed entries are.
+			more := ""
+			if e.Link != "" {
+				more = " --link " + render.InertLine(e.Link)
+			}
+			again = fmt.Sprintf("decide it again with a later --until (recap triage %s --as %s --until …%s --reason …), which replaces the entry", f.ID, e.State, more)
+		}
+		fmt.Fprintf(w, "expired: %s: %s until %s (%q): %s; %s, or remove the entry\n",
+			names[e.Key()], e.State, e.Until, text.CutRunes(strings.Join(strings.Fields(e.Reason), " "), 100), now, again)
 	}
 }
 
