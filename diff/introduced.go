@@ -463,3 +463,32 @@ func (r *Repo) Files(rev string) (map[string]bool, error) {
 		}
 	}
 }
+
+// A BlobHash is git's name of a file's content (its blob's hash).
+type BlobHash = plumbing.Hash
+
+// HashBlob returns git's hash of content as a blob: what a commit's tree
+// names the file by when it holds exactly these bytes.
+func HashBlob(content []byte) BlobHash {
+	h := plumbing.NewHasher(plumbing.BlobObject, int64(len(content)))
+	_, _ = h.Write(content) // a hash takes every byte
+	return h.Sum()
+}
+
+// BlobHashes returns the hashes of the files at paths (slash-separated,
+// relative to the top level) in revision rev's tree, as the tree names
+// them, without reading their contents; a path that is no file there is
+// left out.
+func (r *Repo) BlobHashes(rev string, paths []string) (map[string]BlobHash, error) {
+	c, err := r.Commit(rev)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]BlobHash, len(paths))
+	for _, p := range paths {
+		if h, err := blobAt(c, p); err == nil {
+			out[p] = h
+		}
+	}
+	return out, nil
+}

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"unicode/utf8"
 
+	"github.com/recap-dev/recap/diff"
 	"github.com/recap-dev/recap/internal/text"
 	"github.com/recap-dev/recap/reports"
 )
@@ -39,6 +40,20 @@ type digest struct {
 	// (foundAt), are the lines found, as (line, entry), in order.
 	own    *fileEntries
 	byLine [][2]int32
+	// blob is git's hash of the text, when the matcher follows lines
+	// through git (hashed): a file that holds its entries' commit's
+	// bytes has not changed since (Matcher.editedSince).
+	blob   diff.BlobHash
+	hashed bool
+}
+
+// stamp gives d the git hash of src, the text it was made of, when the
+// matcher follows lines through git.
+func (m *Matcher) stamp(d *digest, src []byte) *digest {
+	if d != nil && m.hist != nil {
+		d.blob, d.hashed = diff.HashBlob(src), true
+	}
+	return d
 }
 
 // foundAt returns, of cands (entries of d's own, in order), those that
@@ -268,10 +283,10 @@ func (m *Matcher) digestOf(sf *sourceFile, own, orphans *wanted) *digest {
 // with src (its line starts and keys reused).
 func (m *Matcher) digestText(src []byte, sf *sourceFile, own, orphans *wanted) *digest {
 	if d := m.quickDigest(src, own, orphans); d != nil {
-		return d
+		return m.stamp(d, src)
 	}
 	*sf = sourceFile{starts: sf.starts[:0], keys: sf.keys[:0]}
-	return m.digestOf(sf.fill(src), own, orphans)
+	return m.stamp(m.digestOf(sf.fill(src), own, orphans), src)
 }
 
 // quickDigest makes the digest of src in one pass over its lines, each
@@ -448,6 +463,9 @@ func (m *Matcher) howDigested(idx int, f *reports.Finding, d *digest, orphan boo
 		if history && (e.Location == loc || sameHash(e.Location, loc)) && !li.unique ||
 			history && e.Location == loc && li.wins > 1 {
 			return 0, false // git tells which line is the decided one
+		}
+		if history && e.Location == loc && (!d.hashed || m.editedSince(idx, d.blob)) {
+			return 0, false // the file changed since: git tells whether this is the decided line or a copy
 		}
 		switch {
 		case e.Location == loc && sameMsg:

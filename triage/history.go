@@ -53,6 +53,58 @@ type history struct {
 	unfetched   map[int]bool
 	unfetchable map[histKey]bool
 	fetchErr    error
+	// blobs are, by commit, the hashes of the files the entries of that
+	// commit name there (by their paths as git names them; a path that is
+	// no file there is missing): a file that holds them still has not
+	// changed since, and its decided line is where its location says
+	// (editedSince). nil for a commit git could not read.
+	blobs map[string]map[string]diff.BlobHash
+}
+
+// editedSince says whether entry idx's file, whose content hashes to
+// blob now, may have changed since the entry's commit: its file there (by
+// the entry's path) holds other bytes, or none, or git cannot tell.
+// Unchanged, the decided line is where the entry's location is; changed,
+// a copy of the decided code may have taken its location (the decided
+// line changed or deleted since, a copy written before left), which git,
+// step by step, tells.
+func (m *Matcher) editedSince(idx int, blob diff.BlobHash) bool {
+	h, e := m.hist, &m.entries[idx]
+	if h == nil || e.Commit == "" || e.Path == "" {
+		return false
+	}
+	if h.blobs == nil {
+		h.blobs = map[string]map[string]diff.BlobHash{}
+	}
+	at, ok := h.blobs[e.Commit]
+	if !ok {
+		// Once a commit: the files of every entry of it.
+		if repo, err := diff.Open(h.dir); err == nil {
+			var paths []string
+			for k := range m.entries {
+				if o := &m.entries[k]; o.Commit == e.Commit && o.Path != "" {
+					paths = append(paths, inGit(repo, h.dir, o.Path))
+				}
+			}
+			at, _ = repo.BlobHashes(e.Commit, paths)
+			if at != nil {
+				// By the entries' paths, as the matcher names them.
+				byPath := make(map[string]diff.BlobHash, len(at))
+				for k := range m.entries {
+					if o := &m.entries[k]; o.Commit == e.Commit && o.Path != "" {
+						if bh, ok := at[inGit(repo, h.dir, o.Path)]; ok {
+							byPath[o.Path] = bh
+						}
+					}
+				}
+				at = byPath
+			}
+			repo.Close()
+		}
+		h.blobs[e.Commit] = at
+	}
+	was, ok := at[e.Path]
+	return !ok || was != blob
 }
 
 // histKey is a file at a commit: by its path (relative to the root the

@@ -1112,6 +1112,14 @@ func (m *Matcher) how(idx int, f *reports.Finding, sf *sourceFile, orphan bool) 
 				m.hist.ambiguous[idx] = [2]int{f.Line, at}
 			}
 		}
+		if !stepped && m.hist != nil && e.Commit != "" && e.Location == loc && m.editedSince(idx, sf.blobHash()) {
+			// The file changed since the decision: a copy of the decided
+			// code written before may have its location now (the decided
+			// line changed or deleted since). Git, step by step, tells.
+			if st, told := m.stepwise(idx, sf); told && st != f.Line {
+				return 0
+			}
+		}
 		switch {
 		case e.Location == loc && sameMsg:
 			return ByLocation
@@ -1299,7 +1307,7 @@ func (m *Matcher) digestFor(path string, fe *fileEntries) *digest {
 		if sf == nil {
 			return nil
 		}
-		d = m.digestOf(sf, own, gone)
+		d = m.stamp(m.digestOf(sf, own, gone), sf.src)
 	} else {
 		b, err := readSource(m.src, path, func(n int) []byte {
 			if cap(m.dbuf) < n {

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/recap-dev/recap/diff"
 )
 
 // A sourceFile is what the matcher knows of one file: its lines, and the
@@ -32,12 +34,22 @@ type sourceFile struct {
 	locs   map[int]string // line index → its location, as worked out
 	work   int            // lines compared so far
 	path   string         // the file's path, when the matcher holds it
-	used   uint64         // when the matcher last asked about it
+	blob   diff.BlobHash  // git's hash of src, once asked (hashed)
+	hashed bool
+	used   uint64 // when the matcher last asked about it
 	// prev and next are the files held asked about before and after it.
 	prev, next *sourceFile
 }
 
 func newSourceFile(src []byte) *sourceFile { return (&sourceFile{}).fill(src) }
+
+// blobHash is git's hash of the file's text, made once.
+func (sf *sourceFile) blobHash() diff.BlobHash {
+	if !sf.hashed {
+		sf.blob, sf.hashed = diff.HashBlob(sf.src), true
+	}
+	return sf.blob
+}
 
 // fill makes sf the file of src, its line starts appended to sf.starts.
 func (sf *sourceFile) fill(src []byte) *sourceFile {

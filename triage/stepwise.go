@@ -52,6 +52,9 @@ func (m *Matcher) stepwise(idx int, sf *sourceFile) (int, bool) {
 	if n, ok := h.stepped[idx]; ok {
 		return n, n != 0
 	}
+	if h.stepReads >= maxStepReads {
+		return 0, false // the files a run reads to follow lines read (and git not asked again)
+	}
 	n := m.followSteps(idx, sf)
 	h.stepped[idx] = n
 	return n, n != 0
@@ -187,6 +190,21 @@ func step(old, cur *sourceFile, at int, line entryLine) (now int, gone bool) {
 	}
 	was, _ := SplitLocation(old.location(at - 1))
 	if is, _ := SplitLocation(cur.location(now - 1)); is == was {
+		return now, false
+	}
+	// Its window changed. The diff carrying it and every other line of
+	// its window as it was (the decided code all still there, only
+	// parted by lines added) says the lines added that read as it are a
+	// copy pasted in this change, new code, as windowKept says of the one
+	// diff since the entry's commit.
+	whole := true
+	for _, l := range old.window(at-1, nil) {
+		if _, ok := lineOf(l + 1); !ok {
+			whole = false
+			break
+		}
+	}
+	if whole {
 		return now, false
 	}
 	kept := make(map[int]bool, old.n())

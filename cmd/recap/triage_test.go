@@ -1468,6 +1468,16 @@ func TestTriageFollowsAcrossCopies(t *testing.T) {
 	class := func(methods ...string) string {
 		return "package p;\n\nclass A {\n" + strings.Join(methods, "\n") + "}\n"
 	}
+	// m9 is a copy of m1 under another name: its catch and the two lines
+	// below it, the decided location, read as m1's.
+	m9 := "    void m9() {\n        try {\n            work(9);\n        } catch (Exception e) { }\n        after1();\n    }\n"
+	m1edited := strings.Replace(method(1, ""), "catch (Exception e)", "catch (RuntimeException e)", 1)
+	// last ends with its catch: the two lines below it are the method's
+	// end and what follows it, so that a copy pasted right below changes
+	// the decided line's window, and takes it.
+	last := func(n int, catch string) string {
+		return fmt.Sprintf("    void m%d() {\n        int k = %d;\n        try { work(k); }\n        catch (%s e) { }\n    }\n", n, n, catch)
+	}
 	for _, tc := range []struct {
 		name    string
 		first   string   // A.java decided on (its line 14, m1's catch)
@@ -1480,6 +1490,20 @@ func TestTriageFollowsAcrossCopies(t *testing.T) {
 			[]string{class(method(0, ""), method(1, ""), method(1, ""))}, [][]int{{7, 14, 21}}, []string{"src/A.java:14"}, false},
 		{"deleted, then a copy of another method", class(method(0, ""), method(1, "        step1();\n")),
 			[]string{class(method(0, "")), class(method(0, ""), method(0, ""))}, [][]int{{7}, {7, 14}}, nil, true},
+		// A copy of the decided code, shown undecided while the decided
+		// code is there, does not take the decision once that is gone:
+		// git, step by step, says the decided line was deleted, or
+		// changed, and the copy was written apart.
+		{"a copy below, then the decided method deleted", class(method(0, ""), method(1, "")),
+			[]string{class(method(0, ""), method(1, ""), m9), class(method(0, ""), m9)}, [][]int{{7, 14, 21}, {7, 14}}, nil, true},
+		{"a copy below, then the decided line edited", class(method(0, ""), method(1, "")),
+			[]string{class(method(0, ""), method(1, ""), m9), class(method(0, ""), m1edited, m9)}, [][]int{{7, 14, 21}, {7, 14, 21}}, nil, true},
+		// The copy right below took the decided line's window; the step
+		// that added it carried the decided code whole: the copy is new
+		// code, and the decided line, edited next, is gone.
+		{"a copy right below with the decided window, then the decided line edited", class(method(0, ""), last(1, "Exception")),
+			[]string{class(method(0, ""), last(1, "Exception"), last(9, "Exception")), class(method(0, ""), last(1, "RuntimeException"), last(9, "Exception"))},
+			[][]int{{7, 14, 20}, {7, 14, 20}}, nil, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			g := gittest.New(t)
