@@ -289,37 +289,32 @@ func (r *Repo) After(from string, max, back int) ([]string, error) {
 // apart reads trees alone, no file: a line followed through the versions
 // of its file reads the versions, not every commit since.
 func (r *Repo) ChangedAfter(from string, paths []string, max, back int) (changed []string, more bool, err error) {
-	st := r.storage(cache.NewObjectLRU(8 * cache.MiByte)) // its packs kept open: one open per object was most of the time
-	defer st.close()
-	head, err := r.Commit("HEAD")
+	a := r.after
+	if a == nil {
+		a = &afterState{} // a Repo not made by Open: kept for this call
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.st == nil {
+		// Kept for the Repo's later calls (closed by Close): its packs
+		// kept open, one open per object was most of the time, and
+		// opening them again each call (their indexes read) the rest.
+		a.st = r.storage(cache.NewObjectLRU(8 * cache.MiByte))
+		if r.after == nil {
+			defer a.st.close()
+		}
+	}
+	st := a.st
+	c, line, err := a.lineBack(r, st, from, back)
 	if err != nil {
 		return nil, false, err
-	}
-	c, err := object.GetCommit(st.s, head.Hash)
-	if err != nil {
-		return nil, false, err
-	}
-	// HEAD's line back to from, newest first.
-	var line []*object.Commit
-	for range back {
-		if h := c.Hash.String(); h == from || strings.HasPrefix(h, from) && len(from) >= 7 {
-			break
-		}
-		line = append(line, c)
-		if c.NumParents() == 0 {
-			return nil, false, repoErrorf(ErrUnknownRevision, "%s is not on HEAD's first-parent line", from)
-		}
-		before := c.Hash.String()[:12]
-		if c, err = object.GetCommit(st.s, c.ParentHashes[0]); err != nil {
-			return nil, false, repoErrorf(ErrShallow, "the history before %s is not in this clone", before)
-		}
-	}
-	if h := c.Hash.String(); h != from && !(strings.HasPrefix(h, from) && len(from) >= 7) {
-		return nil, false, repoErrorf(ErrUnknownRevision, "%s is not on HEAD's first-parent line in its last %d commits", from, back)
 	}
 	finders := make([]*pathFinder, len(paths))
+	if a.trees == nil {
+		a.trees = map[plumbing.Hash]*object.Tree{}
+	}
 	for k, p := range paths {
-		finders[k] = &pathFinder{s: st.s, parts: strings.Split(p, "/")}
+		finders[k] = &pathFinder{s: st.s, parts: strings.Split(p, "/"), trees: a.trees}
 	}
 	version := func(c *object.Commit) fileVersion {
 		for k, f := range finders {
@@ -344,6 +339,59 @@ func (r *Repo) ChangedAfter(from string, paths []string, max, back int) (changed
 	return changed, false, nil
 }
 
+// afterLine is HEAD's first-parent line back to a commit, newest first
+// (line), and that commit (c), as lineBack found it; err when it did not.
+type afterLine struct {
+	c    *object.Commit
+	line []*object.Commit
+	err  error
+}
+
+// lineBack returns HEAD's first-parent line back to from (at most back
+// commits), newest first, and from's commit: walked once for each from
+// while HEAD stays (a run asks it of many files decided at one commit).
+func (a *afterState) lineBack(r *Repo, st *storage, from string, back int) (*object.Commit, []*object.Commit, error) {
+	head, err := r.Commit("HEAD")
+	if err != nil {
+		return nil, nil, err
+	}
+	key := head.Hash.String() + " " + from + " " + strconv.Itoa(back)
+	if l, ok := a.lines[key]; ok {
+		return l.c, l.line, l.err
+	}
+	c, line, err := walkBack(st, head, from, back)
+	if a.lines == nil {
+		a.lines = map[string]afterLine{}
+	}
+	a.lines[key] = afterLine{c, line, err}
+	return c, line, err
+}
+
+func walkBack(st *storage, head *object.Commit, from string, back int) (*object.Commit, []*object.Commit, error) {
+	c, err := object.GetCommit(st.s, head.Hash)
+	if err != nil {
+		return nil, nil, err
+	}
+	var line []*object.Commit
+	for range back {
+		if h := c.Hash.String(); h == from || strings.HasPrefix(h, from) && len(from) >= 7 {
+			break
+		}
+		line = append(line, c)
+		if c.NumParents() == 0 {
+			return nil, nil, repoErrorf(ErrUnknownRevision, "%s is not on HEAD's first-parent line", from)
+		}
+		before := c.Hash.String()[:12]
+		if c, err = object.GetCommit(st.s, c.ParentHashes[0]); err != nil {
+			return nil, nil, repoErrorf(ErrShallow, "the history before %s is not in this clone", before)
+		}
+	}
+	if h := c.Hash.String(); h != from && !(strings.HasPrefix(h, from) && len(from) >= 7) {
+		return nil, nil, repoErrorf(ErrUnknownRevision, "%s is not on HEAD's first-parent line in its last %d commits", from, back)
+	}
+	return c, line, nil
+}
+
 // fileVersion is a file as a commit has it: the index of the path it is
 // at (-1: none) and git's hash of it.
 type fileVersion struct {
@@ -358,6 +406,31 @@ type pathFinder struct {
 	s     storer.EncodedObjectStorer
 	parts []string
 	last  []pathStep // by depth: the directory looked in last, and what it gave
+	// trees are the trees decoded, by hash, shared by the finders of a
+	// Repo's calls: files followed through the same commits look in the
+	// same trees (each commit's own root most of all).
+	trees map[plumbing.Hash]*object.Tree
+}
+
+// maxAfterTrees bounds the trees a Repo keeps decoded for ChangedAfter.
+const maxAfterTrees = 8192
+
+// tree returns the tree of hash h, decoded once.
+func (f *pathFinder) tree(h plumbing.Hash) (*object.Tree, error) {
+	if t, ok := f.trees[h]; ok && f.trees != nil {
+		return t, nil
+	}
+	t, err := object.GetTree(f.s, h)
+	if err != nil {
+		return nil, err
+	}
+	if f.trees != nil {
+		if len(f.trees) >= maxAfterTrees {
+			clear(f.trees)
+		}
+		f.trees[h] = t
+	}
+	return t, nil
 }
 
 type pathStep struct {
@@ -381,7 +454,7 @@ func (f *pathFinder) at(dir plumbing.Hash, depth int) (plumbing.Hash, bool) {
 	}
 	var file plumbing.Hash
 	ok := false
-	if t, err := object.GetTree(f.s, dir); err == nil {
+	if t, err := f.tree(dir); err == nil {
 		if e, err := t.FindEntry(f.parts[depth]); err == nil {
 			switch {
 			case depth == len(f.parts)-1:

@@ -10,6 +10,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/go-git/go-billy/v5"
@@ -53,6 +54,19 @@ type Repo struct {
 	// Changed lines, with a second, whitespace-blind diff of the whole file,
 	// for NewIndex. Without it the index looks at each hunk alone.
 	ChangedLines bool
+	// afterSt is the storage ChangedAfter reads through, and afterLines
+	// the first-parent lines it walked, kept across its calls.
+	after *afterState
+}
+
+// afterState is what ChangedAfter keeps across its calls: the storage it
+// reads through, the first-parent lines it walked, the trees it decoded.
+// A Repo's copies share it.
+type afterState struct {
+	mu    sync.Mutex // a ChangedAfter at a time
+	st    *storage
+	lines map[string]afterLine
+	trees map[plumbing.Hash]*object.Tree
 }
 
 // Open opens the repository that holds dir (dir or a directory above it),
@@ -84,7 +98,7 @@ func Open(dir string) (*Repo, error) {
 		}
 		return nil, fmt.Errorf("opening the git repository at %s: %w", top, err)
 	}
-	return &Repo{repo: r, Root: top, objects: newObjectLRU(objectCache), bases: newBaseCache(objectCache), opened: o, top: o.roots[0],
+	return &Repo{repo: r, Root: top, objects: newObjectLRU(objectCache), bases: newBaseCache(objectCache), opened: o, top: o.roots[0], after: &afterState{},
 		dir: abs, sub: below(top, abs)}, nil
 }
 
@@ -252,6 +266,14 @@ func readSmall(r *os.Root, name string) ([]byte, error) {
 // Close releases the directories the repository was opened with; a Repo
 // is not read after.
 func (r *Repo) Close() error {
+	if a := r.after; a != nil {
+		a.mu.Lock()
+		if a.st != nil {
+			a.st.close()
+			a.st = nil
+		}
+		a.mu.Unlock()
+	}
 	if r.opened != nil {
 		r.opened.close()
 	}

@@ -3,6 +3,8 @@ package triage
 import (
 	"context"
 	"errors"
+	"io"
+	"runtime"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -59,6 +61,28 @@ type history struct {
 	// changed since, and its decided line is where its location says
 	// (editedSince). nil for a commit git could not read.
 	blobs map[string]map[string]diff.BlobHash
+	// repo is the repository, opened at the first read of git that
+	// needs it (open); noRepo: it could not be.
+	repo    *diff.Repo
+	noRepo  bool
+	openers map[string]func(string) (io.ReadCloser, int64, error) // by revision, of repo (fileAt)
+}
+
+// open returns the repository, opened once for the run's reads of git
+// (each open reads the pack indexes again: 4 ms a file followed in a
+// repository of one pack), closed once the matcher is let go; nil when it
+// cannot be opened.
+func (h *history) open() *diff.Repo {
+	if h.repo == nil && !h.noRepo {
+		repo, err := diff.Open(h.dir)
+		if err != nil {
+			h.noRepo = true
+			return nil
+		}
+		h.repo = repo
+		runtime.AddCleanup(h, func(r *diff.Repo) { r.Close() }, repo)
+	}
+	return h.repo
 }
 
 // editedSince says whether entry idx's file, whose content hashes to
@@ -167,9 +191,7 @@ func (m *Matcher) lineNow(idx int, sf *sourceFile) (int, bool) {
 		return 0, false
 	}
 	n := 0
-	repo, err := diff.Open(h.dir)
-	if err == nil {
-		defer repo.Close()
+	if repo := h.open(); repo != nil {
 		// The entry's commit, then the commits after it: a decision taken
 		// on code not committed yet has it in a later one (most often the
 		// commit of the triage file itself).
@@ -433,7 +455,7 @@ func (h *history) file(repo *diff.Repo, k histKey, sf *sourceFile) (*histFile, e
 	if len(h.files) >= maxHistory {
 		return nil, nil
 	}
-	hf, err := readAtCommit(repo, k, sf)
+	hf, err := h.readAtCommit(repo, k, sf)
 	h.files[k] = hf
 	if errors.Is(err, diff.ErrPartial) {
 		h.unfetchable[k] = true
@@ -447,8 +469,8 @@ func (h *history) file(repo *diff.Repo, k histKey, sf *sourceFile) (*histFile, e
 // readAtCommit reads k's file at k's commit and diffs it with sf; the
 // error is that of opening the file (ErrPartial: a partial clone lacks it
 // and git could not fetch it).
-func readAtCommit(repo *diff.Repo, k histKey, sf *sourceFile) (*histFile, error) {
-	data, err := fileAt(repo, k.commit, k.top)
+func (h *history) readAtCommit(repo *diff.Repo, k histKey, sf *sourceFile) (*histFile, error) {
+	data, err := h.fileAt(repo, k.commit, k.top)
 	if data == nil {
 		return nil, err
 	}

@@ -62,11 +62,10 @@ func (m *Matcher) stepwise(idx int, sf *sourceFile) (int, bool) {
 
 func (m *Matcher) followSteps(idx int, sf *sourceFile) int {
 	h, e := m.hist, &m.entries[idx]
-	repo, err := diff.Open(h.dir)
-	if err != nil {
+	repo := h.open()
+	if repo == nil {
 		return 0
 	}
-	defer repo.Close()
 	if _, err := repo.Commit(e.Commit); err != nil {
 		return 0
 	}
@@ -82,6 +81,7 @@ func (m *Matcher) followSteps(idx int, sf *sourceFile) int {
 	after, ok := h.stepsAfter[key]
 	if !ok {
 		var more bool
+		var err error
 		after, more, err = repo.ChangedAfter(e.Commit, paths, maxSteps, maxBack)
 		switch {
 		case err != nil || more:
@@ -102,7 +102,7 @@ func (m *Matcher) followSteps(idx int, sf *sourceFile) int {
 		h.stepReads++
 		var b []byte
 		for _, p := range paths {
-			if b, _ = fileAt(repo, c, p); b != nil {
+			if b, _ = h.fileAt(repo, c, p); b != nil {
 				break
 			}
 		}
@@ -250,6 +250,39 @@ func fileAt(repo *diff.Repo, c, path string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	return readAt(open, path)
+}
+
+// maxOpeners bounds the revisions whose readers a run keeps (each with a
+// cache of its objects).
+const maxOpeners = 16
+
+// fileAt is fileAt with the reader of revision c kept for the run, from
+// the repository kept (open): each reader reads the pack indexes again,
+// most of the time of reading a file at a commit.
+func (h *history) fileAt(repo *diff.Repo, c, path string) ([]byte, error) {
+	if repo != h.repo {
+		return fileAt(repo, c, path)
+	}
+	open, ok := h.openers[c]
+	if !ok {
+		var err error
+		if open, err = repo.OpenAt(c); err != nil {
+			return nil, err
+		}
+		if len(h.openers) >= maxOpeners {
+			clear(h.openers)
+		}
+		if h.openers == nil {
+			h.openers = map[string]func(string) (io.ReadCloser, int64, error){}
+		}
+		h.openers[c] = open
+	}
+	return readAt(open, path)
+}
+
+// readAt reads path whole with open (see fileAt).
+func readAt(open func(string) (io.ReadCloser, int64, error), path string) ([]byte, error) {
 	rc, size, err := open(path)
 	if err != nil {
 		return nil, err
