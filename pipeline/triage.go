@@ -106,9 +106,11 @@ type triaging struct {
 	// newOnly: the view is of the new findings of new problems (a
 	// baseline and Query.NewOnly).
 	newOnly bool
-	// whole says that every finding of the run is decided (no filter,
-	// changed lines or new only): an entry of a tool decided (tools; tool
-	// the last finding's) that matched none is told.
+	// whole says that every finding of the run is decided (no filter or
+	// new only; on changed lines, those off them are decided too, by
+	// outside, unless the changes carry report lines onto the head's): an
+	// entry of a tool decided (tools; tool the last finding's) that
+	// matched none is told.
 	whole bool
 	tools map[string]bool
 	tool  string
@@ -283,7 +285,7 @@ func newTriaging(q *Query, prior *triaging, regroup bool) *triaging {
 		return nil // (the triaged alone, of no decision, are none)
 	}
 	t := &triaging{m: q.Triage, d: q.Triage.Decider(), mode: q.Triaged, regroup: regroup && q.Classes != nil && prior == nil,
-		whole: q.Filter.Empty() && q.Changes == nil && !q.NewOnly, newOnly: q.NewOnly && q.Baseline != nil}
+		whole: q.Filter.Empty() && (q.Changes == nil || q.Changes.Lines() == nil) && !q.NewOnly, newOnly: q.NewOnly && q.Baseline != nil}
 	if prior != nil {
 		t.problems, t.prior, t.marks, t.marksOutside = prior.problems, prior.prior, prior.marks, prior.marksOutside
 		t.overruled = prior.overruled
@@ -318,7 +320,11 @@ func (t *triaging) widens() bool { return t != nil && t.wide != nil }
 // its file (first pass of the first run), and notes its decision when it
 // suppresses f.
 func (t *triaging) outside(f *reports.Finding, ids *ids, off bool) {
-	if t == nil || t.again || f.Uncounted() || !t.wideNames(f.Path) {
+	if t == nil || t.again || f.Uncounted() {
+		return
+	}
+	t.seeTool(f)
+	if !t.wideNames(f.Path) {
 		return
 	}
 	var r grouping.Ref
@@ -716,12 +722,7 @@ func (t *triaging) decide(f *reports.Finding) (hide bool) {
 	if t == nil || f.Uncounted() {
 		return false
 	}
-	if t.whole && (t.tools == nil || f.Tool != t.tool) {
-		if t.tools == nil {
-			t.tools = map[string]bool{}
-		}
-		t.tool, t.tools[f.Tool] = f.Tool, true
-	}
+	t.seeTool(f)
 	f.Triage = nil
 	f.Triage = t.d.Decide(f).Mark()
 	// Its problem's decision marks it unless its own suppresses it; a
@@ -734,6 +735,16 @@ func (t *triaging) decide(f *reports.Finding) (hide bool) {
 		f.Triage = t.marks[f.ID]
 	}
 	return t.hides(f.Triage.Suppressed())
+}
+
+// seeTool notes f's tool among the run's (whole).
+func (t *triaging) seeTool(f *reports.Finding) {
+	if t.whole && (t.tools == nil || f.Tool != t.tool) {
+		if t.tools == nil {
+			t.tools = map[string]bool{}
+		}
+		t.tool, t.tools[f.Tool] = f.Tool, true
+	}
 }
 
 // hides says whether the mode hides a finding whose decision suppresses

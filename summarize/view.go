@@ -186,8 +186,8 @@ type TriagedCounts struct {
 	// Unmatched counts the decisions of the tools of the run that matched
 	// no finding of it (the code fixed, deleted, or changed past
 	// following: recap triage check says which), told only of a run of
-	// every finding (no filter, changed lines, new only or configuration
-	// exclusion).
+	// every finding (no filter, new only or configuration exclusion; on
+	// the changed lines, those off them are decided too).
 	Unmatched int `json:"unmatched,omitempty"`
 	// Shown says that the other counts of the summary hold these findings
 	// too (--triaged include or only).

@@ -1620,6 +1620,14 @@ func TestTriageUnmatchedTold(t *testing.T) {
 	if code != 0 || strings.Contains(out, "no finding") || !strings.Contains(out, "1 problem triaged") {
 		t.Errorf("summary --tool PMD: exit %d\n%s%s", code, out, stderr)
 	}
+	// On the changed lines (the review of the commit that fixed the
+	// decided code), the findings off them are decided too: the body
+	// says so, where a reviewer may decide again.
+	for _, args := range [][]string{{"review", "--base", "HEAD~1", "--format", "markdown", "build"}, {"summary", "--changed-only", "--base", "HEAD~1", "build"}} {
+		if out, stderr, code := recap(t, dir, nil, args...); code != 0 || !strings.Contains(out, told) {
+			t.Errorf("%v: exit %d, no %q\n%s%s", args, code, told, out, stderr)
+		}
+	}
 	// Recap's own SARIF, of a run with a new finding: the decided one
 	// suppressed, the new one not.
 	g.Commit("a new field", map[string]string{
