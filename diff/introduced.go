@@ -417,7 +417,7 @@ const maxAfterTrees = 8192
 
 // tree returns the tree of hash h, decoded once.
 func (f *pathFinder) tree(h plumbing.Hash) (*object.Tree, error) {
-	if t, ok := f.trees[h]; ok && f.trees != nil {
+	if t, ok := f.trees[h]; ok {
 		return t, nil
 	}
 	t, err := object.GetTree(f.s, h)

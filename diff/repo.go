@@ -54,8 +54,7 @@ type Repo struct {
 	// Changed lines, with a second, whitespace-blind diff of the whole file,
 	// for NewIndex. Without it the index looks at each hunk alone.
 	ChangedLines bool
-	// afterSt is the storage ChangedAfter reads through, and afterLines
-	// the first-parent lines it walked, kept across its calls.
+	// after is what ChangedAfter keeps across its calls.
 	after *afterState
 }
 

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"io"
+	"maps"
 	"runtime"
+	"slices"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -102,28 +104,21 @@ func (m *Matcher) editedSince(idx int, blob diff.BlobHash) bool {
 	}
 	at, ok := h.blobs[e.Commit]
 	if !ok {
-		// Once a commit: the files of every entry of it.
-		if repo, err := diff.Open(h.dir); err == nil {
-			var paths []string
+		// Once a commit: the files of every entry of it, by the entries'
+		// paths as the matcher names them.
+		if repo := h.open(); repo != nil {
+			byGit := map[string]string{}
 			for k := range m.entries {
 				if o := &m.entries[k]; o.Commit == e.Commit && o.Path != "" {
-					paths = append(paths, inGit(repo, h.dir, o.Path))
+					byGit[inGit(repo, h.dir, o.Path)] = o.Path
 				}
 			}
-			at, _ = repo.BlobHashes(e.Commit, paths)
-			if at != nil {
-				// By the entries' paths, as the matcher names them.
-				byPath := make(map[string]diff.BlobHash, len(at))
-				for k := range m.entries {
-					if o := &m.entries[k]; o.Commit == e.Commit && o.Path != "" {
-						if bh, ok := at[inGit(repo, h.dir, o.Path)]; ok {
-							byPath[o.Path] = bh
-						}
-					}
+			if hashes, err := repo.BlobHashes(e.Commit, slices.Collect(maps.Keys(byGit))); err == nil {
+				at = make(map[string]diff.BlobHash, len(hashes))
+				for g, bh := range hashes {
+					at[byGit[g]] = bh
 				}
-				at = byPath
 			}
-			repo.Close()
 		}
 		h.blobs[e.Commit] = at
 	}
