@@ -89,6 +89,11 @@ type Matcher struct {
 	unread   map[int]int
 	unreadAt string
 	near     []*Near // entry → a finding at its location that another message kept from matching
+	// undecided are findings that matched none of the entries of their
+	// file and rule, kept when the matcher follows lines through git:
+	// the one on the line an entry's decided line was edited into is
+	// what to decide again (editedNear).
+	undecided []undecided
 	// addedSince is, of each entry whose file git says was deleted since
 	// its commit (no rename; nil for the others), the files added since:
 	// of HEAD's files (headFiles) it matches those alone, by the whole
@@ -132,7 +137,22 @@ type Near struct {
 	Path    string
 	Line    int
 	Message string
+	// Code, when the decided line itself was edited since (git's diff
+	// replaces it with this line, much of its text kept), is that line
+	// now, white space folded: the finding is on the edited line.
+	Code string
 }
+
+// undecided is a finding no entry of its file and rule matched.
+type undecided struct {
+	id               reports.FindingID
+	tool, rule, path string
+	line             int
+	message          string
+}
+
+// maxUndecided bounds the findings a matcher keeps as undecided.
+const maxUndecided = 1 << 16
 
 type ruleKey struct{ tool, rule string }
 
@@ -947,6 +967,9 @@ func (m *Matcher) decide(f *reports.Finding, fe *fileEntries) *Decision {
 		try(orphans, true)
 	}
 	if best < 0 {
+		if m.hist != nil && len(cands) > 0 && f.Line >= 1 && !f.ID.IsZero() && len(m.undecided) < maxUndecided {
+			m.undecided = append(m.undecided, undecided{f.ID, f.Tool, f.Rule, f.Path, f.Line, f.Message})
+		}
 		return nil
 	}
 	// A finding another entry covers (decided again after its message
@@ -1596,6 +1619,7 @@ func (m *Matcher) Unmatched(count func(e *Entry) bool) int {
 func (m *Matcher) Statuses() []Status {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	m.editedNear()
 	out := make([]Status, len(m.entries))
 	for i := range m.entries {
 		out[i] = Status{Entry: m.entries[i], Matched: m.used[i], Path: m.path[i], Expired: m.entries[i].Expired(m.now), Unfollowed: m.hist != nil && m.hist.missing[i], Squashed: m.hist != nil && m.hist.squashed[i],

@@ -61,13 +61,37 @@ func (m *Matcher) stepwise(idx int, sf *sourceFile) (int, bool) {
 }
 
 func (m *Matcher) followSteps(idx int, sf *sourceFile) int {
+	old, at, versions := m.stepVersions(idx, sf)
+	if at == 0 {
+		return 0
+	}
+	line := m.lines[idx]
+	for _, next := range versions {
+		cur := newSourceFile(next)
+		now, gone := step(old, cur, at, line)
+		if gone {
+			return -1
+		}
+		if at = now; at == 0 {
+			return 0
+		}
+		old = cur
+	}
+	return at
+}
+
+// stepVersions returns the file's version where entry idx's decided line
+// is followed from and the line there (1-based; 0: none, nothing to
+// follow), and the versions after it, the last one sf's text: see
+// stepwise.
+func (m *Matcher) stepVersions(idx int, sf *sourceFile) (*sourceFile, int, [][]byte) {
 	h, e := m.hist, &m.entries[idx]
 	repo := h.open()
 	if repo == nil {
-		return 0
+		return nil, 0, nil
 	}
 	if _, err := repo.Commit(e.Commit); err != nil {
-		return 0
+		return nil, 0, nil
 	}
 	// The file's versions, one per change: at the entry's commit, at each
 	// later commit that changed it (told by the trees, which git reads
@@ -92,12 +116,12 @@ func (m *Matcher) followSteps(idx int, sf *sourceFile) int {
 		h.stepsAfter[key] = after
 	}
 	if after == nil {
-		return 0
+		return nil, 0, nil
 	}
 	var versions [][]byte
 	for _, c := range append([]string{e.Commit}, after...) {
 		if h.stepReads >= maxStepReads {
-			return 0
+			return nil, 0, nil
 		}
 		h.stepReads++
 		var b []byte
@@ -107,7 +131,7 @@ func (m *Matcher) followSteps(idx int, sf *sourceFile) int {
 			}
 		}
 		if b == nil {
-			return 0 // gone, or not fetched: not told
+			return nil, 0, nil // gone, or not fetched: not told
 		}
 		if len(versions) == 0 || !bytes.Equal(b, versions[len(versions)-1]) {
 			versions = append(versions, b)
@@ -140,22 +164,7 @@ func (m *Matcher) followSteps(idx int, sf *sourceFile) int {
 			old, versions = files[k], versions[k+1:]
 		}
 	}
-	if at == 0 {
-		return 0
-	}
-	line := m.lines[idx]
-	for _, next := range versions {
-		cur := newSourceFile(next)
-		now, gone := step(old, cur, at, line)
-		if gone {
-			return -1
-		}
-		if at = now; at == 0 {
-			return 0
-		}
-		old = cur
-	}
-	return at
+	return old, at, versions
 }
 
 // step carries line at (1-based) of old onto cur, white space aside (as

@@ -379,8 +379,9 @@ func TestTriagePruneReportsOlderInAClone(t *testing.T) {
 // TestTriagePruneLineChanged: the decided line changed (a field renamed)
 // and committed, the committed report unchanged: not made again, it may
 // not describe the file, so prune keeps the entry (stale?); made again
-// here, the same bytes written after the file changed, it does, and prune
-// removes the entry.
+// here, the same bytes written after the file changed, it does: its
+// finding is on the decided line as edited, and prune keeps the entry, to
+// decide again; the line rewritten, it removes it.
 func TestTriagePruneLineChanged(t *testing.T) {
 	g := triageRepo(t)
 	decideDate(t, g)
@@ -395,8 +396,15 @@ func TestTriagePruneLineChanged(t *testing.T) {
 	// Made again here (the same bytes, written after the file changed).
 	touchAfter(t, filepath.Join(g.Dir, "build", "reports", "pmd.sarif"), filepath.Join(g.Dir, shop+"Order.java"))
 	out, stderr, code = recap(t, g.Dir, nil, "triage", "prune", "build/reports")
-	if code != 0 || !strings.Contains(out, ".recap/triage.yml: 1 stale entry removed\n") {
+	if code != 0 || !strings.Contains(out, "kept     PMD ReplaceJavaUtilDate "+shop+"Order.java \"private Date created;\" (false-positive): its decided line was edited, and a finding of its rule is on it (recap triage check shows it, to decide again)\n") ||
+		!strings.Contains(out, ".recap/triage.yml: 0 stale entries removed; 1 stale entry kept: ") {
 		t.Errorf("prune after the tools ran again: exit %d\n%s%s", code, out, stderr)
+	}
+	g.Commit("rewrite the field", map[string]string{shop + "Order.java": strings.Replace(order, "private Date created;", "private final Instant createdAt = Instant.now();", 1)})
+	touchAfter(t, filepath.Join(g.Dir, "build", "reports", "pmd.sarif"), filepath.Join(g.Dir, shop+"Order.java"))
+	out, stderr, code = recap(t, g.Dir, nil, "triage", "prune", "build/reports")
+	if code != 0 || !strings.Contains(out, ".recap/triage.yml: 1 stale entry removed\n") {
+		t.Errorf("prune after the line was rewritten: exit %d\n%s%s", code, out, stderr)
 	}
 }
 
@@ -812,7 +820,7 @@ func triageCheckChanged(t *testing.T, neighbour bool) {
 			t.Errorf("check: no %q in\n%s", want, out)
 		}
 	}
-	if code != 1 || !strings.Contains(stderr, "1 stale entry whose finding's message changed (decide it again by the id shown)") {
+	if code != 1 || !strings.Contains(stderr, "1 stale entry whose finding changed, its message or its line (decide it again by the id shown)") {
 		t.Errorf("check: exit %d\n%s", code, stderr)
 	}
 	out, _, _ = recap(t, g.Dir, nil, "triage", "check", "--format", "json", "build/reports")
@@ -883,6 +891,78 @@ func TestTriageCheckChangedElsewhere(t *testing.T) {
 	}
 	if out, stderr, code := recap(t, g.Dir, nil, "triage", "prune", "build/reports"); code != 0 || !strings.Contains(out, "1 stale entry removed") {
 		t.Errorf("prune: exit %d\n%s%s", code, out, stderr)
+	}
+}
+
+// TestTriageCheckEditedLine: a decided line edited since (a field
+// renamed) matches nothing; check names the finding on the edited line,
+// which git's diff puts in the decided one's place, to decide again, and
+// deciding it replaces the entry. A line rewritten, or one like it added
+// in a commit before the one that deleted the decided line (followed step
+// by step, the decided line is deleted with nothing in its place), is
+// named by no entry: the entry is stale.
+func TestTriageCheckEditedLine(t *testing.T) {
+	edit := func(line string) func([]string) []string {
+		return func(lines []string) []string { lines[12] = line; return lines }
+	}
+	for _, c := range []struct {
+		name   string
+		steps  []func([]string) []string
+		now    string // line 13 at last
+		edited bool
+	}{
+		{"renamed", []func([]string) []string{edit("    private Date createdOn;")}, "private Date createdOn;", true},
+		{"rewritten", []func([]string) []string{edit("    private Instant createdAt = Instant.now();")}, "", false},
+		{"added, then the decided one deleted", []func([]string) []string{
+			func(lines []string) []string { return slices.Insert(lines, 13, "    private Date createdOn;") },
+			func(lines []string) []string { return slices.Delete(lines, 12, 13) },
+		}, "", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			g := triageRepo(t)
+			decideDate(t, g)
+			src := filepath.Join(g.Dir, filepath.FromSlash(shop+"Order.java"))
+			lines := strings.Split(readFile(t, src), "\n")
+			if lines[12] != "    private Date created;" {
+				t.Fatalf("Order.java: line 13 %q", lines[12])
+			}
+			for k, step := range c.steps {
+				lines = step(lines)
+				g.Commit(fmt.Sprintf("step %d", k+1), map[string]string{shop + "Order.java": strings.Join(lines, "\n")})
+			}
+			// The report of the edited code, written since: PMD's finding on
+			// line 13 as before.
+			p := filepath.Join(g.Dir, "build", "reports", "pmd.sarif")
+			g.Write(map[string]string{"build/reports/pmd.sarif": readFile(t, p) + "\n"})
+			f := findingAt(t, findingsOf(t, g.Dir), "ReplaceJavaUtilDate", "Order.java", 13)
+			if f["triage"] != nil {
+				t.Fatalf("the finding on the edited line is triaged: %v", f["triage"])
+			}
+			id := f["id"].(string)
+			out, stderr, code := recap(t, g.Dir, nil, "triage", "check", "build/reports")
+			named := "changed: PMD ReplaceJavaUtilDate at " + shop + "Order.java:13: its decided line was edited, now \"" + c.now + "\" (was \"private Date created;\"): decide it again (recap triage " + id + " --as false-positive --reason …), which replaces the entry"
+			if !c.edited {
+				if code != 1 || strings.Contains(out, "changed:") || strings.Contains(out, id) || !strings.Contains(stderr, "1 stale entry (recap triage prune removes it)") {
+					t.Errorf("check: exit %d, want 1, the entry stale and no word of %s\n%s%s", code, id, out, stderr)
+				}
+				return
+			}
+			if code != 1 || !strings.Contains(out, named) || !strings.Contains(out, ".recap/triage.yml: 1 stale entry (1 changed), 0 expired entries") ||
+				!strings.Contains(stderr, "1 stale entry whose finding changed, its message or its line (decide it again by the id shown)") {
+				t.Errorf("check: exit %d, want 1 and\n%s\n%s%s", code, named, out, stderr)
+			}
+			out, _, _ = recap(t, g.Dir, nil, "triage", "check", "--format", "json", "build/reports")
+			if !strings.Contains(out, `"code": "private Date createdOn;"`) {
+				t.Errorf("check --format json: no code of the edited line\n%s", out)
+			}
+			out, stderr, code = recap(t, g.Dir, nil, "triage", id, "--as", "false-positive", "--reason", "the API takes a Date", "build/reports")
+			if code != 0 || !strings.Contains(out, "replaced  "+id+"  PMD ReplaceJavaUtilDate "+shop+"Order.java:13 (was false-positive") || !strings.Contains(out, "its decided line was edited\n") {
+				t.Fatalf("triage again: exit %d\n%s%s", code, out, stderr)
+			}
+			if out, stderr, code := recap(t, g.Dir, nil, "triage", "check", "build/reports"); code != 0 {
+				t.Errorf("check after: exit %d\n%s%s", code, out, stderr)
+			}
+		})
 	}
 }
 

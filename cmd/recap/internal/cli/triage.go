@@ -714,6 +714,9 @@ func decide(ctx context.Context, streams *IO, r *triageRepo, names, inputs []str
 		case newKeys[k]:
 		case pickedOf[k] > 0 && pickedOf[k] == st.Matched: // an entry that covers others too stays
 			replace[k] = "decided again"
+		case st.Changed != nil && pickedIDs[st.Changed.ID] && st.Changed.Code != "":
+			replace[k] = "its decided line was edited"
+			forFinding[k] = byID[st.Changed.ID]
 		case st.Changed != nil && pickedIDs[st.Changed.ID]:
 			replace[k] = "its finding's message changed"
 			forFinding[k] = byID[st.Changed.ID]
@@ -1033,19 +1036,20 @@ type entryStatus struct {
 }
 
 // changedFinding is the finding at a stale entry's place, its message
-// changed.
+// changed, or on its decided line as edited since (Code: that line now).
 type changedFinding struct {
 	ID      string `json:"id"`
 	Path    string `json:"path"`
 	Line    int    `json:"line"`
 	Message string `json:"message"`
+	Code    string `json:"code,omitempty"`
 }
 
 func changedOf(n *triage.Near) *changedFinding {
 	if n == nil {
 		return nil
 	}
-	return &changedFinding{ID: n.ID.String(), Path: n.Path, Line: n.Line, Message: n.Message}
+	return &changedFinding{ID: n.ID.String(), Path: n.Path, Line: n.Line, Message: n.Message, Code: n.Code}
 }
 
 type listOutput struct {
@@ -1159,7 +1163,7 @@ func runList(cmd *cobra.Command, streams *IO, lf *listFlags, args []string, chec
 			parts = append(parts, english.Plural(out.Unfetched, "stale entry", "stale entries")+" whose code this partial clone could not fetch (give git access to the remote)")
 		}
 		if out.Changed > 0 {
-			parts = append(parts, english.Plural(out.Changed, "stale entry", "stale entries")+" whose finding's message changed (decide "+itOrThem(out.Changed)+" again by the id shown)")
+			parts = append(parts, english.Plural(out.Changed, "stale entry", "stale entries")+" whose finding changed, its message or its line (decide "+itOrThem(out.Changed)+" again by the id shown)")
 		}
 		if out.Expired > 0 {
 			parts = append(parts, english.Plural(out.Expired, "expired entry", "expired entries")+" (decide again or remove "+itOrThem(out.Expired)+")")
@@ -1298,6 +1302,12 @@ func writeList(w io.Writer, format string, out listOutput, check bool) {
 		if e.Link != "" {
 			more += " --link " + render.InertLine(e.Link)
 		}
+		if c.Code != "" {
+			fmt.Fprintf(w, "changed: %s %s at %s:%d: its decided line was edited, now %q (was %q): decide it again (recap triage %s --as %s%s --reason …), which replaces the entry\n",
+				render.InertLine(e.Tool), render.InertLine(reports.ShortRule(e.Tool, e.Rule)), render.InertLine(c.Path), c.Line,
+				text.CutRunes(c.Code, 100), text.CutRunes(e.Line, 100), c.ID, e.State, more)
+			continue
+		}
 		fmt.Fprintf(w, "changed: %s %s at %s:%d now says %q; was %q: decide it again (recap triage %s --as %s%s --reason …), which replaces the entry\n",
 			render.InertLine(e.Tool), render.InertLine(reports.ShortRule(e.Tool, e.Rule)), render.InertLine(c.Path), c.Line,
 			text.CutRunes(c.Message, 100), text.CutRunes(e.Message, 100), c.ID, e.State, more)
@@ -1426,13 +1436,14 @@ func staleKinds(changed, outdated, shallow, squashed, unfetched int) string {
 }
 
 // changedNote says how many stale entries prune kept because the finding
-// at their place is there, its message changed: "" for none.
+// at their place is there, its message changed or its line edited: ""
+// for none.
 func changedNote(n int) string {
 	if n == 0 {
 		return ""
 	}
-	return fmt.Sprintf("; %s kept: the finding at %s place says another message now (recap triage check shows %s, to decide again)",
-		english.Plural(n, "stale entry", "stale entries"), itsOrTheir(n), itOrThem(n))
+	return fmt.Sprintf("; %s kept: the finding at %s place says another message now, or is on %s line as edited (recap triage check shows %s, to decide again)",
+		english.Plural(n, "stale entry", "stale entries"), itsOrTheir(n), itsOrTheir(n), itOrThem(n))
 }
 
 // uncheckedNote says how many entries no input could check: "" for none.
@@ -1451,8 +1462,9 @@ func newTriagePrune(streams *IO) *cobra.Command {
 		Short: "Remove the entries of the triage file that match no finding any more",
 		Long: `prune removes the stale entries of the triage file: those that match no finding
 of the INPUTs (the code was fixed or deleted). It keeps those whose place has a
-finding of their rule with another message now (recap triage check shows them,
-to decide again) and, unless --force, those whose reports are older than the
+finding of their rule with another message now, or whose decided line was
+edited and has a finding of their rule (recap triage check shows them, to decide
+again) and, unless --force, those whose reports are older than the
 code (the finding may only have moved: their file is gone while
 the report still has findings in it, their file changed after the commit a
 committed report was made at or a shallow clone lacks that commit, an
@@ -1500,9 +1512,14 @@ stale. --dry-run lists what it would remove.`,
 						continue
 					}
 					if s.Changed != nil {
-						// its finding is there, its message changed: to decide again
+						// its finding is there, its message changed or its
+						// line edited: to decide again
 						changed++
-						kept = append(kept, fmt.Sprintf("kept     %s (%s): the finding at its place says another message now (recap triage check shows it, to decide again)\n", names[e.Key()], e.State))
+						what := "the finding at its place says another message now"
+						if s.Changed.Code != "" {
+							what = "its decided line was edited, and a finding of its rule is on it"
+						}
+						kept = append(kept, fmt.Sprintf("kept     %s (%s): %s (recap triage check shows it, to decide again)\n", names[e.Key()], e.State, what))
 						continue
 					}
 					stale[e.Key()] = true
