@@ -3,6 +3,7 @@ package triage
 import (
 	"bytes"
 	"cmp"
+	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
 	"math/bits"
@@ -329,6 +330,12 @@ func (m *Matcher) quickDigest(src []byte, own, orphans *wanted) *digest {
 	var hits [8]hit
 	found := hits[:0]
 	n := 0
+	if found, n, ok := m.scanRare(src, own, orphans, found); ok {
+		if found == nil {
+			return nil // a Line on two lines
+		}
+		return m.quickFound(src, n, found, own, orphans)
+	}
 	for at := 0; at < len(src); n++ {
 		end := bytes.IndexByte(src[at:], '\n')
 		if end < 0 {
@@ -374,6 +381,12 @@ func (m *Matcher) quickDigest(src []byte, own, orphans *wanted) *digest {
 		}
 		at = end + 1
 	}
+	return m.quickFound(src, n, found, own, orphans)
+}
+
+// quickFound is quickDigest's digest of src, of n lines, in which the
+// lines found are found: nil when an entry's Line is on two lines.
+func (m *Matcher) quickFound(src []byte, n int, found []hit, own, orphans *wanted) *digest {
 	slices.SortFunc(found, func(a, b hit) int { return cmp.Or(cmp.Compare(a.idx, b.idx), cmp.Compare(a.i, b.i)) })
 	found = slices.CompactFunc(found, func(a, b hit) bool { return a.idx == b.idx && a.i == b.i })
 	for k := 1; k < len(found); k++ {
@@ -406,6 +419,112 @@ func (m *Matcher) quickDigest(src []byte, own, orphans *wanted) *digest {
 	return d
 }
 
+// scanRare finds, for quickDigest, the lines of src that read as the
+// Lines of the entries wanted (own, orphans), appended to found, and
+// counts src's lines (n): for each entry, the lines that hold the byte of
+// its Line least often in code (rareOf; any line that reads as it holds
+// it, as white space alone is left out) are compared, found by
+// bytes.IndexByte, and the lines counted by bytes.Count, both many bytes
+// at a time. ok false, nothing done, when a Line has no such byte (ASCII
+// and no white space); found nil when one entry's is on two lines
+// (digestOf compares them).
+func (m *Matcher) scanRare(src []byte, own, orphans *wanted, found []hit) (_ []hit, n int, ok bool) {
+	var buf [2 * manyWanted]int
+	idxs := buf[:0]
+	for _, w := range [2]*wanted{own, orphans} {
+		for _, list := range [2][]int{w.whole, w.cut} {
+			for _, idx := range list {
+				if !slices.Contains(idxs, idx) {
+					idxs = append(idxs, idx)
+				}
+			}
+		}
+	}
+	var rare [2 * manyWanted]byte
+	for k, idx := range idxs {
+		c, ok := rareOf(m.lines[idx].b)
+		if !ok {
+			return found, 0, false
+		}
+		rare[k] = c
+	}
+	if len(src) > 0 {
+		n = bytes.Count(src, newline)
+		if src[len(src)-1] != '\n' {
+			n++
+		}
+	}
+	// Lines compared one by one cost more than the pass over the lines
+	// (quickDigest's): when the bytes are on many of them (lines alike but
+	// for their numbers), that pass.
+	seen := 0
+	for k := range idxs {
+		if seen += bytes.Count(src, rare[k:k+1]); seen > n/denseRare {
+			return found, 0, false
+		}
+	}
+	for k, idx := range idxs {
+		l, c := m.lines[idx], rare[k]
+		i, counted, hits := 0, 0, 0 // line i begins at counted
+		for p := 0; p < len(src); {
+			k := bytes.IndexByte(src[p:], c)
+			if k < 0 {
+				break
+			}
+			k += p
+			start := bytes.LastIndexByte(src[:k], '\n') + 1
+			end := bytes.IndexByte(src[k:], '\n')
+			if end < 0 {
+				end = len(src)
+			} else {
+				end += k
+			}
+			i += bytes.Count(src[counted:start], newline)
+			counted = start
+			if lineIs(src[start:end], l) {
+				if hits++; hits > 1 {
+					return nil, 0, true // a Line on two lines
+				}
+				found = append(found, hit{int32(idx), int32(i), int32(start)})
+			}
+			p = end + 1
+		}
+	}
+	return found, n, true
+}
+
+var newline = []byte{'\n'}
+
+// denseRare: scanRare compares the lines that hold entries' bytes one by
+// one when they are at most one line in denseRare.
+const denseRare = 8
+
+// rareOf returns the byte of an entry's Line l that code holds least
+// often (byteRank), of those that are ASCII and no white space: every
+// line that reads as l holds it. ok false when l has none.
+func rareOf(l []byte) (c byte, ok bool) {
+	best := -1
+	for _, b := range l {
+		if b < utf8.RuneSelf && !asciiSpace[b] && int(byteRank[b]) > best {
+			c, best = b, int(byteRank[b])
+		}
+	}
+	return c, best >= 0
+}
+
+// byteRank ranks the ASCII bytes by how seldom source code holds them:
+// the most common first (rank 0), those not listed rarest of all.
+var byteRank = func() (r [utf8.RuneSelf]uint8) {
+	const common = " etaoirnslcdupmhgfyb.();,=\"kvwx{}_ETASRCILNOPDMFBGHUVWYK0123456789jqz/*-+<>:[]'!&|?#@$%^~`\\JQXZ"
+	for i := range r {
+		r[i] = uint8(len(common))
+	}
+	for i := range len(common) {
+		r[common[i]] = uint8(i)
+	}
+	return r
+}()
+
 // A hit is a line (i, beginning at at) that reads as entry idx's Line.
 type hit struct{ idx, i, at int32 }
 
@@ -430,8 +549,22 @@ func windowAt(src []byte, at, i int) string {
 		}
 		at = end + 1
 	}
-	sum := linesHash(lines[:n])
-	return hex.EncodeToString(sum[:8]) + ":1"
+	// The window's text as linesHash hashes it, in one buffer on the
+	// stack when it fits (most windows: three lines of code).
+	var buf [512]byte
+	text := buf[:0]
+	for _, l := range lines[:n] {
+		if len(text)+len(l)+1 > len(buf) {
+			sum := linesHash(lines[:n])
+			return hex.EncodeToString(sum[:8]) + ":1"
+		}
+		text = append(appendNorm(text, l), '\n')
+	}
+	sum := sha256.Sum256(text)
+	var out [2*8 + 2]byte
+	hex.Encode(out[:16], sum[:8])
+	out[16], out[17] = ':', '1'
+	return string(out[:])
 }
 
 // howDigested is how (see there, which it follows step by step) by a
