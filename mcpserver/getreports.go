@@ -124,7 +124,11 @@ func reportsLine(v *summarize.View, inputs, failed, twice int) string {
 		fmt.Fprintf(&b, "; %s back: triage expired", english.Plural(t.Expired, "finding", "findings"))
 	}
 	if t := s.Triaged; t != nil && t.Unmatched > 0 && !floor {
-		fmt.Fprintf(&b, "; %s of the triage file %s no finding", english.Plural(t.Unmatched, "decision", "decisions"), english.Verb(t.Unmatched, "matches", "match"))
+		in := ""
+		if t.UnmatchedChanged {
+			in = " in the files changed"
+		}
+		fmt.Fprintf(&b, "; %s of the triage file%s %s no finding", english.Plural(t.Unmatched, "decision", "decisions"), in, english.Verb(t.Unmatched, "matches", "match"))
 	}
 	if failed > 0 {
 		shown := 0

@@ -106,7 +106,7 @@ func runDeep(ctx context.Context, s *scan) (bool, error) {
 	v.Page = summarize.NewPage(page.Offset, page.Limit, len(found), total)
 	s.res.View = v
 	s.showGroups(v)
-	s.tri.show(v)
+	s.tri.show(v, s.res.Index)
 	return true, nil
 }
 

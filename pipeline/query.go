@@ -459,7 +459,7 @@ func (s *scan) view(v *summarize.View, inputs []reports.Input, marked *reports.B
 	}
 	s.summarizeBaseline(v, marked, counts)
 	s.showGroups(v)
-	s.tri.show(v)
+	s.tri.show(v, s.res.Index)
 	s.res.Unmatched = s.unmatched()
 }
 

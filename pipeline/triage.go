@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"github.com/recap-dev/recap/diff"
 	"math"
 	"slices"
 	"sort"
@@ -1597,8 +1598,10 @@ func (t *triaging) coveredKept(c *summarize.Collector, k Keep) bool {
 	})
 }
 
-// show puts the counts in v's summary.
-func (t *triaging) show(v *summarize.View) {
+// show puts the counts in v's summary; idx, the changed lines' index
+// (nil: none), bounds the decisions that match no finding to those of
+// the files changed.
+func (t *triaging) show(v *summarize.View, idx *diff.Index) {
 	if t == nil {
 		return
 	}
@@ -1620,7 +1623,8 @@ func (t *triaging) show(v *summarize.View) {
 	c := t.counts
 	c.Confirmed += t.marksOutside
 	if t.whole && v.Summary.Excluded == 0 && !suppresses(v.Inputs) {
-		c.Unmatched = t.unmatched()
+		c.Unmatched = t.unmatched(idx)
+		c.UnmatchedChanged = idx != nil
 	}
 	if c.Total+c.Confirmed+c.Expired+c.Unmatched == 0 {
 		return
@@ -1642,10 +1646,16 @@ func suppresses(inputs []reports.Input) bool {
 }
 
 // unmatched counts the entries of the tools of the run's findings that
-// matched none of them.
-func (t *triaging) unmatched() int {
+// matched none of them; with the changed lines' index idx, those of the
+// files changed alone (by their path then or now): a change that fixed
+// or edited decided code, or deleted its file, says so, and the others
+// were told before it (a review of every pull request does not repeat
+// them).
+func (t *triaging) unmatched(idx *diff.Index) int {
 	if t.m == nil {
 		return 0
 	}
-	return t.m.Unmatched(func(e *triage.Entry) bool { return t.tools[e.Tool] })
+	return t.m.Unmatched(func(e *triage.Entry, path string) bool {
+		return t.tools[e.Tool] && (idx == nil || idx.Changed(path) || idx.Changed(e.Path))
+	})
 }

@@ -189,6 +189,9 @@ type TriagedCounts struct {
 	// every finding (no filter, new only or configuration exclusion; on
 	// the changed lines, those off them are decided too).
 	Unmatched int `json:"unmatched,omitempty"`
+	// UnmatchedChanged says that Unmatched counts those of the files
+	// changed alone (a run on the changed lines).
+	UnmatchedChanged bool `json:"unmatchedChanged,omitempty"`
 	// Shown says that the other counts of the summary hold these findings
 	// too (--triaged include or only).
 	Shown bool `json:"shown,omitempty"`

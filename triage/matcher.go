@@ -1601,13 +1601,14 @@ type Status struct {
 }
 
 // Unmatched counts the entries that matched no finding of the calls of
-// Decide so far, of those count counts (Statuses without making them).
-func (m *Matcher) Unmatched(count func(e *Entry) bool) int {
+// Decide so far, of those count counts, given each with its path now
+// (Statuses without making them).
+func (m *Matcher) Unmatched(count func(e *Entry, path string) bool) int {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	n := 0
 	for i := range m.entries {
-		if m.used[i] == 0 && count(&m.entries[i]) {
+		if m.used[i] == 0 && count(&m.entries[i], m.path[i]) {
 			n++
 		}
 	}

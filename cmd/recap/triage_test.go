@@ -1702,11 +1702,27 @@ func TestTriageUnmatchedTold(t *testing.T) {
 	}
 	// On the changed lines (the review of the commit that fixed the
 	// decided code), the findings off them are decided too: the body
-	// says so, where a reviewer may decide again.
+	// says so, where a reviewer may decide again, of the decisions of the
+	// files changed; a change of other files says nothing of them (told
+	// before it, not this change's doing).
+	const toldChanged = "1 decision in the files changed matches no finding (fixed, or the reports are older than the code): recap triage check says which"
 	for _, args := range [][]string{{"review", "--base", "HEAD~1", "--format", "markdown", "build"}, {"summary", "--changed-only", "--base", "HEAD~1", "build"}} {
-		if out, stderr, code := recap(t, dir, nil, args...); code != 0 || !strings.Contains(out, told) {
-			t.Errorf("%v: exit %d, no %q\n%s%s", args, code, told, out, stderr)
+		if out, stderr, code := recap(t, dir, nil, args...); code != 0 || !strings.Contains(out, toldChanged) {
+			t.Errorf("%v: exit %d, no %q\n%s%s", args, code, toldChanged, out, stderr)
 		}
+	}
+	out, _, _ = recap(t, dir, nil, "summary", "--changed-only", "--base", "HEAD~1", "--format", "json", "build")
+	if !strings.Contains(out, `"unmatched":1,"unmatchedChanged":true`) {
+		t.Errorf("summary --changed-only JSON without triaged.unmatched 1 of the files changed:\n%s", out)
+	}
+	g.Commit("another file", map[string]string{"src/B.java": "public class B {\n}\n"})
+	for _, args := range [][]string{{"review", "--base", "HEAD~1", "--format", "markdown", "build"}, {"summary", "--changed-only", "--base", "HEAD~1", "build"}} {
+		if out, stderr, code := recap(t, dir, nil, args...); code != 0 || strings.Contains(out, "no finding") {
+			t.Errorf("%v of a change of another file: exit %d, told of a decision that matches no finding\n%s%s", args, code, out, stderr)
+		}
+	}
+	if out, stderr, code := recap(t, dir, nil, "summary", "--changed-only", "--base", "HEAD~2", "build"); code != 0 || !strings.Contains(out, toldChanged) {
+		t.Errorf("summary --changed-only of both commits: exit %d, no %q\n%s%s", code, toldChanged, out, stderr)
 	}
 	// Recap's own SARIF, of a run with a new finding: the decided one
 	// suppressed, the new one not.

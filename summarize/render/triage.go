@@ -40,7 +40,11 @@ func TriagedLine(t *summarize.TriagedCounts) string {
 		add(english.Plural(t.Expired, "finding", "findings") + " back: " + itsOrTheir(t.Expired) + " triage expired")
 	}
 	if n := t.Unmatched; n > 0 {
-		add(english.Plural(n, "decision", "decisions") + " " + english.Verb(n, "matches", "match") + " no finding (fixed, or the reports are older than the code): recap triage check says which")
+		in := ""
+		if t.UnmatchedChanged {
+			in = " in the files changed"
+		}
+		add(english.Plural(n, "decision", "decisions") + in + " " + english.Verb(n, "matches", "match") + " no finding (fixed, or the reports are older than the code): recap triage check says which")
 	}
 	return line
 }

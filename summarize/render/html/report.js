@@ -101,7 +101,10 @@
       if (kept.length) note += (note ? '; ' : '') + kept.join(', ') + ' (counted above)';
       // Decisions that matched nothing: a lost one is seen the first time
       // its finding comes back, as the text's triage line says it.
-      if (tr.unmatched) note += (note ? '; ' : '') + plural(tr.unmatched, 'decision matches', 'decisions match') + ' no finding (fixed, or the reports are older than the code): recap triage check says which';
+      if (tr.unmatched) {
+        note += (note ? '; ' : '') + plural(tr.unmatched, 'decision', 'decisions') + (tr.unmatchedChanged ? ' in the files changed' : '') +
+          (tr.unmatched === 1 ? ' matches' : ' match') + ' no finding (fixed, or the reports are older than the code): recap triage check says which';
+      }
       item('triaged', 'Triaged problems', tr.problems || 0, note);
     }
     var notes = [];
