@@ -92,8 +92,9 @@ type Matcher struct {
 	// undecided are findings that matched none of the entries of their
 	// file and rule, kept when the matcher follows lines through git:
 	// the one on the line an entry's decided line was edited into is
-	// what to decide again (editedNear).
-	undecided []undecided
+	// what to decide again (editedNear); kept only when asked (TellEdited).
+	undecided  []undecided
+	tellEdited bool
 	// addedSince is, of each entry whose file git says was deleted since
 	// its commit (no rename; nil for the others), the files added since:
 	// of HEAD's files (headFiles) it matches those alone, by the whole
@@ -967,7 +968,7 @@ func (m *Matcher) decide(f *reports.Finding, fe *fileEntries) *Decision {
 		try(orphans, true)
 	}
 	if best < 0 {
-		if m.hist != nil && len(cands) > 0 && f.Line >= 1 && !f.ID.IsZero() && len(m.undecided) < maxUndecided {
+		if m.tellEdited && m.hist != nil && len(cands) > 0 && f.Line >= 1 && !f.ID.IsZero() && len(m.undecided) < maxUndecided {
 			m.undecided = append(m.undecided, undecided{f.ID, f.Tool, f.Rule, f.Path, f.Line, f.Message})
 		}
 		return nil
@@ -1599,6 +1600,13 @@ type Status struct {
 	// not fetch it (see Matcher.Unfetched).
 	Unfetched bool
 }
+
+// TellEdited has Statuses tell the entries whose decided line was edited
+// since their commit (Status.Changed, with its Code): the matcher then
+// keeps the findings no entry of their file and rule matched (at most
+// maxUndecided of them), for the commands that tell each entry's state;
+// the others keep none. Before the first call of Decide.
+func (m *Matcher) TellEdited() { m.tellEdited = true }
 
 // Unmatched counts the entries that matched no finding of the calls of
 // Decide so far, of those count counts, given each with its path now

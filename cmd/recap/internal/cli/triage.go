@@ -337,6 +337,7 @@ func (t *triageFlags) matched(cmd *cobra.Command, streams *IO, inputs []string) 
 // following renames through git when the repository is one.
 func (r *triageRepo) matcher(ctx context.Context, streams *IO, f *triage.File, inputs []string) (*triage.Matcher, bool, error) {
 	m := triage.NewMatcher(f, r.croot.FS(), time.Now())
+	m.TellEdited()
 	if err := m.Follow(ctx, r.root); err != nil {
 		fmt.Fprintf(streams.ErrOut, "recap: warning: %s: %s\n", r.rel, render.InertLine(err.Error()))
 	}
@@ -574,6 +575,7 @@ func decide(ctx context.Context, streams *IO, r *triageRepo, names, inputs []str
 		return err
 	}
 	m := triage.NewMatcher(old, r.croot.FS(), time.Now())
+	m.TellEdited()
 	_ = m.Follow(ctx, r.root)                   // a warning of it is list's and check's to give
 	coveredBy := map[reports.FindingID]string{} // a finding → the key of the entry that covers it now
 	covers := map[string]*reports.Finding{}     // an entry's key → the first finding it covers now
