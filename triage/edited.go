@@ -47,6 +47,7 @@ func (m *Matcher) editedNear() {
 		}
 		files[file{u.tool, u.rule, u.path}] = true
 	}
+	var named []int // the entries named a finding here
 	for i := range m.entries {
 		e := &m.entries[i]
 		if m.used[i] != 0 || m.near[i] != nil || e.Commit == "" || e.Line == "" || m.lines[i].cut ||
@@ -67,47 +68,66 @@ func (m *Matcher) editedNear() {
 		}
 		m.near[i] = &Near{ID: u.id, Path: u.path, Line: u.line, Message: text.CutRunes(foldSpace(u.message), MaxMessage),
 			Code: text.CutRunes(foldSpace(string(sf.line(j-1))), maxLikeLine)}
+		named = append(named, i)
+	}
+	// A finding two entries name is the one of the entry of its message,
+	// else of neither.
+	for _, i := range named {
+		for _, k := range named {
+			if k != i && m.near[k] != nil && m.near[i] != nil && m.near[k].ID == m.near[i].ID && m.near[i].Code != "" {
+				if foldSpace(m.entries[i].Message) != m.near[i].Message {
+					m.near[i] = nil
+				}
+				if foldSpace(m.entries[k].Message) != m.near[k].Message {
+					m.near[k] = nil
+				}
+			}
+		}
 	}
 }
 
 // editedFinding returns, of the findings (indexes into m.undecided) on
 // the line entry e's decided line was edited into, the one to decide
-// again: the only one, else the one whose message is most like e's (a
-// number in it changed with the line: "'120' is a magic number." for
-// "'119' …"), when one is; of those alike, the ones whose message's words
-// that e's has not are all on e's line are the findings that were there
-// beside it ("'100' …" on "return net * 119 / 100;"), left out. nil when
-// none is told.
+// again: of those whose message has the same words as e's or a word that
+// was not on e's line (a name the edit gave, "Parameter createdAt …" for
+// "Parameter created …"; a number it changed, "'120' is a magic number."
+// for "'119' …"), the only one, else the one whose message is most like
+// e's, when one is. A finding whose message's words that e's has not were
+// all on e's line was there beside it, undecided ("'100' …" on "return
+// net * 119 / 100;"; "Parameter created …" of "Order(String customer,
+// Date created)" for the entry of customer, the parameter deleted): not
+// the decided one. nil when none is told.
 func (m *Matcher) editedFinding(e *Entry, us []int) *undecided {
-	if len(us) == 1 {
-		return &m.undecided[us[0]]
+	msg, was := tokens([]byte(e.Message)), tokens([]byte(e.Line))
+	has := func(list [][]byte, t []byte) bool {
+		return slices.ContainsFunc(list, func(w []byte) bool { return string(w) == string(t) })
 	}
-	best, bestLike := []int(nil), -1.0
+	best, bestLike, tie := -1, -1.0, false
 	for _, k := range us {
-		switch l := likeness([]byte(e.Message), []byte(m.undecided[k].message)); {
-		case l > bestLike:
-			best, bestLike = []int{k}, l
-		case l == bestLike:
-			best = append(best, k)
-		}
-	}
-	if len(best) > 1 {
-		was := tokens([]byte(e.Line))
-		best = slices.DeleteFunc(best, func(k int) bool {
-			msg := tokens([]byte(e.Message))
-			for _, t := range tokens([]byte(m.undecided[k].message)) {
-				if !slices.ContainsFunc(msg, func(w []byte) bool { return string(w) == string(t) }) &&
-					!slices.ContainsFunc(was, func(w []byte) bool { return string(w) == string(t) }) {
-					return false // a word new with the edit
+		u := &m.undecided[k]
+		if foldSpace(u.message) != foldSpace(e.Message) {
+			beside := true
+			for _, t := range tokens([]byte(u.message)) {
+				if !has(msg, t) && !has(was, t) {
+					beside = false // a word new with the edit
+					break
 				}
 			}
-			return true
-		})
+			if beside {
+				continue
+			}
+		}
+		switch l := likeness([]byte(e.Message), []byte(u.message)); {
+		case l > bestLike:
+			best, bestLike, tie = k, l, false
+		case l == bestLike:
+			tie = true
+		}
 	}
-	if len(best) != 1 {
+	if best < 0 || tie {
 		return nil
 	}
-	return &m.undecided[best[0]]
+	return &m.undecided[best]
 }
 
 // editedTo returns the line (1-based) of sf, entry idx's file now, that
@@ -128,25 +148,94 @@ func (m *Matcher) editedTo(idx int, sf *sourceFile, wanted func(int) bool) int {
 	for _, next := range versions {
 		cur := newSourceFile(next)
 		now, gone := step(old, cur, at, line)
-		if gone {
+		switch {
+		case gone:
 			lineOf, err := linesOf(old.src, cur.src)
 			if err != nil {
 				return 0
 			}
 			if now = replacedBy(old, at, lineOf, cur, func(int) bool { return true }); now == 0 {
-				return 0 // deleted
+				// Not in its place: moved and edited in one change, to
+				// the line added much like it among neighbours like its.
+				if now = movedLike(old, at, cur, carriedLines(old.n(), cur.n(), lineOf)); now == 0 {
+					return 0 // deleted
+				}
 			}
 			line, edited = entryLine{b: cur.line(now - 1)}, true
+		case now == 0:
+			// Added elsewhere, its neighbours too few to tell: moved, when
+			// it is the one line of its text, as a finding on the one line
+			// of the entry's text is matched.
+			if now = onlyAdded(old, cur, line); now == 0 {
+				return 0
+			}
 		}
-		if at = now; at == 0 {
-			return 0
-		}
+		at = now
 		old = cur
 	}
 	if !edited || !wanted(at) {
 		return 0
 	}
 	return at
+}
+
+// onlyAdded returns the one line of cur that reads as line, when the
+// diff from old adds it (carries it from no line); 0 when none is, or
+// more lines read so.
+func onlyAdded(old, cur *sourceFile, line entryLine) int {
+	lineOf, err := linesOf(old.src, cur.src)
+	if err != nil {
+		return 0
+	}
+	kept := carriedLines(old.n(), cur.n(), lineOf)
+	only := 0
+	for j := 1; j <= cur.n(); j++ {
+		if lineIs(cur.line(j-1), line) {
+			if only != 0 || kept[j] {
+				return 0
+			}
+			only = j
+		}
+	}
+	return only
+}
+
+// movedLike returns the line of cur, among those the diff from old adds
+// (kept says which it carries), that line at of old was moved and edited
+// into: much like it (likeness), with at least one of its neighbours
+// that tell where they are (three above, three below) much like one of
+// its at the same distance, and more of them, or as many and more like
+// it, than any other line; 0 when none is, or two are alike.
+func movedLike(old *sourceFile, at int, cur *sourceFile, kept []bool) int {
+	was := old.line(at - 1)
+	best, bestScore, bestLike, tie := 0, 0, 0.0, false
+	for j := 1; j <= cur.n(); j++ {
+		if kept[j] {
+			continue
+		}
+		like := likeness(was, cur.line(j-1))
+		if like < minLikeness {
+			continue
+		}
+		score := 0
+		for d := -neighbours; d <= neighbours; d++ {
+			o, c := at-1+d, j-1+d
+			if d != 0 && o >= 0 && o < old.n() && c >= 0 && c < cur.n() && telling(old.line(o)) && likeness(old.line(o), cur.line(c)) >= minLikeness {
+				score++
+			}
+		}
+		switch {
+		case score == 0:
+		case score > bestScore || score == bestScore && like > bestLike:
+			best, bestScore, bestLike, tie = j, score, like, false
+		case score == bestScore && like == bestLike:
+			tie = true
+		}
+	}
+	if tie {
+		return 0
+	}
+	return best
 }
 
 // replacedBy returns the line (1-based) of cur that git's line diff

@@ -55,19 +55,26 @@ func TestReplacedBy(t *testing.T) {
 	}
 }
 
-// TestEditedFinding: of several findings on the edited line, the one to
+// TestEditedFinding: of the findings on the edited line, the one to
 // decide again.
 func TestEditedFinding(t *testing.T) {
-	e := &Entry{Line: "return net * 119 / 100;", Message: "'119' is a magic number."}
+	vat := Entry{Line: "return net * 119 / 100;", Message: "'119' is a magic number."}
+	customer := Entry{Line: "public Order(String customer, Date created) {", Message: "Parameter customer should be final."}
+	created := Entry{Line: "public Order(String customer, Date created) {", Message: "Parameter created should be final."}
 	for _, c := range []struct {
 		name     string
+		e        Entry
 		messages []string
 		want     string
 	}{
-		{"one", []string{"'100' is a magic number."}, "'100' is a magic number."},
-		{"the number edited, and one beside it", []string{"'100' is a magic number.", "'120' is a magic number."}, "'120' is a magic number."},
-		{"the same message", []string{"'120' is a magic number.", "'119' is a magic number."}, "'119' is a magic number."},
-		{"two new", []string{"'120' is a magic number.", "'121' is a magic number."}, ""},
+		{"the number edited", vat, []string{"'120' is a magic number."}, "'120' is a magic number."},
+		{"the number made a constant, one beside it left", vat, []string{"'100' is a magic number."}, ""},
+		{"the number edited, and one beside it", vat, []string{"'100' is a magic number.", "'120' is a magic number."}, "'120' is a magic number."},
+		{"the same message", vat, []string{"'120' is a magic number.", "'119' is a magic number."}, "'119' is a magic number."},
+		{"two new", vat, []string{"'120' is a magic number.", "'121' is a magic number."}, ""},
+		{"a parameter renamed", created, []string{"Parameter customer should be final.", "Parameter createdAt should be final."}, "Parameter createdAt should be final."},
+		{"its parameter deleted, another kept", customer, []string{"Parameter created should be final."}, ""},
+		{"another parameter deleted", created, []string{"Parameter created should be final."}, "Parameter created should be final."},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			m := &Matcher{}
@@ -77,7 +84,7 @@ func TestEditedFinding(t *testing.T) {
 				us = append(us, k)
 			}
 			got := ""
-			if u := m.editedFinding(e, us); u != nil {
+			if u := m.editedFinding(&c.e, us); u != nil {
 				got = u.message
 			}
 			if got != c.want {

@@ -240,7 +240,7 @@ func TestHTMLTriageInBrowser(t *testing.T) {
 		parts := strings.Split(note, "; ")
 		if len(parts) != 3 || !strings.HasSuffix(parts[0], " (not counted above)") || strings.Contains(parts[0], "confirmed") || strings.Contains(parts[0], "expired") ||
 			!strings.Contains(parts[1], "confirmed") || !strings.Contains(parts[1], "back, triage expired") || !strings.HasSuffix(parts[1], " (counted above)") ||
-			parts[2] != "1 decision matches no finding (fixed, or the reports are older than the code): recap triage check says which" {
+			parts[2] != "1 decision matches no finding (fixed, edited, or the reports are older than the code): recap triage check says which" {
 			t.Errorf("headline note %q: want the decisions not counted, then the confirmed and expired ones, counted, then the one that matches nothing", note)
 		}
 		b.quiet(t, page)

@@ -902,21 +902,46 @@ func TestTriageCheckChangedElsewhere(t *testing.T) {
 // by step, the decided line is deleted with nothing in its place), is
 // named by no entry: the entry is stale.
 func TestTriageCheckEditedLine(t *testing.T) {
+	rename := func(lines []string) []string {
+		k := slices.Index(lines, "    private Date created;")
+		lines[k] = "    private Date createdOn;"
+		return lines
+	}
 	edit := func(line string) func([]string) []string {
 		return func(lines []string) []string { lines[12] = line; return lines }
+	}
+	// The fields (lines 11 to 14) moved below the constructor (16 to 19):
+	// line 13 is line 18.
+	move := func(lines []string) []string {
+		fields := slices.Clone(lines[10:14])
+		lines = slices.Delete(lines, 10, 15) // and the blank line after them
+		return slices.Insert(lines, 14, append([]string{""}, fields...)...)
+	}
+	// The field alone moved below the constructor (16 to 19, then 15 to
+	// 18): line 13 is line 19, among other neighbours.
+	moveAlone := func(lines []string) []string {
+		field := lines[12]
+		lines = slices.Delete(lines, 12, 13)
+		return slices.Insert(lines, 18, field)
 	}
 	for _, c := range []struct {
 		name   string
 		steps  []func([]string) []string
-		now    string // line 13 at last
+		line   int    // of the finding
+		now    string // that line
 		edited bool
 	}{
-		{"renamed", []func([]string) []string{edit("    private Date createdOn;")}, "private Date createdOn;", true},
-		{"rewritten", []func([]string) []string{edit("    private Instant createdAt = Instant.now();")}, "", false},
+		{"renamed", []func([]string) []string{rename}, 13, "private Date createdOn;", true},
+		{"rewritten", []func([]string) []string{edit("    private Instant createdAt = Instant.now();")}, 13, "", false},
 		{"added, then the decided one deleted", []func([]string) []string{
 			func(lines []string) []string { return slices.Insert(lines, 13, "    private Date createdOn;") },
 			func(lines []string) []string { return slices.Delete(lines, 12, 13) },
-		}, "", false},
+		}, 13, "", false},
+		{"moved and renamed at once", []func([]string) []string{func(lines []string) []string { return rename(move(lines)) }}, 18, "private Date createdOn;", true},
+		{"moved, then renamed", []func([]string) []string{move, rename}, 18, "private Date createdOn;", true},
+		{"renamed, then moved", []func([]string) []string{rename, move}, 18, "private Date createdOn;", true},
+		{"moved alone, then renamed", []func([]string) []string{moveAlone, rename}, 19, "private Date createdOn;", true},
+		{"renamed, then moved alone", []func([]string) []string{rename, moveAlone}, 19, "private Date createdOn;", true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			g := triageRepo(t)
@@ -930,17 +955,30 @@ func TestTriageCheckEditedLine(t *testing.T) {
 				lines = step(lines)
 				g.Commit(fmt.Sprintf("step %d", k+1), map[string]string{shop + "Order.java": strings.Join(lines, "\n")})
 			}
-			// The report of the edited code, written since: PMD's finding on
-			// line 13 as before.
+			if lines[c.line-1] != "    "+cmp.Or(c.now, lines[c.line-1][4:]) {
+				t.Fatalf("Order.java: line %d %q", c.line, lines[c.line-1])
+			}
+			// The report of the edited code, written since: PMD's finding
+			// of line 13 on the line now.
 			p := filepath.Join(g.Dir, "build", "reports", "pmd.sarif")
-			g.Write(map[string]string{"build/reports/pmd.sarif": readFile(t, p) + "\n"})
-			f := findingAt(t, findingsOf(t, g.Dir), "ReplaceJavaUtilDate", "Order.java", 13)
+			sarif := readFile(t, p)
+			if at := strings.Index(sarif, `"ruleId": "ReplaceJavaUtilDate",`); at < 0 { // the first result of the rule: line 13's
+				t.Fatal("no ReplaceJavaUtilDate result in pmd.sarif")
+			} else if c.line != 13 {
+				sarif = sarif[:at] + strings.Replace(sarif[at:], `"startLine": 13,
+                  "startColumn": 18,
+                  "endLine": 13,`, fmt.Sprintf(`"startLine": %d,
+                  "startColumn": 18,
+                  "endLine": %d,`, c.line, c.line), 1)
+			}
+			g.Write(map[string]string{"build/reports/pmd.sarif": sarif + "\n"})
+			f := findingAt(t, findingsOf(t, g.Dir), "ReplaceJavaUtilDate", "Order.java", c.line)
 			if f["triage"] != nil {
 				t.Fatalf("the finding on the edited line is triaged: %v", f["triage"])
 			}
 			id := f["id"].(string)
 			out, stderr, code := recap(t, g.Dir, nil, "triage", "check", "build/reports")
-			named := "changed: PMD ReplaceJavaUtilDate at " + shop + "Order.java:13: its decided line was edited, now \"" + c.now + "\" (was \"private Date created;\"): decide it again (recap triage " + id + " --as false-positive --reason …), which replaces the entry"
+			named := "changed: PMD ReplaceJavaUtilDate at " + shop + "Order.java:" + strconv.Itoa(c.line) + " \"Usage of java.util.Date should be replaced with classes from java.time\": its decided line was edited, now \"" + c.now + "\" (was \"private Date created;\"): decide it again (recap triage " + id + " --as false-positive --reason …), which replaces the entry"
 			if !c.edited {
 				if code != 1 || strings.Contains(out, "changed:") || strings.Contains(out, id) || !strings.Contains(stderr, "1 stale entry (recap triage prune removes it)") {
 					t.Errorf("check: exit %d, want 1, the entry stale and no word of %s\n%s%s", code, id, out, stderr)
@@ -956,7 +994,7 @@ func TestTriageCheckEditedLine(t *testing.T) {
 				t.Errorf("check --format json: no code of the edited line\n%s", out)
 			}
 			out, stderr, code = recap(t, g.Dir, nil, "triage", id, "--as", "false-positive", "--reason", "the API takes a Date", "build/reports")
-			if code != 0 || !strings.Contains(out, "replaced  "+id+"  PMD ReplaceJavaUtilDate "+shop+"Order.java:13 (was false-positive") || !strings.Contains(out, "its decided line was edited\n") {
+			if code != 0 || !strings.Contains(out, "replaced  "+id+"  PMD ReplaceJavaUtilDate "+shop+"Order.java:"+strconv.Itoa(c.line)+" (was false-positive") || !strings.Contains(out, "its decided line was edited\n") {
 				t.Fatalf("triage again: exit %d\n%s%s", code, out, stderr)
 			}
 			if out, stderr, code := recap(t, g.Dir, nil, "triage", "check", "build/reports"); code != 0 {
@@ -1687,7 +1725,7 @@ func TestTriageFollowsPastIdleCommits(t *testing.T) {
 func TestTriageUnmatchedTold(t *testing.T) {
 	g := unmatchedRepo(t)
 	dir := g.Dir
-	const told = "1 decision matches no finding (fixed, or the reports are older than the code): recap triage check says which"
+	const told = "1 decision matches no finding (fixed, edited, or the reports are older than the code): recap triage check says which"
 	out, stderr, code := recap(t, dir, nil, "summary", "build")
 	if code != 0 || !strings.Contains(out, "1 problem triaged: 1 false positive, not counted; "+told) {
 		t.Errorf("summary: exit %d\n%s%s", code, out, stderr)
@@ -1705,7 +1743,7 @@ func TestTriageUnmatchedTold(t *testing.T) {
 	// says so, where a reviewer may decide again, of the decisions of the
 	// files changed; a change of other files says nothing of them (told
 	// before it, not this change's doing).
-	const toldChanged = "1 decision in the files changed matches no finding (fixed, or the reports are older than the code): recap triage check says which"
+	const toldChanged = "1 decision in the files changed matches no finding (fixed, edited, or the reports are older than the code): recap triage check says which"
 	for _, args := range [][]string{{"review", "--base", "HEAD~1", "--format", "markdown", "build"}, {"summary", "--changed-only", "--base", "HEAD~1", "build"}} {
 		if out, stderr, code := recap(t, dir, nil, args...); code != 0 || !strings.Contains(out, toldChanged) {
 			t.Errorf("%v: exit %d, no %q\n%s%s", args, code, toldChanged, out, stderr)

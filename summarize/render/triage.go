@@ -44,7 +44,7 @@ func TriagedLine(t *summarize.TriagedCounts) string {
 		if t.UnmatchedChanged {
 			in = " in the files changed"
 		}
-		add(english.Plural(n, "decision", "decisions") + in + " " + english.Verb(n, "matches", "match") + " no finding (fixed, or the reports are older than the code): recap triage check says which")
+		add(english.Plural(n, "decision", "decisions") + in + " " + english.Verb(n, "matches", "match") + " no finding (fixed, edited, or the reports are older than the code): recap triage check says which")
 	}
 	return line
 }

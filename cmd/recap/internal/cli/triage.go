@@ -1305,8 +1305,8 @@ func writeList(w io.Writer, format string, out listOutput, check bool) {
 			more += " --link " + render.InertLine(e.Link)
 		}
 		if c.Code != "" {
-			fmt.Fprintf(w, "changed: %s %s at %s:%d: its decided line was edited, now %q (was %q): decide it again (recap triage %s --as %s%s --reason …), which replaces the entry\n",
-				render.InertLine(e.Tool), render.InertLine(reports.ShortRule(e.Tool, e.Rule)), render.InertLine(c.Path), c.Line,
+			fmt.Fprintf(w, "changed: %s %s at %s:%d %q: its decided line was edited, now %q (was %q): decide it again (recap triage %s --as %s%s --reason …), which replaces the entry\n",
+				render.InertLine(e.Tool), render.InertLine(reports.ShortRule(e.Tool, e.Rule)), render.InertLine(c.Path), c.Line, text.CutRunes(c.Message, 100),
 				text.CutRunes(c.Code, 100), text.CutRunes(e.Line, 100), c.ID, e.State, more)
 			continue
 		}
