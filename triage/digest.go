@@ -608,6 +608,9 @@ func (m *Matcher) howDigested(idx int, f *reports.Finding, d *digest, orphan boo
 		}
 		h, _ := SplitLocation(e.Location)
 		if lh, _ := SplitLocation(loc); lh == h && sameMsg && li.wins == 1 {
+			if history && !orphan && e.Path != "" && (!d.hashed || m.editedSince(idx, d.blob)) {
+				return 0, false // git, step by step, tells whether the decided line is still there
+			}
 			return ByLocationMoved, true
 		}
 		if e.Location == loc && !sameMsg {
@@ -616,6 +619,9 @@ func (m *Matcher) howDigested(idx int, f *reports.Finding, d *digest, orphan boo
 	}
 	if sameMsg && e.Message != "" {
 		if li.unique {
+			if history && !orphan && e.Path != "" && (!d.hashed || m.editedSince(idx, d.blob)) {
+				return 0, false // git, step by step, tells whether the decided line is still there
+			}
 			return ByLineText, true
 		}
 		if history && e.Path != "" {

@@ -1153,6 +1153,9 @@ func (m *Matcher) how(idx int, f *reports.Finding, sf *sourceFile, orphan bool) 
 		}
 		h, _ := SplitLocation(e.Location)
 		if lh, _ := SplitLocation(loc); lh == h && sameMsg && sf.windowCount(i) == 1 {
+			if !m.stillThere(idx, sf, f.Line, orphan) {
+				return 0
+			}
 			return ByLocationMoved
 		}
 		if e.Location == loc && !sameMsg {
@@ -1161,6 +1164,9 @@ func (m *Matcher) how(idx int, f *reports.Finding, sf *sourceFile, orphan bool) 
 	}
 	if e.Line != "" && sameMsg && e.Message != "" {
 		if sf.unique(i) {
+			if !m.stillThere(idx, sf, f.Line, orphan) {
+				return 0
+			}
 			return ByLineText
 		}
 		if m.hist != nil && e.Commit != "" {
@@ -1179,6 +1185,23 @@ func (m *Matcher) how(idx int, f *reports.Finding, sf *sourceFile, orphan bool) 
 		m.noteChanged(idx, f)
 	}
 	return 0
+}
+
+// stillThere says whether line (1-based) of sf, the one line of its
+// file that reads as entry idx's line (or has its window), may be the
+// decided line: unless git, following the decided line step by step
+// through the commits since that changed the file (stepwise), says it is
+// another line, or that a commit deleted or changed it (the line of its
+// text left is a copy written before or since: another finding). Asked
+// only of a file whose bytes are not those of the entry's commit; an
+// entry whose file is gone (orphan) is told as before.
+func (m *Matcher) stillThere(idx int, sf *sourceFile, line int, orphan bool) bool {
+	e := &m.entries[idx]
+	if orphan || m.hist == nil || e.Commit == "" || e.Path == "" || !m.editedSince(idx, sf.blobHash()) {
+		return true
+	}
+	st, told := m.stepwise(idx, sf)
+	return !told || st == line
 }
 
 // decidedHere says whether line (1-based) of sf, the one line of the file

@@ -942,6 +942,15 @@ func TestTriageCheckEditedLine(t *testing.T) {
 		{"renamed, then moved", []func([]string) []string{rename, move}, 18, "private Date createdOn;", true},
 		{"moved alone, then renamed", []func([]string) []string{moveAlone, rename}, 19, "private Date createdOn;", true},
 		{"renamed, then moved alone", []func([]string) []string{rename, moveAlone}, 19, "private Date createdOn;", true},
+		// A line of its text written elsewhere (lines 20 to 24, line 21 its
+		// text), then the decided one deleted: the one line of its text
+		// left is another finding.
+		{"copied elsewhere, then the decided one deleted", []func([]string) []string{
+			func(lines []string) []string {
+				return slices.Insert(lines, 19, "    static class Draft {", "        private Date created;", "        private int n;", "    }", "")
+			},
+			func(lines []string) []string { return slices.Delete(lines, 12, 13) },
+		}, 20, "", false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			g := triageRepo(t)
