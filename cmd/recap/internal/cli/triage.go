@@ -1165,7 +1165,7 @@ func runList(cmd *cobra.Command, streams *IO, lf *listFlags, args []string, chec
 			parts = append(parts, english.Plural(out.Unfetched, "stale entry", "stale entries")+" whose code this partial clone could not fetch (give git access to the remote)")
 		}
 		if out.Changed > 0 {
-			parts = append(parts, english.Plural(out.Changed, "stale entry", "stale entries")+" whose finding changed, its message or its line (decide "+itOrThem(out.Changed)+" again by the id shown)")
+			parts = append(parts, english.Plural(out.Changed, "stale entry", "stale entries")+" whose finding changed (decide "+itOrThem(out.Changed)+" again by the id shown)")
 		}
 		if out.Expired > 0 {
 			parts = append(parts, english.Plural(out.Expired, "expired entry", "expired entries")+" (decide again or remove "+itOrThem(out.Expired)+")")
