@@ -1536,7 +1536,9 @@ func readSource(src fs.FS, path string, buffer func(n int) []byte) ([]byte, erro
 	for len(b) < cap(b) {
 		n, err := f.Read(b[len(b):cap(b)])
 		b = b[:len(b)+n]
-		if err == io.EOF {
+		if err == io.EOF || err == nil && n > 0 && int64(len(b)) == st.Size() {
+			// At its end: a file that grew since it was looked at would
+			// have filled the byte more (no read again to be told so).
 			return asText(b), nil
 		}
 		if err != nil {
