@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/recap-dev/recap/internal/text"
+	"github.com/recap-dev/recap/reports"
 )
 
 // An edited decided line. A variable renamed on the decided line, an
@@ -70,17 +71,28 @@ func (m *Matcher) editedNear() {
 			Code: text.CutRunes(foldSpace(string(sf.line(j-1))), maxLikeLine)}
 		named = append(named, i)
 	}
-	// A finding two entries name is the one of the entry of its message,
-	// else of neither.
+	// A finding several entries name is the one of the entry whose
+	// message is most like its (messageLike), else of none.
+	byID := map[reports.FindingID][]int{}
 	for _, i := range named {
-		for _, k := range named {
-			if k != i && m.near[k] != nil && m.near[i] != nil && m.near[k].ID == m.near[i].ID && m.near[i].Code != "" {
-				if foldSpace(m.entries[i].Message) != m.near[i].Message {
-					m.near[i] = nil
-				}
-				if foldSpace(m.entries[k].Message) != m.near[k].Message {
-					m.near[k] = nil
-				}
+		byID[m.near[i].ID] = append(byID[m.near[i].ID], i)
+	}
+	for _, is := range byID {
+		if len(is) < 2 {
+			continue
+		}
+		best, bestLike, tie := -1, [2]float64{-1, -1}, false
+		for _, i := range is {
+			switch l := messageLike(m.entries[i].Message, m.near[i].Message); {
+			case l[0] > bestLike[0] || l[0] == bestLike[0] && l[1] > bestLike[1]:
+				best, bestLike, tie = i, l, false
+			case l == bestLike:
+				tie = true
+			}
+		}
+		for _, i := range is {
+			if tie || i != best {
+				m.near[i] = nil
 			}
 		}
 	}
@@ -102,7 +114,7 @@ func (m *Matcher) editedFinding(e *Entry, us []int) *undecided {
 	has := func(list [][]byte, t []byte) bool {
 		return slices.ContainsFunc(list, func(w []byte) bool { return string(w) == string(t) })
 	}
-	best, bestLike, tie := -1, -1.0, false
+	best, bestLike, tie := -1, [2]float64{-1, -1}, false
 	for _, k := range us {
 		u := &m.undecided[k]
 		if foldSpace(u.message) != foldSpace(e.Message) {
@@ -117,8 +129,8 @@ func (m *Matcher) editedFinding(e *Entry, us []int) *undecided {
 				continue
 			}
 		}
-		switch l := likeness([]byte(e.Message), []byte(u.message)); {
-		case l > bestLike:
+		switch l := messageLike(e.Message, u.message); {
+		case l[0] > bestLike[0] || l[0] == bestLike[0] && l[1] > bestLike[1]:
 			best, bestLike, tie = k, l, false
 		case l == bestLike:
 			tie = true
@@ -128,6 +140,55 @@ func (m *Matcher) editedFinding(e *Entry, us []int) *undecided {
 		return nil
 	}
 	return &m.undecided[best]
+}
+
+// messageLike is how alike two messages are: by their words (likeness),
+// then by the characters of the words one has and the other not, when
+// they are names (a letter in each): a name renamed, "customerName" is
+// more like "customer" than "createdAt" is; numbers are not told so
+// ("121" for "119" no more than "120").
+func messageLike(a, b string) [2]float64 {
+	ta, tb := tokens([]byte(a)), tokens([]byte(b))
+	only := func(from, other [][]byte) []byte {
+		var out []byte
+		for _, t := range from {
+			if !slices.ContainsFunc(other, func(w []byte) bool { return string(w) == string(t) }) {
+				out = append(out, t...)
+			}
+		}
+		return out
+	}
+	named := func(b []byte) bool {
+		return slices.ContainsFunc(b, func(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' })
+	}
+	l := [2]float64{likeness([]byte(a), []byte(b)), 0}
+	if wa, wb := only(ta, tb), only(tb, ta); named(wa) && named(wb) {
+		l[1] = charLikeness(wa[:min(len(wa), maxLikeLine)], wb[:min(len(wb), maxLikeLine)])
+	}
+	return l
+}
+
+// charLikeness is twice the longest common subsequence of a's and b's
+// bytes over their lengths.
+func charLikeness(a, b []byte) float64 {
+	if len(a)+len(b) == 0 {
+		return 1
+	}
+	prev, row := make([]int, len(b)+1), make([]int, len(b)+1)
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			switch {
+			case a[i-1] == b[j-1]:
+				row[j] = prev[j-1] + 1
+			case prev[j] >= row[j-1]:
+				row[j] = prev[j]
+			default:
+				row[j] = row[j-1]
+			}
+		}
+		prev, row = row, prev
+	}
+	return 2 * float64(prev[len(b)]) / float64(len(a)+len(b))
 }
 
 // editedTo returns the line (1-based) of sf, entry idx's file now, that

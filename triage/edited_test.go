@@ -75,6 +75,8 @@ func TestEditedFinding(t *testing.T) {
 		{"a parameter renamed", created, []string{"Parameter customer should be final.", "Parameter createdAt should be final."}, "Parameter createdAt should be final."},
 		{"its parameter deleted, another kept", customer, []string{"Parameter created should be final."}, ""},
 		{"another parameter deleted", created, []string{"Parameter created should be final."}, "Parameter created should be final."},
+		{"both parameters renamed, of one", customer, []string{"Parameter customerName should be final.", "Parameter createdAt should be final."}, "Parameter customerName should be final."},
+		{"both parameters renamed, of the other", created, []string{"Parameter customerName should be final.", "Parameter createdAt should be final."}, "Parameter createdAt should be final."},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			m := &Matcher{}
