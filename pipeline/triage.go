@@ -4,12 +4,12 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"github.com/recap-dev/recap/diff"
 	"math"
 	"slices"
 	"sort"
 	"strings"
 
+	"github.com/recap-dev/recap/diff"
 	"github.com/recap-dev/recap/grouping"
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/summarize"
