@@ -31,9 +31,10 @@ const maxLikeLine = 200
 // finding of its tool and rule on that line that no entry matched
 // (m.near, with the line as it reads now). m.mu held.
 func (m *Matcher) editedNear() {
-	if m.hist == nil || len(m.undecided) == 0 {
-		return
+	if m.hist == nil || len(m.undecided) == 0 || m.editedDone == len(m.undecided)+1 {
+		return // none to look for, or looked for already (Statuses again)
 	}
+	m.editedDone = len(m.undecided) + 1
 	type place struct {
 		tool, rule, path string
 		line             int

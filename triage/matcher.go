@@ -95,6 +95,7 @@ type Matcher struct {
 	// what to decide again (editedNear); kept only when asked (TellEdited).
 	undecided  []undecided
 	tellEdited bool
+	editedDone int // len(undecided)+1 when editedNear last looked
 	// addedSince is, of each entry whose file git says was deleted since
 	// its commit (no rename; nil for the others), the files added since:
 	// of HEAD's files (headFiles) it matches those alone, by the whole
