@@ -172,14 +172,21 @@ func messageLike(a, b string) [2]float64 {
 // charLikeness is twice the longest common subsequence of a's and b's
 // bytes over their lengths.
 func charLikeness(a, b []byte) float64 {
-	if len(a)+len(b) == 0 {
+	return commonShare(len(a), len(b), func(i, j int) bool { return a[i] == b[j] })
+}
+
+// commonShare is twice the longest common subsequence of two sequences
+// of n and m items (same says whether item i of the first is item j of
+// the second) over n+m: 1 for two of nothing.
+func commonShare(n, m int, same func(i, j int) bool) float64 {
+	if n+m == 0 {
 		return 1
 	}
-	prev, row := make([]int, len(b)+1), make([]int, len(b)+1)
-	for i := 1; i <= len(a); i++ {
-		for j := 1; j <= len(b); j++ {
+	prev, row := make([]int, m+1), make([]int, m+1)
+	for i := 1; i <= n; i++ {
+		for j := 1; j <= m; j++ {
 			switch {
-			case a[i-1] == b[j-1]:
+			case same(i-1, j-1):
 				row[j] = prev[j-1] + 1
 			case prev[j] >= row[j-1]:
 				row[j] = prev[j]
@@ -189,7 +196,7 @@ func charLikeness(a, b []byte) float64 {
 		}
 		prev, row = row, prev
 	}
-	return 2 * float64(prev[len(b)]) / float64(len(a)+len(b))
+	return 2 * float64(prev[m]) / float64(n+m)
 }
 
 // editedTo returns the line (1-based) of sf, entry idx's file now, that
@@ -370,24 +377,7 @@ func replacedBy(old *sourceFile, at int, lineOf func(int) (int, bool), cur *sour
 // most of them.
 func likeness(a, b []byte) float64 {
 	ta, tb := tokens(a), tokens(b)
-	if len(ta)+len(tb) == 0 {
-		return 1
-	}
-	prev, row := make([]int, len(tb)+1), make([]int, len(tb)+1)
-	for i := 1; i <= len(ta); i++ {
-		for j := 1; j <= len(tb); j++ {
-			switch {
-			case string(ta[i-1]) == string(tb[j-1]):
-				row[j] = prev[j-1] + 1
-			case prev[j] >= row[j-1]:
-				row[j] = prev[j]
-			default:
-				row[j] = row[j-1]
-			}
-		}
-		prev, row = row, prev
-	}
-	return 2 * float64(prev[len(tb)]) / float64(len(ta)+len(tb))
+	return commonShare(len(ta), len(tb), func(i, j int) bool { return string(ta[i]) == string(tb[j]) })
 }
 
 // maxTokens bounds the tokens of a line likeness compares.
