@@ -121,6 +121,12 @@ func (s *Server) triageFile() (*triageLoad, error) {
 // files through the root (nil for nil l). It is made by the call that
 // decides findings: a page of a result already made needs none.
 func (s *Server) matcher(l *triageLoad) *triage.Matcher {
+	return s.matcherOf(l, false)
+}
+
+// matcherOf is matcher's, telling the entries whose decided line was
+// edited (triage.Matcher.TellEdited) when edited is set.
+func (s *Server) matcherOf(l *triageLoad, edited bool) *triage.Matcher {
 	if l == nil {
 		return nil
 	}
@@ -128,6 +134,9 @@ func (s *Server) matcher(l *triageLoad) *triage.Matcher {
 	f := *l.file // the parsed file is shared by the calls: each matcher has its own entries
 	f.Entries = slices.Clone(l.file.Entries)
 	m := triage.NewMatcher(&f, s.root.fs.FS(), l.now)
+	if edited {
+		m.TellEdited()
+	}
 	// An entry whose file is gone follows it where git says it went
 	// since the entry's commit; failing that, it matches its location in
 	// any file, as without a commit.

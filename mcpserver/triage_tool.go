@@ -218,7 +218,10 @@ func (s *Server) triageTool(ctx context.Context, in *TriageIn) (answer, error) {
 		return a, nil
 	}
 	other := s.coveredElsewhere(ctx, &f, cfg, e.Key())
-	again := s.decidedAgain(ctx, &f, cfg, e.Key())
+	again, why := s.decidedAgain(ctx, &f, cfg, e.Key()), ""
+	if again == "" {
+		again, why = s.changedEntry(ctx, &f, cfg, e.Key())
+	}
 	kept, changed := false, false
 	if a.Replaced, kept, changed, err = s.writeTriage(a.File, e, other, again); err != nil {
 		return nil, err
@@ -230,6 +233,9 @@ func (s *Server) triageTool(ctx context.Context, in *TriageIn) (answer, error) {
 	}
 	a.Written = true
 	a.Next = fmt.Sprintf("Written to %s: commit it, so that every door (the command line, CI, the review, this server) honours the decision.", a.File) + also
+	if why != "" && a.Replaced {
+		a.Next += " It replaces the entry of this finding " + why + "."
+	}
 	if kept {
 		a.Next += fmt.Sprintf(" The entry that covered %s at %s:%d (the decided code, a copy of which was pasted above it) was kept, anchored where that finding is now.", other.ID, other.Path, other.Line)
 	}
@@ -344,6 +350,48 @@ func (s *Server) decidedAgain(ctx context.Context, f *reports.Finding, cfg *conf
 		}
 	}
 	return old
+}
+
+// changedEntry returns the key of the entry that recap triage check calls
+// changed for f (its finding's message changed since, or its decided
+// line was edited and f is on the line git says took its place), and
+// why, when that key is not k: the decision on f replaces it, as recap
+// triage's does. "" when there is none (or f's report is not held).
+func (s *Server) changedEntry(ctx context.Context, f *reports.Finding, cfg *config.Config, k string) (key, why string) {
+	l, err := s.triageFile()
+	if l == nil || err != nil || f.ID.IsZero() {
+		return "", ""
+	}
+	m := s.matcherOf(l, true)
+	_, r, err := s.reportByTag(ctx, f.ID.Tag)
+	if err != nil || r == nil {
+		return "", ""
+	}
+	defer s.cache.unpin(r)
+	// The findings of f's file in its report, each decided: what the
+	// entries of that file match, and which finding an unmatched one's
+	// decided line now holds.
+	for i := range r.n {
+		x := r.finding(i)
+		if x.Path != f.Path || x.Tool != f.Tool {
+			continue
+		}
+		cfg.Apply(&x)
+		m.Decide(&x)
+	}
+	for _, st := range m.Statuses() {
+		c := st.Changed
+		if c == nil || c.ID != f.ID || st.Entry.Key() == k {
+			continue
+		}
+		decided := fmt.Sprintf("decided %s: %q", st.Entry.State, text.CutRunes(strings.Join(strings.Fields(st.Entry.Reason), " "), 60))
+		why = fmt.Sprintf("whose message changed since (the message was %q; %s)", text.CutRunes(st.Entry.Message, 80), decided)
+		if c.Code != "" {
+			why = fmt.Sprintf("whose decided line was edited since (the line was %q; %s)", text.CutRunes(st.Entry.Line, 80), decided)
+		}
+		return st.Entry.Key(), why
+	}
+	return "", ""
 }
 
 // writeTriage puts e in the triage file at name under the root, as one of

@@ -693,3 +693,78 @@ func TestTriageHeadlineNamesRuleShort(t *testing.T) {
 	}
 	t.Fatal("no Checkstyle finding in the page")
 }
+
+// TestTriageAgainAfterEdit: a finding decided, then its line edited (or
+// its message changed) and committed, so that recap triage check calls
+// the entry changed; deciding the finding again through analysis.triage
+// replaces that entry, as recap triage does, rather than leaving it
+// beside the new one, stale. A decision on another finding of the file
+// leaves it.
+func TestTriageAgainAfterEdit(t *testing.T) {
+	type result struct {
+		line int
+		msg  string
+	}
+	sarif := func(rs ...result) string {
+		var items []string
+		for _, r := range rs {
+			items = append(items, fmt.Sprintf(`{"ruleId":"AvoidLiteral","level":"warning","message":{"text":%q},`+
+				`"locations":[{"physicalLocation":{"artifactLocation":{"uri":"src/P.java"},"region":{"startLine":%d}}}]}`, r.msg, r.line))
+		}
+		return `{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"PMD","rules":[{"id":"AvoidLiteral"}]}},"results":[` + strings.Join(items, ",") + `]}]}`
+	}
+	const before = "class P {\n  int vat(int net) {\n    return net * 119 / 100;\n  }\n  int fee(int net) {\n    return net + 7;\n  }\n}\n"
+	for _, tc := range []struct {
+		name     string
+		code     string   // src/P.java after
+		results  []result // the report after
+		pick     int      // the line of the finding decided again
+		replaced bool
+		entries  int
+		why      string
+	}{
+		{"line edited", strings.Replace(before, "119", "120", 1), []result{{3, "'120' is a literal"}, {6, "'7' is a literal"}}, 3, true, 1, "whose decided line was edited since"},
+		{"message changed", before, []result{{3, "'119' is a literal, again"}, {6, "'7' is a literal"}}, 3, true, 1, "whose message changed since"},
+		{"another finding", strings.Replace(before, "119", "120", 1), []result{{3, "'120' is a literal"}, {6, "'7' is a literal"}}, 6, false, 2, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := gittest.New(t)
+			g.Commit("one", map[string]string{"src/P.java": before, "build/pmd.sarif": sarif(result{3, "'119' is a literal"}, result{6, "'7' is a literal"})})
+			now := time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC)
+			decide := func(line int, state, reason string) mcpserver.TriageAnswer {
+				t.Helper()
+				cs, _ := connect(t, mcpserver.Options{Root: g.Dir, AllowTriageWrites: true, Now: func() time.Time { return now }})
+				var v view
+				call(t, cs, "analysis.getReports", map[string]any{"context": false, "triaged": "include"}).decode(t, &v)
+				for _, f := range v.Findings {
+					if f.Line == line {
+						var a mcpserver.TriageAnswer
+						call(t, cs, "analysis.triage", map[string]any{"id": f.ID, "state": state, "reason": reason}).decode(t, &a)
+						return a
+					}
+				}
+				t.Fatalf("no finding at line %d: %+v", line, v.Findings)
+				return mcpserver.TriageAnswer{}
+			}
+			decide(3, "false-positive", "VAT is a constant")
+			g.Commit("triage", nil)
+			g.Commit("edit", map[string]string{"src/P.java": tc.code, "build/pmd.sarif": sarif(tc.results...)})
+			a := decide(tc.pick, "wont-fix", "decided again")
+			if !a.Written || a.Replaced != tc.replaced || !strings.Contains(a.Next, tc.why) || (tc.why == "") != !strings.Contains(a.Next, "It replaces") {
+				t.Errorf("written %v, replaced %v, want %v: %s", a.Written, a.Replaced, tc.replaced, a.Next)
+			}
+			f, err := triage.LoadFile(filepath.Join(g.Dir, ".recap", "triage.yml"))
+			if err != nil || len(f.Entries) != tc.entries {
+				t.Fatalf("the file: %v, %+v", err, f)
+			}
+			cs, _ := connect(t, mcpserver.Options{Root: g.Dir})
+			var v view
+			call(t, cs, "analysis.getReports", map[string]any{"context": false, "triaged": "include"}).decode(t, &v)
+			for _, f := range v.Findings {
+				if f.Line == tc.pick && (f.Triage == nil || f.Triage.Reason != "decided again") {
+					t.Errorf("the finding decided again: %+v", f)
+				}
+			}
+		})
+	}
+}
