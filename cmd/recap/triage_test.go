@@ -994,6 +994,10 @@ func TestTriageCheckEditedLine(t *testing.T) {
 				}
 				return
 			}
+			// The table's row names the line of the finding to decide again.
+			if row := regexp.MustCompile(`(?m)^changed +false-positive +PMD ReplaceJavaUtilDate +(\S+) `).FindStringSubmatch(out); row == nil || row[1] != shop+"Order.java:"+strconv.Itoa(c.line) {
+				t.Errorf("check: the table's row of the entry %q, want its path and line %d\n%s", row, c.line, out)
+			}
 			if code != 1 || !strings.Contains(out, named) || !strings.Contains(out, ".recap/triage.yml: 1 stale entry (1 changed), 0 expired entries") ||
 				!strings.Contains(stderr, "1 stale entry whose finding changed (decide it again by the id shown)") {
 				t.Errorf("check: exit %d, want 1 and\n%s\n%s%s", code, named, out, stderr)

@@ -1236,6 +1236,8 @@ func writeList(w io.Writer, format string, out listOutput, check bool) {
 		}
 		if f := e.Finding; f != nil && f.Line > 0 && f.Path == path {
 			path += ":" + strconv.Itoa(f.Line)
+		} else if c := e.Changed; f == nil && c != nil && c.Line > 0 && c.Path == path {
+			path += ":" + strconv.Itoa(c.Line) // the finding to decide again
 		}
 		if e.PathNow != "" {
 			path += " (was " + e.Path + ")"
