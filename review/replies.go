@@ -91,6 +91,19 @@ type Replied struct {
 	// honoured because the code it answered changed since: the review
 	// comments on their findings again, once, on the code as it is.
 	Repost map[string]bool
+	// Replaced are the triage file's entries the entries replace: those
+	// recap triage check calls changed for a finding a reply decided
+	// (its decided line edited since, or its message changed), which
+	// recap triage would replace. The body says to remove them.
+	Replaced []ReplacedEntry
+}
+
+// A ReplacedEntry is an entry of the triage file a reply's decision
+// replaces; Edited: its decided line was edited (else its finding's
+// message changed).
+type ReplacedEntry struct {
+	Entry  triage.Entry
+	Edited bool
 }
 
 // FindFunc reads the findings whose fingerprints are asked from the run's
@@ -356,6 +369,7 @@ func writeReplies(b *strings.Builder, r *Replied) {
 		if shown+unwritable < n {
 			fmt.Fprintf(b, "%s more not shown, to keep the summary within the host's size: the replies keep them.\n\n", english.Plural(n-shown-unwritable, "entry", "entries"))
 		}
+		writeReplaced(b, r.Replaced, n)
 	}
 	for i, ig := range r.Ignored {
 		if i == maxIgnoredShown {
@@ -371,6 +385,36 @@ func writeReplies(b *strings.Builder, r *Replied) {
 	if len(r.Ignored) > 0 {
 		b.WriteString("\n")
 	}
+}
+
+// writeReplaced names the entries of the triage file that the replies'
+// entries replace, to remove when committing them.
+func writeReplaced(b *strings.Builder, list []ReplacedEntry, decisions int) {
+	if len(list) == 0 {
+		return
+	}
+	subject, these, them, now := "It replaces", "an entry", "remove it", "this one"
+	if decisions > 1 {
+		subject, now = "They replace", "them"
+	}
+	if len(list) > 1 {
+		these, them = english.Plural(len(list), "entry", "entries"), "remove them"
+	}
+	fmt.Fprintf(b, "%s %s of `%s` that `recap triage check` calls changed: %s when committing %s (or run `recap triage prune` after):\n\n", subject, these, triage.DefaultPath, them, now)
+	for i, r := range list {
+		if i == maxIgnoredShown {
+			fmt.Fprintf(b, "- … and %d more\n", len(list)-i)
+			break
+		}
+		e := r.Entry
+		what := "its decided line was edited since"
+		if !r.Edited {
+			what = "its finding's message changed since"
+		}
+		fmt.Fprintf(b, "- %s %s at %s, on %s, %s (%s): %s\n", render.MarkdownText(e.Tool), render.MarkdownText(reports.ShortRule(e.Tool, e.Rule)), render.MarkdownText(e.Path),
+			render.MarkdownText(strconv.Quote(text.CutRunes(e.Line, 80))), e.State, render.MarkdownText(strconv.Quote(text.CutRunes(strings.Join(strings.Fields(e.Reason), " "), 80))), what)
+	}
+	b.WriteString("\n")
 }
 
 // longestRun is the length of the longest run of c in s.

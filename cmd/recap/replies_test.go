@@ -9,6 +9,8 @@ import (
 
 	"github.com/recap-dev/recap/internal/githubtest"
 	"github.com/recap-dev/recap/internal/gitlabtest"
+	"github.com/recap-dev/recap/internal/gittest"
+	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/review"
 	"github.com/recap-dev/recap/triage"
 )
@@ -128,4 +130,62 @@ func TestReviewRepliesGitLab(t *testing.T) {
 		}
 	}
 	checkRepliedBody(t, pr, summary, "maria", "https://gitlab.example/acme/shop/-/merge_requests/9#note_"+itoa(int(n.ID)))
+}
+
+// TestReviewReplyReplacesChanged: a finding decided in the triage file,
+// its line then edited on the pull request's branch (check calls the
+// entry changed): recap comments on the finding on the edited line, a
+// writer replies "/recap false-positive …", and the next run's summary
+// shows the new entry to commit and names the entry it replaces, to
+// remove, as recap triage and analysis.triage replace it. Against
+// GitHub's stand-in, which checks every request against GitHub's OpenAPI
+// description.
+func TestReviewReplyReplacesChanged(t *testing.T) {
+	t.Parallel()
+	g := gittest.New(t)
+	src := "package shop;\n\npublic class Cart {\n    int count = 1;\n    int price = 2999;\n    int other = 2;\n}\n"
+	base := g.Commit("base", map[string]string{"src/Cart.java": src})
+	result := func(n string) string {
+		return `{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"PMD","version":"7.0.0"}},"results":[` +
+			`{"ruleId":"MagicNumber","level":"warning","message":{"text":"Avoid the magic number ` + n + `"},"locations":[{"physicalLocation":{"artifactLocation":{"uri":"src/Cart.java"},"region":{"startLine":5}}}]}]}]}`
+	}
+	e := triage.EntryFor(&reports.Finding{Tool: "PMD", Rule: "MagicNumber", Path: "src/Cart.java", Line: 5, Message: "Avoid the magic number 2999"}, os.DirFS(g.Dir))
+	e.State, e.Reason, e.By, e.Date, e.Commit = triage.FalsePositive, "the price is set by the shop", "ana", "2026-11-20", base
+	y, err := triage.EntriesYAML(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base = g.Commit("triage", map[string]string{".recap/triage.yml": "version: 1\nentries:\n" + y})
+	g.Git("checkout", "-q", "-b", "feature")
+	head := g.Commit("feature: a new price", map[string]string{"src/Cart.java": strings.Replace(src, "2999", "3000", 1)})
+	sarif := filepath.Join(t.TempDir(), "pmd.sarif")
+	if err := os.WriteFile(sarif, []byte(result("3000")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := githubtest.New(t, "acme", "shop", 5, githubtest.HunksOfGitDiff(g.Git("diff", base+".."+head)))
+	s.Roles = map[string]string{"maria": "write"}
+	event := githubtest.EventFile(t, githubtest.PullRequestEvent{Action: "synchronize", Owner: "acme", Repo: "shop", Number: 5, Head: head, Base: base})
+	env := []string{"GITHUB_EVENT_PATH=" + event, "GITHUB_TOKEN=" + s.Token, "GITHUB_REPOSITORY=acme/shop"}
+	args := []string{"review", "--post", "--write-interval", "0", "--api-url", s.URL, sarif}
+	out, errOut, code := recap(t, g.Dir, env, args...)
+	rc, _, _, errs := s.Snapshot()
+	if code != 0 || len(rc) != 1 || len(errs) > 0 {
+		t.Fatalf("first run: exit %d, %d comments, %v\n%s%s", code, len(rc), errs, out, errOut)
+	}
+	s.Reply(t, rc[0].ID, githubtest.By("maria"), "/recap false-positive 3000 is the price in cents")
+	out, errOut, code = recap(t, g.Dir, env, args...)
+	_, ic, _, errs := s.Snapshot()
+	if code != 0 || len(errs) > 0 {
+		t.Fatalf("second run: exit %d, %v\n%s%s", code, errs, out, errOut)
+	}
+	body := ic[len(ic)-1].Body
+	want := "It replaces an entry of `.recap/triage.yml` that `recap triage check` calls changed: remove it when committing this one (or run `recap triage prune` after):\n\n" +
+		"- PMD MagicNumber at src/Cart.java, on \"int price = 2999;\", false-positive (\"the price is set by the shop\"): its decided line was edited since\n"
+	if !strings.Contains(body, want) {
+		t.Errorf("the summary does not name the entry replaced; want\n%s\nin\n%s", want, body)
+	}
+	m := entriesBlock.FindStringSubmatch(body)
+	if m == nil || !strings.Contains(m[2], "int price = 3000;") {
+		t.Errorf("the summary's entry to commit: %q", m)
+	}
 }

@@ -3,12 +3,15 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
+	"io/fs"
 	"slices"
 
 	"github.com/recap-dev/recap/internal/content"
 	"github.com/recap-dev/recap/pipeline"
 	"github.com/recap-dev/recap/reports"
 	"github.com/recap-dev/recap/review"
+	"github.com/recap-dev/recap/triage"
 )
 
 // replies reads the replies to recap's inline comments on the pull or
@@ -68,4 +71,51 @@ func (rr *reviewRun) replies(ctx context.Context, q *pipeline.Query) *review.Rep
 		}
 	}
 	return r
+}
+
+// repliesReplace returns the entries of the triage file (file, its
+// decided files read through fsys, git's history at root) that the
+// replies' entries replace: those recap triage check calls changed for
+// the finding a reply decided (its decided line edited since, or its
+// message changed), which recap triage would replace. It reads the
+// reports once more, for the findings of the replies' files; nil when
+// there is none, or they cannot be read.
+func repliesReplace(ctx context.Context, q *pipeline.Query, file *triage.File, fsys fs.FS, root string, entries []triage.Entry) []review.ReplacedEntry {
+	files, ok := q.Reports.(pipeline.Files)
+	if !ok || file == nil || len(file.Entries) == 0 || len(entries) == 0 {
+		return nil
+	}
+	paths := map[string]bool{}
+	for _, e := range entries {
+		paths[e.Path] = true
+	}
+	now := triageNow()
+	old := triage.NewMatcher(file, fsys, now)
+	old.TellEdited()
+	followed(old, root, io.Discard) // the run's matcher says what could not be followed
+	replies := triage.NewMatcher(&triage.File{Version: 1, Entries: entries}, fsys, now)
+	decided := map[reports.FindingID]bool{} // the findings the replies decide
+	opts := files.Options
+	opts.Wrap, opts.Stdin = nil, nil
+	_, err := pipeline.Files{Paths: files.Paths, Options: opts}.Read(ctx, func(f *reports.Finding) bool { return paths[f.Path] }, func(f *reports.Finding) error {
+		g := *f
+		if q.Config != nil {
+			q.Config.Apply(&g)
+		}
+		old.Decide(&g)
+		if replies.Decide(&g) != nil && !g.ID.IsZero() {
+			decided[g.ID] = true
+		}
+		return nil
+	})
+	if err != nil {
+		return nil
+	}
+	var out []review.ReplacedEntry
+	for _, st := range old.Statuses() {
+		if c := st.Changed; c != nil && decided[c.ID] {
+			out = append(out, review.ReplacedEntry{Entry: st.Entry, Edited: c.Code != ""})
+		}
+	}
+	return out
 }

@@ -167,6 +167,7 @@ func runReview(cmd *cobra.Command, streams *IO, opts *reportOptions, rf *reviewF
 		// The decisions of the pull request's replies join the file's for
 		// this run: their findings are triaged as if the entries were
 		// committed (the body shows them, to commit).
+		replied.Replaced = repliesReplace(cmd.Context(), &rep.query, opts.common.triageFile, opts.common.triageFS, opts.common.triageRoot, replied.Entries)
 		rep.query.Triage = followed(triage.NewMatcher(triage.With(opts.common.triageFile, replied.Entries...), opts.common.triageFS, triageNow()), opts.common.triageRoot, streams.ErrOut)
 	}
 	if ch := rep.query.Changes; ch != nil && ch.Base != "" && ch.Head != "" {
