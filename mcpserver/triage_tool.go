@@ -58,6 +58,8 @@ func (a *TriageAnswer) out() any { return a }
 func (a *TriageAnswer) text() string {
 	verb := "proposed (not written)"
 	switch {
+	case a.Written && a.Replaced:
+		verb = "written to " + a.File + ", replacing the entry it had (next)"
 	case a.Written:
 		verb = "written to " + a.File
 	case a.Unchanged:
@@ -212,16 +214,21 @@ func (s *Server) triageTool(ctx context.Context, in *TriageIn) (answer, error) {
 			english.Plural(n, "other finding", "other findings"))
 	}
 	a.Disagrees = s.disagreement(ctx, cfg, &f, state)
+	again, why := s.decidedAgain(ctx, &f, cfg, e.Key()), ""
+	if again != "" {
+		why = "that covered it from another path (its file renamed since, or its class with it)"
+	} else {
+		again, why = s.changedEntry(ctx, &f, cfg, e.Key())
+	}
 	if !s.opts.AllowTriageWrites {
 		a.Next = fmt.Sprintf("Not written: the server is read-only (start it with recap mcp --allow-triage-writes to let it write %s). "+
 			"To keep the decision, add the entry under entries: in %s and commit it, or run recap triage %s --as %s --reason \"…\".", a.File, a.File, f.Fingerprint, state) + also
+		if why != "" {
+			a.Next += " It would replace the entry of this finding " + why + ": remove that entry when adding this one (recap triage replaces it)."
+		}
 		return a, nil
 	}
 	other := s.coveredElsewhere(ctx, &f, cfg, e.Key())
-	again, why := s.decidedAgain(ctx, &f, cfg, e.Key()), ""
-	if again == "" {
-		again, why = s.changedEntry(ctx, &f, cfg, e.Key())
-	}
 	kept, changed := false, false
 	if a.Replaced, kept, changed, err = s.writeTriage(a.File, e, other, again); err != nil {
 		return nil, err

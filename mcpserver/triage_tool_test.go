@@ -731,6 +731,7 @@ func TestTriageAgainAfterEdit(t *testing.T) {
 			g := gittest.New(t)
 			g.Commit("one", map[string]string{"src/P.java": before, "build/pmd.sarif": sarif(result{3, "'119' is a literal"}, result{6, "'7' is a literal"})})
 			now := time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC)
+			first := "" // the answer's first line, last call
 			decide := func(line int, state, reason string) mcpserver.TriageAnswer {
 				t.Helper()
 				cs, _ := connect(t, mcpserver.Options{Root: g.Dir, AllowTriageWrites: true, Now: func() time.Time { return now }})
@@ -739,7 +740,9 @@ func TestTriageAgainAfterEdit(t *testing.T) {
 				for _, f := range v.Findings {
 					if f.Line == line {
 						var a mcpserver.TriageAnswer
-						call(t, cs, "analysis.triage", map[string]any{"id": f.ID, "state": state, "reason": reason}).decode(t, &a)
+						r := call(t, cs, "analysis.triage", map[string]any{"id": f.ID, "state": state, "reason": reason})
+						r.decode(t, &a)
+						first, _, _ = strings.Cut(r.text, "\n")
 						return a
 					}
 				}
@@ -749,9 +752,29 @@ func TestTriageAgainAfterEdit(t *testing.T) {
 			decide(3, "false-positive", "VAT is a constant")
 			g.Commit("triage", nil)
 			g.Commit("edit", map[string]string{"src/P.java": tc.code, "build/pmd.sarif": sarif(tc.results...)})
+			if tc.why != "" {
+				// A read-only server says which entry the decision would
+				// replace.
+				cs, _ := connect(t, mcpserver.Options{Root: g.Dir, Now: func() time.Time { return now }})
+				var v view
+				call(t, cs, "analysis.getReports", map[string]any{"context": false, "triaged": "include"}).decode(t, &v)
+				for _, f := range v.Findings {
+					if f.Line == tc.pick {
+						var a mcpserver.TriageAnswer
+						r := call(t, cs, "analysis.triage", map[string]any{"id": f.ID, "state": "wont-fix", "reason": "decided again"})
+						r.decode(t, &a)
+						if a.Written || !strings.Contains(a.Next, "It would replace the entry of this finding "+tc.why) {
+							t.Errorf("read-only: written %v: %s", a.Written, a.Next)
+						}
+					}
+				}
+			}
 			a := decide(tc.pick, "wont-fix", "decided again")
 			if !a.Written || a.Replaced != tc.replaced || !strings.Contains(a.Next, tc.why) || (tc.why == "") != !strings.Contains(a.Next, "It replaces") {
 				t.Errorf("written %v, replaced %v, want %v: %s", a.Written, a.Replaced, tc.replaced, a.Next)
+			}
+			if strings.HasSuffix(first, ", replacing the entry it had (next)") != tc.replaced {
+				t.Errorf("the answer's first line: %s", first)
 			}
 			f, err := triage.LoadFile(filepath.Join(g.Dir, ".recap", "triage.yml"))
 			if err != nil || len(f.Entries) != tc.entries {
