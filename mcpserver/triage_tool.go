@@ -176,8 +176,16 @@ func (s *Server) triageTool(ctx context.Context, in *TriageIn) (answer, error) {
 		return nil, err
 	}
 	f := loc.f
-	if why := s.editedSince(&f, loc.rel); why != "" {
-		return nil, toolErrorf(CodeNotFound, "%s (%s at %s:%d): %s, not committed: the line the report names may hold other code now, and the decision would be on that code: run the tools again, then call %s for current ids (nothing was written)",
+	why := s.editedSince(&f, loc.rel)
+	if why != "" {
+		why += ", not committed"
+	} else {
+		// Changed by a commit made after the report was written: the
+		// report's line may hold other code as well.
+		why = s.committedSince(&f, loc.rel, map[string]string{})
+	}
+	if why != "" {
+		return nil, toolErrorf(CodeNotFound, "%s (%s at %s:%d): %s: the line the report names may hold other code now, and the decision would be on that code: run the tools again, then call %s for current ids (nothing was written)",
 			cut(id), reports.ShortRule(f.Tool, f.Rule), f.Path, f.Line, why, s.name(ctx, ToolGetReports))
 	}
 	cfg, _, err := s.config()

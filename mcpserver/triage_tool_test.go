@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -490,6 +491,24 @@ func TestTriageEditedSinceReport(t *testing.T) {
 	call(t, cs, "analysis.triage", map[string]any{"id": f.ID, "state": "false-positive", "reason": "r"}).decode(t, &a)
 	if !a.Written {
 		t.Errorf("the file as committed: not written: %s", a.Next)
+	}
+	// The edit committed after the report was written: refused too (the
+	// report's line holds other code now).
+	edit("// a\n// b\n// c\n" + text)
+	at := later.Add(time.Minute).UTC().Format(time.RFC3339)
+	commit := exec.Command("git", "commit", "-q", "-m", "an edit after the report", "--", f.Path)
+	commit.Dir = g.Dir
+	commit.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_DATE="+at, "GIT_COMMITTER_DATE="+at)
+	if out, err := commit.CombinedOutput(); err != nil {
+		t.Fatalf("git commit: %v\n%s", err, out)
+	}
+	before := readFile(t, filepath.Join(g.Dir, ".recap", "triage.yml"))
+	r = call(t, cs, "analysis.triage", map[string]any{"id": f.ID, "state": "wont-fix", "reason": "r"})
+	if code := r.errorCode(t); code != mcpserver.CodeNotFound || !strings.Contains(r.text, f.Path+" changed after build/reports/") || !strings.Contains(r.text, "(committed since): the line the report names may hold other code now") {
+		t.Errorf("a finding of a file changed by a commit since its report: %s", r.text)
+	}
+	if after := readFile(t, filepath.Join(g.Dir, ".recap", "triage.yml")); after != before {
+		t.Errorf("a refused decision changed the triage file:\n%s", after)
 	}
 }
 

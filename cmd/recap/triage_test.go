@@ -3012,6 +3012,27 @@ func TestTriageEditedSinceReport(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "1 decision written") {
 		t.Errorf("deciding on the committed code: exit %d\n%s%s", code, out, stderr)
 	}
+	// The edit committed after the report was written (HEAD then, by its
+	// reflog, holds the file otherwise): refused too, the report's line
+	// holding other code now.
+	if err := os.WriteFile(src, []byte("// a\n// b\n// c\n"+text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	later := time.Now().Add(2 * time.Minute).UTC().Format(time.RFC3339)
+	commit := exec.Command("git", "commit", "-q", "-m", "an edit after the report", "--", f["path"].(string))
+	commit.Dir = g.Dir
+	commit.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_DATE="+later, "GIT_COMMITTER_DATE="+later)
+	if out, err := commit.CombinedOutput(); err != nil {
+		t.Fatalf("git commit: %v\n%s", err, out)
+	}
+	before := readFile(t, filepath.Join(g.Dir, ".recap", "triage.yml"))
+	_, stderr, code = recap(t, g.Dir, nil, "triage", f["id"].(string), "--as", "wont-fix", "--reason", "r", "build/reports")
+	if code != 2 || !strings.Contains(stderr, "Order.java changed after build/reports/pmd.sarif was written (committed since): the line the report names may hold other code now") {
+		t.Errorf("deciding on a report older than a commit of the code: exit %d\n%s", code, stderr)
+	}
+	if after := readFile(t, filepath.Join(g.Dir, ".recap", "triage.yml")); after != before {
+		t.Errorf("a refused decision changed the triage file:\n%s", after)
+	}
 }
 
 // TestTriageRefusesWhatCannotBeKept: a finding whose line is past the end

@@ -654,12 +654,18 @@ func decide(ctx context.Context, streams *IO, r *triageRepo, names, inputs []str
 	src := r.croot.FS()
 	entries := make([]triage.Entry, 0, len(picked))
 	edited := newEditedSince(r)
+	// A file changed by a commit made after its report was written is
+	// refused too: the report's line may hold other code as well.
+	edited.committed = true
 	for _, f := range picked {
 		if filepath.IsAbs(f.Path) || strings.HasPrefix(f.Path, "../") {
 			return usageError("%s (%s): its file %s is outside the repository %s: give --repo the repository the reports were made on", f.ID, f.Rule, render.InertLine(f.Path), r.root)
 		}
 		if why := edited.why(f); why != "" {
-			return usageError("%s (%s at %s:%d): %s, not committed: the line the report names may hold other code now, and the decision would be on that code: run the tools again, then decide (nothing was written)",
+			if !strings.HasSuffix(why, "(committed since)") {
+				why += ", not committed"
+			}
+			return usageError("%s (%s at %s:%d): %s: the line the report names may hold other code now, and the decision would be on that code: run the tools again, then decide (nothing was written)",
 				f.ID, render.InertLine(reports.ShortRule(f.Tool, f.Rule)), render.InertLine(f.Path), f.Line, why)
 		}
 		e, err := triage.EntryOf(f, src)
