@@ -128,7 +128,7 @@ func reportsLine(v *summarize.View, inputs, failed, twice int) string {
 		if t.UnmatchedChanged {
 			in = " in the files changed"
 		}
-		fmt.Fprintf(&b, "; %s of the triage file%s %s no finding", english.Plural(t.Unmatched, "decision", "decisions"), in, english.Verb(t.Unmatched, "matches", "match"))
+		fmt.Fprintf(&b, "; %s of the triage file%s %s no finding (recap triage check says which)", english.Plural(t.Unmatched, "decision", "decisions"), in, english.Verb(t.Unmatched, "matches", "match"))
 	}
 	if failed > 0 {
 		shown := 0

@@ -644,6 +644,6 @@ func (m *Matcher) howDigested(idx int, f *reports.Finding, d *digest, orphan boo
 // one noted.
 func (m *Matcher) noteChanged(idx int, f *reports.Finding) {
 	if m.near[idx] == nil && !f.ID.IsZero() {
-		m.near[idx] = &Near{ID: f.ID, Path: f.Path, Line: f.Line, Message: text.CutRunes(foldSpace(f.Message), MaxMessage)}
+		m.near[idx] = &Near{ID: f.ID, Path: f.Path, Line: f.Line, Message: text.CutRunes(foldSpace(f.Message), MaxMessage), Fingerprint: f.Fingerprint}
 	}
 }

@@ -69,7 +69,7 @@ func (m *Matcher) editedNear() {
 			continue
 		}
 		m.near[i] = &Near{ID: u.id, Path: u.path, Line: u.line, Message: text.CutRunes(foldSpace(u.message), MaxMessage),
-			Code: text.CutRunes(foldSpace(string(sf.line(j-1))), maxLikeLine)}
+			Code: text.CutRunes(foldSpace(string(sf.line(j-1))), maxLikeLine), Fingerprint: u.fingerprint}
 		named = append(named, i)
 	}
 	// A finding several entries name is the one of the entry whose

@@ -143,6 +143,9 @@ type Near struct {
 	// replaces it with this line, much of its text kept), is that line
 	// now, white space folded: the finding is on the edited line.
 	Code string
+	// Fingerprint is the finding's, when its report was read with them
+	// (a name analysis.triage takes, as ids of a command do not).
+	Fingerprint string
 }
 
 // undecided is a finding no entry of its file and rule matched.
@@ -151,6 +154,7 @@ type undecided struct {
 	tool, rule, path string
 	line             int
 	message          string
+	fingerprint      string
 }
 
 // maxUndecided bounds the findings a matcher keeps as undecided.
@@ -970,7 +974,7 @@ func (m *Matcher) decide(f *reports.Finding, fe *fileEntries) *Decision {
 	}
 	if best < 0 {
 		if m.tellEdited && m.hist != nil && len(cands) > 0 && f.Line >= 1 && !f.ID.IsZero() && len(m.undecided) < maxUndecided {
-			m.undecided = append(m.undecided, undecided{f.ID, f.Tool, f.Rule, f.Path, f.Line, f.Message})
+			m.undecided = append(m.undecided, undecided{f.ID, f.Tool, f.Rule, f.Path, f.Line, f.Message, f.Fingerprint})
 		}
 		return nil
 	}

@@ -1006,6 +1006,10 @@ func TestTriageCheckEditedLine(t *testing.T) {
 			if !strings.Contains(out, `"code": "private Date createdOn;"`) {
 				t.Errorf("check --format json: no code of the edited line\n%s", out)
 			}
+			// The finding's fingerprint, which analysis.triage takes.
+			if fp, _ := f["fingerprint"].(string); fp == "" || !strings.Contains(out, `"fingerprint": "`+fp+`"`) {
+				t.Errorf("check --format json: no fingerprint %q of the finding to decide again\n%s", fp, out)
+			}
 			out, stderr, code = recap(t, g.Dir, nil, "triage", id, "--as", "false-positive", "--reason", "the API takes a Date", "build/reports")
 			if code != 0 || !strings.Contains(out, "replaced  "+id+"  PMD ReplaceJavaUtilDate "+shop+"Order.java:"+strconv.Itoa(c.line)+" (was false-positive") || !strings.Contains(out, "its decided line was edited\n") {
 				t.Fatalf("triage again: exit %d\n%s%s", code, out, stderr)
@@ -1808,7 +1812,7 @@ func TestTriageUnmatchedInspector(t *testing.T) {
 	for _, in := range inspectors {
 		t.Run(in.version, func(t *testing.T) {
 			r := inspect(t, in.entry, bin, "mcp", "--root", dir, "--method", "tools/call", "--tool-name", "analysis.getReports", "--tool-arg", "summaryOnly=true")
-			if r.IsError || !strings.Contains(r.text(), "1 decision of the triage file matches no finding") {
+			if r.IsError || !strings.Contains(r.text(), "1 decision of the triage file matches no finding (recap triage check says which)") {
 				t.Errorf("headline: %.600s", r.text())
 			}
 			var v struct {

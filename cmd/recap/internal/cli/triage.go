@@ -1051,13 +1051,16 @@ type changedFinding struct {
 	Line    int    `json:"line"`
 	Message string `json:"message"`
 	Code    string `json:"code,omitempty"`
+	// Fingerprint names the finding to analysis.triage too (an id of
+	// a command is no id of the MCP server's).
+	Fingerprint string `json:"fingerprint,omitempty"`
 }
 
 func changedOf(n *triage.Near) *changedFinding {
 	if n == nil {
 		return nil
 	}
-	return &changedFinding{ID: n.ID.String(), Path: n.Path, Line: n.Line, Message: n.Message, Code: n.Code}
+	return &changedFinding{ID: n.ID.String(), Path: n.Path, Line: n.Line, Message: n.Message, Code: n.Code, Fingerprint: n.Fingerprint}
 }
 
 type listOutput struct {
