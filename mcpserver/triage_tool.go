@@ -400,6 +400,12 @@ func (s *Server) changedEntry(ctx context.Context, f *reports.Finding, cfg *conf
 			continue
 		}
 		decided := fmt.Sprintf("decided %s: %q", st.Entry.State, text.CutRunes(strings.Join(strings.Fields(st.Entry.Reason), " "), 60))
+		if by := st.Entry.By; by != "" {
+			decided += " by " + text.CutRunes(by, 60)
+		}
+		if st.Entry.Date != "" {
+			decided += " on " + st.Entry.Date
+		}
 		why = fmt.Sprintf("whose message changed since (the message was %q; %s)", text.CutRunes(st.Entry.Message, 80), decided)
 		if c.Code != "" {
 			why = fmt.Sprintf("whose decided line was edited since (the line was %q; %s)", text.CutRunes(st.Entry.Line, 80), decided)

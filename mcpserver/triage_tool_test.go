@@ -742,7 +742,8 @@ func TestTriageAgainAfterEdit(t *testing.T) {
 		entries  int
 		why      string
 	}{
-		{"line edited", strings.Replace(before, "119", "120", 1), []result{{3, "'120' is a literal"}, {6, "'7' is a literal"}}, 3, true, 1, "whose decided line was edited since"},
+		{"line edited", strings.Replace(before, "119", "120", 1), []result{{3, "'120' is a literal"}, {6, "'7' is a literal"}}, 3, true, 1,
+			`whose decided line was edited since (the line was "return net * 119 / 100;"; decided false-positive: "VAT is a constant" by claude-code on 2026-11-28)`},
 		{"message changed", before, []result{{3, "'119' is a literal, again"}, {6, "'7' is a literal"}}, 3, true, 1, "whose message changed since"},
 		{"another finding", strings.Replace(before, "119", "120", 1), []result{{3, "'120' is a literal"}, {6, "'7' is a literal"}}, 6, false, 2, ""},
 	} {
