@@ -258,7 +258,7 @@ func (r *triageRepo) outdated(e *triage.Entry, pathNow string) string {
 			continue // written here after the file last changed: it describes the file as it is
 		}
 		if r.changedSince(in.base, e.Path, pathNow) {
-			return fmt.Sprintf("%s changed after the commit %s was made at (%s)", render.InertLine(pathNow), render.InertLine(in.path), shortHash(in.base))
+			return fmt.Sprintf("%s changed after commit %s, the one %s was made at", render.InertLine(pathNow), shortHash(in.base), render.InertLine(in.path))
 		}
 	}
 	for _, in := range infos {
