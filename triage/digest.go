@@ -629,8 +629,8 @@ func (m *Matcher) howDigested(idx int, f *reports.Finding, d *digest, orphan boo
 		}
 	}
 	if !sameMsg && li.unique && e.Message != "" {
-		if history && e.Path != "" {
-			return 0, false // whether git says this line is the decided one
+		if history && e.Path != "" || sameButNumbers(e.Message, f.Message) || moved(e, f) {
+			return 0, false // whether git says this line is the decided one; whether the numbers are the line's
 		}
 		m.noteChanged(idx, f)
 	}

@@ -53,7 +53,8 @@ const (
 	ByHistory
 	// ByLineText: the fingerprint changed (a neighbour line was edited),
 	// but the finding's line reads as the entry's Line, once in the file,
-	// and the message is the same.
+	// and the message is the same (or the same but for numbers not
+	// written on the line, as ByLocationOnly).
 	ByLineText
 	// ByMessage: without the file's text (no source, a finding without a
 	// line), the same path, rule and message.
@@ -1152,8 +1153,7 @@ func (m *Matcher) how(idx int, f *reports.Finding, sf *sourceFile, orphan bool) 
 		switch {
 		case e.Location == loc && sameMsg:
 			return ByLocation
-		case e.Location == loc && !numbersOnLine(e.Message, f.Message, sf.line(i)) &&
-			(sameButNumbers(e.Message, f.Message) || moved(e, f) && sameButNumbers(renamedMessage(e.Message, e.Path, f.Path), f.Message)):
+		case e.Location == loc && m.numbersOnly(e, f, sf.line(i)):
 			return ByLocationOnly
 		}
 		h, _ := SplitLocation(e.Location)
@@ -1186,10 +1186,26 @@ func (m *Matcher) how(idx int, f *reports.Finding, sf *sourceFile, orphan bool) 
 			return ByHistory
 		}
 	}
+	if e.Line != "" && e.Message != "" && !sameMsg && sf.unique(i) && m.numbersOnly(e, f, sf.line(i)) {
+		// The message changed in numbers the line does not hold (a count,
+		// a line number: "overwritten on line 30" for 29, a line added
+		// below), and a neighbour changed too: as ByLocationOnly.
+		if !m.stillThere(idx, sf, f.Line, orphan) {
+			return 0
+		}
+		return ByLineText
+	}
 	if e.Line != "" && e.Message != "" && !sameMsg && sf.unique(i) && m.decidedHere(idx, sf, f.Line) {
 		m.noteChanged(idx, f)
 	}
 	return 0
+}
+
+// numbersOnly says whether f's message is entry e's but for numbers, none
+// of them written on line (the finding's).
+func (m *Matcher) numbersOnly(e *Entry, f *reports.Finding, line []byte) bool {
+	return !numbersOnLine(e.Message, f.Message, line) &&
+		(sameButNumbers(e.Message, f.Message) || moved(e, f) && sameButNumbers(renamedMessage(e.Message, e.Path, f.Path), f.Message))
 }
 
 // stillThere says whether line (1-based) of sf, the one line of its

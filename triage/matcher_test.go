@@ -273,6 +273,40 @@ func TestMessageNumbers(t *testing.T) {
 	}
 }
 
+// TestMessageNumbersNeighbourChanged: a decided line whose neighbour
+// changed (its location with it) still matches by its text when the
+// message changed in numbers the line does not hold (PMD's
+// UnusedAssignment names the line the variable is overwritten on, which
+// a line added below moves); a number written on the line tells another
+// finding, which the entry does not cover (check calls it changed).
+func TestMessageNumbersNeighbourChanged(t *testing.T) {
+	const src = "class A {\n    void f() {\n        int count = 0;\n        count = size(100);\n    }\n}\n"
+	fs := fstest.MapFS{"src/A.java": {Data: []byte(src)}}
+	for _, tt := range []struct {
+		name, was, now string
+		want           How
+	}{
+		{"a line number in the message", "The initializer for variable 'count' is never used (overwritten on line 4)",
+			"The initializer for variable 'count' is never used (overwritten on line 5)", ByLineText},
+		{"the same message", "The initializer for variable 'count' is never used (overwritten on line 4)",
+			"The initializer for variable 'count' is never used (overwritten on line 4)", ByLineText},
+		{"a number on the line", "'1' is a magic number.", "'0' is a magic number.", 0},
+		{"another message", "The initializer for variable 'count' is never used (overwritten on line 4)",
+			"The variable 'count' is never used", 0},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f := &reports.Finding{Tool: "PMD", Rule: "UnusedAssignment", Path: "src/A.java", Line: 3, Message: tt.was}
+			e := EntryFor(f, fs)
+			e.State, e.Reason = FalsePositive, "a default"
+			// A comment added below the decided line: its location changes.
+			now := strings.Replace(src, "        int count = 0;\n", "        int count = 0;\n        // the size\n", 1)
+			m := NewMatcher(&File{Entries: []Entry{e}}, fstest.MapFS{"src/A.java": {Data: []byte(now)}}, day)
+			g := reports.Finding{Tool: f.Tool, Rule: f.Rule, Path: f.Path, Line: 3, Message: tt.now}
+			wantHow(t, m.Decide(&g), tt.want)
+		})
+	}
+}
+
 // A finding that no entry names (by its path and rule, nor an entry whose
 // file is gone by its rule) costs lookups and no allocation, whatever the
 // order of the paths.
