@@ -617,6 +617,9 @@ func (m *Matcher) howDigested(idx int, f *reports.Finding, d *digest, orphan boo
 			m.noteChanged(idx, f)
 		}
 	}
+	if !sameMsg && e.Message != "" && (li.unique || history && e.Path != "") && (sameButNumbers(e.Message, f.Message) || moved(e, f)) {
+		return 0, false // whether the numbers are the line's
+	}
 	if sameMsg && e.Message != "" {
 		if li.unique {
 			if history && !orphan && e.Path != "" && (!d.hashed || m.editedSince(idx, d.blob)) {
@@ -629,8 +632,8 @@ func (m *Matcher) howDigested(idx int, f *reports.Finding, d *digest, orphan boo
 		}
 	}
 	if !sameMsg && li.unique && e.Message != "" {
-		if history && e.Path != "" || sameButNumbers(e.Message, f.Message) || moved(e, f) {
-			return 0, false // whether git says this line is the decided one; whether the numbers are the line's
+		if history && e.Path != "" {
+			return 0, false // whether git says this line is the decided one
 		}
 		m.noteChanged(idx, f)
 	}

@@ -48,7 +48,8 @@ const (
 	ByLocationMoved
 	// ByHistory: the finding's line is the decided one as git carries
 	// it from the entry's commit to the file now (see history), the
-	// message the same, where neither the location (the code copied in
+	// message the same (or but for numbers not written on the line, as
+	// ByLocationOnly), where neither the location (the code copied in
 	// the file) nor the line's text (not once in the file) tells.
 	ByHistory
 	// ByLineText: the fingerprint changed (a neighbour line was edited),
@@ -1167,7 +1168,11 @@ func (m *Matcher) how(idx int, f *reports.Finding, sf *sourceFile, orphan bool) 
 			m.noteChanged(idx, f)
 		}
 	}
-	if e.Line != "" && sameMsg && e.Message != "" {
+	// The message the same, or the same but for numbers not written on
+	// the line (a count, a line number: "overwritten on line 30" for 29,
+	// a line added below), as ByLocationOnly.
+	msgOK := sameMsg || e.Message != "" && m.numbersOnly(e, f, sf.line(i))
+	if e.Line != "" && msgOK && e.Message != "" {
 		if sf.unique(i) {
 			if !m.stillThere(idx, sf, f.Line, orphan) {
 				return 0
@@ -1186,16 +1191,7 @@ func (m *Matcher) how(idx int, f *reports.Finding, sf *sourceFile, orphan bool) 
 			return ByHistory
 		}
 	}
-	if e.Line != "" && e.Message != "" && !sameMsg && sf.unique(i) && m.numbersOnly(e, f, sf.line(i)) {
-		// The message changed in numbers the line does not hold (a count,
-		// a line number: "overwritten on line 30" for 29, a line added
-		// below), and a neighbour changed too: as ByLocationOnly.
-		if !m.stillThere(idx, sf, f.Line, orphan) {
-			return 0
-		}
-		return ByLineText
-	}
-	if e.Line != "" && e.Message != "" && !sameMsg && sf.unique(i) && m.decidedHere(idx, sf, f.Line) {
+	if e.Line != "" && e.Message != "" && !msgOK && sf.unique(i) && m.decidedHere(idx, sf, f.Line) {
 		m.noteChanged(idx, f)
 	}
 	return 0

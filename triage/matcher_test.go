@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"os"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -305,6 +306,36 @@ func TestMessageNumbersNeighbourChanged(t *testing.T) {
 			wantHow(t, m.Decide(&g), tt.want)
 		})
 	}
+}
+
+// TestMessageNumbersRepeatedLine: as TestMessageNumbersNeighbourChanged,
+// with the decided line's text written in another method since: git's
+// history tells which line was decided, and a message that changed in
+// numbers not on the line (the line the variable is overwritten on) does
+// not lose the decision; the copy is not covered.
+func TestMessageNumbersRepeatedLine(t *testing.T) {
+	const src = "class A {\n    int f() {\n        int count = 0;\n        count = size();\n        return count;\n    }\n}\n"
+	msg := func(n int) string {
+		return fmt.Sprintf("The initializer for variable 'count' is never used (overwritten on line %d)", n)
+	}
+	repo := gittest.New(t)
+	commit := repo.Commit("decided", map[string]string{"src/A.java": src})
+	f := &reports.Finding{Tool: "PMD", Rule: "UnusedAssignment", Path: "src/A.java", Line: 3, Message: msg(4)}
+	e := EntryFor(f, os.DirFS(repo.Dir))
+	e.State, e.Reason, e.Commit = FalsePositive, "a default", commit
+	// A comment below the decided line, and a method with a line of its
+	// text above it.
+	now := strings.Replace(src, "        int count = 0;\n        count", "        int count = 0;\n        // the size\n        count", 1)
+	now = strings.Replace(now, "class A {\n", "class A {\n    int g() {\n        int count = 0;\n        return count;\n    }\n", 1)
+	repo.Commit("edited", map[string]string{"src/A.java": now})
+	m := NewMatcher(&File{Entries: []Entry{e}}, os.DirFS(repo.Dir), day)
+	if err := m.Follow(context.Background(), repo.Dir); err != nil {
+		t.Fatal(err)
+	}
+	copied := reports.Finding{Tool: f.Tool, Rule: f.Rule, Path: f.Path, Line: 3, Message: msg(4)}
+	wantHow(t, m.Decide(&copied), 0)
+	decided := reports.Finding{Tool: f.Tool, Rule: f.Rule, Path: f.Path, Line: 7, Message: msg(9)}
+	wantHow(t, m.Decide(&decided), ByHistory)
 }
 
 // A finding that no entry names (by its path and rule, nor an entry whose
