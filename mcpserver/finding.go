@@ -495,7 +495,7 @@ func (s *Server) getFinding(ctx context.Context, in *GetFindingIn) (answer, erro
 	if c := a.Code; c != nil && len(c.Lines) > 0 && c.Note == "" {
 		why := s.editedSince(&f, loc.rel)
 		if why == "" {
-			why = s.committedSince(&f, loc.rel, map[string]string{})
+			why = s.committedSince(&f, loc.rel, map[string]reportHead{})
 		}
 		if why != "" {
 			c.Note = summarize.EditedSinceNote(why)

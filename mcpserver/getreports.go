@@ -248,7 +248,7 @@ func (s *Server) showPage(page []summarize.FindingView, inputs []reports.Input, 
 	src := &summarize.FileSource{Open: s.root.open}
 	var rels map[string]string       // the reports' paths by their ids' tag, made when first needed
 	judged := map[[2]string]string{} // why, by report and file
-	var heads map[string]string      // HEAD when each report was written
+	var heads map[string]reportHead  // HEAD when each report was written
 	for i := range page {
 		fv := &page[i]
 		if in.Context == nil || *in.Context {
@@ -269,7 +269,7 @@ func (s *Server) showPage(page []summarize.FindingView, inputs []reports.Input, 
 		if !ok {
 			if why = s.editedSince(&fv.Finding, k[0]); why == "" {
 				if heads == nil {
-					heads = map[string]string{}
+					heads = map[string]reportHead{}
 				}
 				why = s.committedSince(&fv.Finding, k[0], heads)
 			}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path/filepath"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -182,7 +183,7 @@ func (s *Server) triageTool(ctx context.Context, in *TriageIn) (answer, error) {
 	} else {
 		// Changed by a commit made after the report was written: the
 		// report's line may hold other code as well.
-		why = s.committedSince(&f, loc.rel, map[string]string{})
+		why = s.committedSince(&f, loc.rel, map[string]reportHead{})
 	}
 	if why != "" {
 		return nil, toolErrorf(CodeNotFound, "%s (%s at %s:%d): %s: the line the report names may hold other code now, and the decision would be on that code: run the tools again, then call %s for current ids (nothing was written)",
@@ -530,12 +531,19 @@ func (s *Server) editedSince(f *reports.Finding, rel string) string {
 	return fmt.Sprintf("%s changed after %s was written", f.Path, rel)
 }
 
+// reportHead is what committedSince knows of a report: the commit HEAD
+// was at when it was written, and whether it is in HEAD as it is.
+type reportHead struct {
+	then       string
+	checkedOut bool
+}
+
 // committedSince says, of a finding whose file is as HEAD has it, when a
 // commit made after its report (rel) was written changed the file: HEAD
 // then (by its reflog, else the commits' times; heads keeps it by report)
 // holds it otherwise. "" when nothing says so: no git, a file older than
 // the report, or as it was then.
-func (s *Server) committedSince(f *reports.Finding, rel string, heads map[string]string) string {
+func (s *Server) committedSince(f *reports.Finding, rel string, heads map[string]reportHead) string {
 	if f.Path == "" || rel == "" || s.root.repo == nil {
 		return ""
 	}
@@ -544,7 +552,7 @@ func (s *Server) committedSince(f *reports.Finding, rel string, heads map[string
 		return ""
 	}
 	st, err := s.root.fs.Stat(f.Path)
-	if err != nil || !st.ModTime().After(rs.ModTime().Add(triage.CheckoutSlack)) {
+	if err != nil || !st.ModTime().After(rs.ModTime()) {
 		return ""
 	}
 	repo, err := s.root.repo.Reopen() // HEAD as it is now
@@ -552,12 +560,16 @@ func (s *Server) committedSince(f *reports.Finding, rel string, heads map[string
 		return ""
 	}
 	defer repo.Close()
-	then, ok := heads[rel]
+	h, ok := heads[rel]
 	if !ok {
-		then, _ = repo.HeadAt(rs.ModTime(), 2000)
-		heads[rel] = then
+		h.then, _ = repo.HeadAt(rs.ModTime(), 2000)
+		// A report in HEAD as it is may have been written by a checkout,
+		// with the code (triage.CommittedSince).
+		top, err := filepath.Rel(repo.Root, filepath.Join(s.root.dir, filepath.FromSlash(rel)))
+		h.checkedOut = err == nil && filepath.IsLocal(top) && repo.Unchanged(filepath.ToSlash(top))
+		heads[rel] = h
 	}
-	if !triage.CommittedSince(repo, s.root.dir, f.Path, st, rs.ModTime(), then) {
+	if !triage.CommittedSince(repo, s.root.dir, f.Path, st, rs.ModTime(), h.then, h.checkedOut) {
 		return ""
 	}
 	return fmt.Sprintf("%s changed after %s was written (committed since)", f.Path, rel)

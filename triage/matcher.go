@@ -1870,17 +1870,25 @@ func EntryOf(f *reports.Finding, src fs.FS) (Entry, error) {
 	return e, nil
 }
 
-// CheckoutSlack is how much later than a report a file must have changed
-// to be judged changed since by a commit: a checkout writes the reports
-// and the code in no set order.
+// CheckoutSlack is how much later than a report that is in HEAD as it is
+// a file must have changed to be judged changed since by a commit: a
+// checkout writes such a report and the code in no set order.
 const CheckoutSlack = 30 * time.Second
 
 // CommittedSince reports whether a finding's file, path (relative to the
 // directory root, its information st, as HEAD has it), was changed by a
 // commit made after its report was written at: then, the commit HEAD was
 // at, at that time (diff.Repo.HeadAt; "" unknown), holds it otherwise.
-func CommittedSince(repo *diff.Repo, root, path string, st fs.FileInfo, at time.Time, then string) bool {
-	if repo == nil || st == nil || then == "" || !st.ModTime().After(at.Add(CheckoutSlack)) {
+// checkedOut says the report is in HEAD as it is: a checkout may have
+// written it, and the file then changed CheckoutSlack after it at least
+// (a report the tools wrote, git did not: a pull a second after them
+// counts).
+func CommittedSince(repo *diff.Repo, root, path string, st fs.FileInfo, at time.Time, then string, checkedOut bool) bool {
+	slack := time.Duration(0)
+	if checkedOut {
+		slack = CheckoutSlack
+	}
+	if repo == nil || st == nil || then == "" || !st.ModTime().After(at.Add(slack)) {
 		return false
 	}
 	top, err := filepath.Rel(repo.Root, filepath.Join(root, filepath.FromSlash(path)))

@@ -296,6 +296,18 @@ func TestTriagePruneReportsOlder(t *testing.T) {
 	if want := "stale?: " + dateLine + ": the reports may be older than the code (" + shop + "Order.java changed after build/reports/pmd.sarif was written)"; !strings.Contains(out, want) {
 		t.Errorf("check by the files' times: no %q in\n%s", want, out)
 	}
+	// Two seconds after it, not a minute: the tools wrote the report, not
+	// a checkout (which writes the code and a committed report in no set
+	// order): as older.
+	if st, err := os.Stat(report); err != nil {
+		t.Fatal(err)
+	} else if at := st.ModTime().Add(2 * time.Second); os.Chtimes(order, at, at) != nil {
+		t.Fatal("chtimes")
+	}
+	out, _, _ = recap(t, g.Dir, nil, "triage", "check", "build/reports")
+	if want := "stale?: " + dateLine + ": the reports may be older than the code (" + shop + "Order.java changed after build/reports/pmd.sarif was written)"; !strings.Contains(out, want) {
+		t.Errorf("check by the files' times, two seconds apart: no %q in\n%s", want, out)
+	}
 	g.Write(map[string]string{"build/reports/pmd.sarif": committed, ".recap/triage.yml": before})
 
 	out, stderr, code = recap(t, g.Dir, nil, "triage", "prune", "build/reports")
@@ -3037,6 +3049,52 @@ func TestTriageEditedSinceReport(t *testing.T) {
 	}
 	if after := readFile(t, filepath.Join(g.Dir, ".recap", "triage.yml")); after != before {
 		t.Errorf("a refused decision changed the triage file:\n%s", after)
+	}
+}
+
+// TestTriageCommittedSoonAfter: a commit that changed a finding's file
+// seconds after the tools wrote its report (a pull right after them) is
+// refused as any commit since: the report's line may hold other code. A
+// report in HEAD as it is may have been written by a checkout, with the
+// code, in no set order: a file must then have changed 30 seconds after
+// it to be judged so.
+func TestTriageCommittedSoonAfter(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		written bool // the report written by the tools: not in HEAD as it is
+		refused bool
+	}{
+		{"a report the tools wrote", true, true},
+		{"a report as HEAD has it", false, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			g := triageRepo(t)
+			f := findingAt(t, findingsOf(t, g.Dir), "ReplaceJavaUtilDate", "Order.java", 13)
+			report := filepath.Join(g.Dir, "build", "reports", "pmd.sarif")
+			if c.written {
+				g.Write(map[string]string{"build/reports/pmd.sarif": readFile(t, report) + "\n"})
+			}
+			// The tools run now; the pull two seconds after them (HEAD's
+			// reflog counts seconds).
+			now := time.Now()
+			if err := os.Chtimes(report, now, now); err != nil {
+				t.Fatal(err)
+			}
+			src := filepath.Join(g.Dir, filepath.FromSlash(f["path"].(string)))
+			g.Write(map[string]string{f["path"].(string): "// a\n// b\n// c\n" + readFile(t, src)})
+			at := now.Add(2 * time.Second).UTC().Format(time.RFC3339)
+			commit := exec.Command("git", "commit", "-q", "-m", "a pull: lines added above", "--", f["path"].(string))
+			commit.Dir = g.Dir
+			commit.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_DATE="+at, "GIT_COMMITTER_DATE="+at)
+			if out, err := commit.CombinedOutput(); err != nil {
+				t.Fatalf("git commit: %v\n%s", err, out)
+			}
+			_, stderr, code := recap(t, g.Dir, nil, "triage", f["id"].(string), "--as", "false-positive", "--reason", "r", "build/reports")
+			refused := code == 2 && strings.Contains(stderr, "Order.java changed after build/reports/pmd.sarif was written (committed since)")
+			if refused != c.refused || !refused && code != 0 {
+				t.Errorf("exit %d, refused %v, want %v\n%s", code, refused, c.refused, stderr)
+			}
+		})
 	}
 }
 

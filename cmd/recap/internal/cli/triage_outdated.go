@@ -212,9 +212,10 @@ func (r *triageRepo) watchEntries(m *triage.Matcher) {
 	}
 }
 
-// checkoutSlack is how much later than a report a file must have changed
-// to be judged changed since: a checkout (a clone of a repository that
-// holds its reports) writes both within seconds, in no set order.
+// checkoutSlack is how much later than a committed report a file must
+// have changed to be judged changed since: a checkout (a clone of a
+// repository that holds its reports) writes both within seconds, in no
+// set order. A report the tools wrote has none.
 const checkoutSlack = triage.CheckoutSlack
 
 // outdated says why a stale entry (its path now pathNow) may only look
@@ -280,7 +281,7 @@ func (r *triageRepo) outdated(e *triage.Entry, pathNow string) string {
 	}
 	if st, err := r.croot.Stat(pathNow); err == nil {
 		for _, in := range infos {
-			if !in.committed && st.ModTime().After(in.at.Add(checkoutSlack)) {
+			if !in.committed && st.ModTime().After(in.at) { // the tools wrote it, not a checkout: no slack
 				return fmt.Sprintf("%s changed after %s was written", render.InertLine(pathNow), render.InertLine(in.path))
 			}
 		}
@@ -526,6 +527,9 @@ type editedSince struct {
 	// commits' times, holds it otherwise). then is that commit, by report.
 	committed bool
 	then      map[string]string
+	// checkedOut says, by report, that it is in HEAD as it is (a checkout
+	// may have written it with the code: triage.CommittedSince).
+	checkedOut map[string]bool
 }
 
 func newEditedSince(r *triageRepo) *editedSince {
@@ -610,6 +614,21 @@ func (e *editedSince) committedSince(repo *diff.Repo, in reportInfo, p string, s
 	if !ok {
 		then, _ = repo.HeadAt(in.at, maxIntroduced)
 		e.then[in.path] = then
+		if e.checkedOut == nil {
+			e.checkedOut = map[string]bool{}
+		}
+		e.checkedOut[in.path] = inHead(repo, in.path)
 	}
-	return triage.CommittedSince(repo, e.root, p, st, in.at, then)
+	return triage.CommittedSince(repo, e.root, p, st, in.at, then, e.checkedOut[in.path])
+}
+
+// inHead says whether the file at path (as given: relative to the working
+// directory, or absolute) is in repo's HEAD as it is in the working tree.
+func inHead(repo *diff.Repo, path string) bool {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return false
+	}
+	rel, err := filepath.Rel(repo.Root, abs)
+	return err == nil && filepath.IsLocal(rel) && repo.Unchanged(filepath.ToSlash(rel))
 }
