@@ -250,6 +250,44 @@ func (r *Repo) reflogAt(t time.Time) (string, bool) {
 	return at, at != ""
 }
 
+// StashedAfter reports whether a stash made after time t (by the stash's
+// reflog: the stashes not dropped since) holds the file at p
+// (slash-separated, relative to the top level) otherwise than HEAD: the
+// working tree had other content then, which git stash took away.
+func (r *Repo) StashedAfter(t time.Time, p string) bool {
+	o := r.opened
+	if o == nil {
+		o = r.shared
+	}
+	if o == nil || o.repoFS == nil {
+		return false
+	}
+	f, err := o.repoFS.Open("logs/refs/stash")
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxReflog+1))
+	if err != nil || len(b) > maxReflog {
+		return false
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		head, _, _ := strings.Cut(line, "\t")
+		fields := strings.Fields(head)
+		if len(fields) < 4 || !plumbing.IsHash(fields[1]) {
+			continue
+		}
+		secs, err := strconv.ParseInt(fields[len(fields)-2], 10, 64)
+		if err != nil || !time.Unix(secs, 0).After(t) {
+			continue
+		}
+		if same, err := r.SameFile(fields[1], "HEAD", p); err == nil && !same {
+			return true
+		}
+	}
+	return false
+}
+
 // After returns the commits of HEAD's first-parent history after from, up
 // to HEAD, oldest first: at most max of them, those nearest from, looking
 // at most back commits back from HEAD. [ErrShallow] when the history a

@@ -541,8 +541,9 @@ type reportHead struct {
 // committedSince says, of a finding whose file is as HEAD has it, when a
 // commit made after its report (rel) was written changed the file: HEAD
 // then (by its reflog, else the commits' times; heads keeps it by report)
-// holds it otherwise. "" when nothing says so: no git, a file older than
-// the report, or as it was then.
+// holds it otherwise; or when a stash made since holds it otherwise (the
+// report described the work git stash took away). "" when nothing says
+// so: no git, a file older than the report, or as it was then.
 func (s *Server) committedSince(f *reports.Finding, rel string, heads map[string]reportHead) string {
 	if f.Path == "" || rel == "" || s.root.repo == nil {
 		return ""
@@ -568,6 +569,9 @@ func (s *Server) committedSince(f *reports.Finding, rel string, heads map[string
 		top, err := filepath.Rel(repo.Root, filepath.Join(s.root.dir, filepath.FromSlash(rel)))
 		h.checkedOut = err == nil && filepath.IsLocal(top) && repo.Unchanged(filepath.ToSlash(top))
 		heads[rel] = h
+	}
+	if triage.StashedSince(repo, s.root.dir, f.Path, st, rs.ModTime()) {
+		return fmt.Sprintf("%s changed after %s was written (stashed since)", f.Path, rel)
 	}
 	if !triage.CommittedSince(repo, s.root.dir, f.Path, st, rs.ModTime(), h.then, h.checkedOut) {
 		return ""

@@ -1899,6 +1899,18 @@ func CommittedSince(repo *diff.Repo, root, path string, st fs.FileInfo, at time.
 	return err == nil && !same
 }
 
+// StashedSince reports whether a finding's file, path (relative to the
+// directory root, its information st, as HEAD has it), changed after its
+// report was written at, and a stash made since holds it otherwise: the
+// report described the work git stash took away.
+func StashedSince(repo *diff.Repo, root, path string, st fs.FileInfo, at time.Time) bool {
+	if repo == nil || st == nil || !st.ModTime().After(at) {
+		return false
+	}
+	top, err := filepath.Rel(repo.Root, filepath.Join(root, filepath.FromSlash(path)))
+	return err == nil && filepath.IsLocal(top) && repo.StashedAfter(at, filepath.ToSlash(top))
+}
+
 // EditedSince reports whether a finding's file, path (relative to the
 // directory root, its information st), may hold other code than its
 // report, written at, describes: it changed after the report was written,

@@ -3098,6 +3098,45 @@ func TestTriageCommittedSoonAfter(t *testing.T) {
 	}
 }
 
+// TestTriageStashedSinceReport: the tools run on work not committed
+// (lines added above a finding), then the work stashed: the file is as
+// HEAD has it, HEAD never moved, but the report describes the stashed
+// code, and the decision would be on other code: refused, saying so;
+// once the stash is back, the file is edited since as before.
+func TestTriageStashedSinceReport(t *testing.T) {
+	g := triageRepo(t)
+	f := findingAt(t, findingsOf(t, g.Dir), "ReplaceJavaUtilDate", "Order.java", 13)
+	path := f["path"].(string)
+	src := filepath.Join(g.Dir, filepath.FromSlash(path))
+	g.Write(map[string]string{path: "// a\n// b\n// c\n" + readFile(t, src)})
+	// The report of the work, as the tools write it (its line 13 the
+	// stashed code's).
+	report := filepath.Join(g.Dir, "build", "reports", "pmd.sarif")
+	g.Write(map[string]string{"build/reports/pmd.sarif": readFile(t, report) + "\n"})
+	ago := time.Now().Add(-5 * time.Second)
+	if err := os.Chtimes(report, ago, ago); err != nil {
+		t.Fatal(err)
+	}
+	stash := exec.Command("git", "stash", "push", "-q", "--", path) // dated now, not as gittest dates commits
+	stash.Dir = g.Dir
+	stash.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1")
+	if out, err := stash.CombinedOutput(); err != nil {
+		t.Fatalf("git stash: %v\n%s", err, out)
+	}
+	_, stderr, code := recap(t, g.Dir, nil, "triage", f["id"].(string), "--as", "false-positive", "--reason", "r", "build/reports")
+	if code != 2 || !strings.Contains(stderr, "Order.java changed after build/reports/pmd.sarif was written (stashed since): the line the report names may hold other code now") {
+		t.Errorf("deciding on a report of stashed work: exit %d\n%s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(g.Dir, ".recap")); err == nil {
+		t.Errorf("a refused decision made .recap")
+	}
+	g.Git("stash", "pop", "-q")
+	_, stderr, code = recap(t, g.Dir, nil, "triage", f["id"].(string), "--as", "false-positive", "--reason", "r", "build/reports")
+	if code != 2 || !strings.Contains(stderr, "Order.java changed after build/reports/pmd.sarif was written, not committed") {
+		t.Errorf("deciding with the stash back: exit %d\n%s", code, stderr)
+	}
+}
+
 // TestTriageRefusesWhatCannotBeKept: a finding whose line is past the end
 // of its file (an entry there would have neither location nor line, and
 // cover every finding of its rule and message in the file) and one whose

@@ -662,7 +662,7 @@ func decide(ctx context.Context, streams *IO, r *triageRepo, names, inputs []str
 			return usageError("%s (%s): its file %s is outside the repository %s: give --repo the repository the reports were made on", f.ID, f.Rule, render.InertLine(f.Path), r.root)
 		}
 		if why := edited.why(f); why != "" {
-			if !strings.HasSuffix(why, "(committed since)") {
+			if !strings.HasSuffix(why, " since)") { // (committed since), (stashed since)
 				why += ", not committed"
 			}
 			return usageError("%s (%s at %s:%d): %s: the line the report names may hold other code now, and the decision would be on that code: run the tools again, then decide (nothing was written)",

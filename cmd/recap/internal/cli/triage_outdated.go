@@ -597,6 +597,8 @@ func (e *editedSince) why(f *reports.Finding) string {
 			w = fmt.Sprintf("%s changed after %s was written", render.InertLine(f.Path), render.InertLine(in.path))
 		case e.committed && repo != nil && e.committedSince(repo, in, f.Path, st):
 			w = fmt.Sprintf("%s changed after %s was written (committed since)", render.InertLine(f.Path), render.InertLine(in.path))
+		case e.committed && triage.StashedSince(repo, e.root, f.Path, st, in.at):
+			w = fmt.Sprintf("%s changed after %s was written (stashed since)", render.InertLine(f.Path), render.InertLine(in.path))
 		}
 	}
 	e.judged[k] = w
