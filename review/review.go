@@ -361,7 +361,7 @@ func countsLine(s *summarize.Summary) string {
 		line += "; " + english.Plural(s.Excluded, "finding", "findings") + " excluded by the configuration"
 	}
 	if t := render.TriagedLine(s.Triaged); t != "" {
-		line += "; " + t
+		line += "; " + render.MarkdownText(t) // a path may hold Markdown's characters
 	}
 	return line
 }

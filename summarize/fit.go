@@ -248,7 +248,7 @@ func squeeze(v *View, level int) {
 	if t := v.Summary.Triaged; t != nil && level >= 3 {
 		// What the decisions left out, by state: their impacts and
 		// severities go as the summary's do.
-		v.Summary.Triaged = &TriagedCounts{Total: t.Total, Problems: t.Problems, ByState: t.ByState, New: t.New, Confirmed: t.Confirmed, Expired: t.Expired, Overruled: t.Overruled, Unmatched: t.Unmatched, UnmatchedChanged: t.UnmatchedChanged, Shown: t.Shown}
+		v.Summary.Triaged = &TriagedCounts{Total: t.Total, Problems: t.Problems, ByState: t.ByState, New: t.New, Confirmed: t.Confirmed, Expired: t.Expired, Overruled: t.Overruled, Unmatched: t.Unmatched, UnmatchedChanged: t.UnmatchedChanged, UnmatchedOlder: t.UnmatchedOlder, Shown: t.Shown}
 	}
 	if level >= 3 {
 		v.Summary.ByQuality = QualityCounts{}

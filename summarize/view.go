@@ -192,6 +192,11 @@ type TriagedCounts struct {
 	// UnmatchedChanged says that Unmatched counts those of the files
 	// changed alone (a run on the changed lines).
 	UnmatchedChanged bool `json:"unmatchedChanged,omitempty"`
+	// UnmatchedOlder, when the file of such a decision changed after the
+	// report of its tool was written (not committed, in a commit since,
+	// or by a stash), says so of the first one: the reports are older
+	// than the code, and the tools must run again to tell.
+	UnmatchedOlder string `json:"unmatchedOlder,omitempty"`
 	// Shown says that the other counts of the summary hold these findings
 	// too (--triaged include or only).
 	Shown bool `json:"shown,omitempty"`

@@ -3098,6 +3098,50 @@ func TestTriageCommittedSoonAfter(t *testing.T) {
 	}
 }
 
+// TestTriageUnmatchedOlder: a decision made, then a commit (a pull)
+// adds lines above its finding and the tools are not run again: the
+// report's line holds other code, the decision matches no finding, and
+// the summary says why, and what to do, rather than its three guesses.
+func TestTriageUnmatchedOlder(t *testing.T) {
+	g := triageRepo(t)
+	f := findingAt(t, findingsOf(t, g.Dir), "ReplaceJavaUtilDate", "Order.java", 13)
+	path := f["path"].(string)
+	if out, stderr, code := recap(t, g.Dir, nil, "triage", f["id"].(string), "--as", "false-positive", "--reason", "the API takes a Date", "build/reports"); code != 0 {
+		t.Fatalf("triage: exit %d\n%s%s", code, out, stderr)
+	}
+	g.Commit("triage", nil)
+	report := filepath.Join(g.Dir, "build", "reports", "pmd.sarif")
+	g.Write(map[string]string{"build/reports/pmd.sarif": readFile(t, report) + "\n"}) // the tools' run
+	now := time.Now()
+	if err := os.Chtimes(report, now, now); err != nil {
+		t.Fatal(err)
+	}
+	src := filepath.Join(g.Dir, filepath.FromSlash(path))
+	// Two lines: the report's other finding of the rule, on line 16, is
+	// not on the decided line then.
+	g.Write(map[string]string{path: "// a\n// b\n" + readFile(t, src)})
+	at := now.Add(2 * time.Second).UTC().Format(time.RFC3339)
+	commit := exec.Command("git", "commit", "-q", "-m", "a pull: lines added above", "--", path)
+	commit.Dir = g.Dir
+	commit.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_DATE="+at, "GIT_COMMITTER_DATE="+at)
+	if out, err := commit.CombinedOutput(); err != nil {
+		t.Fatalf("git commit: %v\n%s", err, out)
+	}
+	want := "1 decision matches no finding, the reports older than the code: " + path + " changed after build/reports/pmd.sarif was written (committed since): run the tools again (recap triage check says which)"
+	out, stderr, code := recap(t, g.Dir, nil, "summary", "build/reports")
+	if code != 0 || !strings.Contains(out, want) {
+		t.Errorf("summary: exit %d, no %q in\n%s%s", code, want, out, stderr)
+	}
+	out, _, _ = recap(t, g.Dir, nil, "summary", "--format", "json", "build/reports")
+	if !strings.Contains(out, `"unmatchedOlder":"`+path+` changed after build/reports/pmd.sarif was written (committed since)"`) {
+		t.Errorf("summary --format json: no unmatchedOlder\n%s", out)
+	}
+	out, _, _ = recap(t, g.Dir, nil, "summary", "--format", "markdown", "build/reports")
+	if !strings.Contains(out, "run the tools again (recap triage check says which)._") {
+		t.Errorf("summary --format markdown: no line of the reports older\n%s", out)
+	}
+}
+
 // TestTriageStashedSinceReport: the tools run on work not committed
 // (lines added above a finding), then the work stashed: the file is as
 // HEAD has it, HEAD never moved, but the report describes the stashed

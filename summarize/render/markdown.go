@@ -102,7 +102,7 @@ func markdownHead(ew *errWriter, v *summarize.View) {
 		ew.printf("_%s excluded by the configuration, not counted._\n\n", english.Plural(s.Excluded, "finding", "findings"))
 	}
 	if t := TriagedLine(s.Triaged); t != "" {
-		ew.printf("_%s._\n\n", t)
+		ew.printf("_%s._\n\n", MarkdownText(t)) // a path may hold Markdown's characters
 	}
 	ew.printf("Levels by importance: **%d** error · **%d** warning · **%d** note, from %s\n\n", s.ByLevel.Error, s.ByLevel.Warning, s.ByLevel.Note, // the impact's levels
 		english.Plural(v.InputsRead(), "input", "inputs"))

@@ -44,7 +44,12 @@ func TriagedLine(t *summarize.TriagedCounts) string {
 		if t.UnmatchedChanged {
 			in = " in the files changed"
 		}
-		add(english.Plural(n, "decision", "decisions") + in + " " + english.Verb(n, "matches", "match") + " no finding (fixed, edited, or the reports are older than the code): recap triage check says which")
+		if t.UnmatchedOlder != "" {
+			// The reports are older than the code: the one thing to do.
+			add(english.Plural(n, "decision", "decisions") + in + " " + english.Verb(n, "matches", "match") + " no finding, the reports older than the code: " + t.UnmatchedOlder + ": run the tools again (recap triage check says which)")
+		} else {
+			add(english.Plural(n, "decision", "decisions") + in + " " + english.Verb(n, "matches", "match") + " no finding (fixed, edited, or the reports are older than the code): recap triage check says which")
+		}
 	}
 	return line
 }

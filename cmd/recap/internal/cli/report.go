@@ -19,6 +19,7 @@ import (
 	"github.com/recap-dev/recap/summarize/budget"
 	"github.com/recap-dev/recap/summarize/render"
 	"github.com/recap-dev/recap/summarize/tokens"
+	"github.com/recap-dev/recap/triage"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -328,6 +329,9 @@ func (rep *report) run(ctx context.Context, o *reportOptions) (*pipeline.Result,
 		rep.triageWarnings = append(rep.triageWarnings, fmt.Sprintf("recap: warning: triage: %s of %s %s in no branch of this repository, and the decided code as it was in no commit since (a branch squashed or rebased after the code changed): where the decided code was copied, or its neighbours changed, %s matched by location alone and may cover a copy (recap triage list shows what each decision matches, check those that match nothing, to decide again)",
 			english.Verb(n, "the commit", "the commits"), english.Plural(n, "decision", "decisions"), english.Verb(n, "is", "are"), english.Verb(n, "it is", "they are")))
 	}
+	if t := v.Summary.Triaged; t != nil && t.Unmatched > 0 && o.common.triageRoot != "" {
+		t.UnmatchedOlder = unmatchedOlder(rep.query.Triage, o.common.triageRoot, v.Inputs)
+	}
 	if rep.fit {
 		counter, err := tokens.New(o.tokenizer)
 		if err != nil {
@@ -471,6 +475,40 @@ func noteEditedSince(v *summarize.View, root string) {
 			}
 		}
 	}
+}
+
+// maxOlderAsked bounds the decisions that matched no finding whose files
+// unmatchedOlder looks at.
+const maxOlderAsked = 64
+
+// unmatchedOlder says why the reports look older than the code of a
+// decision of m that matched no finding (its file, under root, changed
+// after the report of its tool among inputs was written: not committed,
+// in a commit since, or by a stash), of the first such one; "" when none
+// does (of the first maxOlderAsked).
+func unmatchedOlder(m *triage.Matcher, root string, inputs []reports.Input) string {
+	type asked struct{ tool, path string }
+	var list []asked
+	m.Unmatched(func(e *triage.Entry, path string) bool {
+		if len(list) < maxOlderAsked {
+			list = append(list, asked{e.Tool, path})
+		}
+		return false
+	})
+	if len(list) == 0 {
+		return ""
+	}
+	e, done := editedSinceAt(root, inputs)
+	if e == nil {
+		return ""
+	}
+	defer done()
+	for _, a := range list {
+		if why := e.why(&reports.Finding{Tool: a.tool, Path: a.path}); why != "" {
+			return why
+		}
+	}
+	return ""
 }
 
 // editedSinceAt is an editedSince of the inputs over the working tree at
