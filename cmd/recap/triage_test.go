@@ -3140,6 +3140,22 @@ func TestTriageUnmatchedOlder(t *testing.T) {
 	if !strings.Contains(out, "run the tools again (recap triage check says which)._") {
 		t.Errorf("summary --format markdown: no line of the reports older\n%s", out)
 	}
+	// The HTML report's headline, in a browser.
+	if testing.Short() {
+		return
+	}
+	page := filepath.Join(t.TempDir(), "report.html")
+	if _, stderr, code := recap(t, g.Dir, nil, "summary", "--format", "html", "--output", page, "build/reports"); code != 0 {
+		t.Fatalf("summary --format html: exit %d\n%s", code, stderr)
+	}
+	b := newBrowser(t, false)
+	b.open(t, page)
+	var note string
+	b.eval(t, `document.querySelector('#count-triaged + dd.note').textContent`, &note)
+	if !strings.Contains(note, want) {
+		t.Errorf("the page's headline note %q, want %q", note, want)
+	}
+	b.quiet(t, page)
 }
 
 // TestTriageStashedSinceReport: the tools run on work not committed

@@ -103,7 +103,9 @@
       // its finding comes back, as the text's triage line says it.
       if (tr.unmatched) {
         note += (note ? '; ' : '') + plural(tr.unmatched, 'decision', 'decisions') + (tr.unmatchedChanged ? ' in the files changed' : '') +
-          (tr.unmatched === 1 ? ' matches' : ' match') + ' no finding (fixed, edited, or the reports are older than the code): recap triage check says which';
+          (tr.unmatched === 1 ? ' matches' : ' match') + (tr.unmatchedOlder ?
+            ' no finding, the reports older than the code: ' + tr.unmatchedOlder + ': run the tools again (recap triage check says which)' :
+            ' no finding (fixed, edited, or the reports are older than the code): recap triage check says which');
       }
       item('triaged', 'Triaged problems', tr.problems || 0, note);
     }
